@@ -1,0 +1,144 @@
+"""Per-file work: parse one module and summarise it (servers, tools, functions, latent findings).
+
+Everything here depends on the file's content and name only, so it runs in worker processes and
+its result (a ModuleSummary) can be cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mcp_lint.model.facts import FunctionFacts, find_exception_text
+from mcp_lint.model.frameworks import Family
+from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
+from mcp_lint.model.names import dotted
+from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.noqa import parse_noqa
+from mcp_lint.rules import all_rules
+from mcp_lint.rules.base import FileContext
+
+KNOWN_RESULT_NAMES = {
+    "mcp.types.CallToolResult": "CallToolResult",
+    "mcp_types.CallToolResult": "CallToolResult",
+    "mcp.types.TextContent": "TextContent",
+    "mcp_types.TextContent": "TextContent",
+}
+
+
+@dataclass
+class ParseFailure:
+    reason: str
+    row: int = 1
+    column: int = 1
+
+
+def module_name_for(path: Path) -> tuple[str, bool]:
+    """Dotted module name from the package directories above `path`, and whether it is a package."""
+    path = path.resolve() if not path.is_absolute() else path
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").exists():
+        parts.append(directory.name)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    return ".".join(reversed(parts)), is_package
+
+
+def family_hint(model: ModuleModel) -> Family | None:
+    modules = model.aliases.imported_modules | set(model.aliases.aliases.values())
+    if model.servers:
+        return next(iter(model.servers.values()))
+    for prefix, family in (
+        ("mcp.server.fastmcp", Family.MCP_FASTMCP),
+        ("mcp.server.mcpserver", Family.MCP_SERVER),
+        ("fastmcp", Family.FASTMCP),
+        ("mcp.server.lowlevel", Family.MCP_LOWLEVEL),
+    ):
+        if any(m == prefix or m.startswith(prefix + ".") for m in modules):
+            return family
+    return None
+
+
+def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | ParseFailure:
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
+        return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+    except (RecursionError, MemoryError):
+        return ParseFailure("file is too deeply nested to parse")
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    module_name, is_package = module_name_for(path)
+    model = build_model(module, module_name, is_package)
+    ctx = FileContext(module, model, positions, source.splitlines())
+    summary = ModuleSummary(path=display, module=module_name)
+    summary.family_hint = family_hint(model)
+    summary.lowlevel_major_hint = model.lowlevel_major_hint
+    summary.servers = dict(model.servers)
+    summary.tools = list(model.tools)
+    summary.pending = list(model.pending)
+    summary.non_tool = set(model.non_tool)
+    summary.classes = dict(model.classes)
+    summary.reexports = dict(model.aliases.aliases)
+    summary.tool_error_names = tool_error_names(model.aliases)
+    summary.known_names = {
+        short: local for local, qual in model.aliases.aliases.items() if (short := KNOWN_RESULT_NAMES.get(qual))
+    }
+    summary.logger_name = model.logger_name
+    summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
+    summary.mentions_framework = model.aliases.mentions_framework()
+    summary.import_anchor = _import_anchor(module, positions, source)
+    summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
+    rules = all_rules()
+    for qual, facts in model.functions.items():
+        fsum = FunctionSummary(qual, facts.name, facts.params)
+        fsum.calls = _call_edges(facts)
+        for rule in rules:
+            fsum.latent.extend(rule.check(facts, ctx))
+        summary.functions[qual] = fsum
+    return summary
+
+
+def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
+    edges: list[CallEdge] = []
+    for call in facts.calls:
+        if call.callee is None:
+            continue
+        exc_params: list[int] = []
+        handler = call.handler
+        if handler is not None and handler.foreign and handler.name:
+            positional = [a for a in call.node.args if a.keyword is None and not a.star]
+            for index, argument in enumerate(positional):
+                if find_exception_text(argument.value, handler) is not None or dotted(argument.value) == handler.name:
+                    exc_params.append(index)
+        edges.append(CallEdge(call.callee, call.returned, tuple(exc_params), isinstance(call.node.func, cst.Attribute)))
+    return edges
+
+
+def _import_anchor(module: cst.Module, positions, source: str) -> tuple[int, int, bool]:
+    """Where fixes insert imports: (row, column, after_existing_import).
+
+    After the last top-level import statement when there is one (insert "\\n<import>" at the end
+    of its line), else after the module docstring, else at the top of the file.
+    """
+    last_import = None
+    docstring_end = 0
+    for index, stmt in enumerate(module.body):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            if all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
+                last_import = stmt
+            elif index == 0 and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+                docstring_end = positions[stmt].end.line
+        if not isinstance(stmt, cst.SimpleStatementLine) and last_import is not None:
+            break
+    if last_import is not None:
+        end = positions[last_import].end
+        return end.line, end.column + 1, True
+    return docstring_end + 1, 1, False

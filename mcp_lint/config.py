@@ -1,0 +1,420 @@
+"""`[tool.mcp-lint]` settings: parsing, validation, rule selection and per-directory lookup.
+
+Every linted file uses the nearest pyproject.toml that has a `[tool.mcp-lint]` table (as ruff does),
+so a monorepo can hold several projects with their own settings. Rule selection follows ruff: a code
+matches a selector when it starts with it, and when `select` and `ignore` both match, the longer
+(more specific) selector wins, with ties going to `ignore`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from pathspec import GitIgnoreSpec
+
+from mcp_lint.registry import RULES, get_rule
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+__all__ = ["ConfigError", "Settings", "SettingsResolver", "load_settings"]
+
+TABLE = "[tool.mcp-lint]"
+KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "select", "target")
+TARGET_PACKAGES = ("mcp", "fastmcp", "fastmcp-slim")
+# Reported when a file cannot be read; it cannot be deselected, only ignored by its exact code.
+UNREADABLE = "MCP000"
+
+
+class ConfigError(Exception):
+    """A configuration problem; `str()` is one line naming the file (or option) and the key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ("MCP0",)
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    target: str | None = None
+    cache_dir: str = ".mcp_lint_cache"
+    config_path: Path | None = None  # the pyproject.toml these settings came from
+    root: Path | None = None  # the directory of config_path; patterns are relative to it
+
+    def with_overrides(
+        self,
+        *,
+        select: Iterable[str] | None = None,
+        ignore: Iterable[str] | None = None,
+        extend_select: Iterable[str] | None = None,
+        extend_ignore: Iterable[str] | None = None,
+        target: str | None = None,
+    ) -> Settings:
+        """Apply command-line options on top of these settings, as a later layer (like ruff).
+
+        `select` starts the rule set afresh (the file's `ignore` no longer applies); without it, the
+        options only change the codes they match and every other code keeps its current state.
+        Both `ignore` and `extend_ignore` remove codes. `per-file-ignores` always stays in force.
+        """
+        new_select = _selectors(select, "--select")
+        removed = _selectors(ignore, "--ignore") + _selectors(extend_ignore, "--extend-ignore")
+        added = _selectors(extend_select, "--extend-select")
+        new_target = self.target if target is None else _parse_target(target, "--target")
+        if select is not None:
+            return replace(self, select=new_select + added, ignore=removed, target=new_target)
+        if added or removed:
+            enabled = {
+                code: _layer_decision(code, added, removed, default=self._selected(code))
+                for code in _known_codes()
+            }
+            # The carried-over state is spelled out as exact codes, which no prefix of a
+            # later layer can outrank.
+            kept = tuple(code for code, on in enabled.items() if on and code != UNREADABLE)
+            dropped = () if enabled[UNREADABLE] else (UNREADABLE,)
+            return replace(self, select=kept, ignore=dropped, target=new_target)
+        return replace(self, target=new_target)
+
+    def is_enabled(self, code: str, path: Path | None = None) -> bool:
+        """Whether findings of `code` are reported (for the file at `path` when given)."""
+        code = code.upper()
+        if not self._selected(code):
+            return False
+        if path is None or not self.per_file_ignores:
+            return True
+        relative = _relative_posix(path, self.root)
+        for pattern, selectors in self.per_file_ignores:
+            if _ignore_matches(code, selectors) and _spec((pattern,)).match_file(relative):
+                return False
+        return True
+
+    def is_excluded(self, path: Path) -> bool:
+        """Whether `path` (file or directory) matches the `exclude` patterns."""
+        if not self.exclude:
+            return False
+        spec = _spec(self.exclude)
+        relative = _relative_posix(path, self.root)
+        if spec.match_file(relative):
+            return True
+        # Patterns ending in "/" match directories only, which pathspec recognises by the slash.
+        has_directory_patterns = any(pattern.endswith("/") for pattern in self.exclude)
+        return has_directory_patterns and os.path.isdir(path) and spec.match_file(relative + "/")
+
+    def fingerprint(self) -> str:
+        """A stable hash of what decides a file's findings (rule set, per-file ignores, target).
+
+        Discovery-only settings (`exclude`, `cache-dir`) are left out. The file's own path is not
+        part of it: per-file-ignores depend on it, so a cache key must add the path.
+        """
+        effective = {
+            "enabled": sorted(code for code in _known_codes() if self.is_enabled(code)),
+            "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
+            "target": self.target,
+        }
+        blob = json.dumps(effective, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def _selected(self, code: str) -> bool:
+        """`select`/`ignore` alone, without per-file-ignores."""
+        if code == UNREADABLE:
+            chosen = len(code)  # always selected, as if by its exact code
+        else:
+            chosen = _longest_match(code, self.select, exact_only=not _default_enabled(code))
+        if chosen < 0:
+            return False
+        return chosen > _longest_match(code, self.ignore, exact_only=code == UNREADABLE)
+
+
+def load_settings(pyproject: Path) -> Settings:
+    """Read one pyproject.toml; defaults (rooted at its directory) when it has no table."""
+    table = _read_table(pyproject)
+    return _settings_from_table(table or {}, pyproject)
+
+
+class SettingsResolver:
+    """Finds and caches the Settings for each directory."""
+
+    def __init__(
+        self,
+        *,
+        isolated: bool = False,
+        config_file: Path | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> None:
+        if isolated and config_file is not None:
+            raise ConfigError("--config and --isolated cannot be used together")
+        self._isolated = isolated
+        self._overrides = dict(overrides or {})
+        # Keyed by absolute directory: (settings, project root). Every directory under one config
+        # shares one Settings object, so callers can group files by identity.
+        self._by_dir: dict[str, tuple[Settings, Path | None]] = {}
+        self._defaults = self._apply(Settings())
+        self._fixed: Settings | None = None
+        if config_file is not None:
+            self._fixed = self._apply(load_settings(Path(os.path.abspath(config_file))))
+
+    def for_path(self, path: Path) -> Settings:
+        """The settings for a file (its directory's) or for a directory (its own)."""
+        if self._fixed is not None:
+            return self._fixed
+        return self._lookup(self._directory_of(path))[0]
+
+    def project_root(self, path: Path) -> Path | None:
+        """The directory of the config in force, else of the nearest pyproject.toml, else None."""
+        if self._fixed is not None:
+            return self._fixed.root
+        return self._lookup(self._directory_of(path))[1]
+
+    def _directory_of(self, path: Path) -> str:
+        absolute = os.path.abspath(path)
+        if absolute in self._by_dir or os.path.isdir(absolute):
+            return absolute
+        return os.path.dirname(absolute)
+
+    def _lookup(self, directory: str) -> tuple[Settings, Path | None]:
+        # Walk up to the first directory already known or holding a config (never reading the
+        # pyproject.toml files above it), then fill in every directory passed on the way down.
+        pending: list[tuple[str, bool]] = []  # (directory, holds a pyproject.toml)
+        current = directory
+        while True:
+            if current in self._by_dir:
+                inherited = self._by_dir[current]
+                break
+            candidate = Path(current, "pyproject.toml")
+            has_pyproject = candidate.is_file()
+            table = _read_table(candidate) if has_pyproject and not self._isolated else None
+            if table is not None:
+                settings = self._apply(_settings_from_table(table, candidate))
+                inherited = self._by_dir[current] = (settings, settings.root)
+                break
+            pending.append((current, has_pyproject))
+            parent = os.path.dirname(current)
+            if parent == current:
+                inherited = (self._defaults, None)
+                break
+            current = parent
+        for pending_directory, has_pyproject in reversed(pending):
+            settings, root = inherited
+            if has_pyproject and settings.config_path is None:
+                # No config in force: the project root is the nearest pyproject.toml.
+                root = Path(pending_directory)
+            inherited = self._by_dir[pending_directory] = (settings, root)
+        return self._by_dir[directory]
+
+    def _apply(self, settings: Settings) -> Settings:
+        return settings.with_overrides(**self._overrides) if self._overrides else settings
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+
+def _display(path: Path) -> str:
+    """The path as the user would type it: relative to the working directory when inside it."""
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:  # another drive on Windows
+        return absolute
+    return absolute if relative.startswith(os.pardir) else relative
+
+
+def _read_table(pyproject: Path) -> dict[str, Any] | None:
+    """The `[tool.mcp-lint]` table of a pyproject.toml, or None when it has none."""
+    name = _display(pyproject)
+    try:
+        with open(pyproject, "rb") as handle:
+            document = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{name}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{name}: invalid TOML: the file is not UTF-8") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{name}: invalid TOML: {str(error).splitlines()[0]}") from None
+    tool = document.get("tool")
+    if not isinstance(tool, dict) or "mcp-lint" not in tool:
+        return None
+    table = tool["mcp-lint"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{name}: {TABLE} must be a table, got {_toml_type(table)}")
+    return table
+
+
+def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
+    name = _display(pyproject)
+
+    def where(key: str) -> str:
+        return f"{name}: {TABLE} {key}"
+
+    unknown = sorted(set(table) - set(KNOWN_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{name}: {TABLE} unknown key '{unknown[0]}' (expected one of: {', '.join(KNOWN_KEYS)})"
+        )
+    pyproject = Path(os.path.abspath(pyproject))
+    values: dict[str, Any] = {"config_path": pyproject, "root": pyproject.parent}
+    if "select" in table:
+        values["select"] = _selectors(_strings(table["select"], where("select")), where("select"))
+    if "ignore" in table:
+        values["ignore"] = _selectors(_strings(table["ignore"], where("ignore")), where("ignore"))
+    if "exclude" in table:
+        patterns = _strings(table["exclude"], where("exclude"))
+        _check_patterns(patterns, where("exclude"))
+        values["exclude"] = patterns
+    if "per-file-ignores" in table:
+        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where("per-file-ignores"))
+    if "target" in table:
+        values["target"] = _parse_target(table["target"], where("target"))
+    if "cache-dir" in table:
+        cache_dir = table["cache-dir"]
+        if not isinstance(cache_dir, str):
+            raise ConfigError(f"{where('cache-dir')} must be a string, got {_toml_type(cache_dir)}")
+        if not cache_dir.strip():
+            raise ConfigError(f"{where('cache-dir')} must not be empty")
+        values["cache_dir"] = cache_dir
+    return Settings(**values)
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where} must be an array of strings, got {_toml_type(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise ConfigError(f"{where}[{index}] must be a string, got {_toml_type(item)}")
+    return tuple(value)
+
+
+def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
+    """Upper-cased rule codes or prefixes; each must select at least one known rule."""
+    if values is None:
+        return ()
+    if isinstance(values, str):  # a bare string would otherwise be split into letters
+        values = [values]
+    normalised = []
+    for value in values:
+        selector = value.strip().upper()
+        if not selector or not any(code.startswith(selector) for code in _known_codes()):
+            raise ConfigError(
+                f"{where}: unknown rule code or prefix '{value}' (known codes: {', '.join(_known_codes())})"
+            )
+        normalised.append(selector)
+    return tuple(normalised)
+
+
+def _per_file_ignores(value: Any, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of glob = [codes], got {_toml_type(value)}")
+    entries = []
+    for pattern, codes in value.items():
+        entry = f"{where}.{json.dumps(pattern)}"
+        _check_patterns((pattern,), entry)
+        entries.append((pattern, _selectors(_strings(codes, entry), entry)))
+    return tuple(entries)
+
+
+def _check_patterns(patterns: Sequence[str], where: str) -> None:
+    try:
+        _spec(tuple(patterns))
+    except ValueError as error:  # pathspec's pattern error is a ValueError
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def _parse_target(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be a string, got {_toml_type(value)}")
+    example = 'such as "fastmcp>=3.4,<4"'
+    try:
+        requirement = Requirement(value)
+    except InvalidRequirement as error:
+        reason = str(error).splitlines()[0]
+        raise ConfigError(f"{where}: invalid requirement '{value}' ({reason}); write one {example}") from None
+    if canonicalize_name(requirement.name) not in TARGET_PACKAGES:
+        raise ConfigError(
+            f"{where}: '{value}' names {requirement.name}; expected one of {', '.join(TARGET_PACKAGES)}"
+        )
+    if requirement.url or requirement.marker:
+        what = "a URL" if requirement.url else "an environment marker"
+        raise ConfigError(f"{where}: '{value}' has {what}; give a version range {example}")
+    return value.strip()
+
+
+def _toml_type(value: Any) -> str:
+    # bool before int: True is an int to isinstance.
+    names = (
+        (bool, "a boolean"),
+        (int, "an integer"),
+        (float, "a float"),
+        (str, "a string"),
+        (list, "an array"),
+        (dict, "a table"),
+    )
+    for kind, described in names:
+        if isinstance(value, kind):
+            return described
+    return "a date/time"
+
+
+# --- matching -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _known_codes() -> tuple[str, ...]:
+    return tuple(rule.code for rule in RULES)
+
+
+def _default_enabled(code: str) -> bool:
+    rule = get_rule(code)
+    return rule is None or rule.default_enabled
+
+
+def _longest_match(code: str, selectors: Iterable[str], *, exact_only: bool) -> int:
+    """Length of the most specific selector matching `code`, or -1 when none does."""
+    best = -1
+    for selector in selectors:
+        if selector == code or (not exact_only and code.startswith(selector)):
+            best = max(best, len(selector))
+    return best
+
+
+def _ignore_matches(code: str, selectors: Iterable[str]) -> bool:
+    return _longest_match(code, selectors, exact_only=code == UNREADABLE) >= 0
+
+
+def _layer_decision(code: str, added: tuple[str, ...], removed: tuple[str, ...], *, default: bool) -> bool:
+    """Whether a command-line layer turns `code` on or off; `default` when it does not touch it."""
+    chosen = _longest_match(code, added, exact_only=not _default_enabled(code))
+    dropped = _longest_match(code, removed, exact_only=code == UNREADABLE)
+    if chosen < 0 and dropped < 0:
+        return default
+    return chosen > dropped
+
+
+@lru_cache(maxsize=256)
+def _spec(patterns: tuple[str, ...]) -> GitIgnoreSpec:
+    return GitIgnoreSpec.from_lines(patterns)
+
+
+def _relative_posix(path: Path, root: Path | None) -> str:
+    """`path` relative to `root` (or the working directory) in posix form.
+
+    A path outside the root is matched by its file name only, so that patterns without a slash
+    (`__init__.py`, `*_test.py`) still apply, as they do at any depth.
+    """
+    absolute = os.path.abspath(path)
+    base = str(root) if root is not None else os.getcwd()
+    try:
+        relative = os.path.relpath(absolute, base)
+    except ValueError:  # another drive on Windows
+        return os.path.basename(absolute)
+    if relative == os.curdir or relative.startswith(os.pardir):
+        return os.path.basename(absolute)
+    return Path(relative).as_posix()

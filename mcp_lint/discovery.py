@@ -1,0 +1,217 @@
+"""Which files to lint: walk the given paths, honouring .gitignore, `exclude` and well-known junk.
+
+Paths named on the command line are the user's explicit choice and are always linted (unless
+`force_exclude`, for pre-commit, which passes every changed file). Directories are walked for
+`*.py` files, skipping virtual environments, caches, build output, anything git ignores and
+anything the settings exclude.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from pathspec import GitIgnoreSpec
+
+from mcp_lint.config import SettingsResolver
+
+__all__ = ["discover"]
+
+logger = logging.getLogger(__name__)
+
+# Directories never worth walking into: VCS metadata, virtual environments, tool caches, build
+# output. Environments under other names are recognised by their pyvenv.cfg.
+SKIPPED_DIRECTORIES = frozenset(
+    {
+        ".bzr",
+        ".direnv",
+        ".eggs",
+        ".git",
+        ".hg",
+        ".ipynb_checkpoints",
+        ".mcp_lint_cache",
+        ".mypy_cache",
+        ".nox",
+        ".pytest_cache",
+        ".pytype",
+        ".ruff_cache",
+        ".svn",
+        ".tox",
+        ".venv",
+        "__pycache__",
+        "__pypackages__",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        "venv",
+    }
+)
+
+# A .gitignore in force while walking: its patterns and the walked directory's path relative to
+# the .gitignore's own directory ("" or ending in "/"), so entries are matched by concatenation.
+_Level = tuple[GitIgnoreSpec, str]
+
+
+def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False) -> list[Path]:
+    """The files to lint for `paths`, sorted, without duplicates, spelled relative to the given path.
+
+    A path that does not exist is returned as is, for the linter to report as unreadable.
+    """
+    walker = _Walker(resolver)
+    found: dict[str, Path] = {}
+    for given in paths:
+        given = Path(given)
+        if force_exclude and _excluded_with_ancestors(given, resolver):
+            continue
+        if given.is_dir():
+            candidates: Iterator[Path] = walker.walk(given)
+        else:
+            candidates = iter((given,))
+        for path in candidates:
+            found.setdefault(os.path.normcase(os.path.abspath(path)), path)
+    return sorted(found.values())
+
+
+def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:
+    """Whether `exclude` matches `path` or a directory above it, each judged by its parent's settings.
+
+    That is the verdict a walk from any ancestor would reach, so pre-commit's explicit file list
+    and `mcp-lint .` agree.
+    """
+    current = Path(os.path.abspath(path))
+    while current.parent != current:
+        if resolver.for_path(current.parent).is_excluded(current):
+            return True
+        current = current.parent
+    return False
+
+
+class _Walker:
+    """Walks directories; reads each .gitignore once however many paths reach it."""
+
+    def __init__(self, resolver: SettingsResolver) -> None:
+        self._resolver = resolver
+        self._specs: dict[str, GitIgnoreSpec | None] = {}
+
+    def walk(self, root: Path) -> Iterator[Path]:
+        root_abs = os.path.abspath(root)
+        levels = self._levels_above(root_abs)
+        if levels and _ignored(levels, ""):  # the prefixes already spell the root, with its "/"
+            # The user named a directory git ignores: lint it, under its own .gitignore files only.
+            levels = []
+        stack: list[tuple[str, Path, list[_Level]]] = [(root_abs, root, levels)]
+        while stack:
+            directory, shown, levels = stack.pop()
+            try:
+                with os.scandir(directory) as listing:
+                    entries = list(listing)
+            except OSError as error:
+                logger.warning("cannot list %s: %s", shown, error.strerror or error)
+                continue
+            names = {entry.name for entry in entries}
+            if directory != root_abs and "pyvenv.cfg" in names:
+                continue  # a virtual environment under any name
+            levels = self._enter(directory, names, levels)
+            settings = self._resolver.for_path(Path(directory))
+            for entry in entries:
+                path = shown / entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    # Symlinked directories are not followed: no loops, no walking out of the tree.
+                    if _skipped_name(entry.name) or _ignored(levels, entry.name + "/"):
+                        continue
+                    if settings.is_excluded(Path(entry.path)):
+                        continue
+                    child_levels = [(spec, prefix + entry.name + "/") for spec, prefix in levels]
+                    stack.append((entry.path, path, child_levels))
+                elif entry.name.endswith(".py") and entry.is_file():
+                    if _ignored(levels, entry.name) or settings.is_excluded(Path(entry.path)):
+                        continue
+                    yield path
+
+    def _enter(self, directory: str, names: set[str], levels: list[_Level]) -> list[_Level]:
+        """The ignore rules in force inside `directory`, given those of its parent."""
+        if ".git" in names:
+            # A repository (or submodule) root: the enclosing repository's rules stop here.
+            levels = self._repository_levels(directory)
+        if ".gitignore" in names:
+            spec = self._spec(os.path.join(directory, ".gitignore"))
+            if spec is not None:
+                levels = [*levels, (spec, "")]
+        return levels
+
+    def _levels_above(self, root_abs: str) -> list[_Level]:
+        """The repository's rules from above the walked root, outermost first.
+
+        Outside a repository nothing above the root applies, as with git.
+        """
+        if os.path.lexists(os.path.join(root_abs, ".git")):
+            return []  # the root is the repository's top; _enter reads its rules
+        above = []
+        current = root_abs
+        while True:
+            parent = os.path.dirname(current)
+            if parent == current:
+                return []
+            current = parent
+            above.append(current)
+            if os.path.lexists(os.path.join(current, ".git")):
+                break
+        levels: list[_Level] = []
+        for directory in reversed(above):
+            prefix = Path(os.path.relpath(root_abs, directory)).as_posix() + "/"
+            if directory == above[-1]:
+                levels.extend((spec, prefix) for spec, _ in self._repository_levels(directory))
+            spec = self._spec(os.path.join(directory, ".gitignore"))
+            if spec is not None:
+                levels.append((spec, prefix))
+        return levels
+
+    def _repository_levels(self, repository: str) -> list[_Level]:
+        # .git/info/exclude holds the repository's lowest-priority rules (below every .gitignore).
+        spec = self._spec(os.path.join(repository, ".git", "info", "exclude"))
+        return [(spec, "")] if spec is not None else []
+
+    def _spec(self, path: str) -> GitIgnoreSpec | None:
+        if path not in self._specs:
+            self._specs[path] = _read_ignore_file(path)
+        return self._specs[path]
+
+
+def _read_ignore_file(path: str) -> GitIgnoreSpec | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    try:
+        return GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        # Git skips a pattern it cannot parse and keeps the rest; so do we.
+        return GitIgnoreSpec.from_lines(line for line in lines if _valid_pattern(line))
+
+
+def _valid_pattern(line: str) -> bool:
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return False
+    return True
+
+
+def _ignored(levels: Sequence[_Level], name: str) -> bool:
+    """Git's verdict for an entry of the walked directory (`name` ends in "/" for a directory).
+
+    The innermost .gitignore with a matching pattern decides; a negated pattern re-includes.
+    """
+    for spec, prefix in reversed(levels):
+        verdict = spec.check_file(prefix + name).include
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _skipped_name(name: str) -> bool:
+    return name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")

@@ -1,0 +1,70 @@
+"""The values every stage of mcp-lint passes around: findings, fixes and their locations.
+
+They are plain frozen dataclasses so that they pickle (process pool, cache) and compare by value
+(tests, "identical with and without cache").
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+DOCS_URL = "https://github.com/mcp-lint/mcp-lint/blob/main/rules/{code}.md"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A position in a file: 1-based row, 1-based column (as ruff reports them)."""
+
+    row: int
+    column: int
+
+
+class Applicability(str, enum.Enum):
+    """How trustworthy a fix is; decides which flag applies it."""
+
+    SAFE = "safe"  # keeps the behaviour the user meant: applied by --fix
+    UNSAFE = "unsafe"  # changes runtime behaviour: needs --fix --unsafe-fixes
+    DISPLAY_ONLY = "display-only"  # a suggestion, never applied
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace the text between ``location`` and ``end_location`` (exclusive) by ``content``."""
+
+    location: Location
+    end_location: Location
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    fix: Fix | None = None
+    # Name of the enclosing function (tool or helper); used by baselines, which must not key on
+    # line numbers.
+    context: str = ""
+    # Whitespace-normalised source of the flagged statement, hashed by baselines.
+    statement: str = ""
+    # Noqa handling: every line of the flagged statement may carry the suppression comment.
+    statement_rows: tuple[int, int] = field(default=(0, 0))
+
+    @property
+    def url(self) -> str | None:
+        if self.code == "MCP000":
+            return None
+        return DOCS_URL.format(code=self.code)
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.filename, self.location.row, self.location.column, self.code, self.message)

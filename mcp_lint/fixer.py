@@ -1,0 +1,218 @@
+"""Applying fixes, independent of any rule: edits to text, compatible fixes, a loop to a fixed point.
+
+Rules describe a fix as edits at 1-based (row, column) positions of the text they linted. One pass
+applies every applicable fix that does not collide with another; the text is then linted again,
+because a fix can enable, change or remove other findings, until no fix applies.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import libcst
+
+from mcp_lint.findings import Applicability, Edit, Finding, Location
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Return ``text`` with every edit applied; all positions refer to the original ``text``.
+
+    Columns count characters (code points); a line ends at "\\n", "\\r\\n" or "\\r". A position may
+    be anywhere from the first column of a line to just before its line break; the end of the text
+    is the last line's last column (or column 1 of the row after a final line break).
+    Raises ValueError for a position outside the text, an edit that ends before it starts and for
+    overlapping edits (two insertions at the same point overlap: their order would be arbitrary).
+    """
+    index = _PositionIndex(text)
+    ordered = sorted(edits, key=lambda edit: (edit.location, edit.end_location))
+    spans = [(index.offset(edit.location), index.offset(edit.end_location), edit) for edit in ordered]
+    for start, end, edit in spans:
+        if end < start:
+            raise ValueError(f"edit {_span(edit)} ends before it starts")
+    # Sorted by start, no pair overlaps if no neighbours do: each edit ends before the next begins.
+    for before, after in zip(ordered, ordered[1:]):
+        if _overlap(before, after):
+            raise ValueError(f"overlapping edits at {_span(before)} and {_span(after)}")
+
+    # Equivalent to applying them right to left on the original: every slice is of `text` itself.
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, edit in spans:
+        pieces.append(text[cursor:start])
+        pieces.append(edit.content)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def select_fixes(findings: Sequence[Finding], *, unsafe: bool) -> list[Finding]:
+    """The findings whose fixes one pass applies: applicable ones, in source order, minus collisions.
+
+    Safe fixes always apply, unsafe ones only with ``unsafe``, display-only ones never. A fix whose
+    edits overlap those of an earlier chosen fix waits for the next pass, where it is re-derived
+    from the fixed text.
+    """
+    tiers = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
+    candidates = [
+        finding
+        for finding in findings
+        # A fix without edits can change nothing; choosing it would only stall the loop.
+        if finding.fix is not None and finding.fix.edits and finding.fix.applicability in tiers
+    ]
+    candidates.sort(key=lambda finding: (_first_position(finding), finding.location, finding.code))
+    chosen: list[Finding] = []
+    taken: list[Edit] = []
+    for finding in candidates:
+        if any(_overlap(edit, other) for edit in _edits(finding) for other in taken):
+            continue
+        chosen.append(finding)
+        taken.extend(_edits(finding))
+    return chosen
+
+
+@dataclass
+class FixOutcome:
+    original: str
+    # Equal to `original` when nothing was fixed or when fixing failed (nothing is half-applied).
+    fixed: str
+    # The applied fixes' findings, as reported in the pass that applied them; empty on failure.
+    applied: list[Finding]
+    # The findings of `fixed`.
+    remaining: list[Finding]
+    # Why fixing was abandoned, for the user; None on success.
+    error: str | None = None
+
+
+def fix_source(
+    text: str,
+    lint: Callable[[str], list[Finding]],
+    *,
+    unsafe: bool,
+    max_passes: int = 10,
+    parse_check: Callable[[str], None] | None = None,
+) -> FixOutcome:
+    """Lint and fix ``text`` repeatedly until no applicable fix is left.
+
+    ``parse_check`` raises when a text is not valid Python (default: libcst's parser). When a pass
+    produces unparsable code, its edits cannot be applied, or the fixes keep changing the text after
+    ``max_passes`` passes (or bring back an earlier text), the whole file is left as it was.
+    """
+    check = parse_check if parse_check is not None else _parse_with_libcst
+    current = text
+    findings = original_findings = lint(text)
+    applied: list[Finding] = []
+    # Texts already produced: seeing one again means the fixes cycle and can never converge.
+    seen = {text}
+    pass_number = 0
+    while True:
+        chosen = select_fixes(findings, unsafe=unsafe)
+        if not chosen:
+            return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings)
+        pass_number += 1
+        if pass_number > max_passes:
+            return _failed(text, original_findings, f"fixes did not converge after {max_passes} passes")
+
+        where = f"pass {pass_number}: {', '.join(sorted({finding.code for finding in chosen}))}"
+        try:
+            fixed = apply_edits(current, [edit for finding in chosen for edit in _edits(finding)])
+        except ValueError as exc:
+            return _failed(text, original_findings, f"fix could not be applied ({where}): {exc}")
+        try:
+            check(fixed)
+        except Exception:
+            # Any exception: a parser may fail in ways other than its syntax error class.
+            return _failed(text, original_findings, f"fix produced code that does not parse ({where})")
+        if fixed == current:
+            return _failed(text, original_findings, f"fix changed nothing ({where})")
+        if fixed in seen:
+            reason = f"fixes did not converge ({where} restored an earlier text)"
+            return _failed(text, original_findings, reason)
+        seen.add(fixed)
+        applied.extend(chosen)
+        current = fixed
+        findings = lint(current)
+
+
+def _failed(text: str, findings: list[Finding], reason: str) -> FixOutcome:
+    # All or nothing: a file is never left with only some passes applied.
+    return FixOutcome(original=text, fixed=text, applied=[], remaining=findings, error=reason)
+
+
+def unified_diff(filename: str, before: str, after: str) -> str:
+    """A unified diff with "--- a/FILE" / "+++ b/FILE" headers; "" when the texts are equal.
+
+    Every output line ends with "\\n" whatever the file's line endings, so "\\r\\n" files print
+    cleanly; a last line without a line break is marked as git and GNU diff do.
+    """
+    lines = difflib.unified_diff(
+        _split_lines(before), _split_lines(after), f"a/{filename}", f"b/{filename}", lineterm=""
+    )
+    output = []
+    for number, line in enumerate(lines):
+        # The two file headers and the "@@" hunk headers carry no line ending (lineterm="");
+        # content lines keep the file's own, which is dropped here.
+        if number < 2 or line.startswith("@@"):
+            output.append(line)
+            continue
+        visible = line.rstrip("\r\n")
+        output.append(visible)
+        if visible == line:
+            output.append("\\ No newline at end of file")
+    return "".join(line + "\n" for line in output)
+
+
+class _PositionIndex:
+    """Offsets of 1-based (row, column) positions in one text."""
+
+    def __init__(self, text: str) -> None:
+        lines = _split_lines(text)
+        # After a final line break (or in an empty text) there is one more, empty, row to point at.
+        if not lines or lines[-1].endswith(("\n", "\r")):
+            lines.append("")
+        self._starts: list[int] = []
+        self._lengths: list[int] = []
+        offset = 0
+        for line in lines:
+            self._starts.append(offset)
+            self._lengths.append(len(line.rstrip("\r\n")))
+            offset += len(line)
+
+    def offset(self, location: Location) -> int:
+        row, column = location.row, location.column
+        if not 1 <= row <= len(self._starts) or not 1 <= column <= self._lengths[row - 1] + 1:
+            raise ValueError(f"position {row}:{column} is outside the text")
+        return self._starts[row - 1] + column - 1
+
+
+def _split_lines(text: str) -> list[str]:
+    # Only "\n", "\r\n" and "\r" end a line, as for Python's tokenizer and hence libcst's positions.
+    # str.splitlines() would also split at "\f", "\v", "\x1c"-"\x1e", "\x85", "\u2028" and "\u2029",
+    # which are legal inside Python source, and shift every row after them.
+    return io.StringIO(text, newline="").readlines()
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    if a.location == a.end_location and b.location == b.end_location:
+        return a.location == b.location
+    # Half-open ranges: touching at a boundary (including an insertion at either end) is fine.
+    return a.location < b.end_location and b.location < a.end_location
+
+
+def _edits(finding: Finding) -> tuple[Edit, ...]:
+    return finding.fix.edits if finding.fix is not None else ()
+
+
+def _first_position(finding: Finding) -> Location:
+    return min(edit.location for edit in _edits(finding))
+
+
+def _span(edit: Edit) -> str:
+    start, end = edit.location, edit.end_location
+    return f"{start.row}:{start.column}-{end.row}:{end.column}"
+
+
+def _parse_with_libcst(text: str) -> None:
+    libcst.parse_module(text)

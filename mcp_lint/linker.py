@@ -1,0 +1,299 @@
+"""The project-wide step: link per-file summaries, find what each tool reaches, render findings.
+
+Cheap by design (no CST): resolves imports between the linted modules, follows calls from tool
+handlers into helpers (same module or another module of the project), and turns the latent
+findings of reached functions into findings whose messages name the tools that reach them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from packaging.version import Version
+
+from mcp_lint.findings import Edit, Finding, Fix, Location
+from mcp_lint.model.frameworks import (
+    TOOL_ERROR_IMPORT,
+    Family,
+    FrameworkContext,
+    candidate_versions,
+    distribution_for,
+)
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.noqa import is_suppressed
+from mcp_lint.rules import rule_by_code
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
+
+MAX_DEPTH = 8
+
+# (distribution, specifier, source) for a module path; supplied by the caller (project facts).
+PinLookup = Callable[[str, str], "tuple[str, str] | None"]
+
+
+@dataclass
+class _Reach:
+    tools: set[str] = field(default_factory=set)
+    families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
+    returns: bool = False
+    exc_params: set[int] = field(default_factory=set)
+    is_tool: bool = False
+    kind: str = "tool"
+
+
+class Project:
+    def __init__(self, summaries: list[ModuleSummary], pins: PinLookup) -> None:
+        self.summaries = summaries
+        self.pins = pins
+        self.modules: dict[str, ModuleSummary] = {}
+        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
+        self.servers: dict[str, Family] = {}
+        for summary in summaries:
+            self.modules.setdefault(summary.module, summary)
+            for qual, fn in summary.functions.items():
+                self.functions.setdefault(qual, (summary, fn))
+            self.servers.update(summary.servers)
+
+    # -- name resolution across modules ---------------------------------------------------
+    def resolve(self, qualname: str, depth: int = 0) -> str:
+        """Follow re-exports (`from .x import f` in another module) to where a name is defined."""
+        if qualname in self.functions or qualname in self.servers or depth > 5:
+            return qualname
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            summary = self.modules.get(module)
+            if summary is None:
+                continue
+            rest = parts[cut:]
+            target = summary.reexports.get(rest[0])
+            if target is not None and target != qualname:
+                return self.resolve(".".join([target, *rest[1:]]), depth + 1)
+            return qualname
+        return qualname
+
+    def function(self, qualname: str) -> tuple[ModuleSummary, FunctionSummary] | None:
+        found = self.functions.get(self.resolve(qualname))
+        if found is not None:
+            return found
+        # obj.method where obj's class is unknown: try Class.method via inheritance is out of scope.
+        return None
+
+    # -- tools ----------------------------------------------------------------------------
+    def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
+        out: list[tuple[ToolRegistration, ModuleSummary]] = []
+        for summary in self.summaries:
+            for reg in summary.tools:
+                out.append((reg, summary))
+            for function, server, tool_name in summary.pending:
+                family = self.servers.get(self.resolve(server)) if server else None
+                if server and family is None and not summary.mentions_framework:
+                    continue  # `@x.tool` on something we cannot tie to MCP
+                out.append((ToolRegistration(function, tool_name, family, server or None), summary))
+        # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
+        extra = []
+        for reg, summary in out:
+            if reg.kind != "dispatch":
+                continue
+            found = self.function(reg.function)
+            if found is None:
+                continue
+            for edge in found[1].calls:
+                target = self.function(edge.callee)
+                if edge.returned and target is not None:
+                    extra.append(
+                        (ToolRegistration(target[1].qualname, target[1].name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
+                    )
+        return out + extra
+
+    def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
+        family = reg.family
+        if family is None and reg.server:
+            family = self.servers.get(self.resolve(reg.server))
+        if family is None:
+            family = summary.family_hint
+        if family is None:
+            family = self._family_from_pins(summary.path)
+        major = reg.lowlevel_major or (summary.lowlevel_major_hint if family is Family.MCP_LOWLEVEL else None)
+        return family, major
+
+    def _family_from_pins(self, path: str) -> Family:
+        if self.pins(path, "fastmcp") is not None:
+            return Family.FASTMCP
+        pin = self.pins(path, "mcp")
+        if pin is not None:
+            versions = candidate_versions("mcp", pin[0])
+            if all(Version(v).major < 2 for v in versions):
+                return Family.MCP_FASTMCP
+            if all(Version(v).major >= 2 for v in versions):
+                return Family.MCP_SERVER
+        return Family.UNKNOWN
+
+    def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext:
+        if family is Family.UNKNOWN:
+            return FrameworkContext(family, ())
+        dist = distribution_for(family)
+        pin = self.pins(path, dist)
+        if pin is None and dist == "fastmcp":
+            pin = self.pins(path, "fastmcp-slim")
+        specifier, source = pin if pin is not None else ("", "")
+        versions = candidate_versions(dist, specifier)
+        wanted = {Family.MCP_FASTMCP: 1, Family.MCP_SERVER: 2}.get(family, major)
+        if wanted is not None:
+            narrowed = tuple(v for v in versions if Version(v).major == wanted)
+            if not narrowed:
+                narrowed = tuple(v for v in candidate_versions(dist, "") if Version(v).major == wanted)
+            versions = narrowed
+        return FrameworkContext(family, versions, source)
+
+    # -- reachability ----------------------------------------------------------------------
+    def reach(self) -> dict[str, _Reach]:
+        reached: dict[str, _Reach] = {}
+        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int]] = deque()
+        for reg, summary in self.tool_registrations():
+            found = self.function(reg.function)
+            if found is None:
+                continue
+            qual = found[1].qualname
+            family, major = self.family_of(reg, summary)
+            entry = reached.setdefault(qual, _Reach())
+            entry.is_tool = True
+            entry.kind = reg.kind if not entry.tools else entry.kind
+            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0))
+        seen: set[tuple[str, str, bool, frozenset[int]]] = set()
+        while queue:
+            qual, tool, family, major, returns, exc_params, depth = queue.popleft()
+            key = (qual, tool, returns, exc_params)
+            if key in seen:
+                continue
+            seen.add(key)
+            entry = reached.setdefault(qual, _Reach())
+            entry.tools.add(tool)
+            entry.families.append((family, major, tool))
+            entry.returns |= returns
+            entry.exc_params |= exc_params
+            if depth >= MAX_DEPTH:
+                continue
+            summary, fn = self.functions[qual]
+            for edge in fn.calls:
+                target = self.function(edge.callee)
+                if target is None or target[1].qualname == qual:
+                    continue
+                params = target[1].params
+                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                passed = frozenset(i + shift for i in edge.exc_params)
+                queue.append((target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1))
+        return reached
+
+    # -- findings --------------------------------------------------------------------------
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for qual, entry in self.reach().items():
+            summary, fn = self.functions[qual]
+            family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
+            framework = self.framework(family, major, summary.path)
+            tools = tuple(sorted(entry.tools))
+            reach = ReachContext(
+                function=fn.name,
+                tools=tools,
+                is_tool=entry.is_tool,
+                framework=framework,
+                tool_error_name=summary.tool_error_names.get(family),
+                kind=entry.kind,
+            )
+            for latent in fn.latent:
+                if not self._applies(latent, entry):
+                    continue
+                rule = rule_by_code(latent.code)
+                if rule is None:
+                    continue
+                rendered = rule.render(latent, reach)
+                if rendered is None:
+                    continue
+                out.append(
+                    Finding(
+                        code=latent.code,
+                        message=rendered.message,
+                        filename=summary.path,
+                        location=latent.location,
+                        end_location=latent.end_location,
+                        fix=self._fix(rendered.fix, summary, family),
+                        context=fn.qualname.rsplit(".", 1)[-1] if "." in fn.qualname else fn.qualname,
+                        statement=latent.statement,
+                        statement_rows=latent.rows,
+                    )
+                )
+        return out
+
+    @staticmethod
+    def _applies(latent: Latent, entry: _Reach) -> bool:
+        if latent.param >= 0 and latent.param not in entry.exc_params:
+            return False
+        if latent.reach == "tool":
+            return entry.is_tool
+        if latent.reach == "return":
+            return entry.returns
+        return True
+
+    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
+        if spec is None:
+            return None
+        names: dict[str, str] = {}
+        imports: list[str] = []
+        for need in spec.needs:
+            if need == "ToolError":
+                local = summary.tool_error_names.get(family)
+                if local is None:
+                    if family not in TOOL_ERROR_IMPORT or "ToolError" in summary.reexports:
+                        return None  # no ToolError for this family, or the name is taken
+                    module, name = TOOL_ERROR_IMPORT[family]
+                    imports.append(f"from {module} import {name}")
+                    local = name
+                names[PH_TOOL_ERROR] = local
+            elif need in {"CallToolResult", "TextContent"}:
+                local = summary.known_names.get(need)
+                if local is None:
+                    if need in summary.reexports:
+                        return None
+                    imports.append(f"from mcp.types import {need}")
+                    local = need
+                names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
+            elif need == "logger":
+                local = summary.logger_name
+                if local is None:
+                    if not summary.has_logging_import:
+                        if "logging" in summary.reexports:
+                            return None
+                        imports.append("import logging")
+                    imports.append("\nlogger = logging.getLogger(__name__)")
+                    local = "logger"
+                names[PH_LOGGER] = local
+        edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
+        if imports:
+            row, column, after_import = summary.import_anchor
+            merged = _merge_imports(imports)
+            content = "\n" + merged if after_import else merged + "\n"
+            edits.append(Edit(Location(row, column), Location(row, column), content))
+        return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _fill(text: str, names: dict[str, str]) -> str:
+    for placeholder, value in names.items():
+        text = text.replace(placeholder, value)
+    return text
+
+
+def _merge_imports(lines: list[str]) -> str:
+    """`from mcp.types import A` + `from mcp.types import B` -> one line; order kept otherwise."""
+    merged: dict[str, list[str]] = {}
+    plain: list[str] = []
+    for line in lines:
+        if line.startswith("from ") and " import " in line:
+            module, name = line[5:].split(" import ", 1)
+            merged.setdefault(module, []).append(name)
+        else:
+            plain.append(line)
+    out = [f"from {m} import {', '.join(sorted(set(ns)))}" for m, ns in merged.items()]
+    return "\n".join(out + plain)

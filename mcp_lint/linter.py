@@ -1,0 +1,259 @@
+"""Run a lint over files: read, analyse (in parallel), link, suppress, sort.
+
+The per-file step (`analyze_path`) is a pure function of the file's bytes and name, so it runs in
+worker processes and its result can be cached; the project step (`linker.Project`) is cheap.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from mcp_lint.config import Settings, SettingsResolver
+from mcp_lint.fileio import SourceError, SourceFile, read_source
+from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
+from mcp_lint.model.summary import ModuleSummary
+from mcp_lint.noqa import is_suppressed
+
+
+@dataclass
+class FileOutcome:
+    """What the per-file step produced for one path."""
+
+    display: str
+    summary: ModuleSummary | None = None
+    problem: Finding | None = None  # MCP000: unreadable or unparsable
+    internal_error: str | None = None
+    source: SourceFile | None = None
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    files_checked: int = 0
+
+
+def display_name(path: Path) -> str:
+    text = str(path)
+    return text[2:] if text.startswith("./") else text
+
+
+def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Finding:
+    return Finding(
+        code="MCP000",
+        message=f"{display}: {reason}",
+        filename=display,
+        location=Location(row, column),
+        end_location=Location(row, column),
+        statement_rows=(row, row),
+    )
+
+
+def analyze_text(source: SourceFile, path: Path, display: str) -> FileOutcome:
+    from mcp_lint.analysis import ParseFailure, analyze_source
+
+    try:
+        result = analyze_source(source.text, path, display)
+    except RecursionError:
+        return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
+    except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return FileOutcome(display, internal_error=f"{display}: internal error: {detail}", source=source)
+    if isinstance(result, ParseFailure):
+        return FileOutcome(display, problem=unreadable(display, result.reason, result.row, result.column), source=source)
+    return FileOutcome(display, summary=result, source=source)
+
+
+def analyze_path(path_text: str) -> FileOutcome:
+    """Worker entry point: read and analyse one file."""
+    path = Path(path_text)
+    display = display_name(path)
+    try:
+        source = read_source(path)
+    except SourceError as exc:
+        return FileOutcome(display, problem=unreadable(display, str(exc)))
+    return analyze_text(source, path, display)
+
+
+def analyze_all(paths: Sequence[Path], jobs: int) -> list[FileOutcome]:
+    texts = [str(p) for p in paths]
+    if jobs <= 1 or len(texts) <= 1:
+        return [analyze_path(t) for t in texts]
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunksize = max(1, min(16, len(texts) // (jobs * 4) or 1))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(analyze_path, texts, chunksize=chunksize))
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class PinSource:
+    """Framework pins for a file: `[tool.mcp-lint] target` first, then declared dependencies."""
+
+    def __init__(self, resolver: SettingsResolver) -> None:
+        self.resolver = resolver
+        self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
+
+    def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
+        key = (str(Path(path).parent), distribution)
+        if key not in self._cache:
+            self._cache[key] = self._lookup(Path(path), distribution)
+        return self._cache[key]
+
+    def _lookup(self, path: Path, distribution: str) -> tuple[str, str] | None:
+        from mcp_lint.project import declared_dependencies, parse_target
+
+        settings = self.resolver.for_path(path)
+        if settings.target:
+            pin = parse_target(settings.target).get(distribution)
+            return (pin.specifier, "[tool.mcp-lint] target") if pin is not None else None
+        pin = declared_dependencies(path).get(distribution)
+        if pin is None:
+            return None
+        return pin.specifier, os.path.relpath(pin.source) if os.path.isabs(pin.source) else pin.source
+
+
+def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinSource | None = None) -> tuple[list[Finding], list[str]]:
+    """Project step: findings for every outcome, filtered by settings and noqa."""
+    from mcp_lint.linker import Project
+
+    summaries = [o.summary for o in outcomes if o.summary is not None]
+    project = Project(summaries, pins or PinSource(resolver))
+    errors: list[str] = []
+    try:
+        raw = project.findings()
+    except Exception as exc:  # noqa: BLE001
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        errors.append(f"internal error while linking the project: {detail}")
+        raw = []
+    raw.extend(o.problem for o in outcomes if o.problem is not None)
+    errors.extend(o.internal_error for o in outcomes if o.internal_error)
+    by_file = {o.display: o for o in outcomes}
+    kept: list[Finding] = []
+    used: dict[str, set[tuple[int, str]]] = {}
+    for finding in raw:
+        outcome = by_file.get(finding.filename)
+        settings = resolver.for_path(Path(finding.filename))
+        if not settings.is_enabled(finding.code, Path(finding.filename)):
+            continue
+        summary = outcome.summary if outcome is not None else None
+        if summary is not None and finding.code != "MCP000":
+            row = is_suppressed(finding.code, finding.statement_rows, summary.noqa, summary.file_noqa, summary.has_file_noqa)
+            if row is not None:
+                used.setdefault(finding.filename, set()).add((row, finding.code))
+                continue
+        kept.append(finding)
+    kept.extend(_unused_noqa(outcomes, used, resolver))
+    kept.sort(key=Finding.sort_key)
+    return kept, errors
+
+
+def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int, str]]], resolver: SettingsResolver) -> list[Finding]:
+    """MCP100: `# noqa: MCPxxx` comments that suppressed nothing (only when selected)."""
+    out: list[Finding] = []
+    for outcome in outcomes:
+        summary = outcome.summary
+        if summary is None or outcome.source is None:
+            continue
+        settings = resolver.for_path(Path(outcome.display))
+        if not settings.is_enabled("MCP100", Path(outcome.display)):
+            continue
+        lines = outcome.source.text.splitlines()
+        hits = used.get(outcome.display, set())
+        for row, codes in sorted(summary.noqa.items()):
+            if codes is None:
+                continue  # a bare `# noqa` may serve other linters
+            mcp_codes = sorted(c for c in codes if c.startswith("MCP"))
+            unused = [c for c in mcp_codes if (row, c) not in hits]
+            if not unused:
+                continue
+            line = lines[row - 1] if row - 1 < len(lines) else ""
+            fix = _noqa_fix(line, row, codes, set(unused))
+            column = line.find("#") + 1 if "#" in line else 1
+            out.append(
+                Finding(
+                    code="MCP100",
+                    message=f"Unused `noqa` directive for {', '.join(unused)}: nothing on this line is reported for {'it' if len(unused) == 1 else 'them'}",
+                    filename=outcome.display,
+                    location=Location(row, column),
+                    end_location=Location(row, len(line) + 1),
+                    fix=fix,
+                    context="",
+                    statement=line.strip(),
+                    statement_rows=(row, row),
+                )
+            )
+    return out
+
+
+def _noqa_fix(line: str, row: int, codes: frozenset[str], unused: set[str]) -> Fix | None:
+    import re
+
+    match = re.search(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*", line, re.IGNORECASE)
+    if match is None:
+        return None
+    remaining = [c for c in sorted(codes) if c not in unused]
+    start, end = match.start(), match.end()
+    if remaining:
+        replacement = "# noqa: " + ", ".join(remaining)
+    else:
+        replacement = ""
+        while start > 0 and line[start - 1] in " \t":
+            start -= 1
+    return Fix(
+        Applicability.SAFE,
+        "Remove the unused suppression",
+        (Edit(Location(row, start + 1), Location(row, end + 1), replacement),),
+    )
+
+
+def lint_paths(
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    *,
+    jobs: int = 1,
+    analyze: Callable[[Sequence[Path], int], list[FileOutcome]] | None = None,
+) -> LintResult:
+    outcomes = (analyze or analyze_all)(paths, jobs)
+    findings, errors = link(outcomes, resolver)
+    return LintResult(findings, errors, outcomes, len(outcomes))
+
+
+def relint_file(
+    outcomes: Sequence[FileOutcome], index: int, text: str, resolver: SettingsResolver, pins: PinSource
+) -> tuple[list[Finding], FileOutcome]:
+    """Findings of one file after its text changed, linked against the other files' summaries."""
+    old = outcomes[index]
+    source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
+    new = analyze_text(source, Path(old.display), old.display)
+    replaced = list(outcomes)
+    replaced[index] = new
+    findings, _ = link(replaced, resolver, pins)
+    return [f for f in findings if f.filename == old.display], new
+
+
+def lint_source(text: str, filename: str = "server.py", *, target: str | None = None, select: Sequence[str] | None = None) -> list[Finding]:
+    """Lint one in-memory module (tests, `--stdin-filename`, rule examples)."""
+    overrides: dict[str, object] = {}
+    if target:
+        overrides["target"] = target
+    if select:
+        overrides["select"] = list(select)
+    resolver = SettingsResolver(isolated=True, overrides=overrides or None)
+    source = SourceFile(text, "utf-8", "\n")
+    outcome = analyze_text(source, Path(filename), filename)
+    findings, errors = link([outcome], resolver)
+    if errors:
+        raise RuntimeError("; ".join(errors))
+    return findings

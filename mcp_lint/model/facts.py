@@ -1,0 +1,505 @@
+"""Per-function facts gathered in one walk of the function body, read by every rule.
+
+Rules never walk the CST themselves for the common questions (what does this function return,
+raise, call, and inside which `except` clause); they read these lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcp_lint.model.names import AliasTable, dotted, last_name
+
+# Exception classes whose text is the author's own when the try body only raises literals, and
+# harmless builtin parsing errors otherwise (see MCP002's page).
+NARROW_BUILTIN_ERRORS = frozenset(
+    {
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "LookupError",
+        "AttributeError",
+        "AssertionError",
+        "ZeroDivisionError",
+        "ArithmeticError",
+        "NotImplementedError",
+        "StopIteration",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "RuntimeError",
+    }
+)
+BROAD_ERRORS = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+# Builtin exceptions that come from the outside world (I/O, network, OS).
+FOREIGN_BUILTIN_ERRORS = frozenset(
+    {
+        "OSError",
+        "IOError",
+        "EnvironmentError",
+        "FileNotFoundError",
+        "FileExistsError",
+        "PermissionError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "ConnectionAbortedError",
+        "BrokenPipeError",
+        "TimeoutError",
+        "InterruptedError",
+        "BlockingIOError",
+        "ChildProcessError",
+        "ProcessLookupError",
+    }
+)
+# Calls inside a try body that cannot raise text from someone else's code.
+BENIGN_CALLS = frozenset(
+    {
+        "int",
+        "float",
+        "str",
+        "bool",
+        "len",
+        "isinstance",
+        "issubclass",
+        "range",
+        "min",
+        "max",
+        "abs",
+        "round",
+        "sorted",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "enumerate",
+        "zip",
+        "any",
+        "all",
+        "sum",
+        "getattr",
+        "hasattr",
+        "Decimal",
+        "decimal.Decimal",
+        "uuid.UUID",
+        "UUID",
+    }
+)
+BENIGN_METHODS = frozenset(
+    {
+        "strip",
+        "lower",
+        "upper",
+        "split",
+        "startswith",
+        "endswith",
+        "isdigit",
+        "replace",
+        "get",
+        "format",
+        "join",
+        "append",
+        "items",
+        "keys",
+        "values",
+        "fromisoformat",
+        "strptime",
+        "encode",
+        "decode",
+    }
+)
+
+
+@dataclass
+class Handler:
+    """An `except` clause and what can reach it."""
+
+    node: cst.ExceptHandler
+    try_node: cst.Try | cst.TryStar
+    caught: tuple[str, ...]  # qualified (or builtin) names of the caught classes; () = bare
+    name: str | None  # `as e`
+    foreign: bool = False  # the caught exception may carry text from code the author does not control
+    tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
+
+
+@dataclass
+class ReturnFact:
+    node: cst.Return
+    handler: Handler | None
+    conditions: tuple[cst.BaseExpression, ...]  # tests of enclosing `if`s (innermost last)
+
+
+@dataclass
+class RaiseFact:
+    node: cst.Raise
+    handler: Handler | None
+    conditions: tuple[cst.BaseExpression, ...]
+    in_else_of: tuple[cst.If, ...] = ()
+
+
+@dataclass
+class CallFact:
+    node: cst.Call
+    handler: Handler | None
+    returned: bool
+    callee: str | None  # resolved qualified name (imports), or module-local qualified name
+
+
+@dataclass
+class FunctionFacts:
+    node: cst.FunctionDef
+    qualname: str
+    name: str
+    class_name: str | None
+    params: tuple[str, ...]
+    returns: list[ReturnFact] = field(default_factory=list)
+    raises: list[RaiseFact] = field(default_factory=list)
+    calls: list[CallFact] = field(default_factory=list)
+    handlers: list[Handler] = field(default_factory=list)
+    has_yield: bool = False
+
+    @property
+    def docstring(self) -> str:
+        return self.node.get_docstring() or ""
+
+
+def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ...]:
+    if node.type is None:
+        return ()
+    exprs: list[cst.BaseExpression]
+    if isinstance(node.type, cst.Tuple):
+        exprs = [el.value for el in node.type.elements]
+    else:
+        exprs = [node.type]
+    names = []
+    for expr in exprs:
+        resolved = aliases.resolve(expr)
+        names.append(resolved or dotted(expr) or "?")
+    return tuple(names)
+
+
+class _BodyWalker(cst.CSTVisitor):
+    """Collects facts of one function body without entering nested functions or classes."""
+
+    def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee) -> None:
+        self.facts = facts
+        self.aliases = aliases
+        self.resolve_callee = resolve_callee
+        self.handlers: list[Handler] = []
+        self.conditions: list[cst.BaseExpression] = []
+        self.else_of: list[cst.If] = []
+        self.return_depth = 0
+        self.try_stack: list[cst.Try | cst.TryStar] = []
+
+    # Scopes we do not enter: their facts belong to themselves.
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.facts.node
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.aliases.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.aliases.add_import_from(node)
+
+    def visit_Try(self, node: cst.Try) -> bool:
+        # Walk body and else/finally normally, but each handler under its own Handler record.
+        node.body.visit(self)
+        for handler in node.handlers:
+            record = Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler))
+            self.facts.handlers.append(record)
+            self.handlers.append(record)
+            handler.body.visit(self)
+            self.handlers.pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        if node.finalbody is not None:
+            node.finalbody.visit(self)
+        return False
+
+    def visit_TryStar(self, node: cst.TryStar) -> bool:
+        node.body.visit(self)
+        for handler in node.handlers:
+            record = Handler(handler, node, (), None)  # type: ignore[arg-type]
+            self.facts.handlers.append(record)
+            self.handlers.append(record)
+            handler.body.visit(self)
+            self.handlers.pop()
+        return False
+
+    def visit_If(self, node: cst.If) -> bool:
+        self.conditions.append(node.test)
+        node.body.visit(self)
+        self.conditions.pop()
+        if node.orelse is not None:
+            negated = cst.UnaryOperation(cst.Not(), node.test)
+            self.conditions.append(negated)
+            self.else_of.append(node)
+            node.orelse.visit(self)
+            self.else_of.pop()
+            self.conditions.pop()
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions)))
+        self.return_depth += 1
+
+    def leave_Return(self, original_node: cst.Return) -> None:
+        self.return_depth -= 1
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.facts.raises.append(RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of)))
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.facts.has_yield = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.facts.calls.append(
+            CallFact(node, self._handler(), self.return_depth > 0 and _is_return_value(node), self.resolve_callee(node.func))
+        )
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        handler = self._handler()
+        if handler is not None and handler.name and _mentions_exception_text(node.value, handler):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    handler.tainted.add(target.target.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        handler = self._handler()
+        if handler is not None and isinstance(node.target, cst.Name) and _mentions_exception_text(node.value, handler):
+            handler.tainted.add(node.target.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        handler = self._handler()
+        if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
+            if _mentions_exception_text(node.value, handler):
+                handler.tainted.add(node.target.value)
+
+    def _handler(self) -> Handler | None:
+        return self.handlers[-1] if self.handlers else None
+
+
+def _is_return_value(node: cst.Call) -> bool:
+    # Set properly by the caller of `collect_facts` (see _mark_returned_calls); placeholder True
+    # keeps the walker cheap: refined below.
+    return True
+
+
+def _as_name(handler: cst.ExceptHandler) -> str | None:
+    if handler.name is not None and isinstance(handler.name.name, cst.Name):
+        return handler.name.name.value
+    return None
+
+
+# Attributes of a caught exception that carry its text (or an upstream body).
+TEXT_ATTRIBUTES = frozenset(
+    {
+        "args",
+        "message",
+        "msg",
+        "strerror",
+        "detail",
+        "details",
+        "body",
+        "text",
+        "content",
+        "stderr",
+        "stdout",
+        "output",
+        "error",
+        "errors",
+        "description",
+        "json",
+    }
+)
+
+
+def _mentions_exception_text(expr: cst.CSTNode, handler: Handler) -> bool:
+    return find_exception_text(expr, handler) is not None
+
+
+def find_exception_text(expr: cst.CSTNode, handler: Handler | None, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
+    """The first sub-expression of `expr` that puts a caught exception's text into a string."""
+    names = set(params)
+    if handler is not None:
+        if handler.name:
+            names.add(handler.name)
+        names |= handler.tainted
+    finder = _TextFinder(names, handler is not None)
+    expr.visit(finder)
+    return finder.found
+
+
+class _TextFinder(cst.CSTVisitor):
+    def __init__(self, names: set[str], traceback_counts: bool) -> None:
+        self.names = names
+        self.traceback_counts = traceback_counts
+        self.found: cst.CSTNode | None = None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.found is not None:
+            return False
+        return super().on_visit(node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        chain = dotted(node)
+        if chain:
+            parts = chain.split(".")
+            if parts[0] in self.names:
+                if any(p in TEXT_ATTRIBUTES for p in parts[1:]):
+                    self.found = node
+                return False  # e.status_code, e.__class__ etc. are not the text
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        func = dotted(node.func) or ""
+        if self.traceback_counts and func in {"traceback.format_exc", "format_exc", "traceback.format_exception"}:
+            self.found = node
+            return False
+        if func == "type":  # type(e).__name__ names the class, not the text
+            return False
+        # e.response.json() etc.: handled by visit_Attribute on node.func
+        return True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.names:
+            self.found = node
+
+
+def literal_text(expr: cst.BaseExpression) -> str | None:
+    """The author-written text of a string-ish expression: literals kept, placeholders as {}."""
+    if isinstance(expr, cst.SimpleString):
+        try:
+            value = expr.evaluated_value
+        except Exception:  # noqa: BLE001 - malformed escapes: treat as unknown text
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(expr, cst.ConcatenatedString):
+        left = literal_text(expr.left)
+        right = literal_text(expr.right)
+        if left is None or right is None:
+            return None
+        return left + right
+    if isinstance(expr, cst.FormattedString):
+        out = []
+        for part in expr.parts:
+            if isinstance(part, cst.FormattedStringText):
+                out.append(part.value)
+            else:
+                out.append("{}")
+        return "".join(out)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        left = literal_text(expr.left)
+        right = literal_text(expr.right)
+        return (left if left is not None else "{}") + (right if right is not None else "{}")
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        return literal_text(expr.left)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        return literal_text(expr.func.value)
+    return None
+
+
+def collect_facts(
+    node: cst.FunctionDef, qualname: str, class_name: str | None, aliases: AliasTable, resolve_callee
+) -> FunctionFacts:
+    params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
+    facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
+    walker = _BodyWalker(facts, aliases, resolve_callee)
+    node.visit(walker)
+    # Which calls are the value of a return: the returned expression itself, under await.
+    returned_ids = set()
+    for ret in facts.returns:
+        value = ret.node.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            returned_ids.add(id(value))
+    for call in facts.calls:
+        call.returned = id(call.node) in returned_ids
+    for handler in facts.handlers:
+        handler.foreign = is_foreign_handler(handler, aliases)
+    return facts
+
+
+def is_foreign_handler(handler: Handler, aliases: AliasTable) -> bool:
+    """Can the caught exception carry text written by someone other than the author?
+
+    Broad and narrow builtin classes count only when the try body runs foreign code (a call that
+    is not a harmless builtin, an await, a `with`): a body that only raises the author's own
+    literal messages keeps them curated. OS/network classes and classes imported from libraries
+    always count; the project's own classes and the frameworks' ToolError never do.
+    """
+    from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+
+    own_package = aliases.module.split(".")[0]
+    if not handler.caught:
+        return _try_body_calls_foreign_code(handler.try_node, aliases)
+    for name in handler.caught:
+        short = last_name(name)
+        if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
+            continue
+        builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
+        if builtin in BROAD_ERRORS or builtin in NARROW_BUILTIN_ERRORS:
+            if _try_body_calls_foreign_code(handler.try_node, aliases):
+                return True
+        elif builtin in FOREIGN_BUILTIN_ERRORS:
+            return True
+        elif "." in name:
+            root = name.split(".")[0]
+            if root == own_package or short in aliases.relative_names:
+                continue  # the project's own exception class
+            return True  # httpx.HTTPError, botocore.exceptions.ClientError, json.JSONDecodeError...
+        # A bare name that is not imported is defined in this module: the author's own class.
+    return False
+
+
+def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: AliasTable) -> bool:
+    finder = _ForeignCallFinder(aliases)
+    try_node.body.visit(finder)
+    return finder.found
+
+
+class _ForeignCallFinder(cst.CSTVisitor):
+    def __init__(self, aliases: AliasTable) -> None:
+        self.aliases = aliases
+        self.found = False
+        self.in_raise = 0
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.in_raise += 1
+
+    def leave_Raise(self, original_node: cst.Raise) -> None:
+        self.in_raise -= 1
+
+    def visit_Await(self, node: cst.Await) -> None:
+        self.found = True
+
+    def visit_With(self, node: cst.With) -> None:
+        # Context managers (open(), client sessions, transactions) run foreign code.
+        self.found = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.in_raise:
+            return
+        name = dotted(node.func)
+        if name is None:
+            self.found = True
+            return
+        if name in BENIGN_CALLS:
+            return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
+            return
+        self.found = True

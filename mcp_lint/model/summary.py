@@ -1,0 +1,95 @@
+"""Per-file results that can be pickled, cached and linked across files without any CST."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.frameworks import Family
+
+
+@dataclass(frozen=True)
+class ToolRegistration:
+    function: str  # qualified name of the handler function
+    tool_name: str
+    family: Family | None  # None: registered on a server defined in another module
+    server: str | None = None  # qualified name of the server variable, for cross-module lookup
+    kind: str = "tool"  # "tool", "dispatch" (low-level call_tool handler) or "per-tool"
+    lowlevel_major: int | None = None  # 1 or 2 for low-level servers, when the API style tells
+
+
+@dataclass(frozen=True)
+class CallEdge:
+    callee: str  # qualified name candidate of the called function
+    returned: bool  # the call's value is what the caller returns
+    exc_params: tuple[int, ...] = ()  # positions that receive a caught foreign exception
+    via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
+
+
+@dataclass(frozen=True)
+class Latent:
+    """A defect that is reported only if the function it is written in is reached from a tool.
+
+    `reach` says how: "tool" (only in a tool handler itself), "raise" (any function a tool calls:
+    exceptions propagate) or "return" (functions whose return value the tool returns).
+    `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
+    at that position (e.g. `def format_error(e): return f"Error: {e}"`).
+    """
+
+    code: str
+    variant: str
+    data: tuple[tuple[str, str], ...]
+    reach: str
+    location: Location
+    end_location: Location
+    statement: str
+    rows: tuple[int, int]
+    fix_message: str = ""
+    fix_applicability: Applicability | None = None
+    fix_edits: tuple[Edit, ...] = ()
+    fix_needs: tuple[str, ...] = ()  # "ToolError", "logger": imports the fix must add if missing
+    param: int = -1
+
+    def get(self, key: str, default: str = "") -> str:
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass
+class FunctionSummary:
+    qualname: str
+    name: str
+    params: tuple[str, ...]
+    calls: list[CallEdge] = field(default_factory=list)
+    latent: list[Latent] = field(default_factory=list)
+
+
+@dataclass
+class ModuleSummary:
+    path: str
+    module: str
+    family_hint: Family | None = None
+    lowlevel_major_hint: int | None = None
+    servers: dict[str, Family] = field(default_factory=dict)
+    tools: list[ToolRegistration] = field(default_factory=list)
+    # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
+    pending: list[tuple[str, str, str]] = field(default_factory=list)
+    non_tool: set[str] = field(default_factory=set)
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    # Class name -> qualified names of the classes it inherits from (for method lookup).
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Local names re-exported from other modules (`from .x import f` in __init__.py).
+    reexports: dict[str, str] = field(default_factory=dict)
+    tool_error_names: dict[Family, str] = field(default_factory=dict)
+    # Local names of mcp.types.CallToolResult / TextContent when imported.
+    known_names: dict[str, str] = field(default_factory=dict)
+    # Where fixes insert imports: (row, column, after an existing import line).
+    import_anchor: tuple[int, int, bool] = (1, 1, False)
+    logger_name: str | None = None
+    has_logging_import: bool = False
+    mentions_framework: bool = False
+    noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    file_noqa: frozenset[str] | None = None
+    has_file_noqa: bool = False

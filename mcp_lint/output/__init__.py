@@ -1,0 +1,71 @@
+"""Report writers: one module per output format, imported only when that format is asked for.
+
+Each format module exposes ``write(findings, out, options)``. Importing lazily keeps the cheap
+formats cheap: `json`, `sarif` and the CI formats never pay for importing rich.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence, TextIO
+from urllib.parse import quote
+
+from mcp_lint.findings import Applicability
+
+if TYPE_CHECKING:
+    from mcp_lint.findings import Finding
+
+FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """What a writer may need beyond the findings; most formats use none of it."""
+
+    read_source: Callable[[str], str | None]
+    color: bool = False
+    # Mark safe-fixable findings with `[*]`; pointless once `--fix` has applied the safe fixes.
+    show_fixes_hint: bool = True
+
+
+def write_report(
+    findings: Sequence[Finding],
+    fmt: str,
+    out: TextIO,
+    *,
+    read_source: Callable[[str], str | None],
+    color: bool = False,
+    show_fixes_hint: bool = True,
+) -> None:
+    """Write ``findings`` (already sorted and filtered) to ``out`` in the format ``fmt``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    writer = importlib.import_module(f"{__name__}.{fmt}")
+    writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint))
+
+
+def relative_posix_path(filename: str) -> str:
+    """``filename`` relative to the working directory, with forward slashes.
+
+    CI systems (SARIF viewers, GitLab, GitHub) resolve paths against the checkout root, which is
+    where the linter runs; a path on another drive (Windows) cannot be made relative and stays
+    absolute.
+    """
+    absolute = os.path.abspath(filename)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:
+        relative = absolute
+    return relative.replace(os.sep, "/")
+
+
+def path_to_uri_reference(filename: str) -> str:
+    """A relative URI reference for ``filename`` (percent-encoded, forward slashes)."""
+    return quote(relative_posix_path(filename))
+
+
+def is_safe_fixable(finding: Finding) -> bool:
+    """Whether plain `--fix` fixes this finding: what the `[*]` marker promises."""
+    return finding.fix is not None and finding.fix.applicability is Applicability.SAFE

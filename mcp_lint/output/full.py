@@ -1,0 +1,169 @@
+"""`full`: each finding with the source around it and the span underlined, like ruff's default.
+
+```
+server.py:12:9: MCP001 A tool raises a protocol error ...
+   |
+10 |     if not name:
+11 |         log.warning("empty name")
+12 |         raise McpError(ErrorData(code=INVALID_PARAMS, message="bad name"))
+   |         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+13 |     try:
+   |
+   = help: Raise ToolError instead
+```
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator, Sequence, TextIO
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from mcp_lint.findings import Finding
+from mcp_lint.output import ReportOptions, is_safe_fixable
+
+# Lines shown above and below the flagged line.
+CONTEXT_LINES = 2
+# Tabs are shown as spaces so that the underline lines up with the text above it whatever the
+# terminal's tab stops; 4 matches the indentation width of most Python code.
+TAB_WIDTH = 4
+# Never wrap: a wrapped source line would break the underline's alignment.
+_CONSOLE_WIDTH = 1 << 16
+
+_GUTTER = "bold blue"
+_CODE = "bold red"
+_UNDERLINE = "bold red"
+_FIX_MARKER = "bold cyan"
+_HELP = "bold cyan"
+
+# Python's own line breaks. str.splitlines() also splits at form feeds and other separators that
+# the tokenizer treats as ordinary characters, which would shift every row after them.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Control characters of a linted file (an ESC in a string literal, say) must not reach the
+# terminal as control sequences; each becomes one replacement character so columns still line up.
+_CONTROL_CHARACTERS = {
+    code: "\N{REPLACEMENT CHARACTER}" for code in [*range(0x20), 0x7F] if chr(code) not in "\t\n"
+}
+
+
+def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
+    console = Console(
+        file=out,
+        force_terminal=options.color,
+        no_color=not options.color,
+        # Only the 16 standard colours are used; naming the system keeps the output identical
+        # whatever TERM and COLORTERM claim.
+        color_system="standard" if options.color else None,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+        width=_CONSOLE_WIDTH,
+        legacy_windows=False,
+    )
+    lines_of = _SourceLines(options.read_source)
+    for index, finding in enumerate(findings):
+        if index:
+            console.print()
+        source_lines = lines_of(finding.filename)
+        for text in render(finding, source_lines, show_fix_marker=options.show_fixes_hint):
+            console.print(text)
+
+
+def render(
+    finding: Finding, source_lines: Sequence[str] | None, *, show_fix_marker: bool
+) -> Iterator[Text]:
+    """The lines that show one finding: header, source excerpt (when available), help."""
+    yield _header(finding, show_fix_marker=show_fix_marker)
+    help_lead = ""
+    if source_lines is not None and 1 <= finding.location.row <= len(source_lines):
+        first, last = _context_window(source_lines, finding.location.row)
+        gutter_width = len(str(last))
+        yield from _excerpt(finding, source_lines, first, last, gutter_width)
+        # Under an excerpt the help hangs off the gutter, its `=` below the `|`.
+        help_lead = " " * gutter_width + " = "
+    if finding.fix is not None:
+        yield Text.assemble(help_lead, ("help", _HELP), ": ", _printable(finding.fix.message))
+
+
+def _header(finding: Finding, *, show_fix_marker: bool) -> Text:
+    header = Text.assemble(
+        (finding.filename, "bold"),
+        f":{finding.location.row}:{finding.location.column}: ",
+        (finding.code, _CODE),
+        " ",
+    )
+    if show_fix_marker and is_safe_fixable(finding):
+        header.append("[*]", _FIX_MARKER)
+        header.append(" ")
+    header.append(_printable(finding.message))
+    return header
+
+
+def _excerpt(
+    finding: Finding, source_lines: Sequence[str], first: int, last: int, gutter_width: int
+) -> Iterator[Text]:
+    """Rows ``first``..``last`` behind a gutter of row numbers, the span's row underlined."""
+
+    def gutter(label: str = "") -> Text:
+        return Text(f"{label:>{gutter_width}} |", style=_GUTTER)
+
+    yield gutter()
+    for number in range(first, last + 1):
+        line = _printable(source_lines[number - 1])
+        shown = line.expandtabs(TAB_WIDTH).rstrip()
+        yield Text.assemble(gutter(str(number)), " " if shown else "", shown)
+        if number == finding.location.row:
+            offset, width = _underline(line, finding)
+            yield Text.assemble(gutter(), " ", " " * offset, ("^" * width, _UNDERLINE))
+    yield gutter()
+
+
+def _context_window(source_lines: Sequence[str], row: int) -> tuple[int, int]:
+    """Up to CONTEXT_LINES around ``row``, without blank lines at either edge."""
+    first = max(1, row - CONTEXT_LINES)
+    last = min(len(source_lines), row + CONTEXT_LINES)
+    while first < row and not source_lines[first - 1].strip():
+        first += 1
+    while last > row and not source_lines[last - 1].strip():
+        last -= 1
+    return first, last
+
+
+def _underline(line: str, finding: Finding) -> tuple[int, int]:
+    """Start (in terminal cells) and width of the underline of the finding's span on ``line``.
+
+    A span that continues on later lines is underlined to the end of its first line; an empty
+    span still gets one caret. Widths are measured in terminal cells after tab expansion, so tabs
+    and wide (CJK, emoji) characters before or inside the span keep it aligned.
+    """
+    start = finding.location.column - 1
+    if finding.end_location.row == finding.location.row:
+        end = max(finding.end_location.column - 1, start)
+    else:
+        end = len(line.rstrip())
+    offset = cell_len(line[:start].expandtabs(TAB_WIDTH))
+    # Expanding the longer prefix (not the span alone) keeps tab stops inside the span right.
+    width = cell_len(line[:end].expandtabs(TAB_WIDTH)) - offset
+    return offset, max(width, 1)
+
+
+def _printable(text: str) -> str:
+    return text.translate(_CONTROL_CHARACTERS)
+
+
+class _SourceLines:
+    """Each file's lines, read once however many findings it has."""
+
+    def __init__(self, read_source: Callable[[str], str | None]) -> None:
+        self._read_source = read_source
+        self._lines: dict[str, list[str] | None] = {}
+
+    def __call__(self, filename: str) -> list[str] | None:
+        if filename not in self._lines:
+            source = self._read_source(filename)
+            self._lines[filename] = None if source is None else _LINE_BREAK.split(source)
+        return self._lines[filename]

@@ -1,0 +1,49 @@
+"""`json`: the shape of ruff's `--output-format json`, so tools written for ruff read it as is."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Sequence, TextIO
+
+from mcp_lint.findings import Finding, Fix, Location
+from mcp_lint.output import ReportOptions
+
+
+def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
+    # Keys are written in ruff's (alphabetical) order; non-ASCII stays readable as ruff's does.
+    out.write(json.dumps([_finding(f) for f in findings], indent=2, ensure_ascii=False))
+    out.write("\n")
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    return {
+        "cell": None,  # notebook cell: mcp-lint reads only .py files
+        "code": finding.code,
+        "end_location": _location(finding.end_location),
+        "filename": os.path.abspath(finding.filename),
+        "fix": _fix(finding.fix) if finding.fix is not None else None,
+        "location": _location(finding.location),
+        "message": finding.message,
+        "noqa_row": finding.location.row,
+        "url": finding.url,
+    }
+
+
+def _fix(fix: Fix) -> dict[str, Any]:
+    return {
+        "applicability": fix.applicability.value,
+        "edits": [
+            {
+                "content": edit.content,
+                "end_location": _location(edit.end_location),
+                "location": _location(edit.location),
+            }
+            for edit in fix.edits
+        ],
+        "message": fix.message,
+    }
+
+
+def _location(location: Location) -> dict[str, int]:
+    return {"column": location.column, "row": location.row}

@@ -1,0 +1,139 @@
+"""`sarif`: SARIF 2.1.0, read by GitHub code scanning and most IDE/CI viewers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from mcp_lint import __version__, registry
+from mcp_lint.findings import DOCS_URL, Applicability, Finding, Fix, Location
+from mcp_lint.output import ReportOptions, path_to_uri_reference
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/mcp-lint/mcp-lint"
+_SRCROOT = "%SRCROOT%"
+# Rules whose findings are advice rather than defects.
+_WARNING_RULES = frozenset({"MCP003", "MCP100"})
+
+
+def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
+    rule_index = {rule.code: index for index, rule in enumerate(registry.RULES)}
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "mcp-lint",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule(rule) for rule in registry.RULES],
+                    }
+                },
+                # Our columns count code points, not SARIF's default UTF-16 code units.
+                "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {_SRCROOT: {"uri": _directory_uri(Path.cwd())}},
+                "results": [_result(finding, rule_index) for finding in findings],
+            }
+        ],
+    }
+    out.write(json.dumps(log, indent=2, ensure_ascii=False))
+    out.write("\n")
+
+
+def _directory_uri(directory: Path) -> str:
+    # A base URI must end with a slash, or relative references replace its last segment.
+    uri = directory.as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def level(code: str) -> str:
+    return "warning" if code in _WARNING_RULES else "error"
+
+
+def _rule(rule: registry.RuleInfo) -> dict[str, Any]:
+    descriptor: dict[str, Any] = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": _what_it_does(rule.code) or rule.summary},
+    }
+    # MCP000 (unreadable file) has no rule page, like `Finding.url`.
+    if rule.code != "MCP000":
+        descriptor["helpUri"] = DOCS_URL.format(code=rule.code)
+    descriptor["defaultConfiguration"] = {"level": level(rule.code)}
+    return descriptor
+
+
+def _what_it_does(code: str) -> str | None:
+    """The first paragraph under `## What it does` of the rule's page, joined into one line."""
+    doc = registry.rule_doc(code)
+    if doc is None:
+        return None
+    paragraph: list[str] = []
+    in_section = False
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if paragraph:
+                break
+            in_section = stripped.lstrip("#").strip().lower() == "what it does"
+        elif in_section:
+            if stripped:
+                paragraph.append(stripped)
+            elif paragraph:
+                break
+    return " ".join(paragraph) or None
+
+
+def _result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
+    result: dict[str, Any] = {"ruleId": finding.code}
+    if finding.code in rule_index:
+        result["ruleIndex"] = rule_index[finding.code]
+    result["level"] = level(finding.code)
+    result["message"] = {"text": finding.message}
+    result["locations"] = [
+        {
+            "physicalLocation": {
+                "artifactLocation": _artifact_location(finding.filename),
+                "region": _region(finding.location, finding.end_location),
+            }
+        }
+    ]
+    if finding.fix is not None and finding.fix.applicability is not Applicability.DISPLAY_ONLY:
+        result["fixes"] = [_fix(finding.filename, finding.fix)]
+    return result
+
+
+def _fix(filename: str, fix: Fix) -> dict[str, Any]:
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [
+            {
+                "artifactLocation": _artifact_location(filename),
+                "replacements": [
+                    {
+                        "deletedRegion": _region(edit.location, edit.end_location),
+                        "insertedContent": {"text": edit.content},
+                    }
+                    for edit in fix.edits
+                ],
+            }
+        ],
+    }
+
+
+def _artifact_location(filename: str) -> dict[str, str]:
+    return {"uri": path_to_uri_reference(filename), "uriBaseId": _SRCROOT}
+
+
+def _region(start: Location, end: Location) -> dict[str, int]:
+    # Both SARIF and mcp-lint use 1-based rows and columns with an exclusive end column.
+    return {
+        "startLine": start.row,
+        "startColumn": start.column,
+        "endLine": end.row,
+        "endColumn": end.column,
+    }

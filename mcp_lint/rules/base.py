@@ -1,0 +1,184 @@
+"""What a rule is: a small class that checks one function's facts and renders its findings.
+
+Checking happens per file (parallel, cacheable) and yields `Latent` findings; rendering happens
+after the project-wide link, when it is known which tools reach the function and on which
+framework version they run, so messages and fixes can say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Iterable, Iterator
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.module import ModuleModel
+from mcp_lint.model.summary import Latent
+
+
+@dataclass(frozen=True)
+class Example:
+    """A rule's own example, run by the tests (Fixit-style). `flagged` lists expected rows."""
+
+    code: str
+    flagged: tuple[int, ...] = ()
+    target: str | None = None  # e.g. "mcp>=2.1" when the example is version specific
+
+
+@dataclass
+class FileContext:
+    """What a rule may read about the file being checked."""
+
+    module: cst.Module
+    model: ModuleModel
+    positions: dict[cst.CSTNode, CodeRange]
+    lines: list[str]
+
+    def range(self, node: cst.CSTNode) -> CodeRange:
+        return self.positions[node]
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+
+@dataclass(frozen=True)
+class ReachContext:
+    """Who reaches a function, and on which framework (known only after linking)."""
+
+    function: str  # the function's own short name
+    tools: tuple[str, ...]  # names of the tools that reach it
+    is_tool: bool  # the function is itself a registered tool handler
+    framework: FrameworkContext
+    tool_error_name: str | None  # local name of the family's ToolError if already imported
+    kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
+
+    @property
+    def subject(self) -> str:
+        """How a message names the place: "Tool 'x'" or "Helper 'f' (reached from tool 'x')"."""
+        if self.is_tool:
+            return f"Tool '{self.tools[0]}'" if self.tools else f"Tool '{self.function}'"
+        return f"Helper '{self.function}' (reached from {format_tools(self.tools)})"
+
+    @property
+    def lowlevel(self) -> bool:
+        return self.framework.family is Family.MCP_LOWLEVEL
+
+
+def format_tools(tools: tuple[str, ...], limit: int = 3) -> str:
+    names = sorted(set(tools))
+    if len(names) == 1:
+        return f"tool '{names[0]}'"
+    shown = ", ".join(f"'{n}'" for n in names[:limit])
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return f"tools {shown}{more}"
+
+
+def placeholder(name: str) -> str:
+    """A name the link step fills in (ToolError, logger...). NUL never occurs in Python source."""
+    return f"\x00{name}\x00"
+
+
+PH_TOOL_ERROR = placeholder("ToolError")
+PH_LOGGER = placeholder("logger")
+PH_CALL_TOOL_RESULT = placeholder("CallToolResult")
+PH_TEXT_CONTENT = placeholder("TextContent")
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    """A fix before linking: edit contents and the message may hold placeholders (PH_*), and
+    `needs` names the imports to add when they are missing."""
+
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    message: str
+    fix: FixSpec | None = None
+
+
+def latent_fix(latent: Latent) -> FixSpec | None:
+    """The fix a rule computed at check time (with the CST at hand), if any."""
+    if latent.fix_applicability is None or not latent.fix_edits:
+        return None
+    return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs)
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    VALID: ClassVar[tuple[Example, ...]] = ()
+    INVALID: ClassVar[tuple[Example, ...]] = ()
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        raise NotImplementedError
+
+    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+        """The finding's message and fix in this context; None when the context makes it correct."""
+        raise NotImplementedError
+
+    # -- helpers for subclasses ----------------------------------------------------------
+    def latent(
+        self,
+        ctx: FileContext,
+        node: cst.CSTNode,
+        *,
+        variant: str,
+        reach: str,
+        statement: cst.CSTNode | None = None,
+        data: dict[str, str] | None = None,
+        fix_message: str = "",
+        fix_applicability: Applicability | None = None,
+        fix_edits: Iterable[Edit] = (),
+        fix_needs: Iterable[str] = (),
+        param: int = -1,
+    ) -> Latent:
+        where = ctx.range(node)
+        stmt = statement if statement is not None else node
+        srange = ctx.range(stmt)
+        text = " ".join(ctx.code(stmt).split())
+        return Latent(
+            code=self.code,
+            variant=variant,
+            data=tuple(sorted((data or {}).items())),
+            reach=reach,
+            location=Location(where.start.line, where.start.column + 1),
+            end_location=Location(where.end.line, where.end.column + 1),
+            statement=text,
+            rows=(srange.start.line, srange.end.line),
+            fix_message=fix_message,
+            fix_applicability=fix_applicability,
+            fix_edits=tuple(fix_edits),
+            fix_needs=tuple(fix_needs),
+            param=param,
+        )
+
+
+def replace_node(ctx: FileContext, node: cst.CSTNode, content: str) -> Edit:
+    where = ctx.range(node)
+    return Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), content)
+
+
+def indent_of(ctx: FileContext, node: cst.CSTNode) -> str:
+    line = ctx.lines[ctx.range(node).start.line - 1]
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node below `node` (pre-order), not entering nested functions/classes/lambdas."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in reversed(current.children):
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            stack.append(child)

@@ -1,0 +1,108 @@
+"""Pieces several rules share: reading error constructors, building ToolError/error-result fixes."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_TEXT_CONTENT, FileContext, ReachContext
+
+
+def encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
+    r = ctx.range(node)
+    return f"{r.start.line}:{r.start.column + 1}:{r.end.line}:{r.end.column + 1}"
+
+
+def decode_range(text: str) -> tuple[Location, Location]:
+    a, b, c, d = (int(x) for x in text.split(":"))
+    return Location(a, b), Location(c, d)
+
+
+def arg(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == keyword:
+            return a.value
+    positional = [a for a in call.args if a.keyword is None and a.star == ""]
+    if position < len(positional):
+        return positional[position].value
+    return None
+
+
+def describe_failure(message: str, code: str) -> str:
+    """A few words on what kind of failure a message reports, for rule messages."""
+    text = message.lower()
+    if re.search(r"not found|no such|does ?n[o']t exist|missing|unknown (?!tool)", text):
+        return "a missing record"
+    if re.search(r"permission|denied|unauthori[sz]ed|forbidden|not allowed", text):
+        return "a permission failure"
+    if re.search(r"timeout|timed out|unavailable|upstream|api |http|request failed|connection|rate limit", text):
+        return "an upstream failure"
+    if code in {"INVALID_PARAMS", "-32602"} or re.search(r"invalid|must be|required|out of range|format", text):
+        return "an invalid argument value"
+    return "a failure of its own execution"
+
+
+def error_result_expr(text_code: str) -> str:
+    """A tool-result error that every low-level Server version accepts (isError works on 2.x too)."""
+    return f'{PH_CALL_TOOL_RESULT}(content=[{PH_TEXT_CONTENT}(type="text", text={text_code})], isError=True)'
+
+
+def lowlevel_result_supported(framework: FrameworkContext) -> bool:
+    """CallToolResult(isError=True) from a low-level handler works on mcp >= 1.19 only."""
+    from packaging.version import Version
+
+    return all(Version(v) >= Version("1.19") for v in framework.versions)
+
+
+def toolerror_available(reach: ReachContext) -> bool:
+    return reach.framework.family in {Family.MCP_FASTMCP, Family.MCP_SERVER, Family.FASTMCP}
+
+
+def fix_applicability_for(reach: ReachContext) -> Applicability | None:
+    if toolerror_available(reach):
+        return Applicability.UNSAFE
+    if reach.lowlevel and lowlevel_result_supported(reach.framework):
+        return Applicability.UNSAFE
+    return None
+
+
+def channel_phrase_for_raise(framework: FrameworkContext, tool: str) -> str:
+    """What the model receives when a tool raises McpError/MCPError, per the semantics table."""
+    family = framework.family
+    majors = framework.major_versions
+    if family is Family.MCP_SERVER:
+        return "on mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
+    if family is Family.MCP_FASTMCP:
+        return (
+            f"on mcp 1.x FastMCP it is not a protocol error at all, the model gets "
+            f"'Error executing tool {tool}: <message>', which misleads readers of the code"
+        )
+    if family is Family.MCP_LOWLEVEL:
+        if majors == {2}:
+            return "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it"
+        if majors == {1}:
+            return "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error"
+        return "on mcp 2.x the client gets a JSON-RPC error the model never sees (on 1.x it arrives as plain text)"
+    if family is Family.FASTMCP:
+        if majors == {4}:
+            return f"on fastmcp 4.x it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
+        return f"on fastmcp it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
+    return "depending on the framework version the model gets wrapped text or nothing at all"
+
+
+def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
+    from mcp_lint.model.frameworks import PROTOCOL_ERROR_CLASSES
+
+    if name in PROTOCOL_ERROR_CLASSES:
+        return True
+    # `from mcp.shared.exceptions import McpError` resolves exactly; a re-export from elsewhere in
+    # the `mcp`/`fastmcp` packages still names the class McpError/MCPError.
+    return bool(name) and last_name(name) in {"McpError", "MCPError"} and name.split(".")[0] in {"mcp", "fastmcp"}
+
+
+def call_name(node: cst.BaseExpression) -> str:
+    return last_name(dotted(node) or "")

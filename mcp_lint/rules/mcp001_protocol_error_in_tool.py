@@ -1,0 +1,254 @@
+"""MCP001 protocol-error-in-tool: a tool raises or returns a JSON-RPC error for its own failure."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit
+from mcp_lint.model.facts import FunctionFacts, literal_text
+from mcp_lint.model.frameworks import ERROR_CODE_NAMES, ERROR_DATA_CLASSES, LEGITIMATE_PROTOCOL_CODES
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import Latent
+from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule
+from mcp_lint.rules.common import (
+    arg,
+    channel_phrase_for_raise,
+    decode_range,
+    describe_failure,
+    encode_range,
+    error_result_expr,
+    is_protocol_error_class,
+    lowlevel_result_supported,
+    toolerror_available,
+)
+
+_UNKNOWN_TOOL = re.compile(r"unknown tool|tool not found|no such tool|tool .* (?:not found|does not exist)|unknown_tool", re.I)
+
+
+def _code_text(expr: cst.BaseExpression | None) -> str:
+    if expr is None:
+        return ""
+    if isinstance(expr, cst.Integer):
+        return expr.value
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
+        return "-" + expr.expression.value
+    return last_name(dotted(expr) or "")
+
+
+def _is_legitimate_code(code: str) -> bool:
+    if code in ERROR_CODE_NAMES:
+        return ERROR_CODE_NAMES[code] in LEGITIMATE_PROTOCOL_CODES
+    try:
+        return int(code) in LEGITIMATE_PROTOCOL_CODES
+    except ValueError:
+        return False
+
+
+def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.BaseExpression | None, str] | None:
+    """(api, message expression, code) of McpError(ErrorData(...)) / MCPError(code, message)."""
+    first = arg(call, 0, "error")
+    if isinstance(first, cst.Call) and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
+        return "v1", arg(first, 1, "message"), _code_text(arg(first, 0, "code"))
+    return "v2", arg(call, 1, "message"), _code_text(arg(call, 0, "code"))
+
+
+def _tests_tool_name(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Is the innermost condition a test of the requested tool name (`name not in TOOLS`)?"""
+    if not conditions:
+        return False
+    names = {"name", "tool_name", "params.name", "req.params.name", "request.params.name"}
+    names |= {p for p in fn.params if "name" in p}
+    for cond in conditions[-1:]:
+        for node in _walk_expr(cond):
+            if dotted(node) in names:
+                return True
+    return False
+
+
+def _walk_expr(expr: cst.CSTNode):
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+class ProtocolErrorInTool(Rule):
+    code = "MCP001"
+    name = "protocol-error-in-tool"
+
+    INVALID = (
+        Example(
+            """\
+from mcp.server.mcpserver import MCPServer
+from mcp import MCPError
+from mcp.types import INVALID_PARAMS
+
+mcp = MCPServer("notes")
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise MCPError(INVALID_PARAMS, f"Note {note_id} not found")
+    return note
+""",
+            flagged=(11,),
+        ),
+        Example(
+            """\
+from fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import ErrorData, INTERNAL_ERROR
+
+app = FastMCP("orders")
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message="Order already shipped"))
+    return "cancelled"
+""",
+            flagged=(10,),
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("notes")
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise ToolError(f"Note {note_id} not found; call list_notes to see valid ids")
+    return NOTES[note_id]
+"""
+        ),
+        Example(
+            """\
+from mcp.server.mcpserver import MCPServer, ResourceError
+from mcp import MCPError
+
+mcp = MCPServer("notes")
+
+@mcp.resource("note://{note_id}")
+def note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise MCPError(-32602, f"Unknown note {note_id}")
+    return NOTES[note_id]
+"""
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if not isinstance(exc, cst.Call):
+                continue
+            resolved = ctx.model.aliases.resolve(exc.func)
+            if not is_protocol_error_class(resolved, dotted(exc.func)):
+                continue
+            api, message, code = _unpack_protocol_error(exc, ctx)
+            if _is_legitimate_code(code):
+                continue
+            text = literal_text(message) if message is not None else None
+            unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or (
+                _tests_tool_name(fn, fact.conditions) and (bool(fact.in_else_of) or "not in" in ctx.code(fact.conditions[-1]))
+            )
+            data = {
+                "class": last_name(resolved),
+                "api": api,
+                "code": code,
+                "what": describe_failure(text or "", code),
+                "msg": ctx.code(message) if message is not None else "",
+                "exc": encode_range(ctx, exc),
+                "stmt": encode_range(ctx, fact.node),
+                "unknown_tool": "1" if unknown_tool else "",
+            }
+            yield self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
+        for ret in fn.returns:
+            value = ret.node.value
+            if isinstance(value, cst.Call) and (
+                ctx.model.aliases.resolve(value.func) in ERROR_DATA_CLASSES
+            ):
+                message = arg(value, 1, "message")
+                code = _code_text(arg(value, 0, "code"))
+                text = literal_text(message) if message is not None else None
+                if _is_legitimate_code(code):
+                    continue
+                unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _tests_tool_name(fn, ret.conditions)
+                data = {
+                    "class": "ErrorData",
+                    "api": "return",
+                    "code": code,
+                    "what": describe_failure(text or "", code),
+                    "msg": ctx.code(message) if message is not None else "",
+                    "stmt": encode_range(ctx, ret.node),
+                    "unknown_tool": "1" if unknown_tool else "",
+                }
+                yield self.latent(ctx, ret.node, variant="return", reach="return", data=data)
+            elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
+                data = {"class": "a JSON-RPC error object", "api": "dict", "code": "", "what": "a failure of its own execution", "msg": "", "stmt": encode_range(ctx, ret.node), "unknown_tool": ""}
+                yield self.latent(ctx, ret.node, variant="dict", reach="return", data=data)
+
+    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+        if latent.get("unknown_tool") and (reach.lowlevel or not reach.is_tool):
+            return None  # the unknown-tool branch of a low-level dispatcher is the spec's example
+        tool = reach.tools[0] if reach.tools else reach.function
+        cls = latent.get("class")
+        what = latent.get("what")
+        fam = reach.framework
+        if latent.variant == "raise":
+            if latent.get("api") == "v1" and fam.major_versions == {4} and fam.family.value == "fastmcp":
+                phrase = "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+            else:
+                phrase = channel_phrase_for_raise(fam, tool)
+            verb = "raises"
+        else:
+            phrase = "the client gets a JSON-RPC error and the model never sees it"
+            verb = "returns"
+        instead = "raise ToolError instead" if not reach.lowlevel else "return CallToolResult(isError=True) instead"
+        message = f"{reach.subject} {verb} {cls} for {what}: {phrase}; {instead}"
+        return Rendered(message, self._fix(latent, reach))
+
+    def _fix(self, latent: Latent, reach: ReachContext):
+        msg = latent.get("msg")
+        if not msg:
+            return None
+        if toolerror_available(reach) and latent.variant == "raise":
+            start, end = decode_range(latent.get("exc"))
+            edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg})")
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",))
+        if reach.lowlevel and lowlevel_result_supported(reach.framework) and latent.variant in {"raise", "return"}:
+            start, end = decode_range(latent.get("stmt"))
+            edit = Edit(start, end, "return " + error_result_expr(msg))
+            return FixSpec(
+                Applicability.UNSAFE,
+                "Return an error result (isError=True) with the same message",
+                (edit,),
+                ("CallToolResult", "TextContent"),
+            )
+        return None
+
+
+def _is_jsonrpc_error_dict(node: cst.Dict) -> bool:
+    keys = {}
+    for element in node.elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+            keys[element.key.evaluated_value] = element.value
+    if keys.get("jsonrpc") is not None and "error" in keys:
+        return True
+    inner = keys.get("error")
+    if isinstance(inner, cst.Dict):
+        inner_keys = {
+            e.key.evaluated_value for e in inner.elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+        }
+        code = next((e.value for e in inner.elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and e.key.evaluated_value == "code"), None)
+        return {"code", "message"} <= inner_keys and isinstance(code, cst.UnaryOperation)
+    return False

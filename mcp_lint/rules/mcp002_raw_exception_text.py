@@ -1,0 +1,300 @@
+"""MCP002 raw-exception-text: a caught exception's own text flows into model-facing text."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.facts import FunctionFacts, Handler, TEXT_ATTRIBUTES, find_exception_text, literal_text
+from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import Latent
+from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule, indent_of, latent_fix
+from mcp_lint.rules.common import toolerror_available
+from mcp_lint.rules.text import vague_reason
+
+# `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
+_STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
+_BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
+
+
+def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> bool:
+    if not isinstance(exc, cst.Call):
+        return False
+    resolved = ctx.model.aliases.resolve(exc.func)
+    return resolved in TOOL_ERROR_CLASSES or last_name(dotted(exc.func) or "") == "ToolError"
+
+
+def _project_call(call: cst.Call, ctx: FileContext) -> bool:
+    """A call to a function of the linted project (its own text sinks are checked there)."""
+    name = dotted(call.func)
+    if name is None:
+        return False
+    root = name.split(".")[0]
+    if root in ("self", "cls"):
+        return True
+    if root in ctx.model.aliases.relative_names:
+        return True
+    resolved = ctx.model.aliases.resolve_dotted(name)
+    if resolved is None:
+        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in {f.split(".")[-1] for f in ctx.model.functions}
+    return resolved.split(".")[0] == ctx.model.module.split(".")[0]
+
+
+def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
+    """Exception text in `expr`, ignoring the exception object passed whole to a project helper
+    (that helper's own page reports what it does with it)."""
+    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
+        names = set(params) | ({handler.name} if handler and handler.name else set())
+        for argument in expr.args:
+            if isinstance(argument.value, cst.Name) and argument.value.value in names:
+                continue
+            found = find_exception_text(argument.value, handler, params)
+            if found is not None:
+                return found
+        return None
+    return find_exception_text(expr, handler, params)
+
+
+def _caught_label(handler: Handler | None) -> str:
+    if handler is None or not handler.caught:
+        return "exception"
+    names = [n if n.split(".")[0] not in {"builtins"} else last_name(n) for n in handler.caught]
+    short = [last_name(n) if n.count(".") >= 2 else n for n in names]
+    return "/".join(short)
+
+
+class RawExceptionText(Rule):
+    code = "MCP002"
+    name = "raw-exception-text"
+
+    INVALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        return f"Error: {e}"
+""",
+            flagged=(14,),
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+import logging
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except httpx.HTTPStatusError as e:
+        logger.exception("forecast request failed")
+        raise ToolError(f"The forecast service answered HTTP {e.response.status_code} for {city!r}; check the city name") from e
+"""
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        seen: set[int] = set()
+        for handler in fn.handlers:
+            if not handler.foreign:
+                continue
+            for node, value, variant in self._sinks(fn, handler, ctx):
+                found = exception_text_in(value, handler, ctx)
+                if found is None or id(node) in seen:
+                    continue
+                seen.add(id(node))
+                yield self._latent(ctx, fn, node, value, handler, variant, found)
+        # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
+        for node, value, variant, conditions in self._all_sinks(fn, ctx):
+            if id(node) in seen:
+                continue
+            bases = _status_bases(conditions)
+            body = _upstream_body(value, bases) if bases else None
+            if body is not None:
+                seen.add(id(node))
+                data = {"exc": "upstream response", "body": ctx.code(body)}
+                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant == "raise" else "return", statement=node, data=data)
+        # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
+        for index, param in enumerate(fn.params):
+            if param in {"self", "cls"}:
+                continue
+            for node, value, variant, _ in self._all_sinks(fn, ctx):
+                if id(node) in seen:
+                    continue
+                found = exception_text_in(value, None, ctx, frozenset({param}))
+                if found is None or not _looks_like_exception_use(found, param):
+                    continue
+                seen.add(id(node))
+                data = {"exc": "exception", "param": param}
+                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
+
+    def _sinks(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str]]:
+        for ret in fn.returns:
+            if ret.handler is handler and ret.node.value is not None:
+                yield ret.node, ret.node.value, "return"
+        for fact in fn.raises:
+            if fact.handler is handler and is_tool_error_raise(fact.node.exc, ctx):
+                yield fact.node, fact.node.exc, "raise"
+
+    def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
+        for ret in fn.returns:
+            if ret.node.value is not None:
+                yield ret.node, ret.node.value, "return", ret.conditions
+        for fact in fn.raises:
+            if is_tool_error_raise(fact.node.exc, ctx):
+                yield fact.node, fact.node.exc, "raise", fact.conditions
+
+    def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
+        traceback = isinstance(found, cst.Call)
+        data = {"exc": _caught_label(handler), "traceback": "1" if traceback else ""}
+        fix = _build_fix(ctx, fn, node, value, handler)
+        return self.latent(
+            ctx,
+            value,
+            variant=variant,
+            reach="raise" if variant == "raise" else "return",
+            statement=node,
+            data=data,
+            fix_message=fix[0] if fix else "",
+            fix_applicability=Applicability.UNSAFE if fix else None,
+            fix_edits=fix[1] if fix else (),
+            fix_needs=("ToolError", "logger") if fix else (),
+        )
+
+    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+        exc = latent.get("exc")
+        variant = latent.variant
+        what = "the traceback" if latent.get("traceback") else f"the text of a caught {exc}"
+        if variant.endswith("-body"):
+            what = f"the upstream error body ({latent.get('body')})"
+        elif variant.endswith("-param"):
+            what = f"the text of the exception its caller caught (parameter '{latent.get('param')}')"
+        if variant.startswith("return"):
+            channel = "to the model as a normal result (isError: false)"
+        else:
+            channel = "to the model through ToolError, verbatim"
+        next_step = "log it server-side and say which operation failed and what the next call can change"
+        message = f"{reach.subject} returns {what} {channel}: raw library text the model cannot act on, which may expose internals; {next_step}"
+        if variant.startswith("raise"):
+            message = f"{reach.subject} sends {what} {channel}: raw library text the model cannot act on, which may expose internals; {next_step}"
+        fix = latent_fix(latent) if toolerror_available(reach) else None
+        return Rendered(message, fix)
+
+
+def _looks_like_exception_use(found: cst.CSTNode, param: str) -> bool:
+    """A helper parameter is treated as an exception only when used like one (`str(e)`, `{e}`,
+    `e.args`), and named like one."""
+    return param in {"e", "ex", "exc", "err", "error", "exception", "error_obj"} or param.endswith(("_error", "_exc", "_exception"))
+
+
+def _status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
+    bases: set[str] = set()
+    for cond in conditions:
+        stack: list[cst.CSTNode] = [cond]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
+                base = dotted(node.value)
+                if base:
+                    bases.add(base)
+            stack.extend(node.children)
+    return bases
+
+
+def _upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
+            return node
+        stack.extend(node.children)
+    return None
+
+
+def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
+    """Source of the message with the exception text taken out, or None when nothing is left."""
+    names = {handler.name} | handler.tainted if handler.name else set(handler.tainted)
+    target = value
+    if isinstance(value, cst.Call) and value.args:
+        target = value.args[0].value  # ToolError(<message>)
+    if isinstance(target, cst.Dict):
+        for element in target.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                if element.key.evaluated_value in {"error", "message", "detail"}:
+                    target = element.value
+                    break
+    if isinstance(target, cst.FormattedString):
+        kept: list[cst.BaseFormattedStringContent] = []
+        for part in target.parts:
+            if isinstance(part, cst.FormattedStringExpression) and find_exception_text(part.expression, handler) is not None:
+                continue
+            kept.append(part)
+        kept = _trim_separators(kept)
+        text = "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in kept)
+        if not text.strip() or vague_reason(text) == "generic":
+            return None
+        new = target.with_changes(parts=kept)
+        if not any(isinstance(p, cst.FormattedStringExpression) for p in kept):
+            return repr("".join(p.value for p in kept if isinstance(p, cst.FormattedStringText)))
+        return ctx.module.code_for_node(new)
+    text = literal_text(target) if isinstance(target, cst.BaseExpression) else None
+    if text is None:
+        return None
+    text = re.sub(r"[\s:;,\-–—(]*\{\}[\s)]*", " ", text).strip(" :;,-")
+    if not text or "{}" in text or vague_reason(text) == "generic":
+        return None
+    return repr(text)
+
+
+def _trim_separators(parts: list[cst.BaseFormattedStringContent]) -> list[cst.BaseFormattedStringContent]:
+    out = list(parts)
+    if out and isinstance(out[-1], cst.FormattedStringText):
+        stripped = re.sub(r"[\s:;,\-–—(]+$", "", out[-1].value)
+        out[-1] = out[-1].with_changes(value=stripped)
+        if not stripped:
+            out.pop()
+    return out
+
+
+def _build_fix(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler) -> tuple[str, tuple[Edit, ...]] | None:
+    where = ctx.range(node)
+    line = ctx.lines[where.start.line - 1]
+    if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
+        return None  # shares its line with another statement
+    message = _message_without_exception(value, handler, ctx)
+    if message is None:
+        message = repr(f"{fn.name} failed")
+    indent = indent_of(ctx, node)
+    cause = ""
+    if isinstance(node, cst.Raise) and node.cause is not None:
+        cause = " " + ctx.code(node.cause).strip()
+    elif handler.name:
+        cause = f" from {handler.name}"
+    log_message = message if not message.startswith(("f'", 'f"')) else message
+    content = f"{PH_LOGGER}.exception({log_message})\n{indent}raise {PH_TOOL_ERROR}({message}){cause}"
+    edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), content)
+    return (f"Log the exception and raise {PH_TOOL_ERROR}({message})", (edit,))

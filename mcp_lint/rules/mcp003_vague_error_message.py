@@ -1,0 +1,139 @@
+"""MCP003 vague-error-message: a model-facing failure message gives the model nothing to act on."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.summary import Latent
+from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix
+from mcp_lint.rules.mcp002_raw_exception_text import is_tool_error_raise
+from mcp_lint.rules.mcp005_error_returned_as_success import failure_message_of
+from mcp_lint.rules.text import vague_reason
+
+_NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
+
+
+def _judged_text(expr: cst.BaseExpression, handler: Handler | None) -> tuple[str, bool] | None:
+    """(text with exception placeholders removed, whether exception text was there)."""
+    from mcp_lint.model.facts import literal_text
+
+    if isinstance(expr, cst.FormattedString) and handler is not None:
+        parts = []
+        had_exception = False
+        for part in expr.parts:
+            if isinstance(part, cst.FormattedStringText):
+                parts.append(part.value)
+            elif find_exception_text(part.expression, handler) is not None:
+                had_exception = True
+            else:
+                parts.append("{}")
+        return "".join(parts), had_exception
+    text = literal_text(expr)
+    if text is None:
+        return None
+    had_exception = handler is not None and find_exception_text(expr, handler) is not None
+    return text, had_exception
+
+
+class VagueErrorMessage(Rule):
+    code = "MCP003"
+    name = "vague-error-message"
+
+    INVALID = (
+        Example(
+            """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("billing")
+
+@mcp.tool()
+def refund(invoice_id: str, amount: float) -> str:
+    if amount <= 0:
+        raise ToolError("The operation failed. Please try again.")
+    return issue_refund(invoice_id, amount)
+""",
+            flagged=(9,),
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("billing")
+
+@mcp.tool()
+def refund(invoice_id: str, amount: float) -> str:
+    if amount <= 0:
+        raise ToolError(f"amount must be positive, got {amount}; pass the refund amount in EUR")
+    if is_rate_limited():
+        raise ToolError("The payment provider is rate limiting us (HTTP 429); retry in 30 seconds")
+    return issue_refund(invoice_id, amount)
+"""
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for node, message, handler, reach in self._messages(fn, ctx):
+            judged = _judged_text(message, handler)
+            if judged is None:
+                continue
+            text, had_exception = judged
+            reason = vague_reason(text)
+            if reason is None:
+                continue
+            if had_exception and reason == "generic":
+                continue  # only substance is the exception text: MCP002's finding
+            display = " ".join(text.replace("{}", "…").split())
+            args = [p for p in fn.params if p not in _NOT_ARGUMENTS]
+            fields = ", ".join(f"{a}={{{a}!r}}" for a in args[:3])
+            template = (
+                f'f"{fn.name} failed'
+                + (f" for {fields}" if fields else "")
+                + ': <what was observed>. <what the next call can change>; if it fails again, stop and report it."'
+            )
+            where = ctx.range(message)
+            edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), template)
+            yield self.latent(
+                ctx,
+                message,
+                variant=reason,
+                reach=reach,
+                statement=node,
+                data={"text": display[:80]},
+                fix_message="Name what failed, what was observed, what the next call can change and when to stop",
+                fix_applicability=Applicability.DISPLAY_ONLY,
+                fix_edits=(edit,),
+            )
+
+    def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if is_tool_error_raise(exc, ctx) and isinstance(exc, cst.Call) and exc.args:
+                yield fact.node, exc.args[0].value, fact.handler, "raise"
+        for ret in fn.returns:
+            if ret.node.value is None:
+                continue
+            found = failure_message_of(ret.node.value, ctx, require_failure=True)
+            if found is not None:
+                yield ret.node, found, ret.handler, "return"
+
+    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+        text = latent.get("text")
+        if latent.variant == "retry":
+            message = (
+                f"{reach.subject} invites a retry ('{text}') without naming a transient condition: the model will "
+                "repeat a call that fails the same way; say what failed and what to change, or name the rate limit/timeout and when to retry"
+            )
+        else:
+            message = (
+                f"{reach.subject} fails with '{text}', which names no operation or cause: the model cannot tell what to "
+                "change; say what failed, what was observed and what the next call can change"
+            )
+        return Rendered(message, latent_fix(latent))
