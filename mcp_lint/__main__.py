@@ -1,0 +1,4 @@
+from mcp_lint.cli import main
+
+if __name__ == "__main__":
+    main()

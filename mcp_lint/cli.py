@@ -1,0 +1,168 @@
+"""The `mcp-lint` command line (click).
+
+Imports are deferred into the commands so that `mcp-lint --version` and a one-file `check` only
+load what they use (libcst, rich and the output formats are not free to import).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from mcp_lint import __version__
+
+FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(values: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for value in values:
+        out.extend(part.strip().upper() for part in value.split(",") if part.strip())
+    return out
+
+
+def _fail(message: str) -> None:
+    click.echo(f"mcp-lint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="mcp-lint", message="%(prog)s %(version)s")
+def cli() -> None:
+    """mcp-lint: finds error-channel defects in Python MCP servers."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated).")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Add rule codes to the configured selection.")
+@click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format (default: full).")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
+@click.option("--target", metavar="REQUIREMENT", help='Framework version to assume, e.g. "fastmcp>=3.4,<4".')
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix/--diff: also apply unsafe fixes; show them otherwise.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them (exit 1 if any).")
+@click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when fixes were applied, even if nothing remains.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given on the command line too.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Where the cache lives.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
+@click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+def check(
+    paths: tuple[Path, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    output_format: str | None,
+    output_file: Path | None,
+    target: str | None,
+    config_file: Path | None,
+    isolated: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
+    exit_non_zero_on_fix: bool,
+    exit_zero: bool,
+    statistics: bool,
+    force_exclude: bool,
+    no_cache: bool,
+    cache_dir: Path | None,
+    jobs: int | None,
+    stdin_filename: str | None,
+    quiet: bool,
+) -> None:
+    """Lint PATHS (files or directories; default: the current directory)."""
+    from mcp_lint.runner import CheckOptions, run_check
+
+    options = CheckOptions(
+        paths=list(paths) or [Path(".")],
+        select=_codes(select) or None,
+        ignore=_codes(ignore) or None,
+        extend_select=_codes(extend_select) or None,
+        output_format=output_format or "full",
+        output_file=output_file,
+        target=target,
+        config_file=config_file,
+        isolated=isolated,
+        fix=fix,
+        unsafe_fixes=unsafe_fixes,
+        diff=diff,
+        show_fixes=show_fixes,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+        exit_zero=exit_zero,
+        statistics=statistics,
+        force_exclude=force_exclude,
+        no_cache=no_cache,
+        cache_dir=cache_dir,
+        jobs=jobs,
+        stdin_filename=stdin_filename,
+        quiet=quiet,
+    )
+    sys.exit(run_check(options))
+
+
+@cli.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Every rule.")
+@click.option("--output-format", type=click.Choice(("text", "json")), default="text")
+def rule(code: str | None, show_all: bool, output_format: str) -> None:
+    """Explain a rule (e.g. `mcp-lint rule MCP001`)."""
+    from mcp_lint.registry import RULES, get_rule, rule_doc
+
+    if show_all or code is None:
+        if output_format == "json":
+            import json
+
+            click.echo(json.dumps([_rule_json(r) for r in RULES], indent=2))
+        else:
+            for info in RULES:
+                click.echo(f"{info.code}  {info.name}  {info.summary}")
+        return
+    info = get_rule(code)
+    if info is None:
+        _fail(f"unknown rule code {code!r} (try `mcp-lint rule --all`)")
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps(_rule_json(info), indent=2))
+        return
+    page = rule_doc(info.code) or f"# {info.code} {info.name}\n\n{info.summary}\n"
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(page))
+    else:
+        click.echo(page, nl=not page.endswith("\n"))
+
+
+def _rule_json(info) -> dict:
+    return {
+        "code": info.code,
+        "name": info.name,
+        "summary": info.summary,
+        "fix": {"availability": info.fix_availability, "applicability": info.fix_applicability or None},
+        "frameworks": list(info.frameworks),
+        "default_enabled": info.default_enabled,
+    }
+
+
+def main() -> None:
+    cli(prog_name="mcp-lint")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,323 @@
+"""`mcp-lint check`: discovery -> analysis -> link -> (fix) -> report -> exit code."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from mcp_lint.findings import Applicability, Finding
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass
+class CheckOptions:
+    paths: list[Path]
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    extend_select: list[str] | None = None
+    output_format: str = "full"
+    output_file: Path | None = None
+    target: str | None = None
+    config_file: Path | None = None
+    isolated: bool = False
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
+    exit_non_zero_on_fix: bool = False
+    exit_zero: bool = False
+    statistics: bool = False
+    force_exclude: bool = False
+    no_cache: bool = False
+    cache_dir: Path | None = None
+    jobs: int | None = None
+    stdin_filename: str | None = None
+    quiet: bool = False
+
+
+@dataclass
+class FixReport:
+    applied: dict[str, list[Finding]] = field(default_factory=dict)
+    diffs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _error(message: str) -> None:
+    click.echo(f"mcp-lint: error: {message}", err=True)
+
+
+def _build_resolver(options: CheckOptions):
+    from mcp_lint.config import ConfigError, SettingsResolver
+
+    overrides: dict[str, object] = {}
+    if options.select:
+        overrides["select"] = options.select
+    if options.ignore:
+        overrides["ignore"] = options.ignore
+    if options.extend_select:
+        overrides["extend_select"] = options.extend_select
+    if options.target:
+        overrides["target"] = options.target
+    try:
+        resolver = SettingsResolver(isolated=options.isolated, config_file=options.config_file, overrides=overrides or None)
+        # Validate early so a broken config is one clear error, not one per file.
+        resolver.for_path(Path.cwd() / "__mcp_lint_probe__.py")
+        for path in options.paths:
+            if str(path) != "-":
+                resolver.for_path(path if path.is_dir() else path.parent / "__mcp_lint_probe__.py")
+    except ConfigError as exc:
+        _error(str(exc))
+        return None
+    return resolver
+
+
+def run_check(options: CheckOptions) -> int:
+    from mcp_lint.config import ConfigError
+
+    resolver = _build_resolver(options)
+    if resolver is None:
+        return EXIT_ERROR
+    try:
+        if [str(p) for p in options.paths] == ["-"]:
+            return _run_stdin(options, resolver)
+        return _run_files(options, resolver)
+    except ConfigError as exc:
+        _error(str(exc))
+        return EXIT_ERROR
+
+
+def _run_files(options: CheckOptions, resolver) -> int:
+    from mcp_lint.discovery import discover
+    from mcp_lint.linter import PinSource, analyze_all, default_jobs, link
+
+    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    jobs = options.jobs or default_jobs()
+    outcomes = analyze_all(files, jobs)
+    pins = PinSource(resolver)
+    findings, errors = link(outcomes, resolver, pins)
+    fix_report = FixReport()
+    if options.fix or options.diff:
+        findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings)
+    sources = {o.display: o.source.text for o in outcomes if o.source is not None}
+    return _report(options, findings, errors, fix_report, sources, len(files))
+
+
+def _run_stdin(options: CheckOptions, resolver) -> int:
+    from mcp_lint.fileio import SourceFile
+    from mcp_lint.linter import PinSource, analyze_text, link
+
+    data = sys.stdin.buffer.read()
+    filename = options.stdin_filename or "-"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        from mcp_lint.linter import unreadable
+
+        findings = [unreadable(filename, f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")]
+        return _report(options, findings, [], FixReport(), {}, 1)
+    source = SourceFile(text, "utf-8", "\n")
+    path = Path(filename)
+    outcome = analyze_text(source, path, filename)
+    pins = PinSource(resolver)
+    findings, errors = link([outcome], resolver, pins)
+    if options.fix:
+        from mcp_lint.fixer import fix_source
+        from mcp_lint.linter import relint_file
+
+        state = [outcome]
+
+        def lint(current: str) -> list[Finding]:
+            found, state[0] = relint_file([outcome], 0, current, resolver, pins)
+            return found
+
+        result = fix_source(text, lint, unsafe=options.unsafe_fixes)
+        if result.error:
+            errors.append(f"{filename}: {result.error}; nothing was changed")
+        sys.stdout.write(result.fixed)
+        for finding in result.remaining:
+            click.echo(_concise(finding), err=True)
+        if errors:
+            for e in errors:
+                _error(e)
+            return EXIT_ERROR
+        if options.exit_zero:
+            return EXIT_CLEAN
+        return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
+    return _report(options, findings, errors, FixReport(), {filename: text}, 1)
+
+
+def _applicable(finding: Finding, unsafe: bool) -> bool:
+    if finding.fix is None:
+        return False
+    if finding.fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and finding.fix.applicability is Applicability.UNSAFE
+
+
+def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:
+    from mcp_lint.fileio import SourceError, atomic_write
+    from mcp_lint.fixer import fix_source, unified_diff
+    from mcp_lint.linter import relint_file
+
+    report = FixReport()
+    by_file: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_file.setdefault(finding.filename, []).append(finding)
+    index = {o.display: i for i, o in enumerate(outcomes)}
+    remaining: list[Finding] = []
+    current = list(outcomes)
+    for filename, file_findings in by_file.items():
+        i = index.get(filename)
+        outcome = current[i] if i is not None else None
+        if outcome is None or outcome.summary is None or outcome.source is None or not any(
+            _applicable(f, options.unsafe_fixes) for f in file_findings
+        ):
+            remaining.extend(file_findings)
+            continue
+        original = outcome.source.text
+
+        def lint(text: str, i: int = i) -> list[Finding]:
+            found, _ = relint_file(current, i, text, resolver, pins)
+            return found
+
+        result = fix_source(original, lint, unsafe=options.unsafe_fixes)
+        if result.error:
+            report.errors.append(f"{filename}: {result.error}; the file was left unchanged")
+            remaining.extend(file_findings)
+            continue
+        if result.fixed == original:
+            remaining.extend(result.remaining)
+            continue
+        if options.diff:
+            report.diffs.append(unified_diff(filename, original, result.fixed))
+            report.applied[filename] = result.applied
+            remaining.extend(file_findings)
+            continue
+        try:
+            atomic_write(Path(filename), result.fixed, outcome.source.encoding)
+        except SourceError as exc:
+            report.errors.append(f"{filename}: could not write the fixed file: {exc}")
+            remaining.extend(file_findings)
+            continue
+        report.applied[filename] = result.applied
+        remaining.extend(result.remaining)
+        from mcp_lint.fileio import SourceFile
+        from mcp_lint.linter import analyze_text
+
+        current[i] = analyze_text(SourceFile(result.fixed, outcome.source.encoding, outcome.source.newline), Path(filename), filename)
+    remaining.sort(key=Finding.sort_key)
+    return remaining, report
+
+
+def _concise(finding: Finding) -> str:
+    return f"{finding.filename}:{finding.location.row}:{finding.location.column}: {finding.code} {finding.message}"
+
+
+def _use_color(out: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(out, "isatty") and out.isatty()
+
+
+def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str], n_files: int) -> int:
+    from mcp_lint.output import write_report
+
+    machine = options.output_format not in {"full", "concise"}
+    stdout = sys.stdout
+
+    def read_source(name: str) -> str | None:
+        if name in sources:
+            return sources[name]
+        try:
+            return Path(name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    if options.diff:
+        for text in fixes.diffs:
+            stdout.write(text)
+    if options.statistics:
+        _write_statistics(findings, stdout)
+    elif not options.diff or findings:
+        if options.output_file is not None:
+            buffer = io.StringIO()
+            write_report(findings, options.output_format, buffer, read_source=read_source, color=False)
+            try:
+                options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
+            except OSError as exc:
+                _error(f"{options.output_file}: cannot write the report: {exc.strerror or exc}")
+                return EXIT_ERROR
+        elif not options.diff:
+            write_report(
+                findings,
+                options.output_format,
+                stdout,
+                read_source=read_source,
+                color=_use_color(stdout) and options.output_format == "full",
+                show_fixes_hint=True,
+            )
+    if not machine and not options.quiet and not options.statistics:
+        _summary(options, findings, fixes, stdout)
+    for message in errors + fixes.errors:
+        _error(message)
+    if errors or fixes.errors:
+        return EXIT_ERROR
+    if options.diff:
+        return EXIT_FINDINGS if fixes.diffs else EXIT_CLEAN
+    if options.exit_zero:
+        return EXIT_CLEAN
+    if findings:
+        return EXIT_FINDINGS
+    if options.exit_non_zero_on_fix and fixes.applied:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _write_statistics(findings: list[Finding], out: TextIO) -> None:
+    from mcp_lint.registry import get_rule
+
+    counts = Counter(f.code for f in findings)
+    fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
+    for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        info = get_rule(code)
+        marker = "[*]" if fixable[code] else "   "
+        out.write(f"{count:>5}\t{code}\t{marker} {info.name if info else ''}\n")
+
+
+def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, out: TextIO) -> None:
+    n_fixed = sum(len(v) for v in fixes.applied.values())
+    if options.show_fixes and fixes.applied and not options.diff:
+        out.write("\nFixed:\n")
+        for filename, applied in sorted(fixes.applied.items()):
+            for finding in applied:
+                out.write(f"  {filename}:{finding.location.row}: {finding.code} {finding.fix.message if finding.fix else ''}\n")
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
+    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.UNSAFE)
+    if options.diff:
+        if n_fixed:
+            out.write(f"Would fix {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")
+        else:
+            out.write("No fixes available.\n")
+        return
+    if findings:
+        line = f"Found {len(findings) + n_fixed} error{'s' if len(findings) + n_fixed != 1 else ''}"
+        line += f" ({n_fixed} fixed, {len(findings)} remaining)." if n_fixed else "."
+        out.write(line + "\n")
+        if safe:
+            out.write(f"[*] {safe} fixable with the `--fix` option.\n")
+        if unsafe and not options.unsafe_fixes:
+            out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
+    elif n_fixed:
+        out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
+    else:
+        out.write("All checks passed!\n")
