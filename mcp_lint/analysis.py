@@ -6,13 +6,15 @@ its result (a ModuleSummary) can be cached.
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from mcp_lint.model.facts import FunctionFacts, find_exception_text
+from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
 from mcp_lint.model.names import dotted
@@ -27,6 +29,9 @@ KNOWN_RESULT_NAMES = {
     "mcp.types.TextContent": "TextContent",
     "mcp_types.TextContent": "TextContent",
 }
+
+
+_MASKING = re.compile(r"\bmask_error_details\s*=\s*True\b")
 
 
 @dataclass
@@ -69,8 +74,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
-        return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+        return _syntax_failure(source, path, exc)
     except (RecursionError, MemoryError):
         return ParseFailure("file is too deeply nested to parse")
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
@@ -87,6 +91,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.non_tool = set(model.non_tool)
     summary.classes = dict(model.classes)
     summary.reexports = dict(model.aliases.aliases)
+    summary.instances = _instances(module, model)
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.known_names = {
         short: local for local, qual in model.aliases.aliases.items() if (short := KNOWN_RESULT_NAMES.get(qual))
@@ -94,6 +99,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.logger_name = model.logger_name
     summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
     summary.mentions_framework = model.aliases.mentions_framework()
+    summary.masks_errors = bool(_MASKING.search(source))
     summary.import_anchor = _import_anchor(module, positions, source)
     summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules()
@@ -106,6 +112,22 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     return summary
 
 
+def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> ParseFailure:
+    """Where and why the file does not parse. CPython's own parser words it best ("'(' was
+    never closed", "expected ':'") and points at the right line, so ask it first; libcst's
+    position is the fallback (for syntax CPython accepts but libcst does not)."""
+    try:
+        compile(source, str(path), "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as err:
+        row = err.lineno or 1
+        column = err.offset or 1
+        return ParseFailure(f"syntax error: {err.msg}", row, max(1, column))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
+    return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+
+
 def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
     edges: list[CallEdge] = []
     for call in facts.calls:
@@ -116,7 +138,8 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
         if handler is not None and handler.foreign and handler.name:
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
-                if find_exception_text(argument.value, handler) is not None or dotted(argument.value) == handler.name:
+                # Only the exception object itself: `helper(str(e))` is reported at the call site.
+                if dotted(argument.value) == handler.name:
                     exc_params.append(index)
         edges.append(CallEdge(call.callee, call.returned, tuple(exc_params), isinstance(call.node.func, cst.Attribute)))
     return edges
@@ -142,3 +165,52 @@ def _import_anchor(module: cst.Module, positions, source: str) -> tuple[int, int
         end = positions[last_import].end
         return end.line, end.column + 1, True
     return docstring_end + 1, 1, False
+
+
+def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
+    """Objects created at module level or stored on `self`, by the name they are reached through."""
+    out: dict[str, str] = {}
+
+    def called(value: cst.BaseExpression) -> str | None:
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            return model.aliases.resolve_or_local(value.func)
+        return None
+
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    target = called(small.value)
+                    for t in targets:
+                        if isinstance(t, cst.Name) and target:
+                            out[t.value] = target
+        elif isinstance(stmt, cst.ClassDef):
+            collector = _SelfAttributes(stmt.name.value, called)
+            stmt.visit(collector)
+            out.update(collector.found)
+    return out
+
+
+class _SelfAttributes(cst.CSTVisitor):
+    def __init__(self, class_name: str, called) -> None:
+        self.class_name = class_name
+        self.called = called
+        self.found: dict[str, str] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            name = dotted(target.target)
+            if name and name.startswith("self.") and name.count(".") == 1:
+                resolved = self.called(node.value)
+                if resolved:
+                    self.found[f"{self.class_name}.{name[5:]}"] = resolved
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        name = dotted(node.target)
+        if node.value is not None and name and name.startswith("self.") and name.count(".") == 1:
+            resolved = self.called(node.value)
+            if resolved:
+                self.found[f"{self.class_name}.{name[5:]}"] = resolved

@@ -60,6 +60,17 @@ def cli() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa` comments that suppress every current finding.")
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Do not report the findings this baseline file accepts.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write a baseline file that accepts every current finding.",
+)
 def check(
     paths: tuple[Path, ...],
     select: tuple[str, ...],
@@ -83,8 +94,17 @@ def check(
     jobs: int | None,
     stdin_filename: str | None,
     quiet: bool,
+    add_noqa: bool,
+    baseline: Path | None,
+    write_baseline: Path | None,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
+    if add_noqa:
+        conflicting = [name for name, on in (("--fix", fix), ("--diff", diff), ("--write-baseline", write_baseline)) if on]
+        if conflicting:
+            _fail(f"--add-noqa cannot be combined with {conflicting[0]}")
+    if (add_noqa or write_baseline) and [str(p) for p in paths] == ["-"]:
+        _fail(f"{'--add-noqa' if add_noqa else '--write-baseline'} needs files, not stdin")
     from mcp_lint.runner import CheckOptions, run_check
 
     options = CheckOptions(
@@ -110,8 +130,24 @@ def check(
         jobs=jobs,
         stdin_filename=stdin_filename,
         quiet=quiet,
+        add_noqa=add_noqa,
+        baseline=baseline,
+        write_baseline=write_baseline,
     )
-    sys.exit(run_check(options))
+    try:
+        code = run_check(options)
+    except KeyboardInterrupt:
+        click.echo("mcp-lint: interrupted", err=True)
+        code = EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - a crash must still be one clear line and exit 2
+        import traceback
+
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        click.echo(f"mcp-lint: internal error: {detail} (set MCP_LINT_DEBUG=1 for the traceback)", err=True)
+        if os.environ.get("MCP_LINT_DEBUG"):
+            traceback.print_exc()
+        code = EXIT_ERROR
+    sys.exit(code)
 
 
 @cli.command()

@@ -41,6 +41,7 @@ class _Reach:
     exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
+    masked: bool = False
 
 
 class Project:
@@ -74,11 +75,31 @@ class Project:
             return qualname
         return qualname
 
-    def function(self, qualname: str) -> tuple[ModuleSummary, FunctionSummary] | None:
-        found = self.functions.get(self.resolve(qualname))
-        if found is not None:
+    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
+        """The function a qualified name designates, through re-exports, instances and base classes."""
+        resolved = self.resolve(qualname)
+        found = self.functions.get(resolved)
+        if found is not None or depth > 4:
             return found
-        # obj.method where obj's class is unknown: try Class.method via inheritance is out of scope.
+        parts = resolved.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            rest = parts[cut:]
+            # `client.get` with `client = Api()` (module level) or `Cls.client.get` (self.client = Api()).
+            for width in (2, 1):
+                key = ".".join(rest[:width])
+                if len(rest) > width and key in summary.instances:
+                    return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            # A method inherited from a base class.
+            class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
+            if len(rest) == 2 and class_key in summary.classes:
+                for base in summary.classes[class_key]:
+                    found = self.function(f"{base}.{rest[1]}", depth + 1)
+                    if found is not None:
+                        return found
+            break
         return None
 
     # -- tools ----------------------------------------------------------------------------
@@ -107,6 +128,16 @@ class Project:
                         (ToolRegistration(target[1].qualname, target[1].name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
+
+    def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> bool:
+        """`mask_error_details=True` where the tool is registered or where its server is defined."""
+        if summary.masks_errors:
+            return True
+        if reg.server:
+            server = self.resolve(reg.server)
+            module = self.modules.get(server.rsplit(".", 1)[0])
+            return bool(module and module.masks_errors)
+        return False
 
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
@@ -151,7 +182,7 @@ class Project:
     # -- reachability ----------------------------------------------------------------------
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
-        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int]] = deque()
+        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int, bool]] = deque()
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
@@ -161,10 +192,10 @@ class Project:
             entry = reached.setdefault(qual, _Reach())
             entry.is_tool = True
             entry.kind = reg.kind if not entry.tools else entry.kind
-            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0))
+            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary)))
         seen: set[tuple[str, str, bool, frozenset[int]]] = set()
         while queue:
-            qual, tool, family, major, returns, exc_params, depth = queue.popleft()
+            qual, tool, family, major, returns, exc_params, depth, masked = queue.popleft()
             key = (qual, tool, returns, exc_params)
             if key in seen:
                 continue
@@ -174,6 +205,8 @@ class Project:
             entry.families.append((family, major, tool))
             entry.returns |= returns
             entry.exc_params |= exc_params
+            # A helper counts as masked only when every tool reaching it masks.
+            entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
             if depth >= MAX_DEPTH:
                 continue
             summary, fn = self.functions[qual]
@@ -184,7 +217,7 @@ class Project:
                 params = target[1].params
                 shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
                 passed = frozenset(i + shift for i in edge.exc_params)
-                queue.append((target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1))
+                queue.append((target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked))
         return reached
 
     # -- findings --------------------------------------------------------------------------
@@ -202,6 +235,7 @@ class Project:
                 framework=framework,
                 tool_error_name=summary.tool_error_names.get(family),
                 kind=entry.kind,
+                masked=entry.masked,
             )
             for latent in fn.latent:
                 if not self._applies(latent, entry):

@@ -10,13 +10,16 @@ import os
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from mcp_lint.config import Settings, SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
 from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
 from mcp_lint.model.summary import ModuleSummary
 from mcp_lint.noqa import is_suppressed
+
+if TYPE_CHECKING:
+    from mcp_lint.cache import Cache, FileInput
 
 
 @dataclass
@@ -46,7 +49,7 @@ def display_name(path: Path) -> str:
 def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Finding:
     return Finding(
         code="MCP000",
-        message=f"{display}: {reason}",
+        message=reason,
         filename=display,
         location=Location(row, column),
         end_location=Location(row, column),
@@ -69,26 +72,91 @@ def analyze_text(source: SourceFile, path: Path, display: str) -> FileOutcome:
     return FileOutcome(display, summary=result, source=source)
 
 
-def analyze_path(path_text: str) -> FileOutcome:
-    """Worker entry point: read and analyse one file."""
+def analyze_path(path_text: str, source: SourceFile | None = None) -> FileOutcome:
+    """Worker entry point: analyse one file, reading it unless its `source` is given."""
     path = Path(path_text)
     display = display_name(path)
-    try:
-        source = read_source(path)
-    except SourceError as exc:
-        return FileOutcome(display, problem=unreadable(display, str(exc)))
+    if source is None:
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            return FileOutcome(display, problem=unreadable(display, str(exc)))
     return analyze_text(source, path, display)
 
 
-def analyze_all(paths: Sequence[Path], jobs: int) -> list[FileOutcome]:
-    texts = [str(p) for p in paths]
-    if jobs <= 1 or len(texts) <= 1:
-        return [analyze_path(t) for t in texts]
+def analyze_all(
+    paths: Sequence[Path],
+    jobs: int,
+    *,
+    cache: Cache | None = None,
+    explicit: Collection[Path] | None = None,
+    inputs: Sequence[FileInput] | None = None,
+) -> list[FileOutcome]:
+    """The per-file step for `paths`, in their order whatever `jobs` is.
+
+    With `explicit=None` every path is analysed. Otherwise the paths in `explicit` (named on the
+    command line) always are, the others only when they can change a finding (prefilter.py), and
+    the outcomes cover the analysed and the unreadable files only. A round with more than one file
+    to analyse runs in `jobs` worker processes; `cache` supplies and keeps per-file results by
+    content. `inputs` are the files already read by cache.read_inputs (read here otherwise).
+    """
     from concurrent.futures import ProcessPoolExecutor
 
-    chunksize = max(1, min(16, len(texts) // (jobs * 4) or 1))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(analyze_path, texts, chunksize=chunksize))
+    from mcp_lint.cache import read_inputs
+    from mcp_lint.prefilter import analyze_reachable
+
+    items = list(inputs) if inputs is not None else read_inputs(paths)
+    unreadable_files = {
+        index: FileOutcome(item.display, problem=unreadable(item.display, item.error))
+        for index, item in enumerate(items)
+        if item.error is not None
+    }
+    pool: ProcessPoolExecutor | None = None
+
+    def analyze(batch: list[int]) -> list[FileOutcome]:
+        nonlocal pool
+        done = {i: unreadable_files[i] for i in batch if i in unreadable_files}
+        todo = []
+        for index in batch:
+            item = items[index]
+            stored = cache.load_file(item.file_key()) if cache is not None and index not in done else None
+            if stored is not None:
+                done[index] = FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)
+            elif index not in done:
+                todo.append(index)
+        todo.sort(key=lambda i: -items[i].size)  # largest first, so the workers finish together
+        arguments = ([str(items[i].path) for i in todo], [items[i].source for i in todo])
+        if jobs > 1 and len(todo) > 1:
+            if pool is None:
+                import mcp_lint.analysis  # noqa: F401 - imported once, inherited by forked workers
+
+                pool = ProcessPoolExecutor(max_workers=jobs)
+            results: Iterable[FileOutcome] = pool.map(analyze_path, *arguments)
+        else:
+            results = map(analyze_path, *arguments)
+        for index, outcome in zip(todo, results):
+            outcome.source = items[index].source  # the worker's copy is equal; keep one
+            done[index] = outcome
+            if cache is not None and outcome.internal_error is None:
+                cache.store_file(items[index].file_key(), outcome.summary, outcome.problem)
+        return [done[i] for i in batch]
+
+    try:
+        if explicit is None:
+            analyzed = dict(zip(range(len(items)), analyze(list(range(len(items))))))
+        else:
+            named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
+            first = [
+                i
+                for i, item in enumerate(items)
+                if item.seed or (item.error is None and os.path.normcase(os.path.abspath(item.path)) in named)
+            ]
+            analyzed = analyze_reachable([item.module for item in items], first, analyze)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    analyzed.update(unreadable_files)
+    return [analyzed[i] for i in sorted(analyzed)]
 
 
 def default_jobs() -> int:

@@ -1,4 +1,10 @@
-"""`# noqa` comments: per line (`# noqa`, `# noqa: MCP001,MCP003`) and per file (`# mcp-lint: noqa`)."""
+"""`# noqa` comments: per line (`# noqa`, `# noqa: MCP001,MCP003`) and per file (`# mcp-lint: noqa`).
+
+Only real comments count: the tokenizer keeps `# noqa` written inside a string literal out. A file
+directive must be a comment on a line of its own (as flake8 requires for `# flake8: noqa`): written
+after code, `# mcp-lint: noqa: MCP001` suppresses that line only, so a trailing comment can never
+silence a whole file by accident.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +12,31 @@ import io
 import re
 import tokenize
 
-_LINE = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_FILE = re.compile(r"#\s*mcp-lint\s*:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+# A code list is codes separated by commas and/or spaces; whatever follows it is a free-form reason.
+CODE_LIST = r"[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*"
+# `\b`: `# noqanything` is not a directive. The code list is optional: `# noqa` suppresses every code.
+LINE_DIRECTIVE = re.compile(rf"#\s*noqa\b(?::\s*(?P<codes>{CODE_LIST}))?", re.IGNORECASE)
+FILE_DIRECTIVE = re.compile(rf"#\s*mcp-lint\s*:\s*noqa\b(?::\s*(?P<codes>{CODE_LIST}))?", re.IGNORECASE)
 
 
-def _codes(text: str | None) -> frozenset[str] | None:
+def parse_codes(text: str | None) -> frozenset[str] | None:
+    """The codes of a directive's code list, upper-cased; None for a directive without one."""
     if not text:
         return None
     return frozenset(c.upper() for c in re.split(r"[\s,]+", text.strip()) if c)
 
 
-def comments(source: str) -> list[tuple[int, int, str]]:
-    """(row, column, text) of every comment; tokenize keeps `# noqa` inside strings out."""
+def comment_tokens(source: str) -> list[tokenize.TokenInfo]:
+    """Every comment token, in source order (`.line` is the physical line it is on).
+
+    A file the tokenizer cannot finish (it is then also unparsable) keeps the comments before the
+    failure.
+    """
     out = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type == tokenize.COMMENT:
-                out.append((tok.start[0], tok.start[1], tok.string))
+                out.append(tok)
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass
     return out
@@ -35,19 +49,22 @@ def parse_noqa(source: str) -> tuple[dict[int, frozenset[str] | None], frozenset
     file_codes: set[str] = set()
     file_all = False
     has_file = False
-    for row, _col, text in comments(source):
-        file_match = _FILE.search(text)
+    for tok in comment_tokens(source):
+        row, column = tok.start
+        file_match = FILE_DIRECTIVE.search(tok.string)
         if file_match:
-            has_file = True
-            codes = _codes(file_match.group("codes"))
-            if codes is None:
-                file_all = True
+            codes = parse_codes(file_match.group("codes"))
+            if tok.line[:column].strip():
+                lines[row] = codes  # after code: a directive for this line only
+            elif codes is None:
+                has_file = file_all = True
             else:
+                has_file = True
                 file_codes |= codes
             continue
-        match = _LINE.search(text)
+        match = LINE_DIRECTIVE.search(tok.string)
         if match:
-            lines[row] = _codes(match.group("codes"))
+            lines[row] = parse_codes(match.group("codes"))
     return lines, (None if file_all else frozenset(file_codes)), has_file
 
 

@@ -41,6 +41,9 @@ class CheckOptions:
     jobs: int | None = None
     stdin_filename: str | None = None
     quiet: bool = False
+    add_noqa: bool = False  # write `# noqa` comments for the findings instead of reporting them
+    baseline: Path | None = None  # hide the findings this baseline file accepts
+    write_baseline: Path | None = None  # accept every current finding in this baseline file
 
 
 @dataclass
@@ -52,6 +55,50 @@ class FixReport:
 
 def _error(message: str) -> None:
     click.echo(f"mcp-lint: error: {message}", err=True)
+
+
+class TolerantResolver:
+    """A SettingsResolver that survives a broken pyproject.toml below the linted paths.
+
+    The files governed by a broken config are not linted (their settings are unknown); the error
+    is reported once and the run goes on, ending with exit code 2.
+    """
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.errors: list[str] = []
+        self.broken: set[str] = set()
+
+    def for_path(self, path: Path):
+        from mcp_lint.config import ConfigError, Settings
+
+        try:
+            return self.inner.for_path(path)
+        except ConfigError as exc:
+            self._record(path, exc)
+            return Settings(exclude=("*",))
+
+    def project_root(self, path: Path):
+        from mcp_lint.config import ConfigError
+
+        try:
+            return self.inner.project_root(path)
+        except ConfigError as exc:
+            self._record(path, exc)
+            return None
+
+    def is_broken(self, path: Path) -> bool:
+        self.for_path(path)
+        return os.path.abspath(path) in self.broken or os.path.dirname(os.path.abspath(path)) in self.broken
+
+    def _record(self, path: Path, exc: Exception) -> None:
+        self.broken.add(os.path.abspath(path))
+        message = str(exc)
+        if message not in self.errors:
+            self.errors.append(message)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
 
 
 def _build_resolver(options: CheckOptions):
@@ -68,15 +115,10 @@ def _build_resolver(options: CheckOptions):
         overrides["target"] = options.target
     try:
         resolver = SettingsResolver(isolated=options.isolated, config_file=options.config_file, overrides=overrides or None)
-        # Validate early so a broken config is one clear error, not one per file.
-        resolver.for_path(Path.cwd() / "__mcp_lint_probe__.py")
-        for path in options.paths:
-            if str(path) != "-":
-                resolver.for_path(path if path.is_dir() else path.parent / "__mcp_lint_probe__.py")
     except ConfigError as exc:
         _error(str(exc))
         return None
-    return resolver
+    return TolerantResolver(resolver)
 
 
 def run_check(options: CheckOptions) -> int:
@@ -96,17 +138,31 @@ def run_check(options: CheckOptions) -> int:
 
 def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.discovery import discover
-    from mcp_lint.linter import PinSource, analyze_all, default_jobs, link
+    from mcp_lint.cache import Cache, cache_directory, lint_files
+    from mcp_lint.linter import PinSource, default_jobs
 
-    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    files = [f for f in discover(options.paths, resolver, force_exclude=options.force_exclude) if not resolver.is_broken(f)]
     jobs = options.jobs or default_jobs()
-    outcomes = analyze_all(files, jobs)
     pins = PinSource(resolver)
-    findings, errors = link(outcomes, resolver, pins)
+    cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+    # Files named on the command line are always analysed; a directory walk is prefiltered.
+    explicit = [path for path in options.paths if not path.is_dir()]
+    outcomes, findings, errors = lint_files(
+        files, resolver, pins, jobs=jobs, cache=cache, explicit=explicit, reuse_findings=not (options.fix or options.diff)
+    )
+    if options.add_noqa:
+        return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
     fix_report = FixReport()
     if options.fix or options.diff:
         findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings)
     sources = {o.display: o.source.text for o in outcomes if o.source is not None}
+    if not options.diff:
+        for filename in fix_report.applied:  # show remaining findings against the fixed text
+            try:
+                sources[filename] = Path(filename).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                sources.pop(filename, None)
+    errors = resolver.errors + errors
     return _report(options, findings, errors, fix_report, sources, len(files))
 
 
@@ -229,9 +285,55 @@ def _use_color(out: TextIO) -> bool:
     return hasattr(out, "isatty") and out.isatty()
 
 
+def _apply_baseline(options: CheckOptions, findings: list[Finding]) -> tuple[list[Finding], int] | None:
+    """Write the baseline when asked, then hide what it accepts: (shown findings, number hidden).
+
+    None once an error has been reported. A freshly written baseline is the one applied, so the
+    run that writes it reports only what no baseline can accept (unreadable files).
+    """
+    from mcp_lint.baseline import Baseline, BaselineError, write
+
+    try:
+        path = options.baseline
+        if options.write_baseline is not None:
+            path = options.write_baseline
+            count = write(path, findings)
+            click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {path}.", err=True)
+        return Baseline.load(path).filter(findings) if path is not None else (findings, 0)
+    except BaselineError as exc:
+        _error(str(exc))
+        return None
+
+
+def _add_noqa(options: CheckOptions, findings: list[Finding], errors: list[str], sources) -> int:
+    """`--add-noqa`: suppress the findings in the source instead of reporting them."""
+    from mcp_lint.add_noqa import add_noqa
+
+    if options.baseline is not None:
+        baselined = _apply_baseline(options, findings)
+        if baselined is None:
+            return EXIT_ERROR
+        findings = baselined[0]
+    report = add_noqa(findings, sources)
+    click.echo(f"Added {report.added} noqa directive{'s' if report.added != 1 else ''}.", err=True)
+    for finding in report.unplaced:
+        click.echo(f"{_concise(finding)} (cannot be suppressed by a `# noqa` comment)", err=True)
+    for message in errors + report.errors:
+        _error(message)
+    if errors or report.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if report.unplaced and not options.exit_zero else EXIT_CLEAN
+
+
 def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str], n_files: int) -> int:
     from mcp_lint.output import write_report
 
+    hidden = 0
+    if options.baseline is not None or options.write_baseline is not None:
+        baselined = _apply_baseline(options, findings)
+        if baselined is None:
+            return EXIT_ERROR
+        findings, hidden = baselined
     machine = options.output_format not in {"full", "concise"}
     stdout = sys.stdout
 
@@ -268,6 +370,8 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
             )
     if not machine and not options.quiet and not options.statistics:
         _summary(options, findings, fixes, stdout)
+        if hidden:
+            stdout.write(f"{hidden} baselined finding{'s' if hidden != 1 else ''} not shown.\n")
     for message in errors + fixes.errors:
         _error(message)
     if errors or fixes.errors:
@@ -299,7 +403,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
     if options.show_fixes and fixes.applied and not options.diff:
         out.write("\nFixed:\n")
         for filename, applied in sorted(fixes.applied.items()):
-            for finding in applied:
+            for finding in sorted(applied, key=lambda f: (f.location.row, f.code)):
                 out.write(f"  {filename}:{finding.location.row}: {finding.code} {finding.fix.message if finding.fix else ''}\n")
     safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
     unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.UNSAFE)
@@ -310,6 +414,8 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write("No fixes available.\n")
         return
     if findings:
+        if options.output_format == "full":
+            out.write("\n")
         line = f"Found {len(findings) + n_fixed} error{'s' if len(findings) + n_fixed != 1 else ''}"
         line += f" ({n_fixed} fixed, {len(findings)} remaining)." if n_fixed else "."
         out.write(line + "\n")

@@ -6,6 +6,7 @@ raise, call, and inside which `except` clause); they read these lists.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -161,6 +162,14 @@ class FunctionFacts:
     calls: list[CallFact] = field(default_factory=list)
     handlers: list[Handler] = field(default_factory=list)
     has_yield: bool = False
+    # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
+    single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+
+    def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """`expr`, or the value of the local it names when that local is assigned once."""
+        if isinstance(expr, cst.Name) and expr.value in self.single_assignments:
+            return self.single_assignments[expr.value]
+        return expr
 
     @property
     def docstring(self) -> str:
@@ -194,6 +203,11 @@ class _BodyWalker(cst.CSTVisitor):
         self.else_of: list[cst.If] = []
         self.return_depth = 0
         self.try_stack: list[cst.Try | cst.TryStar] = []
+        # `client = Api()` / `async with Api() as client`: calls on `client` go to Api's methods.
+        self.local_instances: dict[str, str] = {}
+        # `result = helper(...)`: the call whose value a later `return result` returns.
+        self.assigned_calls: dict[str, cst.Call] = {}
+        self.assignment_counts: dict[str, int] = {}
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -263,23 +277,66 @@ class _BodyWalker(cst.CSTVisitor):
         self.facts.has_yield = True
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.facts.calls.append(
-            CallFact(node, self._handler(), self.return_depth > 0 and _is_return_value(node), self.resolve_callee(node.func))
-        )
+        callee = None
+        name = dotted(node.func)
+        if name is not None and "." in name:
+            root, rest = name.split(".", 1)
+            if root in self.local_instances:
+                callee = f"{self.local_instances[root]}.{rest}"
+        if callee is None:
+            callee = self.resolve_callee(node.func)
+        self.facts.calls.append(CallFact(node, self._handler(), False, callee))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            for name in _target_names(node.asname.name):
+                self._count_assignment(name, None)
+        if node.asname is not None and isinstance(node.asname.name, cst.Name):
+            self._remember_instance(node.asname.name.value, node.item)
+
+    def _remember_instance(self, name: str, value: cst.BaseExpression) -> None:
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            self.assigned_calls[name] = value
+            resolved = self.resolve_callee(value.func)
+            if resolved is not None:
+                self.local_instances[name] = resolved
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self._remember_instance(node.targets[0].target.value, node.value)
+            self._count_assignment(node.targets[0].target.value, node.value)
+        else:
+            for target in node.targets:
+                for name in _target_names(target.target):
+                    self._count_assignment(name, None)
         handler = self._handler()
         if handler is not None and handler.name and _mentions_exception_text(node.value, handler):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     handler.tainted.add(target.target.value)
 
+    def _count_assignment(self, name: str, value: cst.BaseExpression | None) -> None:
+        self.assignment_counts[name] = self.assignment_counts.get(name, 0) + 1
+        if value is not None:
+            self.facts.single_assignments[name] = value
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
         handler = self._handler()
         if handler is not None and isinstance(node.target, cst.Name) and _mentions_exception_text(node.value, handler):
             handler.tainted.add(node.target.value)
 
+    def visit_For(self, node: cst.For) -> None:
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
+            self._count_assignment(name, None)
+
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        for name in _target_names(node.target):
+            self._count_assignment(name, node.value)
         handler = self._handler()
         if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
             if _mentions_exception_text(node.value, handler):
@@ -289,10 +346,12 @@ class _BodyWalker(cst.CSTVisitor):
         return self.handlers[-1] if self.handlers else None
 
 
-def _is_return_value(node: cst.Call) -> bool:
-    # Set properly by the caller of `collect_facts` (see _mark_returned_calls); placeholder True
-    # keeps the walker cheap: refined below.
-    return True
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    return []
 
 
 def _as_name(handler: cst.ExceptHandler) -> str | None:
@@ -425,12 +484,17 @@ def collect_facts(
         value = ret.node.value
         while isinstance(value, cst.Await):
             value = value.expression
+        if isinstance(value, cst.Name) and value.value in walker.assigned_calls:
+            value = walker.assigned_calls[value.value]  # result = helper(...); return result
         if isinstance(value, cst.Call):
             returned_ids.add(id(value))
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
     for handler in facts.handlers:
         handler.foreign = is_foreign_handler(handler, aliases)
+    for name, count in walker.assignment_counts.items():
+        if count != 1 or name in params:
+            facts.single_assignments.pop(name, None)
     return facts
 
 
@@ -472,6 +536,9 @@ def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: Alias
     return finder.found
 
 
+_CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
+
+
 class _ForeignCallFinder(cst.CSTVisitor):
     def __init__(self, aliases: AliasTable) -> None:
         self.aliases = aliases
@@ -501,5 +568,9 @@ class _ForeignCallFinder(cst.CSTVisitor):
         if name in BENIGN_CALLS:
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
-            return
+            # `d.get(k)` is harmless; `httpx.get(url)` / `client.get(url)` is I/O.
+            receiver = dotted(node.func.value) or ""
+            root = receiver.split(".")[0]
+            if receiver and root not in self.aliases.aliases and not _CLIENT_LIKE.search(receiver):
+                return
         self.found = True

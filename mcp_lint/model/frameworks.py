@@ -29,6 +29,9 @@ class Family(str, enum.Enum):
 MCP_RELEASES = ("1.6.0", "1.9.4", "1.18.0", "1.19.0", "1.25.0", "1.30.0", "2.0.0", "2.3.0")
 FASTMCP_RELEASES = ("2.3.0", "2.4.0", "2.5.0", "2.13.0", "2.14.7", "3.0.0", "3.3.0", "3.4.11", "4.0.0", "4.2.0")
 
+# Modules whose import marks a file as belonging to an MCP server (prefilter and family hints).
+FRAMEWORK_MODULE_PREFIXES = ("mcp", "fastmcp", "mcp_types")
+
 SERVER_CLASSES: dict[str, Family] = {
     "mcp.server.fastmcp.FastMCP": Family.MCP_FASTMCP,
     "mcp.server.fastmcp.server.FastMCP": Family.MCP_FASTMCP,
@@ -42,14 +45,164 @@ SERVER_CLASSES: dict[str, Family] = {
     "fastmcp.FastMCP": Family.FASTMCP,
     "fastmcp.server.FastMCP": Family.FASTMCP,
     "fastmcp.server.server.FastMCP": Family.FASTMCP,
-    "fastmcp.FastMCP.from_openapi": Family.FASTMCP,
-    "fastmcp.FastMCP.from_fastapi": Family.FASTMCP,
-    "fastmcp.FastMCP.as_proxy": Family.FASTMCP,
+    "fastmcp.server.openapi.FastMCPOpenAPI": Family.FASTMCP,
+    "fastmcp.server.openapi.server.FastMCPOpenAPI": Family.FASTMCP,
+    "fastmcp.server.proxy.FastMCPProxy": Family.FASTMCP,
+    "fastmcp.server.providers.proxy.FastMCPProxy": Family.FASTMCP,
     "fastmcp.server.create_proxy": Family.FASTMCP,
+    "fastmcp.server.proxy.create_proxy": Family.FASTMCP,
     "fastmcp.apps.FastMCPApp": Family.FASTMCP,
     "fastmcp.server.providers.LocalProvider": Family.FASTMCP,
     "fastmcp.server.providers.local_provider.LocalProvider": Family.FASTMCP,
 }
+# Class methods of a server class that build a server (`FastMCP.from_openapi(spec, client)`).
+SERVER_FACTORY_METHODS = frozenset({"from_openapi", "from_fastapi", "as_proxy"})
+
+
+def server_family(qualified: str | None) -> Family | None:
+    """The family of the server a call to `qualified` builds, or None when it builds none."""
+    if not qualified:
+        return None
+    family = SERVER_CLASSES.get(qualified)
+    if family is not None:
+        return family
+    owner, _, method = qualified.rpartition(".")
+    return SERVER_CLASSES.get(owner) if method in SERVER_FACTORY_METHODS else None
+
+
+def is_framework_name(qualified: str) -> bool:
+    """Is `qualified` defined by one of the MCP frameworks (not by the project or a third party)?"""
+    return any(qualified == p or qualified.startswith(p + ".") for p in FRAMEWORK_MODULE_PREFIXES)
+
+
+# -- Registration forms (mcp-error-semantics.md section 1) --------------------------------------
+# Standalone decorators that mark a function as a tool / as a resource or prompt by themselves.
+STANDALONE_TOOL_DECORATORS = frozenset(
+    {
+        "fastmcp.tools.tool",
+        "fastmcp.tools.tool.tool",
+        "fastmcp.tools.function_tool.tool",
+        "fastmcp.contrib.mcp_mixin.mcp_tool",
+        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool",
+    }
+)
+STANDALONE_NON_TOOL_DECORATORS = frozenset(
+    {
+        "fastmcp.resources.resource",
+        "fastmcp.resources.resource.resource",
+        "fastmcp.resources.function_resource.resource",
+        "fastmcp.prompts.prompt",
+        "fastmcp.prompts.prompt.prompt",
+        "fastmcp.prompts.function_prompt.prompt",
+        "fastmcp.contrib.mcp_mixin.mcp_resource",
+        "fastmcp.contrib.mcp_mixin.mcp_prompt",
+        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_resource",
+        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_prompt",
+    }
+)
+
+
+def _from_function(modules: tuple[str, ...], classes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(f"{m}.{c}.from_function" for m in modules for c in classes)
+
+
+# `Tool.from_function(fn)`: every import path of every framework's Tool class.
+TOOL_FACTORIES: dict[str, Family] = {
+    **dict.fromkeys(
+        _from_function(("mcp.server.fastmcp.tools", "mcp.server.fastmcp.tools.base"), ("Tool",)), Family.MCP_FASTMCP
+    ),
+    **dict.fromkeys(
+        _from_function(("mcp.server.mcpserver.tools", "mcp.server.mcpserver.tools.base"), ("Tool",)), Family.MCP_SERVER
+    ),
+    **dict.fromkeys(
+        _from_function(
+            ("fastmcp.tools", "fastmcp.tools.tool", "fastmcp.tools.base", "fastmcp.tools.function_tool"),
+            ("Tool", "FunctionTool"),
+        ),
+        Family.FASTMCP,
+    ),
+}
+# `Prompt.from_function(fn)`, `FunctionResource.from_function(fn)`...: resource/prompt handlers.
+NON_TOOL_FACTORIES = _from_function(
+    (
+        "mcp.server.fastmcp.prompts",
+        "mcp.server.fastmcp.prompts.base",
+        "mcp.server.fastmcp.resources",
+        "mcp.server.fastmcp.resources.types",
+        "mcp.server.fastmcp.resources.templates",
+        "mcp.server.mcpserver.prompts",
+        "mcp.server.mcpserver.prompts.base",
+        "mcp.server.mcpserver.resources",
+        "mcp.server.mcpserver.resources.types",
+        "mcp.server.mcpserver.resources.templates",
+        "fastmcp.prompts",
+        "fastmcp.prompts.prompt",
+        "fastmcp.prompts.function_prompt",
+        "fastmcp.resources",
+        "fastmcp.resources.resource",
+        "fastmcp.resources.function_resource",
+        "fastmcp.resources.template",
+    ),
+    ("Prompt", "FunctionPrompt", "Resource", "FunctionResource", "ResourceTemplate", "FunctionResourceTemplate"),
+)
+# Server methods (decorators, or called with the function) that register something other than
+# a tool: failures there are JSON-RPC errors by design (semantics section 6).
+NON_TOOL_ATTRS = frozenset(
+    {
+        "resource",
+        "prompt",
+        "completion",
+        "add_resource",
+        "add_prompt",
+        "add_template",
+        "add_resource_fn",
+        "read_resource",
+        "list_resources",
+        "list_resource_templates",
+        "get_prompt",
+        "list_prompts",
+        "list_tools",
+        "subscribe_resource",
+        "unsubscribe_resource",
+        "set_logging_level",
+        "progress_notification",
+        "custom_route",
+    }
+)
+# Low-level decorators that exist only in mcp 1.x (2.x takes `on_...=` constructor arguments).
+LOWLEVEL_V1_DECORATORS = frozenset(
+    {
+        "call_tool",
+        "list_tools",
+        "read_resource",
+        "list_resources",
+        "list_resource_templates",
+        "get_prompt",
+        "list_prompts",
+        "completion",
+        "subscribe_resource",
+        "unsubscribe_resource",
+        "set_logging_level",
+        "progress_notification",
+    }
+)
+# mcp 2.x low-level constructor arguments / `add_request_handler` methods for non-tool requests.
+LOWLEVEL_NON_TOOL_KWARGS = frozenset(
+    {
+        "on_read_resource",
+        "on_list_resources",
+        "on_list_resource_templates",
+        "on_get_prompt",
+        "on_list_prompts",
+        "on_completion",
+        "on_list_tools",
+        "on_subscribe_resource",
+        "on_unsubscribe_resource",
+        "on_set_logging_level",
+    }
+)
+# High-level constructor arguments holding resource/prompt handlers (`MCPServer(resources=[...])`).
+NON_TOOL_CONSTRUCTOR_KWARGS = frozenset({"resources", "prompts"})
 
 # Classes whose message the framework delivers to the model verbatim: the right way to fail a tool.
 TOOL_ERROR_CLASSES: dict[str, Family] = {
@@ -104,8 +257,6 @@ TEXT_CONTENT_CLASSES = frozenset({"mcp.types.TextContent", "mcp_types.TextConten
 TOOL_RESULT_CLASSES = frozenset(
     {"fastmcp.tools.ToolResult", "fastmcp.tools.tool.ToolResult", "fastmcp.tools.base.ToolResult"}
 )
-# Modules whose import marks a file as belonging to an MCP server (prefilter and family hints).
-FRAMEWORK_MODULE_PREFIXES = ("mcp", "fastmcp", "mcp_types")
 
 # JSON-RPC codes by name, for messages ("INVALID_PARAMS").
 ERROR_CODE_NAMES = {

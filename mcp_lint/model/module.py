@@ -1,100 +1,105 @@
 """Build a module's server model: servers, tool handlers, non-tool handlers and function facts.
 
 One walk over the module finds every server object and every registration form of the rule
-catalogue; function bodies are then summarised by `facts.collect_facts`.
+catalogue ("Where the rules look"); function bodies are then summarised by `facts.collect_facts`.
+
+The question asked at every registration is "what is the object this is called on?" (`mcp` in
+`@mcp.tool()`). The answer is a `Receiver`: a server of a known family, certainly not a server
+(`agent = Agent(...)`, a class, a third-party module), or unknown. Unknown receivers that the
+linker can still tie to a server of another module become `pending` registrations.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts, collect_facts
-from mcp_lint.model.frameworks import SERVER_CLASSES, TOOL_ERROR_CLASSES, Family
+from mcp_lint.model.frameworks import (
+    LOWLEVEL_NON_TOOL_KWARGS,
+    LOWLEVEL_V1_DECORATORS,
+    NON_TOOL_ATTRS,
+    NON_TOOL_CONSTRUCTOR_KWARGS,
+    NON_TOOL_FACTORIES,
+    SERVER_CLASSES,
+    STANDALONE_NON_TOOL_DECORATORS,
+    STANDALONE_TOOL_DECORATORS,
+    TOOL_ERROR_CLASSES,
+    TOOL_FACTORIES,
+    Family,
+    is_framework_name,
+    server_family,
+)
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import ToolRegistration
 
-# Attributes of a server whose decorator registers a handler that is NOT a tool.
-NON_TOOL_ATTRS = frozenset(
-    {
-        "resource",
-        "prompt",
-        "completion",
-        "read_resource",
-        "list_resources",
-        "list_resource_templates",
-        "get_prompt",
-        "list_prompts",
-        "list_tools",
-        "subscribe_resource",
-        "unsubscribe_resource",
-        "set_logging_level",
-        "progress_notification",
-        "custom_route",
-    }
-)
-STANDALONE_TOOL_DECORATORS = frozenset(
-    {
-        "fastmcp.tools.tool",
-        "fastmcp.tools.tool.tool",
-        "fastmcp.tools.function_tool.tool",
-        "fastmcp.contrib.mcp_mixin.mcp_tool",
-        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool",
-    }
-)
-STANDALONE_NON_TOOL_DECORATORS = frozenset(
-    {
-        "fastmcp.resources.resource",
-        "fastmcp.prompts.prompt",
-        "fastmcp.contrib.mcp_mixin.mcp_resource",
-        "fastmcp.contrib.mcp_mixin.mcp_prompt",
-        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_resource",
-        "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_prompt",
-    }
-)
-TOOL_FACTORIES = frozenset(
-    {
-        "mcp.server.fastmcp.tools.Tool.from_function",
-        "mcp.server.fastmcp.tools.base.Tool.from_function",
-        "mcp.server.mcpserver.tools.Tool.from_function",
-        "mcp.server.mcpserver.tools.base.Tool.from_function",
-        "fastmcp.tools.Tool.from_function",
-        "fastmcp.tools.FunctionTool.from_function",
-        "fastmcp.tools.tool.Tool.from_function",
-        "fastmcp.tools.tool.FunctionTool.from_function",
-        "fastmcp.tools.function_tool.FunctionTool.from_function",
-    }
-)
-LOWLEVEL_NON_TOOL_KWARGS = frozenset(
-    {
-        "on_read_resource",
-        "on_list_resources",
-        "on_list_resource_templates",
-        "on_get_prompt",
-        "on_list_prompts",
-        "on_completion",
-        "on_list_tools",
-    }
-)
+# Typing constructs whose arguments are the annotation's real types.
+_UNION_WRAPPERS = frozenset({"Optional", "Union"})
+_FIRST_ARG_WRAPPERS = frozenset({"Annotated", "Final", "ClassVar"})
 
 
 @dataclass
 class ModuleModel:
     module: str
     aliases: AliasTable
+    # Qualified name -> family, for every name that is, builds or types a server: variables
+    # (`pkg.app.mcp`, `pkg.app.Service.mcp` for `self.mcp`), project subclasses of a server class
+    # and factory functions returning one. The linker looks up pending registrations here.
     servers: dict[str, Family] = field(default_factory=dict)
     tools: list[ToolRegistration] = field(default_factory=list)
+    # (function, qualified name of the receiver or of what made it, tool name): `@x.tool` where x
+    # comes from elsewhere; "" when nothing names it (the file's framework imports decide).
     pending: list[tuple[str, str, str]] = field(default_factory=list)
     non_tool: set[str] = field(default_factory=set)
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    module_functions: set[str] = field(default_factory=set)
+    # Module-level lists, tuples, sets (elements) and dicts (values): `for fn in TOOLS`.
     module_lists: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    # Module-level dicts as (key, value) pairs: `for name, fn in TOOLS.items()`.
+    module_dicts: dict[str, list[tuple[cst.BaseExpression, cst.BaseExpression]]] = field(default_factory=dict)
     logger_name: str | None = None
     lowlevel_major_hint: int | None = None
-    # Names assigned from a call that is not a server constructor (`agent = Agent()`): never servers.
+    # Module/class-level names assigned something that is certainly not a server (`agent = Agent()`).
     non_servers: set[str] = field(default_factory=set)
+    # Module/class-level names assigned the result of a project callable we cannot see into
+    # (`mcp = create_server()` with create_server imported): name -> that callable.
+    server_sources: dict[str, str] = field(default_factory=dict)
+
+
+class Is(enum.Enum):
+    SERVER = "server"
+    NOT_SERVER = "not-server"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Receiver:
+    """What the object a registration is made on is known to be."""
+
+    is_: Is
+    family: Family | None = None
+    # SERVER: the server variable's qualified name (None for function locals). UNKNOWN: a
+    # qualified name the linker can look up among all modules' servers, when there is one.
+    key: str | None = None
+
+
+UNKNOWN = Receiver(Is.UNKNOWN)
+NOT_SERVER = Receiver(Is.NOT_SERVER)
+
+
+@dataclass
+class _Frame:
+    """An enclosing class or function body."""
+
+    kind: str  # "class" or "function"
+    qual: str
+    bindings: dict[str, Receiver] = field(default_factory=dict)  # function parameters and locals
+    globals: set[str] = field(default_factory=set)
+    # Local names standing for functions: `find_foo = find` then `mcp.tool(find_foo)`.
+    function_aliases: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _string_value(expr: cst.BaseExpression | None) -> str | None:
@@ -104,347 +109,13 @@ def _string_value(expr: cst.BaseExpression | None) -> str | None:
     return None
 
 
-def _call_name_arg(call: cst.Call) -> str | None:
+def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument passed at `index` or as `keyword=`."""
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "name":
-            return _string_value(arg.value)
-    if call.args and call.args[0].keyword is None:
-        return _string_value(call.args[0].value)
-    return None
-
-
-class _ModuleWalker(cst.CSTVisitor):
-    def __init__(self, model: ModuleModel) -> None:
-        self.model = model
-        self.aliases = model.aliases
-        self.class_stack: list[str] = []
-        self.function_stack: list[tuple[str, dict[str, Family]]] = []  # (qualname, local servers)
-        self.loop_stack: list[tuple[str, list[cst.BaseExpression]]] = []
-
-    # -- scopes ---------------------------------------------------------------------------
-    def _qualname(self, name: str) -> str:
-        parts = [self.model.module] if self.model.module else []
-        if self.function_stack:
-            parts = [self.function_stack[-1][0]]
-        elif self.class_stack:
-            parts.append(".".join(self.class_stack))
-        return ".".join([*parts, name])
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        bases = []
-        for base in node.bases:
-            bases.append(self.aliases.resolve(base.value) or f"{self.model.module}.{dotted(base.value) or '?'}")
-        qual = self._qualname(node.name.value)
-        self.model.classes[qual] = tuple(bases)
-        self.class_stack.append(node.name.value)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.class_stack.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        qual = self._qualname(node.name.value)
-        local_servers: dict[str, Family] = {}
-        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
-            if param.annotation is not None:
-                family = self._server_family_of_annotation(param.annotation.annotation)
-                if family is not None:
-                    local_servers[param.name.value] = family
-        class_name = ".".join(self.class_stack) if self.class_stack and not self.function_stack else None
-        facts = collect_facts(node, qual, class_name, self.aliases, self._resolve_callee_factory(class_name))
-        self.model.functions[qual] = facts
-        for decorator in node.decorators:
-            self._registration_from_decorator(decorator.decorator, qual, node.name.value)
-        self.function_stack.append((qual, local_servers))
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.function_stack.pop()
-
-    def visit_For(self, node: cst.For) -> None:
-        if isinstance(node.target, cst.Name):
-            self.loop_stack.append((node.target.value, self._iterable_elements(node.iter)))
-        else:
-            self.loop_stack.append(("", []))
-
-    def leave_For(self, original_node: cst.For) -> None:
-        self.loop_stack.pop()
-
-    def visit_Import(self, node: cst.Import) -> None:
-        self.aliases.add_import(node)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.aliases.add_import_from(node)
-
-    # -- servers --------------------------------------------------------------------------
-    def _server_family_of_call(self, value: cst.BaseExpression) -> Family | None:
-        while isinstance(value, cst.Await):
-            value = value.expression
-        if not isinstance(value, cst.Call):
-            return None
-        resolved = self.aliases.resolve(value.func)
-        if resolved is None:
-            return None
-        family = SERVER_CLASSES.get(resolved)
-        if family is Family.MCP_LOWLEVEL:
-            if any(arg.keyword is not None and arg.keyword.value.startswith("on_") for arg in value.args):
-                self.model.lowlevel_major_hint = 2
-        return family
-
-    def _server_family_of_annotation(self, annotation: cst.BaseExpression) -> Family | None:
-        if isinstance(annotation, cst.SimpleString):
-            text = annotation.evaluated_value
-            resolved = self.aliases.resolve_dotted(text) if isinstance(text, str) else None
-        else:
-            resolved = self.aliases.resolve(annotation)
-        return SERVER_CLASSES.get(resolved or "")
-
-    def _server_key(self, expr: cst.BaseExpression) -> str | None:
-        name = dotted(expr)
-        if name is None:
-            return None
-        if name.startswith(("self.", "cls.")) and self.class_stack:
-            return f"{self.model.module}.{self.class_stack[0]}.{name}"
-        return f"{self.model.module}.{name}"
-
-    def _record_server(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        family = self._server_family_of_call(value)
-        if family is None:
-            key = self._server_key(target)
-            if key is not None and isinstance(value, (cst.Call, cst.Await)) and key not in self.model.servers:
-                self.model.non_servers.add(key)
-            return
-        key = self._server_key(target)
-        if key is not None:
-            self.model.servers[key] = family
-        if isinstance(value, cst.Call):
-            self._tools_kwarg(value, family)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._record_server(target.target, node.value)
-            self._record_raw_handler(target.target, node.value)
-        if not self.function_stack and not self.class_stack and len(node.targets) == 1:
-            target = node.targets[0].target
-            if isinstance(target, cst.Name):
-                elements = self._iterable_elements(node.value)
-                if elements:
-                    self.model.module_lists[target.value] = elements
-                if _is_get_logger(node.value, self.aliases):
-                    self.model.logger_name = target.value
-                if isinstance(node.value, cst.Dict):
-                    self.model.module_lists[target.value] = [
-                        el.value for el in node.value.elements if isinstance(el, cst.DictElement)
-                    ]
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._record_server(node.target, node.value)
-        family = self._server_family_of_annotation(node.annotation.annotation)
-        if family is not None:
-            key = self._server_key(node.target)
-            if key is not None:
-                self.model.servers.setdefault(key, family)
-
-    def _lookup_server(self, expr: cst.BaseExpression) -> tuple[Family | None, str | None, bool]:
-        """(family, server key, is_server) for the object a decorator/call is made on."""
-        name = dotted(expr)
-        if name is None:
-            return None, None, False
-        for _, local in reversed(self.function_stack):
-            if name in local:
-                return local[name], None, True
-        key = self._server_key(expr)
-        if key is not None and key in self.model.servers:
-            return self.model.servers[key], key, True
-        if key is not None and key in self.model.non_servers:
-            return None, None, False
-        root = name.split(".")[0]
-        if root in self.aliases.aliases and root not in {"self", "cls"}:
-            resolved = self.aliases.resolve_dotted(name)
-            if resolved in SERVER_CLASSES:
-                return None, None, False  # a class, not an instance
-            return None, resolved, False
-        return None, None, False
-
-    # -- registrations ------------------------------------------------------------------
-    def _add_tool(self, function: str, tool_name: str, family: Family | None, server: str | None, kind: str = "tool", major: int | None = None) -> None:
-        self.model.tools.append(ToolRegistration(function, tool_name, family, server, kind, major))
-
-    def _registration_from_decorator(self, deco: cst.BaseExpression, qual: str, fname: str) -> None:
-        call = deco if isinstance(deco, cst.Call) else None
-        func = call.func if call is not None else deco
-        resolved = self.aliases.resolve(func)
-        if resolved in STANDALONE_TOOL_DECORATORS:
-            self._add_tool(qual, (call and _call_name_arg(call)) or fname, Family.FASTMCP, None)
-            return
-        if resolved in STANDALONE_NON_TOOL_DECORATORS:
-            self.model.non_tool.add(qual)
-            return
-        if not isinstance(func, cst.Attribute):
-            return
-        attr = func.attr.value
-        family, key, is_server = self._lookup_server(func.value)
-        if attr == "tool":
-            if is_server:
-                self._add_tool(qual, (call and _call_name_arg(call)) or fname, family, key)
-            elif (key is not None or self.aliases.mentions_framework()) and self._server_key(func.value) not in self.model.non_servers:
-                # A server defined in another module (`from .app import mcp`): linked later.
-                self.model.pending.append((qual, key or "", (call and _call_name_arg(call)) or fname))
-        elif attr == "call_tool" and (is_server or family is Family.MCP_LOWLEVEL or key is not None):
-            self._add_tool(qual, fname, Family.MCP_LOWLEVEL, key, kind="dispatch", major=1)
-            self.model.lowlevel_major_hint = 1
-        elif attr in NON_TOOL_ATTRS and (is_server or key is not None or self.aliases.mentions_framework()):
-            self.model.non_tool.add(qual)
-
-    def _module_mentions_framework(self) -> bool:
-        return bool(self.model.servers)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        resolved = self.aliases.resolve(func)
-        if resolved in TOOL_FACTORIES and node.args:
-            for fn in self._function_refs(node.args[0].value):
-                self._add_tool(fn, _kw_string(node, "name") or last_name(fn), _family_of_factory(resolved), None)
-            return
-        if resolved in SERVER_CLASSES:
-            return  # constructor kwargs handled by _tools_kwarg via the assignment
-        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
-            # mcp.tool(name="x")(fn) and server.call_tool()(fn)
-            inner = func.func
-            family, key, is_server = self._lookup_server(inner.value)
-            if node.args and (is_server or key is not None):
-                for fn in self._function_refs(node.args[0].value):
-                    if inner.attr.value == "tool":
-                        self._add_tool(fn, _call_name_arg(func) or last_name(fn), family, key)
-                    elif inner.attr.value == "call_tool":
-                        self._add_tool(fn, last_name(fn), Family.MCP_LOWLEVEL, key, kind="dispatch", major=1)
-                    elif inner.attr.value in NON_TOOL_ATTRS:
-                        self.model.non_tool.update(self._function_refs(node.args[0].value))
-            return
-        if not isinstance(func, cst.Attribute):
-            return
-        attr = func.attr.value
-        if attr not in {"add_tool", "tool", "add_request_handler", "resource", "prompt", "add_resource", "add_prompt"}:
-            return
-        family, key, is_server = self._lookup_server(func.value)
-        if not (is_server or key is not None):
-            return
-        if attr == "add_request_handler":
-            if node.args and _string_value(node.args[0].value) == "tools/call" and len(node.args) >= 3:
-                for fn in self._function_refs(node.args[2].value):
-                    self._add_tool(fn, last_name(fn), Family.MCP_LOWLEVEL, key, kind="dispatch", major=2)
-                self.model.lowlevel_major_hint = 2
-            elif node.args and len(node.args) >= 3:
-                self.model.non_tool.update(self._function_refs(node.args[2].value))
-            return
-        if not node.args or node.args[0].keyword is not None:
-            return
-        first = node.args[0].value
-        if attr in {"resource", "prompt", "add_resource", "add_prompt"}:
-            self.model.non_tool.update(self._function_refs(first))
-            return
-        if isinstance(first, cst.Call):
-            inner_resolved = self.aliases.resolve(first.func)
-            if inner_resolved in TOOL_FACTORIES:
-                return  # counted when visiting the factory call itself
-            if isinstance(first.func, cst.Attribute) and first.func.attr.value == "from_function" and first.args:
-                for fn in self._function_refs(first.args[0].value):
-                    self._add_tool(fn, _kw_string(first, "name") or last_name(fn), family, key)
-            return
-        for fn in self._function_refs(first):
-            self._add_tool(fn, _kw_string(node, "name") or last_name(fn), family, key)
-
-    def _tools_kwarg(self, call: cst.Call, family: Family) -> None:
-        for arg in call.args:
-            if arg.keyword is None:
-                continue
-            kw = arg.keyword.value
-            if kw == "tools":
-                for element in self._iterable_elements(arg.value):
-                    if isinstance(element, cst.Call):
-                        continue  # Tool.from_function(...) is found by visit_Call
-                    for fn in self._function_refs(element):
-                        self._add_tool(fn, last_name(fn), family, None)
-            elif kw == "on_call_tool" and family is Family.MCP_LOWLEVEL:
-                for fn in self._function_refs(arg.value):
-                    self._add_tool(fn, last_name(fn), family, None, kind="dispatch", major=2)
-            elif kw in LOWLEVEL_NON_TOOL_KWARGS or kw in {"resources", "prompts"}:
-                for element in self._iterable_elements(arg.value) or [arg.value]:
-                    self.model.non_tool.update(self._function_refs(element))
-
-    def _record_raw_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        # server.request_handlers[types.CallToolRequest] = handler (mcp 1.x, bypassing the decorator)
-        if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Attribute):
-            return
-        if target.value.attr.value != "request_handlers":
-            return
-        index = target.slice[0].slice if target.slice else None
-        if isinstance(index, cst.Index) and last_name(dotted(index.value)) == "CallToolRequest":
-            for fn in self._function_refs(value):
-                self._add_tool(fn, last_name(fn), Family.MCP_LOWLEVEL, None, kind="dispatch", major=1)
-
-    # -- references to functions ----------------------------------------------------------
-    def _iterable_elements(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            return [el.value for el in expr.elements if isinstance(el, cst.Element)]
-        if isinstance(expr, cst.Name) and expr.value in self.model.module_lists:
-            return self.model.module_lists[expr.value]
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"values", "items"}:
-            base = expr.func.value
-            if isinstance(base, cst.Name) and base.value in self.model.module_lists:
-                return self.model.module_lists[base.value]
-        return []
-
-    def _function_refs(self, expr: cst.BaseExpression) -> list[str]:
-        """Qualified names of the function(s) an expression stands for."""
-        if isinstance(expr, cst.Name):
-            for var, elements in reversed(self.loop_stack):
-                if var == expr.value:
-                    out: list[str] = []
-                    for element in elements:
-                        if isinstance(element, cst.Tuple) and element.elements:
-                            element = element.elements[0].value
-                        out.extend(self._function_refs(element))
-                    return out
-            if expr.value in self.aliases.aliases:
-                return [self.aliases.aliases[expr.value]]
-            if self.function_stack:
-                nested = f"{self.function_stack[-1][0]}.{expr.value}"
-                if nested in self.model.functions:
-                    return [nested]
-            return [f"{self.model.module}.{expr.value}" if self.model.module else expr.value]
-        if isinstance(expr, cst.Attribute):
-            name = dotted(expr)
-            if name and name.startswith(("self.", "cls.")) and self.class_stack:
-                return [f"{self.model.module}.{self.class_stack[0]}.{name.split('.', 1)[1]}"]
-            resolved = self.aliases.resolve(expr) if name else None
-            if resolved:
-                return [resolved]
-            if name:
-                return [f"{self.model.module}.{name}"]
-        if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, (cst.Name, cst.Attribute)):
-            # partial(fn, ...) / wraps
-            if last_name(dotted(expr.func)) in {"partial"}:
-                return self._function_refs(expr.args[0].value)
-        return []
-
-    def _resolve_callee_factory(self, class_name: str | None):
-        module = self.model.module
-        aliases = self.aliases
-        first_class = class_name.split(".")[0] if class_name else None
-
-        def resolve(func: cst.BaseExpression) -> str | None:
-            name = dotted(func)
-            if name is None:
-                return None
-            if name.startswith(("self.", "cls.")) and first_class:
-                rest = name.split(".", 1)[1]
-                return f"{module}.{first_class}.{rest}"
-            resolved = aliases.resolve_dotted(name)
-            if resolved is not None:
-                return resolved
-            return f"{module}.{name}" if module else name
-
-        return resolve
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    return positional[index].value if index < len(positional) else None
 
 
 def _kw_string(call: cst.Call, keyword: str) -> str | None:
@@ -454,12 +125,617 @@ def _kw_string(call: cst.Call, keyword: str) -> str | None:
     return None
 
 
-def _family_of_factory(resolved: str) -> Family:
-    if resolved.startswith("fastmcp."):
-        return Family.FASTMCP
-    if resolved.startswith("mcp.server.mcpserver"):
-        return Family.MCP_SERVER
-    return Family.MCP_FASTMCP
+def _call_name_arg(call: cst.Call) -> str | None:
+    """The tool name of `@mcp.tool("name")` / `@mcp.tool(name="name")`."""
+    return _string_value(_arg(call, 0, "name"))
+
+
+def _first_positional(call: cst.Call) -> cst.BaseExpression | None:
+    if call.args and call.args[0].keyword is None and not call.args[0].star:
+        return call.args[0].value
+    return None
+
+
+def _unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr
+
+
+class _ModuleWalker(cst.CSTVisitor):
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.aliases = model.aliases
+        self.frames: list[_Frame] = []
+        # Loop variables bound to known elements: `for fn in [a, b]` -> {"fn": [a, b]}.
+        self.loop_stack: list[dict[str, list[cst.BaseExpression]]] = []
+        # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
+        self.decorator_calls: set[int] = set()
+        self.module_function_aliases: dict[str, list[str]] = {}
+        self.module_top = model.module.split(".")[0] if model.module else ""
+
+    # -- scopes ---------------------------------------------------------------------------
+    def _qualname(self, name: str) -> str:
+        if self.frames:
+            return f"{self.frames[-1].qual}.{name}"
+        return f"{self.model.module}.{name}" if self.model.module else name
+
+    def _class_qual(self) -> str | None:
+        """The class whose method we are in (what `self` and `cls` stand for)."""
+        for frame in reversed(self.frames):
+            if frame.kind == "class":
+                return frame.qual
+        return None
+
+    def _key(self, name: str) -> str:
+        """Model key of a dotted name: `self.mcp` -> `mod.Class.mcp`, `mcp` -> `mod.mcp`."""
+        root, _, rest = name.partition(".")
+        class_qual = self._class_qual()
+        if root in {"self", "cls"} and rest and class_qual:
+            return f"{class_qual}.{rest}"
+        return f"{self.model.module}.{name}" if self.model.module else name
+
+    def _is_project_name(self, name: str, resolved: str) -> bool:
+        """Does the imported `name` come from this project (relative import or same top package)?"""
+        if name.split(".")[0] in self.aliases.relative_names:
+            return True
+        return bool(self.module_top) and resolved.split(".")[0] == self.module_top
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        qual = self._qualname(node.name.value)
+        bases = []
+        for base in node.bases:
+            value = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # `FastMCP[Ctx]`
+            bases.append(self.aliases.resolve(value) or f"{self.model.module}.{dotted(value) or '?'}")
+        self.model.classes[qual] = tuple(bases)
+        # A subclass of a server class is a server class: record it so that instances, here or
+        # in other modules (through the linker), get the base's family.
+        for base in bases:
+            family = server_family(base) or self.model.servers.get(base)
+            if family is not None:
+                self.model.servers[qual] = family
+                break
+        self.frames.append(_Frame("class", qual))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.frames.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        qual = self._qualname(node.name.value)
+        class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
+        class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
+        self.model.functions[qual] = collect_facts(node, qual, class_name, self.aliases, self._callee_resolver())
+        if node.returns is not None:
+            returned = self._receiver_of_annotation(node.returns.annotation)
+            if returned.is_ is Is.SERVER and returned.family is not None:
+                self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
+        for decorator in node.decorators:
+            if isinstance(decorator.decorator, cst.Call):
+                self.decorator_calls.add(id(decorator.decorator))
+            self._registration_from_decorator(decorator.decorator, qual, node.name.value)
+        frame = _Frame("function", qual)
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            name = param.name.value
+            if name in {"self", "cls"} and class_qual:
+                continue
+            # A parameter shadows module names; only its annotation tells what it is.
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else UNKNOWN
+        self.frames.append(frame)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.frames.pop()
+
+    def visit_Global(self, node: cst.Global) -> None:
+        if self.frames:
+            self.frames[-1].globals.update(item.name.value for item in node.names)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.aliases.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.aliases.add_import_from(node)
+
+    # -- loops and comprehensions ---------------------------------------------------------
+    def visit_For(self, node: cst.For) -> None:
+        self.loop_stack.append(self._loop_bindings(node.target, node.iter))
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.loop_stack.pop()
+
+    def _visit_comprehension(self, node: cst.BaseComp) -> None:
+        # The element is visited before its `for` clause, so bind the loop variables up front.
+        bindings: dict[str, list[cst.BaseExpression]] = {}
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            bindings.update(self._loop_bindings(comp.target, comp.iter))
+            comp = comp.inner_for_in
+        self.loop_stack.append(bindings)
+
+    def _leave_comprehension(self, original_node: cst.BaseComp) -> None:
+        self.loop_stack.pop()
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comprehension
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
+
+    def _loop_bindings(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, list[cst.BaseExpression]]:
+        rows = self._iteration(iterable)
+        if isinstance(target, cst.Name):
+            return {target.value: [row[0] if len(row) == 1 else cst.Tuple([cst.Element(v) for v in row]) for row in rows]}
+        if isinstance(target, (cst.Tuple, cst.List)):
+            out: dict[str, list[cst.BaseExpression]] = {}
+            for index, element in enumerate(target.elements):
+                if isinstance(element.value, cst.Name):
+                    out[element.value.value] = [row[index] for row in rows if index < len(row)]
+            return out
+        return {}
+
+    def _iteration(self, iterable: cst.BaseExpression) -> list[tuple[cst.BaseExpression, ...]]:
+        """What a `for` over `iterable` yields, each item unpacked: `[(a, "x")]` -> [(a, "x")]."""
+        pairs = self._dict_method(iterable, "items")
+        if pairs is not None:
+            return list(pairs)
+        return [_unpack(element) for element in self._iterable_elements(iterable)]
+
+    def _dict_method(self, expr: cst.BaseExpression, method: str) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
+        """The pairs of a module-level dict when `expr` is `THAT_DICT.<method>()`."""
+        if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
+            return None
+        if expr.func.attr.value != method or not isinstance(expr.func.value, cst.Name):
+            return None
+        return self.model.module_dicts.get(expr.func.value.value)
+
+    def _iterable_elements(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The elements a literal, a module-level table or a loop variable holding lists has."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            return [el.value for el in expr.elements if isinstance(el, cst.Element)]
+        for method, index in (("values", 1), ("keys", 0)):
+            pairs = self._dict_method(expr, method)
+            if pairs is not None:
+                return [pair[index] for pair in pairs]
+        if not isinstance(expr, cst.Name):
+            return []
+        for bindings in reversed(self.loop_stack):
+            if expr.value in bindings:  # `for group in GROUPS: for fn in group:`
+                return [inner for element in bindings[expr.value] for inner in self._iterable_elements(element)]
+        if expr.value in self.model.module_dicts:
+            return [key for key, _ in self.model.module_dicts[expr.value]]  # iterating a dict: keys
+        return self.model.module_lists.get(expr.value, [])
+
+    # -- what an expression is ----------------------------------------------------------------
+    def _module_binding(self, key: str) -> Receiver | None:
+        if key in self.model.servers:
+            return Receiver(Is.SERVER, self.model.servers[key], key)
+        if key in self.model.non_servers:
+            return NOT_SERVER
+        if key in self.model.server_sources:
+            return Receiver(Is.UNKNOWN, key=self.model.server_sources[key])
+        return None
+
+    def _receiver(self, expr: cst.BaseExpression) -> Receiver:
+        """What the object `expr` (a registration is made on) is."""
+        name = dotted(expr)
+        if name is None:
+            return UNKNOWN  # `get_server().tool`, `servers[0].tool`
+        root, _, rest = name.partition(".")
+        class_qual = self._class_qual()
+        if root in {"self", "cls"} and class_qual:
+            if not rest:  # `self.add_tool(...)` in a subclass of a server class
+                family = self.model.servers.get(class_qual)
+                return Receiver(Is.SERVER, family, class_qual) if family is not None else UNKNOWN
+            return self._module_binding(self._key(name)) or UNKNOWN
+        for frame in reversed(self.frames):
+            if frame.kind == "function" and root in frame.bindings and root not in frame.globals:
+                return frame.bindings[root] if not rest else UNKNOWN
+        found = self._module_binding(self._key(name))
+        if found is not None:
+            return found
+        resolved = self.aliases.resolve_dotted(name)
+        if resolved is None:
+            return UNKNOWN
+        if resolved in SERVER_CLASSES:
+            return NOT_SERVER  # `@FastMCP.tool`: the class, not a server
+        return Receiver(Is.UNKNOWN, key=resolved)  # imported: the linker knows the other module
+
+    def _receiver_of_value(self, value: cst.BaseExpression) -> Receiver | None:
+        """What an assignment of `value` binds; None when the value says nothing about servers."""
+        value = _unwrap_await(value)
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            found = self._receiver(value)
+            return found if found.is_ is Is.SERVER else None  # `server = mcp`: an alias
+        if isinstance(value, cst.Call):
+            return self._receiver_of_callee(value.func)
+        return None
+
+    def _receiver_of_callee(self, func: cst.BaseExpression) -> Receiver:
+        """What calling `func` returns: a server constructor, factory, or something else."""
+        if isinstance(func, cst.Subscript):
+            func = func.value  # `Server[LifespanState](...)`
+        name = dotted(func)
+        if name is None:
+            return UNKNOWN
+        resolved = self.aliases.resolve_dotted(name)
+        family = server_family(resolved)
+        if family is not None:
+            return Receiver(Is.SERVER, family)
+        if resolved is None:
+            # Defined here: a server subclass or factory we have seen, another local class, or
+            # a function whose result we cannot tell.
+            key = self._key(name)
+            if key in self.model.servers:
+                return Receiver(Is.SERVER, self.model.servers[key])
+            return NOT_SERVER if key in self.model.classes else UNKNOWN
+        if is_framework_name(resolved):
+            return NOT_SERVER  # `fastmcp.Client(...)`, `mcp.ClientSession(...)`
+        if self._is_project_name(name, resolved):
+            return Receiver(Is.UNKNOWN, key=resolved)  # a project class or factory: linked later
+        if last_name(resolved)[:1].isupper():
+            return NOT_SERVER  # a third-party class: `Agent(...)`, `Flask(...)`
+        # A function from outside the package: a sibling module of a flat layout can be a
+        # server factory, so the linker decides.
+        return Receiver(Is.UNKNOWN, key=resolved)
+
+    def _receiver_of_annotation(self, annotation: cst.BaseExpression) -> Receiver:
+        """What a parameter or variable annotated with `annotation` is."""
+        if isinstance(annotation, cst.SimpleString):
+            text = annotation.evaluated_value
+            try:
+                parsed = cst.parse_expression(text) if isinstance(text, str) else None
+            except cst.ParserSyntaxError:
+                parsed = None
+            return self._receiver_of_annotation(parsed) if parsed is not None else UNKNOWN
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            return self._first_server(annotation.left, annotation.right)  # `FastMCP | None`
+        if isinstance(annotation, cst.Subscript):
+            wrapper = last_name(self.aliases.resolve(annotation.value) or dotted(annotation.value))
+            items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+            if wrapper in _UNION_WRAPPERS:
+                return self._first_server(*items)
+            if wrapper in _FIRST_ARG_WRAPPERS and items:
+                return self._receiver_of_annotation(items[0])
+            return self._receiver_of_annotation(annotation.value)  # `FastMCP[AppContext]`
+        name = dotted(annotation)
+        if name is None:
+            return UNKNOWN
+        resolved = self.aliases.resolve_dotted(name)
+        if resolved is not None and resolved.split(".")[0] in {"typing", "typing_extensions"}:
+            return UNKNOWN  # `Any`, `object`-like: could be anything
+        if resolved is None and self._key(name) not in self.model.classes:
+            return UNKNOWN  # builtins and names we do not know
+        return self._receiver_of_callee(annotation)
+
+    def _first_server(self, *annotations: cst.BaseExpression) -> Receiver:
+        found = [self._receiver_of_annotation(a) for a in annotations if not _is_none(a)]
+        for receiver in found:
+            if receiver.is_ is Is.SERVER:
+                return receiver
+        return NOT_SERVER if found and all(r.is_ is Is.NOT_SERVER for r in found) else UNKNOWN
+
+    # -- bindings -------------------------------------------------------------------------
+    def _bind(self, target: cst.BaseExpression, receiver: Receiver | None) -> None:
+        if receiver is None:
+            return
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function" and target.value not in frame.globals:
+            frame.bindings[target.value] = receiver
+            return
+        name = dotted(target)
+        if name is None:
+            return
+        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+            key = f"{frame.qual}.{name}"  # a class attribute: reached as `self.name` / `Cls.name`
+        else:
+            key = self._key(name)
+        if receiver.is_ is Is.SERVER and receiver.family is not None:
+            self.model.servers[key] = receiver.family
+            self.model.non_servers.discard(key)
+        elif receiver.is_ is Is.NOT_SERVER and key not in self.model.servers:
+            # A name bound to a server anywhere stays one: conditional definitions pick either.
+            self.model.non_servers.add(key)
+        elif receiver.is_ is Is.UNKNOWN and receiver.key and key not in self.model.servers:
+            self.model.server_sources[key] = receiver.key
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        receiver = self._receiver_of_value(node.value)
+        for target in node.targets:
+            self._bind(target.target, receiver)
+            self._track_function_alias(target.target, node.value)
+            self._raw_request_handler(target.target, node.value)
+        if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self._module_constant(node.targets[0].target.value, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        receiver = self._receiver_of_value(node.value) if node.value is not None else None
+        if receiver is None or receiver.is_ is Is.UNKNOWN:
+            # `mcp: FastMCP = create()`: the annotation says what the value does not.
+            annotated = self._receiver_of_annotation(node.annotation.annotation)
+            if annotated.is_ is not Is.UNKNOWN:
+                receiver = annotated
+        self._bind(node.target, receiver)
+        if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
+            self._module_constant(node.target.value, node.value)
+
+    def _module_constant(self, name: str, value: cst.BaseExpression) -> None:
+        """Module-level lists/dicts (tool tables) and the logger, for later lookups."""
+        if isinstance(value, cst.Dict):
+            pairs = [(el.key, el.value) for el in value.elements if isinstance(el, cst.DictElement)]
+            self.model.module_dicts[name] = pairs
+            self.model.module_lists[name] = [v for _, v in pairs]
+        else:
+            elements = self._iterable_elements(value) if isinstance(value, (cst.List, cst.Tuple, cst.Set)) else []
+            if elements:
+                self.model.module_lists[name] = elements
+        if _is_get_logger(value, self.aliases):
+            self.model.logger_name = name
+
+    def visit_Return(self, node: cst.Return) -> None:
+        # `return FastMCP(...)` / `return server`: the function is a server factory.
+        if node.value is None or not self.frames or self.frames[-1].kind != "function":
+            return
+        receiver = self._receiver_of_value(node.value)
+        if receiver is not None and receiver.is_ is Is.SERVER and receiver.family is not None:
+            self.model.servers.setdefault(self.frames[-1].qual, receiver.family)
+
+    # -- registrations --------------------------------------------------------------------
+    def _plausible(self, receiver: Receiver) -> bool:
+        """Can a registration method called on `receiver` be an MCP one?"""
+        if receiver.is_ is Is.SERVER:
+            return True
+        return receiver.is_ is Is.UNKNOWN and (receiver.key is not None or self.aliases.mentions_framework())
+
+    def _register_tool(self, function: str, tool_name: str, receiver: Receiver) -> None:
+        if receiver.is_ is Is.SERVER:
+            self.model.tools.append(ToolRegistration(function, tool_name, receiver.family, receiver.key))
+        elif self._plausible(receiver):
+            # Only the linker can tell (a server of another module, or nothing MCP at all).
+            self.model.pending.append((function, receiver.key or "", tool_name))
+
+    def _register_dispatch(self, function: str, receiver: Receiver, major: int) -> None:
+        """A low-level `tools/call` handler (it dispatches to per-tool functions)."""
+        if receiver.is_ is Is.SERVER and receiver.family is not Family.MCP_LOWLEVEL:
+            return
+        if not self._plausible(receiver):
+            return
+        self.model.tools.append(ToolRegistration(function, last_name(function), Family.MCP_LOWLEVEL, receiver.key, "dispatch", major))
+        self.model.lowlevel_major_hint = major
+
+    def _register_by_attr(self, attr: str, receiver: Receiver, functions: list[str], tool_name: str | None) -> None:
+        """`receiver.<attr>` applied to `functions` (as a decorator or a curried call)."""
+        if attr == "tool":
+            for function in functions:
+                self._register_tool(function, tool_name or last_name(function), receiver)
+        elif attr == "call_tool":
+            for function in functions:
+                self._register_dispatch(function, receiver, major=1)
+        elif attr in NON_TOOL_ATTRS and self._plausible(receiver):
+            self.model.non_tool.update(functions)
+            if attr in LOWLEVEL_V1_DECORATORS and receiver.family is Family.MCP_LOWLEVEL:
+                self.model.lowlevel_major_hint = 1
+
+    def _registration_from_decorator(self, deco: cst.BaseExpression, qual: str, fname: str) -> None:
+        call = deco if isinstance(deco, cst.Call) else None
+        func = call.func if call is not None else deco
+        tool_name = _call_name_arg(call) if call is not None else None
+        resolved = self.aliases.resolve(func)
+        if resolved in STANDALONE_TOOL_DECORATORS:
+            self.model.tools.append(ToolRegistration(qual, tool_name or fname, Family.FASTMCP, None))
+        elif resolved in STANDALONE_NON_TOOL_DECORATORS:
+            self.model.non_tool.add(qual)
+        elif isinstance(func, cst.Attribute):
+            self._register_by_attr(func.attr.value, self._receiver(func.value), [qual], tool_name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if id(node) in self.decorator_calls:
+            return
+        func = node.func
+        resolved = self.aliases.resolve(func)
+        if resolved in TOOL_FACTORIES:
+            target = _arg(node, 0, "fn")
+            for function in self._function_refs(target) if target is not None else []:
+                self.model.tools.append(ToolRegistration(function, _kw_string(node, "name") or last_name(function), TOOL_FACTORIES[resolved], None))
+            return
+        if resolved in NON_TOOL_FACTORIES:
+            target = _arg(node, 0, "fn")
+            self.model.non_tool.update(self._function_refs(target) if target is not None else [])
+            return
+        constructed = self._receiver_of_callee(func)
+        if constructed.is_ is Is.SERVER and constructed.family is not None:
+            self._constructor_arguments(node, constructed.family)
+            return
+        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
+            # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
+            first = _first_positional(node)
+            if first is not None:
+                inner = func.func
+                self._register_by_attr(inner.attr.value, self._receiver(inner.value), self._function_refs(first), _call_name_arg(func))
+        elif isinstance(func, cst.Attribute):
+            self._method_registration(node, func.attr.value, self._receiver(func.value))
+
+    def _method_registration(self, node: cst.Call, attr: str, receiver: Receiver) -> None:
+        """`mcp.add_tool(fn)`, `mcp.tool(fn)`, `server.add_request_handler(...)`, `mcp.add_prompt(...)`."""
+        if attr == "add_request_handler":
+            self._request_handler(node, receiver)
+            return
+        first = _first_positional(node)
+        if first is None or not (attr in {"add_tool", "tool"} or attr in NON_TOOL_ATTRS):
+            return
+        functions = self._registered_functions(first)
+        if attr in {"add_tool", "tool"}:
+            for function in functions:
+                self._register_tool(function, _kw_string(node, "name") or last_name(function), receiver)
+        elif self._plausible(receiver):
+            self.model.non_tool.update(functions)
+
+    def _registered_functions(self, expr: cst.BaseExpression) -> list[str]:
+        """The functions an `add_tool(...)` argument registers."""
+        if isinstance(expr, cst.Call):
+            resolved = self.aliases.resolve(expr.func)
+            if resolved in TOOL_FACTORIES or resolved in NON_TOOL_FACTORIES:
+                return []  # counted when the factory call itself is visited
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "from_function":
+                # A Tool class we cannot place (a project alias): what it is added to decides.
+                target = _arg(expr, 0, "fn")
+                return self._function_refs(target) if target is not None else []
+        return self._function_refs(expr)
+
+    def _request_handler(self, node: cst.Call, receiver: Receiver) -> None:
+        """mcp 2.x `server.add_request_handler("tools/call", CallToolRequestParams, handler)`."""
+        method = _string_value(_arg(node, 0, "method"))
+        handler = _arg(node, 2, "handler")
+        if method is None or handler is None or "/" not in method or not self._plausible(receiver):
+            return
+        functions = self._function_refs(handler)
+        if method == "tools/call":
+            for function in functions:
+                self._register_dispatch(function, receiver, major=2)
+        else:
+            self.model.non_tool.update(functions)
+            if receiver.family in {None, Family.MCP_LOWLEVEL}:
+                self.model.lowlevel_major_hint = 2
+
+    def _constructor_arguments(self, call: cst.Call, family: Family) -> None:
+        """`FastMCP(tools=[...])`, `Server(name, on_call_tool=handler, on_read_resource=...)`."""
+        for arg in call.args:
+            if arg.keyword is None:
+                continue
+            keyword = arg.keyword.value
+            if keyword == "tools":
+                for element in self._iterable_elements(arg.value):
+                    if isinstance(element, cst.Call):
+                        continue  # `Tool.from_function(fn)` is found by visit_Call
+                    for function in self._function_refs(element):
+                        self.model.tools.append(ToolRegistration(function, last_name(function), family, None))
+            elif family is Family.MCP_LOWLEVEL and keyword.startswith("on_"):
+                self.model.lowlevel_major_hint = 2
+                functions = self._function_refs(arg.value)
+                if keyword == "on_call_tool":
+                    for function in functions:
+                        self.model.tools.append(ToolRegistration(function, last_name(function), family, None, "dispatch", 2))
+                elif keyword in LOWLEVEL_NON_TOOL_KWARGS:
+                    self.model.non_tool.update(functions)
+            elif keyword in NON_TOOL_CONSTRUCTOR_KWARGS:
+                for element in self._iterable_elements(arg.value) or [arg.value]:
+                    self.model.non_tool.update(self._function_refs(element))
+
+    def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""
+        if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Attribute):
+            return
+        if target.value.attr.value != "request_handlers" or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index):
+            return
+        request = last_name(self.aliases.resolve(index.value) or dotted(index.value))
+        functions = self._function_refs(value)
+        if request == "CallToolRequest":
+            for function in functions:
+                self.model.tools.append(ToolRegistration(function, last_name(function), Family.MCP_LOWLEVEL, None, "dispatch", 1))
+        elif request.endswith("Request"):
+            self.model.non_tool.update(functions)
+
+    # -- references to functions ----------------------------------------------------------
+    def _function_refs(self, expr: cst.BaseExpression) -> list[str]:
+        """Qualified names of the function(s) an expression stands for."""
+        if isinstance(expr, cst.Name):
+            return self._name_refs(expr.value)
+        if isinstance(expr, cst.Tuple) and expr.elements:
+            return self._function_refs(expr.elements[0].value)  # `(fn, "name")` table rows
+        if isinstance(expr, cst.Attribute):
+            name = dotted(expr)
+            if name is None:
+                return []
+            if name.split(".")[0] in {"self", "cls"}:
+                return [self._key(name)] if self._class_qual() else []
+            return [self.aliases.resolve_dotted(name) or self._key(name)]
+        if isinstance(expr, cst.Call) and last_name(dotted(expr.func)) == "partial":
+            target = _first_positional(expr)
+            return self._function_refs(target) if target is not None else []
+        return []
+
+    def _name_refs(self, name: str) -> list[str]:
+        for bindings in reversed(self.loop_stack):
+            if name in bindings:
+                return [ref for element in bindings[name] for ref in self._function_refs(element)]
+        for frame in reversed(self.frames):
+            if frame.kind != "function" or name in frame.globals:
+                continue
+            if name in frame.function_aliases:
+                return frame.function_aliases[name]
+            nested = f"{frame.qual}.{name}"
+            if nested in self.model.functions:
+                return [nested]
+            if name in frame.bindings:
+                return []  # a parameter or local holding something we cannot name
+        if name in self.module_function_aliases:
+            return self.module_function_aliases[name]
+        local = self._key(name)
+        if local in self.model.functions or name not in self.aliases.aliases:
+            return [local]
+        return [self.aliases.aliases[name]]
+
+    def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """Remember `alias = fn` and `fn = wrap(fn, ...)`, for a later `mcp.tool(alias)`."""
+        if not isinstance(target, cst.Name):
+            return
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or target.value in frame.globals:
+            table = self.module_function_aliases
+        elif frame.kind == "function":
+            table = frame.function_aliases
+        else:
+            return  # class attributes are reached through `self.`, see _function_refs
+        refs = self._alias_refs(target.value, _unwrap_await(value))
+        if refs:
+            table[target.value] = refs
+        else:
+            table.pop(target.value, None)
+
+    def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            return [ref for ref in self._function_refs(value) if ref in self.model.functions or not ref.startswith(self.model.module + ".")]
+        if isinstance(value, cst.Call):
+            first = _first_positional(value)
+            if isinstance(first, cst.Name) and first.value == name:
+                # Re-binding a name to a wrapper of itself (`f = with_retry(f)`) keeps the function.
+                return self._name_refs(name)
+            return self._function_refs(value)  # partial(fn, ...)
+        return []
+
+    def _callee_resolver(self) -> Callable[[cst.BaseExpression], str | None]:
+        """How the facts of the function being entered name what it calls."""
+        module = self.model.module
+        aliases = self.aliases
+        functions = self.model.functions
+        class_qual = self._class_qual()
+        enclosing = [frame.qual for frame in self.frames if frame.kind == "function"]
+
+        def resolve(func: cst.BaseExpression) -> str | None:
+            name = dotted(func)
+            if name is None:
+                return None
+            root, _, rest = name.partition(".")
+            if root in {"self", "cls"} and rest and class_qual:
+                return f"{class_qual}.{rest}"
+            for qual in reversed(enclosing):  # a sibling nested function: `def register(mcp): ...`
+                if f"{qual}.{root}" in functions:
+                    return f"{qual}.{name}"
+            resolved = aliases.resolve_dotted(name)
+            if resolved is not None:
+                return resolved
+            return f"{module}.{name}" if module else name
+
+        return resolve
+
+
+def _unpack(element: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
+    if isinstance(element, (cst.Tuple, cst.List)):
+        return tuple(el.value for el in element.elements if isinstance(el, cst.Element))
+    return (element,)
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _is_get_logger(value: cst.BaseExpression, aliases: AliasTable) -> bool:
@@ -473,26 +749,33 @@ def build_model(module: cst.Module, module_name: str, is_package: bool) -> Modul
     aliases = AliasTable(module_name, is_package)
     # Top-level imports first, so decorators above a late import still resolve.
     for stmt in module.body:
-        _collect_top_imports(stmt, aliases)
+        for node in _top_imports(stmt):
+            if isinstance(node, cst.Import):
+                aliases.add_import(node)
+            else:
+                aliases.add_import_from(node)
     model = ModuleModel(module_name, aliases)
     module.visit(_ModuleWalker(model))
     return model
 
 
-def _collect_top_imports(stmt: cst.CSTNode, aliases: AliasTable) -> None:
+def _top_imports(stmt: cst.CSTNode) -> Iterator[cst.Import | cst.ImportFrom]:
+    """Import statements at module level, including inside `if`/`try` blocks."""
     if isinstance(stmt, cst.SimpleStatementLine):
         for small in stmt.body:
-            if isinstance(small, cst.Import):
-                aliases.add_import(small)
-            elif isinstance(small, cst.ImportFrom):
-                aliases.add_import_from(small)
+            if isinstance(small, (cst.Import, cst.ImportFrom)):
+                yield small
     elif isinstance(stmt, (cst.If, cst.Try)):
-        for child in stmt.body.body:
-            _collect_top_imports(child, aliases)
+        blocks = [stmt.body]
         if isinstance(stmt, cst.Try):
-            for handler in stmt.handlers:
-                for child in handler.body.body:
-                    _collect_top_imports(child, aliases)
+            blocks.extend(handler.body for handler in stmt.handlers)
+        elif isinstance(stmt.orelse, cst.If):
+            yield from _top_imports(stmt.orelse)  # elif
+        elif isinstance(stmt.orelse, cst.Else):
+            blocks.append(stmt.orelse.body)
+        for block in blocks:
+            for child in block.body:
+                yield from _top_imports(child)
 
 
 def tool_error_names(aliases: AliasTable) -> dict[Family, str]:

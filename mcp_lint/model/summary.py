@@ -78,6 +78,9 @@ class ModuleSummary:
     pending: list[tuple[str, str, str]] = field(default_factory=list)
     non_tool: set[str] = field(default_factory=set)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    # `client = Api()` at module level ("client") or `self.client = Api()` in a class ("Cls.client")
+    # -> qualified name of what was called, so `client.get()` resolves to `Api.get`.
+    instances: dict[str, str] = field(default_factory=dict)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
@@ -90,6 +93,8 @@ class ModuleSummary:
     logger_name: str | None = None
     has_logging_import: bool = False
     mentions_framework: bool = False
+    # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
+    masks_errors: bool = False
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False

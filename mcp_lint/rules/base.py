@@ -55,6 +55,14 @@ class ReachContext:
     framework: FrameworkContext
     tool_error_name: str | None  # local name of the family's ToolError if already imported
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
+    masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
+
+    def forwards_exception_text(self) -> bool:
+        """Does the text of a non-ToolError exception reach the model on every candidate version?"""
+        channels = self.framework.channels()
+        if not channels or self.masked:
+            return False
+        return all(c.other_exception_text_reaches_model for c in channels)
 
     @property
     def subject(self) -> str:

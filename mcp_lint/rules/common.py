@@ -70,27 +70,36 @@ def fix_applicability_for(reach: ReachContext) -> Applicability | None:
     return None
 
 
+def pinned(framework: FrameworkContext) -> str:
+    """" (from pyproject.toml)" when the versions come from the project's pins, else ""."""
+    return f" (from {framework.pinned_by})" if framework.pinned_by else ""
+
+
 def channel_phrase_for_raise(framework: FrameworkContext, tool: str) -> str:
     """What the model receives when a tool raises McpError/MCPError, per the semantics table."""
+    return _channel_phrase(framework, tool).replace("{src}", pinned(framework))
+
+
+def _channel_phrase(framework: FrameworkContext, tool: str) -> str:
     family = framework.family
     majors = framework.major_versions
     if family is Family.MCP_SERVER:
-        return "on mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
+        return "on mcp 2.x MCPServer{src} the client gets a JSON-RPC error and the model never sees it"
     if family is Family.MCP_FASTMCP:
         return (
-            f"on mcp 1.x FastMCP it is not a protocol error at all, the model gets "
+            f"on mcp 1.x FastMCP{{src}} it is not a protocol error at all, the model gets "
             f"'Error executing tool {tool}: <message>', which misleads readers of the code"
         )
     if family is Family.MCP_LOWLEVEL:
         if majors == {2}:
-            return "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it"
+            return "on the mcp 2.x low-level Server{src} the client gets a JSON-RPC error and the model never sees it"
         if majors == {1}:
-            return "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error"
+            return "on the mcp 1.x low-level Server{src} it arrives as plain tool-result text, not a protocol error"
         return "on mcp 2.x the client gets a JSON-RPC error the model never sees (on 1.x it arrives as plain text)"
     if family is Family.FASTMCP:
         if majors == {4}:
-            return f"on fastmcp 4.x it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
-        return f"on fastmcp it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
+            return f"on fastmcp 4.x{{src}} it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
+        return f"on fastmcp{{src}} it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
     return "depending on the framework version the model gets wrapped text or nothing at all"
 
 
@@ -106,3 +115,16 @@ def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
 
 def call_name(node: cst.BaseExpression) -> str:
     return last_name(dotted(node) or "")
+
+
+def py_str(text: str) -> str:
+    """A double-quoted Python string literal for `text` (the style most servers use)."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{body}"'
+
+
+def raised_class(exc: cst.BaseExpression | None, ctx: FileContext) -> str | None:
+    """Qualified (or written) name of the class a `raise X(...)` constructs; None for bare raises."""
+    if isinstance(exc, cst.Call):
+        return ctx.model.aliases.resolve(exc.func) or dotted(exc.func)
+    return None

@@ -13,7 +13,7 @@ from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule, indent_of, latent_fix
-from mcp_lint.rules.common import toolerror_available
+from mcp_lint.rules.common import is_protocol_error_class, py_str, raised_class, toolerror_available
 from mcp_lint.rules.text import vague_reason
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -157,8 +157,13 @@ async def get_forecast(city: str) -> str:
             if ret.handler is handler and ret.node.value is not None:
                 yield ret.node, ret.node.value, "return"
         for fact in fn.raises:
-            if fact.handler is handler and is_tool_error_raise(fact.node.exc, ctx):
+            if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
+                continue
+            if is_tool_error_raise(fact.node.exc, ctx):
                 yield fact.node, fact.node.exc, "raise"
+            elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):
+                # Reaches the model only where the framework forwards exception text (render decides).
+                yield fact.node, fact.node.exc, "raise-other"
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
@@ -170,13 +175,17 @@ async def get_forecast(city: str) -> str:
 
     def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
         traceback = isinstance(found, cst.Call)
-        data = {"exc": _caught_label(handler), "traceback": "1" if traceback else ""}
+        data = {
+            "exc": _caught_label(handler),
+            "traceback": "1" if traceback else "",
+            "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
+        }
         fix = _build_fix(ctx, fn, node, value, handler)
         return self.latent(
             ctx,
             value,
             variant=variant,
-            reach="raise" if variant == "raise" else "return",
+            reach="raise" if variant.startswith("raise") else "return",
             statement=node,
             data=data,
             fix_message=fix[0] if fix else "",
@@ -186,21 +195,27 @@ async def get_forecast(city: str) -> str:
         )
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
-        exc = latent.get("exc")
         variant = latent.variant
-        what = "the traceback" if latent.get("traceback") else f"the text of a caught {exc}"
-        if variant.endswith("-body"):
-            what = f"the upstream error body ({latent.get('body')})"
+        if variant.startswith("raise-other") and not reach.forwards_exception_text():
+            return None  # masked or not forwarded on some candidate version: MCP008's business
+        if latent.get("traceback"):
+            what = "a traceback"
+        elif variant.endswith("-body"):
+            what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
-            what = f"the text of the exception its caller caught (parameter '{latent.get('param')}')"
-        if variant.startswith("return"):
-            channel = "to the model as a normal result (isError: false)"
+            what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
         else:
-            channel = "to the model through ToolError, verbatim"
-        next_step = "log it server-side and say which operation failed and what the next call can change"
-        message = f"{reach.subject} returns {what} {channel}: raw library text the model cannot act on, which may expose internals; {next_step}"
-        if variant.startswith("raise"):
-            message = f"{reach.subject} sends {what} {channel}: raw library text the model cannot act on, which may expose internals; {next_step}"
+            what = f"the text of a caught {latent.get('exc')}"
+        if variant.startswith("return"):
+            verb = f"returns {what} as a normal result (isError: false)"
+        elif variant.startswith("raise-other"):
+            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
+        else:
+            verb = f"puts {what} into ToolError, which the model reads verbatim"
+        message = (
+            f"{reach.subject} {verb}: raw library text the model cannot act on; "
+            "log the exception and say which operation failed and what the next call can change"
+        )
         fix = latent_fix(latent) if toolerror_available(reach) else None
         return Rendered(message, fix)
 
@@ -259,7 +274,7 @@ def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx:
             return None
         new = target.with_changes(parts=kept)
         if not any(isinstance(p, cst.FormattedStringExpression) for p in kept):
-            return repr("".join(p.value for p in kept if isinstance(p, cst.FormattedStringText)))
+            return py_str("".join(p.value for p in kept if isinstance(p, cst.FormattedStringText)))
         return ctx.module.code_for_node(new)
     text = literal_text(target) if isinstance(target, cst.BaseExpression) else None
     if text is None:
@@ -267,7 +282,7 @@ def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx:
     text = re.sub(r"[\s:;,\-–—(]*\{\}[\s)]*", " ", text).strip(" :;,-")
     if not text or "{}" in text or vague_reason(text) == "generic":
         return None
-    return repr(text)
+    return py_str(text)
 
 
 def _trim_separators(parts: list[cst.BaseFormattedStringContent]) -> list[cst.BaseFormattedStringContent]:
@@ -287,7 +302,7 @@ def _build_fix(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cs
         return None  # shares its line with another statement
     message = _message_without_exception(value, handler, ctx)
     if message is None:
-        message = repr(f"{fn.name} failed")
+        message = py_str(f"{fn.name} failed")
     indent = indent_of(ctx, node)
     cause = ""
     if isinstance(node, cst.Raise) and node.cause is not None:

@@ -10,8 +10,9 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix
+from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.mcp002_raw_exception_text import is_tool_error_raise
-from mcp_lint.rules.mcp005_error_returned_as_success import failure_message_of
+from mcp_lint.rules.mcp005_error_returned_as_success import error_result_text, failure_message_of
 from mcp_lint.rules.text import vague_reason
 
 _NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
@@ -81,7 +82,7 @@ def refund(invoice_id: str, amount: float) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         for node, message, handler, reach in self._messages(fn, ctx):
-            judged = _judged_text(message, handler)
+            judged = _judged_text(fn.value_of(message), handler)
             if judged is None:
                 continue
             text, had_exception = judged
@@ -98,16 +99,16 @@ def refund(invoice_id: str, amount: float) -> str:
                 + (f" for {fields}" if fields else "")
                 + ': <what was observed>. <what the next call can change>; if it fails again, stop and report it."'
             )
-            where = ctx.range(message)
+            where = ctx.range(fn.value_of(message))
             edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), template)
             yield self.latent(
                 ctx,
                 message,
-                variant=reason,
-                reach=reach,
+                variant=f"{reason}-other" if reach == "raise-other" else reason,
+                reach="raise" if reach.startswith("raise") else reach,
                 statement=node,
                 data={"text": display[:80]},
-                fix_message="Name what failed, what was observed, what the next call can change and when to stop",
+                fix_message=f"Name what failed, what was observed, what the next call can change and when to stop, e.g. {template}",
                 fix_applicability=Applicability.DISPLAY_ONLY,
                 fix_edits=(edit,),
             )
@@ -115,18 +116,26 @@ def refund(invoice_id: str, amount: float) -> str:
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
         for fact in fn.raises:
             exc = fact.node.exc
-            if is_tool_error_raise(exc, ctx) and isinstance(exc, cst.Call) and exc.args:
+            if not isinstance(exc, cst.Call) or not exc.args:
+                continue
+            if is_tool_error_raise(exc, ctx):
                 yield fact.node, exc.args[0].value, fact.handler, "raise"
+            elif not is_protocol_error_class(raised_class(exc, ctx), None):
+                yield fact.node, exc.args[0].value, fact.handler, "raise-other"
         for ret in fn.returns:
             if ret.node.value is None:
                 continue
-            found = failure_message_of(ret.node.value, ctx, require_failure=True)
+            found = failure_message_of(fn.value_of(ret.node.value), ctx, require_failure=True)
+            if found is None:
+                found = error_result_text(fn.value_of(ret.node.value), ctx)
             if found is not None:
                 yield ret.node, found, ret.handler, "return"
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         text = latent.get("text")
-        if latent.variant == "retry":
+        if latent.variant.endswith("-other") and not reach.forwards_exception_text():
+            return None  # the framework masks this exception's text: the model never reads it
+        if latent.variant.startswith("retry"):
             message = (
                 f"{reach.subject} invites a retry ('{text}') without naming a transient condition: the model will "
                 "repeat a call that fails the same way; say what failed and what to change, or name the rate limit/timeout and when to retry"

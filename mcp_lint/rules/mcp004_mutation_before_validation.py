@@ -13,7 +13,7 @@ from mcp_lint.model.facts import FunctionFacts, literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix, walk
-from mcp_lint.rules.mcp005_error_returned_as_success import classify_return
+from mcp_lint.rules.mcp005_error_returned_as_success import classify_return, is_error_result
 
 _SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
 _HTTP_WRITE = frozenset({"post", "put", "patch", "delete"})
@@ -92,6 +92,21 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str]) -> 
     return None
 
 
+def module_level_names(module: cst.Module) -> set[str]:
+    """Names bound by assignments at module level: state shared by every call of a tool."""
+    names: set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            names.add(target.target.value)
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    names.add(small.target.value)
+    return names
+
+
 def _names_read(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk(node) if isinstance(n, cst.Name)}
 
@@ -142,7 +157,7 @@ def _rejects(stmt: cst.If, ctx: FileContext) -> bool:
                 if isinstance(small, cst.Raise) and small.exc is not None:
                     return True
                 if isinstance(small, cst.Return) and small.value is not None:
-                    if classify_return(small.value, ctx, conditional=True) is not None:
+                    if classify_return(small.value, ctx, conditional=True) is not None or is_error_result(small.value, ctx):
                         return True
     return False
 
@@ -207,7 +222,7 @@ def set_stock(sku: str, quantity: int) -> str:
         if not isinstance(body, cst.IndentedBlock):
             return
         statements = list(_sequence(body.body))
-        module_names = set(ctx.model.module_lists) | {n.split(".")[-1] for n in ctx.model.servers}
+        module_names = module_level_names(ctx.module) | {n.split(".")[-1] for n in ctx.model.servers}
         params = set(fn.params)
         first: _Mutation | None = None
         first_index = -1

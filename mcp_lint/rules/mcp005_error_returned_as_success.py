@@ -10,7 +10,7 @@ from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, literal_text
-from mcp_lint.model.frameworks import CALL_TOOL_RESULT_CLASSES, TEXT_CONTENT_CLASSES
+from mcp_lint.model.frameworks import CALL_TOOL_RESULT_CLASSES, TEXT_CONTENT_CLASSES, TOOL_RESULT_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule
@@ -111,6 +111,38 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
     return None
 
 
+def error_result_text(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
+    """The text of an explicit error result: CallToolResult(isError=True) / ToolResult(is_error=True)."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return None
+    is_result = _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult") or _is_class(
+        value.func, ctx, TOOL_RESULT_CLASSES, "ToolResult"
+    )
+    flag = _kwarg(value, "isError") or _kwarg(value, "is_error")
+    if not is_result or not (isinstance(flag, cst.Name) and flag.value == "True"):
+        return None
+    content = _kwarg(value, "content")
+    if isinstance(content, (cst.List, cst.Tuple)) and len(content.elements) == 1:
+        element = content.elements[0].value
+        if isinstance(element, cst.Call) and _is_class(element.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
+            return _kwarg(element, "text")
+        return element if literal_text(element) is not None else None
+    if content is not None and literal_text(content) is not None:
+        return content
+    return None
+
+
+def is_error_result(value: cst.BaseExpression, ctx: FileContext) -> bool:
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return False
+    flag = _kwarg(value, "isError") or _kwarg(value, "is_error")
+    return isinstance(flag, cst.Name) and flag.value == "True"
+
+
 def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
     for argument in call.args:
         if argument.keyword is not None and argument.keyword.value == name:
@@ -199,10 +231,13 @@ def check_health() -> dict:
             if value is None:
                 continue
             conditional = bool(ret.conditions) or ret.handler is not None
-            found = classify_return(value, ctx, conditional=conditional)
+            resolved = fn.value_of(value)
+            found = classify_return(resolved, ctx, conditional=conditional)
             if found is None:
                 continue
             kind, description, message = found
+            if resolved is not value and kind == "string":
+                message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
             # Raw exception text or an upstream body in the same return is MCP002's finding, whose
             # fix also turns the return into a raise.
             if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
@@ -233,7 +268,12 @@ def check_health() -> dict:
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
         }[kind]
-        if reach.lowlevel:
+        if reach.lowlevel and not lowlevel_result_supported(reach.framework):
+            instead = (
+                "raise an exception with the message instead (the low-level Server turns it into isError: true; "
+                "returning CallToolResult(isError=True) works only from mcp 1.19)"
+            )
+        elif reach.lowlevel:
             instead = "return CallToolResult(..., isError=True) instead"
         elif reach.framework.family.value == "fastmcp" and reach.framework.versions and all(
             Version(v) >= Version("3.4") for v in reach.framework.versions

@@ -47,6 +47,8 @@ _FILLER = {
     "kindly", "now", "moment", "after", "action", "task", "did", "succeed", "exception", "general",
     "server", "tool", "call", "execute", "execution", "executing", "with", "due", "my", "i", "me",
     "and", "or", "then", "for", "that", "an", "any", "seems", "like", "looks", "something's", "again.",
+    "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
+    "value", "values", "data", "provided", "given", "received",
 }
 _RETRY = re.compile(r"\b(?:try\s+again|retry|re-try|try\s+later|try\s+once\s+more)\b", re.IGNORECASE)
 _TRANSIENT = re.compile(

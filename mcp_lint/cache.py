@@ -1,0 +1,375 @@
+"""The on-disk cache (`.mcp_lint_cache/`): per-file analyses and whole-run findings, keyed by content.
+
+A file's findings depend on other files (a tool in one module reaches helpers in others, and the
+linker renders a helper's findings with the names of the tools that reach it), while its analysis
+does not. So the cache has two levels:
+
+1. **File entries** hold what is expensive, the per-file step's result: a `ModuleSummary` or the
+   MCP000 problem of an unparsable file. Key: the digest of the text, the display name and the
+   module name (summaries spell both: findings carry the display name, qualified names start with
+   the module name, which depends on the `__init__.py` files above the file), and the tool
+   fingerprint (mcp-lint's version, a hash of its own source files so that an edit to a rule
+   invalidates everything, the Python and libcst versions). Settings and framework versions are
+   not part of it: they act in the link step only, which is cheap and reruns.
+2. **Run entries** hold the findings of a whole run, per file (the issue's "each file's findings").
+   Key: every file's display name, digest, module name and whether it was named on the command
+   line; the effective settings of every file (rule selection, per-file-ignores and their root,
+   target); the working directory (display names and the pin sources that messages name are
+   relative to it); the tool fingerprint. The framework pins the linker consulted are stored in the
+   entry with their values and checked again on load, so an edited pyproject.toml or lock file is
+   noticed without reading the pins of every directory on every run. A warm run whose files did
+   not change reads and hashes them and prints: no parse, no link, not even an import of libcst.
+   When one file changed, the run entry misses, every other file's entry hits, and only that file
+   (and any module the linker newly asks for) is analysed.
+
+Entries are pickles, written to a temporary file and renamed into place (atomic; concurrent runs
+at worst both write the same entry), framed with a checksum, and read back by an unpickler that
+admits only mcp-lint's own dataclasses and enums: a cache directory someone committed cannot run
+code. An entry that is corrupt, foreign, truncated or of another layout is a miss; a cache that
+cannot be written (a read-only checkout) is silently not written. The cache never fails a run.
+
+Old tool fingerprints are removed when a new one first writes; run entries beyond the newest
+`MAX_RUNS` are pruned; file entries of edited files stay until `mcp-lint clean`, as with ruff.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import io
+import os
+import pickle
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
+
+from mcp_lint import __version__
+from mcp_lint.prefilter import ModuleName, is_seed, module_names
+
+if TYPE_CHECKING:
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.fileio import SourceFile
+    from mcp_lint.findings import Finding
+    from mcp_lint.linter import FileOutcome, PinSource
+
+__all__ = [
+    "Cache",
+    "FileInput",
+    "cache_directory",
+    "clean",
+    "lint_files",
+    "read_inputs",
+    "tool_fingerprint",
+]
+
+LAYOUT = "v1"
+MAX_RUNS = 16
+TAG_NAME = "CACHEDIR.TAG"
+# https://bford.info/cachedir/: backup tools skip the directory; `clean` checks for it before
+# deleting anything, so a mistyped --cache-dir never removes a directory that is not a cache.
+TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by mcp-lint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+_MAGIC = b"MCPLINT1"
+_DIGEST_SIZE = 16
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=_DIGEST_SIZE).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def tool_fingerprint() -> str:
+    """mcp-lint's version, its own source files, and the Python and libcst it runs on."""
+    import importlib.util
+
+    hasher = hashlib.blake2b(digest_size=_DIGEST_SIZE)
+    hasher.update(f"{LAYOUT}\0{__version__}\0{sys.version_info[:2]}\0".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        hasher.update(path.relative_to(package).as_posix().encode() + b"\0")
+        hasher.update(path.read_bytes())
+    spec = importlib.util.find_spec("libcst")
+    if spec is not None and spec.origin:
+        version_file = Path(spec.origin).parent / "_version.py"
+        if version_file.is_file():
+            hasher.update(version_file.read_bytes())
+    return hasher.hexdigest()
+
+
+# --- what a run reads -------------------------------------------------------------------------
+
+
+@dataclass
+class FileInput:
+    """One linted file, read once per run: its text, its digest, its module name."""
+
+    path: Path
+    display: str
+    module: ModuleName
+    source: SourceFile | None = None
+    error: str | None = None  # why the file cannot be read (then `source` is None)
+    digest: str = ""
+    seed: bool = False  # prefilter.is_seed: may register a tool
+    size: int = 0
+
+    def file_key(self) -> str:
+        """The key of this file's analysis (see the module docstring, level 1)."""
+        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest)
+        return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def read_inputs(paths: Sequence[Path]) -> list[FileInput]:
+    from mcp_lint.fileio import SourceError, read_source
+    from mcp_lint.linter import display_name
+
+    inputs = []
+    for path, module in zip(paths, module_names(paths)):
+        item = FileInput(path, display_name(path), module)
+        try:
+            item.source = read_source(path)
+        except SourceError as exc:
+            item.error = str(exc)
+        else:
+            data = item.source.text.encode("utf-8", "surrogatepass")
+            item.digest = digest(data)
+            item.seed = is_seed(data)
+            item.size = len(data)
+        inputs.append(item)
+    return inputs
+
+
+# --- storage ------------------------------------------------------------------------------------
+
+
+def cache_directory(resolver: SettingsResolver, override: Path | None = None) -> Path:
+    """`--cache-dir`, else `cache-dir` of the settings in force in the working directory (relative
+    to its pyproject.toml), else `.mcp_lint_cache` in the project root (or the working directory)."""
+    if override is not None:
+        return Path(os.path.abspath(override))
+    cwd = Path.cwd()
+    settings = resolver.for_path(cwd)
+    root = settings.root or resolver.project_root(cwd) or cwd
+    return Path(os.path.abspath(root / settings.cache_dir))
+
+
+class _Unpickler(pickle.Unpickler):
+    """Admits mcp-lint's dataclasses and enums and plain containers, nothing that could run code."""
+
+    _BUILTINS = frozenset({"set", "frozenset"})
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "builtins" and name in self._BUILTINS:
+            return super().find_class(module, name)
+        if module == "mcp_lint" or module.startswith("mcp_lint."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+
+
+class Cache:
+    """One cache directory; every method is best effort and never raises for I/O reasons."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._base = directory / LAYOUT / tool_fingerprint()
+        self._prepared = False
+
+    # -- level 1: one file's analysis ----------------------------------------------------------
+    def load_file(self, key: str) -> tuple[Any, Any] | None:
+        """(summary, problem) stored for a file key, or None."""
+        value = self._load(self._base / "files" / key[:2] / key)
+        if isinstance(value, tuple) and len(value) == 2:
+            return value
+        return None
+
+    def store_file(self, key: str, summary: Any, problem: Any) -> None:
+        self._store(self._base / "files" / key[:2] / key, (summary, problem))
+
+    # -- level 2: a whole run's findings ----------------------------------------------------------
+    def load_run(self, key: str) -> RunEntry | None:
+        value = self._load(self._base / "runs" / key)
+        return value if isinstance(value, RunEntry) else None
+
+    def store_run(self, key: str, entry: RunEntry) -> None:
+        runs = self._base / "runs"
+        self._store(runs / key, entry)
+        try:
+            entries = sorted(runs.iterdir(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+            for stale in entries[MAX_RUNS:]:
+                stale.unlink()
+        except OSError:
+            pass
+
+    # -- files -----------------------------------------------------------------------------------
+    def _load(self, path: Path) -> Any:
+        try:
+            blob = path.read_bytes()
+        except OSError:
+            return None
+        header = len(_MAGIC) + _DIGEST_SIZE
+        if len(blob) < header or not blob.startswith(_MAGIC):
+            return None
+        payload = blob[header:]
+        if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_MAGIC) : header]:
+            return None
+        try:
+            return _Unpickler(io.BytesIO(payload)).load()
+        except Exception:  # noqa: BLE001 - any undecodable entry is a miss
+            return None
+
+    def _store(self, path: Path, value: Any) -> None:
+        try:
+            payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - an unpicklable value is simply not cached
+            return
+        blob = _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+        try:
+            self._prepare()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as stream:
+                    stream.write(blob)
+                os.replace(temp, path)
+            except BaseException:
+                _unlink(temp)
+                raise
+        except OSError:
+            pass
+
+    def _prepare(self) -> None:
+        """Create the directory with its tag and .gitignore; drop other tool fingerprints."""
+        if self._prepared:
+            return
+        self._prepared = True
+        fresh = not self._base.exists()
+        self._base.mkdir(parents=True, exist_ok=True)
+        for name, content in ((TAG_NAME, TAG), (".gitignore", "# Created by mcp-lint.\n*\n")):
+            marker = self.directory / name
+            if not marker.exists():
+                marker.write_text(content, encoding="utf-8")
+        if fresh:
+            for sibling in self._base.parent.iterdir():
+                if sibling != self._base and sibling.is_dir():
+                    shutil.rmtree(sibling, ignore_errors=True)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def clean(directory: Path) -> bool:
+    """Remove a cache directory; False when there is none. Raises ValueError when `directory`
+    exists but is not an mcp-lint cache (no cache directory tag): it is left alone."""
+    if not directory.exists():
+        return False
+    tag = directory / TAG_NAME
+    try:
+        ours = tag.read_text(encoding="utf-8").startswith(TAG.splitlines()[0])
+    except (OSError, UnicodeDecodeError):
+        ours = False
+    if not ours:
+        raise ValueError(f"{directory} is not an mcp-lint cache (it has no {TAG_NAME}); not removed")
+    shutil.rmtree(directory)
+    return True
+
+
+# --- a run ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunEntry:
+    findings: list[Finding]
+    # (path, distribution) -> pin the linker was given, re-checked on load.
+    pins: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
+
+
+class _RecordingPins:
+    """The linker's pin lookup, remembering what it asked and what it got."""
+
+    def __init__(self, inner: Callable[[str, str], tuple[str, str] | None]) -> None:
+        self.inner = inner
+        self.seen: dict[tuple[str, str], tuple[str, str] | None] = {}
+
+    def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
+        found = self.inner(path, distribution)
+        self.seen[(path, distribution)] = found
+        return found
+
+
+def run_key(inputs: Sequence[FileInput], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str:
+    """The key of a whole run's findings (see the module docstring, level 2)."""
+    explicit_set = _absolute_set(explicit)
+    fingerprints: dict[int, str] = {}
+    hasher = hashlib.blake2b(digest_size=_DIGEST_SIZE)
+    hasher.update(f"{tool_fingerprint()}\0{os.getcwd()}\0{explicit is None}\0".encode("utf-8", "surrogatepass"))
+    for item in inputs:
+        settings = resolver.for_path(item.path)
+        settings_fp = fingerprints.get(id(settings))
+        if settings_fp is None:
+            settings_fp = fingerprints[id(settings)] = f"{settings.fingerprint()}:{settings.root}"
+        named = explicit_set is not None and _absolute(item.path) in explicit_set
+        row = (item.display, item.digest, item.error or "", item.module.dotted, str(item.module.is_package), str(named), settings_fp)
+        hasher.update("\0".join(row).encode("utf-8", "surrogatepass") + b"\n")
+    return hasher.hexdigest()
+
+
+def lint_files(
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    pins: PinSource,
+    *,
+    jobs: int,
+    cache: Cache | None,
+    explicit: Collection[Path] | None,
+    reuse_findings: bool = True,
+) -> tuple[list[FileOutcome], list[Finding], list[str]]:
+    """Analyse and link `paths`: (outcomes, findings, internal errors).
+
+    With a cache and `reuse_findings`, an unchanged run returns its stored findings, and outcomes
+    that carry only the source of each file with findings: nothing was analysed. Callers that need
+    summaries (`--fix`, `--diff`) pass `reuse_findings=False`.
+    """
+    from mcp_lint.linter import FileOutcome, analyze_all, link
+
+    inputs = read_inputs(paths)
+    key = run_key(inputs, resolver, explicit) if cache is not None else ""
+    if cache is not None and reuse_findings:
+        entry = cache.load_run(key)
+        if entry is not None and _pins_unchanged(entry, resolver):
+            reported = {finding.filename for finding in entry.findings}
+            outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
+            return outcomes, entry.findings, []
+    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs)
+    recording = _RecordingPins(pins)
+    findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
+    if cache is not None and not errors:
+        cache.store_run(key, RunEntry(findings, recording.seen))
+    return outcomes, findings, errors
+
+
+def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:
+    from mcp_lint.linter import PinSource
+
+    fresh = PinSource(resolver)
+    return all(fresh(path, distribution) == pin for (path, distribution), pin in entry.pins.items())
+
+
+def _absolute(path: Path) -> str:
+    return os.path.normcase(os.path.abspath(path))
+
+
+def _absolute_set(paths: Collection[Path] | None) -> set[str] | None:
+    return None if paths is None else {_absolute(p) for p in paths}

@@ -1,0 +1,761 @@
+"""MCP001 protocol-error-in-tool: precision and recall on every framework of the semantics table.
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) the linter reports for the whole snippet, so a finding of any other
+rule is a failure too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding
+from mcp_lint.linter import lint_paths, lint_source
+
+_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
+
+
+def _lint(source: str, target: str | None = None) -> tuple[list[Finding], set[tuple[str, int]]]:
+    text = textwrap.dedent(source)
+    expected = {
+        (code.strip(), row)
+        for row, line in enumerate(text.splitlines(), start=1)
+        for match in [_MARK.search(line)]
+        if match
+        for code in match.group(1).split(",")
+    }
+    return lint_source(text, filename="server.py", target=target), expected
+
+
+def _check(source: str, target: str | None = None) -> list[Finding]:
+    findings, expected = _lint(source, target)
+    assert {(f.code, f.location.row) for f in findings} == expected
+    return findings
+
+
+def _lint_tree(root: Path) -> list[Finding]:
+    """Lint a project directory the way `mcp-lint check` does (discovery, then the project link)."""
+    resolver = SettingsResolver()
+    return lint_paths(discover([root], resolver), resolver).findings
+
+
+def _only(source: str, target: str | None = None) -> Finding:
+    findings = _check(source, target)
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+# -- recall: a protocol error for the tool's own failure, on every framework -------------------
+
+MCP1_FASTMCP_V1 = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("notes")
+NOTES: dict[str, str] = {}
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Note {note_id} not found"))  # expect: MCP001
+    return NOTES[note_id]
+"""
+
+MCP2_SERVER_V2 = """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer
+from mcp.types import INVALID_PARAMS
+
+mcp = MCPServer("notes")
+NOTES: dict[str, str] = {}
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise MCPError(INVALID_PARAMS, f"Note {note_id} not found")  # expect: MCP001
+    return note
+"""
+
+FASTMCP_V1 = """\
+from fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+app = FastMCP("orders")
+SHIPPED: set[int] = set()
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Order {order_id} already shipped"))  # expect: MCP001
+    return "cancelled"
+"""
+
+FASTMCP4_V2 = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
+
+app = FastMCP("orders")
+ORDERS: dict[int, str] = {}
+
+@app.tool
+async def get_order(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise MCPError(INVALID_PARAMS, f"Order {order_id} does not exist")  # expect: MCP001
+    return ORDERS[order_id]
+"""
+
+MCP1_LOWLEVEL = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import ErrorData
+
+server = Server("weather")
+CITIES = {"paris": 12.0}
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name != "get_temperature":
+        raise ValueError(f"Unknown tool: {name}")
+    city = arguments["city"]
+    if city not in CITIES:
+        raise McpError(ErrorData(code=-32602, message=f"City {city} not found"))  # expect: MCP001
+    return [types.TextContent(type="text", text=str(CITIES[city]))]
+"""
+
+MCP2_LOWLEVEL_RAISE = """\
+from mcp import MCPError
+from mcp.server.lowlevel import Server
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
+CITIES = {"paris": 12.0}
+TOOLS = {"get_temperature"}
+
+async def handle_call_tool(ctx, params) -> CallToolResult:
+    if params.name not in TOOLS:
+        raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+    city = (params.arguments or {}).get("city", "")
+    if city not in CITIES:
+        raise MCPError(INVALID_PARAMS, f"City {city} not found")  # expect: MCP001
+    return CallToolResult(content=[TextContent(type="text", text=str(CITIES[city]))])
+
+server = Server("weather", on_call_tool=handle_call_tool)
+"""
+
+MCP2_LOWLEVEL_RETURN = """\
+from mcp.server.lowlevel import Server
+from mcp.types import INTERNAL_ERROR, CallToolResult, ErrorData, TextContent
+
+BALANCES = {"acme": 10}
+
+async def handle_call_tool(ctx, params):
+    account = (params.arguments or {}).get("account", "")
+    if account not in BALANCES:
+        return ErrorData(code=INTERNAL_ERROR, message=f"Account {account} does not exist")  # expect: MCP001
+    return CallToolResult(content=[TextContent(type="text", text=str(BALANCES[account]))])
+
+server = Server("bank", on_call_tool=handle_call_tool)
+"""
+
+
+def test_mcp1_fastmcp_v1_constructor_is_misleading_not_a_protocol_error() -> None:
+    finding = _only(MCP1_FASTMCP_V1)
+    assert finding.message.startswith("Tool 'read_note' raises McpError for a missing record")
+    assert "on mcp 1.x FastMCP it is not a protocol error at all" in finding.message
+    assert "'Error executing tool read_note: <message>'" in finding.message
+    assert finding.message.endswith("raise ToolError instead")
+
+
+def test_mcp2_mcpserver_error_never_reaches_the_model() -> None:
+    finding = _only(MCP2_SERVER_V2)
+    assert finding.message.startswith("Tool 'read_note' raises MCPError for a missing record")
+    assert "mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert finding.message.endswith("raise ToolError instead")
+
+
+def test_mcp2_mcpserver_message_names_the_pinned_target() -> None:
+    finding = _only(MCP2_SERVER_V2, target="mcp>=2.1")
+    assert "[tool.mcp-lint] target" in finding.message
+    assert "model never sees it" in finding.message
+
+
+def test_fastmcp_unpinned_v1_constructor_is_wrapped_and_lost_under_masking() -> None:
+    finding = _only(FASTMCP_V1)
+    assert finding.message.startswith("Tool 'cancel_order' raises McpError for a failure of its own execution")
+    assert "wrapped into 'Error calling tool 'cancel_order': <message>'" in finding.message
+    assert "lost entirely with mask_error_details=True" in finding.message
+    assert "TypeError" not in finding.message  # only fastmcp 4 crashes; the version is unknown here
+
+
+def test_fastmcp4_v1_constructor_crashes_with_type_error() -> None:
+    finding = _only(FASTMCP_V1, target="fastmcp>=4")
+    assert "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes" in finding.message
+    assert "Tool 'cancel_order'" in finding.message
+    assert finding.message.endswith("raise ToolError instead")
+
+
+def test_fastmcp3_v1_constructor_is_wrapped() -> None:
+    finding = _only(FASTMCP_V1, target="fastmcp>=3,<4")
+    assert "TypeError" not in finding.message
+    assert "Error calling tool 'cancel_order'" in finding.message
+
+
+def test_fastmcp4_v2_constructor_is_wrapped() -> None:
+    finding = _only(FASTMCP4_V2, target="fastmcp>=4")
+    assert finding.message.startswith("Tool 'get_order' raises MCPError for a missing record")
+    assert "on fastmcp 4.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'get_order': <message>'" in finding.message
+
+
+def test_mcp1_lowlevel_mcperror_arrives_as_plain_text() -> None:
+    finding = _only(MCP1_LOWLEVEL)
+    assert "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error" in finding.message
+    assert finding.message.endswith("return CallToolResult(isError=True) instead")
+
+
+def test_mcp2_lowlevel_domain_failure_after_the_unknown_tool_branch() -> None:
+    finding = _only(MCP2_LOWLEVEL_RAISE)
+    assert "raises MCPError for a missing record" in finding.message
+    assert "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert finding.message.endswith("return CallToolResult(isError=True) instead")
+
+
+def test_mcp2_lowlevel_returned_error_data() -> None:
+    finding = _only(MCP2_LOWLEVEL_RETURN)
+    assert "returns ErrorData for a missing record" in finding.message
+    assert "the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert "CallToolResult(isError=True)" in finding.message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            """\
+            from mcp.server.fastmcp import FastMCP
+            from mcp import McpError
+            from mcp.types import ErrorData
+
+            mcp = FastMCP("s")
+
+            @mcp.tool()
+            def pay(amount: int) -> str:
+                if amount > 1000:
+                    raise McpError(ErrorData(code=-32602, message="amount must be at most 1000"))  # expect: MCP001
+                return "paid"
+            """,
+            id="mcp-reexport-literal-code",
+        ),
+        pytest.param(
+            """\
+            import mcp.shared.exceptions as mcp_exc
+            import mcp.types as types
+            from mcp.server.fastmcp import FastMCP
+
+            server = FastMCP("s")
+
+            @server.tool()
+            def pay(amount: int) -> str:
+                if amount > 1000:
+                    raise mcp_exc.McpError(types.ErrorData(code=types.INVALID_PARAMS, message="amount must be at most 1000"))  # expect: MCP001
+                return "paid"
+            """,
+            id="module-alias",
+        ),
+        pytest.param(
+            """\
+            from mcp import MCPError
+            from mcp.server.mcpserver import MCPServer
+
+            mcp = MCPServer("s")
+            USERS = {"ann": 1}
+
+            @mcp.tool()
+            def lookup(user: str) -> int:
+                try:
+                    return USERS[user]
+                except KeyError:
+                    raise MCPError(-32602, f"User {user} not found") from None  # expect: MCP001
+            """,
+            id="in-except-handler",
+        ),
+        pytest.param(
+            """\
+            from mcp import MCPError
+            from mcp.server.mcpserver import MCPServer
+            from mcp.types import INTERNAL_ERROR
+
+            def archive(path: str) -> str:
+                raise MCPError(INTERNAL_ERROR, f"Archive of {path} is not configured")  # expect: MCP001
+
+            mcp = MCPServer("s", tools=[])
+            mcp.add_tool(archive)
+            """,
+            id="add_tool",
+        ),
+        pytest.param(
+            """\
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import McpError
+            from mcp.types import ErrorData
+
+            mcp = FastMCP("s")
+
+            class Billing:
+                def refund(self, invoice: str) -> str:
+                    if not invoice.startswith("INV-"):
+                        raise McpError(ErrorData(code=-32602, message="invoice must look like INV-123"))  # expect: MCP001
+                    return "refunded"
+
+            billing = Billing()
+            mcp.tool(billing.refund)
+            """,
+            id="bound-method-registered",
+        ),
+        pytest.param(
+            """\
+            from mcp.server.mcpserver import MCPServer
+
+            mcp = MCPServer("s")
+            STOCK = {"a": 1}
+
+            @mcp.tool()
+            def reserve(sku: str) -> dict:
+                if sku not in STOCK:
+                    return {"jsonrpc": "2.0", "error": {"code": -32602, "message": f"unknown sku {sku}"}}  # expect: MCP001
+                return {"reserved": sku}
+            """,
+            id="jsonrpc-error-dict",
+        ),
+        pytest.param(
+            """\
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import McpError
+            from mcp.types import ErrorData
+
+            mcp = FastMCP("s", mask_error_details=True)
+            QUEUES = {"default": []}
+
+            @mcp.tool
+            def enqueue(queue: str, job: str) -> str:
+                if queue not in QUEUES:
+                    raise McpError(ErrorData(code=-32602, message=f"Queue {queue} does not exist"))  # expect: MCP001
+                QUEUES[queue].append(job)
+                return "queued"
+            """,
+            id="fastmcp-masked",
+        ),
+        pytest.param(
+            """\
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import MCPError
+            from fastmcp.tools import tool
+
+            mcp = FastMCP("s")
+
+            @tool
+            def resize(width: int) -> str:
+                if width > 4096:
+                    raise MCPError(-32602, "width must be at most 4096")  # expect: MCP001
+                return "resized"
+
+            mcp.add_tool(resize)
+            """,
+            id="fastmcp-standalone-tool",
+        ),
+        pytest.param(
+            """\
+            from mcp import MCPError
+            from mcp.server.mcpserver import MCPServer
+            from mcp.server.mcpserver.tools import Tool
+
+            def convert(amount: float, currency: str) -> float:
+                if currency not in {"EUR", "USD"}:
+                    raise MCPError(-32602, f"Currency {currency} is not supported; use EUR or USD")  # expect: MCP001
+                return amount
+
+            mcp = MCPServer("fx", tools=[Tool.from_function(convert)])
+            """,
+            id="mcpserver-tools-kwarg",
+        ),
+        pytest.param(
+            """\
+            from mcp import MCPError
+            from mcp.server.lowlevel import Server
+            from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
+            FORECASTS = {"paris": "sunny"}
+
+            async def get_forecast(arguments: dict) -> CallToolResult:
+                city = arguments.get("city", "")
+                if city not in FORECASTS:
+                    raise MCPError(INVALID_PARAMS, f"No forecast for city {city}")  # expect: MCP001
+                return CallToolResult(content=[TextContent(type="text", text=FORECASTS[city])])
+
+            async def handle_call_tool(ctx, params) -> CallToolResult:
+                if params.name == "get_forecast":
+                    return await get_forecast(params.arguments or {})
+                raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+            server = Server("weather", on_call_tool=handle_call_tool)
+            """,
+            id="lowlevel2-per-tool-function",
+        ),
+    ],
+)
+def test_protocol_error_forms_are_flagged(source: str) -> None:
+    _check(source)
+
+
+# -- helpers: reported once, where written, naming the tools -----------------------------------
+
+HELPER_TWO_TOOLS = """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer
+from mcp.types import INVALID_PARAMS
+
+mcp = MCPServer("files")
+FILES = {"a.txt": "hello"}
+
+def load(path: str) -> str:
+    if path not in FILES:
+        raise MCPError(INVALID_PARAMS, f"File {path} not found")  # expect: MCP001
+    return FILES[path]
+
+@mcp.tool()
+def read_file(path: str) -> str:
+    return load(path)
+
+@mcp.tool()
+def word_count(path: str) -> int:
+    return len(load(path).split())
+"""
+
+
+def test_helper_reached_from_two_tools_is_reported_once_naming_both() -> None:
+    finding = _only(HELPER_TWO_TOOLS)
+    assert finding.message.startswith("Helper 'load' (reached from tools 'read_file', 'word_count') raises MCPError")
+
+
+def test_helper_in_another_module_is_reported_in_that_module(tmp_path: Path) -> None:
+    package = tmp_path / "files_server"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "errors.py").write_text(
+        textwrap.dedent(
+            """\
+            from mcp import MCPError
+            from mcp.types import INVALID_PARAMS
+
+
+            def not_found(kind: str, key: str) -> MCPError:
+                return MCPError(INVALID_PARAMS, f"{kind} {key} not found")
+
+
+            def require(found: bool, key: str) -> None:
+                if not found:
+                    raise MCPError(INVALID_PARAMS, f"File {key} not found")
+            """
+        )
+    )
+    (package / "server.py").write_text(
+        textwrap.dedent(
+            """\
+            from mcp.server.mcpserver import MCPServer
+
+            from .errors import require
+
+            mcp = MCPServer("files")
+            FILES = {"a.txt": "hello"}
+
+
+            @mcp.tool()
+            def read_file(path: str) -> str:
+                require(path in FILES, path)
+                return FILES[path]
+
+
+            @mcp.tool()
+            def file_size(path: str) -> int:
+                require(path in FILES, path)
+                return len(FILES[path])
+            """
+        )
+    )
+    findings = _lint_tree(tmp_path)
+    assert [(f.filename.endswith("errors.py"), f.code, f.location.row) for f in findings] == [(True, "MCP001", 11)]
+    assert findings[0].message.startswith("Helper 'require' (reached from tools 'file_size', 'read_file') raises MCPError")
+
+
+# -- precision: correct code stays silent -----------------------------------------------------
+
+SILENT = [
+    pytest.param(
+        """\
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        mcp = MCPServer("notes")
+        NOTES: dict[str, str] = {}
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            if note_id not in NOTES:
+                raise ToolError(f"Note {note_id} not found; call list_notes for valid ids")
+            return NOTES[note_id]
+        """,
+        id="toolerror-mcp2",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
+        TOOLS = {"echo": lambda args: args.get("text", "")}
+
+        async def handle_call_tool(ctx, params) -> CallToolResult:
+            name = params.name
+            if name not in TOOLS:
+                raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
+            return CallToolResult(content=[TextContent(type="text", text=TOOLS[name](params.arguments or {}))])
+
+        server = Server("echo", on_call_tool=handle_call_tool)
+        """,
+        id="lowlevel2-unknown-tool-branch",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import METHOD_NOT_FOUND, CallToolResult, TextContent
+
+        async def handle_call_tool(ctx, params) -> CallToolResult:
+            if params.name == "ping":
+                return CallToolResult(content=[TextContent(type="text", text="pong")])
+            else:
+                raise MCPError(METHOD_NOT_FOUND, f"No tool named {params.name}")
+
+        server = Server("ping")
+        server.add_request_handler("tools/call", dict, handle_call_tool)
+        """,
+        id="lowlevel2-unknown-tool-else-branch",
+    ),
+    pytest.param(
+        """\
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import McpError
+
+        server = Server("s")
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+            if name != "echo":
+                raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}"))
+            return [types.TextContent(type="text", text=arguments.get("text", ""))]
+        """,
+        id="lowlevel1-unknown-tool-branch",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.mcpserver import MCPServer
+        from mcp.shared.exceptions import UrlElicitationRequiredError
+
+        mcp = MCPServer("pay")
+        AUTHORIZED: set[str] = set()
+
+        @mcp.tool()
+        def charge(user: str, amount: int) -> str:
+            if user not in AUTHORIZED:
+                raise UrlElicitationRequiredError([])
+            return "charged"
+        """,
+        id="url-elicitation-required",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+        from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
+
+        mcp = MCPServer("s")
+
+        @mcp.tool()
+        def ask_user(question: str, ctx) -> str:
+            if ctx.session.client_params is None:
+                raise MCPError(MISSING_REQUIRED_CLIENT_CAPABILITY, "this tool needs the elicitation capability")
+            return question
+        """,
+        id="missing-client-capability-constant",
+    ),
+    pytest.param(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import MCPError
+
+        mcp = FastMCP("s")
+
+        @mcp.tool
+        def sample(prompt: str, ctx) -> str:
+            if not ctx.client_supports_sampling:
+                raise MCPError(-32021, "this tool needs the sampling capability")
+            return prompt
+        """,
+        id="missing-client-capability-literal-fastmcp4",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.mcpserver import Context, MCPServer, require_client_extension
+
+        mcp = MCPServer("s")
+
+        @mcp.tool()
+        def render_chart(data: str, ctx: Context) -> str:
+            require_client_extension(ctx, "io.example/charts")
+            return data
+        """,
+        id="require-client-extension",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer, ResourceError
+        from mcp.types import INVALID_PARAMS
+
+        mcp = MCPServer("notes")
+        NOTES: dict[str, str] = {}
+
+        @mcp.resource("note://{note_id}")
+        def note(note_id: str) -> str:
+            if note_id not in NOTES:
+                raise MCPError(INVALID_PARAMS, f"Unknown note {note_id}")
+            if not NOTES[note_id]:
+                raise ResourceError(f"Note {note_id} is empty")
+            return NOTES[note_id]
+
+        @mcp.prompt()
+        def summarize(note_id: str) -> str:
+            if note_id not in NOTES:
+                raise MCPError(INVALID_PARAMS, f"Unknown note {note_id}")
+            return f"Summarize: {NOTES[note_id]}"
+        """,
+        id="mcp2-resource-and-prompt",
+    ),
+    pytest.param(
+        """\
+        from fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import ErrorData
+
+        mcp = FastMCP("docs")
+        DOCS: dict[str, str] = {}
+
+        @mcp.resource("doc://{name}")
+        def doc(name: str) -> str:
+            if name not in DOCS:
+                raise McpError(ErrorData(code=-32002, message=f"Document {name} not found"))
+            return DOCS[name]
+        """,
+        id="fastmcp-resource",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import INVALID_PARAMS
+
+        DOCS: dict[str, str] = {}
+
+        async def read_resource(ctx, params):
+            if params.uri not in DOCS:
+                raise MCPError(INVALID_PARAMS, f"Unknown resource {params.uri}")
+            return DOCS[params.uri]
+
+        server = Server("docs", on_read_resource=read_resource)
+        """,
+        id="lowlevel2-read-resource",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+        from mcp.types import INVALID_PARAMS
+
+        mcp = MCPServer("s")
+
+        def legacy_lookup(key: str) -> str:
+            raise MCPError(INVALID_PARAMS, f"Key {key} not found")
+
+        @mcp.tool()
+        def version() -> str:
+            return "1.0"
+        """,
+        id="function-not-reached-from-a-tool",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("s")
+
+        @mcp.tool()
+        async def fetch(url: str, ctx) -> str:
+            try:
+                return await ctx.session.send_ping()
+            except McpError:
+                raise ToolError(f"The client did not answer a ping before fetching {url}; reconnect and call fetch again")
+        """,
+        id="catching-mcperror-and-raising-toolerror",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("s")
+
+        @mcp.tool()
+        async def ping(ctx) -> str:
+            try:
+                await ctx.session.send_ping()
+            except McpError:
+                raise
+            return "pong"
+        """,
+        id="bare-reraise",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", SILENT)
+def test_correct_code_is_silent(source: str) -> None:
+    _check(source)
+
+
+@pytest.mark.parametrize("target", ["mcp>=2.1", "mcp>=2,<2.1"])
+def test_unknown_tool_branch_is_silent_on_every_mcp2_version(target: str) -> None:
+    source = """\
+    from mcp import MCPError
+    from mcp.server.lowlevel import Server
+    from mcp.types import INVALID_PARAMS
+
+    async def call(ctx, params):
+        if params.name not in {"a", "b"}:
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+        return None
+
+    server = Server("s", on_call_tool=call)
+    """
+    _check(source, target=target)

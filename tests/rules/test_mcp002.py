@@ -1,0 +1,759 @@
+"""MCP002 raw-exception-text: recall on every sink and framework, precision on curated text.
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) for the whole snippet, so a finding of another rule fails it too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding
+from mcp_lint.linter import lint_paths, lint_source
+
+_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
+
+
+def _expected(text: str) -> set[tuple[str, int]]:
+    return {
+        (code.strip(), row)
+        for row, line in enumerate(text.splitlines(), start=1)
+        for match in [_MARK.search(line)]
+        if match
+        for code in match.group(1).split(",")
+    }
+
+
+def _check(source: str, target: str | None = None) -> list[Finding]:
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target)
+    assert {(f.code, f.location.row) for f in findings} == _expected(text)
+    return findings
+
+
+def _only(source: str, target: str | None = None) -> Finding:
+    findings = _check(source, target)
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+def _write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def _lint_tree(root: Path) -> list[Finding]:
+    resolver = SettingsResolver()
+    return lint_paths(discover([root], resolver), resolver).findings
+
+
+MCP1 = """\
+import json
+import logging
+import subprocess
+import traceback
+
+import httpx
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.types import TextContent
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("svc")
+"""
+
+MCP2 = """\
+import logging
+
+import httpx
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = MCPServer("svc")
+"""
+
+FASTMCP = """\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("svc")
+"""
+
+
+def _src(header: str, body: str) -> str:
+    return header + "\n" + textwrap.dedent(body)
+
+
+# -- recall: every way exception text reaches the model ----------------------------------------
+
+LEAKS = [
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        async def get_forecast(city: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get(f"https://api.example.com/forecast/{city}")
+                    response.raise_for_status()
+                    return response.text
+            except Exception as e:
+                return f"Error: {e}"  # expect: MCP002
+        """,
+        id="fstring-return-fastmcp",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_config(path: str) -> str:
+            try:
+                with open(path) as handle:
+                    return handle.read()
+            except OSError as exc:
+                return str(exc)  # expect: MCP002
+        """,
+        id="str-return-mcp1",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def fetch_page(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except httpx.HTTPError as exc:
+                raise ToolError(f"Could not fetch {url}: {exc}")  # expect: MCP002
+        """,
+        id="toolerror-fstring-mcp2",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def parse_payload(payload: str) -> dict:
+            try:
+                return json.loads(payload)
+            except json.JSONDecodeError as err:
+                return {"error": repr(err)}  # expect: MCP002
+        """,
+        id="repr-in-error-dict",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def run_report(name: str) -> str:
+            try:
+                completed = subprocess.run(["report", name], check=True, capture_output=True, text=True)
+            except subprocess.CalledProcessError as exc:
+                raise ToolError(exc.args[0])  # expect: MCP002
+            return completed.stdout
+        """,
+        id="args-into-toolerror",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def build(target: str) -> str:
+            try:
+                subprocess.run(["make", target], check=True, capture_output=True, text=True)
+            except subprocess.CalledProcessError as exc:
+                return exc.stderr  # expect: MCP002
+            return "built"
+        """,
+        id="subprocess-stderr",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def sync_calendar(account: str) -> list[TextContent]:
+            try:
+                sync(account)
+            except Exception:
+                return [TextContent(type="text", text=traceback.format_exc())]  # expect: MCP002
+            return [TextContent(type="text", text="synced")]
+        """,
+        id="traceback-in-textcontent",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def export_rows(table: str) -> dict:
+            try:
+                rows = DB.fetch_all(table)
+            except Exception as e:
+                msg = str(e)
+                return {"success": False, "message": msg}  # expect: MCP002
+            return {"success": True, "rows": rows}
+        """,
+        id="tainted-local",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        async def create_issue(title: str) -> str:
+            async with httpx.AsyncClient() as client:
+                try:
+                    response = await client.post("https://tracker.example.com/issues", json={"title": title})
+                    response.raise_for_status()
+                except httpx.HTTPStatusError as e:
+                    raise ToolError(f"Tracker rejected the issue: {e.response.text}")  # expect: MCP002
+            return response.json()["url"]
+        """,
+        id="http-error-response-body",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        async def lookup_user(user_id: str) -> str:
+            async with httpx.AsyncClient() as client:
+                resp = await client.get(f"https://users.example.com/{user_id}")
+            if resp.status_code != 200:
+                return f"User service answered {resp.status_code}: {resp.text}"  # expect: MCP002
+            return resp.json()["name"]
+        """,
+        id="upstream-body-status-code",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def lookup_order(order_id: str) -> str:
+            async with httpx.AsyncClient() as client:
+                resp = await client.get(f"https://orders.example.com/{order_id}")
+            if not resp.is_success:
+                raise ToolError(resp.text)  # expect: MCP002
+            return resp.json()["state"]
+        """,
+        id="upstream-body-toolerror",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def load_settings(path: str) -> str:
+            try:
+                with open(path) as handle:
+                    return handle.read()
+            except:
+                return f"Could not read {path}: {traceback.format_exc()}"  # expect: MCP002
+        """,
+        id="bare-except-traceback",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def ping_host(host: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.get(f"https://{host}/health")
+            except Exception as e:
+                raise ToolError(str(e)) from e  # expect: MCP002
+            return "up"
+        """,
+        id="toolerror-str-under-mcp2-masking",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        def format_error(e: Exception) -> str:
+            return f"Request failed: {e}"  # expect: MCP002
+
+        @mcp.tool()
+        async def get_quote(symbol: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(f"https://quotes.example.com/{symbol}")).text
+            except httpx.HTTPError as e:
+                return format_error(e)
+        """,
+        id="same-module-formatter",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_text(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                error_message = f"Fetching {url} failed: {e}"
+                logger.error(error_message)
+                return error_message  # expect: MCP002
+        """,
+        id="logged-and-returned",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_text(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                raise ToolError("Fetch failed: " + str(e))  # expect: MCP002
+        """,
+        id="concatenation",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_text(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                return "Fetch of {} failed: {}".format(url, e)  # expect: MCP002
+        """,
+        id="str-format",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_text(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                return "Fetch failed: %s" % e  # expect: MCP002
+        """,
+        id="percent-format",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_json(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                return json.dumps({"error": str(e)})  # expect: MCP002
+        """,
+        id="json-dumps",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def fetch_text(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as e:
+                return f"Error: {e!r}"  # expect: MCP002
+        """,
+        id="fstring-repr-conversion",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        from pydantic import ValidationError
+
+        @mcp.tool()
+        def save_profile(payload: str) -> str:
+            try:
+                Profile.model_validate_json(payload)
+            except ValidationError as e:
+                raise ToolError(str(e))  # expect: MCP002
+            return "saved"
+        """,
+        id="pydantic-validation-text",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body"), LEAKS)
+def test_exception_text_reaching_the_model_is_flagged(header: str, body: str) -> None:
+    _check(_src(header, body))
+
+
+def test_message_for_a_returned_exception_text() -> None:
+    finding = _only(_src(FASTMCP, LEAKS[0].values[1]))
+    assert finding.message == (
+        "Tool 'get_forecast' returns the text of a caught Exception as a normal result (isError: false): "
+        "raw library text the model cannot act on; log the exception and say which operation failed and "
+        "what the next call can change"
+    )
+
+
+def test_message_for_exception_text_in_tool_error() -> None:
+    finding = _only(_src(MCP2, LEAKS[2].values[1]))
+    assert finding.message.startswith("Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError, which the model reads verbatim")
+    assert finding.message.endswith("log the exception and say which operation failed and what the next call can change")
+
+
+def test_message_names_a_traceback() -> None:
+    finding = _only(_src(MCP1, LEAKS[6].values[1]))
+    assert "Tool 'sync_calendar' returns a traceback as a normal result" in finding.message
+
+
+def test_message_names_the_upstream_body() -> None:
+    finding = _only(_src(MCP1, LEAKS[9].values[1]))
+    assert "Tool 'lookup_user' returns an upstream error body (resp.text)" in finding.message
+
+
+def test_formatter_in_another_module_is_reported_once_naming_every_tool(tmp_path: Path) -> None:
+    _write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/errors.py": """\
+                def format_error(e: Exception) -> str:
+                    return f"Error: {e}"
+                """,
+            "svc/app.py": """\
+                from fastmcp import FastMCP
+
+                mcp = FastMCP("svc")
+                """,
+            "svc/orders.py": """\
+                import httpx
+
+                from .app import mcp
+                from .errors import format_error
+
+
+                @mcp.tool
+                async def get_order(order_id: str) -> str:
+                    try:
+                        async with httpx.AsyncClient() as client:
+                            return (await client.get(f"https://orders.example.com/{order_id}")).text
+                    except httpx.HTTPError as e:
+                        return format_error(e)
+
+
+                @mcp.tool
+                async def cancel_order(order_id: str) -> str:
+                    try:
+                        async with httpx.AsyncClient() as client:
+                            await client.delete(f"https://orders.example.com/{order_id}")
+                    except Exception as e:
+                        return format_error(e)
+                    return "cancelled"
+                """,
+            "svc/users.py": """\
+                import httpx
+
+                from .app import mcp
+                from .errors import format_error
+
+
+                @mcp.tool
+                async def get_user(user_id: str) -> str:
+                    try:
+                        async with httpx.AsyncClient() as client:
+                            return (await client.get(f"https://users.example.com/{user_id}")).text
+                    except httpx.HTTPError as e:
+                        return format_error(e)
+                """,
+        },
+    )
+    findings = _lint_tree(tmp_path)
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("errors.py", "MCP002", 2)]
+    assert findings[0].message.startswith(
+        "Helper 'format_error' (reached from tools 'cancel_order', 'get_order', 'get_user') returns "
+        "the text of an exception its caller caught (parameter 'e')"
+    )
+
+
+def test_formatter_called_with_a_curated_value_is_silent(tmp_path: Path) -> None:
+    _write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/errors.py": """\
+                def format_error(e: Exception) -> str:
+                    return f"Error: {e}"
+                """,
+            "svc/server.py": """\
+                from mcp.server.fastmcp import FastMCP
+
+                from .errors import format_error
+
+                mcp = FastMCP("svc")
+
+
+                @mcp.tool()
+                def version() -> str:
+                    return "1.0"
+
+
+                def unused(err: Exception) -> str:
+                    return format_error(err)
+                """,
+        },
+    )
+    assert _lint_tree(tmp_path) == []
+
+
+# -- raising a non-ToolError: depends on whether the framework forwards its text ---------------
+
+RAISE_OTHER = """\
+@mcp.tool()
+async def fetch_rates(base: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            return (await client.get(f"https://rates.example.com/{base}")).text
+    except httpx.HTTPError as exc:
+        raise RuntimeError(f"rates service failed: {exc}") from exc  # expect: MCP002
+"""
+
+
+def test_raising_other_exception_with_text_is_flagged_on_mcp1() -> None:
+    finding = _only(_src(MCP1, RAISE_OTHER))
+    assert finding.message.startswith(
+        "Tool 'fetch_rates' raises RuntimeError with the text of a caught httpx.HTTPError, which mcp 1.x FastMCP forwards to the model"
+    )
+
+
+def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> None:
+    finding = _only(_src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool")), target="fastmcp>=2.5,<4")
+    assert "raises RuntimeError with the text of a caught httpx.HTTPError, which fastmcp 2.x / fastmcp 3.x" in finding.message
+    assert "[tool.mcp-lint] target" in finding.message
+
+
+def test_raising_other_exception_is_silent_on_mcp_2_1() -> None:
+    source = _src(MCP2, RAISE_OTHER.replace("  # expect: MCP002", ""))
+    _check(source, target="mcp>=2.1")
+
+
+def test_raising_other_exception_is_silent_under_fastmcp_masking() -> None:
+    header = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+    _check(_src(header, RAISE_OTHER.replace("  # expect: MCP002", "").replace("@mcp.tool()", "@mcp.tool")))
+
+
+def test_raising_other_exception_is_silent_when_fastmcp_2_4_may_mask() -> None:
+    # fastmcp 2.4 masks every non-ToolError: the text does not reach the model on every candidate.
+    source = _src(FASTMCP, RAISE_OTHER.replace("  # expect: MCP002", "").replace("@mcp.tool()", "@mcp.tool"))
+    _check(source, target="fastmcp>=2.3,<2.5")
+
+
+# -- precision: curated text stays silent ------------------------------------------------------
+
+CURATED = [
+    pytest.param(
+        MCP1,
+        """\
+        class NoteError(Exception):
+            pass
+
+        def load(note_id: str) -> str:
+            raise NoteError(f"Note {note_id} is archived; call restore_note first")
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            try:
+                return load(note_id)
+            except NoteError as e:
+                raise ToolError(str(e)) from e
+        """,
+        id="project-exception-class",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        def check_quota(user: str) -> None:
+            raise ToolError(f"User {user} has no quota left this month")
+
+        @mcp.tool
+        def upload(user: str, name: str) -> str:
+            try:
+                check_quota(user)
+            except ToolError as e:
+                raise ToolError(f"Upload of {name} refused: {e}") from e
+            return "uploaded"
+        """,
+        id="toolerror-caught-and-reraised",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def set_limit(limit: int) -> str:
+            try:
+                if limit < 1:
+                    raise ValueError("limit must be at least 1")
+                if limit > 100:
+                    raise ValueError("limit must be at most 100")
+            except ValueError as e:
+                raise ToolError(f"{e}; pass a limit between 1 and 100")
+            return "ok"
+        """,
+        id="try-body-raises-only-literals",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def get_weather(city: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get(f"https://api.example.com/weather/{city}")
+                    response.raise_for_status()
+                    return response.text
+            except httpx.HTTPStatusError as e:
+                logger.exception("weather lookup failed")
+                raise ToolError(f"The weather service answered HTTP {e.response.status_code} for {city!r}; check the city name") from e
+        """,
+        id="status-code-not-text",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        async def send_invoice(invoice_id: str, ctx: Context) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.post(f"https://billing.example.com/invoices/{invoice_id}/send")
+            except httpx.HTTPError as e:
+                logger.exception("sending invoice %s failed: %s", invoice_id, e)
+                await ctx.error(f"send_invoice failed: {e}")
+                raise ToolError(f"Billing did not accept invoice {invoice_id}; check it with get_invoice before sending again") from e
+            return "sent"
+        """,
+        id="logged-then-curated",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def top_items(limit: str) -> list[str]:
+            try:
+                count = int(limit)
+            except ValueError as e:
+                raise ToolError(f"limit must be a whole number, got {limit!r} ({e})")
+            return ITEMS[:count]
+        """,
+        id="value-error-around-int",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def import_csv(path: str) -> str:
+            try:
+                rows = DB.load_csv(path)
+            except Exception as e:
+                logger.warning("import of %s failed", path, exc_info=e)
+                raise ToolError(f"Importing {path} failed with {type(e).__name__}; check the file with preview_csv") from e
+            return f"{rows} rows imported"
+        """,
+        id="exception-class-name-only",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        async def refresh(feed: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.get(feed)
+            except httpx.HTTPError:
+                raise
+            return "refreshed"
+        """,
+        id="bare-reraise",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.resource("file://{path}")
+        def read_file(path: str) -> str:
+            try:
+                with open(path) as handle:
+                    return handle.read()
+            except OSError as e:
+                return f"cannot read {path}: {e}"
+        """,
+        id="resource-handler",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        def describe(e: Exception) -> str:
+            return f"Request failed: {e}"
+
+        @mcp.tool()
+        def version() -> str:
+            return "1.0"
+        """,
+        id="formatter-not-reached",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body"), CURATED)
+def test_curated_text_is_silent(header: str, body: str) -> None:
+    _check(_src(header, body))
+
+
+# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="MCP002 does not treat a cloud SDK error body (e.response[...]) as exception text")
+def test_cloud_sdk_error_body_is_flagged() -> None:
+    source = _src(
+        MCP1,
+        """\
+        import boto3
+        from botocore.exceptions import ClientError
+
+        @mcp.tool()
+        def create_bucket(bucket: str) -> str:
+            try:
+                boto3.client("s3").create_bucket(Bucket=bucket)
+            except ClientError as e:
+                raise ToolError(e.response["Error"]["Message"])  # expect: MCP002
+            return "created"
+        """,
+    )
+    _check(source)
+
+
+LOWLEVEL2_ERROR_RESULT = """\
+import httpx
+from mcp.server.lowlevel import Server
+from mcp.types import CallToolResult, TextContent
+
+
+async def handle_call_tool(ctx, params) -> CallToolResult:
+    try:
+        async with httpx.AsyncClient() as client:
+            body = (await client.get(params.arguments["url"])).text
+    except httpx.HTTPError as e:
+        return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)  # expect: MCP002
+    return CallToolResult(content=[TextContent(type="text", text=body)])
+
+server = Server("fetch", on_call_tool=handle_call_tool)
+"""
+
+
+def test_exception_text_in_an_error_result_is_flagged() -> None:
+    finding = _only(LOWLEVEL2_ERROR_RESULT)
+    assert "Tool 'handle_call_tool'" in finding.message
+
+
+@pytest.mark.xfail(strict=True, reason="MCP002 says 'as a normal result (isError: false)' for a CallToolResult(is_error=True)")
+def test_error_result_message_does_not_claim_is_error_false() -> None:
+    finding = _only(LOWLEVEL2_ERROR_RESULT)
+    assert "isError: false" not in finding.message

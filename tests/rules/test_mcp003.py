@@ -1,0 +1,280 @@
+"""MCP003 vague-error-message: boilerplate and untied retry invitations, never specific text.
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) for the whole snippet, so a finding of another rule fails it too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from mcp_lint.findings import Finding
+from mcp_lint.linter import lint_source
+
+_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
+
+
+def _expected(text: str) -> set[tuple[str, int]]:
+    return {
+        (code.strip(), row)
+        for row, line in enumerate(text.splitlines(), start=1)
+        for match in [_MARK.search(line)]
+        if match
+        for code in match.group(1).split(",")
+    }
+
+
+def _check(source: str, target: str | None = None) -> list[Finding]:
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target)
+    assert {(f.code, f.location.row) for f in findings} == _expected(text)
+    return findings
+
+
+def _only(source: str, target: str | None = None) -> Finding:
+    findings = _check(source, target)
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+MCP1 = """\
+import logging
+
+import httpx
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("svc")
+"""
+
+MCP2 = """\
+import httpx
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("svc")
+"""
+
+FASTMCP = """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("svc")
+"""
+
+
+def _tool(header: str, check: str, decorator: str = "@mcp.tool()") -> str:
+    """A tool whose only failure is `check` (one statement, indented under `if amount <= 0:`)."""
+    return header + textwrap.dedent(
+        f"""
+        {decorator}
+        def refund(invoice_id: str, amount: float) -> str:
+            if amount <= 0:
+                {check}
+            return f"refunded {{amount}} on {{invoice_id}}"
+        """
+    )
+
+
+# -- recall: boilerplate and retry invitations, on every framework ----------------------------
+
+VAGUE = [
+    pytest.param(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003', id="an-error-occurred"),
+    pytest.param(MCP2, 'raise ToolError("Something went wrong")  # expect: MCP003', id="something-went-wrong"),
+    pytest.param(FASTMCP, 'raise ToolError("Operation failed.")  # expect: MCP003', id="operation-failed"),
+    pytest.param(MCP1, 'raise ToolError("Unknown error")  # expect: MCP003', id="unknown-error"),
+    pytest.param(MCP2, 'raise ToolError("Error")  # expect: MCP003', id="error"),
+    pytest.param(FASTMCP, 'raise ToolError("Oops! An unexpected error occurred. Please try again later.")  # expect: MCP003', id="oops"),
+    pytest.param(MCP1, 'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003', id="retry-after-named-op"),
+    pytest.param(MCP2, 'raise ToolError(f"Refund of {invoice_id} failed, retry later")  # expect: MCP003', id="retry-later-fstring"),
+    pytest.param(MCP1, 'raise ValueError("The operation failed. Please try again.")  # expect: MCP003', id="valueerror-forwarded-mcp1"),
+    pytest.param(MCP1, 'return "Operation failed"  # expect: MCP003, MCP005', id="returned-string"),
+    pytest.param(FASTMCP, 'return {"error": "Something went wrong"}  # expect: MCP003, MCP005', id="returned-error-dict"),
+]
+
+
+@pytest.mark.parametrize(("header", "check"), VAGUE)
+def test_vague_message_is_flagged(header: str, check: str) -> None:
+    decorator = "@mcp.tool" if header is FASTMCP else "@mcp.tool()"
+    _check(_tool(header, check, decorator))
+
+
+def test_generic_message_names_tool_and_next_step() -> None:
+    finding = _only(_tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003'))
+    assert finding.message == (
+        "Tool 'refund' fails with 'An error occurred', which names no operation or cause: the model cannot tell "
+        "what to change; say what failed, what was observed and what the next call can change"
+    )
+
+
+def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None:
+    finding = _only(_tool(MCP1, 'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003'))
+    assert finding.message.startswith(
+        "Tool 'refund' invites a retry ('Failed to issue the refund. Please try again.') without naming a transient condition"
+    )
+    assert finding.message.endswith("name the rate limit/timeout and when to retry")
+
+
+def test_fix_is_a_template_naming_the_arguments() -> None:
+    finding = _only(_tool(MCP2, 'raise ToolError("Something went wrong")  # expect: MCP003'))
+    assert finding.fix is not None
+    assert [e.content for e in finding.fix.edits] == [
+        'f"refund failed for invoice_id={invoice_id!r}, amount={amount!r}: <what was observed>. '
+        '<what the next call can change>; if it fails again, stop and report it."'
+    ]
+
+
+def test_generic_text_in_an_except_clause_without_the_exception() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        @mcp.tool()
+        async def fetch(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except httpx.HTTPError:
+                logger.exception("fetch failed")
+                raise ToolError("An unexpected error occurred")  # expect: MCP003
+        """
+    )
+    _check(source)
+
+
+def test_helper_message_names_the_tools_that_reach_it() -> None:
+    source = MCP2 + textwrap.dedent(
+        """
+        def fail() -> None:
+            raise ToolError("Something went wrong, please try again")  # expect: MCP003
+
+        @mcp.tool()
+        def book(room: str) -> str:
+            if room.startswith("x"):
+                fail()
+            return "booked"
+
+        @mcp.tool()
+        def cancel(room: str) -> str:
+            if room.startswith("x"):
+                fail()
+            return "cancelled"
+        """
+    )
+    finding = _only(source)
+    assert finding.message.startswith("Helper 'fail' (reached from tools 'book', 'cancel')")
+
+
+# -- precision ---------------------------------------------------------------------------------
+
+SPECIFIC = [
+    pytest.param(MCP1, 'raise ToolError("The payment provider is rate limiting us (HTTP 429); retry in 30 seconds")', id="retry-after-429"),
+    pytest.param(MCP2, 'raise ToolError("The refund service timed out after 10 s; try again with a smaller batch")', id="retry-after-timeout"),
+    pytest.param(FASTMCP, 'raise ToolError("Billing is temporarily unavailable (503); retry later")', id="retry-after-503"),
+    pytest.param(MCP1, 'raise ToolError("The invoice is locked by another refund; try again once it finishes")', id="retry-after-lock"),
+    pytest.param(MCP2, 'raise ToolError(f"amount must be positive, got {amount}; pass the refund amount in EUR")', id="specific"),
+    pytest.param(FASTMCP, 'raise ToolError(f"Invoice {invoice_id} not found; call list_invoices for valid ids")', id="specific-not-found"),
+    pytest.param(MCP1, 'raise ToolError("Failed to parse the refund date: expected YYYY-MM-DD")', id="specific-failed-to"),
+]
+
+
+@pytest.mark.parametrize(("header", "check"), SPECIFIC)
+def test_specific_or_transient_message_is_silent(header: str, check: str) -> None:
+    decorator = "@mcp.tool" if header is FASTMCP else "@mcp.tool()"
+    _check(_tool(header, check, decorator))
+
+
+def test_only_exception_text_is_mcp002_not_mcp003() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        @mcp.tool()
+        async def fetch(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except Exception as e:
+                raise ToolError(f"An error occurred: {e}")  # expect: MCP002
+        """
+    )
+    _check(source)
+
+
+def test_log_messages_are_not_model_facing() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        @mcp.tool()
+        async def refund(invoice_id: str, amount: float, ctx: Context) -> str:
+            if amount <= 0:
+                logger.error("Something went wrong")
+                await ctx.error("An error occurred, please try again")
+                print("Operation failed")
+                raise ToolError(f"amount must be positive, got {amount}")
+            return "refunded"
+        """
+    )
+    _check(source)
+
+
+def test_plain_exception_is_silent_on_mcp_2_1_which_masks_it() -> None:
+    _check(_tool(MCP2, 'raise ValueError("Something went wrong")'), target="mcp>=2.1")
+
+
+def test_plain_exception_is_silent_under_fastmcp_masking() -> None:
+    header = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+    _check(_tool(header, 'raise RuntimeError("Something went wrong, please try again")', "@mcp.tool"))
+
+
+def test_plain_exception_is_silent_in_resource_handlers() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        @mcp.resource("invoice://{invoice_id}")
+        def invoice(invoice_id: str) -> str:
+            if not invoice_id:
+                raise ValueError("Something went wrong")
+            return invoice_id
+        """
+    )
+    _check(source)
+
+
+def test_success_text_is_silent() -> None:
+    source = MCP2 + textwrap.dedent(
+        """
+        @mcp.tool()
+        def retry_failed_jobs(queue: str) -> str:
+            return f"Retried 3 failed jobs in {queue}"
+        """
+    )
+    _check(source)
+
+
+def test_vague_text_in_an_error_result_is_flagged() -> None:
+    source = """\
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        if not params.arguments:
+            return CallToolResult(content=[TextContent(type="text", text="An error occurred")], is_error=True)  # expect: MCP003
+        return CallToolResult(content=[TextContent(type="text", text="done")])
+
+    server = Server("jobs", on_call_tool=handle_call_tool)
+    """
+    _check(source)
+
+
+# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="MCP003 reads 'Retry count must be...' (an argument named retry) as a retry invitation")
+def test_the_word_retry_as_an_argument_name_is_not_an_invitation() -> None:
+    _check(_tool(MCP1, 'raise ToolError(f"Retry count must be between 0 and 5, got {amount}")'))
+
+
+@pytest.mark.xfail(strict=True, reason="MCP003's message for a forwarded non-ToolError does not say which framework forwards it")
+def test_forwarded_plain_exception_message_names_the_framework_assumption() -> None:
+    finding = _only(_tool(MCP1, 'raise ValueError("The operation failed. Please try again.")  # expect: MCP003'))
+    assert "mcp 1.x FastMCP" in finding.message

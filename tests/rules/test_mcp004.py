@@ -1,0 +1,511 @@
+"""MCP004 mutation-before-validation: a tool changes the world, then rejects the call.
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) for the whole snippet, so a finding of another rule fails it too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from mcp_lint.findings import Finding
+from mcp_lint.fixer import apply_edits
+from mcp_lint.linter import lint_source
+
+_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
+
+
+def _expected(text: str) -> set[tuple[str, int]]:
+    return {
+        (code.strip(), row)
+        for row, line in enumerate(text.splitlines(), start=1)
+        for match in [_MARK.search(line)]
+        if match
+        for code in match.group(1).split(",")
+    }
+
+
+def _check(source: str, target: str | None = None) -> list[Finding]:
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target)
+    assert {(f.code, f.location.row) for f in findings} == _expected(text)
+    return findings
+
+
+def _only(source: str, target: str | None = None) -> Finding:
+    findings = _check(source, target)
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+MCP1 = """\
+import logging
+import os
+import shutil
+import sqlite3
+import subprocess
+
+import httpx
+import requests
+import stripe
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("svc")
+db = sqlite3.connect("svc.db")
+NOTES: dict[str, str] = {}
+"""
+
+MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace("FastMCP", "MCPServer")
+FASTMCP = MCP1.replace("from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP").replace(
+    "mcp.server.fastmcp.exceptions", "fastmcp.exceptions"
+)
+
+
+def _src(header: str, body: str) -> str:
+    return header + "\n" + textwrap.dedent(body)
+
+
+# -- recall ------------------------------------------------------------------------------------
+
+MUTATIONS = [
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def set_stock(sku: str, quantity: int) -> str:
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.commit()
+            if quantity < 0:  # expect: MCP004
+                raise ToolError(f"quantity must be >= 0, got {quantity}")
+            return "updated"
+        """,
+        "writes to the database (UPDATE)",
+        id="db-write-mcp1",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def add_note(title: str) -> str:
+            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # mutation
+            if cur.lastrowid is None:
+                raise ToolError("The database did not assign an id; check list_notes before adding again")
+            if len(title) > 80:  # expect: MCP004
+                raise ToolError(f"title must be at most 80 characters, got {len(title)}")
+            return "added"
+        """,
+        "writes to the database (INSERT)",
+        id="db-insert-after-post-check-mcp2",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def save_file(path: str, content: str) -> str:
+            with open(path, "w") as handle:
+                handle.write(content)  # mutation
+            if not content:  # expect: MCP004
+                raise ToolError("content must not be empty")
+            return "saved"
+        """,
+        "calls handle.write()",
+        id="file-write-fastmcp",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def checkout(branch: str) -> str:
+            subprocess.run(["git", "checkout", branch], check=True)  # mutation
+            if branch.startswith("-"):  # expect: MCP004
+                raise ToolError("branch must not start with '-'")
+            return "checked out"
+        """,
+        "runs a subprocess",
+        id="subprocess",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def create_issue(title: str, priority: str) -> str:
+            async with httpx.AsyncClient() as client:
+                await client.post("https://tracker.example.com/issues", json={"title": title})  # mutation
+            if priority not in ("low", "high"):  # expect: MCP004
+                raise ToolError(f"priority must be 'low' or 'high', got {priority!r}")
+            return "created"
+        """,
+        "sends an HTTP POST",
+        id="http-post",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def update_user(user_id: str, email: str) -> str:
+            requests.put(f"https://users.example.com/{user_id}", json={"email": email})  # mutation
+            if "@" not in email:  # expect: MCP004
+                raise ToolError(f"email must contain '@', got {email!r}")
+            return "updated"
+        """,
+        "sends an HTTP PUT",
+        id="http-put",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def delete_user(user_id: str) -> dict:
+            requests.delete(f"https://users.example.com/{user_id}")  # mutation
+            if user_id == "admin":  # expect: MCP004
+                return {"error": "the admin user cannot be deleted"}  # expect: MCP005
+            return {"deleted": user_id}
+        """,
+        "sends an HTTP DELETE",
+        id="http-delete-then-error-dict",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def put_note(note_id: str, text: str) -> str:
+            NOTES[note_id] = text  # mutation
+            if len(text) > 1000:  # expect: MCP004
+                raise ToolError("text must be at most 1000 characters")
+            return "stored"
+        """,
+        "changes module-level state (NOTES[...])",
+        id="module-state",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def clean(path: str) -> str:
+            os.remove(path)  # mutation
+            if not path.endswith(".tmp"):  # expect: MCP004
+                raise ToolError("only .tmp files may be removed")
+            return "removed"
+        """,
+        "changes files (remove)",
+        id="file-delete",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def refund(charge_id: str, amount: int) -> str:
+            stripe.Refund.create(charge=charge_id, amount=amount)  # mutation
+            if amount <= 0:  # expect: MCP004
+                raise ToolError(f"amount must be positive, got {amount}")
+            return "refunded"
+        """,
+        "calls stripe.Refund.create()",
+        id="saas-create",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def move(src: str, dst: str) -> str:
+            shutil.move(src, dst)  # mutation
+            if src == dst:  # expect: MCP004
+                raise ValueError("src and dst must differ")
+            return "moved"
+        """,
+        "changes files (move)",
+        id="plain-exception-rejects",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body", "what"), MUTATIONS)
+def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> None:
+    source = _src(header, body)
+    row = next(i for i, line in enumerate(source.splitlines(), start=1) if line.endswith("# mutation"))
+    findings = _check(source)
+    mcp004 = [f for f in findings if f.code == "MCP004"]
+    assert len(mcp004) == 1
+    assert f"rejects the call here after it already {what} (line {row}): " in mcp004[0].message
+
+
+def test_message_names_tool_consequence_and_next_step() -> None:
+    finding = _only(_src(MCP1, MUTATIONS[0].values[1]))
+    assert finding.message == (
+        "Tool 'set_stock' rejects the call here after it already writes to the database (UPDATE) (line 20): "
+        "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
+    )
+
+
+def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> None:
+    source = _src(MCP1, MUTATIONS[0].values[1])
+    finding = _only(source)
+    assert finding.fix is not None
+    assert finding.fix.message == "Move the check above the first mutation"
+    fixed = apply_edits(source, finding.fix.edits)
+    assert fixed.split("\n@mcp.tool()\n", 1)[1] == textwrap.dedent(
+        """\
+        def set_stock(sku: str, quantity: int) -> str:
+            if quantity < 0:  # expect: MCP004
+                raise ToolError(f"quantity must be >= 0, got {quantity}")
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.commit()
+            return "updated"
+        """
+    )
+    assert lint_source(fixed, filename="server.py") == []
+
+
+def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
+    source = """\
+    import httpx
+    from mcp.server.lowlevel import Server
+
+    async def handle_call_tool(ctx, params):
+        args = params.arguments or {}
+        async with httpx.AsyncClient() as client:
+            await client.post("https://events.example.com", json=args)
+        if "event" not in args:  # expect: MCP004
+            raise ValueError("event is required")
+        return None
+
+    server = Server("events", on_call_tool=handle_call_tool)
+    """
+    finding = _only(source)
+    assert finding.message.startswith("Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)")
+
+
+# -- precision ---------------------------------------------------------------------------------
+
+CORRECT = [
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def set_stock(sku: str, quantity: int) -> str:
+            if quantity < 0:
+                raise ToolError(f"quantity must be >= 0, got {quantity}")
+            cur = db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))
+            if cur.rowcount == 0:
+                raise ToolError(f"No stock row for sku {sku!r}; call list_skus")
+            db.commit()
+            return "updated"
+        """,
+        id="check-first-then-post-check",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def purge(ids: list[int]) -> str:
+            cur = db.execute("DELETE FROM notes WHERE id IN (?)", (ids,))
+            deleted = cur.rowcount
+            if deleted != len(ids):
+                raise ToolError(f"Only {deleted} of {len(ids)} notes existed; the rest were already gone")
+            return "purged"
+        """,
+        id="post-check-through-a-derived-name",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        async def create_issue(title: str) -> str:
+            async with httpx.AsyncClient() as client:
+                resp = await client.post("https://tracker.example.com/issues", json={"title": title})
+            data = resp.json()
+            if "id" not in data:
+                raise ToolError("The tracker returned no issue id; check list_issues before creating it again")
+            return data["id"]
+        """,
+        id="check-on-name-assigned-after-mutation",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_note(note_id: int) -> str:
+            row = db.execute("SELECT body FROM notes WHERE id = ?", (note_id,)).fetchone()
+            if row is None:
+                raise ToolError(f"Note {note_id} not found; call list_notes")
+            return row[0]
+        """,
+        id="read-only-select",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def forecast(city: str) -> str:
+            async with httpx.AsyncClient() as client:
+                resp = await client.get(f"https://weather.example.com/{city}")
+            if not city.isalpha():
+                raise ToolError("city must contain letters only")
+            return resp.text
+        """,
+        id="read-only-http-get",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def create_user(name: str) -> str:
+            logger.info("creating user %s", name)
+            if not name:
+                raise ToolError("name must not be empty")
+            db.execute("INSERT INTO users (name) VALUES (?)", (name,))
+            return "created"
+        """,
+        id="logging-is-not-a-mutation",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def put_note(note_id: str, text: str) -> str:
+            NOTES[note_id] = text
+            if len(NOTES) > 100:
+                raise ToolError("The notebook is full (100 notes); delete_note some before adding more")
+            return "stored"
+        """,
+        id="check-reads-the-mutated-state",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def add_note(title: str, dry_run: bool) -> str:
+            if not dry_run:
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            if not title:
+                raise ToolError("title must not be empty")
+            return "added"
+        """,
+        id="conditional-mutation",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def add_note(title: str) -> str:
+            db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            db.commit()
+            if len(title) > 80:
+                return "Saved; titles longer than 80 characters are shortened in listings"
+            return "saved"
+        """,
+        id="later-branch-does-not-reject",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        def record(title: str) -> str:
+            db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            if not title:
+                raise ToolError("title must not be empty")
+            return "ok"
+
+        @mcp.resource("note://{title}")
+        def note(title: str) -> str:
+            db.execute("INSERT INTO views (title) VALUES (?)", (title,))
+            if not title:
+                raise ValueError("title must not be empty")
+            return title
+        """,
+        id="not-a-tool",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body"), CORRECT)
+def test_correct_order_is_silent(header: str, body: str) -> None:
+    _check(_src(header, body))
+
+
+def test_append_to_empty_module_list_is_module_state() -> None:
+    source = """\
+    TASKS: list[str] = []
+
+    @mcp.tool()
+    def add_task(task: str) -> str:
+        TASKS.append(task)
+        if not task.strip():  # expect: MCP004
+            raise ToolError("task must not be empty")
+        return "added"
+    """
+    _check(_src(MCP1, source))
+
+
+def test_error_result_after_side_effect_on_lowlevel_server() -> None:
+    source = """\
+    import httpx
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        args = params.arguments or {}
+        async with httpx.AsyncClient() as client:
+            await client.post("https://events.example.com", json=args)
+        if "event" not in args:  # expect: MCP004
+            return CallToolResult(content=[TextContent(type="text", text="event is required")], is_error=True)
+        return CallToolResult(content=[TextContent(type="text", text="sent")])
+
+    server = Server("events", on_call_tool=handle_call_tool)
+    """
+    _check(source)
+
+
+# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="MCP004 does not see Path(...).write_text(...) (receiver is a call)")
+def test_path_write_text_is_a_file_write() -> None:
+    source = """\
+    @mcp.tool()
+    def save(path: str, content: str) -> str:
+        Path(path).write_text(content)
+        if not content.strip():  # expect: MCP004
+            raise ToolError("content must not be empty")
+        return "saved"
+    """
+    _check(_src(MCP1 + "from pathlib import Path\n", source))
+
+
+@pytest.mark.xfail(strict=True, reason="MCP004 ignores checks on module state that existed before the mutation (READ_ONLY)")
+def test_check_on_preexisting_module_flag() -> None:
+    source = """\
+    READ_ONLY = False
+
+    @mcp.tool()
+    def add_note(title: str) -> str:
+        db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+        db.commit()
+        if READ_ONLY:  # expect: MCP004
+            raise ToolError("The server is read-only; notes cannot be added")
+        return "added"
+    """
+    _check(_src(MCP1, source))
+
+
+@pytest.mark.xfail(strict=True, reason="MCP004 skips mutations through self.<client> in class-based tools")
+def test_mutation_through_an_instance_attribute() -> None:
+    source = """\
+    class Notes:
+        def __init__(self, collection) -> None:
+            self.collection = collection
+
+        def delete_tagged(self, tag: str) -> str:
+            self.collection.delete_many({"tag": tag})
+            if not tag:  # expect: MCP004
+                raise ToolError("tag must not be empty")
+            return "deleted"
+
+    notes = Notes(None)
+    mcp.add_tool(notes.delete_tagged)
+    """
+    _check(_src(MCP1, source))

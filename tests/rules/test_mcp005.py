@@ -1,0 +1,531 @@
+"""MCP005 error-returned-as-success: failures returned as normal results (isError: false).
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) for the whole snippet, so a finding of another rule fails it too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding
+from mcp_lint.fixer import apply_edits
+from mcp_lint.linter import lint_paths, lint_source
+
+_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
+
+
+def _expected(text: str) -> set[tuple[str, int]]:
+    return {
+        (code.strip(), row)
+        for row, line in enumerate(text.splitlines(), start=1)
+        for match in [_MARK.search(line)]
+        if match
+        for code in match.group(1).split(",")
+    }
+
+
+def _check(source: str, target: str | None = None) -> list[Finding]:
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target)
+    assert {(f.code, f.location.row) for f in findings} == _expected(text)
+    return findings
+
+
+def _only(source: str, target: str | None = None) -> Finding:
+    findings = _check(source, target)
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+MCP1 = """\
+import json
+from datetime import datetime
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import CallToolResult, TextContent
+
+mcp = FastMCP("notes")
+NOTES: dict[str, str] = {}
+"""
+
+MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace("FastMCP", "MCPServer")
+FASTMCP = MCP1.replace("from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP")
+
+
+def _src(header: str, body: str) -> str:
+    return header + "\n" + textwrap.dedent(body)
+
+
+# -- recall: every failure shape ---------------------------------------------------------------
+
+FAILURES = [
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Error: note {note_id} not found"  # expect: MCP005
+            return NOTES[note_id]
+        """,
+        "the string 'Error: note … not found'",
+        id="error-prefix",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def export_note(note_id: str) -> str:
+            if not NOTES:
+                return "Failed to export: the notebook is empty"  # expect: MCP005
+            return json.dumps(NOTES)
+        """,
+        "the string 'Failed to export: the notebook is empty'",
+        id="failed-to",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def share_note(note_id: str, email: str) -> str:
+            if "@" not in email:
+                return f"Could not share note {note_id}: {email!r} is not an email address"  # expect: MCP005
+            return "shared"
+        """,
+        "the string 'Could not share note …: … is not an email address'",
+        id="could-not",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def delete_note(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Note {note_id} not found"  # expect: MCP005
+            del NOTES[note_id]
+            return "deleted"
+        """,
+        "the string 'Note … not found'",
+        id="not-found",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def rename_note(note_id: str, title: str) -> dict:
+            if not title:
+                return {"error": "title must not be empty"}  # expect: MCP005
+            return {"renamed": note_id}
+        """,
+        'a dict with an "error" key',
+        id="error-dict",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def close_ticket(ticket_id: int) -> dict:
+            if ticket_id not in NOTES:
+                return {"success": False, "message": f"Ticket {ticket_id} does not exist"}  # expect: MCP005
+            return {"success": True}
+        """,
+        'a dict with "success": False',
+        id="success-false",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def archive(note_id: str) -> dict:
+            if note_id not in NOTES:
+                return {"status": "error", "message": "unknown note id; call list_notes"}  # expect: MCP005
+            return {"status": "archived"}
+        """,
+        'a dict with "status": "error"',
+        id="status-error",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def note_json(note_id: str) -> str:
+            if note_id not in NOTES:
+                return json.dumps({"error": f"note {note_id} not found"})  # expect: MCP005
+            return json.dumps({"text": NOTES[note_id]})
+        """,
+        'a dict with an "error" key',
+        id="json-dumps",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def tag(note_id: str, label: str) -> dict:
+            if not label.isalnum():
+                return dict(error="label must be alphanumeric")  # expect: MCP005
+            return dict(tagged=note_id)
+        """,
+        'a dict with an "error" key',
+        id="dict-call",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def word_count(note_id: str) -> list[TextContent]:
+            if note_id not in NOTES:
+                return [TextContent(type="text", text="Error: unknown note id")]  # expect: MCP005
+            return [TextContent(type="text", text=str(len(NOTES[note_id].split())))]
+        """,
+        "a TextContent 'Error: unknown note id'",
+        id="textcontent-list",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def summarize(note_id: str) -> CallToolResult:
+            if note_id not in NOTES:
+                return CallToolResult(content=[TextContent(type="text", text="Could not summarize: unknown note id")])  # expect: MCP005
+            return CallToolResult(content=[TextContent(type="text", text=NOTES[note_id][:80])])
+        """,
+        "a CallToolResult without isError ('Could not summarize: unknown note id')",
+        id="calltoolresult-without-iserror",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def schedule(day: str) -> str:
+            try:
+                when = datetime.strptime(day, "%Y-%m-%d")
+            except ValueError:
+                return "Failed to parse the day; expected YYYY-MM-DD"  # expect: MCP005
+            return when.isoformat()
+        """,
+        "the string 'Failed to parse the day; expected YYYY-MM-DD'",
+        id="in-except-clause",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def export_all() -> str:
+            return "Error: exports are disabled on this server"  # expect: MCP005
+        """,
+        "the string 'Error: exports are disabled on this server'",
+        id="unconditional-error-prefix",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body", "shape"), FAILURES)
+def test_failure_returned_as_success_is_flagged(header: str, body: str, shape: str) -> None:
+    finding = _only(_src(header, body))
+    assert f"reports a failure as a normal result, {shape}: the wire says isError: false" in finding.message
+
+
+def test_message_names_tool_wire_flag_and_fix() -> None:
+    finding = _only(_src(MCP1, FAILURES[0].values[1]))
+    assert finding.message == (
+        "Tool 'read_note' reports a failure as a normal result, the string 'Error: note … not found': the wire "
+        "says isError: false, so the client and model treat it as success; raise ToolError instead"
+    )
+    assert finding.fix is not None
+    assert [e.content for e in finding.fix.edits if e.location.row == finding.location.row] == ['raise ToolError(f"Error: note {note_id} not found")']
+    fixed = apply_edits(_src(MCP1, FAILURES[0].values[1]), finding.fix.edits)
+    assert "from mcp.server.fastmcp.exceptions import ToolError" in fixed
+    assert lint_source(fixed, filename="server.py") == []
+
+
+def test_fastmcp_3_4_message_offers_tool_result() -> None:
+    finding = _only(_src(FASTMCP, FAILURES[4].values[1]), target="fastmcp>=3.4")
+    assert finding.message.endswith("raise ToolError (or return ToolResult(is_error=True)) instead")
+
+
+LOWLEVEL1 = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("notes")
+NOTES: dict[str, str] = {}
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    note_id = arguments.get("note_id", "")
+    if note_id not in NOTES:
+        return [types.TextContent(type="text", text=f"Note {note_id} not found")]  # expect: MCP005
+    return [types.TextContent(type="text", text=NOTES[note_id])]
+"""
+
+
+def test_lowlevel_message_before_mcp_1_19_offers_raising() -> None:
+    finding = _only(LOWLEVEL1)
+    assert finding.message.startswith("Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'")
+    assert finding.message.endswith(
+        "raise an exception with the message instead (the low-level Server turns it into isError: true; "
+        "returning CallToolResult(isError=True) works only from mcp 1.19)"
+    )
+
+
+def test_lowlevel_message_from_mcp_1_19_offers_an_error_result() -> None:
+    finding = _only(LOWLEVEL1, target="mcp>=1.19,<2")
+    assert finding.message.endswith("return CallToolResult(..., isError=True) instead")
+
+
+@pytest.mark.parametrize(
+    "tool_body",
+    [
+        pytest.param("return find(note_id)", id="return-helper"),
+        pytest.param("result = find(note_id)\n    return result", id="assign-then-return"),
+    ],
+)
+def test_helper_whose_value_the_tool_returns(tool_body: str) -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        def find(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Error: note {note_id} not found"  # expect: MCP005
+            return NOTES[note_id]
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            BODY
+        """
+    ).replace("BODY", tool_body)
+    finding = _only(source)
+    assert finding.message.startswith("Helper 'find' (reached from tool 'read_note') reports a failure as a normal result")
+
+
+def test_helper_in_another_module_reached_by_several_tools(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "__init__.py").write_text("")
+    (tmp_path / "notes" / "store.py").write_text(
+        textwrap.dedent(
+            """\
+            NOTES: dict[str, str] = {}
+
+
+            def fetch(note_id: str) -> dict:
+                if note_id not in NOTES:
+                    return {"success": False, "message": f"Note {note_id} does not exist"}
+                return {"success": True, "text": NOTES[note_id]}
+            """
+        )
+    )
+    (tmp_path / "notes" / "server.py").write_text(
+        textwrap.dedent(
+            """\
+            from fastmcp import FastMCP
+
+            from . import store
+
+            mcp = FastMCP("notes")
+
+
+            @mcp.tool
+            def read_note(note_id: str) -> dict:
+                return store.fetch(note_id)
+
+
+            @mcp.tool
+            def preview_note(note_id: str) -> dict:
+                result = store.fetch(note_id)
+                return result
+            """
+        )
+    )
+    resolver = SettingsResolver()
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("store.py", "MCP005", 6)]
+    assert findings[0].message.startswith("Helper 'fetch' (reached from tools 'preview_note', 'read_note')")
+
+
+# -- precision ---------------------------------------------------------------------------------
+
+SILENT = [
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def search_notes(query: str) -> str:
+            hits = [n for n in NOTES.values() if query in n]
+            if not hits:
+                return "No results found"
+            return "\\n".join(hits)
+        """,
+        id="empty-result",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def check_health() -> dict:
+            if not NOTES:
+                return {"status": "error", "detail": "the note store is empty"}
+            return {"status": "ok"}
+
+        @mcp.tool()
+        def get_status() -> str:
+            if not NOTES:
+                return "Error: the note store is empty"
+            return "ok"
+        """,
+        id="status-and-health-tools",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def validate_note(text: str) -> dict:
+            if not text.strip():
+                return {"valid": False, "errors": ["text is empty"]}
+            return {"valid": True, "errors": []}
+        """,
+        id="validate-tool",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_many(ids: list[str]) -> list[dict]:
+            results = []
+            for note_id in ids:
+                if note_id not in NOTES:
+                    results.append({"id": note_id, "error": "not found"})
+                else:
+                    results.append({"id": note_id, "text": NOTES[note_id]})
+            return results
+        """,
+        id="batch-with-per-item-errors",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def lint_notes(fix: bool) -> str:
+            if fix:
+                return "Fixed 3 errors in 2 notes"
+            return "Found 3 errors in 2 notes; call lint_notes(fix=True) to fix them"
+        """,
+        id="success-mentioning-errors",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def purge(ids: list[str]) -> str:
+            gone = [i for i in ids if NOTES.pop(i, None) is not None]
+            return f"Deleted {len(gone)} notes; {len(ids) - len(gone)} could not be found and were skipped"
+        """,
+        id="string-outside-a-failure-branch",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_note(note_id: str) -> dict:
+            if note_id in NOTES:
+                return {"error": None, "text": NOTES[note_id]}
+            return {"error": None, "text": ""}
+        """,
+        id="empty-error-field",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.resource("note://{note_id}")
+        def note(note_id: str) -> str:
+            if note_id not in NOTES:
+                return "Error: note not found"
+            return NOTES[note_id]
+
+        @mcp.prompt()
+        def review(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Could not find note {note_id}"
+            return f"Review this note: {NOTES[note_id]}"
+        """,
+        id="resource-and-prompt",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def read_note(note_id: str) -> CallToolResult:
+            if note_id not in NOTES:
+                return CallToolResult(content=[TextContent(type="text", text=f"Note {note_id} not found")], is_error=True)
+            return CallToolResult(content=[TextContent(type="text", text=NOTES[note_id])])
+        """,
+        id="error-result-mcp2",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        def legacy(note_id: str) -> str:
+            return f"Error: note {note_id} not found"
+
+        @mcp.tool()
+        def count() -> int:
+            return len(NOTES)
+        """,
+        id="not-reached",
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "body"), SILENT)
+def test_non_failures_are_silent(header: str, body: str) -> None:
+    _check(_src(header, body))
+
+
+def test_lowlevel_error_result_is_silent() -> None:
+    source = """\
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    NOTES: dict[str, str] = {}
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        note_id = (params.arguments or {}).get("note_id", "")
+        if note_id not in NOTES:
+            return CallToolResult(content=[TextContent(type="text", text=f"Note {note_id} not found")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text=NOTES[note_id])])
+
+    server = Server("notes", on_call_tool=handle_call_tool)
+    """
+    _check(source)
+
+
+# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="MCP005 names every tool reaching a helper, also tools that do not return its value")
+def test_helper_message_names_only_tools_that_return_its_value() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        def find(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Error: note {note_id} not found"  # expect: MCP005
+            return NOTES[note_id]
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            return find(note_id)
+
+        @mcp.tool()
+        def touch_note(note_id: str) -> str:
+            status = find(note_id)
+            print(status)
+            return "touched"
+        """
+    )
+    finding = _only(source)
+    assert finding.message.startswith("Helper 'find' (reached from tool 'read_note')")

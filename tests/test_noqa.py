@@ -1,0 +1,172 @@
+"""Suppression comments: `# noqa[: codes]` on a statement, `# mcp-lint: noqa[: codes]` for a file,
+and MCP100 for suppressions that suppress nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_lint.cli import cli
+from mcp_lint.noqa import is_suppressed, parse_noqa
+
+HEADER = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("notes")
+NOTES: dict[str, str] = {}
+"""
+READ = '''
+
+@mcp.tool()
+def read_note(name: str) -> str:
+    """Return a note."""
+    if name not in NOTES:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=f"No note {name}")){comment}
+    return NOTES[name]
+'''
+DELETE = '''
+
+@mcp.tool()
+def delete_note(name: str) -> str:
+    """Delete a note."""
+    if name not in NOTES:
+        raise McpError(
+            ErrorData(code=INVALID_PARAMS, message=f"No note {name}"),{comment}
+        )
+    del NOTES[name]
+    return "deleted"
+'''
+READ_ROW, DELETE_ROW = 13, 21  # where the two McpError statements start
+
+
+def server(read_comment: str = "", delete_comment: str = "", top: str = "") -> str:
+    return top + HEADER + READ.replace("{comment}", read_comment) + DELETE.replace("{comment}", delete_comment)
+
+
+def check(tmp_path: Path, source: str, *args: str) -> tuple[int, list[str]]:
+    (tmp_path / "server.py").write_text(source, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["check", "--isolated", "--no-cache", "--output-format", "concise", "-q", *args, str(tmp_path / "server.py")],
+        catch_exceptions=False,
+    )
+    # "path:row:col: CODE" of each finding; the messages belong to the rules' tests.
+    return result.exit_code, [" ".join(line.replace(str(tmp_path) + "/", "").split(" ")[:2]) for line in result.output.splitlines()]
+
+
+# --- parsing -------------------------------------------------------------------------------------
+
+
+def test_parse_line_directives() -> None:
+    source = (
+        "a = 1  # noqa\n"
+        "b = 2  # noqa: mcp001,MCP003 the reason\n"
+        "c = 3  # type: ignore  # NOQA:MCP002 E501\n"
+        "d = 4  # noqanything\n"
+        'e = "# noqa: MCP001"\n'
+        "f = 5  # see the noqa docs\n"
+    )
+    lines, file_codes, has_file = parse_noqa(source)
+    assert lines == {1: None, 2: frozenset({"MCP001", "MCP003"}), 3: frozenset({"MCP002", "E501"})}
+    assert (file_codes, has_file) == (frozenset(), False)
+
+
+def test_parse_file_directives_collects_codes_of_every_directive() -> None:
+    source = "# mcp-lint: noqa: MCP001\nx = 1\n    # MCP-LINT: NOQA: mcp003, MCP005\n"
+    assert parse_noqa(source) == ({}, frozenset({"MCP001", "MCP003", "MCP005"}), True)
+    assert parse_noqa("# mcp-lint: noqa\n# mcp-lint: noqa: MCP001\n") == ({}, None, True)
+
+
+def test_file_directive_after_code_only_covers_its_line() -> None:
+    source = "x = 1  # mcp-lint: noqa: MCP001\ny = 2  # mcp-lint: noqa\n"
+    assert parse_noqa(source) == ({1: frozenset({"MCP001"}), 2: None}, frozenset(), False)
+
+
+def test_parse_survives_a_file_the_tokenizer_cannot_finish() -> None:
+    assert parse_noqa("x = 1  # noqa: MCP001\ny = (\n") == ({1: frozenset({"MCP001"})}, frozenset(), False)
+
+
+@pytest.mark.parametrize(
+    ("code", "rows", "expected"),
+    [
+        ("MCP001", (1, 1), 1),
+        ("MCP002", (1, 1), None),
+        ("MCP002", (1, 3), 3),  # any line of the statement
+        ("MCP002", (4, 9), None),
+    ],
+)
+def test_is_suppressed_by_a_line_of_the_statement(code: str, rows: tuple[int, int], expected: int | None) -> None:
+    lines = {1: frozenset({"MCP001"}), 3: None}
+    assert is_suppressed(code, rows, lines, frozenset(), False) == expected
+
+
+def test_is_suppressed_by_the_file_directive_first() -> None:
+    assert is_suppressed("MCP003", (1, 1), {1: None}, frozenset({"MCP003"}), True) == 0
+    assert is_suppressed("MCP004", (2, 2), {}, frozenset({"MCP003"}), True) is None
+    assert is_suppressed("MCP004", (2, 2), {}, None, True) == 0
+
+
+# --- the CLI -------------------------------------------------------------------------------------
+
+
+def test_without_suppressions_both_findings_are_reported(tmp_path: Path) -> None:
+    assert check(tmp_path, server()) == (1, [f"server.py:{READ_ROW}:9: MCP001", f"server.py:{DELETE_ROW}:9: MCP001"])
+
+
+def test_line_directive_on_any_line_of_the_statement(tmp_path: Path) -> None:
+    source = server(read_comment="  # noqa: MCP001", delete_comment="  # noqa")
+    assert check(tmp_path, source) == (0, [])
+
+
+def test_line_directive_for_another_code_does_not_suppress(tmp_path: Path) -> None:
+    source = server(read_comment="  # noqa: MCP003", delete_comment="  # noqa: E501")
+    assert check(tmp_path, source) == (1, [f"server.py:{READ_ROW}:9: MCP001", f"server.py:{DELETE_ROW}:9: MCP001"])
+
+
+def test_file_directive_suppresses_everywhere(tmp_path: Path) -> None:
+    assert check(tmp_path, server(top="# mcp-lint: noqa\n")) == (0, [])
+    assert check(tmp_path, server(top="# mcp-lint: noqa: MCP001\n")) == (0, [])
+
+
+def test_file_directive_with_other_codes_suppresses_nothing_here(tmp_path: Path) -> None:
+    exit_code, findings = check(tmp_path, server(top="# mcp-lint: noqa: MCP002, MCP003\n"))
+    assert (exit_code, findings) == (1, [f"server.py:{READ_ROW + 1}:9: MCP001", f"server.py:{DELETE_ROW + 1}:9: MCP001"])
+
+
+def test_trailing_file_directive_suppresses_only_its_statement(tmp_path: Path) -> None:
+    source = server(read_comment="  # mcp-lint: noqa: MCP001")
+    assert check(tmp_path, source) == (1, [f"server.py:{DELETE_ROW}:9: MCP001"])
+
+
+def test_unused_suppression_is_reported_only_when_mcp100_is_selected(tmp_path: Path) -> None:
+    source = server(read_comment="  # noqa: MCP001", delete_comment="  # noqa: MCP001, MCP003, E501").replace(
+        "    return NOTES[name]\n", "    return NOTES[name]  # noqa: MCP002\n"
+    )
+    assert check(tmp_path, source) == (0, [])
+    exit_code, findings = check(tmp_path, source, "--extend-select", "MCP100")
+    # The used MCP001 directives stay; the codes that suppress nothing are reported (not E501,
+    # which belongs to another linter).
+    assert (exit_code, findings) == (1, [f"server.py:{READ_ROW + 1}:25: MCP100", f"server.py:{DELETE_ROW + 1}:73: MCP100"])
+
+
+def test_bare_noqa_is_never_reported_as_unused(tmp_path: Path) -> None:
+    source = server(read_comment="  # noqa: MCP001", delete_comment="  # noqa: MCP001") + "\nX = 1  # noqa\n"
+    assert check(tmp_path, source, "--extend-select", "MCP100") == (0, [])
+
+
+def test_fix_removes_unused_codes_and_keeps_used_and_foreign_ones(tmp_path: Path) -> None:
+    source = server(read_comment="  # noqa: MCP001", delete_comment="  # noqa: MCP001, MCP003, E501").replace(
+        "    return NOTES[name]\n", "    return NOTES[name]  # noqa: MCP002\n"
+    )
+    assert check(tmp_path, source, "--extend-select", "MCP100", "--fix") == (0, [])
+    fixed = (tmp_path / "server.py").read_text(encoding="utf-8")
+    assert fixed == server(read_comment="  # noqa: MCP001", delete_comment="  # noqa: E501, MCP001")
+
+
+def test_noqa_inside_a_string_suppresses_nothing(tmp_path: Path) -> None:
+    source = server().replace('message=f"No note {name}"))', 'message=f"No note {name} # noqa"))', 1)
+    assert check(tmp_path, source)[1][0] == f"server.py:{READ_ROW}:9: MCP001"
