@@ -117,8 +117,12 @@ class FileInput:
     source: SourceFile | None = None
     error: str | None = None  # why the file cannot be read (then `source` is None)
     digest: str = ""
-    seed: bool = False  # prefilter.is_seed: may register a tool
     size: int = 0
+
+    @property
+    def seed(self) -> bool:
+        """prefilter.is_seed: whether the file may register a tool (not needed on a warm run)."""
+        return self.source is not None and is_seed(self.source.text.encode("utf-8", "surrogatepass"))
 
     def file_key(self) -> str:
         """The key of this file's analysis (see the module docstring, level 1)."""
@@ -140,7 +144,6 @@ def read_inputs(paths: Sequence[Path]) -> list[FileInput]:
         else:
             data = item.source.text.encode("utf-8", "surrogatepass")
             item.digest = digest(data)
-            item.seed = is_seed(data)
             item.size = len(data)
         inputs.append(item)
     return inputs

@@ -187,6 +187,7 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
 
 def _rule_json(info) -> dict:
     return {
+        "id": info.code,
         "code": info.code,
         "name": info.name,
         "summary": info.summary,
@@ -194,6 +195,28 @@ def _rule_json(info) -> dict:
         "frameworks": list(info.frameworks),
         "default_enabled": info.default_enabled,
     }
+
+
+@cli.command()
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache to remove.")
+def clean(cache_dir: Path | None) -> None:
+    """Remove the cache of the project in the current directory (`.mcp_lint_cache/`)."""
+    from mcp_lint.cache import cache_directory
+    from mcp_lint.cache import clean as remove_cache
+    from mcp_lint.config import ConfigError, SettingsResolver
+
+    try:
+        directory = cache_directory(SettingsResolver(), cache_dir)
+    except ConfigError as exc:
+        _fail(str(exc))
+    shown = os.path.relpath(directory) if directory.is_relative_to(Path.cwd()) else str(directory)
+    try:
+        removed = remove_cache(directory)
+    except ValueError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{shown}: cannot remove the cache: {exc.strerror or exc}")
+    click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
 
 
 def main() -> None:

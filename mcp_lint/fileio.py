@@ -51,7 +51,7 @@ def read_source(path: Path) -> SourceFile:
 
     encoding = _detect_encoding(data)
     text = _decode(data, encoding)
-    return SourceFile(text=text, encoding=encoding, newline=_dominant_newline(text))
+    return SourceFile(text=text, encoding=encoding, newline=dominant_newline(text))
 
 
 def atomic_write(path: Path, text: str, encoding: str) -> None:
@@ -122,7 +122,8 @@ def _decode(data: bytes, encoding: str) -> str:
         raise SourceError(f"not valid {name} (byte 0x{byte:02x} at offset {start + exc.start})") from exc
 
 
-def _dominant_newline(text: str) -> str:
+def dominant_newline(text: str) -> str:
+    """The most frequent line ending of ``text``; "\\n" when it has none or on a tie."""
     crlf = text.count("\r\n")
     counts = {"\n": text.count("\n") - crlf, "\r\n": crlf, "\r": text.count("\r") - crlf}
     # max() keeps the first of equal counts, so ties and files without line breaks give "\n".

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import difflib
 import io
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import libcst
 
+from mcp_lint.fileio import dominant_newline
 from mcp_lint.findings import Applicability, Edit, Finding, Location
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
@@ -97,10 +101,13 @@ def fix_source(
     """Lint and fix ``text`` repeatedly until no applicable fix is left.
 
     ``parse_check`` raises when a text is not valid Python (default: libcst's parser). When a pass
-    produces unparsable code, its edits cannot be applied, or the fixes keep changing the text after
-    ``max_passes`` passes (or bring back an earlier text), the whole file is left as it was.
+    produces unparsable code, its edits cannot be applied, ``lint`` raises on a fixed text, or the
+    fixes keep changing the text after ``max_passes`` passes (or bring back an earlier text), the
+    whole file is left as it was. Rules write line breaks in edits as "\\n"; they are written with
+    the file's own line ending, so a "\\r\\n" file stays "\\r\\n" throughout.
     """
     check = parse_check if parse_check is not None else _parse_with_libcst
+    newline = dominant_newline(text)
     current = text
     findings = original_findings = lint(text)
     applied: list[Finding] = []
@@ -117,7 +124,8 @@ def fix_source(
 
         where = f"pass {pass_number}: {', '.join(sorted({finding.code for finding in chosen}))}"
         try:
-            fixed = apply_edits(current, [edit for finding in chosen for edit in _edits(finding)])
+            edits = [_with_newline(edit, newline) for finding in chosen for edit in _edits(finding)]
+            fixed = apply_edits(current, edits)
         except ValueError as exc:
             return _failed(text, original_findings, f"fix could not be applied ({where}): {exc}")
         try:
@@ -133,7 +141,11 @@ def fix_source(
         seen.add(fixed)
         applied.extend(chosen)
         current = fixed
-        findings = lint(current)
+        try:
+            findings = lint(current)
+        except Exception as exc:  # noqa: BLE001 - a crash on the fixed text must not write it
+            reason = f"the fixed code could not be linted again ({where}): {exc}"
+            return _failed(text, original_findings, reason)
 
 
 def _failed(text: str, findings: list[Finding], reason: str) -> FixOutcome:
@@ -199,6 +211,12 @@ def _overlap(a: Edit, b: Edit) -> bool:
         return a.location == b.location
     # Half-open ranges: touching at a boundary (including an insertion at either end) is fine.
     return a.location < b.end_location and b.location < a.end_location
+
+
+def _with_newline(edit: Edit, newline: str) -> Edit:
+    if newline == "\n" and "\r" not in edit.content:
+        return edit
+    return Edit(edit.location, edit.end_location, _LINE_BREAK.sub(newline, edit.content))
 
 
 def _edits(finding: Finding) -> tuple[Edit, ...]:

@@ -8,7 +8,7 @@ findings of reached functions into findings whose messages name the tools that r
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -36,6 +36,7 @@ PinLookup = Callable[[str, str], "tuple[str, str] | None"]
 @dataclass
 class _Reach:
     tools: set[str] = field(default_factory=set)
+    return_tools: set[str] = field(default_factory=set)  # tools that return this function's value
     families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
     returns: bool = False
     exc_params: set[int] = field(default_factory=set)
@@ -204,6 +205,8 @@ class Project:
             entry.tools.add(tool)
             entry.families.append((family, major, tool))
             entry.returns |= returns
+            if returns:
+                entry.return_tools.add(tool)
             entry.exc_params |= exc_params
             # A helper counts as masked only when every tool reaching it masks.
             entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
@@ -237,13 +240,14 @@ class Project:
                 kind=entry.kind,
                 masked=entry.masked,
             )
+            return_reach = replace(reach, tools=tuple(sorted(entry.return_tools)))
             for latent in fn.latent:
                 if not self._applies(latent, entry):
                     continue
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                rendered = rule.render(latent, reach)
+                rendered = rule.render(latent, return_reach if latent.reach == "return" else reach)
                 if rendered is None:
                     continue
                 out.append(

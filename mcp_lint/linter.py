@@ -149,7 +149,7 @@ def analyze_all(
             first = [
                 i
                 for i, item in enumerate(items)
-                if item.seed or (item.error is None and os.path.normcase(os.path.abspath(item.path)) in named)
+                if item.error is None and (os.path.normcase(os.path.abspath(item.path)) in named or item.seed)
             ]
             analyzed = analyze_reachable([item.module for item in items], first, analyze)
     finally:
@@ -237,7 +237,11 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
         settings = resolver.for_path(Path(outcome.display))
         if not settings.is_enabled("MCP100", Path(outcome.display)):
             continue
-        lines = outcome.source.text.splitlines()
+        from mcp_lint.noqa import comment_tokens
+
+        # Split like the tokenizer (\n, \r\n, \r only) so rows match; a form feed is not a line break.
+        lines = outcome.source.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        comment_columns = {tok.start[0]: tok.start[1] for tok in comment_tokens(outcome.source.text)}
         hits = used.get(outcome.display, set())
         for row, codes in sorted(summary.noqa.items()):
             if codes is None:
@@ -248,7 +252,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
                 continue
             line = lines[row - 1] if row - 1 < len(lines) else ""
             fix = _noqa_fix(line, row, codes, set(unused))
-            column = line.find("#") + 1 if "#" in line else 1
+            column = comment_columns.get(row, 0) + 1
             out.append(
                 Finding(
                     code="MCP100",

@@ -161,6 +161,8 @@ def analyze_reachable(
     batch = sorted(set(first))
     while batch:
         done.update(zip(batch, analyze(batch)))
+        if len(done) == len(names):
+            break  # nothing left to ask for
         summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
         wanted = wanted_modules(summaries)
         if wanted is None:

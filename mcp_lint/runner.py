@@ -218,11 +218,24 @@ def _applicable(finding: Finding, unsafe: bool) -> bool:
     return unsafe and finding.fix.applicability is Applicability.UNSAFE
 
 
+def _json_on_stdout(options: CheckOptions) -> bool:
+    return options.output_format == "json" and options.output_file is None
+
+
 def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:
+    """Run the fix loop on every file with an applicable fix; write the results unless dry.
+
+    Dry runs write nothing and keep every finding as it was: `--diff` (which prints what would
+    change), and `--fix` while the JSON report goes to stdout, whose consumer (an editor, a bot)
+    applies the fixes listed in the report itself. A file that did not parse has no summary and is
+    never touched; a file whose fix loop fails is left unchanged and reported (exit 2).
+    """
     from mcp_lint.fileio import SourceError, atomic_write
     from mcp_lint.fixer import fix_source, unified_diff
-    from mcp_lint.linter import relint_file
+    from mcp_lint.linter import FileOutcome, relint_file
 
+    dry = options.diff or _json_on_stdout(options)
+    unwritten = 0  # files --fix would have changed, had the JSON report not gone to stdout
     report = FixReport()
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -239,9 +252,18 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
             remaining.extend(file_findings)
             continue
         original = outcome.source.text
+        # The analysis of each text the loop linted, so the fixed file is not analysed twice.
+        analysed: dict[str, FileOutcome] = {}
 
-        def lint(text: str, i: int = i) -> list[Finding]:
-            found, _ = relint_file(current, i, text, resolver, pins)
+        def lint(text: str, i: int = i, analysed: dict[str, FileOutcome] = analysed) -> list[Finding]:
+            found, new = relint_file(current, i, text, resolver, pins)
+            # A fixed text the analysis cannot read or crashes on must not be written: raising
+            # makes the loop give the file up.
+            if new.internal_error is not None:
+                raise RuntimeError(new.internal_error)
+            if new.problem is not None:
+                raise RuntimeError(new.problem.message)
+            analysed[text] = new
             return found
 
         result = fix_source(original, lint, unsafe=options.unsafe_fixes)
@@ -252,9 +274,12 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
         if result.fixed == original:
             remaining.extend(result.remaining)
             continue
-        if options.diff:
-            report.diffs.append(unified_diff(filename, original, result.fixed))
-            report.applied[filename] = result.applied
+        if dry:
+            if options.diff:
+                report.diffs.append(unified_diff(filename, original, result.fixed))
+                report.applied[filename] = result.applied
+            else:
+                unwritten += 1
             remaining.extend(file_findings)
             continue
         try:
@@ -265,10 +290,14 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
             continue
         report.applied[filename] = result.applied
         remaining.extend(result.remaining)
-        from mcp_lint.fileio import SourceFile
-        from mcp_lint.linter import analyze_text
-
-        current[i] = analyze_text(SourceFile(result.fixed, outcome.source.encoding, outcome.source.newline), Path(filename), filename)
+        current[i] = analysed[result.fixed]
+    if unwritten:
+        files = f"{unwritten} file{'s' if unwritten != 1 else ''}"
+        click.echo(
+            f"mcp-lint: warning: --fix wrote nothing because the JSON report goes to stdout; it lists the fixes "
+            f"for {files} (use --output-file to write the fixes and the report)",
+            err=True,
+        )
     remaining.sort(key=Finding.sort_key)
     return remaining, report
 

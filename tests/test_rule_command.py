@@ -95,6 +95,7 @@ def test_rule_json_describes_one_rule() -> None:
     code, output = run_cli("rule", "MCP100", "--output-format", "json")
     assert code == 0
     assert json.loads(output) == {
+        "id": "MCP100",
         "code": "MCP100",
         "name": "unused-noqa",
         "summary": "A `# noqa: MCPxxx` comment suppresses nothing.",
@@ -111,6 +112,7 @@ def test_rule_all_json_lists_every_rule_with_its_metadata() -> None:
     assert [rule["code"] for rule in rules] == [info.code for info in registry.RULES]
     for rule, info in zip(rules, registry.RULES):
         assert rule == {
+            "id": info.code,
             "code": info.code,
             "name": info.name,
             "summary": info.summary,

@@ -115,6 +115,10 @@ BENIGN_METHODS = frozenset(
 )
 
 
+# Benign on a dict, I/O on an HTTP client: judged by the receiver.
+RECEIVER_DEPENDENT_METHODS = frozenset({"get"})
+
+
 @dataclass
 class Handler:
     """An `except` clause and what can reach it."""
@@ -399,6 +403,9 @@ def find_exception_text(expr: cst.CSTNode, handler: Handler | None, params: froz
     return finder.found
 
 
+_CODE_KEYS = frozenset({"code", "status", "statuscode", "httpstatuscode", "status_code", "errno"})
+
+
 class _TextFinder(cst.CSTVisitor):
     def __init__(self, names: set[str], traceback_counts: bool) -> None:
         self.names = names
@@ -421,6 +428,23 @@ class _TextFinder(cst.CSTVisitor):
                 if any(p in TEXT_ATTRIBUTES for p in parts[1:]):
                     self.found = node
                 return False  # e.status_code, e.__class__ etc. are not the text
+        return True
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # e.args[0], e.response["Error"]["Message"]: the exception's text or an upstream body.
+        base: cst.BaseExpression = node
+        while isinstance(base, cst.Subscript):
+            base = base.value
+        chain = dotted(base)
+        if chain and chain.split(".")[0] in self.names:
+            keys = [
+                el.slice.value.evaluated_value
+                for el in node.slice
+                if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.SimpleString)
+            ]
+            if not any(str(k).lower() in _CODE_KEYS for k in keys):
+                self.found = node
+            return False
         return True
 
     def visit_Call(self, node: cst.Call) -> bool:
@@ -568,6 +592,8 @@ class _ForeignCallFinder(cst.CSTVisitor):
         if name in BENIGN_CALLS:
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
+            if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
+                return
             # `d.get(k)` is harmless; `httpx.get(url)` / `client.get(url)` is I/O.
             receiver = dotted(node.func.value) or ""
             root = receiver.split(".")[0]

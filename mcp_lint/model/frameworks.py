@@ -108,12 +108,8 @@ def _from_function(modules: tuple[str, ...], classes: tuple[str, ...]) -> frozen
 
 # `Tool.from_function(fn)`: every import path of every framework's Tool class.
 TOOL_FACTORIES: dict[str, Family] = {
-    **dict.fromkeys(
-        _from_function(("mcp.server.fastmcp.tools", "mcp.server.fastmcp.tools.base"), ("Tool",)), Family.MCP_FASTMCP
-    ),
-    **dict.fromkeys(
-        _from_function(("mcp.server.mcpserver.tools", "mcp.server.mcpserver.tools.base"), ("Tool",)), Family.MCP_SERVER
-    ),
+    **dict.fromkeys(_from_function(("mcp.server.fastmcp.tools", "mcp.server.fastmcp.tools.base"), ("Tool",)), Family.MCP_FASTMCP),
+    **dict.fromkeys(_from_function(("mcp.server.mcpserver.tools", "mcp.server.mcpserver.tools.base"), ("Tool",)), Family.MCP_SERVER),
     **dict.fromkeys(
         _from_function(
             ("fastmcp.tools", "fastmcp.tools.tool", "fastmcp.tools.base", "fastmcp.tools.function_tool"),

@@ -36,6 +36,8 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import ToolRegistration
 
+Expr = cst.BaseExpression
+
 # Typing constructs whose arguments are the annotation's real types.
 _UNION_WRAPPERS = frozenset({"Optional", "Union"})
 _FIRST_ARG_WRAPPERS = frozenset({"Annotated", "Final", "ClassVar"})
@@ -258,11 +260,11 @@ class _ModuleWalker(cst.CSTVisitor):
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comprehension
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
 
-    def _loop_bindings(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, list[cst.BaseExpression]]:
-        rows = self._iteration(iterable)
+    def _loop_bindings(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, list[Expr]]:
         if isinstance(target, cst.Name):
-            return {target.value: [row[0] if len(row) == 1 else cst.Tuple([cst.Element(v) for v in row]) for row in rows]}
+            return {target.value: self._iterable_elements(iterable)}
         if isinstance(target, (cst.Tuple, cst.List)):
+            rows = self._iteration(iterable)
             out: dict[str, list[cst.BaseExpression]] = {}
             for index, element in enumerate(target.elements):
                 if isinstance(element.value, cst.Name):
@@ -277,7 +279,7 @@ class _ModuleWalker(cst.CSTVisitor):
             return list(pairs)
         return [_unpack(element) for element in self._iterable_elements(iterable)]
 
-    def _dict_method(self, expr: cst.BaseExpression, method: str) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
+    def _dict_method(self, expr: cst.BaseExpression, method: str) -> list[tuple[Expr, Expr]] | None:
         """The pairs of a module-level dict when `expr` is `THAT_DICT.<method>()`."""
         if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
             return None
@@ -341,8 +343,9 @@ class _ModuleWalker(cst.CSTVisitor):
         """What an assignment of `value` binds; None when the value says nothing about servers."""
         value = _unwrap_await(value)
         if isinstance(value, (cst.Name, cst.Attribute)):
+            # `server = mcp`: an alias of a server here, or of one the linker finds elsewhere.
             found = self._receiver(value)
-            return found if found.is_ is Is.SERVER else None  # `server = mcp`: an alias
+            return found if found.is_ is Is.SERVER or found.key is not None else None
         if isinstance(value, cst.Call):
             return self._receiver_of_callee(value.func)
         return None
@@ -416,7 +419,8 @@ class _ModuleWalker(cst.CSTVisitor):
         if receiver is None:
             return
         frame = self.frames[-1] if self.frames else None
-        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function" and target.value not in frame.globals:
+        in_function = frame is not None and frame.kind == "function"
+        if isinstance(target, cst.Name) and in_function and target.value not in frame.globals:
             frame.bindings[target.value] = receiver
             return
         name = dotted(target)
@@ -483,9 +487,14 @@ class _ModuleWalker(cst.CSTVisitor):
             return True
         return receiver.is_ is Is.UNKNOWN and (receiver.key is not None or self.aliases.mentions_framework())
 
+    def _add(
+        self, function: str, tool_name: str, family: Family | None, server: str | None = None, kind: str = "tool", major: int | None = None
+    ) -> None:
+        self.model.tools.append(ToolRegistration(function, tool_name, family, server, kind, major))
+
     def _register_tool(self, function: str, tool_name: str, receiver: Receiver) -> None:
         if receiver.is_ is Is.SERVER:
-            self.model.tools.append(ToolRegistration(function, tool_name, receiver.family, receiver.key))
+            self._add(function, tool_name, receiver.family, receiver.key)
         elif self._plausible(receiver):
             # Only the linker can tell (a server of another module, or nothing MCP at all).
             self.model.pending.append((function, receiver.key or "", tool_name))
@@ -496,14 +505,14 @@ class _ModuleWalker(cst.CSTVisitor):
             return
         if not self._plausible(receiver):
             return
-        self.model.tools.append(ToolRegistration(function, last_name(function), Family.MCP_LOWLEVEL, receiver.key, "dispatch", major))
+        self._add(function, last_name(function), Family.MCP_LOWLEVEL, receiver.key, "dispatch", major)
         self.model.lowlevel_major_hint = major
 
-    def _register_by_attr(self, attr: str, receiver: Receiver, functions: list[str], tool_name: str | None) -> None:
+    def _register_by_attr(self, attr: str, receiver: Receiver, functions: list[str], name: str | None) -> None:
         """`receiver.<attr>` applied to `functions` (as a decorator or a curried call)."""
         if attr == "tool":
             for function in functions:
-                self._register_tool(function, tool_name or last_name(function), receiver)
+                self._register_tool(function, name or last_name(function), receiver)
         elif attr == "call_tool":
             for function in functions:
                 self._register_dispatch(function, receiver, major=1)
@@ -518,7 +527,7 @@ class _ModuleWalker(cst.CSTVisitor):
         tool_name = _call_name_arg(call) if call is not None else None
         resolved = self.aliases.resolve(func)
         if resolved in STANDALONE_TOOL_DECORATORS:
-            self.model.tools.append(ToolRegistration(qual, tool_name or fname, Family.FASTMCP, None))
+            self._add(qual, tool_name or fname, Family.FASTMCP)
         elif resolved in STANDALONE_NON_TOOL_DECORATORS:
             self.model.non_tool.add(qual)
         elif isinstance(func, cst.Attribute):
@@ -532,7 +541,7 @@ class _ModuleWalker(cst.CSTVisitor):
         if resolved in TOOL_FACTORIES:
             target = _arg(node, 0, "fn")
             for function in self._function_refs(target) if target is not None else []:
-                self.model.tools.append(ToolRegistration(function, _kw_string(node, "name") or last_name(function), TOOL_FACTORIES[resolved], None))
+                self._add(function, _kw_string(node, "name") or last_name(function), TOOL_FACTORIES[resolved])
             return
         if resolved in NON_TOOL_FACTORIES:
             target = _arg(node, 0, "fn")
@@ -546,8 +555,8 @@ class _ModuleWalker(cst.CSTVisitor):
             # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
             first = _first_positional(node)
             if first is not None:
-                inner = func.func
-                self._register_by_attr(inner.attr.value, self._receiver(inner.value), self._function_refs(first), _call_name_arg(func))
+                receiver = self._receiver(func.func.value)
+                self._register_by_attr(func.func.attr.value, receiver, self._function_refs(first), _call_name_arg(func))
         elif isinstance(func, cst.Attribute):
             self._method_registration(node, func.attr.value, self._receiver(func.value))
 
@@ -604,13 +613,13 @@ class _ModuleWalker(cst.CSTVisitor):
                     if isinstance(element, cst.Call):
                         continue  # `Tool.from_function(fn)` is found by visit_Call
                     for function in self._function_refs(element):
-                        self.model.tools.append(ToolRegistration(function, last_name(function), family, None))
+                        self._add(function, last_name(function), family)
             elif family is Family.MCP_LOWLEVEL and keyword.startswith("on_"):
                 self.model.lowlevel_major_hint = 2
                 functions = self._function_refs(arg.value)
                 if keyword == "on_call_tool":
                     for function in functions:
-                        self.model.tools.append(ToolRegistration(function, last_name(function), family, None, "dispatch", 2))
+                        self._add(function, last_name(function), family, None, "dispatch", 2)
                 elif keyword in LOWLEVEL_NON_TOOL_KWARGS:
                     self.model.non_tool.update(functions)
             elif keyword in NON_TOOL_CONSTRUCTOR_KWARGS:
@@ -630,7 +639,7 @@ class _ModuleWalker(cst.CSTVisitor):
         functions = self._function_refs(value)
         if request == "CallToolRequest":
             for function in functions:
-                self.model.tools.append(ToolRegistration(function, last_name(function), Family.MCP_LOWLEVEL, None, "dispatch", 1))
+                self._add(function, last_name(function), Family.MCP_LOWLEVEL, None, "dispatch", 1)
         elif request.endswith("Request"):
             self.model.non_tool.update(functions)
 
@@ -693,7 +702,9 @@ class _ModuleWalker(cst.CSTVisitor):
 
     def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
         if isinstance(value, (cst.Name, cst.Attribute)):
-            return [ref for ref in self._function_refs(value) if ref in self.model.functions or not ref.startswith(self.model.module + ".")]
+            # A function defined here, or an imported name; not a local variable holding data.
+            local = self.model.module + "."
+            return [ref for ref in self._function_refs(value) if ref in self.model.functions or not ref.startswith(local)]
         if isinstance(value, cst.Call):
             first = _first_positional(value)
             if isinstance(first, cst.Name) and first.value == name:

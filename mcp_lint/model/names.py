@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_lint.model.frameworks import is_framework_name
+
 
 def dotted(expr: cst.BaseExpression) -> str | None:
     """`a.b.c` -> "a.b.c"; anything that is not a plain name/attribute chain -> None."""
@@ -104,7 +106,8 @@ class AliasTable:
         return f"{self.module}.{name}" if self.module else name
 
     def mentions_framework(self) -> bool:
-        return any(m == p or m.startswith(p + ".") for m in self.imported_modules for p in ("mcp", "fastmcp", "mcp_types"))
+        """Does the module import anything from an MCP framework?"""
+        return any(is_framework_name(module) for module in self.imported_modules)
 
 
 def last_name(qualified: str | None) -> str:

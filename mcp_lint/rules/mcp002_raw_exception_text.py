@@ -175,9 +175,12 @@ async def get_forecast(city: str) -> str:
 
     def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
         traceback = isinstance(found, cst.Call)
+        from mcp_lint.rules.mcp005_error_returned_as_success import is_error_result
+
         data = {
             "exc": _caught_label(handler),
             "traceback": "1" if traceback else "",
+            "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
         }
         fix = _build_fix(ctx, fn, node, value, handler)
@@ -206,7 +209,9 @@ async def get_forecast(city: str) -> str:
             what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
         else:
             what = f"the text of a caught {latent.get('exc')}"
-        if variant.startswith("return"):
+        if variant.startswith("return") and latent.get("error_result"):
+            verb = f"returns {what} in its error result"
+        elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"

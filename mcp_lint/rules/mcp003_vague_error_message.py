@@ -135,14 +135,18 @@ def refund(invoice_id: str, amount: float) -> str:
         text = latent.get("text")
         if latent.variant.endswith("-other") and not reach.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
+        subject = reach.subject
+        forwarded = ""
+        if latent.variant.endswith("-other"):
+            forwarded = f" (the exception's text reaches the model on {reach.framework.describe()})"
         if latent.variant.startswith("retry"):
             message = (
-                f"{reach.subject} invites a retry ('{text}') without naming a transient condition: the model will "
+                f"{subject} invites a retry ('{text}'){forwarded} without naming a transient condition: the model will "
                 "repeat a call that fails the same way; say what failed and what to change, or name the rate limit/timeout and when to retry"
             )
         else:
             message = (
-                f"{reach.subject} fails with '{text}', which names no operation or cause: the model cannot tell what to "
+                f"{subject} fails with '{text}'{forwarded}, which names no operation or cause: the model cannot tell what to "
                 "change; say what failed, what was observed and what the next call can change"
             )
         return Rendered(message, latent_fix(latent))

@@ -80,12 +80,12 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str]) -> 
         if verb and verb.lower() in _HTTP_WRITE:
             return f"sends an HTTP {verb.upper()}"
         return None
-    if method in _PATH_WRITES and receiver:
+    if method in _PATH_WRITES and (receiver or _is_path_call(call.func.value)):
         return f"changes files ({method})"
     root = receiver.split(".")[0]
     if method in _CONTAINER_WRITES and root in module_names:
         return f"changes module-level state ({receiver}.{method})"
-    if _WRITE_METHOD.match(method) and receiver and root not in {"self", "cls"} | module_names and method not in {"add", "set", "update", "remove", "move"}:
+    if _WRITE_METHOD.match(method) and receiver not in {"", "self", "cls"} and root not in module_names and method not in {"add", "set", "update", "remove", "move"}:
         return f"calls {receiver}.{method}()"
     if _WRITE_METHOD.match(method) and receiver and root in module_names and method not in _CONTAINER_WRITES:
         return f"calls {receiver}.{method}()"
@@ -107,6 +107,37 @@ def module_level_names(module: cst.Module) -> set[str]:
     return names
 
 
+def _is_path_call(expr: cst.BaseExpression) -> bool:
+    """`Path(p)` / `pathlib.Path(p)`: method calls on it act on the file system."""
+    return isinstance(expr, cst.Call) and last_name(dotted(expr.func) or "") in {"Path", "PurePath", "PosixPath"}
+
+
+def _mutated_receivers(stmt: cst.CSTNode, aliases: AliasTable, module_names: set[str]) -> set[str]:
+    """Root names of the objects a statement's mutating calls act on (what it may change)."""
+    out: set[str] = set()
+    for node in walk(stmt):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            base = dotted(node.func.value)
+            if base and mutation_of(node, aliases, module_names) is not None:
+                out.add(base.split(".")[0])
+    return out
+
+
+def _bound_names(target: cst.BaseExpression) -> set[str]:
+    """Names an assignment target binds or changes: `x`, `(a, b)`, and the root of `X[k]`/`x.y`
+    (not the names used in the index)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {n for el in target.elements for n in _bound_names(el.value)}
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    base: cst.BaseExpression = target
+    while isinstance(base, (cst.Subscript, cst.Attribute)):
+        base = base.value
+    return {base.value} if isinstance(base, cst.Name) else set()
+
+
 def _names_read(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk(node) if isinstance(n, cst.Name)}
 
@@ -126,7 +157,7 @@ def _names_assigned(stmt: cst.CSTNode) -> set[str]:
         elif isinstance(node, cst.NamedExpr):
             targets = [node.target]
         for target in targets:
-            out |= {n.value for n in walk(target) if isinstance(n, cst.Name)}
+            out |= _bound_names(target)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             # x.append(...) / x.update(...) mutate x
             base = dotted(node.func.value)
@@ -221,13 +252,23 @@ def set_stock(sku: str, quantity: int) -> str:
         body = fn.node.body
         if not isinstance(body, cst.IndentedBlock):
             return
-        statements = list(_sequence(body.body))
         module_names = module_level_names(ctx.module) | {n.split(".")[-1] for n in ctx.model.servers}
+        # The body itself, and each branch of a low-level dispatcher (`if name == "put_note":`),
+        # which is a tool of its own.
+        for statements, block in _sequences(body):
+            found = self._check_sequence(fn, ctx, statements, block, module_names)
+            if found is not None:
+                yield found
+
+    def _check_sequence(
+        self, fn: FunctionFacts, ctx: FileContext, statements: list[cst.BaseStatement], block: cst.IndentedBlock, module_names: set[str]
+    ) -> Latent | None:
         params = set(fn.params)
         first: _Mutation | None = None
         first_index = -1
         assigned_before: set[str] = set(params)
         assigned_since: set[str] = set()
+        mutated: set[str] = set()
         for index, stmt in enumerate(statements):
             if first is None:
                 description = self._mutation_in(stmt, ctx, module_names)
@@ -235,26 +276,25 @@ def set_stock(sku: str, quantity: int) -> str:
                     first = _Mutation(stmt, description, _names_assigned(stmt))
                     first_index = index
                     assigned_since = set(first.targets)
+                    mutated = _mutated_receivers(stmt, ctx.model.aliases, module_names)
                 else:
                     assigned_before |= _names_assigned(stmt)
                 continue
             if isinstance(stmt, cst.If) and _rejects(stmt, ctx):
                 read = _names_read(stmt.test)
-                local_reads = read & (assigned_before | assigned_since)
-                if read & assigned_since:
-                    assigned_since |= _names_assigned(stmt)
-                    continue  # a post-check on the mutation's result
-                if not _is_pure(stmt.test) or not local_reads <= assigned_before:
+                # Depends on the mutation's result or on what it changed: a post-check, fine.
+                if read & (assigned_since | mutated) or not _is_pure(stmt.test):
                     assigned_since |= _names_assigned(stmt)
                     continue
-                if not (local_reads & params) and local_reads:
-                    pass
-                if not local_reads:
+                local_reads = read & assigned_before
+                module_reads = read & module_names
+                if not local_reads and not module_reads:
                     assigned_since |= _names_assigned(stmt)
-                    continue  # depends on module state or constants only
-                yield self._latent(ctx, fn, stmt, first, statements, first_index, index, assigned_since)
-                return
+                    continue  # constants only: nothing the call could change
+                return self._latent(ctx, fn, stmt, first, statements, first_index, index, assigned_since, block)
             assigned_since |= _names_assigned(stmt)
+            mutated |= _mutated_receivers(stmt, ctx.model.aliases, module_names)
+        return None
 
     def _mutation_in(self, stmt: cst.BaseStatement, ctx: FileContext, module_names: set[str]) -> str | None:
         if isinstance(stmt, (cst.If, cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
@@ -271,11 +311,22 @@ def set_stock(sku: str, quantity: int) -> str:
                         return f"changes module-level state ({dotted(target.value)}[...])"
         return None
 
-    def _latent(self, ctx: FileContext, fn: FunctionFacts, check: cst.If, first: _Mutation, statements, first_index: int, index: int, assigned_since: set[str]) -> Latent:
+    def _latent(
+        self,
+        ctx: FileContext,
+        fn: FunctionFacts,
+        check: cst.If,
+        first: _Mutation,
+        statements,
+        first_index: int,
+        index: int,
+        assigned_since: set[str],
+        block: cst.IndentedBlock,
+    ) -> Latent:
         mutation_row = ctx.range(first.statement).start.line
         data = {"mutation": first.description, "row": str(mutation_row)}
         fix_edits: tuple[Edit, ...] = ()
-        movable = not (_names_read(check) & assigned_since) and _same_block(statements, first_index, index, fn)
+        movable = not (_names_read(check) & assigned_since) and _same_block(statements, first_index, index, block)
         if movable:
             check_range = ctx.range(check)
             first_range = ctx.range(first.statement)
@@ -305,10 +356,27 @@ def set_stock(sku: str, quantity: int) -> str:
         return Rendered(message, latent_fix(latent))
 
 
-def _same_block(statements, first_index: int, index: int, fn: FunctionFacts) -> bool:
-    """Both statements sit directly in the function body (same indentation), so lines can move."""
-    body = fn.node.body
-    if not isinstance(body, cst.IndentedBlock):
-        return False
-    direct = {id(s) for s in body.body}
+def _same_block(statements, first_index: int, index: int, block: cst.IndentedBlock) -> bool:
+    """Both statements sit directly in the same block (same indentation), so lines can move."""
+    direct = {id(s) for s in block.body}
     return id(statements[first_index]) in direct and id(statements[index]) in direct
+
+
+def _sequences(body: cst.IndentedBlock) -> Iterator[tuple[list[cst.BaseStatement], cst.IndentedBlock]]:
+    yield list(_sequence(body.body)), body
+    for stmt in body.body:
+        branch: cst.If | cst.Else | None = stmt if isinstance(stmt, cst.If) else None
+        while isinstance(branch, cst.If) and _compares_to_string(branch.test):
+            if isinstance(branch.body, cst.IndentedBlock):
+                yield list(_sequence(branch.body.body)), branch.body
+            branch = branch.orelse if isinstance(branch.orelse, cst.If) else None
+        if isinstance(stmt, cst.Match):
+            for case in stmt.cases:
+                if isinstance(case.body, cst.IndentedBlock):
+                    yield list(_sequence(case.body.body)), case.body
+
+
+def _compares_to_string(test: cst.BaseExpression) -> bool:
+    return isinstance(test, cst.Comparison) and any(
+        isinstance(t.operator, cst.Equal) and isinstance(t.comparator, cst.SimpleString) for t in test.comparisons
+    )

@@ -6,9 +6,10 @@ import re
 
 # A returned string that starts like this reports a failure.
 _FAILURE_START = re.compile(
-    r"""^\W*(?:\[?(?:error|err|failure|failed|fail)\]?\b
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+        |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
-        |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)?(?:error|exception)\b
+        |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
         |invalid\b|no\s+such\b|not\s+found\b|permission\s+denied\b|access\s+denied\b
         |forbidden\b|unauthori[sz]ed\b|oops\b|something\s+went\s+wrong\b
         |operation\s+failed\b|request\s+failed\b)""",
@@ -34,7 +35,7 @@ def is_failure_text(text: str) -> bool:
 
 def starts_as_error(text: str) -> bool:
     """Strong prefix ("Error: ...", "Failed to ..."): a failure even outside a branch."""
-    return bool(re.match(r"^\W*\[?(?:error|failed|failure)\b", text.strip(), re.IGNORECASE))
+    return bool(re.match(r"^\W*\[?(?:error\s*[:!\-]|error\]|failed\b|failure\s*:)", text.strip(), re.IGNORECASE))
 
 
 # Words that carry no information about what failed.
@@ -50,7 +51,12 @@ _FILLER = {
     "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
     "value", "values", "data", "provided", "given", "received",
 }
-_RETRY = re.compile(r"\b(?:try\s+again|retry|re-try|try\s+later|try\s+once\s+more)\b", re.IGNORECASE)
+# An invitation to call again ("please retry", "try again later"), not the word in "Retry count".
+_RETRY = re.compile(
+    r"\b(?:try\s+again|try\s+later|try\s+once\s+more|retry\s+(?:later|again|the\s+\w+|this|it|in\b|after\b|shortly|soon)"
+    r"|(?:please|you\s+(?:can|may|should|could)|then|and|or)\s+re-?try\b|re-?try\s*[.!]?\s*$)",
+    re.IGNORECASE,
+)
 _TRANSIENT = re.compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"

@@ -21,34 +21,33 @@ from mcp_lint.linter import lint_paths, lint_source
 _MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
 
 
-def _lint(source: str, target: str | None = None) -> tuple[list[Finding], set[tuple[str, int]]]:
-    text = textwrap.dedent(source)
-    expected = {
+def _expected(text: str) -> set[tuple[str, int]]:
+    return {
         (code.strip(), row)
         for row, line in enumerate(text.splitlines(), start=1)
         for match in [_MARK.search(line)]
         if match
         for code in match.group(1).split(",")
     }
-    return lint_source(text, filename="server.py", target=target), expected
 
 
 def _check(source: str, target: str | None = None) -> list[Finding]:
-    findings, expected = _lint(source, target)
-    assert {(f.code, f.location.row) for f in findings} == expected
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target)
+    assert {(f.code, f.location.row) for f in findings} == _expected(text)
     return findings
-
-
-def _lint_tree(root: Path) -> list[Finding]:
-    """Lint a project directory the way `mcp-lint check` does (discovery, then the project link)."""
-    resolver = SettingsResolver()
-    return lint_paths(discover([root], resolver), resolver).findings
 
 
 def _only(source: str, target: str | None = None) -> Finding:
     findings = _check(source, target)
     assert len(findings) == 1, findings
     return findings[0]
+
+
+def _lint_tree(root: Path) -> list[Finding]:
+    """Lint a project directory the way `mcp-lint check` does (discovery, then the project link)."""
+    resolver = SettingsResolver()
+    return lint_paths(discover([root], resolver), resolver).findings
 
 
 # -- recall: a protocol error for the tool's own failure, on every framework -------------------
@@ -735,6 +734,126 @@ SILENT = [
             return "pong"
         """,
         id="bare-reraise",
+    ),
+    pytest.param(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import INVALID_PARAMS, URL_ELICITATION_REQUIRED, CallToolResult, ErrorData, TextContent
+
+        TOOLS = {"charge"}
+
+        async def handle_call_tool(ctx, params):
+            if params.name not in TOOLS:
+                return ErrorData(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            if not params.arguments:
+                raise MCPError(URL_ELICITATION_REQUIRED, "authorize the payment in the browser first")
+            return CallToolResult(content=[TextContent(type="text", text="charged")])
+
+        async def get_prompt(ctx, params):
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {params.name}")
+
+        server = Server("pay", on_call_tool=handle_call_tool, on_get_prompt=get_prompt)
+        """,
+        id="lowlevel2-returned-unknown-tool-and-url-elicitation-code",
+    ),
+    pytest.param(
+        """\
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import McpError
+
+        server = Server("notes")
+        NOTES: dict[str, str] = {}
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
+            note_id = arguments.get("note_id", "")
+            if note_id not in NOTES:
+                return types.CallToolResult(content=[types.TextContent(type="text", text=f"Note {note_id} not found")], isError=True)
+            return types.CallToolResult(content=[types.TextContent(type="text", text=NOTES[note_id])])
+
+        @server.read_resource()
+        async def read_resource(uri):
+            raise McpError(types.ErrorData(code=-32002, message=f"Resource {uri} not found"))
+        """,
+        id="lowlevel1-error-result-and-resource",
+    ),
+    pytest.param(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import McpError, ToolError
+        from mcp.types import ErrorData
+
+        mcp = FastMCP("templates")
+
+        def load_template(name: str) -> str:
+            raise McpError(ErrorData(code=-32602, message=f"Template {name} not found"))
+
+        @mcp.prompt
+        def review(name: str) -> str:
+            return load_template(name)
+
+        @mcp.resource("tpl://{name}")
+        def template(name: str) -> str:
+            return load_template(name)
+
+        @mcp.tool
+        async def summarize(text: str, ctx) -> str:
+            try:
+                return await ctx.sample(text)
+            except McpError as e:
+                raise ToolError("The client does not support sampling; call summarize_locally instead") from e
+        """,
+        id="helper-reached-only-from-resource-and-prompt",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("notes")
+        NOTES: dict[str, str] = {}
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            if note_id not in NOTES:
+                raise ToolError(f"Note {note_id} not found; call list_notes for valid ids")
+            return NOTES[note_id]
+        """,
+        id="toolerror-mcp1",
+    ),
+    pytest.param(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("orders")
+        ORDERS: dict[int, str] = {}
+
+        @mcp.tool
+        def get_order(order_id: int) -> str:
+            if order_id not in ORDERS:
+                raise ToolError(f"Order {order_id} does not exist; call list_orders for valid ids")
+            return ORDERS[order_id]
+        """,
+        id="toolerror-fastmcp",
+    ),
+    pytest.param(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import UrlElicitationRequiredError
+
+        mcp = FastMCP("pay")
+        TOKENS: dict[str, str] = {}
+
+        @mcp.tool()
+        def charge(user: str, amount: int) -> str:
+            if user not in TOKENS:
+                raise UrlElicitationRequiredError([])
+            return "charged"
+        """,
+        id="url-elicitation-required-mcp1",
     ),
 ]
 

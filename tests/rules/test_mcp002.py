@@ -387,6 +387,27 @@ def test_exception_text_reaching_the_model_is_flagged(header: str, body: str) ->
     _check(_src(header, body))
 
 
+def test_mcp1_lowlevel_text_content_leak() -> None:
+    source = """\
+    import httpx
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("fetch")
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        try:
+            async with httpx.AsyncClient() as client:
+                body = (await client.get(arguments["url"])).text
+        except Exception as e:
+            return [types.TextContent(type="text", text=f"Error: {e}")]  # expect: MCP002
+        return [types.TextContent(type="text", text=body)]
+    """
+    finding = _only(source)
+    assert finding.message.startswith("Tool 'call_tool' returns the text of a caught Exception as a normal result")
+
+
 def test_message_for_a_returned_exception_text() -> None:
     finding = _only(_src(FASTMCP, LEAKS[0].values[1]))
     assert finding.message == (
@@ -540,6 +561,31 @@ def test_raising_other_exception_is_silent_on_mcp_2_1() -> None:
 def test_raising_other_exception_is_silent_under_fastmcp_masking() -> None:
     header = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
     _check(_src(header, RAISE_OTHER.replace("  # expect: MCP002", "").replace("@mcp.tool()", "@mcp.tool")))
+
+
+def test_lowlevel2_curated_error_result_is_silent() -> None:
+    source = """\
+    import logging
+
+    import httpx
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    logger = logging.getLogger(__name__)
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        url = (params.arguments or {}).get("url", "")
+        try:
+            async with httpx.AsyncClient() as client:
+                body = (await client.get(url)).text
+        except httpx.HTTPError:
+            logger.exception("fetch of %s failed", url)
+            return CallToolResult(content=[TextContent(type="text", text=f"Fetching {url} failed; check the URL")], is_error=True)
+        return CallToolResult(content=[TextContent(type="text", text=body)])
+
+    server = Server("fetch", on_call_tool=handle_call_tool)
+    """
+    _check(source)
 
 
 def test_raising_other_exception_is_silent_when_fastmcp_2_4_may_mask() -> None:
@@ -699,6 +745,173 @@ CURATED = [
         """,
         id="formatter-not-reached",
     ),
+    pytest.param(
+        MCP1,
+        """\
+        FIELDS = {"title": 0, "body": 1}
+
+        @mcp.tool()
+        def field_index(name: str) -> int:
+            try:
+                return FIELDS[name]
+            except KeyError as e:
+                raise ToolError(f"Unknown field {e}; use one of {sorted(FIELDS)}")
+        """,
+        id="keyerror-from-own-dict",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def build(target: str) -> str:
+            try:
+                subprocess.run(["make", target], check=True)
+            except subprocess.CalledProcessError as e:
+                raise ToolError(f"make {target} exited with status {e.returncode}; run make -n {target} to see the failing step") from e
+            return "built"
+        """,
+        id="returncode-not-text",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def search(query: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(f"https://search.example.com/?q={query}")).text
+            except httpx.HTTPError as e:
+                if "timed out" in str(e):
+                    raise ToolError("The search backend timed out after 10 s; narrow the query") from e
+                raise ToolError("The search backend is unreachable; check search_status") from e
+        """,
+        id="exception-text-only-in-a-condition",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        from .errors import NoteError
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            try:
+                return load(note_id)
+            except NoteError as e:
+                raise ToolError(str(e)) from e
+        """,
+        id="project-exception-relative-import",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        async def weather(city: str, ctx: Context) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    fresh = (await client.get(f"https://weather.example.com/{city}")).text
+                CACHE[city] = fresh
+                return fresh
+            except httpx.HTTPError as e:
+                await ctx.warning(f"weather refresh failed: {e}")
+                return CACHE.get(city, "unknown")
+        """,
+        id="notification-only-then-fallback",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        def log_failure(e: Exception) -> None:
+            logger.error("request failed: %s", e)
+
+        @mcp.tool
+        async def fetch(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except Exception as e:
+                log_failure(e)
+                raise ToolError(f"Fetching {url} failed; check that the URL is reachable") from e
+        """,
+        id="helper-only-logs-the-exception",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def fetch(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except httpx.HTTPError as e:
+                raise ToolError(f"Fetching {url} failed with {e.__class__.__name__}; check the URL") from e
+        """,
+        id="class-name-attribute",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        def main() -> str:
+            try:
+                mcp.run()
+            except Exception as e:
+                return f"server stopped: {e}"
+            return "stopped"
+
+        @mcp.tool()
+        def version() -> str:
+            return "1.0"
+        """,
+        id="non-tool-entry-point",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        import sys
+
+        @mcp.tool
+        async def fetch(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    return (await client.get(url)).text
+            except httpx.HTTPError as e:
+                print(f"fetch failed: {e}", file=sys.stderr)
+                raise ToolError(f"Fetching {url} failed; check that the URL is reachable") from e
+        """,
+        id="printed-to-stderr",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        async def quote(symbol: str) -> str:
+            try:
+                async with httpx.AsyncClient(timeout=5) as client:
+                    return (await client.get(f"https://quotes.example.com/{symbol}")).text
+            except httpx.HTTPError as e:
+                if isinstance(e, httpx.TimeoutException):
+                    raise ToolError("The quote service timed out after 5 s; retry in a minute") from e
+                raise ToolError(f"The quote service has no data for {symbol!r}; check the ticker") from e
+        """,
+        id="isinstance-dispatch",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def upload(path: str) -> str:
+            try:
+                with open(path, "rb") as handle:
+                    STORE.put(path, handle.read())
+            except OSError as e:
+                with open("upload-errors.log", "a") as log:
+                    log.write(f"{path}: {e}\\n")
+                raise ToolError(f"Could not read {path}; check that the file exists and is readable") from e
+            return "uploaded"
+        """,
+        id="written-to-a-log-file",
+    ),
 ]
 
 
@@ -710,7 +923,6 @@ def test_curated_text_is_silent(header: str, body: str) -> None:
 # -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="MCP002 does not treat a cloud SDK error body (e.response[...]) as exception text")
 def test_cloud_sdk_error_body_is_flagged() -> None:
     source = _src(
         MCP1,
@@ -753,7 +965,24 @@ def test_exception_text_in_an_error_result_is_flagged() -> None:
     assert "Tool 'handle_call_tool'" in finding.message
 
 
-@pytest.mark.xfail(strict=True, reason="MCP002 says 'as a normal result (isError: false)' for a CallToolResult(is_error=True)")
 def test_error_result_message_does_not_claim_is_error_false() -> None:
     finding = _only(LOWLEVEL2_ERROR_RESULT)
     assert "isError: false" not in finding.message
+
+
+def test_value_error_around_strptime_of_an_argument_is_silent() -> None:
+    source = _src(
+        MCP1,
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(day: str) -> str:
+            try:
+                when = datetime.strptime(day, "%Y-%m-%d")
+            except ValueError as e:
+                raise ToolError(f"day must look like 2025-01-31 ({e})")
+            return when.isoformat()
+        """,
+    )
+    _check(source)

@@ -104,6 +104,23 @@ def test_vague_message_is_flagged(header: str, check: str) -> None:
     _check(_tool(header, check, decorator))
 
 
+def test_mcp1_lowlevel_forwards_plain_exception_text() -> None:
+    source = """\
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("archive")
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        if arguments.get("days", 0) > 3650:
+            raise ValueError("Something went wrong, please try again")  # expect: MCP003
+        return [types.TextContent(type="text", text="archived")]
+    """
+    finding = _only(source)
+    assert finding.message.startswith("Tool 'call_tool' fails with 'Something went wrong, please try again'")
+
+
 def test_generic_message_names_tool_and_next_step() -> None:
     finding = _only(_tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003'))
     assert finding.message == (
@@ -168,6 +185,21 @@ def test_helper_message_names_the_tools_that_reach_it() -> None:
     assert finding.message.startswith("Helper 'fail' (reached from tools 'book', 'cancel')")
 
 
+def test_vague_text_in_an_error_result_is_flagged() -> None:
+    source = """\
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        if not params.arguments:
+            return CallToolResult(content=[TextContent(type="text", text="An error occurred")], is_error=True)  # expect: MCP003
+        return CallToolResult(content=[TextContent(type="text", text="done")])
+
+    server = Server("jobs", on_call_tool=handle_call_tool)
+    """
+    _check(source)
+
+
 # -- precision ---------------------------------------------------------------------------------
 
 SPECIFIC = [
@@ -178,6 +210,14 @@ SPECIFIC = [
     pytest.param(MCP2, 'raise ToolError(f"amount must be positive, got {amount}; pass the refund amount in EUR")', id="specific"),
     pytest.param(FASTMCP, 'raise ToolError(f"Invoice {invoice_id} not found; call list_invoices for valid ids")', id="specific-not-found"),
     pytest.param(MCP1, 'raise ToolError("Failed to parse the refund date: expected YYYY-MM-DD")', id="specific-failed-to"),
+    pytest.param(
+        MCP2,
+        'raise ToolError(f"Invoice {invoice_id} cannot be refunded: the payment is older than 180 days; issue a credit note instead")',
+        id="specific-cannot",
+    ),
+    pytest.param(FASTMCP, 'raise ToolError("Billing answered HTTP 429 (rate limited); retry after 60 seconds")', id="retry-after-rate-limit"),
+    pytest.param(MCP1, 'raise ToolError(f"Refund of {invoice_id} failed: {amount} exceeds the invoice total")', id="failed-with-cause"),
+    pytest.param(MCP2, "raise ToolError(REFUND_RULES)", id="non-literal-message"),
 ]
 
 
@@ -240,6 +280,19 @@ def test_plain_exception_is_silent_in_resource_handlers() -> None:
     _check(source)
 
 
+def test_prompt_text_is_not_a_tool_failure() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        @mcp.prompt()
+        def refund_prompt(invoice_id: str) -> str:
+            if not invoice_id:
+                return "Something went wrong"
+            return f"Refund invoice {invoice_id}"
+        """
+    )
+    _check(source)
+
+
 def test_success_text_is_silent() -> None:
     source = MCP2 + textwrap.dedent(
         """
@@ -251,30 +304,13 @@ def test_success_text_is_silent() -> None:
     _check(source)
 
 
-def test_vague_text_in_an_error_result_is_flagged() -> None:
-    source = """\
-    from mcp.server.lowlevel import Server
-    from mcp.types import CallToolResult, TextContent
-
-    async def handle_call_tool(ctx, params) -> CallToolResult:
-        if not params.arguments:
-            return CallToolResult(content=[TextContent(type="text", text="An error occurred")], is_error=True)  # expect: MCP003
-        return CallToolResult(content=[TextContent(type="text", text="done")])
-
-    server = Server("jobs", on_call_tool=handle_call_tool)
-    """
-    _check(source)
-
-
 # -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="MCP003 reads 'Retry count must be...' (an argument named retry) as a retry invitation")
 def test_the_word_retry_as_an_argument_name_is_not_an_invitation() -> None:
     _check(_tool(MCP1, 'raise ToolError(f"Retry count must be between 0 and 5, got {amount}")'))
 
 
-@pytest.mark.xfail(strict=True, reason="MCP003's message for a forwarded non-ToolError does not say which framework forwards it")
 def test_forwarded_plain_exception_message_names_the_framework_assumption() -> None:
     finding = _only(_tool(MCP1, 'raise ValueError("The operation failed. Please try again.")  # expect: MCP003'))
     assert "mcp 1.x FastMCP" in finding.message

@@ -280,6 +280,59 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     assert finding.message.startswith("Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)")
 
 
+def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
+    source = """\
+    import httpx
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("hooks")
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        async with httpx.AsyncClient() as client:
+            await client.post("https://hooks.example.com/notify", json=arguments)
+        if "id" not in arguments:  # expect: MCP004
+            raise ValueError("id is required; pass the id of the record to notify about")
+        return [types.TextContent(type="text", text="notified")]
+    """
+    finding = _only(source)
+    assert finding.message.startswith("Tool 'call_tool' rejects the call here after it already sends an HTTP POST (line 10)")
+
+
+def test_append_to_empty_module_list_is_module_state() -> None:
+    source = """\
+    TASKS: list[str] = []
+
+    @mcp.tool()
+    def add_task(task: str) -> str:
+        TASKS.append(task)
+        if not task.strip():  # expect: MCP004
+            raise ToolError("task must not be empty")
+        return "added"
+    """
+    _check(_src(MCP1, source))
+
+
+def test_error_result_after_side_effect_on_lowlevel_server() -> None:
+    source = """\
+    import httpx
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        args = params.arguments or {}
+        async with httpx.AsyncClient() as client:
+            await client.post("https://events.example.com", json=args)
+        if "event" not in args:  # expect: MCP004
+            return CallToolResult(content=[TextContent(type="text", text="event is required")], is_error=True)
+        return CallToolResult(content=[TextContent(type="text", text="sent")])
+
+    server = Server("events", on_call_tool=handle_call_tool)
+    """
+    _check(source)
+
+
 # -- precision ---------------------------------------------------------------------------------
 
 CORRECT = [
@@ -419,6 +472,141 @@ CORRECT = [
         """,
         id="not-a-tool",
     ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def join_paths(path: str) -> str:
+            parts = []
+            parts.append(path)
+            if not path:
+                raise ToolError("path must not be empty")
+            return "/".join(parts)
+        """,
+        id="local-container-is-not-state",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def lookup(key: str) -> str:
+            resp = requests.get(f"https://kv.example.com/{key}")
+            if not key.isalnum():
+                raise ToolError("key must be alphanumeric")
+            return resp.text
+        """,
+        id="requests-get",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def read_file(path: str) -> str:
+            with open(path) as handle:
+                data = handle.read()
+            if not data:
+                raise ToolError(f"{path} is empty; pass a file with content")
+            return data
+        """,
+        id="open-for-reading",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def deploy(branch: str) -> str:
+            if branch.startswith("-"):
+                raise ToolError("branch must not start with '-'")
+            result = subprocess.run(["deploy", branch], capture_output=True, text=True)
+            if result.returncode != 0:
+                raise ToolError(f"deploy of {branch} exited with {result.returncode}; see deploy_logs")
+            return "deployed"
+        """,
+        id="check-then-subprocess-then-post-check",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def retitle(note_id: int, title: str) -> str:
+            row = db.execute("SELECT id FROM notes WHERE id = ?", (note_id,)).fetchone()
+            if row is None or not title:
+                raise ToolError(f"Note {note_id} not found or empty title; call list_notes")
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+            db.commit()
+            return "retitled"
+        """,
+        id="read-check-write",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def add_note(title: str) -> str:
+            with db:
+                if not title:
+                    raise ToolError("title must not be empty")
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            return "added"
+        """,
+        id="check-first-inside-transaction",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def add_note(title: str) -> str:
+            db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            db.commit()
+            if len(title) > 80:
+                logger.warning("long title stored: %d characters", len(title))
+            return "added"
+        """,
+        id="later-branch-only-logs",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        async def create_issue(title: str) -> str:
+            async with httpx.AsyncClient() as client:
+                resp = await client.post("https://tracker.example.com/issues", json={"title": title})
+            if resp.status_code >= 400:
+                raise ToolError(f"The tracker answered HTTP {resp.status_code}; check list_issues before creating it again")
+            return "created"
+        """,
+        id="post-check-on-response-status",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def publish(path: str) -> str:
+            try:
+                subprocess.run(["publish", path], check=True)
+            except subprocess.CalledProcessError as e:
+                os.remove(path + ".lock")
+                raise ToolError(f"publish of {path} exited with {e.returncode}; fix the file and publish again") from e
+            return "published"
+        """,
+        id="cleanup-in-except-clause",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        def validate_title(title: str) -> None:
+            if not title or len(title) > 80:
+                raise ToolError("title must be 1 to 80 characters")
+
+        @mcp.tool()
+        def add_note(title: str) -> str:
+            validate_title(title)
+            db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            db.commit()
+            return "added"
+        """,
+        id="validation-helper-first",
+    ),
 ]
 
 
@@ -427,43 +615,9 @@ def test_correct_order_is_silent(header: str, body: str) -> None:
     _check(_src(header, body))
 
 
-def test_append_to_empty_module_list_is_module_state() -> None:
-    source = """\
-    TASKS: list[str] = []
-
-    @mcp.tool()
-    def add_task(task: str) -> str:
-        TASKS.append(task)
-        if not task.strip():  # expect: MCP004
-            raise ToolError("task must not be empty")
-        return "added"
-    """
-    _check(_src(MCP1, source))
-
-
-def test_error_result_after_side_effect_on_lowlevel_server() -> None:
-    source = """\
-    import httpx
-    from mcp.server.lowlevel import Server
-    from mcp.types import CallToolResult, TextContent
-
-    async def handle_call_tool(ctx, params) -> CallToolResult:
-        args = params.arguments or {}
-        async with httpx.AsyncClient() as client:
-            await client.post("https://events.example.com", json=args)
-        if "event" not in args:  # expect: MCP004
-            return CallToolResult(content=[TextContent(type="text", text="event is required")], is_error=True)
-        return CallToolResult(content=[TextContent(type="text", text="sent")])
-
-    server = Server("events", on_call_tool=handle_call_tool)
-    """
-    _check(source)
-
-
 # -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="MCP004 does not see Path(...).write_text(...) (receiver is a call)")
 def test_path_write_text_is_a_file_write() -> None:
     source = """\
     @mcp.tool()
@@ -476,7 +630,6 @@ def test_path_write_text_is_a_file_write() -> None:
     _check(_src(MCP1 + "from pathlib import Path\n", source))
 
 
-@pytest.mark.xfail(strict=True, reason="MCP004 ignores checks on module state that existed before the mutation (READ_ONLY)")
 def test_check_on_preexisting_module_flag() -> None:
     source = """\
     READ_ONLY = False
@@ -492,7 +645,6 @@ def test_check_on_preexisting_module_flag() -> None:
     _check(_src(MCP1, source))
 
 
-@pytest.mark.xfail(strict=True, reason="MCP004 skips mutations through self.<client> in class-based tools")
 def test_mutation_through_an_instance_attribute() -> None:
     source = """\
     class Notes:
@@ -509,3 +661,23 @@ def test_mutation_through_an_instance_attribute() -> None:
     mcp.add_tool(notes.delete_tagged)
     """
     _check(_src(MCP1, source))
+
+
+def test_mutation_before_check_inside_a_dispatcher_branch() -> None:
+    source = """\
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("notes")
+    NOTES: dict[str, str] = {}
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        if name == "put_note":
+            NOTES[arguments["id"]] = arguments["text"]
+            if len(arguments["text"]) > 1000:  # expect: MCP004
+                raise ValueError("text must be at most 1000 characters")
+            return [types.TextContent(type="text", text="stored")]
+        raise ValueError(f"Unknown tool: {name}")
+    """
+    _check(source)

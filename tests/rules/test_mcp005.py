@@ -266,6 +266,26 @@ async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
 """
 
 
+def test_mcp2_lowlevel_result_without_is_error() -> None:
+    source = """\
+    from mcp.server.lowlevel import Server
+    from mcp.types import CallToolResult, TextContent
+
+    NOTES: dict[str, str] = {}
+
+    async def handle_call_tool(ctx, params) -> CallToolResult:
+        note_id = (params.arguments or {}).get("note_id", "")
+        if note_id not in NOTES:
+            return CallToolResult(content=[TextContent(type="text", text=f"Error: note {note_id} not found")])  # expect: MCP005
+        return CallToolResult(content=[TextContent(type="text", text=NOTES[note_id])])
+
+    server = Server("notes", on_call_tool=handle_call_tool)
+    """
+    finding = _only(source)
+    assert finding.message.startswith("Tool 'handle_call_tool' reports a failure as a normal result, a CallToolResult without isError")
+    assert finding.message.endswith("return CallToolResult(..., isError=True) instead")
+
+
 def test_lowlevel_message_before_mcp_1_19_offers_raising() -> None:
     finding = _only(LOWLEVEL1)
     assert finding.message.startswith("Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'")
@@ -478,6 +498,108 @@ SILENT = [
         """,
         id="not-reached",
     ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def sync(dry_run: bool) -> dict:
+            if dry_run:
+                return {"ok": True, "errors": [], "error_count": 0}
+            return {"ok": True}
+        """,
+        id="empty-errors-list",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def diagnose_connection(host: str) -> str:
+            if not host:
+                return "Failed: no host configured"
+            return f"{host} is reachable"
+
+        @mcp.tool()
+        def ping() -> str:
+            if not NOTES:
+                return "Error: store not loaded"
+            return "pong"
+        """,
+        id="diagnose-and-ping-tools",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def render(note_id: str) -> str:
+            message = NOTES.get(note_id, "")
+            if not message:
+                return message
+            return message.upper()
+        """,
+        id="returned-variable",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        def find(note_id: str) -> str:
+            if note_id not in NOTES:
+                return f"Error: note {note_id} not found"
+            return NOTES[note_id]
+
+        @mcp.tool
+        def touch(note_id: str) -> str:
+            status = find(note_id)
+            print(status)
+            return "touched"
+        """,
+        id="helper-value-not-returned",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def find_invoices(customer: str) -> str:
+            hits = [k for k in NOTES if k.startswith(customer)]
+            if not hits:
+                return f"No invoices matched customer {customer!r}"
+            return ", ".join(hits)
+        """,
+        id="no-matches",
+    ),
+    pytest.param(
+        FASTMCP,
+        """\
+        @mcp.tool
+        def refresh(note_id: str) -> dict:
+            if note_id in NOTES:
+                return {"status": "ok", "text": NOTES[note_id]}
+            return {"status": "created", "text": ""}
+        """,
+        id="status-ok",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        @mcp.tool()
+        def dedupe(notebook: str) -> dict:
+            if not NOTES:
+                return {"success": True, "message": "Could not find any duplicates"}
+            return {"success": True, "message": f"Removed duplicates from {notebook}"}
+        """,
+        id="success-true-with-could-not",
+    ),
+    pytest.param(
+        MCP2,
+        """\
+        @mcp.tool()
+        def list_notes(prefix: str) -> list[str]:
+            hits = [k for k in NOTES if k.startswith(prefix)]
+            if not hits:
+                return []
+            return sorted(hits)
+        """,
+        id="empty-list",
+    ),
 ]
 
 
@@ -507,7 +629,6 @@ def test_lowlevel_error_result_is_silent() -> None:
 # -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="MCP005 names every tool reaching a helper, also tools that do not return its value")
 def test_helper_message_names_only_tools_that_return_its_value() -> None:
     source = MCP1 + textwrap.dedent(
         """
@@ -529,3 +650,19 @@ def test_helper_message_names_only_tools_that_return_its_value() -> None:
     )
     finding = _only(source)
     assert finding.message.startswith("Helper 'find' (reached from tool 'read_note')")
+
+
+def test_success_message_starting_with_error_is_silent() -> None:
+    source = MCP1 + textwrap.dedent(
+        """
+        LOG: list[str] = []
+
+        @mcp.tool()
+        def clear_log(confirm: bool) -> str:
+            if confirm:
+                LOG.clear()
+                return "Error log cleared"
+            return "Nothing cleared; pass confirm=True"
+        """
+    )
+    _check(source)

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Run `mcp-lint check . --fix --unsafe-fixes` on a copy of a corpus and check what it did.
+
+    python bench/fix_corpus.py                    # the corpus at /work/corpus/src
+    python bench/fix_corpus.py PATH [--keep]      # another corpus; --keep leaves the copy for reading
+
+The corpus (one directory per unpacked package) is copied to a temporary directory, never touched
+in place. The first run fixes the copy; the script then counts the files it changed and the fixes
+it applied, parses every .py file of the copy with libcst, checks that the files that did not parse
+before were not written, and runs the same command a second time, which must change nothing. It
+prints the counts and exits 1 when any check fails (issue #3's corpus criterion).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst
+
+COMMAND = ["check", ".", "--fix", "--unsafe-fixes"]
+_SUMMARY = re.compile(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.$", re.M)
+_FOUND = re.compile(r"^Found (\d+) errors?\.$", re.M)
+
+
+@dataclass
+class Run:
+    exit_code: int
+    seconds: float
+    fixed: int
+    remaining: int
+    errors: list[str]  # `mcp-lint: error: ...` lines (fix loop failures, unwritable files)
+    summary: str
+
+
+def run_fix(root: Path) -> Run:
+    started = time.perf_counter()
+    completed = subprocess.run(
+        [sys.executable, "-m", "mcp_lint", *COMMAND],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - started
+    summary = next((line for line in reversed(completed.stdout.splitlines()) if line.startswith(("Found ", "All checks"))), "")
+    fixed = remaining = 0
+    if (match := _SUMMARY.search(completed.stdout)) is not None:
+        fixed, remaining = int(match.group(2)), int(match.group(3))
+    elif (match := _FOUND.search(completed.stdout)) is not None:
+        remaining = int(match.group(1))
+    errors = [line for line in completed.stderr.splitlines() if line.startswith("mcp-lint: error:")]
+    return Run(completed.returncode, seconds, fixed, remaining, errors, summary)
+
+
+def digests(root: Path) -> dict[Path, str]:
+    return {path.relative_to(root): hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(root.rglob("*.py"))}
+
+
+def unparsable(root: Path, files: list[Path]) -> list[Path]:
+    bad = []
+    for relative in files:
+        try:
+            libcst.parse_module((root / relative).read_bytes())
+        except Exception:  # noqa: BLE001 - any failure means "does not parse"
+            bad.append(relative)
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", default="/work/corpus/src", type=Path, help="directory of unpacked packages")
+    parser.add_argument("--keep", action="store_true", help="keep the fixed copy and print where it is")
+    args = parser.parse_args(argv)
+    source: Path = args.corpus.resolve()
+    if not source.is_dir():
+        parser.error(f"{source} is not a directory")
+
+    workdir = Path(tempfile.mkdtemp(prefix="mcp-lint-fix-corpus-"))
+    root = workdir / "corpus"
+    shutil.copytree(source, root, symlinks=True)
+    try:
+        before = digests(root)
+        broken_before = unparsable(root, list(before))
+        packages = sorted({path.parts[0] for path in before if len(path.parts) > 1})
+        print(f"corpus: {source} ({len(packages)} packages, {len(before)} .py files, {len(broken_before)} not parsable)")
+        print(f"command: mcp-lint {' '.join(COMMAND)} (in a copy: {root})")
+
+        first = run_fix(root)
+        after = digests(root)
+        changed = sorted(path for path in before if after.get(path) != before[path])
+        by_package = Counter(path.parts[0] for path in changed if len(path.parts) > 1)
+        broken_after = unparsable(root, list(after))
+        newly_broken = sorted(set(broken_after) - set(broken_before))
+        written_broken = [path for path in broken_before if path in changed]
+        print(f"run 1: exit {first.exit_code} in {first.seconds:.1f} s: {first.summary}")
+        print(f"  files changed: {len(changed)} in {len(by_package)} packages; fixes applied: {first.fixed}; findings left: {first.remaining}")
+        for package, count in sorted(by_package.items()):
+            print(f"    {count:4d}  {package}")
+        for error in first.errors:
+            print(f"  {error}")
+        print(f"  unparsable after fixing: {len(newly_broken)}; non-parsable originals written: {len(written_broken)}")
+
+        second = run_fix(root)
+        again = digests(root)
+        changed_again = sorted(path for path in after if again.get(path) != after[path])
+        print(f"run 2: exit {second.exit_code} in {second.seconds:.1f} s: {second.summary}")
+        print(f"  files changed: {len(changed_again)}; fixes applied: {second.fixed}")
+
+        problems = []
+        if not changed:
+            problems.append("the first run changed no file")
+        if first.errors or second.errors:
+            problems.append(f"{len(first.errors) + len(second.errors)} fix errors (see above)")
+        if newly_broken:
+            problems.append("files no longer parse: " + ", ".join(map(str, newly_broken[:10])))
+        if written_broken:
+            problems.append("files that did not parse were written: " + ", ".join(map(str, written_broken[:10])))
+        if changed_again or second.fixed:
+            problems.append("the second run still fixed: " + ", ".join(map(str, changed_again[:10])))
+        for problem in problems:
+            print(f"FAIL: {problem}")
+        if not problems:
+            print("OK: files changed, every file parses, the second run had nothing left to fix")
+        return 1 if problems else 0
+    finally:
+        if args.keep:
+            print(f"kept: {root}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

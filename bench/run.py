@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Benchmark mcp-lint on a corpus of real MCP servers against the libcst parse-only floor.
+
+    python bench/run.py                      # fetch ../shared/corpus/public.txt, then measure
+    python bench/run.py --corpus /work/corpus  # reuse an unpacked corpus (DIR or DIR/src)
+
+One run measures, each as a separate process on the same files: the floor (libcst parsing every
+file, one process), mcp-lint cold (`--no-cache`), mcp-lint warm (after a run that filled a fresh
+cache), a one-file check (cold and warm) next to `python -c "import libcst"`, and the peak memory
+of each. It then checks that the findings are identical with and without the cache and for
+`--jobs 1`, and prints every target of issue #5 with its verdict. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mcp-lint-bench"
+
+# Parses every file the linter would lint, in one process: the floor the ratios are taken to.
+FLOOR = """\
+import sys, tokenize
+from pathlib import Path
+import libcst
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+files = discover([Path(sys.argv[1])], SettingsResolver(isolated=True))
+lines = failed = 0
+for path in files:
+    try:
+        with tokenize.open(path) as handle:
+            text = handle.read()
+        libcst.parse_module(text)
+    except Exception:
+        failed += 1
+        continue
+    lines += text.count("\\n")
+print(len(files), lines, failed)
+"""
+
+
+@dataclass
+class Measure:
+    name: str
+    wall: float  # seconds, median of the repeats
+    cpu: float  # user + system seconds of the process tree, median
+    peak_mb: float  # largest sampled proportional set size of the process tree (all repeats)
+    stdout: str = field(default="", repr=False)
+    returncode: int = 0
+
+
+# --- measuring one process tree -----------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as handle:
+                found.extend(int(child) for child in handle.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _tree_memory_kb(pid: int) -> int:
+    """Proportional set size of `pid` and its descendants (shared pages counted once, split)."""
+    total = 0
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        stack.extend(_children(current))
+        try:
+            with open(f"/proc/{current}/smaps_rollup", encoding="ascii") as handle:
+                for line in handle:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except OSError:
+            pass
+    return total
+
+
+def run_once(command: list[str], cwd: Path) -> tuple[float, float, float, str, int]:
+    """(wall s, cpu s, peak MB, stdout, exit code) of one process tree."""
+    before = os.times()
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_memory_kb(process.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, stderr = process.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(command)} failed ({process.returncode}):\n{stderr}")
+    return wall, cpu, peak[0] / 1024, stdout, process.returncode
+
+
+def measure(name: str, command: list[str], cwd: Path, repeat: int = 1, before_each=None) -> Measure:
+    walls, cpus, peaks = [], [], []
+    stdout, code = "", 0
+    for _ in range(repeat):
+        if before_each is not None:
+            before_each()
+        wall, cpu, peak, stdout, code = run_once(command, cwd)
+        walls.append(wall)
+        cpus.append(cpu)
+        peaks.append(peak)
+    result = Measure(name, statistics.median(walls), statistics.median(cpus), max(peaks), stdout, code)
+    print(f"  {name:<34} {result.wall:8.3f} s wall {result.cpu:8.3f} s cpu {result.peak_mb:7.1f} MB", flush=True)
+    return result
+
+
+# --- the corpus ------------------------------------------------------------------------------------
+
+
+def corpus_source(args: argparse.Namespace) -> Path | None:
+    """The directory of unpacked packages, fetching them first unless --corpus is given."""
+    if args.corpus is not None:
+        src = args.corpus / "src"
+        return src if src.is_dir() else args.corpus
+    fetch, listing = SHARED / "corpus" / "fetch.sh", SHARED / "corpus" / "public.txt"
+    if not fetch.is_file() or not listing.is_file():
+        print(f"bench: skipped: {fetch} or {listing} not found (is ../shared beside the repository?)")
+        return None
+    print(f"bench: fetching {listing} into {args.cache} ...", flush=True)
+    env = {**os.environ, "PIP": f"{sys.executable} -m pip"}
+    done = subprocess.run(["bash", str(fetch), str(listing), str(args.cache)], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+        print(f"bench: skipped: the corpus could not be fetched (no network?):\n{tail}")
+        return None
+    return args.cache / "src"
+
+
+def pick_one_file(src: Path) -> Path:
+    """A typical tool module: the file registering tools whose size is closest to 10 kB."""
+    candidates = []
+    for path in sorted(src.rglob("*.py")):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b".tool(" in data:
+            candidates.append((abs(len(data) - 10_000), str(path)))
+    if not candidates:
+        raise SystemExit(f"bench: no tool module found under {src}")
+    return Path(min(candidates)[1])
+
+
+# --- the run -----------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, help="an unpacked corpus (the fetch target, or its src/)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"where to fetch (default {DEFAULT_CACHE})")
+    parser.add_argument("--one-file", type=Path, help="the file of the one-file run (default: picked)")
+    parser.add_argument("--output-format", default="concise", help="mcp-lint's report format (default concise)")
+    parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+
+    src = corpus_source(args)
+    if src is None:
+        return 0
+    src = src.resolve()
+    one_file = (args.one_file or pick_one_file(src)).resolve()
+    python = sys.executable
+    lint = [python, "-m", "mcp_lint", "check", "--isolated", "--output-format", args.output_format]
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    with tempfile.TemporaryDirectory(prefix="mcp-lint-bench-") as scratch:
+        cache_dir = Path(scratch) / "cache"
+        one_cache = Path(scratch) / "one-file-cache"
+        cached = [*lint, "--cache-dir", str(cache_dir), "."]
+
+        print(f"bench: corpus {src}, {cpus} CPUs, {python}")
+        floor = measure("floor: libcst parse only", [python, "-c", FLOOR, "."], src)
+        n_files, n_lines, n_failed = (int(x) for x in floor.stdout.split())
+        cold = measure("cold (--no-cache)", [*lint, "--no-cache", "."], src)
+        fill = measure("cache fill (first cached run)", cached, src)
+        warm = measure("warm (cache filled)", cached, src, repeat=args.repeat)
+        serial = measure("cold, --jobs 1", [*lint, "--no-cache", "--jobs", "1", "."], src)
+        import_libcst = measure('python -c "import libcst"', [python, "-c", "import libcst"], src, repeat=args.repeat)
+        one_cold = measure(
+            "one file, cold (--no-cache)", [*lint, "--no-cache", str(one_file)], src, repeat=args.repeat
+        )
+        one_cmd = [*lint, "--cache-dir", str(one_cache), str(one_file)]
+        run_once(one_cmd, src)
+        one_warm = measure("one file, warm", one_cmd, src, repeat=args.repeat)
+
+    identical = {
+        "cache": cold.stdout == fill.stdout == warm.stdout,
+        "jobs": cold.stdout == serial.stdout,
+    }
+    peak = max(m.peak_mb for m in (cold, fill, warm, serial, one_cold, one_warm))
+    targets = [
+        ("cold <= 0.3 x floor", cold.wall / floor.wall, 0.3),
+        ("warm <= 0.05 x cold", warm.wall / cold.wall, 0.05),
+        ("one-file <= 1.5 x import libcst", one_cold.wall / import_libcst.wall, 1.5),
+        ("peak memory <= 300 MB", peak, 300.0),
+    ]
+    n_findings = sum(1 for line in cold.stdout.splitlines() if ": MCP" in line)
+    one_lines = one_file.read_bytes().count(b"\n")
+
+    print()
+    print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
+    print(f"one file: {one_file} ({one_lines} lines)")
+    print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
+    for m in (floor, cold, fill, warm, serial, one_cold, one_warm, import_libcst):
+        print(f"{m.name:<34} {m.wall:8.3f} {m.wall / floor.wall:8.3f} {m.cpu:8.3f} {m.peak_mb:8.1f}")
+    print()
+    print("targets:")
+    for name, value, limit in targets:
+        print(f"  {name:<34} {value:8.3f}  {'PASS' if value <= limit else 'FAIL'}")
+    for what, same in identical.items():
+        label = "with and without cache" if what == "cache" else "--jobs 1 and default"
+        print(f"  {'findings identical ' + label:<34} {'yes' if same else 'NO':>8}  {'PASS' if same else 'FAIL'}")
+
+    if args.json is not None:
+        report = {
+            "corpus": {"path": str(src), "files": n_files, "lines": n_lines, "findings": n_findings},
+            "cpus": cpus,
+            "one_file": {"path": str(one_file), "lines": one_lines},
+            "runs": [
+                {k: v for k, v in asdict(m).items() if k != "stdout"}
+                for m in (floor, cold, fill, warm, serial, one_cold, one_warm, import_libcst)
+            ],
+            "targets": {name: {"value": value, "limit": limit, "pass": value <= limit} for name, value, limit in targets},
+            "identical": identical,
+        }
+        args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""The cache: same findings warm and cold, invalidation by content, settings and pins, robustness."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import mcp_lint.project
+from mcp_lint import linter
+from mcp_lint.cache import TAG_NAME, Cache, cache_directory, lint_files
+from mcp_lint.cli import cli
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.linter import PinSource
+
+SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from helpers import load
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+def read(path: str) -> str:
+    return load(path)
+"""
+HELPERS = """\
+def load(path):
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError as exc:
+        raise ValueError(f"cannot read: {exc}")
+"""
+FINDING = (
+    "helpers.py:6:15: MCP002 Helper 'load' (reached from tool 'read') raises ValueError with the text of a caught"
+    " OSError, which mcp 1.x FastMCP{source} forwards to the model: raw library text the model cannot act on;"
+    " log the exception and say which operation failed and what the next call can change\n"
+)
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture()
+def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The display names of the files the per-file step runs on, in order (serial runs only)."""
+    seen: list[str] = []
+    real = linter.analyze_path
+
+    def counting(path_text: str, source=None):
+        seen.append(Path(path_text).name)
+        return real(path_text, source)
+
+    monkeypatch.setattr(linter, "analyze_path", counting)
+    return seen
+
+
+def check(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "-q", "--jobs", "1", *args])
+    return result.exit_code, result.output
+
+
+def test_a_warm_run_prints_what_the_cold_run_printed_without_analysing(project: Path, analysed: list[str]) -> None:
+    cold = check(".")
+    assert cold == (1, FINDING.format(source=""))
+    assert analysed == ["server.py", "helpers.py"]
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == []
+
+
+def test_the_cache_lives_in_the_project_root_tagged_and_ignored_by_git(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
+    (project / "sub").mkdir()
+    os.chdir(project / "sub")
+    check("..")
+    cache = project / ".mcp_lint_cache"
+    assert (cache / TAG_NAME).read_text(encoding="utf-8").startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (cache / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+
+
+def test_cache_dir_setting_and_option(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\ncache-dir = "build/lint"\n', encoding="utf-8")
+    check(".")
+    assert (project / "build" / "lint" / TAG_NAME).is_file()
+    check(".", "--cache-dir", "elsewhere")
+    assert (project / "elsewhere" / TAG_NAME).is_file()
+
+
+def test_no_cache_neither_reads_nor_writes(project: Path, analysed: list[str]) -> None:
+    check(".")
+    analysed.clear()
+    assert check(".", "--no-cache")[0] == 1
+    assert analysed == ["server.py", "helpers.py"]
+    os.chdir(project.parent)
+    check(str(project), "--no-cache", "--cache-dir", str(project / "unused"))
+    assert not (project / "unused").exists()
+
+
+def test_only_the_edited_file_is_analysed_again(project: Path, analysed: list[str]) -> None:
+    check(".")
+    analysed.clear()
+    (project / "helpers.py").write_text(HELPERS.replace("cannot read: {exc}", "cannot read the file"), encoding="utf-8")
+    assert check(".") == (0, "")
+    assert analysed == ["helpers.py"]
+
+
+def test_changed_settings_are_applied_to_cached_results(project: Path) -> None:
+    check(".")
+    assert check(".", "--ignore", "MCP002") == (0, "")
+    assert check(".") == (1, FINDING.format(source=""))
+
+
+def test_an_edited_pyproject_pin_is_noticed(project: Path) -> None:
+    check(".")
+    mcp_lint.project.clear_cache()  # a new process would not remember the directories it read
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = ["mcp>=1.9,<2"]\n', encoding="utf-8")
+    assert check(".") == (1, FINDING.format(source=" (from pyproject.toml)"))
+
+
+def test_an_unparsable_file_is_cached_with_its_problem(project: Path, analysed: list[str]) -> None:
+    (project / "broken.py").write_text("def broken(:\n", encoding="utf-8")
+    cold = check("broken.py")
+    assert cold == (1, "broken.py:1:12: MCP000 syntax error: invalid syntax\n")
+    analysed.clear()
+    assert check("broken.py") == cold
+    assert analysed == []
+
+
+def test_a_corrupt_cache_is_ignored_and_rebuilt(project: Path, analysed: list[str]) -> None:
+    cold = check(".")
+    entries = [p for p in (project / ".mcp_lint_cache").rglob("*") if p.is_file() and p.parent.name != ".mcp_lint_cache"]
+    assert entries
+    for number, entry in enumerate(entries):
+        entry.write_bytes(b"" if number % 2 else b"MCPLINT1 not a pickle at all")
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == ["server.py", "helpers.py"]
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == []
+
+
+def test_a_cache_directory_that_cannot_be_written_does_not_fail_the_run(project: Path) -> None:
+    (project / "blocked").write_text("a file where the cache directory should be", encoding="utf-8")
+    assert check(".", "--cache-dir", "blocked/cache") == (1, FINDING.format(source=""))
+
+
+class _Planted:
+    """What someone could commit into a cache directory: unpickling it would run a command."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_planted_pickle_is_not_executed(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache")
+    marker = tmp_path / "executed"
+    cache.store_file("ab" * 16, _Planted(marker), None)
+    assert not marker.exists()
+    assert cache.load_file("ab" * 16) is None
+    assert not marker.exists()
+    # The same entry with a real summary loads.
+    cache.store_file("ab" * 16, None, None)
+    assert cache.load_file("ab" * 16) == (None, None)
+
+
+def test_warm_and_cold_results_are_equal_objects(project: Path) -> None:
+    resolver = SettingsResolver()
+    files = discover([project], resolver)
+    cache = Cache(project / "c")
+    runs = [lint_files(files, resolver, PinSource(resolver), jobs=1, cache=cache, explicit=[]) for _ in range(3)]
+    cold = lint_files(files, resolver, PinSource(resolver), jobs=1, cache=None, explicit=[])
+    assert all(findings == cold[1] and not errors for _, findings, errors in runs)
+    # A warm run hands back the source of each file with findings (for reports), nothing else.
+    assert [(o.display, o.summary) for o in runs[1][0]] == [(str(project / "helpers.py"), None)]
+
+
+def test_summaries_round_trip_through_pickle(project: Path) -> None:
+    (outcome,) = [o for o in linter.analyze_all([project / "server.py"], 1)]
+    assert pickle.loads(pickle.dumps(outcome.summary)) == outcome.summary
+
+
+# --- mcp-lint clean ------------------------------------------------------------------------------
+
+
+def test_clean_removes_the_project_cache(project: Path) -> None:
+    check(".")
+    result = CliRunner().invoke(cli, ["clean"])
+    assert (result.exit_code, result.output) == (0, "Removed .mcp_lint_cache\n")
+    assert not (project / ".mcp_lint_cache").exists()
+    result = CliRunner().invoke(cli, ["clean"])
+    assert (result.exit_code, result.output) == (0, "No cache at .mcp_lint_cache\n")
+
+
+def test_clean_refuses_a_directory_that_is_not_a_cache(project: Path) -> None:
+    (project / "notes").mkdir()
+    (project / "notes" / "keep.txt").write_text("mine", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["clean", "--cache-dir", "notes"])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"mcp-lint: error: {project / 'notes'} is not an mcp-lint cache (it has no CACHEDIR.TAG); not removed\n"
+    )
+    assert (project / "notes" / "keep.txt").exists()
+
+
+def test_cache_directory_follows_the_config_root(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\ncache-dir = ".lint"\n', encoding="utf-8")
+    (project / "pkg").mkdir()
+    os.chdir(project / "pkg")
+    assert cache_directory(SettingsResolver()) == project / ".lint"
+    # Without the setting: the default name, still in the project root.
+    assert cache_directory(SettingsResolver(isolated=True)) == project / ".mcp_lint_cache"
+    (project / "pyproject.toml").unlink()
+    assert cache_directory(SettingsResolver()) == project / "pkg" / ".mcp_lint_cache"

@@ -1,0 +1,236 @@
+"""Servers, tools and helpers spread over several modules of one project."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_lint.cli import cli
+from mcp_lint.config import SettingsResolver
+from mcp_lint.linter import lint_paths
+
+# A failure returned as a normal result: MCP005 inside a tool, silent elsewhere.
+FAIL = '    if x:\n        return "Error: something failed"\n    return "ok"\n'
+# A protocol error for a domain failure: MCP001 inside a tool; the message names the framework.
+RAISE = (
+    "from mcp.shared.exceptions import McpError\nfrom mcp.types import ErrorData, INVALID_PARAMS\n"
+    "{header}def {name}(x):\n"
+    '    if x:\n        raise McpError(ErrorData(code=INVALID_PARAMS, message="record 5 not found"))\n    return "ok"\n'
+)
+
+
+def write_package(root: Path, files: dict[str, str]) -> list[Path]:
+    """Write `files` under root/pkg (a package) and return every Python file written."""
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(textwrap.dedent(files.pop("__init__.py", "")), encoding="utf-8")
+    for name, text in files.items():
+        (package / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return sorted(package.rglob("*.py"))
+
+
+def findings(root: Path, files: dict[str, str], code: str = "MCP005", target: str | None = None) -> list[tuple[str, str]]:
+    """(file name, function) of every `code` finding in the package."""
+    overrides = {"target": target} if target else None
+    result = lint_paths(write_package(root, files), SettingsResolver(isolated=True, overrides=overrides))
+    assert result.internal_errors == []
+    return sorted((Path(f.filename).name, f.context) for f in result.findings if f.code == code)
+
+
+def messages(root: Path, files: dict[str, str], code: str, target: str | None = None) -> list[str]:
+    overrides = {"target": target} if target else None
+    result = lint_paths(write_package(root, files), SettingsResolver(isolated=True, overrides=overrides))
+    return [f.message for f in result.findings if f.code == code]
+
+
+APP_V1 = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+APP_V2 = "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\n"
+
+
+# -- servers imported from another module ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("imports", "decorator"),
+    [
+        ("from .app import mcp", "@mcp.tool()"),
+        ("from pkg.app import mcp", "@mcp.tool()"),
+        ("from .app import mcp as server", "@server.tool()"),
+        ("from pkg import mcp", "@mcp.tool()"),  # re-exported by pkg/__init__.py
+        ("from . import mcp", "@mcp.tool()"),
+        ("import pkg.app as app", "@app.mcp.tool()"),
+        ("from pkg import app", "@app.mcp.tool()"),
+        ("import pkg.app", "@pkg.app.mcp.tool()"),
+        ("from .app import mcp\nserver = mcp", "@server.tool()"),
+    ],
+)
+def test_tool_on_a_server_of_another_module(tmp_path: Path, imports: str, decorator: str) -> None:
+    files = {"__init__.py": "from .app import mcp\n", "app.py": APP_V1, "tools.py": f"{imports}\n\n{decorator}\ndef t(x):\n{FAIL}"}
+    assert findings(tmp_path, files) == [("tools.py", "t")]
+
+
+@pytest.mark.parametrize(("app", "label"), [(APP_V1, "on mcp 1.x FastMCP"), (APP_V2, "on mcp 2.x MCPServer")])
+def test_family_of_an_imported_server_comes_from_its_module(tmp_path: Path, app: str, label: str) -> None:
+    files = {"app.py": app, "tools.py": "from .app import mcp\n" + RAISE.format(header="@mcp.tool()\n", name="t")}
+    (message,) = messages(tmp_path, files, "MCP001")
+    assert label in message
+
+
+def test_function_registered_by_call_in_another_module(tmp_path: Path) -> None:
+    files = {
+        "app.py": APP_V1 + "from .impl import search, fetch\nfrom mcp.server.fastmcp.tools import Tool\n"
+        "mcp.add_tool(search)\ntool = Tool.from_function(fetch)\n",
+        "impl.py": f"def search(x):\n{FAIL}\ndef fetch(x):\n{FAIL}\ndef unused(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == [("impl.py", "fetch"), ("impl.py", "search")]
+
+
+def test_server_subclass_defined_in_another_module(tmp_path: Path) -> None:
+    files = {
+        "base.py": "from fastmcp import FastMCP\n\nclass Mine(FastMCP):\n    pass\n",
+        "tools.py": "from .base import Mine\nmcp = Mine('x')\n" + RAISE.format(header="@mcp.tool\n", name="t"),
+    }
+    (message,) = messages(tmp_path, files, "MCP001", target="fastmcp>=4")
+    assert "on fastmcp 4.x" in message
+
+
+def test_server_factory_defined_in_another_module(tmp_path: Path) -> None:
+    files = {
+        "factory.py": "from fastmcp import FastMCP\n\ndef create() -> FastMCP:\n    return FastMCP('x')\n",
+        "tools.py": f"from .factory import create\nmcp = create()\n\n@mcp.tool\ndef t(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == [("tools.py", "t")]
+
+
+def test_register_function_taking_the_server_as_an_annotated_parameter(tmp_path: Path) -> None:
+    files = {
+        "app.py": APP_V1 + "from .tools import register\nregister(mcp)\n",
+        "tools.py": """\
+            from mcp.server.fastmcp import FastMCP
+
+            def register(mcp: FastMCP) -> None:
+                @mcp.tool()
+                def t(x):
+                    if x:
+                        return "Error: something failed"
+                    return "ok"
+            """,
+    }
+    assert findings(tmp_path, files) == [("tools.py", "t")]
+
+
+# -- helpers and dispatch across modules --------------------------------------------------------
+
+
+def test_helper_in_another_module_is_reported_with_the_tool_that_reaches_it(tmp_path: Path) -> None:
+    files = {
+        "app.py": APP_V1 + "from .helpers import helper\n\n@mcp.tool()\ndef lookup(x):\n    return helper(x)\n",
+        "helpers.py": f"def helper(x):\n{FAIL}",
+    }
+    result = lint_paths(write_package(tmp_path, files), SettingsResolver(isolated=True))
+    (finding,) = [f for f in result.findings if f.code == "MCP005"]
+    assert Path(finding.filename).name == "helpers.py"
+    assert finding.message.startswith("Helper 'helper' (reached from tool 'lookup') reports a failure as a normal result")
+
+
+def test_helper_reached_only_from_a_resource_is_silent(tmp_path: Path) -> None:
+    files = {
+        "app.py": APP_V1 + "from .helpers import helper\n\n@mcp.resource('res://{x}')\ndef read(x):\n    return helper(x)\n",
+        "helpers.py": f"def helper(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == []
+
+
+HANDLERS = """\
+from mcp.shared.exceptions import McpError
+from mcp.types import ErrorData, INVALID_PARAMS
+
+
+async def handle_search(arguments):
+    if arguments:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message="record 5 not found"))
+    return []
+
+
+async def not_dispatched(arguments):
+    raise McpError(ErrorData(code=INVALID_PARAMS, message="record 5 not found"))
+"""
+
+
+def test_lowlevel_dispatcher_calling_per_tool_functions_of_another_module(tmp_path: Path) -> None:
+    files = {
+        "server.py": "from mcp.server.lowlevel import Server\nfrom .handlers import handle_search\nserver = Server('x')\n\n"
+        "@server.call_tool()\nasync def call(name, arguments):\n    if name == 'search':\n        return await handle_search(arguments)\n    return []\n",
+        "handlers.py": HANDLERS,
+    }
+    result = lint_paths(write_package(tmp_path, files), SettingsResolver(isolated=True))
+    (finding,) = [f for f in result.findings if f.code == "MCP001"]
+    assert (Path(finding.filename).name, finding.context) == ("handlers.py", "handle_search")
+    assert "on the mcp 1.x low-level Server it arrives as plain tool-result text" in finding.message
+
+
+# -- negatives -------------------------------------------------------------------------------------
+
+
+def test_pydantic_ai_agent_from_another_module_is_not_a_server(tmp_path: Path) -> None:
+    files = {
+        "ai.py": "from pydantic_ai import Agent\nagent = Agent('openai:gpt-4o')\n",
+        "tools.py": f"from .ai import agent\n\n@agent.tool\ndef t(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == []
+
+
+def test_registry_object_of_a_project_without_mcp_is_not_a_server(tmp_path: Path) -> None:
+    files = {
+        "registry.py": "class Registry:\n    def tool(self, fn):\n        return fn\nregistry = Registry()\n",
+        "tools.py": f"from .registry import registry\n\n@registry.tool\ndef t(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == []
+
+
+def test_same_name_in_another_module_is_not_confused_with_the_server(tmp_path: Path) -> None:
+    files = {
+        "app.py": APP_V1,
+        "other.py": "from flask import Flask\nmcp = Flask('web')\n",
+        "tools.py": f"from .other import mcp\n\n@mcp.route('/x')\ndef t(x):\n{FAIL}",
+    }
+    assert findings(tmp_path, files) == []
+
+
+# -- through the command line ------------------------------------------------------------------
+
+
+def test_check_reports_tools_of_every_module_and_exits_1(tmp_path: Path) -> None:
+    write_package(
+        tmp_path,
+        {
+            "__init__.py": "from .app import mcp\n",
+            "app.py": APP_V1,
+            "a.py": f"from .app import mcp\n\n@mcp.tool()\ndef a(x):\n{FAIL}",
+            "b.py": f"from pkg import mcp\n\ndef b(x):\n{FAIL}\nmcp.add_tool(b)\n",
+            "c.py": f"from pydantic_ai import Agent\nagent = Agent('m')\n\n@agent.tool\ndef c(x):\n{FAIL}",
+        },
+    )
+    result = CliRunner().invoke(
+        cli, ["check", str(tmp_path), "--isolated", "--no-cache", "--select", "MCP005", "--output-format", "concise", "-q"]
+    )
+    lines = result.output.splitlines()
+    assert result.exit_code == 1
+    assert [line.split(": MCP005 ")[0].replace(str(tmp_path), "") for line in lines] == ["/pkg/a.py:6:9", "/pkg/b.py:5:9"]
+    assert lines[0].endswith("MCP005 Tool 'a' reports a failure as a normal result, the string 'Error: something failed': the wire says isError: false, so the client and model treat it as success; raise ToolError instead")
+
+
+def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:
+    write_package(
+        tmp_path,
+        {
+            "agents.py": f"from pydantic_ai import Agent\nagent = Agent('m')\n\n@agent.tool\ndef a(x):\n{FAIL}",
+            "web.py": f"from flask import Flask\napp = Flask('w')\n\n@app.route('/')\ndef b(x):\n{FAIL}",
+            "lc.py": f"from langchain_core.tools import tool\n\n@tool\ndef c(x):\n{FAIL}",
+        },
+    )
+    result = CliRunner().invoke(cli, ["check", str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise", "-q"])
+    assert (result.exit_code, result.output) == (0, "")

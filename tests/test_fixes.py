@@ -1,0 +1,1196 @@
+"""Exact before/after text of each rule's fix, on every framework the fix supports (issue #3).
+
+Every case runs the whole pipeline on one in-memory module: analysis, the project link step that
+picks the framework's ToolError / error result and the imports, then the fix loop with unsafe
+fixes on. Each expected text is checked to be a fixed point too: fixing it again changes nothing.
+Cases marked xfail are known defects of a rule's fix; their expected text is the correct one.
+"""
+
+from __future__ import annotations
+
+import libcst
+import pytest
+
+from mcp_lint.findings import Applicability, Finding
+from mcp_lint.fixer import fix_source
+from mcp_lint.linter import lint_source
+
+# CallToolResult(isError=True) from a low-level handler needs mcp >= 1.19.
+LOWLEVEL_1 = "mcp>=1.19,<2"
+
+
+def fixed(source: str, target: str | None = None, *, unsafe: bool = True) -> str:
+    outcome = fix_source(source, lambda text: lint_source(text, target=target), unsafe=unsafe)
+    assert outcome.error is None, outcome.error
+    return outcome.fixed
+
+
+def findings_of(source: str, code: str, target: str | None = None) -> list[Finding]:
+    return [finding for finding in lint_source(source, target=target) if finding.code == code]
+
+
+def assert_fixes_to(before: str, after: str, target: str | None) -> None:
+    assert fixed(before, target) == after
+    libcst.parse_module(after)
+    # Nothing left to fix: a second `--fix --unsafe-fixes` leaves the text alone.
+    assert fixed(after, target) == after
+
+
+# --- MCP001: protocol error raised by a tool -> ToolError, or an error result on a low-level server ---
+
+MCP001_CASES = [
+    pytest.param(
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: int) -> str:
+    if note_id not in NOTES:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Note {note_id} not found"))
+    return NOTES[note_id]
+""",
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: int) -> str:
+    if note_id not in NOTES:
+        raise ToolError(f"Note {note_id} not found")
+    return NOTES[note_id]
+""",
+        None,
+        id="mcp001-mcp1",
+    ),
+    pytest.param(
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: int) -> str:
+    if note_id < 0:
+        raise ToolError(f"note_id must be >= 0, got {note_id}")
+    if note_id not in NOTES:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Note {note_id} not found"))
+    return NOTES[note_id]
+""",
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: int) -> str:
+    if note_id < 0:
+        raise ToolError(f"note_id must be >= 0, got {note_id}")
+    if note_id not in NOTES:
+        raise ToolError(f"Note {note_id} not found")
+    return NOTES[note_id]
+""",
+        None,
+        id="mcp001-mcp1-reuse",
+    ),
+    pytest.param(
+        """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer
+from mcp.types import INVALID_PARAMS
+
+mcp = MCPServer("notes")
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise MCPError(INVALID_PARAMS, f"Note {note_id} not found")
+    return note
+""",
+        """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer
+from mcp.types import INVALID_PARAMS
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("notes")
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise ToolError(f"Note {note_id} not found")
+    return note
+""",
+        None,
+        id="mcp001-mcp2",
+    ),
+    pytest.param(
+        """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer as Server
+from mcp.server.mcpserver.exceptions import ToolError as ToolFailure
+from mcp.types import INTERNAL_ERROR
+
+server = Server("orders")
+
+
+@server.tool()
+def refund(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise MCPError(INTERNAL_ERROR, f"Order {order_id} does not exist")
+    return "refunded"
+""",
+        """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer as Server
+from mcp.server.mcpserver.exceptions import ToolError as ToolFailure
+from mcp.types import INTERNAL_ERROR
+
+server = Server("orders")
+
+
+@server.tool()
+def refund(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise ToolFailure(f"Order {order_id} does not exist")
+    return "refunded"
+""",
+        None,
+        id="mcp001-mcp2-alias",
+    ),
+    pytest.param(
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+app = FastMCP("orders")
+
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message="Order already shipped"))
+    return "cancelled"
+""",
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+app = FastMCP("orders")
+
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise TE("Order already shipped")
+    return "cancelled"
+""",
+        None,
+        id="mcp001-fastmcp-alias",
+    ),
+    pytest.param(
+        """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "divide":
+        if arguments["b"] == 0:
+            raise McpError(ErrorData(code=INVALID_PARAMS, message="b must not be zero"))
+        return [types.TextContent(type="text", text=str(arguments["a"] / arguments["b"]))]
+    raise ValueError(f"Unknown tool: {name}")
+""",
+        """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+from mcp.types import CallToolResult, TextContent
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "divide":
+        if arguments["b"] == 0:
+            return CallToolResult(content=[TextContent(type="text", text="b must not be zero")], isError=True)
+        return [types.TextContent(type="text", text=str(arguments["a"] / arguments["b"]))]
+    raise ValueError(f"Unknown tool: {name}")
+""",
+        "mcp>=1.19,<2",
+        id="mcp001-lowlevel1",
+    ),
+    pytest.param(
+        """\
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, CallToolResult, ErrorData, TextContent
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> CallToolResult:
+    if arguments["b"] == 0:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message="b must not be zero"))
+    return CallToolResult(content=[TextContent(type="text", text=str(arguments["a"] / arguments["b"]))])
+""",
+        """\
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, CallToolResult, ErrorData, TextContent
+
+server = Server("calc")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> CallToolResult:
+    if arguments["b"] == 0:
+        return CallToolResult(content=[TextContent(type="text", text="b must not be zero")], isError=True)
+    return CallToolResult(content=[TextContent(type="text", text=str(arguments["a"] / arguments["b"]))])
+""",
+        "mcp>=1.19,<2",
+        id="mcp001-lowlevel1-reuse",
+    ),
+    pytest.param(
+        """\
+from mcp import MCPError
+from mcp.server.lowlevel import Server
+from mcp.types import INVALID_PARAMS, CallToolRequestParams, CallToolResult, TextContent
+
+
+async def handle_call_tool(ctx, params: CallToolRequestParams) -> CallToolResult:
+    if params.name == "divide":
+        b = params.arguments["b"]
+        if b == 0:
+            raise MCPError(INVALID_PARAMS, "b must not be zero")
+        return CallToolResult(content=[TextContent(type="text", text=str(params.arguments["a"] / b))])
+    raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+
+server = Server("calc", on_call_tool=handle_call_tool)
+""",
+        """\
+from mcp import MCPError
+from mcp.server.lowlevel import Server
+from mcp.types import INVALID_PARAMS, CallToolRequestParams, CallToolResult, TextContent
+
+
+async def handle_call_tool(ctx, params: CallToolRequestParams) -> CallToolResult:
+    if params.name == "divide":
+        b = params.arguments["b"]
+        if b == 0:
+            return CallToolResult(content=[TextContent(type="text", text="b must not be zero")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text=str(params.arguments["a"] / b))])
+    raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+
+server = Server("calc", on_call_tool=handle_call_tool)
+""",
+        None,
+        id="mcp001-lowlevel2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "target"), MCP001_CASES)
+def test_mcp001_fix(before: str, after: str, target: str | None) -> None:
+    assert_fixes_to(before, after, target)
+
+
+# --- MCP005: failure returned as a normal result -> ToolError, or an error result on a low-level server ---
+
+MCP005_CASES = [
+    pytest.param(
+        """\
+"A notes server."
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def delete_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        return f"Error: note {note_id} not found"
+    del NOTES[note_id]
+    return "deleted"
+""",
+        """\
+"A notes server."
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def delete_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise ToolError(f"Error: note {note_id} not found")
+    del NOTES[note_id]
+    return "deleted"
+""",
+        None,
+        id="mcp005-mcp1",
+    ),
+    pytest.param(
+        """\
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("tickets")
+
+
+@mcp.tool()
+def close_ticket(ticket_id: int) -> dict:
+    if ticket_id not in TICKETS:
+        return {"error": f"Ticket {ticket_id} does not exist"}
+    TICKETS.pop(ticket_id)
+    return {"closed": ticket_id}
+""",
+        """\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("tickets")
+
+
+@mcp.tool()
+def close_ticket(ticket_id: int) -> dict:
+    if ticket_id not in TICKETS:
+        raise ToolError(f"Ticket {ticket_id} does not exist")
+    TICKETS.pop(ticket_id)
+    return {"closed": ticket_id}
+""",
+        None,
+        id="mcp005-mcp2",
+    ),
+    pytest.param(
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+
+mcp = FastMCP("tickets")
+
+
+@mcp.tool
+def close_ticket(ticket_id: int) -> dict:
+    ticket = TICKETS.get(ticket_id)
+    if ticket is None:
+        return {"success": False, "message": f"Ticket {ticket_id} does not exist"}
+    ticket.close()
+    return {"success": True}
+""",
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+
+mcp = FastMCP("tickets")
+
+
+@mcp.tool
+def close_ticket(ticket_id: int) -> dict:
+    ticket = TICKETS.get(ticket_id)
+    if ticket is None:
+        raise TE(f"Ticket {ticket_id} does not exist")
+    ticket.close()
+    return {"success": True}
+""",
+        None,
+        id="mcp005-fastmcp-alias",
+    ),
+    pytest.param(
+        """\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+
+server = Server("kv")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    key = arguments["key"]
+    if key not in TABLE:
+        return "Error: key not found"
+    return [TextContent(type="text", text=TABLE[key])]
+""",
+        """\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+from mcp.types import CallToolResult
+
+server = Server("kv")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    key = arguments["key"]
+    if key not in TABLE:
+        return CallToolResult(content=[TextContent(type="text", text="Error: key not found")], isError=True)
+    return [TextContent(type="text", text=TABLE[key])]
+""",
+        "mcp>=1.19,<2",
+        id="mcp005-lowlevel1",
+    ),
+    pytest.param(
+        """\
+from mcp.server.lowlevel import Server
+from mcp.types import CallToolResult, TextContent
+
+
+async def handle(ctx, params) -> CallToolResult:
+    if params.name not in DATA:
+        return CallToolResult(content=[TextContent(type="text", text="Error: no such record")])
+    return CallToolResult(content=[TextContent(type="text", text=DATA[params.name])])
+
+
+server = Server("kv", on_call_tool=handle)
+""",
+        """\
+from mcp.server.lowlevel import Server
+from mcp.types import CallToolResult, TextContent
+
+
+async def handle(ctx, params) -> CallToolResult:
+    if params.name not in DATA:
+        return CallToolResult(content=[TextContent(type="text", text="Error: no such record")], isError=True)
+    return CallToolResult(content=[TextContent(type="text", text=DATA[params.name])])
+
+
+server = Server("kv", on_call_tool=handle)
+""",
+        None,
+        id="mcp005-lowlevel2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "target"), MCP005_CASES)
+def test_mcp005_fix(before: str, after: str, target: str | None) -> None:
+    assert_fixes_to(before, after, target)
+
+
+# --- MCP002: raw exception text -> logged server-side, a description of the operation, `from e` ---
+
+MCP002_CASES = [
+    pytest.param(
+        """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool()
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        return f"Error: {e}"
+""",
+        """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+import logging
+
+logger = logging.getLogger(__name__)
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool()
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        logger.exception("get_forecast failed")
+        raise ToolError("get_forecast failed") from e
+""",
+        None,
+        id="mcp002-mcp1-newlogger",
+    ),
+    pytest.param(
+        """\
+import logging
+
+from mcp.server.mcpserver import MCPServer
+
+log = logging.getLogger("files")
+mcp = MCPServer("files")
+
+
+@mcp.tool()
+def read_file(path: str) -> str:
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError as exc:
+        return f"Error: {exc}"
+""",
+        """\
+import logging
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+log = logging.getLogger("files")
+mcp = MCPServer("files")
+
+
+@mcp.tool()
+def read_file(path: str) -> str:
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError as exc:
+        log.exception("read_file failed")
+        raise ToolError("read_file failed") from exc
+""",
+        None,
+        id="mcp002-mcp2-reuse-log",
+    ),
+    pytest.param(
+        """\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("fetcher")
+
+
+@mcp.tool
+def fetch(url: str) -> str:
+    try:
+        return httpx.get(url).text
+    except httpx.HTTPError as e:
+        raise ToolError(f"Could not fetch {url}: {e}")
+""",
+        """\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+
+mcp = FastMCP("fetcher")
+
+
+@mcp.tool
+def fetch(url: str) -> str:
+    try:
+        return httpx.get(url).text
+    except httpx.HTTPError as e:
+        logger.exception(f"Could not fetch {url}")
+        raise ToolError(f"Could not fetch {url}") from e
+""",
+        None,
+        id="mcp002-fastmcp-logging-no-logger",
+    ),
+    pytest.param(
+        """\
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("db")
+
+
+@mcp.tool
+def run_query(sql: str) -> list:
+    try:
+        return DB.execute(sql).fetchall()
+    except Exception as err:
+        raise TE(f"Query failed: {str(err)}") from err
+""",
+        """\
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as TE
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("db")
+
+
+@mcp.tool
+def run_query(sql: str) -> list:
+    try:
+        return DB.execute(sql).fetchall()
+    except Exception as err:
+        logger.exception("Query failed")
+        raise TE("Query failed") from err
+""",
+        None,
+        id="mcp002-fastmcp-alias-cause",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "target"), MCP002_CASES)
+def test_mcp002_fix(before: str, after: str, target: str | None) -> None:
+    assert_fixes_to(before, after, target)
+
+
+# --- MCP004: mutation before the check that rejects the call -> check moved above it ---
+
+MCP004_CASES = [
+    pytest.param(
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("inventory")
+
+
+@mcp.tool()
+def set_stock(sku: str, quantity: int) -> str:
+    db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))
+    db.commit()
+    if quantity < 0:
+        raise ToolError(f"quantity must be >= 0, got {quantity}")
+    return "updated"
+""",
+        """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("inventory")
+
+
+@mcp.tool()
+def set_stock(sku: str, quantity: int) -> str:
+    if quantity < 0:
+        raise ToolError(f"quantity must be >= 0, got {quantity}")
+    db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))
+    db.commit()
+    return "updated"
+""",
+        None,
+        id="mcp004-mcp1",
+    ),
+    pytest.param(
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("files")
+
+
+@mcp.tool
+def save(path: str, text: str) -> str:
+    target = ROOT / path
+    target.write_text(text)
+    if not text.strip():
+        raise ToolError("text must not be empty; pass the note body")
+    return "saved"
+""",
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("files")
+
+
+@mcp.tool
+def save(path: str, text: str) -> str:
+    target = ROOT / path
+    if not text.strip():
+        raise ToolError("text must not be empty; pass the note body")
+    target.write_text(text)
+    return "saved"
+""",
+        None,
+        id="mcp004-fastmcp",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "target"), MCP004_CASES)
+def test_mcp004_fix(before: str, after: str, target: str | None) -> None:
+    assert_fixes_to(before, after, target)
+
+
+ALL_CASES = MCP001_CASES + MCP005_CASES + MCP002_CASES + MCP004_CASES
+
+
+@pytest.mark.parametrize(("before", "after", "target"), ALL_CASES)
+def test_every_fix_is_unsafe_and_needs_unsafe_fixes(before: str, after: str, target: str | None) -> None:
+    applicable = [f for f in lint_source(before, target=target) if f.fix is not None and f.fix.edits]
+    assert applicable and {f.fix.applicability for f in applicable} == {Applicability.UNSAFE}
+    assert fixed(before, target, unsafe=False) == before
+
+
+@pytest.mark.parametrize(("before", "after", "target"), ALL_CASES)
+def test_fixes_write_the_files_own_line_endings(before: str, after: str, target: str | None) -> None:
+    # Rules write "\n" in their edits (inserted imports, `logger.exception(...)` lines, moved
+    # checks); a "\r\n" file must not come out with mixed line endings.
+    crlf = fixed(before.replace("\n", "\r\n"), target)
+    assert crlf == after.replace("\n", "\r\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "target", "message"),
+    [
+        pytest.param(MCP001_CASES[0].values[0], "MCP001", None, "Raise ToolError with the same message", id="mcp001"),
+        pytest.param(MCP001_CASES[3].values[0], "MCP001", None, "Raise ToolFailure with the same message", id="mcp001-alias"),
+        pytest.param(
+            MCP001_CASES[5].values[0],
+            "MCP001",
+            LOWLEVEL_1,
+            "Return an error result (isError=True) with the same message",
+            id="mcp001-lowlevel",
+        ),
+        pytest.param(
+            MCP005_CASES[0].values[0],
+            "MCP005",
+            None,
+            'Raise ToolError(f"Error: note {note_id} not found") instead',
+            id="mcp005",
+        ),
+        pytest.param(
+            MCP005_CASES[2].values[0],
+            "MCP005",
+            None,
+            'Raise TE(f"Ticket {ticket_id} does not exist") instead',
+            id="mcp005-alias",
+        ),
+        pytest.param(MCP005_CASES[3].values[0], "MCP005", LOWLEVEL_1, "Return an error result (isError=True)", id="mcp005-lowlevel"),
+        pytest.param(
+            MCP002_CASES[0].values[0],
+            "MCP002",
+            None,
+            'Log the exception and raise ToolError("get_forecast failed")',
+            id="mcp002",
+        ),
+        pytest.param(
+            MCP002_CASES[2].values[0],
+            "MCP002",
+            None,
+            'Log the exception and raise ToolError(f"Could not fetch {url}")',
+            id="mcp002-fstring",
+        ),
+        pytest.param(MCP004_CASES[0].values[0], "MCP004", None, "Move the check above the first mutation", id="mcp004"),
+    ],
+)
+def test_fix_message(source: str, code: str, target: str | None, message: str) -> None:
+    (finding,) = findings_of(source, code, target)
+    assert finding.fix is not None and finding.fix.message == message
+
+
+# --- no fix where none is correct ----------------------------------------------------------------
+
+LOWLEVEL_1_SERVER = MCP001_CASES[5].values[0]
+
+
+@pytest.mark.parametrize("target", ["mcp>=1.9,<1.19", None])
+def test_mcp001_on_a_low_level_server_older_than_1_19_has_no_fix(target: str | None) -> None:
+    # Before mcp 1.19 a low-level handler cannot return CallToolResult(isError=True); without a
+    # pin the server may be that old.
+    (finding,) = findings_of(LOWLEVEL_1_SERVER, "MCP001", target)
+    assert finding.fix is None
+    assert fixed(LOWLEVEL_1_SERVER, target) == LOWLEVEL_1_SERVER
+
+
+def test_mcp002_on_a_low_level_server_has_no_fix() -> None:
+    source = """\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+
+server = Server("kv")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    try:
+        return [TextContent(type="text", text=STORE.read(arguments["key"]))]
+    except Exception as e:
+        return [TextContent(type="text", text=f"Error: {e}")]
+"""
+    (finding,) = findings_of(source, "MCP002", LOWLEVEL_1)
+    assert finding.fix is None
+
+
+def test_mcp004_check_that_reads_the_mutation_result_is_not_flagged() -> None:
+    # `cur.rowcount` exists only after the write: the check cannot move, and it is no defect.
+    source = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("inventory")
+
+
+@mcp.tool()
+def rename(sku: str, name: str) -> str:
+    cur = db.execute("UPDATE items SET name = ? WHERE sku = ?", (name, sku))
+    if cur.rowcount == 0:
+        raise ToolError(f"No item {sku}; call list_items for valid skus")
+    return "renamed"
+"""
+    assert findings_of(source, "MCP004") == []
+
+
+# --- MCP003: display-only suggestion ---------------------------------------------------------------
+
+MCP003_SOURCE = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("billing")
+
+
+@mcp.tool()
+def refund(invoice_id: str, amount: float, ctx=None) -> str:
+    if amount <= 0:
+        raise ToolError("The operation failed. Please try again.")
+    return issue_refund(invoice_id, amount)
+
+
+@mcp.tool()
+def ping() -> str:
+    if not DB.ok:
+        raise ToolError("Something went wrong")
+    return "pong"
+"""
+
+
+def test_mcp003_suggests_a_template_naming_the_tool_and_its_arguments() -> None:
+    refund, ping = findings_of(MCP003_SOURCE, "MCP003")
+    template = (
+        'f"refund failed for invoice_id={invoice_id!r}, amount={amount!r}: <what was observed>. '
+        '<what the next call can change>; if it fails again, stop and report it."'
+    )
+    assert refund.fix is not None and refund.fix.applicability is Applicability.DISPLAY_ONLY
+    assert [(e.location.row, e.location.column, e.end_location.column, e.content) for e in refund.fix.edits] == [
+        (10, 25, 66, template)
+    ]
+    assert refund.fix.message == (
+        "Name what failed, what was observed, what the next call can change and when to stop, e.g. " + template
+    )
+    # A tool without arguments: the template names the tool alone.
+    assert ping.fix is not None
+    assert [e.content for e in ping.fix.edits] == [
+        'f"ping failed: <what was observed>. <what the next call can change>; if it fails again, stop and report it."'
+    ]
+
+
+def test_mcp003_suggestion_is_never_applied() -> None:
+    assert fixed(MCP003_SOURCE) == MCP003_SOURCE
+
+
+# --- known defects of rule fixes (reported to the rule owner; xfail until fixed) -----------------
+
+
+@pytest.mark.xfail(strict=True, reason="linker: an imported `logger` (loguru) is rebound by a new logging.getLogger")
+def test_mcp002_reuses_an_imported_loguru_logger() -> None:
+    before = """\
+from fastmcp import FastMCP
+from loguru import logger
+
+mcp = FastMCP("search")
+
+
+@mcp.tool
+def search(query: str) -> str:
+    try:
+        return ENGINE.search(query)
+    except Exception as e:
+        return f"Error: {e}"
+"""
+    after = """\
+from fastmcp import FastMCP
+from loguru import logger
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("search")
+
+
+@mcp.tool
+def search(query: str) -> str:
+    try:
+        return ENGINE.search(query)
+    except Exception as e:
+        logger.exception("search failed")
+        raise ToolError("search failed") from e
+"""
+    assert fixed(before) == after
+
+
+@pytest.mark.xfail(strict=True, reason="linker: `import fastmcp.exceptions as fe` is not reused as fe.ToolError")
+def test_mcp005_reuses_a_module_alias_of_the_exceptions_module() -> None:
+    before = """\
+import fastmcp.exceptions as fe
+from fastmcp import FastMCP
+
+mcp = FastMCP("tickets")
+
+
+@mcp.tool
+def close_ticket(ticket_id: int) -> str:
+    if ticket_id not in TICKETS:
+        return f"Error: ticket {ticket_id} does not exist"
+    return "closed"
+"""
+    assert fixed(before) == before.replace(
+        'return f"Error: ticket {ticket_id} does not exist"', 'raise fe.ToolError(f"Error: ticket {ticket_id} does not exist")'
+    )
+
+
+@pytest.mark.xfail(strict=True, reason="linker: a module-level `def ToolError` is shadowed by the added import")
+def test_toolerror_import_never_rebinds_a_name_the_module_defines() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+
+
+def ToolError(message):
+    return message
+
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+def get(key: str) -> str:
+    if key not in DATA:
+        return f"Error: no key {key}"
+    return DATA[key]
+"""
+    # Either no fix, or the framework's ToolError under another name; never a second `ToolError`.
+    assert "import ToolError\n" not in fixed(before)
+
+
+@pytest.mark.xfail(strict=True, reason="MCP005: a multi-line message loses its indentation and keeps its own parentheses")
+def test_mcp005_multi_line_message_keeps_its_indentation() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("fetch")
+
+
+@mcp.tool()
+def fetch(url: str, backend: str) -> str:
+    if backend not in BACKENDS:
+        return (
+            f"Error: unknown backend {backend!r}. "
+            f"Supported: {sorted(BACKENDS)}"
+        )
+    return BACKENDS[backend](url)
+"""
+    after = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("fetch")
+
+
+@mcp.tool()
+def fetch(url: str, backend: str) -> str:
+    if backend not in BACKENDS:
+        raise ToolError(
+            f"Error: unknown backend {backend!r}. "
+            f"Supported: {sorted(BACKENDS)}"
+        )
+    return BACKENDS[backend](url)
+"""
+    assert fixed(before) == after
+
+
+MCP002_NEW_IMPORTS = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+import logging
+
+logger = logging.getLogger(__name__)
+"""
+
+
+@pytest.mark.xfail(strict=True, reason='MCP002: removing "{e}" from "(...)" leaves "()" in the message')
+def test_mcp002_drops_the_parentheses_around_the_removed_exception() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("web")
+
+
+@mcp.tool()
+async def fetch_page(url: str) -> str:
+    try:
+        return await download(url)
+    except Exception as e:
+        return f"Error: could not access the page ({e})"
+"""
+    after = MCP002_NEW_IMPORTS + """\
+
+mcp = FastMCP("web")
+
+
+@mcp.tool()
+async def fetch_page(url: str) -> str:
+    try:
+        return await download(url)
+    except Exception as e:
+        logger.exception("Error: could not access the page")
+        raise ToolError("Error: could not access the page") from e
+"""
+    assert fixed(before) == after
+
+
+@pytest.mark.xfail(strict=True, reason='MCP002: TextContent(type="text", text=...) takes "text" (the type) as the message')
+def test_mcp002_reads_the_message_of_a_text_content_from_its_text_argument() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.types import TextContent
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+def download(name: str) -> TextContent:
+    try:
+        return TextContent(type="text", text=STORE.read(name))
+    except Exception as e:
+        return TextContent(type="text", text=f"Error downloading {name}: {e}")
+"""
+    fixed_text = fixed(before)
+    assert 'raise ToolError(f"Error downloading {name}") from e' in fixed_text
+
+
+@pytest.mark.xfail(strict=True, reason="MCP002: an escape sequence (\\n) of the kept text is escaped again")
+def test_mcp002_keeps_escape_sequences_of_the_message() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+def to_pdf(path: str) -> str:
+    try:
+        return convert(path)
+    except Exception as e:
+        return f"Failed to convert: {e}\\nNote: conversion needs Word installed."
+"""
+    fixed_text = fixed(before)
+    assert "\\\\n" not in fixed_text  # no doubled backslash
+    assert 'raise ToolError("Failed to convert: \\nNote: conversion needs Word installed.") from e' in fixed_text
+
+
+@pytest.mark.xfail(strict=True, reason="MCP002: placeholders other than the exception are dropped from concatenated f-strings")
+def test_mcp002_keeps_the_other_placeholders_of_a_concatenated_message() -> None:
+    before = """\
+import json
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("forms")
+
+
+@mcp.tool()
+def set_field(field: str, value: str) -> str:
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as e:
+        raise ToolError(f"{field} must be a JSON object, " f"got: {e}") from e
+    return store(field, parsed)
+"""
+    (line,) = [line for line in fixed(before).splitlines() if "raise ToolError(" in line]
+    assert "{field} must be a JSON object" in line
+
+
+@pytest.mark.xfail(strict=True, reason="MCP002: a helper's own exception class is replaced by ToolError (callers catch it)")
+def test_mcp002_in_a_helper_keeps_the_raised_class() -> None:
+    before = """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("hn")
+
+
+class HNError(Exception):
+    pass
+
+
+async def get_json(path: str) -> dict:
+    try:
+        response = await CLIENT.get(path)
+        response.raise_for_status()
+    except httpx.HTTPError as e:
+        raise HNError(f"Request to {path!r} failed: {e}") from e
+    return response.json()
+
+
+@mcp.tool
+async def item(item_id: int) -> dict:
+    return await get_json(f"item/{item_id}")
+"""
+    (finding,) = findings_of(before, "MCP002", "fastmcp>=3")
+    assert finding.fix is not None
+    assert [edit.content for edit in finding.fix.edits if "raise" in edit.content] == [
+        'logger.exception(f"Request to {path!r} failed")\n        raise HNError(f"Request to {path!r} failed") from e'
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason="MCP004: a check that cannot move gets no fix; the issue asks for a display-only one")
+def test_mcp004_check_that_cannot_move_gets_a_display_only_fix() -> None:
+    source = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("inventory")
+
+
+@mcp.tool()
+def restock(sku: str, quantity: int) -> str:
+    with db:
+        db.execute("UPDATE stock SET quantity = quantity + ? WHERE sku = ?", (quantity, sku))
+        if quantity <= 0:
+            raise ToolError(f"quantity must be > 0, got {quantity}")
+    return "ok"
+"""
+    (finding,) = findings_of(source, "MCP004")
+    assert finding.fix is not None and finding.fix.applicability is Applicability.DISPLAY_ONLY

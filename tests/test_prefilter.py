@@ -1,0 +1,241 @@
+"""The prefilter: which files of a directory walk are analysed, and that skipping never changes a finding."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_lint.analysis import module_name_for
+from mcp_lint.cli import cli
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.linter import PinSource, analyze_all, link
+from mcp_lint.prefilter import is_seed, module_name
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from helpers import load
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+def read(path: str) -> str:
+    return load(path)
+"""
+# Reached from the tool `read`; calls into deep.py, which the linker asks for in a second round.
+HELPERS = """\
+from deep import parse
+
+
+def load(path):
+    try:
+        with open(path) as handle:
+            return parse(handle.read())
+    except OSError as exc:
+        raise ValueError(f"cannot read: {exc}")
+"""
+DEEP = """\
+import json
+
+
+def parse(text):
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise RuntimeError(f"bad json: {exc}")
+"""
+# Same defect, but no tool reaches it: never reported, so never worth parsing.
+UNREACHED = """\
+def fetch(url):
+    try:
+        return open(url).read()
+    except OSError as exc:
+        raise ValueError(f"cannot fetch: {exc}")
+"""
+BROKEN = "def broken(:\n"
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def check(root: Path, *args: str) -> tuple[int, str]:
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "-q", *args])
+    finally:
+        os.chdir(cwd)
+    return result.exit_code, result.output
+
+
+def analysed(root: Path) -> list[str]:
+    files = discover([root], SettingsResolver(isolated=True))
+    return [Path(o.display).relative_to(root).as_posix() for o in analyze_all(files, 1, explicit=[])]
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path,
+        {"server.py": SERVER, "helpers.py": HELPERS, "deep.py": DEEP, "unreached.py": UNREACHED, "broken.py": BROKEN},
+    )
+
+
+# --- what a directory walk analyses ------------------------------------------------------------
+
+
+def test_a_walk_analyses_tool_modules_and_the_helpers_they_reach_only(project: Path) -> None:
+    assert analysed(project) == ["deep.py", "helpers.py", "server.py"]
+
+
+def test_findings_in_helpers_two_calls_away_are_reported(project: Path) -> None:
+    code, output = check(project, ".")
+    assert code == 1
+    assert [line.split(" ", 2)[:2] for line in output.splitlines()] == [
+        ["deep.py:8:15:", "MCP002"],
+        ["helpers.py:9:15:", "MCP002"],
+    ]
+
+
+def test_a_skipped_file_with_a_syntax_error_is_not_reported_in_a_walk(project: Path) -> None:
+    _, output = check(project, ".")
+    assert "broken.py" not in output
+
+
+def test_files_named_on_the_command_line_are_never_skipped(project: Path) -> None:
+    code, output = check(project, "broken.py", "unreached.py")
+    assert code == 1
+    assert output == "broken.py:1:12: MCP000 syntax error: invalid syntax\n"
+
+
+def test_an_unreadable_file_is_reported_even_when_nothing_reaches_it(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"server.py": SERVER, "helpers.py": HELPERS, "deep.py": DEEP})
+    (tmp_path / "latin.py").write_bytes(b"x = '\xe9'\n")
+    code, output = check(tmp_path, ".")
+    assert "latin.py:1:1: MCP000 not valid UTF-8 (byte 0xe9 at offset 5)" in output.splitlines()
+
+
+def test_a_package_reexport_brings_in_the_module_that_defines_the_helper(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": SERVER.replace("from helpers import load", "from app.util import load"),
+            "app/util/__init__.py": "from .io import load\n",
+            "app/util/io.py": HELPERS.replace("from deep import parse", "from app.util.deep import parse"),
+            "app/util/deep.py": DEEP,
+            "app/util/other.py": UNREACHED,
+        },
+    )
+    # Packages on the way are analysed too: the linker looks for re-exports in them.
+    assert analysed(tmp_path) == [
+        "app/__init__.py",
+        "app/server.py",
+        "app/util/__init__.py",
+        "app/util/deep.py",
+        "app/util/io.py",
+    ]
+
+
+def test_a_tool_on_a_server_defined_in_a_sibling_module_is_linked(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/app.py": 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("demo")\n',
+            "svc/tools.py": "from svc.app import mcp\n\n\n@mcp.tool()\n" + UNREACHED,
+        },
+    )
+    assert analysed(tmp_path) == ["svc/__init__.py", "svc/app.py", "svc/tools.py"]
+    _, output = check(tmp_path, ".")
+    assert output.startswith("svc/tools.py:9:15: MCP002 Tool 'fetch' raises ValueError")
+
+
+def test_unused_noqa_is_found_in_files_nothing_reaches(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"server.py": SERVER, "helpers.py": HELPERS, "deep.py": DEEP, "misc.py": "x = 1  # noqa: MCP003\n"})
+    _, output = check(tmp_path, ".", "--extend-select", "MCP100")
+    assert "misc.py:1:8: MCP100 [*] Unused `noqa` directive for MCP003: nothing on this line is reported for it" in output
+
+
+def test_prefiltered_findings_equal_those_of_analysing_every_file(project: Path) -> None:
+    (project / "broken.py").unlink()  # its MCP000 is the one documented difference
+    for root in (EXAMPLES / "notes_server", project):
+        resolver = SettingsResolver(isolated=True)
+        files = discover([root], resolver)
+        everything, _ = link(analyze_all(files, 1), resolver, PinSource(resolver))
+        prefiltered, _ = link(analyze_all(files, 1, explicit=[]), resolver, PinSource(resolver))
+        assert prefiltered == everything
+        assert everything
+
+
+# --- the text scan -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "@mcp.tool()",
+        "@server.tool",
+        "app.tool(name='x')(handler)",
+        "@server.call_tool()",
+        "Server('x', on_call_tool=handle)",
+        "mcp.add_tool(handler)",
+        "server.add_request_handler('tools/call', None, handle)",
+        "FastMCP('x', tools=[a, b])",
+        "FastMCP('x', tools = TOOLS)",
+        "Tool.from_function(handler)",
+        "from fastmcp.contrib.mcp_mixin import mcp_tool",
+        "server.request_handlers[types.CallToolRequest] = handle",
+        "x = 1  # noqa: MCP003",
+        "x = 1  # NOQA:mcp001",
+    ],
+)
+def test_every_registration_form_makes_a_seed(line: str) -> None:
+    assert is_seed(f"import os\n{line}\n".encode())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tool_name = 'x'",
+        "toolbox = load()",
+        "my_tools = []",
+        "if tools == expected: pass",
+        "from mcp.types import TextContent",
+        "x = 1  # noqa: E501",
+        "text = 'a tool for everything'",
+    ],
+)
+def test_modules_without_a_registration_are_not_seeds(line: str) -> None:
+    assert not is_seed(f"import os\n{line}\n".encode())
+
+
+# --- module names --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["top.py", "pkg/__init__.py", "pkg/mod.py", "pkg/sub/__init__.py", "pkg/sub/deep.py", "loose/script.py"],
+)
+def test_module_names_match_the_analysis(tmp_path: Path, relative: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tree(
+        tmp_path,
+        {name: "" for name in ("top.py", "pkg/__init__.py", "pkg/mod.py", "pkg/sub/__init__.py", "pkg/sub/deep.py", "loose/script.py")},
+    )
+    monkeypatch.chdir(tmp_path)
+    for path in (tmp_path / relative, Path(relative)):
+        expected_name, expected_package = module_name_for(path)
+        name = module_name(path)
+        assert (name.dotted, name.is_package) == (expected_name, expected_package)

@@ -1,0 +1,72 @@
+"""Start-up cost: what `mcp-lint` imports for the commands that must feel instant.
+
+Each case runs in a fresh interpreter and lists the heavy modules left in `sys.modules`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("libcst", "rich", "mcp_lint.output.full", "mcp_lint.output.json", "mcp_lint.output.sarif", "mcp_lint.rules")
+
+# Runs the CLI in-process with the given arguments, then prints the heavy modules it imported.
+PROBE = """\
+import json, sys
+from mcp_lint.cli import main
+sys.argv = ["mcp-lint", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = {heavy}
+print("\\nIMPORTED=" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("libcst", "rich") or m in heavy)))
+"""
+
+
+def imported(args: list[str], cwd: Path | None = None) -> list[str]:
+    code = PROBE.format(heavy=repr(set(HEAVY)))
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)], capture_output=True, text=True, cwd=cwd, check=False
+    )
+    line = done.stdout.rsplit("IMPORTED=", 1)[-1]
+    return json.loads(line)
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import json, sys, mcp_lint.cli; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
+    assert not loaded & {"libcst", "rich"}
+
+
+def test_version_loads_nothing_heavy() -> None:
+    assert imported(["--version"]) == []
+
+
+def test_a_warm_check_does_not_import_libcst(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\ndef ping() -> str:\n'
+        '    raise ValueError("Invalid input")\n',
+        encoding="utf-8",
+    )
+    args = ["check", "server.py", "--output-format", "concise"]
+    cold = imported(args, cwd=tmp_path)
+    assert "libcst" in cold and "mcp_lint.rules" in cold  # the first run analysed
+    assert imported(args, cwd=tmp_path) == []
+
+
+@pytest.mark.parametrize("fmt", ["concise", "json"])
+def test_a_cold_one_file_check_imports_only_its_output_format(tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "tool.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    loaded = imported(["check", "tool.py", "--no-cache", "--output-format", fmt], cwd=tmp_path)
+    assert "rich" not in loaded
+    assert [m for m in loaded if m.startswith("mcp_lint.output.")] == ([f"mcp_lint.output.{fmt}"] if fmt == "json" else [])
