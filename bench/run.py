@@ -147,11 +147,12 @@ def corpus_source(args: argparse.Namespace) -> Path | None:
         print(f"bench: skipped: {fetch} or {listing} not found (is ../shared beside the repository?)")
         return None
     print(f"bench: fetching {listing} into {args.cache} ...", flush=True)
-    env = {**os.environ, "PIP": f"{sys.executable} -m pip"}
+    env = {"PIP": f"{sys.executable} -m pip", **os.environ}  # the running Python's pip unless $PIP says
     done = subprocess.run(["bash", str(fetch), str(listing), str(args.cache)], env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-5:])
-        print(f"bench: skipped: the corpus could not be fetched (no network?):\n{tail}")
+        lines = done.stderr.strip().splitlines()
+        shown = [line for line in lines if "ERROR" in line][:3] + [line for line in lines if " fetched, " in line]
+        print("bench: skipped: the corpus could not be fetched (no network?):\n  " + "\n  ".join(shown))
         return None
     return args.cache / "src"
 

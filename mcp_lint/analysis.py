@@ -96,7 +96,8 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.known_names = {
         short: local for local, qual in model.aliases.aliases.items() if (short := KNOWN_RESULT_NAMES.get(qual))
     }
-    summary.logger_name = model.logger_name
+    summary.defined_names = _defined_names(module)
+    summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = bool(_MASKING.search(source))
@@ -214,3 +215,33 @@ class _SelfAttributes(cst.CSTVisitor):
             resolved = self.called(node.value)
             if resolved:
                 self.found[f"{self.class_name}.{name[5:]}"] = resolved
+
+
+_LOGGER_NAMES = ("logger", "log", "LOGGER", "_logger", "_log", "LOG")
+
+
+def _logger_name(model: ModuleModel, defined: set[str]) -> str | None:
+    """A module-level logger the fixes can call `.exception()` on (logging, loguru, structlog)."""
+    for local, qual in model.aliases.aliases.items():
+        if qual in {"loguru.logger"}:
+            return local
+    for name in _LOGGER_NAMES:
+        if name in defined or model.aliases.aliases.get(name, "").endswith((".logger", ".log")):
+            return name
+    return None
+
+
+def _defined_names(module: cst.Module) -> set[str]:
+    names: set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            names.add(stmt.name.value)
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                targets = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    targets = [small.target]
+                names.update(t.value for t in targets if isinstance(t, cst.Name))
+    return names

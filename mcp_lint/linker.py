@@ -37,6 +37,7 @@ PinLookup = Callable[[str, str], "tuple[str, str] | None"]
 class _Reach:
     tools: set[str] = field(default_factory=set)
     return_tools: set[str] = field(default_factory=set)  # tools that return this function's value
+    own_names: set[str] = field(default_factory=set)  # names it is registered under itself
     families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
     returns: bool = False
     exc_params: set[int] = field(default_factory=set)
@@ -110,14 +111,14 @@ class Project:
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:
-                family = self.servers.get(self.resolve(server)) if server else None
-                if server and family is None and not summary.mentions_framework:
+                family = self.server_family(server) if server else None
+                if server and family is None and (not summary.mentions_framework or self._is_project_class(server)):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
-            if reg.kind != "dispatch":
+            if reg.kind not in {"dispatch", "raw-dispatch"}:
                 continue
             found = self.function(reg.function)
             if found is None:
@@ -129,6 +130,23 @@ class Project:
                         (ToolRegistration(target[1].qualname, target[1].name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
+
+    def server_family(self, key: str) -> Family | None:
+        """The family of a server variable, also when it was made by a project subclass or
+        factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
+        resolved = self.resolve(key)
+        family = self.servers.get(resolved)
+        if family is None:
+            module, _, name = resolved.rpartition(".")
+            summary = self.modules.get(module)
+            made_by = summary.instances.get(name) if summary is not None else None
+            if made_by:
+                family = self.servers.get(self.resolve(made_by))
+        return family
+
+    def _is_project_class(self, key: str) -> bool:
+        resolved = self.resolve(key)
+        return any(resolved in summary.classes for summary in self.summaries)
 
     def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> bool:
         """`mask_error_details=True` where the tool is registered or where its server is defined."""
@@ -143,7 +161,7 @@ class Project:
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
         if family is None and reg.server:
-            family = self.servers.get(self.resolve(reg.server))
+            family = self.server_family(reg.server)
         if family is None:
             family = summary.family_hint
         if family is None:
@@ -192,6 +210,7 @@ class Project:
             family, major = self.family_of(reg, summary)
             entry = reached.setdefault(qual, _Reach())
             entry.is_tool = True
+            entry.own_names.add(reg.tool_name)
             entry.kind = reg.kind if not entry.tools else entry.kind
             queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary)))
         seen: set[tuple[str, str, bool, frozenset[int]]] = set()
@@ -231,6 +250,8 @@ class Project:
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
             framework = self.framework(family, major, summary.path)
             tools = tuple(sorted(entry.tools))
+            if entry.is_tool and entry.own_names:
+                tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
             reach = ReachContext(
                 function=fn.name,
                 tools=tools,
@@ -240,7 +261,7 @@ class Project:
                 kind=entry.kind,
                 masked=entry.masked,
             )
-            return_reach = replace(reach, tools=tuple(sorted(entry.return_tools)))
+            return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
             for latent in fn.latent:
                 if not self._applies(latent, entry):
                     continue
@@ -276,24 +297,28 @@ class Project:
         return True
 
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
+        """Fill a fix's placeholders with the names the module already has, adding imports when
+        it has none; no fix when a needed name is taken by something else."""
         if spec is None:
             return None
         names: dict[str, str] = {}
         imports: list[str] = []
         for need in spec.needs:
             if need == "ToolError":
-                local = summary.tool_error_names.get(family)
+                if family not in TOOL_ERROR_IMPORT:
+                    return None
+                module, name = TOOL_ERROR_IMPORT[family]
+                local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
                 if local is None:
-                    if family not in TOOL_ERROR_IMPORT or "ToolError" in summary.reexports:
-                        return None  # no ToolError for this family, or the name is taken
-                    module, name = TOOL_ERROR_IMPORT[family]
+                    if _name_taken(summary, name):
+                        return None
                     imports.append(f"from {module} import {name}")
                     local = name
                 names[PH_TOOL_ERROR] = local
             elif need in {"CallToolResult", "TextContent"}:
-                local = summary.known_names.get(need)
+                local = summary.known_names.get(need) or _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
                 if local is None:
-                    if need in summary.reexports:
+                    if _name_taken(summary, need):
                         return None
                     imports.append(f"from mcp.types import {need}")
                     local = need
@@ -301,11 +326,15 @@ class Project:
             elif need == "logger":
                 local = summary.logger_name
                 if local is None:
-                    if not summary.has_logging_import:
-                        if "logging" in summary.reexports:
+                    if _name_taken(summary, "logger"):
+                        return None
+                    logging_name = _local_name(summary, ["logging"])
+                    if logging_name is None:
+                        if _name_taken(summary, "logging"):
                             return None
                         imports.append("import logging")
-                    imports.append("\nlogger = logging.getLogger(__name__)")
+                        logging_name = "logging"
+                    imports.append(f"\nlogger = {logging_name}.getLogger(__name__)")
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
@@ -315,6 +344,24 @@ class Project:
             content = "\n" + merged if after_import else merged + "\n"
             edits.append(Edit(Location(row, column), Location(row, column), content))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
+    """How the module can already spell one of `qualified`: `ToolError`, `TE`, `fe.ToolError`."""
+    for target in qualified:
+        for local, qual in summary.reexports.items():
+            if qual == target:
+                return local
+    for target in qualified:
+        for local, qual in summary.reexports.items():
+            if target.startswith(qual + ".") and "." not in local:
+                return local + target[len(qual) :]
+    return None
+
+
+def _name_taken(summary: ModuleSummary, name: str) -> bool:
+    """Is `name` already bound at module level to something else (import, def, class, variable)?"""
+    return name in summary.reexports or name in summary.defined_names
 
 
 def _fill(text: str, names: dict[str, str]) -> str:

@@ -18,9 +18,11 @@ of two kinds of module:
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
 the 31 servers of the benchmark corpus the import closure of the seeds is 79% of all lines, while
-the modules the linker asks for come to 26%, with identical findings. Asking the linker itself
-also keeps the filter exact as the linker learns new ways to resolve names: whatever it looks up
-goes through `Project.resolve`, and that is the one place this module listens to.
+the modules the linker asks for come to about a third (seeds alone: 18%), with identical
+findings. Asking the linker itself also keeps the filter exact as the linker learns new ways to
+resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`, and
+that is the one place this module listens to. Only the reachability step runs between rounds (the
+rendering of findings looks nothing up); it costs a few tens of milliseconds per round.
 
 What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
 syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
@@ -39,12 +41,12 @@ if TYPE_CHECKING:
     from mcp_lint.linter import FileOutcome
     from mcp_lint.model.summary import ModuleSummary
 
-__all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "wanted_modules"]
+__all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "module_names", "wanted_modules"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
 _TOOL = re.compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
-_TOOL_PREFIXES = (b".", b"call_", b"add_", b"mcp_")
+_TOOL_PREFIXES = (b".", b"@", b"call_", b"add_", b"mcp_")
 _NOQA_MCP = re.compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 

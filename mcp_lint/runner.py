@@ -448,8 +448,9 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
         line = f"Found {len(findings) + n_fixed} error{'s' if len(findings) + n_fixed != 1 else ''}"
         line += f" ({n_fixed} fixed, {len(findings)} remaining)." if n_fixed else "."
         out.write(line + "\n")
-        if safe:
-            out.write(f"[*] {safe} fixable with the `--fix` option.\n")
+        fixable = safe + (unsafe if options.unsafe_fixes else 0)
+        if fixable:
+            out.write(f"[*] {fixable} fixable with the `--fix` option.\n")
         if unsafe and not options.unsafe_fixes:
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:

@@ -73,7 +73,8 @@ MCP005_LINE = (
     "the wire says isError: false, so the client and model treat it as success; raise ToolError instead\n"
 )
 MCP003_MESSAGE = (
-    "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.', which names no operation or cause: "
+    "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.' (the exception's text reaches the model "
+    "on mcp 1.x FastMCP), which names no operation or cause: "
     "the model cannot tell what to change; say what failed, what was observed and what the next call can change\n"
 )
 MCP100_LINE = "server.py:9:52: MCP100 [*] Unused `noqa` directive for MCP001: nothing on this line is reported for it\n"
@@ -174,7 +175,6 @@ def test_without_fix_the_summary_counts_the_available_fixes(project: Path) -> No
     assert read(project / "server.py") == SERVER
 
 
-@pytest.mark.xfail(strict=True, reason="runner._summary: with --unsafe-fixes (no --fix) unsafe fixes are counted nowhere")
 def test_unsafe_fixes_without_fix_counts_unsafe_fixes_as_fixable(project: Path) -> None:
     write(project / "server.py", SERVER)
     result = check("--output-format", "concise", "--unsafe-fixes")
@@ -452,7 +452,7 @@ def test_process_killed_between_write_and_rename_leaves_the_original(project: Pa
     assert (again.exit_code, read(server)) == (0, CLEAN_AFTER_FIX_FIXED)
 
 
-def test_fix_from_stdin_prints_the_fixed_code(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_from_stdin_prints_the_fixed_code() -> None:
     result = CliRunner().invoke(
         cli,
         ["check", "--isolated", "--no-cache", "--fix", "--unsafe-fixes", "--stdin-filename", "server.py", "-"],
@@ -462,7 +462,7 @@ def test_fix_from_stdin_prints_the_fixed_code(monkeypatch: pytest.MonkeyPatch) -
     assert (result.exit_code, result.stdout, result.stderr) == (0, CLEAN_AFTER_FIX_FIXED, "")
 
 
-def test_subprocess_exit_codes_match(tmp_path: Path) -> None:
+def test_entry_point_diff_then_fix(tmp_path: Path) -> None:
     # The installed entry point, end to end: --diff exits 1 and writes nothing, --fix then exits 0.
     server = write(tmp_path / "server.py", CLEAN_AFTER_FIX)
     command = [sys.executable, "-m", "mcp_lint", "check", "--isolated", "--no-cache"]

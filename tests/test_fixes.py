@@ -236,7 +236,6 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import McpError
 from mcp.types import INVALID_PARAMS, ErrorData
-from mcp.types import CallToolResult, TextContent
 
 server = Server("calc")
 
@@ -245,7 +244,7 @@ server = Server("calc")
 async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
     if name == "divide":
         if arguments["b"] == 0:
-            return CallToolResult(content=[TextContent(type="text", text="b must not be zero")], isError=True)
+            return types.CallToolResult(content=[types.TextContent(type="text", text="b must not be zero")], isError=True)
         return [types.TextContent(type="text", text=str(arguments["a"] / arguments["b"]))]
     raise ValueError(f"Unknown tool: {name}")
 """,
@@ -925,7 +924,6 @@ def test_mcp003_suggestion_is_never_applied() -> None:
 # --- known defects of rule fixes (reported to the rule owner; xfail until fixed) -----------------
 
 
-@pytest.mark.xfail(strict=True, reason="linker: an imported `logger` (loguru) is rebound by a new logging.getLogger")
 def test_mcp002_reuses_an_imported_loguru_logger() -> None:
     before = """\
 from fastmcp import FastMCP
@@ -960,7 +958,6 @@ def search(query: str) -> str:
     assert fixed(before) == after
 
 
-@pytest.mark.xfail(strict=True, reason="linker: `import fastmcp.exceptions as fe` is not reused as fe.ToolError")
 def test_mcp005_reuses_a_module_alias_of_the_exceptions_module() -> None:
     before = """\
 import fastmcp.exceptions as fe
@@ -980,7 +977,6 @@ def close_ticket(ticket_id: int) -> str:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="linker: a module-level `def ToolError` is shadowed by the added import")
 def test_toolerror_import_never_rebinds_a_name_the_module_defines() -> None:
     before = """\
 from mcp.server.fastmcp import FastMCP
@@ -1003,7 +999,6 @@ def get(key: str) -> str:
     assert "import ToolError\n" not in fixed(before)
 
 
-@pytest.mark.xfail(strict=True, reason="MCP005: a multi-line message loses its indentation and keeps its own parentheses")
 def test_mcp005_multi_line_message_keeps_its_indentation() -> None:
     before = """\
 from mcp.server.fastmcp import FastMCP
@@ -1048,7 +1043,6 @@ logger = logging.getLogger(__name__)
 """
 
 
-@pytest.mark.xfail(strict=True, reason='MCP002: removing "{e}" from "(...)" leaves "()" in the message')
 def test_mcp002_drops_the_parentheses_around_the_removed_exception() -> None:
     before = """\
 from mcp.server.fastmcp import FastMCP
@@ -1079,7 +1073,6 @@ async def fetch_page(url: str) -> str:
     assert fixed(before) == after
 
 
-@pytest.mark.xfail(strict=True, reason='MCP002: TextContent(type="text", text=...) takes "text" (the type) as the message')
 def test_mcp002_reads_the_message_of_a_text_content_from_its_text_argument() -> None:
     before = """\
 from mcp.server.fastmcp import FastMCP
@@ -1099,7 +1092,6 @@ def download(name: str) -> TextContent:
     assert 'raise ToolError(f"Error downloading {name}") from e' in fixed_text
 
 
-@pytest.mark.xfail(strict=True, reason="MCP002: an escape sequence (\\n) of the kept text is escaped again")
 def test_mcp002_keeps_escape_sequences_of_the_message() -> None:
     before = """\
 from mcp.server.fastmcp import FastMCP
@@ -1119,7 +1111,6 @@ def to_pdf(path: str) -> str:
     assert 'raise ToolError("Failed to convert: \\nNote: conversion needs Word installed.") from e' in fixed_text
 
 
-@pytest.mark.xfail(strict=True, reason="MCP002: placeholders other than the exception are dropped from concatenated f-strings")
 def test_mcp002_keeps_the_other_placeholders_of_a_concatenated_message() -> None:
     before = """\
 import json
@@ -1142,7 +1133,6 @@ def set_field(field: str, value: str) -> str:
     assert "{field} must be a JSON object" in line
 
 
-@pytest.mark.xfail(strict=True, reason="MCP002: a helper's own exception class is replaced by ToolError (callers catch it)")
 def test_mcp002_in_a_helper_keeps_the_raised_class() -> None:
     before = """\
 import httpx
@@ -1175,7 +1165,6 @@ async def item(item_id: int) -> dict:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="MCP004: a check that cannot move gets no fix; the issue asks for a display-only one")
 def test_mcp004_check_that_cannot_move_gets_a_display_only_fix() -> None:
     source = """\
 from mcp.server.fastmcp import FastMCP

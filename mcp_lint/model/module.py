@@ -639,7 +639,8 @@ class _ModuleWalker(cst.CSTVisitor):
         functions = self._function_refs(value)
         if request == "CallToolRequest":
             for function in functions:
-                self._add(function, last_name(function), Family.MCP_LOWLEVEL, None, "dispatch", 1)
+                # Without the decorator, McpError becomes a JSON-RPC error (semantics §5): its own kind.
+                self._add(function, last_name(function), Family.MCP_LOWLEVEL, None, "raw-dispatch", 1)
         elif request.endswith("Request"):
             self.model.non_tool.update(functions)
 

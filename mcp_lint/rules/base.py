@@ -44,6 +44,18 @@ class FileContext:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
+    def source(self, node: cst.CSTNode) -> str:
+        """The node's text exactly as written (original indentation of continuation lines kept;
+        code_for_node would re-indent them), without its own outer parentheses."""
+        where = self.positions[node]
+        first, last = where.start.line - 1, where.end.line - 1
+        if first == last:
+            return self.lines[first][where.start.column : where.end.column]
+        parts = [self.lines[first][where.start.column :]]
+        parts.extend(self.lines[first + 1 : last])
+        parts.append(self.lines[last][: where.end.column])
+        return "\n".join(parts)
+
 
 @dataclass(frozen=True)
 class ReachContext:

@@ -166,7 +166,7 @@ def note(note_id: str) -> str:
                 "api": api,
                 "code": code,
                 "what": describe_failure(text or "", code),
-                "msg": ctx.code(message) if message is not None else "",
+                "msg": ctx.source(message) if message is not None else "",
                 "exc": encode_range(ctx, exc),
                 "stmt": encode_range(ctx, fact.node),
                 "unknown_tool": "1" if unknown_tool else "",
@@ -188,7 +188,7 @@ def note(note_id: str) -> str:
                     "api": "return",
                     "code": code,
                     "what": describe_failure(text or "", code),
-                    "msg": ctx.code(message) if message is not None else "",
+                    "msg": ctx.source(message) if message is not None else "",
                     "stmt": encode_range(ctx, ret.node),
                     "unknown_tool": "1" if unknown_tool else "",
                 }
@@ -205,7 +205,12 @@ def note(note_id: str) -> str:
         what = latent.get("what")
         fam = reach.framework
         if latent.variant == "raise":
-            if latent.get("api") == "v1" and fam.major_versions == {4} and fam.family.value == "fastmcp":
+            if reach.kind == "raw-dispatch":
+                phrase = (
+                    "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
+                    "error and the model never sees it"
+                )
+            elif latent.get("api") == "v1" and fam.major_versions == {4} and fam.family.value == "fastmcp":
                 phrase = "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
                 phrase = channel_phrase_for_raise(fam, tool)

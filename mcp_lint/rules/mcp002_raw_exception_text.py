@@ -183,7 +183,7 @@ async def get_forecast(city: str) -> str:
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
         }
-        fix = _build_fix(ctx, fn, node, value, handler)
+        fix = _build_fix(ctx, fn, node, value, handler, variant)
         return self.latent(
             ctx,
             value,
@@ -194,7 +194,7 @@ async def get_forecast(city: str) -> str:
             fix_message=fix[0] if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix[1] if fix else (),
-            fix_needs=("ToolError", "logger") if fix else (),
+            fix_needs=(("logger",) if variant == "raise-other" else ("ToolError", "logger")) if fix else (),
         )
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -221,7 +221,7 @@ async def get_forecast(city: str) -> str:
             f"{reach.subject} {verb}: raw library text the model cannot act on; "
             "log the exception and say which operation failed and what the next call can change"
         )
-        fix = latent_fix(latent) if toolerror_available(reach) else None
+        fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
         return Rendered(message, fix)
 
 
@@ -255,52 +255,123 @@ def _upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
     return None
 
 
-def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
-    """Source of the message with the exception text taken out, or None when nothing is left."""
-    names = {handler.name} | handler.tainted if handler.name else set(handler.tainted)
-    target = value
-    if isinstance(value, cst.Call) and value.args:
-        target = value.args[0].value  # ToolError(<message>)
-    if isinstance(target, cst.Dict):
-        for element in target.elements:
+_OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
+_TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
+
+
+def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The expression holding the message text in a returned/raised value."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        return _message_expr(value.elements[0].value)
+    if isinstance(value, cst.Dict):
+        for element in value.elements:
             if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                if element.key.evaluated_value in {"error", "message", "detail"}:
-                    target = element.value
-                    break
-    if isinstance(target, cst.FormattedString):
+                if element.key.evaluated_value in {"error", "message", "detail", "error_message"}:
+                    return element.value
+        return None
+    if isinstance(value, cst.Call):
+        for argument in value.args:
+            if argument.keyword is not None and argument.keyword.value in _TEXT_KWARGS:
+                return argument.value
+        content = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "content"), None)
+        if content is not None:
+            return _message_expr(content)
+        positional = [a.value for a in value.args if a.keyword is None and not a.star]
+        if positional:
+            first = positional[0]
+            return first if literal_text(first) is not None or isinstance(first, cst.Name) else _message_expr(first)
+        return None
+    return value
+
+
+def _without_exception(expr: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
+    """Source of a string expression with the exception's text cut out ("" when nothing is left,
+    None when it is not a string we can rewrite)."""
+    if isinstance(expr, cst.SimpleString):
+        return ctx.source(expr)
+    if isinstance(expr, cst.ConcatenatedString):
+        left = _without_exception(expr.left, handler, ctx)
+        right = _without_exception(expr.right, handler, ctx)
+        if left is None or right is None:
+            return None
+        return " ".join(part for part in (left, right) if part)
+    if isinstance(expr, cst.FormattedString):
+        parts = list(expr.parts)
         kept: list[cst.BaseFormattedStringContent] = []
-        for part in target.parts:
+        for index, part in enumerate(parts):
             if isinstance(part, cst.FormattedStringExpression) and find_exception_text(part.expression, handler) is not None:
+                _drop_enclosing_pair(kept, parts, index)
                 continue
             kept.append(part)
-        kept = _trim_separators(kept)
-        text = "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in kept)
-        if not text.strip() or vague_reason(text) == "generic":
-            return None
-        new = target.with_changes(parts=kept)
-        if not any(isinstance(p, cst.FormattedStringExpression) for p in kept):
-            return py_str("".join(p.value for p in kept if isinstance(p, cst.FormattedStringText)))
-        return ctx.module.code_for_node(new)
-    text = literal_text(target) if isinstance(target, cst.BaseExpression) else None
-    if text is None:
+        kept = _trim_separators([p for p in kept if not (isinstance(p, cst.FormattedStringText) and not p.value)])
+        if not kept:
+            return ""
+        if any(isinstance(p, cst.FormattedStringExpression) for p in kept):
+            return ctx.module.code_for_node(expr.with_changes(parts=kept, lpar=[], rpar=[]))
+        raw = "".join(p.value for p in kept if isinstance(p, cst.FormattedStringText))
+        plain_prefix = expr.prefix.replace("f", "").replace("F", "")
+        return f"{plain_prefix}{expr.quote}{raw.replace('{{', '{').replace('}}', '}')}{expr.quote}"
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        pieces = []
+        for side in (expr.left, expr.right):
+            if find_exception_text(side, handler) is not None and not isinstance(side, (cst.FormattedString, cst.ConcatenatedString)):
+                continue
+            text = _without_exception(side, handler, ctx)
+            if text is None:
+                return None
+            if text:
+                pieces.append(text)
+        return " + ".join(pieces)
+    return None
+
+
+def _drop_enclosing_pair(kept: list[cst.BaseFormattedStringContent], parts: list, index: int) -> None:
+    """`page ({e})` -> `page`: remove the bracket or quote pair around a removed placeholder."""
+    if not kept or not isinstance(kept[-1], cst.FormattedStringText) or index + 1 >= len(parts):
+        return
+    after = parts[index + 1]
+    if not isinstance(after, cst.FormattedStringText):
+        return
+    before_text = kept[-1].value.rstrip()
+    if before_text and before_text[-1] in _OPENERS and after.value.startswith(_OPENERS[before_text[-1]]):
+        kept[-1] = kept[-1].with_changes(value=before_text[:-1].rstrip())
+        parts[index + 1] = after.with_changes(value=after.value[1:])
+
+
+def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
+    """Source of the message with the exception text taken out, or None when nothing useful is left."""
+    target = _message_expr(value)
+    if target is None:
         return None
-    text = re.sub(r"[\s:;,\-–—(]*\{\}[\s)]*", " ", text).strip(" :;,-")
-    if not text or "{}" in text or vague_reason(text) == "generic":
+    code = _without_exception(target, handler, ctx)
+    if not code:
         return None
-    return py_str(text)
+    try:
+        text = literal_text(cst.parse_expression(code))
+    except cst.ParserSyntaxError:
+        return None
+    if text is None or not text.strip(" :;,.-") or vague_reason(text) == "generic":
+        return None
+    return code
 
 
 def _trim_separators(parts: list[cst.BaseFormattedStringContent]) -> list[cst.BaseFormattedStringContent]:
+    """Drop what introduced the removed exception text at the end: ": ", " - ", "\n"."""
     out = list(parts)
-    if out and isinstance(out[-1], cst.FormattedStringText):
-        stripped = re.sub(r"[\s:;,\-–—(]+$", "", out[-1].value)
-        out[-1] = out[-1].with_changes(value=stripped)
-        if not stripped:
-            out.pop()
+    while out and isinstance(out[-1], cst.FormattedStringText):
+        stripped = re.sub(r"(?:[\s:;,\-–—(|]|\\n|\\t)+$", "", out[-1].value)
+        if stripped:
+            out[-1] = out[-1].with_changes(value=stripped)
+            break
+        out.pop()
     return out
 
 
-def _build_fix(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler) -> tuple[str, tuple[Edit, ...]] | None:
+def _build_fix(
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str
+) -> tuple[str, tuple[Edit, ...]] | None:
     where = ctx.range(node)
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
@@ -314,7 +385,8 @@ def _build_fix(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cs
         cause = " " + ctx.code(node.cause).strip()
     elif handler.name:
         cause = f" from {handler.name}"
-    log_message = message if not message.startswith(("f'", 'f"')) else message
-    content = f"{PH_LOGGER}.exception({log_message})\n{indent}raise {PH_TOOL_ERROR}({message}){cause}"
+    # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
+    raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
+    content = f"{PH_LOGGER}.exception({message})\n{indent}raise {raised}({message}){cause}"
     edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), content)
-    return (f"Log the exception and raise {PH_TOOL_ERROR}({message})", (edit,))
+    return (f"Log the exception and raise {raised}({message})", (edit,))

@@ -12,7 +12,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix, walk
+from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, indent_of, latent_fix, walk
 from mcp_lint.rules.mcp005_error_returned_as_success import classify_return, is_error_result
 
 _SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
@@ -327,15 +327,18 @@ def set_stock(sku: str, quantity: int) -> str:
         data = {"mutation": first.description, "row": str(mutation_row)}
         fix_edits: tuple[Edit, ...] = ()
         movable = not (_names_read(check) & assigned_since) and _same_block(statements, first_index, index, block)
-        if movable:
-            check_range = ctx.range(check)
-            first_range = ctx.range(first.statement)
-            lines = ctx.lines[check_range.start.line - 1 : check_range.end.line]
-            moved = "".join(line + "\n" for line in lines)
-            fix_edits = (
-                Edit(Location(first_range.start.line, 1), Location(first_range.start.line, 1), moved),
-                Edit(Location(check_range.start.line, 1), Location(check_range.end.line + 1, 1), ""),
-            )
+        # The same move is offered either way; when data flow or nesting makes it unsure, it is
+        # only shown (display-only), never applied.
+        check_range = ctx.range(check)
+        first_range = ctx.range(first.statement)
+        lines = ctx.lines[check_range.start.line - 1 : check_range.end.line]
+        check_indent = indent_of(ctx, check)
+        first_indent = indent_of(ctx, first.statement)
+        moved = "".join(first_indent + line[len(check_indent) :] + "\n" if line.startswith(check_indent) else line + "\n" for line in lines)
+        fix_edits = (
+            Edit(Location(first_range.start.line, 1), Location(first_range.start.line, 1), moved),
+            Edit(Location(check_range.start.line, 1), Location(check_range.end.line + 1, 1), ""),
+        )
         return self.latent(
             ctx,
             check.test,
@@ -343,8 +346,9 @@ def set_stock(sku: str, quantity: int) -> str:
             reach="tool",
             statement=check,
             data=data,
-            fix_message="Move the check above the first mutation" if movable else "",
-            fix_applicability=Applicability.UNSAFE if movable else None,
+            fix_message="Move the check above the first mutation"
+            + ("" if movable else " (check that nothing it reads is computed in between)"),
+            fix_applicability=Applicability.UNSAFE if movable else Applicability.DISPLAY_ONLY,
             fix_edits=fix_edits,
         )
 

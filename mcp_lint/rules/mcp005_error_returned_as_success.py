@@ -250,10 +250,15 @@ def check_health() -> dict:
             data = {
                 "kind": kind,
                 "what": " ".join(description.replace("{}", "…").split())[:60],
-                "msg": ctx.code(message) if message is not None else "",
+                "msg": ctx.source(message) if message is not None else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
+                "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
             }
+            if message is value and getattr(value, "lpar", None):
+                # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
+                data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
+                data["msg_range"] = encode_range(ctx, message)
             yield self.latent(ctx, ret.node, variant=kind, reach="return", data=data)
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -289,9 +294,17 @@ def check_health() -> dict:
         if not msg:
             return None
         start, end = decode_range(latent.get("stmt"))
+        cause = latent.get("cause")
         if toolerror_available(reach):
-            edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg})")
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({msg}) instead", (edit,), ("ToolError",))
+            if latent.get("paren_head") and not cause:
+                # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`.
+                msg_start, _ = decode_range(latent.get("msg_range"))
+                head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
+                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...) instead", (head,), ("ToolError",))
+            edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
+            message = " ".join(msg.split())
+            message = message if len(message) <= 60 else message[:57] + "..."
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",))
         if reach.lowlevel and lowlevel_result_supported(reach.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
