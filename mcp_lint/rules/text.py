@@ -49,7 +49,7 @@ _FILLER = {
     "server", "tool", "call", "execute", "execution", "executing", "with", "due", "my", "i", "me",
     "and", "or", "then", "for", "that", "an", "any", "seems", "like", "looks", "something's", "again.",
     "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
-    "value", "values", "data", "provided", "given", "received",
+    "value", "values", "data", "provided", "given", "received", "missing", "required", "empty",
 }
 # An invitation to call again ("please retry", "try again later"), not the word in "Retry count".
 _RETRY = re.compile(
