@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family
@@ -77,11 +76,9 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
         return _syntax_failure(source, path, exc)
     except (RecursionError, MemoryError):
         return ParseFailure("file is too deeply nested to parse")
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
     module_name, is_package = module_name_for(path)
     model = build_model(module, module_name, is_package)
-    ctx = FileContext(module, model, positions, source.splitlines())
+    ctx = FileContext(module, model, source)
     summary = ModuleSummary(path=display, module=module_name)
     summary.family_hint = family_hint(model)
     summary.lowlevel_major_hint = model.lowlevel_major_hint
@@ -101,8 +98,8 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = bool(_MASKING.search(source))
-    summary.import_anchor = _import_anchor(module, positions, source)
-    summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
+    if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
+        summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules()
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params)
@@ -110,6 +107,8 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         summary.functions[qual] = fsum
+    if ctx.positions_resolved:  # some rule found something: fixes may need to add imports
+        summary.import_anchor = _import_anchor(module, ctx.positions, source)
     return summary
 
 
@@ -171,50 +170,24 @@ def _import_anchor(module: cst.Module, positions, source: str) -> tuple[int, int
 def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
     """Objects created at module level or stored on `self`, by the name they are reached through."""
     out: dict[str, str] = {}
-
-    def called(value: cst.BaseExpression) -> str | None:
-        while isinstance(value, cst.Await):
-            value = value.expression
-        if isinstance(value, cst.Call):
-            return model.aliases.resolve_or_local(value.func)
-        return None
-
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                    value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+                    if not isinstance(value, cst.Call):
+                        continue
+                    target = model.aliases.resolve_or_local(value.func)
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                    target = called(small.value)
                     for t in targets:
                         if isinstance(t, cst.Name) and target:
                             out[t.value] = target
-        elif isinstance(stmt, cst.ClassDef):
-            collector = _SelfAttributes(stmt.name.value, called)
-            stmt.visit(collector)
-            out.update(collector.found)
+    # `self.x = Api()` in any method: facts recorded it while walking the method.
+    for facts in model.functions.values():
+        if facts.class_name and facts.self_instances:
+            for attribute, callee in facts.self_instances.items():
+                out[f"{facts.class_name}.{attribute}"] = callee
     return out
-
-
-class _SelfAttributes(cst.CSTVisitor):
-    def __init__(self, class_name: str, called) -> None:
-        self.class_name = class_name
-        self.called = called
-        self.found: dict[str, str] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            name = dotted(target.target)
-            if name and name.startswith("self.") and name.count(".") == 1:
-                resolved = self.called(node.value)
-                if resolved:
-                    self.found[f"{self.class_name}.{name[5:]}"] = resolved
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        name = dotted(node.target)
-        if node.value is not None and name and name.startswith("self.") and name.count(".") == 1:
-            resolved = self.called(node.value)
-            if resolved:
-                self.found[f"{self.class_name}.{name[5:]}"] = resolved
 
 
 _LOGGER_NAMES = ("logger", "log", "LOGGER", "_logger", "_log", "LOG")

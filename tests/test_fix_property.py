@@ -286,6 +286,14 @@ def test_fixing_generated_servers_converges_to_code_that_compiles(program: tuple
 def _lint_and_fix_without_crash(source: str) -> None:
     lint = linter(None)
     outcome = fix_source(source, lint, unsafe=True)
+    try:
+        libcst.parse_module(source)
+    except libcst.ParserSyntaxError:
+        # CPython accepts a few texts libcst does not (a line continuation at the end of the file):
+        # such a file is reported as unreadable and never changed.
+        assert outcome.fixed == source
+        assert [f.code for f in outcome.remaining] == ["MCP000"]
+        return
     # Any fix that did apply left code that parses; a failed loop left the text alone.
     libcst.parse_module(outcome.fixed)
     if outcome.error is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.walk import FastVisitor, FindingVisitor
 
 # Exception classes whose text is the author's own when the try body only raises literals, and
 # harmless builtin parsing errors otherwise (see MCP002's page).
@@ -166,6 +167,10 @@ class FunctionFacts:
     calls: list[CallFact] = field(default_factory=list)
     handlers: list[Handler] = field(default_factory=list)
     has_yield: bool = False
+    # Assigns to `x[k]` or `x.attr` somewhere (possible module-state writes, for MCP004).
+    has_item_assignment: bool = False
+    # `self.client = Api(...)`: attribute name -> the call's callee, so `self.client.get()` resolves.
+    self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
@@ -195,7 +200,7 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
     return tuple(names)
 
 
-class _BodyWalker(cst.CSTVisitor):
+class _BodyWalker(FastVisitor):
     """Collects facts of one function body without entering nested functions or classes."""
 
     def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee) -> None:
@@ -231,38 +236,38 @@ class _BodyWalker(cst.CSTVisitor):
 
     def visit_Try(self, node: cst.Try) -> bool:
         # Walk body and else/finally normally, but each handler under its own Handler record.
-        node.body.visit(self)
+        self.walk(node.body)
         for handler in node.handlers:
             record = Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler))
             self.facts.handlers.append(record)
             self.handlers.append(record)
-            handler.body.visit(self)
+            self.walk(handler.body)
             self.handlers.pop()
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         if node.finalbody is not None:
-            node.finalbody.visit(self)
+            self.walk(node.finalbody)
         return False
 
     def visit_TryStar(self, node: cst.TryStar) -> bool:
-        node.body.visit(self)
+        self.walk(node.body)
         for handler in node.handlers:
             record = Handler(handler, node, (), None)  # type: ignore[arg-type]
             self.facts.handlers.append(record)
             self.handlers.append(record)
-            handler.body.visit(self)
+            self.walk(handler.body)
             self.handlers.pop()
         return False
 
     def visit_If(self, node: cst.If) -> bool:
         self.conditions.append(node.test)
-        node.body.visit(self)
+        self.walk(node.body)
         self.conditions.pop()
         if node.orelse is not None:
             negated = cst.UnaryOperation(cst.Not(), node.test)
             self.conditions.append(negated)
             self.else_of.append(node)
-            node.orelse.visit(self)
+            self.walk(node.orelse)
             self.else_of.pop()
             self.conditions.pop()
         return False
@@ -308,6 +313,16 @@ class _BodyWalker(cst.CSTVisitor):
                 self.local_instances[name] = resolved
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):
+            self.facts.has_item_assignment = True
+            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            if isinstance(value, cst.Call):
+                for target in node.targets:
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        callee = self.resolve_callee(value.func)
+                        if callee:
+                            self.facts.self_instances[name[5:]] = callee
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._remember_instance(node.targets[0].target.value, node.value)
             self._count_assignment(node.targets[0].target.value, node.value)
@@ -327,6 +342,8 @@ class _BodyWalker(cst.CSTVisitor):
             self.facts.single_assignments[name] = value
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, (cst.Subscript, cst.Attribute)):
+            self.facts.has_item_assignment = True
         for name in _target_names(node.target):
             self._count_assignment(name, None)
         handler = self._handler()
@@ -399,23 +416,19 @@ def find_exception_text(expr: cst.CSTNode, handler: Handler | None, params: froz
             names.add(handler.name)
         names |= handler.tainted
     finder = _TextFinder(names, handler is not None)
-    expr.visit(finder)
+    finder.walk(expr)
     return finder.found
 
 
 _CODE_KEYS = frozenset({"code", "status", "statuscode", "httpstatuscode", "status_code", "errno"})
 
 
-class _TextFinder(cst.CSTVisitor):
+class _TextFinder(FindingVisitor):
     def __init__(self, names: set[str], traceback_counts: bool) -> None:
         self.names = names
         self.traceback_counts = traceback_counts
         self.found: cst.CSTNode | None = None
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if self.found is not None:
-            return False
-        return super().on_visit(node)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
@@ -501,7 +514,7 @@ def collect_facts(
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
     walker = _BodyWalker(facts, aliases, resolve_callee)
-    node.visit(walker)
+    walker.walk(node)
     # Which calls are the value of a return: the returned expression itself, under await.
     returned_ids = set()
     for ret in facts.returns:
@@ -556,14 +569,14 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable) -> bool:
 
 def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: AliasTable) -> bool:
     finder = _ForeignCallFinder(aliases)
-    try_node.body.visit(finder)
+    finder.walk(try_node.body)
     return finder.found
 
 
 _CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
 
 
-class _ForeignCallFinder(cst.CSTVisitor):
+class _ForeignCallFinder(FindingVisitor):
     def __init__(self, aliases: AliasTable) -> None:
         self.aliases = aliases
         self.found = False

@@ -17,6 +17,8 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
+from mcp_lint.model.walk import FastVisitor
+
 from mcp_lint.model.facts import FunctionFacts, collect_facts
 from mcp_lint.model.frameworks import (
     LOWLEVEL_NON_TOOL_KWARGS,
@@ -144,7 +146,7 @@ def _unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr
 
 
-class _ModuleWalker(cst.CSTVisitor):
+class _ModuleWalker(FastVisitor):
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
         self.aliases = model.aliases
@@ -767,7 +769,7 @@ def build_model(module: cst.Module, module_name: str, is_package: bool) -> Modul
             else:
                 aliases.add_import_from(node)
     model = ModuleModel(module_name, aliases)
-    module.visit(_ModuleWalker(model))
+    _ModuleWalker(model).walk(module)
     return model
 
 

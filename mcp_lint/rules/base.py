@@ -7,8 +7,9 @@ framework version they run, so messages and fixes can say so.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Iterator
+from typing import ClassVar, Iterable, Iterator, Mapping
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -16,6 +17,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.walk import descendants
 from mcp_lint.model.module import ModuleModel
 from mcp_lint.model.summary import Latent
 
@@ -29,14 +31,33 @@ class Example:
     target: str | None = None  # e.g. "mcp>=2.1" when the example is version specific
 
 
-@dataclass
 class FileContext:
-    """What a rule may read about the file being checked."""
+    """What a rule may read about the file being checked.
 
-    module: cst.Module
-    model: ModuleModel
-    positions: dict[cst.CSTNode, CodeRange]
-    lines: list[str]
+    Positions cost about as much as the parse itself (a full code generation), and most analysed
+    files have nothing to report, so they are resolved on first use only.
+    """
+
+    def __init__(self, module: cst.Module, model: ModuleModel, source: str) -> None:
+        self.module = module
+        self.model = model
+        # Lines as the tokenizer counts them (\n, \r\n, \r): a form feed is not a line break.
+        self.lines = re.split(r"\r\n|\r|\n", source)
+        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+        # Per-file values a rule computes once and reuses for every function.
+        self.memo: dict[str, object] = {}
+
+    @property
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._positions is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self._positions
+
+    @property
+    def positions_resolved(self) -> bool:
+        return self._positions is not None
 
     def range(self, node: cst.CSTNode) -> CodeRange:
         return self.positions[node]
@@ -194,11 +215,4 @@ def indent_of(ctx: FileContext, node: cst.CSTNode) -> str:
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node below `node` (pre-order), not entering nested functions/classes/lambdas."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for child in reversed(current.children):
-            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                continue
-            stack.append(child)
+    return descendants(node, into_scopes=False)

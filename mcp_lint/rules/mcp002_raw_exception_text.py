@@ -11,6 +11,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, TEXT_ATTRIBUTES, find_exception_text, literal_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.walk import children
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule, indent_of, latent_fix
 from mcp_lint.rules.common import is_protocol_error_class, py_str, raised_class, toolerror_available
@@ -241,7 +242,7 @@ def _status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
                 base = dotted(node.value)
                 if base:
                     bases.add(base)
-            stack.extend(node.children)
+            stack.extend(children(node))
     return bases
 
 
@@ -251,7 +252,7 @@ def _upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
         node = stack.pop()
         if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
             return node
-        stack.extend(node.children)
+        stack.extend(children(node))
     return None
 
 

@@ -252,7 +252,19 @@ def set_stock(sku: str, quantity: int) -> str:
         body = fn.node.body
         if not isinstance(body, cst.IndentedBlock):
             return
-        module_names = module_level_names(ctx.module) | {n.split(".")[-1] for n in ctx.model.servers}
+        # Cheap exits first: a rejecting check is a conditional raise/return, and something must
+        # mutate (a call the table recognises, or an item/attribute assignment).
+        if not any(r.conditions for r in fn.raises) and not any(r.conditions for r in fn.returns):
+            return
+        module_names = ctx.memo.get("module_names")
+        if module_names is None:
+            module_names = ctx.memo["module_names"] = module_level_names(ctx.module) | {
+                n.split(".")[-1] for n in ctx.model.servers
+            }
+        if not fn.has_item_assignment and not any(
+            mutation_of(c.node, ctx.model.aliases, module_names) is not None for c in fn.calls
+        ):
+            return
         # The body itself, and each branch of a low-level dispatcher (`if name == "put_note":`),
         # which is a tool of its own.
         for statements, block in _sequences(body):
