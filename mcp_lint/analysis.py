@@ -16,6 +16,7 @@ import libcst as cst
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
+from mcp_lint.model.positions import top_level_index
 from mcp_lint.model.names import dotted
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import parse_noqa
@@ -101,14 +102,19 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules()
+    tops = top_level_index(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params)
         fsum.calls = _call_edges(facts)
+        index = tops.get(id(facts.node))
+        if index is not None:
+            ctx.hint(facts.node, index)
+        ctx.current = facts.node
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         summary.functions[qual] = fsum
-    if ctx.positions_resolved:  # some rule found something: fixes may need to add imports
-        summary.import_anchor = _import_anchor(module, ctx.positions, source)
+    if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
+        summary.import_anchor = _import_anchor(source, ctx.lines)
     return summary
 
 
@@ -145,25 +151,29 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
     return edges
 
 
-def _import_anchor(module: cst.Module, positions, source: str) -> tuple[int, int, bool]:
+def _import_anchor(source: str, lines: list[str]) -> tuple[int, int, bool]:
     """Where fixes insert imports: (row, column, after_existing_import).
 
-    After the last top-level import statement when there is one (insert "\\n<import>" at the end
-    of its line), else after the module docstring, else at the top of the file.
+    At the end of the line of the last top-level import when there is one (the fix inserts
+    "\n<import>", so a trailing comment stays on its line), else after the module docstring,
+    else at the top of the file. Read with `ast`: only statement lines are needed.
     """
-    last_import = None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 1, 1, False
+    last_import: ast.stmt | None = None
     docstring_end = 0
-    for index, stmt in enumerate(module.body):
-        if isinstance(stmt, cst.SimpleStatementLine):
-            if all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
-                last_import = stmt
-            elif index == 0 and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
-                docstring_end = positions[stmt].end.line
-        if not isinstance(stmt, cst.SimpleStatementLine) and last_import is not None:
+    for index, stmt in enumerate(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            last_import = stmt
+        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            docstring_end = stmt.end_lineno or stmt.lineno
+        elif last_import is not None and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
             break
     if last_import is not None:
-        end = positions[last_import].end
-        return end.line, end.column + 1, True
+        row = last_import.end_lineno or last_import.lineno
+        return row, len(lines[row - 1]) + 1, True
     return docstring_end + 1, 1, False
 
 

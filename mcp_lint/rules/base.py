@@ -39,28 +39,27 @@ class FileContext:
     """
 
     def __init__(self, module: cst.Module, model: ModuleModel, source: str) -> None:
+        from mcp_lint.model.positions import ScopedPositions
+
         self.module = module
         self.model = model
         # Lines as the tokenizer counts them (\n, \r\n, \r): a form feed is not a line break.
         self.lines = re.split(r"\r\n|\r|\n", source)
-        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+        self._positions = ScopedPositions(module, source)
+        # The function being checked: positions are generated for its top-level statement only.
+        self.current: cst.CSTNode | None = None
         # Per-file values a rule computes once and reuses for every function.
         self.memo: dict[str, object] = {}
 
-    @property
-    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        if self._positions is None:
-            from libcst.metadata import MetadataWrapper, PositionProvider
-
-            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-        return self._positions
+    def hint(self, function: cst.CSTNode, statement_index: int) -> None:
+        self._positions.hint(function, statement_index)
 
     @property
     def positions_resolved(self) -> bool:
-        return self._positions is not None
+        return self._positions.resolved_any
 
     def range(self, node: cst.CSTNode) -> CodeRange:
-        return self.positions[node]
+        return self._positions.get(node, self.current)
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
@@ -68,7 +67,7 @@ class FileContext:
     def source(self, node: cst.CSTNode) -> str:
         """The node's text exactly as written (original indentation of continuation lines kept;
         code_for_node would re-indent them), without its own outer parentheses."""
-        where = self.positions[node]
+        where = self.range(node)
         first, last = where.start.line - 1, where.end.line - 1
         if first == last:
             return self.lines[first][where.start.column : where.end.column]

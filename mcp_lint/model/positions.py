@@ -1,0 +1,139 @@
+"""Source positions for a few nodes, without generating code for the whole module.
+
+libcst's PositionProvider generates the code of the entire module (and walks it again) to give
+every node a position; a file with one finding would pay for all of it. Top-level statements are
+independent for code generation, so this module generates only the statement that holds the
+nodes asked for, starting from the line where that statement begins. Those lines come from
+CPython's own parser (`ast`, written in C and far cheaper), mapped onto libcst's top-level
+statements in order. Every result is checked against `ast` (the statement must start on the line
+`ast` says); on any disagreement the whole-module PositionProvider is used instead.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Mapping
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+
+class _Collector:
+    """Stands in for the provider object PositionProvidingCodegenState writes into."""
+
+    def __init__(self) -> None:
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+
+
+class ScopedPositions:
+    def __init__(self, module: cst.Module, source: str) -> None:
+        self.module = module
+        self.source = source
+        self._starts: list[tuple[int, int]] | None = None  # (codegen start line, syntactic line)
+        self._by_statement: dict[int, dict[cst.CSTNode, CodeRange]] = {}
+        self._full: Mapping[cst.CSTNode, CodeRange] | None = None
+        self._top_of: dict[int, int] = {}  # id(node inside) -> top-level statement index (hints)
+
+    # -- hints ---------------------------------------------------------------------------
+    def hint(self, node: cst.CSTNode, statement_index: int) -> None:
+        """Record that `node` (e.g. a function being checked) lies in top-level statement N."""
+        self._top_of[id(node)] = statement_index
+
+    # -- lookup --------------------------------------------------------------------------
+    def get(self, node: cst.CSTNode, near: cst.CSTNode | None = None) -> CodeRange:
+        """The position of `node`; `near` names a hinted ancestor (the function being checked)."""
+        if self._full is not None:
+            return self._full[node]
+        index = self._top_of.get(id(near)) if near is not None else None
+        if index is not None:
+            positions = self._statement_positions(index)
+            if positions is not None and node in positions:
+                return positions[node]
+        return self.full()[node]
+
+    def full(self) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._full is None:
+            self._full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self._full
+
+    @property
+    def resolved_any(self) -> bool:
+        return self._full is not None or bool(self._by_statement)
+
+    # -- per statement -------------------------------------------------------------------
+    def _statement_positions(self, index: int) -> dict[cst.CSTNode, CodeRange] | None:
+        if index in self._by_statement:
+            return self._by_statement[index]
+        starts = self._statement_starts()
+        if starts is None or index >= len(starts):
+            return None
+        start_line, syntactic_line = starts[index]
+        statement = self.module.body[index]
+        collector = _Collector()
+        state = PositionProvidingCodegenState(
+            default_indent=self.module.default_indent,
+            default_newline=self.module.default_newline,
+            provider=collector,  # type: ignore[arg-type]
+        )
+        state.line = start_line
+        statement._codegen(state)
+        positions = collector._computed
+        if statement not in positions or positions[statement].start.line != syntactic_line:
+            return None  # the mapping onto `ast` was off: let the caller use the full provider
+        self._by_statement[index] = positions
+        return positions
+
+    def _statement_starts(self) -> list[tuple[int, int]] | None:
+        """For each libcst top-level statement: the line its code generation starts on (its
+        leading blank/comment lines included) and the line `ast` gives for the statement."""
+        if self._starts is not None:
+            return self._starts
+        try:
+            tree = ast.parse(self.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        nodes = tree.body
+        starts: list[tuple[int, int]] = []
+        cursor = 0
+        for statement in self.module.body:
+            if cursor >= len(nodes):
+                return None
+            first = nodes[cursor]
+            cursor += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            line = first.lineno
+            decorators = getattr(first, "decorator_list", None)
+            if decorators:
+                line = min(line, *(d.lineno for d in decorators))
+                # The decorator's line includes its `@`, one line above the expression's only when
+                # written `@\nexpr`, which nobody does; the check after codegen catches it anyway.
+            leading = len(statement.leading_lines)
+            syntactic = first.lineno
+            starts.append((line - leading, syntactic if not decorators else first.lineno))
+        self._starts = starts
+        return starts
+
+
+def top_level_index(module: cst.Module) -> dict[int, int]:
+    """id(FunctionDef) -> index of the top-level statement that holds it (statement-level scan)."""
+    out: dict[int, int] = {}
+
+    def scan(statement: cst.CSTNode, index: int) -> None:
+        if isinstance(statement, cst.FunctionDef):
+            out[id(statement)] = index
+        body = getattr(statement, "body", None)
+        if isinstance(body, cst.BaseSuite) and isinstance(body, cst.IndentedBlock):
+            for inner in body.body:
+                scan(inner, index)
+        for attribute in ("orelse", "finalbody"):
+            branch = getattr(statement, attribute, None)
+            if branch is not None and hasattr(branch, "body"):
+                scan(branch, index)
+        for handler in getattr(statement, "handlers", ()) or ():
+            scan(handler, index)
+        for case in getattr(statement, "cases", ()) or ():
+            scan(case, index)
+
+    for index, statement in enumerate(module.body):
+        scan(statement, index)
+    return out
