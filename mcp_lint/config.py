@@ -17,9 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 from mcp_lint.registry import RULES, get_rule
 
@@ -333,10 +334,12 @@ def _parse_target(value: Any, where: str) -> str:
         raise ConfigError(f"{where} must be a string, got {_toml_type(value)}")
     example = 'such as "fastmcp>=3.4,<4"'
     try:
-        requirement = Requirement(value)
-    except InvalidRequirement as error:
+        requirement = _requirement(value)
+    except _invalid_requirement() as error:
         reason = str(error).splitlines()[0]
         raise ConfigError(f"{where}: invalid requirement '{value}' ({reason}); write one {example}") from None
+    from packaging.utils import canonicalize_name
+
     if canonicalize_name(requirement.name) not in TARGET_PACKAGES:
         raise ConfigError(
             f"{where}: '{value}' names {requirement.name}; expected one of {', '.join(TARGET_PACKAGES)}"
@@ -400,7 +403,21 @@ def _layer_decision(code: str, added: tuple[str, ...], removed: tuple[str, ...],
 
 @lru_cache(maxsize=256)
 def _spec(patterns: tuple[str, ...]) -> GitIgnoreSpec:
+    from pathspec import GitIgnoreSpec  # imported on use: a run without patterns never needs it
+
     return GitIgnoreSpec.from_lines(patterns)
+
+
+def _requirement(value: str):  # type: ignore[no-untyped-def]
+    from packaging.requirements import Requirement  # costly import, needed only with `target`
+
+    return Requirement(value)
+
+
+def _invalid_requirement() -> type[Exception]:
+    from packaging.requirements import InvalidRequirement
+
+    return InvalidRequirement
 
 
 def _relative_posix(path: Path, root: Path | None) -> str:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:  # imported where .gitignore files are read: a run on explicit files needs none
+    from pathspec import GitIgnoreSpec
 
 from mcp_lint.config import SettingsResolver
 
@@ -52,7 +53,7 @@ SKIPPED_DIRECTORIES = frozenset(
 
 # A .gitignore in force while walking: its patterns and the walked directory's path relative to
 # the .gitignore's own directory ("" or ending in "/"), so entries are matched by concatenation.
-_Level = tuple[GitIgnoreSpec, str]
+_Level = "tuple[GitIgnoreSpec, str]"
 
 
 def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False) -> list[Path]:
@@ -186,6 +187,8 @@ def _read_ignore_file(path: str) -> GitIgnoreSpec | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
+    from pathspec import GitIgnoreSpec
+
     try:
         return GitIgnoreSpec.from_lines(lines)
     except ValueError:
@@ -194,6 +197,8 @@ def _read_ignore_file(path: str) -> GitIgnoreSpec | None:
 
 
 def _valid_pattern(line: str) -> bool:
+    from pathspec import GitIgnoreSpec
+
     try:
         GitIgnoreSpec.from_lines([line])
     except ValueError:

@@ -21,7 +21,6 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from email.parser import HeaderParser
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
@@ -511,6 +510,8 @@ def _needs_extra(marker: Marker | None) -> bool:
 
 
 def _from_metadata(path: Path) -> Iterator[_Found]:
+    from email.parser import HeaderParser  # email pulls in socket: only for package metadata
+
     text = _read_text(path)
     if text is None:
         return

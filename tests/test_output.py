@@ -210,6 +210,8 @@ def test_only_the_full_format_imports_rich() -> None:
         for fmt in sorted(FORMATS, key=lambda fmt: fmt == "full"):
             write_report([], fmt, io.StringIO(), read_source=lambda name: None)
             print(fmt, "rich" in sys.modules)
+        write_report([], "full", io.StringIO(), read_source=lambda name: None, color=True)
+        print("full+color", "rich" in sys.modules)
         """
     )
     # The child must import this checkout's mcp_lint however the test run found it.
@@ -220,7 +222,8 @@ def test_only_the_full_format_imports_rich() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
     )
     others = [fmt for fmt in FORMATS if fmt != "full"]
-    assert result.stdout.splitlines() == [*(f"{fmt} False" for fmt in others), "full True"]
+    # Without colour the full format writes plain text itself; rich comes in for colour only.
+    assert result.stdout.splitlines() == [*(f"{fmt} False" for fmt in others), "full False", "full+color True"]
 
 
 # --- full ----------------------------------------------------------------------------------------

@@ -14,9 +14,12 @@ from __future__ import annotations
 import ast
 from typing import Mapping
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+if TYPE_CHECKING:
+    from libcst.metadata import CodeRange
 
 
 class _Collector:
@@ -54,6 +57,8 @@ class ScopedPositions:
 
     def full(self) -> Mapping[cst.CSTNode, CodeRange]:
         if self._full is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
             self._full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
         return self._full
 
@@ -70,6 +75,8 @@ class ScopedPositions:
             return None
         start_line, syntactic_line = starts[index]
         statement = self.module.body[index]
+        from libcst.metadata.position_provider import PositionProvidingCodegenState
+
         collector = _Collector()
         state = PositionProvidingCodegenState(
             default_indent=self.module.default_indent,

@@ -18,9 +18,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterator, Sequence, TextIO
 
-from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
+import unicodedata
 
 from mcp_lint.findings import Finding
 from mcp_lint.output import ReportOptions, is_safe_fixable
@@ -49,7 +47,66 @@ _CONTROL_CHARACTERS = {
 }
 
 
+class PlainText:
+    """The few `rich.text.Text` operations this writer uses, without styles.
+
+    Without colour (pipes, CI logs, files) rich would only concatenate strings; importing it
+    costs more than a one-file lint, so the plain path never does.
+    """
+
+    def __init__(self, text: str = "", style: str | None = None) -> None:
+        self.plain = text
+
+    @classmethod
+    def assemble(cls, *parts: object) -> PlainText:
+        assembled = cls()
+        for part in parts:
+            assembled.append(part[0] if isinstance(part, tuple) else part)  # type: ignore[index]
+        return assembled
+
+    def append(self, text: object, style: str | None = None) -> PlainText:
+        self.plain += text.plain if isinstance(text, PlainText) else str(text)
+        return self
+
+
+class _PlainConsole:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def print(self, text: PlainText | None = None) -> None:
+        self.out.write((text.plain if text is not None else "") + "\n")
+
+
+def cell_len(text: str) -> int:
+    """Terminal cells `text` takes: wide (CJK, emoji) characters two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text
+    )
+
+
+Text = PlainText
+
+
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
+    global Text
+    if not options.color:
+        Text = PlainText
+        console = _PlainConsole(out)
+        _write_all(findings, console, options)
+        return
+    from rich.console import Console
+    from rich.text import Text as RichText
+
+    Text = RichText  # type: ignore[misc]
+    try:
+        _write_rich(findings, out, options, Console)
+    finally:
+        Text = PlainText
+
+
+def _write_rich(findings: Sequence[Finding], out: TextIO, options: ReportOptions, Console) -> None:  # noqa: N803
     console = Console(
         file=out,
         force_terminal=options.color,
@@ -64,6 +121,10 @@ def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> N
         width=_CONSOLE_WIDTH,
         legacy_windows=False,
     )
+    _write_all(findings, console, options)
+
+
+def _write_all(findings: Sequence[Finding], console, options: ReportOptions) -> None:  # type: ignore[no-untyped-def]
     lines_of = _SourceLines(options.read_source)
     for index, finding in enumerate(findings):
         if index:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Mapping
+
+if TYPE_CHECKING:
+    from libcst.metadata import CodeRange
 
 import libcst as cst
-from libcst.metadata import CodeRange
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
