@@ -16,7 +16,7 @@ import libcst as cst
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
-from mcp_lint.model.positions import top_level_index
+from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import parse_noqa
@@ -102,13 +102,16 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules()
-    tops = top_level_index(module)
+    layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params)
         fsum.calls = _call_edges(facts)
-        index = tops.get(id(facts.node))
-        if index is not None:
+        place = layout.get(id(facts.node))
+        if place is not None:
+            index, order, indents = place
             ctx.hint(facts.node, index)
+            if indents:  # a method or nested function: generate it alone, not its whole class
+                ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))

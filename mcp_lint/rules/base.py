@@ -56,6 +56,9 @@ class FileContext:
     def hint(self, function: cst.CSTNode, statement_index: int) -> None:
         self._positions.hint(function, statement_index)
 
+    def hint_function(self, function: cst.FunctionDef, order: int, indents: tuple[str, ...]) -> None:
+        self._positions.hint_function(function, order, indents)
+
     @property
     def positions_resolved(self) -> bool:
         return self._positions.resolved_any
