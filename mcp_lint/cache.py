@@ -297,6 +297,9 @@ class RunEntry:
     findings: list[Finding]
     # (path, distribution) -> pin the linker was given, re-checked on load.
     pins: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
+    # Stat signature of every directory and dependency file the pins could come from: when it is
+    # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
+    deps_signature: str = ""
 
 
 class _RecordingPins:
@@ -359,12 +362,53 @@ def lint_files(
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:
-        cache.store_run(key, RunEntry(findings, recording.seen))
+        cache.store_run(key, RunEntry(findings, recording.seen, _deps_signature(recording.seen)))
     return outcomes, findings, errors
+
+
+# Files the project facts read (project.py): a change to any of them may change a pin.
+_DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "uv.lock", "poetry.lock", "PKG-INFO")
+
+
+def _deps_signature(pins: dict[tuple[str, str], tuple[str, str] | None]) -> str:
+    """mtime/size of each directory from the linted files up to the root (adding or removing a
+    file changes a directory's mtime) and of the dependency files in them."""
+    rows: list[str] = []
+    seen: set[str] = set()
+    for path, _ in sorted(pins):
+        directory = os.path.dirname(os.path.abspath(path))
+        while directory not in seen:
+            seen.add(directory)
+            try:
+                stat = os.stat(directory)
+                names = os.listdir(directory)
+            except OSError:
+                rows.append(f"{directory}:missing")
+                names = []
+            else:
+                rows.append(f"{directory}:{stat.st_mtime_ns}")
+            for name in sorted(names):
+                if name in _DEPENDENCY_FILES or name.startswith("requirements") or name.endswith(".dist-info"):
+                    target = os.path.join(directory, name)
+                    if name.endswith(".dist-info"):
+                        target = os.path.join(target, "METADATA")
+                    try:
+                        file_stat = os.stat(target)
+                    except OSError:
+                        continue
+                    rows.append(f"{target}:{file_stat.st_mtime_ns}:{file_stat.st_size}")
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                break
+            directory = parent
+    return hashlib.sha256("\n".join(rows).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:
     from mcp_lint.linter import PinSource
+
+    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.pins):
+        return True
 
     fresh = PinSource(resolver)
     return all(fresh(path, distribution) == pin for (path, distribution), pin in entry.pins.items())
