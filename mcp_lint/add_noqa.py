@@ -97,7 +97,7 @@ def _with_codes(line: str, comment: tokenize.TokenInfo | None, codes: set[str]) 
         if match is not None:
             existing_text = match.group("codes")
             existing = parse_codes(existing_text)
-            if existing is None:  # a bare `# noqa` already suppresses every code
+            if existing is None:  # a bare noqa directive already suppresses every code
                 return line
             missing = sorted(codes - existing)
             if not missing:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Callable
 
 from packaging.version import Version
@@ -23,7 +22,6 @@ from mcp_lint.model.frameworks import (
     distribution_for,
 )
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
-from mcp_lint.noqa import is_suppressed
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 

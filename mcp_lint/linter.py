@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
-from mcp_lint.config import Settings, SettingsResolver
+from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
 from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
 from mcp_lint.model.summary import ModuleSummary
@@ -245,7 +245,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
         hits = used.get(outcome.display, set())
         for row, codes in sorted(summary.noqa.items()):
             if codes is None:
-                continue  # a bare `# noqa` may serve other linters
+                continue  # a bare noqa directive may serve other linters
             mcp_codes = sorted(c for c in codes if c.startswith("MCP"))
             unused = [c for c in mcp_codes if (row, c) not in hits]
             if not unused:

@@ -14,7 +14,7 @@ import tokenize
 
 # A code list is codes separated by commas and/or spaces; whatever follows it is a free-form reason.
 CODE_LIST = r"[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*"
-# `\b`: `# noqanything` is not a directive. The code list is optional: `# noqa` suppresses every code.
+# `\b`: a word like noqanything is not a directive. The code list is optional; without it every code is suppressed.
 LINE_DIRECTIVE = re.compile(rf"#\s*noqa\b(?::\s*(?P<codes>{CODE_LIST}))?", re.IGNORECASE)
 FILE_DIRECTIVE = re.compile(rf"#\s*mcp-lint\s*:\s*noqa\b(?::\s*(?P<codes>{CODE_LIST}))?", re.IGNORECASE)
 

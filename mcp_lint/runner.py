@@ -41,7 +41,7 @@ class CheckOptions:
     jobs: int | None = None
     stdin_filename: str | None = None
     quiet: bool = False
-    add_noqa: bool = False  # write `# noqa` comments for the findings instead of reporting them
+    add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
 

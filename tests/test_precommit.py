@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from urllib.parse import urlparse
 

@@ -8,8 +8,8 @@ framework version they run, so messages and fixes can say so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange

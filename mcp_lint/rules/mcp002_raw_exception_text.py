@@ -8,12 +8,12 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, TEXT_ATTRIBUTES, find_exception_text, literal_text
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text, literal_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import children
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule, indent_of, latent_fix
+from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, ReachContext, Rendered, Rule, indent_of, latent_fix
 from mcp_lint.rules.common import is_protocol_error_class, py_str, raised_class, toolerror_available
 from mcp_lint.rules.text import vague_reason
 

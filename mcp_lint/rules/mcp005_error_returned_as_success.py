@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 from packaging.version import Version
 
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.findings import Applicability, Edit
 from mcp_lint.model.facts import FunctionFacts, literal_text
 from mcp_lint.model.frameworks import CALL_TOOL_RESULT_CLASSES, TEXT_CONTENT_CLASSES, TOOL_RESULT_CLASSES
 from mcp_lint.model.names import dotted, last_name

@@ -7,47 +7,13 @@ rule is a failure too.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from mcp_lint.config import SettingsResolver
-from mcp_lint.discovery import discover
-from mcp_lint.findings import Finding
-from mcp_lint.linter import lint_paths, lint_source
 
-_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
-
-
-def _expected(text: str) -> set[tuple[str, int]]:
-    return {
-        (code.strip(), row)
-        for row, line in enumerate(text.splitlines(), start=1)
-        for match in [_MARK.search(line)]
-        if match
-        for code in match.group(1).split(",")
-    }
-
-
-def _check(source: str, target: str | None = None) -> list[Finding]:
-    text = textwrap.dedent(source)
-    findings = lint_source(text, filename="server.py", target=target)
-    assert {(f.code, f.location.row) for f in findings} == _expected(text)
-    return findings
-
-
-def _only(source: str, target: str | None = None) -> Finding:
-    findings = _check(source, target)
-    assert len(findings) == 1, findings
-    return findings[0]
-
-
-def _lint_tree(root: Path) -> list[Finding]:
-    """Lint a project directory the way `mcp-lint check` does (discovery, then the project link)."""
-    resolver = SettingsResolver()
-    return lint_paths(discover([root], resolver), resolver).findings
+from ._support import check as _check, only as _only, lint_tree as _lint_tree
 
 
 # -- recall: a protocol error for the tool's own failure, on every framework -------------------
@@ -169,7 +135,9 @@ server = Server("bank", on_call_tool=handle_call_tool)
 
 def test_mcp1_fastmcp_v1_constructor_is_misleading_not_a_protocol_error() -> None:
     finding = _only(MCP1_FASTMCP_V1)
-    assert finding.message.startswith("Tool 'read_note' raises McpError for a missing record")
+    assert finding.message.startswith(
+        "Tool 'read_note' raises McpError for a missing record"
+    )
     assert "on mcp 1.x FastMCP it is not a protocol error at all" in finding.message
     assert "'Error executing tool read_note: <message>'" in finding.message
     assert finding.message.endswith("raise ToolError instead")
@@ -177,8 +145,13 @@ def test_mcp1_fastmcp_v1_constructor_is_misleading_not_a_protocol_error() -> Non
 
 def test_mcp2_mcpserver_error_never_reaches_the_model() -> None:
     finding = _only(MCP2_SERVER_V2)
-    assert finding.message.startswith("Tool 'read_note' raises MCPError for a missing record")
-    assert "mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert finding.message.startswith(
+        "Tool 'read_note' raises MCPError for a missing record"
+    )
+    assert (
+        "mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
+        in finding.message
+    )
     assert finding.message.endswith("raise ToolError instead")
 
 
@@ -190,15 +163,24 @@ def test_mcp2_mcpserver_message_names_the_pinned_target() -> None:
 
 def test_fastmcp_unpinned_v1_constructor_is_wrapped_and_lost_under_masking() -> None:
     finding = _only(FASTMCP_V1)
-    assert finding.message.startswith("Tool 'cancel_order' raises McpError for a failure of its own execution")
-    assert "wrapped into 'Error calling tool 'cancel_order': <message>'" in finding.message
+    assert finding.message.startswith(
+        "Tool 'cancel_order' raises McpError for a failure of its own execution"
+    )
+    assert (
+        "wrapped into 'Error calling tool 'cancel_order': <message>'" in finding.message
+    )
     assert "lost entirely with mask_error_details=True" in finding.message
-    assert "TypeError" not in finding.message  # only fastmcp 4 crashes; the version is unknown here
+    assert (
+        "TypeError" not in finding.message
+    )  # only fastmcp 4 crashes; the version is unknown here
 
 
 def test_fastmcp4_v1_constructor_crashes_with_type_error() -> None:
     finding = _only(FASTMCP_V1, target="fastmcp>=4")
-    assert "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes" in finding.message
+    assert (
+        "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+        in finding.message
+    )
     assert "Tool 'cancel_order'" in finding.message
     assert finding.message.endswith("raise ToolError instead")
 
@@ -211,27 +193,41 @@ def test_fastmcp3_v1_constructor_is_wrapped() -> None:
 
 def test_fastmcp4_v2_constructor_is_wrapped() -> None:
     finding = _only(FASTMCP4_V2, target="fastmcp>=4")
-    assert finding.message.startswith("Tool 'get_order' raises MCPError for a missing record")
-    assert "on fastmcp 4.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'get_order': <message>'" in finding.message
+    assert finding.message.startswith(
+        "Tool 'get_order' raises MCPError for a missing record"
+    )
+    assert (
+        "on fastmcp 4.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'get_order': <message>'"
+        in finding.message
+    )
 
 
 def test_mcp1_lowlevel_mcperror_arrives_as_plain_text() -> None:
     finding = _only(MCP1_LOWLEVEL)
-    assert "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error" in finding.message
+    assert (
+        "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error"
+        in finding.message
+    )
     assert finding.message.endswith("return CallToolResult(isError=True) instead")
 
 
 def test_mcp2_lowlevel_domain_failure_after_the_unknown_tool_branch() -> None:
     finding = _only(MCP2_LOWLEVEL_RAISE)
     assert "raises MCPError for a missing record" in finding.message
-    assert "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert (
+        "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it"
+        in finding.message
+    )
     assert finding.message.endswith("return CallToolResult(isError=True) instead")
 
 
 def test_mcp2_lowlevel_returned_error_data() -> None:
     finding = _only(MCP2_LOWLEVEL_RETURN)
     assert "returns ErrorData for a missing record" in finding.message
-    assert "the client gets a JSON-RPC error and the model never sees it" in finding.message
+    assert (
+        "the client gets a JSON-RPC error and the model never sees it"
+        in finding.message
+    )
     assert "CallToolResult(isError=True)" in finding.message
 
 
@@ -442,7 +438,9 @@ def word_count(path: str) -> int:
 
 def test_helper_reached_from_two_tools_is_reported_once_naming_both() -> None:
     finding = _only(HELPER_TWO_TOOLS)
-    assert finding.message.startswith("Helper 'load' (reached from tools 'read_file', 'word_count') raises MCPError")
+    assert finding.message.startswith(
+        "Helper 'load' (reached from tools 'read_file', 'word_count') raises MCPError"
+    )
 
 
 def test_helper_in_another_module_is_reported_in_that_module(tmp_path: Path) -> None:
@@ -491,8 +489,12 @@ def test_helper_in_another_module_is_reported_in_that_module(tmp_path: Path) -> 
         )
     )
     findings = _lint_tree(tmp_path)
-    assert [(f.filename.endswith("errors.py"), f.code, f.location.row) for f in findings] == [(True, "MCP001", 11)]
-    assert findings[0].message.startswith("Helper 'require' (reached from tools 'file_size', 'read_file') raises MCPError")
+    assert [
+        (f.filename.endswith("errors.py"), f.code, f.location.row) for f in findings
+    ] == [(True, "MCP001", 11)]
+    assert findings[0].message.startswith(
+        "Helper 'require' (reached from tools 'file_size', 'read_file') raises MCPError"
+    )
 
 
 # -- precision: correct code stays silent -----------------------------------------------------

@@ -6,53 +6,18 @@ the exact set of (code, row) for the whole snippet, so a finding of another rule
 
 from __future__ import annotations
 
-import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from mcp_lint.config import SettingsResolver
-from mcp_lint.discovery import discover
-from mcp_lint.findings import Finding
-from mcp_lint.linter import lint_paths, lint_source
 
-_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
-
-
-def _expected(text: str) -> set[tuple[str, int]]:
-    return {
-        (code.strip(), row)
-        for row, line in enumerate(text.splitlines(), start=1)
-        for match in [_MARK.search(line)]
-        if match
-        for code in match.group(1).split(",")
-    }
-
-
-def _check(source: str, target: str | None = None) -> list[Finding]:
-    text = textwrap.dedent(source)
-    findings = lint_source(text, filename="server.py", target=target)
-    assert {(f.code, f.location.row) for f in findings} == _expected(text)
-    return findings
-
-
-def _only(source: str, target: str | None = None) -> Finding:
-    findings = _check(source, target)
-    assert len(findings) == 1, findings
-    return findings[0]
-
-
-def _write_tree(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
-def _lint_tree(root: Path) -> list[Finding]:
-    resolver = SettingsResolver()
-    return lint_paths(discover([root], resolver), resolver).findings
+from ._support import (
+    check as _check,
+    only as _only,
+    write_tree as _write_tree,
+    lint_tree as _lint_tree,
+)
 
 
 MCP1 = """\
@@ -405,7 +370,9 @@ def test_mcp1_lowlevel_text_content_leak() -> None:
         return [types.TextContent(type="text", text=body)]
     """
     finding = _only(source)
-    assert finding.message.startswith("Tool 'call_tool' returns the text of a caught Exception as a normal result")
+    assert finding.message.startswith(
+        "Tool 'call_tool' returns the text of a caught Exception as a normal result"
+    )
 
 
 def test_message_for_a_returned_exception_text() -> None:
@@ -419,21 +386,32 @@ def test_message_for_a_returned_exception_text() -> None:
 
 def test_message_for_exception_text_in_tool_error() -> None:
     finding = _only(_src(MCP2, LEAKS[2].values[1]))
-    assert finding.message.startswith("Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError, which the model reads verbatim")
-    assert finding.message.endswith("log the exception and say which operation failed and what the next call can change")
+    assert finding.message.startswith(
+        "Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError, which the model reads verbatim"
+    )
+    assert finding.message.endswith(
+        "log the exception and say which operation failed and what the next call can change"
+    )
 
 
 def test_message_names_a_traceback() -> None:
     finding = _only(_src(MCP1, LEAKS[6].values[1]))
-    assert "Tool 'sync_calendar' returns a traceback as a normal result" in finding.message
+    assert (
+        "Tool 'sync_calendar' returns a traceback as a normal result" in finding.message
+    )
 
 
 def test_message_names_the_upstream_body() -> None:
     finding = _only(_src(MCP1, LEAKS[9].values[1]))
-    assert "Tool 'lookup_user' returns an upstream error body (resp.text)" in finding.message
+    assert (
+        "Tool 'lookup_user' returns an upstream error body (resp.text)"
+        in finding.message
+    )
 
 
-def test_formatter_in_another_module_is_reported_once_naming_every_tool(tmp_path: Path) -> None:
+def test_formatter_in_another_module_is_reported_once_naming_every_tool(
+    tmp_path: Path,
+) -> None:
     _write_tree(
         tmp_path,
         {
@@ -490,7 +468,9 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(tmp_path
         },
     )
     findings = _lint_tree(tmp_path)
-    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("errors.py", "MCP002", 2)]
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [
+        ("errors.py", "MCP002", 2)
+    ]
     assert findings[0].message.startswith(
         "Helper 'format_error' (reached from tools 'cancel_order', 'get_order', 'get_user') returns "
         "the text of an exception its caller caught (parameter 'e')"
@@ -548,8 +528,14 @@ def test_raising_other_exception_with_text_is_flagged_on_mcp1() -> None:
 
 
 def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> None:
-    finding = _only(_src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool")), target="fastmcp>=2.5,<4")
-    assert "raises RuntimeError with the text of a caught httpx.HTTPError, which fastmcp 2.x / fastmcp 3.x" in finding.message
+    finding = _only(
+        _src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool")),
+        target="fastmcp>=2.5,<4",
+    )
+    assert (
+        "raises RuntimeError with the text of a caught httpx.HTTPError, which fastmcp 2.x / fastmcp 3.x"
+        in finding.message
+    )
     assert "[tool.mcp-lint] target" in finding.message
 
 
@@ -559,8 +545,17 @@ def test_raising_other_exception_is_silent_on_mcp_2_1() -> None:
 
 
 def test_raising_other_exception_is_silent_under_fastmcp_masking() -> None:
-    header = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
-    _check(_src(header, RAISE_OTHER.replace("  # expect: MCP002", "").replace("@mcp.tool()", "@mcp.tool")))
+    header = FASTMCP.replace(
+        'FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)'
+    )
+    _check(
+        _src(
+            header,
+            RAISE_OTHER.replace("  # expect: MCP002", "").replace(
+                "@mcp.tool()", "@mcp.tool"
+            ),
+        )
+    )
 
 
 def test_lowlevel2_curated_error_result_is_silent() -> None:
@@ -590,7 +585,12 @@ def test_lowlevel2_curated_error_result_is_silent() -> None:
 
 def test_raising_other_exception_is_silent_when_fastmcp_2_4_may_mask() -> None:
     # fastmcp 2.4 masks every non-ToolError: the text does not reach the model on every candidate.
-    source = _src(FASTMCP, RAISE_OTHER.replace("  # expect: MCP002", "").replace("@mcp.tool()", "@mcp.tool"))
+    source = _src(
+        FASTMCP,
+        RAISE_OTHER.replace("  # expect: MCP002", "").replace(
+            "@mcp.tool()", "@mcp.tool"
+        ),
+    )
     _check(source, target="fastmcp>=2.3,<2.5")
 
 

@@ -6,38 +6,12 @@ the exact set of (code, row) for the whole snippet, so a finding of another rule
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 import pytest
 
-from mcp_lint.findings import Finding
-from mcp_lint.linter import lint_source
 
-_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
-
-
-def _expected(text: str) -> set[tuple[str, int]]:
-    return {
-        (code.strip(), row)
-        for row, line in enumerate(text.splitlines(), start=1)
-        for match in [_MARK.search(line)]
-        if match
-        for code in match.group(1).split(",")
-    }
-
-
-def _check(source: str, target: str | None = None) -> list[Finding]:
-    text = textwrap.dedent(source)
-    findings = lint_source(text, filename="server.py", target=target)
-    assert {(f.code, f.location.row) for f in findings} == _expected(text)
-    return findings
-
-
-def _only(source: str, target: str | None = None) -> Finding:
-    findings = _check(source, target)
-    assert len(findings) == 1, findings
-    return findings[0]
+from ._support import check as _check, only as _only
 
 
 MCP1 = """\
@@ -84,17 +58,55 @@ def _tool(header: str, check: str, decorator: str = "@mcp.tool()") -> str:
 # -- recall: boilerplate and retry invitations, on every framework ----------------------------
 
 VAGUE = [
-    pytest.param(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003', id="an-error-occurred"),
-    pytest.param(MCP2, 'raise ToolError("Something went wrong")  # expect: MCP003', id="something-went-wrong"),
-    pytest.param(FASTMCP, 'raise ToolError("Operation failed.")  # expect: MCP003', id="operation-failed"),
-    pytest.param(MCP1, 'raise ToolError("Unknown error")  # expect: MCP003', id="unknown-error"),
+    pytest.param(
+        MCP1,
+        'raise ToolError("An error occurred")  # expect: MCP003',
+        id="an-error-occurred",
+    ),
+    pytest.param(
+        MCP2,
+        'raise ToolError("Something went wrong")  # expect: MCP003',
+        id="something-went-wrong",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("Operation failed.")  # expect: MCP003',
+        id="operation-failed",
+    ),
+    pytest.param(
+        MCP1, 'raise ToolError("Unknown error")  # expect: MCP003', id="unknown-error"
+    ),
     pytest.param(MCP2, 'raise ToolError("Error")  # expect: MCP003', id="error"),
-    pytest.param(FASTMCP, 'raise ToolError("Oops! An unexpected error occurred. Please try again later.")  # expect: MCP003', id="oops"),
-    pytest.param(MCP1, 'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003', id="retry-after-named-op"),
-    pytest.param(MCP2, 'raise ToolError(f"Refund of {invoice_id} failed, retry later")  # expect: MCP003', id="retry-later-fstring"),
-    pytest.param(MCP1, 'raise ValueError("The operation failed. Please try again.")  # expect: MCP003', id="valueerror-forwarded-mcp1"),
-    pytest.param(MCP1, 'return "Operation failed"  # expect: MCP003, MCP005', id="returned-string"),
-    pytest.param(FASTMCP, 'return {"error": "Something went wrong"}  # expect: MCP003, MCP005', id="returned-error-dict"),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("Oops! An unexpected error occurred. Please try again later.")  # expect: MCP003',
+        id="oops",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003',
+        id="retry-after-named-op",
+    ),
+    pytest.param(
+        MCP2,
+        'raise ToolError(f"Refund of {invoice_id} failed, retry later")  # expect: MCP003',
+        id="retry-later-fstring",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
+        id="valueerror-forwarded-mcp1",
+    ),
+    pytest.param(
+        MCP1,
+        'return "Operation failed"  # expect: MCP003, MCP005',
+        id="returned-string",
+    ),
+    pytest.param(
+        FASTMCP,
+        'return {"error": "Something went wrong"}  # expect: MCP003, MCP005',
+        id="returned-error-dict",
+    ),
 ]
 
 
@@ -118,11 +130,15 @@ def test_mcp1_lowlevel_forwards_plain_exception_text() -> None:
         return [types.TextContent(type="text", text="archived")]
     """
     finding = _only(source)
-    assert finding.message.startswith("Tool 'call_tool' fails with 'Something went wrong, please try again'")
+    assert finding.message.startswith(
+        "Tool 'call_tool' fails with 'Something went wrong, please try again'"
+    )
 
 
 def test_generic_message_names_tool_and_next_step() -> None:
-    finding = _only(_tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003'))
+    finding = _only(
+        _tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003')
+    )
     assert finding.message == (
         "Tool 'refund' fails with 'An error occurred', which names no operation or cause: the model cannot tell "
         "what to change; say what failed, what was observed and what the next call can change"
@@ -130,7 +146,12 @@ def test_generic_message_names_tool_and_next_step() -> None:
 
 
 def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None:
-    finding = _only(_tool(MCP1, 'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003'))
+    finding = _only(
+        _tool(
+            MCP1,
+            'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003',
+        )
+    )
     assert finding.message.startswith(
         "Tool 'refund' invites a retry ('Failed to issue the refund. Please try again.') without naming a transient condition"
     )
@@ -138,7 +159,9 @@ def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None
 
 
 def test_fix_is_a_template_naming_the_arguments() -> None:
-    finding = _only(_tool(MCP2, 'raise ToolError("Something went wrong")  # expect: MCP003'))
+    finding = _only(
+        _tool(MCP2, 'raise ToolError("Something went wrong")  # expect: MCP003')
+    )
     assert finding.fix is not None
     assert [e.content for e in finding.fix.edits] == [
         'f"refund failed for invoice_id={invoice_id!r}, amount={amount!r}: <what was observed>. '
@@ -182,7 +205,9 @@ def test_helper_message_names_the_tools_that_reach_it() -> None:
         """
     )
     finding = _only(source)
-    assert finding.message.startswith("Helper 'fail' (reached from tools 'book', 'cancel')")
+    assert finding.message.startswith(
+        "Helper 'fail' (reached from tools 'book', 'cancel')"
+    )
 
 
 def test_vague_text_in_an_error_result_is_flagged() -> None:
@@ -203,20 +228,56 @@ def test_vague_text_in_an_error_result_is_flagged() -> None:
 # -- precision ---------------------------------------------------------------------------------
 
 SPECIFIC = [
-    pytest.param(MCP1, 'raise ToolError("The payment provider is rate limiting us (HTTP 429); retry in 30 seconds")', id="retry-after-429"),
-    pytest.param(MCP2, 'raise ToolError("The refund service timed out after 10 s; try again with a smaller batch")', id="retry-after-timeout"),
-    pytest.param(FASTMCP, 'raise ToolError("Billing is temporarily unavailable (503); retry later")', id="retry-after-503"),
-    pytest.param(MCP1, 'raise ToolError("The invoice is locked by another refund; try again once it finishes")', id="retry-after-lock"),
-    pytest.param(MCP2, 'raise ToolError(f"amount must be positive, got {amount}; pass the refund amount in EUR")', id="specific"),
-    pytest.param(FASTMCP, 'raise ToolError(f"Invoice {invoice_id} not found; call list_invoices for valid ids")', id="specific-not-found"),
-    pytest.param(MCP1, 'raise ToolError("Failed to parse the refund date: expected YYYY-MM-DD")', id="specific-failed-to"),
+    pytest.param(
+        MCP1,
+        'raise ToolError("The payment provider is rate limiting us (HTTP 429); retry in 30 seconds")',
+        id="retry-after-429",
+    ),
+    pytest.param(
+        MCP2,
+        'raise ToolError("The refund service timed out after 10 s; try again with a smaller batch")',
+        id="retry-after-timeout",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("Billing is temporarily unavailable (503); retry later")',
+        id="retry-after-503",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ToolError("The invoice is locked by another refund; try again once it finishes")',
+        id="retry-after-lock",
+    ),
+    pytest.param(
+        MCP2,
+        'raise ToolError(f"amount must be positive, got {amount}; pass the refund amount in EUR")',
+        id="specific",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError(f"Invoice {invoice_id} not found; call list_invoices for valid ids")',
+        id="specific-not-found",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ToolError("Failed to parse the refund date: expected YYYY-MM-DD")',
+        id="specific-failed-to",
+    ),
     pytest.param(
         MCP2,
         'raise ToolError(f"Invoice {invoice_id} cannot be refunded: the payment is older than 180 days; issue a credit note instead")',
         id="specific-cannot",
     ),
-    pytest.param(FASTMCP, 'raise ToolError("Billing answered HTTP 429 (rate limited); retry after 60 seconds")', id="retry-after-rate-limit"),
-    pytest.param(MCP1, 'raise ToolError(f"Refund of {invoice_id} failed: {amount} exceeds the invoice total")', id="failed-with-cause"),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("Billing answered HTTP 429 (rate limited); retry after 60 seconds")',
+        id="retry-after-rate-limit",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ToolError(f"Refund of {invoice_id} failed: {amount} exceeds the invoice total")',
+        id="failed-with-cause",
+    ),
     pytest.param(MCP2, "raise ToolError(REFUND_RULES)", id="non-literal-message"),
 ]
 
@@ -263,8 +324,16 @@ def test_plain_exception_is_silent_on_mcp_2_1_which_masks_it() -> None:
 
 
 def test_plain_exception_is_silent_under_fastmcp_masking() -> None:
-    header = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
-    _check(_tool(header, 'raise RuntimeError("Something went wrong, please try again")', "@mcp.tool"))
+    header = FASTMCP.replace(
+        'FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)'
+    )
+    _check(
+        _tool(
+            header,
+            'raise RuntimeError("Something went wrong, please try again")',
+            "@mcp.tool",
+        )
+    )
 
 
 def test_plain_exception_is_silent_in_resource_handlers() -> None:
@@ -308,9 +377,19 @@ def test_success_text_is_silent() -> None:
 
 
 def test_the_word_retry_as_an_argument_name_is_not_an_invitation() -> None:
-    _check(_tool(MCP1, 'raise ToolError(f"Retry count must be between 0 and 5, got {amount}")'))
+    _check(
+        _tool(
+            MCP1,
+            'raise ToolError(f"Retry count must be between 0 and 5, got {amount}")',
+        )
+    )
 
 
 def test_forwarded_plain_exception_message_names_the_framework_assumption() -> None:
-    finding = _only(_tool(MCP1, 'raise ValueError("The operation failed. Please try again.")  # expect: MCP003'))
+    finding = _only(
+        _tool(
+            MCP1,
+            'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
+        )
+    )
     assert "mcp 1.x FastMCP" in finding.message

@@ -6,39 +6,14 @@ the exact set of (code, row) for the whole snippet, so a finding of another rule
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 import pytest
 
-from mcp_lint.findings import Finding
 from mcp_lint.fixer import apply_edits
 from mcp_lint.linter import lint_source
 
-_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
-
-
-def _expected(text: str) -> set[tuple[str, int]]:
-    return {
-        (code.strip(), row)
-        for row, line in enumerate(text.splitlines(), start=1)
-        for match in [_MARK.search(line)]
-        if match
-        for code in match.group(1).split(",")
-    }
-
-
-def _check(source: str, target: str | None = None) -> list[Finding]:
-    text = textwrap.dedent(source)
-    findings = lint_source(text, filename="server.py", target=target)
-    assert {(f.code, f.location.row) for f in findings} == _expected(text)
-    return findings
-
-
-def _only(source: str, target: str | None = None) -> Finding:
-    findings = _check(source, target)
-    assert len(findings) == 1, findings
-    return findings[0]
+from ._support import check as _check, only as _only
 
 
 MCP1 = """\
@@ -60,10 +35,12 @@ db = sqlite3.connect("svc.db")
 NOTES: dict[str, str] = {}
 """
 
-MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace("FastMCP", "MCPServer")
-FASTMCP = MCP1.replace("from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP").replace(
-    "mcp.server.fastmcp.exceptions", "fastmcp.exceptions"
+MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace(
+    "FastMCP", "MCPServer"
 )
+FASTMCP = MCP1.replace(
+    "from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP"
+).replace("mcp.server.fastmcp.exceptions", "fastmcp.exceptions")
 
 
 def _src(header: str, body: str) -> str:
@@ -227,11 +204,18 @@ MUTATIONS = [
 @pytest.mark.parametrize(("header", "body", "what"), MUTATIONS)
 def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> None:
     source = _src(header, body)
-    row = next(i for i, line in enumerate(source.splitlines(), start=1) if line.endswith("# mutation"))
+    row = next(
+        i
+        for i, line in enumerate(source.splitlines(), start=1)
+        if line.endswith("# mutation")
+    )
     findings = _check(source)
     mcp004 = [f for f in findings if f.code == "MCP004"]
     assert len(mcp004) == 1
-    assert f"rejects the call here after it already {what} (line {row}): " in mcp004[0].message
+    assert (
+        f"rejects the call here after it already {what} (line {row}): "
+        in mcp004[0].message
+    )
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
@@ -277,7 +261,9 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     server = Server("events", on_call_tool=handle_call_tool)
     """
     finding = _only(source)
-    assert finding.message.startswith("Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)")
+    assert finding.message.startswith(
+        "Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)"
+    )
 
 
 def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
@@ -297,7 +283,9 @@ def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
         return [types.TextContent(type="text", text="notified")]
     """
     finding = _only(source)
-    assert finding.message.startswith("Tool 'call_tool' rejects the call here after it already sends an HTTP POST (line 10)")
+    assert finding.message.startswith(
+        "Tool 'call_tool' rejects the call here after it already sends an HTTP POST (line 10)"
+    )
 
 
 def test_append_to_empty_module_list_is_module_state() -> None:

@@ -6,7 +6,6 @@ the exact set of (code, row) for the whole snippet, so a finding of another rule
 
 from __future__ import annotations
 
-import re
 import textwrap
 from pathlib import Path
 
@@ -14,34 +13,10 @@ import pytest
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.findings import Finding
 from mcp_lint.fixer import apply_edits
 from mcp_lint.linter import lint_paths, lint_source
 
-_MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
-
-
-def _expected(text: str) -> set[tuple[str, int]]:
-    return {
-        (code.strip(), row)
-        for row, line in enumerate(text.splitlines(), start=1)
-        for match in [_MARK.search(line)]
-        if match
-        for code in match.group(1).split(",")
-    }
-
-
-def _check(source: str, target: str | None = None) -> list[Finding]:
-    text = textwrap.dedent(source)
-    findings = lint_source(text, filename="server.py", target=target)
-    assert {(f.code, f.location.row) for f in findings} == _expected(text)
-    return findings
-
-
-def _only(source: str, target: str | None = None) -> Finding:
-    findings = _check(source, target)
-    assert len(findings) == 1, findings
-    return findings[0]
+from ._support import check as _check, only as _only
 
 
 MCP1 = """\
@@ -55,8 +30,12 @@ mcp = FastMCP("notes")
 NOTES: dict[str, str] = {}
 """
 
-MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace("FastMCP", "MCPServer")
-FASTMCP = MCP1.replace("from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP")
+MCP2 = MCP1.replace("mcp.server.fastmcp", "mcp.server.mcpserver").replace(
+    "FastMCP", "MCPServer"
+)
+FASTMCP = MCP1.replace(
+    "from mcp.server.fastmcp import FastMCP", "from fastmcp import FastMCP"
+)
 
 
 def _src(header: str, body: str) -> str:
@@ -227,9 +206,14 @@ FAILURES = [
 
 
 @pytest.mark.parametrize(("header", "body", "shape"), FAILURES)
-def test_failure_returned_as_success_is_flagged(header: str, body: str, shape: str) -> None:
+def test_failure_returned_as_success_is_flagged(
+    header: str, body: str, shape: str
+) -> None:
     finding = _only(_src(header, body))
-    assert f"reports a failure as a normal result, {shape}: the wire says isError: false" in finding.message
+    assert (
+        f"reports a failure as a normal result, {shape}: the wire says isError: false"
+        in finding.message
+    )
 
 
 def test_message_names_tool_wire_flag_and_fix() -> None:
@@ -239,7 +223,9 @@ def test_message_names_tool_wire_flag_and_fix() -> None:
         "says isError: false, so the client and model treat it as success; raise ToolError instead"
     )
     assert finding.fix is not None
-    assert [e.content for e in finding.fix.edits if e.location.row == finding.location.row] == ['raise ToolError(f"Error: note {note_id} not found")']
+    assert [
+        e.content for e in finding.fix.edits if e.location.row == finding.location.row
+    ] == ['raise ToolError(f"Error: note {note_id} not found")']
     fixed = apply_edits(_src(MCP1, FAILURES[0].values[1]), finding.fix.edits)
     assert "from mcp.server.fastmcp.exceptions import ToolError" in fixed
     assert lint_source(fixed, filename="server.py") == []
@@ -247,7 +233,9 @@ def test_message_names_tool_wire_flag_and_fix() -> None:
 
 def test_fastmcp_3_4_message_offers_tool_result() -> None:
     finding = _only(_src(FASTMCP, FAILURES[4].values[1]), target="fastmcp>=3.4")
-    assert finding.message.endswith("raise ToolError (or return ToolResult(is_error=True)) instead")
+    assert finding.message.endswith(
+        "raise ToolError (or return ToolResult(is_error=True)) instead"
+    )
 
 
 LOWLEVEL1 = """\
@@ -282,13 +270,17 @@ def test_mcp2_lowlevel_result_without_is_error() -> None:
     server = Server("notes", on_call_tool=handle_call_tool)
     """
     finding = _only(source)
-    assert finding.message.startswith("Tool 'handle_call_tool' reports a failure as a normal result, a CallToolResult without isError")
+    assert finding.message.startswith(
+        "Tool 'handle_call_tool' reports a failure as a normal result, a CallToolResult without isError"
+    )
     assert finding.message.endswith("return CallToolResult(..., isError=True) instead")
 
 
 def test_lowlevel_message_before_mcp_1_19_offers_raising() -> None:
     finding = _only(LOWLEVEL1)
-    assert finding.message.startswith("Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'")
+    assert finding.message.startswith(
+        "Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'"
+    )
     assert finding.message.endswith(
         "raise an exception with the message instead (the low-level Server turns it into isError: true; "
         "returning CallToolResult(isError=True) works only from mcp 1.19)"
@@ -304,7 +296,9 @@ def test_lowlevel_message_from_mcp_1_19_offers_an_error_result() -> None:
     "tool_body",
     [
         pytest.param("return find(note_id)", id="return-helper"),
-        pytest.param("result = find(note_id)\n    return result", id="assign-then-return"),
+        pytest.param(
+            "result = find(note_id)\n    return result", id="assign-then-return"
+        ),
     ],
 )
 def test_helper_whose_value_the_tool_returns(tool_body: str) -> None:
@@ -321,7 +315,9 @@ def test_helper_whose_value_the_tool_returns(tool_body: str) -> None:
         """
     ).replace("BODY", tool_body)
     finding = _only(source)
-    assert finding.message.startswith("Helper 'find' (reached from tool 'read_note') reports a failure as a normal result")
+    assert finding.message.startswith(
+        "Helper 'find' (reached from tool 'read_note') reports a failure as a normal result"
+    )
 
 
 def test_helper_in_another_module_reached_by_several_tools(tmp_path: Path) -> None:
@@ -364,8 +360,12 @@ def test_helper_in_another_module_reached_by_several_tools(tmp_path: Path) -> No
     )
     resolver = SettingsResolver()
     findings = lint_paths(discover([tmp_path], resolver), resolver).findings
-    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("store.py", "MCP005", 6)]
-    assert findings[0].message.startswith("Helper 'fetch' (reached from tools 'preview_note', 'read_note')")
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [
+        ("store.py", "MCP005", 6)
+    ]
+    assert findings[0].message.startswith(
+        "Helper 'fetch' (reached from tools 'preview_note', 'read_note')"
+    )
 
 
 # -- precision ---------------------------------------------------------------------------------
