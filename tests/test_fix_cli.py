@@ -73,8 +73,8 @@ MCP005_LINE = (
     "the wire says isError: false, so the client and model treat it as success; raise ToolError instead\n"
 )
 MCP003_MESSAGE = (
-    "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.' (the exception's text reaches the model "
-    "on mcp 1.x FastMCP), which names no operation or cause: "
+    "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.' (a plain exception, whose text reaches "
+    "the model on mcp 1.x FastMCP), which names no operation or cause: "
     "the model cannot tell what to change; say what failed, what was observed and what the next call can change\n"
 )
 MCP100_LINE = "server.py:9:52: MCP100 [*] Unused `noqa` directive for MCP001: nothing on this line is reported for it\n"

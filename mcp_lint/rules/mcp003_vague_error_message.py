@@ -138,7 +138,9 @@ def refund(invoice_id: str, amount: float) -> str:
         subject = reach.subject
         forwarded = ""
         if latent.variant.endswith("-other"):
-            forwarded = f" (the exception's text reaches the model on {reach.framework.describe()})"
+            labels = " / ".join(sorted({c.label for c in reach.framework.channels()}))
+            source = f", from {reach.framework.pinned_by}" if reach.framework.pinned_by else ""
+            forwarded = f" (a plain exception, whose text reaches the model on {labels}{source})"
         if latent.variant.startswith("retry"):
             message = (
                 f"{subject} invites a retry ('{text}'){forwarded} without naming a transient condition: the model will "
