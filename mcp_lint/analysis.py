@@ -150,7 +150,9 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
-        edges.append(CallEdge(call.callee, call.returned, tuple(exc_params), isinstance(call.node.func, cst.Attribute)))
+        edges.append(
+            CallEdge(call.callee, call.returned, tuple(exc_params), isinstance(call.node.func, cst.Attribute), call.guarded)
+        )
     return edges
 
 

@@ -14,6 +14,7 @@ from typing import Callable
 from packaging.version import Version
 
 from mcp_lint.findings import Edit, Finding, Fix, Location
+from mcp_lint.model.facts import catches
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
     Family,
@@ -36,6 +37,8 @@ class _Reach:
     tools: set[str] = field(default_factory=set)
     return_tools: set[str] = field(default_factory=set)  # tools that return this function's value
     own_names: set[str] = field(default_factory=set)  # names it is registered under itself
+    # For each way tools reach it: the `try` statements around the calls on the way.
+    guards: set[frozenset] = field(default_factory=set)
     families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
     returns: bool = False
     exc_params: set[int] = field(default_factory=set)
@@ -199,7 +202,7 @@ class Project:
     # -- reachability ----------------------------------------------------------------------
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
-        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int, bool]] = deque()
+        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int, bool, frozenset]] = deque()
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
@@ -210,11 +213,11 @@ class Project:
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
             entry.kind = reg.kind if not entry.tools else entry.kind
-            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary)))
-        seen: set[tuple[str, str, bool, frozenset[int]]] = set()
+            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary), frozenset()))
+        seen: set[tuple[str, str, bool, frozenset[int], frozenset]] = set()
         while queue:
-            qual, tool, family, major, returns, exc_params, depth, masked = queue.popleft()
-            key = (qual, tool, returns, exc_params)
+            qual, tool, family, major, returns, exc_params, depth, masked, guard = queue.popleft()
+            key = (qual, tool, returns, exc_params, guard)
             if key in seen:
                 continue
             seen.add(key)
@@ -225,6 +228,7 @@ class Project:
             if returns:
                 entry.return_tools.add(tool)
             entry.exc_params |= exc_params
+            entry.guards.add(guard)
             # A helper counts as masked only when every tool reaching it masks.
             entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
             if depth >= MAX_DEPTH:
@@ -237,7 +241,9 @@ class Project:
                 params = target[1].params
                 shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
                 passed = frozenset(i + shift for i in edge.exc_params)
-                queue.append((target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked))
+                queue.append(
+                    (target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked, guard | edge.guarded)
+                )
         return reached
 
     # -- findings --------------------------------------------------------------------------
@@ -292,6 +298,9 @@ class Project:
             return entry.is_tool
         if latent.reach == "return":
             return entry.returns
+        raised = latent.get("raises")
+        if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
+            return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:

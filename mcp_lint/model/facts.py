@@ -145,6 +145,11 @@ class RaiseFact:
     handler: Handler | None
     conditions: tuple[cst.BaseExpression, ...]
     in_else_of: tuple[cst.If, ...] = ()
+    guarded: frozenset[TryGuard] = frozenset()  # as CallFact.guarded: caught again in this function
+
+    def caught_here(self, raised: str) -> bool:
+        """Is an exception of class `raised` (short name) caught by a `try` around this raise?"""
+        return any(catches(guard, raised) for guard in self.guarded)
 
 
 @dataclass
@@ -153,6 +158,8 @@ class CallFact:
     handler: Handler | None
     returned: bool
     callee: str | None  # resolved qualified name (imports), or module-local qualified name
+    # The `try` statements around the call (see TryGuard), innermost last.
+    guarded: frozenset[TryGuard] = frozenset()
 
 
 @dataclass
@@ -217,6 +224,7 @@ class _BodyWalker(FastVisitor):
         # `result = helper(...)`: the call whose value a later `return result` returns.
         self.assigned_calls: dict[str, cst.Call] = {}
         self.assignment_counts: dict[str, int] = {}
+        self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -236,7 +244,9 @@ class _BodyWalker(FastVisitor):
 
     def visit_Try(self, node: cst.Try) -> bool:
         # Walk body and else/finally normally, but each handler under its own Handler record.
+        self.guards.append(_catches(node, self.aliases))
         self.walk(node.body)
+        self.guards.pop()
         for handler in node.handlers:
             record = Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler))
             self.facts.handlers.append(record)
@@ -280,7 +290,9 @@ class _BodyWalker(FastVisitor):
         self.return_depth -= 1
 
     def visit_Raise(self, node: cst.Raise) -> None:
-        self.facts.raises.append(RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of)))
+        self.facts.raises.append(
+            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded())
+        )
 
     def visit_Yield(self, node: cst.Yield) -> None:
         self.facts.has_yield = True
@@ -294,7 +306,7 @@ class _BodyWalker(FastVisitor):
                 callee = f"{self.local_instances[root]}.{rest}"
         if callee is None:
             callee = self.resolve_callee(node.func)
-        self.facts.calls.append(CallFact(node, self._handler(), False, callee))
+        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded()))
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -365,6 +377,53 @@ class _BodyWalker(FastVisitor):
 
     def _handler(self) -> Handler | None:
         return self.handlers[-1] if self.handlers else None
+
+    def _guarded(self) -> frozenset[TryGuard]:
+        return frozenset(self.guards)
+
+
+# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`).
+TryGuard = tuple[tuple[frozenset[str], bool], ...]
+
+
+def catches(guard: TryGuard, raised: str) -> bool:
+    """Does this `try` keep an exception of class `raised` (short name) from propagating?
+
+    The first handler that matches decides, as in Python; a handler that re-raises with a bare
+    `raise` lets it through. Subclass relations of project classes are not known: a handler
+    matches by name or by catching everything.
+    """
+    for names, reraises in guard:
+        if raised in names or "*" in names:
+            return not reraises
+    return False
+
+
+def _catches(node: cst.Try, aliases: AliasTable) -> TryGuard:
+    handlers = []
+    for handler in node.handlers:
+        reraises = any(isinstance(n, cst.Raise) and n.exc is None for n in _statements_of(handler.body))
+        caught = _caught_names(handler, aliases)
+        names = {last_name(c) for c in caught}
+        if not caught or names & {"Exception", "BaseException"}:
+            names.add("*")
+        handlers.append((frozenset(names), reraises))
+    return tuple(handlers)
+
+
+def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]
+    """Small statements of a block, nested blocks included (a cheap scan, no expressions)."""
+    stack = list(getattr(block, "body", ()))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            yield from stmt.body
+        else:
+            for attribute in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, attribute, None)
+                if inner is not None and hasattr(inner, "body"):
+                    stack.extend(inner.body if isinstance(inner.body, (list, tuple)) else [inner])
+            stack.extend(getattr(stmt, "handlers", ()) or ())
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

@@ -24,6 +24,8 @@ class CallEdge:
     returned: bool  # the call's value is what the caller returns
     exc_params: tuple[int, ...] = ()  # positions that receive a caught foreign exception
     via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
+    # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
+    guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.model.module import ModuleModel
 from mcp_lint.model.summary import Latent
@@ -186,6 +187,11 @@ class Rule:
         fix_needs: Iterable[str] = (),
         param: int = -1,
     ) -> Latent:
+        data = dict(data or {})
+        raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
+        if reach == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
+            # The linker drops it where every caller on the way catches this class.
+            data.setdefault("raises", last_name(dotted(raise_node.exc.func) or ""))
         where = ctx.range(node)
         stmt = statement if statement is not None else node
         srange = ctx.range(stmt)
@@ -193,7 +199,7 @@ class Rule:
         return Latent(
             code=self.code,
             variant=variant,
-            data=tuple(sorted((data or {}).items())),
+            data=tuple(sorted(data.items())),
             reach=reach,
             location=Location(where.start.line, where.start.column + 1),
             end_location=Location(where.end.line, where.end.column + 1),

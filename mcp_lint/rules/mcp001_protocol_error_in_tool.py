@@ -153,7 +153,7 @@ def note(note_id: str) -> str:
             if not isinstance(exc, cst.Call):
                 continue
             resolved = ctx.model.aliases.resolve(exc.func)
-            if not is_protocol_error_class(resolved, dotted(exc.func)):
+            if not is_protocol_error_class(resolved, dotted(exc.func)) or fact.caught_here(last_name(resolved)):
                 continue
             api, message, code = _unpack_protocol_error(exc, ctx)
             if _is_legitimate_code(code):

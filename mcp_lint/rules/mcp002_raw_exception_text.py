@@ -160,6 +160,8 @@ async def get_forecast(city: str) -> str:
         for fact in fn.raises:
             if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
                 continue
+            if fact.caught_here(last_name(dotted(fact.node.exc.func) or "")):
+                continue  # caught again in this function: what happens there is checked there
             if is_tool_error_raise(fact.node.exc, ctx):
                 yield fact.node, fact.node.exc, "raise"
             elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):

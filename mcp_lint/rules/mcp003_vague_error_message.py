@@ -8,6 +8,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
@@ -118,6 +119,8 @@ def refund(invoice_id: str, amount: float) -> str:
             exc = fact.node.exc
             if not isinstance(exc, cst.Call) or not exc.args:
                 continue
+            if fact.caught_here(last_name(dotted(exc.func) or "")):
+                continue  # caught in this function before it reaches anyone
             if is_tool_error_raise(exc, ctx):
                 yield fact.node, exc.args[0].value, fact.handler, "raise"
             elif not is_protocol_error_class(raised_class(exc, ctx), None):

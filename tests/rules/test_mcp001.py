@@ -880,3 +880,50 @@ def test_unknown_tool_branch_is_silent_on_every_mcp2_version(target: str) -> Non
     server = Server("s", on_call_tool=call)
     """
     _check(source, target=target)
+
+
+def test_protocol_error_caught_in_the_same_tool_is_silent() -> None:
+    # The McpError never leaves the tool: the broad handler turns it into a ToolError.
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            try:
+                if note_id not in NOTES:
+                    raise McpError(ErrorData(code=INVALID_PARAMS, message="missing"))
+                return NOTES[note_id]
+            except Exception:
+                raise ToolError(f"Note {note_id} not found; call list_notes for the ids")
+        """
+    )
+
+
+def test_protocol_error_behind_a_handler_that_reraises_is_flagged() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            try:
+                if note_id not in NOTES:
+                    raise McpError(ErrorData(code=INVALID_PARAMS, message="missing"))  # expect: MCP001
+                return NOTES[note_id]
+            except Exception:
+                LOG.warning("read_note failed")
+                raise
+        """
+    )

@@ -986,3 +986,76 @@ def test_value_error_around_strptime_of_an_argument_is_silent() -> None:
         """,
     )
     _check(source)
+
+
+# -- exceptions caught again on the way to the model -----------------------------------------
+
+
+def test_helper_exception_caught_by_every_calling_tool_is_silent_there() -> None:
+    # The helper's text never reaches the model: each tool catches HNError and says what failed.
+    _check(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("hn")
+
+
+        class HNError(Exception):
+            pass
+
+
+        def get_json(path: str) -> dict:
+            try:
+                return httpx.get(path).json()
+            except httpx.HTTPError as e:
+                raise HNError(f"request to {path} failed: {e}") from e
+
+
+        @mcp.tool
+        def item(item_id: int) -> dict:
+            try:
+                return get_json(f"item/{item_id}")
+            except HNError:
+                raise ToolError(f"Hacker News did not answer for item {item_id}; retry in a minute") from None
+        """,
+        target="fastmcp>=3,<4",
+    )
+
+
+def test_helper_exception_reaching_one_tool_uncaught_is_flagged() -> None:
+    _check(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("hn")
+
+
+        class HNError(Exception):
+            pass
+
+
+        def get_json(path: str) -> dict:
+            try:
+                return httpx.get(path).json()
+            except httpx.HTTPError as e:
+                raise HNError(f"request to {path} failed: {e}") from e  # expect: MCP002
+
+
+        @mcp.tool
+        def item(item_id: int) -> dict:
+            try:
+                return get_json(f"item/{item_id}")
+            except HNError:
+                raise ToolError(f"Hacker News did not answer for item {item_id}; retry in a minute") from None
+
+
+        @mcp.tool
+        def user(name: str) -> dict:
+            return get_json(f"user/{name}")
+        """,
+        target="fastmcp>=3,<4",
+    )
