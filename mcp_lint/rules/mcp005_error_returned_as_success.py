@@ -89,9 +89,13 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
     items = _dict_items(value)
     if items is not None:
         found = error_dict_message(items)
-        if found is not None:
-            return "dict", found[0], found[1]
-        return None
+        if found is None:
+            return None
+        if not conditional and (found[1] is None or literal_text(found[1]) is None):
+            # `return {"result": data, "error": err}` outside any failure branch is an envelope
+            # whose error slot may well be None: not a failure we can see.
+            return None
+        return "dict", found[0], found[1]
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
         element = value.elements[0].value
         if isinstance(element, cst.Call) and _is_class(element.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):

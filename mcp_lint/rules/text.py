@@ -21,7 +21,11 @@ _FAILURE_ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 # "No results found" / "No notes found" are empty results, not failures.
-_EMPTY_RESULT = re.compile(r"^\W*no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b", re.IGNORECASE)
+_EMPTY_RESULT = re.compile(
+    r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
+    r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b)",
+    re.IGNORECASE,
+)
 
 
 def is_failure_text(text: str) -> bool:

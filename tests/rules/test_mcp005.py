@@ -666,3 +666,55 @@ def test_success_message_starting_with_error_is_silent() -> None:
         """
     )
     _check(source)
+
+
+def test_result_envelope_with_an_error_slot_outside_failure_branches_is_silent() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("jobs")
+
+
+        @mcp.tool()
+        def job_result(job_id: str) -> dict:
+            job = JOBS[job_id]
+            return {"result": job.output, "error": job.error}
+        """
+    )
+
+
+def test_search_that_could_not_find_anything_is_an_empty_result() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        @mcp.tool()
+        def search_docs(query: str) -> str:
+            hits = INDEX.search(query)
+            if not hits:
+                return f"Could not find any documents matching {query!r}"
+            return "\\n".join(hits)
+        """
+    )
+
+
+def test_could_not_find_a_named_record_is_a_failure() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        @mcp.tool()
+        def read_doc(doc_id: str) -> str:
+            doc = DOCS.get(doc_id)
+            if doc is None:
+                return f"Could not find document {doc_id}"  # expect: MCP005
+            return doc
+        """
+    )
