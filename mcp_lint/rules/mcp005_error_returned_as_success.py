@@ -104,6 +104,16 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
             if inner is not None and is_failure_text(inner) and (conditional or starts_as_error(inner)):
                 return "content", inner, message
         return None
+    if isinstance(value, cst.Call) and not _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
+        # `return format_text_response(f"Error: {msg}")`: an error text wrapped into a normal
+        # result by a formatting helper. Only a strong prefix counts ("Error: ...", "Failed ...").
+        first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+        if first is None:
+            first = _kwarg(value, "text") or _kwarg(value, "message") or _kwarg(value, "content")
+        inner = literal_text(first) if first is not None else None
+        if inner is not None and starts_as_error(inner):
+            return "string", inner, first
+        return None
     if isinstance(value, cst.Call) and _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
         if _kwarg(value, "isError") is not None or _kwarg(value, "is_error") is not None:
             return None
@@ -249,8 +259,16 @@ def check_health() -> dict:
             bases = _status_bases(ret.conditions)
             if bases and _upstream_body(value, bases) is not None:
                 continue
-            if any(_looks_like_exception_use(value, p) and exception_text_in(value, None, ctx, frozenset({p})) is not None for p in fn.params):
-                continue
+            # `def format_error(e): return f"Error: {e}"`: when a caller passes the exception object
+            # itself, MCP002 reports the helper; the linker then drops this finding.
+            exc_param = next(
+                (
+                    i
+                    for i, p in enumerate(fn.params)
+                    if _looks_like_exception_use(value, p) and exception_text_in(value, None, ctx, frozenset({p})) is not None
+                ),
+                -1,
+            )
             data = {
                 "kind": kind,
                 "what": " ".join(description.replace("{}", "…").split())[:60],
@@ -258,6 +276,7 @@ def check_health() -> dict:
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
+                "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
             }
             if message is value and getattr(value, "lpar", None):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.

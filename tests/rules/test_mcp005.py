@@ -718,3 +718,60 @@ def test_could_not_find_a_named_record_is_a_failure() -> None:
             return doc
         """
     )
+
+
+def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp_path) -> None:
+    # One helper builds every error response of the server; it is reported once, naming the tools.
+    source = """\
+    from mcp.server.fastmcp import FastMCP
+    from mcp.types import TextContent
+
+    mcp = FastMCP("db")
+
+
+    def format_text_response(text: str) -> list[TextContent]:
+        return [TextContent(type="text", text=text)]
+
+
+    def format_error_response(error: str) -> list[TextContent]:
+        return format_text_response(f"Error: {error}")  # expect: MCP005
+
+
+    @mcp.tool()
+    def list_tables(schema: str) -> list[TextContent]:
+        if schema not in SCHEMAS:
+            return format_error_response(f"Unknown schema {schema!r}")
+        return format_text_response(", ".join(SCHEMAS[schema]))
+
+
+    @mcp.tool()
+    def drop_table(name: str) -> list[TextContent]:
+        if name not in TABLES:
+            return format_error_response(f"No table {name!r}")
+        return format_text_response("dropped")
+    """
+    (finding,) = _check(source)
+    assert finding.message.startswith("Helper 'format_error_response' (reached from tools 'drop_table', 'list_tables')")
+
+
+def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
+    _check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("web")
+
+
+        def format_error(error):
+            return f"Error: {error}"  # expect: MCP002
+
+
+        @mcp.tool()
+        def fetch(url: str) -> str:
+            try:
+                return httpx.get(url).text
+            except Exception as error:
+                return format_error(error)
+        """
+    )
