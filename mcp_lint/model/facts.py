@@ -587,33 +587,35 @@ def collect_facts(
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
     for handler in facts.handlers:
-        handler.foreign = is_foreign_handler(handler, aliases)
+        handler.foreign = is_foreign_handler(handler, aliases, frozenset(params))
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     return facts
 
 
-def is_foreign_handler(handler: Handler, aliases: AliasTable) -> bool:
+def is_foreign_handler(handler: Handler, aliases: AliasTable, params: frozenset[str] = frozenset()) -> bool:
     """Can the caught exception carry text written by someone other than the author?
 
     Broad and narrow builtin classes count only when the try body runs foreign code (a call that
     is not a harmless builtin, an await, a `with`): a body that only raises the author's own
-    literal messages keeps them curated. OS/network classes and classes imported from libraries
-    always count; the project's own classes and the frameworks' ToolError never do.
+    literal messages keeps them curated. So do library classes (json.JSONDecodeError,
+    binascii.Error): a body that only parses the tool's own arguments (`json.loads(filters)`)
+    produces text about the model's own input, which it can act on. OS/network classes always
+    count; the project's own classes and the frameworks' ToolError never do.
     """
     from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 
     own_package = aliases.module.split(".")[0]
     if not handler.caught:
-        return _try_body_calls_foreign_code(handler.try_node, aliases)
+        return _try_body_calls_foreign_code(handler.try_node, aliases, params)
     for name in handler.caught:
         short = last_name(name)
         if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
             continue
         builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
         if builtin in BROAD_ERRORS or builtin in NARROW_BUILTIN_ERRORS:
-            if _try_body_calls_foreign_code(handler.try_node, aliases):
+            if _try_body_calls_foreign_code(handler.try_node, aliases, params):
                 return True
         elif builtin in FOREIGN_BUILTIN_ERRORS:
             return True
@@ -621,13 +623,15 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable) -> bool:
             root = name.split(".")[0]
             if root == own_package or short in aliases.relative_names:
                 continue  # the project's own exception class
-            return True  # httpx.HTTPError, botocore.exceptions.ClientError, json.JSONDecodeError...
+            # httpx.HTTPError, botocore.exceptions.ClientError, json.JSONDecodeError...
+            if _try_body_calls_foreign_code(handler.try_node, aliases, params):
+                return True
         # A bare name that is not imported is defined in this module: the author's own class.
     return False
 
 
-def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: AliasTable) -> bool:
-    finder = _ForeignCallFinder(aliases)
+def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: AliasTable, params: frozenset[str] = frozenset()) -> bool:
+    finder = _ForeignCallFinder(aliases, params)
     finder.walk(try_node.body)
     return finder.found
 
@@ -635,9 +639,40 @@ def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: Alias
 _CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
 
 
+# Parsers whose error text describes their input: applied to a tool argument, that text is about
+# what the model itself sent ("Expecting ',' delimiter: line 1 column 15").
+ARGUMENT_PARSERS = frozenset(
+    {
+        "json.loads",
+        "yaml.safe_load",
+        "yaml.load",
+        "tomllib.loads",
+        "base64.b64decode",
+        "base64.urlsafe_b64decode",
+        "base64.b64encode",
+        "ast.literal_eval",
+        "datetime.fromisoformat",
+        "datetime.datetime.fromisoformat",
+        "datetime.datetime.strptime",
+        "datetime.date.fromisoformat",
+        "datetime.strptime",
+        "date.fromisoformat",
+        "dateutil.parser.parse",
+        "dateutil.parser.isoparse",
+        "uuid.UUID",
+        "re.compile",
+        "ipaddress.ip_address",
+        "ipaddress.ip_network",
+        "urllib.parse.urlparse",
+        "shlex.split",
+    }
+)
+
+
 class _ForeignCallFinder(FindingVisitor):
-    def __init__(self, aliases: AliasTable) -> None:
+    def __init__(self, aliases: AliasTable, params: frozenset[str] = frozenset()) -> None:
         self.aliases = aliases
+        self.params = params
         self.found = False
         self.in_raise = 0
 
@@ -649,6 +684,15 @@ class _ForeignCallFinder(FindingVisitor):
 
     def visit_Await(self, node: cst.Await) -> None:
         self.found = True
+
+    def _parses_an_argument(self, node: cst.Call) -> bool:
+        """The parser's input is one of the tool's parameters (`filters`, `args["when"]`)."""
+        if not node.args:
+            return False
+        base: cst.BaseExpression = node.args[0].value
+        while isinstance(base, (cst.Subscript, cst.Attribute)):
+            base = base.value
+        return isinstance(base, cst.Name) and base.value in self.params
 
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
@@ -662,6 +706,8 @@ class _ForeignCallFinder(FindingVisitor):
             self.found = True
             return
         if name in BENIGN_CALLS:
+            return
+        if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
             if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:

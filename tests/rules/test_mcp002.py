@@ -110,9 +110,10 @@ LEAKS = [
         MCP1,
         """\
         @mcp.tool()
-        def parse_payload(payload: str) -> dict:
+        def parse_payload(url: str) -> dict:
+            body = fetch_body(url)
             try:
-                return json.loads(payload)
+                return json.loads(body)
             except json.JSONDecodeError as err:
                 return {"error": repr(err)}  # expect: MCP002
         """,
@@ -1058,4 +1059,37 @@ def test_helper_exception_reaching_one_tool_uncaught_is_flagged() -> None:
             return get_json(f"user/{name}")
         """,
         target="fastmcp>=3,<4",
+    )
+
+
+def test_parse_error_of_the_tools_own_argument_is_about_the_models_input() -> None:
+    # "Expecting ',' delimiter: line 1 column 15" describes what the model sent: it can act on it.
+    _check(
+        """\
+        import base64
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("forms")
+
+
+        @mcp.tool()
+        def set_filters(filters: str) -> str:
+            try:
+                parsed = json.loads(filters)
+            except json.JSONDecodeError as e:
+                raise ToolError(f"filters must be a JSON object: {e}") from e
+            return apply(parsed)
+
+
+        @mcp.tool()
+        def upload(content_base64: str) -> str:
+            try:
+                data = base64.b64decode(content_base64, validate=True)
+            except ValueError as e:
+                raise ToolError(f"content_base64 is not valid base64: {e}") from e
+            return store(data)
+        """
     )
