@@ -127,12 +127,19 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
     from mcp_lint.linker import Project
 
     missing: set[str] = set()
+    servers: set[str] = set()  # names a server may be made by (classes included)
 
     class Listening(Project):
         def resolve(self, qualname: str, depth: int = 0) -> str:
             if qualname not in self.functions and qualname not in self.servers:
                 missing.add(qualname)
             return super().resolve(qualname, depth)
+
+        def server_family(self, key: str):  # type: ignore[no-untyped-def]
+            before = set(missing)
+            family = super().server_family(key)
+            servers.update(missing - before)
+            return family
 
     try:
         Listening(list(summaries), lambda path, distribution: None).reach()
@@ -141,6 +148,11 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
     wanted: set[str] = set()
     for name in missing:
         parts = name.split(".")
+        if name not in servers and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
+            # `models.Comment(...)`: constructing a class (or naming an exception or a constant)
+            # follows no function, so the module defining it cannot change a finding. Its methods
+            # (`models.Comment.parse`) and instances still count.
+            continue
         wanted.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
     return wanted
 

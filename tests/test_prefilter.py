@@ -239,3 +239,37 @@ def test_module_names_match_the_analysis(tmp_path: Path, relative: str, monkeypa
         expected_name, expected_package = module_name_for(path)
         name = module_name(path)
         assert (name.dotted, name.is_package) == (expected_name, expected_package)
+
+
+def test_a_server_subclass_in_an_unseeded_module_is_still_analysed(tmp_path: Path) -> None:
+    # `base.py` registers nothing (not a seed) and is named only as a class: the server's family
+    # (and so the message) still comes from it.
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/base.py": "from mcp.server.mcpserver import MCPServer\n\n\nclass NotesServer(MCPServer):\n    pass\n",
+            "app/tools.py": (
+                "from mcp import MCPError\n\nfrom app.base import NotesServer\n\nmcp = NotesServer('notes')\n\n\n"
+                "@mcp.tool()\ndef read(note_id: str) -> str:\n    raise MCPError(-32602, f'Note {note_id} not found')\n"
+            ),
+        },
+    )
+    code, output = check(tmp_path, ".")
+    assert code == 1
+    assert "on mcp 2.x MCPServer the client gets a JSON-RPC error" in output
+
+
+def test_a_class_only_constructed_by_a_tool_does_not_bring_in_its_module(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/models.py": "class Note:\n    def __init__(self, text):\n        self.text = text\n",
+            "app/server.py": (
+                "from mcp.server.fastmcp import FastMCP\n\nfrom app.models import Note\n\nmcp = FastMCP('n')\n\n\n"
+                "@mcp.tool()\ndef make(text: str) -> str:\n    return repr(Note(text))\n"
+            ),
+        },
+    )
+    assert "app/models.py" not in analysed(tmp_path)

@@ -129,6 +129,7 @@ class Handler:
     caught: tuple[str, ...]  # qualified (or builtin) names of the caught classes; () = bare
     name: str | None  # `as e`
     foreign: bool = False  # the caught exception may carry text from code the author does not control
+    parses_parameters: bool = False  # foreign only because it parses the function's parameters
     tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
 
 
@@ -587,7 +588,10 @@ def collect_facts(
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
     for handler in facts.handlers:
-        handler.foreign = is_foreign_handler(handler, aliases, frozenset(params))
+        handler.foreign = is_foreign_handler(handler, aliases)
+        # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
+        # tool, that text describes what the model sent (the linker decides, knowing tools).
+        handler.parses_parameters = handler.foreign and not is_foreign_handler(handler, aliases, frozenset(params))
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)

@@ -181,6 +181,7 @@ async def get_forecast(city: str) -> str:
         from mcp_lint.rules.mcp005_error_returned_as_success import is_error_result
 
         data = {
+            "tool_args_only": "1" if handler.parses_parameters else "",
             "exc": _caught_label(handler),
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
@@ -202,6 +203,8 @@ async def get_forecast(city: str) -> str:
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         variant = latent.variant
+        if latent.get("tool_args_only") and reach.is_tool:
+            return None  # a parse error of the tool's own argument: the model can correct its input
         if variant.startswith("raise-other") and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if latent.get("traceback"):
