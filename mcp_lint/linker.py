@@ -210,9 +210,10 @@ class Project:
             qual = found[1].qualname
             family, major = self.family_of(reg, summary)
             entry = reached.setdefault(qual, _Reach())
+            if not entry.is_tool:
+                entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            entry.kind = reg.kind if not entry.tools else entry.kind
             queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary), frozenset()))
         seen: set[tuple[str, str, bool, frozenset[int], frozenset]] = set()
         while queue:

@@ -10,20 +10,18 @@ from mcp_lint.rules.base import Rule
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[Rule, ...]:
     from mcp_lint.rules.mcp001_protocol_error_in_tool import ProtocolErrorInTool
+    from mcp_lint.rules.mcp002_raw_exception_text import RawExceptionText
+    from mcp_lint.rules.mcp003_vague_error_message import VagueErrorMessage
+    from mcp_lint.rules.mcp004_mutation_before_validation import MutationBeforeValidation
+    from mcp_lint.rules.mcp005_error_returned_as_success import ErrorReturnedAsSuccess
 
-    rules: list[Rule] = [ProtocolErrorInTool()]
-    for module, cls in (
-        ("mcp002_raw_exception_text", "RawExceptionText"),
-        ("mcp003_vague_error_message", "VagueErrorMessage"),
-        ("mcp004_mutation_before_validation", "MutationBeforeValidation"),
-        ("mcp005_error_returned_as_success", "ErrorReturnedAsSuccess"),
-    ):
-        try:
-            imported = __import__(f"mcp_lint.rules.{module}", fromlist=[cls])
-        except ModuleNotFoundError:
-            continue
-        rules.append(getattr(imported, cls)())
-    return tuple(rules)
+    return (
+        ProtocolErrorInTool(),
+        RawExceptionText(),
+        VagueErrorMessage(),
+        MutationBeforeValidation(),
+        ErrorReturnedAsSuccess(),
+    )
 
 
 def rule_by_code(code: str) -> Rule | None:
