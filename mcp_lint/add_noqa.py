@@ -52,7 +52,7 @@ def _layout(text: str) -> _Layout | None:
     comments: dict[int, tokenize.TokenInfo] = {}
     open_strings: list[int] = []
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
             if tok.type == tokenize.STRING:
                 blocked.update(range(tok.start[0], tok.end[0]))
             elif tok.type in _STRING_STARTS:

@@ -7,7 +7,6 @@ its result (a ModuleSummary) can be cached.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,9 +28,6 @@ KNOWN_RESULT_NAMES = {
     "mcp.types.TextContent": "TextContent",
     "mcp_types.TextContent": "TextContent",
 }
-
-
-_MASKING = re.compile(r"\bmask_error_details\s*=\s*True\b")
 
 
 @dataclass
@@ -98,7 +94,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
     summary.mentions_framework = model.aliases.mentions_framework()
-    summary.masks_errors = bool(_MASKING.search(source))
+    summary.masks_errors = model.masks_errors
     if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules()
@@ -113,6 +109,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
             if indents:  # a method or nested function: generate it alone, not its whole class
                 ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
+        ctx.current_facts = facts
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         summary.functions[qual] = fsum
@@ -151,7 +148,14 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
         edges.append(
-            CallEdge(call.callee, call.returned, tuple(exc_params), isinstance(call.node.func, cst.Attribute), call.guarded)
+            CallEdge(
+                call.callee,
+                call.returned,
+                tuple(exc_params),
+                isinstance(call.node.func, cst.Attribute),
+                call.guarded,
+                call.branch,
+            )
         )
     return edges
 

@@ -139,6 +139,11 @@ def check(
     except KeyboardInterrupt:
         click.echo("mcp-lint: interrupted", err=True)
         code = EXIT_ERROR
+    except BrokenPipeError:
+        # `mcp-lint check | head`: the reader left. Point stdout at /dev/null so the interpreter's
+        # final flush does not fail again, and exit like a lint that found something.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_FINDINGS
     except Exception as exc:  # noqa: BLE001 - a crash must still be one clear line and exit 2
         import traceback
 

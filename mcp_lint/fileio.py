@@ -49,6 +49,11 @@ def read_source(path: Path) -> SourceFile:
     if len(data) > MAX_FILE_BYTES:
         raise SourceError(f"file too large (more than {MAX_FILE_BYTES // _MB} MB)")
 
+    return decode_source(data)
+
+
+def decode_source(data: bytes) -> SourceFile:
+    """Decode a module's bytes (a file's, or stdin's) as Python does: BOM, coding cookie, UTF-8."""
     encoding = _detect_encoding(data)
     text = _decode(data, encoding)
     return SourceFile(text=text, encoding=encoding, newline=dominant_newline(text))

@@ -127,8 +127,9 @@ class Project:
             for edge in found[1].calls:
                 target = self.function(edge.callee)
                 if edge.returned and target is not None:
+                    name = edge.branch or target[1].name  # `if name == "div": return handle_div(...)`
                     extra.append(
-                        (ToolRegistration(target[1].qualname, target[1].name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
+                        (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
 
@@ -273,7 +274,11 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                rendered = rule.render(latent, return_reach if latent.reach == "return" else reach)
+                context = return_reach if latent.reach == "return" else reach
+                branch = latent.get("branch")
+                if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
+                    context = replace(context, tools=(branch,))  # the tool this branch serves
+                rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
                 out.append(

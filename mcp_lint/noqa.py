@@ -34,7 +34,7 @@ def comment_tokens(source: str) -> list[tokenize.TokenInfo]:
     """
     out = []
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(source, newline="").readline):
             if tok.type == tokenize.COMMENT:
                 out.append(tok)
     except (tokenize.TokenError, IndentationError, SyntaxError):

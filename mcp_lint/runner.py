@@ -163,51 +163,51 @@ def _run_files(options: CheckOptions, resolver) -> int:
             except OSError:
                 sources.pop(filename, None)
     errors = resolver.errors + errors
-    return _report(options, findings, errors, fix_report, sources, len(files))
+    return _report(options, findings, errors, fix_report, sources)
 
 
 def _run_stdin(options: CheckOptions, resolver) -> int:
-    from mcp_lint.fileio import SourceFile
-    from mcp_lint.linter import PinSource, analyze_text, link
+    """`mcp-lint check - --stdin-filename path.py`: lint (or fix, printing the fixed text) stdin."""
+    from mcp_lint.fileio import SourceError, decode_source
+    from mcp_lint.linter import PinSource, analyze_text, link, unreadable
 
-    data = sys.stdin.buffer.read()
     filename = options.stdin_filename or "-"
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        from mcp_lint.linter import unreadable
-
-        findings = [unreadable(filename, f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")]
-        return _report(options, findings, [], FixReport(), {}, 1)
-    source = SourceFile(text, "utf-8", "\n")
-    path = Path(filename)
-    outcome = analyze_text(source, path, filename)
+        source = decode_source(sys.stdin.buffer.read())
+    except SourceError as exc:
+        return _report(options, [unreadable(filename, str(exc))], [], FixReport(), {})
+    text = source.text
+    outcome = analyze_text(source, Path(filename), filename)
     pins = PinSource(resolver)
     findings, errors = link([outcome], resolver, pins)
-    if options.fix:
-        from mcp_lint.fixer import fix_source
-        from mcp_lint.linter import relint_file
+    if not (options.fix or options.diff) or outcome.summary is None:
+        return _report(options, findings, errors, FixReport(), {filename: text})
+    from mcp_lint.fixer import fix_source, unified_diff
+    from mcp_lint.linter import relint_file
 
-        state = [outcome]
+    def lint(current: str) -> list[Finding]:
+        found, _ = relint_file([outcome], 0, current, resolver, pins)
+        return found
 
-        def lint(current: str) -> list[Finding]:
-            found, state[0] = relint_file([outcome], 0, current, resolver, pins)
-            return found
-
-        result = fix_source(text, lint, unsafe=options.unsafe_fixes)
-        if result.error:
-            errors.append(f"{filename}: {result.error}; nothing was changed")
-        sys.stdout.write(result.fixed)
-        for finding in result.remaining:
-            click.echo(_concise(finding), err=True)
-        if errors:
-            for e in errors:
-                _error(e)
-            return EXIT_ERROR
-        if options.exit_zero:
-            return EXIT_CLEAN
-        return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
-    return _report(options, findings, errors, FixReport(), {filename: text}, 1)
+    result = fix_source(text, lint, unsafe=options.unsafe_fixes)
+    if result.error:
+        errors.append(f"{filename}: {result.error}; nothing was changed")
+    if options.diff:
+        diff = unified_diff(filename, text, result.fixed)
+        sys.stdout.write(diff)
+        for e in errors:
+            _error(e)
+        return EXIT_ERROR if errors else (EXIT_FINDINGS if diff else EXIT_CLEAN)
+    sys.stdout.write(result.fixed)
+    for finding in result.remaining:
+        click.echo(_concise(finding), err=True)
+    if errors:
+        for e in errors:
+            _error(e)
+        return EXIT_ERROR
+    if options.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
 
 
 def _applicable(finding: Finding, unsafe: bool) -> bool:
@@ -354,7 +354,7 @@ def _add_noqa(options: CheckOptions, findings: list[Finding], errors: list[str],
     return EXIT_FINDINGS if report.unplaced and not options.exit_zero else EXIT_CLEAN
 
 
-def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str], n_files: int) -> int:
+def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str]) -> int:
     from mcp_lint.output import write_report
 
     hidden = 0

@@ -161,6 +161,8 @@ class CallFact:
     callee: str | None  # resolved qualified name (imports), or module-local qualified name
     # The `try` statements around the call (see TryGuard), innermost last.
     guarded: frozenset[TryGuard] = frozenset()
+    # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
+    branch: str | None = None
 
 
 @dataclass
@@ -174,7 +176,6 @@ class FunctionFacts:
     raises: list[RaiseFact] = field(default_factory=list)
     calls: list[CallFact] = field(default_factory=list)
     handlers: list[Handler] = field(default_factory=list)
-    has_yield: bool = False
     # Assigns to `x[k]` or `x.attr` somewhere (possible module-state writes, for MCP004).
     has_item_assignment: bool = False
     # `self.client = Api(...)`: attribute name -> the call's callee, so `self.client.get()` resolves.
@@ -187,10 +188,6 @@ class FunctionFacts:
         if isinstance(expr, cst.Name) and expr.value in self.single_assignments:
             return self.single_assignments[expr.value]
         return expr
-
-    @property
-    def docstring(self) -> str:
-        return self.node.get_docstring() or ""
 
 
 def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ...]:
@@ -218,8 +215,6 @@ class _BodyWalker(FastVisitor):
         self.handlers: list[Handler] = []
         self.conditions: list[cst.BaseExpression] = []
         self.else_of: list[cst.If] = []
-        self.return_depth = 0
-        self.try_stack: list[cst.Try | cst.TryStar] = []
         # `client = Api()` / `async with Api() as client`: calls on `client` go to Api's methods.
         self.local_instances: dict[str, str] = {}
         # `result = helper(...)`: the call whose value a later `return result` returns.
@@ -243,7 +238,7 @@ class _BodyWalker(FastVisitor):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self.aliases.add_import_from(node)
 
-    def visit_Try(self, node: cst.Try) -> bool:
+    def visit_Try(self, node: cst.Try | cst.TryStar) -> bool:
         # Walk body and else/finally normally, but each handler under its own Handler record.
         self.guards.append(_catches(node, self.aliases))
         self.walk(node.body)
@@ -260,15 +255,8 @@ class _BodyWalker(FastVisitor):
             self.walk(node.finalbody)
         return False
 
-    def visit_TryStar(self, node: cst.TryStar) -> bool:
-        self.walk(node.body)
-        for handler in node.handlers:
-            record = Handler(handler, node, (), None)  # type: ignore[arg-type]
-            self.facts.handlers.append(record)
-            self.handlers.append(record)
-            self.walk(handler.body)
-            self.handlers.pop()
-        return False
+    def visit_TryStar(self, node: cst.TryStar) -> bool:  # `except*` handlers read the same way
+        return self.visit_Try(node)
 
     def visit_If(self, node: cst.If) -> bool:
         self.conditions.append(node.test)
@@ -285,18 +273,11 @@ class _BodyWalker(FastVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions)))
-        self.return_depth += 1
-
-    def leave_Return(self, original_node: cst.Return) -> None:
-        self.return_depth -= 1
 
     def visit_Raise(self, node: cst.Raise) -> None:
         self.facts.raises.append(
             RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded())
         )
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        self.facts.has_yield = True
 
     def visit_Call(self, node: cst.Call) -> None:
         callee = None
@@ -307,7 +288,7 @@ class _BodyWalker(FastVisitor):
                 callee = f"{self.local_instances[root]}.{rest}"
         if callee is None:
             callee = self.resolve_callee(node.func)
-        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded()))
+        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions)))
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -425,6 +406,22 @@ def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]
                 if inner is not None and hasattr(inner, "body"):
                     stack.extend(inner.body if isinstance(inner.body, (list, tuple)) else [inner])
             stack.extend(getattr(stmt, "handlers", ()) or ())
+
+
+def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
+    """"div" for a call under `if name == "div":` / `elif params.name == "div":` (innermost wins)."""
+    for condition in reversed(conditions):
+        if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
+            target = condition.comparisons[0]
+            left = dotted(condition.left) or ""
+            if (
+                isinstance(target.operator, cst.Equal)
+                and isinstance(target.comparator, cst.SimpleString)
+                and left.split(".")[-1] in {"name", "tool_name", "tool"}
+            ):
+                value = target.comparator.evaluated_value
+                return value if isinstance(value, str) else None
+    return None
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

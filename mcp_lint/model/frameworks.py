@@ -378,10 +378,3 @@ class FrameworkContext:
         if self.pinned_by:
             text += f" (from {self.pinned_by})"
         return text
-
-
-def tool_error_family(family: Family, versions: tuple[str, ...]) -> Family | None:
-    """Which ToolError class a fix should import for tools of this family (None: low level)."""
-    if family in TOOL_ERROR_IMPORT:
-        return family
-    return None

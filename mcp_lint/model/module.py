@@ -68,6 +68,8 @@ class ModuleModel:
     lowlevel_major_hint: int | None = None
     # Module/class-level names assigned something that is certainly not a server (`agent = Agent()`).
     non_servers: set[str] = field(default_factory=set)
+    # A server constructor here passes `mask_error_details=True` (fastmcp).
+    masks_errors: bool = False
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
@@ -610,6 +612,8 @@ class _ModuleWalker(FastVisitor):
             if arg.keyword is None:
                 continue
             keyword = arg.keyword.value
+            if keyword == "mask_error_details" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                self.model.masks_errors = True
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
                     if isinstance(element, cst.Call):

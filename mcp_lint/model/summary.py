@@ -26,6 +26,7 @@ class CallEdge:
     via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
     guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
+    branch: str | None = None  # the tool name of the dispatcher branch the call is in
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
@@ -51,8 +51,19 @@ class FileContext:
         self._positions = ScopedPositions(module, source)
         # The function being checked: positions are generated for its top-level statement only.
         self.current: cst.CSTNode | None = None
+        self.current_facts: FunctionFacts | None = None
         # Per-file values a rule computes once and reuses for every function.
         self.memo: dict[str, object] = {}
+
+    def branch_of(self, statement: cst.CSTNode) -> str | None:
+        """The dispatcher branch (`if name == "div":`) a return/raise of the current function is in."""
+        facts = self.current_facts
+        if facts is None:
+            return None
+        for fact in (*facts.returns, *facts.raises):
+            if fact.node is statement:
+                return branch_name(list(fact.conditions))
+        return None
 
     def hint(self, function: cst.CSTNode, statement_index: int) -> None:
         self._positions.hint(function, statement_index)
@@ -188,6 +199,9 @@ class Rule:
         param: int = -1,
     ) -> Latent:
         data = dict(data or {})
+        branch = ctx.branch_of(statement if statement is not None else node)
+        if branch:
+            data.setdefault("branch", branch)  # `if name == "div":` in a low-level dispatcher
         raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
         if reach == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
             # The linker drops it where every caller on the way catches this class.
@@ -211,11 +225,6 @@ class Rule:
             fix_needs=tuple(fix_needs),
             param=param,
         )
-
-
-def replace_node(ctx: FileContext, node: cst.CSTNode, content: str) -> Edit:
-    where = ctx.range(node)
-    return Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), content)
 
 
 def indent_of(ctx: FileContext, node: cst.CSTNode) -> str:

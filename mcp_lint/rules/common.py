@@ -62,14 +62,6 @@ def toolerror_available(reach: ReachContext) -> bool:
     return reach.framework.family in {Family.MCP_FASTMCP, Family.MCP_SERVER, Family.FASTMCP}
 
 
-def fix_applicability_for(reach: ReachContext) -> Applicability | None:
-    if toolerror_available(reach):
-        return Applicability.UNSAFE
-    if reach.lowlevel and lowlevel_result_supported(reach.framework):
-        return Applicability.UNSAFE
-    return None
-
-
 def pinned(framework: FrameworkContext) -> str:
     """" (from pyproject.toml)" when the versions come from the project's pins, else ""."""
     return f" (from {framework.pinned_by})" if framework.pinned_by else ""
@@ -104,17 +96,15 @@ def _channel_phrase(framework: FrameworkContext, tool: str) -> str:
 
 
 def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
-    from mcp_lint.model.frameworks import PROTOCOL_ERROR_CLASSES
+    from mcp_lint.model.frameworks import LEGITIMATE_PROTOCOL_ERRORS, PROTOCOL_ERROR_CLASSES
 
+    if name in LEGITIMATE_PROTOCOL_ERRORS:
+        return False  # UrlElicitationRequiredError: the one protocol error a tool should raise
     if name in PROTOCOL_ERROR_CLASSES:
         return True
     # `from mcp.shared.exceptions import McpError` resolves exactly; a re-export from elsewhere in
     # the `mcp`/`fastmcp` packages still names the class McpError/MCPError.
     return bool(name) and last_name(name) in {"McpError", "MCPError"} and name.split(".")[0] in {"mcp", "fastmcp"}
-
-
-def call_name(node: cst.BaseExpression) -> str:
-    return last_name(dotted(node) or "")
 
 
 def py_str(text: str) -> str:
