@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Location
+from mcp_lint.findings import Location
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_TEXT_CONTENT, FileContext, ReachContext
