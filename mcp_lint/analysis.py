@@ -66,7 +66,8 @@ def family_hint(model: ModuleModel) -> Family | None:
     return None
 
 
-def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | ParseFailure:
+def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] | None = None) -> ModuleSummary | ParseFailure:
+    """Parse and summarise one module, running the rules in `codes` (all when None)."""
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -97,7 +98,7 @@ def analyze_source(source: str, path: Path, display: str) -> ModuleSummary | Par
     summary.masks_errors = model.masks_errors
     if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
-    rules = all_rules()
+    rules = all_rules(codes)
     layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params)

@@ -124,9 +124,11 @@ class FileInput:
         """prefilter.is_seed: whether the file may register a tool (not needed on a warm run)."""
         return self.source is not None and is_seed(self.source.text.encode("utf-8", "surrogatepass"))
 
-    def file_key(self) -> str:
-        """The key of this file's analysis (see the module docstring, level 1)."""
-        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest)
+    def file_key(self, codes: frozenset[str] | None = None) -> str:
+        """The key of this file's analysis (see the module docstring, level 1); `codes` are the
+        rules it ran (a summary made by fewer rules lacks the others' findings)."""
+        rules = ",".join(sorted(codes)) if codes is not None else "all"
+        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules)
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
@@ -341,6 +343,7 @@ def lint_files(
     cache: Cache | None,
     explicit: Collection[Path] | None,
     reuse_findings: bool = True,
+    codes: frozenset[str] | None = None,
 ) -> tuple[list[FileOutcome], list[Finding], list[str]]:
     """Analyse and link `paths`: (outcomes, findings, internal errors).
 
@@ -358,7 +361,7 @@ def lint_files(
             reported = {finding.filename for finding in entry.findings}
             outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
             return outcomes, entry.findings, []
-    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs)
+    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes)
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:

@@ -57,11 +57,11 @@ def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Find
     )
 
 
-def analyze_text(source: SourceFile, path: Path, display: str) -> FileOutcome:
+def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
     from mcp_lint.analysis import ParseFailure, analyze_source
 
     try:
-        result = analyze_source(source.text, path, display)
+        result = analyze_source(source.text, path, display, codes)
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
@@ -72,7 +72,7 @@ def analyze_text(source: SourceFile, path: Path, display: str) -> FileOutcome:
     return FileOutcome(display, summary=result, source=source)
 
 
-def analyze_path(path_text: str, source: SourceFile | None = None) -> FileOutcome:
+def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None) -> FileOutcome:
     """Worker entry point: analyse one file, reading it unless its `source` is given."""
     path = Path(path_text)
     display = display_name(path)
@@ -81,7 +81,7 @@ def analyze_path(path_text: str, source: SourceFile | None = None) -> FileOutcom
             source = read_source(path)
         except SourceError as exc:
             return FileOutcome(display, problem=unreadable(display, str(exc)))
-    return analyze_text(source, path, display)
+    return analyze_text(source, path, display, codes)
 
 
 def analyze_all(
@@ -91,6 +91,7 @@ def analyze_all(
     cache: Cache | None = None,
     explicit: Collection[Path] | None = None,
     inputs: Sequence[FileInput] | None = None,
+    codes: frozenset[str] | None = None,
 ) -> list[FileOutcome]:
     """The per-file step for `paths`, in their order whatever `jobs` is.
 
@@ -119,13 +120,13 @@ def analyze_all(
         todo = []
         for index in batch:
             item = items[index]
-            stored = cache.load_file(item.file_key()) if cache is not None and index not in done else None
+            stored = cache.load_file(item.file_key(codes)) if cache is not None and index not in done else None
             if stored is not None:
                 done[index] = FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)
             elif index not in done:
                 todo.append(index)
         todo.sort(key=lambda i: -items[i].size)  # largest first, so the workers finish together
-        arguments = ([str(items[i].path) for i in todo], [items[i].source for i in todo])
+        arguments = ([str(items[i].path) for i in todo], [items[i].source for i in todo], [codes] * len(todo))
         if jobs > 1 and len(todo) > 1:
             if pool is None:
                 import mcp_lint.analysis  # noqa: F401 - imported once, inherited by forked workers
@@ -138,7 +139,7 @@ def analyze_all(
             outcome.source = items[index].source  # the worker's copy is equal; keep one
             done[index] = outcome
             if cache is not None and outcome.internal_error is None:
-                cache.store_file(items[index].file_key(), outcome.summary, outcome.problem)
+                cache.store_file(items[index].file_key(codes), outcome.summary, outcome.problem)
         return [done[i] for i in batch]
 
     try:

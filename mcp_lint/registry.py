@@ -86,6 +86,8 @@ RULES: tuple[RuleInfo, ...] = (
 )
 
 _BY_CODE = {rule.code: rule for rule in RULES}
+# Rules that read the syntax tree (mcp_lint/rules/); MCP000 and MCP100 come from the driver.
+TREE_RULE_CODES = ("MCP001", "MCP002", "MCP003", "MCP004", "MCP005")
 
 
 def get_rule(code: str) -> RuleInfo | None:

@@ -148,7 +148,14 @@ def _run_files(options: CheckOptions, resolver) -> int:
     # Files named on the command line are always analysed; a directory walk is prefiltered.
     explicit = [path for path in options.paths if not path.is_dir()]
     outcomes, findings, errors = lint_files(
-        files, resolver, pins, jobs=jobs, cache=cache, explicit=explicit, reuse_findings=not (options.fix or options.diff)
+        files,
+        resolver,
+        pins,
+        jobs=jobs,
+        cache=cache,
+        explicit=explicit,
+        reuse_findings=not (options.fix or options.diff),
+        codes=_enabled_rules(files, resolver),
     )
     if options.add_noqa:
         return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
@@ -164,6 +171,23 @@ def _run_files(options: CheckOptions, resolver) -> int:
                 sources.pop(filename, None)
     errors = resolver.errors + errors
     return _report(options, findings, errors, fix_report, sources)
+
+
+def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
+    """The rule codes enabled for at least one file: only those rules are imported and run."""
+    from mcp_lint.registry import TREE_RULE_CODES
+
+    codes: set[str] = set()
+    seen: set[int] = set()
+    for path in files:
+        settings = resolver.for_path(path)
+        if id(settings) in seen:
+            continue
+        seen.add(id(settings))
+        codes.update(code for code in TREE_RULE_CODES if settings.is_enabled(code))
+        if len(codes) == len(TREE_RULE_CODES):
+            break
+    return frozenset(codes)
 
 
 def _run_stdin(options: CheckOptions, resolver) -> int:

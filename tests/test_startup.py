@@ -70,3 +70,24 @@ def test_a_cold_one_file_check_imports_only_its_output_format(tmp_path: Path, fm
     loaded = imported(["check", "tool.py", "--no-cache", "--output-format", fmt], cwd=tmp_path)
     assert "rich" not in loaded
     assert [m for m in loaded if m.startswith("mcp_lint.output.")] == ([f"mcp_lint.output.{fmt}"] if fmt == "json" else [])
+
+
+def test_deselected_rules_are_never_imported(tmp_path: Path) -> None:
+    server = tmp_path / "server.py"
+    server.write_text('from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("d")\n', encoding="utf-8")
+    code = (
+        "import sys\nfrom mcp_lint.cli import main\n"
+        f"sys.argv = ['mcp-lint', 'check', {str(server)!r}, '--select', 'MCP002', '--no-cache', '-q']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mcp_lint.rules.mcp')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "['mcp_lint.rules.mcp002_raw_exception_text']"
+
+
+def test_the_registry_and_the_rules_package_list_the_same_rules() -> None:
+    from mcp_lint.registry import TREE_RULE_CODES
+    from mcp_lint.rules import RULE_CLASSES, all_rules
+
+    assert tuple(RULE_CLASSES) == TREE_RULE_CODES
+    assert tuple(rule.code for rule in all_rules()) == TREE_RULE_CODES
