@@ -19,10 +19,10 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Family, FrameworkContext
-from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.walk import descendants
 from mcp_lint.model.module import ModuleModel
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 
 
 @dataclass(frozen=True)

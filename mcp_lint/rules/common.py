@@ -9,7 +9,12 @@ import libcst as cst
 from mcp_lint.findings import Location
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_TEXT_CONTENT, FileContext, ReachContext
+from mcp_lint.rules.base import (
+    PH_CALL_TOOL_RESULT,
+    PH_TEXT_CONTENT,
+    FileContext,
+    ReachContext,
+)
 
 
 def encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
@@ -96,7 +101,10 @@ def _channel_phrase(framework: FrameworkContext, tool: str) -> str:
 
 
 def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
-    from mcp_lint.model.frameworks import LEGITIMATE_PROTOCOL_ERRORS, PROTOCOL_ERROR_CLASSES
+    from mcp_lint.model.frameworks import (
+        LEGITIMATE_PROTOCOL_ERRORS,
+        PROTOCOL_ERROR_CLASSES,
+    )
 
     if name in LEGITIMATE_PROTOCOL_ERRORS:
         return False  # UrlElicitationRequiredError: the one protocol error a tool should raise

@@ -9,11 +9,23 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
 from mcp_lint.model.facts import FunctionFacts, literal_text
-from mcp_lint.model.frameworks import ERROR_CODE_NAMES, ERROR_DATA_CLASSES, LEGITIMATE_PROTOCOL_CODES
+from mcp_lint.model.frameworks import (
+    ERROR_CODE_NAMES,
+    ERROR_DATA_CLASSES,
+    LEGITIMATE_PROTOCOL_CODES,
+)
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.walk import children
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule
+from mcp_lint.model.walk import children
+from mcp_lint.rules.base import (
+    PH_TOOL_ERROR,
+    Example,
+    FileContext,
+    FixSpec,
+    ReachContext,
+    Rendered,
+    Rule,
+)
 from mcp_lint.rules.common import (
     arg,
     channel_phrase_for_raise,

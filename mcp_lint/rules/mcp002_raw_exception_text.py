@@ -8,58 +8,43 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text, literal_text
-from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.facts import (
+    FunctionFacts,
+    Handler,
+    find_exception_text,
+    literal_text,
+)
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.walk import children
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import PH_LOGGER, PH_TOOL_ERROR, Example, FileContext, ReachContext, Rendered, Rule, indent_of, latent_fix
-from mcp_lint.rules.common import is_protocol_error_class, py_str, raised_class, toolerror_available
+from mcp_lint.rules.base import (
+    PH_LOGGER,
+    PH_TOOL_ERROR,
+    Example,
+    FileContext,
+    ReachContext,
+    Rendered,
+    Rule,
+    indent_of,
+    latent_fix,
+)
+from mcp_lint.rules.common import (
+    is_protocol_error_class,
+    py_str,
+    raised_class,
+    toolerror_available,
+)
+from mcp_lint.rules.exception_text import (
+    exception_text_in,
+    is_tool_error_raise,
+    looks_like_exception_param,
+    status_bases,
+    upstream_body,
+)
+from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.text import vague_reason
 
+
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
-_STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
-_BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
-
-
-def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> bool:
-    if not isinstance(exc, cst.Call):
-        return False
-    resolved = ctx.model.aliases.resolve(exc.func)
-    return resolved in TOOL_ERROR_CLASSES or last_name(dotted(exc.func) or "") == "ToolError"
-
-
-def _project_call(call: cst.Call, ctx: FileContext) -> bool:
-    """A call to a function of the linted project (its own text sinks are checked there)."""
-    name = dotted(call.func)
-    if name is None:
-        return False
-    root = name.split(".")[0]
-    if root in ("self", "cls"):
-        return True
-    if root in ctx.model.aliases.relative_names:
-        return True
-    resolved = ctx.model.aliases.resolve_dotted(name)
-    if resolved is None:
-        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in {f.split(".")[-1] for f in ctx.model.functions}
-    return resolved.split(".")[0] == ctx.model.module.split(".")[0]
-
-
-def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
-    """Exception text in `expr`, ignoring the exception object passed whole to a project helper
-    (that helper's own page reports what it does with it)."""
-    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
-        names = set(params) | ({handler.name} if handler and handler.name else set())
-        for argument in expr.args:
-            if isinstance(argument.value, cst.Name) and argument.value.value in names:
-                continue
-            found = find_exception_text(argument.value, handler, params)
-            if found is not None:
-                return found
-        return None
-    return find_exception_text(expr, handler, params)
-
-
 def _caught_label(handler: Handler | None) -> str:
     if handler is None or not handler.caught:
         return "exception"
@@ -133,8 +118,8 @@ async def get_forecast(city: str) -> str:
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
                 continue
-            bases = _status_bases(conditions)
-            body = _upstream_body(value, bases) if bases else None
+            bases = status_bases(conditions)
+            body = upstream_body(value, bases) if bases else None
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
@@ -147,7 +132,7 @@ async def get_forecast(city: str) -> str:
                 if id(node) in seen:
                     continue
                 found = exception_text_in(value, None, ctx, frozenset({param}))
-                if found is None or not _looks_like_exception_use(found, param):
+                if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
@@ -178,8 +163,6 @@ async def get_forecast(city: str) -> str:
 
     def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
         traceback = isinstance(found, cst.Call)
-        from mcp_lint.rules.mcp005_error_returned_as_success import is_error_result
-
         data = {
             "tool_args_only": "1" if handler.parses_parameters else "",
             "exc": _caught_label(handler),
@@ -229,36 +212,6 @@ async def get_forecast(city: str) -> str:
         )
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
         return Rendered(message, fix)
-
-
-def _looks_like_exception_use(found: cst.CSTNode, param: str) -> bool:
-    """A helper parameter is treated as an exception only when used like one (`str(e)`, `{e}`,
-    `e.args`), and named like one."""
-    return param in {"e", "ex", "exc", "err", "error", "exception", "error_obj"} or param.endswith(("_error", "_exc", "_exception"))
-
-
-def _status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
-    bases: set[str] = set()
-    for cond in conditions:
-        stack: list[cst.CSTNode] = [cond]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
-                base = dotted(node.value)
-                if base:
-                    bases.add(base)
-            stack.extend(children(node))
-    return bases
-
-
-def _upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
-    stack: list[cst.CSTNode] = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
-            return node
-        stack.extend(children(node))
-    return None
 
 
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}

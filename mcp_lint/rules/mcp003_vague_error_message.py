@@ -10,10 +10,17 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, latent_fix
+from mcp_lint.rules.base import (
+    Example,
+    FileContext,
+    ReachContext,
+    Rendered,
+    Rule,
+    latent_fix,
+)
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.mcp002_raw_exception_text import is_tool_error_raise
-from mcp_lint.rules.mcp005_error_returned_as_success import error_result_text, failure_message_of
+from mcp_lint.rules.exception_text import is_tool_error_raise
+from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import vague_reason
 
 _NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
@@ -128,7 +135,7 @@ def refund(invoice_id: str, amount: float) -> str:
         for ret in fn.returns:
             if ret.node.value is None:
                 continue
-            found = failure_message_of(fn.value_of(ret.node.value), ctx, require_failure=True)
+            found = failure_message_of(fn.value_of(ret.node.value), ctx)
             if found is None:
                 found = error_result_text(fn.value_of(ret.node.value), ctx)
             if found is not None:

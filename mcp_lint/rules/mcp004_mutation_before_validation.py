@@ -12,8 +12,17 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, ReachContext, Rendered, Rule, indent_of, latent_fix, walk
-from mcp_lint.rules.mcp005_error_returned_as_success import classify_return, is_error_result
+from mcp_lint.rules.base import (
+    Example,
+    FileContext,
+    ReachContext,
+    Rendered,
+    Rule,
+    indent_of,
+    latent_fix,
+    walk,
+)
+from mcp_lint.rules.results import classify_return, is_error_result
 
 _SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
 _HTTP_WRITE = frozenset({"post", "put", "patch", "delete"})
