@@ -175,6 +175,20 @@ def pick_one_file(src: Path) -> Path:
 # --- the run -----------------------------------------------------------------------------------------
 
 
+def compile_package() -> None:
+    """Byte-compile mcp_lint, as `pip install` does for an installed package.
+
+    An editable checkout run with PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module
+    from source on each start, which is not what a user's installation pays (libcst, the
+    comparison, is installed with its bytecode).
+    """
+    import compileall
+
+    import mcp_lint
+
+    compileall.compile_dir(Path(mcp_lint.__file__).parent, quiet=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, help="an unpacked corpus (the fetch target, or its src/)")
@@ -189,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     if src is None:
         return 0
     src = src.resolve()
+    compile_package()
     one_file = (args.one_file or pick_one_file(src)).resolve()
     python = sys.executable
     lint = [python, "-m", "mcp_lint", "check", "--isolated", "--output-format", args.output_format]

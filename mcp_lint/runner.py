@@ -141,7 +141,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.cache import Cache, cache_directory, lint_files
     from mcp_lint.linter import PinSource, default_jobs
 
-    files = [f for f in discover(options.paths, resolver, force_exclude=options.force_exclude) if not resolver.is_broken(f)]
+    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    if resolver.errors:  # some pyproject.toml is broken: leave out the files it governs
+        files = [f for f in files if not resolver.is_broken(f)]
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))

@@ -102,3 +102,18 @@ def test_a_reader_that_leaves_early_is_not_an_internal_error(tmp_path: Path) -> 
     )
     assert "internal error" not in result.stderr
     assert result.stdout.count("\n") == 1
+
+
+def test_a_broken_config_stops_only_its_own_files(tmp_path: Path) -> None:
+    bad, good = tmp_path / "bad", tmp_path / "good"
+    for directory in (bad, good):
+        directory.mkdir()
+        (directory / "server.py").write_text(SERVER.replace("  # noqa: MCP005", ""), encoding="utf-8")
+    (bad / "pyproject.toml").write_text("[tool.mcp-lint]\nselekt = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(tmp_path), "--output-format", "concise", "-q", "--no-cache"])
+    assert result.exit_code == 2
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [str(good / "server.py")]
+    assert result.stderr.strip() == (
+        f"mcp-lint: error: {bad / 'pyproject.toml'}: [tool.mcp-lint] unknown key 'selekt' "
+        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, select, target)"
+    )
