@@ -7,6 +7,7 @@ its result (a ModuleSummary) can be cached.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,8 +67,29 @@ def family_hint(model: ModuleModel) -> Family | None:
     return None
 
 
+# Long generated expressions (a 3,000-term string concatenation) nest that deep in the tree; the
+# walkers recurse once per level. Python 3.11+ keeps such frames off the C stack.
+_RECURSION_LIMIT = 20_000
+_AST_GUARD_LIMIT = 1_500
+
+
 def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] | None = None) -> ModuleSummary | ParseFailure:
     """Parse and summarise one module, running the rules in `codes` (all when None)."""
+    # CPython's parser first: it refuses an expression nested too deep for libcst's native parser,
+    # which would crash the whole process instead (an 8,000-term concatenation does). Its depth
+    # limit follows the recursion limit: at 1,500 it accepts about 4,500 levels, which libcst
+    # still parses. The tree is reused for positions and import anchors. A syntax error here is
+    # not final: libcst may know newer syntax than the Python running mcp-lint, so it decides.
+    sys.setrecursionlimit(_AST_GUARD_LIMIT)
+    try:
+        tree: ast.Module | None = ast.parse(source)
+    except (RecursionError, MemoryError):
+        return ParseFailure("an expression is nested too deeply to analyse")
+    except (SyntaxError, ValueError):
+        tree = None
+    finally:
+        if sys.version_info >= (3, 11):
+            sys.setrecursionlimit(_RECURSION_LIMIT)
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -76,7 +98,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         return ParseFailure("file is too deeply nested to parse")
     module_name, is_package = module_name_for(path)
     model = build_model(module, module_name, is_package)
-    ctx = FileContext(module, model, source)
+    ctx = FileContext(module, model, source, tree)
     summary = ModuleSummary(path=display, module=module_name)
     summary.family_hint = family_hint(model)
     summary.lowlevel_major_hint = model.lowlevel_major_hint
@@ -115,7 +137,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
             fsum.latent.extend(rule.check(facts, ctx))
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
-        summary.import_anchor = _import_anchor(source, ctx.lines)
+        summary.import_anchor = _import_anchor(tree, ctx.lines)
     return summary
 
 
@@ -161,16 +183,14 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
     return edges
 
 
-def _import_anchor(source: str, lines: list[str]) -> tuple[int, int, bool]:
+def _import_anchor(tree: ast.Module | None, lines: list[str]) -> tuple[int, int, bool]:
     """Where fixes insert imports: (row, column, after_existing_import).
 
     At the end of the line of the last top-level import when there is one (the fix inserts
     "\n<import>", so a trailing comment stays on its line), else after the module docstring,
     else at the top of the file. Read with `ast`: only statement lines are needed.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if tree is None:
         return 1, 1, False
     last_import: ast.stmt | None = None
     docstring_end = 0

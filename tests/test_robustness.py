@@ -117,3 +117,19 @@ def test_a_broken_config_stops_only_its_own_files(tmp_path: Path) -> None:
         f"mcp-lint: error: {bad / 'pyproject.toml'}: [tool.mcp-lint] unknown key 'selekt' "
         "(expected one of: cache-dir, exclude, ignore, per-file-ignores, select, target)"
     )
+
+
+def test_an_expression_too_deep_for_the_parser_is_reported_not_a_crash(tmp_path: Path) -> None:
+    # libcst's native parser overflows its stack (the process dies) near 8,000 levels; CPython's
+    # parser refuses first, so the file is reported and the run goes on.
+    deep = tmp_path / "generated.py"
+    deep.write_text("X = " + " + ".join(['"a"'] * 8000) + "\n", encoding="utf-8")
+    wide = tmp_path / "server.py"
+    wide.write_text(SERVER.replace('"Error: negative"  # noqa: MCP005', " + ".join(['"a"'] * 3000)), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_lint", "check", str(deep), str(wide), "--no-cache", "--output-format", "concise", "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == f"{deep}:1:1: MCP000 an expression is nested too deeply to analyse\n"

@@ -30,7 +30,7 @@ class _Collector:
 
 
 class ScopedPositions:
-    def __init__(self, module: cst.Module, source: str) -> None:
+    def __init__(self, module: cst.Module, source: str, tree: ast.Module | None = None) -> None:
         self.module = module
         self.source = source
         self._starts: list[tuple[int, int]] | None = None  # (codegen start line, syntactic line)
@@ -40,7 +40,7 @@ class ScopedPositions:
         self._functions: dict[int, tuple[int, tuple[str, ...]]] = {}
         self._by_function: dict[int, dict[cst.CSTNode, CodeRange] | None] = {}
         self._defs: list[ast.FunctionDef | ast.AsyncFunctionDef] | None = None
-        self._ast: ast.Module | bool | None = None
+        self._ast: ast.Module | bool | None = tree  # CPython's tree, when the caller has one
 
     # -- hints ---------------------------------------------------------------------------
     def hint(self, node: cst.CSTNode, statement_index: int) -> None:

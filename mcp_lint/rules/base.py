@@ -7,6 +7,7 @@ framework version they run, so messages and fixes can say so.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator
@@ -41,14 +42,14 @@ class FileContext:
     files have nothing to report, so they are resolved on first use only.
     """
 
-    def __init__(self, module: cst.Module, model: ModuleModel, source: str) -> None:
+    def __init__(self, module: cst.Module, model: ModuleModel, source: str, tree: ast.Module | None = None) -> None:
         from mcp_lint.model.positions import ScopedPositions
 
         self.module = module
         self.model = model
         # Lines as the tokenizer counts them (\n, \r\n, \r): a form feed is not a line break.
         self.lines = re.split(r"\r\n|\r|\n", source)
-        self._positions = ScopedPositions(module, source)
+        self._positions = ScopedPositions(module, source, tree)
         # The function being checked: positions are generated for its top-level statement only.
         self.current: cst.CSTNode | None = None
         self.current_facts: FunctionFacts | None = None
