@@ -132,9 +132,12 @@ def analyze_all(
                 import mcp_lint.analysis  # noqa: F401 - imported once, inherited by forked workers
 
                 pool = ProcessPoolExecutor(max_workers=jobs)
-            results: Iterable[FileOutcome] = pool.map(analyze_path, *arguments)
+            results, broken = _survive_crashes(pool.map(analyze_path, *arguments), todo, arguments)
+            if broken:  # a dead worker leaves the pool unusable: the next round starts a new one
+                pool.shutdown(wait=False)
+                pool = None
         else:
-            results = map(analyze_path, *arguments)
+            results = list(map(analyze_path, *arguments))
         for index, outcome in zip(todo, results):
             outcome.source = items[index].source  # the worker's copy is equal; keep one
             done[index] = outcome
@@ -158,6 +161,32 @@ def analyze_all(
             pool.shutdown()
     analyzed.update(unreadable_files)
     return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _survive_crashes(
+    results: Iterable[FileOutcome], todo: list[int], arguments: tuple[list, list, list]
+) -> tuple[list[FileOutcome], bool]:
+    """The pool's outcomes; if a worker died (a native crash in the parser), the files it had not
+    finished are analysed again, each in a process of its own, and the one that kills its process
+    is reported as MCP000 instead of taking the run down."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    done: list[FileOutcome] = []
+    try:
+        for outcome in results:
+            done.append(outcome)
+        return done, False
+    except BrokenProcessPool:
+        for position in range(len(done), len(todo)):
+            path_text, source, codes = (column[position] for column in arguments)
+            try:
+                with ProcessPoolExecutor(max_workers=1) as alone:
+                    done.append(alone.submit(analyze_path, path_text, source, codes).result())
+            except BrokenProcessPool:
+                display = display_name(Path(path_text))
+                done.append(FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source))
+    return done, True
 
 
 def default_jobs() -> int:

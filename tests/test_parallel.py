@@ -110,3 +110,34 @@ def test_fixes_are_the_same_for_any_number_of_jobs(project: Path, tmp_path: Path
     for path in sorted(project.glob("*.py")):
         assert (copy / path.name).read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
     assert (project / "alpha.py").read_text(encoding="utf-8") != TOOLS.format(name="alpha")
+
+
+
+def _dies_on_crash_py(path_text, source=None, codes=None):  # module level: the pool pickles it by name
+    import os
+
+    from mcp_lint.analysis import analyze_source  # noqa: F401 - the real work below
+    from mcp_lint.linter import analyze_text, display_name
+    from mcp_lint.fileio import read_source
+    from pathlib import Path
+
+    if path_text.endswith("crash.py"):
+        os._exit(70)  # what a native stack overflow in the parser looks like to the pool
+    path = Path(path_text)
+    return analyze_text(source or read_source(path), path, display_name(path), codes)
+
+
+def test_a_worker_that_dies_costs_one_file_not_the_run(tmp_path, monkeypatch) -> None:
+    from pathlib import Path
+
+    from mcp_lint import linter
+
+    for name in ("a.py", "crash.py", "b.py"):
+        (tmp_path / name).write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n", encoding="utf-8")
+    monkeypatch.setattr(linter, "analyze_path", _dies_on_crash_py)
+    paths = sorted(Path(tmp_path).glob("*.py"))
+    outcomes = linter.analyze_all(paths, 2)
+    by_name = {Path(o.display).name: o for o in outcomes}
+    assert by_name["crash.py"].problem is not None
+    assert by_name["crash.py"].problem.message == "the parser crashed on this file"
+    assert by_name["a.py"].summary is not None and by_name["b.py"].summary is not None
