@@ -10,7 +10,7 @@ import libcst as cst
 from mcp_lint.model.facts import Handler, find_exception_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.walk import children
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 
 _STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
@@ -64,22 +64,16 @@ def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:
 def status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
     bases: set[str] = set()
     for cond in conditions:
-        stack: list[cst.CSTNode] = [cond]
-        while stack:
-            node = stack.pop()
+        for node in descendants(cond):
             if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
                 base = dotted(node.value)
                 if base:
                     bases.add(base)
-            stack.extend(children(node))
     return bases
 
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
-    stack: list[cst.CSTNode] = [value]
-    while stack:
-        node = stack.pop()
+    for node in descendants(value):
         if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
             return node
-        stack.extend(children(node))
     return None

@@ -16,7 +16,7 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.model.walk import children
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -60,7 +60,7 @@ def _is_legitimate_code(code: str) -> bool:
         return False
 
 
-def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.BaseExpression | None, str] | None:
+def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.BaseExpression | None, str]:
     """(api, message expression, code) of McpError(ErrorData(...)) / MCPError(code, message)."""
     first = arg(call, 0, "error")
     if isinstance(first, cst.Call) and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
@@ -74,19 +74,7 @@ def _tests_tool_name(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ..
         return False
     names = {"name", "tool_name", "params.name", "req.params.name", "request.params.name"}
     names |= {p for p in fn.params if "name" in p}
-    for cond in conditions[-1:]:
-        for node in _walk_expr(cond):
-            if dotted(node) in names:
-                return True
-    return False
-
-
-def _walk_expr(expr: cst.CSTNode):
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(children(node))
+    return any(dotted(node) in names for node in descendants(conditions[-1]))
 
 
 class ProtocolErrorInTool(Rule):
