@@ -23,12 +23,6 @@ from mcp_lint.noqa import parse_noqa
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 
-KNOWN_RESULT_NAMES = {
-    "mcp.types.CallToolResult": "CallToolResult",
-    "mcp_types.CallToolResult": "CallToolResult",
-    "mcp.types.TextContent": "TextContent",
-    "mcp_types.TextContent": "TextContent",
-}
 
 
 @dataclass
@@ -110,12 +104,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
     summary.tool_error_names = tool_error_names(model.aliases)
-    summary.known_names = {
-        short: local for local, qual in model.aliases.aliases.items() if (short := KNOWN_RESULT_NAMES.get(qual))
-    }
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
-    summary.has_logging_import = model.aliases.aliases.get("logging") == "logging"
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = model.masks_errors
     if "noqa" in source.lower():  # tokenizing every file costs; most have no directive

@@ -263,7 +263,6 @@ class Project:
                 tools=tools,
                 is_tool=entry.is_tool,
                 framework=framework,
-                tool_error_name=summary.tool_error_names.get(family),
                 kind=entry.kind,
                 masked=entry.masked,
             )
@@ -332,7 +331,7 @@ class Project:
                     local = name
                 names[PH_TOOL_ERROR] = local
             elif need in {"CallToolResult", "TextContent"}:
-                local = summary.known_names.get(need) or _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
+                local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
                 if local is None:
                     if _name_taken(summary, need):
                         return None

@@ -275,7 +275,6 @@ class Delivery(str, enum.Enum):
     WRAPPED = "wrapped"  # a tool result with the message behind a framework prefix
     RESULT = "result"  # a tool result with exactly the message
     PROTOCOL = "protocol"  # a JSON-RPC error: the model never sees it
-    CRASH = "crash"  # the v1 constructor raises TypeError
     MASKED = "masked"  # a tool result with a generic text
 
 

@@ -123,10 +123,6 @@ class ScopedPositions:
             self._full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
         return self._full
 
-    @property
-    def resolved_any(self) -> bool:
-        return self._full is not None or bool(self._by_statement)
-
     # -- per statement -------------------------------------------------------------------
     def _statement_positions(self, index: int) -> dict[cst.CSTNode, CodeRange] | None:
         if index in self._by_statement:

@@ -89,14 +89,11 @@ class ModuleSummary:
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)
-    # Local names of mcp.types.CallToolResult / TextContent when imported.
-    known_names: dict[str, str] = field(default_factory=dict)
     # Where fixes insert imports: (row, column, after an existing import line).
     import_anchor: tuple[int, int, bool] = (1, 1, False)
     logger_name: str | None = None
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
-    has_logging_import: bool = False
     mentions_framework: bool = False
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False

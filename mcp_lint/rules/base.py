@@ -72,10 +72,6 @@ class FileContext:
     def hint_function(self, function: cst.FunctionDef, order: int, indents: tuple[str, ...]) -> None:
         self._positions.hint_function(function, order, indents)
 
-    @property
-    def positions_resolved(self) -> bool:
-        return self._positions.resolved_any
-
     def range(self, node: cst.CSTNode) -> CodeRange:
         return self._positions.get(node, self.current)
 
@@ -103,7 +99,6 @@ class ReachContext:
     tools: tuple[str, ...]  # names of the tools that reach it
     is_tool: bool  # the function is itself a registered tool handler
     framework: FrameworkContext
-    tool_error_name: str | None  # local name of the family's ToolError if already imported
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
 
