@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 
@@ -585,17 +586,18 @@ def collect_facts(
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
     for handler in facts.handlers:
-        handler.foreign = is_foreign_handler(handler, aliases)
+        body = _TryBodyScan(handler.try_node, aliases, frozenset(params))
+        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code)
         # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
         # tool, that text describes what the model sent (the linker decides, knowing tools).
-        handler.parses_parameters = handler.foreign and not is_foreign_handler(handler, aliases, frozenset(params))
+        handler.parses_parameters = handler.foreign and not is_foreign_handler(handler, aliases, body.beyond_parameters)
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     return facts
 
 
-def is_foreign_handler(handler: Handler, aliases: AliasTable, params: frozenset[str] = frozenset()) -> bool:
+def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign_code: Callable[[], bool]) -> bool:
     """Can the caught exception carry text written by someone other than the author?
 
     Broad and narrow builtin classes count only when the try body runs foreign code (a call that
@@ -609,14 +611,14 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable, params: frozenset[
 
     own_package = aliases.module.split(".")[0]
     if not handler.caught:
-        return _try_body_calls_foreign_code(handler.try_node, aliases, params)
+        return body_calls_foreign_code()
     for name in handler.caught:
         short = last_name(name)
         if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
             continue
         builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
         if builtin in BROAD_ERRORS or builtin in NARROW_BUILTIN_ERRORS:
-            if _try_body_calls_foreign_code(handler.try_node, aliases, params):
+            if body_calls_foreign_code():
                 return True
         elif builtin in FOREIGN_BUILTIN_ERRORS:
             return True
@@ -625,16 +627,35 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable, params: frozenset[
             if root == own_package or short in aliases.relative_names:
                 continue  # the project's own exception class
             # httpx.HTTPError, botocore.exceptions.ClientError, json.JSONDecodeError...
-            if _try_body_calls_foreign_code(handler.try_node, aliases, params):
+            if body_calls_foreign_code():
                 return True
         # A bare name that is not imported is defined in this module: the author's own class.
     return False
 
 
-def _try_body_calls_foreign_code(try_node: cst.Try | cst.TryStar, aliases: AliasTable, params: frozenset[str] = frozenset()) -> bool:
-    finder = _ForeignCallFinder(aliases, params)
-    finder.walk(try_node.body)
-    return finder.found
+class _TryBodyScan:
+    """What a `try` body runs, walked once (on first question) however many classes ask."""
+
+    def __init__(self, try_node: cst.Try | cst.TryStar, aliases: AliasTable, params: frozenset[str]) -> None:
+        self.try_node = try_node
+        self.aliases = aliases
+        self.params = params
+        self._finder: _ForeignCallFinder | None = None
+
+    def _scan(self) -> _ForeignCallFinder:
+        if self._finder is None:
+            self._finder = _ForeignCallFinder(self.aliases, self.params)
+            self._finder.walk(self.try_node.body)
+        return self._finder
+
+    def calls_foreign_code(self) -> bool:
+        """Anything but harmless builtins, parsers of the parameters included."""
+        finder = self._scan()
+        return bool(finder.found) or finder.parsed_parameter
+
+    def beyond_parameters(self) -> bool:
+        """Foreign code other than parsing the function's own parameters."""
+        return bool(self._scan().found)
 
 
 _CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
@@ -675,6 +696,7 @@ class _ForeignCallFinder(FindingVisitor):
         self.aliases = aliases
         self.params = params
         self.found = False
+        self.parsed_parameter = False  # an ARGUMENT_PARSERS call on a parameter was seen
         self.in_raise = 0
 
     def visit_Raise(self, node: cst.Raise) -> None:
@@ -709,6 +731,7 @@ class _ForeignCallFinder(FindingVisitor):
         if name in BENIGN_CALLS:
             return
         if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
+            self.parsed_parameter = True
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
             if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
