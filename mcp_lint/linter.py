@@ -10,7 +10,7 @@ import os
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
@@ -38,7 +38,6 @@ class LintResult:
     findings: list[Finding] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
     outcomes: list[FileOutcome] = field(default_factory=list)
-    files_checked: int = 0
 
 
 def display_name(path: Path) -> str:
@@ -325,11 +324,11 @@ def lint_paths(
     resolver: SettingsResolver,
     *,
     jobs: int = 1,
-    analyze: Callable[[Sequence[Path], int], list[FileOutcome]] | None = None,
 ) -> LintResult:
-    outcomes = (analyze or analyze_all)(paths, jobs)
+    """Analyse and link `paths` without prefilter or cache (the library entry point tests use)."""
+    outcomes = analyze_all(paths, jobs)
     findings, errors = link(outcomes, resolver)
-    return LintResult(findings, errors, outcomes, len(outcomes))
+    return LintResult(findings, errors, outcomes)
 
 
 def relint_file(
@@ -346,7 +345,7 @@ def relint_file(
 
 
 def lint_source(text: str, filename: str = "server.py", *, target: str | None = None, select: Sequence[str] | None = None) -> list[Finding]:
-    """Lint one in-memory module (tests, `--stdin-filename`, rule examples)."""
+    """Lint one in-memory module (tests, rule examples)."""
     overrides: dict[str, object] = {}
     if target:
         overrides["target"] = target
