@@ -50,6 +50,23 @@ for path in files:
 print(len(files), lines, failed)
 """
 
+# The findings with every file analysed whole (no prefilter, no pruning), in the concise format:
+# what the prefiltered cold run must print, line for line.
+WHOLE = """\
+import sys
+from pathlib import Path
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.linter import PinSource, analyze_all, default_jobs, link
+resolver = SettingsResolver(isolated=True)
+files = discover([Path(sys.argv[1])], resolver)
+findings, errors = link(analyze_all(files, default_jobs()), resolver, PinSource(resolver))
+for f in findings:
+    print(f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {f.message}")
+for error in errors:
+    print(error)
+"""
+
 
 @dataclass
 class Measure:
@@ -196,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-file", type=Path, help="the file of the one-file run (default: picked)")
     parser.add_argument("--output-format", default="concise", help="mcp-lint's report format (default concise)")
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
+    parser.add_argument("--cold-repeat", type=int, default=3, help="repeats of the cold run (median; default 3)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
 
@@ -217,10 +235,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench: corpus {src}, {cpus} CPUs, {python}")
         floor = measure("floor: libcst parse only", [python, "-c", FLOOR, "."], src)
         n_files, n_lines, n_failed = (int(x) for x in floor.stdout.split())
-        cold = measure("cold (--no-cache)", [*lint, "--no-cache", "."], src)
+        cold = measure("cold (--no-cache)", [*lint, "--no-cache", "."], src, repeat=args.cold_repeat)
         fill = measure("cache fill (first cached run)", cached, src)
         warm = measure("warm (cache filled)", cached, src, repeat=args.repeat)
         serial = measure("cold, --jobs 1", [*lint, "--no-cache", "--jobs", "1", "."], src)
+        whole = measure("every file analysed whole", [python, "-c", WHOLE, "."], src)
         import_libcst = measure('python -c "import libcst"', [python, "-c", "import libcst"], src, repeat=args.repeat)
         one_cold = measure(
             "one file, cold (--no-cache)", [*lint, "--no-cache", str(one_file)], src, repeat=args.repeat
@@ -232,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     identical = {
         "cache": cold.stdout == fill.stdout == warm.stdout,
         "jobs": cold.stdout == serial.stdout,
+        "whole": _finding_lines(cold.stdout) == _finding_lines(whole.stdout),
     }
     peak = max(m.peak_mb for m in (cold, fill, warm, serial, one_cold, one_warm))
     targets = [
@@ -247,14 +267,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
     print(f"one file: {one_file} ({one_lines} lines)")
     print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
-    for m in (floor, cold, fill, warm, serial, one_cold, one_warm, import_libcst):
+    for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, import_libcst):
         print(f"{m.name:<34} {m.wall:8.3f} {m.wall / floor.wall:8.3f} {m.cpu:8.3f} {m.peak_mb:8.1f}")
     print()
     print("targets:")
     for name, value, limit in targets:
         print(f"  {name:<34} {value:8.3f}  {'PASS' if value <= limit else 'FAIL'}")
+    labels = {"cache": "with and without cache", "jobs": "--jobs 1 and default", "whole": "to every file analysed whole"}
     for what, same in identical.items():
-        label = "with and without cache" if what == "cache" else "--jobs 1 and default"
+        label = labels[what]
         print(f"  {'findings identical ' + label:<34} {'yes' if same else 'NO':>8}  {'PASS' if same else 'FAIL'}")
 
     if args.json is not None:
@@ -264,13 +285,19 @@ def main(argv: list[str] | None = None) -> int:
             "one_file": {"path": str(one_file), "lines": one_lines},
             "runs": [
                 {k: v for k, v in asdict(m).items() if k != "stdout"}
-                for m in (floor, cold, fill, warm, serial, one_cold, one_warm, import_libcst)
+                for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, import_libcst)
             ],
             "targets": {name: {"value": value, "limit": limit, "pass": value <= limit} for name, value, limit in targets},
             "identical": identical,
         }
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _finding_lines(stdout: str) -> list[str]:
+    """The findings of a concise report, without the `[*]` fix marks (the whole-file script
+    prints none) and the summary lines."""
+    return [line.replace(" [*] ", " ") for line in stdout.splitlines() if ": MCP" in line or "internal error" in line]
 
 
 if __name__ == "__main__":

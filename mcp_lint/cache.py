@@ -18,9 +18,15 @@ does not. So the cache has two levels:
    relative to it); the tool fingerprint. The framework pins the linker consulted are stored in the
    entry with their values and checked again on load, so an edited pyproject.toml or lock file is
    noticed without reading the pins of every directory on every run. A warm run whose files did
-   not change reads and hashes them and prints: no parse, no link, not even an import of libcst.
-   When one file changed, the run entry misses, every other file's entry hits, and only that file
-   (and any module the linker newly asks for) is analysed.
+   not change prints without a parse, a link, or even an import of libcst. When one file changed,
+   the run entry misses, every other file's entry hits, and only that file (and any module the
+   linker newly asks for) is analysed.
+
+   A run entry is also filed under a second key that replaces each digest by the file's `stat`
+   signature (size, inode, modification and change times in nanoseconds), so that a warm run need
+   not even read the files: only those with findings, to show them. A content change always moves
+   the change time (no tool can set it back), so this key cannot hit for edited files; a file that
+   was touched but not changed misses it and finds the entry by content, as before.
 
 Entries are pickles, written to a temporary file and renamed into place (atomic; concurrent runs
 at worst both write the same entry), framed with a checksum, and read back by an unpickler that
@@ -36,15 +42,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
+import functools
 import io
 import os
-import pickle
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
@@ -68,7 +70,7 @@ __all__ = [
 ]
 
 LAYOUT = "v1"
-MAX_RUNS = 16
+MAX_RUNS = 32  # entries, two per run (by content and by stat signature)
 TAG_NAME = "CACHEDIR.TAG"
 # https://bford.info/cachedir/: backup tools skip the directory; `clean` checks for it before
 # deleting anything, so a mistyped --cache-dir never removes a directory that is not a cache.
@@ -81,16 +83,24 @@ _MAGIC = b"MCPLINT1"
 _DIGEST_SIZE = 16
 
 
+def _hasher() -> Any:
+    import hashlib  # loads OpenSSL: a run without a cache never pays for it
+
+    return hashlib.blake2b(digest_size=_DIGEST_SIZE)
+
+
 def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=_DIGEST_SIZE).hexdigest()
+    hasher = _hasher()
+    hasher.update(data)
+    return hasher.hexdigest()
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def tool_fingerprint() -> str:
     """mcp-lint's version, its own source files, and the Python and libcst it runs on."""
     import importlib.util
 
-    hasher = hashlib.blake2b(digest_size=_DIGEST_SIZE)
+    hasher = _hasher()
     hasher.update(f"{LAYOUT}\0{__version__}\0{sys.version_info[:2]}\0".encode())
     package = Path(__file__).resolve().parent
     for path in sorted(package.rglob("*.py")):
@@ -116,19 +126,28 @@ class FileInput:
     module: ModuleName
     source: SourceFile | None = None
     error: str | None = None  # why the file cannot be read (then `source` is None)
-    digest: str = ""
-    size: int = 0
+    size: int = 0  # characters: what the pool sorts by, largest first
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """Hash of the text; computed when a cache asks (hashlib alone costs a `--no-cache` start
+        several milliseconds)."""
+        if self.source is None:
+            return ""
+        return digest(self.source.text.encode("utf-8", "surrogatepass"))
 
     @property
     def seed(self) -> bool:
         """prefilter.is_seed: whether the file may register a tool (not needed on a warm run)."""
         return self.source is not None and is_seed(self.source.text.encode("utf-8", "surrogatepass"))
 
-    def file_key(self, codes: frozenset[str] | None = None) -> str:
+    def file_key(self, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None) -> str:
         """The key of this file's analysis (see the module docstring, level 1); `codes` are the
-        rules it ran (a summary made by fewer rules lacks the others' findings)."""
+        rules it ran (a summary made by fewer rules lacks the others' findings), `keep` the
+        top-level names it was analysed for (None: the whole file)."""
         rules = ",".join(sorted(codes)) if codes is not None else "all"
-        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules)
+        part = ",".join(sorted(keep)) if keep is not None else "*"
+        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules, part)
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
@@ -144,9 +163,7 @@ def read_inputs(paths: Sequence[Path]) -> list[FileInput]:
         except SourceError as exc:
             item.error = str(exc)
         else:
-            data = item.source.text.encode("utf-8", "surrogatepass")
-            item.digest = digest(data)
-            item.size = len(data)
+            item.size = len(item.source.text)
         inputs.append(item)
     return inputs
 
@@ -165,19 +182,27 @@ def cache_directory(resolver: SettingsResolver, override: Path | None = None) ->
     return Path(os.path.abspath(root / settings.cache_dir))
 
 
-class _Unpickler(pickle.Unpickler):
-    """Admits mcp-lint's dataclasses and enums and plain containers, nothing that could run code."""
+@functools.cache
+def _unpickler() -> type:
+    """The restricted unpickler class, built on first use: pickle is not imported by a run
+    without a cache (`--no-cache`, one-file pre-commit runs start faster)."""
+    import pickle
 
-    _BUILTINS = frozenset({"set", "frozenset"})
+    class Unpickler(pickle.Unpickler):
+        """Admits mcp-lint's dataclasses and enums and plain containers, nothing that could run code."""
 
-    def find_class(self, module: str, name: str) -> Any:
-        if module == "builtins" and name in self._BUILTINS:
-            return super().find_class(module, name)
-        if module == "mcp_lint" or module.startswith("mcp_lint."):
-            found = super().find_class(module, name)
-            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+        _BUILTINS = frozenset({"set", "frozenset"})
+
+        def find_class(self, module: str, name: str) -> Any:
+            if module == "builtins" and name in self._BUILTINS:
+                return super().find_class(module, name)
+            if module == "mcp_lint" or module.startswith("mcp_lint."):
+                found = super().find_class(module, name)
+                if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
+                    return found
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+
+    return Unpickler
 
 
 class Cache:
@@ -224,19 +249,22 @@ class Cache:
         if len(blob) < header or not blob.startswith(_MAGIC):
             return None
         payload = blob[header:]
-        if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_MAGIC) : header]:
+        if _checksum(payload) != blob[len(_MAGIC) : header]:
             return None
         try:
-            return _Unpickler(io.BytesIO(payload)).load()
+            return _unpickler()(io.BytesIO(payload)).load()
         except Exception:  # noqa: BLE001 - any undecodable entry is a miss
             return None
 
     def _store(self, path: Path, value: Any) -> None:
+        import pickle
+        import tempfile
+
         try:
             payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - an unpicklable value is simply not cached
             return
-        blob = _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+        blob = _MAGIC + _checksum(payload) + payload
         try:
             self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -263,9 +291,17 @@ class Cache:
             if not marker.exists():
                 marker.write_text(content, encoding="utf-8")
         if fresh:
+            import shutil
+
             for sibling in self._base.parent.iterdir():
                 if sibling != self._base and sibling.is_dir():
                     shutil.rmtree(sibling, ignore_errors=True)
+
+
+def _checksum(payload: bytes) -> bytes:
+    hasher = _hasher()
+    hasher.update(payload)
+    return hasher.digest()
 
 
 def _unlink(path: str) -> None:
@@ -287,6 +323,8 @@ def clean(directory: Path) -> bool:
         ours = False
     if not ours:
         raise ValueError(f"{directory} is not an mcp-lint cache (it has no {TAG_NAME}); not removed")
+    import shutil
+
     shutil.rmtree(directory)
     return True
 
@@ -318,18 +356,39 @@ class _RecordingPins:
 
 
 def run_key(inputs: Sequence[FileInput], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str:
-    """The key of a whole run's findings (see the module docstring, level 2)."""
+    """The key of a whole run's findings by content (see the module docstring, level 2)."""
+    return _run_key([(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs], resolver, explicit)
+
+
+def stat_key(paths: Sequence[Path], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str | None:
+    """The key of a whole run's findings by the files' stat signatures; None if one cannot be read."""
+    from mcp_lint.linter import display_name
+
+    rows = []
+    for path, module in zip(paths, module_names(paths)):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        signature = f"stat:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}"
+        rows.append((path, display_name(path), module, signature))
+    return _run_key(rows, resolver, explicit)
+
+
+def _run_key(
+    files: Sequence[tuple[Path, str, ModuleName, str]], resolver: SettingsResolver, explicit: Collection[Path] | None
+) -> str:
     explicit_set = _absolute_set(explicit)
     fingerprints: dict[int, str] = {}
-    hasher = hashlib.blake2b(digest_size=_DIGEST_SIZE)
+    hasher = _hasher()
     hasher.update(f"{tool_fingerprint()}\0{os.getcwd()}\0{explicit is None}\0".encode("utf-8", "surrogatepass"))
-    for item in inputs:
-        settings = resolver.for_path(item.path)
+    for path, display, module, content in files:
+        settings = resolver.for_path(path)
         settings_fp = fingerprints.get(id(settings))
         if settings_fp is None:
             settings_fp = fingerprints[id(settings)] = f"{settings.fingerprint()}:{settings.root}"
-        named = explicit_set is not None and _absolute(item.path) in explicit_set
-        row = (item.display, item.digest, item.error or "", item.module.dotted, str(item.module.is_package), str(named), settings_fp)
+        named = explicit_set is not None and _absolute(path) in explicit_set
+        row = (display, content, module.dotted, str(module.is_package), str(named), settings_fp)
         hasher.update("\0".join(row).encode("utf-8", "surrogatepass") + b"\n")
     return hasher.hexdigest()
 
@@ -353,11 +412,18 @@ def lint_files(
     """
     from mcp_lint.linter import FileOutcome, analyze_all, link
 
+    quick = stat_key(paths, resolver, explicit) if cache is not None else None
+    if cache is not None and reuse_findings and quick is not None:
+        entry = cache.load_run(quick)
+        if entry is not None and _pins_unchanged(entry, resolver):
+            return _reused(paths, entry), entry.findings, []
     inputs = read_inputs(paths)
     key = run_key(inputs, resolver, explicit) if cache is not None else ""
     if cache is not None and reuse_findings:
         entry = cache.load_run(key)
         if entry is not None and _pins_unchanged(entry, resolver):
+            if quick is not None:
+                cache.store_run(quick, entry)  # touched, not changed: the next run skips reading
             reported = {finding.filename for finding in entry.findings}
             outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
             return outcomes, entry.findings, []
@@ -365,8 +431,28 @@ def lint_files(
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:
-        cache.store_run(key, RunEntry(findings, recording.seen, _deps_signature(recording.seen)))
+        entry = RunEntry(findings, recording.seen, _deps_signature(recording.seen))
+        cache.store_run(key, entry)
+        if quick is not None:
+            cache.store_run(quick, entry)
     return outcomes, findings, errors
+
+
+def _reused(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
+    """Outcomes for stored findings: the source of each file with findings (reports show it)."""
+    from mcp_lint.fileio import SourceError, read_source
+    from mcp_lint.linter import FileOutcome, display_name
+
+    reported = {finding.filename for finding in entry.findings}
+    outcomes = []
+    for path in paths:
+        display = display_name(path)
+        if display in reported:
+            try:
+                outcomes.append(FileOutcome(display, source=read_source(path)))
+            except SourceError:
+                pass  # its MCP000 is among the findings; there is no text to show
+    return outcomes
 
 
 # Files the project facts read (project.py): a change to any of them may change a pin.
@@ -404,7 +490,7 @@ def _deps_signature(pins: dict[tuple[str, str], tuple[str, str] | None]) -> str:
             if parent == directory:
                 break
             directory = parent
-    return hashlib.sha256("\n".join(rows).encode("utf-8", "surrogatepass")).hexdigest()
+    return digest("\n".join(rows).encode("utf-8", "surrogatepass"))
 
 
 def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:

@@ -8,8 +8,6 @@ matches a selector when it starts with it, and when `select` and `ignore` both m
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sys
 from dataclasses import dataclass, replace
@@ -122,6 +120,9 @@ class Settings:
             "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
             "target": self.target,
         }
+        import hashlib  # fingerprints serve the cache only
+        import json
+
         blob = json.dumps(effective, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -314,6 +315,8 @@ def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
 def _per_file_ignores(value: Any, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where} must be a table of glob = [codes], got {_toml_type(value)}")
+    import json
+
     entries = []
     for pattern, codes in value.items():
         entry = f"{where}.{json.dumps(pattern)}"

@@ -8,7 +8,6 @@ anything the settings exclude.
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Sequence
@@ -20,7 +19,6 @@ from mcp_lint.config import SettingsResolver
 
 __all__ = ["discover"]
 
-logger = logging.getLogger(__name__)
 
 # Directories never worth walking into: VCS metadata, virtual environments, tool caches, build
 # output. Environments under other names are recognised by their pyvenv.cfg.
@@ -110,7 +108,7 @@ class _Walker:
                 with os.scandir(directory) as listing:
                     entries = list(listing)
             except OSError as error:
-                logger.warning("cannot list %s: %s", shown, error.strerror or error)
+                _warn("cannot list %s: %s", shown, error.strerror or error)
                 continue
             names = {entry.name for entry in entries}
             if directory != root_abs and "pyvenv.cfg" in names:
@@ -220,3 +218,9 @@ def _ignored(levels: Sequence[_Level], name: str) -> bool:
 
 def _skipped_name(name: str) -> bool:
     return name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")
+
+
+def _warn(message: str, *args: object) -> None:
+    import logging  # rare: not worth importing logging on every start
+
+    logging.getLogger(__name__).warning(message, *args)

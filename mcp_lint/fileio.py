@@ -12,7 +12,6 @@ import io
 import itertools
 import os
 import stat
-import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +79,8 @@ def atomic_write(path: Path, text: str, encoding: str) -> None:
 
 
 def _replace(target: Path, data: bytes) -> None:
+    import tempfile  # only writes need it
+
     mode = stat.S_IMODE(os.stat(target).st_mode)
     fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:

@@ -54,6 +54,7 @@ class Project:
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
+        self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -80,6 +81,14 @@ class Project:
 
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
         """The function a qualified name designates, through re-exports, instances and base classes."""
+        if depth:
+            return self._function(qualname, depth)
+        # Memoised: reach() asks once per tool for every call of every helper it passes through.
+        if qualname not in self._functions_found:
+            self._functions_found[qualname] = self._function(qualname, 0)
+        return self._functions_found[qualname]
+
+    def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
         resolved = self.resolve(qualname)
         found = self.functions.get(resolved)
         if found is not None or depth > 4:

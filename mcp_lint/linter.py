@@ -6,20 +6,20 @@ worker processes and its result can be cached; the project step (`linker.Project
 
 from __future__ import annotations
 
+import gc
 import os
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Collection, Sequence
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
 from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
-from mcp_lint.model.summary import ModuleSummary
 from mcp_lint.noqa import is_suppressed
 
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache, FileInput
+    from mcp_lint.model.summary import ModuleSummary
 
 
 @dataclass
@@ -56,23 +56,44 @@ def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Find
     )
 
 
-def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
-    from mcp_lint.analysis import ParseFailure, analyze_source
-
+def analyze_text(
+    source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None
+) -> FileOutcome:
+    # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
+    # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
+    # the file only (and for the first import of libcst, as costly in the same way): whatever
+    # cycles it leaves are collected once it is back on.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        result = analyze_source(source.text, path, display, codes)
+        from mcp_lint.analysis import ParseFailure, analyze_source
+
+        result = analyze_source(source.text, path, display, codes, keep)
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        detail = _describe(exc)
         return FileOutcome(display, internal_error=f"{display}: internal error: {detail}", source=source)
+    finally:
+        if collecting:
+            gc.enable()
     if isinstance(result, ParseFailure):
         return FileOutcome(display, problem=unreadable(display, result.reason, result.row, result.column), source=source)
     return FileOutcome(display, summary=result, source=source)
 
 
-def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None) -> FileOutcome:
-    """Worker entry point: analyse one file, reading it unless its `source` is given."""
+def _describe(exc: BaseException) -> str:
+    """`ValueError: message`, as a traceback's last line says it."""
+    import traceback  # only for internal errors: it imports textwrap and linecache
+
+    return traceback.format_exception_only(type(exc), exc)[-1].strip()
+
+
+def analyze_path(
+    path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None
+) -> FileOutcome:
+    """Worker entry point: analyse one file (only the definitions `keep` needs, when given),
+    reading it unless its `source` is given."""
     path = Path(path_text)
     display = display_name(path)
     if source is None:
@@ -80,7 +101,7 @@ def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozen
             source = read_source(path)
         except SourceError as exc:
             return FileOutcome(display, problem=unreadable(display, str(exc)))
-    return analyze_text(source, path, display, codes)
+    return analyze_text(source, path, display, codes, keep)
 
 
 def analyze_all(
@@ -96,14 +117,14 @@ def analyze_all(
 
     With `explicit=None` every path is analysed. Otherwise the paths in `explicit` (named on the
     command line) always are, the others only when they can change a finding (prefilter.py), and
-    the outcomes cover the analysed and the unreadable files only. A round with more than one file
-    to analyse runs in `jobs` worker processes; `cache` supplies and keeps per-file results by
-    content. `inputs` are the files already read by cache.read_inputs (read here otherwise).
+    the outcomes cover the analysed and the unreadable files only. Files are analysed in `jobs`
+    worker processes as soon as more than one is waiting (scheduler.py); `cache` supplies and
+    keeps per-file results by content. `inputs` are the files already read by
+    cache.read_inputs (read here otherwise).
     """
-    from concurrent.futures import ProcessPoolExecutor
-
     from mcp_lint.cache import read_inputs
     from mcp_lint.prefilter import analyze_reachable
+    from mcp_lint.scheduler import Analyzer
 
     items = list(inputs) if inputs is not None else read_inputs(paths)
     unreadable_files = {
@@ -111,42 +132,13 @@ def analyze_all(
         for index, item in enumerate(items)
         if item.error is not None
     }
-    pool: ProcessPoolExecutor | None = None
-
-    def analyze(batch: list[int]) -> list[FileOutcome]:
-        nonlocal pool
-        done = {i: unreadable_files[i] for i in batch if i in unreadable_files}
-        todo = []
-        for index in batch:
-            item = items[index]
-            stored = cache.load_file(item.file_key(codes)) if cache is not None and index not in done else None
-            if stored is not None:
-                done[index] = FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)
-            elif index not in done:
-                todo.append(index)
-        todo.sort(key=lambda i: -items[i].size)  # largest first, so the workers finish together
-        arguments = ([str(items[i].path) for i in todo], [items[i].source for i in todo], [codes] * len(todo))
-        if jobs > 1 and len(todo) > 1:
-            if pool is None:
-                import mcp_lint.analysis  # noqa: F401 - imported once, inherited by forked workers
-
-                pool = ProcessPoolExecutor(max_workers=jobs)
-            results, broken = _survive_crashes(pool.map(analyze_path, *arguments), todo, arguments)
-            if broken:  # a dead worker leaves the pool unusable: the next round starts a new one
-                pool.shutdown(wait=False)
-                pool = None
-        else:
-            results = list(map(analyze_path, *arguments))
-        for index, outcome in zip(todo, results):
-            outcome.source = items[index].source  # the worker's copy is equal; keep one
-            done[index] = outcome
-            if cache is not None and outcome.internal_error is None:
-                cache.store_file(items[index].file_key(codes), outcome.summary, outcome.problem)
-        return [done[i] for i in batch]
-
+    analyzer = Analyzer(items, jobs, cache, codes, unreadable_files)
     try:
         if explicit is None:
-            analyzed = dict(zip(range(len(items)), analyze(list(range(len(items))))))
+            analyzer.submit([(index, None) for index in range(len(items))])
+            analyzed: dict[int, FileOutcome] = {}
+            while analyzer.pending():
+                analyzed.update((index, outcome) for index, _, outcome in analyzer.collect())
         else:
             named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
             first = [
@@ -154,38 +146,11 @@ def analyze_all(
                 for i, item in enumerate(items)
                 if item.error is None and (os.path.normcase(os.path.abspath(item.path)) in named or item.seed)
             ]
-            analyzed = analyze_reachable([item.module for item in items], first, analyze)
+            analyzed = analyze_reachable([item.module for item in items], first, analyzer)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        analyzer.close()
     analyzed.update(unreadable_files)
     return [analyzed[i] for i in sorted(analyzed)]
-
-
-def _survive_crashes(
-    results: Iterable[FileOutcome], todo: list[int], arguments: tuple[list, list, list]
-) -> tuple[list[FileOutcome], bool]:
-    """The pool's outcomes; if a worker died (a native crash in the parser), the files it had not
-    finished are analysed again, each in a process of its own, and the one that kills its process
-    is reported as MCP000 instead of taking the run down."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    done: list[FileOutcome] = []
-    try:
-        for outcome in results:
-            done.append(outcome)
-        return done, False
-    except BrokenProcessPool:
-        for position in range(len(done), len(todo)):
-            path_text, source, codes = (column[position] for column in arguments)
-            try:
-                with ProcessPoolExecutor(max_workers=1) as alone:
-                    done.append(alone.submit(analyze_path, path_text, source, codes).result())
-            except BrokenProcessPool:
-                display = display_name(Path(path_text))
-                done.append(FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source))
-    return done, True
 
 
 def default_jobs() -> int:
@@ -231,7 +196,7 @@ def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinS
     try:
         raw = project.findings()
     except Exception as exc:  # noqa: BLE001
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        detail = _describe(exc)
         errors.append(f"internal error while linking the project: {detail}")
         raw = []
     raw.extend(o.problem for o in outcomes if o.problem is not None)

@@ -9,11 +9,14 @@ of two kinds of module:
   `from_function`, `mcp_tool` or `CallToolRequest`; `@mcp.tool` on a server imported from a sibling
   module is one of them too. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
   MCP100 (unused noqa) sees every such comment;
-* **modules the linker asks for**: after each round of analysis the project step runs on the
-  summaries so far, and every qualified name it looked up without finding it (a helper a tool
-  calls, a server a tool is registered on, a name re-exported by a package) names the modules that
-  may define it: each of its dotted prefixes. Those of them that are linted files are analysed in
-  the next round, until the linker asks for nothing new.
+* **modules the linker asks for**: whenever results have come in and a worker is free
+  (scheduler.py), the project step runs on the summaries so far, and every qualified name it
+  looked up without finding it (a helper a tool calls, a server a tool is registered on, a name
+  re-exported by a package) names the modules that may define it: each of its dotted prefixes.
+  Those of them that are linted files are analysed next, until the linker asks for nothing new.
+  Such a module is analysed only for the names asked of it (model/pruning.py: the definitions
+  nothing asked for are left out of the parse), and again, keeping more, if a later question
+  names a definition it left out.
 
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
@@ -22,7 +25,7 @@ the modules the linker asks for come to about a third (seeds alone: 18%), with i
 findings. Asking the linker itself also keeps the filter exact as the linker learns new ways to
 resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`, and
 that is the one place this module listens to. Only the reachability step runs between rounds (the
-rendering of findings looks nothing up); it costs a few tens of milliseconds per round.
+rendering of findings looks nothing up); it costs a few tens of milliseconds each time.
 
 What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
 syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
@@ -35,11 +38,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
     from mcp_lint.linter import FileOutcome
     from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.scheduler import Analyzer
 
 __all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "module_names", "wanted_modules"]
 
@@ -58,10 +62,24 @@ class ModuleName:
 
 
 class _PackagePrefixes:
-    """The dotted package of each directory (empty outside a package), computed once each."""
+    """Per directory, computed once each: its dotted package (empty outside a package) and its
+    resolved path."""
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[str, ...]] = {}
+        self._real: dict[str, str] = {}
+
+    def realpath(self, path: Path) -> str:
+        """os.path.realpath(path), resolving each directory once (a walk has many files per
+        directory; only a file that is itself a symlink needs its own resolution)."""
+        text = str(path)
+        if os.path.islink(text):
+            return os.path.realpath(text)
+        directory, filename = os.path.split(text)
+        real = self._real.get(directory)
+        if real is None:
+            real = self._real[directory] = os.path.realpath(directory or ".")
+        return os.path.join(real, filename)
 
     def of(self, directory: str) -> tuple[str, ...]:
         known = self._known.get(directory)
@@ -80,7 +98,7 @@ def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleN
     As there, a relative path is resolved (symlinks included) and an absolute one is taken as is.
     Pass one `packages` object for many paths so each directory is looked at once.
     """
-    text = str(path) if path.is_absolute() else os.path.realpath(path)
+    text = str(path) if path.is_absolute() else (packages or _PackagePrefixes()).realpath(path)
     directory, filename = os.path.split(text)
     is_package = filename == "__init__.py"
     parts = (packages or _PackagePrefixes()).of(directory)
@@ -118,8 +136,10 @@ def _is_word(byte: int) -> bool:
     return byte in _WORD_BYTES
 
 
-def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
-    """Dotted names of the modules the project step looked for and did not have.
+def wanted_modules(summaries: Sequence[ModuleSummary]) -> dict[str, set[str]] | None:
+    """The modules the project step looked in and did not find what it wanted, each with what it
+    wanted there, at most two names deep (`pkg.mod.Api.get` wants `mod.Api` of `pkg`, `Api.get`
+    of `pkg.mod`: a method is the finest unit model/pruning.py leaves out).
 
     None when the project step fails: the caller must then analyse everything (that failure is
     reported by the real link step).
@@ -145,7 +165,7 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
         Listening(list(summaries), lambda path, distribution: None).reach()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
-    wanted: set[str] = set()
+    wanted: dict[str, set[str]] = {}
     for name in missing:
         parts = name.split(".")
         if name not in servers and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
@@ -153,34 +173,82 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
             # follows no function, so the module defining it cannot change a finding. Its methods
             # (`models.Comment.parse`) and instances still count.
             continue
-        wanted.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
+        for cut in range(1, len(parts)):
+            wanted.setdefault(".".join(parts[:cut]), set()).add(".".join(parts[cut : cut + 2]))
     return wanted
 
 
-def analyze_reachable(
-    names: Sequence[ModuleName],
-    first: Iterable[int],
-    analyze: Callable[[list[int]], list[FileOutcome]],
-) -> dict[int, FileOutcome]:
-    """Analyse `first` (indexes into `names`), then the modules the linker asks for, round by round.
+def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyzer: Analyzer) -> dict[int, FileOutcome]:
+    """Analyse `first` (indexes into `names`) whole, then the modules the linker asks for, each for
+    the names asked of it (model/pruning.py), until the linker asks for nothing new.
 
-    `analyze` gets each round's indexes in ascending order and returns their outcomes in that order.
-    Files with the same module name are analysed together, so the linker sees what it would see
-    with every file analysed.
+    The linker is asked again whenever results came in and a worker is free (scheduler.py), not
+    only once a whole wave is done. A module asked later for a name its analysis left out is
+    analysed again, keeping that name too. Files with the same module name are analysed
+    together, so the linker sees what it would see with every file analysed.
     """
     by_name: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         by_name.setdefault(name.dotted, []).append(index)
     done: dict[int, FileOutcome] = {}
-    batch = sorted(set(first))
-    while batch:
-        done.update(zip(batch, analyze(batch)))
-        if len(done) == len(names):
-            break  # nothing left to ask for
-        summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
-        wanted = wanted_modules(summaries)
-        if wanted is None:
-            batch = [i for i in range(len(names)) if i not in done]
+    kept: dict[int, frozenset[str] | None] = {}
+    in_flight: set[int] = set()
+    submit = sorted(set(first))
+    analyzer.submit([(index, None) for index in submit])
+    in_flight.update(submit)
+    fresh = False  # results arrived since the linker was last asked
+    while True:
+        for index, keep, outcome in analyzer.collect():
+            done[index], kept[index] = outcome, keep
+            in_flight.discard(index)
+            fresh = True
+        if analyzer.busy():
+            continue  # every worker has a job: collect more before asking
+        if not fresh:
+            if analyzer.pending() == 0:
+                break
             continue
-        batch = sorted({i for name in wanted for i in by_name.get(name, ()) if i not in done})
+        fresh = False
+        if not in_flight and len(done) == len(names) and not any(_pruned(outcome) for outcome in done.values()):
+            break  # everything is analysed whole: nothing left to ask for
+        asked = _asked(len(names), by_name, done, kept, in_flight)
+        if asked:
+            analyzer.submit(sorted(asked.items()))
+            in_flight.update(asked)
+        elif analyzer.pending() == 0:
+            break
     return done
+
+
+def _asked(
+    total: int,
+    by_name: dict[str, list[int]],
+    done: dict[int, FileOutcome],
+    kept: dict[int, frozenset[str] | None],
+    in_flight: set[int],
+) -> dict[int, frozenset[str] | None]:
+    """What to analyse next: index -> names to keep (None: the whole file)."""
+    summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
+    wanted = wanted_modules(summaries)
+    if wanted is None:  # the linker failed: analyse everything whole (the link step reports it)
+        return {i: None for i in range(total) if i not in in_flight and (i not in done or _pruned(done[i]))}
+    asked: dict[int, frozenset[str] | None] = {}
+    for name, paths in wanted.items():
+        for index in by_name.get(name, ()):
+            if index in in_flight:
+                continue  # asked again, if still needed, once this analysis is in
+            if index not in done:
+                asked[index] = frozenset(paths) | (asked.get(index) or frozenset())
+            elif _left_out(_pruned(done[index]), paths):
+                asked[index] = (kept[index] or frozenset()) | paths | (asked.get(index) or frozenset())
+    return asked
+
+
+def _left_out(pruned: frozenset[str], asked: Iterable[str]) -> bool:
+    """Whether the analysis that left out `pruned` lacks one of the `asked` paths (`Api.get` is
+    missing when the method or its whole class was left out)."""
+    return bool(pruned) and any(path in pruned or path.partition(".")[0] in pruned for path in asked)
+
+
+def _pruned(outcome: FileOutcome) -> frozenset[str]:
+    return outcome.summary.pruned if outcome.summary is not None else frozenset()

@@ -12,7 +12,6 @@ Every file is optional and untrusted: one that cannot be read or parsed is skipp
 from __future__ import annotations
 
 import ast
-import configparser
 import enum
 import fnmatch
 import functools
@@ -24,10 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
-from packaging.markers import Marker
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 if sys.version_info >= (3, 11):
@@ -59,7 +55,7 @@ class DeclaredDeps:
     pins: tuple[Pin, ...] = ()
 
     def get(self, distribution: str) -> Pin | None:
-        name = canonicalize_name(distribution)
+        name = _canonical_name(distribution)
         for pin in self.pins:
             if pin.distribution == name:
                 return pin
@@ -111,11 +107,13 @@ def parse_target(target: str) -> DeclaredDeps:
     Raises ValueError with a message for the user when ``target`` is not a requirement on one
     of the MCP distributions: unlike a stray metadata file, this is the user's own setting.
     """
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         requirement = Requirement(target)
     except InvalidRequirement as exc:
         raise ValueError(f"invalid target {target!r}: {exc}") from None
-    distribution = canonicalize_name(requirement.name)
+    distribution = _canonical_name(requirement.name)
     if distribution not in DISTRIBUTIONS:
         known = ", ".join(sorted(DISTRIBUTIONS))
         raise ValueError(f"invalid target {target!r}: expected one of {known}")
@@ -261,20 +259,52 @@ def _strings(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)]
 
 
-def _requirement(text: str) -> Requirement | None:
+class _Requirement(NamedTuple):
+    distribution: str  # canonical name, one of DISTRIBUTIONS
+    specifier: str
+    extra_only: bool  # its marker names an extra: installed only with that extra
+
+
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# `name`, `name[extras]`, `name>=1,<2`, `name (>=1)`: no marker, no URL. Most requirements have
+# this shape; packaging's full PEP 508 parser (whose import costs a one-file run ~8 ms) reads
+# the rest, and SpecifierSet still validates the specifier of these.
+_SIMPLE = re.compile(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\]\s*)?(\(?)([^;@()\[\]]*)(\)?)\s*")
+
+
+def _canonical_name(name: str) -> str:
+    """A distribution name normalised as PEP 503 says (packaging.utils pulls in packaging.tags)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement(text: str) -> _Requirement | None:
+    """The requirement in `text` when it is on one of DISTRIBUTIONS."""
+    name = _NAME.match(text)
+    distribution = _canonical_name(name.group(1)) if name else ""
+    if distribution not in DISTRIBUTIONS:
+        return None  # whatever else the line holds, it is not about an MCP framework
+    simple = _SIMPLE.fullmatch(text)
+    if simple is not None and (simple.group(1) == "") == (simple.group(3) == ""):
+        try:
+            return _Requirement(distribution, str(SpecifierSet(simple.group(2).strip())), False)
+        except InvalidSpecifier:
+            return None
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         requirement = Requirement(text.strip())
     except InvalidRequirement:
         return None
-    return requirement if canonicalize_name(requirement.name) in DISTRIBUTIONS else None
+    marker = requirement.marker
+    extra_only = marker is not None and re.search(r"\bextra\b", _QUOTED.sub("", str(marker))) is not None
+    return _Requirement(distribution, str(requirement.specifier), extra_only)
 
 
 def _pep508(texts: Iterable[str], kind: _Kind, source: Path) -> Iterator[_Found]:
     for text in texts:
         requirement = _requirement(text)
         if requirement is not None:
-            distribution = canonicalize_name(requirement.name)
-            yield _Found(distribution, kind, str(source), specifier=str(requirement.specifier))
+            yield _Found(requirement.distribution, kind, str(source), specifier=requirement.specifier)
 
 
 # pyproject.toml
@@ -297,7 +327,7 @@ def _from_pyproject(path: Path) -> Iterator[_Found]:
     tables += [_table(group, "dependencies") for group in _table(poetry, "group").values()]
     for table in tables:
         for name, value in table.items():
-            distribution = canonicalize_name(name)
+            distribution = _canonical_name(name)
             if distribution in DISTRIBUTIONS:
                 entry = _poetry_entry(value)
                 if entry is not None:
@@ -423,6 +453,8 @@ def _from_setup_cfg(path: Path) -> Iterator[_Found]:
     text = _read_text(path)
     if text is None:
         return
+    import configparser  # setup.cfg is rare: not worth importing on every start
+
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(text)
@@ -489,7 +521,7 @@ def _from_lock(path: Path) -> Iterator[_Found]:
             continue
         name, version = package.get("name"), package.get("version")
         if isinstance(name, str) and isinstance(version, str) and _is_version(version):
-            distribution = canonicalize_name(name)
+            distribution = _canonical_name(name)
             if distribution in DISTRIBUTIONS:
                 yield _Found(distribution, _Kind.EXACT, str(path), version=version)
 
@@ -505,27 +537,43 @@ def _is_version(text: str) -> bool:
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
-def _needs_extra(marker: Marker | None) -> bool:
-    return marker is not None and re.search(r"\bextra\b", _QUOTED.sub("", str(marker))) is not None
-
-
 def _from_metadata(path: Path) -> Iterator[_Found]:
-    from email.parser import HeaderParser  # email pulls in socket: only for package metadata
-
     text = _read_text(path)
     if text is None:
         return
-    headers = HeaderParser().parsestr(text)
+    headers = _metadata_headers(text)
     # The metadata of an MCP distribution itself (fastmcp's sdist, a site-packages dist-info)
     # states the exact version of that code.
-    name, version = headers.get("Name"), headers.get("Version")
-    if isinstance(name, str) and isinstance(version, str) and _is_version(version.strip()):
-        if canonicalize_name(name.strip()) in DISTRIBUTIONS:
-            distribution = canonicalize_name(name.strip())
-            yield _Found(distribution, _Kind.EXACT, str(path), version=version.strip())
-    for line in headers.get_all("Requires-Dist") or []:
-        requirement = _requirement(str(line))
+    name, version = headers.get("name", [""])[0].strip(), headers.get("version", [""])[0].strip()
+    if name and version and _is_version(version) and _canonical_name(name) in DISTRIBUTIONS:
+        yield _Found(_canonical_name(name), _Kind.EXACT, str(path), version=version)
+    for line in headers.get("requires-dist", []):
+        requirement = _requirement(line)
         if requirement is not None:
-            kind = _Kind.EXTRA if _needs_extra(requirement.marker) else _Kind.DECLARED
-            distribution = canonicalize_name(requirement.name)
-            yield _Found(distribution, kind, str(path), specifier=str(requirement.specifier))
+            kind = _Kind.EXTRA if requirement.extra_only else _Kind.DECLARED
+            yield _Found(requirement.distribution, kind, str(path), specifier=requirement.specifier)
+
+
+def _metadata_headers(text: str) -> dict[str, list[str]]:
+    """The header fields of a core metadata file (PKG-INFO, METADATA) by lower-cased name.
+
+    The RFC 822 layout those files use: `Name: value` lines up to the first empty line (the
+    description follows it), a line starting with whitespace continuing the field above. Read
+    here rather than with the email package, whose import costs more than the whole lookup.
+    """
+    headers: dict[str, list[str]] = {}
+    values: list[str] | None = None
+    for line in text.splitlines():
+        if not line.strip():
+            break
+        if line[0] in " \t":
+            if values:
+                values[-1] += " " + line.strip()
+            continue
+        field, colon, value = line.partition(":")
+        if not colon:
+            values = None
+            continue
+        values = headers.setdefault(field.strip().lower(), [])
+        values.append(value.strip())
+    return headers

@@ -58,9 +58,9 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = linter.analyze_path
 
-    def counting(path_text: str, source=None, codes=None):
+    def counting(path_text: str, source=None, codes=None, keep=None):
         seen.append(Path(path_text).name)
-        return real(path_text, source, codes)
+        return real(path_text, source, codes, keep)
 
     monkeypatch.setattr(linter, "analyze_path", counting)
     return seen
@@ -78,6 +78,50 @@ def test_a_warm_run_prints_what_the_cold_run_printed_without_analysing(project: 
     analysed.clear()
     assert check(".") == cold
     assert analysed == []
+
+
+def test_a_warm_run_reads_only_the_files_it_shows(project: Path, analysed: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_lint import fileio
+
+    cold = check(".")
+    read: list[str] = []
+    real = fileio.read_source
+
+    def recording(path: Path):
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(fileio, "read_source", recording)
+    assert check(".") == cold
+    assert read == ["helpers.py"] and analysed == ["server.py", "helpers.py"]  # no new analysis
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(project: Path, analysed: list[str]) -> None:
+    check(".")
+    helpers = project / "helpers.py"
+    before = helpers.stat()
+    # Same length, same modification time: only the change time (which no tool can set) moves.
+    helpers.write_text(HELPERS.replace("cannot read: {exc}", "cannot read:XXXXXX"), encoding="utf-8")
+    os.utime(helpers, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert helpers.stat().st_size == before.st_size and helpers.stat().st_mtime_ns == before.st_mtime_ns
+    analysed.clear()
+    assert check(".") == (0, "")
+    assert analysed == ["helpers.py"]
+
+
+def test_a_touched_file_hits_by_content_then_by_stat(project: Path, analysed: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_lint import fileio
+
+    cold = check(".")
+    os.utime(project / "server.py")  # new times, same bytes
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == []  # the content key still matched
+    read: list[str] = []
+    real = fileio.read_source
+    monkeypatch.setattr(fileio, "read_source", lambda path: read.append(Path(path).name) or real(path))
+    assert check(".") == cold
+    assert read == ["helpers.py"]  # and the entry was filed under the new stat signature
 
 
 def test_the_cache_lives_in_the_project_root_tagged_and_ignored_by_git(project: Path) -> None:

@@ -366,6 +366,65 @@ def test_dist_info_metadata_of_a_framework_gives_its_exact_version(tmp_path: Pat
     }
 
 
+def test_metadata_headers_continuation_lines_and_description_body(tmp_path: Path) -> None:
+    metadata = write(
+        tmp_path / "weather_mcp-0.3.0.dist-info" / "METADATA",
+        """\
+Metadata-Version: 2.1
+Name: weather-mcp
+License: MIT License
+        with a continuation line
+Requires-Dist: mcp[cli]
+ >=1.11,<2
+Requires-Dist: FastMCP (>=2.3)
+
+Requires-Dist: mcp==0.1  (in the description body: not a header)
+""",
+    )
+    assert pins(tmp_path / "weather_mcp" / "server.py") == {
+        "mcp": (">=1.11,<2", str(metadata)),
+        "fastmcp": (">=2.3", str(metadata)),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mcp",
+        "mcp>=1.9",
+        "MCP >= 1.9 , < 2",
+        "mcp[cli]>=1.11",
+        "mcp [cli, ws] (>=1.2,<2)",
+        "mcp==1.*",
+        "mcp~=1.9.0",
+        "fast_mcp>=2",
+        "fastmcp<3,>=2.5; extra == 'fast'",
+        "mcp>=1.9; python_version >= '3.10'",
+        "mcp @ https://example.com/mcp-1.0.tar.gz",
+        "mcp>=1.9 ; extra == \"cli\" and python_version < \"3.13\"",
+        "mcp>=",
+        "mcp[cli",
+        "mcp>=1.0 junk",
+        "mcp (>=1.0",
+        "mcpx>=1",
+        "rich>=13",
+    ],
+)
+def test_requirement_fast_path_agrees_with_packagings_parser(text: str) -> None:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        reference = Requirement(text)
+    except InvalidRequirement:
+        expected = None
+    else:
+        name = canonicalize_name(reference.name)
+        expected = (name, str(reference.specifier)) if name in project.DISTRIBUTIONS else None
+    found = project._requirement(text)
+    assert (None if found is None else (found.distribution, found.specifier)) == expected
+
+
 # --- walking up -------------------------------------------------------------------------------
 
 

@@ -91,3 +91,41 @@ def test_the_registry_and_the_rules_package_list_the_same_rules() -> None:
 
     assert tuple(RULE_CLASSES) == TREE_RULE_CODES
     assert tuple(rule.code for rule in all_rules()) == TREE_RULE_CODES
+
+
+# Standard-library modules a one-file `--no-cache` run never needs: a process pool, hashing and
+# pickling for the cache, the email parser, packaging's full PEP 508 parser and its tags,
+# logging. Each costs a pre-commit hook several milliseconds on every commit.
+NOT_FOR_ONE_FILE = (
+    "multiprocessing",
+    "concurrent.futures.process",
+    "_hashlib",
+    "hashlib",
+    "pickle",
+    "tempfile",
+    "email.parser",
+    "packaging.requirements",
+    "packaging.tags",
+    "logging",
+)
+
+
+def test_a_cold_one_file_check_of_a_pinned_server_stays_lean(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "w"\ndependencies = ["mcp[cli]>=1.9,<2", "httpx"]\n')
+    dist = tmp_path / "w-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: w\nVersion: 0.1\nRequires-Dist: mcp>=1.9\n")
+    (tmp_path / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\ndef ping() -> str:\n'
+        '    raise ValueError("Invalid input")\n',
+        encoding="utf-8",
+    )
+    code = (
+        "import json, sys\nfrom mcp_lint.cli import main\n"
+        "sys.argv = ['mcp-lint', 'check', 'server.py', '--no-cache', '--output-format', 'concise']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print('\\nIMPORTED=' + json.dumps(sorted(m for m in {NOT_FOR_ONE_FILE!r} if m in sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert "server.py:8:" in done.stdout  # it did lint, with the pin (MCP002 on mcp 1.x FastMCP)
+    assert json.loads(done.stdout.rsplit("IMPORTED=", 1)[-1]) == []

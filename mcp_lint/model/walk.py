@@ -56,16 +56,38 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+# What a field value is, by its exact type: a node, a sequence of nodes, or neither (None, str,
+# MaybeSentinel). CSTNode is an ABC, and `isinstance` against an ABC runs Python code; this table
+# turns the millions of checks a corpus needs into dictionary lookups.
+_NODE, _SEQUENCE, _OTHER = 1, 2, 0
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _NODE if issubclass(cls, cst.CSTNode) else _SEQUENCE if issubclass(cls, (list, tuple)) else _OTHER
+    _KINDS[cls] = kind
+    return kind
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's child nodes that carry code (no whitespace or punctuation), in field order."""
+    found: list[cst.CSTNode] = []
+    kinds = _KINDS
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (list, tuple)):
+        kind = kinds.get(type(value))
+        if kind is None:
+            kind = _kind(type(value))
+        if kind == _NODE:
+            found.append(value)
+        elif kind == _SEQUENCE:
             for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
+                item_kind = kinds.get(type(item))
+                if item_kind is None:
+                    item_kind = _kind(type(item))
+                if item_kind == _NODE:
+                    found.append(item)
+    return found
 
 
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
@@ -75,8 +97,7 @@ def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.
     while stack:
         current = stack.pop()
         yield current
-        kids = list(children(current))
-        for child in reversed(kids):
+        for child in reversed(children(current)):
             if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
             stack.append(child)

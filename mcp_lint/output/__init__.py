@@ -10,7 +10,6 @@ import importlib
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence, TextIO
-from urllib.parse import quote
 
 from mcp_lint.findings import Applicability
 
@@ -63,6 +62,10 @@ def relative_posix_path(filename: str) -> str:
 
 def path_to_uri_reference(filename: str) -> str:
     """A relative URI reference for ``filename`` (percent-encoded, forward slashes)."""
+    from urllib.parse import (
+        quote,  # urllib imports ipaddress: only formats with URIs pay
+    )
+
     return quote(relative_posix_path(filename))
 
 

@@ -50,7 +50,7 @@ class FileContext:
         # Lines as the tokenizer counts them (\n, \r\n, \r): a form feed is not a line break.
         self.lines = re.split(r"\r\n|\r|\n", source)
         self._positions = ScopedPositions(module, source, tree)
-        # The function being checked: positions are generated for its top-level statement only.
+        # The function being checked: positions come from the smallest statement of it holding a node.
         self.current: cst.CSTNode | None = None
         self.current_facts: FunctionFacts | None = None
         # Per-file values a rule computes once and reuses for every function.

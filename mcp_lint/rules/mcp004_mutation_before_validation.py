@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -151,6 +151,24 @@ def _names_read(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk(node) if isinstance(n, cst.Name)}
 
 
+class _Accumulated:
+    """The union of `compute(stmt)` over the statements added so far, computed when asked."""
+
+    def __init__(self, compute: Callable[[cst.CSTNode], set[str]], initial: Iterable[str] = ()) -> None:
+        self._compute = compute
+        self._names = set(initial)
+        self._pending: list[cst.CSTNode] = []
+
+    def add(self, stmt: cst.CSTNode) -> None:
+        self._pending.append(stmt)
+
+    def names(self) -> set[str]:
+        for stmt in self._pending:
+            self._names |= self._compute(stmt)
+        self._pending.clear()
+        return self._names
+
+
 def _names_assigned(stmt: cst.CSTNode) -> set[str]:
     out: set[str] = set()
     for node in walk(stmt):
@@ -284,37 +302,39 @@ def set_stock(sku: str, quantity: int) -> str:
     def _check_sequence(
         self, fn: FunctionFacts, ctx: FileContext, statements: list[cst.BaseStatement], block: cst.IndentedBlock, module_names: set[str]
     ) -> Latent | None:
-        params = set(fn.params)
         first: _Mutation | None = None
         first_index = -1
-        assigned_before: set[str] = set(params)
-        assigned_since: set[str] = set()
-        mutated: set[str] = set()
+        # What the statements before the mutation assign, what those after it assign, and what
+        # they mutate: needed only at a rejecting check, which most functions never reach, so
+        # each statement is walked for them only then (lazily, once).
+        assigned_before = _Accumulated(_names_assigned, fn.params)
+        assigned_since = _Accumulated(_names_assigned)
+        mutated = _Accumulated(lambda stmt: _mutated_receivers(stmt, ctx.model.aliases, module_names))
         for index, stmt in enumerate(statements):
             if first is None:
                 description = self._mutation_in(stmt, ctx, module_names)
                 if description is not None:
                     first = _Mutation(stmt, description, _names_assigned(stmt))
                     first_index = index
-                    assigned_since = set(first.targets)
-                    mutated = _mutated_receivers(stmt, ctx.model.aliases, module_names)
+                    assigned_since = _Accumulated(_names_assigned, first.targets)
+                    mutated.add(stmt)
                 else:
-                    assigned_before |= _names_assigned(stmt)
+                    assigned_before.add(stmt)
                 continue
             if isinstance(stmt, cst.If) and _rejects(stmt, ctx):
                 read = _names_read(stmt.test)
                 # Depends on the mutation's result or on what it changed: a post-check, fine.
-                if read & (assigned_since | mutated) or not _is_pure(stmt.test):
-                    assigned_since |= _names_assigned(stmt)
+                if read & (assigned_since.names() | mutated.names()) or not _is_pure(stmt.test):
+                    assigned_since.add(stmt)
                     continue
-                local_reads = read & assigned_before
+                local_reads = read & assigned_before.names()
                 module_reads = read & module_names
                 if not local_reads and not module_reads:
-                    assigned_since |= _names_assigned(stmt)
+                    assigned_since.add(stmt)
                     continue  # constants only: nothing the call could change
-                return self._latent(ctx, fn, stmt, first, statements, first_index, index, assigned_since, block)
-            assigned_since |= _names_assigned(stmt)
-            mutated |= _mutated_receivers(stmt, ctx.model.aliases, module_names)
+                return self._latent(ctx, fn, stmt, first, statements, first_index, index, assigned_since.names(), block)
+            assigned_since.add(stmt)
+            mutated.add(stmt)
         return None
 
     def _mutation_in(self, stmt: cst.BaseStatement, ctx: FileContext, module_names: set[str]) -> str | None:

@@ -1,0 +1,167 @@
+"""Run per-file analyses as they are asked for: from the cache, in worker processes, or inline.
+
+The prefilter (prefilter.analyze_reachable) learns which files to analyse from the results of
+earlier ones, so work arrives in waves. Waiting for a whole wave before asking the linker for the
+next one leaves a core idle at the end of every wave (one big file still running) and both idle
+while the linker runs. So work is submitted file by file to the pool and results are collected as
+they finish: the caller asks the linker again as soon as a worker is free, and the next files
+start while the last ones of the previous wave are still running.
+
+With one job, or while at most one file is waiting, files are analysed inline (no pool is started:
+a one-file run must not pay for multiprocessing).
+"""
+
+from __future__ import annotations
+
+import heapq
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from mcp_lint import linter
+from mcp_lint.linter import FileOutcome, display_name, unreadable
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from mcp_lint.cache import Cache, FileInput
+
+Keep = "frozenset[str] | None"  # the top-level names to analyse a file for (None: all of it)
+
+
+class Analyzer:
+    """Analyses (index, keep) jobs for `items`; `collect` returns them as they finish."""
+
+    def __init__(
+        self,
+        items: Sequence[FileInput],
+        jobs: int,
+        cache: Cache | None,
+        codes: frozenset[str] | None,
+        unreadable_files: dict[int, FileOutcome],
+    ) -> None:
+        self.items = items
+        self.capacity = max(1, jobs)
+        self.cache = cache
+        self.codes = codes
+        self.unreadable_files = unreadable_files
+        self._ready: list[tuple[int, Any, FileOutcome]] = []
+        self._queue: list[tuple[int, int, Any]] = []  # (-size, index, keep): largest first
+        self._running: dict[Future, tuple[int, Any]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    # -- submitting ----------------------------------------------------------------------------
+    def submit(self, batch: Sequence[tuple[int, Any]]) -> None:
+        for index, keep in batch:
+            item = self.items[index]
+            if index in self.unreadable_files:
+                self._ready.append((index, keep, self.unreadable_files[index]))
+                continue
+            stored = self.cache.load_file(item.file_key(self.codes, keep)) if self.cache is not None else None
+            if stored is not None:
+                self._ready.append((index, keep, FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)))
+                continue
+            heapq.heappush(self._queue, (-item.size, index, keep))
+        if self.capacity > 1 and len(self._queue) + len(self._running) > 1:
+            self._start_queued()
+
+    def pending(self) -> int:
+        """Jobs submitted and not yet collected (cached results count until collected)."""
+        return len(self._ready) + len(self._queue) + len(self._running)
+
+    def busy(self) -> bool:
+        """Whether every worker has a job: asking the linker for more would only wait."""
+        return len(self._running) + len(self._queue) >= self.capacity
+
+    # -- collecting ----------------------------------------------------------------------------
+    def collect(self) -> list[tuple[int, Any, FileOutcome]]:
+        """The jobs finished since the last call: at least one if any is pending (it blocks)."""
+        if not self._ready:
+            if self._running:
+                self._wait()
+            elif self._queue:
+                _, index, keep = heapq.heappop(self._queue)
+                self._finish(index, keep, linter.analyze_path(*self._arguments(index, keep)))
+        ready, self._ready = self._ready, []
+        return ready
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    # -- internals -----------------------------------------------------------------------------
+    def _arguments(self, index: int, keep: Any) -> tuple[str, Any, frozenset[str] | None, Any]:
+        item = self.items[index]
+        return str(item.path), item.source, self.codes, keep
+
+    def _start_queued(self) -> None:
+        if self._pool is None:
+            # Imported here: multiprocessing costs a one-file run more than its own analysis.
+            from concurrent.futures import ProcessPoolExecutor
+
+            # Imported once here, inherited by the forked workers: libcst, the model, and the
+            # rules this run selected (each worker would otherwise import and compile them).
+            import mcp_lint.analysis  # noqa: F401
+            from mcp_lint.rules import all_rules
+
+            all_rules(self.codes)
+            self._pool = ProcessPoolExecutor(max_workers=self.capacity)
+        while self._queue:
+            _, index, keep = heapq.heappop(self._queue)
+            self._running[self._pool.submit(linter.analyze_path, *self._arguments(index, keep))] = (index, keep)
+
+    def _wait(self) -> None:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        finished, _ = wait(list(self._running), return_when=FIRST_COMPLETED)
+        broken = False
+        for future in finished:
+            index, keep = self._running.pop(future)
+            try:
+                outcome = future.result()
+            except BrokenProcessPool:
+                broken = True
+                self._alone(index, keep)
+                continue
+            self._finish(index, keep, outcome)
+        if broken:
+            self._survive_crash()
+
+    def _survive_crash(self) -> None:
+        """A worker died (a native crash in the parser): the pool is unusable. Every file it had
+        not finished is analysed again, each in a process of its own, so the one that kills its
+        process is reported as MCP000 instead of taking the run down; later jobs get a new pool."""
+        assert self._pool is not None
+        self._pool.shutdown(wait=False)
+        self._pool = None
+        running, self._running = self._running, {}
+        for future, (index, keep) in running.items():
+            try:
+                outcome = future.result(timeout=0) if future.done() else None
+            except Exception:  # noqa: BLE001 - BrokenProcessPool: not finished before the crash
+                outcome = None
+            if outcome is None:
+                self._alone(index, keep)
+            else:
+                self._finish(index, keep, outcome)
+
+    def _alone(self, index: int, keep: Any) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        path_text, source, codes, keep = self._arguments(index, keep)
+        try:
+            with ProcessPoolExecutor(max_workers=1) as alone:
+                outcome = alone.submit(linter.analyze_path, path_text, source, codes, keep).result()
+        except BrokenProcessPool:
+            display = display_name(Path(path_text))
+            outcome = FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source)
+        self._finish(index, keep, outcome)
+
+    def _finish(self, index: int, keep: Any, outcome: FileOutcome) -> None:
+        item = self.items[index]
+        outcome.source = item.source  # the worker's copy is equal; keep one
+        if self.cache is not None and outcome.internal_error is None:
+            self.cache.store_file(item.file_key(self.codes, keep), outcome.summary, outcome.problem)
+        self._ready.append((index, keep, outcome))
