@@ -68,14 +68,8 @@ _RECURSION_LIMIT = 20_000
 _AST_GUARD_LIMIT = 1_500
 
 
-def analyze_source(
-    source: str, path: Path, display: str, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None
-) -> ModuleSummary | ParseFailure:
-    """Parse and summarise one module, running the rules in `codes` (all when None).
-
-    With `keep` (top-level names a tool reaches), only the definitions those need are parsed
-    (model/pruning.py); the summary's `pruned` lists the others.
-    """
+def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] | None = None) -> ModuleSummary | ParseFailure:
+    """Parse and summarise one module, running the rules in `codes` (all when None)."""
     # CPython's parser first: it refuses an expression nested too deep for libcst's native parser,
     # which would crash the whole process instead (an 8,000-term concatenation does). Its depth
     # limit follows the recursion limit: at 1,500 it accepts about 4,500 levels, which libcst
@@ -91,13 +85,6 @@ def analyze_source(
     finally:
         if sys.version_info >= (3, 11):
             sys.setrecursionlimit(_RECURSION_LIMIT)
-    original, pruned = source, frozenset[str]()
-    if keep is not None and tree is not None:
-        from mcp_lint.model.pruning import prune
-
-        reduced = prune(source, tree, keep)
-        if reduced is not None:
-            source, tree, pruned = reduced.source, reduced.tree, reduced.dropped
     try:
         module = parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -118,13 +105,12 @@ def analyze_source(
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
     summary.tool_error_names = tool_error_names(model.aliases)
-    summary.defined_names = _defined_names(module) | pruned
-    summary.pruned = pruned
+    summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = model.masks_errors
-    if "noqa" in original.lower():  # tokenizing every file costs; most have no directive
-        summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(original)
+    if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
+        summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
     layout = function_layout(module)
     for qual, facts in model.functions.items():

@@ -141,13 +141,11 @@ class FileInput:
         """prefilter.is_seed: whether the file may register a tool (not needed on a warm run)."""
         return self.source is not None and is_seed(self.source.text.encode("utf-8", "surrogatepass"))
 
-    def file_key(self, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None) -> str:
+    def file_key(self, codes: frozenset[str] | None = None) -> str:
         """The key of this file's analysis (see the module docstring, level 1); `codes` are the
-        rules it ran (a summary made by fewer rules lacks the others' findings), `keep` the
-        top-level names it was analysed for (None: the whole file)."""
+        rules it ran (a summary made by fewer rules lacks the others' findings)."""
         rules = ",".join(sorted(codes)) if codes is not None else "all"
-        part = ",".join(sorted(keep)) if keep is not None else "*"
-        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules, part)
+        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules)
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 

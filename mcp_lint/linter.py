@@ -56,9 +56,7 @@ def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Find
     )
 
 
-def analyze_text(
-    source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None
-) -> FileOutcome:
+def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
     # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
     # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
     # the file only (and for the first import of libcst, as costly in the same way): whatever
@@ -68,7 +66,7 @@ def analyze_text(
     try:
         from mcp_lint.analysis import ParseFailure, analyze_source
 
-        result = analyze_source(source.text, path, display, codes, keep)
+        result = analyze_source(source.text, path, display, codes)
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
@@ -89,11 +87,8 @@ def _describe(exc: BaseException) -> str:
     return traceback.format_exception_only(type(exc), exc)[-1].strip()
 
 
-def analyze_path(
-    path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None, keep: frozenset[str] | None = None
-) -> FileOutcome:
-    """Worker entry point: analyse one file (only the definitions `keep` needs, when given),
-    reading it unless its `source` is given."""
+def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None) -> FileOutcome:
+    """Worker entry point: analyse one file, reading it unless its `source` is given."""
     path = Path(path_text)
     display = display_name(path)
     if source is None:
@@ -101,7 +96,7 @@ def analyze_path(
             source = read_source(path)
         except SourceError as exc:
             return FileOutcome(display, problem=unreadable(display, str(exc)))
-    return analyze_text(source, path, display, codes, keep)
+    return analyze_text(source, path, display, codes)
 
 
 def analyze_all(
@@ -135,10 +130,10 @@ def analyze_all(
     analyzer = Analyzer(items, jobs, cache, codes, unreadable_files)
     try:
         if explicit is None:
-            analyzer.submit([(index, None) for index in range(len(items))])
+            analyzer.submit(range(len(items)))
             analyzed: dict[int, FileOutcome] = {}
             while analyzer.pending():
-                analyzed.update((index, outcome) for index, _, outcome in analyzer.collect())
+                analyzed.update(analyzer.collect())
         else:
             named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
             first = [

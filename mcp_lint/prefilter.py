@@ -14,9 +14,6 @@ of two kinds of module:
   looked up without finding it (a helper a tool calls, a server a tool is registered on, a name
   re-exported by a package) names the modules that may define it: each of its dotted prefixes.
   Those of them that are linted files are analysed next, until the linker asks for nothing new.
-  Such a module is analysed only for the names asked of it (model/pruning.py: the definitions
-  nothing asked for are left out of the parse), and again, keeping more, if a later question
-  names a definition it left out.
 
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
@@ -136,10 +133,8 @@ def _is_word(byte: int) -> bool:
     return byte in _WORD_BYTES
 
 
-def wanted_modules(summaries: Sequence[ModuleSummary]) -> dict[str, set[str]] | None:
-    """The modules the project step looked in and did not find what it wanted, each with what it
-    wanted there, at most two names deep (`pkg.mod.Api.get` wants `mod.Api` of `pkg`, `Api.get`
-    of `pkg.mod`: a method is the finest unit model/pruning.py leaves out).
+def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
+    """Dotted names of the modules the project step looked for and did not have.
 
     None when the project step fails: the caller must then analyse everything (that failure is
     reported by the real link step).
@@ -165,7 +160,7 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> dict[str, set[str]] | 
         Listening(list(summaries), lambda path, distribution: None).reach()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
-    wanted: dict[str, set[str]] = {}
+    wanted: set[str] = set()
     for name in missing:
         parts = name.split(".")
         if name not in servers and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
@@ -173,82 +168,45 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> dict[str, set[str]] | 
             # follows no function, so the module defining it cannot change a finding. Its methods
             # (`models.Comment.parse`) and instances still count.
             continue
-        for cut in range(1, len(parts)):
-            wanted.setdefault(".".join(parts[:cut]), set()).add(".".join(parts[cut : cut + 2]))
+        wanted.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
     return wanted
 
 
 def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyzer: Analyzer) -> dict[int, FileOutcome]:
-    """Analyse `first` (indexes into `names`) whole, then the modules the linker asks for, each for
-    the names asked of it (model/pruning.py), until the linker asks for nothing new.
+    """Analyse `first` (indexes into `names`), then the modules the linker asks for, until it asks
+    for nothing new.
 
     The linker is asked again whenever results came in and a worker is free (scheduler.py), not
-    only once a whole wave is done. A module asked later for a name its analysis left out is
-    analysed again, keeping that name too. Files with the same module name are analysed
-    together, so the linker sees what it would see with every file analysed.
+    only once a whole wave is done. Files with the same module name are analysed together, so the
+    linker sees what it would see with every file analysed.
     """
     by_name: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         by_name.setdefault(name.dotted, []).append(index)
     done: dict[int, FileOutcome] = {}
-    kept: dict[int, frozenset[str] | None] = {}
-    in_flight: set[int] = set()
-    submit = sorted(set(first))
-    analyzer.submit([(index, None) for index in submit])
-    in_flight.update(submit)
+    submitted = set(first)
+    analyzer.submit(sorted(submitted))
     fresh = False  # results arrived since the linker was last asked
     while True:
-        for index, keep, outcome in analyzer.collect():
-            done[index], kept[index] = outcome, keep
-            in_flight.discard(index)
+        for index, outcome in analyzer.collect():
+            done[index] = outcome
             fresh = True
         if analyzer.busy():
             continue  # every worker has a job: collect more before asking
-        if not fresh:
+        if not fresh or len(submitted) == len(names):
             if analyzer.pending() == 0:
                 break
             continue
         fresh = False
-        if not in_flight and len(done) == len(names) and not any(_pruned(outcome) for outcome in done.values()):
-            break  # everything is analysed whole: nothing left to ask for
-        asked = _asked(len(names), by_name, done, kept, in_flight)
+        summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
+        wanted = wanted_modules(summaries)
+        if wanted is None:  # the linker failed: analyse everything (the link step reports it)
+            asked = set(range(len(names))) - submitted
+        else:
+            asked = {i for name in wanted for i in by_name.get(name, ()) if i not in submitted}
         if asked:
-            analyzer.submit(sorted(asked.items()))
-            in_flight.update(asked)
+            submitted |= asked
+            analyzer.submit(sorted(asked))
         elif analyzer.pending() == 0:
             break
     return done
-
-
-def _asked(
-    total: int,
-    by_name: dict[str, list[int]],
-    done: dict[int, FileOutcome],
-    kept: dict[int, frozenset[str] | None],
-    in_flight: set[int],
-) -> dict[int, frozenset[str] | None]:
-    """What to analyse next: index -> names to keep (None: the whole file)."""
-    summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
-    wanted = wanted_modules(summaries)
-    if wanted is None:  # the linker failed: analyse everything whole (the link step reports it)
-        return {i: None for i in range(total) if i not in in_flight and (i not in done or _pruned(done[i]))}
-    asked: dict[int, frozenset[str] | None] = {}
-    for name, paths in wanted.items():
-        for index in by_name.get(name, ()):
-            if index in in_flight:
-                continue  # asked again, if still needed, once this analysis is in
-            if index not in done:
-                asked[index] = frozenset(paths) | (asked.get(index) or frozenset())
-            elif _left_out(_pruned(done[index]), paths):
-                asked[index] = (kept[index] or frozenset()) | paths | (asked.get(index) or frozenset())
-    return asked
-
-
-def _left_out(pruned: frozenset[str], asked: Iterable[str]) -> bool:
-    """Whether the analysis that left out `pruned` lacks one of the `asked` paths (`Api.get` is
-    missing when the method or its whole class was left out)."""
-    return bool(pruned) and any(path in pruned or path.partition(".")[0] in pruned for path in asked)
-
-
-def _pruned(outcome: FileOutcome) -> frozenset[str]:
-    return outcome.summary.pruned if outcome.summary is not None else frozenset()

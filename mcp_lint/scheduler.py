@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import heapq
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from mcp_lint import linter
 from mcp_lint.linter import FileOutcome, display_name, unreadable
@@ -25,11 +25,8 @@ if TYPE_CHECKING:
 
     from mcp_lint.cache import Cache, FileInput
 
-Keep = "frozenset[str] | None"  # the top-level names to analyse a file for (None: all of it)
-
-
 class Analyzer:
-    """Analyses (index, keep) jobs for `items`; `collect` returns them as they finish."""
+    """Analyses files (indexes into `items`); `collect` returns their outcomes as they finish."""
 
     def __init__(
         self,
@@ -44,23 +41,23 @@ class Analyzer:
         self.cache = cache
         self.codes = codes
         self.unreadable_files = unreadable_files
-        self._ready: list[tuple[int, Any, FileOutcome]] = []
-        self._queue: list[tuple[int, int, Any]] = []  # (-size, index, keep): largest first
-        self._running: dict[Future, tuple[int, Any]] = {}
+        self._ready: list[tuple[int, FileOutcome]] = []
+        self._queue: list[tuple[int, int]] = []  # (-size, index): largest first
+        self._running: dict[Future, int] = {}
         self._pool: ProcessPoolExecutor | None = None
 
     # -- submitting ----------------------------------------------------------------------------
-    def submit(self, batch: Sequence[tuple[int, Any]]) -> None:
-        for index, keep in batch:
+    def submit(self, indexes: Iterable[int]) -> None:
+        for index in indexes:
             item = self.items[index]
             if index in self.unreadable_files:
-                self._ready.append((index, keep, self.unreadable_files[index]))
+                self._ready.append((index, self.unreadable_files[index]))
                 continue
-            stored = self.cache.load_file(item.file_key(self.codes, keep)) if self.cache is not None else None
+            stored = self.cache.load_file(item.file_key(self.codes)) if self.cache is not None else None
             if stored is not None:
-                self._ready.append((index, keep, FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)))
+                self._ready.append((index, FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)))
                 continue
-            heapq.heappush(self._queue, (-item.size, index, keep))
+            heapq.heappush(self._queue, (-item.size, index))
         if self.capacity > 1 and len(self._queue) + len(self._running) > 1:
             self._start_queued()
 
@@ -73,14 +70,14 @@ class Analyzer:
         return len(self._running) + len(self._queue) >= self.capacity
 
     # -- collecting ----------------------------------------------------------------------------
-    def collect(self) -> list[tuple[int, Any, FileOutcome]]:
-        """The jobs finished since the last call: at least one if any is pending (it blocks)."""
+    def collect(self) -> list[tuple[int, FileOutcome]]:
+        """The files finished since the last call: at least one if any is pending (it blocks)."""
         if not self._ready:
             if self._running:
                 self._wait()
             elif self._queue:
-                _, index, keep = heapq.heappop(self._queue)
-                self._finish(index, keep, linter.analyze_path(*self._arguments(index, keep)))
+                _, index = heapq.heappop(self._queue)
+                self._finish(index, linter.analyze_path(*self._arguments(index)))
         ready, self._ready = self._ready, []
         return ready
 
@@ -90,9 +87,9 @@ class Analyzer:
             self._pool = None
 
     # -- internals -----------------------------------------------------------------------------
-    def _arguments(self, index: int, keep: Any) -> tuple[str, Any, frozenset[str] | None, Any]:
+    def _arguments(self, index: int) -> tuple[str, Any, frozenset[str] | None]:
         item = self.items[index]
-        return str(item.path), item.source, self.codes, keep
+        return str(item.path), item.source, self.codes
 
     def _start_queued(self) -> None:
         if self._pool is None:
@@ -107,8 +104,8 @@ class Analyzer:
             all_rules(self.codes)
             self._pool = ProcessPoolExecutor(max_workers=self.capacity)
         while self._queue:
-            _, index, keep = heapq.heappop(self._queue)
-            self._running[self._pool.submit(linter.analyze_path, *self._arguments(index, keep))] = (index, keep)
+            _, index = heapq.heappop(self._queue)
+            self._running[self._pool.submit(linter.analyze_path, *self._arguments(index))] = index
 
     def _wait(self) -> None:
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -117,14 +114,14 @@ class Analyzer:
         finished, _ = wait(list(self._running), return_when=FIRST_COMPLETED)
         broken = False
         for future in finished:
-            index, keep = self._running.pop(future)
+            index = self._running.pop(future)
             try:
                 outcome = future.result()
             except BrokenProcessPool:
                 broken = True
-                self._alone(index, keep)
+                self._alone(index)
                 continue
-            self._finish(index, keep, outcome)
+            self._finish(index, outcome)
         if broken:
             self._survive_crash()
 
@@ -136,32 +133,32 @@ class Analyzer:
         self._pool.shutdown(wait=False)
         self._pool = None
         running, self._running = self._running, {}
-        for future, (index, keep) in running.items():
+        for future, index in running.items():
             try:
                 outcome = future.result(timeout=0) if future.done() else None
             except Exception:  # noqa: BLE001 - BrokenProcessPool: not finished before the crash
                 outcome = None
             if outcome is None:
-                self._alone(index, keep)
+                self._alone(index)
             else:
-                self._finish(index, keep, outcome)
+                self._finish(index, outcome)
 
-    def _alone(self, index: int, keep: Any) -> None:
+    def _alone(self, index: int) -> None:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        path_text, source, codes, keep = self._arguments(index, keep)
+        path_text, source, codes = self._arguments(index)
         try:
             with ProcessPoolExecutor(max_workers=1) as alone:
-                outcome = alone.submit(linter.analyze_path, path_text, source, codes, keep).result()
+                outcome = alone.submit(linter.analyze_path, path_text, source, codes).result()
         except BrokenProcessPool:
             display = display_name(Path(path_text))
             outcome = FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source)
-        self._finish(index, keep, outcome)
+        self._finish(index, outcome)
 
-    def _finish(self, index: int, keep: Any, outcome: FileOutcome) -> None:
+    def _finish(self, index: int, outcome: FileOutcome) -> None:
         item = self.items[index]
         outcome.source = item.source  # the worker's copy is equal; keep one
         if self.cache is not None and outcome.internal_error is None:
-            self.cache.store_file(item.file_key(self.codes, keep), outcome.summary, outcome.problem)
-        self._ready.append((index, keep, outcome))
+            self.cache.store_file(item.file_key(self.codes), outcome.summary, outcome.problem)
+        self._ready.append((index, outcome))

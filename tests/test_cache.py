@@ -58,9 +58,9 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = linter.analyze_path
 
-    def counting(path_text: str, source=None, codes=None, keep=None):
+    def counting(path_text: str, source=None, codes=None):
         seen.append(Path(path_text).name)
-        return real(path_text, source, codes, keep)
+        return real(path_text, source, codes)
 
     monkeypatch.setattr(linter, "analyze_path", counting)
     return seen

@@ -273,3 +273,138 @@ def test_a_class_only_constructed_by_a_tool_does_not_bring_in_its_module(tmp_pat
         },
     )
     assert "app/models.py" not in analysed(tmp_path)
+
+
+# --- later waves: helpers reached through instances, classes and other helper modules ------------
+
+CLIENT = '''\
+"""An API client the tools use one method of."""
+import httpx
+
+TIMEOUT = 10
+
+
+def unused_top_level(x):
+    raise ValueError(f"unused: {x}")
+
+
+@some_decorator
+def decorated_but_unused():
+    return 1
+
+
+class Api:
+    """The client."""
+
+    base = "https://example.com"
+
+    def __init__(self, token):
+        self.session = httpx.Client()
+        self.token = token
+
+    def get(self, path):
+        try:
+            return self._send("GET", path)
+        except httpx.HTTPError as exc:
+            raise RuntimeError(f"GET failed: {exc}")
+
+    def _send(self, method, path):
+        return self.session.request(method, self.base + path)
+
+    def delete(self, path):
+        try:
+            return self.session.delete(self.base + path)
+        except httpx.HTTPError as exc:
+            raise RuntimeError(f"DELETE failed: {exc}")
+
+
+class Unrelated:
+    def run(self):
+        return helper_of_unrelated()
+
+
+def helper_of_unrelated():
+    return 2
+
+
+api = Api("t")
+'''
+
+
+WAVE_SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from app.client import api
+from app import util
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+def read(path: str) -> str:
+    return api.get(path)
+
+
+@mcp.tool()
+def clean(name: str) -> str:
+    return util.tidy(name)
+"""
+UTIL = """\
+def tidy(name):
+    try:
+        return _normalise(name)
+    except KeyError as exc:
+        raise ValueError(f"bad name: {exc}")
+
+
+def _normalise(name):
+    return name.strip()
+
+
+def unrelated(text):
+    raise ValueError(f"never reached: {text}")
+"""
+# Asked for later: a second tool module reaches `Api.delete`, which the first analysis of
+# client.py left out (the module must be analysed again, keeping it).
+ADMIN = """\
+from mcp.server.fastmcp import FastMCP
+
+from app.client import Api
+
+admin = FastMCP("admin")
+client = Api("t")
+
+
+@admin.tool()
+def remove(path: str) -> str:
+    return client.delete(path)
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_helpers_found_in_later_waves_give_the_findings_of_a_whole_analysis(tmp_path: Path, jobs: int) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": WAVE_SERVER,
+            "app/util.py": UTIL,
+            "app/client.py": CLIENT,
+            # `remove` reaches Api.delete through app/ops.py, a wave after app/client.py is asked for.
+            "app/admin.py": ADMIN.replace("from app.client import Api", "from app import ops")
+            .replace('client = Api("t")\n', "")
+            .replace("return client.delete(path)", "return ops.remove(path)"),
+            "app/ops.py": "from app.client import api\n\n\ndef remove(path):\n    return api.delete(path)\n",
+            "app/unused.py": UNREACHED,
+        },
+    )
+    resolver = SettingsResolver(isolated=True)
+    files = discover([tmp_path], resolver)
+    everything, _ = link(analyze_all(files, jobs), resolver, PinSource(resolver))
+    outcomes = analyze_all(files, jobs, explicit=[])
+    prefiltered, _ = link(outcomes, resolver, PinSource(resolver))
+    assert prefiltered == everything
+    reported = {(Path(f.filename).name, f.location.row) for f in everything}
+    # util.tidy (line 5), Api.get (line 29), Api.delete (line 38, reached from `remove` only).
+    assert reported == {("util.py", 5), ("client.py", 29), ("client.py", 38)}
+    assert "app/unused.py" not in {Path(o.display).relative_to(tmp_path).as_posix() for o in outcomes}

@@ -98,7 +98,5 @@ class ModuleSummary:
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
-    # Top-level definitions left out of the analysis: nothing asked for them (model/pruning.py).
-    pruned: frozenset[str] = frozenset()
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False

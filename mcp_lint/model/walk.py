@@ -9,7 +9,9 @@ CSTVisitor: a `visit_` returning False skips the children, `leave_` is still cal
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import typing
 from typing import Callable, Iterator
 
 import libcst as cst
@@ -42,6 +44,9 @@ _SKIPPED_FIELDS = frozenset(
     }
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# Classes whose code-carrying fields can only hold text (`Name.value`, `SimpleString.value`) or
+# none at all (operators): they never have children. A third of the nodes a walk meets are names.
+_LEAVES: dict[type, bool] = {}
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
@@ -69,34 +74,88 @@ def _kind(cls: type) -> int:
     return kind
 
 
+# How to read each child field, from its declared type: always one node (`Call.func`), always a
+# sequence of nodes (`Call.args`), or anything else (`Optional[...]`, `Union[..., MaybeSentinel]`),
+# looked at value by value; fields declared as text are left out.
+_ONE, _MANY, _EITHER = 1, 2, 3
+_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
+
+
+def _plan(cls: type) -> tuple[tuple[str, int], ...]:
+    types = {f.name: f.type for f in dataclasses.fields(cls)}
+    plan = []
+    for name in _child_fields(cls):
+        declared = types[name]
+        if declared in (str, bool, int) or typing.get_origin(declared) is typing.Literal:
+            continue  # text, never a node (`Arg.star`, `Module.encoding`)
+        if isinstance(declared, type) and issubclass(declared, cst.CSTNode):
+            plan.append((name, _ONE))
+        elif typing.get_origin(declared) in (collections.abc.Sequence, list, tuple) and all(
+            isinstance(arg, type) and issubclass(arg, cst.CSTNode) for arg in _members(typing.get_args(declared)[:1])
+        ):
+            plan.append((name, _MANY))
+        else:
+            plan.append((name, _EITHER))
+    _PLANS[cls] = found = tuple(plan)
+    return found
+
+
+def _members(args: tuple) -> list:
+    """The classes a type argument names (the members of a Union)."""
+    out = []
+    for arg in args:
+        out.extend(typing.get_args(arg) if typing.get_origin(arg) is typing.Union else [arg])
+    return out
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's child nodes that carry code (no whitespace or punctuation), in field order."""
     found: list[cst.CSTNode] = []
-    kinds = _KINDS
-    for name in _child_fields(type(node)):
+    plan = _PLANS.get(type(node))
+    for name, how in plan if plan is not None else _plan(type(node)):
         value = getattr(node, name)
-        kind = kinds.get(type(value))
-        if kind is None:
-            kind = _kind(type(value))
-        if kind == _NODE:
+        if how == _ONE:
             found.append(value)
-        elif kind == _SEQUENCE:
-            for item in value:
-                item_kind = kinds.get(type(item))
-                if item_kind is None:
-                    item_kind = _kind(type(item))
-                if item_kind == _NODE:
-                    found.append(item)
+        elif how == _MANY:
+            found.extend(value)
+        else:
+            kind = _KINDS.get(type(value))
+            if kind is None:
+                kind = _kind(type(value))
+            if kind == _NODE:
+                found.append(value)
+            elif kind == _SEQUENCE:
+                for item in value:
+                    item_kind = _KINDS.get(type(item))
+                    if item_kind is None:
+                        item_kind = _kind(type(item))
+                    if item_kind == _NODE:
+                        found.append(item)
     return found
+
+
+def is_leaf(cls: type) -> bool:
+    """Whether nodes of `cls` never have child nodes (judged from the dataclass field types)."""
+    leaf = _LEAVES.get(cls)
+    if leaf is None:
+        types = {f.name: f.type for f in dataclasses.fields(cls)}
+        leaf = _LEAVES[cls] = all(
+            types[name] is str or typing.get_origin(types[name]) is typing.Literal for name in _child_fields(cls)
+        )
+    return leaf
 
 
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
     """`node` and everything below it, pre-order; optionally not entering nested functions,
     classes and lambdas (below `node` itself)."""
     stack = [node]
+    leaves = _LEAVES
     while stack:
         current = stack.pop()
         yield current
+        leaf = leaves.get(type(current))
+        if leaf or (leaf is None and is_leaf(type(current))):
+            continue
         for child in reversed(children(current)):
             if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
@@ -110,7 +169,7 @@ class FastVisitor:
     """
 
     stopped: bool = False
-    _dispatch: dict[type, tuple[Callable | None, Callable | None]]
+    _dispatch: dict[type, tuple[Callable | None, Callable | None, bool]]
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -119,19 +178,27 @@ class FastVisitor:
     def walk(self, node: cst.CSTNode) -> None:
         if self.stopped:
             return
-        cls = type(node)
-        handlers = self._dispatch.get(cls)
-        if handlers is None:
-            handlers = (getattr(type(self), "visit_" + cls.__name__, None), getattr(type(self), "leave_" + cls.__name__, None))
-            self._dispatch[cls] = handlers
-        visit, leave = handlers
+        visit, leave, _ = self._handlers(type(node))
         if visit is None or visit(self, node) is not False:
+            dispatch = self._dispatch
             for child in children(node):
+                handlers = dispatch.get(type(child)) or self._handlers(type(child))
+                if handlers[2]:
+                    continue  # a leaf nobody handles: nothing to do there
                 self.walk(child)
                 if self.stopped:
                     break
         if leave is not None:
             leave(self, node)
+
+    def _handlers(self, cls: type) -> tuple[Callable | None, Callable | None, bool]:
+        """(visit_X, leave_X, skip) for node class X; skip: a leaf with neither handler."""
+        handlers = self._dispatch.get(cls)
+        if handlers is None:
+            visit = getattr(type(self), "visit_" + cls.__name__, None)
+            leave = getattr(type(self), "leave_" + cls.__name__, None)
+            handlers = self._dispatch[cls] = (visit, leave, visit is None and leave is None and is_leaf(cls))
+        return handlers
 
 
 class FindingVisitor(FastVisitor):
