@@ -1,4 +1,4 @@
-from mcp_lint.cli import main
+from mcp_lint.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

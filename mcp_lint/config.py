@@ -160,6 +160,7 @@ class SettingsResolver:
         # Keyed by absolute directory: (settings, project root). Every directory under one config
         # shares one Settings object, so callers can group files by identity.
         self._by_dir: dict[str, tuple[Settings, Path | None]] = {}
+        self._directories: dict[str, str] = {}
         self._defaults = self._apply(Settings())
         self._fixed: Settings | None = None
         if config_file is not None:
@@ -179,9 +180,13 @@ class SettingsResolver:
 
     def _directory_of(self, path: Path) -> str:
         absolute = os.path.abspath(path)
-        if absolute in self._by_dir or os.path.isdir(absolute):
-            return absolute
-        return os.path.dirname(absolute)
+        # Memoised: a run asks for the same files several times (discovery, cache keys, link),
+        # and each answer costs a stat.
+        known = self._directories.get(absolute)
+        if known is None:
+            known = absolute if absolute in self._by_dir or os.path.isdir(absolute) else os.path.dirname(absolute)
+            self._directories[absolute] = known
+        return known
 
     def _lookup(self, directory: str) -> tuple[Settings, Path | None]:
         # Walk up to the first directory already known or holding a config (never reading the

@@ -100,7 +100,7 @@ def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleN
     is_package = filename == "__init__.py"
     parts = (packages or _PackagePrefixes()).of(directory)
     if not is_package:
-        parts = (*parts, Path(filename).stem)
+        parts = (*parts, os.path.splitext(filename)[0])
     return ModuleName(".".join(parts), is_package)
 
 
