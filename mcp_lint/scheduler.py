@@ -82,8 +82,10 @@ class Analyzer:
         return ready
 
     def close(self) -> None:
+        """Stop the workers; files not started yet are dropped (the run was interrupted or
+        failed if any are left)."""
         if self._pool is not None:
-            self._pool.shutdown()
+            self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     # -- internals -----------------------------------------------------------------------------
