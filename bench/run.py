@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -110,25 +111,32 @@ def _tree_memory_kb(pid: int) -> int:
     return total
 
 
-def run_once(command: list[str], cwd: Path) -> tuple[float, float, float, str, int]:
-    """(wall s, cpu s, peak MB, stdout, exit code) of one process tree."""
+def run_once(command: list[str], cwd: Path, sample: bool = False) -> tuple[float, float, float, str, int]:
+    """(wall s, cpu s, peak MB or 0, stdout, exit code) of one process tree.
+
+    With `sample`, a thread reads the tree's memory every 20 ms: that reading costs CPU (a walk of
+    each process's page tables), which on a small machine competes with the workers being timed,
+    so timed runs do not sample and `measure` takes the peak from a run of its own.
+    """
     before = os.times()
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0]
     done = threading.Event()
 
-    def sample() -> None:
+    def sampling() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], _tree_memory_kb(process.pid))
             done.wait(0.02)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    sampler = threading.Thread(target=sampling, daemon=True)
+    if sample:
+        sampler.start()
     stdout, stderr = process.communicate()
     wall = time.perf_counter() - start
     done.set()
-    sampler.join()
+    if sample:
+        sampler.join()
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     if process.returncode not in (0, 1):
@@ -137,16 +145,19 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float, float, str, i
 
 
 def measure(name: str, command: list[str], cwd: Path, repeat: int = 1, before_each=None) -> Measure:
-    walls, cpus, peaks = [], [], []
+    """Median wall and CPU of `repeat` runs, and the peak memory of one more, sampled, run."""
+    walls, cpus = [], []
     stdout, code = "", 0
     for _ in range(repeat):
         if before_each is not None:
             before_each()
-        wall, cpu, peak, stdout, code = run_once(command, cwd)
+        wall, cpu, _, stdout, code = run_once(command, cwd)
         walls.append(wall)
         cpus.append(cpu)
-        peaks.append(peak)
-    result = Measure(name, statistics.median(walls), statistics.median(cpus), max(peaks), stdout, code)
+    if before_each is not None:
+        before_each()
+    peak = run_once(command, cwd, sample=True)[2]
+    result = Measure(name, statistics.median(walls), statistics.median(cpus), peak, stdout, code)
     print(f"  {name:<34} {result.wall:8.3f} s wall {result.cpu:8.3f} s cpu {result.peak_mb:7.1f} MB", flush=True)
     return result
 
@@ -213,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-file", type=Path, help="the file of the one-file run (default: picked)")
     parser.add_argument("--output-format", default="concise", help="mcp-lint's report format (default concise)")
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
-    parser.add_argument("--cold-repeat", type=int, default=3, help="repeats of the cold run (median; default 3)")
+    parser.add_argument("--cold-repeat", type=int, default=3, help="repeats of the floor and cold runs (median; default 3)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
 
@@ -233,10 +244,12 @@ def main(argv: list[str] | None = None) -> int:
         cached = [*lint, "--cache-dir", str(cache_dir), "."]
 
         print(f"bench: corpus {src}, {cpus} CPUs, {python}")
-        floor = measure("floor: libcst parse only", [python, "-c", FLOOR, "."], src)
+        floor = measure("floor: libcst parse only", [python, "-c", FLOOR, "."], src, repeat=args.cold_repeat)
         n_files, n_lines, n_failed = (int(x) for x in floor.stdout.split())
         cold = measure("cold (--no-cache)", [*lint, "--no-cache", "."], src, repeat=args.cold_repeat)
-        fill = measure("cache fill (first cached run)", cached, src)
+        fill = measure(
+            "cache fill (first cached run)", cached, src, before_each=lambda: shutil.rmtree(cache_dir, ignore_errors=True)
+        )
         warm = measure("warm (cache filled)", cached, src, repeat=args.repeat)
         serial = measure("cold, --jobs 1", [*lint, "--no-cache", "--jobs", "1", "."], src)
         whole = measure("every file analysed whole", [python, "-c", WHOLE, "."], src)

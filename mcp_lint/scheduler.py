@@ -13,6 +13,7 @@ a one-file run must not pay for multiprocessing).
 
 from __future__ import annotations
 
+import gc
 import heapq
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -104,6 +105,10 @@ class Analyzer:
             from mcp_lint.rules import all_rules
 
             all_rules(self.codes)
+            # Everything alive now lives for the run. Frozen, the workers' garbage collections
+            # never walk it: a walk writes to every object's header, and so copies every
+            # inherited page into each worker.
+            gc.freeze()
             self._pool = ProcessPoolExecutor(max_workers=self.capacity)
         while self._queue:
             _, index = heapq.heappop(self._queue)
