@@ -210,6 +210,32 @@ class Project:
         return FrameworkContext(family, versions, source)
 
     # -- reachability ----------------------------------------------------------------------
+    def reachable(self) -> set[str]:
+        """The functions `reach` reports, found without telling the tools apart: each function
+        is expanded once, at the depth of its shortest path from a tool. It looks up exactly the
+        names `reach` looks up (the prefilter listens to those), several times faster."""
+        depth: dict[str, int] = {}
+        queue: deque[str] = deque()
+        for reg, summary in self.tool_registrations():
+            found = self.function(reg.function)
+            if found is None:
+                continue
+            self.family_of(reg, summary)
+            self.masks(reg, summary)
+            if found[1].qualname not in depth:
+                depth[found[1].qualname] = 0
+                queue.append(found[1].qualname)
+        while queue:
+            qual = queue.popleft()
+            if depth[qual] >= MAX_DEPTH:
+                continue
+            for edge in self.functions[qual][1].calls:
+                target = self.function(edge.callee)
+                if target is not None and target[1].qualname not in depth:
+                    depth[target[1].qualname] = depth[qual] + 1
+                    queue.append(target[1].qualname)
+        return set(depth)
+
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
         queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int, bool, frozenset]] = deque()

@@ -157,7 +157,7 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
             return family
 
     try:
-        Listening(list(summaries), lambda path, distribution: None).reach()
+        Listening(list(summaries), lambda path, distribution: None).reachable()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
     wanted: set[str] = set()

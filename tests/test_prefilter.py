@@ -408,3 +408,27 @@ def test_helpers_found_in_later_waves_give_the_findings_of_a_whole_analysis(tmp_
     # util.tidy (line 5), Api.get (line 29), Api.delete (line 38, reached from `remove` only).
     assert reported == {("util.py", 5), ("client.py", 29), ("client.py", 38)}
     assert "app/unused.py" not in {Path(o.display).relative_to(tmp_path).as_posix() for o in outcomes}
+
+
+def test_reachable_finds_what_reach_finds_and_looks_up_the_same_names(tmp_path: Path) -> None:
+    from mcp_lint.linker import Project
+
+    write_tree(
+        tmp_path,
+        {"app/__init__.py": "", "app/server.py": WAVE_SERVER, "app/util.py": UTIL, "app/client.py": CLIENT, "app/admin.py": ADMIN},
+    )
+
+    class Recording(Project):
+        looked: set[str]
+
+        def resolve(self, qualname: str, depth: int = 0) -> str:
+            self.looked.add(qualname)
+            return super().resolve(qualname, depth)
+
+    for root in (tmp_path, EXAMPLES / "notes_server"):
+        resolver = SettingsResolver(isolated=True)
+        summaries = [o.summary for o in analyze_all(discover([root], resolver), 1) if o.summary is not None]
+        full, light = Recording(summaries, PinSource(resolver)), Recording(summaries, PinSource(resolver))
+        full.looked, light.looked = set(), set()
+        assert set(full.reach()) == light.reachable() != set()
+        assert full.looked == light.looked
