@@ -84,9 +84,12 @@ _DIGEST_SIZE = 16
 
 
 def _hasher() -> Any:
-    import hashlib  # loads OpenSSL: a run without a cache never pays for it
-
-    return hashlib.blake2b(digest_size=_DIGEST_SIZE)
+    # CPython's own BLAKE2: `hashlib` would load OpenSSL first, a few milliseconds of every warm run.
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - another Python
+        from hashlib import blake2b
+    return blake2b(digest_size=_DIGEST_SIZE)
 
 
 def digest(data: bytes) -> str:
@@ -97,15 +100,23 @@ def digest(data: bytes) -> str:
 
 @functools.cache
 def tool_fingerprint() -> str:
-    """mcp-lint's version, its own source files, and the Python and libcst it runs on."""
+    """mcp-lint's version, its own source files, and the Python and libcst it runs on.
+
+    A source file counts by its size and modification time: an edit to a rule (an editable
+    install) invalidates everything, and no start pays for reading the whole package.
+    """
     import importlib.util
 
     hasher = _hasher()
     hasher.update(f"{LAYOUT}\0{__version__}\0{sys.version_info[:2]}\0".encode())
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        hasher.update(path.relative_to(package).as_posix().encode() + b"\0")
-        hasher.update(path.read_bytes())
+    package = os.path.dirname(os.path.abspath(__file__))
+    for directory, subdirectories, files in sorted(os.walk(package)):
+        subdirectories.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(directory, name)
+                stat = os.stat(path)
+                hasher.update(f"{os.path.relpath(path, package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     spec = importlib.util.find_spec("libcst")
     if spec is not None and spec.origin:
         version_file = Path(spec.origin).parent / "_version.py"

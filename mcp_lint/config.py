@@ -120,11 +120,14 @@ class Settings:
             "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
             "target": self.target,
         }
-        import hashlib  # fingerprints serve the cache only
-        import json
+        import json  # fingerprints serve the cache only
 
+        try:  # CPython's own BLAKE2: `hashlib` would load OpenSSL first
+            from _blake2 import blake2b
+        except ImportError:  # pragma: no cover - another Python
+            from hashlib import blake2b
         blob = json.dumps(effective, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return blake2b(blob.encode("utf-8"), digest_size=32).hexdigest()
 
     def _selected(self, code: str) -> bool:
         """`select`/`ignore` alone, without per-file-ignores."""

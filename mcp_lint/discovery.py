@@ -71,7 +71,7 @@ def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude
             candidates = iter((given,))
         for path in candidates:
             found.setdefault(os.path.normcase(os.path.abspath(path)), path)
-    return sorted(found.values())
+    return sorted(found.values(), key=lambda path: path.parts)  # Path order, without Path.__lt__
 
 
 def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:
@@ -115,20 +115,20 @@ class _Walker:
                 continue  # a virtual environment under any name
             levels = self._enter(directory, names, levels)
             settings = self._resolver.for_path(Path(directory))
+            excludes = bool(settings.exclude)
             for entry in entries:
-                path = shown / entry.name
                 if entry.is_dir(follow_symlinks=False):
                     # Symlinked directories are not followed: no loops, no walking out of the tree.
                     if _skipped_name(entry.name) or _ignored(levels, entry.name + "/"):
                         continue
-                    if settings.is_excluded(Path(entry.path)):
+                    if excludes and settings.is_excluded(Path(entry.path)):
                         continue
                     child_levels = [(spec, prefix + entry.name + "/") for spec, prefix in levels]
-                    stack.append((entry.path, path, child_levels))
+                    stack.append((entry.path, shown / entry.name, child_levels))
                 elif entry.name.endswith(".py") and entry.is_file():
-                    if _ignored(levels, entry.name) or settings.is_excluded(Path(entry.path)):
+                    if _ignored(levels, entry.name) or (excludes and settings.is_excluded(Path(entry.path))):
                         continue
-                    yield path
+                    yield shown / entry.name
 
     def _enter(self, directory: str, names: set[str], levels: list[_Level]) -> list[_Level]:
         """The ignore rules in force inside `directory`, given those of its parent."""

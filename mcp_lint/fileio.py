@@ -130,6 +130,8 @@ def _decode(data: bytes, encoding: str) -> str:
 
 def dominant_newline(text: str) -> str:
     """The most frequent line ending of ``text``; "\\n" when it has none or on a tie."""
+    if "\r" not in text:  # nearly every file: one scan instead of three counts
+        return "\n"
     crlf = text.count("\r\n")
     counts = {"\n": text.count("\n") - crlf, "\r\n": crlf, "\r": text.count("\r") - crlf}
     # max() keeps the first of equal counts, so ties and files without line breaks give "\n".

@@ -11,8 +11,6 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from packaging.version import Version
-
 from mcp_lint.findings import Edit, Finding, Fix, Location
 from mcp_lint.model.facts import catches
 from mcp_lint.model.frameworks import (
@@ -21,6 +19,7 @@ from mcp_lint.model.frameworks import (
     FrameworkContext,
     candidate_versions,
     distribution_for,
+    version,
 )
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
@@ -55,6 +54,7 @@ class Project:
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
+        self._frameworks: dict[tuple, FrameworkContext] = {}
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -186,9 +186,9 @@ class Project:
         pin = self.pins(path, "mcp")
         if pin is not None:
             versions = candidate_versions("mcp", pin[0])
-            if all(Version(v).major < 2 for v in versions):
+            if all(version(v).major < 2 for v in versions):
                 return Family.MCP_FASTMCP
-            if all(Version(v).major >= 2 for v in versions):
+            if all(version(v).major >= 2 for v in versions):
                 return Family.MCP_SERVER
         return Family.UNKNOWN
 
@@ -199,15 +199,18 @@ class Project:
         pin = self.pins(path, dist)
         if pin is None and dist == "fastmcp":
             pin = self.pins(path, "fastmcp-slim")
-        specifier, source = pin if pin is not None else ("", "")
-        versions = candidate_versions(dist, specifier)
-        wanted = {Family.MCP_FASTMCP: 1, Family.MCP_SERVER: 2}.get(family, major)
-        if wanted is not None:
-            narrowed = tuple(v for v in versions if Version(v).major == wanted)
-            if not narrowed:
-                narrowed = tuple(v for v in candidate_versions(dist, "") if Version(v).major == wanted)
-            versions = narrowed
-        return FrameworkContext(family, versions, source)
+        key = (family, major, pin)
+        if key not in self._frameworks:  # one per pin, though asked for every reached function
+            specifier, source = pin if pin is not None else ("", "")
+            versions = candidate_versions(dist, specifier)
+            wanted = {Family.MCP_FASTMCP: 1, Family.MCP_SERVER: 2}.get(family, major)
+            if wanted is not None:
+                narrowed = tuple(v for v in versions if version(v).major == wanted)
+                if not narrowed:
+                    narrowed = tuple(v for v in candidate_versions(dist, "") if version(v).major == wanted)
+                versions = narrowed
+            self._frameworks[key] = FrameworkContext(family, versions, source)
+        return self._frameworks[key]
 
     # -- reachability ----------------------------------------------------------------------
     def reachable(self) -> set[str]:

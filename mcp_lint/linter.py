@@ -163,7 +163,7 @@ class PinSource:
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
-        key = (str(Path(path).parent), distribution)
+        key = (os.path.dirname(path), distribution)  # a cache key only: no Path objects per call
         if key not in self._cache:
             self._cache[key] = self._lookup(Path(path), distribution)
         return self._cache[key]

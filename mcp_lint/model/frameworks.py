@@ -338,14 +338,21 @@ def candidate_versions(distribution: str, specifier: str) -> tuple[str, ...]:
     return kept or releases
 
 
-def channel(family: Family, version: str) -> Channel | None:
+@lru_cache(maxsize=None)
+def version(text: str) -> Version:
+    """A parsed release (memoised: the link step compares the same few releases thousands of times)."""
+    return Version(text)
+
+
+@lru_cache(maxsize=None)
+def channel(family: Family, release: str) -> Channel | None:
     rows = _CHANNEL_TABLE.get((family, distribution_for(family)))
     if not rows:
         return None
     chosen = None
-    v = Version(version)
+    v = version(release)
     for lowest, row in rows:
-        if v >= Version(lowest):
+        if v >= version(lowest):
             chosen = row
     return chosen
 
@@ -360,12 +367,12 @@ class FrameworkContext:
 
     @property
     def major_versions(self) -> frozenset[int]:
-        return frozenset(Version(v).major for v in self.versions)
+        return frozenset(version(v).major for v in self.versions)
 
     def channels(self) -> list[Channel]:
         seen: dict[str, Channel] = {}
-        for version in self.versions:
-            row = channel(self.family, version)
+        for release in self.versions:
+            row = channel(self.family, release)
             if row is not None:
                 seen.setdefault(row.label + row.protocol_error, row)
         return list(seen.values())
