@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-file", type=Path, help="the file of the one-file run (default: picked)")
     parser.add_argument("--output-format", default="concise", help="mcp-lint's report format (default concise)")
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
-    parser.add_argument("--cold-repeat", type=int, default=3, help="repeats of the floor and cold runs (median; default 3)")
+    parser.add_argument("--cold-repeat", type=int, default=5, help="repeats of the floor and cold runs (median; default 5)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
 

@@ -116,10 +116,10 @@ class Analyzer:
             # never walk it: a walk writes to every object's header, and so copies every
             # inherited page into each worker.
             gc.freeze()
-            self._pool = ProcessPoolExecutor(max_workers=self.capacity)
+            self._pool = ProcessPoolExecutor(max_workers=self.capacity, initializer=_start_worker)
         while self._queue:
             _, index = heapq.heappop(self._queue)
-            self._running[self._pool.submit(linter.analyze_path, *self._arguments(index))] = index
+            self._running[self._pool.submit(_analyze_in_worker, *self._arguments(index))] = index
 
     def _wait(self) -> None:
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -176,3 +176,25 @@ class Analyzer:
         if self.cache is not None and outcome.internal_error is None:
             self.cache.store_file(item.file_key(self.codes), outcome.summary, outcome.problem)
         self._ready.append((index, outcome))
+
+
+# --- in the worker processes ----------------------------------------------------------------------
+
+# A worker runs with the cyclic collector off (about 4% of its CPU: a parse allocates hundreds of
+# thousands of objects, freed by reference counting, that the collector would walk anyway) and
+# collects once every this many files, which bounds what cycles the analyses leave behind.
+_COLLECT_EVERY = 20
+_analysed = 0
+
+
+def _start_worker() -> None:
+    gc.disable()
+
+
+def _analyze_in_worker(path_text: str, source: Any, codes: frozenset[str] | None) -> FileOutcome:
+    global _analysed
+    outcome = linter.analyze_path(path_text, source, codes)
+    _analysed += 1
+    if _analysed % _COLLECT_EVERY == 0:
+        gc.collect()
+    return outcome

@@ -13,14 +13,21 @@ from mcp_lint.model.frameworks import is_framework_name
 
 def dotted(expr: cst.BaseExpression) -> str | None:
     """`a.b.c` -> "a.b.c"; anything that is not a plain name/attribute chain -> None."""
+    # Exact type checks: libcst's nodes are ABCs, whose isinstance runs Python code, and this is
+    # the model's most frequent call. Name and Attribute have no subclasses.
+    if type(expr) is _NAME:
+        return expr.value  # type: ignore[attr-defined]
     parts: list[str] = []
-    while isinstance(expr, cst.Attribute):
-        parts.append(expr.attr.value)
-        expr = expr.value
-    if isinstance(expr, cst.Name):
-        parts.append(expr.value)
+    while type(expr) is _ATTRIBUTE:
+        parts.append(expr.attr.value)  # type: ignore[attr-defined]
+        expr = expr.value  # type: ignore[attr-defined]
+    if type(expr) is _NAME:
+        parts.append(expr.value)  # type: ignore[attr-defined]
         return ".".join(reversed(parts))
     return None
+
+
+_NAME, _ATTRIBUTE = cst.Name, cst.Attribute
 
 
 def module_dotted(node: cst.BaseExpression | None) -> str:
