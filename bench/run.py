@@ -144,6 +144,29 @@ def run_once(command: list[str], cwd: Path, sample: bool = False) -> tuple[float
     return wall, cpu, peak[0] / 1024, stdout, process.returncode
 
 
+def measure_together(runs: list[tuple[str, list[str]]], cwd: Path, repeat: int) -> list[Measure]:
+    """`measure` for commands whose ratio is a target, their runs interleaved (A B A B ...): a
+    shared machine speeds up and slows down over a minute, and interleaving lets both sides of a
+    ratio see the same machine."""
+    walls: list[list[float]] = [[] for _ in runs]
+    cpus: list[list[float]] = [[] for _ in runs]
+    outputs: list[tuple[str, int]] = [("", 0) for _ in runs]
+    for _ in range(repeat):
+        for position, (_, command) in enumerate(runs):
+            wall, cpu, _, stdout, code = run_once(command, cwd)
+            walls[position].append(wall)
+            cpus[position].append(cpu)
+            outputs[position] = (stdout, code)
+    measures = []
+    for position, (name, command) in enumerate(runs):
+        peak = run_once(command, cwd, sample=True)[2]
+        stdout, code = outputs[position]
+        result = Measure(name, statistics.median(walls[position]), statistics.median(cpus[position]), peak, stdout, code)
+        print(f"  {name:<34} {result.wall:8.3f} s wall {result.cpu:8.3f} s cpu {result.peak_mb:7.1f} MB", flush=True)
+        measures.append(result)
+    return measures
+
+
 def measure(name: str, command: list[str], cwd: Path, repeat: int = 1, before_each=None) -> Measure:
     """Median wall and CPU of `repeat` runs, and the peak memory of one more, sampled, run."""
     walls, cpus = [], []
@@ -244,18 +267,25 @@ def main(argv: list[str] | None = None) -> int:
         cached = [*lint, "--cache-dir", str(cache_dir), "."]
 
         print(f"bench: corpus {src}, {cpus} CPUs, {python}")
-        floor = measure("floor: libcst parse only", [python, "-c", FLOOR, "."], src, repeat=args.cold_repeat)
+        floor, cold = measure_together(
+            [("floor: libcst parse only", [python, "-c", FLOOR, "."]), ("cold (--no-cache)", [*lint, "--no-cache", "."])],
+            src,
+            args.cold_repeat,
+        )
         n_files, n_lines, n_failed = (int(x) for x in floor.stdout.split())
-        cold = measure("cold (--no-cache)", [*lint, "--no-cache", "."], src, repeat=args.cold_repeat)
         fill = measure(
             "cache fill (first cached run)", cached, src, before_each=lambda: shutil.rmtree(cache_dir, ignore_errors=True)
         )
         warm = measure("warm (cache filled)", cached, src, repeat=args.repeat)
         serial = measure("cold, --jobs 1", [*lint, "--no-cache", "--jobs", "1", "."], src)
         whole = measure("every file analysed whole", [python, "-c", WHOLE, "."], src)
-        import_libcst = measure('python -c "import libcst"', [python, "-c", "import libcst"], src, repeat=args.repeat)
-        one_cold = measure(
-            "one file, cold (--no-cache)", [*lint, "--no-cache", str(one_file)], src, repeat=args.repeat
+        import_libcst, one_cold = measure_together(
+            [
+                ('python -c "import libcst"', [python, "-c", "import libcst"]),
+                ("one file, cold (--no-cache)", [*lint, "--no-cache", str(one_file)]),
+            ],
+            src,
+            args.repeat,
         )
         one_cmd = [*lint, "--cache-dir", str(one_cache), str(one_file)]
         run_once(one_cmd, src)
