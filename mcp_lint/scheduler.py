@@ -194,6 +194,7 @@ def _start_worker() -> None:
 def _analyze_in_worker(path_text: str, source: Any, codes: frozenset[str] | None) -> FileOutcome:
     global _analysed
     outcome = linter.analyze_path(path_text, source, codes)
+    outcome.source = None  # the parent has the text: not worth pickling back
     _analysed += 1
     if _analysed % _COLLECT_EVERY == 0:
         gc.collect()
