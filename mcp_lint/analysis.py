@@ -20,7 +20,7 @@ from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
-from mcp_lint.noqa import parse_noqa
+from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 
@@ -109,7 +109,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = model.masks_errors
-    if "noqa" in source.lower():  # tokenizing every file costs; most have no directive
+    if may_suppress(source):  # tokenizing every file costs; most have no directive of ours
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
     layout = function_layout(module)

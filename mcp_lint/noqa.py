@@ -26,6 +26,23 @@ def parse_codes(text: str | None) -> frozenset[str] | None:
     return frozenset(c.upper() for c in re.split(r"[\s,]+", text.strip()) if c)
 
 
+def may_suppress(source: str) -> bool:
+    """Whether `source` may hold a directive that matters to mcp-lint: a file directive, or a line
+    directive without codes or naming an MCP code. Read from the raw text, strings included, so it
+    only ever says yes too often; then the tokenizer (a tenth of an analysis) decides which are
+    real comments. `# noqa: E501`, the common case, suppresses nothing of ours."""
+    lowered = source.lower()
+    if "noqa" not in lowered:
+        return False
+    if "mcp-lint" in lowered and FILE_DIRECTIVE.search(source):
+        return True
+    for match in LINE_DIRECTIVE.finditer(source):
+        codes = parse_codes(match.group("codes"))
+        if codes is None or any(code.startswith("MCP") for code in codes):
+            return True
+    return False
+
+
 def comment_tokens(source: str) -> list[tokenize.TokenInfo]:
     """Every comment token, in source order (`.line` is the physical line it is on).
 

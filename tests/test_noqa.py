@@ -170,3 +170,49 @@ def test_fix_removes_unused_codes_and_keeps_used_and_foreign_ones(tmp_path: Path
 def test_noqa_inside_a_string_suppresses_nothing(tmp_path: Path) -> None:
     source = server().replace('message=f"No note {name}"))', 'message=f"No note {name} # noqa"))', 1)
     assert check(tmp_path, source)[1][0] == f"server.py:{READ_ROW}:9: MCP001"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1\n",
+        "x = 1  # noqa: E501\n",
+        "x = 1  # noqa:E501,W291 a reason\n",
+        "x = 1  # noqa\n",
+        "x = 1  # NOQA: mcp002\n",
+        "x = 1  # noqa: E501, MCP003\n",
+        "x = 1  # noqa : E501\n",  # not a code list: a bare noqa
+        "x = 1  # noqa: not-a-code\n",
+        "# mcp-lint: noqa\nx = 1\n",
+        "# mcp-lint: noqa: MCP001\n",
+        's = "# noqa"\n',
+        's = """\n# noqa\n"""\n',
+        "def f():\n    return 1  # noqa: B008\n",
+    ],
+)
+def test_may_suppress_never_misses_a_directive_of_ours(source: str) -> None:
+    from mcp_lint.noqa import may_suppress, parse_noqa
+
+    lines, file_codes, has_file = parse_noqa(source)
+    ours = has_file or any(codes is None or any(c.startswith("MCP") for c in codes) for codes in lines.values())
+    if ours:
+        assert may_suppress(source)
+    if not may_suppress(source):
+        assert not ours
+
+
+def test_a_file_with_only_foreign_directives_is_not_tokenized(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_lint import noqa
+    from mcp_lint.linter import lint_source
+
+    def refuse(source: str):
+        raise AssertionError("tokenized")
+
+    monkeypatch.setattr(noqa, "comment_tokens", refuse)
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+        "def read(path: str) -> str:  # noqa: D401, E501\n"
+        "    try:\n        return open(path).read()\n    except OSError as e:\n"
+        "        raise ValueError(f'cannot read: {e}')  # noqa: B904\n"
+    )
+    assert [(f.code, f.location.row) for f in lint_source(source)] == [("MCP002", 11)]
