@@ -12,8 +12,9 @@ of two kinds of module:
 * **modules the linker asks for**: whenever results have come in and a worker is free
   (scheduler.py), the project step runs on the summaries so far, and every qualified name it
   looked up without finding it (a helper a tool calls, a server a tool is registered on, a name
-  re-exported by a package) names the modules that may define it: each of its dotted prefixes.
-  Those of them that are linted files are analysed next, until the linker asks for nothing new.
+  re-exported by a package) names the module that may define it: its longest dotted prefix that
+  is a linted file (the linker looks there and nowhere else; a shorter prefix only if that one
+  does not parse). Those are analysed next, until the linker asks for nothing new.
 
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.scheduler import Analyzer
 
-__all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "module_names", "wanted_modules"]
+__all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "module_names", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -133,8 +134,9 @@ def _is_word(byte: int) -> bool:
     return byte in _WORD_BYTES
 
 
-def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
-    """Dotted names of the modules the project step looked for and did not have.
+def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
+    """The qualified names the project step looked up and did not find (a helper a tool calls, a
+    server a tool is registered on, a name a package re-exports).
 
     None when the project step fails: the caller must then analyse everything (that failure is
     reported by the real link step).
@@ -168,7 +170,7 @@ def wanted_modules(summaries: Sequence[ModuleSummary]) -> set[str] | None:
             # follows no function, so the module defining it cannot change a finding. Its methods
             # (`models.Comment.parse`) and instances still count.
             continue
-        wanted.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
+        wanted.add(name)
     return wanted
 
 
@@ -199,14 +201,32 @@ def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyze
             continue
         fresh = False
         summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
-        wanted = wanted_modules(summaries)
+        wanted = wanted_names(summaries)
         if wanted is None:  # the linker failed: analyse everything (the link step reports it)
             asked = set(range(len(names))) - submitted
         else:
-            asked = {i for name in wanted for i in by_name.get(name, ()) if i not in submitted}
+            asked = {i for name in wanted for i in _defining_files(name, by_name, done) if i not in submitted}
         if asked:
             submitted |= asked
             analyzer.submit(sorted(asked))
         elif analyzer.pending() == 0:
             break
     return done
+
+
+def _defining_files(qualname: str, by_name: dict[str, list[int]], done: dict[int, FileOutcome]) -> list[int]:
+    """The files whose analysis can tell what `qualname` is: those of its longest dotted prefix
+    that is a linted module, as the linker looks there first and nowhere else once that module is
+    known (`pkg/sub/mod.py` for `pkg.sub.mod.helper`; `pkg/__init__.py` only when no
+    `pkg/sub/...` file is linted). A module that failed to parse is known to nobody: the next
+    shorter prefix is asked too."""
+    parts = qualname.split(".")
+    found: list[int] = []
+    for cut in range(len(parts) - 1, 0, -1):
+        indexes = by_name.get(".".join(parts[:cut]))
+        if not indexes:
+            continue
+        found.extend(indexes)
+        if any(index not in done or done[index].summary is not None for index in indexes):
+            break
+    return found

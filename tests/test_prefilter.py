@@ -139,14 +139,32 @@ def test_a_package_reexport_brings_in_the_module_that_defines_the_helper(tmp_pat
             "app/util/other.py": UNREACHED,
         },
     )
-    # Packages on the way are analysed too: the linker looks for re-exports in them.
-    assert analysed(tmp_path) == [
-        "app/__init__.py",
-        "app/server.py",
-        "app/util/__init__.py",
-        "app/util/deep.py",
-        "app/util/io.py",
-    ]
+    # `app.util.load`: the linker looks in app/util/__init__.py (the longest linted prefix), finds
+    # the re-export and follows it; app/__init__.py would only be read if app.util were no module.
+    assert analysed(tmp_path) == ["app/server.py", "app/util/__init__.py", "app/util/deep.py", "app/util/io.py"]
+    _, output = check(tmp_path, ".")
+    assert "app/util/io.py:9:15: MCP002" in output and "app/util/deep.py:8:15: MCP002" in output
+
+
+def test_a_shorter_prefix_is_asked_when_the_longest_does_not_parse(tmp_path: Path) -> None:
+    # `app.util.load` with app/util/__init__.py broken: only app/__init__.py can still say what
+    # `app.util` is (here it re-exports the helper), exactly as with every file analysed.
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "from app import io as util\n",
+            "app/server.py": SERVER.replace("from helpers import load", "from app.util import load"),
+            "app/util/__init__.py": BROKEN,
+            "app/io.py": HELPERS.replace("from deep import parse", "import json\nparse = json.loads"),
+        },
+    )
+    assert "app/__init__.py" in analysed(tmp_path)
+    resolver = SettingsResolver(isolated=True)
+    files = discover([tmp_path], resolver)
+    everything, _ = link(analyze_all(files, 1), resolver, PinSource(resolver))
+    prefiltered, _ = link(analyze_all(files, 1, explicit=[]), resolver, PinSource(resolver))
+    assert [f for f in prefiltered if f.code != "MCP000"] == [f for f in everything if f.code != "MCP000"]
+    assert any(f.filename.endswith("app/io.py") and f.code == "MCP002" for f in prefiltered)
 
 
 def test_a_tool_on_a_server_defined_in_a_sibling_module_is_linked(tmp_path: Path) -> None:
@@ -158,7 +176,7 @@ def test_a_tool_on_a_server_defined_in_a_sibling_module_is_linked(tmp_path: Path
             "svc/tools.py": "from svc.app import mcp\n\n\n@mcp.tool()\n" + UNREACHED,
         },
     )
-    assert analysed(tmp_path) == ["svc/__init__.py", "svc/app.py", "svc/tools.py"]
+    assert analysed(tmp_path) == ["svc/app.py", "svc/tools.py"]  # svc.app is a module: svc/__init__.py is not asked
     _, output = check(tmp_path, ".")
     assert output.startswith("svc/tools.py:9:15: MCP002 Tool 'fetch' raises ValueError")
 
