@@ -60,7 +60,7 @@ def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[
     # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
     # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
     # the file only (and for the first import of libcst, as costly in the same way): whatever
-    # cycles it leaves are collected once it is back on.
+    # cycles it leaves are collected once it is back on. (Pool workers keep it off: scheduler.py.)
     collecting = gc.isenabled()
     gc.disable()
     try:

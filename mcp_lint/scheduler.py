@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from mcp_lint.cache import Cache, FileInput
 
+
 class Analyzer:
     """Analyses files (indexes into `items`); `collect` returns their outcomes as they finish."""
 
