@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
 from mcp_lint import __version__
+from mcp_lint.hashing import blake2b
 from mcp_lint.prefilter import ModuleName, is_seed, module_names
 
 if TYPE_CHECKING:
@@ -84,11 +85,6 @@ _DIGEST_SIZE = 16
 
 
 def _hasher() -> Any:
-    # CPython's own BLAKE2: `hashlib` would load OpenSSL first, a few milliseconds of every warm run.
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - another Python
-        from hashlib import blake2b
     return blake2b(digest_size=_DIGEST_SIZE)
 
 
@@ -160,12 +156,13 @@ class FileInput:
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
-def read_inputs(paths: Sequence[Path]) -> list[FileInput]:
+def read_inputs(paths: Sequence[Path], names: Sequence[ModuleName] | None = None) -> list[FileInput]:
+    """Read every file of a run; `names` are their module names when the caller has them."""
     from mcp_lint.fileio import SourceError, read_source
     from mcp_lint.linter import display_name
 
     inputs = []
-    for path, module in zip(paths, module_names(paths)):
+    for path, module in zip(paths, names if names is not None else module_names(paths)):
         item = FileInput(path, display_name(path), module)
         try:
             item.source = read_source(path)
@@ -369,12 +366,14 @@ def run_key(inputs: Sequence[FileInput], resolver: SettingsResolver, explicit: C
     return _run_key([(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs], resolver, explicit)
 
 
-def stat_key(paths: Sequence[Path], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str | None:
+def stat_key(
+    paths: Sequence[Path], names: Sequence[ModuleName], resolver: SettingsResolver, explicit: Collection[Path] | None
+) -> str | None:
     """The key of a whole run's findings by the files' stat signatures; None if one cannot be read."""
     from mcp_lint.linter import display_name
 
     rows = []
-    for path, module in zip(paths, module_names(paths)):
+    for path, module in zip(paths, names):
         try:
             stat = os.stat(path)
         except OSError:
@@ -421,12 +420,13 @@ def lint_files(
     """
     from mcp_lint.linter import FileOutcome, analyze_all, link
 
-    quick = stat_key(paths, resolver, explicit) if cache is not None else None
+    names = module_names(paths)  # for both keys: a stat-key miss goes on to read the files
+    quick = stat_key(paths, names, resolver, explicit) if cache is not None else None
     if cache is not None and reuse_findings and quick is not None:
         entry = cache.load_run(quick)
         if entry is not None and _pins_unchanged(entry, resolver):
             return _reused(paths, entry), entry.findings, []
-    inputs = read_inputs(paths)
+    inputs = read_inputs(paths, names)
     key = run_key(inputs, resolver, explicit) if cache is not None else ""
     if cache is not None and reuse_findings:
         entry = cache.load_run(key)

@@ -122,10 +122,8 @@ class Settings:
         }
         import json  # fingerprints serve the cache only
 
-        try:  # CPython's own BLAKE2: `hashlib` would load OpenSSL first
-            from _blake2 import blake2b
-        except ImportError:  # pragma: no cover - another Python
-            from hashlib import blake2b
+        from mcp_lint.hashing import blake2b
+
         blob = json.dumps(effective, sort_keys=True, separators=(",", ":"))
         return blake2b(blob.encode("utf-8"), digest_size=32).hexdigest()
 
