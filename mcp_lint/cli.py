@@ -145,11 +145,12 @@ def check(
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = EXIT_FINDINGS
     except Exception as exc:  # noqa: BLE001 - a crash must still be one clear line and exit 2
-        import traceback
+        from mcp_lint.linter import describe_exception
 
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        click.echo(f"mcp-lint: internal error: {detail} (set MCP_LINT_DEBUG=1 for the traceback)", err=True)
+        click.echo(f"mcp-lint: internal error: {describe_exception(exc)} (set MCP_LINT_DEBUG=1 for the traceback)", err=True)
         if os.environ.get("MCP_LINT_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         code = EXIT_ERROR
     sys.exit(code)

@@ -70,7 +70,7 @@ def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
-        detail = _describe(exc)
+        detail = describe_exception(exc)
         return FileOutcome(display, internal_error=f"{display}: internal error: {detail}", source=source)
     finally:
         if collecting:
@@ -80,7 +80,7 @@ def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[
     return FileOutcome(display, summary=result, source=source)
 
 
-def _describe(exc: BaseException) -> str:
+def describe_exception(exc: BaseException) -> str:
     """`ValueError: message`, as a traceback's last line says it."""
     import traceback  # only for internal errors: it imports textwrap and linecache
 
@@ -191,7 +191,7 @@ def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinS
     try:
         raw = project.findings()
     except Exception as exc:  # noqa: BLE001
-        detail = _describe(exc)
+        detail = describe_exception(exc)
         errors.append(f"internal error while linking the project: {detail}")
         raw = []
     raw.extend(o.problem for o in outcomes if o.problem is not None)
