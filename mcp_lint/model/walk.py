@@ -44,9 +44,6 @@ _SKIPPED_FIELDS = frozenset(
     }
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
-# Classes whose code-carrying fields can only hold text (`Name.value`, `SimpleString.value`) or
-# none at all (operators): they never have children. A third of the nodes a walk meets are names.
-_LEAVES: dict[type, bool] = {}
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
@@ -135,26 +132,21 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 def is_leaf(cls: type) -> bool:
-    """Whether nodes of `cls` never have child nodes (judged from the dataclass field types)."""
-    leaf = _LEAVES.get(cls)
-    if leaf is None:
-        types = {f.name: f.type for f in dataclasses.fields(cls)}
-        leaf = _LEAVES[cls] = all(
-            types[name] is str or typing.get_origin(types[name]) is typing.Literal for name in _child_fields(cls)
-        )
-    return leaf
+    """Whether nodes of `cls` never have child nodes: none of their fields is declared to hold one.
+
+    Names, strings, numbers and operators are; a third of the nodes a walk meets are names."""
+    plan = _PLANS.get(cls)
+    return not (plan if plan is not None else _plan(cls))
 
 
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
     """`node` and everything below it, pre-order; optionally not entering nested functions,
     classes and lambdas (below `node` itself)."""
     stack = [node]
-    leaves = _LEAVES
     while stack:
         current = stack.pop()
         yield current
-        leaf = leaves.get(type(current))
-        if leaf or (leaf is None and is_leaf(type(current))):
+        if is_leaf(type(current)):
             continue
         for child in reversed(children(current)):
             if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
