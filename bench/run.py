@@ -144,21 +144,26 @@ def run_once(command: list[str], cwd: Path, sample: bool = False) -> tuple[float
     return wall, cpu, peak[0] / 1024, stdout, process.returncode
 
 
-def measure_together(runs: list[tuple[str, list[str]]], cwd: Path, repeat: int) -> list[Measure]:
-    """`measure` for commands whose ratio is a target, their runs interleaved (A B A B ...): a
-    shared machine speeds up and slows down over a minute, and interleaving lets both sides of a
-    ratio see the same machine."""
+def measure_together(runs: list[tuple[str, list[str]]], cwd: Path, repeat: int, before_each=None) -> list[Measure]:
+    """For each (name, command): the median wall and CPU of `repeat` runs, and the peak memory of
+    one more, sampled, run. The commands' runs are interleaved (A B A B ...): a shared machine
+    speeds up and slows down over a minute, and interleaving lets both sides of a ratio see the
+    same machine. `before_each` runs before every run (e.g. to empty a cache)."""
     walls: list[list[float]] = [[] for _ in runs]
     cpus: list[list[float]] = [[] for _ in runs]
     outputs: list[tuple[str, int]] = [("", 0) for _ in runs]
     for _ in range(repeat):
         for position, (_, command) in enumerate(runs):
+            if before_each is not None:
+                before_each()
             wall, cpu, _, stdout, code = run_once(command, cwd)
             walls[position].append(wall)
             cpus[position].append(cpu)
             outputs[position] = (stdout, code)
     measures = []
     for position, (name, command) in enumerate(runs):
+        if before_each is not None:
+            before_each()
         peak = run_once(command, cwd, sample=True)[2]
         stdout, code = outputs[position]
         result = Measure(name, statistics.median(walls[position]), statistics.median(cpus[position]), peak, stdout, code)
@@ -168,21 +173,8 @@ def measure_together(runs: list[tuple[str, list[str]]], cwd: Path, repeat: int) 
 
 
 def measure(name: str, command: list[str], cwd: Path, repeat: int = 1, before_each=None) -> Measure:
-    """Median wall and CPU of `repeat` runs, and the peak memory of one more, sampled, run."""
-    walls, cpus = [], []
-    stdout, code = "", 0
-    for _ in range(repeat):
-        if before_each is not None:
-            before_each()
-        wall, cpu, _, stdout, code = run_once(command, cwd)
-        walls.append(wall)
-        cpus.append(cpu)
-    if before_each is not None:
-        before_each()
-    peak = run_once(command, cwd, sample=True)[2]
-    result = Measure(name, statistics.median(walls), statistics.median(cpus), peak, stdout, code)
-    print(f"  {name:<34} {result.wall:8.3f} s wall {result.cpu:8.3f} s cpu {result.peak_mb:7.1f} MB", flush=True)
-    return result
+    """`measure_together` for one command."""
+    return measure_together([(name, command)], cwd, repeat, before_each)[0]
 
 
 # --- the corpus ------------------------------------------------------------------------------------
