@@ -169,6 +169,8 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 isinstance(call.node.func, cst.Attribute),
                 call.guarded,
                 call.branch,
+                call.flows,
+                call.feeds,
             )
         )
     return edges

@@ -26,6 +26,8 @@ from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 
 MAX_DEPTH = 8
+# How much of a function's return value a tool returns (see reach()).
+_NOTHING, _PART, _WHOLE = 0, 1, 2
 
 # (distribution, specifier, source) for a module path; supplied by the caller (project facts).
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -40,6 +42,10 @@ class _Reach:
     guards: set[frozenset] = field(default_factory=set)
     families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
     returns: bool = False
+    # Tools that return text taken from this function's value (`f"Failed: {r['error']}"`), or
+    # the value itself: where a caught exception's text it returns reaches the model.
+    carry_tools: set[str] = field(default_factory=set)
+    carries: bool = False
     exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
@@ -241,7 +247,8 @@ class Project:
 
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
-        queue: deque[tuple[str, str, Family, int | None, bool, frozenset[int], int, bool, frozenset]] = deque()
+        # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING.
+        queue: deque[tuple[str, str, Family, int | None, int, frozenset[int], int, bool, frozenset]] = deque()
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
@@ -253,20 +260,23 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary), frozenset()))
-        seen: set[tuple[str, str, bool, frozenset[int], frozenset]] = set()
+            queue.append((qual, reg.tool_name, family, major, _WHOLE, frozenset(), 0, self.masks(reg, summary), frozenset()))
+        seen: set[tuple[str, str, int, frozenset[int], frozenset]] = set()
         while queue:
-            qual, tool, family, major, returns, exc_params, depth, masked, guard = queue.popleft()
-            key = (qual, tool, returns, exc_params, guard)
+            qual, tool, family, major, sends, exc_params, depth, masked, guard = queue.popleft()
+            key = (qual, tool, sends, exc_params, guard)
             if key in seen:
                 continue
             seen.add(key)
             entry = reached.setdefault(qual, _Reach())
             entry.tools.add(tool)
             entry.families.append((family, major, tool))
-            entry.returns |= returns
-            if returns:
+            if sends == _WHOLE:
+                entry.returns = True
                 entry.return_tools.add(tool)
+            if sends != _NOTHING:
+                entry.carries = True
+                entry.carry_tools.add(tool)
             entry.exc_params |= exc_params
             entry.guards.add(guard)
             # A helper counts as masked only when every tool reaching it masks.
@@ -281,8 +291,12 @@ class Project:
                 params = target[1].params
                 shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
                 passed = frozenset(i + shift for i in edge.exc_params)
+                # The helper's value reaches the model when the caller returns it, or anything
+                # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
+                # of it (`r["error"]`) still carries its text. A part of a part is a part.
+                passed_on = _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
                 queue.append(
-                    (target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked, guard | edge.guarded)
+                    (target[1].qualname, tool, family, major, min(sends, passed_on), passed, depth + 1, masked, guard | edge.guarded)
                 )
         return reached
 
@@ -305,13 +319,14 @@ class Project:
                 masked=entry.masked,
             )
             return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
+            text_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 if not self._applies(latent, entry):
                     continue
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                context = return_reach if latent.reach == "return" else reach
+                context = {"return": return_reach, "text": text_reach}.get(latent.reach, reach)
                 branch = latent.get("branch")
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
@@ -344,6 +359,8 @@ class Project:
             return entry.is_tool
         if latent.reach == "return":
             return entry.returns
+        if latent.reach == "text":
+            return entry.carries
         raised = latent.get("raises")
         if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
             return False  # every caller on the way catches it: what it does instead is checked there

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import libcst as cst
 
@@ -139,6 +139,9 @@ class ReturnFact:
     node: cst.Return
     handler: Handler | None
     conditions: tuple[cst.BaseExpression, ...]  # tests of enclosing `if`s (innermost last)
+    # Locals an earlier `if` checked for failure and left by a raise (`if not r["ok"]: raise ...`):
+    # what this return sends of them is their success value.
+    checked: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -164,6 +167,32 @@ class CallFact:
     guarded: frozenset[TryGuard] = frozenset()
     # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
     branch: str | None = None
+    # The call's value flows into what the function returns, through any expression built from
+    # it and any number of locals (`r = helper(); return json.dumps(r, indent=2)`).
+    flows: bool = False
+    # At least a part of it does (`return f"Failed: {r['error']}"`): text in it reaches the model.
+    feeds: bool = False
+
+
+@dataclass
+class Store:
+    """A value put into a local: `x = v`, `x += v`, `x[k] = v`, `x.attr = v`, `x.append(v)`,
+    `for x in v`. `key` is the local, or the attribute chain written (`session.error`)."""
+
+    key: str
+    value: cst.BaseExpression
+    statement: cst.BaseSmallStatement | None  # None: a `for`/`with` header, never reported
+    handler: Handler | None
+
+
+@dataclass
+class TextFlow:
+    """A caught exception's text stored in a local (the source, where the text is built) and the
+    returns/raises that send that local on, in the order the function is written."""
+
+    source: Store
+    found: cst.CSTNode  # the exception text inside the stored value
+    sinks: list[ReturnFact | RaiseFact]
 
 
 @dataclass
@@ -183,6 +212,8 @@ class FunctionFacts:
     self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # Exception text stored in locals and containers, then returned or raised (MCP002).
+    text_flows: list[TextFlow] = field(default_factory=list)
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once."""
@@ -222,6 +253,9 @@ class _BodyWalker(FastVisitor):
         self.assigned_calls: dict[str, cst.Call] = {}
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
+        # Every value put into a local, by the local (read after the walk, see _ValueFlow).
+        self.stores: dict[str, list[Store]] = {}
+        self.checked: frozenset[str] = frozenset()  # see ReturnFact.checked
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -270,10 +304,13 @@ class _BodyWalker(FastVisitor):
             self.walk(node.orelse)
             self.else_of.pop()
             self.conditions.pop()
+        checked = _failure_checked(node)
+        if checked:
+            self.checked = self.checked | checked
         return False
 
     def visit_Return(self, node: cst.Return) -> None:
-        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions)))
+        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
 
     def visit_Raise(self, node: cst.Raise) -> None:
         self.facts.raises.append(
@@ -295,6 +332,7 @@ class _BodyWalker(FastVisitor):
         if node.asname is not None:
             for name in _target_names(node.asname.name):
                 self._count_assignment(name, None)
+            self._store(node.asname.name, node.item, None)
         if node.asname is not None and isinstance(node.asname.name, cst.Name):
             self._remember_instance(node.asname.name.value, node.item)
 
@@ -318,6 +356,8 @@ class _BodyWalker(FastVisitor):
                         callee = self.resolve_callee(value.func)
                         if callee:
                             self.facts.self_instances[name[5:]] = callee
+        for target in node.targets:
+            self._store(target.target, node.value, node)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._remember_instance(node.targets[0].target.value, node.value)
             self._count_assignment(node.targets[0].target.value, node.value)
@@ -331,6 +371,17 @@ class _BodyWalker(FastVisitor):
                 if isinstance(target.target, cst.Name):
                     handler.tainted.add(target.target.value)
 
+    def _store(self, target: cst.BaseExpression, value: cst.BaseExpression, statement: cst.BaseSmallStatement | None) -> None:
+        for key in _store_keys(target):
+            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler()))
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
+        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+            for argument in call.args:
+                self._store(call.func.value, argument.value, node)
+
     def _count_assignment(self, name: str, value: cst.BaseExpression | None) -> None:
         self.assignment_counts[name] = self.assignment_counts.get(name, 0) + 1
         if value is not None:
@@ -341,6 +392,7 @@ class _BodyWalker(FastVisitor):
             self.facts.has_item_assignment = True
         for name in _target_names(node.target):
             self._count_assignment(name, None)
+        self._store(node.target, node.value, node)
         handler = self._handler()
         if handler is not None and isinstance(node.target, cst.Name) and _mentions_exception_text(node.value, handler):
             handler.tainted.add(node.target.value)
@@ -349,10 +401,13 @@ class _BodyWalker(FastVisitor):
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)
+        self._store(node.target, node.iter, None)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         for name in _target_names(node.target):
             self._count_assignment(name, node.value)
+        if node.value is not None:
+            self._store(node.target, node.value, node)
         handler = self._handler()
         if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
             if _mentions_exception_text(node.value, handler):
@@ -425,6 +480,245 @@ def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
     return None
 
 
+# Methods that put their arguments into the receiver (lists, sets, dicts, deques, queues).
+CONTAINER_ADDERS = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft", "put", "put_nowait"}
+)
+
+
+def _store_keys(target: cst.BaseExpression) -> list[str]:
+    """What an assignment target writes: `x` -> x, `x.a.b` -> x.a.b, `x[k]` / `x.a[k].b` -> the
+    container (x / x.a), `a, *b` -> a and b."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [k for el in target.elements for k in _store_keys(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _store_keys(target.value)
+    if isinstance(target, cst.Attribute):
+        chain = dotted(target)
+        return [chain] if chain else _store_keys(target.value)
+    if isinstance(target, cst.Subscript):
+        return _store_keys(target.value)
+    return []
+
+
+def _failure_checked(node: cst.If) -> frozenset[str]:
+    """Locals that `node` checks and, when the check fails, leaves by a raise or by a return that
+    does not send them (`if not r.get("success"): raise ValueError(...)`): later code holds their
+    success value. A bare presence test (`if not r`, `if r is None`) lets an error text or error
+    dict through, so it checks nothing."""
+    last = node.body.body[-1] if node.body.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if not isinstance(last, (cst.Raise, cst.Return)) or _is_presence_test(node.test):
+        return frozenset()
+    names = _names_read(node.test)
+    if isinstance(last, cst.Return) and last.value is not None and names & _names_read(last.value):
+        return frozenset()  # `if "error" in r: return r` sends it
+    return names
+
+
+def _is_presence_test(test: cst.BaseExpression) -> bool:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if isinstance(test, cst.Name):
+        return True
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name):
+        target = test.comparisons[0]
+        return isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+    return False
+
+
+class _NameReader(FastVisitor):
+    """The local names an expression reads (attribute names and keywords are not names)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+def _names_read(expr: cst.CSTNode) -> frozenset[str]:
+    reader = _NameReader()
+    reader.walk(expr)
+    return frozenset(reader.names)
+
+
+# Calls whose result says something about a value without carrying it (its length, its type).
+_OPAQUE_CALLS = frozenset({"len", "bool", "isinstance", "issubclass", "type", "id", "hash", "callable", "hasattr"})
+
+
+class _RefCollector(FastVisitor):
+    """What the value of an expression is built from: the locals (and attribute chains) it reads
+    and the calls whose results it contains, each either whole (`json.dumps(r)`, `{"data": r}`,
+    `f"{r}"`) or only in part (`r["error"]`, `r.text`, `r.get("x")`). Parts that only decide
+    between values (an `if` test, a comparison, `not`, a subscript's key, `len(x)`) carry nothing."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, bool] = {}  # key -> read whole (False: only a part of it)
+        self.calls: dict[int, bool] = {}  # id(call) -> its result carried whole
+        self.part = 0  # > 0 while inside the object of an attribute access or a subscript
+
+    def _read(self, key: str) -> None:
+        self.keys[key] = self.keys.get(key, False) or not self.part
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._read(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        chain = dotted(node)
+        if chain:
+            self._read(chain)
+        else:
+            self.part += 1
+            self.walk(node.value)
+            self.part -= 1
+        return False
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        self.part += 1
+        self.walk(node.value)
+        self.part -= 1
+        return False  # the key selects, it is not carried
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        self.walk(node.value)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if dotted(node.func) in _OPAQUE_CALLS:
+            return False
+        self.calls[id(node)] = self.calls.get(id(node), False) or not self.part
+        return True
+
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        self.walk(node.body)
+        self.walk(node.orelse)
+        return False
+
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        return False
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> bool:
+        return not isinstance(node.operator, cst.Not)
+
+    def visit_CompIf(self, node: cst.CompIf) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+def _is_constructor(expr: cst.BaseExpression) -> bool:
+    """`Api(...)`, `await httpx.AsyncClient()`: a call of a class (by the naming convention)."""
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    if not isinstance(expr, cst.Call):
+        return False
+    name = last_name(dotted(expr.func) or "")
+    return name[:1].isupper()
+
+
+class _ValueFlow:
+    """Where the values a function returns or raises come from, through its locals.
+
+    Flow-insensitive on purpose (every store of a local counts, whatever its order): cheap, and
+    what a reader assumes of `errors.append(...)` in a loop and `return {"errors": errors}` after
+    it. Only the locals a returned or raised expression reaches are ever scanned.
+    """
+
+    def __init__(self, stores: dict[str, list[Store]]) -> None:
+        self.stores = stores
+        self.longer: dict[str, list[str]] = {}  # `session` -> [`session.error`, ...]
+        for key in stores:
+            parts = key.split(".")
+            for cut in range(1, len(parts)):
+                self.longer.setdefault(".".join(parts[:cut]), []).append(key)
+        self._refs: dict[int, _RefCollector] = {}
+
+    def refs(self, expr: cst.BaseExpression) -> _RefCollector:
+        found = self._refs.get(id(expr))
+        if found is None:
+            found = self._refs[id(expr)] = _RefCollector()
+            found.walk(expr)
+        return found
+
+    def _stores_of(self, key: str, whole: bool) -> Iterator[tuple[Store, bool]]:
+        """Stores whose value a read of `key` sees, and whether whole: stores to it and to its
+        parts (`x.a = ...` for a read of `x`) as read; the object it is part of (`x` for a read
+        of `x.a`) only in part."""
+        parts = key.split(".")
+        for cut in range(1, len(parts)):
+            for store in self.stores.get(".".join(parts[:cut]), ()):
+                # `client = Api(...)` then `client.fetch()`: a service object, not data the
+                # result is taken from.
+                if not _is_constructor(store.value):
+                    yield store, False
+        for store in self.stores.get(key, ()):
+            yield store, whole
+        for longer in self.longer.get(key, ()):
+            for store in self.stores[longer]:
+                yield store, whole
+
+    def reach(self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()) -> tuple[dict[int, bool], list[Store]]:
+        """(id of each call whose result `expr` carries -> carried whole, the stores it carries)
+        through any number of locals; locals in `checked` are not followed. A part of a part is
+        a part."""
+        start = self.refs(expr)
+        calls = dict(start.calls)
+        visited: dict[int, Store] = {}
+        seen: dict[str, bool] = {}  # key -> followed whole
+        queue = list(start.keys.items())
+        while queue:
+            key, whole = queue.pop()
+            if seen.get(key, None) is True or (key in seen and not whole) or key.split(".", 1)[0] in checked:
+                continue
+            seen[key] = whole
+            for store, store_whole in self._stores_of(key, whole):
+                visited[id(store)] = store
+                found = self.refs(store.value)
+                for call, call_whole in found.calls.items():
+                    calls[call] = calls.get(call, False) or (call_whole and store_whole)
+                queue.extend((k, k_whole and store_whole) for k, k_whole in found.keys.items())
+        return calls, list(visited.values())
+
+
+def _text_flows(facts: FunctionFacts, flow: _ValueFlow) -> list[TextFlow]:
+    """Exception text stored in a foreign handler, with the returns and raises that carry it."""
+    sources: dict[int, TextFlow] = {}
+    for stores in flow.stores.values():
+        for store in stores:
+            handler = store.handler
+            if store.statement is None or handler is None or not handler.foreign or id(store) in sources:
+                continue
+            found = find_exception_text(store.value, handler, through_locals=False)
+            if found is not None:
+                sources[id(store)] = TextFlow(store, found, [])
+    if not sources:
+        return []
+    sinks: list[tuple[ReturnFact | RaiseFact, cst.BaseExpression]] = [(r, r.node.value) for r in facts.returns if r.node.value is not None]
+    sinks += [(r, r.node.exc) for r in facts.raises if r.node.exc is not None]
+    for sink, value in sinks:
+        for store in flow.reach(value)[1]:
+            text_flow = sources.get(id(store))
+            if text_flow is not None:
+                text_flow.sinks.append(sink)
+    return [f for f in sources.values() if f.sinks]
+
+
 def _target_names(target: cst.BaseExpression) -> list[str]:
     if isinstance(target, cst.Name):
         return [target.value]
@@ -466,13 +760,18 @@ def _mentions_exception_text(expr: cst.CSTNode, handler: Handler) -> bool:
     return find_exception_text(expr, handler) is not None
 
 
-def find_exception_text(expr: cst.CSTNode, handler: Handler | None, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
-    """The first sub-expression of `expr` that puts a caught exception's text into a string."""
+def find_exception_text(
+    expr: cst.CSTNode, handler: Handler | None, params: frozenset[str] = frozenset(), *, through_locals: bool = True
+) -> cst.CSTNode | None:
+    """The first sub-expression of `expr` that puts a caught exception's text into a string;
+    with `through_locals=False` only the exception itself counts, not locals the handler built
+    from it (FunctionFacts.text_flows follows those)."""
     names = set(params)
     if handler is not None:
         if handler.name:
             names.add(handler.name)
-        names |= handler.tainted
+        if through_locals:
+            names |= handler.tainted
     finder = _TextFinder(names, handler is not None)
     finder.walk(expr)
     return finder.found
@@ -594,6 +893,17 @@ def collect_facts(
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
+    flow = _ValueFlow(walker.stores)
+    flowing: dict[int, bool] = {}
+    for ret in facts.returns:
+        if ret.node.value is not None:
+            for call, whole in flow.reach(ret.node.value, ret.checked)[0].items():
+                flowing[call] = flowing.get(call, False) or whole
+    for call in facts.calls:
+        carried = flowing.get(id(call.node))
+        call.flows = carried is True
+        call.feeds = carried is not None
+    facts.text_flows = _text_flows(facts, flow)
     return facts
 
 

@@ -27,6 +27,10 @@ class CallEdge:
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
     guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
+    # The caller returns something built from the call's value (`return json.dumps(r)` after
+    # `r = helper()`), not only the value itself (`returned`).
+    flows: bool = False
+    feeds: bool = False  # a part of the call's value is in what the caller returns (`r["error"]`)
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,9 @@ class Latent:
     """A defect that is reported only if the function it is written in is reached from a tool.
 
     `reach` says how: "tool" (only in a tool handler itself), "raise" (any function a tool calls:
-    exceptions propagate) or "return" (functions whose return value the tool returns).
+    exceptions propagate), "return" (functions whose return value the tool returns, as is or
+    wrapped) or "text" (functions whose return value, or a part of it, the tool returns: the
+    text in it reaches the model).
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
     at that position (e.g. `def format_error(e): return f"Error: {e}"`).
     """

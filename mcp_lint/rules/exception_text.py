@@ -40,19 +40,22 @@ def _project_call(call: cst.Call, ctx: FileContext) -> bool:
     return resolved.split(".")[0] == ctx.model.module.split(".")[0]
 
 
-def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
+def exception_text_in(
+    expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset(), *, through_locals: bool = True
+) -> cst.CSTNode | None:
     """Exception text in `expr`, ignoring the exception object passed whole to a project helper
-    (that helper's own page reports what it does with it)."""
+    (that helper's own page reports what it does with it); see find_exception_text for
+    `through_locals`."""
     if isinstance(expr, cst.Call) and _project_call(expr, ctx):
         names = set(params) | ({handler.name} if handler and handler.name else set())
         for argument in expr.args:
             if isinstance(argument.value, cst.Name) and argument.value.value in names:
                 continue
-            found = find_exception_text(argument.value, handler, params)
+            found = find_exception_text(argument.value, handler, params, through_locals=through_locals)
             if found is not None:
                 return found
         return None
-    return find_exception_text(expr, handler, params)
+    return find_exception_text(expr, handler, params, through_locals=through_locals)
 
 
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:

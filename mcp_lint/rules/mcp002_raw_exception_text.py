@@ -11,6 +11,8 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import (
     FunctionFacts,
     Handler,
+    RaiseFact,
+    ReturnFact,
     find_exception_text,
     literal_text,
 )
@@ -109,11 +111,25 @@ async def get_forecast(city: str) -> str:
             if not handler.foreign:
                 continue
             for node, value, variant in self._sinks(fn, handler, ctx):
-                found = exception_text_in(value, handler, ctx)
+                # Only the exception itself here: text it left in a local is reported where the
+                # local is built (below), once however many returns send it.
+                found = exception_text_in(value, handler, ctx, through_locals=False)
                 if found is None or id(node) in seen:
                     continue
                 seen.add(id(node))
                 yield self._latent(ctx, fn, node, value, handler, variant, found)
+        # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
+        for flow in fn.text_flows:
+            handler = flow.source.handler
+            statement = flow.source.statement
+            if handler is None or statement is None or id(statement) in seen:
+                continue
+            found = exception_text_in(flow.source.value, handler, ctx, through_locals=False)
+            sink = next((s for s in (self._flow_sink(fact, fn, ctx) for fact in flow.sinks) if s is not None), None)
+            if found is None or sink is None:
+                continue
+            seen.add(id(statement))
+            yield self._flow_latent(ctx, fn, flow.source.value, statement, handler, sink, found)
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -123,7 +139,7 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
-                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant == "raise" else "return", statement=node, data=data)
+                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant == "raise" else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
@@ -136,7 +152,7 @@ async def get_forecast(city: str) -> str:
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
-                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
+                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "text", statement=node, data=data, param=index)
 
     def _sinks(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str]]:
         for ret in fn.returns:
@@ -145,13 +161,68 @@ async def get_forecast(city: str) -> str:
         for fact in fn.raises:
             if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
                 continue
-            if fact.caught_here(last_name(dotted(fact.node.exc.func) or "")):
-                continue  # caught again in this function: what happens there is checked there
-            if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise"
-            elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):
-                # Reaches the model only where the framework forwards exception text (render decides).
-                yield fact.node, fact.node.exc, "raise-other"
+            variant = self._raise_variant(fact, fact.node.exc, ctx)
+            if variant is not None:
+                yield fact.node, fact.node.exc, variant
+
+    def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
+        """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
+        if not isinstance(exc, cst.Call) or fact.caught_here(last_name(dotted(exc.func) or "")):
+            return None  # caught again in this function: what happens there is checked there
+        if is_tool_error_raise(exc, ctx):
+            return "raise"
+        if not is_protocol_error_class(raised_class(exc, ctx), None):
+            # Reaches the model only where the framework forwards exception text (render decides).
+            return "raise-other"
+        return None
+
+    def _flow_sink(self, fact: ReturnFact | RaiseFact, fn: FunctionFacts, ctx: FileContext) -> tuple[str, cst.CSTNode, cst.BaseExpression] | None:
+        """(variant, statement, value) of a return or raise that sends a local's text on."""
+        if isinstance(fact, ReturnFact):
+            return ("return", fact.node, fact.node.value) if fact.node.value is not None else None
+        exc = fact.node.exc
+        if exc is None:
+            return None
+        # `err = RuntimeError(f"...{e}")` ... `raise err`: the class is the constructor's.
+        variant = self._raise_variant(fact, fn.value_of(exc), ctx)
+        return (variant, fact.node, exc) if variant is not None else None
+
+    def _flow_latent(
+        self,
+        ctx: FileContext,
+        fn: FunctionFacts,
+        value: cst.BaseExpression,
+        statement: cst.CSTNode,
+        handler: Handler,
+        sink: tuple[str, cst.CSTNode, cst.BaseExpression],
+        found: cst.CSTNode,
+    ) -> Latent:
+        """A finding where the text is built, naming the return or raise that sends it."""
+        variant, node, sent = sink
+        sent_call = fn.value_of(sent)
+        data = {
+            "tool_args_only": "1" if handler.parses_parameters else "",
+            "exc": _caught_label(handler),
+            "traceback": "1" if isinstance(found, cst.Call) else "",
+            "error_result": "1" if variant == "return" and is_error_result(sent, ctx) else "",
+            "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
+            "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}",
+        }
+        # The fix rewrites the sending statement, which can say `from e` only inside the handler.
+        sink_handler = next((f.handler for f in (*fn.returns, *fn.raises) if f.node is node), None)
+        fix = _build_fix(ctx, fn, node, sent, handler, variant) if sink_handler is handler and sent is sent_call else None
+        return self.latent(
+            ctx,
+            value,
+            variant=variant,
+            reach="raise" if variant.startswith("raise") else "text",
+            statement=statement,
+            data=data,
+            fix_message=fix[0] if fix else "",
+            fix_applicability=Applicability.UNSAFE if fix else None,
+            fix_edits=fix[1] if fix else (),
+            fix_needs=(("logger",) if variant == "raise-other" else ("ToolError", "logger")) if fix else (),
+        )
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
@@ -175,7 +246,7 @@ async def get_forecast(city: str) -> str:
             ctx,
             value,
             variant=variant,
-            reach="raise" if variant.startswith("raise") else "return",
+            reach="raise" if variant.startswith("raise") else "text",
             statement=node,
             data=data,
             fix_message=fix[0] if fix else "",
@@ -198,6 +269,8 @@ async def get_forecast(city: str) -> str:
             what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
         else:
             what = f"the text of a caught {latent.get('exc')}"
+        if latent.get("via"):
+            what = f"{what} (built here, {latent.get('via')})"
         if variant.startswith("return") and latent.get("error_result"):
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
