@@ -1,0 +1,351 @@
+"""Values flowing through locals, containers and helper returns (issue 9, causes 3 and 9).
+
+A helper's failure value reaches the model when the tool returns anything built from it (MCP005,
+MCP002); a caught exception's text stored in a local or a container reaches it when that local
+is later returned or raised, and is reported where the text is built (MCP002).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from ._support import check as _check, only as _only
+
+MCP1 = """\
+import asyncio
+import json
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.types import TextContent
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("inventory")
+ITEMS: dict[str, dict] = {}
+"""
+
+# A helper whose failure is an error dict, and a second one whose failure is a string.
+LOOKUP = """
+def lookup(sku: str) -> dict:
+    if sku not in ITEMS:
+        return {"success": False, "error": f"SKU {sku} does not exist"}  # expect: MCP005
+    return {"success": True, "item": ITEMS[sku]}
+
+
+def describe(item: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in item.items())
+"""
+
+
+def _src(*parts: str) -> str:
+    return MCP1 + "".join(textwrap.dedent(p) for p in parts)
+
+
+# -- cause 3: the tool transforms the helper's value before returning it -----------------------
+
+
+@pytest.mark.parametrize(
+    "tool_body",
+    [
+        pytest.param("result = lookup(sku)\nreturn json.dumps(result, indent=2)", id="json-dumps-kwargs"),
+        pytest.param("result = lookup(sku)\nreturn str(result)", id="str"),
+        pytest.param("text = json.dumps(lookup(sku))\nreturn [TextContent(type='text', text=text)]", id="textcontent-of-local"),
+        pytest.param("return {'sku': sku, 'result': lookup(sku)}", id="wrapping-dict"),
+        pytest.param("result = lookup(sku)\npayload = {'data': result}\nreply = json.dumps(payload)\nreturn reply", id="three-hops"),
+        pytest.param("result = lookup(sku)\nif 'error' in result:\n    return result\nreturn describe(result['item'])", id="returned-in-the-error-branch"),
+        pytest.param("result = lookup(sku)\nreturn f'Lookup: {result}'", id="f-string"),
+    ],
+)
+def test_helper_failure_returned_through_an_expression(tool_body: str) -> None:
+    body = textwrap.indent(tool_body, "    ")
+    findings = _check(_src(LOOKUP, "\n@mcp.tool()\ndef get_item(sku: str) -> str:\n" + body + "\n"))
+    assert findings[0].message.startswith("Helper 'lookup' (reached from tool 'get_item') reports a failure")
+
+
+def test_helper_failure_through_an_awaited_call_and_a_formatting_helper() -> None:
+    source = _src(
+        """
+        async def fetch_stock(sku: str) -> dict:
+            if sku not in ITEMS:
+                return {"status": "error", "message": f"Unknown SKU {sku}; call list_items"}  # expect: MCP005
+            return {"status": "ok", "count": ITEMS[sku]["count"]}
+
+
+        def render(result: dict) -> str:
+            return "\\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+        @mcp.tool()
+        async def stock_level(sku: str) -> str:
+            result = await fetch_stock(sku)
+            return render(result)
+        """
+    )
+    assert "reached from tool 'stock_level'" in _only(source).message
+
+
+@pytest.mark.parametrize(
+    "tool_body",
+    [
+        pytest.param("result = lookup(sku)\nreturn {'found': len(result) > 0}", id="only-its-length"),
+        pytest.param(
+            "result = lookup(sku)\nif not result.get('success'):\n    raise ToolError(result['error'])\nreturn json.dumps(result)",
+            id="failure-checked-and-raised",
+        ),
+        pytest.param("result = lookup(sku)\nlogger.info('lookup: %s', result)\nreturn 'looked up'", id="only-logged"),
+        pytest.param("result = lookup(sku)\nreturn describe(result['item'])", id="only-a-part-of-it"),
+        pytest.param("return 'yes' if lookup(sku)['success'] else 'no'", id="only-decides"),
+    ],
+)
+def test_helper_failure_not_returned_is_silent(tool_body: str) -> None:
+    lookup = LOOKUP.replace("  # expect: MCP005", "")
+    body = textwrap.indent(tool_body, "    ")
+    _check(_src(lookup, "\n@mcp.tool()\ndef get_item(sku: str) -> str:\n" + body + "\n"))
+
+
+def test_a_service_object_is_not_the_data_its_methods_return() -> None:
+    # `client.fetch()` returns what fetch returns, not a part of `client`: the constructor's
+    # helpers stay out of the tool's value.
+    source = _src(
+        """
+        def load_settings() -> dict:
+            try:
+                with open("settings.json") as handle:
+                    return json.load(handle)
+            except Exception as e:
+                return {"error": str(e)}
+
+
+        class Inventory:
+            def __init__(self, settings: dict) -> None:
+                self.settings = settings
+
+            def count(self, sku: str) -> int:
+                return len(ITEMS.get(sku, {}))
+
+
+        @mcp.tool()
+        def count_items(sku: str) -> str:
+            inventory = Inventory(load_settings())
+            return f"{sku}: {inventory.count(sku)}"
+        """
+    )
+    _check(source)
+
+
+# -- cause 9: exception text through locals and containers --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            @mcp.tool()
+            def sync_all(skus: list[str]) -> str:
+                errors = []
+                for sku in skus:
+                    try:
+                        httpx.post("https://erp.example.com/sync", json={"sku": sku})
+                    except httpx.HTTPError as e:
+                        errors.append(f"{sku}: {e}")  # expect: MCP002
+                return "\\n".join(errors) or "synced"
+            """,
+            id="appended-then-joined",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def sync_all(skus: list[str]) -> dict:
+                failures: dict[str, str] = {}
+                for sku in skus:
+                    try:
+                        httpx.post("https://erp.example.com/sync", json={"sku": sku})
+                    except Exception as e:
+                        failures[sku] = str(e)  # expect: MCP002
+                return {"synced": len(skus) - len(failures), "failures": failures}
+            """,
+            id="stored-by-key-then-returned-in-a-dict",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def restock(sku: str) -> dict:
+                info = {"sku": sku}
+                try:
+                    httpx.post("https://erp.example.com/restock", json=info)
+                    info["status"] = "ordered"
+                except Exception as e:
+                    info["error"] = str(e)  # expect: MCP002
+                return info
+            """,
+            id="item-of-the-returned-dict",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def stock_history(sku: str) -> str:
+                error = None
+                try:
+                    rows = httpx.get(f"https://erp.example.com/history/{sku}").json()
+                except Exception as e:
+                    error = repr(e)  # expect: MCP002
+                if error:
+                    raise ToolError(f"History of {sku} unavailable: {error}")
+                return json.dumps(rows)
+            """,
+            id="built-in-the-handler-raised-after-the-try",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def restock(sku: str) -> str:
+                message = f"Restock of {sku} failed"
+                try:
+                    httpx.post("https://erp.example.com/restock", json={"sku": sku})
+                    return "ordered"
+                except Exception as e:
+                    message += f": {e}"  # expect: MCP002
+                return message
+            """,
+            id="augmented-then-returned",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def restock(sku: str) -> str:
+                try:
+                    httpx.post("https://erp.example.com/restock", json={"sku": sku})
+                except httpx.HTTPError as e:
+                    err = RuntimeError(f"ERP refused the restock: {e}")  # expect: MCP002
+                    raise err from e
+                return "ordered"
+            """,
+            id="exception-built-then-raised",
+        ),
+    ],
+)
+def test_exception_text_through_locals_is_reported_where_it_is_built(body: str) -> None:
+    _check(_src(body))
+
+
+def test_message_names_the_return_that_sends_it() -> None:
+    source = _src(
+        """
+        @mcp.tool()
+        def sync_all(skus: list[str]) -> dict:
+            errors = []
+            for sku in skus:
+                try:
+                    httpx.post("https://erp.example.com/sync", json={"sku": sku})
+                except httpx.HTTPError as e:
+                    errors.append(str(e))  # expect: MCP002
+            return {"errors": errors}
+        """
+    )
+    finding = _only(source)
+    row = source.splitlines().index('    return {"errors": errors}') + 1
+    assert f"(built here, returned at line {row})" in finding.message
+    assert finding.message.startswith("Tool 'sync_all' returns the text of a caught httpx.HTTPError (built here")
+
+
+def test_text_on_a_helpers_result_object_read_by_the_tool() -> None:
+    source = _src(
+        """
+        class Report:
+            def __init__(self) -> None:
+                self.rows: list[dict] = []
+                self.error: str | None = None
+
+
+        def analyze(sku: str) -> Report:
+            report = Report()
+            try:
+                report.rows = httpx.get(f"https://erp.example.com/history/{sku}").json()
+            except Exception as e:
+                report.error = f"History unavailable: {e}"  # expect: MCP002
+            return report
+
+
+        @mcp.tool()
+        def history(sku: str) -> dict:
+            report = analyze(sku)
+            if report.error:
+                return {"error": report.error}  # expect: MCP005
+            return {"rows": report.rows}
+        """
+    )
+    findings = _check(source)
+    helper = next(f for f in findings if f.code == "MCP002")
+    assert helper.message.startswith("Helper 'analyze' (reached from tool 'history') returns the text")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            @mcp.tool()
+            def sync_all(skus: list[str]) -> dict:
+                errors = []
+                for sku in skus:
+                    try:
+                        httpx.post("https://erp.example.com/sync", json={"sku": sku})
+                    except httpx.HTTPError as e:
+                        errors.append(str(e))
+                return {"synced": len(skus) - len(errors), "failed": len(errors)}
+            """,
+            id="only-counted",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def sync_all(skus: list[str]) -> str:
+                errors = []
+                for sku in skus:
+                    try:
+                        httpx.post("https://erp.example.com/sync", json={"sku": sku})
+                    except httpx.HTTPError as e:
+                        errors.append(str(e))
+                if errors:
+                    logger.warning("sync errors: %s", "; ".join(errors))
+                return "synced"
+            """,
+            id="only-logged",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def restock(sku: str) -> str:
+                try:
+                    httpx.post("https://erp.example.com/restock", json={"sku": sku})
+                except Exception as e:
+                    detail = str(e)
+                    logger.error("restock failed: %s", detail)
+                    raise ToolError(f"The ERP did not accept the restock of {sku}; check the SKU with list_items")
+                return "ordered"
+            """,
+            id="kept-in-a-local-never-sent",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            def price(sku: str) -> str:
+                problems = []
+                try:
+                    item = ITEMS[sku]
+                except KeyError as e:
+                    problems.append(f"missing key {e}")
+                    item = {}
+                return json.dumps({"item": item, "problems": problems})
+            """,
+            id="own-lookup-not-library-text",
+        ),
+    ],
+)
+def test_exception_text_that_is_not_sent_is_silent(body: str) -> None:
+    _check(_src(body))
