@@ -183,6 +183,7 @@ class Store:
     value: cst.BaseExpression
     statement: cst.BaseSmallStatement | None  # None: a `for`/`with` header, never reported
     handler: Handler | None
+    conditions: tuple[cst.BaseExpression, ...] = ()  # tests of enclosing `if`s
 
 
 @dataclass
@@ -191,6 +192,7 @@ class TextFlow:
     returns/raises that send that local on, in the order the function is written."""
 
     source: Store
+    handler: Handler  # the clause that caught the exception (or FunctionFacts.gathered)
     found: cst.CSTNode  # the exception text inside the stored value
     sinks: list[ReturnFact | RaiseFact]
 
@@ -214,6 +216,9 @@ class FunctionFacts:
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
+    # `asyncio.gather(..., return_exceptions=True)` runs here: results tested with
+    # `isinstance(r, Exception)` are caught exceptions, from code the author does not control.
+    gathered: Handler | None = None
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once."""
@@ -327,6 +332,8 @@ class _BodyWalker(FastVisitor):
         if callee is None:
             callee = self.resolve_callee(node.func)
         self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions)))
+        if self.facts.gathered is None and last_name(name or "") == "gather" and _returns_exceptions(node):
+            self.facts.gathered = Handler(None, None, (GATHERED,), None, foreign=True)  # type: ignore[arg-type]
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -372,8 +379,9 @@ class _BodyWalker(FastVisitor):
                     handler.tainted.add(target.target.value)
 
     def _store(self, target: cst.BaseExpression, value: cst.BaseExpression, statement: cst.BaseSmallStatement | None) -> None:
+        conditions = tuple(self.conditions)
         for key in _store_keys(target):
-            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler()))
+            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions))
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
@@ -697,16 +705,22 @@ class _ValueFlow:
 
 
 def _text_flows(facts: FunctionFacts, flow: _ValueFlow) -> list[TextFlow]:
-    """Exception text stored in a foreign handler, with the returns and raises that carry it."""
+    """Exception text stored in a foreign handler (or from a gathered exception), with the
+    returns and raises that carry it."""
     sources: dict[int, TextFlow] = {}
     for stores in flow.stores.values():
         for store in stores:
             handler = store.handler
-            if store.statement is None or handler is None or not handler.foreign or id(store) in sources:
+            if store.statement is None or id(store) in sources:
                 continue
-            found = find_exception_text(store.value, handler, through_locals=False)
-            if found is not None:
-                sources[id(store)] = TextFlow(store, found, [])
+            found = None
+            if handler is not None and handler.foreign:
+                found = find_exception_text(store.value, handler, through_locals=False)
+            if found is None and facts.gathered is not None:
+                found = gathered_exception_text(store.value, store.conditions)
+                handler = facts.gathered
+            if found is not None and handler is not None:
+                sources[id(store)] = TextFlow(store, handler, found, [])
     if not sources:
         return []
     sinks: list[tuple[ReturnFact | RaiseFact, cst.BaseExpression]] = [(r, r.node.value) for r in facts.returns if r.node.value is not None]
@@ -717,6 +731,87 @@ def _text_flows(facts: FunctionFacts, flow: _ValueFlow) -> list[TextFlow]:
             if text_flow is not None:
                 text_flow.sinks.append(sink)
     return [f for f in sources.values() if f.sinks]
+
+
+# The caught class a gathered exception is reported as ("the text of a caught exception ...").
+GATHERED = "exception returned by asyncio.gather"
+
+
+def _returns_exceptions(call: cst.Call) -> bool:
+    return any(
+        a.keyword is not None and a.keyword.value == "return_exceptions" and isinstance(a.value, cst.Name) and a.value.value == "True"
+        for a in call.args
+    )
+
+
+def _exception_instances(test: cst.BaseExpression) -> tuple[set[str], set[str]]:
+    """Names a test proves to be exceptions when true, and when false:
+    `isinstance(r, Exception)` -> ({r}, {}), `not isinstance(r, BaseException)` -> ({}, {r})."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        when_true, when_false = _exception_instances(test.expression)
+        return when_false, when_true
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        left, right = _exception_instances(test.left), _exception_instances(test.right)
+        return left[0] | right[0], set()
+    if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
+        subject, classes = test.args[0].value, test.args[1].value
+        names = [el.value for el in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        if isinstance(subject, cst.Name) and any(_is_exception_class(n) for n in names):
+            return {subject.value}, set()
+    return set(), set()
+
+
+def _is_exception_class(expr: cst.BaseExpression) -> bool:
+    name = last_name(dotted(expr) or "")
+    return name in {"BaseException", "Exception"} or name.endswith(("Error", "Exception"))
+
+
+class _GatheredTextFinder(FindingVisitor):
+    """Text of a value proven to be an exception where it is used (see gathered_exception_text)."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        when_true, when_false = _exception_instances(node.test)
+        for branch, proven in ((node.body, when_true), (node.orelse, when_false)):
+            inner = _GatheredTextFinder(self.known | proven)
+            inner.walk(branch)
+            if inner.found is not None:
+                self.found = inner.found
+                return False
+        return False
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
+        self._text_of(node.expression)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if dotted(node.func) in {"str", "repr"} and node.args:
+            self._text_of(node.args[0].value)
+            return False
+        return True
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def _text_of(self, expr: cst.BaseExpression) -> None:
+        if self.known:
+            found = find_exception_text(expr, None, frozenset(self.known))
+            if found is not None:
+                self.found = found
+
+
+def gathered_exception_text(expr: cst.BaseExpression, conditions: tuple[cst.BaseExpression, ...]) -> cst.CSTNode | None:
+    """`f"ERROR: {r}"` / `str(r)` in `expr` where `r` is known to be an exception: tested by the
+    enclosing `if`s (`conditions`) or by a conditional expression around it
+    (`r if not isinstance(r, BaseException) else f"ERROR: {r}"`)."""
+    known: set[str] = set()
+    for condition in conditions:
+        known |= _exception_instances(condition)[0]
+    finder = _GatheredTextFinder(known)
+    finder.walk(expr)
+    return finder.found
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

@@ -14,6 +14,7 @@ from mcp_lint.model.facts import (
     RaiseFact,
     ReturnFact,
     find_exception_text,
+    gathered_exception_text,
     literal_text,
 )
 from mcp_lint.model.names import dotted, last_name
@@ -120,16 +121,26 @@ async def get_forecast(city: str) -> str:
                 yield self._latent(ctx, fn, node, value, handler, variant, found)
         # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
         for flow in fn.text_flows:
-            handler = flow.source.handler
+            handler = flow.handler
             statement = flow.source.statement
-            if handler is None or statement is None or id(statement) in seen:
+            if statement is None or id(statement) in seen:
                 continue
-            found = exception_text_in(flow.source.value, handler, ctx, through_locals=False)
+            found = flow.found if handler is fn.gathered else exception_text_in(flow.source.value, handler, ctx, through_locals=False)
             sink = next((s for s in (self._flow_sink(fact, fn, ctx) for fact in flow.sinks) if s is not None), None)
             if found is None or sink is None:
                 continue
             seen.add(id(statement))
             yield self._flow_latent(ctx, fn, flow.source.value, statement, handler, sink, found)
+        # `results = await asyncio.gather(..., return_exceptions=True)`: a result tested with
+        # isinstance(r, Exception) is a caught exception (`f"ERROR: {r}"`).
+        if fn.gathered is not None:
+            for ret in fn.returns:
+                if ret.node.value is None or id(ret.node) in seen:
+                    continue
+                found = gathered_exception_text(ret.node.value, ret.conditions)
+                if found is not None:
+                    seen.add(id(ret.node))
+                    yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -241,7 +252,8 @@ async def get_forecast(city: str) -> str:
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
         }
-        fix = _build_fix(ctx, fn, node, value, handler, variant)
+        # A gathered exception is one result of a batch: rewriting the return would drop the others.
+        fix = _build_fix(ctx, fn, node, value, handler, variant) if handler is not fn.gathered else None
         return self.latent(
             ctx,
             value,

@@ -349,3 +349,74 @@ def test_text_on_a_helpers_result_object_read_by_the_tool() -> None:
 )
 def test_exception_text_that_is_not_sent_is_silent(body: str) -> None:
     _check(_src(body))
+
+
+# -- cause 9: exceptions gathered with return_exceptions=True ----------------------------------
+
+FETCH = """
+async def fetch_label(sku: str) -> str:
+    async with httpx.AsyncClient() as client:
+        return (await client.get(f"https://labels.example.com/{sku}")).text
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            @mcp.tool()
+            async def fetch_labels(skus: list[str]) -> list[str]:
+                results = await asyncio.gather(*(fetch_label(s) for s in skus), return_exceptions=True)
+                return [r if not isinstance(r, BaseException) else f"ERROR: {r}" for r in results]  # expect: MCP002
+            """,
+            id="conditional-expression",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            async def fetch_labels(skus: list[str]) -> str:
+                results = await asyncio.gather(*(fetch_label(s) for s in skus), return_exceptions=True)
+                lines = []
+                for sku, result in zip(skus, results):
+                    if isinstance(result, Exception):
+                        lines.append(f"{sku}: failed ({result})")  # expect: MCP002
+                    else:
+                        lines.append(f"{sku}: {result}")
+                return "\\n".join(lines)
+            """,
+            id="collected-in-a-loop",
+        ),
+    ],
+)
+def test_gathered_exception_text_is_flagged(body: str) -> None:
+    findings = _check(_src(FETCH, body))
+    assert "caught exception returned by asyncio.gather" in findings[0].message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            @mcp.tool()
+            async def fetch_labels(skus: list[str]) -> list[str]:
+                results = await asyncio.gather(*(fetch_label(s) for s in skus), return_exceptions=True)
+                return [f"label: {r}" for r in results if not isinstance(r, BaseException)]
+            """,
+            id="only-successes-formatted",
+        ),
+        pytest.param(
+            """
+            @mcp.tool()
+            async def fetch_labels(skus: list[str]) -> dict:
+                results = await asyncio.gather(*(fetch_label(s) for s in skus), return_exceptions=True)
+                failed = [s for s, r in zip(skus, results) if isinstance(r, Exception)]
+                return {"labels": [r for r in results if isinstance(r, str)], "failed_skus": failed}
+            """,
+            id="failures-named-not-described",
+        ),
+    ],
+)
+def test_gathered_results_without_exception_text_are_silent(body: str) -> None:
+    _check(_src(FETCH, body))
