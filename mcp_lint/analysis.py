@@ -171,6 +171,7 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 call.branch,
                 call.flows,
                 call.feeds,
+                call.excludes,
             )
         )
     return edges

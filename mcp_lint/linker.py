@@ -46,6 +46,8 @@ class _Reach:
     # the value itself: where a caught exception's text it returns reaches the model.
     carry_tools: set[str] = field(default_factory=set)
     carries: bool = False
+    # For each way tools reach it: the conditions on its arguments the caller already left on.
+    excludes: set[frozenset[str]] = field(default_factory=set)
     exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
@@ -248,7 +250,7 @@ class Project:
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
         # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING.
-        queue: deque[tuple[str, str, Family, int | None, int, frozenset[int], int, bool, frozenset]] = deque()
+        queue: deque[tuple[str, str, Family, int | None, int, frozenset[int], int, bool, frozenset, frozenset[str]]] = deque()
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
@@ -260,11 +262,11 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, frozenset(), 0, self.masks(reg, summary), frozenset()))
-        seen: set[tuple[str, str, int, frozenset[int], frozenset]] = set()
+            queue.append((qual, reg.tool_name, family, major, _WHOLE, frozenset(), 0, self.masks(reg, summary), frozenset(), frozenset()))
+        seen: set[tuple[str, str, int, frozenset[int], frozenset, frozenset[str]]] = set()
         while queue:
-            qual, tool, family, major, sends, exc_params, depth, masked, guard = queue.popleft()
-            key = (qual, tool, sends, exc_params, guard)
+            qual, tool, family, major, sends, exc_params, depth, masked, guard, excludes = queue.popleft()
+            key = (qual, tool, sends, exc_params, guard, excludes)
             if key in seen:
                 continue
             seen.add(key)
@@ -279,6 +281,7 @@ class Project:
                 entry.carry_tools.add(tool)
             entry.exc_params |= exc_params
             entry.guards.add(guard)
+            entry.excludes.add(excludes)
             # A helper counts as masked only when every tool reaching it masks.
             entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
             if depth >= MAX_DEPTH:
@@ -296,7 +299,7 @@ class Project:
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
                 passed_on = _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
                 queue.append(
-                    (target[1].qualname, tool, family, major, min(sends, passed_on), passed, depth + 1, masked, guard | edge.guarded)
+                    (target[1].qualname, tool, family, major, min(sends, passed_on), passed, depth + 1, masked, guard | edge.guarded, edge.excludes)
                 )
         return reached
 
@@ -355,6 +358,9 @@ class Project:
         unless = latent.get("unless_exc_param")
         if unless and int(unless) in entry.exc_params:
             return False  # MCP002 reports this helper for the exception its callers pass
+        conds = latent.get("conds")
+        if conds and entry.excludes and all(excluded & set(conds.split("\n")) for excluded in entry.excludes):
+            return False  # every caller already left on this branch's condition: never taken
         if latent.reach == "tool":
             return entry.is_tool
         if latent.reach == "return":

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.walk import FastVisitor, FindingVisitor
+from mcp_lint.model.walk import FastVisitor, FindingVisitor, children
 
 # Exception classes whose text is the author's own when the try body only raises literals, and
 # harmless builtin parsing errors otherwise (see MCP002's page).
@@ -172,6 +172,11 @@ class CallFact:
     flows: bool = False
     # At least a part of it does (`return f"Failed: {r['error']}"`): text in it reaches the model.
     feeds: bool = False
+    # Conditions the function already left on before this call (`if not os.path.exists(path):
+    # return ...`), in terms of the call's positional arguments (see condition_shape): a
+    # helper's branch on the same condition of the same argument is never taken from here.
+    excludes: frozenset[str] = frozenset()
+    exits: tuple[cst.BaseExpression, ...] = ()  # those conditions as written
 
 
 @dataclass
@@ -216,6 +221,8 @@ class FunctionFacts:
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
+    # Parameters and every local the function assigns (a condition over them is its own state).
+    local_names: frozenset[str] = frozenset()
     # `asyncio.gather(..., return_exceptions=True)` runs here: results tested with
     # `isinstance(r, Exception)` are caught exceptions, from code the author does not control.
     gathered: Handler | None = None
@@ -261,6 +268,9 @@ class _BodyWalker(FastVisitor):
         # Every value put into a local, by the local (read after the walk, see _ValueFlow).
         self.stores: dict[str, list[Store]] = {}
         self.checked: frozenset[str] = frozenset()  # see ReturnFact.checked
+        # Tests of top-level `if`s that leave the function (`if not ok: return "..."`), so far.
+        self.exits: tuple[cst.BaseExpression, ...] = ()
+        self.if_depth = 0
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -299,6 +309,7 @@ class _BodyWalker(FastVisitor):
         return self.visit_Try(node)
 
     def visit_If(self, node: cst.If) -> bool:
+        self.if_depth += 1
         self.conditions.append(node.test)
         self.walk(node.body)
         self.conditions.pop()
@@ -309,6 +320,9 @@ class _BodyWalker(FastVisitor):
             self.walk(node.orelse)
             self.else_of.pop()
             self.conditions.pop()
+        self.if_depth -= 1
+        if not self.if_depth and node.orelse is None and _leaves(node.body):
+            self.exits = (*self.exits, node.test)
         checked = _failure_checked(node)
         if checked:
             self.checked = self.checked | checked
@@ -331,7 +345,9 @@ class _BodyWalker(FastVisitor):
                 callee = f"{self.local_instances[root]}.{rest}"
         if callee is None:
             callee = self.resolve_callee(node.func)
-        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions)))
+        fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
+        fact.exits = self.exits
+        self.facts.calls.append(fact)
         if self.facts.gathered is None and last_name(name or "") == "gather" and _returns_exceptions(node):
             self.facts.gathered = Handler(None, None, (GATHERED,), None, foreign=True)  # type: ignore[arg-type]
 
@@ -509,6 +525,60 @@ def _store_keys(target: cst.BaseExpression) -> list[str]:
     if isinstance(target, cst.Subscript):
         return _store_keys(target.value)
     return []
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """Does the block end by leaving the function (`return` or `raise` as its last statement)?"""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Raise, cst.Return))
+
+
+def condition_shape(test: cst.BaseExpression, slots: dict[str, int], local: set[str] | frozenset[str]) -> str | None:
+    """A condition written over slots instead of local names, comparable between functions:
+    `not os.path.exists(doc_path)` with doc_path in slot 0 -> "not os.path.exists(<slot 0>)".
+    None when it reads no slot, or a local that has no slot (it depends on more than the slotted
+    values)."""
+    parts: list[str] = []
+    if not _shape_into(test, slots, local, parts):
+        return None
+    shape = "".join(parts)
+    return shape if _SLOT in shape else None
+
+
+_SLOT = "\x00"  # marks a slot in a condition's shape; never part of a name or literal
+
+
+def _shape_into(node: cst.CSTNode, slots: dict[str, int], local: set[str] | frozenset[str], out: list[str]) -> bool:
+    if isinstance(node, cst.Name):
+        if node.value in slots:
+            out.append(f"{_SLOT}{slots[node.value]}")
+            return True
+        out.append(node.value)
+        return node.value not in local
+    if isinstance(node, cst.Attribute):
+        ok = _shape_into(node.value, slots, local, out)
+        out.append("." + node.attr.value)
+        return ok
+    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float)):
+        out.append(node.value)
+        return True
+    if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        return False
+    out.append(type(node).__name__ + "(")
+    for child in children(node):
+        if not _shape_into(child, slots, local, out):
+            return False
+        out.append(",")
+    out.append(")")
+    return True
+
+
+def helper_slots(params: tuple[str, ...]) -> dict[str, int]:
+    """Slots of a function's parameters as its callers pass them (a method's self/cls is not passed)."""
+    skip = 1 if params and params[0] in {"self", "cls"} else 0
+    return {name: index for index, name in enumerate(params[skip:])}
 
 
 def _failure_checked(node: cst.If) -> frozenset[str]:
@@ -702,6 +772,19 @@ class _ValueFlow:
                     calls[call] = calls.get(call, False) or (call_whole and store_whole)
                 queue.extend((k, k_whole and store_whole) for k, k_whole in found.keys.items())
         return calls, list(visited.values())
+
+
+def _excluded(call: CallFact, local: set[str]) -> frozenset[str]:
+    """The exit conditions before `call` that read only values it passes positionally."""
+    slots = {
+        a.value.value: index
+        for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
+        if isinstance(a.value, cst.Name)
+    }
+    if not slots:
+        return frozenset()
+    shapes = (condition_shape(test, slots, local) for test in call.exits)
+    return frozenset(shape for shape in shapes if shape is not None)
 
 
 def _text_flows(facts: FunctionFacts, flow: _ValueFlow) -> list[TextFlow]:
@@ -994,10 +1077,14 @@ def collect_facts(
         if ret.node.value is not None:
             for call, whole in flow.reach(ret.node.value, ret.checked)[0].items():
                 flowing[call] = flowing.get(call, False) or whole
+    local = set(walker.assignment_counts) | set(params)
+    facts.local_names = frozenset(local)
     for call in facts.calls:
         carried = flowing.get(id(call.node))
         call.flows = carried is True
         call.feeds = carried is not None
+        if call.exits:
+            call.excludes = _excluded(call, local)
     facts.text_flows = _text_flows(facts, flow)
     return facts
 

@@ -31,6 +31,8 @@ class CallEdge:
     # `r = helper()`), not only the value itself (`returned`).
     flows: bool = False
     feeds: bool = False  # a part of the call's value is in what the caller returns (`r["error"]`)
+    # Conditions on the passed arguments the caller already left on (facts.condition_shape).
+    excludes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ from typing import Iterable
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit
-from mcp_lint.model.facts import FunctionFacts
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts, condition_shape, helper_slots
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -36,6 +38,12 @@ from mcp_lint.rules.results import classify_return
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
+def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
+    slots = helper_slots(fn.params)
+    shapes = (condition_shape(c, slots, fn.local_names) for c in conditions) if slots else ()
+    return [shape for shape in shapes if shape is not None]
+
+
 class ErrorReturnedAsSuccess(Rule):
     code = "MCP005"
     name = "error-returned-as-success"
@@ -143,6 +151,9 @@ def check_health() -> dict:
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
                 "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
+                # The branch's conditions over the parameters: a caller that already left on the
+                # same condition never takes it (the linker drops the finding for that caller).
+                "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
             }
             if message is value and getattr(value, "lpar", None):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.

@@ -420,3 +420,48 @@ def test_gathered_exception_text_is_flagged(body: str) -> None:
 )
 def test_gathered_results_without_exception_text_are_silent(body: str) -> None:
     _check(_src(FETCH, body))
+
+
+# -- a helper's failure branch that the calling tool already ruled out ---------------------------
+
+GUARDED = """
+import os
+
+
+def read_properties(path: str) -> dict:
+    if not os.path.exists(path):
+        return {"error": f"Document {path} does not exist"}MARK
+    return {"size": os.path.getsize(path)}
+
+
+@mcp.tool()
+def document_info(filename: str) -> str:
+    if not os.path.exists(filename):
+        raise ToolError(f"Document {filename} does not exist; call list_documents")
+    return json.dumps(read_properties(filename))
+"""
+
+
+def test_helper_branch_the_tool_already_left_on_is_silent() -> None:
+    _check(_src(GUARDED.replace("MARK", "")))
+
+
+def test_helper_branch_reached_from_a_tool_without_the_check_is_flagged() -> None:
+    source = _src(
+        GUARDED.replace("MARK", "  # expect: MCP005"),
+        """
+        @mcp.tool()
+        def document_size(filename: str) -> str:
+            return json.dumps(read_properties(filename))
+        """,
+    )
+    assert "reached from tools 'document_info', 'document_size'" in _only(source).message
+
+
+def test_a_check_on_another_argument_does_not_rule_the_branch_out() -> None:
+    source = _src(
+        GUARDED.replace("MARK", "  # expect: MCP005").replace(
+            "return json.dumps(read_properties(filename))", "return json.dumps(read_properties(filename + '.docx'))"
+        )
+    )
+    _only(source)
