@@ -10,7 +10,8 @@ from packaging.version import Version
 from mcp_lint.findings import Applicability, Edit
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts, condition_shape, helper_slots
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.flow import condition_shape, helper_slots
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
