@@ -219,6 +219,9 @@ async def get_forecast(city: str) -> str:
             "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}",
         }
+        if variant != "return" and isinstance(sent_call, cst.Call):
+            # The linker drops it where every caller on the way catches this class.
+            data["raises"] = last_name(dotted(sent_call.func) or "")
         # The fix rewrites the sending statement, which can say `from e` only inside the handler.
         sink_handler = next((f.handler for f in (*fn.returns, *fn.raises) if f.node is node), None)
         fix = _build_fix(ctx, fn, node, sent, handler, variant) if sink_handler is handler and sent is sent_call else None

@@ -465,3 +465,46 @@ def test_a_check_on_another_argument_does_not_rule_the_branch_out() -> None:
         )
     )
     _only(source)
+
+
+RATES = """
+class RatesUnavailable(Exception):
+    pass
+
+
+def fetch_rates(base: str) -> dict:
+    try:
+        return httpx.get(f"https://rates.example.com/{base}").json()
+    except httpx.HTTPError as e:
+        message = f"rates service failed: {e}"MARK
+        raise RatesUnavailable(message) from e
+"""
+
+
+def test_text_raised_through_a_local_is_silent_where_every_caller_catches_it() -> None:
+    source = _src(
+        RATES.replace("MARK", ""),
+        """
+        @mcp.tool()
+        def convert(amount: float, base: str, target: str) -> float:
+            try:
+                rates = fetch_rates(base)
+            except RatesUnavailable:
+                raise ToolError(f"No rates for {base} right now; convert from USD instead")
+            return amount * rates[target]
+        """,
+    )
+    _check(source)
+
+
+def test_text_raised_through_a_local_is_flagged_where_a_caller_lets_it_through() -> None:
+    source = _src(
+        RATES.replace("MARK", "  # expect: MCP002"),
+        """
+        @mcp.tool()
+        def convert(amount: float, base: str, target: str) -> float:
+            return amount * fetch_rates(base)[target]
+        """,
+    )
+    finding = _only(source)
+    assert "raises RatesUnavailable with the text of a caught httpx.HTTPError (built here, raised at line" in finding.message
