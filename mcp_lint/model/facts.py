@@ -13,7 +13,16 @@ from typing import Callable
 import libcst as cst
 
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.flow import CONTAINER_ADDERS, Store, ValueFlow, condition_shape, failure_checked, leaves, store_keys
+from mcp_lint.model.flow import (
+    CONTAINER_ADDERS,
+    Store,
+    ValueFlow,
+    condition_shape,
+    failure_checked,
+    leaves,
+    names_read,
+    store_keys,
+)
 from mcp_lint.model.walk import FastVisitor, FindingVisitor
 
 # Exception classes whose text is the author's own when the try body only raises literals, and
@@ -493,8 +502,9 @@ def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
     return None
 
 
-def _excluded(call: CallFact, local: set[str]) -> frozenset[str]:
-    """The exit conditions before `call` that read only values it passes positionally."""
+def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The exit conditions before `call` that read only values it passes positionally.
+    `reads` memoises the names each condition reads, shared by all calls of the function."""
     slots = {
         a.value.value: index
         for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
@@ -502,7 +512,13 @@ def _excluded(call: CallFact, local: set[str]) -> frozenset[str]:
     }
     if not slots:
         return frozenset()
-    shapes = (condition_shape(test, slots, local) for test in call.exits)
+    shapes = []
+    for test in call.exits:
+        names = reads.get(id(test))
+        if names is None:
+            names = reads[id(test)] = names_read(test)
+        if not names.isdisjoint(slots):
+            shapes.append(condition_shape(test, slots, local))
     return frozenset(shape for shape in shapes if shape is not None)
 
 
@@ -797,13 +813,14 @@ def collect_facts(
             for call, whole in flow.reach(ret.node.value, ret.checked)[0].items():
                 flowing[call] = flowing.get(call, False) or whole
     local = set(walker.assignment_counts) | set(params)
+    reads: dict[int, frozenset[str]] = {}
     facts.local_names = frozenset(local)
     for call in facts.calls:
         carried = flowing.get(id(call.node))
         call.flows = carried is True
         call.feeds = carried is not None
         if call.exits:
-            call.excludes = _excluded(call, local)
+            call.excludes = _excluded(call, local, reads)
     facts.text_flows = _text_flows(facts, flow)
     return facts
 

@@ -121,8 +121,8 @@ def failure_checked(node: cst.If) -> frozenset[str]:
     last = _last_statement(node.body)
     if not isinstance(last, (cst.Raise, cst.Return)) or _is_presence_test(node.test):
         return frozenset()
-    names = _names_read(node.test)
-    if isinstance(last, cst.Return) and last.value is not None and names & _names_read(last.value):
+    names = names_read(node.test)
+    if isinstance(last, cst.Return) and last.value is not None and names & names_read(last.value):
         return frozenset()  # `if "error" in r: return r` sends it
     return names
 
@@ -159,7 +159,7 @@ class _NameReader(FastVisitor):
         return False
 
 
-def _names_read(expr: cst.CSTNode) -> frozenset[str]:
+def names_read(expr: cst.CSTNode) -> frozenset[str]:
     reader = _NameReader()
     reader.walk(expr)
     return frozenset(reader.names)
