@@ -11,7 +11,9 @@ import textwrap
 
 import pytest
 
-from ._support import check as _check, only as _only
+from pathlib import Path
+
+from ._support import check as _check, lint_tree as _lint_tree, only as _only, write_tree as _write_tree
 
 MCP1 = """\
 import asyncio
@@ -508,3 +510,69 @@ def test_text_raised_through_a_local_is_flagged_where_a_caller_lets_it_through()
     )
     finding = _only(source)
     assert "raises RatesUnavailable with the text of a caught httpx.HTTPError (built here, raised at line" in finding.message
+
+
+def test_helpers_in_another_module_are_followed_through_transformed_values(tmp_path: Path) -> None:
+    _write_tree(
+        tmp_path,
+        {
+            "catalog/__init__.py": "",
+            "catalog/queries.py": """\
+                import httpx
+
+
+                KNOWN = {"sales", "hr"}
+
+
+                def list_tables(database: str) -> dict:
+                    if database not in KNOWN:
+                        return {"success": False, "error": f"Database {database} does not exist"}
+                    try:
+                        rows = httpx.get(f"https://db.example.com/{database}/tables").json()
+                    except Exception as e:
+                        return {"success": False, "error": str(e)}
+                    return {"success": True, "tables": rows}
+
+
+                def table_errors(database: str) -> dict:
+                    problems = []
+                    for table in ("a", "b"):
+                        try:
+                            httpx.get(f"https://db.example.com/{database}/{table}/check")
+                        except httpx.HTTPError as e:
+                            problems.append(f"{table}: {e}")
+                    return {"problems": problems}
+                """,
+            "catalog/server.py": """\
+                import json
+
+                from fastmcp import FastMCP
+
+                from catalog import queries
+
+                mcp = FastMCP("catalog")
+
+
+                @mcp.tool
+                def show_tables(database: str) -> str:
+                    result = queries.list_tables(database)
+                    return json.dumps(result, indent=2)
+
+
+                @mcp.tool
+                def check_tables(database: str) -> str:
+                    report = queries.table_errors(database)
+                    return "\\n".join(report["problems"]) or "all tables fine"
+                """,
+        },
+    )
+    findings = _lint_tree(tmp_path)
+    mcp002 = sorted((Path(f.filename).name, f.location.row, f.message.split(":")[0]) for f in findings if f.code == "MCP002")
+    assert mcp002 == [
+        ("queries.py", 13, "Helper 'list_tables' (reached from tool 'show_tables') returns the text of a caught Exception as a normal result (isError"),
+        ("queries.py", 23, "Helper 'table_errors' (reached from tool 'check_tables') returns the text of a caught httpx.HTTPError (built here, returned at line 24) as a normal result (isError"),
+    ]
+    mcp005 = {(Path(f.filename).name, f.location.row) for f in findings if f.code == "MCP005"}
+    # Line 13 is MCP005 too once every rule reports its own defect on a shared statement.
+    assert {("queries.py", 9)} <= mcp005 <= {("queries.py", 9), ("queries.py", 13)}
+    assert {f.code for f in findings} == {"MCP002", "MCP005"}
