@@ -502,6 +502,12 @@ def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
     return None
 
 
+def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
+    from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+
+    return aliases.resolve(call.func) in TOOL_ERROR_CLASSES or last_name(dotted(call.func) or "") == "ToolError"
+
+
 def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
     """The exit conditions before `call` that read only values it passes positionally.
     `reads` memoises the names each condition reads, shared by all calls of the function."""
@@ -812,6 +818,13 @@ def collect_facts(
         if ret.node.value is not None:
             for call, whole in flow.reach(ret.node.value, ret.checked)[0].items():
                 flowing[call] = flowing.get(call, False) or whole
+    # `raise ToolError(result["error"])`: the model reads text taken from the call's value, but
+    # raising is the error channel, so the value is not returned as a success.
+    for fact in facts.raises:
+        exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
+        if isinstance(exc, cst.Call) and _is_tool_error(exc, aliases):
+            for call in flow.reach(fact.node.exc)[0]:
+                flowing.setdefault(call, False)
     local = set(walker.assignment_counts) | set(params)
     reads: dict[int, frozenset[str]] = {}
     facts.local_names = frozenset(local)

@@ -576,3 +576,43 @@ def test_helpers_in_another_module_are_followed_through_transformed_values(tmp_p
     # Line 13 is MCP005 too once every rule reports its own defect on a shared statement.
     assert {("queries.py", 9)} <= mcp005 <= {("queries.py", 9), ("queries.py", 13)}
     assert {f.code for f in findings} == {"MCP002", "MCP005"}
+
+
+WEATHER = """
+def fetch_weather(city: str) -> dict:
+    try:
+        return httpx.get(f"https://weather.example.com/{city}").json()
+    except Exception as e:
+        return {"error": f"weather service failed: {e}"}MARK
+"""
+
+
+def test_helper_text_raised_by_the_tool_in_tool_error_is_flagged_once() -> None:
+    source = _src(
+        WEATHER.replace("MARK", "  # expect: MCP002"),
+        """
+        @mcp.tool()
+        def weather(city: str) -> str:
+            result = fetch_weather(city)
+            if "error" in result:
+                raise ToolError(result["error"])
+            return json.dumps(result)
+        """,
+    )
+    # Raising is the error channel: the error dict is not a failure returned as success.
+    assert _only(source).message.startswith("Helper 'fetch_weather' (reached from tool 'weather')")
+
+
+def test_helper_text_replaced_by_the_tool_is_silent() -> None:
+    source = _src(
+        WEATHER.replace("MARK", ""),
+        """
+        @mcp.tool()
+        def weather(city: str) -> str:
+            result = fetch_weather(city)
+            if "error" in result:
+                raise ToolError(f"No weather for {city}; check the city name")
+            return json.dumps(result)
+        """,
+    )
+    _check(source)
