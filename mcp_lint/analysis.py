@@ -172,6 +172,7 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 call.flows,
                 call.feeds,
                 call.excludes,
+                call.selects,
             )
         )
     return edges

@@ -28,6 +28,9 @@ from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT,
 MAX_DEPTH = 8
 # How much of a function's return value a tool returns (see reach()).
 _NOTHING, _PART, _WHOLE = 0, 1, 2
+# A step of reach(): (function, tool, family, major, sends, selects, exception params, depth,
+# masked, try guards on the way, conditions the caller left on).
+_Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, bool, frozenset, frozenset]
 
 # (distribution, specifier, source) for a module path; supplied by the caller (project facts).
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -46,6 +49,8 @@ class _Reach:
     # the value itself: where a caught exception's text it returns reaches the model.
     carry_tools: set[str] = field(default_factory=set)
     carries: bool = False
+    # The items of its value those tools return (`r["data"]`); None: all, or any.
+    selects: frozenset[str] | None = frozenset()
     # For each way tools reach it: the conditions on its arguments the caller already left on.
     excludes: set[frozenset[str]] = field(default_factory=set)
     exc_params: set[int] = field(default_factory=set)
@@ -249,8 +254,9 @@ class Project:
 
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
-        # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING.
-        queue: deque[tuple[str, str, Family, int | None, int, frozenset[int], int, bool, frozenset, frozenset[str]]] = deque()
+        # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING;
+        # `selects`: with _PART, which items of it (None: any).
+        queue: deque[_Step] = deque()
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
@@ -262,11 +268,11 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, frozenset(), 0, self.masks(reg, summary), frozenset(), frozenset()))
-        seen: set[tuple[str, str, int, frozenset[int], frozenset, frozenset[str]]] = set()
+            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, self.masks(reg, summary), frozenset(), frozenset()))
+        seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
         while queue:
-            qual, tool, family, major, sends, exc_params, depth, masked, guard, excludes = queue.popleft()
-            key = (qual, tool, sends, exc_params, guard, excludes)
+            qual, tool, family, major, sends, selects, exc_params, depth, masked, guard, excludes = queue.popleft()
+            key = (qual, tool, sends, selects, exc_params, guard, excludes)
             if key in seen:
                 continue
             seen.add(key)
@@ -279,6 +285,7 @@ class Project:
             if sends != _NOTHING:
                 entry.carries = True
                 entry.carry_tools.add(tool)
+                entry.selects = None if selects is None or entry.selects is None else entry.selects | selects
             entry.exc_params |= exc_params
             entry.guards.add(guard)
             entry.excludes.add(excludes)
@@ -298,8 +305,23 @@ class Project:
                 # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
                 passed_on = _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
+                # Items selected of the caller's value are items of the helper's when it returns
+                # its value whole; a part taken here selects anew.
+                selected = selects if passed_on == _WHOLE else edge.selects
                 queue.append(
-                    (target[1].qualname, tool, family, major, min(sends, passed_on), passed, depth + 1, masked, guard | edge.guarded, edge.excludes)
+                    (
+                        target[1].qualname,
+                        tool,
+                        family,
+                        major,
+                        min(sends, passed_on),
+                        selected if min(sends, passed_on) == _PART else None,
+                        passed,
+                        depth + 1,
+                        masked,
+                        guard | edge.guarded,
+                        edge.excludes,
+                    )
                 )
         return reached
 
@@ -366,7 +388,10 @@ class Project:
         if latent.reach == "return":
             return entry.returns
         if latent.reach == "text":
-            return entry.carries
+            # Text stored under an item the tools never take (`{"error": str(e), "rows": []}`
+            # when the tool returns `r["rows"]`) does not reach the model.
+            slot = latent.get("slot")
+            return entry.carries and not (slot and entry.selects is not None and slot not in entry.selects)
         raised = latent.get("raises")
         if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
             return False  # every caller on the way catches it: what it does instead is checked there

@@ -15,13 +15,16 @@ import libcst as cst
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.flow import (
     CONTAINER_ADDERS,
+    WHOLE,
     Store,
     ValueFlow,
     condition_shape,
     failure_checked,
     leaves,
+    merge_modes,
     names_read,
     store_keys,
+    store_slot,
 )
 from mcp_lint.model.walk import FastVisitor, FindingVisitor
 
@@ -182,6 +185,8 @@ class CallFact:
     flows: bool = False
     # At least a part of it does (`return f"Failed: {r['error']}"`): text in it reaches the model.
     feeds: bool = False
+    # Only these items of it are (`r["data"]`, `r.get("data")`, `r.data`); None: any or all.
+    selects: frozenset[str] | None = None
     # Conditions the function already left on before this call (`if not os.path.exists(path):
     # return ...`), in terms of the call's positional arguments (see condition_shape): a
     # helper's branch on the same condition of the same argument is never taken from here.
@@ -394,8 +399,9 @@ class _BodyWalker(FastVisitor):
 
     def _store(self, target: cst.BaseExpression, value: cst.BaseExpression, statement: cst.BaseSmallStatement | None) -> None:
         conditions = tuple(self.conditions)
+        slot = store_slot(target)
         for key in store_keys(target):
-            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions))
+            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, slot))
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
@@ -813,25 +819,30 @@ def collect_facts(
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     flow = ValueFlow(walker.stores)
-    flowing: dict[int, bool] = {}
+    returned: dict[int, frozenset[str] | None] = {}  # by id(call): the mode its value is returned in
     for ret in facts.returns:
         if ret.node.value is not None:
-            for call, whole in flow.reach(ret.node.value, ret.checked)[0].items():
-                flowing[call] = flowing.get(call, False) or whole
+            for call, mode in flow.reach(ret.node.value, ret.checked)[0].items():
+                returned[call] = merge_modes(returned[call], mode) if call in returned else mode
     # `raise ToolError(result["error"])`: the model reads text taken from the call's value, but
     # raising is the error channel, so the value is not returned as a success.
+    raised: dict[int, frozenset[str] | None] = {}
     for fact in facts.raises:
         exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
         if isinstance(exc, cst.Call) and _is_tool_error(exc, aliases):
-            for call in flow.reach(fact.node.exc)[0]:
-                flowing.setdefault(call, False)
+            for call, mode in flow.reach(fact.node.exc)[0].items():
+                raised[call] = merge_modes(raised[call], mode) if call in raised else mode
     local = set(walker.assignment_counts) | set(params)
     reads: dict[int, frozenset[str]] = {}
     facts.local_names = frozenset(local)
     for call in facts.calls:
-        carried = flowing.get(id(call.node))
-        call.flows = carried is True
-        call.feeds = carried is not None
+        key = id(call.node)
+        call.flows = key in returned and returned[key] is WHOLE
+        call.feeds = key in returned or key in raised
+        if call.feeds:
+            modes = [where[key] for where in (returned, raised) if key in where]
+            selected = modes[0] if len(modes) == 1 else merge_modes(*modes)
+            call.selects = selected if selected is not WHOLE and "*" not in selected else None
         if call.exits:
             call.excludes = _excluded(call, local, reads)
     facts.text_flows = _text_flows(facts, flow)

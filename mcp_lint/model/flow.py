@@ -30,12 +30,18 @@ class Store:
     statement: cst.BaseSmallStatement | None  # None: a `for`/`with` header, never reported
     handler: Handler | None
     conditions: tuple[cst.BaseExpression, ...] = ()  # tests of enclosing `if`s
+    slot: str | None = None  # `info["error"] = v`: the item it writes (the container is `key`)
 
 
 # Methods that put their arguments into the receiver (lists, sets, dicts, deques, queues).
 CONTAINER_ADDERS = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft", "put", "put_nowait"}
 )
+
+
+def store_slot(target: cst.BaseExpression) -> str | None:
+    """The constant item a subscript target writes: `info["error"]` -> "error"."""
+    return _constant_key(target) if isinstance(target, cst.Subscript) else None
 
 
 def store_keys(target: cst.BaseExpression) -> list[str]:
@@ -169,37 +175,68 @@ def names_read(expr: cst.CSTNode) -> frozenset[str]:
 _OPAQUE_CALLS = frozenset({"len", "bool", "isinstance", "issubclass", "type", "id", "hash", "callable", "hasattr"})
 
 
+# How much of a value an expression reads: all of it (WHOLE), the items or attributes of these
+# names (`r["error"]`, `r.get("error")`, `r.error` -> {"error"}), or some part (ANY_PART).
+WHOLE = None
+ANY_PART: frozenset[str] = frozenset({"*"})
+
+
+def merge_modes(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    if a is None or b is None:
+        return None
+    merged = a | b
+    return ANY_PART if "*" in merged else merged
+
+
+def _compose(outer: frozenset[str] | None, inner: frozenset[str] | None) -> frozenset[str] | None:
+    """The mode of a value read with `inner` inside an expression read with `outer`: what is
+    selected of the innermost value decides (`x = r["data"]; return x["items"]` reads r's "data")."""
+    return outer if inner is None else inner
+
+
+def _constant_key(node: cst.Subscript) -> str | None:
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        value = node.slice[0].slice.value
+        if isinstance(value, cst.SimpleString):
+            key = value.evaluated_value
+            return key if isinstance(key, str) else None
+    return None
+
+
 class _RefCollector(FastVisitor):
     """What the value of an expression is built from: the locals (and attribute chains) it reads
-    and the calls whose results it contains, each either whole (`json.dumps(r)`, `{"data": r}`,
-    `f"{r}"`) or only in part (`r["error"]`, `r.text`, `r.get("x")`). Parts that only decide
-    between values (an `if` test, a comparison, `not`, a subscript's key, `len(x)`) carry nothing."""
+    and the calls whose results it contains, each with the mode it is read in: whole
+    (`json.dumps(r)`, `{"data": r}`, `f"{r}"`), selected items (`r["error"]`, `r.get("error")`,
+    `helper().error`) or some part (`r.to_text()`, `r[i]`). Parts that only decide between values
+    (an `if` test, a comparison, `not`, a subscript's key, `len(x)`) carry nothing."""
 
     def __init__(self) -> None:
-        self.keys: dict[str, bool] = {}  # key -> read whole (False: only a part of it)
-        self.calls: dict[int, bool] = {}  # id(call) -> its result carried whole
-        self.part = 0  # > 0 while inside the object of an attribute access or a subscript
+        self.keys: dict[str, frozenset[str] | None] = {}
+        self.calls: dict[int, frozenset[str] | None] = {}  # by id(call)
+        self.mode: frozenset[str] | None = WHOLE  # how the expression being walked is read
 
-    def _read(self, key: str) -> None:
-        self.keys[key] = self.keys.get(key, False) or not self.part
+    def _read(self, key: str, mode: frozenset[str] | None) -> None:
+        self.keys[key] = merge_modes(self.keys[key], mode) if key in self.keys else mode
+
+    def _walk_in(self, node: cst.CSTNode, mode: frozenset[str] | None) -> None:
+        outer, self.mode = self.mode, mode
+        self.walk(node)
+        self.mode = outer
 
     def visit_Name(self, node: cst.Name) -> None:
-        self._read(node.value)
+        self._read(node.value, self.mode)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         chain = dotted(node)
         if chain:
-            self._read(chain)
+            self._read(chain, self.mode)
         else:
-            self.part += 1
-            self.walk(node.value)
-            self.part -= 1
+            self._walk_in(node.value, frozenset({node.attr.value}))  # `helper().error`
         return False
 
     def visit_Subscript(self, node: cst.Subscript) -> bool:
-        self.part += 1
-        self.walk(node.value)
-        self.part -= 1
+        key = _constant_key(node)
+        self._walk_in(node.value, frozenset({key}) if key is not None else ANY_PART)
         return False  # the key selects, it is not carried
 
     def visit_Arg(self, node: cst.Arg) -> bool:
@@ -209,8 +246,24 @@ class _RefCollector(FastVisitor):
     def visit_Call(self, node: cst.Call) -> bool:
         if dotted(node.func) in _OPAQUE_CALLS:
             return False
-        self.calls[id(node)] = self.calls.get(id(node), False) or not self.part
-        return True
+        self.calls[id(node)] = merge_modes(self.calls[id(node)], self.mode) if id(node) in self.calls else self.mode
+        # What a call returns carries its arguments, all of them when the call is read whole.
+        inner = WHOLE if self.mode is WHOLE else ANY_PART
+        func = node.func
+        receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
+        if receiver is not None:
+            # A method exposes some part of its receiver (`r.to_text()`), `r.get("k")` the item k;
+            # `self.render()` is the object's behaviour, not its data.
+            first = node.args[0].value if node.args else None
+            if func.attr.value == "get" and isinstance(first, cst.SimpleString) and isinstance(first.evaluated_value, str):
+                self._read(receiver, frozenset({first.evaluated_value}))
+            elif receiver.split(".")[0] not in {"self", "cls"}:
+                self._read(receiver, ANY_PART)
+        elif not isinstance(func, cst.Name):
+            self._walk_in(func, inner)
+        for argument in node.args:
+            self._walk_in(argument.value, inner)
+        return False
 
     def visit_IfExp(self, node: cst.IfExp) -> bool:
         self.walk(node.body)
@@ -264,41 +317,56 @@ class ValueFlow:
             found.walk(expr)
         return found
 
-    def _stores_of(self, key: str, whole: bool) -> Iterator[tuple[Store, bool]]:
-        """Stores whose value a read of `key` sees, and whether whole: stores to it and to its
-        parts (`x.a = ...` for a read of `x`) as read; the object it is part of (`x` for a read
-        of `x.a`) only in part."""
+    def _stores_of(self, key: str, mode: frozenset[str] | None) -> Iterator[tuple[Store, frozenset[str] | None]]:
+        """Stores whose value a read of `key` in `mode` sees, each with the mode its value is read
+        in: stores to it (an item stored by key only when that item is read), stores to its
+        attributes (`x.error = ...` for a read of `x`, when that attribute is read), and the
+        object it is an attribute of (`x` for a read of `x.error`: its item "error")."""
         parts = key.split(".")
         for cut in range(1, len(parts)):
             for store in self.stores.get(".".join(parts[:cut]), ()):
                 # `client = Api(...)` then `client.fetch()`: a service object, not data the
                 # result is taken from.
                 if not _is_constructor(store.value):
-                    yield store, False
+                    yield store, frozenset({parts[cut]})
         for store in self.stores.get(key, ()):
-            yield store, whole
+            if mode is not WHOLE and _is_constructor(store.value):
+                continue  # a part of a service object (`client.fetch()`) is not its arguments
+            if store.slot is None:
+                yield store, mode
+            elif mode is WHOLE or "*" in mode or store.slot in mode:
+                yield store, WHOLE  # `info["error"] = v` read as info or info["error"]: all of v
         for longer in self.longer.get(key, ()):
-            for store in self.stores[longer]:
-                yield store, whole
+            attribute = longer[len(key) + 1 :].split(".")[0]
+            if mode is WHOLE or "*" in mode or attribute in mode:
+                for store in self.stores[longer]:
+                    yield store, WHOLE if longer.count(".") == key.count(".") + 1 else ANY_PART
 
-    def reach(self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()) -> tuple[dict[int, bool], list[Store]]:
-        """(id of each call whose result `expr` carries -> carried whole, the stores it carries)
-        through any number of locals; locals in `checked` are not followed. A part of a part is
-        a part."""
+    def reach(
+        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
+    ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
+        """(id of each call whose result `expr` carries -> the mode it is carried in, the stores
+        it carries) through any number of locals; locals in `checked` are not followed."""
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
-        seen: dict[str, bool] = {}  # key -> followed whole
+        seen: dict[str, frozenset[str] | None] = {}  # key -> mode followed so far
         queue = list(start.keys.items())
         while queue:
-            key, whole = queue.pop()
-            if seen.get(key, None) is True or (key in seen and not whole) or key.split(".", 1)[0] in checked:
+            key, mode = queue.pop()
+            if key.split(".", 1)[0] in checked:
                 continue
-            seen[key] = whole
-            for store, store_whole in self._stores_of(key, whole):
+            if key in seen:
+                before = seen[key]
+                if before is WHOLE or (mode is not WHOLE and ("*" in before or mode <= before)):
+                    continue
+                mode = merge_modes(before, mode)
+            seen[key] = mode
+            for store, store_mode in self._stores_of(key, mode):
                 visited[id(store)] = store
                 found = self.refs(store.value)
-                for call, call_whole in found.calls.items():
-                    calls[call] = calls.get(call, False) or (call_whole and store_whole)
-                queue.extend((k, k_whole and store_whole) for k, k_whole in found.keys.items())
+                for call, call_mode in found.calls.items():
+                    carried = _compose(store_mode, call_mode)
+                    calls[call] = merge_modes(calls[call], carried) if call in calls else carried
+                queue.extend((k, _compose(store_mode, m)) for k, m in found.keys.items())
         return calls, list(visited.values())

@@ -33,6 +33,8 @@ class CallEdge:
     feeds: bool = False  # a part of the call's value is in what the caller returns (`r["error"]`)
     # Conditions on the passed arguments the caller already left on (facts.condition_shape).
     excludes: frozenset[str] = frozenset()
+    # With `feeds` only: the items of the value the caller returns (`r["data"]`); None: any.
+    selects: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -17,7 +17,9 @@ from mcp_lint.model.facts import (
     gathered_exception_text,
     literal_text,
 )
+from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.walk import descendants
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_LOGGER,
@@ -48,6 +50,32 @@ from mcp_lint.rules.text import vague_reason
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
+def _text_slot(value: cst.BaseExpression, holds: Callable[[cst.CSTNode], bool]) -> str:
+    """The item of a returned dict (or keyword of a returned object) that holds the text:
+    `{"error": str(e), "rows": []}` -> "error". A caller that returns only other items
+    (`r["rows"]`) does not send it; "" when the text is not in one item."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Dict):
+        for element in value.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) and holds(element.value):
+                key = element.key.evaluated_value
+                return key if isinstance(key, str) else ""
+    elif isinstance(value, cst.Call):
+        for argument in value.args:
+            if argument.keyword is not None and holds(argument.value):
+                return argument.keyword.value
+    return ""
+
+
+def _flow_slot(source: Store, sent: cst.BaseExpression) -> str:
+    """The item holding text a local carries: `info["error"] = str(e)`, or `{"error": msg}`."""
+    if source.slot is not None:
+        return source.slot
+    root = source.key.split(".")[0]
+    return _text_slot(sent, lambda part: root in names_read(part))
+
+
 def _caught_label(handler: Handler | None) -> str:
     if handler is None or not handler.caught:
         return "exception"
@@ -130,7 +158,7 @@ async def get_forecast(city: str) -> str:
             if found is None or sink is None:
                 continue
             seen.add(id(statement))
-            yield self._flow_latent(ctx, fn, flow.source.value, statement, handler, sink, found)
+            yield self._flow_latent(ctx, fn, flow.source, handler, sink, found)
         # `results = await asyncio.gather(..., return_exceptions=True)`: a result tested with
         # isinstance(r, Exception) is a caught exception (`f"ERROR: {r}"`).
         if fn.gathered is not None:
@@ -202,13 +230,13 @@ async def get_forecast(city: str) -> str:
         self,
         ctx: FileContext,
         fn: FunctionFacts,
-        value: cst.BaseExpression,
-        statement: cst.CSTNode,
+        flow_source: Store,
         handler: Handler,
         sink: tuple[str, cst.CSTNode, cst.BaseExpression],
         found: cst.CSTNode,
     ) -> Latent:
         """A finding where the text is built, naming the return or raise that sends it."""
+        value, statement = flow_source.value, flow_source.statement
         variant, node, sent = sink
         sent_call = fn.value_of(sent)
         data = {
@@ -216,6 +244,7 @@ async def get_forecast(city: str) -> str:
             "exc": _caught_label(handler),
             "traceback": "1" if isinstance(found, cst.Call) else "",
             "error_result": "1" if variant == "return" and is_error_result(sent, ctx) else "",
+            "slot": _flow_slot(flow_source, sent) if variant == "return" else "",
             "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}",
         }
@@ -253,6 +282,7 @@ async def get_forecast(city: str) -> str:
             "exc": _caught_label(handler),
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
+            "slot": _text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
         }
         # A gathered exception is one result of a batch: rewriting the return would drop the others.

@@ -616,3 +616,54 @@ def test_helper_text_replaced_by_the_tool_is_silent() -> None:
         """,
     )
     _check(source)
+
+
+# -- which items of a helper's value the tool returns ----------------------------------------------
+
+ROWS = """
+def load_rows(table: str) -> dict:
+    try:
+        rows = httpx.get(f"https://db.example.com/{table}").json()
+    except Exception as e:
+        return {"rows": [], "error": f"query failed: {e}"}MARK
+    return {"rows": rows, "error": None}
+
+
+def load_rows_into(table: str) -> dict:
+    result = {"rows": []}
+    try:
+        result["rows"] = httpx.get(f"https://db.example.com/{table}").json()
+    except Exception as e:
+        result["error"] = str(e)MARK
+    return result
+"""
+
+
+@pytest.mark.parametrize(
+    "tool_body",
+    [
+        pytest.param("return json.dumps(load_rows(table)['rows'])", id="subscript"),
+        pytest.param("result = load_rows(table)\nrows = result.get('rows', [])\nreturn json.dumps(rows)", id="get-through-locals"),
+        pytest.param("return json.dumps(load_rows_into(table)['rows'])", id="stored-item-not-taken"),
+    ],
+)
+def test_text_under_an_item_the_tool_does_not_return_is_silent(tool_body: str) -> None:
+    body = textwrap.indent(tool_body, "    ")
+    _check(_src(ROWS.replace("MARK", ""), "\n@mcp.tool()\ndef rows(table: str) -> str:\n" + body + "\n"))
+
+
+@pytest.mark.parametrize(
+    ("tool_body", "helper"),
+    [
+        pytest.param("result = load_rows(table)\nreturn result.get('error') or json.dumps(result['rows'])", "load_rows", id="get-the-error"),
+        pytest.param("result = load_rows(table)\nreturn f\"{len(result['rows'])} rows ({result['error']})\"", "load_rows", id="error-item-in-f-string"),
+        pytest.param("return json.dumps(load_rows_into(table))", "load_rows_into", id="stored-item-with-the-whole"),
+    ],
+)
+def test_text_under_an_item_the_tool_returns_is_flagged(tool_body: str, helper: str) -> None:
+    body = textwrap.indent(tool_body, "    ")
+    marked = ROWS
+    line = {"load_rows": '        return {"rows": [], "error": f"query failed: {e}"}MARK', "load_rows_into": '        result["error"] = str(e)MARK'}[helper]
+    marked = marked.replace(line, line.replace("MARK", "  # expect: MCP002")).replace("MARK", "")
+    finding = _only(_src(marked, "\n@mcp.tool()\ndef rows(table: str) -> str:\n" + body + "\n"))
+    assert finding.message.startswith(f"Helper '{helper}' (reached from tool 'rows')")
