@@ -312,6 +312,7 @@ class _BodyWalker(FastVisitor):
         return self.visit_Try(node)
 
     def visit_If(self, node: cst.If) -> bool:
+        self.walk(node.test)  # `if not validate(path):` calls a helper too (it may raise, or bind)
         self.if_depth += 1
         self.conditions.append(node.test)
         self.walk(node.body)
@@ -402,6 +403,12 @@ class _BodyWalker(FastVisitor):
         slot = store_slot(target)
         for key in store_keys(target):
             self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, slot))
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        # `if (match := pattern.search(text)):` binds a local like an assignment.
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
+        self._store(node.target, node.value, None)
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.

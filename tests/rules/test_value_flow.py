@@ -667,3 +667,38 @@ def test_text_under_an_item_the_tool_returns_is_flagged(tool_body: str, helper: 
     marked = marked.replace(line, line.replace("MARK", "  # expect: MCP002")).replace("MARK", "")
     finding = _only(_src(marked, "\n@mcp.tool()\ndef rows(table: str) -> str:\n" + body + "\n"))
     assert finding.message.startswith(f"Helper '{helper}' (reached from tool 'rows')")
+
+
+def test_a_local_bound_by_an_assignment_expression_is_followed() -> None:
+    source = _src(
+        LOOKUP,
+        """
+        @mcp.tool()
+        def get_item(sku: str) -> str:
+            if (result := lookup(sku)) is not None:
+                return json.dumps(result)
+            return "no such item"
+        """,
+    )
+    assert "reached from tool 'get_item'" in _only(source).message
+
+
+def test_a_helper_called_in_an_if_test_is_reached() -> None:
+    source = _src(
+        """
+        def ensure_reachable(url: str) -> bool:
+            try:
+                httpx.head(url).raise_for_status()
+            except httpx.HTTPError as e:
+                raise ToolError(f"{url} is unreachable: {e}")  # expect: MCP002
+            return True
+
+
+        @mcp.tool()
+        def fetch_page(url: str) -> str:
+            if ensure_reachable(url):
+                return httpx.get(url).text
+            return ""
+        """
+    )
+    assert _only(source).message.startswith("Helper 'ensure_reachable' (reached from tool 'fetch_page') puts the text")
