@@ -51,8 +51,9 @@ class _Reach:
     carries: bool = False
     # The items of its value those tools return (`r["data"]`); None: all, or any.
     selects: frozenset[str] | None = frozenset()
-    # For each way tools reach it: the conditions on its arguments the caller already left on.
-    excludes: set[frozenset[str]] = field(default_factory=set)
+    # For each tool, each way it reaches it: the conditions on its arguments the caller already
+    # left on (a branch on one of them is never taken from there).
+    excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
     exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
@@ -288,7 +289,7 @@ class Project:
                 entry.selects = None if selects is None or entry.selects is None else entry.selects | selects
             entry.exc_params |= exc_params
             entry.guards.add(guard)
-            entry.excludes.add(excludes)
+            entry.excludes.setdefault(tool, set()).add(excludes)
             # A helper counts as masked only when every tool reaching it masks.
             entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
             if depth >= MAX_DEPTH:
@@ -352,6 +353,9 @@ class Project:
                 if rule is None:
                     continue
                 context = {"return": return_reach, "text": text_reach}.get(latent.reach, reach)
+                if latent.get("conds") and not entry.is_tool:
+                    # Name only the tools from which the branch can be taken.
+                    context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
                 branch = latent.get("branch")
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
@@ -380,8 +384,7 @@ class Project:
         unless = latent.get("unless_exc_param")
         if unless and int(unless) in entry.exc_params:
             return False  # MCP002 reports this helper for the exception its callers pass
-        conds = latent.get("conds")
-        if conds and entry.excludes and all(excluded & set(conds.split("\n")) for excluded in entry.excludes):
+        if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
         if latent.reach == "tool":
             return entry.is_tool
@@ -445,6 +448,12 @@ class Project:
             content = "\n" + merged if after_import else merged + "\n"
             edits.append(Edit(Location(row, column), Location(row, column), content))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
+    """Has every way of reaching the function already left on one of the latent's branch conditions?"""
+    conds = set(latent.get("conds").split("\n"))
+    return bool(ways) and all(excluded & conds for excluded in ways)
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:

@@ -457,7 +457,7 @@ def test_helper_branch_reached_from_a_tool_without_the_check_is_flagged() -> Non
             return json.dumps(read_properties(filename))
         """,
     )
-    assert "reached from tools 'document_info', 'document_size'" in _only(source).message
+    assert "(reached from tool 'document_size')" in _only(source).message
 
 
 def test_a_check_on_another_argument_does_not_rule_the_branch_out() -> None:
