@@ -156,8 +156,11 @@ class FileInput:
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
-def read_inputs(paths: Sequence[Path], names: Sequence[ModuleName] | None = None) -> list[FileInput]:
-    """Read every file of a run; `names` are their module names when the caller has them."""
+def read_inputs(
+    paths: Sequence[Path], names: Sequence[ModuleName] | None = None, sources: dict[str, SourceFile] | None = None
+) -> list[FileInput]:
+    """Read every file of a run; `names` are their module names when the caller has them;
+    `sources` replace the text on disk of some paths (by absolute path: stdin)."""
     from mcp_lint.fileio import SourceError, read_source
     from mcp_lint.linter import display_name
 
@@ -165,7 +168,8 @@ def read_inputs(paths: Sequence[Path], names: Sequence[ModuleName] | None = None
     for path, module in zip(paths, names if names is not None else module_names(paths)):
         item = FileInput(path, display_name(path), module)
         try:
-            item.source = read_source(path)
+            given = sources.get(os.path.abspath(path)) if sources else None
+            item.source = given if given is not None else read_source(path)
         except SourceError as exc:
             item.error = str(exc)
         else:
@@ -361,13 +365,23 @@ class _RecordingPins:
         return found
 
 
-def run_key(inputs: Sequence[FileInput], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str:
+def run_key(
+    inputs: Sequence[FileInput],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None = None,
+) -> str:
     """The key of a whole run's findings by content (see the module docstring, level 2)."""
-    return _run_key([(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs], resolver, explicit)
+    rows = [(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs]
+    return _run_key(rows, resolver, explicit, reported)
 
 
 def stat_key(
-    paths: Sequence[Path], names: Sequence[ModuleName], resolver: SettingsResolver, explicit: Collection[Path] | None
+    paths: Sequence[Path],
+    names: Sequence[ModuleName],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None = None,
 ) -> str | None:
     """The key of a whole run's findings by the files' stat signatures; None if one cannot be read."""
     from mcp_lint.linter import display_name
@@ -380,13 +394,18 @@ def stat_key(
             return None
         signature = f"stat:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}"
         rows.append((path, display_name(path), module, signature))
-    return _run_key(rows, resolver, explicit)
+    return _run_key(rows, resolver, explicit, reported)
 
 
 def _run_key(
-    files: Sequence[tuple[Path, str, ModuleName, str]], resolver: SettingsResolver, explicit: Collection[Path] | None
+    files: Sequence[tuple[Path, str, ModuleName, str]],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None,
 ) -> str:
     explicit_set = _absolute_set(explicit)
+    # Which files are shown decides which tool modules are analysed (linter.analyze_all).
+    reported_set = _absolute_set(reported)
     fingerprints: dict[int, str] = {}
     hasher = _hasher()
     hasher.update(f"{tool_fingerprint()}\0{os.getcwd()}\0{explicit is None}\0".encode("utf-8", "surrogatepass"))
@@ -396,7 +415,8 @@ def _run_key(
         if settings_fp is None:
             settings_fp = fingerprints[id(settings)] = f"{settings.fingerprint()}:{settings.root}"
         named = explicit_set is not None and _absolute(path) in explicit_set
-        row = (display, content, module.dotted, str(module.is_package), str(named), settings_fp)
+        shown = reported_set is None or _absolute(path) in reported_set
+        row = (display, content, module.dotted, str(module.is_package), str(named), str(shown), settings_fp)
         hasher.update("\0".join(row).encode("utf-8", "surrogatepass") + b"\n")
     return hasher.hexdigest()
 
@@ -411,8 +431,15 @@ def lint_files(
     explicit: Collection[Path] | None,
     reuse_findings: bool = True,
     codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
+    sources: dict[str, SourceFile] | None = None,
 ) -> tuple[list[FileOutcome], list[Finding], list[str]]:
     """Analyse and link `paths`: (outcomes, findings, internal errors).
+
+    `reported`: the files whose findings are shown, when the other paths are only their
+    project's context (linter.analyze_all); the findings returned are still those of every file.
+    `sources`: texts that replace what is on disk, by absolute path (stdin); such a run skips
+    the key by stat signature.
 
     With a cache and `reuse_findings`, an unchanged run returns its stored findings, and outcomes
     that carry only the source of each file with findings: nothing was analysed. Callers that need
@@ -421,13 +448,13 @@ def lint_files(
     from mcp_lint.linter import FileOutcome, analyze_all, link
 
     names = module_names(paths)  # for both keys: a stat-key miss goes on to read the files
-    quick = stat_key(paths, names, resolver, explicit) if cache is not None else None
+    quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
         entry = cache.load_run(quick)
         if entry is not None and _pins_unchanged(entry, resolver):
             return _reused(paths, entry), entry.findings, []
-    inputs = read_inputs(paths, names)
-    key = run_key(inputs, resolver, explicit) if cache is not None else ""
+    inputs = read_inputs(paths, names, sources)
+    key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
     if cache is not None and reuse_findings:
         entry = cache.load_run(key)
         if entry is not None and _pins_unchanged(entry, resolver):
@@ -436,7 +463,7 @@ def lint_files(
             reported = {finding.filename for finding in entry.findings}
             outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
             return outcomes, entry.findings, []
-    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes)
+    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes, reported=reported)
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:

@@ -99,6 +99,7 @@ def check(
     write_baseline: Path | None,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
+    paths = _stdin_paths(paths, stdin_filename)
     if add_noqa:
         conflicting = [name for name, on in (("--fix", fix), ("--diff", diff), ("--write-baseline", write_baseline)) if on]
         if conflicting:
@@ -154,6 +155,25 @@ def check(
             traceback.print_exc()
         code = EXIT_ERROR
     sys.exit(code)
+
+
+def _stdin_paths(paths: tuple[Path, ...], stdin_filename: str | None) -> tuple[Path, ...]:
+    """The paths to lint, `("-",)` when the run reads stdin.
+
+    `--stdin-filename` reads stdin with or without `-` (as ruff does): an editor integration that
+    leaves the `-` out must never lint, let alone `--fix`, the files of the working directory.
+    Other paths given with it are ignored with a warning; `-` among other paths is ambiguous
+    (lint stdin or the files?) and a usage error.
+    """
+    names = [str(path) for path in paths]
+    if "-" in names and len(names) > 1:
+        _fail("`-` (read stdin) cannot be combined with other paths")
+    if stdin_filename is None:
+        return paths
+    others = [name for name in names if name != "-"]
+    if others:
+        click.echo(f"mcp-lint: warning: ignoring {others[0]} in favour of standard input (--stdin-filename)", err=True)
+    return (Path("-"),)
 
 
 @cli.command()

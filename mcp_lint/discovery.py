@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # imported where .gitignore files are read: a run on explicit
 
 from mcp_lint.config import SettingsResolver
 
-__all__ = ["discover"]
+__all__ = ["discover", "project_root"]
 
 
 # Directories never worth walking into: VCS metadata, virtual environments, tool caches, build
@@ -49,6 +49,10 @@ SKIPPED_DIRECTORIES = frozenset(
     }
 )
 
+# What marks the top of a project: the nearest directory above a file holding one of these is
+# the project whose other modules can reach that file.
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
+
 # A .gitignore in force while walking: its patterns and the walked directory's path relative to
 # the .gitignore's own directory ("" or ending in "/"), so entries are matched by concatenation.
 _Level = "tuple[GitIgnoreSpec, str]"
@@ -72,6 +76,37 @@ def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude
         for path in candidates:
             found.setdefault(os.path.normcase(os.path.abspath(path)), path)
     return sorted(found.values(), key=lambda path: path.parts)  # Path order, without Path.__lt__
+
+
+def project_root(path: Path) -> Path | None:
+    """The project a file belongs to: the nearest directory at or above it holding a
+    pyproject.toml, a setup.cfg or a .git; None for a lone file.
+
+    The home directory and the filesystem root never count: a dotfiles repository in $HOME (or a
+    stray pyproject.toml there) would make every lone script part of a "project" of thousands of
+    files. The result is spelled relative to the working directory when it is inside it.
+    """
+    absolute = os.path.abspath(path)
+    current = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+    stop = {os.path.abspath(os.path.expanduser("~"))}
+    while current not in stop:
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None  # the filesystem root
+        if any(os.path.lexists(os.path.join(current, marker)) for marker in PROJECT_MARKERS):
+            return _spelled(current)
+        current = parent
+    return None
+
+
+def _spelled(directory: str) -> Path:
+    """`directory` relative to the working directory when inside it, else absolute."""
+    cwd = os.getcwd()
+    if directory == cwd:
+        return Path(".")
+    if directory.startswith(cwd.rstrip(os.sep) + os.sep):
+        return Path(os.path.relpath(directory, cwd))
+    return Path(directory)
 
 
 def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:

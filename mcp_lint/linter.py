@@ -107,6 +107,7 @@ def analyze_all(
     explicit: Collection[Path] | None = None,
     inputs: Sequence[FileInput] | None = None,
     codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
 ) -> list[FileOutcome]:
     """The per-file step for `paths`, in their order whatever `jobs` is.
 
@@ -116,6 +117,10 @@ def analyze_all(
     worker processes as soon as more than one is waiting (scheduler.py); `cache` supplies and
     keeps per-file results by content. `inputs` are the files already read by
     cache.read_inputs (read here otherwise).
+
+    `reported` (with `explicit`) are the files whose findings will be shown, when the others are
+    there only as their project's context (explicit files): then only the tool modules that may
+    import a reported file are started from (prefilter.importers), not every tool module.
     """
     from mcp_lint.cache import read_inputs
     from mcp_lint.prefilter import analyze_reachable
@@ -136,16 +141,33 @@ def analyze_all(
                 analyzed.update(analyzer.collect())
         else:
             named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
+            candidates = _context_candidates(items, reported)
             first = [
                 i
                 for i, item in enumerate(items)
-                if item.error is None and (os.path.normcase(os.path.abspath(item.path)) in named or item.seed)
+                if item.error is None
+                and (os.path.normcase(os.path.abspath(item.path)) in named or (i in candidates and item.seed))
             ]
             analyzed = analyze_reachable([item.module for item in items], first, analyzer)
     finally:
         analyzer.close()
     analyzed.update(unreadable_files)
     return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] | None) -> Collection[int]:
+    """The files a tool of which may reach a reported file: all of them, unless only some are
+    reported (the others being their project's context)."""
+    if reported is None:
+        return range(len(items))
+    from mcp_lint.prefilter import importers
+
+    shown = {os.path.normcase(os.path.abspath(p)) for p in reported}
+    targets = [i for i, item in enumerate(items) if os.path.normcase(os.path.abspath(item.path)) in shown]
+    if len(targets) == len(items):
+        return range(len(items))
+    texts = [item.source.text.encode("utf-8", "surrogatepass") if item.source is not None else b"" for item in items]
+    return importers(texts, [item.module for item in items], targets)
 
 
 def default_jobs() -> int:

@@ -141,14 +141,15 @@ def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.cache import Cache, cache_directory, lint_files
     from mcp_lint.linter import PinSource, default_jobs
 
-    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    reported = discover(options.paths, resolver, force_exclude=options.force_exclude)
     if resolver.errors:  # some pyproject.toml is broken: leave out the files it governs
-        files = [f for f in files if not resolver.is_broken(f)]
+        reported = [f for f in reported if not resolver.is_broken(f)]
+    # Files named on the command line are always analysed; a directory walk is prefiltered.
+    explicit = [path for path in options.paths if not path.is_dir()]
+    files, shown = _with_project_context(reported, explicit, resolver)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
-    # Files named on the command line are always analysed; a directory walk is prefiltered.
-    explicit = [path for path in options.paths if not path.is_dir()]
     outcomes, findings, errors = lint_files(
         files,
         resolver,
@@ -158,7 +159,10 @@ def _run_files(options: CheckOptions, resolver) -> int:
         explicit=explicit,
         reuse_findings=not (options.fix or options.diff),
         codes=_enabled_rules(files, resolver),
+        reported=shown,
     )
+    if shown is not None:
+        findings = _only_in(findings, shown)
     if options.add_noqa:
         return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
     fix_report = FixReport()
@@ -173,6 +177,53 @@ def _run_files(options: CheckOptions, resolver) -> int:
                 sources.pop(filename, None)
     errors = resolver.errors + errors
     return _report(options, findings, errors, fix_report, sources)
+
+
+def _with_project_context(
+    reported: list[Path], explicit: list[Path], resolver
+) -> tuple[list[Path], list[Path] | None]:
+    """The files to analyse for a run reporting on `reported`, and the files whose findings are
+    shown (None: all of them).
+
+    A file named on the command line (by pre-commit, an editor, a user) belongs to a project: a
+    tool in another module of it may reach a helper in the named file, and only that tool tells
+    the linker the helper's failures reach the model. So the project of each named file (the
+    nearest directory with a pyproject.toml, setup.cfg or .git) is walked as a directory walk
+    would walk it, its files join the run as context, and findings are shown for the reported
+    files only. The prefilter keeps this cheap: of the context, only the tool modules that may
+    import a reported file and the modules the linker then asks for are analysed.
+    """
+    from mcp_lint.discovery import discover, project_root
+
+    roots: dict[str, Path] = {}
+    for path in explicit:
+        if str(path) == "-":
+            continue
+        root = project_root(path)
+        if root is not None:
+            roots.setdefault(os.path.abspath(root), root)
+    if not roots or not reported:
+        return reported, None
+    context = discover(list(roots.values()), resolver)
+    if resolver.errors:
+        context = [f for f in context if not resolver.is_broken(f)]
+    files: dict[str, Path] = {os.path.normcase(os.path.abspath(p)): p for p in reported}
+    added = False
+    for path in context:
+        key = os.path.normcase(os.path.abspath(path))
+        if key not in files:
+            files[key] = path
+            added = True
+    if not added:
+        return reported, None
+    return sorted(files.values(), key=lambda path: path.parts), reported
+
+
+def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
+    from mcp_lint.linter import display_name
+
+    names = {display_name(path) for path in shown}
+    return [finding for finding in findings if finding.filename in names]
 
 
 def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
@@ -195,7 +246,7 @@ def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
 def _run_stdin(options: CheckOptions, resolver) -> int:
     """`mcp-lint check - --stdin-filename path.py`: lint (or fix, printing the fixed text) stdin."""
     from mcp_lint.fileio import SourceError, decode_source
-    from mcp_lint.linter import PinSource, analyze_text, link, unreadable
+    from mcp_lint.linter import PinSource, unreadable
 
     filename = options.stdin_filename or "-"
     try:
@@ -203,16 +254,16 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     except SourceError as exc:
         return _report(options, [unreadable(filename, str(exc))], [], FixReport(), {})
     text = source.text
-    outcome = analyze_text(source, Path(filename), filename)
     pins = PinSource(resolver)
-    findings, errors = link([outcome], resolver, pins)
+    outcomes, index, findings, errors = _lint_stdin(options, resolver, pins, source, filename)
+    outcome = outcomes[index]
     if not (options.fix or options.diff) or outcome.summary is None:
         return _report(options, findings, errors, FixReport(), {filename: text})
     from mcp_lint.fixer import fix_source, unified_diff
     from mcp_lint.linter import relint_file
 
     def lint(current: str) -> list[Finding]:
-        found, _ = relint_file([outcome], 0, current, resolver, pins)
+        found, _ = relint_file(outcomes, index, current, resolver, pins)
         return found
 
     result = fix_source(text, lint, unsafe=options.unsafe_fixes)
@@ -234,6 +285,43 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     if options.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
+
+
+def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
+    """(outcomes, index of stdin's, findings in it, errors) for the text read from stdin.
+
+    With `--stdin-filename` inside a project, the text stands in for that file among the
+    project's files (an editor's unsaved buffer): the tools of other modules that reach it count,
+    as for a file named on the command line. Otherwise it is linted alone.
+    """
+    from mcp_lint.discovery import project_root
+    from mcp_lint.linter import analyze_text, default_jobs, display_name, link
+
+    path = Path(filename)
+    if options.stdin_filename and project_root(path) is not None:
+        from mcp_lint.cache import Cache, cache_directory, lint_files
+
+        files, shown = _with_project_context([path], [path], resolver)
+        if shown is not None:
+            cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+            outcomes, findings, errors = lint_files(
+                files,
+                resolver,
+                pins,
+                jobs=options.jobs or default_jobs(),
+                cache=cache,
+                explicit=[path],
+                reuse_findings=False,
+                codes=_enabled_rules(files, resolver),
+                reported=shown,
+                sources={os.path.abspath(path): source},
+            )
+            display = display_name(path)
+            index = next(i for i, outcome in enumerate(outcomes) if outcome.display == display)
+            return outcomes, index, _only_in(findings, shown), errors
+    outcome = analyze_text(source, path, filename)
+    findings, errors = link([outcome], resolver, pins)
+    return [outcome], 0, findings, errors
 
 
 def _applicable(finding: Finding, unsafe: bool) -> bool:
