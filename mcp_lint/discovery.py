@@ -152,7 +152,13 @@ class _Walker:
             settings = self._resolver.for_path(Path(directory))
             excludes = bool(settings.exclude)
             for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
+                try:
+                    kind = _kind(entry)
+                except OSError as error:
+                    # A symlink loop, a dangling mount, an entry that vanished: skip it, lint the rest.
+                    _warn("skipping %s: %s", shown / entry.name, error.strerror or error)
+                    continue
+                if kind == "dir":
                     # Symlinked directories are not followed: no loops, no walking out of the tree.
                     if _skipped_name(entry.name) or _ignored(levels, entry.name + "/"):
                         continue
@@ -160,7 +166,7 @@ class _Walker:
                         continue
                     child_levels = [(spec, prefix + entry.name + "/") for spec, prefix in levels]
                     stack.append((entry.path, shown / entry.name, child_levels))
-                elif entry.name.endswith(".py") and entry.is_file():
+                elif kind == "python":
                     if _ignored(levels, entry.name) or (excludes and settings.is_excluded(Path(entry.path))):
                         continue
                     yield shown / entry.name
@@ -251,11 +257,36 @@ def _ignored(levels: Sequence[_Level], name: str) -> bool:
     return False
 
 
+def _kind(entry: os.DirEntry[str]) -> str:
+    """"dir" (a real directory: symlinked ones are not followed, so no loops and no walking out
+    of the tree), "python" (a .py file, through symlinks) or "other". Raises OSError for an
+    entry that cannot be looked at (os.DirEntry.is_file lets ELOOP through)."""
+    if entry.is_dir(follow_symlinks=False):
+        return "dir"
+    if entry.name.endswith(".py"):
+        if entry.is_symlink():
+            try:
+                os.stat(entry.path)  # a loop or an unreadable target raises here, not silently
+            except FileNotFoundError:
+                return "other"  # dangling (an editor's lock file `.#server.py`): nothing to lint
+        if entry.is_file():
+            return "python"
+    return "other"
+
+
 def _skipped_name(name: str) -> bool:
     return name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")
 
 
-def _warn(message: str, *args: object) -> None:
-    import logging  # rare: not worth importing logging on every start
+_warned: set[str] = set()
 
-    logging.getLogger(__name__).warning(message, *args)
+
+def _warn(message: str, *args: object) -> None:
+    """One line on stderr, once per run (a directory and its project can both be walked); the
+    walk goes on."""
+    import sys
+
+    text = f"mcp-lint: warning: {message % args}"
+    if text not in _warned:
+        _warned.add(text)
+        print(text, file=sys.stderr)
