@@ -58,12 +58,15 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
 _Level = "tuple[GitIgnoreSpec, str]"
 
 
-def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False) -> list[Path]:
+def discover(
+    paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False, warned: set[str] | None = None
+) -> list[Path]:
     """The files to lint for `paths`, sorted, without duplicates, spelled relative to the given path.
 
-    A path that does not exist is returned as is, for the linter to report as unreadable.
+    A path that does not exist is returned as is, for the linter to report as unreadable. An
+    entry that cannot be looked at is skipped with a warning, once per `warned` set.
     """
-    walker = _Walker(resolver)
+    walker = _Walker(resolver, set() if warned is None else warned)
     found: dict[str, Path] = {}
     for given in paths:
         given = Path(given)
@@ -126,8 +129,9 @@ def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:
 class _Walker:
     """Walks directories; reads each .gitignore once however many paths reach it."""
 
-    def __init__(self, resolver: SettingsResolver) -> None:
+    def __init__(self, resolver: SettingsResolver, warned: set[str]) -> None:
         self._resolver = resolver
+        self._warned = warned
         self._specs: dict[str, GitIgnoreSpec | None] = {}
 
     def walk(self, root: Path) -> Iterator[Path]:
@@ -143,7 +147,7 @@ class _Walker:
                 with os.scandir(directory) as listing:
                     entries = list(listing)
             except OSError as error:
-                _warn("cannot list %s: %s", shown, error.strerror or error)
+                _warn(self._warned, "cannot list %s: %s", shown, error.strerror or error)
                 continue
             names = {entry.name for entry in entries}
             if directory != root_abs and "pyvenv.cfg" in names:
@@ -156,7 +160,7 @@ class _Walker:
                     kind = _kind(entry)
                 except OSError as error:
                     # A symlink loop, a dangling mount, an entry that vanished: skip it, lint the rest.
-                    _warn("skipping %s: %s", shown / entry.name, error.strerror or error)
+                    _warn(self._warned, "skipping %s: %s", shown / entry.name, error.strerror or error)
                     continue
                 if kind == "dir":
                     # Symlinked directories are not followed: no loops, no walking out of the tree.
@@ -278,15 +282,12 @@ def _skipped_name(name: str) -> bool:
     return name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")
 
 
-_warned: set[str] = set()
-
-
-def _warn(message: str, *args: object) -> None:
-    """One line on stderr, once per run (a directory and its project can both be walked); the
-    walk goes on."""
+def _warn(warned: set[str], message: str, *args: object) -> None:
+    """One line on stderr, once per `warned` set (a run can walk a directory and its project
+    both); the walk goes on."""
     import sys
 
     text = f"mcp-lint: warning: {message % args}"
-    if text not in _warned:
-        _warned.add(text)
+    if text not in warned:
+        warned.add(text)
         print(text, file=sys.stderr)

@@ -141,12 +141,13 @@ def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.cache import Cache, cache_directory, lint_files
     from mcp_lint.linter import PinSource, default_jobs
 
-    reported = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    warned: set[str] = set()  # a directory and its project may both be walked: warn once
+    reported = discover(options.paths, resolver, force_exclude=options.force_exclude, warned=warned)
     if resolver.errors:  # some pyproject.toml is broken: leave out the files it governs
         reported = [f for f in reported if not resolver.is_broken(f)]
     # Files named on the command line are always analysed; a directory walk is prefiltered.
     explicit = [path for path in options.paths if not path.is_dir()]
-    files, shown = _with_project_context(reported, explicit, resolver)
+    files, shown = _with_project_context(reported, explicit, resolver, warned)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
@@ -180,7 +181,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
 
 
 def _with_project_context(
-    reported: list[Path], explicit: list[Path], resolver
+    reported: list[Path], explicit: list[Path], resolver, warned: set[str] | None = None
 ) -> tuple[list[Path], list[Path] | None]:
     """The files to analyse for a run reporting on `reported`, and the files whose findings are
     shown (None: all of them).
@@ -204,7 +205,7 @@ def _with_project_context(
             roots.setdefault(os.path.abspath(root), root)
     if not roots or not reported:
         return reported, None
-    context = discover(list(roots.values()), resolver)
+    context = discover(list(roots.values()), resolver, warned=warned)
     if resolver.errors:
         context = [f for f in context if not resolver.is_broken(f)]
     files: dict[str, Path] = {os.path.normcase(os.path.abspath(p)): p for p in reported}
