@@ -148,6 +148,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
     # Files named on the command line are always analysed; a directory walk is prefiltered.
     explicit = [path for path in options.paths if not path.is_dir()]
     files, shown = _with_project_context(reported, explicit, resolver, warned)
+    codes = _enabled_rules(files, resolver)  # the settings of every file are known from here on
+    if resolver.errors:
+        return _config_failure(resolver)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
@@ -159,7 +162,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
         cache=cache,
         explicit=explicit,
         reuse_findings=not (options.fix or options.diff),
-        codes=_enabled_rules(files, resolver),
+        codes=codes,
         reported=shown,
     )
     if shown is not None:
@@ -176,8 +179,18 @@ def _run_files(options: CheckOptions, resolver) -> int:
                 sources[filename] = Path(filename).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 sources.pop(filename, None)
-    errors = resolver.errors + errors
+    if resolver.errors:  # a configuration first read while linking
+        return _config_failure(resolver)
     return _report(options, findings, errors, fix_report, sources)
+
+
+def _config_failure(resolver) -> int:
+    """A broken configuration ends the run with its one-line error and exit 2, before any
+    report: no format may show a partial run as passing ("All checks passed!", `[]`, a JUnit
+    file with no failures), whether the broken file governs a walked directory or a named file."""
+    for message in resolver.errors:
+        _error(message)
+    return EXIT_ERROR
 
 
 def _with_project_context(
@@ -250,6 +263,10 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     from mcp_lint.linter import PinSource, unreadable
 
     filename = options.stdin_filename or "-"
+    if options.stdin_filename:
+        resolver.for_path(Path(filename))
+        if resolver.errors:
+            return _config_failure(resolver)
     try:
         source = decode_source(sys.stdin.buffer.read())
     except SourceError as exc:
