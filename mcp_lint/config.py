@@ -47,6 +47,8 @@ class Settings:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     target: str | None = None
+    # What messages credit the target to: the config key, or the command line's --target.
+    target_origin: str = "[tool.mcp-lint] target"
     cache_dir: str = ".mcp_lint_cache"
     config_path: Path | None = None  # the pyproject.toml these settings came from
     root: Path | None = None  # the directory of config_path; patterns are relative to it
@@ -59,6 +61,7 @@ class Settings:
         extend_select: Iterable[str] | None = None,
         extend_ignore: Iterable[str] | None = None,
         target: str | None = None,
+        target_origin: str = "--target",
     ) -> Settings:
         """Apply command-line options on top of these settings, as a later layer (like ruff).
 
@@ -70,8 +73,9 @@ class Settings:
         removed = _selectors(ignore, "--ignore") + _selectors(extend_ignore, "--extend-ignore")
         added = _selectors(extend_select, "--extend-select")
         new_target = self.target if target is None else _parse_target(target, "--target")
+        origin = self.target_origin if target is None else target_origin
         if select is not None:
-            return replace(self, select=new_select + added, ignore=removed, target=new_target)
+            return replace(self, select=new_select + added, ignore=removed, target=new_target, target_origin=origin)
         if added or removed:
             enabled = {
                 code: _layer_decision(code, added, removed, default=self._selected(code))
@@ -81,8 +85,8 @@ class Settings:
             # later layer can outrank.
             kept = tuple(code for code, on in enabled.items() if on and code != UNREADABLE)
             dropped = () if enabled[UNREADABLE] else (UNREADABLE,)
-            return replace(self, select=kept, ignore=dropped, target=new_target)
-        return replace(self, target=new_target)
+            return replace(self, select=kept, ignore=dropped, target=new_target, target_origin=origin)
+        return replace(self, target=new_target, target_origin=origin)
 
     def is_enabled(self, code: str, path: Path | None = None) -> bool:
         """Whether findings of `code` are reported (for the file at `path` when given)."""
@@ -119,6 +123,7 @@ class Settings:
             "enabled": sorted(code for code in _known_codes() if self.is_enabled(code)),
             "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
             "target": self.target,
+            "target_origin": self.target_origin,  # messages name it
         }
         import json  # fingerprints serve the cache only
 
@@ -356,7 +361,36 @@ def _parse_target(value: Any, where: str) -> str:
     if requirement.url or requirement.marker:
         what = "a URL" if requirement.url else "an environment marker"
         raise ConfigError(f"{where}: '{value}' has {what}; give a version range {example}")
+    if _empty_range(requirement.specifier):
+        raise ConfigError(f"{where}: '{value}' admits no version at all (an empty range); give a version range {example}")
     return value.strip()
+
+
+def _empty_range(specifier) -> bool:  # type: ignore[no-untyped-def]
+    """Whether no version satisfies `specifier` (`>=1.9,<1.9`).
+
+    A non-empty range holds one of the versions its clauses name, or one just above or below
+    such a version, or a very early or very late one; those are the only candidates tried.
+    """
+    if not str(specifier):
+        return False
+    from packaging.version import InvalidVersion, Version
+
+    candidates: list[str] = ["0", "0.0.1", "9999"]
+    for clause in specifier:
+        text = clause.version.replace(".*", "")
+        try:
+            release = Version(text).release
+        except InvalidVersion:
+            return False  # an arbitrary-equality clause (===): not ours to judge
+        candidates.append(text)
+        padded = (*release, *(0,) * (3 - len(release)))
+        candidates.append(".".join(map(str, (*release, 1))))
+        candidates.append(".".join(map(str, (*padded, 1))))
+        candidates.append(".".join(map(str, (*release[:-1], release[-1] + 1))))
+        if release[-1] > 0:
+            candidates.append(".".join(map(str, (*release[:-1], release[-1] - 1, 99))))
+    return not any(specifier.contains(candidate, prereleases=True) for candidate in candidates)
 
 
 def _toml_type(value: Any) -> str:

@@ -196,7 +196,7 @@ class PinSource:
         settings = self.resolver.for_path(path)
         if settings.target:
             pin = parse_target(settings.target).get(distribution)
-            return (pin.specifier, "[tool.mcp-lint] target") if pin is not None else None
+            return (pin.specifier, settings.target_origin) if pin is not None else None
         pin = declared_dependencies(path).get(distribution)
         if pin is None:
             return None
@@ -330,7 +330,9 @@ def lint_source(text: str, filename: str = "server.py", *, target: str | None = 
     """Lint one in-memory module (tests, rule examples)."""
     overrides: dict[str, object] = {}
     if target:
+        # As a project's configuration would set it: messages credit `[tool.mcp-lint] target`.
         overrides["target"] = target
+        overrides["target_origin"] = "[tool.mcp-lint] target"
     if select:
         overrides["select"] = list(select)
     resolver = SettingsResolver(isolated=True, overrides=overrides or None)

@@ -151,6 +151,8 @@ def _run_files(options: CheckOptions, resolver) -> int:
     codes = _enabled_rules(files, resolver)  # the settings of every file are known from here on
     if resolver.errors:
         return _config_failure(resolver)
+    if options.target:
+        _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
@@ -182,6 +184,39 @@ def _run_files(options: CheckOptions, resolver) -> int:
     if resolver.errors:  # a configuration first read while linking
         return _config_failure(resolver)
     return _report(options, findings, errors, fix_report, sources)
+
+
+def _warn_about_target(target: str, files: list[Path]) -> None:
+    """Warnings for a `--target` that parses but cannot mean what was meant: it admits none of
+    the framework's releases that mcp-lint knows (a typo like `fastmcp>=30`), or no linted file
+    imports that framework (the target then applies to nothing)."""
+    import re
+
+    from packaging.requirements import Requirement
+
+    from mcp_lint.model.frameworks import FASTMCP_RELEASES, MCP_RELEASES
+
+    requirement = Requirement(target)  # validated already (config._parse_target)
+    module = "mcp" if requirement.name.lower() == "mcp" else "fastmcp"
+    releases = MCP_RELEASES if module == "mcp" else FASTMCP_RELEASES
+    if str(requirement.specifier) and not any(requirement.specifier.contains(r, prereleases=True) for r in releases):
+        majors = sorted({r.split(".")[0] for r in releases})
+        _warning(
+            f"'{target}' (from --target) matches no {module} release mcp-lint knows ({module} "
+            f"{', '.join(m + '.x' for m in majors)}); messages assume the behaviour of the known release nearest to it"
+        )
+    imports = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + module.encode() + rb"\b", re.MULTILINE)
+    for path in files:
+        try:
+            if imports.search(path.read_bytes()):
+                return
+        except OSError:
+            continue
+    _warning(f"'{target}' (from --target) names {module}, which no linted file imports: the target changes nothing")
+
+
+def _warning(message: str) -> None:
+    click.echo(f"mcp-lint: warning: {message}", err=True)
 
 
 def _config_failure(resolver) -> int:
