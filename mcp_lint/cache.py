@@ -347,9 +347,10 @@ class RunEntry:
     findings: list[Finding]
     # (path, distribution) -> pin the linker was given, re-checked on load.
     pins: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
-    # Stat signature of every directory and dependency file the pins could come from: when it is
+    # Stat signature of every directory and dependency file the pins came from: when it is
     # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
     deps_signature: str = ""
+    dependency_files: tuple[str, ...] = ()
 
 
 class _RecordingPins:
@@ -467,7 +468,8 @@ def lint_files(
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:
-        entry = RunEntry(findings, recording.seen, _deps_signature(recording.seen))
+        files = _dependency_files(recording.seen)
+        entry = RunEntry(findings, recording.seen, _deps_signature(files), files)
         cache.store_run(key, entry)
         if quick is not None:
             cache.store_run(quick, entry)
@@ -491,48 +493,35 @@ def _reused(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
     return outcomes
 
 
-# Files the project facts read (project.py): a change to any of them may change a pin.
-_DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "uv.lock", "poetry.lock", "PKG-INFO")
+def _dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, ...]:
+    """Every file and directory the project reader consulted for the pins of this run
+    (project.DeclaredDeps.files): the one list of what a pin depends on."""
+    from mcp_lint.project import declared_dependencies
+
+    files: set[str] = set()
+    for directory in {os.path.dirname(os.path.abspath(path)) for path, _ in pins}:
+        files.update(declared_dependencies(Path(directory)).files)
+    return tuple(sorted(files))
 
 
-def _deps_signature(pins: dict[tuple[str, str], tuple[str, str] | None]) -> str:
-    """mtime/size of each directory from the linted files up to the root (adding or removing a
-    file changes a directory's mtime) and of the dependency files in them."""
+def _deps_signature(files: Sequence[str]) -> str:
+    """The stat signature of `files` (a directory's mtime moves when an entry is added or
+    removed; a file's change time moves with any write, in place or by rename)."""
     rows: list[str] = []
-    seen: set[str] = set()
-    for path, _ in sorted(pins):
-        directory = os.path.dirname(os.path.abspath(path))
-        while directory not in seen:
-            seen.add(directory)
-            try:
-                stat = os.stat(directory)
-                names = os.listdir(directory)
-            except OSError:
-                rows.append(f"{directory}:missing")
-                names = []
-            else:
-                rows.append(f"{directory}:{stat.st_mtime_ns}")
-            for name in sorted(names):
-                if name in _DEPENDENCY_FILES or name.startswith("requirements") or name.endswith(".dist-info"):
-                    target = os.path.join(directory, name)
-                    if name.endswith(".dist-info"):
-                        target = os.path.join(target, "METADATA")
-                    try:
-                        file_stat = os.stat(target)
-                    except OSError:
-                        continue
-                    rows.append(f"{target}:{file_stat.st_mtime_ns}:{file_stat.st_size}")
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                break
-            directory = parent
+    for name in files:
+        try:
+            stat = os.stat(name)
+        except OSError:
+            rows.append(f"{name}:missing")
+            continue
+        rows.append(f"{name}:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}")
     return digest("\n".join(rows).encode("utf-8", "surrogatepass"))
 
 
 def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:
     from mcp_lint.linter import PinSource
 
-    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.pins):
+    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.dependency_files):
         return True
 
     fresh = PinSource(resolver)
