@@ -13,11 +13,15 @@ does not. So the cache has two levels:
    not part of it: they act in the link step only, which is cheap and reruns.
 2. **Run entries** hold the findings of a whole run, per file (the issue's "each file's findings").
    Key: every file's display name, digest, module name and whether it was named on the command
-   line; the effective settings of every file (rule selection, per-file-ignores and their root,
-   target); the working directory (display names and the pin sources that messages name are
-   relative to it); the tool fingerprint. The framework pins the linker consulted are stored in the
-   entry with their values and checked again on load, so an edited pyproject.toml or lock file is
-   noticed without reading the pins of every directory on every run. A warm run whose files did
+   line and whether its findings are shown (the others being its project's context); the
+   effective settings of every file (rule selection, per-file-ignores and their root, target); the
+   working directory (display names and the pin sources that messages name are relative to it);
+   the tool fingerprint. The framework pins the linker consulted are stored in the entry with
+   their values and with the exact files and folders the project reader consulted for them
+   (project.DeclaredDeps.files: `requirements/base.txt`, `-r ../other.txt` includes); while the
+   stats of those are unchanged the pins are too, otherwise the pins are read again and compared,
+   so an edited pyproject.toml, requirements or lock file is noticed without reading the pins of
+   every directory on every run. A warm run whose files did
    not change prints without a parse, a link, or even an import of libcst. When one file changed,
    the run entry misses, every other file's entry hits, and only that file (and any module the
    linker newly asks for) is analysed.
