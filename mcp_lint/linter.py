@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Collection, Sequence
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
-from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
+from mcp_lint.findings import Finding, Location
 from mcp_lint.noqa import is_suppressed
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
         settings = resolver.for_path(Path(outcome.display))
         if not settings.is_enabled("MCP100", Path(outcome.display)):
             continue
-        from mcp_lint.noqa import comment_tokens
+        from mcp_lint.noqa import comment_tokens, unused_noqa_fix
 
         # Split like the tokenizer (\n, \r\n, \r only) so rows match; a form feed is not a line break.
         lines = outcome.source.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -262,8 +262,9 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
             if not unused:
                 continue
             line = lines[row - 1] if row - 1 < len(lines) else ""
-            fix = _noqa_fix(line, row, codes, set(unused))
-            column = comment_columns.get(row, 0) + 1
+            comment_column = comment_columns.get(row, 0)
+            fix = unused_noqa_fix(line, row, comment_column, codes, set(unused))
+            column = comment_column + 1
             out.append(
                 Finding(
                     code="MCP100",
@@ -278,27 +279,6 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
                 )
             )
     return out
-
-
-def _noqa_fix(line: str, row: int, codes: frozenset[str], unused: set[str]) -> Fix | None:
-    import re
-
-    match = re.search(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*", line, re.IGNORECASE)
-    if match is None:
-        return None
-    remaining = [c for c in sorted(codes) if c not in unused]
-    start, end = match.start(), match.end()
-    if remaining:
-        replacement = "# noqa: " + ", ".join(remaining)
-    else:
-        replacement = ""
-        while start > 0 and line[start - 1] in " \t":
-            start -= 1
-    return Fix(
-        Applicability.SAFE,
-        "Remove the unused suppression",
-        (Edit(Location(row, start + 1), Location(row, end + 1), replacement),),
-    )
 
 
 def lint_paths(
