@@ -44,6 +44,7 @@ class CheckOptions:
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
+    nothing_linted: bool = False  # set by the run: no file was found to lint
 
 
 @dataclass
@@ -145,6 +146,10 @@ def _run_files(options: CheckOptions, resolver) -> int:
     reported = discover(options.paths, resolver, force_exclude=options.force_exclude, warned=warned)
     if resolver.errors:  # some pyproject.toml is broken: leave out the files it governs
         reported = [f for f in reported if not resolver.is_broken(f)]
+    if not reported and not resolver.errors:
+        # Not an error (a hook may run on a commit without Python files), but never a silent pass.
+        click.echo("mcp-lint: warning: no Python files found under the given paths", err=True)
+        options.nothing_linted = True
     # Files named on the command line are always analysed; a directory walk is prefiltered.
     explicit = [path for path in options.paths if not path.is_dir()]
     files, shown = _with_project_context(reported, explicit, resolver, warned)
@@ -545,11 +550,13 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
         for text in fixes.diffs:
             stdout.write(text)
     if options.statistics:
-        _write_statistics(findings, stdout)
+        _write_statistics(findings, stdout, options)
     elif not options.diff or findings:
         if options.output_file is not None:
             buffer = io.StringIO()
-            write_report(findings, options.output_format, buffer, read_source=read_source, color=False)
+            write_report(
+                findings, options.output_format, buffer, read_source=read_source, color=False, unsafe_fixes=options.unsafe_fixes
+            )
             try:
                 options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
             except OSError as exc:
@@ -563,6 +570,7 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
                 read_source=read_source,
                 color=_use_color(stdout) and options.output_format == "full",
                 show_fixes_hint=True,
+                unsafe_fixes=options.unsafe_fixes,
             )
     if not machine and not options.quiet and not options.statistics:
         _summary(options, findings, fixes, stdout)
@@ -583,12 +591,24 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
     return EXIT_CLEAN
 
 
-def _write_statistics(findings: list[Finding], out: TextIO) -> None:
+def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:
+    """Findings counted per rule: a table, or with `--output-format json` a list of
+    `{code, name, count, fixable}` (ruff's keys); `fixable` under the current flags."""
     from mcp_lint.registry import get_rule
 
     counts = Counter(f.code for f in findings)
-    fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
-    for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+    fixable = Counter(f.code for f in findings if _applicable(f, options.unsafe_fixes))
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if options.output_format == "json":
+        import json
+
+        table = [
+            {"code": code, "name": (info.name if (info := get_rule(code)) else ""), "count": count, "fixable": bool(fixable[code])}
+            for code, count in rows
+        ]
+        out.write(json.dumps(table, indent=2) + "\n")
+        return
+    for code, count in rows:
         info = get_rule(code)
         marker = "[*]" if fixable[code] else "   "
         out.write(f"{count:>5}\t{code}\t{marker} {info.name if info else ''}\n")
@@ -622,5 +642,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
-    else:
+    elif options.write_baseline is None and not options.nothing_linted:
+        # Not after --write-baseline (its findings were accepted, not absent) nor when no file
+        # was linted: neither is a pass.
         out.write("All checks passed!\n")
