@@ -154,7 +154,7 @@ class _Walker:
                 continue  # a virtual environment under any name
             levels = self._enter(directory, names, levels)
             settings = self._resolver.for_path(Path(directory))
-            excludes = bool(settings.exclude)
+            excludes = bool(settings.exclude or settings.extend_exclude)
             for entry in entries:
                 try:
                     kind = _kind(entry)

@@ -27,6 +27,10 @@ class CheckOptions:
     output_file: Path | None = None
     target: str | None = None
     config_file: Path | None = None
+    config_values: list[str] = field(default_factory=list)  # `--config KEY=VALUE` overrides
+    extend_exclude: list[str] = field(default_factory=list)
+    show_settings: bool = False  # print the settings in force for the first path, then exit
+    show_files: bool = False  # print the files that would be linted, then exit
     isolated: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
@@ -114,8 +118,15 @@ def _build_resolver(options: CheckOptions):
         overrides["extend_select"] = options.extend_select
     if options.target:
         overrides["target"] = options.target
+    if options.extend_exclude:
+        overrides["extend_exclude"] = options.extend_exclude
     try:
-        resolver = SettingsResolver(isolated=options.isolated, config_file=options.config_file, overrides=overrides or None)
+        resolver = SettingsResolver(
+            isolated=options.isolated,
+            config_file=options.config_file,
+            overrides=overrides or None,
+            config_values=options.config_values,
+        )
     except ConfigError as exc:
         _error(str(exc))
         return None
@@ -129,6 +140,10 @@ def run_check(options: CheckOptions) -> int:
     if resolver is None:
         return EXIT_ERROR
     try:
+        if options.show_settings:
+            return _show_settings(options, resolver)
+        if options.show_files:
+            return _show_files(options, resolver)
         if [str(p) for p in options.paths] == ["-"]:
             return _run_stdin(options, resolver)
         return _run_files(options, resolver)
@@ -222,6 +237,59 @@ def _warn_about_target(target: str, files: list[Path]) -> None:
 
 def _warning(message: str) -> None:
     click.echo(f"mcp-lint: warning: {message}", err=True)
+
+
+def _show_settings(options: CheckOptions, resolver) -> int:
+    """`--show-settings`: the settings in force for the first path (as ruff prints them), the
+    configuration they come from, and the project the file belongs to."""
+    import json
+
+    from mcp_lint.discovery import project_root
+    from mcp_lint.registry import RULES
+
+    path = Path(options.stdin_filename) if options.stdin_filename else options.paths[0]
+    settings = resolver.for_path(path)
+    if resolver.errors:
+        return _config_failure(resolver)
+    root = project_root(path)
+    rows = [
+        ("Resolved settings for", str(path)),
+        ("Settings path", str(settings.config_path) if settings.config_path else "none (defaults)"),
+        ("Project root", str(root) if root is not None else "none (a lone file)"),
+    ]
+    out = sys.stdout
+    for label, value in rows:
+        out.write(f"{label}: {json.dumps(value)}\n")
+    out.write("\n")
+    per_file = {pattern: list(codes) for pattern, codes in settings.per_file_ignores}
+    values = [
+        ("select", list(settings.select)),
+        ("ignore", list(settings.ignore)),
+        ("enabled", [r.code for r in RULES if settings.is_enabled(r.code)]),
+        ("exclude", list(settings.exclude)),
+        ("extend-exclude", list(settings.extend_exclude)),
+        ("per-file-ignores", per_file),
+        ("target", settings.target),
+        ("target-from", settings.target_origin if settings.target else None),
+        ("cache-dir", settings.cache_dir),
+    ]
+    for key, value in values:
+        out.write(f"{key} = {json.dumps(value)}\n")
+    return EXIT_CLEAN
+
+
+def _show_files(options: CheckOptions, resolver) -> int:
+    """`--show-files`: the files a check of these paths lints (what it reports on), one a line."""
+    from mcp_lint.discovery import discover
+
+    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    if resolver.errors:
+        return _config_failure(resolver)
+    for path in files:
+        sys.stdout.write(f"{path}\n")
+    if not files:
+        click.echo("mcp-lint: warning: no Python files found under the given paths", err=True)
+    return EXIT_CLEAN
 
 
 def _config_failure(resolver) -> int:
