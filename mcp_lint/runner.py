@@ -169,8 +169,6 @@ def _run_files(options: CheckOptions, resolver) -> int:
     explicit = [path for path in options.paths if not path.is_dir()]
     files, shown = _with_project_context(reported, explicit, resolver, warned)
     codes = _enabled_rules(files, resolver)  # the settings of every file are known from here on
-    if resolver.errors:
-        return _config_failure(resolver)
     if options.target:
         _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
@@ -201,9 +199,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
                 sources[filename] = Path(filename).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 sources.pop(filename, None)
-    if resolver.errors:  # a configuration first read while linking
-        return _config_failure(resolver)
-    return _report(options, findings, errors, fix_report, sources)
+    return _report(options, findings, resolver.errors + errors, fix_report, sources, config_errors=bool(resolver.errors))
 
 
 def _warn_about_target(target: str, files: list[Path]) -> None:
@@ -293,9 +289,8 @@ def _show_files(options: CheckOptions, resolver) -> int:
 
 
 def _config_failure(resolver) -> int:
-    """A broken configuration ends the run with its one-line error and exit 2, before any
-    report: no format may show a partial run as passing ("All checks passed!", `[]`, a JUnit
-    file with no failures), whether the broken file governs a walked directory or a named file."""
+    """A broken configuration with nothing else to report: its one-line error and exit 2, no
+    report (see _report)."""
     for message in resolver.errors:
         _error(message)
     return EXIT_ERROR
@@ -594,8 +589,28 @@ def _add_noqa(options: CheckOptions, findings: list[Finding], errors: list[str],
     return EXIT_FINDINGS if report.unplaced and not options.exit_zero else EXIT_CLEAN
 
 
-def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str]) -> int:
+def _report(
+    options: CheckOptions,
+    findings: list[Finding],
+    errors: list[str],
+    fixes: FixReport,
+    sources: dict[str, str],
+    *,
+    config_errors: bool = False,
+) -> int:
+    """Write the report and return the exit code.
+
+    With a broken configuration (`config_errors`: the files it governs were not linted) no
+    format may show the run as passing: without findings nothing is written at all, neither
+    "All checks passed!" nor an empty JSON, SARIF or GitLab list nor a JUnit file with no
+    failures, and no baseline is written from the partial findings; exit 2 with the error.
+    """
     from mcp_lint.output import write_report
+
+    if config_errors and (not findings or options.write_baseline is not None):
+        for message in errors:
+            _error(message)
+        return EXIT_ERROR
 
     hidden = 0
     if options.baseline is not None or options.write_baseline is not None:
