@@ -25,6 +25,12 @@ resolve names (instances, base classes): whatever it looks up goes through `Proj
 that is the one place this module listens to. Only the reachability step runs between rounds (the
 rendering of findings looks nothing up); it costs a few tens of milliseconds each time.
 
+Files named on the command line (pre-commit, an editor) are linted in their project: its files
+are the context, and only the seeds that may import a named file, directly or through other
+files, are started from (`importers`, read from the import statements' text), since no other
+tool can reach it. A changed helper deep in a large project thus costs the tool modules above
+it, not every tool module of the project.
+
 What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
 syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
 all is still reported, the text scan needs it). Files named on the command line are always analysed.
