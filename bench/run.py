@@ -336,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             "changed helper, warm", [*lint, "--cache-dir", str(project_cache), changed], project, args.repeat, edit_helper
         )
         helper.write_bytes(original)
+        helper_lines = original.count(b"\n")
         helper_findings = [line for line in _finding_lines(whole_project) if line.startswith(changed + ":")]
         helper_same = _finding_lines(helper_cold.stdout) == helper_findings
 
@@ -358,7 +359,6 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
     print(f"one file: {one_file} ({one_lines} lines)")
-    helper_lines = helper.read_bytes().count(b"\n")
     print(f"changed helper: {changed} ({helper_lines} lines) in {project.name} as a project, {len(helper_findings)} findings")
     print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
     for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst):
