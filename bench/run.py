@@ -318,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
 
         # Pre-commit after editing one helper of a large project: the file is named alone, and
         # its project (the tools that reach it) is its context.
-        project = as_project(largest_package(src), Path(scratch) / "project")
+        package = largest_package(src)
+        project = as_project(package, Path(scratch) / package.name)
         project_cache = Path(scratch) / "project-cache"
         whole_project = run_once([*lint, "--cache-dir", str(project_cache), "."], project)[3]
         helper = pick_helper(project, whole_project)
@@ -359,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
     print(f"one file: {one_file} ({one_lines} lines)")
-    print(f"changed helper: {changed} ({helper_lines} lines) in {project.name} as a project, {len(helper_findings)} findings")
+    print(f"changed helper: {changed} ({helper_lines} lines) in {project.name} (with a pyproject.toml), {len(helper_findings)} finding(s)")
     print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
     for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst):
         print(f"{m.name:<34} {m.wall:8.3f} {m.wall / floor.wall:8.3f} {m.cpu:8.3f} {m.peak_mb:8.1f}")
