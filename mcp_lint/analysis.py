@@ -185,6 +185,7 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 call.feeds,
                 call.excludes,
                 call.selects,
+                call.slot,
             )
         )
     return edges

@@ -309,14 +309,19 @@ class Project:
                 # Items selected of the caller's value are items of the helper's when it returns
                 # its value whole; a part taken here selects anew.
                 selected = selects if passed_on == _WHOLE else edge.selects
+                level = min(sends, passed_on)
+                if sends == _PART and selects is not None and edge.slot is not None:
+                    # The tool takes items of the caller's returned literal (`content, _ = fetch()`
+                    # after `return extract(page), ""`): the one holding this call, whole, or not it.
+                    level, selected = (_WHOLE, None) if edge.slot in selects else (_NOTHING, None)
                 queue.append(
                     (
                         target[1].qualname,
                         tool,
                         family,
                         major,
-                        min(sends, passed_on),
-                        selected if min(sends, passed_on) == _PART else None,
+                        level,
+                        selected if level == _PART else None,
                         passed,
                         depth + 1,
                         masked,

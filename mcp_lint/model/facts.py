@@ -21,6 +21,7 @@ from mcp_lint.model.flow import (
     condition_shape,
     failure_checked,
     leaves,
+    literal_items,
     merge_modes,
     names_read,
     store_keys,
@@ -187,6 +188,9 @@ class CallFact:
     feeds: bool = False
     # Only these items of it are (`r["data"]`, `r.get("data")`, `r.data`); None: any or all.
     selects: frozenset[str] | None = None
+    # The item of the returned literal that holds its value whole (`return text(), ""` -> "#0",
+    # `return {"rows": rows()}` -> "rows"): a caller taking that item takes the value whole.
+    slot: str | None = None
     # Conditions the function already left on before this call (`if not os.path.exists(path):
     # return ...`), in terms of the call's positional arguments (see condition_shape): a
     # helper's branch on the same condition of the same argument is never taken from here.
@@ -384,7 +388,7 @@ class _BodyWalker(FastVisitor):
                         if callee:
                             self.facts.self_instances[name[5:]] = callee
         for target in node.targets:
-            self._store(target.target, node.value, node)
+            self._store(target.target, node.value, node, unpacks=True)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._remember_instance(node.targets[0].target.value, node.value)
             self._count_assignment(node.targets[0].target.value, node.value)
@@ -398,8 +402,17 @@ class _BodyWalker(FastVisitor):
                 if isinstance(target.target, cst.Name):
                     handler.tainted.add(target.target.value)
 
-    def _store(self, target: cst.BaseExpression, value: cst.BaseExpression, statement: cst.BaseSmallStatement | None) -> None:
+    def _store(
+        self, target: cst.BaseExpression, value: cst.BaseExpression, statement: cst.BaseSmallStatement | None, unpacks: bool = False
+    ) -> None:
         conditions = tuple(self.conditions)
+        if unpacks and isinstance(target, (cst.Tuple, cst.List)):
+            # `ok, message = helper()`: each name holds one element of the value.
+            for index, element in enumerate(target.elements):
+                position = None if isinstance(element, cst.StarredElement) else index
+                for key in store_keys(element.value):
+                    self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, None, position))
+            return
         slot = store_slot(target)
         for key in store_keys(target):
             self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, slot))
@@ -827,10 +840,15 @@ def collect_facts(
             facts.single_assignments.pop(name, None)
     flow = ValueFlow(walker.stores)
     returned: dict[int, frozenset[str] | None] = {}  # by id(call): the mode its value is returned in
+    slots: dict[int, str | None] = {}  # by id(call): the one item of returned literals holding it whole
     for ret in facts.returns:
         if ret.node.value is not None:
             for call, mode in flow.reach(ret.node.value, ret.checked)[0].items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
+            for item, element in literal_items(ret.node.value):
+                for call, mode in flow.reach(element, ret.checked)[0].items():
+                    if mode is WHOLE:
+                        slots[call] = item if slots.get(call, item) == item else None
     # `raise ToolError(result["error"])`: the model reads text taken from the call's value, but
     # raising is the error channel, so the value is not returned as a success.
     raised: dict[int, frozenset[str] | None] = {}
@@ -850,6 +868,7 @@ def collect_facts(
             modes = [where[key] for where in (returned, raised) if key in where]
             selected = modes[0] if len(modes) == 1 else merge_modes(*modes)
             call.selects = selected if selected is not WHOLE and "*" not in selected else None
+        call.slot = slots.get(key)
         if call.exits:
             call.excludes = _excluded(call, local, reads)
     facts.text_flows = _text_flows(facts, flow)

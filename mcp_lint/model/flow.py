@@ -31,12 +31,33 @@ class Store:
     handler: Handler | None
     conditions: tuple[cst.BaseExpression, ...] = ()  # tests of enclosing `if`s
     slot: str | None = None  # `info["error"] = v`: the item it writes (the container is `key`)
+    position: int | None = None  # `ok, message = v`: the element of v the local holds
 
 
 # Methods that put their arguments into the receiver (lists, sets, dicts, deques, queues).
 CONTAINER_ADDERS = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft", "put", "put_nowait"}
 )
+
+
+def literal_items(value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+    """The items of a returned literal, named as callers select them: a dict's constant keys,
+    a tuple's "#<index>", an object's keyword arguments (`Result(rows=..., error=...)`)."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Dict):
+        return [
+            (element.key.evaluated_value, element.value)
+            for element in value.elements
+            if isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and isinstance(element.key.evaluated_value, str)
+        ]
+    if isinstance(value, cst.Tuple):
+        return [(f"#{i}", el.value) for i, el in enumerate(value.elements) if not isinstance(el, cst.StarredElement)]
+    if isinstance(value, cst.Call):
+        return [(a.keyword.value, a.value) for a in value.args if a.keyword is not None]
+    return []
 
 
 def store_slot(target: cst.BaseExpression) -> str | None:
@@ -332,7 +353,9 @@ class ValueFlow:
         for store in self.stores.get(key, ()):
             if mode is not WHOLE and _is_constructor(store.value):
                 continue  # a part of a service object (`client.fetch()`) is not its arguments
-            if store.slot is None:
+            if store.position is not None:
+                yield store, frozenset({f"#{store.position}"})  # an element: as items go, "#1"
+            elif store.slot is None:
                 yield store, mode
             elif mode is WHOLE or "*" in mode or store.slot in mode:
                 yield store, WHOLE  # `info["error"] = v` read as info or info["error"]: all of v

@@ -35,6 +35,8 @@ class CallEdge:
     excludes: frozenset[str] = frozenset()
     # With `feeds` only: the items of the value the caller returns (`r["data"]`); None: any.
     selects: frozenset[str] | None = None
+    # The item of the caller's returned literal holding the call's value whole (facts.CallFact.slot).
+    slot: str | None = None
 
 
 @dataclass(frozen=True)

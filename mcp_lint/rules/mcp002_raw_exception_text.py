@@ -51,9 +51,9 @@ from mcp_lint.rules.text import vague_reason
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
 def _text_slot(value: cst.BaseExpression, holds: Callable[[cst.CSTNode], bool]) -> str:
-    """The item of a returned dict (or keyword of a returned object) that holds the text:
-    `{"error": str(e), "rows": []}` -> "error". A caller that returns only other items
-    (`r["rows"]`) does not send it; "" when the text is not in one item."""
+    """The item of a returned dict (keyword of a returned object, element of a returned tuple)
+    that holds the text: `{"error": str(e), "rows": []}` -> "error". A caller that returns only
+    other items (`r["rows"]`) does not send it; "" when the text is not in one item."""
     while isinstance(value, cst.Await):
         value = value.expression
     if isinstance(value, cst.Dict):
@@ -65,6 +65,11 @@ def _text_slot(value: cst.BaseExpression, holds: Callable[[cst.CSTNode], bool]) 
         for argument in value.args:
             if argument.keyword is not None and holds(argument.value):
                 return argument.keyword.value
+    elif isinstance(value, cst.Tuple):
+        # `return False, f"failed: {e}"`: a caller's `ok, message = helper()` takes element "#1".
+        for index, element in enumerate(value.elements):
+            if not isinstance(element, cst.StarredElement) and holds(element.value):
+                return f"#{index}"
     return ""
 
 

@@ -702,3 +702,79 @@ def test_a_helper_called_in_an_if_test_is_reached() -> None:
         """
     )
     assert _only(source).message.startswith("Helper 'ensure_reachable' (reached from tool 'fetch_page') puts the text")
+
+
+PAIR = """
+def apply_style(name: str) -> tuple[bool, str]:
+    try:
+        httpx.post("https://styles.example.com/apply", json={"name": name}).raise_for_status()
+    except Exception as e:
+        return False, f"Could not apply {name}: {e}"MARK
+    return True, f"Applied {name}"
+"""
+
+
+def test_the_element_of_a_returned_pair_the_tool_sends_is_flagged() -> None:
+    source = _src(
+        PAIR.replace("MARK", "  # expect: MCP002"),
+        """
+        @mcp.tool()
+        def style(name: str) -> str:
+            ok, message = apply_style(name)
+            return message
+        """,
+    )
+    assert _only(source).message.startswith("Helper 'apply_style' (reached from tool 'style')")
+
+
+def test_an_element_of_a_returned_pair_the_tool_does_not_send_is_silent() -> None:
+    source = _src(
+        PAIR.replace("MARK", ""),
+        """
+        @mcp.tool()
+        def style(name: str) -> dict:
+            ok, message = apply_style(name)
+            logger.info(message)
+            return {"applied": ok}
+        """,
+    )
+    _check(source)
+
+
+PAGE = """
+def extract_text(html: str) -> str:
+    if not html.strip():
+        return "Error: the page is empty"MARK
+    return html
+
+
+def fetch_page(url: str) -> tuple[str, str]:
+    response = httpx.get(url)
+    return extract_text(response.text), response.headers.get("content-type", "")
+"""
+
+
+def test_a_helper_value_in_the_element_the_tool_takes_is_returned_whole() -> None:
+    source = _src(
+        PAGE.replace("MARK", "  # expect: MCP005"),
+        """
+        @mcp.tool()
+        def read_page(url: str) -> str:
+            content, kind = fetch_page(url)
+            return content
+        """,
+    )
+    assert _only(source).message.startswith("Helper 'extract_text' (reached from tool 'read_page') reports a failure")
+
+
+def test_a_helper_value_in_another_element_is_not_returned() -> None:
+    source = _src(
+        PAGE.replace("MARK", ""),
+        """
+        @mcp.tool()
+        def page_type(url: str) -> str:
+            content, kind = fetch_page(url)
+            return kind
+        """,
+    )
+    _check(source)
