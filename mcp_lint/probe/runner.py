@@ -81,7 +81,8 @@ def run_probe(options: ProbeOptions, invoked_from: Path | None = None) -> ProbeR
                 cwd=cwd,
             )
             report.server = dict(connection.server_info.get("serverInfo") or {})
-            _probe_tools(context)
+            if options.checks & {1, 2, 4}:
+                _probe_tools(context)
         finally:
             connection.close()
         if 3 in options.checks:

@@ -20,7 +20,7 @@ import pytest
 
 # The releases the tests pin. mcp 1.30.0 is the last 1.x; fastmcp 4.2 runs on mcp 2.x.
 MCP1 = ("mcp==1.30.0",)
-FASTMCP = ("fastmcp==4.2.3",)
+FASTMCP = ("fastmcp==4.2.3", "httpx==0.28.1")
 TIME_SERVER = ("mcp-server-time==2026.10.19",)
 
 INSTALL_TIMEOUT = 900
