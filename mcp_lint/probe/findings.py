@@ -71,7 +71,8 @@ class ProbeReport:
     command: list[str]
     cwd: str
     server: dict[str, Any] = field(default_factory=dict)
-    tools: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)  # every tool the server lists
+    probed: list[str] = field(default_factory=list)  # the ones called (selected, not skipped)
     skipped: dict[str, str] = field(default_factory=dict)
     findings: list[ProbeFinding] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
@@ -95,19 +96,22 @@ class ProbeReport:
 
 
 def reads_as_failure(result: Mapping[str, Any], text: str) -> str | None:
-    """Why a successful result reads as a failure (its text or its structured content), else None."""
-    if _FAILURE_START.search(text) or _FAILURE_ANYWHERE.search(text):
-        return "its text reads as a failure"
+    """Why a successful result reads as a failure (its structured content, or its text), else None.
+    A text that is a JSON object is read as structured content: `{"error": null}` is no failure."""
     structured = result.get("structuredContent")
-    if structured is None:
+    if structured is None and text.lstrip().startswith("{"):
         try:
-            structured = json.loads(text) if text.lstrip().startswith("{") else None
+            structured = json.loads(text)
         except ValueError:
             structured = None
+        else:
+            text = ""
     if isinstance(structured, Mapping):
         reason = _structured_failure(structured)
         if reason:
             return reason
+    if _FAILURE_START.search(text) or _FAILURE_ANYWHERE.search(text):
+        return "its text reads as a failure"
     return None
 
 

@@ -44,7 +44,7 @@ def write_full(report: ProbeReport, out: TextIO) -> None:
             out.write("server stderr (last lines):\n")
             out.write("".join(f"  | {line}\n" for line in report.stderr.splitlines()))
         return
-    for tool in [*report.tools, None]:
+    for tool in [*report.probed, None]:
         _write_subject(report, tool, out)
     for tool, reason in report.skipped.items():
         out.write(f"\n{tool}: skipped ({reason})\n")
@@ -71,7 +71,7 @@ def _write_subject(report: ProbeReport, tool: str | None, out: TextIO) -> None:
 
 
 def _summary(report: ProbeReport) -> str:
-    probed = len(report.tools) - len(report.skipped)
+    probed = len(report.probed)
     if not report.findings:
         return f"All checks passed ({probed} tool(s) probed, {len(report.skipped)} skipped)."
     per_check = {check: sum(1 for f in report.findings if f.check == check) for check in CHECK_TITLES}
@@ -126,11 +126,9 @@ def write_junit(report: ProbeReport, out: TextIO) -> None:
     root = ET.Element("testsuites", name="mcp-lint probe")
     by_subject = {key: list(group) for key, group in groupby(sorted(report.findings, key=_subject), key=_subject)}
     protocol_ran = SERVER in by_subject or any(c.tool is None for c in report.calls)
-    subjects = [*report.tools, *([SERVER] if protocol_ran else [])]
+    subjects = [*report.probed, *([SERVER] if protocol_ran else [])]
     total = failures = 0
     for subject in subjects:
-        if subject in report.skipped:
-            continue
         checks = (3,) if subject == SERVER else (1, 2, 4)
         suite = ET.SubElement(root, "testsuite", name=subject)
         found = by_subject.get(subject, [])

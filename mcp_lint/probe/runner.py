@@ -119,6 +119,7 @@ def _probe_tools(context: _Context) -> None:
         context.report.error = f"no tool named {', '.join(unknown)} (the server lists: {', '.join(context.report.tools)})"
         return
     for tool in _selected(tools, context.report, context.options):
+        context.report.probed.append(tool["name"])
         _probe_tool(context, tool)
 
 

@@ -50,6 +50,7 @@ def _as_response(outcome: Any) -> Response:
 def assert_tool_error(result: Any, matches: str | None = None) -> str:
     """Assert that a tool call came back as a result with `isError: true` (check 1), whose text
     matches the regular expression `matches` if given. Returns the text, for `assert_no_leak`."""
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
     response = _as_response(result)
     if response.error is not None:
         raise AssertionError(
@@ -71,6 +72,7 @@ def assert_tool_error(result: Any, matches: str | None = None) -> str:
 def assert_protocol_error(response: Any, code: int | None = None) -> dict[str, Any]:
     """Assert a JSON-RPC error response (check 3), with `code` if given; returns the error object.
     A raw reply of `mcp_raw_session.request(...)` or the SDK's `McpError`/`MCPError` both work."""
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
     if response is None:
         raise AssertionError("expected a JSON-RPC error response, got no response")
     outcome = _as_response(response)
@@ -84,6 +86,7 @@ def assert_protocol_error(response: Any, code: int | None = None) -> dict[str, A
 def assert_no_leak(text: Any, secrets: Iterable[str] = (), paths: Iterable[str] = ()) -> None:
     """Assert that an error text (or a result carrying one) holds no stack trace, absolute path,
     token, connection string, nor any of `secrets` (check 2)."""
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
     if not isinstance(text, str):
         text = _as_response(text).text
     leaks = find_leaks(text, list(secrets), list(paths))
@@ -98,6 +101,7 @@ def assert_unchanged(*paths: str | Path) -> Iterator[None]:
         with assert_unchanged(mcp_server_cwd / "orders.db"):
             assert_tool_error(mcp_session.call_tool("cancel_order", {"order_id": 424242}))
     """
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
     roots = [Path(p) for p in paths]
     before = snapshot.take(roots)
     yield
