@@ -83,23 +83,52 @@ class RawConnection:
         wanted = message.get("id") if isinstance(message, Mapping) else None
         try:
             self.send(message)
-        except (BrokenPipeError, OSError):
+        except OSError:  # BrokenPipeError: the server is gone
             return None
-        deadline = time.monotonic() + (timeout or self.timeout)
+        replies = self._replies_until(wanted, timeout)
+        return replies[-1] if replies and replies[-1].get("id") == wanted else None
+
+    def request_unparseable(self, line: str, timeout: float | None = None) -> tuple[dict[str, Any] | None, bool]:
+        """Send a line that is not JSON, then a ping. Returns the `id: null` response to the line
+        (None if there was none) and whether the ping was answered.
+
+        A server that answers nothing to the line is only known to have answered nothing once it
+        answered what came next: the ping bounds the wait by a round trip, not by a timeout."""
+        ping = {"jsonrpc": "2.0", "id": self.new_id(), "method": "ping"}
+        try:
+            self.send(line)
+            self.send(ping)
+        except OSError:
+            return None, False
+        replies = self._replies_until(ping["id"], timeout)
+        answered = bool(replies) and replies[-1].get("id") == ping["id"]
+        # A reply to the broken line may come just after the ping's (servers that answer concurrently).
+        late = [] if any(r.get("id") is None for r in replies) else self._replies_until(object(), 0.2)
+        error = next((r for r in [*replies, *late] if r.get("id") is None), None)
+        return error, answered
+
+    def _replies_until(self, wanted: object, timeout: float | None) -> list[dict[str, Any]]:
+        """The responses read until the one whose id is `wanted` (last in the list), or until the
+        timeout or the end of the server's output. Notifications and requests are skipped."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        replies: list[dict[str, Any]] = []
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return None
+                return replies
             try:
                 item = self._lines.get(timeout=remaining)
             except queue.Empty:
-                return None
+                return replies
             if item is _CLOSED:
                 self._lines.put(_CLOSED)  # later requests see the end too
-                return None
+                return replies
             reply = _parse(item)  # type: ignore[arg-type]
-            if reply is not None and ("result" in reply or "error" in reply) and reply.get("id") == wanted:
-                return reply
+            if reply is None or not ("result" in reply or "error" in reply):
+                continue
+            replies.append(reply)
+            if reply.get("id") == wanted:
+                return replies
 
     def new_id(self) -> int:
         self._next_id += 1
