@@ -10,7 +10,6 @@ from typing import Any, Callable, TextIO
 from mcp_lint import __version__
 from mcp_lint.probe.findings import CHECK_TITLES, ProbeFinding, ProbeReport
 
-FORMATS = ("full", "json", "sarif", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcp-lint/mcp-lint"
 SERVER = "(server)"  # how the server-wide protocol check is named where a tool name goes
@@ -160,3 +159,4 @@ WRITERS: dict[str, Callable[[ProbeReport, TextIO], None]] = {
     "sarif": write_sarif,
     "junit": write_junit,
 }
+FORMATS = tuple(WRITERS)

@@ -16,7 +16,7 @@ without sending anything off the machine.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 MISSING_TEXT = "mcp-lint-probe-missing-7f3a9c"
 MISSING_ID = 987654321
@@ -159,7 +159,7 @@ def ordinary_value(schema: Schema) -> Any:
     return _fit_length(_ORDINARY_BY_FORMAT.get(str(schema.get("format")), "probe"), schema)
 
 
-def arguments(schema: Schema, make: Any) -> dict[str, Any]:
+def arguments(schema: Schema, make: Callable[[Schema], Any]) -> dict[str, Any]:
     """Arguments for an object schema: its required properties, or all of them when none is required."""
     properties = schema.get("properties") or {}
     if not isinstance(properties, Mapping):

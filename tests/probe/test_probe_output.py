@@ -33,6 +33,12 @@ def render(fmt: str, value: ProbeReport | None = None) -> str:
     return out.getvalue()
 
 
+def test_the_command_offers_every_writer() -> None:
+    from mcp_lint.probe import command, output
+
+    assert command.FORMATS == tuple(output.WRITERS) == output.FORMATS
+
+
 def test_json_has_the_documented_keys() -> None:
     findings = json.loads(render("json"))
     assert [sorted(f) for f in findings] == [["case", "check", "message", "repeats", "request", "response", "tool"]] * 2
