@@ -137,16 +137,22 @@ class ServerConnection:
     def close(self) -> None:
         """Stop the session, then make sure no process of the server's group is left."""
         if self._portal is not None:
+            finished = True
             try:
                 if self._closing is not None:
                     self._portal.call(self._closing.set)
                 if self._lifecycle is not None:
                     self._lifecycle.result(timeout=10)
             except BaseException:  # noqa: BLE001 - closing must go on whatever the session did
-                if self._lifecycle is not None:
-                    self._lifecycle.cancel()
+                finished = False
             try:
-                self._portal_cm.__exit__(None, None, None)
+                if finished:
+                    self._portal_cm.__exit__(None, None, None)
+                else:
+                    # A session stuck on the way out: exiting with an error cancels its task
+                    # instead of waiting for it forever.
+                    stuck = RuntimeError("the session did not close")
+                    self._portal_cm.__exit__(RuntimeError, stuck, None)
             except BaseException:  # noqa: BLE001
                 pass
             self._portal = None
