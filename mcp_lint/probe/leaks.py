@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 # Environment variables whose values are secrets by their name; their values must never show up.
-_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|DSN|DATABASE_URL|CONN", re.I)
+_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH(?!OR)|DSN|DATABASE_URL|CONN", re.I)
 # Shorter values match too much ordinary text ("true", "prod").
 MIN_SECRET_LENGTH = 6
 

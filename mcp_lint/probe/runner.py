@@ -83,7 +83,7 @@ def run_probe(options: ProbeOptions, invoked_from: Path | None = None) -> ProbeR
                 _probe_tools(context)
         finally:
             connection.close()
-        if 3 in options.checks:
+        if 3 in options.checks and report.error is None:
             _probe_protocol(report, command, cwd, environment, options)
         return report
 

@@ -83,3 +83,7 @@ def test_values_of_secret_named_variables_are_leaks() -> None:
     assert secrets == ["custom-value-1", "tok-91d2f0a7"]  # "abc" is too short to tell from text
     assert kinds("upstream refused token tok-91d2f0a7", secrets) == ["a value of the server's environment"]
     assert kinds("Order 7 not found", secrets) == []
+
+
+def test_author_names_are_not_secrets() -> None:
+    assert secret_values({"GIT_AUTHOR_NAME": "Ada Lovelace", "GITHUB_AUTH": "gha-0123456789"}) == ["gha-0123456789"]
