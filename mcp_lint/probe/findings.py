@@ -16,10 +16,10 @@ CHECK_TITLES = {
 
 # Texts that read as a failure although the result says isError: false. Anchored at the start
 # ("Error: ...", "Failed to ...") or unmistakable anywhere ("... not found"); "No results found"
-# for a search is a success and matches neither.
+# for a search, or a document titled "Error codes", is a success and matches neither.
 _FAILURE_START = re.compile(
-    r"^\W*(?:error|errors|failed|failure|exception|traceback|fatal|unable to|cannot|can't|could not|couldn't|"
-    r"invalid|not found|no such|denied|forbidden|unauthori[sz]ed)\b",
+    r"^\W*(?:(?:errors?|failure|exception|fatal)\s*[:!\-]|error (?:occurred|executing|calling|while|when|fetching|processing)\b|"
+    r"failed\b|traceback\b|unable to|cannot|can't|could not|couldn't|invalid\b|not found|no such|denied|forbidden|unauthori[sz]ed)",
     re.I,
 )
 _FAILURE_ANYWHERE = re.compile(

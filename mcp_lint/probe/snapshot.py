@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 HASH_LIMIT = 64 * 1024 * 1024
-# Bytecode caches and the like change when a server imports a module, not when a tool mutates.
+# Bytecode caches change when a server imports a module, log files when it logs a failure, and a
+# SQLite WAL index (-shm) on reads: none of them is a tool mutating the world before rejecting.
 IGNORED_DIRECTORIES = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+IGNORED_SUFFIXES = (".log", "-shm")
 
 FileState = tuple[int, str]
 Snapshot = Mapping[str, FileState]
@@ -48,7 +50,8 @@ def _files(root: Path) -> Iterable[Path]:
     for directory, subdirectories, names in os.walk(root):
         subdirectories[:] = sorted(d for d in subdirectories if d not in IGNORED_DIRECTORIES)
         for name in sorted(names):
-            yield Path(directory, name)
+            if not name.endswith(IGNORED_SUFFIXES):
+                yield Path(directory, name)
 
 
 def take(roots: Iterable[Path]) -> dict[str, FileState]:

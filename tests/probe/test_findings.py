@@ -15,13 +15,16 @@ from mcp_lint.probe.findings import ProbeFinding, ProbeReport, reads_as_failure
         "Note 987654321 not found",
         "Could not connect to the database",
         "No such file: report.csv",
+        "error: HTTP 500",
+        "Error executing tool get_order: boom",
+        "failed",
     ],
 )
 def test_texts_that_read_as_failures(text: str) -> None:
     assert reads_as_failure({}, text) == "its text reads as a failure"
 
 
-@pytest.mark.parametrize("text", ["No results found for 'x'", "Deleted note 7", "[]", "renamed"])
+@pytest.mark.parametrize("text", ["No results found for 'x'", "Deleted note 7", "[]", "renamed", "Error codes reference (docs/errors.md)", "Failures: 0"])
 def test_ordinary_successes(text: str) -> None:
     assert reads_as_failure({}, text) is None
 

@@ -42,11 +42,24 @@ def test_a_committed_sqlite_write_is_a_change_and_a_read_is_not(tmp_path: Path) 
     connection.close()
 
 
-def test_bytecode_caches_are_ignored(tmp_path: Path) -> None:
+def test_bytecode_caches_and_logs_are_ignored(tmp_path: Path) -> None:
     before = snapshot.take([tmp_path])
     (tmp_path / "__pycache__").mkdir()
     (tmp_path / "__pycache__" / "server.cpython-311.pyc").write_bytes(b"\0")
+    (tmp_path / "server.log").write_text("ERROR get_order failed\n")
     assert snapshot.compare(before, snapshot.take([tmp_path])) == []
+
+
+def test_a_sqlite_wal_write_is_a_change(tmp_path: Path) -> None:
+    database = tmp_path / "orders.db"
+    connection = sqlite3.connect(database)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.executescript("CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT); INSERT INTO orders VALUES (1, 'open');")
+    before = snapshot.take([tmp_path])
+    connection.execute("UPDATE orders SET status = 'closed' WHERE id = 1")
+    connection.commit()
+    assert "orders.db-wal (modified)" in [c.describe() for c in snapshot.compare(before, snapshot.take([tmp_path]), tmp_path)]
+    connection.close()
 
 
 def test_relative_paths_of_the_command_become_absolute(tmp_path: Path) -> None:
