@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -64,24 +64,31 @@ class Response:
         return {"timeout": True} if self.timed_out else {"failure": self.failure}
 
 
-@dataclass
 class ServerConnection:
     """A running server and an initialised `ClientSession` on it. Use as a context manager;
     `close()` always terminates the server's whole process group."""
 
-    command: Sequence[str]
-    cwd: Path
-    env: Mapping[str, str] | None = None
-    timeout: float = DEFAULT_TIMEOUT
-    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
-    server_info: dict[str, Any] = field(default_factory=dict)
-    _portal_cm: Any = None
-    _portal: Any = None
-    _session: Any = None
-    _lifecycle: Future | None = None
-    _closing: Any = None
-    _stderr: Any = None
-    _pids: set[int] = field(default_factory=set)
+    def __init__(
+        self,
+        command: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+    ) -> None:
+        self.command = list(command)
+        self.cwd = cwd
+        self.env = env
+        self.timeout = timeout
+        self.startup_timeout = startup_timeout
+        self.server_info: dict[str, Any] = {}  # the initialize result (serverInfo, capabilities)
+        self._portal_cm: Any = None
+        self._portal: Any = None
+        self._session: Any = None
+        self._lifecycle: Future | None = None
+        self._closing: Any = None
+        self._stderr: Any = None
+        self._pids: set[int] = set()
 
     def __enter__(self) -> ServerConnection:
         self.start()

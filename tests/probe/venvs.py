@@ -67,9 +67,12 @@ def server_python(name: str, requirements: tuple[str, ...]) -> Path:
     if completed.returncode != 0:
         shutil.rmtree(building, ignore_errors=True)
         pytest.skip(f"cannot install {' '.join(requirements)} from PyPI: {completed.stderr.strip()[-400:]}")
-    # A venv hard-codes its own path in its scripts: re-create the python links in the final place.
+    if done.exists():  # another test run finished the same venv meanwhile: keep theirs, in use maybe
+        shutil.rmtree(building, ignore_errors=True)
+        return _python(directory)
+    # The servers run with `python -m`, so the scripts' shebangs (naming the build path) do not matter.
     shutil.rmtree(directory, ignore_errors=True)
     building.rename(directory)
-    venv.EnvBuilder(with_pip=False, upgrade=True).create(directory)
+    venv.EnvBuilder(with_pip=False, upgrade=True).create(directory)  # pyvenv.cfg and links for the new place
     (directory / ".complete").write_text("\n".join(requirements) + "\n")
     return _python(directory)
