@@ -87,3 +87,13 @@ def test_without_the_mcp_client_the_command_says_how_to_install_it(monkeypatch: 
     result = CliRunner().invoke(cli, ["probe", "--", "python", "server.py"])
     assert result.exit_code == 2
     assert 'mcp-lint probe needs the official MCP client: pip install "mcp-lint[probe]"' in result.output
+
+
+def test_env_values_given_to_the_server_and_strict_jsonrpc(needs_mcp_client: None) -> None:
+    result = run_cli(
+        "--env", "BROKEN_API_TOKEN=given-on-the-command-line", "--strict-jsonrpc", "--tool", "find_user",
+        "--check", "2", "--check", "3", "--output-format", "json", "--", sys.executable, str(BROKEN_SERVER),
+    )
+    assert "a value of the server's environment: 'giv********'" in result.finding("find_user", 2)["message"]
+    malformed = [f for f in result.findings if f["case"] == "malformed JSON"]
+    assert [f["message"] for f in malformed] == ["malformed JSON got no JSON-RPC error (-32700)"]
