@@ -21,6 +21,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa
+from mcp_lint.prefilter import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 
@@ -34,17 +35,9 @@ class ParseFailure:
 
 
 def module_name_for(path: Path) -> tuple[str, bool]:
-    """Dotted module name from the package directories above `path`, and whether it is a package."""
-    path = path.resolve() if not path.is_absolute() else path
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
-    while (directory / "__init__.py").exists():
-        parts.append(directory.name)
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    return ".".join(reversed(parts)), is_package
+    """Dotted module name of `path` (see prefilter.module_name), and whether it is a package."""
+    name = module_name(path if path.is_absolute() else path.resolve())
+    return name.dotted, name.is_package
 
 
 def family_hint(model: ModuleModel) -> Family | None:
@@ -91,10 +84,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         return _syntax_failure(source, path, exc)
     except (RecursionError, MemoryError):
         return ParseFailure("file is too deeply nested to parse")
-    module_name, is_package = module_name_for(path)
-    model = build_model(module, module_name, is_package)
+    name = module_name(path if path.is_absolute() else path.resolve())
+    model = build_model(module, name.dotted, name.is_package)
     ctx = FileContext(module, model, source, tree)
-    summary = ModuleSummary(path=display, module=module_name)
+    summary = ModuleSummary(path=display, module=name.dotted, module_alias=name.alias)
     summary.family_hint = family_hint(model)
     summary.lowlevel_major_hint = model.lowlevel_major_hint
     summary.servers = dict(model.servers)

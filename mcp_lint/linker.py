@@ -60,6 +60,12 @@ class Project:
             for qual, fn in summary.functions.items():
                 self.functions.setdefault(qual, (summary, fn))
             self.servers.update(summary.servers)
+        # A module below namespace folders is also reached by its `__init__.py`-chain name (a
+        # script importing a sibling); a real module of that name wins.
+        self.module_aliases: dict[str, str] = {}
+        for summary in summaries:
+            if summary.module_alias and summary.module_alias not in self.modules:
+                self.module_aliases.setdefault(summary.module_alias, summary.module)
 
     # -- name resolution across modules ---------------------------------------------------
     def resolve(self, qualname: str, depth: int = 0) -> str:
@@ -71,6 +77,9 @@ class Project:
             module = ".".join(parts[:cut])
             summary = self.modules.get(module)
             if summary is None:
+                canonical = self.module_aliases.get(module)
+                if canonical is not None:
+                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1)
                 continue
             rest = parts[cut:]
             target = summary.reexports.get(rest[0])

@@ -57,14 +57,31 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 class ModuleName:
     dotted: str
     is_package: bool
+    # The name from the `__init__.py` chain alone when `dotted` is longer (namespace folders above
+    # it): what a script run from inside the tree imports it as (`from helpers import x`).
+    alias: str = ""
+
+
+# What makes a directory an import root (a `sys.path` entry): a project file, an unpacked
+# distribution's metadata beside the packages, or the `src/` folder of a src layout.
+_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+_ROOT_SUFFIXES = (".dist-info", ".egg-info")
 
 
 class _PackagePrefixes:
-    """Per directory, computed once each: its dotted package (empty outside a package) and its
-    resolved path."""
+    """Per directory, computed once each: its dotted package and its resolved path.
+
+    A directory's package is the chain of `__init__.py` folders above it (a regular package),
+    extended upward through folders without one (PEP 420 namespace packages) up to the nearest
+    import root, when there is one: `root/pkg/tools/cache.py` is `pkg.tools.cache` whichever of
+    `pkg/` and `tools/` has an `__init__.py`. Without a root above it (a loose folder of scripts)
+    only the `__init__.py` chain counts, as before.
+    """
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[str, ...]] = {}
+        self._full: dict[str, tuple[str, ...]] = {}
+        self._roots: dict[str, bool] = {}
         self._real: dict[str, str] = {}
 
     def realpath(self, path: Path) -> str:
@@ -80,6 +97,7 @@ class _PackagePrefixes:
         return os.path.join(real, filename)
 
     def of(self, directory: str) -> tuple[str, ...]:
+        """The `__init__.py` chain ending at `directory` (empty outside a regular package)."""
         known = self._known.get(directory)
         if known is None:
             known = ()
@@ -89,6 +107,40 @@ class _PackagePrefixes:
             self._known[directory] = known
         return known
 
+    def full(self, directory: str) -> tuple[str, ...]:
+        """The dotted package of `directory`, namespace folders up to the import root included."""
+        known = self._full.get(directory)
+        if known is None:
+            known = self._full[directory] = self._namespace_parts(directory) or self.of(directory)
+        return known
+
+    def _namespace_parts(self, directory: str) -> tuple[str, ...] | None:
+        """Every folder name from below the nearest import root down to `directory`; None when
+        no root is above it or a folder on the way cannot be a package name."""
+        parts: list[str] = []
+        current = directory
+        while not self._is_root(current):
+            name = os.path.basename(current)
+            parent = os.path.dirname(current)
+            if parent == current or not name.isidentifier():
+                return None
+            parts.append(name)
+            current = parent
+        return tuple(reversed(parts))
+
+    def _is_root(self, directory: str) -> bool:
+        known = self._roots.get(directory)
+        if known is None:
+            known = os.path.basename(directory) == "src"
+            if not known:
+                try:
+                    entries = os.listdir(directory or ".")
+                except OSError:
+                    entries = []
+                known = any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
+            self._roots[directory] = known
+        return known
+
 
 def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleName:
     """The module name the analysis gives `path` (analysis.module_name_for, without libcst).
@@ -96,13 +148,17 @@ def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleN
     As there, a relative path is resolved (symlinks included) and an absolute one is taken as is.
     Pass one `packages` object for many paths so each directory is looked at once.
     """
-    text = str(path) if path.is_absolute() else (packages or _PackagePrefixes()).realpath(path)
+    packages = packages or _PackagePrefixes()
+    text = str(path) if path.is_absolute() else packages.realpath(path)
     directory, filename = os.path.split(text)
     is_package = filename == "__init__.py"
-    parts = (packages or _PackagePrefixes()).of(directory)
+    parts, chain = packages.full(directory), packages.of(directory)
     if not is_package:
-        parts = (*parts, os.path.splitext(filename)[0])
-    return ModuleName(".".join(parts), is_package)
+        stem = os.path.splitext(filename)[0]
+        parts, chain = (*parts, stem), (*chain, stem)
+    dotted = ".".join(parts)
+    alias = ".".join(chain)
+    return ModuleName(dotted, is_package, alias if alias != dotted else "")
 
 
 def module_names(paths: Iterable[Path]) -> list[ModuleName]:
@@ -185,6 +241,10 @@ def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyze
     by_name: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         by_name.setdefault(name.dotted, []).append(index)
+    canonical = set(by_name)
+    for index, name in enumerate(names):
+        if name.alias and name.alias not in canonical:  # the linker finds it under its alias too
+            by_name.setdefault(name.alias, []).append(index)
     done: dict[int, FileOutcome] = {}
     submitted = set(first)
     analyzer.submit(sorted(submitted))

@@ -73,6 +73,9 @@ class FunctionSummary:
 class ModuleSummary:
     path: str
     module: str
+    # The `__init__.py`-chain name when `module` also names namespace folders above it (the
+    # linker finds the module under both: prefilter.ModuleName.alias).
+    module_alias: str = ""
     family_hint: Family | None = None
     lowlevel_major_hint: int | None = None
     servers: dict[str, Family] = field(default_factory=dict)
