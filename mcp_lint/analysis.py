@@ -107,7 +107,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     rules = all_rules(codes)
     layout = function_layout(module)
     for qual, facts in model.functions.items():
-        fsum = FunctionSummary(qual, facts.name, facts.params)
+        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type)
         fsum.calls = _call_edges(facts)
         place = layout.get(id(facts.node))
         if place is not None:
@@ -164,6 +164,9 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 call.branch,
             )
         )
+    for callback in facts.callbacks:
+        call = callback.call
+        edges.append(CallEdge(callback.callee, call.returned, (), True, call.guarded, call.branch))
     return edges
 
 
@@ -211,6 +214,9 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
         if facts.class_name and facts.self_instances:
             for attribute, callee in facts.self_instances.items():
                 out[f"{facts.class_name}.{attribute}"] = callee
+    # Annotated names (`api: Api = None`, a class body's `client: Api`), globals set in functions.
+    for name, type_name in model.typed_names.items():
+        out.setdefault(name, type_name)
     return out
 
 

@@ -113,6 +113,11 @@ class Project:
                 key = ".".join(rest[:width])
                 if len(rest) > width and key in summary.instances:
                     return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
+            for width in (2, 1):
+                factory = self.functions.get(".".join(parts[: cut + width]))
+                if len(rest) > width and factory is not None and factory[1].returns_type:
+                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
             # A method inherited from a base class.
             class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
             if len(rest) == 2 and class_key in summary.classes:

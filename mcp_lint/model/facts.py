@@ -167,6 +167,16 @@ class CallFact:
 
 
 @dataclass
+class CallbackFact:
+    """A function passed to a call rather than called: `asyncio.to_thread(fetch, url)`,
+    `loop.run_in_executor(None, work)`, `_call_api(client.get_me)`. The callee runs it, so it is
+    reached from here; its value is this function's when the call's value is returned."""
+
+    callee: str
+    call: CallFact
+
+
+@dataclass
 class FunctionFacts:
     node: cst.FunctionDef
     qualname: str
@@ -183,6 +193,12 @@ class FunctionFacts:
     self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # What local names hold, as the qualified class (or the function whose result) they came
+    # from: typed parameters, `x = Api()`, `with make() as x`. Nested functions see them too.
+    local_types: dict[str, str] = field(default_factory=dict)
+    # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
+    returns_type: str | None = None
+    callbacks: list[CallbackFact] = field(default_factory=list)
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once."""
@@ -209,22 +225,29 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
 class _BodyWalker(FastVisitor):
     """Collects facts of one function body without entering nested functions or classes."""
 
-    def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee) -> None:
+    def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee, resolve_type=None) -> None:
         self.facts = facts
         self.aliases = aliases
         self.resolve_callee = resolve_callee
+        self.resolve_type = resolve_type or (lambda annotation: None)
         self.handlers: list[Handler] = []
         self.conditions: list[cst.BaseExpression] = []
         self.else_of: list[cst.If] = []
         # `client = Api()` / `async with Api() as client`: calls on `client` go to Api's methods.
-        self.local_instances: dict[str, str] = {}
+        self.local_instances: dict[str, str] = facts.local_types
         # `result = helper(...)`: the call whose value a later `return result` returns.
         self.assigned_calls: dict[str, cst.Call] = {}
+        # Functions defined in this body: `inner()` / `to_thread(inner)` call them, not a global.
+        self.nested_defs: set[str] = set()
+        # (argument, its call) for every plain name or attribute passed as an argument.
+        self.arguments: list[tuple[cst.BaseExpression, CallFact]] = []
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if node is not self.facts.node:
+            self.nested_defs.add(node.name.value)
         return node is self.facts.node
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
@@ -287,9 +310,31 @@ class _BodyWalker(FastVisitor):
             root, rest = name.split(".", 1)
             if root in self.local_instances:
                 callee = f"{self.local_instances[root]}.{rest}"
+        elif name is None and isinstance(node.func, cst.Attribute):
+            callee = self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
-        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions)))
+        fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
+        self.facts.calls.append(fact)
+        for arg in node.args:
+            if isinstance(arg.value, (cst.Name, cst.Attribute)) and not arg.star:
+                self.arguments.append((arg.value, fact))
+
+    def _method_of_result(self, func: cst.Attribute) -> str | None:
+        """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
+        the factory returns (its return annotation, or the class itself)."""
+        inner = _unwrap_awaited(func.value)
+        if not isinstance(inner, cst.Call):
+            return None
+        made_by = dotted(inner.func)
+        if made_by is None:
+            return None
+        root, _, rest = made_by.partition(".")
+        if rest and root in self.local_instances:
+            factory = f"{self.local_instances[root]}.{rest}"
+        else:
+            factory = self.resolve_callee(inner.func)
+        return f"{factory}.{func.attr.value}" if factory else None
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -318,6 +363,11 @@ class _BodyWalker(FastVisitor):
                         callee = self.resolve_callee(value.func)
                         if callee:
                             self.facts.self_instances[name[5:]] = callee
+            elif isinstance(value, cst.Name) and value.value in self.local_instances:
+                for target in node.targets:  # `self.client = client` of a typed parameter
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        self.facts.self_instances.setdefault(name[5:], self.local_instances[value.value])
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._remember_instance(node.targets[0].target.value, node.value)
             self._count_assignment(node.targets[0].target.value, node.value)
@@ -353,6 +403,15 @@ class _BodyWalker(FastVisitor):
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         for name in _target_names(node.target):
             self._count_assignment(name, node.value)
+        typed = self.resolve_type(node.annotation.annotation)
+        target = dotted(node.target)
+        if typed is not None and target is not None:
+            if "." not in target:
+                self.local_instances[target] = typed  # `client: Api = make()`
+            elif target.startswith("self.") and target.count(".") == 1:
+                self.facts.self_instances[target[5:]] = typed  # `self.client: Api = ...`
+        elif node.value is not None and isinstance(node.target, cst.Name):
+            self._remember_instance(node.target.value, node.value)
         handler = self._handler()
         if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
             if _mentions_exception_text(node.value, handler):
@@ -423,6 +482,12 @@ def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
                 value = target.comparator.evaluated_value
                 return value if isinstance(value, str) else None
     return None
+
+
+def _unwrap_awaited(expr: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:
@@ -567,11 +632,25 @@ def literal_text(expr: cst.BaseExpression) -> str | None:
 
 
 def collect_facts(
-    node: cst.FunctionDef, qualname: str, class_name: str | None, aliases: AliasTable, resolve_callee
+    node: cst.FunctionDef,
+    qualname: str,
+    class_name: str | None,
+    aliases: AliasTable,
+    resolve_callee,
+    resolve_type=None,
+    outer_types: dict[str, str] | None = None,
 ) -> FunctionFacts:
+    """Facts of one function; `resolve_type` names the class an annotation stands for, and
+    `outer_types` are the typed locals of the enclosing function (closure variables)."""
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
-    walker = _BodyWalker(facts, aliases, resolve_callee)
+    facts.local_types = dict(outer_types) if outer_types else {}
+    for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+        facts.local_types.pop(param.name.value, None)  # a parameter shadows the closure
+        typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
+        if typed is not None and param.name.value not in {"self", "cls"}:
+            facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
+    walker = _BodyWalker(facts, aliases, resolve_callee, resolve_type)
     walker.walk(node)
     # Which calls are the value of a return: the returned expression itself, under await.
     returned_ids = set()
@@ -583,8 +662,13 @@ def collect_facts(
             value = walker.assigned_calls[value.value]  # result = helper(...); return result
         if isinstance(value, cst.Call):
             returned_ids.add(id(value))
+    _through_passthrough(facts.calls, returned_ids)
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
+        func = call.node.func
+        if isinstance(func, cst.Name) and func.value in walker.nested_defs:
+            call.callee = f"{qualname}.{func.value}"  # a function defined in this body
+    facts.callbacks = _callbacks(walker, qualname, params)
     for handler in facts.handlers:
         body = _TryBodyScan(handler.try_node, aliases, frozenset(params))
         handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code)
@@ -595,6 +679,52 @@ def collect_facts(
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     return facts
+
+
+# Calls whose value is what the calls or functions passed to them return: `await
+# asyncio.gather(a(), b())`, `await asyncio.to_thread(fetch, url)`, `await asyncio.wait_for(job(), 5)`.
+_PASSTHROUGH = frozenset(
+    {"gather", "to_thread", "run_sync", "run_in_executor", "wait_for", "shield", "create_task", "ensure_future", "run", "submit", "partial"}
+)
+
+
+def _through_passthrough(calls: list[CallFact], returned_ids: set[int]) -> None:
+    """A returned `gather(a(), b())`/`wait_for(job(), t)` returns what its argument calls return."""
+    for call in calls:
+        if id(call.node) not in returned_ids:
+            continue
+        name = dotted(call.node.func)
+        if name is None or name.rsplit(".", 1)[-1] not in _PASSTHROUGH:
+            continue
+        for arg in call.node.args:
+            value = _unwrap_awaited(arg.value)
+            if isinstance(value, cst.Call):
+                returned_ids.add(id(value))
+
+
+def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> list[CallbackFact]:
+    """Functions passed as arguments: a function defined here or at module level, an imported
+    one, or a method of `self` or of a typed local (`client.get_me`). Local variables holding
+    data (`rows`, `url`) are not functions: they are left out."""
+    out: list[CallbackFact] = []
+    for expr, call in walker.arguments:
+        name = dotted(expr)
+        if name is None:
+            continue
+        root, _, rest = name.partition(".")
+        if not rest and root in walker.nested_defs:
+            out.append(CallbackFact(f"{qualname}.{root}", call))
+        elif root in walker.local_instances and rest:
+            out.append(CallbackFact(f"{walker.local_instances[root]}.{rest}", call))
+        elif root in params or root in walker.assignment_counts:
+            continue  # a parameter or local: what it holds is not known here
+        elif rest and root not in {"self", "cls"} and walker.aliases.resolve_dotted(name) is None:
+            continue  # `obj.attr` on a module-level object: a value, not a method we can name
+        else:
+            callee = walker.resolve_callee(expr)
+            if callee is not None:
+                out.append(CallbackFact(callee, call))
+    return out
 
 
 def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign_code: Callable[[], bool]) -> bool:

@@ -73,6 +73,10 @@ class ModuleModel:
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
+    # Objects whose type an annotation or a later assignment tells, by the name calls reach them
+    # through (as ModuleSummary.instances): `api: Api = None` -> {"api": "pkg.api.Api"}, a class
+    # body's `client: Api` -> {"Service.client": ...}, `global api; api = Api()` in a function.
+    typed_names: dict[str, str] = field(default_factory=dict)
 
 
 class Is(enum.Enum):
@@ -210,8 +214,19 @@ class _ModuleWalker(FastVisitor):
         qual = self._qualname(node.name.value)
         class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
         class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
-        self.model.functions[qual] = collect_facts(node, qual, class_name, self.aliases, self._callee_resolver())
+        enclosing = self._enclosing_facts()
+        facts = collect_facts(
+            node,
+            qual,
+            class_name,
+            self.aliases,
+            self._callee_resolver(),
+            lambda annotation: annotation_type(annotation, self.aliases),
+            enclosing.local_types if enclosing is not None else None,
+        )
+        self.model.functions[qual] = facts
         if node.returns is not None:
+            facts.returns_type = annotation_type(node.returns.annotation, self.aliases)
             returned = self._receiver_of_annotation(node.returns.annotation)
             if returned.is_ is Is.SERVER and returned.family is not None:
                 self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
@@ -231,6 +246,12 @@ class _ModuleWalker(FastVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.frames.pop()
+
+    def _enclosing_facts(self) -> FunctionFacts | None:
+        """The facts of the function this one is nested in (its locals are this one's closure)."""
+        if self.frames and self.frames[-1].kind == "function":
+            return self.model.functions.get(self.frames[-1].qual)
+        return None
 
     def visit_Global(self, node: cst.Global) -> None:
         if self.frames:
@@ -444,6 +465,12 @@ class _ModuleWalker(FastVisitor):
             self.model.server_sources[key] = receiver.key
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if self.frames and self.frames[-1].kind == "function":
+            value = _unwrap_await(node.value)
+            if isinstance(value, cst.Call):  # `global api` then `api = Api()`
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
+                        self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
         receiver = self._receiver_of_value(node.value)
         for target in node.targets:
             self._bind(target.target, receiver)
@@ -462,6 +489,19 @@ class _ModuleWalker(FastVisitor):
         self._bind(node.target, receiver)
         if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
             self._module_constant(node.target.value, node.value)
+        self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))
+
+    def _typed_name(self, target: cst.BaseExpression, type_name: str | None) -> None:
+        """`api: Api = None` at module level, `client: Api` in a class body, or a global set in
+        a function: calls on that name reach the class's methods."""
+        if type_name is None or not isinstance(target, cst.Name):
+            return
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or target.value in frame.globals:
+            self.model.typed_names.setdefault(target.value, type_name)
+        elif frame.kind == "class":
+            class_name = frame.qual[len(self.model.module) + 1 :] if self.model.module else frame.qual
+            self.model.typed_names.setdefault(f"{class_name}.{target.value}", type_name)
 
     def _module_constant(self, name: str, value: cst.BaseExpression) -> None:
         """Module-level lists/dicts (tool tables) and the logger, for later lookups."""
@@ -744,6 +784,56 @@ class _ModuleWalker(FastVisitor):
             return f"{module}.{name}" if module else name
 
         return resolve
+
+
+# Typing wrappers whose first argument is what a value of that annotation is used as: the object
+# an `Optional[Api]` holds, what `with` gets from an `AsyncIterator[Api]` context manager.
+_TYPE_FIRST_ARG = frozenset(
+    {"Annotated", "Final", "ClassVar", "Iterator", "AsyncIterator", "Generator", "AsyncGenerator", "Awaitable", "Type", "type"}
+)
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections", "builtins"})
+
+
+def annotation_type(annotation: cst.BaseExpression | None, aliases: AliasTable) -> str | None:
+    """The qualified class an annotation names, for method lookup: `Api`, `"Api"`, `Api | None`,
+    `Optional[Api]`, `AsyncIterator[Api]` -> `pkg.api.Api`. None for builtins, containers and
+    unions of several classes (a call on them cannot be tied to one method)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value
+        try:
+            parsed = cst.parse_expression(text) if isinstance(text, str) else None
+        except cst.ParserSyntaxError:
+            return None
+        return annotation_type(parsed, aliases)
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _single_type([annotation.left, annotation.right], aliases)
+    if isinstance(annotation, cst.Subscript):
+        wrapper = last_name(aliases.resolve(annotation.value) or dotted(annotation.value))
+        items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+        if wrapper in _UNION_WRAPPERS:
+            return _single_type(items, aliases)
+        if wrapper in _TYPE_FIRST_ARG:
+            return annotation_type(items[0], aliases) if items else None
+        annotation = annotation.value  # `Client[Config]`: a generic project class
+    name = dotted(annotation)
+    if name is None:
+        return None
+    resolved = aliases.resolve_dotted(name)
+    if resolved is not None:
+        return None if resolved.split(".")[0] in _TYPING_MODULES else resolved
+    if not last_name(name)[:1].isupper() or name in _BUILTIN_CLASSES:
+        return None  # `str`, `dict`, `Any` written without an import
+    return f"{aliases.module}.{name}" if aliases.module else name
+
+
+_BUILTIN_CLASSES = frozenset({"Exception", "BaseException", "Ellipsis", "None", "NotImplemented"})
+
+
+def _single_type(annotations: list[cst.BaseExpression], aliases: AliasTable) -> str | None:
+    found = {annotation_type(a, aliases) for a in annotations if not _is_none(a)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _unpack(element: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:

@@ -67,6 +67,8 @@ class FunctionSummary:
     params: tuple[str, ...]
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
+    # The class its return annotation names: `get_client().get()` is that class's `get`.
+    returns_type: str | None = None
 
 
 @dataclass
