@@ -107,7 +107,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     rules = all_rules(codes)
     layout = function_layout(module)
     for qual, facts in model.functions.items():
-        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type)
+        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
         fsum.calls = _call_edges(facts)
         place = layout.get(id(facts.node))
         if place is not None:

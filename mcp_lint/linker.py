@@ -63,6 +63,12 @@ class Project:
         # A module below namespace folders is also reached by its `__init__.py`-chain name (a
         # script importing a sibling); a real module of that name wins.
         self.module_aliases: dict[str, str] = {}
+        # Functions defined directly in another function: a decorator's wrapper, a closure.
+        self._nested: dict[str, list[str]] = {}
+        for qual in self.functions:
+            parent = qual.rpartition(".")[0]
+            if parent in self.functions:
+                self._nested.setdefault(parent, []).append(qual)
         for summary in summaries:
             if summary.module_alias and summary.module_alias not in self.modules:
                 self.module_aliases.setdefault(summary.module_alias, summary.module)
@@ -127,6 +133,22 @@ class Project:
                         return found
             break
         return None
+
+    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
+        """The functions a decorator under the registration runs on every call of `fn`: the
+        functions defined inside the decorator (`def wrapper(*a): try: return fn(*a) ...`, and
+        `wrap.inner` of a decorator factory), which return `fn`'s value."""
+        out: list[str] = []
+        for name in fn.wrappers:
+            found = self.function(name)
+            if found is None:
+                continue
+            pending = list(self._nested.get(found[1].qualname, ()))
+            while pending:
+                qual = pending.pop()
+                out.append(qual)
+                pending.extend(self._nested.get(qual, ()))
+        return out
 
     # -- tools ----------------------------------------------------------------------------
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
@@ -239,9 +261,11 @@ class Project:
                 continue
             self.family_of(reg, summary)
             self.masks(reg, summary)
-            if found[1].qualname not in depth:
-                depth[found[1].qualname] = 0
-                queue.append(found[1].qualname)
+            entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
+            for qual, level in entries:
+                if qual not in depth:
+                    depth[qual] = level
+                    queue.append(qual)
         while queue:
             qual = queue.popleft()
             if depth[qual] >= MAX_DEPTH:
@@ -267,7 +291,10 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary), frozenset()))
+            masked = self.masks(reg, summary)
+            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, masked, frozenset()))
+            for wrapper in self.wrapper_bodies(found[1]):  # it returns the tool's value
+                queue.append((wrapper, reg.tool_name, family, major, True, frozenset(), 1, masked, frozenset()))
         seen: set[tuple[str, str, bool, frozenset[int], frozenset]] = set()
         while queue:
             qual, tool, family, major, returns, exc_params, depth, masked, guard = queue.popleft()

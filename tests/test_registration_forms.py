@@ -512,3 +512,51 @@ def test_fastmcp_standalone_tool_is_a_fastmcp_tool() -> None:
     source = PROTOCOL_ERROR_V1 + "from fastmcp.tools import tool\n@tool\ndef t(x):\n" + RAISE_IN_TOOL
     (message,) = messages(source, "MCP001", target="fastmcp>=4")
     assert "on fastmcp 4.x" in message
+
+
+# -- wrapper decorators under the registration ---------------------------------------------------
+
+# A decorator whose wrapper turns every failure into a normal result (MCP005 in the wrapper).
+WRAPPER = """\
+import functools
+
+def handle_errors(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+        except ValueError:
+            return "Error: the request was rejected"
+    return wrapper
+
+def handle_errors_with(prefix):
+    def decorate(fn):
+        async def inner(*args, **kwargs):
+            try:
+                return await fn(*args, **kwargs)
+            except ValueError:
+                return "Error: the request was rejected"
+        return inner
+    return decorate
+"""
+
+
+@pytest.mark.parametrize(
+    ("decorators", "function", "row"),
+    [("@mcp.tool()\n@handle_errors", "wrapper", 11), ("@mcp.tool\n@handle_errors_with('items')", "inner", 20), ("@handle_errors", "wrapper", 11)],
+    ids=["decorator", "decorator-factory", "registered-by-call"],
+)
+def test_wrapper_decorator_under_the_registration_runs_as_tool_code(decorators: str, function: str, row: int) -> None:
+    source = FASTMCP + WRAPPER + decorators + "\nasync def lookup(item_id):\n    return item_id\n"
+    if not decorators.startswith("@mcp"):
+        source += "mcp.add_tool(lookup)\n"
+    found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in found] == [(function, row)]
+    assert "'lookup'" in found[0].message
+
+
+def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_code() -> None:
+    above = FASTMCP + WRAPPER + "@handle_errors\n@mcp.tool()\nasync def lookup(item_id):\n    return item_id\n"
+    resource = FASTMCP + WRAPPER + "@mcp.resource('res://{item_id}')\n@handle_errors\nasync def read(item_id):\n    return item_id\n"
+    assert flagged(above) == []
+    assert flagged(resource) == []

@@ -199,6 +199,8 @@ class FunctionFacts:
     # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
     returns_type: str | None = None
     callbacks: list[CallbackFact] = field(default_factory=list)
+    # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
+    wrappers: list[str] = field(default_factory=list)
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once."""

@@ -230,10 +230,19 @@ class _ModuleWalker(FastVisitor):
             returned = self._receiver_of_annotation(node.returns.annotation)
             if returned.is_ is Is.SERVER and returned.family is not None:
                 self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
+        resolve = self._callee_resolver()
         for decorator in node.decorators:
             if isinstance(decorator.decorator, cst.Call):
                 self.decorator_calls.add(id(decorator.decorator))
+            registered = len(self.model.tools) + len(self.model.pending) + len(self.model.non_tool)
             self._registration_from_decorator(decorator.decorator, qual, node.name.value)
+            if registered != len(self.model.tools) + len(self.model.pending) + len(self.model.non_tool):
+                facts.wrappers = []  # only the decorators below a registration wrap what it registers
+            else:
+                func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+                wrapper = resolve(func) if dotted(func) is not None else None
+                if wrapper is not None:
+                    facts.wrappers.append(wrapper)
         frame = _Frame("function", qual)
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             name = param.name.value

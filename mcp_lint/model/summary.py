@@ -69,6 +69,9 @@ class FunctionSummary:
     latent: list[Latent] = field(default_factory=list)
     # The class its return annotation names: `get_client().get()` is that class's `get`.
     returns_type: str | None = None
+    # Its decorators below any registration (`@mcp.tool() @handle_errors def f`): their inner
+    # functions run on every call of it.
+    wrappers: tuple[str, ...] = ()
 
 
 @dataclass
