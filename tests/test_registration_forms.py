@@ -560,3 +560,11 @@ def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_c
     resource = FASTMCP + WRAPPER + "@mcp.resource('res://{item_id}')\n@handle_errors\nasync def read(item_id):\n    return item_id\n"
     assert flagged(above) == []
     assert flagged(resource) == []
+
+
+def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:
+    source = FASTMCP + "class Service:\n" + marked("", name="find", indent="    ").replace("(x)", "(self, x)")
+    source += marked("", name="other", indent="    ").replace("(x)", "(self, x)")
+    source += "service = Service()\nfind_items = service.find\nsettings = load()\nlimit = settings.limit\n"
+    source += "def setup():\n    mcp.add_tool(find_items, name='find-items')\n    mcp.add_tool(limit)\n"
+    assert flagged(source) == ["find"]

@@ -162,6 +162,9 @@ class _ModuleWalker(FastVisitor):
         # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
         self.decorator_calls: set[int] = set()
         self.module_function_aliases: dict[str, list[str]] = {}
+        # Module-level names assigned a call's result (`service = Service()`): `alias =
+        # service.method` names a method of that object, not data.
+        self.module_objects: set[str] = set()
         self.module_top = model.module.split(".")[0] if model.module else ""
 
     # -- scopes ---------------------------------------------------------------------------
@@ -487,6 +490,8 @@ class _ModuleWalker(FastVisitor):
             self._raw_request_handler(target.target, node.value)
         if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._module_constant(node.targets[0].target.value, node.value)
+            if isinstance(_unwrap_await(node.value), cst.Call):
+                self.module_objects.add(node.targets[0].target.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         receiver = self._receiver_of_value(node.value) if node.value is not None else None
@@ -758,9 +763,14 @@ class _ModuleWalker(FastVisitor):
 
     def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
         if isinstance(value, (cst.Name, cst.Attribute)):
-            # A function defined here, or an imported name; not a local variable holding data.
+            # A function defined here, an imported name, or a method of a module-level object
+            # (`list_items = service.list_items`); not a local variable holding data.
             local = self.model.module + "."
-            return [ref for ref in self._function_refs(value) if ref in self.model.functions or not ref.startswith(local)]
+            return [
+                ref
+                for ref in self._function_refs(value)
+                if ref in self.model.functions or not ref.startswith(local) or self._method_of_module_object(ref[len(local) :])
+            ]
         if isinstance(value, cst.Call):
             first = _first_positional(value)
             if isinstance(first, cst.Name) and first.value == name:
@@ -768,6 +778,10 @@ class _ModuleWalker(FastVisitor):
                 return self._name_refs(name)
             return self._function_refs(value)  # partial(fn, ...)
         return []
+
+    def _method_of_module_object(self, name: str) -> bool:
+        root, _, rest = name.partition(".")
+        return bool(rest) and "." not in rest and root in self.module_objects
 
     def _callee_resolver(self) -> Callable[[cst.BaseExpression], str | None]:
         """How the facts of the function being entered name what it calls."""
