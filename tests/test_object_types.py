@@ -328,3 +328,26 @@ def test_a_nested_function_called_by_name_is_the_nested_one(tmp_path: Path) -> N
             return find(item_id)
         """
     assert reported(tmp_path, tools) == [("tools.py", 12)]
+
+
+def test_a_method_of_self_submitted_to_an_executor_is_reached(tmp_path: Path) -> None:
+    tools = """
+        import asyncio
+
+        class Service:
+            def __init__(self, pool):
+                self.pool = pool
+
+            def run(self, item_id):
+                if not item_id:
+                    return {"error": "item not found"}
+                return {"id": item_id}
+
+            async def lookup(self, item_id: str) -> dict:
+                future = self.pool.submit(self.run, item_id)
+                return await asyncio.wrap_future(future)
+
+        service = Service(make_pool())
+        mcp.add_tool(service.lookup)
+        """
+    assert reported(tmp_path, tools) == [("tools.py", 13)]

@@ -664,7 +664,7 @@ def collect_facts(
             value = walker.assigned_calls[value.value]  # result = helper(...); return result
         if isinstance(value, cst.Call):
             returned_ids.add(id(value))
-    _through_passthrough(facts.calls, returned_ids)
+    _through_passthrough(facts.calls, returned_ids, walker.assigned_calls)
     for call in facts.calls:
         call.returned = id(call.node) in returned_ids
         func = call.node.func
@@ -686,22 +686,29 @@ def collect_facts(
 # Calls whose value is what the calls or functions passed to them return: `await
 # asyncio.gather(a(), b())`, `await asyncio.to_thread(fetch, url)`, `await asyncio.wait_for(job(), 5)`.
 _PASSTHROUGH = frozenset(
-    {"gather", "to_thread", "run_sync", "run_in_executor", "wait_for", "shield", "create_task", "ensure_future", "run", "submit", "partial"}
+    {
+        "gather", "to_thread", "run_sync", "run_in_executor", "wait_for", "shield", "create_task", "ensure_future",
+        "run", "submit", "partial", "wrap_future", "result",
+    }
 )
 
 
-def _through_passthrough(calls: list[CallFact], returned_ids: set[int]) -> None:
-    """A returned `gather(a(), b())`/`wait_for(job(), t)` returns what its argument calls return."""
-    for call in calls:
-        if id(call.node) not in returned_ids:
-            continue
-        name = dotted(call.node.func)
+def _through_passthrough(calls: list[CallFact], returned_ids: set[int], assigned: dict[str, cst.Call]) -> None:
+    """A returned `gather(a(), b())`/`wait_for(job(), t)` returns what its argument calls return,
+    also through a local: `future = pool.submit(work); return await wrap_future(future)`."""
+    pending = [call.node for call in calls if id(call.node) in returned_ids]
+    while pending:
+        node = pending.pop()
+        name = dotted(node.func)
         if name is None or name.rsplit(".", 1)[-1] not in _PASSTHROUGH:
             continue
-        for arg in call.node.args:
+        for arg in node.args:
             value = _unwrap_awaited(arg.value)
-            if isinstance(value, cst.Call):
+            if isinstance(value, cst.Name) and value.value in assigned:
+                value = assigned[value.value]
+            if isinstance(value, cst.Call) and id(value) not in returned_ids:
                 returned_ids.add(id(value))
+                pending.append(value)
 
 
 def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> list[CallbackFact]:
@@ -718,7 +725,7 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
             out.append(CallbackFact(f"{qualname}.{root}", call))
         elif root in walker.local_instances and rest:
             out.append(CallbackFact(f"{walker.local_instances[root]}.{rest}", call))
-        elif root in params or root in walker.assignment_counts:
+        elif (root in params and root not in {"self", "cls"}) or root in walker.assignment_counts:
             continue  # a parameter or local: what it holds is not known here
         elif rest and root not in {"self", "cls"} and walker.aliases.resolve_dotted(name) is None:
             continue  # `obj.attr` on a module-level object: a value, not a method we can name
