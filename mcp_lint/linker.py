@@ -367,7 +367,7 @@ class Project:
                         location=latent.location,
                         end_location=latent.end_location,
                         fix=self._fix(rendered.fix, summary, family),
-                        context=fn.qualname.rsplit(".", 1)[-1] if "." in fn.qualname else fn.qualname,
+                        context=fn.name,
                         statement=latent.statement,
                         statement_rows=latent.rows,
                     )

@@ -568,3 +568,35 @@ def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:
     source += "service = Service()\nfind_items = service.find\nsettings = load()\nlimit = settings.limit\n"
     source += "def setup():\n    mcp.add_tool(find_items, name='find-items')\n    mcp.add_tool(limit)\n"
     assert flagged(source) == ["find"]
+
+
+# -- a later `def` of the same name --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "later",
+    ['@mcp.prompt()\ndef t(x):\n    return f"Look up {x}"\n', '@mcp.resource("res://{x}")\ndef t(x):\n    return x\n', "def t(x):\n    return x\n"],
+    ids=["prompt", "resource", "plain-function"],
+)
+def test_a_later_def_of_the_same_name_does_not_replace_the_tool(later: str) -> None:
+    source = FASTMCP + marked("@mcp.tool()") + later
+    findings = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in findings] == [("t", 6)]
+
+
+def test_a_tool_defined_after_a_function_of_the_same_name_is_its_own_body() -> None:
+    source = FASTMCP + "def t(x):\n    return x\n" + marked("@mcp.tool()")
+    findings = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in findings] == [("t", 8)]
+
+
+def test_a_prompt_after_a_tool_of_the_same_name_stays_silent() -> None:
+    source = FASTMCP + '@mcp.tool()\ndef t(x):\n    return x\n' + marked("@mcp.prompt()")
+    assert flagged(source) == []
+
+
+def test_the_body_after_overload_stubs_is_what_calls_reach() -> None:
+    source = "from typing import overload\n" + FASTMCP
+    source += "@overload\ndef helper(x: int) -> str: ...\n@overload\ndef helper(x: str) -> str: ...\n" + marked("", name="helper")
+    source += "@mcp.tool()\ndef t(x):\n    return helper(x)\n"
+    assert flagged(source) == ["helper"]

@@ -214,7 +214,7 @@ class _ModuleWalker(FastVisitor):
         self.frames.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        qual = self._qualname(node.name.value)
+        qual = self._unique_qualname(node)
         class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
         class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
         enclosing = self._enclosing_facts()
@@ -258,6 +258,24 @@ class _ModuleWalker(FastVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.frames.pop()
+
+    def _unique_qualname(self, node: cst.FunctionDef) -> str:
+        """The key of a function: its qualified name, or `name@N` for the N-th later `def` of the
+        same name in the same scope (a prompt or resource named like the tool above it, a
+        conditional redefinition): each registration stays bound to the body it decorates. A
+        real body after `@overload` stubs takes the name (the stubs have nothing to follow)."""
+        qual = self._qualname(node.name.value)
+        if qual not in self.model.functions:
+            return qual
+        count = 2
+        while f"{qual}@{count}" in self.model.functions:
+            count += 1
+        earlier = self.model.functions[qual]
+        if any(last_name(dotted(d.decorator)) == "overload" for d in earlier.node.decorators):
+            self.model.functions[f"{qual}@{count}"] = earlier
+            del self.model.functions[qual]
+            return qual
+        return f"{qual}@{count}"
 
     def _enclosing_facts(self) -> FunctionFacts | None:
         """The facts of the function this one is nested in (its locals are this one's closure)."""
