@@ -161,6 +161,9 @@ class Project:
                 if server and family is None and (not summary.mentions_framework or self._is_project_class(server)):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
+            for function, register, param, tool_name in summary.param_pending:
+                for family, server in self._servers_passed(register, param):
+                    out.append((ToolRegistration(function, tool_name, family, server or None), summary))
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
@@ -177,6 +180,32 @@ class Project:
                         (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
+
+    def _servers_passed(self, register: str, param: str) -> list[tuple[Family | None, str]]:
+        """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,
+        store)` with mcp a FastMCP, in any module): one (family, server key) per distinct server."""
+        found = self.function(register)
+        if found is None or param not in found[1].params:
+            return []
+        params = found[1].params
+        out: list[tuple[Family | None, str]] = []
+        for summary in self.summaries:
+            for callee, position, keyword, server, family in summary.server_arguments:
+                if keyword != param and (keyword or position < 0):
+                    continue
+                target = self.function(callee)
+                if target is None or target[1].qualname != found[1].qualname:
+                    continue
+                shift = 1 if params[0] in {"self", "cls"} else 0  # `tools.register(mcp)`: self is not passed
+                if not keyword and params[position + shift : position + shift + 1] != (param,):
+                    continue
+                if family is None and server:
+                    family = self.server_family(server)
+                    if family is None:
+                        continue  # an object we cannot tie to MCP
+                if (family, server) not in out:
+                    out.append((family, server))
+        return out
 
     def server_family(self, key: str) -> Family | None:
         """The family of a server variable, also when it was made by a project subclass or

@@ -7,7 +7,9 @@ of two kinds of module:
   registration form the model knows is spelled with one of `x.tool`, `call_tool` (and
   `on_call_tool`), `add_tool`, `"tools/call"`, `tools=` (a server constructor's list),
   `from_function`, `mcp_tool` or `CallToolRequest`; `@mcp.tool` on a server imported from a sibling
-  module is one of them too. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
+  module is one of them too. A module naming `FastMCP` or `MCPServer` is a seed as well: it may
+  pass its server to a register function elsewhere (`register_tools(mcp)`), whose registrations
+  the linker ties to that call. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
   MCP100 (unused noqa) sees every such comment;
 * **modules the linker asks for**: whenever results have come in and a worker is free
   (scheduler.py), the project step runs on the summaries so far, and every qualified name it
@@ -173,6 +175,8 @@ def is_seed(data: bytes) -> bool:
     """
     if b"from_function" in data or b"CallToolRequest" in data:
         return True
+    if b"FastMCP" in data or b"MCPServer" in data:
+        return True  # makes a server: it may pass it to register functions of other modules
     for match in _TOOL.finditer(data):
         spelled, start = match.group(), match.start()
         if spelled == b"tools/call":
@@ -266,12 +270,30 @@ def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyze
             asked = set(range(len(names))) - submitted
         else:
             asked = {i for name in wanted for i in _defining_files(name, by_name, done) if i not in submitted}
+            asked |= _calling_files(summaries, analyzer, submitted)
         if asked:
             submitted |= asked
             analyzer.submit(sorted(asked))
         elif analyzer.pending() == 0:
             break
     return done
+
+
+def _calling_files(summaries: Sequence[ModuleSummary], analyzer: Analyzer, submitted: set[int]) -> set[int]:
+    """Files that may call a register function whose registrations wait on what its callers pass
+    (`register_tools(mcp)`, ModuleSummary.param_pending): those whose text names the function.
+    Nothing names the caller module, so the linker cannot ask for it by name."""
+    names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
+    if not names:
+        return set()
+    found = set()
+    for index, item in enumerate(analyzer.items):
+        if index in submitted or item.source is None:
+            continue
+        data = item.source.text.encode("utf-8", "surrogatepass")
+        if any(name in data for name in names):
+            found.add(index)
+    return found
 
 
 def _defining_files(qualname: str, by_name: dict[str, list[int]], done: dict[int, FileOutcome]) -> list[int]:

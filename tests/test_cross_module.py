@@ -234,3 +234,53 @@ def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:
     )
     result = CliRunner().invoke(cli, ["check", str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise", "-q"])
     assert (result.exit_code, result.output) == (0, "")
+
+
+# -- register functions taking the server as an unannotated parameter ----------------------------
+
+# A module that does not import any framework: only its callers say what `server` is.
+REGISTER = f"""\
+def register_tools(server, store):
+    @server.tool()
+    def t(x):
+{textwrap.indent(FAIL, "    ")}
+class Tools:
+    def register(self, server):
+        server.add_tool(self.u)
+
+    def u(self, x):
+{textwrap.indent(FAIL, "    ")}"""
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(mcp, store=None)\n",
+        "from fastmcp import FastMCP\nfrom . import registry\n\ndef build():\n    server = FastMCP('x')\n    registry.register_tools(server, None)\n    return server\n",
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(server=mcp, store=None)\n",
+    ],
+    ids=["module-level-server", "server-made-in-a-factory", "keyword"],
+)
+def test_register_function_with_an_unannotated_server_parameter(tmp_path: Path, caller: str) -> None:
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_method_with_an_unannotated_server_parameter(tmp_path: Path) -> None:
+    caller = "from .app import mcp\nfrom .registry import Tools\n\nTools().register(mcp)\n"
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "u")]
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "from .registry import register_tools\nfrom pydantic_ai import Agent\n\nagent = Agent('m')\nregister_tools(agent, None)\n",
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(None, mcp)\n",
+        "from .registry import register_tools\n\nregister_tools(make_registry(), None)\n",
+    ],
+    ids=["non-server-object", "server-in-another-parameter", "unknown-object"],
+)
+def test_register_function_called_without_a_server_registers_nothing(tmp_path: Path, caller: str) -> None:
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == []

@@ -77,6 +77,12 @@ class ModuleModel:
     # through (as ModuleSummary.instances): `api: Api = None` -> {"api": "pkg.api.Api"}, a class
     # body's `client: Api` -> {"Service.client": ...}, `global api; api = Api()` in a function.
     typed_names: dict[str, str] = field(default_factory=dict)
+    # `@server.tool` on an unannotated parameter of a register function in a module that does not
+    # import a framework: (function, register function, parameter, tool name); its call sites decide.
+    param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # Calls passing a server (or what the linker may find to be one) as an argument:
+    # (callee, positional index or -1, keyword or "", server key, family or None).
+    server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
 
 
 class Is(enum.Enum):
@@ -94,6 +100,8 @@ class Receiver:
     # SERVER: the server variable's qualified name (None for function locals). UNKNOWN: a
     # qualified name the linker can look up among all modules' servers, when there is one.
     key: str | None = None
+    # UNKNOWN: an unannotated parameter (function key, parameter name); its callers decide.
+    param: tuple[str, str] | None = None
 
 
 UNKNOWN = Receiver(Is.UNKNOWN)
@@ -237,9 +245,9 @@ class _ModuleWalker(FastVisitor):
         for decorator in node.decorators:
             if isinstance(decorator.decorator, cst.Call):
                 self.decorator_calls.add(id(decorator.decorator))
-            registered = len(self.model.tools) + len(self.model.pending) + len(self.model.non_tool)
+            registered = self._registration_count()
             self._registration_from_decorator(decorator.decorator, qual, node.name.value)
-            if registered != len(self.model.tools) + len(self.model.pending) + len(self.model.non_tool):
+            if registered != self._registration_count():
                 facts.wrappers = []  # only the decorators below a registration wrap what it registers
             else:
                 func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
@@ -253,11 +261,15 @@ class _ModuleWalker(FastVisitor):
                 continue
             # A parameter shadows module names; only its annotation tells what it is.
             annotation = param.annotation.annotation if param.annotation is not None else None
-            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else UNKNOWN
+            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else Receiver(Is.UNKNOWN, param=(qual, name))
         self.frames.append(frame)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.frames.pop()
+
+    def _registration_count(self) -> int:
+        model = self.model
+        return len(model.tools) + len(model.pending) + len(model.non_tool) + len(model.param_pending)
 
     def _unique_qualname(self, node: cst.FunctionDef) -> str:
         """The key of a function: its qualified name, or `name@N` for the N-th later `def` of the
@@ -574,6 +586,9 @@ class _ModuleWalker(FastVisitor):
         elif self._plausible(receiver):
             # Only the linker can tell (a server of another module, or nothing MCP at all).
             self.model.pending.append((function, receiver.key or "", tool_name))
+        elif receiver.param is not None:
+            # `def register_tools(server, store): @server.tool()`: what callers pass decides.
+            self.model.param_pending.append((function, *receiver.param, tool_name))
 
     def _register_dispatch(self, function: str, receiver: Receiver, major: int) -> None:
         """A low-level `tools/call` handler (it dispatches to per-tool functions)."""
@@ -613,6 +628,7 @@ class _ModuleWalker(FastVisitor):
         if id(node) in self.decorator_calls:
             return
         func = node.func
+        self._server_arguments(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
             target = _arg(node, 0, "fn")
@@ -635,6 +651,34 @@ class _ModuleWalker(FastVisitor):
                 self._register_by_attr(func.func.attr.value, receiver, self._function_refs(first), _call_name_arg(func))
         elif isinstance(func, cst.Attribute):
             self._method_registration(node, func.attr.value, self._receiver(func.value))
+
+    def _server_arguments(self, node: cst.Call) -> None:
+        """`register_tools(mcp, store)`: remember which argument is a server, for the register
+        functions whose registrations wait on their callers (ModuleModel.param_pending)."""
+        callee: str | None = None
+        index = 0
+        for arg in node.args:
+            if arg.star:
+                break
+            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                receiver = self._receiver(arg.value)
+                if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and receiver.key):
+                    if callee is None:
+                        callee = self._called_function(node.func)
+                    if callee:
+                        keyword = arg.keyword.value if arg.keyword is not None else ""
+                        position = -1 if keyword else index
+                        self.model.server_arguments.append((callee, position, keyword, receiver.key or "", receiver.family))
+            if arg.keyword is None:
+                index += 1
+
+    def _called_function(self, func: cst.BaseExpression) -> str:
+        """The callee name of `register(...)`, `module.register(...)` or `Tools().register(...)`."""
+        resolve = self._callee_resolver()
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and dotted(func.value.func):
+            made_by = resolve(func.value.func)
+            return f"{made_by}.{func.attr.value}" if made_by else ""
+        return resolve(func) or ""
 
     def _method_registration(self, node: cst.Call, attr: str, receiver: Receiver) -> None:
         """`mcp.add_tool(fn)`, `mcp.tool(fn)`, `server.add_request_handler(...)`, `mcp.add_prompt(...)`."""

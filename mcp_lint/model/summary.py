@@ -88,6 +88,11 @@ class ModuleSummary:
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)
     non_tool: set[str] = field(default_factory=set)
+    # `@server.tool` on an unannotated parameter of a register function, in a module that does not
+    # import a framework: (function, register function, parameter, tool name).
+    param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
+    server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     # `client = Api()` at module level ("client") or `self.client = Api()` in a class ("Cls.client")
     # -> qualified name of what was called, so `client.get()` resolves to `Api.get`.
