@@ -351,3 +351,24 @@ def test_a_method_of_self_submitted_to_an_executor_is_reached(tmp_path: Path) ->
         mcp.add_tool(service.lookup)
         """
     assert reported(tmp_path, tools) == [("tools.py", 13)]
+
+
+def test_arguments_passed_to_a_callback_are_its_inputs_not_the_tools_value(tmp_path: Path) -> None:
+    # `run`'s error dict is an input of `render`, which turns it into text: not returned as is.
+    tools = """
+        import asyncio
+
+        def run(item_id):
+            if not item_id:
+                return {"error": "item not found"}
+            return {"id": item_id}
+
+        def render(result):
+            return str(result.get("id"))
+
+        @mcp.tool()
+        async def lookup(item_id: str) -> str:
+            result = await asyncio.to_thread(run, item_id)
+            return await asyncio.to_thread(render, result)
+        """
+    assert reported(tmp_path, tools) == []

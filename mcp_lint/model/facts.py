@@ -319,8 +319,11 @@ class _BodyWalker(FastVisitor):
         fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
         self.facts.calls.append(fact)
         for arg in node.args:
-            if isinstance(arg.value, (cst.Name, cst.Attribute)) and not arg.star:
-                self.arguments.append((arg.value, fact))
+            value = arg.value
+            if isinstance(value, cst.Call) and last_name(dotted(value.func)) == "partial" and value.args:
+                value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
+            if isinstance(value, (cst.Name, cst.Attribute)) and not arg.star:
+                self.arguments.append((value, fact))
 
     def _method_of_result(self, func: cst.Attribute) -> str | None:
         """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
@@ -683,14 +686,19 @@ def collect_facts(
     return facts
 
 
-# Calls whose value is what the calls or functions passed to them return: `await
-# asyncio.gather(a(), b())`, `await asyncio.to_thread(fetch, url)`, `await asyncio.wait_for(job(), 5)`.
-_PASSTHROUGH = frozenset(
-    {
-        "gather", "to_thread", "run_sync", "run_in_executor", "wait_for", "shield", "create_task", "ensure_future",
-        "run", "submit", "partial", "wrap_future", "result",
-    }
-)
+# Calls whose value is what the awaitables passed to them produce: `await asyncio.gather(a(), b())`
+# (every argument), `await asyncio.wait_for(job(), 5)`, `wrap_future(future)` (the first). Calls
+# taking a function instead (`to_thread(fn, x)`, `pool.submit(fn, x)`) return its value through
+# CallbackFact; their other arguments are its inputs.
+_VALUE_ARGUMENTS: dict[str, int | None] = {
+    "gather": None,
+    "wait_for": 0,
+    "shield": 0,
+    "create_task": 0,
+    "ensure_future": 0,
+    "wrap_future": 0,
+    "run": 0,
+}
 
 
 def _through_passthrough(calls: list[CallFact], returned_ids: set[int], assigned: dict[str, cst.Call]) -> None:
@@ -700,10 +708,12 @@ def _through_passthrough(calls: list[CallFact], returned_ids: set[int], assigned
     while pending:
         node = pending.pop()
         name = dotted(node.func)
-        if name is None or name.rsplit(".", 1)[-1] not in _PASSTHROUGH:
+        if name is None or name.rsplit(".", 1)[-1] not in _VALUE_ARGUMENTS:
             continue
-        for arg in node.args:
-            value = _unwrap_awaited(arg.value)
+        which = _VALUE_ARGUMENTS[name.rsplit(".", 1)[-1]]
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        for value in positional if which is None else positional[which : which + 1]:
+            value = _unwrap_awaited(value)
             if isinstance(value, cst.Name) and value.value in assigned:
                 value = assigned[value.value]
             if isinstance(value, cst.Call) and id(value) not in returned_ids:
