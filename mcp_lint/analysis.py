@@ -110,7 +110,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
-        fsum.calls = _call_edges(facts)
+        fsum.calls = _call_edges(facts) + _table_edges(facts, model)
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -169,6 +169,32 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
     for callback in facts.callbacks:
         call = callback.call
         edges.append(CallEdge(callback.callee, call.returned, (), True, call.guarded, call.branch))
+    return edges
+
+
+def _table_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
+    """Calls through tables of functions reach every function the table holds: a table of this
+    module by name, the tables of this module when the table is a parameter (`registry[name]`
+    with the registry built here), or the methods named `<prefix>...` for `getattr(self, ...)`."""
+    edges: list[CallEdge] = []
+    for dynamic in facts.dynamic_calls:
+        call = dynamic.call
+        targets: list[str] = []
+        if dynamic.prefix is not None:
+            owner = facts.qualname.rsplit(".", 1)[0] + "."
+            targets = [
+                qual
+                for qual, other in model.functions.items()
+                if qual.startswith(owner) and "." not in qual[len(owner) :] and other.name.startswith(dynamic.prefix)
+                and other is not facts and not other.name.startswith("__")
+            ]
+        elif dynamic.table:
+            local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
+            targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
+        else:
+            targets = [ref for refs in model.function_tables.values() for ref in refs]
+        for target in dict.fromkeys(targets):
+            edges.append(CallEdge(target, call.returned, (), True, call.guarded, call.branch))
     return edges
 
 

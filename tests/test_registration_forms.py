@@ -600,3 +600,55 @@ def test_the_body_after_overload_stubs_is_what_calls_reach() -> None:
     source += "@overload\ndef helper(x: int) -> str: ...\n@overload\ndef helper(x: str) -> str: ...\n" + marked("", name="helper")
     source += "@mcp.tool()\ndef t(x):\n    return helper(x)\n"
     assert flagged(source) == ["helper"]
+
+
+# -- low-level dispatch tables -------------------------------------------------------------------
+
+# Per-tool functions that report a protocol error for a missing record (MCP001 in a tool).
+PER_TOOL = (
+    "async def handle_add(arguments):\n" + RAISE_V1 + "async def handle_sub(arguments):\n" + RAISE_V1
+    + "async def not_in_table(arguments):\n" + RAISE_V1
+)
+TABLE = "HANDLERS = {'add': handle_add, 'sub': handle_sub}\n"
+
+DISPATCHERS = {
+    "subscript": "    return await HANDLERS[name](arguments)\n",
+    "get-called": "    return await HANDLERS.get(name)(arguments)\n",
+    "get-then-call": "    handler = HANDLERS.get(name)\n    if handler is None:\n        raise ValueError(name)\n    return await handler(arguments)\n",
+    "subscript-local": "    handler = HANDLERS[name]\n    return await handler(arguments)\n",
+    "to-thread": "    return await asyncio.to_thread(HANDLERS[name], arguments)\n",
+}
+
+
+@pytest.mark.parametrize("body", DISPATCHERS.values(), ids=DISPATCHERS.keys())
+def test_lowlevel_dispatch_through_a_table_of_functions(body: str) -> None:
+    source = "import asyncio\n" + LOWLEVEL_V1 + PER_TOOL + TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == ["handle_add", "handle_sub"]
+
+
+def test_a_table_looked_up_by_a_literal_key_or_never_called_is_not_dispatch() -> None:
+    body = "    handler = HANDLERS['add']\n    print(HANDLERS.get(name))\n    return []\n"
+    source = LOWLEVEL_V1 + PER_TOOL + TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == []
+
+
+def test_a_registry_of_methods_built_by_a_function_on_mcp2_on_call_tool() -> None:
+    source = LOWLEVEL_V2 + "import asyncio\n\nTOOL_NAMES = ('get_price', 'get_news')\n\n"
+    source += "class Finance:\n" + "".join(
+        f"    def {name}(self, params):\n" + RAISE_V2.replace("\n    ", "\n        ").replace("    if", "        if", 1) for name in ("get_price", "get_news", "internal")
+    )
+    source += "def build_registry(api: Finance) -> dict:\n    return {name: getattr(api, name) for name in TOOL_NAMES}\n\n"
+    source += "async def run_tool(registry, params):\n    return await asyncio.to_thread(registry[params.name], params)\n\n"
+    source += "def serve():\n    registry = build_registry(Finance())\n\n"
+    source += "    async def call_tool(ctx, params):\n        return await run_tool(registry, params)\n\n"
+    source += "    return Server('x', on_call_tool=call_tool)\n"
+    assert flagged(source, "MCP001") == ["get_news", "get_price"]
+
+
+def test_getattr_dispatch_to_prefixed_methods() -> None:
+    source = LOWLEVEL_V1 + "class Tools:\n"
+    for name in ("_tool_add", "_tool_sub", "helper"):
+        source += f"    async def {name}(self, arguments):\n" + RAISE_V1.replace("\n    ", "\n        ").replace("    if", "        if", 1)
+    source += "    async def dispatch(self, name, arguments):\n        return await getattr(self, f'_tool_{name}')(arguments)\n"
+    source += "tools = Tools()\n@server.call_tool()\nasync def call(name, arguments):\n    return await tools.dispatch(name, arguments)\n"
+    assert flagged(source, "MCP001") == ["_tool_add", "_tool_sub"]

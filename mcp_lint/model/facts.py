@@ -176,6 +176,23 @@ class CallbackFact:
     call: CallFact
 
 
+# Calls that run a function passed to them (`to_thread(fn, *args)`, `pool.submit(fn, x)`).
+_RUNS_A_FUNCTION = frozenset({"to_thread", "run_sync", "run_in_executor", "submit", "partial", "call_soon", "start_soon"})
+
+
+@dataclass
+class DynamicCall:
+    """A call through a table of functions: `HANDLERS[name](args)`, `HANDLERS.get(name)(args)`,
+    `handler = registry.get(name); await handler(args)`, `to_thread(registry[name], ...)`, or
+    `getattr(self, f"_tool_{name}")(args)`. `table` is the table's qualified name, a function's
+    key + "()" for a table a function returned, "" when not known; `prefix` is set for getattr on
+    self (the methods whose names start with it)."""
+
+    table: str
+    call: CallFact
+    prefix: str | None = None
+
+
 @dataclass
 class FunctionFacts:
     node: cst.FunctionDef
@@ -199,6 +216,7 @@ class FunctionFacts:
     # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
     returns_type: str | None = None
     callbacks: list[CallbackFact] = field(default_factory=list)
+    dynamic_calls: list[DynamicCall] = field(default_factory=list)
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
 
@@ -243,6 +261,8 @@ class _BodyWalker(FastVisitor):
         self.nested_defs: set[str] = set()
         # (argument, its call) for every plain name or attribute passed as an argument.
         self.arguments: list[tuple[cst.BaseExpression, CallFact]] = []
+        # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
+        self.table_locals: dict[str, tuple[str, str | None]] = {}
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
 
@@ -318,12 +338,58 @@ class _BodyWalker(FastVisitor):
             callee = self.resolve_callee(node.func)
         fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
         self.facts.calls.append(fact)
+        lookup = self._table_lookup(node.func)
+        if lookup is not None:
+            self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
+        takes_function = name is not None and name.rsplit(".", 1)[-1] in _RUNS_A_FUNCTION
+        for arg in node.args if takes_function else ():
+            if isinstance(arg.value, cst.Subscript):  # `to_thread(registry[name], **args)`
+                lookup = self._table_lookup(arg.value)
+                if lookup is not None:
+                    self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
         for arg in node.args:
             value = arg.value
             if isinstance(value, cst.Call) and last_name(dotted(value.func)) == "partial" and value.args:
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
             if isinstance(value, (cst.Name, cst.Attribute)) and not arg.star:
                 self.arguments.append((value, fact))
+
+    def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
+        """(table, getattr prefix) when `expr` is a function looked up by a key computed at run
+        time: `T[k]`, `T.get(k)`, `getattr(self, f"_tool_{k}")`, or a local assigned one of these."""
+        if isinstance(expr, cst.Name):
+            return self.table_locals.get(expr.value)
+        if isinstance(expr, cst.Subscript):
+            index = expr.slice[0].slice if len(expr.slice) == 1 else None
+            if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
+                return self._table_name(expr.value), None
+            return None
+        if not isinstance(expr, cst.Call) or not expr.args:
+            return None
+        key = expr.args[0].value
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):
+            return self._table_name(expr.func.value), None
+        if dotted(expr.func) == "getattr" and len(expr.args) >= 2 and dotted(key) in {"self", "cls"}:
+            name = expr.args[1].value
+            if isinstance(name, cst.FormattedString):
+                first = name.parts[0] if name.parts else None
+                return "", first.value if isinstance(first, cst.FormattedStringText) else ""
+            if isinstance(name, (cst.Name, cst.Attribute)):
+                return "", ""
+        return None
+
+    def _table_name(self, expr: cst.BaseExpression) -> str:
+        """The qualified name of a table: a module-level or imported name, or "<builder>()" for a
+        local assigned a table-building function's result; "" when not known (a parameter)."""
+        name = dotted(expr)
+        if name is None or name.split(".")[0] in {"self", "cls"}:
+            return ""
+        if "." not in name and name in self.assigned_calls:
+            builder = self.resolve_callee(self.assigned_calls[name].func)
+            return f"{builder}()" if builder else ""
+        if name.split(".")[0] in self.facts.params or name.split(".")[0] in self.assignment_counts:
+            return ""
+        return self.resolve_callee(expr) or ""
 
     def _method_of_result(self, func: cst.Attribute) -> str | None:
         """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
@@ -374,6 +440,9 @@ class _BodyWalker(FastVisitor):
                     if name and name.startswith("self.") and name.count(".") == 1:
                         self.facts.self_instances.setdefault(name[5:], self.local_instances[value.value])
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            lookup = self._table_lookup(_unwrap_awaited(node.value)) if not isinstance(node.value, cst.Name) else None
+            if lookup is not None:
+                self.table_locals[node.targets[0].target.value] = lookup
             self._remember_instance(node.targets[0].target.value, node.value)
             self._count_assignment(node.targets[0].target.value, node.value)
         else:

@@ -80,6 +80,10 @@ class ModuleModel:
     # `@server.tool` on an unannotated parameter of a register function in a module that does not
     # import a framework: (function, register function, parameter, tool name); its call sites decide.
     param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # Tables of functions a dispatcher looks a tool up in: a module-level dict of functions
+    # (`HANDLERS = {"add": add}` -> "HANDLERS"), or what a function returns (`{n: getattr(api, n)
+    # for n in NAMES}` -> "<function key>()"); the qualified names of the functions they hold.
+    function_tables: dict[str, list[str]] = field(default_factory=dict)
     # Calls passing a server (or what the linker may find to be one) as an argument:
     # (callee, positional index or -1, keyword or "", server key, family or None).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
@@ -553,6 +557,7 @@ class _ModuleWalker(FastVisitor):
             pairs = [(el.key, el.value) for el in value.elements if isinstance(el, cst.DictElement)]
             self.model.module_dicts[name] = pairs
             self.model.module_lists[name] = [v for _, v in pairs]
+            self._function_table(name, [v for _, v in pairs])
         else:
             elements = self._iterable_elements(value) if isinstance(value, (cst.List, cst.Tuple, cst.Set)) else []
             if elements:
@@ -560,10 +565,41 @@ class _ModuleWalker(FastVisitor):
         if _is_get_logger(value, self.aliases):
             self.model.logger_name = name
 
+    def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
+        """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
+        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        if refs and len(refs) == len(values):
+            self.model.function_tables[key] = refs
+
+    def _returned_table(self, value: cst.BaseExpression) -> None:
+        """`return {"add": add, ...}` or `return {n: getattr(api, n) for n in NAMES}` (NAMES a
+        module-level list of method names, api typed): a table of functions the caller gets."""
+        qual = self.frames[-1].qual
+        if isinstance(value, cst.Dict):
+            self._function_table(f"{qual}()", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+            return
+        if not isinstance(value, cst.DictComp) or not isinstance(value.value, cst.Call):
+            return
+        call = value.value
+        if dotted(call.func) != "getattr" or len(call.args) < 2 or not isinstance(value.for_in.target, cst.Name):
+            return
+        if not isinstance(call.args[1].value, cst.Name) or call.args[1].value.value != value.for_in.target.value:
+            return
+        owner = dotted(call.args[0].value)
+        facts = self.model.functions.get(qual)
+        if owner in {"self", "cls"}:
+            type_name = self._class_qual()
+        else:
+            type_name = facts.local_types.get(owner or "") if facts is not None else None
+        names = [_string_value(element) for element in self._iterable_elements(value.for_in.iter)]
+        if type_name and names and all(names):
+            self.model.function_tables[f"{qual}()"] = [f"{type_name}.{name}" for name in names]
+
     def visit_Return(self, node: cst.Return) -> None:
         # `return FastMCP(...)` / `return server`: the function is a server factory.
         if node.value is None or not self.frames or self.frames[-1].kind != "function":
             return
+        self._returned_table(node.value)
         receiver = self._receiver_of_value(node.value)
         if receiver is not None and receiver.is_ is Is.SERVER and receiver.family is not None:
             self.model.servers.setdefault(self.frames[-1].qual, receiver.family)
