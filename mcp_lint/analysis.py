@@ -96,6 +96,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.non_tool = set(model.non_tool)
     summary.param_pending = list(model.param_pending)
     summary.server_arguments = list(model.server_arguments)
+    summary.lifespans = list(model.lifespans)
     summary.classes = dict(model.classes)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)

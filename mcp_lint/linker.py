@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from mcp_lint.findings import Edit, Finding, Fix, Location
-from mcp_lint.model.facts import catches
+from mcp_lint.model.facts import LIFESPAN, catches
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
     Family,
@@ -104,6 +104,8 @@ class Project:
         return self._functions_found[qualname]
 
     def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        if qualname.startswith(LIFESPAN + "."):
+            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
         resolved = self.resolve(qualname)
         found = self.functions.get(resolved)
         if found is not None or depth > 4:
@@ -149,6 +151,18 @@ class Project:
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
         return out
+
+    def _lifespan_member(self, rest: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        """`<lifespan>.db.query`: the method on what a server's lifespan function yields
+        (`async def lifespan(server) -> AsyncIterator[AppContext]`, AppContext having `db: Database`)."""
+        for summary in self.summaries:
+            for lifespan in summary.lifespans:
+                found = self.function(lifespan)
+                if found is not None and found[1].returns_type:
+                    method = self.function(found[1].returns_type + rest, depth + 1)
+                    if method is not None:
+                        return method
+        return None
 
     # -- tools ----------------------------------------------------------------------------
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:

@@ -372,3 +372,59 @@ def test_arguments_passed_to_a_callback_are_its_inputs_not_the_tools_value(tmp_p
             return await asyncio.to_thread(render, result)
         """
     assert reported(tmp_path, tools) == []
+
+
+LIFESPAN_SERVER = """\
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import AsyncIterator
+
+from fastmcp import Context, FastMCP
+
+from .client import Api
+
+
+@dataclass
+class AppContext:
+    api: Api
+
+
+@asynccontextmanager
+async def lifespan(server: FastMCP) -> AsyncIterator[AppContext]:
+    yield AppContext(api=Api())
+
+
+mcp = FastMCP("items", lifespan=lifespan)
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return await ctx.request_context.lifespan_context.api.fetch(item_id)\n",
+        "    app = ctx.request_context.lifespan_context\n    return await app.api.fetch(item_id)\n",
+        "    return await ctx.lifespan_context.api.fetch(item_id)\n",
+    ],
+    ids=["request-context", "local-alias", "fastmcp-shortcut"],
+)
+def test_method_of_an_object_on_the_typed_lifespan_context(tmp_path: Path, body: str) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "client.py").write_text(CLIENT, encoding="utf-8")
+    tools = LIFESPAN_SERVER + "\n\n@mcp.tool()\nasync def lookup(item_id: str, ctx: Context) -> dict:\n" + body
+    (package / "tools.py").write_text(tools, encoding="utf-8")
+    result = lint_paths(sorted(package.glob("*.py")), SettingsResolver(isolated=True))
+    found = sorted((Path(f.filename).name, f.location.row) for f in result.findings if f.code == "MCP005")
+    assert found == FETCH_REPORTED
+
+
+def test_lifespan_context_without_a_typed_lifespan_reaches_nothing(tmp_path: Path) -> None:
+    tools = """
+        from fastmcp import Context
+
+        @mcp.tool()
+        async def lookup(item_id: str, ctx: Context) -> dict:
+            return await ctx.request_context.lifespan_context.api.fetch(item_id)
+        """
+    assert reported(tmp_path, tools) == []

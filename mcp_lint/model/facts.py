@@ -176,6 +176,9 @@ class CallbackFact:
     call: CallFact
 
 
+# The callee prefix of calls on the lifespan context (`LIFESPAN + ".db.query"`).
+LIFESPAN = "<lifespan>"
+
 # Calls that run a function passed to them (`to_thread(fn, *args)`, `pool.submit(fn, x)`).
 _RUNS_A_FUNCTION = frozenset({"to_thread", "run_sync", "run_in_executor", "submit", "partial", "call_soon", "start_soon"})
 
@@ -328,7 +331,11 @@ class _BodyWalker(FastVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         callee = None
         name = dotted(node.func)
-        if name is not None and "." in name:
+        if name is not None and ".lifespan_context." in f".{name}":
+            # `ctx.request_context.lifespan_context.db.query()`: the linker types the context
+            # from the server's lifespan function (what it yields).
+            callee = LIFESPAN + name.split("lifespan_context", 1)[1]
+        elif name is not None and "." in name:
             root, rest = name.split(".", 1)
             if root in self.local_instances:
                 callee = f"{self.local_instances[root]}.{rest}"
@@ -439,6 +446,9 @@ class _BodyWalker(FastVisitor):
                     name = dotted(target.target)
                     if name and name.startswith("self.") and name.count(".") == 1:
                         self.facts.self_instances.setdefault(name[5:], self.local_instances[value.value])
+        value_name = dotted(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and value_name.endswith("lifespan_context"):
+            self.local_instances[node.targets[0].target.value] = LIFESPAN  # `app = ctx.request_context.lifespan_context`
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             lookup = self._table_lookup(_unwrap_awaited(node.value)) if not isinstance(node.value, cst.Name) else None
             if lookup is not None:

@@ -84,6 +84,8 @@ class ModuleModel:
     # (`HANDLERS = {"add": add}` -> "HANDLERS"), or what a function returns (`{n: getattr(api, n)
     # for n in NAMES}` -> "<function key>()"); the qualified names of the functions they hold.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions passed as a server's `lifespan=`: what they yield is `ctx...lifespan_context`.
+    lifespans: list[str] = field(default_factory=list)
     # Calls passing a server (or what the linker may find to be one) as an argument:
     # (callee, positional index or -1, keyword or "", server key, family or None).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
@@ -766,6 +768,8 @@ class _ModuleWalker(FastVisitor):
             keyword = arg.keyword.value
             if keyword == "mask_error_details" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
                 self.model.masks_errors = True
+            if keyword == "lifespan":
+                self.model.lifespans.extend(self._function_refs(arg.value))
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
                     if isinstance(element, cst.Call):

@@ -93,6 +93,8 @@ class ModuleSummary:
     param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
     # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
+    lifespans: list[str] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     # `client = Api()` at module level ("client") or `self.client = Api()` in a class ("Cls.client")
     # -> qualified name of what was called, so `client.get()` resolves to `Api.get`.
