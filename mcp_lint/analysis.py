@@ -165,12 +165,40 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 isinstance(call.node.func, cst.Attribute),
                 call.guarded,
                 call.branch,
+                _param_call(call.node, facts),
+                _arg_types(call.node, facts),
             )
         )
     for callback in facts.callbacks:
         call = callback.call
         edges.append(CallEdge(callback.callee, call.returned, (), True, call.guarded, call.branch))
     return edges
+
+
+def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:
+    """`db.query(...)` where `db` is an untyped parameter: (its position, ".query")."""
+    name = dotted(call.func)
+    if name is None or "." not in name:
+        return None
+    root, _, rest = name.partition(".")
+    if root in {"self", "cls"} or root not in facts.params or root in facts.local_types:
+        return None
+    return facts.params.index(root), "." + rest
+
+
+def _arg_types(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, str, str], ...]:
+    """The arguments of `call` whose class is known here (a typed local or parameter)."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            break
+        if isinstance(arg.value, cst.Name) and arg.value.value in facts.local_types:
+            keyword = arg.keyword.value if arg.keyword is not None else ""
+            out.append((-1 if keyword else position, keyword, facts.local_types[arg.value.value]))
+        if arg.keyword is None:
+            position += 1
+    return tuple(out)
 
 
 def _table_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:

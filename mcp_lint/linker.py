@@ -21,7 +21,7 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 
@@ -315,10 +315,37 @@ class Project:
                 continue
             for edge in self.functions[qual][1].calls:
                 target = self.function(edge.callee)
-                if target is not None and target[1].qualname not in depth:
+                if target is None:
+                    continue
+                if target[1].qualname not in depth:
                     depth[target[1].qualname] = depth[qual] + 1
                     queue.append(target[1].qualname)
+                for bound, _ in self.bound_calls(edge, target[1]):
+                    if bound[1].qualname not in depth:
+                        depth[bound[1].qualname] = depth[qual] + 2
+                        queue.append(bound[1].qualname)
         return set(depth)
+
+    def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
+        """Calls `target` makes on an untyped parameter that `edge`'s caller fills with an object
+        of a known class (`run(sql, db_client)` with `db_client = DatabaseClient()`, and
+        `def run(sql, db): db.query(sql)`): those methods, with the call that reaches each."""
+        if not edge.arg_types:
+            return []
+        params = target.params
+        shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+        types: dict[int, str] = {}
+        for position, keyword, type_name in edge.arg_types:
+            index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
+            if index >= 0:
+                types[index] = type_name
+        out = []
+        for call in target.calls:
+            if call.param_call is not None and call.param_call[0] in types:
+                found = self.function(types[call.param_call[0]] + call.param_call[1])
+                if found is not None:
+                    out.append((found, call))
+        return out
 
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
@@ -368,6 +395,10 @@ class Project:
                 queue.append(
                     (target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked, guard | edge.guarded)
                 )
+                for bound, call in self.bound_calls(edge, target[1]):
+                    through = returns and edge.returned and call.returned
+                    guards = guard | edge.guarded | call.guarded
+                    queue.append((bound[1].qualname, tool, family, major, through, frozenset(), depth + 2, masked, guards))
         return reached
 
     # -- findings --------------------------------------------------------------------------

@@ -428,3 +428,28 @@ def test_lifespan_context_without_a_typed_lifespan_reaches_nothing(tmp_path: Pat
             return await ctx.request_context.lifespan_context.api.fetch(item_id)
         """
     assert reported(tmp_path, tools) == []
+
+
+HELPER_ON_UNTYPED_PARAMETER = """
+    from typing import Any
+    from .client import Api
+
+    async def run_lookup(item_id: str, api: Any) -> dict:
+        return await api.fetch(item_id)
+
+    def build():
+        api = Api()
+
+        @mcp.tool()
+        async def lookup(item_id: str) -> dict:
+            return await run_lookup(item_id, {argument})
+    """
+
+
+@pytest.mark.parametrize("argument", ["api", "api=api"])
+def test_untyped_parameter_takes_the_class_of_what_the_caller_passes(tmp_path: Path, argument: str) -> None:
+    assert reported(tmp_path, HELPER_ON_UNTYPED_PARAMETER.format(argument=argument)) == FETCH_REPORTED
+
+
+def test_untyped_parameter_given_an_object_of_unknown_class_reaches_nothing(tmp_path: Path) -> None:
+    assert reported(tmp_path, HELPER_ON_UNTYPED_PARAMETER.format(argument="make_api()")) == []

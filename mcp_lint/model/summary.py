@@ -27,6 +27,11 @@ class CallEdge:
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
     guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
+    # `db.query()` on an untyped parameter: (its position, ".query"); a caller passing a typed
+    # object there (`arg_types`) makes it that class's method.
+    param_call: tuple[int, str] | None = None
+    # Arguments whose class is known: (position or -1, keyword or "", qualified class).
+    arg_types: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
