@@ -97,6 +97,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.param_pending = list(model.param_pending)
     summary.server_arguments = list(model.server_arguments)
     summary.lifespans = list(model.lifespans)
+    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
     summary.classes = dict(model.classes)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)

@@ -21,7 +21,7 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
-from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 
@@ -178,6 +178,7 @@ class Project:
             for function, register, param, tool_name in summary.param_pending:
                 for family, server in self._servers_passed(register, param):
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
+        out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
@@ -194,6 +195,22 @@ class Project:
                         (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
+
+    def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
+        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`)."""
+        if not reg.function.startswith(TABLE_REF):
+            return [(reg, summary)]
+        return [
+            (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
+            for function in self.function_table(reg.function[len(TABLE_REF) :])
+        ]
+
+    def function_table(self, qualname: str) -> list[str]:
+        """The functions of a module-level dict or list of another module, through re-exports."""
+        resolved = self.resolve(qualname)
+        module, _, name = resolved.rpartition(".")
+        summary = self.modules.get(module)
+        return list(summary.function_tables.get(name, ())) if summary is not None else []
 
     def _servers_passed(self, register: str, param: str) -> list[tuple[Family | None, str]]:
         """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,

@@ -218,6 +218,12 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
             servers.update(missing - before)
             return family
 
+        def function_table(self, qualname: str) -> list[str]:
+            before = set(missing)
+            found = super().function_table(qualname)
+            servers.update(missing - before)  # a table (`TOOLS`) is looked up, not constructed
+            return found
+
     try:
         Listening(list(summaries), lambda path, distribution: None).reachable()
     except Exception:  # noqa: BLE001 - the real link step reports it

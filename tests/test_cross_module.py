@@ -284,3 +284,38 @@ def test_register_method_with_an_unannotated_server_parameter(tmp_path: Path) ->
 def test_register_function_called_without_a_server_registers_nothing(tmp_path: Path, caller: str) -> None:
     files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
     assert findings(tmp_path, files) == []
+
+
+# -- tool tables of another module -----------------------------------------------------------------
+
+TABLES = f"""\
+def a(x):
+{FAIL}
+def b(x):
+{FAIL}
+def unlisted(x):
+{FAIL}
+TOOL_LIST = [a, b]
+TOOL_MAP = {{"tool-a": a, "tool-b": b}}
+"""
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "from .tables import TOOL_LIST\n\nfor fn in TOOL_LIST:\n    mcp.tool()(fn)\n",
+        "from .tables import TOOL_MAP\n\nfor name, fn in TOOL_MAP.items():\n    mcp.tool(name=name)(fn)\n",
+        "from .tables import TOOL_MAP\n\nfor fn in TOOL_MAP.values():\n    mcp.add_tool(fn)\n",
+        "from . import tables\nfrom .tables import TOOL_LIST as TOOLS\n\n[mcp.add_tool(fn) for fn in TOOLS]\n",
+    ],
+    ids=["list", "dict-items", "dict-values", "comprehension"],
+)
+def test_registration_loop_over_a_table_of_another_module(tmp_path: Path, loop: str) -> None:
+    files = {"app.py": APP_V1 + loop, "tables.py": TABLES}
+    assert findings(tmp_path, files) == [("tables.py", "a"), ("tables.py", "b")]
+
+
+def test_loop_over_an_imported_table_on_a_non_server_registers_nothing(tmp_path: Path) -> None:
+    loop = "from pydantic_ai import Agent\nfrom .tables import TOOL_LIST\n\nagent = Agent('m')\nfor fn in TOOL_LIST:\n    agent.tool(fn)\n"
+    files = {"app.py": loop, "tables.py": TABLES}
+    assert findings(tmp_path, files) == []

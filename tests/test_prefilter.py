@@ -469,3 +469,18 @@ def test_the_caller_passing_a_server_to_a_register_function_is_analysed(tmp_path
     )
     code, output = check(tmp_path)
     assert "pkg/registry.py:5:13: MCP005" in output
+
+
+def test_a_table_of_tools_in_another_module_is_analysed(tmp_path: Path) -> None:
+    # tables.py registers nothing and its name is an upper-case constant: the linker reads it.
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": "from fastmcp import FastMCP\nfrom .tables import TOOLS\nmcp = FastMCP('x')\nfor fn in TOOLS:\n    mcp.add_tool(fn)\n",
+            "pkg/tables.py": "from .impl import find\nTOOLS = [find]\n",
+            "pkg/impl.py": "def find(q):\n    if not q:\n        return 'Error: empty query'\n    return q\n",
+        },
+    )
+    code, output = check(tmp_path)
+    assert "pkg/impl.py:3:9: MCP005" in output

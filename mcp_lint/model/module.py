@@ -36,7 +36,7 @@ from mcp_lint.model.frameworks import (
     server_family,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import ToolRegistration
+from mcp_lint.model.summary import TABLE_REF, ToolRegistration
 
 Expr = cst.BaseExpression
 
@@ -173,6 +173,9 @@ class _ModuleWalker(FastVisitor):
         self.frames: list[_Frame] = []
         # Loop variables bound to known elements: `for fn in [a, b]` -> {"fn": [a, b]}.
         self.loop_stack: list[dict[str, list[cst.BaseExpression]]] = []
+        # Loop variables over a table of another module (`for fn in TOOLS` with TOOLS imported):
+        # name -> the table's qualified name; the linker reads the table (TABLE_REF).
+        self.loop_tables: list[dict[str, str]] = []
         # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
         self.decorator_calls: set[int] = set()
         self.module_function_aliases: dict[str, list[str]] = {}
@@ -314,21 +317,44 @@ class _ModuleWalker(FastVisitor):
     # -- loops and comprehensions ---------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         self.loop_stack.append(self._loop_bindings(node.target, node.iter))
+        self.loop_tables.append(self._imported_table(node.target, node.iter))
 
     def leave_For(self, original_node: cst.For) -> None:
         self.loop_stack.pop()
+        self.loop_tables.pop()
+
+    def _imported_table(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, str]:
+        """`for fn in TOOLS`, `for fn in TOOLS.values()`, `for name, fn in TOOLS.items()` where
+        TOOLS is imported: the loop variable stands for the functions of that table."""
+        method = None
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+            method, iterable = iterable.func.attr.value, iterable.func.value
+        if method not in {None, "values", "items"} or not isinstance(iterable, cst.Name):
+            return {}
+        table = self.aliases.aliases.get(iterable.value)
+        if table is None or iterable.value in self.model.module_lists:
+            return {}
+        if method == "items":
+            if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name):
+                return {target.elements[1].value.value: table}
+            return {}
+        return {target.value: table} if isinstance(target, cst.Name) else {}
 
     def _visit_comprehension(self, node: cst.BaseComp) -> None:
         # The element is visited before its `for` clause, so bind the loop variables up front.
         bindings: dict[str, list[cst.BaseExpression]] = {}
         comp: cst.CompFor | None = node.for_in
+        tables: dict[str, str] = {}
         while comp is not None:
             bindings.update(self._loop_bindings(comp.target, comp.iter))
+            tables.update(self._imported_table(comp.target, comp.iter))
             comp = comp.inner_for_in
         self.loop_stack.append(bindings)
+        self.loop_tables.append(tables)
 
     def _leave_comprehension(self, original_node: cst.BaseComp) -> None:
         self.loop_stack.pop()
+        self.loop_tables.pop()
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comprehension
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
@@ -564,8 +590,13 @@ class _ModuleWalker(FastVisitor):
             elements = self._iterable_elements(value) if isinstance(value, (cst.List, cst.Tuple, cst.Set)) else []
             if elements:
                 self.model.module_lists[name] = elements
+            self._module_list_table(name, value)
         if _is_get_logger(value, self.aliases):
             self.model.logger_name = name
+
+    def _module_list_table(self, name: str, value: cst.BaseExpression) -> None:
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            self._function_table(name, [el.value for el in value.elements if isinstance(el, cst.Element)])
 
     def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
         """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
@@ -826,6 +857,9 @@ class _ModuleWalker(FastVisitor):
         return []
 
     def _name_refs(self, name: str) -> list[str]:
+        for tables in reversed(self.loop_tables):
+            if name in tables:
+                return [TABLE_REF + tables[name]]
         for bindings in reversed(self.loop_stack):
             if name in bindings:
                 return [ref for element in bindings[name] for ref in self._function_refs(element)]

@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.frameworks import Family
 
+# A registered "function" that stands for every function of a table in another module:
+# TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
+TABLE_REF = "<table>"
+
 
 @dataclass(frozen=True)
 class ToolRegistration:
@@ -98,6 +102,8 @@ class ModuleSummary:
     param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
     # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
+    function_tables: dict[str, list[str]] = field(default_factory=dict)
     # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
     lifespans: list[str] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
