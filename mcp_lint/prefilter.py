@@ -21,7 +21,8 @@ of two kinds of module:
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
 the 31 servers of the benchmark corpus the import closure of the seeds is 79% of all lines, while
-the modules the linker asks for come to about a third (seeds alone: 18%), with identical
+the modules the linker asks for come to about 55% (a third before the linker followed typed
+objects: methods of a client returned by an annotated factory pull in its class's modules), with identical
 findings. Asking the linker itself also keeps the filter exact as the linker learns new ways to
 resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`, and
 that is the one place this module listens to. Only the reachability step runs between rounds (the
