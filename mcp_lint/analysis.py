@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
 from mcp_lint.model.positions import function_layout
@@ -124,7 +124,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
-        fsum.calls = _call_edges(facts) + _table_edges(facts, model)
+        fsum.calls = _call_edges(facts, model)
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -157,9 +157,15 @@ def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> Pars
     return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
 
 
-def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
+def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
+    """One edge per resolved call, then the functions the calls run without naming them
+    (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch)."""
     edges: list[CallEdge] = []
+    by_call: dict[int, CallEdge] = {}
     for call in facts.calls:
+        by_call[id(call)] = CallEdge(
+            call.callee or "", call.returned, (), isinstance(call.node.func, cst.Attribute), call.guarded, call.branch
+        )
         if call.callee is None:
             continue
         exc_params: list[int] = []
@@ -170,22 +176,19 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
-        edges.append(
-            CallEdge(
-                call.callee,
-                call.returned,
-                tuple(exc_params),
-                isinstance(call.node.func, cst.Attribute),
-                call.guarded,
-                call.branch,
-                _param_call(call.node, facts),
-                _arg_types(call.node, facts),
-            )
-        )
+        edge = replace(by_call[id(call)], exc_params=tuple(exc_params), param_call=_param_call(call.node, facts), arg_types=_arg_types(call.node, facts))
+        by_call[id(call)] = edge
+        edges.append(edge)
     for callback in facts.callbacks:
-        call = callback.call
-        edges.append(CallEdge(callback.callee, call.returned, (), True, call.guarded, call.branch))
+        edges.append(_run_by(by_call[id(callback.call)], callback.callee))
+    for callee in _table_targets(facts, model):
+        edges.append(_run_by(by_call[id(callee[0])], callee[1]))
     return edges
+
+
+def _run_by(edge: CallEdge, callee: str) -> CallEdge:
+    """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=())
 
 
 def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:
@@ -214,13 +217,12 @@ def _arg_types(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, str, st
     return tuple(out)
 
 
-def _table_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
+def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallFact, str]]:
     """Calls through tables of functions reach every function the table holds: a table of this
     module by name, the tables of this module when the table is a parameter (`registry[name]`
     with the registry built here), or the methods named `<prefix>...` for `getattr(self, ...)`."""
-    edges: list[CallEdge] = []
+    out: list[tuple[CallFact, str]] = []
     for dynamic in facts.dynamic_calls:
-        call = dynamic.call
         targets: list[str] = []
         if dynamic.prefix is not None:
             owner = facts.qualname.rsplit(".", 1)[0] + "."
@@ -235,9 +237,8 @@ def _table_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
         else:
             targets = [ref for refs in model.function_tables.values() for ref in refs]
-        for target in dict.fromkeys(targets):
-            edges.append(CallEdge(target, call.returned, (), True, call.guarded, call.branch))
-    return edges
+        out.extend((dynamic.call, target) for target in dict.fromkeys(targets))
+    return out
 
 
 def _import_anchor(tree: ast.Module | None, lines: list[str]) -> tuple[int, int, bool]:
