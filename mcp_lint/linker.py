@@ -21,7 +21,7 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
-from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 
@@ -212,11 +212,13 @@ class Project:
         summary = self.modules.get(module)
         return list(summary.function_tables.get(name, ())) if summary is not None else []
 
-    def _servers_passed(self, register: str, param: str) -> list[tuple[Family | None, str]]:
+    def _servers_passed(self, register: str, param: str, depth: int = 0) -> list[tuple[Family | None, str]]:
         """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,
-        store)` with mcp a FastMCP, in any module): one (family, server key) per distinct server."""
+        store)` with mcp a FastMCP, in any module), also through callers that pass on their own
+        parameter (`def register_all(server): register_tools(server)`): one (family, server key)
+        per distinct server."""
         found = self.function(register)
-        if found is None or param not in found[1].params:
+        if found is None or param not in found[1].params or depth > 3:
             return []
         params = found[1].params
         out: list[tuple[Family | None, str]] = []
@@ -229,6 +231,10 @@ class Project:
                     continue
                 shift = 1 if params[0] in {"self", "cls"} else 0  # `tools.register(mcp)`: self is not passed
                 if not keyword and params[position + shift : position + shift + 1] != (param,):
+                    continue
+                if server.startswith(PARAM_REF):
+                    outer, _, outer_param = server[len(PARAM_REF) :].rpartition("#")
+                    out.extend(s for s in self._servers_passed(outer, outer_param, depth + 1) if s not in out)
                     continue
                 if family is None and server:
                     family = self.server_family(server)

@@ -154,7 +154,8 @@ class _PackagePrefixes:
                     entries = os.listdir(directory or ".")
                 except OSError:
                     entries = []
-                known = any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
+                # A regular package is never a root, even with a module named setup.py in it.
+                known = "__init__.py" not in entries and any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
             self._roots[directory] = known
         return known
 

@@ -319,3 +319,23 @@ def test_loop_over_an_imported_table_on_a_non_server_registers_nothing(tmp_path:
     loop = "from pydantic_ai import Agent\nfrom .tables import TOOL_LIST\n\nagent = Agent('m')\nfor fn in TOOL_LIST:\n    agent.tool(fn)\n"
     files = {"app.py": loop, "tables.py": TABLES}
     assert findings(tmp_path, files) == []
+
+
+def test_register_function_reached_through_another_register_function(tmp_path: Path) -> None:
+    # main.py -> register_all(mcp) -> register_tools(server, None): the server is passed on.
+    files = {
+        "app.py": APP_V1,
+        "registry.py": REGISTER,
+        "wiring.py": "from .registry import register_tools\n\ndef register_all(server):\n    register_tools(server, None)\n",
+        "main.py": "from .app import mcp\nfrom .wiring import register_all\n\nregister_all(mcp)\n",
+    }
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_function_passed_on_a_parameter_nobody_fills_with_a_server(tmp_path: Path) -> None:
+    files = {
+        "registry.py": REGISTER,
+        "wiring.py": "from .registry import register_tools\n\ndef register_all(server):\n    register_tools(server, None)\n",
+        "main.py": "from .wiring import register_all\n\nregister_all(make_registry())\n",
+    }
+    assert findings(tmp_path, files) == []

@@ -177,3 +177,8 @@ def test_a_real_module_wins_over_a_namespace_alias(tmp_path: Path) -> None:
         "server.py": SERVER + HELPER_TOOL.format(imports="from helpers import load_or_error"),
     }
     assert findings(tmp_path, files) == []
+
+
+def test_a_package_with_a_setup_module_is_not_an_import_root(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/setup.py": "", "pkg/tools/cache.py": ""})
+    assert module_name(tmp_path / "pkg/tools/cache.py").dotted == "pkg.tools.cache"

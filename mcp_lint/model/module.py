@@ -36,7 +36,7 @@ from mcp_lint.model.frameworks import (
     server_family,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import TABLE_REF, ToolRegistration
+from mcp_lint.model.summary import PARAM_REF, TABLE_REF, ToolRegistration
 
 Expr = cst.BaseExpression
 
@@ -731,13 +731,16 @@ class _ModuleWalker(FastVisitor):
                 break
             if isinstance(arg.value, (cst.Name, cst.Attribute)):
                 receiver = self._receiver(arg.value)
-                if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and receiver.key):
+                key = receiver.key or ""
+                if receiver.param is not None:  # `def register_all(server): register_notes(server)`
+                    key = PARAM_REF + "#".join(receiver.param)
+                if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
                     if callee is None:
                         callee = self._called_function(node.func)
                     if callee:
                         keyword = arg.keyword.value if arg.keyword is not None else ""
                         position = -1 if keyword else index
-                        self.model.server_arguments.append((callee, position, keyword, receiver.key or "", receiver.family))
+                        self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
             if arg.keyword is None:
                 index += 1
 

@@ -10,6 +10,9 @@ from mcp_lint.model.frameworks import Family
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
 TABLE_REF = "<table>"
+# A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
+# (`def register_all(server): register_notes(server)`): that function's callers decide.
+PARAM_REF = "<param>"
 
 
 @dataclass(frozen=True)
