@@ -63,6 +63,7 @@ class Project:
         # A module below namespace folders is also reached by its `__init__.py`-chain name (a
         # script importing a sibling); a real module of that name wins.
         self.module_aliases: dict[str, str] = {}
+        self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
         # Functions defined directly in another function: a decorator's wrapper, a closure.
         self._nested: dict[str, list[str]] = {}
         for qual in self.functions:
@@ -176,7 +177,10 @@ class Project:
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
             for function, register, param, tool_name in summary.param_pending:
-                for family, server in self._servers_passed(register, param):
+                key = (register, param)  # every tool of one register function asks the same
+                if key not in self._passed:
+                    self._passed[key] = self._servers_passed(register, param)
+                for family, server in self._passed[key]:
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
         out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
