@@ -32,6 +32,9 @@ class Store:
     conditions: tuple[cst.BaseExpression, ...] = ()  # tests of enclosing `if`s
     slot: str | None = None  # `info["error"] = v`: the item it writes (the container is `key`)
     position: int | None = None  # `ok, message = v`: the element of v the local holds
+    # `errors.append(v)`, `results[k] = v`: v is one element of a collection, its text is in the
+    # collection but the collection is not v (a failure among results is not the tool's failure).
+    element: bool = False
 
 
 # Methods that put their arguments into the receiver (lists, sets, dicts, deques, queues).
@@ -355,6 +358,8 @@ class ValueFlow:
                 continue  # a part of a service object (`client.fetch()`) is not its arguments
             if store.position is not None:
                 yield store, frozenset({f"#{store.position}"})  # an element: as items go, "#1"
+            elif store.element:
+                yield store, ANY_PART
             elif store.slot is None:
                 yield store, mode
             elif mode is WHOLE or "*" in mode or store.slot in mode:

@@ -778,3 +778,54 @@ def test_a_helper_value_in_another_element_is_not_returned() -> None:
         """,
     )
     _check(source)
+
+
+def test_a_failure_among_collected_results_is_not_the_tools_failure() -> None:
+    # MCP005 follows a helper's value into what the tool returns, but one element of a list the
+    # tool builds is a per-item note, not the tool reporting its own failure.
+    source = _src(
+        """
+        def summarize(sku: str) -> str:
+            if sku not in ITEMS:
+                return f"Error: unknown SKU {sku}"
+            return ITEMS[sku]["name"]
+
+
+        @mcp.tool()
+        def summaries(skus: list[str]) -> str:
+            lines = []
+            for sku in skus:
+                lines.append(summarize(sku))
+            return "\\n".join(lines)
+        """
+    )
+    _check(source)
+
+
+def test_state_kept_on_self_is_not_a_local_value() -> None:
+    source = _src(
+        """
+        class Pool:
+            def __init__(self) -> None:
+                self.conn = None
+
+            def run(self, query: str) -> list:
+                try:
+                    return self._execute(self.conn, query)
+                except Exception as e:
+                    self.conn.last_error = str(e)
+                    raise ToolError("The database query failed; check the SQL") from e
+
+            def _execute(self, conn, query: str) -> list:
+                return conn.execute(query)
+
+
+        POOL = Pool()
+
+
+        @mcp.tool()
+        def run_query(query: str) -> list:
+            return POOL.run(query)
+        """
+    )
+    _check(source)
