@@ -15,6 +15,7 @@ import libcst as cst
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.flow import (
     CONTAINER_ADDERS,
+    RUNS_A_FUNCTION,
     WHOLE,
     Store,
     ValueFlow,
@@ -223,7 +224,7 @@ class CallbackFact:
 LIFESPAN = "<lifespan>"
 
 # Calls that run a function passed to them (`to_thread(fn, *args)`, `pool.submit(fn, x)`).
-_RUNS_A_FUNCTION = frozenset({"to_thread", "run_sync", "run_in_executor", "submit", "partial", "call_soon", "start_soon"})
+_RUNS_A_FUNCTION = RUNS_A_FUNCTION
 
 
 @dataclass

@@ -195,6 +195,10 @@ def names_read(expr: cst.CSTNode) -> frozenset[str]:
     return frozenset(reader.names)
 
 
+# Calls that run a function passed to them (`to_thread(fn, *args)`, `pool.submit(fn, x)`): their
+# other arguments are that function's inputs, whose own returns decide what comes back.
+RUNS_A_FUNCTION = frozenset({"to_thread", "run_sync", "run_in_executor", "submit", "partial", "call_soon", "start_soon"})
+
 # Calls whose result says something about a value without carrying it (its length, its type).
 _OPAQUE_CALLS = frozenset({"len", "bool", "isinstance", "issubclass", "type", "id", "hash", "callable", "hasattr"})
 
@@ -271,8 +275,9 @@ class _RefCollector(FastVisitor):
         if dotted(node.func) in _OPAQUE_CALLS:
             return False
         self.calls[id(node)] = merge_modes(self.calls[id(node)], self.mode) if id(node) in self.calls else self.mode
-        # What a call returns carries its arguments, all of them when the call is read whole.
-        inner = WHOLE if self.mode is WHOLE else ANY_PART
+        # What a call returns carries its arguments, all of them when the call is read whole
+        # (but a callback's inputs only in part).
+        inner = WHOLE if self.mode is WHOLE and last_name(dotted(node.func) or "") not in RUNS_A_FUNCTION else ANY_PART
         func = node.func
         receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
         if receiver is not None:
