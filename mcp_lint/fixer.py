@@ -17,6 +17,7 @@ import libcst
 
 from mcp_lint.fileio import dominant_newline
 from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.unused_imports import drop_unused_imports
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -70,11 +71,22 @@ def select_fixes(findings: Sequence[Finding], *, unsafe: bool) -> list[Finding]:
     chosen: list[Finding] = []
     taken: list[Edit] = []
     for finding in candidates:
-        if any(_overlap(edit, other) for edit in _edits(finding) for other in taken):
+        # An edit an earlier chosen fix already makes (the same import, the same rewrite of a
+        # statement two rules flag) is applied once: it collides with nothing.
+        fresh = [edit for edit in _edits(finding) if edit not in taken]
+        if any(_overlap(edit, other) for edit in fresh for other in taken):
             continue
         chosen.append(finding)
-        taken.extend(_edits(finding))
+        taken.extend(fresh)
     return chosen
+
+
+def chosen_edits(chosen: Sequence[Finding]) -> list[Edit]:
+    """The edits of the chosen fixes, each distinct edit once (see select_fixes)."""
+    edits: list[Edit] = []
+    for finding in chosen:
+        edits.extend(edit for edit in _edits(finding) if edit not in edits)
+    return edits
 
 
 @dataclass
@@ -116,15 +128,20 @@ def fix_source(
     pass_number = 0
     while True:
         chosen = select_fixes(findings, unsafe=unsafe)
-        if not chosen:
+        cleanup: list[Edit] = []
+        if not chosen and applied:
+            # The fixes are done: remove the imports they left without a use, as one more pass.
+            cleanup = drop_unused_imports(text, current)
+        if not chosen and not cleanup:
             return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings)
         pass_number += 1
         if pass_number > max_passes:
             return _failed(text, original_findings, f"fixes did not converge after {max_passes} passes")
 
-        where = f"pass {pass_number}: {', '.join(sorted({finding.code for finding in chosen}))}"
+        codes = sorted({finding.code for finding in chosen}) or ["unused imports"]
+        where = f"pass {pass_number}: {', '.join(codes)}"
         try:
-            edits = [_with_newline(edit, newline) for finding in chosen for edit in _edits(finding)]
+            edits = [_with_newline(edit, newline) for edit in (chosen_edits(chosen) or cleanup)]
             fixed = apply_edits(current, edits)
         except ValueError as exc:
             return _failed(text, original_findings, f"fix could not be applied ({where}): {exc}")

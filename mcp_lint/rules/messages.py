@@ -1,0 +1,260 @@
+"""An error message as the author wrote it, minus the exception's text, for fixes to write back.
+
+A message is the string literals of one expression: a plain string, an f-string, or several of
+them concatenated implicitly (`f"... e.g. " f"...; got error: {e}"`, one per line). Fixes take out
+the placeholders that carry a caught exception's text, trim what introduced them (": ", "; got
+error: ", a bracket pair), and write the rest back in the author's words, quotes and line layout:
+as an f-string for the raised error, and with `%s` arguments for a logging call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import libcst as cst
+
+# What introduces a removed placeholder: spaces, ": ", " - ", "; ", "=", escaped line breaks.
+_SEPARATORS = re.compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
+_LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
+# A label left without its value: "...; got error", "Details", "failed with exception". A label
+# word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
+_LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
+_DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
+_OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
+# Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
+_PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
+
+
+@dataclass
+class Text:
+    raw: str  # source text between the quotes, escapes kept
+    braces_escaped: bool  # `{{`/`}}` (written in an f-string)
+
+
+@dataclass
+class Placeholder:
+    source: str  # the expression's source
+    conversion: str | None = None  # "r", "s", "a"
+    spec: str | None = None  # format spec source, e.g. ".2f"
+    node: cst.BaseExpression | None = None
+
+
+Piece = Text | Placeholder
+
+
+@dataclass
+class Part:
+    """One string literal of the message."""
+
+    prefix: str  # string prefix without "f" ("", "r", "u")
+    quote: str
+    pieces: list[Piece] = field(default_factory=list)
+
+    def has_placeholder(self) -> bool:
+        return any(isinstance(p, Placeholder) for p in self.pieces)
+
+    def is_empty(self) -> bool:
+        return all(isinstance(p, Text) and not p.raw for p in self.pieces)
+
+
+@dataclass
+class Message:
+    parts: list[Part]
+    multiline: bool = False  # the literals stood on lines of their own
+
+    # -- reading ---------------------------------------------------------------------------
+    @classmethod
+    def read(cls, expr: cst.BaseExpression, line_of: Callable[[cst.CSTNode], int], code: Callable[[cst.CSTNode], str]) -> Message | None:
+        """The message of a string expression; None for anything but string literals.
+
+        `line_of(node)` is the row a node starts on, `code(node)` its source (both from the
+        file's context); the layout is read from where the literals start."""
+        parts: list[Part] = []
+        if not _collect(expr, parts, code):
+            return None
+        lines = {line_of(p) for p in _literals(expr)}
+        return cls(parts, multiline=len(lines) > 1)
+
+    # -- editing ---------------------------------------------------------------------------
+    def remove(self, carries_exception: Callable[[cst.BaseExpression], bool]) -> bool:
+        """Take out the placeholders `carries_exception` names, with what introduced them.
+        True when something was removed."""
+        removed = False
+        flat = [(part, piece) for part in self.parts for piece in part.pieces]
+        for index, (part, piece) in enumerate(flat):
+            if not isinstance(piece, Placeholder) or piece.node is None or not carries_exception(piece.node):
+                continue
+            removed = True
+            before = _text_before(flat, index)
+            after = _text_after(flat, index)
+            part.pieces[part.pieces.index(piece)] = Text("", True)
+            _trim_around(before, after)
+        if removed:
+            self._drop_empty_parts()
+            self._trim_end()
+        return removed
+
+    def append_context(self, items: list[tuple[str, str]]) -> None:
+        """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
+        if not items or not self.parts:
+            return
+        last = self.parts[-1]
+        for position, (label, expr) in enumerate(items):
+            opener = " (" if position == 0 else ", "
+            last.pieces.append(Text(f"{opener}{label}: ", True))
+            last.pieces.append(Placeholder(expr))
+        last.pieces.append(Text(")", True))
+
+    def _drop_empty_parts(self) -> None:
+        kept = [part for part in self.parts if not part.is_empty()]
+        self.parts = kept
+
+    def _trim_end(self) -> None:
+        while self.parts:
+            last = self.parts[-1]
+            while last.pieces and isinstance(last.pieces[-1], Text):
+                text = last.pieces[-1]
+                text.raw = _SEPARATORS.sub("", text.raw)
+                if text.raw:
+                    break
+                last.pieces.pop()
+            if last.pieces:
+                return
+            self.parts.pop()
+
+    # -- writing ---------------------------------------------------------------------------
+    def words(self) -> str:
+        """The text a reader sees, placeholders as {} (for judging what is left)."""
+        out = []
+        for part in self.parts:
+            for piece in part.pieces:
+                out.append(_unescape(piece.raw, piece.braces_escaped) if isinstance(piece, Text) else "{}")
+        return "".join(out)
+
+    def as_fstring(self, joiner: str) -> str:
+        """The message for an exception: an f-string where it has placeholders, literals joined by
+        `joiner` (the line break and indent of a multi-line layout, or a space)."""
+        rendered = []
+        for part in self.parts:
+            if part.has_placeholder():
+                body = "".join(
+                    _escape(p.raw, p.braces_escaped) if isinstance(p, Text) else _placeholder_code(p) for p in part.pieces
+                )
+                rendered.append(f"f{part.prefix}{part.quote}{body}{part.quote}")
+            else:
+                body = "".join(_unescape(p.raw, p.braces_escaped) for p in part.pieces if isinstance(p, Text))
+                rendered.append(f"{part.prefix}{part.quote}{body}{part.quote}")
+        return joiner.join(rendered)
+
+    def as_logging(self, joiner: str) -> tuple[str, list[str]] | None:
+        """The message for a logging call: a `%s` format and its arguments (None when a format
+        spec has no printf equivalent)."""
+        arguments: list[str] = []
+        bodies: list[tuple[Part, list[str]]] = []
+        for part in self.parts:
+            chunks: list[str] = []
+            for piece in part.pieces:
+                if isinstance(piece, Text):
+                    chunks.append(_unescape(piece.raw, piece.braces_escaped))
+                    continue
+                if piece.spec and not _PRINTF_SPEC.match(piece.spec):
+                    return None
+                kind = {"r": "r", "a": "a"}.get(piece.conversion or "", "s")
+                chunks.append("\0%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""))
+                arguments.append(piece.source)
+            bodies.append((part, chunks))
+        rendered = []
+        for part, chunks in bodies:
+            # logging applies `%` only when there are arguments: only then a literal % doubles.
+            text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
+            rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
+        return joiner.join(rendered), arguments
+
+
+def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    if isinstance(expr, cst.ConcatenatedString):
+        return _collect(expr.left, parts, code) and _collect(expr.right, parts, code)
+    if isinstance(expr, cst.SimpleString):
+        prefix = expr.prefix
+        if "b" in prefix.lower():
+            return False
+        parts.append(Part(prefix, expr.quote, [Text(expr.raw_value, False)]))
+        return True
+    if isinstance(expr, cst.FormattedString):
+        prefix = expr.prefix.replace("f", "").replace("F", "")
+        if "b" in prefix.lower():
+            return False
+        part = Part(prefix, expr.end, [])
+        for piece in expr.parts:
+            if isinstance(piece, cst.FormattedStringText):
+                part.pieces.append(Text(piece.value, True))
+                continue
+            if piece.equal is not None:
+                return False  # `{x=}` prints its own source: no %s equivalent
+            spec = None
+            if piece.format_spec is not None:
+                if not all(isinstance(s, cst.FormattedStringText) for s in piece.format_spec):
+                    return False
+                spec = "".join(s.value for s in piece.format_spec if isinstance(s, cst.FormattedStringText))
+            source = code(piece.expression).strip()
+            part.pieces.append(Placeholder(source, piece.conversion, spec, piece.expression))
+        parts.append(part)
+        return True
+    return False
+
+
+def _literals(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(expr, cst.ConcatenatedString):
+        return _literals(expr.left) + _literals(expr.right)
+    return [expr]
+
+
+def _text_before(flat: list[tuple[Part, Piece]], index: int) -> Text | None:
+    """The text right before a placeholder in the same literal, if any."""
+    part = flat[index][0]
+    if index > 0 and flat[index - 1][0] is part and isinstance(flat[index - 1][1], Text):
+        return flat[index - 1][1]  # type: ignore[return-value]
+    return None
+
+
+def _text_after(flat: list[tuple[Part, Piece]], index: int) -> Text | None:
+    part = flat[index][0]
+    if index + 1 < len(flat) and flat[index + 1][0] is part and isinstance(flat[index + 1][1], Text):
+        return flat[index + 1][1]  # type: ignore[return-value]
+    return None
+
+
+def _trim_around(before: Text | None, after: Text | None) -> None:
+    """`load failed: {e}` -> `load failed`; `page ({e})` -> `page`; `...; got error: {e}` -> `...`."""
+    if before is None:
+        if after is not None:
+            after.raw = _LEADING_SEPARATORS.sub("", after.raw)
+        return
+    text = _SEPARATORS.sub("", before.raw)
+    labelled = len(text) < len(before.raw.rstrip(" ")) or before.raw.rstrip(" ").endswith((":", "="))
+    if labelled or not text.strip():
+        text = _SEPARATORS.sub("", _DANGLING_LABEL.sub("", text))
+    if after is not None and text and text[-1] in _OPENERS and after.raw.startswith(_OPENERS[text[-1]]):
+        text = _SEPARATORS.sub("", text[:-1])
+        after.raw = after.raw[1:]
+    if after is not None and after.raw and after.raw[0] not in " .,;:!?)]}\\" and text:
+        text += " "  # `Error {e} occurred` -> `Error occurred`
+    before.raw = text
+
+
+def _escape(raw: str, braces_escaped: bool) -> str:
+    return raw if braces_escaped else raw.replace("{", "{{").replace("}", "}}")
+
+
+def _unescape(raw: str, braces_escaped: bool) -> str:
+    return raw.replace("{{", "{").replace("}}", "}") if braces_escaped else raw
+
+
+def _placeholder_code(piece: Placeholder) -> str:
+    conversion = f"!{piece.conversion}" if piece.conversion else ""
+    spec = f":{piece.spec}" if piece.spec else ""
+    # A dict literal right after `{` would read as `{{`: keep them apart.
+    source = f" {piece.source}" if piece.source.startswith("{") else piece.source
+    return "{" + source + conversion + spec + "}"
