@@ -56,8 +56,6 @@ def read_note(note_id: int) -> str:
 """,
         """\
 from mcp.server.fastmcp import FastMCP
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 from mcp.server.fastmcp.exceptions import ToolError
 
 mcp = FastMCP("notes")
@@ -93,8 +91,6 @@ def read_note(note_id: int) -> str:
         """\
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 
 mcp = FastMCP("notes")
 
@@ -127,9 +123,7 @@ def read_note(note_id: str) -> str:
     return note
 """,
         """\
-from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
-from mcp.types import INVALID_PARAMS
 from mcp.server.mcpserver.exceptions import ToolError
 
 mcp = MCPServer("notes")
@@ -162,10 +156,8 @@ def refund(order_id: int) -> str:
     return "refunded"
 """,
         """\
-from mcp import MCPError
 from mcp.server.mcpserver import MCPServer as Server
 from mcp.server.mcpserver.exceptions import ToolError as ToolFailure
-from mcp.types import INTERNAL_ERROR
 
 server = Server("orders")
 
@@ -198,8 +190,6 @@ async def cancel_order(order_id: int) -> str:
         """\
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError as TE
-from mcp.shared.exceptions import McpError
-from mcp.types import INTERNAL_ERROR, ErrorData
 
 app = FastMCP("orders")
 
@@ -234,8 +224,6 @@ async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         """\
 import mcp.types as types
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 
 server = Server("calc")
 
@@ -268,8 +256,7 @@ async def call_tool(name: str, arguments: dict) -> CallToolResult:
 """,
         """\
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, CallToolResult, ErrorData, TextContent
+from mcp.types import CallToolResult, TextContent
 
 server = Server("calc")
 
@@ -447,8 +434,7 @@ async def call_tool(name: str, arguments: dict) -> list[TextContent]:
 """,
         """\
 from mcp.server.lowlevel import Server
-from mcp.types import TextContent
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextContent
 
 server = Server("kv")
 
@@ -523,10 +509,11 @@ async def get_forecast(city: str) -> str:
         return f"Error: {e}"
 """,
         """\
+import logging
+
 import httpx
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-import logging
 
 logger = logging.getLogger(__name__)
 
@@ -541,8 +528,8 @@ async def get_forecast(city: str) -> str:
             response.raise_for_status()
             return response.text
     except Exception as e:
-        logger.exception("get_forecast failed")
-        raise ToolError("get_forecast failed") from e
+        logger.exception("Could not get forecast")
+        raise ToolError("Could not get forecast") from e
 """,
         None,
         id="mcp002-mcp1-newlogger",
@@ -581,8 +568,8 @@ def read_file(path: str) -> str:
         with open(path) as handle:
             return handle.read()
     except OSError as exc:
-        log.exception("read_file failed")
-        raise ToolError("read_file failed") from exc
+        log.exception("Could not read file")
+        raise ToolError("Could not read file") from exc
 """,
         None,
         id="mcp002-mcp2-reuse-log",
@@ -622,7 +609,7 @@ def fetch(url: str) -> str:
     try:
         return httpx.get(url).text
     except httpx.HTTPError as e:
-        logger.exception(f"Could not fetch {url}")
+        logger.exception("Could not fetch %s", url)
         raise ToolError(f"Could not fetch {url}") from e
 """,
         None,
@@ -803,14 +790,14 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP002_CASES[0].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError("get_forecast failed")',
+            'Log the exception and raise ToolError("Could not get forecast") from e',
             id="mcp002",
         ),
         pytest.param(
             MCP002_CASES[2].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError(f"Could not fetch {url}")',
+            'Log the exception and raise ToolError(f"Could not fetch {url}") from e',
             id="mcp002-fstring",
         ),
         pytest.param(MCP004_CASES[0].values[0], "MCP004", None, "Move the check above the first mutation", id="mcp004"),
@@ -941,8 +928,8 @@ def search(query: str) -> str:
 """
     after = """\
 from fastmcp import FastMCP
-from loguru import logger
 from fastmcp.exceptions import ToolError
+from loguru import logger
 
 mcp = FastMCP("search")
 
@@ -952,8 +939,8 @@ def search(query: str) -> str:
     try:
         return ENGINE.search(query)
     except Exception as e:
-        logger.exception("search failed")
-        raise ToolError("search failed") from e
+        logger.exception("Could not search")
+        raise ToolError("Could not search") from e
 """
     assert fixed(before) == after
 
@@ -1034,10 +1021,12 @@ def fetch(url: str, backend: str) -> str:
     assert fixed(before) == after
 
 
+# isort's order: the standard library section first, opened with a blank line.
 MCP002_NEW_IMPORTS = """\
+import logging
+
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-import logging
 
 logger = logging.getLogger(__name__)
 """
@@ -1108,7 +1097,7 @@ def to_pdf(path: str) -> str:
 """
     fixed_text = fixed(before)
     assert "\\\\n" not in fixed_text  # no doubled backslash
-    assert 'raise ToolError("Failed to convert: \\nNote: conversion needs Word installed.") from e' in fixed_text
+    assert 'raise ToolError("Failed to convert\\nNote: conversion needs Word installed.") from e' in fixed_text
 
 
 def test_mcp002_keeps_the_other_placeholders_of_a_concatenated_message() -> None:
@@ -1161,7 +1150,7 @@ async def item(item_id: int) -> dict:
     (finding,) = findings_of(before, "MCP002", "fastmcp>=3")
     assert finding.fix is not None
     assert [edit.content for edit in finding.fix.edits if "raise" in edit.content] == [
-        'logger.exception(f"Request to {path!r} failed")\n        raise HNError(f"Request to {path!r} failed") from e'
+        'logger.exception("Request to %r failed", path)\n        raise HNError(f"Request to {path!r} failed") from e'
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+import libcst as cst
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit
@@ -32,7 +33,8 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     upstream_body,
 )
-from mcp_lint.rules.results import classify_return
+from mcp_lint.rules.messages import Message, Placeholder, Text
+from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -138,13 +140,13 @@ def check_health() -> dict:
             data = {
                 "kind": kind,
                 "what": " ".join(description.replace("{}", "…").split())[:60],
-                "msg": ctx.source(message) if message is not None else "",
+                "msg": _fix_message(ctx, resolved, message) if message is not None else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
                 "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
             }
-            if message is value and getattr(value, "lpar", None):
+            if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
                 data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
                 data["msg_range"] = encode_range(ctx, message)
@@ -185,11 +187,13 @@ def check_health() -> dict:
         start, end = decode_range(latent.get("stmt"))
         cause = latent.get("cause")
         if toolerror_available(reach):
-            if latent.get("paren_head") and not cause:
-                # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`.
+            if latent.get("paren_head"):
+                # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and
+                # the cause follows the closing parenthesis.
                 msg_start, _ = decode_range(latent.get("msg_range"))
                 head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
-                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...) instead", (head,), ("ToolError",))
+                edits = (head, Edit(end, end, cause)) if cause else (head,)
+                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",))
             edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
             message = " ".join(msg.split())
             message = message if len(message) <= 60 else message[:57] + "..."
@@ -198,3 +202,37 @@ def check_health() -> dict:
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
         return None
+
+
+# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
+_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+
+
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression) -> str:
+    """The fix's message: the returned text, plus the details an error dict carried next to it
+    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
+    source = ctx.source(message)
+    items = _dict_items(_unwrap(value, ctx))
+    if items is None:
+        return source
+    details = next(
+        (items[k] for k in _DETAIL_KEYS if k in items and items[k] is not message and not _is_empty(items[k])),
+        None,
+    )
+    if details is None:
+        return source
+    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None or len(text.parts) != 1 or (extra is not None and len(extra.parts) != 1):
+        return source
+    pieces = extra.parts[0].pieces if extra is not None else [Placeholder(ctx.code(details).strip())]
+    if isinstance(details, (cst.Call, cst.Subscript)) or (extra is None and not isinstance(details, (cst.Name, cst.Attribute))):
+        return source  # only literals and plain references: anything else may not be text
+    text.parts[0].pieces.extend([Text(" (", True), *pieces, Text(")", True)])
+    return text.as_fstring(" ")
+
+
+def _is_empty(node: cst.BaseExpression) -> bool:
+    return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
+        isinstance(node, cst.SimpleString) and not node.evaluated_value
+    )
