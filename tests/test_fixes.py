@@ -345,7 +345,7 @@ mcp = FastMCP("notes")
 @mcp.tool()
 def delete_note(note_id: str) -> str:
     if note_id not in NOTES:
-        raise ToolError(f"Error: note {note_id} not found")
+        raise ToolError(f"Note {note_id} not found")
     del NOTES[note_id]
     return "deleted"
 """,
@@ -443,7 +443,7 @@ server = Server("kv")
 async def call_tool(name: str, arguments: dict) -> list[TextContent]:
     key = arguments["key"]
     if key not in TABLE:
-        return CallToolResult(content=[TextContent(type="text", text="Error: key not found")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text="Key not found")], isError=True)
     return [TextContent(type="text", text=TABLE[key])]
 """,
         "mcp>=1.19,<2",
@@ -470,7 +470,7 @@ from mcp.types import CallToolResult, TextContent
 
 async def handle(ctx, params) -> CallToolResult:
     if params.name not in DATA:
-        return CallToolResult(content=[TextContent(type="text", text="Error: no such record")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text="No such record")], isError=True)
     return CallToolResult(content=[TextContent(type="text", text=DATA[params.name])])
 
 
@@ -775,7 +775,7 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP005_CASES[0].values[0],
             "MCP005",
             None,
-            'Raise ToolError(f"Error: note {note_id} not found") instead',
+            'Raise ToolError(f"Note {note_id} not found") instead',
             id="mcp005",
         ),
         pytest.param(
@@ -960,7 +960,7 @@ def close_ticket(ticket_id: int) -> str:
     return "closed"
 """
     assert fixed(before) == before.replace(
-        'return f"Error: ticket {ticket_id} does not exist"', 'raise fe.ToolError(f"Error: ticket {ticket_id} does not exist")'
+        'return f"Error: ticket {ticket_id} does not exist"', 'raise fe.ToolError(f"Ticket {ticket_id} does not exist")'
     )
 
 
@@ -1056,8 +1056,8 @@ async def fetch_page(url: str) -> str:
     try:
         return await download(url)
     except Exception as e:
-        logger.exception("Error: could not access the page")
-        raise ToolError("Error: could not access the page") from e
+        logger.exception("Could not access the page")
+        raise ToolError("Could not access the page") from e
 """
     assert fixed(before) == after
 

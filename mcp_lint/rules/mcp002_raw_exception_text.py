@@ -280,6 +280,7 @@ class _FixText:
         if message.parts:
             self.quote = message.parts[0].quote if len(message.parts[0].quote) == 1 else self.quote
         message.remove(lambda node: find_exception_text(node, self.handler) is not None)
+        message.drop_error_prefix()
         words = message.words()
         if not words.strip(" :;,.-{}") or vague_reason(words) == "generic":
             return None

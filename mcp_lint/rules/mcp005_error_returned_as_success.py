@@ -212,23 +212,21 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     """The fix's message: the returned text, plus the details an error dict carried next to it
     (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
     source = ctx.source(message)
+    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None or len(text.parts) != 1:
+        return source  # a layout of several literals is kept as written
+    text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
-    if items is None:
-        return source
     details = next(
-        (items[k] for k in _DETAIL_KEYS if k in items and items[k] is not message and not _is_empty(items[k])),
+        (items[k] for k in _DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
     )
-    if details is None:
-        return source
-    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
-    extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code)
-    if text is None or len(text.parts) != 1 or (extra is not None and len(extra.parts) != 1):
-        return source
-    pieces = extra.parts[0].pieces if extra is not None else [Placeholder(ctx.code(details).strip())]
-    if isinstance(details, (cst.Call, cst.Subscript)) or (extra is None and not isinstance(details, (cst.Name, cst.Attribute))):
-        return source  # only literals and plain references: anything else may not be text
-    text.parts[0].pieces.extend([Text(" (", True), *pieces, Text(")", True)])
+    extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None
+    if extra is not None and len(extra.parts) == 1:
+        text.parts[0].pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
+    elif isinstance(details, (cst.Name, cst.Attribute)):
+        # Only literals and plain references: anything else (a call) may not be text.
+        text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
     return text.as_fstring(" ")
 
 

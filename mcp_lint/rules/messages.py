@@ -22,6 +22,7 @@ _LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
 _LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
 _DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
+_ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
@@ -95,6 +96,19 @@ class Message:
             self._drop_empty_parts()
             self._trim_end()
         return removed
+
+    def drop_error_prefix(self) -> None:
+        """`Error: note 3 not found` -> `Note 3 not found`: raised as an error, the message needs
+        no label saying so (clients show it as one, mcp even prefixes "Error executing tool")."""
+        if not self.parts or not self.parts[0].pieces or not isinstance(self.parts[0].pieces[0], Text):
+            return
+        first = self.parts[0].pieces[0]
+        rest = _ERROR_PREFIX.sub("", first.raw, count=1)
+        if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
+            return
+        if rest[:1].islower() and not rest[1:2].isupper():
+            rest = rest[0].upper() + rest[1:]
+        first.raw = rest
 
     def append_context(self, items: list[tuple[str, str]]) -> None:
         """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
