@@ -33,6 +33,9 @@ class Example:
     code: str
     flagged: tuple[int, ...] = ()
     target: str | None = None  # e.g. "mcp>=2.1" when the example is version specific
+    # What `--fix --unsafe-fixes` writes for an INVALID example when only this rule is selected
+    # (Fixit's expected_replacement); None when the rule offers no fix for it.
+    fixed: str | None = None
 
 
 class FileContext:

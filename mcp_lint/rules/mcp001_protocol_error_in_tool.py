@@ -98,6 +98,19 @@ def read_note(note_id: str) -> str:
     return note
 """,
             flagged=(11,),
+            fixed="""\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("notes")
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise ToolError(f"Note {note_id} not found")
+    return note
+""",
         ),
         Example(
             """\
@@ -114,6 +127,18 @@ async def cancel_order(order_id: int) -> str:
     return "cancelled"
 """,
             flagged=(10,),
+            fixed="""\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+app = FastMCP("orders")
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise ToolError("Order already shipped")
+    return "cancelled"
+""",
         ),
     )
     VALID = (

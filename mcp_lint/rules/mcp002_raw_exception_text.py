@@ -76,6 +76,69 @@ async def get_forecast(city: str) -> str:
         return f"Error: {e}"
 """,
             flagged=(14,),
+            fixed="""\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        logger.exception("Could not get forecast")
+        raise ToolError("Could not get forecast") from e
+""",
+        ),
+        Example(
+            """\
+import json
+import logging
+
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tracker")
+
+
+@mcp.tool
+def get_issue(issue_key: str) -> str:
+    try:
+        return json.dumps(TRACKER.issue(issue_key))
+    except Exception as e:
+        logger.error("Error getting issue %s: %s", issue_key, e)
+        error_result = {"success": False, "error": f"Failed to get issue: {e}", "issue_key": issue_key}
+        return json.dumps(error_result)
+""",
+            flagged=(17,),
+            fixed="""\
+import json
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tracker")
+
+
+@mcp.tool
+def get_issue(issue_key: str) -> str:
+    try:
+        return json.dumps(TRACKER.issue(issue_key))
+    except Exception as e:
+        logger.error("Error getting issue %s: %s", issue_key, e, exc_info=True)
+        raise ToolError(f"Failed to get issue (issue_key: {issue_key})") from e
+""",
         ),
     )
     VALID = (

@@ -57,6 +57,19 @@ def delete_note(note_id: str) -> str:
     return "deleted"
 """,
             flagged=(8,),
+            fixed="""\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("notes")
+
+@mcp.tool()
+def delete_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise ToolError(f"Note {note_id} not found")
+    del NOTES[note_id]
+    return "deleted"
+""",
         ),
         Example(
             """\
@@ -73,6 +86,20 @@ def close_ticket(ticket_id: int) -> dict:
     return {"success": True}
 """,
             flagged=(9,),
+            fixed="""\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("tickets")
+
+@mcp.tool
+def close_ticket(ticket_id: int) -> dict:
+    ticket = TICKETS.get(ticket_id)
+    if ticket is None:
+        raise ToolError(f"Ticket {ticket_id} does not exist")
+    ticket.close()
+    return {"success": True}
+""",
         ),
     )
     VALID = (
