@@ -1172,3 +1172,212 @@ def restock(sku: str, quantity: int) -> str:
 """
     (finding,) = findings_of(source, "MCP004")
     assert finding.fix is not None and finding.fix.applicability is Applicability.DISPLAY_ONLY
+
+
+# --- issue 11: fixes a reviewer merges as they are -------------------------------------------------
+
+
+def _tool(body: str, header: str = "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n") -> str:
+    """A fastmcp server with one tool `lookup(item_id)` whose body is `body` (indented by 4)."""
+    indented = "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
+    return f'{header}mcp = FastMCP("inventory")\n\n\n@mcp.tool\ndef lookup(item_id: str) -> str:\n{indented}'
+
+
+def _handler(fixed_text: str) -> list[str]:
+    """The lines of the tool's `except` block after fixing."""
+    lines = fixed_text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("except"))
+    return [line.strip() for line in lines[start + 1 :] if line.strip()]
+
+
+def test_mcp002_adds_exc_info_to_the_handlers_own_log_call_instead_of_logging_twice() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    logger.error("lookup of %s failed: %s", item_id, e)
+    return f"Failed to look up {item_id}: {e}"
+"""
+    )
+    assert _handler(fixed(before)) == [
+        'logger.error("lookup of %s failed: %s", item_id, e, exc_info=True)',
+        'raise ToolError(f"Failed to look up {item_id}") from e',
+    ]
+
+
+def test_mcp002_leaves_a_log_call_that_already_records_the_traceback() -> None:
+    for log in ('logger.exception("lookup of %s failed", item_id)', 'logger.warning("lookup failed", exc_info=True)'):
+        before = _tool(f"try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    {log}\n    return f\"Failed to look up {{item_id}}: {{e}}\"\n")
+        assert _handler(fixed(before)) == [log, 'raise ToolError(f"Failed to look up {item_id}") from e']
+
+
+def test_mcp002_turns_a_loguru_error_call_into_exception() -> None:
+    header = "from fastmcp import FastMCP\nfrom loguru import logger\n\n"
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    logger.error(f"lookup failed: {e}")\n    return f"Failed to look up {item_id}: {e}"\n', header)
+    assert _handler(fixed(before)) == ['logger.exception(f"lookup failed: {e}")', 'raise ToolError(f"Failed to look up {item_id}") from e']
+
+
+def test_mcp002_logs_with_percent_arguments_where_no_log_call_exists() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup of {item_id!r} at 100% load failed: {e}"\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %r at 100%% load failed", item_id)',
+        'raise ToolError(f"Lookup of {item_id!r} at 100% load failed") from e',
+    ]
+    # Without arguments logging does not %-format: a literal % stays single.
+    plain = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup at 100% load failed: {e}"\n')
+    assert _handler(fixed(plain))[0] == 'logger.exception("Lookup at 100% load failed")'
+
+
+def test_mcp002_deletes_the_locals_that_only_fed_the_old_error_result_and_keeps_its_context() -> None:
+    header = "import json\nimport logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n"
+    before = _tool(
+        """\
+try:
+    return json.dumps(STORE.fetch(item_id))
+except Exception as e:
+    logger.error(f"Error fetching {item_id}: {e}", exc_info=True)
+    error_message = str(e)
+    error_result = {"success": False, "error": error_message, "item_id": item_id}
+    return json.dumps(error_result, indent=2)
+""",
+        header,
+    )
+    assert _handler(fixed(before)) == [
+        'logger.error(f"Error fetching {item_id}: {e}", exc_info=True)',
+        'raise ToolError(f"Could not lookup (item_id: {item_id})") from e',
+    ]
+
+
+def test_mcp002_keeps_a_local_that_is_still_read_after_the_fix() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    msg = f"Lookup of {item_id} failed: {e}"
+    AUDIT.append(msg)
+    return msg
+"""
+    )
+    assert _handler(fixed(before)) == [
+        'msg = f"Lookup of {item_id} failed: {e}"',
+        "AUDIT.append(msg)",
+        'logger.exception("Lookup of %s failed", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed") from e',
+    ]
+
+
+def test_mcp002_reads_the_message_through_the_local_that_held_it() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept ValueError as e:\n    msg = f"item_id is not a valid SKU: {e}"\n    raise ToolError(msg) from e\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nimport logging\n\nlogger = logging.getLogger(__name__)\n")
+    assert _handler(fixed(before)) == ['logger.exception("item_id is not a valid SKU")', 'raise ToolError("item_id is not a valid SKU") from e']
+
+
+def test_mcp002_treats_an_implicit_concatenation_as_one_message_and_keeps_its_layout() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    raise ToolError(
+        f"{item_id} must be a catalogue id, e.g. "
+        f'"SKU-1234"; got error: {e}'
+    ) from e
+""",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nimport logging\n\nlogger = logging.getLogger(__name__)\n",
+    )
+    text = fixed(before)
+    assert text.endswith(
+        """\
+    except Exception as e:
+        logger.exception(
+            "%s must be a catalogue id, e.g. "
+            '"SKU-1234"',
+            item_id,
+        )
+        raise ToolError(
+            f"{item_id} must be a catalogue id, e.g. "
+            '"SKU-1234"'
+        ) from e
+"""
+    )
+
+
+def test_fixes_remove_the_imports_they_left_unused_and_only_those() -> None:
+    before = """\
+import os
+import traceback
+
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("files")
+__all__ = ["ErrorData"]
+
+
+@mcp.tool()
+def read_file(path: str) -> str:
+    if not path:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message="path is empty"))
+    try:
+        return open(path).read()
+    except OSError:
+        return traceback.format_exc()
+"""
+    text = fixed(before)
+    head = text.split("\n\n\n")[0]
+    # os was unused before the fix: not ours to remove. ErrorData is exported by __all__.
+    assert "import os\n" in head and "from mcp.types import ErrorData\n" in head
+    assert "traceback" not in text and "McpError" not in text and "INVALID_PARAMS" not in text
+
+
+def test_a_new_import_joins_the_from_line_of_its_module() -> None:
+    before = _tool('if item_id not in STORE:\n    return f"Error: item {item_id} not found"\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import (\n    NotFoundError,\n    ResourceError,\n)\n\n")
+    assert fixed(before).startswith("from fastmcp import FastMCP\nfrom fastmcp.exceptions import (\n    NotFoundError,\n    ResourceError,\n    ToolError,\n)\n")
+    one_line = _tool('if item_id not in STORE:\n    return f"Error: item {item_id} not found"\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import NotFoundError, ValidationError\n\n")
+    assert fixed(one_line).startswith("from fastmcp import FastMCP\nfrom fastmcp.exceptions import NotFoundError, ToolError, ValidationError\n")
+
+
+def test_new_imports_go_into_their_isort_section() -> None:
+    header = "import os\nimport sys\n\nimport httpx\nfrom fastmcp import FastMCP\n\nfrom inventory.store import STORE\n\n"
+    before = _tool("try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f\"Lookup failed: {e}\"\n", header)
+    assert fixed(before).startswith(
+        "import logging\nimport os\nimport sys\n\nimport httpx\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n\n"
+        "from inventory.store import STORE\n\nlogger = logging.getLogger(__name__)\n\nmcp = "
+    )
+    # No standard library section yet: it is opened above the third-party one.
+    third_party_only = _tool("try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f\"Lookup failed: {e}\"\n", "from fastmcp import FastMCP\n\n")
+    assert fixed(third_party_only).startswith("import logging\n\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n\nlogger = ")
+
+
+def test_mcp005_keeps_the_details_of_an_error_dict_and_drops_the_error_label() -> None:
+    before = _tool('if not item_id.startswith("SKU-"):\n    return {"error": "Error: invalid item id", "details": "ids look like SKU-1234"}\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\n\n")
+    assert 'raise ToolError("Invalid item id (ids look like SKU-1234)")' in fixed(before)
+    # No details: the message alone.
+    bare = _tool('if not item_id.startswith("SKU-"):\n    return {"error": "invalid item id", "item": item_id}\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\n\n")
+    assert 'raise ToolError("invalid item id")' in fixed(bare)
+
+
+def test_mcp005_keeps_a_parenthesised_message_layout_when_it_adds_the_cause() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except StoreLocked as e:
+    return (
+        f"Error: {item_id} is locked by {e.owner}. "
+        "Try again after the nightly import."
+    )
+""",
+        "from fastmcp import FastMCP\n\n\nclass StoreLocked(Exception):\n    owner: str\n\n\n",
+    )
+    assert fixed(before).endswith(
+        """\
+    except StoreLocked as e:
+        raise ToolError(
+            f"Error: {item_id} is locked by {e.owner}. "
+            "Try again after the nightly import."
+        ) from e
+"""
+    )
