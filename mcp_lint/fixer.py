@@ -128,21 +128,19 @@ def fix_source(
     pass_number = 0
     while True:
         chosen = select_fixes(findings, unsafe=unsafe)
-        cleanup: list[Edit] = []
-        if not chosen and applied:
-            # The fixes are done: remove the imports they left without a use, as one more pass.
-            cleanup = drop_unused_imports(text, current)
-        if not chosen and not cleanup:
+        if not chosen:
             return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings)
         pass_number += 1
         if pass_number > max_passes:
             return _failed(text, original_findings, f"fixes did not converge after {max_passes} passes")
 
-        codes = sorted({finding.code for finding in chosen}) or ["unused imports"]
-        where = f"pass {pass_number}: {', '.join(codes)}"
+        where = f"pass {pass_number}: {', '.join(sorted({finding.code for finding in chosen}))}"
         try:
-            edits = [_with_newline(edit, newline) for edit in (chosen_edits(chosen) or cleanup)]
+            edits = [_with_newline(edit, newline) for edit in chosen_edits(chosen)]
             fixed = apply_edits(current, edits)
+            # In the same pass: the imports the fixes so far left without a use go too.
+            cleanup = [_with_newline(edit, newline) for edit in drop_unused_imports(text, fixed)]
+            fixed = apply_edits(fixed, cleanup)
         except ValueError as exc:
             return _failed(text, original_findings, f"fix could not be applied ({where}): {exc}")
         try:
