@@ -1381,3 +1381,52 @@ except StoreLocked as e:
         ) from e
 """
     )
+
+
+def test_no_toolerror_fix_where_the_functions_own_except_would_catch_the_raise() -> None:
+    """Inside `try: ... except Exception:`, `return "Invalid ..."` turned into `raise ToolError`
+    would be caught by that handler and its message replaced: no fix is offered there."""
+    before = _tool(
+        """\
+try:
+    if not item_id.startswith("SKU-"):
+        return f"Invalid item id {item_id}; ids look like SKU-1234"
+    return STORE.fetch(item_id)
+except Exception as e:
+    logger.exception("lookup failed")
+    return f"Lookup failed: {e}"
+""",
+        "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n",
+    )
+    text = fixed(before)
+    assert 'return f"Invalid item id {item_id}; ids look like SKU-1234"' in text
+    # The handler's own return is outside the `try` body: it is fixed.
+    assert 'raise ToolError("Lookup failed") from e' in text
+    # A handler that lets ToolError through (`except ToolError: raise`) keeps the fix.
+    passes = before.replace("except Exception as e:", "except ToolError:\n        raise\n    except Exception as e:")
+    passes = passes.replace("from fastmcp import FastMCP\n", "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n")
+    assert 'raise ToolError(f"Invalid item id {item_id}; ids look like SKU-1234")' in fixed(passes)
+
+
+def test_mcp001_fix_is_not_offered_where_only_the_protocol_error_was_let_through() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+@mcp.tool()
+def read_text(language: str) -> str:
+    try:
+        if language not in LANGUAGES:
+            raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Unsupported language: {language}"))
+        return OCR.read(language)
+    except McpError:
+        raise
+    except Exception:
+        raise ValueError("OCR failed")
+"""
+    finding = next(f for f in findings_of(before, "MCP001"))
+    assert finding.fix is None

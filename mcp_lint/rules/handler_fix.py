@@ -15,7 +15,7 @@ from typing import Iterator
 import libcst as cst
 
 from mcp_lint.findings import Edit, Location
-from mcp_lint.model.facts import Handler
+from mcp_lint.model.facts import FunctionFacts, Handler, _catches, catches
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -245,3 +245,24 @@ def deletion(statement: cst.SimpleStatementLine, ctx: FileContext) -> Edit | Non
     if last >= len(ctx.lines):
         return None
     return Edit(Location(first, 1), Location(last + 1, 1), "")
+
+
+# -- would the new raise escape? -----------------------------------------------------------------
+
+
+def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, raised: str = "ToolError") -> bool:
+    """Would `raise <raised>(...)` written at `sink` be caught by a `try` of the function around
+    it (`except Exception:` after the checks of a tool)? Then turning a return into that raise
+    would hand the message to the handler instead of the client: the fix must not."""
+    where = ctx.range(sink)
+    seen: set[int] = set()
+    for handler in fn.handlers:
+        node = handler.try_node
+        if id(node) in seen or not isinstance(node, cst.Try):
+            continue
+        seen.add(id(node))
+        body = ctx.range(node.body)
+        if body.start.line <= where.start.line and where.end.line <= body.end.line:
+            if catches(_catches(node, ctx.model.aliases), raised):
+                return True
+    return False

@@ -196,6 +196,9 @@ def note(note_id: str) -> str:
                 "exc": encode_range(ctx, exc),
                 "stmt": encode_range(ctx, fact.node),
                 "unknown_tool": "1" if unknown_tool else "",
+                # `except McpError: raise` lets the protocol error through, but a handler of the
+                # same `try` would catch a ToolError: the message would not reach the client.
+                "raise_caught": "1" if fact.caught_here("ToolError") else "",
             }
             yield self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
         for ret in fn.returns:
@@ -253,6 +256,8 @@ def note(note_id: str) -> str:
         if not msg:
             return None
         if toolerror_available(reach) and latent.variant == "raise":
+            if latent.get("raise_caught"):
+                return None
             start, end = decode_range(latent.get("exc"))
             edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg})")
             return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",))

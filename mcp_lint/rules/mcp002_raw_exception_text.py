@@ -39,7 +39,7 @@ from mcp_lint.rules.exception_text import (
     upstream_body,
 )
 from mcp_lint.rules.results import is_error_result
-from mcp_lint.rules.handler_fix import dead_assignments, deletion, local_value, log_plan
+from mcp_lint.rules.handler_fix import dead_assignments, deletion, local_value, log_plan, raise_is_caught
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import vague_reason
 
@@ -316,6 +316,12 @@ class _FixText:
         self.sink = sink
         self.handler = handler
         self.context: list[tuple[str, str]] = []  # (key, expression) of the old error dict
+        sink_range = ctx.range(sink)
+        self.handlers = [handler] + [
+            other
+            for other in fn.handlers
+            if other is not handler and _contains(ctx.range(other.node), sink_range)
+        ]
         self.quote = '"'
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
@@ -342,7 +348,8 @@ class _FixText:
             return None
         if message.parts:
             self.quote = message.parts[0].quote if len(message.parts[0].quote) == 1 else self.quote
-        message.remove(lambda node: find_exception_text(node, self.handler) is not None)
+        # The text of any exception being handled here: `{e}` of an outer handler too.
+        message.remove(lambda node: any(find_exception_text(node, h) is not None for h in self.handlers))
         message.drop_error_prefix()
         words = message.words()
         if not words.strip(" :;,.-{}") or vague_reason(words) == "generic":
@@ -367,6 +374,13 @@ class _FixText:
         return chosen
 
 
+def _contains(outer, inner) -> bool:
+    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (
+        outer.end.line,
+        outer.end.column,
+    ) >= (inner.end.line, inner.end.column)
+
+
 def _is_reference(expr: cst.BaseExpression) -> bool:
     """`page_id`, `args.project`, `params["id"]`: a value worth naming in the message."""
     if isinstance(expr, cst.Subscript):
@@ -374,10 +388,24 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
 
 
+# First words of function names that read as a verb: "Could not <name in words>".
+_VERBS = frozenset(
+    "get list create update delete remove add set fetch read write search find load save send parse build make "
+    "open close start stop run execute analyze explain query check validate download upload insert move copy "
+    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
+    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt".split()
+)
+
+
 def _could_not(function: str) -> str:
     """`_parse_attachments` -> "Could not parse attachments": what failed, in words."""
-    words = " ".join(w for w in function.strip("_").split("_") if w)
-    return f"Could not {words}" if words else "The operation failed"
+    words = [w for w in function.strip("_").split("_") if w]
+    if not words:
+        return "The operation failed"
+    if words[0].lower() in _VERBS:
+        return "Could not " + " ".join(words)
+    return f"{function.strip('_')} failed"
 
 
 def _build_fix(
@@ -388,6 +416,8 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
+    if isinstance(node, cst.Return) and raise_is_caught(fn, node, ctx):
+        return None  # a raise there would land in the `except` around it, not reach the client
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found)
     indent = indent_of(ctx, node)

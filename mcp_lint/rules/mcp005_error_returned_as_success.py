@@ -33,6 +33,7 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     upstream_body,
 )
+from mcp_lint.rules.handler_fix import raise_is_caught
 from mcp_lint.rules.messages import Message, Placeholder, Text
 from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
 
@@ -172,6 +173,8 @@ def check_health() -> dict:
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
                 "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
+                # A raise there would be caught by the function's own `except`: no ToolError fix.
+                "raise_caught": "1" if raise_is_caught(fn, ret.node, ctx) else "",
             }
             if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
@@ -213,7 +216,7 @@ def check_health() -> dict:
             return None
         start, end = decode_range(latent.get("stmt"))
         cause = latent.get("cause")
-        if toolerror_available(reach):
+        if toolerror_available(reach) and not latent.get("raise_caught"):
             if latent.get("paren_head"):
                 # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and
                 # the cause follows the closing parenthesis.

@@ -150,6 +150,9 @@ class Message:
     def as_fstring(self, joiner: str) -> str:
         """The message for an exception: an f-string where it has placeholders, literals joined by
         `joiner` (the line break and indent of a multi-line layout, or a space)."""
+        only = self.parts[0].pieces if len(self.parts) == 1 else []
+        if len(only) == 1 and isinstance(only[0], Placeholder) and not only[0].conversion and not only[0].spec:
+            return only[0].source  # f"{error}" is `error`: the exception classes str() it anyway
         rendered = []
         for part in self.parts:
             if part.has_placeholder():
