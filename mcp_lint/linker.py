@@ -326,7 +326,7 @@ class Project:
                         filename=summary.path,
                         location=latent.location,
                         end_location=latent.end_location,
-                        fix=self._fix(rendered.fix, summary, family),
+                        fix=self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None,
                         context=fn.qualname.rsplit(".", 1)[-1] if "." in fn.qualname else fn.qualname,
                         statement=latent.statement,
                         statement_rows=latent.rows,
@@ -395,6 +395,18 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _same_handlers(spec: FixSpec | None, entry: _Reach) -> bool:
+    """Does the fixed code's exception meet the same `except` of every caller on the way as the
+    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
+    if spec is None or not spec.raises:
+        return True
+    for guard in entry.guards:
+        before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
+        if before != any(catches(t, spec.raises) for t in guard):
+            return False
+    return True
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:

@@ -431,8 +431,8 @@ def forecast(city: str) -> str:
     assert outcome.fixed.endswith(
         """\
     except Exception as e:
-        logger.exception("Could not forecast")
-        raise ToolError("Could not forecast") from e
+        logger.exception("forecast failed")
+        raise ToolError("forecast failed") from e
 """
     )
     assert fix_source(outcome.fixed, lint, unsafe=True).fixed == outcome.fixed

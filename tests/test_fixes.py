@@ -1430,3 +1430,46 @@ def read_text(language: str) -> str:
 """
     finding = next(f for f in findings_of(before, "MCP001"))
     assert finding.fix is None
+
+
+def test_no_fix_where_a_callers_except_would_handle_the_new_exception_differently() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+async def load_image(data: str) -> bytes:
+    if not data:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message="No image data"))
+    return decode(data)
+
+
+def read_text(path: str) -> str:
+    if not path:
+        return "Error: no path given"
+    return open(path).read()
+
+
+@mcp.tool()
+async def perform_ocr(data: str) -> str:
+    try:
+        img = await load_image(data)
+        return run(img)
+    except McpError:
+        raise
+    except Exception as e:
+        raise ValueError("OCR failed") from e
+
+
+@mcp.tool()
+def text(path: str) -> str:
+    return read_text(path)
+"""
+    # The tool lets McpError through but would wrap a ToolError into "OCR failed": no fix.
+    assert [f.fix for f in findings_of(before, "MCP001")] == [None]
+    # Nothing catches around read_text's caller: the fix is offered.
+    (mcp005,) = findings_of(before, "MCP005")
+    assert mcp005.fix is not None and 'raise ToolError("No path given")' in [e.content for e in mcp005.fix.edits]

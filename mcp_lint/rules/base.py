@@ -153,6 +153,11 @@ class FixSpec:
     message: str
     edits: tuple[Edit, ...]
     needs: tuple[str, ...] = ()
+    # The exception class the fixed code raises (short name) and the one the statement raised
+    # before ("" for a return): the link step drops a fix that would change which `except` of a
+    # caller handles the failure (a ToolError caught by `except Exception` loses its message).
+    raises: str = ""
+    replaces: str = ""
 
 
 @dataclass(frozen=True)

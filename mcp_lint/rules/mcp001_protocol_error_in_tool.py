@@ -260,7 +260,9 @@ def note(note_id: str) -> str:
                 return None
             start, end = decode_range(latent.get("exc"))
             edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg})")
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",))
+            return FixSpec(
+                Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=latent.get("class")
+            )
         if reach.lowlevel and lowlevel_result_supported(reach.framework) and latent.variant in {"raise", "return"}:
             start, end = decode_range(latent.get("stmt"))
             edit = Edit(start, end, "return " + error_result_expr(msg))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -275,6 +276,10 @@ async def get_forecast(city: str) -> str:
             "log the exception and say which operation failed and what the next call can change"
         )
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
+        if fix is not None:
+            # A return becomes a raise of ToolError; a raise keeps its class.
+            raised = latent.get("class") if variant == "raise-other" else "ToolError"
+            fix = replace(fix, raises=raised or "ToolError", replaces="" if variant == "return" else (raised or "ToolError"))
         return Rendered(message, fix)
 
 

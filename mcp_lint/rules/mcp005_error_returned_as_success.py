@@ -223,11 +223,11 @@ def check_health() -> dict:
                 msg_start, _ = decode_range(latent.get("msg_range"))
                 head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
                 edits = (head, Edit(end, end, cause)) if cause else (head,)
-                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",))
+                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
             edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
             message = " ".join(msg.split())
             message = message if len(message) <= 60 else message[:57] + "..."
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",))
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
         if reach.lowlevel and lowlevel_result_supported(reach.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
