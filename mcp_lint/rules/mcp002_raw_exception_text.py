@@ -434,6 +434,10 @@ def _build_fix(
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
+    if variant == "raise-other" and plan.add_call:
+        # The exception still propagates as an unexpected one, its cause chained (`from e`): the
+        # code that handles it logs it. A log line here would log the same failure twice.
+        plan = replace(plan, add_call=False)
     statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
     if plan.add_call:
         statements.insert(0, _log_call(message, indent))
