@@ -1473,3 +1473,27 @@ def text(path: str) -> str:
     # Nothing catches around read_text's caller: the fix is offered.
     (mcp005,) = findings_of(before, "MCP005")
     assert mcp005.fix is not None and 'raise ToolError("No path given")' in [e.content for e in mcp005.fix.edits]
+
+
+def test_mcp005_drops_the_error_label_of_a_parenthesised_message_and_keeps_its_layout() -> None:
+    before = _tool(
+        """\
+if item_id not in STORE:
+    return (
+        f"Error: unknown item '{item_id}'. "
+        "Call list_items for the ids."
+    )
+return STORE[item_id]
+""",
+        "from fastmcp import FastMCP\n\n",
+    )
+    assert fixed(before).endswith(
+        """\
+    if item_id not in STORE:
+        raise ToolError(
+            f"Unknown item '{item_id}'. "
+            "Call list_items for the ids."
+        )
+    return STORE[item_id]
+"""
+    )

@@ -34,7 +34,7 @@ from mcp_lint.rules.exception_text import (
     upstream_body,
 )
 from mcp_lint.rules.handler_fix import raise_is_caught
-from mcp_lint.rules.messages import Message, Placeholder, Text
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
 from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
@@ -180,6 +180,9 @@ def check_health() -> dict:
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
                 data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
                 data["msg_range"] = encode_range(ctx, message)
+                label = _error_label(ctx, message)
+                if label is not None:
+                    data["label"], data["label_text"] = label
             yield self.latent(ctx, ret.node, variant=kind, reach="return", data=data)
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -223,6 +226,9 @@ def check_health() -> dict:
                 msg_start, _ = decode_range(latent.get("msg_range"))
                 head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
                 edits = (head, Edit(end, end, cause)) if cause else (head,)
+                if latent.get("label"):
+                    label_start, label_end = decode_range(latent.get("label"))
+                    edits = (head, Edit(label_start, label_end, latent.get("label_text")), *edits[1:])
                 return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
             edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
             message = " ".join(msg.split())
@@ -264,3 +270,26 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
         isinstance(node, cst.SimpleString) and not node.evaluated_value
     )
+
+
+def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, str] | None:
+    """Where the `Error: ` label of a message's first literal is, and what replaces it (the next
+    letter capitalised), as `Message.drop_error_prefix` does for messages it rewrites whole."""
+    first = message
+    while isinstance(first, cst.ConcatenatedString):
+        first = first.left
+    if isinstance(first, cst.SimpleString):
+        raw, opening = first.raw_value, len(first.prefix) + len(first.quote)
+    elif isinstance(first, cst.FormattedString) and first.parts and isinstance(first.parts[0], cst.FormattedStringText):
+        raw, opening = first.parts[0].value, len(first.start)
+    else:
+        return None
+    match = ERROR_PREFIX.match(raw)
+    if match is None or len(first.end if isinstance(first, cst.FormattedString) else first.quote) == 3:
+        return None
+    where = ctx.range(first)
+    column = where.start.column + 1 + opening
+    rest = raw[match.end() :]
+    capital = rest[:1].upper() if rest[:1].islower() and not rest[1:2].isupper() else ""
+    end = column + match.end() + (1 if capital else 0)
+    return f"{where.start.line}:{column}:{where.start.line}:{end}", capital

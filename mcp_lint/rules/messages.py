@@ -22,7 +22,7 @@ _LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
 _LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
 _DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
-_ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
+ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
@@ -103,7 +103,7 @@ class Message:
         if not self.parts or not self.parts[0].pieces or not isinstance(self.parts[0].pieces[0], Text):
             return
         first = self.parts[0].pieces[0]
-        rest = _ERROR_PREFIX.sub("", first.raw, count=1)
+        rest = ERROR_PREFIX.sub("", first.raw, count=1)
         if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
             return
         if rest[:1].islower() and not rest[1:2].isupper():
