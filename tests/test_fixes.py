@@ -1013,7 +1013,7 @@ mcp = FastMCP("fetch")
 def fetch(url: str, backend: str) -> str:
     if backend not in BACKENDS:
         raise ToolError(
-            f"Error: unknown backend {backend!r}. "
+            f"Unknown backend {backend!r}. "
             f"Supported: {sorted(BACKENDS)}"
         )
     return BACKENDS[backend](url)
@@ -1376,7 +1376,7 @@ except StoreLocked as e:
         """\
     except StoreLocked as e:
         raise ToolError(
-            f"Error: {item_id} is locked by {e.owner}. "
+            f"{item_id} is locked by {e.owner}. "
             "Try again after the nightly import."
         ) from e
 """
