@@ -1497,3 +1497,12 @@ return STORE[item_id]
     return STORE[item_id]
 """
     )
+
+
+def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + item_id + " failed: " + str(e)\n')
+    assert _handler(fixed(before)) == ['logger.exception("Lookup of %s failed", item_id)', 'raise ToolError(f"Lookup of {item_id} failed") from e']
+    # An operand that cannot move into an f-string on every Python (its own quotes): the
+    # fix falls back to naming what failed.
+    quoted = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + ", ".join(IDS) + " failed: " + str(e)\n')
+    assert _handler(fixed(quoted)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']

@@ -191,6 +191,8 @@ class Message:
 
 
 def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _collect_sum(expr, parts, code)
     if isinstance(expr, cst.ConcatenatedString):
         return _collect(expr.left, parts, code) and _collect(expr.right, parts, code)
     if isinstance(expr, cst.SimpleString):
@@ -220,6 +222,42 @@ def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CS
         parts.append(part)
         return True
     return False
+
+
+def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    """`"Failed to read " + path + ": " + str(e)` as one literal: `f"Failed to read {path}: {e}"`
+    before the exception is taken out (every operand of such a sum is a string)."""
+    operands: list[cst.BaseExpression] = []
+    stack: list[cst.BaseExpression] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+            stack.extend([node.right, node.left])
+        else:
+            operands.append(node)
+    literals: list[Part] = []
+    pieces: list[Piece] = []
+    for operand in operands:
+        if isinstance(operand, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            inner: list[Part] = []
+            if not _collect(operand, inner, code):
+                return False
+            literals.extend(inner)
+            pieces.extend(piece for part in inner for piece in part.pieces)
+        else:
+            value = operand
+            # `str(x)` in a sum is there to make x a string: the f-string does that.
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "str" and len(value.args) == 1:
+                value = value.args[0].value
+            pieces.append(Placeholder(code(value).strip(), None, None, operand))
+    if not literals or len({(p.prefix.lower(), p.quote) for p in literals}) != 1 or len(literals[0].quote) != 1:
+        return False  # mixed quotes or prefixes: not one literal without re-escaping
+    quote = literals[0].quote
+    moved = [p for p in pieces if isinstance(p, Placeholder) and any(p.node is o for o in operands)]
+    if any(quote in p.source or "\\" in p.source or "\n" in p.source or "#" in p.source for p in moved):
+        return False  # inside an f-string before Python 3.12 these do not parse
+    parts.append(Part(literals[0].prefix, literals[0].quote, pieces))
+    return True
 
 
 def _literals(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
