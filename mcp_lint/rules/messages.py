@@ -112,9 +112,13 @@ class Message:
 
     def append_context(self, items: list[tuple[str, str]]) -> None:
         """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
-        if not items or not self.parts:
+        if not self.parts:
             return
         last = self.parts[-1]
+        # An expression with the literal's quote or a backslash cannot go inside it before 3.12.
+        items = [(label, expr) for label, expr in items if last.quote[0] not in expr and "\\" not in expr]
+        if not items:
+            return
         for position, (label, expr) in enumerate(items):
             opener = " (" if position == 0 else ", "
             last.pieces.append(Text(f"{opener}{label}: ", True))
