@@ -82,6 +82,18 @@ def unparsable(root: Path, files: list[Path]) -> list[Path]:
     return bad
 
 
+def uncompilable(root: Path, files: list[Path]) -> list[Path]:
+    """Files the running Python refuses (stricter than libcst: e.g. quotes nested in an f-string
+    before 3.12, `await` outside async functions)."""
+    bad = []
+    for relative in files:
+        try:
+            compile((root / relative).read_bytes(), str(relative), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            bad.append(relative)
+    return bad
+
+
 def ruff_counts(root: Path, files: list[Path]) -> Counter[str] | None:
     """Findings of REVIEW_CODES in `files` (relative to `root`); None when ruff is not installed."""
     ruff = shutil.which("ruff")
@@ -133,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         for error in first.errors:
             print(f"  {error}")
         print(f"  unparsable after fixing: {len(newly_broken)}; non-parsable originals written: {len(written_broken)}")
+        newly_uncompilable = sorted(set(uncompilable(root, changed)) - set(uncompilable(source, changed)))
+        print(f"  changed files this Python no longer compiles: {len(newly_uncompilable)}")
 
         review_before = ruff_counts(source, changed) if changed else Counter()
         review_after = ruff_counts(root, changed) if changed else Counter()
@@ -154,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             problems.append(f"{len(first.errors) + len(second.errors)} fix errors (see above)")
         if newly_broken:
             problems.append("files no longer parse: " + ", ".join(map(str, newly_broken[:10])))
+        if newly_uncompilable:
+            problems.append("files no longer compile: " + ", ".join(map(str, newly_uncompilable[:10])))
         if written_broken:
             problems.append("files that did not parse were written: " + ", ".join(map(str, written_broken[:10])))
         if changed_again or second.fixed:
