@@ -134,7 +134,9 @@ def import_edits(block: ImportBlock, wanted: list[tuple[str, str | None]], after
         if block.lines:
             inserts.setdefault(block.lines[-1].end, []).append((1, f"\n\n{code}"))
         else:
-            inserts.setdefault(block.top, []).append((1, f"{code}\n\n"))
+            # Below the imports just inserted at the top (if any), a blank line between.
+            opening = "\n" if inserts.get(block.top) else ""
+            inserts.setdefault(block.top, []).append((1, f"{opening}{code}\n\n"))
     for where, texts in inserts.items():
         edits.append(Edit(where, where, "".join(text for _, text in sorted(texts, key=lambda t: t[0]))))
     return sorted(edits)

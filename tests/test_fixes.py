@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst
 import pytest
 
-from mcp_lint.findings import Applicability, Finding
+from mcp_lint.findings import Applicability, Finding, Location
 from mcp_lint.fixer import fix_source
 from mcp_lint.linter import lint_source
 
@@ -1506,3 +1506,11 @@ def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
     # fix falls back to naming what failed.
     quoted = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + ", ".join(IDS) + " failed: " + str(e)\n')
     assert _handler(fixed(quoted)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+
+
+def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -> None:
+    from mcp_lint.imports import ImportBlock, import_edits
+
+    # A module whose docstring (row 1) is followed by code and no import line to join.
+    edits = import_edits(ImportBlock((), "inventory", Location(2, 1)), [("logging", None)], ["logger = logging.getLogger(__name__)"])
+    assert [(e.location, e.content) for e in edits] == [(Location(2, 1), "import logging\n\nlogger = logging.getLogger(__name__)\n\n")]
