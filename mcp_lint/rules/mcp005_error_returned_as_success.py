@@ -168,7 +168,9 @@ def check_health() -> dict:
             data = {
                 "kind": kind,
                 "what": " ".join(description.replace("{}", "…").split())[:60],
-                "msg": _fix_message(ctx, resolved, message) if message is not None else "",
+                # A message that carries a caught exception's text (or an upstream body) is MCP002's
+                # to rewrite: raising it as it is would hand the raw text to the model.
+                "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
@@ -270,6 +272,14 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
         isinstance(node, cst.SimpleString) and not node.evaluated_value
     )
+
+
+def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the returned value carry a caught foreign exception's text or an upstream error body?"""
+    if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
+        return True
+    bases = status_bases(ret.conditions)
+    return bool(bases) and upstream_body(value, bases) is not None
 
 
 def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, str] | None:
