@@ -1383,14 +1383,17 @@ except StoreLocked as e:
     )
 
 
-def test_no_toolerror_fix_where_the_functions_own_except_would_catch_the_raise() -> None:
+def test_a_raise_inside_try_except_exception_is_let_through_by_an_except_toolerror_clause() -> None:
     """Inside `try: ... except Exception:`, `return "Invalid ..."` turned into `raise ToolError`
-    would be caught by that handler and its message replaced: no fix is offered there."""
+    would be caught by that handler and its message replaced: the fix puts `except ToolError:
+    raise` first, once for every fix in that `try`."""
     before = _tool(
         """\
 try:
     if not item_id.startswith("SKU-"):
         return f"Invalid item id {item_id}; ids look like SKU-1234"
+    if item_id in RETIRED:
+        return f"Error: item {item_id} was retired"
     return STORE.fetch(item_id)
 except Exception as e:
     logger.exception("lookup failed")
@@ -1398,14 +1401,35 @@ except Exception as e:
 """,
         "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n",
     )
-    text = fixed(before)
-    assert 'return f"Invalid item id {item_id}; ids look like SKU-1234"' in text
-    # The handler's own return is outside the `try` body: it is fixed.
-    assert 'raise ToolError("Lookup failed") from e' in text
-    # A handler that lets ToolError through (`except ToolError: raise`) keeps the fix.
-    passes = before.replace("except Exception as e:", "except ToolError:\n        raise\n    except Exception as e:")
-    passes = passes.replace("from fastmcp import FastMCP\n", "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n")
-    assert 'raise ToolError(f"Invalid item id {item_id}; ids look like SKU-1234")' in fixed(passes)
+    assert fixed(before).endswith(
+        """\
+    try:
+        if not item_id.startswith("SKU-"):
+            raise ToolError(f"Invalid item id {item_id}; ids look like SKU-1234")
+        if item_id in RETIRED:
+            raise ToolError(f"Item {item_id} was retired")
+        return STORE.fetch(item_id)
+    except ToolError:
+        raise
+    except Exception as e:
+        logger.exception("lookup failed")
+        raise ToolError("Lookup failed") from e
+"""
+    )
+
+
+def test_no_toolerror_fix_where_the_catching_handler_cannot_be_preceded() -> None:
+    # The handler shares its line with its body: no clause can be slipped in before it cleanly.
+    before = _tool(
+        """\
+try:
+    if not item_id.startswith("SKU-"):
+        return f"Invalid item id {item_id}; ids look like SKU-1234"
+    return STORE.fetch(item_id)
+except Exception: return "Lookup failed"
+"""
+    )
+    assert 'return f"Invalid item id {item_id}; ids look like SKU-1234"' in fixed(before)
 
 
 def test_mcp001_fix_is_not_offered_where_only_the_protocol_error_was_let_through() -> None:

@@ -266,3 +266,40 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
             if catches(_catches(node, ctx.model.aliases), raised):
                 return True
     return False
+
+
+def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext) -> list[tuple[int, str, str]] | None:
+    """Where `except ToolError: raise` must go so that a ToolError raised at `sink` leaves the
+    function: (row of the first `except` that would catch it, its indent, its body's indent) for
+    each `try` around the sink. None when the raise escapes anyway, or cannot be let through
+    (a `try/except*`, or a handler on a line it shares)."""
+    where = ctx.range(sink)
+    seen: set[int] = set()
+    inserts: list[tuple[int, str, str]] = []
+    for handler in fn.handlers:
+        node = handler.try_node
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        body = ctx.range(node.body)
+        if not (body.start.line <= where.start.line and where.end.line <= body.end.line):
+            continue
+        if not isinstance(node, cst.Try):
+            return None
+        guard = _catches(node, ctx.model.aliases)
+        for clause, (names, reraises) in zip(node.handlers, guard):
+            if "ToolError" in names or "*" in names:
+                if reraises:
+                    break  # `except Exception: ...; raise`: it goes through already
+                row = ctx.range(clause).start.line
+                line = ctx.lines[row - 1]
+                indent = line[: len(line) - len(line.lstrip(" \t"))]
+                if not line.lstrip().startswith("except") or not isinstance(clause.body, cst.IndentedBlock):
+                    return None
+                first = ctx.range(clause.body.body[0]).start.line if clause.body.body else row + 1
+                inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
+                if len(inner) <= len(indent):
+                    return None
+                inserts.append((row, indent, inner))
+                break
+    return inserts or None

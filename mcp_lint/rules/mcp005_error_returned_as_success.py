@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable
 
 import libcst as cst
 from packaging.version import Version
 
-from mcp_lint.findings import Applicability, Edit
+from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -33,7 +34,7 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     upstream_body,
 )
-from mcp_lint.rules.handler_fix import raise_is_caught
+from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
 from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
 
@@ -175,9 +176,15 @@ def check_health() -> dict:
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
                 "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
-                # A raise there would be caught by the function's own `except`: no ToolError fix.
-                "raise_caught": "1" if raise_is_caught(fn, ret.node, ctx) else "",
             }
+            if raise_is_caught(fn, ret.node, ctx):
+                # A raise there would be caught by the function's own `except`: the fix lets
+                # ToolError through it (`except ToolError: raise` first), or is not offered.
+                through = toolerror_pass_through(fn, ret.node, ctx)
+                if through is None:
+                    data["raise_caught"] = "1"
+                else:
+                    data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
             if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
                 data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
@@ -222,24 +229,39 @@ def check_health() -> dict:
         start, end = decode_range(latent.get("stmt"))
         cause = latent.get("cause")
         if toolerror_available(reach) and not latent.get("raise_caught"):
-            if latent.get("paren_head"):
-                # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and
-                # the cause follows the closing parenthesis.
-                msg_start, _ = decode_range(latent.get("msg_range"))
-                head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
-                edits = (head, Edit(end, end, cause)) if cause else (head,)
-                if latent.get("label"):
-                    label_start, label_end = decode_range(latent.get("label"))
-                    edits = (head, Edit(label_start, label_end, latent.get("label_text")), *edits[1:])
-                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
-            edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
-            message = " ".join(msg.split())
-            message = message if len(message) <= 60 else message[:57] + "..."
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+            spec = self._toolerror_fix(latent, start, end, msg, cause)
+            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")))
         if reach.lowlevel and lowlevel_result_supported(reach.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
         return None
+
+    def _toolerror_fix(self, latent: Latent, start: Location, end: Location, msg: str, cause: str) -> FixSpec:
+        if latent.get("paren_head"):
+            # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and the
+            # cause follows the closing parenthesis.
+            msg_start, _ = decode_range(latent.get("msg_range"))
+            head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
+            edits = (head, Edit(end, end, cause)) if cause else (head,)
+            if latent.get("label"):
+                label_start, label_end = decode_range(latent.get("label"))
+                edits = (head, Edit(label_start, label_end, latent.get("label_text")), *edits[1:])
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
+        edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
+        message = " ".join(msg.split())
+        message = message if len(message) <= 60 else message[:57] + "..."
+        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
+    """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
+    the same `try` offers the same edit, which the fix loop applies once."""
+    edits = []
+    for item in filter(None, encoded.split(";")):
+        row, indent, inner = item.split("|")
+        at = Location(int(row), 1)
+        edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
+    return tuple(edits)
 
 
 # Keys of an error dict that say more about the failure than its message: kept in the fix's text.
