@@ -436,3 +436,36 @@ def forecast(city: str) -> str:
 """
     )
     assert fix_source(outcome.fixed, lint, unsafe=True).fixed == outcome.fixed
+
+
+# --- imports the fixes left unused ------------------------------------------------------------------
+
+
+def test_drop_unused_imports_removes_only_names_the_fixed_text_stopped_using() -> None:
+    from mcp_lint.unused_imports import drop_unused_imports
+
+    original = """\
+import os
+import traceback
+from mcp.types import (
+    INVALID_PARAMS,
+    ErrorData,
+    TextContent,
+)
+
+def handler():
+    print(traceback.format_exc(), INVALID_PARAMS, ErrorData, TextContent)
+"""
+    fixed = original.replace("traceback.format_exc(), INVALID_PARAMS, ErrorData, ", "")
+    cleaned = apply_edits(fixed, drop_unused_imports(original, fixed))
+    # `os` was unused before the fix: the author's business, not the fix's.
+    assert cleaned == """\
+import os
+from mcp.types import (
+    TextContent,
+)
+
+def handler():
+    print(TextContent)
+"""
+    assert drop_unused_imports(cleaned, cleaned) == []
