@@ -37,6 +37,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
 from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
+from mcp_lint.rules.text import clip
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -168,7 +169,7 @@ def check_health() -> dict:
             )
             data = {
                 "kind": kind,
-                "what": " ".join(description.replace("{}", "…").split())[:60],
+                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 # A message that carries a caught exception's text (or an upstream body) is MCP002's
                 # to rewrite: raising it as it is would hand the raw text to the model.
                 "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
