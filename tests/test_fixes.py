@@ -1538,3 +1538,29 @@ def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -
     # A module whose docstring (row 1) is followed by code and no import line to join.
     edits = import_edits(ImportBlock((), "inventory", Location(2, 1)), [("logging", None)], ["logger = logging.getLogger(__name__)"])
     assert [(e.location, e.content) for e in edits] == [(Location(2, 1), "import logging\n\nlogger = logging.getLogger(__name__)\n\n")]
+
+
+def test_mcp002_in_a_try_of_the_handler_lets_its_toolerror_through_the_inner_except() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    try:
+        STORE.rollback(item_id)
+        return f"Lookup of {item_id} failed, rolled back: {e}"
+    except Exception as rollback_error:
+        return f"Lookup of {item_id} failed and the rollback too: {rollback_error}"
+"""
+    )
+    assert _handler(fixed(before)) == [
+        "try:",
+        "STORE.rollback(item_id)",
+        'logger.exception("Lookup of %s failed, rolled back", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed, rolled back") from e',
+        "except ToolError:",
+        "raise",
+        "except Exception as rollback_error:",
+        'logger.exception("Lookup of %s failed and the rollback too", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed and the rollback too") from rollback_error',
+    ]

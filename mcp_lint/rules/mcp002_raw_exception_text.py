@@ -40,7 +40,14 @@ from mcp_lint.rules.exception_text import (
     upstream_body,
 )
 from mcp_lint.rules.results import is_error_result
-from mcp_lint.rules.handler_fix import dead_assignments, deletion, local_value, log_plan, raise_is_caught
+from mcp_lint.rules.handler_fix import (
+    dead_assignments,
+    deletion,
+    local_value,
+    log_plan,
+    raise_is_caught,
+    toolerror_pass_through,
+)
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import vague_reason
 
@@ -421,8 +428,14 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
+    let_through: list[Edit] = []
     if isinstance(node, cst.Return) and raise_is_caught(fn, node, ctx):
-        return None  # a raise there would land in the `except` around it, not reach the client
+        # A raise there would land in the `except` around it: `except ToolError: raise` first.
+        through = toolerror_pass_through(fn, node, ctx)
+        if through is None:
+            return None
+        for row, before, inner in through:
+            let_through.append(Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found)
     indent = indent_of(ctx, node)
@@ -445,6 +458,7 @@ def _build_fix(
     edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
         edits.append(plan.edit)
+    edits.extend(let_through)
     for statement in dead_assignments(handler, node, replacement, ctx):
         deleted = deletion(statement, ctx)
         if deleted is not None:
