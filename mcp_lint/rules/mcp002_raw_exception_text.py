@@ -49,7 +49,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
 )
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
-from mcp_lint.rules.text import vague_reason
+from mcp_lint.rules.text import clip, vague_reason
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -428,22 +428,12 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
-    let_through: list[Edit] = []
-    if isinstance(node, cst.Return) and raise_is_caught(fn, node, ctx):
-        # A raise there would land in the `except` around it: `except ToolError: raise` first.
-        through = toolerror_pass_through(fn, node, ctx)
-        if through is None:
-            return None
-        for row, before, inner in through:
-            let_through.append(Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
-    text = _FixText(ctx, fn, node, handler)
-    message = text.message(value, found)
+    let_through = _let_through(fn, node, ctx)
+    if let_through is None:
+        return None
+    message = _FixText(ctx, fn, node, handler).message(value, found)
     indent = indent_of(ctx, node)
-    cause = ""
-    if isinstance(node, cst.Raise) and node.cause is not None:
-        cause = " " + ctx.code(node.cause).strip()
-    elif handler.name:
-        cause = f" from {handler.name}"
+    cause = _cause(node, handler, ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
@@ -463,10 +453,27 @@ def _build_fix(
         deleted = deletion(statement, ctx)
         if deleted is not None:
             edits.append(deleted)
-    short = " ".join(message.as_fstring(" ").split())
-    short = short if len(short) <= 60 else short[:57] + "..."
+    short = clip(" ".join(message.as_fstring(" ").split()), 60)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return (f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call)
+
+
+def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list[Edit] | None:
+    """`except ToolError: raise` before each `except` of the function that would catch the raise
+    replacing a return ([] when none would; None when one cannot be put there)."""
+    if not isinstance(node, cst.Return) or not raise_is_caught(fn, node, ctx):
+        return []
+    through = toolerror_pass_through(fn, node, ctx)
+    if through is None:
+        return None
+    return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+
+
+def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
+    """` from e`: the raise keeps the exception it replaces as its cause (the author's, if any)."""
+    if isinstance(node, cst.Raise) and node.cause is not None:
+        return " " + ctx.code(node.cause).strip()
+    return f" from {handler.name}" if handler.name else ""
 
 
 def _log_call(message: Message, indent: str) -> str:
