@@ -1564,3 +1564,11 @@ except Exception as e:
         'logger.exception("Lookup of %s failed and the rollback too", item_id)',
         'raise ToolError(f"Lookup of {item_id} failed and the rollback too") from rollback_error',
     ]
+
+
+def test_mcp002_log_call_turns_format_specs_into_printf_or_format_arguments() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup of {item_id!r} took {ELAPSED:.2f} s at {SLOT:>4}: {e}"\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %r took %.2f s at %s", item_id, ELAPSED, format(SLOT, ">4"))',
+        'raise ToolError(f"Lookup of {item_id!r} took {ELAPSED:.2f} s at {SLOT:>4}") from e',
+    ]

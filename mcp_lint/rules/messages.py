@@ -180,9 +180,14 @@ class Message:
                 if isinstance(piece, Text):
                     chunks.append(_unescape(piece.raw, piece.braces_escaped))
                     continue
-                if piece.spec and not _PRINTF_SPEC.match(piece.spec):
-                    return None
                 kind = {"r": "r", "a": "a"}.get(piece.conversion or "", "s")
+                if piece.spec and not _PRINTF_SPEC.match(piece.spec):
+                    # `{n:>10}`: no printf equivalent; format() gives the same text for %s.
+                    if piece.conversion or '"' in piece.spec or "\\" in piece.spec:
+                        return None
+                    chunks.append("\0%s")
+                    arguments.append(f'format({piece.source}, "{piece.spec}")')
+                    continue
                 chunks.append("\0%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""))
                 arguments.append(piece.source)
             bodies.append((part, chunks))
