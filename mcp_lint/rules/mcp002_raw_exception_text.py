@@ -240,6 +240,8 @@ async def get_forecast(city: str) -> str:
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
+            # What the statement raises today: the fix must not change which `except` handles it.
+            "raised": last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
         }
         fix = _build_fix(ctx, fn, node, value, handler, variant, found)
         needs = () if variant == "raise-other" else ("ToolError",)
@@ -285,8 +287,8 @@ async def get_forecast(city: str) -> str:
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
         if fix is not None:
             # A return becomes a raise of ToolError; a raise keeps its class.
-            raised = latent.get("class") if variant == "raise-other" else "ToolError"
-            fix = replace(fix, raises=raised or "ToolError", replaces="" if variant == "return" else (raised or "ToolError"))
+            raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
+            fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
         return Rendered(message, fix)
 
 
