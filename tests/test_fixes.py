@@ -1572,3 +1572,14 @@ def test_mcp002_log_call_turns_format_specs_into_printf_or_format_arguments() ->
         'logger.exception("Lookup of %r took %.2f s at %s", item_id, ELAPSED, format(SLOT, ">4"))',
         'raise ToolError(f"Lookup of {item_id!r} took {ELAPSED:.2f} s at {SLOT:>4}") from e',
     ]
+
+
+def test_mcp002_reads_a_str_format_message_with_its_positional_and_named_arguments() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of {} in {region} failed: {}".format(item_id, e, region=REGION)\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %s in %s failed", item_id, REGION)',
+        'raise ToolError(f"Lookup of {item_id} in {REGION} failed") from e',
+    ]
+    # A field the f-string cannot express the same way (`{0.args}`): the fix names what failed.
+    attribute = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup failed: {0.args}".format(e)\n')
+    assert _handler(fixed(attribute)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']

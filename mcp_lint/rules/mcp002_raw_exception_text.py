@@ -306,6 +306,9 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
         return _message_expr(value.elements[0].value)
     if isinstance(value, cst.Dict):
         return value  # the caller picks the entry (see _dict_message)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
+        if isinstance(value.func.value, (cst.SimpleString, cst.ConcatenatedString)):
+            return value  # `"... {}".format(...)` is the message itself
     if isinstance(value, cst.Call):
         for argument in value.args:
             if argument.keyword is not None and argument.keyword.value in _TEXT_KWARGS:

@@ -10,6 +10,7 @@ as an f-string for the raised error, and with `%s` arguments for a logging call.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -202,6 +203,8 @@ class Message:
 def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _collect_sum(expr, parts, code)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        return _collect_format(expr, parts, code)
     if isinstance(expr, cst.ConcatenatedString):
         return _collect(expr.left, parts, code) and _collect(expr.right, parts, code)
     if isinstance(expr, cst.SimpleString):
@@ -266,6 +269,40 @@ def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[c
     if any(quote in p.source or "\\" in p.source or "\n" in p.source or "#" in p.source for p in moved):
         return False  # inside an f-string before Python 3.12 these do not parse
     parts.append(Part(literals[0].prefix, literals[0].quote, pieces))
+    return True
+
+
+def _collect_format(call: cst.Call, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    """`"Failed to read {}: {err}".format(path, err=e)` as `f"Failed to read {path}: {e}"`, its
+    positional and named arguments in their fields."""
+    template = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+        return False
+    if any(a.star for a in call.args):
+        return False
+    positional = [a.value for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    pieces: list[Piece] = []
+    automatic = 0
+    try:
+        fields = list(string.Formatter().parse(template.raw_value))
+    except ValueError:
+        return False
+    for literal, field, spec, conversion in fields:
+        if literal:
+            pieces.append(Text(literal, False))
+        if field is None:
+            continue
+        if field == "":
+            field, automatic = str(automatic), automatic + 1
+        value = positional[int(field)] if field.isdigit() and int(field) < len(positional) else named.get(field)
+        if value is None or (spec and "{" in spec):
+            return False  # `{0.name}`, `{x[0]}`, a missing argument, a nested field
+        source = code(value).strip()
+        if template.quote in source or "\\" in source or "\n" in source:
+            return False
+        pieces.append(Placeholder(source, conversion, spec or None, value))
+    parts.append(Part(template.prefix, template.quote, pieces))
     return True
 
 
