@@ -544,6 +544,11 @@ class _BodyWalker(FastVisitor):
         unpacks: bool = False,
         element: bool = False,
     ) -> None:
+        if isinstance(target, cst.Name):  # the common case, kept cheap
+            self.stores.setdefault(target.value, []).append(
+                Store(target.value, value, statement, self._handler(), tuple(self.conditions) if self.conditions else (), None, None, element)
+            )
+            return
         conditions = tuple(self.conditions)
         if unpacks and isinstance(target, (cst.Tuple, cst.List)):
             # `ok, message = helper()`: each name holds one element of the value.
@@ -1023,7 +1028,16 @@ def collect_facts(
             for call, mode in flow.reach(ret.node.value, ret.checked)[0].items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
             for item, element in literal_items(ret.node.value):
-                for call, mode in flow.reach(element, ret.checked)[0].items():
+                # Only an element that is a call's value as it is, or a local holding one, is
+                # followed (what a caller may take whole); other elements are built here.
+                element = _unwrap_awaited(element)
+                if isinstance(element, cst.Call):
+                    found: dict[int, frozenset[str] | None] = {id(element): WHOLE}
+                elif isinstance(element, cst.Name):
+                    found = flow.reach(element, ret.checked)[0]
+                else:
+                    continue
+                for call, mode in found.items():
                     if mode is WHOLE:
                         slots[call] = item if slots.get(call, item) == item else None
     # `raise ToolError(result["error"])`: the model reads text taken from the call's value, but
