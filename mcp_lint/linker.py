@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from mcp_lint.findings import Edit, Finding, Fix, Location
-from mcp_lint.model.facts import catches
+from mcp_lint.model.facts import catches, catching_site
 from mcp_lint.model.frameworks import (
+    TOOL_ERROR_CLASSES,
     TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
@@ -21,6 +22,7 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
+from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
@@ -289,25 +291,17 @@ class Project:
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
-        for qual, entry in self.reach().items():
+        reached = self.reach()
+        carried = _CarriedText(self, reached)
+        for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
-            framework = self.framework(family, major, summary.path)
-            tools = tuple(sorted(entry.tools))
-            if entry.is_tool and entry.own_names:
-                tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
-            reach = ReachContext(
-                function=fn.name,
-                tools=tools,
-                is_tool=entry.is_tool,
-                framework=framework,
-                kind=entry.kind,
-                masked=entry.masked,
-            )
-            return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
+            reach, return_reach = self._contexts(qual, entry)
             for latent in fn.latent:
-                if not self._applies(latent, entry):
+                linked = carried.link(latent, entry)
+                if linked is None or not self._applies(linked, entry):
                     continue
+                latent = linked
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
@@ -332,6 +326,25 @@ class Project:
                     )
                 )
         return out
+
+    def _contexts(self, qual: str, entry: _Reach) -> tuple[ReachContext, ReachContext]:
+        """How findings in a reached function name it: (for raises, for returned values)."""
+        summary, fn = self.functions[qual]
+        family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
+        framework = self.framework(family, major, summary.path)
+        tools = tuple(sorted(entry.tools))
+        if entry.is_tool and entry.own_names:
+            tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
+        reach = ReachContext(
+            function=fn.name,
+            tools=tools,
+            is_tool=entry.is_tool,
+            framework=framework,
+            kind=entry.kind,
+            masked=entry.masked,
+        )
+        return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
+        return reach, return_reach
 
     @staticmethod
     def _applies(latent: Latent, entry: _Reach) -> bool:
@@ -435,3 +448,124 @@ def _merge_imports(lines: list[str]) -> str:
             plain.append(line)
     out = [f"from {m} import {', '.join(sorted(set(ns)))}" for m, ns in merged.items()]
     return "\n".join(out + plain)
+
+
+class _CarriedText:
+    """Library text carried through the project's own exception classes.
+
+    A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
+    `except NotesError as e: return f"Error: {e}"`. The raise that put library text into the
+    class is reported, naming the statement that passes it on to the model. The catching statement
+    is reported too only when the class is a *carrier*: every `raise` of it (or of a subclass) in
+    the project is built from a caught library exception's text, so catching it is catching
+    library text, as `except httpx.HTTPError` is. Otherwise its other raises are the author's own
+    messages, and passing `str(e)` on is what the class is for.
+    """
+
+    def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
+        self.project = project
+        self.bases: dict[str, tuple[str, ...]] = {}
+        raises: dict[str, tuple[int, int]] = {}
+        for summary in project.summaries:
+            self.bases.update(summary.classes)
+            for qual, (library, own) in summary.exception_raises.items():
+                key = project.resolve(qual)
+                before = raises.get(key, (0, 0))
+                raises[key] = (before[0] + library, before[1] + own)
+        self._ancestors: dict[str, tuple[str, ...]] = {}
+        # Totals over each class and its subclasses: an `except Base` catches them all.
+        self.totals: dict[str, tuple[int, int]] = {}
+        for qual, (library, own) in raises.items():
+            for ancestor in self.ancestors(qual):
+                before = self.totals.get(ancestor, (0, 0))
+                self.totals[ancestor] = (before[0] + library, before[1] + own)
+        self.forwarding = self._forwarding(reached)
+
+    def ancestors(self, qual: str) -> tuple[str, ...]:
+        """`qual` and every class it inherits from (qualified, through re-exports)."""
+        if qual not in self._ancestors:
+            self._ancestors[qual] = ()  # a cycle of bad bases ends here
+            found = [self.project.resolve(qual)]
+            for base in self.bases.get(found[0], ()):
+                found.extend(a for a in self.ancestors(self.project.resolve(base)) if a not in found)
+            self._ancestors[qual] = tuple(found)
+        return self._ancestors[qual]
+
+    def is_carrier(self, qual: str) -> bool:
+        library, own = self.totals.get(self.project.resolve(qual), (0, 0))
+        return library > 0 and own == 0
+
+    def is_tool_error(self, qual: str) -> bool:
+        return any(a in TOOL_ERROR_CLASSES for a in self.ancestors(qual)[1:])
+
+    def link(self, latent: Latent, entry: _Reach) -> Latent | None:
+        """The latent as this project reads it, or None when another statement reports its flow."""
+        if latent.code != "MCP002":
+            return latent
+        class_qual = latent.get("class_qual")
+        if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
+            latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+        caught_quals = latent.get("caught_quals")
+        if latent.get("passes"):
+            if not any(self.is_carrier(q) for q in caught_quals.split(",") if q):
+                return None  # passes the author's own text on; a carried library text is reported where it is raised
+            return _with(latent, carrier="1")
+        sites = [s for s in latent.get("caught_at").split(",") if s]
+        raised = latent.get("raises")
+        if raised and not sites:
+            names = frozenset({raised, *(last_name(a) for a in self.ancestors(class_qual))}) if class_qual else frozenset({raised})
+            if not entry.guards or not all(any(catches(t, names) for t in g) for g in entry.guards):
+                return _with(latent, raises="")  # escapes to the framework on some path
+            sites = [
+                found[0]
+                for g in entry.guards
+                for t in g
+                if (found := catching_site(t, names)) is not None and not found[1]
+            ]
+        if not sites:
+            return latent
+        passed_on = next((self.forwarding[s] for s in sorted(sites) if s in self.forwarding), None)
+        if passed_on is None:
+            return None  # caught on every path by code that does not pass its text on (checked there)
+        return _with(latent, raises="", caught_at="", passed_on=passed_on)
+
+    def _forwarding(self, reached: dict[str, _Reach]) -> dict[str, str]:
+        """Handler.site -> how the `except` clause passes the caught exception's text on to the
+        model (its own finding, if any, is about the other exceptions it catches)."""
+        rule = rule_by_code("MCP002")
+        out: dict[str, str] = {}
+        if rule is None:
+            return out
+        for qual, entry in reached.items():
+            summary, fn = self.project.functions[qual]
+            contexts: tuple[ReachContext, ReachContext] | None = None
+            for latent in fn.latent:
+                site = latent.get("site")
+                if not site or latent.code != "MCP002" or site in out or latent.get("caught_at"):
+                    continue
+                class_qual = latent.get("class_qual")
+                if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
+                    latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+                if not self.project._applies(latent, entry):
+                    continue
+                contexts = contexts or self.project._contexts(qual, entry)
+                context = contexts[1] if latent.reach == "return" else contexts[0]
+                if rule.render(latent, context) is None:
+                    continue
+                who = f"'{fn.name}'"
+                if entry.is_tool and entry.own_names:
+                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
+                if latent.variant.startswith("return"):
+                    how = "returns it"
+                elif latent.variant.startswith("raise-other"):
+                    how = f"raises it again as {latent.get('class') or 'an exception'}"
+                else:
+                    how = "puts it into ToolError"
+                out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
+        return out
+
+
+def _with(latent: Latent, **data: str) -> Latent:
+    merged = {k: v for k, v in latent.data if k not in data}
+    merged.update({k: v for k, v in data.items() if v})
+    return replace(latent, data=tuple(sorted(merged.items())))

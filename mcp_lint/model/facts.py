@@ -6,6 +6,7 @@ raise, call, and inside which `except` clause); they read these lists.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -132,6 +133,9 @@ class Handler:
     foreign: bool = False  # the caught exception may carry text from code the author does not control
     parses_parameters: bool = False  # foreign only because it parses the function's parameters
     tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
+    # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
+    # handler on a call path catches a helper's exception (TryGuard entries carry it too).
+    site: str = ""
 
 
 @dataclass
@@ -222,6 +226,7 @@ class _BodyWalker(FastVisitor):
         self.assigned_calls: dict[str, cst.Call] = {}
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
+        self.sites = 0  # except clauses seen so far (Handler.site)
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -241,11 +246,15 @@ class _BodyWalker(FastVisitor):
 
     def visit_Try(self, node: cst.Try | cst.TryStar) -> bool:
         # Walk body and else/finally normally, but each handler under its own Handler record.
-        self.guards.append(_catches(node, self.aliases))
+        records = []
+        for handler in node.handlers:
+            site = f"{self.facts.qualname}#{self.sites}"
+            self.sites += 1
+            records.append(Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler), site=site))
+        self.guards.append(_catches(node, records))
         self.walk(node.body)
         self.guards.pop()
-        for handler in node.handlers:
-            record = Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler))
+        for handler, record in zip(node.handlers, records):
             self.facts.handlers.append(record)
             self.handlers.append(record)
             self.walk(handler.body)
@@ -365,32 +374,40 @@ class _BodyWalker(FastVisitor):
         return frozenset(self.guards)
 
 
-# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`).
-TryGuard = tuple[tuple[frozenset[str], bool], ...]
+# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`;
+# Handler.site of the clause).
+TryGuard = tuple[tuple[frozenset[str], bool, str], ...]
 
 
-def catches(guard: TryGuard, raised: str) -> bool:
+def catches(guard: TryGuard, raised: str | frozenset[str]) -> bool:
     """Does this `try` keep an exception of class `raised` (short name) from propagating?
 
     The first handler that matches decides, as in Python; a handler that re-raises with a bare
-    `raise` lets it through. Subclass relations of project classes are not known: a handler
-    matches by name or by catching everything.
+    `raise` lets it through. `raised` may be the short names of the class and its known bases
+    (the linker knows the project's class tree); without them a handler matches by name or by
+    catching everything.
     """
-    for names, reraises in guard:
-        if raised in names or "*" in names:
-            return not reraises
-    return False
+    site = catching_site(guard, raised)
+    return site is not None and not site[1]
 
 
-def _catches(node: cst.Try, aliases: AliasTable) -> TryGuard:
+def catching_site(guard: TryGuard, raised: str | frozenset[str]) -> tuple[str, bool] | None:
+    """(Handler.site, re-raises) of the first clause of this `try` that catches `raised`."""
+    names = frozenset({raised}) if isinstance(raised, str) else raised
+    for caught, reraises, site in guard:
+        if caught & names or "*" in caught:
+            return site, reraises
+    return None
+
+
+def _catches(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
     handlers = []
-    for handler in node.handlers:
+    for handler, record in zip(node.handlers, records):
         reraises = any(isinstance(n, cst.Raise) and n.exc is None for n in _statements_of(handler.body))
-        caught = _caught_names(handler, aliases)
-        names = {last_name(c) for c in caught}
-        if not caught or names & {"Exception", "BaseException"}:
+        names = {last_name(c) for c in record.caught}
+        if not record.caught or names & {"Exception", "BaseException"}:
             names.add("*")
-        handlers.append((frozenset(names), reraises))
+        handlers.append((frozenset(names), reraises, record.site))
     return tuple(handlers)
 
 
@@ -587,22 +604,31 @@ def collect_facts(
         call.returned = id(call.node) in returned_ids
     for handler in facts.handlers:
         body = _TryBodyScan(handler.try_node, aliases, frozenset(params))
-        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code)
+        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code, body.calls_library_code)
         # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
         # tool, that text describes what the model sent (the linker decides, knowing tools).
-        handler.parses_parameters = handler.foreign and not is_foreign_handler(handler, aliases, body.beyond_parameters)
+        handler.parses_parameters = handler.foreign and not is_foreign_handler(
+            handler, aliases, body.beyond_parameters, body.library_beyond_parameters
+        )
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     return facts
 
 
-def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign_code: Callable[[], bool]) -> bool:
+def is_foreign_handler(
+    handler: Handler,
+    aliases: AliasTable,
+    body_calls_foreign_code: Callable[[], bool],
+    body_calls_library_code: Callable[[], bool] | None = None,
+) -> bool:
     """Can the caught exception carry text written by someone other than the author?
 
-    Broad and narrow builtin classes count only when the try body runs foreign code (a call that
-    is not a harmless builtin, an await, a `with`): a body that only raises the author's own
-    literal messages keeps them curated. So do library classes (json.JSONDecodeError,
+    Broad builtin classes count only when the try body runs foreign code (a call that is not a
+    harmless builtin, an await, a `with`): a body that only raises the author's own literal
+    messages keeps them curated. Narrow builtin classes (ValueError, KeyError...) count only when
+    the body calls library code: raised by the project's own functions (`self._check(x)`,
+    `validate(x)`), their text is the author's. So do library classes (json.JSONDecodeError,
     binascii.Error): a body that only parses the tool's own arguments (`json.loads(filters)`)
     produces text about the model's own input, which it can act on. OS/network classes always
     count; the project's own classes and the frameworks' ToolError never do.
@@ -617,8 +643,11 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign
         if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
             continue
         builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
-        if builtin in BROAD_ERRORS or builtin in NARROW_BUILTIN_ERRORS:
+        if builtin in BROAD_ERRORS:
             if body_calls_foreign_code():
+                return True
+        elif builtin in NARROW_BUILTIN_ERRORS:
+            if (body_calls_library_code or body_calls_foreign_code)():
                 return True
         elif builtin in FOREIGN_BUILTIN_ERRORS:
             return True
@@ -651,13 +680,23 @@ class _TryBodyScan:
     def calls_foreign_code(self) -> bool:
         """Anything but harmless builtins, parsers of the parameters included."""
         finder = self._scan()
-        return bool(finder.found) or finder.parsed_parameter
+        return bool(finder.found) or finder.runs_other_code or finder.parsed_parameter
 
     def beyond_parameters(self) -> bool:
         """Foreign code other than parsing the function's own parameters."""
+        finder = self._scan()
+        return bool(finder.found) or finder.runs_other_code
+
+    def calls_library_code(self) -> bool:
+        """A call of code outside the project (parsers of the parameters included)."""
+        finder = self._scan()
+        return bool(finder.found) or finder.parsed_parameter
+
+    def library_beyond_parameters(self) -> bool:
         return bool(self._scan().found)
 
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
 
 
@@ -695,7 +734,10 @@ class _ForeignCallFinder(FindingVisitor):
     def __init__(self, aliases: AliasTable, params: frozenset[str] = frozenset()) -> None:
         self.aliases = aliases
         self.params = params
-        self.found = False
+        self.found = False  # a call of library code: ends the walk
+        # An await, a `with`, a call of the project's own code (see _project_call): foreign code
+        # for a broad `except`, not for a narrow builtin one.
+        self.runs_other_code = False
         self.parsed_parameter = False  # an ARGUMENT_PARSERS call on a parameter was seen
         self.in_raise = 0
 
@@ -706,7 +748,7 @@ class _ForeignCallFinder(FindingVisitor):
         self.in_raise -= 1
 
     def visit_Await(self, node: cst.Await) -> None:
-        self.found = True
+        self.runs_other_code = True
 
     def _parses_an_argument(self, node: cst.Call) -> bool:
         """The parser's input is one of the tool's parameters (`filters`, `args["when"]`)."""
@@ -719,7 +761,7 @@ class _ForeignCallFinder(FindingVisitor):
 
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
-        self.found = True
+        self.runs_other_code = True
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.in_raise:
@@ -741,4 +783,20 @@ class _ForeignCallFinder(FindingVisitor):
             root = receiver.split(".")[0]
             if receiver and root not in self.aliases.aliases and not _CLIENT_LIKE.search(receiver):
                 return
-        self.found = True
+        if self._project_call(name):
+            self.runs_other_code = True
+        else:
+            self.found = True
+
+    def _project_call(self, name: str) -> bool:
+        """A call of the project's own code, as written: a method of this class (`self._check`),
+        a name imported from this project, or a name neither imported nor builtin (defined in
+        this module). `self.client.get()` and `obj.method()` may be anything: not counted."""
+        parts = name.split(".")
+        if parts[0] in {"self", "cls"}:
+            return len(parts) == 2
+        resolved = self.aliases.resolve_dotted(name)
+        if resolved is None:
+            return len(parts) == 1 and parts[0] not in _BUILTIN_NAMES
+        own_top = self.aliases.module.split(".")[0]
+        return parts[0] in self.aliases.relative_names or bool(own_top) and resolved.split(".")[0] == own_top

@@ -25,7 +25,7 @@ class CallEdge:
     exc_params: tuple[int, ...] = ()  # positions that receive a caught foreign exception
     via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
-    guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
+    guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
 
 
@@ -86,6 +86,10 @@ class ModuleSummary:
     instances: dict[str, str] = field(default_factory=dict)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Project exception class (qualified) -> how many `raise` statements here construct it from a
+    # caught library exception's text, and how many from the author's own text. A class raised
+    # only the first way carries library text wherever it is caught (linker: carriers).
+    exception_raises: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)

@@ -5,9 +5,11 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import libcst as cst
 
-from mcp_lint.model.facts import Handler, find_exception_text
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
@@ -77,3 +79,47 @@ def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
         if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
             return node
     return None
+
+
+def project_class(expr: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """Qualified name of the project class `expr` names (defined here or imported from this
+    project), None for builtins, library and framework classes."""
+    name = dotted(expr)
+    if name is None:
+        return None
+    root = name.split(".")[0]
+    resolved = ctx.model.aliases.resolve_dotted(name)
+    if resolved is None:
+        local = f"{ctx.model.module}.{name}" if ctx.model.module else name
+        return local if local in ctx.model.classes else None
+    own_top = ctx.model.module.split(".")[0]
+    if root in ctx.model.aliases.relative_names or (own_top and resolved.split(".")[0] == own_top):
+        return resolved
+    return None
+
+
+def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:
+    """The project classes an `except` clause names, qualified."""
+    node = handler.node.type
+    if node is None:
+        return ()
+    exprs = [el.value for el in node.elements] if isinstance(node, cst.Tuple) else [node]
+    return tuple(q for q in (project_class(e, ctx) for e in exprs) if q is not None)
+
+
+def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool]]:
+    """(project class, built from a caught library exception's text?) for each `raise Cls(...)`.
+
+    The linker adds them up over the project: a class raised only with library text carries it
+    to whoever catches the class (see linker.Carriers).
+    """
+    for fact in fn.raises:
+        exc = fact.node.exc
+        if not isinstance(exc, cst.Call):
+            continue
+        qual = project_class(exc.func, ctx)
+        if qual is None:
+            continue
+        handler = fact.handler
+        carried = handler is not None and handler.foreign and exception_text_in(exc, handler, ctx) is not None
+        yield qual, carried

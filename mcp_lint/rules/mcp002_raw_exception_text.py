@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -11,9 +12,12 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import (
     FunctionFacts,
     Handler,
+    RaiseFact,
+    catching_site,
     find_exception_text,
     literal_text,
 )
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -35,6 +39,8 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import (
     exception_text_in,
+    handler_classes,
+    project_class,
     is_tool_error_raise,
     looks_like_exception_param,
     status_bases,
@@ -51,6 +57,27 @@ def _caught_label(handler: Handler | None) -> str:
     names = [n if n.split(".")[0] not in {"builtins"} else last_name(n) for n in handler.caught]
     short = [last_name(n) if n.count(".") >= 2 else n for n in names]
     return "/".join(short)
+
+
+def _passed_on_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...] | None:
+    """The project classes of an `except` clause that can pass a carried library text on (its
+    project classes, qualified; () for ToolError and other framework errors), or None when the
+    clause catches nothing of the kind or does not bind the exception."""
+    if not handler.name or not handler.caught:
+        return None
+    own = handler_classes(handler, ctx)
+    framework = any(c in FRAMEWORK_DOMAIN_ERRORS or last_name(c) == "ToolError" for c in handler.caught)
+    return own if own or framework else None
+
+
+def _catching_sites(fact: RaiseFact, raised: str) -> tuple[str, ...]:
+    """Handler.site of the clauses of this function that catch the raise again (one per `try`)."""
+    sites = []
+    for guard in fact.guarded:
+        caught = catching_site(guard, raised)
+        if caught is not None and not caught[1]:
+            sites.append(caught[0])
+    return tuple(sorted(sites))
 
 
 class RawExceptionText(Rule):
@@ -106,14 +133,26 @@ async def get_forecast(city: str) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
         for handler in fn.handlers:
-            if not handler.foreign:
+            # The project's own exception (or ToolError) whose text is passed on: the linker
+            # decides, knowing which raises of the class carry library text (linker.Carriers).
+            passes = None if handler.foreign else _passed_on_classes(handler, ctx)
+            if not handler.foreign and passes is None:
                 continue
-            for node, value, variant in self._sinks(fn, handler, ctx):
+            for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
+                if passes is not None and caught_at:
+                    continue  # re-wrapped again here: one carrier hop is followed, not chains
                 found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
                 seen.add(id(node))
-                yield self._latent(ctx, fn, node, value, handler, variant, found)
+                latent = self._latent(ctx, fn, node, value, handler, variant, found)
+                # `site`: a raise caught by this clause reaches the model through this statement.
+                extra = {"site": handler.site}
+                if caught_at:
+                    extra["caught_at"] = ",".join(caught_at)
+                if passes is not None:
+                    extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -138,20 +177,24 @@ async def get_forecast(city: str) -> str:
                 data = {"exc": "exception", "param": param}
                 yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
 
-    def _sinks(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str]]:
+    def _sinks(
+        self, fn: FunctionFacts, handler: Handler, ctx: FileContext
+    ) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str, tuple[str, ...]]]:
+        """Returns and raises in `handler`'s body, with the sites of the `except` clauses of this
+        function that catch the raise again (reported only where such a clause passes the text
+        on to the model: the linker knows)."""
         for ret in fn.returns:
             if ret.handler is handler and ret.node.value is not None:
-                yield ret.node, ret.node.value, "return"
+                yield ret.node, ret.node.value, "return", ()
         for fact in fn.raises:
             if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
                 continue
-            if fact.caught_here(last_name(dotted(fact.node.exc.func) or "")):
-                continue  # caught again in this function: what happens there is checked there
+            caught_at = _catching_sites(fact, last_name(dotted(fact.node.exc.func) or ""))
             if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise"
+                yield fact.node, fact.node.exc, "raise", caught_at
             elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):
                 # Reaches the model only where the framework forwards exception text (render decides).
-                yield fact.node, fact.node.exc, "raise-other"
+                yield fact.node, fact.node.exc, "raise-other", caught_at
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
@@ -169,6 +212,8 @@ async def get_forecast(city: str) -> str:
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
+            # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
+            "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
         }
         fix = _build_fix(ctx, fn, node, value, handler, variant)
         return self.latent(
@@ -188,7 +233,8 @@ async def get_forecast(city: str) -> str:
         variant = latent.variant
         if latent.get("tool_args_only") and reach.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
-        if variant.startswith("raise-other") and not reach.forwards_exception_text():
+        passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
+        if variant.startswith("raise-other") and not passed_on and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if latent.get("traceback"):
             what = "a traceback"
@@ -196,12 +242,16 @@ async def get_forecast(city: str) -> str:
             what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
             what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
+        elif latent.get("carrier"):
+            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text)"
         else:
             what = f"the text of a caught {latent.get('exc')}"
         if variant.startswith("return") and latent.get("error_result"):
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
+        elif passed_on:
+            verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
         else:
