@@ -730,6 +730,12 @@ ARGUMENT_PARSERS = frozenset(
 )
 
 
+# Pydantic entry points that validate a payload into a model (`Args.model_validate(arguments)`).
+MODEL_VALIDATORS = frozenset(
+    {"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw", "validate_python", "validate_json"}
+)
+
+
 class _ForeignCallFinder(FindingVisitor):
     def __init__(self, aliases: AliasTable, params: frozenset[str] = frozenset()) -> None:
         self.aliases = aliases
@@ -759,6 +765,24 @@ class _ForeignCallFinder(FindingVisitor):
             base = base.value
         return isinstance(base, cst.Name) and base.value in self.params
 
+    def _validates_arguments(self, node: cst.Call, name: str) -> bool:
+        """The author's argument model built from the function's parameters: `Args(**params)`,
+        `Args(query=query)`, `Args.model_validate(arguments)`. A pydantic error then describes
+        what the model sent, which it can correct."""
+        parts = name.split(".")
+        if parts[-1] in MODEL_VALIDATORS and len(parts) >= 2:
+            return self._parses_an_argument(node)
+        if len(parts) != 1 or not parts[0][:1].isupper() or parts[0] in _BUILTIN_NAMES or not node.args:
+            return False
+        if parts[0] in self.aliases.aliases and not self._project_call(name):
+            return False  # a library class: its own validation is not the author's argument model
+        return all(self._from_parameters(argument.value) for argument in node.args)
+
+    def _from_parameters(self, value: cst.BaseExpression) -> bool:
+        while isinstance(value, (cst.Subscript, cst.Attribute)):
+            value = value.value
+        return isinstance(value, cst.Name) and value.value in self.params
+
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
         self.runs_other_code = True
@@ -773,6 +797,9 @@ class _ForeignCallFinder(FindingVisitor):
         if name in BENIGN_CALLS:
             return
         if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
+            self.parsed_parameter = True
+            return
+        if self._validates_arguments(node, name):
             self.parsed_parameter = True
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:

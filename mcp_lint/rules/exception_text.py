@@ -63,9 +63,65 @@ def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:
     return param in {"e", "ex", "exc", "err", "error", "exception", "error_obj"} or param.endswith(("_error", "_exc", "_exception"))
 
 
+_SUCCESS_FLAGS = frozenset({"ok", "is_success"})
+_FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
+
+
+def _status_number(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.value)
+    name = dotted(expr) or ""  # HTTPStatus.OK, status.HTTP_200_OK, codes.ok
+    if name.endswith((".OK", "HTTP_200_OK", ".ok")):
+        return 200
+    return None
+
+
+def _success_test(cond: cst.BaseExpression) -> bool | None:
+    """True when `cond` holds only for a successful response (`resp.status_code == 200`,
+    `resp.ok`, `200 <= r.status < 300`), False when it holds only for a failed one, None when
+    it does not tell (the branch is then read as a failure branch, as before)."""
+    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+        inner = _success_test(cond.expression)
+        return None if inner is None else not inner
+    if isinstance(cond, cst.Attribute) and cond.attr.value in _SUCCESS_FLAGS | _FAILURE_FLAGS:
+        return cond.attr.value in _SUCCESS_FLAGS
+    if isinstance(cond, cst.BooleanOperation):
+        left, right = _success_test(cond.left), _success_test(cond.right)
+        if isinstance(cond.operator, cst.And):
+            return True if True in (left, right) else (False if left is False and right is False else None)
+        return left if left == right else None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        operator, number = target.operator, _status_number(target.comparator)
+        if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
+            numbers = [_status_number(el.value) for el in target.comparator.elements]
+            if numbers and all(n is not None and 200 <= n < 300 for n in numbers):
+                return isinstance(operator, cst.In)
+            return None
+        if number is None:
+            return None
+        if isinstance(operator, cst.Equal):
+            return 200 <= number < 300
+        if isinstance(operator, cst.NotEqual):
+            return False if 200 <= number < 300 else None
+        if isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+            return True if number <= 400 else None
+        if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+            return False if number >= 299 else None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 2:
+        low, high = cond.comparisons  # `200 <= r.status_code < 300`
+        if _status_number(cond.left) == 200 and _status_number(high.comparator) in {299, 300}:
+            return True
+    return None
+
+
 def status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
+    """Responses whose failure the enclosing `if`s test (`if resp.status_code != 200:`); a branch
+    taken only on success (`if resp.status_code == 200: return resp.json()`) returns data."""
     bases: set[str] = set()
     for cond in conditions:
+        if _success_test(cond):
+            continue
         for node in descendants(cond):
             if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
                 base = dotted(node.value)

@@ -336,9 +336,9 @@ LEAKS = [
         from pydantic import ValidationError
 
         @mcp.tool()
-        def save_profile(payload: str) -> str:
+        def import_profile(url: str) -> str:
             try:
-                Profile.model_validate_json(payload)
+                Profile.model_validate_json(httpx.get(url).text)
             except ValidationError as e:
                 raise ToolError(str(e))  # expect: MCP002
             return "saved"

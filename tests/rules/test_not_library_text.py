@@ -1,0 +1,187 @@
+"""Text that looks like library text but is not: success branches, the author's argument model,
+the unknown-tool message of a low-level dispatcher built in a variable."""
+
+from __future__ import annotations
+
+from ._support import check
+
+
+# -- upstream bodies: only on a branch taken when the response failed -------------------------
+
+
+def test_body_returned_on_the_success_branch_is_data() -> None:
+    check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("items")
+
+
+        @mcp.tool()
+        async def get_item(item_id: str) -> dict:
+            async with httpx.AsyncClient() as client:
+                resp = await client.get(f"https://api.example.com/items/{item_id}")
+            if resp.status_code == 200:
+                return resp.json()
+            raise ToolError(f"No item {item_id} (HTTP {resp.status_code}); call list_items for ids")
+
+
+        @mcp.tool()
+        def get_page(url: str) -> str:
+            resp = httpx.get(url)
+            if resp.is_success and resp.content:
+                return resp.text
+            raise ToolError(f"{url} answered HTTP {resp.status_code}; check the address")
+
+
+        @mcp.tool()
+        def get_status(service: str) -> str:
+            resp = httpx.get(f"https://status.example.com/{service}")
+            if resp.status_code in (200, 203):
+                return resp.text
+            raise ToolError(f"No status page for {service}")
+        """
+    )
+
+
+def test_body_on_the_failure_side_of_a_success_test_is_flagged() -> None:
+    check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("items")
+
+
+        @mcp.tool()
+        def get_page(url: str) -> str:
+            resp = httpx.get(url)
+            if 200 <= resp.status_code < 300:
+                return resp.text
+            else:
+                raise ToolError(f"{url} answered HTTP {resp.status_code}: {resp.text}")  # expect: MCP002
+
+
+        @mcp.tool()
+        def get_raw(url: str) -> str:
+            resp = httpx.get(url)
+            if not resp.ok:
+                raise ToolError(f"{url} answered HTTP {resp.status_code}: {resp.text}")  # expect: MCP002
+            return resp.text
+        """
+    )
+
+
+# -- pydantic validation of the author's own argument model ------------------------------------
+
+
+def test_validation_of_the_tools_own_arguments_describes_what_the_model_sent() -> None:
+    check(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        from pydantic import BaseModel, ValidationError
+
+        mcp = FastMCP("search")
+
+
+        class SearchArgs(BaseModel):
+            query: str
+            limit: int = 10
+
+
+        @mcp.tool
+        def search(query: str, limit: int = 10) -> str:
+            try:
+                args = SearchArgs(query=query, limit=limit)
+            except ValidationError as e:
+                raise ToolError(f"invalid arguments: {e}") from e
+            return run(args)
+
+
+        @mcp.tool
+        def search_raw(arguments: dict) -> str:
+            try:
+                args = SearchArgs.model_validate(arguments)
+            except ValidationError as e:
+                raise ToolError(str(e)) from e
+            return run(args)
+        """,
+        target="fastmcp>=3,<4",
+    )
+
+
+def test_validation_of_an_upstream_payload_is_library_text() -> None:
+    check(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        from pydantic import BaseModel, ValidationError
+
+        mcp = FastMCP("search")
+
+
+        class Hit(BaseModel):
+            title: str
+
+
+        @mcp.tool
+        def first_hit(query: str) -> str:
+            try:
+                hit = Hit.model_validate(httpx.get(f"https://search.example.com?q={query}").json()[0])
+            except ValidationError as e:
+                raise ToolError(f"bad answer from the search service: {e}") from e  # expect: MCP002
+            return hit.title
+        """,
+        target="fastmcp>=3,<4",
+    )
+
+
+# -- the unknown-tool branch of a low-level dispatcher -----------------------------------------
+
+
+def test_unknown_tool_message_built_in_a_variable_is_not_a_defect() -> None:
+    check(
+        """\
+        from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData, TextContent
+
+        server = Server("calc")
+
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+            if name == "add":
+                return [TextContent(type="text", text=str(arguments["a"] + arguments["b"]))]
+            message = f"Unknown tool: {name}"
+            raise McpError(ErrorData(code=INVALID_PARAMS, message=message))
+        """
+    )
+
+
+def test_a_failure_message_built_in_a_variable_is_still_a_protocol_error() -> None:
+    check(
+        """\
+        from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData, TextContent
+
+        server = Server("notes")
+        NOTES: dict[str, str] = {}
+
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+            if name == "read_note":
+                if arguments["id"] not in NOTES:
+                    message = f"Note {arguments['id']} not found"
+                    raise McpError(ErrorData(code=INVALID_PARAMS, message=message))  # expect: MCP001
+                return [TextContent(type="text", text=NOTES[arguments["id"]])]
+            raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Unknown tool: {name}"))
+        """
+    )
