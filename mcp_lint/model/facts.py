@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import libcst as cst
 
@@ -195,7 +195,9 @@ class FunctionFacts:
         return expr
 
 
-def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ...]:
+def _caught_names(
+    node: cst.ExceptHandler, aliases: AliasTable, constants: Mapping[str, list[cst.BaseExpression]] | None = None
+) -> tuple[str, ...]:
     if node.type is None:
         return ()
     exprs: list[cst.BaseExpression]
@@ -203,6 +205,13 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
         exprs = [el.value for el in node.type.elements]
     else:
         exprs = [node.type]
+    if constants:
+        # `except EXPECTED_ERRORS as e` with `EXPECTED_ERRORS = (OSError, git.GitError)` at module level.
+        exprs = [
+            item
+            for expr in exprs
+            for item in (constants.get(expr.value, [expr]) if isinstance(expr, cst.Name) and expr.value not in aliases.aliases else [expr])
+        ]
     names = []
     for expr in exprs:
         resolved = aliases.resolve(expr)
@@ -213,9 +222,12 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
 class _BodyWalker(FastVisitor):
     """Collects facts of one function body without entering nested functions or classes."""
 
-    def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee) -> None:
+    def __init__(
+        self, facts: FunctionFacts, aliases: AliasTable, resolve_callee, constants: Mapping[str, list[cst.BaseExpression]] | None = None
+    ) -> None:
         self.facts = facts
         self.aliases = aliases
+        self.constants = constants
         self.resolve_callee = resolve_callee
         self.handlers: list[Handler] = []
         self.conditions: list[cst.BaseExpression] = []
@@ -250,7 +262,7 @@ class _BodyWalker(FastVisitor):
         for handler in node.handlers:
             site = f"{self.facts.qualname}#{self.sites}"
             self.sites += 1
-            records.append(Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler), site=site))
+            records.append(Handler(handler, node, _caught_names(handler, self.aliases, self.constants), _as_name(handler), site=site))
         self.guards.append(_catches(node, records))
         self.walk(node.body)
         self.guards.pop()
@@ -584,11 +596,17 @@ def literal_text(expr: cst.BaseExpression) -> str | None:
 
 
 def collect_facts(
-    node: cst.FunctionDef, qualname: str, class_name: str | None, aliases: AliasTable, resolve_callee
+    node: cst.FunctionDef,
+    qualname: str,
+    class_name: str | None,
+    aliases: AliasTable,
+    resolve_callee,
+    constants: Mapping[str, list[cst.BaseExpression]] | None = None,
 ) -> FunctionFacts:
+    """`constants`: the module's tuples/lists so far (`except EXPECTED_ERRORS` reads them)."""
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
-    walker = _BodyWalker(facts, aliases, resolve_callee)
+    walker = _BodyWalker(facts, aliases, resolve_callee, constants)
     walker.walk(node)
     # Which calls are the value of a return: the returned expression itself, under await.
     returned_ids = set()
@@ -755,6 +773,11 @@ class _ForeignCallFinder(FindingVisitor):
 
     def visit_Await(self, node: cst.Await) -> None:
         self.runs_other_code = True
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        # In a context manager (`@contextmanager def reported(): try: yield`), the caller's
+        # `with` body runs here: any library code.
+        self.found = True
 
     def _parses_an_argument(self, node: cst.Call) -> bool:
         """The parser's input is one of the tool's parameters (`filters`, `args["when"]`)."""

@@ -210,7 +210,9 @@ class _ModuleWalker(FastVisitor):
         qual = self._qualname(node.name.value)
         class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
         class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
-        self.model.functions[qual] = collect_facts(node, qual, class_name, self.aliases, self._callee_resolver())
+        self.model.functions[qual] = collect_facts(
+            node, qual, class_name, self.aliases, self._callee_resolver(), self.model.module_lists
+        )
         if node.returns is not None:
             returned = self._receiver_of_annotation(node.returns.annotation)
             if returned.is_ is Is.SERVER and returned.family is not None:

@@ -185,3 +185,80 @@ def test_a_failure_message_built_in_a_variable_is_still_a_protocol_error() -> No
             raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Unknown tool: {name}"))
         """
     )
+
+
+# -- which classes a clause catches: module-level tuples, context managers ---------------------
+
+
+def test_tuple_of_library_errors_caught_around_a_context_managers_yield_is_flagged() -> None:
+    findings = check(
+        """\
+        from contextlib import contextmanager
+        from typing import Iterator
+
+        import git
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        mcp = MCPServer("git")
+
+        EXPECTED_ERRORS = (ValueError, OSError, git.GitError)
+
+
+        @contextmanager
+        def reported_to_model() -> Iterator[None]:
+            try:
+                yield
+            except EXPECTED_ERRORS as e:
+                raise ToolError(str(e)) from e  # expect: MCP002
+
+
+        @mcp.tool()
+        def git_status(repo_path: str) -> str:
+            with reported_to_model():
+                return git.Repo(repo_path).git.status()
+        """
+    )
+    assert "a caught ValueError/OSError/git.GitError into ToolError" in findings[0].message
+
+
+def test_tuple_of_the_projects_own_errors_is_the_authors_text() -> None:
+    check(
+        """\
+        from contextlib import contextmanager
+        from typing import Iterator
+
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        mcp = MCPServer("notes")
+        NOTES: dict[str, str] = {}
+
+
+        class NoteMissing(Exception):
+            pass
+
+
+        class NoteLocked(Exception):
+            pass
+
+
+        EXPECTED_ERRORS = (NoteMissing, NoteLocked)
+
+
+        @contextmanager
+        def reported_to_model() -> Iterator[None]:
+            try:
+                yield
+            except EXPECTED_ERRORS as e:
+                raise ToolError(str(e)) from e
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            with reported_to_model():
+                if note_id not in NOTES:
+                    raise NoteMissing(f"No note {note_id}; call list_notes for the ids")
+                return NOTES[note_id]
+        """
+    )
