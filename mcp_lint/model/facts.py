@@ -136,6 +136,20 @@ class Handler:
     # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
     # handler on a call path catches a helper's exception (TryGuard entries carry it too).
     site: str = ""
+    # The clause whose body this `try` sits in (`except HTTPError as e: try: ... except
+    # Exception: raise ApiError(e.response.text)`): its exception is still in reach here.
+    parent: Handler | None = None
+
+    def within(self, outer: Handler) -> bool:
+        """Is this clause `outer`, or nested in its body without rebinding its name?"""
+        current: Handler | None = self
+        while current is not None:
+            if current is outer:
+                return True
+            if current.name is not None and current.name == outer.name:
+                return False  # `except B as e:` inside `except A as e:` hides the outer `e`
+            current = current.parent
+        return False
 
 
 @dataclass
@@ -262,7 +276,8 @@ class _BodyWalker(FastVisitor):
         for handler in node.handlers:
             site = f"{self.facts.qualname}#{self.sites}"
             self.sites += 1
-            records.append(Handler(handler, node, _caught_names(handler, self.aliases, self.constants), _as_name(handler), site=site))
+            caught = _caught_names(handler, self.aliases, self.constants)
+            records.append(Handler(handler, node, caught, _as_name(handler), site=site, parent=self._handler()))
         self.guards.append(_catches(node, records))
         self.walk(node.body)
         self.guards.pop()

@@ -176,6 +176,11 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
         qual = project_class(exc.func, ctx)
         if qual is None:
             continue
-        handler = fact.handler
-        carried = handler is not None and handler.foreign and exception_text_in(exc, handler, ctx) is not None
-        yield qual, carried
+        yield qual, any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
+
+
+def _enclosing(handler: Handler | None) -> Iterator[Handler]:
+    """The clause a statement is in, then the clauses whose bodies hold it (Handler.parent)."""
+    while handler is not None:
+        yield handler
+        handler = handler.parent

@@ -184,10 +184,10 @@ async def get_forecast(city: str) -> str:
         function that catch the raise again (reported only where such a clause passes the text
         on to the model: the linker knows)."""
         for ret in fn.returns:
-            if ret.handler is handler and ret.node.value is not None:
+            if ret.handler is not None and ret.handler.within(handler) and ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ()
         for fact in fn.raises:
-            if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
+            if fact.handler is None or not fact.handler.within(handler) or not isinstance(fact.node.exc, cst.Call):
                 continue
             caught_at = _catching_sites(fact, last_name(dotted(fact.node.exc.func) or ""))
             if is_tool_error_raise(fact.node.exc, ctx):

@@ -262,3 +262,61 @@ def test_tuple_of_the_projects_own_errors_is_the_authors_text() -> None:
                 return NOTES[note_id]
         """
     )
+
+
+def test_outer_exception_text_used_inside_a_nested_handler_is_flagged() -> None:
+    check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("stats")
+
+
+        @mcp.tool()
+        def site_stats(site: str) -> dict:
+            try:
+                resp = httpx.get(f"https://stats.example.com/api/{site}")
+                resp.raise_for_status()
+            except httpx.HTTPStatusError as e:
+                try:
+                    detail = e.response.json()["error"]
+                except Exception:
+                    raise ToolError(f"stats API error: {e.response.text}") from e  # expect: MCP002
+                raise ToolError(f"stats API error: {detail}") from e  # expect: MCP002
+            return resp.json()
+        """
+    )
+
+
+def test_nested_handler_rebinding_the_name_hides_the_outer_exception() -> None:
+    check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("stats")
+
+
+        class QuotaExceeded(Exception):
+            pass
+
+
+        def check_quota(site: str) -> None:
+            raise QuotaExceeded(f"Site {site} used its daily quota; try tomorrow")
+
+
+        @mcp.tool()
+        def site_stats(site: str) -> dict:
+            try:
+                return httpx.get(f"https://stats.example.com/api/{site}").json()
+            except httpx.HTTPError as e:
+                try:
+                    check_quota(site)
+                except QuotaExceeded as e:
+                    raise ToolError(str(e)) from None
+                raise ToolError(f"The stats service did not answer for {site}") from e
+        """
+    )
