@@ -502,6 +502,8 @@ class _CarriedText:
         """The latent as this project reads it, or None when another statement reports its flow."""
         if latent.code != "MCP002":
             return latent
+        if latent.variant == "handed-to-helper":
+            return None  # a marker for _forwarding
         class_qual = latent.get("class_qual")
         if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
             latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
@@ -543,6 +545,14 @@ class _CarriedText:
                 site = latent.get("site")
                 if not site or latent.code != "MCP002" or site in out or latent.get("caught_at"):
                     continue
+                who = f"'{fn.name}'"
+                if entry.is_tool and entry.own_names:
+                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
+                if latent.variant == "handed-to-helper":
+                    helper = self._helper_sink(latent, reached)
+                    if helper is not None:
+                        out[site] = f"{who} passes it to {helper}"
+                    continue
                 class_qual = latent.get("class_qual")
                 if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
                     latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
@@ -552,9 +562,6 @@ class _CarriedText:
                 context = contexts[1] if latent.reach == "return" else contexts[0]
                 if rule.render(latent, context) is None:
                     continue
-                who = f"'{fn.name}'"
-                if entry.is_tool and entry.own_names:
-                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
                 if latent.variant.startswith("return"):
                     how = "returns it"
                 elif latent.variant.startswith("raise-other"):
@@ -563,6 +570,26 @@ class _CarriedText:
                     how = "puts it into ToolError"
                 out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
         return out
+
+
+    def _helper_sink(self, marker: Latent, reached: dict[str, _Reach]) -> str | None:
+        """How the helper a clause hands its exception to passes that exception's text on to the
+        model ("'format_error', which returns it (path:row)"), or None when it does not."""
+        found = self.project.function(marker.get("helper"))
+        if found is None or found[1].qualname not in reached:
+            return None
+        summary, helper = found
+        shift = 1 if marker.get("via_attribute") and helper.params and helper.params[0] in {"self", "cls"} else 0
+        entry = reached[helper.qualname]
+        for latent in helper.latent:
+            if latent.code != "MCP002" or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
+                continue
+            # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
+            # value reaches the model whatever its callers do with it elsewhere.
+            if (marker.get("sent") and latent.reach == "return") or self.project._applies(replace(latent, param=-1), entry):
+                how = "returns" if latent.reach == "return" else "raises"
+                return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
+        return None
 
 
 def _with(latent: Latent, **data: str) -> Latent:

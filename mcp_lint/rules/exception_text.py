@@ -57,6 +57,27 @@ def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileConte
     return find_exception_text(expr, handler, params)
 
 
+def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) -> cst.CSTNode | None:
+    """Like exception_text_in, also where the exception object goes whole to a project helper
+    deeper in the expression (`ToolError(describe(e))`): what the helper does with it is its
+    own business (see MCP002's `handed-to-helper` markers)."""
+    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
+        for argument in expr.args:
+            if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+                continue
+            found = text_outside_helpers(argument.value, handler, ctx)
+            if found is not None:
+                return found
+        return None
+    if not any(isinstance(n, cst.Call) and _project_call(n, ctx) for n in descendants(expr)):
+        return find_exception_text(expr, handler)
+    for child in expr.children:
+        found = text_outside_helpers(child, handler, ctx)
+        if found is not None:
+            return found
+    return None
+
+
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:
     """A helper parameter is treated as an exception only when used like one (`str(e)`, `{e}`,
     `e.args`), and named like one."""

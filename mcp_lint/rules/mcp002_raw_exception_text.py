@@ -20,6 +20,7 @@ from mcp_lint.model.facts import (
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_LOGGER,
     PH_TOOL_ERROR,
@@ -44,6 +45,7 @@ from mcp_lint.rules.exception_text import (
     is_tool_error_raise,
     looks_like_exception_param,
     status_bases,
+    text_outside_helpers,
     upstream_body,
 )
 from mcp_lint.rules.results import is_error_result
@@ -141,7 +143,10 @@ async def get_forecast(city: str) -> str:
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
                 if passes is not None and caught_at:
                     continue  # re-wrapped again here: one carrier hop is followed, not chains
-                found = exception_text_in(value, handler, ctx)
+                if passes is not None:
+                    found = text_outside_helpers(value, handler, ctx)
+                else:
+                    found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
                 seen.add(id(node))
@@ -153,6 +158,8 @@ async def get_forecast(city: str) -> str:
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
+            if passes is not None:
+                yield from self._handed_to_helpers(fn, handler, ctx)
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -176,6 +183,33 @@ async def get_forecast(city: str) -> str:
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
                 yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
+
+    def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[Latent]:
+        """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
+        by which the linker learns that the clause passes the exception on to a project helper
+        (position `param`); when that helper puts its parameter's text into what the model reads,
+        the clause passes a carried library text on (linker: _CarriedText)."""
+        # Calls whose value is sent on by the clause itself: `raise ToolError(describe(e))`.
+        sent = {
+            id(node)
+            for _, value, _, caught_at in self._sinks(fn, handler, ctx)
+            if not caught_at
+            for node in descendants(value)
+            if isinstance(node, cst.Call)
+        }
+        for call in fn.calls:
+            if call.callee is None or call.handler is None or not call.handler.within(handler):
+                continue
+            positional = [a for a in call.node.args if a.keyword is None and not a.star]
+            for index, argument in enumerate(positional):
+                if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+                    data = {
+                        "site": handler.site,
+                        "helper": call.callee,
+                        "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
+                        "sent": "1" if id(call.node) in sent else "",
+                    }
+                    yield self.latent(ctx, call.node, variant="handed-to-helper", reach="raise", data=data, param=index)
 
     def _sinks(
         self, fn: FunctionFacts, handler: Handler, ctx: FileContext

@@ -459,3 +459,78 @@ def test_value_error_from_a_library_call_is_library_text() -> None:
         """,
         target="fastmcp>=3,<4",
     )
+
+
+def test_clause_handing_the_exception_to_a_formatting_helper_passes_its_text_on() -> None:
+    findings = check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("lab")
+
+
+        class LabError(Exception):
+            pass
+
+
+        def error_text(error: Exception) -> str:
+            return f"The lab refused the request: {error}"
+
+
+        def fetch(path: str) -> dict:
+            if path.startswith("/"):
+                raise LabError("paths are relative to the project; drop the leading '/'")
+            try:
+                return httpx.get(f"https://lab.example.com/{path}").json()
+            except httpx.TransportError as e:
+                raise LabError(f"cannot reach the lab: {e}") from e  # expect: MCP002
+
+
+        @mcp.tool()
+        def get_project(path: str) -> str:
+            try:
+                return str(fetch(path))
+            except LabError as e:
+                raise ToolError(error_text(e)) from e
+        """
+    )
+    assert "and tool 'get_project' passes it to 'error_text', which returns its text (server.py:13)" in findings[0].message
+
+
+def test_formatting_helper_that_drops_the_text_passes_nothing_on() -> None:
+    check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("lab")
+
+
+        class LabError(Exception):
+            pass
+
+
+        def error_text(error: Exception) -> str:
+            return f"The lab refused the request ({type(error).__name__}); check the path"
+
+
+        def fetch(path: str) -> dict:
+            if path.startswith("/"):
+                raise LabError("paths are relative to the project; drop the leading '/'")
+            try:
+                return httpx.get(f"https://lab.example.com/{path}").json()
+            except httpx.TransportError as e:
+                raise LabError(f"cannot reach the lab: {e}") from e
+
+
+        @mcp.tool()
+        def get_project(path: str) -> str:
+            try:
+                return str(fetch(path))
+            except LabError as e:
+                raise ToolError(error_text(e)) from e
+        """
+    )
