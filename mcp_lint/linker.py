@@ -498,15 +498,22 @@ class _CarriedText:
     def is_tool_error(self, qual: str) -> bool:
         return any(a in TOOL_ERROR_CLASSES for a in self.ancestors(qual)[1:])
 
+    def _as_tool_error(self, latent: Latent) -> Latent:
+        """A raise of a project subclass of ToolError reads as a ToolError raise: its text is
+        delivered verbatim, also where the framework masks other exceptions."""
+        class_qual = latent.get("class_qual")
+        if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
+            return replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+        return latent
+
     def link(self, latent: Latent, entry: _Reach) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
         if latent.code != "MCP002":
             return latent
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
+        latent = self._as_tool_error(latent)
         class_qual = latent.get("class_qual")
-        if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
-            latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
         caught_quals = latent.get("caught_quals")
         if latent.get("passes"):
             if not any(self.is_carrier(q) for q in caught_quals.split(",") if q):
@@ -553,9 +560,7 @@ class _CarriedText:
                     if helper is not None:
                         out[site] = f"{who} passes it to {helper}"
                     continue
-                class_qual = latent.get("class_qual")
-                if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
-                    latent = replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+                latent = self._as_tool_error(latent)
                 if not self.project._applies(latent, entry):
                     continue
                 contexts = contexts or self.project._contexts(qual, entry)
@@ -570,7 +575,6 @@ class _CarriedText:
                     how = "puts it into ToolError"
                 out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
         return out
-
 
     def _helper_sink(self, marker: Latent, reached: dict[str, _Reach]) -> str | None:
         """How the helper a clause hands its exception to passes that exception's text on to the

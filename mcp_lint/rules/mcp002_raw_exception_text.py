@@ -288,6 +288,8 @@ async def get_forecast(city: str) -> str:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
+        elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
+            verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
         else:
             verb = f"puts {what} into ToolError, which the model reads verbatim"
         message = (

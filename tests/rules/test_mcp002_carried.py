@@ -367,7 +367,7 @@ def test_project_subclass_of_tool_error_is_delivered_like_tool_error() -> None:
         """,
         target="mcp>=2.1,<3",
     )
-    assert "into ToolError, which the model reads verbatim" in findings[0].message
+    assert "into DocumentationError, a ToolError the model reads verbatim" in findings[0].message
 
 
 def test_plain_exception_raised_with_library_text_stays_silent_on_mcp_2_1() -> None:
