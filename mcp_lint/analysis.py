@@ -127,18 +127,11 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         ctx.current_facts = facts
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
-        _count_exception_raises(summary, facts, ctx)
+        fsum.exception_raises = tuple(exception_raises(facts, ctx))
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.import_anchor = _import_anchor(tree, ctx.lines)
     return summary
-
-
-def _count_exception_raises(summary: ModuleSummary, facts: FunctionFacts, ctx: FileContext) -> None:
-    """Add this function's `raise Cls(...)` of project classes to summary.exception_raises."""
-    for qual, carried in exception_raises(facts, ctx):
-        library, own = summary.exception_raises.get(qual, (0, 0))
-        summary.exception_raises[qual] = (library + carried, own + (not carried))
 
 
 def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> ParseFailure:

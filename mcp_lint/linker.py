@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix, Location
 from mcp_lint.model.facts import catches, catching_site
@@ -56,6 +56,7 @@ class Project:
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
+        self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
@@ -115,6 +116,32 @@ class Project:
                         return found
             break
         return None
+
+    def class_ancestors(self, qual: str) -> tuple[str, ...]:
+        """A project class and every class it inherits from, qualified (through re-exports),
+        read in the modules that define them (the prefilter asks for those: see
+        exception_classes)."""
+        if qual not in self._ancestors:
+            self._ancestors[qual] = ()  # a cycle of bad bases ends here
+            found = [self.resolve(qual)]
+            module = self.modules.get(found[0].rpartition(".")[0])
+            for base in module.classes.get(found[0], ()) if module is not None else ():
+                found.extend(a for a in self.class_ancestors(base) if a not in found)
+            self._ancestors[qual] = tuple(found)
+        return self._ancestors[qual]
+
+    def exception_classes(self, reached: Iterable[str]) -> None:
+        """Look up the project exception classes that reached functions raise or catch, and their
+        bases: where they are defined decides which `except` catches which raise, and which
+        classes carry library text (linker._CarriedText)."""
+        for qual in reached:
+            fn = self.functions[qual][1]
+            for raised, _ in fn.exception_raises:
+                self.class_ancestors(raised)
+            for latent in fn.latent:
+                for name in (latent.get("class_qual"), *latent.get("caught_quals").split(",")):
+                    if name:
+                        self.class_ancestors(name)
 
     # -- tools ----------------------------------------------------------------------------
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
@@ -239,6 +266,7 @@ class Project:
                 if target is not None and target[1].qualname not in depth:
                     depth[target[1].qualname] = depth[qual] + 1
                     queue.append(target[1].qualname)
+        self.exception_classes(depth)
         return set(depth)
 
     def reach(self) -> dict[str, _Reach]:
@@ -286,6 +314,7 @@ class Project:
                 queue.append(
                     (target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked, guard | edge.guarded)
                 )
+        self.exception_classes(reached)
         return reached
 
     # -- findings --------------------------------------------------------------------------
@@ -464,32 +493,18 @@ class _CarriedText:
 
     def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
         self.project = project
-        self.bases: dict[str, tuple[str, ...]] = {}
-        raises: dict[str, tuple[int, int]] = {}
-        for summary in project.summaries:
-            self.bases.update(summary.classes)
-            for qual, (library, own) in summary.exception_raises.items():
-                key = project.resolve(qual)
-                before = raises.get(key, (0, 0))
-                raises[key] = (before[0] + library, before[1] + own)
-        self._ancestors: dict[str, tuple[str, ...]] = {}
-        # Totals over each class and its subclasses: an `except Base` catches them all.
-        self.totals: dict[str, tuple[int, int]] = {}
-        for qual, (library, own) in raises.items():
-            for ancestor in self.ancestors(qual):
-                before = self.totals.get(ancestor, (0, 0))
-                self.totals[ancestor] = (before[0] + library, before[1] + own)
+        # Raises in the code tools reach only: a prefiltered run analyses exactly that code, so
+        # the verdicts (and findings) are those of a whole analysis.
+        self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
+        for qual in reached:
+            for raised, carried in project.functions[qual][1].exception_raises:
+                for ancestor in project.class_ancestors(raised):
+                    library, own = self.totals.get(ancestor, (0, 0))
+                    self.totals[ancestor] = (library + carried, own + (not carried))
         self.forwarding = self._forwarding(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
-        """`qual` and every class it inherits from (qualified, through re-exports)."""
-        if qual not in self._ancestors:
-            self._ancestors[qual] = ()  # a cycle of bad bases ends here
-            found = [self.project.resolve(qual)]
-            for base in self.bases.get(found[0], ()):
-                found.extend(a for a in self.ancestors(self.project.resolve(base)) if a not in found)
-            self._ancestors[qual] = tuple(found)
-        return self._ancestors[qual]
+        return self.project.class_ancestors(qual)
 
     def is_carrier(self, qual: str) -> bool:
         library, own = self.totals.get(self.project.resolve(qual), (0, 0))

@@ -67,6 +67,10 @@ class FunctionSummary:
     params: tuple[str, ...]
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
+    # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
+    # exception's text?). A class raised only that way in the code tools reach carries library
+    # text wherever it is caught (linker._CarriedText).
+    exception_raises: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass
@@ -86,10 +90,6 @@ class ModuleSummary:
     instances: dict[str, str] = field(default_factory=dict)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # Project exception class (qualified) -> how many `raise` statements here construct it from a
-    # caught library exception's text, and how many from the author's own text. A class raised
-    # only the first way carries library text wherever it is caught (linker: carriers).
-    exception_raises: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)

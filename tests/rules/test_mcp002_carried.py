@@ -251,6 +251,23 @@ def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: 
     assert "caught weather.WeatherError (raised in this project only with library exception text)" in found[1][2]
 
 
+def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path) -> None:
+    # errors.py only defines classes (no tool reaches a function there): a directory walk must
+    # still analyse it, its bases decide that `except WeatherError` catches UpstreamTimeout.
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.discovery import discover
+    from mcp_lint.linter import PinSource, analyze_all, link
+
+    test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path)
+    resolver = SettingsResolver(isolated=True)
+    files = discover([tmp_path], resolver)
+    everything, _ = link(analyze_all(files, 1), resolver, PinSource(resolver))
+    outcomes = analyze_all(files, 1, explicit=[])
+    prefiltered, _ = link(outcomes, resolver, PinSource(resolver))
+    assert prefiltered == everything
+    assert "weather/errors.py" in {Path(o.display).relative_to(tmp_path).as_posix() for o in outcomes}
+
+
 def test_curated_subclass_keeps_the_base_from_being_a_carrier(tmp_path: Path) -> None:
     # One subclass carries library text, another is the author's: `except Base` is fine, the
     # library-text raise is what is reported.
