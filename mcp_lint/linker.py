@@ -136,7 +136,7 @@ class Project:
         classes carry library text (linker._CarriedText)."""
         for qual in reached:
             fn = self.functions[qual][1]
-            for raised, _ in fn.exception_raises:
+            for raised, _, _ in fn.exception_raises:
                 self.class_ancestors(raised)
             for latent in fn.latent:
                 for name in (latent.get("class_qual"), *latent.get("caught_quals").split(",")):
@@ -496,11 +496,15 @@ class _CarriedText:
         # Raises in the code tools reach only: a prefiltered run analyses exactly that code, so
         # the verdicts (and findings) are those of a whole analysis.
         self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
+        self.example: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
         for qual in reached:
-            for raised, carried in project.functions[qual][1].exception_raises:
+            summary, fn = project.functions[qual]
+            for raised, carried, row in fn.exception_raises:
                 for ancestor in project.class_ancestors(raised):
                     library, own = self.totals.get(ancestor, (0, 0))
                     self.totals[ancestor] = (library + carried, own + (not carried))
+                    if carried:
+                        self.example.setdefault(ancestor, f"{summary.path}:{row}")
         self.forwarding = self._forwarding(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
@@ -531,9 +535,10 @@ class _CarriedText:
         class_qual = latent.get("class_qual")
         caught_quals = latent.get("caught_quals")
         if latent.get("passes"):
-            if not any(self.is_carrier(q) for q in caught_quals.split(",") if q):
+            carrier = next((q for q in caught_quals.split(",") if q and self.is_carrier(q)), None)
+            if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
-            return _with(latent, carrier="1")
+            return _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
         sites = [s for s in latent.get("caught_at").split(",") if s]
         raised = latent.get("raises")
         if raised and not sites:

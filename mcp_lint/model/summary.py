@@ -68,9 +68,9 @@ class FunctionSummary:
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
-    # exception's text?). A class raised only that way in the code tools reach carries library
-    # text wherever it is caught (linker._CarriedText).
-    exception_raises: tuple[tuple[str, bool], ...] = ()
+    # exception's text?, row). A class raised only that way in the code tools reach carries
+    # library text wherever it is caught (linker._CarriedText).
+    exception_raises: tuple[tuple[str, bool, int], ...] = ()
 
 
 @dataclass

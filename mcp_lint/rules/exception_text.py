@@ -184,8 +184,9 @@ def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:
     return tuple(q for q in (project_class(e, ctx) for e in exprs) if q is not None)
 
 
-def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool]]:
-    """(project class, built from a caught library exception's text?) for each `raise Cls(...)`.
+def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool, int]]:
+    """(project class, built from a caught library exception's text?, row) for each
+    `raise Cls(...)`.
 
     The linker adds them up over the project: a class raised only with library text carries it
     to whoever catches the class (see linker.Carriers).
@@ -197,7 +198,8 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
         qual = project_class(exc.func, ctx)
         if qual is None:
             continue
-        yield qual, any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
+        carried = any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
+        yield qual, carried, ctx.range(fact.node).start.line if carried else 0
 
 
 def _enclosing(handler: Handler | None) -> Iterator[Handler]:

@@ -277,7 +277,9 @@ async def get_forecast(city: str) -> str:
         elif variant.endswith("-param"):
             what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
         elif latent.get("carrier"):
-            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text)"
+            example = latent.get("carrier")
+            where = f", as at {example}" if ":" in example else ""
+            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text{where})"
         else:
             what = f"the text of a caught {latent.get('exc')}"
         if variant.startswith("return") and latent.get("error_result"):

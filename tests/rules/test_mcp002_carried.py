@@ -197,7 +197,7 @@ def test_carrier_class_is_flagged_where_raised_and_where_its_text_is_passed_on()
         target="fastmcp>=3,<4",
     )
     outer = next(f for f in findings if f.code == "MCP002" and f.location.row == 28)
-    assert "the text of a caught ApiError (raised in this project only with library exception text)" in outer.message
+    assert "the text of a caught ApiError (raised in this project only with library exception text, as at server.py:18)" in outer.message
 
 
 def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: Path) -> None:
@@ -248,7 +248,8 @@ def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: 
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("client.py", 10), ("server.py", 15)]
     assert "and tool 'get_forecast' puts it into ToolError (" in found[0][2]
-    assert "caught weather.WeatherError (raised in this project only with library exception text)" in found[1][2]
+    assert "caught weather.WeatherError (raised in this project only with library exception text, as at " in found[1][2]
+    assert "weather/client.py:10)" in found[1][2]
 
 
 def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path) -> None:
