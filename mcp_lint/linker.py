@@ -25,7 +25,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext, Rule
 
 MAX_DEPTH = 8
 
@@ -505,7 +505,8 @@ class _CarriedText:
                     self.totals[ancestor] = (library + carried, own + (not carried))
                     if carried:
                         self.example.setdefault(ancestor, f"{summary.path}:{row}")
-        self.forwarding = self._forwarding(reached)
+        self.forwarding: dict[str, str] = {}
+        self._forwarding(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
         return self.project.class_ancestors(qual)
@@ -539,38 +540,51 @@ class _CarriedText:
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
             return _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
-        sites = [s for s in latent.get("caught_at").split(",") if s]
-        raised = latent.get("raises")
-        if raised and not sites:
-            names = frozenset({raised, *(last_name(a) for a in self.ancestors(class_qual))}) if class_qual else frozenset({raised})
-            if not entry.guards or not all(any(catches(t, names) for t in g) for g in entry.guards):
-                return _with(latent, raises="")  # escapes to the framework on some path
-            sites = [
-                found[0]
-                for g in entry.guards
-                for t in g
-                if (found := catching_site(t, names)) is not None and not found[1]
-            ]
-        if not sites:
-            return latent
-        passed_on = next((self.forwarding[s] for s in sorted(sites) if s in self.forwarding), None)
+        sites = self._catching_sites(latent, entry)
+        if sites is None:
+            return _with(latent, raises="")  # escapes to the framework on some path
+        passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
         if passed_on is None:
             return None  # caught on every path by code that does not pass its text on (checked there)
         return _with(latent, raises="", caught_at="", passed_on=passed_on)
 
+    def _catching_sites(self, latent: Latent, entry: _Reach) -> list[str] | None:
+        """The `except` clauses (Handler.site) that catch this raise again, in its own function or
+        on the way to the tools; None when it is no raise or escapes to the framework on some path."""
+        sites = [s for s in latent.get("caught_at").split(",") if s]
+        raised = latent.get("raises")
+        if sites or not raised:
+            return sites or None
+        class_qual = latent.get("class_qual")
+        names = frozenset({raised, *(last_name(a) for a in self.ancestors(class_qual))}) if class_qual else frozenset({raised})
+        if not entry.guards or not all(any(catches(t, names) for t in g) for g in entry.guards):
+            return None
+        return sorted(
+            {found[0] for g in entry.guards for t in g if (found := catching_site(t, names)) is not None and not found[1]}
+        )
+
     def _forwarding(self, reached: dict[str, _Reach]) -> dict[str, str]:
         """Handler.site -> how the `except` clause passes the caught exception's text on to the
-        model (its own finding, if any, is about the other exceptions it catches)."""
+        model (its own finding, if any, is about the other exceptions it catches). A clause that
+        wraps the text into another exception passes it on where that one is passed on: rounds
+        follow such chains a few hops deep."""
+        self.forwarding = {}
         rule = rule_by_code("MCP002")
+        for _ in range(4):
+            added = self._forwarding_round(reached, rule) if rule is not None else {}
+            if not added:
+                break
+            self.forwarding.update(added)
+        return self.forwarding
+
+    def _forwarding_round(self, reached: dict[str, _Reach], rule: Rule) -> dict[str, str]:
         out: dict[str, str] = {}
-        if rule is None:
-            return out
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
             contexts: tuple[ReachContext, ReachContext] | None = None
             for latent in fn.latent:
                 site = latent.get("site")
-                if not site or latent.code != "MCP002" or site in out or latent.get("caught_at"):
+                if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
                     continue
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
@@ -581,18 +595,24 @@ class _CarriedText:
                         out[site] = f"{who} passes it to {helper}"
                     continue
                 latent = self._as_tool_error(latent)
+                if latent.variant.startswith("return"):
+                    how = "returns it"
+                elif latent.variant.startswith("raise-other"):
+                    how = f"raises it again as {latent.get('class') or 'an exception'}"
+                else:
+                    how = f"puts it into {latent.get('class') or 'ToolError'}"
+                sites = self._catching_sites(latent, entry)
+                if sites is not None:  # wrapped into an exception caught again on the way
+                    passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
+                    if passed_on is not None:
+                        out[site] = f"{who} {how} ({summary.path}:{latent.location.row}), and {passed_on}"
+                    continue
                 if not self.project._applies(latent, entry):
                     continue
                 contexts = contexts or self.project._contexts(qual, entry)
                 context = contexts[1] if latent.reach == "return" else contexts[0]
                 if rule.render(latent, context) is None:
                     continue
-                if latent.variant.startswith("return"):
-                    how = "returns it"
-                elif latent.variant.startswith("raise-other"):
-                    how = f"raises it again as {latent.get('class') or 'an exception'}"
-                else:
-                    how = "puts it into ToolError"
                 out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
         return out
 

@@ -552,3 +552,52 @@ def test_formatting_helper_that_drops_the_text_passes_nothing_on() -> None:
                 raise ToolError(error_text(e)) from e
         """
     )
+
+
+def test_text_wrapped_twice_on_the_way_to_the_tool_is_followed() -> None:
+    # client -> service -> tool: each layer wraps the error into its own class with str(e).
+    findings = check(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("orders")
+
+
+        class ApiError(Exception):
+            pass
+
+
+        class OrderError(Exception):
+            pass
+
+
+        def fetch_order(order_id: str) -> dict:
+            if not order_id.isdigit():
+                raise ApiError(f"order ids are digits, got {order_id!r}")
+            try:
+                return httpx.get(f"https://shop.example.com/orders/{order_id}").json()
+            except httpx.HTTPError as e:
+                raise ApiError(f"shop API failed: {e}") from e  # expect: MCP002
+
+
+        def order_total(order_id: str) -> float:
+            if order_id == "0":
+                raise OrderError("order 0 is the template order; pass a real id")
+            try:
+                return fetch_order(order_id)["total"]
+            except ApiError as e:
+                raise OrderError(f"cannot price order {order_id}: {e}") from e
+
+
+        @mcp.tool
+        def get_total(order_id: str) -> float:
+            try:
+                return order_total(order_id)
+            except OrderError as e:
+                raise ToolError(str(e)) from e
+        """,
+        target="fastmcp>=3,<4",
+    )
+    assert "and 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)" in findings[0].message
