@@ -130,6 +130,10 @@ class Project:
             self._ancestors[qual] = tuple(found)
         return self._ancestors[qual]
 
+    def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
+        """Each exception class looked up so far with its ancestors (class_ancestors)."""
+        return self._ancestors.values()
+
     def exception_classes(self, reached: Iterable[str]) -> None:
         """Look up the project exception classes that reached functions raise or catch, and their
         bases: where they are defined decides which `except` catches which raise, and which
@@ -493,23 +497,29 @@ class _CarriedText:
 
     def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
         self.project = project
-        # Raises in the code tools reach only: a prefiltered run analyses exactly that code, so
-        # the verdicts (and findings) are those of a whole analysis.
         self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
         self.example: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
-        for qual in reached:
-            summary, fn = project.functions[qual]
-            for raised, carried, row in fn.exception_raises:
-                for ancestor in project.class_ancestors(raised):
-                    library, own = self.totals.get(ancestor, (0, 0))
-                    self.totals[ancestor] = (library + carried, own + (not carried))
-                    if carried:
-                        self.example.setdefault(ancestor, f"{summary.path}:{row}")
+        for summary in self._counted_modules(reached):
+            for fn in summary.functions.values():
+                for raised, carried, row in fn.exception_raises:
+                    for ancestor in project.class_ancestors(raised):
+                        library, own = self.totals.get(ancestor, (0, 0))
+                        self.totals[ancestor] = (library + carried, own + (not carried))
+                        if carried:
+                            self.example.setdefault(ancestor, f"{summary.path}:{row}")
         self.forwarding: dict[str, str] = {}
         self._forwarding(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
         return self.project.class_ancestors(qual)
+
+    def _counted_modules(self, reached: dict[str, _Reach]) -> list[ModuleSummary]:
+        """Where raises are counted: the modules holding a function a tool reaches, and those
+        defining the exception classes they raise and catch. A prefiltered run analyses exactly
+        these too, so the verdicts (and findings) are those of a whole analysis."""
+        names = {self.project.functions[qual][0].module for qual in reached}
+        names.update(cls.rpartition(".")[0] for classes in self.project.looked_up_classes() for cls in classes)
+        return [self.project.modules[name] for name in sorted(names) if name in self.project.modules]
 
     def is_carrier(self, qual: str) -> bool:
         library, own = self.totals.get(self.project.resolve(qual), (0, 0))

@@ -38,8 +38,16 @@ def _project_call(call: cst.Call, ctx: FileContext) -> bool:
         return True
     resolved = ctx.model.aliases.resolve_dotted(name)
     if resolved is None:
-        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in {f.split(".")[-1] for f in ctx.model.functions}
+        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in _function_names(ctx)
     return resolved.split(".")[0] == ctx.model.module.split(".")[0]
+
+
+def _function_names(ctx: FileContext) -> frozenset[str]:
+    """Short names of the module's functions and methods, computed once per file."""
+    names = ctx.memo.get("function_short_names")
+    if not isinstance(names, frozenset):
+        names = ctx.memo["function_short_names"] = frozenset(f.rsplit(".", 1)[-1] for f in ctx.model.functions)
+    return names
 
 
 def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
