@@ -130,6 +130,12 @@ class Project:
             self._ancestors[qual] = tuple(found)
         return self._ancestors[qual]
 
+    def is_project_class(self, qual: str) -> bool:
+        """Is `qual` a class defined in one of the linted modules?"""
+        resolved = self.resolve(qual)
+        module = self.modules.get(resolved.rpartition(".")[0])
+        return module is not None and resolved in module.classes
+
     def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
         """Each exception class looked up so far with its ancestors (class_ancestors)."""
         return self._ancestors.values()
@@ -143,7 +149,8 @@ class Project:
             for raised, _, _ in fn.exception_raises:
                 self.class_ancestors(raised)
             for latent in fn.latent:
-                for name in (latent.get("class_qual"), *latent.get("caught_quals").split(",")):
+                names = (latent.get("class_qual"), *latent.get("caught_quals").split(","), *latent.get("imported_quals").split(","))
+                for name in names:
                     if name:
                         self.class_ancestors(name)
 
@@ -543,6 +550,10 @@ class _CarriedText:
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
         latent = self._as_tool_error(latent)
+        imported = latent.get("imported_quals")
+        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
+            # `from errors import ApiError` beside server.py: the project's own class after all.
+            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
         class_qual = latent.get("class_qual")
         caught_quals = latent.get("caught_quals")
         if latent.get("passes"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 import libcst as cst
@@ -139,6 +139,9 @@ class Handler:
     # The clause whose body this `try` sits in (`except HTTPError as e: try: ... except
     # Exception: raise ApiError(e.response.text)`): its exception is still in reach here.
     parent: Handler | None = None
+    # Imported classes (`from errors import ApiError` beside server.py) that alone make the clause
+    # foreign: the linker knows whether the project defines them (then they are its own).
+    imported_classes: tuple[str, ...] = ()
 
     def within(self, outer: Handler) -> bool:
         """Is this clause `outer`, or nested in its body without rebinding its name?"""
@@ -643,6 +646,10 @@ def collect_facts(
         handler.parses_parameters = handler.foreign and not is_foreign_handler(
             handler, aliases, body.beyond_parameters, body.library_beyond_parameters
         )
+        imported = tuple(n for n in handler.caught if _imported_class(n, aliases))
+        others = tuple(n for n in handler.caught if n not in imported)
+        if handler.foreign and imported and not (others and is_foreign_handler(replace(handler, caught=others), aliases, body.calls_foreign_code, body.calls_library_code)):
+            handler.imported_classes = imported
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
@@ -693,6 +700,18 @@ def is_foreign_handler(
                 return True
         # A bare name that is not imported is defined in this module: the author's own class.
     return False
+
+
+def _imported_class(name: str, aliases: AliasTable) -> bool:
+    """A caught class imported from outside this module's package (`httpx.HTTPError`, or a
+    sibling top-level module's `errors.ApiError`): library code unless the linker finds it in the
+    project."""
+    from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+
+    if "." not in name or name.startswith("builtins.") or name in FRAMEWORK_DOMAIN_ERRORS:
+        return False
+    own_package = aliases.module.split(".")[0]
+    return name.split(".")[0] != own_package and last_name(name) not in aliases.relative_names
 
 
 class _TryBodyScan:

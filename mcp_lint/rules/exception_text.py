@@ -167,20 +167,21 @@ def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
 
 
 def project_class(expr: cst.BaseExpression, ctx: FileContext) -> str | None:
-    """Qualified name of the project class `expr` names (defined here or imported from this
-    project), None for builtins, library and framework classes."""
+    """Qualified name of the class `expr` names when it may be the project's own: defined here,
+    or imported (from this package, or from a module the linker may find in the project, as a
+    sibling `errors.py` of a top-level `server.py`). None for builtins and framework classes."""
+    from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+
     name = dotted(expr)
     if name is None:
         return None
-    root = name.split(".")[0]
     resolved = ctx.model.aliases.resolve_dotted(name)
     if resolved is None:
         local = f"{ctx.model.module}.{name}" if ctx.model.module else name
         return local if local in ctx.model.classes else None
-    own_top = ctx.model.module.split(".")[0]
-    if root in ctx.model.aliases.relative_names or (own_top and resolved.split(".")[0] == own_top):
-        return resolved
-    return None
+    if resolved in FRAMEWORK_DOMAIN_ERRORS or resolved.split(".")[0] in {"mcp", "fastmcp", "builtins"}:
+        return None
+    return resolved if last_name(resolved)[:1].isupper() else None
 
 
 def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:

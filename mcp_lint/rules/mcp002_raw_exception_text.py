@@ -158,6 +158,8 @@ async def get_forecast(city: str) -> str:
                     extra["caught_at"] = ",".join(caught_at)
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                elif handler.imported_classes:
+                    extra["imported_quals"] = ",".join(handler.imported_classes)
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
             if passes is not None:
                 yield from self._handed_to_helpers(fn, handler, ctx)

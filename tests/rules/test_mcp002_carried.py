@@ -601,3 +601,51 @@ def test_text_wrapped_twice_on_the_way_to_the_tool_is_followed() -> None:
         target="fastmcp>=3,<4",
     )
     assert "and 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)" in findings[0].message
+
+
+def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Path) -> None:
+    # server.py and errors.py side by side, no package: `errors.ApiError` is not a library class.
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "tasks"\ndependencies = ["fastmcp>=3,<4"]\n',
+            "errors.py": """\
+                class ApiError(Exception):
+                    pass
+                """,
+            "client.py": """\
+                import httpx
+
+                from errors import ApiError
+
+
+                def fetch_task(task_id: str) -> dict:
+                    if not task_id.isdigit():
+                        raise ApiError(f"task ids are digits, got {task_id!r}; call list_tasks")
+                    try:
+                        return httpx.get(f"https://tasks.example.com/{task_id}").json()
+                    except httpx.HTTPError as e:
+                        raise ApiError(f"task service failed: {e}") from e
+                """,
+            "server.py": """\
+                from fastmcp import FastMCP
+                from fastmcp.exceptions import ToolError
+
+                from client import fetch_task
+                from errors import ApiError
+
+                mcp = FastMCP("tasks")
+
+
+                @mcp.tool
+                def get_task(task_id: str) -> dict:
+                    try:
+                        return fetch_task(task_id)
+                    except ApiError as e:
+                        raise ToolError(str(e)) from e
+                """,
+        },
+    )
+    found = _mcp002(lint_tree(tmp_path))
+    assert [(name, row) for name, row, _ in found] == [("client.py", 12)]
+    assert "and tool 'get_task' puts it into ToolError (" in found[0][2]
