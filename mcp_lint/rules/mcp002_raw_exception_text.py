@@ -73,6 +73,26 @@ def _passed_on_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...] | 
     return own if own or framework else None
 
 
+def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value of `msg = f"...{e}"` when the text found in a sent value is that local's: the
+    last assignment of it in the clause's body before the sending statement."""
+    if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
+        return None
+    built = None
+    for node in descendants(handler.node.body, into_scopes=False):
+        if node is sink:
+            break
+        if (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and node.targets[0].target.value == found.value
+            and find_exception_text(node.value, handler) is not None
+        ):
+            built = node.value
+    return built
+
+
 def _catching_sites(fact: RaiseFact, raised: str) -> tuple[str, ...]:
     """Handler.site of the clauses of this function that catch the raise again (one per `try`)."""
     sites = []
@@ -151,7 +171,12 @@ async def get_forecast(city: str) -> str:
                 if found is None or id(node) in seen:
                     continue
                 seen.add(id(node))
-                latent = self._latent(ctx, fn, node, value, handler, variant, found)
+                built = _built_in_local(handler, found, node)
+                if built is not None:
+                    if id(built) in seen:
+                        continue  # one finding where the text is built, however many statements send it
+                    seen.add(id(built))
+                latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 # `site`: a raise caught by this clause reaches the model through this statement.
                 extra = {"site": handler.site}
                 if caught_at:
@@ -243,7 +268,19 @@ async def get_forecast(city: str) -> str:
             if is_tool_error_raise(fact.node.exc, ctx):
                 yield fact.node, fact.node.exc, "raise", fact.conditions
 
-    def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
+    def _latent(
+        self,
+        ctx: FileContext,
+        fn: FunctionFacts,
+        node,
+        value,
+        handler: Handler,
+        variant: str,
+        found: cst.CSTNode,
+        built: cst.BaseExpression | None = None,
+    ) -> Latent:
+        """`built`: the value of the local that holds the text (`msg = f"...{e}"`): the finding
+        sits there, naming the statement that sends it."""
         traceback = isinstance(found, cst.Call)
         data = {
             "tool_args_only": "1" if handler.parses_parameters else "",
@@ -253,14 +290,15 @@ async def get_forecast(city: str) -> str:
             "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
             # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
             "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
+            "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}" if built is not None else "",
         }
         fix = _build_fix(ctx, fn, node, value, handler, variant)
         return self.latent(
             ctx,
-            value,
+            built if built is not None else value,
             variant=variant,
             reach="raise" if variant.startswith("raise") else "return",
-            statement=node,
+            statement=built if built is not None else node,
             data=data,
             fix_message=fix[0] if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
@@ -287,6 +325,8 @@ async def get_forecast(city: str) -> str:
             what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text{where})"
         else:
             what = f"the text of a caught {latent.get('exc')}"
+        if latent.get("via"):
+            what = f"{what} (built here, {latent.get('via')})"
         if variant.startswith("return") and latent.get("error_result"):
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):

@@ -166,8 +166,8 @@ LEAKS = [
             try:
                 rows = DB.fetch_all(table)
             except Exception as e:
-                msg = str(e)
-                return {"success": False, "message": msg}  # expect: MCP002
+                msg = str(e)  # expect: MCP002
+                return {"success": False, "message": msg}
             return {"success": True, "rows": rows}
         """,
         id="tainted-local",
@@ -264,9 +264,9 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                error_message = f"Fetching {url} failed: {e}"
+                error_message = f"Fetching {url} failed: {e}"  # expect: MCP002
                 logger.error(error_message)
-                return error_message  # expect: MCP002
+                return error_message
         """,
         id="logged-and-returned",
     ),

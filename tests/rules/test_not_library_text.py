@@ -281,10 +281,10 @@ def test_outer_exception_text_used_inside_a_nested_handler_is_flagged() -> None:
                 resp.raise_for_status()
             except httpx.HTTPStatusError as e:
                 try:
-                    detail = e.response.json()["error"]
+                    detail = e.response.json()["error"]  # expect: MCP002
                 except Exception:
                     raise ToolError(f"stats API error: {e.response.text}") from e  # expect: MCP002
-                raise ToolError(f"stats API error: {detail}") from e  # expect: MCP002
+                raise ToolError(f"stats API error: {detail}") from e
             return resp.json()
         """
     )
@@ -320,3 +320,35 @@ def test_nested_handler_rebinding_the_name_hides_the_outer_exception() -> None:
                 raise ToolError(f"The stats service did not answer for {site}") from e
         """
     )
+
+
+# -- where the finding sits: the statement that builds the text ---------------------------------
+
+
+def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
+    findings = check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        @mcp.tool()
+        async def search_docs(query: str, ctx: Context) -> list[dict]:
+            try:
+                resp = httpx.get("https://docs.example.com/search", params={"q": query})
+                resp.raise_for_status()
+            except httpx.HTTPError as e:
+                error_msg = f"Error searching the docs: {e}"  # expect: MCP002
+                await ctx.error(error_msg)
+                return [{"title": error_msg, "url": ""}]
+            try:
+                hits = resp.json()["hits"]
+            except ValueError as e:
+                error_msg = f"Bad answer from the docs search: {e}"  # expect: MCP002
+                return [{"title": error_msg, "url": ""}]
+            return hits
+        """
+    )
+    assert "the text of a caught httpx.HTTPError (built here, returned at line 15)" in findings[0].message
