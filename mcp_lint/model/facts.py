@@ -859,6 +859,11 @@ class _ForeignCallFinder(FindingVisitor):
         if self._validates_arguments(node, name):
             self.parsed_parameter = True
             return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
+            # `raw.decode("utf-8")` of bytes the tool fetched: the codec's text is about data the
+            # model never saw (of a parameter, it is about what the model sent).
+            self.found = True
+            return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
             if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
                 return

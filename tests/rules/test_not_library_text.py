@@ -352,3 +352,36 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
         """
     )
     assert "the text of a caught httpx.HTTPError (built here, returned at line 15)" in findings[0].message
+
+
+def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -> None:
+    check(
+        """\
+        import base64
+
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("files")
+
+
+        @mcp.tool
+        def read_file(path: str) -> str:
+            raw = base64.b64decode(httpx.get(f"https://files.example.com/{path}").json()["content"])
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ToolError(f"{path} is not UTF-8 text ({e})") from e  # expect: MCP002
+
+
+        @mcp.tool
+        def store(name: str, payload: bytes) -> str:
+            try:
+                text = payload.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ToolError(f"payload must be UTF-8: {e}") from e
+            return f"stored {len(text)} characters as {name}"
+        """,
+        target="fastmcp>=3,<4",
+    )
