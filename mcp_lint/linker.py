@@ -554,13 +554,12 @@ class _CarriedText:
         if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
             # `from errors import ApiError` beside server.py: the project's own class after all.
             latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
-        class_qual = latent.get("class_qual")
         caught_quals = latent.get("caught_quals")
         if latent.get("passes"):
             carrier = next((q for q in caught_quals.split(",") if q and self.is_carrier(q)), None)
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
-            return _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
+            latent = _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
         sites = self._catching_sites(latent, entry)
         if sites is None:
             return _with(latent, raises="")  # escapes to the framework on some path

@@ -157,13 +157,11 @@ async def get_forecast(city: str) -> str:
         seen: set[int] = set()
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
-            # decides, knowing which raises of the class carry library text (linker.Carriers).
+            # decides, knowing which raises of the class carry library text (linker._CarriedText).
             passes = None if handler.foreign else _passed_on_classes(handler, ctx)
             if not handler.foreign and passes is None:
                 continue
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
-                if passes is not None and caught_at:
-                    continue  # re-wrapped again here: one carrier hop is followed, not chains
                 if passes is not None:
                     found = text_outside_helpers(value, handler, ctx)
                 else:

@@ -649,3 +649,45 @@ def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Pat
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("client.py", 12)]
     assert "and tool 'get_task' puts it into ToolError (" in found[0][2]
+
+
+def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
+    findings = check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("feeds")
+
+
+        class FetchError(Exception):
+            pass
+
+
+        class FeedError(Exception):
+            pass
+
+
+        def fetch(url: str) -> str:
+            if not url.startswith("https://"):
+                raise FetchError("only https:// feeds are supported")
+            try:
+                return httpx.get(url).text
+            except httpx.HTTPError as e:
+                raise FetchError(f"download failed: {e}") from e  # expect: MCP002
+
+
+        @mcp.tool()
+        def read_feed(url: str) -> str:
+            try:
+                if not url:
+                    raise FeedError("pass the feed's address")
+                try:
+                    return fetch(url)
+                except FetchError as e:
+                    raise FeedError(f"cannot read {url}: {e}") from e
+            except FeedError as e:
+                return f"Feed problem: {e}"
+        """
+    )
+    assert "raises it again as FeedError (server.py:32), and tool 'read_feed' returns it (server.py:34)" in findings[0].message
