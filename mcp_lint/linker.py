@@ -636,12 +636,14 @@ class _CarriedText:
     """Library text carried through the project's own exception classes.
 
     A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
-    `except NotesError as e: return f"Error: {e}"`. The raise that put library text into the
-    class is reported, naming the statement that passes it on to the model. The catching statement
-    is reported too only when the class is a *carrier*: every `raise` of it (or of a subclass) in
-    the project is built from a caught library exception's text, so catching it is catching
-    library text, as `except httpx.HTTPError` is. Otherwise its other raises are the author's own
-    messages, and passing `str(e)` on is what the class is for.
+    `except NotesError as e: return f"Error: {e}"`. One finding per flow: when the class is a
+    *carrier* (every `raise` of it, or of a subclass, in the counted modules is built from a
+    caught library exception's text), catching it is catching library text, as `except
+    httpx.HTTPError` is, and the catching statement is reported. Otherwise its other raises are
+    the author's own messages, passing `str(e)` on is what the class is for, and the raise that
+    put library text into the class is reported, naming the statement that passes it on to the
+    model. A raise caught by a clause reported for its own sake (a broad `except Exception`) is
+    left to that clause.
     """
 
     def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
@@ -691,14 +693,9 @@ class _CarriedText:
             return latent
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
-        latent = self._as_tool_error(latent)
-        imported = latent.get("imported_quals")
-        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
-            # `from errors import ApiError` beside server.py: the project's own class after all.
-            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
-        caught_quals = latent.get("caught_quals")
+        latent = self._normalized(latent)
         if latent.get("passes"):
-            carrier = next((q for q in caught_quals.split(",") if q and self.is_carrier(q)), None)
+            carrier = self._carrier_of(latent)
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
             latent = _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
@@ -709,6 +706,20 @@ class _CarriedText:
         if passed_on is None:
             return None  # caught on every path by code that does not pass its text on (checked there)
         return _with(latent, raises="", caught_at="", passed_on=passed_on)
+
+    def _normalized(self, latent: Latent) -> Latent:
+        """A ToolError subclass raised reads as ToolError; a clause catching an imported class
+        the project defines (`from errors import ApiError` beside server.py) is a clause catching
+        the project's own class."""
+        latent = self._as_tool_error(latent)
+        imported = latent.get("imported_quals")
+        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
+            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
+        return latent
+
+    def _carrier_of(self, latent: Latent) -> str | None:
+        """The carrier among the project classes a clause catches, if any."""
+        return next((q for q in latent.get("caught_quals").split(",") if q and self.is_carrier(q)), None)
 
     def _catching_sites(self, latent: Latent, entry: _Reach) -> list[str] | None:
         """The `except` clauses (Handler.site) that catch this raise again, in its own function or
@@ -727,9 +738,11 @@ class _CarriedText:
 
     def _forwarding(self, reached: dict[str, _Reach]) -> dict[str, str]:
         """Handler.site -> how the `except` clause passes the caught exception's text on to the
-        model (its own finding, if any, is about the other exceptions it catches). A clause that
-        wraps the text into another exception passes it on where that one is passed on: rounds
-        follow such chains a few hops deep."""
+        model, for the clauses that catch the project's own class (or ToolError) and are not
+        reported themselves: one finding per flow, so a raise caught by a reported clause (a broad
+        `except Exception`, a carrier's) is left to that clause. A clause that wraps the text into
+        another exception passes it on where that one is passed on: rounds follow such chains a
+        few hops deep."""
         self.forwarding = {}
         rule = rule_by_code("MCP002")
         for _ in range(4):
@@ -748,6 +761,9 @@ class _CarriedText:
                 site = latent.get("site")
                 if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
                     continue
+                latent = self._normalized(latent)
+                if not latent.get("passes") or self._carrier_of(latent) is not None:
+                    continue  # a clause reported itself
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
                     who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
@@ -756,7 +772,6 @@ class _CarriedText:
                     if helper is not None:
                         out[site] = f"{who} passes it to {helper}"
                     continue
-                latent = self._as_tool_error(latent)
                 if latent.variant.startswith("return"):
                     how = "returns it"
                 elif latent.variant.startswith("raise-other"):

@@ -978,7 +978,8 @@ class _TryBodyScan:
 
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
-_CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
+# The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
+_CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
 
 
 # Parsers whose error text describes their input: applied to a tool argument, that text is about
@@ -1078,7 +1079,10 @@ class _ForeignCallFinder(FindingVisitor):
             return
         name = dotted(node.func)
         if name is None:
-            self.found = True
+            # `get_config().get_client_config()`, `handlers[name](args)`: the call that made the
+            # receiver is visited on its own and decides; this one alone is foreign code the
+            # linker cannot resolve, not library code.
+            self.runs_other_code = True
             return
         if name in BENIGN_CALLS:
             return

@@ -185,7 +185,7 @@ async def get_forecast(city: str) -> str:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
             if passes is not None:
-                yield from self._handed_to_helpers(fn, handler, ctx)
+                yield from self._handed_to_helpers(fn, handler, ctx, passes)
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -210,7 +210,7 @@ async def get_forecast(city: str) -> str:
                 data = {"exc": "exception", "param": param}
                 yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
 
-    def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[Latent]:
+    def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
         by which the linker learns that the clause passes the exception on to a project helper
         (position `param`); when that helper puts its parameter's text into what the model reads,
@@ -233,6 +233,8 @@ async def get_forecast(city: str) -> str:
                 if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
                     data = {
                         "site": handler.site,
+                        "passes": "1",
+                        "caught_quals": ",".join(caught),
                         "helper": call.callee,
                         "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
                         "sent": "1" if id(call.node) in sent else "",

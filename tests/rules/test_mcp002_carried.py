@@ -2,9 +2,9 @@
 
 A helper wraps a library error into the project's exception (`raise NotesError(f"search failed:
 {e}")`); a tool catches that class and passes its text on (`return f"Error: {e}"`,
-`raise ToolError(str(e))`). The raise is reported, naming the statement that passes the text on.
-When the class is raised only with library text anywhere in the project (a carrier), the catching
-statement is reported as well: catching it is catching library text.
+`raise ToolError(str(e))`). One finding per flow: the raise is reported, naming the statement that
+passes the text on; but when the class is raised only with library text (a carrier), catching it
+is catching library text, and the catching statement is reported instead.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def test_own_class_raised_with_curated_text_only_stays_silent_when_passed_on() -
     )
 
 
-def test_carrier_class_is_flagged_where_raised_and_where_its_text_is_passed_on() -> None:
+def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
     # ApiError is only ever raised with library text: catching it is catching library text.
     findings = check(
         """\
@@ -182,9 +182,9 @@ def test_carrier_class_is_flagged_where_raised_and_where_its_text_is_passed_on()
                     resp.raise_for_status()
                     return resp.json()
             except httpx.HTTPStatusError as e:
-                raise ApiError(f"API error {e.response.status_code}: {e.response.text}") from e  # expect: MCP002
+                raise ApiError(f"API error {e.response.status_code}: {e.response.text}") from e
             except httpx.RequestError as e:
-                raise ApiError(f"request failed: {e}") from e  # expect: MCP002
+                raise ApiError(f"request failed: {e}") from e
 
 
         @mcp.tool
@@ -246,10 +246,9 @@ def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: 
         },
     )
     found = _mcp002(lint_tree(tmp_path))
-    assert [(name, row) for name, row, _ in found] == [("client.py", 10), ("server.py", 15)]
-    assert "and tool 'get_forecast' puts it into ToolError (" in found[0][2]
-    assert "caught weather.WeatherError (raised in this project only with library exception text, as at " in found[1][2]
-    assert "weather/client.py:10)" in found[1][2]
+    assert [(name, row) for name, row, _ in found] == [("server.py", 15)]
+    assert "caught weather.WeatherError (raised in this project only with library exception text, as at " in found[0][2]
+    assert "weather/client.py:10)" in found[0][2]
 
 
 def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path) -> None:
@@ -691,3 +690,40 @@ def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
         """
     )
     assert "raises it again as FeedError (server.py:32), and tool 'read_feed' returns it (server.py:34)" in findings[0].message
+
+
+def test_a_broad_clause_passing_the_text_on_is_the_one_finding_of_the_flow() -> None:
+    # `except Exception` in the tool is reported for every exception it forwards, the helper's
+    # wrapped one included: the raise in the helper is not reported a second time.
+    findings = check(
+        """\
+        import subprocess
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("shell")
+
+
+        class CommandError(Exception):
+            pass
+
+
+        def run(command: list[str]) -> str:
+            if not command:
+                raise CommandError("pass a command to run, e.g. ['ls', '-l']")
+            try:
+                return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            except subprocess.CalledProcessError as e:
+                raise CommandError(f"command failed: {e.stderr}") from e
+
+
+        @mcp.tool()
+        def run_command(command: list[str]) -> str:
+            try:
+                return run(command)
+            except Exception as e:
+                raise ToolError(f"Error: {e}") from e  # expect: MCP002
+        """
+    )
+    assert "Tool 'run_command' puts the text of a caught Exception into ToolError" in findings[0].message

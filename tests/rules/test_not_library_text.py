@@ -385,3 +385,42 @@ def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -
         """,
         target="fastmcp>=3,<4",
     )
+
+
+def test_value_error_around_the_projects_config_objects_is_the_authors_text() -> None:
+    # `get_config().client_config()` is a call the linker cannot resolve, and `client_config.get`
+    # reads a dict: neither is library code a ValueError could come from.
+    check(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("warehouse")
+
+
+        class Config:
+            def client_config(self) -> dict:
+                return {"host": "localhost", "secure": "yes"}
+
+
+        def get_config() -> Config:
+            return Config()
+
+
+        def parse_flag(value: object) -> bool:
+            if value not in ("yes", "no"):
+                raise ValueError(f"secure must be 'yes' or 'no', got {value!r}")
+            return value == "yes"
+
+
+        @mcp.tool
+        def connect(database: str) -> str:
+            try:
+                client_config = get_config().client_config()
+                secure = parse_flag(client_config.get("secure"))
+            except ValueError as exc:
+                raise ToolError(str(exc)) from exc
+            return f"connected to {database} (secure={secure})"
+        """,
+        target="fastmcp>=3,<4",
+    )
