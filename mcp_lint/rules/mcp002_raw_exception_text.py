@@ -176,7 +176,7 @@ def get_issue(issue_key: str) -> str:
         error_result = {"success": False, "error": f"Failed to get issue: {e}", "issue_key": issue_key}
         return json.dumps(error_result)
 """,
-            flagged=(17,),
+            flagged=(16,),  # where the text is built (issue 9, cause 9); the fix rewrites the return
             fixed="""\
 import json
 import logging
