@@ -67,6 +67,10 @@ class FunctionSummary:
     params: tuple[str, ...]
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
+    # MCP004's view of a helper, for the functions that call it (see linker.Project.effect):
+    # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
+    mutates: str = ""
+    validates: bool = False
 
 
 @dataclass
