@@ -210,13 +210,27 @@ def _stdlib_roots(aliases: AliasTable) -> frozenset[str]:
     return frozenset(local for local, qual in aliases.aliases.items() if qual.split(".")[0] in sys.stdlib_module_names)
 
 
+# Marks a path a file operation changed: `if not dst.endswith(".md")` reads the name, not the
+# file; only a call given the name (`os.path.exists(dst)`, `load(dst)`) reads what changed.
+FILE = "\x00"
+
+
 def _argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, ...]:
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     out = []
     for index in positions:
         if index < len(positional):
-            out.extend(_reads(positional[index]))
+            out.extend(FILE + r for r in _reads(positional[index]))
     return tuple(out)
+
+
+def _reads_and_files(node: cst.CSTNode) -> list[str]:
+    """`_reads`, plus FILE-marked names passed to calls (what they may open)."""
+    out = _reads(node)
+    for inner in walk(node):
+        if isinstance(inner, cst.Call):
+            out.extend(FILE + r for a in inner.args for r in _reads(a.value))
+    return out
 
 
 def module_level_names(module: cst.Module) -> set[str]:
@@ -364,7 +378,7 @@ class _Steps:
         elif isinstance(stmt, (cst.For, cst.While)):
             step = self.expression_step(stmt.iter if isinstance(stmt, cst.For) else stmt.test, stmt, path)
             if isinstance(stmt, cst.For):
-                step.assigns.append(_Assign(_targets(stmt.target), _reads(stmt.iter)))
+                step.assigns.append(_Assign(_targets(stmt.target), _reads_and_files(stmt.iter)))
             guard = _reads(stmt.iter if isinstance(stmt, cst.For) else stmt.test)
             self.block(stmt.body, path, stmt, False, guard)
             if stmt.orelse is not None:
@@ -373,7 +387,7 @@ class _Steps:
             for item in stmt.items:
                 step = self.expression_step(item.item, stmt, path)
                 if item.asname is not None:
-                    step.assigns.append(_Assign(_targets(item.asname.name), _reads(item.item)))
+                    step.assigns.append(_Assign(_targets(item.asname.name), _reads_and_files(item.item)))
             self.block(stmt.body, path, stmt, False)
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
@@ -388,7 +402,7 @@ class _Steps:
             for case in stmt.cases:
                 if _rejects(case.body, self.ctx):
                     step = _Step(case, case, (*path, id(case.body)), branch=branch_name(self.conditions))
-                    step.check_reads = _reads(stmt.subject)
+                    step.check_reads = _reads_and_files(stmt.subject)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _reads(stmt.subject))
 
@@ -396,7 +410,7 @@ class _Steps:
         step = self.expression_step(stmt.test, stmt, path)
         tests = [*earlier_tests, stmt.test]
         if _rejects(stmt.body, self.ctx):
-            step.check_reads = [r for t in tests for r in _reads(t)]
+            step.check_reads = [r for t in tests for r in _reads_and_files(t)]
             step.check_pure = all(_is_pure(t) for t in tests)
         guard = _reads(stmt.test)
         self.conditions.append(stmt.test)
@@ -413,7 +427,7 @@ class _Steps:
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
             if _rejects(stmt.orelse.body, self.ctx):
                 check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)), branch=branch_name(self.conditions))
-                check.check_reads = [r for t in tests for r in _reads(t)]
+                check.check_reads = [r for t in tests for r in _reads_and_files(t)]
                 check.check_pure = all(_is_pure(t) for t in tests)
                 self.steps.append(check)
             self.block(stmt.orelse.body, path, stmt, True, guard)
@@ -431,7 +445,7 @@ class _Steps:
             if isinstance(small, cst.Global):
                 self.globals.update(n.name.value for n in small.names)
             elif isinstance(small, cst.Assert):
-                step.check_reads = _reads(small.test)
+                step.check_reads = _reads_and_files(small.test)
                 step.check_pure = _is_pure(small.test)
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 self.assignment(small, step)
@@ -445,7 +459,7 @@ class _Steps:
     def assignment(self, small: cst.Assign | cst.AnnAssign | cst.AugAssign, step: _Step) -> None:
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
         value = small.value
-        reads = _reads(value) if value is not None else []
+        reads = _reads_and_files(value) if value is not None else []
         names = [n for t in targets for n in _targets(t)]
         if isinstance(small, cst.AugAssign):
             reads += names
@@ -498,7 +512,7 @@ class _Steps:
         if isinstance(value, cst.Call) and step.mutation is None:
             callee = self.project_callee(value)
             if callee is not None:
-                step.validator = (callee, [r for a in value.args for r in _reads(a.value)])
+                step.validator = (callee, [r for a in value.args for r in _reads(a.value) for r in (r, FILE + r)])
 
     def project_callee(self, call: cst.Call) -> str | None:
         """The qualified name of a call that may be one of the project's own functions."""

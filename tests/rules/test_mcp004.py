@@ -55,9 +55,9 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def set_stock(sku: str, quantity: int) -> str:
-            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation  # expect: MCP004
             db.commit()
-            if quantity < 0:  # expect: MCP004
+            if quantity < 0:
                 raise ToolError(f"quantity must be >= 0, got {quantity}")
             return "updated"
         """,
@@ -69,10 +69,10 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def add_note(title: str) -> str:
-            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # mutation
+            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # mutation  # expect: MCP004
             if cur.lastrowid is None:
                 raise ToolError("The database did not assign an id; check list_notes before adding again")
-            if len(title) > 80:  # expect: MCP004
+            if len(title) > 80:
                 raise ToolError(f"title must be at most 80 characters, got {len(title)}")
             return "added"
         """,
@@ -84,13 +84,13 @@ MUTATIONS = [
         """\
         @mcp.tool
         def save_file(path: str, content: str) -> str:
-            with open(path, "w") as handle:
-                handle.write(content)  # mutation
-            if not content:  # expect: MCP004
+            with open(path, "w") as handle:  # mutation  # expect: MCP004
+                handle.write(content)
+            if not content:
                 raise ToolError("content must not be empty")
             return "saved"
         """,
-        "calls handle.write()",
+        "writes a file",
         id="file-write-fastmcp",
     ),
     pytest.param(
@@ -98,8 +98,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def checkout(branch: str) -> str:
-            subprocess.run(["git", "checkout", branch], check=True)  # mutation
-            if branch.startswith("-"):  # expect: MCP004
+            subprocess.run(["git", "checkout", branch], check=True)  # mutation  # expect: MCP004
+            if branch.startswith("-"):
                 raise ToolError("branch must not start with '-'")
             return "checked out"
         """,
@@ -112,8 +112,8 @@ MUTATIONS = [
         @mcp.tool()
         async def create_issue(title: str, priority: str) -> str:
             async with httpx.AsyncClient() as client:
-                await client.post("https://tracker.example.com/issues", json={"title": title})  # mutation
-            if priority not in ("low", "high"):  # expect: MCP004
+                await client.post("https://tracker.example.com/issues", json={"title": title})  # mutation  # expect: MCP004
+            if priority not in ("low", "high"):
                 raise ToolError(f"priority must be 'low' or 'high', got {priority!r}")
             return "created"
         """,
@@ -125,8 +125,8 @@ MUTATIONS = [
         """\
         @mcp.tool
         def update_user(user_id: str, email: str) -> str:
-            requests.put(f"https://users.example.com/{user_id}", json={"email": email})  # mutation
-            if "@" not in email:  # expect: MCP004
+            requests.put(f"https://users.example.com/{user_id}", json={"email": email})  # mutation  # expect: MCP004
+            if "@" not in email:
                 raise ToolError(f"email must contain '@', got {email!r}")
             return "updated"
         """,
@@ -138,8 +138,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def delete_user(user_id: str) -> dict:
-            requests.delete(f"https://users.example.com/{user_id}")  # mutation
-            if user_id == "admin":  # expect: MCP004
+            requests.delete(f"https://users.example.com/{user_id}")  # mutation  # expect: MCP004
+            if user_id == "admin":
                 return {"error": "the admin user cannot be deleted"}  # expect: MCP005
             return {"deleted": user_id}
         """,
@@ -151,8 +151,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def put_note(note_id: str, text: str) -> str:
-            NOTES[note_id] = text  # mutation
-            if len(text) > 1000:  # expect: MCP004
+            NOTES[note_id] = text  # mutation  # expect: MCP004
+            if len(text) > 1000:
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
@@ -164,8 +164,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def clean(path: str) -> str:
-            os.remove(path)  # mutation
-            if not path.endswith(".tmp"):  # expect: MCP004
+            os.remove(path)  # mutation  # expect: MCP004
+            if not path.endswith(".tmp"):
                 raise ToolError("only .tmp files may be removed")
             return "removed"
         """,
@@ -177,8 +177,8 @@ MUTATIONS = [
         """\
         @mcp.tool
         def refund(charge_id: str, amount: int) -> str:
-            stripe.Refund.create(charge=charge_id, amount=amount)  # mutation
-            if amount <= 0:  # expect: MCP004
+            stripe.Refund.create(charge=charge_id, amount=amount)  # mutation  # expect: MCP004
+            if amount <= 0:
                 raise ToolError(f"amount must be positive, got {amount}")
             return "refunded"
         """,
@@ -190,8 +190,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def move(src: str, dst: str) -> str:
-            shutil.move(src, dst)  # mutation
-            if src == dst:  # expect: MCP004
+            shutil.move(src, dst)  # mutation  # expect: MCP004
+            if src == dst:
                 raise ValueError("src and dst must differ")
             return "moved"
         """,
@@ -207,21 +207,20 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
     row = next(
         i
         for i, line in enumerate(source.splitlines(), start=1)
-        if line.endswith("# mutation")
+        if "# mutation" in line
     )
     findings = _check(source)
     mcp004 = [f for f in findings if f.code == "MCP004"]
     assert len(mcp004) == 1
-    assert (
-        f"rejects the call here after it already {what} (line {row}): "
-        in mcp004[0].message
-    )
+    assert mcp004[0].location.row == row
+    assert f" {what} here, then rejects the call at line " in mcp004[0].message
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
     finding = _only(_src(MCP1, MUTATIONS[0].values[1]))
+    assert finding.location.row == 20
     assert finding.message == (
-        "Tool 'set_stock' rejects the call here after it already writes to the database (UPDATE) (line 20): "
+        "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22: "
         "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
     )
 
@@ -235,9 +234,9 @@ def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> No
     assert fixed.split("\n@mcp.tool()\n", 1)[1] == textwrap.dedent(
         """\
         def set_stock(sku: str, quantity: int) -> str:
-            if quantity < 0:  # expect: MCP004
+            if quantity < 0:
                 raise ToolError(f"quantity must be >= 0, got {quantity}")
-            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation  # expect: MCP004
             db.commit()
             return "updated"
         """
@@ -253,8 +252,8 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     async def handle_call_tool(ctx, params):
         args = params.arguments or {}
         async with httpx.AsyncClient() as client:
-            await client.post("https://events.example.com", json=args)
-        if "event" not in args:  # expect: MCP004
+            await client.post("https://events.example.com", json=args)  # expect: MCP004
+        if "event" not in args:
             raise ValueError("event is required")
         return None
 
@@ -262,7 +261,7 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)"
+        "Tool 'handle_call_tool' sends an HTTP POST here, then rejects the call at line 8"
     )
 
 
@@ -277,14 +276,14 @@ def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
     @server.call_tool()
     async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         async with httpx.AsyncClient() as client:
-            await client.post("https://hooks.example.com/notify", json=arguments)
-        if "id" not in arguments:  # expect: MCP004
+            await client.post("https://hooks.example.com/notify", json=arguments)  # expect: MCP004
+        if "id" not in arguments:
             raise ValueError("id is required; pass the id of the record to notify about")
         return [types.TextContent(type="text", text="notified")]
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'call_tool' rejects the call here after it already sends an HTTP POST (line 10)"
+        "Tool 'call_tool' sends an HTTP POST here, then rejects the call at line 11"
     )
 
 
@@ -294,8 +293,8 @@ def test_append_to_empty_module_list_is_module_state() -> None:
 
     @mcp.tool()
     def add_task(task: str) -> str:
-        TASKS.append(task)
-        if not task.strip():  # expect: MCP004
+        TASKS.append(task)  # expect: MCP004
+        if not task.strip():
             raise ToolError("task must not be empty")
         return "added"
     """
@@ -311,8 +310,8 @@ def test_error_result_after_side_effect_on_lowlevel_server() -> None:
     async def handle_call_tool(ctx, params) -> CallToolResult:
         args = params.arguments or {}
         async with httpx.AsyncClient() as client:
-            await client.post("https://events.example.com", json=args)
-        if "event" not in args:  # expect: MCP004
+            await client.post("https://events.example.com", json=args)  # expect: MCP004
+        if "event" not in args:
             return CallToolResult(content=[TextContent(type="text", text="event is required")], is_error=True)
         return CallToolResult(content=[TextContent(type="text", text="sent")])
 
@@ -421,13 +420,15 @@ CORRECT = [
         """\
         @mcp.tool()
         def add_note(title: str, dry_run: bool) -> str:
-            if not dry_run:
-                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
-            if not title:
+            if dry_run:
+                return "would add"
+            elif not title:
                 raise ToolError("title must not be empty")
+            else:
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
             return "added"
         """,
-        id="conditional-mutation",
+        id="mutation-in-a-later-branch",
     ),
     pytest.param(
         FASTMCP,
@@ -603,15 +604,15 @@ def test_correct_order_is_silent(header: str, body: str) -> None:
     _check(_src(header, body))
 
 
-# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+# -- formerly known gaps ------------------------------------------------------------------------
 
 
 def test_path_write_text_is_a_file_write() -> None:
     source = """\
     @mcp.tool()
     def save(path: str, content: str) -> str:
-        Path(path).write_text(content)
-        if not content.strip():  # expect: MCP004
+        Path(path).write_text(content)  # expect: MCP004
+        if not content.strip():
             raise ToolError("content must not be empty")
         return "saved"
     """
@@ -624,9 +625,9 @@ def test_check_on_preexisting_module_flag() -> None:
 
     @mcp.tool()
     def add_note(title: str) -> str:
-        db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+        db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # expect: MCP004
         db.commit()
-        if READ_ONLY:  # expect: MCP004
+        if READ_ONLY:
             raise ToolError("The server is read-only; notes cannot be added")
         return "added"
     """
@@ -640,8 +641,8 @@ def test_mutation_through_an_instance_attribute() -> None:
             self.collection = collection
 
         def delete_tagged(self, tag: str) -> str:
-            self.collection.delete_many({"tag": tag})
-            if not tag:  # expect: MCP004
+            self.collection.delete_many({"tag": tag})  # expect: MCP004
+            if not tag:
                 raise ToolError("tag must not be empty")
             return "deleted"
 
@@ -662,8 +663,8 @@ def test_mutation_before_check_inside_a_dispatcher_branch() -> None:
     @server.call_tool()
     async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         if name == "put_note":
-            NOTES[arguments["id"]] = arguments["text"]
-            if len(arguments["text"]) > 1000:  # expect: MCP004
+            NOTES[arguments["id"]] = arguments["text"]  # expect: MCP004
+            if len(arguments["text"]) > 1000:
                 raise ValueError("text must be at most 1000 characters")
             return [types.TextContent(type="text", text="stored")]
         raise ValueError(f"Unknown tool: {name}")
