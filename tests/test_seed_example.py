@@ -16,7 +16,7 @@ DEFECTS = [
     ("read_note", "MCP001", 19),
     ("import_note", "MCP002", 31),
     ("archive_notes", "MCP003", 41),
-    ("rename_note", "MCP004", 50),
+    ("rename_note", "MCP004", 48),  # reported at the mutation (LABELING.md: line of M)
     ("delete_note", "MCP005", 60),
 ]
 

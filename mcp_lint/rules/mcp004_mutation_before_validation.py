@@ -80,7 +80,7 @@ _PURE_CALLS = frozenset(
         "os.environ.get", "callable", "round", "sum",
     }
 )
-_PURE_METHODS = frozenset({"strip", "lower", "upper", "isdigit", "isalnum", "isalpha", "startswith", "endswith", "match", "fullmatch", "search", "get", "keys", "values", "items", "count", "split", "lstrip", "rstrip", "isidentifier", "isnumeric"})
+_PURE_METHODS = frozenset({"decode", "encode", "join", "casefold", "strip", "lower", "upper", "isdigit", "isalnum", "isalpha", "startswith", "endswith", "match", "fullmatch", "search", "get", "keys", "values", "items", "count", "split", "lstrip", "rstrip", "isidentifier", "isnumeric"})
 _CONSTANTS = frozenset({"None", "True", "False"})
 _MAX_CANDIDATES = 6  # helper calls tried as the first mutation, and helper checks after one
 
@@ -163,7 +163,7 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
         return MutationKind("commits a database transaction", changed)
     if method in _HTTP_WRITE and receiver and receiver.split(".")[-1] in {"client", "session", "http", "requests", "httpx", "api", "_client", "http_client", "async_client"}:
         return MutationKind(f"sends an HTTP {method.upper()}", changed)
-    if method in _PATH_WRITES and (receiver or _is_path_call(call.func.value)):
+    if method in _PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
             return None  # str.replace(old, new); Path.replace(target) takes one argument
         return MutationKind(f"changes files ({method})", changed)
@@ -808,7 +808,9 @@ def set_stock(sku: str, quantity: int) -> str:
             if ctx.range(other.node).start.line >= first_line:
                 assigned.update(n for a in other.assigns for n in a.targets)
         reads = check.check_reads or []
-        safe = not any(_overlaps(r, assigned) for r in reads)
+        # Only in the function's own body: inside a `with`/`try`/loop the move may change what
+        # the block guards (a transaction, a lock), so it is shown, not applied.
+        safe = len(block_path) == 1 and not any(_overlaps(r, assigned) for r in reads)
         check_range = ctx.range(node)
         anchor_range = ctx.range(anchor)
         lines = ctx.lines[check_range.start.line - 1 : check_range.end.line]

@@ -670,3 +670,464 @@ def test_mutation_before_check_inside_a_dispatcher_branch() -> None:
         raise ValueError(f"Unknown tool: {name}")
     """
     _check(source)
+
+
+# -- cause 13: the shapes real servers have ------------------------------------------------------
+
+SHAPES = [
+    pytest.param(
+        """\
+        def save_doc(doc_id: str, text: str) -> None:
+            (ROOT / f"{doc_id}.md").write_text(text)
+
+        @mcp.tool()
+        def publish_doc(doc_id: str, text: str) -> str:
+            save_doc(doc_id, text)  # expect: MCP004
+            if len(text) > 50_000:
+                raise ToolError("text is longer than 50000 characters; split the document")
+            return "published"
+        """,
+        "calls save_doc(), which changes files (write_text) here, then rejects the call at line 24",
+        id="helper-that-writes",
+    ),
+    pytest.param(
+        """\
+        class Tracker:
+            def __init__(self, token: str) -> None:
+                self.token = token
+
+            def _request(self, method: str, path: str, body: dict) -> dict:
+                return {}
+
+            def set_priority(self, issue: str, priority: str) -> str:
+                self._request("PATCH", f"/issues/{issue}", {"priority": priority})  # expect: MCP004
+                if priority not in ("low", "high"):
+                    raise ToolError(f"priority must be 'low' or 'high', got {priority!r}")
+                return "updated"
+
+        tracker = Tracker("t")
+        mcp.add_tool(tracker.set_priority)
+        """,
+        "sends an HTTP PATCH here, then rejects the call at line 27",
+        id="verb-as-string-wrapper",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def drop_branch(client: httpx.Client, branch: str) -> str:
+            client.request("DELETE", f"https://git.example.com/branches/{branch}")  # expect: MCP004
+            if branch in ("main", "master"):
+                raise ToolError("the default branch cannot be deleted")
+            return "deleted"
+        """,
+        "sends an HTTP DELETE here",
+        id="client-request-delete",
+    ),
+    pytest.param(
+        """\
+        from slack_sdk import WebClient
+        slack = WebClient(token="x")
+
+        @mcp.tool()
+        def announce(channel: str, text: str) -> str:
+            slack.chat_postMessage(channel=channel, text=text)  # expect: MCP004
+            if not channel.startswith("#"):
+                return "Error: channel must start with '#'"  # expect: MCP005
+            return "sent"
+        """,
+        "calls slack.chat_postMessage() here",
+        id="sdk-namespace-verb-and-error-string",
+    ),
+    pytest.param(
+        """\
+        import boto3
+        s3 = boto3.client("s3")
+
+        @mcp.tool()
+        def upload(bucket: str, key: str, body: str) -> str:
+            try:
+                s3.put_object(Bucket=bucket, Key=key, Body=body)  # expect: MCP004
+            finally:
+                logger.info("upload attempted")
+            if key.endswith("/"):
+                raise ToolError("key must name an object, not a folder")
+            return "uploaded"
+        """,
+        "calls s3.put_object() here",
+        id="sdk-put-in-try",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def add_documents(client, name: str, ids: list[str], docs: list[str]) -> str:
+            collection = client.get_or_create_collection(name)  # expect: MCP004
+            existing = collection.get(ids=ids)["ids"]
+            if existing:
+                raise ToolError(f"ids {existing} already exist; use update_documents")
+            collection.add(ids=ids, documents=docs)
+            return "added"
+        """,
+        "calls client.get_or_create_collection() here",
+        id="get-or-create-then-check-on-what-existed",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def tag(note_id: str, tag: str) -> str:
+            NOTES_META[note_id].update({"tag": tag})  # expect: MCP004
+            if not tag.isidentifier():
+                raise ToolError("tag must be a single word")
+            return "tagged"
+
+        NOTES_META: dict[str, dict] = {}
+        """,
+        "changes module-level state (NOTES_META.update)",
+        id="item-of-module-state-updated",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def export(src: str, dst: str) -> str:
+            shutil.copy2(src, dst)  # expect: MCP004
+            for suffix in (".exe", ".sh"):
+                if dst.endswith(suffix):
+                    raise ToolError(f"dst must not end with {suffix}")
+            return "exported"
+        """,
+        "changes files (copy2) here, then rejects the call at line 22",
+        id="copy-then-check-in-a-loop",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def make_report(out_dir: str, fmt: str) -> str:
+            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            if fmt == "pdf":
+                kind = "application/pdf"
+            elif fmt == "html":
+                kind = "text/html"
+            else:
+                return f"Error: unknown format {fmt}; use pdf or html"  # expect: MCP005
+            return kind
+        """,
+        "changes files (makedirs) here, then rejects the call at line 25",
+        id="makedirs-then-else-return",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def bulk_delete(ids: list[str]) -> str:
+            for note_id in ids:
+                db.execute("DELETE FROM notes WHERE id = ?", (note_id,))  # expect: MCP004
+            assert len(ids) <= 100, "at most 100 ids per call"
+            db.commit()
+            return "deleted"
+        """,
+        "writes to the database (DELETE)",
+        id="loop-then-assert",
+    ),
+    pytest.param(
+        """\
+        def validate_path(path: str) -> None:
+            if not path.startswith("/srv/"):
+                raise ValueError(f"{path} is outside /srv")
+
+        @mcp.tool()
+        def archive(path: str) -> str:
+            subprocess.run(["tar", "czf", path + ".tgz", path], check=True)  # expect: MCP004
+            try:
+                validate_path(path)
+            except ValueError as e:
+                raise ToolError(f"{path} is outside /srv; pass a path under /srv") from e
+            return "archived"
+        """,
+        "runs a subprocess here, then rejects the call at line 26",
+        id="validator-wrapped-in-try",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def run(command: str) -> str:
+            match command.split()[0]:
+                case "restart":
+                    subprocess.run(["systemctl", "restart", "app"])  # expect: MCP004
+                case _:
+                    pass
+            if ";" in command:
+                raise ToolError("command must be a single command")
+            return "ok"
+        """,
+        "runs a subprocess",
+        id="mutation-in-match-case",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "fragment"), SHAPES)
+def test_shapes_of_real_servers(body: str, fragment: str) -> None:
+    findings = [f for f in _check(_src(MCP1, body)) if f.code == "MCP004"]
+    assert len(findings) == 1
+    assert fragment in findings[0].message
+
+
+def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
+    source = """\
+    def add_footnote(path: str, text: str, out: str) -> tuple[bool, str]:
+        if out != path:
+            shutil.copy2(path, out)  # expect: MCP004
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if text not in data.decode():
+            return False, f"Text {text!r} not found in the document"
+        return True, "added"
+
+    @mcp.tool()
+    def footnote(path: str, text: str, out: str) -> str:
+        ok, message = add_footnote(path, text, out)
+        return message
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.message.startswith(
+        "Helper 'add_footnote' (reached from tool 'footnote') changes files (copy2) here, then rejects the call at line 23"
+    )
+
+
+def test_helper_in_another_module_that_writes(tmp_path) -> None:
+    from ._support import lint_tree, write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": """\
+            from pathlib import Path
+
+            def save_doc(name: str, text: str) -> None:
+                Path("/srv", name).write_text(text)
+            """,
+            "app/server.py": """\
+            from mcp.server.fastmcp import FastMCP
+            from mcp.server.fastmcp.exceptions import ToolError
+
+            from app.store import save_doc
+
+            mcp = FastMCP("docs")
+
+            @mcp.tool()
+            def publish(name: str, text: str) -> str:
+                save_doc(name, text)
+                if not name.endswith(".md"):
+                    raise ToolError("name must end with .md")
+                return "published"
+            """,
+        },
+    )
+    findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
+    assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
+    assert "calls save_doc(), which changes files (write_text) here" in findings[0].message
+    assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
+
+
+def test_closing_a_shared_connection_before_a_validator_helper() -> None:
+    source = """\
+    class Database:
+        def __init__(self) -> None:
+            self.conn = None
+            self.token = None
+
+        def _resolve(self, path: str, token: str | None) -> str:
+            if path.startswith("md:") and not token:
+                raise ValueError("md: paths need a token")
+            return path
+
+        def switch(self, path: str) -> None:
+            if self.conn is not None:
+                self.conn.close()  # expect: MCP004
+                self.conn = None
+            self.path = self._resolve(path, self.token)
+
+    database = Database()
+
+    @mcp.tool()
+    def switch_database(path: str) -> str:
+        database.switch(path)
+        return "switched"
+    """
+    finding = _only(_src(MCP1, source))
+    assert "closes self.conn here, then rejects the call at line 32" in finding.message
+    assert finding.fix is None
+
+
+def test_fix_for_a_check_reading_a_name_set_in_between_is_display_only() -> None:
+    source = """\
+    @mcp.tool()
+    def rename(note_id: str, title: str) -> str:
+        db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+        clean = title.strip()
+        if not clean:
+            raise ToolError("title must not be blank")
+        return "renamed"
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.fix is not None and finding.fix.applicability.value == "display-only"
+
+
+def test_no_fix_for_an_else_branch() -> None:
+    source = """\
+    @mcp.tool()
+    def upload(path: str, kind: str) -> str:
+        os.remove(path)  # expect: MCP004
+        if kind == "a":
+            return "a"
+        else:
+            raise ToolError("kind must be 'a'")
+    """
+    assert _only(_src(MCP1, source)).fix is None
+
+
+SILENT_SHAPES = [
+    pytest.param(
+        """\
+        @mcp.tool()
+        def reword(text: str, old: str, new: str) -> str:
+            result = text.replace(old, new)
+            if not result:
+                raise ToolError("the result would be empty")
+            return result
+        """,
+        id="str-replace-is-not-a-file-write",
+    ),
+    pytest.param(
+        """\
+        def load(name: str) -> str:
+            return (ROOT / name).read_text()
+
+        @mcp.tool()
+        def show(name: str) -> str:
+            text = load(name)
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            return text
+        """,
+        id="helper-that-only-reads",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def submit(job: str) -> str:
+            resp = requests.post("https://jobs.example.com", json={"job": job})
+            ok = False
+            if resp.status_code == 200:
+                ok = True
+            if not ok:
+                raise ToolError("the job service refused the job; see list_jobs")
+            return "submitted"
+        """,
+        id="flag-set-under-the-results-condition",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def save(path: str, text: str, dry_run: bool) -> str:
+            if not dry_run:
+                Path(path).write_text(text)
+                return "saved"
+            if not text:
+                raise ToolError("text must not be empty")
+            return "would save"
+        """,
+        id="mutating-branch-returns-first",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def save(path: str, text: str, force: bool) -> str:
+            if force:
+                Path(path).write_text(text)
+            else:
+                raise ToolError("pass force=True to overwrite")
+            return "saved"
+        """,
+        id="check-in-the-other-branch",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def can_write(path: str) -> str:
+            with open(path, "a"):
+                pass
+            if not path.endswith(".log"):
+                raise ToolError("path must end with .log")
+            return "writable"
+        """,
+        id="append-mode-probe-writes-nothing",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def dedupe(items: list[str]) -> str:
+            seen = set()
+            for item in items:
+                seen.add(item)
+            if len(seen) > 100:
+                raise ToolError("at most 100 distinct items")
+            return ",".join(sorted(seen))
+        """,
+        id="local-set-add",
+    ),
+    pytest.param(
+        """\
+        _TOKEN_CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def whoami(token: str) -> str:
+            _TOKEN_CACHE[token] = "seen"
+            if not token.startswith("tok_"):
+                raise ToolError("token must start with tok_")
+            return "ok"
+        """,
+        id="cache-bookkeeping",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        async def crunch(n: int) -> str:
+            task = asyncio.create_task(asyncio.sleep(0))
+            if n < 0:
+                raise ToolError("n must be >= 0")
+            await task
+            return "done"
+        """,
+        id="create-task-is-not-state",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def make_dir(path: str) -> str:
+            os.makedirs(path, exist_ok=True)
+            if not os.path.isdir(path):
+                raise ToolError(f"{path} could not be created; pass a writable path")
+            return "created"
+        """,
+        id="post-check-on-the-created-path",
+    ),
+    pytest.param(
+        """\
+        def check_title(title: str) -> None:
+            if not title:
+                raise ValueError("title must not be empty")
+
+        @mcp.tool()
+        def add(title: str) -> str:
+            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            check_title(cur.lastrowid)
+            return "added"
+        """,
+        id="validator-on-the-mutations-result",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SILENT_SHAPES)
+def test_silent_shapes(body: str) -> None:
+    _check(_src(MCP1 + "import asyncio\nfrom pathlib import Path\nROOT = Path('/srv')\n", body))
