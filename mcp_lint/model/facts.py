@@ -164,6 +164,9 @@ class CallFact:
     guarded: frozenset[TryGuard] = frozenset()
     # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
     branch: str | None = None
+    # The statement line (or `with`/`for`/`while`/`match` header) it is in, so a rule can take
+    # a body statement by statement without walking the expressions again (MCP004).
+    statement: cst.CSTNode | None = None
 
 
 @dataclass
@@ -222,6 +225,7 @@ class _BodyWalker(FastVisitor):
         self.assigned_calls: dict[str, cst.Call] = {}
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
+        self.statement: cst.CSTNode | None = None  # the innermost statement being walked
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -289,7 +293,26 @@ class _BodyWalker(FastVisitor):
                 callee = f"{self.local_instances[root]}.{rest}"
         if callee is None:
             callee = self.resolve_callee(node.func)
-        self.facts.calls.append(CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions)))
+        self.facts.calls.append(
+            CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement)
+        )
+
+    # The statement the calls below belong to: a line, or a header whose expressions are walked
+    # before its body (the body's lines then take over).
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statement = node
+
+    def visit_With(self, node: cst.With) -> None:
+        self.statement = node
+
+    def visit_While(self, node: cst.While) -> None:
+        self.statement = node
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.statement = node
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -346,6 +369,7 @@ class _BodyWalker(FastVisitor):
             handler.tainted.add(node.target.value)
 
     def visit_For(self, node: cst.For) -> None:
+        self.statement = node
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)

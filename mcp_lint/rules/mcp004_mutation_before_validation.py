@@ -24,6 +24,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name, literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import children
 from mcp_lint.rules.base import (
     Example,
     FileContext,
@@ -82,7 +83,7 @@ _PURE_CALLS = frozenset(
 )
 _PURE_METHODS = frozenset({"decode", "encode", "join", "casefold", "strip", "lower", "upper", "isdigit", "isalnum", "isalpha", "startswith", "endswith", "match", "fullmatch", "search", "get", "keys", "values", "items", "count", "split", "lstrip", "rstrip", "isidentifier", "isnumeric"})
 _CONSTANTS = frozenset({"None", "True", "False"})
-_MAX_CANDIDATES = 6  # helper calls tried as the first mutation, and helper checks after one
+_MAX_CANDIDATES = 4  # helper calls tried as the first mutation, and helper checks after one
 
 
 # -- what mutates ------------------------------------------------------------------------------
@@ -283,8 +284,27 @@ def _reads(node: cst.CSTNode) -> list[str]:
         if isinstance(current, cst.Arg):
             stack.append(current.value)  # not the keyword's name
             continue
-        stack.extend(current.children)
+        stack.extend(children(current))
     return out
+
+
+class _Reads:
+    """What some expressions read, computed on first use: most functions never have a
+    mutation before a check, so most steps are never asked."""
+
+    __slots__ = ("_nodes", "_files", "_extra", "_value")
+
+    def __init__(self, nodes: Sequence[cst.CSTNode], files: bool = False, extra: Sequence[str] = ()) -> None:
+        self._nodes = nodes
+        self._files = files
+        self._extra = extra
+        self._value: list[str] | None = None
+
+    def get(self) -> list[str]:
+        if self._value is None:
+            read = _reads_and_files if self._files else _reads
+            self._value = [r for node in self._nodes for r in read(node)] + list(self._extra)
+        return self._value
 
 
 def _overlaps(read: str, tainted: set[str]) -> bool:
@@ -315,7 +335,7 @@ def _targets(target: cst.BaseExpression) -> list[str]:
 @dataclass
 class _Assign:
     targets: list[str]
-    reads: list[str]
+    reads: _Reads
 
 
 @dataclass
@@ -330,9 +350,9 @@ class _Step:
     mutation_node: cst.CSTNode | None = None
     helper_calls: list[tuple[str, cst.Call]] = field(default_factory=list)  # (callee, call)
     changed: list[str] = field(default_factory=list)  # what later mutations in it change
-    check_reads: list[str] | None = None  # a rejecting check: what its condition reads
-    check_pure: bool = True
-    validator: tuple[str, list[str]] | None = None  # (callee, names its arguments read)
+    check_reads: _Reads | None = None  # a rejecting check: what its condition reads
+    check_tests: Sequence[cst.CSTNode] = ()  # its conditions (must be pure to count)
+    validator: tuple[str, _Reads] | None = None  # (callee, names its arguments read)
     branch: str | None = None
 
 
@@ -341,7 +361,7 @@ class _Block:
     owner: int  # id of the compound statement
     exclusive: bool  # one of several branches (if/elif/else, case)
     terminates: bool  # ends with return/raise: nothing after it runs
-    guard: list[str] = field(default_factory=list)  # what decides whether (or how often) it runs
+    guard: _Reads | None = None  # what decides whether (or how often) it runs
 
 
 class _Steps:
@@ -357,13 +377,20 @@ class _Steps:
         self.conditions: list[cst.BaseExpression] = []
         self.globals: set[str] = set()
         self.local_containers: set[str] = set()
-        self.own_root = self.aliases.module.split(".")[0]
+        # What each call of the function may do, from the facts' list of calls: a mutation, a
+        # project helper that may mutate (its qualified name), a helper that may validate.
+        self.kinds: dict[int, MutationKind | str] = {}
+        self.validators: dict[int, str] = {}
+        self.by_statement: dict[int, list[cst.Call]] = {}
+        for call in fn.calls:
+            if call.handler is None and call.statement is not None:
+                self.by_statement.setdefault(id(call.statement), []).append(call.node)
 
     # blocks
-    def block(self, body: cst.BaseSuite, path: tuple[int, ...], owner: cst.CSTNode, exclusive: bool, guard: list[str] | None = None) -> None:
+    def block(self, body: cst.BaseSuite, path: tuple[int, ...], owner: cst.CSTNode, exclusive: bool, guard: _Reads | None = None) -> None:
         statements = body.body if isinstance(body, cst.IndentedBlock) else ()
         inner = (*path, id(body))
-        self.blocks[id(body)] = _Block(id(owner), exclusive, _terminates(body), guard or [])
+        self.blocks[id(body)] = _Block(id(owner), exclusive, _terminates(body), guard)
         if isinstance(body, cst.SimpleStatementSuite):
             self.simple(body.body, body, inner)  # type: ignore[arg-type]
             return
@@ -378,8 +405,8 @@ class _Steps:
         elif isinstance(stmt, (cst.For, cst.While)):
             step = self.expression_step(stmt.iter if isinstance(stmt, cst.For) else stmt.test, stmt, path)
             if isinstance(stmt, cst.For):
-                step.assigns.append(_Assign(_targets(stmt.target), _reads_and_files(stmt.iter)))
-            guard = _reads(stmt.iter if isinstance(stmt, cst.For) else stmt.test)
+                step.assigns.append(_Assign(_targets(stmt.target), _Reads([stmt.iter], files=True)))
+            guard = _Reads([stmt.iter if isinstance(stmt, cst.For) else stmt.test])
             self.block(stmt.body, path, stmt, False, guard)
             if stmt.orelse is not None:
                 self.block(stmt.orelse.body, path, stmt, False, guard)
@@ -387,7 +414,7 @@ class _Steps:
             for item in stmt.items:
                 step = self.expression_step(item.item, stmt, path)
                 if item.asname is not None:
-                    step.assigns.append(_Assign(_targets(item.asname.name), _reads_and_files(item.item)))
+                    step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True)))
             self.block(stmt.body, path, stmt, False)
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
@@ -401,18 +428,18 @@ class _Steps:
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
                 if _rejects(case.body, self.ctx):
-                    step = _Step(case, case, (*path, id(case.body)), branch=branch_name(self.conditions))
-                    step.check_reads = _reads_and_files(stmt.subject)
+                    step = _Step(case, case, (*path, id(case.body)))
+                    step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
-                self.block(case.body, path, stmt, True, _reads(stmt.subject))
+                self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
 
     def if_chain(self, stmt: cst.If, path: tuple[int, ...], earlier_tests: list[cst.BaseExpression]) -> None:
         step = self.expression_step(stmt.test, stmt, path)
         tests = [*earlier_tests, stmt.test]
         if _rejects(stmt.body, self.ctx):
-            step.check_reads = [r for t in tests for r in _reads_and_files(t)]
-            step.check_pure = all(_is_pure(t) for t in tests)
-        guard = _reads(stmt.test)
+            step.check_reads = _Reads(tests, files=True)
+            step.check_tests = tests
+        guard = _Reads([stmt.test])
         self.conditions.append(stmt.test)
         self.block(stmt.body, path, stmt, True, guard)
         self.conditions.pop()
@@ -426,44 +453,42 @@ class _Steps:
         elif isinstance(stmt.orelse, cst.Else):
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
             if _rejects(stmt.orelse.body, self.ctx):
-                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)), branch=branch_name(self.conditions))
-                check.check_reads = [r for t in tests for r in _reads_and_files(t)]
-                check.check_pure = all(_is_pure(t) for t in tests)
+                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)))
+                check.check_reads = _Reads(tests, files=True)
+                check.check_tests = tests
                 self.steps.append(check)
             self.block(stmt.orelse.body, path, stmt, True, guard)
             self.conditions.pop()
 
     def expression_step(self, expr: cst.BaseExpression, owner: cst.CSTNode, path: tuple[int, ...]) -> _Step:
-        step = _Step(expr, owner, path, branch=branch_name(self.conditions))
-        self.calls(expr, step)
+        step = _Step(expr, owner, path)
+        self.calls(owner, step)
         self.steps.append(step)
         return step
 
     def simple(self, smalls: Sequence[cst.BaseSmallStatement], statement: cst.CSTNode, path: tuple[int, ...]) -> None:
         for small in smalls:
-            step = _Step(small, statement, path, branch=branch_name(self.conditions))
+            step = _Step(small, statement, path)
             if isinstance(small, cst.Global):
                 self.globals.update(n.name.value for n in small.names)
             elif isinstance(small, cst.Assert):
-                step.check_reads = _reads_and_files(small.test)
-                step.check_pure = _is_pure(small.test)
+                step.check_reads = _Reads([small.test], files=True)
+                step.check_tests = (small.test,)
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 self.assignment(small, step)
             elif isinstance(small, cst.Del):
                 for target in _targets(small.target):
                     self.state_write(step, small, target, f"del {target}[...]")
-            self.calls(small, step)
+            self.calls(statement, step)
             self.validator(small, step)
             self.steps.append(step)
 
     def assignment(self, small: cst.Assign | cst.AnnAssign | cst.AugAssign, step: _Step) -> None:
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
         value = small.value
-        reads = _reads_and_files(value) if value is not None else []
         names = [n for t in targets for n in _targets(t)]
-        if isinstance(small, cst.AugAssign):
-            reads += names
-        step.assigns.append(_Assign(names, reads))
+        extra = names if isinstance(small, cst.AugAssign) else ()
+        step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra)))
         if value is not None and _is_container_literal(value):
             self.local_containers.update(n for n in names if "." not in n)
         for target in targets:
@@ -481,23 +506,24 @@ class _Steps:
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
         if step.mutation is None:
             step.mutation, step.mutation_node = kind, node
+            step.branch = branch_name(self.conditions)
         step.changed.extend(kind.changed)
 
-    def calls(self, node: cst.CSTNode, step: _Step) -> None:
-        for inner in walk(node):
-            if not isinstance(inner, cst.Call):
-                continue
-            kind = mutation_of(inner, self.aliases, self.module_names, frozenset(self.local_containers))
-            if kind is not None:
+    def calls(self, statement: cst.CSTNode, step: _Step) -> None:
+        """The calls the facts found in `statement` (taken by its first step)."""
+        kinds = self.kinds
+        for inner in self.by_statement.pop(id(statement), ()):
+            kind = kinds.get(id(inner))
+            if isinstance(kind, MutationKind):
                 self.mutate(step, kind, inner)
+            elif isinstance(kind, str):
+                step.helper_calls.append((kind, inner))
+                if step.branch is None:
+                    step.branch = branch_name(self.conditions)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
                 base = _chain(inner.func.value)
                 if base:  # `lines.append(x)` changes `lines`
-                    step.assigns.append(_Assign([base], [base, *_reads(inner)]))
-            else:
-                callee = self.project_callee(inner)
-                if callee is not None:
-                    step.helper_calls.append((callee, inner))
+                    step.assigns.append(_Assign([base], _Reads([inner], extra=(base,))))
 
     def validator(self, small: cst.BaseSmallStatement, step: _Step) -> None:
         """`validate(x)` / `y = self._resolve(x)` as a statement of its own: a check when the
@@ -510,35 +536,101 @@ class _Steps:
         while isinstance(value, cst.Await):
             value = value.expression
         if isinstance(value, cst.Call) and step.mutation is None:
-            callee = self.project_callee(value)
+            callee = self.validators.get(id(value))
             if callee is not None:
-                step.validator = (callee, [r for a in value.args for r in _reads(a.value) for r in (r, FILE + r)])
-
-    def project_callee(self, call: cst.Call) -> str | None:
-        """The qualified name of a call that may be one of the project's own functions."""
-        name = dotted(call.func)
-        if name is None:
-            return None
-        root = name.split(".")[0]
-        if "." not in name and (root in _BUILTINS or root not in self.fn_known_names()):
-            return None
-        if "." in name and root not in {"self", "cls"} and root not in self.aliases.aliases:
-            return None  # a method of a local object or of an unknown module
-        callee = next((c.callee for c in self.fn.calls if c.node is call), None)
-        if callee is None or callee.split(".")[0] in sys.stdlib_module_names:
-            return None
-        return callee
-
-    def fn_known_names(self) -> set[str]:
-        names = self.ctx.memo.get("defined_or_imported")
-        if names is None:
-            names = self.ctx.memo["defined_or_imported"] = set(self.aliases.aliases) | {
-                q.rsplit(".", 1)[-1] for q in self.ctx.model.functions
-            } | {q.rsplit(".", 1)[-1] for q in self.ctx.model.classes}
-        return names  # type: ignore[return-value]
+                step.validator = (callee, _Reads([a.value for a in value.args], files=True))
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+# Helpers whose name says they read or compute: not tried as the mutation (a getter that fills a
+# cache is no change the user sees).
+_READER_NAME = re.compile(
+    r"^_*(?:get|list|fetch|read|load|find|search|query|format|parse|build|validate|check|is|has|to|as|render|"
+    r"serialize|compute|calculate|resolve|normalize|extract|describe|count|lookup|verify|require|assert)(?:_|$)",
+    re.I,
+)
+
+
+def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Fill `steps.kinds`/`steps.validators` from the function's calls; False when nothing in
+    the function can mutate (then there is nothing to report)."""
+    aliases = ctx.model.aliases
+    locals_ = frozenset(n for n, v in fn.single_assignments.items() if _is_container_literal(v))
+    known = _known_names(ctx)
+    any_mutation = fn.has_item_assignment
+    first = ""
+    for call in fn.calls:
+        if call.handler is not None:
+            continue  # `except` clauses are not walked
+        kind = mutation_of(call.node, aliases, steps.module_names, locals_)
+        if kind is not None:
+            steps.kinds[id(call.node)] = kind
+            any_mutation = True
+            first = first or kind.description
+            continue
+        callee = _project_callee(call.node, call.callee, aliases, known)
+        if callee is None:
+            continue
+        steps.validators[id(call.node)] = callee
+        if not _READER_NAME.match(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
+            steps.kinds[id(call.node)] = callee
+            any_mutation = True
+    # function_effects reads it back instead of classifying the calls a second time.
+    ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
+    return any_mutation
+
+
+def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
+    """False for a function of this module that neither mutates nor calls anything that could:
+    the linker would find nothing, so no finding is prepared for it."""
+    facts = ctx.model.functions.get(callee)
+    if facts is None:
+        return True  # in another module (or a method found through an instance): ask the linker
+    memo: dict[str, bool] = ctx.memo.setdefault("may_mutate", {})  # type: ignore[assignment]
+    if callee not in memo:
+        memo[callee] = True  # recursion: assume it may
+        known = _known_names(ctx)
+        memo[callee] = any(
+            c.handler is None
+            and (
+                mutation_of(c.node, ctx.model.aliases, module_names) is not None
+                or (
+                    (inner := _project_callee(c.node, c.callee, ctx.model.aliases, known)) is not None
+                    and inner != callee
+                    and _may_mutate(inner, ctx, module_names)
+                )
+            )
+            for c in facts.calls
+        )
+    return memo[callee]
+
+
+def _project_callee(call: cst.Call, callee: str | None, aliases: AliasTable, known: set[str]) -> str | None:
+    """The qualified name of a call that may be one of the project's own functions."""
+    name = dotted(call.func)
+    if name is None or callee is None:
+        return None
+    root = name.split(".")[0]
+    if "." not in name and (root in _BUILTINS or root not in known):
+        return None
+    if "." in name and root not in {"self", "cls"} and root not in aliases.aliases:
+        return None  # a method of a local object or of an unknown module
+    if callee.split(".")[0] in sys.stdlib_module_names:
+        return None
+    return callee
+
+
+def _known_names(ctx: FileContext) -> set[str]:
+    names = ctx.memo.get("defined_or_imported")
+    if names is None:
+        names = ctx.memo["defined_or_imported"] = (
+            set(ctx.model.aliases.aliases)
+            | {q.rsplit(".", 1)[-1] for q in ctx.model.functions}
+            | {q.rsplit(".", 1)[-1] for q in ctx.model.classes}
+        )
+    return names  # type: ignore[return-value]
 
 
 def _is_container_literal(value: cst.BaseExpression) -> bool:
@@ -554,6 +646,13 @@ def _terminates(body: cst.BaseSuite) -> bool:
         return bool(smalls) and isinstance(smalls[-1], (cst.Return, cst.Raise))
     last = statements[-1]
     return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
+
+def _has_asserts(ctx: FileContext) -> bool:
+    found = ctx.memo.get("has_asserts")
+    if found is None:
+        found = ctx.memo["has_asserts"] = any("assert " in line for line in ctx.lines)
+    return bool(found)
 
 
 def _is_pure(expr: cst.CSTNode) -> bool:
@@ -606,15 +705,18 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool]:
     """(what the function mutates first, "" if nothing it does itself; does it reject its own
     arguments?). Cheap: reads the facts' calls, raises and returns."""
-    module_names = _module_names(ctx)
-    mutates = ""
-    for call in fn.calls:
-        if call.handler is not None:
-            continue
-        kind = mutation_of(call.node, ctx.model.aliases, module_names)
-        if kind is not None:
-            mutates = kind.description
-            break
+    known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
+    mutates = known.get(id(fn))
+    if mutates is None:
+        module_names = _module_names(ctx)
+        mutates = ""
+        for call in fn.calls:
+            if call.handler is not None:
+                continue
+            kind = mutation_of(call.node, ctx.model.aliases, module_names)
+            if kind is not None:
+                mutates = kind.description
+                break
     return mutates, _validates(fn, ctx)
 
 
@@ -692,6 +794,12 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
+        if not classify_calls(steps, fn, ctx):
+            return
+        direct_checks = _has_asserts(ctx) or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+        direct_mutation = fn.has_item_assignment or any(isinstance(k, MutationKind) for k in steps.kinds.values())
+        if not direct_checks and not (direct_mutation and steps.validators):
+            return  # nothing can reject the call after a mutation (helpers need a direct check)
         steps.block(body, (), fn.node, False)
         for latent in self._findings(steps, ctx):
             yield latent
@@ -700,6 +808,8 @@ def set_stock(sku: str, quantity: int) -> str:
         """One latent per candidate first mutation: a direct one ends the search, a helper call
         counts only if the linker finds that it mutates (and no earlier candidate does)."""
         earlier: list[str] = []
+        # The last step that is a direct check: a helper candidate after it has nothing to find.
+        last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
         for index, step in enumerate(steps.steps):
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
@@ -709,8 +819,13 @@ def set_stock(sku: str, quantity: int) -> str:
             for callee, call in step.helper_calls:
                 if len(earlier) >= _MAX_CANDIDATES:
                     return
+                if index >= last_check:
+                    earlier.append(callee)
+                    continue
                 found = self._first_check(steps, index, callee)
-                if found is not None:
+                # A helper that may mutate, then a helper that may validate: too much guessing
+                # for one finding; a direct check must follow.
+                if found is not None and not found[-1][1]:
                     yield self._latent(ctx, steps, index, (callee, call), earlier, found)
                 earlier.append(callee)
 
@@ -729,14 +844,14 @@ def set_stock(sku: str, quantity: int) -> str:
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if _reachable(steps, first.path, step.path):
-                if step.check_reads is not None and step.check_pure:
-                    reads = step.check_reads
+                if step.check_reads is not None and all(_is_pure(t) for t in step.check_tests):
+                    reads = step.check_reads.get()
                     if reads and not any(_overlaps(r, tainted) for r in reads):
                         found.append((later_index, ""))
                         return found
                 elif step.validator is not None and len(found) < _MAX_CANDIDATES:
-                    callee, reads = step.validator
-                    if not any(_overlaps(r, tainted) for r in reads):
+                    callee, arguments = step.validator
+                    if not any(_overlaps(r, tainted) for r in arguments.get()):
                         found.append((later_index, callee))
             _propagate(step, tainted, _guarded_by(steps, step.path, first.path, tainted))
         return found or None
@@ -807,7 +922,7 @@ def set_stock(sku: str, quantity: int) -> str:
         for other in steps.steps[:check_index]:
             if ctx.range(other.node).start.line >= first_line:
                 assigned.update(n for a in other.assigns for n in a.targets)
-        reads = check.check_reads or []
+        reads = check.check_reads.get() if check.check_reads is not None else []
         # Only in the function's own body: inside a `with`/`try`/loop the move may change what
         # the block guards (a transaction, a lock), so it is shown, not applied.
         safe = len(block_path) == 1 and not any(_overlaps(r, assigned) for r in reads)
@@ -859,8 +974,10 @@ def set_stock(sku: str, quantity: int) -> str:
 def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, ...], tainted: set[str]) -> bool:
     """Does a block the step is in (and the mutation is not) run only depending on a tainted
     value (`if resp.status == 200: ok = True`)? Then what it assigns depends on the mutation."""
-    return any(
-        block_id not in mutation_path and any(_overlaps(r, tainted) for r in steps.blocks[block_id].guard)
+    return bool(tainted) and any(
+        block_id not in mutation_path
+        and (guard := steps.blocks[block_id].guard) is not None
+        and any(_overlaps(r, tainted) for r in guard.get())
         for block_id in path
     )
 
@@ -869,7 +986,7 @@ def _propagate(step: _Step, tainted: set[str], guarded: bool) -> None:
     """After a step: names it assigns from tainted values (or under a tainted condition) are
     tainted, others are clean again; what its mutations change is tainted."""
     for assign in step.assigns:
-        if guarded or any(_overlaps(r, tainted) for r in assign.reads) or (step.mutation is not None and step.mutation.result_is_outcome):
+        if guarded or (tainted and any(_overlaps(r, tainted) for r in assign.reads.get())) or (step.mutation is not None and step.mutation.result_is_outcome):
             tainted.update(assign.targets)
         else:
             tainted.difference_update(assign.targets)
