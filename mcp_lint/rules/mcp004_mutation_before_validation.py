@@ -16,6 +16,7 @@ import builtins
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
 import libcst as cst
@@ -62,6 +63,7 @@ _FILE_WRITES = frozenset(
         "requests.patch", "requests.delete", "httpx.post", "httpx.put", "httpx.patch", "httpx.delete",
     }
 )
+_FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_WRITES)
 # Which positional arguments of a file operation name what it changes (the source of a copy is
 # only read).
 _CHANGED_ARGS = {"shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1)}
@@ -96,11 +98,13 @@ class MutationKind:
     result_is_outcome: bool = True  # False for get-or-create: the result is the existing object
 
 
+@lru_cache(maxsize=4096)
 def _words(method: str) -> list[str]:
     """`chat_postMessage` -> ["chat", "post", "message"]: snake and camel case words."""
     return [w.lower() for part in method.split("_") for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", part) if w]
 
 
+@lru_cache(maxsize=4096)
 def _verb_of(method: str) -> str | None:
     """The write verb a method name starts with, also after an API namespace (`files_upload`)."""
     if method.startswith("get_or_create"):
@@ -129,7 +133,8 @@ def _chain(expr: cst.BaseExpression) -> str | None:
 def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], local_containers: frozenset[str] = frozenset()) -> MutationKind | None:
     """What a call mutates, or None when it does not look like a mutation."""
     name = dotted(call.func) or ""
-    resolved = aliases.resolve(call.func) or name
+    # Resolving through the imports costs; only a name ending like a listed operation needs it.
+    resolved = (aliases.resolve(call.func) or name) if last_name(name) in _FILE_WRITE_NAMES else name
     if resolved in _FILE_WRITES or name in _FILE_WRITES:
         key = resolved if resolved in _FILE_WRITES else name
         if "subprocess" in key or key == "os.system":
@@ -544,13 +549,23 @@ class _Steps:
 _BUILTINS = frozenset(dir(builtins))
 
 
-# Helpers whose name says they read or compute: not tried as the mutation (a getter that fills a
-# cache is no change the user sees).
-_READER_NAME = re.compile(
-    r"^_*(?:get|list|fetch|read|load|find|search|query|format|parse|build|validate|check|is|has|to|as|render|"
-    r"serialize|compute|calculate|resolve|normalize|extract|describe|count|lookup|verify|require|assert)(?:_|$)",
-    re.I,
+# Project helpers tried as the mutation: those named for doing something (`save_doc`,
+# `_apply_changes`, `switch`), not for reading or computing (`get_client`, `format_row`: a getter
+# that fills a cache is no change the user sees). Classes (constructors) are not tried either.
+_DOER_VERBS = _WRITE_VERBS | frozenset(
+    {
+        "apply", "replace", "switch", "store", "persist", "sync", "push", "import", "install", "run", "exec",
+        "execute", "deploy", "register", "unregister", "reset", "clear", "restore", "copy", "convert", "export",
+        "process", "handle", "do", "perform", "mark", "toggle", "enable", "disable", "start", "restart", "trigger",
+        "schedule", "record", "append", "attach", "detach", "link", "unlink", "approve", "reject", "edit", "change",
+        "migrate", "ensure", "make", "generate", "insert", "replace", "remove", "clean", "cleanup", "reindex", "index",
+    }
 )
+
+
+def _is_doer(name: str) -> bool:
+    words = _words(name)
+    return bool(words) and not name.lstrip("_")[:1].isupper() and words[0] in _DOER_VERBS
 
 
 def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
@@ -574,7 +589,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if callee is None:
             continue
         steps.validators[id(call.node)] = callee
-        if not _READER_NAME.match(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
+        if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             any_mutation = True
     # function_effects reads it back instead of classifying the calls a second time.
