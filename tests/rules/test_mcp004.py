@@ -846,6 +846,37 @@ SHAPES = [
     ),
     pytest.param(
         """\
+        def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            return {}
+
+        @mcp.tool()
+        def add_vectors(store, ids: list[str], vectors: list[list[float]]) -> str:
+            store.collection.add(ids=ids, embeddings=vectors)  # expect: MCP004
+            api_call("/stats", method="POST", body={"added": len(ids)})
+            if len(ids) != len(vectors):
+                return {"success": False, "error": "ids and vectors must have the same length"}  # expect: MCP005
+            return "added"
+        """,
+        "calls store.collection.add() here",
+        id="store-handle-add-then-error-dict",
+    ),
+    pytest.param(
+        """\
+        def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            return {}
+
+        @mcp.tool()
+        def bump(counter: str) -> str:
+            api_call(f"/counters/{counter}", method="POST", body={"by": 1})  # expect: MCP004
+            if not counter.isidentifier():
+                raise ToolError("counter must be an identifier")
+            return "bumped"
+        """,
+        "sends an HTTP POST here",
+        id="verb-as-keyword",
+    ),
+    pytest.param(
+        """\
         @mcp.tool()
         def run(command: str) -> str:
             match command.split()[0]:
@@ -1131,3 +1162,15 @@ SILENT_SHAPES = [
 @pytest.mark.parametrize("body", SILENT_SHAPES)
 def test_silent_shapes(body: str) -> None:
     _check(_src(MCP1 + "import asyncio\nfrom pathlib import Path\nROOT = Path('/srv')\n", body))
+
+
+def test_noqa_on_the_mutation_line_suppresses() -> None:
+    source = """\
+    @mcp.tool()
+    def clean(path: str) -> str:
+        os.remove(path)  # noqa: MCP004 - the file is a scratch copy
+        if not path.endswith(".tmp"):
+            raise ToolError("only .tmp files may be removed")
+        return "removed"
+    """
+    _check(_src(MCP1, source))
