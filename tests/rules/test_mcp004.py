@@ -846,6 +846,27 @@ SHAPES = [
     ),
     pytest.param(
         """\
+        from docx import Document
+
+        @mcp.tool()
+        def replace_after(path: str, anchor: str, text: str) -> str:
+            doc = Document(path)
+            doc.paragraphs[-1].text = ""
+            doc.save(path)  # expect: MCP004
+            doc = Document(path)
+            found = None
+            for index, paragraph in enumerate(doc.paragraphs):
+                if paragraph.text == anchor:
+                    found = index
+            if found is None:
+                raise ToolError(f"anchor {anchor!r} not found; call list_paragraphs")
+            return "replaced"
+        """,
+        "calls doc.save() here, then rejects the call at line 30",
+        id="save-then-reload-then-check-on-what-existed",
+    ),
+    pytest.param(
+        """\
         def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
             return {}
 
@@ -1130,6 +1151,19 @@ SILENT_SHAPES = [
             return "done"
         """,
         id="create-task-is-not-state",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def retitle(note_id: int, title: str) -> str:
+            cursor = db.cursor()
+            cursor.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+            if cursor.rowcount == 0:
+                raise ToolError(f"Note {note_id} not found; call list_notes")
+            db.commit()
+            return "retitled"
+        """,
+        id="post-check-on-the-cursor",
     ),
     pytest.param(
         """\
