@@ -98,10 +98,13 @@ class MutationKind:
     result_is_outcome: bool = True  # False for get-or-create: the result is the existing object
 
 
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
 @lru_cache(maxsize=4096)
-def _words(method: str) -> list[str]:
-    """`chat_postMessage` -> ["chat", "post", "message"]: snake and camel case words."""
-    return [w.lower() for part in method.split("_") for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", part) if w]
+def _words(method: str) -> tuple[str, ...]:
+    """`chat_postMessage` -> ("chat", "post", "message"): snake and camel case words."""
+    return tuple(w.lower() for part in method.split("_") for w in _WORD.findall(part) if w)
 
 
 @lru_cache(maxsize=4096)
@@ -120,7 +123,8 @@ def _verb_of(method: str) -> str | None:
 
 
 def _chain(expr: cst.BaseExpression) -> str | None:
-    """Dotted name of `a.b`, `A[k].b` (as `A.b`... the root matters most), `f(x).y` -> None."""
+    """Dotted name of `a.b`; the root name of `A[k].b` ("A": what an item write changes);
+    None for `f(x).y`."""
     name = dotted(expr)
     if name is not None:
         return name
@@ -261,11 +265,6 @@ def _module_names(ctx: FileContext) -> set[str]:
     return names  # type: ignore[return-value]
 
 
-def _is_path_call(expr: cst.BaseExpression) -> bool:
-    """`Path(p)` / `pathlib.Path(p)`: method calls on it act on the file system."""
-    return isinstance(expr, cst.Call) and last_name(dotted(expr.func) or "") in {"Path", "PurePath", "PosixPath"}
-
-
 # -- reading names -----------------------------------------------------------------------------
 
 
@@ -354,7 +353,7 @@ class _Step:
     mutation: MutationKind | None = None
     mutation_node: cst.CSTNode | None = None
     helper_calls: list[tuple[str, cst.Call]] = field(default_factory=list)  # (callee, call)
-    changed: list[str] = field(default_factory=list)  # what later mutations in it change
+    changed: list[str] = field(default_factory=list)  # what its mutations change
     check_reads: _Reads | None = None  # a rejecting check: what its condition reads
     check_tests: Sequence[cst.CSTNode] = ()  # its conditions (must be pure to count)
     validator: tuple[str, _Reads] | None = None  # (callee, names its arguments read)
@@ -830,7 +829,10 @@ def set_stock(sku: str, quantity: int) -> str:
                 found = self._first_check(steps, index, None)
                 if found is not None:
                     yield self._latent(ctx, steps, index, None, earlier, found)
-                return
+                    return
+                if not any(steps.blocks[b].terminates for b in step.path):
+                    return  # every later step runs after this one: it stays the first mutation
+                continue  # a branch that returns: the next mutation may be first on another path
             for callee, call in step.helper_calls:
                 if len(earlier) >= _MAX_CANDIDATES:
                     return

@@ -899,6 +899,22 @@ SHAPES = [
     pytest.param(
         """\
         @mcp.tool()
+        def import_notes(path: str, replace: bool) -> str:
+            if replace:
+                db.execute("DELETE FROM notes")
+                db.commit()
+                return "cleared"
+            db.execute("INSERT INTO imports (path) VALUES (?)", (path,))  # expect: MCP004
+            if not path.endswith(".json"):
+                raise ToolError("path must end with .json")
+            return "imported"
+        """,
+        "writes to the database (INSERT) here, then rejects the call at line 25",
+        id="first-mutation-on-the-path-to-the-check",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
         def run(command: str) -> str:
             match command.split()[0]:
                 case "restart":
