@@ -606,7 +606,7 @@ def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
     if callee not in memo:
         memo[callee] = True  # recursion: assume it may
         known = _known_names(ctx)
-        memo[callee] = any(
+        memo[callee] = bool(facts.has_item_assignment and _state_write_in(facts, module_names)) or any(
             c.handler is None
             and (
                 mutation_of(c.node, ctx.model.aliases, module_names) is not None
@@ -731,7 +731,42 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool]:
             if kind is not None:
                 mutates = kind.description
                 break
+    if not mutates and fn.has_item_assignment:
+        mutates = _state_write_in(fn, _module_names(ctx))
     return mutates, _validates(fn, ctx)
+
+
+def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
+    """`NOTES[k] = v` / `del NOTES[k]` anywhere in the body (not in `except` clauses): a scan of
+    the statements only, no expressions."""
+    stack: list[cst.CSTNode] = list(fn.node.body.body) if isinstance(fn.node.body, cst.IndentedBlock) else []
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                targets: list[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AugAssign, cst.Del)):
+                    targets = [small.target]
+                for target in targets:
+                    root = _chain(target) if isinstance(target, cst.Subscript) else None
+                    if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
+                        return f"changes module-level state ({root}[...])"
+        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        else:
+            for attribute in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, attribute, None)
+                if isinstance(inner, cst.If):
+                    stack.append(inner)
+                elif inner is not None:
+                    block = getattr(inner, "body", None)
+                    block = getattr(block, "body", block)  # Else/Finally hold a block
+                    if isinstance(block, (list, tuple)):
+                        stack.extend(block)
+            stack.extend(case for case in getattr(stmt, "cases", ()))
+    return ""
 
 
 def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:

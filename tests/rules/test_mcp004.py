@@ -692,6 +692,22 @@ SHAPES = [
     ),
     pytest.param(
         """\
+        def store_note(note_id: str, text: str) -> None:
+            if note_id:
+                NOTES[note_id] = text
+
+        @mcp.tool()
+        def put_note(note_id: str, text: str) -> str:
+            store_note(note_id, text)  # expect: MCP004
+            if len(text) > 1000:
+                raise ToolError("text must be at most 1000 characters")
+            return "stored"
+        """,
+        "calls store_note(), which changes module-level state (NOTES[...]) here",
+        id="helper-that-writes-module-state",
+    ),
+    pytest.param(
+        """\
         class Tracker:
             def __init__(self, token: str) -> None:
                 self.token = token
