@@ -33,6 +33,7 @@ from mcp_lint.rules.exception_text import (
     upstream_body,
 )
 from mcp_lint.rules.results import classify_return
+from mcp_lint.rules.text import clip
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -137,7 +138,7 @@ def check_health() -> dict:
             )
             data = {
                 "kind": kind,
-                "what": " ".join(description.replace("{}", "…").split())[:60],
+                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 "msg": ctx.source(message) if message is not None else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,

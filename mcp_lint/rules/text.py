@@ -84,3 +84,16 @@ def vague_reason(text: str) -> str | None:
     if _RETRY.search(text) and not _TRANSIENT.search(text):
         return "retry"
     return None
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` as a message quotes it: whole when it fits in `limit` characters, else cut at a
+    word boundary where one is near and marked with an ellipsis, so a quoted literal that was
+    cut short never reads as the literal itself."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
