@@ -52,7 +52,7 @@ _WRITE_VERBS = frozenset(
 # Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
 # that looks like a store (`collection.add(...)`), never on a local container.
 _AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})
-_STORE_LIKE = re.compile(r"collection|table|index|store|repo|bucket|queue|database|(?:^|_)db$|registry|graph|vector", re.I)
+_STORE_LIKE = re.compile(r"collection|table|index|store|repo|bucket|queue|database|(?:^|_)db$|registry|graph|vector|client|redis|(?:^|_)kv$", re.I)
 _SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
 _FILE_WRITES = frozenset(
     {
@@ -499,7 +499,8 @@ class _Steps:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
-            elif isinstance(target, cst.Name) and target.value in self.globals:
+            elif isinstance(target, cst.Name) and target.value in self.globals and isinstance(small, cst.AugAssign):
+                # `COUNTER += 1` changes shared state; `_client = Client()` is lazy set-up.
                 self.state_write(step, small, target.value, target.value)
 
     def state_write(self, step: _Step, node: cst.CSTNode, name: str, label: str) -> None:
@@ -662,10 +663,13 @@ def _terminates(body: cst.BaseSuite) -> bool:
     return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
 
 
-def _has_asserts(ctx: FileContext) -> bool:
-    found = ctx.memo.get("has_asserts")
+def _file_says(ctx: FileContext, word: str) -> bool:
+    """Does the file's text hold `word` at all (asserts, globals: statements the facts do not
+    list)? Once per file."""
+    key = f"says {word}"
+    found = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo["has_asserts"] = any("assert " in line for line in ctx.lines)
+        found = ctx.memo[key] = any(word in line for line in ctx.lines)
     return bool(found)
 
 
@@ -839,14 +843,15 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         # Cheap exit: something must reject the call later (a conditional raise/return, an
         # assert, or a helper that may validate), and something must come first that may mutate.
-        if not fn.calls and not fn.has_item_assignment:
+        globals_ = _file_says(ctx, "global ")  # `global COUNTER; COUNTER += 1` writes module state
+        if not fn.calls and not fn.has_item_assignment and not globals_:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
-        if not classify_calls(steps, fn, ctx):
+        if not classify_calls(steps, fn, ctx) and not globals_:
             return
-        direct_checks = _has_asserts(ctx) or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
-        direct_mutation = fn.has_item_assignment or any(isinstance(k, MutationKind) for k in steps.kinds.values())
+        direct_checks = _file_says(ctx, "assert ") or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+        direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
         steps.block(body, (), fn.node, False)

@@ -931,6 +931,33 @@ SHAPES = [
     pytest.param(
         """\
         @mcp.tool()
+        async def put_key(client, key: str, value: str, ttl: int) -> str:
+            await client.set(key, value, ex=ttl)  # expect: MCP004
+            if ttl <= 0:
+                raise ToolError(f"ttl must be positive, got {ttl}")
+            return "stored"
+        """,
+        "calls client.set() here",
+        id="key-value-client-set",
+    ),
+    pytest.param(
+        """\
+        CALLS = 0
+
+        @mcp.tool()
+        def count(name: str) -> str:
+            global CALLS
+            CALLS += 1  # expect: MCP004
+            if not name:
+                raise ToolError("name must not be empty")
+            return str(CALLS)
+        """,
+        "changes module-level state (CALLS)",
+        id="global-counter",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
         def run(command: str) -> str:
             match command.split()[0]:
                 case "restart":
@@ -1196,6 +1223,21 @@ SILENT_SHAPES = [
             return "retitled"
         """,
         id="post-check-on-the-cursor",
+    ),
+    pytest.param(
+        """\
+        _client = None
+
+        @mcp.tool()
+        def whoami(token: str) -> str:
+            global _client
+            if _client is None:
+                _client = object()
+            if not token.startswith("tok_"):
+                raise ToolError("token must start with tok_")
+            return "ok"
+        """,
+        id="lazy-global-set-up",
     ),
     pytest.param(
         """\
