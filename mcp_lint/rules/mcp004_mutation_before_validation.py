@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import re
 import sys
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
@@ -214,10 +215,19 @@ def _verb_as_string(call: cst.Call) -> MutationKind | None:
     return None
 
 
+_STDLIB_ROOTS: weakref.WeakKeyDictionary[AliasTable, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
 def _stdlib_roots(aliases: AliasTable) -> frozenset[str]:
     """Local names of imported standard-library modules (`asyncio`, `os`): their verbs are not
-    the project's state (the file operations among them are listed in _FILE_WRITES)."""
-    return frozenset(local for local, qual in aliases.aliases.items() if qual.split(".")[0] in sys.stdlib_module_names)
+    the project's state (the file operations among them are listed in _FILE_WRITES). Once per
+    module: its imports are all known when the rules run."""
+    roots = _STDLIB_ROOTS.get(aliases)
+    if roots is None:
+        roots = _STDLIB_ROOTS[aliases] = frozenset(
+            local for local, qual in aliases.aliases.items() if qual.split(".")[0] in sys.stdlib_module_names
+        )
+    return roots
 
 
 # Marks a path a file operation changed: `if not dst.endswith(".md")` reads the name, not the
@@ -572,7 +582,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     """Fill `steps.kinds`/`steps.validators` from the function's calls; False when nothing in
     the function can mutate (then there is nothing to report)."""
     aliases = ctx.model.aliases
-    locals_ = frozenset(n for n, v in fn.single_assignments.items() if _is_container_literal(v))
+    # Local containers matter only where they shadow shared state or look like a store.
+    locals_ = frozenset(
+        n
+        for n, v in fn.single_assignments.items()
+        if (n in steps.module_names or _STORE_LIKE.search(n)) and _is_container_literal(v)
+    )
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
