@@ -399,6 +399,17 @@ class _Steps:
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
                 self.by_statement.setdefault(id(call.statement), []).append(call.node)
+        # Nothing before the statement of the first call that may mutate matters (the facts list
+        # calls in source order): steps start there. None: from the top (item or global writes,
+        # which are not calls, may come first).
+        self.start: int | None = None
+        self.active = True
+
+    def start_at_first_candidate(self) -> None:
+        for call in self.fn.calls:
+            if call.handler is None and call.statement is not None and id(call.node) in self.kinds:
+                self.start, self.active = id(call.statement), False
+                return
 
     # blocks
     def block(self, body: cst.BaseSuite, path: tuple[int, ...], owner: cst.CSTNode, exclusive: bool, guard: _Reads | None = None) -> None:
@@ -441,7 +452,7 @@ class _Steps:
         elif isinstance(stmt, cst.Match):
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
-                if _rejects(case.body, self.ctx):
+                if self.active and _rejects(case.body, self.ctx):
                     step = _Step(case, case, (*path, id(case.body)))
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
@@ -450,7 +461,7 @@ class _Steps:
     def if_chain(self, stmt: cst.If, path: tuple[int, ...], earlier_tests: list[cst.BaseExpression]) -> None:
         step = self.expression_step(stmt.test, stmt, path)
         tests = [*earlier_tests, stmt.test]
-        if _rejects(stmt.body, self.ctx):
+        if self.active and _rejects(stmt.body, self.ctx):
             step.check_reads = _Reads(tests, files=True)
             step.check_tests = tests
         guard = _Reads([stmt.test])
@@ -466,7 +477,7 @@ class _Steps:
             self.conditions.pop()
         elif isinstance(stmt.orelse, cst.Else):
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
-            if _rejects(stmt.orelse.body, self.ctx):
+            if self.active and _rejects(stmt.orelse.body, self.ctx):
                 check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)))
                 check.check_reads = _Reads(tests, files=True)
                 check.check_tests = tests
@@ -476,11 +487,18 @@ class _Steps:
 
     def expression_step(self, expr: cst.BaseExpression, owner: cst.CSTNode, path: tuple[int, ...]) -> _Step:
         step = _Step(expr, owner, path)
-        self.calls(owner, step)
-        self.steps.append(step)
+        if not self.active and id(owner) == self.start:
+            self.active = True
+        if self.active:  # before the first candidate a step is built but not kept
+            self.calls(owner, step)
+            self.steps.append(step)
         return step
 
     def simple(self, smalls: Sequence[cst.BaseSmallStatement], statement: cst.CSTNode, path: tuple[int, ...]) -> None:
+        if not self.active:
+            if id(statement) != self.start:
+                return
+            self.active = True
         for small in smalls:
             step = _Step(small, statement, path)
             if isinstance(small, cst.Global):
@@ -869,6 +887,8 @@ def set_stock(sku: str, quantity: int) -> str:
         direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
+        if not (fn.has_item_assignment or globals_):
+            steps.start_at_first_candidate()
         steps.block(body, (), fn.node, False)
         for latent in self._findings(steps, ctx):
             yield latent
@@ -987,13 +1007,9 @@ def set_stock(sku: str, quantity: int) -> str:
         check_at = next(i for i, s in enumerate(block) if s is node)
         if anchor_at >= check_at:
             return None, ()
-        # Steps are in source order: those from the anchor's first line up to the check are the
-        # statements the check would move across.
-        first_line = ctx.range(anchor).start.line
-        assigned: set[str] = set()
-        for other in steps.steps[:check_index]:
-            if ctx.range(other.node).start.line >= first_line:
-                assigned.update(n for a in other.assigns for n in a.targets)
+        # What the statements the check would move across assign (walked here, at a finding:
+        # the steps before the mutation were not kept).
+        assigned = {n for stmt in block[anchor_at:check_at] for n in _assigned_in(stmt)}
         reads = check.check_reads.get() if check.check_reads is not None else []
         # Only in the function's own body: inside a `with`/`try`/loop the move may change what
         # the block guards (a transaction, a lock), so it is shown, not applied.
@@ -1052,6 +1068,25 @@ def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, 
         and any(_overlaps(r, tainted) for r in guard.get())
         for block_id in path
     )
+
+
+def _assigned_in(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement binds or changes anywhere in it (targets, loop and `as` names, `x` of
+    `x.append(...)`)."""
+    out: set[str] = set()
+    for node in walk(stmt):
+        targets: Sequence[cst.BaseExpression] = ()
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            targets = [node.asname.name]
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CONTAINER_WRITES:
+            targets = [node.func.value]
+        for target in targets:
+            out.update(_targets(target))
+    return out
 
 
 def _propagate(step: _Step, tainted: set[str], guarded: bool) -> None:

@@ -1282,3 +1282,18 @@ def test_noqa_on_the_mutation_line_suppresses() -> None:
         return "removed"
     """
     _check(_src(MCP1, source))
+
+
+def test_no_applied_fix_when_the_check_reads_a_name_set_inside_the_mutating_block() -> None:
+    source = """\
+    @mcp.tool()
+    def load(path: str) -> str:
+        with open(path) as handle:
+            text = handle.read()
+            db.execute("INSERT INTO loads (path) VALUES (?)", (path,))  # expect: MCP004
+        if not text:
+            raise ToolError(f"{path} is empty; pass a file with content")
+        return "loaded"
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.fix is not None and finding.fix.applicability.value == "display-only"
