@@ -48,6 +48,7 @@ _WRITE_VERBS = frozenset(
         "write", "save", "commit", "publish", "enqueue", "submit", "transfer", "charge", "refund", "cancel",
         "drop", "destroy", "archive", "move", "rename", "set", "add", "execute_write", "modify", "overwrite",
         "purge", "truncate", "revoke", "invite", "kick", "ban", "assign", "unassign", "merge", "close", "reopen",
+        "push", "pull", "checkout", "revert", "rebase",
     }
 )
 # Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
@@ -76,6 +77,7 @@ _NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_lis
 # Module-level containers that only remember work (caches, in-flight maps, locks): writing them
 # before a rejection leaves nothing the user or a retry would see.
 _BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+_HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
 _REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
 _PURE_CALLS = frozenset(
     {
@@ -172,7 +174,7 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
         return None
     if method == "commit":
         return MutationKind("commits a database transaction", changed)
-    if method in _HTTP_WRITE and receiver and receiver.split(".")[-1] in {"client", "session", "http", "requests", "httpx", "api", "_client", "http_client", "async_client"}:
+    if method in _HTTP_WRITE and receiver and _HTTP_RECEIVER.search(receiver.split(".")[-1]):
         return MutationKind(f"sends an HTTP {method.upper()}", changed)
     if method in _PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:

@@ -930,6 +930,36 @@ SHAPES = [
     ),
     pytest.param(
         """\
+        class Wiki:
+            def __init__(self, http) -> None:
+                self._http = http
+
+            def rename_page(self, page: str, title: str) -> str:
+                self._http.patch(f"/pages/{page}", json={"title": title})  # expect: MCP004
+                if len(title) > 255:
+                    raise ToolError("title must be at most 255 characters")
+                return "renamed"
+
+        wiki = Wiki(None)
+        mcp.add_tool(wiki.rename_page)
+        """,
+        "sends an HTTP PATCH here",
+        id="http-patch-on-a-private-client",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def publish_branch(repo, branch: str) -> str:
+            repo.git.push("origin", branch)  # expect: MCP004
+            if branch.startswith("-"):
+                raise ToolError("branch must not start with '-'")
+            return "pushed"
+        """,
+        "calls repo.git.push() here",
+        id="git-push",
+    ),
+    pytest.param(
+        """\
         @mcp.tool()
         async def put_key(client, key: str, value: str, ttl: int) -> str:
             await client.set(key, value, ex=ttl)  # expect: MCP004
