@@ -658,15 +658,17 @@ def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
 
 
 def _project_callee(call: cst.Call, callee: str | None, aliases: AliasTable, known: set[str]) -> str | None:
-    """The qualified name of a call that may be one of the project's own functions."""
+    """The qualified name of a call that may be one of the project's own functions: a plain name
+    defined or imported here, or a method of `self`, an import or a module-level instance
+    (`known` holds the names defined, imported or assigned at module level)."""
     name = dotted(call.func)
     if name is None or callee is None:
         return None
     root = name.split(".")[0]
     if "." not in name and (root in _BUILTINS or root not in known):
         return None
-    if "." in name and root not in {"self", "cls"} and root not in aliases.aliases:
-        return None  # a method of a local object or of an unknown module
+    if "." in name and root not in {"self", "cls"} and root not in known:
+        return None  # a method of a local object
     if callee.split(".")[0] in sys.stdlib_module_names:
         return None
     return callee
@@ -679,6 +681,7 @@ def _known_names(ctx: FileContext) -> set[str]:
             set(ctx.model.aliases.aliases)
             | {q.rsplit(".", 1)[-1] for q in ctx.model.functions}
             | {q.rsplit(".", 1)[-1] for q in ctx.model.classes}
+            | _module_names(ctx)  # module-level instances: `store.apply_changes(...)`
         )
     return names  # type: ignore[return-value]
 

@@ -708,6 +708,25 @@ SHAPES = [
     ),
     pytest.param(
         """\
+        class NoteStore:
+            def apply_changes(self, note_id: str, text: str) -> None:
+                with open(f"/srv/notes/{note_id}.md", "w") as handle:
+                    handle.write(text)
+
+        store = NoteStore()
+
+        @mcp.tool()
+        def edit_note(note_id: str, text: str) -> str:
+            store.apply_changes(note_id, text)  # expect: MCP004
+            if "\\x00" in text:
+                raise ToolError("text must not contain NUL characters")
+            return "edited"
+        """,
+        "calls store.apply_changes(), which writes a file here",
+        id="method-of-a-module-level-instance",
+    ),
+    pytest.param(
+        """\
         class Tracker:
             def __init__(self, token: str) -> None:
                 self.token = token
