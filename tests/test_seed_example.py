@@ -13,11 +13,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 # (tool, code, row) of the one defect each tool of examples/notes_server/server.py carries.
 DEFECTS = [
-    ("read_note", "MCP001", 19),
-    ("import_note", "MCP002", 31),
-    ("archive_notes", "MCP003", 41),
-    ("rename_note", "MCP004", 48),  # reported at the mutation (LABELING.md: line of M)
-    ("delete_note", "MCP005", 60),
+    ("read_note", "MCP001", 22),
+    ("import_note", "MCP002", 34),
+    ("archive_notes", "MCP003", 44),
+    ("rename_note", "MCP004", 51),  # reported at the mutation (LABELING.md: line of M)
+    ("delete_note", "MCP005", 63),
 ]
 
 

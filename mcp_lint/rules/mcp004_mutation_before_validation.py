@@ -54,7 +54,17 @@ _WRITE_VERBS = frozenset(
 # Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
 # that looks like a store (`collection.add(...)`), never on a local container.
 _AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})
-_STORE_LIKE = re.compile(r"collection|table|index|store|repo|bucket|queue|database|(?:^|_)db$|registry|graph|vector|client|redis|(?:^|_)kv$", re.I)
+# A receiver looks like a store when its name ends in one of these words (`chroma_collection`,
+# `redis_client`, `kv`; not `client_config`).
+_STORE_WORDS = frozenset(
+    {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
+     "db", "registry", "graph", "vector", "vectors", "client", "redis", "kv"}
+)
+
+
+def _store_like(name: str) -> bool:
+    words = _words(name)
+    return bool(words) and words[-1] in _STORE_WORDS
 _SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
 _FILE_WRITES = frozenset(
     {
@@ -195,7 +205,7 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
     if method.lower() in _AMBIGUOUS_VERBS or method in _CONTAINER_WRITES:
         # `seen.add(x)` is bookkeeping; `collection.add(...)` on a store handle is a write.
         last = receiver.split(".")[-1]
-        if root in local_containers or not _STORE_LIKE.search(last):
+        if root in local_containers or not _store_like(last):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
 
@@ -304,6 +314,33 @@ def _reads(node: cst.CSTNode) -> list[str]:
     return out
 
 
+def _data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[list[str], bool]:
+    """The names whose values an expression uses, and whether it calls anything: `_reads`
+    without the functions it calls (`time_left()`, `platform.system()` use no data; the
+    receiver of `title.strip()` is data)."""
+    out: list[str] = []
+    calls = False
+    stack = list(nodes)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            calls = True
+            func = current.func
+            if isinstance(func, cst.Attribute):
+                receiver = dotted(func.value)
+                if receiver is None or receiver.split(".")[0] not in modules:
+                    stack.append(func.value)
+            stack.extend(a.value for a in current.args)
+            continue
+        if isinstance(current, (cst.Name, cst.Attribute)):
+            out.extend(_reads(current))
+            continue
+        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            continue
+        stack.extend(children(current))
+    return out, calls
+
+
 class _Reads:
     """What some expressions read, computed on first use: most functions never have a
     mutation before a check, so most steps are never asked."""
@@ -352,6 +389,13 @@ def _targets(target: cst.BaseExpression) -> list[str]:
 class _Assign:
     targets: list[str]
     reads: _Reads
+    value: cst.CSTNode | None = None  # for the data it reads (see _data_reads)
+    _data: tuple[list[str], bool] | None = None
+
+    def data_reads(self, modules: frozenset[str]) -> tuple[list[str], bool]:
+        if self._data is None:
+            self._data = _data_reads([self.value], modules) if self.value is not None else (list(self.reads.get()), False)
+        return self._data
 
 
 @dataclass
@@ -406,6 +450,7 @@ class _Steps:
         # which are not calls, may come first).
         self.start: int | None = None
         self.active = True
+        self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
 
     def start_at_first_candidate(self) -> None:
         for call in self.fn.calls:
@@ -522,7 +567,7 @@ class _Steps:
         value = small.value
         names = [n for t in targets for n in _targets(t)]
         extra = names if isinstance(small, cst.AugAssign) else ()
-        step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra)))
+        step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
         if value is not None and _is_container_literal(value):
             self.local_containers.update(n for n in names if "." not in n)
         for target in targets:
@@ -606,7 +651,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     locals_ = frozenset(
         n
         for n, v in fn.single_assignments.items()
-        if (n in steps.module_names or _STORE_LIKE.search(n)) and _is_container_literal(v)
+        if (n in steps.module_names or _store_like(n)) and _is_container_literal(v)
     )
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
@@ -937,20 +982,25 @@ def set_stock(sku: str, quantity: int) -> str:
                 tainted.update(n for a in first.assigns for n in a.targets)
         else:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
+        fresh: set[str] = set()
         found: list[tuple[int, str]] = []
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if _reachable(steps, first.path, step.path):
                 if step.check_reads is not None and all(_is_pure(t) for t in step.check_tests):
                     reads = step.check_reads.get()
-                    if reads and not any(_overlaps(r, tainted) for r in reads):
+                    data = _data_reads(step.check_tests, steps.modules)[0] if fresh else []
+                    # Not on the mutation's result, nor on a value made after it (only on the
+                    # arguments and on what existed before).
+                    if reads and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data):
                         found.append((later_index, ""))
                         return found
                 elif step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
                     if not any(_overlaps(r, tainted) for r in arguments.get()):
                         found.append((later_index, callee))
-            _propagate(step, tainted, _guarded_by(steps, step.path, first.path, tainted))
+                surely = first.path[: len(step.path)] == step.path
+                _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules)
         return found or None
 
     def _latent(
@@ -1094,14 +1144,22 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
     return out
 
 
-def _propagate(step: _Step, tainted: set[str], guarded: bool) -> None:
-    """After a step: names it assigns from tainted values (or under a tainted condition) are
-    tainted, others are clean again; what its mutations change is tainted."""
+def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str]) -> None:
+    """After a step that may run after the mutation: names it assigns from tainted values (or
+    under a tainted condition) are tainted; a step that surely runs (in the mutation's block or
+    one around it) makes the others clean again. What its mutations change is tainted. Names
+    computed after it from no data (`remaining = time_left()`), or from such a name, are `fresh`:
+    a check on them does not depend only on the arguments and what existed before."""
     for assign in step.assigns:
         if guarded or (tainted and any(_overlaps(r, tainted) for r in assign.reads.get())) or (step.mutation is not None and step.mutation.result_is_outcome):
             tainted.update(assign.targets)
-        else:
+        elif surely:
             tainted.difference_update(assign.targets)
+        data, calls = assign.data_reads(modules)
+        if (fresh and any(r in fresh for r in data)) or (not data and calls):
+            fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
+        elif surely:
+            fresh.difference_update(assign.targets)
     tainted.update(step.changed)
 
 

@@ -1275,6 +1275,51 @@ SILENT_SHAPES = [
     ),
     pytest.param(
         """\
+        @mcp.tool()
+        def edit_comment(api, issue: str, comment_id: str, body: str, rich: bool) -> dict:
+            if rich:
+                result = api.put_comment(issue, comment_id, {"doc": body})
+            else:
+                result = {"id": comment_id, "body": body}
+            if not isinstance(result, dict):
+                raise ToolError("the tracker answered with something else than a comment")
+            return result
+        """,
+        id="check-on-the-result-assigned-in-one-branch",
+    ),
+    pytest.param(
+        """\
+        def merge_overrides(config: dict, overrides: dict) -> None:
+            config.update(overrides)
+
+        @mcp.tool()
+        def query(sql: str, overrides: dict) -> str:
+            client_config = {"host": "localhost"}
+            merge_overrides(client_config, overrides)
+            if not sql.strip():
+                raise ToolError("sql must not be empty")
+            return "ok"
+        """,
+        id="updating-a-config-dict-is-not-a-store",
+    ),
+    pytest.param(
+        """\
+        import time
+
+        @mcp.tool()
+        def download(url: str, dest: str, budget: float) -> str:
+            os.makedirs(dest, exist_ok=True)
+            deadline = time.monotonic() + 30
+            for attempt in range(3):
+                left = deadline - time.monotonic()
+                if left < 1.0:
+                    raise ToolError("the download timed out after 30 seconds; call download again")
+            return "downloaded"
+        """,
+        id="check-on-a-value-made-after-the-mutation",
+    ),
+    pytest.param(
+        """\
         _client = None
 
         @mcp.tool()
