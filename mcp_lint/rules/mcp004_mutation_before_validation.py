@@ -76,6 +76,7 @@ _FILE_WRITES = frozenset(
     }
 )
 _FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_WRITES)
+
 # Which positional arguments of a file operation name what it changes (the source of a copy is
 # only read).
 _CHANGED_ARGS = {"shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1)}
@@ -88,6 +89,14 @@ _NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_lis
 # before a rejection leaves nothing the user or a retry would see.
 _BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
 _HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
+# Every function or method name the tables above can match, for a quick first look at a call.
+_NAMED_MUTATIONS = (
+    frozenset({"open", "execute", "executemany", "executescript", "commit"})
+    | _HTTP_WRITE
+    | _PATH_WRITES
+    | _CLOSE_METHODS
+    | _CONTAINER_WRITES
+)
 _REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
 _PURE_CALLS = frozenset(
     {
@@ -149,6 +158,10 @@ def _chain(expr: cst.BaseExpression) -> str | None:
 
 def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], local_containers: frozenset[str] = frozenset()) -> MutationKind | None:
     """What a call mutates, or None when it does not look like a mutation."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if not _may_name_a_mutation(last):
+        return None  # most calls: `len`, `logger.info`, `data.get`
     name = dotted(call.func) or ""
     # Resolving through the imports costs; only a name ending like a listed operation needs it.
     resolved = (aliases.resolve(call.func) or name) if last_name(name) in _FILE_WRITE_NAMES else name
@@ -208,6 +221,17 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
         if root in local_containers or not _store_like(last):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+@lru_cache(maxsize=8192)
+def _may_name_a_mutation(last: str) -> bool:
+    """Can a call whose function is named `last` be one of the mutations below?"""
+    return (
+        last in _FILE_WRITE_NAMES
+        or last in _NAMED_MUTATIONS
+        or bool(_REQUEST_WRAPPER.search(last))
+        or _verb_of(last) is not None
+    )
 
 
 def _verb_as_string(call: cst.Call) -> MutationKind | None:
