@@ -13,6 +13,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from mcp_lint.imports import read_imports
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
@@ -142,7 +143,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
-        summary.import_anchor = _import_anchor(tree, ctx.lines)
+        summary.imports = read_imports(tree, ctx.lines, name.dotted)
     return summary
 
 
@@ -244,30 +245,6 @@ def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallF
             targets = [ref for refs in model.function_tables.values() for ref in refs]
         out.extend((dynamic.call, target) for target in dict.fromkeys(targets))
     return out
-
-
-def _import_anchor(tree: ast.Module | None, lines: list[str]) -> tuple[int, int, bool]:
-    """Where fixes insert imports: (row, column, after_existing_import).
-
-    At the end of the line of the last top-level import when there is one (the fix inserts
-    "\n<import>", so a trailing comment stays on its line), else after the module docstring,
-    else at the top of the file. Read with `ast`: only statement lines are needed.
-    """
-    if tree is None:
-        return 1, 1, False
-    last_import: ast.stmt | None = None
-    docstring_end = 0
-    for index, stmt in enumerate(tree.body):
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            last_import = stmt
-        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-            docstring_end = stmt.end_lineno or stmt.lineno
-        elif last_import is not None and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            break
-    if last_import is not None:
-        row = last_import.end_lineno or last_import.lineno
-        return row, len(lines[row - 1]) + 1, True
-    return docstring_end + 1, 1, False
 
 
 def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:

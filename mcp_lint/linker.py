@@ -11,7 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from mcp_lint.findings import Edit, Finding, Fix, Location
+from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.imports import import_edits
 from mcp_lint.model.facts import LIFESPAN, catches
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
@@ -498,7 +499,7 @@ class Project:
                         filename=summary.path,
                         location=latent.location,
                         end_location=latent.end_location,
-                        fix=self._fix(rendered.fix, summary, family),
+                        fix=self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None,
                         context=fn.name,
                         statement=latent.statement,
                         statement_rows=latent.rows,
@@ -528,7 +529,8 @@ class Project:
         if spec is None:
             return None
         names: dict[str, str] = {}
-        imports: list[str] = []
+        imports: list[tuple[str, str | None]] = []  # (module, name): `from module import name`
+        after_imports: list[str] = []
         for need in spec.needs:
             if need == "ToolError":
                 if family not in TOOL_ERROR_IMPORT:
@@ -538,7 +540,7 @@ class Project:
                 if local is None:
                     if _name_taken(summary, name):
                         return None
-                    imports.append(f"from {module} import {name}")
+                    imports.append((module, name))
                     local = name
                 names[PH_TOOL_ERROR] = local
             elif need in {"CallToolResult", "TextContent"}:
@@ -546,7 +548,7 @@ class Project:
                 if local is None:
                     if _name_taken(summary, need):
                         return None
-                    imports.append(f"from mcp.types import {need}")
+                    imports.append(("mcp.types", need))
                     local = need
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
             elif need == "logger":
@@ -558,18 +560,26 @@ class Project:
                     if logging_name is None:
                         if _name_taken(summary, "logging"):
                             return None
-                        imports.append("import logging")
+                        imports.append(("logging", None))
                         logging_name = "logging"
-                    imports.append(f"\nlogger = {logging_name}.getLogger(__name__)")
+                    after_imports.append(f"logger = {logging_name}.getLogger(__name__)")
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        if imports:
-            row, column, after_import = summary.import_anchor
-            merged = _merge_imports(imports)
-            content = "\n" + merged if after_import else merged + "\n"
-            edits.append(Edit(Location(row, column), Location(row, column), content))
+        edits.extend(import_edits(summary.imports, imports, after_imports))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _same_handlers(spec: FixSpec | None, entry: _Reach) -> bool:
+    """Does the fixed code's exception meet the same `except` of every caller on the way as the
+    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
+    if spec is None or not spec.raises:
+        return True
+    for guard in entry.guards:
+        before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
+        if before != any(catches(t, spec.raises) for t in guard):
+            return False
+    return True
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
@@ -594,17 +604,3 @@ def _fill(text: str, names: dict[str, str]) -> str:
     for placeholder, value in names.items():
         text = text.replace(placeholder, value)
     return text
-
-
-def _merge_imports(lines: list[str]) -> str:
-    """`from mcp.types import A` + `from mcp.types import B` -> one line; order kept otherwise."""
-    merged: dict[str, list[str]] = {}
-    plain: list[str] = []
-    for line in lines:
-        if line.startswith("from ") and " import " in line:
-            module, name = line[5:].split(" import ", 1)
-            merged.setdefault(module, []).append(name)
-        else:
-            plain.append(line)
-    out = [f"from {m} import {', '.join(sorted(set(ns)))}" for m, ns in merged.items()]
-    return "\n".join(out + plain)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.imports import ImportBlock
 from mcp_lint.model.frameworks import Family
 
 # A registered "function" that stands for every function of a table in another module:
@@ -122,8 +123,8 @@ class ModuleSummary:
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)
-    # Where fixes insert imports: (row, column, after an existing import line).
-    import_anchor: tuple[int, int, bool] = (1, 1, False)
+    # The top-level imports, for fixes that add one (mcp_lint.imports places it).
+    imports: ImportBlock = field(default_factory=ImportBlock)
     logger_name: str | None = None
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
