@@ -29,6 +29,7 @@ from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext, Rule
 
 MAX_DEPTH = 8
+HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
 
 # (distribution, specifier, source) for a module path; supplied by the caller (project facts).
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -59,6 +60,7 @@ class Project:
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
+        self._mutation_memo: dict[tuple[str, int], str] = {}
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -471,6 +473,34 @@ class Project:
         self.exception_classes(reached)
         return reached
 
+    # -- what helpers do (MCP004) --------------------------------------------------------------
+    def effect(self, kind: str, qualname: str) -> str:
+        """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
+        nothing; ("validates", f): "yes" when f rejects bad arguments."""
+        found = self.function(qualname)
+        if found is None:
+            return ""
+        if kind == "validates":
+            return "yes" if found[1].validates else ""
+        return self._mutates(found[1], 0)
+
+    def _mutates(self, fn: FunctionSummary, depth: int) -> str:
+        key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
+        known = self._mutation_memo.get(key)
+        if known is not None:
+            return known
+        self._mutation_memo[key] = ""  # a cycle of calls mutates nothing more
+        found = fn.mutates
+        if not found and depth < HELPER_DEPTH:
+            for edge in fn.calls:
+                target = self.function(edge.callee)
+                if target is not None and target[1] is not fn:
+                    found = self._mutates(target[1], depth + 1)
+                    if found:
+                        break
+        self._mutation_memo[key] = found
+        return found
+
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
@@ -525,6 +555,7 @@ class Project:
             framework=framework,
             kind=entry.kind,
             masked=entry.masked,
+            callee_effect=self.effect,
         )
         return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
         return reach, return_reach

@@ -185,6 +185,9 @@ class CallFact:
     guarded: frozenset[TryGuard] = frozenset()
     # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
     branch: str | None = None
+    # The statement line (or `with`/`for`/`while`/`match` header) it is in, so a rule can take
+    # a body statement by statement without walking the expressions again (MCP004).
+    statement: cst.CSTNode | None = None
 
 
 @dataclass
@@ -307,6 +310,7 @@ class _BodyWalker(FastVisitor):
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
         self.sites = 0  # except clauses seen so far (Handler.site)
+        self.statement: cst.CSTNode | None = None  # the innermost statement being walked
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -387,7 +391,9 @@ class _BodyWalker(FastVisitor):
             callee = self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
-        fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
+        fact = CallFact(
+            node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement
+        )
         self.facts.calls.append(fact)
         lookup = self._table_lookup(node.func)
         if lookup is not None:
@@ -458,6 +464,23 @@ class _BodyWalker(FastVisitor):
             factory = self.resolve_callee(inner.func)
         return f"{factory}.{func.attr.value}" if factory else None
 
+    # The statement the calls below belong to: a line, or a header whose expressions are walked
+    # before its body (the body's lines then take over).
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statement = node
+
+    def visit_With(self, node: cst.With) -> None:
+        self.statement = node
+
+    def visit_While(self, node: cst.While) -> None:
+        self.statement = node
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.statement = node
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             for name in _target_names(node.asname.name):
@@ -524,6 +547,7 @@ class _BodyWalker(FastVisitor):
             handler.tainted.add(node.target.value)
 
     def visit_For(self, node: cst.For) -> None:
+        self.statement = node
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)

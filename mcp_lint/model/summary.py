@@ -89,6 +89,10 @@ class FunctionSummary:
     # exception's text?, row). A class raised only that way in the code tools reach carries
     # library text wherever it is caught (linker._CarriedText).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
+    # MCP004's view of a helper, for the functions that call it (see linker.Project.effect):
+    # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
+    mutates: str = ""
+    validates: bool = False
 
 
 @dataclass

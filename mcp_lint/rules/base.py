@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -104,6 +104,10 @@ class ReachContext:
     framework: FrameworkContext
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
+    # What a project function the checked one calls does, by qualified name: ("mutates", q) ->
+    # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
+    # rejects bad arguments. None outside a linked project.
+    callee_effect: Callable[[str, str], str] | None = field(default=None, compare=False)
 
     def forwards_exception_text(self) -> bool:
         """Does the text of a non-ToolError exception reach the model on every candidate version?"""
