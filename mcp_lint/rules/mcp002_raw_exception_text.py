@@ -407,7 +407,7 @@ async def get_forecast(city: str) -> str:
         elif passed_on:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-other"):
-            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
+            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe_exception_text_release()} forwards to the model"
         elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
             verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
         else:
