@@ -25,6 +25,7 @@ from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.prefilter import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.exception_text import exception_raises
 
 
 
@@ -122,6 +123,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     if may_suppress(source):  # tokenizing every file costs; most have no directive of ours
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
+    effects = None
+    if any(rule.code == "MCP004" for rule in rules):  # MCP004 asks what the helpers a tool calls do
+        from mcp_lint.rules.mcp004_mutation_before_validation import function_effects as effects
     layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
@@ -136,6 +140,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         ctx.current_facts = facts
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
+        fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        if effects is not None:
+            fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.imports = read_imports(tree, ctx.lines, name.dotted)

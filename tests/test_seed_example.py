@@ -16,7 +16,7 @@ DEFECTS = [
     ("read_note", "MCP001", 22),
     ("import_note", "MCP002", 34),
     ("archive_notes", "MCP003", 44),
-    ("rename_note", "MCP004", 53),
+    ("rename_note", "MCP004", 51),  # reported at the mutation (LABELING.md: line of M)
     ("delete_note", "MCP005", 63),
 ]
 

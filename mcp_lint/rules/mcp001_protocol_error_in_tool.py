@@ -183,7 +183,8 @@ def note(note_id: str) -> str:
             api, message, code = _unpack_protocol_error(exc, ctx)
             if _is_legitimate_code(code):
                 continue
-            text = literal_text(message) if message is not None else None
+            # `msg = f"Unknown tool: {name}"` just before the raise reads as the literal itself.
+            text = literal_text(fn.value_of(message)) if message is not None else None
             unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or (
                 _tests_tool_name(fn, fact.conditions) and (bool(fact.in_else_of) or "not in" in ctx.code(fact.conditions[-1]))
             )

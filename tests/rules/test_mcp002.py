@@ -336,9 +336,9 @@ LEAKS = [
         from pydantic import ValidationError
 
         @mcp.tool()
-        def save_profile(payload: str) -> str:
+        def import_profile(url: str) -> str:
             try:
-                Profile.model_validate_json(payload)
+                Profile.model_validate_json(httpx.get(url).text)
             except ValidationError as e:
                 raise ToolError(str(e))  # expect: MCP002
             return "saved"
@@ -1093,3 +1093,10 @@ def test_parse_error_of_the_tools_own_argument_is_about_the_models_input() -> No
             return store(data)
         """
     )
+
+
+def test_raising_other_exception_is_reported_when_the_newest_admitted_fastmcp_forwards_it() -> None:
+    # fastmcp>=2.3 admits 2.4.0 (which masked everything) but installs a release that forwards
+    # `Error calling tool 'x': {e}` by default: the leak is real for whoever installs it today.
+    source = _src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool"))
+    _check(source, target="fastmcp>=2.3")
