@@ -337,9 +337,6 @@ class Project:
     def _applies(latent: Latent, entry: _Reach) -> bool:
         if latent.param >= 0 and latent.param not in entry.exc_params:
             return False
-        unless = latent.get("unless_exc_param")
-        if unless and int(unless) in entry.exc_params:
-            return False  # MCP002 reports this helper for the exception its callers pass
         if latent.reach == "tool":
             return entry.is_tool
         if latent.reach == "return":

@@ -53,6 +53,17 @@ def _caught_label(handler: Handler | None) -> str:
     return "/".join(short)
 
 
+def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
+    """How a raised exception's text travels: "raise" (ToolError, read verbatim), "raise-protocol"
+    (McpError/MCPError: its message is sent to the client whatever channel MCP001 says it takes)
+    or "raise-other" (reaches the model only where the framework forwards exception text)."""
+    if is_tool_error_raise(exc, ctx):
+        return "raise"
+    if is_protocol_error_class(raised_class(exc, ctx), None):
+        return "raise-protocol"
+    return "raise-other"
+
+
 class RawExceptionText(Rule):
     code = "MCP002"
     name = "raw-exception-text"
@@ -123,7 +134,7 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
-                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant == "raise" else "return", statement=node, data=data)
+                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant.startswith("raise") else "return", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
@@ -136,7 +147,7 @@ async def get_forecast(city: str) -> str:
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
-                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "return", statement=node, data=data, param=index)
+                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant.startswith("raise") else "return", statement=node, data=data, param=index)
 
     def _sinks(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str]]:
         for ret in fn.returns:
@@ -147,19 +158,16 @@ async def get_forecast(city: str) -> str:
                 continue
             if fact.caught_here(last_name(dotted(fact.node.exc.func) or "")):
                 continue  # caught again in this function: what happens there is checked there
-            if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise"
-            elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):
-                # Reaches the model only where the framework forwards exception text (render decides).
-                yield fact.node, fact.node.exc, "raise-other"
+            yield fact.node, fact.node.exc, _raise_variant(fact.node.exc, ctx)
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
             if ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ret.conditions
         for fact in fn.raises:
-            if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise", fact.conditions
+            variant = _raise_variant(fact.node.exc, ctx)
+            if variant in {"raise", "raise-protocol"}:
+                yield fact.node, fact.node.exc, variant, fact.conditions
 
     def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
         traceback = isinstance(found, cst.Call)
@@ -168,7 +176,7 @@ async def get_forecast(city: str) -> str:
             "exc": _caught_label(handler),
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
-            "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
+            "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
         }
         fix = _build_fix(ctx, fn, node, value, handler, variant)
         return self.latent(
@@ -190,6 +198,8 @@ async def get_forecast(city: str) -> str:
             return None  # a parse error of the tool's own argument: the model can correct its input
         if variant.startswith("raise-other") and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
+        if variant.startswith("raise-protocol") and reach.masked:
+            return None  # mask_error_details=True replaces a protocol error's message too
         if latent.get("traceback"):
             what = "a traceback"
         elif variant.endswith("-body"):
@@ -202,6 +212,8 @@ async def get_forecast(city: str) -> str:
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
+        elif variant.startswith("raise-protocol"):
+            verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
         else:

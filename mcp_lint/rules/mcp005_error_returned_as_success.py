@@ -26,12 +26,6 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.exception_text import (
-    exception_text_in,
-    looks_like_exception_param,
-    status_bases,
-    upstream_body,
-)
 from mcp_lint.rules.results import classify_return
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
@@ -118,23 +112,6 @@ def check_health() -> dict:
             kind, description, message = found
             if resolved is not value and kind == "string":
                 message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-            # Raw exception text or an upstream body in the same return is MCP002's finding, whose
-            # fix also turns the return into a raise.
-            if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
-                continue
-            bases = status_bases(ret.conditions)
-            if bases and upstream_body(value, bases) is not None:
-                continue
-            # `def format_error(e): return f"Error: {e}"`: when a caller passes the exception object
-            # itself, MCP002 reports the helper; the linker then drops this finding.
-            exc_param = next(
-                (
-                    i
-                    for i, p in enumerate(fn.params)
-                    if looks_like_exception_param(value, p) and exception_text_in(value, None, ctx, frozenset({p})) is not None
-                ),
-                -1,
-            )
             data = {
                 "kind": kind,
                 "what": " ".join(description.replace("{}", "…").split())[:60],
@@ -142,7 +119,6 @@ def check_health() -> dict:
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
-                "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
             }
             if message is value and getattr(value, "lpar", None):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.

@@ -754,7 +754,8 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp
     assert finding.message.startswith("Helper 'format_error_response' (reached from tools 'drop_table', 'list_tables')")
 
 
-def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
+def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
+    # Content (raw exception text) and channel (a failure returned as a success) are two defects.
     _check(
         """\
         import httpx
@@ -764,7 +765,7 @@ def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
 
 
         def format_error(error):
-            return f"Error: {error}"  # expect: MCP002
+            return f"Error: {error}"  # expect: MCP002, MCP005
 
 
         @mcp.tool()
