@@ -306,7 +306,7 @@ class Project:
             )
             return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
             for latent in fn.latent:
-                if not self._applies(latent, entry):
+                if not self._applies(latent, entry) or not self._via_applies(latent):
                     continue
                 rule = rule_by_code(latent.code)
                 if rule is None:
@@ -332,6 +332,17 @@ class Project:
                     )
                 )
         return out
+
+    def _via_applies(self, latent: Latent) -> bool:
+        """`return _fail(msg)` with `_fail` in another module: a failure returned as a success
+        unless that helper builds a real error result (isError set) or raises."""
+        via = latent.get("via")
+        if not via:
+            return True
+        target = self.function(via)
+        if target is None:
+            return not latent.get("via_required")  # a library function: only its arguments tell
+        return not target[1].error_results
 
     @staticmethod
     def _applies(latent: Latent, entry: _Reach) -> bool:

@@ -67,6 +67,9 @@ class FunctionSummary:
     params: tuple[str, ...]
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
+    # Returns real error results (isError set) or only raises: returning its value is the right
+    # channel (MCP005 asks this of helpers in other modules).
+    error_results: bool = False
 
 
 @dataclass

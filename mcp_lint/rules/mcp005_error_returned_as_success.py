@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+import libcst as cst
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit
-from mcp_lint.model.facts import FunctionFacts
+
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -26,10 +29,44 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.results import classify_return
+from mcp_lint.rules.results import classify_return, envelope_callee
+from mcp_lint.rules.text import is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
+def _caught_exception_text(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
+    """`except TrelloError as e: return str(e)` (or `f"{e}"`, `e.message`, a TextContent of it):
+    whatever the class, returning the caught exception's text reports the failure as a result."""
+    if not handler.name:
+        return None
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        value = value.elements[0].value
+    message: cst.BaseExpression = value
+    if isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "TextContent":
+        text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
+        if text is None:
+            return None
+        message = text
+    if not _is_text_expression(message) or find_exception_text(message, handler) is None:
+        return None
+    return "exception", handler.name, message
+
+
+def _is_text_expression(node: cst.BaseExpression) -> bool:
+    """A string built here: a literal, f-string, concatenation, `%`/`.format`, `str(x)`/`repr(x)`,
+    or an attribute/name holding text (`e.message`, a local assigned the text)."""
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Name, cst.Attribute, cst.Subscript)):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+        return True
+    if isinstance(node, cst.Call):
+        name = dotted(node.func) or ""
+        return name in {"str", "repr"} or (isinstance(node.func, cst.Attribute) and node.func.attr.value == "format")
+    return False
+
+
 class ErrorReturnedAsSuccess(Rule):
     code = "MCP005"
     name = "error-returned-as-success"
@@ -100,13 +137,20 @@ def check_health() -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
 
+        lookup = is_single_lookup(fn.name, fn.params)
+        # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
+        # reached only when that branch was not taken: it is as conditional as the branch.
+        after_branch = False
         for ret in fn.returns:
             value = ret.node.value
+            conditional = bool(ret.conditions) or ret.handler is not None or after_branch
+            after_branch = after_branch or bool(ret.conditions)
             if value is None:
                 continue
-            conditional = bool(ret.conditions) or ret.handler is not None
             resolved = fn.value_of(value)
-            found = classify_return(resolved, ctx, conditional=conditional)
+            found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
+            if found is None and ret.handler is not None:
+                found = _caught_exception_text(resolved, ret.handler, ctx)
             if found is None:
                 continue
             kind, description, message = found
@@ -120,6 +164,10 @@ def check_health() -> dict:
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
             }
+            callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
+            if callee is not None:
+                data["via"] = callee  # the linker asks whether that helper sets isError
+                data["via_required"] = "1" if description.startswith("the error text") else ""
             if message is value and getattr(value, "lpar", None):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
                 data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
@@ -137,6 +185,9 @@ def check_health() -> dict:
             "dict": f"a dict with {what}",
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
+            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
+            "envelope": f"{what}",
+            "exception": f"the text of the caught exception '{what}'",
         }[kind]
         if reach.lowlevel and not lowlevel_result_supported(reach.framework):
             instead = (

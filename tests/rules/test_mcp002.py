@@ -89,7 +89,7 @@ LEAKS = [
                 with open(path) as handle:
                     return handle.read()
             except OSError as exc:
-                return str(exc)  # expect: MCP002
+                return str(exc)  # expect: MCP002, MCP005
         """,
         id="str-return-mcp1",
     ),
@@ -140,7 +140,7 @@ LEAKS = [
             try:
                 subprocess.run(["make", target], check=True, capture_output=True, text=True)
             except subprocess.CalledProcessError as exc:
-                return exc.stderr  # expect: MCP002
+                return exc.stderr  # expect: MCP002, MCP005
             return "built"
         """,
         id="subprocess-stderr",
@@ -252,7 +252,7 @@ LEAKS = [
                 async with httpx.AsyncClient() as client:
                     return (await client.get(f"https://quotes.example.com/{symbol}")).text
             except httpx.HTTPError as e:
-                return format_error(e)
+                return format_error(e)  # expect: MCP005
         """,
         id="same-module-formatter",
     ),
@@ -266,7 +266,7 @@ LEAKS = [
             except Exception as e:
                 error_message = f"Fetching {url} failed: {e}"
                 logger.error(error_message)
-                return error_message  # expect: MCP002
+                return error_message  # expect: MCP002, MCP005
         """,
         id="logged-and-returned",
     ),
@@ -290,7 +290,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return "Fetch of {} failed: {}".format(url, e)  # expect: MCP002
+                return "Fetch of {} failed: {}".format(url, e)  # expect: MCP002, MCP005
         """,
         id="str-format",
     ),
@@ -302,7 +302,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return "Fetch failed: %s" % e  # expect: MCP002
+                return "Fetch failed: %s" % e  # expect: MCP002, MCP005
         """,
         id="percent-format",
     ),
@@ -469,10 +469,14 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(
         },
     )
     findings = _lint_tree(tmp_path)
-    # The same return is also MCP005 (a failure returned as a success): rules are independent.
+    # The same return is also MCP005 (a failure returned as a success), and so is each tool's
+    # return of what the error formatter built: rules are independent.
     assert sorted((Path(f.filename).name, f.code, f.location.row) for f in findings) == [
         ("errors.py", "MCP002", 2),
         ("errors.py", "MCP005", 2),
+        ("orders.py", "MCP005", 13),
+        ("orders.py", "MCP005", 22),
+        ("users.py", "MCP005", 13),
     ]
     findings = [f for f in findings if f.code == "MCP002"]
     assert findings[0].message.startswith(
