@@ -185,6 +185,7 @@ def check_health() -> dict:
             "dict": f"a dict with {what}",
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
+            "content-dict": f"a TextContent holding a dict with {what}",
             "content-flag": f"a TextContent '{what}' whose error flag is not isError",
             "envelope": f"{what}",
             "exception": f"the text of the caught exception '{what}'",

@@ -196,7 +196,7 @@ def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, loo
     if inner is None and message is not None:
         nested = classify_return(message, ctx, conditional=conditional, lookup=lookup)  # text=json.dumps({"error": ...})
         if nested is not None:
-            return "content", nested[1], nested[2]
+            return ("content-dict" if nested[0] == "dict" else "content"), nested[1], nested[2]
     if flagged is not None:
         return "content-flag", inner or "…", message
     return None
