@@ -23,6 +23,7 @@ from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results
 
 
@@ -128,6 +129,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)
+        fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.import_anchor = _import_anchor(tree, ctx.lines)

@@ -334,8 +334,13 @@ class Project:
         return out
 
     def _via_applies(self, latent: Latent) -> bool:
-        """`return _fail(msg)` with `_fail` in another module: a failure returned as a success
-        unless that helper builds a real error result (isError set) or raises."""
+        """Latents that depend on what a function of another module builds: `return _fail(msg)`
+        is a failure returned as a success unless `_fail` builds a real error result (isError
+        set) or raises; `raise not_found(x)` is a protocol error only if `not_found` builds one."""
+        via_protocol = latent.get("via_protocol")
+        if via_protocol:  # `raise not_found(x)`: only when that function builds a protocol error
+            found = self.function(via_protocol)
+            return found is not None and bool(found[1].protocol_error)
         via = latent.get("via")
         if not via:
             return True

@@ -70,6 +70,9 @@ class FunctionSummary:
     # Returns real error results (isError set) or only raises: returning its value is the right
     # channel (MCP005 asks this of helpers in other modules).
     error_results: bool = False
+    # The protocol error class it returns (`def not_found(x): return McpError(...)`), or "":
+    # `raise not_found(x)` in another module is MCP001's.
+    protocol_error: str = ""
 
 
 @dataclass

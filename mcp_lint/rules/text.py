@@ -101,6 +101,8 @@ _FILLER = {
     "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
     "value", "values", "data", "provided", "given", "received", "missing", "required", "empty",
 }
+# Words that name a condition of the call itself: something the model had to send is absent.
+_ABSENCE_WORDS = frozenset({"missing", "required", "empty"})
 # An invitation to call again ("please retry", "try again later"), not the word in "Retry count".
 _RETRY = re.compile(
     r"\b(?:try\s+again|try\s+later|try\s+once\s+more|retry\s+(?:later|again|the\s+\w+|this|it|in\b|after\b|shortly|soon)"
@@ -125,7 +127,9 @@ def vague_reason(text: str) -> str | None:
     if not words:
         return None
     substance = [w for w in words if w not in _FILLER]
-    if not substance:
+    if not substance and not any(w in _ABSENCE_WORDS for w in words):
+        # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
+        # condition (nothing was sent), which the model can act on.
         return "generic"
     if _RETRY.search(text) and not _TRANSIENT.search(text):
         return "retry"
