@@ -252,7 +252,7 @@ def note(note_id: str) -> str:
                 "class": f"the {cls} that {last_name(name)}() builds",
                 "api": "factory",
                 "code": code,
-                "what": describe_failure(text or last_name(name).replace("_", " "), code),
+                "what": describe_failure(f"{text or ''} {last_name(name).replace('_', ' ')}", code),
                 "msg": "",
                 "stmt": encode_range(ctx, fact.node),
                 "unknown_tool": "1" if (text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions) else "",
