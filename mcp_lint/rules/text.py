@@ -41,6 +41,11 @@ _FAILURE_ANYWHERE = re.compile(
     r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid))",
     re.IGNORECASE,
 )
+# A message that reports the call done another way: the missing piece was replaced.
+_FALLBACK = re.compile(
+    r"\b(?:(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b|instead\b|skipped\b|ignored\b)",
+    re.IGNORECASE,
+)
 # "No results found" / "No notes found" are empty results, not failures (for a search or a listing).
 _EMPTY_RESULT = re.compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
@@ -60,6 +65,8 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
         return False
     if _FAILURE_START.search(stripped) or (lookup and _EMPTY_RESULT.search(stripped)):
         return True
+    if _FALLBACK.search(stripped):
+        return False  # "Style 'x' not found, paragraph added with the default style": it worked
     return len(stripped) <= 200 and bool(_FAILURE_ANYWHERE.search(stripped) or _FOREIGN_FAILURE.search(stripped))
 
 

@@ -362,3 +362,19 @@ def test_handlers_that_return_a_value_without_the_exception_text_are_silent() ->
             """
         )
     )
+
+
+def test_a_done_call_that_fell_back_to_a_default_is_not_a_failure() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def add_paragraph(note_id: str, text: str, style: str) -> str:
+                if style not in STYLES:
+                    NOTES[note_id] += text
+                    return f"Style '{style}' not found, paragraph added with the default style"
+                NOTES[note_id] += STYLES[style](text)
+                return "paragraph added"
+            """
+        )
+    )
