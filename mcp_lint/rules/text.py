@@ -43,7 +43,7 @@ _FAILURE_ANYWHERE = re.compile(
 )
 # A message that reports the call done another way: the missing piece was replaced.
 _FALLBACK = re.compile(
-    r"\b(?:(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b|instead\b|skipped\b|ignored\b)",
+    r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
     re.IGNORECASE,
 )
 # "No results found" / "No notes found" are empty results, not failures (for a search or a listing).
