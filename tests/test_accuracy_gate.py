@@ -1,0 +1,58 @@
+"""The accuracy gate of .ci/run: a rule whose precision or recall falls below the record fails."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def accuracy():
+    spec = importlib.util.spec_from_file_location("bench_accuracy", REPO / "bench" / "accuracy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_drop_in_recall_is_reported_and_a_rise_is_not_a_failure(accuracy) -> None:
+    recorded = {"MCP002": {"precision": 0.95, "recall": 0.8}, "MCP005": {"precision": 0.98, "recall": 0.5}}
+    measured = {"MCP002": {"precision": 0.96, "recall": 0.79}, "MCP005": {"precision": 0.98, "recall": 0.6}}
+    drops, rises = accuracy.compare(recorded, measured)
+    assert drops == ["MCP002 recall fell from 0.8000 to 0.7900"]
+    assert rises == ["MCP002 precision rose from 0.9500 to 0.9600", "MCP005 recall rose from 0.5000 to 0.6000"]
+
+
+def test_a_rule_that_stops_reporting_fails_on_recall(accuracy) -> None:
+    recorded = {"MCP004": {"precision": 1.0, "recall": 0.5}}
+    drops, _ = accuracy.compare(recorded, {"MCP004": {"precision": None, "recall": 0.0}})
+    assert drops == ["MCP004 recall fell from 0.5000 to 0.0000"]
+    drops, _ = accuracy.compare(recorded, {})
+    assert drops == ["MCP004 recall fell from 0.5000 to 0.0000"]
+
+
+def test_undefined_precision_in_the_record_never_fails(accuracy) -> None:
+    drops, _ = accuracy.compare({"MCP003": {"precision": None, "recall": 0.0}}, {"MCP003": {"precision": 0.0, "recall": 0.0}})
+    assert drops == ["MCP003 precision fell from 1.0000 to 0.0000"]
+    drops, _ = accuracy.compare({"MCP004": {"precision": None, "recall": 0.0}}, {"MCP004": {"precision": None, "recall": 0.0}})
+    assert drops == []
+
+
+def test_the_record_covers_every_tree_rule_with_figures_in_range(accuracy) -> None:
+    from mcp_lint.registry import TREE_RULE_CODES
+
+    record = json.loads((REPO / "bench" / "accuracy.json").read_text(encoding="utf-8"))
+    assert set(TREE_RULE_CODES) <= set(record)
+    for figures in record.values():
+        for key in ("precision", "recall"):
+            assert figures[key] is None or 0.0 <= figures[key] <= 1.0
+
+
+def test_no_corpus_skips_with_a_reason(accuracy, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(accuracy, "CORPUS_TOOLS", tmp_path / "missing")
+    assert accuracy.measure(tmp_path / "corpus") == f"no labeled corpus at {tmp_path / 'missing'}"
+    assert accuracy.main(["--corpus", str(tmp_path / "corpus")]) == 0
