@@ -30,7 +30,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.results import classify_return, envelope_callee
-from mcp_lint.rules.text import is_single_lookup
+from mcp_lint.rules.text import is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -164,6 +164,10 @@ def check_health() -> dict:
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
             }
+            if ret.handler is not None or is_argument_complaint(description):
+                # The check itself crashed, or the caller sent something wrong: a failure of the
+                # call even where the tool's answer is a status report.
+                data["own_failure"] = "1"
             callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
             if callee is not None:
                 data["via"] = callee  # the linker asks whether that helper sets isError
@@ -176,7 +180,7 @@ def check_health() -> dict:
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         names = (reach.function, *reach.tools)
-        if any(_STATUS_TOOL.search(n) for n in names):
+        if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")

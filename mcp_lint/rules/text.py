@@ -141,3 +141,13 @@ def vague_reason(text: str) -> str | None:
     if _RETRY.search(text) and not _TRANSIENT.search(text):
         return "retry"
     return None
+
+
+# A complaint about what the caller sent: a failure of the call even in a status-report tool.
+_ARGUMENT_COMPLAINT = re.compile(
+    r"\b(?:invalid|must\s+(?:be|not)|(?:is|are)\s+required|unknown|unsupported|not\s+supported|missing)\b", re.IGNORECASE
+)
+
+
+def is_argument_complaint(text: str) -> bool:
+    return bool(_ARGUMENT_COMPLAINT.search(text))

@@ -378,3 +378,24 @@ def test_a_done_call_that_fell_back_to_a_default_is_not_a_failure() -> None:
             """
         )
     )
+
+
+def test_a_status_tool_still_fails_on_bad_arguments_and_on_its_own_crash() -> None:
+    # "unhealthy" is the answer of a health check; "invalid check name" and a crashed check are not.
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def analyze_db_health(check: str = "all") -> str:
+                if check not in CHECKS:
+                    return f"Invalid health check {check!r}; pass one of {sorted(CHECKS)}"  # expect: MCP005
+                try:
+                    healthy = CHECKS[check]()
+                except Exception as e:
+                    return f"Could not run the {check} check"  # expect: MCP005
+                if not healthy:
+                    return "Database health: failed, 3 tables need a vacuum"
+                return "Database health: ok"
+            """
+        )
+    )
