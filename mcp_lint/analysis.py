@@ -24,7 +24,7 @@ from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
-from mcp_lint.rules.results import builds_error_results
+from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
 
 
 
@@ -130,6 +130,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
+        fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.import_anchor = _import_anchor(tree, ctx.lines)

@@ -345,8 +345,10 @@ class Project:
         if not via:
             return True
         target = self.function(via)
+        if latent.get("via_required"):  # `return _fail(msg)`: only the helper's body tells
+            return target is not None and target[1].failure_builder and not target[1].error_results
         if target is None:
-            return not latent.get("via_required")  # a library function: only its arguments tell
+            return True  # a library function: its arguments (`error=True`, an error dict) tell
         return not target[1].error_results
 
     @staticmethod

@@ -73,6 +73,9 @@ class FunctionSummary:
     # The protocol error class it returns (`def not_found(x): return McpError(...)`), or "":
     # `raise not_found(x)` in another module is MCP001's.
     protocol_error: str = ""
+    # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
+    # _fail(msg)` in another module is a failure returned as a success (MCP005).
+    failure_builder: bool = False
 
 
 @dataclass

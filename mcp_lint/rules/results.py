@@ -50,7 +50,9 @@ _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse",
 _ERROR_FLAGS = ("error", "is_error", "isError", "failed", "failure")
 # A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
 # `format_error_response(text)`, `make_error(...)`.
-_ERROR_BUILDER = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err|errors)(?:_|$)", re.IGNORECASE)
+_ERROR_BUILDER = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+# ...but not one that reads, finds or checks errors (`get_last_error()`, `is_error(x)`).
+_NOT_A_BUILDER = re.compile(r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)", re.IGNORECASE)
 
 
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
@@ -141,7 +143,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
         inner = error_dict_message(_dict_items(positional[0]) or {})
         if inner is not None and (conditional or (inner[1] is not None and literal_text(inner[1]) is not None)):
             found = inner  # `_serialize_tool_result({"status": "error", ...})`
-    if found is None and is_error_builder_call(call):
+    if found is None and is_error_builder_call(call, ctx):
         found = ("", positional[0] if positional else None)  # `return _fail(msg)`
     if found is None or _returns_error_results(call, ctx):
         # A helper of this module that sets isError (or raises) is the right channel. One of
@@ -152,9 +154,31 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
     return "envelope", description, found[1]
 
 
-def is_error_builder_call(call: cst.Call) -> bool:
-    """A call to a function (not a class) named like an error builder: `_fail(msg)`, `error_response(...)`."""
-    return bool(_ERROR_BUILDER.search(last_name(dotted(call.func) or ""))) and not _is_class_name(call.func)
+def is_error_builder_name(name: str) -> bool:
+    """`_fail`, `error_response`, `format_error`, `make_err`: named like a function that builds an error."""
+    return bool(_ERROR_BUILDER.search(name)) and not _NOT_A_BUILDER.search(name)
+
+
+def is_error_builder_call(call: cst.Call, ctx: FileContext) -> bool:
+    """`return _fail(msg)`: a call to a function (not a class) named like an error builder. One of
+    this module must build a failure we can see; one of another module is left to the linker."""
+    if _is_class_name(call.func) or not is_error_builder_name(last_name(dotted(call.func) or "")):
+        return False
+    helper = _local_function(call, ctx)
+    return helper is None or builds_failures(helper, ctx)
+
+
+def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
+    """Does some return of this function build a failure (string, error dict, TextContent...)?"""
+    memo = ctx.memo.setdefault("builds_failures", {})
+    assert isinstance(memo, dict)
+    if facts.qualname not in memo:
+        memo[facts.qualname] = False  # a helper that calls itself builds nothing new
+        memo[facts.qualname] = any(
+            r.node.value is not None and classify_return(facts.value_of(r.node.value), ctx, conditional=True) is not None
+            for r in facts.returns
+        )
+    return bool(memo[facts.qualname])
 
 
 def envelope_callee(value: cst.BaseExpression, ctx: FileContext) -> str | None:

@@ -399,3 +399,28 @@ def test_a_status_tool_still_fails_on_bad_arguments_and_on_its_own_crash() -> No
             """
         )
     )
+
+
+def test_functions_that_read_errors_or_build_no_failure_are_not_error_builders() -> None:
+    check(
+        _src(
+            """\
+            ERRORS: list[str] = []
+
+
+            def get_last_error() -> str:
+                return ERRORS[-1] if ERRORS else ""
+
+
+            def error_summary(count: int) -> str:
+                return f"{count} errors logged today"
+
+
+            @mcp.tool()
+            def last_error(verbose: bool = False) -> str:
+                if verbose:
+                    return error_summary(len(ERRORS))
+                return get_last_error()
+            """
+        )
+    )
