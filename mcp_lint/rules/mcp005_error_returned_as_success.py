@@ -34,7 +34,9 @@ from mcp_lint.rules.text import is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
-def _caught_exception_text(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
+def _caught_exception_text(
+    value: cst.BaseExpression, handler: Handler, ctx: FileContext
+) -> tuple[str, str, cst.BaseExpression | None] | None:
     """`except TrelloError as e: return str(e)` (or `f"{e}"`, `e.message`, a TextContent of it):
     whatever the class, returning the caught exception's text reports the failure as a result."""
     if not handler.name:
@@ -44,7 +46,21 @@ def _caught_exception_text(value: cst.BaseExpression, handler: Handler, ctx: Fil
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
         value = value.elements[0].value
     message: cst.BaseExpression = value
-    if isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "TextContent":
+    callee = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    if isinstance(value, cst.Call) and callee == "CallToolResult":
+        keywords = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+        if "isError" in keywords or "is_error" in keywords or "content" not in keywords:
+            return None  # an error result (or one whose flag MCP006 judges)
+        return _caught_exception_text(keywords["content"], handler, ctx)
+    if callee[:1].isupper() and callee not in {"TextContent", "CallToolResult", "ToolResult"}:
+        # `return SearchResponse(results=[SearchResult(title=error_msg)])`: a result object that
+        # carries the failure's text in place of results.
+        found = find_exception_text(value, handler)
+        if found is None:
+            return None
+        text = found if isinstance(found, cst.Name) and found.value != handler.name else None
+        return "exception-object", handler.name, text
+    if isinstance(value, cst.Call) and callee == "TextContent":
         text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
         if text is None:
             return None
@@ -193,6 +209,7 @@ def check_health() -> dict:
             "content-flag": f"a TextContent '{what}' whose error flag is not isError",
             "envelope": f"{what}",
             "exception": f"the text of the caught exception '{what}'",
+            "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
         if reach.lowlevel and not lowlevel_result_supported(reach.framework):
             instead = (

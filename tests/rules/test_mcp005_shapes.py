@@ -424,3 +424,46 @@ def test_functions_that_read_errors_or_build_no_failure_are_not_error_builders()
             """
         )
     )
+
+
+def test_a_result_object_carrying_the_exception_text_is_a_failure_report() -> None:
+    findings = check(
+        _src(
+            """\
+            import httpx
+
+
+            @mcp.tool()
+            def search_docs(query: str) -> SearchResponse:
+                try:
+                    hits = httpx.get("https://docs.example.com/search", params={"q": query}).json()
+                except httpx.HTTPError as e:
+                    error_msg = f"Search failed: {e}"
+                    return SearchResponse(results=[SearchHit(title=error_msg, url="")])  # expect: MCP002, MCP005
+                except KeyError:
+                    return SearchResponse(results=[])
+                return SearchResponse(results=[SearchHit(**hit) for hit in hits])
+            """
+        )
+    )
+    (finding,) = [f for f in findings if f.code == "MCP005"]
+    assert "an object carrying the text of the caught exception 'e'" in finding.message
+    assert any(edit.content == "raise ToolError(error_msg) from e" for edit in finding.fix.edits)
+
+
+def test_a_call_tool_result_without_is_error_carrying_the_exception_text() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def read_note(note_id: str) -> CallToolResult:
+                try:
+                    text = STORE.read(note_id)
+                except StoreError as e:
+                    return CallToolResult(content=[TextContent(type="text", text=str(e))])  # expect: MCP005
+                except NoteLockedError as e:
+                    return CallToolResult(content=[TextContent(type="text", text=str(e))], isError=True)
+                return CallToolResult(content=[TextContent(type="text", text=text)])
+            """
+        )
+    )
