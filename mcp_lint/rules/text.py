@@ -28,7 +28,7 @@ _FAILURE_START = re.compile(
         |(?:i\s+|we\s+)?encountered\s+an?\s+(?:error|exception|problem)\b
         |<error>
         # "<Lib> error: ...": "Database error: ...", "HTTP error 404", "Document processing error:"
-        |(?:[\w.'-]+\s+){1,3}(?:error|exception)\s*(?:[:!\-–—(]|\d)
+        |(?!(?:standard|squared|absolute|relative|mean|rounding|margin|typical|measurement)\b)(?:[\w.'-]+\s+){1,3}(?<!standard\s)(?<!squared\s)(?<!absolute\s)(?<!relative\s)(?<!rounding\s)(?:error|exception)\s*(?:[:!\-–—(]|\d)
         # "<Op> failed: ...": "Upload failed: ...", "Fetching page 2 failed."
         |(?:[\w.'{}-]+\s+){1,4}(?:failed|timed\s+out)\b)""",
     re.IGNORECASE | re.VERBOSE,

@@ -79,6 +79,8 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
         "Found {count} errors in the log",
         "Processing error log entries",
         "Backup completed",
+        "Standard error: {rate}",
+        "Mean squared error: {rate}",
     ],
 )
 def test_success_reports_mentioning_errors_are_silent(text: str) -> None:
