@@ -124,11 +124,18 @@ def _is_class_name(func: cst.BaseExpression) -> bool:
     return bool(short) and short[0].isupper()
 
 
+def _names_a_function_or_class(name: str, ctx: FileContext) -> bool:
+    """`_result(...)`, `Result(...)`, `responses.error(...)`, `self._fail(...)`; not a method of
+    some object (`ci.set_status(build, status="failed")` sends the status, it reports nothing)."""
+    root = name.split(".")[0]
+    return "." not in name or root in {"self", "cls"} or root in ctx.model.aliases.aliases
+
+
 def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
     """`Result(success=False, ...)`, `_result(msg, error=True)`, `_serialize({"status": "error"})`,
     `_fail(msg)`: a failure packed into an object or a helper's result that is not an error result."""
     name = dotted(call.func) or ""
-    if not name or name in {"dict", "str", "repr"}:
+    if not name or name in {"dict", "str", "repr"} or not _names_a_function_or_class(name, ctx):
         return None
     kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     positional = [a.value for a in call.args if a.keyword is None and not a.star]

@@ -469,3 +469,18 @@ def test_a_call_tool_result_without_is_error_carrying_the_exception_text() -> No
             """
         )
     )
+
+
+def test_a_call_that_sends_a_failed_status_somewhere_is_not_an_envelope() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def mark_build(build_id: str, broken: bool) -> str:
+                ci = CiClient()
+                if broken:
+                    return ci.set_status(build_id, status="failed", error=True)
+                return ci.set_status(build_id, status="passed")
+            """
+        )
+    )
