@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
-from mcp_lint.model.facts import FunctionFacts, literal_text
+from mcp_lint.model.facts import FunctionFacts, RaiseFact, literal_text
 from mcp_lint.model.frameworks import (
     ERROR_CODE_NAMES,
     ERROR_DATA_CLASSES,
@@ -16,7 +16,6 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -28,7 +27,6 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.common import (
     arg,
-    protocol_error_built_by,
     channel_phrase_for_raise,
     decode_range,
     describe_failure,
@@ -36,6 +34,7 @@ from mcp_lint.rules.common import (
     error_result_expr,
     is_protocol_error_class,
     lowlevel_result_supported,
+    protocol_error_built_by,
     toolerror_available,
 )
 
@@ -223,7 +222,7 @@ def note(note_id: str) -> str:
                 data = {"class": "a JSON-RPC error object", "api": "dict", "code": "", "what": "a failure of its own execution", "msg": "", "stmt": encode_range(ctx, ret.node), "unknown_tool": ""}
                 yield self.latent(ctx, ret.node, variant="dict", reach="return", data=data)
 
-    def _factory_raise(self, fn: FunctionFacts, fact, exc: cst.Call, ctx: FileContext) -> Latent | None:
+    def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
         """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
         protocol error. One of this module is read here; one of another module is left to the
         linker (`via_protocol`), which knows what every project function returns."""

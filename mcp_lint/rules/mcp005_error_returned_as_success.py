@@ -9,7 +9,6 @@ import libcst as cst
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit
-
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -34,6 +33,8 @@ from mcp_lint.rules.text import is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
+
+
 def _caught_exception_text(
     value: cst.BaseExpression, handler: Handler, ctx: FileContext
 ) -> tuple[str, str, cst.BaseExpression | None] | None:
@@ -152,7 +153,6 @@ def check_health() -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-
         lookup = is_single_lookup(fn.name, fn.params)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
