@@ -230,6 +230,8 @@ def note(note_id: str) -> str:
         if name is None or last_name(name)[:1].isupper() or is_protocol_error_class(ctx.model.aliases.resolve(exc.func), name):
             return None  # a class is constructed, not built by a factory
         local = f"{ctx.model.module}.{name}" if ctx.model.module else name
+        if name.startswith(("self.", "cls.")) and fn.class_name:  # `raise self._not_found(...)`
+            local = f"{ctx.model.module}.{fn.class_name}.{name.split('.', 1)[1]}" if ctx.model.module else f"{fn.class_name}.{name.split('.', 1)[1]}"
         data: dict[str, str] = {}
         if local in ctx.model.functions:
             cls = protocol_error_built_by(ctx.model.functions[local], ctx)

@@ -1076,3 +1076,28 @@ def test_the_else_after_every_tool_branch_is_the_unknown_tool_branch() -> None:
         server = Server("echo", on_call_tool=handle_call_tool)
         """
     )
+
+
+def test_protocol_error_built_by_a_method_of_the_same_class() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData
+
+
+        class NotesServer:
+            def __init__(self) -> None:
+                self.mcp = FastMCP("notes")
+                self.notes: dict[str, str] = {}
+                self.mcp.tool()(self.read_note)
+
+            def _not_found(self, note_id: str) -> McpError:
+                return McpError(ErrorData(code=INVALID_PARAMS, message=f"Note {note_id} not found"))
+
+            def read_note(self, note_id: str) -> str:
+                if note_id not in self.notes:
+                    raise self._not_found(note_id)  # expect: MCP001
+                return self.notes[note_id]
+        """
+    )
