@@ -21,6 +21,9 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.text import is_failure_text, starts_as_error
 
 _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
+_FAILED_STATUSES = frozenset(
+    {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
+)
 _MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
@@ -71,15 +74,21 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     for key in _ERROR_KEYS:
         if key in items and not _is_falsy_literal(items[key]):
             inner = items[key]
-            if isinstance(inner, cst.Dict) and {"code", "message"} <= set((_dict_items(inner) or {})):
-                return None  # a JSON-RPC error object: MCP001's finding
+            inner_items = _dict_items(inner) or {}
+            if isinstance(inner, cst.Dict) and {"code", "message"} <= set(inner_items):
+                # A JSON-RPC error object: returned, it is still a normal result on the wire (that
+                # it poses as a protocol error is MCP001's separate finding).
+                return "a JSON-RPC error object", inner_items["message"]
             return f'an "{key}" key', inner
+    flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
+    if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
+        return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
     success = items.get("success") or items.get("ok")
     if isinstance(success, cst.Name) and success.value == "False":
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
-    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in {"error", "failed", "failure", "fail"}:
+    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in _FAILED_STATUSES:
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     return None

@@ -326,7 +326,7 @@ def test_mcp2_lowlevel_returned_error_data() -> None:
             @mcp.tool()
             def reserve(sku: str) -> dict:
                 if sku not in STOCK:
-                    return {"jsonrpc": "2.0", "error": {"code": -32602, "message": f"unknown sku {sku}"}}  # expect: MCP001
+                    return {"jsonrpc": "2.0", "error": {"code": -32602, "message": f"unknown sku {sku}"}}  # expect: MCP001, MCP005
                 return {"reserved": sku}
             """,
             id="jsonrpc-error-dict",

@@ -182,6 +182,16 @@ def test_no_record_found_is_a_failure_for_a_lookup_of_one_id_only() -> None:
             id="model-with-failed-status",
         ),
         pytest.param(
+            'return {"isError": True, "content": [{"type": "text", "text": "note is locked"}]}',
+            'a dict with "isError": True',
+            id="dict-shaped-like-an-error-result",
+        ),
+        pytest.param(
+            'return {"status": "not_found", "note_id": note_id}',
+            'a dict with "status": "not_found"',
+            id="not-found-status",
+        ),
+        pytest.param(
             'return "<error>note is locked</error>"',
             "the string '<error>note is locked</error>'",
             id="xml-error",
