@@ -200,6 +200,39 @@ def corpus_source(args: argparse.Namespace) -> Path | None:
     return args.cache / "src"
 
 
+def largest_package(src: Path) -> Path:
+    """The package directory of the corpus with the most lines of Python."""
+    sizes = []
+    for package in sorted(p for p in src.iterdir() if p.is_dir()):
+        lines = sum(path.read_bytes().count(b"\n") for path in package.rglob("*.py") if path.is_file())
+        sizes.append((lines, package.name))
+    return src / max(sizes)[1]
+
+
+def as_project(package: Path, dest: Path) -> Path:
+    """A copy of an unpacked package as a checkout looks: with a pyproject.toml at its top, which
+    is how `mcp-lint check FILE` finds the project a file belongs to."""
+    shutil.copytree(package, dest, ignore=shutil.ignore_patterns("__pycache__", ".mcp_lint_cache"))
+    pyproject = dest / "pyproject.toml"
+    if not pyproject.exists():
+        pyproject.write_text(f'[project]\nname = "{package.name}"\n', encoding="utf-8")
+    return dest
+
+
+def pick_helper(project: Path, findings: str) -> Path:
+    """A changed helper: the file with the most findings that registers no tool itself (its
+    findings exist only through the tools of other modules), else the largest such file."""
+    from mcp_lint.prefilter import is_seed
+
+    counts: dict[str, int] = {}
+    for line in findings.splitlines():
+        if ": MCP" in line:
+            counts[line.split(":", 1)[0]] = counts.get(line.split(":", 1)[0], 0) + 1
+    helpers = [(counts.get(str(p.relative_to(project)), 0), p.stat().st_size, str(p)) for p in project.rglob("*.py")]
+    helpers = [h for h in helpers if not is_seed(Path(h[2]).read_bytes())]
+    return Path(max(helpers)[2])
+
+
 def pick_one_file(src: Path) -> Path:
     """A typical tool module: the file registering tools whose size is closest to 10 kB."""
     candidates = []
@@ -283,12 +316,38 @@ def main(argv: list[str] | None = None) -> int:
         run_once(one_cmd, src)
         one_warm = measure("one file, warm", one_cmd, src, repeat=args.repeat)
 
+        # Pre-commit after editing one helper of a large project: the file is named alone, and
+        # its project (the tools that reach it) is its context.
+        package = largest_package(src)
+        project = as_project(package, Path(scratch) / package.name)
+        project_cache = Path(scratch) / "project-cache"
+        whole_project = run_once([*lint, "--cache-dir", str(project_cache), "."], project)[3]
+        helper = pick_helper(project, whole_project)
+        original = helper.read_bytes()
+        edits = iter(range(1_000_000))
+
+        def edit_helper() -> None:  # a real change each time: the helper's entries must miss
+            helper.write_bytes(original + f"\n# edit {next(edits)}\n".encode())
+
+        changed = str(helper.relative_to(project))
+        helper_cold = measure(
+            "changed helper, cold (--no-cache)", [*lint, "--no-cache", changed], project, args.repeat, edit_helper
+        )
+        helper_warm = measure(
+            "changed helper, warm", [*lint, "--cache-dir", str(project_cache), changed], project, args.repeat, edit_helper
+        )
+        helper.write_bytes(original)
+        helper_lines = original.count(b"\n")
+        helper_findings = [line for line in _finding_lines(whole_project) if line.startswith(changed + ":")]
+        helper_same = _finding_lines(helper_cold.stdout) == helper_findings
+
     identical = {
         "cache": cold.stdout == fill.stdout == warm.stdout,
         "jobs": cold.stdout == serial.stdout,
         "whole": _finding_lines(cold.stdout) == _finding_lines(whole.stdout),
+        "helper": helper_same,
     }
-    peak = max(m.peak_mb for m in (cold, fill, warm, serial, one_cold, one_warm))
+    peak = max(m.peak_mb for m in (cold, fill, warm, serial, one_cold, one_warm, helper_cold, helper_warm))
     targets = [
         ("cold <= 0.3 x floor", cold.wall / floor.wall, 0.3),
         ("warm <= 0.05 x cold", warm.wall / cold.wall, 0.05),
@@ -301,14 +360,20 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
     print(f"one file: {one_file} ({one_lines} lines)")
+    print(f"changed helper: {changed} ({helper_lines} lines) in {project.name} (with a pyproject.toml), {len(helper_findings)} finding(s)")
     print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
-    for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, import_libcst):
+    for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst):
         print(f"{m.name:<34} {m.wall:8.3f} {m.wall / floor.wall:8.3f} {m.cpu:8.3f} {m.peak_mb:8.1f}")
     print()
     print("targets:")
     for name, value, limit in targets:
         print(f"  {name:<34} {value:8.3f}  {'PASS' if value <= limit else 'FAIL'}")
-    labels = {"cache": "with and without cache", "jobs": "--jobs 1 and default", "whole": "to every file analysed whole"}
+    labels = {
+        "cache": "with and without cache",
+        "jobs": "--jobs 1 and default",
+        "whole": "to every file analysed whole",
+        "helper": "changed helper = its part of .",
+    }
     for what, same in identical.items():
         label = labels[what]
         print(f"  {'findings identical ' + label:<34} {'yes' if same else 'NO':>8}  {'PASS' if same else 'FAIL'}")
@@ -318,9 +383,10 @@ def main(argv: list[str] | None = None) -> int:
             "corpus": {"path": str(src), "files": n_files, "lines": n_lines, "findings": n_findings},
             "cpus": cpus,
             "one_file": {"path": str(one_file), "lines": one_lines},
+            "changed_helper": {"package": project.name, "path": changed, "lines": helper_lines},
             "runs": [
                 {k: v for k, v in asdict(m).items() if k != "stdout"}
-                for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, import_libcst)
+                for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst)
             ],
             "targets": {name: {"value": value, "limit": limit, "pass": value <= limit} for name, value, limit in targets},
             "identical": identical,

@@ -35,6 +35,12 @@ class ParseFailure:
     column: int = 1
 
 
+def _beyond_cpython_limits(exc: SyntaxError) -> bool:
+    """Whether CPython refused the text for an implementation limit ("too many nested
+    parentheses"), not for syntax a newer Python may know."""
+    return (exc.msg or "").startswith("too many nested")
+
+
 def module_name_for(path: Path) -> tuple[str, bool]:
     """Dotted module name from the package directories above `path`, and whether it is a package."""
     path = path.resolve() if not path.is_absolute() else path
@@ -82,7 +88,13 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         tree: ast.Module | None = ast.parse(source)
     except (RecursionError, MemoryError):
         return ParseFailure("an expression is nested too deeply to analyse")
-    except (SyntaxError, ValueError):
+    except SyntaxError as exc:
+        if _beyond_cpython_limits(exc):
+            # Valid grammar that CPython itself refuses to compile (its parser's fixed nesting
+            # limit): the module can never be imported, so it is unreadable like the deep case.
+            return ParseFailure(f"CPython cannot compile this file: {exc.msg}", exc.lineno or 1, exc.offset or 1)
+        tree = None
+    except ValueError:
         tree = None
     finally:
         if sys.version_info >= (3, 11):

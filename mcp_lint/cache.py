@@ -13,11 +13,15 @@ does not. So the cache has two levels:
    not part of it: they act in the link step only, which is cheap and reruns.
 2. **Run entries** hold the findings of a whole run, per file (the issue's "each file's findings").
    Key: every file's display name, digest, module name and whether it was named on the command
-   line; the effective settings of every file (rule selection, per-file-ignores and their root,
-   target); the working directory (display names and the pin sources that messages name are
-   relative to it); the tool fingerprint. The framework pins the linker consulted are stored in the
-   entry with their values and checked again on load, so an edited pyproject.toml or lock file is
-   noticed without reading the pins of every directory on every run. A warm run whose files did
+   line and whether its findings are shown (the others being its project's context); the
+   effective settings of every file (rule selection, per-file-ignores and their root, target); the
+   working directory (display names and the pin sources that messages name are relative to it);
+   the tool fingerprint. The framework pins the linker consulted are stored in the entry with
+   their values and with the exact files and folders the project reader consulted for them
+   (project.DeclaredDeps.files: `requirements/base.txt`, `-r ../other.txt` includes); while the
+   stats of those are unchanged the pins are too, otherwise the pins are read again and compared,
+   so an edited pyproject.toml, requirements or lock file is noticed without reading the pins of
+   every directory on every run. A warm run whose files did
    not change prints without a parse, a link, or even an import of libcst. When one file changed,
    the run entry misses, every other file's entry hits, and only that file (and any module the
    linker newly asks for) is analysed.
@@ -156,8 +160,11 @@ class FileInput:
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
-def read_inputs(paths: Sequence[Path], names: Sequence[ModuleName] | None = None) -> list[FileInput]:
-    """Read every file of a run; `names` are their module names when the caller has them."""
+def read_inputs(
+    paths: Sequence[Path], names: Sequence[ModuleName] | None = None, sources: dict[str, SourceFile] | None = None
+) -> list[FileInput]:
+    """Read every file of a run; `names` are their module names when the caller has them;
+    `sources` replace the text on disk of some paths (by absolute path: stdin)."""
     from mcp_lint.fileio import SourceError, read_source
     from mcp_lint.linter import display_name
 
@@ -165,7 +172,8 @@ def read_inputs(paths: Sequence[Path], names: Sequence[ModuleName] | None = None
     for path, module in zip(paths, names if names is not None else module_names(paths)):
         item = FileInput(path, display_name(path), module)
         try:
-            item.source = read_source(path)
+            given = sources.get(os.path.abspath(path)) if sources else None
+            item.source = given if given is not None else read_source(path)
         except SourceError as exc:
             item.error = str(exc)
         else:
@@ -343,9 +351,10 @@ class RunEntry:
     findings: list[Finding]
     # (path, distribution) -> pin the linker was given, re-checked on load.
     pins: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
-    # Stat signature of every directory and dependency file the pins could come from: when it is
+    # Stat signature of every directory and dependency file the pins came from: when it is
     # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
     deps_signature: str = ""
+    dependency_files: tuple[str, ...] = ()
 
 
 class _RecordingPins:
@@ -361,13 +370,23 @@ class _RecordingPins:
         return found
 
 
-def run_key(inputs: Sequence[FileInput], resolver: SettingsResolver, explicit: Collection[Path] | None) -> str:
+def run_key(
+    inputs: Sequence[FileInput],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None = None,
+) -> str:
     """The key of a whole run's findings by content (see the module docstring, level 2)."""
-    return _run_key([(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs], resolver, explicit)
+    rows = [(item.path, item.display, item.module, item.digest or item.error or "") for item in inputs]
+    return _run_key(rows, resolver, explicit, reported)
 
 
 def stat_key(
-    paths: Sequence[Path], names: Sequence[ModuleName], resolver: SettingsResolver, explicit: Collection[Path] | None
+    paths: Sequence[Path],
+    names: Sequence[ModuleName],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None = None,
 ) -> str | None:
     """The key of a whole run's findings by the files' stat signatures; None if one cannot be read."""
     from mcp_lint.linter import display_name
@@ -380,13 +399,18 @@ def stat_key(
             return None
         signature = f"stat:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}"
         rows.append((path, display_name(path), module, signature))
-    return _run_key(rows, resolver, explicit)
+    return _run_key(rows, resolver, explicit, reported)
 
 
 def _run_key(
-    files: Sequence[tuple[Path, str, ModuleName, str]], resolver: SettingsResolver, explicit: Collection[Path] | None
+    files: Sequence[tuple[Path, str, ModuleName, str]],
+    resolver: SettingsResolver,
+    explicit: Collection[Path] | None,
+    reported: Collection[Path] | None,
 ) -> str:
     explicit_set = _absolute_set(explicit)
+    # Which files are shown decides which tool modules are analysed (linter.analyze_all).
+    reported_set = _absolute_set(reported)
     fingerprints: dict[int, str] = {}
     hasher = _hasher()
     hasher.update(f"{tool_fingerprint()}\0{os.getcwd()}\0{explicit is None}\0".encode("utf-8", "surrogatepass"))
@@ -396,7 +420,8 @@ def _run_key(
         if settings_fp is None:
             settings_fp = fingerprints[id(settings)] = f"{settings.fingerprint()}:{settings.root}"
         named = explicit_set is not None and _absolute(path) in explicit_set
-        row = (display, content, module.dotted, str(module.is_package), str(named), settings_fp)
+        shown = reported_set is None or _absolute(path) in reported_set
+        row = (display, content, module.dotted, str(module.is_package), str(named), str(shown), settings_fp)
         hasher.update("\0".join(row).encode("utf-8", "surrogatepass") + b"\n")
     return hasher.hexdigest()
 
@@ -411,8 +436,15 @@ def lint_files(
     explicit: Collection[Path] | None,
     reuse_findings: bool = True,
     codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
+    sources: dict[str, SourceFile] | None = None,
 ) -> tuple[list[FileOutcome], list[Finding], list[str]]:
     """Analyse and link `paths`: (outcomes, findings, internal errors).
+
+    `reported`: the files whose findings are shown, when the other paths are only their
+    project's context (linter.analyze_all); the findings returned are still those of every file.
+    `sources`: texts that replace what is on disk, by absolute path (stdin); such a run skips
+    the key by stat signature.
 
     With a cache and `reuse_findings`, an unchanged run returns its stored findings, and outcomes
     that carry only the source of each file with findings: nothing was analysed. Callers that need
@@ -421,13 +453,13 @@ def lint_files(
     from mcp_lint.linter import FileOutcome, analyze_all, link
 
     names = module_names(paths)  # for both keys: a stat-key miss goes on to read the files
-    quick = stat_key(paths, names, resolver, explicit) if cache is not None else None
+    quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
         entry = cache.load_run(quick)
         if entry is not None and _pins_unchanged(entry, resolver):
             return _reused(paths, entry), entry.findings, []
-    inputs = read_inputs(paths, names)
-    key = run_key(inputs, resolver, explicit) if cache is not None else ""
+    inputs = read_inputs(paths, names, sources)
+    key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
     if cache is not None and reuse_findings:
         entry = cache.load_run(key)
         if entry is not None and _pins_unchanged(entry, resolver):
@@ -436,11 +468,12 @@ def lint_files(
             reported = {finding.filename for finding in entry.findings}
             outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
             return outcomes, entry.findings, []
-    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes)
+    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes, reported=reported)
     recording = _RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
     if cache is not None and not errors:
-        entry = RunEntry(findings, recording.seen, _deps_signature(recording.seen))
+        files = _dependency_files(recording.seen)
+        entry = RunEntry(findings, recording.seen, _deps_signature(files), files)
         cache.store_run(key, entry)
         if quick is not None:
             cache.store_run(quick, entry)
@@ -464,48 +497,35 @@ def _reused(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
     return outcomes
 
 
-# Files the project facts read (project.py): a change to any of them may change a pin.
-_DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "uv.lock", "poetry.lock", "PKG-INFO")
+def _dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, ...]:
+    """Every file and directory the project reader consulted for the pins of this run
+    (project.DeclaredDeps.files): the one list of what a pin depends on."""
+    from mcp_lint.project import declared_dependencies
+
+    files: set[str] = set()
+    for directory in {os.path.dirname(os.path.abspath(path)) for path, _ in pins}:
+        files.update(declared_dependencies(Path(directory)).files)
+    return tuple(sorted(files))
 
 
-def _deps_signature(pins: dict[tuple[str, str], tuple[str, str] | None]) -> str:
-    """mtime/size of each directory from the linted files up to the root (adding or removing a
-    file changes a directory's mtime) and of the dependency files in them."""
+def _deps_signature(files: Sequence[str]) -> str:
+    """The stat signature of `files` (a directory's mtime moves when an entry is added or
+    removed; a file's change time moves with any write, in place or by rename)."""
     rows: list[str] = []
-    seen: set[str] = set()
-    for path, _ in sorted(pins):
-        directory = os.path.dirname(os.path.abspath(path))
-        while directory not in seen:
-            seen.add(directory)
-            try:
-                stat = os.stat(directory)
-                names = os.listdir(directory)
-            except OSError:
-                rows.append(f"{directory}:missing")
-                names = []
-            else:
-                rows.append(f"{directory}:{stat.st_mtime_ns}")
-            for name in sorted(names):
-                if name in _DEPENDENCY_FILES or name.startswith("requirements") or name.endswith(".dist-info"):
-                    target = os.path.join(directory, name)
-                    if name.endswith(".dist-info"):
-                        target = os.path.join(target, "METADATA")
-                    try:
-                        file_stat = os.stat(target)
-                    except OSError:
-                        continue
-                    rows.append(f"{target}:{file_stat.st_mtime_ns}:{file_stat.st_size}")
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                break
-            directory = parent
+    for name in files:
+        try:
+            stat = os.stat(name)
+        except OSError:
+            rows.append(f"{name}:missing")
+            continue
+        rows.append(f"{name}:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}")
     return digest("\n".join(rows).encode("utf-8", "surrogatepass"))
 
 
 def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:
     from mcp_lint.linter import PinSource
 
-    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.pins):
+    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.dependency_files):
         return True
 
     fresh = PinSource(resolver)

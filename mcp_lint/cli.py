@@ -45,7 +45,16 @@ def cli() -> None:
 @click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format (default: full).")
 @click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
 @click.option("--target", metavar="REQUIREMENT", help='Framework version to assume, e.g. "fastmcp>=3.4,<4".')
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml.")
+@click.option(
+    "--config",
+    "config_options",
+    multiple=True,
+    metavar="PATH|KEY=VALUE",
+    help="Use this pyproject.toml, or override one setting (TOML, e.g. 'select = [\"MCP002\"]'); repeatable.",
+)
+@click.option("--extend-exclude", multiple=True, metavar="PATTERNS", help="More exclude patterns (comma-separated), relative to the working directory.")
+@click.option("--show-settings", is_flag=True, help="Print the settings in force for the first path, then exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be linted, then exit.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix/--diff: also apply unsafe fixes; show them otherwise.")
@@ -79,7 +88,10 @@ def check(
     output_format: str | None,
     output_file: Path | None,
     target: str | None,
-    config_file: Path | None,
+    config_options: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
+    show_settings: bool,
+    show_files: bool,
     isolated: bool,
     fix: bool,
     unsafe_fixes: bool,
@@ -99,12 +111,14 @@ def check(
     write_baseline: Path | None,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
+    paths = _stdin_paths(paths, stdin_filename)
     if add_noqa:
         conflicting = [name for name, on in (("--fix", fix), ("--diff", diff), ("--write-baseline", write_baseline)) if on]
         if conflicting:
             _fail(f"--add-noqa cannot be combined with {conflicting[0]}")
     if (add_noqa or write_baseline) and [str(p) for p in paths] == ["-"]:
         _fail(f"{'--add-noqa' if add_noqa else '--write-baseline'} needs files, not stdin")
+    config_file, config_values = _config_options(config_options)
     from mcp_lint.runner import CheckOptions, run_check
 
     options = CheckOptions(
@@ -116,6 +130,10 @@ def check(
         output_file=output_file,
         target=target,
         config_file=config_file,
+        config_values=config_values,
+        extend_exclude=[p.strip() for value in extend_exclude for p in value.split(",") if p.strip()],
+        show_settings=show_settings,
+        show_files=show_files,
         isolated=isolated,
         fix=fix,
         unsafe_fixes=unsafe_fixes,
@@ -156,12 +174,42 @@ def check(
     sys.exit(code)
 
 
+def _config_options(values: tuple[str, ...]) -> tuple[Path | None, list[str]]:
+    """Split `--config` values as ruff does: an existing file (or anything without `=`) is the
+    pyproject.toml to use, at most one; the rest are KEY=VALUE overrides."""
+    files = [value for value in values if os.path.isfile(value) or "=" not in value]
+    if len(files) > 1:
+        _fail(f"--config names more than one configuration file ({files[0]}, {files[1]})")
+    if files and os.path.isdir(files[0]):
+        _fail(f"--config '{files[0]}' is a directory; name its pyproject.toml")
+    return (Path(files[0]) if files else None), [value for value in values if value not in files]
+
+
+def _stdin_paths(paths: tuple[Path, ...], stdin_filename: str | None) -> tuple[Path, ...]:
+    """The paths to lint, `("-",)` when the run reads stdin.
+
+    `--stdin-filename` reads stdin with or without `-` (as ruff does): an editor integration that
+    leaves the `-` out must never lint, let alone `--fix`, the files of the working directory.
+    Other paths given with it are ignored with a warning; `-` among other paths is ambiguous
+    (lint stdin or the files?) and a usage error.
+    """
+    names = [str(path) for path in paths]
+    if "-" in names and len(names) > 1:
+        _fail("`-` (read stdin) cannot be combined with other paths")
+    if stdin_filename is None:
+        return paths
+    others = [name for name in names if name != "-"]
+    if others:
+        click.echo(f"mcp-lint: warning: ignoring {others[0]} in favour of standard input (--stdin-filename)", err=True)
+    return (Path("-"),)
+
+
 @cli.command()
-@click.argument("code", required=False)
+@click.argument("code", metavar="CODE|NAME", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Every rule.")
 @click.option("--output-format", type=click.Choice(("text", "json")), default="text")
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
-    """Explain a rule (e.g. `mcp-lint rule MCP001`)."""
+    """Explain a rule, by code or name (`mcp-lint rule MCP001`, `mcp-lint rule raw-exception-text`)."""
     from mcp_lint.registry import RULES, get_rule, rule_doc
 
     if show_all or code is None:
@@ -173,9 +221,10 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
             for info in RULES:
                 click.echo(f"{info.code}  {info.name}  {info.summary}")
         return
-    info = get_rule(code)
+    info = get_rule(code) or next((r for r in RULES if r.name == code.strip().lower().replace("_", "-")), None)
     if info is None:
-        _fail(f"unknown rule code {code!r} (try `mcp-lint rule --all`)")
+        kind = "code" if code[:1].isalpha() and code[-1:].isdigit() and "-" not in code else "name"
+        _fail(f"unknown rule {kind} {code!r} (try `mcp-lint rule --all`)")
     if output_format == "json":
         import json
 

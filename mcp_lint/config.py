@@ -47,7 +47,11 @@ class Settings:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     target: str | None = None
+    # What messages credit the target to: the config key, or the command line's --target.
+    target_origin: str = "[tool.mcp-lint] target"
     cache_dir: str = ".mcp_lint_cache"
+    # `--extend-exclude` patterns: relative to the working directory, whatever the config's root.
+    extend_exclude: tuple[str, ...] = ()
     config_path: Path | None = None  # the pyproject.toml these settings came from
     root: Path | None = None  # the directory of config_path; patterns are relative to it
 
@@ -59,6 +63,8 @@ class Settings:
         extend_select: Iterable[str] | None = None,
         extend_ignore: Iterable[str] | None = None,
         target: str | None = None,
+        target_origin: str = "--target",
+        extend_exclude: Iterable[str] | None = None,
     ) -> Settings:
         """Apply command-line options on top of these settings, as a later layer (like ruff).
 
@@ -69,9 +75,14 @@ class Settings:
         new_select = _selectors(select, "--select")
         removed = _selectors(ignore, "--ignore") + _selectors(extend_ignore, "--extend-ignore")
         added = _selectors(extend_select, "--extend-select")
+        if extend_exclude:
+            patterns = tuple(extend_exclude)
+            _check_patterns(patterns, "--extend-exclude")
+            self = replace(self, extend_exclude=self.extend_exclude + patterns)
         new_target = self.target if target is None else _parse_target(target, "--target")
+        origin = self.target_origin if target is None else target_origin
         if select is not None:
-            return replace(self, select=new_select + added, ignore=removed, target=new_target)
+            return replace(self, select=new_select + added, ignore=removed, target=new_target, target_origin=origin)
         if added or removed:
             enabled = {
                 code: _layer_decision(code, added, removed, default=self._selected(code))
@@ -81,8 +92,8 @@ class Settings:
             # later layer can outrank.
             kept = tuple(code for code, on in enabled.items() if on and code != UNREADABLE)
             dropped = () if enabled[UNREADABLE] else (UNREADABLE,)
-            return replace(self, select=kept, ignore=dropped, target=new_target)
-        return replace(self, target=new_target)
+            return replace(self, select=kept, ignore=dropped, target=new_target, target_origin=origin)
+        return replace(self, target=new_target, target_origin=origin)
 
     def is_enabled(self, code: str, path: Path | None = None) -> bool:
         """Whether findings of `code` are reported (for the file at `path` when given)."""
@@ -98,16 +109,9 @@ class Settings:
         return True
 
     def is_excluded(self, path: Path) -> bool:
-        """Whether `path` (file or directory) matches the `exclude` patterns."""
-        if not self.exclude:
-            return False
-        spec = _spec(self.exclude)
-        relative = _relative_posix(path, self.root)
-        if spec.match_file(relative):
-            return True
-        # Patterns ending in "/" match directories only, which pathspec recognises by the slash.
-        has_directory_patterns = any(pattern.endswith("/") for pattern in self.exclude)
-        return has_directory_patterns and os.path.isdir(path) and spec.match_file(relative + "/")
+        """Whether `path` (file or directory) matches the `exclude` patterns (relative to the
+        config's directory) or the `--extend-exclude` ones (relative to the working directory)."""
+        return _matches(self.exclude, path, self.root) or _matches(self.extend_exclude, path, None)
 
     def fingerprint(self) -> str:
         """A stable hash of what decides a file's findings (rule set, per-file ignores, target).
@@ -119,6 +123,7 @@ class Settings:
             "enabled": sorted(code for code in _known_codes() if self.is_enabled(code)),
             "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
             "target": self.target,
+            "target_origin": self.target_origin,  # messages name it
         }
         import json  # fingerprints serve the cache only
 
@@ -138,6 +143,54 @@ class Settings:
         return chosen > _longest_match(code, self.ignore, exact_only=code == UNREADABLE)
 
 
+def _matches(patterns: tuple[str, ...], path: Path, root: Path | None) -> bool:
+    if not patterns:
+        return False
+    spec = _spec(patterns)
+    relative = _relative_posix(path, root)
+    if spec.match_file(relative):
+        return True
+    # Patterns ending in "/" match directories only, which pathspec recognises by the slash.
+    has_directory_patterns = any(pattern.endswith("/") for pattern in patterns)
+    return has_directory_patterns and os.path.isdir(path) and spec.match_file(relative + "/")
+
+
+def config_overrides(values: Sequence[str]) -> tuple[dict[str, Any], Settings]:
+    """`--config KEY=VALUE` options (ruff's syntax: the value is TOML): the table they make and
+    the settings it validates to. Each is checked like the key in a pyproject.toml; errors name
+    the option as given."""
+    table: dict[str, Any] = {}
+    for value in values:
+        where = f"--config '{value}'"
+        try:
+            parsed = tomllib.loads(value)
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(
+                f"{where}: not a path to a pyproject.toml nor a KEY=VALUE override ({str(error).splitlines()[0]})"
+            ) from None
+        for key, item in parsed.items():
+            if key not in KNOWN_KEYS:
+                raise ConfigError(f"{where}: unknown key '{key}' (expected one of: {', '.join(KNOWN_KEYS)})")
+            try:
+                _settings_from_table({key: item}, Path("pyproject.toml"))
+            except ConfigError as error:
+                detail = str(error).split(f"{TABLE} ", 1)[-1]
+                raise ConfigError(f"{where}: {detail}") from None
+            table[key] = item
+    return table, _settings_from_table(table, Path("pyproject.toml"))
+
+
+# Settings fields set by each configuration key.
+_FIELDS = {
+    "select": "select",
+    "ignore": "ignore",
+    "exclude": "exclude",
+    "per-file-ignores": "per_file_ignores",
+    "target": "target",
+    "cache-dir": "cache_dir",
+}
+
+
 def load_settings(pyproject: Path) -> Settings:
     """Read one pyproject.toml; defaults (rooted at its directory) when it has no table."""
     table = _read_table(pyproject)
@@ -153,11 +206,18 @@ class SettingsResolver:
         isolated: bool = False,
         config_file: Path | None = None,
         overrides: Mapping[str, Any] | None = None,
+        config_values: Sequence[str] = (),
     ) -> None:
         if isolated and config_file is not None:
             raise ConfigError("--config and --isolated cannot be used together")
         self._isolated = isolated
         self._overrides = dict(overrides or {})
+        # `--config KEY=VALUE`: as if written in every configuration in force (and the defaults).
+        self._overlay_keys: tuple[str, ...] = ()
+        self._overlay = Settings()
+        if config_values:
+            table, self._overlay = config_overrides(config_values)
+            self._overlay_keys = tuple(table)
         # Keyed by absolute directory: (settings, project root). Every directory under one config
         # shares one Settings object, so callers can group files by identity.
         self._by_dir: dict[str, tuple[Settings, Path | None]] = {}
@@ -220,6 +280,11 @@ class SettingsResolver:
         return self._by_dir[directory]
 
     def _apply(self, settings: Settings) -> Settings:
+        if self._overlay_keys:
+            changes = {_FIELDS[key]: getattr(self._overlay, _FIELDS[key]) for key in self._overlay_keys}
+            if "target" in self._overlay_keys:
+                changes["target_origin"] = "--config target"
+            settings = replace(settings, **changes)
         return settings.with_overrides(**self._overrides) if self._overrides else settings
 
 
@@ -356,7 +421,36 @@ def _parse_target(value: Any, where: str) -> str:
     if requirement.url or requirement.marker:
         what = "a URL" if requirement.url else "an environment marker"
         raise ConfigError(f"{where}: '{value}' has {what}; give a version range {example}")
+    if _empty_range(requirement.specifier):
+        raise ConfigError(f"{where}: '{value}' admits no version at all (an empty range); give a version range {example}")
     return value.strip()
+
+
+def _empty_range(specifier) -> bool:  # type: ignore[no-untyped-def]
+    """Whether no version satisfies `specifier` (`>=1.9,<1.9`).
+
+    A non-empty range holds one of the versions its clauses name, or one just above or below
+    such a version, or a very early or very late one; those are the only candidates tried.
+    """
+    if not str(specifier):
+        return False
+    from packaging.version import InvalidVersion, Version
+
+    candidates: list[str] = ["0", "0.0.1", "9999"]
+    for clause in specifier:
+        text = clause.version.replace(".*", "")
+        try:
+            release = Version(text).release
+        except InvalidVersion:
+            return False  # an arbitrary-equality clause (===): not ours to judge
+        candidates.append(text)
+        padded = (*release, *(0,) * (3 - len(release)))
+        candidates.append(".".join(map(str, (*release, 1))))
+        candidates.append(".".join(map(str, (*padded, 1))))
+        candidates.append(".".join(map(str, (*release[:-1], release[-1] + 1))))
+        if release[-1] > 0:
+            candidates.append(".".join(map(str, (*release[:-1], release[-1] - 1, 99))))
+    return not any(specifier.contains(candidate, prereleases=True) for candidate in candidates)
 
 
 def _toml_type(value: Any) -> str:

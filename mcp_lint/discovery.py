@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # imported where .gitignore files are read: a run on explicit
 
 from mcp_lint.config import SettingsResolver
 
-__all__ = ["discover"]
+__all__ = ["discover", "project_root"]
 
 
 # Directories never worth walking into: VCS metadata, virtual environments, tool caches, build
@@ -49,17 +49,24 @@ SKIPPED_DIRECTORIES = frozenset(
     }
 )
 
+# What marks the top of a project: the nearest directory above a file holding one of these is
+# the project whose other modules can reach that file.
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
+
 # A .gitignore in force while walking: its patterns and the walked directory's path relative to
 # the .gitignore's own directory ("" or ending in "/"), so entries are matched by concatenation.
 _Level = "tuple[GitIgnoreSpec, str]"
 
 
-def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False) -> list[Path]:
+def discover(
+    paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool = False, warned: set[str] | None = None
+) -> list[Path]:
     """The files to lint for `paths`, sorted, without duplicates, spelled relative to the given path.
 
-    A path that does not exist is returned as is, for the linter to report as unreadable.
+    A path that does not exist is returned as is, for the linter to report as unreadable. An
+    entry that cannot be looked at is skipped with a warning, once per `warned` set.
     """
-    walker = _Walker(resolver)
+    walker = _Walker(resolver, set() if warned is None else warned)
     found: dict[str, Path] = {}
     for given in paths:
         given = Path(given)
@@ -72,6 +79,37 @@ def discover(paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude
         for path in candidates:
             found.setdefault(os.path.normcase(os.path.abspath(path)), path)
     return sorted(found.values(), key=lambda path: path.parts)  # Path order, without Path.__lt__
+
+
+def project_root(path: Path) -> Path | None:
+    """The project a file belongs to: the nearest directory at or above it holding a
+    pyproject.toml, a setup.cfg or a .git; None for a lone file.
+
+    The home directory and the filesystem root never count: a dotfiles repository in $HOME (or a
+    stray pyproject.toml there) would make every lone script part of a "project" of thousands of
+    files. The result is spelled relative to the working directory when it is inside it.
+    """
+    absolute = os.path.abspath(path)
+    current = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+    stop = {os.path.abspath(os.path.expanduser("~"))}
+    while current not in stop:
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None  # the filesystem root
+        if any(os.path.lexists(os.path.join(current, marker)) for marker in PROJECT_MARKERS):
+            return _spelled(current)
+        current = parent
+    return None
+
+
+def _spelled(directory: str) -> Path:
+    """`directory` relative to the working directory when inside it, else absolute."""
+    cwd = os.getcwd()
+    if directory == cwd:
+        return Path(".")
+    if directory.startswith(cwd.rstrip(os.sep) + os.sep):
+        return Path(os.path.relpath(directory, cwd))
+    return Path(directory)
 
 
 def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:
@@ -91,8 +129,9 @@ def _excluded_with_ancestors(path: Path, resolver: SettingsResolver) -> bool:
 class _Walker:
     """Walks directories; reads each .gitignore once however many paths reach it."""
 
-    def __init__(self, resolver: SettingsResolver) -> None:
+    def __init__(self, resolver: SettingsResolver, warned: set[str]) -> None:
         self._resolver = resolver
+        self._warned = warned
         self._specs: dict[str, GitIgnoreSpec | None] = {}
 
     def walk(self, root: Path) -> Iterator[Path]:
@@ -108,16 +147,22 @@ class _Walker:
                 with os.scandir(directory) as listing:
                     entries = list(listing)
             except OSError as error:
-                _warn("cannot list %s: %s", shown, error.strerror or error)
+                _warn(self._warned, "cannot list %s: %s", shown, error.strerror or error)
                 continue
             names = {entry.name for entry in entries}
             if directory != root_abs and "pyvenv.cfg" in names:
                 continue  # a virtual environment under any name
             levels = self._enter(directory, names, levels)
             settings = self._resolver.for_path(Path(directory))
-            excludes = bool(settings.exclude)
+            excludes = bool(settings.exclude or settings.extend_exclude)
             for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
+                try:
+                    kind = _kind(entry)
+                except OSError as error:
+                    # A symlink loop, a dangling mount, an entry that vanished: skip it, lint the rest.
+                    _warn(self._warned, "skipping %s: %s", shown / entry.name, error.strerror or error)
+                    continue
+                if kind == "dir":
                     # Symlinked directories are not followed: no loops, no walking out of the tree.
                     if _skipped_name(entry.name) or _ignored(levels, entry.name + "/"):
                         continue
@@ -125,7 +170,7 @@ class _Walker:
                         continue
                     child_levels = [(spec, prefix + entry.name + "/") for spec, prefix in levels]
                     stack.append((entry.path, shown / entry.name, child_levels))
-                elif entry.name.endswith(".py") and entry.is_file():
+                elif kind == "python":
                     if _ignored(levels, entry.name) or (excludes and settings.is_excluded(Path(entry.path))):
                         continue
                     yield shown / entry.name
@@ -216,11 +261,33 @@ def _ignored(levels: Sequence[_Level], name: str) -> bool:
     return False
 
 
+def _kind(entry: os.DirEntry[str]) -> str:
+    """"dir" (a real directory: symlinked ones are not followed, so no loops and no walking out
+    of the tree), "python" (a .py file, through symlinks) or "other". Raises OSError for an
+    entry that cannot be looked at (os.DirEntry.is_file lets ELOOP through)."""
+    if entry.is_dir(follow_symlinks=False):
+        return "dir"
+    if entry.name.endswith(".py"):
+        if entry.is_symlink():
+            try:
+                os.stat(entry.path)  # a loop or an unreadable target raises here, not silently
+            except FileNotFoundError:
+                return "other"  # dangling (an editor's lock file `.#server.py`): nothing to lint
+        if entry.is_file():
+            return "python"
+    return "other"
+
+
 def _skipped_name(name: str) -> bool:
     return name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")
 
 
-def _warn(message: str, *args: object) -> None:
-    import logging  # rare: not worth importing logging on every start
+def _warn(warned: set[str], message: str, *args: object) -> None:
+    """One line on stderr, once per `warned` set (a run can walk a directory and its project
+    both); the walk goes on."""
+    import sys
 
-    logging.getLogger(__name__).warning(message, *args)
+    text = f"mcp-lint: warning: {message % args}"
+    if text not in warned:
+        warned.add(text)
+        print(text, file=sys.stderr)

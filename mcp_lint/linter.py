@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Collection, Sequence
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceError, SourceFile, read_source
-from mcp_lint.findings import Edit, Finding, Fix, Applicability, Location
+from mcp_lint.findings import Finding, Location
 from mcp_lint.noqa import is_suppressed
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ def analyze_all(
     explicit: Collection[Path] | None = None,
     inputs: Sequence[FileInput] | None = None,
     codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
 ) -> list[FileOutcome]:
     """The per-file step for `paths`, in their order whatever `jobs` is.
 
@@ -116,6 +117,10 @@ def analyze_all(
     worker processes as soon as more than one is waiting (scheduler.py); `cache` supplies and
     keeps per-file results by content. `inputs` are the files already read by
     cache.read_inputs (read here otherwise).
+
+    `reported` (with `explicit`) are the files whose findings will be shown, when the others are
+    there only as their project's context (explicit files): then only the tool modules that may
+    import a reported file are started from (prefilter.importers), not every tool module.
     """
     from mcp_lint.cache import read_inputs
     from mcp_lint.prefilter import analyze_reachable
@@ -136,16 +141,33 @@ def analyze_all(
                 analyzed.update(analyzer.collect())
         else:
             named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
+            candidates = _context_candidates(items, reported)
             first = [
                 i
                 for i, item in enumerate(items)
-                if item.error is None and (os.path.normcase(os.path.abspath(item.path)) in named or item.seed)
+                if item.error is None
+                and (os.path.normcase(os.path.abspath(item.path)) in named or (i in candidates and item.seed))
             ]
             analyzed = analyze_reachable([item.module for item in items], first, analyzer)
     finally:
         analyzer.close()
     analyzed.update(unreadable_files)
     return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] | None) -> Collection[int]:
+    """The files a tool of which may reach a reported file: all of them, unless only some are
+    reported (the others being their project's context)."""
+    if reported is None:
+        return range(len(items))
+    from mcp_lint.prefilter import importers
+
+    shown = {os.path.normcase(os.path.abspath(p)) for p in reported}
+    targets = [i for i, item in enumerate(items) if os.path.normcase(os.path.abspath(item.path)) in shown]
+    if len(targets) == len(items):
+        return range(len(items))
+    texts = [item.source.text.encode("utf-8", "surrogatepass") if item.source is not None else b"" for item in items]
+    return importers(texts, [item.module for item in items], targets)
 
 
 def default_jobs() -> int:
@@ -174,7 +196,7 @@ class PinSource:
         settings = self.resolver.for_path(path)
         if settings.target:
             pin = parse_target(settings.target).get(distribution)
-            return (pin.specifier, "[tool.mcp-lint] target") if pin is not None else None
+            return (pin.specifier, settings.target_origin) if pin is not None else None
         pin = declared_dependencies(path).get(distribution)
         if pin is None:
             return None
@@ -226,7 +248,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
         settings = resolver.for_path(Path(outcome.display))
         if not settings.is_enabled("MCP100", Path(outcome.display)):
             continue
-        from mcp_lint.noqa import comment_tokens
+        from mcp_lint.noqa import comment_tokens, unused_noqa_fix
 
         # Split like the tokenizer (\n, \r\n, \r only) so rows match; a form feed is not a line break.
         lines = outcome.source.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -240,8 +262,9 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
             if not unused:
                 continue
             line = lines[row - 1] if row - 1 < len(lines) else ""
-            fix = _noqa_fix(line, row, codes, set(unused))
-            column = comment_columns.get(row, 0) + 1
+            comment_column = comment_columns.get(row, 0)
+            fix = unused_noqa_fix(line, row, comment_column, codes, set(unused))
+            column = comment_column + 1
             out.append(
                 Finding(
                     code="MCP100",
@@ -256,27 +279,6 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
                 )
             )
     return out
-
-
-def _noqa_fix(line: str, row: int, codes: frozenset[str], unused: set[str]) -> Fix | None:
-    import re
-
-    match = re.search(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*", line, re.IGNORECASE)
-    if match is None:
-        return None
-    remaining = [c for c in sorted(codes) if c not in unused]
-    start, end = match.start(), match.end()
-    if remaining:
-        replacement = "# noqa: " + ", ".join(remaining)
-    else:
-        replacement = ""
-        while start > 0 and line[start - 1] in " \t":
-            start -= 1
-    return Fix(
-        Applicability.SAFE,
-        "Remove the unused suppression",
-        (Edit(Location(row, start + 1), Location(row, end + 1), replacement),),
-    )
 
 
 def lint_paths(
@@ -308,7 +310,9 @@ def lint_source(text: str, filename: str = "server.py", *, target: str | None = 
     """Lint one in-memory module (tests, rule examples)."""
     overrides: dict[str, object] = {}
     if target:
+        # As a project's configuration would set it: messages credit `[tool.mcp-lint] target`.
         overrides["target"] = target
+        overrides["target_origin"] = "[tool.mcp-lint] target"
     if select:
         overrides["select"] = list(select)
     resolver = SettingsResolver(isolated=True, overrides=overrides or None)

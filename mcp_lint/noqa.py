@@ -11,6 +11,10 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp_lint.findings import Fix
 
 # A code list is codes separated by commas and/or spaces; whatever follows it is a free-form reason.
 CODE_LIST = r"[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*"
@@ -98,3 +102,34 @@ def is_suppressed(
             if codes is None or code in codes:
                 return row
     return None
+
+
+def unused_noqa_fix(line: str, row: int, comment_column: int, codes: frozenset[str], unused: set[str]) -> Fix | None:
+    """MCP100's safe fix: drop the `unused` codes from the `# noqa: ...` directive of `line`, or
+    the whole directive (and the blanks before it) when no code is left.
+
+    Only the comment token, which starts at `comment_column`, is searched and edited: the same
+    text inside a string literal earlier on the line (`return "ok # noqa: MCP001"`) is program
+    data, and a fix that edited it would change what the program does.
+    """
+    from mcp_lint.findings import Applicability, Edit, Fix, Location  # noqa: F811 - at run time
+
+    match = re.compile(rf"#\s*noqa:\s*{CODE_LIST}", re.IGNORECASE).search(line, comment_column)
+    if match is None:
+        return None
+    remaining = [c for c in sorted(codes) if c not in unused]
+    start, end = match.start(), match.end()
+    if remaining:
+        replacement = "# noqa: " + ", ".join(remaining)
+    else:
+        replacement = ""
+        while start > comment_column and line[start - 1] in " \t":
+            start -= 1  # blanks inside the comment, before the directive
+        if start == comment_column:
+            while start > 0 and line[start - 1] in " \t":
+                start -= 1  # the directive was the whole comment: the blanks before it go too
+    return Fix(
+        Applicability.SAFE,
+        "Remove the unused suppression",
+        (Edit(Location(row, start + 1), Location(row, end + 1), replacement),),
+    )

@@ -25,6 +25,12 @@ resolve names (instances, base classes): whatever it looks up goes through `Proj
 that is the one place this module listens to. Only the reachability step runs between rounds (the
 rendering of findings looks nothing up); it costs a few tens of milliseconds each time.
 
+Files named on the command line (pre-commit, an editor) are linted in their project: its files
+are the context, and only the seeds that may import a named file, directly or through other
+files, are started from (`importers`, read from the import statements' text), since no other
+tool can reach it. A changed helper deep in a large project thus costs the tool modules above
+it, not every tool module of the project.
+
 What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
 syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
 all is still reported, the text scan needs it). Files named on the command line are always analysed.
@@ -43,13 +49,21 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.scheduler import Analyzer
 
-__all__ = ["ModuleName", "analyze_reachable", "is_seed", "module_name", "module_names", "wanted_names"]
+__all__ = ["ModuleName", "analyze_reachable", "importers", "is_seed", "module_name", "module_names", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
 _TOOL = re.compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
 _TOOL_PREFIXES = (b".", b"@", b"call_", b"add_", b"mcp_")
 _NOQA_MCP = re.compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
+# Import statements, read from the text: `from X import a, b` (parenthesised over several lines
+# too) and `import X.Y as Z, W`. Inside a string they match as well, which only adds importers.
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
+    re.MULTILINE,
+)
+_IDENTIFIER = re.compile(rb"\w+")
+_ALIAS = re.compile(rb"\bas[ \t]+\w+")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
@@ -128,6 +142,56 @@ def is_seed(data: bytes) -> bool:
             return True
     # Directives are case-insensitive; lowering bytes is cheaper than a case-insensitive search.
     return b"noqa" in data.lower() and _NOQA_MCP.search(data) is not None
+
+
+def imported_words(data: bytes) -> set[bytes]:
+    """Every identifier spelled in the module paths and imported names of `data`'s import
+    statements (`from .store import load as get` gives store and load; aliases are left out).
+
+    Words rather than resolved module names: a module reaches another one only by importing it
+    under (a dotted path ending in) its name, whatever the package layout, so the words are
+    enough to over-approximate who imports whom without knowing how each file is named.
+    """
+    words: set[bytes] = set()
+    for match in _IMPORT.finditer(data):
+        source, names, modules = match.groups()
+        for part in (source, names, modules):
+            if part:
+                words.update(_IDENTIFIER.findall(_ALIAS.sub(b"", part)))
+    return words
+
+
+def importers(texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int]) -> set[int]:
+    """The files (indexes) that may import one of `targets`, directly or through other files,
+    `targets` included: the only modules whose tools can reach a function of a target.
+
+    A file imports module `a.b.c` (or the package `a.b.c`) only with an import statement naming
+    `c`, so a file is an importer when its import statements spell the last part of the name of
+    a target or of an importer already found. Read from the text, linear in the files (an index
+    from each word to the files that import it).
+    """
+    by_word: dict[bytes, list[int]] = {}
+    for index, data in enumerate(texts):
+        for word in imported_words(data):
+            by_word.setdefault(word, []).append(index)
+    found = set(targets)
+    queue = list(found)
+    asked: set[bytes] = set()
+    while queue:
+        index = queue.pop()
+        word = _last_part(names[index]).encode("utf-8", "surrogatepass")
+        if word in asked:
+            continue
+        asked.add(word)
+        for importer in by_word.get(word, ()):
+            if importer not in found:
+                found.add(importer)
+                queue.append(importer)
+    return found
+
+
+def _last_part(name: ModuleName) -> str:
+    return name.dotted.rpartition(".")[2]
 
 
 def _is_word(byte: int) -> bool:

@@ -19,7 +19,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
@@ -53,6 +53,9 @@ class DeclaredDeps:
     """The project's pins on the MCP frameworks, at most one per distribution, sorted by name."""
 
     pins: tuple[Pin, ...] = ()
+    # Every file read and directory listed to find the pins, from the start directory up: the
+    # exact inputs of this answer, so a cache can tell it is still right from their stats alone.
+    files: tuple[str, ...] = field(default=(), compare=False)
 
     def get(self, distribution: str) -> Pin | None:
         name = _canonical_name(distribution)
@@ -133,20 +136,25 @@ def fingerprint(deps: DeclaredDeps) -> str:
 def _for_directory(directory: Path) -> DeclaredDeps:
     # Recursing (rather than looping) caches every directory on the way up, so sibling packages
     # of one project read the project's files once.
-    found = list(_scan_directory(directory))
+    read: list[str] = [str(directory)]  # listing it: a metadata file added here is noticed
+    found = list(_scan_directory(directory, read))
     if found:
-        return _merge(found)
+        return replace(_merge(found), files=tuple(read))
     if directory.parent == directory:
-        return DeclaredDeps()
-    return _for_directory(directory.parent)
+        return DeclaredDeps(files=tuple(read))
+    above = _for_directory(directory.parent)
+    return replace(above, files=(*read, *above.files))
 
 
-def _scan_directory(directory: Path) -> Iterator[_Found]:
+def _scan_directory(directory: Path, read: list[str]) -> Iterator[_Found]:
+    """The requirements declared in `directory`'s metadata files; `read` gets each file and
+    directory looked at (requirements included with `-r ../other.txt` too)."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError:
         return
     names = {entry.name for entry in entries}
+    read.extend(str(directory / name) for name in _METADATA_NAMES if name in names)
     if "pyproject.toml" in names:
         yield from _from_pyproject(directory / "pyproject.toml")
     if "setup.cfg" in names:
@@ -158,8 +166,10 @@ def _scan_directory(directory: Path) -> Iterator[_Found]:
         if fnmatch.fnmatchcase(name, "requirements*.txt"):
             yield from _from_requirements(directory / name, seen)
     if "requirements" in names:
+        read.append(str(directory / "requirements"))
         for path in _sorted_children(directory / "requirements", "*.txt"):
             yield from _from_requirements(path, seen)
+    read.extend(sorted(str(path) for path in seen))
     for lock in ("uv.lock", "poetry.lock"):
         if lock in names:
             yield from _from_lock(directory / lock)
@@ -167,7 +177,12 @@ def _scan_directory(directory: Path) -> Iterator[_Found]:
         yield from _from_metadata(directory / "PKG-INFO")
     for entry in entries:
         if entry.name.endswith(".dist-info") and _is_dir(entry):
+            read.append(os.path.join(entry.path, "METADATA"))
             yield from _from_metadata(Path(entry.path) / "METADATA")
+
+
+# The metadata files of a directory read by name (requirements files are found by pattern).
+_METADATA_NAMES = ("pyproject.toml", "setup.cfg", "setup.py", "uv.lock", "poetry.lock", "PKG-INFO")
 
 
 def _sorted_children(directory: Path, pattern: str) -> list[Path]:

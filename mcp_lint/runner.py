@@ -27,6 +27,10 @@ class CheckOptions:
     output_file: Path | None = None
     target: str | None = None
     config_file: Path | None = None
+    config_values: list[str] = field(default_factory=list)  # `--config KEY=VALUE` overrides
+    extend_exclude: list[str] = field(default_factory=list)
+    show_settings: bool = False  # print the settings in force for the first path, then exit
+    show_files: bool = False  # print the files that would be linted, then exit
     isolated: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
@@ -44,6 +48,7 @@ class CheckOptions:
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
+    nothing_linted: bool = False  # set by the run: no file was found to lint
 
 
 @dataclass
@@ -113,8 +118,15 @@ def _build_resolver(options: CheckOptions):
         overrides["extend_select"] = options.extend_select
     if options.target:
         overrides["target"] = options.target
+    if options.extend_exclude:
+        overrides["extend_exclude"] = options.extend_exclude
     try:
-        resolver = SettingsResolver(isolated=options.isolated, config_file=options.config_file, overrides=overrides or None)
+        resolver = SettingsResolver(
+            isolated=options.isolated,
+            config_file=options.config_file,
+            overrides=overrides or None,
+            config_values=options.config_values,
+        )
     except ConfigError as exc:
         _error(str(exc))
         return None
@@ -128,6 +140,10 @@ def run_check(options: CheckOptions) -> int:
     if resolver is None:
         return EXIT_ERROR
     try:
+        if options.show_settings:
+            return _show_settings(options, resolver)
+        if options.show_files:
+            return _show_files(options, resolver)
         if [str(p) for p in options.paths] == ["-"]:
             return _run_stdin(options, resolver)
         return _run_files(options, resolver)
@@ -141,14 +157,23 @@ def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.cache import Cache, cache_directory, lint_files
     from mcp_lint.linter import PinSource, default_jobs
 
-    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    warned: set[str] = set()  # a directory and its project may both be walked: warn once
+    reported = discover(options.paths, resolver, force_exclude=options.force_exclude, warned=warned)
     if resolver.errors:  # some pyproject.toml is broken: leave out the files it governs
-        files = [f for f in files if not resolver.is_broken(f)]
+        reported = [f for f in reported if not resolver.is_broken(f)]
+    if not reported and not resolver.errors:
+        # Not an error (a hook may run on a commit without Python files), but never a silent pass.
+        click.echo("mcp-lint: warning: no Python files found under the given paths", err=True)
+        options.nothing_linted = True
+    # Files named on the command line are always analysed; a directory walk is prefiltered.
+    explicit = [path for path in options.paths if not path.is_dir()]
+    files, shown = _with_project_context(reported, explicit, resolver, warned)
+    codes = _enabled_rules(files, resolver)  # the settings of every file are known from here on
+    if options.target:
+        _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
-    # Files named on the command line are always analysed; a directory walk is prefiltered.
-    explicit = [path for path in options.paths if not path.is_dir()]
     outcomes, findings, errors = lint_files(
         files,
         resolver,
@@ -157,8 +182,11 @@ def _run_files(options: CheckOptions, resolver) -> int:
         cache=cache,
         explicit=explicit,
         reuse_findings=not (options.fix or options.diff),
-        codes=_enabled_rules(files, resolver),
+        codes=codes,
+        reported=shown,
     )
+    if shown is not None:
+        findings = _only_in(findings, shown)
     if options.add_noqa:
         return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
     fix_report = FixReport()
@@ -171,8 +199,148 @@ def _run_files(options: CheckOptions, resolver) -> int:
                 sources[filename] = Path(filename).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 sources.pop(filename, None)
-    errors = resolver.errors + errors
-    return _report(options, findings, errors, fix_report, sources)
+    return _report(options, findings, resolver.errors + errors, fix_report, sources, config_errors=bool(resolver.errors))
+
+
+def _warn_about_target(target: str, files: list[Path]) -> None:
+    """Warnings for a `--target` that parses but cannot mean what was meant: it admits none of
+    the framework's releases that mcp-lint knows (a typo like `fastmcp>=30`), or no linted file
+    imports that framework (the target then applies to nothing)."""
+    import re
+
+    from packaging.requirements import Requirement
+
+    from mcp_lint.model.frameworks import FASTMCP_RELEASES, MCP_RELEASES
+
+    requirement = Requirement(target)  # validated already (config._parse_target)
+    module = "mcp" if requirement.name.lower() == "mcp" else "fastmcp"
+    releases = MCP_RELEASES if module == "mcp" else FASTMCP_RELEASES
+    if str(requirement.specifier) and not any(requirement.specifier.contains(r, prereleases=True) for r in releases):
+        majors = sorted({r.split(".")[0] for r in releases})
+        _warning(
+            f"'{target}' (from --target) matches no {module} release mcp-lint knows ({module} "
+            f"{', '.join(m + '.x' for m in majors)}); messages assume the behaviour of the known release nearest to it"
+        )
+    imports = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + module.encode() + rb"\b", re.MULTILINE)
+    for path in files:
+        try:
+            if imports.search(path.read_bytes()):
+                return
+        except OSError:
+            continue
+    _warning(f"'{target}' (from --target) names {module}, which no linted file imports: the target changes nothing")
+
+
+def _warning(message: str) -> None:
+    click.echo(f"mcp-lint: warning: {message}", err=True)
+
+
+def _show_settings(options: CheckOptions, resolver) -> int:
+    """`--show-settings`: the settings in force for the first path (as ruff prints them), the
+    configuration they come from, and the project the file belongs to."""
+    import json
+
+    from mcp_lint.discovery import project_root
+    from mcp_lint.registry import RULES
+
+    path = Path(options.stdin_filename) if options.stdin_filename else options.paths[0]
+    settings = resolver.for_path(path)
+    if resolver.errors:
+        return _config_failure(resolver)
+    root = project_root(path)
+    rows = [
+        ("Resolved settings for", str(path)),
+        ("Settings path", str(settings.config_path) if settings.config_path else "none (defaults)"),
+        ("Project root", str(root) if root is not None else "none (a lone file)"),
+    ]
+    out = sys.stdout
+    for label, value in rows:
+        out.write(f"{label}: {json.dumps(value)}\n")
+    out.write("\n")
+    per_file = {pattern: list(codes) for pattern, codes in settings.per_file_ignores}
+    values = [
+        ("select", list(settings.select)),
+        ("ignore", list(settings.ignore)),
+        ("enabled", [r.code for r in RULES if settings.is_enabled(r.code)]),
+        ("exclude", list(settings.exclude)),
+        ("extend-exclude", list(settings.extend_exclude)),
+        ("per-file-ignores", per_file),
+        ("target", settings.target),
+        ("target-from", settings.target_origin if settings.target else None),
+        ("cache-dir", settings.cache_dir),
+    ]
+    for key, value in values:
+        out.write(f"{key} = {json.dumps(value)}\n")
+    return EXIT_CLEAN
+
+
+def _show_files(options: CheckOptions, resolver) -> int:
+    """`--show-files`: the files a check of these paths lints (what it reports on), one a line."""
+    from mcp_lint.discovery import discover
+
+    files = discover(options.paths, resolver, force_exclude=options.force_exclude)
+    if resolver.errors:
+        return _config_failure(resolver)
+    for path in files:
+        sys.stdout.write(f"{path}\n")
+    if not files:
+        click.echo("mcp-lint: warning: no Python files found under the given paths", err=True)
+    return EXIT_CLEAN
+
+
+def _config_failure(resolver) -> int:
+    """A broken configuration with nothing else to report: its one-line error and exit 2, no
+    report (see _report)."""
+    for message in resolver.errors:
+        _error(message)
+    return EXIT_ERROR
+
+
+def _with_project_context(
+    reported: list[Path], explicit: list[Path], resolver, warned: set[str] | None = None
+) -> tuple[list[Path], list[Path] | None]:
+    """The files to analyse for a run reporting on `reported`, and the files whose findings are
+    shown (None: all of them).
+
+    A file named on the command line (by pre-commit, an editor, a user) belongs to a project: a
+    tool in another module of it may reach a helper in the named file, and only that tool tells
+    the linker the helper's failures reach the model. So the project of each named file (the
+    nearest directory with a pyproject.toml, setup.cfg or .git) is walked as a directory walk
+    would walk it, its files join the run as context, and findings are shown for the reported
+    files only. The prefilter keeps this cheap: of the context, only the tool modules that may
+    import a reported file and the modules the linker then asks for are analysed.
+    """
+    from mcp_lint.discovery import discover, project_root
+
+    roots: dict[str, Path] = {}
+    for path in explicit:
+        if str(path) == "-":
+            continue
+        root = project_root(path)
+        if root is not None:
+            roots.setdefault(os.path.abspath(root), root)
+    if not roots or not reported:
+        return reported, None
+    context = discover(list(roots.values()), resolver, warned=warned)
+    if resolver.errors:
+        context = [f for f in context if not resolver.is_broken(f)]
+    files: dict[str, Path] = {os.path.normcase(os.path.abspath(p)): p for p in reported}
+    added = False
+    for path in context:
+        key = os.path.normcase(os.path.abspath(path))
+        if key not in files:
+            files[key] = path
+            added = True
+    if not added:
+        return reported, None
+    return sorted(files.values(), key=lambda path: path.parts), reported
+
+
+def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
+    from mcp_lint.linter import display_name
+
+    names = {display_name(path) for path in shown}
+    return [finding for finding in findings if finding.filename in names]
 
 
 def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
@@ -195,24 +363,28 @@ def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
 def _run_stdin(options: CheckOptions, resolver) -> int:
     """`mcp-lint check - --stdin-filename path.py`: lint (or fix, printing the fixed text) stdin."""
     from mcp_lint.fileio import SourceError, decode_source
-    from mcp_lint.linter import PinSource, analyze_text, link, unreadable
+    from mcp_lint.linter import PinSource, unreadable
 
     filename = options.stdin_filename or "-"
+    if options.stdin_filename:
+        resolver.for_path(Path(filename))
+        if resolver.errors:
+            return _config_failure(resolver)
     try:
         source = decode_source(sys.stdin.buffer.read())
     except SourceError as exc:
         return _report(options, [unreadable(filename, str(exc))], [], FixReport(), {})
     text = source.text
-    outcome = analyze_text(source, Path(filename), filename)
     pins = PinSource(resolver)
-    findings, errors = link([outcome], resolver, pins)
+    outcomes, index, findings, errors = _lint_stdin(options, resolver, pins, source, filename)
+    outcome = outcomes[index]
     if not (options.fix or options.diff) or outcome.summary is None:
         return _report(options, findings, errors, FixReport(), {filename: text})
     from mcp_lint.fixer import fix_source, unified_diff
     from mcp_lint.linter import relint_file
 
     def lint(current: str) -> list[Finding]:
-        found, _ = relint_file([outcome], 0, current, resolver, pins)
+        found, _ = relint_file(outcomes, index, current, resolver, pins)
         return found
 
     result = fix_source(text, lint, unsafe=options.unsafe_fixes)
@@ -234,6 +406,43 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     if options.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
+
+
+def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
+    """(outcomes, index of stdin's, findings in it, errors) for the text read from stdin.
+
+    With `--stdin-filename` inside a project, the text stands in for that file among the
+    project's files (an editor's unsaved buffer): the tools of other modules that reach it count,
+    as for a file named on the command line. Otherwise it is linted alone.
+    """
+    from mcp_lint.discovery import project_root
+    from mcp_lint.linter import analyze_text, default_jobs, display_name, link
+
+    path = Path(filename)
+    if options.stdin_filename and project_root(path) is not None:
+        from mcp_lint.cache import Cache, cache_directory, lint_files
+
+        files, shown = _with_project_context([path], [path], resolver)
+        if shown is not None:
+            cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+            outcomes, findings, errors = lint_files(
+                files,
+                resolver,
+                pins,
+                jobs=options.jobs or default_jobs(),
+                cache=cache,
+                explicit=[path],
+                reuse_findings=False,
+                codes=_enabled_rules(files, resolver),
+                reported=shown,
+                sources={os.path.abspath(path): source},
+            )
+            display = display_name(path)
+            index = next(i for i, outcome in enumerate(outcomes) if outcome.display == display)
+            return outcomes, index, _only_in(findings, shown), errors
+    outcome = analyze_text(source, path, filename)
+    findings, errors = link([outcome], resolver, pins)
+    return [outcome], 0, findings, errors
 
 
 def _applicable(finding: Finding, unsafe: bool) -> bool:
@@ -380,8 +589,28 @@ def _add_noqa(options: CheckOptions, findings: list[Finding], errors: list[str],
     return EXIT_FINDINGS if report.unplaced and not options.exit_zero else EXIT_CLEAN
 
 
-def _report(options: CheckOptions, findings: list[Finding], errors: list[str], fixes: FixReport, sources: dict[str, str]) -> int:
+def _report(
+    options: CheckOptions,
+    findings: list[Finding],
+    errors: list[str],
+    fixes: FixReport,
+    sources: dict[str, str],
+    *,
+    config_errors: bool = False,
+) -> int:
+    """Write the report and return the exit code.
+
+    With a broken configuration (`config_errors`: the files it governs were not linted) no
+    format may show the run as passing: without findings nothing is written at all, neither
+    "All checks passed!" nor an empty JSON, SARIF or GitLab list nor a JUnit file with no
+    failures, and no baseline is written from the partial findings; exit 2 with the error.
+    """
     from mcp_lint.output import write_report
+
+    if config_errors and (not findings or options.write_baseline is not None):
+        for message in errors:
+            _error(message)
+        return EXIT_ERROR
 
     hidden = 0
     if options.baseline is not None or options.write_baseline is not None:
@@ -404,11 +633,13 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
         for text in fixes.diffs:
             stdout.write(text)
     if options.statistics:
-        _write_statistics(findings, stdout)
+        _write_statistics(findings, stdout, options)
     elif not options.diff or findings:
         if options.output_file is not None:
             buffer = io.StringIO()
-            write_report(findings, options.output_format, buffer, read_source=read_source, color=False)
+            write_report(
+                findings, options.output_format, buffer, read_source=read_source, color=False, unsafe_fixes=options.unsafe_fixes
+            )
             try:
                 options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
             except OSError as exc:
@@ -422,6 +653,7 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
                 read_source=read_source,
                 color=_use_color(stdout) and options.output_format == "full",
                 show_fixes_hint=True,
+                unsafe_fixes=options.unsafe_fixes,
             )
     if not machine and not options.quiet and not options.statistics:
         _summary(options, findings, fixes, stdout)
@@ -442,12 +674,24 @@ def _report(options: CheckOptions, findings: list[Finding], errors: list[str], f
     return EXIT_CLEAN
 
 
-def _write_statistics(findings: list[Finding], out: TextIO) -> None:
+def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:
+    """Findings counted per rule: a table, or with `--output-format json` a list of
+    `{code, name, count, fixable}` (ruff's keys); `fixable` under the current flags."""
     from mcp_lint.registry import get_rule
 
     counts = Counter(f.code for f in findings)
-    fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
-    for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+    fixable = Counter(f.code for f in findings if _applicable(f, options.unsafe_fixes))
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if options.output_format == "json":
+        import json
+
+        table = [
+            {"code": code, "name": (info.name if (info := get_rule(code)) else ""), "count": count, "fixable": bool(fixable[code])}
+            for code, count in rows
+        ]
+        out.write(json.dumps(table, indent=2) + "\n")
+        return
+    for code, count in rows:
         info = get_rule(code)
         marker = "[*]" if fixable[code] else "   "
         out.write(f"{count:>5}\t{code}\t{marker} {info.name if info else ''}\n")
@@ -481,5 +725,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
-    else:
+    elif options.write_baseline is None and not options.nothing_linted:
+        # Not after --write-baseline (its findings were accepted, not absent) nor when no file
+        # was linted: neither is a pass.
         out.write("All checks passed!\n")

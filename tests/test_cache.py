@@ -271,3 +271,49 @@ def test_cache_directory_follows_the_config_root(project: Path) -> None:
     assert cache_directory(SettingsResolver(isolated=True)) == project / ".mcp_lint_cache"
     (project / "pyproject.toml").unlink()
     assert cache_directory(SettingsResolver()) == project / "pkg" / ".mcp_lint_cache"
+
+
+def test_a_requirements_file_edited_in_place_inside_a_folder_is_noticed(project: Path) -> None:
+    (project / "requirements").mkdir()
+    base = project / "requirements" / "base.txt"
+    base.write_text("httpx>=0.27\n", encoding="utf-8")
+    assert check(".") == (1, FINDING.format(source=""))
+    mcp_lint.project.clear_cache()  # a new process would not remember the directories it read
+    with open(base, "a", encoding="utf-8") as handle:  # in place: the folder's listing is unchanged
+        handle.write("mcp>=1.9,<2\n")
+    assert check(".") == (1, FINDING.format(source=" (from requirements/base.txt)"))
+
+
+def test_a_change_to_an_included_requirements_file_is_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "server.py").write_text(SERVER, encoding="utf-8")
+    (app / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (app / "requirements.txt").write_text("-r ../common.txt\n", encoding="utf-8")
+    common = tmp_path / "common.txt"
+    common.write_text("httpx>=0.27\n", encoding="utf-8")
+    monkeypatch.chdir(app)
+    assert check(".") == (1, FINDING.format(source=""))
+    mcp_lint.project.clear_cache()
+    common.write_text("mcp>=1.9,<2\n", encoding="utf-8")
+    assert check(".") == (1, FINDING.format(source=" (from ../common.txt)"))
+
+
+def test_the_project_reader_returns_the_files_it_read(tmp_path: Path) -> None:
+    from mcp_lint.project import declared_dependencies
+
+    (tmp_path / "app" / "requirements").mkdir(parents=True)
+    (tmp_path / "app" / "requirements" / "base.txt").write_text("-r ../../common.txt\nhttpx\n")
+    (tmp_path / "common.txt").write_text("mcp>=1.9\n")
+    (tmp_path / "app" / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    (tmp_path / "app" / "notes.md").write_text("not read\n")
+    mcp_lint.project.clear_cache()
+    deps = declared_dependencies(tmp_path / "app" / "server.py")
+    assert deps.get("mcp").specifier == ">=1.9"
+    assert set(deps.files) == {
+        str(tmp_path / "app"),
+        str(tmp_path / "app" / "pyproject.toml"),
+        str(tmp_path / "app" / "requirements"),
+        str(tmp_path / "app" / "requirements" / "base.txt"),
+        str(tmp_path / "common.txt"),
+    }

@@ -224,3 +224,39 @@ def test_ten_thousand_files_are_discovered_quickly(project: Path) -> None:
     assert len(result) == 100 * 101
     assert "pkg7/sub/keep_skip.py" in result and "pkg7/sub/drop_skip.py" not in result
     assert elapsed < 5, f"discovery of 10k files took {elapsed:.1f}s"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_symlink_loop_is_skipped_with_one_warning_and_the_rest_is_linted(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project, {"pkg/real.py": ""})
+    try:
+        os.symlink("loop.py", project / "pkg" / "loop.py")  # points at itself
+        os.symlink(project / "pkg" / "nowhere.py", project / "pkg" / ".#real.py")  # an editor's lock file
+    except OSError:
+        pytest.skip("symlinks not permitted here")
+    assert found("pkg") == ["pkg/real.py"]
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["mcp-lint: warning: skipping pkg/loop.py: Too many levels of symbolic links"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_symlink_loop_in_the_tree_does_not_stop_the_report(project: Path) -> None:
+    from click.testing import CliRunner
+
+    from mcp_lint.cli import cli
+
+    server = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+        "def fetch(url: str) -> str:\n    if not url:\n        return 'Error: url is required'\n    return url\n"
+    )
+    write(project, {"server.py": server})
+    try:
+        os.symlink("loop.py", project / "loop.py")
+    except OSError:
+        pytest.skip("symlinks not permitted here")
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "."], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith("server.py:9:9: MCP005 ")
+    assert "skipping loop.py: Too many levels of symbolic links" in result.stderr

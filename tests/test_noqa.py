@@ -216,3 +216,24 @@ def test_a_file_with_only_foreign_directives_is_not_tokenized(monkeypatch: pytes
         "        raise ValueError(f'cannot read: {e}')  # noqa: B904\n"
     )
     assert [(f.code, f.location.row) for f in lint_source(source)] == [("MCP002", 11)]
+
+
+@pytest.mark.parametrize(
+    ("line", "fixed"),
+    [
+        # The same directive inside a string literal earlier on the line is program data.
+        ('    return "ok # noqa: MCP003 here"  # noqa: MCP003\n', '    return "ok # noqa: MCP003 here"\n'),
+        ("    return 'a#noqa:MCP003'  # noqa: MCP003, E501\n", "    return 'a#noqa:MCP003'  # noqa: E501\n"),
+        ('    return "x"  # keep: # noqa: MCP003 reason\n', '    return "x"  # keep: reason\n'),
+    ],
+)
+def test_unused_noqa_fix_edits_only_the_comment(tmp_path: Path, line: str, fixed: str) -> None:
+    head = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef ping() -> str:\n"
+    (tmp_path / "server.py").write_text(head + line, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["check", "--no-cache", "--extend-select", "MCP100", "--fix", str(tmp_path / "server.py")], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "server.py").read_text(encoding="utf-8") == head + fixed
+    second = CliRunner().invoke(cli, ["check", "--no-cache", "--extend-select", "MCP100", "--fix", str(tmp_path / "server.py")])
+    assert second.exit_code == 0 and (tmp_path / "server.py").read_text(encoding="utf-8") == head + fixed

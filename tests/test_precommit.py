@@ -194,3 +194,58 @@ def test_hook_manifest_declares_both_hooks_for_python_files() -> None:
         assert hook["types"] == ["python"]
         assert hook["language"] == "python"
         assert hook["require_serial"] is True
+
+
+SERVER_WITH_HELPER = """\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.helpers import load
+
+mcp = FastMCP("items")
+
+
+@mcp.tool()
+def get_item(item_id: str) -> str:
+    \"\"\"Fetch one item.\"\"\"
+    return load(item_id)
+"""
+HELPER_CLEAN = """\
+import httpx
+from mcp.server.fastmcp.exceptions import ToolError
+
+
+def load(item_id: str) -> str:
+    try:
+        return httpx.get(f"https://items.example/{item_id}").text
+    except httpx.HTTPError as e:
+        raise ToolError(f"could not load item {item_id}; check the id and retry") from e
+"""
+HELPER_LEAKING = HELPER_CLEAN.replace("could not load item {item_id}; check the id and retry", "could not load {item_id}: {e}")
+
+
+def test_a_commit_that_changes_only_a_helper_fails_the_hook(hooks_repo: Path, tmp_path: Path) -> None:
+    # The hook is installed as a user installs it; the commit touches pkg/helpers.py alone, so
+    # pre-commit passes only that file, and the tool that reaches it is in pkg/server.py.
+    root = project(
+        tmp_path / "project",
+        {"pyproject.toml": '[project]\nname = "items"\n', "pkg/__init__.py": "", "pkg/server.py": SERVER_WITH_HELPER, "pkg/helpers.py": HELPER_CLEAN},
+    )
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks_repo, capture_output=True, text=True, check=True).stdout.strip()
+    config = f"repos:\n  - repo: {hooks_repo}\n    rev: {rev}\n    hooks:\n      - id: mcp-lint\n"
+    (root / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=root, check=True, capture_output=True, env=env)
+    git("add", ".pre-commit-config.yaml", cwd=root)
+    subprocess.run(["git", "commit", "-q", "-m", "hooks"], cwd=root, check=True, capture_output=True, env=env, timeout=900)
+
+    (root / "pkg" / "helpers.py").write_text(HELPER_LEAKING, encoding="utf-8")
+    git("add", "pkg/helpers.py", cwd=root)
+    result = subprocess.run(
+        ["git", "commit", "-m", "leak the upstream error"], cwd=root, capture_output=True, text=True, env=env, timeout=900
+    )
+    output = result.stdout + result.stderr
+
+    assert result.returncode != 0, output
+    assert hook_status(output, "mcp-lint") == "Failed"
+    assert re.search(r"^pkg/helpers\.py:9:\d+: MCP002 Helper 'load' \(reached from tool 'get_item'\)", output, re.MULTILINE), output
+    assert "pkg/server.py" not in output

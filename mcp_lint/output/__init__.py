@@ -25,8 +25,11 @@ class ReportOptions:
 
     read_source: Callable[[str], str | None]
     color: bool = False
-    # Mark safe-fixable findings with `[*]`; pointless once `--fix` has applied the safe fixes.
+    # Mark fixable findings with `[*]`; pointless once `--fix` has applied the safe fixes.
     show_fixes_hint: bool = True
+    # Whether the run has `--unsafe-fixes`: then `--fix` applies unsafe fixes too, and `[*]`
+    # marks them as well (as ruff does).
+    unsafe_fixes: bool = False
 
 
 def write_report(
@@ -37,12 +40,13 @@ def write_report(
     read_source: Callable[[str], str | None],
     color: bool = False,
     show_fixes_hint: bool = True,
+    unsafe_fixes: bool = False,
 ) -> None:
     """Write ``findings`` (already sorted and filtered) to ``out`` in the format ``fmt``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}")
     writer = importlib.import_module(f"{__name__}.{fmt}")
-    writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint))
+    writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint, unsafe_fixes))
 
 
 def relative_posix_path(filename: str) -> str:
@@ -70,5 +74,15 @@ def path_to_uri_reference(filename: str) -> str:
 
 
 def is_safe_fixable(finding: Finding) -> bool:
-    """Whether plain `--fix` fixes this finding: what the `[*]` marker promises."""
+    """Whether plain `--fix` fixes this finding."""
     return finding.fix is not None and finding.fix.applicability is Applicability.SAFE
+
+
+def is_fixable(finding: Finding, options: ReportOptions) -> bool:
+    """Whether `--fix` with this run's flags fixes this finding: what the `[*]` marker promises
+    (unsafe fixes count under `--unsafe-fixes`; display-only fixes never)."""
+    if finding.fix is None:
+        return False
+    if finding.fix.applicability is Applicability.SAFE:
+        return True
+    return options.unsafe_fixes and finding.fix.applicability is Applicability.UNSAFE

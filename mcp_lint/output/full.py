@@ -21,13 +21,18 @@ from typing import Callable, Iterator, Sequence, TextIO
 import unicodedata
 
 from mcp_lint.findings import Finding
-from mcp_lint.output import ReportOptions, is_safe_fixable
+from mcp_lint.output import ReportOptions, is_fixable
 
 # Lines shown above and below the flagged line.
 CONTEXT_LINES = 2
 # Tabs are shown as spaces so that the underline lines up with the text above it whatever the
 # terminal's tab stops; 4 matches the indentation width of most Python code.
 TAB_WIDTH = 4
+# At most this many characters of a source line are shown (a minified or generated line can be
+# megabytes long); a cut is marked with an ellipsis, and the flagged span stays in view.
+MAX_LINE = 200
+# How much of the line before the flagged span stays in view when the line is cut on the left.
+_LEAD = 40
 # Never wrap: a wrapped source line would break the underline's alignment.
 _CONSOLE_WIDTH = 1 << 16
 
@@ -130,7 +135,7 @@ def _write_all(findings: Sequence[Finding], console, options: ReportOptions) -> 
         if index:
             console.print()
         source_lines = lines_of(finding.filename)
-        for text in render(finding, source_lines, show_fix_marker=options.show_fixes_hint):
+        for text in render(finding, source_lines, show_fix_marker=options.show_fixes_hint and is_fixable(finding, options)):
             console.print(text)
 
 
@@ -157,7 +162,7 @@ def _header(finding: Finding, *, show_fix_marker: bool) -> Text:
         (finding.code, _CODE),
         " ",
     )
-    if show_fix_marker and is_safe_fixable(finding):
+    if show_fix_marker:
         header.append("[*]", _FIX_MARKER)
         header.append(" ")
     header.append(_printable(finding.message))
@@ -173,14 +178,26 @@ def _excerpt(
         return Text(f"{label:>{gutter_width}} |", style=_GUTTER)
 
     yield gutter()
+    # One window for every row, so the rows around the flagged one stay aligned with it.
+    start = finding.location.column - 1
+    lo = max(0, start - _LEAD) if start + 1 > MAX_LINE - _LEAD else 0
     for number in range(first, last + 1):
         line = _printable(source_lines[number - 1])
-        shown = line.expandtabs(TAB_WIDTH).rstrip()
+        cut = _window(line, lo)
+        shown = cut.expandtabs(TAB_WIDTH).rstrip()
         yield Text.assemble(gutter(str(number)), " " if shown else "", shown)
         if number == finding.location.row:
-            offset, width = _underline(line, finding)
+            offset, width = _underline(line, finding, lo)
             yield Text.assemble(gutter(), " ", " " * offset, ("^" * width, _UNDERLINE))
     yield gutter()
+
+
+def _window(line: str, lo: int) -> str:
+    """At most MAX_LINE characters of `line` from `lo`, an ellipsis marking each cut."""
+    if len(line.rstrip()) <= MAX_LINE and lo == 0:
+        return line
+    body = line[lo : lo + MAX_LINE]
+    return ("…" if lo else "") + body + ("…" if len(line.rstrip()) > lo + MAX_LINE else "")
 
 
 def _context_window(source_lines: Sequence[str], row: int) -> tuple[int, int]:
@@ -194,7 +211,7 @@ def _context_window(source_lines: Sequence[str], row: int) -> tuple[int, int]:
     return first, last
 
 
-def _underline(line: str, finding: Finding) -> tuple[int, int]:
+def _underline(line: str, finding: Finding, lo: int = 0) -> tuple[int, int]:
     """Start (in terminal cells) and width of the underline of the finding's span on ``line``.
 
     A span that continues on later lines is underlined to the end of its first line; an empty
@@ -206,6 +223,12 @@ def _underline(line: str, finding: Finding) -> tuple[int, int]:
         end = max(finding.end_location.column - 1, start)
     else:
         end = len(line.rstrip())
+    if lo or len(line.rstrip()) > MAX_LINE:  # a cut line: measure within the window shown
+        visible = _window(line, lo)
+        head = 1 if lo else 0  # the leading ellipsis
+        start = head + start - lo
+        end = min(head + end - lo, head + MAX_LINE)
+        line = visible
     offset = cell_len(line[:start].expandtabs(TAB_WIDTH))
     # Expanding the longer prefix (not the span alone) keeps tab stops inside the span right.
     width = cell_len(line[:end].expandtabs(TAB_WIDTH)) - offset

@@ -21,7 +21,7 @@ from mcp_lint.rules.base import (
 from mcp_lint.rules.common import is_protocol_error_class, protocol_error_message, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
-from mcp_lint.rules.text import vague_reason
+from mcp_lint.rules.text import clip, vague_reason
 
 _NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
 
@@ -115,7 +115,7 @@ def refund(invoice_id: str, amount: float) -> str:
                 variant=f"{reason}-other" if reach == "raise-other" else reason,
                 reach="raise" if reach.startswith("raise") else reach,
                 statement=node,
-                data={"text": display[:80]},
+                data={"text": clip(display, 80)},
                 fix_message=f"Name what failed, what was observed, what the next call can change and when to stop, e.g. {template}",
                 fix_applicability=Applicability.DISPLAY_ONLY,
                 fix_edits=(edit,),

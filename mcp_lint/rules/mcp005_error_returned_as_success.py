@@ -29,7 +29,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.results import classify_return, envelope_callee
-from mcp_lint.rules.text import is_argument_complaint, is_single_lookup
+from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -174,7 +174,7 @@ def check_health() -> dict:
                 message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
             data = {
                 "kind": kind,
-                "what": " ".join(description.replace("{}", "…").split())[:60],
+                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 "msg": ctx.source(message) if message is not None else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,

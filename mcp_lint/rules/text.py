@@ -151,3 +151,16 @@ _ARGUMENT_COMPLAINT = re.compile(
 
 def is_argument_complaint(text: str) -> bool:
     return bool(_ARGUMENT_COMPLAINT.search(text))
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` as a message quotes it: whole when it fits in `limit` characters, else cut at a
+    word boundary where one is near and marked with an ellipsis, so a quoted literal that was
+    cut short never reads as the literal itself."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
