@@ -274,6 +274,15 @@ def clean(cache_dir: Path | None) -> None:
     click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
 
 
+def _register_probe() -> None:
+    from mcp_lint.probe.command import probe  # click only: `mcp` is imported when the command runs
+
+    cli.add_command(probe)
+
+
+_register_probe()
+
+
 def main() -> None:
     cli(prog_name="mcp-lint")
 

@@ -178,10 +178,12 @@ def default_jobs() -> int:
 
 
 class PinSource:
-    """Framework pins for a file: `[tool.mcp-lint] target` first, then declared dependencies."""
+    """Framework pins for a file: `[tool.mcp-lint] target` first, then declared dependencies
+    (unless `declared` is off: an in-memory module has no project on disk)."""
 
-    def __init__(self, resolver: SettingsResolver) -> None:
+    def __init__(self, resolver: SettingsResolver, declared: bool = True) -> None:
         self.resolver = resolver
+        self.declared = declared
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
@@ -197,6 +199,8 @@ class PinSource:
         if settings.target:
             pin = parse_target(settings.target).get(distribution)
             return (pin.specifier, settings.target_origin) if pin is not None else None
+        if not self.declared:
+            return None
         pin = declared_dependencies(path).get(distribution)
         if pin is None:
             return None
@@ -307,7 +311,8 @@ def relint_file(
 
 
 def lint_source(text: str, filename: str = "server.py", *, target: str | None = None, select: Sequence[str] | None = None) -> list[Finding]:
-    """Lint one in-memory module (tests, rule examples)."""
+    """Lint one in-memory module (tests, rule examples). Only `target` pins its framework: the
+    module is not in the project whose pyproject.toml the working directory happens to hold."""
     overrides: dict[str, object] = {}
     if target:
         # As a project's configuration would set it: messages credit `[tool.mcp-lint] target`.
@@ -318,7 +323,7 @@ def lint_source(text: str, filename: str = "server.py", *, target: str | None = 
     resolver = SettingsResolver(isolated=True, overrides=overrides or None)
     source = SourceFile(text, "utf-8", "\n")
     outcome = analyze_text(source, Path(filename), filename)
-    findings, errors = link([outcome], resolver)
+    findings, errors = link([outcome], resolver, PinSource(resolver, declared=False))
     if errors:
         raise RuntimeError("; ".join(errors))
     return findings

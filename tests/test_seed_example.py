@@ -15,12 +15,12 @@ REPO = Path(__file__).resolve().parent.parent
 # and two on the return of import_note (`return f"Error: {e}"`: a failure returned as a success,
 # MCP005, whose text is the raw exception's, MCP002).
 DEFECTS = [
-    ("read_note", "MCP001", 19),
-    ("import_note", "MCP005", 31),
-    ("import_note", "MCP002", 31),
-    ("archive_notes", "MCP003", 41),
-    ("rename_note", "MCP004", 50),
-    ("delete_note", "MCP005", 60),
+    ("read_note", "MCP001", 22),
+    ("import_note", "MCP005", 34),
+    ("import_note", "MCP002", 34),
+    ("archive_notes", "MCP003", 44),
+    ("rename_note", "MCP004", 53),
+    ("delete_note", "MCP005", 63),
 ]
 
 

@@ -1,6 +1,7 @@
 """A small notes server with one error-channel defect per tool (mcp-lint's worked example)."""
 
 import sqlite3
+import traceback
 
 import httpx
 from mcp.server.fastmcp import FastMCP
@@ -9,6 +10,8 @@ from mcp.types import INVALID_PARAMS, ErrorData
 
 mcp = FastMCP("notes")
 db = sqlite3.connect("notes.db")
+db.executescript("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT);"
+                 "INSERT OR IGNORE INTO notes VALUES (1, 'Welcome', 'The first note.');")
 
 
 @mcp.tool()
@@ -27,8 +30,8 @@ async def import_note(url: str) -> str:
         async with httpx.AsyncClient() as client:
             response = await client.get(url)
             response.raise_for_status()
-    except Exception as e:
-        return f"Error: {e}"
+    except Exception:
+        return f"Error: {traceback.format_exc()}"
     db.execute("INSERT INTO notes (body) VALUES (?)", (response.text,))
     db.commit()
     return "imported"
@@ -60,3 +63,7 @@ def delete_note(note_id: int) -> str:
         return f"Note {note_id} not found"
     db.commit()
     return "deleted"
+
+
+if __name__ == "__main__":
+    mcp.run()

@@ -10,6 +10,8 @@ from mcp.server.fastmcp.exceptions import ToolError
 logger = logging.getLogger(__name__)
 mcp = FastMCP("notes")
 db = sqlite3.connect("notes.db")
+db.executescript("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT);"
+                 "INSERT OR IGNORE INTO notes VALUES (1, 'Welcome', 'The first note.');")
 
 
 @mcp.tool()
@@ -77,3 +79,7 @@ def delete_note(note_id: int) -> str:
         raise ToolError(f"Note {note_id} not found; it may already be deleted, call list_notes to check")
     db.commit()
     return "deleted"
+
+
+if __name__ == "__main__":
+    mcp.run()
