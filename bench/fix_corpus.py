@@ -9,12 +9,18 @@ in place. The first run fixes the copy; the script then counts the files it chan
 it applied, parses every .py file of the copy with libcst, checks that the files that did not parse
 before were not written, and runs the same command a second time, which must change nothing. It
 prints the counts and exits 1 when any check fails (issue #3's corpus criterion).
+
+With ruff installed (`pip install ruff`), it also counts what a reviewer would flag in the changed
+files, before and after the fix: unused imports and variables (F401, F841), implicit
+concatenation on one line (ISC001) and f-strings in logging calls (G004). The fixes must not add
+any (issue #11); without ruff the check is skipped and the output says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -28,6 +34,7 @@ from pathlib import Path
 import libcst
 
 COMMAND = ["check", ".", "--fix", "--unsafe-fixes"]
+REVIEW_CODES = ("F401", "F841", "ISC001", "G004")
 _SUMMARY = re.compile(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.$", re.M)
 _FOUND = re.compile(r"^Found (\d+) errors?\.$", re.M)
 
@@ -75,6 +82,36 @@ def unparsable(root: Path, files: list[Path]) -> list[Path]:
     return bad
 
 
+def uncompilable(root: Path, files: list[Path]) -> list[Path]:
+    """Files the running Python refuses (stricter than libcst: e.g. quotes nested in an f-string
+    before 3.12, `await` outside async functions)."""
+    bad = []
+    for relative in files:
+        try:
+            compile((root / relative).read_bytes(), str(relative), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            bad.append(relative)
+    return bad
+
+
+def ruff_counts(root: Path, files: list[Path]) -> Counter[str] | None:
+    """Findings of REVIEW_CODES in `files` (relative to `root`); None when ruff is not installed."""
+    ruff = shutil.which("ruff")
+    command = [ruff] if ruff else [sys.executable, "-m", "ruff"]
+    arguments = ["check", "--isolated", "--no-cache", "--select", ",".join(REVIEW_CODES), "--output-format", "json", "--exit-zero"]
+    try:
+        completed = subprocess.run([*command, *arguments, *map(str, files)], cwd=root, capture_output=True, text=True)
+    except OSError:
+        return None
+    if completed.returncode != 0:
+        return None
+    return Counter(item["code"] for item in json.loads(completed.stdout or "[]"))
+
+
+def format_counts(counts: Counter[str]) -> str:
+    return f"{sum(counts.values())} (" + ", ".join(f"{code} {counts.get(code, 0)}" for code in REVIEW_CODES) + ")"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", default="/work/corpus/src", type=Path, help="directory of unpacked packages")
@@ -108,6 +145,15 @@ def main(argv: list[str] | None = None) -> int:
         for error in first.errors:
             print(f"  {error}")
         print(f"  unparsable after fixing: {len(newly_broken)}; non-parsable originals written: {len(written_broken)}")
+        newly_uncompilable = sorted(set(uncompilable(root, changed)) - set(uncompilable(source, changed)))
+        print(f"  changed files this Python no longer compiles: {len(newly_uncompilable)}")
+
+        review_before = ruff_counts(source, changed) if changed else Counter()
+        review_after = ruff_counts(root, changed) if changed else Counter()
+        if review_before is None or review_after is None:
+            print("  ruff: not installed, the review check is skipped (pip install ruff)")
+        else:
+            print(f"  ruff {','.join(REVIEW_CODES)} on the changed files: before {format_counts(review_before)}, after {format_counts(review_after)}")
 
         second = run_fix(root)
         again = digests(root)
@@ -122,10 +168,14 @@ def main(argv: list[str] | None = None) -> int:
             problems.append(f"{len(first.errors) + len(second.errors)} fix errors (see above)")
         if newly_broken:
             problems.append("files no longer parse: " + ", ".join(map(str, newly_broken[:10])))
+        if newly_uncompilable:
+            problems.append("files no longer compile: " + ", ".join(map(str, newly_uncompilable[:10])))
         if written_broken:
             problems.append("files that did not parse were written: " + ", ".join(map(str, written_broken[:10])))
         if changed_again or second.fixed:
             problems.append("the second run still fixed: " + ", ".join(map(str, changed_again[:10])))
+        if review_before is not None and review_after is not None and sum(review_after.values()) > sum(review_before.values()):
+            problems.append(f"the fixes added ruff findings: {format_counts(review_before)} -> {format_counts(review_after)}")
         for problem in problems:
             print(f"FAIL: {problem}")
         if not problems:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.imports import read_imports
+from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
 from mcp_lint.model.positions import function_layout
@@ -21,6 +22,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa
+from mcp_lint.prefilter import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
@@ -42,17 +44,9 @@ def _beyond_cpython_limits(exc: SyntaxError) -> bool:
 
 
 def module_name_for(path: Path) -> tuple[str, bool]:
-    """Dotted module name from the package directories above `path`, and whether it is a package."""
-    path = path.resolve() if not path.is_absolute() else path
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
-    while (directory / "__init__.py").exists():
-        parts.append(directory.name)
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    return ".".join(reversed(parts)), is_package
+    """Dotted module name of `path` (see prefilter.module_name), and whether it is a package."""
+    name = module_name(path if path.is_absolute() else path.resolve())
+    return name.dotted, name.is_package
 
 
 def family_hint(model: ModuleModel) -> Family | None:
@@ -105,16 +99,20 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         return _syntax_failure(source, path, exc)
     except (RecursionError, MemoryError):
         return ParseFailure("file is too deeply nested to parse")
-    module_name, is_package = module_name_for(path)
-    model = build_model(module, module_name, is_package)
+    name = module_name(path if path.is_absolute() else path.resolve())
+    model = build_model(module, name.dotted, name.is_package)
     ctx = FileContext(module, model, source, tree)
-    summary = ModuleSummary(path=display, module=module_name)
+    summary = ModuleSummary(path=display, module=name.dotted, module_alias=name.alias)
     summary.family_hint = family_hint(model)
     summary.lowlevel_major_hint = model.lowlevel_major_hint
     summary.servers = dict(model.servers)
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)
+    summary.param_pending = list(model.param_pending)
+    summary.server_arguments = list(model.server_arguments)
+    summary.lifespans = list(model.lifespans)
+    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
     summary.classes = dict(model.classes)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
@@ -128,8 +126,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     rules = all_rules(codes)
     layout = function_layout(module)
     for qual, facts in model.functions.items():
-        fsum = FunctionSummary(qual, facts.name, facts.params)
-        fsum.calls = _call_edges(facts)
+        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
+        fsum.calls = _call_edges(facts, model)
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -145,7 +143,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
-        summary.import_anchor = _import_anchor(tree, ctx.lines)
+        summary.imports = read_imports(tree, ctx.lines, name.dotted)
     return summary
 
 
@@ -165,9 +163,15 @@ def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> Pars
     return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
 
 
-def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
+def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
+    """One edge per resolved call, then the functions the calls run without naming them
+    (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch)."""
     edges: list[CallEdge] = []
+    by_call: dict[int, CallEdge] = {}
     for call in facts.calls:
+        by_call[id(call)] = CallEdge(
+            call.callee or "", call.returned, (), isinstance(call.node.func, cst.Attribute), call.guarded, call.branch
+        )
         if call.callee is None:
             continue
         exc_params: list[int] = []
@@ -178,41 +182,69 @@ def _call_edges(facts: FunctionFacts) -> list[CallEdge]:
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
-        edges.append(
-            CallEdge(
-                call.callee,
-                call.returned,
-                tuple(exc_params),
-                isinstance(call.node.func, cst.Attribute),
-                call.guarded,
-                call.branch,
-            )
-        )
+        edge = replace(by_call[id(call)], exc_params=tuple(exc_params), param_call=_param_call(call.node, facts), arg_types=_arg_types(call.node, facts))
+        by_call[id(call)] = edge
+        edges.append(edge)
+    for callback in facts.callbacks:
+        edges.append(_run_by(by_call[id(callback.call)], callback.callee))
+    for callee in _table_targets(facts, model):
+        edges.append(_run_by(by_call[id(callee[0])], callee[1]))
     return edges
 
 
-def _import_anchor(tree: ast.Module | None, lines: list[str]) -> tuple[int, int, bool]:
-    """Where fixes insert imports: (row, column, after_existing_import).
+def _run_by(edge: CallEdge, callee: str) -> CallEdge:
+    """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=())
 
-    At the end of the line of the last top-level import when there is one (the fix inserts
-    "\n<import>", so a trailing comment stays on its line), else after the module docstring,
-    else at the top of the file. Read with `ast`: only statement lines are needed.
-    """
-    if tree is None:
-        return 1, 1, False
-    last_import: ast.stmt | None = None
-    docstring_end = 0
-    for index, stmt in enumerate(tree.body):
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            last_import = stmt
-        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-            docstring_end = stmt.end_lineno or stmt.lineno
-        elif last_import is not None and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+
+def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:
+    """`db.query(...)` where `db` is an untyped parameter: (its position, ".query")."""
+    name = dotted(call.func)
+    if name is None or "." not in name:
+        return None
+    root, _, rest = name.partition(".")
+    if root in {"self", "cls"} or root not in facts.params or root in facts.local_types:
+        return None
+    return facts.params.index(root), "." + rest
+
+
+def _arg_types(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, str, str], ...]:
+    """The arguments of `call` whose class is known here (a typed local or parameter)."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
             break
-    if last_import is not None:
-        row = last_import.end_lineno or last_import.lineno
-        return row, len(lines[row - 1]) + 1, True
-    return docstring_end + 1, 1, False
+        if isinstance(arg.value, cst.Name) and arg.value.value in facts.local_types:
+            keyword = arg.keyword.value if arg.keyword is not None else ""
+            out.append((-1 if keyword else position, keyword, facts.local_types[arg.value.value]))
+        if arg.keyword is None:
+            position += 1
+    return tuple(out)
+
+
+def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallFact, str]]:
+    """Calls through tables of functions reach every function the table holds: a table of this
+    module by name, the tables of this module when the table is a parameter (`registry[name]`
+    with the registry built here), or the methods named `<prefix>...` for `getattr(self, ...)`."""
+    out: list[tuple[CallFact, str]] = []
+    for dynamic in facts.dynamic_calls:
+        targets: list[str] = []
+        if dynamic.prefix is not None:
+            owner = facts.qualname.rsplit(".", 1)[0] + "."
+            targets = [
+                qual
+                for qual, other in model.functions.items()
+                if qual.startswith(owner) and "." not in qual[len(owner) :] and other.name.startswith(dynamic.prefix)
+                and other is not facts and not other.name.startswith("__")
+            ]
+        elif dynamic.table:
+            local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
+            targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
+        else:
+            targets = [ref for refs in model.function_tables.values() for ref in refs]
+        out.extend((dynamic.call, target) for target in dict.fromkeys(targets))
+    return out
 
 
 def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
@@ -235,6 +267,9 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
         if facts.class_name and facts.self_instances:
             for attribute, callee in facts.self_instances.items():
                 out[f"{facts.class_name}.{attribute}"] = callee
+    # Annotated names (`api: Api = None`, a class body's `client: Api`), globals set in functions.
+    for name, type_name in model.typed_names.items():
+        out.setdefault(name, type_name)
     return out
 
 

@@ -156,7 +156,7 @@ class FileInput:
         """The key of this file's analysis (see the module docstring, level 1); `codes` are the
         rules it ran (a summary made by fewer rules lacks the others' findings)."""
         rules = ",".join(sorted(codes)) if codes is not None else "all"
-        parts = (tool_fingerprint(), self.display, self.module.dotted, str(self.module.is_package), self.digest, rules)
+        parts = (tool_fingerprint(), self.display, self.module.dotted, self.module.alias, str(self.module.is_package), self.digest, rules)
         return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
@@ -421,7 +421,7 @@ def _run_key(
             settings_fp = fingerprints[id(settings)] = f"{settings.fingerprint()}:{settings.root}"
         named = explicit_set is not None and _absolute(path) in explicit_set
         shown = reported_set is None or _absolute(path) in reported_set
-        row = (display, content, module.dotted, str(module.is_package), str(named), str(shown), settings_fp)
+        row = (display, content, module.dotted, module.alias, str(module.is_package), str(named), str(shown), settings_fp)
         hasher.update("\0".join(row).encode("utf-8", "surrogatepass") + b"\n")
     return hasher.hexdigest()
 

@@ -17,6 +17,7 @@ import libcst
 
 from mcp_lint.fileio import dominant_newline
 from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.unused_imports import drop_unused_imports
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -70,11 +71,22 @@ def select_fixes(findings: Sequence[Finding], *, unsafe: bool) -> list[Finding]:
     chosen: list[Finding] = []
     taken: list[Edit] = []
     for finding in candidates:
-        if any(_overlap(edit, other) for edit in _edits(finding) for other in taken):
+        # An edit an earlier chosen fix already makes (the same import, the same rewrite of a
+        # statement two rules flag) is applied once: it collides with nothing.
+        fresh = [edit for edit in _edits(finding) if edit not in taken]
+        if any(_overlap(edit, other) for edit in fresh for other in taken):
             continue
         chosen.append(finding)
-        taken.extend(_edits(finding))
+        taken.extend(fresh)
     return chosen
+
+
+def chosen_edits(chosen: Sequence[Finding]) -> list[Edit]:
+    """The edits of the chosen fixes, each distinct edit once (see select_fixes)."""
+    edits: list[Edit] = []
+    for finding in chosen:
+        edits.extend(edit for edit in _edits(finding) if edit not in edits)
+    return edits
 
 
 @dataclass
@@ -124,8 +136,11 @@ def fix_source(
 
         where = f"pass {pass_number}: {', '.join(sorted({finding.code for finding in chosen}))}"
         try:
-            edits = [_with_newline(edit, newline) for finding in chosen for edit in _edits(finding)]
+            edits = [_with_newline(edit, newline) for edit in chosen_edits(chosen)]
             fixed = apply_edits(current, edits)
+            # In the same pass: the imports the fixes so far left without a use go too.
+            cleanup = [_with_newline(edit, newline) for edit in drop_unused_imports(text, fixed)]
+            fixed = apply_edits(fixed, cleanup)
         except ValueError as exc:
             return _failed(text, original_findings, f"fix could not be applied ({where}): {exc}")
         try:

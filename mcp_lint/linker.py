@@ -11,8 +11,9 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from mcp_lint.findings import Edit, Finding, Fix, Location
-from mcp_lint.model.facts import catches
+from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.imports import import_edits
+from mcp_lint.model.facts import LIFESPAN, catches
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
     Family,
@@ -21,7 +22,7 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
 
@@ -60,6 +61,19 @@ class Project:
             for qual, fn in summary.functions.items():
                 self.functions.setdefault(qual, (summary, fn))
             self.servers.update(summary.servers)
+        # A module below namespace folders is also reached by its `__init__.py`-chain name (a
+        # script importing a sibling); a real module of that name wins.
+        self.module_aliases: dict[str, str] = {}
+        self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
+        # Functions defined directly in another function: a decorator's wrapper, a closure.
+        self._nested: dict[str, list[str]] = {}
+        for qual in self.functions:
+            parent = qual.rpartition(".")[0]
+            if parent in self.functions:
+                self._nested.setdefault(parent, []).append(qual)
+        for summary in summaries:
+            if summary.module_alias and summary.module_alias not in self.modules:
+                self.module_aliases.setdefault(summary.module_alias, summary.module)
 
     # -- name resolution across modules ---------------------------------------------------
     def resolve(self, qualname: str, depth: int = 0) -> str:
@@ -71,6 +85,9 @@ class Project:
             module = ".".join(parts[:cut])
             summary = self.modules.get(module)
             if summary is None:
+                canonical = self.module_aliases.get(module)
+                if canonical is not None:
+                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1)
                 continue
             rest = parts[cut:]
             target = summary.reexports.get(rest[0])
@@ -89,6 +106,8 @@ class Project:
         return self._functions_found[qualname]
 
     def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        if qualname.startswith(LIFESPAN + "."):
+            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
         resolved = self.resolve(qualname)
         found = self.functions.get(resolved)
         if found is not None or depth > 4:
@@ -104,6 +123,11 @@ class Project:
                 key = ".".join(rest[:width])
                 if len(rest) > width and key in summary.instances:
                     return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
+            for width in (2, 1):
+                factory = self.functions.get(".".join(parts[: cut + width]))
+                if len(rest) > width and factory is not None and factory[1].returns_type:
+                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
             # A method inherited from a base class.
             class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
             if len(rest) == 2 and class_key in summary.classes:
@@ -112,6 +136,34 @@ class Project:
                     if found is not None:
                         return found
             break
+        return None
+
+    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
+        """The functions a decorator under the registration runs on every call of `fn`: the
+        functions defined inside the decorator (`def wrapper(*a): try: return fn(*a) ...`, and
+        `wrap.inner` of a decorator factory), which return `fn`'s value."""
+        out: list[str] = []
+        for name in fn.wrappers:
+            found = self.function(name)
+            if found is None:
+                continue
+            pending = list(self._nested.get(found[1].qualname, ()))
+            while pending:
+                qual = pending.pop()
+                out.append(qual)
+                pending.extend(self._nested.get(qual, ()))
+        return out
+
+    def _lifespan_member(self, rest: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        """`<lifespan>.db.query`: the method on what a server's lifespan function yields
+        (`async def lifespan(server) -> AsyncIterator[AppContext]`, AppContext having `db: Database`)."""
+        for summary in self.summaries:
+            for lifespan in summary.lifespans:
+                found = self.function(lifespan)
+                if found is not None and found[1].returns_type:
+                    method = self.function(found[1].returns_type + rest, depth + 1)
+                    if method is not None:
+                        return method
         return None
 
     # -- tools ----------------------------------------------------------------------------
@@ -125,6 +177,13 @@ class Project:
                 if server and family is None and (not summary.mentions_framework or self._is_project_class(server)):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
+            for function, register, param, tool_name in summary.param_pending:
+                key = (register, param)  # every tool of one register function asks the same
+                if key not in self._passed:
+                    self._passed[key] = self._servers_passed(register, param)
+                for family, server in self._passed[key]:
+                    out.append((ToolRegistration(function, tool_name, family, server or None), summary))
+        out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
@@ -141,6 +200,54 @@ class Project:
                         (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
                     )
         return out + extra
+
+    def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
+        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`)."""
+        if not reg.function.startswith(TABLE_REF):
+            return [(reg, summary)]
+        return [
+            (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
+            for function in self.function_table(reg.function[len(TABLE_REF) :])
+        ]
+
+    def function_table(self, qualname: str) -> list[str]:
+        """The functions of a module-level dict or list of another module, through re-exports."""
+        resolved = self.resolve(qualname)
+        module, _, name = resolved.rpartition(".")
+        summary = self.modules.get(module)
+        return list(summary.function_tables.get(name, ())) if summary is not None else []
+
+    def _servers_passed(self, register: str, param: str, depth: int = 0) -> list[tuple[Family | None, str]]:
+        """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,
+        store)` with mcp a FastMCP, in any module), also through callers that pass on their own
+        parameter (`def register_all(server): register_tools(server)`): one (family, server key)
+        per distinct server."""
+        found = self.function(register)
+        if found is None or param not in found[1].params or depth > 3:
+            return []
+        params = found[1].params
+        out: list[tuple[Family | None, str]] = []
+        for summary in self.summaries:
+            for callee, position, keyword, server, family in summary.server_arguments:
+                if keyword != param and (keyword or position < 0):
+                    continue
+                target = self.function(callee)
+                if target is None or target[1].qualname != found[1].qualname:
+                    continue
+                shift = 1 if params[0] in {"self", "cls"} else 0  # `tools.register(mcp)`: self is not passed
+                if not keyword and params[position + shift : position + shift + 1] != (param,):
+                    continue
+                if server.startswith(PARAM_REF):
+                    outer, _, outer_param = server[len(PARAM_REF) :].rpartition("#")
+                    out.extend(s for s in self._servers_passed(outer, outer_param, depth + 1) if s not in out)
+                    continue
+                if family is None and server:
+                    family = self.server_family(server)
+                    if family is None:
+                        continue  # an object we cannot tie to MCP
+                if (family, server) not in out:
+                    out.append((family, server))
+        return out
 
     def server_family(self, key: str) -> Family | None:
         """The family of a server variable, also when it was made by a project subclass or
@@ -225,19 +332,48 @@ class Project:
                 continue
             self.family_of(reg, summary)
             self.masks(reg, summary)
-            if found[1].qualname not in depth:
-                depth[found[1].qualname] = 0
-                queue.append(found[1].qualname)
+            entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
+            for qual, level in entries:
+                if qual not in depth:
+                    depth[qual] = level
+                    queue.append(qual)
         while queue:
             qual = queue.popleft()
             if depth[qual] >= MAX_DEPTH:
                 continue
             for edge in self.functions[qual][1].calls:
                 target = self.function(edge.callee)
-                if target is not None and target[1].qualname not in depth:
+                if target is None:
+                    continue
+                if target[1].qualname not in depth:
                     depth[target[1].qualname] = depth[qual] + 1
                     queue.append(target[1].qualname)
+                for bound, _ in self.bound_calls(edge, target[1]):
+                    if bound[1].qualname not in depth:
+                        depth[bound[1].qualname] = depth[qual] + 2
+                        queue.append(bound[1].qualname)
         return set(depth)
+
+    def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
+        """Calls `target` makes on an untyped parameter that `edge`'s caller fills with an object
+        of a known class (`run(sql, db_client)` with `db_client = DatabaseClient()`, and
+        `def run(sql, db): db.query(sql)`): those methods, with the call that reaches each."""
+        if not edge.arg_types:
+            return []
+        params = target.params
+        shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+        types: dict[int, str] = {}
+        for position, keyword, type_name in edge.arg_types:
+            index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
+            if index >= 0:
+                types[index] = type_name
+        out = []
+        for call in target.calls:
+            if call.param_call is not None and call.param_call[0] in types:
+                found = self.function(types[call.param_call[0]] + call.param_call[1])
+                if found is not None:
+                    out.append((found, call))
+        return out
 
     def reach(self) -> dict[str, _Reach]:
         reached: dict[str, _Reach] = {}
@@ -253,7 +389,10 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, self.masks(reg, summary), frozenset()))
+            masked = self.masks(reg, summary)
+            queue.append((qual, reg.tool_name, family, major, True, frozenset(), 0, masked, frozenset()))
+            for wrapper in self.wrapper_bodies(found[1]):  # it returns the tool's value
+                queue.append((wrapper, reg.tool_name, family, major, True, frozenset(), 1, masked, frozenset()))
         seen: set[tuple[str, str, bool, frozenset[int], frozenset]] = set()
         while queue:
             qual, tool, family, major, returns, exc_params, depth, masked, guard = queue.popleft()
@@ -284,6 +423,10 @@ class Project:
                 queue.append(
                     (target[1].qualname, tool, family, major, returns and edge.returned, passed, depth + 1, masked, guard | edge.guarded)
                 )
+                for bound, call in self.bound_calls(edge, target[1]):
+                    through = returns and edge.returned and call.returned
+                    guards = guard | edge.guarded | call.guarded
+                    queue.append((bound[1].qualname, tool, family, major, through, frozenset(), depth + 2, masked, guards))
         return reached
 
     # -- findings --------------------------------------------------------------------------
@@ -325,8 +468,8 @@ class Project:
                         filename=summary.path,
                         location=latent.location,
                         end_location=latent.end_location,
-                        fix=self._fix(rendered.fix, summary, family),
-                        context=fn.qualname.rsplit(".", 1)[-1] if "." in fn.qualname else fn.qualname,
+                        fix=self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None,
+                        context=fn.name,
                         statement=latent.statement,
                         statement_rows=latent.rows,
                     )
@@ -370,7 +513,8 @@ class Project:
         if spec is None:
             return None
         names: dict[str, str] = {}
-        imports: list[str] = []
+        imports: list[tuple[str, str | None]] = []  # (module, name): `from module import name`
+        after_imports: list[str] = []
         for need in spec.needs:
             if need == "ToolError":
                 if family not in TOOL_ERROR_IMPORT:
@@ -380,7 +524,7 @@ class Project:
                 if local is None:
                     if _name_taken(summary, name):
                         return None
-                    imports.append(f"from {module} import {name}")
+                    imports.append((module, name))
                     local = name
                 names[PH_TOOL_ERROR] = local
             elif need in {"CallToolResult", "TextContent"}:
@@ -388,7 +532,7 @@ class Project:
                 if local is None:
                     if _name_taken(summary, need):
                         return None
-                    imports.append(f"from mcp.types import {need}")
+                    imports.append(("mcp.types", need))
                     local = need
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
             elif need == "logger":
@@ -400,18 +544,26 @@ class Project:
                     if logging_name is None:
                         if _name_taken(summary, "logging"):
                             return None
-                        imports.append("import logging")
+                        imports.append(("logging", None))
                         logging_name = "logging"
-                    imports.append(f"\nlogger = {logging_name}.getLogger(__name__)")
+                    after_imports.append(f"logger = {logging_name}.getLogger(__name__)")
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        if imports:
-            row, column, after_import = summary.import_anchor
-            merged = _merge_imports(imports)
-            content = "\n" + merged if after_import else merged + "\n"
-            edits.append(Edit(Location(row, column), Location(row, column), content))
+        edits.extend(import_edits(summary.imports, imports, after_imports))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _same_handlers(spec: FixSpec | None, entry: _Reach) -> bool:
+    """Does the fixed code's exception meet the same `except` of every caller on the way as the
+    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
+    if spec is None or not spec.raises:
+        return True
+    for guard in entry.guards:
+        before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
+        if before != any(catches(t, spec.raises) for t in guard):
+            return False
+    return True
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
@@ -436,17 +588,3 @@ def _fill(text: str, names: dict[str, str]) -> str:
     for placeholder, value in names.items():
         text = text.replace(placeholder, value)
     return text
-
-
-def _merge_imports(lines: list[str]) -> str:
-    """`from mcp.types import A` + `from mcp.types import B` -> one line; order kept otherwise."""
-    merged: dict[str, list[str]] = {}
-    plain: list[str] = []
-    for line in lines:
-        if line.startswith("from ") and " import " in line:
-            module, name = line[5:].split(" import ", 1)
-            merged.setdefault(module, []).append(name)
-        else:
-            plain.append(line)
-    out = [f"from {m} import {', '.join(sorted(set(ns)))}" for m, ns in merged.items()]
-    return "\n".join(out + plain)

@@ -7,7 +7,9 @@ of two kinds of module:
   registration form the model knows is spelled with one of `x.tool`, `call_tool` (and
   `on_call_tool`), `add_tool`, `"tools/call"`, `tools=` (a server constructor's list),
   `from_function`, `mcp_tool` or `CallToolRequest`; `@mcp.tool` on a server imported from a sibling
-  module is one of them too. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
+  module is one of them too. A module naming `FastMCP` or `MCPServer` is a seed as well: it may
+  pass its server to a register function elsewhere (`register_tools(mcp)`), whose registrations
+  the linker ties to that call. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
   MCP100 (unused noqa) sees every such comment;
 * **modules the linker asks for**: whenever results have come in and a worker is free
   (scheduler.py), the project step runs on the summaries so far, and every qualified name it
@@ -19,7 +21,8 @@ of two kinds of module:
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
 The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
 the 31 servers of the benchmark corpus the import closure of the seeds is 79% of all lines, while
-the modules the linker asks for come to about a third (seeds alone: 18%), with identical
+the modules the linker asks for come to about 55% (a third before the linker followed typed
+objects: methods of a client returned by an annotated factory pull in its class's modules), with identical
 findings. Asking the linker itself also keeps the filter exact as the linker learns new ways to
 resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`, and
 that is the one place this module listens to. Only the reachability step runs between rounds (the
@@ -71,14 +74,31 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 class ModuleName:
     dotted: str
     is_package: bool
+    # The name from the `__init__.py` chain alone when `dotted` is longer (namespace folders above
+    # it): what a script run from inside the tree imports it as (`from helpers import x`).
+    alias: str = ""
+
+
+# What makes a directory an import root (a `sys.path` entry): a project file, an unpacked
+# distribution's metadata beside the packages, or the `src/` folder of a src layout.
+_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+_ROOT_SUFFIXES = (".dist-info", ".egg-info")
 
 
 class _PackagePrefixes:
-    """Per directory, computed once each: its dotted package (empty outside a package) and its
-    resolved path."""
+    """Per directory, computed once each: its dotted package and its resolved path.
+
+    A directory's package is the chain of `__init__.py` folders above it (a regular package),
+    extended upward through folders without one (PEP 420 namespace packages) up to the nearest
+    import root, when there is one: `root/pkg/tools/cache.py` is `pkg.tools.cache` whichever of
+    `pkg/` and `tools/` has an `__init__.py`. Without a root above it (a loose folder of scripts)
+    only the `__init__.py` chain counts, as before.
+    """
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[str, ...]] = {}
+        self._full: dict[str, tuple[str, ...]] = {}
+        self._roots: dict[str, bool] = {}
         self._real: dict[str, str] = {}
 
     def realpath(self, path: Path) -> str:
@@ -94,6 +114,7 @@ class _PackagePrefixes:
         return os.path.join(real, filename)
 
     def of(self, directory: str) -> tuple[str, ...]:
+        """The `__init__.py` chain ending at `directory` (empty outside a regular package)."""
         known = self._known.get(directory)
         if known is None:
             known = ()
@@ -103,6 +124,41 @@ class _PackagePrefixes:
             self._known[directory] = known
         return known
 
+    def full(self, directory: str) -> tuple[str, ...]:
+        """The dotted package of `directory`, namespace folders up to the import root included."""
+        known = self._full.get(directory)
+        if known is None:
+            known = self._full[directory] = self._namespace_parts(directory) or self.of(directory)
+        return known
+
+    def _namespace_parts(self, directory: str) -> tuple[str, ...] | None:
+        """Every folder name from below the nearest import root down to `directory`; None when
+        no root is above it or a folder on the way cannot be a package name."""
+        parts: list[str] = []
+        current = directory
+        while not self._is_root(current):
+            name = os.path.basename(current)
+            parent = os.path.dirname(current)
+            if parent == current or not name.isidentifier():
+                return None
+            parts.append(name)
+            current = parent
+        return tuple(reversed(parts))
+
+    def _is_root(self, directory: str) -> bool:
+        known = self._roots.get(directory)
+        if known is None:
+            known = os.path.basename(directory) == "src"
+            if not known:
+                try:
+                    entries = os.listdir(directory or ".")
+                except OSError:
+                    entries = []
+                # A regular package is never a root, even with a module named setup.py in it.
+                known = "__init__.py" not in entries and any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
+            self._roots[directory] = known
+        return known
+
 
 def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleName:
     """The module name the analysis gives `path` (analysis.module_name_for, without libcst).
@@ -110,13 +166,17 @@ def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleN
     As there, a relative path is resolved (symlinks included) and an absolute one is taken as is.
     Pass one `packages` object for many paths so each directory is looked at once.
     """
-    text = str(path) if path.is_absolute() else (packages or _PackagePrefixes()).realpath(path)
+    packages = packages or _PackagePrefixes()
+    text = str(path) if path.is_absolute() else packages.realpath(path)
     directory, filename = os.path.split(text)
     is_package = filename == "__init__.py"
-    parts = (packages or _PackagePrefixes()).of(directory)
+    parts, chain = packages.full(directory), packages.of(directory)
     if not is_package:
-        parts = (*parts, os.path.splitext(filename)[0])
-    return ModuleName(".".join(parts), is_package)
+        stem = os.path.splitext(filename)[0]
+        parts, chain = (*parts, stem), (*chain, stem)
+    dotted = ".".join(parts)
+    alias = ".".join(chain)
+    return ModuleName(dotted, is_package, alias if alias != dotted else "")
 
 
 def module_names(paths: Iterable[Path]) -> list[ModuleName]:
@@ -131,6 +191,8 @@ def is_seed(data: bytes) -> bool:
     """
     if b"from_function" in data or b"CallToolRequest" in data:
         return True
+    if b"FastMCP" in data or b"MCPServer" in data:
+        return True  # makes a server: it may pass it to register functions of other modules
     for match in _TOOL.finditer(data):
         spelled, start = match.group(), match.start()
         if spelled == b"tools/call":
@@ -222,6 +284,12 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
             servers.update(missing - before)
             return family
 
+        def function_table(self, qualname: str) -> list[str]:
+            before = set(missing)
+            found = super().function_table(qualname)
+            servers.update(missing - before)  # a table (`TOOLS`) is looked up, not constructed
+            return found
+
     try:
         Listening(list(summaries), lambda path, distribution: None).reachable()
     except Exception:  # noqa: BLE001 - the real link step reports it
@@ -249,6 +317,10 @@ def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyze
     by_name: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         by_name.setdefault(name.dotted, []).append(index)
+    canonical = set(by_name)
+    for index, name in enumerate(names):
+        if name.alias and name.alias not in canonical:  # the linker finds it under its alias too
+            by_name.setdefault(name.alias, []).append(index)
     done: dict[int, FileOutcome] = {}
     submitted = set(first)
     analyzer.submit(sorted(submitted))
@@ -270,12 +342,30 @@ def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyze
             asked = set(range(len(names))) - submitted
         else:
             asked = {i for name in wanted for i in _defining_files(name, by_name, done) if i not in submitted}
+            asked |= _calling_files(summaries, analyzer, submitted)
         if asked:
             submitted |= asked
             analyzer.submit(sorted(asked))
         elif analyzer.pending() == 0:
             break
     return done
+
+
+def _calling_files(summaries: Sequence[ModuleSummary], analyzer: Analyzer, submitted: set[int]) -> set[int]:
+    """Files that may call a register function whose registrations wait on what its callers pass
+    (`register_tools(mcp)`, ModuleSummary.param_pending): those whose text names the function.
+    Nothing names the caller module, so the linker cannot ask for it by name."""
+    names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
+    if not names:
+        return set()
+    found = set()
+    for index, item in enumerate(analyzer.items):
+        if index in submitted or item.source is None:
+            continue
+        data = item.source.text.encode("utf-8", "surrogatepass")
+        if any(name in data for name in names):
+            found.add(index)
+    return found
 
 
 def _defining_files(qualname: str, by_name: dict[str, list[int]], done: dict[int, FileOutcome]) -> list[int]:

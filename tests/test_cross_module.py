@@ -234,3 +234,108 @@ def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:
     )
     result = CliRunner().invoke(cli, ["check", str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise", "-q"])
     assert (result.exit_code, result.output) == (0, "")
+
+
+# -- register functions taking the server as an unannotated parameter ----------------------------
+
+# A module that does not import any framework: only its callers say what `server` is.
+REGISTER = f"""\
+def register_tools(server, store):
+    @server.tool()
+    def t(x):
+{textwrap.indent(FAIL, "    ")}
+class Tools:
+    def register(self, server):
+        server.add_tool(self.u)
+
+    def u(self, x):
+{textwrap.indent(FAIL, "    ")}"""
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(mcp, store=None)\n",
+        "from fastmcp import FastMCP\nfrom . import registry\n\ndef build():\n    server = FastMCP('x')\n    registry.register_tools(server, None)\n    return server\n",
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(server=mcp, store=None)\n",
+    ],
+    ids=["module-level-server", "server-made-in-a-factory", "keyword"],
+)
+def test_register_function_with_an_unannotated_server_parameter(tmp_path: Path, caller: str) -> None:
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_method_with_an_unannotated_server_parameter(tmp_path: Path) -> None:
+    caller = "from .app import mcp\nfrom .registry import Tools\n\nTools().register(mcp)\n"
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "u")]
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "from .registry import register_tools\nfrom pydantic_ai import Agent\n\nagent = Agent('m')\nregister_tools(agent, None)\n",
+        "from .app import mcp\nfrom .registry import register_tools\n\nregister_tools(None, mcp)\n",
+        "from .registry import register_tools\n\nregister_tools(make_registry(), None)\n",
+    ],
+    ids=["non-server-object", "server-in-another-parameter", "unknown-object"],
+)
+def test_register_function_called_without_a_server_registers_nothing(tmp_path: Path, caller: str) -> None:
+    files = {"app.py": APP_V1, "registry.py": REGISTER, "main.py": caller}
+    assert findings(tmp_path, files) == []
+
+
+# -- tool tables of another module -----------------------------------------------------------------
+
+TABLES = f"""\
+def a(x):
+{FAIL}
+def b(x):
+{FAIL}
+def unlisted(x):
+{FAIL}
+TOOL_LIST = [a, b]
+TOOL_MAP = {{"tool-a": a, "tool-b": b}}
+"""
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "from .tables import TOOL_LIST\n\nfor fn in TOOL_LIST:\n    mcp.tool()(fn)\n",
+        "from .tables import TOOL_MAP\n\nfor name, fn in TOOL_MAP.items():\n    mcp.tool(name=name)(fn)\n",
+        "from .tables import TOOL_MAP\n\nfor fn in TOOL_MAP.values():\n    mcp.add_tool(fn)\n",
+        "from . import tables\nfrom .tables import TOOL_LIST as TOOLS\n\n[mcp.add_tool(fn) for fn in TOOLS]\n",
+    ],
+    ids=["list", "dict-items", "dict-values", "comprehension"],
+)
+def test_registration_loop_over_a_table_of_another_module(tmp_path: Path, loop: str) -> None:
+    files = {"app.py": APP_V1 + loop, "tables.py": TABLES}
+    assert findings(tmp_path, files) == [("tables.py", "a"), ("tables.py", "b")]
+
+
+def test_loop_over_an_imported_table_on_a_non_server_registers_nothing(tmp_path: Path) -> None:
+    loop = "from pydantic_ai import Agent\nfrom .tables import TOOL_LIST\n\nagent = Agent('m')\nfor fn in TOOL_LIST:\n    agent.tool(fn)\n"
+    files = {"app.py": loop, "tables.py": TABLES}
+    assert findings(tmp_path, files) == []
+
+
+def test_register_function_reached_through_another_register_function(tmp_path: Path) -> None:
+    # main.py -> register_all(mcp) -> register_tools(server, None): the server is passed on.
+    files = {
+        "app.py": APP_V1,
+        "registry.py": REGISTER,
+        "wiring.py": "from .registry import register_tools\n\ndef register_all(server):\n    register_tools(server, None)\n",
+        "main.py": "from .app import mcp\nfrom .wiring import register_all\n\nregister_all(mcp)\n",
+    }
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_function_passed_on_a_parameter_nobody_fills_with_a_server(tmp_path: Path) -> None:
+    files = {
+        "registry.py": REGISTER,
+        "wiring.py": "from .registry import register_tools\n\ndef register_all(server):\n    register_tools(server, None)\n",
+        "main.py": "from .wiring import register_all\n\nregister_all(make_registry())\n",
+    }
+    assert findings(tmp_path, files) == []

@@ -57,7 +57,7 @@ mcp = FastMCP("notes")
 @mcp.tool()
 def delete_note(note_id: str) -> str:
     if note_id not in NOTES:
-        raise ToolError(f"Error: note {note_id} not found")  # noqa: MCP001
+        raise ToolError(f"Note {note_id} not found")  # noqa: MCP001
     del NOTES[note_id]
     return "deleted"
 
@@ -203,7 +203,7 @@ def test_diff_prints_the_fixes_writes_nothing_and_exits_1(project: Path) -> None
         " def delete_note(note_id: str) -> str:\n"
         "     if note_id not in NOTES:\n"
         '-        return f"Error: note {note_id} not found"  # noqa: MCP001\n'
-        '+        raise ToolError(f"Error: note {note_id} not found")  # noqa: MCP001\n'
+        '+        raise ToolError(f"Note {note_id} not found")  # noqa: MCP001\n'
         "     del NOTES[note_id]\n"
         '     return "deleted"\n'
         " \n"
@@ -269,7 +269,7 @@ def test_show_fixes_lists_each_applied_fix(project: Path) -> None:
         "server.py:18:26: "
         + MCP003_MESSAGE
         + "\nFixed:\n"
-        + '  server.py:9: MCP005 Raise ToolError(f"Error: note {note_id} not found") instead\n'
+        + '  server.py:9: MCP005 Raise ToolError(f"Note {note_id} not found") instead\n'
         + "Found 2 errors (1 fixed, 1 remaining).\n"
     )
 
@@ -315,7 +315,7 @@ def test_fix_reaches_a_helper_in_another_module_with_the_tools_framework(project
     assert read(store) == (
         '"""Storage."""\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nNOTES: dict[str, str] = {}\n\n\n'
         "def load_note(note_id: str) -> str:\n    if note_id not in NOTES:\n"
-        '        raise ToolError(f"Error: no note {note_id}")\n    return NOTES[note_id]\n'
+        '        raise ToolError(f"No note {note_id}")\n    return NOTES[note_id]\n'
     )
     assert (result.exit_code, result.stdout) == (0, "Found 1 error (1 fixed, 0 remaining).\n")
 

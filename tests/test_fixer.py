@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable
 
 import pytest
@@ -363,3 +364,108 @@ def test_unified_diff_marks_a_missing_final_newline() -> None:
         "+b = GOOD\n"
         "\\ No newline at end of file\n"
     )
+
+
+# --- the same edit offered by two findings (issue 9: rules report independently) --------------------
+
+
+def test_select_fixes_applies_an_edit_two_findings_share_once() -> None:
+    shared_import = edit(1, 1, 1, 1, "from x import ToolError\n")
+    first = finding(shared_import, edit(3, 5, 3, 9, "raise"), code="MCP002")
+    second = finding(shared_import, edit(5, 5, 5, 9, "raise"), code="MCP005")
+    assert select_fixes([first, second], unsafe=False) == [first, second]
+    # A different edit at the same place still collides: it waits for the next pass.
+    rival = finding(edit(1, 1, 1, 1, "import y\n"), edit(7, 1, 7, 2, "z"), code="MCP004")
+    assert select_fixes([first, rival], unsafe=False) == [first]
+
+
+def test_fix_source_writes_a_shared_edit_once() -> None:
+    text = "a = 1\nb = 2\n"
+    shared = edit(1, 1, 1, 1, "import x\n")
+
+    def lint(current: str) -> list[Finding]:
+        if current != text:
+            return []
+        return [finding(shared, edit(1, 5, 1, 6, "10"), code="MCP002"), finding(shared, edit(2, 5, 2, 6, "20"), code="MCP005")]
+
+    outcome = fix_source(text, lint, unsafe=False)
+    assert outcome.fixed == "import x\na = 10\nb = 20\n"
+    assert [f.code for f in outcome.applied] == ["MCP002", "MCP005"]
+
+
+def test_one_statement_flagged_by_two_rules_gets_one_sensible_fix_and_converges() -> None:
+    """`except Exception as e: return f"Error: {e}"` carries an MCP002 and an MCP005 finding,
+    both rewriting the same `return`: one pass applies one of them (MCP002's, first in order, which
+    also takes the exception text out), the next finds nothing left."""
+    from mcp_lint.linter import lint_source
+
+    source = """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool
+def forecast(city: str) -> str:
+    try:
+        return FORECASTS.fetch(city)
+    except Exception as e:
+        return f"Error: {e}"
+"""
+
+    def lint(text: str) -> list[Finding]:
+        findings = lint_source(text)
+        # Whatever the rules' version: make sure both findings are present on the statement, with
+        # the MCP005 fix the rule offers for a string failure (`raise ToolError(<the string>)`).
+        mcp002 = [f for f in findings if f.code == "MCP002"]
+        if mcp002 and not any(f.code == "MCP005" for f in findings):
+            statement = next(e for e in mcp002[0].fix.edits if e.content.startswith(("raise", "logger")))
+            imports = tuple(e for e in mcp002[0].fix.edits if "import ToolError" in e.content)
+            own = Edit(statement.location, Location(statement.location.row, statement.location.column + len('return f"Error: {e}"')), 'raise ToolError(f"Error: {e}") from e')
+            findings.append(replace(mcp002[0], code="MCP005", fix=Fix(UNSAFE, "Raise ToolError", (*imports, own))))
+        return findings
+
+    outcome = fix_source(source, lint, unsafe=True)
+    assert outcome.error is None
+    assert sorted(f.code for f in outcome.applied) == ["MCP002"]
+    assert outcome.fixed.endswith(
+        """\
+    except Exception as e:
+        logger.exception("forecast failed")
+        raise ToolError("forecast failed") from e
+"""
+    )
+    assert fix_source(outcome.fixed, lint, unsafe=True).fixed == outcome.fixed
+
+
+# --- imports the fixes left unused ------------------------------------------------------------------
+
+
+def test_drop_unused_imports_removes_only_names_the_fixed_text_stopped_using() -> None:
+    from mcp_lint.unused_imports import drop_unused_imports
+
+    original = """\
+import os
+import traceback
+from mcp.types import (
+    INVALID_PARAMS,
+    ErrorData,
+    TextContent,
+)
+
+def handler():
+    print(traceback.format_exc(), INVALID_PARAMS, ErrorData, TextContent)
+"""
+    fixed = original.replace("traceback.format_exc(), INVALID_PARAMS, ErrorData, ", "")
+    cleaned = apply_edits(fixed, drop_unused_imports(original, fixed))
+    # `os` was unused before the fix: the author's business, not the fix's.
+    assert cleaned == """\
+import os
+from mcp.types import (
+    TextContent,
+)
+
+def handler():
+    print(TextContent)
+"""
+    assert drop_unused_imports(cleaned, cleaned) == []

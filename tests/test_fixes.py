@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst
 import pytest
 
-from mcp_lint.findings import Applicability, Finding
+from mcp_lint.findings import Applicability, Finding, Location
 from mcp_lint.fixer import fix_source
 from mcp_lint.linter import lint_source
 
@@ -56,8 +56,6 @@ def read_note(note_id: int) -> str:
 """,
         """\
 from mcp.server.fastmcp import FastMCP
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 from mcp.server.fastmcp.exceptions import ToolError
 
 mcp = FastMCP("notes")
@@ -93,8 +91,6 @@ def read_note(note_id: int) -> str:
         """\
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 
 mcp = FastMCP("notes")
 
@@ -127,9 +123,7 @@ def read_note(note_id: str) -> str:
     return note
 """,
         """\
-from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
-from mcp.types import INVALID_PARAMS
 from mcp.server.mcpserver.exceptions import ToolError
 
 mcp = MCPServer("notes")
@@ -162,10 +156,8 @@ def refund(order_id: int) -> str:
     return "refunded"
 """,
         """\
-from mcp import MCPError
 from mcp.server.mcpserver import MCPServer as Server
 from mcp.server.mcpserver.exceptions import ToolError as ToolFailure
-from mcp.types import INTERNAL_ERROR
 
 server = Server("orders")
 
@@ -198,8 +190,6 @@ async def cancel_order(order_id: int) -> str:
         """\
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError as TE
-from mcp.shared.exceptions import McpError
-from mcp.types import INTERNAL_ERROR, ErrorData
 
 app = FastMCP("orders")
 
@@ -234,8 +224,6 @@ async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         """\
 import mcp.types as types
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, ErrorData
 
 server = Server("calc")
 
@@ -268,8 +256,7 @@ async def call_tool(name: str, arguments: dict) -> CallToolResult:
 """,
         """\
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_PARAMS, CallToolResult, ErrorData, TextContent
+from mcp.types import CallToolResult, TextContent
 
 server = Server("calc")
 
@@ -358,7 +345,7 @@ mcp = FastMCP("notes")
 @mcp.tool()
 def delete_note(note_id: str) -> str:
     if note_id not in NOTES:
-        raise ToolError(f"Error: note {note_id} not found")
+        raise ToolError(f"Note {note_id} not found")
     del NOTES[note_id]
     return "deleted"
 """,
@@ -447,8 +434,7 @@ async def call_tool(name: str, arguments: dict) -> list[TextContent]:
 """,
         """\
 from mcp.server.lowlevel import Server
-from mcp.types import TextContent
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextContent
 
 server = Server("kv")
 
@@ -457,7 +443,7 @@ server = Server("kv")
 async def call_tool(name: str, arguments: dict) -> list[TextContent]:
     key = arguments["key"]
     if key not in TABLE:
-        return CallToolResult(content=[TextContent(type="text", text="Error: key not found")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text="Key not found")], isError=True)
     return [TextContent(type="text", text=TABLE[key])]
 """,
         "mcp>=1.19,<2",
@@ -484,7 +470,7 @@ from mcp.types import CallToolResult, TextContent
 
 async def handle(ctx, params) -> CallToolResult:
     if params.name not in DATA:
-        return CallToolResult(content=[TextContent(type="text", text="Error: no such record")], isError=True)
+        return CallToolResult(content=[TextContent(type="text", text="No such record")], isError=True)
     return CallToolResult(content=[TextContent(type="text", text=DATA[params.name])])
 
 
@@ -523,10 +509,11 @@ async def get_forecast(city: str) -> str:
         return f"Error: {e}"
 """,
         """\
+import logging
+
 import httpx
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-import logging
 
 logger = logging.getLogger(__name__)
 
@@ -541,8 +528,8 @@ async def get_forecast(city: str) -> str:
             response.raise_for_status()
             return response.text
     except Exception as e:
-        logger.exception("get_forecast failed")
-        raise ToolError("get_forecast failed") from e
+        logger.exception("Could not get forecast")
+        raise ToolError("Could not get forecast") from e
 """,
         None,
         id="mcp002-mcp1-newlogger",
@@ -581,8 +568,8 @@ def read_file(path: str) -> str:
         with open(path) as handle:
             return handle.read()
     except OSError as exc:
-        log.exception("read_file failed")
-        raise ToolError("read_file failed") from exc
+        log.exception("Could not read file")
+        raise ToolError("Could not read file") from exc
 """,
         None,
         id="mcp002-mcp2-reuse-log",
@@ -622,7 +609,7 @@ def fetch(url: str) -> str:
     try:
         return httpx.get(url).text
     except httpx.HTTPError as e:
-        logger.exception(f"Could not fetch {url}")
+        logger.exception("Could not fetch %s", url)
         raise ToolError(f"Could not fetch {url}") from e
 """,
         None,
@@ -788,7 +775,7 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP005_CASES[0].values[0],
             "MCP005",
             None,
-            'Raise ToolError(f"Error: note {note_id} not found") instead',
+            'Raise ToolError(f"Note {note_id} not found") instead',
             id="mcp005",
         ),
         pytest.param(
@@ -803,14 +790,14 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP002_CASES[0].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError("get_forecast failed")',
+            'Log the exception and raise ToolError("Could not get forecast") from e',
             id="mcp002",
         ),
         pytest.param(
             MCP002_CASES[2].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError(f"Could not fetch {url}")',
+            'Log the exception and raise ToolError(f"Could not fetch {url}") from e',
             id="mcp002-fstring",
         ),
         pytest.param(MCP004_CASES[0].values[0], "MCP004", None, "Move the check above the first mutation", id="mcp004"),
@@ -941,8 +928,8 @@ def search(query: str) -> str:
 """
     after = """\
 from fastmcp import FastMCP
-from loguru import logger
 from fastmcp.exceptions import ToolError
+from loguru import logger
 
 mcp = FastMCP("search")
 
@@ -952,8 +939,8 @@ def search(query: str) -> str:
     try:
         return ENGINE.search(query)
     except Exception as e:
-        logger.exception("search failed")
-        raise ToolError("search failed") from e
+        logger.exception("Could not search")
+        raise ToolError("Could not search") from e
 """
     assert fixed(before) == after
 
@@ -973,7 +960,7 @@ def close_ticket(ticket_id: int) -> str:
     return "closed"
 """
     assert fixed(before) == before.replace(
-        'return f"Error: ticket {ticket_id} does not exist"', 'raise fe.ToolError(f"Error: ticket {ticket_id} does not exist")'
+        'return f"Error: ticket {ticket_id} does not exist"', 'raise fe.ToolError(f"Ticket {ticket_id} does not exist")'
     )
 
 
@@ -1026,7 +1013,7 @@ mcp = FastMCP("fetch")
 def fetch(url: str, backend: str) -> str:
     if backend not in BACKENDS:
         raise ToolError(
-            f"Error: unknown backend {backend!r}. "
+            f"Unknown backend {backend!r}. "
             f"Supported: {sorted(BACKENDS)}"
         )
     return BACKENDS[backend](url)
@@ -1034,10 +1021,12 @@ def fetch(url: str, backend: str) -> str:
     assert fixed(before) == after
 
 
+# isort's order: the standard library section first, opened with a blank line.
 MCP002_NEW_IMPORTS = """\
+import logging
+
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-import logging
 
 logger = logging.getLogger(__name__)
 """
@@ -1067,8 +1056,8 @@ async def fetch_page(url: str) -> str:
     try:
         return await download(url)
     except Exception as e:
-        logger.exception("Error: could not access the page")
-        raise ToolError("Error: could not access the page") from e
+        logger.exception("Could not access the page")
+        raise ToolError("Could not access the page") from e
 """
     assert fixed(before) == after
 
@@ -1108,7 +1097,7 @@ def to_pdf(path: str) -> str:
 """
     fixed_text = fixed(before)
     assert "\\\\n" not in fixed_text  # no doubled backslash
-    assert 'raise ToolError("Failed to convert: \\nNote: conversion needs Word installed.") from e' in fixed_text
+    assert 'raise ToolError("Failed to convert\\nNote: conversion needs Word installed.") from e' in fixed_text
 
 
 def test_mcp002_keeps_the_other_placeholders_of_a_concatenated_message() -> None:
@@ -1160,9 +1149,9 @@ async def item(item_id: int) -> dict:
 """
     (finding,) = findings_of(before, "MCP002", "fastmcp>=3")
     assert finding.fix is not None
-    assert [edit.content for edit in finding.fix.edits if "raise" in edit.content] == [
-        'logger.exception(f"Request to {path!r} failed")\n        raise HNError(f"Request to {path!r} failed") from e'
-    ]
+    # The exception keeps propagating, its cause chained: no log line here (its handler logs it),
+    # hence no logging import either.
+    assert [edit.content for edit in finding.fix.edits] == ['raise HNError(f"Request to {path!r} failed") from e']
 
 
 def test_mcp004_check_that_cannot_move_gets_a_display_only_fix() -> None:
@@ -1183,3 +1172,414 @@ def restock(sku: str, quantity: int) -> str:
 """
     (finding,) = findings_of(source, "MCP004")
     assert finding.fix is not None and finding.fix.applicability is Applicability.DISPLAY_ONLY
+
+
+# --- issue 11: fixes a reviewer merges as they are -------------------------------------------------
+
+
+def _tool(body: str, header: str = "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n") -> str:
+    """A fastmcp server with one tool `lookup(item_id)` whose body is `body` (indented by 4)."""
+    indented = "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
+    return f'{header}mcp = FastMCP("inventory")\n\n\n@mcp.tool\ndef lookup(item_id: str) -> str:\n{indented}'
+
+
+def _handler(fixed_text: str) -> list[str]:
+    """The lines of the tool's `except` block after fixing."""
+    lines = fixed_text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("except"))
+    return [line.strip() for line in lines[start + 1 :] if line.strip()]
+
+
+def test_mcp002_adds_exc_info_to_the_handlers_own_log_call_instead_of_logging_twice() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    logger.error("lookup of %s failed: %s", item_id, e)
+    return f"Failed to look up {item_id}: {e}"
+"""
+    )
+    assert _handler(fixed(before)) == [
+        'logger.error("lookup of %s failed: %s", item_id, e, exc_info=True)',
+        'raise ToolError(f"Failed to look up {item_id}") from e',
+    ]
+
+
+def test_mcp002_leaves_a_log_call_that_already_records_the_traceback() -> None:
+    for log in ('logger.exception("lookup of %s failed", item_id)', 'logger.warning("lookup failed", exc_info=True)'):
+        before = _tool(f"try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    {log}\n    return f\"Failed to look up {{item_id}}: {{e}}\"\n")
+        assert _handler(fixed(before)) == [log, 'raise ToolError(f"Failed to look up {item_id}") from e']
+
+
+def test_mcp002_turns_a_loguru_error_call_into_exception() -> None:
+    header = "from fastmcp import FastMCP\nfrom loguru import logger\n\n"
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    logger.error(f"lookup failed: {e}")\n    return f"Failed to look up {item_id}: {e}"\n', header)
+    assert _handler(fixed(before)) == ['logger.exception(f"lookup failed: {e}")', 'raise ToolError(f"Failed to look up {item_id}") from e']
+
+
+def test_mcp002_logs_with_percent_arguments_where_no_log_call_exists() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup of {item_id!r} at 100% load failed: {e}"\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %r at 100%% load failed", item_id)',
+        'raise ToolError(f"Lookup of {item_id!r} at 100% load failed") from e',
+    ]
+    # Without arguments logging does not %-format: a literal % stays single.
+    plain = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup at 100% load failed: {e}"\n')
+    assert _handler(fixed(plain))[0] == 'logger.exception("Lookup at 100% load failed")'
+
+
+def test_mcp002_deletes_the_locals_that_only_fed_the_old_error_result_and_keeps_its_context() -> None:
+    header = "import json\nimport logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n"
+    before = _tool(
+        """\
+try:
+    return json.dumps(STORE.fetch(item_id))
+except Exception as e:
+    logger.error(f"Error fetching {item_id}: {e}", exc_info=True)
+    error_message = str(e)
+    error_result = {"success": False, "error": error_message, "item_id": item_id}
+    return json.dumps(error_result, indent=2)
+""",
+        header,
+    )
+    assert _handler(fixed(before)) == [
+        'logger.error(f"Error fetching {item_id}: {e}", exc_info=True)',
+        'raise ToolError(f"Could not lookup (item_id: {item_id})") from e',
+    ]
+
+
+def test_mcp002_keeps_a_local_that_is_still_read_after_the_fix() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    msg = f"Lookup of {item_id} failed: {e}"
+    AUDIT.append(msg)
+    return msg
+"""
+    )
+    assert _handler(fixed(before)) == [
+        'msg = f"Lookup of {item_id} failed: {e}"',
+        "AUDIT.append(msg)",
+        'logger.exception("Lookup of %s failed", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed") from e',
+    ]
+
+
+def test_mcp002_reads_the_message_through_the_local_that_held_it() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept ValueError as e:\n    msg = f"item_id is not a valid SKU: {e}"\n    raise ToolError(msg) from e\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nimport logging\n\nlogger = logging.getLogger(__name__)\n")
+    assert _handler(fixed(before)) == ['logger.exception("item_id is not a valid SKU")', 'raise ToolError("item_id is not a valid SKU") from e']
+
+
+def test_mcp002_treats_an_implicit_concatenation_as_one_message_and_keeps_its_layout() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    raise ToolError(
+        f"{item_id} must be a catalogue id, e.g. "
+        f'"SKU-1234"; got error: {e}'
+    ) from e
+""",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nimport logging\n\nlogger = logging.getLogger(__name__)\n",
+    )
+    text = fixed(before)
+    assert text.endswith(
+        """\
+    except Exception as e:
+        logger.exception(
+            "%s must be a catalogue id, e.g. "
+            '"SKU-1234"',
+            item_id,
+        )
+        raise ToolError(
+            f"{item_id} must be a catalogue id, e.g. "
+            '"SKU-1234"'
+        ) from e
+"""
+    )
+
+
+def test_fixes_remove_the_imports_they_left_unused_and_only_those() -> None:
+    before = """\
+import os
+import traceback
+
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("files")
+__all__ = ["ErrorData"]
+
+
+@mcp.tool()
+def read_file(path: str) -> str:
+    if not path:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message="path is empty"))
+    try:
+        return open(path).read()
+    except OSError:
+        return traceback.format_exc()
+"""
+    text = fixed(before)
+    head = text.split("\n\n\n")[0]
+    # os was unused before the fix: not ours to remove. ErrorData is exported by __all__.
+    assert "import os\n" in head and "from mcp.types import ErrorData\n" in head
+    assert "traceback" not in text and "McpError" not in text and "INVALID_PARAMS" not in text
+
+
+def test_a_new_import_joins_the_from_line_of_its_module() -> None:
+    before = _tool('if item_id not in STORE:\n    return f"Error: item {item_id} not found"\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import (\n    NotFoundError,\n    ResourceError,\n)\n\n")
+    assert fixed(before).startswith("from fastmcp import FastMCP\nfrom fastmcp.exceptions import (\n    NotFoundError,\n    ResourceError,\n    ToolError,\n)\n")
+    one_line = _tool('if item_id not in STORE:\n    return f"Error: item {item_id} not found"\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\nfrom fastmcp.exceptions import NotFoundError, ValidationError\n\n")
+    assert fixed(one_line).startswith("from fastmcp import FastMCP\nfrom fastmcp.exceptions import NotFoundError, ToolError, ValidationError\n")
+
+
+def test_new_imports_go_into_their_isort_section() -> None:
+    header = "import os\nimport sys\n\nimport httpx\nfrom fastmcp import FastMCP\n\nfrom inventory.store import STORE\n\n"
+    before = _tool("try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f\"Lookup failed: {e}\"\n", header)
+    assert fixed(before).startswith(
+        "import logging\nimport os\nimport sys\n\nimport httpx\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n\n"
+        "from inventory.store import STORE\n\nlogger = logging.getLogger(__name__)\n\nmcp = "
+    )
+    # No standard library section yet: it is opened above the third-party one.
+    third_party_only = _tool("try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f\"Lookup failed: {e}\"\n", "from fastmcp import FastMCP\n\n")
+    assert fixed(third_party_only).startswith("import logging\n\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n\nlogger = ")
+
+
+def test_mcp005_keeps_the_details_of_an_error_dict_and_drops_the_error_label() -> None:
+    before = _tool('if not item_id.startswith("SKU-"):\n    return {"error": "Error: invalid item id", "details": "ids look like SKU-1234"}\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\n\n")
+    assert 'raise ToolError("Invalid item id (ids look like SKU-1234)")' in fixed(before)
+    # No details: the message alone.
+    bare = _tool('if not item_id.startswith("SKU-"):\n    return {"error": "invalid item id", "item": item_id}\nreturn STORE[item_id]\n', "from fastmcp import FastMCP\n\n")
+    assert 'raise ToolError("invalid item id")' in fixed(bare)
+
+
+def test_mcp005_keeps_a_parenthesised_message_layout_when_it_adds_the_cause() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except StoreLocked as e:
+    return (
+        f"Error: {item_id} is locked by {e.owner}. "
+        "Try again after the nightly import."
+    )
+""",
+        "from fastmcp import FastMCP\n\n\nclass StoreLocked(Exception):\n    owner: str\n\n\n",
+    )
+    assert fixed(before).endswith(
+        """\
+    except StoreLocked as e:
+        raise ToolError(
+            f"{item_id} is locked by {e.owner}. "
+            "Try again after the nightly import."
+        ) from e
+"""
+    )
+
+
+def test_a_raise_inside_try_except_exception_is_let_through_by_an_except_toolerror_clause() -> None:
+    """Inside `try: ... except Exception:`, `return "Invalid ..."` turned into `raise ToolError`
+    would be caught by that handler and its message replaced: the fix puts `except ToolError:
+    raise` first, once for every fix in that `try`."""
+    before = _tool(
+        """\
+try:
+    if not item_id.startswith("SKU-"):
+        return f"Invalid item id {item_id}; ids look like SKU-1234"
+    if item_id in RETIRED:
+        return f"Error: item {item_id} was retired"
+    return STORE.fetch(item_id)
+except Exception as e:
+    logger.exception("lookup failed")
+    return f"Lookup failed: {e}"
+""",
+        "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n",
+    )
+    assert fixed(before).endswith(
+        """\
+    try:
+        if not item_id.startswith("SKU-"):
+            raise ToolError(f"Invalid item id {item_id}; ids look like SKU-1234")
+        if item_id in RETIRED:
+            raise ToolError(f"Item {item_id} was retired")
+        return STORE.fetch(item_id)
+    except ToolError:
+        raise
+    except Exception as e:
+        logger.exception("lookup failed")
+        raise ToolError("Lookup failed") from e
+"""
+    )
+
+
+def test_no_toolerror_fix_where_the_catching_handler_cannot_be_preceded() -> None:
+    # The handler shares its line with its body: no clause can be slipped in before it cleanly.
+    before = _tool(
+        """\
+try:
+    if not item_id.startswith("SKU-"):
+        return f"Invalid item id {item_id}; ids look like SKU-1234"
+    return STORE.fetch(item_id)
+except Exception: return "Lookup failed"
+"""
+    )
+    assert 'return f"Invalid item id {item_id}; ids look like SKU-1234"' in fixed(before)
+
+
+def test_mcp001_fix_is_not_offered_where_only_the_protocol_error_was_let_through() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+@mcp.tool()
+def read_text(language: str) -> str:
+    try:
+        if language not in LANGUAGES:
+            raise McpError(ErrorData(code=INVALID_PARAMS, message=f"Unsupported language: {language}"))
+        return OCR.read(language)
+    except McpError:
+        raise
+    except Exception:
+        raise ValueError("OCR failed")
+"""
+    finding = next(f for f in findings_of(before, "MCP001"))
+    assert finding.fix is None
+
+
+def test_no_fix_where_a_callers_except_would_handle_the_new_exception_differently() -> None:
+    before = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+async def load_image(data: str) -> bytes:
+    if not data:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message="No image data"))
+    return decode(data)
+
+
+def read_text(path: str) -> str:
+    if not path:
+        return "Error: no path given"
+    return open(path).read()
+
+
+@mcp.tool()
+async def perform_ocr(data: str) -> str:
+    try:
+        img = await load_image(data)
+        return run(img)
+    except McpError:
+        raise
+    except Exception as e:
+        raise ValueError("OCR failed") from e
+
+
+@mcp.tool()
+def text(path: str) -> str:
+    return read_text(path)
+"""
+    # The tool lets McpError through but would wrap a ToolError into "OCR failed": no fix.
+    assert [f.fix for f in findings_of(before, "MCP001")] == [None]
+    # Nothing catches around read_text's caller: the fix is offered.
+    (mcp005,) = findings_of(before, "MCP005")
+    assert mcp005.fix is not None and 'raise ToolError("No path given")' in [e.content for e in mcp005.fix.edits]
+
+
+def test_mcp005_drops_the_error_label_of_a_parenthesised_message_and_keeps_its_layout() -> None:
+    before = _tool(
+        """\
+if item_id not in STORE:
+    return (
+        f"Error: unknown item '{item_id}'. "
+        "Call list_items for the ids."
+    )
+return STORE[item_id]
+""",
+        "from fastmcp import FastMCP\n\n",
+    )
+    assert fixed(before).endswith(
+        """\
+    if item_id not in STORE:
+        raise ToolError(
+            f"Unknown item '{item_id}'. "
+            "Call list_items for the ids."
+        )
+    return STORE[item_id]
+"""
+    )
+
+
+def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + item_id + " failed: " + str(e)\n')
+    assert _handler(fixed(before)) == ['logger.exception("Lookup of %s failed", item_id)', 'raise ToolError(f"Lookup of {item_id} failed") from e']
+    # An operand that cannot move into an f-string on every Python (its own quotes): the
+    # fix falls back to naming what failed.
+    quoted = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + ", ".join(IDS) + " failed: " + str(e)\n')
+    assert _handler(fixed(quoted)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+
+
+def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -> None:
+    from mcp_lint.imports import ImportBlock, import_edits
+
+    # A module whose docstring (row 1) is followed by code and no import line to join.
+    edits = import_edits(ImportBlock((), "inventory", Location(2, 1)), [("logging", None)], ["logger = logging.getLogger(__name__)"])
+    assert [(e.location, e.content) for e in edits] == [(Location(2, 1), "import logging\n\nlogger = logging.getLogger(__name__)\n\n")]
+
+
+def test_mcp002_in_a_try_of_the_handler_lets_its_toolerror_through_the_inner_except() -> None:
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except Exception as e:
+    try:
+        STORE.rollback(item_id)
+        return f"Lookup of {item_id} failed, rolled back: {e}"
+    except Exception as rollback_error:
+        return f"Lookup of {item_id} failed and the rollback too: {rollback_error}"
+"""
+    )
+    assert _handler(fixed(before)) == [
+        "try:",
+        "STORE.rollback(item_id)",
+        'logger.exception("Lookup of %s failed, rolled back", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed, rolled back") from e',
+        "except ToolError:",
+        "raise",
+        "except Exception as rollback_error:",
+        'logger.exception("Lookup of %s failed and the rollback too", item_id)',
+        'raise ToolError(f"Lookup of {item_id} failed and the rollback too") from rollback_error',
+    ]
+
+
+def test_mcp002_log_call_turns_format_specs_into_printf_or_format_arguments() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup of {item_id!r} took {ELAPSED:.2f} s at {SLOT:>4}: {e}"\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %r took %.2f s at %s", item_id, ELAPSED, format(SLOT, ">4"))',
+        'raise ToolError(f"Lookup of {item_id!r} took {ELAPSED:.2f} s at {SLOT:>4}") from e',
+    ]
+
+
+def test_mcp002_reads_a_str_format_message_with_its_positional_and_named_arguments() -> None:
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of {} in {region} failed: {}".format(item_id, e, region=REGION)\n')
+    assert _handler(fixed(before)) == [
+        'logger.exception("Lookup of %s in %s failed", item_id, REGION)',
+        'raise ToolError(f"Lookup of {item_id} in {REGION} failed") from e',
+    ]
+    # A field the f-string cannot express the same way (`{0.args}`): the fix names what failed.
+    attribute = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup failed: {0.args}".format(e)\n')
+    assert _handler(fixed(attribute)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']

@@ -218,6 +218,8 @@ def test_prefiltered_findings_equal_those_of_analysing_every_file(project: Path)
         "server.request_handlers[types.CallToolRequest] = handle",
         "x = 1  # noqa: MCP003",
         "x = 1  # NOQA:mcp001",
+        "mcp = FastMCP('x')\nregister_all(mcp)",
+        "server = MCPServer('x')\nregister_all(server)",
     ],
 )
 def test_every_registration_form_makes_a_seed(line: str) -> None:
@@ -450,3 +452,35 @@ def test_reachable_finds_what_reach_finds_and_looks_up_the_same_names(tmp_path: 
         full.looked, light.looked = set(), set()
         assert set(full.reach()) == light.reachable() != set()
         assert full.looked == light.looked
+
+
+def test_the_caller_passing_a_server_to_a_register_function_is_analysed(tmp_path: Path) -> None:
+    # main.py registers nothing itself and names no server class: only its call ties registry.py's
+    # `server` parameter to the FastMCP of app.py.
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": "from fastmcp import FastMCP\nmcp = FastMCP('x')\n",
+            "pkg/registry.py": "def register_all(server):\n    @server.tool()\n    def find(q):\n        if not q:\n            return 'Error: empty query'\n        return q\n",
+            "pkg/main.py": "from .app import mcp\nfrom .registry import register_all\n\nregister_all(mcp)\n",
+            "pkg/unrelated.py": "def helper():\n    return 1\n",
+        },
+    )
+    code, output = check(tmp_path)
+    assert "pkg/registry.py:5:13: MCP005" in output
+
+
+def test_a_table_of_tools_in_another_module_is_analysed(tmp_path: Path) -> None:
+    # tables.py registers nothing and its name is an upper-case constant: the linker reads it.
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": "from fastmcp import FastMCP\nfrom .tables import TOOLS\nmcp = FastMCP('x')\nfor fn in TOOLS:\n    mcp.add_tool(fn)\n",
+            "pkg/tables.py": "from .impl import find\nTOOLS = [find]\n",
+            "pkg/impl.py": "def find(q):\n    if not q:\n        return 'Error: empty query'\n    return q\n",
+        },
+    )
+    code, output = check(tmp_path)
+    assert "pkg/impl.py:3:9: MCP005" in output

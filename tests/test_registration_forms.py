@@ -512,3 +512,143 @@ def test_fastmcp_standalone_tool_is_a_fastmcp_tool() -> None:
     source = PROTOCOL_ERROR_V1 + "from fastmcp.tools import tool\n@tool\ndef t(x):\n" + RAISE_IN_TOOL
     (message,) = messages(source, "MCP001", target="fastmcp>=4")
     assert "on fastmcp 4.x" in message
+
+
+# -- wrapper decorators under the registration ---------------------------------------------------
+
+# A decorator whose wrapper turns every failure into a normal result (MCP005 in the wrapper).
+WRAPPER = """\
+import functools
+
+def handle_errors(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+        except ValueError:
+            return "Error: the request was rejected"
+    return wrapper
+
+def handle_errors_with(prefix):
+    def decorate(fn):
+        async def inner(*args, **kwargs):
+            try:
+                return await fn(*args, **kwargs)
+            except ValueError:
+                return "Error: the request was rejected"
+        return inner
+    return decorate
+"""
+
+
+@pytest.mark.parametrize(
+    ("decorators", "function", "row"),
+    [("@mcp.tool()\n@handle_errors", "wrapper", 11), ("@mcp.tool\n@handle_errors_with('items')", "inner", 20), ("@handle_errors", "wrapper", 11)],
+    ids=["decorator", "decorator-factory", "registered-by-call"],
+)
+def test_wrapper_decorator_under_the_registration_runs_as_tool_code(decorators: str, function: str, row: int) -> None:
+    source = FASTMCP + WRAPPER + decorators + "\nasync def lookup(item_id):\n    return item_id\n"
+    if not decorators.startswith("@mcp"):
+        source += "mcp.add_tool(lookup)\n"
+    found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in found] == [(function, row)]
+    assert "'lookup'" in found[0].message
+
+
+def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_code() -> None:
+    above = FASTMCP + WRAPPER + "@handle_errors\n@mcp.tool()\nasync def lookup(item_id):\n    return item_id\n"
+    resource = FASTMCP + WRAPPER + "@mcp.resource('res://{item_id}')\n@handle_errors\nasync def read(item_id):\n    return item_id\n"
+    assert flagged(above) == []
+    assert flagged(resource) == []
+
+
+def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:
+    source = FASTMCP + "class Service:\n" + marked("", name="find", indent="    ").replace("(x)", "(self, x)")
+    source += marked("", name="other", indent="    ").replace("(x)", "(self, x)")
+    source += "service = Service()\nfind_items = service.find\nsettings = load()\nlimit = settings.limit\n"
+    source += "def setup():\n    mcp.add_tool(find_items, name='find-items')\n    mcp.add_tool(limit)\n"
+    assert flagged(source) == ["find"]
+
+
+# -- a later `def` of the same name --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "later",
+    ['@mcp.prompt()\ndef t(x):\n    return f"Look up {x}"\n', '@mcp.resource("res://{x}")\ndef t(x):\n    return x\n', "def t(x):\n    return x\n"],
+    ids=["prompt", "resource", "plain-function"],
+)
+def test_a_later_def_of_the_same_name_does_not_replace_the_tool(later: str) -> None:
+    source = FASTMCP + marked("@mcp.tool()") + later
+    findings = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in findings] == [("t", 6)]
+
+
+def test_a_tool_defined_after_a_function_of_the_same_name_is_its_own_body() -> None:
+    source = FASTMCP + "def t(x):\n    return x\n" + marked("@mcp.tool()")
+    findings = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [(f.context, f.location.row) for f in findings] == [("t", 8)]
+
+
+def test_a_prompt_after_a_tool_of_the_same_name_stays_silent() -> None:
+    source = FASTMCP + '@mcp.tool()\ndef t(x):\n    return x\n' + marked("@mcp.prompt()")
+    assert flagged(source) == []
+
+
+def test_the_body_after_overload_stubs_is_what_calls_reach() -> None:
+    source = "from typing import overload\n" + FASTMCP
+    source += "@overload\ndef helper(x: int) -> str: ...\n@overload\ndef helper(x: str) -> str: ...\n" + marked("", name="helper")
+    source += "@mcp.tool()\ndef t(x):\n    return helper(x)\n"
+    assert flagged(source) == ["helper"]
+
+
+# -- low-level dispatch tables -------------------------------------------------------------------
+
+# Per-tool functions that report a protocol error for a missing record (MCP001 in a tool).
+PER_TOOL = (
+    "async def handle_add(arguments):\n" + RAISE_V1 + "async def handle_sub(arguments):\n" + RAISE_V1
+    + "async def not_in_table(arguments):\n" + RAISE_V1
+)
+TABLE = "HANDLERS = {'add': handle_add, 'sub': handle_sub}\n"
+
+DISPATCHERS = {
+    "subscript": "    return await HANDLERS[name](arguments)\n",
+    "get-called": "    return await HANDLERS.get(name)(arguments)\n",
+    "get-then-call": "    handler = HANDLERS.get(name)\n    if handler is None:\n        raise ValueError(name)\n    return await handler(arguments)\n",
+    "subscript-local": "    handler = HANDLERS[name]\n    return await handler(arguments)\n",
+    "to-thread": "    return await asyncio.to_thread(HANDLERS[name], arguments)\n",
+}
+
+
+@pytest.mark.parametrize("body", DISPATCHERS.values(), ids=DISPATCHERS.keys())
+def test_lowlevel_dispatch_through_a_table_of_functions(body: str) -> None:
+    source = "import asyncio\n" + LOWLEVEL_V1 + PER_TOOL + TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == ["handle_add", "handle_sub"]
+
+
+def test_a_table_looked_up_by_a_literal_key_or_never_called_is_not_dispatch() -> None:
+    body = "    handler = HANDLERS['add']\n    print(HANDLERS.get(name))\n    return []\n"
+    source = LOWLEVEL_V1 + PER_TOOL + TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == []
+
+
+def test_a_registry_of_methods_built_by_a_function_on_mcp2_on_call_tool() -> None:
+    source = LOWLEVEL_V2 + "import asyncio\n\nTOOL_NAMES = ('get_price', 'get_news')\n\n"
+    source += "class Finance:\n" + "".join(
+        f"    def {name}(self, params):\n" + RAISE_V2.replace("\n    ", "\n        ").replace("    if", "        if", 1) for name in ("get_price", "get_news", "internal")
+    )
+    source += "def build_registry(api: Finance) -> dict:\n    return {name: getattr(api, name) for name in TOOL_NAMES}\n\n"
+    source += "async def run_tool(registry, params):\n    return await asyncio.to_thread(registry[params.name], params)\n\n"
+    source += "def serve():\n    registry = build_registry(Finance())\n\n"
+    source += "    async def call_tool(ctx, params):\n        return await run_tool(registry, params)\n\n"
+    source += "    return Server('x', on_call_tool=call_tool)\n"
+    assert flagged(source, "MCP001") == ["get_news", "get_price"]
+
+
+def test_getattr_dispatch_to_prefixed_methods() -> None:
+    source = LOWLEVEL_V1 + "class Tools:\n"
+    for name in ("_tool_add", "_tool_sub", "helper"):
+        source += f"    async def {name}(self, arguments):\n" + RAISE_V1.replace("\n    ", "\n        ").replace("    if", "        if", 1)
+    source += "    async def dispatch(self, name, arguments):\n        return await getattr(self, f'_tool_{name}')(arguments)\n"
+    source += "tools = Tools()\n@server.call_tool()\nasync def call(name, arguments):\n    return await tools.dispatch(name, arguments)\n"
+    assert flagged(source, "MCP001") == ["_tool_add", "_tool_sub"]

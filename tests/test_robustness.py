@@ -73,7 +73,7 @@ def test_stdin_diff_prints_the_fix_and_exits_1() -> None:
         capture_output=True,
     )
     assert result.returncode == 1
-    assert '+        raise ToolError("Error: negative")' in result.stdout.decode()
+    assert '+        raise ToolError("Negative")' in result.stdout.decode()
 
 
 def test_masking_mentioned_in_a_comment_does_not_mask() -> None:

@@ -17,6 +17,9 @@ Conventions of a page (rules/<CODE>.md), enforced here:
   ``<!-- target: mcp>=2.1,<3 -->`` is passed as ``target=``; ``<!-- xfail: reason -->`` marks an
   example the rule gets wrong today (a known bug, reported to the rule's owner) as a strict xfail,
   so the test starts failing the day the rule is fixed and the marker must go.
+* ``<!-- fixes: N -->`` before a block says it is exactly what ``mcp-lint check --fix --unsafe-fixes``
+  (with the page's rule selected) writes for the page's N-th python block under "Example", whose
+  ``# flagged:`` markers are taken out first. A page whose rule has an unsafe fix shows at least one.
 * ```` ```toml ```` blocks must be valid ``[tool.mcp-lint]`` configuration.
 """
 
@@ -29,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from mcp_lint.config import Settings, load_settings
+from mcp_lint.fixer import fix_source
 from mcp_lint.linter import lint_source
 from mcp_lint.registry import RULES, docs_dir, rule_doc
 
@@ -42,10 +46,11 @@ SECTIONS = (
     "Fix safety",
     "Options / Suppression",
 )
-DIRECTIVES = ("target", "xfail")
+DIRECTIVES = ("target", "xfail", "fixes")
 
 _MARKER = re.compile(r"#\s*flagged:\s*(?P<codes>MCP\d{3}(?:\s*,\s*MCP\d{3})*)\s*$")
 _DIRECTIVE = re.compile(r"^<!--\s*(?P<key>[\w-]+)\s*:\s*(?P<value>.*?)\s*-->$")
+_MARKER_COMMENT = re.compile(r"\s*#\s*flagged:\s*MCP\d{3}(?:\s*,\s*MCP\d{3})*\s*$")
 _FENCE = re.compile(r"^```(?P<lang>\w*)\s*$")
 
 
@@ -208,6 +213,30 @@ def test_python_block_is_flagged_exactly_on_marked_rows(block: Block) -> None:
         got = sorted({f.location.row for f in findings if f.code == code})
         detail = "\n".join(f"  {f.code} {f.location.row}: {f.message}" for f in findings)
         assert got == sorted(marked.get(code, set())), f"rules/{block.code}.md line {block.line} ({block.id}), {code}; findings:\n{detail}"
+
+
+def _fixes_blocks() -> list:
+    return [pytest.param(block, id=block.id) for block in _all_blocks() if "fixes" in block.options]
+
+
+@pytest.mark.parametrize("block", _fixes_blocks())
+def test_fixes_block_is_what_fix_writes_for_its_example(block: Block) -> None:
+    _, blocks = parse_page(block.code, _page(block.code))
+    examples = [b for b in blocks if b.section == "Example" and b.lang == "python"]
+    number = int(block.options["fixes"])
+    assert 1 <= number <= len(examples), f"rules/{block.code}.md line {block.line}: no Example block {number}"
+    example = examples[number - 1]
+    source = "\n".join(_MARKER_COMMENT.sub("", line) for line in example.text.split("\n"))
+    target = example.options.get("target")
+    outcome = fix_source(source, lambda text: lint_source(text, filename="server.py", target=target, select=(block.code,)), unsafe=True)
+    assert outcome.error is None, outcome.error
+    assert outcome.fixed == block.text, f"rules/{block.code}.md line {block.line}: the page shows another fix than --fix writes"
+
+
+@pytest.mark.parametrize("info", [r for r in RULES if r.fix_applicability == "unsafe"], ids=[r.code for r in RULES if r.fix_applicability == "unsafe"])
+def test_page_of_a_rule_with_a_fix_shows_what_the_fix_writes(info) -> None:
+    _, blocks = parse_page(info.code, _page(info.code))
+    assert any("fixes" in b.options for b in blocks), f"rules/{info.code}.md shows no `<!-- fixes: N -->` block"
 
 
 @pytest.mark.parametrize("block", _params("toml"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_lint.fixer import fix_source
 from mcp_lint.linter import lint_source
 from mcp_lint.registry import get_rule
 from mcp_lint.rules import all_rules
@@ -39,3 +40,27 @@ def test_rule_has_examples_and_matches_the_registry(rule: Rule) -> None:
     info = get_rule(rule.code)
     assert info is not None and info.name == rule.name
     assert rule.INVALID and rule.VALID
+
+
+def _fixed(rule: Rule, example: Example, text: str) -> str:
+    """`--fix --unsafe-fixes` with only this rule selected, as Fixit applies one rule's fix."""
+    outcome = fix_source(
+        text, lambda source: lint_source(source, filename="server.py", target=example.target, select=(rule.code,)), unsafe=True
+    )
+    assert outcome.error is None, outcome.error
+    return outcome.fixed
+
+
+@pytest.mark.parametrize(("rule", "example"), _cases("INVALID"))
+def test_invalid_example_fixes_to_its_expected_code(rule: Rule, example: Example) -> None:
+    info = get_rule(rule.code)
+    assert info is not None
+    if info.fix_applicability not in {"safe", "unsafe"}:
+        assert example.fixed is None, "a rule without an applicable fix cannot promise fixed code"
+        assert _fixed(rule, example, example.code) == example.code
+        return
+    assert example.fixed is not None, "an INVALID example of a rule with a fix shows what the fix writes"
+    assert _fixed(rule, example, example.code) == example.fixed
+    # The fixed code is what the rule asks for: not flagged, and fixing it again changes nothing.
+    assert _rows(rule, Example(example.fixed, target=example.target)) == []
+    assert _fixed(rule, example, example.fixed) == example.fixed

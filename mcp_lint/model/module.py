@@ -36,7 +36,7 @@ from mcp_lint.model.frameworks import (
     server_family,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import ToolRegistration
+from mcp_lint.model.summary import PARAM_REF, TABLE_REF, ToolRegistration
 
 Expr = cst.BaseExpression
 
@@ -73,6 +73,22 @@ class ModuleModel:
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
+    # Objects whose type an annotation or a later assignment tells, by the name calls reach them
+    # through (as ModuleSummary.instances): `api: Api = None` -> {"api": "pkg.api.Api"}, a class
+    # body's `client: Api` -> {"Service.client": ...}, `global api; api = Api()` in a function.
+    typed_names: dict[str, str] = field(default_factory=dict)
+    # `@server.tool` on an unannotated parameter of a register function in a module that does not
+    # import a framework: (function, register function, parameter, tool name); its call sites decide.
+    param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # Tables of functions a dispatcher looks a tool up in: a module-level dict of functions
+    # (`HANDLERS = {"add": add}` -> "HANDLERS"), or what a function returns (`{n: getattr(api, n)
+    # for n in NAMES}` -> "<function key>()"); the qualified names of the functions they hold.
+    function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions passed as a server's `lifespan=`: what they yield is `ctx...lifespan_context`.
+    lifespans: list[str] = field(default_factory=list)
+    # Calls passing a server (or what the linker may find to be one) as an argument:
+    # (callee, positional index or -1, keyword or "", server key, family or None).
+    server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
 
 
 class Is(enum.Enum):
@@ -90,6 +106,8 @@ class Receiver:
     # SERVER: the server variable's qualified name (None for function locals). UNKNOWN: a
     # qualified name the linker can look up among all modules' servers, when there is one.
     key: str | None = None
+    # UNKNOWN: an unannotated parameter (function key, parameter name); its callers decide.
+    param: tuple[str, str] | None = None
 
 
 UNKNOWN = Receiver(Is.UNKNOWN)
@@ -155,9 +173,15 @@ class _ModuleWalker(FastVisitor):
         self.frames: list[_Frame] = []
         # Loop variables bound to known elements: `for fn in [a, b]` -> {"fn": [a, b]}.
         self.loop_stack: list[dict[str, list[cst.BaseExpression]]] = []
+        # Loop variables over a table of another module (`for fn in TOOLS` with TOOLS imported):
+        # name -> the table's qualified name; the linker reads the table (TABLE_REF).
+        self.loop_tables: list[dict[str, str]] = []
         # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
         self.decorator_calls: set[int] = set()
         self.module_function_aliases: dict[str, list[str]] = {}
+        # Module-level names assigned a call's result (`service = Service()`): `alias =
+        # service.method` names a method of that object, not data.
+        self.module_objects: set[str] = set()
         self.module_top = model.module.split(".")[0] if model.module else ""
 
     # -- scopes ---------------------------------------------------------------------------
@@ -207,18 +231,38 @@ class _ModuleWalker(FastVisitor):
         self.frames.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        qual = self._qualname(node.name.value)
+        qual = self._unique_qualname(node)
         class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
         class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
-        self.model.functions[qual] = collect_facts(node, qual, class_name, self.aliases, self._callee_resolver())
+        enclosing = self._enclosing_facts()
+        facts = collect_facts(
+            node,
+            qual,
+            class_name,
+            self.aliases,
+            self._callee_resolver(),
+            lambda annotation: annotation_type(annotation, self.aliases),
+            enclosing.local_types if enclosing is not None else None,
+        )
+        self.model.functions[qual] = facts
         if node.returns is not None:
+            facts.returns_type = annotation_type(node.returns.annotation, self.aliases)
             returned = self._receiver_of_annotation(node.returns.annotation)
             if returned.is_ is Is.SERVER and returned.family is not None:
                 self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
+        resolve = self._callee_resolver()
         for decorator in node.decorators:
             if isinstance(decorator.decorator, cst.Call):
                 self.decorator_calls.add(id(decorator.decorator))
+            registered = self._registration_count()
             self._registration_from_decorator(decorator.decorator, qual, node.name.value)
+            if registered != self._registration_count():
+                facts.wrappers = []  # only the decorators below a registration wrap what it registers
+            else:
+                func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+                wrapper = resolve(func) if dotted(func) is not None else None
+                if wrapper is not None:
+                    facts.wrappers.append(wrapper)
         frame = _Frame("function", qual)
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             name = param.name.value
@@ -226,11 +270,39 @@ class _ModuleWalker(FastVisitor):
                 continue
             # A parameter shadows module names; only its annotation tells what it is.
             annotation = param.annotation.annotation if param.annotation is not None else None
-            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else UNKNOWN
+            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else Receiver(Is.UNKNOWN, param=(qual, name))
         self.frames.append(frame)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.frames.pop()
+
+    def _registration_count(self) -> int:
+        model = self.model
+        return len(model.tools) + len(model.pending) + len(model.non_tool) + len(model.param_pending)
+
+    def _unique_qualname(self, node: cst.FunctionDef) -> str:
+        """The key of a function: its qualified name, or `name@N` for the N-th later `def` of the
+        same name in the same scope (a prompt or resource named like the tool above it, a
+        conditional redefinition): each registration stays bound to the body it decorates. A
+        real body after `@overload` stubs takes the name (the stubs have nothing to follow)."""
+        qual = self._qualname(node.name.value)
+        if qual not in self.model.functions:
+            return qual
+        count = 2
+        while f"{qual}@{count}" in self.model.functions:
+            count += 1
+        earlier = self.model.functions[qual]
+        if any(last_name(dotted(d.decorator)) == "overload" for d in earlier.node.decorators):
+            self.model.functions[f"{qual}@{count}"] = earlier
+            del self.model.functions[qual]
+            return qual
+        return f"{qual}@{count}"
+
+    def _enclosing_facts(self) -> FunctionFacts | None:
+        """The facts of the function this one is nested in (its locals are this one's closure)."""
+        if self.frames and self.frames[-1].kind == "function":
+            return self.model.functions.get(self.frames[-1].qual)
+        return None
 
     def visit_Global(self, node: cst.Global) -> None:
         if self.frames:
@@ -245,21 +317,44 @@ class _ModuleWalker(FastVisitor):
     # -- loops and comprehensions ---------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         self.loop_stack.append(self._loop_bindings(node.target, node.iter))
+        self.loop_tables.append(self._imported_table(node.target, node.iter))
 
     def leave_For(self, original_node: cst.For) -> None:
         self.loop_stack.pop()
+        self.loop_tables.pop()
+
+    def _imported_table(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, str]:
+        """`for fn in TOOLS`, `for fn in TOOLS.values()`, `for name, fn in TOOLS.items()` where
+        TOOLS is imported: the loop variable stands for the functions of that table."""
+        method = None
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+            method, iterable = iterable.func.attr.value, iterable.func.value
+        if method not in {None, "values", "items"} or not isinstance(iterable, cst.Name):
+            return {}
+        table = self.aliases.aliases.get(iterable.value)
+        if table is None or iterable.value in self.model.module_lists:
+            return {}
+        if method == "items":
+            if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name):
+                return {target.elements[1].value.value: table}
+            return {}
+        return {target.value: table} if isinstance(target, cst.Name) else {}
 
     def _visit_comprehension(self, node: cst.BaseComp) -> None:
         # The element is visited before its `for` clause, so bind the loop variables up front.
         bindings: dict[str, list[cst.BaseExpression]] = {}
         comp: cst.CompFor | None = node.for_in
+        tables: dict[str, str] = {}
         while comp is not None:
             bindings.update(self._loop_bindings(comp.target, comp.iter))
+            tables.update(self._imported_table(comp.target, comp.iter))
             comp = comp.inner_for_in
         self.loop_stack.append(bindings)
+        self.loop_tables.append(tables)
 
     def _leave_comprehension(self, original_node: cst.BaseComp) -> None:
         self.loop_stack.pop()
+        self.loop_tables.pop()
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comprehension
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
@@ -444,6 +539,12 @@ class _ModuleWalker(FastVisitor):
             self.model.server_sources[key] = receiver.key
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if self.frames and self.frames[-1].kind == "function":
+            value = _unwrap_await(node.value)
+            if isinstance(value, cst.Call):  # `global api` then `api = Api()`
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
+                        self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
         receiver = self._receiver_of_value(node.value)
         for target in node.targets:
             self._bind(target.target, receiver)
@@ -451,6 +552,8 @@ class _ModuleWalker(FastVisitor):
             self._raw_request_handler(target.target, node.value)
         if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._module_constant(node.targets[0].target.value, node.value)
+            if isinstance(_unwrap_await(node.value), cst.Call):
+                self.module_objects.add(node.targets[0].target.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         receiver = self._receiver_of_value(node.value) if node.value is not None else None
@@ -462,6 +565,19 @@ class _ModuleWalker(FastVisitor):
         self._bind(node.target, receiver)
         if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
             self._module_constant(node.target.value, node.value)
+        self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))
+
+    def _typed_name(self, target: cst.BaseExpression, type_name: str | None) -> None:
+        """`api: Api = None` at module level, `client: Api` in a class body, or a global set in
+        a function: calls on that name reach the class's methods."""
+        if type_name is None or not isinstance(target, cst.Name):
+            return
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or target.value in frame.globals:
+            self.model.typed_names.setdefault(target.value, type_name)
+        elif frame.kind == "class":
+            class_name = frame.qual[len(self.model.module) + 1 :] if self.model.module else frame.qual
+            self.model.typed_names.setdefault(f"{class_name}.{target.value}", type_name)
 
     def _module_constant(self, name: str, value: cst.BaseExpression) -> None:
         """Module-level lists/dicts (tool tables) and the logger, for later lookups."""
@@ -469,17 +585,54 @@ class _ModuleWalker(FastVisitor):
             pairs = [(el.key, el.value) for el in value.elements if isinstance(el, cst.DictElement)]
             self.model.module_dicts[name] = pairs
             self.model.module_lists[name] = [v for _, v in pairs]
+            self._function_table(name, [v for _, v in pairs])
         else:
             elements = self._iterable_elements(value) if isinstance(value, (cst.List, cst.Tuple, cst.Set)) else []
             if elements:
                 self.model.module_lists[name] = elements
+            self._module_list_table(name, value)
         if _is_get_logger(value, self.aliases):
             self.model.logger_name = name
+
+    def _module_list_table(self, name: str, value: cst.BaseExpression) -> None:
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            self._function_table(name, [el.value for el in value.elements if isinstance(el, cst.Element)])
+
+    def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
+        """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
+        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        if refs and len(refs) == len(values):
+            self.model.function_tables[key] = refs
+
+    def _returned_table(self, value: cst.BaseExpression) -> None:
+        """`return {"add": add, ...}` or `return {n: getattr(api, n) for n in NAMES}` (NAMES a
+        module-level list of method names, api typed): a table of functions the caller gets."""
+        qual = self.frames[-1].qual
+        if isinstance(value, cst.Dict):
+            self._function_table(f"{qual}()", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+            return
+        if not isinstance(value, cst.DictComp) or not isinstance(value.value, cst.Call):
+            return
+        call = value.value
+        if dotted(call.func) != "getattr" or len(call.args) < 2 or not isinstance(value.for_in.target, cst.Name):
+            return
+        if not isinstance(call.args[1].value, cst.Name) or call.args[1].value.value != value.for_in.target.value:
+            return
+        owner = dotted(call.args[0].value)
+        facts = self.model.functions.get(qual)
+        if owner in {"self", "cls"}:
+            type_name = self._class_qual()
+        else:
+            type_name = facts.local_types.get(owner or "") if facts is not None else None
+        names = [_string_value(element) for element in self._iterable_elements(value.for_in.iter)]
+        if type_name and names and all(names):
+            self.model.function_tables[f"{qual}()"] = [f"{type_name}.{name}" for name in names]
 
     def visit_Return(self, node: cst.Return) -> None:
         # `return FastMCP(...)` / `return server`: the function is a server factory.
         if node.value is None or not self.frames or self.frames[-1].kind != "function":
             return
+        self._returned_table(node.value)
         receiver = self._receiver_of_value(node.value)
         if receiver is not None and receiver.is_ is Is.SERVER and receiver.family is not None:
             self.model.servers.setdefault(self.frames[-1].qual, receiver.family)
@@ -502,6 +655,9 @@ class _ModuleWalker(FastVisitor):
         elif self._plausible(receiver):
             # Only the linker can tell (a server of another module, or nothing MCP at all).
             self.model.pending.append((function, receiver.key or "", tool_name))
+        elif receiver.param is not None:
+            # `def register_tools(server, store): @server.tool()`: what callers pass decides.
+            self.model.param_pending.append((function, *receiver.param, tool_name))
 
     def _register_dispatch(self, function: str, receiver: Receiver, major: int) -> None:
         """A low-level `tools/call` handler (it dispatches to per-tool functions)."""
@@ -541,6 +697,7 @@ class _ModuleWalker(FastVisitor):
         if id(node) in self.decorator_calls:
             return
         func = node.func
+        self._server_arguments(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
             target = _arg(node, 0, "fn")
@@ -563,6 +720,37 @@ class _ModuleWalker(FastVisitor):
                 self._register_by_attr(func.func.attr.value, receiver, self._function_refs(first), _call_name_arg(func))
         elif isinstance(func, cst.Attribute):
             self._method_registration(node, func.attr.value, self._receiver(func.value))
+
+    def _server_arguments(self, node: cst.Call) -> None:
+        """`register_tools(mcp, store)`: remember which argument is a server, for the register
+        functions whose registrations wait on their callers (ModuleModel.param_pending)."""
+        callee: str | None = None
+        index = 0
+        for arg in node.args:
+            if arg.star:
+                break
+            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                receiver = self._receiver(arg.value)
+                key = receiver.key or ""
+                if receiver.param is not None:  # `def register_all(server): register_notes(server)`
+                    key = PARAM_REF + "#".join(receiver.param)
+                if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
+                    if callee is None:
+                        callee = self._called_function(node.func)
+                    if callee:
+                        keyword = arg.keyword.value if arg.keyword is not None else ""
+                        position = -1 if keyword else index
+                        self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
+            if arg.keyword is None:
+                index += 1
+
+    def _called_function(self, func: cst.BaseExpression) -> str:
+        """The callee name of `register(...)`, `module.register(...)` or `Tools().register(...)`."""
+        resolve = self._callee_resolver()
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and dotted(func.value.func):
+            made_by = resolve(func.value.func)
+            return f"{made_by}.{func.attr.value}" if made_by else ""
+        return resolve(func) or ""
 
     def _method_registration(self, node: cst.Call, attr: str, receiver: Receiver) -> None:
         """`mcp.add_tool(fn)`, `mcp.tool(fn)`, `server.add_request_handler(...)`, `mcp.add_prompt(...)`."""
@@ -614,6 +802,8 @@ class _ModuleWalker(FastVisitor):
             keyword = arg.keyword.value
             if keyword == "mask_error_details" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
                 self.model.masks_errors = True
+            if keyword == "lifespan":
+                self.model.lifespans.extend(self._function_refs(arg.value))
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
                     if isinstance(element, cst.Call):
@@ -670,6 +860,9 @@ class _ModuleWalker(FastVisitor):
         return []
 
     def _name_refs(self, name: str) -> list[str]:
+        for tables in reversed(self.loop_tables):
+            if name in tables:
+                return [TABLE_REF + tables[name]]
         for bindings in reversed(self.loop_stack):
             if name in bindings:
                 return [ref for element in bindings[name] for ref in self._function_refs(element)]
@@ -709,9 +902,14 @@ class _ModuleWalker(FastVisitor):
 
     def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
         if isinstance(value, (cst.Name, cst.Attribute)):
-            # A function defined here, or an imported name; not a local variable holding data.
+            # A function defined here, an imported name, or a method of a module-level object
+            # (`list_items = service.list_items`); not a local variable holding data.
             local = self.model.module + "."
-            return [ref for ref in self._function_refs(value) if ref in self.model.functions or not ref.startswith(local)]
+            return [
+                ref
+                for ref in self._function_refs(value)
+                if ref in self.model.functions or not ref.startswith(local) or self._method_of_module_object(ref[len(local) :])
+            ]
         if isinstance(value, cst.Call):
             first = _first_positional(value)
             if isinstance(first, cst.Name) and first.value == name:
@@ -719,6 +917,10 @@ class _ModuleWalker(FastVisitor):
                 return self._name_refs(name)
             return self._function_refs(value)  # partial(fn, ...)
         return []
+
+    def _method_of_module_object(self, name: str) -> bool:
+        root, _, rest = name.partition(".")
+        return bool(rest) and "." not in rest and root in self.module_objects
 
     def _callee_resolver(self) -> Callable[[cst.BaseExpression], str | None]:
         """How the facts of the function being entered name what it calls."""
@@ -744,6 +946,56 @@ class _ModuleWalker(FastVisitor):
             return f"{module}.{name}" if module else name
 
         return resolve
+
+
+# Typing wrappers whose first argument is what a value of that annotation is used as: the object
+# an `Optional[Api]` holds, what `with` gets from an `AsyncIterator[Api]` context manager.
+_TYPE_FIRST_ARG = frozenset(
+    {"Annotated", "Final", "ClassVar", "Iterator", "AsyncIterator", "Generator", "AsyncGenerator", "Awaitable", "Type", "type"}
+)
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections", "builtins"})
+
+
+def annotation_type(annotation: cst.BaseExpression | None, aliases: AliasTable) -> str | None:
+    """The qualified class an annotation names, for method lookup: `Api`, `"Api"`, `Api | None`,
+    `Optional[Api]`, `AsyncIterator[Api]` -> `pkg.api.Api`. None for builtins, containers and
+    unions of several classes (a call on them cannot be tied to one method)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value
+        try:
+            parsed = cst.parse_expression(text) if isinstance(text, str) else None
+        except cst.ParserSyntaxError:
+            return None
+        return annotation_type(parsed, aliases)
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _single_type([annotation.left, annotation.right], aliases)
+    if isinstance(annotation, cst.Subscript):
+        wrapper = last_name(aliases.resolve(annotation.value) or dotted(annotation.value))
+        items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+        if wrapper in _UNION_WRAPPERS:
+            return _single_type(items, aliases)
+        if wrapper in _TYPE_FIRST_ARG:
+            return annotation_type(items[0], aliases) if items else None
+        annotation = annotation.value  # `Client[Config]`: a generic project class
+    name = dotted(annotation)
+    if name is None:
+        return None
+    resolved = aliases.resolve_dotted(name)
+    if resolved is not None:
+        return None if resolved.split(".")[0] in _TYPING_MODULES else resolved
+    if not last_name(name)[:1].isupper() or name in _BUILTIN_CLASSES:
+        return None  # `str`, `dict`, `Any` written without an import
+    return f"{aliases.module}.{name}" if aliases.module else name
+
+
+_BUILTIN_CLASSES = frozenset({"Exception", "BaseException", "Ellipsis", "None", "NotImplemented"})
+
+
+def _single_type(annotations: list[cst.BaseExpression], aliases: AliasTable) -> str | None:
+    found = {annotation_type(a, aliases) for a in annotations if not _is_none(a)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _unpack(element: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:

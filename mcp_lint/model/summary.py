@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.imports import ImportBlock
 from mcp_lint.model.frameworks import Family
+
+# A registered "function" that stands for every function of a table in another module:
+# TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
+TABLE_REF = "<table>"
+# A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
+# (`def register_all(server): register_notes(server)`): that function's callers decide.
+PARAM_REF = "<param>"
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,11 @@ class CallEdge:
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
     guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
+    # `db.query()` on an untyped parameter: (its position, ".query"); a caller passing a typed
+    # object there (`arg_types`) makes it that class's method.
+    param_call: tuple[int, str] | None = None
+    # Arguments whose class is known: (position or -1, keyword or "", qualified class).
+    arg_types: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,6 +80,11 @@ class FunctionSummary:
     params: tuple[str, ...]
     calls: list[CallEdge] = field(default_factory=list)
     latent: list[Latent] = field(default_factory=list)
+    # The class its return annotation names: `get_client().get()` is that class's `get`.
+    returns_type: str | None = None
+    # Its decorators below any registration (`@mcp.tool() @handle_errors def f`): their inner
+    # functions run on every call of it.
+    wrappers: tuple[str, ...] = ()
     # Returns real error results (isError set) or only raises: returning its value is the right
     # channel (MCP005 asks this of helpers in other modules).
     error_results: bool = False
@@ -82,6 +100,9 @@ class FunctionSummary:
 class ModuleSummary:
     path: str
     module: str
+    # The `__init__.py`-chain name when `module` also names namespace folders above it (the
+    # linker finds the module under both: prefilter.ModuleName.alias).
+    module_alias: str = ""
     family_hint: Family | None = None
     lowlevel_major_hint: int | None = None
     servers: dict[str, Family] = field(default_factory=dict)
@@ -89,6 +110,15 @@ class ModuleSummary:
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)
     non_tool: set[str] = field(default_factory=set)
+    # `@server.tool` on an unannotated parameter of a register function, in a module that does not
+    # import a framework: (function, register function, parameter, tool name).
+    param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
+    server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
+    function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
+    lifespans: list[str] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     # `client = Api()` at module level ("client") or `self.client = Api()` in a class ("Cls.client")
     # -> qualified name of what was called, so `client.get()` resolves to `Api.get`.
@@ -98,8 +128,8 @@ class ModuleSummary:
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)
-    # Where fixes insert imports: (row, column, after an existing import line).
-    import_anchor: tuple[int, int, bool] = (1, 1, False)
+    # The top-level imports, for fixes that add one (mcp_lint.imports places it).
+    imports: ImportBlock = field(default_factory=ImportBlock)
     logger_name: str | None = None
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)

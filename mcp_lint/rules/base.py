@@ -33,6 +33,9 @@ class Example:
     code: str
     flagged: tuple[int, ...] = ()
     target: str | None = None  # e.g. "mcp>=2.1" when the example is version specific
+    # What `--fix --unsafe-fixes` writes for an INVALID example when only this rule is selected
+    # (Fixit's expected_replacement); None when the rule offers no fix for it.
+    fixed: str | None = None
 
 
 class FileContext:
@@ -150,6 +153,11 @@ class FixSpec:
     message: str
     edits: tuple[Edit, ...]
     needs: tuple[str, ...] = ()
+    # The exception class the fixed code raises (short name) and the one the statement raised
+    # before ("" for a return): the link step drops a fix that would change which `except` of a
+    # caller handles the failure (a ToolError caught by `except Exception` loses its message).
+    raises: str = ""
+    replaces: str = ""
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,19 @@ def read_note(note_id: str) -> str:
     return note
 """,
             flagged=(11,),
+            fixed="""\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("notes")
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    note = NOTES.get(note_id)
+    if note is None:
+        raise ToolError(f"Note {note_id} not found")
+    return note
+""",
         ),
         Example(
             """\
@@ -136,6 +149,18 @@ async def cancel_order(order_id: int) -> str:
     return "cancelled"
 """,
             flagged=(10,),
+            fixed="""\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+app = FastMCP("orders")
+
+@app.tool
+async def cancel_order(order_id: int) -> str:
+    if order_id in SHIPPED:
+        raise ToolError("Order already shipped")
+    return "cancelled"
+""",
         ),
     )
     VALID = (
@@ -195,6 +220,9 @@ def note(note_id: str) -> str:
                 "exc": encode_range(ctx, exc),
                 "stmt": encode_range(ctx, fact.node),
                 "unknown_tool": "1" if unknown_tool else "",
+                # `except McpError: raise` lets the protocol error through, but a handler of the
+                # same `try` would catch a ToolError: the message would not reach the client.
+                "raise_caught": "1" if fact.caught_here("ToolError") else "",
             }
             yield self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
         for ret in fn.returns:
@@ -291,9 +319,13 @@ def note(note_id: str) -> str:
         if not msg:
             return None
         if toolerror_available(reach) and latent.variant == "raise":
+            if latent.get("raise_caught"):
+                return None
             start, end = decode_range(latent.get("exc"))
             edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg})")
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",))
+            return FixSpec(
+                Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=latent.get("class")
+            )
         if reach.lowlevel and lowlevel_result_supported(reach.framework) and latent.variant in {"raise", "return"}:
             start, end = decode_range(latent.get("stmt"))
             edit = Edit(start, end, "return " + error_result_expr(msg))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -29,7 +29,6 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.common import (
     is_protocol_error_class,
-    py_str,
     raised_class,
     toolerror_available,
 )
@@ -41,7 +40,16 @@ from mcp_lint.rules.exception_text import (
     upstream_body,
 )
 from mcp_lint.rules.results import is_error_result
-from mcp_lint.rules.text import vague_reason
+from mcp_lint.rules.handler_fix import (
+    dead_assignments,
+    deletion,
+    local_value,
+    log_plan,
+    raise_is_caught,
+    toolerror_pass_through,
+)
+from mcp_lint.rules.messages import Message, Part, Placeholder, Text
+from mcp_lint.rules.text import clip, vague_reason
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -87,6 +95,69 @@ async def get_forecast(city: str) -> str:
         return f"Error: {e}"
 """,
             flagged=(14,),
+            fixed="""\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def get_forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        logger.exception("Could not get forecast")
+        raise ToolError("Could not get forecast") from e
+""",
+        ),
+        Example(
+            """\
+import json
+import logging
+
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tracker")
+
+
+@mcp.tool
+def get_issue(issue_key: str) -> str:
+    try:
+        return json.dumps(TRACKER.issue(issue_key))
+    except Exception as e:
+        logger.error("Error getting issue %s: %s", issue_key, e)
+        error_result = {"success": False, "error": f"Failed to get issue: {e}", "issue_key": issue_key}
+        return json.dumps(error_result)
+""",
+            flagged=(17,),
+            fixed="""\
+import json
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tracker")
+
+
+@mcp.tool
+def get_issue(issue_key: str) -> str:
+    try:
+        return json.dumps(TRACKER.issue(issue_key))
+    except Exception as e:
+        logger.error("Error getting issue %s: %s", issue_key, e, exc_info=True)
+        raise ToolError(f"Failed to get issue (issue_key: {issue_key})") from e
+""",
         ),
     )
     VALID = (
@@ -177,8 +248,11 @@ async def get_forecast(city: str) -> str:
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
+            # What the statement raises today: the fix must not change which `except` handles it.
+            "raised": last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
         }
-        fix = _build_fix(ctx, fn, node, value, handler, variant)
+        fix = _build_fix(ctx, fn, node, value, handler, variant, found)
+        needs = () if variant == "raise-other" else ("ToolError",)
         return self.latent(
             ctx,
             value,
@@ -189,7 +263,7 @@ async def get_forecast(city: str) -> str:
             fix_message=fix[0] if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix[1] if fix else (),
-            fix_needs=(("logger",) if variant == "raise-other" else ("ToolError", "logger")) if fix else (),
+            fix_needs=(needs + (("logger",) if fix[2] else ())) if fix else (),
         )
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -223,11 +297,17 @@ async def get_forecast(city: str) -> str:
             "log the exception and say which operation failed and what the next call can change"
         )
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
+        if fix is not None:
+            # A return becomes a raise of ToolError; a raise keeps its class.
+            raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
+            fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
         return Rendered(message, fix)
 
 
-_OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 _TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
+# Keys of an error dict that hold its message, and keys that only flag the failure.
+_TEXT_KEYS = ("error", "message", "detail", "error_message", "msg", "details", "reason")
+_FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 
 
 def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -237,11 +317,10 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
         return _message_expr(value.elements[0].value)
     if isinstance(value, cst.Dict):
-        for element in value.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                if element.key.evaluated_value in {"error", "message", "detail", "error_message"}:
-                    return element.value
-        return None
+        return value  # the caller picks the entry (see _dict_message)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
+        if isinstance(value.func.value, (cst.SimpleString, cst.ConcatenatedString)):
+            return value  # `"... {}".format(...)` is the message itself
     if isinstance(value, cst.Call):
         for argument in value.args:
             if argument.keyword is not None and argument.keyword.value in _TEXT_KWARGS:
@@ -257,107 +336,178 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
     return value
 
 
-def _without_exception(expr: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
-    """Source of a string expression with the exception's text cut out ("" when nothing is left,
-    None when it is not a string we can rewrite)."""
-    if isinstance(expr, cst.SimpleString):
-        return ctx.source(expr)
-    if isinstance(expr, cst.ConcatenatedString):
-        left = _without_exception(expr.left, handler, ctx)
-        right = _without_exception(expr.right, handler, ctx)
-        if left is None or right is None:
+class _FixText:
+    """Finds the author's message behind a sink, through locals of the handler and error dicts."""
+
+    def __init__(self, ctx: FileContext, fn: FunctionFacts, sink: cst.CSTNode, handler: Handler) -> None:
+        self.ctx = ctx
+        self.fn = fn
+        self.sink = sink
+        self.handler = handler
+        self.context: list[tuple[str, str]] = []  # (key, expression) of the old error dict
+        sink_range = ctx.range(sink)
+        self.handlers = [handler] + [
+            other
+            for other in fn.handlers
+            if other is not handler and _contains(ctx.range(other.node), sink_range)
+        ]
+        self.quote = '"'
+
+    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
+        message = self._from(_message_expr(value), 0)
+        if message is None and isinstance(found, cst.Name):
+            # The text went into a local that the value uses somewhere inside (`title=error_msg`).
+            message = self._from(found, 0)
+        if message is None:
+            message = Message([Part("", self.quote, [Text(_could_not(self.fn.name), False)])])
+        used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
+        message.append_context([(key, expr) for key, expr in self.context if expr not in used])
+        return message
+
+    def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
+        if expr is None or depth > 3:
             return None
-        return " ".join(part for part in (left, right) if part)
-    if isinstance(expr, cst.FormattedString):
-        parts = list(expr.parts)
-        kept: list[cst.BaseFormattedStringContent] = []
-        for index, part in enumerate(parts):
-            if isinstance(part, cst.FormattedStringExpression) and find_exception_text(part.expression, handler) is not None:
-                _drop_enclosing_pair(kept, parts, index)
+        if isinstance(expr, cst.Name):
+            found = local_value(self.handler, expr.value, self.sink, self.ctx)
+            return self._from(_message_expr(found[1]), depth + 1) if found is not None else None
+        if isinstance(expr, cst.Dict):
+            return self._dict_message(expr, depth)
+        message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        if message is None:
+            return None
+        if message.parts:
+            self.quote = message.parts[0].quote if len(message.parts[0].quote) == 1 else self.quote
+        # The text of any exception being handled here: `{e}` of an outer handler too.
+        message.remove(lambda node: any(find_exception_text(node, h) is not None for h in self.handlers))
+        message.drop_error_prefix()
+        words = message.words()
+        if not words.strip(" :;,.-{}") or vague_reason(words) == "generic":
+            return None
+        return message
+
+    def _dict_message(self, node: cst.Dict, depth: int) -> Message | None:
+        chosen: Message | None = None
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 continue
-            kept.append(part)
-        kept = _trim_separators([p for p in kept if not (isinstance(p, cst.FormattedStringText) and not p.value)])
-        if not kept:
-            return ""
-        if any(isinstance(p, cst.FormattedStringExpression) for p in kept):
-            return ctx.module.code_for_node(expr.with_changes(parts=kept, lpar=[], rpar=[]))
-        raw = "".join(p.value for p in kept if isinstance(p, cst.FormattedStringText))
-        plain_prefix = expr.prefix.replace("f", "").replace("F", "")
-        return f"{plain_prefix}{expr.quote}{raw.replace('{{', '{').replace('}}', '}')}{expr.quote}"
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        pieces = []
-        for side in (expr.left, expr.right):
-            if find_exception_text(side, handler) is not None and not isinstance(side, (cst.FormattedString, cst.ConcatenatedString)):
+            key = element.key.evaluated_value
+            if not isinstance(key, str):
                 continue
-            text = _without_exception(side, handler, ctx)
-            if text is None:
-                return None
-            if text:
-                pieces.append(text)
-        return " + ".join(pieces)
-    return None
+            if key.lower() in _TEXT_KEYS:
+                if chosen is None:
+                    chosen = self._from(element.value, depth + 1)
+            elif key.lower() not in _FLAG_KEYS and _is_reference(element.value):
+                entry = (key, self.ctx.code(element.value))
+                if entry not in self.context and find_exception_text(element.value, self.handler) is None:
+                    self.context.append(entry)
+        return chosen
 
 
-def _drop_enclosing_pair(kept: list[cst.BaseFormattedStringContent], parts: list, index: int) -> None:
-    """`page ({e})` -> `page`: remove the bracket or quote pair around a removed placeholder."""
-    if not kept or not isinstance(kept[-1], cst.FormattedStringText) or index + 1 >= len(parts):
-        return
-    after = parts[index + 1]
-    if not isinstance(after, cst.FormattedStringText):
-        return
-    before_text = kept[-1].value.rstrip()
-    if before_text and before_text[-1] in _OPENERS and after.value.startswith(_OPENERS[before_text[-1]]):
-        kept[-1] = kept[-1].with_changes(value=before_text[:-1].rstrip())
-        parts[index + 1] = after.with_changes(value=after.value[1:])
+def _contains(outer, inner) -> bool:
+    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (
+        outer.end.line,
+        outer.end.column,
+    ) >= (inner.end.line, inner.end.column)
 
 
-def _message_without_exception(value: cst.BaseExpression, handler: Handler, ctx: FileContext) -> str | None:
-    """Source of the message with the exception text taken out, or None when nothing useful is left."""
-    target = _message_expr(value)
-    if target is None:
-        return None
-    code = _without_exception(target, handler, ctx)
-    if not code:
-        return None
-    try:
-        text = literal_text(cst.parse_expression(code))
-    except cst.ParserSyntaxError:
-        return None
-    if text is None or not text.strip(" :;,.-") or vague_reason(text) == "generic":
-        return None
-    return code
+def _is_reference(expr: cst.BaseExpression) -> bool:
+    """`page_id`, `args.project`, `params["id"]`: a value worth naming in the message."""
+    if isinstance(expr, cst.Subscript):
+        return True
+    return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
 
 
-def _trim_separators(parts: list[cst.BaseFormattedStringContent]) -> list[cst.BaseFormattedStringContent]:
-    """Drop what introduced the removed exception text at the end: ": ", " - ", "\n"."""
-    out = list(parts)
-    while out and isinstance(out[-1], cst.FormattedStringText):
-        stripped = re.sub(r"(?:[\s:;,\-–—(|]|\\n|\\t)+$", "", out[-1].value)
-        if stripped:
-            out[-1] = out[-1].with_changes(value=stripped)
-            break
-        out.pop()
-    return out
+# First words of function names that read as a verb: "Could not <name in words>".
+_VERBS = frozenset(
+    "get list create update delete remove add set fetch read write search find load save send parse build make "
+    "open close start stop run execute analyze explain query check validate download upload insert move copy "
+    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
+    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt".split()
+)
+
+
+def _could_not(function: str) -> str:
+    """`_parse_attachments` -> "Could not parse attachments": what failed, in words."""
+    words = [w for w in function.strip("_").split("_") if w]
+    if not words:
+        return "The operation failed"
+    if words[0].lower() in _VERBS:
+        return "Could not " + " ".join(words)
+    return f"{function.strip('_')} failed"
 
 
 def _build_fix(
-    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str
-) -> tuple[str, tuple[Edit, ...]] | None:
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str, found: cst.CSTNode
+) -> tuple[str, tuple[Edit, ...], bool] | None:
+    """(description, edits, adds a log call) of the fix, or None."""
     where = ctx.range(node)
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
-    message = _message_without_exception(value, handler, ctx)
-    if message is None:
-        message = py_str(f"{fn.name} failed")
+    let_through = _let_through(fn, node, ctx)
+    if let_through is None:
+        return None
+    message = _FixText(ctx, fn, node, handler).message(value, found)
     indent = indent_of(ctx, node)
-    cause = ""
-    if isinstance(node, cst.Raise) and node.cause is not None:
-        cause = " " + ctx.code(node.cause).strip()
-    elif handler.name:
-        cause = f" from {handler.name}"
+    cause = _cause(node, handler, ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
-    content = f"{PH_LOGGER}.exception({message})\n{indent}raise {raised}({message}){cause}"
-    edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), content)
-    return (f"Log the exception and raise {raised}({message})", (edit,))
+    plan = log_plan(handler, node, ctx)
+    if variant == "raise-other" and plan.add_call:
+        # The exception still propagates as an unexpected one, its cause chained (`from e`): the
+        # code that handles it logs it. A log line here would log the same failure twice.
+        plan = replace(plan, add_call=False)
+    statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
+    if plan.add_call:
+        statements.insert(0, _log_call(message, indent))
+    replacement = f"\n{indent}".join(statements)
+    edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
+    if plan.edit is not None:
+        edits.append(plan.edit)
+    edits.extend(let_through)
+    for statement in dead_assignments(handler, node, replacement, ctx):
+        deleted = deletion(statement, ctx)
+        if deleted is not None:
+            edits.append(deleted)
+    short = clip(" ".join(message.as_fstring(" ").split()), 60)
+    verb = "Log the exception and raise" if plan.add_call else "Raise"
+    return (f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call)
+
+
+def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list[Edit] | None:
+    """`except ToolError: raise` before each `except` of the function that would catch the raise
+    replacing a return ([] when none would; None when one cannot be put there)."""
+    if not isinstance(node, cst.Return) or not raise_is_caught(fn, node, ctx):
+        return []
+    through = toolerror_pass_through(fn, node, ctx)
+    if through is None:
+        return None
+    return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+
+
+def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
+    """` from e`: the raise keeps the exception it replaces as its cause (the author's, if any)."""
+    if isinstance(node, cst.Raise) and node.cause is not None:
+        return " " + ctx.code(node.cause).strip()
+    return f" from {handler.name}" if handler.name else ""
+
+
+def _log_call(message: Message, indent: str) -> str:
+    logging_form = message.as_logging(" ")
+    if logging_form is None:
+        return f"{PH_LOGGER}.exception({message.as_fstring(' ')})"
+    _, arguments = logging_form
+    render = lambda joiner: message.as_logging(joiner)[0]  # noqa: E731 - one line, used once
+    return f"{PH_LOGGER}.exception({_arguments(render, arguments, indent, message.multiline)})"
+
+
+def _arguments(render, extra: list[str], indent: str, multiline: bool) -> str:
+    """A call's arguments: the message (its literals one per line where the author wrote them so)
+    and `extra`, on one line when it fits, else one per line as a formatter would."""
+    flat = ", ".join([render(" "), *extra])
+    if not multiline and len(indent) + len(flat) <= 100:
+        return flat
+    inner = indent + "    "
+    lines = [render("\n" + inner) if multiline else render(" ")] + extra
+    return "\n" + ",\n".join(inner + line for line in lines) + ("," if extra else "") + "\n" + indent

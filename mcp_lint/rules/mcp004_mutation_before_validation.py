@@ -252,6 +252,20 @@ def set_stock(sku: str, quantity: int) -> str:
     return "updated"
 """,
             flagged=(10,),
+            fixed="""\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("inventory")
+
+@mcp.tool()
+def set_stock(sku: str, quantity: int) -> str:
+    if quantity < 0:
+        raise ToolError(f"quantity must be >= 0, got {quantity}")
+    db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))
+    db.commit()
+    return "updated"
+""",
         ),
     )
     VALID = (

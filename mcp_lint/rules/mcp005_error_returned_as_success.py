@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable
 
 import libcst as cst
 from packaging.version import Version
 
-from mcp_lint.findings import Applicability, Edit
+from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -28,7 +29,10 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.results import classify_return, envelope_callee
+from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
+from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
+from mcp_lint.rules.results import _dict_items, _unwrap, classify_return, envelope_callee
 from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
@@ -103,6 +107,19 @@ def delete_note(note_id: str) -> str:
     return "deleted"
 """,
             flagged=(8,),
+            fixed="""\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("notes")
+
+@mcp.tool()
+def delete_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise ToolError(f"Note {note_id} not found")
+    del NOTES[note_id]
+    return "deleted"
+""",
         ),
         Example(
             """\
@@ -119,6 +136,20 @@ def close_ticket(ticket_id: int) -> dict:
     return {"success": True}
 """,
             flagged=(9,),
+            fixed="""\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("tickets")
+
+@mcp.tool
+def close_ticket(ticket_id: int) -> dict:
+    ticket = TICKETS.get(ticket_id)
+    if ticket is None:
+        raise ToolError(f"Ticket {ticket_id} does not exist")
+    ticket.close()
+    return {"success": True}
+""",
         ),
     )
     VALID = (
@@ -172,10 +203,14 @@ def check_health() -> dict:
             kind, description, message = found
             if resolved is not value and kind == "string":
                 message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
+            # Raw exception text or an upstream body in the same return is also MCP002's finding
+            # (rules are independent); only the fix is left to MCP002, see "msg" below.
             data = {
                 "kind": kind,
                 "what": clip(" ".join(description.replace("{}", "…").split()), 60),
-                "msg": ctx.source(message) if message is not None else "",
+                # A message that carries a caught exception's text (or an upstream body) is MCP002's
+                # to rewrite: raising it as it is would hand the raw text to the model.
+                "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
@@ -188,10 +223,21 @@ def check_health() -> dict:
             if callee is not None:
                 data["via"] = callee  # the linker asks whether that helper sets isError
                 data["via_required"] = "1" if description.startswith("the error text") else ""
-            if message is value and getattr(value, "lpar", None):
+            if raise_is_caught(fn, ret.node, ctx):
+                # A raise there would be caught by the function's own `except`: the fix lets
+                # ToolError through it (`except ToolError: raise` first), or is not offered.
+                through = toolerror_pass_through(fn, ret.node, ctx)
+                if through is None:
+                    data["raise_caught"] = "1"
+                else:
+                    data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
+            if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
                 # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
                 data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
                 data["msg_range"] = encode_range(ctx, message)
+                label = _error_label(ctx, message)
+                if label is not None:
+                    data["label"], data["label_text"] = label
             yield self.latent(ctx, ret.node, variant=kind, reach="return", data=data)
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -233,17 +279,100 @@ def check_health() -> dict:
             return None
         start, end = decode_range(latent.get("stmt"))
         cause = latent.get("cause")
-        if toolerror_available(reach):
-            if latent.get("paren_head") and not cause:
-                # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`.
-                msg_start, _ = decode_range(latent.get("msg_range"))
-                head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
-                return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...) instead", (head,), ("ToolError",))
-            edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
-            message = " ".join(msg.split())
-            message = message if len(message) <= 60 else message[:57] + "..."
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",))
+        if toolerror_available(reach) and not latent.get("raise_caught"):
+            spec = self._toolerror_fix(latent, start, end, msg, cause)
+            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")))
         if reach.lowlevel and lowlevel_result_supported(reach.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
         return None
+
+    def _toolerror_fix(self, latent: Latent, start: Location, end: Location, msg: str, cause: str) -> FixSpec:
+        if latent.get("paren_head"):
+            # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and the
+            # cause follows the closing parenthesis.
+            msg_start, _ = decode_range(latent.get("msg_range"))
+            head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
+            edits = (head, Edit(end, end, cause)) if cause else (head,)
+            if latent.get("label"):
+                label_start, label_end = decode_range(latent.get("label"))
+                edits = (head, Edit(label_start, label_end, latent.get("label_text")), *edits[1:])
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
+        edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
+        message = " ".join(msg.split())
+        message = message if len(message) <= 60 else message[:57] + "..."
+        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
+    """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
+    the same `try` offers the same edit, which the fix loop applies once."""
+    edits = []
+    for item in filter(None, encoded.split(";")):
+        row, indent, inner = item.split("|")
+        at = Location(int(row), 1)
+        edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
+    return tuple(edits)
+
+
+# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
+_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+
+
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression) -> str:
+    """The fix's message: the returned text, plus the details an error dict carried next to it
+    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
+    source = ctx.source(message)
+    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None or len(text.parts) != 1:
+        return source  # a layout of several literals is kept as written
+    text.drop_error_prefix()
+    items = _dict_items(_unwrap(value, ctx))
+    details = next(
+        (items[k] for k in _DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
+        None,
+    )
+    extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None
+    if extra is not None and len(extra.parts) == 1:
+        text.parts[0].pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
+    elif isinstance(details, (cst.Name, cst.Attribute)):
+        # Only literals and plain references: anything else (a call) may not be text.
+        text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
+    return text.as_fstring(" ")
+
+
+def _is_empty(node: cst.BaseExpression) -> bool:
+    return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
+        isinstance(node, cst.SimpleString) and not node.evaluated_value
+    )
+
+
+def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the returned value carry a caught foreign exception's text or an upstream error body?"""
+    if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
+        return True
+    bases = status_bases(ret.conditions)
+    return bool(bases) and upstream_body(value, bases) is not None
+
+
+def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, str] | None:
+    """Where the `Error: ` label of a message's first literal is, and what replaces it (the next
+    letter capitalised), as `Message.drop_error_prefix` does for messages it rewrites whole."""
+    first = message
+    while isinstance(first, cst.ConcatenatedString):
+        first = first.left
+    if isinstance(first, cst.SimpleString):
+        raw, opening = first.raw_value, len(first.prefix) + len(first.quote)
+    elif isinstance(first, cst.FormattedString) and first.parts and isinstance(first.parts[0], cst.FormattedStringText):
+        raw, opening = first.parts[0].value, len(first.start)
+    else:
+        return None
+    match = ERROR_PREFIX.match(raw)
+    if match is None or len(first.end if isinstance(first, cst.FormattedString) else first.quote) == 3:
+        return None
+    where = ctx.range(first)
+    column = where.start.column + 1 + opening
+    rest = raw[match.end() :]
+    capital = rest[:1].upper() if rest[:1].islower() and not rest[1:2].isupper() else ""
+    end = column + match.end() + (1 if capital else 0)
+    return f"{where.start.line}:{column}:{where.start.line}:{end}", capital

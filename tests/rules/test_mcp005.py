@@ -225,7 +225,7 @@ def test_message_names_tool_wire_flag_and_fix() -> None:
     assert finding.fix is not None
     assert [
         e.content for e in finding.fix.edits if e.location.row == finding.location.row
-    ] == ['raise ToolError(f"Error: note {note_id} not found")']
+    ] == ['raise ToolError(f"Note {note_id} not found")']
     fixed = apply_edits(_src(MCP1, FAILURES[0].values[1]), finding.fix.edits)
     assert "from mcp.server.fastmcp.exceptions import ToolError" in fixed
     assert lint_source(fixed, filename="server.py") == []

@@ -1,0 +1,213 @@
+"""Where a fix puts the imports it needs: where isort would, next to their relatives.
+
+A new name from a module the file already imports from joins that line (`from fastmcp.exceptions
+import ToolError` goes into `from fastmcp.exceptions import ResourceError`). Otherwise the import
+goes into its section (standard library / third party / first party), in sorted position among
+the section's `import x` lines or its `from x import y` lines, as isort's default profile orders
+them; a section the file does not have yet is opened with a blank line. A module-level statement
+the fix needs (`logger = logging.getLogger(__name__)`) goes after the import block.
+
+The block is read once per file at analysis time (`read_imports`, from CPython's tree) into a
+picklable `ImportBlock`; the link step turns the needed imports into edits (`import_edits`).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+
+from mcp_lint.findings import Edit, Location
+
+_STDLIB, _THIRD, _FIRST = 0, 1, 2
+_STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+
+
+@dataclass(frozen=True)
+class ImportAlias:
+    name: str  # the imported name as written (`A` of `A as B`)
+    start: Location
+    end: Location
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    module: str  # `x.y` of `import x.y` / `from x.y import z`; `.` prefixed when relative
+    is_from: bool
+    first_row: int
+    last_row: int
+    end: Location  # the end of its last line (after a trailing comment): where a next line starts
+    aliases: tuple[ImportAlias, ...]
+    star: bool = False
+    trailing_comma: bool = False  # `from x import (\n    a,\n)`
+
+
+@dataclass(frozen=True)
+class ImportBlock:
+    lines: tuple[ImportLine, ...] = ()
+    first_party: str = ""  # top-level package of the linted module
+    # Where to put imports in a file without any: after the docstring, else at the top.
+    top: Location = Location(1, 1)
+
+
+def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) -> ImportBlock:
+    """The module's top-level imports before its first def/class (CPython's tree, no CST)."""
+    if tree is None:
+        return ImportBlock()
+    found: list[ImportLine] = []
+    top_row = 1
+    for index, stmt in enumerate(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            line = _line(stmt, lines)
+            if line is not None:
+                found.append(line)
+        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            top_row = (stmt.end_lineno or stmt.lineno) + 1
+        elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
+            break
+    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1))
+
+
+def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str]) -> ImportLine | None:
+    if stmt.col_offset != 0:
+        return None  # `x = 1; import y`: not a line of its own
+    end_row = stmt.end_lineno or stmt.lineno
+    aliases = []
+    for alias in stmt.names:
+        row, end = getattr(alias, "lineno", None), getattr(alias, "end_lineno", None)
+        if row is None or end is None:
+            return None  # Python < 3.10 has no alias positions
+        aliases.append(
+            ImportAlias(
+                alias.name,
+                Location(row, _column(lines, row, alias.col_offset)),
+                Location(end, _column(lines, end, alias.end_col_offset or 0)),
+            )
+        )
+    if isinstance(stmt, ast.ImportFrom):
+        module = "." * stmt.level + (stmt.module or "")
+    else:
+        module = stmt.names[0].name
+    text_after = lines[end_row - 1][_column(lines, end_row, stmt.end_col_offset or 0) - 1 :]
+    if text_after.strip() and not text_after.strip().startswith("#"):
+        return None  # `import a; import b`
+    last_alias_end = aliases[-1].end
+    closing = lines[last_alias_end.row - 1][last_alias_end.column - 1 :] if aliases else ""
+    return ImportLine(
+        module=module,
+        is_from=isinstance(stmt, ast.ImportFrom),
+        first_row=stmt.lineno,
+        last_row=end_row,
+        end=Location(end_row, len(lines[end_row - 1]) + 1),
+        aliases=tuple(aliases),
+        star=any(a.name == "*" for a in stmt.names),
+        trailing_comma=end_row > stmt.lineno and closing.lstrip().startswith(","),
+    )
+
+
+def _column(lines: list[str], row: int, byte_offset: int) -> int:
+    """ast counts UTF-8 bytes; edits count characters (1-based)."""
+    line = lines[row - 1] if 0 < row <= len(lines) else ""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore")) + 1
+
+
+# -- placing new imports -------------------------------------------------------------------------
+
+
+def import_edits(block: ImportBlock, wanted: list[tuple[str, str | None]], after_block: list[str]) -> list[Edit]:
+    """Edits adding `wanted` imports ((module, name) for `from module import name`, (module, None)
+    for `import module`) and the `after_block` statements; one edit per insertion point."""
+    # Per insertion point: (0, new import line) or (1, statement after the block), in that order.
+    inserts: dict[Location, list[tuple[int, str]]] = {}
+    joins: dict[ImportLine, list[str]] = {}
+    for module, name in wanted:
+        existing = _from_line(block, module) if name is not None else None
+        if existing is not None:
+            joins.setdefault(existing, []).append(name)  # type: ignore[arg-type]
+            continue
+        statement = f"from {module} import {name}" if name is not None else f"import {module}"
+        where, text = _placement(block, module, name is not None, statement)
+        inserts.setdefault(where, []).append((0, text))
+    edits = [_join(line, names) for line, names in joins.items()]
+    if after_block:
+        code = "\n".join(after_block)
+        if block.lines:
+            inserts.setdefault(block.lines[-1].end, []).append((1, f"\n\n{code}"))
+        else:
+            # Below the imports just inserted at the top (if any), a blank line between.
+            opening = "\n" if inserts.get(block.top) else ""
+            inserts.setdefault(block.top, []).append((1, f"{opening}{code}\n\n"))
+    for where, texts in inserts.items():
+        edits.append(Edit(where, where, "".join(text for _, text in sorted(texts, key=lambda t: t[0]))))
+    return sorted(edits)
+
+
+def _from_line(block: ImportBlock, module: str) -> ImportLine | None:
+    for line in block.lines:
+        if line.is_from and line.module == module and not line.star and line.aliases:
+            return line
+    return None
+
+
+def _join(line: ImportLine, names: list[str]) -> Edit:
+    """`from m import A, C` + B -> `from m import A, B, C` (inserted in sorted position)."""
+    name = sorted(set(names))[0] if len(set(names)) == 1 else None
+    if name is None:  # several names for one line: add them together after the last one
+        text = ", ".join(sorted(set(names)))
+        return Edit(line.aliases[-1].end, line.aliases[-1].end, f", {text}")
+    before = [alias for alias in line.aliases if _sort_key(alias.name) < _sort_key(name)]
+    multiline = line.last_row > line.first_row and len({a.start.row for a in line.aliases}) == len(line.aliases)
+    if multiline:
+        # One name per line: a line of its own, indented like its neighbours.
+        anchor = before[-1] if before else None
+        indent = " " * (line.aliases[0].start.column - 1)
+        if anchor is None:
+            first = line.aliases[0].start
+            return Edit(Location(first.row, 1), Location(first.row, 1), f"{indent}{name},\n")
+        if anchor is line.aliases[-1] and not line.trailing_comma:
+            return Edit(anchor.end, anchor.end, f",\n{indent}{name}")
+        return Edit(Location(anchor.end.row + 1, 1), Location(anchor.end.row + 1, 1), f"{indent}{name},\n")
+    if before:
+        return Edit(before[-1].end, before[-1].end, f", {name}")
+    return Edit(line.aliases[0].start, line.aliases[0].start, f"{name}, ")
+
+
+def _sort_key(name: str) -> tuple[str, str]:
+    # isort's default: case-insensitive, then as written.
+    return (name.lower(), name)
+
+
+def _section(module: str, first_party: str) -> int:
+    top = module.split(".")[0]
+    if module.startswith(".") or (first_party and top == first_party):
+        return _FIRST
+    return _STDLIB if top in _STDLIB_NAMES else _THIRD
+
+
+def _placement(block: ImportBlock, module: str, is_from: bool, statement: str) -> tuple[Location, str]:
+    """Where one new import line goes, and the text to insert there."""
+    lines = [line for line in block.lines if line.module != "__future__"]
+    if not lines:
+        future = [line for line in block.lines if line.module == "__future__"]
+        if future:
+            return future[-1].end, f"\n\n{statement}"
+        return block.top, f"{statement}\n"
+    section = _section(module, block.first_party)
+    same = [line for line in lines if _section(line.module, block.first_party) == section]
+    if same:
+        kind = [line for line in same if line.is_from == is_from]
+        key = module.lower()
+        earlier = [line for line in kind if line.module.lower() <= key]
+        if earlier:
+            return earlier[-1].end, f"\n{statement}"
+        if kind:
+            return Location(kind[0].first_row, 1), f"{statement}\n"
+        # isort puts `import x` lines before `from x import y` lines within a section.
+        if is_from:
+            return same[-1].end, f"\n{statement}"
+        return Location(same[0].first_row, 1), f"{statement}\n"
+    # A section of its own, in stdlib / third party / first party order, blank lines around.
+    later = [line for line in lines if _section(line.module, block.first_party) > section]
+    if later:
+        return Location(later[0].first_row, 1), f"{statement}\n\n"
+    return lines[-1].end, f"\n\n{statement}"

@@ -1,0 +1,305 @@
+"""What a fix inside an `except` block must know about the block: its log calls and its locals.
+
+A careful engineer turning `return f"Error: {e}"` into a raise reuses the handler's own log call
+(adding the traceback to it, never logging twice), and deletes the locals that only fed the old
+return (`error_result = {...}`, `msg = f"...{e}"`). These helpers find both; they read one
+handler's body, never the whole function.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+import libcst as cst
+
+from mcp_lint.findings import Edit, Location
+from mcp_lint.model.facts import FunctionFacts, Handler, _catches, catches
+from mcp_lint.model.names import dotted
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import FileContext
+
+_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
+_LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
+# Calls that cannot change anything: a local holding only these can be deleted with its last use.
+_PURE_CALLS = frozenset({"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc"})
+
+
+@dataclass(frozen=True)
+class LogPlan:
+    """What the fix does about logging: add a `logger.exception(...)` line, or not (the handler
+    already logs; `edit`, if any, adds the traceback to that call)."""
+
+    add_call: bool
+    edit: Edit | None = None
+
+
+def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
+    calls = list(_log_calls_before(handler, sink, ctx))
+    if not calls:
+        return LogPlan(add_call=True)
+    for call in calls:
+        if _logs_traceback(call):
+            return LogPlan(add_call=False)
+    call = calls[-1]
+    if _is_loguru(call, ctx):
+        # loguru takes no exc_info; its `exception` is `error` with the traceback.
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "error":
+            where = ctx.range(func.attr)
+            edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), "exception")
+            return LogPlan(add_call=False, edit=edit)
+        return LogPlan(add_call=False)
+    if not call.args or call.args[-1].star == "*" and call.args[-1].keyword is None and len(call.args) == 1:
+        return LogPlan(add_call=False)
+    end = ctx.range(call.args[-1].value).end
+    at = Location(end.line, end.column + 1)
+    return LogPlan(add_call=False, edit=Edit(at, at, ", exc_info=True"))
+
+
+def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> Iterator[cst.Call]:
+    """Log calls in the statements that run before `sink` on its way through the handler (the
+    handler's body and the blocks that hold the sink), in source order."""
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Expr):
+                value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+                if isinstance(value, cst.Call) and _is_log_call(value):
+                    yield value
+
+
+def _statements_before(statements, sink: cst.CSTNode, ctx: FileContext) -> Iterator[cst.BaseStatement]:
+    row = ctx.range(sink).start.line
+    for statement in statements:
+        where = ctx.range(statement)
+        if where.end.line < row:
+            yield statement
+            continue
+        if where.start.line <= row and not isinstance(statement, cst.SimpleStatementLine):
+            for block in _blocks(statement):
+                inner = ctx.range(block)
+                if inner.start.line <= row <= inner.end.line:
+                    yield from _statements_before(block.body, sink, ctx)
+        return
+
+
+def _blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
+    """The indented blocks directly under a compound statement (if/elif/else, with, for, try)."""
+    for child in statement.children:
+        if isinstance(child, cst.IndentedBlock):
+            yield child
+        elif isinstance(child, (cst.If, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)):
+            yield from _blocks(child)
+
+
+def _is_log_call(call: cst.Call) -> bool:
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _LEVELS:
+        receiver = func.value
+        if isinstance(receiver, cst.Call):  # loguru `logger.opt(exception=e).error(...)`
+            return _is_log_call(receiver) or dotted(receiver.func) in {"logger.opt", "logger.bind"}
+        name = dotted(receiver)
+        return name is not None and bool(_LOGGER.search(name.split(".")[-1]))
+    name = dotted(func)
+    return name in {"traceback.print_exc", "traceback.print_exception"}
+
+
+def _logs_traceback(call: cst.Call) -> bool:
+    func = call.func
+    if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
+        return True
+    if isinstance(func, cst.Attribute) and func.attr.value == "exception":
+        return True
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+        return True  # loguru `.opt(exception=...)`: the author chose how to log
+    # exc_info=False too: the author decided not to log the traceback here.
+    return any(a.keyword is not None and a.keyword.value in {"exc_info", "stack_info"} for a in call.args)
+
+
+def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    resolved = ctx.model.aliases.resolve(func.value) or ""
+    return resolved.startswith("loguru")
+
+
+# -- locals ----------------------------------------------------------------------------------
+
+
+def local_value(handler: Handler, name: str, sink: cst.CSTNode, ctx: FileContext) -> tuple[cst.SimpleStatementLine, cst.BaseExpression] | None:
+    """`msg = f"... {e}"` before `raise ValueError(msg)`: the one assignment of a local in the
+    statements that run before the sink in the handler."""
+    found = None
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        value = _assigned(statement, name)
+        if value is not None:
+            if found is not None:
+                return None  # assigned twice: which value reaches the sink depends on the path
+            found = (statement, value)
+    if found is None or _rebound_elsewhere(handler, name, found[0]):
+        return None
+    return found
+
+
+def _assigned(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+        if isinstance(target, cst.Name) and target.value == name:
+            return small.value
+    if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name) and small.target.value == name:
+        return small.value
+    return None
+
+
+def _rebound_elsewhere(handler: Handler, name: str, assignment: cst.CSTNode) -> bool:
+    for node in descendants(handler.node.body, into_scopes=False):
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
+            return True
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(node is mine for mine in getattr(assignment, "body", ())):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+                return True
+    return False
+
+
+def dead_assignments(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext) -> list[cst.SimpleStatementLine]:
+    """The assignments in the handler whose locals only the sink (or other such assignments)
+    reads: replacing the sink by `replacement` leaves them dead. Only values without side effects."""
+    # Every word of the new code counts as a read: a superset of its names, which is safe.
+    still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    candidates: dict[str, cst.SimpleStatementLine] = {}
+    for name in _names_in(sink) - still_read:
+        found = local_value(handler, name, sink, ctx)
+        if found is not None and _pure(found[1]):
+            candidates[name] = found[0]
+    # A local read only by a deleted assignment dies with it (`error_message` in `error_result`).
+    dead: dict[str, cst.SimpleStatementLine] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, statement in list(candidates.items()):
+            if name in dead:
+                continue
+            ignored = [sink, *dead.values()]
+            if _reads(handler, name, ignored) == 0:
+                dead[name] = statement
+                changed = True
+                for inner in _names_in(statement.body[0].value) - still_read:  # type: ignore[union-attr]
+                    if inner not in candidates:
+                        found = local_value(handler, inner, sink, ctx)
+                        if found is not None and _pure(found[1]):
+                            candidates[inner] = found[0]
+    return list(dead.values())
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in _name_reads(node)}
+
+
+def _name_reads(node: cst.CSTNode) -> Iterator[cst.Name]:
+    """Names read in `node`: not attribute names, keyword names or assignment targets."""
+    skip: set[int] = set()
+    for child in descendants(node, into_scopes=False):
+        if isinstance(child, cst.Attribute):
+            skip.add(id(child.attr))
+        elif isinstance(child, cst.Arg) and child.keyword is not None:
+            skip.add(id(child.keyword))
+        elif isinstance(child, cst.AssignTarget):
+            if isinstance(child.target, cst.Name):
+                skip.add(id(child.target))
+        elif isinstance(child, cst.AnnAssign) and isinstance(child.target, cst.Name):
+            skip.add(id(child.target))
+        elif isinstance(child, cst.Name) and id(child) not in skip:
+            yield child
+
+
+def _reads(handler: Handler, name: str, ignored: list[cst.CSTNode]) -> int:
+    inside: set[int] = set()
+    for node in ignored:
+        inside.update(id(n) for n in _name_reads(node) if n.value == name)
+    return sum(1 for n in _name_reads(handler.node.body) if n.value == name and id(n) not in inside)
+
+
+def _pure(value: cst.BaseExpression) -> bool:
+    for node in descendants(value, into_scopes=False):
+        if isinstance(node, cst.Call) and dotted(node.func) not in _PURE_CALLS:
+            return False
+        if isinstance(node, (cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
+            return False
+    return True
+
+
+def deletion(statement: cst.SimpleStatementLine, ctx: FileContext) -> Edit | None:
+    """The edit deleting a statement's whole lines; None when it shares a line with another."""
+    where = ctx.range(statement)
+    first, last = where.start.line, where.end.line
+    if ctx.lines[first - 1][: where.start.column].strip():
+        return None
+    if last >= len(ctx.lines):
+        return None
+    return Edit(Location(first, 1), Location(last + 1, 1), "")
+
+
+# -- would the new raise escape? -----------------------------------------------------------------
+
+
+def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, raised: str = "ToolError") -> bool:
+    """Would `raise <raised>(...)` written at `sink` be caught by a `try` of the function around
+    it (`except Exception:` after the checks of a tool)? Then turning a return into that raise
+    would hand the message to the handler instead of the client: the fix must not."""
+    where = ctx.range(sink)
+    seen: set[int] = set()
+    for handler in fn.handlers:
+        node = handler.try_node
+        if id(node) in seen or not isinstance(node, cst.Try):
+            continue
+        seen.add(id(node))
+        body = ctx.range(node.body)
+        if body.start.line <= where.start.line and where.end.line <= body.end.line:
+            if catches(_catches(node, ctx.model.aliases), raised):
+                return True
+    return False
+
+
+def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext) -> list[tuple[int, str, str]] | None:
+    """Where `except ToolError: raise` must go so that a ToolError raised at `sink` leaves the
+    function: (row of the first `except` that would catch it, its indent, its body's indent) for
+    each `try` around the sink. None when the raise escapes anyway, or cannot be let through
+    (a `try/except*`, or a handler on a line it shares)."""
+    where = ctx.range(sink)
+    seen: set[int] = set()
+    inserts: list[tuple[int, str, str]] = []
+    for handler in fn.handlers:
+        node = handler.try_node
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        body = ctx.range(node.body)
+        if not (body.start.line <= where.start.line and where.end.line <= body.end.line):
+            continue
+        if not isinstance(node, cst.Try):
+            return None
+        guard = _catches(node, ctx.model.aliases)
+        for clause, (names, reraises) in zip(node.handlers, guard):
+            if "ToolError" in names or "*" in names:
+                if reraises:
+                    break  # `except Exception: ...; raise`: it goes through already
+                row = ctx.range(clause).start.line
+                line = ctx.lines[row - 1]
+                indent = line[: len(line) - len(line.lstrip(" \t"))]
+                if not line.lstrip().startswith("except") or not isinstance(clause.body, cst.IndentedBlock):
+                    return None
+                first = ctx.range(clause.body.body[0]).start.line if clause.body.body else row + 1
+                inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
+                if len(inner) <= len(indent):
+                    return None
+                inserts.append((row, indent, inner))
+                break
+    return inserts or None

@@ -1,0 +1,361 @@
+"""An error message as the author wrote it, minus the exception's text, for fixes to write back.
+
+A message is the string literals of one expression: a plain string, an f-string, or several of
+them concatenated implicitly (`f"... e.g. " f"...; got error: {e}"`, one per line). Fixes take out
+the placeholders that carry a caught exception's text, trim what introduced them (": ", "; got
+error: ", a bracket pair), and write the rest back in the author's words, quotes and line layout:
+as an f-string for the raised error, and with `%s` arguments for a logging call.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Callable
+
+import libcst as cst
+
+# What introduces a removed placeholder: spaces, ": ", " - ", "; ", "=", escaped line breaks.
+_SEPARATORS = re.compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
+_LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
+# A label left without its value: "...; got error", "Details", "failed with exception". A label
+# word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
+_LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
+_DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
+ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
+_OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
+# Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
+_PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
+
+
+@dataclass
+class Text:
+    raw: str  # source text between the quotes, escapes kept
+    braces_escaped: bool  # `{{`/`}}` (written in an f-string)
+
+
+@dataclass
+class Placeholder:
+    source: str  # the expression's source
+    conversion: str | None = None  # "r", "s", "a"
+    spec: str | None = None  # format spec source, e.g. ".2f"
+    node: cst.BaseExpression | None = None
+
+
+Piece = Text | Placeholder
+
+
+@dataclass
+class Part:
+    """One string literal of the message."""
+
+    prefix: str  # string prefix without "f" ("", "r", "u")
+    quote: str
+    pieces: list[Piece] = field(default_factory=list)
+
+    def has_placeholder(self) -> bool:
+        return any(isinstance(p, Placeholder) for p in self.pieces)
+
+    def is_empty(self) -> bool:
+        return all(isinstance(p, Text) and not p.raw for p in self.pieces)
+
+
+@dataclass
+class Message:
+    parts: list[Part]
+    multiline: bool = False  # the literals stood on lines of their own
+
+    # -- reading ---------------------------------------------------------------------------
+    @classmethod
+    def read(cls, expr: cst.BaseExpression, line_of: Callable[[cst.CSTNode], int], code: Callable[[cst.CSTNode], str]) -> Message | None:
+        """The message of a string expression; None for anything but string literals.
+
+        `line_of(node)` is the row a node starts on, `code(node)` its source (both from the
+        file's context); the layout is read from where the literals start."""
+        parts: list[Part] = []
+        if not _collect(expr, parts, code):
+            return None
+        lines = {line_of(p) for p in _literals(expr)}
+        return cls(parts, multiline=len(lines) > 1)
+
+    # -- editing ---------------------------------------------------------------------------
+    def remove(self, carries_exception: Callable[[cst.BaseExpression], bool]) -> bool:
+        """Take out the placeholders `carries_exception` names, with what introduced them.
+        True when something was removed."""
+        removed = False
+        flat = [(part, piece) for part in self.parts for piece in part.pieces]
+        for index, (part, piece) in enumerate(flat):
+            if not isinstance(piece, Placeholder) or piece.node is None or not carries_exception(piece.node):
+                continue
+            removed = True
+            before = _text_before(flat, index)
+            after = _text_after(flat, index)
+            part.pieces[part.pieces.index(piece)] = Text("", True)
+            _trim_around(before, after)
+        if removed:
+            self._drop_empty_parts()
+            self._trim_end()
+        return removed
+
+    def drop_error_prefix(self) -> None:
+        """`Error: note 3 not found` -> `Note 3 not found`: raised as an error, the message needs
+        no label saying so (clients show it as one, mcp even prefixes "Error executing tool")."""
+        if not self.parts or not self.parts[0].pieces or not isinstance(self.parts[0].pieces[0], Text):
+            return
+        first = self.parts[0].pieces[0]
+        rest = ERROR_PREFIX.sub("", first.raw, count=1)
+        if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
+            return
+        if rest[:1].islower() and not rest[1:2].isupper():
+            rest = rest[0].upper() + rest[1:]
+        first.raw = rest
+
+    def append_context(self, items: list[tuple[str, str]]) -> None:
+        """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
+        if not self.parts:
+            return
+        last = self.parts[-1]
+        # An expression with the literal's quote or a backslash cannot go inside it before 3.12.
+        items = [(label, expr) for label, expr in items if last.quote[0] not in expr and "\\" not in expr]
+        if not items:
+            return
+        for position, (label, expr) in enumerate(items):
+            opener = " (" if position == 0 else ", "
+            last.pieces.append(Text(f"{opener}{label}: ", True))
+            last.pieces.append(Placeholder(expr))
+        last.pieces.append(Text(")", True))
+
+    def _drop_empty_parts(self) -> None:
+        kept = [part for part in self.parts if not part.is_empty()]
+        self.parts = kept
+
+    def _trim_end(self) -> None:
+        while self.parts:
+            last = self.parts[-1]
+            while last.pieces and isinstance(last.pieces[-1], Text):
+                text = last.pieces[-1]
+                text.raw = _SEPARATORS.sub("", text.raw)
+                if text.raw:
+                    break
+                last.pieces.pop()
+            if last.pieces:
+                return
+            self.parts.pop()
+
+    # -- writing ---------------------------------------------------------------------------
+    def words(self) -> str:
+        """The text a reader sees, placeholders as {} (for judging what is left)."""
+        out = []
+        for part in self.parts:
+            for piece in part.pieces:
+                out.append(_unescape(piece.raw, piece.braces_escaped) if isinstance(piece, Text) else "{}")
+        return "".join(out)
+
+    def as_fstring(self, joiner: str) -> str:
+        """The message for an exception: an f-string where it has placeholders, literals joined by
+        `joiner` (the line break and indent of a multi-line layout, or a space)."""
+        only = self.parts[0].pieces if len(self.parts) == 1 else []
+        if len(only) == 1 and isinstance(only[0], Placeholder) and not only[0].conversion and not only[0].spec:
+            return only[0].source  # f"{error}" is `error`: the exception classes str() it anyway
+        rendered = []
+        for part in self.parts:
+            if part.has_placeholder():
+                body = "".join(
+                    _escape(p.raw, p.braces_escaped) if isinstance(p, Text) else _placeholder_code(p) for p in part.pieces
+                )
+                rendered.append(f"f{part.prefix}{part.quote}{body}{part.quote}")
+            else:
+                body = "".join(_unescape(p.raw, p.braces_escaped) for p in part.pieces if isinstance(p, Text))
+                rendered.append(f"{part.prefix}{part.quote}{body}{part.quote}")
+        return joiner.join(rendered)
+
+    def as_logging(self, joiner: str) -> tuple[str, list[str]] | None:
+        """The message for a logging call: a `%s` format and its arguments (None when a format
+        spec has no printf equivalent)."""
+        arguments: list[str] = []
+        bodies: list[tuple[Part, list[str]]] = []
+        for part in self.parts:
+            chunks: list[str] = []
+            for piece in part.pieces:
+                if isinstance(piece, Text):
+                    chunks.append(_unescape(piece.raw, piece.braces_escaped))
+                    continue
+                kind = {"r": "r", "a": "a"}.get(piece.conversion or "", "s")
+                if piece.spec and not _PRINTF_SPEC.match(piece.spec):
+                    # `{n:>10}`: no printf equivalent; format() gives the same text for %s.
+                    if piece.conversion or '"' in piece.spec or "\\" in piece.spec:
+                        return None
+                    chunks.append("\0%s")
+                    arguments.append(f'format({piece.source}, "{piece.spec}")')
+                    continue
+                chunks.append("\0%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""))
+                arguments.append(piece.source)
+            bodies.append((part, chunks))
+        rendered = []
+        for part, chunks in bodies:
+            # logging applies `%` only when there are arguments: only then a literal % doubles.
+            text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
+            rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
+        return joiner.join(rendered), arguments
+
+
+def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _collect_sum(expr, parts, code)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        return _collect_format(expr, parts, code)
+    if isinstance(expr, cst.ConcatenatedString):
+        return _collect(expr.left, parts, code) and _collect(expr.right, parts, code)
+    if isinstance(expr, cst.SimpleString):
+        prefix = expr.prefix
+        if "b" in prefix.lower():
+            return False
+        parts.append(Part(prefix, expr.quote, [Text(expr.raw_value, False)]))
+        return True
+    if isinstance(expr, cst.FormattedString):
+        prefix = expr.prefix.replace("f", "").replace("F", "")
+        if "b" in prefix.lower():
+            return False
+        part = Part(prefix, expr.end, [])
+        for piece in expr.parts:
+            if isinstance(piece, cst.FormattedStringText):
+                part.pieces.append(Text(piece.value, True))
+                continue
+            if piece.equal is not None:
+                return False  # `{x=}` prints its own source: no %s equivalent
+            spec = None
+            if piece.format_spec is not None:
+                if not all(isinstance(s, cst.FormattedStringText) for s in piece.format_spec):
+                    return False
+                spec = "".join(s.value for s in piece.format_spec if isinstance(s, cst.FormattedStringText))
+            source = code(piece.expression).strip()
+            part.pieces.append(Placeholder(source, piece.conversion, spec, piece.expression))
+        parts.append(part)
+        return True
+    return False
+
+
+def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    """`"Failed to read " + path + ": " + str(e)` as one literal: `f"Failed to read {path}: {e}"`
+    before the exception is taken out (every operand of such a sum is a string)."""
+    operands: list[cst.BaseExpression] = []
+    stack: list[cst.BaseExpression] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+            stack.extend([node.right, node.left])
+        else:
+            operands.append(node)
+    literals: list[Part] = []
+    pieces: list[Piece] = []
+    for operand in operands:
+        if isinstance(operand, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            inner: list[Part] = []
+            if not _collect(operand, inner, code):
+                return False
+            literals.extend(inner)
+            pieces.extend(piece for part in inner for piece in part.pieces)
+        else:
+            value = operand
+            # `str(x)` in a sum is there to make x a string: the f-string does that.
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "str" and len(value.args) == 1:
+                value = value.args[0].value
+            pieces.append(Placeholder(code(value).strip(), None, None, operand))
+    if not literals or len({(p.prefix.lower(), p.quote) for p in literals}) != 1 or len(literals[0].quote) != 1:
+        return False  # mixed quotes or prefixes: not one literal without re-escaping
+    quote = literals[0].quote
+    moved = [p for p in pieces if isinstance(p, Placeholder) and any(p.node is o for o in operands)]
+    if any(quote in p.source or "\\" in p.source or "\n" in p.source or "#" in p.source for p in moved):
+        return False  # inside an f-string before Python 3.12 these do not parse
+    parts.append(Part(literals[0].prefix, literals[0].quote, pieces))
+    return True
+
+
+def _collect_format(call: cst.Call, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
+    """`"Failed to read {}: {err}".format(path, err=e)` as `f"Failed to read {path}: {e}"`, its
+    positional and named arguments in their fields."""
+    template = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+        return False
+    if any(a.star for a in call.args):
+        return False
+    positional = [a.value for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    pieces: list[Piece] = []
+    automatic = 0
+    try:
+        fields = list(string.Formatter().parse(template.raw_value))
+    except ValueError:
+        return False
+    for literal, field, spec, conversion in fields:
+        if literal:
+            pieces.append(Text(literal, False))
+        if field is None:
+            continue
+        if field == "":
+            field, automatic = str(automatic), automatic + 1
+        value = positional[int(field)] if field.isdigit() and int(field) < len(positional) else named.get(field)
+        if value is None or (spec and "{" in spec):
+            return False  # `{0.name}`, `{x[0]}`, a missing argument, a nested field
+        source = code(value).strip()
+        if template.quote in source or "\\" in source or "\n" in source:
+            return False
+        pieces.append(Placeholder(source, conversion, spec or None, value))
+    parts.append(Part(template.prefix, template.quote, pieces))
+    return True
+
+
+def _literals(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(expr, cst.ConcatenatedString):
+        return _literals(expr.left) + _literals(expr.right)
+    return [expr]
+
+
+def _text_before(flat: list[tuple[Part, Piece]], index: int) -> Text | None:
+    """The text right before a placeholder in the same literal, if any."""
+    part = flat[index][0]
+    if index > 0 and flat[index - 1][0] is part and isinstance(flat[index - 1][1], Text):
+        return flat[index - 1][1]  # type: ignore[return-value]
+    return None
+
+
+def _text_after(flat: list[tuple[Part, Piece]], index: int) -> Text | None:
+    part = flat[index][0]
+    if index + 1 < len(flat) and flat[index + 1][0] is part and isinstance(flat[index + 1][1], Text):
+        return flat[index + 1][1]  # type: ignore[return-value]
+    return None
+
+
+def _trim_around(before: Text | None, after: Text | None) -> None:
+    """`load failed: {e}` -> `load failed`; `page ({e})` -> `page`; `...; got error: {e}` -> `...`."""
+    if before is None:
+        if after is not None:
+            after.raw = _LEADING_SEPARATORS.sub("", after.raw)
+        return
+    text = _SEPARATORS.sub("", before.raw)
+    labelled = len(text) < len(before.raw.rstrip(" ")) or before.raw.rstrip(" ").endswith((":", "="))
+    if labelled or not text.strip():
+        text = _SEPARATORS.sub("", _DANGLING_LABEL.sub("", text))
+    if after is not None and text and text[-1] in _OPENERS and after.raw.startswith(_OPENERS[text[-1]]):
+        text = _SEPARATORS.sub("", text[:-1])
+        after.raw = after.raw[1:]
+    if after is not None and after.raw and after.raw[0] not in " .,;:!?)]}\\" and text:
+        text += " "  # `Error {e} occurred` -> `Error occurred`
+    before.raw = text
+
+
+def _escape(raw: str, braces_escaped: bool) -> str:
+    return raw if braces_escaped else raw.replace("{", "{{").replace("}", "}}")
+
+
+def _unescape(raw: str, braces_escaped: bool) -> str:
+    return raw.replace("{{", "{").replace("}}", "}") if braces_escaped else raw
+
+
+def _placeholder_code(piece: Placeholder) -> str:
+    conversion = f"!{piece.conversion}" if piece.conversion else ""
+    spec = f":{piece.spec}" if piece.spec else ""
+    # A dict literal right after `{` would read as `{{`: keep them apart.
+    source = f" {piece.source}" if piece.source.startswith("{") else piece.source
+    return "{" + source + conversion + spec + "}"
