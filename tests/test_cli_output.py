@@ -170,10 +170,11 @@ def test_stdin_is_reported_under_the_stdin_filename(tmp_path: Path) -> None:
     result = run_stdin(SERVER, "--stdin-filename", "app/notes.py", "--output-format", "concise", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    # Line 25 returns a caught exception's text as a success: MCP005 (channel) and MCP002 (content).
+    # Line 25 returns a caught exception's text as a success: MCP005 (channel) and MCP002 (content,
+    # whose fix is the one offered for the statement).
     assert [line.split(" ")[0] for line in lines[:3]] == ["app/notes.py:14:9:", "app/notes.py:25:9:", "app/notes.py:25:16:"]
     assert [line.split(" ")[1] for line in lines[:3]] == ["MCP001", "MCP005", "MCP002"]
-    assert lines[3:] == ["Found 3 errors.", "3 more fixes available with `--fix --unsafe-fixes`."]
+    assert lines[3:] == ["Found 3 errors.", "2 more fixes available with `--fix --unsafe-fixes`."]
     assert result.stderr == ""
 
 

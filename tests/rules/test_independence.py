@@ -78,22 +78,24 @@ def test_fixing_both_defects_logs_and_raises_a_curated_tool_error(tmp_path: Path
     path.write_text(SERVER)
     fixed = _fix(path)
     libcst.parse_module(fixed)
-    assert 'logger.exception("get_forecast failed")' in fixed
-    assert 'raise ToolError("get_forecast failed") from e' in fixed
-    assert "return f\"Error: {e}\"" not in fixed
+    body = fixed.split("except Exception as e:", 1)[1]
+    assert "logger.exception(" in body
+    assert "raise ToolError(" in body and body.rstrip().endswith("from e")
+    assert "{e}" not in body and "return" not in body
     assert _check(path) == set()
     assert _fix(path) == fixed  # a second run changes nothing
 
 
-def test_fixing_only_the_channel_keeps_the_content_finding(tmp_path: Path) -> None:
-    # MCP005's own fix moves the failure to the error channel; the raw text is still MCP002's.
+def test_the_channel_finding_leaves_raw_text_to_the_content_fix(tmp_path: Path) -> None:
+    # Raising the raw text as it is would hand library text to the model: MCP005 offers no fix
+    # on such a return, MCP002's fix (log, curated message) settles both findings.
     path = tmp_path / "server.py"
     path.write_text(SERVER)
-    fixed = _fix(path, "--select", "MCP005")
-    libcst.parse_module(fixed)
-    assert 'raise ToolError(f"Error: {e}") from e' in fixed
-    assert _check(path) == {("MCP002", 13)}  # one row down: the ToolError import was added
-    assert _fix(path, "--select", "MCP005") == fixed
+    assert _fix(path, "--select", "MCP005") == SERVER
+    assert _check(path, "--select", "MCP005") == {("MCP005", 12)}
+    fixed = _fix(path, "--select", "MCP002")
+    assert "{e}" not in fixed.split("except Exception as e:", 1)[1]
+    assert _check(path) == set()
 
 
 MCP_ERROR_SERVER = textwrap.dedent(
