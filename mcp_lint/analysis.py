@@ -27,6 +27,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
+from mcp_lint.rules.exception_text import exception_raises
 
 
 
@@ -124,6 +125,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     if may_suppress(source):  # tokenizing every file costs; most have no directive of ours
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
+    effects = None
+    if any(rule.code == "MCP004" for rule in rules):  # MCP004 asks what the helpers a tool calls do
+        from mcp_lint.rules.mcp004_mutation_before_validation import function_effects as effects
     layout = function_layout(module)
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
@@ -141,6 +145,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.error_results = builds_error_results(facts, ctx)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
+        fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        if effects is not None:
+            fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.imports = read_imports(tree, ctx.lines, name.dotted)

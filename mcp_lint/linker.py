@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.imports import import_edits
-from mcp_lint.model.facts import LIFESPAN, catches
+from mcp_lint.model.facts import LIFESPAN, catches, catching_site
 from mcp_lint.model.frameworks import (
+    TOOL_ERROR_CLASSES,
     TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
@@ -22,11 +23,13 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     version,
 )
+from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext, Rule
 
 MAX_DEPTH = 8
+HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
 
 # (distribution, specifier, source) for a module path; supplied by the caller (project facts).
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -55,7 +58,9 @@ class Project:
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
+        self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
+        self._mutation_memo: dict[tuple[str, int], str] = {}
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -137,6 +142,43 @@ class Project:
                         return found
             break
         return None
+
+    def class_ancestors(self, qual: str) -> tuple[str, ...]:
+        """A project class and every class it inherits from, qualified (through re-exports),
+        read in the modules that define them (the prefilter asks for those: see
+        exception_classes)."""
+        if qual not in self._ancestors:
+            self._ancestors[qual] = ()  # a cycle of bad bases ends here
+            found = [self.resolve(qual)]
+            module = self.modules.get(found[0].rpartition(".")[0])
+            for base in module.classes.get(found[0], ()) if module is not None else ():
+                found.extend(a for a in self.class_ancestors(base) if a not in found)
+            self._ancestors[qual] = tuple(found)
+        return self._ancestors[qual]
+
+    def is_project_class(self, qual: str) -> bool:
+        """Is `qual` a class defined in one of the linted modules?"""
+        resolved = self.resolve(qual)
+        module = self.modules.get(resolved.rpartition(".")[0])
+        return module is not None and resolved in module.classes
+
+    def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
+        """Each exception class looked up so far with its ancestors (class_ancestors)."""
+        return self._ancestors.values()
+
+    def exception_classes(self, reached: Iterable[str]) -> None:
+        """Look up the project exception classes that reached functions raise or catch, and their
+        bases: where they are defined decides which `except` catches which raise, and which
+        classes carry library text (linker._CarriedText)."""
+        for qual in reached:
+            fn = self.functions[qual][1]
+            for raised, _, _ in fn.exception_raises:
+                self.class_ancestors(raised)
+            for latent in fn.latent:
+                names = (latent.get("class_qual"), *latent.get("caught_quals").split(","), *latent.get("imported_quals").split(","))
+                for name in names:
+                    if name:
+                        self.class_ancestors(name)
 
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
         """The functions a decorator under the registration runs on every call of `fn`: the
@@ -352,6 +394,7 @@ class Project:
                     if bound[1].qualname not in depth:
                         depth[bound[1].qualname] = depth[qual] + 2
                         queue.append(bound[1].qualname)
+        self.exception_classes(depth)
         return set(depth)
 
     def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
@@ -427,30 +470,51 @@ class Project:
                     through = returns and edge.returned and call.returned
                     guards = guard | edge.guarded | call.guarded
                     queue.append((bound[1].qualname, tool, family, major, through, frozenset(), depth + 2, masked, guards))
+        self.exception_classes(reached)
         return reached
+
+    # -- what helpers do (MCP004) --------------------------------------------------------------
+    def effect(self, kind: str, qualname: str) -> str:
+        """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
+        nothing; ("validates", f): "yes" when f rejects bad arguments."""
+        found = self.function(qualname)
+        if found is None:
+            return ""
+        if kind == "validates":
+            return "yes" if found[1].validates else ""
+        return self._mutates(found[1], 0)
+
+    def _mutates(self, fn: FunctionSummary, depth: int) -> str:
+        key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
+        known = self._mutation_memo.get(key)
+        if known is not None:
+            return known
+        self._mutation_memo[key] = ""  # a cycle of calls mutates nothing more
+        found = fn.mutates
+        if not found and depth < HELPER_DEPTH:
+            for edge in fn.calls:
+                target = self.function(edge.callee)
+                if target is not None and target[1] is not fn:
+                    found = self._mutates(target[1], depth + 1)
+                    if found:
+                        break
+        self._mutation_memo[key] = found
+        return found
 
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
-        for qual, entry in self.reach().items():
+        reached = self.reach()
+        carried = _CarriedText(self, reached)
+        for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
-            framework = self.framework(family, major, summary.path)
-            tools = tuple(sorted(entry.tools))
-            if entry.is_tool and entry.own_names:
-                tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
-            reach = ReachContext(
-                function=fn.name,
-                tools=tools,
-                is_tool=entry.is_tool,
-                framework=framework,
-                kind=entry.kind,
-                masked=entry.masked,
-            )
-            return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
+            reach, return_reach = self._contexts(qual, entry)
             for latent in fn.latent:
-                if not self._applies(latent, entry) or not self._via_applies(latent):
+                linked = carried.link(latent, entry)
+                if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                latent = linked
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
@@ -484,15 +548,35 @@ class Project:
         if via_protocol:  # `raise not_found(x)`: only when that function builds a protocol error
             found = self.function(via_protocol)
             return found is not None and bool(found[1].protocol_error)
-        via = latent.get("via")
+        via = latent.get("via_helper")
         if not via:
             return True
         target = self.function(via)
-        if latent.get("via_required"):  # `return _fail(msg)`: only the helper's body tells
+        if latent.get("via_helper_required"):  # `return _fail(msg)`: only the helper's body tells
             return target is not None and target[1].failure_builder and not target[1].error_results
         if target is None:
             return True  # a library function: its arguments (`error=True`, an error dict) tell
         return not target[1].error_results
+
+    def _contexts(self, qual: str, entry: _Reach) -> tuple[ReachContext, ReachContext]:
+        """How findings in a reached function name it: (for raises, for returned values)."""
+        summary, fn = self.functions[qual]
+        family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
+        framework = self.framework(family, major, summary.path)
+        tools = tuple(sorted(entry.tools))
+        if entry.is_tool and entry.own_names:
+            tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
+        reach = ReachContext(
+            function=fn.name,
+            tools=tools,
+            is_tool=entry.is_tool,
+            framework=framework,
+            kind=entry.kind,
+            masked=entry.masked,
+            callee_effect=self.effect,
+        )
+        return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
+        return reach, return_reach
 
     @staticmethod
     def _applies(latent: Latent, entry: _Reach) -> bool:
@@ -588,3 +672,190 @@ def _fill(text: str, names: dict[str, str]) -> str:
     for placeholder, value in names.items():
         text = text.replace(placeholder, value)
     return text
+
+
+class _CarriedText:
+    """Library text carried through the project's own exception classes.
+
+    A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
+    `except NotesError as e: return f"Error: {e}"`. One finding per flow: when the class is a
+    *carrier* (every `raise` of it, or of a subclass, in the counted modules is built from a
+    caught library exception's text), catching it is catching library text, as `except
+    httpx.HTTPError` is, and the catching statement is reported. Otherwise its other raises are
+    the author's own messages, passing `str(e)` on is what the class is for, and the raise that
+    put library text into the class is reported, naming the statement that passes it on to the
+    model. A raise caught by a clause reported for its own sake (a broad `except Exception`) is
+    left to that clause.
+    """
+
+    def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
+        self.project = project
+        self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
+        self.example: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
+        for summary in self._counted_modules(reached):
+            for fn in summary.functions.values():
+                for raised, carried, row in fn.exception_raises:
+                    for ancestor in project.class_ancestors(raised):
+                        library, own = self.totals.get(ancestor, (0, 0))
+                        self.totals[ancestor] = (library + carried, own + (not carried))
+                        if carried:
+                            self.example.setdefault(ancestor, f"{summary.path}:{row}")
+        self.forwarding: dict[str, str] = {}
+        self._forwarding(reached)
+
+    def ancestors(self, qual: str) -> tuple[str, ...]:
+        return self.project.class_ancestors(qual)
+
+    def _counted_modules(self, reached: dict[str, _Reach]) -> list[ModuleSummary]:
+        """Where raises are counted: the modules holding a function a tool reaches, and those
+        defining the exception classes they raise and catch. A prefiltered run analyses exactly
+        these too, so the verdicts (and findings) are those of a whole analysis."""
+        names = {self.project.functions[qual][0].module for qual in reached}
+        names.update(cls.rpartition(".")[0] for classes in self.project.looked_up_classes() for cls in classes)
+        return [self.project.modules[name] for name in sorted(names) if name in self.project.modules]
+
+    def is_carrier(self, qual: str) -> bool:
+        library, own = self.totals.get(self.project.resolve(qual), (0, 0))
+        return library > 0 and own == 0
+
+    def is_tool_error(self, qual: str) -> bool:
+        return any(a in TOOL_ERROR_CLASSES for a in self.ancestors(qual)[1:])
+
+    def _as_tool_error(self, latent: Latent) -> Latent:
+        """A raise of a project subclass of ToolError reads as a ToolError raise: its text is
+        delivered verbatim, also where the framework masks other exceptions."""
+        class_qual = latent.get("class_qual")
+        if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
+            return replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+        return latent
+
+    def link(self, latent: Latent, entry: _Reach) -> Latent | None:
+        """The latent as this project reads it, or None when another statement reports its flow."""
+        if latent.code != "MCP002":
+            return latent
+        if latent.variant == "handed-to-helper":
+            return None  # a marker for _forwarding
+        latent = self._normalized(latent)
+        if latent.get("passes"):
+            carrier = self._carrier_of(latent)
+            if carrier is None:
+                return None  # passes the author's own text on; a carried library text is reported where it is raised
+            latent = _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
+        sites = self._catching_sites(latent, entry)
+        if sites is None:
+            return _with(latent, raises="")  # escapes to the framework on some path
+        passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
+        if passed_on is None:
+            return None  # caught on every path by code that does not pass its text on (checked there)
+        return _with(latent, raises="", caught_at="", passed_on=passed_on)
+
+    def _normalized(self, latent: Latent) -> Latent:
+        """A ToolError subclass raised reads as ToolError; a clause catching an imported class
+        the project defines (`from errors import ApiError` beside server.py) is a clause catching
+        the project's own class."""
+        latent = self._as_tool_error(latent)
+        imported = latent.get("imported_quals")
+        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
+            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
+        return latent
+
+    def _carrier_of(self, latent: Latent) -> str | None:
+        """The carrier among the project classes a clause catches, if any."""
+        return next((q for q in latent.get("caught_quals").split(",") if q and self.is_carrier(q)), None)
+
+    def _catching_sites(self, latent: Latent, entry: _Reach) -> list[str] | None:
+        """The `except` clauses (Handler.site) that catch this raise again, in its own function or
+        on the way to the tools; None when it is no raise or escapes to the framework on some path."""
+        sites = [s for s in latent.get("caught_at").split(",") if s]
+        raised = latent.get("raises")
+        if sites or not raised:
+            return sites or None
+        class_qual = latent.get("class_qual")
+        names = frozenset({raised, *(last_name(a) for a in self.ancestors(class_qual))}) if class_qual else frozenset({raised})
+        if not entry.guards or not all(any(catches(t, names) for t in g) for g in entry.guards):
+            return None
+        return sorted(
+            {found[0] for g in entry.guards for t in g if (found := catching_site(t, names)) is not None and not found[1]}
+        )
+
+    def _forwarding(self, reached: dict[str, _Reach]) -> dict[str, str]:
+        """Handler.site -> how the `except` clause passes the caught exception's text on to the
+        model, for the clauses that catch the project's own class (or ToolError) and are not
+        reported themselves: one finding per flow, so a raise caught by a reported clause (a broad
+        `except Exception`, a carrier's) is left to that clause. A clause that wraps the text into
+        another exception passes it on where that one is passed on: rounds follow such chains a
+        few hops deep."""
+        self.forwarding = {}
+        rule = rule_by_code("MCP002")
+        for _ in range(4):
+            added = self._forwarding_round(reached, rule) if rule is not None else {}
+            if not added:
+                break
+            self.forwarding.update(added)
+        return self.forwarding
+
+    def _forwarding_round(self, reached: dict[str, _Reach], rule: Rule) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for qual, entry in reached.items():
+            summary, fn = self.project.functions[qual]
+            contexts: tuple[ReachContext, ReachContext] | None = None
+            for latent in fn.latent:
+                site = latent.get("site")
+                if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
+                    continue
+                latent = self._normalized(latent)
+                if not latent.get("passes") or self._carrier_of(latent) is not None:
+                    continue  # a clause reported itself
+                who = f"'{fn.name}'"
+                if entry.is_tool and entry.own_names:
+                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
+                if latent.variant == "handed-to-helper":
+                    helper = self._helper_sink(latent, reached)
+                    if helper is not None:
+                        out[site] = f"{who} passes it to {helper}"
+                    continue
+                if latent.variant.startswith("return"):
+                    how = "returns it"
+                elif latent.variant.startswith("raise-other"):
+                    how = f"raises it again as {latent.get('class') or 'an exception'}"
+                else:
+                    how = f"puts it into {latent.get('class') or 'ToolError'}"
+                sites = self._catching_sites(latent, entry)
+                if sites is not None:  # wrapped into an exception caught again on the way
+                    passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
+                    if passed_on is not None:
+                        out[site] = f"{who} {how} ({summary.path}:{latent.location.row}), and {passed_on}"
+                    continue
+                if not self.project._applies(latent, entry):
+                    continue
+                contexts = contexts or self.project._contexts(qual, entry)
+                context = contexts[1] if latent.reach == "return" else contexts[0]
+                if rule.render(latent, context) is None:
+                    continue
+                out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
+        return out
+
+    def _helper_sink(self, marker: Latent, reached: dict[str, _Reach]) -> str | None:
+        """How the helper a clause hands its exception to passes that exception's text on to the
+        model ("'format_error', which returns it (path:row)"), or None when it does not."""
+        found = self.project.function(marker.get("helper"))
+        if found is None or found[1].qualname not in reached:
+            return None
+        summary, helper = found
+        shift = 1 if marker.get("via_attribute") and helper.params and helper.params[0] in {"self", "cls"} else 0
+        entry = reached[helper.qualname]
+        for latent in helper.latent:
+            if latent.code != "MCP002" or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
+                continue
+            # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
+            # value reaches the model whatever its callers do with it elsewhere.
+            if (marker.get("sent") and latent.reach == "return") or self.project._applies(replace(latent, param=-1), entry):
+                how = "returns" if latent.reach == "return" else "raises"
+                return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
+        return None
+
+
+def _with(latent: Latent, **data: str) -> Latent:
+    merged = {k: v for k, v in latent.data if k not in data}
+    merged.update({k: v for k, v in data.items() if v})
+    return replace(latent, data=tuple(sorted(merged.items())))

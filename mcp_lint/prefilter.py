@@ -271,12 +271,24 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
 
     missing: set[str] = set()
     servers: set[str] = set()  # names a server may be made by (classes included)
+    classes: set[str] = set()  # exception classes whose bases the linker reads
 
     class Listening(Project):
+        reading_classes = False
+
         def resolve(self, qualname: str, depth: int = 0) -> str:
             if qualname not in self.functions and qualname not in self.servers:
                 missing.add(qualname)
+                if self.reading_classes:
+                    classes.add(qualname)
             return super().resolve(qualname, depth)
+
+        def exception_classes(self, reached) -> None:  # type: ignore[no-untyped-def]
+            self.reading_classes = True
+            try:
+                super().exception_classes(reached)
+            finally:
+                self.reading_classes = False
 
         def server_family(self, key: str):  # type: ignore[no-untyped-def]
             before = set(missing)
@@ -297,10 +309,11 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
     wanted: set[str] = set()
     for name in missing:
         parts = name.split(".")
-        if name not in servers and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
-            # `models.Comment(...)`: constructing a class (or naming an exception or a constant)
-            # follows no function, so the module defining it cannot change a finding. Its methods
-            # (`models.Comment.parse`) and instances still count.
+        if name not in servers | classes and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
+            # `models.Comment(...)`: constructing a class (or naming a constant) follows no
+            # function, so the module defining it cannot change a finding. Its methods
+            # (`models.Comment.parse`) and instances still count, and so do the exception classes
+            # tools raise and catch (their bases decide which `except` catches which raise).
             continue
         wanted.add(name)
     return wanted

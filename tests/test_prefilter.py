@@ -373,7 +373,7 @@ UTIL = """\
 def tidy(name):
     try:
         return _normalise(name)
-    except KeyError as exc:
+    except Exception as exc:
         raise ValueError(f"bad name: {exc}")
 
 

@@ -19,7 +19,7 @@ DEFECTS = [
     ("import_note", "MCP005", 34),
     ("import_note", "MCP002", 34),
     ("archive_notes", "MCP003", 44),
-    ("rename_note", "MCP004", 53),
+    ("rename_note", "MCP004", 51),  # reported at the mutation (LABELING.md: line of M)
     ("delete_note", "MCP005", 63),
 ]
 

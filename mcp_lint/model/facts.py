@@ -6,9 +6,10 @@ raise, call, and inside which `except` clause); they read these lists.
 
 from __future__ import annotations
 
+import builtins
 import re
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping
 
 import libcst as cst
 
@@ -132,6 +133,26 @@ class Handler:
     foreign: bool = False  # the caught exception may carry text from code the author does not control
     parses_parameters: bool = False  # foreign only because it parses the function's parameters
     tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
+    # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
+    # handler on a call path catches a helper's exception (TryGuard entries carry it too).
+    site: str = ""
+    # The clause whose body this `try` sits in (`except HTTPError as e: try: ... except
+    # Exception: raise ApiError(e.response.text)`): its exception is still in reach here.
+    parent: Handler | None = None
+    # Imported classes (`from errors import ApiError` beside server.py) that alone make the clause
+    # foreign: the linker knows whether the project defines them (then they are its own).
+    imported_classes: tuple[str, ...] = ()
+
+    def within(self, outer: Handler) -> bool:
+        """Is this clause `outer`, or nested in its body without rebinding its name?"""
+        current: Handler | None = self
+        while current is not None:
+            if current is outer:
+                return True
+            if current.name is not None and current.name == outer.name:
+                return False  # `except B as e:` inside `except A as e:` hides the outer `e`
+            current = current.parent
+        return False
 
 
 @dataclass
@@ -164,6 +185,9 @@ class CallFact:
     guarded: frozenset[TryGuard] = frozenset()
     # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
     branch: str | None = None
+    # The statement line (or `with`/`for`/`while`/`match` header) it is in, so a rule can take
+    # a body statement by statement without walking the expressions again (MCP004).
+    statement: cst.CSTNode | None = None
 
 
 @dataclass
@@ -230,7 +254,9 @@ class FunctionFacts:
         return expr
 
 
-def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ...]:
+def _caught_names(
+    node: cst.ExceptHandler, aliases: AliasTable, constants: Mapping[str, list[cst.BaseExpression]] | None = None
+) -> tuple[str, ...]:
     if node.type is None:
         return ()
     exprs: list[cst.BaseExpression]
@@ -238,6 +264,13 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
         exprs = [el.value for el in node.type.elements]
     else:
         exprs = [node.type]
+    if constants:
+        # `except EXPECTED_ERRORS as e` with `EXPECTED_ERRORS = (OSError, git.GitError)` at module level.
+        exprs = [
+            item
+            for expr in exprs
+            for item in (constants.get(expr.value, [expr]) if isinstance(expr, cst.Name) and expr.value not in aliases.aliases else [expr])
+        ]
     names = []
     for expr in exprs:
         resolved = aliases.resolve(expr)
@@ -248,9 +281,17 @@ def _caught_names(node: cst.ExceptHandler, aliases: AliasTable) -> tuple[str, ..
 class _BodyWalker(FastVisitor):
     """Collects facts of one function body without entering nested functions or classes."""
 
-    def __init__(self, facts: FunctionFacts, aliases: AliasTable, resolve_callee, resolve_type=None) -> None:
+    def __init__(
+        self,
+        facts: FunctionFacts,
+        aliases: AliasTable,
+        resolve_callee,
+        resolve_type=None,
+        constants: Mapping[str, list[cst.BaseExpression]] | None = None,
+    ) -> None:
         self.facts = facts
         self.aliases = aliases
+        self.constants = constants
         self.resolve_callee = resolve_callee
         self.resolve_type = resolve_type or (lambda annotation: None)
         self.handlers: list[Handler] = []
@@ -268,6 +309,8 @@ class _BodyWalker(FastVisitor):
         self.table_locals: dict[str, tuple[str, str | None]] = {}
         self.assignment_counts: dict[str, int] = {}
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
+        self.sites = 0  # except clauses seen so far (Handler.site)
+        self.statement: cst.CSTNode | None = None  # the innermost statement being walked
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -289,11 +332,16 @@ class _BodyWalker(FastVisitor):
 
     def visit_Try(self, node: cst.Try | cst.TryStar) -> bool:
         # Walk body and else/finally normally, but each handler under its own Handler record.
-        self.guards.append(_catches(node, self.aliases))
+        records = []
+        for handler in node.handlers:
+            site = f"{self.facts.qualname}#{self.sites}"
+            self.sites += 1
+            caught = _caught_names(handler, self.aliases, self.constants)
+            records.append(Handler(handler, node, caught, _as_name(handler), site=site, parent=self._handler()))
+        self.guards.append(_catches(node, records))
         self.walk(node.body)
         self.guards.pop()
-        for handler in node.handlers:
-            record = Handler(handler, node, _caught_names(handler, self.aliases), _as_name(handler))
+        for handler, record in zip(node.handlers, records):
             self.facts.handlers.append(record)
             self.handlers.append(record)
             self.walk(handler.body)
@@ -343,7 +391,9 @@ class _BodyWalker(FastVisitor):
             callee = self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
-        fact = CallFact(node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions))
+        fact = CallFact(
+            node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement
+        )
         self.facts.calls.append(fact)
         lookup = self._table_lookup(node.func)
         if lookup is not None:
@@ -414,6 +464,23 @@ class _BodyWalker(FastVisitor):
             factory = self.resolve_callee(inner.func)
         return f"{factory}.{func.attr.value}" if factory else None
 
+    # The statement the calls below belong to: a line, or a header whose expressions are walked
+    # before its body (the body's lines then take over).
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statement = node
+
+    def visit_With(self, node: cst.With) -> None:
+        self.statement = node
+
+    def visit_While(self, node: cst.While) -> None:
+        self.statement = node
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.statement = node
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             for name in _target_names(node.asname.name):
@@ -480,6 +547,7 @@ class _BodyWalker(FastVisitor):
             handler.tainted.add(node.target.value)
 
     def visit_For(self, node: cst.For) -> None:
+        self.statement = node
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)
@@ -508,32 +576,40 @@ class _BodyWalker(FastVisitor):
         return frozenset(self.guards)
 
 
-# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`).
-TryGuard = tuple[tuple[frozenset[str], bool], ...]
+# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`;
+# Handler.site of the clause).
+TryGuard = tuple[tuple[frozenset[str], bool, str], ...]
 
 
-def catches(guard: TryGuard, raised: str) -> bool:
+def catches(guard: TryGuard, raised: str | frozenset[str]) -> bool:
     """Does this `try` keep an exception of class `raised` (short name) from propagating?
 
     The first handler that matches decides, as in Python; a handler that re-raises with a bare
-    `raise` lets it through. Subclass relations of project classes are not known: a handler
-    matches by name or by catching everything.
+    `raise` lets it through. `raised` may be the short names of the class and its known bases
+    (the linker knows the project's class tree); without them a handler matches by name or by
+    catching everything.
     """
-    for names, reraises in guard:
-        if raised in names or "*" in names:
-            return not reraises
-    return False
+    site = catching_site(guard, raised)
+    return site is not None and not site[1]
 
 
-def _catches(node: cst.Try, aliases: AliasTable) -> TryGuard:
+def catching_site(guard: TryGuard, raised: str | frozenset[str]) -> tuple[str, bool] | None:
+    """(Handler.site, re-raises) of the first clause of this `try` that catches `raised`."""
+    names = frozenset({raised}) if isinstance(raised, str) else raised
+    for caught, reraises, site in guard:
+        if caught & names or "*" in caught:
+            return site, reraises
+    return None
+
+
+def _catches(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
     handlers = []
-    for handler in node.handlers:
+    for handler, record in zip(node.handlers, records):
         reraises = any(isinstance(n, cst.Raise) and n.exc is None for n in _statements_of(handler.body))
-        caught = _caught_names(handler, aliases)
-        names = {last_name(c) for c in caught}
-        if not caught or names & {"Exception", "BaseException"}:
+        names = {last_name(c) for c in record.caught}
+        if not record.caught or names & {"Exception", "BaseException"}:
             names.add("*")
-        handlers.append((frozenset(names), reraises))
+        handlers.append((frozenset(names), reraises, record.site))
     return tuple(handlers)
 
 
@@ -723,9 +799,11 @@ def collect_facts(
     resolve_callee,
     resolve_type=None,
     outer_types: dict[str, str] | None = None,
+    constants: Mapping[str, list[cst.BaseExpression]] | None = None,
 ) -> FunctionFacts:
-    """Facts of one function; `resolve_type` names the class an annotation stands for, and
-    `outer_types` are the typed locals of the enclosing function (closure variables)."""
+    """Facts of one function; `resolve_type` names the class an annotation stands for,
+    `outer_types` are the typed locals of the enclosing function (closure variables), and
+    `constants` the module's tuples/lists so far (`except EXPECTED_ERRORS` reads them)."""
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
     facts.local_types = dict(outer_types) if outer_types else {}
@@ -734,7 +812,7 @@ def collect_facts(
         typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
         if typed is not None and param.name.value not in {"self", "cls"}:
             facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
-    walker = _BodyWalker(facts, aliases, resolve_callee, resolve_type)
+    walker = _BodyWalker(facts, aliases, resolve_callee, resolve_type, constants)
     walker.walk(node)
     # Which calls are the value of a return: the returned expression itself, under await.
     returned_ids = set()
@@ -755,10 +833,16 @@ def collect_facts(
     facts.callbacks = _callbacks(walker, qualname, params)
     for handler in facts.handlers:
         body = _TryBodyScan(handler.try_node, aliases, frozenset(params))
-        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code)
+        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code, body.calls_library_code)
         # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
         # tool, that text describes what the model sent (the linker decides, knowing tools).
-        handler.parses_parameters = handler.foreign and not is_foreign_handler(handler, aliases, body.beyond_parameters)
+        handler.parses_parameters = handler.foreign and not is_foreign_handler(
+            handler, aliases, body.beyond_parameters, body.library_beyond_parameters
+        )
+        imported = tuple(n for n in handler.caught if _imported_class(n, aliases))
+        others = tuple(n for n in handler.caught if n not in imported)
+        if handler.foreign and imported and not (others and is_foreign_handler(replace(handler, caught=others), aliases, body.calls_foreign_code, body.calls_library_code)):
+            handler.imported_classes = imported
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
@@ -825,12 +909,19 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
     return out
 
 
-def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign_code: Callable[[], bool]) -> bool:
+def is_foreign_handler(
+    handler: Handler,
+    aliases: AliasTable,
+    body_calls_foreign_code: Callable[[], bool],
+    body_calls_library_code: Callable[[], bool] | None = None,
+) -> bool:
     """Can the caught exception carry text written by someone other than the author?
 
-    Broad and narrow builtin classes count only when the try body runs foreign code (a call that
-    is not a harmless builtin, an await, a `with`): a body that only raises the author's own
-    literal messages keeps them curated. So do library classes (json.JSONDecodeError,
+    Broad builtin classes count only when the try body runs foreign code (a call that is not a
+    harmless builtin, an await, a `with`): a body that only raises the author's own literal
+    messages keeps them curated. Narrow builtin classes (ValueError, KeyError...) count only when
+    the body calls library code: raised by the project's own functions (`self._check(x)`,
+    `validate(x)`), their text is the author's. So do library classes (json.JSONDecodeError,
     binascii.Error): a body that only parses the tool's own arguments (`json.loads(filters)`)
     produces text about the model's own input, which it can act on. OS/network classes always
     count; the project's own classes and the frameworks' ToolError never do.
@@ -845,8 +936,11 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign
         if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
             continue
         builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
-        if builtin in BROAD_ERRORS or builtin in NARROW_BUILTIN_ERRORS:
+        if builtin in BROAD_ERRORS:
             if body_calls_foreign_code():
+                return True
+        elif builtin in NARROW_BUILTIN_ERRORS:
+            if (body_calls_library_code or body_calls_foreign_code)():
                 return True
         elif builtin in FOREIGN_BUILTIN_ERRORS:
             return True
@@ -859,6 +953,18 @@ def is_foreign_handler(handler: Handler, aliases: AliasTable, body_calls_foreign
                 return True
         # A bare name that is not imported is defined in this module: the author's own class.
     return False
+
+
+def _imported_class(name: str, aliases: AliasTable) -> bool:
+    """A caught class imported from outside this module's package (`httpx.HTTPError`, or a
+    sibling top-level module's `errors.ApiError`): library code unless the linker finds it in the
+    project."""
+    from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+
+    if "." not in name or name.startswith("builtins.") or name in FRAMEWORK_DOMAIN_ERRORS:
+        return False
+    own_package = aliases.module.split(".")[0]
+    return name.split(".")[0] != own_package and last_name(name) not in aliases.relative_names
 
 
 class _TryBodyScan:
@@ -879,14 +985,25 @@ class _TryBodyScan:
     def calls_foreign_code(self) -> bool:
         """Anything but harmless builtins, parsers of the parameters included."""
         finder = self._scan()
-        return bool(finder.found) or finder.parsed_parameter
+        return bool(finder.found) or finder.runs_other_code or finder.parsed_parameter
 
     def beyond_parameters(self) -> bool:
         """Foreign code other than parsing the function's own parameters."""
+        finder = self._scan()
+        return bool(finder.found) or finder.runs_other_code
+
+    def calls_library_code(self) -> bool:
+        """A call of code outside the project (parsers of the parameters included)."""
+        finder = self._scan()
+        return bool(finder.found) or finder.parsed_parameter
+
+    def library_beyond_parameters(self) -> bool:
         return bool(self._scan().found)
 
 
-_CLIENT_LIKE = re.compile(r"client|session|http|api|conn|cursor|db|requests|sdk|service|s3|boto", re.I)
+_BUILTIN_NAMES = frozenset(dir(builtins))
+# The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
+_CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
 
 
 # Parsers whose error text describes their input: applied to a tool argument, that text is about
@@ -919,11 +1036,20 @@ ARGUMENT_PARSERS = frozenset(
 )
 
 
+# Pydantic entry points that validate a payload into a model (`Args.model_validate(arguments)`).
+MODEL_VALIDATORS = frozenset(
+    {"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw", "validate_python", "validate_json"}
+)
+
+
 class _ForeignCallFinder(FindingVisitor):
     def __init__(self, aliases: AliasTable, params: frozenset[str] = frozenset()) -> None:
         self.aliases = aliases
         self.params = params
-        self.found = False
+        self.found = False  # a call of library code: ends the walk
+        # An await, a `with`, a call of the project's own code (see _project_call): foreign code
+        # for a broad `except`, not for a narrow builtin one.
+        self.runs_other_code = False
         self.parsed_parameter = False  # an ARGUMENT_PARSERS call on a parameter was seen
         self.in_raise = 0
 
@@ -934,6 +1060,11 @@ class _ForeignCallFinder(FindingVisitor):
         self.in_raise -= 1
 
     def visit_Await(self, node: cst.Await) -> None:
+        self.runs_other_code = True
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        # In a context manager (`@contextmanager def reported(): try: yield`), the caller's
+        # `with` body runs here: any library code.
         self.found = True
 
     def _parses_an_argument(self, node: cst.Call) -> bool:
@@ -945,21 +1076,50 @@ class _ForeignCallFinder(FindingVisitor):
             base = base.value
         return isinstance(base, cst.Name) and base.value in self.params
 
+    def _validates_arguments(self, node: cst.Call, name: str) -> bool:
+        """The author's argument model built from the function's parameters: `Args(**params)`,
+        `Args(query=query)`, `Args.model_validate(arguments)`. A pydantic error then describes
+        what the model sent, which it can correct."""
+        parts = name.split(".")
+        if parts[-1] in MODEL_VALIDATORS and len(parts) >= 2:
+            return self._parses_an_argument(node)
+        if len(parts) != 1 or not parts[0][:1].isupper() or parts[0] in _BUILTIN_NAMES or not node.args:
+            return False
+        if parts[0] in self.aliases.aliases and not self._project_call(name):
+            return False  # a library class: its own validation is not the author's argument model
+        return all(self._from_parameters(argument.value) for argument in node.args)
+
+    def _from_parameters(self, value: cst.BaseExpression) -> bool:
+        while isinstance(value, (cst.Subscript, cst.Attribute)):
+            value = value.value
+        return isinstance(value, cst.Name) and value.value in self.params
+
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
-        self.found = True
+        self.runs_other_code = True
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.in_raise:
             return
         name = dotted(node.func)
         if name is None:
-            self.found = True
+            # `get_config().get_client_config()`, `handlers[name](args)`: the call that made the
+            # receiver is visited on its own and decides; this one alone is foreign code the
+            # linker cannot resolve, not library code.
+            self.runs_other_code = True
             return
         if name in BENIGN_CALLS:
             return
         if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
             self.parsed_parameter = True
+            return
+        if self._validates_arguments(node, name):
+            self.parsed_parameter = True
+            return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
+            # `raw.decode("utf-8")` of bytes the tool fetched: the codec's text is about data the
+            # model never saw (of a parameter, it is about what the model sent).
+            self.found = True
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
             if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
@@ -969,4 +1129,20 @@ class _ForeignCallFinder(FindingVisitor):
             root = receiver.split(".")[0]
             if receiver and root not in self.aliases.aliases and not _CLIENT_LIKE.search(receiver):
                 return
-        self.found = True
+        if self._project_call(name):
+            self.runs_other_code = True
+        else:
+            self.found = True
+
+    def _project_call(self, name: str) -> bool:
+        """A call of the project's own code, as written: a method of this class (`self._check`),
+        a name imported from this project, or a name neither imported nor builtin (defined in
+        this module). `self.client.get()` and `obj.method()` may be anything: not counted."""
+        parts = name.split(".")
+        if parts[0] in {"self", "cls"}:
+            return len(parts) == 2
+        resolved = self.aliases.resolve_dotted(name)
+        if resolved is None:
+            return len(parts) == 1 and parts[0] not in _BUILTIN_NAMES
+        own_top = self.aliases.module.split(".")[0]
+        return parts[0] in self.aliases.relative_names or bool(own_top) and resolved.split(".")[0] == own_top

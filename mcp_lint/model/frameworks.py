@@ -377,6 +377,20 @@ class FrameworkContext:
                 seen.setdefault(row.label + row.protocol_error, row)
         return list(seen.values())
 
+    def describe_exception_text_release(self) -> str:
+        """What a message about forwarded exception text rests on: `describe()` when every
+        candidate release agrees, else the release a fresh install gets, e.g. 'fastmcp 4.x (the
+        newest release allowed by pyproject.toml)' (see ReachContext.forwards_exception_text)."""
+        if len({c.other_exception_text_reaches_model for c in self.channels()}) <= 1:
+            return self.describe()
+        newest = max(self.versions, key=version)
+        row = channel(self.family, newest)
+        text = row.label if row is not None else f"{self.family.value} {newest}"
+        if len(self.versions) > 1:
+            source = f" by {self.pinned_by}" if self.pinned_by else ""
+            return f"{text} (the newest release allowed{source})"
+        return f"{text} (from {self.pinned_by})" if self.pinned_by else text
+
     def describe(self) -> str:
         """The assumption a message rests on, e.g. 'fastmcp 3.x (pinned in pyproject.toml)'."""
         labels = sorted({c.label for c in self.channels()})

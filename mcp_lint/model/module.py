@@ -243,6 +243,7 @@ class _ModuleWalker(FastVisitor):
             self._callee_resolver(),
             lambda annotation: annotation_type(annotation, self.aliases),
             enclosing.local_types if enclosing is not None else None,
+            self.model.module_lists,
         )
         self.model.functions[qual] = facts
         if node.returns is not None:

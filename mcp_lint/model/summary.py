@@ -33,7 +33,7 @@ class CallEdge:
     exc_params: tuple[int, ...] = ()  # positions that receive a caught foreign exception
     via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
     # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
-    guarded: frozenset[tuple[tuple[frozenset[str], bool], ...]] = frozenset()
+    guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
     # `db.query()` on an untyped parameter: (its position, ".query"); a caller passing a typed
     # object there (`arg_types`) makes it that class's method.
@@ -85,6 +85,14 @@ class FunctionSummary:
     # Its decorators below any registration (`@mcp.tool() @handle_errors def f`): their inner
     # functions run on every call of it.
     wrappers: tuple[str, ...] = ()
+    # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
+    # exception's text?, row). A class raised only that way in the code tools reach carries
+    # library text wherever it is caught (linker._CarriedText).
+    exception_raises: tuple[tuple[str, bool, int], ...] = ()
+    # MCP004's view of a helper, for the functions that call it (see linker.Project.effect):
+    # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
+    mutates: str = ""
+    validates: bool = False
     # Returns real error results (isError set) or only raises: returning its value is the right
     # channel (MCP005 asks this of helpers in other modules).
     error_results: bool = False

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -19,7 +19,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
-from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.frameworks import Family, FrameworkContext, channel, version
 from mcp_lint.model.module import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -104,13 +104,24 @@ class ReachContext:
     framework: FrameworkContext
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
+    # What a project function the checked one calls does, by qualified name: ("mutates", q) ->
+    # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
+    # rejects bad arguments. None outside a linked project.
+    callee_effect: Callable[[str, str], str] | None = field(default=None, compare=False)
 
     def forwards_exception_text(self) -> bool:
-        """Does the text of a non-ToolError exception reach the model on every candidate version?"""
-        channels = self.framework.channels()
-        if not channels or self.masked:
+        """Does the text of a non-ToolError exception reach the model on the release a fresh
+        install of the project gets: the newest one its pins admit?
+
+        Within one family only a single old release disagrees (fastmcp 2.4.0 masked every
+        exception, 2.5 made masking a setting that is off by default), so judging by every admitted
+        release would let `fastmcp>=2.3` hide every leak; a range that ends before 2.5 still does.
+        """
+        if self.masked or not self.framework.versions:
             return False
-        return all(c.other_exception_text_reaches_model for c in channels)
+        newest = max(self.framework.versions, key=version)
+        row = channel(self.framework.family, newest)
+        return row is not None and row.other_exception_text_reaches_model
 
     @property
     def subject(self) -> str:

@@ -5,9 +5,11 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import libcst as cst
 
-from mcp_lint.model.facts import Handler, find_exception_text
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
@@ -36,8 +38,16 @@ def _project_call(call: cst.Call, ctx: FileContext) -> bool:
         return True
     resolved = ctx.model.aliases.resolve_dotted(name)
     if resolved is None:
-        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in {f.split(".")[-1] for f in ctx.model.functions}
+        return f"{ctx.model.module}.{name}" in ctx.model.functions or name in _function_names(ctx)
     return resolved.split(".")[0] == ctx.model.module.split(".")[0]
+
+
+def _function_names(ctx: FileContext) -> frozenset[str]:
+    """Short names of the module's functions and methods, computed once per file."""
+    names = ctx.memo.get("function_short_names")
+    if not isinstance(names, frozenset):
+        names = ctx.memo["function_short_names"] = frozenset(f.rsplit(".", 1)[-1] for f in ctx.model.functions)
+    return names
 
 
 def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileContext, params: frozenset[str] = frozenset()) -> cst.CSTNode | None:
@@ -55,15 +65,92 @@ def exception_text_in(expr: cst.CSTNode, handler: Handler | None, ctx: FileConte
     return find_exception_text(expr, handler, params)
 
 
+def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) -> cst.CSTNode | None:
+    """Like exception_text_in, also where the exception object goes whole to a project helper
+    deeper in the expression (`ToolError(describe(e))`): what the helper does with it is its
+    own business (see MCP002's `handed-to-helper` markers)."""
+    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
+        for argument in expr.args:
+            if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+                continue
+            found = text_outside_helpers(argument.value, handler, ctx)
+            if found is not None:
+                return found
+        return None
+    if not any(isinstance(n, cst.Call) and _project_call(n, ctx) for n in descendants(expr)):
+        return find_exception_text(expr, handler)
+    for child in expr.children:
+        found = text_outside_helpers(child, handler, ctx)
+        if found is not None:
+            return found
+    return None
+
+
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:
     """A helper parameter is treated as an exception only when used like one (`str(e)`, `{e}`,
     `e.args`), and named like one."""
     return param in {"e", "ex", "exc", "err", "error", "exception", "error_obj"} or param.endswith(("_error", "_exc", "_exception"))
 
 
+_SUCCESS_FLAGS = frozenset({"ok", "is_success"})
+_FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
+
+
+def _status_number(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.value)
+    name = dotted(expr) or ""  # HTTPStatus.OK, status.HTTP_200_OK, codes.ok
+    if name.endswith((".OK", "HTTP_200_OK", ".ok")):
+        return 200
+    return None
+
+
+def _success_test(cond: cst.BaseExpression) -> bool | None:
+    """True when `cond` holds only for a successful response (`resp.status_code == 200`,
+    `resp.ok`, `200 <= r.status < 300`), False when it holds only for a failed one, None when
+    it does not tell (the branch is then read as a failure branch, as before)."""
+    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+        inner = _success_test(cond.expression)
+        return None if inner is None else not inner
+    if isinstance(cond, cst.Attribute) and cond.attr.value in _SUCCESS_FLAGS | _FAILURE_FLAGS:
+        return cond.attr.value in _SUCCESS_FLAGS
+    if isinstance(cond, cst.BooleanOperation):
+        left, right = _success_test(cond.left), _success_test(cond.right)
+        if isinstance(cond.operator, cst.And):
+            return True if True in (left, right) else (False if left is False and right is False else None)
+        return left if left == right else None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        operator, number = target.operator, _status_number(target.comparator)
+        if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
+            numbers = [_status_number(el.value) for el in target.comparator.elements]
+            if numbers and all(n is not None and 200 <= n < 300 for n in numbers):
+                return isinstance(operator, cst.In)
+            return None
+        if number is None:
+            return None
+        if isinstance(operator, cst.Equal):
+            return 200 <= number < 300
+        if isinstance(operator, cst.NotEqual):
+            return False if 200 <= number < 300 else None
+        if isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+            return True if number <= 400 else None
+        if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+            return False if number >= 299 else None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 2:
+        low, high = cond.comparisons  # `200 <= r.status_code < 300`
+        if _status_number(cond.left) == 200 and _status_number(high.comparator) in {299, 300}:
+            return True
+    return None
+
+
 def status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
+    """Responses whose failure the enclosing `if`s test (`if resp.status_code != 200:`); a branch
+    taken only on success (`if resp.status_code == 200: return resp.json()`) returns data."""
     bases: set[str] = set()
     for cond in conditions:
+        if _success_test(cond):
+            continue
         for node in descendants(cond):
             if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
                 base = dotted(node.value)
@@ -77,3 +164,55 @@ def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
         if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
             return node
     return None
+
+
+def project_class(expr: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """Qualified name of the class `expr` names when it may be the project's own: defined here,
+    or imported (from this package, or from a module the linker may find in the project, as a
+    sibling `errors.py` of a top-level `server.py`). None for builtins and framework classes."""
+    from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+
+    name = dotted(expr)
+    if name is None:
+        return None
+    resolved = ctx.model.aliases.resolve_dotted(name)
+    if resolved is None:
+        local = f"{ctx.model.module}.{name}" if ctx.model.module else name
+        return local if local in ctx.model.classes else None
+    if resolved in FRAMEWORK_DOMAIN_ERRORS or resolved.split(".")[0] in {"mcp", "fastmcp", "builtins"}:
+        return None
+    return resolved if last_name(resolved)[:1].isupper() else None
+
+
+def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:
+    """The project classes an `except` clause names, qualified."""
+    node = handler.node.type
+    if node is None:
+        return ()
+    exprs = [el.value for el in node.elements] if isinstance(node, cst.Tuple) else [node]
+    return tuple(q for q in (project_class(e, ctx) for e in exprs) if q is not None)
+
+
+def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool, int]]:
+    """(project class, built from a caught library exception's text?, row) for each
+    `raise Cls(...)`.
+
+    The linker adds them up over the project: a class raised only with library text carries it
+    to whoever catches the class (see linker.Carriers).
+    """
+    for fact in fn.raises:
+        exc = fact.node.exc
+        if not isinstance(exc, cst.Call):
+            continue
+        qual = project_class(exc.func, ctx)
+        if qual is None:
+            continue
+        carried = any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
+        yield qual, carried, ctx.range(fact.node).start.line if carried else 0
+
+
+def _enclosing(handler: Handler | None) -> Iterator[Handler]:
+    """The clause a statement is in, then the clauses whose bodies hold it (Handler.parent)."""
+    while handler is not None:
+        yield handler
+        handler = handler.parent

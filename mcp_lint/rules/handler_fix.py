@@ -263,9 +263,14 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
         seen.add(id(node))
         body = ctx.range(node.body)
         if body.start.line <= where.start.line and where.end.line <= body.end.line:
-            if catches(_catches(node, ctx.model.aliases), raised):
+            if catches(_catches(node, _clauses(fn, node)), raised):
                 return True
     return False
+
+
+def _clauses(fn: FunctionFacts, node: cst.Try | cst.TryStar) -> list[Handler]:
+    """The Handler records of one `try` statement, in clause order."""
+    return [handler for handler in fn.handlers if handler.try_node is node]
 
 
 def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext) -> list[tuple[int, str, str]] | None:
@@ -286,8 +291,8 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
             continue
         if not isinstance(node, cst.Try):
             return None
-        guard = _catches(node, ctx.model.aliases)
-        for clause, (names, reraises) in zip(node.handlers, guard):
+        guard = _catches(node, _clauses(fn, node))
+        for clause, (names, reraises, _site) in zip(node.handlers, guard):
             if "ToolError" in names or "*" in names:
                 if reraises:
                     break  # `except Exception: ...; raise`: it goes through already

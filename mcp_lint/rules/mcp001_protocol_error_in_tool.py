@@ -209,7 +209,8 @@ def note(note_id: str) -> str:
             api, message, code = _unpack_protocol_error(exc, ctx)
             if _is_legitimate_code(code):
                 continue
-            text = literal_text(message) if message is not None else None
+            # `msg = f"Unknown tool: {name}"` just before the raise reads as the literal itself.
+            text = literal_text(fn.value_of(message)) if message is not None else None
             unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions)
             data = {
                 "class": last_name(resolved),

@@ -11,11 +11,15 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import (
     FunctionFacts,
     Handler,
+    RaiseFact,
+    catching_site,
     find_exception_text,
     literal_text,
 )
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_LOGGER,
     PH_TOOL_ERROR,
@@ -33,10 +37,14 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.exception_text import (
+    _project_call,
     exception_text_in,
+    handler_classes,
+    project_class,
     is_tool_error_raise,
     looks_like_exception_param,
     status_bases,
+    text_outside_helpers,
     upstream_body,
 )
 from mcp_lint.rules.results import is_error_result
@@ -59,6 +67,47 @@ def _caught_label(handler: Handler | None) -> str:
     names = [n if n.split(".")[0] not in {"builtins"} else last_name(n) for n in handler.caught]
     short = [last_name(n) if n.count(".") >= 2 else n for n in names]
     return "/".join(short)
+
+
+def _passed_on_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...] | None:
+    """The project classes of an `except` clause that can pass a carried library text on (its
+    project classes, qualified; () for ToolError and other framework errors), or None when the
+    clause catches nothing of the kind or does not bind the exception."""
+    if not handler.name or not handler.caught:
+        return None
+    own = handler_classes(handler, ctx)
+    framework = any(c in FRAMEWORK_DOMAIN_ERRORS or last_name(c) == "ToolError" for c in handler.caught)
+    return own if own or framework else None
+
+
+def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value of `msg = f"...{e}"` when the text found in a sent value is that local's: the
+    last assignment of it in the clause's body before the sending statement."""
+    if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
+        return None
+    built = None
+    for node in descendants(handler.node.body, into_scopes=False):
+        if node is sink:
+            break
+        if (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and node.targets[0].target.value == found.value
+            and find_exception_text(node.value, handler) is not None
+        ):
+            built = node.value
+    return built
+
+
+def _catching_sites(fact: RaiseFact, raised: str) -> tuple[str, ...]:
+    """Handler.site of the clauses of this function that catch the raise again (one per `try`)."""
+    sites = []
+    for guard in fact.guarded:
+        caught = catching_site(guard, raised)
+        if caught is not None and not caught[1]:
+            sites.append(caught[0])
+    return tuple(sorted(sites))
 
 
 def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
@@ -138,7 +187,7 @@ def get_issue(issue_key: str) -> str:
         error_result = {"success": False, "error": f"Failed to get issue: {e}", "issue_key": issue_key}
         return json.dumps(error_result)
 """,
-            flagged=(17,),
+            flagged=(16,),  # where the text is built (issue 9, cause 9); the fix rewrites the return
             fixed="""\
 import json
 import logging
@@ -188,14 +237,36 @@ async def get_forecast(city: str) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
         for handler in fn.handlers:
-            if not handler.foreign:
+            # The project's own exception (or ToolError) whose text is passed on: the linker
+            # decides, knowing which raises of the class carry library text (linker._CarriedText).
+            passes = None if handler.foreign else _passed_on_classes(handler, ctx)
+            if not handler.foreign and passes is None:
                 continue
-            for node, value, variant in self._sinks(fn, handler, ctx):
-                found = exception_text_in(value, handler, ctx)
+            for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
+                if passes is not None:
+                    found = text_outside_helpers(value, handler, ctx)
+                else:
+                    found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
                 seen.add(id(node))
-                yield self._latent(ctx, fn, node, value, handler, variant, found)
+                built = _built_in_local(handler, found, node)
+                if built is not None:
+                    if id(built) in seen:
+                        continue  # one finding where the text is built, however many statements send it
+                    seen.add(id(built))
+                latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
+                # `site`: a raise caught by this clause reaches the model through this statement.
+                extra = {"site": handler.site}
+                if caught_at:
+                    extra["caught_at"] = ",".join(caught_at)
+                if passes is not None:
+                    extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                elif handler.imported_classes:
+                    extra["imported_quals"] = ",".join(handler.imported_classes)
+                yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
+            if passes is not None:
+                yield from self._handed_to_helpers(fn, handler, ctx, passes)
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
@@ -220,27 +291,77 @@ async def get_forecast(city: str) -> str:
                 data = {"exc": "exception", "param": param}
                 yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant.startswith("raise") else "return", statement=node, data=data, param=index)
 
-    def _sinks(self, fn: FunctionFacts, handler: Handler, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str]]:
-        for ret in fn.returns:
-            if ret.handler is handler and ret.node.value is not None:
-                yield ret.node, ret.node.value, "return"
-        for fact in fn.raises:
-            if fact.handler is not handler or not isinstance(fact.node.exc, cst.Call):
+    def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
+        """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
+        by which the linker learns that the clause passes the exception on to a project helper
+        (position `param`); when that helper puts its parameter's text into what the model reads,
+        the clause passes a carried library text on (linker: _CarriedText)."""
+        # Calls whose value is sent on by the clause itself: `raise ToolError(describe(e))`.
+        sent = {
+            id(node)
+            for _, value, _, caught_at in self._sinks(fn, handler, ctx)
+            if not caught_at
+            for node in descendants(value)
+            if isinstance(node, cst.Call)
+        }
+        for call in fn.calls:
+            if call.callee is None or call.handler is None or not call.handler.within(handler):
                 continue
-            if fact.caught_here(last_name(dotted(fact.node.exc.func) or "")):
-                continue  # caught again in this function: what happens there is checked there
-            yield fact.node, fact.node.exc, _raise_variant(fact.node.exc, ctx)
+            if not _project_call(call.node, ctx):
+                continue  # getattr(e, ...), logger.error(e), library calls
+            positional = [a for a in call.node.args if a.keyword is None and not a.star]
+            for index, argument in enumerate(positional):
+                if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+                    data = {
+                        "site": handler.site,
+                        "passes": "1",
+                        "caught_quals": ",".join(caught),
+                        "helper": call.callee,
+                        "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
+                        "sent": "1" if id(call.node) in sent else "",
+                    }
+                    yield self.latent(ctx, call.node, variant="handed-to-helper", reach="raise", data=data, param=index)
+
+    def _sinks(
+        self, fn: FunctionFacts, handler: Handler, ctx: FileContext
+    ) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, str, tuple[str, ...]]]:
+        """Returns and raises in `handler`'s body, with the sites of the `except` clauses of this
+        function that catch the raise again (reported only where such a clause passes the text
+        on to the model: the linker knows)."""
+        for ret in fn.returns:
+            if ret.handler is not None and ret.handler.within(handler) and ret.node.value is not None:
+                yield ret.node, ret.node.value, "return", ()
+        for fact in fn.raises:
+            if fact.handler is None or not fact.handler.within(handler) or not isinstance(fact.node.exc, cst.Call):
+                continue
+            caught_at = _catching_sites(fact, last_name(dotted(fact.node.exc.func) or ""))
+            # "raise-other" reaches the model only where the framework forwards exception text
+            # (render decides); a protocol error's message is sent as written (MCP001 reports
+            # the channel, this rule the content).
+            yield fact.node, fact.node.exc, _raise_variant(fact.node.exc, ctx), caught_at
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
             if ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ret.conditions
         for fact in fn.raises:
-            variant = _raise_variant(fact.node.exc, ctx)
+            variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
 
-    def _latent(self, ctx: FileContext, fn: FunctionFacts, node, value, handler: Handler, variant: str, found: cst.CSTNode) -> Latent:
+    def _latent(
+        self,
+        ctx: FileContext,
+        fn: FunctionFacts,
+        node,
+        value,
+        handler: Handler,
+        variant: str,
+        found: cst.CSTNode,
+        built: cst.BaseExpression | None = None,
+    ) -> Latent:
+        """`built`: the value of the local that holds the text (`msg = f"...{e}"`): the finding
+        sits there, naming the statement that sends it."""
         traceback = isinstance(found, cst.Call)
         data = {
             "tool_args_only": "1" if handler.parses_parameters else "",
@@ -248,6 +369,9 @@ async def get_forecast(city: str) -> str:
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
+            # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
+            "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
+            "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}" if built is not None else "",
             # What the statement raises today: the fix must not change which `except` handles it.
             "raised": last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
         }
@@ -255,10 +379,10 @@ async def get_forecast(city: str) -> str:
         needs = () if variant == "raise-other" else ("ToolError",)
         return self.latent(
             ctx,
-            value,
+            built if built is not None else value,
             variant=variant,
             reach="raise" if variant.startswith("raise") else "return",
-            statement=node,
+            statement=built if built is not None else node,
             data=data,
             fix_message=fix[0] if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
@@ -270,7 +394,8 @@ async def get_forecast(city: str) -> str:
         variant = latent.variant
         if latent.get("tool_args_only") and reach.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
-        if variant.startswith("raise-other") and not reach.forwards_exception_text():
+        passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
+        if variant.startswith("raise-other") and not passed_on and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if variant.startswith("raise-protocol") and reach.masked:
             return None  # mask_error_details=True replaces a protocol error's message too
@@ -280,16 +405,26 @@ async def get_forecast(city: str) -> str:
             what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
             what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
+        elif latent.get("carrier"):
+            example = latent.get("carrier")
+            where = f", as at {example}" if ":" in example else ""
+            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text{where})"
         else:
             what = f"the text of a caught {latent.get('exc')}"
+        if latent.get("via"):
+            what = f"{what} (built here, {latent.get('via')})"
         if variant.startswith("return") and latent.get("error_result"):
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
+        elif passed_on:
+            verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-protocol"):
             verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
         elif variant.startswith("raise-other"):
-            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe()} forwards to the model"
+            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe_exception_text_release()} forwards to the model"
+        elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
+            verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
         else:
             verb = f"puts {what} into ToolError, which the model reads verbatim"
         message = (

@@ -221,8 +221,8 @@ def check_health() -> dict:
                 data["own_failure"] = "1"
             callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
             if callee is not None:
-                data["via"] = callee  # the linker asks whether that helper sets isError
-                data["via_required"] = "1" if description.startswith("the error text") else ""
+                data["via_helper"] = callee  # the linker asks whether that helper sets isError
+                data["via_helper_required"] = "1" if description.startswith("the error text") else ""
             if raise_is_caught(fn, ret.node, ctx):
                 # A raise there would be caught by the function's own `except`: the fix lets
                 # ToolError through it (`except ToolError: raise` first), or is not offered.

@@ -288,14 +288,14 @@ def _collect_format(call: cst.Call, parts: list[Part], code: Callable[[cst.CSTNo
         fields = list(string.Formatter().parse(template.raw_value))
     except ValueError:
         return False
-    for literal, field, spec, conversion in fields:
+    for literal, placeholder, spec, conversion in fields:
         if literal:
             pieces.append(Text(literal, False))
-        if field is None:
+        if placeholder is None:
             continue
-        if field == "":
-            field, automatic = str(automatic), automatic + 1
-        value = positional[int(field)] if field.isdigit() and int(field) < len(positional) else named.get(field)
+        if placeholder == "":
+            placeholder, automatic = str(automatic), automatic + 1
+        value = positional[int(placeholder)] if placeholder.isdigit() and int(placeholder) < len(positional) else named.get(placeholder)
         if value is None or (spec and "{" in spec):
             return False  # `{0.name}`, `{x[0]}`, a missing argument, a nested field
         source = code(value).strip()

@@ -166,8 +166,8 @@ LEAKS = [
             try:
                 rows = DB.fetch_all(table)
             except Exception as e:
-                msg = str(e)
-                return {"success": False, "message": msg}  # expect: MCP002, MCP005
+                msg = str(e)  # expect: MCP002
+                return {"success": False, "message": msg}  # expect: MCP005
             return {"success": True, "rows": rows}
         """,
         id="tainted-local",
@@ -264,9 +264,9 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                error_message = f"Fetching {url} failed: {e}"
+                error_message = f"Fetching {url} failed: {e}"  # expect: MCP002
                 logger.error(error_message)
-                return error_message  # expect: MCP002, MCP005
+                return error_message  # expect: MCP005
         """,
         id="logged-and-returned",
     ),
@@ -336,9 +336,9 @@ LEAKS = [
         from pydantic import ValidationError
 
         @mcp.tool()
-        def save_profile(payload: str) -> str:
+        def import_profile(url: str) -> str:
             try:
-                Profile.model_validate_json(payload)
+                Profile.model_validate_json(httpx.get(url).text)
             except ValidationError as e:
                 raise ToolError(str(e))  # expect: MCP002
             return "saved"
@@ -1100,6 +1100,13 @@ def test_parse_error_of_the_tools_own_argument_is_about_the_models_input() -> No
             return store(data)
         """
     )
+
+
+def test_raising_other_exception_is_reported_when_the_newest_admitted_fastmcp_forwards_it() -> None:
+    # fastmcp>=2.3 admits 2.4.0 (which masked everything) but installs a release that forwards
+    # `Error calling tool 'x': {e}` by default: the leak is real for whoever installs it today.
+    source = _src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool"))
+    _check(source, target="fastmcp>=2.3")
 
 
 # -- exception text in a raised protocol error (McpError / MCPError) ---------------------------

@@ -55,9 +55,9 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def set_stock(sku: str, quantity: int) -> str:
-            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation  # expect: MCP004
             db.commit()
-            if quantity < 0:  # expect: MCP004
+            if quantity < 0:
                 raise ToolError(f"quantity must be >= 0, got {quantity}")
             return "updated"
         """,
@@ -69,10 +69,10 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def add_note(title: str) -> str:
-            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # mutation
+            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # mutation  # expect: MCP004
             if cur.lastrowid is None:
                 raise ToolError("The database did not assign an id; check list_notes before adding again")
-            if len(title) > 80:  # expect: MCP004
+            if len(title) > 80:
                 raise ToolError(f"title must be at most 80 characters, got {len(title)}")
             return "added"
         """,
@@ -84,13 +84,13 @@ MUTATIONS = [
         """\
         @mcp.tool
         def save_file(path: str, content: str) -> str:
-            with open(path, "w") as handle:
-                handle.write(content)  # mutation
-            if not content:  # expect: MCP004
+            with open(path, "w") as handle:  # mutation  # expect: MCP004
+                handle.write(content)
+            if not content:
                 raise ToolError("content must not be empty")
             return "saved"
         """,
-        "calls handle.write()",
+        "writes a file",
         id="file-write-fastmcp",
     ),
     pytest.param(
@@ -98,8 +98,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def checkout(branch: str) -> str:
-            subprocess.run(["git", "checkout", branch], check=True)  # mutation
-            if branch.startswith("-"):  # expect: MCP004
+            subprocess.run(["git", "checkout", branch], check=True)  # mutation  # expect: MCP004
+            if branch.startswith("-"):
                 raise ToolError("branch must not start with '-'")
             return "checked out"
         """,
@@ -112,8 +112,8 @@ MUTATIONS = [
         @mcp.tool()
         async def create_issue(title: str, priority: str) -> str:
             async with httpx.AsyncClient() as client:
-                await client.post("https://tracker.example.com/issues", json={"title": title})  # mutation
-            if priority not in ("low", "high"):  # expect: MCP004
+                await client.post("https://tracker.example.com/issues", json={"title": title})  # mutation  # expect: MCP004
+            if priority not in ("low", "high"):
                 raise ToolError(f"priority must be 'low' or 'high', got {priority!r}")
             return "created"
         """,
@@ -125,8 +125,8 @@ MUTATIONS = [
         """\
         @mcp.tool
         def update_user(user_id: str, email: str) -> str:
-            requests.put(f"https://users.example.com/{user_id}", json={"email": email})  # mutation
-            if "@" not in email:  # expect: MCP004
+            requests.put(f"https://users.example.com/{user_id}", json={"email": email})  # mutation  # expect: MCP004
+            if "@" not in email:
                 raise ToolError(f"email must contain '@', got {email!r}")
             return "updated"
         """,
@@ -138,8 +138,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def delete_user(user_id: str) -> dict:
-            requests.delete(f"https://users.example.com/{user_id}")  # mutation
-            if user_id == "admin":  # expect: MCP004
+            requests.delete(f"https://users.example.com/{user_id}")  # mutation  # expect: MCP004
+            if user_id == "admin":
                 return {"error": "the admin user cannot be deleted"}  # expect: MCP005
             return {"deleted": user_id}
         """,
@@ -151,8 +151,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def put_note(note_id: str, text: str) -> str:
-            NOTES[note_id] = text  # mutation
-            if len(text) > 1000:  # expect: MCP004
+            NOTES[note_id] = text  # mutation  # expect: MCP004
+            if len(text) > 1000:
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
@@ -164,8 +164,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def clean(path: str) -> str:
-            os.remove(path)  # mutation
-            if not path.endswith(".tmp"):  # expect: MCP004
+            os.remove(path)  # mutation  # expect: MCP004
+            if not path.endswith(".tmp"):
                 raise ToolError("only .tmp files may be removed")
             return "removed"
         """,
@@ -177,8 +177,8 @@ MUTATIONS = [
         """\
         @mcp.tool
         def refund(charge_id: str, amount: int) -> str:
-            stripe.Refund.create(charge=charge_id, amount=amount)  # mutation
-            if amount <= 0:  # expect: MCP004
+            stripe.Refund.create(charge=charge_id, amount=amount)  # mutation  # expect: MCP004
+            if amount <= 0:
                 raise ToolError(f"amount must be positive, got {amount}")
             return "refunded"
         """,
@@ -190,8 +190,8 @@ MUTATIONS = [
         """\
         @mcp.tool()
         def move(src: str, dst: str) -> str:
-            shutil.move(src, dst)  # mutation
-            if src == dst:  # expect: MCP004
+            shutil.move(src, dst)  # mutation  # expect: MCP004
+            if src == dst:
                 raise ValueError("src and dst must differ")
             return "moved"
         """,
@@ -207,21 +207,20 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
     row = next(
         i
         for i, line in enumerate(source.splitlines(), start=1)
-        if line.endswith("# mutation")
+        if "# mutation" in line
     )
     findings = _check(source)
     mcp004 = [f for f in findings if f.code == "MCP004"]
     assert len(mcp004) == 1
-    assert (
-        f"rejects the call here after it already {what} (line {row}): "
-        in mcp004[0].message
-    )
+    assert mcp004[0].location.row == row
+    assert f" {what} here, then rejects the call at line " in mcp004[0].message
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
     finding = _only(_src(MCP1, MUTATIONS[0].values[1]))
+    assert finding.location.row == 20
     assert finding.message == (
-        "Tool 'set_stock' rejects the call here after it already writes to the database (UPDATE) (line 20): "
+        "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22: "
         "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
     )
 
@@ -235,9 +234,9 @@ def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> No
     assert fixed.split("\n@mcp.tool()\n", 1)[1] == textwrap.dedent(
         """\
         def set_stock(sku: str, quantity: int) -> str:
-            if quantity < 0:  # expect: MCP004
+            if quantity < 0:
                 raise ToolError(f"quantity must be >= 0, got {quantity}")
-            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation
+            db.execute("UPDATE stock SET quantity = ? WHERE sku = ?", (quantity, sku))  # mutation  # expect: MCP004
             db.commit()
             return "updated"
         """
@@ -253,8 +252,8 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     async def handle_call_tool(ctx, params):
         args = params.arguments or {}
         async with httpx.AsyncClient() as client:
-            await client.post("https://events.example.com", json=args)
-        if "event" not in args:  # expect: MCP004
+            await client.post("https://events.example.com", json=args)  # expect: MCP004
+        if "event" not in args:
             raise ValueError("event is required")
         return None
 
@@ -262,7 +261,7 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'handle_call_tool' rejects the call here after it already sends an HTTP POST (line 7)"
+        "Tool 'handle_call_tool' sends an HTTP POST here, then rejects the call at line 8"
     )
 
 
@@ -277,14 +276,14 @@ def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
     @server.call_tool()
     async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         async with httpx.AsyncClient() as client:
-            await client.post("https://hooks.example.com/notify", json=arguments)
-        if "id" not in arguments:  # expect: MCP004
+            await client.post("https://hooks.example.com/notify", json=arguments)  # expect: MCP004
+        if "id" not in arguments:
             raise ValueError("id is required; pass the id of the record to notify about")
         return [types.TextContent(type="text", text="notified")]
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'call_tool' rejects the call here after it already sends an HTTP POST (line 10)"
+        "Tool 'call_tool' sends an HTTP POST here, then rejects the call at line 11"
     )
 
 
@@ -294,8 +293,8 @@ def test_append_to_empty_module_list_is_module_state() -> None:
 
     @mcp.tool()
     def add_task(task: str) -> str:
-        TASKS.append(task)
-        if not task.strip():  # expect: MCP004
+        TASKS.append(task)  # expect: MCP004
+        if not task.strip():
             raise ToolError("task must not be empty")
         return "added"
     """
@@ -311,8 +310,8 @@ def test_error_result_after_side_effect_on_lowlevel_server() -> None:
     async def handle_call_tool(ctx, params) -> CallToolResult:
         args = params.arguments or {}
         async with httpx.AsyncClient() as client:
-            await client.post("https://events.example.com", json=args)
-        if "event" not in args:  # expect: MCP004
+            await client.post("https://events.example.com", json=args)  # expect: MCP004
+        if "event" not in args:
             return CallToolResult(content=[TextContent(type="text", text="event is required")], is_error=True)
         return CallToolResult(content=[TextContent(type="text", text="sent")])
 
@@ -421,13 +420,15 @@ CORRECT = [
         """\
         @mcp.tool()
         def add_note(title: str, dry_run: bool) -> str:
-            if not dry_run:
-                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
-            if not title:
+            if dry_run:
+                return "would add"
+            elif not title:
                 raise ToolError("title must not be empty")
+            else:
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
             return "added"
         """,
-        id="conditional-mutation",
+        id="mutation-in-a-later-branch",
     ),
     pytest.param(
         FASTMCP,
@@ -603,15 +604,15 @@ def test_correct_order_is_silent(header: str, body: str) -> None:
     _check(_src(header, body))
 
 
-# -- known gaps (the rule disagrees with the catalogue) -----------------------------------------
+# -- formerly known gaps ------------------------------------------------------------------------
 
 
 def test_path_write_text_is_a_file_write() -> None:
     source = """\
     @mcp.tool()
     def save(path: str, content: str) -> str:
-        Path(path).write_text(content)
-        if not content.strip():  # expect: MCP004
+        Path(path).write_text(content)  # expect: MCP004
+        if not content.strip():
             raise ToolError("content must not be empty")
         return "saved"
     """
@@ -624,9 +625,9 @@ def test_check_on_preexisting_module_flag() -> None:
 
     @mcp.tool()
     def add_note(title: str) -> str:
-        db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+        db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # expect: MCP004
         db.commit()
-        if READ_ONLY:  # expect: MCP004
+        if READ_ONLY:
             raise ToolError("The server is read-only; notes cannot be added")
         return "added"
     """
@@ -640,8 +641,8 @@ def test_mutation_through_an_instance_attribute() -> None:
             self.collection = collection
 
         def delete_tagged(self, tag: str) -> str:
-            self.collection.delete_many({"tag": tag})
-            if not tag:  # expect: MCP004
+            self.collection.delete_many({"tag": tag})  # expect: MCP004
+            if not tag:
                 raise ToolError("tag must not be empty")
             return "deleted"
 
@@ -662,10 +663,731 @@ def test_mutation_before_check_inside_a_dispatcher_branch() -> None:
     @server.call_tool()
     async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
         if name == "put_note":
-            NOTES[arguments["id"]] = arguments["text"]
-            if len(arguments["text"]) > 1000:  # expect: MCP004
+            NOTES[arguments["id"]] = arguments["text"]  # expect: MCP004
+            if len(arguments["text"]) > 1000:
                 raise ValueError("text must be at most 1000 characters")
             return [types.TextContent(type="text", text="stored")]
         raise ValueError(f"Unknown tool: {name}")
     """
     _check(source)
+
+
+# -- cause 13: the shapes real servers have ------------------------------------------------------
+
+SHAPES = [
+    pytest.param(
+        """\
+        def save_doc(doc_id: str, text: str) -> None:
+            (ROOT / f"{doc_id}.md").write_text(text)
+
+        @mcp.tool()
+        def publish_doc(doc_id: str, text: str) -> str:
+            save_doc(doc_id, text)  # expect: MCP004
+            if len(text) > 50_000:
+                raise ToolError("text is longer than 50000 characters; split the document")
+            return "published"
+        """,
+        "calls save_doc(), which changes files (write_text) here, then rejects the call at line 24",
+        id="helper-that-writes",
+    ),
+    pytest.param(
+        """\
+        def store_note(note_id: str, text: str) -> None:
+            if note_id:
+                NOTES[note_id] = text
+
+        @mcp.tool()
+        def put_note(note_id: str, text: str) -> str:
+            store_note(note_id, text)  # expect: MCP004
+            if len(text) > 1000:
+                raise ToolError("text must be at most 1000 characters")
+            return "stored"
+        """,
+        "calls store_note(), which changes module-level state (NOTES[...]) here",
+        id="helper-that-writes-module-state",
+    ),
+    pytest.param(
+        """\
+        class NoteStore:
+            def apply_changes(self, note_id: str, text: str) -> None:
+                with open(f"/srv/notes/{note_id}.md", "w") as handle:
+                    handle.write(text)
+
+        store = NoteStore()
+
+        @mcp.tool()
+        def edit_note(note_id: str, text: str) -> str:
+            store.apply_changes(note_id, text)  # expect: MCP004
+            if "\\x00" in text:
+                raise ToolError("text must not contain NUL characters")
+            return "edited"
+        """,
+        "calls store.apply_changes(), which writes a file here",
+        id="method-of-a-module-level-instance",
+    ),
+    pytest.param(
+        """\
+        class Tracker:
+            def __init__(self, token: str) -> None:
+                self.token = token
+
+            def _request(self, method: str, path: str, body: dict) -> dict:
+                return {}
+
+            def set_priority(self, issue: str, priority: str) -> str:
+                self._request("PATCH", f"/issues/{issue}", {"priority": priority})  # expect: MCP004
+                if priority not in ("low", "high"):
+                    raise ToolError(f"priority must be 'low' or 'high', got {priority!r}")
+                return "updated"
+
+        tracker = Tracker("t")
+        mcp.add_tool(tracker.set_priority)
+        """,
+        "sends an HTTP PATCH here, then rejects the call at line 27",
+        id="verb-as-string-wrapper",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def drop_branch(client: httpx.Client, branch: str) -> str:
+            client.request("DELETE", f"https://git.example.com/branches/{branch}")  # expect: MCP004
+            if branch in ("main", "master"):
+                raise ToolError("the default branch cannot be deleted")
+            return "deleted"
+        """,
+        "sends an HTTP DELETE here",
+        id="client-request-delete",
+    ),
+    pytest.param(
+        """\
+        from slack_sdk import WebClient
+        slack = WebClient(token="x")
+
+        @mcp.tool()
+        def announce(channel: str, text: str) -> str:
+            slack.chat_postMessage(channel=channel, text=text)  # expect: MCP004
+            if not channel.startswith("#"):
+                return "Error: channel must start with '#'"  # expect: MCP005
+            return "sent"
+        """,
+        "calls slack.chat_postMessage() here",
+        id="sdk-namespace-verb-and-error-string",
+    ),
+    pytest.param(
+        """\
+        import boto3
+        s3 = boto3.client("s3")
+
+        @mcp.tool()
+        def upload(bucket: str, key: str, body: str) -> str:
+            try:
+                s3.put_object(Bucket=bucket, Key=key, Body=body)  # expect: MCP004
+            finally:
+                logger.info("upload attempted")
+            if key.endswith("/"):
+                raise ToolError("key must name an object, not a folder")
+            return "uploaded"
+        """,
+        "calls s3.put_object() here",
+        id="sdk-put-in-try",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def add_documents(client, name: str, ids: list[str], docs: list[str]) -> str:
+            collection = client.get_or_create_collection(name)  # expect: MCP004
+            existing = collection.get(ids=ids)["ids"]
+            if existing:
+                raise ToolError(f"ids {existing} already exist; use update_documents")
+            collection.add(ids=ids, documents=docs)
+            return "added"
+        """,
+        "calls client.get_or_create_collection() here",
+        id="get-or-create-then-check-on-what-existed",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def tag(note_id: str, tag: str) -> str:
+            NOTES_META[note_id].update({"tag": tag})  # expect: MCP004
+            if not tag.isidentifier():
+                raise ToolError("tag must be a single word")
+            return "tagged"
+
+        NOTES_META: dict[str, dict] = {}
+        """,
+        "changes module-level state (NOTES_META.update)",
+        id="item-of-module-state-updated",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def export(src: str, dst: str) -> str:
+            shutil.copy2(src, dst)  # expect: MCP004
+            for suffix in (".exe", ".sh"):
+                if dst.endswith(suffix):
+                    raise ToolError(f"dst must not end with {suffix}")
+            return "exported"
+        """,
+        "changes files (copy2) here, then rejects the call at line 22",
+        id="copy-then-check-in-a-loop",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def make_report(out_dir: str, fmt: str) -> str:
+            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            if fmt == "pdf":
+                kind = "application/pdf"
+            elif fmt == "html":
+                kind = "text/html"
+            else:
+                return f"Error: unknown format {fmt}; use pdf or html"  # expect: MCP005
+            return kind
+        """,
+        "changes files (makedirs) here, then rejects the call at line 25",
+        id="makedirs-then-else-return",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def bulk_delete(ids: list[str]) -> str:
+            for note_id in ids:
+                db.execute("DELETE FROM notes WHERE id = ?", (note_id,))  # expect: MCP004
+            assert len(ids) <= 100, "at most 100 ids per call"
+            db.commit()
+            return "deleted"
+        """,
+        "writes to the database (DELETE)",
+        id="loop-then-assert",
+    ),
+    pytest.param(
+        """\
+        def validate_path(path: str) -> None:
+            if not path.startswith("/srv/"):
+                raise ValueError(f"{path} is outside /srv")
+
+        @mcp.tool()
+        def archive(path: str) -> str:
+            subprocess.run(["tar", "czf", path + ".tgz", path], check=True)  # expect: MCP004
+            try:
+                validate_path(path)
+            except ValueError as e:
+                raise ToolError(f"{path} is outside /srv; pass a path under /srv") from e
+            return "archived"
+        """,
+        "runs a subprocess here, then rejects the call at line 26",
+        id="validator-wrapped-in-try",
+    ),
+    pytest.param(
+        """\
+        from docx import Document
+
+        @mcp.tool()
+        def replace_after(path: str, anchor: str, text: str) -> str:
+            doc = Document(path)
+            doc.paragraphs[-1].text = ""
+            doc.save(path)  # expect: MCP004
+            doc = Document(path)
+            found = None
+            for index, paragraph in enumerate(doc.paragraphs):
+                if paragraph.text == anchor:
+                    found = index
+            if found is None:
+                raise ToolError(f"anchor {anchor!r} not found; call list_paragraphs")
+            return "replaced"
+        """,
+        "calls doc.save() here, then rejects the call at line 30",
+        id="save-then-reload-then-check-on-what-existed",
+    ),
+    pytest.param(
+        """\
+        def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            return {}
+
+        @mcp.tool()
+        def add_vectors(store, ids: list[str], vectors: list[list[float]]) -> str:
+            store.collection.add(ids=ids, embeddings=vectors)  # expect: MCP004
+            api_call("/stats", method="POST", body={"added": len(ids)})
+            if len(ids) != len(vectors):
+                return {"success": False, "error": "ids and vectors must have the same length"}  # expect: MCP005
+            return "added"
+        """,
+        "calls store.collection.add() here",
+        id="store-handle-add-then-error-dict",
+    ),
+    pytest.param(
+        """\
+        def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
+            return {}
+
+        @mcp.tool()
+        def bump(counter: str) -> str:
+            api_call(f"/counters/{counter}", method="POST", body={"by": 1})  # expect: MCP004
+            if not counter.isidentifier():
+                raise ToolError("counter must be an identifier")
+            return "bumped"
+        """,
+        "sends an HTTP POST here",
+        id="verb-as-keyword",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def import_notes(path: str, replace: bool) -> str:
+            if replace:
+                db.execute("DELETE FROM notes")
+                db.commit()
+                return "cleared"
+            db.execute("INSERT INTO imports (path) VALUES (?)", (path,))  # expect: MCP004
+            if not path.endswith(".json"):
+                raise ToolError("path must end with .json")
+            return "imported"
+        """,
+        "writes to the database (INSERT) here, then rejects the call at line 25",
+        id="first-mutation-on-the-path-to-the-check",
+    ),
+    pytest.param(
+        """\
+        class Wiki:
+            def __init__(self, http) -> None:
+                self._http = http
+
+            def rename_page(self, page: str, title: str) -> str:
+                self._http.patch(f"/pages/{page}", json={"title": title})  # expect: MCP004
+                if len(title) > 255:
+                    raise ToolError("title must be at most 255 characters")
+                return "renamed"
+
+        wiki = Wiki(None)
+        mcp.add_tool(wiki.rename_page)
+        """,
+        "sends an HTTP PATCH here",
+        id="http-patch-on-a-private-client",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def publish_branch(repo, branch: str) -> str:
+            repo.git.push("origin", branch)  # expect: MCP004
+            if branch.startswith("-"):
+                raise ToolError("branch must not start with '-'")
+            return "pushed"
+        """,
+        "calls repo.git.push() here",
+        id="git-push",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        async def put_key(client, key: str, value: str, ttl: int) -> str:
+            await client.set(key, value, ex=ttl)  # expect: MCP004
+            if ttl <= 0:
+                raise ToolError(f"ttl must be positive, got {ttl}")
+            return "stored"
+        """,
+        "calls client.set() here",
+        id="key-value-client-set",
+    ),
+    pytest.param(
+        """\
+        CALLS = 0
+
+        @mcp.tool()
+        def count(name: str) -> str:
+            global CALLS
+            CALLS += 1  # expect: MCP004
+            if not name:
+                raise ToolError("name must not be empty")
+            return str(CALLS)
+        """,
+        "changes module-level state (CALLS)",
+        id="global-counter",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def run(command: str) -> str:
+            match command.split()[0]:
+                case "restart":
+                    subprocess.run(["systemctl", "restart", "app"])  # expect: MCP004
+                case _:
+                    pass
+            if ";" in command:
+                raise ToolError("command must be a single command")
+            return "ok"
+        """,
+        "runs a subprocess",
+        id="mutation-in-match-case",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "fragment"), SHAPES)
+def test_shapes_of_real_servers(body: str, fragment: str) -> None:
+    findings = [f for f in _check(_src(MCP1, body)) if f.code == "MCP004"]
+    assert len(findings) == 1
+    assert fragment in findings[0].message
+
+
+def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
+    source = """\
+    def add_footnote(path: str, text: str, out: str) -> tuple[bool, str]:
+        if out != path:
+            shutil.copy2(path, out)  # expect: MCP004
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if text not in data.decode():
+            return False, f"Text {text!r} not found in the document"
+        return True, "added"
+
+    @mcp.tool()
+    def footnote(path: str, text: str, out: str) -> str:
+        ok, message = add_footnote(path, text, out)
+        return message
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.message.startswith(
+        "Helper 'add_footnote' (reached from tool 'footnote') changes files (copy2) here, then rejects the call at line 23"
+    )
+
+
+def test_helper_in_another_module_that_writes(tmp_path) -> None:
+    from ._support import lint_tree, write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": """\
+            from pathlib import Path
+
+            def save_doc(name: str, text: str) -> None:
+                Path("/srv", name).write_text(text)
+            """,
+            "app/server.py": """\
+            from mcp.server.fastmcp import FastMCP
+            from mcp.server.fastmcp.exceptions import ToolError
+
+            from app.store import save_doc
+
+            mcp = FastMCP("docs")
+
+            @mcp.tool()
+            def publish(name: str, text: str) -> str:
+                save_doc(name, text)
+                if not name.endswith(".md"):
+                    raise ToolError("name must end with .md")
+                return "published"
+            """,
+        },
+    )
+    findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
+    assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
+    assert "calls save_doc(), which changes files (write_text) here" in findings[0].message
+    assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
+
+
+def test_closing_a_shared_connection_before_a_validator_helper() -> None:
+    source = """\
+    class Database:
+        def __init__(self) -> None:
+            self.conn = None
+            self.token = None
+
+        def _resolve(self, path: str, token: str | None) -> str:
+            if path.startswith("md:") and not token:
+                raise ValueError("md: paths need a token")
+            return path
+
+        def switch(self, path: str) -> None:
+            if self.conn is not None:
+                self.conn.close()  # expect: MCP004
+                self.conn = None
+            self.path = self._resolve(path, self.token)
+
+    database = Database()
+
+    @mcp.tool()
+    def switch_database(path: str) -> str:
+        database.switch(path)
+        return "switched"
+    """
+    finding = _only(_src(MCP1, source))
+    assert "closes self.conn here, then rejects the call at line 32" in finding.message
+    assert finding.fix is None
+
+
+def test_fix_for_a_check_reading_a_name_set_in_between_is_display_only() -> None:
+    source = """\
+    @mcp.tool()
+    def rename(note_id: str, title: str) -> str:
+        db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+        clean = title.strip()
+        if not clean:
+            raise ToolError("title must not be blank")
+        return "renamed"
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.fix is not None and finding.fix.applicability.value == "display-only"
+
+
+def test_no_fix_for_an_else_branch() -> None:
+    source = """\
+    @mcp.tool()
+    def upload(path: str, kind: str) -> str:
+        os.remove(path)  # expect: MCP004
+        if kind == "a":
+            return "a"
+        else:
+            raise ToolError("kind must be 'a'")
+    """
+    assert _only(_src(MCP1, source)).fix is None
+
+
+SILENT_SHAPES = [
+    pytest.param(
+        """\
+        @mcp.tool()
+        def reword(text: str, old: str, new: str) -> str:
+            result = text.replace(old, new)
+            if not result:
+                raise ToolError("the result would be empty")
+            return result
+        """,
+        id="str-replace-is-not-a-file-write",
+    ),
+    pytest.param(
+        """\
+        def load(name: str) -> str:
+            return (ROOT / name).read_text()
+
+        @mcp.tool()
+        def show(name: str) -> str:
+            text = load(name)
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            return text
+        """,
+        id="helper-that-only-reads",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def submit(job: str) -> str:
+            resp = requests.post("https://jobs.example.com", json={"job": job})
+            ok = False
+            if resp.status_code == 200:
+                ok = True
+            if not ok:
+                raise ToolError("the job service refused the job; see list_jobs")
+            return "submitted"
+        """,
+        id="flag-set-under-the-results-condition",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def save(path: str, text: str, dry_run: bool) -> str:
+            if not dry_run:
+                Path(path).write_text(text)
+                return "saved"
+            if not text:
+                raise ToolError("text must not be empty")
+            return "would save"
+        """,
+        id="mutating-branch-returns-first",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def save(path: str, text: str, force: bool) -> str:
+            if force:
+                Path(path).write_text(text)
+            else:
+                raise ToolError("pass force=True to overwrite")
+            return "saved"
+        """,
+        id="check-in-the-other-branch",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def can_write(path: str) -> str:
+            with open(path, "a"):
+                pass
+            if not path.endswith(".log"):
+                raise ToolError("path must end with .log")
+            return "writable"
+        """,
+        id="append-mode-probe-writes-nothing",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def dedupe(items: list[str]) -> str:
+            seen = set()
+            for item in items:
+                seen.add(item)
+            if len(seen) > 100:
+                raise ToolError("at most 100 distinct items")
+            return ",".join(sorted(seen))
+        """,
+        id="local-set-add",
+    ),
+    pytest.param(
+        """\
+        _TOKEN_CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def whoami(token: str) -> str:
+            _TOKEN_CACHE[token] = "seen"
+            if not token.startswith("tok_"):
+                raise ToolError("token must start with tok_")
+            return "ok"
+        """,
+        id="cache-bookkeeping",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        async def crunch(n: int) -> str:
+            task = asyncio.create_task(asyncio.sleep(0))
+            if n < 0:
+                raise ToolError("n must be >= 0")
+            await task
+            return "done"
+        """,
+        id="create-task-is-not-state",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def retitle(note_id: int, title: str) -> str:
+            cursor = db.cursor()
+            cursor.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+            if cursor.rowcount == 0:
+                raise ToolError(f"Note {note_id} not found; call list_notes")
+            db.commit()
+            return "retitled"
+        """,
+        id="post-check-on-the-cursor",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def edit_comment(api, issue: str, comment_id: str, body: str, rich: bool) -> dict:
+            if rich:
+                result = api.put_comment(issue, comment_id, {"doc": body})
+            else:
+                result = {"id": comment_id, "body": body}
+            if not isinstance(result, dict):
+                raise ToolError("the tracker answered with something else than a comment")
+            return result
+        """,
+        id="check-on-the-result-assigned-in-one-branch",
+    ),
+    pytest.param(
+        """\
+        def merge_overrides(config: dict, overrides: dict) -> None:
+            config.update(overrides)
+
+        @mcp.tool()
+        def query(sql: str, overrides: dict) -> str:
+            client_config = {"host": "localhost"}
+            merge_overrides(client_config, overrides)
+            if not sql.strip():
+                raise ToolError("sql must not be empty")
+            return "ok"
+        """,
+        id="updating-a-config-dict-is-not-a-store",
+    ),
+    pytest.param(
+        """\
+        import time
+
+        @mcp.tool()
+        def download(url: str, dest: str, budget: float) -> str:
+            os.makedirs(dest, exist_ok=True)
+            deadline = time.monotonic() + 30
+            for attempt in range(3):
+                left = deadline - time.monotonic()
+                if left < 1.0:
+                    raise ToolError("the download timed out after 30 seconds; call download again")
+            return "downloaded"
+        """,
+        id="check-on-a-value-made-after-the-mutation",
+    ),
+    pytest.param(
+        """\
+        _client = None
+
+        @mcp.tool()
+        def whoami(token: str) -> str:
+            global _client
+            if _client is None:
+                _client = object()
+            if not token.startswith("tok_"):
+                raise ToolError("token must start with tok_")
+            return "ok"
+        """,
+        id="lazy-global-set-up",
+    ),
+    pytest.param(
+        """\
+        @mcp.tool()
+        def make_dir(path: str) -> str:
+            os.makedirs(path, exist_ok=True)
+            if not os.path.isdir(path):
+                raise ToolError(f"{path} could not be created; pass a writable path")
+            return "created"
+        """,
+        id="post-check-on-the-created-path",
+    ),
+    pytest.param(
+        """\
+        def check_title(title: str) -> None:
+            if not title:
+                raise ValueError("title must not be empty")
+
+        @mcp.tool()
+        def add(title: str) -> str:
+            cur = db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            check_title(cur.lastrowid)
+            return "added"
+        """,
+        id="validator-on-the-mutations-result",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SILENT_SHAPES)
+def test_silent_shapes(body: str) -> None:
+    _check(_src(MCP1 + "import asyncio\nfrom pathlib import Path\nROOT = Path('/srv')\n", body))
+
+
+def test_noqa_on_the_mutation_line_suppresses() -> None:
+    source = """\
+    @mcp.tool()
+    def clean(path: str) -> str:
+        os.remove(path)  # noqa: MCP004 - the file is a scratch copy
+        if not path.endswith(".tmp"):
+            raise ToolError("only .tmp files may be removed")
+        return "removed"
+    """
+    _check(_src(MCP1, source))
+
+
+def test_no_applied_fix_when_the_check_reads_a_name_set_inside_the_mutating_block() -> None:
+    source = """\
+    @mcp.tool()
+    def load(path: str) -> str:
+        with open(path) as handle:
+            text = handle.read()
+            db.execute("INSERT INTO loads (path) VALUES (?)", (path,))  # expect: MCP004
+        if not text:
+            raise ToolError(f"{path} is empty; pass a file with content")
+        return "loaded"
+    """
+    finding = _only(_src(MCP1, source))
+    assert finding.fix is not None and finding.fix.applicability.value == "display-only"

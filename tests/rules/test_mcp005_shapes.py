@@ -450,8 +450,8 @@ def test_a_result_object_carrying_the_exception_text_is_a_failure_report() -> No
                 try:
                     hits = httpx.get("https://docs.example.com/search", params={"q": query}).json()
                 except httpx.HTTPError as e:
-                    error_msg = f"Search failed: {e}"
-                    return SearchResponse(results=[SearchHit(title=error_msg, url="")])  # expect: MCP002, MCP005
+                    error_msg = f"Search failed: {e}"  # expect: MCP002
+                    return SearchResponse(results=[SearchHit(title=error_msg, url="")])  # expect: MCP005
                 except KeyError:
                     return SearchResponse(results=[])
                 return SearchResponse(results=[SearchHit(**hit) for hit in hits])
