@@ -25,6 +25,8 @@ from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.prefilter import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.common import protocol_error_built_by
+from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
 from mcp_lint.rules.exception_text import exception_raises
 
 
@@ -140,6 +142,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         ctx.current_facts = facts
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
+        fsum.error_results = builds_error_results(facts, ctx)
+        fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
+        fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)

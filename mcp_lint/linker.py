@@ -560,7 +560,7 @@ class Project:
             text_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
-                if linked is None or not self._applies(linked, entry):
+                if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
                 latent = linked
                 rule = rule_by_code(latent.code)
@@ -591,6 +591,24 @@ class Project:
                 )
         return out
 
+    def _via_applies(self, latent: Latent) -> bool:
+        """Latents that depend on what a function of another module builds: `return _fail(msg)`
+        is a failure returned as a success unless `_fail` builds a real error result (isError
+        set) or raises; `raise not_found(x)` is a protocol error only if `not_found` builds one."""
+        via_protocol = latent.get("via_protocol")
+        if via_protocol:  # `raise not_found(x)`: only when that function builds a protocol error
+            found = self.function(via_protocol)
+            return found is not None and bool(found[1].protocol_error)
+        via = latent.get("via_helper")
+        if not via:
+            return True
+        target = self.function(via)
+        if latent.get("via_helper_required"):  # `return _fail(msg)`: only the helper's body tells
+            return target is not None and target[1].failure_builder and not target[1].error_results
+        if target is None:
+            return True  # a library function: its arguments (`error=True`, an error dict) tell
+        return not target[1].error_results
+
     def _contexts(self, qual: str, entry: _Reach) -> tuple[ReachContext, ReachContext]:
         """How findings in a reached function name it: (for raises, for returned values)."""
         summary, fn = self.functions[qual]
@@ -615,9 +633,6 @@ class Project:
     def _applies(latent: Latent, entry: _Reach) -> bool:
         if latent.param >= 0 and latent.param not in entry.exc_params:
             return False
-        unless = latent.get("unless_exc_param")
-        if unless and int(unless) in entry.exc_params:
-            return False  # MCP002 reports this helper for the exception its callers pass
         if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
         if latent.reach == "tool":

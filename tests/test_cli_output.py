@@ -134,9 +134,10 @@ def test_sarif_report_is_valid_against_the_schema(server: Path) -> None:
 def test_junit_report_is_well_formed_xml_with_one_failure_per_finding(server: Path) -> None:
     _, output = run_cli(*CHECK, "--output-format", "junit")
     suites = ET.fromstring(output)
-    assert suites.get("failures") == "3"
+    assert suites.get("failures") == "4"
     assert [case.get("name") for case in suites.iter("testcase")] == [
         "org.mcp_lint.MCP001",
+        "org.mcp_lint.MCP005",
         "org.mcp_lint.MCP002",
         "org.mcp_lint.MCP100",
     ]
@@ -169,9 +170,11 @@ def test_stdin_is_reported_under_the_stdin_filename(tmp_path: Path) -> None:
     result = run_stdin(SERVER, "--stdin-filename", "app/notes.py", "--output-format", "concise", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert [line.split(" ")[0] for line in lines[:2]] == ["app/notes.py:14:9:", "app/notes.py:25:16:"]
-    assert [line.split(" ")[1] for line in lines[:2]] == ["MCP001", "MCP002"]
-    assert lines[2:] == ["Found 2 errors.", "2 more fixes available with `--fix --unsafe-fixes`."]
+    # Line 25 returns a caught exception's text as a success: MCP005 (channel) and MCP002 (content,
+    # whose fix is the one offered for the statement).
+    assert [line.split(" ")[0] for line in lines[:3]] == ["app/notes.py:14:9:", "app/notes.py:25:9:", "app/notes.py:25:16:"]
+    assert [line.split(" ")[1] for line in lines[:3]] == ["MCP001", "MCP005", "MCP002"]
+    assert lines[3:] == ["Found 3 errors.", "2 more fixes available with `--fix --unsafe-fixes`."]
     assert result.stderr == ""
 
 
@@ -181,6 +184,7 @@ def test_stdin_fix_writes_the_fixed_code_to_stdout_and_what_remains_to_stderr(tm
     assert result.stdout == SERVER.replace("return len(NOTES)  # noqa: MCP003", "return len(NOTES)")
     assert [line.split(" ")[:2] for line in result.stderr.splitlines()] == [
         ["notes.py:14:9:", "MCP001"],
+        ["notes.py:25:9:", "MCP005"],
         ["notes.py:25:16:", "MCP002"],
     ]
     assert result.returncode == 1

@@ -11,9 +11,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-# (tool, code, row) of the one defect each tool of examples/notes_server/server.py carries.
+# (tool, code, row) of the defects the tools of examples/notes_server/server.py carry: one each,
+# and two on the return of import_note (`return f"Error: {e}"`: a failure returned as a success,
+# MCP005, whose text is the raw exception's, MCP002).
 DEFECTS = [
     ("read_note", "MCP001", 22),
+    ("import_note", "MCP005", 34),
     ("import_note", "MCP002", 34),
     ("archive_notes", "MCP003", 44),
     ("rename_note", "MCP004", 51),  # reported at the mutation (LABELING.md: line of M)
@@ -45,9 +48,9 @@ def test_seed_gets_exactly_one_finding_per_defect(seed: tuple[int, list[dict]]) 
     assert {Path(f["filename"]).resolve() for f in findings} == {REPO / "examples" / "notes_server" / "server.py"}
 
 
-@pytest.mark.parametrize(("tool", "code", "row"), DEFECTS, ids=[d[1] for d in DEFECTS])
+@pytest.mark.parametrize(("tool", "code", "row"), DEFECTS, ids=[f"{d[1]}-{d[2]}" for d in DEFECTS])
 def test_each_finding_names_its_tool(seed: tuple[int, list[dict]], tool: str, code: str, row: int) -> None:
-    (finding,) = [f for f in seed[1] if f["code"] == code]
+    (finding,) = [f for f in seed[1] if f["code"] == code and f["location"]["row"] == row]
     assert finding["message"].startswith(f"Tool '{tool}' ")
     assert finding["url"].endswith(f"/{code}.md")
 

@@ -105,6 +105,15 @@ class FunctionSummary:
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
+    # Returns real error results (isError set) or only raises: returning its value is the right
+    # channel (MCP005 asks this of helpers in other modules).
+    error_results: bool = False
+    # The protocol error class it returns (`def not_found(x): return McpError(...)`), or "":
+    # `raise not_found(x)` in another module is MCP001's.
+    protocol_error: str = ""
+    # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
+    # _fail(msg)` in another module is a failure returned as a success (MCP005).
+    failure_builder: bool = False
 
 
 @dataclass

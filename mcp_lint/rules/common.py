@@ -7,6 +7,7 @@ import re
 import libcst as cst
 
 from mcp_lint.findings import Location
+from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.rules.base import (
@@ -126,3 +127,30 @@ def raised_class(exc: cst.BaseExpression | None, ctx: FileContext) -> str | None
     if isinstance(exc, cst.Call):
         return ctx.model.aliases.resolve(exc.func) or dotted(exc.func)
     return None
+
+
+def protocol_error_built_by(facts: FunctionFacts, ctx: FileContext) -> str | None:
+    """The protocol error class a factory function returns (`def not_found(what): return
+    McpError(ErrorData(...))`), or None when it returns none."""
+    for ret in facts.returns:
+        if ret.node.value is None:
+            continue
+        value = facts.value_of(ret.node.value)
+        if not isinstance(value, cst.Call):
+            continue
+        resolved = ctx.model.aliases.resolve(value.func)
+        if is_protocol_error_class(resolved, dotted(value.func)):
+            return last_name(resolved or dotted(value.func) or "McpError")
+    return None
+
+
+def protocol_error_message(call: cst.Call, ctx: FileContext) -> cst.BaseExpression | None:
+    """The message of `McpError(ErrorData(code=..., message=...))` (v1) or `MCPError(code, message)` (v2)."""
+    from mcp_lint.model.frameworks import ERROR_DATA_CLASSES
+
+    first = arg(call, 0, "error")
+    if isinstance(first, cst.Call) and (
+        ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"
+    ):
+        return arg(first, 1, "message")
+    return arg(call, 1, "message")

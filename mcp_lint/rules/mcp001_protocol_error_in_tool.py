@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
-from mcp_lint.model.facts import FunctionFacts, literal_text
+from mcp_lint.model.facts import FunctionFacts, RaiseFact, literal_text
 from mcp_lint.model.frameworks import (
     ERROR_CODE_NAMES,
     ERROR_DATA_CLASSES,
@@ -16,7 +16,6 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -35,10 +34,17 @@ from mcp_lint.rules.common import (
     error_result_expr,
     is_protocol_error_class,
     lowlevel_result_supported,
+    protocol_error_built_by,
     toolerror_available,
 )
 
-_UNKNOWN_TOOL = re.compile(r"unknown tool|tool not found|no such tool|tool .* (?:not found|does not exist)|unknown_tool", re.I)
+# "Unknown tool: x", "Tool 'x' not found": the wording of a dispatcher's miss (the tool's own
+# name between, not any sentence that mentions a tool and later says "not found").
+_UNKNOWN_TOOL = re.compile(
+    r"unknown[ _]tool|tool not found|no such tool|no tool named"
+    r"|\btool\s+['\"`{]?[\w.{}-]*['\"`}]?\s+(?:not found|does not exist|is not (?:available|registered|supported))",
+    re.I,
+)
 
 
 def _code_text(expr: cst.BaseExpression | None) -> str:
@@ -68,13 +74,29 @@ def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.B
     return "v2", arg(call, 1, "message"), _code_text(arg(call, 0, "code"))
 
 
-def _tests_tool_name(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
-    """Is the innermost condition a test of the requested tool name (`name not in TOOLS`)?"""
+def _tool_name_vars(fn: FunctionFacts) -> set[str]:
+    names = {"name", "tool_name", "params.name", "req.params.name", "request.params.name"}
+    return names | {p for p in fn.params if "name" in p}
+
+
+def _misses_every_tool(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Is the innermost condition the dispatcher's miss: `name not in TOOLS`, `name != "echo"`,
+    the `else:` after `if name == "a": ... elif name == "b":`? A raise inside a tool's own branch
+    (`elif name == "b":`) is that tool's failure, not an unknown tool."""
     if not conditions:
         return False
-    names = {"name", "tool_name", "params.name", "req.params.name", "request.params.name"}
-    names |= {p for p in fn.params if "name" in p}
-    return any(dotted(node) in names for node in descendants(conditions[-1]))
+    names = _tool_name_vars(fn)
+    condition = conditions[-1]
+    negated = isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not)
+    if negated:
+        condition = condition.expression
+    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1 and dotted(condition.left) in names:
+        operator = condition.comparisons[0].operator
+        if isinstance(operator, (cst.NotIn, cst.NotEqual, cst.IsNot)):
+            return not negated
+        if isinstance(operator, (cst.Equal, cst.In, cst.Is)):
+            return negated
+    return negated and dotted(condition) in names  # `if not name:`
 
 
 class ProtocolErrorInTool(Rule):
@@ -177,6 +199,10 @@ def note(note_id: str) -> str:
             exc = fact.node.exc
             if not isinstance(exc, cst.Call):
                 continue
+            factory = self._factory_raise(fn, fact, exc, ctx)
+            if factory is not None:
+                yield factory
+                continue
             resolved = ctx.model.aliases.resolve(exc.func)
             if not is_protocol_error_class(resolved, dotted(exc.func)) or fact.caught_here(last_name(resolved)):
                 continue
@@ -185,9 +211,7 @@ def note(note_id: str) -> str:
                 continue
             # `msg = f"Unknown tool: {name}"` just before the raise reads as the literal itself.
             text = literal_text(fn.value_of(message)) if message is not None else None
-            unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or (
-                _tests_tool_name(fn, fact.conditions) and (bool(fact.in_else_of) or "not in" in ctx.code(fact.conditions[-1]))
-            )
+            unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions)
             data = {
                 "class": last_name(resolved),
                 "api": api,
@@ -212,7 +236,7 @@ def note(note_id: str) -> str:
                 text = literal_text(message) if message is not None else None
                 if _is_legitimate_code(code):
                     continue
-                unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _tests_tool_name(fn, ret.conditions)
+                unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, ret.conditions)
                 data = {
                     "class": "ErrorData",
                     "api": "return",
@@ -226,6 +250,45 @@ def note(note_id: str) -> str:
             elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
                 data = {"class": "a JSON-RPC error object", "api": "dict", "code": "", "what": "a failure of its own execution", "msg": "", "stmt": encode_range(ctx, ret.node), "unknown_tool": ""}
                 yield self.latent(ctx, ret.node, variant="dict", reach="return", data=data)
+
+    def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
+        """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
+        protocol error. One of this module is read here; one of another module is left to the
+        linker (`via_protocol`), which knows what every project function returns."""
+        name = dotted(exc.func)
+        if name is None or last_name(name)[:1].isupper() or is_protocol_error_class(ctx.model.aliases.resolve(exc.func), name):
+            return None  # a class is constructed, not built by a factory
+        local = f"{ctx.model.module}.{name}" if ctx.model.module else name
+        if name.startswith(("self.", "cls.")) and fn.class_name:  # `raise self._not_found(...)`
+            local = f"{ctx.model.module}.{fn.class_name}.{name.split('.', 1)[1]}" if ctx.model.module else f"{fn.class_name}.{name.split('.', 1)[1]}"
+        data: dict[str, str] = {}
+        if local in ctx.model.functions:
+            cls = protocol_error_built_by(ctx.model.functions[local], ctx)
+            if cls is None or fact.caught_here(cls):
+                return None
+        else:
+            qualified = ctx.model.aliases.resolve_dotted(name)
+            if qualified is None or qualified.split(".")[0] in {"mcp", "fastmcp", "mcp_types"}:
+                return None  # unknown names and the frameworks' own helpers (require_client_extension)
+            cls = "McpError"
+            data["via_protocol"] = qualified
+        positional = [a.value for a in exc.args if not a.star]
+        text = next((t for t in (literal_text(v) for v in positional) if t is not None), None)
+        code = next((_code_text(v) for v in positional if isinstance(v, (cst.Integer, cst.UnaryOperation)) or _code_text(v) in ERROR_CODE_NAMES), "")
+        if _is_legitimate_code(code):
+            return None
+        data.update(
+            {
+                "class": f"the {cls} that {last_name(name)}() builds",
+                "api": "factory",
+                "code": code,
+                "what": describe_failure(f"{text or ''} {last_name(name).replace('_', ' ')}", code),
+                "msg": "",
+                "stmt": encode_range(ctx, fact.node),
+                "unknown_tool": "1" if (text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions) else "",
+            }
+        )
+        return self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         if latent.get("unknown_tool") and (reach.lowlevel or not reach.is_tool):

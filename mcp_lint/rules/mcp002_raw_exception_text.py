@@ -144,6 +144,17 @@ def _catching_sites(fact: RaiseFact, raised: str) -> tuple[str, ...]:
     return tuple(sorted(sites))
 
 
+def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
+    """How a raised exception's text travels: "raise" (ToolError, read verbatim), "raise-protocol"
+    (McpError/MCPError: its message is sent to the client whatever channel MCP001 says it takes)
+    or "raise-other" (reaches the model only where the framework forwards exception text)."""
+    if is_tool_error_raise(exc, ctx):
+        return "raise"
+    if is_protocol_error_class(raised_class(exc, ctx), None):
+        return "raise-protocol"
+    return "raise-other"
+
+
 class RawExceptionText(Rule):
     code = "MCP002"
     name = "raw-exception-text"
@@ -323,7 +334,7 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
-                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant == "raise" else "text", statement=node, data=data)
+                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
@@ -336,7 +347,7 @@ async def get_forecast(city: str) -> str:
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
-                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant == "raise" else "text", statement=node, data=data, param=index)
+                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
@@ -450,19 +461,19 @@ async def get_forecast(city: str) -> str:
             if fact.handler is None or not fact.handler.within(handler) or not isinstance(fact.node.exc, cst.Call):
                 continue
             caught_at = _catching_sites(fact, last_name(dotted(fact.node.exc.func) or ""))
-            if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise", caught_at
-            elif not is_protocol_error_class(raised_class(fact.node.exc, ctx), None):
-                # Reaches the model only where the framework forwards exception text (render decides).
-                yield fact.node, fact.node.exc, "raise-other", caught_at
+            # "raise-other" reaches the model only where the framework forwards exception text
+            # (render decides); a protocol error's message is sent as written (MCP001 reports
+            # the channel, this rule the content).
+            yield fact.node, fact.node.exc, _raise_variant(fact.node.exc, ctx), caught_at
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:
             if ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ret.conditions
         for fact in fn.raises:
-            if is_tool_error_raise(fact.node.exc, ctx):
-                yield fact.node, fact.node.exc, "raise", fact.conditions
+            variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
+            if variant in {"raise", "raise-protocol"}:
+                yield fact.node, fact.node.exc, variant, fact.conditions
 
     def _latent(
         self,
@@ -484,7 +495,7 @@ async def get_forecast(city: str) -> str:
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
             "slot": _text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
-            "class": last_name(raised_class(value, ctx) or "") if variant == "raise-other" else "",
+            "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
             # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
             "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
             "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}" if built is not None else "",
@@ -518,6 +529,8 @@ async def get_forecast(city: str) -> str:
         passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
         if variant.startswith("raise-other") and not passed_on and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
+        if variant.startswith("raise-protocol") and reach.masked:
+            return None  # mask_error_details=True replaces a protocol error's message too
         if latent.get("traceback"):
             what = "a traceback"
         elif variant.endswith("-body"):
@@ -538,6 +551,8 @@ async def get_forecast(city: str) -> str:
             verb = f"returns {what} as a normal result (isError: false)"
         elif passed_on:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
+        elif variant.startswith("raise-protocol"):
+            verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe_exception_text_release()} forwards to the model"
         elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)

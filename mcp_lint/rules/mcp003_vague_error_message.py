@@ -18,7 +18,7 @@ from mcp_lint.rules.base import (
     Rule,
     latent_fix,
 )
-from mcp_lint.rules.common import is_protocol_error_class, raised_class
+from mcp_lint.rules.common import is_protocol_error_class, protocol_error_message, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip, vague_reason
@@ -130,7 +130,12 @@ def refund(invoice_id: str, amount: float) -> str:
                 continue  # caught in this function before it reaches anyone
             if is_tool_error_raise(exc, ctx):
                 yield fact.node, exc.args[0].value, fact.handler, "raise"
-            elif not is_protocol_error_class(raised_class(exc, ctx), None):
+            elif is_protocol_error_class(raised_class(exc, ctx), None):
+                # McpError/MCPError: the channel is MCP001's defect, the wording this rule's.
+                message = protocol_error_message(exc, ctx)
+                if message is not None:
+                    yield fact.node, message, fact.handler, "raise"
+            else:
                 yield fact.node, exc.args[0].value, fact.handler, "raise-other"
         for ret in fn.returns:
             if ret.node.value is None:

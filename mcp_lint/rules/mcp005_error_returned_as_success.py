@@ -10,8 +10,9 @@ import libcst as cst
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -29,23 +30,69 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.exception_text import (
-    exception_text_in,
-    looks_like_exception_param,
-    status_bases,
-    upstream_body,
-)
+from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
-from mcp_lint.rules.results import _dict_items, _unwrap, classify_return
-from mcp_lint.rules.text import clip
+from mcp_lint.rules.results import _dict_items, _unwrap, classify_return, envelope_callee
+from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
+
+
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
     slots = helper_slots(fn.params)
     shapes = (condition_shape(c, slots, fn.local_names) for c in conditions) if slots else ()
     return [shape for shape in shapes if shape is not None]
+
+
+def _caught_exception_text(
+    value: cst.BaseExpression, handler: Handler, ctx: FileContext
+) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """`except TrelloError as e: return str(e)` (or `f"{e}"`, `e.message`, a TextContent of it):
+    whatever the class, returning the caught exception's text reports the failure as a result."""
+    if not handler.name:
+        return None
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        value = value.elements[0].value
+    message: cst.BaseExpression = value
+    callee = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    if isinstance(value, cst.Call) and callee == "CallToolResult":
+        keywords = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+        if "isError" in keywords or "is_error" in keywords or "content" not in keywords:
+            return None  # an error result (or one whose flag MCP006 judges)
+        return _caught_exception_text(keywords["content"], handler, ctx)
+    if callee[:1].isupper() and callee not in {"TextContent", "CallToolResult", "ToolResult"}:
+        # `return SearchResponse(results=[SearchResult(title=error_msg)])`: a result object that
+        # carries the failure's text in place of results.
+        found = find_exception_text(value, handler)
+        if found is None:
+            return None
+        text = found if isinstance(found, cst.Name) and found.value != handler.name else None
+        return "exception-object", handler.name, text
+    if isinstance(value, cst.Call) and callee == "TextContent":
+        text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
+        if text is None:
+            return None
+        message = text
+    if not _is_text_expression(message) or find_exception_text(message, handler) is None:
+        return None
+    return "exception", handler.name, message
+
+
+def _is_text_expression(node: cst.BaseExpression) -> bool:
+    """A string built here: a literal, f-string, concatenation, `%`/`.format`, `str(x)`/`repr(x)`,
+    or an attribute/name holding text (`e.message`, a local assigned the text)."""
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Name, cst.Attribute, cst.Subscript)):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+        return True
+    if isinstance(node, cst.Call):
+        name = dotted(node.func) or ""
+        return name in {"str", "repr"} or (isinstance(node.func, cst.Attribute) and node.func.attr.value == "format")
+    return False
 
 
 class ErrorReturnedAsSuccess(Rule):
@@ -144,36 +191,27 @@ def check_health() -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-
+        lookup = is_single_lookup(fn.name, fn.params)
+        # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
+        # reached only when that branch was not taken: it is as conditional as the branch.
+        after_branch = False
         for ret in fn.returns:
             value = ret.node.value
+            conditional = bool(ret.conditions) or ret.handler is not None or after_branch
+            after_branch = after_branch or bool(ret.conditions)
             if value is None:
                 continue
-            conditional = bool(ret.conditions) or ret.handler is not None
             resolved = fn.value_of(value)
-            found = classify_return(resolved, ctx, conditional=conditional)
+            found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
+            if found is None and ret.handler is not None:
+                found = _caught_exception_text(resolved, ret.handler, ctx)
             if found is None:
                 continue
             kind, description, message = found
             if resolved is not value and kind == "string":
                 message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-            # Raw exception text or an upstream body in the same return is MCP002's finding, whose
-            # fix also turns the return into a raise.
-            if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
-                continue
-            bases = status_bases(ret.conditions)
-            if bases and upstream_body(value, bases) is not None:
-                continue
-            # `def format_error(e): return f"Error: {e}"`: when a caller passes the exception object
-            # itself, MCP002 reports the helper; the linker then drops this finding.
-            exc_param = next(
-                (
-                    i
-                    for i, p in enumerate(fn.params)
-                    if looks_like_exception_param(value, p) and exception_text_in(value, None, ctx, frozenset({p})) is not None
-                ),
-                -1,
-            )
+            # Raw exception text or an upstream body in the same return is also MCP002's finding
+            # (rules are independent); only the fix is left to MCP002, see "msg" below.
             data = {
                 "kind": kind,
                 "what": clip(" ".join(description.replace("{}", "…").split()), 60),
@@ -183,11 +221,18 @@ def check_health() -> dict:
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
-                "unless_exc_param": str(exc_param) if exc_param >= 0 else "",
                 # The branch's conditions over the parameters: a caller that already left on the
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
             }
+            if ret.handler is not None or is_argument_complaint(description):
+                # The check itself crashed, or the caller sent something wrong: a failure of the
+                # call even where the tool's answer is a status report.
+                data["own_failure"] = "1"
+            callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
+            if callee is not None:
+                data["via_helper"] = callee  # the linker asks whether that helper sets isError
+                data["via_helper_required"] = "1" if description.startswith("the error text") else ""
             if raise_is_caught(fn, ret.node, ctx):
                 # A raise there would be caught by the function's own `except`: the fix lets
                 # ToolError through it (`except ToolError: raise` first), or is not offered.
@@ -207,7 +252,7 @@ def check_health() -> dict:
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         names = (reach.function, *reach.tools)
-        if any(_STATUS_TOOL.search(n) for n in names):
+        if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
@@ -216,6 +261,11 @@ def check_health() -> dict:
             "dict": f"a dict with {what}",
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
+            "content-dict": f"a TextContent holding a dict with {what}",
+            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
+            "envelope": f"{what}",
+            "exception": f"the text of the caught exception '{what}'",
+            "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
         if reach.lowlevel and not lowlevel_result_supported(reach.framework):
             instead = (

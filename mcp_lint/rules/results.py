@@ -6,9 +6,11 @@ failure rejects the call).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
-from mcp_lint.model.facts import literal_text
+from mcp_lint.model.facts import FunctionFacts, literal_text
 from mcp_lint.model.frameworks import (
     CALL_TOOL_RESULT_CLASSES,
     TEXT_CONTENT_CLASSES,
@@ -19,6 +21,9 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.text import is_failure_text, starts_as_error
 
 _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
+_FAILED_STATUSES = frozenset(
+    {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
+)
 _MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
@@ -42,11 +47,25 @@ def _is_falsy_literal(node: cst.BaseExpression) -> bool:
     ) or (isinstance(node, (cst.List, cst.Dict)) and not node.elements)
 
 
+_SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse", "str", "repr"})
+# Keyword flags that mark a value as a failure on anything but the frameworks' own result classes
+# (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says isError: false).
+_ERROR_FLAGS = ("error", "is_error", "isError", "failed", "failure")
+# A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
+# `format_error_response(text)`, `make_error(...)`.
+_ERROR_BUILDER = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+# ...but not one that reads, finds or checks errors (`get_last_error()`, `is_error(x)`).
+_NOT_A_BUILDER = re.compile(r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)", re.IGNORECASE)
+
+
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
+    """The value under `await`, `json.dumps(...)`, `str({...})`: what the serialized text says."""
     while isinstance(value, cst.Await):
         value = value.expression
-    if isinstance(value, cst.Call) and dotted(value.func) in {"json.dumps", "dumps", "orjson.dumps", "JSONResponse"} and value.args:
-        return value.args[0].value
+    if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
+        inner = value.args[0].value
+        if dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict):
+            return inner
     return value
 
 
@@ -55,17 +74,171 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     for key in _ERROR_KEYS:
         if key in items and not _is_falsy_literal(items[key]):
             inner = items[key]
-            if isinstance(inner, cst.Dict) and {"code", "message"} <= set((_dict_items(inner) or {})):
-                return None  # a JSON-RPC error object: MCP001's finding
+            inner_items = _dict_items(inner) or {}
+            if isinstance(inner, cst.Dict) and {"code", "message"} <= set(inner_items):
+                # A JSON-RPC error object: returned, it is still a normal result on the wire (that
+                # it poses as a protocol error is MCP001's separate finding).
+                return "a JSON-RPC error object", inner_items["message"]
             return f'an "{key}" key', inner
+    flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
+    if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
+        return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
     success = items.get("success") or items.get("ok")
     if isinstance(success, cst.Name) and success.value == "False":
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
-    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in {"error", "failed", "failure", "fail"}:
+    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in _FAILED_STATUSES:
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
+    return None
+
+
+def _is_true(node: cst.BaseExpression | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def _local_function(call: cst.Call, ctx: FileContext) -> FunctionFacts | None:
+    """The facts of a function of this module that `call` calls (`helper(...)`, `self.helper(...)`)."""
+    name = dotted(call.func)
+    if name is None:
+        return None
+    module = ctx.model.module
+    candidates = [f"{module}.{name}" if module else name]
+    facts = ctx.current_facts
+    if name.startswith(("self.", "cls.")) and facts is not None and facts.class_name:
+        candidates.append(f"{module}.{facts.class_name}.{name.split('.', 1)[1]}")
+    return next((ctx.model.functions[c] for c in candidates if c in ctx.model.functions), None)
+
+
+def _returns_error_results(call: cst.Call, ctx: FileContext) -> bool | None:
+    """Does the project helper `call` calls build a real error result (isError=True) or raise?
+    None when the helper is not in this module (unknown)."""
+    helper = _local_function(call, ctx)
+    if helper is None:
+        return None
+    return builds_error_results(helper, ctx)
+
+
+def _sets_error_flag(call: cst.Call, ctx: FileContext) -> bool:
+    is_result = _is_class(call.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult") or _is_class(
+        call.func, ctx, TOOL_RESULT_CLASSES, "ToolResult"
+    )
+    flag = _kwarg(call, "isError") or _kwarg(call, "is_error")
+    return is_result and flag is not None and not _is_falsy_literal(flag)
+
+
+def _is_class_name(func: cst.BaseExpression) -> bool:
+    short = last_name(dotted(func) or "")
+    return bool(short) and short[0].isupper()
+
+
+def _names_a_function_or_class(name: str, ctx: FileContext) -> bool:
+    """`_result(...)`, `Result(...)`, `responses.error(...)`, `self._fail(...)`; not a method of
+    some object (`ci.set_status(build, status="failed")` sends the status, it reports nothing)."""
+    root = name.split(".")[0]
+    return "." not in name or root in {"self", "cls"} or root in ctx.model.aliases.aliases
+
+
+def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """`Result(success=False, ...)`, `_result(msg, error=True)`, `_serialize({"status": "error"})`,
+    `_fail(msg)`: a failure packed into an object or a helper's result that is not an error result."""
+    name = dotted(call.func) or ""
+    if not name or name in {"dict", "str", "repr"} or not _names_a_function_or_class(name, ctx):
+        return None
+    kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    flag = next((k for k in _ERROR_FLAGS if _is_true(kwargs.get(k))), None)
+    if flag is not None:
+        found: tuple[str, cst.BaseExpression | None] | None = (f"{flag}=True", positional[0] if positional else None)
+    else:
+        found = error_dict_message(kwargs)
+        if found is not None and not conditional and (found[1] is None or literal_text(found[1]) is None):
+            found = None  # an envelope whose error slot may well be None (see classify_return)
+    if found is None and positional and _dict_items(positional[0]) is not None:
+        inner = error_dict_message(_dict_items(positional[0]) or {})
+        if inner is not None and (conditional or (inner[1] is not None and literal_text(inner[1]) is not None)):
+            found = inner  # `_serialize_tool_result({"status": "error", ...})`
+    if found is None and is_error_builder_call(call, ctx):
+        found = ("", positional[0] if positional else None)  # `return _fail(msg)`
+    if found is None or _returns_error_results(call, ctx):
+        # A helper of this module that sets isError (or raises) is the right channel. One of
+        # another module is judged by the linker (see `envelope_callee`).
+        return None
+    short = last_name(name)
+    description = f"{short}(...) with {found[0]}" if found[0] else f"the error text {short}(...) builds"
+    return "envelope", description, found[1]
+
+
+def is_error_builder_name(name: str) -> bool:
+    """`_fail`, `error_response`, `format_error`, `make_err`: named like a function that builds an error."""
+    return bool(_ERROR_BUILDER.search(name)) and not _NOT_A_BUILDER.search(name)
+
+
+def is_error_builder_call(call: cst.Call, ctx: FileContext) -> bool:
+    """`return _fail(msg)`: a call to a function (not a class) named like an error builder. One of
+    this module must build a failure we can see; one of another module is left to the linker."""
+    if _is_class_name(call.func) or not is_error_builder_name(last_name(dotted(call.func) or "")):
+        return False
+    helper = _local_function(call, ctx)
+    return helper is None or builds_failures(helper, ctx)
+
+
+def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
+    """Does some return of this function build a failure (string, error dict, TextContent...)?"""
+    memo = ctx.memo.setdefault("builds_failures", {})
+    assert isinstance(memo, dict)
+    if facts.qualname not in memo:
+        memo[facts.qualname] = False  # a helper that calls itself builds nothing new
+        memo[facts.qualname] = any(
+            r.node.value is not None and classify_return(facts.value_of(r.node.value), ctx, conditional=True) is not None
+            for r in facts.returns
+        )
+    return bool(memo[facts.qualname])
+
+
+def envelope_callee(value: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """The qualified name of the helper an envelope is built by, when that helper is a function
+    of another module: whether it builds a real error result is known only after linking."""
+    value = _unwrap(value, ctx)
+    if not isinstance(value, cst.Call) or _is_class_name(value.func) or _local_function(value, ctx) is not None:
+        return None
+    name = dotted(value.func)
+    if name is None or name.startswith(("self.", "cls.")):
+        return None
+    return ctx.model.aliases.resolve_dotted(name) or (f"{ctx.model.module}.{name}" if ctx.model.module else name)
+
+
+def builds_error_results(facts: FunctionFacts, ctx: FileContext) -> bool:
+    """Does this function return real error results (isError set) or only raise? A call to it is
+    then the right channel, not a failure returned as a success."""
+    returned = [facts.value_of(r.node.value) for r in facts.returns if r.node.value is not None]
+    if not returned:
+        return bool(facts.raises)
+    return any(isinstance(v, cst.Call) and (is_error_result(v, ctx) or _sets_error_flag(v, ctx)) for v in returned)
+
+
+def _text_content(node: cst.BaseExpression, ctx: FileContext) -> cst.Call | None:
+    if isinstance(node, cst.Call) and _is_class(node.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
+        return node
+    return None
+
+
+def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, lookup: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """A TextContent whose text reports a failure (or that carries an ignored error flag)."""
+    message = _kwarg(content, "text")
+    if message is None:
+        message = next((a.value for a in content.args[1:2] if a.keyword is None), None)
+    flagged = next((k for k in _ERROR_FLAGS if _is_true(_kwarg(content, k))), None)
+    inner = literal_text(message) if message is not None else None
+    if inner is not None and is_failure_text(inner, lookup=lookup) and (conditional or starts_as_error(inner)):
+        return "content", inner, message
+    if inner is None and message is not None:
+        nested = classify_return(message, ctx, conditional=conditional, lookup=lookup)  # text=json.dumps({"error": ...})
+        if nested is not None:
+            return ("content-dict" if nested[0] == "dict" else "content"), nested[1], nested[2]
+    if flagged is not None:
+        return "content-flag", inner or "…", message
     return None
 
 
@@ -77,12 +250,19 @@ def failure_message_of(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseE
     return found[2]
 
 
-def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
-    """(kind, description, message expression) when a returned value reports a failure."""
+def classify_return(
+    value: cst.BaseExpression, ctx: FileContext, *, conditional: bool, lookup: bool = False
+) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """(kind, description, message expression) when a returned value reports a failure.
+
+    `conditional`: the return is reached only on some path (a branch, a handler, after an earlier
+    return), so weaker wording counts. `lookup`: the function fetches one record by key, where
+    "No X found" is a failure rather than an empty answer.
+    """
     value = _unwrap(value, ctx)
     text = literal_text(value)
     if text is not None:
-        if is_failure_text(text) and (conditional or starts_as_error(text)):
+        if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)):
             return "string", text, value
         return None
     items = _dict_items(value)
@@ -97,13 +277,16 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
         return "dict", found[0], found[1]
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
         element = value.elements[0].value
-        if isinstance(element, cst.Call) and _is_class(element.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
-            message = _kwarg(element, "text")
-            inner = literal_text(message) if message is not None else None
-            if inner is not None and is_failure_text(inner) and (conditional or starts_as_error(inner)):
-                return "content", inner, message
+        content = _text_content(element, ctx)
+        if content is not None:
+            return _content_failure(content, ctx, conditional, lookup)
         return None
+    content = _text_content(value, ctx)
+    if content is not None:
+        return _content_failure(content, ctx, conditional, lookup)
     if isinstance(value, cst.Call) and not _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
+        if _is_class(value.func, ctx, TOOL_RESULT_CLASSES, "ToolResult"):
+            return None
         # `return format_text_response(f"Error: {msg}")`: an error text wrapped into a normal
         # result by a formatting helper. Only a strong prefix counts ("Error: ...", "Failed ...").
         first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
@@ -112,13 +295,13 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
         inner = literal_text(first) if first is not None else None
         if inner is not None and starts_as_error(inner):
             return "string", inner, first
-        return None
+        return _envelope(value, ctx, conditional)
     if isinstance(value, cst.Call) and _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
         if _kwarg(value, "isError") is not None or _kwarg(value, "is_error") is not None:
             return None
         content = _kwarg(value, "content")
         if content is not None:
-            inner = classify_return(content, ctx, conditional=conditional)
+            inner = classify_return(content, ctx, conditional=conditional, lookup=lookup)
             if inner is not None:
                 return "result", inner[1], inner[2]
     return None

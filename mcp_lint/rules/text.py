@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import re
 
+# Failure words of other languages than English (Chinese, Japanese, Spanish, German, French,
+# Portuguese): servers answer in their users' language, and so do their failure messages.
+_FOREIGN_ERROR_WORDS = r"(?:错误|錯誤|エラー|失败|失敗|erreur|fehler|erro)"
+_FOREIGN_FAILURE = re.compile(
+    r"(?:错误|錯誤|失败|失敗|未找到|找不到|不存在|无法|無法|エラー|見つかりません|存在しません|できません"
+    r"|\b(?:falló|fallo|no\s+encontrad[oa]|no\s+existe|no\s+se\s+pudo|no\s+es\s+válid[oa]"
+    r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig"
+    r"|erreur|échec|échoué|introuvable|n'existe\s+pas|impossible\s+de|invalide"
+    r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b)",
+    re.IGNORECASE,
+)
 # A returned string that starts like this reports a failure.
 _FAILURE_START = re.compile(
     r"""^\W*(?:\[?(?:error|err|exception)\]?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
@@ -12,15 +23,30 @@ _FAILURE_START = re.compile(
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
         |invalid\b|no\s+such\b|not\s+found\b|permission\s+denied\b|access\s+denied\b
         |forbidden\b|unauthori[sz]ed\b|oops\b|something\s+went\s+wrong\b
-        |operation\s+failed\b|request\s+failed\b)""",
+        |operation\s+failed\b|request\s+failed\b
+        |unknown\s+\w+|unsupported\b|not\s+supported\b|not\s+permitted\b|not\s+allowed\b
+        |(?:i\s+|we\s+)?encountered\s+an?\s+(?:error|exception|problem)\b
+        |<error>
+        # "<Lib> error: ...": "Database error: ...", "HTTP error 404", "Document processing error:"
+        |(?!(?:standard|squared|absolute|relative|mean|rounding|margin|typical|measurement)\b)(?:[\w.'-]+\s+){1,3}(?<!standard\s)(?<!squared\s)(?<!absolute\s)(?<!relative\s)(?<!rounding\s)(?:error|exception)\s*(?:[:!\-–—(]|\d)
+        # "<Op> failed: ...": "Upload failed: ...", "Fetching page 2 failed."
+        |(?:[\w.'{}-]+\s+){1,4}(?:failed|timed\s+out)\b)""",
     re.IGNORECASE | re.VERBOSE,
 )
 # ...or says this anywhere in a short message.
 _FAILURE_ANYWHERE = re.compile(
-    r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to)\b",
+    r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
+    r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|timed\s+out"
+    r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
+    r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid))",
     re.IGNORECASE,
 )
-# "No results found" / "No notes found" are empty results, not failures.
+# A message that reports the call done another way: the missing piece was replaced.
+_FALLBACK = re.compile(
+    r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
+    re.IGNORECASE,
+)
+# "No results found" / "No notes found" are empty results, not failures (for a search or a listing).
 _EMPTY_RESULT = re.compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
     r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b)",
@@ -28,18 +54,45 @@ _EMPTY_RESULT = re.compile(
 )
 
 
-def is_failure_text(text: str) -> bool:
+def is_failure_text(text: str, *, lookup: bool = False) -> bool:
+    """Does a returned message report a failure?
+
+    `lookup`: the function fetches one record by key or id, where "No note found" is a failure
+    the model must see, not the empty answer of a search or a listing.
+    """
     stripped = text.strip()
-    if not stripped or _EMPTY_RESULT.search(stripped):
+    if not stripped or (not lookup and _EMPTY_RESULT.search(stripped)):
         return False
-    if _FAILURE_START.search(stripped):
+    if _FAILURE_START.search(stripped) or (lookup and _EMPTY_RESULT.search(stripped)):
         return True
-    return len(stripped) <= 200 and bool(_FAILURE_ANYWHERE.search(stripped))
+    if _FALLBACK.search(stripped):
+        return False  # "Style 'x' not found, paragraph added with the default style": it worked
+    return len(stripped) <= 200 and bool(_FAILURE_ANYWHERE.search(stripped) or _FOREIGN_FAILURE.search(stripped))
 
 
 def starts_as_error(text: str) -> bool:
-    """Strong prefix ("Error: ...", "Failed to ..."): a failure even outside a branch."""
-    return bool(re.match(r"^\W*\[?(?:error\s*[:!\-]|error\]|failed\b|failure\s*:)", text.strip(), re.IGNORECASE))
+    """Strong prefix ("Error: ...", "Failed to ...", "Fehler: ...", "<error>"): a failure even outside a branch."""
+    return bool(
+        re.match(
+            rf"^\W*\[?(?:error\s*[:!\-]|error\]|failed\b|failure\s*:|{_FOREIGN_ERROR_WORDS}\s*[:：!\-]|échec\b|<error>)",
+            text.strip(),
+            re.IGNORECASE,
+        )
+    )
+
+
+# Names of functions that fetch one record by key (a miss is a failure) and of those that search
+# or list (an empty answer is a result).
+_LOOKUP_NAME = re.compile(r"^_*(?:get|read|fetch|load|open|show|describe|delete|remove|update|edit|rename|set|close|cancel|download|retrieve)(?:_|$)", re.I)
+_LISTING_NAME = re.compile(r"(?:^|_)(?:search|list|find|query|browse|lookup|filter|scan|recent|all|many|matching|suggest)(?:_|$)|s$", re.I)
+_KEY_PARAM = re.compile(r"(?:^|_)(?:id|key|uuid|slug|name|path|filename|file|url|uri|number|ref|code)$", re.I)
+
+
+def is_single_lookup(function: str, params: tuple[str, ...]) -> bool:
+    """`get_note(note_id)`, `delete_file(path)`: one record by key, not a search or a listing."""
+    if _LISTING_NAME.search(function) or not _LOOKUP_NAME.search(function):
+        return False
+    return any(_KEY_PARAM.search(p) for p in params if p not in {"self", "cls", "ctx", "context"})
 
 
 # Words that carry no information about what failed.
@@ -55,6 +108,8 @@ _FILLER = {
     "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
     "value", "values", "data", "provided", "given", "received", "missing", "required", "empty",
 }
+# Words that name a condition of the call itself: something the model had to send is absent.
+_ABSENCE_WORDS = frozenset({"missing", "required", "empty"})
 # An invitation to call again ("please retry", "try again later"), not the word in "Retry count".
 _RETRY = re.compile(
     r"\b(?:try\s+again|try\s+later|try\s+once\s+more|retry\s+(?:later|again|the\s+\w+|this|it|in\b|after\b|shortly|soon)"
@@ -79,11 +134,23 @@ def vague_reason(text: str) -> str | None:
     if not words:
         return None
     substance = [w for w in words if w not in _FILLER]
-    if not substance:
+    if not substance and not any(w in _ABSENCE_WORDS for w in words):
+        # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
+        # condition (nothing was sent), which the model can act on.
         return "generic"
     if _RETRY.search(text) and not _TRANSIENT.search(text):
         return "retry"
     return None
+
+
+# A complaint about what the caller sent: a failure of the call even in a status-report tool.
+_ARGUMENT_COMPLAINT = re.compile(
+    r"\b(?:invalid|must\s+(?:be|not)|(?:is|are)\s+required|unknown|unsupported|not\s+supported|missing)\b", re.IGNORECASE
+)
+
+
+def is_argument_complaint(text: str) -> bool:
+    return bool(_ARGUMENT_COMPLAINT.search(text))
 
 
 def clip(text: str, limit: int) -> str:

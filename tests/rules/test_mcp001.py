@@ -326,7 +326,7 @@ def test_mcp2_lowlevel_returned_error_data() -> None:
             @mcp.tool()
             def reserve(sku: str) -> dict:
                 if sku not in STOCK:
-                    return {"jsonrpc": "2.0", "error": {"code": -32602, "message": f"unknown sku {sku}"}}  # expect: MCP001
+                    return {"jsonrpc": "2.0", "error": {"code": -32602, "message": f"unknown sku {sku}"}}  # expect: MCP001, MCP005
                 return {"reserved": sku}
             """,
             id="jsonrpc-error-dict",
@@ -925,5 +925,179 @@ def test_protocol_error_behind_a_handler_that_reraises_is_flagged() -> None:
             except Exception:
                 LOG.warning("read_note failed")
                 raise
+        """
+    )
+
+
+# -- protocol errors built by factories (issue 9, cause 14) ------------------------------------
+
+FACTORY_SERVER = """\
+from mcp import MCPError
+from mcp.server.mcpserver import MCPServer
+from mcp.types import INVALID_PARAMS
+
+mcp = MCPServer("notes")
+NOTES: dict[str, str] = {}
+
+
+def not_found(what: str) -> MCPError:
+    return MCPError(INVALID_PARAMS, f"{what} not found")
+
+
+def note_title(note_id: str) -> str:
+    return NOTES[note_id].splitlines()[0]
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise not_found(f"Note {note_id}")  # expect: MCP001
+    return NOTES[note_id]
+"""
+
+
+def test_protocol_error_built_by_a_factory_of_the_same_module() -> None:
+    finding = _only(FACTORY_SERVER)
+    assert finding.message.startswith(
+        "Tool 'read_note' raises the MCPError that not_found() builds for a missing record: "
+        "on mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
+    )
+
+
+def test_factory_of_another_module_is_resolved_by_the_linker(tmp_path: Path) -> None:
+    from ._support import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "notes/__init__.py": "",
+            "notes/errors.py": """\
+                from mcp.shared.exceptions import McpError
+                from mcp.types import INVALID_PARAMS, ErrorData
+
+
+                def not_found(what: str) -> McpError:
+                    return McpError(ErrorData(code=INVALID_PARAMS, message=f"{what} not found"))
+
+
+                def bad_request(what: str) -> ValueError:
+                    return ValueError(f"bad request: {what}")
+                """,
+            "notes/server.py": """\
+                from mcp.server.fastmcp import FastMCP
+
+                from . import errors
+
+                mcp = FastMCP("notes")
+                NOTES: dict[str, str] = {}
+
+
+                @mcp.tool()
+                def read_note(note_id: str) -> str:
+                    if not note_id:
+                        raise errors.bad_request("note_id is empty")
+                    if note_id not in NOTES:
+                        raise errors.not_found(f"Note {note_id}")
+                    return NOTES[note_id]
+                """,
+        },
+    )
+    findings = _lint_tree(tmp_path)
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("server.py", "MCP001", 14)]
+    assert "raises the McpError that not_found() builds" in findings[0].message
+
+
+def test_factories_that_build_no_protocol_error_are_silent() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("notes")
+        NOTES: dict[str, str] = {}
+
+
+        def not_found(what: str) -> ToolError:
+            return ToolError(f"{what} not found; call list_notes for ids")
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            if note_id not in NOTES:
+                raise not_found(f"Note {note_id}")
+            return NOTES[note_id]
+        """
+    )
+
+
+# -- the unknown-tool exemption holds on the dispatcher's miss branch only ----------------------
+
+
+def test_a_tools_own_branch_of_a_dispatcher_is_not_the_unknown_tool_branch() -> None:
+    _check(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
+
+        async def handle_call_tool(ctx, params) -> CallToolResult:
+            if params.name == "ping":
+                return CallToolResult(content=[TextContent(type="text", text="pong")])
+            elif params.name == "lookup":
+                raise MCPError(INVALID_PARAMS, f"Tool lookup failed: record {params.arguments} not found")  # expect: MCP001
+            elif params.name not in {"ping", "lookup"}:
+                raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+            return CallToolResult(content=[TextContent(type="text", text="done")])
+
+
+        server = Server("lookup", on_call_tool=handle_call_tool)
+        """
+    )
+
+
+def test_the_else_after_every_tool_branch_is_the_unknown_tool_branch() -> None:
+    _check(
+        """\
+        from mcp import MCPError
+        from mcp.server.lowlevel import Server
+        from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
+
+        async def handle_call_tool(ctx, params) -> CallToolResult:
+            if params.name == "ping":
+                return CallToolResult(content=[TextContent(type="text", text="pong")])
+            elif params.name == "echo":
+                return CallToolResult(content=[TextContent(type="text", text=str(params.arguments))])
+            else:
+                raise MCPError(INVALID_PARAMS, f"No handler for {params.name}")
+
+
+        server = Server("echo", on_call_tool=handle_call_tool)
+        """
+    )
+
+
+def test_protocol_error_built_by_a_method_of_the_same_class() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INVALID_PARAMS, ErrorData
+
+
+        class NotesServer:
+            def __init__(self) -> None:
+                self.mcp = FastMCP("notes")
+                self.notes: dict[str, str] = {}
+                self.mcp.tool()(self.read_note)
+
+            def _not_found(self, note_id: str) -> McpError:
+                return McpError(ErrorData(code=INVALID_PARAMS, message=f"Note {note_id} not found"))
+
+            def read_note(self, note_id: str) -> str:
+                if note_id not in self.notes:
+                    raise self._not_found(note_id)  # expect: MCP001
+                return self.notes[note_id]
         """
     )

@@ -76,7 +76,7 @@ LEAKS = [
                     response.raise_for_status()
                     return response.text
             except Exception as e:
-                return f"Error: {e}"  # expect: MCP002
+                return f"Error: {e}"  # expect: MCP002, MCP005
         """,
         id="fstring-return-fastmcp",
     ),
@@ -89,7 +89,7 @@ LEAKS = [
                 with open(path) as handle:
                     return handle.read()
             except OSError as exc:
-                return str(exc)  # expect: MCP002
+                return str(exc)  # expect: MCP002, MCP005
         """,
         id="str-return-mcp1",
     ),
@@ -115,7 +115,7 @@ LEAKS = [
             try:
                 return json.loads(body)
             except json.JSONDecodeError as err:
-                return {"error": repr(err)}  # expect: MCP002
+                return {"error": repr(err)}  # expect: MCP002, MCP005
         """,
         id="repr-in-error-dict",
     ),
@@ -140,7 +140,7 @@ LEAKS = [
             try:
                 subprocess.run(["make", target], check=True, capture_output=True, text=True)
             except subprocess.CalledProcessError as exc:
-                return exc.stderr  # expect: MCP002
+                return exc.stderr  # expect: MCP002, MCP005
             return "built"
         """,
         id="subprocess-stderr",
@@ -167,7 +167,7 @@ LEAKS = [
                 rows = DB.fetch_all(table)
             except Exception as e:
                 msg = str(e)  # expect: MCP002
-                return {"success": False, "message": msg}
+                return {"success": False, "message": msg}  # expect: MCP005
             return {"success": True, "rows": rows}
         """,
         id="tainted-local",
@@ -222,7 +222,7 @@ LEAKS = [
                 with open(path) as handle:
                     return handle.read()
             except:
-                return f"Could not read {path}: {traceback.format_exc()}"  # expect: MCP002
+                return f"Could not read {path}: {traceback.format_exc()}"  # expect: MCP002, MCP005
         """,
         id="bare-except-traceback",
     ),
@@ -252,7 +252,7 @@ LEAKS = [
                 async with httpx.AsyncClient() as client:
                     return (await client.get(f"https://quotes.example.com/{symbol}")).text
             except httpx.HTTPError as e:
-                return format_error(e)
+                return format_error(e)  # expect: MCP005
         """,
         id="same-module-formatter",
     ),
@@ -266,7 +266,7 @@ LEAKS = [
             except Exception as e:
                 error_message = f"Fetching {url} failed: {e}"  # expect: MCP002
                 logger.error(error_message)
-                return error_message
+                return error_message  # expect: MCP005
         """,
         id="logged-and-returned",
     ),
@@ -290,7 +290,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return "Fetch of {} failed: {}".format(url, e)  # expect: MCP002
+                return "Fetch of {} failed: {}".format(url, e)  # expect: MCP002, MCP005
         """,
         id="str-format",
     ),
@@ -302,7 +302,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return "Fetch failed: %s" % e  # expect: MCP002
+                return "Fetch failed: %s" % e  # expect: MCP002, MCP005
         """,
         id="percent-format",
     ),
@@ -314,7 +314,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return json.dumps({"error": str(e)})  # expect: MCP002
+                return json.dumps({"error": str(e)})  # expect: MCP002, MCP005
         """,
         id="json-dumps",
     ),
@@ -326,7 +326,7 @@ LEAKS = [
             try:
                 return httpx.get(url).text
             except Exception as e:
-                return f"Error: {e!r}"  # expect: MCP002
+                return f"Error: {e!r}"  # expect: MCP002, MCP005
         """,
         id="fstring-repr-conversion",
     ),
@@ -367,17 +367,17 @@ def test_mcp1_lowlevel_text_content_leak() -> None:
             async with httpx.AsyncClient() as client:
                 body = (await client.get(arguments["url"])).text
         except Exception as e:
-            return [types.TextContent(type="text", text=f"Error: {e}")]  # expect: MCP002
+            return [types.TextContent(type="text", text=f"Error: {e}")]  # expect: MCP002, MCP005
         return [types.TextContent(type="text", text=body)]
     """
-    finding = _only(source)
+    (finding,) = [f for f in _check(source) if f.code == "MCP002"]
     assert finding.message.startswith(
         "Tool 'call_tool' returns the text of a caught Exception as a normal result"
     )
 
 
 def test_message_for_a_returned_exception_text() -> None:
-    finding = _only(_src(FASTMCP, LEAKS[0].values[1]))
+    (finding,) = [f for f in _check(_src(FASTMCP, LEAKS[0].values[1])) if f.code == "MCP002"]
     assert finding.message == (
         "Tool 'get_forecast' returns the text of a caught Exception as a normal result (isError: false): "
         "raw library text the model cannot act on; log the exception and say which operation failed and "
@@ -469,9 +469,16 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(
         },
     )
     findings = _lint_tree(tmp_path)
-    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [
-        ("errors.py", "MCP002", 2)
+    # The same return is also MCP005 (a failure returned as a success), and so is each tool's
+    # return of what the error formatter built: rules are independent.
+    assert sorted((Path(f.filename).name, f.code, f.location.row) for f in findings) == [
+        ("errors.py", "MCP002", 2),
+        ("errors.py", "MCP005", 2),
+        ("orders.py", "MCP005", 13),
+        ("orders.py", "MCP005", 22),
+        ("users.py", "MCP005", 13),
     ]
+    findings = [f for f in findings if f.code == "MCP002"]
     assert findings[0].message.startswith(
         "Helper 'format_error' (reached from tools 'cancel_order', 'get_order', 'get_user') returns "
         "the text of an exception its caller caught (parameter 'e')"
@@ -1100,3 +1107,76 @@ def test_raising_other_exception_is_reported_when_the_newest_admitted_fastmcp_fo
     # `Error calling tool 'x': {e}` by default: the leak is real for whoever installs it today.
     source = _src(FASTMCP, RAISE_OTHER.replace("@mcp.tool()", "@mcp.tool"))
     _check(source, target="fastmcp>=2.3")
+
+
+# -- exception text in a raised protocol error (McpError / MCPError) ---------------------------
+# The channel is MCP001's defect; the content (raw library text in the message) is this rule's.
+
+
+def test_exception_text_in_a_v1_mcp_error_is_raw_text() -> None:
+    findings = _check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INTERNAL_ERROR, ErrorData
+
+        mcp = FastMCP("tracker")
+
+
+        @mcp.tool()
+        def create_issue(title: str) -> str:
+            try:
+                return httpx.post("https://tracker.example.com/issues", json={"title": title}).text
+            except httpx.HTTPError as e:
+                raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Tracker request failed: {e}"))  # expect: MCP001, MCP002
+        """
+    )
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message.startswith(
+        "Tool 'create_issue' puts the text of a caught httpx.HTTPError into McpError, whose message is sent to the client"
+    )
+
+
+def test_exception_text_in_a_v2_mcp_error_is_raw_text() -> None:
+    _check(
+        """\
+        import httpx
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("tracker")
+
+
+        @mcp.tool()
+        async def close_issue(issue_id: int) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.delete(f"https://tracker.example.com/issues/{issue_id}")
+            except Exception as exc:
+                raise MCPError(-32603, str(exc))  # expect: MCP001, MCP002
+            return "closed"
+        """
+    )
+
+
+def test_curated_message_in_a_protocol_error_is_only_the_channel_defect() -> None:
+    _check(
+        """\
+        import httpx
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("tracker")
+
+
+        @mcp.tool()
+        async def close_issue(issue_id: int) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.delete(f"https://tracker.example.com/issues/{issue_id}")
+            except httpx.HTTPStatusError as exc:
+                raise MCPError(-32603, f"The tracker refused to close issue {issue_id} (HTTP {exc.response.status_code})")  # expect: MCP001
+            return "closed"
+        """
+    )

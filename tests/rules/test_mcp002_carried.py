@@ -686,7 +686,7 @@ def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
                 except FetchError as e:
                     raise FeedError(f"cannot read {url}: {e}") from e
             except FeedError as e:
-                return f"Feed problem: {e}"
+                return f"Feed problem: {e}"  # expect: MCP005
         """
     )
     assert "raises it again as FeedError (server.py:32), and tool 'read_feed' returns it (server.py:34)" in findings[0].message

@@ -393,3 +393,53 @@ def test_forwarded_plain_exception_message_names_the_framework_assumption() -> N
         )
     )
     assert "mcp 1.x FastMCP" in finding.message
+
+
+# -- McpError / MCPError messages are judged too (issue 9, cause 14) ----------------------------
+
+
+def test_vague_message_of_a_protocol_error() -> None:
+    findings = _check(
+        """\
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+        from mcp.shared.exceptions import McpError
+        from mcp.types import INTERNAL_ERROR, ErrorData
+
+        mcp = MCPServer("billing")
+
+
+        @mcp.tool()
+        def refund(invoice_id: str) -> str:
+            if invoice_id in LOCKED:
+                raise MCPError(INTERNAL_ERROR, "Something went wrong, please try again")  # expect: MCP001, MCP003
+            if invoice_id in DISPUTED:
+                raise McpError(ErrorData(code=INTERNAL_ERROR, message="An error occurred"))  # expect: MCP001, MCP003
+            if invoice_id in PAID_OUT:
+                raise MCPError(INTERNAL_ERROR, f"Invoice {invoice_id} was already paid out; refunds need a credit note")  # expect: MCP001
+            return "refunded"
+        """
+    )
+    vague = [f for f in findings if f.code == "MCP003"]
+    assert "fails with 'Something went wrong, please try again', which names no operation or cause" in vague[0].message
+
+
+def test_a_message_naming_absent_input_is_not_vague() -> None:
+    # "Missing arguments" names the condition (nothing was sent); "Invalid input" names none.
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("billing")
+
+
+        @mcp.tool()
+        def refund(invoice_id: str = "", amount: float = 0) -> str:
+            if not invoice_id:
+                raise ToolError("Missing arguments")
+            if amount <= 0:
+                raise ToolError("Invalid input")  # expect: MCP003
+            return "refunded"
+        """
+    )

@@ -721,7 +721,8 @@ def test_could_not_find_a_named_record_is_a_failure() -> None:
 
 
 def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp_path) -> None:
-    # One helper builds every error response of the server; it is reported once, naming the tools.
+    # One helper builds every error response of the server; it is reported, naming the tools, and
+    # so is every return of its result: each is a failure the wire calls a success.
     source = """\
     from mcp.server.fastmcp import FastMCP
     from mcp.types import TextContent
@@ -740,21 +741,29 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp
     @mcp.tool()
     def list_tables(schema: str) -> list[TextContent]:
         if schema not in SCHEMAS:
-            return format_error_response(f"Unknown schema {schema!r}")
+            return format_error_response(f"Unknown schema {schema!r}")  # expect: MCP005
         return format_text_response(", ".join(SCHEMAS[schema]))
 
 
     @mcp.tool()
     def drop_table(name: str) -> list[TextContent]:
         if name not in TABLES:
-            return format_error_response(f"No table {name!r}")
+            return format_error_response(f"No table {name!r}")  # expect: MCP005
         return format_text_response("dropped")
     """
-    (finding,) = _check(source)
-    assert finding.message.startswith("Helper 'format_error_response' (reached from tools 'drop_table', 'list_tables')")
+    findings = _check(source)
+    helper = next(f for f in findings if f.location.row == 12)
+    assert helper.message.startswith("Helper 'format_error_response' (reached from tools 'drop_table', 'list_tables')")
+    call = next(f for f in findings if f.location.row == 18)
+    assert call.message.startswith(
+        "Tool 'list_tables' reports a failure as a normal result, the error text format_error_response(...) builds"
+    )
+    assert call.fix is not None
+    assert any(edit.content.startswith('raise ToolError(f"Unknown schema') for edit in call.fix.edits)
 
 
-def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
+def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
+    # Content (raw exception text) and channel (a failure returned as a success) are two defects.
     _check(
         """\
         import httpx
@@ -764,7 +773,7 @@ def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
 
 
         def format_error(error):
-            return f"Error: {error}"  # expect: MCP002
+            return f"Error: {error}"  # expect: MCP002, MCP005
 
 
         @mcp.tool()
@@ -772,6 +781,6 @@ def test_helper_formatting_the_exception_object_is_mcp002_not_mcp005() -> None:
             try:
                 return httpx.get(url).text
             except Exception as error:
-                return format_error(error)
+                return format_error(error)  # expect: MCP005
         """
     )

@@ -677,7 +677,7 @@ def test_a_local_bound_by_an_assignment_expression_is_followed() -> None:
         def get_item(sku: str) -> str:
             if (result := lookup(sku)) is not None:
                 return json.dumps(result)
-            return "no such item"
+            return "{}"
         """,
     )
     assert "reached from tool 'get_item'" in _only(source).message
