@@ -7,6 +7,7 @@ raise, call, and inside which `except` clause); they read these lists.
 from __future__ import annotations
 
 import builtins
+import builtins
 import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
@@ -761,6 +762,9 @@ def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
     return None
 
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
 def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
     from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 
@@ -1104,7 +1108,19 @@ def collect_facts(
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
-    flow = ValueFlow(walker.stores)
+    own_package = aliases.module.split(".")[0]
+
+    def is_project_call(call: cst.Call) -> bool:
+        """A call of a function of the linted project (this module's, or its package's)."""
+        name = dotted(call.func)
+        if name is None or name.split(".")[0] in {"self", "cls"}:
+            return name is not None
+        if name in _BUILTIN_NAMES:
+            return False
+        callee = resolve_callee(call.func)
+        return bool(callee) and (callee.split(".")[0] == own_package or name.split(".")[0] in aliases.relative_names)
+
+    flow = ValueFlow(walker.stores, is_project_call)
     returned: dict[int, frozenset[str] | None] = {}  # by id(call): the mode its value is returned in
     slots: dict[int, str | None] = {}  # by id(call): the one item of returned literals holding it whole
     for ret in facts.returns:

@@ -9,7 +9,7 @@ and only the locals a returned or raised expression reaches are ever scanned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import libcst as cst
 
@@ -238,7 +238,8 @@ class _RefCollector(FastVisitor):
     `helper().error`) or some part (`r.to_text()`, `r[i]`). Parts that only decide between values
     (an `if` test, a comparison, `not`, a subscript's key, `len(x)`) carry nothing."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_project_call: Callable[[cst.Call], bool] = lambda call: False) -> None:
+        self.is_project_call = is_project_call
         self.keys: dict[str, frozenset[str] | None] = {}
         self.calls: dict[int, frozenset[str] | None] = {}  # by id(call)
         self.mode: frozenset[str] | None = WHOLE  # how the expression being walked is read
@@ -277,7 +278,13 @@ class _RefCollector(FastVisitor):
         self.calls[id(node)] = merge_modes(self.calls[id(node)], self.mode) if id(node) in self.calls else self.mode
         # What a call returns carries its arguments, all of them when the call is read whole
         # (but a callback's inputs only in part).
-        inner = WHOLE if self.mode is WHOLE and last_name(dotted(node.func) or "") not in RUNS_A_FUNCTION else ANY_PART
+        # A project function's own returns decide what of its arguments comes back (a converter
+        # may turn an error dict into an error result): its arguments are carried in part.
+        inner = (
+            WHOLE
+            if self.mode is WHOLE and last_name(dotted(node.func) or "") not in RUNS_A_FUNCTION and not self.is_project_call(node)
+            else ANY_PART
+        )
         func = node.func
         receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
         if receiver is not None:
@@ -330,8 +337,9 @@ class ValueFlow:
     it. Only the locals a returned or raised expression reaches are ever scanned.
     """
 
-    def __init__(self, stores: dict[str, list[Store]]) -> None:
+    def __init__(self, stores: dict[str, list[Store]], is_project_call: Callable[[cst.Call], bool] = lambda call: False) -> None:
         self.stores = stores
+        self.is_project_call = is_project_call
         self.longer: dict[str, list[str]] = {}  # `session` -> [`session.error`, ...]
         for key in stores:
             parts = key.split(".")
@@ -342,7 +350,7 @@ class ValueFlow:
     def refs(self, expr: cst.BaseExpression) -> _RefCollector:
         found = self._refs.get(id(expr))
         if found is None:
-            found = self._refs[id(expr)] = _RefCollector()
+            found = self._refs[id(expr)] = _RefCollector(self.is_project_call)
             found.walk(expr)
         return found
 

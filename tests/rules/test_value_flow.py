@@ -68,12 +68,14 @@ def test_helper_failure_returned_through_an_expression(tool_body: str) -> None:
     assert findings[0].message.startswith("Helper 'lookup' (reached from tool 'get_item') reports a failure")
 
 
-def test_helper_failure_through_an_awaited_call_and_a_formatting_helper() -> None:
+def test_a_project_formatter_decides_what_of_its_argument_it_returns() -> None:
+    # The project's own `render` builds its answer from the value (it could as well turn an error
+    # dict into an error result): what it returns is judged where it is written.
     source = _src(
         """
         async def fetch_stock(sku: str) -> dict:
             if sku not in ITEMS:
-                return {"status": "error", "message": f"Unknown SKU {sku}; call list_items"}  # expect: MCP005
+                return {"status": "error", "message": f"Unknown SKU {sku}; call list_items"}
             return {"status": "ok", "count": ITEMS[sku]["count"]}
 
 
@@ -87,7 +89,7 @@ def test_helper_failure_through_an_awaited_call_and_a_formatting_helper() -> Non
             return render(result)
         """
     )
-    assert "reached from tool 'stock_level'" in _only(source).message
+    _check(source)
 
 
 @pytest.mark.parametrize(
