@@ -126,9 +126,10 @@ def test_sarif_report_is_valid_against_the_schema(server: Path) -> None:
     report = json.loads(output)
     assert [error.message for error in jsonschema.Draft7Validator(schema).iter_errors(report)] == []
     results = report["runs"][0]["results"]
-    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results] == ["server.py"] * 3
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results] == ["server.py"] * 4
     # Only the safe MCP100 fix and the unsafe fixes are offered; every result points at its rule.
-    assert [r["ruleId"] for r in results] == ["MCP001", "MCP002", "MCP100"]
+    # The `return f"Error: {e}"` statement carries MCP005 and MCP002: each rule reports its own.
+    assert [r["ruleId"] for r in results] == ["MCP001", "MCP005", "MCP002", "MCP100"]
 
 
 def test_junit_report_is_well_formed_xml_with_one_failure_per_finding(server: Path) -> None:
