@@ -465,19 +465,51 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     applies the fixes listed in the report itself. A file that did not parse has no summary and is
     never touched; a file whose fix loop fails is left unchanged and reported (exit 2).
     """
-    from mcp_lint.fileio import SourceError, atomic_write
-    from mcp_lint.fixer import fix_source, unified_diff
-    from mcp_lint.linter import FileOutcome, relint_file
+    from mcp_lint.linter import link
 
     dry = options.diff or _json_on_stdout(options)
     unwritten = 0  # files --fix would have changed, had the JSON report not gone to stdout
     report = FixReport()
+    index = {o.display: i for i, o in enumerate(outcomes)}
+    current = list(outcomes)
+    reported = {f.filename for f in findings}  # never fix a file whose findings are not shown
+    pending = findings
+    for _ in range(_FIX_ROUNDS):
+        remaining, unwritten, wrote = _fix_round(options, resolver, pins, current, index, pending, report, dry, unwritten)
+        if not wrote:
+            break
+        # A fix in one file can make another file's fix applicable (a caller now lets ToolError
+        # through, so its helper may raise it): link the fixed project again, so that a second
+        # run has nothing left to fix.
+        relinked, _ = link(current, resolver, pins)
+        pending = [f for f in relinked if f.filename in reported]
+    if unwritten:
+        files = f"{unwritten} file{'s' if unwritten != 1 else ''}"
+        click.echo(
+            f"mcp-lint: warning: --fix wrote nothing because the JSON report goes to stdout; it lists the fixes "
+            f"for {files} (use --output-file to write the fixes and the report)",
+            err=True,
+        )
+    remaining.sort(key=Finding.sort_key)
+    return remaining, report
+
+
+# How often the fix pass goes over the project when fixes in one file unlock fixes in another.
+_FIX_ROUNDS = 5
+
+
+def _fix_round(options, resolver, pins, current, index, findings, report, dry, unwritten):  # type: ignore[no-untyped-def]
+    """One pass of the fix loop over every file with an applicable fix: (remaining findings,
+    files a dry run would have written, whether any file was written)."""
+    from mcp_lint.fileio import SourceError, atomic_write
+    from mcp_lint.fixer import fix_source, unified_diff
+    from mcp_lint.linter import FileOutcome, relint_file
+
+    wrote = False
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
         by_file.setdefault(finding.filename, []).append(finding)
-    index = {o.display: i for i, o in enumerate(outcomes)}
     remaining: list[Finding] = []
-    current = list(outcomes)
     for filename, file_findings in by_file.items():
         i = index.get(filename)
         outcome = current[i] if i is not None else None
@@ -523,18 +555,11 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
             report.errors.append(f"{filename}: could not write the fixed file: {exc}")
             remaining.extend(file_findings)
             continue
-        report.applied[filename] = result.applied
+        report.applied.setdefault(filename, []).extend(result.applied)
         remaining.extend(result.remaining)
         current[i] = analysed[result.fixed]
-    if unwritten:
-        files = f"{unwritten} file{'s' if unwritten != 1 else ''}"
-        click.echo(
-            f"mcp-lint: warning: --fix wrote nothing because the JSON report goes to stdout; it lists the fixes "
-            f"for {files} (use --output-file to write the fixes and the report)",
-            err=True,
-        )
-    remaining.sort(key=Finding.sort_key)
-    return remaining, report
+        wrote = True
+    return remaining, unwritten, wrote
 
 
 def _concise(finding: Finding) -> str:
