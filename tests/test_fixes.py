@@ -1583,3 +1583,39 @@ def test_mcp002_reads_a_str_format_message_with_its_positional_and_named_argumen
     # A field the f-string cannot express the same way (`{0.args}`): the fix names what failed.
     attribute = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup failed: {0.args}".format(e)\n')
     assert _handler(fixed(attribute)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+
+
+def test_a_local_that_held_the_message_dies_but_its_call_is_kept_as_a_statement() -> None:
+    # `msg = self._log_failure(...)` logs (an effect): the fix keeps the call and drops the name.
+    source = """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("desk")
+
+
+class Desk:
+    def _log_failure(self, desk_id: str, error: Exception) -> str:
+        print(desk_id, error)
+        return f"request for {desk_id} failed: {error}"
+
+    def create(self, desk_id: str) -> dict:
+        try:
+            return httpx.post(f"https://desk.example/{desk_id}").json()
+        except httpx.HTTPError as e:
+            message = self._log_failure(desk_id, e)
+            raise ToolError(message) from e
+
+
+DESK = Desk()
+
+
+@mcp.tool
+def create_request(desk_id: str) -> dict:
+    return DESK.create(desk_id)
+"""
+    out = fixed(source)
+    assert "message = " not in out
+    assert "            self._log_failure(desk_id, e)\n" in out
+    assert fixed(out) == out

@@ -169,16 +169,24 @@ def _rebound_elsewhere(handler: Handler, name: str, assignment: cst.CSTNode) -> 
     return False
 
 
-def dead_assignments(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext) -> list[cst.SimpleStatementLine]:
+def dead_assignments(
+    handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext
+) -> list[tuple[cst.SimpleStatementLine, bool]]:
     """The assignments in the handler whose locals only the sink (or other such assignments)
-    reads: replacing the sink by `replacement` leaves them dead. Only values without side effects."""
+    reads: replacing the sink by `replacement` leaves them dead. Each comes with whether its value
+    is a call to keep as a statement of its own (`msg = self._log_error(...)`: the call has effects,
+    only the name dies); other values must be free of side effects."""
     # Every word of the new code counts as a read: a superset of its names, which is safe.
     still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
     candidates: dict[str, cst.SimpleStatementLine] = {}
+    calls: set[str] = set()  # locals whose call stays, as a statement
     for name in _names_in(sink) - still_read:
         found = local_value(handler, name, sink, ctx)
         if found is not None and _pure(found[1]):
             candidates[name] = found[0]
+        elif found is not None and isinstance(_unawaited(found[1]), cst.Call):
+            candidates[name] = found[0]
+            calls.add(name)
     # A local read only by a deleted assignment dies with it (`error_message` in `error_result`).
     dead: dict[str, cst.SimpleStatementLine] = {}
     changed = True
@@ -187,16 +195,34 @@ def dead_assignments(handler: Handler, sink: cst.CSTNode, replacement: str, ctx:
         for name, statement in list(candidates.items()):
             if name in dead:
                 continue
-            ignored = [sink, *dead.values()]
+            ignored = [sink, *(dead[n] for n in dead if n not in calls)]  # a kept call still reads
             if _reads(handler, name, ignored) == 0:
                 dead[name] = statement
                 changed = True
+                if name in calls:
+                    continue
                 for inner in _names_in(statement.body[0].value) - still_read:  # type: ignore[union-attr]
                     if inner not in candidates:
                         found = local_value(handler, inner, sink, ctx)
                         if found is not None and _pure(found[1]):
                             candidates[inner] = found[0]
-    return list(dead.values())
+                        elif found is not None and isinstance(_unawaited(found[1]), cst.Call):
+                            candidates[inner] = found[0]
+                            calls.add(inner)
+    return [(statement, name in calls) for name, statement in dead.items()]
+
+
+def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
+    return value.expression if isinstance(value, cst.Await) else value
+
+
+def keep_only_the_value(statement: cst.SimpleStatementLine, ctx: FileContext) -> Edit | None:
+    """The edit turning `name = call(...)` into `call(...)`; None for other shapes."""
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    start, value = ctx.range(assign).start, ctx.range(assign.value).start
+    return Edit(Location(start.line, start.column + 1), Location(value.line, value.column + 1), "")
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:

@@ -53,6 +53,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     dead_assignments,
+    keep_only_the_value,
     deletion,
     local_value,
     log_plan,
@@ -733,10 +734,10 @@ def _build_fix(
     if plan.edit is not None:
         edits.append(plan.edit)
     edits.extend(let_through)
-    for statement in dead_assignments(handler, node, replacement, ctx):
-        deleted = deletion(statement, ctx)
-        if deleted is not None:
-            edits.append(deleted)
+    for statement, keep_call in dead_assignments(handler, node, replacement, ctx):
+        dropped = keep_only_the_value(statement, ctx) if keep_call else deletion(statement, ctx)
+        if dropped is not None:
+            edits.append(dropped)
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return (f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call)
