@@ -1619,3 +1619,30 @@ def create_request(desk_id: str) -> dict:
     assert "message = " not in out
     assert "            self._log_failure(desk_id, e)\n" in out
     assert fixed(out) == out
+
+
+def test_a_raise_in_a_nested_handler_chains_the_exception_that_handler_caught() -> None:
+    # `restore_e` is the exception being handled: it becomes the cause (and `e` its context), so
+    # the name the old message read does not go unused.
+    source = """\
+import shutil
+from fastmcp import FastMCP
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool
+def protect(filename: str) -> str:
+    try:
+        shutil.copy2(filename, filename + ".bak")
+        return "protected"
+    except Exception as e:
+        try:
+            shutil.copy2(filename + ".bak", filename)
+        except Exception as restore_e:
+            return f"Failed to protect {filename}: {e}. Restore failed too: {restore_e}"
+        return f"Failed to protect {filename}: {e}. Original restored."
+"""
+    out = fixed(source)
+    assert "from restore_e" in out
+    assert fixed(out) == out

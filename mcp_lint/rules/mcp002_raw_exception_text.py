@@ -33,6 +33,7 @@ from mcp_lint.rules.base import (
     Rule,
     indent_of,
     latent_fix,
+    walk,
 )
 from mcp_lint.rules.common import (
     is_protocol_error_class,
@@ -718,7 +719,7 @@ def _build_fix(
         return None
     message = _FixText(ctx, fn, node, handler).message(value, found)
     indent = indent_of(ctx, node)
-    cause = _cause(node, handler, ctx)
+    cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
@@ -752,6 +753,17 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list
     if through is None:
         return None
     return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+
+
+def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:
+    """The named `except` clause nearest around `node`: in `except Exception as restore_e:` inside
+    `except Exception as e:`, the exception being handled is `restore_e` (which chains `e` as its
+    context), so the new raise names it as its cause and the name does not go unused."""
+    nearest = handler
+    for candidate in fn.handlers:  # outer clauses come before the clauses nested in them
+        if candidate.name and any(n is node for n in walk(candidate.node.body)):
+            nearest = candidate
+    return nearest
 
 
 def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
