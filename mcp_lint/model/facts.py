@@ -7,7 +7,6 @@ raise, call, and inside which `except` clause); they read these lists.
 from __future__ import annotations
 
 import builtins
-import builtins
 import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping

@@ -377,14 +377,21 @@ class FrameworkContext:
                 seen.setdefault(row.label + row.protocol_error, row)
         return list(seen.values())
 
+    def newest(self) -> tuple[str, Channel | None] | None:
+        """The newest candidate release (what a fresh install gets) and its channel row."""
+        if not self.versions:
+            return None
+        release = max(self.versions, key=version)
+        return release, channel(self.family, release)
+
     def describe_exception_text_release(self) -> str:
         """What a message about forwarded exception text rests on: `describe()` when every
         candidate release agrees, else the release a fresh install gets, e.g. 'fastmcp 4.x (the
         newest release allowed by pyproject.toml)' (see ReachContext.forwards_exception_text)."""
-        if len({c.other_exception_text_reaches_model for c in self.channels()}) <= 1:
+        found = self.newest()
+        if found is None or len({c.other_exception_text_reaches_model for c in self.channels()}) <= 1:
             return self.describe()
-        newest = max(self.versions, key=version)
-        row = channel(self.family, newest)
+        newest, row = found
         text = row.label if row is not None else f"{self.family.value} {newest}"
         if len(self.versions) > 1:
             source = f" by {self.pinned_by}" if self.pinned_by else ""

@@ -19,7 +19,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
-from mcp_lint.model.frameworks import Family, FrameworkContext, channel, version
+from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.module import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -117,10 +117,10 @@ class ReachContext:
         exception, 2.5 made masking a setting that is off by default), so judging by every admitted
         release would let `fastmcp>=2.3` hide every leak; a range that ends before 2.5 still does.
         """
-        if self.masked or not self.framework.versions:
+        newest = self.framework.newest()
+        if self.masked or newest is None:
             return False
-        newest = max(self.framework.versions, key=version)
-        row = channel(self.framework.family, newest)
+        row = newest[1]
         return row is not None and row.other_exception_text_reaches_model
 
     @property
