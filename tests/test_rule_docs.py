@@ -20,6 +20,8 @@ Conventions of a page (rules/<CODE>.md), enforced here:
 * ``<!-- fixes: N -->`` before a block says it is exactly what ``mcp-lint check --fix --unsafe-fixes``
   (with the page's rule selected) writes for the page's N-th python block under "Example", whose
   ``# flagged:`` markers are taken out first. A page whose rule has an unsafe fix shows at least one.
+* ``<!-- run: ... -->``, ``<!-- given: ... -->``, ``<!-- env: ... -->`` and ``<!-- call: ... -->`` (``given`` and ``call`` repeatable)
+  say how the semantics suite runs the block under the real frameworks: tests/semantics/README.md.
 * ```` ```toml ```` blocks must be valid ``[tool.mcp-lint]`` configuration.
 """
 
@@ -36,6 +38,9 @@ from mcp_lint.fixer import fix_source
 from mcp_lint.linter import lint_source
 from mcp_lint.registry import RULES, docs_dir, rule_doc
 
+# The options the semantics suite reads (tests/semantics/README.md); kept here so a page is parsed one way.
+SEMANTICS_DIRECTIVES = ("run", "given", "env", "call")
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 SECTIONS = (
     "What it does",
@@ -46,7 +51,8 @@ SECTIONS = (
     "Fix safety",
     "Options / Suppression",
 )
-DIRECTIVES = ("target", "xfail", "fixes")
+DIRECTIVES = ("target", "xfail", "fixes", *SEMANTICS_DIRECTIVES)
+REPEATABLE = frozenset({"call", "given"})  # several lines of it before one block add up (joined by newlines)
 
 _MARKER = re.compile(r"#\s*flagged:\s*(?P<codes>MCP\d{3}(?:\s*,\s*MCP\d{3})*)\s*$")
 _DIRECTIVE = re.compile(r"^<!--\s*(?P<key>[\w-]+)\s*:\s*(?P<value>.*?)\s*-->$")
@@ -98,7 +104,8 @@ def parse_page(code: str, text: str) -> tuple[list[str], list[Block]]:
             key = directive.group("key")
             if key not in DIRECTIVES:
                 raise ValueError(f"rules/{code}.md:{i + 1}: unknown block option {key!r} (known: {', '.join(DIRECTIVES)})")
-            pending[key] = directive.group("value")
+            value = directive.group("value")
+            pending[key] = f"{pending[key]}\n{value}" if key in REPEATABLE and key in pending else value
         elif (fence := _FENCE.match(line)) is not None:
             start = i + 1
             i += 1
