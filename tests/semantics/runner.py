@@ -91,6 +91,16 @@ def _wire(result: Any) -> dict[str, Any]:
     return data
 
 
+async def _raw_call_v1(session: Any, tool: str, arguments: dict[str, Any]) -> Any:
+    """`tools/call` as sent, without ClientSession.call_tool's extras: from 1.10 it asks
+    `tools/list` for output schemas first, which a server without a list_tools handler answers
+    with -32601; the client that matters here is the model's host, and it receives this result."""
+    import mcp.types as mt
+
+    request = mt.ClientRequest(mt.CallToolRequest(method="tools/call", params=mt.CallToolRequestParams(name=tool, arguments=arguments)))
+    return await session.send_request(request, mt.CallToolResult)
+
+
 async def _call(server: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     import anyio
 
@@ -107,7 +117,7 @@ async def _call(server: Any, tool: str, arguments: dict[str, Any]) -> dict[str, 
                 from mcp.shared.memory import create_connected_server_and_client_session
 
                 async with create_connected_server_and_client_session(getattr(server, "_mcp_server", server)) as session:
-                    return {"result": _wire(await session.call_tool(tool, arguments))}
+                    return {"result": _wire(await _raw_call_v1(session, tool, arguments))}
             from mcp import Client
 
             async with Client(server) as client:

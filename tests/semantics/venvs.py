@@ -55,8 +55,9 @@ def split_requirement(text: str) -> tuple[str, str]:
 # 1.x), 2.0 (forwards exception text), 2.3 (masks it). fastmcp: the last 2.x and 3.x, and 4.x.
 # fastmcp 2.x/3.x run on mcp 1.x; pinning mcp keeps the venv reproducible.
 RELEASES: tuple[Release, ...] = (
-    Release("mcp", "1.9.4"),
-    Release("mcp", "1.18.0"),
+    # pydantic as of their release: their func_metadata imports a pydantic internal gone in 2.12.
+    Release("mcp", "1.9.4", ("pydantic==2.11.7",)),
+    Release("mcp", "1.18.0", ("pydantic==2.11.7",)),
     Release("mcp", "1.30.0"),
     Release("mcp", "2.0.1"),
     Release("mcp", "2.3.0"),
