@@ -60,7 +60,7 @@ PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Callable[[dict[s
     # "the wire says isError: false" / "a normal result (isError: false)": a successful result.
     (re.compile(r"isError: false"), lambda m: lambda r: is_result(r, False)),
     # "the client gets a JSON-RPC error and the model never sees it": an error response, no result.
-    (re.compile(r"(?:gets|receives|becomes|sends) (?:a|an) JSON-RPC error|model never sees it"), lambda m: is_protocol_error),
+    (re.compile(r"(?:gets|receives|becomes|sends) (?:a|an) JSON-RPC error(?:[^.;]*?model never sees it)?|model never sees it"), lambda m: is_protocol_error),
     # "it is wrapped into 'Error calling tool 'x': <message>'" / "the model gets 'Error executing tool x: <message>'".
     (re.compile(r"(?:into|gets|sees|receives|reads) '(?P<template>[^\n]*?<message>)'"), lambda m: _template(m.group("template"))),
     # "the model sees only 'Error executing tool x'" (masked text).
