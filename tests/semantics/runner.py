@@ -13,7 +13,8 @@ in a worker thread. Each call goes through an in-memory client session: fastmcp'
 ``Client(server)``, mcp 1.x's ``create_connected_server_and_client_session``, mcp 2.x's
 ``Client(server)``. A report per call: ``{"result": <CallToolResult as on the wire>}`` or
 ``{"error": {"code", "message", "data"}}`` (a JSON-RPC error), plus ``"hits"`` (flagged rows
-executed); ``{"crash": "<traceback>"}`` when the client itself failed.
+executed) and, on mcp 2.x, ``"legacy"``: the same call on a handshake-era connection;
+``{"crash": "<traceback>"}`` when the client itself failed.
 """
 
 from __future__ import annotations
@@ -120,13 +121,28 @@ async def _call(server: Any, tool: str, arguments: dict[str, Any]) -> dict[str, 
                     return {"result": _wire(await _raw_call_v1(session, tool, arguments))}
             from mcp import Client
 
-            async with Client(server) as client:
-                return {"result": _wire(await client.call_tool(tool, arguments))}
+            # mcp 2.x answers per protocol era: the in-process default (2026-07-28) and the
+            # handshake era every 2025 client speaks (stdio included) may differ (semantics §2a,
+            # low level); both are reported, the second under "legacy".
+            report = await _call_v2(Client(server), tool, arguments)
+            report["legacy"] = await _call_v2(Client(server, mode="legacy"), tool, arguments)
+            return report
         except Exception as exc:  # noqa: BLE001 - a JSON-RPC error is an outcome to report
             error = _error_json(exc)
             if error is None:
                 raise
             return {"error": error}
+
+
+async def _call_v2(client: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    try:
+        async with client:
+            return {"result": _wire(await client.call_tool(tool, arguments))}
+    except Exception as exc:  # noqa: BLE001
+        error = _error_json(exc)
+        if error is None:
+            raise
+        return {"error": error}
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
