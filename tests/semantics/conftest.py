@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .venvs import Release, python_for
+from .venvs import RELEASES, Release, python_for
 
 RUNNER = Path(__file__).resolve().parent / "runner.py"
 # Per batch: one interpreter start and one in-memory session per call; generous for 2 shared cores.
 BATCH_TIMEOUT = 600
+PARALLEL_BUILDS = 4
 
 
 def run_batch(rel: Release, jobs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -49,12 +51,28 @@ class Batches:
 
     def __init__(self) -> None:
         self._done: dict[tuple[str, str], dict[str, Any]] = {}
+        self._prebuilt = False
 
     def reports(self, kind: str, rel: Release, build_jobs) -> dict[str, Any]:
+        if not self._prebuilt:
+            self._prebuilt = True
+            prebuild(RELEASES)
         key = (kind, rel.pin)
         if key not in self._done:
             self._done[key] = run_batch(rel, build_jobs(rel))
         return self._done[key]
+
+
+def prebuild(releases: tuple[Release, ...]) -> None:
+    """Build the missing venvs side by side: on a cold cache the installs, mostly waiting on
+    downloads and disk, dominate the suite's time. A release that cannot be built is left for its
+    tests, which then skip with the reason."""
+    with ThreadPoolExecutor(max_workers=PARALLEL_BUILDS) as pool:
+        for future in [pool.submit(python_for, rel) for rel in releases]:
+            try:
+                future.result()
+            except BaseException:  # noqa: BLE001 - pytest.skip's exception too: reported by the test
+                pass
 
 
 @pytest.fixture(scope="session")
