@@ -52,27 +52,33 @@ class Batches:
     def __init__(self) -> None:
         self._done: dict[tuple[str, str], dict[str, Any]] = {}
         self._prebuilt = False
+        self._unavailable: dict[str, str] = {}
 
     def reports(self, kind: str, rel: Release, build_jobs) -> dict[str, Any]:
         if not self._prebuilt:
             self._prebuilt = True
-            prebuild(RELEASES)
+            self._unavailable = prebuild(RELEASES)
+        if rel.pin in self._unavailable:  # one attempt per session, not one per test
+            pytest.skip(self._unavailable[rel.pin])
         key = (kind, rel.pin)
         if key not in self._done:
             self._done[key] = run_batch(rel, build_jobs(rel))
         return self._done[key]
 
 
-def prebuild(releases: tuple[Release, ...]) -> None:
-    """Build the missing venvs side by side: on a cold cache the installs, mostly waiting on
-    downloads and disk, dominate the suite's time. A release that cannot be built is left for its
-    tests, which then skip with the reason."""
+def prebuild(releases: tuple[Release, ...]) -> dict[str, str]:
+    """Build the missing venvs side by side (on a cold cache the installs, mostly waiting on
+    downloads and disk, dominate the suite's time). Returns why each release that could not be
+    built is unavailable (no network: PyPI unreachable); its tests skip with that reason."""
+    unavailable = {}
     with ThreadPoolExecutor(max_workers=PARALLEL_BUILDS) as pool:
-        for future in [pool.submit(python_for, rel) for rel in releases]:
+        futures = {rel.pin: pool.submit(python_for, rel) for rel in releases}
+        for pin, future in futures.items():
             try:
                 future.result()
-            except BaseException:  # noqa: BLE001 - pytest.skip's exception too: reported by the test
-                pass
+            except pytest.skip.Exception as skipped:
+                unavailable[pin] = str(skipped.msg)
+    return unavailable
 
 
 @pytest.fixture(scope="session")
