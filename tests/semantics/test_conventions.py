@@ -7,7 +7,7 @@ import pytest
 from mcp_lint.registry import RULES
 
 from . import runner
-from .claims import claims
+from .claims import claims, failed
 from .pages import Call, Expect, examples, parse_call
 from .venvs import RELEASES, Release, release, split_requirement
 
@@ -58,6 +58,33 @@ def test_message_claims_become_wire_checks() -> None:
     assert not claim.holds(wrapped)
 
     assert claims("Tool 'x' does something odd") == []
+
+
+def test_message_claims_of_the_new_rules() -> None:
+    def result(text: str, is_error: bool = True) -> dict:
+        return {"result": {"isError": is_error, "content": [{"type": "text", "text": text}]}}
+
+    # MCP006: a slot written as "..." and text after it; the wire text goes on after the template.
+    message = (
+        "ToolResult takes no is_error before fastmcp 3.4: the call raises TypeError and the model gets "
+        "'Error calling tool 'refund': ... unexpected keyword argument' instead of your message"
+    )
+    (claim,) = [c for c in claims(message) if c.kind == "case"]
+    assert claim.holds(result("Error calling tool 'refund': ToolResult.__init__() got an unexpected keyword argument 'is_error'"))
+    assert not claim.holds(result("Order 7 was never charged"))
+    # MCP007: "<exception text>" slot after "as".
+    (claim,) = claims("Server 'x' forwards the raw text of unexpected exceptions to the model: on fastmcp 3.x a failure "
+                      "no `try` handles reaches it as 'Error calling tool 'get': <exception text>', with whatever ...")
+    assert claim.holds(result("Error calling tool 'get': Connection refused"))
+    # MCP008: double-quoted masked text.
+    (claim,) = claims('the framework masks the text of every exception except ToolError: the model receives only "Error executing tool get"; raise ToolError')
+    assert claim.holds(result("Error executing tool get")) and not claim.holds(result("Error executing tool get: Order 12 not found"))
+    # MCP009 on 2.x/3.x: one of the listed cases must hold.
+    stated = claims("the model reads every tool failure behind a protocol-style prefix: ToolError('...') as 'Internal error: ...', "
+                    "a ValueError as 'Invalid params: ...'")
+    assert [c.kind for c in stated] == ["case", "case"]
+    assert failed(stated, result("Invalid params: bad date")) == []
+    assert failed(stated, result("bad date")) == stated
 
 
 def test_runner_marks_the_flagged_statements_a_call_runs() -> None:

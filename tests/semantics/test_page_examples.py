@@ -17,7 +17,7 @@ import pytest
 
 from mcp_lint.linter import lint_source
 
-from .claims import claims, is_protocol_error, is_result, text_of
+from .claims import claims, failed, is_protocol_error, is_result, text_of
 from .pages import Call, Example, examples
 from .venvs import Release
 
@@ -103,8 +103,8 @@ def test_example_on_the_real_framework(example: Example, rel: Release, number: i
         stated = claims(finding.message)
         assert stated, f"{where}: no claim about the wire recognised in the message (add its phrase to tests/semantics/claims.py): {finding.message}"
         for era, wire in _eras(outcome):
-            for claim in stated:
-                assert claim.holds(wire), f"{where}: {call.describe()} received {_show(wire)}{era}, but line {finding.location.row} says {claim.phrase!r}: {finding.message}"
+            wrong = failed(stated, wire)
+            assert not wrong, f"{where}: {call.describe()} received {_show(wire)}{era}, but line {finding.location.row} says {' / '.join(repr(c.phrase) for c in wrong)}: {finding.message}"
     for era, wire in _eras(outcome):
         ok, wanted = _expectation_holds(call, wire, None)
         assert ok, f"{where}: {call.describe()} received {_show(wire)}{era}; {wanted}"
