@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from mcp_lint.registry import RULES
 
-from .venvs import RELEASES, Release, release
+from .venvs import RELEASES, Release, release, split_requirement
 
 _EXPECT = re.compile(r"^(?P<kind>tool-error|success|protocol-error)(?:\s+(?P<code>-?\d+))?(?:\s+(?P<text>\".*\"))?$")
 
@@ -90,10 +90,20 @@ def _releases(options: dict[str, str], where: str) -> list[Release]:
     target = options.get("target")
     if not target:
         raise ValueError(f"{where}: a block with `call:` needs `run:` or `target:` to say which releases it is about")
-    chosen = [r for r in RELEASES if r.admitted_by(target)]
+    chosen = [r for r in RELEASES if r.admitted_by(target)] or _same_series(target)
     if not chosen:
         raise ValueError(f"{where}: no release of the suite satisfies target {target!r} (tests/semantics/venvs.py)")
     return chosen
+
+
+def _same_series(target: str) -> list[Release]:
+    """An exact pin the suite does not install (`fastmcp==4.2.0`) runs on the suite's release of
+    the same minor series (4.2.3): the rows, and so the claims, are per series."""
+    name, spec = split_requirement(target)
+    if not spec.startswith("==") or "*" in spec:
+        return []
+    series = spec[2:].strip().split(".")[:2]
+    return [r for r in RELEASES if r.distribution == name and r.version.split(".")[:2] == series]
 
 
 def examples() -> list[Example]:

@@ -8,7 +8,7 @@ from mcp_lint.registry import RULES
 
 from . import runner
 from .claims import claims, failed
-from .pages import Call, Expect, examples, parse_call
+from .pages import Call, Expect, _releases, examples, parse_call
 from .venvs import RELEASES, Release, release, split_requirement
 
 # The rules whose messages state what the client receives: each proves it with runnable examples.
@@ -36,6 +36,11 @@ def test_releases_resolve_from_pins_and_targets() -> None:
     admitted = [r.pin for r in RELEASES if r.admitted_by("mcp>=1.19,<2")]
     assert admitted == ["mcp==1.30.0"]
     assert not Release("fastmcp", "4.2.3").admitted_by("mcp>=1")
+    # An exact pin outside the suite runs on the suite's release of its minor series.
+    assert [r.pin for r in _releases({"target": "fastmcp==4.2.0"}, "here")] == ["fastmcp==4.2.3"]
+    assert [r.pin for r in _releases({"target": "mcp>=2.1,<3"}, "here")] == ["mcp==2.3.0"]
+    with pytest.raises(ValueError, match="no release of the suite"):
+        _releases({"target": "fastmcp==2.4.0"}, "here")
 
 
 def test_message_claims_become_wire_checks() -> None:
