@@ -63,7 +63,8 @@ RELEASES: tuple[Release, ...] = (
     Release("mcp", "2.3.0"),
     Release("fastmcp", "2.14.7", ("mcp==1.30.0",)),
     Release("fastmcp", "3.4.11", ("mcp==1.30.0",)),
-    Release("fastmcp", "4.2.3"),
+    # fastmcp 4 (fastmcp-slim) no longer pulls in httpx, which examples of upstream calls import.
+    Release("fastmcp", "4.2.3", ("httpx==0.28.1",)),
 )
 BY_PIN = {release.pin: release for release in RELEASES}
 
