@@ -18,7 +18,7 @@ import pytest
 from mcp_lint.linter import lint_source
 
 from .claims import claims, failed, is_protocol_error, is_result, text_of
-from .pages import Call, Example, examples
+from .pages import Call, Example, Expect, examples
 from .venvs import Release
 
 pytestmark = pytest.mark.semantics
@@ -66,18 +66,19 @@ def _params() -> list:
 
 
 def _expectation_holds(call: Call, report: dict[str, Any], default: str | None) -> tuple[bool, str]:
-    expect = call.expect
-    kind = expect.kind if expect else default
-    if kind is None:
+    """Does the report match the call's `-> EXPECT` (or `default` kind when it has none)?"""
+    expect = call.expect or (Expect(default) if default else None)
+    if expect is None:
         return True, ""
-    ok = {
+    kinds = {
         "tool-error": lambda: is_result(report, True),
         "success": lambda: is_result(report, False),
-        "protocol-error": lambda: is_protocol_error(report) and (expect is None or expect.code is None or report["error"]["code"] == expect.code),
-    }[kind]()
-    if ok and expect and expect.text is not None:
-        ok = expect.text in text_of(report)
-    return ok, f"expected {kind}{f' {expect.code}' if expect and expect.code is not None else ''}{f' containing {expect.text!r}' if expect and expect.text else ''}"
+        "protocol-error": lambda: is_protocol_error(report) and expect.code in (None, report["error"]["code"]),
+    }
+    ok = kinds[expect.kind]() and (expect.text is None or expect.text in text_of(report))
+    code = f" {expect.code}" if expect.code is not None else ""
+    text = f" containing {expect.text!r}" if expect.text else ""
+    return ok, f"expected {expect.kind}{code}{text}"
 
 
 @pytest.mark.parametrize(("example", "rel", "number"), _params())
@@ -88,26 +89,30 @@ def test_example_on_the_real_framework(example: Example, rel: Release, number: i
     call = example.calls[number]
     outcome = report["calls"][number]
     assert "crash" not in outcome, f"{where}: {call.describe()} failed in the client:\n{outcome['crash']}"
-    ours = findings(example, rel)
-    if not example.invalid:
+    if example.invalid:
+        _check_claims(example, rel, call, outcome, where)
+    else:
+        ours = findings(example, rel)
         assert not ours, f"{where}: a 'Use instead' block is flagged: {[f.message for f in ours]}"
-        for era, wire in _eras(outcome):
-            ok, wanted = _expectation_holds(call, wire, "tool-error")
-            assert ok, f"{where}: {call.describe()} received {_show(wire)}{era}; {wanted}"
-        return
-    # The findings this call is about: the flagged statements it went through, else those naming the tool.
+    for era, wire in _eras(outcome):
+        ok, wanted = _expectation_holds(call, wire, None if example.invalid else "tool-error")
+        assert ok, f"{where}: {call.describe()} received {_show(wire)}{era}; {wanted}"
+
+
+def _check_claims(example: Example, rel: Release, call: Call, outcome: dict[str, Any], where: str) -> None:
+    """The findings this call is about (the flagged statements it went through, else those naming
+    the tool) exist, and what their messages claim about the wire is what the client received."""
+    ours = findings(example, rel)
     hit = [f for f in ours if f.location.row in outcome["hits"]]
     relevant = hit or [f for f in ours if f"'{call.tool}'" in f.message]
-    assert relevant, f"{where}: {example.code} reports nothing this call goes through under {rel.pin} (findings: {[f.message for f in ours]})"
+    assert relevant, f"{where}: {example.code} reports nothing this call goes through (findings: {[f.message for f in ours]})"
     for finding in relevant:
         stated = claims(finding.message)
         assert stated, f"{where}: no claim about the wire recognised in the message (add its phrase to tests/semantics/claims.py): {finding.message}"
         for era, wire in _eras(outcome):
             wrong = failed(stated, wire)
-            assert not wrong, f"{where}: {call.describe()} received {_show(wire)}{era}, but line {finding.location.row} says {' / '.join(repr(c.phrase) for c in wrong)}: {finding.message}"
-    for era, wire in _eras(outcome):
-        ok, wanted = _expectation_holds(call, wire, None)
-        assert ok, f"{where}: {call.describe()} received {_show(wire)}{era}; {wanted}"
+            said = " / ".join(repr(c.phrase) for c in wrong)
+            assert not wrong, f"{where}: {call.describe()} received {_show(wire)}{era}, but line {finding.location.row} says {said}: {finding.message}"
 
 
 def _eras(outcome: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
