@@ -1,7 +1,7 @@
 """Build a module's server model: servers, tool handlers, non-tool handlers and function facts.
 
 One walk over the module finds every server object and every registration form of the rule
-catalogue ("Where the rules look"); function bodies are then summarised by `facts.collect_facts`.
+catalogue ("Where the rules look"); function bodies are then summarised by `function_body.collect_facts`.
 
 The question asked at every registration is "what is the object this is called on?" (`mcp` in
 `@mcp.tool()`). The answer is a `Receiver`: a server of a known family, certainly not a server
@@ -19,7 +19,8 @@ import libcst as cst
 
 from mcp_lint.model.walk import FastVisitor
 
-from mcp_lint.model.facts import FunctionFacts, collect_facts
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.function_body import collect_facts
 from mcp_lint.model.frameworks import (
     LOWLEVEL_NON_TOOL_KWARGS,
     LOWLEVEL_V1_DECORATORS,

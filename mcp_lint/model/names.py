@@ -36,6 +36,13 @@ def module_dotted(node: cst.BaseExpression | None) -> str:
     return dotted(node) or ""
 
 
+def unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The awaited expression: `await client.get()` -> `client.get()`."""
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr
+
+
 def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
     """Absolute module for `from <level dots><target> import ...` written in `module`."""
     if level == 0:
