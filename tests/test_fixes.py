@@ -1646,3 +1646,75 @@ def protect(filename: str) -> str:
     out = fixed(source)
     assert "from restore_e" in out
     assert fixed(out) == out
+
+
+# --- dead locals whose value reads something off a call (issue 11) ---
+
+_TRACKER = """\
+import httpx
+from fastmcp import FastMCP, Context
+
+mcp = FastMCP("tracker")
+API = "https://tracker.example/api"
+
+
+def _get_settings(ctx: Context):
+    return ctx.request_context.lifespan_context.settings
+
+"""
+
+
+def test_a_dead_local_reading_an_attribute_of_a_getter_call_is_deleted_whole() -> None:
+    # `region = _get_settings(ctx).region` only read configuration: once the message no longer
+    # uses it, a reviewer deletes the line rather than keep `_get_settings(ctx)` as a statement.
+    source = _TRACKER + """
+@mcp.tool
+def sync_ticket(ctx: Context, title: str) -> dict:
+    try:
+        return httpx.put(f"{API}/tickets", json={"title": title}).json()
+    except httpx.HTTPError as e:
+        region = _get_settings(ctx).region
+        return {"error": f"Could not sync ticket {title}: {e}", "code": f"{region}-sync"}
+"""
+    out = fixed(source)
+    assert _handler(out) == ['logger.exception("Could not sync ticket %s", title)', 'raise ToolError(f"Could not sync ticket {title}") from e']
+    assert "_get_settings(ctx)" not in out.split("def sync_ticket")[1]
+    assert fixed(out) == out
+
+
+def test_a_dead_local_reading_the_result_of_a_post_keeps_the_post() -> None:
+    # `(await client.post(...)).json()["id"]`: the POST files an incident (an effect worth
+    # keeping); only the read of its answer and the name go.
+    source = _TRACKER + """
+@mcp.tool
+async def close_ticket(ticket_id: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            return (await client.delete(f"{API}/tickets/{ticket_id}")).json()
+        except httpx.HTTPError as e:
+            incident = (await client.post(f"{API}/incidents", json={"ticket": ticket_id})).json()["id"]
+            return {"error": f"Could not close ticket {ticket_id}: {e}", "code": f"incident-{incident}"}
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        'await client.post(f"{API}/incidents", json={"ticket": ticket_id})',
+        'logger.exception("Could not close ticket %s", ticket_id)',
+        'raise ToolError(f"Could not close ticket {ticket_id}") from e',
+    ]
+    libcst.parse_module(out)
+    assert fixed(out) == out
+
+
+def test_a_dead_local_from_a_sync_post_keeps_the_call_without_the_json_read() -> None:
+    source = _TRACKER + """
+@mcp.tool
+def reopen_ticket(ticket_id: str) -> dict:
+    try:
+        return httpx.patch(f"{API}/tickets/{ticket_id}", json={"state": "open"}).json()
+    except httpx.HTTPError as e:
+        audit = httpx.post(f"{API}/audit", json={"ticket": ticket_id}).json()
+        return {"error": f"Could not reopen ticket {ticket_id}: {e}", "code": audit}
+"""
+    out = fixed(source)
+    assert _handler(out)[0] == 'httpx.post(f"{API}/audit", json={"ticket": ticket_id})'
+    assert fixed(out) == out

@@ -735,8 +735,8 @@ def _build_fix(
     if plan.edit is not None:
         edits.append(plan.edit)
     edits.extend(let_through)
-    for statement, keep_call in dead_assignments(handler, node, replacement, ctx):
-        dropped = keep_only_the_value(statement, ctx) if keep_call else deletion(statement, ctx)
+    for statement, kept in dead_assignments(handler, node, replacement, ctx):
+        dropped = keep_only_the_value(statement, kept, ctx) if kept is not None else deletion(statement, ctx)
         if dropped is not None:
             edits.append(dropped)
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
