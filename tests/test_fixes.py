@@ -1245,7 +1245,8 @@ except Exception as e:
     )
     assert _handler(fixed(before)) == [
         'logger.error(f"Error fetching {item_id}: {e}", exc_info=True)',
-        'raise ToolError(f"Could not lookup (item_id: {item_id})") from e',
+        # No words left in the error dict: the handler's own log call says what failed.
+        'raise ToolError(f"Error fetching {item_id}") from e',
     ]
 
 
@@ -1717,4 +1718,225 @@ def reopen_ticket(ticket_id: str) -> dict:
 """
     out = fixed(source)
     assert _handler(out)[0] == 'httpx.post(f"{API}/audit", json={"ticket": ticket_id})'
+    assert fixed(out) == out
+
+
+# --- where the message comes from when the author's words around the exception are gone ---
+
+_WEATHER = """\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("weather")
+
+"""
+
+
+def test_mcp002_message_comes_from_the_handlers_log_call_when_the_result_was_only_the_exception() -> None:
+    source = _WEATHER + """
+@mcp.tool
+def forecast(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{city}").text
+    except httpx.HTTPError as e:
+        logger.warning("Fetching the forecast for %s failed: %s", city, e)
+        return str(e)
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        'logger.warning("Fetching the forecast for %s failed: %s", city, e, exc_info=True)',
+        'raise ToolError(f"Fetching the forecast for {city} failed") from e',
+    ]
+    assert fixed(out) == out
+
+
+def test_mcp002_a_bare_identifier_left_of_the_message_is_not_the_message() -> None:
+    # `f"{error_message}; fallback_failed: {fallback_error}"`: both placeholders carry exception
+    # text; "fallback_failed" alone is a label, not a sentence for the model.
+    source = _WEATHER + """
+@mcp.tool
+def fetch_alerts(region: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/alerts/{region}").text
+    except httpx.HTTPError as primary:
+        error_message = f"{primary}"
+        try:
+            return httpx.get(f"https://mirror.example/alerts/{region}").text
+        except httpx.HTTPError as fallback_error:
+            raise ValueError(f"{error_message}; fallback_failed: {fallback_error}") from fallback_error
+"""
+    out = fixed(source)
+    assert 'raise ValueError("Could not fetch alerts") from fallback_error' in out
+    assert "fallback_failed" not in out and "error_message" not in out
+    assert fixed(out) == out
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("_parse_request_field_values", "Could not parse request field values"),
+        ("run_select_query_async", "Could not run select query"),
+        ("fetchPage", "Could not fetch page"),
+        ("_request", "The request failed"),
+        ("inner", "Could not complete the call"),
+    ],
+)
+def test_mcp002_message_from_a_function_name_reads_as_a_sentence(name: str, expected: str) -> None:
+    source = _WEATHER + f"""
+@mcp.tool
+def {name}(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{{city}}").text
+    except httpx.HTTPError as e:
+        return str(e)
+"""
+    assert _handler(fixed(source)) == [f'logger.exception("{expected}")', f'raise ToolError("{expected}") from e']
+
+
+def test_mcp002_an_error_dict_with_only_exception_text_keeps_the_authors_hint() -> None:
+    # The "error" entry is all exception text; the hint is the author's advice, and the local it
+    # reads stays in use.
+    source = _TRACKER + """
+@mcp.tool
+def list_projects(ctx: Context) -> dict:
+    try:
+        return httpx.get(f"{API}/projects").json()
+    except httpx.HTTPError as e:
+        url = _get_settings(ctx).base_url
+        return {
+            "error": f"{type(e).__name__}: {e}",
+            "hint": f"cannot reach {url}, check TRACKER_URL and that the tracker is up",
+        }
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        "url = _get_settings(ctx).base_url",
+        'logger.exception("cannot reach %s, check TRACKER_URL and that the tracker is up", url)',
+        'raise ToolError(f"cannot reach {url}, check TRACKER_URL and that the tracker is up") from e',
+    ]
+    assert fixed(out) == out
+
+
+def test_mcp002_a_status_tuple_keeps_its_message_text() -> None:
+    source = _WEATHER + """
+def check_writeable(path: str) -> tuple[bool, str]:
+    try:
+        with open(path, "a"):
+            pass
+        return True, ""
+    except OSError as e:
+        return False, f"File {path} is not writeable: {e}"
+
+
+@mcp.tool
+def save_report(path: str, text: str) -> str:
+    ok, error = check_writeable(path)
+    if not ok:
+        return f"Cannot save the report: {error}"
+    with open(path, "w") as handle:
+        handle.write(text)
+    return "saved"
+"""
+    out = fixed(source)
+    assert 'logger.exception("File %s is not writeable", path)\n        raise ToolError(f"File {path} is not writeable") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_project_exception_built_with_other_arguments_keeps_them() -> None:
+    # Rewriting the whole call with the message alone would break the class's constructor.
+    source = """\
+import json
+
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("builds")
+
+
+class BuildApiError(Exception):
+    def __init__(self, status: int, message: str, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class BuildClient:
+    def _parse(self, resp: httpx.Response) -> dict:
+        try:
+            return resp.json()
+        except json.JSONDecodeError as e:
+            raise BuildApiError(
+                resp.status_code,
+                f"Build server sent invalid JSON: {e}",
+                resp.text[:500],
+            ) from e
+
+    def trigger(self, job: str) -> dict:
+        try:
+            resp = httpx.post(f"https://ci.example/jobs/{job}/build")
+        except httpx.HTTPError as e:
+            raise BuildApiError(0, f"Could not reach the build server: {e}", body="")
+        return self._parse(resp)
+
+
+CLIENT = BuildClient()
+
+
+@mcp.tool
+def trigger_build(job: str) -> dict:
+    return CLIENT.trigger(job)
+"""
+    out = fixed(source)
+    assert """\
+            raise BuildApiError(
+                resp.status_code,
+                "Build server sent invalid JSON",
+                resp.text[:500],
+            ) from e
+""" in out
+    assert 'raise BuildApiError(0, "Could not reach the build server", body="") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp005_no_fix_raises_the_argument_of_a_helper_that_writes_its_own_message() -> None:
+    # `_unknown_ref_error(token)` builds its text around the token: `raise ToolError(token)`
+    # would tell the model less. The helper's own return is fixed; `_fail(msg)` passes the message.
+    source = """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("links")
+LINKS: dict[str, str] = {}
+
+
+def _unknown_ref_error(token: str) -> str:
+    return f"Error: Unknown link reference '{token}'. Run the search again to get a fresh token."
+
+
+def _fail(message: str) -> dict:
+    return {"success": False, "error": message}
+
+
+@mcp.tool
+def expand(token: str) -> str:
+    url = LINKS.get(token)
+    if url is None:
+        return _unknown_ref_error(token)
+    return url
+
+
+@mcp.tool
+def open_link(token: str) -> dict:
+    if token not in LINKS:
+        return _fail(f"Unknown link reference '{token}'")
+    return {"url": LINKS[token]}
+"""
+    call = next(f for f in findings_of(source, "MCP005") if f.location.row == 19)
+    assert call.fix is None
+    out = fixed(source)
+    assert "        return _unknown_ref_error(token)\n" in out
+    assert "    raise ToolError(f\"Unknown link reference '{token}'. Run the search again to get a fresh token.\")\n" in out
+    assert "        raise ToolError(f\"Unknown link reference '{token}'\")\n" in out
     assert fixed(out) == out

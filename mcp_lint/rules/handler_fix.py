@@ -58,6 +58,11 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     return LogPlan(add_call=False, edit=Edit(at, at, ", exc_info=True"))
 
 
+def log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> list[cst.Call]:
+    """The handler's log calls that run before `sink`, in source order."""
+    return list(_log_calls_before(handler, sink, ctx))
+
+
 def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> Iterator[cst.Call]:
     """Log calls in the statements that run before `sink` on its way through the handler (the
     handler's body and the blocks that hold the sink), in source order."""

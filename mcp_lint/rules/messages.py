@@ -27,6 +27,8 @@ ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
+# One field of a `%` format (`%s`, `%r`, `%.2f`, `%%`); named fields are not read.
+_PRINTF_FIELD = re.compile(r"%%|%(?P<spec>\d*(?:\.\d+)?)(?P<kind>[sradifeEgGxXo])")
 
 
 @dataclass
@@ -78,6 +80,37 @@ class Message:
             return None
         lines = {line_of(p) for p in _literals(expr)}
         return cls(parts, multiline=len(lines) > 1)
+
+    @classmethod
+    def read_printf(cls, template: cst.BaseExpression, arguments: list[cst.BaseExpression], code: Callable[[cst.CSTNode], str]) -> Message | None:
+        """The message of a logging call's `%` format and arguments (`"lookup of %s failed",
+        item_id` reads as `f"lookup of {item_id} failed"`); None for other shapes."""
+        if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+            return None
+        if not arguments:
+            return cls([Part(template.prefix, template.quote, [Text(template.raw_value, False)])])
+        pieces: list[Piece] = []
+        position = 0
+        remaining = list(arguments)
+        for match in _PRINTF_FIELD.finditer(template.raw_value):
+            pieces.append(Text(template.raw_value[position : match.start()], False))
+            position = match.end()
+            if match.group(0) == "%%":
+                pieces.append(Text("%", False))
+                continue
+            if not remaining:
+                return None
+            value = remaining.pop(0)
+            source = code(value).strip()
+            if template.quote in source or "\\" in source or "\n" in source:
+                return None
+            kind, spec = match.group("kind"), match.group("spec")
+            conversion = kind if kind in {"r", "a"} else None
+            pieces.append(Placeholder(source, conversion, (spec + kind) if spec and kind not in "sra" else None, value))
+        if remaining:
+            return None  # more arguments than fields: not a plain format
+        pieces.append(Text(template.raw_value[position:], False))
+        return cls([Part(template.prefix, template.quote, [p for p in pieces if not isinstance(p, Text) or p.raw])])
 
     # -- editing ---------------------------------------------------------------------------
     def remove(self, carries_exception: Callable[[cst.BaseExpression], bool]) -> bool:
