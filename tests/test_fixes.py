@@ -1940,3 +1940,20 @@ def open_link(token: str) -> dict:
     assert "    raise ToolError(f\"Unknown link reference '{token}'. Run the search again to get a fresh token.\")\n" in out
     assert "        raise ToolError(f\"Unknown link reference '{token}'\")\n" in out
     assert fixed(out) == out
+
+
+def test_dropping_the_error_label_does_not_capitalise_an_identifier() -> None:
+    # `Error: sort_by must be ...` names a parameter: `Sort_by` would no longer be its name.
+    source = _WEATHER + """
+@mcp.tool
+def top_cities(sort_by: str) -> str:
+    if sort_by not in ("rain", "sun"):
+        return "Error: sort_by must be 'rain' or 'sun'"
+    if not sort_by:
+        return "Error: no cities ranked yet"
+    return ", ".join(RANKING[sort_by])
+"""
+    out = fixed(source)
+    assert "        raise ToolError(\"sort_by must be 'rain' or 'sun'\")\n" in out
+    assert '        raise ToolError("No cities ranked yet")\n' in out
+    assert fixed(out) == out

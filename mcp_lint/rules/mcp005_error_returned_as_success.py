@@ -32,7 +32,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import _dict_items, _unwrap, classify_return, envelope_callee, passes_message_through
 from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 
@@ -388,6 +388,6 @@ def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, st
     where = ctx.range(first)
     column = where.start.column + 1 + opening
     rest = raw[match.end() :]
-    capital = rest[:1].upper() if rest[:1].islower() and not rest[1:2].isupper() else ""
+    capital = rest[:1].upper() if capitalized(rest) != rest else ""
     end = column + match.end() + (1 if capital else 0)
     return f"{where.start.line}:{column}:{where.start.line}:{end}", capital

@@ -140,9 +140,7 @@ class Message:
         rest = ERROR_PREFIX.sub("", first.raw, count=1)
         if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
             return
-        if rest[:1].islower() and not rest[1:2].isupper():
-            rest = rest[0].upper() + rest[1:]
-        first.raw = rest
+        first.raw = capitalized(rest)
 
     def append_context(self, items: list[tuple[str, str]]) -> None:
         """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
@@ -231,6 +229,15 @@ class Message:
             text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
+
+
+def capitalized(text: str) -> str:
+    """`note 3 not found` -> `Note 3 not found`, once a leading label is gone; a first word that
+    is an identifier (`sort_by must be ...`, `iPhone`, `x2`) or no word stays as written."""
+    word = re.split(r"[\s,.;:!?)'\"]", text, maxsplit=1)[0]
+    if word.isalpha() and word.islower():
+        return text[0].upper() + text[1:]
+    return text
 
 
 def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
