@@ -1957,3 +1957,20 @@ def top_cities(sort_by: str) -> str:
     assert "        raise ToolError(\"sort_by must be 'rain' or 'sun'\")\n" in out
     assert '        raise ToolError("No cities ranked yet")\n' in out
     assert fixed(out) == out
+
+
+def test_mcp002_a_log_message_in_code_names_is_not_the_models_message() -> None:
+    # `"get_forecast failed: %s"` is written for the operator; the name says it better.
+    source = _WEATHER + """
+@mcp.tool
+def get_forecast(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{city}").text
+    except httpx.HTTPError as e:
+        logger.error("get_forecast failed for %s: %s", city, e)
+        return str(e)
+"""
+    assert _handler(fixed(source)) == [
+        'logger.error("get_forecast failed for %s: %s", city, e, exc_info=True)',
+        'raise ToolError("Could not get forecast") from e',
+    ]

@@ -701,7 +701,10 @@ class _FixText:
         if message is None:
             return None
         message.multiline = False  # the log call's layout is not the raise's
-        return self._curated(message)
+        message = self._curated(message)
+        if message is not None and _CODE_NAME.search(message.words()):
+            return None  # `get_all_projects failed: ...` speaks to the operator, in code names
+        return message
 
     def _dict_message(self, node: cst.Dict, depth: int) -> Message | None:
         chosen: Message | None = None
@@ -750,13 +753,18 @@ _VERBS = frozenset(
     "open close start stop run execute analyze explain query check validate download upload insert move copy "
     "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
     "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
-    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt".split()
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
+    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
+    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
+    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
 )
 
 
 # Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
 _NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+# A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
+_CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
