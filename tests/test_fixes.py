@@ -1974,3 +1974,27 @@ def get_forecast(city: str) -> str:
         'logger.error("get_forecast failed for %s: %s", city, e, exc_info=True)',
         'raise ToolError("Could not get forecast") from e',
     ]
+
+
+def test_mcp001_fix_in_an_except_clause_chains_the_caught_exception() -> None:
+    source = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+@mcp.tool()
+def read_page(path: str) -> str:
+    try:
+        return OCR.read(path)
+    except OSError as e:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Could not open {path}"))
+"""
+    finding = next(f for f in findings_of(source, "MCP001"))
+    assert finding.fix is not None
+    assert 'ToolError(f"Could not open {path}") from e' in [edit.content for edit in finding.fix.edits]
+    out = fixed(source)
+    assert '        raise ToolError(f"Could not open {path}") from e\n' in out
+    assert fixed(out) == out
