@@ -1901,9 +1901,10 @@ def trigger_build(job: str) -> dict:
     assert fixed(out) == out
 
 
-def test_mcp005_no_fix_raises_the_argument_of_a_helper_that_writes_its_own_message() -> None:
-    # `_unknown_ref_error(token)` builds its text around the token: `raise ToolError(token)`
-    # would tell the model less. The helper's own return is fixed; `_fail(msg)` passes the message.
+def test_mcp005_raises_what_an_error_builder_writes_and_leaves_the_builder_returning_it() -> None:
+    # `_unknown_ref_error(token)` builds its text around the token: `raise ToolError(token)` would
+    # tell the model less, and turning the builder's own return into a raise would leave a
+    # function named for building an error that never returns. `_fail(msg)` passes the message.
     source = """\
 from fastmcp import FastMCP
 
@@ -1933,11 +1934,11 @@ def open_link(token: str) -> dict:
         return _fail(f"Unknown link reference '{token}'")
     return {"url": LINKS[token]}
 """
-    call = next(f for f in findings_of(source, "MCP005") if f.location.row == 19)
-    assert call.fix is None
+    builder = next(f for f in findings_of(source, "MCP005") if f.location.row == 8)
+    assert builder.fix is None
     out = fixed(source)
-    assert "        return _unknown_ref_error(token)\n" in out
-    assert "    raise ToolError(f\"Unknown link reference '{token}'. Run the search again to get a fresh token.\")\n" in out
+    assert "    return f\"Error: Unknown link reference '{token}'. Run the search again to get a fresh token.\"\n" in out
+    assert "        raise ToolError(_unknown_ref_error(token))\n" in out
     assert "        raise ToolError(f\"Unknown link reference '{token}'\")\n" in out
     assert fixed(out) == out
 
