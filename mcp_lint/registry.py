@@ -54,7 +54,7 @@ class RuleInfo:
 
 
 ALL_FRAMEWORKS = ("mcp 1.x", "mcp 2.x", "mcp 1.x low-level", "mcp 2.x low-level", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x")
-_RULES = "mcp_lint.rules."
+_PACKAGE = "mcp_lint.rules."  # where the rule modules live
 
 RULES: tuple[RuleInfo, ...] = (
     RuleInfo(
@@ -75,7 +75,7 @@ RULES: tuple[RuleInfo, ...] = (
         "unsafe",
         ALL_FRAMEWORKS,
         fix_summary="`raise ToolError(...)` / error result",
-        implementation=_RULES + "mcp001_protocol_error_in_tool:ProtocolErrorInTool",
+        implementation=_PACKAGE + "mcp001_protocol_error_in_tool:ProtocolErrorInTool",
     ),
     RuleInfo(
         "MCP002",
@@ -86,7 +86,7 @@ RULES: tuple[RuleInfo, ...] = (
         "unsafe",
         ALL_FRAMEWORKS,
         fix_summary="log it, raise a curated message `from e`",
-        implementation=_RULES + "mcp002_raw_exception_text:RawExceptionText",
+        implementation=_PACKAGE + "mcp002_raw_exception_text:RawExceptionText",
     ),
     RuleInfo(
         "MCP003",
@@ -97,7 +97,7 @@ RULES: tuple[RuleInfo, ...] = (
         "display-only",
         ALL_FRAMEWORKS,
         fix_summary="a message template",
-        implementation=_RULES + "mcp003_vague_error_message:VagueErrorMessage",
+        implementation=_PACKAGE + "mcp003_vague_error_message:VagueErrorMessage",
     ),
     RuleInfo(
         "MCP004",
@@ -108,7 +108,7 @@ RULES: tuple[RuleInfo, ...] = (
         "unsafe",
         ALL_FRAMEWORKS,
         fix_summary="move the check up",
-        implementation=_RULES + "mcp004_mutation_before_validation:MutationBeforeValidation",
+        implementation=_PACKAGE + "mcp004_mutation_before_validation:MutationBeforeValidation",
     ),
     RuleInfo(
         "MCP005",
@@ -119,7 +119,7 @@ RULES: tuple[RuleInfo, ...] = (
         "unsafe",
         ALL_FRAMEWORKS,
         fix_summary="`raise ToolError(...)`",
-        implementation=_RULES + "mcp005_error_returned_as_success:ErrorReturnedAsSuccess",
+        implementation=_PACKAGE + "mcp005_error_returned_as_success:ErrorReturnedAsSuccess",
     ),
     RuleInfo(
         "MCP100",
@@ -168,8 +168,6 @@ def rule_doc(code: str) -> str | None:
         return path.read_text(encoding="utf-8")
     except OSError:
         return None
-
-
 
 
 # --- the README's rules table -------------------------------------------------------------------
