@@ -9,6 +9,7 @@ it is). `test_one_registry_entry_is_all_a_new_rule_needs` proves it with a rule 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -160,6 +161,7 @@ def archive_note(note_id: int) -> None:
 @pytest.fixture
 def new_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
     """MCP098, registered the way a real rule is: a module, a page, one RuleInfo entry."""
+    assert registry.get_rule("MCP098") is None, "MCP098 is a real rule now: give this made-up one an unused code"
     package = tmp_path / "plugins"
     package.mkdir()
     (package / "mcp098_tool_returns_none.py").write_text(DUMMY_MODULE, encoding="utf-8")
@@ -246,7 +248,7 @@ def test_a_deselected_new_rule_is_not_imported(new_rule: RuleInfo, tmp_path: Pat
 def test_the_registry_source_has_one_entry_per_rule() -> None:
     # The claim the module docstring makes: a rule is one `RuleInfo(` entry, nowhere else listed.
     source = (REPO / "mcp_lint" / "registry.py").read_text(encoding="utf-8")
-    assert source.count("    RuleInfo(\n") == len(RULES)
+    assert len(re.findall(r"^    RuleInfo\(", source, re.MULTILINE)) == len(RULES)
     for path in sorted((REPO / "mcp_lint").rglob("*.py")):
         if path.name == "registry.py" or path.parent.name == "rules" and path.name.startswith("mcp0"):
             continue
