@@ -1528,9 +1528,9 @@ def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
     before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + item_id + " failed: " + str(e)\n')
     assert _handler(fixed(before)) == ['logger.exception("Lookup of %s failed", item_id)', 'raise ToolError(f"Lookup of {item_id} failed") from e']
     # An operand that cannot move into an f-string on every Python (its own quotes): the
-    # fix falls back to naming what failed.
+    # fix falls back to naming what failed (the one operation of the `try`, on its value).
     quoted = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + ", ".join(IDS) + " failed: " + str(e)\n')
-    assert _handler(fixed(quoted)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+    assert _handler(fixed(quoted)) == ['logger.exception("Could not fetch %s", item_id)', 'raise ToolError(f"Could not fetch {item_id}") from e']
 
 
 def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -> None:
@@ -1583,7 +1583,7 @@ def test_mcp002_reads_a_str_format_message_with_its_positional_and_named_argumen
     ]
     # A field the f-string cannot express the same way (`{0.args}`): the fix names what failed.
     attribute = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup failed: {0.args}".format(e)\n')
-    assert _handler(fixed(attribute)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+    assert _handler(fixed(attribute)) == ['logger.exception("Could not fetch %s", item_id)', 'raise ToolError(f"Could not fetch {item_id}") from e']
 
 
 def test_a_local_that_held_the_message_dies_but_its_call_is_kept_as_a_statement() -> None:
@@ -1780,8 +1780,7 @@ def fetch_alerts(region: str) -> str:
         ("_parse_request_field_values", "Could not parse request field values"),
         ("run_select_query_async", "Could not run select query"),
         ("fetchPage", "Could not fetch page"),
-        ("_request", "The request failed"),
-        ("inner", "Could not complete the call"),
+        ("search", "Could not search"),
     ],
 )
 def test_mcp002_message_from_a_function_name_reads_as_a_sentence(name: str, expected: str) -> None:
@@ -1794,6 +1793,145 @@ def {name}(city: str) -> str:
         return str(e)
 """
     assert _handler(fixed(source)) == [f'logger.exception("{expected}")', f'raise ToolError("{expected}") from e']
+
+
+def test_mcp002_a_method_named_for_no_action_is_named_by_its_service() -> None:
+    # `_request` says nothing ("The request failed"); the class says which service was asked.
+    source = _WEATHER + """
+class WeatherApiClient:
+    def __init__(self) -> None:
+        self.http = httpx.AsyncClient(base_url="https://weather.example")
+
+    async def _request(self, path: str) -> dict:
+        try:
+            response = await self.http.request("GET", path)
+            response.raise_for_status()
+            return response.json()
+        except httpx.RequestError as e:
+            logger.error(f"Request error occurred: {e}")
+            raise WeatherError(f"Request failed: {e}") from e
+
+
+class WeatherError(Exception):
+    pass
+
+
+CLIENT = WeatherApiClient()
+
+
+@mcp.tool
+async def forecast(city: str) -> dict:
+    return await CLIENT._request(f"/forecast/{city}")
+"""
+    out = fixed(source)
+    assert '            raise WeatherError("Weather request failed") from e\n' in out
+    assert 'logger.error(f"Request error occurred: {e}", exc_info=True)' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_message_names_the_one_operation_of_the_try_and_its_value() -> None:
+    # A context manager's name is no action; the `try` runs one git operation on a parameter.
+    source = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+import git
+
+mcp = FastMCP("git")
+
+
+@mcp.tool
+def git_switch(repo_path: str, branch: str) -> str:
+    repo = git.Repo(repo_path)
+    try:
+        repo.git.checkout(branch)
+    except git.GitCommandError as e:
+        raise ToolError(str(e)) from e
+    return f"Switched to {branch}"
+"""
+    out = fixed(source)
+    assert '        logger.exception("Could not checkout %s", branch)\n        raise ToolError(f"Could not checkout {branch}") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_no_operation_named_when_the_try_runs_several() -> None:
+    # Two operations: naming one would guess which failed; the tool's name says what it does.
+    source = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+import git
+
+mcp = FastMCP("git")
+
+
+@mcp.tool
+def git_refresh(repo_path: str, remote: str, branch: str) -> str:
+    repo = git.Repo(repo_path)
+    try:
+        repo.git.fetch(remote)
+        repo.git.checkout(branch)
+    except git.GitCommandError as e:
+        raise ToolError(str(e)) from e
+    return "synced"
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Git refresh failed") from e' in out
+    assert "checkout %s" not in out and "fetch %s" not in out
+    assert fixed(out) == out
+
+
+_DECORATED = """\
+import functools
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("weather")
+
+
+def reported(fn):
+    @functools.wraps(fn)
+    async def inner(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+        except httpx.HTTPError as e:
+            raise ToolError(str(e)) from e
+
+    return inner
+
+"""
+
+
+def test_mcp002_a_wrapper_reached_by_one_tool_says_what_that_tool_failed_to_do() -> None:
+    source = _DECORATED + """
+@mcp.tool
+@reported
+async def get_forecast(city: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Could not get forecast") from e' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_no_fix_where_nothing_says_what_failed() -> None:
+    # A wrapper around every tool: no words of the author, no action in its name, no operation,
+    # no one tool. "The inner failed" would be no better than the exception's text.
+    source = _DECORATED + """
+@mcp.tool
+@reported
+async def get_forecast(city: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
+
+
+@mcp.tool
+@reported
+async def get_alerts(region: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/alerts/{region}")).text
+"""
+    findings = findings_of(source, "MCP002")
+    assert [(f.location.row, f.fix) for f in findings] == [(16, None)]
+    assert fixed(source) == source
 
 
 def test_mcp002_an_error_dict_with_only_exception_text_keeps_the_authors_hint() -> None:

@@ -17,16 +17,19 @@ from mcp_lint.model.message_text import find_exception_text, gathered_exception_
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
+from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
     PH_LOGGER,
     PH_TOOL_ERROR,
     Example,
     FileContext,
+    FixSpec,
     ReachContext,
     Rendered,
     Rule,
     indent_of,
     latent_fix,
+    placeholder,
     walk,
 )
 from mcp_lint.rules.common import (
@@ -561,11 +564,24 @@ async def get_forecast(city: str) -> str:
             "log the exception and say which operation failed and what the next call can change"
         )
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
+        if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
+            fix = _naming_the_tool(fix, reach)
         if fix is not None:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
         return Rendered(message, fix)
+
+
+def _naming_the_tool(fix: FixSpec, reach: ReachContext) -> FixSpec | None:
+    """The fix with what failed said in the words of the one tool the failure reaches; None when
+    several tools reach it (a shared helper's message cannot name one) or the name says nothing."""
+    tools = set(reach.tools)
+    sentence = failure_words.tool_sentence(tools.pop()) if len(tools) == 1 else None
+    if sentence is None:
+        return None
+    edits = tuple(replace(edit, content=edit.content.replace(PH_TOOL_SENTENCE, sentence)) for edit in fix.edits)
+    return replace(fix, edits=edits, message=fix.message.replace(PH_TOOL_SENTENCE, sentence))
 
 
 _TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
@@ -641,7 +657,9 @@ class _FixText:
         ]
         self.quote = '"'
 
-    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
+    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
+        """The message to send instead; None when neither the author's words nor the code say
+        what failed (a fix would only replace one empty message with another)."""
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
@@ -650,10 +668,31 @@ class _FixText:
             # The author's words about this failure in the handler's own log call, next.
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
         if message is None:
-            message = Message([Part("", self.quote, [Text(_could_not(self.fn), False)])])
+            message = self._from_code()
+        if message is None:
+            return None
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
+
+    def _from_code(self) -> Message | None:
+        """What failed, in the code's words: the function's name when it is an action, the one
+        operation of the `try`, the service of the method's class; last the tool the failure
+        reaches, filled in by `render` (or no fix, where it cannot name one)."""
+        sentence = failure_words.action(self.fn.name)
+        if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
+            words, value = found
+            if value is None:
+                sentence = words
+            else:  # "Could not checkout {branch}"
+                return Message([Part("", self.quote, [Text(words + " ", True), Placeholder(value)])])
+        sentence = (
+            sentence
+            or failure_words.method_of_service(self.fn)
+            or failure_words.action(self.fn.name, bare=True)
+            or PH_TOOL_SENTENCE
+        )
+        return Message([Part("", self.quote, [Text(sentence, True)])])
 
     def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
         if expr is None or depth > 3:
@@ -740,42 +779,11 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
 
 
-# First words of function names that read as a verb: "Could not <name in words>".
-_VERBS = frozenset(
-    "get list create update delete remove add set fetch read write search find load save send parse build make "
-    "open close start stop run execute analyze explain query check validate download upload insert move copy "
-    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
-    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
-    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
-    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
-    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
-    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
-)
-
-
-# Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
-_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
 _CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
-_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-def _could_not(fn: FunctionFacts) -> str:
-    """`_parse_attachments` -> "Could not parse attachments": what failed, in words; a name that
-    is no verb phrase says what failed (`_request` -> "The request failed")."""
-    words = _name_words(fn.name)
-    if not words:
-        return "Could not complete the call"  # `inner` of a decorator: its name says nothing
-    if words[0] in _VERBS:
-        return "Could not " + " ".join(words)
-    return f"The {' '.join(words)} failed"
-
-
-def _name_words(name: str) -> list[str]:
-    """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
-    words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
-    return [w for w in words if w.lower() not in _NOISE_WORDS]
+# Stands for what failed, in words from the one tool the failure reaches (known after linking).
+PH_TOOL_SENTENCE = placeholder("tool-sentence")
 
 
 def _build_fix(
@@ -790,6 +798,8 @@ def _build_fix(
     if let_through is None:
         return None
     message = _FixText(ctx, fn, node, handler).message(value, found)
+    if message is None:
+        return None
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
