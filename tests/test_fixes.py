@@ -1979,7 +1979,152 @@ def save_report(path: str, text: str) -> str:
     return "saved"
 """
     out = fixed(source)
-    assert 'logger.exception("File %s is not writeable", path)\n        raise ToolError(f"File {path} is not writeable") from e\n' in out
+    # The tuple stays: raising would leave the tool's `if not ok:` branch dead. The exception's
+    # text goes to the log, and the clause no longer binds a name nothing reads.
+    assert (
+        "    except OSError:\n"
+        '        logger.exception("File %s is not writeable", path)\n'
+        '        return False, f"File {path} is not writeable"\n'
+    ) in out
+    # The tool's own `return f"Cannot save the report: {error}"` is MCP005's to fix.
+    assert 'raise ToolError(f"Cannot save the report: {error}")' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_status_tuple_built_in_a_local_keeps_its_shape_and_the_local_goes() -> None:
+    # (success, message, value) with the message in a local; the handler already logs.
+    source = _WEATHER + """
+def copy_report(source: str, target: str) -> tuple[bool, str, str | None]:
+    try:
+        shutil.copy2(source, target)
+        return True, f"Copied to {target}", target
+    except OSError as e:
+        logger.warning("copy of %s failed", source)
+        error_message = f"Failed to copy {source}: {e}"
+        return False, error_message, None
+
+
+@mcp.tool
+def archive_report(source: str, target: str) -> str:
+    ok, message, path = copy_report(source, target)
+    if not ok:
+        return f"Cannot archive: {message}"
+    return f"Archived at {path}"
+"""
+    out = fixed(source.replace("import httpx", "import shutil\n\nimport httpx"))
+    assert (
+        "    except OSError:\n"
+        '        logger.warning("copy of %s failed", source, exc_info=True)\n'
+        '        return False, f"Failed to copy {source}", None\n'
+    ) in out
+    assert "error_message" not in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_tuple_of_a_tool_result_still_keeps_the_name_its_other_code_reads() -> None:
+    # `e` is still read after the fix (a second use): the clause keeps binding it.
+    source = _WEATHER + """
+def check_writeable(path: str) -> tuple[bool, str]:
+    try:
+        with open(path, "a"):
+            pass
+        return True, ""
+    except OSError as e:
+        logger.warning("errno %s", e.errno)
+        return False, f"File {path} is not writeable: {e}"
+
+
+@mcp.tool
+def save_report(path: str, text: str) -> str:
+    ok, error = check_writeable(path)
+    if not ok:
+        return f"Cannot save the report: {error}"
+    return "saved"
+"""
+    out = fixed(source)
+    assert "    except OSError as e:\n" in out
+    assert '        return False, f"File {path} is not writeable"\n' in out
+    assert fixed(out) == out
+
+
+_TIME = """\
+from zoneinfo import ZoneInfo
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("time")
+
+"""
+
+
+def test_mcp002_a_rejected_argument_is_named_instead_of_the_exception_text_and_not_logged() -> None:
+    # "Invalid timezone: {e}" says what kind of value was rejected; the `try` ran on the
+    # parameter named for it. A bad argument is the model's to correct: no traceback logged.
+    source = _TIME + """
+def get_zone(timezone_name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(timezone_name)
+    except Exception as e:
+        raise ToolError(f"Invalid timezone: {str(e)}") from e
+
+
+@mcp.tool
+def current_time(timezone_name: str) -> str:
+    return str(datetime.now(get_zone(timezone_name)))
+"""
+    out = fixed(source)
+    assert '        raise ToolError(f"Invalid timezone: {timezone_name}") from e\n' in out
+    assert "logger" not in out and "logging" not in out
+    assert fixed(out) == out
+
+
+@pytest.mark.parametrize(
+    ("words", "call", "expected"),
+    [
+        # Words of an operation, not of a value: the value is not named, the failure is logged.
+        ('f"Lookup failed: {e}"', "ZoneInfo(timezone_name)", '"Lookup failed"'),
+        # The words name another kind of value than the argument: nothing guessed.
+        ('f"Invalid offset: {e}"', "ZoneInfo(timezone_name)", '"Invalid offset"'),
+        # The value is already in the message.
+        ('f"Invalid timezone {timezone_name!r}: {e}"', "ZoneInfo(timezone_name)", 'f"Invalid timezone {timezone_name!r}"'),
+    ],
+)
+def test_mcp002_no_value_named_where_the_words_do_not_say_which(words: str, call: str, expected: str) -> None:
+    source = _TIME + f"""
+@mcp.tool
+def current_time(timezone_name: str) -> str:
+    try:
+        zone = {call}
+    except Exception as e:
+        raise ToolError({words}) from e
+    return str(zone)
+"""
+    out = fixed(source)
+    assert f"        raise ToolError({expected}) from e\n" in out
+    assert "logger.exception(" in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_rejected_local_value_is_named_and_the_failure_still_logged() -> None:
+    # A local read from upstream data, not the caller's argument: named, and logged, since the
+    # server got bad data, not bad input from the model.
+    source = _WEATHER + """
+from dateutil.parser import parse as parse_date
+from fastmcp.exceptions import ToolError
+
+
+@mcp.tool
+def last_update(city: str) -> str:
+    raw_date = httpx.get(f"https://weather.example/{city}").json()["updated"]
+    try:
+        return parse_date(raw_date).isoformat()
+    except Exception as e:
+        raise ToolError(f"Invalid date: {e}") from e
+"""
+    out = fixed(source)
+    assert '        logger.exception("Invalid date: %s", raw_date)\n' in out
+    assert '        raise ToolError(f"Invalid date: {raw_date}") from e\n' in out
     assert fixed(out) == out
 
 

@@ -131,6 +131,18 @@ class Message:
             self._trim_end()
         return removed
 
+    def replace_ending(self, carries_exception: Callable[[cst.BaseExpression], bool], source: str) -> bool:
+        """`Invalid timezone: {e}` -> `Invalid timezone: {timezone_name}`: the one placeholder
+        carrying the exception, when it ends the message, becomes `source`. True when it did."""
+        pieces = [(part, piece) for part in self.parts for piece in part.pieces if not (isinstance(piece, Text) and not piece.raw)]
+        carrying = [(part, piece) for part, piece in pieces if isinstance(piece, Placeholder) and piece.node is not None and carries_exception(piece.node)]
+        if len(carrying) != 1 or not pieces or pieces[-1][1] is not carrying[0][1]:
+            return False
+        part, piece = carrying[0]
+        index = next(i for i, p in enumerate(part.pieces) if p is piece)
+        part.pieces[index] = Placeholder(source)
+        return True
+
     def drop_error_prefix(self) -> None:
         """`Error: note 3 not found` -> `Note 3 not found`: raised as an error, the message needs
         no label saying so (clients show it as one, mcp even prefixes "Error executing tool")."""
