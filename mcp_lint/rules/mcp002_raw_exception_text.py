@@ -581,7 +581,7 @@ async def get_forecast(city: str) -> str:
 def _naming_the_tool(fix: FixSpec, reach: ReachContext) -> FixSpec | None:
     """The fix with what failed said in the words of the one tool the failure reaches; None when
     several tools reach it (a shared helper's message cannot name one) or the name says nothing."""
-    tools = set(reach.tools)
+    tools = set(reach.tools) or ({reach.function} if reach.is_tool else set())
     sentence = failure_words.tool_sentence(tools.pop()) if len(tools) == 1 else None
     if sentence is None:
         return None
@@ -664,9 +664,8 @@ class _FixText:
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
 
-    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
-        """The message to send instead; None when neither the author's words nor the code say
-        what failed (a fix would only replace one empty message with another)."""
+    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
+        """The message to send instead: the author's words, else the code's (see `_from_code`)."""
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
@@ -676,16 +675,15 @@ class _FixText:
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
         if message is None:
             message = self._from_code()
-        if message is None:
-            return None
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
 
-    def _from_code(self) -> Message | None:
+    def _from_code(self) -> Message:
         """What failed, in the code's words: the function's name when it is an action, the one
-        operation of the `try`, the service of the method's class; last the tool the failure
-        reaches, filled in by `render` (or no fix, where it cannot name one)."""
+        operation of the `try`, the service of the method's class, a name that is a task verb
+        alone (`search`); last the tool the failure reaches, filled in by `render` (which drops
+        the fix where it cannot name one)."""
         sentence = failure_words.action(self.fn.name)
         if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
             words, value = found
@@ -825,8 +823,6 @@ def _build_fix(
         return None
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found)
-    if message is None:
-        return None
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
