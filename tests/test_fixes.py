@@ -1829,6 +1829,50 @@ async def forecast(city: str) -> dict:
     assert fixed(out) == out
 
 
+@pytest.mark.parametrize(
+    ("class_name", "expected"),
+    [
+        ("ForecastHttpClient", "Forecast request failed"),
+        ("ForecastService", "Forecast request failed"),
+        # No role suffix: the class names no service; the one tool reached says what failed.
+        ("Forecaster", "Could not get forecast"),
+        # Only a role: nothing of the service; again the tool.
+        ("ApiClient", "Could not get forecast"),
+    ],
+)
+def test_mcp002_a_methods_service_comes_from_a_class_named_for_its_role(class_name: str, expected: str) -> None:
+    source = _WEATHER + f"""
+class {class_name}:
+    def _request(self, path: str) -> dict:
+        try:
+            return httpx.get(f"https://weather.example{{path}}").json()
+        except httpx.HTTPError as e:
+            raise RuntimeError(str(e)) from e
+
+
+@mcp.tool
+def get_forecast(city: str) -> dict:
+    return {class_name}()._request(f"/forecast/{{city}}")
+"""
+    out = fixed(source)
+    assert f'            raise RuntimeError("{expected}") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_named_operation_of_the_try_needs_no_value() -> None:
+    source = _TRACKER + """
+@mcp.tool
+def ticket(ctx: Context, key: str) -> dict:
+    try:
+        return CLIENT.get_issue(key)
+    except httpx.HTTPError as e:
+        return {"error": str(e)}
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Could not get issue") from e' in out
+    assert fixed(out) == out
+
+
 def test_mcp002_message_names_the_one_operation_of_the_try_and_its_value() -> None:
     # A context manager's name is no action; the `try` runs one git operation on a parameter.
     source = """\

@@ -83,13 +83,15 @@ def action(name: str, *, bare: bool = False) -> str | None:
 
 def method_of_service(fn: FunctionFacts) -> str | None:
     """"Goatcounter request failed" for `GoatcounterClient._request`: the service the class talks
-    to (its name without the role suffix) and what the method does. None outside a class, or when
-    the class name is only a role (`Client`)."""
+    to (its name without the role suffix) and what the method does. None outside a class, for a
+    class that names no role (`DocumentProcessor` is no service), or one that is only a role
+    (`Client`)."""
     if not fn.class_name:
         return None
-    service = _ROLE_SUFFIX.sub("", fn.class_name.lstrip("_"))
+    name = fn.class_name.lstrip("_")
+    service = _ROLE_SUFFIX.sub("", name)
     words = name_words(fn.name)
-    if not service or not words or not service[0].isupper():
+    if service == name or not service or not words or not service[0].isupper():
         return None
     return f"{service} {' '.join(words)} failed"
 
