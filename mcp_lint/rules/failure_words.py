@@ -57,7 +57,7 @@ _OBJECT_VERBS = frozenset(
 _BULK_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
 # What an author calls a value that was rejected: "Invalid timezone: {e}", "could not parse date {e}".
 _VALUE_WORDS = re.compile(
-    r"(?i)^\s*(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
+    r"(?i)^\s*(?:\[?err(?:or)?\]?\s*[:\-–—]\s*)?(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
     r"|(?:could\s+not|cannot|can't|failed\s+to|unable\s+to)\s+parse)\s+(?:the\s+|an?\s+)?"
     r"(?P<kind>[a-z][a-z0-9 _-]*?)\s*(?:[:=]\s*|\s-\s*|\s+)\{\}\s*$"
 )
