@@ -1897,6 +1897,25 @@ def git_switch(repo_path: str, branch: str) -> str:
     assert fixed(out) == out
 
 
+def test_mcp002_a_call_that_only_schedules_another_is_no_operation() -> None:
+    # `asyncio.create_task` runs the operation; it is not one.
+    source = _TRACKER + """
+import asyncio
+
+
+@mcp.tool
+async def page(ctx: Context, page_id: str) -> dict:
+    try:
+        task = asyncio.create_task(CLIENT.fetch_page(page_id))
+        return await task
+    except httpx.HTTPError as e:
+        return {"error": str(e)}
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Could not fetch page") from e' in out
+    assert fixed(out) == out
+
+
 def test_mcp002_no_operation_named_when_the_try_runs_several() -> None:
     # Two operations: naming one would guess which failed; the tool's name says what it does.
     source = """\
@@ -1954,7 +1973,12 @@ async def get_forecast(city: str) -> str:
     return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
 """
     out = fixed(source)
-    assert 'raise ToolError("Could not get forecast") from e' in out
+    assert (
+        "        except httpx.HTTPError as e:\n"
+        '            logger.exception("Could not get forecast")\n'
+        '            raise ToolError("Could not get forecast") from e\n'
+    ) in out
+    assert "\x00" not in out
     assert fixed(out) == out
 
 

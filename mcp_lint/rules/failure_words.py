@@ -53,6 +53,8 @@ _OBJECT_VERBS = frozenset(
     "open checkout clone delete remove fetch download resolve lookup connect switch merge rename restore archive "
     "install uninstall deploy restart cancel approve reject pull push".split()
 )
+# Modules whose calls run other code (`asyncio.create_task(...)`): no operation of their own.
+_PLUMBING = frozenset({"asyncio", "anyio", "trio", "threading", "concurrent", "functools"})
 # Values too big or too raw to put into a message: the operation's words say enough.
 _BULK_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
 # What an author calls a value that was rejected: "Invalid timezone: {e}", "could not parse date {e}".
@@ -121,7 +123,7 @@ def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | N
     bound = _bound_in(handler.try_node.body)
     for call in _calls(handler.try_node.body):
         callee = dotted(call.func)
-        if callee is None:
+        if callee is None or callee.split(".")[0] in _PLUMBING:
             continue
         words = name_words(last_name(callee))
         if len(words) > 1 and words[0] in VERBS:

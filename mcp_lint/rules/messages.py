@@ -217,28 +217,29 @@ class Message:
         """The message for a logging call: a `%s` format and its arguments (None when a format
         spec has no printf equivalent)."""
         arguments: list[str] = []
-        bodies: list[tuple[Part, list[str]]] = []
+        # (text, is a field): a field is written as is, text has its % doubled when there are arguments.
+        bodies: list[tuple[Part, list[tuple[str, bool]]]] = []
         for part in self.parts:
-            chunks: list[str] = []
+            chunks: list[tuple[str, bool]] = []
             for piece in part.pieces:
                 if isinstance(piece, Text):
-                    chunks.append(_unescape(piece.raw, piece.braces_escaped))
+                    chunks.append((_unescape(piece.raw, piece.braces_escaped), False))
                     continue
                 kind = {"r": "r", "a": "a"}.get(piece.conversion or "", "s")
                 if piece.spec and not _PRINTF_SPEC.match(piece.spec):
                     # `{n:>10}`: no printf equivalent; format() gives the same text for %s.
                     if piece.conversion or '"' in piece.spec or "\\" in piece.spec:
                         return None
-                    chunks.append("\0%s")
+                    chunks.append(("%s", True))
                     arguments.append(f'format({piece.source}, "{piece.spec}")')
                     continue
-                chunks.append("\0%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""))
+                chunks.append(("%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""), True))
                 arguments.append(piece.source)
             bodies.append((part, chunks))
         rendered = []
         for part, chunks in bodies:
             # logging applies `%` only when there are arguments: only then a literal % doubles.
-            text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
+            text = "".join(c if field else (c.replace("%", "%%") if arguments else c) for c, field in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
 
