@@ -303,8 +303,9 @@ def note(note_id: str) -> str:
                     "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
                     "error and the model never sees it"
                 )
-            elif latent.get("api") == "v1" and fam.channels() and all(c.v1_constructor_crashes for c in fam.channels()):
-                phrase = "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+            elif latent.get("api") == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
+                series = " / ".join(sorted({row.series for row in fam.channels()}))
+                phrase = f"on {series} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
                 phrase = channel_phrase_for_raise(fam, tool)
             verb = "raises"

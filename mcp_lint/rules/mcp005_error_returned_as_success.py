@@ -7,11 +7,11 @@ from dataclasses import replace
 from typing import Iterable
 
 import libcst as cst
-from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
+from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -274,9 +274,7 @@ def check_health() -> dict:
             )
         elif reach.lowlevel:
             instead = "return CallToolResult(..., isError=True) instead"
-        elif reach.framework.family.value == "fastmcp" and reach.framework.versions and all(
-            Version(v) >= Version("3.4") for v in reach.framework.versions
-        ):
+        elif reach.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
             instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
             instead = "raise ToolError instead"
