@@ -738,10 +738,6 @@ class FrameworkContext:
     versions: tuple[str, ...]
     pinned_by: str = ""  # where the versions came from ("" = not pinned: all releases)
 
-    @property
-    def major_versions(self) -> frozenset[int]:
-        return frozenset(version(v).major for v in self.versions)
-
     def channels(self) -> list[Channel]:
         """The distinct rows of the candidate releases, oldest first."""
         seen: dict[Channel, None] = {}
