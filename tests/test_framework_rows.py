@@ -313,3 +313,13 @@ def test_describe_keeps_one_label_per_line_of_releases() -> None:
     assert FrameworkContext(X, ("3.0.0", "3.4.11"), "pyproject.toml").describe() == "fastmcp 3.x (from pyproject.toml)"
     assert FrameworkContext(X, ("2.3.0", "2.5.0")).describe() == "fastmcp 2.x"
     assert FrameworkContext(S, ("2.0.0", "2.3.0")).describe() == "mcp 2.0 MCPServer / mcp 2.1+ MCPServer"
+
+
+def test_describe_where_names_the_releases_a_fact_holds_on() -> None:
+    pinned = FrameworkContext(X, ("2.14.7", "3.0.0", "3.4.11", "4.2.0"), "pyproject.toml")
+    serialized = pinned.describe_where(lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT) is False)
+    assert serialized == "fastmcp 2.x / fastmcp 3.x (from pyproject.toml)"
+    assert pinned.describe_where(lambda row: row.v1_constructor_fails) == "fastmcp 4.x (from pyproject.toml)"
+    assert pinned.describe_where(lambda row: False) == ""
+    mcp2 = channel(S, "2.3.0")
+    assert mcp2 is not None and mcp2.v1_constructor_fails and not mcp2.v1_constructor_crashes

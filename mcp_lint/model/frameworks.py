@@ -20,10 +20,12 @@ The API rules call:
 - ``row.unexpected_exception(mask_setting)``, ``row.masks_unexpected_exceptions(mask_setting)``,
   ``row.exception_text_reaches_model(mask_setting)``, ``row.protocol_error_under(mask_setting)``.
 - ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None when
-  the doc says nothing), ``row.v1_constructor_crashes``, ``row.has_mask_setting``.
+  the doc says nothing), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
+  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``.
 - ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
   candidate release (what a rule may report when the version is unknown), ``any(pred)``,
-  ``newest()`` (what a fresh install gets), ``describe()`` (what a message assumed), and
+  ``newest()`` (what a fresh install gets), ``describe()`` (what a message assumed),
+  ``describe_where(pred)`` (the releases on which a fact holds), and
   ``protocol_error_phrase(tool)`` (MCP001's wording, rendered from the rows).
 """
 
@@ -448,6 +450,12 @@ class Channel:
         return self.v1_constructor is Construction.TYPE_ERROR
 
     @property
+    def v1_constructor_fails(self) -> bool:
+        """`McpError(ErrorData(...))` cannot work: TypeError (fastmcp 4.x) or no McpError name to
+        import (mcp 2.x, where `MCPError(ErrorData(...))` is the TypeError)."""
+        return self.v1_constructor in (Construction.TYPE_ERROR, Construction.IMPORT_ERROR)
+
+    @property
     def middleware_transforms_tool_errors(self) -> bool | None:
         """Does ErrorHandlingMiddleware() rewrite tool failures? None: the doc says nothing."""
         return None if self.error_middleware is None else True
@@ -761,6 +769,13 @@ class FrameworkContext:
     def any(self, holds: Callable[[Channel], bool | None]) -> bool:
         """Does `holds` hold on some candidate release?"""
         return any(holds(row) is True for row in self.channels())
+
+    def describe_where(self, holds: Callable[[Channel], bool | None]) -> str:
+        """The labels of the candidate rows on which `holds` is true, with their source ('fastmcp
+        2.x / fastmcp 3.x (from pyproject.toml)'): for a message about a fact that holds only on
+        some of the releases the project may run."""
+        labels = sorted({row.label for row in self.channels() if holds(row) is True})
+        return " / ".join(labels) + self.source if labels else ""
 
     def newest(self) -> tuple[str, Channel | None] | None:
         """The newest candidate release (what a fresh install gets) and its channel row."""
