@@ -67,16 +67,6 @@ def toolerror_available(reach: ReachContext) -> bool:
     return reach.framework.family in TOOL_ERROR_IMPORT
 
 
-def pinned(framework: FrameworkContext) -> str:
-    """" (from pyproject.toml)" when the versions come from the project's pins, else ""."""
-    return framework.source
-
-
-def channel_phrase_for_raise(framework: FrameworkContext, tool: str) -> str:
-    """What the model receives when a tool raises McpError/MCPError, per the framework table."""
-    return framework.protocol_error_phrase(tool)
-
-
 def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
     from mcp_lint.model.frameworks import (
         LEGITIMATE_PROTOCOL_ERRORS,

@@ -27,7 +27,6 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.common import (
     arg,
-    channel_phrase_for_raise,
     decode_range,
     describe_failure,
     encode_range,
@@ -307,7 +306,7 @@ def note(note_id: str) -> str:
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
                 phrase = f"on {series} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
-                phrase = channel_phrase_for_raise(fam, tool)
+                phrase = fam.protocol_error_phrase(tool)  # rendered from the framework table
             verb = "raises"
         else:
             phrase = "the client gets a JSON-RPC error and the model never sees it"
