@@ -30,6 +30,13 @@ _DOC_CANDIDATES = [base / "shared" / "docs" / "mcp-error-semantics.md" for base 
 DOC = next((path for path in _DOC_CANDIDATES if path.is_file()), None)
 
 DOC_LINES: dict[str, str] = {
+    '1 mcp 1.x high level': '| mcp 1.x high level | `mcp.server.fastmcp.FastMCP` (also `mcp.server.FastMCP`) | `@mcp.tool()` (must be called; bare `@mcp.tool` raises `TypeError`), `mcp.add_tool(fn, name=...)`, `FastMCP(tools=[Tool.from_function(fn)])` (1.9+), `Tool` from `mcp.server.fastmcp.tools` | `@mcp.resource("uri")`, `@mcp.prompt()`, `@mcp.completion()` |',
+    '1 mcp 1.x low level': '| mcp 1.x low level | `mcp.server.lowlevel.Server` (also `mcp.server.Server`) | `@server.call_tool()` (kwarg `validate_input=True` from 1.10) + `@server.list_tools()`; handler signature `(name, arguments)`; raw `server.request_handlers[types.CallToolRequest] = h` bypasses the decorator | `@server.read_resource()`, `@server.list_resources()`, `@server.list_resource_templates()`, `@server.get_prompt()`, `@server.list_prompts()` |',
+    '1 mcp 2.x high level': '| mcp 2.x high level | `mcp.server.mcpserver.MCPServer` (also `mcp.server.MCPServer`). `import mcp.server.fastmcp` raises `ModuleNotFoundError` with a migration hint | `@mcp.tool()` (bare form raises `TypeError`), `mcp.add_tool(fn, ...)`, `MCPServer(tools=[Tool.from_function(fn)])` with `Tool` from `mcp.server.mcpserver.tools` | `@mcp.resource("uri")`, `@mcp.prompt()`, `@mcp.completion()`, `MCPServer(resources=[...])` |',
+    '1 mcp 2.x low level': '| mcp 2.x low level | `mcp.server.lowlevel.Server` (also `mcp.server.Server`) | **no decorators**: constructor kwargs `Server(name, on_call_tool=h, on_list_tools=...)` or `server.add_request_handler("tools/call", CallToolRequestParams, h)`; handler signature `async (ctx, params)` | `on_read_resource=`, `on_list_resources=`, `on_list_resource_templates=`, `on_get_prompt=`, `on_list_prompts=`, `on_completion=` |',
+    '1 fastmcp 2.x': '| fastmcp 2.x | `fastmcp.FastMCP` | `@mcp.tool()`, `@mcp.tool("name")`, `@mcp.tool(name=...)`, `mcp.tool(fn, name=...)`; bare `@mcp.tool` only from 2.7. In 2.x the decorator returns a `FunctionTool`, not the function. `mcp.add_tool(fn, ...)` up to 2.6, `mcp.add_tool(Tool)` from 2.7; `Tool.from_function` / `FunctionTool.from_function` (`fastmcp.tools`); `Tool.from_tool` (transforms); `mcp.mount(prefix, server)` (2.3) → `mount(server, prefix=)` (later 2.x); `import_server`, `FastMCP.from_openapi`, `FastMCP.as_proxy`; `fastmcp.contrib.mcp_mixin` `@mcp_tool` on methods | `@mcp.resource("uri")` (URI required), `@mcp.prompt` / `@mcp.prompt()` |',
+    '1 fastmcp 3.x': '| fastmcp 3.x | `fastmcp.FastMCP` | as 2.x, plus: decorators return the original function (setting `decorator_mode`, `"object"` deprecated); `mcp.add_tool(Tool or callable)`; standalone `@tool` (`from fastmcp.tools import tool`) only attaches metadata and needs `mcp.add_tool(fn)`; `mount(server, namespace=)` (`prefix=` deprecated); providers (`LocalProvider`, `FileSystemProvider`) with their own `@provider.tool` | standalone `fastmcp.resources.resource`, `fastmcp.prompts.prompt` decorators too |',
+    '1 fastmcp 4.x': '| fastmcp 4.x | `fastmcp.FastMCP` | as 3.x; `import_server`/`as_proxy` gone (`fastmcp.server.create_proxy`); `FastMCPApp` (`fastmcp.apps`) `@app.tool` | same as 3.x |',
     '2a mcp 1.6/1.9': "| **mcp 1.6 / 1.9** FastMCP | R(`Error executing tool {name}: {msg}`) | R(`Error executing tool {name}: {message}`) — **not** a JSON-RPC error | R(`Error executing tool {name}: {e}`) — raw text (a `KeyError` shows as `'missing'`) | R(prefix + full pydantic text `1 validation error for {name}Arguments …` incl. input value and errors.pydantic.dev URL) | R(`Unknown tool: {name}`) |",
     '2a mcp 1.30': '| **mcp 1.30** FastMCP (same for 1.10–1.30) | same | same, except `UrlElicitationRequiredError` → E(-32042) from 1.25 | same | same (FastMCP registers the low-level handler with `validate_input=False`) | same |',
     '2a mcp 1.x low level': '| **mcp 1.x** low-level `@server.call_tool()` | — (no ToolError class; any exception) | R(`{message}`) — **not** a JSON-RPC error; only `UrlElicitationRequiredError` → E(-32042) (1.25+) | R(`{e}`) raw, no prefix | 1.10+: if the tool appears in `list_tools` and `validate_input=True`, R(`Input validation error: {jsonschema message}`) before the handler runs; 1.6/1.9: no validation | not detected by the SDK: the handler runs; whatever it raises becomes R(`{e}`) |',
@@ -98,6 +105,7 @@ KINDS: dict[str, Callable[[Channel], str | None]] = {
     "protocol_error_constructor": lambda row: row.protocol_error_constructor or None,
     "error_middleware": lambda row: None if row.error_middleware is None else row.error_middleware.value,
     "mask_setting": lambda row: f"{row.mask_setting} / {row.mask_env}" if row.mask_setting else "—",
+    "server_class": lambda row: f"`{row.server_class}`" if row.server_class else None,
 }
 
 MCP1 = (Family.MCP_FASTMCP, Family.MCP_LOWLEVEL)
@@ -125,6 +133,14 @@ class Claim(NamedTuple):
 
 
 CLAIMS = (
+    # 1: the server class of each family.
+    Claim("1 mcp 1.x high level", 1, "server_class", MCP1_FASTMCP),
+    Claim("1 mcp 1.x low level", 1, "server_class", ((L, "1.9.4"), (L, "1.30.0"))),
+    Claim("1 mcp 2.x high level", 1, "server_class", MCP2_SERVER),
+    Claim("1 mcp 2.x low level", 1, "server_class", ((L, "2.0.0"), (L, "2.3.0"))),
+    Claim("1 fastmcp 2.x", 1, "server_class", ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214)),
+    Claim("1 fastmcp 3.x", 1, "server_class", FASTMCP_3),
+    Claim("1 fastmcp 4.x", 1, "server_class", FASTMCP_4),
     # 2a: what the client receives when a tool raises.
     Claim("2a mcp 1.6/1.9", 1, "tool_error", MCP1_FASTMCP),
     Claim("2a mcp 1.6/1.9", 2, "protocol_error", MCP1_FASTMCP),
@@ -288,6 +304,9 @@ def test_the_api_answers_from_the_rows() -> None:
     assert fastmcp4.middleware_hides_tool_errors and fastmcp4.v1_constructor_crashes
     mcp23 = channel(S, "2.3.0")
     assert mcp23 and mcp23.masks_unexpected_exceptions(False) and mcp23.middleware_transforms_tool_errors is None
+    assert mcp118.error_result_shapes == () and mcp119.error_result_shapes == (ResultShape.CALL_TOOL_RESULT,)
+    assert fastmcp34.error_result_shapes == (ResultShape.TOOL_RESULT,)
+    assert set(fastmcp4.error_result_shapes) == set(ResultShape)
     mcp130 = channel(F, "1.30.0")
     assert mcp130 and not mcp130.masks_unexpected_exceptions(True)  # mcp 1.x has no masking setting
 

@@ -16,7 +16,8 @@ The API rules call:
 
 - ``channel(family, release)``: the row of one release.
 - ``row.error_result(shape, structured_return=...)`` / ``row.error_result_survives(shape)``:
-  ``CallToolResult(isError=True)``, ``CallToolResult(is_error=True)``, ``ToolResult(is_error=True)``.
+  ``CallToolResult(isError=True)``, ``CallToolResult(is_error=True)``, ``ToolResult(is_error=True)``;
+  ``row.error_result_shapes``: the shapes that work (empty: raise ToolError instead).
 - ``row.unexpected_exception(mask_setting)``, ``row.masks_unexpected_exceptions(mask_setting)``,
   ``row.exception_text_reaches_model(mask_setting)``, ``row.protocol_error_under(mask_setting)``.
 - ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None when
@@ -413,6 +414,11 @@ class Channel:
         """Does `shape` reach the client as an error result (isError: true)? None: unknown."""
         outcome = self.error_result(shape, structured_return=structured_return)
         return None if outcome is None else outcome is ResultOutcome.DELIVERED
+
+    @property
+    def error_result_shapes(self) -> tuple[ResultShape, ...]:
+        """The ways of returning an error result that work on this row (none: raise instead)."""
+        return tuple(shape for shape, outcome in self.error_results if outcome is ResultOutcome.DELIVERED)
 
     def unexpected_exception(self, mask_setting: bool = False) -> Failure:
         """What the client receives for a non-ToolError exception, with the masking setting on
