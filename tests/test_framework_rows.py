@@ -342,3 +342,13 @@ def test_describe_where_names_the_releases_a_fact_holds_on() -> None:
     assert pinned.describe_where(lambda row: False) == ""
     mcp2 = channel(S, "2.3.0")
     assert mcp2 is not None and mcp2.v1_constructor_fails and not mcp2.v1_constructor_crashes
+
+
+def test_first_release_where_a_fact_holds() -> None:
+    from mcp_lint.model.frameworks import first_release_where
+
+    assert first_release_where(L, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT)) == "1.19"
+    assert first_release_where(X, lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)) == "3.4"
+    assert first_release_where(X, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT)) == "4.0"
+    assert first_release_where(S, lambda row: row.masks_unexpected_exceptions(False)) == "2.1"
+    assert first_release_where(F, lambda row: row.masks_unexpected_exceptions(False)) is None

@@ -14,7 +14,8 @@ and the constructor shapes (``v1_constructor``, ``protocol_error_constructor``, 
 
 The API rules call:
 
-- ``channel(family, release)``: the row of one release.
+- ``channel(family, release)``: the row of one release; ``first_release_where(family, pred)``:
+  the release from which a fact holds.
 - ``row.error_result(shape, structured_return=...)`` / ``row.error_result_survives(shape)``:
   ``CallToolResult(isError=True)``, ``CallToolResult(is_error=True)``, ``ToolResult(is_error=True)``;
   ``row.error_result_shapes``: the shapes that work (empty: raise ToolError instead).
@@ -711,6 +712,15 @@ def channel(family: Family, release: str) -> Channel | None:
 def family_majors(family: Family) -> frozenset[int]:
     """The major versions a family's rows cover (mcp FastMCP: {1}, MCPServer: {2})."""
     return frozenset(version(row.since).major for row in FRAMEWORK_TABLE.get(family, ()))
+
+
+def first_release_where(family: Family, holds: Callable[[Channel], bool | None]) -> str | None:
+    """The lowest release from which `holds` is true on every later row of `family` ('1.19' for
+    a low-level CallToolResult(isError=True)), None when it is false on the newest row."""
+    since = None
+    for row in FRAMEWORK_TABLE.get(family, ()):
+        since = (since or row.since) if holds(row) is True else None
+    return since
 
 
 def high_level_family(specifier: str) -> Family:

@@ -11,7 +11,7 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
-from mcp_lint.model.frameworks import ResultShape
+from mcp_lint.model.frameworks import ResultShape, first_release_where
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -268,9 +268,10 @@ def check_health() -> dict:
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
         if reach.lowlevel and not lowlevel_result_supported(reach.framework):
+            since = first_release_where(reach.framework.family, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
             instead = (
                 "raise an exception with the message instead (the low-level Server turns it into isError: true; "
-                "returning CallToolResult(isError=True) works only from mcp 1.19)"
+                f"returning CallToolResult(isError=True) works only from mcp {since})"
             )
         elif reach.lowlevel:
             instead = "return CallToolResult(..., isError=True) instead"
