@@ -352,3 +352,7 @@ def test_first_release_where_a_fact_holds() -> None:
     assert first_release_where(X, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT)) == "4.0"
     assert first_release_where(S, lambda row: row.masks_unexpected_exceptions(False)) == "2.1"
     assert first_release_where(F, lambda row: row.masks_unexpected_exceptions(False)) is None
+
+
+def test_every_vendored_line_backs_a_claim() -> None:
+    assert set(DOC_LINES) == {claim.line for claim in CLAIMS}
