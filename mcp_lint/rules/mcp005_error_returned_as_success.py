@@ -9,7 +9,9 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
 from mcp_lint.model.frameworks import ResultShape, first_release_where
 from mcp_lint.model.names import dotted, last_name
