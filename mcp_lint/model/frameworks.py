@@ -550,13 +550,21 @@ _MCP2_SERVER = Channel(
     other_exception=Failure(_W, "Error executing tool {name}: {e}"),
     validation_failure=Failure(_W, "Error executing tool {name}: {pydantic}"),
     error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.DELIVERED),
-    structured_error_result=ResultOutcome.DELIVERED,  # output validation skipped when is_error
+    # Not in the doc, which read 2.0 from 2.3's code: mcp 2.0.1 still validates an error result's
+    # structuredContent against the output model (func_metadata.convert_result, as mcp 1.19-1.30);
+    # 2.1.0 skips it (`not result.is_error`). Run by tests/semantics on 2.0.1 and 2.3.0.
+    structured_error_result=ResultOutcome.OUTPUT_VALIDATED,
     v1_constructor=Construction.IMPORT_ERROR,
     protocol_error_constructor=_V2_ERROR,
     server_class="mcp.server.mcpserver.MCPServer",
 )
 _MCP2_SERVER_21 = replace(
-    _MCP2_SERVER, since="2.1", span="2.1–2.3", label="mcp 2.1+ MCPServer", other_exception=Failure(_M, "Error executing tool {name}")
+    _MCP2_SERVER,
+    since="2.1",
+    span="2.1–2.3",
+    label="mcp 2.1+ MCPServer",
+    other_exception=Failure(_M, "Error executing tool {name}"),
+    structured_error_result=ResultOutcome.DELIVERED,  # §3 / §8 mcp 2.3: output validation skipped when is_error
 )
 
 # Low-level servers (doc 2a "mcp 1.x low-level", "mcp 2.x low-level"; 3; 5).
