@@ -14,7 +14,7 @@ from mcp_lint.rules.base import (
     PH_CALL_TOOL_RESULT,
     PH_TEXT_CONTENT,
     FileContext,
-    ReachContext,
+    RenderContext,
 )
 
 
@@ -64,7 +64,7 @@ def lowlevel_result_supported(framework: FrameworkContext) -> bool:
     return all(Version(v) >= Version("1.19") for v in framework.versions)
 
 
-def toolerror_available(reach: ReachContext) -> bool:
+def toolerror_available(reach: RenderContext) -> bool:
     return reach.framework.family in {Family.MCP_FASTMCP, Family.MCP_SERVER, Family.FASTMCP}
 
 
