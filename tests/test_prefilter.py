@@ -12,9 +12,9 @@ from mcp_lint.analysis import module_name_for
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
+from mcp_lint.module_names import module_name
 from mcp_lint.pins import PinSource
 from mcp_lint.pipeline import analyze_all, link
-from mcp_lint.module_names import module_name
 from mcp_lint.prefilter import is_seed
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -460,6 +460,38 @@ def test_the_cheap_trace_finds_what_the_full_trace_finds_and_looks_up_the_same_n
         assert full.looked == light.looked
         assert missed["full"] == missed["light"]
     assert missed["full"]  # the notes server calls a library: some names are not found
+
+
+def test_the_link_step_tells_its_callback_each_name_it_misses_and_what_it_was_looking_for(tmp_path: Path) -> None:
+    # Only server.py is analysed: every name it takes from the other modules is a miss.
+    from mcp_lint.project_links import Lookup, Project
+
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": (
+                "from mcp.server.fastmcp import Context\n\n"
+                "from app.errors import NotesError\n"
+                "from app.factory import make_server\n"
+                "from app.store import load\n\n"
+                "mcp = make_server()\n\n\n"
+                "@mcp.tool()\n"
+                "def read(key: str, ctx: Context) -> str:\n"
+                "    try:\n"
+                "        return load(key)\n"
+                "    except NotesError as e:\n"
+                "        return f'Error: {e}'\n"
+            ),
+        },
+    )
+    resolver = SettingsResolver(isolated=True)
+    (outcome,) = analyze_all([tmp_path / "app" / "server.py"], 1)
+    missed: set[tuple[str, Lookup]] = set()
+    Project([outcome.summary], PinSource(resolver), lambda name, lookup: missed.add((name, lookup))).traced_functions()
+    assert ("app.store.load", Lookup.FOLLOWED) in missed  # a helper the tool calls
+    assert ("app.factory.make_server", Lookup.REGISTRATION) in missed  # what made the tool's server
+    assert ("app.errors.NotesError", Lookup.EXCEPTION_CLASS) in missed  # a class the tool catches
 
 
 def test_a_class_looked_for_as_what_made_a_server_is_wanted_a_constructed_one_is_not(tmp_path: Path) -> None:
