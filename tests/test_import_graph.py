@@ -1,19 +1,18 @@
-"""No import cycle among mcp-lint's own modules, deferred (function-level) imports included.
+"""No import cycle among mcp-lint's own modules, deferred and TYPE_CHECKING imports included.
 
 A deferred import hides a cycle from Python but not from the reader: two modules that import each
 other, at any level, cannot be understood, tested or moved one without the other, and a lazy
 import that closes a cycle makes the cost of a step depend on which module happened to be imported
 first. So the graph counts every `import` statement wherever it is: module level, inside functions
-and methods, inside `try` and `if` blocks.
+and methods, inside `try` and `if` blocks, and under `if TYPE_CHECKING:` too. A type named in an
+annotation is part of a module's interface: a cycle through annotations is still two modules that
+only make sense together, and its remedy is the same, putting the shared type where both can
+import it (as model/exception_guards.py holds `Handler` for model/flow.py and model/facts.py).
+tests/test_model_layout.py checks the same within the model package.
 
-Two kinds of edge are left out, on purpose:
-
-* imports under `if TYPE_CHECKING:`. They never run, so they cannot leave a module half
-  initialised or drag a heavy step into a cheap run; they name a type in an annotation. Counting
-  them would forbid two dataclasses in two modules from referring to each other, whose only
-  remedies are merging the modules or annotating with `Any`: worse types, not better structure.
-* a module's parent packages. Python runs `pkg/__init__.py` before `pkg/mod.py` by its own rules
-  whichever module asked; that order is not a dependency the code chose.
+Left out on purpose: the edge from a module to its parent packages. Python runs `pkg/__init__.py`
+before `pkg/mod.py` by its own rules, whichever module asked; that order is not a dependency the
+code chose.
 """
 
 from __future__ import annotations
@@ -36,27 +35,13 @@ def _module_names() -> dict[str, Path]:
     return modules
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 class _Imports(ast.NodeVisitor):
-    """Every mcp_lint module a module imports at run time, with the line of the first import."""
+    """Every mcp_lint module a module imports, anywhere in it, with the line of the first import."""
 
     def __init__(self, module: str, is_package: bool, modules: dict[str, Path]) -> None:
         self.package = module if is_package else module.rpartition(".")[0]
         self.modules = modules
         self.found: dict[str, int] = {}
-
-    def visit_If(self, node: ast.If) -> None:
-        if _is_type_checking(node):
-            for statement in node.orelse:
-                self.visit(statement)
-            return
-        self.generic_visit(node)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -126,7 +111,7 @@ def test_mcp_lint_has_no_import_cycle() -> None:
     assert cycle is None, describe(cycle, graph)
 
 
-def test_the_graph_sees_deferred_imports_and_skips_type_checking_blocks(tmp_path: Path) -> None:
+def test_the_graph_sees_deferred_and_type_checking_imports() -> None:
     source = (
         "from typing import TYPE_CHECKING\n"
         "from mcp_lint import findings\n"
@@ -138,7 +123,7 @@ def test_the_graph_sees_deferred_imports_and_skips_type_checking_blocks(tmp_path
     )
     visitor = _Imports("mcp_lint.example", False, _module_names())
     visitor.visit(ast.parse(source))
-    assert visitor.found == {"mcp_lint.findings": 2, "mcp_lint.cache": 6, "mcp_lint.noqa": 7}
+    assert visitor.found == {"mcp_lint.findings": 2, "mcp_lint.config": 4, "mcp_lint.cache": 6, "mcp_lint.noqa": 7}
 
 
 def test_a_cycle_is_found_and_printed_with_its_lines() -> None:
