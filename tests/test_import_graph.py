@@ -132,3 +132,18 @@ def test_a_cycle_is_found_and_printed_with_its_lines() -> None:
     assert cycle == ["a", "b", "c", "a"]
     assert describe(cycle, graph) == "import cycle:\n  a imports b (line 3)\n  b imports c (line 10)\n  c imports a (line 42)"
     assert find_cycle({"a": {"b": 1}, "b": {}}) is None
+
+
+
+STEPS = {"mcp_lint.pipeline", "mcp_lint.scheduler", "mcp_lint.prefilter", "mcp_lint.project_links", "mcp_lint.analysis", "mcp_lint.rules"}
+
+
+def test_the_cache_is_storage_and_keys_only() -> None:
+    # The pipeline decides when the cache is read and filled; the cache names none of the steps.
+    assert not set(import_graph()["mcp_lint.cache"]) & STEPS
+
+
+def test_the_prefilter_drives_no_pool_and_the_link_step_knows_no_prefilter_and_no_cache() -> None:
+    graph = import_graph()
+    assert not {"mcp_lint.pipeline", "mcp_lint.scheduler"} & set(graph["mcp_lint.prefilter"])
+    assert not {"mcp_lint.prefilter", "mcp_lint.pipeline", "mcp_lint.scheduler", "mcp_lint.cache"} & set(graph["mcp_lint.project_links"])
