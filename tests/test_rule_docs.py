@@ -35,8 +35,8 @@ from pathlib import Path
 import pytest
 
 from mcp_lint.config import Settings, load_settings
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 from mcp_lint.registry import RULES, docs_dir, rule_doc
 
 # The options the semantics suite reads (tests/semantics/README.md); kept here so a page is parsed one way.
