@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 from .claims import claims, failed, is_protocol_error, is_result, text_of
 from .pages import Call, Example, Expect, examples
