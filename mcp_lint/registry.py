@@ -75,6 +75,22 @@ RULES: tuple[RuleInfo, ...] = (
         ALL_FRAMEWORKS,
     ),
     RuleInfo(
+        "MCP006",
+        "lost-error-flag",
+        "An error result that the resolved framework version turns into a success or a crash.",
+        "sometimes",
+        "unsafe",
+        ALL_FRAMEWORKS,
+    ),
+    RuleInfo(
+        "MCP007",
+        "unmasked-error-details",
+        "A server whose framework forwards the raw text of unexpected exceptions to the model.",
+        "sometimes",
+        "safe",
+        ("mcp 1.x", "mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
+    ),
+    RuleInfo(
         "MCP100",
         "unused-noqa",
         "A `# noqa: MCPxxx` comment suppresses nothing.",
@@ -87,7 +103,7 @@ RULES: tuple[RuleInfo, ...] = (
 
 _BY_CODE = {rule.code: rule for rule in RULES}
 # Rules that read the syntax tree (mcp_lint/rules/); MCP000 and MCP100 come from the driver.
-TREE_RULE_CODES = ("MCP001", "MCP002", "MCP003", "MCP004", "MCP005")
+TREE_RULE_CODES = ("MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP006", "MCP007")
 
 
 def get_rule(code: str) -> RuleInfo | None:

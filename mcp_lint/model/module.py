@@ -70,6 +70,12 @@ class ModuleModel:
     non_servers: set[str] = field(default_factory=set)
     # A server constructor here passes `mask_error_details=True` (fastmcp).
     masks_errors: bool = False
+    # Calls of a framework's own high-level server class (`FastMCP(...)`, `MCPServer(...)`):
+    # (the call, its family, the qualified class, the enclosing function's key or None). MCP007
+    # reports there; the assignment that names the server is in `constructed_as`.
+    server_constructors: list[tuple[cst.Call, Family, str, str | None]] = field(default_factory=list)
+    # id(constructor call) -> the server variable's key it is assigned to (`pkg.app.mcp`).
+    constructed_as: dict[int, str] = field(default_factory=dict)
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
@@ -539,6 +545,21 @@ class _ModuleWalker(FastVisitor):
         elif receiver.is_ is Is.UNKNOWN and receiver.key and key not in self.model.servers:
             self.model.server_sources[key] = receiver.key
 
+    def _name_constructed(self, target: cst.BaseExpression, value: cst.BaseExpression, receiver: Receiver | None) -> None:
+        """`mcp = FastMCP(...)`: remember the key the constructed server is reached by."""
+        call = _unwrap_await(value)
+        if receiver is None or receiver.is_ is not Is.SERVER or not isinstance(call, cst.Call):
+            return
+        frame = self.frames[-1] if self.frames else None
+        name = dotted(target)
+        if name is None or (frame is not None and frame.kind == "function" and "." not in name and name not in frame.globals):
+            return  # a function's local: its registrations carry no key either
+        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+            key = f"{frame.qual}.{name}"
+        else:
+            key = self._key(name)
+        self.model.constructed_as[id(call)] = key
+
     def visit_Assign(self, node: cst.Assign) -> None:
         if self.frames and self.frames[-1].kind == "function":
             value = _unwrap_await(node.value)
@@ -549,6 +570,7 @@ class _ModuleWalker(FastVisitor):
         receiver = self._receiver_of_value(node.value)
         for target in node.targets:
             self._bind(target.target, receiver)
+            self._name_constructed(target.target, node.value, receiver)
             self._track_function_alias(target.target, node.value)
             self._raw_request_handler(target.target, node.value)
         if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
@@ -564,6 +586,8 @@ class _ModuleWalker(FastVisitor):
             if annotated.is_ is not Is.UNKNOWN:
                 receiver = annotated
         self._bind(node.target, receiver)
+        if node.value is not None:
+            self._name_constructed(node.target, node.value, receiver)
         if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
             self._module_constant(node.target.value, node.value)
         self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))
@@ -711,6 +735,9 @@ class _ModuleWalker(FastVisitor):
             return
         constructed = self._receiver_of_callee(func)
         if constructed.is_ is Is.SERVER and constructed.family is not None:
+            if resolved in SERVER_CLASSES:  # the framework's class itself, not a subclass or factory
+                function = self.frames[-1].qual if self.frames and self.frames[-1].kind == "function" else None
+                self.model.server_constructors.append((node, constructed.family, resolved, function))
             self._constructor_arguments(node, constructed.family)
             return
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):

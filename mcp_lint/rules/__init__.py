@@ -20,6 +20,8 @@ RULE_CLASSES: dict[str, tuple[str, str]] = {
     "MCP003": ("mcp003_vague_error_message", "VagueErrorMessage"),
     "MCP004": ("mcp004_mutation_before_validation", "MutationBeforeValidation"),
     "MCP005": ("mcp005_error_returned_as_success", "ErrorReturnedAsSuccess"),
+    "MCP006": ("mcp006_lost_error_flag", "LostErrorFlag"),
+    "MCP007": ("mcp007_unmasked_error_details", "UnmaskedErrorDetails"),
 }
 
 

@@ -1,0 +1,409 @@
+"""MCP007 unmasked-error-details: a server whose framework forwards the raw text of unexpected
+exceptions to the model, with tools whose I/O no `try` handles.
+
+Unlike the other rules it reports at a server constructor (`mcp = FastMCP("notes")`), not in a
+function: per file, `server_sites` records each constructor and `check` marks the first I/O call
+of each function that no handler wraps (a marker latent, never rendered itself); the link step
+(`server_findings`) ties the tools registered on a server to their first unwrapped I/O, into
+helpers too, and renders one finding per server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+import libcst as cst
+from packaging.specifiers import SpecifierSet
+
+from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.model.facts import NARROW_BUILTIN_ERRORS, CallFact, FunctionFacts, TryGuard
+from mcp_lint.model.frameworks import Family, FrameworkContext, version
+from mcp_lint.model.module import ModuleModel
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import Latent, ModuleSummary, ServerSite
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule, format_tools
+
+if TYPE_CHECKING:
+    from mcp_lint.linker import Project, _Reach
+
+# -- Version facts (mcp-error-semantics.md), one place. Whether a release forwards the text of
+# an unexpected exception is the channel row's `other_exception_text_reaches_model` (§2a), judged
+# on the newest release the pins allow (FrameworkContext.newest). The rest:
+_FACTS: dict[tuple[str, Family], str] = {
+    # §8 fastmcp bisect: `mask_error_details` exists from 2.5 (2.4 masked every exception, with no setting).
+    ("mask-switch", Family.FASTMCP): ">=2.5",
+}
+# §2a: the text the client receives for an unexpected exception, per family ({tool} = its name).
+_FORWARDED_AS = {
+    Family.FASTMCP: "'Error calling tool '{tool}': <exception text>'",
+    Family.MCP_FASTMCP: "'Error executing tool {tool}: <exception text>'",
+    Family.MCP_SERVER: "'Error executing tool {tool}: <exception text>'",
+}
+# §9 "Masking switches": what the environment variable must say (fastmcp settings read it).
+_ENV_SWITCH = re.compile(r"FASTMCP_MASK_ERROR_DETAILS[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b", re.I)
+# Files of a project that set its server's environment.
+_CONFIG_FILE = re.compile(r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$", re.I)
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def holds(fact: str, family: Family, release: str) -> bool:
+    specifier = _FACTS.get((fact, family))
+    return specifier is not None and SpecifierSet(specifier).contains(version(release), prereleases=True)
+
+
+# -- I/O: calls whose failure is an exception from the outside world ---------------------------
+_IO_MODULES = frozenset(
+    {
+        "httpx", "requests", "aiohttp", "urllib", "urllib3", "http", "socket", "ssl", "subprocess",
+        "sqlite3", "aiosqlite", "psycopg", "psycopg2", "psycopg_pool", "asyncpg", "pymysql", "aiomysql",
+        "mysql", "MySQLdb", "redis", "pymongo", "motor", "boto3", "botocore", "aioboto3", "aiobotocore",
+        "google", "azure", "openai", "anthropic", "smtplib", "imaplib", "ftplib", "paramiko", "asyncssh",
+        "docker", "kubernetes", "sqlalchemy", "elasticsearch", "opensearchpy", "shutil", "aiofiles",
+        "github", "gitlab", "slack_sdk", "notion_client", "jira", "atlassian", "playwright", "selenium",
+        "grpc", "websockets", "ldap3", "neo4j", "clickhouse_connect", "duckdb", "snowflake", "pysnmp",
+        "tweepy", "stripe", "twilio", "praw", "spotipy", "yfinance", "feedparser", "git",
+    }
+)
+_OS_IO = frozenset(
+    {
+        "os.remove", "os.unlink", "os.rename", "os.replace", "os.makedirs", "os.mkdir", "os.rmdir",
+        "os.listdir", "os.scandir", "os.stat", "os.system", "os.popen", "os.chdir", "os.open",
+        "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "asyncio.open_connection",
+    }
+)
+_PATH_IO_METHODS = frozenset({"read_text", "write_text", "read_bytes", "write_bytes", "unlink", "mkdir", "rmdir", "iterdir", "touch"})
+# A receiver named like a client (`client`, `self.http`, `db`, `cursor`), not `client_config`.
+_CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
+# Methods of a client-like object that only read local state.
+_LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy", "keys", "values", "items", "format", "get_config", "headers"})
+
+
+def is_io_call(call: CallFact, ctx: FileContext) -> bool:
+    node = call.node
+    written = dotted(node.func) or ""
+    resolved = call.callee or ctx.model.aliases.resolve(node.func) or written
+    if written == "open" or resolved in {"builtins.open", "io.open"} or resolved in _OS_IO:
+        return True
+    if resolved.split(".")[0] in _IO_MODULES and not last_name(resolved)[:1].isupper():
+        return True  # `httpx.get(url)`, `subprocess.run(...)`; building `httpx.AsyncClient()` sends nothing
+    if not isinstance(node.func, cst.Attribute):
+        return False
+    method = node.func.attr.value
+    if method in _PATH_IO_METHODS:
+        return True
+    receiver = dotted(node.func.value) or ""
+    return bool(receiver) and method not in _LOCAL_METHODS and bool(_CLIENT_LIKE.search(receiver.rsplit(".", 1)[-1]))
+
+
+def wraps(guard: TryGuard) -> bool:
+    """Does this `try` handle an I/O failure (a broad clause, or one naming a non-builtin or OS
+    class) without a bare `raise`? What its handler then sends is MCP002's question."""
+    for caught, reraises, _ in guard:
+        if reraises:
+            continue
+        if "*" in caught or any(name not in NARROW_BUILTIN_ERRORS for name in caught):
+            return True
+    return False
+
+
+# -- per file --------------------------------------------------------------------------------
+def server_sites(model: ModuleModel, ctx: FileContext, module: cst.Module, layout: dict[int, tuple[int, int, tuple[str, ...]]]) -> list[ServerSite]:
+    """Each call of a framework's high-level server class (not a proxy, provider or app)."""
+    out: list[ServerSite] = []
+    tops: dict[int, tuple[int, cst.CSTNode]] | None = None
+    for call, family, cls, function in model.server_constructors:
+        if family not in _FORWARDED_AS or last_name(cls) not in {"FastMCP", "MCPServer"}:
+            continue
+        if function is not None and function in model.functions:
+            ctx.current = model.functions[function].node
+        else:
+            if tops is None:  # module- and class-level statements holding a constructor call
+                wanted = {id(c) for c, _, _, f in model.server_constructors if f is None or f not in model.functions}
+                tops = {}
+                for index, statement in enumerate(module.body):
+                    for node in descendants(statement, into_scopes=False):
+                        if id(node) in wanted:
+                            tops[id(node)] = (index, statement)
+            found = tops.get(id(call))
+            if found is None:
+                continue
+            ctx.hint(found[1], found[0])
+            ctx.current = found[1]
+        out.append(_site(call, family, cls, function or "", model, ctx))
+    ctx.current = None
+    return out
+
+
+def _site(call: cst.Call, family: Family, cls: str, function: str, model: ModuleModel, ctx: FileContext) -> ServerSite:
+    where = ctx.range(call)
+    masking = ""
+    for argument in call.args:
+        if argument.star == "**":
+            masking = masking or "**"
+        elif argument.keyword is not None and argument.keyword.value == "mask_error_details":
+            masking = ctx.code(argument.value).strip()
+    if call.args:
+        end = ctx.range(call.args[-1].value).end
+        insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
+    else:  # `FastMCP()`: inside the parentheses
+        insert_at, text = Location(where.end.line, where.end.column), "mask_error_details=True"
+    return ServerSite(
+        key=model.constructed_as.get(id(call), ""),
+        family=family,
+        cls=cls,
+        function=function,
+        location=Location(where.start.line, where.start.column + 1),
+        end_location=Location(where.end.line, where.end.column + 1),
+        statement=" ".join(ctx.code(call).split()),
+        rows=(where.start.line, where.end.line),
+        masking=masking,
+        insert_at=insert_at,
+        insert_text=text,
+    )
+
+
+class UnmaskedErrorDetails(Rule):
+    code = "MCP007"
+    name = "unmasked-error-details"
+
+    INVALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+            flagged=(4,),
+            target="fastmcp>=2.5",
+            fixed="""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather", mask_error_details=True)
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather", mask_error_details=True)
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+            target="fastmcp>=2.5",
+        ),
+        Example(
+            """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("weather")
+
+@mcp.tool()
+async def forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get("https://api.example.com/forecast", params={"city": city})
+        response.raise_for_status()
+    except httpx.HTTPError:
+        raise ToolError(f"The forecast service did not answer for {city}; try again in a minute")
+    return response.text
+""",
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        """Mark the first I/O call of the function that no handler wraps."""
+        for call in fn.calls:
+            if call.handler is not None or any(wraps(g) for g in call.guarded) or not is_io_call(call, ctx):
+                continue
+            yield self.latent(ctx, call.node, variant="io", reach="tool", data={"call": dotted(call.node.func) or last_name(call.callee or "")})
+            return
+
+    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+        return None  # a marker: findings are made per server (server_findings)
+
+    def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:
+        """The finding at a server constructor, or None when the server does not forward the
+        text. `tools`: (tool name, where its first unwrapped I/O is) for each tool with one."""
+        if site.masking not in {"", "False"} or not tools:
+            return None  # masked, or configured by an expression / `**options` we cannot read
+        found = framework.newest()
+        if found is None or found[1] is None or not found[1].other_exception_text_reaches_model:
+            return None  # the release a fresh install gets masks it
+        release = framework.describe_exception_text_release()
+        name = last_name(site.key) if site.key else last_name(site.cls)
+        shown = sorted(tools)[:3]
+        listed = ", ".join(f"'{tool}' ({where})" for tool, where in shown)
+        more = f" and {len(tools) - 3} more" if len(tools) > 3 else ""
+        noun = "tool" if len(tools) == 1 else "tools"
+        forwarded = _FORWARDED_AS[site.family].replace("{tool}", shown[0][0])
+        head = (
+            f"Server '{name}' forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
+            f"handles reaches it as {forwarded}, with whatever the library put in it (hosts, paths, SQL, response bodies); "
+            f"{noun} {listed}{more} {'does' if len(tools) == 1 else 'do'} I/O outside any handler"
+        )
+        if site.family is Family.FASTMCP:
+            setting = "mask_error_details=False keeps it on" if site.masking == "False" else "pass mask_error_details=True"
+            message = f"{head}; {setting} (the model then gets 'Error calling tool '{shown[0][0]}'') and raise ToolError with a message you wrote for failures the model can act on"
+            return Rendered(message, self._fix(site, framework))
+        if site.family is Family.MCP_FASTMCP:
+            return Rendered(f"{head}; mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError with a message you wrote (mcp >= 2.1 masks them)")
+        return Rendered(f"{head}; catch those failures in the tool and raise ToolError with a message you wrote, or move to mcp >= 2.1, which masks them")
+
+    @staticmethod
+    def _fix(site: ServerSite, framework: FrameworkContext) -> FixSpec | None:
+        """`mask_error_details=True`, where every release the project may run on has the setting."""
+        if site.masking or not framework.versions or not all(holds("mask-switch", site.family, r) for r in framework.versions):
+            return None
+        edit = Edit(site.insert_at, site.insert_at, site.insert_text)
+        return FixSpec(Applicability.SAFE, "Pass mask_error_details=True", (edit,))
+
+
+# -- the link step -------------------------------------------------------------------------
+def server_findings(project: Project, reached: dict[str, _Reach]) -> list[Finding]:
+    from mcp_lint.rules import rule_by_code
+
+    sites = [(summary, site) for summary in project.summaries for site in summary.server_sites]
+    rule = rule_by_code("MCP007")
+    if not sites or not isinstance(rule, UnmaskedErrorDetails):
+        return []
+    tools_of: dict[int, dict[str, str]] = {}
+    memo: dict[str, str | None] = {}
+    for reg, summary in project.tool_registrations():
+        index = _site_of(project, reg.server, summary, sites)
+        found = project.function(reg.function)
+        if index is None or found is None:
+            continue
+        if _wrapped_by_decorator(project, found[1]):
+            continue
+        where = _first_io(project, found[1].qualname, 0, memo, found[0].path)
+        if where is not None:
+            tools_of.setdefault(index, {}).setdefault(reg.tool_name, where)
+    out: list[Finding] = []
+    for index, tools in tools_of.items():
+        summary, site = sites[index]
+        if site.family is Family.FASTMCP and site.masking == "":
+            if project.masks_by_config(summary.path):
+                continue
+        framework = project.framework(site.family, None, summary.path)
+        rendered = rule.render_server(site, framework, sorted(tools.items()))
+        if rendered is None:
+            continue
+        out.append(
+            Finding(
+                code="MCP007",
+                message=rendered.message,
+                filename=summary.path,
+                location=site.location,
+                end_location=site.end_location,
+                fix=project._fix(rendered.fix, summary, site.family),
+                context=last_name(site.function) if site.function else "",
+                statement=site.statement,
+                statement_rows=site.rows,
+            )
+        )
+    return out
+
+
+def _site_of(project: Project, server: str | None, summary: ModuleSummary, sites: list[tuple[ModuleSummary, ServerSite]]) -> int | None:
+    """The constructor a registration's server comes from: by the server variable's name, else
+    (a function's local server) the only constructor of the registering module."""
+    if server:
+        key = project.resolve(server)
+        for index, (_, site) in enumerate(sites):
+            if site.key and site.key == key:
+                return index
+        return None
+    local = [index for index, (owner, _) in enumerate(sites) if owner is summary]
+    return local[0] if len(local) == 1 else None
+
+
+def _wrapped_by_decorator(project: Project, fn) -> bool:  # type: ignore[no-untyped-def]
+    """`@mcp.tool() @handle_errors def f`: a decorator whose wrapper runs the tool inside a try."""
+    for qual in project.wrapper_bodies(fn):
+        found = project.function(qual)
+        if found is not None and any(wraps(g) for edge in found[1].calls for g in edge.guarded):
+            return True
+    return False
+
+
+def _first_io(project: Project, qual: str, depth: int, memo: dict[str, str | None], tool_path: str) -> str | None:
+    """'httpx.get, line 12' for the function's own first unwrapped I/O, or the first one a helper
+    it calls outside any handler does ('client.post in 'fetch', api.py:30'); None when none."""
+    if qual in memo:
+        return memo[qual]
+    memo[qual] = None  # a cycle of calls finds nothing more
+    summary, fn = project.functions[qual]
+    marker = next((l for l in fn.latent if l.code == "MCP007" and l.variant == "io"), None)
+    where: str | None = None
+    if marker is not None:
+        place = f"line {marker.location.row}" if summary.path == tool_path else f"{summary.path}:{marker.location.row}"
+        where = f"{marker.get('call')}, {place}" if depth == 0 else f"{marker.get('call')} in '{fn.name}', {place}"
+    elif depth < 3:
+        for edge in fn.calls:
+            if any(wraps(g) for g in edge.guarded):
+                continue
+            target = project.function(edge.callee)
+            if target is None or target[1].qualname == qual:
+                continue
+            inner = _first_io(project, target[1].qualname, depth + 1, memo, tool_path)
+            if inner is not None:
+                where = inner
+                break
+    memo[qual] = where
+    return where
+
+
+@lru_cache(maxsize=256)
+def masks_by_config(directory: str) -> str | None:
+    """The project file below which the server runs with FASTMCP_MASK_ERROR_DETAILS on (.env,
+    compose files, Dockerfile, fastmcp.json...), looking from the server's directory up to its
+    project root; None when none sets it."""
+    current = Path(directory)
+    for _ in range(8):
+        try:
+            names = sorted(os.listdir(current))
+        except OSError:
+            return None
+        for name in names:
+            if _CONFIG_FILE.match(name) and (current / name).is_file():
+                try:
+                    text = (current / name).read_text(encoding="utf-8", errors="replace")[:200_000]
+                except OSError:
+                    continue
+                if _ENV_SWITCH.search(text):
+                    return str(current / name)
+        if any(marker in names for marker in _PROJECT_MARKERS) or current.parent == current:
+            return None
+        current = current.parent
+    return None
