@@ -89,6 +89,9 @@ RULES: tuple[RuleInfo, ...] = (
         "sometimes",
         "safe",
         ("mcp 1.x", "mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
+        # A judgement on the whole server that fires on most unmasked servers doing I/O: opt in
+        # with `select = ["MCP007"]` (like MCP100).
+        default_enabled=False,
     ),
     RuleInfo(
         "MCP100",

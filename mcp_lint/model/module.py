@@ -74,7 +74,8 @@ class ModuleModel:
     # (the call, its family, the qualified class, the enclosing function's key or None). MCP007
     # reports there; the assignment that names the server is in `constructed_as`.
     server_constructors: list[tuple[cst.Call, Family, str, str | None]] = field(default_factory=list)
-    # id(constructor call) -> the server variable's key it is assigned to (`pkg.app.mcp`).
+    # id(constructor call) -> the server variable's key it is assigned to (`pkg.app.mcp`), or
+    # "#" + its name for a function's local (registrations on it carry no key).
     constructed_as: dict[int, str] = field(default_factory=dict)
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
@@ -552,8 +553,11 @@ class _ModuleWalker(FastVisitor):
             return
         frame = self.frames[-1] if self.frames else None
         name = dotted(target)
-        if name is None or (frame is not None and frame.kind == "function" and "." not in name and name not in frame.globals):
-            return  # a function's local: its registrations carry no key either
+        if name is None:
+            return
+        if frame is not None and frame.kind == "function" and "." not in name and name not in frame.globals:
+            self.model.constructed_as[id(call)] = "#" + name  # a function's local: no key, a name only
+            return
         if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
             key = f"{frame.qual}.{name}"
         else:

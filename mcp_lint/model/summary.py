@@ -91,6 +91,7 @@ class ServerSite:
     that judge a server's configuration (MCP007)."""
 
     key: str  # the server variable's qualified name; "" for a function's local
+    name: str  # the variable as written (`mcp`), "" when the call is assigned to none
     family: Family
     cls: str  # the qualified class called
     function: str  # the enclosing function's key, "" at module or class level

@@ -78,7 +78,7 @@ _OS_IO = frozenset(
 )
 _PATH_IO_METHODS = frozenset({"read_text", "write_text", "read_bytes", "write_bytes", "unlink", "mkdir", "rmdir", "iterdir", "touch"})
 # A receiver named like a client (`client`, `self.http`, `db`, `cursor`), not `client_config`.
-_CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
+_CLIENT_LIKE = re.compile(r"(?:^|_)(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
 # Methods of a client-like object that only read local state.
 _LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy", "keys", "values", "items", "format", "get_config", "headers"})
 
@@ -97,7 +97,18 @@ def is_io_call(call: CallFact, ctx: FileContext) -> bool:
     if method in _PATH_IO_METHODS:
         return True
     receiver = dotted(node.func.value) or ""
-    return bool(receiver) and method not in _LOCAL_METHODS and bool(_CLIENT_LIKE.search(receiver.rsplit(".", 1)[-1]))
+    if not receiver or method in _LOCAL_METHODS or method[:1].isupper():
+        return False  # `redis.Redis(...)` builds a client; it connects when first used
+    return bool(_CLIENT_LIKE.search(receiver.rsplit(".", 1)[-1]))
+
+
+_MARKERS = 4  # unwrapped I/O calls marked per function (see UnmaskedErrorDetails.check)
+
+
+def _on_untyped_parameter(call: CallFact, fn: FunctionFacts) -> bool:
+    receiver = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+    root = (dotted(receiver) or "").split(".")[0] if receiver is not None else ""
+    return bool(root) and root in fn.params and root not in fn.local_types and root not in {"self", "cls"}
 
 
 def wraps(guard: TryGuard) -> bool:
@@ -152,8 +163,10 @@ def _site(call: cst.Call, family: Family, cls: str, function: str, model: Module
         insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
     else:  # `FastMCP()`: inside the parentheses
         insert_at, text = Location(where.end.line, where.end.column), "mask_error_details=True"
+    assigned = model.constructed_as.get(id(call), "")
     return ServerSite(
-        key=model.constructed_as.get(id(call), ""),
+        key="" if assigned.startswith("#") else assigned,
+        name=last_name(assigned.lstrip("#")),
         family=family,
         cls=cls,
         function=function,
@@ -242,12 +255,19 @@ async def forecast(city: str) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        """Mark the first I/O call of the function that no handler wraps."""
+        """Mark the first few I/O calls of the function that no handler wraps: the link step takes
+        the first that is not a call of the project's own code (which it follows instead)."""
+        marked = 0
         for call in fn.calls:
             if call.handler is not None or any(wraps(g) for g in call.guarded) or not is_io_call(call, ctx):
                 continue
-            yield self.latent(ctx, call.node, variant="io", reach="tool", data={"call": dotted(call.node.func) or last_name(call.callee or "")})
-            return
+            if _on_untyped_parameter(call, fn):
+                continue  # `db.query(sql)` on a parameter: whatever the caller passes decides
+            data = {"call": dotted(call.node.func) or last_name(call.callee or ""), "callee": call.callee or ""}
+            yield self.latent(ctx, call.node, variant="io", reach="tool", data=data)
+            marked += 1
+            if marked == _MARKERS:
+                return
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
         return None  # a marker: findings are made per server (server_findings)
@@ -261,14 +281,14 @@ async def forecast(city: str) -> str:
         if found is None or found[1] is None or not found[1].other_exception_text_reaches_model:
             return None  # the release a fresh install gets masks it
         release = framework.describe_exception_text_release()
-        name = last_name(site.key) if site.key else last_name(site.cls)
+        name = f"Server '{site.name}'" if site.name else f"The {last_name(site.cls)} server"
         shown = sorted(tools)[:3]
         listed = ", ".join(f"'{tool}' ({where})" for tool, where in shown)
         more = f" and {len(tools) - 3} more" if len(tools) > 3 else ""
         noun = "tool" if len(tools) == 1 else "tools"
         forwarded = _FORWARDED_AS[site.family].replace("{tool}", shown[0][0])
         head = (
-            f"Server '{name}' forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
+            f"{name} forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
             f"handles reaches it as {forwarded}, with whatever the library put in it (hosts, paths, SQL, response bodies); "
             f"{noun} {listed}{more} {'does' if len(tools) == 1 else 'do'} I/O outside any handler"
         )
@@ -364,12 +384,19 @@ def _first_io(project: Project, qual: str, depth: int, memo: dict[str, str | Non
         return memo[qual]
     memo[qual] = None  # a cycle of calls finds nothing more
     summary, fn = project.functions[qual]
-    marker = next((l for l in fn.latent if l.code == "MCP007" and l.variant == "io"), None)
     where: str | None = None
-    if marker is not None:
+    for marker in (l for l in fn.latent if l.code == "MCP007" and l.variant == "io"):
+        own = project.function(marker.get("callee")) if marker.get("callee") else None
+        if own is not None:  # `self.db.query(sql)` of the project's own client class: look inside
+            if depth < 3 and own[1].qualname != qual:
+                where = _first_io(project, own[1].qualname, depth + 1, memo, tool_path)
+                if where is not None:
+                    break
+            continue
         place = f"line {marker.location.row}" if summary.path == tool_path else f"{summary.path}:{marker.location.row}"
         where = f"{marker.get('call')}, {place}" if depth == 0 else f"{marker.get('call')} in '{fn.name}', {place}"
-    elif depth < 3:
+        break
+    if where is None and depth < 3:
         for edge in fn.calls:
             if any(wraps(g) for g in edge.guarded):
                 continue
