@@ -86,6 +86,8 @@ _LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy"
 def is_io_call(call: CallFact, ctx: FileContext) -> bool:
     node = call.node
     written = dotted(node.func) or ""
+    if not written and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+        return False  # `requests.get(url).json()`: the inner call is judged (and named) on its own
     resolved = call.callee or ctx.model.aliases.resolve(node.func) or written
     if written == "open" or resolved in {"builtins.open", "io.open"} or resolved in _OS_IO:
         return True
