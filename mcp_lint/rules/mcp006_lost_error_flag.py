@@ -100,6 +100,8 @@ def _output_schema_annotation(fn: FunctionFacts, ctx: FileContext) -> str:
     resolved = ctx.model.aliases.resolve(annotation) or dotted(annotation) or ""
     if resolved in CALL_TOOL_RESULT_CLASSES or last_name(resolved) == "CallToolResult":
         return ""
+    if resolved in {"typing.Any", "typing_extensions.Any", "Any", "object"}:
+        return ""  # whether `Any` gets a schema depends on the Python version (a class from 3.11)
     return ctx.code(annotation)
 
 
