@@ -59,16 +59,19 @@ def holds(fact: str, family: Family, release: str) -> bool:
 # -- I/O: calls whose failure is an exception from the outside world ---------------------------
 _IO_MODULES = frozenset(
     {
-        "httpx", "requests", "aiohttp", "urllib", "urllib3", "http", "socket", "ssl", "subprocess",
+        "httpx", "requests", "aiohttp", "urllib", "urllib3", "http", "socket", "subprocess",
         "sqlite3", "aiosqlite", "psycopg", "psycopg2", "psycopg_pool", "asyncpg", "pymysql", "aiomysql",
         "mysql", "MySQLdb", "redis", "pymongo", "motor", "boto3", "botocore", "aioboto3", "aiobotocore",
         "google", "azure", "openai", "anthropic", "smtplib", "imaplib", "ftplib", "paramiko", "asyncssh",
-        "docker", "kubernetes", "sqlalchemy", "elasticsearch", "opensearchpy", "shutil", "aiofiles",
+        "docker", "kubernetes", "elasticsearch", "opensearchpy", "shutil", "aiofiles",
         "github", "gitlab", "slack_sdk", "notion_client", "jira", "atlassian", "playwright", "selenium",
         "grpc", "websockets", "ldap3", "neo4j", "clickhouse_connect", "duckdb", "snowflake", "pysnmp",
         "tweepy", "stripe", "twilio", "praw", "spotipy", "yfinance", "feedparser", "git",
     }
 )
+# Functions of those modules that only compute or build a lazy object (no I/O until used).
+_PURE = ("urllib.parse.", "shutil.which", "socket.gethostname", "subprocess.list2cmdline", "http.HTTPStatus")
+_LAZY = frozenset({"from_url", "from_env_vars", "create_engine", "create_async_engine"})
 _OS_IO = frozenset(
     {
         "os.remove", "os.unlink", "os.rename", "os.replace", "os.makedirs", "os.mkdir", "os.rmdir",
@@ -92,14 +95,15 @@ def is_io_call(call: CallFact, ctx: FileContext) -> bool:
     if written == "open" or resolved in {"builtins.open", "io.open"} or resolved in _OS_IO:
         return True
     if resolved.split(".")[0] in _IO_MODULES and not last_name(resolved)[:1].isupper():
-        return True  # `httpx.get(url)`, `subprocess.run(...)`; building `httpx.AsyncClient()` sends nothing
+        # `httpx.get(url)`, `subprocess.run(...)`; building `httpx.AsyncClient()` sends nothing.
+        return not resolved.startswith(_PURE) and last_name(resolved) not in _LAZY
     if not isinstance(node.func, cst.Attribute):
         return False
     method = node.func.attr.value
     if method in _PATH_IO_METHODS:
         return True
     receiver = dotted(node.func.value) or ""
-    if not receiver or method in _LOCAL_METHODS or method[:1].isupper():
+    if not receiver or method in _LOCAL_METHODS or method in _LAZY or method[:1].isupper():
         return False  # `redis.Redis(...)` builds a client; it connects when first used
     return bool(_CLIENT_LIKE.search(receiver.rsplit(".", 1)[-1]))
 
