@@ -369,7 +369,13 @@ def _site_of(project: Project, server: str | None, summary: ModuleSummary, sites
         for index, (_, site) in enumerate(sites):
             if site.key and site.key == key:
                 return index
-        return None
+        # `mcp = create_server()` with `def create_server(): server = FastMCP(...); return server`:
+        # the registration names the factory, or a variable the factory made.
+        module, _, name = key.rpartition(".")
+        owner = project.modules.get(module)
+        made_by = project.resolve(owner.instances[name]) if owner is not None and name in owner.instances else key
+        built = [index for index, (_, site) in enumerate(sites) if site.function and site.function == made_by]
+        return built[0] if len(built) == 1 else None
     local = [index for index, (owner, _) in enumerate(sites) if owner is summary]
     return local[0] if len(local) == 1 else None
 

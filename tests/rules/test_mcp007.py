@@ -368,3 +368,36 @@ def test_the_environment_switch_turned_off_does_not_mask(tmp_path: Path) -> None
         },
     )
     assert [f.code for f in lint_tree(tmp_path)] == ["MCP007"]
+
+
+def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "weather_mcp/__init__.py": "",
+            "weather_mcp/app.py": """\
+            from fastmcp import FastMCP
+
+
+            def create_server() -> FastMCP:
+                server = FastMCP("weather", instructions="Forecasts by city")
+                return server
+            """,
+            "weather_mcp/tools.py": """\
+            import httpx
+
+            from weather_mcp.app import create_server
+
+            mcp = create_server()
+
+
+            @mcp.tool
+            def forecast(city: str) -> str:
+                return httpx.get("https://api.example.com/forecast", params={"city": city}).text
+            """,
+        },
+    )
+    [finding] = lint_tree(tmp_path)
+    assert finding.filename.endswith("app.py") and finding.location.row == 5
+    assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in finding.message
