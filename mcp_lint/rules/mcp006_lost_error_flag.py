@@ -128,6 +128,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, TextContent
 
 mcp = FastMCP("notes")
+NOTES: dict[str, str] = {"welcome": "Hello"}
 
 @mcp.tool()
 def read_note(note_id: str) -> CallToolResult:
@@ -135,13 +136,14 @@ def read_note(note_id: str) -> CallToolResult:
         return CallToolResult(content=[TextContent(type="text", text=f"Note {note_id} not found")], is_error=True)
     return CallToolResult(content=[TextContent(type="text", text=NOTES[note_id])])
 """,
-            flagged=(9,),
+            flagged=(10,),
             target="mcp>=1.19,<2",
             fixed="""\
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, TextContent
 
 mcp = FastMCP("notes")
+NOTES: dict[str, str] = {"welcome": "Hello"}
 
 @mcp.tool()
 def read_note(note_id: str) -> CallToolResult:
@@ -156,6 +158,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 mcp = MCPServer("orders")
+SHIPPED: set[int] = {7}
 
 @mcp.tool()
 def cancel_order(order_id: int) -> CallToolResult:
@@ -163,13 +166,14 @@ def cancel_order(order_id: int) -> CallToolResult:
         return CallToolResult(content=[TextContent(type="text", text="Order already shipped")], error=True)
     return CallToolResult(content=[TextContent(type="text", text="cancelled")])
 """,
-            flagged=(9,),
+            flagged=(10,),
             target="mcp>=2.1,<3",
             fixed="""\
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 mcp = MCPServer("orders")
+SHIPPED: set[int] = {7}
 
 @mcp.tool()
 def cancel_order(order_id: int) -> CallToolResult:
@@ -186,6 +190,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, TextContent
 
 mcp = FastMCP("notes")
+NOTES: dict[str, str] = {"welcome": "Hello"}
 
 @mcp.tool()
 def read_note(note_id: str) -> CallToolResult:
@@ -201,6 +206,7 @@ from fastmcp import FastMCP
 from fastmcp.tools import ToolResult
 
 mcp = FastMCP("orders")
+SHIPPED: set[int] = {7}
 
 @mcp.tool
 def cancel_order(order_id: int) -> ToolResult:
