@@ -87,6 +87,12 @@ def _is_class(call: cst.Call, ctx: FileContext, qualified: frozenset[str], short
     return resolved in qualified or (resolved is None and last_name(dotted(call.func) or "") == short)
 
 
+# Bare classes whose type hints are empty: mcp's func_metadata builds no output model for them
+# (checked on mcp 1.18/1.30: `-> dict`, `-> list`, `-> Any` pass a CallToolResult through, while
+# `-> str`, `-> dict[str, Any]` and models get a schema). `Any` is a class from Python 3.11.
+_NO_SCHEMA = frozenset({"dict", "list", "tuple", "set", "frozenset", "object", "builtins.dict", "builtins.list", "builtins.tuple", "builtins.set", "builtins.object"})
+
+
 def _output_schema_annotation(fn: FunctionFacts, ctx: FileContext) -> str:
     """The return annotation as written when it gives the tool an output schema (anything but a
     plain `CallToolResult`; `Annotated[CallToolResult, Model]` validates against Model), else ""."""
@@ -100,8 +106,8 @@ def _output_schema_annotation(fn: FunctionFacts, ctx: FileContext) -> str:
     resolved = ctx.model.aliases.resolve(annotation) or dotted(annotation) or ""
     if resolved in CALL_TOOL_RESULT_CLASSES or last_name(resolved) == "CallToolResult":
         return ""
-    if resolved in {"typing.Any", "typing_extensions.Any", "Any", "object"}:
-        return ""  # whether `Any` gets a schema depends on the Python version (a class from 3.11)
+    if not isinstance(annotation, cst.Subscript) and (resolved in _NO_SCHEMA or last_name(resolved) == "Any"):
+        return ""
     return ctx.code(annotation)
 
 

@@ -139,6 +139,21 @@ def test_structured_return_annotation_unpinned_names_each_version_span() -> None
     assert "; on mcp >=1.10,<2 the return annotation '-> Forecast' gives the tool an output schema" in finding.message
 
 
+@pytest.mark.parametrize("annotation", ["str", "dict[str, int]", "list[str]"])
+def test_primitive_and_generic_annotations_have_a_schema(annotation: str) -> None:
+    finding = _only(STRUCTURED.replace("-> Forecast:", f"-> {annotation}:"), "mcp>=1.19,<2")
+    assert f"the return annotation '-> {annotation}' gives the tool an output schema" in finding.message
+
+
+@pytest.mark.parametrize("annotation", ["dict", "list", "Any"])
+def test_bare_containers_and_any_have_no_schema_and_pass_the_result_through(annotation: str) -> None:
+    source = STRUCTURED.replace("-> Forecast:", f"-> {annotation}:").replace("from pydantic import BaseModel", "from typing import Any\n\nfrom pydantic import BaseModel")
+    assert _check(source.replace("  # expect: MCP006", ""), "mcp>=1.19,<2") == []
+    # Before 1.19 the result is serialized, with or without a schema.
+    finding = _only(source, "mcp>=1.10,<1.19")
+    assert "it is JSON-serialized into a text block" in finding.message
+
+
 def test_structured_content_given_with_the_error_result_is_not_the_validation_case() -> None:
     source = STRUCTURED.replace("isError=True)  # expect: MCP006", "isError=True, structuredContent={\"high\": 0, \"low\": 0})")
     assert _check(source, "mcp>=1.19,<2") == []
