@@ -20,9 +20,10 @@ import libcst as cst
 from packaging.specifiers import SpecifierSet
 
 from mcp_lint.findings import Applicability, Edit, Finding, Location
-from mcp_lint.model.facts import NARROW_BUILTIN_ERRORS, CallFact, FunctionFacts, TryGuard
+from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
+from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
 from mcp_lint.model.frameworks import Family, FrameworkContext, version
-from mcp_lint.model.module import ModuleModel
+from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent, ModuleSummary, ServerSite
 from mcp_lint.model.walk import descendants
