@@ -583,15 +583,15 @@ class Project:
             out.extend(server_findings(self, reached))  # findings about a server, not a function
         return out
 
-    def masks_by_config(self, path: str) -> str | None:
-        """The project file that turns fastmcp's masking on for the server in `path` through the
-        environment (FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...); never for a module
+    def masks_by_config(self, path: str, env: str) -> str | None:
+        """The project file that turns masking on for the server in `path` through the environment
+        variable `env` (FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...); never for a module
         linted from memory, which has no project on disk."""
         if not getattr(self.pins, "declared", True):
             return None
         from mcp_lint.rules.mcp007_unmasked_error_details import masks_by_config
 
-        return masks_by_config(os.path.dirname(os.path.abspath(path)))
+        return masks_by_config(os.path.dirname(os.path.abspath(path)), env)
 
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`

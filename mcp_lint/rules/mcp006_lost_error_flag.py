@@ -6,8 +6,6 @@ import re
 from typing import Iterable
 
 import libcst as cst
-from packaging.specifiers import SpecifierSet
-from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit
 from mcp_lint.model.facts import FunctionFacts
@@ -15,46 +13,28 @@ from mcp_lint.model.frameworks import (
     CALL_TOOL_RESULT_CLASSES,
     ERROR_DATA_CLASSES,
     TOOL_RESULT_CLASSES,
+    Channel,
+    Construction,
     Family,
     FrameworkContext,
+    ResultOutcome,
+    ResultShape,
+    channel,
     version,
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule
-from mcp_lint.rules.common import decode_range, encode_range, pinned
+from mcp_lint.rules.common import decode_range, encode_range
 
-# -- Version facts (mcp-error-semantics.md), one place: (fact, family) -> the releases of the
-# family's distribution it holds on. To be read from the framework rows once they carry them.
-_FACTS: dict[tuple[str, Family], str] = {
-    # §3: a CallToolResult returned from a decorated tool is JSON-dumped into a text block
-    # (mcp FastMCP until the passthrough of 1.19; fastmcp until 4.0's ToolResult.from_mcp_result).
-    ("result-serialized", Family.MCP_FASTMCP): "<1.19",
-    ("result-serialized", Family.FASTMCP): "<4",
-    # §3 / §8 func_metadata.convert_result: from 1.10 a return annotation gives the tool an output
-    # schema, and structuredContent is validated against it, error results included.
-    ("output-validated", Family.MCP_FASTMCP): ">=1.10,<2",
-    # §3: a low-level handler's CallToolResult is iterated as content before 1.19.
-    ("result-iterated", Family.MCP_LOWLEVEL): "<1.19",
-    # §3: `is_error=` is an extra field of mcp 1.x's Result (extra="allow"): isError stays false.
-    ("snake-ignored", Family.MCP_FASTMCP): "<2",
-    ("snake-ignored", Family.MCP_LOWLEVEL): "<2",
-    ("snake-ignored", Family.FASTMCP): "<4",
-    # §3: fastmcp's ToolResult has no is_error before 3.4 (its __init__ raises TypeError).
-    ("toolresult-unflagged", Family.FASTMCP): "<3.4",
-    # §4: mcp 2.x has no McpError (renamed MCPError(code, message)): the v1 import fails.
-    ("no-mcp-mcperror", Family.MCP_SERVER): ">=2",
-    ("no-mcp-mcperror", Family.MCP_LOWLEVEL): ">=2",
-    ("no-mcp-mcperror", Family.FASTMCP): ">=4",
-    # §4: fastmcp 4.x `McpError = MCPError`: the v1 constructor McpError(ErrorData(...)) raises TypeError.
-    ("v1-constructor-typeerror", Family.FASTMCP): ">=4",
-}
-
-
-def holds(fact: str, family: Family, release: str) -> bool:
-    """Does `fact` hold for `family` at `release` (a release of the family's distribution)?"""
-    specifier = _FACTS.get((fact, family))
-    return specifier is not None and SpecifierSet(specifier).contains(version(release), prereleases=True)
+# What each release does with an error result is read from the framework rows
+# (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md sections 1, 3 and 4): `Channel.error_result`
+# for the shapes, `structured_error_result` for a return annotation with an output schema,
+# `v1_constructor` for McpError(ErrorData(...)). Two facts the rows do not carry:
+# fastmcp's ToolResult.__init__ takes content/structured_content/meta (and is_error from 3.4) and
+# nothing else, so any other flag raises TypeError on every release (checked in the 2.14.7, 3.4.11
+# and 4.2.0 wheels); fastmcp 4.x runs on mcp 2.x (doc section 1), so `mcp.shared.exceptions.McpError`
+# fails to import there while fastmcp's own alias raises TypeError.
 
 
 # `is_Error=True`, `iserror=True`, `error=True`, `has_error=True`: a flag meant as the error flag
@@ -299,49 +279,27 @@ def cancel_order(order_id: int) -> ToolResult:
     def _outcome(latent: Latent, reach: ReachContext, release: str, tool: str) -> str | None:
         """What the client receives on `release`, or None when the error result works there."""
         family = reach.framework.family
-        variant = latent.variant
-        keyword = latent.get("keyword")
-        serialized = "it is JSON-serialized into a text block and the wire says isError: false"
-        if variant in {"camel", "snake", "misspelled"}:
-            if family is Family.FASTMCP and holds("result-serialized", family, release):
-                return serialized  # any CallToolResult, whatever its flag
-            if variant == "misspelled":
-                return f"'{keyword}' is no field of CallToolResult: pydantic drops it and the wire says isError: false"
-            if variant == "snake" and holds("snake-ignored", family, release):
-                return "is_error is no field of mcp 1.x's CallToolResult: it is ignored and the wire says isError: false"
-            if family is Family.MCP_LOWLEVEL and holds("result-iterated", family, release):
-                return "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text instead of your message"
-            if family is not Family.MCP_FASTMCP:
-                return None
-            annotation = latent.get("annotation")
-            if reach.is_tool and annotation and not latent.get("structured") and holds("output-validated", family, release):
-                return (
-                    f"the return annotation '-> {annotation}' gives the tool an output schema, so the missing structuredContent "
-                    f"fails validation and the model gets 'Error executing tool {tool}: 1 validation error ...' instead of your message"
-                )
-            if holds("result-serialized", family, release):
-                if not reach.is_tool and holds("output-validated", family, release):
-                    return "it is not passed through: serialized into text (isError: false), or replaced by an output-validation error when the tool's return annotation has a schema"
-                return serialized
+        row = channel(family, release)
+        if row is None:
             return None
+        variant = latent.variant
+        if variant in {"camel", "snake", "misspelled"}:
+            return _call_tool_result_outcome(latent, reach, row, tool)
         if variant == "toolresult-flag":
-            if family is Family.FASTMCP and holds("toolresult-unflagged", family, release):
+            if row.error_result(ResultShape.TOOL_RESULT) is ResultOutcome.TYPE_ERROR:
                 return f"ToolResult takes no is_error before fastmcp 3.4: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
             return None
         if variant == "toolresult-misspelled":
             if family is Family.FASTMCP:
-                return f"ToolResult takes no '{keyword}' argument: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
+                return f"ToolResult takes no '{latent.get('keyword')}' argument: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
             return None
-        if variant == "v1-constructor":
-            origin = latent.get("origin")
-            if origin.startswith("fastmcp.") and holds("v1-constructor-typeerror", family, release):
+        if variant == "v1-constructor" and row.v1_constructor_fails:
+            if latent.get("origin").startswith("fastmcp.") and row.v1_constructor is Construction.TYPE_ERROR:
                 return (
                     "McpError is fastmcp's alias of MCPError(code, message): McpError(ErrorData(...)) raises TypeError "
                     f"and the model gets 'Error calling tool '{tool}': ... missing 1 required positional argument' instead of the message"
                 )
-            if origin.startswith("mcp.") and holds("no-mcp-mcperror", family, release):
-                return "mcp 2.x has no McpError (it is MCPError(code, message)): the import raises ImportError and the server does not start"
-            return None
+            return "mcp 2.x has no McpError (it is MCPError(code, message)): the import raises ImportError and the server does not start"
         return None
 
     @staticmethod
@@ -382,28 +340,46 @@ def _as(latent: Latent, variant: str) -> Latent:
     return replace(latent, variant=variant)
 
 
+_SERIALIZED = "it is JSON-serialized into a text block and the wire says isError: false"
+_ITERATED = "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text instead of your message"
+
+
+def _call_tool_result_outcome(latent: Latent, reach: ReachContext, row: Channel, tool: str) -> str | None:
+    """CallToolResult(isError=True / is_error=True / a misspelled flag) on one row."""
+    variant = latent.variant
+    annotation = latent.get("annotation")
+    structured = reach.is_tool and bool(annotation) and not latent.get("structured")
+    shape = ResultShape.CALL_TOOL_RESULT_SNAKE if variant == "snake" else ResultShape.CALL_TOOL_RESULT
+    outcome = row.error_result(shape, structured_return=structured)
+    if outcome is ResultOutcome.SERIALIZED:
+        if not reach.is_tool and row.structured_error_result is ResultOutcome.OUTPUT_VALIDATED:
+            return "it is not passed through: serialized into text (isError: false), or replaced by an output-validation error when the tool's return annotation has a schema"
+        return _SERIALIZED
+    if outcome is ResultOutcome.INVALID:
+        return _ITERATED
+    if variant == "misspelled":  # whatever the row does with a real flag, this one is dropped
+        return f"'{latent.get('keyword')}' is no field of CallToolResult: pydantic drops it and the wire says isError: false"
+    if outcome is ResultOutcome.FLAG_IGNORED:
+        return "is_error is no field of mcp 1.x's CallToolResult: it is ignored and the wire says isError: false"
+    if outcome is ResultOutcome.OUTPUT_VALIDATED:
+        return (
+            f"the return annotation '-> {annotation}' gives the tool an output schema, so the missing structuredContent "
+            f"fails validation and the model gets 'Error executing tool {tool}: 1 validation error ...' instead of your message"
+        )
+    return None
+
+
 def _releases(framework: FrameworkContext, releases: list[str], every: bool) -> str:
     """How a message names the releases an outcome holds on: the whole assumption ('fastmcp 2.x /
-    fastmcp 3.x (from pyproject.toml)') or, when outcomes differ, the version span of the facts
-    that decided this one ('mcp >=1.10,<2'): the candidates are representative releases only."""
+    fastmcp 3.x (from pyproject.toml)') or, when outcomes differ, the spans of the framework rows
+    those releases fall in ('mcp 1.10–1.18, 1.19–1.30'): the candidates are representatives."""
     if every:
         text = framework.describe()
         return text if framework.pinned_by else f"{text} (every release; no version pinned)"
-    bounds = _bounds(framework.family)
-    segments = sorted({sum(version(r) >= b for b in bounds) for r in releases})
-    low = bounds[segments[0] - 1] if segments[0] > 0 else None
-    high = bounds[segments[-1]] if segments[-1] < len(bounds) else None
+    rows: dict[str, None] = {}
+    for release in sorted(releases, key=version):
+        row = channel(framework.family, release)
+        if row is not None:
+            rows.setdefault(row.span)
     dist = "fastmcp" if framework.family is Family.FASTMCP else "mcp"
-    span = ",".join(part for part in (f">={low}" if low else "", f"<{high}" if high else "") if part)
-    return f"{dist} {span or 'any'}{pinned(framework)}"
-
-
-def _bounds(family: Family) -> list[Version]:
-    """The versions at which some fact of `family` starts or stops holding, ascending."""
-    found = {
-        version(spec.version)
-        for (_, fam), text in _FACTS.items()
-        if fam is family
-        for spec in SpecifierSet(text)
-    }
-    return sorted(found)
+    return f"{dist} {', '.join(rows)}{framework.source}"

@@ -17,44 +17,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 import libcst as cst
-from packaging.specifiers import SpecifierSet
 
 from mcp_lint.findings import Applicability, Edit, Finding, Location
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
+from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
-from mcp_lint.model.frameworks import Family, FrameworkContext, version
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent, ModuleSummary, ServerSite
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule, format_tools
+from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule
 
 if TYPE_CHECKING:
     from mcp_lint.linker import Project, _Reach
 
-# -- Version facts (mcp-error-semantics.md), one place. Whether a release forwards the text of
-# an unexpected exception is the channel row's `other_exception_text_reaches_model` (§2a), judged
-# on the newest release the pins allow (FrameworkContext.newest). The rest:
-_FACTS: dict[tuple[str, Family], str] = {
-    # §8 fastmcp bisect: `mask_error_details` exists from 2.5 (2.4 masked every exception, with no setting).
-    ("mask-switch", Family.FASTMCP): ">=2.5",
-}
-# §2a: the text the client receives for an unexpected exception, per family ({tool} = its name).
-_FORWARDED_AS = {
-    Family.FASTMCP: "'Error calling tool '{tool}': <exception text>'",
-    Family.MCP_FASTMCP: "'Error executing tool {tool}: <exception text>'",
-    Family.MCP_SERVER: "'Error executing tool {tool}: <exception text>'",
-}
-# §9 "Masking switches": what the environment variable must say (fastmcp settings read it).
-_ENV_SWITCH = re.compile(r"FASTMCP_MASK_ERROR_DETAILS[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b", re.I)
+# What a server does with an unexpected exception is read from the framework rows
+# (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md 2a and 9): `other_exception` (what the
+# model reads), `exception_text_reaches_model` on the newest release the pins allow
+# (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
+_HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
+# An environment file line that turns a row's `mask_env` on ({env} = the variable).
+_ENV_ON = r"{env}[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b"
 # Files of a project that set its server's environment.
 _CONFIG_FILE = re.compile(r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$", re.I)
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-
-
-def holds(fact: str, family: Family, release: str) -> bool:
-    specifier = _FACTS.get((fact, family))
-    return specifier is not None and SpecifierSet(specifier).contains(version(release), prereleases=True)
 
 
 # -- I/O: calls whose failure is an exception from the outside world ---------------------------
@@ -135,7 +121,7 @@ def server_sites(model: ModuleModel, ctx: FileContext, module: cst.Module, layou
     out: list[ServerSite] = []
     tops: dict[int, tuple[int, cst.CSTNode]] | None = None
     for call, family, cls, function in model.server_constructors:
-        if family not in _FORWARDED_AS or last_name(cls) not in {"FastMCP", "MCPServer"}:
+        if family not in _HIGH_LEVEL or last_name(cls) not in {"FastMCP", "MCPServer"}:
             continue
         if function is not None and function in model.functions:
             ctx.current = model.functions[function].node
@@ -285,23 +271,25 @@ async def forecast(city: str) -> str:
         if site.masking not in {"", "False"} or not tools:
             return None  # masked, or configured by an expression / `**options` we cannot read
         found = framework.newest()
-        if found is None or found[1] is None or not found[1].other_exception_text_reaches_model:
+        if found is None or found[1] is None or not framework.forwards_exception_text(False):
             return None  # the release a fresh install gets masks it
+        row = found[1]
         release = framework.describe_exception_text_release()
         name = f"Server '{site.name}'" if site.name else f"The {last_name(site.cls)} server"
         shown = sorted(tools)[:3]
         listed = ", ".join(f"'{tool}' ({where})" for tool, where in shown)
         more = f" and {len(tools) - 3} more" if len(tools) > 3 else ""
         noun = "tool" if len(tools) == 1 else "tools"
-        forwarded = _FORWARDED_AS[site.family].replace("{tool}", shown[0][0])
+        forwarded = "'" + row.other_exception.seen_by_model(shown[0][0]).replace("<message>", "<exception text>") + "'"
         head = (
             f"{name} forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
             f"handles reaches it as {forwarded}, with whatever the library put in it (hosts, paths, SQL, response bodies); "
             f"{noun} {listed}{more} {'does' if len(tools) == 1 else 'do'} I/O outside any handler"
         )
-        if site.family is Family.FASTMCP:
-            setting = "mask_error_details=False keeps it on" if site.masking == "False" else "pass mask_error_details=True"
-            message = f"{head}; {setting} (the model then gets 'Error calling tool '{shown[0][0]}'') and raise ToolError with a message you wrote for failures the model can act on"
+        if row.mask_setting and row.masked_failure is not None:
+            setting = f"{row.mask_setting}=False keeps it on" if site.masking == "False" else f"pass {row.mask_setting}=True"
+            masked = row.masked_failure.seen_by_model(shown[0][0])
+            message = f"{head}; {setting} (the model then gets '{masked}') and raise ToolError with a message you wrote for failures the model can act on"
             return Rendered(message, self._fix(site, framework))
         if site.family is Family.MCP_FASTMCP:
             return Rendered(f"{head}; mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError with a message you wrote (mcp >= 2.1 masks them)")
@@ -310,7 +298,7 @@ async def forecast(city: str) -> str:
     @staticmethod
     def _fix(site: ServerSite, framework: FrameworkContext) -> FixSpec | None:
         """`mask_error_details=True`, where every release the project may run on has the setting."""
-        if site.masking or not framework.versions or not all(holds("mask-switch", site.family, r) for r in framework.versions):
+        if site.masking or not framework.every(lambda row: row.has_mask_setting):
             return None
         edit = Edit(site.insert_at, site.insert_at, site.insert_text)
         return FixSpec(Applicability.SAFE, "Pass mask_error_details=True", (edit,))
@@ -339,10 +327,11 @@ def server_findings(project: Project, reached: dict[str, _Reach]) -> list[Findin
     out: list[Finding] = []
     for index, tools in tools_of.items():
         summary, site = sites[index]
-        if site.family is Family.FASTMCP and site.masking == "":
-            if project.masks_by_config(summary.path):
-                continue
         framework = project.framework(site.family, None, summary.path)
+        newest = framework.newest()
+        env = newest[1].mask_env if newest is not None and newest[1] is not None else None
+        if env and site.masking == "" and project.masks_by_config(summary.path, env):
+            continue
         rendered = rule.render_server(site, framework, sorted(tools.items()))
         if rendered is None:
             continue
@@ -425,7 +414,7 @@ def _first_io(project: Project, qual: str, depth: int, memo: dict[str, str | Non
 
 
 @lru_cache(maxsize=256)
-def masks_by_config(directory: str) -> str | None:
+def masks_by_config(directory: str, env: str) -> str | None:
     """The project file below which the server runs with FASTMCP_MASK_ERROR_DETAILS on (.env,
     compose files, Dockerfile, fastmcp.json...), looking from the server's directory up to its
     project root; None when none sets it."""
@@ -441,7 +430,7 @@ def masks_by_config(directory: str) -> str | None:
                     text = (current / name).read_text(encoding="utf-8", errors="replace")[:200_000]
                 except OSError:
                     continue
-                if _ENV_SWITCH.search(text):
+                if re.search(_ENV_ON.format(env=re.escape(env)), text, re.I):
                     return str(current / name)
         if any(marker in names for marker in _PROJECT_MARKERS) or current.parent == current:
             return None

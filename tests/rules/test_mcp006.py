@@ -135,8 +135,8 @@ def test_structured_return_annotation_replaces_the_error_text_on_mcp_1_19_to_1_3
 
 def test_structured_return_annotation_unpinned_names_each_version_span() -> None:
     finding = _only(STRUCTURED)
-    assert "on mcp <1.10 it is JSON-serialized into a text block" in finding.message
-    assert "; on mcp >=1.10,<2 the return annotation '-> Forecast' gives the tool an output schema" in finding.message
+    assert "on mcp 1.6 / 1.9 it is JSON-serialized into a text block" in finding.message
+    assert "; on mcp 1.10–1.18, 1.19–1.30 the return annotation '-> Forecast' gives the tool an output schema" in finding.message
 
 
 @pytest.mark.parametrize("annotation", ["str", "dict[str, int]", "list[str]"])
@@ -236,7 +236,8 @@ def test_snake_case_flag_is_ignored_on_mcp_1x_and_the_fix_spells_it_isError() ->
 def test_snake_case_flag_unpinned_mcp_1x_is_reported_without_a_fix() -> None:
     # Every mcp 1.x ignores is_error; isError works only from 1.19, so renaming is no fix there.
     finding = _only(SNAKE)
-    assert "on mcp 1.x FastMCP (every release; no version pinned)" in finding.message
+    assert "on mcp 1.6 / 1.9, 1.10–1.18 it is JSON-serialized into a text block" in finding.message
+    assert "; on mcp 1.19–1.30 is_error is no field of mcp 1.x's CallToolResult: it is ignored" in finding.message
     assert finding.fix is None
 
 
