@@ -24,7 +24,7 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule
+from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import decode_range, encode_range
 
 # What each release does with an error result is read from the framework rows
@@ -250,7 +250,7 @@ def cancel_order(order_id: int) -> ToolResult:
         return self.latent(ctx, statement, variant=variant, reach="return", data=data)
 
     # -- rendering ------------------------------------------------------------------------
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         framework = reach.framework
         if not framework.versions or framework.family is Family.UNKNOWN:
             return None  # nothing holds on every release of an unknown framework
@@ -276,7 +276,7 @@ def cancel_order(order_id: int) -> ToolResult:
         return f"{latent.get('class')}(..., {keyword}=True)"
 
     @staticmethod
-    def _outcome(latent: Latent, reach: ReachContext, release: str, tool: str) -> str | None:
+    def _outcome(latent: Latent, reach: RenderContext, release: str, tool: str) -> str | None:
         """What the client receives on `release`, or None when the error result works there."""
         family = reach.framework.family
         row = channel(family, release)
@@ -303,7 +303,7 @@ def cancel_order(order_id: int) -> ToolResult:
         return None
 
     @staticmethod
-    def _instead(latent: Latent, reach: ReachContext) -> str:
+    def _instead(latent: Latent, reach: RenderContext) -> str:
         family = reach.framework.family
         if latent.variant == "v1-constructor":
             return "raise ToolError with the message instead (MCPError(code, message) only for a real protocol error)"
@@ -317,7 +317,7 @@ def cancel_order(order_id: int) -> ToolResult:
             return "pass isError=True (works on mcp >= 1.19 and 2.x) or raise ToolError instead"
         return "raise ToolError with the message instead, or annotate the tool '-> CallToolResult' (mcp >= 1.19)"
 
-    def _fix(self, latent: Latent, reach: ReachContext) -> FixSpec | None:
+    def _fix(self, latent: Latent, reach: RenderContext) -> FixSpec | None:
         """Spell the flag the way every candidate release reads it: `isError=` on CallToolResult
         where it works, `is_error=` on fastmcp >= 3.4's ToolResult."""
         if latent.variant in {"snake", "misspelled"}:
@@ -344,7 +344,7 @@ _SERIALIZED = "it is JSON-serialized into a text block and the wire says isError
 _ITERATED = "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text instead of your message"
 
 
-def _call_tool_result_outcome(latent: Latent, reach: ReachContext, row: Channel, tool: str) -> str | None:
+def _call_tool_result_outcome(latent: Latent, reach: RenderContext, row: Channel, tool: str) -> str | None:
     """CallToolResult(isError=True / is_error=True / a misspelled flag) on one row."""
     variant = latent.variant
     annotation = latent.get("annotation")

@@ -14,22 +14,37 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Protocol
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent, ModuleSummary, ServerSite
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerSite, ToolRegistration
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule
+from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
 
-if TYPE_CHECKING:
-    from mcp_lint.linker import Project, _Reach
+
+
+class LinkedProject(Protocol):
+    """What the link step (project_links.Project) offers this rule; a protocol, so that the rule
+    does not import the module that imports it."""
+
+    summaries: list[ModuleSummary]
+    modules: dict[str, ModuleSummary]
+    functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
+
+    def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
+    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
+    def resolve(self, qualname: str) -> str: ...
+    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
+    def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
+    def masks_by_config(self, path: str, env: str) -> str | None: ...
+    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
 
 # What a server does with an unexpected exception is read from the framework rows
 # (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md 2a and 9): `other_exception` (what the
@@ -262,7 +277,7 @@ async def forecast(city: str) -> str:
             if marked == _MARKERS:
                 return
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         return None  # a marker: findings are made per server (server_findings)
 
     def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:
@@ -305,7 +320,7 @@ async def forecast(city: str) -> str:
 
 
 # -- the link step -------------------------------------------------------------------------
-def server_findings(project: Project, reached: dict[str, _Reach]) -> list[Finding]:
+def server_findings(project: LinkedProject) -> list[Finding]:
     from mcp_lint.rules import rule_by_code
 
     sites = [(summary, site) for summary in project.summaries for site in summary.server_sites]
@@ -351,7 +366,7 @@ def server_findings(project: Project, reached: dict[str, _Reach]) -> list[Findin
     return out
 
 
-def _site_of(project: Project, server: str | None, summary: ModuleSummary, sites: list[tuple[ModuleSummary, ServerSite]]) -> int | None:
+def _site_of(project: LinkedProject, server: str | None, summary: ModuleSummary, sites: list[tuple[ModuleSummary, ServerSite]]) -> int | None:
     """The constructor a registration's server comes from: by the server variable's name, else
     (a function's local server) the only constructor of the registering module."""
     if server:
@@ -370,7 +385,7 @@ def _site_of(project: Project, server: str | None, summary: ModuleSummary, sites
     return local[0] if len(local) == 1 else None
 
 
-def _wrapped_by_decorator(project: Project, fn) -> bool:  # type: ignore[no-untyped-def]
+def _wrapped_by_decorator(project: LinkedProject, fn: FunctionSummary) -> bool:
     """`@mcp.tool() @handle_errors def f`: a decorator whose wrapper runs the tool inside a try."""
     for qual in project.wrapper_bodies(fn):
         found = project.function(qual)
@@ -379,7 +394,7 @@ def _wrapped_by_decorator(project: Project, fn) -> bool:  # type: ignore[no-unty
     return False
 
 
-def _first_io(project: Project, qual: str, depth: int, memo: dict[str, str | None], tool_path: str) -> str | None:
+def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str | None], tool_path: str) -> str | None:
     """'httpx.get, line 12' for the function's own first unwrapped I/O, or the first one a helper
     it calls outside any handler does ('client.post in 'fetch', api.py:30'); None when none."""
     if qual in memo:

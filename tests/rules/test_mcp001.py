@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 from ._support import check as _check, only as _only, lint_tree as _lint_tree
 

@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 
 from ._support import expected
 
