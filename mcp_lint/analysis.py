@@ -150,6 +150,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
+    if codes is None or "MCP007" in codes:
+        from mcp_lint.rules.mcp007_unmasked_error_details import server_sites
+
+        summary.server_sites = server_sites(model, ctx, module, layout)
     if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.imports = read_imports(tree, ctx.lines, name.dotted)
     return summary
