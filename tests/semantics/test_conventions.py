@@ -12,8 +12,8 @@ from .pages import Call, Expect, _releases, examples, parse_call
 from .venvs import RELEASES, Release, release, split_requirement
 
 # The rules whose messages state what the client receives: each proves it with runnable examples.
-# MCP006-MCP009 join when their pages (other branches) are annotated (README.md).
-PROVEN = ("MCP001", "MCP005")
+# MCP008/MCP009 join when their pages (another branch) are annotated (README.md).
+PROVEN = ("MCP001", "MCP005", "MCP006", "MCP007")
 
 
 def test_call_option_forms() -> None:
