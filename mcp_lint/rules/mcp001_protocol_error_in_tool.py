@@ -214,6 +214,8 @@ def note(note_id: str) -> str:
             unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions)
             data = {
                 "class": last_name(resolved),
+                # Where the class is imported from: the mcp package's McpError is gone in mcp 2.x.
+                "origin": resolved or "",
                 "api": api,
                 "code": code,
                 "what": describe_failure(text or "", code),
@@ -305,6 +307,10 @@ def note(note_id: str) -> str:
                     "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
                     "error and the model never sees it"
                 )
+            elif latent.get("api") == "v1" and (latent.get("origin") or "").startswith("mcp.") and fam.every(lambda row: row.v1_constructor_fails):
+                # Every candidate runs on mcp 2.x (fastmcp 4 requires it), whose package has no McpError.
+                series = " / ".join(sorted({row.series for row in fam.channels()}))
+                phrase = f"on {series} the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails and the server does not start"
             elif latent.get("api") == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
                 phrase = f"on {series} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"

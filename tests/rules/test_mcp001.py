@@ -176,9 +176,22 @@ def test_fastmcp_unpinned_v1_constructor_is_wrapped_and_lost_under_masking() -> 
     )  # only fastmcp 4 crashes; the version is unknown here
 
 
-def test_fastmcp4_v1_constructor_crashes_with_type_error() -> None:
-    # MCP006 reports the v1 constructor on fastmcp 4.x as well (rules are independent).
+def test_fastmcp4_v1_constructor_from_the_mcp_package_fails_to_import() -> None:
+    # fastmcp 4 runs on mcp 2.x, which has no McpError: the server never starts (seen on the real
+    # release by the semantics suite). MCP006 reports the constructor as well (rules are independent).
     [finding] = [f for f in lint_source(FASTMCP_V1, target="fastmcp>=4") if f.code == "MCP001"]
+    assert (
+        "on fastmcp 4.x the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails and the server does not start"
+        in finding.message
+    )
+    assert "TypeError" not in finding.message
+    assert "Tool 'cancel_order'" in finding.message
+    assert finding.message.endswith("raise ToolError instead")
+
+
+def test_fastmcp4_v1_constructor_crashes_with_type_error() -> None:
+    source = FASTMCP_V1.replace("from mcp.shared.exceptions import McpError", "from fastmcp.exceptions import McpError")
+    [finding] = [f for f in lint_source(source, target="fastmcp>=4") if f.code == "MCP001"]
     assert (
         "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
         in finding.message
