@@ -75,6 +75,22 @@ RULES: tuple[RuleInfo, ...] = (
         ALL_FRAMEWORKS,
     ),
     RuleInfo(
+        "MCP008",
+        "message-lost-under-masking",
+        "A tool relies on a plain exception's text reaching the model where the framework masks it.",
+        "sometimes",
+        "safe",
+        ("mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
+    ),
+    RuleInfo(
+        "MCP009",
+        "error-middleware-hides-tool-errors",
+        "fastmcp's ErrorHandlingMiddleware turns the failures of a server's tools into protocol errors.",
+        "always",
+        "unsafe",
+        ("fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
+    ),
+    RuleInfo(
         "MCP100",
         "unused-noqa",
         "A `# noqa: MCPxxx` comment suppresses nothing.",
@@ -87,7 +103,7 @@ RULES: tuple[RuleInfo, ...] = (
 
 _BY_CODE = {rule.code: rule for rule in RULES}
 # Rules that read the syntax tree (mcp_lint/rules/); MCP000 and MCP100 come from the driver.
-TREE_RULE_CODES = ("MCP001", "MCP002", "MCP003", "MCP004", "MCP005")
+TREE_RULE_CODES = ("MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP008", "MCP009")
 
 
 def get_rule(code: str) -> RuleInfo | None:

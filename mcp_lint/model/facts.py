@@ -187,6 +187,9 @@ class RaiseFact:
     conditions: tuple[cst.BaseExpression, ...]
     in_else_of: tuple[cst.If, ...] = ()
     guarded: frozenset[TryGuard] = frozenset()  # as CallFact.guarded: caught again in this function
+    # The context managers of the `with` statements around it (`with reported_to_model():`), as
+    # written: one of the project's may turn the exception into another on its way out.
+    managers: tuple[cst.BaseExpression, ...] = ()
 
     def caught_here(self, raised: str) -> bool:
         """Is an exception of class `raised` (short name) caught by a `try` around this raise?"""
@@ -295,6 +298,8 @@ class FunctionFacts:
     returns_type: str | None = None
     callbacks: list[CallbackFact] = field(default_factory=list)
     dynamic_calls: list[DynamicCall] = field(default_factory=list)
+    # The context managers of every `with` in the body, as written (`with reported_to_model():`).
+    managers: list[cst.BaseExpression] = field(default_factory=list)
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
 
@@ -368,6 +373,7 @@ class _BodyWalker(FastVisitor):
         self.if_depth = 0
         self.sites = 0  # except clauses seen so far (Handler.site)
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
+        self.managers: list[cst.BaseExpression] = []  # items of the enclosing `with` statements
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -438,7 +444,7 @@ class _BodyWalker(FastVisitor):
 
     def visit_Raise(self, node: cst.Raise) -> None:
         self.facts.raises.append(
-            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded())
+            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -542,6 +548,11 @@ class _BodyWalker(FastVisitor):
 
     def visit_With(self, node: cst.With) -> None:
         self.statement = node
+        self.managers.extend(item.item for item in node.items)
+        self.facts.managers.extend(item.item for item in node.items)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        del self.managers[len(self.managers) - len(original_node.items) :]
 
     def visit_While(self, node: cst.While) -> None:
         self.statement = node

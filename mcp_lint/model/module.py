@@ -70,6 +70,8 @@ class ModuleModel:
     non_servers: set[str] = field(default_factory=set)
     # A server constructor here passes `mask_error_details=True` (fastmcp).
     masks_errors: bool = False
+    # ErrorHandlingMiddleware put on a server here (MCP009).
+    error_middleware: list[MiddlewareSite] = field(default_factory=list)
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
@@ -89,6 +91,22 @@ class ModuleModel:
     # Calls passing a server (or what the linker may find to be one) as an argument:
     # (callee, positional index or -1, keyword or "", server key, family or None).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+
+
+# fastmcp's ErrorHandlingMiddleware (its only import path in 2.9-4.x): MCP009.
+ERROR_MIDDLEWARE_CLASSES = frozenset({"fastmcp.server.middleware.error_handling.ErrorHandlingMiddleware"})
+
+
+@dataclass(frozen=True)
+class MiddlewareSite:
+    """An `ErrorHandlingMiddleware(...)` put on a server: `server.add_middleware(...)` or the
+    constructor's `middleware=[...]`."""
+
+    server: str  # the server's qualified name; "" for a function local (its module's tools decide)
+    call: cst.Call  # the ErrorHandlingMiddleware(...) call
+    form: str  # "add_middleware" or "middleware="
+    top: cst.CSTNode  # the top-level statement holding it (positions are resolved per statement)
+    top_index: int
 
 
 class Is(enum.Enum):
@@ -183,6 +201,11 @@ class _ModuleWalker(FastVisitor):
         # service.method` names a method of that object, not data.
         self.module_objects: set[str] = set()
         self.module_top = model.module.split(".")[0] if model.module else ""
+        # The top-level statement being walked (build_model sets it), for MiddlewareSite.
+        self.top: cst.CSTNode | None = None
+        self.top_index = 0
+        # Server constructor calls assigned to a name: id(call) -> the server's key ("" local).
+        self.assigned_keys: dict[int, str] = {}
 
     # -- scopes ---------------------------------------------------------------------------
     def _qualname(self, name: str) -> str:
@@ -539,6 +562,18 @@ class _ModuleWalker(FastVisitor):
         elif receiver.is_ is Is.UNKNOWN and receiver.key and key not in self.model.servers:
             self.model.server_sources[key] = receiver.key
 
+    def _binding_key(self, target: cst.BaseExpression) -> str:
+        """The key `_bind` files a server under (`pkg.mod.mcp`, `pkg.mod.Cls.mcp`); "" for a local."""
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function" and target.value not in frame.globals:
+            return ""
+        name = dotted(target)
+        if name is None:
+            return ""
+        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+            return f"{frame.qual}.{name}"
+        return self._key(name)
+
     def visit_Assign(self, node: cst.Assign) -> None:
         if self.frames and self.frames[-1].kind == "function":
             value = _unwrap_await(node.value)
@@ -547,6 +582,8 @@ class _ModuleWalker(FastVisitor):
                     if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
                         self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
         receiver = self._receiver_of_value(node.value)
+        if receiver is not None and receiver.is_ is Is.SERVER and len(node.targets) == 1:
+            self.assigned_keys[id(_unwrap_await(node.value))] = self._binding_key(node.targets[0].target)
         for target in node.targets:
             self._bind(target.target, receiver)
             self._track_function_alias(target.target, node.value)
@@ -758,6 +795,11 @@ class _ModuleWalker(FastVisitor):
         if attr == "add_request_handler":
             self._request_handler(node, receiver)
             return
+        if attr == "add_middleware":
+            first = _first_positional(node)
+            if first is not None and self._plausible(receiver) and receiver.family in {None, Family.FASTMCP}:
+                self._error_middleware([first], receiver.key or "", "add_middleware")
+            return
         first = _first_positional(node)
         if first is None or not (attr in {"add_tool", "tool"} or attr in NON_TOOL_ATTRS):
             return
@@ -805,6 +847,8 @@ class _ModuleWalker(FastVisitor):
                 self.model.masks_errors = True
             if keyword == "lifespan":
                 self.model.lifespans.extend(self._function_refs(arg.value))
+            if keyword == "middleware" and family is Family.FASTMCP:
+                self._error_middleware(self._iterable_elements(arg.value), self.assigned_keys.get(id(call), ""), "middleware=")
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
                     if isinstance(element, cst.Call):
@@ -822,6 +866,13 @@ class _ModuleWalker(FastVisitor):
             elif keyword in NON_TOOL_CONSTRUCTOR_KWARGS:
                 for element in self._iterable_elements(arg.value) or [arg.value]:
                     self.model.non_tool.update(self._function_refs(element))
+
+    def _error_middleware(self, elements: list[cst.BaseExpression], server: str, form: str) -> None:
+        """Record the ErrorHandlingMiddleware(...) calls among `elements` (MCP009)."""
+        for element in elements:
+            element = _unwrap_await(element)
+            if isinstance(element, cst.Call) and self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES and self.top is not None:
+                self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
 
     def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""
@@ -1026,7 +1077,10 @@ def build_model(module: cst.Module, module_name: str, is_package: bool) -> Modul
             else:
                 aliases.add_import_from(node)
     model = ModuleModel(module_name, aliases)
-    _ModuleWalker(model).walk(module)
+    walker = _ModuleWalker(model)
+    for index, stmt in enumerate(module.body):
+        walker.top, walker.top_index = stmt, index
+        walker.walk(stmt)
     return model
 
 

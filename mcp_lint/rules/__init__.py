@@ -20,6 +20,8 @@ RULE_CLASSES: dict[str, tuple[str, str]] = {
     "MCP003": ("mcp003_vague_error_message", "VagueErrorMessage"),
     "MCP004": ("mcp004_mutation_before_validation", "MutationBeforeValidation"),
     "MCP005": ("mcp005_error_returned_as_success", "ErrorReturnedAsSuccess"),
+    "MCP008": ("mcp008_message_lost_under_masking", "MessageLostUnderMasking"),
+    "MCP009": ("mcp009_error_middleware_hides_tool_errors", "ErrorMiddlewareHidesToolErrors"),
 }
 
 
