@@ -8,7 +8,7 @@ import pytest
 from mcp_lint.config import ConfigError, Settings, SettingsResolver, load_settings
 
 ALL_CODES = ("MCP000", "MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP100")
-KNOWN = "known codes: MCP000, MCP001, MCP002, MCP003, MCP004, MCP005, MCP100"
+KNOWN = "known codes: MCP000, MCP001, MCP002, MCP003, MCP004, MCP005, MCP008, MCP009, MCP100"
 
 
 def write(root: Path, files: dict[str, str]) -> None:
