@@ -32,14 +32,28 @@ MASKED_TEXT: dict[Family, str] = {
 # ResourceError on MCPServer; §8: fastmcp re-raises every FastMCPError unmasked).
 _DELIVERING_MODULES = ("fastmcp.exceptions.", "mcp.server.mcpserver.exceptions.", "mcp.server.fastmcp.exceptions.")
 
-# Classes that signal a programming error, not a failure the model could act on.
+# Classes that signal a programming error, not a failure the model could act on (a TypeError in
+# a tool's code is a wrong call or an unexpected value shape: the signature already typed the
+# arguments).
 _INTERNAL_CLASSES = frozenset(
-    {"NotImplementedError", "AssertionError", "StopIteration", "StopAsyncIteration", "SystemExit", "KeyboardInterrupt", "GeneratorExit"}
+    {
+        "NotImplementedError",
+        "AssertionError",
+        "TypeError",
+        "StopIteration",
+        "StopAsyncIteration",
+        "SystemExit",
+        "KeyboardInterrupt",
+        "GeneratorExit",
+    }
 )
-# Wording of an internal error (an invariant, a bug): text written for the developer.
+# Wording of an internal error (an invariant, a bug, an upstream payload of the wrong shape):
+# text written for the developer, nothing the model's next call could change.
 _INTERNAL_TEXT = re.compile(
     r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|unreachable|not\s+implemented|invariant|impossible"
-    r"|this\s+is\s+a\s+bug|internal\s+error|assertion)\b",
+    r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
+    r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
+    r"|(?:response|result|payload|returned)\b[^.;:]{0,40}\b(?:is\s+not\s+an?|non-|invalid\s+(?:results|data|json)\b))",
     re.IGNORECASE,
 )
 
@@ -68,8 +82,11 @@ def _message_text(fn: FunctionFacts, fact: RaiseFact, exc: cst.Call) -> tuple[cs
     text = literal_text(value)
     if text is None:
         return None
-    if fact.handler is not None and find_exception_text(value, fact.handler) is not None:
-        return None  # a caught exception's text passed on: MCP002's business, not an author's message
+    handler = fact.handler
+    while handler is not None:  # the clause the raise is in, then the clauses around it
+        if find_exception_text(value, handler) is not None:
+            return None  # a caught exception's text passed on: MCP002's business, not an author's message
+        handler = handler.parent
     words = re.findall(r"[A-Za-z][\w'-]*", text.replace("{}", " "))
     if len(words) < 2 or vague_reason(text) == "generic" or _INTERNAL_TEXT.search(text):
         return None

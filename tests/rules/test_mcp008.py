@@ -175,6 +175,26 @@ def test_internal_errors_vague_texts_and_reraised_library_text_are_not_relied_on
             except KeyError:
                 raise
             return response.text
+
+
+        @mcp.tool()
+        async def alerts(region: str) -> list[str]:
+            async with httpx.AsyncClient() as client:
+                try:
+                    response = await client.get(f"https://api.example.com/alerts/{region}")
+                    response.raise_for_status()
+                except httpx.HTTPStatusError as e:
+                    try:
+                        detail = e.response.json()["detail"]
+                    except Exception:
+                        raise RuntimeError(f"alerts API error {e.response.status_code}: {e.response.text}") from e
+                    raise RuntimeError(f"alerts API error: {detail}") from e
+            payload = response.json()
+            if not isinstance(payload, list):
+                raise ValueError(f"alerts API result is not a list: {payload!r}")
+            if not isinstance(payload[0], str):
+                raise TypeError(f"unexpected item type {type(payload[0])}")
+            return payload
         """
     )
 
