@@ -221,3 +221,30 @@ def test_fix_is_unsafe_only() -> None:
     text = ADDED
     outcome = fix_source(text, lambda t: [f for f in lint_source(t) if f.code == "MCP009"], unsafe=False)
     assert outcome.fixed == text
+
+
+def test_module_list_and_server_kept_on_self() -> None:
+    check(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.server.middleware.error_handling import ErrorHandlingMiddleware
+
+        MIDDLEWARE = [ErrorHandlingMiddleware(include_traceback=True)]  # expect: MCP009
+        mcp = FastMCP("catalog", middleware=MIDDLEWARE)
+
+
+        class LookupService:
+            def __init__(self) -> None:
+                self.mcp = FastMCP("lookup")
+                self.mcp.add_middleware(ErrorHandlingMiddleware())  # expect: MCP009
+                self.mcp.tool(self.lookup)
+
+            def lookup(self, key: str) -> str:
+                return key
+
+
+        @mcp.tool
+        def ping() -> str:
+            return "pong"
+        """
+    )
