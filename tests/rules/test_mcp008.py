@@ -440,3 +440,37 @@ def test_cross_module_helper_under_a_pinned_mcp(tmp_path: Path) -> None:
     assert "Helper 'reserve' (reached from tool 'buy') raises OutOfStock(" in found[0].message
     assert "on mcp 2.1+ MCPServer (from " in found[0].message
     assert "pyproject.toml) the framework masks" in found[0].message
+
+
+def test_an_error_handling_decorator_decides_what_the_framework_receives() -> None:
+    check(
+        """\
+        import functools
+        import logging
+
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        app = FastMCP("tickets", mask_error_details=True)
+        logger = logging.getLogger(__name__)
+
+
+        def tool_errors(fn):
+            @functools.wraps(fn)
+            async def wrapper(*args, **kwargs):
+                try:
+                    return await fn(*args, **kwargs)
+                except LookupError as e:
+                    raise ToolError(str(e)) from e
+
+            return wrapper
+
+
+        @app.tool
+        @tool_errors
+        async def close_ticket(ticket_id: int) -> str:
+            if ticket_id <= 0:
+                raise LookupError(f"Ticket {ticket_id} does not exist; call list_tickets")
+            return "closed"
+        """
+    )
