@@ -16,9 +16,10 @@ import libcst as cst
 from mcp_lint.imports import read_imports
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
-from mcp_lint.model.module import ModuleModel, build_model, tool_error_names
+from mcp_lint.model.module_model import ModuleModel
+from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
-from mcp_lint.model.names import dotted
+from mcp_lint.model.names import dotted, tool_error_names
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa

@@ -246,6 +246,7 @@ def _rule_json(info) -> dict:
         "code": info.code,
         "name": info.name,
         "summary": info.summary,
+        "severity": info.severity.value,
         "fix": {"availability": info.fix_availability, "applicability": info.fix_applicability or None},
         "frameworks": list(info.frameworks),
         "default_enabled": info.default_enabled,

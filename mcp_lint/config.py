@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-from mcp_lint.registry import RULES, get_rule
+from mcp_lint import registry
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -472,13 +472,12 @@ def _toml_type(value: Any) -> str:
 # --- matching -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
 def _known_codes() -> tuple[str, ...]:
-    return tuple(rule.code for rule in RULES)
+    return tuple(rule.code for rule in registry.RULES)
 
 
 def _default_enabled(code: str) -> bool:
-    rule = get_rule(code)
+    rule = registry.get_rule(code)
     return rule is None or rule.default_enabled
 
 

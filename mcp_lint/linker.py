@@ -13,7 +13,8 @@ from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.imports import import_edits
-from mcp_lint.model.facts import LIFESPAN, catches, catching_site
+from mcp_lint.model.exception_guards import catches, catching_site
+from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_CLASSES,
     TOOL_ERROR_IMPORT,

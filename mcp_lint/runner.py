@@ -345,8 +345,9 @@ def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
 
 def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
     """The rule codes enabled for at least one file: only those rules are imported and run."""
-    from mcp_lint.registry import TREE_RULE_CODES
+    from mcp_lint.registry import tree_rules
 
+    tree_rule_codes = [rule.code for rule in tree_rules()]
     codes: set[str] = set()
     seen: set[int] = set()
     for path in files:
@@ -354,8 +355,8 @@ def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
         if id(settings) in seen:
             continue
         seen.add(id(settings))
-        codes.update(code for code in TREE_RULE_CODES if settings.is_enabled(code))
-        if len(codes) == len(TREE_RULE_CODES):
+        codes.update(code for code in tree_rule_codes if settings.is_enabled(code))
+        if len(codes) == len(tree_rule_codes):
             break
     return frozenset(codes)
 

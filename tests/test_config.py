@@ -6,9 +6,21 @@ from pathlib import Path
 import pytest
 
 from mcp_lint.config import ConfigError, Settings, SettingsResolver, load_settings
+from mcp_lint.registry import RULES
 
-ALL_CODES = ("MCP000", "MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP100")
-KNOWN = "known codes: MCP000, MCP001, MCP002, MCP003, MCP004, MCP005, MCP008, MCP009, MCP100"
+# Every rule, and those on by default (all but MCP100), from the registry: a new rule needs no edit here.
+ALL_CODES = tuple(rule.code for rule in RULES)
+DEFAULT_CODES = [rule.code for rule in RULES if rule.default_enabled]
+KNOWN = "known codes: " + ", ".join(ALL_CODES)
+
+
+def default_codes_but(*left_out: str) -> list[str]:
+    return [code for code in DEFAULT_CODES if code not in left_out]
+
+
+def beyond_mcp00(codes: list[str]) -> list[str]:
+    """The codes a selector "MCP00" does not match (MCP010 and up, when there are such rules)."""
+    return [code for code in codes if not code.startswith("MCP00")]
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -39,13 +51,15 @@ def config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> 
 
 
 def test_defaults_enable_mcp0_rules_but_not_mcp100() -> None:
-    assert enabled(Settings()) == ["MCP000", "MCP001", "MCP002", "MCP003", "MCP004", "MCP005"]
+    assert enabled(Settings()) == DEFAULT_CODES
+    assert {"MCP000", "MCP001", "MCP002", "MCP003", "MCP004", "MCP005"} <= set(DEFAULT_CODES)
+    assert "MCP100" in ALL_CODES and "MCP100" not in DEFAULT_CODES
 
 
 def test_ignore_of_one_code_beats_a_broader_select(tmp_path: Path) -> None:
     settings = config(tmp_path, 'select = ["MCP0"]\nignore = ["mcp003"]')
     assert settings.ignore == ("MCP003",)
-    assert enabled(settings) == ["MCP000", "MCP001", "MCP002", "MCP004", "MCP005"]
+    assert enabled(settings) == default_codes_but("MCP003")
 
 
 def test_select_of_one_code_beats_a_broader_ignore(tmp_path: Path) -> None:
@@ -68,7 +82,7 @@ def test_mcp100_only_when_selected_by_exact_code(tmp_path: Path, select: str, mc
 
 
 def test_broad_select_enables_default_rules_and_exact_mcp100_survives_prefix_ignore(tmp_path: Path) -> None:
-    assert enabled(config(tmp_path, 'select = ["MCP"]')) == list(ALL_CODES[:-1])
+    assert enabled(config(tmp_path, 'select = ["MCP"]')) == DEFAULT_CODES
     settings = config(tmp_path, 'select = ["MCP", "MCP100"]\nignore = ["MCP1"]')
     assert enabled(settings) == list(ALL_CODES)
 
@@ -77,7 +91,7 @@ def test_mcp000_is_always_selected_and_only_ignored_by_its_exact_code(tmp_path: 
     assert enabled(config(tmp_path, 'select = ["MCP001"]')) == ["MCP000", "MCP001"]
     assert enabled(config(tmp_path, "select = []")) == ["MCP000"]
     assert enabled(config(tmp_path, 'ignore = ["MCP0"]')) == ["MCP000"]
-    assert enabled(config(tmp_path, 'ignore = ["MCP000"]')) == ["MCP001", "MCP002", "MCP003", "MCP004", "MCP005"]
+    assert enabled(config(tmp_path, 'ignore = ["MCP000"]')) == default_codes_but("MCP000")
 
 
 def test_per_file_ignores_match_relative_to_the_config_directory(tmp_path: Path) -> None:
@@ -85,16 +99,16 @@ def test_per_file_ignores_match_relative_to_the_config_directory(tmp_path: Path)
         tmp_path,
         '[tool.mcp-lint.per-file-ignores]\n"tests/*" = ["MCP003"]\n"__init__.py" = ["MCP0"]\n"legacy/" = ["MCP00"]',
     )
-    without_mcp003 = ["MCP000", "MCP001", "MCP002", "MCP004", "MCP005"]
+    without_mcp003 = default_codes_but("MCP003")
     assert enabled(settings, tmp_path / "tests" / "test_tools.py") == without_mcp003
     assert enabled(settings, tmp_path / "tests" / "deep" / "test_x.py") == without_mcp003
     # Anchored: "tests/*" is the top-level tests directory only.
-    assert enabled(settings, tmp_path / "src" / "tests" / "x.py") == list(ALL_CODES[:-1])
+    assert enabled(settings, tmp_path / "src" / "tests" / "x.py") == DEFAULT_CODES
     # A pattern without a slash matches the file name at any depth; MCP000 needs its exact code.
     assert enabled(settings, tmp_path / "src" / "pkg" / "__init__.py") == ["MCP000"]
-    assert enabled(settings, tmp_path / "legacy" / "old" / "server.py") == ["MCP000"]
-    assert enabled(settings, tmp_path / "src" / "server.py") == list(ALL_CODES[:-1])
-    assert enabled(settings, None) == list(ALL_CODES[:-1])
+    assert enabled(settings, tmp_path / "legacy" / "old" / "server.py") == ["MCP000", *beyond_mcp00(DEFAULT_CODES)]
+    assert enabled(settings, tmp_path / "src" / "server.py") == DEFAULT_CODES
+    assert enabled(settings, None) == DEFAULT_CODES
 
 
 def test_per_file_ignores_accept_relative_paths_from_the_working_directory(
@@ -300,9 +314,9 @@ def test_ignore_override_removes_codes_the_config_selected_exactly(tmp_path: Pat
 def test_extend_select_override_reenables_a_code_the_config_ignored(tmp_path: Path) -> None:
     settings = config(tmp_path, 'ignore = ["MCP003", "MCP000"]')
     overridden = settings.with_overrides(extend_select=["MCP003", "MCP100"])
-    assert enabled(overridden) == ["MCP001", "MCP002", "MCP003", "MCP004", "MCP005", "MCP100"]
+    assert enabled(overridden) == [code for code in ALL_CODES if code != "MCP000"]
     # Within one layer the usual specificity rules apply.
-    assert enabled(Settings().with_overrides(extend_select=["MCP"], ignore=["MCP00"])) == ["MCP000"]
+    assert enabled(Settings().with_overrides(extend_select=["MCP"], ignore=["MCP00"])) == ["MCP000", *beyond_mcp00(DEFAULT_CODES)]
 
 
 def test_overrides_are_validated_and_target_replaced() -> None:
@@ -329,7 +343,7 @@ def test_fingerprint_follows_the_effective_settings(tmp_path: Path) -> None:
     base = Settings()
     assert base.fingerprint() == Settings().fingerprint()
     # Two spellings of the same rule set are the same for the cache.
-    assert Settings(select=("MCP00",)).fingerprint() == base.fingerprint()
+    assert Settings(select=tuple(DEFAULT_CODES)).fingerprint() == base.fingerprint()
     assert Settings(exclude=("gen/",), cache_dir="c").fingerprint() == base.fingerprint()
     changed = [
         Settings(ignore=("MCP003",)),

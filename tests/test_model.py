@@ -7,7 +7,8 @@ import textwrap
 import libcst as cst
 
 from mcp_lint.model.frameworks import Family
-from mcp_lint.model.module import ModuleModel, build_model
+from mcp_lint.model.module_model import ModuleModel
+from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.summary import ToolRegistration
 
 

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from mcp_lint import registry
 from mcp_lint.cli import cli
 
 SERVER = '''\
@@ -58,7 +60,8 @@ def test_show_settings_prints_the_resolved_settings_of_a_file(project: Path) -> 
     lines = result.stdout.splitlines()
     assert lines[:3] == ['Resolved settings for: "app/server.py"', f'Settings path: "{project / "pyproject.toml"}"', 'Project root: "."']
     assert 'ignore = ["MCP003"]' in lines
-    assert 'enabled = ["MCP000", "MCP001", "MCP002", "MCP004", "MCP005", "MCP008", "MCP009"]' in lines
+    enabled = [rule.code for rule in registry.RULES if rule.default_enabled and rule.code != "MCP003"]
+    assert "enabled = " + json.dumps(enabled) in lines
     assert 'exclude = ["legacy/"]' in lines and 'extend-exclude = ["gen/"]' in lines
     assert 'target = "mcp>=1.9"' in lines and 'target-from = "--target"' in lines
 

@@ -2,22 +2,20 @@
 from, through any number of assignments and container writes, and conditions compared between a
 caller and a helper.
 
-Read by facts.collect_facts after its one walk of the body: the walk records every store (cheap),
+Read by function_body.collect_facts after its one walk of the body: the walk records every store (cheap),
 and only the locals a returned or raised expression reaches are ever scanned.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 
+from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import FastVisitor, children
-
-if TYPE_CHECKING:
-    from mcp_lint.model.facts import Handler
 
 
 @dataclass

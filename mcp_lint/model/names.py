@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_lint.model.frameworks import is_framework_name
+from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -34,6 +34,13 @@ def module_dotted(node: cst.BaseExpression | None) -> str:
     if node is None:
         return ""
     return dotted(node) or ""
+
+
+def unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The awaited expression: `await client.get()` -> `client.get()`."""
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr
 
 
 def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
@@ -119,3 +126,13 @@ class AliasTable:
 
 def last_name(qualified: str | None) -> str:
     return qualified.rsplit(".", 1)[-1] if qualified else ""
+
+
+def tool_error_names(aliases: AliasTable) -> dict[Family, str]:
+    """Local names under which each family's ToolError is already imported."""
+    out: dict[Family, str] = {}
+    for local, qual in aliases.aliases.items():
+        family = TOOL_ERROR_CLASSES.get(qual)
+        if family is not None:
+            out.setdefault(family, local)
+    return out

@@ -32,14 +32,14 @@ class CallEdge:
     returned: bool  # the call's value is what the caller returns
     exc_params: tuple[int, ...] = ()  # positions that receive a caught foreign exception
     via_attribute: bool = False  # `self.f(...)`/`obj.f(...)`: a method's `self` is not an argument
-    # The `try` statements around the call (facts.TryGuard): what they catch, in handler order.
+    # The `try` statements around the call (exception_guards.TryGuard): what they catch, in handler order.
     guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
     branch: str | None = None  # the tool name of the dispatcher branch the call is in
     # The caller returns something built from the call's value (`return json.dumps(r)` after
     # `r = helper()`), not only the value itself (`returned`).
     flows: bool = False
     feeds: bool = False  # a part of the call's value is in what the caller returns (`r["error"]`)
-    # Conditions on the passed arguments the caller already left on (facts.condition_shape).
+    # Conditions on the passed arguments the caller already left on (flow.condition_shape).
     excludes: frozenset[str] = frozenset()
     # With `feeds` only: the items of the value the caller returns (`r["data"]`); None: any.
     selects: frozenset[str] | None = None

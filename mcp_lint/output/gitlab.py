@@ -6,10 +6,9 @@ import hashlib
 import json
 from typing import Any, Sequence, TextIO
 
+from mcp_lint import registry
 from mcp_lint.findings import Finding
 from mcp_lint.output import ReportOptions, relative_posix_path
-
-_SEVERITY = {"MCP000": "blocker", "MCP003": "minor"}
 
 
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
@@ -22,7 +21,7 @@ def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> N
                 "description": f"{finding.code} {finding.message}",
                 "check_name": finding.code,
                 "fingerprint": _unique_fingerprint(finding, path, seen),
-                "severity": _SEVERITY.get(finding.code, "major"),
+                "severity": _severity(finding.code),
                 "location": {
                     "path": path,
                     "lines": {"begin": finding.location.row, "end": finding.end_location.row},
@@ -31,6 +30,12 @@ def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> N
         )
     out.write(json.dumps(issues, indent=2, ensure_ascii=False))
     out.write("\n")
+
+
+def _severity(code: str) -> str:
+    # The record's severity is on GitLab's own scale.
+    rule = registry.get_rule(code)
+    return rule.severity.value if rule is not None else "major"
 
 
 def _unique_fingerprint(finding: Finding, path: str, seen: set[str]) -> str:

@@ -13,8 +13,6 @@ from mcp_lint.output import ReportOptions, path_to_uri_reference
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcp-lint/mcp-lint"
 _SRCROOT = "%SRCROOT%"
-# Rules whose findings are advice rather than defects.
-_WARNING_RULES = frozenset({"MCP003", "MCP100"})
 
 
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
@@ -50,7 +48,9 @@ def _directory_uri(directory: Path) -> str:
 
 
 def level(code: str) -> str:
-    return "warning" if code in _WARNING_RULES else "error"
+    """The rule's severity as a SARIF level (minor rules, advice and hygiene, are warnings)."""
+    rule = registry.get_rule(code)
+    return rule.severity.sarif_level if rule is not None else "error"
 
 
 def _rule(rule: registry.RuleInfo) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Family, FrameworkContext
-from mcp_lint.model.module import ModuleModel
+from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants

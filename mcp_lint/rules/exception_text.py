@@ -9,7 +9,9 @@ from typing import Iterator
 
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants

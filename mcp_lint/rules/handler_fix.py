@@ -15,7 +15,8 @@ from typing import Iterator
 import libcst as cst
 
 from mcp_lint.findings import Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, _catches, catches
+from mcp_lint.model.exception_guards import Handler, catches, try_guard
+from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -289,7 +290,7 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
         seen.add(id(node))
         body = ctx.range(node.body)
         if body.start.line <= where.start.line and where.end.line <= body.end.line:
-            if catches(_catches(node, _clauses(fn, node)), raised):
+            if catches(try_guard(node, _clauses(fn, node)), raised):
                 return True
     return False
 
@@ -317,7 +318,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
             continue
         if not isinstance(node, cst.Try):
             return None
-        guard = _catches(node, _clauses(fn, node))
+        guard = try_guard(node, _clauses(fn, node))
         for clause, (names, reraises, _site) in zip(node.handlers, guard):
             if "ToolError" in names or "*" in names:
                 if reraises:

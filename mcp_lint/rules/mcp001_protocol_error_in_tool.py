@@ -8,12 +8,13 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
-from mcp_lint.model.facts import FunctionFacts, RaiseFact, literal_text
+from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import (
     ERROR_CODE_NAMES,
     ERROR_DATA_CLASSES,
     LEGITIMATE_PROTOCOL_CODES,
 )
+from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (

@@ -8,18 +8,11 @@ from typing import Callable, Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import (
-    FunctionFacts,
-    Handler,
-    RaiseFact,
-    ReturnFact,
-    catching_site,
-    find_exception_text,
-    gathered_exception_text,
-    literal_text,
-)
+from mcp_lint.model.exception_guards import Handler, catching_site
+from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants

@@ -7,7 +7,9 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -28,7 +30,7 @@ _NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
 
 def _judged_text(expr: cst.BaseExpression, handler: Handler | None) -> tuple[str, bool] | None:
     """(text with exception placeholders removed, whether exception text was there)."""
-    from mcp_lint.model.facts import literal_text
+    from mcp_lint.model.message_text import literal_text
 
     if isinstance(expr, cst.FormattedString) and handler is not None:
         parts = []

@@ -23,7 +23,8 @@ from typing import Iterable, Iterator, Sequence
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, branch_name, literal_text
+from mcp_lint.model.facts import FunctionFacts, branch_name
+from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import children

@@ -10,7 +10,9 @@ import libcst as cst
 from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, Handler, find_exception_text
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent

@@ -10,8 +10,9 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.model.facts import FunctionFacts, RaiseFact, find_exception_text, literal_text
+from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Family
+from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule

@@ -10,12 +10,13 @@ import re
 
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts, literal_text
+from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import (
     CALL_TOOL_RESULT_CLASSES,
     TEXT_CONTENT_CLASSES,
     TOOL_RESULT_CLASSES,
 )
+from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.text import is_failure_text, starts_as_error

@@ -1,0 +1,128 @@
+"""`except` clauses and the `try` statements around a call or raise.
+
+`Handler` records one clause (what it catches, its name, what the rest of the analysis learns
+about its exception); `TryGuard` condenses one `try` into what the linker needs to tell whether an
+exception raised below is caught there (`catches`, `catching_site`). Both the per-function walk
+and the link step (following a helper's raise up to a tool) read them, so they live apart from
+either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import libcst as cst
+
+from mcp_lint.model.names import AliasTable, dotted, last_name
+
+
+@dataclass
+class Handler:
+    """An `except` clause and what can reach it."""
+
+    node: cst.ExceptHandler
+    try_node: cst.Try | cst.TryStar
+    caught: tuple[str, ...]  # qualified (or builtin) names of the caught classes; () = bare
+    name: str | None  # `as e`
+    foreign: bool = False  # the caught exception may carry text from code the author does not control
+    parses_parameters: bool = False  # foreign only because it parses the function's parameters
+    tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
+    # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
+    # handler on a call path catches a helper's exception (TryGuard entries carry it too).
+    site: str = ""
+    # The clause whose body this `try` sits in (`except HTTPError as e: try: ... except
+    # Exception: raise ApiError(e.response.text)`): its exception is still in reach here.
+    parent: Handler | None = None
+    # Imported classes (`from errors import ApiError` beside server.py) that alone make the clause
+    # foreign: the linker knows whether the project defines them (then they are its own).
+    imported_classes: tuple[str, ...] = ()
+
+    def within(self, outer: Handler) -> bool:
+        """Is this clause `outer`, or nested in its body without rebinding its name?"""
+        current: Handler | None = self
+        while current is not None:
+            if current is outer:
+                return True
+            if current.name is not None and current.name == outer.name:
+                return False  # `except B as e:` inside `except A as e:` hides the outer `e`
+            current = current.parent
+        return False
+
+
+def caught_names(
+    node: cst.ExceptHandler, aliases: AliasTable, constants: Mapping[str, list[cst.BaseExpression]] | None = None
+) -> tuple[str, ...]:
+    """Qualified (or builtin) names of the classes a clause catches; () for a bare `except`."""
+    if node.type is None:
+        return ()
+    exprs: list[cst.BaseExpression]
+    if isinstance(node.type, cst.Tuple):
+        exprs = [el.value for el in node.type.elements]
+    else:
+        exprs = [node.type]
+    if constants:
+        # `except EXPECTED_ERRORS as e` with `EXPECTED_ERRORS = (OSError, git.GitError)` at module level.
+        exprs = [
+            item
+            for expr in exprs
+            for item in (constants.get(expr.value, [expr]) if isinstance(expr, cst.Name) and expr.value not in aliases.aliases else [expr])
+        ]
+    names = []
+    for expr in exprs:
+        resolved = aliases.resolve(expr)
+        names.append(resolved or dotted(expr) or "?")
+    return tuple(names)
+
+
+# One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`;
+# Handler.site of the clause).
+TryGuard = tuple[tuple[frozenset[str], bool, str], ...]
+
+
+def catches(guard: TryGuard, raised: str | frozenset[str]) -> bool:
+    """Does this `try` keep an exception of class `raised` (short name) from propagating?
+
+    The first handler that matches decides, as in Python; a handler that re-raises with a bare
+    `raise` lets it through. `raised` may be the short names of the class and its known bases
+    (the linker knows the project's class tree); without them a handler matches by name or by
+    catching everything.
+    """
+    site = catching_site(guard, raised)
+    return site is not None and not site[1]
+
+
+def catching_site(guard: TryGuard, raised: str | frozenset[str]) -> tuple[str, bool] | None:
+    """(Handler.site, re-raises) of the first clause of this `try` that catches `raised`."""
+    names = frozenset({raised}) if isinstance(raised, str) else raised
+    for caught, reraises, site in guard:
+        if caught & names or "*" in caught:
+            return site, reraises
+    return None
+
+
+def try_guard(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
+    """The guard of `node`, from the records of its clauses (in order)."""
+    handlers = []
+    for handler, record in zip(node.handlers, records):
+        reraises = any(isinstance(n, cst.Raise) and n.exc is None for n in _statements_of(handler.body))
+        names = {last_name(c) for c in record.caught}
+        if not record.caught or names & {"Exception", "BaseException"}:
+            names.add("*")
+        handlers.append((frozenset(names), reraises, record.site))
+    return tuple(handlers)
+
+
+def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]
+    """Small statements of a block, nested blocks included (a cheap scan, no expressions)."""
+    stack = list(getattr(block, "body", ()))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            yield from stmt.body
+        else:
+            for attribute in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, attribute, None)
+                if inner is not None and hasattr(inner, "body"):
+                    stack.extend(inner.body if isinstance(inner.body, (list, tuple)) else [inner])
+            stack.extend(getattr(stmt, "handlers", ()) or ())

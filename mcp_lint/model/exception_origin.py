@@ -1,0 +1,244 @@
+"""Who wrote a caught exception's text: the author (own classes, literal messages, parsing the
+tool's own arguments) or someone else (a library, the OS, the network).
+
+MCP002 reports only text from someone else; the answer depends on the caught classes and on what
+the `try` body runs, which is scanned once per `try` however many clauses ask. Separate from the
+per-function walk because it is a judgement with its own tables (library_tables) and its own walk
+of the `try` body.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import replace
+from typing import Callable
+
+import libcst as cst
+
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+from mcp_lint.model.library_tables import (
+    ARGUMENT_PARSERS,
+    BENIGN_CALLS,
+    BENIGN_METHODS,
+    BROAD_ERRORS,
+    CLIENT_LIKE,
+    FOREIGN_BUILTIN_ERRORS,
+    MODEL_VALIDATORS,
+    NARROW_BUILTIN_ERRORS,
+    RECEIVER_DEPENDENT_METHODS,
+)
+from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.walk import FindingVisitor
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def classify_handlers(handlers: list[Handler], aliases: AliasTable, params: frozenset[str]) -> None:
+    """Set each clause's `foreign`, `parses_parameters` and `imported_classes`."""
+    for handler in handlers:
+        body = _TryBodyScan(handler.try_node, aliases, params)
+        handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code, body.calls_library_code)
+        # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
+        # tool, that text describes what the model sent (the linker decides, knowing tools).
+        handler.parses_parameters = handler.foreign and not is_foreign_handler(
+            handler, aliases, body.beyond_parameters, body.library_beyond_parameters
+        )
+        imported = tuple(n for n in handler.caught if _imported_class(n, aliases))
+        others = tuple(n for n in handler.caught if n not in imported)
+        if handler.foreign and imported and not (others and is_foreign_handler(replace(handler, caught=others), aliases, body.calls_foreign_code, body.calls_library_code)):
+            handler.imported_classes = imported
+
+
+def is_foreign_handler(
+    handler: Handler,
+    aliases: AliasTable,
+    body_calls_foreign_code: Callable[[], bool],
+    body_calls_library_code: Callable[[], bool] | None = None,
+) -> bool:
+    """Can the caught exception carry text written by someone other than the author?
+
+    Broad builtin classes count only when the try body runs foreign code (a call that is not a
+    harmless builtin, an await, a `with`): a body that only raises the author's own literal
+    messages keeps them curated. Narrow builtin classes (ValueError, KeyError...) count only when
+    the body calls library code: raised by the project's own functions (`self._check(x)`,
+    `validate(x)`), their text is the author's. So do library classes (json.JSONDecodeError,
+    binascii.Error): a body that only parses the tool's own arguments (`json.loads(filters)`)
+    produces text about the model's own input, which it can act on. OS/network classes always
+    count; the project's own classes and the frameworks' ToolError never do.
+    """
+    own_package = aliases.module.split(".")[0]
+    if not handler.caught:
+        return body_calls_foreign_code()
+    for name in handler.caught:
+        short = last_name(name)
+        if name in FRAMEWORK_DOMAIN_ERRORS or short in {"ToolError", "McpError", "MCPError", "FastMCPError"}:
+            continue
+        builtin = name[len("builtins.") :] if name.startswith("builtins.") else name
+        if builtin in BROAD_ERRORS:
+            if body_calls_foreign_code():
+                return True
+        elif builtin in NARROW_BUILTIN_ERRORS:
+            if (body_calls_library_code or body_calls_foreign_code)():
+                return True
+        elif builtin in FOREIGN_BUILTIN_ERRORS:
+            return True
+        elif "." in name:
+            root = name.split(".")[0]
+            if root == own_package or short in aliases.relative_names:
+                continue  # the project's own exception class
+            # httpx.HTTPError, botocore.exceptions.ClientError, json.JSONDecodeError...
+            if body_calls_foreign_code():
+                return True
+        # A bare name that is not imported is defined in this module: the author's own class.
+    return False
+
+
+def _imported_class(name: str, aliases: AliasTable) -> bool:
+    """A caught class imported from outside this module's package (`httpx.HTTPError`, or a
+    sibling top-level module's `errors.ApiError`): library code unless the linker finds it in the
+    project."""
+    if "." not in name or name.startswith("builtins.") or name in FRAMEWORK_DOMAIN_ERRORS:
+        return False
+    own_package = aliases.module.split(".")[0]
+    return name.split(".")[0] != own_package and last_name(name) not in aliases.relative_names
+
+
+class _TryBodyScan:
+    """What a `try` body runs, walked once (on first question) however many classes ask."""
+
+    def __init__(self, try_node: cst.Try | cst.TryStar, aliases: AliasTable, params: frozenset[str]) -> None:
+        self.try_node = try_node
+        self.aliases = aliases
+        self.params = params
+        self._finder: _ForeignCallFinder | None = None
+
+    def _scan(self) -> _ForeignCallFinder:
+        if self._finder is None:
+            self._finder = _ForeignCallFinder(self.aliases, self.params)
+            self._finder.walk(self.try_node.body)
+        return self._finder
+
+    def calls_foreign_code(self) -> bool:
+        """Anything but harmless builtins, parsers of the parameters included."""
+        finder = self._scan()
+        return bool(finder.found) or finder.runs_other_code or finder.parsed_parameter
+
+    def beyond_parameters(self) -> bool:
+        """Foreign code other than parsing the function's own parameters."""
+        finder = self._scan()
+        return bool(finder.found) or finder.runs_other_code
+
+    def calls_library_code(self) -> bool:
+        """A call of code outside the project (parsers of the parameters included)."""
+        finder = self._scan()
+        return bool(finder.found) or finder.parsed_parameter
+
+    def library_beyond_parameters(self) -> bool:
+        return bool(self._scan().found)
+
+
+class _ForeignCallFinder(FindingVisitor):
+    def __init__(self, aliases: AliasTable, params: frozenset[str] = frozenset()) -> None:
+        self.aliases = aliases
+        self.params = params
+        self.found = False  # a call of library code: ends the walk
+        # An await, a `with`, a call of the project's own code (see _project_call): foreign code
+        # for a broad `except`, not for a narrow builtin one.
+        self.runs_other_code = False
+        self.parsed_parameter = False  # an ARGUMENT_PARSERS call on a parameter was seen
+        self.in_raise = 0
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.in_raise += 1
+
+    def leave_Raise(self, original_node: cst.Raise) -> None:
+        self.in_raise -= 1
+
+    def visit_Await(self, node: cst.Await) -> None:
+        self.runs_other_code = True
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        # In a context manager (`@contextmanager def reported(): try: yield`), the caller's
+        # `with` body runs here: any library code.
+        self.found = True
+
+    def _parses_an_argument(self, node: cst.Call) -> bool:
+        """The parser's input is one of the tool's parameters (`filters`, `args["when"]`)."""
+        if not node.args:
+            return False
+        base: cst.BaseExpression = node.args[0].value
+        while isinstance(base, (cst.Subscript, cst.Attribute)):
+            base = base.value
+        return isinstance(base, cst.Name) and base.value in self.params
+
+    def _validates_arguments(self, node: cst.Call, name: str) -> bool:
+        """The author's argument model built from the function's parameters: `Args(**params)`,
+        `Args(query=query)`, `Args.model_validate(arguments)`. A pydantic error then describes
+        what the model sent, which it can correct."""
+        parts = name.split(".")
+        if parts[-1] in MODEL_VALIDATORS and len(parts) >= 2:
+            return self._parses_an_argument(node)
+        if len(parts) != 1 or not parts[0][:1].isupper() or parts[0] in _BUILTIN_NAMES or not node.args:
+            return False
+        if parts[0] in self.aliases.aliases and not self._project_call(name):
+            return False  # a library class: its own validation is not the author's argument model
+        return all(self._from_parameters(argument.value) for argument in node.args)
+
+    def _from_parameters(self, value: cst.BaseExpression) -> bool:
+        while isinstance(value, (cst.Subscript, cst.Attribute)):
+            value = value.value
+        return isinstance(value, cst.Name) and value.value in self.params
+
+    def visit_With(self, node: cst.With) -> None:
+        # Context managers (open(), client sessions, transactions) run foreign code.
+        self.runs_other_code = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.in_raise:
+            return
+        name = dotted(node.func)
+        if name is None:
+            # `get_config().get_client_config()`, `handlers[name](args)`: the call that made the
+            # receiver is visited on its own and decides; this one alone is foreign code the
+            # linker cannot resolve, not library code.
+            self.runs_other_code = True
+            return
+        if name in BENIGN_CALLS:
+            return
+        if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
+            self.parsed_parameter = True
+            return
+        if self._validates_arguments(node, name):
+            self.parsed_parameter = True
+            return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
+            # `raw.decode("utf-8")` of bytes the tool fetched: the codec's text is about data the
+            # model never saw (of a parameter, it is about what the model sent).
+            self.found = True
+            return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
+            if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
+                return
+            # `d.get(k)` is harmless; `httpx.get(url)` / `client.get(url)` is I/O.
+            receiver = dotted(node.func.value) or ""
+            root = receiver.split(".")[0]
+            if receiver and root not in self.aliases.aliases and not CLIENT_LIKE.search(receiver):
+                return
+        if self._project_call(name):
+            self.runs_other_code = True
+        else:
+            self.found = True
+
+    def _project_call(self, name: str) -> bool:
+        """A call of the project's own code, as written: a method of this class (`self._check`),
+        a name imported from this project, or a name neither imported nor builtin (defined in
+        this module). `self.client.get()` and `obj.method()` may be anything: not counted."""
+        parts = name.split(".")
+        if parts[0] in {"self", "cls"}:
+            return len(parts) == 2
+        resolved = self.aliases.resolve_dotted(name)
+        if resolved is None:
+            return len(parts) == 1 and parts[0] not in _BUILTIN_NAMES
+        own_top = self.aliases.module.split(".")[0]
+        return parts[0] in self.aliases.relative_names or bool(own_top) and resolved.split(".")[0] == own_top

@@ -1,0 +1,552 @@
+"""The walk of one function body that fills its FunctionFacts.
+
+One pass collects returns, raises, calls, `except` clauses, stores into locals and the tables
+and callbacks calls go through, without entering nested functions or classes (their facts are
+their own). What needs the whole body afterwards is settled in `collect_facts`: which clauses
+catch foreign text (exception_origin) and where calls' values go (returned_values).
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Callable, Mapping
+
+import libcst as cst
+
+from mcp_lint.model.exception_guards import Handler, TryGuard, caught_names, try_guard
+from mcp_lint.model.exception_origin import classify_handlers
+from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, FunctionFacts, RaiseFact, ReturnFact, branch_name
+from mcp_lint.model.flow import (
+    CONTAINER_ADDERS,
+    RUNS_A_FUNCTION,
+    Store,
+    ValueFlow,
+    failure_checked,
+    leaves,
+    store_keys,
+    store_slot,
+)
+from mcp_lint.model.library_tables import VALUE_ARGUMENTS
+from mcp_lint.model.message_text import GATHERED, find_exception_text
+from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
+from mcp_lint.model.returned_values import text_flows, trace_returned_calls
+from mcp_lint.model.walk import FastVisitor
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+class _BodyWalker(FastVisitor):
+    """Collects facts of one function body without entering nested functions or classes."""
+
+    def __init__(
+        self,
+        facts: FunctionFacts,
+        aliases: AliasTable,
+        resolve_callee,
+        resolve_type=None,
+        constants: Mapping[str, list[cst.BaseExpression]] | None = None,
+    ) -> None:
+        self.facts = facts
+        self.aliases = aliases
+        self.constants = constants
+        self.resolve_callee = resolve_callee
+        self.resolve_type = resolve_type or (lambda annotation: None)
+        self.handlers: list[Handler] = []
+        self.conditions: list[cst.BaseExpression] = []
+        self.else_of: list[cst.If] = []
+        # `client = Api()` / `async with Api() as client`: calls on `client` go to Api's methods.
+        self.local_instances: dict[str, str] = facts.local_types
+        # `result = helper(...)`: the call whose value a later `return result` returns.
+        self.assigned_calls: dict[str, cst.Call] = {}
+        # Functions defined in this body: `inner()` / `to_thread(inner)` call them, not a global.
+        self.nested_defs: set[str] = set()
+        # (argument, its call) for every plain name or attribute passed as an argument.
+        self.arguments: list[tuple[cst.BaseExpression, CallFact]] = []
+        # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
+        self.table_locals: dict[str, tuple[str, str | None]] = {}
+        self.assignment_counts: dict[str, int] = {}
+        self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
+        # Every value put into a local, by the local (read after the walk, see ValueFlow).
+        self.stores: dict[str, list[Store]] = {}
+        self.checked: frozenset[str] = frozenset()  # see ReturnFact.checked
+        # Tests of top-level `if`s that leave the function (`if not ok: return "..."`), so far.
+        self.exits: tuple[cst.BaseExpression, ...] = ()
+        self.if_depth = 0
+        self.sites = 0  # except clauses seen so far (Handler.site)
+        self.statement: cst.CSTNode | None = None  # the innermost statement being walked
+        self.managers: list[cst.BaseExpression] = []  # items of the enclosing `with` statements
+
+    # Scopes we do not enter: their facts belong to themselves.
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if node is not self.facts.node:
+            self.nested_defs.add(node.name.value)
+        return node is self.facts.node
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.aliases.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.aliases.add_import_from(node)
+
+    def visit_Try(self, node: cst.Try | cst.TryStar) -> bool:
+        # Walk body and else/finally normally, but each handler under its own Handler record.
+        records = []
+        for handler in node.handlers:
+            site = f"{self.facts.qualname}#{self.sites}"
+            self.sites += 1
+            caught = caught_names(handler, self.aliases, self.constants)
+            records.append(Handler(handler, node, caught, _as_name(handler), site=site, parent=self._handler()))
+        self.guards.append(try_guard(node, records))
+        self.walk(node.body)
+        self.guards.pop()
+        for handler, record in zip(node.handlers, records):
+            self.facts.handlers.append(record)
+            self.handlers.append(record)
+            self.walk(handler.body)
+            self.handlers.pop()
+        if node.orelse is not None:
+            self.walk(node.orelse)
+        if node.finalbody is not None:
+            self.walk(node.finalbody)
+        return False
+
+    def visit_TryStar(self, node: cst.TryStar) -> bool:  # `except*` handlers read the same way
+        return self.visit_Try(node)
+
+    def visit_If(self, node: cst.If) -> bool:
+        self.walk(node.test)  # `if not validate(path):` calls a helper too (it may raise, or bind)
+        self.if_depth += 1
+        self.conditions.append(node.test)
+        self.walk(node.body)
+        self.conditions.pop()
+        if node.orelse is not None:
+            negated = cst.UnaryOperation(cst.Not(), node.test)
+            self.conditions.append(negated)
+            self.else_of.append(node)
+            self.walk(node.orelse)
+            self.else_of.pop()
+            self.conditions.pop()
+        self.if_depth -= 1
+        if not self.if_depth and node.orelse is None and leaves(node.body):
+            self.exits = (*self.exits, node.test)
+        checked = failure_checked(node)
+        if checked:
+            self.checked = self.checked | checked
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.facts.raises.append(
+            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
+        )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = None
+        name = dotted(node.func)
+        if name is not None and ".lifespan_context." in f".{name}":
+            # `ctx.request_context.lifespan_context.db.query()`: the linker types the context
+            # from the server's lifespan function (what it yields).
+            callee = LIFESPAN + name.split("lifespan_context", 1)[1]
+        elif name is not None and "." in name:
+            root, rest = name.split(".", 1)
+            if root in self.local_instances:
+                callee = f"{self.local_instances[root]}.{rest}"
+        elif name is None and isinstance(node.func, cst.Attribute):
+            callee = self._method_of_result(node.func)
+        if callee is None:
+            callee = self.resolve_callee(node.func)
+        fact = CallFact(
+            node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement
+        )
+        fact.exits = self.exits
+        self.facts.calls.append(fact)
+        if self.facts.gathered is None and last_name(name or "") == "gather" and _returns_exceptions(node):
+            self.facts.gathered = Handler(None, None, (GATHERED,), None, foreign=True)  # type: ignore[arg-type]
+        lookup = self._table_lookup(node.func)
+        if lookup is not None:
+            self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
+        takes_function = name is not None and name.rsplit(".", 1)[-1] in RUNS_A_FUNCTION
+        for arg in node.args if takes_function else ():
+            if isinstance(arg.value, cst.Subscript):  # `to_thread(registry[name], **args)`
+                lookup = self._table_lookup(arg.value)
+                if lookup is not None:
+                    self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
+        for arg in node.args:
+            value = arg.value
+            if isinstance(value, cst.Call) and last_name(dotted(value.func)) == "partial" and value.args:
+                value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
+            if isinstance(value, (cst.Name, cst.Attribute)) and not arg.star:
+                self.arguments.append((value, fact))
+
+    def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
+        """(table, getattr prefix) when `expr` is a function looked up by a key computed at run
+        time: `T[k]`, `T.get(k)`, `getattr(self, f"_tool_{k}")`, or a local assigned one of these."""
+        if isinstance(expr, cst.Name):
+            return self.table_locals.get(expr.value)
+        if isinstance(expr, cst.Subscript):
+            index = expr.slice[0].slice if len(expr.slice) == 1 else None
+            if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
+                return self._table_name(expr.value), None
+            return None
+        if not isinstance(expr, cst.Call) or not expr.args:
+            return None
+        key = expr.args[0].value
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):
+            return self._table_name(expr.func.value), None
+        if dotted(expr.func) == "getattr" and len(expr.args) >= 2 and dotted(key) in {"self", "cls"}:
+            name = expr.args[1].value
+            if isinstance(name, cst.FormattedString):
+                first = name.parts[0] if name.parts else None
+                return "", first.value if isinstance(first, cst.FormattedStringText) else ""
+            if isinstance(name, (cst.Name, cst.Attribute)):
+                return "", ""
+        return None
+
+    def _table_name(self, expr: cst.BaseExpression) -> str:
+        """The qualified name of a table: a module-level or imported name, or "<builder>()" for a
+        local assigned a table-building function's result; "" when not known (a parameter)."""
+        name = dotted(expr)
+        if name is None or name.split(".")[0] in {"self", "cls"}:
+            return ""
+        if "." not in name and name in self.assigned_calls:
+            builder = self.resolve_callee(self.assigned_calls[name].func)
+            return f"{builder}()" if builder else ""
+        if name.split(".")[0] in self.facts.params or name.split(".")[0] in self.assignment_counts:
+            return ""
+        return self.resolve_callee(expr) or ""
+
+    def _method_of_result(self, func: cst.Attribute) -> str | None:
+        """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
+        the factory returns (its return annotation, or the class itself)."""
+        inner = unwrap_await(func.value)
+        if not isinstance(inner, cst.Call):
+            return None
+        made_by = dotted(inner.func)
+        if made_by is None:
+            return None
+        root, _, rest = made_by.partition(".")
+        if rest and root in self.local_instances:
+            factory = f"{self.local_instances[root]}.{rest}"
+        else:
+            factory = self.resolve_callee(inner.func)
+        return f"{factory}.{func.attr.value}" if factory else None
+
+    # The statement the calls below belong to: a line, or a header whose expressions are walked
+    # before its body (the body's lines then take over).
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statement = node
+
+    def visit_With(self, node: cst.With) -> None:
+        self.statement = node
+        self.managers.extend(item.item for item in node.items)
+        self.facts.managers.extend(item.item for item in node.items)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        del self.managers[len(self.managers) - len(original_node.items) :]
+
+    def visit_While(self, node: cst.While) -> None:
+        self.statement = node
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.statement = node
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            for name in _target_names(node.asname.name):
+                self._count_assignment(name, None)
+            self._store(node.asname.name, node.item, None)
+        if node.asname is not None and isinstance(node.asname.name, cst.Name):
+            self._remember_instance(node.asname.name.value, node.item)
+
+    def _remember_instance(self, name: str, value: cst.BaseExpression) -> None:
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            self.assigned_calls[name] = value
+            resolved = self.resolve_callee(value.func)
+            if resolved is not None:
+                self.local_instances[name] = resolved
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):
+            self.facts.has_item_assignment = True
+            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            if isinstance(value, cst.Call):
+                for target in node.targets:
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        callee = self.resolve_callee(value.func)
+                        if callee:
+                            self.facts.self_instances[name[5:]] = callee
+            elif isinstance(value, cst.Name) and value.value in self.local_instances:
+                for target in node.targets:  # `self.client = client` of a typed parameter
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        self.facts.self_instances.setdefault(name[5:], self.local_instances[value.value])
+        value_name = dotted(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and value_name.endswith("lifespan_context"):
+            self.local_instances[node.targets[0].target.value] = LIFESPAN  # `app = ctx.request_context.lifespan_context`
+        for target in node.targets:
+            self._store(target.target, node.value, node, unpacks=True)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            lookup = self._table_lookup(unwrap_await(node.value)) if not isinstance(node.value, cst.Name) else None
+            if lookup is not None:
+                self.table_locals[node.targets[0].target.value] = lookup
+            self._remember_instance(node.targets[0].target.value, node.value)
+            self._count_assignment(node.targets[0].target.value, node.value)
+        else:
+            for target in node.targets:
+                for name in _target_names(target.target):
+                    self._count_assignment(name, None)
+        handler = self._handler()
+        if handler is not None and handler.name and _mentions_exception_text(node.value, handler):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    handler.tainted.add(target.target.value)
+
+    def _store(
+        self,
+        target: cst.BaseExpression,
+        value: cst.BaseExpression,
+        statement: cst.BaseSmallStatement | None,
+        unpacks: bool = False,
+        element: bool = False,
+    ) -> None:
+        if isinstance(target, cst.Name):  # the common case, kept cheap
+            self.stores.setdefault(target.value, []).append(
+                Store(target.value, value, statement, self._handler(), tuple(self.conditions) if self.conditions else (), None, None, element)
+            )
+            return
+        conditions = tuple(self.conditions)
+        if unpacks and isinstance(target, (cst.Tuple, cst.List)):
+            # `ok, message = helper()`: each name holds one element of the value.
+            for index, element in enumerate(target.elements):
+                position = None if isinstance(element, cst.StarredElement) else index
+                for key in store_keys(element.value):
+                    self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, None, position))
+            return
+        slot = store_slot(target)
+        # `results[symbol] = v` like `results.append(v)`: one element of a collection.
+        element = element or (isinstance(target, cst.Subscript) and slot is None)
+        for key in store_keys(target):
+            if "." in key and key.split(".", 1)[0] in {"self", "cls"}:
+                continue  # the object's state, read by other methods: not a local value
+            self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, slot, None, element))
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        # `if (match := pattern.search(text)):` binds a local like an assignment.
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
+        self._store(node.target, node.value, None)
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
+        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+            for argument in call.args:
+                self._store(call.func.value, argument.value, node, element=True)
+
+    def _count_assignment(self, name: str, value: cst.BaseExpression | None) -> None:
+        self.assignment_counts[name] = self.assignment_counts.get(name, 0) + 1
+        if value is not None:
+            self.facts.single_assignments[name] = value
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, (cst.Subscript, cst.Attribute)):
+            self.facts.has_item_assignment = True
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
+        self._store(node.target, node.value, node)
+        handler = self._handler()
+        if handler is not None and isinstance(node.target, cst.Name) and _mentions_exception_text(node.value, handler):
+            handler.tainted.add(node.target.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.statement = node
+        for name in _target_names(node.target):
+            self._count_assignment(name, None)
+            self._count_assignment(name, None)
+        self._store(node.target, node.iter, None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        for name in _target_names(node.target):
+            self._count_assignment(name, node.value)
+        if node.value is not None:
+            self._store(node.target, node.value, node)
+        typed = self.resolve_type(node.annotation.annotation)
+        target = dotted(node.target)
+        if typed is not None and target is not None:
+            if "." not in target:
+                self.local_instances[target] = typed  # `client: Api = make()`
+            elif target.startswith("self.") and target.count(".") == 1:
+                self.facts.self_instances[target[5:]] = typed  # `self.client: Api = ...`
+        elif node.value is not None and isinstance(node.target, cst.Name):
+            self._remember_instance(node.target.value, node.value)
+        handler = self._handler()
+        if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
+            if _mentions_exception_text(node.value, handler):
+                handler.tainted.add(node.target.value)
+
+    def _handler(self) -> Handler | None:
+        return self.handlers[-1] if self.handlers else None
+
+    def _guarded(self) -> frozenset[TryGuard]:
+        return frozenset(self.guards)
+
+
+def _returns_exceptions(call: cst.Call) -> bool:
+    return any(
+        a.keyword is not None and a.keyword.value == "return_exceptions" and isinstance(a.value, cst.Name) and a.value.value == "True"
+        for a in call.args
+    )
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    return []
+
+
+def _as_name(handler: cst.ExceptHandler) -> str | None:
+    if handler.name is not None and isinstance(handler.name.name, cst.Name):
+        return handler.name.name.value
+    return None
+
+
+def _mentions_exception_text(expr: cst.CSTNode, handler: Handler) -> bool:
+    return find_exception_text(expr, handler) is not None
+
+
+def collect_facts(
+    node: cst.FunctionDef,
+    qualname: str,
+    class_name: str | None,
+    aliases: AliasTable,
+    resolve_callee,
+    resolve_type=None,
+    outer_types: dict[str, str] | None = None,
+    constants: Mapping[str, list[cst.BaseExpression]] | None = None,
+) -> FunctionFacts:
+    """Facts of one function; `resolve_type` names the class an annotation stands for,
+    `outer_types` are the typed locals of the enclosing function (closure variables), and
+    `constants` the module's tuples/lists so far (`except EXPECTED_ERRORS` reads them)."""
+    params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
+    facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
+    facts.local_types = dict(outer_types) if outer_types else {}
+    for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+        facts.local_types.pop(param.name.value, None)  # a parameter shadows the closure
+        typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
+        if typed is not None and param.name.value not in {"self", "cls"}:
+            facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
+    walker = _BodyWalker(facts, aliases, resolve_callee, resolve_type, constants)
+    walker.walk(node)
+    _mark_returned_calls(facts, walker)
+    for call in facts.calls:
+        func = call.node.func
+        if isinstance(func, cst.Name) and func.value in walker.nested_defs:
+            call.callee = f"{qualname}.{func.value}"  # a function defined in this body
+    facts.callbacks = _callbacks(walker, qualname, params)
+    classify_handlers(facts.handlers, aliases, frozenset(params))
+    for name, count in walker.assignment_counts.items():
+        if count != 1 or name in params:
+            facts.single_assignments.pop(name, None)
+    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
+    local = set(walker.assignment_counts) | set(params)
+    facts.local_names = frozenset(local)
+    trace_returned_calls(facts, flow, aliases, local)
+    facts.text_flows = text_flows(facts, flow)
+    return facts
+
+
+def _project_call_test(aliases: AliasTable, resolve_callee: Callable[[cst.BaseExpression], str | None]) -> Callable[[cst.Call], bool]:
+    """How the value flow tells a call of the linted project's own code (its values are followed
+    into the callee by the linker)."""
+    own_package = aliases.module.split(".")[0]
+
+    def is_project_call(call: cst.Call) -> bool:
+        """A call of a function of the linted project (this module's, or its package's)."""
+        name = dotted(call.func)
+        if name is None or name.split(".")[0] in {"self", "cls"}:
+            return name is not None
+        if name in _BUILTIN_NAMES:
+            return False
+        callee = resolve_callee(call.func)
+        return bool(callee) and (callee.split(".")[0] == own_package or name.split(".")[0] in aliases.relative_names)
+
+    return is_project_call
+
+
+def _mark_returned_calls(facts: FunctionFacts, walker: _BodyWalker) -> None:
+    """Set `CallFact.returned`: the call is the returned expression itself (under await), or a
+    local assigned it (`result = helper(...); return result`), or what a returned pass-through
+    call (`gather`, `wait_for`) produces."""
+    returned_ids = set()
+    for ret in facts.returns:
+        value = ret.node.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Name) and value.value in walker.assigned_calls:
+            value = walker.assigned_calls[value.value]  # result = helper(...); return result
+        if isinstance(value, cst.Call):
+            returned_ids.add(id(value))
+    _through_passthrough(facts.calls, returned_ids, walker.assigned_calls)
+    for call in facts.calls:
+        call.returned = id(call.node) in returned_ids
+
+
+def _through_passthrough(calls: list[CallFact], returned_ids: set[int], assigned: dict[str, cst.Call]) -> None:
+    """A returned `gather(a(), b())`/`wait_for(job(), t)` returns what its argument calls return,
+    also through a local: `future = pool.submit(work); return await wrap_future(future)`."""
+    pending = [call.node for call in calls if id(call.node) in returned_ids]
+    while pending:
+        node = pending.pop()
+        name = dotted(node.func)
+        if name is None or name.rsplit(".", 1)[-1] not in VALUE_ARGUMENTS:
+            continue
+        which = VALUE_ARGUMENTS[name.rsplit(".", 1)[-1]]
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        for value in positional if which is None else positional[which : which + 1]:
+            value = unwrap_await(value)
+            if isinstance(value, cst.Name) and value.value in assigned:
+                value = assigned[value.value]
+            if isinstance(value, cst.Call) and id(value) not in returned_ids:
+                returned_ids.add(id(value))
+                pending.append(value)
+
+
+def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> list[CallbackFact]:
+    """Functions passed as arguments: a function defined here or at module level, an imported
+    one, or a method of `self` or of a typed local (`client.get_me`). Local variables holding
+    data (`rows`, `url`) are not functions: they are left out."""
+    out: list[CallbackFact] = []
+    for expr, call in walker.arguments:
+        name = dotted(expr)
+        if name is None:
+            continue
+        root, _, rest = name.partition(".")
+        if not rest and root in walker.nested_defs:
+            out.append(CallbackFact(f"{qualname}.{root}", call))
+        elif root in walker.local_instances and rest:
+            out.append(CallbackFact(f"{walker.local_instances[root]}.{rest}", call))
+        elif (root in params and root not in {"self", "cls"}) or root in walker.assignment_counts:
+            continue  # a parameter or local: what it holds is not known here
+        elif rest and root not in {"self", "cls"} and walker.aliases.resolve_dotted(name) is None:
+            continue  # `obj.attr` on a module-level object: a value, not a method we can name
+        else:
+            callee = walker.resolve_callee(expr)
+            if callee is not None:
+                out.append(CallbackFact(callee, call))
+    return out

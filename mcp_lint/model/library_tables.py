@@ -1,0 +1,168 @@
+"""What the linter knows of library code it never sees: which builtin exception classes are narrow,
+broad or from the outside world, which calls and methods are harmless, which parsers describe
+their input, and which asyncio calls pass an awaitable's value through.
+
+Plain data, kept apart from the code that reads it (exception_origin, function_body) so a new
+library entry is a one-line change that touches no logic.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Exception classes whose text is the author's own when the try body only raises literals, and
+# harmless builtin parsing errors otherwise (see MCP002's page).
+NARROW_BUILTIN_ERRORS = frozenset(
+    {
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "LookupError",
+        "AttributeError",
+        "AssertionError",
+        "ZeroDivisionError",
+        "ArithmeticError",
+        "NotImplementedError",
+        "StopIteration",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "RuntimeError",
+    }
+)
+BROAD_ERRORS = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+# Builtin exceptions that come from the outside world (I/O, network, OS).
+FOREIGN_BUILTIN_ERRORS = frozenset(
+    {
+        "OSError",
+        "IOError",
+        "EnvironmentError",
+        "FileNotFoundError",
+        "FileExistsError",
+        "PermissionError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "ConnectionAbortedError",
+        "BrokenPipeError",
+        "TimeoutError",
+        "InterruptedError",
+        "BlockingIOError",
+        "ChildProcessError",
+        "ProcessLookupError",
+    }
+)
+# Calls inside a try body that cannot raise text from someone else's code.
+BENIGN_CALLS = frozenset(
+    {
+        "int",
+        "float",
+        "str",
+        "bool",
+        "len",
+        "isinstance",
+        "issubclass",
+        "range",
+        "min",
+        "max",
+        "abs",
+        "round",
+        "sorted",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "enumerate",
+        "zip",
+        "any",
+        "all",
+        "sum",
+        "getattr",
+        "hasattr",
+        "Decimal",
+        "decimal.Decimal",
+        "uuid.UUID",
+        "UUID",
+    }
+)
+BENIGN_METHODS = frozenset(
+    {
+        "strip",
+        "lower",
+        "upper",
+        "split",
+        "startswith",
+        "endswith",
+        "isdigit",
+        "replace",
+        "get",
+        "format",
+        "join",
+        "append",
+        "items",
+        "keys",
+        "values",
+        "fromisoformat",
+        "strptime",
+        "encode",
+        "decode",
+    }
+)
+
+
+# Benign on a dict, I/O on an HTTP client: judged by the receiver.
+RECEIVER_DEPENDENT_METHODS = frozenset({"get"})
+
+# The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
+CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
+
+# Parsers whose error text describes their input: applied to a tool argument, that text is about
+# what the model itself sent ("Expecting ',' delimiter: line 1 column 15").
+ARGUMENT_PARSERS = frozenset(
+    {
+        "json.loads",
+        "yaml.safe_load",
+        "yaml.load",
+        "tomllib.loads",
+        "base64.b64decode",
+        "base64.urlsafe_b64decode",
+        "base64.b64encode",
+        "ast.literal_eval",
+        "datetime.fromisoformat",
+        "datetime.datetime.fromisoformat",
+        "datetime.datetime.strptime",
+        "datetime.date.fromisoformat",
+        "datetime.strptime",
+        "date.fromisoformat",
+        "dateutil.parser.parse",
+        "dateutil.parser.isoparse",
+        "uuid.UUID",
+        "re.compile",
+        "ipaddress.ip_address",
+        "ipaddress.ip_network",
+        "urllib.parse.urlparse",
+        "shlex.split",
+    }
+)
+
+
+# Pydantic entry points that validate a payload into a model (`Args.model_validate(arguments)`).
+MODEL_VALIDATORS = frozenset(
+    {"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw", "validate_python", "validate_json"}
+)
+
+# Calls whose value is what the awaitables passed to them produce: `await asyncio.gather(a(), b())`
+# (every argument), `await asyncio.wait_for(job(), 5)`, `wrap_future(future)` (the first). Calls
+# taking a function instead (`to_thread(fn, x)`, `pool.submit(fn, x)`) return its value through
+# CallbackFact; their other arguments are its inputs.
+VALUE_ARGUMENTS: dict[str, int | None] = {
+    "gather": None,
+    "wait_for": 0,
+    "shield": 0,
+    "create_task": 0,
+    "ensure_future": 0,
+    "wrap_future": 0,
+    "run": 0,
+}

@@ -1,0 +1,170 @@
+"""Build a module's server model: one walk over the module, layered by concern.
+
+The walk finds every server object and every registration form, and summarises each function
+body (`function_body.collect_facts`). Its layers, each a module of its own: scopes (where the
+walk is), servers (what names are servers), function_refs (which functions expressions name),
+registration (the registration forms). This module holds the statement visitors that feed
+several layers at once, so each statement is read once.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from mcp_lint.model.annotation_types import annotation_type
+from mcp_lint.model.frameworks import server_family
+from mcp_lint.model.function_body import collect_facts
+from mcp_lint.model.module_model import ModuleModel
+from mcp_lint.model.names import AliasTable, dotted, unwrap_await
+from mcp_lint.model.receivers import Is, Receiver
+from mcp_lint.model.registration import Registrations
+from mcp_lint.model.scopes import Frame
+
+
+class _ModuleWalker(Registrations):
+    """Definitions, assignments and returns: each feeds the scopes, server inference, function
+    references and registrations it concerns."""
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        qual = self._qualname(node.name.value)
+        bases = []
+        for base in node.bases:
+            value = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # `FastMCP[Ctx]`
+            bases.append(self.aliases.resolve(value) or f"{self.model.module}.{dotted(value) or '?'}")
+        self.model.classes[qual] = tuple(bases)
+        # A subclass of a server class is a server class: record it so that instances, here or
+        # in other modules (through the linker), get the base's family.
+        for base in bases:
+            family = server_family(base) or self.model.servers.get(base)
+            if family is not None:
+                self.model.servers[qual] = family
+                break
+        self.frames.append(Frame("class", qual))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.frames.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        qual = self._unique_qualname(node)
+        class_qual = self.frames[-1].qual if self.frames and self.frames[-1].kind == "class" else None
+        class_name = class_qual[len(self.model.module) + 1 :] if class_qual and self.model.module else class_qual
+        enclosing = self._enclosing_facts()
+        facts = collect_facts(
+            node,
+            qual,
+            class_name,
+            self.aliases,
+            self._callee_resolver(),
+            lambda annotation: annotation_type(annotation, self.aliases),
+            enclosing.local_types if enclosing is not None else None,
+            self.model.module_lists,
+        )
+        self.model.functions[qual] = facts
+        if node.returns is not None:
+            facts.returns_type = annotation_type(node.returns.annotation, self.aliases)
+            returned = self._receiver_of_annotation(node.returns.annotation)
+            if returned.is_ is Is.SERVER and returned.family is not None:
+                self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
+        resolve = self._callee_resolver()
+        for decorator in node.decorators:
+            if isinstance(decorator.decorator, cst.Call):
+                self.decorator_calls.add(id(decorator.decorator))
+            registered = self._registration_count()
+            self._registration_from_decorator(decorator.decorator, qual, node.name.value)
+            if registered != self._registration_count():
+                facts.wrappers = []  # only the decorators below a registration wrap what it registers
+            else:
+                func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+                wrapper = resolve(func) if dotted(func) is not None else None
+                if wrapper is not None:
+                    facts.wrappers.append(wrapper)
+        frame = Frame("function", qual)
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            name = param.name.value
+            if name in {"self", "cls"} and class_qual:
+                continue
+            # A parameter shadows module names; only its annotation tells what it is.
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else Receiver(Is.UNKNOWN, param=(qual, name))
+        self.frames.append(frame)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.frames.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self.frames and self.frames[-1].kind == "function":
+            value = unwrap_await(node.value)
+            if isinstance(value, cst.Call):  # `global api` then `api = Api()`
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
+                        self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
+        receiver = self._receiver_of_value(node.value)
+        if receiver is not None and receiver.is_ is Is.SERVER and len(node.targets) == 1:
+            self.assigned_keys[id(unwrap_await(node.value))] = self._binding_key(node.targets[0].target)
+        for target in node.targets:
+            self._bind(target.target, receiver)
+            self._track_function_alias(target.target, node.value)
+            self._raw_request_handler(target.target, node.value)
+        if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self._module_constant(node.targets[0].target.value, node.value)
+            if isinstance(unwrap_await(node.value), cst.Call):
+                self.module_objects.add(node.targets[0].target.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        receiver = self._receiver_of_value(node.value) if node.value is not None else None
+        if receiver is None or receiver.is_ is Is.UNKNOWN:
+            # `mcp: FastMCP = create()`: the annotation says what the value does not.
+            annotated = self._receiver_of_annotation(node.annotation.annotation)
+            if annotated.is_ is not Is.UNKNOWN:
+                receiver = annotated
+        self._bind(node.target, receiver)
+        if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
+            self._module_constant(node.target.value, node.value)
+        self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))
+
+    def visit_Return(self, node: cst.Return) -> None:
+        # `return FastMCP(...)` / `return server`: the function is a server factory.
+        if node.value is None or not self.frames or self.frames[-1].kind != "function":
+            return
+        self._returned_table(node.value)
+        receiver = self._receiver_of_value(node.value)
+        if receiver is not None and receiver.is_ is Is.SERVER and receiver.family is not None:
+            self.model.servers.setdefault(self.frames[-1].qual, receiver.family)
+
+
+def build_model(module: cst.Module, module_name: str, is_package: bool) -> ModuleModel:
+    aliases = AliasTable(module_name, is_package)
+    # Top-level imports first, so decorators above a late import still resolve.
+    for stmt in module.body:
+        for node in _top_imports(stmt):
+            if isinstance(node, cst.Import):
+                aliases.add_import(node)
+            else:
+                aliases.add_import_from(node)
+    model = ModuleModel(module_name, aliases)
+    walker = _ModuleWalker(model)
+    for index, stmt in enumerate(module.body):
+        walker.top, walker.top_index = stmt, index
+        walker.walk(stmt)
+    return model
+
+
+def _top_imports(stmt: cst.CSTNode) -> Iterator[cst.Import | cst.ImportFrom]:
+    """Import statements at module level, including inside `if`/`try` blocks."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom)):
+                yield small
+    elif isinstance(stmt, (cst.If, cst.Try)):
+        blocks = [stmt.body]
+        if isinstance(stmt, cst.Try):
+            blocks.extend(handler.body for handler in stmt.handlers)
+        elif isinstance(stmt.orelse, cst.If):
+            yield from _top_imports(stmt.orelse)  # elif
+        elif isinstance(stmt.orelse, cst.Else):
+            blocks.append(stmt.orelse.body)
+        for block in blocks:
+            for child in block.body:
+                yield from _top_imports(child)

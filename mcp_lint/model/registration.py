@@ -1,0 +1,267 @@
+"""The registration forms of the rule catalogue ("Where the rules look"): which functions are
+tools, dispatchers and non-tool handlers, and on which server.
+
+Decorators (`@mcp.tool()`, standalone `@tool`), calls (`mcp.add_tool(fn)`,
+`mcp.tool(name="x")(fn)`, `Tool.from_function(fn)`), constructor arguments (`FastMCP(tools=[...])`,
+`Server(on_call_tool=...)`), request handlers (`add_request_handler`, `request_handlers[...] =`)
+and server arguments passed to register functions. Each form asks server inference what its
+object is and the function references which functions it names.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_lint.model.call_args import argument, first_positional, keyword_string, name_argument, string_value
+from mcp_lint.model.frameworks import (
+    LOWLEVEL_NON_TOOL_KWARGS,
+    LOWLEVEL_V1_DECORATORS,
+    NON_TOOL_ATTRS,
+    NON_TOOL_CONSTRUCTOR_KWARGS,
+    NON_TOOL_FACTORIES,
+    STANDALONE_NON_TOOL_DECORATORS,
+    STANDALONE_TOOL_DECORATORS,
+    TOOL_FACTORIES,
+    ERROR_MIDDLEWARE_CLASSES,
+    Family,
+)
+from mcp_lint.model.function_refs import FunctionReferences
+from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
+from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.receivers import Is, Receiver
+from mcp_lint.model.servers import ServerInference
+from mcp_lint.model.summary import PARAM_REF, ToolRegistration
+
+
+class Registrations(FunctionReferences, ServerInference):
+    """Records each registration form into the ModuleModel."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        super().__init__(model)
+        # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
+        self.decorator_calls: set[int] = set()
+        # The top-level statement being walked (build_model sets it), for MiddlewareSite.
+        self.top: cst.CSTNode | None = None
+        self.top_index = 0
+        # Server constructor calls assigned to a name: id(call) -> the server's key ("" local).
+        self.assigned_keys: dict[int, str] = {}
+
+    def _registration_count(self) -> int:
+        model = self.model
+        return len(model.tools) + len(model.pending) + len(model.non_tool) + len(model.param_pending)
+
+    def _plausible(self, receiver: Receiver) -> bool:
+        """Can a registration method called on `receiver` be an MCP one?"""
+        if receiver.is_ is Is.SERVER:
+            return True
+        return receiver.is_ is Is.UNKNOWN and (receiver.key is not None or self.aliases.mentions_framework())
+
+    def _add(
+        self, function: str, tool_name: str, family: Family | None, server: str | None = None, kind: str = "tool", major: int | None = None
+    ) -> None:
+        self.model.tools.append(ToolRegistration(function, tool_name, family, server, kind, major))
+
+    def _register_tool(self, function: str, tool_name: str, receiver: Receiver) -> None:
+        if receiver.is_ is Is.SERVER:
+            self._add(function, tool_name, receiver.family, receiver.key)
+        elif self._plausible(receiver):
+            # Only the linker can tell (a server of another module, or nothing MCP at all).
+            self.model.pending.append((function, receiver.key or "", tool_name))
+        elif receiver.param is not None:
+            # `def register_tools(server, store): @server.tool()`: what callers pass decides.
+            self.model.param_pending.append((function, *receiver.param, tool_name))
+
+    def _register_dispatch(self, function: str, receiver: Receiver, major: int) -> None:
+        """A low-level `tools/call` handler (it dispatches to per-tool functions)."""
+        if receiver.is_ is Is.SERVER and receiver.family is not Family.MCP_LOWLEVEL:
+            return
+        if not self._plausible(receiver):
+            return
+        self._add(function, last_name(function), Family.MCP_LOWLEVEL, receiver.key, "dispatch", major)
+        self.model.lowlevel_major_hint = major
+
+    def _register_by_attr(self, attr: str, receiver: Receiver, functions: list[str], name: str | None) -> None:
+        """`receiver.<attr>` applied to `functions` (as a decorator or a curried call)."""
+        if attr == "tool":
+            for function in functions:
+                self._register_tool(function, name or last_name(function), receiver)
+        elif attr == "call_tool":
+            for function in functions:
+                self._register_dispatch(function, receiver, major=1)
+        elif attr in NON_TOOL_ATTRS and self._plausible(receiver):
+            self.model.non_tool.update(functions)
+            if attr in LOWLEVEL_V1_DECORATORS and receiver.family is Family.MCP_LOWLEVEL:
+                self.model.lowlevel_major_hint = 1
+
+    def _registration_from_decorator(self, deco: cst.BaseExpression, qual: str, fname: str) -> None:
+        call = deco if isinstance(deco, cst.Call) else None
+        func = call.func if call is not None else deco
+        tool_name = name_argument(call) if call is not None else None
+        resolved = self.aliases.resolve(func)
+        if resolved in STANDALONE_TOOL_DECORATORS:
+            self._add(qual, tool_name or fname, Family.FASTMCP)
+        elif resolved in STANDALONE_NON_TOOL_DECORATORS:
+            self.model.non_tool.add(qual)
+        elif isinstance(func, cst.Attribute):
+            self._register_by_attr(func.attr.value, self._receiver(func.value), [qual], tool_name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if id(node) in self.decorator_calls:
+            return
+        func = node.func
+        self._server_arguments(node)
+        resolved = self.aliases.resolve(func)
+        if resolved in TOOL_FACTORIES:
+            target = argument(node, 0, "fn")
+            for function in self._function_refs(target) if target is not None else []:
+                self._add(function, keyword_string(node, "name") or last_name(function), TOOL_FACTORIES[resolved])
+            return
+        if resolved in NON_TOOL_FACTORIES:
+            target = argument(node, 0, "fn")
+            self.model.non_tool.update(self._function_refs(target) if target is not None else [])
+            return
+        constructed = self._receiver_of_callee(func)
+        if constructed.is_ is Is.SERVER and constructed.family is not None:
+            self._constructor_arguments(node, constructed.family)
+            return
+        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
+            # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
+            first = first_positional(node)
+            if first is not None:
+                receiver = self._receiver(func.func.value)
+                self._register_by_attr(func.func.attr.value, receiver, self._function_refs(first), name_argument(func))
+        elif isinstance(func, cst.Attribute):
+            self._method_registration(node, func.attr.value, self._receiver(func.value))
+
+    def _server_arguments(self, node: cst.Call) -> None:
+        """`register_tools(mcp, store)`: remember which argument is a server, for the register
+        functions whose registrations wait on their callers (ModuleModel.param_pending)."""
+        callee: str | None = None
+        index = 0
+        for arg in node.args:
+            if arg.star:
+                break
+            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                receiver = self._receiver(arg.value)
+                key = receiver.key or ""
+                if receiver.param is not None:  # `def register_all(server): register_notes(server)`
+                    key = PARAM_REF + "#".join(receiver.param)
+                if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
+                    if callee is None:
+                        callee = self._called_function(node.func)
+                    if callee:
+                        keyword = arg.keyword.value if arg.keyword is not None else ""
+                        position = -1 if keyword else index
+                        self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
+            if arg.keyword is None:
+                index += 1
+
+    def _called_function(self, func: cst.BaseExpression) -> str:
+        """The callee name of `register(...)`, `module.register(...)` or `Tools().register(...)`."""
+        resolve = self._callee_resolver()
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and dotted(func.value.func):
+            made_by = resolve(func.value.func)
+            return f"{made_by}.{func.attr.value}" if made_by else ""
+        return resolve(func) or ""
+
+    def _method_registration(self, node: cst.Call, attr: str, receiver: Receiver) -> None:
+        """`mcp.add_tool(fn)`, `mcp.tool(fn)`, `server.add_request_handler(...)`, `mcp.add_prompt(...)`."""
+        if attr == "add_request_handler":
+            self._request_handler(node, receiver)
+            return
+        if attr == "add_middleware":
+            first = first_positional(node)
+            if first is not None and self._plausible(receiver) and receiver.family in {None, Family.FASTMCP}:
+                self._error_middleware([first], receiver.key or "", "add_middleware")
+            return
+        first = first_positional(node)
+        if first is None or not (attr in {"add_tool", "tool"} or attr in NON_TOOL_ATTRS):
+            return
+        functions = self._registered_functions(first)
+        if attr in {"add_tool", "tool"}:
+            for function in functions:
+                self._register_tool(function, keyword_string(node, "name") or last_name(function), receiver)
+        elif self._plausible(receiver):
+            self.model.non_tool.update(functions)
+
+    def _registered_functions(self, expr: cst.BaseExpression) -> list[str]:
+        """The functions an `add_tool(...)` argument registers."""
+        if isinstance(expr, cst.Call):
+            resolved = self.aliases.resolve(expr.func)
+            if resolved in TOOL_FACTORIES or resolved in NON_TOOL_FACTORIES:
+                return []  # counted when the factory call itself is visited
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "from_function":
+                # A Tool class we cannot place (a project alias): what it is added to decides.
+                target = argument(expr, 0, "fn")
+                return self._function_refs(target) if target is not None else []
+        return self._function_refs(expr)
+
+    def _request_handler(self, node: cst.Call, receiver: Receiver) -> None:
+        """mcp 2.x `server.add_request_handler("tools/call", CallToolRequestParams, handler)`."""
+        method = string_value(argument(node, 0, "method"))
+        handler = argument(node, 2, "handler")
+        if method is None or handler is None or "/" not in method or not self._plausible(receiver):
+            return
+        functions = self._function_refs(handler)
+        if method == "tools/call":
+            for function in functions:
+                self._register_dispatch(function, receiver, major=2)
+        else:
+            self.model.non_tool.update(functions)
+            if receiver.family in {None, Family.MCP_LOWLEVEL}:
+                self.model.lowlevel_major_hint = 2
+
+    def _constructor_arguments(self, call: cst.Call, family: Family) -> None:
+        """`FastMCP(tools=[...])`, `Server(name, on_call_tool=handler, on_read_resource=...)`."""
+        for arg in call.args:
+            if arg.keyword is None:
+                continue
+            keyword = arg.keyword.value
+            if keyword == "mask_error_details" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                self.model.masks_errors = True
+            if keyword == "lifespan":
+                self.model.lifespans.extend(self._function_refs(arg.value))
+            if keyword == "middleware" and family is Family.FASTMCP:
+                self._error_middleware(self._iterable_elements(arg.value), self.assigned_keys.get(id(call), ""), "middleware=")
+            if keyword == "tools":
+                for element in self._iterable_elements(arg.value):
+                    if isinstance(element, cst.Call):
+                        continue  # `Tool.from_function(fn)` is found by visit_Call
+                    for function in self._function_refs(element):
+                        self._add(function, last_name(function), family)
+            elif family is Family.MCP_LOWLEVEL and keyword.startswith("on_"):
+                self.model.lowlevel_major_hint = 2
+                functions = self._function_refs(arg.value)
+                if keyword == "on_call_tool":
+                    for function in functions:
+                        self._add(function, last_name(function), family, None, "dispatch", 2)
+                elif keyword in LOWLEVEL_NON_TOOL_KWARGS:
+                    self.model.non_tool.update(functions)
+            elif keyword in NON_TOOL_CONSTRUCTOR_KWARGS:
+                for element in self._iterable_elements(arg.value) or [arg.value]:
+                    self.model.non_tool.update(self._function_refs(element))
+
+    def _error_middleware(self, elements: list[cst.BaseExpression], server: str, form: str) -> None:
+        """Record the ErrorHandlingMiddleware(...) calls among `elements` (MCP009)."""
+        for element in elements:
+            element = unwrap_await(element)
+            if isinstance(element, cst.Call) and self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES and self.top is not None:
+                self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
+
+    def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""
+        if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Attribute):
+            return
+        if target.value.attr.value != "request_handlers" or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index):
+            return
+        request = last_name(self.aliases.resolve(index.value) or dotted(index.value))
+        functions = self._function_refs(value)
+        if request == "CallToolRequest":
+            for function in functions:
+                # Without the decorator, McpError becomes a JSON-RPC error (semantics §5): its own kind.
+                self._add(function, last_name(function), Family.MCP_LOWLEVEL, None, "raw-dispatch", 1)
+        elif request.endswith("Request"):
+            self.model.non_tool.update(functions)

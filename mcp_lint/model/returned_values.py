@@ -1,0 +1,127 @@
+"""What a function's returns and raises carry, settled after its body is walked.
+
+For each call: does its value flow into what the function returns (whole, in part, which items,
+in which item of a returned literal), and which early exits rule out a helper's branch. For each
+exception text stored in a local: the returns and raises that send it on. These read the value
+flow of the whole body (flow.ValueFlow), so they run once the walk (function_body) is done.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact, ReturnFact, TextFlow
+from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, literal_items, merge_modes, names_read
+from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
+from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
+
+Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value sent on (WHOLE: all)
+
+
+def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable, local: set[str]) -> None:
+    """Set each call's `flows`, `feeds`, `selects`, `slot` and `excludes`."""
+    returned, slots = _returned(facts, flow)
+    raised = _raised(facts, flow, aliases)
+    reads: dict[int, frozenset[str]] = {}
+    for call in facts.calls:
+        key = id(call.node)
+        call.flows = key in returned and returned[key] is WHOLE
+        call.feeds = key in returned or key in raised
+        if call.feeds:
+            modes = [where[key] for where in (returned, raised) if key in where]
+            selected = modes[0] if len(modes) == 1 else merge_modes(*modes)
+            call.selects = selected if selected is not WHOLE and "*" not in selected else None
+        call.slot = slots.get(key)
+        if call.exits:
+            call.excludes = _excluded(call, local, reads)
+
+
+def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, str | None]]:
+    """The mode each call's value is returned in, and the one item of returned literals holding
+    it whole (by id(call))."""
+    returned: Modes = {}
+    slots: dict[int, str | None] = {}
+    for ret in facts.returns:
+        if ret.node.value is not None:
+            for call, mode in flow.reach(ret.node.value, ret.checked)[0].items():
+                returned[call] = merge_modes(returned[call], mode) if call in returned else mode
+            for item, element in literal_items(ret.node.value):
+                # Only an element that is a call's value as it is, or a local holding one, is
+                # followed (what a caller may take whole); other elements are built here.
+                element = unwrap_await(element)
+                if isinstance(element, cst.Call):
+                    found: Modes = {id(element): WHOLE}
+                elif isinstance(element, cst.Name):
+                    found = flow.reach(element, ret.checked)[0]
+                else:
+                    continue
+                for call, mode in found.items():
+                    if mode is WHOLE:
+                        slots[call] = item if slots.get(call, item) == item else None
+    return returned, slots
+
+
+def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes:
+    """`raise ToolError(result["error"])`: the model reads text taken from the call's value, but
+    raising is the error channel, so the value is not returned as a success."""
+    raised: Modes = {}
+    for fact in facts.raises:
+        exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
+        if isinstance(exc, cst.Call) and _is_tool_error(exc, aliases):
+            for call, mode in flow.reach(fact.node.exc)[0].items():
+                raised[call] = merge_modes(raised[call], mode) if call in raised else mode
+    return raised
+
+
+def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
+    return aliases.resolve(call.func) in TOOL_ERROR_CLASSES or last_name(dotted(call.func) or "") == "ToolError"
+
+
+def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The exit conditions before `call` that read only values it passes positionally.
+    `reads` memoises the names each condition reads, shared by all calls of the function."""
+    slots = {
+        a.value.value: index
+        for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
+        if isinstance(a.value, cst.Name)
+    }
+    if not slots:
+        return frozenset()
+    shapes = []
+    for test in call.exits:
+        names = reads.get(id(test))
+        if names is None:
+            names = reads[id(test)] = names_read(test)
+        if not names.isdisjoint(slots):
+            shapes.append(condition_shape(test, slots, local))
+    return frozenset(shape for shape in shapes if shape is not None)
+
+
+def text_flows(facts: FunctionFacts, flow: ValueFlow) -> list[TextFlow]:
+    """Exception text stored in a foreign handler (or from a gathered exception), with the
+    returns and raises that carry it."""
+    sources: dict[int, TextFlow] = {}
+    for stores in flow.stores.values():
+        for store in stores:
+            handler = store.handler
+            if store.statement is None or id(store) in sources:
+                continue
+            found = None
+            if handler is not None and handler.foreign:
+                found = find_exception_text(store.value, handler, through_locals=False)
+            if found is None and facts.gathered is not None:
+                found = gathered_exception_text(store.value, store.conditions)
+                handler = facts.gathered
+            if found is not None and handler is not None:
+                sources[id(store)] = TextFlow(store, handler, found, [])
+    if not sources:
+        return []
+    sinks: list[tuple[ReturnFact | RaiseFact, cst.BaseExpression]] = [(r, r.node.value) for r in facts.returns if r.node.value is not None]
+    sinks += [(r, r.node.exc) for r in facts.raises if r.node.exc is not None]
+    for sink, value in sinks:
+        for store in flow.reach(value)[1]:
+            text_flow = sources.get(id(store))
+            if text_flow is not None:
+                text_flow.sinks.append(sink)
+    return [f for f in sources.values() if f.sinks]
