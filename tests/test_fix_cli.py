@@ -471,3 +471,90 @@ def test_entry_point_diff_then_fix(tmp_path: Path) -> None:
     assert (diff.returncode, read(server)) == (1, CLEAN_AFTER_FIX)
     fix = subprocess.run([*command, "--fix", "--unsafe-fixes"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert (fix.returncode, fix.stdout, read(server)) == (0, "Found 1 error (1 fixed, 0 remaining).\n", CLEAN_AFTER_FIX_FIXED)
+
+
+# --- fixes across files ------------------------------------------------------------------------
+
+# A helper of one module reports a failure as a result; the tool of another module calls it inside
+# `try ... except Exception:`. A raise in the helper would be caught by that handler (its message
+# replaced), so the helper's fix waits until the tool's own fix puts `except ToolError: raise`
+# before the handler. One `--fix` invocation must apply both (it links the fixed project again).
+_TOP_QUERIES = """\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+class TopQueries:
+    def __init__(self, db) -> None:
+        self.db = db
+
+    async def by_time(self, limit: int, sort_by: str) -> str:
+        try:
+            rows = await self.db.fetch("SELECT query, total_time FROM pg_stat_statements ORDER BY $1 LIMIT $2", sort_by, limit)
+            return "\\n".join(f"{row['total_time']:.1f} ms  {row['query']}" for row in rows)
+        except Exception as e:
+            logger.error("Error getting slow queries: %s", e, exc_info=True)
+            return f"Error getting slow queries: {e}"
+"""
+_STATS_SERVER = """\
+import logging
+
+from fastmcp import FastMCP
+
+from .top_queries import TopQueries
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("pgstats")
+DB = None
+
+
+@mcp.tool
+async def top_queries(sort_by: str = "total", limit: int = 10) -> str:
+    try:
+        calc = TopQueries(DB)
+        if sort_by not in ("mean", "total"):
+            return "Error: sort_by must be 'mean' or 'total'"
+        return await calc.by_time(limit=limit, sort_by=sort_by)
+    except Exception as e:
+        logger.error("Top queries failed: %s", e)
+        return "Error: could not rank the queries; check that pg_stat_statements is installed"
+"""
+
+
+def test_one_fix_run_applies_a_helper_fix_that_the_callers_fix_makes_applicable(project: Path) -> None:
+    write(project / "pyproject.toml", '[project]\nname = "pgstats"\nversion = "0.1.0"\ndependencies = ["fastmcp>=2.10"]\n')
+    (project / "pgstats").mkdir()
+    write(project / "pgstats" / "__init__.py", "")
+    helper = write(project / "pgstats" / "top_queries.py", _TOP_QUERIES)
+    server = write(project / "pgstats" / "server.py", _STATS_SERVER)
+    # Before fixing, only the tool's two fixes apply: the helper's raise would be caught.
+    listed = check(".", "--output-format", "json")
+    fixable = {(f["filename"].split("/")[-1], f["location"]["row"]) for f in json.loads(listed.output) if f["fix"]}
+    assert ("top_queries.py", 16) not in fixable and ("server.py", 17) in fixable
+
+    result = check(".", "--fix", "--unsafe-fixes")
+    assert "Found 3 errors (3 fixed, 0 remaining)." in result.output
+    assert read(server).endswith(
+        """\
+        if sort_by not in ("mean", "total"):
+            raise ToolError("sort_by must be 'mean' or 'total'")
+        return await calc.by_time(limit=limit, sort_by=sort_by)
+    except ToolError:
+        raise
+    except Exception as e:
+        logger.error("Top queries failed: %s", e)
+        raise ToolError("Could not rank the queries; check that pg_stat_statements is installed") from e
+"""
+    )
+    assert "from fastmcp.exceptions import ToolError\n" in read(helper)
+    assert read(helper).endswith(
+        """\
+            logger.error("Error getting slow queries: %s", e, exc_info=True)
+            raise ToolError("Error getting slow queries") from e
+"""
+    )
+    fixed_texts = (read(helper), read(server))
+    again = check(".", "--fix", "--unsafe-fixes")
+    assert "All checks passed!" in again.output
+    assert (read(helper), read(server)) == fixed_texts

@@ -422,8 +422,8 @@ def forecast(city: str) -> str:
     assert outcome.fixed.endswith(
         """\
     except Exception as e:
-        logger.exception("forecast failed")
-        raise ToolError("forecast failed") from e
+        logger.exception("The forecast failed")
+        raise ToolError("The forecast failed") from e
 """
     )
     assert fix_source(outcome.fixed, lint, unsafe=True).fixed == outcome.fixed

@@ -1245,7 +1245,8 @@ except Exception as e:
     )
     assert _handler(fixed(before)) == [
         'logger.error(f"Error fetching {item_id}: {e}", exc_info=True)',
-        'raise ToolError(f"Could not lookup (item_id: {item_id})") from e',
+        # No words left in the error dict: the handler's own log call says what failed.
+        'raise ToolError(f"Error fetching {item_id}") from e',
     ]
 
 
@@ -1645,4 +1646,356 @@ def protect(filename: str) -> str:
 """
     out = fixed(source)
     assert "from restore_e" in out
+    assert fixed(out) == out
+
+
+# --- dead locals whose value reads something off a call (issue 11) ---
+
+_TRACKER = """\
+import httpx
+from fastmcp import FastMCP, Context
+
+mcp = FastMCP("tracker")
+API = "https://tracker.example/api"
+
+
+def _get_settings(ctx: Context):
+    return ctx.request_context.lifespan_context.settings
+
+"""
+
+
+def test_a_dead_local_reading_an_attribute_of_a_getter_call_is_deleted_whole() -> None:
+    # `region = _get_settings(ctx).region` only read configuration: once the message no longer
+    # uses it, a reviewer deletes the line rather than keep `_get_settings(ctx)` as a statement.
+    source = _TRACKER + """
+@mcp.tool
+def sync_ticket(ctx: Context, title: str) -> dict:
+    try:
+        return httpx.put(f"{API}/tickets", json={"title": title}).json()
+    except httpx.HTTPError as e:
+        region = _get_settings(ctx).region
+        return {"error": f"Could not sync ticket {title}: {e}", "code": f"{region}-sync"}
+"""
+    out = fixed(source)
+    assert _handler(out) == ['logger.exception("Could not sync ticket %s", title)', 'raise ToolError(f"Could not sync ticket {title}") from e']
+    assert "_get_settings(ctx)" not in out.split("def sync_ticket")[1]
+    assert fixed(out) == out
+
+
+def test_a_dead_local_reading_the_result_of_a_post_keeps_the_post() -> None:
+    # `(await client.post(...)).json()["id"]`: the POST files an incident (an effect worth
+    # keeping); only the read of its answer and the name go.
+    source = _TRACKER + """
+@mcp.tool
+async def close_ticket(ticket_id: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            return (await client.delete(f"{API}/tickets/{ticket_id}")).json()
+        except httpx.HTTPError as e:
+            incident = (await client.post(f"{API}/incidents", json={"ticket": ticket_id})).json()["id"]
+            return {"error": f"Could not close ticket {ticket_id}: {e}", "code": f"incident-{incident}"}
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        'await client.post(f"{API}/incidents", json={"ticket": ticket_id})',
+        'logger.exception("Could not close ticket %s", ticket_id)',
+        'raise ToolError(f"Could not close ticket {ticket_id}") from e',
+    ]
+    libcst.parse_module(out)
+    assert fixed(out) == out
+
+
+def test_a_dead_local_from_a_sync_post_keeps_the_call_without_the_json_read() -> None:
+    source = _TRACKER + """
+@mcp.tool
+def reopen_ticket(ticket_id: str) -> dict:
+    try:
+        return httpx.patch(f"{API}/tickets/{ticket_id}", json={"state": "open"}).json()
+    except httpx.HTTPError as e:
+        audit = httpx.post(f"{API}/audit", json={"ticket": ticket_id}).json()
+        return {"error": f"Could not reopen ticket {ticket_id}: {e}", "code": audit}
+"""
+    out = fixed(source)
+    assert _handler(out)[0] == 'httpx.post(f"{API}/audit", json={"ticket": ticket_id})'
+    assert fixed(out) == out
+
+
+# --- where the message comes from when the author's words around the exception are gone ---
+
+_WEATHER = """\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("weather")
+
+"""
+
+
+def test_mcp002_message_comes_from_the_handlers_log_call_when_the_result_was_only_the_exception() -> None:
+    source = _WEATHER + """
+@mcp.tool
+def forecast(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{city}").text
+    except httpx.HTTPError as e:
+        logger.warning("Fetching the forecast for %s failed: %s", city, e)
+        return str(e)
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        'logger.warning("Fetching the forecast for %s failed: %s", city, e, exc_info=True)',
+        'raise ToolError(f"Fetching the forecast for {city} failed") from e',
+    ]
+    assert fixed(out) == out
+
+
+def test_mcp002_a_bare_identifier_left_of_the_message_is_not_the_message() -> None:
+    # `f"{error_message}; fallback_failed: {fallback_error}"`: both placeholders carry exception
+    # text; "fallback_failed" alone is a label, not a sentence for the model.
+    source = _WEATHER + """
+@mcp.tool
+def fetch_alerts(region: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/alerts/{region}").text
+    except httpx.HTTPError as primary:
+        error_message = f"{primary}"
+        try:
+            return httpx.get(f"https://mirror.example/alerts/{region}").text
+        except httpx.HTTPError as fallback_error:
+            raise ValueError(f"{error_message}; fallback_failed: {fallback_error}") from fallback_error
+"""
+    out = fixed(source)
+    assert 'raise ValueError("Could not fetch alerts") from fallback_error' in out
+    assert "fallback_failed" not in out and "error_message" not in out
+    assert fixed(out) == out
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("_parse_request_field_values", "Could not parse request field values"),
+        ("run_select_query_async", "Could not run select query"),
+        ("fetchPage", "Could not fetch page"),
+        ("_request", "The request failed"),
+        ("inner", "Could not complete the call"),
+    ],
+)
+def test_mcp002_message_from_a_function_name_reads_as_a_sentence(name: str, expected: str) -> None:
+    source = _WEATHER + f"""
+@mcp.tool
+def {name}(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{{city}}").text
+    except httpx.HTTPError as e:
+        return str(e)
+"""
+    assert _handler(fixed(source)) == [f'logger.exception("{expected}")', f'raise ToolError("{expected}") from e']
+
+
+def test_mcp002_an_error_dict_with_only_exception_text_keeps_the_authors_hint() -> None:
+    # The "error" entry is all exception text; the hint is the author's advice, and the local it
+    # reads stays in use.
+    source = _TRACKER + """
+@mcp.tool
+def list_projects(ctx: Context) -> dict:
+    try:
+        return httpx.get(f"{API}/projects").json()
+    except httpx.HTTPError as e:
+        url = _get_settings(ctx).base_url
+        return {
+            "error": f"{type(e).__name__}: {e}",
+            "hint": f"cannot reach {url}, check TRACKER_URL and that the tracker is up",
+        }
+"""
+    out = fixed(source)
+    assert _handler(out) == [
+        "url = _get_settings(ctx).base_url",
+        'logger.exception("cannot reach %s, check TRACKER_URL and that the tracker is up", url)',
+        'raise ToolError(f"cannot reach {url}, check TRACKER_URL and that the tracker is up") from e',
+    ]
+    assert fixed(out) == out
+
+
+def test_mcp002_a_status_tuple_keeps_its_message_text() -> None:
+    source = _WEATHER + """
+def check_writeable(path: str) -> tuple[bool, str]:
+    try:
+        with open(path, "a"):
+            pass
+        return True, ""
+    except OSError as e:
+        return False, f"File {path} is not writeable: {e}"
+
+
+@mcp.tool
+def save_report(path: str, text: str) -> str:
+    ok, error = check_writeable(path)
+    if not ok:
+        return f"Cannot save the report: {error}"
+    with open(path, "w") as handle:
+        handle.write(text)
+    return "saved"
+"""
+    out = fixed(source)
+    assert 'logger.exception("File %s is not writeable", path)\n        raise ToolError(f"File {path} is not writeable") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_project_exception_built_with_other_arguments_keeps_them() -> None:
+    # Rewriting the whole call with the message alone would break the class's constructor.
+    source = """\
+import json
+
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("builds")
+
+
+class BuildApiError(Exception):
+    def __init__(self, status: int, message: str, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class BuildClient:
+    def _parse(self, resp: httpx.Response) -> dict:
+        try:
+            return resp.json()
+        except json.JSONDecodeError as e:
+            raise BuildApiError(
+                resp.status_code,
+                f"Build server sent invalid JSON: {e}",
+                resp.text[:500],
+            ) from e
+
+    def trigger(self, job: str) -> dict:
+        try:
+            resp = httpx.post(f"https://ci.example/jobs/{job}/build")
+        except httpx.HTTPError as e:
+            raise BuildApiError(0, f"Could not reach the build server: {e}", body="")
+        return self._parse(resp)
+
+
+CLIENT = BuildClient()
+
+
+@mcp.tool
+def trigger_build(job: str) -> dict:
+    return CLIENT.trigger(job)
+"""
+    out = fixed(source)
+    assert """\
+            raise BuildApiError(
+                resp.status_code,
+                "Build server sent invalid JSON",
+                resp.text[:500],
+            ) from e
+""" in out
+    assert 'raise BuildApiError(0, "Could not reach the build server", body="") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp005_raises_what_an_error_builder_writes_and_leaves_the_builder_returning_it() -> None:
+    # `_unknown_ref_error(token)` builds its text around the token: `raise ToolError(token)` would
+    # tell the model less, and turning the builder's own return into a raise would leave a
+    # function named for building an error that never returns. `_fail(msg)` passes the message.
+    source = """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("links")
+LINKS: dict[str, str] = {}
+
+
+def _unknown_ref_error(token: str) -> str:
+    return f"Error: Unknown link reference '{token}'. Run the search again to get a fresh token."
+
+
+def _fail(message: str) -> dict:
+    return {"success": False, "error": message}
+
+
+@mcp.tool
+def expand(token: str) -> str:
+    url = LINKS.get(token)
+    if url is None:
+        return _unknown_ref_error(token)
+    return url
+
+
+@mcp.tool
+def open_link(token: str) -> dict:
+    if token not in LINKS:
+        return _fail(f"Unknown link reference '{token}'")
+    return {"url": LINKS[token]}
+"""
+    builder = next(f for f in findings_of(source, "MCP005") if f.location.row == 8)
+    assert builder.fix is None
+    out = fixed(source)
+    assert "    return f\"Error: Unknown link reference '{token}'. Run the search again to get a fresh token.\"\n" in out
+    assert "        raise ToolError(_unknown_ref_error(token))\n" in out
+    assert "        raise ToolError(f\"Unknown link reference '{token}'\")\n" in out
+    assert fixed(out) == out
+
+
+def test_dropping_the_error_label_does_not_capitalise_an_identifier() -> None:
+    # `Error: sort_by must be ...` names a parameter: `Sort_by` would no longer be its name.
+    source = _WEATHER + """
+@mcp.tool
+def top_cities(sort_by: str) -> str:
+    if sort_by not in ("rain", "sun"):
+        return "Error: sort_by must be 'rain' or 'sun'"
+    if not sort_by:
+        return "Error: no cities ranked yet"
+    return ", ".join(RANKING[sort_by])
+"""
+    out = fixed(source)
+    assert "        raise ToolError(\"sort_by must be 'rain' or 'sun'\")\n" in out
+    assert '        raise ToolError("No cities ranked yet")\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_log_message_in_code_names_is_not_the_models_message() -> None:
+    # `"get_forecast failed: %s"` is written for the operator; the name says it better.
+    source = _WEATHER + """
+@mcp.tool
+def get_forecast(city: str) -> str:
+    try:
+        return httpx.get(f"https://weather.example/{city}").text
+    except httpx.HTTPError as e:
+        logger.error("get_forecast failed for %s: %s", city, e)
+        return str(e)
+"""
+    assert _handler(fixed(source)) == [
+        'logger.error("get_forecast failed for %s: %s", city, e, exc_info=True)',
+        'raise ToolError("Could not get forecast") from e',
+    ]
+
+
+def test_mcp001_fix_in_an_except_clause_chains_the_caught_exception() -> None:
+    source = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("ocr")
+
+
+@mcp.tool()
+def read_page(path: str) -> str:
+    try:
+        return OCR.read(path)
+    except OSError as e:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Could not open {path}"))
+"""
+    finding = next(f for f in findings_of(source, "MCP001"))
+    assert finding.fix is not None
+    assert 'ToolError(f"Could not open {path}") from e' in [edit.content for edit in finding.fix.edits]
+    out = fixed(source)
+    assert '        raise ToolError(f"Could not open {path}") from e\n' in out
     assert fixed(out) == out

@@ -59,6 +59,11 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     return LogPlan(add_call=False, edit=Edit(at, at, ", exc_info=True"))
 
 
+def log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> list[cst.Call]:
+    """The handler's log calls that run before `sink`, in source order."""
+    return list(_log_calls_before(handler, sink, ctx))
+
+
 def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> Iterator[cst.Call]:
     """Log calls in the statements that run before `sink` on its way through the handler (the
     handler's body and the blocks that hold the sink), in source order."""
@@ -172,22 +177,29 @@ def _rebound_elsewhere(handler: Handler, name: str, assignment: cst.CSTNode) -> 
 
 def dead_assignments(
     handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext
-) -> list[tuple[cst.SimpleStatementLine, bool]]:
+) -> list[tuple[cst.SimpleStatementLine, cst.BaseExpression | None]]:
     """The assignments in the handler whose locals only the sink (or other such assignments)
-    reads: replacing the sink by `replacement` leaves them dead. Each comes with whether its value
-    is a call to keep as a statement of its own (`msg = self._log_error(...)`: the call has effects,
-    only the name dies); other values must be free of side effects."""
+    reads: replacing the sink by `replacement` leaves them dead. Each comes with the part of its
+    value to keep as a statement of its own (`msg = self._log_error(...)`: the call has effects,
+    only the name dies), or None when the whole line goes (see `kept_effect`)."""
     # Every word of the new code counts as a read: a superset of its names, which is safe.
     still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
     candidates: dict[str, cst.SimpleStatementLine] = {}
-    calls: set[str] = set()  # locals whose call stays, as a statement
-    for name in _names_in(sink) - still_read:
+    kept: dict[str, cst.BaseExpression] = {}  # locals whose value keeps a call, as a statement
+
+    def consider(name: str) -> None:
         found = local_value(handler, name, sink, ctx)
-        if found is not None and _pure(found[1]):
-            candidates[name] = found[0]
-        elif found is not None and isinstance(_unawaited(found[1]), cst.Call):
-            candidates[name] = found[0]
-            calls.add(name)
+        if found is None:
+            return
+        effect = kept_effect(found[1])
+        if effect is False:
+            return  # side effects the fix cannot tell apart: the local stays
+        candidates[name] = found[0]
+        if effect is not None:
+            kept[name] = effect
+
+    for name in _names_in(sink) - still_read:
+        consider(name)
     # A local read only by a deleted assignment dies with it (`error_message` in `error_result`).
     dead: dict[str, cst.SimpleStatementLine] = {}
     changed = True
@@ -196,34 +208,94 @@ def dead_assignments(
         for name, statement in list(candidates.items()):
             if name in dead:
                 continue
-            ignored = [sink, *(dead[n] for n in dead if n not in calls)]  # a kept call still reads
+            ignored = [sink, *(dead[n] for n in dead if n not in kept)]  # a kept call still reads
             if _reads(handler, name, ignored) == 0:
                 dead[name] = statement
                 changed = True
-                if name in calls:
+                if name in kept:
                     continue
                 for inner in _names_in(statement.body[0].value) - still_read:  # type: ignore[union-attr]
                     if inner not in candidates:
-                        found = local_value(handler, inner, sink, ctx)
-                        if found is not None and _pure(found[1]):
-                            candidates[inner] = found[0]
-                        elif found is not None and isinstance(_unawaited(found[1]), cst.Call):
-                            candidates[inner] = found[0]
-                            calls.add(inner)
-    return [(statement, name in calls) for name, statement in dead.items()]
+                        consider(inner)
+    return [(statement, kept.get(name)) for name, statement in dead.items()]
+
+
+# Calls named for reading or computing a value (`_get_config(ctx)`, `load_settings()`,
+# `client.fetch_user(id)`): when only their value was wanted, a reviewer deletes the whole line.
+_READ_VERBS = frozenset(
+    "get read load fetch find lookup list search parse build make format compute calculate count describe "
+    "to as is has current resolve extract render".split()
+)
+# Methods that read the value they are called on (`resp.json()`, `data.get("id")`).
+_READ_METHODS = frozenset(
+    {"json", "get", "keys", "values", "items", "decode", "encode", "strip", "lower", "upper", "split", "splitlines", "copy"}
+)
+
+
+def kept_effect(value: cst.BaseExpression) -> cst.BaseExpression | None | bool:
+    """What of a dead local's value must stay as a statement: None when the whole line can go
+    (a pure expression, a read of a call named for reading: `url = _get_config(ctx).url`), the
+    call with effects inside a read (`client.post(...)` of `x = client.post(...).json()`,
+    `self._log_failure(...)` of `msg = self._log_failure(...)`), or False when the value has
+    effects the fix cannot isolate (the local stays)."""
+    if _pure(value):
+        return None
+    node: cst.BaseExpression = value
+    while True:
+        if isinstance(node, cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Subscript):
+            if not all(_pure(element) for element in node.slice):
+                return False
+            node = node.value
+        elif isinstance(node, cst.Await):
+            inner = kept_effect(node.expression)
+            if inner is None or inner is False:
+                return inner
+            # `(await client.post(...)).json()` keeps the awaited call; a read inside the await
+            # (`await client.post(...).json()`) cannot be split off.
+            return node if inner is node.expression else False
+        elif isinstance(node, cst.Call):
+            reads = _reads_only(node)
+            if reads is False or not all(_pure(argument) for argument in node.args):
+                return node
+            if reads is None:
+                return None
+            node = reads
+        else:
+            return None if _pure(node) else False
+
+
+def _reads_only(call: cst.Call) -> cst.BaseExpression | None | bool:
+    """Is `call` named for reading? Its receiver, to look into next (`resp` of `resp.json()`), or
+    None when there is none (`_get_config(ctx)`); False for a call that may do something."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    words = [w for w in name.lower().split("_") if w]
+    if isinstance(func, cst.Attribute) and name in _READ_METHODS:
+        return func.value
+    if dotted(func) in _PURE_CALLS or (words and words[0] in _READ_VERBS):
+        return func.value if isinstance(func, cst.Attribute) and not _pure(func.value) else None
+    return False
+
+
+def keep_only_the_value(statement: cst.SimpleStatementLine, kept: cst.BaseExpression, ctx: FileContext) -> Edit | None:
+    """The edit turning `name = client.post(...).json()` into `client.post(...)` (`kept`, without
+    parentheses of its own); None for other shapes."""
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    where = ctx.range(assign)
+    if kept is assign.value or kept is _unawaited(assign.value):
+        # The value as written, from where it starts: only `name = ` goes.
+        value = ctx.range(assign.value).start
+        return Edit(Location(where.start.line, where.start.column + 1), Location(value.line, value.column + 1), "")
+    code = cst.Module([]).code_for_node(kept.with_changes(lpar=[], rpar=[]))
+    return Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), code)
 
 
 def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
     return value.expression if isinstance(value, cst.Await) else value
-
-
-def keep_only_the_value(statement: cst.SimpleStatementLine, ctx: FileContext) -> Edit | None:
-    """The edit turning `name = call(...)` into `call(...)`; None for other shapes."""
-    assign = statement.body[0]
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
-        return None
-    start, value = ctx.range(assign).start, ctx.range(assign.value).start
-    return Edit(Location(start.line, start.column + 1), Location(value.line, value.column + 1), "")
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
@@ -254,7 +326,7 @@ def _reads(handler: Handler, name: str, ignored: list[cst.CSTNode]) -> int:
     return sum(1 for n in _name_reads(handler.node.body) if n.value == name and id(n) not in inside)
 
 
-def _pure(value: cst.BaseExpression) -> bool:
+def _pure(value: cst.CSTNode) -> bool:
     for node in descendants(value, into_scopes=False):
         if isinstance(node, cst.Call) and dotted(node.func) not in _PURE_CALLS:
             return False

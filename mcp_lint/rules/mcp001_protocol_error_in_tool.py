@@ -225,6 +225,8 @@ def note(note_id: str) -> str:
                 # `except McpError: raise` lets the protocol error through, but a handler of the
                 # same `try` would catch a ToolError: the message would not reach the client.
                 "raise_caught": "1" if fact.caught_here("ToolError") else "",
+                # Raised while handling `except ... as e`: the new raise chains it (`from e`).
+                "cause": f" from {fact.handler.name}" if fact.node.cause is None and fact.handler is not None and fact.handler.name else "",
             }
             yield self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
         for ret in fn.returns:
@@ -324,7 +326,7 @@ def note(note_id: str) -> str:
             if latent.get("raise_caught"):
                 return None
             start, end = decode_range(latent.get("exc"))
-            edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg})")
+            edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg}){latent.get('cause')}")
             return FixSpec(
                 Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=latent.get("class")
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
@@ -49,6 +50,7 @@ from mcp_lint.rules.handler_fix import (
     dead_assignments,
     keep_only_the_value,
     deletion,
+    log_calls_before,
     local_value,
     log_plan,
     raise_is_caught,
@@ -578,6 +580,9 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
         value = value.expression
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
         return _message_expr(value.elements[0].value)
+    if isinstance(value, cst.Tuple):
+        # `return False, f"File {path} is not writeable: {e}"`: the text next to status flags.
+        return _message_element([element.value for element in value.elements])
     if isinstance(value, cst.Dict):
         return value  # the caller picks the entry (see _dict_message)
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
@@ -593,9 +598,30 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
         positional = [a.value for a in value.args if a.keyword is None and not a.star]
         if positional:
             first = positional[0]
-            return first if literal_text(first) is not None or isinstance(first, cst.Name) else _message_expr(first)
+            if literal_text(first) is not None or isinstance(first, cst.Name):
+                return first
+            # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the string argument.
+            text = [p for p in positional if _is_string(p)]
+            return text[0] if len(text) == 1 else _message_expr(first)
         return None
     return value
+
+
+def _is_string(expr: cst.BaseExpression) -> bool:
+    """A string literal, f-string, implicit concatenation or `"..." + x` sum: message text."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _is_string(expr.left) or _is_string(expr.right)
+    return isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
+def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
+    """The one element of a returned tuple that holds text, beside flags and None."""
+    values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
+    values = [e for e in values if not isinstance(e, (cst.Integer, cst.Float))]
+    strings = [e for e in values if _is_string(e)]
+    if len(strings) == 1:
+        return strings[0]
+    return values[0] if len(values) == 1 else None
 
 
 class _FixText:
@@ -621,7 +647,10 @@ class _FixText:
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
             message = self._from(found, 0)
         if message is None:
-            message = Message([Part("", self.quote, [Text(_could_not(self.fn.name), False)])])
+            # The author's words about this failure in the handler's own log call, next.
+            message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
+        if message is None:
+            message = Message([Part("", self.quote, [Text(_could_not(self.fn), False)])])
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
@@ -639,16 +668,40 @@ class _FixText:
             return None
         if message.parts:
             self.quote = message.parts[0].quote if len(message.parts[0].quote) == 1 else self.quote
+        return self._curated(message)
+
+    def _curated(self, message: Message) -> Message | None:
+        """The message without the exception text being handled here; None when what is left
+        says nothing: only separators, generic words, or a bare identifier (`fallback_failed`)."""
         # The text of any exception being handled here: `{e}` of an outer handler too.
         message.remove(lambda node: any(find_exception_text(node, h) is not None for h in self.handlers))
         message.drop_error_prefix()
         words = message.words()
-        if not words.strip(" :;,.-{}") or vague_reason(words) == "generic":
+        if not words.strip(" :;,.-{}") or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(words.strip(" :;,.-{}")):
             return None
+        return message
+
+    def _from_log(self, call: cst.Call) -> Message | None:
+        """The message of a log call of the handler (`logger.error("Lookup of %s failed: %s",
+        item_id, e)`), as the author described the failure to the operator."""
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if dotted(call.func) is not None and last_name(dotted(call.func) or "") == "log":
+            positional = positional[1:]  # `logger.log(level, msg, ...)`
+        if not positional:
+            return None
+        template, arguments = positional[0], positional[1:]
+        message = Message.read_printf(template, arguments, self.ctx.code) if arguments else Message.read(template, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        if message is None:
+            return None
+        message.multiline = False  # the log call's layout is not the raise's
+        message = self._curated(message)
+        if message is not None and _CODE_NAME.search(message.words()):
+            return None  # `get_all_projects failed: ...` speaks to the operator, in code names
         return message
 
     def _dict_message(self, node: cst.Dict, depth: int) -> Message | None:
         chosen: Message | None = None
+        aside: list[cst.BaseExpression] = []  # texts of other keys: `"hint": f"check {url}"`
         for element in node.elements:
             if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 continue
@@ -662,6 +715,14 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
+            elif key.lower() not in _FLAG_KEYS and _is_string(element.value):
+                aside.append(element.value)
+        # No message left in the text keys: the author's words under another key (a hint of
+        # what to check) say more than a name would.
+        for value in aside if chosen is None else ():
+            chosen = self._from(value, depth + 1)
+            if chosen is not None:
+                break
         return chosen
 
 
@@ -685,18 +746,36 @@ _VERBS = frozenset(
     "open close start stop run execute analyze explain query check validate download upload insert move copy "
     "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
     "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
-    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt".split()
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
+    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
+    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
+    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
 )
 
 
-def _could_not(function: str) -> str:
-    """`_parse_attachments` -> "Could not parse attachments": what failed, in words."""
-    words = [w for w in function.strip("_").split("_") if w]
+# Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
+_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+# A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
+_CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _could_not(fn: FunctionFacts) -> str:
+    """`_parse_attachments` -> "Could not parse attachments": what failed, in words; a name that
+    is no verb phrase says what failed (`_request` -> "The request failed")."""
+    words = _name_words(fn.name)
     if not words:
-        return "The operation failed"
-    if words[0].lower() in _VERBS:
+        return "Could not complete the call"  # `inner` of a decorator: its name says nothing
+    if words[0] in _VERBS:
         return "Could not " + " ".join(words)
-    return f"{function.strip('_')} failed"
+    return f"The {' '.join(words)} failed"
+
+
+def _name_words(name: str) -> list[str]:
+    """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
+    words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
+    return [w for w in words if w.lower() not in _NOISE_WORDS]
 
 
 def _build_fix(
@@ -720,21 +799,40 @@ def _build_fix(
         # The exception still propagates as an unexpected one, its cause chained (`from e`): the
         # code that handles it logs it. A log line here would log the same failure twice.
         plan = replace(plan, add_call=False)
-    statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
-    if plan.add_call:
-        statements.insert(0, _log_call(message, indent))
-    replacement = f"\n{indent}".join(statements)
-    edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
+    argument = _message_argument(value) if variant == "raise-other" else None
+    if argument is not None:
+        # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
+        # arguments stay (its constructor needs them); only the message is rewritten.
+        at = ctx.range(argument)
+        text = message.as_fstring("\n" + indent_of(ctx, argument) if message.multiline else " ")
+        edits = [Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), text)]
+        if isinstance(node, cst.Raise) and node.cause is None and cause:
+            edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
+        replacement = ctx.code(node).replace(ctx.code(argument), text, 1) + cause
+    else:
+        statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
+        if plan.add_call:
+            statements.insert(0, _log_call(message, indent))
+        replacement = f"\n{indent}".join(statements)
+        edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
         edits.append(plan.edit)
     edits.extend(let_through)
-    for statement, keep_call in dead_assignments(handler, node, replacement, ctx):
-        dropped = keep_only_the_value(statement, ctx) if keep_call else deletion(statement, ctx)
+    for statement, kept in dead_assignments(handler, node, replacement, ctx):
+        dropped = keep_only_the_value(statement, kept, ctx) if kept is not None else deletion(statement, ctx)
         if dropped is not None:
             edits.append(dropped)
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return (f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call)
+
+
+def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The message argument of a raised project exception built with other arguments too."""
+    if not isinstance(value, cst.Call) or len(value.args) < 2 or any(a.star for a in value.args):
+        return None
+    message = _message_expr(value)
+    return message if any(a.value is message for a in value.args) else None
 
 
 def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list[Edit] | None:

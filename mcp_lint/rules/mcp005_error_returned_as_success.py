@@ -34,8 +34,15 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text
-from mcp_lint.rules.results import _dict_items, _unwrap, classify_return, envelope_callee
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
+from mcp_lint.rules.results import (
+    _dict_items,
+    _unwrap,
+    classify_return,
+    envelope_callee,
+    is_error_builder_name,
+    passes_message_through,
+)
 from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
@@ -212,6 +219,14 @@ def check_health() -> dict:
             kind, description, message = found
             if resolved is not value and kind == "string":
                 message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
+            if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
+                # `return _unknown_ref_error(token)`: the token is not the message, the text the
+                # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
+                message = resolved
+            if is_error_builder_name(fn.name):
+                # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
+                # it by design: its callers raise what it builds, it does not raise itself.
+                message = None
             # Raw exception text or an upstream body in the same return is also MCP002's finding
             # (rules are independent); only the fix is left to MCP002, see "msg" below.
             data = {
@@ -385,6 +400,6 @@ def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, st
     where = ctx.range(first)
     column = where.start.column + 1 + opening
     rest = raw[match.end() :]
-    capital = rest[:1].upper() if rest[:1].islower() and not rest[1:2].isupper() else ""
+    capital = rest[:1].upper() if capitalized(rest) != rest else ""
     end = column + match.end() + (1 if capital else 0)
     return f"{where.start.line}:{column}:{where.start.line}:{end}", capital

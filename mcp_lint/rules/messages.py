@@ -27,6 +27,8 @@ ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
+# One field of a `%` format (`%s`, `%r`, `%.2f`, `%%`); named fields are not read.
+_PRINTF_FIELD = re.compile(r"%%|%(?P<spec>\d*(?:\.\d+)?)(?P<kind>[sradifeEgGxXo])")
 
 
 @dataclass
@@ -79,6 +81,37 @@ class Message:
         lines = {line_of(p) for p in _literals(expr)}
         return cls(parts, multiline=len(lines) > 1)
 
+    @classmethod
+    def read_printf(cls, template: cst.BaseExpression, arguments: list[cst.BaseExpression], code: Callable[[cst.CSTNode], str]) -> Message | None:
+        """The message of a logging call's `%` format and arguments (`"lookup of %s failed",
+        item_id` reads as `f"lookup of {item_id} failed"`); None for other shapes."""
+        if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+            return None
+        if not arguments:
+            return cls([Part(template.prefix, template.quote, [Text(template.raw_value, False)])])
+        pieces: list[Piece] = []
+        position = 0
+        remaining = list(arguments)
+        for match in _PRINTF_FIELD.finditer(template.raw_value):
+            pieces.append(Text(template.raw_value[position : match.start()], False))
+            position = match.end()
+            if match.group(0) == "%%":
+                pieces.append(Text("%", False))
+                continue
+            if not remaining:
+                return None
+            value = remaining.pop(0)
+            source = code(value).strip()
+            if template.quote in source or "\\" in source or "\n" in source:
+                return None
+            kind, spec = match.group("kind"), match.group("spec")
+            conversion = kind if kind in {"r", "a"} else None
+            pieces.append(Placeholder(source, conversion, (spec + kind) if spec and kind not in "sra" else None, value))
+        if remaining:
+            return None  # more arguments than fields: not a plain format
+        pieces.append(Text(template.raw_value[position:], False))
+        return cls([Part(template.prefix, template.quote, [p for p in pieces if not isinstance(p, Text) or p.raw])])
+
     # -- editing ---------------------------------------------------------------------------
     def remove(self, carries_exception: Callable[[cst.BaseExpression], bool]) -> bool:
         """Take out the placeholders `carries_exception` names, with what introduced them.
@@ -107,9 +140,7 @@ class Message:
         rest = ERROR_PREFIX.sub("", first.raw, count=1)
         if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
             return
-        if rest[:1].islower() and not rest[1:2].isupper():
-            rest = rest[0].upper() + rest[1:]
-        first.raw = rest
+        first.raw = capitalized(rest)
 
     def append_context(self, items: list[tuple[str, str]]) -> None:
         """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
@@ -198,6 +229,15 @@ class Message:
             text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
+
+
+def capitalized(text: str) -> str:
+    """`note 3 not found` -> `Note 3 not found`, once a leading label is gone; a first word that
+    is an identifier (`sort_by must be ...`, `iPhone`, `x2`) or no word stays as written."""
+    word = re.split(r"[\s,.;:!?)'\"]", text, maxsplit=1)[0]
+    if word.isalpha() and word.islower():
+        return text[0].upper() + text[1:]
+    return text
 
 
 def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:

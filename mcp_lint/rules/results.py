@@ -19,6 +19,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import is_failure_text, starts_as_error
 
 _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
@@ -183,6 +184,34 @@ def is_error_builder_call(call: cst.Call, ctx: FileContext) -> bool:
         return False
     helper = _local_function(call, ctx)
     return helper is None or builds_failures(helper, ctx)
+
+
+def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
+    """Is the first argument of an error builder call the message itself (`_fail(msg)` with
+    `def _fail(msg): return {"error": msg}`), rather than a value the helper writes its own
+    message around (`_unknown_ref_error(token)` returning f"Unknown reference '{token}'...")?
+    True when the helper is not in this module (unknown)."""
+    helper = _local_function(call, ctx)
+    if helper is None:
+        return True
+    params = [p for p in helper.params if p not in {"self", "cls"}]
+    if not params:
+        return False
+    for ret in helper.returns:
+        if ret.node.value is None:
+            continue
+        found = classify_return(helper.value_of(ret.node.value), ctx, conditional=True)
+        message = found[2] if found is not None else None
+        if isinstance(message, cst.Name) and message.value == params[0]:
+            return True
+        # `f"Error: {error}"`: the argument under a label the fix drops anyway.
+        text = Message.read(message, lambda node: 0, ctx.code) if message is not None else None
+        if text is not None:
+            text.drop_error_prefix()
+            sources = [p.source for part in text.parts for p in part.pieces if isinstance(p, Placeholder)]
+            if sources == [params[0]] and text.words().strip(" :;,.-") == "{}":
+                return True
+    return False
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
