@@ -422,8 +422,8 @@ def forecast(city: str) -> str:
     assert outcome.fixed.endswith(
         """\
     except Exception as e:
-        logger.exception("The forecast failed")
-        raise ToolError("The forecast failed") from e
+        logger.exception("Could not fetch %s", city)
+        raise ToolError(f"Could not fetch {city}") from e
 """
     )
     assert fix_source(outcome.fixed, lint, unsafe=True).fixed == outcome.fixed

@@ -1528,9 +1528,9 @@ def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
     before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + item_id + " failed: " + str(e)\n')
     assert _handler(fixed(before)) == ['logger.exception("Lookup of %s failed", item_id)', 'raise ToolError(f"Lookup of {item_id} failed") from e']
     # An operand that cannot move into an f-string on every Python (its own quotes): the
-    # fix falls back to naming what failed.
+    # fix falls back to naming what failed (the one operation of the `try`, on its value).
     quoted = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup of " + ", ".join(IDS) + " failed: " + str(e)\n')
-    assert _handler(fixed(quoted)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+    assert _handler(fixed(quoted)) == ['logger.exception("Could not fetch %s", item_id)', 'raise ToolError(f"Could not fetch {item_id}") from e']
 
 
 def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -> None:
@@ -1583,7 +1583,7 @@ def test_mcp002_reads_a_str_format_message_with_its_positional_and_named_argumen
     ]
     # A field the f-string cannot express the same way (`{0.args}`): the fix names what failed.
     attribute = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return "Lookup failed: {0.args}".format(e)\n')
-    assert _handler(fixed(attribute)) == ['logger.exception("Could not lookup")', 'raise ToolError("Could not lookup") from e']
+    assert _handler(fixed(attribute)) == ['logger.exception("Could not fetch %s", item_id)', 'raise ToolError(f"Could not fetch {item_id}") from e']
 
 
 def test_a_local_that_held_the_message_dies_but_its_call_is_kept_as_a_statement() -> None:
@@ -1780,8 +1780,7 @@ def fetch_alerts(region: str) -> str:
         ("_parse_request_field_values", "Could not parse request field values"),
         ("run_select_query_async", "Could not run select query"),
         ("fetchPage", "Could not fetch page"),
-        ("_request", "The request failed"),
-        ("inner", "Could not complete the call"),
+        ("search", "Could not search"),
     ],
 )
 def test_mcp002_message_from_a_function_name_reads_as_a_sentence(name: str, expected: str) -> None:
@@ -1794,6 +1793,213 @@ def {name}(city: str) -> str:
         return str(e)
 """
     assert _handler(fixed(source)) == [f'logger.exception("{expected}")', f'raise ToolError("{expected}") from e']
+
+
+def test_mcp002_a_method_named_for_no_action_is_named_by_its_service() -> None:
+    # `_request` says nothing ("The request failed"); the class says which service was asked.
+    source = _WEATHER + """
+class WeatherApiClient:
+    def __init__(self) -> None:
+        self.http = httpx.AsyncClient(base_url="https://weather.example")
+
+    async def _request(self, path: str) -> dict:
+        try:
+            response = await self.http.request("GET", path)
+            response.raise_for_status()
+            return response.json()
+        except httpx.RequestError as e:
+            logger.error(f"Request error occurred: {e}")
+            raise WeatherError(f"Request failed: {e}") from e
+
+
+class WeatherError(Exception):
+    pass
+
+
+CLIENT = WeatherApiClient()
+
+
+@mcp.tool
+async def forecast(city: str) -> dict:
+    return await CLIENT._request(f"/forecast/{city}")
+"""
+    out = fixed(source)
+    assert '            raise WeatherError("Weather request failed") from e\n' in out
+    assert 'logger.error(f"Request error occurred: {e}", exc_info=True)' in out
+    assert fixed(out) == out
+
+
+@pytest.mark.parametrize(
+    ("class_name", "expected"),
+    [
+        ("ForecastHttpClient", "Forecast request failed"),
+        ("ForecastService", "Forecast request failed"),
+        # No role suffix: the class names no service; the one tool reached says what failed.
+        ("Forecaster", "Could not get forecast"),
+        # Only a role: nothing of the service; again the tool.
+        ("ApiClient", "Could not get forecast"),
+    ],
+)
+def test_mcp002_a_methods_service_comes_from_a_class_named_for_its_role(class_name: str, expected: str) -> None:
+    source = _WEATHER + f"""
+class {class_name}:
+    def _request(self, path: str) -> dict:
+        try:
+            return httpx.get(f"https://weather.example{{path}}").json()
+        except httpx.HTTPError as e:
+            raise RuntimeError(str(e)) from e
+
+
+@mcp.tool
+def get_forecast(city: str) -> dict:
+    return {class_name}()._request(f"/forecast/{{city}}")
+"""
+    out = fixed(source)
+    assert f'            raise RuntimeError("{expected}") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_named_operation_of_the_try_needs_no_value() -> None:
+    source = _TRACKER + """
+@mcp.tool
+def ticket(ctx: Context, key: str) -> dict:
+    try:
+        return CLIENT.get_issue(key)
+    except httpx.HTTPError as e:
+        return {"error": str(e)}
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Could not get issue") from e' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_message_names_the_one_operation_of_the_try_and_its_value() -> None:
+    # A context manager's name is no action; the `try` runs one git operation on a parameter.
+    source = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+import git
+
+mcp = FastMCP("git")
+
+
+@mcp.tool
+def git_switch(repo_path: str, branch: str) -> str:
+    repo = git.Repo(repo_path)
+    try:
+        repo.git.checkout(branch)
+    except git.GitCommandError as e:
+        raise ToolError(str(e)) from e
+    return f"Switched to {branch}"
+"""
+    out = fixed(source)
+    assert '        logger.exception("Could not checkout %s", branch)\n        raise ToolError(f"Could not checkout {branch}") from e\n' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_call_that_only_schedules_another_is_no_operation() -> None:
+    # `asyncio.create_task` runs the operation; it is not one.
+    source = _TRACKER + """
+import asyncio
+
+
+@mcp.tool
+async def page(ctx: Context, page_id: str) -> dict:
+    try:
+        task = asyncio.create_task(CLIENT.fetch_page(page_id))
+        return await task
+    except httpx.HTTPError as e:
+        return {"error": str(e)}
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Could not fetch page") from e' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_no_operation_named_when_the_try_runs_several() -> None:
+    # Two operations: naming one would guess which failed; the tool's name says what it does.
+    source = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+import git
+
+mcp = FastMCP("git")
+
+
+@mcp.tool
+def git_refresh(repo_path: str, remote: str, branch: str) -> str:
+    repo = git.Repo(repo_path)
+    try:
+        repo.git.fetch(remote)
+        repo.git.checkout(branch)
+    except git.GitCommandError as e:
+        raise ToolError(str(e)) from e
+    return "synced"
+"""
+    out = fixed(source)
+    assert 'raise ToolError("Git refresh failed") from e' in out
+    assert "checkout %s" not in out and "fetch %s" not in out
+    assert fixed(out) == out
+
+
+_DECORATED = """\
+import functools
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("weather")
+
+
+def reported(fn):
+    @functools.wraps(fn)
+    async def inner(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+        except httpx.HTTPError as e:
+            raise ToolError(str(e)) from e
+
+    return inner
+
+"""
+
+
+def test_mcp002_a_wrapper_reached_by_one_tool_says_what_that_tool_failed_to_do() -> None:
+    source = _DECORATED + """
+@mcp.tool
+@reported
+async def get_forecast(city: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
+"""
+    out = fixed(source)
+    assert (
+        "        except httpx.HTTPError as e:\n"
+        '            logger.exception("Could not get forecast")\n'
+        '            raise ToolError("Could not get forecast") from e\n'
+    ) in out
+    assert "\x00" not in out
+    assert fixed(out) == out
+
+
+def test_mcp002_no_fix_where_nothing_says_what_failed() -> None:
+    # A wrapper around every tool: no words of the author, no action in its name, no operation,
+    # no one tool. "The inner failed" would be no better than the exception's text.
+    source = _DECORATED + """
+@mcp.tool
+@reported
+async def get_forecast(city: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
+
+
+@mcp.tool
+@reported
+async def get_alerts(region: str) -> str:
+    return (await httpx.AsyncClient().get(f"https://weather.example/alerts/{region}")).text
+"""
+    findings = findings_of(source, "MCP002")
+    assert [(f.location.row, f.fix) for f in findings] == [(16, None)]
+    assert fixed(source) == source
 
 
 def test_mcp002_an_error_dict_with_only_exception_text_keeps_the_authors_hint() -> None:
@@ -1841,7 +2047,160 @@ def save_report(path: str, text: str) -> str:
     return "saved"
 """
     out = fixed(source)
-    assert 'logger.exception("File %s is not writeable", path)\n        raise ToolError(f"File {path} is not writeable") from e\n' in out
+    # The tuple stays: raising would leave the tool's `if not ok:` branch dead. The exception's
+    # text goes to the log, and the clause no longer binds a name nothing reads.
+    assert (
+        "    except OSError:\n"
+        '        logger.exception("File %s is not writeable", path)\n'
+        '        return False, f"File {path} is not writeable"\n'
+    ) in out
+    # The tool's own `return f"Cannot save the report: {error}"` is MCP005's to fix.
+    assert 'raise ToolError(f"Cannot save the report: {error}")' in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_status_tuple_built_in_a_local_keeps_its_shape_and_the_local_goes() -> None:
+    # (success, message, value) with the message in a local; the handler already logs.
+    source = _WEATHER + """
+def copy_report(source: str, target: str) -> tuple[bool, str, str | None]:
+    try:
+        shutil.copy2(source, target)
+        return True, f"Copied to {target}", target
+    except OSError as e:
+        logger.warning("copy of %s failed", source)
+        error_message = f"Failed to copy {source}: {e}"
+        return False, error_message, None
+
+
+@mcp.tool
+def archive_report(source: str, target: str) -> str:
+    ok, message, path = copy_report(source, target)
+    if not ok:
+        return f"Cannot archive: {message}"
+    return f"Archived at {path}"
+"""
+    out = fixed(source.replace("import httpx", "import shutil\n\nimport httpx"))
+    assert (
+        "    except OSError:\n"
+        '        logger.warning("copy of %s failed", source, exc_info=True)\n'
+        '        return False, f"Failed to copy {source}", None\n'
+    ) in out
+    assert "error_message" not in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_tuple_of_a_tool_result_still_keeps_the_name_its_other_code_reads() -> None:
+    # `e` is still read after the fix (a second use): the clause keeps binding it.
+    source = _WEATHER + """
+def check_writeable(path: str) -> tuple[bool, str]:
+    try:
+        with open(path, "a"):
+            pass
+        return True, ""
+    except OSError as e:
+        logger.warning("errno %s", e.errno)
+        return False, f"File {path} is not writeable: {e}"
+
+
+@mcp.tool
+def save_report(path: str, text: str) -> str:
+    ok, error = check_writeable(path)
+    if not ok:
+        return f"Cannot save the report: {error}"
+    return "saved"
+"""
+    out = fixed(source)
+    assert "    except OSError as e:\n" in out
+    assert '        return False, f"File {path} is not writeable"\n' in out
+    assert fixed(out) == out
+
+
+_TIME = """\
+from zoneinfo import ZoneInfo
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("time")
+
+"""
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ('f"Invalid timezone: {str(e)}"', 'f"Invalid timezone: {timezone_name}"'),
+        ('f"Error: unknown time zone {e}"', 'f"Unknown time zone {timezone_name}"'),
+        ('"Could not parse timezone: " + str(e)', 'f"Could not parse timezone: {timezone_name}"'),
+    ],
+)
+def test_mcp002_a_rejected_argument_is_named_instead_of_the_exception_text_and_not_logged(words: str, expected: str) -> None:
+    # "Invalid timezone: {e}" says what kind of value was rejected; the `try` ran on the
+    # parameter named for it. A bad argument is the model's to correct: no traceback logged.
+    source = _TIME + """
+def get_zone(timezone_name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(timezone_name)
+    except Exception as e:
+        raise ToolError(WORDS) from e
+
+
+@mcp.tool
+def current_time(timezone_name: str) -> str:
+    return str(datetime.now(get_zone(timezone_name)))
+""".replace("WORDS", words)
+    out = fixed(source)
+    assert f"        raise ToolError({expected}) from e\n" in out
+    assert "logger" not in out and "logging" not in out
+    assert fixed(out) == out
+
+
+@pytest.mark.parametrize(
+    ("words", "call", "expected"),
+    [
+        # Words of an operation, not of a value: the value is not named, the failure is logged.
+        ('f"Lookup failed: {e}"', "ZoneInfo(timezone_name)", '"Lookup failed"'),
+        # The words name another kind of value than the argument: nothing guessed.
+        ('f"Invalid offset: {e}"', "ZoneInfo(timezone_name)", '"Invalid offset"'),
+        # The value is already in the message.
+        ('f"Invalid timezone {timezone_name!r}: {e}"', "ZoneInfo(timezone_name)", 'f"Invalid timezone {timezone_name!r}"'),
+    ],
+)
+def test_mcp002_no_value_named_where_the_words_do_not_say_which(words: str, call: str, expected: str) -> None:
+    source = _TIME + f"""
+@mcp.tool
+def current_time(timezone_name: str) -> str:
+    try:
+        zone = {call}
+    except Exception as e:
+        raise ToolError({words}) from e
+    return str(zone)
+"""
+    out = fixed(source)
+    assert f"        raise ToolError({expected}) from e\n" in out
+    assert "logger.exception(" in out
+    assert fixed(out) == out
+
+
+def test_mcp002_a_rejected_local_value_is_named_and_the_failure_still_logged() -> None:
+    # A local read from upstream data, not the caller's argument: named, and logged, since the
+    # server got bad data, not bad input from the model.
+    source = _WEATHER + """
+from dateutil.parser import parse as parse_date
+from fastmcp.exceptions import ToolError
+
+
+@mcp.tool
+def last_update(city: str) -> str:
+    raw_date = httpx.get(f"https://weather.example/{city}").json()["updated"]
+    try:
+        return parse_date(raw_date).isoformat()
+    except Exception as e:
+        raise ToolError(f"Invalid date: {e}") from e
+"""
+    out = fixed(source)
+    assert '        logger.exception("Invalid date: %s", raw_date)\n' in out
+    assert '        raise ToolError(f"Invalid date: {raw_date}") from e\n' in out
     assert fixed(out) == out
 
 

@@ -326,6 +326,18 @@ def _reads(handler: Handler, name: str, ignored: list[cst.CSTNode]) -> int:
     return sum(1 for n in _name_reads(handler.node.body) if n.value == name and id(n) not in inside)
 
 
+def unused_binding(handler: Handler, replaced: list[cst.CSTNode], replacement: str, ctx: FileContext) -> Edit | None:
+    """The edit taking ` as e` out of the `except` clause when, with `replaced` rewritten as
+    `replacement`, nothing in its body reads `e` any more; None while something does."""
+    name, bound = handler.name, handler.node.name
+    if name is None or bound is None or handler.node.type is None:
+        return None
+    if name in re.findall(r"[A-Za-z_]\w*", replacement) or _reads(handler, name, replaced) > 0:
+        return None
+    start, end = ctx.range(handler.node.type).end, ctx.range(bound).end
+    return Edit(Location(start.line, start.column + 1), Location(end.line, end.column + 1), "")
+
+
 def _pure(value: cst.CSTNode) -> bool:
     for node in descendants(value, into_scopes=False):
         if isinstance(node, cst.Call) and dotted(node.func) not in _PURE_CALLS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
 import libcst as cst
@@ -17,16 +17,19 @@ from mcp_lint.model.message_text import find_exception_text, gathered_exception_
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
+from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
     PH_LOGGER,
     PH_TOOL_ERROR,
     Example,
     FileContext,
+    FixSpec,
     ReachContext,
     Rendered,
     Rule,
     indent_of,
     latent_fix,
+    placeholder,
     walk,
 )
 from mcp_lint.rules.common import (
@@ -55,6 +58,7 @@ from mcp_lint.rules.handler_fix import (
     log_plan,
     raise_is_caught,
     toolerror_pass_through,
+    unused_binding,
 )
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
@@ -429,7 +433,9 @@ async def get_forecast(city: str) -> str:
         # `raise err` of a local exception object has no message to rewrite in place.
         rewritable = sink_handler is handler and (variant == "return" or sent is sent_call)
         fix = _build_fix(ctx, fn, node, sent, handler, variant, found) if rewritable else None
-        needs = () if variant == "raise-other" else ("ToolError",)
+        needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
+        if fix is not None and not fix.raises:
+            data["status_kept"] = "1"  # a status tuple stays returned: the fix raises nothing
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             data["raised"] = last_name(raised_class(sent_call, ctx) or "")
         return self.latent(
@@ -439,10 +445,10 @@ async def get_forecast(city: str) -> str:
             reach="raise" if variant.startswith("raise") else "text",
             statement=statement,
             data=data,
-            fix_message=fix[0] if fix else "",
+            fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
-            fix_edits=fix[1] if fix else (),
-            fix_needs=(needs + (("logger",) if fix[2] else ())) if fix else (),
+            fix_edits=fix.edits if fix else (),
+            fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
 
     def _sinks(
@@ -505,7 +511,9 @@ async def get_forecast(city: str) -> str:
             data["raises"] = last_name(dotted(value.func) or "")
         # A gathered exception is one result of a batch: rewriting the return would drop the others.
         fix = _build_fix(ctx, fn, node, value, handler, variant, found) if handler is not fn.gathered else None
-        needs = () if variant == "raise-other" else ("ToolError",)
+        needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
+        if fix is not None and not fix.raises:
+            data["status_kept"] = "1"  # a status tuple stays returned: the fix raises nothing
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -513,10 +521,10 @@ async def get_forecast(city: str) -> str:
             reach="raise" if variant.startswith("raise") else "text",
             statement=built if built is not None else node,
             data=data,
-            fix_message=fix[0] if fix else "",
+            fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
-            fix_edits=fix[1] if fix else (),
-            fix_needs=(needs + (("logger",) if fix[2] else ())) if fix else (),
+            fix_edits=fix.edits if fix else (),
+            fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
@@ -561,11 +569,24 @@ async def get_forecast(city: str) -> str:
             "log the exception and say which operation failed and what the next call can change"
         )
         fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
-        if fix is not None:
+        if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
+            fix = _naming_the_tool(fix, reach)
+        if fix is not None and not latent.get("status_kept"):
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
         return Rendered(message, fix)
+
+
+def _naming_the_tool(fix: FixSpec, reach: ReachContext) -> FixSpec | None:
+    """The fix with what failed said in the words of the one tool the failure reaches; None when
+    several tools reach it (a shared helper's message cannot name one) or the name says nothing."""
+    tools = set(reach.tools) or ({reach.function} if reach.is_tool else set())
+    sentence = failure_words.tool_sentence(tools.pop()) if len(tools) == 1 else None
+    if sentence is None:
+        return None
+    edits = tuple(replace(edit, content=edit.content.replace(PH_TOOL_SENTENCE, sentence)) for edit in fix.edits)
+    return replace(fix, edits=edits, message=fix.message.replace(PH_TOOL_SENTENCE, sentence))
 
 
 _TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
@@ -640,8 +661,11 @@ class _FixText:
             if other is not handler and _contains(ctx.range(other.node), sink_range)
         ]
         self.quote = '"'
+        # The value the message now names as the one rejected (`timezone_name`), if any.
+        self.rejected: str | None = None
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
+        """The message to send instead: the author's words, else the code's (see `_from_code`)."""
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
@@ -650,10 +674,30 @@ class _FixText:
             # The author's words about this failure in the handler's own log call, next.
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
         if message is None:
-            message = Message([Part("", self.quote, [Text(_could_not(self.fn), False)])])
+            message = self._from_code()
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
+
+    def _from_code(self) -> Message:
+        """What failed, in the code's words: the function's name when it is an action, the one
+        operation of the `try`, the service of the method's class, a name that is a task verb
+        alone (`search`); last the tool the failure reaches, filled in by `render` (which drops
+        the fix where it cannot name one)."""
+        sentence = failure_words.action(self.fn.name)
+        if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
+            words, value = found
+            if value is None:
+                sentence = words
+            else:  # "Could not checkout {branch}"
+                return Message([Part("", self.quote, [Text(words + " ", True), Placeholder(value)])])
+        sentence = (
+            sentence
+            or failure_words.method_of_service(self.fn)
+            or failure_words.action(self.fn.name, bare=True)
+            or PH_TOOL_SENTENCE
+        )
+        return Message([Part("", self.quote, [Text(sentence, True)])])
 
     def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
         if expr is None or depth > 3:
@@ -668,13 +712,24 @@ class _FixText:
             return None
         if message.parts:
             self.quote = message.parts[0].quote if len(message.parts[0].quote) == 1 else self.quote
+        self._name_the_rejected_value(message)
         return self._curated(message)
+
+    def _name_the_rejected_value(self, message: Message) -> None:
+        """`f"Invalid timezone: {e}"` around `load_zoneinfo(timezone_name)`: the words say what
+        kind of value was rejected, so the message names that value instead of the exception."""
+        value = failure_words.rejected_value(message.words(), self.handler, self.fn)
+        if value is not None and message.replace_ending(self._carries_exception, value):
+            self.rejected = value
+
+    def _carries_exception(self, node: cst.CSTNode) -> bool:
+        """The text of any exception being handled here: `{e}` of an outer handler too."""
+        return any(find_exception_text(node, h) is not None for h in self.handlers)
 
     def _curated(self, message: Message) -> Message | None:
         """The message without the exception text being handled here; None when what is left
         says nothing: only separators, generic words, or a bare identifier (`fallback_failed`)."""
-        # The text of any exception being handled here: `{e}` of an outer handler too.
-        message.remove(lambda node: any(find_exception_text(node, h) is not None for h in self.handlers))
+        message.remove(self._carries_exception)
         message.drop_error_prefix()
         words = message.words()
         if not words.strip(" :;,.-{}") or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(words.strip(" :;,.-{}")):
@@ -740,75 +795,64 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
 
 
-# First words of function names that read as a verb: "Could not <name in words>".
-_VERBS = frozenset(
-    "get list create update delete remove add set fetch read write search find load save send parse build make "
-    "open close start stop run execute analyze explain query check validate download upload insert move copy "
-    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
-    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
-    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
-    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
-    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
-    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
-)
-
-
-# Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
-_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
 _CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
-_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# Stands for what failed, in words from the one tool the failure reaches (known after linking).
+PH_TOOL_SENTENCE = placeholder("tool-sentence")
 
 
-def _could_not(fn: FunctionFacts) -> str:
-    """`_parse_attachments` -> "Could not parse attachments": what failed, in words; a name that
-    is no verb phrase says what failed (`_request` -> "The request failed")."""
-    words = _name_words(fn.name)
-    if not words:
-        return "Could not complete the call"  # `inner` of a decorator: its name says nothing
-    if words[0] in _VERBS:
-        return "Could not " + " ".join(words)
-    return f"The {' '.join(words)} failed"
-
-
-def _name_words(name: str) -> list[str]:
-    """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
-    words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
-    return [w for w in words if w.lower() not in _NOISE_WORDS]
+@dataclass(frozen=True)
+class _Fix:
+    description: str
+    edits: tuple[Edit, ...]
+    logs: bool  # adds a log call (the module needs a logger)
+    raises: bool  # the statement raises now (a status tuple stays returned)
 
 
 def _build_fix(
     ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str, found: cst.CSTNode
-) -> tuple[str, tuple[Edit, ...], bool] | None:
-    """(description, edits, adds a log call) of the fix, or None."""
+) -> _Fix | None:
     where = ctx.range(node)
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
-    let_through = _let_through(fn, node, ctx)
+    status = _status_message(value) if variant == "return" else None
+    let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
         return None
-    message = _FixText(ctx, fn, node, handler).message(value, found)
+    text = _FixText(ctx, fn, node, handler)
+    message = text.message(value, found)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
+    if text.rejected in fn.params:
+        # The caller's own argument was rejected ("Invalid timezone: {timezone_name}"): a
+        # validation failure the model corrects, not a fault of the server. Its traceback in the
+        # log would be noise at every bad input; the cause stays chained (`from e`).
+        plan = replace(plan, add_call=False, edit=None)
     if variant == "raise-other" and plan.add_call:
         # The exception still propagates as an unexpected one, its cause chained (`from e`): the
         # code that handles it logs it. A log line here would log the same failure twice.
         plan = replace(plan, add_call=False)
-    argument = _message_argument(value) if variant == "raise-other" else None
+    argument = _message_argument(value) if variant == "raise-other" else status
     if argument is not None:
         # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
-        # arguments stay (its constructor needs them); only the message is rewritten.
+        # arguments stay (its constructor needs them); only the message is rewritten. So does a
+        # status tuple's (`return False, f"... {e}"`): its callers branch on the flag.
         at = ctx.range(argument)
-        text = message.as_fstring("\n" + indent_of(ctx, argument) if message.multiline else " ")
-        edits = [Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), text)]
-        if isinstance(node, cst.Raise) and node.cause is None and cause:
+        written = message.as_fstring("\n" + indent_of(ctx, argument) if message.multiline else " ")
+        edits = [Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), written)]
+        if status is not None:
+            cause = ""  # a return has no cause to chain
+            if plan.add_call:
+                start = Location(where.start.line, where.start.column + 1)
+                edits.append(Edit(start, start, f"{_log_call(message, indent)}\n{indent}"))
+        elif isinstance(node, cst.Raise) and node.cause is None and cause:
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
-        replacement = ctx.code(node).replace(ctx.code(argument), text, 1) + cause
+        replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
         statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
         if plan.add_call:
@@ -818,13 +862,31 @@ def _build_fix(
     if plan.edit is not None:
         edits.append(plan.edit)
     edits.extend(let_through)
+    deleted: list[cst.CSTNode] = []
     for statement, kept in dead_assignments(handler, node, replacement, ctx):
         dropped = keep_only_the_value(statement, kept, ctx) if kept is not None else deletion(statement, ctx)
         if dropped is not None:
             edits.append(dropped)
+            deleted.extend([statement] if kept is None else [])
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
+    if status is not None:
+        # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
+        edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
+        verb = "Log the exception and return" if plan.add_call else "Return"
+        return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    return (f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call)
+    return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+
+
+def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The message element of a returned status tuple (`return False, f"... {e}"`), which the
+    fix rewrites in place: raising instead would make its callers' `if not ok:` branch dead."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Tuple) or len(value.elements) < 2 or any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    message = _message_element([element.value for element in value.elements])
+    return message if any(element.value is message for element in value.elements) else None
 
 
 def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -131,6 +131,18 @@ class Message:
             self._trim_end()
         return removed
 
+    def replace_ending(self, carries_exception: Callable[[cst.BaseExpression], bool], source: str) -> bool:
+        """`Invalid timezone: {e}` -> `Invalid timezone: {timezone_name}`: the one placeholder
+        carrying the exception, when it ends the message, becomes `source`. True when it did."""
+        pieces = [(part, piece) for part in self.parts for piece in part.pieces if not (isinstance(piece, Text) and not piece.raw)]
+        carrying = [(part, piece) for part, piece in pieces if isinstance(piece, Placeholder) and piece.node is not None and carries_exception(piece.node)]
+        if len(carrying) != 1 or not pieces or pieces[-1][1] is not carrying[0][1]:
+            return False
+        part, piece = carrying[0]
+        index = next(i for i, p in enumerate(part.pieces) if p is piece)
+        part.pieces[index] = Placeholder(source)
+        return True
+
     def drop_error_prefix(self) -> None:
         """`Error: note 3 not found` -> `Note 3 not found`: raised as an error, the message needs
         no label saying so (clients show it as one, mcp even prefixes "Error executing tool")."""
@@ -205,28 +217,29 @@ class Message:
         """The message for a logging call: a `%s` format and its arguments (None when a format
         spec has no printf equivalent)."""
         arguments: list[str] = []
-        bodies: list[tuple[Part, list[str]]] = []
+        # (text, is a field): a field is written as is, text has its % doubled when there are arguments.
+        bodies: list[tuple[Part, list[tuple[str, bool]]]] = []
         for part in self.parts:
-            chunks: list[str] = []
+            chunks: list[tuple[str, bool]] = []
             for piece in part.pieces:
                 if isinstance(piece, Text):
-                    chunks.append(_unescape(piece.raw, piece.braces_escaped))
+                    chunks.append((_unescape(piece.raw, piece.braces_escaped), False))
                     continue
                 kind = {"r": "r", "a": "a"}.get(piece.conversion or "", "s")
                 if piece.spec and not _PRINTF_SPEC.match(piece.spec):
                     # `{n:>10}`: no printf equivalent; format() gives the same text for %s.
                     if piece.conversion or '"' in piece.spec or "\\" in piece.spec:
                         return None
-                    chunks.append("\0%s")
+                    chunks.append(("%s", True))
                     arguments.append(f'format({piece.source}, "{piece.spec}")')
                     continue
-                chunks.append("\0%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""))
+                chunks.append(("%" + (piece.spec or "") + (kind if not (piece.spec and piece.spec[-1].isalpha()) else ""), True))
                 arguments.append(piece.source)
             bodies.append((part, chunks))
         rendered = []
         for part, chunks in bodies:
             # logging applies `%` only when there are arguments: only then a literal % doubles.
-            text = "".join(c[1:] if c.startswith("\0") else (c.replace("%", "%%") if arguments else c) for c in chunks)
+            text = "".join(c if field else (c.replace("%", "%%") if arguments else c) for c, field in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
 

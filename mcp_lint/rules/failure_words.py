@@ -1,0 +1,197 @@
+"""Words for a fix's message when the author left none: what the code itself says failed.
+
+A curated message is the author's words minus the exception text. When nothing of theirs is left
+(`raise ToolError(str(e))`, `f"Request failed: {e}"`), a careful engineer writes the message from
+what is in the code: the function's name when it is an action (`_parse_attachments` -> "Could not
+parse attachments"), the one operation the `try` runs (`repo.git.checkout(branch)` -> "Could not
+checkout {branch}"), the class a method belongs to (`GoatcounterClient._request` -> "Goatcounter
+request failed"), or the one tool the failure reaches. When none of them says anything, no fix is
+written: a message such as "The request failed" is no better than the exception's.
+
+It also finds the value an "Invalid timezone: {e}" message was about (`timezone_name`), so the
+message can name it instead of the exception's text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import libcst as cst
+
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.walk import descendants
+
+# First words of function names that read as a verb: "Could not <name in words>".
+VERBS = frozenset(
+    "get list create update delete remove add set fetch read write search find load save send parse build make "
+    "open close start stop run execute analyze explain query check validate download upload insert move copy "
+    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
+    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
+    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
+    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
+    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
+)
+# Verbs that say only that something ran: "Could not call" names no task.
+_GENERIC_VERBS = frozenset({"call", "run", "execute", "process", "invoke", "make", "apply", "send", "get", "set", "post", "put", "patch", "query", "do"})
+# Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
+_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# Last words of a class name that say what role it plays, not what it talks to: the rest of the
+# name (`GoatcounterClient` -> "Goatcounter") is the service a failure of its method concerns.
+_ROLE_SUFFIX = re.compile(
+    r"(?:Api|API|Http|HTTP|Rest|REST)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
+    r"|Provider|Gateway|Proxy|Api|API|Base|Mixin|Impl)+$"
+)
+# Verbs that alone, with the value they act on, say what failed ("Could not checkout {branch}",
+# "Could not open {path}"); others need their object in the name (`get` is a dict read too,
+# `write(text)` would put the text into the message).
+_OBJECT_VERBS = frozenset(
+    "open checkout clone delete remove fetch download resolve lookup connect switch merge rename restore archive "
+    "install uninstall deploy restart cancel approve reject pull push".split()
+)
+# Modules whose calls run other code (`asyncio.create_task(...)`): no operation of their own.
+_PLUMBING = frozenset({"asyncio", "anyio", "trio", "threading", "concurrent", "functools"})
+# Values too big or too raw to put into a message: the operation's words say enough.
+_BULK_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
+# What an author calls a value that was rejected: "Invalid timezone: {e}", "could not parse date {e}".
+_VALUE_WORDS = re.compile(
+    r"(?i)^\s*(?:\[?err(?:or)?\]?\s*[:\-–—]\s*)?(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
+    r"|(?:could\s+not|cannot|can't|failed\s+to|unable\s+to)\s+parse)\s+(?:the\s+|an?\s+)?"
+    r"(?P<kind>[a-z][a-z0-9 _-]*?)\s*(?:[:=]\s*|\s-\s*|\s+)\{\}\s*$"
+)
+
+
+def name_words(name: str) -> list[str]:
+    """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
+    words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
+    return [w for w in words if w.lower() not in _NOISE_WORDS]
+
+
+def action(name: str, *, bare: bool = False) -> str | None:
+    """"Could not parse attachments" for `_parse_attachments`: a name that is a verb and its
+    object. With `bare`, a verb alone too when it names a task (`search` -> "Could not search");
+    never one that says only that something ran (`_call`, `execute`)."""
+    words = name_words(name)
+    if not words or words[0] not in VERBS:
+        return None
+    if len(words) == 1 and (not bare or words[0] in _GENERIC_VERBS):
+        return None
+    return "Could not " + " ".join(words)
+
+
+def method_of_service(fn: FunctionFacts) -> str | None:
+    """"Goatcounter request failed" for `GoatcounterClient._request`: the service the class talks
+    to (its name without the role suffix) and what the method does. None outside a class, for a
+    class that names no role (`DocumentProcessor` is no service), or one that is only a role
+    (`Client`)."""
+    if not fn.class_name:
+        return None
+    name = fn.class_name.lstrip("_")
+    service = _ROLE_SUFFIX.sub("", name)
+    words = name_words(fn.name)
+    if service == name or not service or not words or not service[0].isupper():
+        return None
+    return f"{service} {' '.join(words)} failed"
+
+
+def tool_sentence(tool: str) -> str | None:
+    """What failed, from the one tool a failure reaches: "Could not list sites" for `list_sites`,
+    "Git status failed" for `git_status`. None for a name of one word or with other characters."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", tool):
+        return None
+    found = action(tool)
+    if found is not None:
+        return found
+    words = name_words(tool)
+    if len(words) < 2:
+        return None
+    sentence = " ".join(words) + " failed"
+    return sentence[0].upper() + sentence[1:]
+
+
+def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | None:
+    """("Could not checkout", "branch") for `try: repo.git.checkout(branch)`, ("Could not get
+    issue", None) for `client.get_issue(key)`: the one operation of the `try` a failure comes
+    from, in words, and for a bare verb the value it was run on (a parameter, or a local bound
+    before the `try`). None when the `try` runs no such operation or several (then the message
+    would guess which one failed)."""
+    found: set[tuple[str, str | None]] = set()
+    bound = _bound_in(handler.try_node.body)
+    for call in _calls(handler.try_node.body):
+        callee = dotted(call.func)
+        if callee is None or callee.split(".")[0] in _PLUMBING:
+            continue
+        words = name_words(last_name(callee))
+        if len(words) > 1 and words[0] in VERBS:
+            found.add(("Could not " + " ".join(words), None))  # "Could not get issue": the name says what
+            continue
+        if len(words) != 1 or words[0] not in _OBJECT_VERBS:
+            continue
+        values = [name for name in _argument_names(call) if _usable(name, fn, bound)]
+        if len(values) == 1 and not _BULK_WORDS.intersection(w.lower() for w in name_words(values[0])):
+            found.add(("Could not " + words[0], values[0]))  # "Could not open": of what? only with it
+    return found.pop() if len(found) == 1 else None
+
+
+def rejected_value(words: str, handler: Handler, fn: FunctionFacts) -> str | None:
+    """`timezone_name` for "Invalid timezone: {}" around `load_zoneinfo(timezone_name)`: the
+    value the author's words say was rejected, when one argument of the `try`'s calls (a
+    parameter, or a local bound before the `try`) is named like the kind of value they name."""
+    match = _VALUE_WORDS.match(words)
+    if match is None:
+        return None
+    kind = [w for w in re.split(r"[\s_-]+", match.group("kind").lower()) if w]
+    bound = _bound_in(handler.try_node.body)
+    candidates = {
+        name
+        for call in _calls(handler.try_node.body)
+        for name in _argument_names(call)
+        if _usable(name, fn, bound) and _names_kind(name, kind)
+    }
+    return candidates.pop() if len(candidates) == 1 else None
+
+
+def _names_kind(name: str, kind: list[str]) -> bool:
+    """`timezone_name` names a "timezone" (or a "time zone"); `date_str` a "date"."""
+    words = [w.lower() for w in name_words(name)]
+    joined_name, joined_kind = "".join(words), "".join(kind)
+    return any(len(w) >= 3 and w in words for w in kind) or (len(joined_kind) >= 3 and joined_kind in joined_name)
+
+
+def _calls(body: cst.CSTNode) -> Iterator[cst.Call]:
+    for node in descendants(body, into_scopes=False):
+        if isinstance(node, cst.Call):
+            yield node
+
+
+def _argument_names(call: cst.Call) -> Iterator[str]:
+    for argument in call.args:
+        if not argument.star and isinstance(argument.value, cst.Name):
+            yield argument.value.value
+
+
+def _usable(name: str, fn: FunctionFacts, bound_in_try: set[str]) -> bool:
+    """A name the `except` clause can still read: a parameter, or a local the `try` did not bind
+    (one it binds may not be set when the failure happened)."""
+    if name in fn.params:
+        return True
+    return name in fn.local_names and name not in bound_in_try
+
+
+def _bound_in(body: cst.CSTNode) -> set[str]:
+    bound: set[str] = set()
+    for node in descendants(body, into_scopes=False):
+        target: cst.CSTNode | None = None
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+            target = node.target
+        elif isinstance(node, cst.AsName):
+            target = node.name
+        if target is not None:
+            bound.update(n.value for n in descendants(target, into_scopes=False) if isinstance(n, cst.Name))
+            if isinstance(target, cst.Name):
+                bound.add(target.value)
+    return bound
