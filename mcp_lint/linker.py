@@ -20,9 +20,9 @@ from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
-    candidate_versions,
     distribution_for,
-    version,
+    framework_context,
+    high_level_family,
 )
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
@@ -352,13 +352,7 @@ class Project:
         if self.pins(path, "fastmcp") is not None:
             return Family.FASTMCP
         pin = self.pins(path, "mcp")
-        if pin is not None:
-            versions = candidate_versions("mcp", pin[0])
-            if all(version(v).major < 2 for v in versions):
-                return Family.MCP_FASTMCP
-            if all(version(v).major >= 2 for v in versions):
-                return Family.MCP_SERVER
-        return Family.UNKNOWN
+        return high_level_family(pin[0]) if pin is not None else Family.UNKNOWN
 
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext:
         if family is Family.UNKNOWN:
@@ -369,15 +363,7 @@ class Project:
             pin = self.pins(path, "fastmcp-slim")
         key = (family, major, pin)
         if key not in self._frameworks:  # one per pin, though asked for every reached function
-            specifier, source = pin if pin is not None else ("", "")
-            versions = candidate_versions(dist, specifier)
-            wanted = {Family.MCP_FASTMCP: 1, Family.MCP_SERVER: 2}.get(family, major)
-            if wanted is not None:
-                narrowed = tuple(v for v in versions if version(v).major == wanted)
-                if not narrowed:
-                    narrowed = tuple(v for v in candidate_versions(dist, "") if version(v).major == wanted)
-                versions = narrowed
-            self._frameworks[key] = FrameworkContext(family, versions, source)
+            self._frameworks[key] = framework_context(family, major, pin)
         return self._frameworks[key]
 
     # -- reachability ----------------------------------------------------------------------

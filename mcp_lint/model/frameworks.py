@@ -1,14 +1,42 @@
 """What each framework version does with a tool's failures, as data (see mcp-error-semantics.md).
 
 Rules never hard-code framework behaviour: they ask this table. A new framework version is a new
-row in ``_CHANNEL_TABLE``; a new import path is a new entry in the name tables below.
+row in ``FRAMEWORK_TABLE``; a new import path is a new entry in the name tables below.
+
+The table: one ``Channel`` row per (family, version range), each fact copied from the semantics
+doc (a field the doc is silent on stays None). A row carries what the client receives for
+``ToolError`` (``tool_error``), a protocol error (``protocol_error``), any other exception
+(``other_exception``, and ``masked_failure`` with the masking setting on), an argument validation
+failure (``validation_failure``); what becomes of an explicit error result of each
+``ResultShape`` (``error_results``, ``structured_error_result``); the masking switch
+(``mask_setting``, ``mask_env``); what ``ErrorHandlingMiddleware()`` does (``error_middleware``);
+and the constructor shapes (``v1_constructor``, ``protocol_error_constructor``, ``server_class``).
+
+The API rules call:
+
+- ``channel(family, release)``: the row of one release; ``first_release_where(family, pred)``:
+  the release from which a fact holds.
+- ``row.error_result(shape, structured_return=...)`` / ``row.error_result_survives(shape)``:
+  ``CallToolResult(isError=True)``, ``CallToolResult(is_error=True)``, ``ToolResult(is_error=True)``;
+  ``row.error_result_shapes``: the shapes that work (empty: raise ToolError instead).
+- ``row.unexpected_exception(mask_setting)``, ``row.masks_unexpected_exceptions(mask_setting)``,
+  ``row.exception_text_reaches_model(mask_setting)``, ``row.protocol_error_under(mask_setting)``.
+- ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None when
+  the doc says nothing), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
+  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``.
+- ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
+  candidate release (what a rule may report when the version is unknown), ``any(pred)``,
+  ``newest()`` (what a fresh install gets), ``describe()`` (what a message assumed),
+  ``describe_where(pred)`` (the releases on which a fact holds), and
+  ``protocol_error_phrase(tool)`` (MCP001's wording, rendered from the rows).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Callable
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
@@ -273,50 +301,375 @@ ERROR_CODE_NAMES = {
 LEGITIMATE_PROTOCOL_CODES = frozenset({-32021, -32042})
 
 
-class Delivery(str, enum.Enum):
-    """What the model sees when a tool raises a protocol error (McpError/MCPError)."""
+# -- Framework behaviour, one row per (family, version range) -------------------------------
+# Every fact below is taken from ../shared/docs/mcp-error-semantics.md (sections 2-5, 8, 9); a
+# field the doc says nothing about is None. tests/test_framework_rows.py renders every row and
+# checks it against the doc's sentences.
 
-    WRAPPED = "wrapped"  # a tool result with the message behind a framework prefix
-    RESULT = "result"  # a tool result with exactly the message
-    PROTOCOL = "protocol"  # a JSON-RPC error: the model never sees it
-    MASKED = "masked"  # a tool result with a generic text
+
+class Delivery(str, enum.Enum):
+    """What the client receives for a failure (the doc's R(...) / E(...) notation)."""
+
+    RESULT = "result"  # R(text): a tool result (isError: true) carrying the failure's own text
+    WRAPPED = "wrapped"  # R(prefix + text): the text behind a framework prefix
+    MASKED = "masked"  # R(generic text): nothing of the failure's text
+    PROTOCOL = "protocol"  # E(code, message): a JSON-RPC error, which the model never sees
+
+
+# What messages put where a template names the failure's own text.
+_TEXT_SLOTS = {"{msg}": "<message>", "{message}": "<message>", "{e}": "<message>", "{pydantic}": "<validation error>"}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What the client receives for one kind of failure, as the doc writes it: `text` is the
+    template inside R(`...`) ({name} the tool, {msg}/{message}/{e} the failure's text, {pydantic}
+    a pydantic error), or the argument list inside E(...)."""
+
+    delivery: Delivery
+    text: str
+
+    def notation(self) -> str:
+        """The doc's notation: R(`Error calling tool '{name}'`), E(code, message, data)."""
+        return f"E({self.text})" if self.delivery is Delivery.PROTOCOL else f"R(`{self.text}`)"
+
+    def seen_by_model(self, tool: str) -> str:
+        """The tool-result text with the tool's name in it ('Error executing tool t: <message>')."""
+        text = self.text.replace("{name}", tool)
+        for slot, shown in _TEXT_SLOTS.items():
+            text = text.replace(slot, shown)
+        return text
+
+    @property
+    def text_reaches_model(self) -> bool:
+        return self.delivery in (Delivery.RESULT, Delivery.WRAPPED)
+
+
+class ResultShape(str, enum.Enum):
+    """The ways a tool returns an error result explicitly (doc section 3)."""
+
+    CALL_TOOL_RESULT = "CallToolResult(..., isError=True)"
+    CALL_TOOL_RESULT_SNAKE = "CallToolResult(..., is_error=True)"
+    TOOL_RESULT = "ToolResult(..., is_error=True)"  # fastmcp
+
+
+class ResultOutcome(str, enum.Enum):
+    """What becomes of an explicit error result."""
+
+    DELIVERED = "delivered with isError: true"
+    SERIALIZED = "serialized into a text block, isError: false on the wire"
+    FLAG_IGNORED = "is_error silently ignored, isError: false on the wire"
+    TYPE_ERROR = "raises TypeError"
+    INVALID = "iterated as content, fails validation"
+    OUTPUT_VALIDATED = "its text replaced by an output-validation error"
+
+
+class Construction(str, enum.Enum):
+    """What the v1 constructor `McpError(ErrorData(...))` does (doc section 4)."""
+
+    WORKS = "works"
+    TYPE_ERROR = "raises TypeError"
+    IMPORT_ERROR = "fails to import (no McpError name)"
+
+
+class MiddlewareEffect(str, enum.Enum):
+    """What fastmcp's `ErrorHandlingMiddleware()` (transform_errors on) does to tool failures."""
+
+    PREFIXES_TEXT = "R(`Internal error: …`) etc."  # protocol-style prefixes, still a tool result
+    PROTOCOL_ERROR = "E(-32603 / -32602 / -32001)"  # every tool failure becomes a JSON-RPC error
 
 
 @dataclass(frozen=True)
 class Channel:
-    """How one framework release delivers failures raised inside a tool."""
+    """One row of the framework table: how the releases of one family from `since` on (until the
+    next row) deliver a tool's failures, and what they do with explicit error results."""
 
-    label: str
-    protocol_error: Delivery  # raise McpError/MCPError(...)
-    v1_constructor_crashes: bool  # McpError(ErrorData(...)) raises TypeError
-    other_exception_text_reaches_model: bool  # ValueError("...") text delivered unmasked by default
+    family: Family
+    since: str  # lowest release of the row
+    span: str  # the releases the doc names for the row ("2.5–2.9", "4.x")
+    label: str  # how a message names the assumption ("fastmcp 3.x"); rows of one line share it
+    series: str  # how a message names the server API after "on" ("the mcp 1.x low-level Server")
+    protocol_error: Failure  # raise McpError/MCPError(...)
+    other_exception: Failure  # raise ValueError(...) or any other unexpected exception
+    tool_error: Failure | None = None  # raise ToolError(...); None: the API has no ToolError
+    validation_failure: Failure | None = None  # arguments that fail the signature's validation
+    masked_failure: Failure | None = None  # protocol and other exceptions with masking on
+    mask_setting: str | None = None  # the constructor argument that turns masking on
+    mask_env: str | None = None  # ... and the environment variable
+    # ResultShape -> outcome for a tool without a structured return annotation (None: unknown).
+    error_results: tuple[tuple[ResultShape, ResultOutcome], ...] = ()
+    # CallToolResult(isError=True) from a tool whose return annotation is structured (None: as
+    # error_results says).
+    structured_error_result: ResultOutcome | None = None
+    v1_constructor: Construction | None = None
+    error_middleware: MiddlewareEffect | None = None
+    protocol_error_constructor: str = ""  # how a protocol error is built on this row
+    server_class: str = ""
+
+    # -- the API rules call ------------------------------------------------------------------
+    def error_result(self, shape: ResultShape, *, structured_return: bool = False) -> ResultOutcome | None:
+        """What becomes of an explicit error result of `shape` (None: the doc does not say)."""
+        outcome = dict(self.error_results).get(shape)
+        if structured_return and shape is not ResultShape.TOOL_RESULT and self.structured_error_result is not None:
+            if outcome is not ResultOutcome.FLAG_IGNORED:
+                return self.structured_error_result
+        return outcome
+
+    def error_result_survives(self, shape: ResultShape, *, structured_return: bool = False) -> bool | None:
+        """Does `shape` reach the client as an error result (isError: true)? None: unknown."""
+        outcome = self.error_result(shape, structured_return=structured_return)
+        return None if outcome is None else outcome is ResultOutcome.DELIVERED
+
+    @property
+    def error_result_shapes(self) -> tuple[ResultShape, ...]:
+        """The ways of returning an error result that work on this row (none: raise instead)."""
+        return tuple(shape for shape, outcome in self.error_results if outcome is ResultOutcome.DELIVERED)
+
+    def unexpected_exception(self, mask_setting: bool = False) -> Failure:
+        """What the client receives for a non-ToolError exception, with the masking setting on
+        or off (a row without the setting ignores it)."""
+        if mask_setting and self.masked_failure is not None:
+            return self.masked_failure
+        return self.other_exception
+
+    def protocol_error_under(self, mask_setting: bool = False) -> Failure:
+        """What the client receives for a raised McpError/MCPError, masking on or off."""
+        if mask_setting and self.masked_failure is not None and self.protocol_error.delivery is not Delivery.PROTOCOL:
+            return self.masked_failure
+        return self.protocol_error
+
+    def masks_unexpected_exceptions(self, mask_setting: bool = False) -> bool:
+        """Does the model get only a generic text for an unexpected exception?"""
+        return self.unexpected_exception(mask_setting).delivery is Delivery.MASKED
+
+    def exception_text_reaches_model(self, mask_setting: bool = False) -> bool:
+        """Does an unexpected exception's own text reach the model?"""
+        return self.unexpected_exception(mask_setting).text_reaches_model
+
+    @property
+    def other_exception_text_reaches_model(self) -> bool:
+        """... with the defaults (no masking setting)."""
+        return self.exception_text_reaches_model(False)
+
+    @property
+    def has_mask_setting(self) -> bool:
+        return self.mask_setting is not None
+
+    @property
+    def v1_constructor_crashes(self) -> bool:
+        """`McpError(ErrorData(...))` raises TypeError when the tool runs."""
+        return self.v1_constructor is Construction.TYPE_ERROR
+
+    @property
+    def v1_constructor_fails(self) -> bool:
+        """`McpError(ErrorData(...))` cannot work: TypeError (fastmcp 4.x) or no McpError name to
+        import (mcp 2.x, where `MCPError(ErrorData(...))` is the TypeError)."""
+        return self.v1_constructor in (Construction.TYPE_ERROR, Construction.IMPORT_ERROR)
+
+    @property
+    def middleware_transforms_tool_errors(self) -> bool | None:
+        """Does ErrorHandlingMiddleware() rewrite tool failures? None: the doc says nothing."""
+        return None if self.error_middleware is None else True
+
+    @property
+    def middleware_hides_tool_errors(self) -> bool | None:
+        """... into JSON-RPC errors the model never sees (fastmcp 4.x)?"""
+        return None if self.error_middleware is None else self.error_middleware is MiddlewareEffect.PROTOCOL_ERROR
+
+    @property
+    def tool_error_import(self) -> tuple[str, str] | None:
+        return TOOL_ERROR_IMPORT.get(self.family)
+
+    # -- wording -----------------------------------------------------------------------------
+    def protocol_error_phrase(self, tool: str) -> str:
+        """What happens to a raised McpError/MCPError, as a clause after 'on <series>'."""
+        failure = self.protocol_error
+        if failure.delivery is Delivery.PROTOCOL:
+            return "the client gets a JSON-RPC error and the model never sees it"
+        if failure.delivery is Delivery.RESULT:
+            return "it arrives as plain tool-result text, not a protocol error"
+        shown = failure.seen_by_model(tool)
+        if failure.delivery is Delivery.MASKED:
+            return f"it is not a protocol error at all, the model gets only '{shown}' and the message is lost"
+        if self.mask_setting:
+            return f"it is wrapped into '{shown}' and lost entirely with {self.mask_setting}=True"
+        return f"it is not a protocol error at all, the model gets '{shown}', which misleads readers of the code"
+
+    def protocol_error_short(self, tool: str) -> str:
+        """The same, in a few words (for the other candidate releases of a message)."""
+        failure = self.protocol_error
+        if failure.delivery is Delivery.PROTOCOL:
+            return "a JSON-RPC error the model never sees"
+        if failure.delivery is Delivery.RESULT:
+            return "plain tool-result text"
+        shown = failure.seen_by_model(tool)
+        return f"only '{shown}'" if failure.delivery is Delivery.MASKED else f"'{shown}'"
+
+    def _protocol_key(self) -> tuple[Failure, str | None]:
+        return self.protocol_error, (self.mask_setting if self.protocol_error.delivery is Delivery.WRAPPED else None)
 
 
-def _row(label: str, protocol: Delivery, crash: bool, leaks: bool) -> Channel:
-    return Channel(label, protocol, crash, leaks)
+def _results(**outcomes: ResultOutcome) -> tuple[tuple[ResultShape, ResultOutcome], ...]:
+    names = {"call_tool_result": ResultShape.CALL_TOOL_RESULT, "snake": ResultShape.CALL_TOOL_RESULT_SNAKE, "tool_result": ResultShape.TOOL_RESULT}
+    return tuple((names[key], value) for key, value in outcomes.items())
 
 
-# (distribution, lowest version of the row, row). Ordered by version; a release uses the last row
-# whose lowest version it reaches.
-_CHANNEL_TABLE: dict[tuple[Family, str], tuple[tuple[str, Channel], ...]] = {
-    (Family.MCP_FASTMCP, "mcp"): (
-        ("1.0", _row("mcp 1.x FastMCP", Delivery.WRAPPED, False, True)),
-    ),
-    (Family.MCP_SERVER, "mcp"): (
-        ("2.0", _row("mcp 2.0 MCPServer", Delivery.PROTOCOL, False, True)),
-        ("2.1", _row("mcp 2.1+ MCPServer", Delivery.PROTOCOL, False, False)),
-    ),
-    (Family.MCP_LOWLEVEL, "mcp"): (
-        ("1.0", _row("mcp 1.x low-level Server", Delivery.RESULT, False, True)),
-        ("2.0", _row("mcp 2.x low-level Server", Delivery.PROTOCOL, False, False)),
-    ),
-    (Family.FASTMCP, "fastmcp"): (
-        ("2.0", _row("fastmcp 2.x", Delivery.WRAPPED, False, True)),
-        ("2.4", _row("fastmcp 2.4", Delivery.MASKED, False, False)),
-        ("2.5", _row("fastmcp 2.x", Delivery.WRAPPED, False, True)),
-        ("3.0", _row("fastmcp 3.x", Delivery.WRAPPED, False, True)),
-        ("4.0", _row("fastmcp 4.x", Delivery.WRAPPED, True, True)),
-    ),
+_R, _W, _M, _E = Delivery.RESULT, Delivery.WRAPPED, Delivery.MASKED, Delivery.PROTOCOL
+_V1_ERROR = "McpError(ErrorData(code=…, message=…, data=…))"
+_V2_ERROR = "MCPError(code, message, data=None)"
+
+# mcp 1.x high level (doc 2a "mcp 1.6 / 1.9", "mcp 1.30"; 3 "mcp 1.6 / 1.9 FastMCP" .. "mcp 1.19–1.30").
+_MCP1_FASTMCP = Channel(
+    Family.MCP_FASTMCP,
+    "1.0",
+    "1.6 / 1.9",
+    "mcp 1.x FastMCP",
+    "mcp 1.x FastMCP",
+    tool_error=Failure(_W, "Error executing tool {name}: {msg}"),
+    protocol_error=Failure(_W, "Error executing tool {name}: {message}"),
+    other_exception=Failure(_W, "Error executing tool {name}: {e}"),
+    validation_failure=Failure(_W, "Error executing tool {name}: {pydantic}"),
+    error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED),
+    v1_constructor=Construction.WORKS,
+    protocol_error_constructor=_V1_ERROR,
+    server_class="mcp.server.fastmcp.FastMCP",
+)
+_MCP1_FASTMCP_110 = replace(_MCP1_FASTMCP, since="1.10", span="1.10–1.18", structured_error_result=ResultOutcome.OUTPUT_VALIDATED)
+_MCP1_FASTMCP_119 = replace(
+    _MCP1_FASTMCP_110,
+    since="1.19",
+    span="1.19–1.30",
+    error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.FLAG_IGNORED),
+)
+
+# mcp 2.x high level (doc 2a "mcp 2.0.x MCPServer", "mcp 2.1–2.3 MCPServer"; 3 "mcp 2.x MCPServer").
+_MCP2_SERVER = Channel(
+    Family.MCP_SERVER,
+    "2.0",
+    "2.0",
+    "mcp 2.0 MCPServer",
+    "mcp 2.x MCPServer",
+    tool_error=Failure(_W, "Error executing tool {name}: {msg}"),
+    protocol_error=Failure(_E, "code, message, data"),
+    other_exception=Failure(_W, "Error executing tool {name}: {e}"),
+    validation_failure=Failure(_W, "Error executing tool {name}: {pydantic}"),
+    error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.DELIVERED),
+    structured_error_result=ResultOutcome.DELIVERED,  # output validation skipped when is_error
+    v1_constructor=Construction.IMPORT_ERROR,
+    protocol_error_constructor=_V2_ERROR,
+    server_class="mcp.server.mcpserver.MCPServer",
+)
+_MCP2_SERVER_21 = replace(
+    _MCP2_SERVER, since="2.1", span="2.1–2.3", label="mcp 2.1+ MCPServer", other_exception=Failure(_M, "Error executing tool {name}")
+)
+
+# Low-level servers (doc 2a "mcp 1.x low-level", "mcp 2.x low-level"; 3; 5).
+_MCP1_LOWLEVEL = Channel(
+    Family.MCP_LOWLEVEL,
+    "1.0",
+    "1.6–1.18",
+    "mcp 1.x low-level Server",
+    "the mcp 1.x low-level Server",
+    protocol_error=Failure(_R, "{message}"),
+    other_exception=Failure(_R, "{e}"),
+    error_results=_results(call_tool_result=ResultOutcome.INVALID, snake=ResultOutcome.INVALID),
+    v1_constructor=Construction.WORKS,
+    protocol_error_constructor=_V1_ERROR,
+    server_class="mcp.server.lowlevel.Server",
+)
+_MCP1_LOWLEVEL_119 = replace(
+    _MCP1_LOWLEVEL,
+    since="1.19",
+    span="1.19–1.30",
+    error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.FLAG_IGNORED),
+)
+_MCP2_LOWLEVEL = replace(
+    _MCP1_LOWLEVEL,
+    since="2.0",
+    span="2.x",
+    label="mcp 2.x low-level Server",
+    series="the mcp 2.x low-level Server",
+    protocol_error=Failure(_E, "code, message, data"),
+    other_exception=Failure(_E, "0, `{e}`"),  # handshake-era connections; -32603 on 2026-07-28 ones
+    error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.DELIVERED),
+    v1_constructor=Construction.IMPORT_ERROR,
+    protocol_error_constructor=_V2_ERROR,
+)
+
+# fastmcp (doc 2a "fastmcp 2.3.0" .. "fastmcp 4.0–4.2"; 2b ErrorHandlingMiddleware; 3; 4).
+_CALLING = "Error calling tool '{name}'"
+_FASTMCP_23 = Channel(
+    Family.FASTMCP,
+    "2.0",  # releases before 2.3 fall back to the 2.3.0 row the doc examined
+    "2.3",
+    "fastmcp 2.x",
+    "fastmcp 2.3",
+    tool_error=Failure(_W, "Error executing tool {name}: {msg}"),
+    protocol_error=Failure(_W, "Error executing tool {name}: {message}"),
+    other_exception=Failure(_W, "Error executing tool {name}: {e}"),
+    validation_failure=Failure(_W, "Error executing tool {name}: {pydantic}"),
+    error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED),
+    v1_constructor=Construction.WORKS,
+    error_middleware=MiddlewareEffect.PREFIXES_TEXT,
+    protocol_error_constructor=_V1_ERROR,
+    server_class="fastmcp.FastMCP",
+)
+_FASTMCP_24 = replace(
+    _FASTMCP_23,
+    since="2.4",
+    span="2.4",
+    label="fastmcp 2.4",
+    series="fastmcp 2.4",
+    tool_error=Failure(_R, "{msg}"),
+    protocol_error=Failure(_M, _CALLING),
+    other_exception=Failure(_M, _CALLING),
+    validation_failure=Failure(_M, _CALLING),
+)
+_FASTMCP_25 = replace(
+    _FASTMCP_24,
+    since="2.5",
+    span="2.5–2.9",
+    label="fastmcp 2.x",
+    series="fastmcp 2.x",
+    protocol_error=Failure(_W, _CALLING + ": {message}"),
+    other_exception=Failure(_W, _CALLING + ": {e}"),
+    validation_failure=Failure(_W, _CALLING + ": {pydantic}"),
+    masked_failure=Failure(_M, _CALLING),
+    mask_setting="mask_error_details",
+    mask_env="FASTMCP_MASK_ERROR_DETAILS",
+)
+_FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
+    _FASTMCP_25,
+    since="2.10",
+    span="2.10–2.12",
+    error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.TYPE_ERROR),
+)
+_FASTMCP_213 = replace(_FASTMCP_210, since="2.13", span="2.13–2.14", validation_failure=Failure(_R, "{pydantic}"))
+_FASTMCP_30 = replace(_FASTMCP_213, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x")
+_FASTMCP_34 = replace(
+    _FASTMCP_30,
+    since="3.4",
+    span="3.4",
+    error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.DELIVERED),
+)
+_FASTMCP_40 = replace(
+    _FASTMCP_34,
+    since="4.0",
+    span="4.0–4.2",
+    label="fastmcp 4.x",
+    series="fastmcp 4.x",
+    error_results=_results(call_tool_result=ResultOutcome.DELIVERED, snake=ResultOutcome.DELIVERED, tool_result=ResultOutcome.DELIVERED),
+    v1_constructor=Construction.TYPE_ERROR,
+    error_middleware=MiddlewareEffect.PROTOCOL_ERROR,
+    protocol_error_constructor=_V2_ERROR,
+)
+
+# Rows per family, ordered by version; a release uses the last row whose `since` it reaches.
+FRAMEWORK_TABLE: dict[Family, tuple[Channel, ...]] = {
+    Family.MCP_FASTMCP: (_MCP1_FASTMCP, _MCP1_FASTMCP_110, _MCP1_FASTMCP_119),
+    Family.MCP_SERVER: (_MCP2_SERVER, _MCP2_SERVER_21),
+    Family.MCP_LOWLEVEL: (_MCP1_LOWLEVEL, _MCP1_LOWLEVEL_119, _MCP2_LOWLEVEL),
+    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
 }
 
 
@@ -350,36 +703,99 @@ def version(text: str) -> Version:
 
 @lru_cache(maxsize=None)
 def channel(family: Family, release: str) -> Channel | None:
-    rows = _CHANNEL_TABLE.get((family, distribution_for(family)))
-    if not rows:
-        return None
+    """The row `release` of `family` falls in (None before the first row, or for UNKNOWN)."""
     chosen = None
     v = version(release)
-    for lowest, row in rows:
-        if v >= version(lowest):
+    for row in FRAMEWORK_TABLE.get(family, ()):
+        if v >= version(row.since):
             chosen = row
     return chosen
 
 
+@lru_cache(maxsize=None)
+def family_majors(family: Family) -> frozenset[int]:
+    """The major versions a family's rows cover (mcp FastMCP: {1}, MCPServer: {2})."""
+    return frozenset(version(row.since).major for row in FRAMEWORK_TABLE.get(family, ()))
+
+
+def first_release_where(family: Family, holds: Callable[[Channel], bool | None]) -> str | None:
+    """The lowest release from which `holds` is true on every later row of `family` ('1.19' for
+    a low-level CallToolResult(isError=True)), None when it is false on the newest row."""
+    since = None
+    for row in FRAMEWORK_TABLE.get(family, ()):
+        since = (since or row.since) if holds(row) is True else None
+    return since
+
+
+def high_level_family(specifier: str) -> Family:
+    """The mcp high-level server family every release a pin of `mcp` admits belongs to."""
+    majors = {version(v).major for v in candidate_versions("mcp", specifier)}
+    for family in (Family.MCP_FASTMCP, Family.MCP_SERVER):
+        if majors <= family_majors(family):
+            return family
+    return Family.UNKNOWN
+
+
+def framework_context(family: Family, major: int | None, pin: tuple[str, str] | None) -> FrameworkContext:
+    """The releases a tool of `family` may run on: those its pin (specifier, source) admits,
+    narrowed to the family's major version (or the registration form's, for the low level)."""
+    if family is Family.UNKNOWN:
+        return FrameworkContext(family, ())
+    dist = distribution_for(family)
+    specifier, source = pin if pin is not None else ("", "")
+    versions = candidate_versions(dist, specifier)
+    majors = family_majors(family)
+    wanted = next(iter(majors)) if len(majors) == 1 else major
+    if wanted is not None:
+        narrowed = tuple(v for v in versions if version(v).major == wanted)
+        if not narrowed:
+            narrowed = tuple(v for v in candidate_versions(dist, "") if version(v).major == wanted)
+        versions = narrowed
+    return FrameworkContext(family, versions, source)
+
+
 @dataclass(frozen=True)
 class FrameworkContext:
-    """A tool's framework family plus the releases it may run on (from pins or the target)."""
+    """A tool's framework family plus the releases it may run on (from pins or the target).
+
+    Rules ask it what holds on every candidate release (`every`), on some (`any`), or on the
+    release a fresh install gets (`newest`); messages say what they assumed (`describe`).
+    """
 
     family: Family
     versions: tuple[str, ...]
     pinned_by: str = ""  # where the versions came from ("" = not pinned: all releases)
 
-    @property
-    def major_versions(self) -> frozenset[int]:
-        return frozenset(version(v).major for v in self.versions)
-
     def channels(self) -> list[Channel]:
-        seen: dict[str, Channel] = {}
-        for release in self.versions:
+        """The distinct rows of the candidate releases, oldest first."""
+        seen: dict[Channel, None] = {}
+        for release in sorted(self.versions, key=version):
             row = channel(self.family, release)
             if row is not None:
-                seen.setdefault(row.label + row.protocol_error, row)
-        return list(seen.values())
+                seen.setdefault(row)
+        return list(seen)
+
+    def every(self, holds: Callable[[Channel], bool | None], *, mask_setting: bool = False) -> bool:
+        """Does `holds` hold on every candidate release? False when a release has no row.
+
+        With `mask_setting`, rows without the setting are left out when some row has it: the
+        setting written in the code says the project runs a release that has it."""
+        rows = [channel(self.family, release) for release in self.versions]
+        if not rows or any(row is None for row in rows):
+            return False
+        kept = [row for row in rows if row is not None and (row.has_mask_setting or not mask_setting)]
+        return all(holds(row) is True for row in (kept or rows) if row is not None)
+
+    def any(self, holds: Callable[[Channel], bool | None]) -> bool:
+        """Does `holds` hold on some candidate release?"""
+        return any(holds(row) is True for row in self.channels())
+
+    def describe_where(self, holds: Callable[[Channel], bool | None]) -> str:
+        """The labels of the candidate rows on which `holds` is true, with their source ('fastmcp
+        2.x / fastmcp 3.x (from pyproject.toml)'): for a message about a fact that holds only on
+        some of the releases the project may run."""
+        labels = sorted({row.label for row in self.channels() if holds(row) is True})
+        return " / ".join(labels) + self.source if labels else ""
 
     def newest(self) -> tuple[str, Channel | None] | None:
         """The newest candidate release (what a fresh install gets) and its channel row."""
@@ -387,6 +803,22 @@ class FrameworkContext:
             return None
         release = max(self.versions, key=version)
         return release, channel(self.family, release)
+
+    def forwards_exception_text(self, mask_setting: bool) -> bool:
+        """Does an unexpected exception's text reach the model on the newest candidate release?"""
+        found = self.newest()
+        if found is None or found[1] is None:
+            return False
+        return found[1].exception_text_reaches_model(mask_setting)
+
+    @property
+    def source(self) -> str:
+        """' (from pyproject.toml)' when the versions come from the project's pins, else ''."""
+        return f" (from {self.pinned_by})" if self.pinned_by else ""
+
+    def labels(self) -> str:
+        """The rows' labels, e.g. 'fastmcp 3.x / fastmcp 4.x'."""
+        return " / ".join(sorted({c.label for c in self.channels()}))
 
     def describe_exception_text_release(self) -> str:
         """What a message about forwarded exception text rests on: `describe()` when every
@@ -400,12 +832,42 @@ class FrameworkContext:
         if len(self.versions) > 1:
             source = f" by {self.pinned_by}" if self.pinned_by else ""
             return f"{text} (the newest release allowed{source})"
-        return f"{text} (from {self.pinned_by})" if self.pinned_by else text
+        return f"{text}{self.source}"
 
     def describe(self) -> str:
         """The assumption a message rests on, e.g. 'fastmcp 3.x (pinned in pyproject.toml)'."""
-        labels = sorted({c.label for c in self.channels()})
-        text = " / ".join(labels) if labels else self.family.value
-        if self.pinned_by:
-            text += f" (from {self.pinned_by})"
-        return text
+        return (self.labels() or self.family.value) + self.source
+
+    def protocol_error_phrase(self, tool: str) -> str:
+        """What the model receives when a tool raises McpError/MCPError, rendered from the rows:
+        'on <releases> <what happens>', the newest behaviour first and the others after it."""
+        rows = self.channels()
+        if not rows:
+            return "depending on the framework version the model gets wrapped text or nothing at all"
+        groups: dict[tuple[Failure, str | None], list[Channel]] = {}
+        for row in reversed(rows):  # newest first
+            groups.setdefault(row._protocol_key(), []).append(row)
+        named = [(self._group_name(members, groups, rows), members[0]) for members in groups.values()]
+        (first_name, first), others = named[0], named[1:]
+        phrase = f"on {first_name}{self.source} {first.protocol_error_phrase(tool)}"
+        if others:
+            phrase += " (" + "; ".join(f"{name}: {row.protocol_error_short(tool)}" for name, row in others) + ")"
+        return phrase
+
+    def _group_name(self, members: list[Channel], groups: dict[tuple[Failure, str | None], list[Channel]], rows: list[Channel]) -> str:
+        """How a message names the rows of one behaviour (`members`, newest first): their series
+        ('fastmcp 4.x') when every candidate behaves alike, else their version range ('mcp 1.x',
+        'fastmcp 2.5+', 'fastmcp 2.4')."""
+        if len(groups) == 1:
+            return " / ".join(sorted({row.series for row in members}))
+        dist = distribution_for(self.family)
+        majors = sorted({version(row.since).major for row in members})
+        same_majors = [row for row in FRAMEWORK_TABLE[self.family] if version(row.since).major in majors]
+        if all(row in members for row in same_majors):
+            return " / ".join(f"{dist} {major}.x" for major in majors)
+        oldest, newest = members[-1], members[0]
+        if newest is rows[-1] and len(members) > 1:
+            return f"{dist} {oldest.since}+"
+        if oldest is newest:
+            return f"{dist} {oldest.span}"
+        return f"{dist} {oldest.span.split('–')[0]}–{newest.span.split('–')[-1]}"

@@ -19,7 +19,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
-from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -117,11 +117,12 @@ class ReachContext:
         exception, 2.5 made masking a setting that is off by default), so judging by every admitted
         release would let `fastmcp>=2.3` hide every leak; a range that ends before 2.5 still does.
         """
-        newest = self.framework.newest()
-        if self.masked or newest is None:
-            return False
-        row = newest[1]
-        return row is not None and row.other_exception_text_reaches_model
+        return self.framework.forwards_exception_text(self.masked)
+
+    def protocol_error_masked(self) -> bool:
+        """Does every candidate release replace a raised protocol error's message with a generic
+        text (fastmcp 2.4; fastmcp with mask_error_details=True)?"""
+        return self.framework.every(lambda row: row.protocol_error_under(self.masked).delivery is Delivery.MASKED, mask_setting=self.masked)
 
     @property
     def subject(self) -> str:

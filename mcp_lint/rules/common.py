@@ -8,7 +8,7 @@ import libcst as cst
 
 from mcp_lint.findings import Location
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.frameworks import TOOL_ERROR_IMPORT, FrameworkContext, ResultShape
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.rules.base import (
     PH_CALL_TOOL_RESULT,
@@ -58,47 +58,13 @@ def error_result_expr(text_code: str) -> str:
 
 
 def lowlevel_result_supported(framework: FrameworkContext) -> bool:
-    """CallToolResult(isError=True) from a low-level handler works on mcp >= 1.19 only."""
-    from packaging.version import Version
-
-    return all(Version(v) >= Version("1.19") for v in framework.versions)
+    """Does CallToolResult(isError=True) from a handler reach the client on every candidate
+    release (mcp >= 1.19 for the low level)?"""
+    return framework.every(lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
 
 
 def toolerror_available(reach: ReachContext) -> bool:
-    return reach.framework.family in {Family.MCP_FASTMCP, Family.MCP_SERVER, Family.FASTMCP}
-
-
-def pinned(framework: FrameworkContext) -> str:
-    """" (from pyproject.toml)" when the versions come from the project's pins, else ""."""
-    return f" (from {framework.pinned_by})" if framework.pinned_by else ""
-
-
-def channel_phrase_for_raise(framework: FrameworkContext, tool: str) -> str:
-    """What the model receives when a tool raises McpError/MCPError, per the semantics table."""
-    return _channel_phrase(framework, tool).replace("{src}", pinned(framework))
-
-
-def _channel_phrase(framework: FrameworkContext, tool: str) -> str:
-    family = framework.family
-    majors = framework.major_versions
-    if family is Family.MCP_SERVER:
-        return "on mcp 2.x MCPServer{src} the client gets a JSON-RPC error and the model never sees it"
-    if family is Family.MCP_FASTMCP:
-        return (
-            f"on mcp 1.x FastMCP{{src}} it is not a protocol error at all, the model gets "
-            f"'Error executing tool {tool}: <message>', which misleads readers of the code"
-        )
-    if family is Family.MCP_LOWLEVEL:
-        if majors == {2}:
-            return "on the mcp 2.x low-level Server{src} the client gets a JSON-RPC error and the model never sees it"
-        if majors == {1}:
-            return "on the mcp 1.x low-level Server{src} it arrives as plain tool-result text, not a protocol error"
-        return "on mcp 2.x the client gets a JSON-RPC error the model never sees (on 1.x it arrives as plain text)"
-    if family is Family.FASTMCP:
-        if majors == {4}:
-            return f"on fastmcp 4.x{{src}} it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
-        return f"on fastmcp{{src}} it is wrapped into 'Error calling tool '{tool}': <message>' and lost entirely with mask_error_details=True"
-    return "depending on the framework version the model gets wrapped text or nothing at all"
+    return reach.framework.family in TOOL_ERROR_IMPORT
 
 
 def is_protocol_error_class(name: str | None, raw: str | None) -> bool:

@@ -28,7 +28,6 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.common import (
     arg,
-    channel_phrase_for_raise,
     decode_range,
     describe_failure,
     encode_range,
@@ -306,10 +305,11 @@ def note(note_id: str) -> str:
                     "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
                     "error and the model never sees it"
                 )
-            elif latent.get("api") == "v1" and fam.channels() and all(c.v1_constructor_crashes for c in fam.channels()):
-                phrase = "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+            elif latent.get("api") == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
+                series = " / ".join(sorted({row.series for row in fam.channels()}))
+                phrase = f"on {series} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
-                phrase = channel_phrase_for_raise(fam, tool)
+                phrase = fam.protocol_error_phrase(tool)  # rendered from the framework table
             verb = "raises"
         else:
             phrase = "the client gets a JSON-RPC error and the model never sees it"

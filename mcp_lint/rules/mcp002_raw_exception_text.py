@@ -534,8 +534,8 @@ async def get_forecast(city: str) -> str:
         passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
         if variant.startswith("raise-other") and not passed_on and not reach.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
-        if variant.startswith("raise-protocol") and reach.masked:
-            return None  # mask_error_details=True replaces a protocol error's message too
+        if variant.startswith("raise-protocol") and reach.protocol_error_masked():
+            return None  # the framework replaces a protocol error's message with a generic text
         if latent.get("traceback"):
             what = "a traceback"
         elif variant.endswith("-body"):

@@ -155,7 +155,7 @@ def refund(invoice_id: str, amount: float) -> str:
         subject = reach.subject
         forwarded = ""
         if latent.variant.endswith("-other"):
-            labels = " / ".join(sorted({c.label for c in reach.framework.channels()}))
+            labels = reach.framework.labels()
             source = f", from {reach.framework.pinned_by}" if reach.framework.pinned_by else ""
             forwarded = f" (a plain exception, whose text reaches the model on {labels}{source})"
         if latent.variant.startswith("retry"):

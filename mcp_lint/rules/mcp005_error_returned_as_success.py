@@ -7,13 +7,13 @@ from dataclasses import replace
 from typing import Iterable
 
 import libcst as cst
-from packaging.version import Version
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
+from mcp_lint.model.frameworks import ResultShape, first_release_where
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -285,15 +285,14 @@ def check_health() -> dict:
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
         if reach.lowlevel and not lowlevel_result_supported(reach.framework):
+            since = first_release_where(reach.framework.family, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
             instead = (
                 "raise an exception with the message instead (the low-level Server turns it into isError: true; "
-                "returning CallToolResult(isError=True) works only from mcp 1.19)"
+                f"returning CallToolResult(isError=True) works only from mcp {since})"
             )
         elif reach.lowlevel:
             instead = "return CallToolResult(..., isError=True) instead"
-        elif reach.framework.family.value == "fastmcp" and reach.framework.versions and all(
-            Version(v) >= Version("3.4") for v in reach.framework.versions
-        ):
+        elif reach.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
             instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
             instead = "raise ToolError instead"

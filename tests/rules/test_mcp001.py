@@ -1101,3 +1101,64 @@ def test_protocol_error_built_by_a_method_of_the_same_class() -> None:
                 return self.notes[note_id]
         """
     )
+
+
+# -- the wording comes from the framework table (model/frameworks.py) -------------------------
+
+FASTMCP_RAISES_MCP_ERROR = """\
+from fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_PARAMS, ErrorData
+
+mcp = FastMCP("inventory")
+STOCK: dict[str, int] = {}
+
+@mcp.tool()
+def reserve(sku: str, count: int) -> str:
+    if sku not in STOCK:
+        raise McpError(ErrorData(code=INVALID_PARAMS, message=f"SKU {sku} is not stocked"))  # expect: MCP001
+    STOCK[sku] -= count
+    return f"reserved {count} x {sku}"
+"""
+
+
+def test_fastmcp_2_4_masks_the_protocol_error() -> None:
+    """fastmcp 2.4.0 masked every non-ToolError exception: the message never reaches the model."""
+    finding = _only(FASTMCP_RAISES_MCP_ERROR, target="fastmcp==2.4.0")
+    assert finding.location.row == 11
+    assert (
+        "on fastmcp 2.4 (from [tool.mcp-lint] target) it is not a protocol error at all, the model gets only "
+        "'Error calling tool 'reserve'' and the message is lost" in finding.message
+    )
+    assert "wrapped into" not in finding.message
+    assert finding.message.endswith("raise ToolError instead")
+
+
+def test_fastmcp_2_3_prefixes_like_mcp_1() -> None:
+    finding = _only(FASTMCP_RAISES_MCP_ERROR, target="fastmcp==2.3.0")
+    assert (
+        "on fastmcp 2.3 (from [tool.mcp-lint] target) it is not a protocol error at all, the model gets "
+        "'Error executing tool reserve: <message>'" in finding.message
+    )
+    assert "mask_error_details" not in finding.message  # 2.3 has no such setting
+
+
+def test_a_range_over_releases_that_differ_names_each() -> None:
+    finding = _only(FASTMCP_RAISES_MCP_ERROR, target="fastmcp>=2.3,<2.5")
+    assert "on fastmcp 2.4 (from [tool.mcp-lint] target) it is not a protocol error at all" in finding.message
+    assert "(fastmcp 2.3: 'Error executing tool reserve: <message>')" in finding.message
+
+
+def test_unknown_fastmcp_version_leads_with_what_a_fresh_install_does() -> None:
+    (finding,) = _check(FASTMCP_RAISES_MCP_ERROR)
+    assert (
+        "on fastmcp 2.5+ it is wrapped into 'Error calling tool 'reserve': <message>' and lost entirely with "
+        "mask_error_details=True (fastmcp 2.4: only 'Error calling tool 'reserve''; fastmcp 2.3: "
+        "'Error executing tool reserve: <message>')" in finding.message
+    )
+
+
+def test_fastmcp_3_names_its_series() -> None:
+    (finding,) = _check(FASTMCP_RAISES_MCP_ERROR, target="fastmcp>=3,<4")
+    assert "on fastmcp 3.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'reserve': <message>'" in finding.message
+

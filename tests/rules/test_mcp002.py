@@ -1180,3 +1180,54 @@ def test_curated_message_in_a_protocol_error_is_only_the_channel_defect() -> Non
             return "closed"
         """
     )
+
+
+# -- masking read from the framework table --------------------------------------------------
+
+PROTOCOL_ERROR_WITH_TEXT = """\
+import httpx
+from fastmcp import FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+mcp = FastMCP("tracker")
+
+
+@mcp.tool()
+def create_issue(title: str) -> str:
+    try:
+        return httpx.post("https://tracker.example.com/issues", json={"title": title}).text
+    except httpx.HTTPError as e:
+        raise McpError(ErrorData(code=INTERNAL_ERROR, message=f"Tracker request failed: {e}"))  # expect: MCP001, MCP002
+"""
+
+
+def test_protocol_error_text_is_flagged_where_fastmcp_sends_it() -> None:
+    findings = _check(PROTOCOL_ERROR_WITH_TEXT, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.location.row == 14
+    assert "puts the text of a caught httpx.HTTPError into McpError" in finding.message
+
+
+def test_protocol_error_text_is_silent_on_fastmcp_2_4_which_masks_it() -> None:
+    # fastmcp 2.4.0 replaces every non-ToolError failure by "Error calling tool 'x'": the text
+    # reaches nobody (MCP001 still reports the channel).
+    source = PROTOCOL_ERROR_WITH_TEXT.replace("# expect: MCP001, MCP002", "# expect: MCP001")
+    (finding,) = _check(source, target="fastmcp==2.4.0")
+    assert finding.code == "MCP001"
+
+
+def test_protocol_error_text_is_silent_under_fastmcp_masking_of_any_release() -> None:
+    source = PROTOCOL_ERROR_WITH_TEXT.replace("# expect: MCP001, MCP002", "# expect: MCP001").replace(
+        'FastMCP("tracker")', 'FastMCP("tracker", mask_error_details=True)'
+    )
+    (finding,) = _check(source)  # unpinned: the setting says the release has it (>= 2.5)
+    assert finding.code == "MCP001"
+
+
+def test_mask_error_details_does_nothing_on_mcp_1() -> None:
+    # mcp 1.x FastMCP has no masking at all: a stray mask_error_details=True does not hide the text.
+    header = MCP1.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+    finding = _only(_src(header, RAISE_OTHER))
+    assert finding.location.row == header.count("\n") + 8
+    assert "which mcp 1.x FastMCP forwards to the model" in finding.message
