@@ -11,7 +11,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
-from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Family
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Delivery
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
@@ -20,15 +20,11 @@ from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
 from mcp_lint.rules.text import clip, vague_reason
 
-# -- Version facts (mcp-error-semantics.md). Whether a release masks the text of a plain
-# exception by default is the channel table's `other_exception_text_reaches_model`
-# (frameworks.py: mcp 2.1+ MCPServer and fastmcp 2.4.0 mask; fastmcp 2.5+ masks only with
-# mask_error_details=True). What the model reads instead (§2a; §8 mcp 2.3.0 Tool.run,
-# fastmcp 2.14.7 ToolManager.call_tool):
-MASKED_TEXT: dict[Family, str] = {
-    Family.MCP_SERVER: "Error executing tool {tool}",  # §2a "mcp 2.1–2.3 MCPServer"
-    Family.FASTMCP: "Error calling tool '{tool}'",  # §2a "fastmcp 2.4.0", "mask_error_details=True"
-}
+# -- Version facts: the framework rows (frameworks.py, from mcp-error-semantics.md §2a) say what
+# a plain exception becomes on each release, with or without the masking setting
+# (`Channel.unexpected_exception`): masked on mcp 2.1+ MCPServer and fastmcp 2.4.0, and on
+# fastmcp 2.5+ with mask_error_details=True; the masked text is the row's (checked in the wheels
+# of mcp 2.3.0 Tool.run and fastmcp 2.14.7 / 3.4.11 / 4.2.3).
 # Framework exception modules whose classes keep their text under masking (§2a: ToolError and
 # ResourceError on MCPServer; §8: fastmcp re-raises every FastMCPError unmasked).
 _DELIVERING_MODULES = ("fastmcp.exceptions.", "mcp.server.mcpserver.exceptions.", "mcp.server.fastmcp.exceptions.")
@@ -187,14 +183,18 @@ def get_order(order_id: int) -> str:
             )
 
     def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
-        family = reach.framework.family
-        if family not in MASKED_TEXT or reach.forwards_exception_text():
+        newest = reach.framework.newest()  # what a fresh install gets, as MCP002 judges it
+        row = newest[1] if newest is not None else None
+        if row is None or reach.forwards_exception_text():
             return None  # the text reaches the model (MCP002/MCP003 judge it there)
+        failure = row.unexpected_exception(reach.masked)
+        if failure.delivery is not Delivery.MASKED:
+            return None  # not masked either: a JSON-RPC error of a low-level server is no tool's message
         ancestors = [a for a in latent.get("ancestors").split(",") if a]
         if any(delivered_class(a) for a in ancestors[1:]):
             return None  # a project subclass of ToolError (or another delivered class)
         tool = reach.tools[0] if len(reach.tools) == 1 else "<tool>" if reach.tools else reach.function
-        seen = MASKED_TEXT[family].format(tool=tool)
+        seen = failure.seen_by_model(tool)
         if reach.masked:
             source = f" (from {reach.framework.pinned_by})" if reach.framework.pinned_by else ""
             where = f"fastmcp{source} with mask_error_details=True"

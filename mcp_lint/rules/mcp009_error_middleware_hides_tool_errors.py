@@ -9,7 +9,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.frameworks import FrameworkContext, version
+from mcp_lint.model.frameworks import Family, FrameworkContext, MiddlewareEffect, channel, version
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule, format_tools
 
@@ -19,31 +19,26 @@ from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Ren
 # True in every release; `_transform_error` turns any non-MCP exception, ToolError included, into
 # McpError/MCPError(-32603 "Internal error: {e}"; ValueError/TypeError -32602 "Invalid params:
 # {e}"; KeyError/FileNotFoundError/NotFoundError -32001 "Not found: {e}"). What the client then
-# receives, by the lowest release of each row:
+# receives is the framework row's `error_middleware` (frameworks.py): fastmcp 2.x/3.x run on
+# mcp 1.x, whose low-level call_tool turns the McpError back into a tool result, R("Internal
+# error: {msg}"); on fastmcp 4.x (mcp 2.x) the MCPError reaches the wire, E(-32603, ...).
+# The rows span releases before the class existed; this is where it begins:
 FIRST_RELEASE = "2.9"
-_EFFECT_ROWS: tuple[tuple[str, str], ...] = (
-    # fastmcp 2.x/3.x run on mcp 1.x, whose low-level call_tool turns the McpError back into a
-    # tool result: the model reads R("Internal error: {msg}").
-    ("2.9", "prefixed"),
-    # fastmcp 4.x runs on mcp 2.x: the MCPError reaches the wire, E(-32603, "Internal error: {msg}").
-    ("4.0", "protocol"),
-)
 _TRANSFORM_POSITION = 3  # ErrorHandlingMiddleware(logger, include_traceback, error_callback, transform_errors)
 
 
-def effect(release: str) -> str | None:
-    """"prefixed" or "protocol" for a fastmcp release that has the middleware, else None."""
-    chosen = None
-    for lowest, row in _EFFECT_ROWS:
-        if version(release) >= version(lowest):
-            chosen = row
-    return chosen
+def effect(release: str) -> MiddlewareEffect | None:
+    """What the middleware does on a fastmcp release that has it (the row's fact), else None."""
+    if version(release) < version(FIRST_RELEASE):
+        return None
+    row = channel(Family.FASTMCP, release)
+    return row.error_middleware if row is not None else None
 
 
-def _effects(framework: FrameworkContext) -> set[str]:
+def _effects(framework: FrameworkContext) -> set[MiddlewareEffect]:
     """What the middleware does on each candidate release (those that have it)."""
     found = {e for e in (effect(v) for v in framework.versions) if e is not None}
-    return found or {row for _, row in _EFFECT_ROWS}
+    return found or set(MiddlewareEffect)
 
 
 def _transform_argument(call: cst.Call) -> tuple[cst.Arg | None, bool]:
@@ -165,9 +160,9 @@ def get_order(order_id: int) -> str:
             "the model reads every tool failure behind a protocol-style prefix: ToolError('...') as 'Internal error: ...', "
             "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'"
         )
-        if effects == {"protocol"}:
+        if effects == {MiddlewareEffect.PROTOCOL_ERROR}:
             what = f"on fastmcp 4.x{source} {protocol}"
-        elif effects == {"prefixed"}:
+        elif effects == {MiddlewareEffect.PREFIXES_TEXT}:
             what = f"on fastmcp 2.x/3.x{source} {prefixed}"
         else:
             assumed = f"both allowed by {framework.pinned_by}" if framework.pinned_by else "version not pinned, both assumed"
