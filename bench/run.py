@@ -58,7 +58,8 @@ import sys
 from pathlib import Path
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.linter import PinSource, analyze_all, default_jobs, link
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import analyze_all, default_jobs, link
 resolver = SettingsResolver(isolated=True)
 files = discover([Path(sys.argv[1])], resolver)
 findings, errors = link(analyze_all(files, default_jobs()), resolver, PinSource(resolver))

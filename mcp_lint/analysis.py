@@ -13,7 +13,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from mcp_lint.imports import read_imports
+from mcp_lint.fixing.imports import read_imports
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -23,7 +23,7 @@ from mcp_lint.model.names import dotted, tool_error_names
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa
-from mcp_lint.prefilter import module_name
+from mcp_lint.module_names import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
@@ -46,7 +46,7 @@ def _beyond_cpython_limits(exc: SyntaxError) -> bool:
 
 
 def module_name_for(path: Path) -> tuple[str, bool]:
-    """Dotted module name of `path` (see prefilter.module_name), and whether it is a package."""
+    """Dotted module name of `path` (see module_names.module_name), and whether it is a package."""
     name = module_name(path if path.is_absolute() else path.resolve())
     return name.dotted, name.is_package
 

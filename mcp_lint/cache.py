@@ -1,7 +1,11 @@
 """The on-disk cache (`.mcp_lint_cache/`): per-file analyses and whole-run findings, keyed by content.
 
+Storage and keys only: what is stored, under which key, and whether a stored run is still valid.
+When each level is looked up and filled is the pipeline's business (pipeline.lint_files; the
+per-file level through scheduler.Analyzer).
+
 A file's findings depend on other files (a tool in one module reaches helpers in others, and the
-linker renders a helper's findings with the names of the tools that reach it), while its analysis
+link step renders a helper's findings with the names of the tools that reach it), while its analysis
 does not. So the cache has two levels:
 
 1. **File entries** hold what is expensive, the per-file step's result: a `ModuleSummary` or the
@@ -16,7 +20,7 @@ does not. So the cache has two levels:
    line and whether its findings are shown (the others being its project's context); the
    effective settings of every file (rule selection, per-file-ignores and their root, target); the
    working directory (display names and the pin sources that messages name are relative to it);
-   the tool fingerprint. The framework pins the linker consulted are stored in the entry with
+   the tool fingerprint. The framework pins the link step consulted are stored in the entry with
    their values and with the exact files and folders the project reader consulted for them
    (project.DeclaredDeps.files: `requirements/base.txt`, `-r ../other.txt` includes); while the
    stats of those are unchanged the pins are too, otherwise the pins are read again and compared,
@@ -24,7 +28,7 @@ does not. So the cache has two levels:
    every directory on every run. A warm run whose files did
    not change prints without a parse, a link, or even an import of libcst. When one file changed,
    the run entry misses, every other file's entry hits, and only that file (and any module the
-   linker newly asks for) is analysed.
+   link step newly asks for) is analysed.
 
    A run entry is also filed under a second key that replaces each digest by the file's `stat`
    signature (size, inode, modification and change times in nanoseconds), so that a warm run need
@@ -52,25 +56,29 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from mcp_lint import __version__
-from mcp_lint.hashing import blake2b
-from mcp_lint.prefilter import ModuleName, is_seed, module_names
+from mcp_lint.hashing import DIGEST_SIZE, blake2b, digest
+from mcp_lint.per_file import display_name
 
 if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
-    from mcp_lint.fileio import SourceFile
     from mcp_lint.findings import Finding
-    from mcp_lint.linter import FileOutcome, PinSource
+    from mcp_lint.module_names import ModuleName
+    from mcp_lint.per_file import FileInput
+    from mcp_lint.pins import PinLookup
 
 __all__ = [
     "Cache",
-    "FileInput",
+    "RunEntry",
     "cache_directory",
     "clean",
-    "lint_files",
-    "read_inputs",
+    "dependency_files",
+    "deps_signature",
+    "file_key",
+    "run_key",
+    "stat_key",
     "tool_fingerprint",
 ]
 
@@ -85,17 +93,10 @@ TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 _MAGIC = b"MCPLINT1"
-_DIGEST_SIZE = 16
 
 
 def _hasher() -> Any:
-    return blake2b(digest_size=_DIGEST_SIZE)
-
-
-def digest(data: bytes) -> str:
-    hasher = _hasher()
-    hasher.update(data)
-    return hasher.hexdigest()
+    return blake2b(digest_size=DIGEST_SIZE)
 
 
 @functools.cache
@@ -125,61 +126,16 @@ def tool_fingerprint() -> str:
     return hasher.hexdigest()
 
 
-# --- what a run reads -------------------------------------------------------------------------
+# --- keys ---------------------------------------------------------------------------------------
 
 
-@dataclass
-class FileInput:
-    """One linted file, read once per run: its text, its digest, its module name."""
-
-    path: Path
-    display: str
-    module: ModuleName
-    source: SourceFile | None = None
-    error: str | None = None  # why the file cannot be read (then `source` is None)
-    size: int = 0  # characters: what the pool sorts by, largest first
-
-    @functools.cached_property
-    def digest(self) -> str:
-        """Hash of the text; computed when a cache asks (hashlib alone costs a `--no-cache` start
-        several milliseconds)."""
-        if self.source is None:
-            return ""
-        return digest(self.source.text.encode("utf-8", "surrogatepass"))
-
-    @property
-    def seed(self) -> bool:
-        """prefilter.is_seed: whether the file may register a tool (not needed on a warm run)."""
-        return self.source is not None and is_seed(self.source.text.encode("utf-8", "surrogatepass"))
-
-    def file_key(self, codes: frozenset[str] | None = None) -> str:
-        """The key of this file's analysis (see the module docstring, level 1); `codes` are the
-        rules it ran (a summary made by fewer rules lacks the others' findings)."""
-        rules = ",".join(sorted(codes)) if codes is not None else "all"
-        parts = (tool_fingerprint(), self.display, self.module.dotted, self.module.alias, str(self.module.is_package), self.digest, rules)
-        return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
-
-
-def read_inputs(
-    paths: Sequence[Path], names: Sequence[ModuleName] | None = None, sources: dict[str, SourceFile] | None = None
-) -> list[FileInput]:
-    """Read every file of a run; `names` are their module names when the caller has them;
-    `sources` replace the text on disk of some paths (by absolute path: stdin)."""
-    from mcp_lint.fileio import SourceError, read_source
-    from mcp_lint.linter import display_name
-
-    inputs = []
-    for path, module in zip(paths, names if names is not None else module_names(paths)):
-        item = FileInput(path, display_name(path), module)
-        try:
-            given = sources.get(os.path.abspath(path)) if sources else None
-            item.source = given if given is not None else read_source(path)
-        except SourceError as exc:
-            item.error = str(exc)
-        else:
-            item.size = len(item.source.text)
-        inputs.append(item)
-    return inputs
+def file_key(item: FileInput, codes: frozenset[str] | None = None) -> str:
+    """The key of a file's analysis (see the module docstring, level 1); `codes` are the rules it
+    ran (a summary made by fewer rules lacks the others' findings)."""
+    rules = ",".join(sorted(codes)) if codes is not None else "all"
+    module = item.module
+    parts = (tool_fingerprint(), item.display, module.dotted, module.alias, str(module.is_package), item.digest, rules)
+    return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
 # --- storage ------------------------------------------------------------------------------------
@@ -259,7 +215,7 @@ class Cache:
             blob = path.read_bytes()
         except OSError:
             return None
-        header = len(_MAGIC) + _DIGEST_SIZE
+        header = len(_MAGIC) + DIGEST_SIZE
         if len(blob) < header or not blob.startswith(_MAGIC):
             return None
         payload = blob[header:]
@@ -349,25 +305,26 @@ def clean(directory: Path) -> bool:
 @dataclass
 class RunEntry:
     findings: list[Finding]
-    # (path, distribution) -> pin the linker was given, re-checked on load.
+    # (path, distribution) -> pin the link step was given, re-checked on load.
     pins: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
     # Stat signature of every directory and dependency file the pins came from: when it is
     # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
     deps_signature: str = ""
     dependency_files: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, findings: list[Finding], pins: dict[tuple[str, str], tuple[str, str] | None]) -> RunEntry:
+        """The entry for a run's findings and the pins its link step asked for."""
+        files = dependency_files(pins)
+        return cls(findings, pins, deps_signature(files), files)
 
-class _RecordingPins:
-    """The linker's pin lookup, remembering what it asked and what it got."""
-
-    def __init__(self, inner: Callable[[str, str], tuple[str, str] | None]) -> None:
-        self.inner = inner
-        self.seen: dict[tuple[str, str], tuple[str, str] | None] = {}
-
-    def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
-        found = self.inner(path, distribution)
-        self.seen[(path, distribution)] = found
-        return found
+    def pins_unchanged(self, lookup: PinLookup) -> bool:
+        """Would the link step get the same pins now? Answered by the stat signature of the
+        dependency files when it did not move, otherwise by asking `lookup` (a fresh one: it reads
+        the metadata files again) for every stored pin."""
+        if self.deps_signature and self.deps_signature == deps_signature(self.dependency_files):
+            return True
+        return all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items())
 
 
 def run_key(
@@ -389,8 +346,6 @@ def stat_key(
     reported: Collection[Path] | None = None,
 ) -> str | None:
     """The key of a whole run's findings by the files' stat signatures; None if one cannot be read."""
-    from mcp_lint.linter import display_name
-
     rows = []
     for path, module in zip(paths, names):
         try:
@@ -409,7 +364,7 @@ def _run_key(
     reported: Collection[Path] | None,
 ) -> str:
     explicit_set = _absolute_set(explicit)
-    # Which files are shown decides which tool modules are analysed (linter.analyze_all).
+    # Which files are shown decides which tool modules are analysed (pipeline.analyze_all).
     reported_set = _absolute_set(reported)
     fingerprints: dict[int, str] = {}
     hasher = _hasher()
@@ -426,78 +381,7 @@ def _run_key(
     return hasher.hexdigest()
 
 
-def lint_files(
-    paths: Sequence[Path],
-    resolver: SettingsResolver,
-    pins: PinSource,
-    *,
-    jobs: int,
-    cache: Cache | None,
-    explicit: Collection[Path] | None,
-    reuse_findings: bool = True,
-    codes: frozenset[str] | None = None,
-    reported: Collection[Path] | None = None,
-    sources: dict[str, SourceFile] | None = None,
-) -> tuple[list[FileOutcome], list[Finding], list[str]]:
-    """Analyse and link `paths`: (outcomes, findings, internal errors).
-
-    `reported`: the files whose findings are shown, when the other paths are only their
-    project's context (linter.analyze_all); the findings returned are still those of every file.
-    `sources`: texts that replace what is on disk, by absolute path (stdin); such a run skips
-    the key by stat signature.
-
-    With a cache and `reuse_findings`, an unchanged run returns its stored findings, and outcomes
-    that carry only the source of each file with findings: nothing was analysed. Callers that need
-    summaries (`--fix`, `--diff`) pass `reuse_findings=False`.
-    """
-    from mcp_lint.linter import FileOutcome, analyze_all, link
-
-    names = module_names(paths)  # for both keys: a stat-key miss goes on to read the files
-    quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
-    if cache is not None and reuse_findings and quick is not None:
-        entry = cache.load_run(quick)
-        if entry is not None and _pins_unchanged(entry, resolver):
-            return _reused(paths, entry), entry.findings, []
-    inputs = read_inputs(paths, names, sources)
-    key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
-    if cache is not None and reuse_findings:
-        entry = cache.load_run(key)
-        if entry is not None and _pins_unchanged(entry, resolver):
-            if quick is not None:
-                cache.store_run(quick, entry)  # touched, not changed: the next run skips reading
-            reported = {finding.filename for finding in entry.findings}
-            outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in reported and i.source]
-            return outcomes, entry.findings, []
-    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes, reported=reported)
-    recording = _RecordingPins(pins)
-    findings, errors = link(outcomes, resolver, recording)  # type: ignore[arg-type]
-    if cache is not None and not errors:
-        files = _dependency_files(recording.seen)
-        entry = RunEntry(findings, recording.seen, _deps_signature(files), files)
-        cache.store_run(key, entry)
-        if quick is not None:
-            cache.store_run(quick, entry)
-    return outcomes, findings, errors
-
-
-def _reused(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
-    """Outcomes for stored findings: the source of each file with findings (reports show it)."""
-    from mcp_lint.fileio import SourceError, read_source
-    from mcp_lint.linter import FileOutcome, display_name
-
-    reported = {finding.filename for finding in entry.findings}
-    outcomes = []
-    for path in paths:
-        display = display_name(path)
-        if display in reported:
-            try:
-                outcomes.append(FileOutcome(display, source=read_source(path)))
-            except SourceError:
-                pass  # its MCP000 is among the findings; there is no text to show
-    return outcomes
-
-
-def _dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, ...]:
+def dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, ...]:
     """Every file and directory the project reader consulted for the pins of this run
     (project.DeclaredDeps.files): the one list of what a pin depends on."""
     from mcp_lint.project import declared_dependencies
@@ -508,7 +392,7 @@ def _dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tu
     return tuple(sorted(files))
 
 
-def _deps_signature(files: Sequence[str]) -> str:
+def deps_signature(files: Sequence[str]) -> str:
     """The stat signature of `files` (a directory's mtime moves when an entry is added or
     removed; a file's change time moves with any write, in place or by rename)."""
     rows: list[str] = []
@@ -520,16 +404,6 @@ def _deps_signature(files: Sequence[str]) -> str:
             continue
         rows.append(f"{name}:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_ctime_ns}")
     return digest("\n".join(rows).encode("utf-8", "surrogatepass"))
-
-
-def _pins_unchanged(entry: RunEntry, resolver: SettingsResolver) -> bool:
-    from mcp_lint.linter import PinSource
-
-    if entry.deps_signature and entry.deps_signature == _deps_signature(entry.dependency_files):
-        return True
-
-    fresh = PinSource(resolver)
-    return all(fresh(path, distribution) == pin for (path, distribution), pin in entry.pins.items())
 
 
 def _absolute(path: Path) -> str:

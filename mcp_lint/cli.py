@@ -163,7 +163,7 @@ def check(
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = EXIT_FINDINGS
     except Exception as exc:  # noqa: BLE001 - a crash must still be one clear line and exit 2
-        from mcp_lint.linter import describe_exception
+        from mcp_lint.per_file import describe_exception
 
         click.echo(f"mcp-lint: internal error: {describe_exception(exc)} (set MCP_LINT_DEBUG=1 for the traceback)", err=True)
         if os.environ.get("MCP_LINT_DEBUG"):

@@ -17,3 +17,11 @@ except ImportError:  # pragma: no cover - another Python
 def blake2b(data: bytes = b"", digest_size: int = 64) -> Any:
     """A BLAKE2b hash object of `digest_size` bytes, fed `data`."""
     return _blake2b(data, digest_size=digest_size)
+
+
+DIGEST_SIZE = 16
+
+
+def digest(data: bytes) -> str:
+    """The hex digest cache keys are made of (16 bytes: collisions are out of reach, keys short)."""
+    return _blake2b(data, digest_size=DIGEST_SIZE).hexdigest()

@@ -1,4 +1,4 @@
-"""Analyse only the files that can change a finding: tool modules, and what the linker asks for.
+"""Analyse only the files that can change a finding: tool modules, and what the link step asks for.
 
 Findings are reported only in functions a tool handler reaches, so a directory walk needs the CST
 of two kinds of module:
@@ -9,24 +9,26 @@ of two kinds of module:
   `from_function`, `mcp_tool` or `CallToolRequest`; `@mcp.tool` on a server imported from a sibling
   module is one of them too. A module naming `FastMCP` or `MCPServer` is a seed as well: it may
   pass its server to a register function elsewhere (`register_tools(mcp)`), whose registrations
-  the linker ties to that call. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
+  the link step ties to that call. A module with a `# noqa: MCPxxx` comment is a seed as well, so that
   MCP100 (unused noqa) sees every such comment;
-* **modules the linker asks for**: whenever results have come in and a worker is free
-  (scheduler.py), the project step runs on the summaries so far, and every qualified name it
+* **modules the link step asks for**: whenever results have come in and a worker is free
+  (scheduler.py), the link step traces the tools of the summaries so far, and every qualified name it
   looked up without finding it (a helper a tool calls, a server a tool is registered on, a name
   re-exported by a package) names the module that may define it: its longest dotted prefix that
-  is a linted file (the linker looks there and nowhere else; a shorter prefix only if that one
-  does not parse). Those are analysed next, until the linker asks for nothing new.
+  is a linted file (the link step looks there and nowhere else; a shorter prefix only if that one
+  does not parse). Those are analysed next, until the link step asks for nothing new (`NextFiles`; the
+  loop is pipeline.analyze_all).
 
 Why not an import graph from the import lines (reach every module a seed imports, transitively)?
-The linker follows calls, not imports: a helper module matters only when a tool calls into it. On
+The link step follows calls, not imports: a helper module matters only when a tool calls into it. On
 the 31 servers of the benchmark corpus the import closure of the seeds is 79% of all lines, while
-the modules the linker asks for come to about 55% (a third before the linker followed typed
+the modules the link step asks for come to about 55% (a third before it followed typed
 objects: methods of a client returned by an annotated factory pull in its class's modules), with identical
-findings. Asking the linker itself also keeps the filter exact as the linker learns new ways to
-resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`, and
-that is the one place this module listens to. Only the reachability step runs between rounds (the
-rendering of findings looks nothing up); it costs a few tens of milliseconds each time.
+findings. Asking the link step itself also keeps the filter exact as it learns new ways to
+resolve names (instances, base classes): whatever it looks up goes through `Project.resolve`,
+which tells the `missing` callback this module passes every name it did not find, and what it
+was looked for as (`Lookup`). Only the cheap trace (`Project.traced_functions`) runs between
+rounds (the rendering of findings looks nothing up); it costs a few tens of milliseconds each time.
 
 Files named on the command line (pre-commit, an editor) are linted in their project: its files
 are the context, and only the seeds that may import a named file, directly or through other
@@ -41,18 +43,15 @@ all is still reported, the text scan needs it). Files named on the command line 
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
-    from mcp_lint.linter import FileOutcome
     from mcp_lint.model.summary import ModuleSummary
-    from mcp_lint.scheduler import Analyzer
+    from mcp_lint.module_names import ModuleName
+    from mcp_lint.per_file import FileInput, FileOutcome
 
-__all__ = ["ModuleName", "analyze_reachable", "importers", "is_seed", "module_name", "module_names", "wanted_names"]
+__all__ = ["NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -68,120 +67,6 @@ _IMPORT = re.compile(
 _IDENTIFIER = re.compile(rb"\w+")
 _ALIAS = re.compile(rb"\bas[ \t]+\w+")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-@dataclass(frozen=True)
-class ModuleName:
-    dotted: str
-    is_package: bool
-    # The name from the `__init__.py` chain alone when `dotted` is longer (namespace folders above
-    # it): what a script run from inside the tree imports it as (`from helpers import x`).
-    alias: str = ""
-
-
-# What makes a directory an import root (a `sys.path` entry): a project file, an unpacked
-# distribution's metadata beside the packages, or the `src/` folder of a src layout.
-_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
-_ROOT_SUFFIXES = (".dist-info", ".egg-info")
-
-
-class _PackagePrefixes:
-    """Per directory, computed once each: its dotted package and its resolved path.
-
-    A directory's package is the chain of `__init__.py` folders above it (a regular package),
-    extended upward through folders without one (PEP 420 namespace packages) up to the nearest
-    import root, when there is one: `root/pkg/tools/cache.py` is `pkg.tools.cache` whichever of
-    `pkg/` and `tools/` has an `__init__.py`. Without a root above it (a loose folder of scripts)
-    only the `__init__.py` chain counts, as before.
-    """
-
-    def __init__(self) -> None:
-        self._known: dict[str, tuple[str, ...]] = {}
-        self._full: dict[str, tuple[str, ...]] = {}
-        self._roots: dict[str, bool] = {}
-        self._real: dict[str, str] = {}
-
-    def realpath(self, path: Path) -> str:
-        """os.path.realpath(path), resolving each directory once (a walk has many files per
-        directory; only a file that is itself a symlink needs its own resolution)."""
-        text = str(path)
-        if os.path.islink(text):
-            return os.path.realpath(text)
-        directory, filename = os.path.split(text)
-        real = self._real.get(directory)
-        if real is None:
-            real = self._real[directory] = os.path.realpath(directory or ".")
-        return os.path.join(real, filename)
-
-    def of(self, directory: str) -> tuple[str, ...]:
-        """The `__init__.py` chain ending at `directory` (empty outside a regular package)."""
-        known = self._known.get(directory)
-        if known is None:
-            known = ()
-            if os.path.exists(os.path.join(directory, "__init__.py")):
-                parent = os.path.dirname(directory)
-                known = (*(self.of(parent) if parent != directory else ()), os.path.basename(directory))
-            self._known[directory] = known
-        return known
-
-    def full(self, directory: str) -> tuple[str, ...]:
-        """The dotted package of `directory`, namespace folders up to the import root included."""
-        known = self._full.get(directory)
-        if known is None:
-            known = self._full[directory] = self._namespace_parts(directory) or self.of(directory)
-        return known
-
-    def _namespace_parts(self, directory: str) -> tuple[str, ...] | None:
-        """Every folder name from below the nearest import root down to `directory`; None when
-        no root is above it or a folder on the way cannot be a package name."""
-        parts: list[str] = []
-        current = directory
-        while not self._is_root(current):
-            name = os.path.basename(current)
-            parent = os.path.dirname(current)
-            if parent == current or not name.isidentifier():
-                return None
-            parts.append(name)
-            current = parent
-        return tuple(reversed(parts))
-
-    def _is_root(self, directory: str) -> bool:
-        known = self._roots.get(directory)
-        if known is None:
-            known = os.path.basename(directory) == "src"
-            if not known:
-                try:
-                    entries = os.listdir(directory or ".")
-                except OSError:
-                    entries = []
-                # A regular package is never a root, even with a module named setup.py in it.
-                known = "__init__.py" not in entries and any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
-            self._roots[directory] = known
-        return known
-
-
-def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleName:
-    """The module name the analysis gives `path` (analysis.module_name_for, without libcst).
-
-    As there, a relative path is resolved (symlinks included) and an absolute one is taken as is.
-    Pass one `packages` object for many paths so each directory is looked at once.
-    """
-    packages = packages or _PackagePrefixes()
-    text = str(path) if path.is_absolute() else packages.realpath(path)
-    directory, filename = os.path.split(text)
-    is_package = filename == "__init__.py"
-    parts, chain = packages.full(directory), packages.of(directory)
-    if not is_package:
-        stem = os.path.splitext(filename)[0]
-        parts, chain = (*parts, stem), (*chain, stem)
-    dotted = ".".join(parts)
-    alias = ".".join(chain)
-    return ModuleName(dotted, is_package, alias if alias != dotted else "")
-
-
-def module_names(paths: Iterable[Path]) -> list[ModuleName]:
-    packages = _PackagePrefixes()
-    return [module_name(path, packages) for path in paths]
 
 
 def is_seed(data: bytes) -> bool:
@@ -261,139 +146,92 @@ def _is_word(byte: int) -> bool:
 
 
 def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
-    """The qualified names the project step looked up and did not find (a helper a tool calls, a
-    server a tool is registered on, a name a package re-exports).
+    """The qualified names the link step looked for and did not find (a helper a tool calls, a
+    server a tool is registered on, a name a package re-exports, an exception class).
 
-    None when the project step fails: the caller must then analyse everything (that failure is
+    None when the link step fails: the caller must then analyse everything (that failure is
     reported by the real link step).
     """
-    from mcp_lint.linker import Project
+    from mcp_lint.project_links import Lookup, Project
 
-    missing: set[str] = set()
-    servers: set[str] = set()  # names a server may be made by (classes included)
-    classes: set[str] = set()  # exception classes whose bases the linker reads
+    looked_for: dict[str, set[Lookup]] = {}
 
-    class Listening(Project):
-        reading_classes = False
-
-        def resolve(self, qualname: str, depth: int = 0) -> str:
-            if qualname not in self.functions and qualname not in self.servers:
-                missing.add(qualname)
-                if self.reading_classes:
-                    classes.add(qualname)
-            return super().resolve(qualname, depth)
-
-        def exception_classes(self, reached) -> None:  # type: ignore[no-untyped-def]
-            self.reading_classes = True
-            try:
-                super().exception_classes(reached)
-            finally:
-                self.reading_classes = False
-
-        def server_family(self, key: str):  # type: ignore[no-untyped-def]
-            before = set(missing)
-            family = super().server_family(key)
-            servers.update(missing - before)
-            return family
-
-        def function_table(self, qualname: str) -> list[str]:
-            before = set(missing)
-            found = super().function_table(qualname)
-            servers.update(missing - before)  # a table (`TOOLS`) is looked up, not constructed
-            return found
+    def missing(qualname: str, lookup: Lookup) -> None:
+        looked_for.setdefault(qualname, set()).add(lookup)
 
     try:
-        Listening(list(summaries), lambda path, distribution: None).reachable()
+        Project(list(summaries), lambda path, distribution: None, missing).traced_functions()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
-    wanted: set[str] = set()
-    for name in missing:
-        parts = name.split(".")
-        if name not in servers | classes and parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1]):
-            # `models.Comment(...)`: constructing a class (or naming a constant) follows no
-            # function, so the module defining it cannot change a finding. Its methods
-            # (`models.Comment.parse`) and instances still count, and so do the exception classes
-            # tools raise and catch (their bases decide which `except` catches which raise).
-            continue
-        wanted.add(name)
-    return wanted
+    # `models.Comment(...)`: constructing a class (or naming a constant) follows no function, so
+    # the module defining it cannot change a finding. Its methods (`models.Comment.parse`) and
+    # instances still count, and so do a class looked for as what made a server (or a table of
+    # tools) and the exception classes tools raise and catch (their bases decide which `except`
+    # catches which raise).
+    followed_only = {Lookup.FOLLOWED}
+    return {name for name, lookups in looked_for.items() if lookups != followed_only or not _names_a_class(name)}
 
 
-def analyze_reachable(names: Sequence[ModuleName], first: Iterable[int], analyzer: Analyzer) -> dict[int, FileOutcome]:
-    """Analyse `first` (indexes into `names`), then the modules the linker asks for, until it asks
-    for nothing new.
+def _names_a_class(qualname: str) -> bool:
+    """`models.Comment`, `CONSTANT`: a capitalised name in a module (not a method of a class)."""
+    parts = qualname.split(".")
+    return parts[-1][:1].isupper() and not any(p[:1].isupper() for p in parts[:-1])
 
-    The linker is asked again whenever results came in and a worker is free (scheduler.py), not
-    only once a whole wave is done. Files with the same module name are analysed together, so the
-    linker sees what it would see with every file analysed.
-    """
-    by_name: dict[str, list[int]] = {}
-    for index, name in enumerate(names):
-        by_name.setdefault(name.dotted, []).append(index)
-    canonical = set(by_name)
-    for index, name in enumerate(names):
-        if name.alias and name.alias not in canonical:  # the linker finds it under its alias too
-            by_name.setdefault(name.alias, []).append(index)
-    done: dict[int, FileOutcome] = {}
-    submitted = set(first)
-    analyzer.submit(sorted(submitted))
-    fresh = False  # results arrived since the linker was last asked
-    while True:
-        for index, outcome in analyzer.collect():
-            done[index] = outcome
-            fresh = True
-        if analyzer.busy():
-            continue  # every worker has a job: collect more before asking
-        if not fresh or len(submitted) == len(names):
-            if analyzer.pending() == 0:
-                break
-            continue
-        fresh = False
+
+class NextFiles:
+    """Which files to analyse next, from the outcomes so far: the files that may define a name the
+    link step looked for in vain, and those that may call a register function waiting on what its
+    callers pass. Files with the same module name are asked for together, so the link step sees
+    what it would see with every file analysed."""
+
+    def __init__(self, items: Sequence[FileInput]) -> None:
+        self.items = items
+        self.by_name: dict[str, list[int]] = {}
+        for index, item in enumerate(items):
+            self.by_name.setdefault(item.module.dotted, []).append(index)
+        canonical = set(self.by_name)
+        for index, item in enumerate(items):
+            alias = item.module.alias
+            if alias and alias not in canonical:  # the link step finds it under its alias too
+                self.by_name.setdefault(alias, []).append(index)
+
+    def after(self, done: dict[int, FileOutcome], submitted: set[int]) -> set[int]:
+        """The files (indexes) not yet `submitted` that the outcomes `done` ask for."""
         summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
         wanted = wanted_names(summaries)
-        if wanted is None:  # the linker failed: analyse everything (the link step reports it)
-            asked = set(range(len(names))) - submitted
-        else:
-            asked = {i for name in wanted for i in _defining_files(name, by_name, done) if i not in submitted}
-            asked |= _calling_files(summaries, analyzer, submitted)
-        if asked:
-            submitted |= asked
-            analyzer.submit(sorted(asked))
-        elif analyzer.pending() == 0:
-            break
-    return done
+        if wanted is None:  # the link step failed: analyse everything (the real one reports it)
+            return set(range(len(self.items))) - submitted
+        asked = {i for name in wanted for i in self._defining_files(name, done) if i not in submitted}
+        return asked | self._calling_files(summaries, submitted)
 
+    def _calling_files(self, summaries: Sequence[ModuleSummary], submitted: set[int]) -> set[int]:
+        """Files that may call a register function whose registrations wait on what its callers
+        pass (`register_tools(mcp)`, ModuleSummary.param_pending): those whose text names the
+        function. Nothing names the caller module, so the link step cannot ask for it by name."""
+        names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
+        if not names:
+            return set()
+        found = set()
+        for index, item in enumerate(self.items):
+            if index in submitted or item.source is None:
+                continue
+            if any(name in item.data for name in names):
+                found.add(index)
+        return found
 
-def _calling_files(summaries: Sequence[ModuleSummary], analyzer: Analyzer, submitted: set[int]) -> set[int]:
-    """Files that may call a register function whose registrations wait on what its callers pass
-    (`register_tools(mcp)`, ModuleSummary.param_pending): those whose text names the function.
-    Nothing names the caller module, so the linker cannot ask for it by name."""
-    names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
-    if not names:
-        return set()
-    found = set()
-    for index, item in enumerate(analyzer.items):
-        if index in submitted or item.source is None:
-            continue
-        data = item.source.text.encode("utf-8", "surrogatepass")
-        if any(name in data for name in names):
-            found.add(index)
-    return found
-
-
-def _defining_files(qualname: str, by_name: dict[str, list[int]], done: dict[int, FileOutcome]) -> list[int]:
-    """The files whose analysis can tell what `qualname` is: those of its longest dotted prefix
-    that is a linted module, as the linker looks there first and nowhere else once that module is
-    known (`pkg/sub/mod.py` for `pkg.sub.mod.helper`; `pkg/__init__.py` only when no
-    `pkg/sub/...` file is linted). A module that failed to parse is known to nobody: the next
-    shorter prefix is asked too."""
-    parts = qualname.split(".")
-    found: list[int] = []
-    for cut in range(len(parts) - 1, 0, -1):
-        indexes = by_name.get(".".join(parts[:cut]))
-        if not indexes:
-            continue
-        found.extend(indexes)
-        if any(index not in done or done[index].summary is not None for index in indexes):
-            break
-    return found
+    def _defining_files(self, qualname: str, done: dict[int, FileOutcome]) -> list[int]:
+        """The files whose analysis can tell what `qualname` is: those of its longest dotted
+        prefix that is a linted module, as the link step looks there first and nowhere else once
+        that module is known (`pkg/sub/mod.py` for `pkg.sub.mod.helper`; `pkg/__init__.py` only
+        when no `pkg/sub/...` file is linted). A module that failed to parse is known to nobody:
+        the next shorter prefix is asked too."""
+        parts = qualname.split(".")
+        found: list[int] = []
+        for cut in range(len(parts) - 1, 0, -1):
+            indexes = self.by_name.get(".".join(parts[:cut]))
+            if not indexes:
+                continue
+            found.extend(indexes)
+            if any(index not in done or done[index].summary is not None for index in indexes):
+                break
+        return found

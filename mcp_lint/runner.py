@@ -154,8 +154,9 @@ def run_check(options: CheckOptions) -> int:
 
 def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.discovery import discover
-    from mcp_lint.cache import Cache, cache_directory, lint_files
-    from mcp_lint.linter import PinSource, default_jobs
+    from mcp_lint.cache import Cache, cache_directory
+    from mcp_lint.pins import PinSource
+    from mcp_lint.pipeline import default_jobs, lint_files
 
     warned: set[str] = set()  # a directory and its project may both be walked: warn once
     reported = discover(options.paths, resolver, force_exclude=options.force_exclude, warned=warned)
@@ -304,11 +305,11 @@ def _with_project_context(
 
     A file named on the command line (by pre-commit, an editor, a user) belongs to a project: a
     tool in another module of it may reach a helper in the named file, and only that tool tells
-    the linker the helper's failures reach the model. So the project of each named file (the
+    the link step the helper's failures reach the model. So the project of each named file (the
     nearest directory with a pyproject.toml, setup.cfg or .git) is walked as a directory walk
     would walk it, its files join the run as context, and findings are shown for the reported
     files only. The prefilter keeps this cheap: of the context, only the tool modules that may
-    import a reported file and the modules the linker then asks for are analysed.
+    import a reported file and the modules the link step then asks for are analysed.
     """
     from mcp_lint.discovery import discover, project_root
 
@@ -337,7 +338,7 @@ def _with_project_context(
 
 
 def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
-    from mcp_lint.linter import display_name
+    from mcp_lint.per_file import display_name
 
     names = {display_name(path) for path in shown}
     return [finding for finding in findings if finding.filename in names]
@@ -364,7 +365,8 @@ def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
 def _run_stdin(options: CheckOptions, resolver) -> int:
     """`mcp-lint check - --stdin-filename path.py`: lint (or fix, printing the fixed text) stdin."""
     from mcp_lint.fileio import SourceError, decode_source
-    from mcp_lint.linter import PinSource, unreadable
+    from mcp_lint.per_file import unreadable
+    from mcp_lint.pins import PinSource
 
     filename = options.stdin_filename or "-"
     if options.stdin_filename:
@@ -381,8 +383,8 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     outcome = outcomes[index]
     if not (options.fix or options.diff) or outcome.summary is None:
         return _report(options, findings, errors, FixReport(), {filename: text})
-    from mcp_lint.fixer import fix_source, unified_diff
-    from mcp_lint.linter import relint_file
+    from mcp_lint.fixing.apply import fix_source, unified_diff
+    from mcp_lint.pipeline import relint_file
 
     def lint(current: str) -> list[Finding]:
         found, _ = relint_file(outcomes, index, current, resolver, pins)
@@ -417,11 +419,13 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
     as for a file named on the command line. Otherwise it is linted alone.
     """
     from mcp_lint.discovery import project_root
-    from mcp_lint.linter import analyze_text, default_jobs, display_name, link
+    from mcp_lint.per_file import analyze_text, display_name
+    from mcp_lint.pipeline import default_jobs, link
 
     path = Path(filename)
     if options.stdin_filename and project_root(path) is not None:
-        from mcp_lint.cache import Cache, cache_directory, lint_files
+        from mcp_lint.cache import Cache, cache_directory
+        from mcp_lint.pipeline import lint_files
 
         files, shown = _with_project_context([path], [path], resolver)
         if shown is not None:
@@ -466,7 +470,7 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     applies the fixes listed in the report itself. A file that did not parse has no summary and is
     never touched; a file whose fix loop fails is left unchanged and reported (exit 2).
     """
-    from mcp_lint.linter import link
+    from mcp_lint.pipeline import link
 
     dry = options.diff or _json_on_stdout(options)
     unwritten = 0  # files --fix would have changed, had the JSON report not gone to stdout
@@ -503,8 +507,9 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
     files a dry run would have written, whether any file was written)."""
     from mcp_lint.fileio import SourceError, atomic_write
-    from mcp_lint.fixer import fix_source, unified_diff
-    from mcp_lint.linter import FileOutcome, relint_file
+    from mcp_lint.fixing.apply import fix_source, unified_diff
+    from mcp_lint.per_file import FileOutcome
+    from mcp_lint.pipeline import relint_file
 
     wrote = False
     by_file: dict[str, list[Finding]] = {}

@@ -1,11 +1,11 @@
 """Run per-file analyses as they are asked for: from the cache, in worker processes, or inline.
 
-The prefilter (prefilter.analyze_reachable) learns which files to analyse from the results of
-earlier ones, so work arrives in waves. Waiting for a whole wave before asking the linker for the
-next one leaves a core idle at the end of every wave (one big file still running) and both idle
-while the linker runs. So work is submitted file by file to the pool and results are collected as
-they finish: the caller asks the linker again as soon as a worker is free, and the next files
-start while the last ones of the previous wave are still running.
+The pipeline (pipeline.analyze_all, with the prefilter) learns which files to analyse from the
+results of earlier ones, so work arrives in waves. Waiting for a whole wave before asking the link
+step for the next one leaves a core idle at the end of every wave (one big file still running) and
+both idle while the link step runs. So work is submitted file by file to the pool and results are
+collected as they finish: the caller asks the link step again as soon as a worker is free, and the
+next files start while the last ones of the previous wave are still running.
 
 With one job, or while at most one file is waiting, files are analysed inline (no pool is started:
 a one-file run must not pay for multiprocessing).
@@ -18,13 +18,15 @@ import heapq
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from mcp_lint import linter
-from mcp_lint.linter import FileOutcome, display_name, unreadable
+from mcp_lint import per_file
+from mcp_lint.cache import file_key
+from mcp_lint.per_file import FileOutcome, display_name, unreadable
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from mcp_lint.cache import Cache, FileInput
+    from mcp_lint.cache import Cache
+    from mcp_lint.per_file import FileInput
 
 
 class Analyzer:
@@ -55,7 +57,7 @@ class Analyzer:
             if index in self.unreadable_files:
                 self._ready.append((index, self.unreadable_files[index]))
                 continue
-            stored = self.cache.load_file(item.file_key(self.codes)) if self.cache is not None else None
+            stored = self.cache.load_file(file_key(item, self.codes)) if self.cache is not None else None
             if stored is not None:
                 self._ready.append((index, FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)))
                 continue
@@ -68,7 +70,7 @@ class Analyzer:
         return len(self._ready) + len(self._queue) + len(self._running)
 
     def busy(self) -> bool:
-        """Whether every worker has a job: asking the linker for more would only wait."""
+        """Whether every worker has a job: asking the link step for more would only wait."""
         return len(self._running) + len(self._queue) >= self.capacity
 
     # -- collecting ----------------------------------------------------------------------------
@@ -79,7 +81,7 @@ class Analyzer:
                 self._wait()
             elif self._queue:
                 _, index = heapq.heappop(self._queue)
-                self._finish(index, linter.analyze_path(*self._arguments(index)))
+                self._finish(index, per_file.analyze_path(*self._arguments(index)))
         ready, self._ready = self._ready, []
         return ready
 
@@ -165,7 +167,7 @@ class Analyzer:
         path_text, source, codes = self._arguments(index)
         try:
             with ProcessPoolExecutor(max_workers=1) as alone:
-                outcome = alone.submit(linter.analyze_path, path_text, source, codes).result()
+                outcome = alone.submit(per_file.analyze_path, path_text, source, codes).result()
         except BrokenProcessPool:
             display = display_name(Path(path_text))
             outcome = FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source)
@@ -175,7 +177,7 @@ class Analyzer:
         item = self.items[index]
         outcome.source = item.source  # the worker's copy is equal; keep one
         if self.cache is not None and outcome.internal_error is None:
-            self.cache.store_file(item.file_key(self.codes), outcome.summary, outcome.problem)
+            self.cache.store_file(file_key(item, self.codes), outcome.summary, outcome.problem)
         self._ready.append((index, outcome))
 
 
@@ -194,7 +196,7 @@ def _start_worker() -> None:
 
 def _analyze_in_worker(path_text: str, source: Any, codes: frozenset[str] | None) -> FileOutcome:
     global _analysed
-    outcome = linter.analyze_path(path_text, source, codes)
+    outcome = per_file.analyze_path(path_text, source, codes)
     outcome.source = None  # the parent has the text: not worth pickling back
     _analysed += 1
     if _analysed % _COLLECT_EVERY == 0:

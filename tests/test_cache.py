@@ -10,12 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_lint.project
-from mcp_lint import linter
-from mcp_lint.cache import TAG_NAME, Cache, cache_directory, lint_files
+from mcp_lint import per_file
+from mcp_lint.cache import TAG_NAME, Cache, cache_directory
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.linter import PinSource
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import analyze_all, lint_files
 
 SERVER = """\
 from mcp.server.fastmcp import FastMCP
@@ -56,13 +57,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The display names of the files the per-file step runs on, in order (serial runs only)."""
     seen: list[str] = []
-    real = linter.analyze_path
+    real = per_file.analyze_path
 
     def counting(path_text: str, source=None, codes=None):
         seen.append(Path(path_text).name)
         return real(path_text, source, codes)
 
-    monkeypatch.setattr(linter, "analyze_path", counting)
+    monkeypatch.setattr(per_file, "analyze_path", counting)
     return seen
 
 
@@ -235,7 +236,7 @@ def test_warm_and_cold_results_are_equal_objects(project: Path) -> None:
 
 
 def test_summaries_round_trip_through_pickle(project: Path) -> None:
-    (outcome,) = [o for o in linter.analyze_all([project / "server.py"], 1)]
+    (outcome,) = [o for o in analyze_all([project / "server.py"], 1)]
     assert pickle.loads(pickle.dumps(outcome.summary)) == outcome.summary
 
 

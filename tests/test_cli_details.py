@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcp_lint.cli import cli
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 SERVER = '''\
 import httpx

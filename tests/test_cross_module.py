@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
-from mcp_lint.linter import lint_paths
+from mcp_lint.pipeline import lint_paths
 
 # A failure returned as a normal result: MCP005 inside a tool, silent elsewhere.
 FAIL = '    if x:\n        return "Error: something failed"\n    return "ok"\n'

@@ -26,9 +26,11 @@ from hypothesis import strategies as st
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceFile, dominant_newline
 from mcp_lint.findings import Finding
-from mcp_lint.fixer import fix_source, select_fixes
-from mcp_lint.unused_imports import drop_unused_imports
-from mcp_lint.linter import PinSource, analyze_text, link
+from mcp_lint.fixing.apply import fix_source, select_fixes
+from mcp_lint.fixing.unused_imports import drop_unused_imports
+from mcp_lint.per_file import analyze_text
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import link
 
 # --- linting without per-call setup --------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
-from mcp_lint.fixer import FixOutcome, apply_edits, fix_source, select_fixes, unified_diff
+from mcp_lint.fixing.apply import FixOutcome, apply_edits, fix_source, select_fixes, unified_diff
 
 SAFE, UNSAFE, DISPLAY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
@@ -397,7 +397,7 @@ def test_one_statement_flagged_by_two_rules_gets_one_sensible_fix_and_converges(
     the same `return`: MCP002's fix takes the exception text out and raises, which settles both
     (MCP005 offers no fix of its own for a message that is raw exception text); the next pass
     finds nothing left."""
-    from mcp_lint.linter import lint_source
+    from mcp_lint.pipeline import lint_source
 
     source = """\
 from fastmcp import FastMCP
@@ -433,7 +433,7 @@ def forecast(city: str) -> str:
 
 
 def test_drop_unused_imports_removes_only_names_the_fixed_text_stopped_using() -> None:
-    from mcp_lint.unused_imports import drop_unused_imports
+    from mcp_lint.fixing.unused_imports import drop_unused_imports
 
     original = """\
 import os

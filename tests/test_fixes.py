@@ -12,8 +12,8 @@ import libcst
 import pytest
 
 from mcp_lint.findings import Applicability, Finding, Location
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 
 # CallToolResult(isError=True) from a low-level handler needs mcp >= 1.19.
 LOWLEVEL_1 = "mcp>=1.19,<2"
@@ -1534,7 +1534,7 @@ def test_mcp002_reads_a_message_built_with_plus_as_one_literal() -> None:
 
 
 def test_imports_and_logger_in_a_module_without_imports_follow_its_docstring() -> None:
-    from mcp_lint.imports import ImportBlock, import_edits
+    from mcp_lint.fixing.imports import ImportBlock, import_edits
 
     # A module whose docstring (row 1) is followed by code and no import line to join.
     edits = import_edits(ImportBlock((), "inventory", Location(2, 1)), [("logging", None)], ["logger = logging.getLogger(__name__)"])

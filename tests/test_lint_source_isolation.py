@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 SERVER = textwrap.dedent(
     """\

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
-from mcp_lint.linter import lint_paths
-from mcp_lint.prefilter import module_name
+from mcp_lint.pipeline import lint_paths
+from mcp_lint.module_names import module_name
 
 SERVER = "from fastmcp import FastMCP\n\nmcp = FastMCP('notes')\n"
 # A tool that returns a failure as a normal result (MCP005), registered on an imported server.

@@ -203,7 +203,7 @@ def test_may_suppress_never_misses_a_directive_of_ours(source: str) -> None:
 
 def test_a_file_with_only_foreign_directives_is_not_tokenized(monkeypatch: pytest.MonkeyPatch) -> None:
     from mcp_lint import noqa
-    from mcp_lint.linter import lint_source
+    from mcp_lint.pipeline import lint_source
 
     def refuse(source: str):
         raise AssertionError("tokenized")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcp_lint.config import SettingsResolver
-from mcp_lint.linter import lint_paths
+from mcp_lint.pipeline import lint_paths
 
 # The client class of a project: `fetch` reports a failure as a normal result (MCP005 wherever a
 # tool returns its value), `close` is never reached by a tool.

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcp_lint.cli import cli
-from mcp_lint.linter import analyze_all
+from mcp_lint.pipeline import analyze_all
 
 TOOLS = """\
 from mcp.server.fastmcp import FastMCP
@@ -118,7 +118,7 @@ def _dies_on_crash_py(path_text, source=None, codes=None):  # module level: the 
     import os
 
     from mcp_lint.analysis import analyze_source  # noqa: F401 - the real work below
-    from mcp_lint.linter import analyze_text, display_name
+    from mcp_lint.per_file import analyze_text, display_name
     from mcp_lint.fileio import read_source
     from pathlib import Path
 
@@ -131,13 +131,14 @@ def _dies_on_crash_py(path_text, source=None, codes=None):  # module level: the 
 def test_a_worker_that_dies_costs_one_file_not_the_run(tmp_path, monkeypatch) -> None:
     from pathlib import Path
 
-    from mcp_lint import linter
+    from mcp_lint import per_file
+    from mcp_lint.pipeline import analyze_all
 
     for name in ("a.py", "crash.py", "b.py"):
         (tmp_path / name).write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n", encoding="utf-8")
-    monkeypatch.setattr(linter, "analyze_path", _dies_on_crash_py)
+    monkeypatch.setattr(per_file, "analyze_path", _dies_on_crash_py)
     paths = sorted(Path(tmp_path).glob("*.py"))
-    outcomes = linter.analyze_all(paths, 2)
+    outcomes = analyze_all(paths, 2)
     by_name = {Path(o.display).name: o for o in outcomes}
     assert by_name["crash.py"].problem is not None
     assert by_name["crash.py"].problem.message == "the parser crashed on this file"

@@ -12,8 +12,10 @@ from mcp_lint.analysis import module_name_for
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.linter import PinSource, analyze_all, link
-from mcp_lint.prefilter import is_seed, module_name
+from mcp_lint.module_names import module_name
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import analyze_all, link
+from mcp_lint.prefilter import is_seed
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -430,8 +432,10 @@ def test_helpers_found_in_later_waves_give_the_findings_of_a_whole_analysis(tmp_
     assert "app/unused.py" not in {Path(o.display).relative_to(tmp_path).as_posix() for o in outcomes}
 
 
-def test_reachable_finds_what_reach_finds_and_looks_up_the_same_names(tmp_path: Path) -> None:
-    from mcp_lint.linker import Project
+def test_the_cheap_trace_finds_what_the_full_trace_finds_and_looks_up_the_same_names(tmp_path: Path) -> None:
+    # The prefilter runs traced_functions() between rounds and listens to the names it misses: it
+    # must look for exactly what trace_tools() (the link step's own walk) looks for, as the same kind.
+    from mcp_lint.project_links import Lookup, Project
 
     write_tree(
         tmp_path,
@@ -441,17 +445,80 @@ def test_reachable_finds_what_reach_finds_and_looks_up_the_same_names(tmp_path: 
     class Recording(Project):
         looked: set[str]
 
-        def resolve(self, qualname: str, depth: int = 0) -> str:
+        def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
             self.looked.add(qualname)
-            return super().resolve(qualname, depth)
+            return super().resolve(qualname, depth, lookup)
 
     for root in (tmp_path, EXAMPLES / "notes_server"):
         resolver = SettingsResolver(isolated=True)
         summaries = [o.summary for o in analyze_all(discover([root], resolver), 1) if o.summary is not None]
-        full, light = Recording(summaries, PinSource(resolver)), Recording(summaries, PinSource(resolver))
+        missed: dict[str, set[tuple[str, Lookup]]] = {"full": set(), "light": set()}
+        full = Recording(summaries, PinSource(resolver), lambda name, lookup: missed["full"].add((name, lookup)))
+        light = Recording(summaries, PinSource(resolver), lambda name, lookup: missed["light"].add((name, lookup)))
         full.looked, light.looked = set(), set()
-        assert set(full.reach()) == light.reachable() != set()
+        assert set(full.trace_tools()) == light.traced_functions() != set()
         assert full.looked == light.looked
+        assert missed["full"] == missed["light"]
+    assert missed["full"]  # the notes server calls a library: some names are not found
+
+
+def test_the_link_step_tells_its_callback_each_name_it_misses_and_what_it_was_looking_for(tmp_path: Path) -> None:
+    # Only server.py is analysed: every name it takes from the other modules is a miss.
+    from mcp_lint.project_links import Lookup, Project
+
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": (
+                "from mcp.server.fastmcp import Context\n\n"
+                "from app.errors import NotesError\n"
+                "from app.factory import make_server\n"
+                "from app.store import load\n\n"
+                "mcp = make_server()\n\n\n"
+                "@mcp.tool()\n"
+                "def read(key: str, ctx: Context) -> str:\n"
+                "    try:\n"
+                "        return load(key)\n"
+                "    except NotesError as e:\n"
+                "        return f'Error: {e}'\n"
+            ),
+        },
+    )
+    resolver = SettingsResolver(isolated=True)
+    (outcome,) = analyze_all([tmp_path / "app" / "server.py"], 1)
+    missed: set[tuple[str, Lookup]] = set()
+    Project([outcome.summary], PinSource(resolver), lambda name, lookup: missed.add((name, lookup))).traced_functions()
+    assert ("app.store.load", Lookup.FOLLOWED) in missed  # a helper the tool calls
+    assert ("app.factory.make_server", Lookup.REGISTRATION) in missed  # what made the tool's server
+    assert ("app.errors.NotesError", Lookup.EXCEPTION_CLASS) in missed  # a class the tool catches
+
+
+def test_a_class_looked_for_as_what_made_a_server_is_wanted_a_constructed_one_is_not(tmp_path: Path) -> None:
+    # `mcp = AppServer("notes")` with AppServer imported: the module defining AppServer decides
+    # whether `mcp` is an MCP server, so it is asked for. `Note(...)` is only constructed.
+    from mcp_lint.prefilter import wanted_names
+
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": (
+                "from app.base import AppServer\n"
+                "from app.models import Note\n\n"
+                "mcp = AppServer('notes')\n\n\n"
+                "@mcp.tool()\n"
+                "def add(text: str) -> str:\n"
+                "    return str(Note(text))\n"
+            ),
+        },
+    )
+    resolver = SettingsResolver(isolated=True)
+    summaries = [o.summary for o in analyze_all(discover([tmp_path], resolver), 1) if o.summary is not None]
+    wanted = wanted_names(summaries)
+    assert wanted is not None
+    assert "app.base.AppServer" in wanted
+    assert "app.models.Note" not in wanted
 
 
 def test_the_caller_passing_a_server_to_a_register_function_is_analysed(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 import mcp_lint
 from mcp_lint.cli import cli
 from mcp_lint.discovery import project_root
-from mcp_lint.prefilter import ModuleName, importers, imported_words
+from mcp_lint.module_names import ModuleName
+from mcp_lint.prefilter import importers, imported_words
 
 PACKAGE_ROOT = Path(mcp_lint.__file__).resolve().parents[1]
 

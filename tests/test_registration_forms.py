@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 # The body of every marked function: a failure returned as a normal result (MCP005).
 FAIL = 'if x:\n        return "Error: something failed"\n    return "ok"'

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mcp_lint.cli import cli
-from mcp_lint.linter import lint_source
+from mcp_lint.pipeline import lint_source
 
 SERVER = """\
 from mcp.server.fastmcp import FastMCP

@@ -33,8 +33,8 @@ from pathlib import Path
 import pytest
 
 from mcp_lint.config import Settings, load_settings
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 from mcp_lint.registry import RULES, docs_dir, rule_doc
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"

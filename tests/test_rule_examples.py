@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 from mcp_lint.registry import get_rule
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import Example, Rule

@@ -823,7 +823,7 @@ class FrameworkContext:
     def describe_exception_text_release(self) -> str:
         """What a message about forwarded exception text rests on: `describe()` when every
         candidate release agrees, else the release a fresh install gets, e.g. 'fastmcp 4.x (the
-        newest release allowed by pyproject.toml)' (see ReachContext.forwards_exception_text)."""
+        newest release allowed by pyproject.toml)' (see RenderContext.forwards_exception_text)."""
         found = self.newest()
         if found is None or len({c.other_exception_text_reaches_model for c in self.channels()}) <= 1:
             return self.describe()

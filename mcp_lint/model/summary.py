@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mcp_lint.findings import Applicability, Edit, Location
-from mcp_lint.imports import ImportBlock
+from mcp_lint.fixing.imports import ImportBlock
 from mcp_lint.model.frameworks import Family
 
 # A registered "function" that stands for every function of a table in another module:
@@ -99,9 +99,9 @@ class FunctionSummary:
     wrappers: tuple[str, ...] = ()
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
     # exception's text?, row). A class raised only that way in the code tools reach carries
-    # library text wherever it is caught (linker._CarriedText).
+    # library text wherever it is caught (project_links._CarriedText).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
-    # MCP004's view of a helper, for the functions that call it (see linker.Project.effect):
+    # MCP004's view of a helper, for the functions that call it (see project_links.Project.effect):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
@@ -125,7 +125,7 @@ class ModuleSummary:
     path: str
     module: str
     # The `__init__.py`-chain name when `module` also names namespace folders above it (the
-    # linker finds the module under both: prefilter.ModuleName.alias).
+    # linker finds the module under both: module_names.ModuleName.alias).
     module_alias: str = ""
     family_hint: Family | None = None
     lowlevel_major_hint: int | None = None
@@ -152,7 +152,7 @@ class ModuleSummary:
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)
-    # The top-level imports, for fixes that add one (mcp_lint.imports places it).
+    # The top-level imports, for fixes that add one (mcp_lint.fixing.imports places it).
     imports: ImportBlock = field(default_factory=ImportBlock)
     logger_name: str | None = None
     # Names bound at module level by def, class or assignment (fixes must not shadow them).

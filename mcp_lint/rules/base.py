@@ -95,8 +95,9 @@ class FileContext:
 
 
 @dataclass(frozen=True)
-class ReachContext:
-    """Who reaches a function, and on which framework (known only after linking)."""
+class RenderContext:
+    """What a rule renders a latent finding with: the function, the tools that reach it and the
+    framework they run on; known only after the link step."""
 
     function: str  # the function's own short name
     tools: tuple[str, ...]  # names of the tools that reach it
@@ -194,13 +195,13 @@ class Rule:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         raise NotImplementedError
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
 
     def check_module(self, ctx: FileContext) -> Iterable[tuple[str, Latent]]:
         """Findings about how the module configures a server, as (server key, latent); the link
-        step renders them when that server has tools (the ReachContext names them)."""
+        step renders them when that server has tools (the RenderContext names them)."""
         return ()
 
     # -- helpers for subclasses ----------------------------------------------------------

@@ -14,7 +14,7 @@ from mcp_lint.rules.base import (
     PH_CALL_TOOL_RESULT,
     PH_TEXT_CONTENT,
     FileContext,
-    ReachContext,
+    RenderContext,
 )
 
 
@@ -63,7 +63,7 @@ def lowlevel_result_supported(framework: FrameworkContext) -> bool:
     return framework.every(lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
 
 
-def toolerror_available(reach: ReachContext) -> bool:
+def toolerror_available(reach: RenderContext) -> bool:
     return reach.framework.family in TOOL_ERROR_IMPORT
 
 

@@ -203,7 +203,7 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
     `raise Cls(...)`.
 
     The linker adds them up over the project: a class raised only with library text carries it
-    to whoever catches the class (see linker.Carriers).
+    to whoever catches the class (see project_links._CarriedText).
     """
     for fact in fn.raises:
         exc = fact.node.exc

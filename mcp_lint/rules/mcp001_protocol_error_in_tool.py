@@ -22,7 +22,7 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     FixSpec,
-    ReachContext,
+    RenderContext,
     Rendered,
     Rule,
 )
@@ -292,7 +292,7 @@ def note(note_id: str) -> str:
         )
         return self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         if latent.get("unknown_tool") and (reach.lowlevel or not reach.is_tool):
             return None  # the unknown-tool branch of a low-level dispatcher is the spec's example
         tool = reach.tools[0] if reach.tools else reach.function
@@ -318,7 +318,7 @@ def note(note_id: str) -> str:
         message = f"{reach.subject} {verb} {cls} for {what}: {phrase}; {instead}"
         return Rendered(message, self._fix(latent, reach))
 
-    def _fix(self, latent: Latent, reach: ReachContext):
+    def _fix(self, latent: Latent, reach: RenderContext):
         msg = latent.get("msg")
         if not msg:
             return None

@@ -24,7 +24,7 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     FixSpec,
-    ReachContext,
+    RenderContext,
     Rendered,
     Rule,
     indent_of,
@@ -273,7 +273,7 @@ async def get_forecast(city: str) -> str:
         seen: set[int] = set()
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
-            # decides, knowing which raises of the class carry library text (linker._CarriedText).
+            # decides, knowing which raises of the class carry library text (project_links._CarriedText).
             passes = None if handler.foreign else _passed_on_classes(handler, ctx)
             if not handler.foreign and passes is None:
                 continue
@@ -354,7 +354,7 @@ async def get_forecast(city: str) -> str:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
         by which the linker learns that the clause passes the exception on to a project helper
         (position `param`); when that helper puts its parameter's text into what the model reads,
-        the clause passes a carried library text on (linker: _CarriedText)."""
+        the clause passes a carried library text on (project_links._CarriedText)."""
         # Calls whose value is sent on by the clause itself: `raise ToolError(describe(e))`.
         sent = {
             id(node)
@@ -527,7 +527,7 @@ async def get_forecast(city: str) -> str:
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         variant = latent.variant
         if latent.get("tool_args_only") and reach.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
@@ -578,7 +578,7 @@ async def get_forecast(city: str) -> str:
         return Rendered(message, fix)
 
 
-def _naming_the_tool(fix: FixSpec, reach: ReachContext) -> FixSpec | None:
+def _naming_the_tool(fix: FixSpec, reach: RenderContext) -> FixSpec | None:
     """The fix with what failed said in the words of the one tool the failure reaches; None when
     several tools reach it (a shared helper's message cannot name one) or the name says nothing."""
     tools = set(reach.tools) or ({reach.function} if reach.is_tool else set())

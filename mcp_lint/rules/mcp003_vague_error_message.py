@@ -15,7 +15,7 @@ from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     Example,
     FileContext,
-    ReachContext,
+    RenderContext,
     Rendered,
     Rule,
     latent_fix,
@@ -148,7 +148,7 @@ def refund(invoice_id: str, amount: float) -> str:
             if found is not None:
                 yield ret.node, found, ret.handler, "return"
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         text = latent.get("text")
         if latent.variant.endswith("-other") and not reach.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it

@@ -31,7 +31,7 @@ from mcp_lint.model.walk import children
 from mcp_lint.rules.base import (
     Example,
     FileContext,
-    ReachContext,
+    RenderContext,
     Rendered,
     Rule,
     indent_of,
@@ -1120,7 +1120,7 @@ def set_stock(sku: str, quantity: int) -> str:
         )
         return (Applicability.UNSAFE if safe else Applicability.DISPLAY_ONLY), edits
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         effect = reach.callee_effect
         earlier = [c for c in latent.get("earlier").split("\x1f") if c]
         if earlier and (effect is None or any(effect("mutates", c) for c in earlier)):

@@ -21,7 +21,7 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     FixSpec,
-    ReachContext,
+    RenderContext,
     Rendered,
     Rule,
 )
@@ -267,7 +267,7 @@ def check_health() -> dict:
                     data["label"], data["label_text"] = label
             yield self.latent(ctx, ret.node, variant=kind, reach="return", data=data)
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         names = (reach.function, *reach.tools)
         if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer
@@ -299,7 +299,7 @@ def check_health() -> dict:
         message = f"{reach.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
         return Rendered(message, self._fix(latent, reach))
 
-    def _fix(self, latent: Latent, reach: ReachContext) -> FixSpec | None:
+    def _fix(self, latent: Latent, reach: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
         if not msg:
             return None

@@ -15,7 +15,7 @@ from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Delivery
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, ReachContext, Rendered, Rule
+from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
 from mcp_lint.rules.text import clip, vague_reason
@@ -182,7 +182,7 @@ def get_order(order_id: int) -> str:
                 fix_edits=(edit,) if data["fixable"] else (),
             )
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         newest = reach.framework.newest()  # what a fresh install gets, as MCP002 judges it
         row = newest[1] if newest is not None else None
         if row is None or reach.forwards_exception_text():
@@ -208,7 +208,7 @@ def get_order(order_id: int) -> str:
         )
         return Rendered(message, self._fix(latent, reach, cls))
 
-    def _fix(self, latent: Latent, reach: ReachContext, cls: str) -> FixSpec | None:
+    def _fix(self, latent: Latent, reach: RenderContext, cls: str) -> FixSpec | None:
         if not latent.get("fixable") or not latent.fix_edits:
             return None
         # In the tool handler itself only the framework receives the exception (the link step

@@ -11,7 +11,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family, FrameworkContext, MiddlewareEffect, channel, version
 from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, FixSpec, ReachContext, Rendered, Rule, format_tools
+from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule, format_tools
 
 # -- Version facts (mcp-error-semantics.md §2b; read in the wheels of fastmcp 2.9.0, 2.14.7,
 # 3.4.11 and fastmcp-slim 4.2.3, fastmcp/server/middleware/error_handling.py): the class exists
@@ -147,7 +147,7 @@ def get_order(order_id: int) -> str:
         at = Location(end.line, end.column)
         return Edit(at, at, "transform_errors=False")
 
-    def render(self, latent: Latent, reach: ReachContext) -> Rendered | None:
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
         framework = reach.framework
         effects = _effects(framework)
         switch = "transform_errors=True" if latent.variant == "explicit" else "transform_errors is on by default"

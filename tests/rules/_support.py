@@ -14,7 +14,7 @@ from pathlib import Path
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.findings import Finding
-from mcp_lint.linter import lint_paths, lint_source
+from mcp_lint.pipeline import lint_paths, lint_source
 
 _MARK = re.compile(r"#\s*expect:\s*(MCP\d{3}(?:\s*,\s*MCP\d{3})*)")
 

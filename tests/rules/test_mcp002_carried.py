@@ -256,7 +256,8 @@ def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path
     # still analyse it, its bases decide that `except WeatherError` catches UpstreamTimeout.
     from mcp_lint.config import SettingsResolver
     from mcp_lint.discovery import discover
-    from mcp_lint.linter import PinSource, analyze_all, link
+    from mcp_lint.pins import PinSource
+    from mcp_lint.pipeline import analyze_all, link
 
     test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path)
     resolver = SettingsResolver(isolated=True)

@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from mcp_lint.fixer import apply_edits
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import apply_edits
+from mcp_lint.pipeline import lint_source
 
 from ._support import check as _check, only as _only
 

@@ -13,8 +13,8 @@ import pytest
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.fixer import apply_edits
-from mcp_lint.linter import lint_paths, lint_source
+from mcp_lint.fixing.apply import apply_edits
+from mcp_lint.pipeline import lint_paths, lint_source
 
 from ._support import check as _check, only as _only
 

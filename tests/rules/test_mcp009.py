@@ -10,8 +10,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from mcp_lint.fixer import fix_source
-from mcp_lint.linter import lint_source
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
 
 from ._support import check, lint_tree, only, write_tree
 

@@ -1,4 +1,4 @@
-"""bench/reach.py: the lines of functions no tool reaches (what parsing only reached code could skip)."""
+"""bench/unreached_lines.py: the lines of functions no tool reaches (what parsing only reached code could skip)."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ SOURCE = textwrap.dedent(
 
 
 @pytest.fixture(scope="module")
-def reach():
-    spec = importlib.util.spec_from_file_location("bench_reach", REPO / "bench" / "reach.py")
+def unreached_lines():
+    spec = importlib.util.spec_from_file_location("bench_unreached_lines", REPO / "bench" / "unreached_lines.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclass looks itself up there
     try:
@@ -53,22 +53,22 @@ def reach():
     return module
 
 
-def test_functions_and_methods_no_tool_reaches_are_counted_whole(reach) -> None:
+def test_functions_and_methods_no_tool_reaches_are_counted_whole(unreached_lines) -> None:
     reached = {"notes.client.fetch", "notes.client.Client.get"}
     # unused_helper (3 lines), Client.delete (2 lines), Client.wrapper with its nested inner (5 lines)
-    assert reach.unreached_def_lines(SOURCE, "notes.client", reached) == 10
+    assert unreached_lines.unreached_def_lines(SOURCE, "notes.client", reached) == 10
 
 
-def test_a_function_holding_a_reached_nested_function_is_not_counted(reach) -> None:
+def test_a_function_holding_a_reached_nested_function_is_not_counted(unreached_lines) -> None:
     reached = {"notes.client.fetch", "notes.client.Client.get", "notes.client.Client.wrapper.inner"}
-    assert reach.unreached_def_lines(SOURCE, "notes.client", reached) == 5
+    assert unreached_lines.unreached_def_lines(SOURCE, "notes.client", reached) == 5
 
 
-def test_a_module_cpython_cannot_parse_counts_nothing(reach) -> None:
-    assert reach.unreached_def_lines("def broken(:\n    pass\n", "notes.broken", set()) == 0
+def test_a_module_cpython_cannot_parse_counts_nothing(unreached_lines) -> None:
+    assert unreached_lines.unreached_def_lines("def broken(:\n    pass\n", "notes.broken", set()) == 0
 
 
-def test_a_walk_reports_analysed_seed_and_unreached_lines_per_package(reach, tmp_path, monkeypatch, capsys) -> None:
+def test_a_walk_reports_analysed_seed_and_unreached_lines_per_package(unreached_lines, tmp_path, monkeypatch, capsys) -> None:
     package = tmp_path / "notes-server" / "notes"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
@@ -92,8 +92,8 @@ def test_a_walk_reports_analysed_seed_and_unreached_lines_per_package(reach, tmp
         "    pass\n"
     )
     (package / "unrelated.py").write_text("def other():\n    return 1\n")
-    monkeypatch.setattr(sys, "argv", ["reach.py", str(tmp_path), "--files"])
-    assert reach.main() == 0
+    monkeypatch.setattr(sys, "argv", ["unreached_lines.py", str(tmp_path), "--files"])
+    assert unreached_lines.main() == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("notes-server"))
     # files (server, store; nothing asks for the package), analysed lines (9 + 6), seeds (server),

@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """Which lines a prefiltered directory walk analyses, and how many of them any tool reaches.
 
-    python bench/reach.py /work/corpus/src          # one line per package, largest first
-    python bench/reach.py DIR --files               # also every analysed file no tool reaches
+    python bench/unreached_lines.py /work/corpus/src   # one line per package, largest first
+    python bench/unreached_lines.py DIR --files        # also every analysed file no tool reaches
 
 A cold run's cost is about its libcst parse (prefilter.py), so this says what a cheaper walk could
 still skip, per package (the first directory level below DIR):
 
 * `analysed`: lines of the files the prefilter analyses (`seeds`: the modules that may register a
-  tool, analysed whatever the linker asks; the rest are modules the linker asked for);
+  tool, analysed whatever the link step asks; the rest are modules the link step asked for);
 * `unreached files`: lines of analysed files none of whose functions a tool reaches (modules read
   only for a base class, a re-export, or to learn that a name is not there);
 * `unreached defs`: lines of functions (top-level and methods, with their nested functions) that
   no tool reaches, in the analysed files: the most that parsing only the reached functions could
   save. In seeds they may hold registrations (`def main(): mcp.add_tool(f)`), so there only the
-  linker's own reach can tell them apart.
+  link step's own trace (project_links.Project.traced_functions) can tell them apart.
 
 Serial and in one process (`--jobs 1`, no cache), so it takes about as long as a cold run's CPU.
 """
@@ -30,9 +30,9 @@ from pathlib import Path
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
-from mcp_lint.linker import Project
-from mcp_lint.linter import analyze_all
+from mcp_lint.pipeline import analyze_all
 from mcp_lint.prefilter import is_seed
+from mcp_lint.project_links import Project
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -75,7 +75,7 @@ def main() -> int:
     files = discover([root], SettingsResolver(isolated=True))
     outcomes = analyze_all(files, 1, explicit=[])
     summaries = [outcome.summary for outcome in outcomes if outcome.summary is not None]
-    reached = Project(summaries, lambda path, distribution: None).reachable()
+    reached = Project(summaries, lambda path, distribution: None).traced_functions()
     shares: dict[str, Share] = defaultdict(Share)
     lonely: list[tuple[int, str]] = []
     for summary in summaries:

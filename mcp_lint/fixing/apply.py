@@ -17,7 +17,7 @@ import libcst
 
 from mcp_lint.fileio import dominant_newline
 from mcp_lint.findings import Applicability, Edit, Finding, Location
-from mcp_lint.unused_imports import drop_unused_imports
+from mcp_lint.fixing.unused_imports import drop_unused_imports
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

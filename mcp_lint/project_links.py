@@ -1,18 +1,24 @@
-"""The project-wide step: link per-file summaries, find what each tool reaches, render findings.
+"""The link step: link per-file summaries across the project, trace each tool into the helpers it
+calls, render the findings there.
 
 Cheap by design (no CST): resolves imports between the linted modules, follows calls from tool
 handlers into helpers (same module or another module of the project), and turns the latent
-findings of reached functions into findings whose messages name the tools that reach them.
+findings of the functions tools call into findings whose messages name those tools.
+
+Every qualified name the step looks for goes through `Project.resolve`; a caller that needs to
+know which names were looked for and not found (the prefilter: the modules that may define them
+are the ones to analyse next) passes a `missing` callback, told what was being looked for.
 """
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix
-from mcp_lint.imports import import_edits
+from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import catches, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
@@ -27,23 +33,36 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, ReachContext, Rule
+from mcp_lint.pins import PinLookup
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule
 
 MAX_DEPTH = 8
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (_server_findings)
-# How much of a function's return value a tool returns (see reach()).
+# How much of a function's return value a tool returns (see trace_tools()).
 _NOTHING, _PART, _WHOLE = 0, 1, 2
-# A step of reach(): (function, tool, family, major, sends, selects, exception params, depth,
+# A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
 # masked, try guards on the way, conditions the caller left on).
 _Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, bool, frozenset, frozenset]
 HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
 
-# (distribution, specifier, source) for a module path; supplied by the caller (project facts).
-PinLookup = Callable[[str, str], "tuple[str, str] | None"]
+
+class Lookup(enum.Enum):
+    """What the link step was looking for when it resolved a name."""
+
+    FOLLOWED = "followed"  # a function called, a re-export, an instance or factory followed
+    REGISTRATION = "registration"  # a server tools are registered on (or what made it), a table of tools
+    EXCEPTION_CLASS = "exception class"  # a class raised or caught, or one of its bases
+
+
+# Told each qualified name the link step looked for and did not find among the linted modules.
+MissingName = Callable[[str, Lookup], None]
 
 
 @dataclass
-class _Reach:
+class ToolPaths:
+    """How tools reach one function: which tools, through which `try` statements, and what of its
+    value they return (trace_tools())."""
+
     tools: set[str] = field(default_factory=set)
     return_tools: set[str] = field(default_factory=set)  # tools that return this function's value
     own_names: set[str] = field(default_factory=set)  # names it is registered under itself
@@ -67,9 +86,10 @@ class _Reach:
 
 
 class Project:
-    def __init__(self, summaries: list[ModuleSummary], pins: PinLookup) -> None:
+    def __init__(self, summaries: list[ModuleSummary], pins: PinLookup, missing: MissingName | None = None) -> None:
         self.summaries = summaries
         self.pins = pins
+        self.missing = missing
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
@@ -100,9 +120,14 @@ class Project:
                 self.module_aliases.setdefault(summary.module_alias, summary.module)
 
     # -- name resolution across modules ---------------------------------------------------
-    def resolve(self, qualname: str, depth: int = 0) -> str:
-        """Follow re-exports (`from .x import f` in another module) to where a name is defined."""
-        if qualname in self.functions or qualname in self.servers or depth > 5:
+    def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
+        """Follow re-exports (`from .x import f` in another module) to where a name is defined;
+        `lookup` says what the name is looked for as (for the `missing` callback)."""
+        if qualname in self.functions or qualname in self.servers:
+            return qualname
+        if self.missing is not None:
+            self.missing(qualname, lookup)
+        if depth > 5:
             return qualname
         parts = qualname.split(".")
         for cut in range(len(parts) - 1, 0, -1):
@@ -111,12 +136,12 @@ class Project:
             if summary is None:
                 canonical = self.module_aliases.get(module)
                 if canonical is not None:
-                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1)
+                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1, lookup)
                 continue
             rest = parts[cut:]
             target = summary.reexports.get(rest[0])
             if target is not None and target != qualname:
-                return self.resolve(".".join([target, *rest[1:]]), depth + 1)
+                return self.resolve(".".join([target, *rest[1:]]), depth + 1, lookup)
             return qualname
         return qualname
 
@@ -124,7 +149,7 @@ class Project:
         """The function a qualified name designates, through re-exports, instances and base classes."""
         if depth:
             return self._function(qualname, depth)
-        # Memoised: reach() asks once per tool for every call of every helper it passes through.
+        # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
         if qualname not in self._functions_found:
             self._functions_found[qualname] = self._function(qualname, 0)
         return self._functions_found[qualname]
@@ -168,7 +193,7 @@ class Project:
         exception_classes)."""
         if qual not in self._ancestors:
             self._ancestors[qual] = ()  # a cycle of bad bases ends here
-            found = [self.resolve(qual)]
+            found = [self.resolve(qual, lookup=Lookup.EXCEPTION_CLASS)]
             module = self.modules.get(found[0].rpartition(".")[0])
             for base in module.classes.get(found[0], ()) if module is not None else ():
                 found.extend(a for a in self.class_ancestors(base) if a not in found)
@@ -188,7 +213,7 @@ class Project:
     def exception_classes(self, reached: Iterable[str]) -> None:
         """Look up the project exception classes that reached functions raise or catch, and their
         bases: where they are defined decides which `except` catches which raise, and which
-        classes carry library text (linker._CarriedText)."""
+        classes carry library text (_CarriedText)."""
         for qual in reached:
             fn = self.functions[qual][1]
             for raised, _, _ in fn.exception_raises:
@@ -273,7 +298,7 @@ class Project:
 
     def function_table(self, qualname: str) -> list[str]:
         """The functions of a module-level dict or list of another module, through re-exports."""
-        resolved = self.resolve(qualname)
+        resolved = self.resolve(qualname, lookup=Lookup.REGISTRATION)
         module, _, name = resolved.rpartition(".")
         summary = self.modules.get(module)
         return list(summary.function_tables.get(name, ())) if summary is not None else []
@@ -313,14 +338,14 @@ class Project:
     def server_family(self, key: str) -> Family | None:
         """The family of a server variable, also when it was made by a project subclass or
         factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
-        resolved = self.resolve(key)
+        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
         family = self.servers.get(resolved)
         if family is None:
             module, _, name = resolved.rpartition(".")
             summary = self.modules.get(module)
             made_by = summary.instances.get(name) if summary is not None else None
             if made_by:
-                family = self.servers.get(self.resolve(made_by))
+                family = self.servers.get(self.resolve(made_by, lookup=Lookup.REGISTRATION))
         return family
 
     def _is_project_class(self, key: str) -> bool:
@@ -366,11 +391,12 @@ class Project:
             self._frameworks[key] = framework_context(family, major, pin)
         return self._frameworks[key]
 
-    # -- reachability ----------------------------------------------------------------------
-    def reachable(self) -> set[str]:
-        """The functions `reach` reports, found without telling the tools apart: each function
-        is expanded once, at the depth of its shortest path from a tool. It looks up exactly the
-        names `reach` looks up (the prefilter listens to those), several times faster."""
+    # -- tracing tools into helpers ----------------------------------------------------------
+    def traced_functions(self) -> set[str]:
+        """The functions `trace_tools` reports, found without telling the tools apart: each
+        function is expanded once, at the depth of its shortest path from a tool. It looks up
+        exactly the names `trace_tools` looks up (the prefilter listens to those), several times
+        faster."""
         depth: dict[str, int] = {}
         queue: deque[str] = deque()
         for reg, summary in self.tool_registrations():
@@ -423,8 +449,10 @@ class Project:
                     out.append((found, call))
         return out
 
-    def reach(self) -> dict[str, _Reach]:
-        reached: dict[str, _Reach] = {}
+    def trace_tools(self) -> dict[str, ToolPaths]:
+        """Follow every tool through the calls it makes (MAX_DEPTH deep), tool by tool: every
+        function reached, with how (ToolPaths)."""
+        reached: dict[str, ToolPaths] = {}
         # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING;
         # `selects`: with _PART, which items of it (None: any).
         queue: deque[_Step] = deque()
@@ -434,7 +462,7 @@ class Project:
                 continue
             qual = found[1].qualname
             family, major = self.family_of(reg, summary)
-            entry = reached.setdefault(qual, _Reach())
+            entry = reached.setdefault(qual, ToolPaths())
             if not entry.is_tool:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
@@ -453,7 +481,7 @@ class Project:
             if key in seen:
                 continue
             seen.add(key)
-            entry = reached.setdefault(qual, _Reach())
+            entry = reached.setdefault(qual, ToolPaths())
             entry.tools.add(tool)
             entry.families.append((family, major, tool))
             if sends == _WHOLE:
@@ -545,13 +573,13 @@ class Project:
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
-        reached = self.reach()
+        reached = self.trace_tools()
         carried = _CarriedText(self, reached)
         for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
-            reach, return_reach = self._contexts(qual, entry)
-            text_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.carry_tools)))
+            context_raise, context_return = self._contexts(qual, entry)
+            context_text = context_raise if entry.is_tool else replace(context_raise, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
                 if linked is not None and linked.get("want_ancestors"):
@@ -562,7 +590,7 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                context = {"return": return_reach, "text": text_reach}.get(latent.reach, reach)
+                context = {"return": context_return, "text": context_text}.get(latent.reach, context_raise)
                 if latent.get("conds") and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
@@ -605,7 +633,7 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if not tools or rule is None:
                     continue
-                reach = ReachContext(
+                reach = RenderContext(
                     function="",
                     tools=tuple(sorted(tools)),
                     is_tool=False,
@@ -662,7 +690,7 @@ class Project:
             return True  # a library function: its arguments (`error=True`, an error dict) tell
         return not target[1].error_results
 
-    def _contexts(self, qual: str, entry: _Reach) -> tuple[ReachContext, ReachContext]:
+    def _contexts(self, qual: str, entry: ToolPaths) -> tuple[RenderContext, RenderContext]:
         """How findings in a reached function name it: (for raises, for returned values)."""
         summary, fn = self.functions[qual]
         family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
@@ -670,7 +698,7 @@ class Project:
         tools = tuple(sorted(entry.tools))
         if entry.is_tool and entry.own_names:
             tools = tuple(sorted(entry.own_names))  # a tool is named after itself, not its callers
-        reach = ReachContext(
+        context = RenderContext(
             function=fn.name,
             tools=tools,
             is_tool=entry.is_tool,
@@ -679,11 +707,11 @@ class Project:
             masked=entry.masked,
             callee_effect=self.effect,
         )
-        return_reach = reach if entry.is_tool else replace(reach, tools=tuple(sorted(entry.return_tools)))
-        return reach, return_reach
+        return_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.return_tools)))
+        return context, return_context
 
     @staticmethod
-    def _applies(latent: Latent, entry: _Reach) -> bool:
+    def _applies(latent: Latent, entry: ToolPaths) -> bool:
         if latent.param >= 0 and latent.param not in entry.exc_params:
             return False
         if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
@@ -761,7 +789,7 @@ def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     return bool(ways) and all(excluded & conds for excluded in ways)
 
 
-def _same_handlers(spec: FixSpec | None, entry: _Reach) -> bool:
+def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
     """Does the fixed code's exception meet the same `except` of every caller on the way as the
     original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
     if spec is None or not spec.raises:
@@ -811,7 +839,7 @@ class _CarriedText:
     left to that clause.
     """
 
-    def __init__(self, project: Project, reached: dict[str, _Reach]) -> None:
+    def __init__(self, project: Project, reached: dict[str, ToolPaths]) -> None:
         self.project = project
         self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
         self.example: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
@@ -829,7 +857,7 @@ class _CarriedText:
     def ancestors(self, qual: str) -> tuple[str, ...]:
         return self.project.class_ancestors(qual)
 
-    def _counted_modules(self, reached: dict[str, _Reach]) -> list[ModuleSummary]:
+    def _counted_modules(self, reached: dict[str, ToolPaths]) -> list[ModuleSummary]:
         """Where raises are counted: the modules holding a function a tool reaches, and those
         defining the exception classes they raise and catch. A prefiltered run analyses exactly
         these too, so the verdicts (and findings) are those of a whole analysis."""
@@ -852,7 +880,7 @@ class _CarriedText:
             return replace(latent, variant="raise" + latent.variant[len("raise-other") :])
         return latent
 
-    def link(self, latent: Latent, entry: _Reach) -> Latent | None:
+    def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
         if latent.code != "MCP002":
             return latent
@@ -886,7 +914,7 @@ class _CarriedText:
         """The carrier among the project classes a clause catches, if any."""
         return next((q for q in latent.get("caught_quals").split(",") if q and self.is_carrier(q)), None)
 
-    def _catching_sites(self, latent: Latent, entry: _Reach) -> list[str] | None:
+    def _catching_sites(self, latent: Latent, entry: ToolPaths) -> list[str] | None:
         """The `except` clauses (Handler.site) that catch this raise again, in its own function or
         on the way to the tools; None when it is no raise or escapes to the framework on some path."""
         sites = [s for s in latent.get("caught_at").split(",") if s]
@@ -901,7 +929,7 @@ class _CarriedText:
             {found[0] for g in entry.guards for t in g if (found := catching_site(t, names)) is not None and not found[1]}
         )
 
-    def _forwarding(self, reached: dict[str, _Reach]) -> dict[str, str]:
+    def _forwarding(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> how the `except` clause passes the caught exception's text on to the
         model, for the clauses that catch the project's own class (or ToolError) and are not
         reported themselves: one finding per flow, so a raise caught by a reported clause (a broad
@@ -917,11 +945,11 @@ class _CarriedText:
             self.forwarding.update(added)
         return self.forwarding
 
-    def _forwarding_round(self, reached: dict[str, _Reach], rule: Rule) -> dict[str, str]:
+    def _forwarding_round(self, reached: dict[str, ToolPaths], rule: Rule) -> dict[str, str]:
         out: dict[str, str] = {}
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
-            contexts: tuple[ReachContext, ReachContext] | None = None
+            contexts: tuple[RenderContext, RenderContext] | None = None
             for latent in fn.latent:
                 site = latent.get("site")
                 if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
@@ -958,7 +986,7 @@ class _CarriedText:
                 out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
         return out
 
-    def _helper_sink(self, marker: Latent, reached: dict[str, _Reach]) -> str | None:
+    def _helper_sink(self, marker: Latent, reached: dict[str, ToolPaths]) -> str | None:
         """How the helper a clause hands its exception to passes that exception's text on to the
         model ("'format_error', which returns it (path:row)"), or None when it does not."""
         found = self.project.function(marker.get("helper"))

@@ -1,0 +1,334 @@
+"""The lint pipeline, top to bottom:
+
+    read -> prefilter -> analyse (process pool, per-file cache) -> link -> suppress -> store
+
+`lint_files` is the whole of it, as `mcp-lint check` runs it; the steps are the functions below it,
+in that order. The per-file step (per_file.py, analysis.py) is a pure function of a file's text
+and name, so it runs in worker processes (scheduler.py) and its result is cached by content
+(cache.py: storage and keys only). The prefilter (prefilter.py) picks the files that can change a
+finding: the tool modules, then whatever the link step looks for in vain, round after round,
+while the pool is still busy with the previous round. The link step (project_links.py) is cheap
+and always reruns; suppression (settings, `# noqa`) comes after it, as only then is every finding
+known. A run whose files did not change is answered from the cache before anything is read.
+
+Imports of the heavy steps are deferred to the function that needs them: a warm run imports
+neither libcst nor the rules, and a one-file run starts no pool.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Collection, Sequence
+
+from mcp_lint import fileio
+from mcp_lint.cache import RunEntry, run_key, stat_key
+from mcp_lint.config import SettingsResolver
+from mcp_lint.fileio import SourceError, SourceFile
+from mcp_lint.findings import Finding
+from mcp_lint.module_names import module_names
+from mcp_lint.per_file import FileInput, FileOutcome, analyze_text, describe_exception, display_name, read_inputs, unreadable
+from mcp_lint.pins import PinLookup, PinSource
+from mcp_lint.suppression import suppress
+
+if TYPE_CHECKING:
+    from mcp_lint.cache import Cache
+    from mcp_lint.scheduler import Analyzer
+
+__all__ = [
+    "LintResult",
+    "analyze_all",
+    "default_jobs",
+    "link",
+    "lint_files",
+    "lint_paths",
+    "lint_source",
+    "relint_file",
+]
+
+
+def lint_files(
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    pins: PinLookup,
+    *,
+    jobs: int,
+    cache: Cache | None,
+    explicit: Collection[Path] | None,
+    reuse_findings: bool = True,
+    codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
+    sources: dict[str, SourceFile] | None = None,
+) -> tuple[list[FileOutcome], list[Finding], list[str]]:
+    """Lint `paths`: (outcomes, findings, internal errors).
+
+    `explicit`: the files named on the command line (always analysed; None: analyse every path,
+    no prefilter). `reported`: the files whose findings are shown, when the other paths are only
+    their project's context; the findings returned are still those of every file. `sources`:
+    texts that replace what is on disk, by absolute path (stdin); such a run skips the key by stat
+    signature. `codes`: the rules to run.
+
+    With a cache and `reuse_findings`, an unchanged run returns its stored findings, and outcomes
+    that carry only the source of each file with findings: nothing was analysed. Callers that need
+    summaries (`--fix`, `--diff`) pass `reuse_findings=False`.
+    """
+    names = module_names(paths)  # for both keys: a stat-key miss goes on to read the files
+    # A stored run, by the files' stat signatures: not even a file is read.
+    quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
+    if cache is not None and reuse_findings and quick is not None:
+        entry = cache.load_run(quick)
+        if entry is not None and entry.pins_unchanged(PinSource(resolver)):
+            return _outcomes_to_show(paths, entry), entry.findings, []
+    # Read.
+    inputs = read_inputs(paths, names, sources)
+    # A stored run, by content: the files were touched, not changed.
+    key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
+    if cache is not None and reuse_findings:
+        entry = cache.load_run(key)
+        if entry is not None and entry.pins_unchanged(PinSource(resolver)):
+            if quick is not None:
+                cache.store_run(quick, entry)  # the next run skips reading
+            shown = {finding.filename for finding in entry.findings}
+            outcomes = [FileOutcome(i.display, source=i.source) for i in inputs if i.display in shown and i.source]
+            return outcomes, entry.findings, []
+    # Prefilter and analyse.
+    outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes, reported=reported)
+    # Link and suppress, recording the pins the link step asks for: they are part of what the
+    # stored findings depend on.
+    recording = RecordingPins(pins)
+    findings, errors = link(outcomes, resolver, recording)
+    # Store.
+    if cache is not None and not errors:
+        entry = RunEntry.of(findings, recording.seen)
+        cache.store_run(key, entry)
+        if quick is not None:
+            cache.store_run(quick, entry)
+    return outcomes, findings, errors
+
+
+def _outcomes_to_show(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
+    """Outcomes for stored findings: the source of each file with findings (reports show it)."""
+    shown = {finding.filename for finding in entry.findings}
+    outcomes = []
+    for path in paths:
+        display = display_name(path)
+        if display in shown:
+            try:
+                outcomes.append(FileOutcome(display, source=fileio.read_source(path)))
+            except SourceError:
+                pass  # its MCP000 is among the findings; there is no text to show
+    return outcomes
+
+
+# --- prefilter and analyse ---------------------------------------------------------------------
+
+
+def analyze_all(
+    paths: Sequence[Path],
+    jobs: int,
+    *,
+    cache: Cache | None = None,
+    explicit: Collection[Path] | None = None,
+    inputs: Sequence[FileInput] | None = None,
+    codes: frozenset[str] | None = None,
+    reported: Collection[Path] | None = None,
+) -> list[FileOutcome]:
+    """The per-file step for `paths`, in their order whatever `jobs` is.
+
+    With `explicit=None` every path is analysed. Otherwise the paths in `explicit` (named on the
+    command line) always are, the others only when they can change a finding (prefilter.py), and
+    the outcomes cover the analysed and the unreadable files only. Files are analysed in `jobs`
+    worker processes as soon as more than one is waiting (scheduler.py); `cache` supplies and
+    keeps per-file results by content. `inputs` are the files already read (read here otherwise).
+
+    `reported` (with `explicit`) are the files whose findings will be shown, when the others are
+    there only as their project's context (explicit files): then only the tool modules that may
+    import a reported file are started from (prefilter.importers), not every tool module.
+    """
+    from mcp_lint.scheduler import Analyzer
+
+    items = list(inputs) if inputs is not None else read_inputs(paths)
+    unreadable_files = {
+        index: FileOutcome(item.display, problem=unreadable(item.display, item.error))
+        for index, item in enumerate(items)
+        if item.error is not None
+    }
+    analyzer = Analyzer(items, jobs, cache, codes, unreadable_files)
+    try:
+        if explicit is None:
+            analyzed = _analyse_every_file(analyzer)
+        else:
+            analyzed = _analyse_prefiltered(items, _first_files(items, explicit, reported), analyzer)
+    finally:
+        analyzer.close()
+    analyzed.update(unreadable_files)
+    return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _analyse_every_file(analyzer: Analyzer) -> dict[int, FileOutcome]:
+    analyzer.submit(range(len(analyzer.items)))
+    analyzed: dict[int, FileOutcome] = {}
+    while analyzer.pending():
+        analyzed.update(analyzer.collect())
+    return analyzed
+
+
+def _first_files(items: Sequence[FileInput], explicit: Collection[Path], reported: Collection[Path] | None) -> list[int]:
+    """What a prefiltered run starts from: the files named on the command line, and the seeds
+    (modules that may register a tool) among those whose tools may reach a reported file."""
+    from mcp_lint.prefilter import is_seed
+
+    named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
+    candidates = _context_candidates(items, reported)
+    return [
+        i
+        for i, item in enumerate(items)
+        if item.error is None
+        and (os.path.normcase(os.path.abspath(item.path)) in named or (i in candidates and is_seed(item.data)))
+    ]
+
+
+def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] | None) -> Collection[int]:
+    """The files a tool of which may reach a reported file: all of them, unless only some are
+    reported (the others being their project's context)."""
+    if reported is None:
+        return range(len(items))
+    from mcp_lint.prefilter import importers
+
+    shown = {os.path.normcase(os.path.abspath(p)) for p in reported}
+    targets = [i for i, item in enumerate(items) if os.path.normcase(os.path.abspath(item.path)) in shown]
+    if len(targets) == len(items):
+        return range(len(items))
+    return importers([item.data for item in items], [item.module for item in items], targets)
+
+
+def _analyse_prefiltered(items: Sequence[FileInput], first: list[int], analyzer: Analyzer) -> dict[int, FileOutcome]:
+    """Analyse `first`, then the files the link step asks for (prefilter.NextFiles), until it asks
+    for nothing new.
+
+    The link step is asked again whenever results came in and a worker is free (scheduler.py), not
+    only once a whole round is done, so the next files start while the last ones of the previous
+    round are still running.
+    """
+    from mcp_lint.prefilter import NextFiles
+
+    next_files = NextFiles(items)
+    done: dict[int, FileOutcome] = {}
+    submitted = set(first)
+    analyzer.submit(sorted(submitted))
+    fresh = False  # results arrived since the link step was last asked
+    while True:
+        for index, outcome in analyzer.collect():
+            done[index] = outcome
+            fresh = True
+        if analyzer.busy():
+            continue  # every worker has a job: collect more before asking
+        if not fresh or len(submitted) == len(items):
+            if analyzer.pending() == 0:
+                break
+            continue
+        fresh = False
+        asked = next_files.after(done, submitted)
+        if asked:
+            submitted |= asked
+            analyzer.submit(sorted(asked))
+        elif analyzer.pending() == 0:
+            break
+    return done
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# --- link and suppress -------------------------------------------------------------------------
+
+
+def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinLookup | None = None) -> tuple[list[Finding], list[str]]:
+    """The project step: findings for every outcome, filtered by settings and noqa."""
+    from mcp_lint.project_links import Project
+
+    summaries = [o.summary for o in outcomes if o.summary is not None]
+    project = Project(summaries, pins or PinSource(resolver))
+    errors: list[str] = []
+    try:
+        raw = project.findings()
+    except Exception as exc:  # noqa: BLE001
+        detail = describe_exception(exc)
+        errors.append(f"internal error while linking the project: {detail}")
+        raw = []
+    raw.extend(o.problem for o in outcomes if o.problem is not None)
+    errors.extend(o.internal_error for o in outcomes if o.internal_error)
+    return suppress(raw, outcomes, resolver), errors
+
+
+class RecordingPins:
+    """A pin lookup remembering what the link step asked and what it got (stored with a run's
+    findings, which depend on them: cache.RunEntry)."""
+
+    def __init__(self, inner: PinLookup) -> None:
+        self.inner = inner
+        self.seen: dict[tuple[str, str], tuple[str, str] | None] = {}
+
+    def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
+        found = self.inner(path, distribution)
+        self.seen[(path, distribution)] = found
+        return found
+
+
+# --- other entry points --------------------------------------------------------------------------
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)
+    outcomes: list[FileOutcome] = field(default_factory=list)
+
+
+def lint_paths(
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    *,
+    jobs: int = 1,
+) -> LintResult:
+    """Analyse and link `paths` without prefilter or cache (the library entry point tests use)."""
+    outcomes = analyze_all(paths, jobs)
+    findings, errors = link(outcomes, resolver)
+    return LintResult(findings, errors, outcomes)
+
+
+def relint_file(
+    outcomes: Sequence[FileOutcome], index: int, text: str, resolver: SettingsResolver, pins: PinLookup
+) -> tuple[list[Finding], FileOutcome]:
+    """Findings of one file after its text changed, linked against the other files' summaries."""
+    old = outcomes[index]
+    source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
+    new = analyze_text(source, Path(old.display), old.display)
+    replaced = list(outcomes)
+    replaced[index] = new
+    findings, _ = link(replaced, resolver, pins)
+    return [f for f in findings if f.filename == old.display], new
+
+
+def lint_source(text: str, filename: str = "server.py", *, target: str | None = None, select: Sequence[str] | None = None) -> list[Finding]:
+    """Lint one in-memory module (tests, rule examples). Only `target` pins its framework: the
+    module is not in the project whose pyproject.toml the working directory happens to hold."""
+    overrides: dict[str, object] = {}
+    if target:
+        # As a project's configuration would set it: messages credit `[tool.mcp-lint] target`.
+        overrides["target"] = target
+        overrides["target_origin"] = "[tool.mcp-lint] target"
+    if select:
+        overrides["select"] = list(select)
+    resolver = SettingsResolver(isolated=True, overrides=overrides or None)
+    source = SourceFile(text, "utf-8", "\n")
+    outcome = analyze_text(source, Path(filename), filename)
+    findings, errors = link([outcome], resolver, PinSource(resolver, declared=False))
+    if errors:
+        raise RuntimeError("; ".join(errors))
+    return findings
