@@ -151,6 +151,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
+    if codes is None or "MCP007" in codes:
+        from mcp_lint.rules.mcp007_unmasked_error_details import server_sites
+
+        summary.server_sites = server_sites(model, ctx, module, layout)
     ctx.current = ctx.current_facts = None
     for rule in rules:
         summary.server_latent.extend(rule.check_module(ctx))

@@ -13,6 +13,7 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 from __future__ import annotations
 
 import enum
+import os
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
@@ -613,6 +614,10 @@ class Project:
                         statement_rows=latent.rows,
                     )
                 )
+        if any(summary.server_sites for summary in self.summaries):
+            from mcp_lint.rules.mcp007_unmasked_error_details import server_findings
+
+            out.extend(server_findings(self))  # findings about a server, not a function
         out.extend(self._server_findings())
         return out
 
@@ -671,6 +676,16 @@ class Project:
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def masks_by_config(self, path: str, env: str) -> str | None:
+        """The project file that turns masking on for the server in `path` through the environment
+        variable `env` (FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...); never for a module
+        linted from memory, which has no project on disk."""
+        if not getattr(self.pins, "declared", True):
+            return None
+        from mcp_lint.rules.mcp007_unmasked_error_details import masks_by_config
+
+        return masks_by_config(os.path.dirname(os.path.abspath(path)), env)
 
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`

@@ -122,6 +122,31 @@ RULES: tuple[RuleInfo, ...] = (
         implementation=_PACKAGE + "mcp005_error_returned_as_success:ErrorReturnedAsSuccess",
     ),
     RuleInfo(
+        "MCP006",
+        "lost-error-flag",
+        "An error result that the resolved framework version turns into a success or a crash.",
+        Severity.MAJOR,
+        "sometimes",
+        "unsafe",
+        ALL_FRAMEWORKS,
+        fix_summary="spell the flag the version reads",
+        implementation=_PACKAGE + "mcp006_lost_error_flag:LostErrorFlag",
+    ),
+    RuleInfo(
+        "MCP007",
+        "unmasked-error-details",
+        "A server whose framework forwards the raw text of unexpected exceptions to the model.",
+        Severity.MAJOR,
+        "sometimes",
+        "safe",
+        ("mcp 1.x", "mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
+        fix_summary="`mask_error_details=True` (fastmcp >= 2.5)",
+        # A judgement on the whole server that fires on most unmasked servers doing I/O: opt in
+        # with `select = ["MCP0", "MCP007"]` (like MCP100).
+        default_enabled=False,
+        implementation=_PACKAGE + "mcp007_unmasked_error_details:UnmaskedErrorDetails",
+    ),
+    RuleInfo(
         "MCP008",
         "message-lost-under-masking",
         "A tool relies on a plain exception's text reaching the model where the framework masks it.",

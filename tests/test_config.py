@@ -14,6 +14,10 @@ DEFAULT_CODES = [rule.code for rule in RULES if rule.default_enabled]
 KNOWN = "known codes: " + ", ".join(ALL_CODES)
 
 
+# The default rules and MCP100, in registry order (other opt-in rules, such as MCP007, stay off).
+WITH_MCP100 = [code for code in ALL_CODES if code in DEFAULT_CODES or code == "MCP100"]
+
+
 def default_codes_but(*left_out: str) -> list[str]:
     return [code for code in DEFAULT_CODES if code not in left_out]
 
@@ -84,7 +88,7 @@ def test_mcp100_only_when_selected_by_exact_code(tmp_path: Path, select: str, mc
 def test_broad_select_enables_default_rules_and_exact_mcp100_survives_prefix_ignore(tmp_path: Path) -> None:
     assert enabled(config(tmp_path, 'select = ["MCP"]')) == DEFAULT_CODES
     settings = config(tmp_path, 'select = ["MCP", "MCP100"]\nignore = ["MCP1"]')
-    assert enabled(settings) == list(ALL_CODES)
+    assert enabled(settings) == WITH_MCP100
 
 
 def test_mcp000_is_always_selected_and_only_ignored_by_its_exact_code(tmp_path: Path) -> None:
@@ -276,7 +280,7 @@ def test_configs_above_the_nearest_one_are_never_read(tmp_path: Path) -> None:
 def test_isolated_ignores_configs_but_still_finds_the_project(tmp_path: Path) -> None:
     write(tmp_path, {"pyproject.toml": '[tool.mcp-lint]\nselect = ["MCP001"]\n'})
     resolver = SettingsResolver(isolated=True, overrides={"extend_select": ["MCP100"]})
-    assert enabled(resolver.for_path(tmp_path / "a.py")) == list(ALL_CODES)
+    assert enabled(resolver.for_path(tmp_path / "a.py")) == WITH_MCP100
     assert resolver.project_root(tmp_path / "a.py") == tmp_path
 
 
@@ -314,7 +318,7 @@ def test_ignore_override_removes_codes_the_config_selected_exactly(tmp_path: Pat
 def test_extend_select_override_reenables_a_code_the_config_ignored(tmp_path: Path) -> None:
     settings = config(tmp_path, 'ignore = ["MCP003", "MCP000"]')
     overridden = settings.with_overrides(extend_select=["MCP003", "MCP100"])
-    assert enabled(overridden) == [code for code in ALL_CODES if code != "MCP000"]
+    assert enabled(overridden) == [code for code in WITH_MCP100 if code != "MCP000"]
     # Within one layer the usual specificity rules apply.
     assert enabled(Settings().with_overrides(extend_select=["MCP"], ignore=["MCP00"])) == ["MCP000", *beyond_mcp00(DEFAULT_CODES)]
 

@@ -20,7 +20,8 @@ def _cases(kind: str) -> list:
 
 
 def _rows(rule: Rule, example: Example) -> list[int]:
-    findings = lint_source(example.code, filename="server.py", target=example.target)
+    # The default selection plus the rule itself: a rule that is off by default (MCP007) runs too.
+    findings = lint_source(example.code, filename="server.py", target=example.target, select=("MCP0", rule.code))
     return sorted({f.location.row for f in findings if f.code == rule.code})
 
 

@@ -55,6 +55,13 @@ class ModuleModel:
     masks_errors: bool = False
     # ErrorHandlingMiddleware put on a server here (MCP009).
     error_middleware: list[MiddlewareSite] = field(default_factory=list)
+    # Calls of a framework's own high-level server class (`FastMCP(...)`, `MCPServer(...)`):
+    # (the call, its family, the qualified class, the enclosing function's key or None). MCP007
+    # reports there; the assignment that names the server is in `constructed_as`.
+    server_constructors: list[tuple[cst.Call, Family, str, str | None]] = field(default_factory=list)
+    # id(constructor call) -> the server variable's key it is assigned to (`pkg.app.mcp`), or
+    # "#" + its name for a function's local (registrations on it carry no key).
+    constructed_as: dict[int, str] = field(default_factory=dict)
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)

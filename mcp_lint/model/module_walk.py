@@ -105,6 +105,7 @@ class _ModuleWalker(Registrations):
             self.assigned_keys[id(unwrap_await(node.value))] = self._binding_key(node.targets[0].target)
         for target in node.targets:
             self._bind(target.target, receiver)
+            self._name_constructed(target.target, node.value, receiver)
             self._track_function_alias(target.target, node.value)
             self._raw_request_handler(target.target, node.value)
         if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
@@ -120,6 +121,8 @@ class _ModuleWalker(Registrations):
             if annotated.is_ is not Is.UNKNOWN:
                 receiver = annotated
         self._bind(node.target, receiver)
+        if node.value is not None:
+            self._name_constructed(node.target, node.value, receiver)
         if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
             self._module_constant(node.target.value, node.value)
         self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))

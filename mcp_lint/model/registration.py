@@ -19,6 +19,7 @@ from mcp_lint.model.frameworks import (
     NON_TOOL_ATTRS,
     NON_TOOL_CONSTRUCTOR_KWARGS,
     NON_TOOL_FACTORIES,
+    SERVER_CLASSES,
     STANDALONE_NON_TOOL_DECORATORS,
     STANDALONE_TOOL_DECORATORS,
     TOOL_FACTORIES,
@@ -122,6 +123,9 @@ class Registrations(FunctionReferences, ServerInference):
             return
         constructed = self._receiver_of_callee(func)
         if constructed.is_ is Is.SERVER and constructed.family is not None:
+            if resolved in SERVER_CLASSES:  # the framework's class itself, not a subclass or factory
+                function = self.frames[-1].qual if self.frames and self.frames[-1].kind == "function" else None
+                self.model.server_constructors.append((node, constructed.family, resolved, function))
             self._constructor_arguments(node, constructed.family)
             return
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):

@@ -179,3 +179,21 @@ class ServerInference(ScopeWalker):
             self.model.non_servers.add(key)
         elif receiver.is_ is Is.UNKNOWN and receiver.key and key not in self.model.servers:
             self.model.server_sources[key] = receiver.key
+
+    def _name_constructed(self, target: cst.BaseExpression, value: cst.BaseExpression, receiver: Receiver | None) -> None:
+        """`mcp = FastMCP(...)`: remember the key the constructed server is reached by."""
+        call = unwrap_await(value)
+        if receiver is None or receiver.is_ is not Is.SERVER or not isinstance(call, cst.Call):
+            return
+        frame = self.frames[-1] if self.frames else None
+        name = dotted(target)
+        if name is None:
+            return
+        if frame is not None and frame.kind == "function" and "." not in name and name not in frame.globals:
+            self.model.constructed_as[id(call)] = "#" + name  # a function's local: no key, a name only
+            return
+        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+            key = f"{frame.qual}.{name}"
+        else:
+            key = self._key(name)
+        self.model.constructed_as[id(call)] = key

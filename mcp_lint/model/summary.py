@@ -85,6 +85,28 @@ class Latent:
         return default
 
 
+@dataclass(frozen=True)
+class ServerSite:
+    """A call of a framework's high-level server class (`mcp = FastMCP("notes")`), for the rules
+    that judge a server's configuration (MCP007)."""
+
+    key: str  # the server variable's qualified name; "" for a function's local
+    name: str  # the variable as written (`mcp`), "" when the call is assigned to none
+    family: Family
+    cls: str  # the qualified class called
+    function: str  # the enclosing function's key, "" at module or class level
+    location: Location
+    end_location: Location
+    statement: str
+    rows: tuple[int, int]
+    # The `mask_error_details=` argument as written ("True", "False", an expression), "" when
+    # absent, "**" when a `**options` argument may pass it.
+    masking: str
+    # Where `mask_error_details=True` goes, and the text to insert there.
+    insert_at: Location
+    insert_text: str
+
+
 @dataclass
 class FunctionSummary:
     qualname: str
@@ -163,6 +185,7 @@ class ModuleSummary:
     # Findings about a server's configuration, not about a function (MCP009): (the server's
     # qualified name or "" for a function local, latent). Reported when that server has tools.
     server_latent: list[tuple[str, Latent]] = field(default_factory=list)
+    server_sites: list[ServerSite] = field(default_factory=list)
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False

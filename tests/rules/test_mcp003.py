@@ -414,7 +414,7 @@ def test_vague_message_of_a_protocol_error() -> None:
             if invoice_id in LOCKED:
                 raise MCPError(INTERNAL_ERROR, "Something went wrong, please try again")  # expect: MCP001, MCP003
             if invoice_id in DISPUTED:
-                raise McpError(ErrorData(code=INTERNAL_ERROR, message="An error occurred"))  # expect: MCP001, MCP003
+                raise McpError(ErrorData(code=INTERNAL_ERROR, message="An error occurred"))  # expect: MCP001, MCP003, MCP006
             if invoice_id in PAID_OUT:
                 raise MCPError(INTERNAL_ERROR, f"Invoice {invoice_id} was already paid out; refunds need a credit note")  # expect: MCP001
             return "refunded"

@@ -1,0 +1,453 @@
+"""MCP007 unmasked-error-details: a server whose framework forwards the raw text of unexpected
+exceptions to the model, with tools whose I/O no `try` handles.
+
+Unlike the other rules it reports at a server constructor (`mcp = FastMCP("notes")`), not in a
+function: per file, `server_sites` records each constructor and `check` marks the first I/O call
+of each function that no handler wraps (a marker latent, never rendered itself); the link step
+(`server_findings`) ties the tools registered on a server to their first unwrapped I/O, into
+helpers too, and renders one finding per server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Protocol
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
+from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
+from mcp_lint.model.frameworks import Family, FrameworkContext
+from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
+from mcp_lint.model.module_model import ModuleModel
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerSite, ToolRegistration
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
+
+
+
+class LinkedProject(Protocol):
+    """What the link step (project_links.Project) offers this rule; a protocol, so that the rule
+    does not import the module that imports it."""
+
+    summaries: list[ModuleSummary]
+    modules: dict[str, ModuleSummary]
+    functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
+
+    def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
+    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
+    def resolve(self, qualname: str) -> str: ...
+    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
+    def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
+    def masks_by_config(self, path: str, env: str) -> str | None: ...
+    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
+
+# What a server does with an unexpected exception is read from the framework rows
+# (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md 2a and 9): `other_exception` (what the
+# model reads), `exception_text_reaches_model` on the newest release the pins allow
+# (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
+_HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
+# An environment file line that turns a row's `mask_env` on ({env} = the variable).
+_ENV_ON = r"{env}[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b"
+# Files of a project that set its server's environment.
+_CONFIG_FILE = re.compile(r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$", re.I)
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+# -- I/O: calls whose failure is an exception from the outside world ---------------------------
+_IO_MODULES = frozenset(
+    {
+        "httpx", "requests", "aiohttp", "urllib", "urllib3", "http", "socket", "subprocess",
+        "sqlite3", "aiosqlite", "psycopg", "psycopg2", "psycopg_pool", "asyncpg", "pymysql", "aiomysql",
+        "mysql", "MySQLdb", "redis", "pymongo", "motor", "boto3", "botocore", "aioboto3", "aiobotocore",
+        "google", "azure", "openai", "anthropic", "smtplib", "imaplib", "ftplib", "paramiko", "asyncssh",
+        "docker", "kubernetes", "elasticsearch", "opensearchpy", "shutil", "aiofiles",
+        "github", "gitlab", "slack_sdk", "notion_client", "jira", "atlassian", "playwright", "selenium",
+        "grpc", "websockets", "ldap3", "neo4j", "clickhouse_connect", "duckdb", "snowflake", "pysnmp",
+        "tweepy", "stripe", "twilio", "praw", "spotipy", "yfinance", "feedparser", "git",
+    }
+)
+# Functions of those modules that only compute or build a lazy object (no I/O until used).
+_PURE = ("urllib.parse.", "shutil.which", "socket.gethostname", "subprocess.list2cmdline", "http.HTTPStatus")
+_LAZY = frozenset({"from_url", "from_env_vars", "create_engine", "create_async_engine"})
+_OS_IO = frozenset(
+    {
+        "os.remove", "os.unlink", "os.rename", "os.replace", "os.makedirs", "os.mkdir", "os.rmdir",
+        "os.listdir", "os.scandir", "os.stat", "os.system", "os.popen", "os.chdir", "os.open",
+        "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "asyncio.open_connection",
+    }
+)
+_PATH_IO_METHODS = frozenset({"read_text", "write_text", "read_bytes", "write_bytes", "unlink", "mkdir", "rmdir", "iterdir", "touch"})
+# A receiver named like a client (`client`, `self.http`, `db`, `cursor`), not `client_config`.
+_CLIENT_LIKE = re.compile(r"(?:^|_)(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
+# Methods of a client-like object that only read local state.
+_LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy", "keys", "values", "items", "format", "get_config", "headers"})
+
+
+def is_io_call(call: CallFact, ctx: FileContext) -> bool:
+    node = call.node
+    written = dotted(node.func) or ""
+    if not written and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+        return False  # `requests.get(url).json()`: the inner call is judged (and named) on its own
+    resolved = call.callee or ctx.model.aliases.resolve(node.func) or written
+    if written == "open" or resolved in {"builtins.open", "io.open"} or resolved in _OS_IO:
+        return True
+    if resolved.split(".")[0] in _IO_MODULES and not last_name(resolved)[:1].isupper():
+        # `httpx.get(url)`, `subprocess.run(...)`; building `httpx.AsyncClient()` sends nothing.
+        return not resolved.startswith(_PURE) and last_name(resolved) not in _LAZY
+    if not isinstance(node.func, cst.Attribute):
+        return False
+    method = node.func.attr.value
+    if method in _PATH_IO_METHODS:
+        return True
+    receiver = dotted(node.func.value) or ""
+    if not receiver or method in _LOCAL_METHODS or method in _LAZY or method[:1].isupper():
+        return False  # `redis.Redis(...)` builds a client; it connects when first used
+    return bool(_CLIENT_LIKE.search(receiver.rsplit(".", 1)[-1]))
+
+
+_MARKERS = 4  # unwrapped I/O calls marked per function (see UnmaskedErrorDetails.check)
+
+
+def _on_untyped_parameter(call: CallFact, fn: FunctionFacts) -> bool:
+    receiver = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+    root = (dotted(receiver) or "").split(".")[0] if receiver is not None else ""
+    return bool(root) and root in fn.params and root not in fn.local_types and root not in {"self", "cls"}
+
+
+def wraps(guard: TryGuard) -> bool:
+    """Does this `try` handle an I/O failure (a broad clause, or one naming a non-builtin or OS
+    class) without a bare `raise`? What its handler then sends is MCP002's question."""
+    for caught, reraises, _ in guard:
+        if reraises:
+            continue
+        if "*" in caught or any(name not in NARROW_BUILTIN_ERRORS for name in caught):
+            return True
+    return False
+
+
+# -- per file --------------------------------------------------------------------------------
+def server_sites(model: ModuleModel, ctx: FileContext, module: cst.Module, layout: dict[int, tuple[int, int, tuple[str, ...]]]) -> list[ServerSite]:
+    """Each call of a framework's high-level server class (not a proxy, provider or app)."""
+    out: list[ServerSite] = []
+    tops: dict[int, tuple[int, cst.CSTNode]] | None = None
+    for call, family, cls, function in model.server_constructors:
+        if family not in _HIGH_LEVEL or last_name(cls) not in {"FastMCP", "MCPServer"}:
+            continue
+        if function is not None and function in model.functions:
+            ctx.current = model.functions[function].node
+        else:
+            if tops is None:  # module- and class-level statements holding a constructor call
+                wanted = {id(c) for c, _, _, f in model.server_constructors if f is None or f not in model.functions}
+                tops = {}
+                for index, statement in enumerate(module.body):
+                    for node in descendants(statement, into_scopes=False):
+                        if id(node) in wanted:
+                            tops[id(node)] = (index, statement)
+            found = tops.get(id(call))
+            if found is None:
+                continue
+            ctx.hint(found[1], found[0])
+            ctx.current = found[1]
+        out.append(_site(call, family, cls, function or "", model, ctx))
+    ctx.current = None
+    return out
+
+
+def _site(call: cst.Call, family: Family, cls: str, function: str, model: ModuleModel, ctx: FileContext) -> ServerSite:
+    where = ctx.range(call)
+    masking = ""
+    for argument in call.args:
+        if argument.star == "**":
+            masking = masking or "**"
+        elif argument.keyword is not None and argument.keyword.value == "mask_error_details":
+            masking = ctx.code(argument.value).strip()
+    if call.args:
+        end = ctx.range(call.args[-1].value).end
+        insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
+    else:  # `FastMCP()`: inside the parentheses
+        insert_at, text = Location(where.end.line, where.end.column), "mask_error_details=True"
+    assigned = model.constructed_as.get(id(call), "")
+    return ServerSite(
+        key="" if assigned.startswith("#") else assigned,
+        name=last_name(assigned.lstrip("#")),
+        family=family,
+        cls=cls,
+        function=function,
+        location=Location(where.start.line, where.start.column + 1),
+        end_location=Location(where.end.line, where.end.column + 1),
+        statement=" ".join(ctx.code(call).split()),
+        rows=(where.start.line, where.end.line),
+        masking=masking,
+        insert_at=insert_at,
+        insert_text=text,
+    )
+
+
+class UnmaskedErrorDetails(Rule):
+    code = "MCP007"
+    name = "unmasked-error-details"
+
+    INVALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+            flagged=(4,),
+            target="fastmcp>=2.5",
+            fixed="""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather", mask_error_details=True)
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather", mask_error_details=True)
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+""",
+            target="fastmcp>=2.5",
+        ),
+        Example(
+            """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("weather")
+
+@mcp.tool()
+async def forecast(city: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get("https://api.example.com/forecast", params={"city": city})
+        response.raise_for_status()
+    except httpx.HTTPError:
+        raise ToolError(f"The forecast service did not answer for {city}; try again in a minute")
+    return response.text
+""",
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        """Mark the first few I/O calls of the function that no handler wraps: the link step takes
+        the first that is not a call of the project's own code (which it follows instead)."""
+        marked = 0
+        for call in fn.calls:
+            if call.handler is not None or any(wraps(g) for g in call.guarded) or not is_io_call(call, ctx):
+                continue
+            if _on_untyped_parameter(call, fn):
+                continue  # `db.query(sql)` on a parameter: whatever the caller passes decides
+            data = {"call": dotted(call.node.func) or last_name(call.callee or ""), "callee": call.callee or ""}
+            yield self.latent(ctx, call.node, variant="io", reach="tool", data=data)
+            marked += 1
+            if marked == _MARKERS:
+                return
+
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+        return None  # a marker: findings are made per server (server_findings)
+
+    def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:
+        """The finding at a server constructor, or None when the server does not forward the
+        text. `tools`: (tool name, where its first unwrapped I/O is) for each tool with one."""
+        if site.masking not in {"", "False"} or not tools:
+            return None  # masked, or configured by an expression / `**options` we cannot read
+        found = framework.newest()
+        if found is None or found[1] is None or not framework.forwards_exception_text(False):
+            return None  # the release a fresh install gets masks it
+        row = found[1]
+        release = framework.describe_exception_text_release()
+        name = f"Server '{site.name}'" if site.name else f"The {last_name(site.cls)} server"
+        shown = sorted(tools)[:3]
+        listed = ", ".join(f"'{tool}' ({where})" for tool, where in shown)
+        more = f" and {len(tools) - 3} more" if len(tools) > 3 else ""
+        noun = "tool" if len(tools) == 1 else "tools"
+        forwarded = "'" + row.other_exception.seen_by_model(shown[0][0]).replace("<message>", "<exception text>") + "'"
+        head = (
+            f"{name} forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
+            f"handles reaches it as {forwarded}, with whatever the library put in it (hosts, paths, SQL, response bodies); "
+            f"{noun} {listed}{more} {'does' if len(tools) == 1 else 'do'} I/O outside any handler"
+        )
+        if row.mask_setting and row.masked_failure is not None:
+            setting = f"{row.mask_setting}=False keeps it on" if site.masking == "False" else f"pass {row.mask_setting}=True"
+            masked = row.masked_failure.seen_by_model(shown[0][0])
+            message = f"{head}; {setting} (the model then gets '{masked}') and raise ToolError with a message you wrote for failures the model can act on"
+            return Rendered(message, self._fix(site, framework))
+        if site.family is Family.MCP_FASTMCP:
+            return Rendered(f"{head}; mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError with a message you wrote (mcp >= 2.1 masks them)")
+        return Rendered(f"{head}; catch those failures in the tool and raise ToolError with a message you wrote, or move to mcp >= 2.1, which masks them")
+
+    @staticmethod
+    def _fix(site: ServerSite, framework: FrameworkContext) -> FixSpec | None:
+        """`mask_error_details=True`, where every release the project may run on has the setting."""
+        if site.masking or not framework.every(lambda row: row.has_mask_setting):
+            return None
+        edit = Edit(site.insert_at, site.insert_at, site.insert_text)
+        return FixSpec(Applicability.SAFE, "Pass mask_error_details=True", (edit,))
+
+
+# -- the link step -------------------------------------------------------------------------
+def server_findings(project: LinkedProject) -> list[Finding]:
+    from mcp_lint.rules import rule_by_code
+
+    sites = [(summary, site) for summary in project.summaries for site in summary.server_sites]
+    rule = rule_by_code("MCP007")
+    if not sites or not isinstance(rule, UnmaskedErrorDetails):
+        return []
+    tools_of: dict[int, dict[str, str]] = {}
+    memo: dict[str, str | None] = {}
+    for reg, summary in project.tool_registrations():
+        index = _site_of(project, reg.server, summary, sites)
+        found = project.function(reg.function)
+        if index is None or found is None:
+            continue
+        if _wrapped_by_decorator(project, found[1]):
+            continue
+        where = _first_io(project, found[1].qualname, 0, memo, found[0].path)
+        if where is not None:
+            tools_of.setdefault(index, {}).setdefault(reg.tool_name, where)
+    out: list[Finding] = []
+    for index, tools in tools_of.items():
+        summary, site = sites[index]
+        framework = project.framework(site.family, None, summary.path)
+        newest = framework.newest()
+        env = newest[1].mask_env if newest is not None and newest[1] is not None else None
+        if env and site.masking == "" and project.masks_by_config(summary.path, env):
+            continue
+        rendered = rule.render_server(site, framework, sorted(tools.items()))
+        if rendered is None:
+            continue
+        out.append(
+            Finding(
+                code="MCP007",
+                message=rendered.message,
+                filename=summary.path,
+                location=site.location,
+                end_location=site.end_location,
+                fix=project._fix(rendered.fix, summary, site.family),
+                context=last_name(site.function) if site.function else "",
+                statement=site.statement,
+                statement_rows=site.rows,
+            )
+        )
+    return out
+
+
+def _site_of(project: LinkedProject, server: str | None, summary: ModuleSummary, sites: list[tuple[ModuleSummary, ServerSite]]) -> int | None:
+    """The constructor a registration's server comes from: by the server variable's name, else
+    (a function's local server) the only constructor of the registering module."""
+    if server:
+        key = project.resolve(server)
+        for index, (_, site) in enumerate(sites):
+            if site.key and site.key == key:
+                return index
+        # `mcp = create_server()` with `def create_server(): server = FastMCP(...); return server`:
+        # the registration names the factory, or a variable the factory made.
+        module, _, name = key.rpartition(".")
+        owner = project.modules.get(module)
+        made_by = project.resolve(owner.instances[name]) if owner is not None and name in owner.instances else key
+        built = [index for index, (_, site) in enumerate(sites) if site.function and site.function == made_by]
+        return built[0] if len(built) == 1 else None
+    local = [index for index, (owner, _) in enumerate(sites) if owner is summary]
+    return local[0] if len(local) == 1 else None
+
+
+def _wrapped_by_decorator(project: LinkedProject, fn: FunctionSummary) -> bool:
+    """`@mcp.tool() @handle_errors def f`: a decorator whose wrapper runs the tool inside a try."""
+    for qual in project.wrapper_bodies(fn):
+        found = project.function(qual)
+        if found is not None and any(wraps(g) for edge in found[1].calls for g in edge.guarded):
+            return True
+    return False
+
+
+def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str | None], tool_path: str) -> str | None:
+    """'httpx.get, line 12' for the function's own first unwrapped I/O, or the first one a helper
+    it calls outside any handler does ('client.post in 'fetch', api.py:30'); None when none."""
+    if qual in memo:
+        return memo[qual]
+    memo[qual] = None  # a cycle of calls finds nothing more
+    summary, fn = project.functions[qual]
+    where: str | None = None
+    for marker in (l for l in fn.latent if l.code == "MCP007" and l.variant == "io"):
+        own = project.function(marker.get("callee")) if marker.get("callee") else None
+        if own is not None:  # `self.db.query(sql)` of the project's own client class: look inside
+            if depth < 3 and own[1].qualname != qual:
+                where = _first_io(project, own[1].qualname, depth + 1, memo, tool_path)
+                if where is not None:
+                    break
+            continue
+        place = f"line {marker.location.row}" if summary.path == tool_path else f"{summary.path}:{marker.location.row}"
+        where = f"{marker.get('call')}, {place}" if depth == 0 else f"{marker.get('call')} in '{fn.name}', {place}"
+        break
+    if where is None and depth < 3:
+        for edge in fn.calls:
+            if any(wraps(g) for g in edge.guarded):
+                continue
+            target = project.function(edge.callee)
+            if target is None or target[1].qualname == qual:
+                continue
+            inner = _first_io(project, target[1].qualname, depth + 1, memo, tool_path)
+            if inner is not None:
+                where = inner
+                break
+    memo[qual] = where
+    return where
+
+
+@lru_cache(maxsize=256)
+def masks_by_config(directory: str, env: str) -> str | None:
+    """The project file below which the server runs with FASTMCP_MASK_ERROR_DETAILS on (.env,
+    compose files, Dockerfile, fastmcp.json...), looking from the server's directory up to its
+    project root; None when none sets it."""
+    current = Path(directory)
+    for _ in range(8):
+        try:
+            names = sorted(os.listdir(current))
+        except OSError:
+            return None
+        for name in names:
+            if _CONFIG_FILE.match(name) and (current / name).is_file():
+                try:
+                    text = (current / name).read_text(encoding="utf-8", errors="replace")[:200_000]
+                except OSError:
+                    continue
+                if re.search(_ENV_ON.format(env=re.escape(env)), text, re.I):
+                    return str(current / name)
+        if any(marker in names for marker in _PROJECT_MARKERS) or current.parent == current:
+            return None
+        current = current.parent
+    return None

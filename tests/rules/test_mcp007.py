@@ -1,0 +1,403 @@
+"""MCP007 unmasked-error-details: servers that forward unexpected exception text, at their constructor.
+
+Each source marks the lines where a finding is expected with `# expect: MCPnnn`; the test asserts
+the exact set of (code, row) of MCP007 for the whole snippet.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.fixing.apply import fix_source
+from mcp_lint.pipeline import lint_source
+
+from ._support import expected, lint_tree, write_tree
+
+
+def _check(source: str, target: str | None = None) -> list:
+    text = textwrap.dedent(source)
+    findings = [f for f in lint_source(text, filename="server.py", target=target, select=("MCP007",))]
+    assert {(f.code, f.location.row) for f in findings} == {e for e in expected(text) if e[0] == "MCP007"}
+    return findings
+
+
+def _only(source: str, target: str | None = None):
+    found = _check(source, target)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _fixed(source: str, target: str | None) -> str:
+    outcome = fix_source(textwrap.dedent(source), lambda s: lint_source(s, filename="server.py", target=target, select=("MCP007",)), unsafe=False)
+    assert outcome.error is None, outcome.error
+    return outcome.fixed
+
+
+WEATHER = """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")  # expect: MCP007
+
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://api.example.com/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+
+
+@mcp.tool
+def units() -> list[str]:
+    return ["metric", "imperial"]
+"""
+
+
+def test_fastmcp_server_with_unwrapped_io_is_reported_at_its_constructor() -> None:
+    finding = _only(WEATHER, "fastmcp>=2.5")
+    assert finding.location.column == 7
+    assert finding.message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
+    assert "reaches it as 'Error calling tool 'forecast': <exception text>'" in finding.message
+    assert "tool 'forecast' (client.get, line 10) does I/O outside any handler" in finding.message
+    assert "units" not in finding.message  # no I/O there
+    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert finding.fix is not None and finding.fix.applicability.value == "safe"
+
+
+def test_safe_fix_adds_the_setting_and_converges() -> None:
+    fixed = _fixed(WEATHER, "fastmcp>=2.5")
+    assert 'mcp = FastMCP("weather", mask_error_details=True)  # expect: MCP007' in fixed
+    assert _check(fixed.replace("  # expect: MCP007", ""), "fastmcp>=2.5") == []
+    assert _fixed(fixed, "fastmcp>=2.5") == fixed
+
+
+@pytest.mark.parametrize(
+    ("constructor", "after"),
+    [
+        ("FastMCP()", "FastMCP(mask_error_details=True)"),
+        ('FastMCP(\n    name="weather",\n    instructions="Forecasts by city",\n)', 'FastMCP(\n    name="weather",\n    instructions="Forecasts by city", mask_error_details=True,\n)'),
+    ],
+)
+def test_fix_on_other_constructor_layouts_parses(constructor: str, after: str) -> None:
+    source = WEATHER.replace('FastMCP("weather")', constructor)
+    fixed = _fixed(source, "fastmcp>=3")
+    assert after in fixed
+    compile(fixed, "server.py", "exec")
+
+
+def test_unpinned_fastmcp_is_judged_on_the_newest_release_but_gets_no_fix() -> None:
+    # fastmcp 2.3 has no mask_error_details: the setting cannot be added for every candidate.
+    finding = _only(WEATHER)
+    assert "on fastmcp 4.x (the newest release allowed) a failure" in finding.message
+    assert finding.fix is None
+
+
+def test_explicit_false_is_reported_without_a_fix() -> None:
+    finding = _only(WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", mask_error_details=False)'), "fastmcp>=2.5")
+    assert "mask_error_details=False keeps it on" in finding.message
+    assert finding.fix is None
+
+
+@pytest.mark.parametrize("argument", ["mask_error_details=True", "mask_error_details=settings.mask", "**server_options"])
+def test_masked_or_configured_servers_are_silent(argument: str) -> None:
+    source = WEATHER.replace('FastMCP("weather")', f'FastMCP("weather", {argument})').replace("  # expect: MCP007", "")
+    assert _check(source, "fastmcp>=2.5") == []
+
+
+def test_mcp1_server_has_no_switch() -> None:
+    finding = _only(
+        """\
+        import sqlite3
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("notes")  # expect: MCP007
+
+
+        def load_note(note_id: int) -> str:
+            with sqlite3.connect("/srv/notes/notes.db") as db:
+                row = db.execute("SELECT body FROM notes WHERE id = ?", (note_id,)).fetchone()
+            return row[0] if row else ""
+
+
+        @mcp.tool()
+        def read_note(note_id: int) -> str:
+            return load_note(note_id)
+        """
+    )
+    assert "on mcp 1.x FastMCP a failure no `try` handles reaches it as 'Error executing tool read_note: <exception text>'" in finding.message
+    assert "tool 'read_note' (sqlite3.connect in 'load_note', line 9)" in finding.message
+    assert "mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError" in finding.message
+    assert finding.fix is None
+
+
+def test_mcp2_server_masks_from_2_1() -> None:
+    source = """\
+    import subprocess
+
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("git")  # expect: MCP007
+
+
+    @mcp.tool()
+    def git_log(repo: str) -> str:
+        return subprocess.run(["git", "-C", repo, "log", "-5"], capture_output=True, text=True, check=True).stdout
+    """
+    finding = _only(source, "mcp==2.0.0")
+    assert "or move to mcp >= 2.1, which masks them" in finding.message
+    assert _check(source.replace("  # expect: MCP007", ""), "mcp>=2.1,<3") == []
+    assert _check(source.replace("  # expect: MCP007", "")) == []  # the newest 2.x masks
+
+
+def test_wrapped_io_and_tools_without_io_are_silent() -> None:
+    _check(
+        """\
+        import logging
+
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        logger = logging.getLogger(__name__)
+        mcp = FastMCP("weather")
+
+
+        @mcp.tool
+        async def forecast(city: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get("https://api.example.com/forecast", params={"city": city})
+                response.raise_for_status()
+            except httpx.HTTPError:
+                logger.exception("forecast for %s failed", city)
+                raise ToolError(f"The forecast service did not answer for {city}; try again in a minute")
+            return response.text
+
+
+        @mcp.tool
+        def convert(celsius: float) -> float:
+            return celsius * 9 / 5 + 32
+        """,
+        "fastmcp>=2.5",
+    )
+
+
+def test_a_bare_reraise_does_not_wrap() -> None:
+    finding = _only(
+        """\
+        import logging
+
+        import requests
+        from fastmcp import FastMCP
+
+        logger = logging.getLogger(__name__)
+        mcp = FastMCP("status")  # expect: MCP007
+
+
+        @mcp.tool
+        def service_status(service: str) -> dict:
+            try:
+                return requests.get(f"https://status.example.com/{service}", timeout=10).json()
+            except requests.RequestException:
+                logger.exception("status of %s", service)
+                raise
+        """,
+        "fastmcp>=2.5",
+    )
+    assert "tool 'service_status' (requests.get, line 13)" in finding.message
+
+
+def test_a_decorator_that_catches_wraps_the_tool() -> None:
+    _check(
+        """\
+        import functools
+
+        import httpx
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("weather")
+
+
+        def tool_errors(fn):
+            @functools.wraps(fn)
+            async def wrapper(*args, **kwargs):
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception:
+                    raise ToolError(f"{fn.__name__} failed; the upstream service did not answer")
+            return wrapper
+
+
+        @mcp.tool
+        @tool_errors
+        async def forecast(city: str) -> str:
+            async with httpx.AsyncClient() as client:
+                response = await client.get("https://api.example.com/forecast", params={"city": city})
+            return response.text
+        """,
+        "fastmcp>=2.5",
+    )
+
+
+def test_a_method_on_an_untyped_parameter_is_left_to_its_caller() -> None:
+    _check(
+        """\
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("warehouse")
+
+
+        def run_query(sql: str, db):
+            return db.query(sql)
+
+
+        @mcp.tool
+        def count_orders() -> int:
+            return run_query("SELECT count(*) FROM orders", WAREHOUSE)
+        """,
+        "fastmcp>=2.5",
+    )
+
+
+def test_many_tools_are_counted_and_a_local_server_is_named() -> None:
+    tools = "\n".join(
+        f"""
+    @mcp.tool
+    def read_{name}(path: str) -> str:
+        return open(path).read()
+"""
+        for name in ("a", "b", "c", "d", "e")
+    )
+    source = f"""\
+from fastmcp import FastMCP
+
+
+def build_server() -> FastMCP:
+    mcp = FastMCP("files")  # expect: MCP007
+{tools}
+    return mcp
+"""
+    finding = _only(source, "fastmcp>=2.5")
+    assert finding.message.startswith("Server 'mcp' forwards")
+    assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in finding.message
+
+
+def test_off_by_default_and_noqa() -> None:
+    assert [f for f in lint_source(textwrap.dedent(WEATHER), target="fastmcp>=2.5") if f.code == "MCP007"] == []
+    assert _check(WEATHER.replace("  # expect: MCP007", "  # noqa: MCP007"), "fastmcp>=2.5") == []
+
+
+# -- projects on disk: helpers in other modules, the environment switch ----------------------------
+
+PYPROJECT = """\
+[project]
+name = "weather-mcp"
+version = "0.1.0"
+dependencies = ["fastmcp>=2.10,<3", "httpx"]
+
+[tool.mcp-lint]
+select = ["MCP007"]
+"""
+
+SERVER = """\
+from fastmcp import FastMCP
+
+from weather_mcp.api import fetch_forecast
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool
+async def forecast(city: str) -> str:
+    return await fetch_forecast(city)
+"""
+
+API = """\
+import httpx
+
+API_URL = "https://api.example.com"
+
+
+async def fetch_forecast(city: str) -> str:
+    async with httpx.AsyncClient(base_url=API_URL) as client:
+        response = await client.get("/forecast", params={"city": city})
+    response.raise_for_status()
+    return response.text
+"""
+
+
+def test_io_in_a_helper_of_another_module_is_named_with_its_place(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": PYPROJECT, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API})
+    [finding] = lint_tree(tmp_path)
+    assert finding.code == "MCP007" and finding.filename.endswith("server.py") and finding.location.row == 5
+    assert "on fastmcp 2.x (from " in finding.message and "pyproject.toml) a failure" in finding.message
+    assert "tool 'forecast' (client.get in 'fetch_forecast', " in finding.message and "api.py:8)" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (".env", "WEATHER_API_KEY=abc\nFASTMCP_MASK_ERROR_DETAILS=true\n"),
+        ("docker-compose.yml", "services:\n  weather:\n    environment:\n      FASTMCP_MASK_ERROR_DETAILS: \"true\"\n"),
+        ("Dockerfile", "FROM python:3.12\nENV FASTMCP_MASK_ERROR_DETAILS=1\n"),
+    ],
+)
+def test_the_environment_switch_in_a_project_file_masks(tmp_path: Path, name: str, text: str) -> None:
+    write_tree(
+        tmp_path,
+        {"pyproject.toml": PYPROJECT, name: text, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API},
+    )
+    assert lint_tree(tmp_path) == []
+
+
+def test_the_environment_switch_turned_off_does_not_mask(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            ".env": "FASTMCP_MASK_ERROR_DETAILS=false\n",
+            "weather_mcp/__init__.py": "",
+            "weather_mcp/server.py": SERVER,
+            "weather_mcp/api.py": API,
+        },
+    )
+    assert [f.code for f in lint_tree(tmp_path)] == ["MCP007"]
+
+
+def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "weather_mcp/__init__.py": "",
+            "weather_mcp/app.py": """\
+            from fastmcp import FastMCP
+
+
+            def create_server() -> FastMCP:
+                server = FastMCP("weather", instructions="Forecasts by city")
+                return server
+            """,
+            "weather_mcp/tools.py": """\
+            import httpx
+
+            from weather_mcp.app import create_server
+
+            mcp = create_server()
+
+
+            @mcp.tool
+            def forecast(city: str) -> str:
+                return httpx.get("https://api.example.com/forecast", params={"city": city}).text
+            """,
+        },
+    )
+    [finding] = lint_tree(tmp_path)
+    assert finding.filename.endswith("app.py") and finding.location.row == 5
+    assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in finding.message
