@@ -28,7 +28,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
-from mcp_lint.rules.exception_text import exception_raises
+from mcp_lint.rules.exception_text import exception_raises, project_call
 
 
 
@@ -147,6 +147,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
@@ -154,7 +155,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         from mcp_lint.rules.mcp007_unmasked_error_details import server_sites
 
         summary.server_sites = server_sites(model, ctx, module, layout)
-    if any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
+    ctx.current = ctx.current_facts = None
+    for rule in rules:
+        summary.server_latent.extend(rule.check_module(ctx))
+    if summary.server_latent or any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.imports = read_imports(tree, ctx.lines, name.dotted)
     return summary
 

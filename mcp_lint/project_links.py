@@ -38,6 +38,7 @@ from mcp_lint.pins import PinLookup
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule
 
 MAX_DEPTH = 8
+_LOCAL = "<local>"  # a server bound to a function local, keyed by its module (_server_findings)
 # How much of a function's return value a tool returns (see trace_tools()).
 _NOTHING, _PART, _WHOLE = 0, 1, 2
 # A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
@@ -97,6 +98,9 @@ class Project:
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
+        # Tools whose decorator wraps them in a `try` or a project context manager (reach()):
+        # what the framework receives of their exceptions is that wrapper's choice.
+        self.intercepted_tools: set[str] = set()
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -466,7 +470,10 @@ class Project:
             entry.own_names.add(reg.tool_name)
             masked = self.masks(reg, summary)
             queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, frozenset(), frozenset()))
-            for wrapper in self.wrapper_bodies(found[1]):  # it returns the tool's value
+            wrappers = self.wrapper_bodies(found[1])
+            if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
+                self.intercepted_tools.add(reg.tool_name)
+            for wrapper in wrappers:  # it returns the tool's value
                 queue.append((wrapper, reg.tool_name, family, major, _WHOLE, None, frozenset(), 1, masked, frozenset(), frozenset()))
         seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
         while queue:
@@ -576,6 +583,8 @@ class Project:
             context_text = context_raise if entry.is_tool else replace(context_raise, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
+                if linked is not None and linked.get("want_ancestors"):
+                    linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
                 latent = linked
@@ -609,7 +618,64 @@ class Project:
             from mcp_lint.rules.mcp007_unmasked_error_details import server_findings
 
             out.extend(server_findings(self))  # findings about a server, not a function
+        out.extend(self._server_findings())
         return out
+
+    def _server_findings(self) -> list[Finding]:
+        """Findings about a server's configuration (ModuleSummary.server_latent), reported when
+        that server has tools: a server variable by its qualified name (through re-exports), a
+        server local to a factory function by the tools its module registers on a local."""
+        if not any(summary.server_latent for summary in self.summaries):
+            return []
+        tools_of: dict[str, set[str]] = {}
+        for reg, summary in self.tool_registrations():
+            key = self.resolve(reg.server) if reg.server else _LOCAL + summary.module
+            tools_of.setdefault(key, set()).add(reg.tool_name)
+        out: list[Finding] = []
+        for summary in self.summaries:
+            for server, latent in summary.server_latent:
+                tools = tools_of.get(self.resolve(server) if server else _LOCAL + summary.module)
+                rule = rule_by_code(latent.code)
+                if not tools or rule is None:
+                    continue
+                reach = RenderContext(
+                    function="",
+                    tools=tuple(sorted(tools)),
+                    is_tool=False,
+                    framework=self.framework(Family.FASTMCP, None, summary.path),
+                    kind="server",
+                )
+                rendered = rule.render(latent, reach)
+                if rendered is None:
+                    continue
+                out.append(
+                    Finding(
+                        code=latent.code,
+                        message=rendered.message,
+                        filename=summary.path,
+                        location=latent.location,
+                        end_location=latent.end_location,
+                        fix=self._fix(rendered.fix, summary, Family.FASTMCP),
+                        context="",
+                        statement=latent.statement,
+                        statement_rows=latent.rows,
+                    )
+                )
+        return out
+
+    def _with_ancestors(self, latent: Latent, entry: _Reach) -> Latent | None:
+        """A raise of a class the rule wants judged by its bases: None where every tool's
+        decorator intercepts exceptions, or every caller on the way catches the class or one of its bases (`except OSError` around a helper raising
+        FileNotFoundError, `except AppError` around one raising its subclass), else the latent
+        with its qualified ancestors (`ancestors`: the class first) for the rule to read."""
+        if entry.tools and entry.tools <= self.intercepted_tools:
+            return None  # every tool on the way hands its exceptions to a wrapper first
+        qual = latent.get("class_qual")
+        ancestors = self.class_ancestors(qual) if qual else ()
+        names = frozenset({latent.get("class"), *latent.get("bases").split(","), *(last_name(a) for a in ancestors)}) - {""}
+        if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
+            return None
+        return _with(latent, ancestors=",".join(ancestors))
 
     def masks_by_config(self, path: str, env: str) -> str | None:
         """The project file that turns masking on for the server in `path` through the environment

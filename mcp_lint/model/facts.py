@@ -34,6 +34,9 @@ class RaiseFact:
     conditions: tuple[cst.BaseExpression, ...]
     in_else_of: tuple[cst.If, ...] = ()
     guarded: frozenset[TryGuard] = frozenset()  # as CallFact.guarded: caught again in this function
+    # The context managers of the `with` statements around it (`with reported_to_model():`), as
+    # written: one of the project's may turn the exception into another on its way out.
+    managers: tuple[cst.BaseExpression, ...] = ()
 
     def caught_here(self, raised: str) -> bool:
         """Is an exception of class `raised` (short name) caught by a `try` around this raise?"""
@@ -139,6 +142,8 @@ class FunctionFacts:
     returns_type: str | None = None
     callbacks: list[CallbackFact] = field(default_factory=list)
     dynamic_calls: list[DynamicCall] = field(default_factory=list)
+    # The context managers of every `with` in the body, as written (`with reported_to_model():`).
+    managers: list[cst.BaseExpression] = field(default_factory=list)
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
 

@@ -256,6 +256,10 @@ FRAMEWORK_DOMAIN_ERRORS = frozenset(
     }
 )
 
+# fastmcp's ErrorHandlingMiddleware: its only import path from 2.9.0 (where middleware begins)
+# to 4.x (MCP009; read in the wheels).
+ERROR_MIDDLEWARE_CLASSES = frozenset({"fastmcp.server.middleware.error_handling.ErrorHandlingMiddleware"})
+
 # JSON-RPC protocol error classes (McpError is the v1 name, MCPError the v2 name).
 PROTOCOL_ERROR_CLASSES = frozenset(
     {

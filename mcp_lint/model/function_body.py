@@ -74,6 +74,7 @@ class _BodyWalker(FastVisitor):
         self.if_depth = 0
         self.sites = 0  # except clauses seen so far (Handler.site)
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
+        self.managers: list[cst.BaseExpression] = []  # items of the enclosing `with` statements
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -144,7 +145,7 @@ class _BodyWalker(FastVisitor):
 
     def visit_Raise(self, node: cst.Raise) -> None:
         self.facts.raises.append(
-            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded())
+            RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -248,6 +249,11 @@ class _BodyWalker(FastVisitor):
 
     def visit_With(self, node: cst.With) -> None:
         self.statement = node
+        self.managers.extend(item.item for item in node.items)
+        self.facts.managers.extend(item.item for item in node.items)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        del self.managers[len(self.managers) - len(original_node.items) :]
 
     def visit_While(self, node: cst.While) -> None:
         self.statement = node

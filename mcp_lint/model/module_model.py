@@ -16,6 +16,18 @@ from mcp_lint.model.names import AliasTable
 from mcp_lint.model.summary import ToolRegistration
 
 
+@dataclass(frozen=True)
+class MiddlewareSite:
+    """An `ErrorHandlingMiddleware(...)` put on a server: `server.add_middleware(...)` or the
+    constructor's `middleware=[...]` (MCP009)."""
+
+    server: str  # the server's qualified name; "" for a function local (its module's tools decide)
+    call: cst.Call  # the ErrorHandlingMiddleware(...) call
+    form: str  # "add_middleware" or "middleware="
+    top: cst.CSTNode  # the top-level statement holding it (positions are resolved per statement)
+    top_index: int
+
+
 @dataclass
 class ModuleModel:
     module: str
@@ -41,6 +53,8 @@ class ModuleModel:
     non_servers: set[str] = field(default_factory=set)
     # A server constructor here passes `mask_error_details=True` (fastmcp).
     masks_errors: bool = False
+    # ErrorHandlingMiddleware put on a server here (MCP009).
+    error_middleware: list[MiddlewareSite] = field(default_factory=list)
     # Calls of a framework's own high-level server class (`FastMCP(...)`, `MCPServer(...)`):
     # (the call, its family, the qualified class, the enclosing function's key or None). MCP007
     # reports there; the assignment that names the server is in `constructed_as`.

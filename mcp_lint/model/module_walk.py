@@ -101,6 +101,8 @@ class _ModuleWalker(Registrations):
                     if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
                         self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
         receiver = self._receiver_of_value(node.value)
+        if receiver is not None and receiver.is_ is Is.SERVER and len(node.targets) == 1:
+            self.assigned_keys[id(unwrap_await(node.value))] = self._binding_key(node.targets[0].target)
         for target in node.targets:
             self._bind(target.target, receiver)
             self._name_constructed(target.target, node.value, receiver)
@@ -145,7 +147,10 @@ def build_model(module: cst.Module, module_name: str, is_package: bool) -> Modul
             else:
                 aliases.add_import_from(node)
     model = ModuleModel(module_name, aliases)
-    _ModuleWalker(model).walk(module)
+    walker = _ModuleWalker(model)
+    for index, stmt in enumerate(module.body):
+        walker.top, walker.top_index = stmt, index
+        walker.walk(stmt)
     return model
 
 

@@ -23,11 +23,12 @@ from mcp_lint.model.frameworks import (
     STANDALONE_NON_TOOL_DECORATORS,
     STANDALONE_TOOL_DECORATORS,
     TOOL_FACTORIES,
+    ERROR_MIDDLEWARE_CLASSES,
     Family,
 )
 from mcp_lint.model.function_refs import FunctionReferences
-from mcp_lint.model.module_model import ModuleModel
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.servers import ServerInference
 from mcp_lint.model.summary import PARAM_REF, ToolRegistration
@@ -40,6 +41,11 @@ class Registrations(FunctionReferences, ServerInference):
         super().__init__(model)
         # Calls that are decorators (`@mcp.tool("x")`): handled with their function, not as calls.
         self.decorator_calls: set[int] = set()
+        # The top-level statement being walked (build_model sets it), for MiddlewareSite.
+        self.top: cst.CSTNode | None = None
+        self.top_index = 0
+        # Server constructor calls assigned to a name: id(call) -> the server's key ("" local).
+        self.assigned_keys: dict[int, str] = {}
 
     def _registration_count(self) -> int:
         model = self.model
@@ -167,6 +173,11 @@ class Registrations(FunctionReferences, ServerInference):
         if attr == "add_request_handler":
             self._request_handler(node, receiver)
             return
+        if attr == "add_middleware":
+            first = first_positional(node)
+            if first is not None and self._plausible(receiver) and receiver.family in {None, Family.FASTMCP}:
+                self._error_middleware([first], receiver.key or "", "add_middleware")
+            return
         first = first_positional(node)
         if first is None or not (attr in {"add_tool", "tool"} or attr in NON_TOOL_ATTRS):
             return
@@ -214,6 +225,8 @@ class Registrations(FunctionReferences, ServerInference):
                 self.model.masks_errors = True
             if keyword == "lifespan":
                 self.model.lifespans.extend(self._function_refs(arg.value))
+            if keyword == "middleware" and family is Family.FASTMCP:
+                self._error_middleware(self._iterable_elements(arg.value), self.assigned_keys.get(id(call), ""), "middleware=")
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
                     if isinstance(element, cst.Call):
@@ -231,6 +244,13 @@ class Registrations(FunctionReferences, ServerInference):
             elif keyword in NON_TOOL_CONSTRUCTOR_KWARGS:
                 for element in self._iterable_elements(arg.value) or [arg.value]:
                     self.model.non_tool.update(self._function_refs(element))
+
+    def _error_middleware(self, elements: list[cst.BaseExpression], server: str, form: str) -> None:
+        """Record the ErrorHandlingMiddleware(...) calls among `elements` (MCP009)."""
+        for element in elements:
+            element = unwrap_await(element)
+            if isinstance(element, cst.Call) and self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES and self.top is not None:
+                self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
 
     def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""

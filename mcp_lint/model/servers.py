@@ -144,6 +144,18 @@ class ServerInference(ScopeWalker):
         return NOT_SERVER if found and all(r.is_ is Is.NOT_SERVER for r in found) else UNKNOWN
 
     # -- bindings -------------------------------------------------------------------------
+    def _binding_key(self, target: cst.BaseExpression) -> str:
+        """The key `_bind` files a server under (`pkg.mod.mcp`, `pkg.mod.Cls.mcp`); "" for a local."""
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function" and target.value not in frame.globals:
+            return ""
+        name = dotted(target)
+        if name is None:
+            return ""
+        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+            return f"{frame.qual}.{name}"
+        return self._key(name)
+
     def _bind(self, target: cst.BaseExpression, receiver: Receiver | None) -> None:
         if receiver is None:
             return

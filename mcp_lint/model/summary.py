@@ -136,6 +136,10 @@ class FunctionSummary:
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
     # _fail(msg)` in another module is a failure returned as a success (MCP005).
     failure_builder: bool = False
+    # Catches exceptions, or runs code under a project context manager that may turn them into
+    # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
+    # what the framework receives of the tool's exceptions (MCP008).
+    intercepts: bool = False
 
 
 @dataclass
@@ -178,6 +182,9 @@ class ModuleSummary:
     mentions_framework: bool = False
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False
+    # Findings about a server's configuration, not about a function (MCP009): (the server's
+    # qualified name or "" for a function local, latent). Reported when that server has tools.
+    server_latent: list[tuple[str, Latent]] = field(default_factory=list)
     server_sites: list[ServerSite] = field(default_factory=list)
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None

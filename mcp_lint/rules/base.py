@@ -199,6 +199,11 @@ class Rule:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
 
+    def check_module(self, ctx: FileContext) -> Iterable[tuple[str, Latent]]:
+        """Findings about how the module configures a server, as (server key, latent); the link
+        step renders them when that server has tools (the RenderContext names them)."""
+        return ()
+
     # -- helpers for subclasses ----------------------------------------------------------
     def latent(
         self,

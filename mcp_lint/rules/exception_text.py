@@ -28,7 +28,7 @@ def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> boo
     return resolved in TOOL_ERROR_CLASSES or last_name(dotted(exc.func) or "") == "ToolError"
 
 
-def _project_call(call: cst.Call, ctx: FileContext) -> bool:
+def project_call(call: cst.Call, ctx: FileContext) -> bool:
     """A call to a function of the linted project (its own text sinks are checked there)."""
     name = dotted(call.func)
     if name is None:
@@ -58,7 +58,7 @@ def exception_text_in(
     """Exception text in `expr`, ignoring the exception object passed whole to a project helper
     (that helper's own page reports what it does with it); see find_exception_text for
     `through_locals`."""
-    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
+    if isinstance(expr, cst.Call) and project_call(expr, ctx):
         names = set(params) | ({handler.name} if handler and handler.name else set())
         for argument in expr.args:
             if isinstance(argument.value, cst.Name) and argument.value.value in names:
@@ -74,7 +74,7 @@ def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) 
     """Like exception_text_in, also where the exception object goes whole to a project helper
     deeper in the expression (`ToolError(describe(e))`): what the helper does with it is its
     own business (see MCP002's `handed-to-helper` markers)."""
-    if isinstance(expr, cst.Call) and _project_call(expr, ctx):
+    if isinstance(expr, cst.Call) and project_call(expr, ctx):
         for argument in expr.args:
             if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
                 continue
@@ -82,7 +82,7 @@ def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) 
             if found is not None:
                 return found
         return None
-    if not any(isinstance(n, cst.Call) and _project_call(n, ctx) for n in descendants(expr)):
+    if not any(isinstance(n, cst.Call) and project_call(n, ctx) for n in descendants(expr)):
         return find_exception_text(expr, handler)
     for child in expr.children:
         found = text_outside_helpers(child, handler, ctx)

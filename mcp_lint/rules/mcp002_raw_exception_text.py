@@ -38,7 +38,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.exception_text import (
-    _project_call,
+    project_call,
     exception_text_in,
     handler_classes,
     project_class,
@@ -366,7 +366,7 @@ async def get_forecast(city: str) -> str:
         for call in fn.calls:
             if call.callee is None or call.handler is None or not call.handler.within(handler):
                 continue
-            if not _project_call(call.node, ctx):
+            if not project_call(call.node, ctx):
                 continue  # getattr(e, ...), logger.error(e), library calls
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):

@@ -1,0 +1,225 @@
+"""MCP008 message-lost-under-masking: a tool relies on a plain exception's text reaching the model
+where the framework masks it (mcp >= 2.1 MCPServer, fastmcp with masking on)."""
+
+from __future__ import annotations
+
+import builtins
+import re
+from typing import Iterable
+
+import libcst as cst
+
+from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.facts import FunctionFacts, RaiseFact
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Delivery
+from mcp_lint.model.message_text import find_exception_text, literal_text
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import Latent
+from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, RenderContext, Rendered, Rule
+from mcp_lint.rules.common import is_protocol_error_class, raised_class
+from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
+from mcp_lint.rules.text import clip, vague_reason
+
+# -- Version facts: the framework rows (frameworks.py, from mcp-error-semantics.md §2a) say what
+# a plain exception becomes on each release, with or without the masking setting
+# (`Channel.unexpected_exception`): masked on mcp 2.1+ MCPServer and fastmcp 2.4.0, and on
+# fastmcp 2.5+ with mask_error_details=True; the masked text is the row's (checked in the wheels
+# of mcp 2.3.0 Tool.run and fastmcp 2.14.7 / 3.4.11 / 4.2.3).
+# Framework exception modules whose classes keep their text under masking (§2a: ToolError and
+# ResourceError on MCPServer; §8: fastmcp re-raises every FastMCPError unmasked).
+_DELIVERING_MODULES = ("fastmcp.exceptions.", "mcp.server.mcpserver.exceptions.", "mcp.server.fastmcp.exceptions.")
+
+# Classes that signal a programming error, not a failure the model could act on (a TypeError in
+# a tool's code is a wrong call or an unexpected value shape: the signature already typed the
+# arguments).
+_INTERNAL_CLASSES = frozenset(
+    {
+        "NotImplementedError",
+        "AssertionError",
+        "TypeError",
+        "StopIteration",
+        "StopAsyncIteration",
+        "SystemExit",
+        "KeyboardInterrupt",
+        "GeneratorExit",
+    }
+)
+# Wording of an internal error (an invariant, a bug, an upstream payload of the wrong shape):
+# text written for the developer, nothing the model's next call could change.
+_INTERNAL_TEXT = re.compile(
+    r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|unreachable|not\s+implemented|invariant|impossible"
+    r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
+    r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
+    r"|(?:response|result|payload|returned)\b[^.;:]{0,40}\b(?:is\s+not\s+an?|non-|invalid\s+(?:results|data|json)\b))",
+    re.IGNORECASE,
+)
+
+
+def delivered_class(qualified: str) -> bool:
+    """Does the framework deliver this class's text verbatim even when it masks other exceptions?"""
+    return qualified in FRAMEWORK_DOMAIN_ERRORS or qualified.startswith(_DELIVERING_MODULES)
+
+
+def _builtin_bases(name: str) -> tuple[str, ...]:
+    """`FileNotFoundError` -> (FileNotFoundError, OSError, Exception, BaseException): a caller's
+    `except OSError` keeps it from the framework too."""
+    cls = getattr(builtins, name, None)
+    if not isinstance(cls, type) or not issubclass(cls, BaseException):
+        return ()
+    return tuple(c.__name__ for c in cls.__mro__ if c is not object)
+
+
+def _message_text(fn: FunctionFacts, fact: RaiseFact, exc: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """The author-written message the raise sends, when it is one the model could act on."""
+    positional = [a for a in exc.args if a.keyword is None and not a.star]
+    if not positional:
+        return None
+    message = positional[0].value
+    value = fn.value_of(message)
+    text = literal_text(value)
+    if text is None:
+        return None
+    handler = fact.handler
+    while handler is not None:  # the clause the raise is in, then the clauses around it
+        if find_exception_text(value, handler) is not None:
+            return None  # a caught exception's text passed on: MCP002's business, not an author's message
+        handler = handler.parent
+    words = re.findall(r"[A-Za-z][\w'-]*", text.replace("{}", " "))
+    if len(words) < 2 or vague_reason(text) == "generic" or _INTERNAL_TEXT.search(text):
+        return None
+    return message, text
+
+
+class MessageLostUnderMasking(Rule):
+    code = "MCP008"
+    name = "message-lost-under-masking"
+
+    INVALID = (
+        Example(
+            """\
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("orders")
+
+@mcp.tool()
+def get_order(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise ValueError(f"Order {order_id} not found; call list_orders for valid ids")
+    return ORDERS[order_id]
+""",
+            flagged=(8,),
+            target="mcp>=2.1,<3",
+            fixed="""\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("orders")
+
+@mcp.tool()
+def get_order(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise ToolError(f"Order {order_id} not found; call list_orders for valid ids")
+    return ORDERS[order_id]
+""",
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("orders")
+
+@mcp.tool()
+def get_order(order_id: int) -> str:
+    if order_id not in ORDERS:
+        raise ToolError(f"Order {order_id} not found; call list_orders for valid ids")
+    return ORDERS[order_id]
+""",
+            target="mcp>=2.1,<3",
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if not isinstance(exc, cst.Call) or is_tool_error_raise(exc, ctx):
+                continue
+            resolved = raised_class(exc, ctx)
+            if resolved is None or is_protocol_error_class(resolved, dotted(exc.func)) or delivered_class(resolved):
+                continue  # ToolError, the framework's own classes, McpError (MCP001's)
+            cls = last_name(resolved)
+            if not cls[:1].isupper() or cls in _INTERNAL_CLASSES:
+                continue  # `raise make_error(...)`: a factory, judged where it builds the exception
+            if any(isinstance(m, cst.Call) and project_call(m, ctx) for m in fact.managers):
+                continue  # `with reported_to_model():` may turn it into a ToolError on its way out
+            bases = _builtin_bases(cls) if resolved == cls else ()
+            if any(fact.caught_here(name) for name in bases or (cls,)):
+                continue  # caught again in this function
+            found = _message_text(fn, fact, exc)
+            if found is None:
+                continue
+            message, text = found
+            data = {
+                "class": cls,
+                "text": clip(" ".join(text.replace("{}", "…").split()), 80),
+                # A project class is delivered like ToolError when it subclasses one: the linker
+                # fills in its ancestors ("want_ancestors") and drops it where a caller catches a base.
+                "class_qual": project_class(exc.func, ctx) or "",
+                "bases": ",".join(bases),
+                "want_ancestors": "1",
+                "fixable": "1" if len(exc.args) == 1 else "",
+            }
+            where = ctx.range(exc.func)
+            edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), PH_TOOL_ERROR)
+            yield self.latent(
+                ctx,
+                fact.node,
+                variant="raise",
+                reach="raise",
+                data=data,
+                fix_edits=(edit,) if data["fixable"] else (),
+            )
+
+    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+        newest = reach.framework.newest()  # what a fresh install gets, as MCP002 judges it
+        row = newest[1] if newest is not None else None
+        if row is None or reach.forwards_exception_text():
+            return None  # the text reaches the model (MCP002/MCP003 judge it there)
+        failure = row.unexpected_exception(reach.masked)
+        if failure.delivery is not Delivery.MASKED:
+            return None  # not masked either: a JSON-RPC error of a low-level server is no tool's message
+        ancestors = [a for a in latent.get("ancestors").split(",") if a]
+        if any(delivered_class(a) for a in ancestors[1:]):
+            return None  # a project subclass of ToolError (or another delivered class)
+        tool = reach.tools[0] if len(reach.tools) == 1 else "<tool>" if reach.tools else reach.function
+        seen = failure.seen_by_model(tool)
+        if reach.masked:
+            source = f" (from {reach.framework.pinned_by})" if reach.framework.pinned_by else ""
+            where = f"fastmcp{source} with mask_error_details=True"
+        else:
+            where = reach.framework.describe_exception_text_release()
+        cls = latent.get("class")
+        message = (
+            f"{reach.subject} raises {cls}('{latent.get('text')}') for the model to read, but on {where} the "
+            f"framework masks the text of every exception except ToolError: the model receives only \"{seen}\"; "
+            f"raise ToolError with the same text"
+        )
+        return Rendered(message, self._fix(latent, reach, cls))
+
+    def _fix(self, latent: Latent, reach: RenderContext, cls: str) -> FixSpec | None:
+        if not latent.get("fixable") or not latent.fix_edits:
+            return None
+        # In the tool handler itself only the framework receives the exception (the link step
+        # drops the fix where a caller's `except` would catch ToolError differently); a helper may
+        # also be called from code that catches its class.
+        applicability = Applicability.SAFE if reach.is_tool else Applicability.UNSAFE
+        return FixSpec(
+            applicability,
+            f"Raise {PH_TOOL_ERROR} instead of {cls}, with the same text",
+            latent.fix_edits,
+            ("ToolError",),
+            raises="ToolError",
+            replaces=cls,
+        )
