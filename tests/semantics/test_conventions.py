@@ -13,7 +13,7 @@ from .venvs import RELEASES, Release, release, split_requirement
 
 # The rules whose messages state what the client receives: each proves it with runnable examples.
 # MCP008/MCP009 join when their pages (another branch) are annotated (README.md).
-PROVEN = ("MCP001", "MCP005", "MCP006", "MCP007")
+PROVEN = ("MCP001", "MCP005", "MCP006", "MCP007", "MCP008", "MCP009")
 
 
 def test_call_option_forms() -> None:
