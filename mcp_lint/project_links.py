@@ -591,7 +591,7 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                context = {"return": context_return, "text": context_text}.get(latent.reach, context_raise)
+                context = {"return": context_return, "text": context_text}.get(latent.route, context_raise)
                 if latent.get("conds") and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
@@ -638,14 +638,14 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if not tools or rule is None:
                     continue
-                reach = RenderContext(
+                render_context = RenderContext(
                     function="",
                     tools=tuple(sorted(tools)),
                     is_tool=False,
                     framework=self.framework(Family.FASTMCP, None, summary.path),
                     kind="server",
                 )
-                rendered = rule.render(latent, reach)
+                rendered = rule.render(latent, render_context)
                 if rendered is None:
                     continue
                 out.append(
@@ -731,11 +731,11 @@ class Project:
             return False
         if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
-        if latent.reach == "tool":
+        if latent.route == "tool":
             return entry.is_tool
-        if latent.reach == "return":
+        if latent.route == "return":
             return entry.returns
-        if latent.reach == "text":
+        if latent.route == "text":
             # Text stored under an item the tools never take (`{"error": str(e), "rows": []}`
             # when the tool returns `r["rows"]`) does not reach the model.
             slot = latent.get("slot")
@@ -995,7 +995,7 @@ class _CarriedText:
                 if not self.project._applies(latent, entry):
                     continue
                 contexts = contexts or self.project._contexts(qual, entry)
-                context = contexts[1] if latent.reach in {"return", "text"} else contexts[0]
+                context = contexts[1] if latent.route in {"return", "text"} else contexts[0]
                 if rule.render(latent, context) is None:
                     continue
                 out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
@@ -1015,8 +1015,8 @@ class _CarriedText:
                 continue
             # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
             # value reaches the model whatever its callers do with it elsewhere.
-            if (marker.get("sent") and latent.reach in {"return", "text"}) or self.project._applies(replace(latent, param=-1), entry):
-                how = "returns" if latent.reach in {"return", "text"} else "raises"
+            if (marker.get("sent") and latent.route in {"return", "text"}) or self.project._applies(replace(latent, param=-1), entry):
+                how = "returns" if latent.route in {"return", "text"} else "raises"
                 return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
         return None
 

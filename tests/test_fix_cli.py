@@ -365,7 +365,7 @@ def test_a_file_that_does_not_parse_is_never_written(project: Path) -> None:
 def _rewrite_mcp005(content: Callable[[str], str]):
     """A replacement for MCP005's fix: the flagged return becomes ``content(message source)``."""
 
-    def fix(self, latent, reach):
+    def fix(self, latent, context):
         row, column, end_row, end_column = (int(part) for part in latent.get("stmt").split(":"))
         edit = Edit(Location(row, column), Location(end_row, end_column), content(latent.get("msg")))
         return FixSpec(Applicability.UNSAFE, "broken on purpose", (edit,))

@@ -492,7 +492,8 @@ def test_family_and_version_appear_in_the_message(setup: str, target: str | None
 def test_fastmcp_4_names_the_v1_constructor_crash() -> None:
     source = PROTOCOL_ERROR_V1 + 'from fastmcp import FastMCP\nmcp = FastMCP("x")\n@mcp.tool\ndef t(x):\n' + RAISE_IN_TOOL
     (message,) = messages(source, "MCP001", target="fastmcp>=4")
-    assert "McpError(ErrorData(...)) raises TypeError" in message
+    # fastmcp 4 runs on mcp 2.x, whose package has no McpError: the import itself fails.
+    assert "the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails" in message
 
 
 @pytest.mark.parametrize(

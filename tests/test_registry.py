@@ -131,10 +131,10 @@ class ToolReturnsNone(Rule):
     def check(self, fn, ctx):
         for ret in fn.returns:
             if isinstance(ret.node.value, cst.Name) and ret.node.value.value == "None":
-                yield self.latent(ctx, ret.node, variant="none", reach="return")
+                yield self.latent(ctx, ret.node, variant="none", route="return")
 
-    def render(self, latent, reach):
-        return Rendered(f"{reach.subject} returns None: the model cannot tell what happened")
+    def render(self, latent, context):
+        return Rendered(f"{context.subject} returns None: the model cannot tell what happened")
 '''
 
 DUMMY_PAGE = """\

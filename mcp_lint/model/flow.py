@@ -381,7 +381,7 @@ class ValueFlow:
                 for store in self.stores[longer]:
                     yield store, WHOLE if longer.count(".") == key.count(".") + 1 else ANY_PART
 
-    def reach(
+    def origins(
         self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
     ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
         """(id of each call whose result `expr` carries -> the mode it is carried in, the stores

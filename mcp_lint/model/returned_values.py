@@ -44,7 +44,7 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     slots: dict[int, str | None] = {}
     for ret in facts.returns:
         if ret.node.value is not None:
-            for call, mode in flow.reach(ret.node.value, ret.checked)[0].items():
+            for call, mode in flow.origins(ret.node.value, ret.checked)[0].items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
             for item, element in literal_items(ret.node.value):
                 # Only an element that is a call's value as it is, or a local holding one, is
@@ -53,7 +53,7 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
                 if isinstance(element, cst.Call):
                     found: Modes = {id(element): WHOLE}
                 elif isinstance(element, cst.Name):
-                    found = flow.reach(element, ret.checked)[0]
+                    found = flow.origins(element, ret.checked)[0]
                 else:
                     continue
                 for call, mode in found.items():
@@ -69,7 +69,7 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes
     for fact in facts.raises:
         exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
         if isinstance(exc, cst.Call) and _is_tool_error(exc, aliases):
-            for call, mode in flow.reach(fact.node.exc)[0].items():
+            for call, mode in flow.origins(fact.node.exc)[0].items():
                 raised[call] = merge_modes(raised[call], mode) if call in raised else mode
     return raised
 
@@ -120,7 +120,7 @@ def text_flows(facts: FunctionFacts, flow: ValueFlow) -> list[TextFlow]:
     sinks: list[tuple[ReturnFact | RaiseFact, cst.BaseExpression]] = [(r, r.node.value) for r in facts.returns if r.node.value is not None]
     sinks += [(r, r.node.exc) for r in facts.raises if r.node.exc is not None]
     for sink, value in sinks:
-        for store in flow.reach(value)[1]:
+        for store in flow.origins(value)[1]:
             text_flow = sources.get(id(store))
             if text_flow is not None:
                 text_flow.sinks.append(sink)

@@ -56,8 +56,8 @@ class CallEdge:
 class Latent:
     """A defect that is reported only if the function it is written in is reached from a tool.
 
-    `reach` says how: "tool" (only in a tool handler itself), "raise" (any function a tool calls:
-    exceptions propagate), "return" (functions whose return value the tool returns, as is or
+    `route` says how the defect travels to the model: "tool" (only in a tool handler itself),
+    "raise" (any function a tool calls: exceptions propagate), "return" (functions whose return value the tool returns, as is or
     wrapped) or "text" (functions whose return value, or a part of it, the tool returns: the
     text in it reaches the model).
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
@@ -67,7 +67,7 @@ class Latent:
     code: str
     variant: str
     data: tuple[tuple[str, str], ...]
-    reach: str
+    route: str
     location: Location
     end_location: Location
     statement: str

@@ -195,7 +195,7 @@ class Rule:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         raise NotImplementedError
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
 
@@ -211,7 +211,7 @@ class Rule:
         node: cst.CSTNode,
         *,
         variant: str,
-        reach: str,
+        route: str,
         statement: cst.CSTNode | None = None,
         data: dict[str, str] | None = None,
         fix_message: str = "",
@@ -225,7 +225,7 @@ class Rule:
         if branch:
             data.setdefault("branch", branch)  # `if name == "div":` in a low-level dispatcher
         raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
-        if reach == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
+        if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
             # The linker drops it where every caller on the way catches this class.
             data.setdefault("raises", last_name(dotted(raise_node.exc.func) or ""))
         where = ctx.range(node)
@@ -236,7 +236,7 @@ class Rule:
             code=self.code,
             variant=variant,
             data=tuple(sorted(data.items())),
-            reach=reach,
+            route=route,
             location=Location(where.start.line, where.start.column + 1),
             end_location=Location(where.end.line, where.end.column + 1),
             statement=text,

@@ -63,8 +63,8 @@ def lowlevel_result_supported(framework: FrameworkContext) -> bool:
     return framework.every(lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
 
 
-def toolerror_available(reach: RenderContext) -> bool:
-    return reach.framework.family in TOOL_ERROR_IMPORT
+def toolerror_available(context: RenderContext) -> bool:
+    return context.framework.family in TOOL_ERROR_IMPORT
 
 
 def is_protocol_error_class(name: str | None, raw: str | None) -> bool:

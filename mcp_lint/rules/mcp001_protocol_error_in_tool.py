@@ -229,7 +229,7 @@ def note(note_id: str) -> str:
                 # Raised while handling `except ... as e`: the new raise chains it (`from e`).
                 "cause": f" from {fact.handler.name}" if fact.node.cause is None and fact.handler is not None and fact.handler.name else "",
             }
-            yield self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
+            yield self.latent(ctx, fact.node, variant="raise", route="raise", data=data)
         for ret in fn.returns:
             value = ret.node.value
             if isinstance(value, cst.Call) and (
@@ -250,10 +250,10 @@ def note(note_id: str) -> str:
                     "stmt": encode_range(ctx, ret.node),
                     "unknown_tool": "1" if unknown_tool else "",
                 }
-                yield self.latent(ctx, ret.node, variant="return", reach="return", data=data)
+                yield self.latent(ctx, ret.node, variant="return", route="return", data=data)
             elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
                 data = {"class": "a JSON-RPC error object", "api": "dict", "code": "", "what": "a failure of its own execution", "msg": "", "stmt": encode_range(ctx, ret.node), "unknown_tool": ""}
-                yield self.latent(ctx, ret.node, variant="dict", reach="return", data=data)
+                yield self.latent(ctx, ret.node, variant="dict", route="return", data=data)
 
     def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
         """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
@@ -292,17 +292,17 @@ def note(note_id: str) -> str:
                 "unknown_tool": "1" if (text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions) else "",
             }
         )
-        return self.latent(ctx, fact.node, variant="raise", reach="raise", data=data)
+        return self.latent(ctx, fact.node, variant="raise", route="raise", data=data)
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        if latent.get("unknown_tool") and (reach.lowlevel or not reach.is_tool):
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.get("unknown_tool") and (context.lowlevel or not context.is_tool):
             return None  # the unknown-tool branch of a low-level dispatcher is the spec's example
-        tool = reach.tools[0] if reach.tools else reach.function
+        tool = context.tools[0] if context.tools else context.function
         cls = latent.get("class")
         what = latent.get("what")
-        fam = reach.framework
+        fam = context.framework
         if latent.variant == "raise":
-            if reach.kind == "raw-dispatch":
+            if context.kind == "raw-dispatch":
                 phrase = (
                     "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
                     "error and the model never sees it"
@@ -320,15 +320,15 @@ def note(note_id: str) -> str:
         else:
             phrase = "the client gets a JSON-RPC error and the model never sees it"
             verb = "returns"
-        instead = "raise ToolError instead" if not reach.lowlevel else "return CallToolResult(isError=True) instead"
-        message = f"{reach.subject} {verb} {cls} for {what}: {phrase}; {instead}"
-        return Rendered(message, self._fix(latent, reach))
+        instead = "raise ToolError instead" if not context.lowlevel else "return CallToolResult(isError=True) instead"
+        message = f"{context.subject} {verb} {cls} for {what}: {phrase}; {instead}"
+        return Rendered(message, self._fix(latent, context))
 
-    def _fix(self, latent: Latent, reach: RenderContext):
+    def _fix(self, latent: Latent, context: RenderContext):
         msg = latent.get("msg")
         if not msg:
             return None
-        if toolerror_available(reach) and latent.variant == "raise":
+        if toolerror_available(context) and latent.variant == "raise":
             if latent.get("raise_caught"):
                 return None
             start, end = decode_range(latent.get("exc"))
@@ -336,7 +336,7 @@ def note(note_id: str) -> str:
             return FixSpec(
                 Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=latent.get("class")
             )
-        if reach.lowlevel and lowlevel_result_supported(reach.framework) and latent.variant in {"raise", "return"}:
+        if context.lowlevel and lowlevel_result_supported(context.framework) and latent.variant in {"raise", "return"}:
             start, end = decode_range(latent.get("stmt"))
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(

@@ -335,7 +335,7 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
-                yield self.latent(ctx, value, variant=f"{variant}-body", reach="raise" if variant.startswith("raise") else "text", statement=node, data=data)
+                yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
@@ -348,7 +348,7 @@ async def get_forecast(city: str) -> str:
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
-                yield self.latent(ctx, value, variant=f"{variant}-param", reach="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
+                yield self.latent(ctx, value, variant=f"{variant}-param", route="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
@@ -379,7 +379,7 @@ async def get_forecast(city: str) -> str:
                         "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
                         "sent": "1" if id(call.node) in sent else "",
                     }
-                    yield self.latent(ctx, call.node, variant="handed-to-helper", reach="raise", data=data, param=index)
+                    yield self.latent(ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index)
 
     def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
         """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
@@ -442,7 +442,7 @@ async def get_forecast(city: str) -> str:
             ctx,
             value,
             variant=variant,
-            reach="raise" if variant.startswith("raise") else "text",
+            route="raise" if variant.startswith("raise") else "text",
             statement=statement,
             data=data,
             fix_message=fix.description if fix else "",
@@ -518,7 +518,7 @@ async def get_forecast(city: str) -> str:
             ctx,
             built if built is not None else value,
             variant=variant,
-            reach="raise" if variant.startswith("raise") else "text",
+            route="raise" if variant.startswith("raise") else "text",
             statement=built if built is not None else node,
             data=data,
             fix_message=fix.description if fix else "",
@@ -527,14 +527,14 @@ async def get_forecast(city: str) -> str:
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         variant = latent.variant
-        if latent.get("tool_args_only") and reach.is_tool:
+        if latent.get("tool_args_only") and context.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
         passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
-        if variant.startswith("raise-other") and not passed_on and not reach.forwards_exception_text():
+        if variant.startswith("raise-other") and not passed_on and not context.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
-        if variant.startswith("raise-protocol") and reach.protocol_error_masked():
+        if variant.startswith("raise-protocol") and context.protocol_error_masked():
             return None  # the framework replaces a protocol error's message with a generic text
         if latent.get("traceback"):
             what = "a traceback"
@@ -559,18 +559,18 @@ async def get_forecast(city: str) -> str:
         elif variant.startswith("raise-protocol"):
             verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
         elif variant.startswith("raise-other"):
-            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {reach.framework.describe_exception_text_release()} forwards to the model"
+            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {context.framework.describe_exception_text_release()} forwards to the model"
         elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
             verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
         else:
             verb = f"puts {what} into ToolError, which the model reads verbatim"
         message = (
-            f"{reach.subject} {verb}: raw library text the model cannot act on; "
+            f"{context.subject} {verb}: raw library text the model cannot act on; "
             "log the exception and say which operation failed and what the next call can change"
         )
-        fix = latent_fix(latent) if toolerror_available(reach) or variant == "raise-other" else None
+        fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
-            fix = _naming_the_tool(fix, reach)
+            fix = _naming_the_tool(fix, context)
         if fix is not None and not latent.get("status_kept"):
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
@@ -578,10 +578,10 @@ async def get_forecast(city: str) -> str:
         return Rendered(message, fix)
 
 
-def _naming_the_tool(fix: FixSpec, reach: RenderContext) -> FixSpec | None:
+def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
     """The fix with what failed said in the words of the one tool the failure reaches; None when
     several tools reach it (a shared helper's message cannot name one) or the name says nothing."""
-    tools = set(reach.tools) or ({reach.function} if reach.is_tool else set())
+    tools = set(context.tools) or ({context.function} if context.is_tool else set())
     sentence = failure_words.tool_sentence(tools.pop()) if len(tools) == 1 else None
     if sentence is None:
         return None

@@ -91,7 +91,7 @@ def refund(invoice_id: str, amount: float) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for node, message, handler, reach in self._messages(fn, ctx):
+        for node, message, handler, route in self._messages(fn, ctx):
             judged = _judged_text(fn.value_of(message), handler)
             if judged is None:
                 continue
@@ -114,8 +114,8 @@ def refund(invoice_id: str, amount: float) -> str:
             yield self.latent(
                 ctx,
                 message,
-                variant=f"{reason}-other" if reach == "raise-other" else reason,
-                reach="raise" if reach.startswith("raise") else reach,
+                variant=f"{reason}-other" if route == "raise-other" else reason,
+                route="raise" if route.startswith("raise") else route,
                 statement=node,
                 data={"text": clip(display, 80)},
                 fix_message=f"Name what failed, what was observed, what the next call can change and when to stop, e.g. {template}",
@@ -148,15 +148,15 @@ def refund(invoice_id: str, amount: float) -> str:
             if found is not None:
                 yield ret.node, found, ret.handler, "return"
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         text = latent.get("text")
-        if latent.variant.endswith("-other") and not reach.forwards_exception_text():
+        if latent.variant.endswith("-other") and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
-        subject = reach.subject
+        subject = context.subject
         forwarded = ""
         if latent.variant.endswith("-other"):
-            labels = reach.framework.labels()
-            source = f", from {reach.framework.pinned_by}" if reach.framework.pinned_by else ""
+            labels = context.framework.labels()
+            source = f", from {context.framework.pinned_by}" if context.framework.pinned_by else ""
             forwarded = f" (a plain exception, whose text reaches the model on {labels}{source})"
         if latent.variant.startswith("retry"):
             message = (

@@ -1068,7 +1068,7 @@ def set_stock(sku: str, quantity: int) -> str:
             ctx,
             node,
             variant="move" if applicability is Applicability.UNSAFE else "manual",
-            reach="reached",  # in a tool or any helper a tool calls: the call is rejected either way
+            route="reached",  # in a tool or any helper a tool calls: the call is rejected either way
             statement=statement,
             data=data,
             fix_message="Move the check above the first mutation"
@@ -1120,8 +1120,8 @@ def set_stock(sku: str, quantity: int) -> str:
         )
         return (Applicability.UNSAFE if safe else Applicability.DISPLAY_ONLY), edits
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        effect = reach.callee_effect
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        effect = context.callee_effect
         earlier = [c for c in latent.get("earlier").split("\x1f") if c]
         if earlier and (effect is None or any(effect("mutates", c) for c in earlier)):
             return None  # a helper called before it mutates: that call is the finding
@@ -1146,7 +1146,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         first = latent.get("checks").split("\x1f")[0]
         message = (
-            f"{reach.subject} {what} here, then rejects the call at line {row}: the model sees a failure but the "
+            f"{context.subject} {what} here, then rejects the call at line {row}: the model sees a failure but the "
             "change stays applied, and a retry applies it twice; check before mutating"
         )
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None

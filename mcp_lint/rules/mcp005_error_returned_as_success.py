@@ -265,10 +265,10 @@ def check_health() -> dict:
                 label = _error_label(ctx, message)
                 if label is not None:
                     data["label"], data["label_text"] = label
-            yield self.latent(ctx, ret.node, variant=kind, reach="return", data=data)
+            yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        names = (reach.function, *reach.tools)
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        names = (context.function, *context.tools)
         if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
@@ -284,31 +284,31 @@ def check_health() -> dict:
             "exception": f"the text of the caught exception '{what}'",
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
-        if reach.lowlevel and not lowlevel_result_supported(reach.framework):
-            since = first_release_where(reach.framework.family, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
+        if context.lowlevel and not lowlevel_result_supported(context.framework):
+            since = first_release_where(context.framework.family, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
             instead = (
                 "raise an exception with the message instead (the low-level Server turns it into isError: true; "
                 f"returning CallToolResult(isError=True) works only from mcp {since})"
             )
-        elif reach.lowlevel:
+        elif context.lowlevel:
             instead = "return CallToolResult(..., isError=True) instead"
-        elif reach.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
+        elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
             instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
             instead = "raise ToolError instead"
-        message = f"{reach.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
-        return Rendered(message, self._fix(latent, reach))
+        message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
+        return Rendered(message, self._fix(latent, context))
 
-    def _fix(self, latent: Latent, reach: RenderContext) -> FixSpec | None:
+    def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
         if not msg:
             return None
         start, end = decode_range(latent.get("stmt"))
         cause = latent.get("cause")
-        if toolerror_available(reach) and not latent.get("raise_caught"):
+        if toolerror_available(context) and not latent.get("raise_caught"):
             spec = self._toolerror_fix(latent, start, end, msg, cause)
             return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")))
-        if reach.lowlevel and lowlevel_result_supported(reach.framework):
+        if context.lowlevel and lowlevel_result_supported(context.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
         return None

@@ -222,7 +222,7 @@ def cancel_order(order_id: int) -> ToolResult:
                 continue
             origin = _v1_protocol_error(exc, ctx)
             if origin is not None:
-                yield self.latent(ctx, fact.node, variant="v1-constructor", reach="raise", data={"origin": origin})
+                yield self.latent(ctx, fact.node, variant="v1-constructor", route="raise", data={"origin": origin})
 
     def _result(self, fn: FunctionFacts, ctx: FileContext, statement: cst.Return, call: cst.Call) -> Latent | None:
         if _is_class(call, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
@@ -247,15 +247,15 @@ def cancel_order(order_id: int) -> ToolResult:
             "annotation": _output_schema_annotation(fn, ctx),
             "structured": "1" if _keyword(call, "structuredContent") or _keyword(call, "structured_content") else "",
         }
-        return self.latent(ctx, statement, variant=variant, reach="return", data=data)
+        return self.latent(ctx, statement, variant=variant, route="return", data=data)
 
     # -- rendering ------------------------------------------------------------------------
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        framework = reach.framework
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        framework = context.framework
         if not framework.versions or framework.family is Family.UNKNOWN:
             return None  # nothing holds on every release of an unknown framework
-        tool = reach.tools[0] if reach.tools else reach.function
-        outcomes = [(release, self._outcome(latent, reach, release, tool)) for release in framework.versions]
+        tool = context.tools[0] if context.tools else context.function
+        outcomes = [(release, self._outcome(latent, context, release, tool)) for release in framework.versions]
         if any(outcome is None for _, outcome in outcomes):
             return None  # report only what holds on every release the project may run on
         what = self._what(latent)
@@ -265,8 +265,8 @@ def cancel_order(order_id: int) -> ToolResult:
             groups.setdefault(outcome, []).append(release)
         parts = [f"on {_releases(framework, releases, len(groups) == 1)} {outcome}" for outcome, releases in groups.items()]
         verb = "raises" if latent.variant == "v1-constructor" else "returns"
-        message = f"{reach.subject} {verb} {what}: {'; '.join(parts)}; {self._instead(latent, reach)}"
-        return Rendered(message, self._fix(latent, reach))
+        message = f"{context.subject} {verb} {what}: {'; '.join(parts)}; {self._instead(latent, context)}"
+        return Rendered(message, self._fix(latent, context))
 
     @staticmethod
     def _what(latent: Latent) -> str:
@@ -276,15 +276,15 @@ def cancel_order(order_id: int) -> ToolResult:
         return f"{latent.get('class')}(..., {keyword}=True)"
 
     @staticmethod
-    def _outcome(latent: Latent, reach: RenderContext, release: str, tool: str) -> str | None:
+    def _outcome(latent: Latent, context: RenderContext, release: str, tool: str) -> str | None:
         """What the client receives on `release`, or None when the error result works there."""
-        family = reach.framework.family
+        family = context.framework.family
         row = channel(family, release)
         if row is None:
             return None
         variant = latent.variant
         if variant in {"camel", "snake", "misspelled"}:
-            return _call_tool_result_outcome(latent, reach, row, tool)
+            return _call_tool_result_outcome(latent, context, row, tool)
         if variant == "toolresult-flag":
             if row.error_result(ResultShape.TOOL_RESULT) is ResultOutcome.TYPE_ERROR:
                 return f"ToolResult takes no is_error before fastmcp 3.4: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
@@ -303,8 +303,8 @@ def cancel_order(order_id: int) -> ToolResult:
         return None
 
     @staticmethod
-    def _instead(latent: Latent, reach: RenderContext) -> str:
-        family = reach.framework.family
+    def _instead(latent: Latent, context: RenderContext) -> str:
+        family = context.framework.family
         if latent.variant == "v1-constructor":
             return "raise ToolError with the message instead (MCPError(code, message) only for a real protocol error)"
         if latent.variant == "toolresult-misspelled":
@@ -317,15 +317,15 @@ def cancel_order(order_id: int) -> ToolResult:
             return "pass isError=True (works on mcp >= 1.19 and 2.x) or raise ToolError instead"
         return "raise ToolError with the message instead, or annotate the tool '-> CallToolResult' (mcp >= 1.19)"
 
-    def _fix(self, latent: Latent, reach: RenderContext) -> FixSpec | None:
+    def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         """Spell the flag the way every candidate release reads it: `isError=` on CallToolResult
         where it works, `is_error=` on fastmcp >= 3.4's ToolResult."""
         if latent.variant in {"snake", "misspelled"}:
             replacement = "isError"
-            works = all(self._outcome(_as(latent, "camel"), reach, r, "") is None for r in reach.framework.versions)
+            works = all(self._outcome(_as(latent, "camel"), context, r, "") is None for r in context.framework.versions)
         elif latent.variant == "toolresult-misspelled":
             replacement = "is_error"
-            works = all(self._outcome(_as(latent, "toolresult-flag"), reach, r, "") is None for r in reach.framework.versions)
+            works = all(self._outcome(_as(latent, "toolresult-flag"), context, r, "") is None for r in context.framework.versions)
         else:
             return None
         if not works:
@@ -344,15 +344,15 @@ _SERIALIZED = "it is JSON-serialized into a text block and the wire says isError
 _ITERATED = "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text instead of your message"
 
 
-def _call_tool_result_outcome(latent: Latent, reach: RenderContext, row: Channel, tool: str) -> str | None:
+def _call_tool_result_outcome(latent: Latent, context: RenderContext, row: Channel, tool: str) -> str | None:
     """CallToolResult(isError=True / is_error=True / a misspelled flag) on one row."""
     variant = latent.variant
     annotation = latent.get("annotation")
-    structured = reach.is_tool and bool(annotation) and not latent.get("structured")
+    structured = context.is_tool and bool(annotation) and not latent.get("structured")
     shape = ResultShape.CALL_TOOL_RESULT_SNAKE if variant == "snake" else ResultShape.CALL_TOOL_RESULT
     outcome = row.error_result(shape, structured_return=structured)
     if outcome is ResultOutcome.SERIALIZED:
-        if not reach.is_tool and row.structured_error_result is ResultOutcome.OUTPUT_VALIDATED:
+        if not context.is_tool and row.structured_error_result is ResultOutcome.OUTPUT_VALIDATED:
             return "it is not passed through: serialized into text (isError: false), or replaced by an output-validation error when the tool's return annotation has a schema"
         return _SERIALIZED
     if outcome is ResultOutcome.INVALID:

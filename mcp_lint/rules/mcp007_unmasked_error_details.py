@@ -272,12 +272,12 @@ async def forecast(city: str) -> str:
             if _on_untyped_parameter(call, fn):
                 continue  # `db.query(sql)` on a parameter: whatever the caller passes decides
             data = {"call": dotted(call.node.func) or last_name(call.callee or ""), "callee": call.callee or ""}
-            yield self.latent(ctx, call.node, variant="io", reach="tool", data=data)
+            yield self.latent(ctx, call.node, variant="io", route="tool", data=data)
             marked += 1
             if marked == _MARKERS:
                 return
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         return None  # a marker: findings are made per server (server_findings)
 
     def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:

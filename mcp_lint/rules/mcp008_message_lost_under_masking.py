@@ -177,44 +177,44 @@ def get_order(order_id: int) -> str:
                 ctx,
                 fact.node,
                 variant="raise",
-                reach="raise",
+                route="raise",
                 data=data,
                 fix_edits=(edit,) if data["fixable"] else (),
             )
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        newest = reach.framework.newest()  # what a fresh install gets, as MCP002 judges it
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        newest = context.framework.newest()  # what a fresh install gets, as MCP002 judges it
         row = newest[1] if newest is not None else None
-        if row is None or reach.forwards_exception_text():
+        if row is None or context.forwards_exception_text():
             return None  # the text reaches the model (MCP002/MCP003 judge it there)
-        failure = row.unexpected_exception(reach.masked)
+        failure = row.unexpected_exception(context.masked)
         if failure.delivery is not Delivery.MASKED:
             return None  # not masked either: a JSON-RPC error of a low-level server is no tool's message
         ancestors = [a for a in latent.get("ancestors").split(",") if a]
         if any(delivered_class(a) for a in ancestors[1:]):
             return None  # a project subclass of ToolError (or another delivered class)
-        tool = reach.tools[0] if len(reach.tools) == 1 else "<tool>" if reach.tools else reach.function
+        tool = context.tools[0] if len(context.tools) == 1 else "<tool>" if context.tools else context.function
         seen = failure.seen_by_model(tool)
-        if reach.masked:
-            source = f" (from {reach.framework.pinned_by})" if reach.framework.pinned_by else ""
+        if context.masked:
+            source = f" (from {context.framework.pinned_by})" if context.framework.pinned_by else ""
             where = f"fastmcp{source} with mask_error_details=True"
         else:
-            where = reach.framework.describe_exception_text_release()
+            where = context.framework.describe_exception_text_release()
         cls = latent.get("class")
         message = (
-            f"{reach.subject} raises {cls}('{latent.get('text')}') for the model to read, but on {where} the "
+            f"{context.subject} raises {cls}('{latent.get('text')}') for the model to read, but on {where} the "
             f"framework masks the text of every exception except ToolError: the model receives only \"{seen}\"; "
             f"raise ToolError with the same text"
         )
-        return Rendered(message, self._fix(latent, reach, cls))
+        return Rendered(message, self._fix(latent, context, cls))
 
-    def _fix(self, latent: Latent, reach: RenderContext, cls: str) -> FixSpec | None:
+    def _fix(self, latent: Latent, context: RenderContext, cls: str) -> FixSpec | None:
         if not latent.get("fixable") or not latent.fix_edits:
             return None
         # In the tool handler itself only the framework receives the exception (the link step
         # drops the fix where a caller's `except` would catch ToolError differently); a helper may
         # also be called from code that catches its class.
-        applicability = Applicability.SAFE if reach.is_tool else Applicability.UNSAFE
+        applicability = Applicability.SAFE if context.is_tool else Applicability.UNSAFE
         return FixSpec(
             applicability,
             f"Raise {PH_TOOL_ERROR} instead of {cls}, with the same text",

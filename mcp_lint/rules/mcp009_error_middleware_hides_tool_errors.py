@@ -127,7 +127,7 @@ def get_order(order_id: int) -> str:
                 ctx,
                 site.call,
                 variant="explicit" if argument is not None else "default",
-                reach="tool",
+                route="tool",
                 data={"form": site.form},
                 fix_edits=(self._edit(ctx, site.call, argument),),
             )
@@ -147,8 +147,8 @@ def get_order(order_id: int) -> str:
         at = Location(end.line, end.column)
         return Edit(at, at, "transform_errors=False")
 
-    def render(self, latent: Latent, reach: RenderContext) -> Rendered | None:
-        framework = reach.framework
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        framework = context.framework
         effects = _effects(framework)
         switch = "transform_errors=True" if latent.variant == "explicit" else "transform_errors is on by default"
         source = f" (from {framework.pinned_by})" if framework.pinned_by else ""
@@ -168,7 +168,7 @@ def get_order(order_id: int) -> str:
             assumed = f"both allowed by {framework.pinned_by}" if framework.pinned_by else "version not pinned, both assumed"
             what = f"on fastmcp 4.x {protocol}; on fastmcp 2.x/3.x {prefixed} ({assumed})"
         message = (
-            f"ErrorHandlingMiddleware ({switch}) on the server of {format_tools(reach.tools)}: {what}; "
+            f"ErrorHandlingMiddleware ({switch}) on the server of {format_tools(context.tools)}: {what}; "
             "pass transform_errors=False, or remove the middleware"
         )
         fix = FixSpec(Applicability.UNSAFE, "Pass transform_errors=False", latent.fix_edits)
