@@ -98,7 +98,7 @@ class Project:
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
-        # Tools whose decorator wraps them in a `try` or a project context manager (reach()):
+        # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
         for summary in summaries:
@@ -663,7 +663,7 @@ class Project:
                 )
         return out
 
-    def _with_ancestors(self, latent: Latent, entry: _Reach) -> Latent | None:
+    def _with_ancestors(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """A raise of a class the rule wants judged by its bases: None where every tool's
         decorator intercepts exceptions, or every caller on the way catches the class or one of its bases (`except OSError` around a helper raising
         FileNotFoundError, `except AppError` around one raising its subclass), else the latent
