@@ -601,19 +601,8 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                out.append(
-                    Finding(
-                        code=latent.code,
-                        message=rendered.message,
-                        filename=summary.path,
-                        location=latent.location,
-                        end_location=latent.end_location,
-                        fix=self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None,
-                        context=fn.name,
-                        statement=latent.statement,
-                        statement_rows=latent.rows,
-                    )
-                )
+                fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
+                out.append(_finding(latent, rendered.message, summary.path, fix, fn.name))
         if any(summary.server_sites for summary in self.summaries):
             from mcp_lint.rules.mcp007_unmasked_error_details import server_findings
 
@@ -648,19 +637,7 @@ class Project:
                 rendered = rule.render(latent, render_context)
                 if rendered is None:
                     continue
-                out.append(
-                    Finding(
-                        code=latent.code,
-                        message=rendered.message,
-                        filename=summary.path,
-                        location=latent.location,
-                        end_location=latent.end_location,
-                        fix=self._fix(rendered.fix, summary, Family.FASTMCP),
-                        context="",
-                        statement=latent.statement,
-                        statement_rows=latent.rows,
-                    )
-                )
+                out.append(_finding(latent, rendered.message, summary.path, self._fix(rendered.fix, summary, Family.FASTMCP), ""))
         return out
 
     def _with_ancestors(self, latent: Latent, entry: ToolPaths) -> Latent | None:
@@ -802,6 +779,22 @@ def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     """Has every way of reaching the function already left on one of the latent's branch conditions?"""
     conds = set(latent.get("conds").split("\n"))
     return bool(ways) and all(excluded & conds for excluded in ways)
+
+
+def _finding(latent: Latent, message: str, filename: str, fix: Fix | None, context: str) -> Finding:
+    """The finding a rendered latent defect becomes: where and what the latent recorded, the
+    message and fix rendered for this project."""
+    return Finding(
+        code=latent.code,
+        message=message,
+        filename=filename,
+        location=latent.location,
+        end_location=latent.end_location,
+        fix=fix,
+        context=context,
+        statement=latent.statement,
+        statement_rows=latent.rows,
+    )
 
 
 def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
