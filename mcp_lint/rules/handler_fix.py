@@ -365,17 +365,42 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
     """Would `raise <raised>(...)` written at `sink` be caught by a `try` of the function around
     it (`except Exception:` after the checks of a tool)? Then turning a return into that raise
     would hand the message to the handler instead of the client: the fix must not."""
-    where = ctx.range(sink)
     seen: set[int] = set()
     for handler in fn.handlers:
         node = handler.try_node
         if id(node) in seen or not isinstance(node, cst.Try):
             continue
         seen.add(id(node))
-        body = ctx.range(node.body)
-        if body.start.line <= where.start.line and where.end.line <= body.end.line:
-            if catches(try_guard(node, _clauses(fn, node)), raised):
+        if _holds(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), raised):
+            return True
+    return False
+
+
+def _holds(block: cst.BaseSuite, statement: cst.CSTNode) -> bool:
+    """Whether the statement `statement` (a return, a raise) lies in `block`, at any depth.
+
+    Read from the tree's statements, never their expressions, and not from positions: the range
+    of a `try` body costs generating the code of the whole `try`, about ten times this walk."""
+    stack: list[cst.CSTNode] = [block]
+    while stack:
+        node = stack.pop()
+        if node is statement:
+            return True
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            if any(small is statement for small in node.body):
                 return True
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, (list, tuple)):
+            stack.extend(body)  # a block's statements
+        elif body is not None:
+            stack.append(body)  # a compound statement's block
+        for field in ("orelse", "finalbody"):
+            branch = getattr(node, field, None)
+            if branch is not None:
+                stack.append(branch)
+        stack.extend(getattr(node, "handlers", ()))
+        stack.extend(getattr(node, "cases", ()))
     return False
 
 
@@ -389,7 +414,6 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
     function: (row of the first `except` that would catch it, its indent, its body's indent) for
     each `try` around the sink. None when the raise escapes anyway, or cannot be let through
     (a `try/except*`, or a handler on a line it shares)."""
-    where = ctx.range(sink)
     seen: set[int] = set()
     inserts: list[tuple[int, str, str]] = []
     for handler in fn.handlers:
@@ -397,8 +421,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
         if id(node) in seen:
             continue
         seen.add(id(node))
-        body = ctx.range(node.body)
-        if not (body.start.line <= where.start.line and where.end.line <= body.end.line):
+        if not _holds(node.body, sink):
             continue
         if not isinstance(node, cst.Try):
             return None
