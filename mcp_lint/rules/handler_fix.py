@@ -371,17 +371,19 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
         if id(node) in seen or not isinstance(node, cst.Try):
             continue
         seen.add(id(node))
-        if _holds(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), raised):
+        if lies_within(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), raised):
             return True
     return False
 
 
-def _holds(block: cst.BaseSuite, statement: cst.CSTNode) -> bool:
-    """Whether the statement `statement` (a return, a raise) lies in `block`, at any depth.
-
-    Read from the tree's statements, never their expressions, and not from positions: the range
-    of a `try` body costs generating the code of the whole `try`, about ten times this walk."""
-    stack: list[cst.CSTNode] = [block]
+def lies_within(outer: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """Whether `statement` (a return, a raise) lies in `outer` (a block, an `except` clause), at
+    any depth: what comparing their ranges tells, without asking for ranges. The range of a `try`
+    body or an `except` clause costs generating its whole code, about ten times this walk, which
+    reads statements only, never their expressions (where no statement can be)."""
+    if not isinstance(statement, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+        return any(node is statement for node in descendants(outer))
+    stack: list[cst.CSTNode] = [outer]
     while stack:
         node = stack.pop()
         if node is statement:
@@ -421,7 +423,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if not _holds(node.body, sink):
+        if not lies_within(node.body, sink):
             continue
         if not isinstance(node, cst.Try):
             return None
