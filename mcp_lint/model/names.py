@@ -27,7 +27,7 @@ def dotted(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-_NAME, _ATTRIBUTE = cst.Name, cst.Attribute
+_NAME, _ATTRIBUTE, _AWAIT = cst.Name, cst.Attribute, cst.Await
 
 
 def module_dotted(node: cst.BaseExpression | None) -> str:
@@ -38,7 +38,7 @@ def module_dotted(node: cst.BaseExpression | None) -> str:
 
 def unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
     """The awaited expression: `await client.get()` -> `client.get()`."""
-    while isinstance(expr, cst.Await):
+    while type(expr) is _AWAIT:  # exact type, as in `dotted`: Await has no subclasses
         expr = expr.expression
     return expr
 

@@ -509,10 +509,13 @@ def _scan_layout(
     """function_layout's recursion. A module-level function, not a closure: a closure that calls
     itself is a reference cycle, and this one held the whole tree, which then waited for the
     cyclic collector (a full collection walking every node) instead of being freed at once."""
-    if isinstance(statement, cst.FunctionDef):
+    kind = type(statement)  # exact types: isinstance against libcst's ABC-based classes is slow
+    if kind is cst.SimpleStatementLine:
+        return  # most statements: a line of small statements holds no def
+    if kind is cst.FunctionDef:
         out[id(statement)] = (index, len(out), indents)  # every def is recorded: len(out) is its rank
     body = getattr(statement, "body", None)
-    if isinstance(body, cst.IndentedBlock):
+    if type(body) is cst.IndentedBlock:
         inner_indents = (*indents, body.indent if body.indent is not None else default_indent)
         for inner in body.body:
             _scan_layout(inner, index, inner_indents, default_indent, out)
@@ -522,7 +525,7 @@ def _scan_layout(
             _scan_layout(branch, index, indents, default_indent, out)
     for handler in getattr(statement, "handlers", ()) or ():
         _scan_layout(handler, index, indents, default_indent, out)
-    if isinstance(statement, cst.Match):  # cases sit one indent deeper than `match`
+    if kind is cst.Match:  # cases sit one indent deeper than `match`
         case_indents = (*indents, statement.indent if statement.indent is not None else default_indent)
         for case in statement.cases:
             _scan_layout(case, index, case_indents, default_indent, out)

@@ -306,16 +306,17 @@ def _name_reads(node: cst.CSTNode) -> Iterator[cst.Name]:
     """Names read in `node`: not attribute names, keyword names or assignment targets."""
     skip: set[int] = set()
     for child in descendants(node, into_scopes=False):
-        if isinstance(child, cst.Attribute):
+        kind = type(child)  # exact types (no subclasses): isinstance against libcst's ABCs is slow
+        if kind is cst.Attribute:
             skip.add(id(child.attr))
-        elif isinstance(child, cst.Arg) and child.keyword is not None:
+        elif kind is cst.Arg and child.keyword is not None:
             skip.add(id(child.keyword))
-        elif isinstance(child, cst.AssignTarget):
-            if isinstance(child.target, cst.Name):
+        elif kind is cst.AssignTarget:
+            if type(child.target) is cst.Name:
                 skip.add(id(child.target))
-        elif isinstance(child, cst.AnnAssign) and isinstance(child.target, cst.Name):
+        elif kind is cst.AnnAssign and type(child.target) is cst.Name:
             skip.add(id(child.target))
-        elif isinstance(child, cst.Name) and id(child) not in skip:
+        elif kind is cst.Name and id(child) not in skip:
             yield child
 
 
