@@ -377,6 +377,10 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
     return False
 
 
+# Blocks of small statements (exact types, tested per statement: libcst's ABC isinstance is slow).
+_STATEMENT_LINES = frozenset({cst.SimpleStatementLine, cst.SimpleStatementSuite})
+
+
 def lies_within(outer: cst.CSTNode, statement: cst.CSTNode) -> bool:
     """Whether `statement` (a return, a raise) lies in `outer` (a block, an `except` clause), at
     any depth: what comparing their ranges tells, without asking for ranges. The range of a `try`
@@ -389,7 +393,7 @@ def lies_within(outer: cst.CSTNode, statement: cst.CSTNode) -> bool:
         node = stack.pop()
         if node is statement:
             return True
-        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(node) in _STATEMENT_LINES:
             if any(small is statement for small in node.body):
                 return True
             continue
