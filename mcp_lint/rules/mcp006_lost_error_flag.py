@@ -25,7 +25,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
-from mcp_lint.rules.common import decode_range, encode_range
+from mcp_lint.rules.common import decode_range, encode_range, lowlevel_failure_advice, lowlevel_result_supported
 
 # What each release does with an error result is read from the framework rows
 # (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md sections 1, 3 and 4): `Channel.error_result`
@@ -311,8 +311,8 @@ def cancel_order(order_id: int) -> ToolResult:
             return "pass is_error=True (fastmcp >= 3.4) or raise ToolError instead"
         if latent.variant == "toolresult-flag" or family is Family.FASTMCP:
             return "raise ToolError with the message instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))"
-        if family is Family.MCP_LOWLEVEL:
-            return "pass isError=True (mcp >= 1.19) or raise an exception with the message instead"
+        if family is Family.MCP_LOWLEVEL:  # from the rows: isError works only where CallToolResult is passed through
+            return "pass isError=True instead" if lowlevel_result_supported(context.framework) else lowlevel_failure_advice(context)
         if latent.variant in {"snake", "misspelled"}:
             return "pass isError=True (works on mcp >= 1.19 and 2.x) or raise ToolError instead"
         return "raise ToolError with the message instead, or annotate the tool '-> CallToolResult' (mcp >= 1.19)"
