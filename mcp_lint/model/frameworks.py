@@ -21,8 +21,9 @@ The API rules call:
   ``row.error_result_shapes``: the shapes that work (empty: raise ToolError instead).
 - ``row.unexpected_exception(mask_setting)``, ``row.masks_unexpected_exceptions(mask_setting)``,
   ``row.exception_text_reaches_model(mask_setting)``, ``row.protocol_error_under(mask_setting)``.
-- ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None when
-  the doc says nothing), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
+- ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None where
+  the row's releases have no ErrorHandlingMiddleware; ``error_middleware_since()``: from which
+  fastmcp release they do), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
   ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``.
 - ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
   candidate release (what a rule may report when the version is unknown), ``any(pred)``,
