@@ -20,6 +20,8 @@ from mcp_lint.model.frameworks import (
     ResultOutcome,
     ResultShape,
     channel,
+    distribution_for,
+    first_release_where,
     version,
 )
 from mcp_lint.model.names import dotted, last_name
@@ -304,18 +306,25 @@ def cancel_order(order_id: int) -> ToolResult:
 
     @staticmethod
     def _instead(latent: Latent, context: RenderContext) -> str:
-        family = context.framework.family
+        """What to write instead; the releases it names are where the rows start passing the
+        result through (mcp 1.19 for a CallToolResult, fastmcp 3.4 for ToolResult(is_error=True))."""
+        framework = context.framework
+        family = framework.family
         if latent.variant == "v1-constructor":
             return "raise ToolError with the message instead (MCPError(code, message) only for a real protocol error)"
+        tool_result_since = first_release_where(Family.FASTMCP, lambda row: row.error_result_survives(ResultShape.TOOL_RESULT))
         if latent.variant == "toolresult-misspelled":
-            return "pass is_error=True (fastmcp >= 3.4) or raise ToolError instead"
+            return f"pass is_error=True (fastmcp >= {tool_result_since}) or raise ToolError instead"
         if latent.variant == "toolresult-flag" or family is Family.FASTMCP:
-            return "raise ToolError with the message instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))"
-        if family is Family.MCP_LOWLEVEL:  # from the rows: isError works only where CallToolResult is passed through
-            return "pass isError=True instead" if lowlevel_result_supported(context.framework) else lowlevel_failure_advice(context)
+            return f"raise ToolError with the message instead (fastmcp >= {tool_result_since}: return ToolResult(..., is_error=True))"
+        if family is Family.MCP_LOWLEVEL:
+            return "pass isError=True instead" if lowlevel_result_supported(framework) else lowlevel_failure_advice(context)
+        since = f"{distribution_for(family)} >= {first_release_where(family, _passes_call_tool_result)}"
         if latent.variant in {"snake", "misspelled"}:
-            return "pass isError=True (works on mcp >= 1.19 and 2.x) or raise ToolError instead"
-        return "raise ToolError with the message instead, or annotate the tool '-> CallToolResult' (mcp >= 1.19)"
+            if framework.every(_passes_call_tool_result):
+                return "pass isError=True instead"
+            return f"pass isError=True (works on {since}) or raise ToolError instead"
+        return f"raise ToolError with the message instead, or annotate the tool '-> CallToolResult' ({since})"
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         """Spell the flag the way every candidate release reads it: `isError=` on CallToolResult
@@ -332,6 +341,10 @@ def cancel_order(order_id: int) -> ToolResult:
             return None
         start, end = decode_range(latent.get("keyword_range"))
         return FixSpec(Applicability.UNSAFE, f"Pass the error flag as {replacement}=True", (Edit(start, end, replacement),))
+
+
+def _passes_call_tool_result(row: Channel) -> bool | None:
+    return row.error_result_survives(ResultShape.CALL_TOOL_RESULT)
 
 
 def _as(latent: Latent, variant: str) -> Latent:

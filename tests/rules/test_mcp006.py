@@ -459,3 +459,21 @@ def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
     assert finding.message.endswith("returning CallToolResult(isError=True) works only from mcp 1.19)")
     assert "raise an ordinary exception with the message instead" in finding.message
     assert finding.fix is None
+
+
+# -- the advice names the releases from the rows: CallToolResult is passed through from mcp 1.19
+
+
+@pytest.mark.parametrize(
+    ("target", "advice"),
+    [
+        ("mcp>=1.19,<2", "; pass isError=True instead"),
+        ("mcp>=1.6,<1.19", "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        (None, "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+    ],
+)
+def test_snake_flag_on_mcp1_fastmcp_advice_follows_the_candidates(target: str | None, advice: str) -> None:
+    finding = _only(MCP1_CALL_TOOL_RESULT.replace("isError=True", "is_error=True"), target)
+    assert finding.location.row == 12
+    assert finding.message.startswith("Tool 'read_note' returns CallToolResult(..., is_error=True)")
+    assert finding.message.endswith(advice)
