@@ -14,7 +14,7 @@ DEFAULT_CODES = [rule.code for rule in RULES if rule.default_enabled]
 KNOWN = "known codes: " + ", ".join(ALL_CODES)
 
 
-# The default rules and MCP100, in registry order (other opt-in rules, such as MCP007, stay off).
+# The default rules and MCP100, in registry order (other opt-in rules, if any, stay off).
 WITH_MCP100 = [code for code in ALL_CODES if code in DEFAULT_CODES or code == "MCP100"]
 
 

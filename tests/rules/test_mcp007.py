@@ -288,8 +288,11 @@ def build_server() -> FastMCP:
     assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in finding.message
 
 
-def test_off_by_default_and_noqa() -> None:
-    assert [f for f in lint_source(textwrap.dedent(WEATHER), target="fastmcp>=2.5") if f.code == "MCP007"] == []
+def test_on_by_default_and_noqa() -> None:
+    # Like MCP001-MCP009, the default selection runs it: the finding is at the constructor.
+    findings = lint_source(textwrap.dedent(WEATHER), filename="server.py", target="fastmcp>=2.5")
+    assert [(f.code, f.location.row) for f in findings] == [("MCP007", 4)]
+    assert findings[0].message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
     assert _check(WEATHER.replace("  # expect: MCP007", "  # noqa: MCP007"), "fastmcp>=2.5") == []
 
 
