@@ -27,7 +27,7 @@ def run_sql(sql: str, params: tuple = ()) -> sqlite3.Cursor:
 def commit() -> None:
     """Save the pending change, with the same words as run_sql when the database fails."""
     try:
-        commit()
+        db.commit()
     except sqlite3.Error as e:
         logger.exception("notes database: commit failed")
         raise ToolError("The notes database could not save the change on the server (a disk or lock problem); no note was changed") from e
