@@ -431,6 +431,7 @@ def test_the_default_run_of_the_cli_reports_it(weather_project: Path) -> None:
     assert _cli_codes(weather_project) == (1, [("MCP007", "server.py", 5)])
     assert _cli_codes(weather_project, "--select", "MCP0") == (1, [("MCP007", "server.py", 5)])
     assert _cli_codes(weather_project, "--select", "MCP00") == (1, [("MCP007", "server.py", 5)])
+    assert _cli_codes(weather_project, "--select", "MCP") == (1, [("MCP007", "server.py", 5)])
 
 
 @pytest.mark.parametrize(
