@@ -10,7 +10,7 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family, FrameworkContext, MiddlewareEffect, channel
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule, format_tools
 
 # -- Version facts (mcp-error-semantics.md §2b; read in the wheels of fastmcp 2.9.0, 2.14.7,
@@ -113,7 +113,7 @@ def get_order(order_id: int) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         return ()  # a server's configuration, not a function's body: see check_module
 
-    def check_module(self, ctx: FileContext) -> Iterator[tuple[str, Latent]]:
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
         for site in ctx.model.error_middleware:
             argument, readable = _transform_argument(site.call)
             if not readable:
@@ -122,7 +122,7 @@ def get_order(order_id: int) -> str:
                 continue  # transform_errors=False, or a value we cannot read
             ctx.hint(site.top, site.top_index)
             ctx.current = site.top
-            yield site.server, self.latent(
+            latent = self.latent(
                 ctx,
                 site.call,
                 variant="explicit" if argument is not None else "default",
@@ -130,6 +130,7 @@ def get_order(order_id: int) -> str:
                 data={"form": site.form},
                 fix_edits=(self._edit(ctx, site.call, argument),),
             )
+            yield ServerLatent(site.server, latent)  # rendered by Rule.link when the server has tools
         ctx.current = None
 
     @staticmethod
