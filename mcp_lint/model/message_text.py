@@ -12,7 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.model.walk import FindingVisitor
 
 
@@ -192,7 +192,7 @@ def literal_text(expr: cst.BaseExpression) -> str | None:
     kind = type(expr)
     if kind is cst.SimpleString:
         try:
-            value = expr.evaluated_value
+            value = literal_value(expr)
         except Exception:  # noqa: BLE001 - malformed escapes: treat as unknown text
             return None
         return value if isinstance(value, str) else None
