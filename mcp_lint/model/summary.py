@@ -182,6 +182,9 @@ class ModuleSummary:
     mentions_framework: bool = False
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False
+    # A constructor passes `mask_error_details=` something else (False, an expression): on the
+    # releases where the argument beats FASTMCP_MASK_ERROR_DETAILS, the project's files do not decide.
+    mask_argument: bool = False
     # Findings about a server's configuration, not about a function (MCP009): (the server's
     # qualified name or "" for a function local, latent). Reported when that server has tools.
     server_latent: list[tuple[str, Latent]] = field(default_factory=list)

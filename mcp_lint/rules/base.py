@@ -105,6 +105,8 @@ class RenderContext:
     framework: FrameworkContext
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
+    # ... because a project file turns it on: 'FASTMCP_MASK_ERROR_DETAILS=true in .env' ("": the code).
+    masked_by: str = ""
     # What a project function the checked one calls does, by qualified name: ("mutates", q) ->
     # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
     # rejects bad arguments. None outside a linked project.

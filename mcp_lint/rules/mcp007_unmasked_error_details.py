@@ -10,10 +10,7 @@ helpers too, and renders one finding per server.
 
 from __future__ import annotations
 
-import os
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Protocol
 
 import libcst as cst
@@ -27,6 +24,7 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerSite, ToolRegistration
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
+from mcp_lint.server_env import EnvSetting
 
 
 
@@ -43,7 +41,7 @@ class LinkedProject(Protocol):
     def resolve(self, qualname: str) -> str: ...
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
-    def masks_by_config(self, path: str, env: str) -> str | None: ...
+    def masks_by_config(self, path: str, env: str) -> EnvSetting | None: ...
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
 
 # What a server does with an unexpected exception is read from the framework rows
@@ -51,11 +49,8 @@ class LinkedProject(Protocol):
 # model reads), `exception_text_reaches_model` on the newest release the pins allow
 # (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
 _HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
-# An environment file line that turns a row's `mask_env` on ({env} = the variable).
-_ENV_ON = r"{env}[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b"
-# Files of a project that set its server's environment.
-_CONFIG_FILE = re.compile(r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$", re.I)
-_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+# The project files that set `mask_env` (.env, compose files, Dockerfile...) are read by
+# server_env.py, through the link step (Project.masks_by_config).
 
 
 # -- I/O: calls whose failure is an exception from the outside world ---------------------------
@@ -344,8 +339,11 @@ def server_findings(project: LinkedProject) -> list[Finding]:
         summary, site = sites[index]
         framework = project.framework(site.family, None, summary.path)
         newest = framework.newest()
-        env = newest[1].mask_env if newest is not None and newest[1] is not None else None
-        if env and site.masking == "" and project.masks_by_config(summary.path, env):
+        row = newest[1] if newest is not None else None
+        # The environment decides without the argument, and despite `False` where the release
+        # ORs the two (fastmcp 2.8-2.14).
+        decides = site.masking == "" or (site.masking == "False" and row is not None and not row.mask_argument_overrides_env)
+        if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env):
             continue
         rendered = rule.render_server(site, framework, sorted(tools.items()))
         if rendered is None:
@@ -426,28 +424,3 @@ def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str
                 break
     memo[qual] = where
     return where
-
-
-@lru_cache(maxsize=256)
-def masks_by_config(directory: str, env: str) -> str | None:
-    """The project file below which the server runs with FASTMCP_MASK_ERROR_DETAILS on (.env,
-    compose files, Dockerfile, fastmcp.json...), looking from the server's directory up to its
-    project root; None when none sets it."""
-    current = Path(directory)
-    for _ in range(8):
-        try:
-            names = sorted(os.listdir(current))
-        except OSError:
-            return None
-        for name in names:
-            if _CONFIG_FILE.match(name) and (current / name).is_file():
-                try:
-                    text = (current / name).read_text(encoding="utf-8", errors="replace")[:200_000]
-                except OSError:
-                    continue
-                if re.search(_ENV_ON.format(env=re.escape(env)), text, re.I):
-                    return str(current / name)
-        if any(marker in names for marker in _PROJECT_MARKERS) or current.parent == current:
-            return None
-        current = current.parent
-    return None
