@@ -334,12 +334,18 @@ class RunEntry:
         """Would the link step get the same pins and environment settings now? Answered by the
         stat signature of the files they came from when it did not move, otherwise by asking
         `lookup` (a fresh one: it reads the files again) for every stored answer: an edited,
-        created or deleted `.env` changes the answer only of the runs that read it."""
-        if self.deps_signature and self.deps_signature == deps_signature(self.dependency_files):
+        created or deleted `.env` changes the answer only of the runs that read it. When the
+        answers held, the entry takes the files' new signature (the caller stores it again, so
+        that the next run need not read them)."""
+        now = deps_signature(self.dependency_files)
+        if self.deps_signature and self.deps_signature == now:
             return True
         if not all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items()):
             return False
-        return all(lookup.env_setting(path, variable).setting == setting for (path, variable), setting in self.env.items())
+        if not all(lookup.env_setting(path, variable).setting == setting for (path, variable), setting in self.env.items()):
+            return False
+        self.deps_signature = now
+        return True
 
 
 def run_key(

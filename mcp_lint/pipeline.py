@@ -79,7 +79,10 @@ def lint_files(
     quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
         entry = cache.load_run(quick)
+        signature = entry.deps_signature if entry is not None else ""
         if entry is not None and entry.pins_unchanged(PinSource(resolver)):
+            if entry.deps_signature != signature:
+                cache.store_run(quick, entry)  # a touched pyproject.toml or .env: not read again next time
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
     inputs = read_inputs(paths, names, sources)

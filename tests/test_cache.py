@@ -390,3 +390,19 @@ def test_a_run_that_read_no_settings_file_ignores_them(project: Path, analysed: 
     analysed.clear()
     assert check(".") == cold
     assert analysed == []
+
+
+def test_a_settings_file_touched_without_a_new_answer_is_read_once(fastmcp_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcp_lint.server_env
+
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    cold = check(".")
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\nDEBUG=0\n", encoding="utf-8")
+    reads: list[str] = []
+    real = mcp_lint.server_env.read_env_setting
+    monkeypatch.setattr(mcp_lint.server_env, "read_env_setting", lambda *args: reads.append(args[0]) or real(*args))
+    assert check(".") == cold
+    assert len(reads) == 1  # re-checked once...
+    assert check(".") == cold
+    assert len(reads) == 1  # ...and the stored run took the file's new signature
