@@ -25,7 +25,10 @@ does not. So the cache has two levels:
    (project.DeclaredDeps.files: `requirements/base.txt`, `-r ../other.txt` includes); while the
    stats of those are unchanged the pins are too, otherwise the pins are read again and compared,
    so an edited pyproject.toml, requirements or lock file is noticed without reading the pins of
-   every directory on every run. A warm run whose files did
+   every directory on every run. The environment settings the link step read from project files
+   (server_env.py: FASTMCP_MASK_ERROR_DETAILS in `.env`, compose files, a Dockerfile...) are stored
+   and re-checked the same way, with the files read and the directories searched for them (a
+   created or deleted `.env` moves its directory's mtime). A warm run whose files did
    not change prints without a parse, a link, or even an import of libcst. When one file changed,
    the run entry misses, every other file's entry hits, and only that file (and any module the
    link step newly asks for) is analysed.
