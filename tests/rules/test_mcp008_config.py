@@ -142,3 +142,24 @@ def test_the_reader_returns_what_it_consulted(tmp_path: Path) -> None:
     assert reading.setting is None
     # The directories walked (a created .env moves their mtime) and the settings files read.
     assert set(reading.consulted) == {str(tmp_path / "billing"), str(tmp_path), str(tmp_path / "pyproject.toml")}
+
+
+def test_the_switch_also_keeps_caught_text_from_the_model_so_mcp002_is_silent() -> None:
+    # The text of a caught exception passed on is MCP002's; masking by the project's .env hides
+    # it from the model exactly as mask_error_details=True does.
+    source = """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool
+def forecast(city: str) -> str:
+    try:
+        return httpx.get("https://api.example.com/forecast", params={"city": city}).text
+    except httpx.HTTPError as e:
+        raise RuntimeError(f"forecast service failed: {e}")
+"""
+    assert [(f.code, f.location.row) for f in lint_source(source, target="fastmcp>=3")] == [("MCP002", 12)]
+    assert lint_source(source, target="fastmcp>=3", env_files={".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}) == []
