@@ -152,14 +152,12 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
-    if codes is None or "MCP007" in codes:
-        from mcp_lint.rules.mcp007_unmasked_error_details import server_sites
-
-        summary.server_sites = server_sites(model, ctx, module, layout)
     ctx.current = ctx.current_facts = None
-    for rule in rules:
-        summary.server_latent.extend(rule.check_module(ctx))
-    if summary.server_latent or any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
+    for rule in rules:  # server-level rules: what the module configures, for their link step
+        records = tuple(rule.check_module(ctx))
+        if records:
+            summary.rule_records[rule.code] = records
+    if summary.rule_records or any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
         summary.imports = read_imports(tree, ctx.lines, name.dotted)
     return summary
 

@@ -34,13 +34,13 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_setting_of
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
 from mcp_lint.server_env import EnvSetting
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule
 
 MAX_DEPTH = 8
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
-_LOCAL = "<local>"  # a server bound to a function local, keyed by its module (_server_findings)
+_LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
 # How much of a function's return value a tool returns (see trace_tools()).
 _NOTHING, _PART, _WHOLE = 0, 1, 2
 # A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
@@ -103,6 +103,7 @@ class Project:
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
+        self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -619,43 +620,32 @@ class Project:
                 if rendered is None:
                     continue
                 fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
-                out.append(_finding(latent, rendered.message, summary.path, fix, fn.name))
-        if any(summary.server_sites for summary in self.summaries):
-            from mcp_lint.rules.mcp007_unmasked_error_details import server_findings
-
-            out.extend(server_findings(self))  # findings about a server, not a function
-        out.extend(self._server_findings())
+                out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
+        for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
+            rule = rule_by_code(code)
+            if rule is not None:
+                out.extend(rule.link(self))  # findings about a server, not a function
         return out
 
-    def _server_findings(self) -> list[Finding]:
-        """Findings about a server's configuration (ModuleSummary.server_latent), reported when
-        that server has tools: a server variable by its qualified name (through re-exports), a
-        server local to a factory function by the tools its module registers on a local."""
-        if not any(summary.server_latent for summary in self.summaries):
-            return []
-        tools_of: dict[str, set[str]] = {}
-        for reg, summary in self.tool_registrations():
-            key = self.resolve(reg.server) if reg.server else _LOCAL + summary.module
-            tools_of.setdefault(key, set()).add(reg.tool_name)
-        out: list[Finding] = []
-        for summary in self.summaries:
-            for server, latent in summary.server_latent:
-                tools = tools_of.get(self.resolve(server) if server else _LOCAL + summary.module)
-                rule = rule_by_code(latent.code)
-                if not tools or rule is None:
-                    continue
-                render_context = RenderContext(
-                    function="",
-                    tools=tuple(sorted(tools)),
-                    is_tool=False,
-                    framework=self.framework(Family.FASTMCP, None, summary.path),
-                    kind="server",
-                )
-                rendered = rule.render(latent, render_context)
-                if rendered is None:
-                    continue
-                out.append(_finding(latent, rendered.message, summary.path, self._fix(rendered.fix, summary, Family.FASTMCP), ""))
-        return out
+    # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
+    def records(self, code: str) -> list[tuple[ModuleSummary, object]]:
+        """Every module's records of a server-level rule (Rule.check_module), in module order."""
+        return [(summary, record) for summary in self.summaries for record in summary.rule_records.get(code, ())]
+
+    def tools_on(self, server: str, summary: ModuleSummary) -> set[str]:
+        """The names of the tools registered on a server: a server variable by its qualified name
+        (through re-exports), a server local to a factory function (`server` "") by the tools its
+        module registers on a local."""
+        if self._tools_on is None:
+            self._tools_on = {}
+            for reg, owner in self.tool_registrations():
+                key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
+                self._tools_on.setdefault(key, set()).add(reg.tool_name)
+        return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
+
+    def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
+        """A rendered fix made concrete for the module (placeholders filled, imports added)."""
+        return self._fix(spec, summary, family)
 
     def _with_ancestors(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """A raise of a class the rule wants judged by its bases: None where every tool's
@@ -793,22 +783,6 @@ def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     """Has every way of reaching the function already left on one of the latent's branch conditions?"""
     conds = set(latent.get("conds").split("\n"))
     return bool(ways) and all(excluded & conds for excluded in ways)
-
-
-def _finding(latent: Latent, message: str, filename: str, fix: Fix | None, context: str) -> Finding:
-    """The finding a rendered latent defect becomes: where and what the latent recorded, the
-    message and fix rendered for this project."""
-    return Finding(
-        code=latent.code,
-        message=message,
-        filename=filename,
-        location=latent.location,
-        end_location=latent.end_location,
-        fix=fix,
-        context=context,
-        statement=latent.statement,
-        statement_rows=latent.rows,
-    )
 
 
 def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:

@@ -141,9 +141,6 @@ RULES: tuple[RuleInfo, ...] = (
         "safe",
         ("mcp 1.x", "mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
         fix_summary="`mask_error_details=True` (fastmcp >= 2.5)",
-        # A judgement on the whole server that fires on most unmasked servers doing I/O: opt in
-        # with `select = ["MCP0", "MCP007"]` (like MCP100).
-        default_enabled=False,
         implementation=_PACKAGE + "mcp007_unmasked_error_details:UnmaskedErrorDetails",
     ),
     RuleInfo(

@@ -14,7 +14,7 @@ DEFAULT_CODES = [rule.code for rule in RULES if rule.default_enabled]
 KNOWN = "known codes: " + ", ".join(ALL_CODES)
 
 
-# The default rules and MCP100, in registry order (other opt-in rules, such as MCP007, stay off).
+# The default rules and MCP100, in registry order (other opt-in rules, if any, stay off).
 WITH_MCP100 = [code for code in ALL_CODES if code in DEFAULT_CODES or code == "MCP100"]
 
 
@@ -58,6 +58,17 @@ def test_defaults_enable_mcp0_rules_but_not_mcp100() -> None:
     assert enabled(Settings()) == DEFAULT_CODES
     assert {"MCP000", "MCP001", "MCP002", "MCP003", "MCP004", "MCP005"} <= set(DEFAULT_CODES)
     assert "MCP100" in ALL_CODES and "MCP100" not in DEFAULT_CODES
+
+
+@pytest.mark.parametrize("select", ['["MCP"]', '["MCP0"]', '["MCP00"]', '["MCP007"]'])
+def test_mcp007_is_a_default_rule_that_prefixes_select_and_ignore_removes(tmp_path: Path, select: str) -> None:
+    # A server-level rule, on by default like MCP001-MCP009 (only MCP100 needs its exact code).
+    assert Settings().is_enabled("MCP007")
+    assert config(tmp_path, f"select = {select}").is_enabled("MCP007")
+    assert not config(tmp_path, f'select = {select}\nignore = ["MCP007"]').is_enabled("MCP007")
+    settings = config(tmp_path, f'select = {select}\n[tool.mcp-lint.per-file-ignores]\n"app/server.py" = ["MCP007"]')
+    assert not settings.is_enabled("MCP007", tmp_path / "app" / "server.py")
+    assert settings.is_enabled("MCP007", tmp_path / "app" / "tools.py")
 
 
 def test_ignore_of_one_code_beats_a_broader_select(tmp_path: Path) -> None:

@@ -112,7 +112,8 @@ MCP1 = (Family.MCP_FASTMCP, Family.MCP_LOWLEVEL)
 F, S, L, X = Family.MCP_FASTMCP, Family.MCP_SERVER, Family.MCP_LOWLEVEL, Family.FASTMCP
 MCP1_FASTMCP = ((F, "1.6.0"), (F, "1.9.4"), (F, "1.18.0"), (F, "1.19.0"), (F, "1.30.0"))
 MCP2_SERVER = ((S, "2.0.0"), (S, "2.3.0"))
-FASTMCP_25_214 = ((X, "2.5.0"), (X, "2.8.0"), (X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"))
+FASTMCP_25_214 = ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"))
+FASTMCP_29_214 = FASTMCP_25_214[2:]  # the releases with ErrorHandlingMiddleware (see MIDDLEWARE_SINCE)
 FASTMCP_3 = ((X, "3.0.0"), (X, "3.3.0"), (X, "3.4.11"))
 FASTMCP_4 = ((X, "4.0.0"), (X, "4.2.0"))
 FASTMCP_ALL = ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214, *FASTMCP_3, *FASTMCP_4)
@@ -172,7 +173,7 @@ CLAIMS = (
     Claim("2a fastmcp 2.5-2.14", 1, "tool_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 2, "protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 3, "other_exception", FASTMCP_25_214),
-    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.8.0"), (X, "2.10.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
+    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
     Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.13.0"), (X, "2.14.7")), "R(`{pydantic}`)"),  # "R(raw pydantic ...)"
     Claim("2a fastmcp 2.5-2.14 masked", 2, "masked_protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14 masked", 3, "masked_exception", FASTMCP_25_214),
@@ -189,7 +190,7 @@ CLAIMS = (
     Claim("2a fastmcp 4.0-4.2 masked", 2, "masked_protocol_error", FASTMCP_4),
     Claim("2a fastmcp 4.0-4.2 masked", 3, "masked_exception", FASTMCP_4),
     # 2b: ErrorHandlingMiddleware.
-    Claim("2b ErrorHandlingMiddleware", None, "error_middleware", ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214, *FASTMCP_3)),
+    Claim("2b ErrorHandlingMiddleware", None, "error_middleware", (*FASTMCP_29_214, *FASTMCP_3)),
     Claim("2b ErrorHandlingMiddleware", None, "error_middleware", FASTMCP_4),
     # 3: returning an error result explicitly.
     Claim("3 mcp 1.6/1.9", None, "call_tool_result", ((F, "1.6.0"), (F, "1.9.4")), SERIALIZED),  # "**broken**: serialized"
@@ -273,6 +274,25 @@ RUN_FACTS = {
     # env prefix is FASTMCP_SERVER_ (read in the fastmcp 2.5.0 and 2.7.0 wheels).
     (X, "2.5.0", "mask_setting"): ("mask_error_details / FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.5.0 / 2.7.0 settings.py"),
 }
+
+
+# Where ErrorHandlingMiddleware begins: the doc's §2b says what it does, not since when. Read in the
+# wheels (fastmcp 2.8.1 ships no fastmcp/server/middleware package; 2.9.0 ships
+# middleware/error_handling.py with the class), and run by tests/semantics: the import fails on
+# fastmcp 2.3.0 / 2.4.0 and the class works on 2.14.7 and later.
+MIDDLEWARE_SINCE = "2.9"
+
+
+def test_error_middleware_exists_from_its_first_release() -> None:
+    from mcp_lint.model.frameworks import error_middleware_since
+
+    assert error_middleware_since() == MIDDLEWARE_SINCE
+    for release in ("2.3.0", "2.4.0", "2.5.0", "2.8.1"):
+        row = channel(X, release)
+        assert row is not None and row.error_middleware is None and row.middleware_transforms_tool_errors is None, release
+    for release in ("2.9.0", "2.14.7", "3.4.11", "4.2.0"):
+        row = channel(X, release)
+        assert row is not None and row.middleware_transforms_tool_errors, release
 
 
 @pytest.mark.parametrize(("key", "fact"), list(RUN_FACTS.items()), ids=[f"{f.value}-{r}-{k}" for f, r, k in RUN_FACTS])

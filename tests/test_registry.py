@@ -255,3 +255,135 @@ def test_the_registry_source_has_one_entry_per_rule() -> None:
         text = path.read_text(encoding="utf-8")
         listed = [info.code for info in registry.tree_rules() if f'"{info.code}"' in text]
         assert len(listed) < 3, f"{path.relative_to(REPO)} lists rule codes {listed}: derive them from mcp_lint.registry"
+
+
+# --- a new server-level rule: the same one entry -------------------------------------------------
+
+# A finding about a server, not a function: `check_module` keeps a picklable record per file (here
+# its own dataclass), `link` makes the findings once the project is known (the tools of the server
+# may be registered in another module). No other file names the rule.
+SERVER_RULE_MODULE = '''\
+from dataclasses import dataclass
+
+from mcp_lint.findings import Finding, Location
+from mcp_lint.rules.base import Rule
+
+
+@dataclass(frozen=True)
+class Untold:
+    server: str
+    location: Location
+    statement: str
+
+
+class ServerWithoutInstructions(Rule):
+    code = "MCP097"
+    name = "server-without-instructions"
+
+    def check(self, fn, ctx):
+        return ()
+
+    def check_module(self, ctx):
+        for call, _, _, _ in ctx.model.server_constructors:
+            if not any(arg.keyword is not None and arg.keyword.value == "instructions" for arg in call.args):
+                start = ctx.range(call).start
+                server = ctx.model.constructed_as.get(id(call), "")
+                yield Untold(server, Location(start.line, start.column + 1), ctx.code(call))
+
+    def link(self, project):
+        for summary, record in project.records(self.code):
+            tools = project.tools_on(record.server, summary)
+            if tools:
+                yield Finding(
+                    code=self.code,
+                    message=f"Server with tools {sorted(tools)} gives the model no instructions",
+                    filename=summary.path,
+                    location=record.location,
+                    end_location=record.location,
+                    statement=record.statement,
+                    statement_rows=(record.location.row, record.location.row),  # where a noqa may sit
+                )
+'''
+
+SERVER_RULE_PAGE = """\
+# MCP097 server-without-instructions
+
+## What it does
+Flags a server with tools and no `instructions=`.
+"""
+
+APP = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+'''
+
+TOOLS = '''\
+from app import mcp
+
+
+@mcp.tool()
+def count_notes() -> int:
+    """How many notes there are."""
+    return 0
+'''
+
+
+@pytest.fixture
+def new_server_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
+    """MCP097, a server-level rule registered the way a real rule is: a module, a page, one entry."""
+    assert registry.get_rule("MCP097") is None, "MCP097 is a real rule now: give this made-up one an unused code"
+    package = tmp_path / "plugins"
+    package.mkdir()
+    (package / "mcp097_server_without_instructions.py").write_text(SERVER_RULE_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(package))
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for page in registry.docs_dir().glob("*.md"):
+        (pages / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    (pages / "MCP097.md").write_text(SERVER_RULE_PAGE, encoding="utf-8")
+    monkeypatch.setattr(registry, "docs_dir", lambda: pages)
+    info = RuleInfo(
+        "MCP097",
+        "server-without-instructions",
+        "A server with tools gives the model no instructions.",
+        Severity.MINOR,
+        "none",
+        "",
+        registry.ALL_FRAMEWORKS,
+        implementation="mcp097_server_without_instructions:ServerWithoutInstructions",
+    )
+    monkeypatch.setattr(registry, "RULES", tuple(sorted((*RULES, info), key=lambda rule: rule.code)))
+    return info
+
+
+def test_one_registry_entry_is_all_a_new_server_level_rule_needs(new_server_rule: RuleInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.py").write_text(APP, encoding="utf-8")
+    (project / "tools.py").write_text(TOOLS, encoding="utf-8")
+    monkeypatch.chdir(project)
+    assert Settings().is_enabled("MCP097")
+    check = ("check", ".", "--isolated", "--jobs", "1", "--cache-dir", str(tmp_path / "cache"))
+
+    # On by default, at the constructor of app.py, naming the tool registered in tools.py; the
+    # records survive the per-file cache (the second run reads them from it).
+    for _ in range(2):
+        code, output = run_cli(*check, "--output-format", "json")
+        found = [(f["code"], Path(f["filename"]).name, f["location"]["row"], f["message"]) for f in json.loads(output)]
+        assert (code, found) == (1, [("MCP097", "app.py", 3, "Server with tools ['count_notes'] gives the model no instructions")])
+
+    _, output = run_cli(*check, "--output-format", "sarif")
+    run = json.loads(output)["runs"][0]
+    (result,) = run["results"]
+    assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "MCP097" and result["level"] == "warning"
+    _, output = run_cli(*check, "--output-format", "gitlab")
+    assert [issue["severity"] for issue in json.loads(output)] == ["minor"]
+    _, output = run_cli(*check, "--output-format", "concise")
+    assert "app.py:3:7: MCP097 Server with tools ['count_notes'] gives the model no instructions" in output
+    assert run_cli("rule", "MCP097") == (0, SERVER_RULE_PAGE)
+
+    # Deselected, ignored or suppressed like any rule.
+    assert run_cli(*check, "--ignore", "MCP097")[0] == 0
+    (project / "app.py").write_text(APP.replace('FastMCP("notes")', 'FastMCP("notes")  # noqa: MCP097'), encoding="utf-8")
+    assert run_cli(*check)[0] == 0

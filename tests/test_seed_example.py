@@ -15,6 +15,9 @@ REPO = Path(__file__).resolve().parent.parent
 # and two on the return of import_note (`return f"Error: {e}"`: a failure returned as a success,
 # MCP005, whose text is the raw exception's, MCP002).
 DEFECTS = [
+    # The server's own: on mcp 1.x the text of a database failure no tool catches (the SQL, the
+    # file) reaches the model; reported at the constructor, naming the tools.
+    ("", "MCP007", 11),
     ("read_note", "MCP001", 22),
     ("import_note", "MCP005", 34),
     ("import_note", "MCP002", 34),
@@ -51,7 +54,7 @@ def test_seed_gets_exactly_one_finding_per_defect(seed: tuple[int, list[dict]]) 
 @pytest.mark.parametrize(("tool", "code", "row"), DEFECTS, ids=[f"{d[1]}-{d[2]}" for d in DEFECTS])
 def test_each_finding_names_its_tool(seed: tuple[int, list[dict]], tool: str, code: str, row: int) -> None:
     (finding,) = [f for f in seed[1] if f["code"] == code and f["location"]["row"] == row]
-    assert finding["message"].startswith(f"Tool '{tool}' ")
+    assert finding["message"].startswith(f"Tool '{tool}' " if tool else "Server 'mcp' ")
     assert finding["url"].endswith(f"/{code}.md")
 
 
@@ -70,5 +73,5 @@ def test_fixed_twin_keeps_the_same_tools_and_pins() -> None:
     fixed_dir = REPO / "examples" / "notes_server_fixed"
     assert (fixed_dir / "pyproject.toml").read_text() == (seed_dir / "pyproject.toml").read_text()
     fixed = (fixed_dir / "server.py").read_text()
-    for tool, _, _ in DEFECTS:
+    for tool in {tool for tool, _, _ in DEFECTS if tool}:
         assert f"def {tool}(" in fixed

@@ -14,17 +14,36 @@ db.executescript("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, titl
                  "INSERT OR IGNORE INTO notes VALUES (1, 'Welcome', 'The first note.');")
 
 
+def run_sql(sql: str, params: tuple = ()) -> sqlite3.Cursor:
+    """Run one statement. mcp 1.x would hand sqlite3's own text (SQL, file paths) to the model:
+    a database failure is logged and reaches the model in words written for it."""
+    try:
+        return db.execute(sql, params)
+    except sqlite3.Error as e:
+        logger.exception("notes database: %s failed", sql.split()[0])
+        raise ToolError("The notes database could not be read or written on the server (a disk or lock problem); no note was changed") from e
+
+
+def commit() -> None:
+    """Save the pending change, with the same words as run_sql when the database fails."""
+    try:
+        db.commit()
+    except sqlite3.Error as e:
+        logger.exception("notes database: commit failed")
+        raise ToolError("The notes database could not save the change on the server (a disk or lock problem); no note was changed") from e
+
+
 @mcp.tool()
 def list_notes() -> list[dict]:
     """List the id and title of every note."""
-    rows = db.execute("SELECT id, title FROM notes ORDER BY id").fetchall()
+    rows = run_sql("SELECT id, title FROM notes ORDER BY id").fetchall()
     return [{"id": row[0], "title": row[1]} for row in rows]
 
 
 @mcp.tool()
 def read_note(note_id: int) -> str:
     """Return the text of one note."""
-    row = db.execute("SELECT body FROM notes WHERE id = ?", (note_id,)).fetchone()
+    row = run_sql("SELECT body FROM notes WHERE id = ?", (note_id,)).fetchone()
     if row is None:
         # ToolError reaches the model as an error result; McpError would only pose as a protocol error.
         raise ToolError(f"Note {note_id} not found; call list_notes to see valid ids")
@@ -45,8 +64,8 @@ async def import_note(url: str) -> str:
     except httpx.HTTPError as e:
         logger.exception("import_note: fetching %s failed", url)
         raise ToolError(f"Could not connect to {url}; check the host name, or import the note from another URL") from e
-    db.execute("INSERT INTO notes (body) VALUES (?)", (response.text,))
-    db.commit()
+    run_sql("INSERT INTO notes (body) VALUES (?)", (response.text,))
+    commit()
     return "imported"
 
 
@@ -64,20 +83,20 @@ def rename_note(note_id: int, title: str) -> str:
     # Validate before writing: a rejected call must leave the database untouched.
     if not title.strip():
         raise ToolError("title must not be empty; pass the new title text")
-    cur = db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+    cur = run_sql("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
     if cur.rowcount == 0:
         raise ToolError(f"Note {note_id} not found; call list_notes to see valid ids")
-    db.commit()
+    commit()
     return "renamed"
 
 
 @mcp.tool()
 def delete_note(note_id: int) -> str:
     """Delete one note."""
-    cur = db.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+    cur = run_sql("DELETE FROM notes WHERE id = ?", (note_id,))
     if cur.rowcount == 0:
         raise ToolError(f"Note {note_id} not found; it may already be deleted, call list_notes to check")
-    db.commit()
+    commit()
     return "deleted"
 
 

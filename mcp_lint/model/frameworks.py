@@ -21,8 +21,9 @@ The API rules call:
   ``row.error_result_shapes``: the shapes that work (empty: raise ToolError instead).
 - ``row.unexpected_exception(mask_setting)``, ``row.masks_unexpected_exceptions(mask_setting)``,
   ``row.exception_text_reaches_model(mask_setting)``, ``row.protocol_error_under(mask_setting)``.
-- ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None when
-  the doc says nothing), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
+- ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None where
+  the row's releases have no ErrorHandlingMiddleware; ``error_middleware_since()``: from which
+  fastmcp release they do), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
   ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``,
   ``row.mask_argument_overrides_env`` (does `mask_error_details=False` beat the variable?).
 - ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
@@ -56,7 +57,7 @@ class Family(str, enum.Enum):
 # Representative releases, one per behaviour change in the semantics table. Version inference
 # intersects the project's pins with these, so "mcp>=1.19,<2" keeps only 1.x rows >= 1.19.
 MCP_RELEASES = ("1.6.0", "1.9.4", "1.18.0", "1.19.0", "1.25.0", "1.30.0", "2.0.0", "2.3.0")
-FASTMCP_RELEASES = ("2.3.0", "2.4.0", "2.5.0", "2.8.0", "2.13.0", "2.14.7", "3.0.0", "3.3.0", "3.4.11", "4.0.0", "4.2.0")
+FASTMCP_RELEASES = ("2.3.0", "2.4.0", "2.5.0", "2.8.0", "2.9.0", "2.13.0", "2.14.7", "3.0.0", "3.3.0", "3.4.11", "4.0.0", "4.2.0")
 
 # Modules whose import marks a file as belonging to an MCP server (prefilter and family hints).
 FRAMEWORK_MODULE_PREFIXES = ("mcp", "fastmcp", "mcp_types")
@@ -406,6 +407,7 @@ class Channel:
     # error_results says).
     structured_error_result: ResultOutcome | None = None
     v1_constructor: Construction | None = None
+    # What ErrorHandlingMiddleware() does; None: the row's releases have no such middleware.
     error_middleware: MiddlewareEffect | None = None
     protocol_error_constructor: str = ""  # how a protocol error is built on this row
     server_class: str = ""
@@ -472,7 +474,7 @@ class Channel:
 
     @property
     def middleware_transforms_tool_errors(self) -> bool | None:
-        """Does ErrorHandlingMiddleware() rewrite tool failures? None: the doc says nothing."""
+        """Does ErrorHandlingMiddleware() rewrite tool failures? None: the row has no such class."""
         return None if self.error_middleware is None else True
 
     @property
@@ -622,7 +624,6 @@ _FASTMCP_23 = Channel(
     validation_failure=Failure(_W, "Error executing tool {name}: {pydantic}"),
     error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED),
     v1_constructor=Construction.WORKS,
-    error_middleware=MiddlewareEffect.PREFIXES_TEXT,
     protocol_error_constructor=_V1_ERROR,
     server_class="fastmcp.FastMCP",
 )
@@ -655,9 +656,14 @@ _FASTMCP_25 = replace(
     mask_setting="mask_error_details",
     mask_env="FASTMCP_SERVER_MASK_ERROR_DETAILS",
 )
-_FASTMCP_28 = replace(_FASTMCP_25, since="2.8", span="2.8–2.9", mask_env="FASTMCP_MASK_ERROR_DETAILS", mask_argument_overrides_env=False)
+_FASTMCP_28 = replace(_FASTMCP_25, since="2.8", span="2.8", mask_env="FASTMCP_MASK_ERROR_DETAILS", mask_argument_overrides_env=False)
+# ErrorHandlingMiddleware first ships in fastmcp 2.9.0 (fastmcp/server/middleware/error_handling.py;
+# the 2.8.1 wheel has no fastmcp/server/middleware at all). The doc's §2b describes what it does
+# but not when it appears: read in the wheels, and run on 2.3.0/2.4.0 (import fails) and 2.14.7 by
+# tests/semantics.
+_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_TEXT)
 _FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
-    _FASTMCP_28,
+    _FASTMCP_29,
     since="2.10",
     span="2.10–2.12",
     error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.TYPE_ERROR),
@@ -687,7 +693,7 @@ FRAMEWORK_TABLE: dict[Family, tuple[Channel, ...]] = {
     Family.MCP_FASTMCP: (_MCP1_FASTMCP, _MCP1_FASTMCP_110, _MCP1_FASTMCP_119),
     Family.MCP_SERVER: (_MCP2_SERVER, _MCP2_SERVER_21),
     Family.MCP_LOWLEVEL: (_MCP1_LOWLEVEL, _MCP1_LOWLEVEL_119, _MCP2_LOWLEVEL),
-    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_28, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
+    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_28, _FASTMCP_29, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
 }
 
 
@@ -743,6 +749,11 @@ def first_release_where(family: Family, holds: Callable[[Channel], bool | None])
     for row in FRAMEWORK_TABLE.get(family, ()):
         since = (since or row.since) if holds(row) is True else None
     return since
+
+
+def error_middleware_since() -> str | None:
+    """The fastmcp release from which ErrorHandlingMiddleware exists ('2.9'), from the rows."""
+    return first_release_where(Family.FASTMCP, lambda row: row.error_middleware is not None)
 
 
 def high_level_family(specifier: str) -> Family:

@@ -86,25 +86,13 @@ class Latent:
 
 
 @dataclass(frozen=True)
-class ServerSite:
-    """A call of a framework's high-level server class (`mcp = FastMCP("notes")`), for the rules
-    that judge a server's configuration (MCP007)."""
+class ServerLatent:
+    """A defect in how a module configures a server (MCP009's middleware), found per file: reported
+    by `Rule.link` when that server has tools, with a RenderContext naming them."""
 
-    key: str  # the server variable's qualified name; "" for a function's local
-    name: str  # the variable as written (`mcp`), "" when the call is assigned to none
-    family: Family
-    cls: str  # the qualified class called
-    function: str  # the enclosing function's key, "" at module or class level
-    location: Location
-    end_location: Location
-    statement: str
-    rows: tuple[int, int]
-    # The `mask_error_details=` argument as written ("True", "False", an expression), "" when
-    # absent, "**" when a `**options` argument may pass it.
-    masking: str
-    # Where `mask_error_details=True` goes, and the text to insert there.
-    insert_at: Location
-    insert_text: str
+    server: str  # the server's qualified name, "" for a function's local
+    latent: Latent
+    family: Family = Family.FASTMCP  # the framework its message and fix are rendered for
 
 
 @dataclass
@@ -185,10 +173,10 @@ class ModuleSummary:
     # A constructor passes `mask_error_details=` something else (False, an expression): on the
     # releases where the argument beats FASTMCP_MASK_ERROR_DETAILS, the project's files do not decide.
     mask_argument: bool = False
-    # Findings about a server's configuration, not about a function (MCP009): (the server's
-    # qualified name or "" for a function local, latent). Reported when that server has tools.
-    server_latent: list[tuple[str, Latent]] = field(default_factory=list)
-    server_sites: list[ServerSite] = field(default_factory=list)
+    # What the server-level rules (Rule.check_module) found in this file, by rule code: picklable
+    # records (a ServerLatent, or a rule's own record of a server constructor) that the rule's
+    # `link` turns into findings once the whole project is known. Only selected rules have an entry.
+    rule_records: dict[str, tuple[object, ...]] = field(default_factory=dict)
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False

@@ -3,6 +3,11 @@
 Checking happens per file (parallel, cacheable) and yields `Latent` findings; rendering happens
 after the project-wide link, when it is known which tools reach the function and on which
 framework version they run, so messages and fixes can say so.
+
+A server-level rule (a finding about how a server is configured, not about a function) adds two
+hooks: `check_module` records per file what it needs (picklable records, kept on the summary
+under the rule's code), and `link` turns every module's records into findings once the project
+is known (`LinkedProject`: its tools, functions, frameworks). Nothing else names such a rule.
 """
 
 from __future__ import annotations
@@ -10,19 +15,21 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
 
+    from mcp_lint.server_env import EnvSetting
+
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerLatent, ToolRegistration
 from mcp_lint.model.walk import descendants
 
 
@@ -188,6 +195,27 @@ def latent_fix(latent: Latent) -> FixSpec | None:
     return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs)
 
 
+class LinkedProject(Protocol):
+    """What the link step (project_links.Project) offers a server-level rule's `link`; a protocol,
+    so that rules do not import the module that imports them."""
+
+    summaries: list[ModuleSummary]
+    modules: dict[str, ModuleSummary]
+    functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
+
+    def records(self, code: str) -> list[tuple[ModuleSummary, object]]: ...
+    def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
+    def tools_on(self, server: str, summary: ModuleSummary) -> set[str]: ...
+    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
+    def resolve(self, qualname: str) -> str: ...
+    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
+    def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
+    def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
+    # The project file that turns `env` on for the server in `path` (.env, compose files...:
+    # server_env.py), asked through the pin lookup so that a stored run depends on it.
+    def masks_by_config(self, path: str, env: str) -> EnvSetting | None: ...
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -201,10 +229,32 @@ class Rule:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
 
-    def check_module(self, ctx: FileContext) -> Iterable[tuple[str, Latent]]:
-        """Findings about how the module configures a server, as (server key, latent); the link
-        step renders them when that server has tools (the RenderContext names them)."""
+    def check_module(self, ctx: FileContext) -> Iterable[object]:
+        """Per-file records of a server-level rule (after every function was checked): picklable
+        values, kept on the summary under the rule's code for `link`. A `ServerLatent` (a defect
+        in how the module configures a server) needs nothing more: the default `link` renders it."""
         return ()
+
+    def link(self, project: LinkedProject) -> Iterator[Finding]:
+        """The findings the records of every module make once the project is known; by default each
+        `ServerLatent` is rendered (`render`) when its server has tools, which the context names."""
+        for summary, record in project.records(self.code):
+            if not isinstance(record, ServerLatent):
+                continue
+            tools = project.tools_on(record.server, summary)
+            if not tools:
+                continue
+            context = RenderContext(
+                function="",
+                tools=tuple(sorted(tools)),
+                is_tool=False,
+                framework=project.framework(record.family, None, summary.path),
+                kind="server",
+            )
+            rendered = self.render(record.latent, context)
+            if rendered is not None:
+                fix = project.fix_for(rendered.fix, summary, record.family)
+                yield latent_finding(record.latent, rendered.message, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
     def latent(
@@ -249,6 +299,22 @@ class Rule:
             fix_needs=tuple(fix_needs),
             param=param,
         )
+
+
+def latent_finding(latent: Latent, message: str, filename: str, fix: Fix | None, context: str) -> Finding:
+    """The finding a rendered latent defect becomes: where and what the latent recorded, the
+    message and fix rendered for this project."""
+    return Finding(
+        code=latent.code,
+        message=message,
+        filename=filename,
+        location=latent.location,
+        end_location=latent.end_location,
+        fix=fix,
+        context=context,
+        statement=latent.statement,
+        statement_rows=latent.rows,
+    )
 
 
 def indent_of(ctx: FileContext, node: cst.CSTNode) -> str:

@@ -33,6 +33,7 @@ from mcp_lint.rules.common import (
     encode_range,
     error_result_expr,
     is_protocol_error_class,
+    lowlevel_failure_advice,
     lowlevel_result_supported,
     protocol_error_built_by,
     toolerror_available,
@@ -320,7 +321,7 @@ def note(note_id: str) -> str:
         else:
             phrase = "the client gets a JSON-RPC error and the model never sees it"
             verb = "returns"
-        instead = "raise ToolError instead" if not context.lowlevel else "return CallToolResult(isError=True) instead"
+        instead = lowlevel_failure_advice(context) if context.lowlevel else "raise ToolError instead"
         message = f"{context.subject} {verb} {cls} for {what}: {phrase}; {instead}"
         return Rendered(message, self._fix(latent, context))
 

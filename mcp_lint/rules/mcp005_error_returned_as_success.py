@@ -13,7 +13,7 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.flow import condition_shape, helper_slots
-from mcp_lint.model.frameworks import ResultShape, first_release_where
+from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
@@ -29,6 +29,7 @@ from mcp_lint.rules.common import (
     decode_range,
     encode_range,
     error_result_expr,
+    lowlevel_failure_advice,
     lowlevel_result_supported,
     toolerror_available,
 )
@@ -284,14 +285,8 @@ def check_health() -> dict:
             "exception": f"the text of the caught exception '{what}'",
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
         }[kind]
-        if context.lowlevel and not lowlevel_result_supported(context.framework):
-            since = first_release_where(context.framework.family, lambda row: row.error_result_survives(ResultShape.CALL_TOOL_RESULT))
-            instead = (
-                "raise an exception with the message instead (the low-level Server turns it into isError: true; "
-                f"returning CallToolResult(isError=True) works only from mcp {since})"
-            )
-        elif context.lowlevel:
-            instead = "return CallToolResult(..., isError=True) instead"
+        if context.lowlevel:
+            instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
         elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
             instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
         else:

@@ -20,12 +20,14 @@ from mcp_lint.model.frameworks import (
     ResultOutcome,
     ResultShape,
     channel,
+    distribution_for,
+    first_release_where,
     version,
 )
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
-from mcp_lint.rules.common import decode_range, encode_range
+from mcp_lint.rules.common import decode_range, encode_range, lowlevel_failure_advice, lowlevel_result_supported
 
 # What each release does with an error result is read from the framework rows
 # (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md sections 1, 3 and 4): `Channel.error_result`
@@ -304,18 +306,25 @@ def cancel_order(order_id: int) -> ToolResult:
 
     @staticmethod
     def _instead(latent: Latent, context: RenderContext) -> str:
-        family = context.framework.family
+        """What to write instead; the releases it names are where the rows start passing the
+        result through (mcp 1.19 for a CallToolResult, fastmcp 3.4 for ToolResult(is_error=True))."""
+        framework = context.framework
+        family = framework.family
         if latent.variant == "v1-constructor":
             return "raise ToolError with the message instead (MCPError(code, message) only for a real protocol error)"
+        tool_result_since = first_release_where(Family.FASTMCP, lambda row: row.error_result_survives(ResultShape.TOOL_RESULT))
         if latent.variant == "toolresult-misspelled":
-            return "pass is_error=True (fastmcp >= 3.4) or raise ToolError instead"
+            return f"pass is_error=True (fastmcp >= {tool_result_since}) or raise ToolError instead"
         if latent.variant == "toolresult-flag" or family is Family.FASTMCP:
-            return "raise ToolError with the message instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))"
+            return f"raise ToolError with the message instead (fastmcp >= {tool_result_since}: return ToolResult(..., is_error=True))"
         if family is Family.MCP_LOWLEVEL:
-            return "pass isError=True (mcp >= 1.19) or raise an exception with the message instead"
+            return "pass isError=True instead" if lowlevel_result_supported(framework) else lowlevel_failure_advice(context)
+        since = f"{distribution_for(family)} >= {first_release_where(family, _passes_call_tool_result)}"
         if latent.variant in {"snake", "misspelled"}:
-            return "pass isError=True (works on mcp >= 1.19 and 2.x) or raise ToolError instead"
-        return "raise ToolError with the message instead, or annotate the tool '-> CallToolResult' (mcp >= 1.19)"
+            if framework.every(_passes_call_tool_result):
+                return "pass isError=True instead"
+            return f"pass isError=True (works on {since}) or raise ToolError instead"
+        return f"raise ToolError with the message instead, or annotate the tool '-> CallToolResult' ({since})"
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         """Spell the flag the way every candidate release reads it: `isError=` on CallToolResult
@@ -332,6 +341,10 @@ def cancel_order(order_id: int) -> ToolResult:
             return None
         start, end = decode_range(latent.get("keyword_range"))
         return FixSpec(Applicability.UNSAFE, f"Pass the error flag as {replacement}=True", (Edit(start, end, replacement),))
+
+
+def _passes_call_tool_result(row: Channel) -> bool | None:
+    return row.error_result_survives(ResultShape.CALL_TOOL_RESULT)
 
 
 def _as(latent: Latent, variant: str) -> Latent:

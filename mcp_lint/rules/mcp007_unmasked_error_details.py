@@ -1,48 +1,53 @@
 """MCP007 unmasked-error-details: a server whose framework forwards the raw text of unexpected
 exceptions to the model, with tools whose I/O no `try` handles.
 
-Unlike the other rules it reports at a server constructor (`mcp = FastMCP("notes")`), not in a
-function: per file, `server_sites` records each constructor and `check` marks the first I/O call
-of each function that no handler wraps (a marker latent, never rendered itself); the link step
-(`server_findings`) ties the tools registered on a server to their first unwrapped I/O, into
-helpers too, and renders one finding per server.
+Unlike the function-level rules it reports at a server constructor (`mcp = FastMCP("notes")`):
+per file, `check` marks the first I/O calls of each function that no handler wraps (marker
+latents, never rendered themselves) and `check_module` records each constructor (a `ServerSite`);
+at link time `link` ties the tools registered on a server, in any module, to their first
+unwrapped I/O, into helpers too, reads the project files that may turn masking on
+(`LinkedProject.masks_by_config`: server_env.py), and renders one finding per server.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Protocol
+from dataclasses import dataclass
+from typing import Iterable, Iterator
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Location
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
-from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerSite, ToolRegistration
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
-from mcp_lint.server_env import EnvSetting
+from mcp_lint.rules.base import Example, FileContext, FixSpec, LinkedProject, RenderContext, Rendered, Rule
 
 
+@dataclass(frozen=True)
+class ServerSite:
+    """A call of a framework's high-level server class (`mcp = FastMCP("notes")`): the record
+    `check_module` keeps per file (picklable, cached with the summary)."""
 
-class LinkedProject(Protocol):
-    """What the link step (project_links.Project) offers this rule; a protocol, so that the rule
-    does not import the module that imports it."""
+    key: str  # the server variable's qualified name; "" for a function's local
+    name: str  # the variable as written (`mcp`), "" when the call is assigned to none
+    family: Family
+    cls: str  # the qualified class called
+    function: str  # the enclosing function's key, "" at module or class level
+    location: Location
+    end_location: Location
+    statement: str
+    rows: tuple[int, int]
+    # The `mask_error_details=` argument as written ("True", "False", an expression), "" when
+    # absent, "**" when a `**options` argument may pass it.
+    masking: str
+    # Where `mask_error_details=True` goes, and the text to insert there.
+    insert_at: Location
+    insert_text: str
 
-    summaries: list[ModuleSummary]
-    modules: dict[str, ModuleSummary]
-    functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
-
-    def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
-    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
-    def resolve(self, qualname: str) -> str: ...
-    def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
-    def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
-    def masks_by_config(self, path: str, env: str) -> EnvSetting | None: ...
-    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
 
 # What a server does with an unexpected exception is read from the framework rows
 # (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md 2a and 9): `other_exception` (what the
@@ -126,8 +131,9 @@ def wraps(guard: TryGuard) -> bool:
 
 
 # -- per file --------------------------------------------------------------------------------
-def server_sites(model: ModuleModel, ctx: FileContext, module: cst.Module, layout: dict[int, tuple[int, int, tuple[str, ...]]]) -> list[ServerSite]:
+def server_sites(ctx: FileContext) -> list[ServerSite]:
     """Each call of a framework's high-level server class (not a proxy, provider or app)."""
+    model, module = ctx.model, ctx.module
     out: list[ServerSite] = []
     tops: dict[int, tuple[int, cst.CSTNode]] | None = None
     for call, family, cls, function in model.server_constructors:
@@ -148,12 +154,12 @@ def server_sites(model: ModuleModel, ctx: FileContext, module: cst.Module, layou
                 continue
             ctx.hint(found[1], found[0])
             ctx.current = found[1]
-        out.append(_site(call, family, cls, function or "", model, ctx))
+        out.append(_site(call, family, cls, function or "", ctx))
     ctx.current = None
     return out
 
 
-def _site(call: cst.Call, family: Family, cls: str, function: str, model: ModuleModel, ctx: FileContext) -> ServerSite:
+def _site(call: cst.Call, family: Family, cls: str, function: str, ctx: FileContext) -> ServerSite:
     where = ctx.range(call)
     masking = ""
     for argument in call.args:
@@ -166,7 +172,7 @@ def _site(call: cst.Call, family: Family, cls: str, function: str, model: Module
         insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
     else:  # `FastMCP()`: inside the parentheses
         insert_at, text = Location(where.end.line, where.end.column), "mask_error_details=True"
-    assigned = model.constructed_as.get(id(call), "")
+    assigned = ctx.model.constructed_as.get(id(call), "")
     return ServerSite(
         key="" if assigned.startswith("#") else assigned,
         name=last_name(assigned.lstrip("#")),
@@ -273,7 +279,38 @@ async def forecast(city: str) -> str:
                 return
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        return None  # a marker: findings are made per server (server_findings)
+        return None  # a marker: findings are made per server (link)
+
+    def check_module(self, ctx: FileContext) -> list[ServerSite]:
+        return server_sites(ctx)
+
+    def link(self, project: LinkedProject) -> Iterator[Finding]:
+        """One finding per server constructor whose tools do unwrapped I/O, where the release a
+        fresh install gets forwards the text and no project file masks it."""
+        sites = [(summary, site) for summary, site in project.records(self.code) if isinstance(site, ServerSite)]
+        for summary, site, tools in _tools_with_io(project, sites):
+            framework = project.framework(site.family, None, summary.path)
+            newest = framework.newest()
+            row = newest[1] if newest is not None else None
+            # The environment decides without the argument, and despite `False` where the release
+            # ORs the two (fastmcp 2.8-2.14).
+            decides = site.masking == "" or (site.masking == "False" and row is not None and not row.mask_argument_overrides_env)
+            if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env):
+                continue
+            rendered = self.render_server(site, framework, sorted(tools.items()))
+            if rendered is None:
+                continue
+            yield Finding(
+                code=self.code,
+                message=rendered.message,
+                filename=summary.path,
+                location=site.location,
+                end_location=site.end_location,
+                fix=project.fix_for(rendered.fix, summary, site.family),
+                context=last_name(site.function) if site.function else "",
+                statement=site.statement,
+                statement_rows=site.rows,
+            )
 
     def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:
         """The finding at a server constructor, or None when the server does not forward the
@@ -315,13 +352,9 @@ async def forecast(city: str) -> str:
 
 
 # -- the link step -------------------------------------------------------------------------
-def server_findings(project: LinkedProject) -> list[Finding]:
-    from mcp_lint.rules import rule_by_code
-
-    sites = [(summary, site) for summary in project.summaries for site in summary.server_sites]
-    rule = rule_by_code("MCP007")
-    if not sites or not isinstance(rule, UnmaskedErrorDetails):
-        return []
+def _tools_with_io(project: LinkedProject, sites: list[tuple[ModuleSummary, ServerSite]]) -> list[tuple[ModuleSummary, ServerSite, dict[str, str]]]:
+    """Each constructor whose tools do I/O outside any handler, with tool name -> where its
+    first unwrapped I/O is; in the order the registrations come."""
     tools_of: dict[int, dict[str, str]] = {}
     memo: dict[str, str | None] = {}
     for reg, summary in project.tool_registrations():
@@ -334,34 +367,7 @@ def server_findings(project: LinkedProject) -> list[Finding]:
         where = _first_io(project, found[1].qualname, 0, memo, found[0].path)
         if where is not None:
             tools_of.setdefault(index, {}).setdefault(reg.tool_name, where)
-    out: list[Finding] = []
-    for index, tools in tools_of.items():
-        summary, site = sites[index]
-        framework = project.framework(site.family, None, summary.path)
-        newest = framework.newest()
-        row = newest[1] if newest is not None else None
-        # The environment decides without the argument, and despite `False` where the release
-        # ORs the two (fastmcp 2.8-2.14).
-        decides = site.masking == "" or (site.masking == "False" and row is not None and not row.mask_argument_overrides_env)
-        if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env):
-            continue
-        rendered = rule.render_server(site, framework, sorted(tools.items()))
-        if rendered is None:
-            continue
-        out.append(
-            Finding(
-                code="MCP007",
-                message=rendered.message,
-                filename=summary.path,
-                location=site.location,
-                end_location=site.end_location,
-                fix=project._fix(rendered.fix, summary, site.family),
-                context=last_name(site.function) if site.function else "",
-                statement=site.statement,
-                statement_rows=site.rows,
-            )
-        )
-    return out
+    return [(*sites[index], tools) for index, tools in tools_of.items()]
 
 
 def _site_of(project: LinkedProject, server: str | None, summary: ModuleSummary, sites: list[tuple[ModuleSummary, ServerSite]]) -> int | None:

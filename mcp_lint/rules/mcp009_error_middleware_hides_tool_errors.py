@@ -9,8 +9,8 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.frameworks import Family, FrameworkContext, MiddlewareEffect, channel, version
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.frameworks import Family, FrameworkContext, MiddlewareEffect, channel
+from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule, format_tools
 
 # -- Version facts (mcp-error-semantics.md §2b; read in the wheels of fastmcp 2.9.0, 2.14.7,
@@ -21,24 +21,23 @@ from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Re
 # {e}"; KeyError/FileNotFoundError/NotFoundError -32001 "Not found: {e}"). What the client then
 # receives is the framework row's `error_middleware` (frameworks.py): fastmcp 2.x/3.x run on
 # mcp 1.x, whose low-level call_tool turns the McpError back into a tool result, R("Internal
-# error: {msg}"); on fastmcp 4.x (mcp 2.x) the MCPError reaches the wire, E(-32603, ...).
-# The rows span releases before the class existed; this is where it begins:
-FIRST_RELEASE = "2.9"
+# error: {msg}"); on fastmcp 4.x (mcp 2.x) the MCPError reaches the wire, E(-32603, ...). Rows of
+# releases before the class existed (fastmcp < 2.9) have no `error_middleware`.
 _TRANSFORM_POSITION = 3  # ErrorHandlingMiddleware(logger, include_traceback, error_callback, transform_errors)
 
 
 def effect(release: str) -> MiddlewareEffect | None:
-    """What the middleware does on a fastmcp release that has it (the row's fact), else None."""
-    if version(release) < version(FIRST_RELEASE):
-        return None
+    """What the middleware does on a fastmcp release (the row's fact); None before it exists."""
     row = channel(Family.FASTMCP, release)
     return row.error_middleware if row is not None else None
 
 
 def _effects(framework: FrameworkContext) -> set[MiddlewareEffect]:
-    """What the middleware does on each candidate release (those that have it)."""
-    found = {e for e in (effect(v) for v in framework.versions) if e is not None}
-    return found or set(MiddlewareEffect)
+    """What the middleware does on each candidate release that has it (every effect when the
+    releases are unknown; none when every candidate predates the class)."""
+    if not framework.versions:
+        return set(MiddlewareEffect)
+    return {e for e in (effect(v) for v in framework.versions) if e is not None}
 
 
 def _transform_argument(call: cst.Call) -> tuple[cst.Arg | None, bool]:
@@ -114,7 +113,7 @@ def get_order(order_id: int) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         return ()  # a server's configuration, not a function's body: see check_module
 
-    def check_module(self, ctx: FileContext) -> Iterator[tuple[str, Latent]]:
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
         for site in ctx.model.error_middleware:
             argument, readable = _transform_argument(site.call)
             if not readable:
@@ -123,7 +122,7 @@ def get_order(order_id: int) -> str:
                 continue  # transform_errors=False, or a value we cannot read
             ctx.hint(site.top, site.top_index)
             ctx.current = site.top
-            yield site.server, self.latent(
+            latent = self.latent(
                 ctx,
                 site.call,
                 variant="explicit" if argument is not None else "default",
@@ -131,6 +130,7 @@ def get_order(order_id: int) -> str:
                 data={"form": site.form},
                 fix_edits=(self._edit(ctx, site.call, argument),),
             )
+            yield ServerLatent(site.server, latent)  # rendered by Rule.link when the server has tools
         ctx.current = None
 
     @staticmethod
@@ -150,6 +150,8 @@ def get_order(order_id: int) -> str:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         framework = context.framework
         effects = _effects(framework)
+        if not effects:
+            return None  # every release the pins allow predates ErrorHandlingMiddleware: the import fails
         switch = "transform_errors=True" if latent.variant == "explicit" else "transform_errors is on by default"
         source = f" (from {framework.pinned_by})" if framework.pinned_by else ""
         protocol = (

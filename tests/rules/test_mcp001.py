@@ -223,7 +223,58 @@ def test_mcp1_lowlevel_mcperror_arrives_as_plain_text() -> None:
         "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error"
         in finding.message
     )
-    assert finding.message.endswith("return CallToolResult(isError=True) instead")
+
+
+# -- the advice for a low-level 1.x handler follows the rows: a returned CallToolResult is passed
+# through only from mcp 1.19 (before, it is iterated as content and fails validation), while a
+# raised ordinary exception becomes isError: true with its text on every 1.x release.
+
+RAISE_ADVICE = (
+    "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
+    "isError: true with that text; returning CallToolResult(isError=True) works only from mcp 1.19)"
+)
+
+
+@pytest.mark.parametrize("target", ["mcp==1.18.0", "mcp>=1.6,<1.19"])
+def test_mcp1_lowlevel_before_1_19_advises_raising(target: str) -> None:
+    finding = _only(MCP1_LOWLEVEL, target=target)
+    assert finding.location.row == 15
+    assert "arrives as plain tool-result text" in finding.message
+    assert finding.message.endswith(RAISE_ADVICE)
+    assert "return CallToolResult(isError=True) instead" not in finding.message
+    assert finding.fix is None  # the CallToolResult fix would hand the model a validation error
+
+
+@pytest.mark.parametrize("target", ["mcp==1.19.0", "mcp>=1.19,<2"])
+def test_mcp1_lowlevel_from_1_19_advises_the_error_result(target: str) -> None:
+    finding = _only(MCP1_LOWLEVEL, target=target)
+    assert finding.message.endswith("; return CallToolResult(isError=True) instead")
+    assert finding.fix is not None and "isError=True" in finding.fix.edits[0].content
+
+
+def test_mcp1_lowlevel_unknown_version_advises_what_works_on_every_1x_release() -> None:
+    # No pin: the candidates are mcp 1.6-1.30; raising holds on all of them, returning does not.
+    finding = _only(MCP1_LOWLEVEL)
+    assert finding.message.endswith(RAISE_ADVICE)
+    assert finding.fix is None
+
+
+def test_lowlevel_of_either_major_names_both_ways_with_their_ranges() -> None:
+    # Candidates on both majors (a dispatcher whose registration form is unknown): neither way
+    # works on all of them (raising is a JSON-RPC error on 2.x), so both are named with their range.
+    from mcp_lint.model.frameworks import Family, FrameworkContext
+    from mcp_lint.rules.base import RenderContext
+    from mcp_lint.rules.common import lowlevel_failure_advice
+
+    framework = FrameworkContext(Family.MCP_LOWLEVEL, ("1.9.4", "1.18.0", "1.30.0", "2.3.0"))
+    context = RenderContext("call_tool", ("call_tool",), True, framework)
+    assert lowlevel_failure_advice(context) == (
+        "return CallToolResult(isError=True) instead on mcp 1.19+; on mcp 1.6–1.18, where a returned "
+        "CallToolResult is iterated as content, fails validation, raise an ordinary exception with the "
+        "message (the mcp 1.x low-level Server turns it into isError: true with that text)"
+    )
+    newer = FrameworkContext(Family.MCP_LOWLEVEL, ("1.30.0", "2.3.0"))
+    assert lowlevel_failure_advice(RenderContext("call_tool", ("call_tool",), True, newer)) == "return CallToolResult(isError=True) instead"
 
 
 def test_mcp2_lowlevel_domain_failure_after_the_unknown_tool_branch() -> None:

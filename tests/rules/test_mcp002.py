@@ -17,6 +17,7 @@ from ._support import (
     only as _only,
     write_tree as _write_tree,
     lint_tree as _lint_tree,
+    unmasked,
 )
 
 
@@ -188,7 +189,7 @@ LEAKS = [
         id="http-error-response-body",
     ),
     pytest.param(
-        MCP1,
+        unmasked(MCP1),
         """\
         @mcp.tool()
         async def lookup_user(user_id: str) -> str:
@@ -403,7 +404,7 @@ def test_message_names_a_traceback() -> None:
 
 
 def test_message_names_the_upstream_body() -> None:
-    finding = _only(_src(MCP1, LEAKS[9].values[1]))
+    (finding,) = [f for f in _check(_src(unmasked(MCP1), LEAKS[9].values[1])) if f.code == "MCP002"]
     assert (
         "Tool 'lookup_user' returns an upstream error body (resp.text)"
         in finding.message
@@ -715,7 +716,7 @@ CURATED = [
         id="exception-class-name-only",
     ),
     pytest.param(
-        MCP1,
+        unmasked(MCP1),
         """\
         @mcp.tool()
         async def refresh(feed: str) -> str:

@@ -10,10 +10,11 @@ import textwrap
 
 import pytest
 
+from mcp_lint.findings import Finding
 from mcp_lint.fixing.apply import apply_edits
 from mcp_lint.pipeline import lint_source
 
-from ._support import check as _check, only as _only
+from ._support import check as _check, only as _only, unmasked
 
 
 MCP1 = """\
@@ -43,6 +44,20 @@ FASTMCP = MCP1.replace(
 ).replace("mcp.server.fastmcp.exceptions", "fastmcp.exceptions")
 
 
+# Most snippets' tools do I/O that no `try` handles: MCP007 at the server of these headers (the
+# newest mcp 2.x masks the text, so MCP2 never gets it).
+MCP1_UNMASKED = unmasked(MCP1)
+FASTMCP_UNMASKED = unmasked(FASTMCP)
+# The header of SILENT_SHAPES.
+SILENT_HEADER = MCP1 + "import asyncio\nfrom pathlib import Path\nROOT = Path('/srv')\n"
+
+
+def _only_mcp004(source: str) -> Finding:
+    """The snippet's one MCP004 finding (`_check` asserts every marked finding, MCP007's too)."""
+    [finding] = [f for f in _check(source) if f.code == "MCP004"]
+    return finding
+
+
 def _src(header: str, body: str) -> str:
     return header + "\n" + textwrap.dedent(body)
 
@@ -51,7 +66,7 @@ def _src(header: str, body: str) -> str:
 
 MUTATIONS = [
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def set_stock(sku: str, quantity: int) -> str:
@@ -80,7 +95,7 @@ MUTATIONS = [
         id="db-insert-after-post-check-mcp2",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def save_file(path: str, content: str) -> str:
@@ -94,7 +109,7 @@ MUTATIONS = [
         id="file-write-fastmcp",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def checkout(branch: str) -> str:
@@ -121,7 +136,7 @@ MUTATIONS = [
         id="http-post",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def update_user(user_id: str, email: str) -> str:
@@ -134,7 +149,7 @@ MUTATIONS = [
         id="http-put",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def delete_user(user_id: str) -> dict:
@@ -160,7 +175,7 @@ MUTATIONS = [
         id="module-state",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def clean(path: str) -> str:
@@ -173,7 +188,7 @@ MUTATIONS = [
         id="file-delete",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def refund(charge_id: str, amount: int) -> str:
@@ -186,7 +201,7 @@ MUTATIONS = [
         id="saas-create",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def move(src: str, dst: str) -> str:
@@ -217,7 +232,7 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
-    finding = _only(_src(MCP1, MUTATIONS[0].values[1]))
+    finding = _only_mcp004(_src(MCP1_UNMASKED, MUTATIONS[0].values[1]))
     assert finding.location.row == 20
     assert finding.message == (
         "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22: "
@@ -226,8 +241,8 @@ def test_message_names_tool_consequence_and_next_step() -> None:
 
 
 def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> None:
-    source = _src(MCP1, MUTATIONS[0].values[1])
-    finding = _only(source)
+    source = _src(MCP1_UNMASKED, MUTATIONS[0].values[1])
+    finding = _only_mcp004(source)
     assert finding.fix is not None
     assert finding.fix.message == "Move the check above the first mutation"
     fixed = apply_edits(source, finding.fix.edits)
@@ -241,7 +256,8 @@ def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> No
             return "updated"
         """
     )
-    assert lint_source(fixed, filename="server.py") == []
+    # MCP004's defect is gone; the server still forwards the text of the unwrapped UPDATE's failure.
+    assert [(f.code, f.location.row) for f in lint_source(fixed, filename="server.py")] == [("MCP007", 14)]
 
 
 def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
@@ -324,7 +340,7 @@ def test_error_result_after_side_effect_on_lowlevel_server() -> None:
 
 CORRECT = [
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def set_stock(sku: str, quantity: int) -> str:
@@ -352,7 +368,7 @@ CORRECT = [
         id="post-check-through-a-derived-name",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         async def create_issue(title: str) -> str:
@@ -366,7 +382,7 @@ CORRECT = [
         id="check-on-name-assigned-after-mutation",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def read_note(note_id: int) -> str:
@@ -391,7 +407,7 @@ CORRECT = [
         id="read-only-http-get",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def create_user(name: str) -> str:
@@ -431,7 +447,7 @@ CORRECT = [
         id="mutation-in-a-later-branch",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def add_note(title: str) -> str:
@@ -475,7 +491,7 @@ CORRECT = [
         id="local-container-is-not-state",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def lookup(key: str) -> str:
@@ -500,7 +516,7 @@ CORRECT = [
         id="open-for-reading",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def deploy(branch: str) -> str:
@@ -514,7 +530,7 @@ CORRECT = [
         id="check-then-subprocess-then-post-check",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def retitle(note_id: int, title: str) -> str:
@@ -541,7 +557,7 @@ CORRECT = [
         id="check-first-inside-transaction",
     ),
     pytest.param(
-        FASTMCP,
+        FASTMCP_UNMASKED,
         """\
         @mcp.tool
         def add_note(title: str) -> str:
@@ -554,7 +570,7 @@ CORRECT = [
         id="later-branch-only-logs",
     ),
     pytest.param(
-        MCP1,
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         async def create_issue(title: str) -> str:
@@ -631,7 +647,7 @@ def test_check_on_preexisting_module_flag() -> None:
             raise ToolError("The server is read-only; notes cannot be added")
         return "added"
     """
-    _check(_src(MCP1, source))
+    _check(_src(MCP1_UNMASKED, source))
 
 
 def test_mutation_through_an_instance_attribute() -> None:
@@ -676,6 +692,7 @@ def test_mutation_before_check_inside_a_dispatcher_branch() -> None:
 
 SHAPES = [
     pytest.param(
+        MCP1_UNMASKED,
         """\
         def save_doc(doc_id: str, text: str) -> None:
             (ROOT / f"{doc_id}.md").write_text(text)
@@ -691,6 +708,7 @@ SHAPES = [
         id="helper-that-writes",
     ),
     pytest.param(
+        MCP1,
         """\
         def store_note(note_id: str, text: str) -> None:
             if note_id:
@@ -707,6 +725,7 @@ SHAPES = [
         id="helper-that-writes-module-state",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         class NoteStore:
             def apply_changes(self, note_id: str, text: str) -> None:
@@ -726,6 +745,7 @@ SHAPES = [
         id="method-of-a-module-level-instance",
     ),
     pytest.param(
+        MCP1,
         """\
         class Tracker:
             def __init__(self, token: str) -> None:
@@ -747,6 +767,7 @@ SHAPES = [
         id="verb-as-string-wrapper",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def drop_branch(client: httpx.Client, branch: str) -> str:
@@ -759,6 +780,7 @@ SHAPES = [
         id="client-request-delete",
     ),
     pytest.param(
+        MCP1,
         """\
         from slack_sdk import WebClient
         slack = WebClient(token="x")
@@ -774,6 +796,7 @@ SHAPES = [
         id="sdk-namespace-verb-and-error-string",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         import boto3
         s3 = boto3.client("s3")
@@ -792,6 +815,7 @@ SHAPES = [
         id="sdk-put-in-try",
     ),
     pytest.param(
+        MCP1,
         """\
         @mcp.tool()
         def add_documents(client, name: str, ids: list[str], docs: list[str]) -> str:
@@ -806,6 +830,7 @@ SHAPES = [
         id="get-or-create-then-check-on-what-existed",
     ),
     pytest.param(
+        MCP1,
         """\
         @mcp.tool()
         def tag(note_id: str, tag: str) -> str:
@@ -820,6 +845,7 @@ SHAPES = [
         id="item-of-module-state-updated",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def export(src: str, dst: str) -> str:
@@ -833,6 +859,7 @@ SHAPES = [
         id="copy-then-check-in-a-loop",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def make_report(out_dir: str, fmt: str) -> str:
@@ -849,6 +876,7 @@ SHAPES = [
         id="makedirs-then-else-return",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def bulk_delete(ids: list[str]) -> str:
@@ -862,6 +890,7 @@ SHAPES = [
         id="loop-then-assert",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         def validate_path(path: str) -> None:
             if not path.startswith("/srv/"):
@@ -880,6 +909,7 @@ SHAPES = [
         id="validator-wrapped-in-try",
     ),
     pytest.param(
+        MCP1,
         """\
         from docx import Document
 
@@ -901,6 +931,7 @@ SHAPES = [
         id="save-then-reload-then-check-on-what-existed",
     ),
     pytest.param(
+        MCP1,
         """\
         def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
             return {}
@@ -917,6 +948,7 @@ SHAPES = [
         id="store-handle-add-then-error-dict",
     ),
     pytest.param(
+        MCP1,
         """\
         def api_call(path: str, method: str = "GET", body: dict | None = None) -> dict:
             return {}
@@ -932,6 +964,7 @@ SHAPES = [
         id="verb-as-keyword",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def import_notes(path: str, replace: bool) -> str:
@@ -948,6 +981,7 @@ SHAPES = [
         id="first-mutation-on-the-path-to-the-check",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         class Wiki:
             def __init__(self, http) -> None:
@@ -966,6 +1000,7 @@ SHAPES = [
         id="http-patch-on-a-private-client",
     ),
     pytest.param(
+        MCP1,
         """\
         @mcp.tool()
         def publish_branch(repo, branch: str) -> str:
@@ -978,6 +1013,7 @@ SHAPES = [
         id="git-push",
     ),
     pytest.param(
+        MCP1,
         """\
         @mcp.tool()
         async def put_key(client, key: str, value: str, ttl: int) -> str:
@@ -990,6 +1026,7 @@ SHAPES = [
         id="key-value-client-set",
     ),
     pytest.param(
+        MCP1,
         """\
         CALLS = 0
 
@@ -1005,6 +1042,7 @@ SHAPES = [
         id="global-counter",
     ),
     pytest.param(
+        MCP1_UNMASKED,
         """\
         @mcp.tool()
         def run(command: str) -> str:
@@ -1023,11 +1061,9 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize(("body", "fragment"), SHAPES)
-def test_shapes_of_real_servers(body: str, fragment: str) -> None:
-    findings = [f for f in _check(_src(MCP1, body)) if f.code == "MCP004"]
-    assert len(findings) == 1
-    assert fragment in findings[0].message
+@pytest.mark.parametrize(("header", "body", "fragment"), SHAPES)
+def test_shapes_of_real_servers(header: str, body: str, fragment: str) -> None:
+    assert fragment in _only_mcp004(_src(header, body)).message
 
 
 def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
@@ -1046,7 +1082,7 @@ def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
         ok, message = add_footnote(path, text, out)
         return message
     """
-    finding = _only(_src(MCP1, source))
+    finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.message.startswith(
         "Helper 'add_footnote' (reached from tool 'footnote') changes files (copy2) here, then rejects the call at line 23"
     )
@@ -1128,7 +1164,7 @@ def test_fix_for_a_check_reading_a_name_set_in_between_is_display_only() -> None
             raise ToolError("title must not be blank")
         return "renamed"
     """
-    finding = _only(_src(MCP1, source))
+    finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.fix is not None and finding.fix.applicability.value == "display-only"
 
 
@@ -1142,11 +1178,12 @@ def test_no_fix_for_an_else_branch() -> None:
         else:
             raise ToolError("kind must be 'a'")
     """
-    assert _only(_src(MCP1, source)).fix is None
+    assert _only_mcp004(_src(MCP1_UNMASKED, source)).fix is None
 
 
 SILENT_SHAPES = [
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         def reword(text: str, old: str, new: str) -> str:
@@ -1158,6 +1195,7 @@ SILENT_SHAPES = [
         id="str-replace-is-not-a-file-write",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         def load(name: str) -> str:
             return (ROOT / name).read_text()
@@ -1172,6 +1210,7 @@ SILENT_SHAPES = [
         id="helper-that-only-reads",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         @mcp.tool()
         def submit(job: str) -> str:
@@ -1186,6 +1225,7 @@ SILENT_SHAPES = [
         id="flag-set-under-the-results-condition",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         def save(path: str, text: str, dry_run: bool) -> str:
@@ -1199,6 +1239,7 @@ SILENT_SHAPES = [
         id="mutating-branch-returns-first",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         def save(path: str, text: str, force: bool) -> str:
@@ -1211,6 +1252,7 @@ SILENT_SHAPES = [
         id="check-in-the-other-branch",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         @mcp.tool()
         def can_write(path: str) -> str:
@@ -1223,6 +1265,7 @@ SILENT_SHAPES = [
         id="append-mode-probe-writes-nothing",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         def dedupe(items: list[str]) -> str:
@@ -1236,6 +1279,7 @@ SILENT_SHAPES = [
         id="local-set-add",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         _TOKEN_CACHE: dict[str, str] = {}
 
@@ -1249,6 +1293,7 @@ SILENT_SHAPES = [
         id="cache-bookkeeping",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         async def crunch(n: int) -> str:
@@ -1261,6 +1306,7 @@ SILENT_SHAPES = [
         id="create-task-is-not-state",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         @mcp.tool()
         def retitle(note_id: int, title: str) -> str:
@@ -1274,6 +1320,7 @@ SILENT_SHAPES = [
         id="post-check-on-the-cursor",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         @mcp.tool()
         def edit_comment(api, issue: str, comment_id: str, body: str, rich: bool) -> dict:
@@ -1288,6 +1335,7 @@ SILENT_SHAPES = [
         id="check-on-the-result-assigned-in-one-branch",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         def merge_overrides(config: dict, overrides: dict) -> None:
             config.update(overrides)
@@ -1303,6 +1351,7 @@ SILENT_SHAPES = [
         id="updating-a-config-dict-is-not-a-store",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         import time
 
@@ -1319,6 +1368,7 @@ SILENT_SHAPES = [
         id="check-on-a-value-made-after-the-mutation",
     ),
     pytest.param(
+        SILENT_HEADER,
         """\
         _client = None
 
@@ -1334,6 +1384,7 @@ SILENT_SHAPES = [
         id="lazy-global-set-up",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         @mcp.tool()
         def make_dir(path: str) -> str:
@@ -1345,6 +1396,7 @@ SILENT_SHAPES = [
         id="post-check-on-the-created-path",
     ),
     pytest.param(
+        unmasked(SILENT_HEADER),
         """\
         def check_title(title: str) -> None:
             if not title:
@@ -1361,9 +1413,9 @@ SILENT_SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("body", SILENT_SHAPES)
-def test_silent_shapes(body: str) -> None:
-    _check(_src(MCP1 + "import asyncio\nfrom pathlib import Path\nROOT = Path('/srv')\n", body))
+@pytest.mark.parametrize(("header", "body"), SILENT_SHAPES)
+def test_silent_shapes(header: str, body: str) -> None:
+    _check(_src(header, body))
 
 
 def test_noqa_on_the_mutation_line_suppresses() -> None:
@@ -1375,7 +1427,7 @@ def test_noqa_on_the_mutation_line_suppresses() -> None:
             raise ToolError("only .tmp files may be removed")
         return "removed"
     """
-    _check(_src(MCP1, source))
+    _check(_src(MCP1_UNMASKED, source))
 
 
 def test_no_applied_fix_when_the_check_reads_a_name_set_inside_the_mutating_block() -> None:
@@ -1389,5 +1441,5 @@ def test_no_applied_fix_when_the_check_reads_a_name_set_inside_the_mutating_bloc
             raise ToolError(f"{path} is empty; pass a file with content")
         return "loaded"
     """
-    finding = _only(_src(MCP1, source))
+    finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.fix is not None and finding.fix.applicability.value == "display-only"

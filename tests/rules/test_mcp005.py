@@ -282,8 +282,8 @@ def test_lowlevel_message_before_mcp_1_19_offers_raising() -> None:
         "Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'"
     )
     assert finding.message.endswith(
-        "raise an exception with the message instead (the low-level Server turns it into isError: true; "
-        "returning CallToolResult(isError=True) works only from mcp 1.19)"
+        "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
+        "isError: true with that text; returning CallToolResult(..., isError=True) works only from mcp 1.19)"
     )
 
 

@@ -203,7 +203,11 @@ def test_low_level_handler_before_1_19_cannot_return_a_call_tool_result() -> Non
         "mcp>=1.6,<1.19",
     )
     assert "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text" in finding.message
-    assert finding.message.endswith("pass isError=True (mcp >= 1.19) or raise an exception with the message instead")
+    # The handler already passes isError=True: on mcp < 1.19 only raising reaches the model.
+    assert finding.message.endswith(
+        "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
+        "isError: true with that text; returning CallToolResult(isError=True) works only from mcp 1.19)"
+    )
 
 
 # -- is_error= on mcp 1.x, misspelled flags ---------------------------------------------------------
@@ -420,3 +424,56 @@ def test_not_reported_outside_tools() -> None:
 def test_noqa_suppresses() -> None:
     source = SNAKE.replace("  # expect: MCP006", "  # noqa: MCP006")
     assert _check(source, "mcp>=1.19,<2") == []
+
+
+LOWLEVEL1_SNAKE = """\
+from mcp.server.lowlevel import Server
+from mcp.types import CallToolResult, TextContent
+
+server = Server("files")
+FILES: dict[str, str] = {}
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict):
+    path = arguments.get("path", "")
+    if path not in FILES:
+        return CallToolResult(content=[TextContent(type="text", text=f"No file {path}; call list_files")], is_error=True)  # expect: MCP006
+    return [TextContent(type="text", text=FILES[path])]
+"""
+
+
+def test_low_level_snake_flag_from_1_19_is_respelled() -> None:
+    finding = _only(LOWLEVEL1_SNAKE, "mcp>=1.19,<2")
+    assert finding.location.row == 12
+    assert "is_error is no field of mcp 1.x's CallToolResult" in finding.message
+    assert finding.message.endswith("; pass isError=True instead")
+    assert finding.fix is not None and finding.fix.edits[0].content == "isError"
+
+
+def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
+    # Unpinned: mcp 1.6-1.18 iterate the returned object, 1.19+ ignore is_error; only raising
+    # works on all of them, and re-spelling the flag would not help before 1.19 (no fix).
+    finding = _only(LOWLEVEL1_SNAKE)
+    assert "pydantic validation text" in finding.message and "is_error is no field" in finding.message
+    assert finding.message.endswith("returning CallToolResult(isError=True) works only from mcp 1.19)")
+    assert "raise an ordinary exception with the message instead" in finding.message
+    assert finding.fix is None
+
+
+# -- the advice names the releases from the rows: CallToolResult is passed through from mcp 1.19
+
+
+@pytest.mark.parametrize(
+    ("target", "advice"),
+    [
+        ("mcp>=1.19,<2", "; pass isError=True instead"),
+        ("mcp>=1.6,<1.19", "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        (None, "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+    ],
+)
+def test_snake_flag_on_mcp1_fastmcp_advice_follows_the_candidates(target: str | None, advice: str) -> None:
+    finding = _only(MCP1_CALL_TOOL_RESULT.replace("isError=True", "is_error=True"), target)
+    assert finding.location.row == 12
+    assert finding.message.startswith("Tool 'read_note' returns CallToolResult(..., is_error=True)")
+    assert finding.message.endswith(advice)

@@ -6,6 +6,7 @@ the exact set of (code, row) of MCP007 for the whole snippet.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -288,8 +289,11 @@ def build_server() -> FastMCP:
     assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in finding.message
 
 
-def test_off_by_default_and_noqa() -> None:
-    assert [f for f in lint_source(textwrap.dedent(WEATHER), target="fastmcp>=2.5") if f.code == "MCP007"] == []
+def test_on_by_default_and_noqa() -> None:
+    # Like MCP001-MCP009, the default selection runs it: the finding is at the constructor.
+    findings = lint_source(textwrap.dedent(WEATHER), filename="server.py", target="fastmcp>=2.5")
+    assert [(f.code, f.location.row) for f in findings] == [("MCP007", 4)]
+    assert findings[0].message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
     assert _check(WEATHER.replace("  # expect: MCP007", "  # noqa: MCP007"), "fastmcp>=2.5") == []
 
 
@@ -431,3 +435,57 @@ def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
     [finding] = lint_tree(tmp_path)
     assert finding.filename.endswith("app.py") and finding.location.row == 5
     assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in finding.message
+
+
+# -- selection: on by default, like MCP001-MCP009 ---------------------------------------------------
+
+PLAIN_PYPROJECT = PYPROJECT.replace('\n[tool.mcp-lint]\nselect = ["MCP007"]\n', "")
+
+
+def _cli_codes(root: Path, *options: str) -> tuple[int, list[tuple[str, str, int]]]:
+    from click.testing import CliRunner
+
+    from mcp_lint.cli import cli
+
+    result = CliRunner().invoke(cli, ["check", str(root), "--no-cache", "--jobs", "1", "--output-format", "json", *options], catch_exceptions=False)
+    return result.exit_code, [(f["code"], Path(f["filename"]).name, f["location"]["row"]) for f in json.loads(result.output)]
+
+
+@pytest.fixture
+def weather_project(tmp_path: Path) -> Path:
+    write_tree(tmp_path, {"pyproject.toml": PLAIN_PYPROJECT, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API})
+    return tmp_path
+
+
+def test_the_default_run_of_the_cli_reports_it(weather_project: Path) -> None:
+    assert _cli_codes(weather_project) == (1, [("MCP007", "server.py", 5)])
+    assert _cli_codes(weather_project, "--select", "MCP0") == (1, [("MCP007", "server.py", 5)])
+    assert _cli_codes(weather_project, "--select", "MCP00") == (1, [("MCP007", "server.py", 5)])
+    assert _cli_codes(weather_project, "--select", "MCP") == (1, [("MCP007", "server.py", 5)])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param(("--ignore", "MCP007"), id="ignore"),
+        pytest.param(("--select", "MCP0", "--ignore", "MCP007"), id="prefix-select-exact-ignore"),
+        pytest.param(("--ignore", "MCP00"), id="prefix-ignore"),
+        pytest.param(("--select", "MCP001,MCP002,MCP003,MCP004,MCP005,MCP006,MCP008,MCP009"), id="not-selected"),
+    ],
+)
+def test_ignored_or_not_selected_it_is_gone(weather_project: Path, options: tuple[str, ...]) -> None:
+    assert _cli_codes(weather_project, *options) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        pytest.param('select = ["MCP0"]', [("MCP007", "server.py", 5)], id="config-prefix-select"),
+        pytest.param('ignore = ["MCP007"]', [], id="config-ignore"),
+        pytest.param('[tool.mcp-lint.per-file-ignores]\n"weather_mcp/server.py" = ["MCP007"]', [], id="per-file-ignores"),
+        pytest.param('[tool.mcp-lint.per-file-ignores]\n"weather_mcp/api.py" = ["MCP007"]', [("MCP007", "server.py", 5)], id="per-file-ignores-of-another-file"),
+    ],
+)
+def test_configuration_selects_it_like_any_rule(weather_project: Path, table: str, expected: list) -> None:
+    (weather_project / "pyproject.toml").write_text(PLAIN_PYPROJECT + "\n[tool.mcp-lint]\n" + table + "\n", encoding="utf-8")
+    assert _cli_codes(weather_project) == (1 if expected else 0, expected)

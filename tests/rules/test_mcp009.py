@@ -248,3 +248,20 @@ def test_module_list_and_server_kept_on_self() -> None:
             return "pong"
         """
     )
+
+
+# -- where the class begins: the rows' `error_middleware` (None before fastmcp 2.9) -------------
+
+
+def test_a_range_reaching_2_9_reports_what_2_9_and_later_do() -> None:
+    finding = only(ADDED, target="fastmcp>=2.3,<3")
+    assert finding.location.row == 6
+    assert "on fastmcp 2.x/3.x (from [tool.mcp-lint] target) the model reads every tool failure behind a protocol-style prefix" in finding.message
+    assert "JSON-RPC" not in finding.message
+
+
+def test_releases_before_the_class_existed_are_not_reported() -> None:
+    # fastmcp 2.3-2.8 have no ErrorHandlingMiddleware: the import fails, there is nothing to transform.
+    check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp>=2.3,<2.9")
+    check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp==2.8.1")
+    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors is on by default)")

@@ -16,7 +16,7 @@ def test_body_returned_on_the_success_branch_is_data() -> None:
         from mcp.server.fastmcp import FastMCP
         from mcp.server.fastmcp.exceptions import ToolError
 
-        mcp = FastMCP("items")
+        mcp = FastMCP("items")  # expect: MCP007
 
 
         @mcp.tool()
@@ -53,7 +53,7 @@ def test_body_on_the_failure_side_of_a_success_test_is_flagged() -> None:
         from mcp.server.fastmcp import FastMCP
         from mcp.server.fastmcp.exceptions import ToolError
 
-        mcp = FastMCP("items")
+        mcp = FastMCP("items")  # expect: MCP007
 
 
         @mcp.tool()
@@ -271,7 +271,7 @@ def test_outer_exception_text_used_inside_a_nested_handler_is_flagged() -> None:
         from mcp.server.fastmcp import FastMCP
         from mcp.server.fastmcp.exceptions import ToolError
 
-        mcp = FastMCP("stats")
+        mcp = FastMCP("stats")  # expect: MCP007
 
 
         @mcp.tool()
@@ -331,7 +331,7 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
         import httpx
         from mcp.server.fastmcp import Context, FastMCP
 
-        mcp = FastMCP("docs")
+        mcp = FastMCP("docs")  # expect: MCP007
 
 
         @mcp.tool()
@@ -351,7 +351,8 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
             return hits
         """
     )
-    assert "the text of a caught httpx.HTTPError (built here, returned at line 15)" in findings[0].message
+    finding = next(f for f in findings if f.code == "MCP002")
+    assert "the text of a caught httpx.HTTPError (built here, returned at line 15)" in finding.message
 
 
 def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -> None:
@@ -363,7 +364,7 @@ def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -
         from fastmcp import FastMCP
         from fastmcp.exceptions import ToolError
 
-        mcp = FastMCP("files")
+        mcp = FastMCP("files")  # expect: MCP007
 
 
         @mcp.tool

@@ -13,7 +13,7 @@ import pytest
 
 from pathlib import Path
 
-from ._support import check as _check, lint_tree as _lint_tree, only as _only, write_tree as _write_tree
+from ._support import check as _check, lint_tree as _lint_tree, only as _only, unmasked, write_tree as _write_tree
 
 MCP1 = """\
 import asyncio
@@ -45,6 +45,12 @@ def describe(item: dict) -> str:
 
 def _src(*parts: str) -> str:
     return MCP1 + "".join(textwrap.dedent(p) for p in parts)
+
+
+def _unmasked_src(*parts: str) -> str:
+    """For snippets whose tools do I/O that no `try` handles: mcp 1.x forwards the text of its
+    failure, MCP007 at the server."""
+    return unmasked(MCP1) + "".join(textwrap.dedent(p) for p in parts)
 
 
 # -- cause 3: the tool transforms the helper's value before returning it -----------------------
@@ -394,8 +400,8 @@ async def fetch_label(sku: str) -> str:
     ],
 )
 def test_gathered_exception_text_is_flagged(body: str) -> None:
-    findings = _check(_src(FETCH, body))
-    assert "caught exception returned by asyncio.gather" in findings[0].message
+    (finding,) = [f for f in _check(_unmasked_src(FETCH, body)) if f.code == "MCP002"]
+    assert "caught exception returned by asyncio.gather" in finding.message
 
 
 @pytest.mark.parametrize(
@@ -423,7 +429,7 @@ def test_gathered_exception_text_is_flagged(body: str) -> None:
     ],
 )
 def test_gathered_results_without_exception_text_are_silent(body: str) -> None:
-    _check(_src(FETCH, body))
+    _check(_unmasked_src(FETCH, body))
 
 
 # -- a helper's failure branch that the calling tool already ruled out ---------------------------
@@ -686,7 +692,7 @@ def test_a_local_bound_by_an_assignment_expression_is_followed() -> None:
 
 
 def test_a_helper_called_in_an_if_test_is_reached() -> None:
-    source = _src(
+    source = _unmasked_src(
         """
         def ensure_reachable(url: str) -> bool:
             try:
@@ -703,7 +709,8 @@ def test_a_helper_called_in_an_if_test_is_reached() -> None:
             return ""
         """
     )
-    assert _only(source).message.startswith("Helper 'ensure_reachable' (reached from tool 'fetch_page') puts the text")
+    (finding,) = [f for f in _check(source) if f.code == "MCP002"]
+    assert finding.message.startswith("Helper 'ensure_reachable' (reached from tool 'fetch_page') puts the text")
 
 
 PAIR = """
@@ -757,7 +764,7 @@ def fetch_page(url: str) -> tuple[str, str]:
 
 
 def test_a_helper_value_in_the_element_the_tool_takes_is_returned_whole() -> None:
-    source = _src(
+    source = _unmasked_src(
         PAGE.replace("MARK", "  # expect: MCP005"),
         """
         @mcp.tool()
@@ -766,11 +773,12 @@ def test_a_helper_value_in_the_element_the_tool_takes_is_returned_whole() -> Non
             return content
         """,
     )
-    assert _only(source).message.startswith("Helper 'extract_text' (reached from tool 'read_page') reports a failure")
+    (finding,) = [f for f in _check(source) if f.code == "MCP005"]
+    assert finding.message.startswith("Helper 'extract_text' (reached from tool 'read_page') reports a failure")
 
 
 def test_a_helper_value_in_another_element_is_not_returned() -> None:
-    source = _src(
+    source = _unmasked_src(
         PAGE.replace("MARK", ""),
         """
         @mcp.tool()

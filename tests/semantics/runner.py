@@ -57,7 +57,10 @@ def _instrument(source: str, rows: set[int], filename: str) -> types.CodeType:
             return out
 
     tree = ast.fix_missing_locations(Inserter().visit(tree))
-    return compile(tree, filename, "exec")
+    # dont_inherit: not this file's `from __future__ import annotations`. An example runs as its
+    # own module would, with evaluated annotations (fastmcp 2.3/2.4 cannot resolve a postponed
+    # `-> Order` of a module made here).
+    return compile(tree, filename, "exec", dont_inherit=True)
 
 
 def _servers(namespace: dict[str, Any]) -> dict[str, Any]:
@@ -167,7 +170,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             module.__dict__["__semantics_hit__"] = hits.append
             sys.modules[module.__name__] = module  # pydantic resolves annotations through the module
             # The stubs live in the module itself, so they may use what the example defines later.
-            exec(compile(job.get("given") or "", "<given>", "exec"), module.__dict__)
+            exec(compile(job.get("given") or "", "<given>", "exec", dont_inherit=True), module.__dict__)
             exec(_instrument(job["source"], set(job.get("rows") or ()), f"<{job['id']}>"), module.__dict__)
         except Exception:  # noqa: BLE001
             return {"setup_error": traceback.format_exc()}

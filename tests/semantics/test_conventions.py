@@ -40,8 +40,9 @@ def test_releases_resolve_from_pins_and_targets() -> None:
     # An exact pin outside the suite runs on the suite's release of its minor series.
     assert [r.pin for r in _releases({"target": "fastmcp==4.2.0"}, "here")] == ["fastmcp==4.2.3"]
     assert [r.pin for r in _releases({"target": "mcp>=2.1,<3"}, "here")] == ["mcp==2.3.0"]
+    assert [r.pin for r in _releases({"target": "fastmcp==2.4.0"}, "here")] == ["fastmcp==2.4.0"]
     with pytest.raises(ValueError, match="no release of the suite"):
-        _releases({"target": "fastmcp==2.4.0"}, "here")
+        _releases({"target": "fastmcp==2.10.0"}, "here")
 
 
 def test_message_claims_become_wire_checks() -> None:

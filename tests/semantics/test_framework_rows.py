@@ -43,6 +43,8 @@ NO_V1_NAME = "no McpError name"
 # Both mcp majors: the protocol error of the installed mcp (MCPError(code, message) on 2.x,
 # McpError(ErrorData(...)) on 1.x), so one source serves every release.
 _PREAMBLE = f'''
+import importlib
+
 from pydantic import BaseModel
 from mcp.types import INVALID_PARAMS, CallToolResult, ErrorData, TextContent
 
@@ -64,11 +66,15 @@ def error_result(**flag):
 
 
 def v1_constructor_error():
-    try:
-        from {{v1_module}} import McpError
-    except ImportError:
-        return None
-    return McpError(ErrorData(code=INVALID_PARAMS, message=MESSAGE))
+    # The family's own name first (fastmcp.exceptions.McpError: fastmcp 4's alias of MCPError),
+    # then mcp's v1 class, which is the only one fastmcp 2.3 has (its exceptions module has none).
+    for module in ({{v1_modules}}):
+        try:
+            McpError = importlib.import_module(module).McpError
+        except (ImportError, AttributeError):
+            continue
+        return McpError(ErrorData(code=INVALID_PARAMS, message=MESSAGE))
+    return None
 
 
 class Order(BaseModel):
@@ -129,6 +135,15 @@ def tool_result_error():
     except ImportError:
         from fastmcp.tools.tool import ToolResult
     return ToolResult(content=[TextContent(type="text", text=MESSAGE)], is_error=True)
+
+
+@server.tool()
+def error_middleware_class() -> str:
+    try:
+        from fastmcp.server.middleware.error_handling import ErrorHandlingMiddleware  # noqa: F401
+    except ImportError:
+        return "absent"
+    return "present"
 '''
 
 _LOWLEVEL_BRANCHES = f'''
@@ -212,8 +227,8 @@ class Setup:
         return {row.mask_env: "true"} if self.variant.startswith("mask-env") and row.mask_env else {}
 
     def source(self, rel: Release, row: Channel) -> str:
-        v1_module = "fastmcp.exceptions" if self.family is Family.FASTMCP else "mcp.shared.exceptions"
-        text = _PREAMBLE.replace("{v1_module}", v1_module)
+        v1_modules = ("fastmcp.exceptions", "mcp.shared.exceptions") if self.family is Family.FASTMCP else ("mcp.shared.exceptions",)
+        text = _PREAMBLE.replace("{v1_modules}", "".join(f"{m!r}, " for m in v1_modules))
         if self.family is Family.MCP_LOWLEVEL:
             return text + (_LOWLEVEL_V1 if rel.version.startswith("1.") else _LOWLEVEL_V2)
         options = {"mask-argument": f", {row.mask_setting}=True", "mask-env-argument-false": f", {row.mask_setting}=False"}.get(self.variant, "")
@@ -332,6 +347,9 @@ def facts(setup: Setup, row: Channel) -> list[Fact]:
         outcome = row.error_result(shape)
         if outcome is not None and (shape is not ResultShape.TOOL_RESULT or setup.family is Family.FASTMCP):
             found.append(Fact(tool, {}, f"{shape.value}: {outcome.value}", lambda r, h, o=outcome: _OUTCOMES[o](r)))
+    if setup.family is Family.FASTMCP:  # the row has `error_middleware` exactly where the class exists
+        exists = "present" if row.error_middleware is not None else "absent"
+        found.append(Fact("error_middleware_class", {}, f"ErrorHandlingMiddleware is {exists}", lambda r, h, e=exists: is_result(r, False) and text_of(r) == e))
     if row.structured_error_result is not None and setup.family is not Family.MCP_LOWLEVEL:
         outcome = row.error_result(ResultShape.CALL_TOOL_RESULT, structured_return=True)
         found.append(Fact("structured_error_result", {}, f"CallToolResult(isError=True) under '-> Order': {outcome.value}", lambda r, h, o=outcome: _OUTCOMES[o](r)))

@@ -51,16 +51,23 @@ def split_requirement(text: str) -> tuple[str, str]:
     return text.lower(), ""
 
 
-# mcp: 1.9 (early 1.x), 1.18 (last release that serialises a returned CallToolResult), 1.30 (last
-# 1.x), 2.0 (forwards exception text), 2.3 (masks it). fastmcp: the last 2.x and 3.x, and 4.x.
-# fastmcp 2.x/3.x run on mcp 1.x; pinning mcp keeps the venv reproducible.
+# mcp: 1.6 and 1.9 (early 1.x, the doc's verified releases), 1.18 (last release that serialises a
+# returned CallToolResult), 1.30 (last 1.x), 2.0 (forwards exception text), 2.3 (masks it).
+# fastmcp: 2.3 (prefixes like mcp 1.x, no mask setting, no middleware), 2.4 (masks every
+# exception), the last 2.x and 3.x, and 4.x. fastmcp 2.x/3.x run on mcp 1.x; pinning mcp keeps the
+# venv reproducible (2.3/2.4 on the mcp 1.9.4 of their time: mcp >= 1.10 would answer invalid
+# arguments with its own jsonschema text before fastmcp's validation runs).
 RELEASES: tuple[Release, ...] = (
-    # pydantic as of their release: their func_metadata imports a pydantic internal gone in 2.12.
+    # pydantic as of their release: their func_metadata imports a pydantic internal gone in 2.12
+    # (fastmcp 2.3/2.4 carry a copy of it).
+    Release("mcp", "1.6.0", ("pydantic==2.11.7",)),
     Release("mcp", "1.9.4", ("pydantic==2.11.7",)),
     Release("mcp", "1.18.0", ("pydantic==2.11.7",)),
     Release("mcp", "1.30.0"),
     Release("mcp", "2.0.1"),
     Release("mcp", "2.3.0"),
+    Release("fastmcp", "2.3.0", ("mcp==1.9.4", "pydantic==2.11.7")),
+    Release("fastmcp", "2.4.0", ("mcp==1.9.4", "pydantic==2.11.7")),
     Release("fastmcp", "2.14.7", ("mcp==1.30.0",)),
     Release("fastmcp", "3.4.11", ("mcp==1.30.0",)),
     # fastmcp 4 (fastmcp-slim) no longer pulls in httpx, which examples of upstream calls import.
