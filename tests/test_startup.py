@@ -64,6 +64,22 @@ def test_a_warm_check_does_not_import_libcst(tmp_path: Path) -> None:
     assert imported(args, cwd=tmp_path) == []
 
 
+def test_a_warm_check_rereading_an_unchanged_answer_of_a_settings_file_does_not_import_libcst(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fastmcp>=3"]\n', encoding="utf-8")
+    (tmp_path / ".env").write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    (tmp_path / "server.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool\ndef ping(n: int) -> str:\n'
+        '    raise ValueError(f"n must be positive, got {n}")\n',
+        encoding="utf-8",
+    )
+    args = ["check", ".", "--output-format", "concise"]
+    assert "libcst" in imported(args, cwd=tmp_path)
+    assert imported(args, cwd=tmp_path) == []
+    # Rewritten with the same answer: the stored run is re-checked by reading the file, not linked.
+    (tmp_path / ".env").write_text("DEBUG=0\nFASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    assert imported(args, cwd=tmp_path) == []
+
+
 @pytest.mark.parametrize("fmt", ["concise", "json"])
 def test_a_cold_one_file_check_imports_only_its_output_format(tmp_path: Path, fmt: str) -> None:
     (tmp_path / "tool.py").write_text("def f():\n    return 1\n", encoding="utf-8")
