@@ -375,6 +375,10 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+# Selects every rule, like ruff's `ALL`.
+ALL_SELECTOR = "ALL"
+
+
 def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
     """Upper-cased rule codes or prefixes; each must select at least one known rule."""
     if values is None:
@@ -384,6 +388,9 @@ def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
     normalised = []
     for value in values:
         selector = value.strip().upper()
+        if selector == ALL_SELECTOR:
+            normalised.append(selector)
+            continue
         if not selector or not any(code.startswith(selector) for code in _known_codes()):
             raise ConfigError(
                 f"{where}: unknown rule code or prefix '{value}' (known codes: {', '.join(_known_codes())})"
@@ -491,10 +498,17 @@ def _default_enabled(code: str) -> bool:
 
 
 def _longest_match(code: str, selectors: Iterable[str], *, exact_only: bool) -> int:
-    """Length of the most specific selector matching `code`, or -1 when none does."""
+    """Length of the most specific selector matching `code`, or -1 when none does.
+
+    `ALL` matches every code, the rules off by default too (as ruff's `ALL` turns on RUF100), and
+    is the least specific selector: `select = ["ALL"], ignore = ["MCP1"]` leaves MCP1xx off.
+    MCP000 is the exception in `ignore` (only its exact code turns it off, see _selected)."""
     best = -1
     for selector in selectors:
-        if selector == code or (not exact_only and code.startswith(selector)):
+        if selector == ALL_SELECTOR:
+            if not (exact_only and code == UNREADABLE):
+                best = max(best, 0)
+        elif selector == code or (not exact_only and code.startswith(selector)):
             best = max(best, len(selector))
     return best
 
