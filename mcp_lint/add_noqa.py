@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 
 from mcp_lint.fileio import SourceError, SourceFile, atomic_write
 from mcp_lint.findings import Finding
-from mcp_lint.noqa import FILE_DIRECTIVE, LINE_DIRECTIVE, parse_codes
+from mcp_lint.noqa import file_directive, line_directive, parse_codes
 
 # Unreadable files cannot be suppressed by a comment, and an unused-noqa finding is fixed by
 # removing the comment, not by adding another one.
@@ -80,7 +80,7 @@ def _target_row(finding: Finding, layout: _Layout) -> int | None:
             continue
         comment = layout.comments.get(row)
         # An own-line `# mcp-lint: noqa` is a file directive; codes added after it would be lost.
-        if comment is not None and FILE_DIRECTIVE.search(comment.string) and not comment.line[: comment.start[1]].strip():
+        if comment is not None and file_directive().search(comment.string) and not comment.line[: comment.start[1]].strip():
             continue
         return row
     return None
@@ -93,7 +93,7 @@ def _with_codes(line: str, comment: tokenize.TokenInfo | None, codes: set[str]) 
     if comment is not None:
         start = comment.start[1]
         # The same precedence as `noqa.parse_noqa`: a trailing `# mcp-lint: noqa: ...` is this line's.
-        match = FILE_DIRECTIVE.search(comment.string) or LINE_DIRECTIVE.search(comment.string)
+        match = file_directive().search(comment.string) or line_directive().search(comment.string)
         if match is not None:
             existing_text = match.group("codes")
             existing = parse_codes(existing_text)

@@ -123,6 +123,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.masks_errors = model.masks_errors
+    summary.mask_argument = model.mask_argument
     if may_suppress(source):  # tokenizing every file costs; most have no directive of ours
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)

@@ -25,7 +25,10 @@ does not. So the cache has two levels:
    (project.DeclaredDeps.files: `requirements/base.txt`, `-r ../other.txt` includes); while the
    stats of those are unchanged the pins are too, otherwise the pins are read again and compared,
    so an edited pyproject.toml, requirements or lock file is noticed without reading the pins of
-   every directory on every run. A warm run whose files did
+   every directory on every run. The environment settings the link step read from project files
+   (server_env.py: FASTMCP_MASK_ERROR_DETAILS in `.env`, compose files, a Dockerfile...) are stored
+   and re-checked the same way, with the files read and the directories searched for them (a
+   created or deleted `.env` moves its directory's mtime). A warm run whose files did
    not change prints without a parse, a link, or even an import of libcst. When one file changed,
    the run entry misses, every other file's entry hits, and only that file (and any module the
    link step newly asks for) is analysed.
@@ -67,7 +70,8 @@ if TYPE_CHECKING:
     from mcp_lint.findings import Finding
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput
-    from mcp_lint.pins import PinLookup
+    from mcp_lint.pins import PinSource
+    from mcp_lint.server_env import EnvSetting
 
 __all__ = [
     "Cache",
@@ -311,20 +315,40 @@ class RunEntry:
     # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
     deps_signature: str = ""
     dependency_files: tuple[str, ...] = ()
+    # (path, variable) -> the project file that turned the variable on (server_env.py: `.env`,
+    # compose files, Dockerfile...), None when none did; MCP007/MCP008 findings depend on it.
+    # Those files and the directories searched for them are among `dependency_files`.
+    env: dict[tuple[str, str], EnvSetting | None] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, findings: list[Finding], pins: dict[tuple[str, str], tuple[str, str] | None]) -> RunEntry:
-        """The entry for a run's findings and the pins its link step asked for."""
-        files = dependency_files(pins)
-        return cls(findings, pins, deps_signature(files), files)
+    def of(
+        cls,
+        findings: list[Finding],
+        pins: dict[tuple[str, str], tuple[str, str] | None],
+        env: dict[tuple[str, str], EnvSetting | None] | None = None,
+        env_files: Collection[str] = (),
+    ) -> RunEntry:
+        """The entry for a run's findings, the pins its link step asked for, and the environment
+        settings it read from project files (`env_files`: every file and directory consulted)."""
+        files = tuple(sorted(set(dependency_files(pins)) | set(env_files)))
+        return cls(findings, pins, deps_signature(files), files, dict(env or {}))
 
-    def pins_unchanged(self, lookup: PinLookup) -> bool:
-        """Would the link step get the same pins now? Answered by the stat signature of the
-        dependency files when it did not move, otherwise by asking `lookup` (a fresh one: it reads
-        the metadata files again) for every stored pin."""
-        if self.deps_signature and self.deps_signature == deps_signature(self.dependency_files):
+    def pins_unchanged(self, lookup: PinSource) -> bool:
+        """Would the link step get the same pins and environment settings now? Answered by the
+        stat signature of the files they came from when it did not move, otherwise by asking
+        `lookup` (a fresh one: it reads the files again) for every stored answer: an edited,
+        created or deleted `.env` changes the answer only of the runs that read it. When the
+        answers held, the entry takes the files' new signature (the caller stores it again, so
+        that the next run need not read them)."""
+        now = deps_signature(self.dependency_files)
+        if self.deps_signature and self.deps_signature == now:
             return True
-        return all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items())
+        if not all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items()):
+            return False
+        if not all(lookup.env_setting(path, variable).setting == setting for (path, variable), setting in self.env.items()):
+            return False
+        self.deps_signature = now
+        return True
 
 
 def run_key(

@@ -39,7 +39,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated).")
+@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Add rule codes to the configured selection.")
 @click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format (default: full).")

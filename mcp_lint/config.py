@@ -18,16 +18,23 @@ from typing import Any, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from pathspec import GitIgnoreSpec
 
 from mcp_lint import registry
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
-
 __all__ = ["ConfigError", "Settings", "SettingsResolver", "load_settings"]
+
+
+def _tomllib() -> ModuleType:
+    """The TOML parser, imported when a run reads TOML: an `--isolated` run reads none, and the
+    parser's import (its regular expressions) costs a one-file run about a millisecond."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib
+    return tomllib
 
 TABLE = "[tool.mcp-lint]"
 KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "select", "target")
@@ -160,6 +167,7 @@ def config_overrides(values: Sequence[str]) -> tuple[dict[str, Any], Settings]:
     the settings it validates to. Each is checked like the key in a pyproject.toml; errors name
     the option as given."""
     table: dict[str, Any] = {}
+    tomllib = _tomllib()
     for value in values:
         where = f"--config '{value}'"
         try:
@@ -304,6 +312,7 @@ def _display(path: Path) -> str:
 def _read_table(pyproject: Path) -> dict[str, Any] | None:
     """The `[tool.mcp-lint]` table of a pyproject.toml, or None when it has none."""
     name = _display(pyproject)
+    tomllib = _tomllib()
     try:
         with open(pyproject, "rb") as handle:
             document = tomllib.load(handle)
@@ -366,6 +375,10 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+# Selects every rule, like ruff's `ALL`.
+ALL_SELECTOR = "ALL"
+
+
 def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
     """Upper-cased rule codes or prefixes; each must select at least one known rule."""
     if values is None:
@@ -375,6 +388,9 @@ def _selectors(values: Iterable[str] | None, where: str) -> tuple[str, ...]:
     normalised = []
     for value in values:
         selector = value.strip().upper()
+        if selector == ALL_SELECTOR:
+            normalised.append(selector)
+            continue
         if not selector or not any(code.startswith(selector) for code in _known_codes()):
             raise ConfigError(
                 f"{where}: unknown rule code or prefix '{value}' (known codes: {', '.join(_known_codes())})"
@@ -482,10 +498,17 @@ def _default_enabled(code: str) -> bool:
 
 
 def _longest_match(code: str, selectors: Iterable[str], *, exact_only: bool) -> int:
-    """Length of the most specific selector matching `code`, or -1 when none does."""
+    """Length of the most specific selector matching `code`, or -1 when none does.
+
+    `ALL` matches every code, the rules off by default too (as ruff's `ALL` turns on RUF100), and
+    is the least specific selector: `select = ["ALL"], ignore = ["MCP1"]` leaves MCP1xx off.
+    MCP000 is the exception in `ignore` (only its exact code turns it off, see _selected)."""
     best = -1
     for selector in selectors:
-        if selector == code or (not exact_only and code.startswith(selector)):
+        if selector == ALL_SELECTOR:
+            if not (exact_only and code == UNREADABLE):
+                best = max(best, 0)
+        elif selector == code or (not exact_only and code.startswith(selector)):
             best = max(best, len(selector))
     return best
 

@@ -104,14 +104,46 @@ def unreadable(display: str, reason: str, row: int = 1, column: int = 1) -> Find
     )
 
 
-def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
-    # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
-    # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
-    # the file only (and for the first import of libcst, as costly in the same way): whatever
-    # cycles it leaves are collected once it is back on. (Pool workers keep it off: scheduler.py.)
+# The rule selections whose modules are imported; the collector has frozen the first one's.
+_loaded: set[frozenset[str] | None] = set()
+
+
+def load_analysis(codes: frozenset[str] | None = None) -> None:
+    """Import libcst, the model and the rules in `codes`, with the cyclic collector paused; the
+    first time in a process, then freeze everything alive.
+
+    Imports make long-lived objects only (libcst's node classes, the rules' tables): tens of
+    thousands of them, which each later collection of the run would walk again for nothing (a
+    one-file run spent three times as long in those walks as `import libcst` spends collecting).
+    Frozen, they are out of the collector's way. Frozen once only: a later selection's rules are
+    few, and a process running many selections (the tests) keeps collecting its own garbage.
+    """
+    if codes in _loaded:
+        return
     collecting = gc.isenabled()
     gc.disable()
     try:
+        import mcp_lint.analysis  # noqa: F401
+        from mcp_lint.rules import all_rules
+
+        all_rules(codes)
+    finally:
+        if collecting:
+            gc.enable()
+    if not _loaded:
+        gc.freeze()
+    _loaded.add(codes)
+
+
+def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
+    # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
+    # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
+    # the file only (the first file's imports are frozen: load_analysis): whatever cycles it
+    # leaves are collected once it is back on. (Pool workers keep it off: scheduler.py.)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        load_analysis(codes)
         from mcp_lint.analysis import ParseFailure, analyze_source
 
         result = analyze_source(source.text, path, display, codes)

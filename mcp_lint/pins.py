@@ -5,18 +5,23 @@ for a file and a distribution (`mcp`, `fastmcp`), for the specifier in force and
 from. The answer is `[tool.mcp-lint] target` (or `--target`) when set, else what the project
 declares (project.py). Kept apart from both so that the link step sees one plain callable
 (`PinLookup`), and the pipeline can record what was asked to store it with a run's findings.
+
+The same object answers the other project-level question the link step asks about a file: which
+project file sets an environment variable its server reads (`env_setting`, server_env.py), so
+that the pipeline records that too.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
+    from mcp_lint.server_env import EnvReading, EnvSetting
 
-__all__ = ["PinLookup", "PinSource"]
+__all__ = ["PinLookup", "PinSource", "env_setting_of"]
 
 # (path, distribution) -> (specifier, where it is declared), None when nothing pins it.
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -24,12 +29,15 @@ PinLookup = Callable[[str, str], "tuple[str, str] | None"]
 
 class PinSource:
     """Framework pins for a file: `[tool.mcp-lint] target` first, then declared dependencies
-    (unless `declared` is off: an in-memory module has no project on disk)."""
+    (unless `declared` is off: an in-memory module has no project on disk); and the project files
+    that set its server's environment (`env_files` stand in for them in memory)."""
 
-    def __init__(self, resolver: SettingsResolver, declared: bool = True) -> None:
+    def __init__(self, resolver: SettingsResolver, declared: bool = True, env_files: Mapping[str, str] | None = None) -> None:
         self.resolver = resolver
         self.declared = declared
+        self.env_files = dict(env_files or {})
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._env: dict[tuple[str, str], EnvReading] = {}
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
         key = (os.path.dirname(path), distribution)  # a cache key only: no Path objects per call
@@ -50,3 +58,24 @@ class PinSource:
         if pin is None:
             return None
         return pin.specifier, os.path.relpath(pin.source) if os.path.isabs(pin.source) else pin.source
+
+    def env_setting(self, path: str, variable: str) -> EnvReading:
+        """Which project file turns `variable` on for the server defined in `path` (read once per
+        directory and variable); in memory, which of `env_files` does."""
+        from mcp_lint.server_env import EnvReading, read_env_setting, setting_in_texts
+
+        key = (os.path.dirname(os.path.abspath(path)), variable)
+        if key not in self._env:
+            if self.declared:
+                self._env[key] = read_env_setting(key[0], variable)
+            else:
+                self._env[key] = EnvReading(setting_in_texts(self.env_files, variable), ())
+        return self._env[key]
+
+
+def env_setting_of(lookup: PinLookup, path: str, variable: str) -> EnvSetting | None:
+    """The project file that turns `variable` on for the server in `path`, asked of `lookup` (a
+    PinSource, or the pipeline's recording wrapper of one); a plain pin callable (the prefilter's,
+    which renders nothing) knows no project files."""
+    reader = getattr(lookup, "env_setting", None)
+    return reader(path, variable).setting if reader is not None else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Sequence
+from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
 from mcp_lint import fileio
 from mcp_lint.cache import RunEntry, run_key, stat_key
@@ -35,6 +35,7 @@ from mcp_lint.suppression import suppress
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
     from mcp_lint.scheduler import Analyzer
+    from mcp_lint.server_env import EnvReading, EnvSetting
 
 __all__ = [
     "LintResult",
@@ -78,7 +79,10 @@ def lint_files(
     quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
         entry = cache.load_run(quick)
+        signature = entry.deps_signature if entry is not None else ""
         if entry is not None and entry.pins_unchanged(PinSource(resolver)):
+            if entry.deps_signature != signature:
+                cache.store_run(quick, entry)  # a touched pyproject.toml or .env: not read again next time
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
     inputs = read_inputs(paths, names, sources)
@@ -94,13 +98,13 @@ def lint_files(
             return outcomes, entry.findings, []
     # Prefilter and analyse.
     outcomes = analyze_all(paths, jobs, cache=cache, explicit=explicit, inputs=inputs, codes=codes, reported=reported)
-    # Link and suppress, recording the pins the link step asks for: they are part of what the
-    # stored findings depend on.
+    # Link and suppress, recording the pins and project-file settings (`.env`...) the link step
+    # asks for: they are part of what the stored findings depend on.
     recording = RecordingPins(pins)
     findings, errors = link(outcomes, resolver, recording)
     # Store.
     if cache is not None and not errors:
-        entry = RunEntry.of(findings, recording.seen)
+        entry = RunEntry.of(findings, recording.seen, recording.env_seen, recording.env_files)
         cache.store_run(key, entry)
         if quick is not None:
             cache.store_run(quick, entry)
@@ -267,17 +271,29 @@ def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinL
 
 
 class RecordingPins:
-    """A pin lookup remembering what the link step asked and what it got (stored with a run's
-    findings, which depend on them: cache.RunEntry)."""
+    """A pin lookup remembering what the link step asked and what it got, pins and environment
+    settings of project files, with the files those came from (stored with a run's findings,
+    which depend on them: cache.RunEntry)."""
 
     def __init__(self, inner: PinLookup) -> None:
         self.inner = inner
         self.seen: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self.env_seen: dict[tuple[str, str], EnvSetting | None] = {}
+        self.env_files: set[str] = set()
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
         found = self.inner(path, distribution)
         self.seen[(path, distribution)] = found
         return found
+
+    def env_setting(self, path: str, variable: str) -> EnvReading:
+        from mcp_lint.server_env import EnvReading
+
+        reader = getattr(self.inner, "env_setting", None)
+        reading = reader(path, variable) if reader is not None else EnvReading(None, ())
+        self.env_seen[(path, variable)] = reading.setting
+        self.env_files.update(reading.consulted)
+        return reading
 
 
 # --- other entry points --------------------------------------------------------------------------
@@ -315,9 +331,18 @@ def relint_file(
     return [f for f in findings if f.filename == old.display], new
 
 
-def lint_source(text: str, filename: str = "server.py", *, target: str | None = None, select: Sequence[str] | None = None) -> list[Finding]:
+def lint_source(
+    text: str,
+    filename: str = "server.py",
+    *,
+    target: str | None = None,
+    select: Sequence[str] | None = None,
+    env_files: Mapping[str, str] | None = None,
+) -> list[Finding]:
     """Lint one in-memory module (tests, rule examples). Only `target` pins its framework: the
-    module is not in the project whose pyproject.toml the working directory happens to hold."""
+    module is not in the project whose pyproject.toml the working directory happens to hold.
+    `env_files` (name -> text, `{".env": "FASTMCP_MASK_ERROR_DETAILS=true"}`) are the project files
+    that set its server's environment, in place of those on disk."""
     overrides: dict[str, object] = {}
     if target:
         # As a project's configuration would set it: messages credit `[tool.mcp-lint] target`.
@@ -328,7 +353,7 @@ def lint_source(text: str, filename: str = "server.py", *, target: str | None = 
     resolver = SettingsResolver(isolated=True, overrides=overrides or None)
     source = SourceFile(text, "utf-8", "\n")
     outcome = analyze_text(source, Path(filename), filename)
-    findings, errors = link([outcome], resolver, PinSource(resolver, declared=False))
+    findings, errors = link([outcome], resolver, PinSource(resolver, declared=False, env_files=env_files))
     if errors:
         raise RuntimeError("; ".join(errors))
     return findings

@@ -26,11 +26,6 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
-
 DISTRIBUTIONS = frozenset({"mcp", "fastmcp", "fastmcp-slim", "mcp-types"})
 TARGET_SOURCE = "[tool.mcp-lint] target"
 
@@ -256,6 +251,12 @@ def _load_toml(path: Path) -> dict[str, Any]:
     text = _read_text(path)
     if text is None:
         return {}
+    # Imported here: a project declaring its dependencies elsewhere (a wheel's METADATA,
+    # requirements.txt) never needs the TOML parser.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib
     try:
         return tomllib.loads(text)
     except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError

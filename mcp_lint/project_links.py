@@ -33,16 +33,19 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.pins import PinLookup
+from mcp_lint.pins import PinLookup, env_setting_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
+from mcp_lint.server_env import EnvSetting
 
 MAX_DEPTH = 8
+# What Project.masks answers for `mask_error_details=True` in the code.
+MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
 # How much of a function's return value a tool returns (see trace_tools()).
 _NOTHING, _PART, _WHOLE = 0, 1, 2
 # A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
-# masked, try guards on the way, conditions the caller left on).
-_Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, bool, frozenset, frozenset]
+# what masks it (Project.masks), try guards on the way, conditions the caller left on).
+_Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
 HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
 
 
@@ -82,7 +85,7 @@ class ToolPaths:
     exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
-    masked: bool = False
+    masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
 
 
 class Project:
@@ -353,15 +356,30 @@ class Project:
         resolved = self.resolve(key)
         return any(resolved in summary.classes for summary in self.summaries)
 
-    def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> bool:
-        """`mask_error_details=True` where the tool is registered or where its server is defined."""
-        if summary.masks_errors:
-            return True
+    def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> str:
+        """What masks the text of the tool's unexpected exceptions, "" when nothing does:
+        MASKED_IN_CODE for `mask_error_details=True` where the tool is registered or its server
+        defined; else, on a fastmcp release with the environment variable, the project file that
+        turns it on ('FASTMCP_MASK_ERROR_DETAILS=true in .env'), unless the code passes the
+        argument and the release lets it beat the variable."""
+        modules = [summary]
         if reg.server:
-            server = self.resolve(reg.server)
-            module = self.modules.get(server.rsplit(".", 1)[0])
-            return bool(module and module.masks_errors)
-        return False
+            module = self.modules.get(self.resolve(reg.server).rsplit(".", 1)[0])
+            if module is not None and module is not summary:
+                modules.append(module)
+        if any(module.masks_errors for module in modules):
+            return MASKED_IN_CODE
+        family, major = self.family_of(reg, summary)
+        if family is not Family.FASTMCP:
+            return ""  # mcp's FastMCP reads FASTMCP_* settings too, but has no masking among them
+        newest = self.framework(family, major, modules[-1].path).newest()
+        row = newest[1] if newest is not None else None
+        if row is None or not row.mask_env:
+            return ""
+        if row.mask_argument_overrides_env and any(module.mask_argument for module in modules):
+            return ""  # `mask_error_details=False` (or an expression) in the code decides
+        setting = self.masks_by_config(modules[-1].path, row.mask_env)
+        return setting.describe() if setting is not None else ""
 
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
@@ -495,7 +513,7 @@ class Project:
             entry.exc_params |= exc_params
             entry.guards.add(guard)
             entry.excludes.setdefault(tool, set()).add(excludes)
-            # A helper counts as masked only when every tool reaching it masks.
+            # A helper counts as masked only when every tool reaching it masks (named by the last).
             entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
             if depth >= MAX_DEPTH:
                 continue
@@ -610,12 +628,6 @@ class Project:
         return out
 
     # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
-    @property
-    def on_disk(self) -> bool:
-        """The modules were read from disk (not linted from memory): a rule may read the project
-        files beside them (.env, compose files)."""
-        return bool(getattr(self.pins, "declared", True))
-
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]:
         """Every module's records of a server-level rule (Rule.check_module), in module order."""
         return [(summary, record) for summary in self.summaries for record in summary.rule_records.get(code, ())]
@@ -649,6 +661,12 @@ class Project:
             return None
         return _with(latent, ancestors=",".join(ancestors))
 
+    def masks_by_config(self, path: str, env: str) -> EnvSetting | None:
+        """The project file that turns masking on for the server in `path` through the environment
+        variable `env` (FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py),
+        asked of the pin lookup so that the pipeline records it with the run's findings."""
+        return env_setting_of(self.pins, path, env)
+
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`
         is a failure returned as a success unless `_fail` builds a real error result (isError
@@ -681,7 +699,8 @@ class Project:
             is_tool=entry.is_tool,
             framework=framework,
             kind=entry.kind,
-            masked=entry.masked,
+            masked=bool(entry.masked),
+            masked_by="" if entry.masked == MASKED_IN_CODE else entry.masked,
             callee_effect=self.effect,
         )
         return_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.return_tools)))

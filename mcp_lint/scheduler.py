@@ -103,18 +103,8 @@ class Analyzer:
             from concurrent.futures import ProcessPoolExecutor
 
             # Imported once here, inherited by the forked workers: libcst, the model, and the
-            # rules this run selected (each worker would otherwise import and compile them). The
-            # collector is paused meanwhile: imports make long-lived objects only.
-            collecting = gc.isenabled()
-            gc.disable()
-            try:
-                import mcp_lint.analysis  # noqa: F401
-                from mcp_lint.rules import all_rules
-
-                all_rules(self.codes)
-            finally:
-                if collecting:
-                    gc.enable()
+            # rules this run selected (each worker would otherwise import and compile them).
+            per_file.load_analysis(self.codes)
             # Everything alive now lives for the run. Frozen, the workers' garbage collections
             # never walk it: a walk writes to every object's header, and so copies every
             # inherited page into each worker.

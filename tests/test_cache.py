@@ -318,3 +318,91 @@ def test_the_project_reader_returns_the_files_it_read(tmp_path: Path) -> None:
         str(tmp_path / "app" / "requirements" / "base.txt"),
         str(tmp_path / "common.txt"),
     }
+
+
+# -- project files that set the server's environment (server_env.py: MCP007/MCP008 read them) ----
+MASKED_SERVER = """\
+from fastmcp import FastMCP
+
+app = FastMCP("billing")
+
+
+@app.tool
+def refund(invoice_id: str, amount: float) -> str:
+    if amount <= 0:
+        raise ValueError("amount must be positive (EUR, two decimals)")
+    return f"refunded {amount} on {invoice_id}"
+"""
+MASKED = (
+    "server.py:9:9: MCP008 [*] Tool 'refund' raises ValueError('amount must be positive (EUR, two decimals)') for the"
+    " model to read, but on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value}"
+    " in {file} the framework masks the text of every exception except ToolError: the model receives only"
+    " \"Error calling tool 'refund'\"; raise ToolError with the same text\n"
+)
+
+
+@pytest.fixture()
+def fastmcp_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "billing"\ndependencies = ["fastmcp>=3"]\n', encoding="utf-8")
+    (tmp_path / "server.py").write_text(MASKED_SERVER, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_an_edited_dotenv_changes_the_findings_of_a_warm_run(fastmcp_project: Path, analysed: list[str]) -> None:
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    assert check(".") == (1, MASKED.format(value="true", file=".env"))
+    analysed.clear()
+    assert check(".") == (1, MASKED.format(value="true", file=".env"))
+    assert analysed == []  # unchanged: served from the cache
+    with open(env, "w", encoding="utf-8") as handle:  # in place: the folder's listing is unchanged
+        handle.write("FASTMCP_MASK_ERROR_DETAILS=0\n")
+    assert check(".") == (0, "")
+    assert analysed == []  # the file's analysis is still good: only the link step reran
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=1\n", encoding="utf-8")
+    assert check(".") == (1, MASKED.format(value="1", file=".env"))
+
+
+def test_a_created_or_deleted_settings_file_changes_the_findings(fastmcp_project: Path) -> None:
+    assert check(".") == (0, "")
+    compose = fastmcp_project / "compose.yaml"
+    compose.write_text("services:\n  billing:\n    environment:\n      - FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    assert check(".") == (1, MASKED.format(value="true", file="compose.yaml"))
+    compose.unlink()
+    assert check(".") == (0, "")
+
+
+def test_a_settings_file_rewritten_with_the_same_answer_is_still_served_from_the_cache(fastmcp_project: Path, analysed: list[str]) -> None:
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    cold = check(".")
+    env.write_text("# masking for production\nFASTMCP_MASK_ERROR_DETAILS=true\nSTRIPE_KEY=sk_test\n", encoding="utf-8")
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == []
+
+
+def test_a_run_that_read_no_settings_file_ignores_them(project: Path, analysed: list[str]) -> None:
+    # An mcp 1.x server: nothing reads FASTMCP_MASK_ERROR_DETAILS, so a new .env cannot change a finding.
+    cold = check(".")
+    (project / ".env").write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    analysed.clear()
+    assert check(".") == cold
+    assert analysed == []
+
+
+def test_a_settings_file_touched_without_a_new_answer_is_read_once(fastmcp_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcp_lint.server_env
+
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    cold = check(".")
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\nDEBUG=0\n", encoding="utf-8")
+    reads: list[str] = []
+    real = mcp_lint.server_env.read_env_setting
+    monkeypatch.setattr(mcp_lint.server_env, "read_env_setting", lambda *args: reads.append(args[0]) or real(*args))
+    assert check(".") == cold
+    assert len(reads) == 1  # re-checked once...
+    assert check(".") == cold
+    assert len(reads) == 1  # ...and the stored run took the file's new signature

@@ -102,6 +102,24 @@ def test_broad_select_enables_default_rules_and_exact_mcp100_survives_prefix_ign
     assert enabled(settings) == WITH_MCP100
 
 
+def test_all_selects_every_rule_and_is_the_least_specific_selector(tmp_path: Path) -> None:
+    # As in ruff: ALL turns on the rules that are off by default too (MCP100, like RUF100)...
+    assert enabled(config(tmp_path, 'select = ["ALL"]')) == WITH_MCP100
+    assert enabled(config(tmp_path, 'select = ["all"]')) == WITH_MCP100
+    # ...and loses to any code or prefix, in the other list or its own layer.
+    assert enabled(config(tmp_path, 'select = ["ALL"]\nignore = ["MCP1", "MCP003"]')) == default_codes_but("MCP003")
+    assert enabled(config(tmp_path, 'select = ["MCP002"]\nignore = ["ALL"]')) == ["MCP000", "MCP002"]
+    # Equally specific, ignore wins; MCP000 stays, as only its exact code turns it off.
+    assert enabled(config(tmp_path, 'select = ["ALL"]\nignore = ["ALL"]')) == ["MCP000"]
+    assert enabled(Settings().with_overrides(extend_select=["ALL"])) == WITH_MCP100
+    assert enabled(Settings().with_overrides(select=["ALL"], ignore=["MCP00"])) == ["MCP000", *beyond_mcp00(WITH_MCP100)]
+    pyproject = '[tool.mcp-lint]\n[tool.mcp-lint.per-file-ignores]\n"tests/*" = ["ALL"]\n'
+    write(tmp_path, {"pyproject.toml": pyproject})
+    settings = load_settings(tmp_path / "pyproject.toml")
+    assert enabled(settings, tmp_path / "tests" / "t.py") == ["MCP000"]
+    assert enabled(settings, tmp_path / "server.py") == DEFAULT_CODES
+
+
 def test_mcp000_is_always_selected_and_only_ignored_by_its_exact_code(tmp_path: Path) -> None:
     assert enabled(config(tmp_path, 'select = ["MCP001"]')) == ["MCP000", "MCP001"]
     assert enabled(config(tmp_path, "select = []")) == ["MCP000"]

@@ -112,8 +112,8 @@ MCP1 = (Family.MCP_FASTMCP, Family.MCP_LOWLEVEL)
 F, S, L, X = Family.MCP_FASTMCP, Family.MCP_SERVER, Family.MCP_LOWLEVEL, Family.FASTMCP
 MCP1_FASTMCP = ((F, "1.6.0"), (F, "1.9.4"), (F, "1.18.0"), (F, "1.19.0"), (F, "1.30.0"))
 MCP2_SERVER = ((S, "2.0.0"), (S, "2.3.0"))
-FASTMCP_25_214 = ((X, "2.5.0"), (X, "2.9.0"), (X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"))
-FASTMCP_29_214 = FASTMCP_25_214[1:]  # the releases with ErrorHandlingMiddleware (see MIDDLEWARE_SINCE)
+FASTMCP_25_214 = ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"))
+FASTMCP_29_214 = FASTMCP_25_214[2:]  # the releases with ErrorHandlingMiddleware (see MIDDLEWARE_SINCE)
 FASTMCP_3 = ((X, "3.0.0"), (X, "3.3.0"), (X, "3.4.11"))
 FASTMCP_4 = ((X, "4.0.0"), (X, "4.2.0"))
 FASTMCP_ALL = ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214, *FASTMCP_3, *FASTMCP_4)
@@ -173,7 +173,7 @@ CLAIMS = (
     Claim("2a fastmcp 2.5-2.14", 1, "tool_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 2, "protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 3, "other_exception", FASTMCP_25_214),
-    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.9.0"), (X, "2.10.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
+    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
     Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.13.0"), (X, "2.14.7")), "R(`{pydantic}`)"),  # "R(raw pydantic ...)"
     Claim("2a fastmcp 2.5-2.14 masked", 2, "masked_protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14 masked", 3, "masked_exception", FASTMCP_25_214),
@@ -229,7 +229,9 @@ CLAIMS = (
     Claim("4 class", 3, "v1_constructor", FASTMCP_4, TYPE_ERROR),  # "now raises `TypeError`"
     Claim("4 class", 2, "protocol_error_constructor", FASTMCP_4),  # McpError = MCPError
     # 8/9: the masking switch.
-    Claim("8 settings", None, "mask_setting", (*FASTMCP_25_214, *FASTMCP_3, *FASTMCP_4), "mask_error_details / FASTMCP_MASK_ERROR_DETAILS"),
+    # The doc's line is about 2.14.7's settings.py; 2.5-2.7 kept the setting in ServerSettings
+    # (FASTMCP_SERVER_MASK_ERROR_DETAILS, read in the 2.5.0 and 2.7.0 wheels).
+    Claim("8 settings", None, "mask_setting", (*FASTMCP_25_214[1:], *FASTMCP_3, *FASTMCP_4), "mask_error_details / FASTMCP_MASK_ERROR_DETAILS"),
     Claim("8 bisect", None, "mask_setting", ((X, "2.3.0"), (X, "2.4.0")), "—"),  # "`mask_error_details` from 2.5"
     Claim("9 masking", None, "mask_setting", (*MCP1_FASTMCP, (L, "1.9.4"), (L, "1.30.0"), *MCP2_SERVER, (L, "2.3.0")), "—"),
 )
@@ -268,6 +270,9 @@ RUN_FACTS = {
     # The doc's §3 "mcp 2.x MCPServer ... output validation skipped" was read from 2.3; the mcp
     # 2.0.1 wheel still validates an error result's structuredContent (2.1.0 stops).
     (S, "2.0.0", "structured_error_result"): (OUTPUT_VALIDATED, "tests/semantics on mcp 2.0.1"),
+    # The doc names the variable of 2.14.7; 2.5-2.7 keep the setting in `ServerSettings`, whose
+    # env prefix is FASTMCP_SERVER_ (read in the fastmcp 2.5.0 and 2.7.0 wheels).
+    (X, "2.5.0", "mask_setting"): ("mask_error_details / FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.5.0 / 2.7.0 settings.py"),
 }
 
 

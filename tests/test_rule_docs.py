@@ -6,7 +6,9 @@ Conventions of a page (rules/<CODE>.md), enforced here:
   ``SECTIONS`` in that order.
 * Every ```` ```python ```` block is linted as one file with
   ``lint_source(block, filename="server.py", target=<target>, select=("MCP0", <CODE>))``
-  (the default selection plus the page's own rule, so MCP100 runs on its page).
+  (the default selection plus the page's own rule, so MCP100 runs on its page), beside the project
+  files its ``<!-- file: NAME LINE -->`` options give (``<!-- file: .env FASTMCP_MASK_ERROR_DETAILS=true -->``;
+  repeatable, the lines of one name make up its text; ``env_files=`` of lint_source).
 * A line whose code ends with the comment ``# flagged: MCP00N`` (several codes: ``# flagged: MCP001,
   MCP005``) is where a finding of that code must start. For the page's own code, and for every code
   a marker names, the rows of the findings must equal the marked rows. A block without markers thus
@@ -52,8 +54,8 @@ SECTIONS = (
     "Fix safety",
     "Options / Suppression",
 )
-DIRECTIVES = ("target", "xfail", "fixes", *SEMANTICS_DIRECTIVES)
-REPEATABLE = frozenset({"call", "given"})  # several lines of it before one block add up (joined by newlines)
+DIRECTIVES = ("target", "xfail", "fixes", "file", *SEMANTICS_DIRECTIVES)
+REPEATABLE = frozenset({"call", "given", "file"})  # several lines of it before one block add up (joined by newlines)
 
 _MARKER = re.compile(r"#\s*flagged:\s*(?P<codes>MCP\d{3}(?:\s*,\s*MCP\d{3})*)\s*$")
 _DIRECTIVE = re.compile(r"^<!--\s*(?P<key>[\w-]+)\s*:\s*(?P<value>.*?)\s*-->$")
@@ -75,6 +77,14 @@ class Block:
     def id(self) -> str:
         slug = re.sub(r"[^a-z]+", "-", self.section.lower()).strip("-")
         return f"{self.code}-{slug}-{self.lang}-{self.index}"
+
+    def env_files(self) -> dict[str, str]:
+        """The project files beside the block (`<!-- file: .env FASTMCP_MASK_ERROR_DETAILS=true -->`)."""
+        files: dict[str, str] = {}
+        for line in self.options.get("file", "").splitlines():
+            name, _, text = line.partition(" ")
+            files[name] = files.get(name, "") + text + "\n"
+        return files
 
     def marked_rows(self) -> dict[str, set[int]]:
         rows: dict[str, set[int]] = {}
@@ -215,7 +225,9 @@ def test_options_before_a_block_apply_to_that_block_only() -> None:
 
 @pytest.mark.parametrize("block", _params("python"))
 def test_python_block_is_flagged_exactly_on_marked_rows(block: Block) -> None:
-    findings = lint_source(block.text, filename="server.py", target=block.options.get("target"), select=("MCP0", block.code))
+    findings = lint_source(
+        block.text, filename="server.py", target=block.options.get("target"), select=("MCP0", block.code), env_files=block.env_files()
+    )
     marked = block.marked_rows()
     for code in sorted({block.code, *marked}):
         got = sorted({f.location.row for f in findings if f.code == code})
@@ -236,7 +248,8 @@ def test_fixes_block_is_what_fix_writes_for_its_example(block: Block) -> None:
     example = examples[number - 1]
     source = "\n".join(_MARKER_COMMENT.sub("", line) for line in example.text.split("\n"))
     target = example.options.get("target")
-    outcome = fix_source(source, lambda text: lint_source(text, filename="server.py", target=target, select=(block.code,)), unsafe=True)
+    files = example.env_files()
+    outcome = fix_source(source, lambda text: lint_source(text, filename="server.py", target=target, select=(block.code,), env_files=files), unsafe=True)
     assert outcome.error is None, outcome.error
     # The block may mark what is still flagged after the fix (a finding with no fix).
     shown = "\n".join(_MARKER_COMMENT.sub("", line) for line in block.text.split("\n"))

@@ -64,6 +64,22 @@ def test_a_warm_check_does_not_import_libcst(tmp_path: Path) -> None:
     assert imported(args, cwd=tmp_path) == []
 
 
+def test_a_warm_check_rereading_an_unchanged_answer_of_a_settings_file_does_not_import_libcst(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fastmcp>=3"]\n', encoding="utf-8")
+    (tmp_path / ".env").write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    (tmp_path / "server.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool\ndef ping(n: int) -> str:\n'
+        '    raise ValueError(f"n must be positive, got {n}")\n',
+        encoding="utf-8",
+    )
+    args = ["check", ".", "--output-format", "concise"]
+    assert "libcst" in imported(args, cwd=tmp_path)
+    assert imported(args, cwd=tmp_path) == []
+    # Rewritten with the same answer: the stored run is re-checked by reading the file, not linked.
+    (tmp_path / ".env").write_text("DEBUG=0\nFASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    assert imported(args, cwd=tmp_path) == []
+
+
 @pytest.mark.parametrize("fmt", ["concise", "json"])
 def test_a_cold_one_file_check_imports_only_its_output_format(tmp_path: Path, fmt: str) -> None:
     (tmp_path / "tool.py").write_text("def f():\n    return 1\n", encoding="utf-8")
@@ -128,3 +144,65 @@ def test_a_cold_one_file_check_of_a_pinned_server_stays_lean(tmp_path: Path) -> 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
     assert "server.py:8:" in done.stdout  # it did lint, with the pin (MCP002 on mcp 1.x FastMCP)
     assert json.loads(done.stdout.rsplit("IMPORTED=", 1)[-1]) == []
+
+
+SERVER = (
+    'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\ndef ping() -> str:\n'
+    '    raise ValueError("Invalid input")\n'
+)
+
+
+def _one_file_run(tmp_path: Path, report: str, args: tuple[str, ...] = ("--isolated",)) -> tuple[str, object]:
+    """Lint tmp_path/server.py in a fresh interpreter (`--no-cache`, concise); `report` is an
+    expression evaluated afterwards, its value printed as JSON. (stdout, that value)"""
+    code = (
+        "import gc, json, sys\nfrom mcp_lint.cli import main\n"
+        f"sys.argv = ['mcp-lint', 'check', 'server.py', '--no-cache', '--output-format', 'concise', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print('\\nREPORT=' + json.dumps({report}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
+    head, _, tail = done.stdout.rpartition("\nREPORT=")
+    assert tail, done.stderr
+    return head, json.loads(tail)
+
+
+def test_a_one_file_run_freezes_what_its_imports_made(tmp_path: Path) -> None:
+    # libcst's node classes, the model's and the rules' tables live for the whole run: frozen,
+    # no collection walks them again (a third of a one-file run's collector time otherwise).
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    report = (
+        "[gc.isenabled(), gc.get_freeze_count(),"
+        " [any(o is c for o in gc.get_objects()) for c in (sys.modules['libcst'].Module,"
+        " sys.modules['mcp_lint.model.summary'].ModuleSummary, sys.modules['mcp_lint.rules.mcp002_raw_exception_text'].RawExceptionText)]]"
+    )
+    out, (enabled, frozen, tracked) = _one_file_run(tmp_path, report)
+    assert "server.py:8:22: MCP003" in out  # it did analyse
+    assert enabled  # the collector is back on for whatever the run does next
+    assert frozen > 10_000
+    assert tracked == [False, False, False]  # out of every generation the collector walks
+
+
+def test_an_isolated_one_file_run_reads_no_toml_and_compiles_no_noqa_pattern(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    report = (
+        "[sorted(m for m in ('tomllib', 'tomli') if m in sys.modules),"
+        " sys.modules['mcp_lint.noqa'].line_directive.cache_info().currsize"
+        " + sys.modules['mcp_lint.noqa'].file_directive.cache_info().currsize]"
+    )
+    out, (toml_modules, noqa_patterns) = _one_file_run(tmp_path, report)
+    assert "server.py:8:22: MCP003" in out
+    assert toml_modules == []
+    assert noqa_patterns == 0
+
+
+def test_a_directive_or_a_configuration_still_loads_what_it_needs(tmp_path: Path) -> None:
+    # The negative side of the test above: a file mentioning noqa compiles the patterns (and its
+    # directive still suppresses), a project's pyproject.toml is still read.
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-lint]\nignore = ["MCP005"]\n', encoding="utf-8")
+    (tmp_path / "server.py").write_text(SERVER.replace('input")\n', 'input")  # noqa: MCP003\n'), encoding="utf-8")
+    report = "['tomllib' in sys.modules or 'tomli' in sys.modules, sys.modules['mcp_lint.noqa'].line_directive.cache_info().currsize]"
+    out, (toml_loaded, noqa_patterns) = _one_file_run(tmp_path, report, args=())
+    assert "MCP003" not in out
+    assert toml_loaded is True
+    assert noqa_patterns == 1

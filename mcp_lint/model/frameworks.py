@@ -24,7 +24,8 @@ The API rules call:
 - ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None where
   the row's releases have no ErrorHandlingMiddleware; ``error_middleware_since()``: from which
   fastmcp release they do), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
-  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``.
+  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``,
+  ``row.mask_argument_overrides_env`` (does `mask_error_details=False` beat the variable?).
 - ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
   candidate release (what a rule may report when the version is unknown), ``any(pred)``,
   ``newest()`` (what a fresh install gets), ``describe()`` (what a message assumed),
@@ -56,7 +57,7 @@ class Family(str, enum.Enum):
 # Representative releases, one per behaviour change in the semantics table. Version inference
 # intersects the project's pins with these, so "mcp>=1.19,<2" keeps only 1.x rows >= 1.19.
 MCP_RELEASES = ("1.6.0", "1.9.4", "1.18.0", "1.19.0", "1.25.0", "1.30.0", "2.0.0", "2.3.0")
-FASTMCP_RELEASES = ("2.3.0", "2.4.0", "2.5.0", "2.9.0", "2.13.0", "2.14.7", "3.0.0", "3.3.0", "3.4.11", "4.0.0", "4.2.0")
+FASTMCP_RELEASES = ("2.3.0", "2.4.0", "2.5.0", "2.8.0", "2.9.0", "2.13.0", "2.14.7", "3.0.0", "3.3.0", "3.4.11", "4.0.0", "4.2.0")
 
 # Modules whose import marks a file as belonging to an MCP server (prefilter and family hints).
 FRAMEWORK_MODULE_PREFIXES = ("mcp", "fastmcp", "mcp_types")
@@ -397,6 +398,9 @@ class Channel:
     masked_failure: Failure | None = None  # protocol and other exceptions with masking on
     mask_setting: str | None = None  # the constructor argument that turns masking on
     mask_env: str | None = None  # ... and the environment variable
+    # An explicit `mask_error_details=False` (or any value) in the constructor beats the
+    # environment variable; False where the framework ORs the two (`argument or settings`).
+    mask_argument_overrides_env: bool = True
     # ResultShape -> outcome for a tool without a structured return annotation (None: unknown).
     error_results: tuple[tuple[ResultShape, ResultOutcome], ...] = ()
     # CallToolResult(isError=True) from a tool whose return annotation is structured (None: as
@@ -634,10 +638,15 @@ _FASTMCP_24 = replace(
     other_exception=Failure(_M, _CALLING),
     validation_failure=Failure(_M, _CALLING),
 )
+# The masking switch, read in the wheels: 2.5-2.7 keep it in `ServerSettings` (env prefix
+# FASTMCP_SERVER_) and an explicit constructor argument replaces it; 2.8-2.14 read the global
+# `settings.mask_error_details` (prefixes FASTMCP_ and, until 2.13, FASTMCP_SERVER_) and
+# `ToolManager` ORs it with the argument, so `mask_error_details=False` cannot turn the
+# environment's True off; 3.x and 4.x take the argument when it is not None, else the setting.
 _FASTMCP_25 = replace(
     _FASTMCP_24,
     since="2.5",
-    span="2.5–2.8",
+    span="2.5–2.7",
     label="fastmcp 2.x",
     series="fastmcp 2.x",
     protocol_error=Failure(_W, _CALLING + ": {message}"),
@@ -645,13 +654,14 @@ _FASTMCP_25 = replace(
     validation_failure=Failure(_W, _CALLING + ": {pydantic}"),
     masked_failure=Failure(_M, _CALLING),
     mask_setting="mask_error_details",
-    mask_env="FASTMCP_MASK_ERROR_DETAILS",
+    mask_env="FASTMCP_SERVER_MASK_ERROR_DETAILS",
 )
+_FASTMCP_28 = replace(_FASTMCP_25, since="2.8", span="2.8", mask_env="FASTMCP_MASK_ERROR_DETAILS", mask_argument_overrides_env=False)
 # ErrorHandlingMiddleware first ships in fastmcp 2.9.0 (fastmcp/server/middleware/error_handling.py;
 # the 2.8.1 wheel has no fastmcp/server/middleware at all). The doc's §2b describes what it does
 # but not when it appears: read in the wheels, and run on 2.3.0/2.4.0 (import fails) and 2.14.7 by
 # tests/semantics.
-_FASTMCP_29 = replace(_FASTMCP_25, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_TEXT)
+_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_TEXT)
 _FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
     _FASTMCP_29,
     since="2.10",
@@ -659,7 +669,7 @@ _FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
     error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.TYPE_ERROR),
 )
 _FASTMCP_213 = replace(_FASTMCP_210, since="2.13", span="2.13–2.14", validation_failure=Failure(_R, "{pydantic}"))
-_FASTMCP_30 = replace(_FASTMCP_213, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x")
+_FASTMCP_30 = replace(_FASTMCP_213, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x", mask_argument_overrides_env=True)
 _FASTMCP_34 = replace(
     _FASTMCP_30,
     since="3.4",
@@ -683,7 +693,7 @@ FRAMEWORK_TABLE: dict[Family, tuple[Channel, ...]] = {
     Family.MCP_FASTMCP: (_MCP1_FASTMCP, _MCP1_FASTMCP_110, _MCP1_FASTMCP_119),
     Family.MCP_SERVER: (_MCP2_SERVER, _MCP2_SERVER_21),
     Family.MCP_LOWLEVEL: (_MCP1_LOWLEVEL, _MCP1_LOWLEVEL_119, _MCP2_LOWLEVEL),
-    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_29, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
+    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_28, _FASTMCP_29, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
 }
 
 

@@ -53,6 +53,8 @@ class ModuleModel:
     non_servers: set[str] = field(default_factory=set)
     # A server constructor here passes `mask_error_details=True` (fastmcp).
     masks_errors: bool = False
+    # ... passes it something else (`False`, `settings.mask`): the code decides, not the environment.
+    mask_argument: bool = False
     # ErrorHandlingMiddleware put on a server here (MCP009).
     error_middleware: list[MiddlewareSite] = field(default_factory=list)
     # Calls of a framework's own high-level server class (`FastMCP(...)`, `MCPServer(...)`):

@@ -221,8 +221,11 @@ class Registrations(FunctionReferences, ServerInference):
             if arg.keyword is None:
                 continue
             keyword = arg.keyword.value
-            if keyword == "mask_error_details" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
-                self.model.masks_errors = True
+            if keyword == "mask_error_details":
+                if isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                    self.model.masks_errors = True
+                else:
+                    self.model.mask_argument = True
             if keyword == "lifespan":
                 self.model.lifespans.extend(self._function_refs(arg.value))
             if keyword == "middleware" and family is Family.FASTMCP:

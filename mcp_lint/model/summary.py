@@ -170,6 +170,9 @@ class ModuleSummary:
     mentions_framework: bool = False
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False
+    # A constructor passes `mask_error_details=` something else (False, an expression): on the
+    # releases where the argument beats FASTMCP_MASK_ERROR_DETAILS, the project's files do not decide.
+    mask_argument: bool = False
     # What the server-level rules (Rule.check_module) found in this file, by rule code: picklable
     # records (a ServerLatent, or a rule's own record of a server constructor) that the rule's
     # `link` turns into findings once the whole project is known. Only selected rules have an entry.

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protoc
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
 
+    from mcp_lint.server_env import EnvSetting
+
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
@@ -110,6 +112,8 @@ class RenderContext:
     framework: FrameworkContext
     kind: str = "tool"  # "tool", "dispatch", "per-tool" (low level)
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
+    # ... because a project file turns it on: 'FASTMCP_MASK_ERROR_DETAILS=true in .env' ("": the code).
+    masked_by: str = ""
     # What a project function the checked one calls does, by qualified name: ("mutates", q) ->
     # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
     # rejects bad arguments. None outside a linked project.
@@ -198,8 +202,6 @@ class LinkedProject(Protocol):
     summaries: list[ModuleSummary]
     modules: dict[str, ModuleSummary]
     functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
-    # The modules were read from disk: project files beside them (.env, compose files) may be read.
-    on_disk: bool
 
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]: ...
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
@@ -209,6 +211,9 @@ class LinkedProject(Protocol):
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
+    # The project file that turns `env` on for the server in `path` (.env, compose files...:
+    # server_env.py), asked through the pin lookup so that a stored run depends on it.
+    def masks_by_config(self, path: str, env: str) -> EnvSetting | None: ...
 
 
 class Rule:

@@ -6,16 +6,13 @@ per file, `check` marks the first I/O calls of each function that no handler wra
 latents, never rendered themselves) and `check_module` records each constructor (a `ServerSite`);
 at link time `link` ties the tools registered on a server, in any module, to their first
 unwrapped I/O, into helpers too, reads the project files that may turn masking on
-(`masks_by_config`), and renders one finding per server.
+(`LinkedProject.masks_by_config`: server_env.py), and renders one finding per server.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -57,11 +54,8 @@ class ServerSite:
 # model reads), `exception_text_reaches_model` on the newest release the pins allow
 # (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
 _HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
-# An environment file line that turns a row's `mask_env` on ({env} = the variable).
-_ENV_ON = r"{env}[\"']?\s*(?:[=:]|\s)\s*[\"']?(?:true|1|yes|on)\b"
-# Files of a project that set its server's environment.
-_CONFIG_FILE = re.compile(r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$", re.I)
-_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+# The project files that set `mask_env` (.env, compose files, Dockerfile...) are read by
+# server_env.py, through the link step (Project.masks_by_config).
 
 
 # -- I/O: calls whose failure is an exception from the outside world ---------------------------
@@ -297,8 +291,11 @@ async def forecast(city: str) -> str:
         for summary, site, tools in _tools_with_io(project, sites):
             framework = project.framework(site.family, None, summary.path)
             newest = framework.newest()
-            env = newest[1].mask_env if newest is not None and newest[1] is not None else None
-            if env and site.masking == "" and project.on_disk and masks_by_config(os.path.dirname(os.path.abspath(summary.path)), env):
+            row = newest[1] if newest is not None else None
+            # The environment decides without the argument, and despite `False` where the release
+            # ORs the two (fastmcp 2.8-2.14).
+            decides = site.masking == "" or (site.masking == "False" and row is not None and not row.mask_argument_overrides_env)
+            if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env):
                 continue
             rendered = self.render_server(site, framework, sorted(tools.items()))
             if rendered is None:
@@ -433,28 +430,3 @@ def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str
                 break
     memo[qual] = where
     return where
-
-
-@lru_cache(maxsize=256)
-def masks_by_config(directory: str, env: str) -> str | None:
-    """The project file below which the server runs with FASTMCP_MASK_ERROR_DETAILS on (.env,
-    compose files, Dockerfile, fastmcp.json...), looking from the server's directory up to its
-    project root; None when none sets it."""
-    current = Path(directory)
-    for _ in range(8):
-        try:
-            names = sorted(os.listdir(current))
-        except OSError:
-            return None
-        for name in names:
-            if _CONFIG_FILE.match(name) and (current / name).is_file():
-                try:
-                    text = (current / name).read_text(encoding="utf-8", errors="replace")[:200_000]
-                except OSError:
-                    continue
-                if re.search(_ENV_ON.format(env=re.escape(env)), text, re.I):
-                    return str(current / name)
-        if any(marker in names for marker in _PROJECT_MARKERS) or current.parent == current:
-            return None
-        current = current.parent
-    return None

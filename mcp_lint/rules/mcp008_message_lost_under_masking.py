@@ -1,5 +1,6 @@
 """MCP008 message-lost-under-masking: a tool relies on a plain exception's text reaching the model
-where the framework masks it (mcp >= 2.1 MCPServer, fastmcp with masking on)."""
+where the framework masks it (mcp >= 2.1 MCPServer, fastmcp with masking on: `mask_error_details=True`
+in the code, or FASTMCP_MASK_ERROR_DETAILS set by a project file, read by the link step)."""
 
 from __future__ import annotations
 
@@ -197,7 +198,9 @@ def get_order(order_id: int) -> str:
         seen = failure.seen_by_model(tool)
         if context.masked:
             source = f" (from {context.framework.pinned_by})" if context.framework.pinned_by else ""
-            where = f"fastmcp{source} with mask_error_details=True"
+            # Credit where masking comes from: the code, or the project file that sets the variable.
+            switch = f"masking turned on by {context.masked_by}" if context.masked_by else "mask_error_details=True"
+            where = f"fastmcp{source} with {switch}"
         else:
             where = context.framework.describe_exception_text_release()
         cls = latent.get("class")

@@ -374,6 +374,36 @@ def test_the_environment_switch_turned_off_does_not_mask(tmp_path: Path) -> None
     assert [f.code for f in lint_tree(tmp_path)] == ["MCP007"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# FASTMCP_MASK_ERROR_DETAILS=true\n",  # commented out
+        "FASTMCP_MASK_ERROR_DETAILS=true\nFASTMCP_MASK_ERROR_DETAILS=0\n",  # the last assignment wins
+        "MY_FASTMCP_MASK_ERROR_DETAILS=true\nFASTMCP_MASK_ERROR_DETAILS_IN_LOGS=1\n",  # other variables
+    ],
+)
+def test_lines_that_do_not_turn_the_switch_on_do_not_mask(tmp_path: Path, text: str) -> None:
+    files = {"pyproject.toml": PYPROJECT, ".env": text, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API}
+    write_tree(tmp_path, files)
+    assert [f.code for f in lint_tree(tmp_path)] == ["MCP007"]
+
+
+@pytest.mark.parametrize(("dependency", "codes"), [("fastmcp>=2.10,<3", []), ("fastmcp>=3", ["MCP007"])])
+def test_an_explicit_false_against_the_environment_switch_follows_the_release(tmp_path: Path, dependency: str, codes: list[str]) -> None:
+    # fastmcp 2.8-2.14 mask when the argument or the setting says so; 3.x/4.x take the argument.
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT.replace("fastmcp>=2.10,<3", dependency),
+            ".env": "FASTMCP_MASK_ERROR_DETAILS=true\n",
+            "weather_mcp/__init__.py": "",
+            "weather_mcp/server.py": SERVER.replace('FastMCP("weather")', 'FastMCP("weather", mask_error_details=False)'),
+            "weather_mcp/api.py": API,
+        },
+    )
+    assert [f.code for f in lint_tree(tmp_path)] == codes
+
+
 def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -5,7 +5,8 @@ fact a row states: raising ToolError, a protocol error (McpError/MCPError), any 
 arguments that fail validation, the v1 constructor McpError(ErrorData(...)); returning an error
 result of each shape (CallToolResult with isError / is_error, fastmcp's ToolResult(is_error=True),
 a CallToolResult under a structured return annotation). Families whose row has a masking switch
-run again with it on (the row's constructor argument, then its environment variable), and with
+run again with it on (the row's constructor argument, then its environment variable, then the
+variable against `mask_error_details=False`: row.mask_argument_overrides_env), and with
 ErrorHandlingMiddleware where the row says what it does. Every expectation is read from the row
 (`channel(family, release)`), so a new framework release that behaves otherwise fails here instead
 of silently making a rule wrong; to check a new release, add it to venvs.RELEASES.
@@ -207,28 +208,30 @@ server.add_middleware(ErrorHandlingMiddleware())
 @dataclass(frozen=True)
 class Setup:
     """One probe server of a family under a release: plain, with the row's masking switch on (by
-    constructor argument or environment variable), or with ErrorHandlingMiddleware."""
+    constructor argument or environment variable, or the variable on against an explicit
+    `mask_error_details=False`), or with ErrorHandlingMiddleware."""
 
     family: Family
-    variant: str = "default"  # "default" | "mask-argument" | "mask-env" | "middleware"
+    variant: str = "default"  # "default" | "mask-argument" | "mask-env" | "mask-env-argument-false" | "middleware"
 
     @property
     def key(self) -> str:
         return f"{self.family.value}-{self.variant}"
 
-    @property
-    def masked(self) -> bool:
+    def masked(self, row: Channel) -> bool:
+        if self.variant == "mask-env-argument-false":
+            return not row.mask_argument_overrides_env
         return self.variant in {"mask-argument", "mask-env"}
 
     def env(self, row: Channel) -> dict[str, str]:
-        return {row.mask_env: "true"} if self.variant == "mask-env" and row.mask_env else {}
+        return {row.mask_env: "true"} if self.variant.startswith("mask-env") and row.mask_env else {}
 
     def source(self, rel: Release, row: Channel) -> str:
         v1_modules = ("fastmcp.exceptions", "mcp.shared.exceptions") if self.family is Family.FASTMCP else ("mcp.shared.exceptions",)
         text = _PREAMBLE.replace("{v1_modules}", "".join(f"{m!r}, " for m in v1_modules))
         if self.family is Family.MCP_LOWLEVEL:
             return text + (_LOWLEVEL_V1 if rel.version.startswith("1.") else _LOWLEVEL_V2)
-        options = f", {row.mask_setting}=True" if self.variant == "mask-argument" else ""
+        options = {"mask-argument": f", {row.mask_setting}=True", "mask-env-argument-false": f", {row.mask_setting}=False"}.get(self.variant, "")
         text += _HEADERS[self.family].format(options=options) + _HIGH_LEVEL_TOOLS
         if self.family is Family.FASTMCP:
             text += _FASTMCP_TOOLS
@@ -253,6 +256,7 @@ def setups(rel: Release) -> list[tuple[Setup, Channel]]:
             found.append((Setup(family, "mask-argument"), row))
         if row.mask_env:
             found.append((Setup(family, "mask-env"), row))
+            found.append((Setup(family, "mask-env-argument-false"), row))
         if row.error_middleware is not None:
             found.append((Setup(family, "middleware"), row))
     return found
@@ -322,8 +326,8 @@ def facts(setup: Setup, row: Channel) -> list[Fact]:
         return found
 
     failure("tool_error", "ToolError", row.tool_error)
-    failure("protocol_error", "McpError/MCPError", row.protocol_error_under(setup.masked))
-    failure("other_exception", "another exception", row.unexpected_exception(setup.masked))
+    failure("protocol_error", "McpError/MCPError", row.protocol_error_under(setup.masked(row)))
+    failure("other_exception", "another exception", row.unexpected_exception(setup.masked(row)))
     if setup.variant != "default":
         return found
     if setup.family is not Family.MCP_LOWLEVEL:

@@ -34,7 +34,9 @@ def findings(example: Example, rel: Release) -> list:
     batch needs the rows, each call's test the messages)."""
     key = (example.id, rel.pin)
     if key not in _FINDINGS:
-        found = lint_source(example.block.text, filename="server.py", target=rel.pin, select=("MCP0", example.code))
+        found = lint_source(
+            example.block.text, filename="server.py", target=rel.pin, select=("MCP0", example.code), env_files=example.block.env_files()
+        )
         _FINDINGS[key] = [f for f in found if f.code == example.code]
     return _FINDINGS[key]
 

@@ -1,0 +1,165 @@
+"""MCP008 where masking is switched on by the project's files, not the code: FASTMCP_MASK_ERROR_DETAILS
+in `.env`, a compose file, a Dockerfile, fastmcp.json (server_env.py, shared with MCP007), read as
+the fastmcp release a fresh install gets reads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.pipeline import lint_source
+from mcp_lint.server_env import read_env_setting
+
+from ._support import lint_tree, write_tree
+
+SERVER = """\
+from fastmcp import FastMCP
+
+app = FastMCP("billing"{argument})
+INVOICES: dict[str, float] = {{"INV-1": 40.0}}
+
+
+@app.tool
+def refund(invoice_id: str, amount: float) -> str:
+    if amount <= 0:
+        raise ValueError("amount must be positive (EUR, two decimals)")
+    return f"refunded {{amount}} on {{invoice_id}}"
+"""
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # messages name files relative to the working directory
+
+
+def pyproject(dependency: str) -> str:
+    return f'[project]\nname = "billing"\nversion = "0.1.0"\ndependencies = ["{dependency}"]\n'
+
+
+def lint_project(tmp_path: Path, files: dict[str, str], dependency: str = "fastmcp>=3", argument: str = "") -> list:
+    write_tree(tmp_path, {"pyproject.toml": pyproject(dependency), "billing/__init__.py": "", "billing/server.py": SERVER.format(argument=argument), **files})
+    return [f for f in lint_tree(tmp_path) if f.code == "MCP008"]
+
+
+def test_dotenv_switch_masks_and_the_message_names_the_file(tmp_path: Path) -> None:
+    [finding] = lint_project(tmp_path, {".env": "STRIPE_KEY=sk_test\nFASTMCP_MASK_ERROR_DETAILS=true\n"})
+    assert finding.filename.endswith("server.py") and finding.location.row == 10
+    assert "raises ValueError('amount must be positive (EUR, two decimals)')" in finding.message
+    assert "with masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+    assert "the model receives only \"Error calling tool 'refund'\"" in finding.message
+    assert finding.fix is not None  # the same fix as under mask_error_details=True
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "shown"),
+    [
+        (".env", "FASTMCP_MASK_ERROR_DETAILS=1\n", "=1 in .env"),
+        (".env", 'export FASTMCP_MASK_ERROR_DETAILS="True"  # mask in production\n', "=True in .env"),
+        (".env.production", "FASTMCP_MASK_ERROR_DETAILS=yes\n", "=yes in .env.production"),
+        ("docker-compose.yml", 'services:\n  billing:\n    environment:\n      FASTMCP_MASK_ERROR_DETAILS: "on"\n', "=on in docker-compose.yml"),
+        ("compose.yaml", "services:\n  billing:\n    environment:\n      - FASTMCP_MASK_ERROR_DETAILS=t\n", "=t in compose.yaml"),
+        ("Dockerfile", "FROM python:3.12-slim\nENV FASTMCP_MASK_ERROR_DETAILS TRUE\n", "=TRUE in Dockerfile"),
+        ("fastmcp.json", '{"deployment": {"env": {"FASTMCP_MASK_ERROR_DETAILS": "true"}}}\n', "=true in fastmcp.json"),
+    ],
+)
+def test_every_truthy_spelling_fastmcp_reads_in_every_project_file(tmp_path: Path, name: str, text: str, shown: str) -> None:
+    [finding] = lint_project(tmp_path, {name: text})
+    assert f"masking turned on by FASTMCP_MASK_ERROR_DETAILS{shown}" in finding.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FASTMCP_MASK_ERROR_DETAILS=false\n",
+        "FASTMCP_MASK_ERROR_DETAILS=0\n",
+        "FASTMCP_MASK_ERROR_DETAILS=Off\n",
+        "# FASTMCP_MASK_ERROR_DETAILS=true\n",
+        "FASTMCP_MASK_ERROR_DETAILS=true\nFASTMCP_MASK_ERROR_DETAILS=false\n",  # the last assignment wins
+        "FASTMCP_MASK_ERROR_DETAILS=${MASK_ERRORS:-true}\n",  # an interpolation: not a value
+        "FASTMCP_MASK_ERROR_DETAILS_IN_LOGS=true\nMY_FASTMCP_MASK_ERROR_DETAILS=true\n",  # other variables
+        "FASTMCP_SERVER_MASK_ERROR_DETAILS=true\n",  # fastmcp 2.5-2.13's spelling; 3.x does not read it
+    ],
+)
+def test_values_and_lines_that_do_not_turn_masking_on(tmp_path: Path, text: str) -> None:
+    assert lint_project(tmp_path, {".env": text}) == []
+
+
+def test_a_switch_outside_the_project_root_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    assert lint_project(tmp_path / "billing-mcp", {}) == []
+
+
+def test_the_variable_means_nothing_to_an_mcp_1x_server(tmp_path: Path) -> None:
+    server = SERVER.replace("from fastmcp import FastMCP", "from mcp.server.fastmcp import FastMCP").replace("@app.tool\n", "@app.tool()\n")
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": pyproject("mcp>=1.9,<2"),
+            ".env": "FASTMCP_MASK_ERROR_DETAILS=true\n",
+            "billing/__init__.py": "",
+            "billing/server.py": server.format(argument=""),
+        },
+    )
+    assert [f for f in lint_tree(tmp_path) if f.code == "MCP008"] == []
+
+
+def test_an_explicit_false_argument_beats_the_variable_on_fastmcp_3(tmp_path: Path) -> None:
+    # fastmcp 3.x/4.x: `mask_error_details if mask_error_details is not None else settings...`.
+    assert lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, argument=", mask_error_details=False") == []
+
+
+def test_an_explicit_false_argument_does_not_beat_the_variable_on_fastmcp_2_8_to_2_14(tmp_path: Path) -> None:
+    # fastmcp 2.8-2.14: ToolManager takes `mask_error_details or settings.mask_error_details`.
+    [finding] = lint_project(
+        tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, dependency="fastmcp>=2.8,<3", argument=", mask_error_details=False"
+    )
+    assert "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+
+
+def test_fastmcp_2_5_to_2_7_read_the_server_prefixed_variable(tmp_path: Path) -> None:
+    dependency = "fastmcp>=2.5,<2.8"
+    assert lint_project(tmp_path / "a", {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, dependency=dependency) == []
+    [finding] = lint_project(tmp_path / "b", {".env": "FASTMCP_SERVER_MASK_ERROR_DETAILS=1\n"}, dependency=dependency)
+    assert "masking turned on by FASTMCP_SERVER_MASK_ERROR_DETAILS=1 in b/.env" in finding.message
+
+
+def test_masking_in_the_code_is_credited_to_the_code(tmp_path: Path) -> None:
+    [finding] = lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, argument=", mask_error_details=True")
+    assert "with mask_error_details=True the framework masks" in finding.message
+
+
+def test_a_module_linted_from_memory_reads_the_files_it_is_given() -> None:
+    source = SERVER.format(argument="")
+    assert lint_source(source, target="fastmcp>=3") == []
+    [finding] = lint_source(source, target="fastmcp>=3", env_files={".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"})
+    assert finding.code == "MCP008" and "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+
+
+def test_the_reader_returns_what_it_consulted(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": pyproject("fastmcp"), "deploy/Dockerfile": "ENV X=1\n", "billing/server.py": "", "README.md": ""})
+    reading = read_env_setting(str(tmp_path / "billing"), "FASTMCP_MASK_ERROR_DETAILS")
+    assert reading.setting is None
+    # The directories walked (a created .env moves their mtime) and the settings files read.
+    assert set(reading.consulted) == {str(tmp_path / "billing"), str(tmp_path), str(tmp_path / "pyproject.toml")}
+
+
+def test_the_switch_also_keeps_caught_text_from_the_model_so_mcp002_is_silent() -> None:
+    # The text of a caught exception passed on is MCP002's; masking by the project's .env hides
+    # it from the model exactly as mask_error_details=True does.
+    source = """\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool
+def forecast(city: str) -> str:
+    try:
+        return httpx.get("https://api.example.com/forecast", params={"city": city}).text
+    except httpx.HTTPError as e:
+        raise RuntimeError(f"forecast service failed: {e}")
+"""
+    assert [(f.code, f.location.row) for f in lint_source(source, target="fastmcp>=3")] == [("MCP002", 12)]
+    assert lint_source(source, target="fastmcp>=3", env_files={".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}) == []
