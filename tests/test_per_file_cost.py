@@ -19,6 +19,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_lint.fileio import SourceFile
+from mcp_lint.model.names import literal_value
 from mcp_lint.per_file import analyze_text
 from mcp_lint.rules.handler_fix import lies_within
 
@@ -187,3 +188,20 @@ def test_lies_within_an_expression_is_searched_whole() -> None:
     call = try_statement.body.body[0].body[0].value.args[0].value  # h(e)
     assert lies_within(try_statement.body, call)
     assert not lies_within(try_statement.handlers[0], call)
+
+
+@pytest.mark.parametrize("literal", ['"error"', "'it\\'s'", 'b"raw"', 'r"\\d+"', '"""multi\nline"""', "u'x'", '"\\N{BULLET}"'])
+def test_literal_value_is_libcst_evaluated_value(literal: str) -> None:
+    node = cst.parse_expression(literal)
+    assert isinstance(node, cst.SimpleString)
+    assert literal_value(node) == node.evaluated_value
+    assert literal_value(cst.parse_expression(literal)) == node.evaluated_value  # asked again: the same
+
+
+def test_literal_value_raises_as_evaluated_value_does() -> None:
+    node = cst.SimpleString('"\\N{NO SUCH NAME}"')
+    with pytest.raises(SyntaxError):
+        node.evaluated_value
+    for _ in range(2):  # a failure is not remembered as a value
+        with pytest.raises(SyntaxError):
+            literal_value(node)
