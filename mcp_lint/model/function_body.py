@@ -189,14 +189,15 @@ class _BodyWalker(FastVisitor):
     def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
         """(table, getattr prefix) when `expr` is a function looked up by a key computed at run
         time: `T[k]`, `T.get(k)`, `getattr(self, f"_tool_{k}")`, or a local assigned one of these."""
-        if isinstance(expr, cst.Name):
+        kind = type(expr)  # exact types: asked of every call's function, and ABC checks are slow
+        if kind is cst.Name:
             return self.table_locals.get(expr.value)
-        if isinstance(expr, cst.Subscript):
+        if kind is cst.Subscript:
             index = expr.slice[0].slice if len(expr.slice) == 1 else None
             if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
                 return self._table_name(expr.value), None
             return None
-        if not isinstance(expr, cst.Call) or not expr.args:
+        if kind is not cst.Call or not expr.args:
             return None
         key = expr.args[0].value
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):

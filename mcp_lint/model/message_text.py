@@ -12,7 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.model.walk import FindingVisitor
 
 
@@ -187,19 +187,22 @@ class _TextFinder(FindingVisitor):
 
 def literal_text(expr: cst.BaseExpression) -> str | None:
     """The author-written text of a string-ish expression: literals kept, placeholders as {}."""
-    if isinstance(expr, cst.SimpleString):
+    # Exact types (none of these classes has subclasses): isinstance against libcst's ABC-based
+    # classes runs Python code, and this is asked of about every value a function returns.
+    kind = type(expr)
+    if kind is cst.SimpleString:
         try:
-            value = expr.evaluated_value
+            value = literal_value(expr)
         except Exception:  # noqa: BLE001 - malformed escapes: treat as unknown text
             return None
         return value if isinstance(value, str) else None
-    if isinstance(expr, cst.ConcatenatedString):
+    if kind is cst.ConcatenatedString:
         left = literal_text(expr.left)
         right = literal_text(expr.right)
         if left is None or right is None:
             return None
         return left + right
-    if isinstance(expr, cst.FormattedString):
+    if kind is cst.FormattedString:
         out = []
         for part in expr.parts:
             if isinstance(part, cst.FormattedStringText):
@@ -207,12 +210,12 @@ def literal_text(expr: cst.BaseExpression) -> str | None:
             else:
                 out.append("{}")
         return "".join(out)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+    if kind is cst.BinaryOperation and isinstance(expr.operator, cst.Add):
         left = literal_text(expr.left)
         right = literal_text(expr.right)
         return (left if left is not None else "{}") + (right if right is not None else "{}")
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+    if kind is cst.BinaryOperation and isinstance(expr.operator, cst.Modulo):
         return literal_text(expr.left)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+    if kind is cst.Call and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
         return literal_text(expr.func.value)
     return None

@@ -6,6 +6,9 @@ imports anywhere in the module feed one alias table, and expressions are resolve
 
 from __future__ import annotations
 
+import ast
+import functools
+
 import libcst as cst
 
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
@@ -27,7 +30,20 @@ def dotted(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-_NAME, _ATTRIBUTE = cst.Name, cst.Attribute
+_NAME, _ATTRIBUTE, _AWAIT = cst.Name, cst.Attribute, cst.Await
+
+
+def literal_value(node: cst.SimpleString) -> str | bytes:
+    """`node.evaluated_value`, evaluated once per distinct literal. libcst runs `ast.literal_eval`
+    at every call, which compiles the text and leaves four self-calling closures behind for the
+    cyclic collector; the same few keys (`"error"`, `"content"`) are asked about everywhere.
+    Raises as evaluated_value does (a failure is not cached)."""
+    return _literal_value(node.value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal_value(text: str) -> str | bytes:
+    return ast.literal_eval(text)
 
 
 def module_dotted(node: cst.BaseExpression | None) -> str:
@@ -38,7 +54,7 @@ def module_dotted(node: cst.BaseExpression | None) -> str:
 
 def unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
     """The awaited expression: `await client.get()` -> `client.get()`."""
-    while isinstance(expr, cst.Await):
+    while type(expr) is _AWAIT:  # exact type, as in `dotted`: Await has no subclasses
         expr = expr.expression
     return expr
 

@@ -498,28 +498,34 @@ def function_layout(module: cst.Module) -> dict[int, tuple[int, int, tuple[str, 
     """id(FunctionDef) -> (top-level statement index, rank among all defs in source order, indents
     of the blocks around it). A statement-level scan: expressions are never entered."""
     out: dict[int, tuple[int, int, tuple[str, ...]]] = {}
-    counter = [0]
-
-    def scan(statement: cst.CSTNode, index: int, indents: tuple[str, ...]) -> None:
-        if isinstance(statement, cst.FunctionDef):
-            out[id(statement)] = (index, counter[0], indents)
-            counter[0] += 1
-        body = getattr(statement, "body", None)
-        if isinstance(body, cst.IndentedBlock):
-            inner_indents = (*indents, body.indent if body.indent is not None else module.default_indent)
-            for inner in body.body:
-                scan(inner, index, inner_indents)
-        for attribute in ("orelse", "finalbody"):
-            branch = getattr(statement, attribute, None)
-            if branch is not None and hasattr(branch, "body"):
-                scan(branch, index, indents)
-        for handler in getattr(statement, "handlers", ()) or ():
-            scan(handler, index, indents)
-        if isinstance(statement, cst.Match):  # cases sit one indent deeper than `match`
-            case_indents = (*indents, statement.indent if statement.indent is not None else module.default_indent)
-            for case in statement.cases:
-                scan(case, index, case_indents)
-
     for index, statement in enumerate(module.body):
-        scan(statement, index, ())
+        _scan_layout(statement, index, (), module.default_indent, out)
     return out
+
+
+def _scan_layout(
+    statement: cst.CSTNode, index: int, indents: tuple[str, ...], default_indent: str, out: dict[int, tuple[int, int, tuple[str, ...]]]
+) -> None:
+    """function_layout's recursion. A module-level function, not a closure: a closure that calls
+    itself is a reference cycle, and this one held the whole tree, which then waited for the
+    cyclic collector (a full collection walking every node) instead of being freed at once."""
+    kind = type(statement)  # exact types: isinstance against libcst's ABC-based classes is slow
+    if kind is cst.SimpleStatementLine:
+        return  # most statements: a line of small statements holds no def
+    if kind is cst.FunctionDef:
+        out[id(statement)] = (index, len(out), indents)  # every def is recorded: len(out) is its rank
+    body = getattr(statement, "body", None)
+    if type(body) is cst.IndentedBlock:
+        inner_indents = (*indents, body.indent if body.indent is not None else default_indent)
+        for inner in body.body:
+            _scan_layout(inner, index, inner_indents, default_indent, out)
+    for attribute in ("orelse", "finalbody"):
+        branch = getattr(statement, attribute, None)
+        if branch is not None and hasattr(branch, "body"):
+            _scan_layout(branch, index, indents, default_indent, out)
+    for handler in getattr(statement, "handlers", ()) or ():
+        _scan_layout(handler, index, indents, default_indent, out)
+    if kind is cst.Match:  # cases sit one indent deeper than `match`
+        case_indents = (*indents, statement.indent if statement.indent is not None else default_indent)
+        for case in statement.cases:
+            _scan_layout(case, index, case_indents, default_indent, out)

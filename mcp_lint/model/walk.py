@@ -139,6 +139,10 @@ def is_leaf(cls: type) -> bool:
     return not (plan if plan is not None else _plan(cls))
 
 
+# Nested scopes `descendants(..., into_scopes=False)` leaves out (none of them has subclasses).
+_SCOPES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+
+
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
     """`node` and everything below it, pre-order; optionally not entering nested functions,
     classes and lambdas (below `node` itself)."""
@@ -148,10 +152,12 @@ def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.
         yield current
         if is_leaf(type(current)):
             continue
+        if into_scopes:
+            stack.extend(reversed(children(current)))
+            continue
         for child in reversed(children(current)):
-            if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                continue
-            stack.append(child)
+            if type(child) not in _SCOPES:  # exact types: isinstance against libcst's ABCs is slow
+                stack.append(child)
 
 
 class FastVisitor:
@@ -168,16 +174,22 @@ class FastVisitor:
         cls._dispatch = {}
 
     def walk(self, node: cst.CSTNode) -> None:
+        cls = type(node)
+        self._walk(node, self._dispatch.get(cls) or self._handlers(cls))
+
+    def _walk(self, node: cst.CSTNode, handlers: tuple[Callable | None, Callable | None, bool]) -> None:
+        """`walk` with the node's handlers already looked up: the loop over the parent's children
+        has them (a walk makes this call once per node, several hundred thousand per corpus)."""
         if self.stopped:
             return
-        visit, leave, _ = self._handlers(type(node))
+        visit, leave, _ = handlers
         if visit is None or visit(self, node) is not False:
             dispatch = self._dispatch
             for child in children(node):
-                handlers = dispatch.get(type(child)) or self._handlers(type(child))
-                if handlers[2]:
+                child_handlers = dispatch.get(type(child)) or self._handlers(type(child))
+                if child_handlers[2]:
                     continue  # a leaf nobody handles: nothing to do there
-                self.walk(child)
+                self._walk(child, child_handlers)
                 if self.stopped:
                     break
         if leave is not None:

@@ -306,16 +306,17 @@ def _name_reads(node: cst.CSTNode) -> Iterator[cst.Name]:
     """Names read in `node`: not attribute names, keyword names or assignment targets."""
     skip: set[int] = set()
     for child in descendants(node, into_scopes=False):
-        if isinstance(child, cst.Attribute):
+        kind = type(child)  # exact types (no subclasses): isinstance against libcst's ABCs is slow
+        if kind is cst.Attribute:
             skip.add(id(child.attr))
-        elif isinstance(child, cst.Arg) and child.keyword is not None:
+        elif kind is cst.Arg and child.keyword is not None:
             skip.add(id(child.keyword))
-        elif isinstance(child, cst.AssignTarget):
-            if isinstance(child.target, cst.Name):
+        elif kind is cst.AssignTarget:
+            if type(child.target) is cst.Name:
                 skip.add(id(child.target))
-        elif isinstance(child, cst.AnnAssign) and isinstance(child.target, cst.Name):
+        elif kind is cst.AnnAssign and type(child.target) is cst.Name:
             skip.add(id(child.target))
-        elif isinstance(child, cst.Name) and id(child) not in skip:
+        elif kind is cst.Name and id(child) not in skip:
             yield child
 
 
@@ -365,17 +366,48 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
     """Would `raise <raised>(...)` written at `sink` be caught by a `try` of the function around
     it (`except Exception:` after the checks of a tool)? Then turning a return into that raise
     would hand the message to the handler instead of the client: the fix must not."""
-    where = ctx.range(sink)
     seen: set[int] = set()
     for handler in fn.handlers:
         node = handler.try_node
         if id(node) in seen or not isinstance(node, cst.Try):
             continue
         seen.add(id(node))
-        body = ctx.range(node.body)
-        if body.start.line <= where.start.line and where.end.line <= body.end.line:
-            if catches(try_guard(node, _clauses(fn, node)), raised):
+        if lies_within(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), raised):
+            return True
+    return False
+
+
+# Blocks of small statements (exact types, tested per statement: libcst's ABC isinstance is slow).
+_STATEMENT_LINES = frozenset({cst.SimpleStatementLine, cst.SimpleStatementSuite})
+
+
+def lies_within(outer: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """Whether `statement` (a return, a raise) lies in `outer` (a block, an `except` clause), at
+    any depth: what comparing their ranges tells, without asking for ranges. The range of a `try`
+    body or an `except` clause costs generating its whole code, about ten times this walk, which
+    reads statements only, never their expressions (where no statement can be)."""
+    if not isinstance(statement, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+        return any(node is statement for node in descendants(outer))
+    stack: list[cst.CSTNode] = [outer]
+    while stack:
+        node = stack.pop()
+        if node is statement:
+            return True
+        if type(node) in _STATEMENT_LINES:
+            if any(small is statement for small in node.body):
                 return True
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, (list, tuple)):
+            stack.extend(body)  # a block's statements
+        elif body is not None:
+            stack.append(body)  # a compound statement's block
+        for field in ("orelse", "finalbody"):
+            branch = getattr(node, field, None)
+            if branch is not None:
+                stack.append(branch)
+        stack.extend(getattr(node, "handlers", ()))
+        stack.extend(getattr(node, "cases", ()))
     return False
 
 
@@ -389,7 +421,6 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
     function: (row of the first `except` that would catch it, its indent, its body's indent) for
     each `try` around the sink. None when the raise escapes anyway, or cannot be let through
     (a `try/except*`, or a handler on a line it shares)."""
-    where = ctx.range(sink)
     seen: set[int] = set()
     inserts: list[tuple[int, str, str]] = []
     for handler in fn.handlers:
@@ -397,8 +428,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
         if id(node) in seen:
             continue
         seen.add(id(node))
-        body = ctx.range(node.body)
-        if not (body.start.line <= where.start.line and where.end.line <= body.end.line):
+        if not lies_within(node.body, sink):
             continue
         if not isinstance(node, cst.Try):
             return None

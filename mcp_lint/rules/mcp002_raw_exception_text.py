@@ -56,6 +56,7 @@ from mcp_lint.rules.handler_fix import (
     log_calls_before,
     local_value,
     log_plan,
+    lies_within,
     raise_is_caught,
     toolerror_pass_through,
     unused_binding,
@@ -654,12 +655,7 @@ class _FixText:
         self.sink = sink
         self.handler = handler
         self.context: list[tuple[str, str]] = []  # (key, expression) of the old error dict
-        sink_range = ctx.range(sink)
-        self.handlers = [handler] + [
-            other
-            for other in fn.handlers
-            if other is not handler and _contains(ctx.range(other.node), sink_range)
-        ]
+        self.handlers = [handler] + [other for other in fn.handlers if other is not handler and lies_within(other.node, sink)]
         self.quote = '"'
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
@@ -779,13 +775,6 @@ class _FixText:
             if chosen is not None:
                 break
         return chosen
-
-
-def _contains(outer, inner) -> bool:
-    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (
-        outer.end.line,
-        outer.end.column,
-    ) >= (inner.end.line, inner.end.column)
 
 
 def _is_reference(expr: cst.BaseExpression) -> bool:

@@ -17,7 +17,7 @@ from mcp_lint.model.frameworks import (
     TOOL_RESULT_CLASSES,
 )
 from mcp_lint.model.message_text import literal_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import is_failure_text, starts_as_error
@@ -34,7 +34,7 @@ def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | Non
         items: dict[str, cst.BaseExpression] = {}
         for element in node.elements:
             if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                key = element.key.evaluated_value
+                key = literal_value(element.key)
                 if isinstance(key, str):
                     items[key] = element.value
         return items
