@@ -143,9 +143,9 @@ def _lean_state_class() -> type:
 
         def after_codegen(self, node: cst.CSTNode) -> None:
             line, column = self._stack.pop()
-            spans = self.provider.spans
-            if node not in spans:  # a syntactic position recorded inside is kept, as libcst does
-                spans[node] = (line, column, self.line, self.column)
+            # A syntactic position recorded inside is kept, as libcst does (one hash: a node's is
+            # a Python-level __hash__).
+            self.provider.spans.setdefault(node, (line, column, self.line, self.column))
 
         def record_syntactic_position(  # type: ignore[override]
             self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
