@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 import libcst as cst
+from libcst._position import CodePosition as _CodePosition  # loaded with libcst itself
+from libcst._position import CodeRange as _CodeRange
 
 from mcp_lint.model.walk import children, descendants
 
@@ -75,9 +77,7 @@ Spans = dict[cst.CSTNode, Span]
 
 
 def _code_range(span: Span) -> CodeRange:
-    from libcst._position import CodePosition, CodeRange
-
-    return CodeRange(CodePosition(span[0], span[1]), CodePosition(span[2], span[3]))
+    return _CodeRange(_CodePosition(span[0], span[1]), _CodePosition(span[2], span[3]))
 
 
 def _lean_state_class() -> type:
