@@ -585,3 +585,72 @@ def test_arbitrary_statements_as_a_function_body(source: str) -> None:
         assume(False)  # indenting broke a continuation line; not a program
     assert_exact(module, exact_path=False)
 
+
+
+# -- the lean codegen state ---------------------------------------------------------------------
+def lean_spans(module: cst.Module) -> dict[cst.CSTNode, tuple[int, int, int, int]]:
+    """Every node's span when the lean state generates the whole module."""
+    from mcp_lint.model.positions import _Collector, _lean_state_class
+
+    collector = _Collector()
+    state = _lean_state_class()(
+        default_indent=module.default_indent, default_newline=module.default_newline, provider=collector
+    )
+    module._codegen(state)
+    assert "".join(state.tokens) == module.code  # it generates what libcst's state does
+    return collector.spans
+
+
+def assert_lean_matches(source: str) -> None:
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    spans = lean_spans(module)
+    assert spans.keys() == expected.keys()
+    for node, where in expected.items():
+        got = spans[node]
+        assert (where.start.line, where.start.column, where.end.line, where.end.column) == got, (node, where, got)
+
+
+TOKEN_SHAPES = {
+    # Tokens holding line breaks: the lean state looks for one before splitting.
+    "triple-quoted strings": 'def f():\n    x = """a\nb\r\nc\rd"""\n    return f"""{x}\n{x!r:>{10}}"""\n',
+    "line continuations": "def f():\n    return 1 + \\\n        2 + \\\r\n        3\n",
+    "carriage returns alone": "def f():\r    if x:\r        return 1\r    return (\r        2)\r",
+    "form feed and tabs": "\x0c\ndef f():\n\tif x:\n\t\treturn [1,\n\t\t\t2]  # c\n",
+    "parentheses and decorators": "@a\n@b.c(d)\nasync def f():\n    return ((x)), (y)\n",
+    "comments after the last statement": "class C:\n    def f(self):\n        pass\n        # trailing\n\n    # dedented\n",
+    "no trailing newline": "def f():\n    return ('é', \"ü\")",
+}
+if sys.version_info >= (3, 10):
+    TOKEN_SHAPES["match"] = "def f(p):\n    match p:\n        case {'k': [1, *rest]} if rest:\n            return rest\n"
+
+
+@pytest.mark.parametrize("source", [*SNIPPETS.values(), *TOKEN_SHAPES.values()], ids=[*SNIPPETS, *TOKEN_SHAPES])
+def test_the_lean_state_positions_every_node_as_libcst_does(source: str) -> None:
+    assert_lean_matches(source)
+
+
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(hypothesmith.from_grammar(start="file_input"))
+def test_the_lean_state_on_arbitrary_modules(source: str) -> None:
+    try:
+        cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        assume(False)
+    assert_lean_matches(source)
+
+
+def test_the_lean_state_on_generated_functions() -> None:
+    """The generated programs of test_generated_functions_match_the_position_provider, whole."""
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(programs())
+    def check(source: str) -> None:
+        try:
+            cst.parse_module(source)
+        except cst.ParserSyntaxError:
+            assume(False)
+        assert_lean_matches(source)
+
+    check()

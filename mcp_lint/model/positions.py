@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 import libcst as cst
+from libcst._position import CodePosition as _CodePosition  # loaded with libcst itself
+from libcst._position import CodeRange as _CodeRange
 
 from mcp_lint.model.walk import children, descendants
 
@@ -68,11 +70,99 @@ _NOT_HEADER = (
 )
 
 
+# A node's position while generating: (start line, start column, end line, end column). Tuples,
+# not CodeRange: a unit's generation positions ~40 nodes, and rules ask for one or two of them.
+Span = tuple[int, int, int, int]
+Spans = dict[cst.CSTNode, Span]
+
+
+def _code_range(span: Span) -> CodeRange:
+    return _CodeRange(_CodePosition(span[0], span[1]), _CodePosition(span[2], span[3]))
+
+
+def _lean_state_class() -> type:
+    """libcst's PositionProvidingCodegenState, with its per-node bookkeeping made cheaper: the
+    same positions, kept as tuples (no CodePosition/CodeRange per node), a token's newlines
+    looked for before splitting it, and the syntactic-position context a plain object instead of
+    a generator-based context manager. Generation is ~60% of the time positions cost, and this
+    bookkeeping most of that. Built on first use: importing libcst.metadata costs a one-file run."""
+    from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
+
+    class _Syntactic:
+        """record_syntactic_position's context: on exit, the node's span from where it started
+        (or its start_node's start) to where generation is (or its end_node's end)."""
+
+        __slots__ = ("state", "node", "start_node", "end_node", "line", "column")
+
+        def __init__(self, state: Any, node: cst.CSTNode, start_node: cst.CSTNode | None, end_node: cst.CSTNode | None) -> None:
+            self.state = state
+            self.node = node
+            self.start_node = start_node
+            self.end_node = end_node
+            self.line = state.line
+            self.column = state.column
+
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, *exc_info: object) -> bool:
+            state = self.state
+            spans: dict[cst.CSTNode, Span] = state.provider.spans
+            line, column = self.line, self.column
+            if self.start_node is not None:
+                line, column = spans[self.start_node][:2]
+            if self.end_node is not None:
+                end = spans[self.end_node]
+                spans[self.node] = (line, column, end[2], end[3])
+            else:
+                spans[self.node] = (line, column, state.line, state.column)
+            return False  # like the `finally` of libcst's: an exception still propagates
+
+    class _LeanState(PositionProvidingCodegenState):  # type: ignore[misc]
+        __slots__ = ()
+
+        def add_indent_tokens(self) -> None:
+            self.tokens.extend(self.indent_tokens)
+            for token in self.indent_tokens:
+                self._update_position(token)
+
+        def add_token(self, value: str) -> None:
+            self.tokens.append(value)
+            self._update_position(value)
+
+        def _update_position(self, value: str) -> None:
+            if "\n" not in value and "\r" not in value:  # most tokens: no line break to split at
+                self.column += len(value)
+                return
+            segments = NEWLINE_RE.split(value)
+            self.line += len(segments) - 1
+            self.column = len(segments[-1])
+
+        def before_codegen(self, node: cst.CSTNode) -> None:
+            self._stack.append((self.line, self.column))
+
+        def after_codegen(self, node: cst.CSTNode) -> None:
+            line, column = self._stack.pop()
+            # A syntactic position recorded inside is kept, as libcst does (one hash: a node's is
+            # a Python-level __hash__).
+            self.provider.spans.setdefault(node, (line, column, self.line, self.column))
+
+        def record_syntactic_position(  # type: ignore[override]
+            self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
+        ) -> _Syntactic:
+            return _Syntactic(self, node, start_node, end_node)
+
+    return _LeanState
+
+
+_LEAN_STATE: type | None = None
+
+
 class _Collector:
-    """Stands in for the provider object PositionProvidingCodegenState writes into."""
+    """Stands in for the provider object the codegen state writes into."""
 
     def __init__(self) -> None:
-        self._computed: Positions = {}
+        self.spans: dict[cst.CSTNode, Span] = {}
 
 
 @dataclass(frozen=True)
@@ -261,14 +351,15 @@ class ScopedPositions:
         self.module = module
         self.source = source
         self._starts: list[tuple[int, int]] | None = None  # (codegen start line, syntactic line)
-        self._by_statement: dict[int, Positions | None] = {}
+        self._by_statement: dict[int, Spans | None] = {}
         self._full: Mapping[cst.CSTNode, CodeRange] | None = None
         self._top_of: dict[int, int] = {}  # id(node inside) -> top-level statement index (hints)
         self._functions: dict[int, tuple[int, tuple[str, ...]]] = {}
-        self._by_function: dict[int, Positions | None] = {}
+        self._by_function: dict[int, Spans | None] = {}
         self._layouts: dict[int, _Layout | None] = {}  # id(function) -> its units
         self._by_unit: dict[int, bool] = {}  # id(unit node) -> generated and checked
-        self._known: Positions = {}  # every checked unit's positions: rules ask for nearby nodes
+        self._known: Spans = {}  # every checked unit's positions: rules ask for nearby nodes
+        self._ranges: Positions = {}  # the CodeRange of each node asked for, made once
         self._defs: list[AstFunction] | None = None
         self._ast: ast.Module | bool | None = tree  # CPython's tree, when the caller has one
         self._line_starts: list[int] | None = None  # offset in `source` of each line
@@ -288,21 +379,31 @@ class ScopedPositions:
         """The position of `node`; `near` names a hinted ancestor (the function being checked)."""
         if self._full is not None:
             return self._full[node]
-        where = self._known.get(node)
-        if where is not None:
-            return where
+        where = self._ranges.get(node)
+        if where is None:
+            span = self._span(node, near)
+            if span is None:
+                return self.full()[node]
+            where = self._ranges[node] = _code_range(span)
+        return where
+
+    def _span(self, node: cst.CSTNode, near: cst.CSTNode | None) -> Span | None:
+        """`node`'s position from the smallest piece generated alone that holds it, if any."""
+        span = self._known.get(node)
+        if span is not None:
+            return span
         if near is not None and id(near) in self._functions:
-            positions = self._unit_positions(node, near)
-            if positions is None or node not in positions:
-                positions = self._function_positions(near)
-            if positions is not None and node in positions:
-                return positions[node]
+            spans = self._unit_positions(node, near)
+            if spans is None or node not in spans:
+                spans = self._function_positions(near)
+            if spans is not None and node in spans:
+                return spans[node]
         index = self._top_of.get(id(near)) if near is not None else None
         if index is not None:
-            positions = self._statement_positions(index)
-            if positions is not None and node in positions:
-                return positions[node]
-        return self.full()[node]
+            spans = self._statement_positions(index)
+            if spans is not None and node in spans:
+                return spans[node]
+        return None
 
     def full(self) -> Mapping[cst.CSTNode, CodeRange]:
         if self._full is None:
@@ -312,7 +413,7 @@ class ScopedPositions:
         return self._full
 
     # -- per unit ------------------------------------------------------------------------
-    def _unit_positions(self, node: cst.CSTNode, function: cst.CSTNode) -> Positions | None:
+    def _unit_positions(self, node: cst.CSTNode, function: cst.CSTNode) -> Spans | None:
         """The positions of the smallest unit of `function` holding `node`, once checked."""
         layout = self._layout(function)
         unit = layout.unit_of(node) if layout is not None else None
@@ -321,8 +422,8 @@ class ScopedPositions:
         extra = {"is_elif": True} if unit.is_elif else {}
         positions = self._generate(unit.node, unit.start_line, list(unit.indents), **extra)
         where = positions.get(unit.anchor) if positions is not None else None
-        ok = where is not None and where.start.line == unit.line
-        ok = ok and self._same_column(unit.line, where.start.column, unit.column)  # type: ignore[union-attr]
+        ok = where is not None and where[0] == unit.line
+        ok = ok and self._same_column(unit.line, where[1], unit.column)  # type: ignore[index]
         self._by_unit[id(unit.node)] = ok
         if not ok:
             return None
@@ -361,7 +462,7 @@ class ScopedPositions:
         return self._line_starts[line - 1] if 0 < line <= len(self._line_starts) else None
 
     # -- per function --------------------------------------------------------------------
-    def _function_positions(self, node: cst.CSTNode) -> Positions | None:
+    def _function_positions(self, node: cst.CSTNode) -> Spans | None:
         key = id(node)
         if key in self._by_function:
             return self._by_function[key]
@@ -372,8 +473,8 @@ class ScopedPositions:
             first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
             positions = self._generate(node, first - len(node.leading_lines), list(indents))
             where = positions.get(node) if positions is not None else None
-            if where is not None and where.start.line == target.lineno:
-                result = positions if self._same_column(target.lineno, where.start.column, target.col_offset) else None
+            if where is not None and where[0] == target.lineno:
+                result = positions if self._same_column(target.lineno, where[1], target.col_offset) else None
         self._by_function[key] = result
         return result
 
@@ -405,15 +506,16 @@ class ScopedPositions:
                 self._ast = False
         return self._ast or None
 
-    def _generate(self, node: cst.CSTNode, start_line: int, indents: list[str], **kwargs: Any) -> Positions | None:
+    def _generate(self, node: cst.CSTNode, start_line: int, indents: list[str], **kwargs: Any) -> Spans | None:
         """Generate `node` alone as if the module's generation had reached it: at column 0 of
         `start_line`, inside blocks indented by `indents`. None unless the code generated is what
         the source has there: the lines come from `ast`, which only the caller can check that
         it pairs with the right statement; this checks they are this file's lines at all."""
-        from libcst.metadata.position_provider import PositionProvidingCodegenState
-
+        global _LEAN_STATE
+        if _LEAN_STATE is None:
+            _LEAN_STATE = _lean_state_class()
         collector = _Collector()
-        state = PositionProvidingCodegenState(
+        state = _LEAN_STATE(
             default_indent=self.module.default_indent,
             default_newline=self.module.default_newline,
             provider=collector,  # type: ignore[arg-type]
@@ -421,7 +523,7 @@ class ScopedPositions:
         state.line = start_line
         state.indent_tokens = indents
         node._codegen(state, **kwargs)
-        return collector._computed if self._written_at(state.tokens, start_line) else None
+        return collector.spans if self._written_at(state.tokens, start_line) else None
 
     def _written_at(self, tokens: list[str], line: int) -> bool:
         offset = self._line_start(line)
@@ -435,7 +537,7 @@ class ScopedPositions:
         return not self.module.has_trailing_newline and text == self.source[offset:] + tokens[-1]
 
     # -- per top-level statement ---------------------------------------------------------
-    def _statement_positions(self, index: int) -> Positions | None:
+    def _statement_positions(self, index: int) -> Spans | None:
         if index in self._by_statement:
             return self._by_statement[index]
         starts = self._statement_starts()
@@ -444,7 +546,7 @@ class ScopedPositions:
         start_line, syntactic_line = starts[index]
         statement = self.module.body[index]
         positions = self._generate(statement, start_line, [])
-        if positions is None or statement not in positions or positions[statement].start.line != syntactic_line:
+        if positions is None or statement not in positions or positions[statement][0] != syntactic_line:
             positions = None  # the mapping onto `ast` was off: let the caller use the full provider
         self._by_statement[index] = positions
         return positions
