@@ -31,7 +31,7 @@ from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
-from mcp_lint.model.walk import FastVisitor
+from mcp_lint.model.walk import FastVisitor, children
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -109,8 +109,9 @@ class _BodyWalker(FastVisitor):
         for handler, record in zip(node.handlers, records):
             self.facts.handlers.append(record)
             self.handlers.append(record)
-            self._skipped_handler_parts(handler)
+            self._skipped_handler_parts(handler, before_body=True)
             self.walk(handler.body)
+            self._skipped_handler_parts(handler, before_body=False)
             self.handlers.pop()
         if node.orelse is not None:
             self.walk(node.orelse)
@@ -118,7 +119,7 @@ class _BodyWalker(FastVisitor):
             self.walk(node.finalbody)
         return False
 
-    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler) -> None:
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
         """An `except` clause's type and name, which this walk does not enter (see _Recorder)."""
 
     def visit_TryStar(self, node: cst.TryStar) -> bool:  # `except*` handlers read the same way
@@ -512,10 +513,13 @@ class _Recorder(_BodyWalker):
         handlers = self._dispatch[cls] = (visit, leave, skip and visit is None and leave is None)
         return handlers
 
-    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler) -> None:
-        for part in (handler.type, handler.name):
-            if part is not None:
-                self.events.append((part, SUBTREE))
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
+        # In the order a walk meets them, which is libcst's field order (body, type, name)
+        # rather than the source's.
+        parts = children(handler)
+        cut = next(index for index, part in enumerate(parts) if part is handler.body)
+        for part in parts[:cut] if before_body else parts[cut + 1 :]:
+            self.events.append((part, SUBTREE))
 
 
 def _visit_recorded(visit: Callable | None) -> Callable:
