@@ -34,6 +34,7 @@ from mcp_lint.model.returned_values import text_flows, trace_returned_calls
 from mcp_lint.model.walk import FastVisitor, children
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
 
 
 class _BodyWalker(FastVisitor):
@@ -185,11 +186,11 @@ class _BodyWalker(FastVisitor):
                 lookup = self._table_lookup(arg.value)
                 if lookup is not None:
                     self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
-        for arg in node.args:
+        for arg in node.args:  # exact types (none has subclasses): ABC isinstance is slow, and this is every argument
             value = arg.value
-            if isinstance(value, cst.Call) and last_name(dotted(value.func)) == "partial" and value.args:
+            if type(value) is cst.Call and last_name(dotted(value.func)) == "partial" and value.args:
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
-            if isinstance(value, (cst.Name, cst.Attribute)) and not arg.star:
+            if type(value) in _NAME_OR_ATTRIBUTE and not arg.star:
                 self.arguments.append((value, fact))
 
     def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
@@ -472,7 +473,7 @@ def collect_facts(
     _mark_returned_calls(facts, walker)
     for call in facts.calls:
         func = call.node.func
-        if isinstance(func, cst.Name) and func.value in walker.nested_defs:
+        if type(func) is cst.Name and func.value in walker.nested_defs:  # exact type: once per call
             call.callee = f"{qualname}.{func.value}"  # a function defined in this body
     facts.callbacks = _callbacks(walker, qualname, params)
     classify_handlers(facts.handlers, aliases, frozenset(params))

@@ -5,6 +5,10 @@ body (`function_body.collect_facts`). Its layers, each a module of its own: scop
 walk is), servers (what names are servers), function_refs (which functions expressions name),
 registration (the registration forms). This module holds the statement visitors that feed
 several layers at once, so each statement is read once.
+
+A function body is walked once, by `collect_facts`, which records the nodes this walker has
+handlers for (and the nested scopes it does not enter itself); the walker replays those events
+rather than walking the body a second time (`_replay`).
 """
 
 from __future__ import annotations
