@@ -91,7 +91,22 @@ class FileContext:
     def source(self, node: cst.CSTNode) -> str:
         """The node's text exactly as written (original indentation of continuation lines kept;
         code_for_node would re-indent them), without its own outer parentheses."""
-        where = self.range(node)
+        return self.written(self.range(node))
+
+    def statement_text(self, node: cst.CSTNode, where: CodeRange) -> str:
+        """`node`'s code on one line, whitespace runs made single spaces (a finding's `statement`);
+        `where` is its range.
+
+        The text as written when that is what generating the node's code gives (every latent
+        names its statement: code generation per latent cost more than all the rules' own
+        checks); generated where the node owns tokens outside its range (parentheses, a
+        semicolon, a statement line's comments and newline)."""
+        if _written_is_generated(node):
+            return " ".join(self.written(where).split())
+        return " ".join(self.code(node).split())
+
+    def written(self, where: CodeRange) -> str:
+        """The source text of a range."""
         first, last = where.start.line - 1, where.end.line - 1
         if first == last:
             return self.lines[first][where.start.column : where.end.column]
@@ -99,6 +114,21 @@ class FileContext:
         parts.extend(self.lines[first + 1 : last])
         parts.append(self.lines[last][: where.end.column])
         return "\n".join(parts)
+
+
+# Small statements whose range covers all they generate but a semicolon.
+_SMALL_STATEMENTS = (cst.Return, cst.Raise, cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign)
+
+
+def _written_is_generated(node: cst.CSTNode) -> bool:
+    """Whether the text in `node`'s range is all that code generation gives for it (up to the
+    indentation of continuation lines): an expression without parentheses of its own (they lie
+    outside its range), a small statement without a semicolon."""
+    if isinstance(node, cst.BaseExpression):
+        return not node.lpar
+    if type(node) in _SMALL_STATEMENTS:
+        return not isinstance(node.semicolon, cst.Semicolon)  # type: ignore[attr-defined]
+    return False
 
 
 @dataclass(frozen=True)
@@ -283,7 +313,7 @@ class Rule:
         where = ctx.range(node)
         stmt = statement if statement is not None else node
         srange = ctx.range(stmt)
-        text = " ".join(ctx.code(stmt).split())
+        text = ctx.statement_text(stmt, srange)
         return Latent(
             code=self.code,
             variant=variant,

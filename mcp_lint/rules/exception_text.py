@@ -149,19 +149,34 @@ def _success_test(cond: cst.BaseExpression) -> bool | None:
     return None
 
 
-def status_bases(conditions: tuple[cst.BaseExpression, ...]) -> set[str]:
+def status_bases(conditions: tuple[cst.BaseExpression, ...], ctx: FileContext) -> set[str]:
     """Responses whose failure the enclosing `if`s test (`if resp.status_code != 200:`); a branch
     taken only on success (`if resp.status_code == 200: return resp.json()`) returns data."""
     bases: set[str] = set()
     for cond in conditions:
-        if _success_test(cond):
-            continue
+        bases |= _condition_bases(cond, ctx)
+    return bases
+
+
+def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[str]:
+    """What one condition tests the failure of; once per condition and file: the returns and
+    raises of a branch share its conditions, and MCP002 and MCP005 ask of each of them. (The
+    entry keeps its condition alive, so no other node can take its id.)"""
+    memo = ctx.memo.setdefault("status_bases", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(cond))
+    if known is not None:
+        return known[1]
+    bases: set[str] = set()
+    if not _success_test(cond):
         for node in descendants(cond):
             if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
                 base = dotted(node.value)
                 if base:
                     bases.add(base)
-    return bases
+    found = frozenset(bases)
+    memo[id(cond)] = (cond, found)
+    return found
 
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:

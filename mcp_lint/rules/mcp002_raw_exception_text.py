@@ -331,19 +331,25 @@ async def get_forecast(city: str) -> str:
         for node, value, variant, conditions in self._all_sinks(fn, ctx):
             if id(node) in seen:
                 continue
-            bases = status_bases(conditions)
+            bases = status_bases(conditions, ctx)
             body = upstream_body(value, bases) if bases else None
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
                 yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
+        names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
             for node, value, variant, _ in self._all_sinks(fn, ctx):
                 if id(node) in seen:
                     continue
+                names = names_in.get(id(node))
+                if names is None:
+                    names = names_in[id(node)] = _names_in(value)
+                if param not in names:
+                    continue  # without the name, no text of it (what exception_text_in would say)
                 found = exception_text_in(value, None, ctx, frozenset({param}))
                 if found is None or not looks_like_exception_param(found, param):
                     continue
@@ -777,6 +783,13 @@ class _FixText:
         return chosen
 
 
+def _names_in(value: cst.CSTNode) -> frozenset[str]:
+    """Every name written in `value`: exception text of a parameter is found only at a use of its
+    name (`str(error)`, `error.args`), so a parameter not among them needs no search of `value`
+    (a function's sinks were searched once per parameter)."""
+    return frozenset(node.value for node in descendants(value) if type(node) is cst.Name)
+
+
 def _is_reference(expr: cst.BaseExpression) -> bool:
     """`page_id`, `args.project`, `params["id"]`: a value worth naming in the message."""
     if isinstance(expr, cst.Subscript):
@@ -903,7 +916,8 @@ def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -
     context), so the new raise names it as its cause and the name does not go unused."""
     nearest = handler
     for candidate in fn.handlers:  # outer clauses come before the clauses nested in them
-        if candidate.name and any(n is node for n in walk(candidate.node.body)):
+        # lies_within reads statements only: walking every node of each clause cost more.
+        if candidate.name and lies_within(candidate.node, node):
             nearest = candidate
     return nearest
 

@@ -372,7 +372,7 @@ def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
     """Does the returned value carry a caught foreign exception's text or an upstream error body?"""
     if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
         return True
-    bases = status_bases(ret.conditions)
+    bases = status_bases(ret.conditions, ctx)
     return bool(bases) and upstream_body(value, bases) is not None
 
 

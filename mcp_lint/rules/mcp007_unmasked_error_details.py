@@ -144,11 +144,7 @@ def server_sites(ctx: FileContext) -> list[ServerSite]:
         else:
             if tops is None:  # module- and class-level statements holding a constructor call
                 wanted = {id(c) for c, _, _, f in model.server_constructors if f is None or f not in model.functions}
-                tops = {}
-                for index, statement in enumerate(module.body):
-                    for node in descendants(statement, into_scopes=False):
-                        if id(node) in wanted:
-                            tops[id(node)] = (index, statement)
+                tops = _statements_holding(module, wanted)
             found = tops.get(id(call))
             if found is None:
                 continue
@@ -157,6 +153,20 @@ def server_sites(ctx: FileContext) -> list[ServerSite]:
         out.append(_site(call, family, cls, function or "", ctx))
     ctx.current = None
     return out
+
+
+def _statements_holding(module: cst.Module, wanted: set[int]) -> dict[int, tuple[int, cst.CSTNode]]:
+    """The module-level statement (index, statement) holding each node of `wanted` (by id).
+    The walk stops once all are found: a server is built near the top of a module, and walking
+    every statement after it was most of this rule's cost."""
+    tops: dict[int, tuple[int, cst.CSTNode]] = {}
+    for index, statement in enumerate(module.body):
+        if len(tops) == len(wanted):
+            break
+        for node in descendants(statement, into_scopes=False):
+            if id(node) in wanted:
+                tops[id(node)] = (index, statement)
+    return tops
 
 
 def _site(call: cst.Call, family: Family, cls: str, function: str, ctx: FileContext) -> ServerSite:

@@ -220,11 +220,19 @@ def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
     assert isinstance(memo, dict)
     if facts.qualname not in memo:
         memo[facts.qualname] = False  # a helper that calls itself builds nothing new
-        memo[facts.qualname] = any(
-            r.node.value is not None and classify_return(facts.value_of(r.node.value), ctx, conditional=True) is not None
-            for r in facts.returns
-        )
+        # Meanwhile that False is provisional: what classify_return says now is not kept.
+        ctx.memo[_PROVISIONAL] = int(ctx.memo.get(_PROVISIONAL, 0)) + 1  # type: ignore[call-overload]
+        try:
+            memo[facts.qualname] = any(
+                r.node.value is not None and classify_return(facts.value_of(r.node.value), ctx, conditional=True) is not None
+                for r in facts.returns
+            )
+        finally:
+            ctx.memo[_PROVISIONAL] = int(ctx.memo[_PROVISIONAL]) - 1  # type: ignore[call-overload]
     return bool(memo[facts.qualname])
+
+
+_PROVISIONAL = "builds_failures open"
 
 
 def envelope_callee(value: cst.BaseExpression, ctx: FileContext) -> str | None:
@@ -280,15 +288,35 @@ def failure_message_of(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseE
     return found[2]
 
 
-def classify_return(
-    value: cst.BaseExpression, ctx: FileContext, *, conditional: bool, lookup: bool = False
-) -> tuple[str, str, cst.BaseExpression | None] | None:
+Classified = tuple[str, str, cst.BaseExpression | None]
+
+
+def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional: bool, lookup: bool = False) -> Classified | None:
     """(kind, description, message expression) when a returned value reports a failure.
 
     `conditional`: the return is reached only on some path (a branch, a handler, after an earlier
     return), so weaker wording counts. `lookup`: the function fetches one record by key, where
     "No X found" is a failure rather than an empty answer.
+
+    Once per value and function being checked: MCP003, MCP004, MCP005 and the summary ask it of
+    the same returns. (The function matters: `self.helper(...)` is looked up in its class. An
+    entry keeps its value and function alive, so no other object can take their ids.)
     """
+    memo = ctx.memo.get("classify_return")
+    if memo is None:
+        memo = ctx.memo["classify_return"] = {}
+    assert isinstance(memo, dict)
+    key = (id(value), id(ctx.current_facts), conditional, lookup)
+    known = memo.get(key)
+    if known is not None:
+        return known[2]
+    found = _classify_return(value, ctx, conditional, lookup)
+    if not ctx.memo.get(_PROVISIONAL):
+        memo[key] = (value, ctx.current_facts, found)
+    return found
+
+
+def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: bool, lookup: bool) -> Classified | None:
     value = _unwrap(value, ctx)
     text = literal_text(value)
     if text is not None:
