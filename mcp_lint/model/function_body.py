@@ -9,6 +9,7 @@ catch foreign text (exception_origin) and where calls' values go (returned_value
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Callable, Mapping
 
 import libcst as cst
@@ -30,9 +31,10 @@ from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
-from mcp_lint.model.walk import FastVisitor
+from mcp_lint.model.walk import FastVisitor, children
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
 
 
 class _BodyWalker(FastVisitor):
@@ -108,13 +110,18 @@ class _BodyWalker(FastVisitor):
         for handler, record in zip(node.handlers, records):
             self.facts.handlers.append(record)
             self.handlers.append(record)
+            self._skipped_handler_parts(handler, before_body=True)
             self.walk(handler.body)
+            self._skipped_handler_parts(handler, before_body=False)
             self.handlers.pop()
         if node.orelse is not None:
             self.walk(node.orelse)
         if node.finalbody is not None:
             self.walk(node.finalbody)
         return False
+
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
+        """An `except` clause's type and name, which this walk does not enter (see _Recorder)."""
 
     def visit_TryStar(self, node: cst.TryStar) -> bool:  # `except*` handlers read the same way
         return self.visit_Try(node)
@@ -179,11 +186,11 @@ class _BodyWalker(FastVisitor):
                 lookup = self._table_lookup(arg.value)
                 if lookup is not None:
                     self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
-        for arg in node.args:
+        for arg in node.args:  # exact types (none has subclasses): ABC isinstance is slow, and this is every argument
             value = arg.value
-            if isinstance(value, cst.Call) and last_name(dotted(value.func)) == "partial" and value.args:
+            if type(value) is cst.Call and last_name(dotted(value.func)) == "partial" and value.args:
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
-            if isinstance(value, (cst.Name, cst.Attribute)) and not arg.star:
+            if type(value) in _NAME_OR_ATTRIBUTE and not arg.star:
                 self.arguments.append((value, fact))
 
     def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
@@ -440,10 +447,17 @@ def collect_facts(
     resolve_type=None,
     outer_types: dict[str, str] | None = None,
     constants: Mapping[str, list[cst.BaseExpression]] | None = None,
+    record: tuple[tuple[frozenset[type], frozenset[type]], list[tuple[cst.CSTNode, int]]] | None = None,
 ) -> FunctionFacts:
     """Facts of one function; `resolve_type` names the class an annotation stands for,
     `outer_types` are the typed locals of the enclosing function (closure variables), and
-    `constants` the module's tuples/lists so far (`except EXPECTED_ERRORS` reads them)."""
+    `constants` the module's tuples/lists so far (`except EXPECTED_ERRORS` reads them).
+
+    `record`: ((visited, left) node classes, events): the walk also appends to `events`, in the
+    order a plain walk of the function's children meets them, `(node, VISIT)` for nodes of a
+    `visited` class, `(node, LEAVE)` after those of a `left` class, and `(node, SUBTREE)` for each
+    part it does not enter itself (nested functions, classes, lambdas, `except` types and
+    names): what another visitor needs to replay that walk without walking the body again."""
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
     facts.local_types = dict(outer_types) if outer_types else {}
@@ -452,12 +466,14 @@ def collect_facts(
         typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
         if typed is not None and param.name.value not in {"self", "cls"}:
             facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
-    walker = _BodyWalker(facts, aliases, resolve_callee, resolve_type, constants)
+    walker = (_recorder(*record[0]) if record is not None else _BodyWalker)(facts, aliases, resolve_callee, resolve_type, constants)
+    if record is not None:
+        walker.events = record[1]
     walker.walk(node)
     _mark_returned_calls(facts, walker)
     for call in facts.calls:
         func = call.node.func
-        if isinstance(func, cst.Name) and func.value in walker.nested_defs:
+        if type(func) is cst.Name and func.value in walker.nested_defs:  # exact type: once per call
             call.callee = f"{qualname}.{func.value}"  # a function defined in this body
     facts.callbacks = _callbacks(walker, qualname, params)
     classify_handlers(facts.handlers, aliases, frozenset(params))
@@ -470,6 +486,74 @@ def collect_facts(
     trace_returned_calls(facts, flow, aliases, local)
     facts.text_flows = text_flows(facts, flow)
     return facts
+
+
+# Events of a recorded walk (collect_facts' `record`).
+VISIT, LEAVE, SUBTREE = 0, 1, 2
+
+
+class _Recorder(_BodyWalker):
+    """A body walk that also records what another visitor would meet walking the same body
+    (the module walker reads its events instead of walking each function body a second time)."""
+
+    events: list[tuple[cst.CSTNode, int]]
+    visited: frozenset[type] = frozenset()
+    left: frozenset[type] = frozenset()
+
+    def _handlers(self, cls: type) -> tuple[Callable | None, Callable | None, bool]:
+        handlers = self._dispatch.get(cls)
+        if handlers is not None:
+            return handlers
+        visit, leave, skip = _BodyWalker._handlers(self, cls)
+        if cls in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            visit = _subtree_when_skipped(visit)  # the function itself is entered, nested scopes are not
+        elif cls in self.visited:
+            visit = _visit_recorded(visit)
+        if cls in self.left and cls not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            leave = _leave_recorded(leave)
+        handlers = self._dispatch[cls] = (visit, leave, skip and visit is None and leave is None)
+        return handlers
+
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
+        # In the order a walk meets them, which is libcst's field order (body, type, name)
+        # rather than the source's.
+        parts = children(handler)
+        cut = next(index for index, part in enumerate(parts) if part is handler.body)
+        for part in parts[:cut] if before_body else parts[cut + 1 :]:
+            self.events.append((part, SUBTREE))
+
+
+def _visit_recorded(visit: Callable | None) -> Callable:
+    def recorded(self: _Recorder, node: cst.CSTNode) -> bool | None:
+        self.events.append((node, VISIT))
+        return visit(self, node) if visit is not None else None
+
+    return recorded
+
+
+def _leave_recorded(leave: Callable | None) -> Callable:
+    def recorded(self: _Recorder, node: cst.CSTNode) -> None:
+        if leave is not None:
+            leave(self, node)
+        self.events.append((node, LEAVE))
+
+    return recorded
+
+
+def _subtree_when_skipped(visit: Callable) -> Callable:
+    def recorded(self: _Recorder, node: cst.CSTNode) -> bool | None:
+        entered = visit(self, node)
+        if entered is False:
+            self.events.append((node, SUBTREE))
+        return entered
+
+    return recorded
+
+
+@functools.cache
+def _recorder(visited: frozenset[type], left: frozenset[type]) -> type[_Recorder]:
+    """The recording walker for one set of classes (a class each: dispatch tables are per class)."""
+    return type("_Recorder", (_Recorder,), {"visited": visited, "left": left})
 
 
 def _project_call_test(aliases: AliasTable, resolve_callee: Callable[[cst.BaseExpression], str | None]) -> Callable[[cst.Call], bool]:

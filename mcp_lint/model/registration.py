@@ -145,7 +145,7 @@ class Registrations(FunctionReferences, ServerInference):
         for arg in node.args:
             if arg.star:
                 break
-            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+            if type(arg.value) in (cst.Name, cst.Attribute):  # exact types: every argument of every call
                 receiver = self._receiver(arg.value)
                 key = receiver.key or ""
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`

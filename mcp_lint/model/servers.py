@@ -19,6 +19,7 @@ from mcp_lint.model.scopes import ScopeWalker
 
 # Typing constructs whose first argument is what the annotated object is.
 _FIRST_ARG_WRAPPERS = frozenset({"Annotated", "Final", "ClassVar"})
+_NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
 
 
 class ServerInference(ScopeWalker):
@@ -71,17 +72,18 @@ class ServerInference(ScopeWalker):
     def _receiver_of_value(self, value: cst.BaseExpression) -> Receiver | None:
         """What an assignment of `value` binds; None when the value says nothing about servers."""
         value = unwrap_await(value)
-        if isinstance(value, (cst.Name, cst.Attribute)):
+        # Exact types (no subclasses): asked of every assignment and call, ABC checks are slow.
+        if type(value) in _NAME_OR_ATTRIBUTE:
             # `server = mcp`: an alias of a server here, or of one the linker finds elsewhere.
             found = self._receiver(value)
             return found if found.is_ is Is.SERVER or found.key is not None else None
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             return self._receiver_of_callee(value.func)
         return None
 
     def _receiver_of_callee(self, func: cst.BaseExpression) -> Receiver:
         """What calling `func` returns: a server constructor, factory, or something else."""
-        if isinstance(func, cst.Subscript):
+        if type(func) is cst.Subscript:  # exact type: asked of every call
             func = func.value  # `Server[LifespanState](...)`
         name = dotted(func)
         if name is None:
