@@ -158,21 +158,29 @@ def archive_note(note_id: int) -> None:
 '''
 
 
-@pytest.fixture
-def new_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
-    """MCP098, registered the way a real rule is: a module, a page, one RuleInfo entry."""
-    assert registry.get_rule("MCP098") is None, "MCP098 is a real rule now: give this made-up one an unused code"
+def register_made_up_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, info: RuleInfo, module: str, page: str
+) -> RuleInfo:
+    """Register `info` the way a real rule is: its module (named by `info.implementation`), its page
+    beside the real ones, and the one RuleInfo entry (inserted in code order, as in the registry)."""
+    assert registry.get_rule(info.code) is None, f"{info.code} is a real rule now: give this made-up one an unused code"
     package = tmp_path / "plugins"
     package.mkdir()
-    (package / "mcp098_tool_returns_none.py").write_text(DUMMY_MODULE, encoding="utf-8")
+    (package / (info.implementation.split(":")[0] + ".py")).write_text(module, encoding="utf-8")
     monkeypatch.syspath_prepend(str(package))
     pages = tmp_path / "pages"
     pages.mkdir()
-    for page in registry.docs_dir().glob("*.md"):
-        (pages / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
-    (pages / "MCP098.md").write_text(DUMMY_PAGE, encoding="utf-8")
+    for existing in registry.docs_dir().glob("*.md"):
+        (pages / existing.name).write_text(existing.read_text(encoding="utf-8"), encoding="utf-8")
+    (pages / f"{info.code}.md").write_text(page, encoding="utf-8")
     monkeypatch.setattr(registry, "docs_dir", lambda: pages)
-    # The one entry (here inserted in code order, as in the registry's source).
+    monkeypatch.setattr(registry, "RULES", tuple(sorted((*RULES, info), key=lambda rule: rule.code)))
+    return info
+
+
+@pytest.fixture
+def new_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
+    """MCP098, a made-up function-level rule."""
     info = RuleInfo(
         "MCP098",
         "tool-returns-none",
@@ -183,8 +191,7 @@ def new_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
         registry.ALL_FRAMEWORKS,
         implementation="mcp098_tool_returns_none:ToolReturnsNone",
     )
-    monkeypatch.setattr(registry, "RULES", tuple(sorted((*RULES, info), key=lambda rule: rule.code)))
-    return info
+    return register_made_up_rule(tmp_path, monkeypatch, info, DUMMY_MODULE, DUMMY_PAGE)
 
 
 def test_one_registry_entry_is_all_a_new_rule_needs(new_rule: RuleInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -331,18 +338,7 @@ def count_notes() -> int:
 
 @pytest.fixture
 def new_server_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo:
-    """MCP097, a server-level rule registered the way a real rule is: a module, a page, one entry."""
-    assert registry.get_rule("MCP097") is None, "MCP097 is a real rule now: give this made-up one an unused code"
-    package = tmp_path / "plugins"
-    package.mkdir()
-    (package / "mcp097_server_without_instructions.py").write_text(SERVER_RULE_MODULE, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(package))
-    pages = tmp_path / "pages"
-    pages.mkdir()
-    for page in registry.docs_dir().glob("*.md"):
-        (pages / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
-    (pages / "MCP097.md").write_text(SERVER_RULE_PAGE, encoding="utf-8")
-    monkeypatch.setattr(registry, "docs_dir", lambda: pages)
+    """MCP097, a made-up server-level rule."""
     info = RuleInfo(
         "MCP097",
         "server-without-instructions",
@@ -353,8 +349,7 @@ def new_server_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RuleInfo
         registry.ALL_FRAMEWORKS,
         implementation="mcp097_server_without_instructions:ServerWithoutInstructions",
     )
-    monkeypatch.setattr(registry, "RULES", tuple(sorted((*RULES, info), key=lambda rule: rule.code)))
-    return info
+    return register_made_up_rule(tmp_path, monkeypatch, info, SERVER_RULE_MODULE, SERVER_RULE_PAGE)
 
 
 def test_one_registry_entry_is_all_a_new_server_level_rule_needs(new_server_rule: RuleInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
