@@ -8,7 +8,7 @@ the files must not import libcst.
 
 What the reader looks at: the server module's directory and those above it, up to the project
 root (a directory holding pyproject.toml, setup.py, setup.cfg or .git), each directory's files
-whose name marks them as setting the server's environment. A variable counts as set when a line
+whose name marks them as setting the server's environment, templates (`.env.example`) left out. A variable counts as set when a line
 that is not a comment assigns it (`NAME=value`, `NAME: value`, `ENV NAME value`, `"NAME": "value"`,
 quoted or not); in one file the last assignment wins. Values are read as fastmcp's settings read
 them (pydantic's bool parsing, any case): true/1/yes/on/t/y are on, false/0/no/off/f/n off,
@@ -29,6 +29,9 @@ _CONFIG_FILE = re.compile(
     r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$",
     re.I,
 )
+# Templates a developer copies and fills in (`.env.example`, `Dockerfile.template`): no runtime loads
+# them, so what they say is not what the server runs with.
+_TEMPLATE = re.compile(r"(?:^|[._-])(?:example|sample|template|tmpl|dist|defaults?)(?:[._-]|$)", re.I)
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _MAX_LEVELS = 8  # directories walked up from the server's
 _MAX_CHARS = 200_000  # of one file: a settings file is small; a huge one is no settings file
@@ -114,7 +117,7 @@ def read_env_setting(directory: str, variable: str) -> EnvReading:
         texts: dict[str, str] = {}
         for name in names:
             path = os.path.join(current, name)
-            if not _CONFIG_FILE.match(name) or not os.path.isfile(path):
+            if not _CONFIG_FILE.match(name) or _TEMPLATE.search(name) or not os.path.isfile(path):
                 continue
             consulted.append(path)
             try:

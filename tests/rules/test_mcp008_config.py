@@ -85,6 +85,14 @@ def test_values_and_lines_that_do_not_turn_masking_on(tmp_path: Path, text: str)
     assert lint_project(tmp_path, {".env": text}) == []
 
 
+@pytest.mark.parametrize("name", [".env.example", ".env.sample", "example.env", "docker-compose.example.yml", "Dockerfile.template"])
+def test_a_template_the_developer_copies_is_not_a_setting(tmp_path: Path, name: str) -> None:
+    assert lint_project(tmp_path, {name: "FASTMCP_MASK_ERROR_DETAILS=true\n"}) == []
+    # The file made from it is.
+    [finding] = lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"})
+    assert "FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+
+
 def test_a_switch_outside_the_project_root_is_not_read(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
     assert lint_project(tmp_path / "billing-mcp", {}) == []
