@@ -340,14 +340,20 @@ class RunEntry:
         created or deleted `.env` changes the answer only of the runs that read it. When the
         answers held, the entry takes the files' new signature (the caller stores it again, so
         that the next run need not read them)."""
-        now = deps_signature(self.dependency_files)
-        if self.deps_signature and self.deps_signature == now:
+        if self.deps_signature and self.deps_signature == deps_signature(self.dependency_files):
             return True
         if not all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items()):
             return False
-        if not all(lookup.env_setting(path, variable).setting == setting for (path, variable), setting in self.env.items()):
-            return False
-        self.deps_signature = now
+        consulted: set[str] = set()
+        for (path, variable), setting in self.env.items():
+            reading = lookup.env_setting(path, variable)
+            if reading.setting != setting:
+                return False
+            consulted.update(reading.consulted)
+        # Signed anew over what the answers now come from: a settings file created with the same
+        # answer is watched from then on (an edit in place does not move its folder's mtime).
+        self.dependency_files = tuple(sorted(set(dependency_files(self.pins)) | consulted))
+        self.deps_signature = deps_signature(self.dependency_files)
         return True
 
 

@@ -406,3 +406,13 @@ def test_a_settings_file_touched_without_a_new_answer_is_read_once(fastmcp_proje
     assert len(reads) == 1  # re-checked once...
     assert check(".") == cold
     assert len(reads) == 1  # ...and the stored run took the file's new signature
+
+
+def test_a_settings_file_created_without_a_new_answer_is_watched_from_then_on(fastmcp_project: Path) -> None:
+    assert check(".") == (0, "")
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=false\n", encoding="utf-8")
+    assert check(".") == (0, "")  # same answer: the stored run is re-signed...
+    with open(env, "w", encoding="utf-8") as handle:  # ...with the new file in it: an edit in place
+        handle.write("FASTMCP_MASK_ERROR_DETAILS=true\n")  # leaves the folder's listing as it was
+    assert check(".") == (1, MASKED.format(value="true", file=".env"))
