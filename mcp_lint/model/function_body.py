@@ -64,6 +64,8 @@ class _BodyWalker(FastVisitor):
         self.nested_defs: set[str] = set()
         # (argument, its call) for every plain name or attribute passed as an argument.
         self.arguments: list[tuple[cst.BaseExpression, CallFact]] = []
+        # (function a lambda argument's body calls, the call it is passed to).
+        self.lambda_callees: list[tuple[str, CallFact]] = []
         # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
         self.table_locals: dict[str, tuple[str, str | None]] = {}
         self.assignment_counts: dict[str, int] = {}
@@ -155,9 +157,9 @@ class _BodyWalker(FastVisitor):
             RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def _callee(self, node: cst.Call, name: str | None) -> str | None:
+        """The qualified name of the function `node` calls, when it can be named here."""
         callee = None
-        name = dotted(node.func)
         if name is not None and ".lifespan_context." in f".{name}":
             # `ctx.request_context.lifespan_context.db.query()`: the linker types the context
             # from the server's lifespan function (what it yields).
@@ -170,6 +172,24 @@ class _BodyWalker(FastVisitor):
             callee = self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
+        return callee
+
+    def _lambda_callee(self, node: cst.Lambda) -> str | None:
+        """`run_with_retry(lambda: Tool().execute(x))`: the function the lambda's body calls,
+        which the callee runs when it calls the lambda. Not a call on the lambda's own
+        parameters (`key=lambda row: row.get("id")`): what they hold is not known here."""
+        body = unwrap_await(node.body)
+        if type(body) is not cst.Call:
+            return None
+        name = dotted(body.func)
+        own = {param.name.value for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+        if name is not None and name.split(".", 1)[0] in own:
+            return None
+        return self._callee(body, name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        callee = self._callee(node, name)
         fact = CallFact(
             node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement
         )
@@ -192,6 +212,10 @@ class _BodyWalker(FastVisitor):
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
             if type(value) in _NAME_OR_ATTRIBUTE and not arg.star:
                 self.arguments.append((value, fact))
+            elif type(value) is cst.Lambda:
+                runs = self._lambda_callee(value)
+                if runs is not None:
+                    self.lambda_callees.append((runs, fact))
 
     def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
         """(table, getattr prefix) when `expr` is a function looked up by a key computed at run
@@ -616,7 +640,7 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
     """Functions passed as arguments: a function defined here or at module level, an imported
     one, or a method of `self` or of a typed local (`client.get_me`). Local variables holding
     data (`rows`, `url`) are not functions: they are left out."""
-    out: list[CallbackFact] = []
+    out: list[CallbackFact] = [CallbackFact(callee, call) for callee, call in walker.lambda_callees]
     for expr, call in walker.arguments:
         name = dotted(expr)
         if name is None:
