@@ -14,6 +14,7 @@ from pathlib import Path
 import libcst as cst
 
 from mcp_lint.fixing.imports import read_imports
+from mcp_lint.model.exception_guards import Handler, TryGuard, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -149,6 +150,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+        if fsum.intercepts and facts.handlers:
+            fsum.guards = _try_guards(facts)
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
@@ -176,6 +179,14 @@ def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> Pars
         pass
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
     return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+
+
+def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
+    """The function's `try` statements, each with what its clauses catch (in order)."""
+    by_try: dict[int, tuple[cst.Try | cst.TryStar, list[Handler]]] = {}
+    for handler in facts.handlers:
+        by_try.setdefault(id(handler.try_node), (handler.try_node, []))[1].append(handler)
+    return tuple(try_guard(node, records) for node, records in by_try.values())
 
 
 def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:

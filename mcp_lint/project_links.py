@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.fixing.imports import import_edits
-from mcp_lint.model.exception_guards import catches, catching_site
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_CLASSES,
@@ -103,6 +103,9 @@ class Project:
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
+        # The `try` statements of the decorators' wrappers around each tool (by tool name).
+        self.wrapper_guards: dict[str, list[TryGuard]] = {}
+        self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
@@ -491,6 +494,10 @@ class Project:
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
+            guards = [g for w in wrappers if w in self.functions for g in self.functions[w][1].guards]
+            if guards:
+                self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
+                self.guarding_wrappers.update(wrappers)
             for wrapper in wrappers:  # it returns the tool's value
                 queue.append((wrapper, reg.tool_name, family, major, _WHOLE, None, frozenset(), 1, masked, frozenset(), frozenset()))
         seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
@@ -605,6 +612,8 @@ class Project:
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
+                    continue
                 latent = linked
                 rule = rule_by_code(latent.code)
                 if rule is None:
@@ -660,6 +669,23 @@ class Project:
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _swallowed(self, latent: Latent, entry: ToolPaths) -> bool:
+        """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
+        clause catching it catches everything (`except Exception as e: return {"error":
+        str(e)}`). That clause decides what the model reads of any failure and is checked itself;
+        a clause for the project's own class (`except AppError as e: return _err(e)`) passes the
+        text on as curated, so the raise that put library text in it stays the defect."""
+        if not entry.tools:
+            return False
+        qual = latent.get("class_qual")
+        ancestors = self.class_ancestors(qual) if qual else ()
+        names = frozenset({latent.get("class"), latent.get("raised"), *(last_name(a) for a in ancestors)}) - {""}
+        for tool in entry.tools:
+            clause = next((c for guard in self.wrapper_guards.get(tool, ()) for c in guard if c[0] & names or "*" in c[0]), None)
+            if clause is None or "*" not in clause[0] or clause[1]:
+                return False  # not caught there, caught by name, or re-raised
+        return True
 
     def masks_by_config(self, path: str, env: str) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment

@@ -128,6 +128,10 @@ class FunctionSummary:
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).
     intercepts: bool = False
+    # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
+    # a decorator's wrapper around a tool, they tell which clause takes each exception of the
+    # tool (MCP002: one defect per flow when that clause catches everything).
+    guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
 
 
 @dataclass

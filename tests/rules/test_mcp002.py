@@ -1232,3 +1232,69 @@ def test_mask_error_details_does_nothing_on_mcp_1() -> None:
     finding = _only(_src(header, RAISE_OTHER))
     assert finding.location.row == header.count("\n") + 8
     assert "which mcp 1.x FastMCP forwards to the model" in finding.message
+
+
+# A decorator under `@mcp.tool()` whose wrapper turns the tool's failures into a result. One
+# defect per flow: where its clause catching the exception catches everything, that clause is
+# what the model reads (and is flagged there); where it catches the project's own class by name
+# and passes its text on as curated, the raise that put library text in it is the defect.
+WRAPPED = """\
+import functools
+import subprocess
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("scaffold")
+
+
+class ScaffoldError(Exception):
+    pass
+
+
+def {decorator}(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+{clauses}
+    return wrapper
+
+
+def run_init(target: str) -> None:
+    try:
+        subprocess.run(["npx", "cdk", "init"], cwd=target, check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as e:
+        raise ScaffoldError(f"cdk init failed: {{e.stderr}}") from e{inner_mark}
+
+
+@mcp.tool()
+@{decorator}
+async def scaffold(target: str) -> str:
+    run_init(target)
+    return f"Project created in {{target}}"
+"""
+
+
+def test_a_raise_under_a_wrapper_that_catches_everything_is_flagged_in_the_wrapper_only() -> None:
+    _check(
+        WRAPPED.format(
+            decorator="handle_exceptions",
+            clauses='        except Exception as e:\n            return {"error": str(e)}  # expect: MCP002, MCP005',
+            inner_mark="",
+        )
+    )
+
+
+def test_a_raise_a_wrapper_passes_on_as_the_projects_own_text_is_flagged_where_it_is_built() -> None:
+    _check(
+        WRAPPED.format(
+            decorator="tool_result",
+            clauses=(
+                # The clause passing the project's exception on carries the library text too.
+                '        except ScaffoldError as e:\n            raise ToolError(str(e)) from e  # expect: MCP002\n'
+                '        except Exception as e:\n            raise ToolError(f"{type(e).__name__}: {e}") from e  # expect: MCP002'
+            ),
+            inner_mark="  # expect: MCP002",
+        )
+    )
