@@ -124,6 +124,17 @@ _TRANSIENT = re.compile(
 )
 
 
+# A retry after a step the message names (`remove or rename it and try again`, `Install Node.js,
+# then try again`): the model is told what to change before calling again.
+_CORRECTED_RETRY = re.compile(
+    r"(?:^|[.;:!,]\s*|\bplease\s+|\bfirst\s+)(?:install|remove|rename|delete|move|fix|correct|add|set|"
+    r"provide|pass|specify|use|change|update|create|enable|configure|grant|authenticate|log\s*in|sign\s*in|"
+    r"reconnect|restart|close|free|upgrade|select|choose|open|start|stop)\b(?:[^.;!?]|\.(?=\S))*?"
+    r"(?:\band\b|\bthen\b|,)\s*(?:then\s+)?(?:please\s+)?(?:try\s+again|re-?try)",
+    re.IGNORECASE,
+)
+
+
 def vague_reason(text: str) -> str | None:
     """Why a failure message is vague, or None when it names something to act on.
 
@@ -138,7 +149,7 @@ def vague_reason(text: str) -> str | None:
         # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
         # condition (nothing was sent), which the model can act on.
         return "generic"
-    if _RETRY.search(text) and not _TRANSIENT.search(text):
+    if _RETRY.search(text) and not _TRANSIENT.search(text) and not _CORRECTED_RETRY.search(text):
         return "retry"
     return None
 
