@@ -13,6 +13,7 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 from __future__ import annotations
 
 import enum
+import os
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
@@ -263,6 +264,8 @@ class Project:
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
         out: list[tuple[ToolRegistration, ModuleSummary]] = []
         for summary in self.summaries:
+            if is_test_module(summary.path):
+                continue  # fixtures of the project's tests (`def failing_tool(): raise ValueError("bad")`)
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:
@@ -845,6 +848,13 @@ def _fill(text: str, names: dict[str, str]) -> str:
     for placeholder, value in names.items():
         text = text.replace(placeholder, value)
     return text
+
+
+def is_test_module(path: str) -> bool:
+    """A pytest module (`test_*.py`, `*_test.py`, `conftest.py`): the tools it registers are
+    fixtures that fail on purpose, not tools of a server anyone runs."""
+    name = os.path.basename(path)
+    return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
 
 class _CarriedText:
