@@ -52,6 +52,11 @@ WORDINGS = [
     "La note {note_id} est introuvable",
     "Erreur : la note {note_id} n'existe pas",
     "Erro: nota {note_id} não encontrada",
+    # Refusals that name what is accepted instead, or the state that refuses the call.
+    "Only plain-text notes are supported; convert {note_id} first",
+    "Only the note's owner is allowed to archive {note_id}",
+    "Note {note_id} is excluded from this workspace",
+    "Notebook {note_id} is not connected. Connected notebooks: {NOTES}",
 ]
 
 
@@ -81,6 +86,8 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
         "Backup completed",
         "Standard error: {rate}",
         "Mean squared error: {rate}",
+        "Only {count} errors since the last deploy",
+        "{count} hosts are connected; alerting is enabled",
     ],
 )
 def test_success_reports_mentioning_errors_are_silent(text: str) -> None:
