@@ -329,6 +329,10 @@ class _BodyWalker(FastVisitor):
         value_name = dotted(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and value_name.endswith("lifespan_context"):
             self.local_instances[node.targets[0].target.value] = LIFESPAN  # `app = ctx.request_context.lifespan_context`
+        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and ".lifespan_context." in f".{value_name}":
+            # `connector = ctx.request_context.lifespan_context.connector`: a member of what the
+            # server's lifespan yields, typed by the linker like the direct chain.
+            self.local_instances[node.targets[0].target.value] = LIFESPAN + value_name.split("lifespan_context", 1)[1]
         for target in node.targets:
             self._store(target.target, node.value, node, unpacks=True)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
