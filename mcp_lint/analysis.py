@@ -219,6 +219,8 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             slot=call.slot,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
+            forwards=_forwards(call.node, facts) if resolved else (),
+            raised=call.raised,
         )
         by_call[id(call)] = edge
         if resolved:
@@ -232,7 +234,18 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
 
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=())
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=())
+
+
+def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:
+    """(position, the caller's parameter index) of each positional argument that is one of the
+    caller's parameters, unchanged: `describe(exc, action)` in `def fail(exc, action)`."""
+    out: list[tuple[int, int]] = []
+    for index, argument in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        value = argument.value
+        if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
+            out.append((index, facts.params.index(value.value)))
+    return tuple(out)
 
 
 def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:

@@ -535,6 +535,8 @@ class Project:
                 params = target[1].params
                 shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
                 passed = frozenset(i + shift for i in edge.exc_params)
+                if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
+                    passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
                 # The helper's value reaches the model when the caller returns it, or anything
                 # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
@@ -543,6 +545,10 @@ class Project:
                 # its value whole; a part taken here selects anew.
                 selected = selects if passed_on == _WHOLE else edge.selects
                 level = min(sends, passed_on)
+                if edge.raised and level == _NOTHING:
+                    # `raise ToolError(describe(exc))` in a helper whose value the tool ignores:
+                    # the raise still takes the text to the model.
+                    level, selected = _PART, edge.selects
                 if sends == _PART and selects is not None and edge.slot is not None:
                     # The tool takes items of the caller's returned literal (`content, _ = fetch()`
                     # after `return extract(page), ""`): the one holding this call, whole, or not it.

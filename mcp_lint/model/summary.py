@@ -50,6 +50,10 @@ class CallEdge:
     param_call: tuple[int, str] | None = None
     # Arguments whose class is known: (position or -1, keyword or "", qualified class).
     arg_types: tuple[tuple[int, str, str], ...] = ()
+    # The caller's own parameters passed on as they are: (position in the call, the caller's
+    # parameter index), so an exception a tool hands to `fail(exc)` reaches `describe(exc)` too.
+    forwards: tuple[tuple[int, int], ...] = ()
+    raised: bool = False  # a part of the call's value is in what the caller raises (facts.CallFact.raised)
 
 
 @dataclass(frozen=True)
