@@ -7,6 +7,7 @@ its result (a ModuleSummary) can be cached.
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -70,6 +71,7 @@ def family_hint(model: ModuleModel) -> Family | None:
 # Long generated expressions (a 3,000-term string concatenation) nest that deep in the tree; the
 # walkers recurse once per level. Python 3.11+ keeps such frames off the C stack.
 _RECURSION_LIMIT = 20_000
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _AST_GUARD_LIMIT = 1_500
 
 
@@ -149,9 +151,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
-        fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
-        if fsum.intercepts and facts.handlers:
-            fsum.guards = _try_guards(facts)
+        fsum.guards = _try_guards(facts) if facts.handlers else ()
+        fsum.intercepts = _intercepts(facts, fsum.guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
@@ -179,6 +180,26 @@ def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> Pars
         pass
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
     return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+
+
+def _intercepts(facts: FunctionFacts, guards: tuple[TryGuard, ...]) -> bool:
+    """Does a clause of the function catch an exception without re-raising it (`raise`, `raise e`
+    of its own `e` change nothing the framework receives)? As a decorator's wrapper, only the
+    `try` around the wrapped function counts where that call is found: a call of a name from the
+    enclosing decorator (`await fn(**kwargs)`), not a `try` around a notification sent after it."""
+    enclosing = facts.qualname.rsplit(".", 1)[0] + "."
+    wrapped = [
+        call
+        for call in facts.calls
+        if type(call.node.func) is cst.Name
+        and call.node.func.value not in facts.local_names
+        and call.node.func.value not in _BUILTIN_NAMES
+        # the decorator's parameter, or another wrapper of the same decorator (`await inner(...)`)
+        and (call.callee is None or (call.callee.startswith(enclosing) and "." not in call.callee[len(enclosing) :]))
+    ]
+    if wrapped:
+        guards = tuple(guard for call in wrapped for guard in call.guarded)
+    return any(not reraises for guard in guards for _, reraises, _ in guard)
 
 
 def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
