@@ -42,7 +42,8 @@ _FAILURE_ANYWHERE = re.compile(
     # A refusal that names what is accepted instead: "Only SELECT statements are allowed", "Tool x
     # is excluded from this connection", "Notebook 'a' is not connected".
     r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
-    r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed))",
+    r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
+    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds))",
     re.IGNORECASE,
 )
 # A message that reports the call done another way: the missing piece was replaced.

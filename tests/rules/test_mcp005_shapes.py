@@ -57,6 +57,7 @@ WORDINGS = [
     "Only the note's owner is allowed to archive {note_id}",
     "Note {note_id} is excluded from this workspace",
     "Notebook {note_id} is not connected. Connected notebooks: {NOTES}",
+    "Paragraph {note_id} is out of range. The note has {len(NOTES)} paragraphs.",
 ]
 
 
@@ -88,6 +89,7 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
         "Mean squared error: {rate}",
         "Only {count} errors since the last deploy",
         "{count} hosts are connected; alerting is enabled",
+        "{count} readings, none out of range",
     ],
 )
 def test_success_reports_mentioning_errors_are_silent(text: str) -> None:
