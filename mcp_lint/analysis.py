@@ -151,8 +151,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
-        fsum.guards = _try_guards(facts) if facts.handlers else ()
-        fsum.intercepts = _intercepts(facts, fsum.guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+        guards = _try_guards(facts) if facts.handlers else ()
+        fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+        if fsum.intercepts:
+            fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
