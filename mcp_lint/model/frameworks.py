@@ -320,14 +320,20 @@ class Delivery(str, enum.Enum):
 
 
 # What messages put where a template names the failure's own text.
-_TEXT_SLOTS = {"{msg}": "<message>", "{message}": "<message>", "{e}": "<message>", "{pydantic}": "<validation error>"}
+_TEXT_SLOTS = {
+    "{msg}": "<message>",
+    "{message}": "<message>",
+    "{e}": "<message>",
+    "{pydantic}": "<validation error>",
+    "{jsonschema}": "<schema validation error>",
+}
 
 
 @dataclass(frozen=True)
 class Failure:
     """What the client receives for one kind of failure, as the doc writes it: `text` is the
     template inside R(`...`) ({name} the tool, {msg}/{message}/{e} the failure's text, {pydantic}
-    a pydantic error), or the argument list inside E(...)."""
+    a pydantic error, {jsonschema} mcp's jsonschema error), or the argument list inside E(...)."""
 
     delivery: Delivery
     text: str
@@ -379,6 +385,10 @@ class MiddlewareEffect(str, enum.Enum):
     """What fastmcp's `ErrorHandlingMiddleware()` (transform_errors on) does to tool failures."""
 
     PREFIXES_TEXT = "R(`Internal error: …`) etc."  # protocol-style prefixes, still a tool result
+    # The same, but the tool manager has already wrapped every exception other than ToolError into
+    # ToolError("Error calling tool 'x': ..."), so each arrives as R(`Internal error: Error calling
+    # tool 'x': …`) and none as `Invalid params` / `Not found` (fastmcp 2.9-2.13).
+    PREFIXES_WRAPPED_TEXT = "R(`Internal error: Error calling tool '{name}': …`)"
     PROTOCOL_ERROR = "E(-32603 / -32602 / -32001)"  # every tool failure becomes a JSON-RPC error
 
 
@@ -682,15 +692,24 @@ _FASTMCP_28 = replace(
 # the 2.8.1 wheel has no fastmcp/server/middleware at all). The doc's §2b describes what it does
 # but not when it appears: read in the wheels, and run on 2.3.0/2.4.0 (import fails) and 2.14.7 by
 # tests/semantics.
-_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_TEXT)
+# Run by tests/semantics on 2.9.2, 2.12.5 and 2.13.3: the middleware sees a ValueError already
+# wrapped into ToolError by the tool manager (`Internal error: Error calling tool 'x': ...`); from
+# 2.14 it sees the exception itself (`Invalid params: ...`).
+_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_WRAPPED_TEXT)
 _FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
     _FASTMCP_29,
     since="2.10",
     span="2.10–2.12",
     error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.TYPE_ERROR),
+    # Not in the doc: 2.10-2.12 require mcp >= 1.10 and register mcp's `call_tool()` with its
+    # default validate_input=True, so mcp's jsonschema check answers first (run on 2.12.5 with
+    # mcp 1.16.0); 2.13 registers it with `strict_input_validation` (False).
+    validation_failure=Failure(_R, "Input validation error: {jsonschema}"),
 )
 _FASTMCP_213 = replace(_FASTMCP_210, since="2.13", span="2.13", validation_failure=Failure(_R, "{pydantic}"))
-_FASTMCP_214 = replace(_FASTMCP_213, since="2.14", span="2.14", mask_env_aliases=())  # FASTMCP_SERVER_ no longer read
+_FASTMCP_214 = replace(  # FASTMCP_SERVER_ no longer read; the middleware sees the exception itself
+    _FASTMCP_213, since="2.14", span="2.14", mask_env_aliases=(), error_middleware=MiddlewareEffect.PREFIXES_TEXT
+)
 _FASTMCP_30 = replace(_FASTMCP_214, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x", mask_argument_overrides_env=True)
 _FASTMCP_34 = replace(
     _FASTMCP_30,
