@@ -191,6 +191,8 @@ NEW, OLD = "FASTMCP_MASK_ERROR_DETAILS", "FASTMCP_SERVER_MASK_ERROR_DETAILS"
         ("fastmcp>=2.14,<3", f"{OLD}=true\n", None),
         ("fastmcp>=2.14,<3", f"{NEW}=true\n", f"{NEW}=true"),
         ("fastmcp>=3,<4", f"{OLD}=true\n", None),
+        ("fastmcp>=4", f"{OLD}=true\n", None),
+        ("fastmcp>=4", f"{NEW}=on\n", f"{NEW}=on"),
     ],
 )
 def test_each_release_line_reads_its_own_spellings(tmp_path: Path, dependency: str, text: str, shown: str | None) -> None:
