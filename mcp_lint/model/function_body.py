@@ -227,10 +227,14 @@ class _BodyWalker(FastVisitor):
             index = expr.slice[0].slice if len(expr.slice) == 1 else None
             if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
                 return self._table_name(expr.value), None
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                return self._row_lookup(expr.value)  # `REGISTRY[name]["function"]`, `tool["function"]`
             return None
         if kind is not cst.Call or not expr.args:
             return None
         key = expr.args[0].value
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and isinstance(key, cst.SimpleString):
+            return self._row_lookup(expr.func.value)  # `tool.get("handler")`
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):
             return self._table_name(expr.func.value), None
         if dotted(expr.func) == "getattr" and len(expr.args) >= 2 and dotted(key) in {"self", "cls"}:
@@ -240,6 +244,16 @@ class _BodyWalker(FastVisitor):
                 return "", first.value if isinstance(first, cst.FormattedStringText) else ""
             if isinstance(name, (cst.Name, cst.Attribute)):
                 return "", ""
+        return None
+
+    def _row_lookup(self, row: cst.BaseExpression) -> tuple[str, str | None] | None:
+        """The table of a registry row looked up by a run-time key (`REGISTRY[name]`, or a local
+        assigned one): its functions are those of the rows (FunctionReferences._function_table)."""
+        kind = type(row)
+        if kind is cst.Name or kind is cst.Subscript or kind is cst.Call:
+            lookup = self._table_lookup(row)
+            if lookup is not None and lookup[1] is None:
+                return lookup
         return None
 
     def _table_name(self, expr: cst.BaseExpression) -> str:
