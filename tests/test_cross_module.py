@@ -286,6 +286,27 @@ def test_register_function_called_without_a_server_registers_nothing(tmp_path: P
     assert findings(tmp_path, files) == []
 
 
+@pytest.mark.parametrize(
+    ("imports", "annotation"),
+    [("from typing import Any\n", "Any"), ("import typing\n", "typing.Any"), ("", "object")],
+    ids=["Any", "typing.Any", "object"],
+)
+def test_register_function_whose_server_parameter_is_annotated_any(tmp_path: Path, imports: str, annotation: str) -> None:
+    # `def register_tools(mcp_server: Any, container)`: the annotation says nothing, so the
+    # callers decide, as for an unannotated parameter; a local import in main() passes the server.
+    registry = imports + REGISTER.replace("(server, store)", f"(server: {annotation}, store: {annotation})")
+    caller = "from .app import mcp\n\ndef main():\n    from .registry import register_tools\n\n    register_tools(mcp, None)\n    mcp.run()\n"
+    files = {"app.py": APP_V1, "registry.py": registry, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_function_with_an_any_parameter_filled_by_a_non_server_registers_nothing(tmp_path: Path) -> None:
+    registry = "from typing import Any\n" + REGISTER.replace("(server, store)", "(server: Any, store: Any)")
+    caller = "from .registry import register_tools\nfrom pydantic_ai import Agent\n\nagent = Agent('m')\nregister_tools(agent, None)\n"
+    files = {"app.py": APP_V1, "registry.py": registry, "main.py": caller}
+    assert findings(tmp_path, files) == []
+
+
 # -- tool tables of another module -----------------------------------------------------------------
 
 TABLES = f"""\
