@@ -31,7 +31,7 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_setting_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
@@ -104,6 +104,10 @@ class Project:
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        # Decorator -> the functions it decorates (decorated()), built on the first question.
+        self._decorated: dict[str, list[str]] | None = None
+        # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
+        self._registering: set[str] = set()
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -240,6 +244,8 @@ class Project:
             pending = list(self._nested.get(found[1].qualname, ()))
             while pending:
                 qual = pending.pop()
+                if qual in self._registering:
+                    continue  # it registers the tool (`@tool(...)`), it does not run around its calls
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
         return out
@@ -292,13 +298,35 @@ class Project:
         return out + extra
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
-        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`)."""
+        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
+        or of every function a project decorator registers (DECORATED_REF)."""
+        if reg.function.startswith(DECORATED_REF):
+            return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in self.decorated(reg.function)]
         if not reg.function.startswith(TABLE_REF):
             return [(reg, summary)]
         return [
             (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
             for function in self.function_table(reg.function[len(TABLE_REF) :])
         ]
+
+    def decorated(self, ref: str) -> list[str]:
+        """The functions the decorator of a DECORATED_REF registers: those decorated with it
+        (`@register_tool`), or with the function that defines it (`@tool(readonly=True)`, whose
+        inner `def decorator(func)` registers)."""
+        decorator, _, param = ref[len(DECORATED_REF) :].rpartition("#")
+        found = self.function(decorator)
+        if found is None or param not in found[1].params:
+            return []
+        self._registering.add(found[1].qualname)
+        if self._decorated is None:
+            self._decorated = {}
+            for qual, (_, fn) in self.functions.items():
+                for name in fn.wrappers:
+                    wrapper = self.function(name)
+                    if wrapper is not None:
+                        self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
+        factory = decorator.rpartition(".")[0]
+        return self._decorated.get(found[1].qualname, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
     def function_table(self, qualname: str) -> list[str]:
         """The functions of a module-level dict or list of another module, through re-exports."""

@@ -307,6 +307,24 @@ def test_register_function_with_an_any_parameter_filled_by_a_non_server_register
     assert findings(tmp_path, files) == []
 
 
+def test_project_tool_decorator_imported_from_the_server_module(tmp_path: Path) -> None:
+    # app.py defines `@tool(...)`, which registers on its server what it decorates; the tools
+    # live in another module that imports the decorator (and nothing of the framework).
+    decorator = "def tool(title=None):\n    def decorator(func):\n        return mcp.tool(title=title)(func)\n    return decorator\n"
+    tools = f"from .app import tool\n\n@tool(title='Lookup')\ndef lookup(x):\n{FAIL}\ndef helper(x):\n{FAIL}"
+    files = {"app.py": APP_V1 + decorator, "tools.py": tools}
+    assert findings(tmp_path, files) == [("tools.py", "lookup")]
+
+
+def test_same_named_decorator_of_another_module_registers_nothing(tmp_path: Path) -> None:
+    # Only the decorator that registers makes tools: `tool` of utils.py merely times the call.
+    timing = "def tool(title=None):\n    def decorator(func):\n        return func\n    return decorator\n"
+    registering = "def tool(title=None):\n    def decorator(func):\n        return mcp.tool(title=title)(func)\n    return decorator\n"
+    tools = f"from .utils import tool\n\n@tool(title='Lookup')\ndef lookup(x):\n{FAIL}"
+    files = {"app.py": APP_V1 + registering, "utils.py": timing, "tools.py": tools}
+    assert findings(tmp_path, files) == []
+
+
 # -- tool tables of another module -----------------------------------------------------------------
 
 TABLES = f"""\

@@ -563,6 +563,52 @@ def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_c
     assert flagged(resource) == []
 
 
+# -- project decorators that register what they decorate ----------------------------------------
+
+# `@tool(...)` / `@register` defined by the project: the decorator calls the server's own
+# registration on the function it is given (often only when a setting enables that tool).
+REGISTERING_DECORATORS = {
+    "factory-with-filter": """\
+ENABLED = None
+
+def tool(annotations=None):
+    def decorator(func):
+        if ENABLED is None or func.__name__ in ENABLED:
+            if annotations:
+                return mcp.tool(annotations=annotations)(func)
+            return mcp.tool()(func)
+        return func
+    return decorator
+""",
+    "bare-decorator": "def register(func):\n    mcp.tool()(func)\n    return func\n",
+    "add-tool": "def register(fn):\n    mcp.add_tool(fn)\n    return fn\n",
+}
+USES = {"factory-with-filter": "@tool(annotations={'readOnlyHint': True})", "bare-decorator": "@register", "add-tool": "@register"}
+
+
+@pytest.mark.parametrize("form", REGISTERING_DECORATORS)
+def test_project_decorator_that_registers_what_it_decorates(form: str) -> None:
+    source = FASTMCP + REGISTERING_DECORATORS[form] + marked(USES[form], name="lookup") + marked("", name="helper")
+    found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [f.context for f in found] == ["lookup"]
+    assert found[0].message.startswith("Tool 'lookup' reports a failure as a normal result")
+
+
+@pytest.mark.parametrize(
+    "decorator",
+    [
+        "def register(func):\n    agent.tool()(func)\n    return func\n",  # a non-MCP object's registration
+        "def register(func):\n    mcp.resource('res://x')(func)\n    return func\n",  # a resource
+        "def register(func):\n    print(func.__name__)\n    return func\n",  # registers nothing
+        "def register(name, func=None):\n    mcp.tool()(func)\n    return func\n",  # not the decorated function
+    ],
+    ids=["non-server", "resource", "no-registration", "second-parameter"],
+)
+def test_project_decorator_that_registers_nothing_as_a_tool(decorator: str) -> None:
+    source = FASTMCP + "from pydantic_ai import Agent\nagent = Agent('m')\n" + decorator + marked("@register", name="lookup")
+    assert flagged(source) == []
+
+
 def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:
     source = FASTMCP + "class Service:\n" + marked("", name="find", indent="    ").replace("(x)", "(self, x)")
     source += marked("", name="other", indent="    ").replace("(x)", "(self, x)")

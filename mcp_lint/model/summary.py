@@ -11,6 +11,10 @@ from mcp_lint.model.frameworks import Family
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
 TABLE_REF = "<table>"
+# A registered "function" that stands for every function a project decorator registers:
+# DECORATED_REF + "pkg.app.tool.decorator#func" (`def decorator(func): return mcp.tool()(func)`,
+# returned by `def tool(...)`); the functions decorated `@tool(...)` or `@decorator` are the tools.
+DECORATED_REF = "<decorated>"
 # A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
 # (`def register_all(server): register_notes(server)`): that function's callers decide.
 PARAM_REF = "<param>"
