@@ -52,6 +52,8 @@ WORDINGS = [
     "La note {note_id} est introuvable",
     "Erreur : la note {note_id} n'existe pas",
     "Erro: nota {note_id} não encontrada",
+    "Export of {note_id} timed out after 30 seconds",
+    "Sync of {note_id} timed out.",
 ]
 
 
@@ -92,6 +94,26 @@ def test_success_reports_mentioning_errors_are_silent(text: str) -> None:
                 if count:
                     return f"{text}"
                 return "nothing to report"
+            """
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Message deleted and user timed out for {minutes} minutes.", "Member {user_id} timed out for 1 hour", "User {user_id} timed out until {until}"],
+)
+def test_a_member_put_in_time_out_is_a_moderation_done_not_a_timeout(text: str) -> None:
+    # Chat moderation tools "time out" a member for a while: the action succeeded.
+    check(
+        _src(
+            f"""\
+            @mcp.tool()
+            async def moderate_member(user_id: str, minutes: int, until: str) -> str:
+                if minutes > 0:
+                    await NOTES.timeout(user_id, minutes)
+                    return f"{text}"
+                return "Member warned."
             """
         )
     )
