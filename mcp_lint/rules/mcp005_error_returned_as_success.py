@@ -277,6 +277,7 @@ def check_health() -> dict:
         shape = {
             "string": f"the string '{what}'",
             "dict": f"a dict with {what}",
+            "list-dict": f"a list of one dict with {what}",
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
             "content-dict": f"a TextContent holding a dict with {what}",

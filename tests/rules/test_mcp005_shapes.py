@@ -214,6 +214,11 @@ def test_no_record_found_is_a_failure_for_a_lookup_of_one_id_only() -> None:
             id="not-found-status",
         ),
         pytest.param(
+            'return [{"error": f"note {note_id} is locked"}]',
+            'a list of one dict with an "error" key',
+            id="list-of-one-error-dict",
+        ),
+        pytest.param(
             'return "<error>note is locked</error>"',
             "the string '<error>note is locked</error>'",
             id="xml-error",
@@ -233,6 +238,30 @@ def test_failure_return_shapes(statement: str, shape: str) -> None:
         )
     )
     assert f"reports a failure as a normal result, {shape}" in finding.message
+
+
+def test_a_list_of_rows_one_of_which_failed_is_a_partial_result() -> None:
+    # A batch tool's rows each say how they went; a one-row list is a failure only in a
+    # failure branch, and a row appended among others is the batch's answer.
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def read_notes(note_ids: list[str]) -> list[dict]:
+                rows = []
+                for note_id in note_ids:
+                    if note_id not in NOTES:
+                        rows.append({"note_id": note_id, "error": "not found"})
+                        continue
+                    rows.append({"note_id": note_id, "text": NOTES[note_id]})
+                return rows
+
+            @mcp.tool()
+            def first_note() -> list[dict]:
+                return [{"note_id": "a", "error": None}]
+            """
+        )
+    )
 
 
 def test_error_result_helpers_are_reported_where_their_result_is_returned() -> None:
