@@ -125,9 +125,14 @@ _RETRY = re.compile(
 _TRANSIENT = re.compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
-    r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream)\b",
+    r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
+    # A named state the service is not in yet: "the browser is not available", "not ready".
+    r"|not\s+(?:yet\s+)?(?:available|ready|loaded|running|started|connected)|still\s+(?:loading|starting|running))\b",
     re.IGNORECASE,
 )
+# A retry after a corrective step on a named thing ("check the path and try again"): the model
+# knows what to change. "Check your input" names nothing (input is a filler word).
+_CORRECTIVE = re.compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
 
 
 def vague_reason(text: str) -> str | None:
@@ -144,9 +149,13 @@ def vague_reason(text: str) -> str | None:
         # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
         # condition (nothing was sent), which the model can act on.
         return "generic"
-    if _RETRY.search(text) and not _TRANSIENT.search(text):
+    if _RETRY.search(text) and not _TRANSIENT.search(text) and not _names_a_correction(text):
         return "retry"
     return None
+
+
+def _names_a_correction(text: str) -> bool:
+    return any(m.group("what").lower() not in _FILLER for m in _CORRECTIVE.finditer(text))
 
 
 # A complaint about what the caller sent: a failure of the call even in a status-report tool.
