@@ -104,6 +104,8 @@ class Project:
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        # Class -> the project classes that name it as a base (overrides()), built on the first question.
+        self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
         self._decorated: dict[str, list[str]] | None = None
         # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
@@ -293,9 +295,41 @@ class Project:
                 if edge.returned and target is not None:
                     name = edge.branch or target[1].name  # `if name == "div": return handle_div(...)`
                     extra.append(
-                        (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
+                        (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded), summary)
                     )
+                    # `return handler.run_tool(args)` on a handler typed with a base class: each
+                    # subclass's override is one tool's code (a registry of ToolHandler objects).
+                    for method in self.overrides(target[1].qualname):
+                        owner = method.rsplit(".", 2)[-2]
+                        per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
+                        extra.append((per_tool, summary))
         return out + extra
+
+    def overrides(self, method: str) -> list[str]:
+        """The methods of the project's subclasses (at any depth) that override `method` of a
+        class, as read in the modules analysed."""
+        owner, _, name = method.rpartition(".")
+        if self._subclasses is None:
+            self._subclasses = {}
+            missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
+            try:
+                for summary in self.summaries:
+                    for cls, bases in summary.classes.items():
+                        for base in bases:
+                            self._subclasses.setdefault(self.resolve(base), []).append(cls)
+            finally:
+                self.missing = missing
+        out: list[str] = []
+        pending, seen = list(self._subclasses.get(owner, ())), {owner}
+        while pending:
+            cls = pending.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            if f"{cls}.{name}" in self.functions:
+                out.append(f"{cls}.{name}")
+            pending.extend(self._subclasses.get(cls, ()))
+        return sorted(out)
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -515,7 +549,7 @@ class Project:
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
             masked = self.masks(reg, summary)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, frozenset(), frozenset()))
+            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)

@@ -28,6 +28,9 @@ class ToolRegistration:
     server: str | None = None  # qualified name of the server variable, for cross-module lookup
     kind: str = "tool"  # "tool", "dispatch" (low-level call_tool handler) or "per-tool"
     lowlevel_major: int | None = None  # 1 or 2 for low-level servers, when the API style tells
+    # "per-tool": the `try` statements of the dispatcher around the call (CallEdge.guarded): what
+    # they catch of the function's exceptions is the dispatcher's to report, not a leak of its own.
+    guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
 
 
 @dataclass(frozen=True)
