@@ -290,6 +290,42 @@ def test_error_result_helpers_are_reported_where_their_result_is_returned() -> N
     assert any(e.content == 'raise ToolError(f"note {note_id} does not exist")' for e in findings[0].fix.edits)
 
 
+def test_an_error_builder_is_reported_where_its_result_is_returned_not_in_itself() -> None:
+    # Builders return an error on every call by design; each caller that returns what one built
+    # is the failure returned as a success, once.
+    check(
+        _src(
+            """\
+            def error_payload(exc: Exception, **context) -> dict:
+                return {"error": type(exc).__name__, "hint": "see list_notes", **context}
+
+
+            def tool_error(exc: Exception, **context) -> str:
+                return json.dumps(error_payload(exc, **context), indent=2)
+
+
+            def format_error_response(message: str) -> list:
+                return [TextContent(type="text", text=f"Error: {message}")]
+
+
+            @mcp.tool()
+            def read_note(note_id: str) -> str:
+                try:
+                    return NOTES[note_id]
+                except KeyError as e:
+                    return tool_error(e, note_id=note_id)  # expect: MCP005
+
+
+            @mcp.tool()
+            def rename_note(note_id: str, title: str) -> list:
+                if not title:
+                    return format_error_response("title is empty")  # expect: MCP005
+                return [TextContent(type="text", text="renamed")]
+            """
+        )
+    )
+
+
 def test_helpers_that_set_is_error_or_raise_are_the_right_channel() -> None:
     check(
         _src(
