@@ -336,6 +336,14 @@ class Project:
         or of every function a project decorator registers (DECORATED_REF)."""
         if reg.function.startswith(DECORATED_REF):
             return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in self.decorated(reg.function)]
+        parent = reg.function.rpartition(".")[0]
+        if reg.kind == "tool" and parent in self.functions:
+            # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
+            # decorator registers its wrapper in the name of each function it decorates, whose
+            # body the wrapper runs (wrapper_bodies() follows the wrapper from there).
+            decorated = self._decorated_with(parent)
+            if decorated:
+                return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in decorated]
         if not reg.function.startswith(TABLE_REF):
             return [(reg, summary)]
         return [
@@ -352,15 +360,24 @@ class Project:
         if found is None or param not in found[1].params:
             return []
         self._registering.add(found[1].qualname)
+        return self._decorated_with(found[1].qualname)
+
+    def _decorated_with(self, decorator: str) -> list[str]:
+        """The functions decorated with `decorator` (`@decorator`), or with the function that
+        defines it (`@factory(...)` returning its inner `decorator`)."""
         if self._decorated is None:
             self._decorated = {}
-            for qual, (_, fn) in self.functions.items():
-                for name in fn.wrappers:
-                    wrapper = self.function(name)
-                    if wrapper is not None:
-                        self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
+            missing, self.missing = self.missing, None  # every function's decorators: no reason to analyse more files
+            try:
+                for qual, (_, fn) in self.functions.items():
+                    for name in fn.wrappers:
+                        wrapper = self.function(name)
+                        if wrapper is not None:
+                            self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
+            finally:
+                self.missing = missing
         factory = decorator.rpartition(".")[0]
-        return self._decorated.get(found[1].qualname, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
+        return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
     def function_table(self, qualname: str) -> list[str]:
         """The functions of a module-level dict or list of another module, through re-exports."""

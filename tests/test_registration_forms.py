@@ -697,6 +697,46 @@ def test_project_decorator_that_registers_nothing_as_a_tool(decorator: str) -> N
     assert flagged(source) == []
 
 
+# A decorator that registers its own wrapper in the decorated function's name: the decorated
+# body is the tool's code, and the wrapper runs around it.
+WRAPPING_REGISTRAR = """\
+import functools
+
+
+def tool(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except KeyError:
+            return "Error: no such record"
+
+    mcp.tool()(wrapper)
+    return wrapper
+
+
+@tool
+async def lookup(item_id):
+    if not item_id:
+        return "Error: item_id is required"
+    return item_id
+"""
+
+
+def test_project_decorator_that_registers_its_wrapper_makes_the_decorated_function_a_tool() -> None:
+    found = [f for f in lint_source(FASTMCP + WRAPPING_REGISTRAR, "server.py") if f.code == "MCP005"]
+    assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
+        (12, "Helper 'wrapper' (reached from tool 'lookup')"),
+        (21, "Tool 'lookup'"),
+    ]
+
+
+def test_a_function_registered_inside_a_register_function_stays_the_tool() -> None:
+    # Nothing is decorated with `register`: the nested function is the tool, as written.
+    source = FASTMCP + "def register(server):\n" + marked("@mcp.tool()", name="lookup", indent="    ") + "register(mcp)\n"
+    assert flagged(source) == ["lookup"]
+
+
 def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:
     source = FASTMCP + "class Service:\n" + marked("", name="find", indent="    ").replace("(x)", "(self, x)")
     source += marked("", name="other", indent="    ").replace("(x)", "(self, x)")
