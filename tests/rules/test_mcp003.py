@@ -93,6 +93,11 @@ VAGUE = [
         id="retry-later-fstring",
     ),
     pytest.param(
+        FASTMCP,
+        'raise ToolError("The refund was not issued. Please check your input and try again.")  # expect: MCP003',
+        id="retry-after-checking-nothing-named",
+    ),
+    pytest.param(
         MCP1,
         'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
         id="valueerror-forwarded-mcp1",
@@ -292,12 +297,22 @@ SPECIFIC = [
     pytest.param(
         MCP1,
         'raise ToolError(f"A refund draft for {invoice_id} already exists. Delete or rename it and try again.")',
-        id="retry-after-a-named-correction",
+        id="retry-after-deleting-a-named-draft",
     ),
     pytest.param(
         FASTMCP,
         'raise ToolError("The billing CLI is not installed. Install billing-cli 2.x, then try again.")',
         id="retry-after-installing-a-named-tool",
+    ),
+    pytest.param(
+        MCP1,
+        'raise ToolError("The billing engine is not available. Make sure the ledger service is running and try again.")',
+        id="retry-after-a-named-state",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError(f"Invoice {invoice_id} has no refundable lines. Please check the invoice id and try again.")',
+        id="retry-after-a-named-correction",
     ),
 ]
 
