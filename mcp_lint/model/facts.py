@@ -128,6 +128,10 @@ class FunctionFacts:
     self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # A local assigned on several branches, read by a return (or a raised message) right after
+    # one of them (`error_msg = "..."; return error_msg` in each `if`): by id of the Name read,
+    # the value of the assignment that reaches it (function_body._BodyWalker._reaching).
+    reaching_values: dict[int, cst.BaseExpression] = field(default_factory=dict)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
@@ -148,9 +152,12 @@ class FunctionFacts:
     wrappers: list[str] = field(default_factory=list)
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
-        """`expr`, or the value of the local it names when that local is assigned once."""
-        if isinstance(expr, cst.Name) and expr.value in self.single_assignments:
-            return self.single_assignments[expr.value]
+        """`expr`, or the value of the local it names when that local is assigned once (or, when
+        it is assigned on several branches, the assignment of this branch that reaches `expr`)."""
+        if isinstance(expr, cst.Name):
+            if expr.value in self.single_assignments:
+                return self.single_assignments[expr.value]
+            return self.reaching_values.get(id(expr), expr)
         return expr
 
 

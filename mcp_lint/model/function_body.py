@@ -149,8 +149,33 @@ class _BodyWalker(FastVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
+        if type(node.value) is cst.Name:  # exact type: once per return
+            self._reaching(node.value)
+
+    def _reaching(self, name: cst.Name) -> None:
+        """`error_msg = f"Invalid URL: {url}"; return error_msg` in one branch, another message in
+        the next: the local is assigned more than once, yet what this read returns is the last
+        assignment walked, when that one is a plain assignment in the same branch and handler
+        (nothing assigned it since, on any path: it is the last store of all)."""
+        stores = self.stores.get(name.value)
+        if not stores:
+            return
+        last = stores[-1]  # assigned once in the whole body, single_assignments answers first
+        if (
+            type(last.statement) in _PLAIN_ASSIGNMENTS
+            and last.position is None
+            and last.slot is None
+            and not last.element
+            and last.handler is self._handler()
+            and len(last.conditions) == len(self.conditions)
+            and all(a is b for a, b in zip(last.conditions, self.conditions))
+        ):
+            self.facts.reaching_values[id(name)] = last.value
 
     def visit_Raise(self, node: cst.Raise) -> None:
+        exc = node.exc
+        if type(exc) is cst.Call and exc.args and type(exc.args[0].value) is cst.Name:
+            self._reaching(exc.args[0].value)  # `raise ToolError(msg)` after `msg = "..."`
         self.facts.raises.append(
             RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
@@ -487,6 +512,9 @@ def collect_facts(
     facts.text_flows = text_flows(facts, flow)
     return facts
 
+
+# Statements whose store is the local's whole new value (not `+=`, not a `for`/`with` target).
+_PLAIN_ASSIGNMENTS = (cst.Assign, cst.AnnAssign)
 
 # Events of a recorded walk (collect_facts' `record`).
 VISIT, LEAVE, SUBTREE = 0, 1, 2
