@@ -27,7 +27,7 @@ from mcp_lint.module_names import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
-from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
+from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import exception_raises, project_call
 
 
@@ -147,6 +147,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.error_results = builds_error_results(facts, ctx)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
+        fsum.status_flags = status_flags(facts, ctx)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if effects is not None:

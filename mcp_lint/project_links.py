@@ -601,6 +601,8 @@ class Project:
             context_text = context_raise if entry.is_tool else replace(context_raise, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
+                if linked is not None and linked.get("via_status"):
+                    linked = self._status_unread(linked)
                 if linked is not None and linked.get("want_ancestors"):
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
@@ -660,6 +662,26 @@ class Project:
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _status_unread(self, latent: Latent) -> Latent | None:
+        """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
+        failure returned as a success when `update` returns status tuples whose unread flag is
+        False beside a failure text (FunctionSummary.status_flags); the latent with an example of
+        that text, else None."""
+        found = self.function(latent.get("via_status"))
+        if found is None:
+            return None  # a library function: what its tuple holds is not known
+        unread, taken, plain = (set(latent.get(key).split(",")) for key in ("status_unread", "status_taken", "status_plain"))
+        for flag_entry in found[1].status_flags:
+            pair, _, text = flag_entry.partition("|")
+            flag, _, index = pair.partition(">")
+            if flag not in unread:
+                continue  # tested somewhere before the return
+            if flag not in taken and index in taken:
+                return _with(latent, what=text)  # the message without its flag
+            if flag in plain:
+                return _with(latent, what=text, flag_returned="1")  # the flag itself, False
+        return None
 
     def masks_by_config(self, path: str, env: str) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment

@@ -193,6 +193,28 @@ def names_read(expr: cst.CSTNode) -> frozenset[str]:
     return frozenset(reader.names)
 
 
+class _TestedNameReader(_NameReader):
+    """Names read anywhere but in returned values and assignment targets (nested scopes too: a
+    closure reading a flag reads it)."""
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return True
+
+
+def names_read_outside_returns(function: cst.FunctionDef) -> frozenset[str]:
+    """The names a function reads outside its `return` values (in tests, calls, other statements):
+    a status flag it unpacks but never reads there is not checked."""
+    reader = _TestedNameReader()
+    reader.walk(function.body)
+    return frozenset(reader.names)
+
+
 # Calls that run a function passed to them (`to_thread(fn, *args)`, `pool.submit(fn, x)`): their
 # other arguments are that function's inputs, whose own returns decide what comes back.
 RUNS_A_FUNCTION = frozenset({"to_thread", "run_sync", "run_in_executor", "submit", "partial", "call_soon", "start_soon"})

@@ -124,6 +124,10 @@ class FunctionSummary:
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
     # _fail(msg)` in another module is a failure returned as a success (MCP005).
     failure_builder: bool = False
+    # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`),
+    # as rules.results.status_flags encodes them: a caller that returns the text without reading
+    # the flag reports the failure as a success (MCP005 asks this after linking).
+    status_flags: tuple[str, ...] = ()
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).

@@ -12,9 +12,9 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.flow import condition_shape, helper_slots
+from mcp_lint.model.flow import condition_shape, helper_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -90,6 +90,65 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+# `success, message, details = helper(...)`: (call, its callee, the local names by position, the
+# positions whose names the function never reads outside its returns).
+_Unpacked = tuple[str, str, dict[str, int], frozenset[int]]
+
+
+def _unpacked_statuses(fn: FunctionFacts) -> list[_Unpacked]:
+    """The project calls whose value the function unpacks into locals and (in part) returns,
+    with the positions it never tests: `ok, message = update(...)` then `return message` leaves
+    the status flag unread, whatever `update` puts there (the linker asks `update`)."""
+    out: list[_Unpacked] = []
+    read: frozenset[str] | None = None
+    for call in fn.calls:
+        if not call.feeds or call.callee is None or not call.selects or not isinstance(call.statement, cst.SimpleStatementLine):
+            continue
+        targets = [
+            small.targets[0].target
+            for small in call.statement.body
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and unwrap_await(small.value) is call.node
+        ]
+        if not targets or not isinstance(targets[0], (cst.Tuple, cst.List)):
+            continue
+        names = {
+            element.value.value: index
+            for index, element in enumerate(targets[0].elements)
+            if isinstance(element, cst.Element) and isinstance(element.value, cst.Name)
+        }
+        if read is None:
+            read = names_read_outside_returns(fn.node)
+        unread = frozenset(index for name, index in names.items() if name not in read)
+        if unread:
+            out.append((call.callee, last_name(dotted(call.node.func) or ""), names, unread))
+    return out
+
+
+def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[str, str] | None:
+    """Data for the linker when a return sends locals unpacked from a call: which call, which
+    positions the function never reads outside its returns, which the return sends, and which it
+    sends as they are (the value itself, or an item of the returned literal: `{"success": ok}`;
+    a flag read any other way there, `message if ok else ...`, is tested)."""
+    sent = names_read(value)
+    plain = {value.value} if isinstance(value, cst.Name) else set()
+    plain.update(element.value for _, element in literal_items(value) if isinstance(element, cst.Name))
+    for callee, helper, names, unread in unpacked:
+        taken = {index for name, index in names.items() if name in sent}
+        if taken:
+            return {
+                "via_status": callee,
+                "helper": helper,
+                "status_unread": _positions(unread),
+                "status_taken": _positions(taken),
+                "status_plain": _positions(index for name, index in names.items() if name in plain),
+            }
+    return None
+
+
+def _positions(indexes: Iterable[int]) -> str:
+    return ",".join(str(i) for i in sorted(indexes))
 
 
 def _is_text_expression(node: cst.BaseExpression) -> bool:
@@ -202,6 +261,7 @@ def check_health() -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
+        unpacked = _unpacked_statuses(fn) if fn.calls else []
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -216,6 +276,9 @@ def check_health() -> dict:
             if found is None and ret.handler is not None:
                 found = _caught_exception_text(resolved, ret.handler, ctx)
             if found is None:
+                status = _status_sent(resolved, unpacked) if unpacked else None
+                if status is not None:
+                    yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
                 continue
             kind, description, message = found
             if resolved is not value and kind == "string":
@@ -274,6 +337,14 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        if kind == "status":
+            helper = latent.get("helper")
+            if latent.get("flag_returned"):
+                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+            else:
+                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
+            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
+            return Rendered(message, None)
         shape = {
             "string": f"the string '{what}'",
             "dict": f"a dict with {what}",

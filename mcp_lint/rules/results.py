@@ -407,3 +407,27 @@ def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
 def _is_class(func: cst.BaseExpression, ctx: FileContext, qualified: frozenset[str], short: str) -> bool:
     resolved = ctx.model.aliases.resolve(func)
     return resolved in qualified or last_name(dotted(func) or "") == short
+
+
+def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The status tuples a function returns (`return False, "Footnote 3 not found", None` on a
+    failure, `return True, "Added", details` otherwise): "<flag>><text>|<failure text>" for each
+    element that is the literal False beside a failure text in some return and True in another,
+    with the element holding that text ("0>1|Footnote … not found"). A caller that takes the text
+    and never reads the flag returns the failure as a success (MCP005, after linking)."""
+    failing: dict[tuple[int, int], str] = {}
+    succeeding: set[int] = set()
+    for ret in facts.returns:
+        value = facts.value_of(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+            continue
+        elements = [element.value for element in value.elements]
+        for flag, element in enumerate(elements):
+            if _is_true(element):
+                succeeding.add(flag)
+            elif isinstance(element, cst.Name) and element.value == "False":
+                for index, other in enumerate(elements):
+                    found = classify_return(other, ctx, conditional=True) if index != flag else None
+                    if found is not None and found[0] == "string":
+                        failing.setdefault((flag, index), found[1])
+    return tuple(f"{flag}>{index}|{text}" for (flag, index), text in failing.items() if flag in succeeding)

@@ -8,8 +8,9 @@ the exact set of (code, row) for the whole snippet.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
-from ._support import check
+from ._support import check, lint_tree, write_tree
 
 HEADER = """\
 import logging
@@ -119,3 +120,131 @@ def test_a_message_extended_after_its_assignment_is_not_read_as_the_first_text()
             """
         )
     )
+
+
+# -- a status tuple whose flag the caller never reads --------------------------------------------
+
+CORE = {
+    "docs/core.py": '''\
+        def insert_footnote(path, anchor, text):
+            if not text:
+                return False, "Footnote text must not be empty", None
+            if anchor not in read_text(path):
+                return False, f"Anchor text '{anchor}' not found in document", None
+            number = write_footnote(path, anchor, text)
+            return True, f"Footnote {number} added", {"number": number}
+        ''',
+    "docs/__init__.py": "",
+}
+
+
+def _status_tree(tmp_path: Path, server: str, core: dict[str, str] | None = None) -> list:
+    write_tree(tmp_path, {**(CORE if core is None else core), "docs/server.py": server})
+    return [(f.code, Path(f.filename).name, f.location.row, f.message) for f in lint_tree(tmp_path)]
+
+
+def test_a_message_returned_without_its_status_flag_is_a_failure_returned_as_a_success(tmp_path: Path) -> None:
+    found = _status_tree(
+        tmp_path,
+        '''\
+        from fastmcp import FastMCP
+
+        from docs.core import insert_footnote
+
+        mcp = FastMCP("docs", mask_error_details=True)
+
+
+        @mcp.tool
+        def add_footnote(path: str, anchor: str, text: str) -> str:
+            success, message, details = insert_footnote(path, anchor, text)
+            return message
+
+
+        @mcp.tool
+        def add_footnote_report(path: str, anchor: str, text: str) -> dict:
+            ok, message, details = insert_footnote(path, anchor, text)
+            return {"success": ok, "message": message, "details": details}
+        ''',
+    )
+    assert [(code, name, row) for code, name, row, _ in found] == [("MCP005", "server.py", 11), ("MCP005", "server.py", 17)]
+    assert "the message of insert_footnote(...) without reading its status flag" in found[0][3]
+    assert "'Footnote text must not be empty'" in found[0][3]
+    assert "the status flag of insert_footnote(...), which is False on a failure" in found[1][3]
+
+
+def test_a_status_flag_the_caller_tests_is_read(tmp_path: Path) -> None:
+    found = _status_tree(
+        tmp_path,
+        '''\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        from docs.core import insert_footnote
+
+        mcp = FastMCP("docs", mask_error_details=True)
+
+
+        @mcp.tool
+        def add_footnote(path: str, anchor: str, text: str) -> str:
+            success, message, _ = insert_footnote(path, anchor, text)
+            if not success:
+                raise ToolError(message)
+            return message
+
+
+        @mcp.tool
+        def add_footnote_short(path: str, anchor: str, text: str) -> str:
+            ok, message, _ = insert_footnote(path, anchor, text)
+            return message if ok else f"Footnote not added: {message}"
+
+
+        @mcp.tool
+        def footnote_details(path: str, anchor: str, text: str) -> dict:
+            _, _, details = insert_footnote(path, anchor, text)
+            return details or {}
+        ''',
+    )
+    assert found == []
+
+
+def test_tuples_without_a_false_flag_beside_a_failure_text_are_not_status_tuples(tmp_path: Path) -> None:
+    core = {
+        "docs/core.py": '''\
+            def split_title(text):
+                if "\\n" not in text:
+                    return False, text, ""
+                title, body = text.split("\\n", 1)
+                return True, title, body
+
+
+            def word_count(path):
+                if not path:
+                    return None, "no path"
+                return len(read_text(path).split()), "words"
+            ''',
+        "docs/__init__.py": "",
+    }
+    found = _status_tree(
+        tmp_path,
+        '''\
+        from fastmcp import FastMCP
+
+        from docs.core import split_title, word_count
+
+        mcp = FastMCP("docs", mask_error_details=True)
+
+
+        @mcp.tool
+        def title_of(text: str) -> str:
+            has_body, title, body = split_title(text)
+            return title
+
+
+        @mcp.tool
+        def count_words(path: str) -> str:
+            count, unit = word_count(path)
+            return unit
+        ''',
+        core,
+    )
+    assert found == []
