@@ -41,6 +41,7 @@ from mcp_lint.rules.results import (
     _unwrap,
     classify_return,
     envelope_callee,
+    SUCCESS_KEYS,
     is_error_builder_name,
     passes_message_through,
 )
@@ -129,11 +130,11 @@ def _unpacked_statuses(fn: FunctionFacts) -> list[_Unpacked]:
 def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[str, str] | None:
     """Data for the linker when a return sends locals unpacked from a call: which call, which
     positions the function never reads outside its returns, which the return sends, and which it
-    sends as they are (the value itself, or an item of the returned literal: `{"success": ok}`;
-    a flag read any other way there, `message if ok else ...`, is tested)."""
+    sends as the success item of a returned dict (`{"success": ok}`)."""
     sent = names_read(value)
-    plain = {value.value} if isinstance(value, cst.Name) else set()
-    plain.update(element.value for _, element in literal_items(value) if isinstance(element, cst.Name))
+    # The flag sent as a dict's success item says "success": False on a failure; under another
+    # key (`{"applied": ok}`) it is data about the call, not a claim that the call succeeded.
+    plain = {element.value for key, element in literal_items(value) if key in SUCCESS_KEYS and isinstance(element, cst.Name)}
     for callee, helper, names, unread in unpacked:
         taken = {index for name, index in names.items() if name in sent}
         if taken:

@@ -26,6 +26,8 @@ _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
 _FAILED_STATUSES = frozenset(
     {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
 )
+# The keys of a result dict whose False says the call failed (`{"success": False, ...}`).
+SUCCESS_KEYS = ("success", "ok")
 _MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
@@ -85,7 +87,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
         return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
-    success = items.get("success") or items.get("ok")
+    success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
     if isinstance(success, cst.Name) and success.value == "False":
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return '"success": False', message
