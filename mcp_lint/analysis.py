@@ -148,6 +148,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
+        fsum.returns_argument = facts.returns_argument
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if effects is not None:
@@ -207,6 +208,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             excludes=call.excludes,
             selects=call.selects,
             slot=call.slot,
+            wrapped_by=call.wrapped_by,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
         )

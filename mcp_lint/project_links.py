@@ -35,6 +35,7 @@ from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSumma
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_setting_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
+from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
 MAX_DEPTH = 8
@@ -529,6 +530,8 @@ class Project:
                 # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
                 passed_on = _passes(edge)
+                if passed_on == _PART and edge.wrapped_by is not None and self._formats_as_is(edge.wrapped_by):
+                    passed_on = _WHOLE  # `return format_text_response(result)`: the value as it is
                 # Items selected of the caller's value are items of the helper's when it returns
                 # its value whole; a part taken here selects anew.
                 selected = selects if passed_on == _WHOLE else edge.selects
@@ -662,6 +665,16 @@ class Project:
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _formats_as_is(self, qualname: str) -> bool:
+        """Does the project function return its first argument as it is, in a normal result
+        (`format_text_response(text)` -> `[TextContent(type="text", text=str(text))]`)? Not one
+        that builds error results or failures itself: what it returns is judged where it is."""
+        found = self.function(qualname)
+        if found is None:
+            return False
+        fn = found[1]
+        return fn.returns_argument and not fn.error_results and not fn.failure_builder and not is_error_builder_name(fn.name)
 
     def _status_unread(self, latent: Latent) -> Latent | None:
         """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a

@@ -71,6 +71,10 @@ class CallFact:
     # helper's branch on the same condition of the same argument is never taken from here.
     excludes: frozenset[str] = frozenset()
     exits: tuple[cst.BaseExpression, ...] = ()  # those conditions as written
+    # `return format_text_response(result)` after `result = helper()`: the project function whose
+    # first argument carries this call's value whole, in a returned call (its callee name). The
+    # linker follows the value through it when that function returns its argument as it is.
+    wrapped_by: str | None = None
 
 
 @dataclass
@@ -148,6 +152,9 @@ class FunctionFacts:
     dynamic_calls: list[DynamicCall] = field(default_factory=list)
     # The context managers of every `with` in the body, as written (`with reported_to_model():`).
     managers: list[cst.BaseExpression] = field(default_factory=list)
+    # Some return carries its first argument whole (`def format_text_response(text): return
+    # [TextContent(type="text", text=str(text))]`): a result formatter.
+    returns_argument: bool = False
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
 

@@ -9,7 +9,7 @@ and only the locals a returned or raised expression reaches are ever scanned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
@@ -95,13 +95,13 @@ def leaves(block: cst.BaseSuite) -> bool:
     return isinstance(_last_statement(block), (cst.Raise, cst.Return))
 
 
-def condition_shape(test: cst.BaseExpression, slots: dict[str, int], local: set[str] | frozenset[str]) -> str | None:
+def condition_shape(test: cst.BaseExpression, slots: Mapping[str, int | str], local: set[str] | frozenset[str]) -> str | None:
     """A condition written over slots instead of local names, comparable between functions:
     `not os.path.exists(doc_path)` with doc_path in slot 0 -> "not os.path.exists(<slot 0>)".
     None when it reads no slot, or a local that has no slot (it depends on more than the slotted
     values)."""
     parts: list[str] = []
-    if not _shape_into(test, slots, local, parts):
+    if not _shape_into(_emptiness_as_not(test), slots, local, parts):
         return None
     shape = "".join(parts)
     return shape if _SLOT in shape else None
@@ -110,7 +110,26 @@ def condition_shape(test: cst.BaseExpression, slots: dict[str, int], local: set[
 _SLOT = "\x00"  # marks a slot in a condition's shape; never part of a name or literal
 
 
-def _shape_into(node: cst.CSTNode, slots: dict[str, int], local: set[str] | frozenset[str], out: list[str]) -> bool:
+def _emptiness_as_not(test: cst.BaseExpression) -> cst.BaseExpression:
+    """`len(x) == 0`, `len(x) < 1`, `not len(x)` written as `not x`: a caller that left on one
+    spelling of "x is empty" left on the others (had x been None, `len` would have raised)."""
+    negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+    inner = test.expression if negated else test
+    if isinstance(inner, cst.Comparison) and len(inner.comparisons) == 1 and not negated:
+        target = inner.comparisons[0]
+        bound = target.comparator.value if isinstance(target.comparator, cst.Integer) else None
+        empty = (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (
+            isinstance(target.operator, cst.LessThan) and bound == "1"
+        )
+        inner = inner.left if empty else None
+    elif not negated:
+        return test
+    if isinstance(inner, cst.Call) and dotted(inner.func) == "len" and len(inner.args) == 1 and not inner.args[0].star:
+        return cst.UnaryOperation(cst.Not(), inner.args[0].value)
+    return test
+
+
+def _shape_into(node: cst.CSTNode, slots: Mapping[str, int | str], local: set[str] | frozenset[str], out: list[str]) -> bool:
     if isinstance(node, cst.Name):
         if node.value in slots:
             out.append(f"{_SLOT}{slots[node.value]}")
@@ -139,6 +158,12 @@ def helper_slots(params: tuple[str, ...]) -> dict[str, int]:
     """Slots of a function's parameters as its callers pass them (a method's self/cls is not passed)."""
     skip = 1 if params and params[0] in {"self", "cls"} else 0
     return {name: index for index, name in enumerate(params[skip:])}
+
+
+def keyword_slots(params: tuple[str, ...]) -> dict[str, str]:
+    """Slots of a function's parameters as callers pass them by keyword (`analyze(queries=q)`):
+    the slot is the parameter's name."""
+    return {name: "=" + name for name in params if name not in {"self", "cls"}}
 
 
 def failure_checked(node: cst.If) -> frozenset[str]:
@@ -408,6 +433,18 @@ class ValueFlow:
     ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
         """(id of each call whose result `expr` carries -> the mode it is carried in, the stores
         it carries) through any number of locals; locals in `checked` are not followed."""
+        calls, stores, _ = self._follow(expr, checked)
+        return calls, stores
+
+    def carries_whole(self, expr: cst.BaseExpression, name: str) -> bool:
+        """Does `expr` carry the whole value of `name` (a parameter), through any number of
+        locals (`text = str(value); return [TextContent(type="text", text=text)]`)?"""
+        seen = self._follow(expr, frozenset())[2]
+        return name in seen and seen[name] is WHOLE
+
+    def _follow(
+        self, expr: cst.BaseExpression, checked: frozenset[str]
+    ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
@@ -430,4 +467,4 @@ class ValueFlow:
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried
                 queue.extend((k, _compose(store_mode, m)) for k, m in found.keys.items())
-        return calls, list(visited.values())
+        return calls, list(visited.values()), seen

@@ -20,8 +20,11 @@ Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value 
 
 
 def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable, local: set[str]) -> None:
-    """Set each call's `flows`, `feeds`, `selects`, `slot` and `excludes`."""
+    """Set each call's `flows`, `feeds`, `selects`, `slot`, `wrapped_by` and `excludes`, and
+    whether the function returns its first argument whole."""
     returned, slots = _returned(facts, flow)
+    _wrapped(facts, flow)
+    facts.returns_argument = _returns_argument(facts, flow)
     raised = _raised(facts, flow, aliases)
     reads: dict[int, frozenset[str]] = {}
     for call in facts.calls:
@@ -62,6 +65,36 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     return returned, slots
 
 
+def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
+    """`return format_text_response(result)`: the calls whose value the first argument of a
+    returned project call carries whole get that call's callee as `wrapped_by` (what the project
+    function does with its argument is known only to the linker)."""
+    by_node: dict[int, CallFact] | None = None
+    for ret in facts.returns:
+        value = unwrap_await(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Call) or not flow.is_project_call(value):
+            continue
+        first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+        if first is None:
+            continue
+        if by_node is None:
+            by_node = {id(call.node): call for call in facts.calls}
+        wrapper = by_node.get(id(value))
+        if wrapper is None or wrapper.callee is None:
+            continue
+        for key, mode in flow.origins(first, ret.checked)[0].items():
+            call = by_node.get(key)
+            if mode is WHOLE and call is not None and call is not wrapper:
+                call.wrapped_by = wrapper.callee
+
+
+def _returns_argument(facts: FunctionFacts, flow: ValueFlow) -> bool:
+    params = [p for p in facts.params if p not in {"self", "cls"}]
+    if not params:
+        return False
+    return any(ret.node.value is not None and flow.carries_whole(ret.node.value, params[0]) for ret in facts.returns)
+
+
 def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes:
     """`raise ToolError(result["error"])`: the model reads text taken from the call's value, but
     raising is the error channel, so the value is not returned as a success."""
@@ -81,11 +114,14 @@ def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
 def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
     """The exit conditions before `call` that read only values it passes positionally.
     `reads` memoises the names each condition reads, shared by all calls of the function."""
-    slots = {
+    slots: dict[str, int | str] = {
         a.value.value: index
         for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
         if isinstance(a.value, cst.Name)
     }
+    for a in call.node.args:  # `analyze(queries=queries)`: the slot named by the keyword
+        if a.keyword is not None and isinstance(a.value, cst.Name):
+            slots.setdefault(a.value.value, "=" + a.keyword.value)
     if not slots:
         return frozenset()
     shapes = []

@@ -50,6 +50,9 @@ class CallEdge:
     param_call: tuple[int, str] | None = None
     # Arguments whose class is known: (position or -1, keyword or "", qualified class).
     arg_types: tuple[tuple[int, str, str], ...] = ()
+    # The project function whose first argument carries the call's value whole in what the caller
+    # returns (`return format_text_response(result)`; facts.CallFact.wrapped_by).
+    wrapped_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,10 @@ class FunctionSummary:
     # as rules.results.status_flags encodes them: a caller that returns the text without reading
     # the flag reports the failure as a success (MCP005 asks this after linking).
     status_flags: tuple[str, ...] = ()
+    # Some return carries its first argument whole (a result formatter: `return
+    # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
+    # returned as it is, unless it builds error results or failures itself.
+    returns_argument: bool = False
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).

@@ -12,7 +12,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.flow import condition_shape, helper_slots, literal_items, names_read, names_read_outside_returns
+from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
@@ -51,9 +51,16 @@ from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
 
 
+def _takes_arguments(fn: FunctionFacts) -> bool:
+    return any(p not in {"self", "cls", "ctx", "context"} for p in fn.params)
+
+
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
     slots = helper_slots(fn.params)
-    shapes = (condition_shape(c, slots, fn.local_names) for c in conditions) if slots else ()
+    if not slots:
+        return []
+    # Each condition as callers passing the arguments by position and by keyword name it.
+    shapes = [condition_shape(c, by, fn.local_names) for by in (slots, keyword_slots(fn.params)) for c in conditions]
     return [shape for shape in shapes if shape is not None]
 
 
@@ -307,9 +314,10 @@ def check_health() -> dict:
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
             }
-            if ret.handler is not None or is_argument_complaint(description):
+            if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
                 # The check itself crashed, or the caller sent something wrong: a failure of the
-                # call even where the tool's answer is a status report.
+                # call even where the tool's answer is a status report. (A function that takes
+                # no arguments complains about none: "Invalid indexes found: ..." is its report.)
                 data["own_failure"] = "1"
             callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
             if callee is not None:

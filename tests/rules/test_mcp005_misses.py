@@ -248,3 +248,160 @@ def test_tuples_without_a_false_flag_beside_a_failure_text_are_not_status_tuples
         core,
     )
     assert found == []
+
+
+# -- a helper's value handed to a result formatter of the project ---------------------------------
+
+FORMATTER_SERVER = '''\
+    from mcp.server.fastmcp import FastMCP
+    from mcp.types import TextContent
+
+    from reports.queries import SlowQueries
+
+    mcp = FastMCP("reports")
+
+
+    def as_text(value) -> list[TextContent]:
+        return [TextContent(type="text", text=str(value))]
+
+
+    def as_error(message: str) -> list[TextContent]:
+        return as_text(f"Error: {message}")  # expect: MCP005
+
+
+    @mcp.tool()
+    async def slow_queries(limit: int = 10) -> list[TextContent]:
+        if limit <= 0:
+            return as_error("limit must be positive")  # expect: MCP005
+        report = await SlowQueries(DRIVER).top(limit)
+        return as_text(report)
+
+
+    @mcp.tool()
+    async def slow_queries_summary(limit: int = 10) -> list[TextContent]:
+        report = await SlowQueries(DRIVER).top(limit)
+        return as_text(report.splitlines()[0])
+    '''
+
+QUERIES = '''\
+    class SlowQueries:
+        def __init__(self, driver):
+            self.driver = driver
+
+        async def top(self, limit: int) -> str:
+            try:
+                if not await self.driver.has_extension("pg_stat_statements"):
+                    return "Error: the pg_stat_statements extension is not installed"
+                rows = await self.driver.fetch("SELECT query FROM pg_stat_statements LIMIT %s", limit)
+                return "\\n".join(row[0] for row in rows)
+            except Exception as e:
+                return f"Error getting slow queries: {type(e).__name__}"
+    '''
+
+
+def test_a_helper_value_returned_through_a_project_formatter_is_returned_as_it_is(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"reports/__init__.py": "", "reports/server.py": FORMATTER_SERVER, "reports/queries.py": QUERIES})
+    found = sorted((Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path))
+    assert [(name, row, code) for name, row, code, _ in found] == [
+        ("queries.py", 8, "MCP005"),
+        ("queries.py", 12, "MCP005"),
+        ("server.py", 14, "MCP005"),
+        ("server.py", 20, "MCP005"),
+    ]
+    assert found[0][3].startswith("Helper 'top' (reached from tool 'slow_queries') reports a failure as a normal result")
+    assert "'Error: the pg_stat_statements extension is not installed'" in found[0][3]
+
+
+def test_a_formatter_that_builds_error_results_judges_the_value_itself(tmp_path: Path) -> None:
+    server = FORMATTER_SERVER.replace(
+        '''return [TextContent(type="text", text=str(value))]''',
+        '''if isinstance(value, str) and value.startswith("Error"):
+            return CallToolResult(content=[TextContent(type="text", text=value)], isError=True)
+        return [TextContent(type="text", text=str(value))]''',
+    ).replace("from mcp.types import TextContent", "from mcp.types import CallToolResult, TextContent")
+    write_tree(tmp_path, {"reports/__init__.py": "", "reports/server.py": server, "reports/queries.py": QUERIES})
+    found = sorted((Path(f.filename).name, f.location.row, f.code) for f in lint_tree(tmp_path))
+    # The helper's texts reach a formatter that may turn them into error results: not followed.
+    assert [f for f in found if f[0] == "queries.py"] == []
+
+
+# -- status tools, retries that say what to change, conditions a caller already left on ----------
+
+
+def test_a_report_function_without_arguments_does_not_complain_about_arguments() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            async def index_health_check() -> str:
+                invalid = [i for i in await list_indexes() if not i["valid"]]
+                if not invalid:
+                    return "No invalid indexes found."
+                return "Invalid indexes found: " + ", ".join(i["name"] for i in invalid)
+
+
+            @mcp.tool()
+            async def check_index(index_name: str) -> str:
+                if index_name not in await index_names():
+                    return f"Invalid index name: {index_name}"  # expect: MCP005
+                return "ok"
+            """
+        )
+    )
+
+
+def test_a_retry_that_says_what_to_change_is_not_vague() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            async def run_checks(kinds: str) -> str:
+                try:
+                    wanted = {Kind(k.strip()) for k in kinds.split(",")}
+                except ValueError:
+                    raise ToolError(f"Invalid check kinds: {kinds!r}. Please try again with a comma-separated list of: index, vacuum")
+                if not wanted:
+                    raise ToolError("No checks selected. Please try again.")  # expect: MCP003
+                return await run(wanted)
+            """
+        )
+    )
+
+
+def test_a_branch_the_tool_already_left_on_by_another_spelling_or_by_keyword_is_never_taken(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "advisor/__init__.py": "",
+            "advisor/core.py": '''\
+                class Advisor:
+                    async def analyze(self, queries, max_size=100):
+                        if not queries:
+                            return {"error": "No queries provided for analysis"}
+                        return await self.run(queries, max_size)
+                ''',
+            "advisor/server.py": '''\
+                from fastmcp import FastMCP
+                from fastmcp.exceptions import ToolError
+
+                from advisor.core import Advisor
+
+                mcp = FastMCP("advisor", mask_error_details=True)
+
+
+                @mcp.tool
+                async def recommend_indexes(queries: list[str]) -> dict:
+                    if len(queries) == 0:
+                        raise ToolError("Pass at least one query")
+                    return await Advisor().analyze(queries=queries)
+
+
+                @mcp.tool
+                async def recommend_indexes_unchecked(queries: list[str]) -> dict:
+                    return await Advisor().analyze(queries=queries)
+                ''',
+        },
+    )
+    found = [(Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path)]
+    assert [(name, row, code) for name, row, code, _ in found] == [("core.py", 4, "MCP005")]
+    assert "(reached from tool 'recommend_indexes_unchecked')" in found[0][3]
