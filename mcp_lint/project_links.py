@@ -884,6 +884,7 @@ class _CarriedText:
                             self.example.setdefault(ancestor, f"{summary.path}:{row}")
         self.forwarding: dict[str, str] = {}
         self._forwarding(reached)
+        self.passing_on = self._passing_on(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
         return self.project.class_ancestors(qual)
@@ -913,6 +914,8 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
+        if latent.code == "MCP003" and latent.get("raises"):
+            return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
         if latent.variant == "handed-to-helper":
@@ -930,6 +933,34 @@ class _CarriedText:
         if passed_on is None:
             return None  # caught on every path by code that does not pass its text on (checked there)
         return _with(latent, raises="", caught_at="", passed_on=passed_on)
+
+    def _vague_passed_on(self, latent: Latent, entry: ToolPaths) -> Latent:
+        """A message raised in a helper and caught on every way to the tools: when one of the
+        catching clauses sends the exception's text on to the model (`except ApiError as e:
+        return str(e)`), the message reaches the model there, masked or not. The latent then
+        reads as delivered (no longer a raise that callers catch), naming that clause."""
+        sites = self._catching_sites(latent, entry)
+        if not sites:
+            return latent  # escapes to the framework, or caught by nothing known
+        passed_on = next((self.passing_on[s] for s in sites if s in self.passing_on), None)
+        if passed_on is None:
+            return latent  # caught and not sent on: _applies drops it
+        variant = latent.variant[: -len("-other")] if latent.variant.endswith("-other") else latent.variant
+        return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
+
+    def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
+        """Handler.site -> where the clause sends the caught exception's text on to the model,
+        from MCP003's markers in the functions the tools reach (and whose value they return,
+        for a return)."""
+        out: dict[str, str] = {}
+        for qual, entry in reached.items():
+            summary, fn = self.project.functions[qual]
+            for marker in fn.latent:
+                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                    how = "returns it" if marker.route == "return" else "puts it into ToolError"
+                    who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
+                    out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")
+        return out
 
     def _normalized(self, latent: Latent) -> Latent:
         """A ToolError subclass raised reads as ToolError; a clause catching an imported class

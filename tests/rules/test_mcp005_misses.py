@@ -405,3 +405,74 @@ def test_a_branch_the_tool_already_left_on_by_another_spelling_or_by_keyword_is_
     found = [(Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path)]
     assert [(name, row, code) for name, row, code, _ in found] == [("core.py", 4, "MCP005")]
     assert "(reached from tool 'recommend_indexes_unchecked')" in found[0][3]
+
+
+# -- MCP003: a vague message a helper raises, which the tool's `except` sends on -------------------
+
+BOARD_CLIENT = '''\
+    import httpx
+
+
+    class BoardAPIError(Exception):
+        pass
+
+
+    class BoardClient:
+        def __init__(self, token: str) -> None:
+            self._http = httpx.AsyncClient(base_url="https://boards.example.com/api/")
+
+        async def _request(self, method: str, path: str) -> httpx.Response:
+            response = await self._http.request(method, path)
+            if response.status_code == 404:
+                raise BoardAPIError("Board not found: check the board id with list_boards")
+            if response.status_code >= 500:
+                raise BoardAPIError("Board API error. Please try again.")
+            return response
+
+        async def get_board(self, board_id: str) -> dict:
+            return (await self._request("GET", f"boards/{board_id}")).json()
+    '''
+
+
+def _board_tree(tmp_path: Path, tool_body: str, config: str = "") -> list[tuple[str, int, str, str]]:
+    server = '''\
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        from boards.client import BoardAPIError, BoardClient
+
+        mcp = FastMCP("boards", mask_error_details=True)
+
+
+        @mcp.tool
+        async def get_board(board_id: str) -> str:
+            try:
+                board = await BoardClient("token").get_board(board_id)
+            except BoardAPIError as e:
+        ''' + textwrap.indent(textwrap.dedent(tool_body), " " * 12) + '''
+            return board["name"]
+        '''
+    files = {"boards/__init__.py": "", "boards/client.py": BOARD_CLIENT, "boards/server.py": server}
+    if config:
+        files["pyproject.toml"] = config
+    write_tree(tmp_path, files)
+    return sorted((Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path))
+
+
+def test_a_vague_message_a_helper_raises_and_the_tool_returns_is_judged(tmp_path: Path) -> None:
+    found = _board_tree(tmp_path, "return str(e)\n")
+    assert [(name, row, code) for name, row, code, _ in found] == [("client.py", 17, "MCP003"), ("server.py", 14, "MCP005")]
+    message = found[0][3]
+    assert message.startswith("Helper '_request' (reached from tool 'get_board') invites a retry ('Board API error. Please try again.')")
+    assert "(caught and sent on to the model: tool 'get_board' returns it (" in message
+
+
+def test_a_vague_message_sent_on_in_a_tool_error_is_judged_with_mcp003_alone(tmp_path: Path) -> None:
+    found = _board_tree(tmp_path, 'raise ToolError(f"Could not read board {board_id}: {e}")\n', '[tool.mcp-lint]\nselect = ["MCP003"]\n')
+    assert [(name, row, code) for name, row, code, _ in found] == [("client.py", 17, "MCP003")]
+    assert "tool 'get_board' puts it into ToolError" in found[0][3]
+
+
+def test_a_vague_message_the_tool_catches_and_replaces_does_not_reach_the_model(tmp_path: Path) -> None:
+    found = _board_tree(tmp_path, 'raise ToolError(f"Board {board_id} could not be read; the board service failed") from e\n')
+    assert found == []
