@@ -136,6 +136,9 @@ class FunctionFacts:
     # one of them (`error_msg = "..."; return error_msg` in each `if`): by id of the Name read,
     # the value of the assignment that reaches it (function_body._BodyWalker._reaching).
     reaching_values: dict[int, cst.BaseExpression] = field(default_factory=dict)
+    # The same where that assignment is followed by `+=` lines (`summary = "Failed to convert
+    # ..."; summary += "; ".join(errors)`): the value the returned text starts with.
+    reaching_prefixes: dict[int, cst.BaseExpression] = field(default_factory=dict)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
@@ -149,8 +149,13 @@ class _BodyWalker(FastVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
-        if type(node.value) is cst.Name:  # exact type: once per return
-            self._reaching(node.value)
+        value = node.value
+        if type(value) is cst.Name:  # exact type: once per return
+            self._reaching(value)
+        elif type(value) in _CONTAINERS:
+            # `return Result(items=[Item(title=error_msg)])`: the locals a result is built from.
+            for name in _argument_names(value):
+                self._reaching(name)
 
     def _reaching(self, name: cst.Name) -> None:
         """`error_msg = f"Invalid URL: {url}"; return error_msg` in one branch, another message in
@@ -160,17 +165,25 @@ class _BodyWalker(FastVisitor):
         stores = self.stores.get(name.value)
         if not stores:
             return
-        last = stores[-1]  # assigned once in the whole body, single_assignments answers first
-        if (
-            type(last.statement) in _PLAIN_ASSIGNMENTS
-            and last.position is None
-            and last.slot is None
-            and not last.element
-            and last.handler is self._handler()
-            and len(last.conditions) == len(self.conditions)
-            and all(a is b for a, b in zip(last.conditions, self.conditions))
-        ):
-            self.facts.reaching_values[id(name)] = last.value
+        # `message = "Failed to convert ..."` then `message += ...` lines: the text starts with the
+        # assignment's (FunctionFacts.reaching_prefixes).
+        at = len(stores) - 1
+        while at > 0 and self._here(stores[at]) and _is_appended(stores[at].statement):
+            at -= 1
+        first = stores[at]  # assigned once in the whole body, single_assignments answers first
+        if type(first.statement) in _PLAIN_ASSIGNMENTS and first.position is None and first.slot is None and not first.element and self._here(first):
+            if at == len(stores) - 1:
+                self.facts.reaching_values[id(name)] = first.value
+            else:
+                self.facts.reaching_prefixes[id(name)] = first.value
+
+    def _here(self, store: Store) -> bool:
+        """Was `store` made in the branch and handler being walked (same enclosing `if` tests)?"""
+        return (
+            store.handler is self._handler()
+            and len(store.conditions) == len(self.conditions)
+            and all(a is b for a, b in zip(store.conditions, self.conditions))
+        )
 
     def visit_Raise(self, node: cst.Raise) -> None:
         exc = node.exc
@@ -511,6 +524,29 @@ def collect_facts(
     trace_returned_calls(facts, flow, aliases, local)
     facts.text_flows = text_flows(facts, flow)
     return facts
+
+
+_CONTAINERS = (cst.Call, cst.List, cst.Tuple, cst.Await)
+
+
+def _is_appended(statement: cst.CSTNode | None) -> bool:
+    return type(statement) is cst.AugAssign and type(statement.operator) is cst.AddAssign
+
+
+def _argument_names(value: cst.BaseExpression, depth: int = 0) -> Iterator[cst.Name]:
+    """The plain names passed as arguments of the calls (and elements of the lists) a returned
+    value is built of, a few levels down: `Response(results=[Result(title=msg)])` -> msg."""
+    if depth > 3:
+        return
+    if type(value) is cst.Await:
+        value = value.expression
+    parts = value.args if type(value) is cst.Call else value.elements if type(value) in (cst.List, cst.Tuple) else ()
+    for part in parts:
+        inner = part.value
+        if type(inner) is cst.Name:
+            yield inner
+        elif type(inner) in _CONTAINERS:
+            yield from _argument_names(inner, depth + 1)
 
 
 # Statements whose store is the local's whole new value (not `+=`, not a `for`/`with` target).

@@ -11,7 +11,7 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.message_text import find_exception_text
+from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
@@ -45,7 +45,7 @@ from mcp_lint.rules.results import (
     is_error_builder_name,
     passes_message_through,
 )
-from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
+from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
@@ -157,6 +157,45 @@ def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[s
 
 def _positions(indexes: Iterable[int]) -> str:
     return ",".join(str(i) for i in sorted(indexes))
+
+
+# How a failure text opens when it stands in a result object's field ("Error searching docs -
+# status code 503", "Failed to ...", "Could not ...").
+_FAILURE_OPENING = re.compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
+_RESULT_CLASSES_OF_FRAMEWORKS = frozenset({"TextContent", "CallToolResult", "ToolResult", "ImageContent", "EmbeddedResource"})
+
+
+def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, depth: int = 0) -> tuple[str, str, cst.BaseExpression] | None:
+    """`return SearchResponse(search_results=[SearchResult(title=error_msg)])` on a failure path,
+    `error_msg` being "Error searching docs - status code 503": an object of the project's result
+    model (or a list of one) that carries a failure text in a field, in place of results."""
+    value = unwrap_await(value)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1 and depth < 3:
+        return _failure_in_result_object(value.elements[0].value, fn, depth + 1)
+    if not isinstance(value, cst.Call) or depth > 3:
+        return None
+    callee = last_name(dotted(value.func) or "")
+    if not callee[:1].isupper() or callee in _RESULT_CLASSES_OF_FRAMEWORKS or callee.endswith(("Error", "Exception")):
+        return None
+    for argument in value.args:
+        inner = fn.value_of(argument.value)
+        text = literal_text(inner)
+        if text is not None and _FAILURE_OPENING.match(text) and is_failure_text(text):
+            return "object", text, argument.value
+        if isinstance(inner, (cst.Call, cst.List, cst.Tuple)):
+            found = _failure_in_result_object(inner, fn, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+    """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
+    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
+    text = literal_text(prefix)
+    if text is None or not starts_as_error(text):
+        return None
+    return "string", text.strip() + " …", value
 
 
 def _is_text_expression(node: cst.BaseExpression) -> bool:
@@ -283,6 +322,10 @@ def check_health() -> dict:
             found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
             if found is None and ret.handler is not None:
                 found = _caught_exception_text(resolved, ret.handler, ctx)
+            if found is None and conditional:
+                found = _failure_in_result_object(resolved, fn)
+            if found is None and id(value) in fn.reaching_prefixes:
+                found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
             if found is None:
                 status = _status_sent(resolved, unpacked) if unpacked else None
                 if status is not None:
@@ -364,6 +407,7 @@ def check_health() -> dict:
             "envelope": f"{what}",
             "exception": f"the text of the caught exception '{what}'",
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
+            "object": f"an object carrying the failure text '{what}' in place of results",
         }[kind]
         if context.lowlevel:
             instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")

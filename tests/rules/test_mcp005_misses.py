@@ -105,7 +105,8 @@ def test_a_value_assigned_in_another_handler_is_not_read_as_the_returned_one() -
 
 
 def test_a_message_extended_after_its_assignment_is_not_read_as_the_first_text() -> None:
-    # `+=` adds to the value: the first assignment is no longer all of it (no guess either way).
+    # `+=` adds to the value: the first assignment is no longer all of it, and its weaker wording
+    # ("could not") says nothing of what follows.
     check(
         _src(
             """\
@@ -476,3 +477,65 @@ def test_a_vague_message_sent_on_in_a_tool_error_is_judged_with_mcp003_alone(tmp
 def test_a_vague_message_the_tool_catches_and_replaces_does_not_reach_the_model(tmp_path: Path) -> None:
     found = _board_tree(tmp_path, 'raise ToolError(f"Board {board_id} could not be read; the board service failed") from e\n')
     assert found == []
+
+
+def test_a_message_that_opens_as_a_failure_stays_one_whatever_is_appended() -> None:
+    findings = check(
+        _src(
+            """\
+            @mcp.tool()
+            async def convert_to_pdf(path: str) -> str:
+                errors = []
+                for converter in CONVERTERS:
+                    try:
+                        return await converter.convert(path)
+                    except ConverterMissing as missing:
+                        errors.append(missing.name)
+                summary = "Failed to convert the document to PDF with every converter.\\n"
+                summary += "Converters tried: " + ", ".join(errors)
+                return summary  # expect: MCP005
+            """
+        )
+    )
+    assert "the string 'Failed to convert the document to PDF with every…'" in findings[0].message
+
+
+# -- a result object of the project carrying a failure text in place of results ------------------
+
+
+def test_a_result_object_carrying_a_failure_text_on_a_failure_path_is_flagged() -> None:
+    findings = check(
+        _src(
+            """\
+            @mcp.tool()
+            async def search_docs(query: str) -> SearchResponse:
+                response = await HTTP.post("https://docs.example.org/search", json={"q": query})
+                if response.status_code >= 400:
+                    error_msg = f"Error searching docs - status code {response.status_code}"
+                    logger.error(error_msg)
+                    return SearchResponse(results=[SearchResult(url="", title=error_msg)], total=0)  # expect: MCP005
+                if response.status_code == 204:
+                    error_msg = "nothing indexed yet"
+                    return SearchResponse(results=[], total=0, note=error_msg)
+                return SearchResponse.model_validate(response.json())
+
+
+            @mcp.tool()
+            async def recommend(url: str) -> list[Recommendation]:
+                response = await HTTP.get("https://docs.example.org/recommend", params={"url": url})
+                if response.status_code >= 400:
+                    return [Recommendation(url="", title="Failed to get recommendations for this page")]  # expect: MCP005
+                return [Recommendation(**r) for r in response.json()]
+
+
+            @mcp.tool()
+            async def first_result(query: str) -> SearchResult:
+                hits = await search(query)
+                if not hits:
+                    return SearchResult(url="", title="No documents match this query yet")
+                return hits[0]
+            """
+        )
+    )
+    assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in findings[0].message
+    assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content
