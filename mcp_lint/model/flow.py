@@ -433,18 +433,15 @@ class ValueFlow:
     ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
         """(id of each call whose result `expr` carries -> the mode it is carried in, the stores
         it carries) through any number of locals; locals in `checked` are not followed."""
-        calls, stores, _ = self._follow(expr, checked)
+        calls, stores, _ = self.follow(expr, checked)
         return calls, stores
 
-    def carries_whole(self, expr: cst.BaseExpression, name: str) -> bool:
-        """Does `expr` carry the whole value of `name` (a parameter), through any number of
-        locals (`text = str(value); return [TextContent(type="text", text=text)]`)?"""
-        seen = self._follow(expr, frozenset())[2]
-        return name in seen and seen[name] is WHOLE
-
-    def _follow(
-        self, expr: cst.BaseExpression, checked: frozenset[str]
+    def follow(
+        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
     ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
+        """`origins`, and the names `expr` reads through any number of locals, each with the mode
+        it is read in (a parameter read WHOLE: `text = str(value); return [TextContent(text=text)]`
+        carries all of `value`)."""
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}

@@ -21,10 +21,9 @@ Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value 
 
 def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable, local: set[str]) -> None:
     """Set each call's `flows`, `feeds`, `selects`, `slot`, `wrapped_by` and `excludes`, and
-    whether the function returns its first argument whole."""
+    whether the function returns its first argument whole (`returns_argument`)."""
     returned, slots = _returned(facts, flow)
     _wrapped(facts, flow)
-    facts.returns_argument = _returns_argument(facts, flow)
     raised = _raised(facts, flow, aliases)
     reads: dict[int, frozenset[str]] = {}
     for call in facts.calls:
@@ -45,10 +44,14 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     it whole (by id(call))."""
     returned: Modes = {}
     slots: dict[int, str | None] = {}
+    first = next((p for p in facts.params if p not in {"self", "cls"}), None)
     for ret in facts.returns:
         if ret.node.value is not None:
-            for call, mode in flow.origins(ret.node.value, ret.checked)[0].items():
+            calls, _, read = flow.follow(ret.node.value, ret.checked)
+            for call, mode in calls.items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
+            if first is not None and first in read and read[first] is WHOLE:
+                facts.returns_argument = True  # `return [TextContent(type="text", text=str(text))]`
             for item, element in literal_items(ret.node.value):
                 # Only an element that is a call's value as it is, or a local holding one, is
                 # followed (what a caller may take whole); other elements are built here.
@@ -86,13 +89,6 @@ def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
             call = by_node.get(key)
             if mode is WHOLE and call is not None and call is not wrapper:
                 call.wrapped_by = wrapper.callee
-
-
-def _returns_argument(facts: FunctionFacts, flow: ValueFlow) -> bool:
-    params = [p for p in facts.params if p not in {"self", "cls"}]
-    if not params:
-        return False
-    return any(ret.node.value is not None and flow.carries_whole(ret.node.value, params[0]) for ret in facts.returns)
 
 
 def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes:
