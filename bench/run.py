@@ -5,7 +5,8 @@
     python bench/run.py --corpus /work/corpus  # reuse an unpacked corpus (DIR or DIR/src)
 
 One run measures, each as a separate process on the same files: the floor (libcst parsing every
-file, one process), mcp-lint cold (`--no-cache`), mcp-lint warm (after a run that filled a fresh
+file, one process), mcp-lint cold (`--no-cache`), the bound (libcst's parse of only the files the
+cold run analyses, in its workers), mcp-lint warm (after a run that filled a fresh
 cache), a one-file check (cold and warm) next to `python -c "import libcst"`, and the peak memory
 of each. It then checks that the findings are identical with and without the cache and for
 `--jobs 1`, and prints every target of issue #5 with its verdict. See bench/README.md.
@@ -67,6 +68,43 @@ for f in findings:
     print(f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {f.message}")
 for error in errors:
     print(error)
+"""
+
+
+# The files the cold run analyses (after the prefilter and the linker's reach), one per line;
+# run once, untimed, to feed BOUND.
+ANALYSED = """\
+import sys
+from pathlib import Path
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import default_jobs, lint_files
+resolver = SettingsResolver(isolated=True)
+files = discover([Path(sys.argv[1])], resolver)
+outcomes = lint_files(files, resolver, PinSource(resolver), jobs=default_jobs(), cache=None, explicit=[])[0]
+print("\\n".join(o.display for o in outcomes if o.summary is not None))
+"""
+
+# What the cold run cannot go below while its model reads libcst trees: libcst's parse (mcp-lint's
+# own, without re-validation: model/parsing.py) of exactly the files the cold run analyses, in as
+# many worker processes as it uses, and nothing else (no model, no rules, no linking).
+BOUND = """\
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from mcp_lint.pipeline import default_jobs
+def parse(path):
+    import tokenize
+    from mcp_lint.model.parsing import parse_module
+    with tokenize.open(path) as handle:
+        text = handle.read()
+    parse_module(text)
+    return text.count("\\n")
+paths = sorted(Path(sys.argv[1]).read_text().split(), key=lambda p: -Path(p).stat().st_size)
+with ProcessPoolExecutor(default_jobs()) as pool:
+    lines = sum(pool.map(parse, paths, chunksize=1))
+print(len(paths), lines)
 """
 
 
@@ -293,12 +331,19 @@ def main(argv: list[str] | None = None) -> int:
         cached = [*lint, "--cache-dir", str(cache_dir), "."]
 
         print(f"bench: corpus {src}, {cpus} CPUs, {python}")
-        floor, cold = measure_together(
-            [("floor: libcst parse only", [python, "-c", FLOOR, "."]), ("cold (--no-cache)", [*lint, "--no-cache", "."])],
+        analysed_list = Path(scratch) / "analysed.txt"
+        analysed_list.write_text(run_once([python, "-c", ANALYSED, "."], src)[3], encoding="utf-8")
+        floor, cold, bound = measure_together(
+            [
+                ("floor: libcst parse only", [python, "-c", FLOOR, "."]),
+                ("cold (--no-cache)", [*lint, "--no-cache", "."]),
+                ("bound: parse of analysed files", [python, "-c", BOUND, str(analysed_list)]),
+            ],
             src,
             args.cold_repeat,
         )
         n_files, n_lines, n_failed = (int(x) for x in floor.stdout.split())
+        n_analysed, analysed_lines = (int(x) for x in bound.stdout.split())
         fill = measure(
             "cache fill (first cached run)", cached, src, before_each=lambda: shutil.rmtree(cache_dir, ignore_errors=True)
         )
@@ -360,10 +405,14 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print(f"corpus: {n_files} files, {n_lines} lines ({n_failed} not parsable), {n_findings} findings; {cpus} CPUs")
+    print(
+        f"cold run analyses {n_analysed} files, {analysed_lines} lines ({analysed_lines / max(1, n_lines):.0%}); "
+        f"libcst's parse of them alone, in the cold run's workers: {bound.wall / floor.wall:.3f} x floor"
+    )
     print(f"one file: {one_file} ({one_lines} lines)")
     print(f"changed helper: {changed} ({helper_lines} lines) in {project.name} (with a pyproject.toml), {len(helper_findings)} finding(s)")
     print(f"{'run':<34} {'wall s':>8} {'x floor':>8} {'cpu s':>8} {'peak MB':>8}")
-    for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst):
+    for m in (floor, cold, bound, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst):
         print(f"{m.name:<34} {m.wall:8.3f} {m.wall / floor.wall:8.3f} {m.cpu:8.3f} {m.peak_mb:8.1f}")
     print()
     print("targets:")
@@ -382,12 +431,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         report = {
             "corpus": {"path": str(src), "files": n_files, "lines": n_lines, "findings": n_findings},
+            "analysed": {"files": n_analysed, "lines": analysed_lines},
             "cpus": cpus,
             "one_file": {"path": str(one_file), "lines": one_lines},
             "changed_helper": {"package": project.name, "path": changed, "lines": helper_lines},
             "runs": [
                 {k: v for k, v in asdict(m).items() if k != "stdout"}
-                for m in (floor, cold, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst)
+                for m in (floor, cold, bound, fill, warm, serial, whole, one_cold, one_warm, helper_cold, helper_warm, import_libcst)
             ],
             "targets": {name: {"value": value, "limit": limit, "pass": value <= limit} for name, value, limit in targets},
             "identical": identical,
