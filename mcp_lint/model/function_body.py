@@ -170,7 +170,7 @@ class _BodyWalker(FastVisitor):
         at = len(stores) - 1
         while at > 0 and self._here(stores[at]) and _is_appended(stores[at].statement):
             at -= 1
-        first = stores[at]  # assigned once in the whole body, single_assignments answers first
+        first = stores[at]  # (a local assigned once in the whole body: single_assignments answers first)
         if type(first.statement) in _PLAIN_ASSIGNMENTS and first.position is None and first.slot is None and not first.element and self._here(first):
             if at == len(stores) - 1:
                 self.facts.reaching_values[id(name)] = first.value

@@ -100,8 +100,9 @@ def _caught_exception_text(
     return "exception", handler.name, message
 
 
-# `success, message, details = helper(...)`: (call, its callee, the local names by position, the
-# positions whose names the function never reads outside its returns).
+# `success, message, details = helper(...)`: (the callee's qualified name, its name as called,
+# the local names by position, the positions whose names the function never reads outside its
+# returns).
 _Unpacked = tuple[str, str, dict[str, int], frozenset[int]]
 
 

@@ -20,7 +20,7 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
-from mcp_lint.rules.text import is_failure_text, starts_as_error
+from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
 
 _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
 _FAILED_STATUSES = frozenset(
@@ -431,5 +431,5 @@ def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
                 for index, other in enumerate(elements):
                     found = classify_return(other, ctx, conditional=True) if index != flag else None
                     if found is not None and found[0] == "string":
-                        failing.setdefault((flag, index), found[1])
+                        failing.setdefault((flag, index), clip(" ".join(found[1].replace("{}", "…").split()), 60))
     return tuple(f"{flag}>{index}|{text}" for (flag, index), text in failing.items() if flag in succeeding)
