@@ -315,17 +315,18 @@ class RunEntry:
     # unchanged the pins are too, and re-reading (re-parsing) the metadata files is skipped.
     deps_signature: str = ""
     dependency_files: tuple[str, ...] = ()
-    # (path, variable) -> the project file that turned the variable on (server_env.py: `.env`,
-    # compose files, Dockerfile...), None when none did; MCP007/MCP008 findings depend on it.
-    # Those files and the directories searched for them are among `dependency_files`.
-    env: dict[tuple[str, str], EnvSetting | None] = field(default_factory=dict)
+    # (path, the spellings of a setting in lookup order) -> the project file that turned it on
+    # (server_env.py: `.env`, compose files, Dockerfile...), None when none did; MCP007/MCP008
+    # findings depend on it. Those files and the directories searched for them are among
+    # `dependency_files`.
+    env: dict[tuple[str, tuple[str, ...]], EnvSetting | None] = field(default_factory=dict)
 
     @classmethod
     def of(
         cls,
         findings: list[Finding],
         pins: dict[tuple[str, str], tuple[str, str] | None],
-        env: dict[tuple[str, str], EnvSetting | None] | None = None,
+        env: dict[tuple[str, tuple[str, ...]], EnvSetting | None] | None = None,
         env_files: Collection[str] = (),
     ) -> RunEntry:
         """The entry for a run's findings, the pins its link step asked for, and the environment
@@ -333,28 +334,28 @@ class RunEntry:
         files = tuple(sorted(set(dependency_files(pins)) | set(env_files)))
         return cls(findings, pins, deps_signature(files), files, dict(env or {}))
 
-    def pins_unchanged(self, lookup: PinSource) -> bool:
-        """Would the link step get the same pins and environment settings now? Answered by the
-        stat signature of the files they came from when it did not move, otherwise by asking
-        `lookup` (a fresh one: it reads the files again) for every stored answer: an edited,
-        created or deleted `.env` changes the answer only of the runs that read it. When the
-        answers held, the entry takes the files' new signature (the caller stores it again, so
-        that the next run need not read them)."""
+    def revalidated(self, lookup: PinSource) -> RunEntry | None:
+        """This entry when the link step would get the same pins and environment settings now,
+        None when it would not. Answered by the stat signature of the files they came from when it
+        did not move, otherwise by asking `lookup` (a fresh one: it reads the files again) for every
+        stored answer: an edited, created or deleted `.env` changes the answer only of the runs that
+        read it. When the answers held but the files moved, the answer is a copy signed over the
+        files' new stats (the caller stores it again, so that the next run need not read them);
+        the stored entry itself is never changed."""
         if self.deps_signature and self.deps_signature == deps_signature(self.dependency_files):
-            return True
+            return self
         if not all(lookup(path, distribution) == pin for (path, distribution), pin in self.pins.items()):
-            return False
+            return None
         consulted: set[str] = set()
-        for (path, variable), setting in self.env.items():
-            reading = lookup.env_setting(path, variable)
+        for (path, variables), setting in self.env.items():
+            reading = lookup.env_setting(path, variables)
             if reading.setting != setting:
-                return False
+                return None
             consulted.update(reading.consulted)
         # Signed anew over what the answers now come from: a settings file created with the same
         # answer is watched from then on (an edit in place does not move its folder's mtime).
-        self.dependency_files = tuple(sorted(set(dependency_files(self.pins)) | consulted))
-        self.deps_signature = deps_signature(self.dependency_files)
-        return True
+        files = tuple(sorted(set(dependency_files(self.pins)) | consulted))
+        return dataclasses.replace(self, dependency_files=files, deps_signature=deps_signature(files))
 
 
 def run_key(

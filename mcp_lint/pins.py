@@ -37,7 +37,7 @@ class PinSource:
         self.declared = declared
         self.env_files = dict(env_files or {})
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
-        self._env: dict[tuple[str, str], EnvReading] = {}
+        self._env: dict[tuple[str, tuple[str, ...]], EnvReading] = {}
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
         key = (os.path.dirname(path), distribution)  # a cache key only: no Path objects per call
@@ -59,23 +59,24 @@ class PinSource:
             return None
         return pin.specifier, os.path.relpath(pin.source) if os.path.isabs(pin.source) else pin.source
 
-    def env_setting(self, path: str, variable: str) -> EnvReading:
-        """Which project file turns `variable` on for the server defined in `path` (read once per
-        directory and variable); in memory, which of `env_files` does."""
+    def env_setting(self, path: str, variables: tuple[str, ...]) -> EnvReading:
+        """Which project file turns on the setting `variables` spell (in the framework's lookup
+        order) for the server defined in `path` (read once per directory and spellings); in
+        memory, which of `env_files` does."""
         from mcp_lint.server_env import EnvReading, read_env_setting, setting_in_texts
 
-        key = (os.path.dirname(os.path.abspath(path)), variable)
+        key = (os.path.dirname(os.path.abspath(path)), variables)
         if key not in self._env:
             if self.declared:
-                self._env[key] = read_env_setting(key[0], variable)
+                self._env[key] = read_env_setting(key[0], variables)
             else:
-                self._env[key] = EnvReading(setting_in_texts(self.env_files, variable), ())
+                self._env[key] = EnvReading(setting_in_texts(self.env_files, variables), ())
         return self._env[key]
 
 
-def env_setting_of(lookup: PinLookup, path: str, variable: str) -> EnvSetting | None:
-    """The project file that turns `variable` on for the server in `path`, asked of `lookup` (a
-    PinSource, or the pipeline's recording wrapper of one); a plain pin callable (the prefilter's,
-    which renders nothing) knows no project files."""
+def env_setting_of(lookup: PinLookup, path: str, variables: tuple[str, ...]) -> EnvSetting | None:
+    """The project file that turns on the setting `variables` spell for the server in `path`,
+    asked of `lookup` (a PinSource, or the pipeline's recording wrapper of one); a plain pin
+    callable (the prefilter's, which renders nothing) knows no project files."""
     reader = getattr(lookup, "env_setting", None)
-    return reader(path, variable).setting if reader is not None else None
+    return reader(path, variables).setting if reader is not None else None

@@ -78,10 +78,10 @@ def lint_files(
     # A stored run, by the files' stat signatures: not even a file is read.
     quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
-        entry = cache.load_run(quick)
-        signature = entry.deps_signature if entry is not None else ""
-        if entry is not None and entry.pins_unchanged(PinSource(resolver)):
-            if entry.deps_signature != signature:
+        stored = cache.load_run(quick)
+        entry = stored.revalidated(PinSource(resolver)) if stored is not None else None
+        if entry is not None:
+            if entry is not stored:
                 cache.store_run(quick, entry)  # a touched pyproject.toml or .env: not read again next time
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
@@ -89,8 +89,9 @@ def lint_files(
     # A stored run, by content: the files were touched, not changed.
     key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
     if cache is not None and reuse_findings:
-        entry = cache.load_run(key)
-        if entry is not None and entry.pins_unchanged(PinSource(resolver)):
+        stored = cache.load_run(key)
+        entry = stored.revalidated(PinSource(resolver)) if stored is not None else None
+        if entry is not None:
             if quick is not None:
                 cache.store_run(quick, entry)  # the next run skips reading
             shown = {finding.filename for finding in entry.findings}
@@ -278,7 +279,7 @@ class RecordingPins:
     def __init__(self, inner: PinLookup) -> None:
         self.inner = inner
         self.seen: dict[tuple[str, str], tuple[str, str] | None] = {}
-        self.env_seen: dict[tuple[str, str], EnvSetting | None] = {}
+        self.env_seen: dict[tuple[str, tuple[str, ...]], EnvSetting | None] = {}
         self.env_files: set[str] = set()
 
     def __call__(self, path: str, distribution: str) -> tuple[str, str] | None:
@@ -286,12 +287,12 @@ class RecordingPins:
         self.seen[(path, distribution)] = found
         return found
 
-    def env_setting(self, path: str, variable: str) -> EnvReading:
+    def env_setting(self, path: str, variables: tuple[str, ...]) -> EnvReading:
         from mcp_lint.server_env import EnvReading
 
         reader = getattr(self.inner, "env_setting", None)
-        reading = reader(path, variable) if reader is not None else EnvReading(None, ())
-        self.env_seen[(path, variable)] = reading.setting
+        reading = reader(path, variables) if reader is not None else EnvReading(None, ())
+        self.env_seen[(path, variables)] = reading.setting
         self.env_files.update(reading.consulted)
         return reading
 

@@ -379,7 +379,7 @@ class Project:
             return ""
         if row.mask_argument_overrides_env and any(module.mask_argument for module in modules):
             return ""  # `mask_error_details=False` (or an expression) in the code decides
-        setting = self.masks_by_config(modules[-1].path, row.mask_env)
+        setting = self.masks_by_config(modules[-1].path, row.mask_env_names)
         return setting.describe() if setting is not None else ""
 
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
@@ -696,10 +696,11 @@ class Project:
                 return _with(latent, what=text, flag_returned="1")  # the flag itself, False
         return None
 
-    def masks_by_config(self, path: str, env: str) -> EnvSetting | None:
+    def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
-        variable `env` (FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py),
-        asked of the pin lookup so that the pipeline records it with the run's findings."""
+        variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
+        FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py), asked of the pin
+        lookup so that the pipeline records it with the run's findings."""
         return env_setting_of(self.pins, path, env)
 
     def _via_applies(self, latent: Latent) -> bool:

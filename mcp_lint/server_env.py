@@ -13,6 +13,11 @@ that is not a comment assigns it (`NAME=value`, `NAME: value`, `ENV NAME value`,
 quoted or not); in one file the last assignment wins. Values are read as fastmcp's settings read
 them (pydantic's bool parsing, any case): true/1/yes/on/t/y are on, false/0/no/off/f/n off,
 anything else (an interpolation such as `${MASK:-true}`) says nothing.
+
+A release may read several spellings of one setting (fastmcp 2.8-2.13: FASTMCP_MASK_ERROR_DETAILS,
+then the deprecated FASTMCP_SERVER_MASK_ERROR_DETAILS); the caller passes them in the framework's
+lookup order (the release's row, frameworks.Channel.mask_env_names), and within one file the first
+of them that the file sets decides, as in the environment the file describes.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Tuple, Union
 
 __all__ = ["EnvReading", "EnvSetting", "read_env_setting", "setting_in_texts"]
 
@@ -39,6 +44,9 @@ _MAX_CHARS = 200_000  # of one file: a settings file is small; a huge one is no 
 _ON = frozenset({"true", "1", "yes", "on", "t", "y"})
 _OFF = frozenset({"false", "0", "no", "off", "f", "n"})
 _COMMENT = ("#", "//")
+
+# One variable's name, or the names of one setting in the order the framework looks them up.
+Variables = Union[str, Tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -79,33 +87,50 @@ def _assignment(variable: str) -> re.Pattern[str]:
     )
 
 
-def _value_in(text: str, pattern: re.Pattern[str]) -> str | None:
-    """The value the file's last uncommented assignment of the variable gives it, None when no
-    line assigns it a value fastmcp would read as a bool."""
-    found = None
+def _names(variables: Variables) -> tuple[str, ...]:
+    return (variables,) if isinstance(variables, str) else tuple(variables)
+
+
+def _values_in(text: str, patterns: dict[str, re.Pattern[str]]) -> dict[str, str]:
+    """Per variable, the value the file's last uncommented assignment gives it, for the variables
+    assigned a value fastmcp would read as a bool (one pass over the lines for all of them)."""
+    found: dict[str, str] = {}
     for line in text.splitlines():
         stripped = line.lstrip()
         if not stripped or stripped.startswith(_COMMENT):
             continue
-        for match in pattern.finditer(stripped):
-            value = match.group("value")
-            if value.lower() in _ON or value.lower() in _OFF:
-                found = value
+        for variable, pattern in patterns.items():
+            for match in pattern.finditer(stripped):
+                value = match.group("value")
+                if value.lower() in _ON or value.lower() in _OFF:
+                    found[variable] = value
     return found
 
 
-def setting_in_texts(files: Mapping[str, str], variable: str) -> EnvSetting | None:
-    """The first of `files` (name -> text, in order) whose assignment of `variable` turns it on."""
-    pattern = _assignment(variable)
+def _deciding(text: str, names: tuple[str, ...], patterns: dict[str, re.Pattern[str]]) -> EnvSetting | None:
+    """What the file sets for the setting: the first of `names` (lookup order) it assigns, with its
+    value (the path is filled in by the caller); None when it assigns none of them."""
+    values = _values_in(text[:_MAX_CHARS], patterns)
+    variable = next((name for name in names if name in values), None)
+    return EnvSetting("", variable, values[variable]) if variable is not None else None
+
+
+def setting_in_texts(files: Mapping[str, str], variables: Variables) -> EnvSetting | None:
+    """The first of `files` (name -> text, in order) that turns the setting on: the first of
+    `variables` (one name, or the names in the framework's lookup order) that the file assigns is
+    on. A file that sets the deciding name off turns it off even where it sets a later name on."""
+    names = _names(variables)
+    patterns = {name: _assignment(name) for name in names}
     for path, text in files.items():
-        value = _value_in(text[:_MAX_CHARS], pattern)
-        if value is not None and value.lower() in _ON:
-            return EnvSetting(path, variable, value)
+        decided = _deciding(text, names, patterns)
+        if decided is not None and decided.on:
+            return EnvSetting(path, decided.variable, decided.value)
     return None
 
 
-def read_env_setting(directory: str, variable: str) -> EnvReading:
-    """Which project file, from `directory` up to its project root, turns `variable` on."""
+def read_env_setting(directory: str, variables: Variables) -> EnvReading:
+    """Which project file, from `directory` up to its project root, turns the setting `variables`
+    names on (one name, or its spellings in the framework's lookup order)."""
     consulted: list[str] = []
     current = os.path.abspath(directory)
     for _ in range(_MAX_LEVELS):
@@ -125,7 +150,7 @@ def read_env_setting(directory: str, variable: str) -> EnvReading:
                     texts[path] = stream.read(_MAX_CHARS)
             except OSError:
                 continue
-        found = setting_in_texts(texts, variable)
+        found = setting_in_texts(texts, variables)
         if found is not None:
             return EnvReading(found, tuple(consulted))
         parent = os.path.dirname(current)

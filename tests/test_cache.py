@@ -416,3 +416,25 @@ def test_a_settings_file_created_without_a_new_answer_is_watched_from_then_on(fa
     with open(env, "w", encoding="utf-8") as handle:  # ...with the new file in it: an edit in place
         handle.write("FASTMCP_MASK_ERROR_DETAILS=true\n")  # leaves the folder's listing as it was
     assert check(".") == (1, MASKED.format(value="true", file=".env"))
+
+
+def test_revalidating_a_stored_run_answers_with_a_re_signed_copy(fastmcp_project: Path) -> None:
+    from mcp_lint.cache import RunEntry
+
+    env = fastmcp_project / ".env"
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")
+    resolver = SettingsResolver()
+    lookup = PinSource(resolver)
+    server = str(fastmcp_project / "server.py")
+    names = ("FASTMCP_MASK_ERROR_DETAILS",)
+    reading = lookup.env_setting(server, names)
+    entry = RunEntry.of([], {(server, "fastmcp"): lookup(server, "fastmcp")}, {(server, names): reading.setting}, reading.consulted)
+    assert entry.revalidated(PinSource(resolver)) is entry  # nothing moved: the entry as it is
+    env.write_text("DEBUG=0\nFASTMCP_MASK_ERROR_DETAILS=true\n", encoding="utf-8")  # same answer
+    signature = entry.deps_signature
+    renewed = entry.revalidated(PinSource(resolver))
+    assert renewed is not None and renewed is not entry
+    assert renewed.deps_signature != signature and entry.deps_signature == signature  # the stored one is untouched
+    assert renewed.revalidated(PinSource(resolver)) is renewed
+    env.write_text("FASTMCP_MASK_ERROR_DETAILS=false\n", encoding="utf-8")  # another answer
+    assert entry.revalidated(PinSource(resolver)) is None

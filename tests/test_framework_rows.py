@@ -105,6 +105,7 @@ KINDS: dict[str, Callable[[Channel], str | None]] = {
     "protocol_error_constructor": lambda row: row.protocol_error_constructor or None,
     "error_middleware": lambda row: None if row.error_middleware is None else row.error_middleware.value,
     "mask_setting": lambda row: f"{row.mask_setting} / {row.mask_env}" if row.mask_setting else "—",
+    "mask_env_aliases": lambda row: ", ".join(row.mask_env_aliases) or None,
     "server_class": lambda row: f"`{row.server_class}`" if row.server_class else None,
 }
 
@@ -113,7 +114,6 @@ F, S, L, X = Family.MCP_FASTMCP, Family.MCP_SERVER, Family.MCP_LOWLEVEL, Family.
 MCP1_FASTMCP = ((F, "1.6.0"), (F, "1.9.4"), (F, "1.18.0"), (F, "1.19.0"), (F, "1.30.0"))
 MCP2_SERVER = ((S, "2.0.0"), (S, "2.3.0"))
 FASTMCP_25_214 = ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"))
-FASTMCP_29_214 = FASTMCP_25_214[2:]  # the releases with ErrorHandlingMiddleware (see MIDDLEWARE_SINCE)
 FASTMCP_3 = ((X, "3.0.0"), (X, "3.3.0"), (X, "3.4.11"))
 FASTMCP_4 = ((X, "4.0.0"), (X, "4.2.0"))
 FASTMCP_ALL = ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214, *FASTMCP_3, *FASTMCP_4)
@@ -173,7 +173,7 @@ CLAIMS = (
     Claim("2a fastmcp 2.5-2.14", 1, "tool_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 2, "protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14", 3, "other_exception", FASTMCP_25_214),
-    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0"), (X, "2.10.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
+    Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.5.0"), (X, "2.8.0"), (X, "2.9.0")), CALLING_PYDANTIC),  # "prefixed like other exceptions"
     Claim("2a fastmcp 2.5-2.14", 4, "validation_failure", ((X, "2.13.0"), (X, "2.14.7")), "R(`{pydantic}`)"),  # "R(raw pydantic ...)"
     Claim("2a fastmcp 2.5-2.14 masked", 2, "masked_protocol_error", FASTMCP_25_214),
     Claim("2a fastmcp 2.5-2.14 masked", 3, "masked_exception", FASTMCP_25_214),
@@ -190,7 +190,7 @@ CLAIMS = (
     Claim("2a fastmcp 4.0-4.2 masked", 2, "masked_protocol_error", FASTMCP_4),
     Claim("2a fastmcp 4.0-4.2 masked", 3, "masked_exception", FASTMCP_4),
     # 2b: ErrorHandlingMiddleware.
-    Claim("2b ErrorHandlingMiddleware", None, "error_middleware", (*FASTMCP_29_214, *FASTMCP_3)),
+    Claim("2b ErrorHandlingMiddleware", None, "error_middleware", ((X, "2.14.7"), *FASTMCP_3)),
     Claim("2b ErrorHandlingMiddleware", None, "error_middleware", FASTMCP_4),
     # 3: returning an error result explicitly.
     Claim("3 mcp 1.6/1.9", None, "call_tool_result", ((F, "1.6.0"), (F, "1.9.4")), SERIALIZED),  # "**broken**: serialized"
@@ -212,7 +212,7 @@ CLAIMS = (
     Claim("3 fastmcp 2.x", None, "call_tool_result_snake", ((X, "2.3.0"), (X, "2.4.0"), *FASTMCP_25_214), SERIALIZED),
     Claim("3 fastmcp 3.0-3.3", None, "call_tool_result", ((X, "3.0.0"), (X, "3.3.0")), SERIALIZED),  # "broken as above"
     Claim("3 fastmcp 3.0-3.3", None, "call_tool_result_snake", ((X, "3.0.0"), (X, "3.3.0")), SERIALIZED),
-    Claim("10 R fastmcp ToolResult", None, "tool_result", ((X, "2.10.0"), (X, "2.13.0"), (X, "3.0.0"), (X, "3.3.0")), TYPE_ERROR),
+    Claim("10 R fastmcp ToolResult", None, "tool_result", ((X, "2.10.0"), (X, "2.13.0"), (X, "2.14.7"), (X, "3.0.0"), (X, "3.3.0")), TYPE_ERROR),
     Claim("3 fastmcp 3.4", None, "tool_result", ((X, "3.4.11"),), DELIVERED),
     Claim("3 fastmcp 3.4", None, "call_tool_result", ((X, "3.4.11"),), SERIALIZED),  # "still broken (serialized)"
     Claim("3 fastmcp 3.4", None, "call_tool_result_snake", ((X, "3.4.11"),), SERIALIZED),
@@ -273,7 +273,38 @@ RUN_FACTS = {
     # The doc names the variable of 2.14.7; 2.5-2.7 keep the setting in `ServerSettings`, whose
     # env prefix is FASTMCP_SERVER_ (read in the fastmcp 2.5.0 and 2.7.0 wheels).
     (X, "2.5.0", "mask_setting"): ("mask_error_details / FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.5.0 / 2.7.0 settings.py"),
+    # The doc names one variable; 2.8-2.13's `ExtendedEnvSettingsSource` reads the prefixes
+    # FASTMCP_ then the deprecated FASTMCP_SERVER_ (the first set decides), 2.14 only FASTMCP_
+    # (read in the 2.8.0-2.14.7 wheels; run on 2.8.1 and 2.13.3 by tests/semantics, and the old
+    # spelling ignored on 2.14.7).
+    (X, "2.8.0", "mask_env_aliases"): ("FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.8.0-2.13.3 settings.py, tests/semantics on 2.8.1"),
+    (X, "2.9.0", "mask_env_aliases"): ("FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.9.2 settings.py, tests/semantics on 2.9.2"),
+    (X, "2.10.0", "mask_env_aliases"): ("FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.10.6 / 2.12.5 settings.py, tests/semantics on 2.12.5"),
+    (X, "2.13.0", "mask_env_aliases"): ("FASTMCP_SERVER_MASK_ERROR_DETAILS", "fastmcp 2.13.0 / 2.13.3 settings.py, tests/semantics on 2.13.3"),
+    # The doc's §2b names the prefixes of 2.14+; on 2.9-2.13 the tool manager has wrapped every
+    # exception but ToolError into ToolError("Error calling tool 'x': ...") before the middleware
+    # sees it, so a ValueError reads 'Internal error: Error calling tool ...', not 'Invalid params'.
+    **{
+        (X, release, "error_middleware"): ("R(`Internal error: Error calling tool '{name}': …`)", f"tests/semantics on {seen}")
+        for release, seen in (("2.9.0", "fastmcp 2.9.2"), ("2.10.0", "fastmcp 2.12.5"), ("2.13.0", "fastmcp 2.13.3"))
+    },
+    # The doc's "2.5-2.12: prefixed like other exceptions" holds on the mcp 1.9 of 2.5-2.9; 2.10-2.12
+    # require mcp >= 1.10 and keep its `call_tool()` default validate_input=True, so mcp's
+    # jsonschema check answers first (tests/semantics on fastmcp 2.12.5, mcp 1.16.0).
+    (X, "2.10.0", "validation_failure"): ("R(`Input validation error: {jsonschema}`)", "tests/semantics on fastmcp 2.12.5"),
 }
+
+
+def test_the_old_masking_spelling_is_read_from_2_8_to_2_13_only() -> None:
+    # Beside the run facts above: no other fastmcp row reads FASTMCP_SERVER_ after FASTMCP_, and
+    # 2.5-2.7 read FASTMCP_SERVER_ alone.
+    for release in ("2.3.0", "2.4.0", "2.14.7", "3.0.0", "3.4.11", "4.2.0"):
+        row = channel(X, release)
+        assert row is not None and row.mask_env_aliases == (), release
+    old = channel(X, "2.5.0")
+    assert old is not None and old.mask_env_names == ("FASTMCP_SERVER_MASK_ERROR_DETAILS",)
+    both = channel(X, "2.13.0")
+    assert both is not None and both.mask_env_names == ("FASTMCP_MASK_ERROR_DETAILS", "FASTMCP_SERVER_MASK_ERROR_DETAILS")
 
 
 # Where ErrorHandlingMiddleware begins: the doc's §2b says what it does, not since when. Read in the

@@ -24,6 +24,36 @@ def argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | N
     return positional[index].value if index < len(positional) else None
 
 
+def keyword_values(call: cst.Call, keyword: str) -> list[cst.BaseExpression | None]:
+    """What `call` may pass as `keyword=`: each value written (`keyword=v`, or under the key of a
+    `**{"keyword": v}` literal), and None for each `**mapping` that may hold it but cannot be read
+    (`**options`, `**settings.as_kwargs()`, a dict literal that itself unpacks another mapping).
+    Empty when the call certainly does not pass it."""
+    found: list[cst.BaseExpression | None] = []
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            found.append(arg.value)
+        elif arg.star == "**":
+            found.extend(_mapping_values(arg.value, keyword))
+    return found
+
+
+def _mapping_values(mapping: cst.BaseExpression, keyword: str) -> list[cst.BaseExpression | None]:
+    """The values a `**mapping` passes as `keyword=` (see keyword_values)."""
+    if not isinstance(mapping, cst.Dict):
+        return [None]
+    found: list[cst.BaseExpression | None] = []
+    for element in mapping.elements:
+        if not isinstance(element, cst.DictElement):
+            return [None]  # `**{**base, ...}`: what `base` holds is unknown
+        key = string_value(element.key)
+        if key is None:
+            return [None]  # a computed key may be the keyword
+        if key == keyword:
+            found.append(element.value)
+    return found
+
+
 def keyword_string(call: cst.Call, keyword: str) -> str | None:
     """The string literal passed as `keyword=`."""
     for arg in call.args:

@@ -9,7 +9,7 @@ doc (a field the doc is silent on stays None). A row carries what the client rec
 (``other_exception``, and ``masked_failure`` with the masking setting on), an argument validation
 failure (``validation_failure``); what becomes of an explicit error result of each
 ``ResultShape`` (``error_results``, ``structured_error_result``); the masking switch
-(``mask_setting``, ``mask_env``); what ``ErrorHandlingMiddleware()`` does (``error_middleware``);
+(``mask_setting``, ``mask_env``, ``mask_env_aliases``); what ``ErrorHandlingMiddleware()`` does (``error_middleware``);
 and the constructor shapes (``v1_constructor``, ``protocol_error_constructor``, ``server_class``).
 
 The API rules call:
@@ -24,7 +24,8 @@ The API rules call:
 - ``row.middleware_transforms_tool_errors`` / ``row.middleware_hides_tool_errors`` (None where
   the row's releases have no ErrorHandlingMiddleware; ``error_middleware_since()``: from which
   fastmcp release they do), ``row.v1_constructor_crashes`` / ``row.v1_constructor_fails``,
-  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``,
+  ``row.has_mask_setting``, ``row.mask_setting`` / ``row.mask_env``
+  (``row.mask_env_names``: every spelling the release reads, the deciding one first),
   ``row.mask_argument_overrides_env`` (does `mask_error_details=False` beat the variable?).
 - ``FrameworkContext`` (a tool's family and candidate releases): ``every(pred)`` holds on every
   candidate release (what a rule may report when the version is unknown), ``any(pred)``,
@@ -319,14 +320,20 @@ class Delivery(str, enum.Enum):
 
 
 # What messages put where a template names the failure's own text.
-_TEXT_SLOTS = {"{msg}": "<message>", "{message}": "<message>", "{e}": "<message>", "{pydantic}": "<validation error>"}
+_TEXT_SLOTS = {
+    "{msg}": "<message>",
+    "{message}": "<message>",
+    "{e}": "<message>",
+    "{pydantic}": "<validation error>",
+    "{jsonschema}": "<schema validation error>",
+}
 
 
 @dataclass(frozen=True)
 class Failure:
     """What the client receives for one kind of failure, as the doc writes it: `text` is the
     template inside R(`...`) ({name} the tool, {msg}/{message}/{e} the failure's text, {pydantic}
-    a pydantic error), or the argument list inside E(...)."""
+    a pydantic error, {jsonschema} mcp's jsonschema error), or the argument list inside E(...)."""
 
     delivery: Delivery
     text: str
@@ -378,6 +385,10 @@ class MiddlewareEffect(str, enum.Enum):
     """What fastmcp's `ErrorHandlingMiddleware()` (transform_errors on) does to tool failures."""
 
     PREFIXES_TEXT = "R(`Internal error: …`) etc."  # protocol-style prefixes, still a tool result
+    # The same, but the tool manager has already wrapped every exception other than ToolError into
+    # ToolError("Error calling tool 'x': ..."), so each arrives as R(`Internal error: Error calling
+    # tool 'x': …`) and none as `Invalid params` / `Not found` (fastmcp 2.9-2.13).
+    PREFIXES_WRAPPED_TEXT = "R(`Internal error: Error calling tool '{name}': …`)"
     PROTOCOL_ERROR = "E(-32603 / -32602 / -32001)"  # every tool failure becomes a JSON-RPC error
 
 
@@ -397,7 +408,10 @@ class Channel:
     validation_failure: Failure | None = None  # arguments that fail the signature's validation
     masked_failure: Failure | None = None  # protocol and other exceptions with masking on
     mask_setting: str | None = None  # the constructor argument that turns masking on
-    mask_env: str | None = None  # ... and the environment variable
+    mask_env: str | None = None  # ... and the environment variable (the spelling a fix names)
+    # Other spellings of the variable the releases also read (a deprecated prefix), after
+    # `mask_env`: when both are set, `mask_env` decides (see `mask_env_names`).
+    mask_env_aliases: tuple[str, ...] = ()
     # An explicit `mask_error_details=False` (or any value) in the constructor beats the
     # environment variable; False where the framework ORs the two (`argument or settings`).
     mask_argument_overrides_env: bool = True
@@ -460,6 +474,12 @@ class Channel:
     @property
     def has_mask_setting(self) -> bool:
         return self.mask_setting is not None
+
+    @property
+    def mask_env_names(self) -> tuple[str, ...]:
+        """Every environment variable that sets masking on this row, in the order the framework
+        looks them up: the first one set decides, whatever the later ones say."""
+        return (self.mask_env, *self.mask_env_aliases) if self.mask_env else ()
 
     @property
     def v1_constructor_crashes(self) -> bool:
@@ -638,11 +658,15 @@ _FASTMCP_24 = replace(
     other_exception=Failure(_M, _CALLING),
     validation_failure=Failure(_M, _CALLING),
 )
-# The masking switch, read in the wheels: 2.5-2.7 keep it in `ServerSettings` (env prefix
-# FASTMCP_SERVER_) and an explicit constructor argument replaces it; 2.8-2.14 read the global
-# `settings.mask_error_details` (prefixes FASTMCP_ and, until 2.13, FASTMCP_SERVER_) and
-# `ToolManager` ORs it with the argument, so `mask_error_details=False` cannot turn the
-# environment's True off; 3.x and 4.x take the argument when it is not None, else the setting.
+# The masking switch, read in the wheels (fastmcp/settings.py, server.py, tools/tool_manager.py):
+# 2.5-2.7 keep it in `ServerSettings` (env_prefix FASTMCP_SERVER_ only) and an explicit
+# constructor argument replaces it; 2.8-2.13 read the global `settings.mask_error_details` through
+# `ExtendedEnvSettingsSource`, which tries the prefixes FASTMCP_ then the deprecated FASTMCP_SERVER_
+# and takes the first variable set (FASTMCP_MASK_ERROR_DETAILS=false beats
+# FASTMCP_SERVER_MASK_ERROR_DETAILS=true); 2.14 drops the old prefix (env_prefix FASTMCP_ only).
+# From 2.8 to 2.14 `ToolManager` ORs the setting with the argument, so `mask_error_details=False`
+# cannot turn the environment's True off; 3.x and 4.x take the argument when it is not None, else
+# the setting (FASTMCP_ only). tests/semantics runs each spelling on 2.7.1, 2.8.1, 2.13.3, 2.14.7.
 _FASTMCP_25 = replace(
     _FASTMCP_24,
     since="2.5",
@@ -656,20 +680,37 @@ _FASTMCP_25 = replace(
     mask_setting="mask_error_details",
     mask_env="FASTMCP_SERVER_MASK_ERROR_DETAILS",
 )
-_FASTMCP_28 = replace(_FASTMCP_25, since="2.8", span="2.8", mask_env="FASTMCP_MASK_ERROR_DETAILS", mask_argument_overrides_env=False)
+_FASTMCP_28 = replace(
+    _FASTMCP_25,
+    since="2.8",
+    span="2.8",
+    mask_env="FASTMCP_MASK_ERROR_DETAILS",
+    mask_env_aliases=("FASTMCP_SERVER_MASK_ERROR_DETAILS",),
+    mask_argument_overrides_env=False,
+)
 # ErrorHandlingMiddleware first ships in fastmcp 2.9.0 (fastmcp/server/middleware/error_handling.py;
 # the 2.8.1 wheel has no fastmcp/server/middleware at all). The doc's §2b describes what it does
 # but not when it appears: read in the wheels, and run on 2.3.0/2.4.0 (import fails) and 2.14.7 by
 # tests/semantics.
-_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_TEXT)
+# Run by tests/semantics on 2.9.2, 2.12.5 and 2.13.3: the middleware sees a ValueError already
+# wrapped into ToolError by the tool manager (`Internal error: Error calling tool 'x': ...`); from
+# 2.14 it sees the exception itself (`Invalid params: ...`).
+_FASTMCP_29 = replace(_FASTMCP_28, since="2.9", span="2.9", error_middleware=MiddlewareEffect.PREFIXES_WRAPPED_TEXT)
 _FASTMCP_210 = replace(  # ToolResult from 2.10, without an error flag
     _FASTMCP_29,
     since="2.10",
     span="2.10–2.12",
     error_results=_results(call_tool_result=ResultOutcome.SERIALIZED, snake=ResultOutcome.SERIALIZED, tool_result=ResultOutcome.TYPE_ERROR),
+    # Not in the doc: 2.10-2.12 require mcp >= 1.10 and register mcp's `call_tool()` with its
+    # default validate_input=True, so mcp's jsonschema check answers first (run on 2.12.5 with
+    # mcp 1.16.0); 2.13 registers it with `strict_input_validation` (False).
+    validation_failure=Failure(_R, "Input validation error: {jsonschema}"),
 )
-_FASTMCP_213 = replace(_FASTMCP_210, since="2.13", span="2.13–2.14", validation_failure=Failure(_R, "{pydantic}"))
-_FASTMCP_30 = replace(_FASTMCP_213, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x", mask_argument_overrides_env=True)
+_FASTMCP_213 = replace(_FASTMCP_210, since="2.13", span="2.13", validation_failure=Failure(_R, "{pydantic}"))
+_FASTMCP_214 = replace(  # FASTMCP_SERVER_ no longer read; the middleware sees the exception itself
+    _FASTMCP_213, since="2.14", span="2.14", mask_env_aliases=(), error_middleware=MiddlewareEffect.PREFIXES_TEXT
+)
+_FASTMCP_30 = replace(_FASTMCP_214, since="3.0", span="3.0–3.3", label="fastmcp 3.x", series="fastmcp 3.x", mask_argument_overrides_env=True)
 _FASTMCP_34 = replace(
     _FASTMCP_30,
     since="3.4",
@@ -693,7 +734,7 @@ FRAMEWORK_TABLE: dict[Family, tuple[Channel, ...]] = {
     Family.MCP_FASTMCP: (_MCP1_FASTMCP, _MCP1_FASTMCP_110, _MCP1_FASTMCP_119),
     Family.MCP_SERVER: (_MCP2_SERVER, _MCP2_SERVER_21),
     Family.MCP_LOWLEVEL: (_MCP1_LOWLEVEL, _MCP1_LOWLEVEL_119, _MCP2_LOWLEVEL),
-    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_28, _FASTMCP_29, _FASTMCP_210, _FASTMCP_213, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
+    Family.FASTMCP: (_FASTMCP_23, _FASTMCP_24, _FASTMCP_25, _FASTMCP_28, _FASTMCP_29, _FASTMCP_210, _FASTMCP_213, _FASTMCP_214, _FASTMCP_30, _FASTMCP_34, _FASTMCP_40),
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_lint.model.call_args import argument, first_positional, keyword_string, name_argument, string_value
+from mcp_lint.model.call_args import argument, first_positional, keyword_string, keyword_values, name_argument, string_value
 from mcp_lint.model.frameworks import (
     LOWLEVEL_NON_TOOL_KWARGS,
     LOWLEVEL_V1_DECORATORS,
@@ -215,17 +215,23 @@ class Registrations(FunctionReferences, ServerInference):
             if receiver.family in {None, Family.MCP_LOWLEVEL}:
                 self.model.lowlevel_major_hint = 2
 
+    def _mask_argument(self, call: cst.Call) -> None:
+        """`mask_error_details=True` masks; any other value, or a `**options` that may carry the
+        argument (`FastMCP(name, **settings)`), leaves it to the code rather than the environment
+        on the releases where the argument beats the variable (project_links.Project.masks)."""
+        for value in keyword_values(call, "mask_error_details"):
+            if isinstance(value, cst.Name) and value.value == "True":
+                self.model.masks_errors = True
+            else:
+                self.model.mask_argument = True
+
     def _constructor_arguments(self, call: cst.Call, family: Family) -> None:
         """`FastMCP(tools=[...])`, `Server(name, on_call_tool=handler, on_read_resource=...)`."""
+        self._mask_argument(call)
         for arg in call.args:
             if arg.keyword is None:
                 continue
             keyword = arg.keyword.value
-            if keyword == "mask_error_details":
-                if isinstance(arg.value, cst.Name) and arg.value.value == "True":
-                    self.model.masks_errors = True
-                else:
-                    self.model.mask_argument = True
             if keyword == "lifespan":
                 self.model.lifespans.extend(self._function_refs(arg.value))
             if keyword == "middleware" and family is Family.FASTMCP:

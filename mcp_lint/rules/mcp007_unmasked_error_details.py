@@ -18,6 +18,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.model.call_args import keyword_values
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
@@ -42,7 +43,7 @@ class ServerSite:
     statement: str
     rows: tuple[int, int]
     # The `mask_error_details=` argument as written ("True", "False", an expression), "" when
-    # absent, "**" when a `**options` argument may pass it.
+    # absent, "**" when a `**options` argument may pass it (a `**{...}` literal is read: call_args.keyword_values).
     masking: str
     # Where `mask_error_details=True` goes, and the text to insert there.
     insert_at: Location
@@ -54,8 +55,9 @@ class ServerSite:
 # model reads), `exception_text_reaches_model` on the newest release the pins allow
 # (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
 _HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
-# The project files that set `mask_env` (.env, compose files, Dockerfile...) are read by
-# server_env.py, through the link step (Project.masks_by_config).
+# The project files that set `mask_env` or an older spelling the release still reads
+# (`mask_env_names`: .env, compose files, Dockerfile...) are read by server_env.py, through the
+# link step (Project.masks_by_config).
 
 
 # -- I/O: calls whose failure is an exception from the outside world ---------------------------
@@ -172,11 +174,8 @@ def _statements_holding(module: cst.Module, wanted: set[int]) -> dict[int, tuple
 def _site(call: cst.Call, family: Family, cls: str, function: str, ctx: FileContext) -> ServerSite:
     where = ctx.range(call)
     masking = ""
-    for argument in call.args:
-        if argument.star == "**":
-            masking = masking or "**"
-        elif argument.keyword is not None and argument.keyword.value == "mask_error_details":
-            masking = ctx.code(argument.value).strip()
+    for value in keyword_values(call, "mask_error_details"):
+        masking = ctx.code(value).strip() if value is not None else masking or "**"
     if call.args:
         end = ctx.range(call.args[-1].value).end
         insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
@@ -305,7 +304,7 @@ async def forecast(city: str) -> str:
             # The environment decides without the argument, and despite `False` where the release
             # ORs the two (fastmcp 2.8-2.14).
             decides = site.masking == "" or (site.masking == "False" and row is not None and not row.mask_argument_overrides_env)
-            if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env):
+            if row is not None and row.mask_env and decides and project.masks_by_config(summary.path, row.mask_env_names):
                 continue
             rendered = self.render_server(site, framework, sorted(tools.items()))
             if rendered is None:

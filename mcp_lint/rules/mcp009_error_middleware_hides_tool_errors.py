@@ -21,8 +21,10 @@ from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Re
 # {e}"; KeyError/FileNotFoundError/NotFoundError -32001 "Not found: {e}"). What the client then
 # receives is the framework row's `error_middleware` (frameworks.py): fastmcp 2.x/3.x run on
 # mcp 1.x, whose low-level call_tool turns the McpError back into a tool result, R("Internal
-# error: {msg}"); on fastmcp 4.x (mcp 2.x) the MCPError reaches the wire, E(-32603, ...). Rows of
-# releases before the class existed (fastmcp < 2.9) have no `error_middleware`.
+# error: {msg}"); on fastmcp 4.x (mcp 2.x) the MCPError reaches the wire, E(-32603, ...). On
+# fastmcp 2.9-2.13 the tool manager has wrapped any other exception into ToolError before the
+# middleware sees it (PREFIXES_WRAPPED_TEXT, run by tests/semantics). Rows of releases before the
+# class existed (fastmcp < 2.9) have no `error_middleware`.
 _TRANSFORM_POSITION = 3  # ErrorHandlingMiddleware(logger, include_traceback, error_callback, transform_errors)
 
 
@@ -38,6 +40,21 @@ def _effects(framework: FrameworkContext) -> set[MiddlewareEffect]:
     if not framework.versions:
         return set(MiddlewareEffect)
     return {e for e in (effect(v) for v in framework.versions) if e is not None}
+
+
+def _prefixes(effects: set[MiddlewareEffect]) -> str:
+    """Which prefix the model reads for which failure, on the releases of `effects` that keep a
+    tool result: fastmcp 2.14+ label the exception's class; 2.9-2.13 see every exception but
+    ToolError already wrapped by the tool manager, so all of them read 'Internal error: ...'."""
+    labelled = "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'"
+    wrapped = "any other exception as 'Internal error: Error calling tool ...: ...'"
+    if MiddlewareEffect.PREFIXES_WRAPPED_TEXT not in effects:
+        shown = labelled
+    elif MiddlewareEffect.PREFIXES_TEXT not in effects:
+        shown = wrapped
+    else:
+        shown = f"{labelled} (fastmcp 2.9–2.13: {wrapped})"
+    return f"ToolError('...') as 'Internal error: ...', {shown}"
 
 
 def _transform_argument(call: cst.Call) -> tuple[cst.Arg | None, bool]:
@@ -158,13 +175,10 @@ def get_order(order_id: int) -> str:
             "every tool failure becomes a JSON-RPC error the model never sees: ToolError('...') arrives as error "
             "-32603 'Internal error: ...', a ValueError as -32602 'Invalid params: ...'"
         )
-        prefixed = (
-            "the model reads every tool failure behind a protocol-style prefix: ToolError('...') as 'Internal error: ...', "
-            "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'"
-        )
+        prefixed = f"the model reads every tool failure behind a protocol-style prefix: {_prefixes(effects)}"
         if effects == {MiddlewareEffect.PROTOCOL_ERROR}:
             what = f"on fastmcp 4.x{source} {protocol}"
-        elif effects == {MiddlewareEffect.PREFIXES_TEXT}:
+        elif MiddlewareEffect.PROTOCOL_ERROR not in effects:
             what = f"on fastmcp 2.x/3.x{source} {prefixed}"
         else:
             assumed = f"both allowed by {framework.pinned_by}" if framework.pinned_by else "version not pinned, both assumed"

@@ -103,10 +103,21 @@ def test_explicit_false_is_reported_without_a_fix() -> None:
     assert finding.fix is None
 
 
-@pytest.mark.parametrize("argument", ["mask_error_details=True", "mask_error_details=settings.mask", "**server_options"])
+@pytest.mark.parametrize(
+    "argument",
+    ["mask_error_details=True", "mask_error_details=settings.mask", "**server_options", '**{"mask_error_details": True}', "**{**defaults}"],
+)
 def test_masked_or_configured_servers_are_silent(argument: str) -> None:
     source = WEATHER.replace('FastMCP("weather")', f'FastMCP("weather", {argument})').replace("  # expect: MCP007", "")
     assert _check(source, "fastmcp>=2.5") == []
+
+
+def test_unpacked_options_that_cannot_carry_the_switch_are_reported() -> None:
+    # A `**{...}` literal without the key passes other settings only: the server still forwards.
+    source = WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", **{"instructions": "Forecasts by city"})')
+    finding = _only(source, "fastmcp>=3")
+    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert '**{"instructions": "Forecasts by city"}, mask_error_details=True)' in _fixed(source, "fastmcp>=3")
 
 
 def test_mcp1_server_has_no_switch() -> None:
@@ -489,3 +500,18 @@ def test_ignored_or_not_selected_it_is_gone(weather_project: Path, options: tupl
 def test_configuration_selects_it_like_any_rule(weather_project: Path, table: str, expected: list) -> None:
     (weather_project / "pyproject.toml").write_text(PLAIN_PYPROJECT + "\n[tool.mcp-lint]\n" + table + "\n", encoding="utf-8")
     assert _cli_codes(weather_project) == (1 if expected else 0, expected)
+
+
+@pytest.mark.parametrize(
+    ("dependency", "text", "codes"),
+    [
+        ("fastmcp>=2.10,<2.14", "FASTMCP_SERVER_MASK_ERROR_DETAILS=true\n", []),  # 2.8-2.13 still read the old prefix
+        ("fastmcp>=2.10,<2.14", "FASTMCP_MASK_ERROR_DETAILS=0\nFASTMCP_SERVER_MASK_ERROR_DETAILS=true\n", ["MCP007"]),  # FASTMCP_ first
+        ("fastmcp>=2.14,<3", "FASTMCP_SERVER_MASK_ERROR_DETAILS=true\n", ["MCP007"]),  # 2.14 dropped it
+        ("fastmcp>=3", "FASTMCP_SERVER_MASK_ERROR_DETAILS=true\n", ["MCP007"]),
+    ],
+)
+def test_the_old_spelling_of_the_switch_masks_only_where_the_release_reads_it(tmp_path: Path, dependency: str, text: str, codes: list[str]) -> None:
+    files = {"pyproject.toml": PYPROJECT.replace("fastmcp>=2.10,<3", dependency), ".env": text, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API}
+    write_tree(tmp_path, files)
+    assert [(f.code, f.location.row) for f in lint_tree(tmp_path)] == [(code, 5) for code in codes]

@@ -171,3 +171,86 @@ def forecast(city: str) -> str:
 """
     assert [(f.code, f.location.row) for f in lint_source(source, target="fastmcp>=3")] == [("MCP002", 12)]
     assert lint_source(source, target="fastmcp>=3", env_files={".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}) == []
+
+
+# -- the spellings of the switch each release line reads (fastmcp/settings.py of the wheels) -------
+NEW, OLD = "FASTMCP_MASK_ERROR_DETAILS", "FASTMCP_SERVER_MASK_ERROR_DETAILS"
+
+
+@pytest.mark.parametrize(
+    ("dependency", "text", "shown"),
+    [
+        # 2.5-2.7: `ServerSettings` with env_prefix FASTMCP_SERVER_ only.
+        ("fastmcp>=2.5,<2.8", f"{OLD}=true\n", f"{OLD}=true"),
+        ("fastmcp>=2.5,<2.8", f"{NEW}=true\n", None),
+        # 2.8-2.13: the prefixes FASTMCP_ and the deprecated FASTMCP_SERVER_.
+        ("fastmcp>=2.8,<2.14", f"{NEW}=true\n", f"{NEW}=true"),
+        ("fastmcp>=2.8,<2.14", f"{OLD}=true\n", f"{OLD}=true"),
+        ("fastmcp==2.13.3", f"{OLD}=1\n", f"{OLD}=1"),
+        # 2.14 and later: FASTMCP_ only.
+        ("fastmcp>=2.14,<3", f"{OLD}=true\n", None),
+        ("fastmcp>=2.14,<3", f"{NEW}=true\n", f"{NEW}=true"),
+        ("fastmcp>=3,<4", f"{OLD}=true\n", None),
+        ("fastmcp>=4", f"{OLD}=true\n", None),
+        ("fastmcp>=4", f"{NEW}=on\n", f"{NEW}=on"),
+    ],
+)
+def test_each_release_line_reads_its_own_spellings(tmp_path: Path, dependency: str, text: str, shown: str | None) -> None:
+    findings = lint_project(tmp_path, {".env": text}, dependency=dependency)
+    if shown is None:
+        assert findings == []
+        return
+    [finding] = findings
+    assert finding.location.row == 10
+    assert f"with masking turned on by {shown} in .env" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (f"{NEW}=false\n{OLD}=true\n", None),  # FASTMCP_ is looked up first: its False decides
+        (f"{OLD}=true\n{NEW}=off\n", None),  # whatever the order of the lines
+        (f"{OLD}=false\n{NEW}=true\n", f"{NEW}=true"),
+        (f"{OLD}=yes\n{NEW}=1\n", f"{NEW}=1"),  # both on: the one that decides is named
+        (f"# {NEW}=false\n{OLD}=true\n", f"{OLD}=true"),  # a commented-out line sets nothing
+    ],
+)
+def test_when_a_file_sets_both_spellings_the_first_looked_up_decides(tmp_path: Path, text: str, shown: str | None) -> None:
+    findings = lint_project(tmp_path, {".env": text}, dependency="fastmcp>=2.8,<2.14")
+    assert [f"{shown} in .env" in f.message for f in findings] == ([] if shown is None else [True])
+
+
+def test_the_reader_follows_the_lookup_order_it_is_given(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": pyproject("fastmcp"), "deploy/compose.yaml": f"services:\n  app:\n    environment:\n      {OLD}: 'true'\n"})
+    deploy = str(tmp_path / "deploy")
+    assert read_env_setting(deploy, (NEW,)).setting is None
+    found = read_env_setting(deploy, (NEW, OLD)).setting
+    assert found is not None and found.describe() == f"{OLD}=true in {Path('deploy', 'compose.yaml')}"
+
+
+# -- `FastMCP(name, **options)`: a mapping that may carry mask_error_details ------------------------
+@pytest.mark.parametrize(
+    ("dependency", "argument", "found"),
+    [
+        # 3.x/4.x take the argument over the variable: `**options` may carry it, so the code decides.
+        ("fastmcp>=3", ", **SERVER_OPTIONS", False),
+        ("fastmcp>=3", ", **settings.fastmcp_kwargs()", False),
+        ("fastmcp>=3", ', **{"mask_error_details": DEBUG is False}', False),
+        ("fastmcp>=3", ', **{**BASE_OPTIONS, "instructions": "Refunds"}', False),
+        # ... but a literal that does not name it leaves the variable in charge.
+        ("fastmcp>=3", ', **{"instructions": "Refunds in EUR"}', True),
+        # 2.8-2.14 OR the argument with the variable: nothing passed can turn the .env's True off.
+        ("fastmcp>=2.8,<3", ", **SERVER_OPTIONS", True),
+        # 2.5-2.7 replace the setting with an explicit argument, as 3.x does.
+        ("fastmcp>=2.5,<2.8", ", **SERVER_OPTIONS", False),
+    ],
+)
+def test_unpacked_constructor_options_are_an_argument_that_may_be_set(tmp_path: Path, dependency: str, argument: str, found: bool) -> None:
+    env = NEW if not dependency.endswith("<2.8") else OLD
+    findings = lint_project(tmp_path, {".env": f"{env}=true\n"}, dependency=dependency, argument=argument)
+    assert [(f.location.row, f"masking turned on by {env}=true in .env" in f.message) for f in findings] == ([(10, True)] if found else [])
+
+
+def test_unpacked_options_that_set_masking_on_are_masking_in_the_code(tmp_path: Path) -> None:
+    [finding] = lint_project(tmp_path, {}, argument=', **{"instructions": "Refunds in EUR", "mask_error_details": True}')
+    assert finding.location.row == 10 and "with mask_error_details=True the framework masks" in finding.message

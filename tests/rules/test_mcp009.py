@@ -265,3 +265,20 @@ def test_releases_before_the_class_existed_are_not_reported() -> None:
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp>=2.3,<2.9")
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp==2.8.1")
     assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors is on by default)")
+
+
+# -- what the model reads behind the prefix: fastmcp 2.9-2.13 wrap every exception first -----------
+def test_on_fastmcp_2_9_to_2_13_every_exception_reads_internal_error() -> None:
+    # The tool manager turns the ValueError into ToolError("Error calling tool 'x': ...") before the
+    # middleware sees it (run on 2.9.2, 2.12.5, 2.13.3 by tests/semantics).
+    finding = only(ADDED, target="fastmcp>=2.9,<2.14")
+    assert "ToolError('...') as 'Internal error: ...', any other exception as 'Internal error: Error calling tool ...: ...'" in finding.message
+    assert "Invalid params" not in finding.message
+
+
+def test_from_fastmcp_2_14_the_prefix_names_the_exception_class() -> None:
+    finding = only(ADDED, target="fastmcp>=2.14,<4")
+    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'" in finding.message
+    assert "Error calling tool" not in finding.message
+    both = only(ADDED, target="fastmcp>=2.9,<3")
+    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...' (fastmcp 2.9–2.13: any other exception as" in both.message

@@ -35,7 +35,7 @@ def test_releases_resolve_from_pins_and_targets() -> None:
         release("mcp==1.2.3")
     assert split_requirement("fastmcp>=3.4,<4") == ("fastmcp", ">=3.4,<4")
     admitted = [r.pin for r in RELEASES if r.admitted_by("mcp>=1.19,<2")]
-    assert admitted == ["mcp==1.30.0"]
+    assert admitted == ["mcp==1.25.0", "mcp==1.30.0"]
     assert not Release("fastmcp", "4.2.3").admitted_by("mcp>=1")
     # An exact pin outside the suite runs on the suite's release of its minor series.
     assert [r.pin for r in _releases({"target": "fastmcp==4.2.0"}, "here")] == ["fastmcp==4.2.3"]
@@ -43,6 +43,17 @@ def test_releases_resolve_from_pins_and_targets() -> None:
     assert [r.pin for r in _releases({"target": "fastmcp==2.4.0"}, "here")] == ["fastmcp==2.4.0"]
     with pytest.raises(ValueError, match="no release of the suite"):
         _releases({"target": "fastmcp==2.10.0"}, "here")
+
+
+def test_every_row_of_the_framework_table_runs_on_a_release() -> None:
+    # A row no release of the suite falls in is a row nobody proved: add a release to venvs.py.
+    from mcp_lint.model.frameworks import FRAMEWORK_TABLE, channel
+
+    from .test_framework_rows import families
+
+    proven = {channel(family, rel.version) for rel in RELEASES for family in families(rel)}
+    unproven = [f"{row.family.value} {row.span}" for rows in FRAMEWORK_TABLE.values() for row in rows if row not in proven]
+    assert unproven == []
 
 
 def test_message_claims_become_wire_checks() -> None:

@@ -6,7 +6,8 @@ arguments that fail validation, the v1 constructor McpError(ErrorData(...)); ret
 result of each shape (CallToolResult with isError / is_error, fastmcp's ToolResult(is_error=True),
 a CallToolResult under a structured return annotation). Families whose row has a masking switch
 run again with it on (the row's constructor argument, then its environment variable, then the
-variable against `mask_error_details=False`: row.mask_argument_overrides_env), and with
+variable against `mask_error_details=False`: row.mask_argument_overrides_env), with each other
+spelling of the variable (read after the first, or not read at all, row.mask_env_names), and with
 ErrorHandlingMiddleware where the row says what it does. Every expectation is read from the row
 (`channel(family, release)`), so a new framework release that behaves otherwise fails here instead
 of silently making a rule wrong; to check a new release, add it to venvs.RELEASES.
@@ -21,6 +22,7 @@ from typing import Any, Callable
 import pytest
 
 from mcp_lint.model.frameworks import (
+    FRAMEWORK_TABLE,
     Channel,
     Construction,
     Delivery,
@@ -205,25 +207,39 @@ server.add_middleware(ErrorHandlingMiddleware())
 '''
 
 
+# Every spelling of the masking variable some fastmcp row reads: a release must ignore the ones
+# its row does not name (2.5-2.7 read only FASTMCP_SERVER_..., 2.14 and later only FASTMCP_...).
+_MASK_SPELLINGS = tuple(dict.fromkeys(name for row in FRAMEWORK_TABLE[Family.FASTMCP] for name in row.mask_env_names))
+
+
 @dataclass(frozen=True)
 class Setup:
     """One probe server of a family under a release: plain, with the row's masking switch on (by
     constructor argument or environment variable, or the variable on against an explicit
-    `mask_error_details=False`), or with ErrorHandlingMiddleware."""
+    `mask_error_details=False`), with each other spelling of the variable (`spelling`: one the
+    row reads after `mask_env`, one it does not read, or the row's first spelling set false with
+    a later one true), or with ErrorHandlingMiddleware."""
 
     family: Family
-    variant: str = "default"  # "default" | "mask-argument" | "mask-env" | "mask-env-argument-false" | "middleware"
+    # "default" | "mask-argument" | "mask-env" | "mask-env-argument-false" | "middleware"
+    # | "mask-env-alias" | "mask-env-unread" | "mask-env-precedence"
+    variant: str = "default"
+    spelling: str = ""  # the variable of the last three variants
 
     @property
     def key(self) -> str:
-        return f"{self.family.value}-{self.variant}"
+        return f"{self.family.value}-{self.variant}" + (f"-{self.spelling}" if self.spelling else "")
 
     def masked(self, row: Channel) -> bool:
         if self.variant == "mask-env-argument-false":
             return not row.mask_argument_overrides_env
-        return self.variant in {"mask-argument", "mask-env"}
+        return self.variant in {"mask-argument", "mask-env", "mask-env-alias"}
 
     def env(self, row: Channel) -> dict[str, str]:
+        if self.variant == "mask-env-precedence" and row.mask_env:
+            return {row.mask_env: "false", self.spelling: "true"}
+        if self.spelling:
+            return {self.spelling: "true"}
         return {row.mask_env: "true"} if self.variant.startswith("mask-env") and row.mask_env else {}
 
     def source(self, rel: Release, row: Channel) -> str:
@@ -257,6 +273,10 @@ def setups(rel: Release) -> list[tuple[Setup, Channel]]:
         if row.mask_env:
             found.append((Setup(family, "mask-env"), row))
             found.append((Setup(family, "mask-env-argument-false"), row))
+            found.extend((Setup(family, "mask-env-alias", alias), row) for alias in row.mask_env_aliases)
+            found.extend((Setup(family, "mask-env-precedence", alias), row) for alias in row.mask_env_aliases)
+            unread = [name for name in _MASK_SPELLINGS if name not in row.mask_env_names] if family is Family.FASTMCP else []
+            found.extend((Setup(family, "mask-env-unread", name), row) for name in unread)
         if row.error_middleware is not None:
             found.append((Setup(family, "middleware"), row))
     return found
@@ -264,7 +284,13 @@ def setups(rel: Release) -> list[tuple[Setup, Channel]]:
 
 # -- What a row says, as checks on a report ----------------------------------------------------
 
-_SLOTS = {"{msg}": re.escape(MESSAGE), "{message}": re.escape(MESSAGE), "{e}": re.escape(MESSAGE), "{pydantic}": ".*validation error.*"}
+_SLOTS = {
+    "{msg}": re.escape(MESSAGE),
+    "{message}": re.escape(MESSAGE),
+    "{e}": re.escape(MESSAGE),
+    "{pydantic}": ".*validation error.*",
+    "{jsonschema}": ".+",
+}
 
 
 def _failure_holds(failure: Failure, tool: str, report: dict[str, Any], handshake: bool) -> bool:
@@ -321,8 +347,10 @@ def facts(setup: Setup, row: Channel) -> list[Fact]:
             found.append(Fact("tool_error", {}, f"ErrorHandlingMiddleware: {effect.value}", lambda r, h: is_protocol_error(r) and r["error"]["code"] == -32603))
             found.append(Fact("other_exception", {}, f"ErrorHandlingMiddleware: {effect.value}", lambda r, h: is_protocol_error(r) and r["error"]["code"] == -32602))
         else:
+            # A ValueError: its own prefix, or (already wrapped into ToolError) ToolError's.
+            prefix = "Internal error: Error calling tool 'other_exception': " if effect is MiddlewareEffect.PREFIXES_WRAPPED_TEXT else "Invalid params: "
             found.append(Fact("tool_error", {}, f"ErrorHandlingMiddleware: {effect.value}", lambda r, h: is_result(r, True) and text_of(r).startswith("Internal error: ")))
-            found.append(Fact("other_exception", {}, f"ErrorHandlingMiddleware: {effect.value}", lambda r, h: is_result(r, True) and text_of(r).startswith("Invalid params: ")))
+            found.append(Fact("other_exception", {}, f"ErrorHandlingMiddleware: {effect.value}", lambda r, h, p=prefix: is_result(r, True) and text_of(r).startswith(p)))
         return found
 
     failure("tool_error", "ToolError", row.tool_error)

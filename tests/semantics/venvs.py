@@ -51,24 +51,38 @@ def split_requirement(text: str) -> tuple[str, str]:
     return text.lower(), ""
 
 
+# At least one release per row of the framework table (mcp_lint/model/frameworks.py), so that every
+# row is proven on a real release (tests/semantics/test_conventions.py checks it):
 # mcp: 1.6 and 1.9 (early 1.x, the doc's verified releases), 1.18 (last release that serialises a
-# returned CallToolResult), 1.30 (last 1.x), 2.0 (forwards exception text), 2.3 (masks it).
+# returned CallToolResult), 1.25 (UrlElicitationRequiredError's release, inside the 1.19-1.30
+# rows), 1.30 (last 1.x), 2.0 (forwards exception text), 2.3 (masks it).
 # fastmcp: 2.3 (prefixes like mcp 1.x, no mask setting, no middleware), 2.4 (masks every
-# exception), the last 2.x and 3.x, and 4.x. fastmcp 2.x/3.x run on mcp 1.x; pinning mcp keeps the
-# venv reproducible (2.3/2.4 on the mcp 1.9.4 of their time: mcp >= 1.10 would answer invalid
-# arguments with its own jsonschema text before fastmcp's validation runs).
+# exception), the last release of each later row: 2.7 (FASTMCP_SERVER_ settings, the argument
+# wins), 2.8 (both prefixes, argument ORed), 2.9 (ErrorHandlingMiddleware), 2.12 (ToolResult
+# without an error flag), 2.13 (raw pydantic text), 2.14 (FASTMCP_ only), 3.3, 3.4 and 4.x.
+# fastmcp 2.x/3.x run on mcp 1.x; pinning mcp keeps the venv reproducible: 2.3-2.9 on the mcp
+# 1.9.4 of their time (mcp >= 1.10 would answer invalid arguments with its own jsonschema text
+# before fastmcp's validation runs; 2.9 requires mcp < 1.10), the later ones on an mcp their
+# own pins admit (2.12: < 1.17; 2.13.3: < 1.23; 3.x: >= 1.24).
 RELEASES: tuple[Release, ...] = (
     # pydantic as of their release: their func_metadata imports a pydantic internal gone in 2.12
     # (fastmcp 2.3/2.4 carry a copy of it).
     Release("mcp", "1.6.0", ("pydantic==2.11.7",)),
     Release("mcp", "1.9.4", ("pydantic==2.11.7",)),
     Release("mcp", "1.18.0", ("pydantic==2.11.7",)),
+    Release("mcp", "1.25.0"),
     Release("mcp", "1.30.0"),
     Release("mcp", "2.0.1"),
     Release("mcp", "2.3.0"),
     Release("fastmcp", "2.3.0", ("mcp==1.9.4", "pydantic==2.11.7")),
     Release("fastmcp", "2.4.0", ("mcp==1.9.4", "pydantic==2.11.7")),
+    Release("fastmcp", "2.7.1", ("mcp==1.9.4", "pydantic==2.11.7")),
+    Release("fastmcp", "2.8.1", ("mcp==1.9.4", "pydantic==2.11.7")),
+    Release("fastmcp", "2.9.2", ("mcp==1.9.4", "pydantic==2.11.7")),
+    Release("fastmcp", "2.12.5", ("mcp==1.16.0", "pydantic==2.11.7")),
+    Release("fastmcp", "2.13.3", ("mcp==1.22.0", "pydantic==2.11.7")),
     Release("fastmcp", "2.14.7", ("mcp==1.30.0",)),
+    Release("fastmcp", "3.3.1", ("mcp==1.25.0",)),
     Release("fastmcp", "3.4.11", ("mcp==1.30.0",)),
     # fastmcp 4 (fastmcp-slim) no longer pulls in httpx, which examples of upstream calls import.
     Release("fastmcp", "4.2.3", ("httpx==0.28.1",)),
