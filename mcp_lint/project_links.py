@@ -31,7 +31,7 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_setting_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
@@ -105,6 +105,12 @@ class Project:
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        # Class -> the project classes that name it as a base (overrides()), built on the first question.
+        self._subclasses: dict[str, list[str]] | None = None
+        # Decorator -> the functions it decorates (decorated()), built on the first question.
+        self._decorated: dict[str, list[str]] | None = None
+        # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
+        self._registering: set[str] = set()
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -241,6 +247,8 @@ class Project:
             pending = list(self._nested.get(found[1].qualname, ()))
             while pending:
                 qual = pending.pop()
+                if qual in self._registering:
+                    continue  # it registers the tool (`@tool(...)`), it does not run around its calls
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
         return out
@@ -288,18 +296,89 @@ class Project:
                 if edge.returned and target is not None:
                     name = edge.branch or target[1].name  # `if name == "div": return handle_div(...)`
                     extra.append(
-                        (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major), summary)
+                        (ToolRegistration(target[1].qualname, name, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded), summary)
                     )
+                    # `return handler.run_tool(args)` on a handler typed with a base class: each
+                    # subclass's override is one tool's code (a registry of ToolHandler objects).
+                    for method in self.overrides(target[1].qualname):
+                        owner = method.rsplit(".", 2)[-2]
+                        per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
+                        extra.append((per_tool, summary))
         return out + extra
 
+    def overrides(self, method: str) -> list[str]:
+        """The methods of the project's subclasses (at any depth) that override `method` of a
+        class, as read in the modules analysed."""
+        owner, _, name = method.rpartition(".")
+        if self._subclasses is None:
+            self._subclasses = {}
+            missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
+            try:
+                for summary in self.summaries:
+                    for cls, bases in summary.classes.items():
+                        for base in bases:
+                            self._subclasses.setdefault(self.resolve(base), []).append(cls)
+            finally:
+                self.missing = missing
+        out: list[str] = []
+        pending, seen = list(self._subclasses.get(owner, ())), {owner}
+        while pending:
+            cls = pending.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            if f"{cls}.{name}" in self.functions:
+                out.append(f"{cls}.{name}")
+            pending.extend(self._subclasses.get(cls, ()))
+        return sorted(out)
+
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
-        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`)."""
+        """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
+        or of every function a project decorator registers (DECORATED_REF)."""
+        if reg.function.startswith(DECORATED_REF):
+            return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in self.decorated(reg.function)]
+        parent = reg.function.rpartition(".")[0]
+        if reg.kind == "tool" and parent in self.functions:
+            # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
+            # decorator registers its wrapper in the name of each function it decorates, whose
+            # body the wrapper runs (wrapper_bodies() follows the wrapper from there).
+            decorated = self._decorated_with(parent)
+            if decorated:
+                return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in decorated]
         if not reg.function.startswith(TABLE_REF):
             return [(reg, summary)]
         return [
             (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
             for function in self.function_table(reg.function[len(TABLE_REF) :])
         ]
+
+    def decorated(self, ref: str) -> list[str]:
+        """The functions the decorator of a DECORATED_REF registers: those decorated with it
+        (`@register_tool`), or with the function that defines it (`@tool(readonly=True)`, whose
+        inner `def decorator(func)` registers)."""
+        decorator, _, param = ref[len(DECORATED_REF) :].rpartition("#")
+        found = self.function(decorator)
+        if found is None or param not in found[1].params:
+            return []
+        self._registering.add(found[1].qualname)
+        return self._decorated_with(found[1].qualname)
+
+    def _decorated_with(self, decorator: str) -> list[str]:
+        """The functions decorated with `decorator` (`@decorator`), or with the function that
+        defines it (`@factory(...)` returning its inner `decorator`)."""
+        if self._decorated is None:
+            self._decorated = {}
+            missing, self.missing = self.missing, None  # every function's decorators: no reason to analyse more files
+            try:
+                for qual, (_, fn) in self.functions.items():
+                    for name in fn.wrappers:
+                        wrapper = self.function(name)
+                        if wrapper is not None:
+                            self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
+            finally:
+                self.missing = missing
+        factory = decorator.rpartition(".")[0]
+        return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
     def function_table(self, qualname: str) -> list[str]:
         """The functions of a module-level dict or list of another module, through re-exports."""
@@ -488,7 +567,7 @@ class Project:
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
             masked = self.masks(reg, summary)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, frozenset(), frozenset()))
+            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)

@@ -286,6 +286,45 @@ def test_register_function_called_without_a_server_registers_nothing(tmp_path: P
     assert findings(tmp_path, files) == []
 
 
+@pytest.mark.parametrize(
+    ("imports", "annotation"),
+    [("from typing import Any\n", "Any"), ("import typing\n", "typing.Any"), ("", "object")],
+    ids=["Any", "typing.Any", "object"],
+)
+def test_register_function_whose_server_parameter_is_annotated_any(tmp_path: Path, imports: str, annotation: str) -> None:
+    # `def register_tools(mcp_server: Any, container)`: the annotation says nothing, so the
+    # callers decide, as for an unannotated parameter; a local import in main() passes the server.
+    registry = imports + REGISTER.replace("(server, store)", f"(server: {annotation}, store: {annotation})")
+    caller = "from .app import mcp\n\ndef main():\n    from .registry import register_tools\n\n    register_tools(mcp, None)\n    mcp.run()\n"
+    files = {"app.py": APP_V1, "registry.py": registry, "main.py": caller}
+    assert findings(tmp_path, files) == [("registry.py", "t")]
+
+
+def test_register_function_with_an_any_parameter_filled_by_a_non_server_registers_nothing(tmp_path: Path) -> None:
+    registry = "from typing import Any\n" + REGISTER.replace("(server, store)", "(server: Any, store: Any)")
+    caller = "from .registry import register_tools\nfrom pydantic_ai import Agent\n\nagent = Agent('m')\nregister_tools(agent, None)\n"
+    files = {"app.py": APP_V1, "registry.py": registry, "main.py": caller}
+    assert findings(tmp_path, files) == []
+
+
+def test_project_tool_decorator_imported_from_the_server_module(tmp_path: Path) -> None:
+    # app.py defines `@tool(...)`, which registers on its server what it decorates; the tools
+    # live in another module that imports the decorator (and nothing of the framework).
+    decorator = "def tool(title=None):\n    def decorator(func):\n        return mcp.tool(title=title)(func)\n    return decorator\n"
+    tools = f"from .app import tool\n\n@tool(title='Lookup')\ndef lookup(x):\n{FAIL}\ndef helper(x):\n{FAIL}"
+    files = {"app.py": APP_V1 + decorator, "tools.py": tools}
+    assert findings(tmp_path, files) == [("tools.py", "lookup")]
+
+
+def test_same_named_decorator_of_another_module_registers_nothing(tmp_path: Path) -> None:
+    # Only the decorator that registers makes tools: `tool` of utils.py merely times the call.
+    timing = "def tool(title=None):\n    def decorator(func):\n        return func\n    return decorator\n"
+    registering = "def tool(title=None):\n    def decorator(func):\n        return mcp.tool(title=title)(func)\n    return decorator\n"
+    tools = f"from .utils import tool\n\n@tool(title='Lookup')\ndef lookup(x):\n{FAIL}"
+    files = {"app.py": APP_V1 + registering, "utils.py": timing, "tools.py": tools}
+    assert findings(tmp_path, files) == []
+
+
 # -- tool tables of another module -----------------------------------------------------------------
 
 TABLES = f"""\

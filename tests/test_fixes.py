@@ -2293,8 +2293,7 @@ def open_link(token: str) -> dict:
         return _fail(f"Unknown link reference '{token}'")
     return {"url": LINKS[token]}
 """
-    builder = next(f for f in findings_of(source, "MCP005") if f.location.row == 8)
-    assert builder.fix is None
+    assert [f.location.row for f in findings_of(source, "MCP005")] == [19, 26]  # not the builders' own returns
     out = fixed(source)
     assert "    return f\"Error: Unknown link reference '{token}'. Run the search again to get a fresh token.\"\n" in out
     assert "        raise ToolError(_unknown_ref_error(token))\n" in out

@@ -342,6 +342,94 @@ def test_lowlevel_per_tool_functions_called_in_return_statements() -> None:
     assert flagged(source, "MCP001") == ["handle_x", "handle_y"]
 
 
+# A registry of handler objects: the dispatcher returns `handler.run_tool(arguments)` on a handler
+# typed with the base class, and each subclass's override is one tool's code.
+HANDLER_REGISTRY = """\
+class ToolHandler:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def run_tool(self, arguments: dict) -> list:
+        raise NotImplementedError()
+
+
+class GetNote(ToolHandler):
+    def run_tool(self, arguments: dict) -> list:
+        if "note_id" not in arguments:
+            return [types.TextContent(type="text", text="Error: note_id is required")]
+        return []
+
+
+class ArchivedNote(GetNote):
+    def run_tool(self, arguments: dict) -> list:
+        if arguments.get("archived"):
+            return [types.TextContent(type="text", text="Error: the note is not archived")]
+        return []
+
+
+class ListNotes(ToolHandler):
+    pass
+
+
+class Exporter:
+    def run_tool(self, arguments: dict) -> list:
+        return [types.TextContent(type="text", text="Error: export is not configured")]
+
+
+HANDLERS: dict[str, ToolHandler] = {h.name: h for h in (GetNote("get_note"), ArchivedNote("archived"), ListNotes("list_notes"))}
+
+
+def get_tool_handler(name: str) -> ToolHandler | None:
+    return HANDLERS.get(name)
+
+
+@server.call_tool()
+async def call(name, arguments):
+    handler = get_tool_handler(name)
+    if handler is None:
+        raise ValueError(f"Unknown tool: {name}")
+    return handler.run_tool(arguments)
+"""
+
+
+def test_lowlevel_dispatch_to_the_overrides_of_a_handler_base_class() -> None:
+    found = [f for f in lint_source(LOWLEVEL_V1 + HANDLER_REGISTRY, "server.py") if f.code == "MCP005"]
+    assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
+        (17, "Tool 'GetNote'"),
+        (24, "Tool 'ArchivedNote'"),
+    ]
+
+
+def test_dispatcher_try_around_a_per_tool_call_catches_its_helpers_raises() -> None:
+    # The helper's text is caught by the dispatcher's `except` and re-raised there: one defect,
+    # reported where the text finally leaves (the dispatcher), not also in the helper.
+    source = LOWLEVEL_V1 + textwrap.dedent(
+        """\
+        import httpx
+
+        def fetch(url):
+            try:
+                return httpx.get(url).text
+            except httpx.HTTPError as e:
+                raise RuntimeError(f"Request failed: {e}")
+
+        async def handle_get(arguments):
+            return [types.TextContent(type="text", text=fetch(arguments["url"]))]
+
+        @server.call_tool()
+        async def call(name, arguments):
+            try:
+                if name == "get":
+                    return await handle_get(arguments)
+                raise ValueError(f"Unknown tool: {name}")
+            except Exception as e:
+                raise RuntimeError(f"Tool {name} failed: {e}")
+        """
+    )
+    found = [(f.location.row, f.context) for f in lint_source(source, "server.py") if f.code == "MCP002"]
+    assert found == [(24, "call")]
+
+
 def test_lowlevel_v1_raw_request_handler() -> None:
     source = LOWLEVEL_V1 + "async def handle(request):\n    arguments = request.params.arguments\n" + RAISE_V1
     source += "server.request_handlers[types.CallToolRequest] = handle\n"
@@ -561,6 +649,92 @@ def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_c
     resource = FASTMCP + WRAPPER + "@mcp.resource('res://{item_id}')\n@handle_errors\nasync def read(item_id):\n    return item_id\n"
     assert flagged(above) == []
     assert flagged(resource) == []
+
+
+# -- project decorators that register what they decorate ----------------------------------------
+
+# `@tool(...)` / `@register` defined by the project: the decorator calls the server's own
+# registration on the function it is given (often only when a setting enables that tool).
+REGISTERING_DECORATORS = {
+    "factory-with-filter": """\
+ENABLED = None
+
+def tool(annotations=None):
+    def decorator(func):
+        if ENABLED is None or func.__name__ in ENABLED:
+            if annotations:
+                return mcp.tool(annotations=annotations)(func)
+            return mcp.tool()(func)
+        return func
+    return decorator
+""",
+    "bare-decorator": "def register(func):\n    mcp.tool()(func)\n    return func\n",
+    "add-tool": "def register(fn):\n    mcp.add_tool(fn)\n    return fn\n",
+}
+USES = {"factory-with-filter": "@tool(annotations={'readOnlyHint': True})", "bare-decorator": "@register", "add-tool": "@register"}
+
+
+@pytest.mark.parametrize("form", REGISTERING_DECORATORS)
+def test_project_decorator_that_registers_what_it_decorates(form: str) -> None:
+    source = FASTMCP + REGISTERING_DECORATORS[form] + marked(USES[form], name="lookup") + marked("", name="helper")
+    found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
+    assert [f.context for f in found] == ["lookup"]
+    assert found[0].message.startswith("Tool 'lookup' reports a failure as a normal result")
+
+
+@pytest.mark.parametrize(
+    "decorator",
+    [
+        "def register(func):\n    agent.tool()(func)\n    return func\n",  # a non-MCP object's registration
+        "def register(func):\n    mcp.resource('res://x')(func)\n    return func\n",  # a resource
+        "def register(func):\n    print(func.__name__)\n    return func\n",  # registers nothing
+        "def register(name, func=None):\n    mcp.tool()(func)\n    return func\n",  # not the decorated function
+    ],
+    ids=["non-server", "resource", "no-registration", "second-parameter"],
+)
+def test_project_decorator_that_registers_nothing_as_a_tool(decorator: str) -> None:
+    source = FASTMCP + "from pydantic_ai import Agent\nagent = Agent('m')\n" + decorator + marked("@register", name="lookup")
+    assert flagged(source) == []
+
+
+# A decorator that registers its own wrapper in the decorated function's name: the decorated
+# body is the tool's code, and the wrapper runs around it.
+WRAPPING_REGISTRAR = """\
+import functools
+
+
+def tool(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except KeyError:
+            return "Error: no such record"
+
+    mcp.tool()(wrapper)
+    return wrapper
+
+
+@tool
+async def lookup(item_id):
+    if not item_id:
+        return "Error: item_id is required"
+    return item_id
+"""
+
+
+def test_project_decorator_that_registers_its_wrapper_makes_the_decorated_function_a_tool() -> None:
+    found = [f for f in lint_source(FASTMCP + WRAPPING_REGISTRAR, "server.py") if f.code == "MCP005"]
+    assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
+        (12, "Helper 'wrapper' (reached from tool 'lookup')"),
+        (21, "Tool 'lookup'"),
+    ]
+
+
+def test_a_function_registered_inside_a_register_function_stays_the_tool() -> None:
+    # Nothing is decorated with `register`: the nested function is the tool, as written.
+    source = FASTMCP + "def register(server):\n" + marked("@mcp.tool()", name="lookup", indent="    ") + "register(mcp)\n"
+    assert flagged(source) == ["lookup"]
 
 
 def test_module_level_alias_of_a_method_of_a_module_level_object() -> None:

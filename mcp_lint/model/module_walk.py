@@ -26,6 +26,9 @@ from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.registration import Registrations
 from mcp_lint.model.scopes import Frame
 
+# Annotations that say nothing about what a parameter is.
+_ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
+
 
 class _ModuleWalker(Registrations):
     """Definitions, assignments and returns: each feeds the scopes, server inference, function
@@ -91,12 +94,26 @@ class _ModuleWalker(Registrations):
             name = param.name.value
             if name in {"self", "cls"} and class_qual:
                 continue
-            # A parameter shadows module names; only its annotation tells what it is.
-            annotation = param.annotation.annotation if param.annotation is not None else None
-            frame.bindings[name] = self._receiver_of_annotation(annotation) if annotation is not None else Receiver(Is.UNKNOWN, param=(qual, name))
+            frame.bindings[name] = self._parameter_receiver(param, qual)
         self.frames.append(frame)
         self._replay(events)
         return False  # the body was walked once, by collect_facts, for both
+
+    def _parameter_receiver(self, param: cst.Param, qual: str) -> Receiver:
+        """What a parameter is. It shadows module names; its annotation tells what it is, and
+        when the annotation says nothing (none, `Any`, `object`), the callers decide."""
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        if annotation is None or self._says_nothing(annotation):  # `def register_tools(mcp_server: Any, ...)`
+            return Receiver(Is.UNKNOWN, param=(qual, param.name.value))
+        return self._receiver_of_annotation(annotation)
+
+    def _says_nothing(self, annotation: cst.BaseExpression) -> bool:
+        """`Any` or `object`: an annotation any server satisfies (a `str` one is no server)."""
+        name = dotted(annotation)
+        if name is None:
+            return False
+        resolved = self.aliases.resolve_dotted(name)
+        return resolved in _ANY_TYPES or (resolved is None and name == "object")
 
     def _replay(self, events: list[tuple[cst.CSTNode, int]]) -> None:
         """What walking a function's children would do, from the events its facts walk recorded:

@@ -31,7 +31,7 @@ from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.servers import ServerInference
-from mcp_lint.model.summary import PARAM_REF, ToolRegistration
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, ToolRegistration
 
 
 class Registrations(FunctionReferences, ServerInference):
@@ -114,7 +114,7 @@ class Registrations(FunctionReferences, ServerInference):
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
             target = argument(node, 0, "fn")
-            for function in self._function_refs(target) if target is not None else []:
+            for function in self._registered_refs(target) if target is not None else []:
                 self._add(function, keyword_string(node, "name") or last_name(function), TOOL_FACTORIES[resolved])
             return
         if resolved in NON_TOOL_FACTORIES:
@@ -133,7 +133,7 @@ class Registrations(FunctionReferences, ServerInference):
             first = first_positional(node)
             if first is not None:
                 receiver = self._receiver(func.func.value)
-                self._register_by_attr(func.func.attr.value, receiver, self._function_refs(first), name_argument(func))
+                self._register_by_attr(func.func.attr.value, receiver, self._registered_refs(first), name_argument(func))
         elif isinstance(func, cst.Attribute):
             self._method_registration(node, func.attr.value, self._receiver(func.value))
 
@@ -197,7 +197,18 @@ class Registrations(FunctionReferences, ServerInference):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "from_function":
                 # A Tool class we cannot place (a project alias): what it is added to decides.
                 target = argument(expr, 0, "fn")
-                return self._function_refs(target) if target is not None else []
+                return self._registered_refs(target) if target is not None else []
+        return self._registered_refs(expr)
+
+    def _registered_refs(self, expr: cst.BaseExpression) -> list[str]:
+        """The functions a registration call names; the first parameter of the function it is in
+        stands for what that function decorates (`def decorator(func): return mcp.tool()(func)`)."""
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function" and expr.value not in frame.globals:
+            facts = self.model.functions.get(frame.qual)
+            params = [p for p in facts.params if p not in {"self", "cls"}] if facts is not None else []
+            if params[:1] == [expr.value] and expr.value not in frame.function_aliases:
+                return [f"{DECORATED_REF}{frame.qual}#{expr.value}"]
         return self._function_refs(expr)
 
     def _request_handler(self, node: cst.Call, receiver: Receiver) -> None:

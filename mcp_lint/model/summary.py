@@ -11,6 +11,10 @@ from mcp_lint.model.frameworks import Family
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
 TABLE_REF = "<table>"
+# A registered "function" that stands for every function a project decorator registers:
+# DECORATED_REF + "pkg.app.tool.decorator#func" (`def decorator(func): return mcp.tool()(func)`,
+# returned by `def tool(...)`); the functions decorated `@tool(...)` or `@decorator` are the tools.
+DECORATED_REF = "<decorated>"
 # A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
 # (`def register_all(server): register_notes(server)`): that function's callers decide.
 PARAM_REF = "<param>"
@@ -24,6 +28,9 @@ class ToolRegistration:
     server: str | None = None  # qualified name of the server variable, for cross-module lookup
     kind: str = "tool"  # "tool", "dispatch" (low-level call_tool handler) or "per-tool"
     lowlevel_major: int | None = None  # 1 or 2 for low-level servers, when the API style tells
+    # "per-tool": the `try` statements of the dispatcher around the call (CallEdge.guarded): what
+    # they catch of the function's exceptions is the dispatcher's to report, not a leak of its own.
+    guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
 
 
 @dataclass(frozen=True)

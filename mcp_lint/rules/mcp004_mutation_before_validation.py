@@ -203,6 +203,8 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
     if method in _PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
             return None  # str.replace(old, new); Path.replace(target) takes one argument
+        if method in {"replace", "rename"} and any(a.keyword is not None and a.keyword.value != "target" for a in call.args):
+            return None  # `when.replace(tzinfo=utc)`, `frame.rename(columns=...)`: a new value, no file moved
         return MutationKind(f"changes files ({method})", changed)
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in _CLOSE_METHODS and shared:

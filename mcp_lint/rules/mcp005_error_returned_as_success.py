@@ -319,6 +319,10 @@ def check_health() -> dict:
             after_branch = after_branch or bool(ret.conditions)
             if value is None:
                 continue
+            if not conditional and is_error_builder_name(fn.name):
+                # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
+                # design; the failure is reported where a caller returns what it built.
+                continue
             resolved = fn.value_of(value)
             found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
             if found is None and ret.handler is not None:
@@ -401,6 +405,7 @@ def check_health() -> dict:
         shape = {
             "string": f"the string '{what}'",
             "dict": f"a dict with {what}",
+            "list-dict": f"a list of one dict with {what}",
             "content": f"a TextContent '{what}'",
             "result": f"a CallToolResult without isError ('{what}')",
             "content-dict": f"a TextContent holding a dict with {what}",

@@ -340,6 +340,11 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         content = _text_content(element, ctx)
         if content is not None:
             return _content_failure(content, ctx, conditional, lookup)
+        if conditional and _dict_items(_unwrap(element, ctx)) is not None:
+            # `return [{"error": f"Sheet {name} not found"}]` in a failure branch: a list tool's
+            # one row is the failure (a row among others is a partial result, not this shape).
+            nested = _classify_return(element, ctx, conditional, lookup)
+            return ("list-dict", nested[1], nested[2]) if nested is not None and nested[0] == "dict" else None
         return None
     content = _text_content(value, ctx)
     if content is not None:

@@ -15,6 +15,9 @@ _FOREIGN_FAILURE = re.compile(
     r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b)",
     re.IGNORECASE,
 )
+# "timed out", except a member put in time-out ("user timed out for {} minutes", "... until {}"):
+# a moderation action done, not a call that ran out of time.
+_TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
 # A returned string that starts like this reports a failure.
 _FAILURE_START = re.compile(
     r"""^\W*(?:\[?(?:error|err|exception)\]?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
@@ -30,14 +33,17 @@ _FAILURE_START = re.compile(
         # "<Lib> error: ...": "Database error: ...", "HTTP error 404", "Document processing error:"
         |(?!(?:standard|squared|absolute|relative|mean|rounding|margin|typical|measurement)\b)(?:[\w.'-]+\s+){1,3}(?<!standard\s)(?<!squared\s)(?<!absolute\s)(?<!relative\s)(?<!rounding\s)(?:error|exception)\s*(?:[:!\-–—(]|\d)
         # "<Op> failed: ...": "Upload failed: ...", "Fetching page 2 failed."
-        |(?:[\w.'{}-]+\s+){1,4}(?:failed|timed\s+out)\b)""",
+        |(?:[\w.'{}-]+\s+){1,4}(?:failed\b|"""
+    + _TIMED_OUT
+    + r"))",
     re.IGNORECASE | re.VERBOSE,
 )
 # ...or says this anywhere in a short message.
 _FAILURE_ANYWHERE = re.compile(
     r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
-    r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|timed\s+out"
-    r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
+    r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
+    + _TIMED_OUT
+    + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
     r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid))",
     re.IGNORECASE,
 )
@@ -122,9 +128,14 @@ _CHANGED_CALL = re.compile(r"\s+(?:with|using|after\s+(?:\w+ing|you)|by\s+\w+ing
 _TRANSIENT = re.compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
-    r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream)\b",
+    r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
+    # A named state the service is not in yet: "the browser is not available", "not ready".
+    r"|not\s+(?:yet\s+)?(?:available|ready|loaded|running|started|connected)|still\s+(?:loading|starting|running))\b",
     re.IGNORECASE,
 )
+# A retry after a corrective step on a named thing ("check the path and try again"): the model
+# knows what to change. "Check your input" names nothing (input is a filler word).
+_CORRECTIVE = re.compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
 
 
 def vague_reason(text: str) -> str | None:
@@ -141,9 +152,17 @@ def vague_reason(text: str) -> str | None:
         # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
         # condition (nothing was sent), which the model can act on.
         return "generic"
-    if not _TRANSIENT.search(text) and any(not _CHANGED_CALL.match(text, m.end()) for m in _RETRY.finditer(text)):
+    if (
+        not _TRANSIENT.search(text)
+        and any(not _CHANGED_CALL.match(text, m.end()) for m in _RETRY.finditer(text))
+        and not _names_a_correction(text)
+    ):
         return "retry"
     return None
+
+
+def _names_a_correction(text: str) -> bool:
+    return any(m.group("what").lower() not in _FILLER for m in _CORRECTIVE.finditer(text))
 
 
 # A complaint about what the caller sent: a failure of the call even in a status-report tool.

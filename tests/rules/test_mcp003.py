@@ -93,6 +93,11 @@ VAGUE = [
         id="retry-later-fstring",
     ),
     pytest.param(
+        FASTMCP,
+        'raise ToolError("The refund was not issued. Please check your input and try again.")  # expect: MCP003',
+        id="retry-after-checking-nothing-named",
+    ),
+    pytest.param(
         MCP1,
         'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
         id="valueerror-forwarded-mcp1",
@@ -279,6 +284,16 @@ SPECIFIC = [
         id="failed-with-cause",
     ),
     pytest.param(MCP2, "raise ToolError(REFUND_RULES)", id="non-literal-message"),
+    pytest.param(
+        MCP1,
+        'raise ToolError("The billing engine is not available. Make sure the ledger service is running and try again.")',
+        id="retry-after-a-named-state",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError(f"Invoice {invoice_id} has no refundable lines. Please check the invoice id and try again.")',
+        id="retry-after-a-named-correction",
+    ),
 ]
 
 

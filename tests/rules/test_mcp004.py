@@ -1168,6 +1168,20 @@ def test_fix_for_a_check_reading_a_name_set_in_between_is_display_only() -> None
     assert finding.fix is not None and finding.fix.applicability.value == "display-only"
 
 
+@pytest.mark.parametrize("move", ["(ROOT / name).replace(ROOT / new_name)", "(ROOT / name).rename(target=ROOT / new_name)"])
+def test_a_path_moved_before_a_check_is_still_a_file_change(move: str) -> None:
+    source = f"""\
+    @mcp.tool()
+    def move_note(name: str, new_name: str) -> str:
+        {move}  # expect: MCP004
+        if not new_name.endswith(".md"):
+            raise ToolError("new_name must end with .md")
+        return "moved"
+    """
+    finding = _only_mcp004(_src(SILENT_HEADER, source))
+    assert "changes files (" in finding.message
+
+
 def test_no_fix_for_an_else_branch() -> None:
     source = """\
     @mcp.tool()
@@ -1193,6 +1207,19 @@ SILENT_SHAPES = [
             return result
         """,
         id="str-replace-is-not-a-file-write",
+    ),
+    pytest.param(
+        SILENT_HEADER + "from datetime import datetime, timezone\n",
+        """\
+        @mcp.tool()
+        async def list_messages(chat: str, since: datetime) -> str:
+            start = since.replace(tzinfo=timezone.utc)
+            table = TABLE.rename(columns={"ts": "time"})
+            if not chat.startswith("@"):
+                raise ToolError(f"chat must be an @handle, got {chat}")
+            return table.since(start)
+        """,
+        id="datetime-replace-and-frame-rename-are-new-values",
     ),
     pytest.param(
         unmasked(SILENT_HEADER),

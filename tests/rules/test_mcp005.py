@@ -720,9 +720,9 @@ def test_could_not_find_a_named_record_is_a_failure() -> None:
     )
 
 
-def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp_path) -> None:
-    # One helper builds every error response of the server; it is reported, naming the tools, and
-    # so is every return of its result: each is a failure the wire calls a success.
+def test_error_text_wrapped_by_a_formatting_helper_is_reported_where_returned(tmp_path) -> None:
+    # One helper builds every error response of the server; every return of its result is a
+    # failure the wire calls a success (the builder's own return is each of those, not another).
     source = """\
     from mcp.server.fastmcp import FastMCP
     from mcp.types import TextContent
@@ -735,7 +735,7 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp
 
 
     def format_error_response(error: str) -> list[TextContent]:
-        return format_text_response(f"Error: {error}")  # expect: MCP005
+        return format_text_response(f"Error: {error}")
 
 
     @mcp.tool()
@@ -752,8 +752,7 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_in_the_helper(tmp
         return format_text_response("dropped")
     """
     findings = _check(source)
-    helper = next(f for f in findings if f.location.row == 12)
-    assert helper.message.startswith("Helper 'format_error_response' (reached from tools 'drop_table', 'list_tables')")
+    assert [f.location.row for f in findings] == [18, 25]
     call = next(f for f in findings if f.location.row == 18)
     assert call.message.startswith(
         "Tool 'list_tables' reports a failure as a normal result, the error text format_error_response(...) builds"
@@ -773,7 +772,7 @@ def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
 
 
         def format_error(error):
-            return f"Error: {error}"  # expect: MCP002, MCP005
+            return f"Error: {error}"  # expect: MCP002
 
 
         @mcp.tool()

@@ -267,7 +267,7 @@ FORMATTER_SERVER = '''\
 
 
     def as_error(message: str) -> list[TextContent]:
-        return as_text(f"Error: {message}")  # expect: MCP005
+        return as_text(f"Error: {message}")
 
 
     @mcp.tool()
@@ -306,7 +306,6 @@ def test_a_helper_value_returned_through_a_project_formatter_is_returned_as_it_i
     assert [(name, row, code) for name, row, code, _ in found] == [
         ("queries.py", 8, "MCP005"),
         ("queries.py", 12, "MCP005"),
-        ("server.py", 14, "MCP005"),
         ("server.py", 20, "MCP005"),
     ]
     assert found[0][3].startswith("Helper 'top' (reached from tool 'slow_queries') reports a failure as a normal result")

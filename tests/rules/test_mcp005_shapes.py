@@ -52,6 +52,8 @@ WORDINGS = [
     "La note {note_id} est introuvable",
     "Erreur : la note {note_id} n'existe pas",
     "Erro: nota {note_id} não encontrada",
+    "Export of {note_id} timed out after 30 seconds",
+    "Sync of {note_id} timed out.",
 ]
 
 
@@ -92,6 +94,26 @@ def test_success_reports_mentioning_errors_are_silent(text: str) -> None:
                 if count:
                     return f"{text}"
                 return "nothing to report"
+            """
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Message deleted and user timed out for {minutes} minutes.", "Member {user_id} timed out for 1 hour", "User {user_id} timed out until {until}"],
+)
+def test_a_member_put_in_time_out_is_a_moderation_done_not_a_timeout(text: str) -> None:
+    # Chat moderation tools "time out" a member for a while: the action succeeded.
+    check(
+        _src(
+            f"""\
+            @mcp.tool()
+            async def moderate_member(user_id: str, minutes: int, until: str) -> str:
+                if minutes > 0:
+                    await NOTES.timeout(user_id, minutes)
+                    return f"{text}"
+                return "Member warned."
             """
         )
     )
@@ -192,6 +214,11 @@ def test_no_record_found_is_a_failure_for_a_lookup_of_one_id_only() -> None:
             id="not-found-status",
         ),
         pytest.param(
+            'return [{"error": f"note {note_id} is locked"}]',
+            'a list of one dict with an "error" key',
+            id="list-of-one-error-dict",
+        ),
+        pytest.param(
             'return "<error>note is locked</error>"',
             "the string '<error>note is locked</error>'",
             id="xml-error",
@@ -211,6 +238,30 @@ def test_failure_return_shapes(statement: str, shape: str) -> None:
         )
     )
     assert f"reports a failure as a normal result, {shape}" in finding.message
+
+
+def test_a_list_of_rows_one_of_which_failed_is_a_partial_result() -> None:
+    # A batch tool's rows each say how they went; a one-row list is a failure only in a
+    # failure branch, and a row appended among others is the batch's answer.
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def read_notes(note_ids: list[str]) -> list[dict]:
+                rows = []
+                for note_id in note_ids:
+                    if note_id not in NOTES:
+                        rows.append({"note_id": note_id, "error": "not found"})
+                        continue
+                    rows.append({"note_id": note_id, "text": NOTES[note_id]})
+                return rows
+
+            @mcp.tool()
+            def first_note() -> list[dict]:
+                return [{"note_id": "a", "error": None}]
+            """
+        )
+    )
 
 
 def test_error_result_helpers_are_reported_where_their_result_is_returned() -> None:
@@ -237,6 +288,42 @@ def test_error_result_helpers_are_reported_where_their_result_is_returned() -> N
     )
     assert "the error text _fail(...) builds" in findings[0].message
     assert any(e.content == 'raise ToolError(f"note {note_id} does not exist")' for e in findings[0].fix.edits)
+
+
+def test_an_error_builder_is_reported_where_its_result_is_returned_not_in_itself() -> None:
+    # Builders return an error on every call by design; each caller that returns what one built
+    # is the failure returned as a success, once.
+    check(
+        _src(
+            """\
+            def error_payload(exc: Exception, **context) -> dict:
+                return {"error": type(exc).__name__, "hint": "see list_notes", **context}
+
+
+            def tool_error(exc: Exception, **context) -> str:
+                return json.dumps(error_payload(exc, **context), indent=2)
+
+
+            def format_error_response(message: str) -> list:
+                return [TextContent(type="text", text=f"Error: {message}")]
+
+
+            @mcp.tool()
+            def read_note(note_id: str) -> str:
+                try:
+                    return NOTES[note_id]
+                except KeyError as e:
+                    return tool_error(e, note_id=note_id)  # expect: MCP005
+
+
+            @mcp.tool()
+            def rename_note(note_id: str, title: str) -> list:
+                if not title:
+                    return format_error_response("title is empty")  # expect: MCP005
+                return [TextContent(type="text", text="renamed")]
+            """
+        )
+    )
 
 
 def test_helpers_that_set_is_error_or_raise_are_the_right_channel() -> None:
