@@ -29,7 +29,7 @@ from mcp_lint.module_names import module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
-from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name
+from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import exception_raises, project_call
 
 
@@ -150,6 +150,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.error_results = builds_error_results(facts, ctx)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
+        fsum.status_flags = status_flags(facts, ctx)
+        fsum.returns_argument = facts.returns_argument
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
         fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
@@ -240,6 +242,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             excludes=call.excludes,
             selects=call.selects,
             slot=call.slot,
+            wrapped_by=call.wrapped_by,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),

@@ -36,6 +36,7 @@ from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_setting_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
+from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
 MAX_DEPTH = 8
@@ -620,6 +621,8 @@ class Project:
                 # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
                 passed_on = _passes(edge)
+                if passed_on == _PART and edge.wrapped_by is not None and self._formats_as_is(edge.wrapped_by):
+                    passed_on = _WHOLE  # `return format_text_response(result)`: the value as it is
                 # Items selected of the caller's value are items of the helper's when it returns
                 # its value whole; a part taken here selects anew.
                 selected = selects if passed_on == _WHOLE else edge.selects
@@ -696,6 +699,8 @@ class Project:
             context_text = context_raise if entry.is_tool else replace(context_raise, tools=tuple(sorted(entry.carry_tools)))
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
+                if linked is not None and linked.get("via_status"):
+                    linked = self._status_unread(linked)
                 if linked is not None and linked.get("want_ancestors"):
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
@@ -774,6 +779,36 @@ class Project:
             if clause is None or "*" not in clause[0] or clause[1]:
                 return False  # not caught there, caught by name, or re-raised
         return True
+
+    def _formats_as_is(self, qualname: str) -> bool:
+        """Does the project function return its first argument as it is, in a normal result
+        (`format_text_response(text)` -> `[TextContent(type="text", text=str(text))]`)? Not one
+        that builds error results or failures itself: what it returns is judged where it is."""
+        found = self.function(qualname)
+        if found is None:
+            return False
+        fn = found[1]
+        return fn.returns_argument and not fn.error_results and not fn.failure_builder and not is_error_builder_name(fn.name)
+
+    def _status_unread(self, latent: Latent) -> Latent | None:
+        """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
+        failure returned as a success when `update` returns status tuples whose unread flag is
+        False beside a failure text (FunctionSummary.status_flags); the latent with an example of
+        that text, else None."""
+        found = self.function(latent.get("via_status"))
+        if found is None:
+            return None  # a library function: what its tuple holds is not known
+        unread, taken, plain = (set(latent.get(key).split(",")) for key in ("status_unread", "status_taken", "status_plain"))
+        for flag_entry in found[1].status_flags:
+            pair, _, text = flag_entry.partition("|")
+            flag, _, index = pair.partition(">")
+            if flag not in unread:
+                continue  # tested somewhere before the return
+            if flag not in taken and index in taken:
+                return _with(latent, what=text)  # the message without its flag
+            if flag in plain:
+                return _with(latent, what=text, flag_returned="1")  # the flag itself, False
+        return None
 
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
@@ -971,6 +1006,7 @@ class _CarriedText:
                             self.example.setdefault(ancestor, f"{summary.path}:{row}")
         self.forwarding: dict[str, str] = {}
         self._forwarding(reached)
+        self.passing_on = self._passing_on(reached)
 
     def ancestors(self, qual: str) -> tuple[str, ...]:
         return self.project.class_ancestors(qual)
@@ -1000,6 +1036,8 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
+        if latent.code == "MCP003" and latent.get("raises"):
+            return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
         if latent.variant == "handed-to-helper":
@@ -1017,6 +1055,34 @@ class _CarriedText:
         if passed_on is None:
             return None  # caught on every path by code that does not pass its text on (checked there)
         return _with(latent, raises="", caught_at="", passed_on=passed_on)
+
+    def _vague_passed_on(self, latent: Latent, entry: ToolPaths) -> Latent:
+        """A message raised in a helper and caught on every way to the tools: when one of the
+        catching clauses sends the exception's text on to the model (`except ApiError as e:
+        return str(e)`), the message reaches the model there, masked or not. The latent then
+        reads as delivered (no longer a raise that callers catch), naming that clause."""
+        sites = self._catching_sites(latent, entry)
+        if not sites:
+            return latent  # escapes to the framework, or caught by nothing known
+        passed_on = next((self.passing_on[s] for s in sites if s in self.passing_on), None)
+        if passed_on is None:
+            return latent  # caught and not sent on: _applies drops it
+        variant = latent.variant[: -len("-other")] if latent.variant.endswith("-other") else latent.variant
+        return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
+
+    def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
+        """Handler.site -> where the clause sends the caught exception's text on to the model,
+        from MCP003's markers in the functions the tools reach (and whose value they return,
+        for a return)."""
+        out: dict[str, str] = {}
+        for qual, entry in reached.items():
+            summary, fn = self.project.functions[qual]
+            for marker in fn.latent:
+                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                    how = "returns it" if marker.route == "return" else "puts it into ToolError"
+                    who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
+                    out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")
+        return out
 
     def _normalized(self, latent: Latent) -> Latent:
         """A ToolError subclass raised reads as ToolError; a clause catching an imported class

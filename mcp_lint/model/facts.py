@@ -74,6 +74,10 @@ class CallFact:
     # helper's branch on the same condition of the same argument is never taken from here.
     excludes: frozenset[str] = frozenset()
     exits: tuple[cst.BaseExpression, ...] = ()  # those conditions as written
+    # `return format_text_response(result)` after `result = helper()`: the project function whose
+    # first argument carries this call's value whole, in a returned call (its callee name). The
+    # linker follows the value through it when that function returns its argument as it is.
+    wrapped_by: str | None = None
 
 
 @dataclass
@@ -131,6 +135,13 @@ class FunctionFacts:
     self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # A local assigned on several branches, read by a return (or a raised message) right after
+    # one of them (`error_msg = "..."; return error_msg` in each `if`): by id of the Name read,
+    # the value of the assignment that reaches it (function_body._BodyWalker._reaching).
+    reaching_values: dict[int, cst.BaseExpression] = field(default_factory=dict)
+    # The same where that assignment is followed by `+=` lines (`summary = "Failed to convert
+    # ..."; summary += "; ".join(errors)`): the value the returned text starts with.
+    reaching_prefixes: dict[int, cst.BaseExpression] = field(default_factory=dict)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
@@ -147,13 +158,19 @@ class FunctionFacts:
     dynamic_calls: list[DynamicCall] = field(default_factory=list)
     # The context managers of every `with` in the body, as written (`with reported_to_model():`).
     managers: list[cst.BaseExpression] = field(default_factory=list)
+    # Some return carries its first argument whole (`def format_text_response(text): return
+    # [TextContent(type="text", text=str(text))]`): a result formatter.
+    returns_argument: bool = False
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
-        """`expr`, or the value of the local it names when that local is assigned once."""
-        if isinstance(expr, cst.Name) and expr.value in self.single_assignments:
-            return self.single_assignments[expr.value]
+        """`expr`, or the value of the local it names when that local is assigned once (or, when
+        it is assigned on several branches, the assignment of this branch that reaches `expr`)."""
+        if isinstance(expr, cst.Name):
+            if expr.value in self.single_assignments:
+                return self.single_assignments[expr.value]
+            return self.reaching_values.get(id(expr), expr)
         return expr
 
 

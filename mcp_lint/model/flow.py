@@ -9,7 +9,7 @@ and only the locals a returned or raised expression reaches are ever scanned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
@@ -95,13 +95,13 @@ def leaves(block: cst.BaseSuite) -> bool:
     return isinstance(_last_statement(block), (cst.Raise, cst.Return))
 
 
-def condition_shape(test: cst.BaseExpression, slots: dict[str, int], local: set[str] | frozenset[str]) -> str | None:
+def condition_shape(test: cst.BaseExpression, slots: Mapping[str, int | str], local: set[str] | frozenset[str]) -> str | None:
     """A condition written over slots instead of local names, comparable between functions:
     `not os.path.exists(doc_path)` with doc_path in slot 0 -> "not os.path.exists(<slot 0>)".
     None when it reads no slot, or a local that has no slot (it depends on more than the slotted
     values)."""
     parts: list[str] = []
-    if not _shape_into(test, slots, local, parts):
+    if not _shape_into(_emptiness_as_not(test), slots, local, parts):
         return None
     shape = "".join(parts)
     return shape if _SLOT in shape else None
@@ -110,7 +110,26 @@ def condition_shape(test: cst.BaseExpression, slots: dict[str, int], local: set[
 _SLOT = "\x00"  # marks a slot in a condition's shape; never part of a name or literal
 
 
-def _shape_into(node: cst.CSTNode, slots: dict[str, int], local: set[str] | frozenset[str], out: list[str]) -> bool:
+def _emptiness_as_not(test: cst.BaseExpression) -> cst.BaseExpression:
+    """`len(x) == 0`, `len(x) < 1`, `not len(x)` written as `not x`: a caller that left on one
+    spelling of "x is empty" left on the others (had x been None, `len` would have raised)."""
+    negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+    inner = test.expression if negated else test
+    if isinstance(inner, cst.Comparison) and len(inner.comparisons) == 1 and not negated:
+        target = inner.comparisons[0]
+        bound = target.comparator.value if isinstance(target.comparator, cst.Integer) else None
+        empty = (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (
+            isinstance(target.operator, cst.LessThan) and bound == "1"
+        )
+        inner = inner.left if empty else None
+    elif not negated:
+        return test
+    if isinstance(inner, cst.Call) and dotted(inner.func) == "len" and len(inner.args) == 1 and not inner.args[0].star:
+        return cst.UnaryOperation(cst.Not(), inner.args[0].value)
+    return test
+
+
+def _shape_into(node: cst.CSTNode, slots: Mapping[str, int | str], local: set[str] | frozenset[str], out: list[str]) -> bool:
     if isinstance(node, cst.Name):
         if node.value in slots:
             out.append(f"{_SLOT}{slots[node.value]}")
@@ -139,6 +158,12 @@ def helper_slots(params: tuple[str, ...]) -> dict[str, int]:
     """Slots of a function's parameters as its callers pass them (a method's self/cls is not passed)."""
     skip = 1 if params and params[0] in {"self", "cls"} else 0
     return {name: index for index, name in enumerate(params[skip:])}
+
+
+def keyword_slots(params: tuple[str, ...]) -> dict[str, str]:
+    """Slots of a function's parameters as callers pass them by keyword (`analyze(queries=q)`):
+    the slot is the parameter's name."""
+    return {name: "=" + name for name in params if name not in {"self", "cls"}}
 
 
 def failure_checked(node: cst.If) -> frozenset[str]:
@@ -190,6 +215,28 @@ class _NameReader(FastVisitor):
 def names_read(expr: cst.CSTNode) -> frozenset[str]:
     reader = _NameReader()
     reader.walk(expr)
+    return frozenset(reader.names)
+
+
+class _TestedNameReader(_NameReader):
+    """Names read anywhere but in returned values and assignment targets (nested scopes too: a
+    closure reading a flag reads it)."""
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return True
+
+
+def names_read_outside_returns(function: cst.FunctionDef) -> frozenset[str]:
+    """The names a function reads outside its `return` values (in tests, calls, other statements):
+    a status flag it unpacks but never reads there is not checked."""
+    reader = _TestedNameReader()
+    reader.walk(function.body)
     return frozenset(reader.names)
 
 
@@ -386,6 +433,15 @@ class ValueFlow:
     ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
         """(id of each call whose result `expr` carries -> the mode it is carried in, the stores
         it carries) through any number of locals; locals in `checked` are not followed."""
+        calls, stores, _ = self.follow(expr, checked)
+        return calls, stores
+
+    def follow(
+        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
+    ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
+        """`origins`, and the names `expr` reads through any number of locals, each with the mode
+        it is read in (a parameter read WHOLE: `text = str(value); return [TextContent(text=text)]`
+        carries all of `value`)."""
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
@@ -408,4 +464,4 @@ class ValueFlow:
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried
                 queue.extend((k, _compose(store_mode, m)) for k, m in found.keys.items())
-        return calls, list(visited.values())
+        return calls, list(visited.values()), seen

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
@@ -151,8 +151,46 @@ class _BodyWalker(FastVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
+        value = node.value
+        if type(value) is cst.Name:  # exact type: once per return
+            self._reaching(value)
+        elif type(value) in _CONTAINERS:
+            # `return Result(items=[Item(title=error_msg)])`: the locals a result is built from.
+            for name in _argument_names(value):
+                self._reaching(name)
+
+    def _reaching(self, name: cst.Name) -> None:
+        """`error_msg = f"Invalid URL: {url}"; return error_msg` in one branch, another message in
+        the next: the local is assigned more than once, yet what this read returns is the last
+        assignment walked, when that one is a plain assignment in the same branch and handler
+        (nothing assigned it since, on any path: it is the last store of all)."""
+        stores = self.stores.get(name.value)
+        if not stores:
+            return
+        # `message = "Failed to convert ..."` then `message += ...` lines: the text starts with the
+        # assignment's (FunctionFacts.reaching_prefixes).
+        at = len(stores) - 1
+        while at > 0 and self._here(stores[at]) and _is_appended(stores[at].statement):
+            at -= 1
+        first = stores[at]  # (a local assigned once in the whole body: single_assignments answers first)
+        if type(first.statement) in _PLAIN_ASSIGNMENTS and first.position is None and first.slot is None and not first.element and self._here(first):
+            if at == len(stores) - 1:
+                self.facts.reaching_values[id(name)] = first.value
+            else:
+                self.facts.reaching_prefixes[id(name)] = first.value
+
+    def _here(self, store: Store) -> bool:
+        """Was `store` made in the branch and handler being walked (same enclosing `if` tests)?"""
+        return (
+            store.handler is self._handler()
+            and len(store.conditions) == len(self.conditions)
+            and all(a is b for a, b in zip(store.conditions, self.conditions))
+        )
 
     def visit_Raise(self, node: cst.Raise) -> None:
+        exc = node.exc
+        if type(exc) is cst.Call and exc.args and type(exc.args[0].value) is cst.Name:
+            self._reaching(exc.args[0].value)  # `raise ToolError(msg)` after `msg = "..."`
         self.facts.raises.append(
             RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
@@ -529,6 +567,32 @@ def collect_facts(
     facts.text_flows = text_flows(facts, flow)
     return facts
 
+
+_CONTAINERS = (cst.Call, cst.List, cst.Tuple, cst.Await)
+
+
+def _is_appended(statement: cst.CSTNode | None) -> bool:
+    return type(statement) is cst.AugAssign and type(statement.operator) is cst.AddAssign
+
+
+def _argument_names(value: cst.BaseExpression, depth: int = 0) -> Iterator[cst.Name]:
+    """The plain names passed as arguments of the calls (and elements of the lists) a returned
+    value is built of, a few levels down: `Response(results=[Result(title=msg)])` -> msg."""
+    if depth > 3:
+        return
+    if type(value) is cst.Await:
+        value = value.expression
+    parts = value.args if type(value) is cst.Call else value.elements if type(value) in (cst.List, cst.Tuple) else ()
+    for part in parts:
+        inner = part.value
+        if type(inner) is cst.Name:
+            yield inner
+        elif type(inner) in _CONTAINERS:
+            yield from _argument_names(inner, depth + 1)
+
+
+# Statements whose store is the local's whole new value (not `+=`, not a `for`/`with` target).
+_PLAIN_ASSIGNMENTS = (cst.Assign, cst.AnnAssign)
 
 # Events of a recorded walk (collect_facts' `record`).
 VISIT, LEAVE, SUBTREE = 0, 1, 2

@@ -20,8 +20,10 @@ Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value 
 
 
 def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable, local: set[str]) -> None:
-    """Set each call's `flows`, `feeds`, `selects`, `slot` and `excludes`."""
+    """Set each call's `flows`, `feeds`, `selects`, `slot`, `wrapped_by` and `excludes`, and
+    whether the function returns its first argument whole (`returns_argument`)."""
     returned, slots = _returned(facts, flow)
+    _wrapped(facts, flow)
     raised = _raised(facts, flow, aliases)
     reads: dict[int, frozenset[str]] = {}
     for call in facts.calls:
@@ -43,10 +45,14 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     it whole (by id(call))."""
     returned: Modes = {}
     slots: dict[int, str | None] = {}
+    first = next((p for p in facts.params if p not in {"self", "cls"}), None)
     for ret in facts.returns:
         if ret.node.value is not None:
-            for call, mode in flow.origins(ret.node.value, ret.checked)[0].items():
+            calls, _, read = flow.follow(ret.node.value, ret.checked)
+            for call, mode in calls.items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
+            if first is not None and first in read and read[first] is WHOLE:
+                facts.returns_argument = True  # `return [TextContent(type="text", text=str(text))]`
             for item, element in literal_items(ret.node.value):
                 # Only an element that is a call's value as it is, or a local holding one, is
                 # followed (what a caller may take whole); other elements are built here.
@@ -61,6 +67,29 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
                     if mode is WHOLE:
                         slots[call] = item if slots.get(call, item) == item else None
     return returned, slots
+
+
+def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
+    """`return format_text_response(result)`: the calls whose value the first argument of a
+    returned project call carries whole get that call's callee as `wrapped_by` (what the project
+    function does with its argument is known only to the linker)."""
+    by_node: dict[int, CallFact] | None = None
+    for ret in facts.returns:
+        value = unwrap_await(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Call) or not flow.is_project_call(value):
+            continue
+        first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+        if first is None:
+            continue
+        if by_node is None:
+            by_node = {id(call.node): call for call in facts.calls}
+        wrapper = by_node.get(id(value))
+        if wrapper is None or wrapper.callee is None:
+            continue
+        for key, mode in flow.origins(first, ret.checked)[0].items():
+            call = by_node.get(key)
+            if mode is WHOLE and call is not None and call is not wrapper:
+                call.wrapped_by = wrapper.callee
 
 
 def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes:
@@ -82,11 +111,14 @@ def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
 def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
     """The exit conditions before `call` that read only values it passes positionally.
     `reads` memoises the names each condition reads, shared by all calls of the function."""
-    slots = {
+    slots: dict[str, int | str] = {
         a.value.value: index
         for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
         if isinstance(a.value, cst.Name)
     }
+    for a in call.node.args:  # `analyze(queries=queries)`: the slot named by the keyword
+        if a.keyword is not None and isinstance(a.value, cst.Name):
+            slots.setdefault(a.value.value, "=" + a.keyword.value)
     if not slots:
         return frozenset()
     shapes = []

@@ -61,6 +61,9 @@ class CallEdge:
     # parameter index), so an exception a tool hands to `fail(exc)` reaches `describe(exc)` too.
     forwards: tuple[tuple[int, int], ...] = ()
     raised: bool = False  # a part of the call's value is in what the caller raises (facts.CallFact.raised)
+    # The project function whose first argument carries the call's value whole in what the caller
+    # returns (`return format_text_response(result)`; facts.CallFact.wrapped_by).
+    wrapped_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,14 @@ class FunctionSummary:
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
     # _fail(msg)` in another module is a failure returned as a success (MCP005).
     failure_builder: bool = False
+    # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`),
+    # as rules.results.status_flags encodes them: a caller that returns the text without reading
+    # the flag reports the failure as a success (MCP005 asks this after linking).
+    status_flags: tuple[str, ...] = ()
+    # Some return carries its first argument whole (a result formatter: `return
+    # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
+    # returned as it is, unless it builds error results or failures itself.
+    returns_argument: bool = False
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).

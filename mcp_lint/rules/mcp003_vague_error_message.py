@@ -91,6 +91,7 @@ def refund(invoice_id: str, amount: float) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        yield from self._passing_on(fn, ctx)
         for node, message, handler, route in self._messages(fn, ctx):
             judged = _judged_text(fn.value_of(message), handler)
             if judged is None:
@@ -123,6 +124,29 @@ def refund(invoice_id: str, amount: float) -> str:
                 fix_edits=(edit,),
             )
 
+    def _passing_on(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
+        """Markers (never reported) for the `except ... as e` clauses that send the caught
+        exception's text on to the model, returned (`return str(e)`) or in a ToolError: a vague
+        message that a helper raises and such a clause catches reaches the model there, whatever
+        the framework does with exceptions (the linker reads them, see project_links)."""
+        seen: set[str] = set()
+        for fact, value, route in (
+            *((r, r.node.value, "return") for r in fn.returns),
+            *((r, r.node.exc, "tool") for r in fn.raises),
+        ):
+            handler = fact.handler
+            if handler is None or not handler.name or handler.site in seen or value is None:
+                continue
+            if route == "tool":
+                if not isinstance(value, cst.Call) or not is_tool_error_raise(value, ctx) or not value.args:
+                    continue
+                value = value.args[0].value
+            if find_exception_text(fn.value_of(value), handler) is None:
+                continue
+            seen.add(handler.site)
+            data = {"site": handler.site, "fn": fn.name}
+            yield self.latent(ctx, fact.node, variant="passes-on", route=route, data=data)
+
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
         for fact in fn.raises:
             exc = fact.node.exc
@@ -149,12 +173,16 @@ def refund(invoice_id: str, amount: float) -> str:
                 yield ret.node, found, ret.handler, "return"
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.variant == "passes-on":
+            return None  # a marker for the linker
         text = latent.get("text")
         if latent.variant.endswith("-other") and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
         subject = context.subject
         forwarded = ""
-        if latent.variant.endswith("-other"):
+        if latent.get("passed_on"):
+            forwarded = f" (caught and sent on to the model: {latent.get('passed_on')})"
+        elif latent.variant.endswith("-other"):
             labels = context.framework.labels()
             source = f", from {context.framework.pinned_by}" if context.framework.pinned_by else ""
             forwarded = f" (a plain exception, whose text reaches the model on {labels}{source})"

@@ -11,10 +11,10 @@ import libcst as cst
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.flow import condition_shape, helper_slots
+from mcp_lint.model.message_text import find_exception_text, literal_text
+from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -41,18 +41,26 @@ from mcp_lint.rules.results import (
     _unwrap,
     classify_return,
     envelope_callee,
+    SUCCESS_KEYS,
     is_error_builder_name,
     passes_message_through,
 )
-from mcp_lint.rules.text import clip, is_argument_complaint, is_single_lookup
+from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
 
 
+def _takes_arguments(fn: FunctionFacts) -> bool:
+    return any(p not in {"self", "cls", "ctx", "context"} for p in fn.params)
+
+
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
     slots = helper_slots(fn.params)
-    shapes = (condition_shape(c, slots, fn.local_names) for c in conditions) if slots else ()
+    if not slots:
+        return []
+    # Each condition as callers passing the arguments by position and by keyword name it.
+    shapes = [condition_shape(c, by, fn.local_names) for by in (slots, keyword_slots(fn.params)) for c in conditions]
     return [shape for shape in shapes if shape is not None]
 
 
@@ -90,6 +98,105 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+# `success, message, details = helper(...)`: (the callee's qualified name, its name as called,
+# the local names by position, the positions whose names the function never reads outside its
+# returns).
+_Unpacked = tuple[str, str, dict[str, int], frozenset[int]]
+
+
+def _unpacked_statuses(fn: FunctionFacts) -> list[_Unpacked]:
+    """The project calls whose value the function unpacks into locals and (in part) returns,
+    with the positions it never tests: `ok, message = update(...)` then `return message` leaves
+    the status flag unread, whatever `update` puts there (the linker asks `update`)."""
+    out: list[_Unpacked] = []
+    read: frozenset[str] | None = None
+    for call in fn.calls:
+        if not call.feeds or call.callee is None or not call.selects or not isinstance(call.statement, cst.SimpleStatementLine):
+            continue
+        targets = [
+            small.targets[0].target
+            for small in call.statement.body
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and unwrap_await(small.value) is call.node
+        ]
+        if not targets or not isinstance(targets[0], (cst.Tuple, cst.List)):
+            continue
+        names = {
+            element.value.value: index
+            for index, element in enumerate(targets[0].elements)
+            if isinstance(element, cst.Element) and isinstance(element.value, cst.Name)
+        }
+        if read is None:
+            read = names_read_outside_returns(fn.node)
+        unread = frozenset(index for name, index in names.items() if name not in read)
+        if unread:
+            out.append((call.callee, last_name(dotted(call.node.func) or ""), names, unread))
+    return out
+
+
+def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[str, str] | None:
+    """Data for the linker when a return sends locals unpacked from a call: which call, which
+    positions the function never reads outside its returns, which the return sends, and which it
+    sends as the success item of a returned dict (`{"success": ok}`)."""
+    sent = names_read(value)
+    # The flag sent as a dict's success item says "success": False on a failure; under another
+    # key (`{"applied": ok}`) it is data about the call, not a claim that the call succeeded.
+    plain = {element.value for key, element in literal_items(value) if key in SUCCESS_KEYS and isinstance(element, cst.Name)}
+    for callee, helper, names, unread in unpacked:
+        taken = {index for name, index in names.items() if name in sent}
+        if taken:
+            return {
+                "via_status": callee,
+                "helper": helper,
+                "status_unread": _positions(unread),
+                "status_taken": _positions(taken),
+                "status_plain": _positions(index for name, index in names.items() if name in plain),
+            }
+    return None
+
+
+def _positions(indexes: Iterable[int]) -> str:
+    return ",".join(str(i) for i in sorted(indexes))
+
+
+# How a failure text opens when it stands in a result object's field ("Error searching docs -
+# status code 503", "Failed to ...", "Could not ...").
+_FAILURE_OPENING = re.compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
+_RESULT_CLASSES_OF_FRAMEWORKS = frozenset({"TextContent", "CallToolResult", "ToolResult", "ImageContent", "EmbeddedResource"})
+
+
+def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, depth: int = 0) -> tuple[str, str, cst.BaseExpression] | None:
+    """`return SearchResponse(search_results=[SearchResult(title=error_msg)])` on a failure path,
+    `error_msg` being "Error searching docs - status code 503": an object of the project's result
+    model (or a list of one) that carries a failure text in a field, in place of results."""
+    value = unwrap_await(value)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1 and depth < 3:
+        return _failure_in_result_object(value.elements[0].value, fn, depth + 1)
+    if not isinstance(value, cst.Call) or depth > 3:
+        return None
+    callee = last_name(dotted(value.func) or "")
+    if not callee[:1].isupper() or callee in _RESULT_CLASSES_OF_FRAMEWORKS or callee.endswith(("Error", "Exception")):
+        return None
+    for argument in value.args:
+        inner = fn.value_of(argument.value)
+        text = literal_text(inner)
+        if text is not None and _FAILURE_OPENING.match(text) and is_failure_text(text):
+            return "object", text, argument.value
+        if isinstance(inner, (cst.Call, cst.List, cst.Tuple)):
+            found = _failure_in_result_object(inner, fn, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+    """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
+    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
+    text = literal_text(prefix)
+    if text is None or not starts_as_error(text):
+        return None
+    return "string", text.strip() + " …", value
 
 
 def _is_text_expression(node: cst.BaseExpression) -> bool:
@@ -202,6 +309,7 @@ def check_health() -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
+        unpacked = _unpacked_statuses(fn) if fn.calls else []
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -219,7 +327,14 @@ def check_health() -> dict:
             found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
             if found is None and ret.handler is not None:
                 found = _caught_exception_text(resolved, ret.handler, ctx)
+            if found is None and conditional:
+                found = _failure_in_result_object(resolved, fn)
+            if found is None and id(value) in fn.reaching_prefixes:
+                found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
             if found is None:
+                status = _status_sent(resolved, unpacked) if unpacked else None
+                if status is not None:
+                    yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
                 continue
             kind, description, message = found
             if resolved is not value and kind == "string":
@@ -247,9 +362,10 @@ def check_health() -> dict:
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
             }
-            if ret.handler is not None or is_argument_complaint(description):
+            if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
                 # The check itself crashed, or the caller sent something wrong: a failure of the
-                # call even where the tool's answer is a status report.
+                # call even where the tool's answer is a status report. (A function that takes
+                # no arguments complains about none: "Invalid indexes found: ..." is its report.)
                 data["own_failure"] = "1"
             callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
             if callee is not None:
@@ -278,6 +394,14 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        if kind == "status":
+            helper = latent.get("helper")
+            if latent.get("flag_returned"):
+                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+            else:
+                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
+            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
+            return Rendered(message, None)
         shape = {
             "string": f"the string '{what}'",
             "dict": f"a dict with {what}",
@@ -289,6 +413,7 @@ def check_health() -> dict:
             "envelope": f"{what}",
             "exception": f"the text of the caught exception '{what}'",
             "exception-object": f"an object carrying the text of the caught exception '{what}'",
+            "object": f"an object carrying the failure text '{what}' in place of results",
         }[kind]
         if context.lowlevel:
             instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")

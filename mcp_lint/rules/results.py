@@ -20,12 +20,14 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
-from mcp_lint.rules.text import is_failure_text, starts_as_error
+from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
 
 _ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
 _FAILED_STATUSES = frozenset(
     {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
 )
+# The keys of a result dict whose False says the call failed (`{"success": False, ...}`).
+SUCCESS_KEYS = ("success", "ok")
 _MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
@@ -85,7 +87,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
         return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
-    success = items.get("success") or items.get("ok")
+    success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
     if isinstance(success, cst.Name) and success.value == "False":
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return '"success": False', message
@@ -412,3 +414,27 @@ def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
 def _is_class(func: cst.BaseExpression, ctx: FileContext, qualified: frozenset[str], short: str) -> bool:
     resolved = ctx.model.aliases.resolve(func)
     return resolved in qualified or last_name(dotted(func) or "") == short
+
+
+def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The status tuples a function returns (`return False, "Footnote 3 not found", None` on a
+    failure, `return True, "Added", details` otherwise): "<flag>><text>|<failure text>" for each
+    element that is the literal False beside a failure text in some return and True in another,
+    with the element holding that text ("0>1|Footnote … not found"). A caller that takes the text
+    and never reads the flag returns the failure as a success (MCP005, after linking)."""
+    failing: dict[tuple[int, int], str] = {}
+    succeeding: set[int] = set()
+    for ret in facts.returns:
+        value = facts.value_of(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+            continue
+        elements = [element.value for element in value.elements]
+        for flag, element in enumerate(elements):
+            if _is_true(element):
+                succeeding.add(flag)
+            elif isinstance(element, cst.Name) and element.value == "False":
+                for index, other in enumerate(elements):
+                    found = classify_return(other, ctx, conditional=True) if index != flag else None
+                    if found is not None and found[0] == "string":
+                        failing.setdefault((flag, index), clip(" ".join(found[1].replace("{}", "…").split()), 60))
+    return tuple(f"{flag}>{index}|{text}" for (flag, index), text in failing.items() if flag in succeeding)

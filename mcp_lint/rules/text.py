@@ -127,6 +127,9 @@ _RETRY = re.compile(
     r"|(?:please|you\s+(?:can|may|should|could)|then|and|or)\s+re-?try\b|re-?try\s*[.!]?\s*$)",
     re.IGNORECASE,
 )
+# "try again with a comma-separated list of valid types": the retry says what the next call
+# changes, so it does not invite the same call again.
+_CHANGED_CALL = re.compile(r"\s+(?:with|using|after\s+(?:\w+ing|you)|by\s+\w+ing|once\s+you)\b", re.IGNORECASE)
 _TRANSIENT = re.compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
@@ -165,7 +168,12 @@ def vague_reason(text: str) -> str | None:
         # "Something went wrong", "Invalid input". Not "Missing arguments": it names the
         # condition (nothing was sent), which the model can act on.
         return "generic"
-    if _RETRY.search(text) and not _TRANSIENT.search(text) and not _names_a_correction(text) and not _CORRECTED_RETRY.search(text):
+    if (
+        not _TRANSIENT.search(text)
+        and any(not _CHANGED_CALL.match(text, m.end()) for m in _RETRY.finditer(text))
+        and not _names_a_correction(text)
+        and not _CORRECTED_RETRY.search(text)
+    ):
         return "retry"
     return None
 

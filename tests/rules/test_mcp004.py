@@ -1119,7 +1119,7 @@ def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
     @mcp.tool()
     def footnote(path: str, text: str, out: str) -> str:
         ok, message = add_footnote(path, text, out)
-        return message
+        return message  # expect: MCP005
     """
     finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.message.startswith(

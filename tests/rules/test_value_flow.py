@@ -730,10 +730,12 @@ def test_the_element_of_a_returned_pair_the_tool_sends_is_flagged() -> None:
         @mcp.tool()
         def style(name: str) -> str:
             ok, message = apply_style(name)
-            return message
+            return message  # expect: MCP005
         """,
     )
-    assert _only(source).message.startswith("Helper 'apply_style' (reached from tool 'style')")
+    # The tool also returns the message without reading the flag: MCP005's own finding.
+    [mcp002] = [f for f in _check(source) if f.code == "MCP002"]
+    assert mcp002.message.startswith("Helper 'apply_style' (reached from tool 'style')")
 
 
 def test_an_element_of_a_returned_pair_the_tool_does_not_send_is_silent() -> None:
