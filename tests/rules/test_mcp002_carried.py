@@ -728,3 +728,63 @@ def test_a_broad_clause_passing_the_text_on_is_the_one_finding_of_the_flow() -> 
         """
     )
     assert "Tool 'run_command' puts the text of a caught Exception into ToolError" in findings[0].message
+
+
+
+def _stats_server(first_raise: str, fallback_mark: str, catch_mark: str) -> str:
+    """A client whose HTTP error clause tries the upstream's own error field first (`first_raise`,
+    inside a `try` that catches everything) and falls back to the raw body."""
+    return f"""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("stats")
+
+
+class ApiError(Exception):
+    pass
+
+
+async def request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(f"https://stats.example.com/api/{{path}}")
+            resp.raise_for_status()
+            return resp.json()
+    except httpx.HTTPStatusError as e:
+        try:
+            detail = e.response.json()["error"]
+            {first_raise}
+        except Exception:
+            raise ApiError(f"API error {{e.response.status_code}}: {{e.response.text}}") from e{fallback_mark}
+
+
+@mcp.tool
+async def site_stats(site: str) -> dict:
+    try:
+        return await request(f"sites/{{site}}")
+    except ApiError as e:
+        return {{"error": str(e)}}{catch_mark}
+"""
+
+
+def test_a_raise_caught_again_in_its_own_function_does_not_make_the_class_the_authors() -> None:
+    # The curated raise never leaves `request` (its own `except Exception:` takes it), and the
+    # tool's own raise is outside the `try`: every ApiError the tool catches carries the
+    # upstream's text, so the class is a carrier and the catching statement is the finding.
+    source = _stats_server('raise ApiError("the stats API rejected the request")', "", "  # expect: MCP002, MCP005")
+    findings = check(source, target="fastmcp>=3,<4")
+    (outer,) = [f for f in findings if f.code == "MCP002"]
+    assert outer.location.row == 30
+    assert "raised in this project only with library exception text, as at server.py:22" in outer.message
+
+
+def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() -> None:
+    # The same curated raise with nothing around it reaches the tool: the class is the
+    # author's, and the raise that put the upstream's text into it is the finding.
+    source = _stats_server('raise ApiError("the stats API rejected the request")', "  # expect: MCP002", "  # expect: MCP005")
+    source = source.replace("        try:\n            detail", "        if e.response.status_code == 403:\n            raise ApiError(\"the API key may not read this site; pass another site id\")\n        try:\n            detail")
+    findings = check(source, target="fastmcp>=3,<4")
+    (inner,) = [f for f in findings if f.code == "MCP002"]
+    assert inner.location.row == 24
+    assert "tool 'site_stats' returns it" in inner.message
