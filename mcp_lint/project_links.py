@@ -84,6 +84,9 @@ class ToolPaths:
     # left on (a branch on one of them is never taken from there).
     excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
     exc_params: set[int] = field(default_factory=set)
+    # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
+    # an exception this function builds from such a parameter is raised there (_raised_factories()).
+    raised_exc_params: set[int] = field(default_factory=set)
     is_tool: bool = False
     kind: str = "tool"
     masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
@@ -640,8 +643,23 @@ class Project:
                     queue.append(
                         (bound[1].qualname, tool, family, major, through, None, frozenset(), depth + 2, masked, guards, call.excludes)
                     )
+        self._raised_factories(reached)
         self.exception_classes(reached)
         return reached
+
+    def _raised_factories(self, reached: dict[str, ToolPaths]) -> None:
+        """Mark the parameters a reached caller fills with a caught exception and whose call's
+        value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
+        for qual in list(reached):
+            for edge in self.functions[qual][1].calls:
+                if not edge.raised or not edge.exc_params:
+                    continue
+                target = self.function(edge.callee)
+                if target is None or target[1].qualname not in reached:
+                    continue
+                params = target[1].params
+                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
     # -- what helpers do (MCP004) --------------------------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
@@ -1000,6 +1018,10 @@ class _CarriedText:
             return latent
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
+        if latent.get("factory") and latent.param in entry.raised_exc_params:
+            latent = _raised_by_caller(latent)
+        elif latent.get("raised_only"):
+            return None  # a factory's text found through a local: followed only where it is raised
         latent = self._normalized(latent)
         if latent.get("passes"):
             carrier = self._carrier_of(latent)
@@ -1146,6 +1168,15 @@ class _CarriedText:
                 how = "returns" if latent.route in {"return", "text"} else "raises"
                 return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
         return None
+
+
+def _raised_by_caller(latent: Latent) -> Latent:
+    """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
+    reads as a raise of its class: it reaches the model where the framework forwards exception
+    text, or where a clause catching it on the way passes its text on (_CarriedText.link)."""
+    cls = latent.get("factory")
+    raised = _with(latent, **{"raises": cls, "raised": cls, "class": cls, "class_qual": latent.get("factory_qual")})
+    return replace(raised, variant="raise-other-param", route="raise")
 
 
 def _with(latent: Latent, **data: str) -> Latent:

@@ -60,6 +60,9 @@ class CallEdge:
     # The project function whose first argument carries the call's value whole in what the caller
     # returns (`return format_text_response(result)`; facts.CallFact.wrapped_by).
     wrapped_by: str | None = None
+    # The caller raises the call's value (`raise make_error(e) from e`, `err = make_error(e); raise
+    # err`): an exception a factory builds from its parameter leaves from the caller.
+    raised: bool = False
 
 
 @dataclass(frozen=True)

@@ -345,16 +345,27 @@ async def get_forecast(city: str) -> str:
             for node, value, variant, _ in self._all_sinks(fn, ctx):
                 if id(node) in seen:
                     continue
+                built = _built_exception(fn, value) if variant == "return" else None
+                probes = (value, *_message_values(fn, built)) if built is not None else (value,)
                 names = names_in.get(id(node))
                 if names is None:
-                    names = names_in[id(node)] = _names_in(value)
+                    names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
                 if param not in names:
                     continue  # without the name, no text of it (what exception_text_in would say)
-                found = exception_text_in(value, None, ctx, frozenset({param}))
+                found = next((f for p in probes if (f := exception_text_in(p, None, ctx, frozenset({param}))) is not None), None)
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
+                if built is not None:
+                    # A factory (`def unreachable(e): return ApiError(f"...{e}")`): the linker reads
+                    # it as a raise of that class where a caller raises what it returns. Text
+                    # found only through a local counts only then (as a returned value, the
+                    # caller's own clause is reported: one finding per flow).
+                    name = last_name(dotted(built.func) or "")
+                    data.update({"factory": name, "factory_qual": project_class(built.func, ctx) or ""})
+                    if not any(n is found for n in descendants(value)):
+                        data["raised_only"] = "1"
                 yield self.latent(ctx, value, variant=f"{variant}-param", route="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
@@ -561,10 +572,14 @@ async def get_forecast(city: str) -> str:
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
+        elif passed_on and latent.get("factory"):
+            verb = f"builds {latent.get('class')} with {what}, which the caller raises, and {passed_on}"
         elif passed_on:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-protocol"):
             verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
+        elif variant.startswith("raise-other") and latent.get("factory"):
+            verb = f"builds {latent.get('class')} with {what}, which the caller raises and {context.framework.describe_exception_text_release()} forwards to the model"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {context.framework.describe_exception_text_release()} forwards to the model"
         elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
@@ -781,6 +796,24 @@ class _FixText:
             if chosen is not None:
                 break
         return chosen
+
+
+def _built_exception(fn: FunctionFacts, value: cst.BaseExpression) -> cst.Call | None:
+    """The constructor call a function returns when it builds an object of a class (`return
+    ApiError(msg)`, `err = ApiError(msg); return err`): an exception, where a caller raises it."""
+    built = fn.value_of(value)
+    if isinstance(built, cst.Call) and last_name(dotted(built.func) or "")[:1].isupper():
+        return built
+    return None
+
+
+def _message_values(fn: FunctionFacts, call: cst.Call) -> Iterator[cst.BaseExpression]:
+    """The values of the locals a constructor is given (`msg = f"...{e}"; return ApiError(msg)`)."""
+    for argument in call.args:
+        if isinstance(argument.value, cst.Name):
+            value = fn.value_of(argument.value)
+            if value is not argument.value:
+                yield value
 
 
 def _names_in(value: cst.CSTNode) -> frozenset[str]:

@@ -788,3 +788,113 @@ def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() 
     (inner,) = [f for f in findings if f.code == "MCP002"]
     assert inner.location.row == 24
     assert "tool 'site_stats' returns it" in inner.message
+
+
+def _tickets_server(clause: str, tool_clause: str) -> str:
+    """A client whose transport errors go through a factory building the project's exception
+    from the caught error's text (`clause` uses it), and a tool catching the project's class."""
+    return f"""\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tickets")
+
+
+class TicketsError(Exception):
+    pass
+
+
+class Client:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.AsyncClient(base_url=base)
+
+    def _unreachable(self, e: httpx.TransportError) -> TicketsError:
+        msg = f"Cannot reach the ticket service at {{self.base}}: {{e}}"
+        return TicketsError(msg)
+
+    async def get(self, path: str) -> dict:
+        if ".." in path:
+            raise TicketsError("path may not contain '..'; pass a ticket id")
+        try:
+            resp = await self.http.get(path)
+        except httpx.TransportError as e:
+            {clause}
+        return resp.json()
+
+
+client = Client("https://tickets.example.com")
+
+
+@mcp.tool
+async def get_ticket(ticket_id: str) -> dict:
+    try:
+        return await client.get(f"/tickets/{{ticket_id}}")
+    except TicketsError as e:
+        {tool_clause}
+"""
+
+
+def test_exception_built_by_a_factory_and_raised_by_its_caller_is_flagged_in_the_factory() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise RuntimeError(str(e)) from e")
+    source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.location.row == 21
+    assert "Helper '_unreachable' (reached from tool 'get_ticket') builds TicketsError" in finding.message
+    assert "the text of an exception its caller caught (parameter 'e'), which the caller raises" in finding.message
+
+
+def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> None:
+    source = _tickets_server("err = self._unreachable(e)\n            raise err from e", 'return {"error": str(e)}  # expect: MCP005')
+    source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "which the caller raises, and tool 'get_ticket' returns it (server.py:42)" in finding.message
+
+
+def test_factory_exception_caught_on_the_way_and_replaced_stays_silent() -> None:
+    # The tool says what failed in its own words: the factory's text never reaches the model.
+    source = _tickets_server(
+        "raise self._unreachable(e) from e",
+        'raise RuntimeError(f"ticket {ticket_id} could not be fetched; check the id with list_tickets") from e',
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_whose_value_is_only_logged_stays_silent() -> None:
+    # Built but never raised nor returned: the text stays in the server's log.
+    source = _tickets_server(
+        "logger.warning(\"%s\", self._unreachable(e))\n            raise TicketsError(\"ticket service unreachable; retry in a minute\") from e",
+        'return {"error": str(e)}  # expect: MCP005',
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_given_no_caught_exception_stays_silent() -> None:
+    # The caller passes its own value, not the caught exception: nothing of a library's text.
+    source = _tickets_server(
+        "raise self._unreachable(path) from e",
+        "raise RuntimeError(str(e)) from e",
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_exception_escaping_to_an_unmasked_framework_is_flagged() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise").replace(
+        "return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002"
+    )
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises and" in finding.message
+    assert "forwards to the model" in finding.message
+
+
+def test_factory_exception_escaping_to_a_masking_server_stays_silent() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise").replace(
+        'FastMCP("tickets")', 'FastMCP("tickets", mask_error_details=True)'
+    ).replace("pass a ticket id\")", "pass a ticket id\")  # expect: MCP008")
+    check(source, target="fastmcp>=3,<4")
