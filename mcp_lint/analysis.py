@@ -116,6 +116,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.lifespans = list(model.lifespans)
     summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
     summary.classes = dict(model.classes)
+    summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
     summary.tool_error_names = tool_error_names(model.aliases)

@@ -12,6 +12,7 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 
 from __future__ import annotations
 
+import builtins
 import enum
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -313,6 +314,10 @@ class Project:
         """The methods of the project's subclasses (at any depth) that override `method` of a
         class, as read in the modules analysed."""
         owner, _, name = method.rpartition(".")
+        return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
+
+    def subclasses(self, owner: str) -> list[str]:
+        """The project's subclasses of a class, at any depth, as read in the modules analysed."""
         if self._subclasses is None:
             self._subclasses = {}
             missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
@@ -330,10 +335,27 @@ class Project:
             if cls in seen:
                 continue
             seen.add(cls)
-            if f"{cls}.{name}" in self.functions:
-                out.append(f"{cls}.{name}")
+            out.append(cls)
             pending.extend(self._subclasses.get(cls, ()))
-        return sorted(out)
+        return out
+
+    def lacks_attribute(self, qual: str, attr: str) -> bool:
+        """Can no instance of the project class `qual` have `attr`? True only when the class, its
+        bases (up to builtin exceptions) and its subclasses are all read here and none defines it:
+        then `getattr(e, attr, None) == 429` is never true."""
+        if attr.startswith("__") or attr in _BASE_EXCEPTION_ATTRS:
+            return False
+        for cls in (*self.class_ancestors(qual), *self.subclasses(self.resolve(qual))):
+            module = self.modules.get(cls.rpartition(".")[0])
+            attrs = module.class_attrs.get(cls) if module is not None else None
+            if attrs is None:
+                if module is not None and cls in module.classes:
+                    return False  # the project's, but open or not read as an exception
+                if last_name(cls) not in _BUILTIN_EXCEPTIONS:
+                    return False  # a library's class: its attributes are not known here
+            elif attr in attrs:
+                return False
+        return True
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -1024,6 +1046,10 @@ class _CarriedText:
             return None  # a factory's text found through a local: followed only where it is raised
         latent = self._normalized(latent)
         if latent.get("passes"):
+            tested = latent.get("needs_attr")
+            quals = [q for q in latent.get("caught_quals").split(",") if q]
+            if tested and quals and all(self.project.lacks_attribute(q, tested) for q in quals):
+                return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
             carrier = self._carrier_of(latent)
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
@@ -1177,6 +1203,11 @@ def _raised_by_caller(latent: Latent) -> Latent:
     cls = latent.get("factory")
     raised = _with(latent, **{"raises": cls, "raised": cls, "class": cls, "class_qual": latent.get("factory_qual")})
     return replace(raised, variant="raise-other-param", route="raise")
+
+
+# What every exception has (BaseException's own attributes and methods).
+_BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
+_BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
 
 
 def _with(latent: Latent, **data: str) -> Latent:

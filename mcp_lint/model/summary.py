@@ -180,6 +180,8 @@ class ModuleSummary:
     instances: dict[str, str] = field(default_factory=dict)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Exception-like classes -> the attributes they define (ModuleModel.class_attrs).
+    class_attrs: dict[str, frozenset[str]] = field(default_factory=dict)
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)

@@ -300,6 +300,8 @@ async def get_forecast(city: str) -> str:
                     extra["caught_at"] = ",".join(caught_at)
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                    # The linker drops the branch when no instance of the class has the attribute.
+                    extra["needs_attr"] = _attribute_tested(fn, node, handler.name)
                 elif handler.imported_classes:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
@@ -796,6 +798,58 @@ class _FixText:
             if chosen is not None:
                 break
         return chosen
+
+
+def _attribute_tested(fn: FunctionFacts, node: cst.CSTNode, name: str | None) -> str:
+    """The attribute of the caught exception `name` that a branch holding `node` needs to be
+    taken (`if getattr(e, "status_code", None) == 429:`, also through `limited = ...; if
+    limited:`), or ""."""
+    fact = next((f for f in (*fn.returns, *fn.raises) if f.node is node), None)
+    if fact is None or not name:
+        return ""
+    for condition in fact.conditions:
+        attr = _needs_attribute(fn.value_of(condition), name)
+        if attr:
+            return attr
+    return ""
+
+
+def _needs_attribute(test: cst.BaseExpression, name: str) -> str:
+    """`hasattr(e, "a")`, `getattr(e, "a", None)` (a falsy default), `getattr(e, "a", None) ==
+    429` / `in (...)` / `is not None`, or an `and` holding one: "a" (true only when e has it)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _needs_attribute(test.left, name) or _needs_attribute(test.right, name)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        attr = _getattr_with_default(test.left, name)
+        if not attr or _is_none(target.comparator):
+            return attr if attr and isinstance(target.operator, cst.IsNot) else ""
+        literal = isinstance(target.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
+        return attr if literal and isinstance(target.operator, (cst.Equal, cst.In)) else ""
+    if isinstance(test, cst.Call) and dotted(test.func) == "hasattr" and len(test.args) == 2:
+        return _attribute_argument(test, name)
+    attr = _getattr_with_default(test, name)
+    default = test.args[2].value if attr and isinstance(test, cst.Call) else None
+    return attr if default is not None and (_is_none(default) or (isinstance(default, cst.Name) and default.value == "False")) else ""
+
+
+def _getattr_with_default(expr: cst.BaseExpression, name: str) -> str:
+    """"a" for `getattr(e, "a", <default>)` on the exception `name`."""
+    if isinstance(expr, cst.Call) and dotted(expr.func) == "getattr" and len(expr.args) == 3:
+        return _attribute_argument(expr, name)
+    return ""
+
+
+def _attribute_argument(call: cst.Call, name: str) -> str:
+    target, attr = call.args[0].value, call.args[1].value
+    if isinstance(target, cst.Name) and target.value == name and isinstance(attr, cst.SimpleString):
+        value = attr.evaluated_value
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _built_exception(fn: FunctionFacts, value: cst.BaseExpression) -> cst.Call | None:

@@ -898,3 +898,60 @@ def test_factory_exception_escaping_to_a_masking_server_stays_silent() -> None:
         'FastMCP("tickets")', 'FastMCP("tickets", mask_error_details=True)'
     ).replace("pass a ticket id\")", "pass a ticket id\")  # expect: MCP008")
     check(source, target="fastmcp>=3,<4")
+
+
+def _rate_limited_server(error_class: str, rate_limit_mark: str) -> str:
+    """A carrier class caught by a tool that passes its text on only in a rate-limit branch
+    testing an attribute of the caught exception."""
+    return f"""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("stats")
+
+
+{error_class}
+
+
+async def request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(f"https://stats.example.com/api/{{path}}")
+            resp.raise_for_status()
+            return resp.json()
+    except httpx.HTTPError as e:
+        raise ApiError(f"stats API failed: {{e}}") from e
+
+
+@mcp.tool
+async def site_stats(site: str) -> dict:
+    try:
+        return await request(f"sites/{{site}}")
+    except ApiError as e:
+        limited = getattr(e, "status_code", None) == 429
+        if limited:
+            raise RuntimeError(f"rate limited: {{e}}") from e{rate_limit_mark}
+        raise RuntimeError("the stats API failed; check the site id with list_sites") from e
+"""
+
+
+def test_branch_on_an_attribute_the_caught_class_never_has_stays_silent() -> None:
+    # ApiError has no `status_code`: the rate-limit branch is never taken.
+    check(_rate_limited_server("class ApiError(Exception):\n    pass", ""), target="fastmcp>=3,<4")
+
+
+def test_branch_on_an_attribute_the_class_sets_is_flagged() -> None:
+    error_class = (
+        "class ApiError(Exception):\n"
+        "    def __init__(self, message: str, status_code: int | None = None) -> None:\n"
+        "        super().__init__(message)\n"
+        "        self.status_code = status_code"
+    )
+    findings = check(_rate_limited_server(error_class, "  # expect: MCP002"), target="fastmcp>=3,<4")
+    assert any(f.code == "MCP002" and f.location.row == 30 for f in findings)
+
+
+def test_branch_on_an_attribute_a_subclass_defines_is_flagged() -> None:
+    # `except ApiError` also catches RateLimited, which has the attribute.
+    error_class = "class ApiError(Exception):\n    pass\n\n\nclass RateLimited(ApiError):\n    status_code = 429"
+    check(_rate_limited_server(error_class, "  # expect: MCP002"), target="fastmcp>=3,<4")
