@@ -212,6 +212,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             slot=call.slot,
             wrapped_by=call.wrapped_by,
             raised=id(call.node) in raised,
+            raised_text=call.raised_text,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
         )

@@ -88,6 +88,9 @@ class ToolPaths:
     # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
     # an exception this function builds from such a parameter is raised there (_raised_factories()).
     raised_exc_params: set[int] = field(default_factory=set)
+    # A caller raises a plain exception with text of this function's value (directly or through
+    # callers returning it): the class, "" if none (_raised_text()).
+    raised_text: str = ""
     is_tool: bool = False
     kind: str = "tool"
     masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
@@ -666,8 +669,33 @@ class Project:
                         (bound[1].qualname, tool, family, major, through, None, frozenset(), depth + 2, masked, guards, call.excludes)
                     )
         self._raised_factories(reached)
+        self._raised_text(reached)
         self.exception_classes(reached)
         return reached
+
+    def _raised_text(self, reached: dict[str, ToolPaths]) -> None:
+        """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
+        function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
+        whose own value is returned whole down to it."""
+        pending: list[tuple[CallEdge, str, int]] = []
+        for qual in reached:
+            pending.extend((edge, edge.raised_text, 0) for edge in self.functions[qual][1].calls if edge.raised_text)
+        while pending:
+            edge, cls, depth = pending.pop()
+            target = self.function(edge.callee)
+            if target is None or target[1].qualname not in reached:
+                continue
+            # `def run(sql, client): return client.query(sql)` called with a typed client: the
+            # method it runs returns its value too.
+            for bound, call in self.bound_calls(edge, target[1]):
+                if _passes(call) != _NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
+                    reached[bound[1].qualname].raised_text = cls
+            entry = reached[target[1].qualname]
+            if entry.raised_text:
+                continue
+            entry.raised_text = cls
+            if depth < MAX_DEPTH:
+                pending.extend((e, cls, depth + 1) for e in target[1].calls if _passes(e) != _NOTHING)
 
     def _raised_factories(self, reached: dict[str, ToolPaths]) -> None:
         """Mark the parameters a reached caller fills with a caught exception and whose call's
@@ -1040,6 +1068,8 @@ class _CarriedText:
             return latent
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
+        if latent.route == "text" and entry.raised_text and not self.project._applies(latent, entry):
+            latent = _raised_in_caller(latent, entry.raised_text)
         if latent.get("factory") and latent.param in entry.raised_exc_params:
             latent = _raised_by_caller(latent)
         elif latent.get("raised_only"):
@@ -1194,6 +1224,16 @@ class _CarriedText:
                 how = "returns" if latent.route in {"return", "text"} else "raises"
                 return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
         return None
+
+
+def _raised_in_caller(latent: Latent, cls: str) -> Latent:
+    """A value whose text no tool returns, but a caller raises in a plain exception's message
+    (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
+    framework forwards exception text, as a raise of that class in this function would."""
+    raised = _with(latent, **{"raised_by": cls, "raises": cls, "class": cls, "error_result": "", "slot": ""})
+    _, dash, suffix = latent.variant.partition("-")
+    # No fix: rewriting the return would change what every caller checks (`r["success"]`).
+    return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
 
 
 def _raised_by_caller(latent: Latent) -> Latent:

@@ -63,6 +63,8 @@ class CallEdge:
     # The caller raises the call's value (`raise make_error(e) from e`, `err = make_error(e); raise
     # err`): an exception a factory builds from its parameter leaves from the caller.
     raised: bool = False
+    # Text of the call's value is in a plain exception the caller raises (CallFact.raised_text).
+    raised_text: str = ""
 
 
 @dataclass(frozen=True)

@@ -580,6 +580,8 @@ async def get_forecast(city: str) -> str:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-protocol"):
             verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
+        elif variant.startswith("raise-other") and latent.get("raised_by"):
+            verb = f"returns {what}, which a caller raises in {latent.get('raised_by')}, and {context.framework.describe_exception_text_release()} forwards it to the model"
         elif variant.startswith("raise-other") and latent.get("factory"):
             verb = f"builds {latent.get('class')} with {what}, which the caller raises and {context.framework.describe_exception_text_release()} forwards to the model"
         elif variant.startswith("raise-other"):
