@@ -109,9 +109,12 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
                 raised[call] = merge_modes(raised[call], mode) if call in raised else mode
             continue
         name = last_name(dotted(exc.func) or "")
-        # A protocol error's message is sent as written whatever the framework (MCP001's business).
-        if name and name not in _PROTOCOL_ERRORS and not fact.caught_here(name) and any(a.keyword is None for a in exc.args):
-            for call in flow.origins(fact.node.exc)[0]:
+        # A class constructed here (`raise make_error(e)` raises a factory's value: the linker
+        # follows that one); a protocol error's message is sent as written (MCP001's business).
+        if not name[:1].isupper() or name in _PROTOCOL_ERRORS or fact.caught_here(name):
+            continue
+        for call in flow.origins(fact.node.exc)[0]:
+            if call != id(exc):
                 other.setdefault(call, name)
     return raised, other
 
