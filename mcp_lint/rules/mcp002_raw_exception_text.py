@@ -272,6 +272,8 @@ async def get_forecast(city: str) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
+        # By statement: the tests of the `if`s around each return and raise (read once).
+        conditions = {id(f.node): f.conditions for f in (*fn.returns, *fn.raises)}
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
             # decides, knowing which raises of the class carry library text (project_links._CarriedText).
@@ -301,7 +303,7 @@ async def get_forecast(city: str) -> str:
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
                     # The linker drops the branch when no instance of the class has the attribute.
-                    extra["needs_attr"] = _attribute_tested(fn, node, handler.name)
+                    extra["needs_attr"] = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
                 elif handler.imported_classes:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
@@ -341,14 +343,17 @@ async def get_forecast(city: str) -> str:
                 yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
+        built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
             for node, value, variant, _ in self._all_sinks(fn, ctx):
                 if id(node) in seen:
                     continue
-                built = _built_exception(fn, value) if variant == "return" else None
-                probes = (value, *_message_values(fn, built)) if built is not None else (value,)
+                if id(node) not in built_by:
+                    made = _built_exception(fn, value) if variant == "return" else None
+                    built_by[id(node)] = (made, (value, *_message_values(fn, made)) if made is not None else (value,))
+                built, probes = built_by[id(node)]
                 names = names_in.get(id(node))
                 if names is None:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
@@ -802,14 +807,13 @@ class _FixText:
         return chosen
 
 
-def _attribute_tested(fn: FunctionFacts, node: cst.CSTNode, name: str | None) -> str:
-    """The attribute of the caught exception `name` that a branch holding `node` needs to be
-    taken (`if getattr(e, "status_code", None) == 429:`, also through `limited = ...; if
-    limited:`), or ""."""
-    fact = next((f for f in (*fn.returns, *fn.raises) if f.node is node), None)
-    if fact is None or not name:
+def _attribute_tested(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...], name: str | None) -> str:
+    """The attribute of the caught exception `name` that the branch of a statement under
+    `conditions` needs to be taken (`if getattr(e, "status_code", None) == 429:`, also through
+    `limited = ...; if limited:`), or ""."""
+    if not name:
         return ""
-    for condition in fact.conditions:
+    for condition in conditions:
         attr = _needs_attribute(fn.value_of(condition), name)
         if attr:
             return attr
