@@ -21,7 +21,7 @@ from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
-from mcp_lint.model.names import dotted, tool_error_names
+from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.noqa import may_suppress, parse_noqa
@@ -119,6 +119,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.lifespans = list(model.lifespans)
     summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
     summary.classes = dict(model.classes)
+    summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
     summary.tool_error_names = tool_error_names(model.aliases)
@@ -219,6 +220,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
     (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch)."""
     edges: list[CallEdge] = []
     by_call: dict[int, CallEdge] = {}
+    raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
@@ -243,6 +245,8 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
+            raises_value=id(call.node) in raised,
+            raised_text=call.raised_text,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),

@@ -12,6 +12,7 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 
 from __future__ import annotations
 
+import builtins
 import enum
 import os
 from collections import deque
@@ -85,6 +86,12 @@ class ToolPaths:
     # left on (a branch on one of them is never taken from there).
     excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
     exc_params: set[int] = field(default_factory=set)
+    # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
+    # an exception this function builds from such a parameter is raised there (_raised_factories()).
+    raised_exc_params: set[int] = field(default_factory=set)
+    # A caller raises a plain exception with text of this function's value (directly or through
+    # callers returning it): the class, "" if none (_raised_text()).
+    raised_text: str = ""
     is_tool: bool = False
     kind: str = "tool"
     masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
@@ -316,6 +323,10 @@ class Project:
         """The methods of the project's subclasses (at any depth) that override `method` of a
         class, as read in the modules analysed."""
         owner, _, name = method.rpartition(".")
+        return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
+
+    def subclasses(self, owner: str) -> list[str]:
+        """The project's subclasses of a class, at any depth, as read in the modules analysed."""
         if self._subclasses is None:
             self._subclasses = {}
             missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
@@ -333,10 +344,27 @@ class Project:
             if cls in seen:
                 continue
             seen.add(cls)
-            if f"{cls}.{name}" in self.functions:
-                out.append(f"{cls}.{name}")
+            out.append(cls)
             pending.extend(self._subclasses.get(cls, ()))
-        return sorted(out)
+        return out
+
+    def lacks_attribute(self, qual: str, attr: str) -> bool:
+        """Can no instance of the project class `qual` have `attr`? True only when the class, its
+        bases (up to builtin exceptions) and its subclasses are all read here and none defines it:
+        then `getattr(e, attr, None) == 429` is never true."""
+        if attr.startswith("__") or attr in _BASE_EXCEPTION_ATTRS:
+            return False
+        for cls in (*self.class_ancestors(qual), *self.subclasses(self.resolve(qual))):
+            module = self.modules.get(cls.rpartition(".")[0])
+            attrs = module.class_attrs.get(cls) if module is not None else None
+            if attrs is None:
+                if module is not None and cls in module.classes:
+                    return False  # the project's, but open or not read as an exception
+                if last_name(cls) not in _BUILTIN_EXCEPTIONS:
+                    return False  # a library's class: its attributes are not known here
+            elif attr in attrs:
+                return False
+        return True
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -656,8 +684,48 @@ class Project:
                     queue.append(
                         (bound[1].qualname, tool, family, major, through, None, frozenset(), depth + 2, masked, guards, call.excludes)
                     )
+        self._raised_factories(reached)
+        self._raised_text(reached)
         self.exception_classes(reached)
         return reached
+
+    def _raised_text(self, reached: dict[str, ToolPaths]) -> None:
+        """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
+        function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
+        whose own value is returned whole down to it."""
+        pending: list[tuple[CallEdge, str, int]] = []
+        for qual in reached:
+            pending.extend((edge, edge.raised_text, 0) for edge in self.functions[qual][1].calls if edge.raised_text)
+        while pending:
+            edge, cls, depth = pending.pop()
+            target = self.function(edge.callee)
+            if target is None or target[1].qualname not in reached:
+                continue
+            # `def run(sql, client): return client.query(sql)` called with a typed client: the
+            # method it runs returns its value too.
+            for bound, call in self.bound_calls(edge, target[1]):
+                if _passes(call) != _NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
+                    reached[bound[1].qualname].raised_text = cls
+            entry = reached[target[1].qualname]
+            if entry.raised_text:
+                continue
+            entry.raised_text = cls
+            if depth < MAX_DEPTH:
+                pending.extend((e, cls, depth + 1) for e in target[1].calls if _passes(e) != _NOTHING)
+
+    def _raised_factories(self, reached: dict[str, ToolPaths]) -> None:
+        """Mark the parameters a reached caller fills with a caught exception and whose call's
+        value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
+        for qual in list(reached):
+            for edge in self.functions[qual][1].calls:
+                if not edge.raises_value or not edge.exc_params:
+                    continue
+                target = self.function(edge.callee)
+                if target is None or target[1].qualname not in reached:
+                    continue
+                params = target[1].params
+                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
     # -- what helpers do (MCP004) --------------------------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
@@ -1042,8 +1110,18 @@ class _CarriedText:
             return latent
         if latent.variant == "handed-to-helper":
             return None  # a marker for _forwarding
+        if latent.route == "text" and entry.raised_text and not self.project._applies(latent, entry):
+            latent = _raised_in_caller(latent, entry.raised_text)
+        if latent.get("factory") and latent.param in entry.raised_exc_params:
+            latent = _raised_by_caller(latent)
+        elif latent.get("raised_only"):
+            return None  # a factory's text found through a local: followed only where it is raised
         latent = self._normalized(latent)
         if latent.get("passes"):
+            tested = latent.get("needs_attr")
+            quals = [q for q in latent.get("caught_quals").split(",") if q]
+            if tested and quals and all(self.project.lacks_attribute(q, tested) for q in quals):
+                return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
             carrier = self._carrier_of(latent)
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
@@ -1188,6 +1266,30 @@ class _CarriedText:
                 how = "returns" if latent.route in {"return", "text"} else "raises"
                 return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
         return None
+
+
+def _raised_in_caller(latent: Latent, cls: str) -> Latent:
+    """A value whose text no tool returns, but a caller raises in a plain exception's message
+    (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
+    framework forwards exception text, as a raise of that class in this function would."""
+    raised = _with(latent, **{"raised_by": cls, "raises": cls, "class": cls, "error_result": "", "slot": ""})
+    _, dash, suffix = latent.variant.partition("-")
+    # No fix: rewriting the return would change what every caller checks (`r["success"]`).
+    return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
+
+
+def _raised_by_caller(latent: Latent) -> Latent:
+    """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
+    reads as a raise of its class: it reaches the model where the framework forwards exception
+    text, or where a clause catching it on the way passes its text on (_CarriedText.link)."""
+    cls = latent.get("factory")
+    raised = _with(latent, **{"raises": cls, "raised": cls, "class": cls, "class_qual": latent.get("factory_qual")})
+    return replace(raised, variant="raise-other-param", route="raise")
+
+
+# What every exception has (BaseException's own attributes and methods).
+_BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
+_BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
 
 
 def _with(latent: Latent, **data: str) -> Latent:

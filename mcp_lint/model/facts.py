@@ -78,6 +78,10 @@ class CallFact:
     # first argument carries this call's value whole, in a returned call (its callee name). The
     # linker follows the value through it when that function returns its argument as it is.
     wrapped_by: str | None = None
+    # Text of its value is in the message of a plain exception this function raises and does not
+    # catch (`raise ValueError(json.dumps(result))`): the class's short name, or "". It reaches
+    # the model where the framework forwards exception text (returned_values._raised).
+    raised_text: str = ""
 
 
 @dataclass

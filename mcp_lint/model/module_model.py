@@ -43,6 +43,9 @@ class ModuleModel:
     non_tool: set[str] = field(default_factory=set)
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Exception-like classes -> the attributes they define (scopes.class_attributes); absent
+    # when unknown or open (`__getattr__`, `setattr(self, ...)`).
+    class_attrs: dict[str, frozenset[str]] = field(default_factory=dict)
     # Module-level lists, tuples, sets (elements) and dicts (values): `for fn in TOOLS`.
     module_lists: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     # Module-level dicts as (key, value) pairs: `for name, fn in TOOLS.items()`.

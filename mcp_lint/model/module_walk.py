@@ -24,8 +24,10 @@ from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import AliasTable, dotted, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.registration import Registrations
-from mcp_lint.model.scopes import Frame
+from mcp_lint.model.scopes import Frame, class_attributes
 
+# Base classes whose subclasses are exception classes (their attributes are recorded).
+_EXCEPTION_SUFFIXES = ("Error", "Exception")
 # Annotations that say nothing about what a parameter is.
 _ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
 
@@ -41,6 +43,11 @@ class _ModuleWalker(Registrations):
             value = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # `FastMCP[Ctx]`
             bases.append(self.aliases.resolve(value) or f"{self.model.module}.{dotted(value) or '?'}")
         self.model.classes[qual] = tuple(bases)
+        if any(b.endswith(_EXCEPTION_SUFFIXES) or b in self.model.class_attrs for b in bases):
+            # Only exception-like classes: what `getattr(e, "status_code", None)` can find.
+            attrs = class_attributes(node)
+            if attrs is not None:
+                self.model.class_attrs[qual] = attrs
         # A subclass of a server class is a server class: record it so that instances, here or
         # in other modules (through the linker), get the base's family.
         for base in bases:

@@ -16,6 +16,7 @@ from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
 
+_PROTOCOL_ERRORS = frozenset({"McpError", "MCPError"})
 Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value sent on (WHOLE: all)
 
 
@@ -24,7 +25,7 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
     whether the function returns its first argument whole (`returns_argument`)."""
     returned, slots = _returned(facts, flow)
     _wrapped(facts, flow)
-    raised = _raised(facts, flow, aliases)
+    raised, raised_other = _raised(facts, flow, aliases)
     reads: dict[int, frozenset[str]] = {}
     for call in facts.calls:
         key = id(call.node)
@@ -36,6 +37,7 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
             selected = modes[0] if len(modes) == 1 else merge_modes(*modes)
             call.selects = selected if selected is not WHOLE and "*" not in selected else None
         call.slot = slots.get(key)
+        call.raised_text = raised_other.get(key, "")
         if call.exits:
             call.excludes = _excluded(call, local, reads)
 
@@ -92,16 +94,30 @@ def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
                 call.wrapped_by = wrapper.callee
 
 
-def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> Modes:
+def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple[Modes, dict[int, str]]:
     """`raise ToolError(result["error"])`: the model reads text taken from the call's value, but
-    raising is the error channel, so the value is not returned as a success."""
+    raising is the error channel, so the value is not returned as a success. Also, by id(call),
+    the class of a plain exception raised (and not caught here) with text of the call's value
+    (`raise ValueError(json.dumps(result))`): the framework decides whether the model reads it."""
     raised: Modes = {}
+    other: dict[int, str] = {}
     for fact in facts.raises:
         exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
-        if isinstance(exc, cst.Call) and _is_tool_error(exc, aliases):
+        if not isinstance(exc, cst.Call):
+            continue
+        if _is_tool_error(exc, aliases):
             for call, mode in flow.origins(fact.node.exc)[0].items():
                 raised[call] = merge_modes(raised[call], mode) if call in raised else mode
-    return raised
+            continue
+        name = last_name(dotted(exc.func) or "")
+        # A class constructed here (`raise make_error(e)` raises a factory's value: the linker
+        # follows that one); a protocol error's message is sent as written (MCP001's business).
+        if not name[:1].isupper() or name in _PROTOCOL_ERRORS or fact.caught_here(name):
+            continue
+        for call in flow.origins(fact.node.exc)[0]:
+            if call != id(exc):
+                other.setdefault(call, name)
+    return raised, other
 
 
 def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import libcst as cst
+import libcst.matchers as m
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.module_model import ModuleModel
@@ -119,3 +120,28 @@ class ScopeWalker(FastVisitor):
             return f"{module}.{name}" if module else name
 
         return resolve
+
+
+
+# Ways a class takes attributes no statement names: it may have any of them.
+_OPEN_METHODS = frozenset({"__getattr__", "__getattribute__", "__setattr__"})
+_SELF_ATTRIBUTE = m.Attribute(value=m.Name("self") | m.Name("cls"))
+_OPENING = m.Call(func=m.Name("setattr")) | m.Attribute(value=m.Name("self"), attr=m.Name("__dict__"))
+
+
+def class_attributes(node: cst.ClassDef) -> frozenset[str] | None:
+    """The attributes a class defines: names bound in its body (fields, methods, properties) and
+    every `self.x` its methods name (read or written: more is only more cautious); None when it
+    may take others (`__getattr__`, `setattr(...)`, `self.__dict__`), so nothing is concluded."""
+    names: set[str] = set()
+    for statement in node.body.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
+                names.update(t.value for t in targets if isinstance(t, cst.Name))
+    if names & _OPEN_METHODS or m.findall(node, _OPENING):
+        return None
+    names.update(cst.ensure_type(a, cst.Attribute).attr.value for a in m.findall(node, _SELF_ATTRIBUTE))
+    return frozenset(names)

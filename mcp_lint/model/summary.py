@@ -64,6 +64,11 @@ class CallEdge:
     # The project function whose first argument carries the call's value whole in what the caller
     # returns (`return format_text_response(result)`; facts.CallFact.wrapped_by).
     wrapped_by: str | None = None
+    # The caller raises the call's value (`raise make_error(e) from e`, `err = make_error(e); raise
+    # err`): an exception a factory builds from its parameter leaves from the caller.
+    raises_value: bool = False
+    # Text of the call's value is in a plain exception the caller raises (CallFact.raised_text).
+    raised_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,8 @@ class ModuleSummary:
     instances: dict[str, str] = field(default_factory=dict)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Exception-like classes -> the attributes they define (ModuleModel.class_attrs).
+    class_attrs: dict[str, frozenset[str]] = field(default_factory=dict)
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)

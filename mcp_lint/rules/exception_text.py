@@ -246,7 +246,10 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
         if not isinstance(exc, cst.Call):
             continue
         qual = project_class(exc.func, ctx)
-        if qual is None:
+        if qual is None or fact.caught_here(last_name(qual)):
+            # Caught again by a `try` of this function (`except Exception:` around a raise that
+            # tries a richer message first): it never leaves with this text, so it neither makes
+            # the class the author's own message nor a carrier; the clause's own raise counts.
             continue
         carried = any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
         yield qual, carried, ctx.range(fact.node).start.line if carried else 0

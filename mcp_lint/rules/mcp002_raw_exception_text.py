@@ -294,6 +294,8 @@ async def get_forecast(city: str) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
+        # By statement: the tests of the `if`s around each return and raise (read once).
+        conditions = {id(f.node): f.conditions for f in (*fn.returns, *fn.raises)}
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
             # decides, knowing which raises of the class carry library text (project_links._CarriedText).
@@ -322,6 +324,8 @@ async def get_forecast(city: str) -> str:
                     extra["caught_at"] = ",".join(caught_at)
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                    # The linker drops the branch when no instance of the class has the attribute.
+                    extra["needs_attr"] = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
                 elif handler.imported_classes:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
                 yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
@@ -361,22 +365,36 @@ async def get_forecast(city: str) -> str:
                 yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
+        built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
             for node, value, variant, conditions in self._all_sinks(fn, ctx):
                 if id(node) in seen or _narrowed_to_own_class(conditions, param, ctx):
                     continue
+                if id(node) not in built_by:
+                    made = _built_exception(fn, value) if variant == "return" else None
+                    built_by[id(node)] = (made, (value, *_message_values(fn, made)) if made is not None else (value,))
+                built, probes = built_by[id(node)]
                 names = names_in.get(id(node))
                 if names is None:
-                    names = names_in[id(node)] = _names_in(value)
+                    names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
                 if param not in names:
                     continue  # without the name, no text of it (what exception_text_in would say)
-                found = param_text_outside_helpers(value, frozenset({param}), ctx)
+                found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
                 data = {"exc": "exception", "param": param}
+                if built is not None:
+                    # A factory (`def unreachable(e): return ApiError(f"...{e}")`): the linker reads
+                    # it as a raise of that class where a caller raises what it returns. Text
+                    # found only through a local counts only then (as a returned value, the
+                    # caller's own clause is reported: one finding per flow).
+                    name = last_name(dotted(built.func) or "")
+                    data.update({"factory": name, "factory_qual": project_class(built.func, ctx) or ""})
+                    if not any(n is found for n in descendants(value)):
+                        data["raised_only"] = "1"
                 yield self.latent(ctx, value, variant=f"{variant}-param", route="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
@@ -583,10 +601,16 @@ async def get_forecast(city: str) -> str:
             verb = f"returns {what} in its error result"
         elif variant.startswith("return"):
             verb = f"returns {what} as a normal result (isError: false)"
+        elif passed_on and latent.get("factory"):
+            verb = f"builds {latent.get('class')} with {what}, which the caller raises, and {passed_on}"
         elif passed_on:
             verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
         elif variant.startswith("raise-protocol"):
             verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
+        elif variant.startswith("raise-other") and latent.get("raised_by"):
+            verb = f"returns {what}, which a caller raises in {latent.get('raised_by')}, and {context.framework.describe_exception_text_release()} forwards it to the model"
+        elif variant.startswith("raise-other") and latent.get("factory"):
+            verb = f"builds {latent.get('class')} with {what}, which the caller raises and {context.framework.describe_exception_text_release()} forwards to the model"
         elif variant.startswith("raise-other"):
             verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {context.framework.describe_exception_text_release()} forwards to the model"
         elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
@@ -803,6 +827,75 @@ class _FixText:
             if chosen is not None:
                 break
         return chosen
+
+
+def _attribute_tested(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...], name: str | None) -> str:
+    """The attribute of the caught exception `name` that the branch of a statement under
+    `conditions` needs to be taken (`if getattr(e, "status_code", None) == 429:`, also through
+    `limited = ...; if limited:`), or ""."""
+    if not name:
+        return ""
+    for condition in conditions:
+        attr = _needs_attribute(fn.value_of(condition), name)
+        if attr:
+            return attr
+    return ""
+
+
+def _needs_attribute(test: cst.BaseExpression, name: str) -> str:
+    """`hasattr(e, "a")`, `getattr(e, "a", None)` (a falsy default), `getattr(e, "a", None) ==
+    429` / `in (...)` / `is not None`, or an `and` holding one: "a" (true only when e has it)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _needs_attribute(test.left, name) or _needs_attribute(test.right, name)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        attr = _getattr_with_default(test.left, name)
+        if not attr or _is_none(target.comparator):
+            return attr if attr and isinstance(target.operator, cst.IsNot) else ""
+        literal = isinstance(target.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
+        return attr if literal and isinstance(target.operator, (cst.Equal, cst.In)) else ""
+    if isinstance(test, cst.Call) and dotted(test.func) == "hasattr" and len(test.args) == 2:
+        return _attribute_argument(test, name)
+    attr = _getattr_with_default(test, name)
+    default = test.args[2].value if attr and isinstance(test, cst.Call) else None
+    return attr if default is not None and (_is_none(default) or (isinstance(default, cst.Name) and default.value == "False")) else ""
+
+
+def _getattr_with_default(expr: cst.BaseExpression, name: str) -> str:
+    """"a" for `getattr(e, "a", <default>)` on the exception `name`."""
+    if isinstance(expr, cst.Call) and dotted(expr.func) == "getattr" and len(expr.args) == 3:
+        return _attribute_argument(expr, name)
+    return ""
+
+
+def _attribute_argument(call: cst.Call, name: str) -> str:
+    target, attr = call.args[0].value, call.args[1].value
+    if isinstance(target, cst.Name) and target.value == name and isinstance(attr, cst.SimpleString):
+        value = attr.evaluated_value
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _built_exception(fn: FunctionFacts, value: cst.BaseExpression) -> cst.Call | None:
+    """The constructor call a function returns when it builds an object of a class (`return
+    ApiError(msg)`, `err = ApiError(msg); return err`): an exception, where a caller raises it."""
+    built = fn.value_of(value)
+    if isinstance(built, cst.Call) and last_name(dotted(built.func) or "")[:1].isupper():
+        return built
+    return None
+
+
+def _message_values(fn: FunctionFacts, call: cst.Call) -> Iterator[cst.BaseExpression]:
+    """The values of the locals a constructor is given (`msg = f"...{e}"; return ApiError(msg)`)."""
+    for argument in call.args:
+        if isinstance(argument.value, cst.Name):
+            value = fn.value_of(argument.value)
+            if value is not argument.value:
+                yield value
 
 
 def _names_in(value: cst.CSTNode) -> frozenset[str]:

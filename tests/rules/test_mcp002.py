@@ -1371,3 +1371,54 @@ def test_the_formatter_is_silent_where_the_exception_never_reaches_it(tmp_path: 
     files = {"prom/errors.py": ERRORS_MODULE, "prom/output.py": OUTPUT_MODULE, "prom/server.py": server, "prom/__init__.py": ""}
     _write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'prom'\ndependencies = ['fastmcp>=3,<4']\n", **files})
     assert [(f.code, f.filename) for f in _lint_tree(tmp_path)] == []
+
+
+# A helper returns a failure dict with the library's text; the tool raises it in a plain exception.
+_STATUS_HELPER = """\
+import json
+
+import duckdb
+from fastmcp import FastMCP
+
+mcp = FastMCP("sql"{masking})
+conn = duckdb.connect("analytics.db")
+
+
+def run_query(sql: str) -> dict:
+    try:
+        rows = conn.execute(sql).fetchall()
+        return {{"success": True, "rows": rows}}
+    except Exception as e:
+        return {{"success": False, "error": str(e)}}{mark}
+
+
+def query_rows(sql: str) -> dict:
+    return run_query(sql)
+
+
+@mcp.tool
+def query(sql: str) -> str:
+    result = query_rows(sql)
+    if not result["success"]:
+        raise ValueError({raised})
+    return json.dumps(result["rows"])
+"""
+
+
+def test_helper_text_a_tool_raises_in_a_plain_exception_is_flagged_where_the_framework_forwards_it() -> None:
+    source = _STATUS_HELPER.format(masking="", mark="  # expect: MCP002", raised="json.dumps(result)")
+    (finding,) = [f for f in _check(source, target="fastmcp>=3,<4") if f.code == "MCP002"]
+    assert finding.location.row == 15
+    assert "Helper 'run_query' (reached from tool 'query') returns the text of a caught Exception, which a caller raises in ValueError" in finding.message
+    assert "forwards it to the model" in finding.message
+    assert finding.fix is None  # the callers read `success`: the return stays
+
+
+def test_helper_text_raised_by_a_tool_on_a_masking_server_stays_silent() -> None:
+    source = _STATUS_HELPER.format(masking=", mask_error_details=True", mark="", raised="json.dumps(result)")
+    _check(source, target="fastmcp>=3,<4")
+
+
+def test_tool_raising_its_own_words_after_a_failed_status_stays_silent() -> None:
+    source = _STATUS_HELPER.format(masking="", mark="", raised='"the query failed; check table names with list_tables"')
+    _check(source, target="fastmcp>=3,<4")

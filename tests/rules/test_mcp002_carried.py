@@ -728,3 +728,230 @@ def test_a_broad_clause_passing_the_text_on_is_the_one_finding_of_the_flow() -> 
         """
     )
     assert "Tool 'run_command' puts the text of a caught Exception into ToolError" in findings[0].message
+
+
+
+def _stats_server(first_raise: str, fallback_mark: str, catch_mark: str) -> str:
+    """A client whose HTTP error clause tries the upstream's own error field first (`first_raise`,
+    inside a `try` that catches everything) and falls back to the raw body."""
+    return f"""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("stats")
+
+
+class ApiError(Exception):
+    pass
+
+
+async def request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(f"https://stats.example.com/api/{{path}}")
+            resp.raise_for_status()
+            return resp.json()
+    except httpx.HTTPStatusError as e:
+        try:
+            detail = e.response.json()["error"]
+            {first_raise}
+        except Exception:
+            raise ApiError(f"API error {{e.response.status_code}}: {{e.response.text}}") from e{fallback_mark}
+
+
+@mcp.tool
+async def site_stats(site: str) -> dict:
+    try:
+        return await request(f"sites/{{site}}")
+    except ApiError as e:
+        return {{"error": str(e)}}{catch_mark}
+"""
+
+
+def test_a_raise_caught_again_in_its_own_function_does_not_make_the_class_the_authors() -> None:
+    # The curated raise never leaves `request` (its own `except Exception:` takes it), and the
+    # tool's own raise is outside the `try`: every ApiError the tool catches carries the
+    # upstream's text, so the class is a carrier and the catching statement is the finding.
+    source = _stats_server('raise ApiError("the stats API rejected the request")', "", "  # expect: MCP002, MCP005")
+    findings = check(source, target="fastmcp>=3,<4")
+    (outer,) = [f for f in findings if f.code == "MCP002"]
+    assert outer.location.row == 30
+    assert "raised in this project only with library exception text, as at server.py:22" in outer.message
+
+
+def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() -> None:
+    # The same curated raise with nothing around it reaches the tool: the class is the
+    # author's, and the raise that put the upstream's text into it is the finding.
+    source = _stats_server('raise ApiError("the stats API rejected the request")', "  # expect: MCP002", "  # expect: MCP005")
+    source = source.replace("        try:\n            detail", "        if e.response.status_code == 403:\n            raise ApiError(\"the API key may not read this site; pass another site id\")\n        try:\n            detail")
+    findings = check(source, target="fastmcp>=3,<4")
+    (inner,) = [f for f in findings if f.code == "MCP002"]
+    assert inner.location.row == 24
+    assert "tool 'site_stats' returns it" in inner.message
+
+
+def _tickets_server(clause: str, tool_clause: str) -> str:
+    """A client whose transport errors go through a factory building the project's exception
+    from the caught error's text (`clause` uses it), and a tool catching the project's class."""
+    return f"""\
+import logging
+
+import httpx
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("tickets")
+
+
+class TicketsError(Exception):
+    pass
+
+
+class Client:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.AsyncClient(base_url=base)
+
+    def _unreachable(self, e: httpx.TransportError) -> TicketsError:
+        msg = f"Cannot reach the ticket service at {{self.base}}: {{e}}"
+        return TicketsError(msg)
+
+    async def get(self, path: str) -> dict:
+        if ".." in path:
+            raise TicketsError("path may not contain '..'; pass a ticket id")
+        try:
+            resp = await self.http.get(path)
+        except httpx.TransportError as e:
+            {clause}
+        return resp.json()
+
+
+client = Client("https://tickets.example.com")
+
+
+@mcp.tool
+async def get_ticket(ticket_id: str) -> dict:
+    try:
+        return await client.get(f"/tickets/{{ticket_id}}")
+    except TicketsError as e:
+        {tool_clause}
+"""
+
+
+def test_exception_built_by_a_factory_and_raised_by_its_caller_is_flagged_in_the_factory() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise RuntimeError(str(e)) from e")
+    source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.location.row == 21
+    assert "Helper '_unreachable' (reached from tool 'get_ticket') builds TicketsError" in finding.message
+    assert "the text of an exception its caller caught (parameter 'e'), which the caller raises" in finding.message
+
+
+def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> None:
+    source = _tickets_server("err = self._unreachable(e)\n            raise err from e", 'return {"error": str(e)}  # expect: MCP005')
+    source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "which the caller raises, and tool 'get_ticket' returns it (server.py:42)" in finding.message
+
+
+def test_factory_exception_caught_on_the_way_and_replaced_stays_silent() -> None:
+    # The tool says what failed in its own words: the factory's text never reaches the model.
+    source = _tickets_server(
+        "raise self._unreachable(e) from e",
+        'raise RuntimeError(f"ticket {ticket_id} could not be fetched; check the id with list_tickets") from e',
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_whose_value_is_only_logged_stays_silent() -> None:
+    # Built but never raised nor returned: the text stays in the server's log.
+    source = _tickets_server(
+        "logger.warning(\"%s\", self._unreachable(e))\n            raise TicketsError(\"ticket service unreachable; retry in a minute\") from e",
+        'return {"error": str(e)}  # expect: MCP005',
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_given_no_caught_exception_stays_silent() -> None:
+    # The caller passes its own value, not the caught exception: nothing of a library's text.
+    source = _tickets_server(
+        "raise self._unreachable(path) from e",
+        "raise RuntimeError(str(e)) from e",
+    )
+    check(source, target="fastmcp>=3,<4")
+
+
+def test_factory_exception_escaping_to_an_unmasked_framework_is_flagged() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise").replace(
+        "return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002"
+    )
+    findings = check(source, target="fastmcp>=3,<4")
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises and" in finding.message
+    assert "forwards to the model" in finding.message
+
+
+def test_factory_exception_escaping_to_a_masking_server_stays_silent() -> None:
+    source = _tickets_server("raise self._unreachable(e) from e", "raise").replace(
+        'FastMCP("tickets")', 'FastMCP("tickets", mask_error_details=True)'
+    ).replace("pass a ticket id\")", "pass a ticket id\")  # expect: MCP008")
+    check(source, target="fastmcp>=3,<4")
+
+
+def _rate_limited_server(error_class: str, rate_limit_mark: str) -> str:
+    """A carrier class caught by a tool that passes its text on only in a rate-limit branch
+    testing an attribute of the caught exception."""
+    return f"""\
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("stats")
+
+
+{error_class}
+
+
+async def request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(f"https://stats.example.com/api/{{path}}")
+            resp.raise_for_status()
+            return resp.json()
+    except httpx.HTTPError as e:
+        raise ApiError(f"stats API failed: {{e}}") from e
+
+
+@mcp.tool
+async def site_stats(site: str) -> dict:
+    try:
+        return await request(f"sites/{{site}}")
+    except ApiError as e:
+        limited = getattr(e, "status_code", None) == 429
+        if limited:
+            raise RuntimeError(f"rate limited: {{e}}") from e{rate_limit_mark}
+        raise RuntimeError("the stats API failed; check the site id with list_sites") from e
+"""
+
+
+def test_branch_on_an_attribute_the_caught_class_never_has_stays_silent() -> None:
+    # ApiError has no `status_code`: the rate-limit branch is never taken.
+    check(_rate_limited_server("class ApiError(Exception):\n    pass", ""), target="fastmcp>=3,<4")
+
+
+def test_branch_on_an_attribute_the_class_sets_is_flagged() -> None:
+    error_class = (
+        "class ApiError(Exception):\n"
+        "    def __init__(self, message: str, status_code: int | None = None) -> None:\n"
+        "        super().__init__(message)\n"
+        "        self.status_code = status_code"
+    )
+    findings = check(_rate_limited_server(error_class, "  # expect: MCP002"), target="fastmcp>=3,<4")
+    assert any(f.code == "MCP002" and f.location.row == 30 for f in findings)
+
+
+def test_branch_on_an_attribute_a_subclass_defines_is_flagged() -> None:
+    # `except ApiError` also catches RateLimited, which has the attribute.
+    error_class = "class ApiError(Exception):\n    pass\n\n\nclass RateLimited(ApiError):\n    status_code = 429"
+    check(_rate_limited_server(error_class, "  # expect: MCP002"), target="fastmcp>=3,<4")
