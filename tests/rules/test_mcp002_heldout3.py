@@ -1,0 +1,142 @@
+"""MCP002 shapes met on unlabeled real servers: a text passed through a chain of locals is one
+flow with one finding, where the exception is read; a regex (or other parse-only error) caught
+around the tool's own pattern describes what the model sent."""
+
+from __future__ import annotations
+
+from ._support import check
+
+
+# -- one flow through a chain of locals: one finding, on the line that reads `e` ------------------
+
+
+def test_chain_of_locals_reports_the_building_line_only() -> None:
+    findings = check(
+        """\
+        import json
+
+        import httpx
+        from mcp.server.lowlevel import Server
+        from mcp import types
+
+        server = Server("tickets")
+        WRITE_HINT = " (the token may lack write scope)"
+
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.post(f"https://tickets.example.com/{name}", json=arguments)
+                return types.CallToolResult(content=[types.TextContent(type="text", text=response.text)])
+            except Exception as e:
+                error_msg = f"Failed to run '{name}': {e}"  # expect: MCP002
+                if name.startswith("update"):
+                    error_msg += WRITE_HINT
+                error_text = json.dumps({"error": error_msg})
+                return types.CallToolResult(content=[types.TextContent(type="text", text=error_text)], isError=True)
+        """
+    )
+    (finding,) = findings
+    assert finding.location.row == 18
+    assert "built here, returned at line 22" in finding.message
+    assert "in its error result" in finding.message
+
+
+def test_second_local_built_from_the_exception_itself_is_reported_there() -> None:
+    # The last local reads `e` again: that is where the sent text is built.
+    findings = check(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("tickets")
+
+
+        @mcp.tool()
+        async def reopen_ticket(ticket_id: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    await client.post(f"https://tickets.example.com/{ticket_id}/reopen")
+                return "reopened"
+            except httpx.HTTPError as e:
+                summary = "reopen failed"
+                detail = f"{summary}: {e}"  # expect: MCP002
+                raise ToolError(detail) from e
+        """
+    )
+    assert [f.location.row for f in findings] == [16]
+
+
+# -- errors only a parser raises, caught around the tool's own input -----------------------------
+
+REGEX_TOOLS = """\
+import re
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("catalog")
+CODES = ["compute", "storage", "queue"]
+
+
+@mcp.tool()
+async def find_codes(pattern: str) -> dict:
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        matches = [code for code in CODES if compiled.search(code)]
+        if not matches:
+            return {"codes": [], "hint": await suggest(pattern)}
+    except re.error as e:
+        return {"message": f"Invalid regex pattern {pattern!r}: {e}", "hint": "escape special characters"}
+    return {"codes": matches}
+
+
+@mcp.tool()
+async def find_by_stored_rule(rule_id: str) -> dict:
+    try:
+        rule = await load_rule(rule_id)
+        compiled = re.compile(rule)
+        return {"codes": [code for code in CODES if compiled.search(code)]}
+    except re.error as e:
+        return {"message": f"Stored rule {rule_id} does not compile: {e}"}  # expect: MCP002
+
+
+@mcp.tool()
+async def find_with_both(pattern: str, rule_id: str) -> dict:
+    try:
+        compiled = re.compile(pattern)
+        stored = re.compile(await load_rule(rule_id))
+        return {"codes": [c for c in CODES if compiled.search(c) and stored.search(c)]}
+    except re.error as e:
+        return {"message": f"A pattern does not compile: {e}"}  # expect: MCP002
+"""
+
+
+def test_regex_error_of_the_tools_own_pattern_is_not_library_text() -> None:
+    findings = check(REGEX_TOOLS)
+    assert {f.location.row for f in findings} == {28, 38}
+    assert all("caught re.error" in f.message for f in findings)
+
+
+def test_regex_error_with_a_broad_class_beside_it_stays_flagged() -> None:
+    # `except (re.error, Exception)`: the broad class catches the I/O of the body too.
+    check(
+        """\
+        import re
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("catalog")
+
+
+        @mcp.tool()
+        async def find_codes(pattern: str) -> str:
+            try:
+                compiled = re.compile(pattern)
+                codes = await fetch_codes()
+                return ", ".join(c for c in codes if compiled.search(c))
+            except (re.error, Exception) as e:
+                return f"Search failed: {e}"  # expect: MCP002, MCP005
+        """
+    )
