@@ -204,3 +204,59 @@ def test_parse_of_a_fetched_local_stays_flagged() -> None:
             return f"{len(settings)} settings"
         """
     )
+
+
+
+# -- objects collected in a list, returned inside another object ---------------------------------
+
+COLLECTED_OBJECTS = """\
+from dataclasses import dataclass, field
+
+import boto3
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("alarms")
+cloudwatch = boto3.client("cloudwatch")
+
+
+@dataclass
+class AlarmDetail:
+    name: str
+    description: str
+
+
+@dataclass
+class CompositeReport:
+    rule: str
+    components: list = field(default_factory=list)
+
+
+@mcp.tool()
+def describe_composite(rule: str, names: list[str]) -> CompositeReport:
+    components = []
+    for name in names:
+        try:
+            alarm = cloudwatch.describe_alarms(AlarmNames=[name])["MetricAlarms"][0]
+            components.append(AlarmDetail(name=name, description=alarm["AlarmDescription"]))
+        except Exception as e:
+            components.append(AlarmDetail(name=name, description=f"Failed to retrieve details: {e}"))  # expect: MCP002
+    return CompositeReport(rule=rule, components=components)
+
+
+@mcp.tool()
+def count_components(rule: str, names: list[str]) -> CompositeReport:
+    failures = []
+    for name in names:
+        try:
+            cloudwatch.describe_alarms(AlarmNames=[name])
+        except Exception as e:
+            failures.append(AlarmDetail(name=name, description=f"Failed: {e}"))
+    return CompositeReport(rule=rule, components=[f"{len(failures)} failed"])
+"""
+
+
+def test_object_put_into_a_returned_list_carries_its_text() -> None:
+    findings = check(COLLECTED_OBJECTS)
+    (finding,) = findings
+    assert finding.location.row == 30
+    assert "built here, returned at line 31" in finding.message
