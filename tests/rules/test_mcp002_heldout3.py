@@ -260,3 +260,56 @@ def test_object_put_into_a_returned_list_carries_its_text() -> None:
     (finding,) = findings
     assert finding.location.row == 30
     assert "built here, returned at line 31" in finding.message
+
+
+
+# -- a name reused across branches: a return above the clause never sends its text ---------------
+
+REUSED_NAME = """\
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("places")
+
+
+@mcp.tool()
+async def search_open(query: str) -> dict:
+    if not query:
+        error_msg = "query is empty"
+        return {"error": error_msg}  # expect: MCP005
+    try:
+        async with httpx.AsyncClient() as client:
+            found = (await client.get("https://places.example.com", params={"q": query})).json()
+        if not found:
+            error_msg = f"Nothing found for {query!r}"
+            return {"error": error_msg}  # expect: MCP005
+        return found
+    except httpx.HTTPError as e:
+        error_msg = f"Places service error: {e}"
+        logger.error(error_msg)
+        return {"error": "The places service failed (HTTP error); narrow the query"}  # expect: MCP005
+
+
+@mcp.tool()
+async def search_with_retries(query: str) -> dict:
+    error_msg = ""
+    for attempt in range(3):
+        if error_msg and attempt == 2:
+            return {"error": error_msg}  # expect: MCP005
+        try:
+            async with httpx.AsyncClient() as client:
+                return (await client.get("https://places.example.com", params={"q": query})).json()
+        except httpx.HTTPError as e:
+            error_msg = f"Places service error: {e}"  # expect: MCP002
+    return {"error": error_msg}  # expect: MCP005
+"""
+
+
+def test_a_return_above_the_clause_does_not_send_the_clauses_text() -> None:
+    findings = [f for f in check(REUSED_NAME) if f.code == "MCP002"]
+    (finding,) = findings
+    assert finding.location.row == 38
+    assert "caught httpx.HTTPError" in finding.message
