@@ -7,6 +7,7 @@ its result (a ModuleSummary) can be cached.
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import libcst as cst
 
 from mcp_lint.fixing.imports import read_imports
+from mcp_lint.model.exception_guards import Handler, TryGuard, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -69,6 +71,7 @@ def family_hint(model: ModuleModel) -> Family | None:
 # Long generated expressions (a 3,000-term string concatenation) nest that deep in the tree; the
 # walkers recurse once per level. Python 3.11+ keeps such frames off the C stack.
 _RECURSION_LIMIT = 20_000
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _AST_GUARD_LIMIT = 1_500
 
 
@@ -150,7 +153,10 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.status_flags = status_flags(facts, ctx)
         fsum.returns_argument = facts.returns_argument
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
-        fsum.intercepts = bool(facts.handlers) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+        guards = _try_guards(facts) if facts.handlers else ()
+        fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+        if fsum.intercepts:
+            fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
         if effects is not None:
             fsum.mutates, fsum.validates = effects(facts, ctx)
         summary.functions[qual] = fsum
@@ -178,6 +184,34 @@ def _syntax_failure(source: str, path: Path, exc: cst.ParserSyntaxError) -> Pars
         pass
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid syntax"
     return ParseFailure(f"syntax error: {first}", exc.raw_line or 1, (exc.raw_column or 0) + 1)
+
+
+def _intercepts(facts: FunctionFacts, guards: tuple[TryGuard, ...]) -> bool:
+    """Does a clause of the function catch an exception without re-raising it (`raise`, `raise e`
+    of its own `e` change nothing the framework receives)? As a decorator's wrapper, only the
+    `try` around the wrapped function counts where that call is found: a call of a name from the
+    enclosing decorator (`await fn(**kwargs)`), not a `try` around a notification sent after it."""
+    enclosing = facts.qualname.rsplit(".", 1)[0] + "."
+    wrapped = [
+        call
+        for call in facts.calls
+        if type(call.node.func) is cst.Name
+        and call.node.func.value not in facts.local_names
+        and call.node.func.value not in _BUILTIN_NAMES
+        # the decorator's parameter, or another wrapper of the same decorator (`await inner(...)`)
+        and (call.callee is None or (call.callee.startswith(enclosing) and "." not in call.callee[len(enclosing) :]))
+    ]
+    if wrapped:
+        guards = tuple(guard for call in wrapped for guard in call.guarded)
+    return any(not reraises for guard in guards for _, reraises, _ in guard)
+
+
+def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
+    """The function's `try` statements, each with what its clauses catch (in order)."""
+    by_try: dict[int, tuple[cst.Try | cst.TryStar, list[Handler]]] = {}
+    for handler in facts.handlers:
+        by_try.setdefault(id(handler.try_node), (handler.try_node, []))[1].append(handler)
+    return tuple(try_guard(node, records) for node, records in by_try.values())
 
 
 def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
@@ -211,6 +245,8 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             wrapped_by=call.wrapped_by,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
+            forwards=_forwards(call.node, facts) if resolved else (),
+            raised=call.raised,
         )
         by_call[id(call)] = edge
         if resolved:
@@ -224,7 +260,18 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
 
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=())
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=())
+
+
+def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:
+    """(position, the caller's parameter index) of each positional argument that is one of the
+    caller's parameters, unchanged: `describe(exc, action)` in `def fail(exc, action)`."""
+    out: list[tuple[int, int]] = []
+    for index, argument in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        value = argument.value
+        if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
+            out.append((index, facts.params.index(value.value)))
+    return tuple(out)
 
 
 def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:

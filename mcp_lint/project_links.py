@@ -13,13 +13,14 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 from __future__ import annotations
 
 import enum
+import os
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.fixing.imports import import_edits
-from mcp_lint.model.exception_guards import catches, catching_site
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_CLASSES,
@@ -104,6 +105,9 @@ class Project:
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
+        # The `try` statements of the decorators' wrappers around each tool (by tool name).
+        self.wrapper_guards: dict[str, list[TryGuard]] = {}
+        self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
@@ -269,6 +273,8 @@ class Project:
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
         out: list[tuple[ToolRegistration, ModuleSummary]] = []
         for summary in self.summaries:
+            if is_test_module(summary.path):
+                continue  # fixtures of the project's tests (`def failing_tool(): raise ValueError("bad")`)
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:
@@ -571,6 +577,10 @@ class Project:
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
+            guards = [g for w in wrappers if w in self.functions for g in self.functions[w][1].guards]
+            if guards:
+                self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
+                self.guarding_wrappers.update(wrappers)
             for wrapper in wrappers:  # it returns the tool's value
                 queue.append((wrapper, reg.tool_name, family, major, _WHOLE, None, frozenset(), 1, masked, frozenset(), frozenset()))
         seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
@@ -605,6 +615,8 @@ class Project:
                 params = target[1].params
                 shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
                 passed = frozenset(i + shift for i in edge.exc_params)
+                if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
+                    passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
                 # The helper's value reaches the model when the caller returns it, or anything
                 # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
                 # of it (`r["error"]`) still carries its text. A part of a part is a part.
@@ -615,6 +627,10 @@ class Project:
                 # its value whole; a part taken here selects anew.
                 selected = selects if passed_on == _WHOLE else edge.selects
                 level = min(sends, passed_on)
+                if edge.raised and level == _NOTHING:
+                    # `raise ToolError(describe(exc))` in a helper whose value the tool ignores:
+                    # the raise still takes the text to the model.
+                    level, selected = _PART, edge.selects
                 if sends == _PART and selects is not None and edge.slot is not None:
                     # The tool takes items of the caller's returned literal (`content, _ = fetch()`
                     # after `return extract(page), ""`): the one holding this call, whole, or not it.
@@ -689,6 +705,8 @@ class Project:
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
+                    continue
                 latent = linked
                 rule = rule_by_code(latent.code)
                 if rule is None:
@@ -744,6 +762,23 @@ class Project:
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _swallowed(self, latent: Latent, entry: ToolPaths) -> bool:
+        """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
+        clause catching it catches everything (`except Exception as e: return {"error":
+        str(e)}`). That clause decides what the model reads of any failure and is checked itself;
+        a clause for the project's own class (`except AppError as e: return _err(e)`) passes the
+        text on as curated, so the raise that put library text in it stays the defect."""
+        if not entry.tools:
+            return False
+        qual = latent.get("class_qual")
+        ancestors = self.class_ancestors(qual) if qual else ()
+        names = frozenset({latent.get("class"), latent.get("raised"), *(last_name(a) for a in ancestors)}) - {""}
+        for tool in entry.tools:
+            clause = next((c for guard in self.wrapper_guards.get(tool, ()) for c in guard if c[0] & names or "*" in c[0]), None)
+            if clause is None or "*" not in clause[0] or clause[1]:
+                return False  # not caught there, caught by name, or re-raised
+        return True
 
     def _formats_as_is(self, qualname: str) -> bool:
         """Does the project function return its first argument as it is, in a normal result
@@ -934,6 +969,13 @@ def _fill(text: str, names: dict[str, str]) -> str:
     for placeholder, value in names.items():
         text = text.replace(placeholder, value)
     return text
+
+
+def is_test_module(path: str) -> bool:
+    """A pytest module (`test_*.py`, `*_test.py`, `conftest.py`): the tools it registers are
+    fixtures that fail on purpose, not tools of a server anyone runs."""
+    name = os.path.basename(path)
+    return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
 
 class _CarriedText:

@@ -404,8 +404,10 @@ mcp = FastMCP("items", lifespan=lifespan)
         "    return await ctx.request_context.lifespan_context.api.fetch(item_id)\n",
         "    app = ctx.request_context.lifespan_context\n    return await app.api.fetch(item_id)\n",
         "    return await ctx.lifespan_context.api.fetch(item_id)\n",
+        "    api = ctx.request_context.lifespan_context.api\n    return await api.fetch(item_id)\n",
+        "    api = ctx.lifespan_context.api\n    result = await api.fetch(item_id)\n    return result\n",
     ],
-    ids=["request-context", "local-alias", "fastmcp-shortcut"],
+    ids=["request-context", "local-alias", "fastmcp-shortcut", "member-in-a-local", "member-in-a-local-shortcut"],
 )
 def test_method_of_an_object_on_the_typed_lifespan_context(tmp_path: Path, body: str) -> None:
     package = tmp_path / "pkg"
@@ -426,6 +428,18 @@ def test_lifespan_context_without_a_typed_lifespan_reaches_nothing(tmp_path: Pat
         @mcp.tool()
         async def lookup(item_id: str, ctx: Context) -> dict:
             return await ctx.request_context.lifespan_context.api.fetch(item_id)
+        """
+    assert reported(tmp_path, tools) == []
+
+
+def test_a_lifespan_member_in_a_local_without_a_typed_lifespan_reaches_nothing(tmp_path: Path) -> None:
+    tools = """
+        from fastmcp import Context
+
+        @mcp.tool()
+        async def lookup(item_id: str, ctx: Context) -> dict:
+            api = ctx.request_context.lifespan_context.api
+            return await api.fetch(item_id)
         """
     assert reported(tmp_path, tools) == []
 

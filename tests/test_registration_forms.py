@@ -801,6 +801,41 @@ def test_lowlevel_dispatch_through_a_table_of_functions(body: str) -> None:
     assert flagged(source, "MCP001") == ["handle_add", "handle_sub"]
 
 
+# A registry of rows, each keeping its function beside the tool's metadata.
+ROW_TABLE = (
+    "TOOL_REGISTRY = {\n"
+    "    'add': {'description': 'Add two numbers', 'function': handle_add},\n"
+    "    'sub': {'description': 'Subtract', 'function': handle_sub},\n"
+    "}\n"
+)
+
+ROW_DISPATCHERS = {
+    "row-subscript": "    return await TOOL_REGISTRY[name]['function'](arguments)\n",
+    "row-local": "    tool = TOOL_REGISTRY[name]\n    return await tool['function'](arguments)\n",
+    "row-get": "    tool = TOOL_REGISTRY.get(name)\n    if tool is None:\n        raise ValueError(name)\n    return await tool.get('function')(arguments)\n",
+    "row-function-local": "    run = TOOL_REGISTRY[name]['function']\n    return await run(arguments)\n",
+}
+
+
+@pytest.mark.parametrize("body", ROW_DISPATCHERS.values(), ids=ROW_DISPATCHERS.keys())
+def test_lowlevel_dispatch_through_a_registry_of_rows(body: str) -> None:
+    source = LOWLEVEL_V1 + PER_TOOL + ROW_TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == ["handle_add", "handle_sub"]
+
+
+def test_a_registry_of_rows_read_for_its_metadata_only_is_not_dispatch() -> None:
+    body = "    tool = TOOL_REGISTRY[name]\n    print(tool['description'])\n    return []\n"
+    source = LOWLEVEL_V1 + PER_TOOL + ROW_TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == []
+
+
+def test_rows_without_a_function_are_no_table() -> None:
+    table = "LIMITS = {'add': {'timeout': 3, 'function': 'handle_add'}}\n"
+    body = "    return await LIMITS[name]['function'](arguments)\n"
+    source = LOWLEVEL_V1 + PER_TOOL + table + "@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert flagged(source, "MCP001") == []
+
+
 def test_a_table_looked_up_by_a_literal_key_or_never_called_is_not_dispatch() -> None:
     body = "    handler = HANDLERS['add']\n    print(HANDLERS.get(name))\n    return []\n"
     source = LOWLEVEL_V1 + PER_TOOL + TABLE + "@server.call_tool()\nasync def call(name, arguments):\n" + body

@@ -105,12 +105,17 @@ def try_guard(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
     """The guard of `node`, from the records of its clauses (in order)."""
     handlers = []
     for handler, record in zip(node.handlers, records):
-        reraises = any(isinstance(n, cst.Raise) and n.exc is None for n in _statements_of(handler.body))
+        reraises = any(isinstance(n, cst.Raise) and _same_exception(n, record.name) for n in _statements_of(handler.body))
         names = {last_name(c) for c in record.caught}
         if not record.caught or names & {"Exception", "BaseException"}:
             names.add("*")
         handlers.append((frozenset(names), reraises, record.site))
     return tuple(handlers)
+
+
+def _same_exception(node: cst.Raise, name: str | None) -> bool:
+    """`raise` or `raise e` of the clause's own `e`: the exception goes on unchanged."""
+    return node.exc is None or (name is not None and node.cause is None and isinstance(node.exc, cst.Name) and node.exc.value == name)
 
 
 def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]

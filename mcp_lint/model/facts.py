@@ -61,6 +61,9 @@ class CallFact:
     flows: bool = False
     # At least a part of it does (`return f"Failed: {r['error']}"`): text in it reaches the model.
     feeds: bool = False
+    # A part of it is in what the function raises (`raise ToolError(describe(e))`): that reaches
+    # the model however the function's own value is used.
+    raised: bool = False
     # Only these items of it are (`r["data"]`, `r.get("data")`, `r.data`); None: any or all.
     selects: frozenset[str] | None = None
     # The item of the returned literal that holds its value whole (`return text(), ""` -> "#0",

@@ -64,6 +64,8 @@ class _BodyWalker(FastVisitor):
         self.nested_defs: set[str] = set()
         # (argument, its call) for every plain name or attribute passed as an argument.
         self.arguments: list[tuple[cst.BaseExpression, CallFact]] = []
+        # (function a lambda argument's body calls, the call it is passed to).
+        self.lambda_callees: list[tuple[str, CallFact]] = []
         # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
         self.table_locals: dict[str, tuple[str, str | None]] = {}
         self.assignment_counts: dict[str, int] = {}
@@ -193,9 +195,9 @@ class _BodyWalker(FastVisitor):
             RaiseFact(node, self._handler(), tuple(self.conditions), tuple(self.else_of), self._guarded(), tuple(self.managers))
         )
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def _callee(self, node: cst.Call, name: str | None) -> str | None:
+        """The qualified name of the function `node` calls, when it can be named here."""
         callee = None
-        name = dotted(node.func)
         if name is not None and ".lifespan_context." in f".{name}":
             # `ctx.request_context.lifespan_context.db.query()`: the linker types the context
             # from the server's lifespan function (what it yields).
@@ -208,6 +210,24 @@ class _BodyWalker(FastVisitor):
             callee = self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
+        return callee
+
+    def _lambda_callee(self, node: cst.Lambda) -> str | None:
+        """`run_with_retry(lambda: Tool().execute(x))`: the function the lambda's body calls,
+        which the callee runs when it calls the lambda. Not a call on the lambda's own
+        parameters (`key=lambda row: row.get("id")`): what they hold is not known here."""
+        body = unwrap_await(node.body)
+        if type(body) is not cst.Call:
+            return None
+        name = dotted(body.func)
+        own = {param.name.value for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+        if name is not None and name.split(".", 1)[0] in own:
+            return None
+        return self._callee(body, name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        callee = self._callee(node, name)
         fact = CallFact(
             node, self._handler(), False, callee, self._guarded(), branch_name(self.conditions), self.statement
         )
@@ -230,6 +250,10 @@ class _BodyWalker(FastVisitor):
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
             if type(value) in _NAME_OR_ATTRIBUTE and not arg.star:
                 self.arguments.append((value, fact))
+            elif type(value) is cst.Lambda:
+                runs = self._lambda_callee(value)
+                if runs is not None:
+                    self.lambda_callees.append((runs, fact))
 
     def _table_lookup(self, expr: cst.BaseExpression) -> tuple[str, str | None] | None:
         """(table, getattr prefix) when `expr` is a function looked up by a key computed at run
@@ -241,10 +265,14 @@ class _BodyWalker(FastVisitor):
             index = expr.slice[0].slice if len(expr.slice) == 1 else None
             if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
                 return self._table_name(expr.value), None
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                return self._row_lookup(expr.value)  # `REGISTRY[name]["function"]`, `tool["function"]`
             return None
         if kind is not cst.Call or not expr.args:
             return None
         key = expr.args[0].value
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and isinstance(key, cst.SimpleString):
+            return self._row_lookup(expr.func.value)  # `tool.get("handler")`
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):
             return self._table_name(expr.func.value), None
         if dotted(expr.func) == "getattr" and len(expr.args) >= 2 and dotted(key) in {"self", "cls"}:
@@ -254,6 +282,16 @@ class _BodyWalker(FastVisitor):
                 return "", first.value if isinstance(first, cst.FormattedStringText) else ""
             if isinstance(name, (cst.Name, cst.Attribute)):
                 return "", ""
+        return None
+
+    def _row_lookup(self, row: cst.BaseExpression) -> tuple[str, str | None] | None:
+        """The table of a registry row looked up by a run-time key (`REGISTRY[name]`, or a local
+        assigned one): its functions are those of the rows (FunctionReferences._function_table)."""
+        kind = type(row)
+        if kind is cst.Name or kind is cst.Subscript or kind is cst.Call:
+            lookup = self._table_lookup(row)
+            if lookup is not None and lookup[1] is None:
+                return lookup
         return None
 
     def _table_name(self, expr: cst.BaseExpression) -> str:
@@ -343,6 +381,10 @@ class _BodyWalker(FastVisitor):
         value_name = dotted(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and value_name.endswith("lifespan_context"):
             self.local_instances[node.targets[0].target.value] = LIFESPAN  # `app = ctx.request_context.lifespan_context`
+        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and ".lifespan_context." in f".{value_name}":
+            # `connector = ctx.request_context.lifespan_context.connector`: a member of what the
+            # server's lifespan yields, typed by the linker like the direct chain.
+            self.local_instances[node.targets[0].target.value] = LIFESPAN + value_name.split("lifespan_context", 1)[1]
         for target in node.targets:
             self._store(target.target, node.value, node, unpacks=True)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
@@ -697,7 +739,7 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
     """Functions passed as arguments: a function defined here or at module level, an imported
     one, or a method of `self` or of a typed local (`client.get_me`). Local variables holding
     data (`rows`, `url`) are not functions: they are left out."""
-    out: list[CallbackFact] = []
+    out: list[CallbackFact] = [CallbackFact(callee, call) for callee, call in walker.lambda_callees]
     for expr, call in walker.arguments:
         name = dotted(expr)
         if name is None:

@@ -20,6 +20,10 @@ from mcp_lint.model.summary import TABLE_REF
 Expr = cst.BaseExpression
 
 
+# The keys under which a registry row keeps the function that runs the tool.
+_ROW_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl", "implementation", "run", "execute", "coroutine"})
+
+
 class FunctionReferences(ScopeWalker):
     """Loop variables, function aliases and module tables, and the functions they name."""
 
@@ -161,6 +165,20 @@ class FunctionReferences(ScopeWalker):
         refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
         if refs and len(refs) == len(values):
             self.model.function_tables[key] = refs
+        elif values and all(isinstance(value, cst.Dict) for value in values):
+            # A registry of rows: `{"ListIndexTool": {"description": ..., "function": list_indices}}`,
+            # looked up as `REGISTRY[name]["function"](args)`: the rows' functions.
+            rows = [
+                ref
+                for row in values
+                for element in row.elements  # type: ignore[attr-defined]
+                if isinstance(element, cst.DictElement)
+                and string_value(element.key) in _ROW_FUNCTION_KEYS
+                and isinstance(element.value, (cst.Name, cst.Attribute))
+                for ref in self._function_refs(element.value)
+            ]
+            if rows:
+                self.model.function_tables[key] = rows
 
     def _returned_table(self, value: cst.BaseExpression) -> None:
         """`return {"add": add, ...}` or `return {n: getattr(api, n) for n in NAMES}` (NAMES a

@@ -33,6 +33,7 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
         key = id(call.node)
         call.flows = key in returned and returned[key] is WHOLE
         call.feeds = key in returned or key in raised
+        call.raised = key in raised
         if call.feeds:
             modes = [where[key] for where in (returned, raised) if key in where]
             selected = modes[0] if len(modes) == 1 else merge_modes(*modes)

@@ -57,6 +57,10 @@ class CallEdge:
     param_call: tuple[int, str] | None = None
     # Arguments whose class is known: (position or -1, keyword or "", qualified class).
     arg_types: tuple[tuple[int, str, str], ...] = ()
+    # The caller's own parameters passed on as they are: (position in the call, the caller's
+    # parameter index), so an exception a tool hands to `fail(exc)` reaches `describe(exc)` too.
+    forwards: tuple[tuple[int, int], ...] = ()
+    raised: bool = False  # a part of the call's value is in what the caller raises (facts.CallFact.raised)
     # The project function whose first argument carries the call's value whole in what the caller
     # returns (`return format_text_response(result)`; facts.CallFact.wrapped_by).
     wrapped_by: str | None = None
@@ -146,6 +150,10 @@ class FunctionSummary:
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).
     intercepts: bool = False
+    # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
+    # a decorator's wrapper around a tool, they tell which clause takes each exception of the
+    # tool (MCP002: one defect per flow when that clause catches everything).
+    guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
 
 
 @dataclass

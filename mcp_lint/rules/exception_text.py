@@ -91,6 +91,27 @@ def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) 
     return None
 
 
+def param_text_outside_helpers(expr: cst.CSTNode, params: frozenset[str], ctx: FileContext) -> cst.CSTNode | None:
+    """Exception text of parameters `params` in `expr`, except where a parameter goes whole to a
+    project helper at any depth (`ToolError(errors.describe(exc, action))`): that helper is judged
+    for its own parameter, which the linker feeds the same exception (CallEdge.forwards)."""
+    if isinstance(expr, cst.Call) and project_call(expr, ctx):
+        for argument in expr.args:
+            if isinstance(argument.value, cst.Name) and argument.value.value in params:
+                continue
+            found = param_text_outside_helpers(argument.value, params, ctx)
+            if found is not None:
+                return found
+        return None
+    if not any(isinstance(n, cst.Call) and project_call(n, ctx) for n in descendants(expr)):
+        return find_exception_text(expr, None, params)
+    for child in expr.children:
+        found = param_text_outside_helpers(child, params, ctx)
+        if found is not None:
+            return found
+    return None
+
+
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:
     """A helper parameter is treated as an exception only when used like one (`str(e)`, `{e}`,
     `e.args`), and named like one."""

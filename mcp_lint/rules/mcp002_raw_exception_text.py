@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -45,6 +45,7 @@ from mcp_lint.rules.exception_text import (
     is_tool_error_raise,
     looks_like_exception_param,
     status_bases,
+    param_text_outside_helpers,
     text_outside_helpers,
     upstream_body,
 )
@@ -172,6 +173,27 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
         return "raise-protocol"
     return "raise-other"
 
+
+
+def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
+    """`if isinstance(exc, ConfigError): return f"... {exc}"` with ConfigError a class of this
+    package: the text is the project's own message (as for `except ConfigError as e`)."""
+    top = ctx.model.module.split(".")[0]
+    for condition in conditions:
+        if not (isinstance(condition, cst.Call) and dotted(condition.func) == "isinstance" and len(condition.args) == 2):
+            continue
+        if dotted(condition.args[0].value) != param:
+            continue
+        classes = condition.args[1].value
+        names = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        owned = [project_class(n, ctx) for n in names]
+        relative = ctx.model.aliases.relative_names
+        if names and all(
+            q is not None and (q.split(".")[0] == top or (dotted(n) or "").split(".")[0] in relative or "." not in q)
+            for q, n in zip(owned, names)
+        ):
+            return True
+    return False
 
 class RawExceptionText(Rule):
     code = "MCP002"
@@ -358,15 +380,15 @@ async def get_forecast(city: str) -> str:
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
-            for node, value, variant, _ in self._all_sinks(fn, ctx):
-                if id(node) in seen:
+            for node, value, variant, conditions in self._all_sinks(fn, ctx):
+                if id(node) in seen or _narrowed_to_own_class(conditions, param, ctx):
                     continue
                 names = names_in.get(id(node))
                 if names is None:
                     names = names_in[id(node)] = _names_in(value)
                 if param not in names:
                     continue  # without the name, no text of it (what exception_text_in would say)
-                found = exception_text_in(value, None, ctx, frozenset({param}))
+                found = param_text_outside_helpers(value, frozenset({param}), ctx)
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))

@@ -214,6 +214,8 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
     verb = _verb_of(method)
     if verb is None or receiver in {"", "self", "cls"}:
         return None
+    if verb in _AMBIGUOUS_VERBS and receiver in local_containers:
+        return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":
         return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
     if root in _stdlib_roots(aliases) or _NOTIFY.match(method) or receiver.split(".")[-1] in {"executor", "pool", "loop", "parser", "subparsers"}:
@@ -679,7 +681,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         n
         for n, v in fn.single_assignments.items()
         if (n in steps.module_names or _store_like(n)) and _is_container_literal(v)
-    )
+    ) | _fresh_objects(fn)
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
@@ -702,6 +704,27 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
+    """Locals this function builds from a class (`result = ValidationResult(...)`) that is no
+    store or API handle: `result.add_error(...)` fills in a value nobody else holds yet, while
+    `client = TodoClient(); client.add_task(...)` and `api = Github(); ...` stay writes."""
+    own = fn.local_names.difference(fn.params)
+    return frozenset(
+        name
+        for name, made_by in fn.local_types.items()
+        if name in own and last_name(made_by)[:1].isupper() and not _handle_like(name) and not _handle_like(last_name(made_by))
+    )
+
+
+# Words that name a handle on something outside the process (`TaskService`, `db_session`).
+_HANDLE_WORDS = frozenset({"service", "manager", "gateway", "connection", "conn", "driver", "adapter", "provider", "backend", "server", "bot", "sdk"})
+
+
+def _handle_like(name: str) -> bool:
+    words = _words(name)
+    return _store_like(name) or bool(_HTTP_RECEIVER.search(name)) or any(word in _HANDLE_WORDS for word in words)
 
 
 def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:

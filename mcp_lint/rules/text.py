@@ -44,7 +44,12 @@ _FAILURE_ANYWHERE = re.compile(
     r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
     + _TIMED_OUT
     + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
-    r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid))",
+    r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid)"
+    # A refusal that names what is accepted instead: "Only SELECT statements are allowed", "Tool x
+    # is excluded from this connection", "Notebook 'a' is not connected".
+    r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
+    r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
+    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds))",
     re.IGNORECASE,
 )
 # A message that reports the call done another way: the missing piece was replaced.
@@ -138,6 +143,17 @@ _TRANSIENT = re.compile(
 _CORRECTIVE = re.compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
 
 
+# A retry after a step the message names (`remove or rename it and try again`, `Install Node.js,
+# then try again`): the model is told what to change before calling again.
+_CORRECTED_RETRY = re.compile(
+    r"(?:^|[.;:!,]\s*|\bplease\s+|\bfirst\s+)(?:install|remove|rename|delete|move|fix|correct|add|set|"
+    r"provide|pass|specify|use|change|update|create|enable|configure|grant|authenticate|log\s*in|sign\s*in|"
+    r"reconnect|restart|close|free|upgrade|select|choose|open|start|stop)\b(?:[^.;!?]|\.(?=\S))*?"
+    r"(?:\band\b|\bthen\b|,)\s*(?:then\s+)?(?:please\s+)?(?:try\s+again|re-?try)",
+    re.IGNORECASE,
+)
+
+
 def vague_reason(text: str) -> str | None:
     """Why a failure message is vague, or None when it names something to act on.
 
@@ -156,6 +172,7 @@ def vague_reason(text: str) -> str | None:
         not _TRANSIENT.search(text)
         and any(not _CHANGED_CALL.match(text, m.end()) for m in _RETRY.finditer(text))
         and not _names_a_correction(text)
+        and not _CORRECTED_RETRY.search(text)
     ):
         return "retry"
     return None

@@ -14,6 +14,7 @@ import pytest
 
 from ._support import (
     check as _check,
+    expected,
     only as _only,
     write_tree as _write_tree,
     lint_tree as _lint_tree,
@@ -1231,3 +1232,142 @@ def test_mask_error_details_does_nothing_on_mcp_1() -> None:
     finding = _only(_src(header, RAISE_OTHER))
     assert finding.location.row == header.count("\n") + 8
     assert "which mcp 1.x FastMCP forwards to the model" in finding.message
+
+
+# A decorator under `@mcp.tool()` whose wrapper turns the tool's failures into a result. One
+# defect per flow: where its clause catching the exception catches everything, that clause is
+# what the model reads (and is flagged there); where it catches the project's own class by name
+# and passes its text on as curated, the raise that put library text in it is the defect.
+WRAPPED = """\
+import functools
+import subprocess
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("scaffold")
+
+
+class ScaffoldError(Exception):
+    pass
+
+
+def {decorator}(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await fn(*args, **kwargs)
+{clauses}
+    return wrapper
+
+
+def run_init(target: str) -> None:
+    try:
+        subprocess.run(["npx", "cdk", "init"], cwd=target, check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as e:
+        raise ScaffoldError(f"cdk init failed: {{e.stderr}}") from e{inner_mark}
+
+
+@mcp.tool()
+@{decorator}
+async def scaffold(target: str) -> str:
+    run_init(target)
+    return f"Project created in {{target}}"
+"""
+
+
+def test_a_raise_under_a_wrapper_that_catches_everything_is_flagged_in_the_wrapper_only() -> None:
+    _check(
+        WRAPPED.format(
+            decorator="handle_exceptions",
+            clauses='        except Exception as e:\n            return {"error": str(e)}  # expect: MCP002, MCP005',
+            inner_mark="",
+        )
+    )
+
+
+def test_a_raise_a_wrapper_passes_on_as_the_projects_own_text_is_flagged_where_it_is_built() -> None:
+    _check(
+        WRAPPED.format(
+            decorator="tool_result",
+            clauses=(
+                # The clause passing the project's exception on carries the library text too.
+                '        except ScaffoldError as e:\n            raise ToolError(str(e)) from e  # expect: MCP002\n'
+                '        except Exception as e:\n            raise ToolError(f"{type(e).__name__}: {e}") from e  # expect: MCP002'
+            ),
+            inner_mark="  # expect: MCP002",
+        )
+    )
+
+
+# An error module that turns any exception into a message, reached through a raising helper:
+# the tool hands the caught exception to `fail(exc, action)`, which raises ToolError with
+# `errors.describe(exc, action)`. The text is built in `describe`, so that is where it is
+# reported, branch by branch; `fail` only passes the exception on.
+ERRORS_MODULE = """\
+import requests
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def describe(exc: Exception, action: str) -> str:
+    if isinstance(exc, SettingsError):
+        return f"Error: configuration problem while {action}: {exc}. Check PROM_URL and PROM_TOKEN."
+    if isinstance(exc, requests.ConnectionError):
+        return f"Error: could not connect while {action}: {exc}"  # expect: MCP002
+    if isinstance(exc, requests.Timeout):
+        return f"Error: the request timed out while {action}; narrow the time range and retry"
+    return f"Error: unexpected {type(exc).__name__} while {action}: {exc}"  # expect: MCP002
+"""
+
+OUTPUT_MODULE = """\
+from typing import NoReturn
+
+from fastmcp.exceptions import ToolError
+
+from . import errors
+
+
+def fail(exc: Exception, action: str) -> NoReturn:
+    raise ToolError(errors.describe(exc, action)) from exc
+"""
+
+PROM_SERVER = """\
+import requests
+from fastmcp import FastMCP
+
+from . import output
+
+mcp = FastMCP("prom", mask_error_details=True)
+
+
+@mcp.tool
+def run_query(expr: str) -> str:
+    try:
+        return requests.get("http://prometheus:9090/api/v1/query", params={"query": expr}).text
+    except Exception as exc:
+        output.fail(exc, "running the query")
+"""
+
+
+def _expected_in(files: dict[str, str]) -> set[tuple[str, int, str]]:
+    return {(code, row, name) for name, text in files.items() for code, row in expected(text)}
+
+
+def test_an_exception_handed_through_a_raising_helper_is_reported_where_a_formatter_builds_its_text(tmp_path: Path) -> None:
+    files = {"prom/errors.py": ERRORS_MODULE, "prom/output.py": OUTPUT_MODULE, "prom/server.py": PROM_SERVER, "prom/__init__.py": ""}
+    _write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'prom'\ndependencies = ['fastmcp>=3,<4']\n", **files})
+    found = {(f.code, f.location.row, f"prom/{Path(f.filename).name}") for f in _lint_tree(tmp_path)}
+    assert found == _expected_in(files)
+    assert all("reached from tool 'run_query'" in f.message for f in _lint_tree(tmp_path))
+
+
+def test_the_formatter_is_silent_where_the_exception_never_reaches_it(tmp_path: Path) -> None:
+    # The tool logs the failure and raises its own message: `describe` is never given a caught exception.
+    server = PROM_SERVER.replace('output.fail(exc, "running the query")', 'raise ToolError("Prometheus did not answer; check PROM_URL") from exc')
+    server = server.replace("from fastmcp import FastMCP", "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError")
+    files = {"prom/errors.py": ERRORS_MODULE, "prom/output.py": OUTPUT_MODULE, "prom/server.py": server, "prom/__init__.py": ""}
+    _write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'prom'\ndependencies = ['fastmcp>=3,<4']\n", **files})
+    assert [(f.code, f.filename) for f in _lint_tree(tmp_path)] == []

@@ -103,6 +103,16 @@ VAGUE = [
         id="valueerror-forwarded-mcp1",
     ),
     pytest.param(
+        MCP2,
+        'raise ToolError("Refund could not be saved. Please try again and contact support.")  # expect: MCP003',
+        id="retry-before-an-unnamed-step",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("Refund failed, please check your input and try again.")  # expect: MCP003',
+        id="retry-after-checking-nothing-named",
+    ),
+    pytest.param(
         MCP1,
         'return "Operation failed"  # expect: MCP003, MCP005',
         id="returned-string",
@@ -284,6 +294,16 @@ SPECIFIC = [
         id="failed-with-cause",
     ),
     pytest.param(MCP2, "raise ToolError(REFUND_RULES)", id="non-literal-message"),
+    pytest.param(
+        MCP1,
+        'raise ToolError(f"A refund draft for {invoice_id} already exists. Delete or rename it and try again.")',
+        id="retry-after-deleting-a-named-draft",
+    ),
+    pytest.param(
+        FASTMCP,
+        'raise ToolError("The billing CLI is not installed. Install billing-cli 2.x, then try again.")',
+        id="retry-after-installing-a-named-tool",
+    ),
     pytest.param(
         MCP1,
         'raise ToolError("The billing engine is not available. Make sure the ledger service is running and try again.")',

@@ -1058,6 +1058,45 @@ SHAPES = [
         "runs a subprocess",
         id="mutation-in-match-case",
     ),
+    pytest.param(
+        MCP1,
+        """\
+        class TaskService:
+            def __init__(self, token: str) -> None:
+                self.token = token
+
+            def add_task(self, title: str) -> None:
+                ...
+
+        @mcp.tool()
+        def add_task(token: str, title: str) -> str:
+            tasks = TaskService(token)
+            tasks.add_task(title)  # expect: MCP004
+            if len(title) > 200:
+                raise ToolError("title must be at most 200 characters")
+            return "added"
+        """,
+        "calls tasks.add_task()",
+        id="service-object-built-here",
+    ),
+    pytest.param(
+        MCP1,
+        """\
+        class TodoClient:
+            def add_task(self, title: str) -> None:
+                ...
+
+        @mcp.tool()
+        def add_todo(title: str) -> str:
+            todo = TodoClient()
+            todo.add_task(title)  # expect: MCP004
+            if not title.strip():
+                raise ToolError("title must not be blank")
+            return "added"
+        """,
+        "calls todo.add_task()",
+        id="client-built-here",
+    ),
 ]
 
 
@@ -1436,6 +1475,27 @@ SILENT_SHAPES = [
             return "added"
         """,
         id="validator-on-the-mutations-result",
+    ),
+    pytest.param(
+        SILENT_HEADER,
+        """\
+        class ValidationReport:
+            def __init__(self) -> None:
+                self.errors: list[str] = []
+
+            def add_error(self, field: str, message: str) -> None:
+                self.errors.append(f"{field}: {message}")
+
+        @mcp.tool()
+        def validate_schema(schema: dict, strict: bool = False) -> str:
+            report = ValidationReport()
+            if "tables" not in schema:
+                report.add_error("tables", "the schema names no table")
+            if strict and "version" not in schema:
+                raise ToolError("a strict validation needs the schema's version")
+            return f"{len(report.errors)} problem(s) found"
+        """,
+        id="filling-in-a-result-object-built-here",
     ),
 ]
 

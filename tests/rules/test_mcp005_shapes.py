@@ -54,6 +54,12 @@ WORDINGS = [
     "Erro: nota {note_id} não encontrada",
     "Export of {note_id} timed out after 30 seconds",
     "Sync of {note_id} timed out.",
+    # Refusals that name what is accepted instead, or the state that refuses the call.
+    "Only plain-text notes are supported; convert {note_id} first",
+    "Only the note's owner is allowed to archive {note_id}",
+    "Note {note_id} is excluded from this workspace",
+    "Notebook {note_id} is not connected. Connected notebooks: {NOTES}",
+    "Paragraph {note_id} is out of range. The note has {len(NOTES)} paragraphs.",
 ]
 
 
@@ -83,6 +89,9 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
         "Backup completed",
         "Standard error: {rate}",
         "Mean squared error: {rate}",
+        "Only {count} errors since the last deploy",
+        "{count} hosts are connected; alerting is enabled",
+        "{count} readings, none out of range",
     ],
 )
 def test_success_reports_mentioning_errors_are_silent(text: str) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
@@ -334,6 +336,152 @@ def test_a_decorator_that_only_logs_does_not_hide_the_raise() -> None:
         def switch(branch: str) -> str:
             if branch.startswith("-"):
                 raise ValueError(f"Invalid branch name {branch!r}: cannot start with '-'")  # expect: MCP008
+            return branch
+        """
+    )
+
+
+@pytest.mark.parametrize("reraise", ["raise", "raise error"])
+def test_a_decorator_that_notifies_and_re_raises_does_not_hide_the_raise(reraise: str) -> None:
+    # The clause tells a hook and lets the same exception go on: the framework masks it as before.
+    check(
+        f"""\
+        from functools import wraps
+
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("git")
+
+
+        async def notify(event: str, **details) -> None:
+            ...
+
+
+        def with_hooks(fn):
+            @wraps(fn)
+            async def wrapper(**kwargs):
+                try:
+                    return await fn(**kwargs)
+                except Exception as error:
+                    await notify("tool_failed", error=error)
+                    {reraise}
+
+            return wrapper
+
+
+        @mcp.tool()
+        @with_hooks
+        async def switch(branch: str) -> str:
+            if branch.startswith("-"):
+                raise ValueError(f"Invalid branch name {{branch!r}}: cannot start with '-'")  # expect: MCP008
+            return branch
+        """
+    )
+
+
+def test_a_try_around_what_the_wrapper_does_after_the_call_does_not_hide_the_raise() -> None:
+    # The decorator catches failures of its own announcement, not of the tool it wraps.
+    check(
+        """\
+        from functools import wraps
+
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("git")
+
+
+        async def announce(result: str) -> None:
+            ...
+
+
+        def announced(fn):
+            @wraps(fn)
+            async def inner(*args, **kwargs):
+                return await fn(*args, **kwargs)
+
+            @wraps(fn)
+            async def announcing(*args, **kwargs):
+                result = await inner(*args, **kwargs)
+                try:
+                    await announce(result)
+                except Exception:
+                    pass
+                return result
+
+            return announcing
+
+
+        @mcp.tool()
+        @announced
+        async def switch(branch: str) -> str:
+            if branch.startswith("-"):
+                raise ValueError(f"Invalid branch name {branch!r}: cannot start with '-'")  # expect: MCP008
+            return branch
+        """
+    )
+
+
+def test_a_helper_that_re_raises_the_same_exception_passes_it_on() -> None:
+    # `raise e` of the clause's own exception is `raise`: the ValueError still reaches the framework.
+    check(
+        """\
+        import logging
+
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("notebooks")
+        logger = logging.getLogger(__name__)
+        CELLS: list[str] = []
+
+
+        def read(cell_index: int) -> str:
+            if cell_index >= len(CELLS):
+                raise ValueError(f"Cell {cell_index} is out of range; the notebook has {len(CELLS)} cells")  # expect: MCP008
+            return CELLS[cell_index]
+
+
+        def load(cell_index: int) -> str:
+            try:
+                return read(cell_index)
+            except Exception as e:
+                logger.warning("reading cell %s failed: %s", cell_index, e)
+                raise e
+
+
+        @mcp.tool()
+        def read_cell(cell_index: int) -> str:
+            return load(cell_index)
+        """
+    )
+
+
+def test_a_decorator_that_turns_failures_into_tool_errors_hides_the_raise() -> None:
+    check(
+        """\
+        from functools import wraps
+
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        mcp = MCPServer("git")
+
+
+        def tool_errors(fn):
+            @wraps(fn)
+            async def wrapper(**kwargs):
+                try:
+                    return await fn(**kwargs)
+                except ValueError as error:
+                    raise ToolError(str(error)) from error
+
+            return wrapper
+
+
+        @mcp.tool()
+        @tool_errors
+        async def switch(branch: str) -> str:
+            if branch.startswith("-"):
+                raise ValueError(f"Invalid branch name {branch!r}: cannot start with '-'")
             return branch
         """
     )
