@@ -26,6 +26,7 @@ from mcp_lint.model.library_tables import (
     FOREIGN_BUILTIN_ERRORS,
     MODEL_VALIDATORS,
     NARROW_BUILTIN_ERRORS,
+    PARSER_ONLY_ERRORS,
     RECEIVER_DEPENDENT_METHODS,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name
@@ -41,13 +42,23 @@ def classify_handlers(handlers: list[Handler], aliases: AliasTable, params: froz
         handler.foreign = is_foreign_handler(handler, aliases, body.calls_foreign_code, body.calls_library_code)
         # Foreign only through parsing the function's own parameters (`json.loads(filters)`): in a
         # tool, that text describes what the model sent (the linker decides, knowing tools).
-        handler.parses_parameters = handler.foreign and not is_foreign_handler(
-            handler, aliases, body.beyond_parameters, body.library_beyond_parameters
+        handler.parses_parameters = handler.foreign and (
+            not is_foreign_handler(handler, aliases, body.beyond_parameters, body.library_beyond_parameters)
+            or _only_parser_errors(handler, body)
         )
         imported = tuple(n for n in handler.caught if _imported_class(n, aliases))
         others = tuple(n for n in handler.caught if n not in imported)
         if handler.foreign and imported and not (others and is_foreign_handler(replace(handler, caught=others), aliases, body.calls_foreign_code, body.calls_library_code)):
             handler.imported_classes = imported
+
+
+def _only_parser_errors(handler: Handler, body: _TryBodyScan) -> bool:
+    """Every caught class is raised only by its module's functions (`except re.error`), and the
+    body calls those functions only on the function's parameters: the text describes them."""
+    modules = {PARSER_ONLY_ERRORS.get(name) for name in handler.caught}
+    if not handler.caught or None in modules:
+        return False
+    return body.parses_only_parameters_with(frozenset(m for m in modules if m is not None))
 
 
 def is_foreign_handler(
@@ -136,6 +147,13 @@ class _TryBodyScan:
 
     def library_beyond_parameters(self) -> bool:
         return bool(self._scan().found)
+
+    def parses_only_parameters_with(self, modules: frozenset[str]) -> bool:
+        """The body calls into `modules` (`re`), and only to parse the function's parameters.
+        A walk of its own, asked only of clauses catching such a module's class (rare)."""
+        finder = _ModuleCallFinder(self.aliases, self.params, modules)
+        finder.walk(self.try_node.body)
+        return finder.parses and not finder.found
 
 
 class _ForeignCallFinder(FindingVisitor):
@@ -242,3 +260,28 @@ class _ForeignCallFinder(FindingVisitor):
             return len(parts) == 1 and parts[0] not in _BUILTIN_NAMES
         own_top = self.aliases.module.split(".")[0]
         return parts[0] in self.aliases.relative_names or bool(own_top) and resolved.split(".")[0] == own_top
+
+
+class _ModuleCallFinder(FindingVisitor):
+    """Calls into `modules`: `found` for one whose input is not a parameter (`re.compile(rule)` of
+    a fetched rule), `parses` for one that parses a parameter (`re.compile(pattern)`)."""
+
+    def __init__(self, aliases: AliasTable, params: frozenset[str], modules: frozenset[str]) -> None:
+        self.aliases = aliases
+        self.params = params
+        self.modules = modules
+        self.found = False
+        self.parses = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        resolved = (self.aliases.resolve_dotted(name) or "") if name else ""
+        if resolved.split(".")[0] not in self.modules:
+            return  # a compiled pattern's own methods (`rx.search(s)`) raise no parse error
+        first = node.args[0].value if node.args else None
+        while isinstance(first, (cst.Subscript, cst.Attribute)):
+            first = first.value
+        if isinstance(first, cst.Name) and first.value in self.params:
+            self.parses = True
+        else:
+            self.found = True

@@ -412,8 +412,10 @@ class ValueFlow:
                 if not _is_constructor(store.value):
                     yield store, frozenset({parts[cut]})
         for store in self.stores.get(key, ()):
-            if mode is not WHOLE and _is_constructor(store.value):
-                continue  # a part of a service object (`client.fetch()`) is not its arguments
+            if mode is not WHOLE and _is_constructor(store.value) and not store.element and store.position is None:
+                # A part of a service object (`client.fetch()`) is not its arguments; an object
+                # put into a list (`details.append(Detail(...))`) is the list's data.
+                continue
             if store.position is not None:
                 yield store, frozenset({f"#{store.position}"})  # an element: as items go, "#1"
             elif store.element:

@@ -518,6 +518,23 @@ def _mentions_exception_text(expr: cst.CSTNode, handler: Handler) -> bool:
     return find_exception_text(expr, handler) is not None
 
 
+def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple[str, ...]) -> frozenset[str]:
+    """Locals assigned once from an item of a parameter (`pattern = filters[name]`, `raw =
+    arguments.get("when")`, `text = request.query`): what a parser makes of them is what the
+    model sent, as for the parameter itself."""
+    items = set()
+    for name, value in single.items():
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get":
+            value = value.func.value
+        elif not isinstance(value, (cst.Subscript, cst.Attribute)):
+            continue
+        while isinstance(value, (cst.Subscript, cst.Attribute)):
+            value = value.value
+        if isinstance(value, cst.Name) and value.value in params and value.value not in {"self", "cls"}:
+            items.add(name)
+    return frozenset(items)
+
+
 def collect_facts(
     node: cst.FunctionDef,
     qualname: str,
@@ -556,10 +573,10 @@ def collect_facts(
         if type(func) is cst.Name and func.value in walker.nested_defs:  # exact type: once per call
             call.callee = f"{qualname}.{func.value}"  # a function defined in this body
     facts.callbacks = _callbacks(walker, qualname, params)
-    classify_handlers(facts.handlers, aliases, frozenset(params))
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
+    classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
     flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)

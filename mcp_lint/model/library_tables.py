@@ -148,6 +148,20 @@ ARGUMENT_PARSERS = frozenset(
 )
 
 
+# Exception classes that only their own module's functions raise, by that module: caught around
+# a body whose only calls into the module parse the tool's parameters (`re.compile(pattern)`,
+# then `compiled.search(name)`), their text is about what the model sent, whatever else the
+# body runs. `json.JSONDecodeError` is not here: any HTTP client's `response.json()` raises it.
+PARSER_ONLY_ERRORS: dict[str, str] = {
+    "re.error": "re",
+    "re.PatternError": "re",
+    "sre_constants.error": "re",
+    "tomllib.TOMLDecodeError": "tomllib",
+    "ipaddress.AddressValueError": "ipaddress",
+    "ipaddress.NetmaskValueError": "ipaddress",
+}
+
+
 # Pydantic entry points that validate a payload into a model (`Args.model_validate(arguments)`).
 MODEL_VALIDATORS = frozenset(
     {"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw", "validate_python", "validate_json"}

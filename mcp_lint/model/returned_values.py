@@ -15,6 +15,9 @@ from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, literal_items
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
+from mcp_lint.model.walk import children, is_leaf
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)  # their statements are not this function's
 
 _PROTOCOL_ERRORS = frozenset({"McpError", "MCPError"})
 Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value sent on (WHOLE: all)
@@ -168,9 +171,42 @@ def text_flows(facts: FunctionFacts, flow: ValueFlow) -> list[TextFlow]:
         return []
     sinks: list[tuple[ReturnFact | RaiseFact, cst.BaseExpression]] = [(r, r.node.value) for r in facts.returns if r.node.value is not None]
     sinks += [(r, r.node.exc) for r in facts.raises if r.node.exc is not None]
+    order: dict[int, tuple[int, frozenset[int]]] | None = None
     for sink, value in sinks:
         for store in flow.origins(value)[1]:
             text_flow = sources.get(id(store))
-            if text_flow is not None:
-                text_flow.sinks.append(sink)
+            if text_flow is None:
+                continue
+            if order is None:
+                order = _statement_order(facts.node)
+            if _runs_before(order, sink.node, store.statement):
+                continue  # `return {"error": msg}` above the `except` that reassigns `msg`
+            text_flow.sinks.append(sink)
     return [f for f in sources.values() if f.sinks]
+
+
+def _statement_order(node: cst.FunctionDef) -> dict[int, tuple[int, frozenset[int]]]:
+    """By id of each simple statement of the body: its place in source order and the loops
+    around it. One walk, made only for functions that store exception text."""
+    order: dict[int, tuple[int, frozenset[int]]] = {}
+    stack: list[tuple[cst.CSTNode, frozenset[int]]] = [(node.body, frozenset())]
+    while stack:
+        current, loops = stack.pop()
+        if isinstance(current, cst.BaseSmallStatement):
+            order[id(current)] = (len(order), loops)
+            continue
+        if is_leaf(type(current)):
+            continue
+        if isinstance(current, (cst.For, cst.While)):
+            loops = loops | {id(current)}
+        stack.extend((child, loops) for child in reversed(children(current)) if not isinstance(child, _SCOPES))
+    return order
+
+
+def _runs_before(order: dict[int, tuple[int, frozenset[int]]], sink: cst.CSTNode, store: cst.CSTNode | None) -> bool:
+    """The sink comes earlier in the body than the store, and no loop holds both: it never sees
+    the stored value (a flow-insensitive name is reused: `error_msg = ...` in several branches)."""
+    sink_place, store_place = order.get(id(sink)), order.get(id(store))
+    if sink_place is None or store_place is None:
+        return False
+    return sink_place[0] < store_place[0] and not sink_place[1] & store_place[1]

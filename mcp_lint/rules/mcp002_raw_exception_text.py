@@ -119,22 +119,38 @@ def _passed_on_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...] | 
 
 def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> cst.BaseExpression | None:
     """The value of `msg = f"...{e}"` when the text found in a sent value is that local's: the
-    last assignment of it in the clause's body before the sending statement."""
+    last assignment of it in the clause's body before the sending statement. Through a chain of
+    locals (`msg = f"{e}"; body = json.dumps({"error": msg}); return body`) it is the first one,
+    where the exception's text is put in: one flow, one finding, on the line that reads `e`."""
     if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
         return None
-    built = None
+    assign = _last_assignment(handler, found.value, sink)
+    if assign is None:
+        return None
+    inner = find_exception_text(assign.value, handler)
+    if find_exception_text(assign.value, handler, through_locals=False) is None and inner is not None:
+        # Only another local carries the text here: report where that one was built, if it was.
+        earlier = _built_in_local(handler, inner, assign)
+        if earlier is not None:
+            return earlier
+    return assign.value
+
+
+def _last_assignment(handler: Handler, name: str, before: cst.CSTNode) -> cst.Assign | None:
+    """The last `name = <value holding exception text>` of the clause's body before `before`."""
+    last = None
     for node in descendants(handler.node.body, into_scopes=False):
-        if node is sink:
+        if node is before:
             break
         if (
             isinstance(node, cst.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0].target, cst.Name)
-            and node.targets[0].target.value == found.value
+            and node.targets[0].target.value == name
             and find_exception_text(node.value, handler) is not None
         ):
-            built = node.value
-    return built
+            last = node
+    return last
 
 
 def _catching_sites(fact: RaiseFact, raised: str) -> tuple[str, ...]:
