@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.receivers import Receiver
-from mcp_lint.model.walk import FastVisitor
+from mcp_lint.model.walk import FastVisitor, descendants
 
 
 @dataclass
@@ -125,8 +124,7 @@ class ScopeWalker(FastVisitor):
 
 # Ways a class takes attributes no statement names: it may have any of them.
 _OPEN_METHODS = frozenset({"__getattr__", "__getattribute__", "__setattr__"})
-_SELF_ATTRIBUTE = m.Attribute(value=m.Name("self") | m.Name("cls"))
-_OPENING = m.Call(func=m.Name("setattr")) | m.Attribute(value=m.Name("self"), attr=m.Name("__dict__"))
+_RECEIVERS = frozenset({"self", "cls"})
 
 
 def class_attributes(node: cst.ClassDef) -> frozenset[str] | None:
@@ -141,7 +139,16 @@ def class_attributes(node: cst.ClassDef) -> frozenset[str] | None:
             for small in statement.body:
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
                 names.update(t.value for t in targets if isinstance(t, cst.Name))
-    if names & _OPEN_METHODS or m.findall(node, _OPENING):
+    if names & _OPEN_METHODS:
         return None
-    names.update(cst.ensure_type(a, cst.Attribute).attr.value for a in m.findall(node, _SELF_ATTRIBUTE))
+    # One walk with exact-type checks (libcst.matchers would cost a one-file run its import,
+    # a tenth of a second, for this alone).
+    for child in descendants(node):
+        kind = type(child)
+        if kind is cst.Call and type(child.func) is cst.Name and child.func.value == "setattr":
+            return None
+        if kind is cst.Attribute and type(child.value) is cst.Name and child.value.value in _RECEIVERS:
+            if child.value.value == "self" and child.attr.value == "__dict__":
+                return None
+            names.add(child.attr.value)
     return frozenset(names)
