@@ -24,7 +24,9 @@ from mcp_lint.rules.base import FileContext
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
 # Calls that cannot change anything: a local holding only these can be deleted with its last use.
-_PURE_CALLS = frozenset({"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc"})
+_PURE_CALLS = frozenset(
+    {"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc", "json.dumps"}
+)
 
 
 @dataclass(frozen=True)
@@ -222,9 +224,11 @@ def dead_assignments(
 
 # Calls named for reading or computing a value (`_get_config(ctx)`, `load_settings()`,
 # `client.fetch_user(id)`): when only their value was wanted, a reviewer deletes the whole line.
+# `dumps` is the serializers' name for "return the text" (`json`, `orjson`, `pickle`, `toml`);
+# their `dump` writes to a stream, so it is not here.
 _READ_VERBS = frozenset(
     "get read load fetch find lookup list search parse build make format compute calculate count describe "
-    "to as is has current resolve extract render".split()
+    "to as is has current resolve extract render dumps".split()
 )
 # Methods that read the value they are called on (`resp.json()`, `data.get("id")`).
 _READ_METHODS = frozenset(
