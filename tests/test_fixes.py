@@ -2460,3 +2460,36 @@ def test_mcp002_fix_keeps_a_serialized_local_that_is_read_elsewhere() -> None:
         "import json\n" + _CHAIN_FIXED_HEADER + _CHAIN_TOOL + handler + _CHAIN_RAISE
     )
     assert_fixes_to(before, after, None)
+
+
+def test_mcp002_fix_deletes_a_content_model_built_for_the_old_return() -> None:
+    # Building `types.TextContent(...)` (an mcp.types model) and an aliased `json.dumps` does
+    # nothing but compute the old value: no bare constructor call stays behind.
+    before = (
+        "import json as jsonlib\n\nfrom mcp import types\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"runner\")\n\n\n"
+        "@mcp.tool()\ndef run_job(name: str) -> list[types.TextContent]:\n    try:\n"
+        '        return [types.TextContent(type="text", text=JOBS.run(name))]\n'
+        "    except Exception as e:\n"
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        '        content = types.TextContent(type="text", text=jsonlib.dumps({"error": error_msg}))\n'
+        "        return [content]\n"
+    )
+    out = fixed(before)
+    assert "TextContent(type=\"text\", text=jsonlib" not in out
+    assert "error_msg" not in out and "import json" not in out
+    assert _handler(out)[-1].startswith("raise ToolError(") and _handler(out)[-1].endswith(") from e")
+    assert len(_handler(out)) == 2  # the log call and the raise, nothing left dead
+    assert fixed(out) == out
+
+
+def test_mcp002_fix_keeps_a_constructor_that_is_no_protocol_model() -> None:
+    # A project class may do something when built (register, send): its call stays as a statement.
+    before = _CHAIN_HEADER + _CHAIN_TOOL + (
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        "        report = FailureReport(name, error_msg)\n"
+        "        return report.text\n"
+    )
+    out = fixed(before)
+    assert "        FailureReport(name, error_msg)\n" in out
+    assert "        error_msg = f\"Failed to run '{name}': {e}\"\n" in out
+    assert fixed(out) == out
