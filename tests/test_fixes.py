@@ -2357,3 +2357,139 @@ def read_page(path: str) -> str:
     out = fixed(source)
     assert '        raise ToolError(f"Could not open {path}") from e\n' in out
     assert fixed(out) == out
+
+
+# --- MCP002: a chain of locals that only built the old error text goes whole ---
+# `error_msg = f"...{e}"`, then `error_text = json.dumps({"error": error_msg})`, then a return of it:
+# serializing has no effect, so no bare `json.dumps(...)` statement, no unread local and no unused
+# `import json` may stay behind.
+
+_CHAIN_HEADER = 'import json\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("runner")\n\n\n'
+_CHAIN_FIXED_HEADER = (
+    "import logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+    'logger = logging.getLogger(__name__)\n\nmcp = FastMCP("runner")\n\n\n'
+)
+_CHAIN_TOOL = '@mcp.tool()\ndef run_job(name: str) -> str:\n    try:\n        return JOBS.run(name)\n    except Exception as e:\n'
+_CHAIN_RAISE = "        logger.exception(\"Failed to run '%s'\", name)\n        raise ToolError(f\"Failed to run '{name}'\") from e\n"
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        pytest.param(
+            "        error_text = json.dumps({\"error\": f\"Failed to run '{name}': {e}\"})\n        return error_text\n",
+            id="one-local",
+        ),
+        pytest.param(
+            "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+            "        error_text = json.dumps({\"error\": error_msg}, indent=2)\n"
+            "        return error_text\n",
+            id="two-locals",
+        ),
+        pytest.param(
+            "        error_msg = f\"Failed to run '{name}': {e}\"\n        return json.dumps({\"error\": error_msg})\n",
+            id="serialized-in-the-return",
+        ),
+    ],
+)
+def test_mcp002_fix_deletes_a_chain_of_locals_that_only_built_the_error_text(handler: str) -> None:
+    assert_fixes_to(_CHAIN_HEADER + _CHAIN_TOOL + handler, _CHAIN_FIXED_HEADER + _CHAIN_TOOL + _CHAIN_RAISE, None)
+
+
+def test_mcp002_fix_deletes_the_local_of_a_returned_error_dict() -> None:
+    # No serializer: `import json` was unused before the fix too, and an import the fix did not
+    # make unused is not the fix's to delete.
+    handler = "        error_msg = f\"Failed to run '{name}': {e}\"\n        return {\"error\": error_msg}\n"
+    before = _CHAIN_HEADER.replace("import json\n\n", "") + _CHAIN_TOOL.replace("-> str", "-> dict") + handler
+    after = _CHAIN_FIXED_HEADER + _CHAIN_TOOL.replace("-> str", "-> dict") + _CHAIN_RAISE
+    assert_fixes_to(before, after, None)
+
+
+def test_mcp002_fix_deletes_the_chain_before_an_error_result() -> None:
+    before = (
+        "import json\n\nfrom mcp import types\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"runner\")\n\n\n"
+        "@mcp.tool()\ndef run_job(name: str) -> types.CallToolResult:\n    try:\n"
+        '        return types.CallToolResult(content=[types.TextContent(type="text", text=JOBS.run(name))])\n'
+        "    except Exception as e:\n"
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        '        error_text = json.dumps({"error": error_msg})\n'
+        '        return types.CallToolResult(content=[types.TextContent(type="text", text=error_text)], isError=True)\n'
+    )
+    after = (
+        "import logging\n\nfrom mcp import types\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+        'logger = logging.getLogger(__name__)\n\nmcp = FastMCP("runner")\n\n\n'
+        "@mcp.tool()\ndef run_job(name: str) -> types.CallToolResult:\n    try:\n"
+        '        return types.CallToolResult(content=[types.TextContent(type="text", text=JOBS.run(name))])\n'
+        "    except Exception as e:\n" + _CHAIN_RAISE
+    )
+    assert_fixes_to(before, after, None)
+
+
+def test_mcp002_fix_keeps_a_local_of_the_chain_that_is_read_elsewhere_and_json_still_used() -> None:
+    # `error_msg` is also logged: it stays (and the log call gets the traceback); only the
+    # serialized copy goes. `json` is still read by the tool's success path, so its import stays.
+    tool = '@mcp.tool()\ndef run_job(name: str) -> str:\n    try:\n        return json.dumps(JOBS.run(name))\n    except Exception as e:\n'
+    before = (
+        'import json\nimport logging\n\nfrom mcp.server.fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\nmcp = FastMCP("runner")\n\n\n'
+        + tool
+        + "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        + "        logger.error(error_msg)\n"
+        + '        error_text = json.dumps({"error": error_msg})\n'
+        + "        return error_text\n"
+    )
+    after = (
+        "import json\nimport logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+        'logger = logging.getLogger(__name__)\nmcp = FastMCP("runner")\n\n\n'
+        + tool
+        + "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        + "        logger.error(error_msg, exc_info=True)\n"
+        + "        raise ToolError(f\"Failed to run '{name}'\") from e\n"
+    )
+    assert_fixes_to(before, after, None)
+
+
+def test_mcp002_fix_keeps_a_serialized_local_that_is_read_elsewhere() -> None:
+    # `error_text` is also recorded: it stays, and so does `error_msg`, which it reads.
+    handler = (
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        '        error_text = json.dumps({"error": error_msg})\n'
+        "        FAILURES.append(error_text)\n"
+    )
+    before = _CHAIN_HEADER + _CHAIN_TOOL + handler + "        return error_text\n"
+    after = (
+        "import json\n" + _CHAIN_FIXED_HEADER + _CHAIN_TOOL + handler + _CHAIN_RAISE
+    )
+    assert_fixes_to(before, after, None)
+
+
+def test_mcp002_fix_deletes_a_content_model_built_for_the_old_return() -> None:
+    # Building `types.TextContent(...)` (an mcp.types model) and an aliased `json.dumps` does
+    # nothing but compute the old value: no bare constructor call stays behind.
+    before = (
+        "import json as jsonlib\n\nfrom mcp import types\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"runner\")\n\n\n"
+        "@mcp.tool()\ndef run_job(name: str) -> list[types.TextContent]:\n    try:\n"
+        '        return [types.TextContent(type="text", text=JOBS.run(name))]\n'
+        "    except Exception as e:\n"
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        '        content = types.TextContent(type="text", text=jsonlib.dumps({"error": error_msg}))\n'
+        "        return [content]\n"
+    )
+    out = fixed(before)
+    assert "TextContent(type=\"text\", text=jsonlib" not in out
+    assert "error_msg" not in out and "import json" not in out
+    assert _handler(out)[-1].startswith("raise ToolError(") and _handler(out)[-1].endswith(") from e")
+    assert len(_handler(out)) == 2  # the log call and the raise, nothing left dead
+    assert fixed(out) == out
+
+
+def test_mcp002_fix_keeps_a_constructor_that_is_no_protocol_model() -> None:
+    # A project class may do something when built (register, send): its call stays as a statement.
+    before = _CHAIN_HEADER + _CHAIN_TOOL + (
+        "        error_msg = f\"Failed to run '{name}': {e}\"\n"
+        "        report = FailureReport(name, error_msg)\n"
+        "        return report.text\n"
+    )
+    out = fixed(before)
+    assert "        FailureReport(name, error_msg)\n" in out
+    assert "        error_msg = f\"Failed to run '{name}': {e}\"\n" in out
+    assert fixed(out) == out

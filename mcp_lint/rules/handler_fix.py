@@ -24,7 +24,12 @@ from mcp_lint.rules.base import FileContext
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
 # Calls that cannot change anything: a local holding only these can be deleted with its last use.
-_PURE_CALLS = frozenset({"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc"})
+_PURE_CALLS = frozenset(
+    {"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc", "json.dumps"}
+)
+# The protocol's result and content models (`types.TextContent(...)`, `CallToolResult(...)`): pydantic
+# models whose construction does nothing but build the value the old return sent.
+_PURE_MODULES = ("mcp.types.",)
 
 
 @dataclass(frozen=True)
@@ -191,7 +196,7 @@ def dead_assignments(
         found = local_value(handler, name, sink, ctx)
         if found is None:
             return
-        effect = kept_effect(found[1])
+        effect = kept_effect(found[1], ctx)
         if effect is False:
             return  # side effects the fix cannot tell apart: the local stays
         candidates[name] = found[0]
@@ -222,9 +227,11 @@ def dead_assignments(
 
 # Calls named for reading or computing a value (`_get_config(ctx)`, `load_settings()`,
 # `client.fetch_user(id)`): when only their value was wanted, a reviewer deletes the whole line.
+# `dumps` is the serializers' name for "return the text" (`json`, `orjson`, `pickle`, `toml`);
+# their `dump` writes to a stream, so it is not here.
 _READ_VERBS = frozenset(
     "get read load fetch find lookup list search parse build make format compute calculate count describe "
-    "to as is has current resolve extract render".split()
+    "to as is has current resolve extract render dumps".split()
 )
 # Methods that read the value they are called on (`resp.json()`, `data.get("id")`).
 _READ_METHODS = frozenset(
@@ -232,41 +239,41 @@ _READ_METHODS = frozenset(
 )
 
 
-def kept_effect(value: cst.BaseExpression) -> cst.BaseExpression | None | bool:
+def kept_effect(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None | bool:
     """What of a dead local's value must stay as a statement: None when the whole line can go
     (a pure expression, a read of a call named for reading: `url = _get_config(ctx).url`), the
     call with effects inside a read (`client.post(...)` of `x = client.post(...).json()`,
     `self._log_failure(...)` of `msg = self._log_failure(...)`), or False when the value has
     effects the fix cannot isolate (the local stays)."""
-    if _pure(value):
+    if _pure(value, ctx):
         return None
     node: cst.BaseExpression = value
     while True:
         if isinstance(node, cst.Attribute):
             node = node.value
         elif isinstance(node, cst.Subscript):
-            if not all(_pure(element) for element in node.slice):
+            if not all(_pure(element, ctx) for element in node.slice):
                 return False
             node = node.value
         elif isinstance(node, cst.Await):
-            inner = kept_effect(node.expression)
+            inner = kept_effect(node.expression, ctx)
             if inner is None or inner is False:
                 return inner
             # `(await client.post(...)).json()` keeps the awaited call; a read inside the await
             # (`await client.post(...).json()`) cannot be split off.
             return node if inner is node.expression else False
         elif isinstance(node, cst.Call):
-            reads = _reads_only(node)
-            if reads is False or not all(_pure(argument) for argument in node.args):
+            reads = _reads_only(node, ctx)
+            if reads is False or not all(_pure(argument, ctx) for argument in node.args):
                 return node
             if reads is None:
                 return None
             node = reads
         else:
-            return None if _pure(node) else False
+            return None if _pure(node, ctx) else False
 
 
-def _reads_only(call: cst.Call) -> cst.BaseExpression | None | bool:
+def _reads_only(call: cst.Call, ctx: FileContext) -> cst.BaseExpression | None | bool:
     """Is `call` named for reading? Its receiver, to look into next (`resp` of `resp.json()`), or
     None when there is none (`_get_config(ctx)`); False for a call that may do something."""
     func = call.func
@@ -274,8 +281,8 @@ def _reads_only(call: cst.Call) -> cst.BaseExpression | None | bool:
     words = [w for w in name.lower().split("_") if w]
     if isinstance(func, cst.Attribute) and name in _READ_METHODS:
         return func.value
-    if dotted(func) in _PURE_CALLS or (words and words[0] in _READ_VERBS):
-        return func.value if isinstance(func, cst.Attribute) and not _pure(func.value) else None
+    if _pure_call(call, ctx) or (words and words[0] in _READ_VERBS):
+        return func.value if isinstance(func, cst.Attribute) and not _pure(func.value, ctx) else None
     return False
 
 
@@ -339,9 +346,9 @@ def unused_binding(handler: Handler, replaced: list[cst.CSTNode], replacement: s
     return Edit(Location(start.line, start.column + 1), Location(end.line, end.column + 1), "")
 
 
-def _pure(value: cst.CSTNode) -> bool:
+def _pure(value: cst.CSTNode, ctx: FileContext) -> bool:
     for node in descendants(value, into_scopes=False):
-        if isinstance(node, cst.Call) and dotted(node.func) not in _PURE_CALLS:
+        if isinstance(node, cst.Call) and not _pure_call(node, ctx):
             return False
         if isinstance(node, (cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
             return False
@@ -357,6 +364,19 @@ def deletion(statement: cst.SimpleStatementLine, ctx: FileContext) -> Edit | Non
     if last >= len(ctx.lines):
         return None
     return Edit(Location(first, 1), Location(last + 1, 1), "")
+
+
+def _pure_call(call: cst.Call, ctx: FileContext) -> bool:
+    """A call that only computes its value: a builtin or `json.dumps` as written, or a name the
+    module's imports resolve to one of them or to a protocol model (`import json as j`, `from
+    mcp.types import TextContent`)."""
+    name = dotted(call.func)
+    if name is None:
+        return False
+    if name in _PURE_CALLS:
+        return True
+    resolved = ctx.model.aliases.resolve_dotted(name)
+    return resolved is not None and (resolved in _PURE_CALLS or resolved.startswith(_PURE_MODULES))
 
 
 # -- would the new raise escape? -----------------------------------------------------------------
