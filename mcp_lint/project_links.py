@@ -867,9 +867,8 @@ class Project:
         if found is None:
             return None  # a library function: what its tuple holds is not known
         unread, taken, plain = (set(latent.get(key).split(",")) for key in ("status_unread", "status_taken", "status_plain"))
-        for flag_entry in found[1].status_flags:
-            pair, _, text = flag_entry.partition("|")
-            flag, _, index = pair.partition(">")
+        for flag_position, text_position, text in found[1].status_flags:
+            flag, index = str(flag_position), str(text_position)  # the latent names positions as text
             if flag not in unread:
                 continue  # tested somewhere before the return
             if flag not in taken and index in taken:

@@ -143,10 +143,11 @@ class FunctionSummary:
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
     # _fail(msg)` in another module is a failure returned as a success (MCP005).
     failure_builder: bool = False
-    # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`),
-    # as rules.results.status_flags encodes them: a caller that returns the text without reading
-    # the flag reports the failure as a success (MCP005 asks this after linking).
-    status_flags: tuple[str, ...] = ()
+    # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`):
+    # (position of the flag, position of the failure text beside its False, that text), from
+    # rules.results.status_flags. A caller that returns the text without reading the flag reports
+    # the failure as a success (MCP005 asks this after linking).
+    status_flags: tuple[tuple[int, int, str], ...] = ()
     # Some return carries its first argument whole (a result formatter: `return
     # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
     # returned as it is, unless it builds error results or failures itself.

@@ -416,12 +416,12 @@ def _is_class(func: cst.BaseExpression, ctx: FileContext, qualified: frozenset[s
     return resolved in qualified or last_name(dotted(func) or "") == short
 
 
-def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[tuple[int, int, str], ...]:
     """The status tuples a function returns (`return False, "Footnote 3 not found", None` on a
-    failure, `return True, "Added", details` otherwise): "<flag>><text>|<failure text>" for each
+    failure, `return True, "Added", details` otherwise): (flag, text, failure text) for each
     element that is the literal False beside a failure text in some return and True in another,
-    with the element holding that text ("0>1|Footnote … not found"). A caller that takes the text
-    and never reads the flag returns the failure as a success (MCP005, after linking)."""
+    with the element holding that text ((0, 1, "Footnote … not found")). A caller that takes the
+    text and never reads the flag returns the failure as a success (MCP005, after linking)."""
     failing: dict[tuple[int, int], str] = {}
     succeeding: set[int] = set()
     for ret in facts.returns:
@@ -437,4 +437,4 @@ def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
                     found = classify_return(other, ctx, conditional=True) if index != flag else None
                     if found is not None and found[0] == "string":
                         failing.setdefault((flag, index), clip(" ".join(found[1].replace("{}", "…").split()), 60))
-    return tuple(f"{flag}>{index}|{text}" for (flag, index), text in failing.items() if flag in succeeding)
+    return tuple((flag, index, text) for (flag, index), text in failing.items() if flag in succeeding)
