@@ -19,6 +19,7 @@ top-level statement, then the whole-module PositionProvider; a result is never w
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ def _code_range(span: Span) -> CodeRange:
     return _CodeRange(_CodePosition(span[0], span[1]), _CodePosition(span[2], span[3]))
 
 
+@functools.cache
 def _lean_state_class() -> type:
     """libcst's PositionProvidingCodegenState, with its per-node bookkeeping made cheaper: the
     same positions, kept as tuples (no CodePosition/CodeRange per node), a token's newlines
@@ -153,9 +155,6 @@ def _lean_state_class() -> type:
             return _Syntactic(self, node, start_node, end_node)
 
     return _LeanState
-
-
-_LEAN_STATE: type | None = None
 
 
 class _Collector:
@@ -511,11 +510,8 @@ class ScopedPositions:
         `start_line`, inside blocks indented by `indents`. None unless the code generated is what
         the source has there: the lines come from `ast`, which only the caller can check that
         it pairs with the right statement; this checks they are this file's lines at all."""
-        global _LEAN_STATE
-        if _LEAN_STATE is None:
-            _LEAN_STATE = _lean_state_class()
         collector = _Collector()
-        state = _LEAN_STATE(
+        state = _lean_state_class()(
             default_indent=self.module.default_indent,
             default_newline=self.module.default_newline,
             provider=collector,  # type: ignore[arg-type]
