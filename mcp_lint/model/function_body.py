@@ -29,12 +29,11 @@ from mcp_lint.model.flow import (
 )
 from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
-from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
+from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
 from mcp_lint.model.walk import FastVisitor, children
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
-_NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
 
 
 class _BodyWalker(FastVisitor):
@@ -248,7 +247,7 @@ class _BodyWalker(FastVisitor):
             value = arg.value
             if type(value) is cst.Call and last_name(dotted(value.func)) == "partial" and value.args:
                 value = value.args[0].value  # `run_sync(partial(work, x))` runs `work`
-            if type(value) in _NAME_OR_ATTRIBUTE and not arg.star:
+            if type(value) in NAME_OR_ATTRIBUTE and not arg.star:
                 self.arguments.append((value, fact))
             elif type(value) is cst.Lambda:
                 runs = self._lambda_callee(value)

@@ -32,6 +32,9 @@ def dotted(expr: cst.BaseExpression) -> str | None:
 
 _NAME, _ATTRIBUTE, _AWAIT = cst.Name, cst.Attribute, cst.Await
 
+# For exact-type membership tests (`type(expr) in NAME_OR_ATTRIBUTE`): neither has subclasses.
+NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
+
 
 def literal_value(node: cst.SimpleString) -> str | bytes:
     """`node.evaluated_value`, evaluated once per distinct literal. libcst runs `ast.literal_eval`

@@ -28,7 +28,7 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.function_refs import FunctionReferences
 from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
-from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.servers import ServerInference
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, ToolRegistration
@@ -145,7 +145,7 @@ class Registrations(FunctionReferences, ServerInference):
         for arg in node.args:
             if arg.star:
                 break
-            if type(arg.value) in (cst.Name, cst.Attribute):  # exact types: every argument of every call
+            if type(arg.value) in NAME_OR_ATTRIBUTE:  # exact types: every argument of every call
                 receiver = self._receiver(arg.value)
                 key = receiver.key or ""
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`

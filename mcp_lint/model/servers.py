@@ -13,13 +13,12 @@ import libcst as cst
 from mcp_lint.model.annotation_types import UNION_WRAPPERS, is_none
 from mcp_lint.model.frameworks import SERVER_CLASSES, is_framework_name, server_family
 from mcp_lint.model.module_model import ModuleModel
-from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import NOT_SERVER, UNKNOWN, Is, Receiver
 from mcp_lint.model.scopes import ScopeWalker
 
 # Typing constructs whose first argument is what the annotated object is.
 _FIRST_ARG_WRAPPERS = frozenset({"Annotated", "Final", "ClassVar"})
-_NAME_OR_ATTRIBUTE = (cst.Name, cst.Attribute)
 
 
 class ServerInference(ScopeWalker):
@@ -73,7 +72,7 @@ class ServerInference(ScopeWalker):
         """What an assignment of `value` binds; None when the value says nothing about servers."""
         value = unwrap_await(value)
         # Exact types (no subclasses): asked of every assignment and call, ABC checks are slow.
-        if type(value) in _NAME_OR_ATTRIBUTE:
+        if type(value) in NAME_OR_ATTRIBUTE:
             # `server = mcp`: an alias of a server here, or of one the linker finds elsewhere.
             found = self._receiver(value)
             return found if found.is_ is Is.SERVER or found.key is not None else None
