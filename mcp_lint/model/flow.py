@@ -160,10 +160,15 @@ def helper_slots(params: tuple[str, ...]) -> dict[str, int]:
     return {name: index for index, name in enumerate(params[skip:])}
 
 
+def keyword_slot(name: str) -> str:
+    """The slot of the argument passed as `name=`, distinct from any positional slot (an int)."""
+    return "=" + name
+
+
 def keyword_slots(params: tuple[str, ...]) -> dict[str, str]:
     """Slots of a function's parameters as callers pass them by keyword (`analyze(queries=q)`):
-    the slot is the parameter's name."""
-    return {name: "=" + name for name in params if name not in {"self", "cls"}}
+    the slot is keyword_slot of the parameter's name."""
+    return {name: keyword_slot(name) for name in params if name not in {"self", "cls"}}
 
 
 def failure_checked(node: cst.If) -> frozenset[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact, ReturnFact, TextFlow
-from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, literal_items, merge_modes, names_read
+from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, keyword_slot, literal_items, merge_modes, names_read
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
@@ -128,8 +128,8 @@ def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:
 
 
 def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]]) -> frozenset[str]:
-    """The exit conditions before `call` that read only values it passes positionally.
-    `reads` memoises the names each condition reads, shared by all calls of the function."""
+    """The exit conditions before `call` that read only values it passes as arguments, by
+    position (slot: the index) or by keyword (slot: keyword_slot of the keyword). `reads` memoises the names each condition reads, shared by all calls of the function."""
     slots: dict[str, int | str] = {
         a.value.value: index
         for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
@@ -137,7 +137,7 @@ def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]])
     }
     for a in call.node.args:  # `analyze(queries=queries)`: the slot named by the keyword
         if a.keyword is not None and isinstance(a.value, cst.Name):
-            slots.setdefault(a.value.value, "=" + a.keyword.value)
+            slots.setdefault(a.value.value, keyword_slot(a.keyword.value))
     if not slots:
         return frozenset()
     shapes = []
