@@ -160,6 +160,11 @@ def helper_slots(params: tuple[str, ...]) -> dict[str, int]:
     return {name: index for index, name in enumerate(params[skip:])}
 
 
+def first_param(params: tuple[str, ...]) -> str | None:
+    """A function's first parameter other than self/cls, None when it has none."""
+    return next((p for p in params if p not in {"self", "cls"}), None)
+
+
 def keyword_slot(name: str) -> str:
     """The slot of the argument passed as `name=`, distinct from any positional slot (an int)."""
     return "=" + name

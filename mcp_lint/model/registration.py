@@ -26,6 +26,7 @@ from mcp_lint.model.frameworks import (
     ERROR_MIDDLEWARE_CLASSES,
     Family,
 )
+from mcp_lint.model.flow import first_param
 from mcp_lint.model.function_refs import FunctionReferences
 from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
@@ -206,8 +207,8 @@ class Registrations(FunctionReferences, ServerInference):
         frame = self.frames[-1] if self.frames else None
         if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function" and expr.value not in frame.globals:
             facts = self.model.functions.get(frame.qual)
-            params = [p for p in facts.params if p not in {"self", "cls"}] if facts is not None else []
-            if params[:1] == [expr.value] and expr.value not in frame.function_aliases:
+            first = first_param(facts.params) if facts is not None else None
+            if first == expr.value and expr.value not in frame.function_aliases:
                 return [f"{DECORATED_REF}{frame.qual}#{expr.value}"]
         return self._function_refs(expr)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact, ReturnFact, TextFlow
-from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, keyword_slot, literal_items, merge_modes, names_read
+from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, first_param, keyword_slot, literal_items, merge_modes, names_read
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
@@ -50,7 +50,7 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     it whole (by id(call))."""
     returned: Modes = {}
     slots: dict[int, str | None] = {}
-    first = next((p for p in facts.params if p not in {"self", "cls"}), None)
+    first = first_param(facts.params)
     for ret in facts.returns:
         if ret.node.value is not None:
             calls, _, read = flow.follow(ret.node.value, ret.checked)
