@@ -113,19 +113,21 @@ _SLOT = "\x00"  # marks a slot in a condition's shape; never part of a name or l
 def _emptiness_as_not(test: cst.BaseExpression) -> cst.BaseExpression:
     """`len(x) == 0`, `len(x) < 1`, `not len(x)` written as `not x`: a caller that left on one
     spelling of "x is empty" left on the others (had x been None, `len` would have raised)."""
-    negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-    inner = test.expression if negated else test
-    if isinstance(inner, cst.Comparison) and len(inner.comparisons) == 1 and not negated:
-        target = inner.comparisons[0]
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        counted = test.expression  # `not len(x)`
+    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
         bound = target.comparator.value if isinstance(target.comparator, cst.Integer) else None
         empty = (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (
             isinstance(target.operator, cst.LessThan) and bound == "1"
         )
-        inner = inner.left if empty else None
-    elif not negated:
+        if not empty:
+            return test
+        counted = test.left  # `len(x) == 0`, `len(x) <= 0`, `len(x) < 1`
+    else:
         return test
-    if isinstance(inner, cst.Call) and dotted(inner.func) == "len" and len(inner.args) == 1 and not inner.args[0].star:
-        return cst.UnaryOperation(cst.Not(), inner.args[0].value)
+    if isinstance(counted, cst.Call) and dotted(counted.func) == "len" and len(counted.args) == 1 and not counted.args[0].star:
+        return cst.UnaryOperation(cst.Not(), counted.args[0].value)
     return test
 
 
