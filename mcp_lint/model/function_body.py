@@ -575,7 +575,8 @@ def collect_facts(
     for name, count in walker.assignment_counts.items():
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
-    classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
+    if facts.handlers:  # the items of parameters matter only to except clauses
+        classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
     flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)
