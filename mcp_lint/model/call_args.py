@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_lint.model.names import literal_value
+
 
 def string_value(expr: cst.BaseExpression | None) -> str | None:
-    """The value of a plain string literal, None for anything else."""
+    """The value of a plain string literal, None for anything else (bytes included)."""
     if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
+        value = literal_value(expr)
         return value if isinstance(value, str) else None
     return None
 

@@ -13,8 +13,9 @@ from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
+from mcp_lint.model.call_args import string_value
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.names import dotted, last_name, literal_value
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import FastVisitor, children
 
 
@@ -48,11 +49,9 @@ def literal_items(value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpressi
         value = value.expression
     if isinstance(value, cst.Dict):
         return [
-            (literal_value(element.key), element.value)
+            (key, element.value)
             for element in value.elements
-            if isinstance(element, cst.DictElement)
-            and isinstance(element.key, cst.SimpleString)
-            and isinstance(literal_value(element.key), str)
+            if isinstance(element, cst.DictElement) and (key := string_value(element.key)) is not None
         ]
     if isinstance(value, cst.Tuple):
         return [(f"#{i}", el.value) for i, el in enumerate(value.elements) if not isinstance(el, cst.StarredElement)]
@@ -281,10 +280,7 @@ def _compose(outer: frozenset[str] | None, inner: frozenset[str] | None) -> froz
 
 def _constant_key(node: cst.Subscript) -> str | None:
     if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        value = node.slice[0].slice.value
-        if isinstance(value, cst.SimpleString):
-            key = literal_value(value)
-            return key if isinstance(key, str) else None
+        return string_value(node.slice[0].slice.value)
     return None
 
 
@@ -347,9 +343,9 @@ class _RefCollector(FastVisitor):
         if receiver is not None:
             # A method exposes some part of its receiver (`r.to_text()`), `r.get("k")` the item k;
             # `self.render()` is the object's behaviour, not its data.
-            first = node.args[0].value if node.args else None
-            if func.attr.value == "get" and isinstance(first, cst.SimpleString) and isinstance(literal_value(first), str):
-                self._read(receiver, frozenset({literal_value(first)}))
+            key = string_value(node.args[0].value if node.args else None) if func.attr.value == "get" else None
+            if key is not None:
+                self._read(receiver, frozenset({key}))
             elif receiver.split(".")[0] not in {"self", "cls"}:
                 self._read(receiver, ANY_PART)
         elif not isinstance(func, cst.Name):
