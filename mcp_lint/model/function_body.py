@@ -31,7 +31,7 @@ from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
-from mcp_lint.model.walk import FastVisitor, children
+from mcp_lint.model.walk import SCOPES, FastVisitor, children
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -628,11 +628,11 @@ class _Recorder(_BodyWalker):
         if handlers is not None:
             return handlers
         visit, leave, skip = _BodyWalker._handlers(self, cls)
-        if cls in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        if cls in SCOPES:
             visit = _subtree_when_skipped(visit)  # the function itself is entered, nested scopes are not
         elif cls in self.visited:
             visit = _visit_recorded(visit)
-        if cls in self.left and cls not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        if cls in self.left and cls not in SCOPES:
             leave = _leave_recorded(leave)
         handlers = self._dispatch[cls] = (visit, leave, skip and visit is None and leave is None)
         return handlers

@@ -15,9 +15,8 @@ from mcp_lint.model.flow import WHOLE, ValueFlow, condition_shape, first_param, 
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
-from mcp_lint.model.walk import children, is_leaf
+from mcp_lint.model.walk import SCOPES, children, is_leaf
 
-_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)  # their statements are not this function's
 
 _PROTOCOL_ERRORS = frozenset({"McpError", "MCPError"})
 Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value sent on (WHOLE: all)
@@ -199,7 +198,7 @@ def _statement_order(node: cst.FunctionDef) -> dict[int, tuple[int, frozenset[in
             continue
         if isinstance(current, (cst.For, cst.While)):
             loops = loops | {id(current)}
-        stack.extend((child, loops) for child in reversed(children(current)) if not isinstance(child, _SCOPES))
+        stack.extend((child, loops) for child in reversed(children(current)) if type(child) not in SCOPES)
     return order
 
 

@@ -139,8 +139,9 @@ def is_leaf(cls: type) -> bool:
     return not (plan if plan is not None else _plan(cls))
 
 
-# Nested scopes `descendants(..., into_scopes=False)` leaves out (none of them has subclasses).
-_SCOPES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+# Nested scopes: what `descendants(..., into_scopes=False)` leaves out, and a function's own
+# statements stop at. None of them has subclasses: test membership by exact type.
+SCOPES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 
 
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
@@ -156,7 +157,7 @@ def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.
             stack.extend(reversed(children(current)))
             continue
         for child in reversed(children(current)):
-            if type(child) not in _SCOPES:  # exact types: isinstance against libcst's ABCs is slow
+            if type(child) not in SCOPES:  # exact types: isinstance against libcst's ABCs is slow
                 stack.append(child)
 
 
