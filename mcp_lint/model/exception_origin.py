@@ -29,7 +29,7 @@ from mcp_lint.model.library_tables import (
     PARSER_ONLY_ERRORS,
     RECEIVER_DEPENDENT_METHODS,
 )
-from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.names import AliasTable, dotted, last_name, root_of
 from mcp_lint.model.walk import FindingVisitor
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -185,9 +185,7 @@ class _ForeignCallFinder(FindingVisitor):
         """The parser's input is one of the tool's parameters (`filters`, `args["when"]`)."""
         if not node.args:
             return False
-        base: cst.BaseExpression = node.args[0].value
-        while isinstance(base, (cst.Subscript, cst.Attribute)):
-            base = base.value
+        base = root_of(node.args[0].value)
         return isinstance(base, cst.Name) and base.value in self.params
 
     def _validates_arguments(self, node: cst.Call, name: str) -> bool:
@@ -204,9 +202,8 @@ class _ForeignCallFinder(FindingVisitor):
         return all(self._from_parameters(argument.value) for argument in node.args)
 
     def _from_parameters(self, value: cst.BaseExpression) -> bool:
-        while isinstance(value, (cst.Subscript, cst.Attribute)):
-            value = value.value
-        return isinstance(value, cst.Name) and value.value in self.params
+        root = root_of(value)
+        return isinstance(root, cst.Name) and root.value in self.params
 
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
@@ -278,9 +275,7 @@ class _ModuleCallFinder(FindingVisitor):
         resolved = (self.aliases.resolve_dotted(name) or "") if name else ""
         if resolved.split(".")[0] not in self.modules:
             return  # a compiled pattern's own methods (`rx.search(s)`) raise no parse error
-        first = node.args[0].value if node.args else None
-        while isinstance(first, (cst.Subscript, cst.Attribute)):
-            first = first.value
+        first = root_of(node.args[0].value) if node.args else None
         if isinstance(first, cst.Name) and first.value in self.params:
             self.parses = True
         else:

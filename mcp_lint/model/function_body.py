@@ -29,7 +29,7 @@ from mcp_lint.model.flow import (
 )
 from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
-from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, unwrap_await
+from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
 from mcp_lint.model.walk import SCOPES, FastVisitor, children
 
@@ -527,8 +527,7 @@ def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple
             value = value.func.value
         elif not isinstance(value, (cst.Subscript, cst.Attribute)):
             continue
-        while isinstance(value, (cst.Subscript, cst.Attribute)):
-            value = value.value
+        value = root_of(value)
         if isinstance(value, cst.Name) and value.value in params and value.value not in {"self", "cls"}:
             items.add(name)
     return frozenset(items)

@@ -49,6 +49,13 @@ def _literal_value(text: str) -> str | bytes:
     return ast.literal_eval(text)
 
 
+def root_of(expr: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """`expr` under any subscripts and attributes: `args["when"].text` -> `args`."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+        expr = expr.value
+    return expr
+
+
 def module_dotted(node: cst.BaseExpression | None) -> str:
     if node is None:
         return ""
