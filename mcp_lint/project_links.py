@@ -13,11 +13,12 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 from __future__ import annotations
 
 import builtins
+import contextlib
 import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.fixing.imports import import_edits
@@ -325,18 +326,25 @@ class Project:
         owner, _, name = method.rpartition(".")
         return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
 
+    @contextlib.contextmanager
+    def _not_asking(self) -> Iterator[None]:
+        """While a map over every summary read so far is built: a name it cannot resolve is not
+        a reason to analyse more files (`missing` is the pipeline's request for them)."""
+        missing, self.missing = self.missing, None
+        try:
+            yield
+        finally:
+            self.missing = missing
+
     def subclasses(self, owner: str) -> list[str]:
         """The project's subclasses of a class, at any depth, as read in the modules analysed."""
         if self._subclasses is None:
             self._subclasses = {}
-            missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
-            try:
+            with self._not_asking():  # what bases are is not worth analysing more files
                 for summary in self.summaries:
                     for cls, bases in summary.classes.items():
                         for base in bases:
                             self._subclasses.setdefault(self.resolve(base), []).append(cls)
-            finally:
-                self.missing = missing
         out: list[str] = []
         pending, seen = list(self._subclasses.get(owner, ())), {owner}
         while pending:
@@ -369,8 +377,15 @@ class Project:
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
         or of every function a project decorator registers (DECORATED_REF)."""
+        functions = self._registered_functions(reg)
+        if functions is None:
+            return [(reg, summary)]
+        return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in functions]
+
+    def _registered_functions(self, reg: ToolRegistration) -> list[str] | None:
+        """The functions a registration stands for, or None when it names its own function."""
         if reg.function.startswith(DECORATED_REF):
-            return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in self.decorated(reg.function)]
+            return self.decorated(reg.function)
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
@@ -378,13 +393,10 @@ class Project:
             # body the wrapper runs (wrapper_bodies() follows the wrapper from there).
             decorated = self._decorated_with(parent)
             if decorated:
-                return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in decorated]
-        if not reg.function.startswith(TABLE_REF):
-            return [(reg, summary)]
-        return [
-            (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
-            for function in self.function_table(reg.function[len(TABLE_REF) :])
-        ]
+                return decorated
+        if reg.function.startswith(TABLE_REF):
+            return self.function_table(reg.function[len(TABLE_REF) :])
+        return None
 
     def decorated(self, ref: str) -> list[str]:
         """The functions the decorator of a DECORATED_REF registers: those decorated with it
@@ -402,15 +414,12 @@ class Project:
         defines it (`@factory(...)` returning its inner `decorator`)."""
         if self._decorated is None:
             self._decorated = {}
-            missing, self.missing = self.missing, None  # every function's decorators: no reason to analyse more files
-            try:
+            with self._not_asking():  # every function's decorators: no reason to analyse more files
                 for qual, (_, fn) in self.functions.items():
                     for name in fn.wrappers:
                         wrapper = self.function(name)
                         if wrapper is not None:
                             self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
-            finally:
-                self.missing = missing
         factory = decorator.rpartition(".")[0]
         return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
@@ -568,7 +577,7 @@ class Project:
         if not edge.arg_types:
             return []
         params = target.params
-        shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+        shift = _receiver_shift(edge.via_attribute, params)
         types: dict[int, str] = {}
         for position, keyword, type_name in edge.arg_types:
             index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
@@ -641,7 +650,7 @@ class Project:
                 if target is None or target[1].qualname == qual:
                     continue
                 params = target[1].params
-                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                shift = _receiver_shift(edge.via_attribute, params)
                 passed = frozenset(i + shift for i in edge.exc_params)
                 if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
                     passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
@@ -724,7 +733,7 @@ class Project:
                 if target is None or target[1].qualname not in reached:
                     continue
                 params = target[1].params
-                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                shift = _receiver_shift(edge.via_attribute, params)
                 reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
     # -- what helpers do (MCP004) --------------------------------------------------------------
@@ -856,7 +865,8 @@ class Project:
         if found is None:
             return False
         fn = found[1]
-        return fn.returns_argument and not fn.error_results and not fn.failure_builder and not is_error_builder_name(fn.name)
+        # (A failure builder is named like an error builder: the name's test covers it.)
+        return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
 
     def _status_unread(self, latent: Latent) -> Latent | None:
         """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
@@ -988,6 +998,12 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
+    """1 when a call `obj.method(a)` reaches a method whose first parameter is `self`/`cls`: the
+    caller's argument positions are the method's parameter positions less one."""
+    return 1 if via_attribute and params and params[0] in {"self", "cls"} else 0
 
 
 def _passes(edge: CallEdge) -> int:
@@ -1144,7 +1160,7 @@ class _CarriedText:
         passed_on = next((self.passing_on[s] for s in sites if s in self.passing_on), None)
         if passed_on is None:
             return latent  # caught and not sent on: _applies drops it
-        variant = latent.variant[: -len("-other")] if latent.variant.endswith("-other") else latent.variant
+        variant = latent.variant.removesuffix("-other")
         return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
@@ -1254,7 +1270,7 @@ class _CarriedText:
         if found is None or found[1].qualname not in reached:
             return None
         summary, helper = found
-        shift = 1 if marker.get("via_attribute") and helper.params and helper.params[0] in {"self", "cls"} else 0
+        shift = _receiver_shift(bool(marker.get("via_attribute")), helper.params)
         entry = reached[helper.qualname]
         for latent in helper.latent:
             if latent.code != "MCP002" or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
