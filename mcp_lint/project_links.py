@@ -479,12 +479,13 @@ class Project:
         resolved = self.resolve(key)
         return any(resolved in summary.classes for summary in self.summaries)
 
-    def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> str:
+    def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:
         MASKED_IN_CODE for `mask_error_details=True` where the tool is registered or its server
         defined; else, on a fastmcp release with the environment variable, the project file that
         turns it on ('FASTMCP_MASK_ERROR_DETAILS=true in .env'), unless the code passes the
-        argument and the release lets it beat the variable."""
+        argument and the release lets it beat the variable. `family`, `major`: the tool's
+        framework (family_of), which the callers have already asked."""
         modules = [summary]
         if reg.server:
             module = self.modules.get(self.resolve(reg.server).rsplit(".", 1)[0])
@@ -492,7 +493,6 @@ class Project:
                 modules.append(module)
         if any(module.masks_errors for module in modules):
             return MASKED_IN_CODE
-        family, major = self.family_of(reg, summary)
         if family is not Family.FASTMCP:
             return ""  # mcp's FastMCP reads FASTMCP_* settings too, but has no masking among them
         newest = self.framework(family, major, modules[-1].path).newest()
@@ -545,8 +545,7 @@ class Project:
             found = self.function(reg.function)
             if found is None:
                 continue
-            self.family_of(reg, summary)
-            self.masks(reg, summary)
+            self.masks(reg, summary, *self.family_of(reg, summary))
             entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
             for qual, level in entries:
                 if qual not in depth:
@@ -609,7 +608,7 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            masked = self.masks(reg, summary)
+            masked = self.masks(reg, summary, family, major)
             queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
