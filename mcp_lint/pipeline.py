@@ -29,7 +29,7 @@ from mcp_lint.fileio import SourceError, SourceFile
 from mcp_lint.findings import Finding
 from mcp_lint.module_names import module_names
 from mcp_lint.per_file import FileInput, FileOutcome, analyze_text, describe_exception, display_name, read_inputs, unreadable
-from mcp_lint.pins import PinLookup, PinSource
+from mcp_lint.pins import PinLookup, PinSource, env_reading_of
 from mcp_lint.suppression import suppress
 
 if TYPE_CHECKING:
@@ -295,10 +295,7 @@ class RecordingPins:
         return found
 
     def env_setting(self, path: str, variables: tuple[str, ...]) -> EnvReading:
-        from mcp_lint.server_env import EnvReading
-
-        reader = getattr(self.inner, "env_setting", None)
-        reading = reader(path, variables) if reader is not None else EnvReading(None, ())
+        reading = env_reading_of(self.inner, path, variables)
         self.env_seen[(path, variables)] = reading.setting
         self.env_files.update(reading.consulted)
         return reading

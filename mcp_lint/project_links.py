@@ -36,7 +36,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.pins import PinLookup, env_setting_of
+from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
@@ -891,7 +891,7 @@ class Project:
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
         FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py), asked of the pin
         lookup so that the pipeline records it with the run's findings."""
-        return env_setting_of(self.pins, path, env)
+        return env_reading_of(self.pins, path, env).setting
 
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`
