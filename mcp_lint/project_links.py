@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.fixing.imports import import_edits
-from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_CLASSES,
@@ -832,12 +832,17 @@ class Project:
         with its qualified ancestors (`ancestors`: the class first) for the rule to read."""
         if entry.tools and entry.tools <= self.intercepted_tools:
             return None  # every tool on the way hands its exceptions to a wrapper first
-        qual = latent.get("class_qual")
-        ancestors = self.class_ancestors(qual) if qual else ()
-        names = frozenset({latent.get("class"), *latent.get("bases").split(","), *(last_name(a) for a in ancestors)}) - {""}
+        ancestors, names = self._class_names(latent, latent.get("class"), *latent.get("bases").split(","))
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _class_names(self, latent: Latent, *names: str) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The qualified ancestors of the latent's raised class (`class_qual`, the class first),
+        and the names a clause may catch it by: `names` and the ancestors' short names."""
+        qual = latent.get("class_qual")
+        ancestors = self.class_ancestors(qual) if qual else ()
+        return ancestors, frozenset({*names, *(last_name(a) for a in ancestors)}) - {""}
 
     def _swallowed(self, latent: Latent, entry: ToolPaths) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
@@ -847,11 +852,9 @@ class Project:
         text on as curated, so the raise that put library text in it stays the defect."""
         if not entry.tools:
             return False
-        qual = latent.get("class_qual")
-        ancestors = self.class_ancestors(qual) if qual else ()
-        names = frozenset({latent.get("class"), latent.get("raised"), *(last_name(a) for a in ancestors)}) - {""}
+        _, names = self._class_names(latent, latent.get("class"), latent.get("raised"))
         for tool in entry.tools:
-            clause = next((c for guard in self.wrapper_guards.get(tool, ()) for c in guard if c[0] & names or "*" in c[0]), None)
+            clause = next((c for guard in self.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
             if clause is None or "*" not in clause[0] or clause[1]:
                 return False  # not caught there, caught by name, or re-raised
         return True
