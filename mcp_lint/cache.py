@@ -331,7 +331,7 @@ class RunEntry:
     ) -> RunEntry:
         """The entry for a run's findings, the pins its link step asked for, and the environment
         settings it read from project files (`env_files`: every file and directory consulted)."""
-        files = tuple(sorted(set(dependency_files(pins)) | set(env_files)))
+        files = dependency_files(pins, env_files)
         return cls(findings, pins, deps_signature(files), files, dict(env or {}))
 
     def revalidated(self, lookup: PinSource) -> RunEntry | None:
@@ -354,7 +354,7 @@ class RunEntry:
             consulted.update(reading.consulted)
         # Signed anew over what the answers now come from: a settings file created with the same
         # answer is watched from then on (an edit in place does not move its folder's mtime).
-        files = tuple(sorted(set(dependency_files(self.pins)) | consulted))
+        files = dependency_files(self.pins, consulted)
         return dataclasses.replace(self, dependency_files=files, deps_signature=deps_signature(files))
 
 
@@ -412,12 +412,13 @@ def _run_key(
     return hasher.hexdigest()
 
 
-def dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None]) -> tuple[str, ...]:
+def dependency_files(pins: dict[tuple[str, str], tuple[str, str] | None], extra: Collection[str] = ()) -> tuple[str, ...]:
     """Every file and directory the project reader consulted for the pins of this run
-    (project.DeclaredDeps.files): the one list of what a pin depends on."""
+    (project.DeclaredDeps.files): the one list of what a pin depends on; with `extra` (the
+    settings files and folders the environment reader consulted), what a stored run depends on."""
     from mcp_lint.project import declared_dependencies
 
-    files: set[str] = set()
+    files: set[str] = set(extra)
     for directory in {os.path.dirname(os.path.abspath(path)) for path, _ in pins}:
         files.update(declared_dependencies(Path(directory)).files)
     return tuple(sorted(files))

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
-    from mcp_lint.server_env import EnvReading, EnvSetting
+    from mcp_lint.server_env import EnvReading
 
-__all__ = ["PinLookup", "PinSource", "env_setting_of"]
+__all__ = ["PinLookup", "PinSource", "env_reading_of"]
 
 # (path, distribution) -> (specifier, where it is declared), None when nothing pins it.
 PinLookup = Callable[[str, str], "tuple[str, str] | None"]
@@ -74,9 +74,11 @@ class PinSource:
         return self._env[key]
 
 
-def env_setting_of(lookup: PinLookup, path: str, variables: tuple[str, ...]) -> EnvSetting | None:
-    """The project file that turns on the setting `variables` spell for the server in `path`,
+def env_reading_of(lookup: PinLookup, path: str, variables: tuple[str, ...]) -> EnvReading:
+    """What the project files say of the setting `variables` spell for the server in `path`,
     asked of `lookup` (a PinSource, or the pipeline's recording wrapper of one); a plain pin
-    callable (the prefilter's, which renders nothing) knows no project files."""
+    callable (the prefilter's, which renders nothing) knows no project files: nothing read."""
+    from mcp_lint.server_env import EnvReading
+
     reader = getattr(lookup, "env_setting", None)
-    return reader(path, variables).setting if reader is not None else None
+    return reader(path, variables) if reader is not None else EnvReading(None, ())

@@ -29,7 +29,7 @@ from mcp_lint.fileio import SourceError, SourceFile
 from mcp_lint.findings import Finding
 from mcp_lint.module_names import module_names
 from mcp_lint.per_file import FileInput, FileOutcome, analyze_text, describe_exception, display_name, read_inputs, unreadable
-from mcp_lint.pins import PinLookup, PinSource
+from mcp_lint.pins import PinLookup, PinSource, env_reading_of
 from mcp_lint.suppression import suppress
 
 if TYPE_CHECKING:
@@ -78,19 +78,15 @@ def lint_files(
     # A stored run, by the files' stat signatures: not even a file is read.
     quick = stat_key(paths, names, resolver, explicit, reported) if cache is not None and not sources else None
     if cache is not None and reuse_findings and quick is not None:
-        stored = cache.load_run(quick)
-        entry = stored.revalidated(PinSource(resolver)) if stored is not None else None
+        entry = _reused(cache, quick, resolver)
         if entry is not None:
-            if entry is not stored:
-                cache.store_run(quick, entry)  # a touched pyproject.toml or .env: not read again next time
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
     inputs = read_inputs(paths, names, sources)
     # A stored run, by content: the files were touched, not changed.
     key = run_key(inputs, resolver, explicit, reported) if cache is not None else ""
     if cache is not None and reuse_findings:
-        stored = cache.load_run(key)
-        entry = stored.revalidated(PinSource(resolver)) if stored is not None else None
+        entry = _reused(cache, key, resolver)
         if entry is not None:
             if quick is not None:
                 cache.store_run(quick, entry)  # the next run skips reading
@@ -110,6 +106,17 @@ def lint_files(
         if quick is not None:
             cache.store_run(quick, entry)
     return outcomes, findings, errors
+
+
+def _reused(cache: Cache, key: str, resolver: SettingsResolver) -> RunEntry | None:
+    """The run stored under `key` when the link step would still get the pins and settings it
+    used, else None. Re-signed over the files' new stats when they moved but said the same (a
+    touched pyproject.toml or .env), it is stored again, so the next run need not read them."""
+    stored = cache.load_run(key)
+    entry = stored.revalidated(PinSource(resolver)) if stored is not None else None
+    if entry is not None and entry is not stored:
+        cache.store_run(key, entry)
+    return entry
 
 
 def _outcomes_to_show(paths: Sequence[Path], entry: RunEntry) -> list[FileOutcome]:
@@ -288,10 +295,7 @@ class RecordingPins:
         return found
 
     def env_setting(self, path: str, variables: tuple[str, ...]) -> EnvReading:
-        from mcp_lint.server_env import EnvReading
-
-        reader = getattr(self.inner, "env_setting", None)
-        reading = reader(path, variables) if reader is not None else EnvReading(None, ())
+        reading = env_reading_of(self.inner, path, variables)
         self.env_seen[(path, variables)] = reading.setting
         self.env_files.update(reading.consulted)
         return reading

@@ -13,15 +13,16 @@ are the ones to analyse next) passes a `missing` callback, told what was being l
 from __future__ import annotations
 
 import builtins
+import contextlib
 import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix
 from mcp_lint.fixing.imports import import_edits
-from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_CLASSES,
@@ -35,7 +36,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
 from mcp_lint.rules import rule_by_code
-from mcp_lint.pins import PinLookup, env_setting_of
+from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
@@ -325,18 +326,25 @@ class Project:
         owner, _, name = method.rpartition(".")
         return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
 
+    @contextlib.contextmanager
+    def _not_asking(self) -> Iterator[None]:
+        """While a map over every summary read so far is built: a name it cannot resolve is not
+        a reason to analyse more files (`missing` is the pipeline's request for them)."""
+        missing, self.missing = self.missing, None
+        try:
+            yield
+        finally:
+            self.missing = missing
+
     def subclasses(self, owner: str) -> list[str]:
         """The project's subclasses of a class, at any depth, as read in the modules analysed."""
         if self._subclasses is None:
             self._subclasses = {}
-            missing, self.missing = self.missing, None  # what bases are is not worth analysing more files
-            try:
+            with self._not_asking():  # what bases are is not worth analysing more files
                 for summary in self.summaries:
                     for cls, bases in summary.classes.items():
                         for base in bases:
                             self._subclasses.setdefault(self.resolve(base), []).append(cls)
-            finally:
-                self.missing = missing
         out: list[str] = []
         pending, seen = list(self._subclasses.get(owner, ())), {owner}
         while pending:
@@ -369,8 +377,15 @@ class Project:
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
         or of every function a project decorator registers (DECORATED_REF)."""
+        functions = self._registered_functions(reg)
+        if functions is None:
+            return [(reg, summary)]
+        return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in functions]
+
+    def _registered_functions(self, reg: ToolRegistration) -> list[str] | None:
+        """The functions a registration stands for, or None when it names its own function."""
         if reg.function.startswith(DECORATED_REF):
-            return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in self.decorated(reg.function)]
+            return self.decorated(reg.function)
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
@@ -378,13 +393,10 @@ class Project:
             # body the wrapper runs (wrapper_bodies() follows the wrapper from there).
             decorated = self._decorated_with(parent)
             if decorated:
-                return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in decorated]
-        if not reg.function.startswith(TABLE_REF):
-            return [(reg, summary)]
-        return [
-            (replace(reg, function=function, tool_name=function.rsplit(".", 1)[-1]), summary)
-            for function in self.function_table(reg.function[len(TABLE_REF) :])
-        ]
+                return decorated
+        if reg.function.startswith(TABLE_REF):
+            return self.function_table(reg.function[len(TABLE_REF) :])
+        return None
 
     def decorated(self, ref: str) -> list[str]:
         """The functions the decorator of a DECORATED_REF registers: those decorated with it
@@ -402,15 +414,12 @@ class Project:
         defines it (`@factory(...)` returning its inner `decorator`)."""
         if self._decorated is None:
             self._decorated = {}
-            missing, self.missing = self.missing, None  # every function's decorators: no reason to analyse more files
-            try:
+            with self._not_asking():  # every function's decorators: no reason to analyse more files
                 for qual, (_, fn) in self.functions.items():
                     for name in fn.wrappers:
                         wrapper = self.function(name)
                         if wrapper is not None:
                             self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
-            finally:
-                self.missing = missing
         factory = decorator.rpartition(".")[0]
         return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
@@ -470,12 +479,13 @@ class Project:
         resolved = self.resolve(key)
         return any(resolved in summary.classes for summary in self.summaries)
 
-    def masks(self, reg: ToolRegistration, summary: ModuleSummary) -> str:
+    def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:
         MASKED_IN_CODE for `mask_error_details=True` where the tool is registered or its server
         defined; else, on a fastmcp release with the environment variable, the project file that
         turns it on ('FASTMCP_MASK_ERROR_DETAILS=true in .env'), unless the code passes the
-        argument and the release lets it beat the variable."""
+        argument and the release lets it beat the variable. `family`, `major`: the tool's
+        framework (family_of), which the callers have already asked."""
         modules = [summary]
         if reg.server:
             module = self.modules.get(self.resolve(reg.server).rsplit(".", 1)[0])
@@ -483,7 +493,6 @@ class Project:
                 modules.append(module)
         if any(module.masks_errors for module in modules):
             return MASKED_IN_CODE
-        family, major = self.family_of(reg, summary)
         if family is not Family.FASTMCP:
             return ""  # mcp's FastMCP reads FASTMCP_* settings too, but has no masking among them
         newest = self.framework(family, major, modules[-1].path).newest()
@@ -536,8 +545,7 @@ class Project:
             found = self.function(reg.function)
             if found is None:
                 continue
-            self.family_of(reg, summary)
-            self.masks(reg, summary)
+            self.masks(reg, summary, *self.family_of(reg, summary))
             entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
             for qual, level in entries:
                 if qual not in depth:
@@ -568,7 +576,7 @@ class Project:
         if not edge.arg_types:
             return []
         params = target.params
-        shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+        shift = _receiver_shift(edge.via_attribute, params)
         types: dict[int, str] = {}
         for position, keyword, type_name in edge.arg_types:
             index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
@@ -600,7 +608,7 @@ class Project:
                 entry.kind = reg.kind  # the first registration says what kind of handler it is
             entry.is_tool = True
             entry.own_names.add(reg.tool_name)
-            masked = self.masks(reg, summary)
+            masked = self.masks(reg, summary, family, major)
             queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
@@ -641,7 +649,7 @@ class Project:
                 if target is None or target[1].qualname == qual:
                     continue
                 params = target[1].params
-                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                shift = _receiver_shift(edge.via_attribute, params)
                 passed = frozenset(i + shift for i in edge.exc_params)
                 if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
                     passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
@@ -724,7 +732,7 @@ class Project:
                 if target is None or target[1].qualname not in reached:
                     continue
                 params = target[1].params
-                shift = 1 if edge.via_attribute and params and params[0] in {"self", "cls"} else 0
+                shift = _receiver_shift(edge.via_attribute, params)
                 reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
     # -- what helpers do (MCP004) --------------------------------------------------------------
@@ -824,12 +832,17 @@ class Project:
         with its qualified ancestors (`ancestors`: the class first) for the rule to read."""
         if entry.tools and entry.tools <= self.intercepted_tools:
             return None  # every tool on the way hands its exceptions to a wrapper first
-        qual = latent.get("class_qual")
-        ancestors = self.class_ancestors(qual) if qual else ()
-        names = frozenset({latent.get("class"), *latent.get("bases").split(","), *(last_name(a) for a in ancestors)}) - {""}
+        ancestors, names = self._class_names(latent, latent.get("class"), *latent.get("bases").split(","))
         if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
             return None
         return _with(latent, ancestors=",".join(ancestors))
+
+    def _class_names(self, latent: Latent, *names: str) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The qualified ancestors of the latent's raised class (`class_qual`, the class first),
+        and the names a clause may catch it by: `names` and the ancestors' short names."""
+        qual = latent.get("class_qual")
+        ancestors = self.class_ancestors(qual) if qual else ()
+        return ancestors, frozenset({*names, *(last_name(a) for a in ancestors)}) - {""}
 
     def _swallowed(self, latent: Latent, entry: ToolPaths) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
@@ -839,11 +852,9 @@ class Project:
         text on as curated, so the raise that put library text in it stays the defect."""
         if not entry.tools:
             return False
-        qual = latent.get("class_qual")
-        ancestors = self.class_ancestors(qual) if qual else ()
-        names = frozenset({latent.get("class"), latent.get("raised"), *(last_name(a) for a in ancestors)}) - {""}
+        _, names = self._class_names(latent, latent.get("class"), latent.get("raised"))
         for tool in entry.tools:
-            clause = next((c for guard in self.wrapper_guards.get(tool, ()) for c in guard if c[0] & names or "*" in c[0]), None)
+            clause = next((c for guard in self.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
             if clause is None or "*" not in clause[0] or clause[1]:
                 return False  # not caught there, caught by name, or re-raised
         return True
@@ -856,7 +867,8 @@ class Project:
         if found is None:
             return False
         fn = found[1]
-        return fn.returns_argument and not fn.error_results and not fn.failure_builder and not is_error_builder_name(fn.name)
+        # (A failure builder is named like an error builder: the name's test covers it.)
+        return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
 
     def _status_unread(self, latent: Latent) -> Latent | None:
         """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
@@ -882,7 +894,7 @@ class Project:
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
         FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py), asked of the pin
         lookup so that the pipeline records it with the run's findings."""
-        return env_setting_of(self.pins, path, env)
+        return env_reading_of(self.pins, path, env).setting
 
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`
@@ -988,6 +1000,12 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
+    """1 when a call `obj.method(a)` reaches a method whose first parameter is `self`/`cls`: the
+    caller's argument positions are the method's parameter positions less one."""
+    return 1 if via_attribute and params and params[0] in {"self", "cls"} else 0
 
 
 def _passes(edge: CallEdge) -> int:
@@ -1144,7 +1162,7 @@ class _CarriedText:
         passed_on = next((self.passing_on[s] for s in sites if s in self.passing_on), None)
         if passed_on is None:
             return latent  # caught and not sent on: _applies drops it
-        variant = latent.variant[: -len("-other")] if latent.variant.endswith("-other") else latent.variant
+        variant = latent.variant.removesuffix("-other")
         return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
@@ -1254,7 +1272,7 @@ class _CarriedText:
         if found is None or found[1].qualname not in reached:
             return None
         summary, helper = found
-        shift = 1 if marker.get("via_attribute") and helper.params and helper.params[0] in {"self", "cls"} else 0
+        shift = _receiver_shift(bool(marker.get("via_attribute")), helper.params)
         entry = reached[helper.qualname]
         for latent in helper.latent:
             if latent.code != "MCP002" or not latent.variant.endswith("-param") or latent.param != marker.param + shift:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from script_support import REPO, load_script
 
 
 @pytest.fixture(scope="module")
 def accuracy():
-    spec = importlib.util.spec_from_file_location("bench_accuracy", REPO / "bench" / "accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/accuracy.py", "bench_accuracy")
 
 
 def test_a_drop_in_recall_is_reported_and_a_rise_is_not_a_failure(accuracy) -> None:

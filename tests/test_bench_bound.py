@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
 
-REPO = Path(__file__).resolve().parents[1]
-
+from script_support import load_script
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_run", REPO / "bench" / "run.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = module  # dataclasses look their module up while the class is built
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["bench_run"]
-    return module
+    return load_script("bench/run.py", "bench_run")
 
 
 def _project(root: Path) -> None:

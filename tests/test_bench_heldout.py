@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
 
-REPO = Path(__file__).resolve().parents[1]
-
+from script_support import REPO, load_script
 
 def _heldout() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_heldout", REPO / "bench" / "heldout.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_heldout"] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["bench_heldout"]
-    return module
+    return load_script("bench/heldout.py", "bench_heldout")
 
 
 def test_the_list_is_pinned_packages_outside_the_labeled_corpus() -> None:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from script_support import load_script
 
 SOURCE = textwrap.dedent(
     '''
@@ -43,14 +40,7 @@ SOURCE = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def unreached_lines():
-    spec = importlib.util.spec_from_file_location("bench_unreached_lines", REPO / "bench" / "unreached_lines.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks itself up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+    return load_script("bench/unreached_lines.py", "bench_unreached_lines")
 
 
 def test_functions_and_methods_no_tool_reaches_are_counted_whole(unreached_lines) -> None:

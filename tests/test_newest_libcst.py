@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from importlib.metadata import version
-from pathlib import Path
 
 import pytest
 from packaging.specifiers import SpecifierSet
-
-REPO = Path(__file__).resolve().parents[1]
+from script_support import load_script
 
 
 @pytest.fixture
 def step(monkeypatch: pytest.MonkeyPatch):
     """The step's module, with the suite's libcst at 1.9.0, the pin at >=1.8.4,<1.10, no install."""
-    spec = importlib.util.spec_from_file_location("newest_libcst", REPO / ".ci" / "newest_libcst.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(".ci/newest_libcst.py", "newest_libcst")
     monkeypatch.setattr(module, "version", lambda name: "1.9.0")
     monkeypatch.setattr(module, "prepare", lambda env, release: True)
     monkeypatch.setattr(module, "pinned_range", lambda: ">=1.8.4,<1.10")
@@ -25,9 +20,7 @@ def step(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_installed_libcst_is_one_the_pin_admits() -> None:
-    spec = importlib.util.spec_from_file_location("newest_libcst_pin", REPO / ".ci" / "newest_libcst.py")
-    step = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(step)
+    step = load_script(".ci/newest_libcst.py", "newest_libcst_pin")
     assert step.pinned_range().startswith(">=")  # the range pyproject.toml pins, read by the step
     assert SpecifierSet(step.pinned_range()).contains(version("libcst"))
 

@@ -92,13 +92,17 @@ def catches(guard: TryGuard, raised: str | frozenset[str]) -> bool:
     return site is not None and not site[1]
 
 
+def catching_clause(guard: TryGuard, raised: str | frozenset[str]) -> tuple[frozenset[str], bool, str] | None:
+    """The first clause of this `try` that catches `raised` (a class name, or a class with its
+    bases' names): (what it catches, "*" for everything; re-raises; Handler.site)."""
+    names = frozenset({raised}) if isinstance(raised, str) else raised
+    return next((clause for clause in guard if clause[0] & names or "*" in clause[0]), None)
+
+
 def catching_site(guard: TryGuard, raised: str | frozenset[str]) -> tuple[str, bool] | None:
     """(Handler.site, re-raises) of the first clause of this `try` that catches `raised`."""
-    names = frozenset({raised}) if isinstance(raised, str) else raised
-    for caught, reraises, site in guard:
-        if caught & names or "*" in caught:
-            return site, reraises
-    return None
+    clause = catching_clause(guard, raised)
+    return (clause[2], clause[1]) if clause is not None else None
 
 
 def try_guard(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
