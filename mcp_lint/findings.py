@@ -44,6 +44,17 @@ class Fix:
     edits: tuple[Edit, ...]
 
 
+@dataclass(frozen=True, order=True)
+class Related:
+    """Another place that belongs to a finding's evidence: a statement of the same flow, a tool
+    that reaches the flagged helper, a call the finding is about (SARIF's relatedLocations)."""
+
+    filename: str
+    location: Location
+    end_location: Location
+    message: str
+
+
 @dataclass(frozen=True)
 class Finding:
     code: str
@@ -59,6 +70,12 @@ class Finding:
     statement: str = ""
     # Noqa handling: every line of the flagged statement may carry the suppression comment.
     statement_rows: tuple[int, int] = field(default=(0, 0))
+    # The fix in one line (ruff's fix title; rendered as `help:`), empty when there is none to say.
+    help: str = ""
+    # The evidence, one claim each (which framework release decided, what the model sees).
+    notes: tuple[str, ...] = ()
+    # The other statements of the flow, the tools that reach a helper.
+    related: tuple[Related, ...] = ()
 
     @property
     def url(self) -> str | None:
