@@ -124,7 +124,7 @@ _FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
 
 def _status_number(expr: cst.BaseExpression) -> int | None:
     if isinstance(expr, cst.Integer):
-        return int(expr.value)
+        return expr.evaluated_value  # `0x1F`, `0o17`, `1_000` as Python reads them
     name = dotted(expr) or ""  # HTTPStatus.OK, status.HTTP_200_OK, codes.ok
     if name.endswith((".OK", "HTTP_200_OK", ".ok")):
         return 200
