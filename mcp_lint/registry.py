@@ -166,6 +166,17 @@ RULES: tuple[RuleInfo, ...] = (
         implementation=_PACKAGE + "mcp009_error_middleware_hides_tool_errors:ErrorMiddlewareHidesToolErrors",
     ),
     RuleInfo(
+        "MCP010",
+        "sensitive-detail-in-message",
+        "A tool's failure text carries a secret or a detail of the server's infrastructure.",
+        Severity.MAJOR,
+        "none",
+        "",
+        ALL_FRAMEWORKS,
+        default_enabled=False,
+        implementation=_PACKAGE + "mcp010_sensitive_detail_in_message:SensitiveDetailInMessage",
+    ),
+    RuleInfo(
         "MCP100",
         "unused-noqa",
         "A `# noqa: MCPxxx` comment suppresses nothing.",
