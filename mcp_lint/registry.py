@@ -177,6 +177,17 @@ RULES: tuple[RuleInfo, ...] = (
         implementation=_PACKAGE + "mcp010_sensitive_detail_in_message:SensitiveDetailInMessage",
     ),
     RuleInfo(
+        "MCP011",
+        "retry-invited-after-uncertain-mutation",
+        "A failure invites a retry (or the code retries) after a write whose outcome is unknown.",
+        Severity.MAJOR,
+        "none",
+        "",
+        ALL_FRAMEWORKS,
+        default_enabled=False,
+        implementation=_PACKAGE + "mcp011_retry_invited_after_uncertain_mutation:RetryInvitedAfterUncertainMutation",
+    ),
+    RuleInfo(
         "MCP100",
         "unused-noqa",
         "A `# noqa: MCPxxx` comment suppresses nothing.",
