@@ -26,7 +26,7 @@ from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
+from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
@@ -269,9 +269,14 @@ class _Tracer:
         name = expr.value
         if name == "__file__":
             return Leak("an absolute path of the server's own files (__file__)", expr)
-        if name in self.params or name in {"self", "cls"} or name in seen:
-            return None  # the tool's own arguments (or a helper's: its callers decide)
+        if name in {"self", "cls"} or name in seen:
+            return None
         values = self.locals.get(name)
+        if name in self.params:
+            if values is None:
+                return None  # the tool's own arguments (or a helper's: its callers decide)
+            # `if base_dir is None: base_dir = os.getcwd()`: what the function puts there itself.
+            return self._first_of(values, name, depth, seen)
         scope = self
         if values is None:
             values = self.module.constants.get(name)
@@ -281,13 +286,19 @@ class _Tracer:
             if named is not None and name in self.aliases.aliases:
                 return Leak(f"{named} ('{name}')", expr)  # `from .config import API_TOKEN`
             return None
-        for value in values:
-            found = scope.find(value, depth + 1, seen | {name})
-            if found is not None:
-                return replace(found, via=(name, *found.via))
+        found = scope._first_of(values, name, depth, seen)
+        if found is not None:
+            return found
         named = sensitive_name(name)
         if named is not None and not any(scope._reads_parameter(v) for v in values):
             return Leak(f"{named} ('{name}')", expr)
+        return None
+
+    def _first_of(self, values: list[cst.BaseExpression], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+        for value in values:
+            found = self.find(value, depth + 1, seen | {name})
+            if found is not None:
+                return replace(found, via=(name, *found.via))
         return None
 
     def _reads_parameter(self, value: cst.CSTNode) -> bool:
@@ -459,6 +470,8 @@ def get_order(order_id: int) -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for statement, route, site in clauses_passing_text_on(fn, ctx):
+            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
         sinks = list(self._sinks(fn, ctx))
         if not sinks:
             return
@@ -472,8 +485,11 @@ def get_order(order_id: int) -> dict:
                 "origin": clip(" ".join(ctx.code(found.origin).split()), 60),
                 "via": ", ".join(f"`{name}`" for name in found.via),
             }
-            route = "text" if variant == "return" else "raise"
-            yield self.latent(ctx, statement, variant=variant, route=route, statement=statement, data=data)
+            if variant == "return":
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+            else:  # caught on the way, it still reaches the model where a clause sends its text on
+                data["delivered_when_passed_on"] = "1"
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
 
     def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:
         """(statement, the values it sends as failure text, how it travels)."""
@@ -502,6 +518,9 @@ def get_order(order_id: int) -> dict:
                 yield ret.node, [resolved], "return"  # text sent from an `except` clause
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.variant == "passes-on":
+            return None  # a marker for the linker
+        passed_on = latent.get("passed_on")
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
         if latent.variant == "raise-protocol" and context.protocol_error_masked():
@@ -514,6 +533,8 @@ def get_order(order_id: int) -> dict:
             "raise-other": "an exception's text, which the framework forwards",
             "return": "a failure it returns",
         }[latent.variant]
+        if passed_on:
+            channel = f"the text of an exception that is caught and sent on to the model ({passed_on})"
         message = (
             f"{context.subject} puts {what} into {channel} ({source}): the model and whoever reads the transcript see it; "
             "log it on the server and name the failed operation without the value"

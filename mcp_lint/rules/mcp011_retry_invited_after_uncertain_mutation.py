@@ -27,7 +27,7 @@ from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise
+from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
 from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
@@ -84,6 +84,9 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
         if kind.description.startswith("calls ") and not _remote_handle(receiver, call, ctx):
             return None  # `doc.styles.add_style(...)`: an object in memory, whose outcome is known
         return kind.description
+    relayed = _relayed_write(call, ctx)
+    if relayed is not None:
+        return relayed
     if depth >= 2:
         return None
     callee = _module_function(call, ctx)
@@ -121,6 +124,37 @@ def _awaits(ctx: FileContext) -> list[cst.Await]:
     if id(facts.node) not in memo:
         memo[id(facts.node)] = [n for n in descendants(facts.node.body, into_scopes=False) if isinstance(n, cst.Await)]
     return memo[id(facts.node)]
+
+
+_HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
+
+
+def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
+    """`client.request(method, path)` in a request helper whose `method` parameter a function of
+    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+    if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "request":
+        return None
+    facts = ctx.current_facts
+    if facts is None:
+        return None
+    method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
+    if method is None and call.args and call.args[0].keyword is None:
+        method = call.args[0].value
+    if not isinstance(method, cst.Name) or method.value not in facts.params:
+        return None
+    position = [p for p in facts.params if p not in {"self", "cls"}].index(method.value) if method.value not in {"self", "cls"} else -1
+    for caller in ctx.model.functions.values():
+        for inner in caller.calls:
+            if last_name(dotted(inner.node.func) or "") != facts.name:
+                continue
+            positional = [a.value for a in inner.node.args if a.keyword is None and not a.star]
+            given = positional[position] if 0 <= position < len(positional) else next(
+                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == method.value), None
+            )
+            verb = (literal_text(given) or "").lower() if given is not None else ""
+            if verb in _HTTP_WRITES:
+                return f"sends an HTTP {verb.upper()} when {caller.name}() asks it to"
+    return None
 
 
 def _file_handles(ctx: FileContext) -> frozenset[str]:
@@ -324,6 +358,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for statement, route, site in clauses_passing_text_on(fn, ctx):
+            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
         writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
         if not writes or _sends_idempotency_key(fn, ctx):
             return
@@ -338,8 +374,11 @@ async def send_payment(account: str, amount_cents: int) -> str:
             write, cause = why
             reported.add(id(statement))
             data = {"write": write, "cause": cause, "invitation": clip(invitation, 40)}
-            route = "text" if variant == "return" else "raise"
-            yield self.latent(ctx, statement, variant=variant, route=route, statement=statement, data=data)
+            if variant == "return":
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+            else:  # caught on the way, it still reaches the model where a clause sends its text on
+                data["delivered_when_passed_on"] = "1"
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
         yield from self._reruns(fn, ctx, writes, reported)
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
@@ -473,6 +512,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
             yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.variant == "passes-on":
+            return None  # a marker for the linker
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads the invitation
         if latent.variant == "raise-protocol" and context.protocol_error_masked():
@@ -488,8 +529,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 "guarantees nothing happened (a 429, a lock not acquired), or send an idempotency key"
             )
         else:
+            passed_on = latent.get("passed_on")
+            sent = f" (caught and sent on to the model: {passed_on})" if passed_on else ""
             message = (
-                f"{context.subject} invites a retry ('{latent.get('invitation')}') after a write whose outcome is unknown: "
+                f"{context.subject} invites a retry ('{latent.get('invitation')}'){sent} after a write whose outcome is unknown: "
                 f"it {write}, and the failure came from {cause}, so the write may already have happened and a retry "
                 f"may apply it twice; {advice}"
             )

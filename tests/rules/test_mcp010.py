@@ -477,3 +477,47 @@ def test_a_helper_in_another_module(tmp_path: Path) -> None:
     findings = lint_paths(discover([tmp_path], resolver), resolver).findings
     assert [(Path(f.filename).name, f.location.row) for f in findings] == [("store.py", 9)]
     assert "reached from tool 'count'" in findings[0].message
+
+
+def test_a_parameter_the_function_fills_itself_is_followed() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def resolve(path: str, base_dir: str | None = None) -> Path:
+                if base_dir is None:
+                    base_dir = os.getcwd()
+                resolved = (Path(base_dir) / path).resolve()
+                if not resolved.is_relative_to(base_dir):
+                    raise ToolError(f"{path} is outside {base_dir}")  # expect: MCP010
+                return resolved
+
+            @mcp.tool
+            def read(path: str) -> str:
+                return resolve(path).read_text()
+            """
+        )
+    )
+
+
+def test_a_helper_exception_that_the_tool_catches_and_returns() -> None:
+    findings = check(
+        FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+        + textwrap.dedent(
+            """
+            class StoreError(Exception):
+                pass
+
+            def open_store():
+                raise StoreError(f"store {os.environ['STORE_DSN']} unreachable")  # expect: MCP010
+
+            @mcp.tool
+            def count() -> int:
+                try:
+                    return open_store().count()
+                except StoreError as e:
+                    return f"Counting failed: {e}"
+            """
+        )
+    )
+    assert "caught and sent on to the model (tool 'count' returns it" in findings[0].message

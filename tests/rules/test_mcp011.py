@@ -334,3 +334,117 @@ def test_plain_exception_text_counts_only_where_the_framework_forwards_it() -> N
 def test_off_by_default() -> None:
     text = FASTMCP + textwrap.dedent(FLAGGED[0].values[0])
     assert [f for f in lint_source(text, filename="server.py") if f.code == "MCP011"] == []
+
+
+def test_a_request_helper_that_callers_use_for_writes() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self._http = httpx.Client(base_url="https://boards.example.com")
+
+                def _request(self, method: str, path: str, **kwargs) -> httpx.Response:
+                    response = self._http.request(method, path, **kwargs)
+                    if response.status_code == 429:
+                        raise ToolError("Rate limited; try again in a minute")
+                    if response.status_code >= 500:
+                        raise ToolError("The board service failed. Please try again.")  # expect: MCP011
+                    return response
+
+                def get_board(self, board_id: str) -> dict:
+                    return self._request("GET", f"boards/{board_id}").json()
+
+                def create_card(self, board_id: str, title: str) -> dict:
+                    return self._request("POST", "cards", json={"board": board_id, "title": title}).json()
+
+            API = Api()
+
+            @mcp.tool
+            def create_card(board_id: str, title: str) -> dict:
+                return API.create_card(board_id, title)
+            """
+        )
+    )
+
+
+def test_a_request_helper_only_used_for_reads_is_not_flagged() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self._http = httpx.Client(base_url="https://boards.example.com")
+
+                def _request(self, method: str, path: str) -> httpx.Response:
+                    response = self._http.request(method, path)
+                    if response.status_code >= 500:
+                        raise ToolError("The board service failed. Please try again.")
+                    return response
+
+                def get_board(self, board_id: str) -> dict:
+                    return self._request("GET", f"boards/{board_id}").json()
+
+            API = Api()
+
+            @mcp.tool
+            def get_board(board_id: str) -> dict:
+                return API.get_board(board_id)
+            """
+        )
+    )
+
+
+def test_a_helper_message_that_the_tool_catches_and_returns() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class DeskError(Exception):
+                pass
+
+            def open_ticket(title: str) -> str:
+                try:
+                    return httpx.post("https://desk.example.com/tickets", json={"title": title}).json()["id"]
+                except httpx.TimeoutException:
+                    raise DeskError("The help desk timed out, please try again")  # expect: MCP011
+
+            @mcp.tool
+            def create_ticket(title: str) -> str:
+                try:
+                    return open_ticket(title)
+                except DeskError as e:
+                    return str(e)
+            """
+        ),
+        target="fastmcp>=2.12,<3",
+    )
+    assert "caught and sent on to the model: tool 'create_ticket' returns it" in findings[0].message
+
+
+def test_a_helper_message_that_the_tool_catches_and_replaces() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class DeskError(Exception):
+                pass
+
+            def open_ticket(title: str) -> str:
+                try:
+                    return httpx.post("https://desk.example.com/tickets", json={"title": title}).json()["id"]
+                except httpx.TimeoutException:
+                    raise DeskError("The help desk timed out, please try again")
+
+            @mcp.tool
+            def create_ticket(title: str) -> str:
+                try:
+                    return open_ticket(title)
+                except DeskError:
+                    raise ToolError("The help desk timed out; the ticket may exist, call find_ticket(title) to check")
+            """
+        ),
+        target="fastmcp>=2.12,<3",
+    )
