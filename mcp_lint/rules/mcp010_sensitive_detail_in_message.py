@@ -79,10 +79,26 @@ def _infrastructure_name(name: str) -> bool:
     return any(w in _INFRA_WORDS for w in _words(name)) or sensitive_name(name) is not None
 
 
+# Environment variables that hold who the server acts as (`SERVICE_USER`, `ADMIN_EMAIL`).
+_IDENTITY_WORDS = frozenset({"user", "username", "email", "account", "login", "tenant"})
+
+
+def _sensitive_variable(name: str) -> bool:
+    """An environment variable whose value says where the server lives, what it talks to or who
+    it is: its name has a secret, connection, place or identity word (`DATABASE_URL`, `API_KEY`,
+    `DATA_DIR`, `SMTP_HOST`, `SERVICE_USER`). `DEFAULT_MODEL`, `LOG_LEVEL`, `MAX_RESULTS` tell
+    the model nothing about the server."""
+    words = _words(name)
+    return _infrastructure_name(name) or any(w in _IDENTITY_WORDS or w == "key" for w in words)
+
+
 # -- what is sensitive, by value ----------------------------------------------------------------
 
 _CREDENTIALS_IN_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
 _CONNECTION_SCHEME = re.compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
+_PLACEHOLDER_CREDENTIALS = re.compile(
+    r"://(?:user(?:name)?|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+):(?:pass(?:word)?|pwd|secret|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+)@", re.I
+)
 _SQL = re.compile(r"^\s*(?:select|insert|update|delete|with|create|drop|alter|merge|replace|upsert)\b[\s\S]*\b(?:from|into|set|table|where|values|index)\b", re.I)
 
 _ENV_READS = frozenset({"os.getenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop", "dotenv.get_key"})
@@ -201,15 +217,25 @@ class _Tracer:
         self.ctx = ctx
         self.module = module
         self.params = frozenset(fn.params) if fn is not None else frozenset()
-        self.locals = _local_assignments(fn) if fn is not None else {}
+        self._locals: dict[str, list[cst.BaseExpression]] | None = None if fn is not None else {}
         self.aliases = ctx.model.aliases
+
+    @property
+    def locals(self) -> dict[str, list[cst.BaseExpression]]:
+        """The function's assignments, read on the first name a message is built from."""
+        if self._locals is None:
+            assert self.fn is not None
+            self._locals = _local_assignments(self.fn)
+        return self._locals
 
     def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
         if depth > _MAX_DEPTH:
             return None
         kind = type(expr)
         if kind in (cst.SimpleString, cst.ConcatenatedString):
-            return self._literal(expr, depth > 0)
+            # The message's own words are the author's (a format example); a stored literal is
+            # a value the server uses.
+            return self._literal(expr, True) if depth > 0 else None
         if kind is cst.FormattedString:
             if depth > 0:
                 found = self._literal(expr, True)
@@ -257,6 +283,8 @@ class _Tracer:
         text = literal_text(expr)
         if not text:
             return None
+        if _PLACEHOLDER_CREDENTIALS.search(text):
+            return None  # a format example: `postgresql://user:password@host/db`
         if _CREDENTIALS_IN_URL.search(text):
             return Leak("a URL with credentials", expr)
         if _CONNECTION_SCHEME.search(text):
@@ -362,7 +390,7 @@ class _Tracer:
             return None  # `token[:4]`: a masked prefix
         key = literal_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
-            return Leak(_env_label(key), expr)
+            return Leak(_env_label(key), expr) if not key or _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
         if root.split(".")[0] in self.params:
             return None
@@ -378,6 +406,9 @@ class _Tracer:
         resolved = self.aliases.resolve(func) or name
         if resolved in _ENV_READS:
             key = literal_text(expr.args[0].value) if expr.args else None
+            if key and not _sensitive_variable(key):
+                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text
+                return self._first([a.value for a in expr.args[1:]], depth, seen)
             return Leak(_env_label(key), expr)
         if resolved in _SECRET_STORES:
             return Leak("a secret from the keyring", expr)

@@ -185,12 +185,14 @@ LEAKS = [
     ),
     pytest.param(
         """
+        TARGET = "postgresql://app:s3cret@db.internal:5432/app"
+
         @mcp.tool
         def sync() -> str:
             try:
-                return SYNC.run()
+                return SYNC.run(TARGET)
             except ConnectionError:
-                raise ToolError("Cannot connect to postgresql://app:s3cret@db.internal:5432/app")  # expect: MCP010
+                raise ToolError("Cannot connect to " + TARGET)  # expect: MCP010
         """,
         "a URL with credentials",
         id="credentials-in-a-literal-url",
@@ -404,6 +406,37 @@ SILENT = [
                 raise ToolError("The backend did not answer the ping; try again in a minute")
         """,
         id="logged-not-sent",
+    ),
+]
+
+
+SILENT += [
+    pytest.param(
+        """
+        EXAMPLE = "postgresql://user:password@host:5432/db"
+
+        @mcp.tool
+        def connect(dsn: str) -> str:
+            if "://" not in dsn:
+                raise ToolError("Invalid DSN; expected a URL like postgresql://user:password@host:5432/db")
+            if not dsn.startswith("postgresql"):
+                raise ToolError(f"Unsupported DSN scheme; use one like {EXAMPLE}")
+            return POOL.connect(dsn)
+        """,
+        id="a-format-example-of-a-connection-string",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def summarize(text: str, model: str = "") -> str:
+            model = model or os.getenv("DEFAULT_MODEL", "small")
+            if model not in MODELS:
+                raise ToolError(f"Unknown model {model}; use one of {sorted(MODELS)}")
+            if os.environ["LOG_LEVEL"] == "off":
+                raise ToolError(f"Logging is {os.environ['LOG_LEVEL']}; summaries need it on")
+            return MODELS[model].run(text)
+        """,
+        id="environment-values-that-say-nothing-about-the-server",
     ),
 ]
 
