@@ -23,9 +23,10 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.findings import Finding
+from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule
+from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, format_tools, latent_finding
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
 from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
@@ -363,6 +364,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
         writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
         if not writes or _sends_idempotency_key(fn, ctx):
             return
+        # A marker (never reported): a server-level retry of this function's tool repeats a write.
+        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", data={"write": writes[0][1]})
         reported: set[int] = set()
         for statement, text, conditions, handler, variant in self._messages(fn, ctx):
             invitation = retry_invitation(text)
@@ -511,9 +514,70 @@ async def send_payment(account: str, amount_cents: int) -> str:
             data = {"write": write, "cause": "any failure it retries on", "rerun": f"`@{name}` runs the whole function again"}
             yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
 
+    # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
+
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
+        if not any("RetryMiddleware" in line for line in ctx.lines):
+            return  # most modules: no need to walk them
+        for index, top in enumerate(ctx.module.body):
+            for node in descendants(top):
+                if not isinstance(node, cst.Call):
+                    continue
+                for middleware, server in self._retry_middleware(node, ctx):
+                    if _retries_only_refusals(middleware, ctx):
+                        continue
+                    ctx.hint(top, index)
+                    ctx.current = top
+                    latent = self.latent(ctx, middleware, variant="middleware", route="tool")
+                    yield ServerLatent(server, latent)
+        ctx.current = None
+
+    @staticmethod
+    def _retry_middleware(call: cst.Call, ctx: FileContext) -> Iterator[tuple[cst.Call, str]]:
+        """(the RetryMiddleware(...) call, the server's key) put on a server by `call`:
+        `server.add_middleware(RetryMiddleware())` or `FastMCP(..., middleware=[RetryMiddleware()])`."""
+        module = ctx.model.module
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_middleware" and call.args:
+            first = call.args[0].value
+            receiver = dotted(call.func.value) or ""
+            if _is_retry_middleware(first, ctx):
+                yield first, f"{module}.{receiver}" if f"{module}.{receiver}" in ctx.model.servers else ""
+            return
+        for argument in call.args:
+            if argument.keyword is None or argument.keyword.value != "middleware":
+                continue
+            elements = argument.value.elements if isinstance(argument.value, (cst.List, cst.Tuple)) else []
+            for element in elements:
+                if _is_retry_middleware(element.value, ctx):
+                    key = ctx.model.constructed_as.get(id(call), "")
+                    yield element.value, "" if key.startswith("#") else key
+
+    def link(self, project: LinkedProject) -> Iterator[Finding]:
+        """A retrying server is a defect where one of its tools writes (the `writes` markers)."""
+        for summary, record in project.records(self.code):
+            if not isinstance(record, ServerLatent):
+                continue
+            tools = project.tools_on(record.server, summary)
+            writers: dict[str, str] = {}
+            for registration, _ in project.tool_registrations():
+                if registration.tool_name in tools and registration.tool_name not in writers:
+                    write = _tool_write(project, registration.function, self.code)
+                    if write:
+                        writers[registration.tool_name] = write
+            if not writers:
+                continue
+            first = sorted(writers)[0]
+            message = (
+                f"RetryMiddleware on the server of {format_tools(tuple(sorted(writers)))} runs a whole tool call again after a "
+                f"ConnectionError or TimeoutError, whose write may already have happened: tool '{first}' {writers[first]}, so a "
+                "retried call may apply it twice; retry only on failures that guarantee nothing happened (retry_exceptions=), "
+                "or send an idempotency key in the tools that write"
+            )
+            yield latent_finding(record.latent, message, summary.path, None, "")
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        if latent.variant == "passes-on":
-            return None  # a marker for the linker
+        if latent.variant in {"passes-on", "writes", "middleware"}:
+            return None  # markers for the linker, and the server-level record (see link)
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads the invitation
         if latent.variant == "raise-protocol" and context.protocol_error_masked():
@@ -580,3 +644,40 @@ def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
                 assigned.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
     read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
     return not (read & assigned)
+
+
+def _is_retry_middleware(expr: cst.BaseExpression, ctx: FileContext) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    resolved = ctx.model.aliases.resolve(expr.func) or dotted(expr.func) or ""
+    return last_name(resolved) == "RetryMiddleware" and resolved.split(".")[0] in {"fastmcp", "RetryMiddleware"}
+
+
+def _retries_only_refusals(middleware: cst.Call, ctx: FileContext) -> bool:
+    """`RetryMiddleware(retry_exceptions=(RateLimitError,))`: only failures that guarantee
+    nothing happened are retried (the default, ConnectionError and TimeoutError, are not such)."""
+    for argument in middleware.args:
+        if argument.keyword is not None and argument.keyword.value == "retry_exceptions":
+            value = argument.value
+            names = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+            return bool(names) and all(
+                not _UNCERTAIN_CLASS.search(last_name(dotted(n) or "?")) and last_name(dotted(n) or "") not in _BROAD for n in names
+            )
+    return False
+
+
+def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0) -> str:
+    """What a tool (or a helper it calls, a level or two down) writes, from the rule's markers."""
+    found = project.function(function)
+    if found is None:
+        return ""
+    summary = found[1]
+    for latent in summary.latent:
+        if latent.code == code and latent.variant == "writes":
+            return latent.get("write")
+    if depth < 2:
+        for edge in summary.calls:
+            write = _tool_write(project, edge.callee, code, depth + 1)
+            if write:
+                return write
+    return ""

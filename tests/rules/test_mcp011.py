@@ -448,3 +448,54 @@ def test_a_helper_message_that_the_tool_catches_and_replaces() -> None:
         ),
         target="fastmcp>=2.12,<3",
     )
+
+
+RETRYING_SERVER = """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.server.middleware.error_handling import RetryMiddleware
+
+{server}
+
+
+@mcp.tool
+def get_issue(issue_id: str) -> dict:
+    return httpx.get(f"https://issues.example.com/issues/{{issue_id}}").json()
+"""
+
+WRITING_TOOL = """
+
+@mcp.tool
+def create_issue(title: str) -> str:
+    return httpx.post("https://issues.example.com/issues", json={"title": title}).json()["id"]
+"""
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        pytest.param('mcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware())  # expect: MCP011', id="add-middleware"),
+        pytest.param('mcp = FastMCP("issues", middleware=[RetryMiddleware(max_retries=3)])  # expect: MCP011', id="constructor"),
+    ],
+)
+def test_retry_middleware_on_a_server_whose_tools_write(server: str) -> None:
+    findings = check(RETRYING_SERVER.format(server=server) + WRITING_TOOL)
+    assert findings[0].message.startswith(
+        "RetryMiddleware on the server of tool 'create_issue' runs a whole tool call again after a ConnectionError or "
+        "TimeoutError, whose write may already have happened: tool 'create_issue' sends an HTTP POST"
+    )
+
+
+@pytest.mark.parametrize(
+    ("server", "tools"),
+    [
+        pytest.param('mcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware())', "", id="tools-that-only-read"),
+        pytest.param(
+            'class RateLimited(Exception):\n    pass\n\n\nmcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware(retry_exceptions=(RateLimited,)))',
+            WRITING_TOOL,
+            id="retrying-only-refusals",
+        ),
+    ],
+)
+def test_retry_middleware_that_cannot_repeat_a_write_is_not_flagged(server: str, tools: str) -> None:
+    check(RETRYING_SERVER.format(server=server) + tools)
