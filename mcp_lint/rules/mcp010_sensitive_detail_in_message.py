@@ -216,7 +216,8 @@ class _Tracer:
         self.fn = fn
         self.ctx = ctx
         self.module = module
-        self.params = frozenset(fn.params) if fn is not None else frozenset()
+        # The model's arguments; the framework's request context (`ctx: Context`) is the server's.
+        self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
         self._locals: dict[str, list[cst.BaseExpression]] | None = None if fn is not None else {}
         self.aliases = ctx.model.aliases
 
@@ -438,6 +439,13 @@ class _Tracer:
             # The project's message builders (`error_text(f"... {DB_URL}")`) pass their text on.
             return self._first(arguments, depth, seen)
         return None
+
+
+def _is_context(param: str, fn: FunctionFacts) -> bool:
+    """The framework's request context (`ctx`, `context`, a parameter typed `Context`): what the
+    server put in it (its lifespan objects, its request) is not the model's argument."""
+    typed = fn.local_types.get(param, "")
+    return param in {"ctx", "context"} or last_name(typed).endswith("Context")
 
 
 def _env_label(key: str | None) -> str:

@@ -554,3 +554,23 @@ def test_a_helper_exception_that_the_tool_catches_and_returns() -> None:
         )
     )
     assert "caught and sent on to the model (tool 'count' returns it" in findings[0].message
+
+
+def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            from fastmcp import Context
+
+            @mcp.tool
+            def ping(ctx: Context, host: str) -> str:
+                app = ctx.request_context.lifespan_context
+                if not app.reachable(host):
+                    raise ToolError(f"{host} is unreachable")
+                if not app.accepts(app.api_token):
+                    raise ToolError(f"Token {ctx.request_context.lifespan_context.api_token} was refused")  # expect: MCP010
+                return "pong"
+            """
+        )
+    )
