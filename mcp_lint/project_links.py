@@ -1121,7 +1121,9 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.code == "MCP003" and latent.get("raises"):
+        if latent.get("raises") and (latent.code == "MCP003" or latent.get("delivered_when_passed_on")):
+            # A message whose words matter wherever they reach the model (not only where the
+            # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
@@ -1167,13 +1169,13 @@ class _CarriedText:
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> where the clause sends the caught exception's text on to the model,
-        from MCP003's markers in the functions the tools reach (and whose value they return,
-        for a return)."""
+        from the rules' "passes-on" markers in the functions the tools reach (and whose value
+        they return, for a return)."""
         out: dict[str, str] = {}
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
             for marker in fn.latent:
-                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                if marker.variant == "passes-on" and self.project._applies(marker, entry):
                     how = "returns it" if marker.route == "return" else "puts it into ToolError"
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
                     out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")
