@@ -11,10 +11,11 @@ from click.testing import CliRunner
 
 import mcp_lint.project
 from mcp_lint import per_file
-from mcp_lint.cache import TAG_NAME, Cache, cache_directory
+from mcp_lint.cache import TAG_NAME, Cache, RunEntry, cache_directory
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding, Location, Related
 from mcp_lint.pins import PinSource
 from mcp_lint.pipeline import analyze_all, lint_files
 
@@ -233,6 +234,24 @@ def test_warm_and_cold_results_are_equal_objects(project: Path) -> None:
     assert all(findings == cold[1] and not errors for _, findings, errors in runs)
     # A warm run hands back the source of each file with findings (for reports), nothing else.
     assert [(o.display, o.summary) for o in runs[1][0]] == [(str(project / "helpers.py"), None)]
+
+
+def test_a_finding_keeps_its_help_notes_and_related_locations_through_the_cache(tmp_path: Path) -> None:
+    finding = Finding(
+        code="MCP002",
+        message="Helper 'load' raises ValueError with the text of a caught OSError",
+        filename="helpers.py",
+        location=Location(6, 15),
+        end_location=Location(6, 54),
+        help="Log the exception; raise a message saying which operation failed",
+        notes=("mcp 1.x FastMCP forwards an unexpected exception's text to the model",),
+        related=(Related("server.py", Location(9, 5), Location(9, 9), "tool 'read' reaches 'load'"),),
+    )
+    cache = Cache(tmp_path / "cache")
+    cache.store_run("cd" * 16, RunEntry([finding], {}))
+    loaded = cache.load_run("cd" * 16)
+    assert loaded is not None and loaded.findings == [finding]
+    assert loaded.findings[0].related[0].message == "tool 'read' reaches 'load'"
 
 
 def test_summaries_round_trip_through_pickle(project: Path) -> None:
