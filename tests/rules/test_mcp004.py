@@ -14,7 +14,7 @@ from mcp_lint.findings import Finding
 from mcp_lint.fixing.apply import apply_edits
 from mcp_lint.pipeline import lint_source
 
-from ._support import check as _check, only as _only, unmasked
+from ._support import said, check as _check, only as _only, unmasked
 
 
 MCP1 = """\
@@ -228,7 +228,7 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
     mcp004 = [f for f in findings if f.code == "MCP004"]
     assert len(mcp004) == 1
     assert mcp004[0].location.row == row
-    assert f" {what} here, then rejects the call at line " in mcp004[0].message
+    assert f" {what} here, then rejects the call at line " in said(mcp004[0])
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
@@ -1123,7 +1123,7 @@ def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
     """
     finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.message.startswith(
-        "Helper 'add_footnote' (reached from tool 'footnote') changes files (copy2) here, then rejects the call at line 23"
+        "Helper 'add_footnote' changes files (copy2) here, then rejects the call at line 23"
     )
 
 
@@ -1159,7 +1159,7 @@ def test_helper_in_another_module_that_writes(tmp_path) -> None:
     )
     findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
     assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
-    assert "calls save_doc(), which changes files (write_text) here" in findings[0].message
+    assert "calls save_doc(), which changes files (write_text) here" in said(findings[0])
     assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
 
 
@@ -1189,7 +1189,7 @@ def test_closing_a_shared_connection_before_a_validator_helper() -> None:
         return "switched"
     """
     finding = _only(_src(MCP1, source))
-    assert "closes self.conn here, then rejects the call at line 32" in finding.message
+    assert "closes self.conn here, then rejects the call at line 32" in said(finding)
     assert finding.fix is None
 
 
@@ -1218,7 +1218,7 @@ def test_a_path_moved_before_a_check_is_still_a_file_change(move: str) -> None:
         return "moved"
     """
     finding = _only_mcp004(_src(SILENT_HEADER, source))
-    assert "changes files (" in finding.message
+    assert "changes files (" in said(finding)
 
 
 def test_no_fix_for_an_else_branch() -> None:

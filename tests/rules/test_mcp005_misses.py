@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from ._support import check, lint_tree, write_tree
+from ._support import said, check, lint_tree, write_tree
 
 HEADER = """\
 import logging
@@ -49,8 +49,8 @@ def test_a_message_assigned_per_branch_is_read_where_it_is_returned() -> None:
         )
     )
     assert [f.location.row for f in findings] == [14, 18]
-    assert "the string 'Invalid URL: …. URL must be from the docs.example.org" in findings[0].message
-    assert "the string 'Invalid URL: …. URL must end with .html'" in findings[1].message
+    assert "the string 'Invalid URL: …. URL must be from the docs.example.org" in said(findings[0])
+    assert "the string 'Invalid URL: …. URL must end with .html'" in said(findings[1])
     assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content
 
 
@@ -308,7 +308,7 @@ def test_a_helper_value_returned_through_a_project_formatter_is_returned_as_it_i
         ("queries.py", 12, "MCP005"),
         ("server.py", 20, "MCP005"),
     ]
-    assert found[0][3].startswith("Helper 'top' (reached from tool 'slow_queries') reports a failure as a normal result")
+    assert found[0][3].startswith("Helper 'top' reports a failure as a normal result")
     assert "'Error: the pg_stat_statements extension is not installed'" in found[0][3]
 
 
@@ -463,7 +463,7 @@ def test_a_vague_message_a_helper_raises_and_the_tool_returns_is_judged(tmp_path
     found = _board_tree(tmp_path, "return str(e)\n")
     assert [(name, row, code) for name, row, code, _ in found] == [("client.py", 17, "MCP003"), ("server.py", 14, "MCP005")]
     message = found[0][3]
-    assert message.startswith("Helper '_request' (reached from tool 'get_board') invites a retry ('Board API error. Please try again.')")
+    assert message.startswith("Helper '_request' invites a retry ('Board API error. Please try again.')")
     assert "(caught and sent on to the model: tool 'get_board' returns it (" in message
 
 
@@ -496,7 +496,7 @@ def test_a_message_that_opens_as_a_failure_stays_one_whatever_is_appended() -> N
             """
         )
     )
-    assert "the string 'Failed to convert the document to PDF with every…'" in findings[0].message
+    assert "the string 'Failed to convert the document to PDF with every…'" in said(findings[0])
 
 
 # -- a result object of the project carrying a failure text in place of results ------------------
@@ -536,5 +536,5 @@ def test_a_result_object_carrying_a_failure_text_on_a_failure_path_is_flagged() 
             """
         )
     )
-    assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in findings[0].message
+    assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in said(findings[0])
     assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content

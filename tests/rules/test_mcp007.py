@@ -15,7 +15,7 @@ import pytest
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
-from ._support import expected, lint_tree, write_tree
+from ._support import said, expected, lint_tree, write_tree
 
 
 def _check(source: str, target: str | None = None) -> list:
@@ -62,10 +62,10 @@ def test_fastmcp_server_with_unwrapped_io_is_reported_at_its_constructor() -> No
     finding = _only(WEATHER, "fastmcp>=2.5")
     assert finding.location.column == 7
     assert finding.message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
-    assert "reaches it as 'Error calling tool 'forecast': <exception text>'" in finding.message
-    assert "tool 'forecast' (client.get, line 10) does I/O outside any handler" in finding.message
-    assert "units" not in finding.message  # no I/O there
-    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert "reaches it as 'Error calling tool 'forecast': <exception text>'" in said(finding)
+    assert "tool 'forecast' (client.get, line 10) does I/O outside any handler" in said(finding)
+    assert "units" not in said(finding)  # no I/O there
+    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in said(finding)
     assert finding.fix is not None and finding.fix.applicability.value == "safe"
 
 
@@ -93,13 +93,13 @@ def test_fix_on_other_constructor_layouts_parses(constructor: str, after: str) -
 def test_unpinned_fastmcp_is_judged_on_the_newest_release_but_gets_no_fix() -> None:
     # fastmcp 2.3 has no mask_error_details: the setting cannot be added for every candidate.
     finding = _only(WEATHER)
-    assert "on fastmcp 4.x (the newest release allowed) a failure" in finding.message
+    assert "on fastmcp 4.x (the newest release allowed) a failure" in said(finding)
     assert finding.fix is None
 
 
 def test_explicit_false_is_reported_without_a_fix() -> None:
     finding = _only(WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", mask_error_details=False)'), "fastmcp>=2.5")
-    assert "mask_error_details=False keeps it on" in finding.message
+    assert "mask_error_details=False keeps it on" in said(finding)
     assert finding.fix is None
 
 
@@ -116,7 +116,7 @@ def test_unpacked_options_that_cannot_carry_the_switch_are_reported() -> None:
     # A `**{...}` literal without the key passes other settings only: the server still forwards.
     source = WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", **{"instructions": "Forecasts by city"})')
     finding = _only(source, "fastmcp>=3")
-    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in said(finding)
     assert '**{"instructions": "Forecasts by city"}, mask_error_details=True)' in _fixed(source, "fastmcp>=3")
 
 
@@ -141,9 +141,9 @@ def test_mcp1_server_has_no_switch() -> None:
             return load_note(note_id)
         """
     )
-    assert "on mcp 1.x FastMCP a failure no `try` handles reaches it as 'Error executing tool read_note: <exception text>'" in finding.message
-    assert "tool 'read_note' (sqlite3.connect in 'load_note', line 9)" in finding.message
-    assert "mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError" in finding.message
+    assert "on mcp 1.x FastMCP a failure no `try` handles reaches it as 'Error executing tool read_note: <exception text>'" in said(finding)
+    assert "tool 'read_note' (sqlite3.connect in 'load_note', line 9)" in said(finding)
+    assert "mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError" in said(finding)
     assert finding.fix is None
 
 
@@ -161,7 +161,7 @@ def test_mcp2_server_masks_from_2_1() -> None:
         return subprocess.run(["git", "-C", repo, "log", "-5"], capture_output=True, text=True, check=True).stdout
     """
     finding = _only(source, "mcp==2.0.0")
-    assert "or move to mcp >= 2.1, which masks them" in finding.message
+    assert "or move to mcp >= 2.1, which masks them" in said(finding)
     assert _check(source.replace("  # expect: MCP007", ""), "mcp>=2.1,<3") == []
     assert _check(source.replace("  # expect: MCP007", "")) == []  # the newest 2.x masks
 
@@ -221,7 +221,7 @@ def test_a_bare_reraise_does_not_wrap() -> None:
         """,
         "fastmcp>=2.5",
     )
-    assert "tool 'service_status' (requests.get, line 13)" in finding.message
+    assert "tool 'service_status' (requests.get, line 13)" in said(finding)
 
 
 def test_a_decorator_that_catches_wraps_the_tool() -> None:
@@ -297,7 +297,7 @@ def build_server() -> FastMCP:
 """
     finding = _only(source, "fastmcp>=2.5")
     assert finding.message.startswith("Server 'mcp' forwards")
-    assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in finding.message
+    assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in said(finding)
 
 
 def test_on_by_default_and_noqa() -> None:
@@ -351,8 +351,8 @@ def test_io_in_a_helper_of_another_module_is_named_with_its_place(tmp_path: Path
     write_tree(tmp_path, {"pyproject.toml": PYPROJECT, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API})
     [finding] = lint_tree(tmp_path)
     assert finding.code == "MCP007" and finding.filename.endswith("server.py") and finding.location.row == 5
-    assert "on fastmcp 2.x (from " in finding.message and "pyproject.toml) a failure" in finding.message
-    assert "tool 'forecast' (client.get in 'fetch_forecast', " in finding.message and "api.py:8)" in finding.message
+    assert "on fastmcp 2.x (from " in said(finding) and "pyproject.toml) a failure" in said(finding)
+    assert "tool 'forecast' (client.get in 'fetch_forecast', " in said(finding) and "api.py:8)" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -445,7 +445,7 @@ def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
     )
     [finding] = lint_tree(tmp_path)
     assert finding.filename.endswith("app.py") and finding.location.row == 5
-    assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in finding.message
+    assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in said(finding)
 
 
 # -- selection: on by default, like MCP001-MCP009 ---------------------------------------------------
