@@ -1174,7 +1174,7 @@ def set_stock(sku: str, quantity: int) -> str:
         first = latent.get("checks").split("\x1f")[0]
         message = f"{context.subject} {what} here, then rejects the call at line {row}"
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        return Rendered(message, fix, help="Check before mutating: move the check above the change", notes=notes)
+        return Rendered(message, fix, help="Move the check above the first mutation", notes=notes)
 
 
 def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, ...], tainted: set[str]) -> bool:

@@ -381,21 +381,17 @@ def test_mcp1_lowlevel_text_content_leak() -> None:
 
 def test_message_for_a_returned_exception_text() -> None:
     (finding,) = [f for f in _check(_src(FASTMCP, LEAKS[0].values[1])) if f.code == "MCP002"]
-    assert finding.message == (
-        "Tool 'get_forecast' returns the text of a caught Exception as a normal result (isError: false): "
-        "raw library text the model cannot act on; log the exception and say which operation failed and "
-        "what the next call can change"
-    )
+    assert finding.message == "Tool 'get_forecast' returns the text of a caught Exception as a normal result"
+    # The fix's title is the help: it fits one line.
+    assert finding.help == finding.fix.message and finding.help.startswith("Log the exception and raise ToolError(")
+    assert finding.notes == ("the model reads it verbatim as the tool's answer (isError: false)",)
 
 
 def test_message_for_exception_text_in_tool_error() -> None:
     finding = _only(_src(MCP2, LEAKS[2].values[1]))
-    assert finding.message.startswith(
-        "Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError, which the model reads verbatim"
-    )
-    assert finding.message.endswith(
-        "log the exception and say which operation failed and what the next call can change"
-    )
+    assert finding.message == "Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError"
+    assert "the model reads a ToolError's text verbatim" in finding.notes
+    assert finding.help.startswith(("Log the exception", "Raise ToolError"))
 
 
 def test_message_names_a_traceback() -> None:
@@ -532,9 +528,8 @@ async def fetch_rates(base: str) -> str:
 
 def test_raising_other_exception_with_text_is_flagged_on_mcp1() -> None:
     finding = _only(_src(MCP1, RAISE_OTHER))
-    assert finding.message.startswith(
-        "Tool 'fetch_rates' raises RuntimeError with the text of a caught httpx.HTTPError, which mcp 1.x FastMCP forwards to the model"
-    )
+    assert finding.message == "Tool 'fetch_rates' raises RuntimeError with the text of a caught httpx.HTTPError"
+    assert finding.notes == ("mcp 1.x FastMCP forwards an unexpected exception's text to the model",)
 
 
 def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> None:
@@ -543,8 +538,8 @@ def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> N
         target="fastmcp>=2.5,<4",
     )
     assert (
-        "raises RuntimeError with the text of a caught httpx.HTTPError, which fastmcp 2.x / fastmcp 3.x"
-        in said(finding)
+        "raises RuntimeError with the text of a caught httpx.HTTPError\n" in said(finding)
+        and "fastmcp 2.x / fastmcp 3.x (from [tool.mcp-lint] target) forwards" in said(finding)
     )
     assert "[tool.mcp-lint] target" in said(finding)
 
@@ -1135,9 +1130,8 @@ def test_exception_text_in_a_v1_mcp_error_is_raw_text() -> None:
         """
     )
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert finding.message.startswith(
-        "Tool 'create_issue' puts the text of a caught httpx.HTTPError into McpError, whose message is sent to the client"
-    )
+    assert finding.message == "Tool 'create_issue' puts the text of a caught httpx.HTTPError into McpError"
+    assert "a protocol error's message is sent to the client as written" in finding.notes
 
 
 def test_exception_text_in_a_v2_mcp_error_is_raw_text() -> None:
@@ -1232,7 +1226,7 @@ def test_mask_error_details_does_nothing_on_mcp_1() -> None:
     header = MCP1.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
     finding = _only(_src(header, RAISE_OTHER))
     assert finding.location.row == header.count("\n") + 8
-    assert "which mcp 1.x FastMCP forwards to the model" in said(finding)
+    assert "mcp 1.x FastMCP forwards an unexpected exception's text to the model" in finding.notes
 
 
 # A decorator under `@mcp.tool()` whose wrapper turns the tool's failures into a result. One
@@ -1410,8 +1404,8 @@ def test_helper_text_a_tool_raises_in_a_plain_exception_is_flagged_where_the_fra
     source = _STATUS_HELPER.format(masking="", mark="  # expect: MCP002", raised="json.dumps(result)")
     (finding,) = [f for f in _check(source, target="fastmcp>=3,<4") if f.code == "MCP002"]
     assert finding.location.row == 15
-    assert "Helper 'run_query' returns the text of a caught Exception, which a caller raises in ValueError" in said(finding)
-    assert "forwards it to the model" in said(finding)
+    assert finding.message == "Helper 'run_query' returns the text of a caught Exception, which a caller raises in ValueError"
+    assert "fastmcp 3.x (from [tool.mcp-lint] target) forwards an unexpected exception's text to the model" in finding.notes
     assert finding.fix is None  # the callers read `success`: the return stays
 
 

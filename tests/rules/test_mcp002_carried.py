@@ -15,7 +15,7 @@ from ._support import said, check, lint_tree, write_tree
 
 
 def _mcp002(findings):  # type: ignore[no-untyped-def]
-    return sorted((f.filename.rsplit("/", 1)[-1], f.location.row, f.message) for f in findings if f.code == "MCP002")
+    return sorted((f.filename.rsplit("/", 1)[-1], f.location.row, said(f)) for f in findings if f.code == "MCP002")
 
 
 def test_raise_of_own_class_with_library_text_is_flagged_where_a_tool_returns_it() -> None:
@@ -197,7 +197,8 @@ def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
         target="fastmcp>=3,<4",
     )
     outer = next(f for f in findings if f.code == "MCP002" and f.location.row == 28)
-    assert "the text of a caught ApiError (raised in this project only with library exception text, as at server.py:18)" in said(outer)
+    assert "the text of a caught ApiError as a normal result" in outer.message
+    assert "ApiError is raised in this project only with library exception text, as at server.py:18" in outer.notes
 
 
 def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: Path) -> None:
@@ -247,8 +248,8 @@ def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: 
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("server.py", 15)]
-    assert "caught weather.WeatherError (raised in this project only with library exception text, as at " in found[0][2]
-    assert "weather/client.py:10)" in found[0][2]
+    assert "weather.WeatherError is raised in this project only with library exception text, as at " in found[0][2]
+    assert "weather/client.py:10" in found[0][2]
 
 
 def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path) -> None:
@@ -322,7 +323,8 @@ def test_curated_subclass_keeps_the_base_from_being_a_carrier(tmp_path: Path) ->
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("server.py", 16)]
-    assert "raises BackendDown with the text of a caught sqlite3.Error, and tool 'order' puts it into ToolError" in found[0][2]
+    assert "raises BackendDown with the text of a caught sqlite3.Error\n" in found[0][2]
+    assert "caught on the way: tool 'order' puts it into ToolError" in found[0][2]
 
 
 def test_wrapping_and_passing_on_in_the_same_tool() -> None:
@@ -385,7 +387,8 @@ def test_project_subclass_of_tool_error_is_delivered_like_tool_error() -> None:
         """,
         target="mcp>=2.1,<3",
     )
-    assert "into DocumentationError, a ToolError the model reads verbatim" in said(findings[0])
+    assert findings[0].message.endswith("into DocumentationError")
+    assert "DocumentationError is a ToolError: the model reads its text verbatim" in findings[0].notes
 
 
 def test_plain_exception_raised_with_library_text_stays_silent_on_mcp_2_1() -> None:
@@ -514,7 +517,7 @@ def test_clause_handing_the_exception_to_a_formatting_helper_passes_its_text_on(
                 raise ToolError(error_text(e)) from e
         """
     )
-    assert "and tool 'get_project' passes it to 'error_text', which returns its text (server.py:13)" in said(findings[0])
+    assert "caught on the way: tool 'get_project' passes it to 'error_text', which returns its text (server.py:13)" in findings[0].notes
 
 
 def test_formatting_helper_that_drops_the_text_passes_nothing_on() -> None:
@@ -600,7 +603,10 @@ def test_text_wrapped_twice_on_the_way_to_the_tool_is_followed() -> None:
         """,
         target="fastmcp>=3,<4",
     )
-    assert "and 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)" in said(findings[0])
+    assert (
+        "caught on the way: 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)"
+        in findings[0].notes
+    )
 
 
 def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Path) -> None:
@@ -648,7 +654,7 @@ def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Pat
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("client.py", 12)]
-    assert "and tool 'get_task' puts it into ToolError (" in found[0][2]
+    assert "caught on the way: tool 'get_task' puts it into ToolError (" in found[0][2]
 
 
 def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
@@ -853,7 +859,8 @@ def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> 
     source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert "which the caller raises, and tool 'get_ticket' returns it (server.py:42)" in said(finding)
+    assert finding.message.endswith("which the caller raises")
+    assert "caught on the way: tool 'get_ticket' returns it (server.py:42)" in finding.notes
 
 
 def test_factory_exception_caught_on_the_way_and_replaced_stays_silent() -> None:
@@ -889,8 +896,8 @@ def test_factory_exception_escaping_to_an_unmasked_framework_is_flagged() -> Non
     )
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert "builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises and" in said(finding)
-    assert "forwards to the model" in said(finding)
+    assert finding.message == "Helper '_unreachable' builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises"
+    assert "fastmcp 3.x (from [tool.mcp-lint] target) forwards an unexpected exception's text to the model" in finding.notes
 
 
 def test_factory_exception_escaping_to_a_masking_server_stays_silent() -> None:

@@ -154,10 +154,9 @@ def test_generic_message_names_tool_and_next_step() -> None:
     finding = _only(
         _tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003')
     )
-    assert finding.message == (
-        "Tool 'refund' fails with 'An error occurred', which names no operation or cause: the model cannot tell "
-        "what to change; say what failed, what was observed and what the next call can change"
-    )
+    assert finding.message == "Tool 'refund' fails with 'An error occurred', which names no operation or cause"
+    # The fix (a message template) is too long a title to be the help: the rule says it shortly.
+    assert finding.help == "Say what failed, what was observed and what the next call can change"
 
 
 def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None:
@@ -167,9 +166,9 @@ def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None
             'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003',
         )
     )
-    assert finding.message.startswith(
-        "Tool 'refund' invites a retry ('Failed to issue the refund. Please try again.') without naming a transient condition"
-    )
+    # The quoted text is cut at a word to keep the message one line; a note holds all of it.
+    assert finding.message == "Tool 'refund' invites a retry ('Failed to issue the refund. Please try…') without naming a transient condition"
+    assert "the whole message: 'Failed to issue the refund. Please try again.'" in finding.notes
     assert finding.message.endswith("name the rate limit/timeout and when to retry")
 
 

@@ -234,10 +234,8 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
 def test_message_names_tool_consequence_and_next_step() -> None:
     finding = _only_mcp004(_src(MCP1_UNMASKED, MUTATIONS[0].values[1]))
     assert finding.location.row == 20
-    assert finding.message == (
-        "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22: "
-        "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
-    )
+    assert finding.message == "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22"
+    assert finding.help == "Move the check above the first mutation"
 
 
 def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> None:
@@ -704,7 +702,7 @@ SHAPES = [
                 raise ToolError("text is longer than 50000 characters; split the document")
             return "published"
         """,
-        "calls save_doc(), which changes files (write_text) here, then rejects the call at line 24",
+        "calls save_doc() here, then rejects the call at line 24\nMove the check above the first mutation\nsave_doc() changes files (write_text)",
         id="helper-that-writes",
     ),
     pytest.param(
@@ -721,7 +719,7 @@ SHAPES = [
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
-        "calls store_note(), which changes module-level state (NOTES[...]) here",
+        "calls store_note() here, then rejects the call at line 25\nMove the check above the first mutation\nstore_note() changes module-level state (NOTES[...])",
         id="helper-that-writes-module-state",
     ),
     pytest.param(
@@ -741,7 +739,7 @@ SHAPES = [
                 raise ToolError("text must not contain NUL characters")
             return "edited"
         """,
-        "calls store.apply_changes(), which writes a file here",
+        "calls store.apply_changes() here, then rejects the call at line 28\nMove the check above the first mutation\nstore.apply_changes() writes a file",
         id="method-of-a-module-level-instance",
     ),
     pytest.param(
@@ -1102,7 +1100,7 @@ SHAPES = [
 
 @pytest.mark.parametrize(("header", "body", "fragment"), SHAPES)
 def test_shapes_of_real_servers(header: str, body: str, fragment: str) -> None:
-    assert fragment in _only_mcp004(_src(header, body)).message
+    assert fragment in said(_only_mcp004(_src(header, body)))
 
 
 def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
@@ -1159,7 +1157,8 @@ def test_helper_in_another_module_that_writes(tmp_path) -> None:
     )
     findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
     assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
-    assert "calls save_doc(), which changes files (write_text) here" in said(findings[0])
+    assert findings[0].message == "Tool 'publish' calls save_doc() here, then rejects the call at line 11"
+    assert findings[0].notes == ("save_doc() changes files (write_text)",)
     assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
 
 

@@ -352,7 +352,8 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
         """
     )
     finding = next(f for f in findings if f.code == "MCP002")
-    assert "the text of a caught httpx.HTTPError (built here, returned at line 15)" in said(finding)
+    assert "the text of a caught httpx.HTTPError as a normal result" in finding.message
+    assert "the text is built here, returned at line 15" in finding.notes
 
 
 def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -> None:
