@@ -220,7 +220,7 @@ def test_check_reports_tools_of_every_module_and_exits_1(tmp_path: Path) -> None
     lines = result.output.splitlines()
     assert result.exit_code == 1
     assert [line.split(": MCP005 ")[0].replace(str(tmp_path), "") for line in lines] == ["/pkg/a.py:6:9", "/pkg/b.py:5:9"]
-    assert lines[0].endswith("MCP005 Tool 'a' reports a failure as a normal result, the string 'Error: something failed': the wire says isError: false, so the client and model treat it as success; raise ToolError instead")
+    assert lines[0].endswith("MCP005 Tool 'a' the failure: the string 'Error: something failed': the wire says isError: false, so the client and model treat it as success; raise ToolError instead")
 
 
 def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:

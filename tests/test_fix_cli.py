@@ -69,7 +69,7 @@ def archive(days: int) -> str:
     return "archived"
 """
 MCP005_LINE = (
-    "server.py:9:9: MCP005 Tool 'delete_note' reports a failure as a normal result, the string 'Error: note … not found': "
+    "server.py:9:9: MCP005 Tool 'delete_note' the failure: the string 'Error: note … not found': "
     "the wire says isError: false, so the client and model treat it as success; raise ToolError instead\n"
 )
 MCP003_MESSAGE = (

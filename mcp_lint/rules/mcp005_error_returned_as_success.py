@@ -394,31 +394,31 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
-        shown = clip(what, 40)
         wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
-        notes = [wire] if shown == what else [wire, f"the failure: {what}"]
         if kind == "status":
             helper = latent.get("helper")
             if latent.get("flag_returned"):
                 message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
-                notes.insert(0, f"the flag is False on a failure such as '{what}'")
+                evidence = f"the flag is False on a failure such as '{what}'"
             else:
                 message = f"{context.subject} returns the message of {helper}(...) without reading its status flag"
-                notes.insert(0, f"a failure such as '{what}' is returned as an answer")
-            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=tuple(notes))
-        shape = {
-            "string": f"the string '{shown}'",
-            "dict": f"a dict with {shown}",
-            "list-dict": f"a list of one dict with {shown}",
-            "content": f"a TextContent '{shown}'",
-            "result": f"a CallToolResult without isError ('{shown}')",
-            "content-dict": f"a TextContent holding a dict with {shown}",
-            "content-flag": f"a TextContent '{shown}' whose error flag is not isError",
-            "envelope": f"{shown}",
-            "exception": f"the caught exception's text '{shown}'",
-            "exception-object": f"an object carrying the caught exception's text '{shown}'",
-            "object": f"an object carrying the failure text '{shown}'",
+                evidence = f"a failure such as '{what}' is returned as an answer"
+            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
+        # The message names the shape; the failure itself is in the code frame and a note.
+        short, full = {
+            "string": ("a failure string", f"the string '{what}'"),
+            "dict": ("a failure dict", f"a dict with {what}"),
+            "list-dict": ("a list of one failure dict", f"a list of one dict with {what}"),
+            "content": ("a failure TextContent", f"a TextContent '{what}'"),
+            "result": ("a CallToolResult without isError", f"a CallToolResult without isError ('{what}')"),
+            "content-dict": ("a TextContent holding a failure dict", f"a TextContent holding a dict with {what}"),
+            "content-flag": ("a TextContent whose error flag is not isError", f"a TextContent '{what}' whose error flag is not isError"),
+            "envelope": ("a failure response", f"{what}"),
+            "exception": ("the caught exception's text", f"the text of the caught exception '{what}'"),
+            "exception-object": ("an object carrying the caught exception's text", f"an object carrying the text of the caught exception '{what}'"),
+            "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
+        notes = [f"the failure: {full}", wire]
         if context.lowlevel:
             help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
             if advice_note:
@@ -427,7 +427,7 @@ def check_health() -> dict:
             help_text = "Raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
             help_text = "Raise ToolError instead"
-        message = f"{context.subject} reports a failure as a normal result, {shape}"
+        message = f"{context.subject} returns {short} as a normal result"
         return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:

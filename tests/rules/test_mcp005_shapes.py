@@ -76,7 +76,7 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
             """
         )
     )
-    assert "reports a failure as a normal result, the string" in said(finding)
+    assert "the failure: the string" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -246,7 +246,7 @@ def test_failure_return_shapes(statement: str, shape: str) -> None:
             """
         )
     )
-    assert f"reports a failure as a normal result, {shape}" in said(finding)
+    assert f"the failure: {shape}" in said(finding)
 
 
 def test_a_list_of_rows_one_of_which_failed_is_a_partial_result() -> None:
