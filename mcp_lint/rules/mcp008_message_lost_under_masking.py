@@ -206,7 +206,7 @@ def get_order(order_id: int) -> str:
         cls = latent.get("class")
         text = latent.get("text")
         shown = clip(text, 40)
-        message = f"{context.subject} raises {cls}('{shown}') for the model to read, but its text is masked"
+        message = f"{context.subject} raises {cls}('{shown}'), whose text the model never sees"
         notes = (f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"",)
         return Rendered(message, self._fix(latent, context, cls), help="Raise ToolError with the same text", notes=notes)
 

@@ -62,10 +62,11 @@ async def cancel_order(order_id: int) -> CallToolResult:
 @pytest.mark.parametrize("target", ["fastmcp>=2.5,<3", "fastmcp>=3,<4", "fastmcp==2.14.7"])
 def test_call_tool_result_from_a_fastmcp_2_or_3_tool_is_serialized(target: str) -> None:
     finding = _only(FASTMCP_CALL_TOOL_RESULT, target)
-    assert finding.message.startswith("Tool 'cancel_order' returns CallToolResult(..., isError=True): on fastmcp")
+    assert finding.message == "Tool 'cancel_order' returns CallToolResult(..., isError=True), whose error flag is lost"
+    assert finding.notes[0].startswith("on fastmcp")
     assert "it is JSON-serialized into a text block and the wire says isError: false" in said(finding)
     assert "(from [tool.mcp-lint] target)" in said(finding)
-    assert finding.message.endswith("raise ToolError with the message instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))")
+    assert finding.help == "Raise ToolError instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))"
     assert finding.fix is None  # no spelling of the flag works there
 
 
@@ -136,7 +137,7 @@ def test_structured_return_annotation_replaces_the_error_text_on_mcp_1_19_to_1_3
 def test_structured_return_annotation_unpinned_names_each_version_span() -> None:
     finding = _only(STRUCTURED)
     assert "on mcp 1.6 / 1.9 it is JSON-serialized into a text block" in said(finding)
-    assert "; on mcp 1.10–1.18, 1.19–1.30 the return annotation '-> Forecast' gives the tool an output schema" in said(finding)
+    assert "on mcp 1.10–1.18, 1.19–1.30 the return annotation '-> Forecast' gives the tool an output schema" in said(finding)
 
 
 @pytest.mark.parametrize("annotation", ["str", "dict[str, int]", "list[str]"])
@@ -204,10 +205,7 @@ def test_low_level_handler_before_1_19_cannot_return_a_call_tool_result() -> Non
     )
     assert "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text" in said(finding)
     # The handler already passes isError=True: on mcp < 1.19 only raising reaches the model.
-    assert finding.message.endswith(
-        "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
-        "isError: true with that text; returning CallToolResult(isError=True) works only from mcp 1.19)"
-    )
+    assert finding.help == "Raise an ordinary exception with the message instead"
 
 
 # -- is_error= on mcp 1.x, misspelled flags ---------------------------------------------------------
@@ -241,7 +239,7 @@ def test_snake_case_flag_unpinned_mcp_1x_is_reported_without_a_fix() -> None:
     # Every mcp 1.x ignores is_error; isError works only from 1.19, so renaming is no fix there.
     finding = _only(SNAKE)
     assert "on mcp 1.6 / 1.9, 1.10–1.18 it is JSON-serialized into a text block" in said(finding)
-    assert "; on mcp 1.19–1.30 is_error is no field of mcp 1.x's CallToolResult: it is ignored" in said(finding)
+    assert "on mcp 1.19–1.30 is_error is no field of mcp 1.x's CallToolResult: it is ignored" in said(finding)
     assert finding.fix is None
 
 
@@ -447,7 +445,7 @@ def test_low_level_snake_flag_from_1_19_is_respelled() -> None:
     finding = _only(LOWLEVEL1_SNAKE, "mcp>=1.19,<2")
     assert finding.location.row == 12
     assert "is_error is no field of mcp 1.x's CallToolResult" in said(finding)
-    assert finding.message.endswith("; pass isError=True instead")
+    assert finding.help == "Pass the error flag as isError=True" == finding.fix.message
     assert finding.fix is not None and finding.fix.edits[0].content == "isError"
 
 
@@ -456,8 +454,7 @@ def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
     # works on all of them, and re-spelling the flag would not help before 1.19 (no fix).
     finding = _only(LOWLEVEL1_SNAKE)
     assert "pydantic validation text" in said(finding) and "is_error is no field" in said(finding)
-    assert finding.message.endswith("returning CallToolResult(isError=True) works only from mcp 1.19)")
-    assert "raise an ordinary exception with the message instead" in said(finding)
+    assert finding.help == "Raise an ordinary exception with the message instead"
     assert finding.fix is None
 
 
@@ -467,13 +464,13 @@ def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
 @pytest.mark.parametrize(
     ("target", "advice"),
     [
-        ("mcp>=1.19,<2", "; pass isError=True instead"),
-        ("mcp>=1.6,<1.19", "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
-        (None, "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        ("mcp>=1.19,<2", "Pass the error flag as isError=True"),  # the fix's title
+        ("mcp>=1.6,<1.19", "Pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        (None, "Pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
     ],
 )
 def test_snake_flag_on_mcp1_fastmcp_advice_follows_the_candidates(target: str | None, advice: str) -> None:
     finding = _only(MCP1_CALL_TOOL_RESULT.replace("isError=True", "is_error=True"), target)
     assert finding.location.row == 12
     assert finding.message.startswith("Tool 'read_note' returns CallToolResult(..., is_error=True)")
-    assert finding.message.endswith(advice)
+    assert finding.help == advice

@@ -58,9 +58,9 @@ def refund(invoice_id: str, amount: float) -> str:
 
 def test_mcpserver_masks_a_value_error_raised_for_the_model() -> None:
     finding = only(MCPSERVER_TOOL)
-    assert finding.message.startswith("Tool 'get_order' raises ValueError('Order … not found; call list_orders for valid ids')")
+    assert finding.message == "Tool 'get_order' raises ValueError('Order … not found; call list_orders…'), whose text the model never sees"
     assert "on mcp 2.1+ MCPServer (the newest release allowed)" in said(finding)
-    assert 'the model receives only "Error executing tool get_order"' in said(finding)
+    assert 'it receives "Error executing tool get_order"' in said(finding)
     assert finding.message.endswith("raise ToolError with the same text")
 
 
@@ -73,8 +73,8 @@ def test_fastmcp_with_masking_in_tool_and_helper() -> None:
     helper, tool = check(FASTMCP_MASKED)
     assert helper.message.startswith("Helper 'require_invoice' raises LookupError(")
     assert "on fastmcp with mask_error_details=True" in said(helper)
-    assert "the model receives only \"Error calling tool 'refund'\"" in said(helper)
-    assert tool.message.startswith("Tool 'refund' raises ValueError('amount must be positive (EUR, two decimals)')")
+    assert "it receives \"Error calling tool 'refund'\"" in said(helper)
+    assert tool.message.startswith("Tool 'refund' raises ValueError('amount must be positive (EUR, two…')")
 
 
 def test_fastmcp_2_4_masks_without_a_setting() -> None:
@@ -587,7 +587,7 @@ def test_cross_module_helper_under_a_pinned_mcp(tmp_path: Path) -> None:
     assert [(Path(f.filename).name, f.location.row) for f in found] == [("store.py", 7)]
     assert "Helper 'reserve' raises OutOfStock(" in said(found[0])
     assert "on mcp 2.1+ MCPServer (from " in said(found[0])
-    assert "pyproject.toml) the framework masks" in said(found[0])
+    assert "pyproject.toml) only ToolError's text reaches the model" in said(found[0])
 
 
 def test_an_error_handling_decorator_decides_what_the_framework_receives() -> None:

@@ -45,9 +45,9 @@ def lint_project(tmp_path: Path, files: dict[str, str], dependency: str = "fastm
 def test_dotenv_switch_masks_and_the_message_names_the_file(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {".env": "STRIPE_KEY=sk_test\nFASTMCP_MASK_ERROR_DETAILS=true\n"})
     assert finding.filename.endswith("server.py") and finding.location.row == 10
-    assert "raises ValueError('amount must be positive (EUR, two decimals)')" in said(finding)
+    assert "raises ValueError('amount must be positive (EUR, two…')" in said(finding)
     assert "with masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
-    assert "the model receives only \"Error calling tool 'refund'\"" in said(finding)
+    assert 'it receives "Error calling tool '"'"'refund'"'"'"' in said(finding)
     assert finding.fix is not None  # the same fix as under mask_error_details=True
 
 
@@ -134,7 +134,7 @@ def test_fastmcp_2_5_to_2_7_read_the_server_prefixed_variable(tmp_path: Path) ->
 
 def test_masking_in_the_code_is_credited_to_the_code(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, argument=", mask_error_details=True")
-    assert "with mask_error_details=True the framework masks" in said(finding)
+    assert "with mask_error_details=True only ToolError's text reaches the model" in said(finding)
 
 
 def test_a_module_linted_from_memory_reads_the_files_it_is_given() -> None:
@@ -253,4 +253,4 @@ def test_unpacked_constructor_options_are_an_argument_that_may_be_set(tmp_path: 
 
 def test_unpacked_options_that_set_masking_on_are_masking_in_the_code(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {}, argument=', **{"instructions": "Refunds in EUR", "mask_error_details": True}')
-    assert finding.location.row == 10 and "with mask_error_details=True the framework masks" in said(finding)
+    assert finding.location.row == 10 and "with mask_error_details=True only ToolError's text reaches the model" in said(finding)

@@ -56,11 +56,11 @@ def refund(invoice_id: str) -> str:
 def test_fastmcp4_every_tool_failure_becomes_a_protocol_error() -> None:
     finding = only(ADDED, target="fastmcp>=4,<5")
     assert finding.location.column == 20
-    assert finding.message.startswith("ErrorHandlingMiddleware (transform_errors is on by default) on the server of tool 'get_order'")
+    assert finding.message == "ErrorHandlingMiddleware (transform_errors on by default) hides the failures of the server's tool 'get_order' from the model"
     assert "on fastmcp 4.x (from [tool.mcp-lint] target) every tool failure becomes a JSON-RPC error the model never sees" in said(finding)
     assert "-32603 'Internal error: ...'" in said(finding)
     assert "2.x/3.x" not in said(finding)
-    assert finding.message.endswith("pass transform_errors=False, or remove the middleware")
+    assert finding.help == "Pass transform_errors=False" == finding.fix.message
 
 
 def test_fastmcp3_texts_get_protocol_style_prefixes() -> None:
@@ -189,7 +189,7 @@ def test_tools_registered_in_another_module(tmp_path: Path) -> None:
     )
     found = [f for f in lint_tree(tmp_path) if f.code == "MCP009"]
     assert [(Path(f.filename).name, f.location.row) for f in found] == [("app.py", 5)]
-    assert "on the server of tools 'reorder', 'stock'" in said(found[0])
+    assert "the server's tools 'reorder', 'stock'" in found[0].notes
     assert "on fastmcp 2.x/3.x (from " in said(found[0])
 
 
@@ -264,7 +264,7 @@ def test_releases_before_the_class_existed_are_not_reported() -> None:
     # fastmcp 2.3-2.8 have no ErrorHandlingMiddleware: the import fails, there is nothing to transform.
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp>=2.3,<2.9")
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp==2.8.1")
-    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors is on by default)")
+    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors on by default)")
 
 
 # -- what the model reads behind the prefix: fastmcp 2.9-2.13 wrap every exception first -----------
