@@ -169,7 +169,7 @@ def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None
     # The quoted text is cut at a word to keep the message one line; a note holds all of it.
     assert finding.message == "Tool 'refund' invites a retry ('Failed to issue the refund. Please try…') without naming a transient condition"
     assert "the whole message: 'Failed to issue the refund. Please try again.'" in finding.notes
-    assert finding.message.endswith("name the rate limit/timeout and when to retry")
+    assert finding.help == "Say what failed and what to change, or name the rate limit or timeout and when to retry"
 
 
 def test_fix_is_a_template_naming_the_arguments() -> None:

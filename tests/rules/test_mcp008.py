@@ -61,7 +61,7 @@ def test_mcpserver_masks_a_value_error_raised_for_the_model() -> None:
     assert finding.message == "Tool 'get_order' raises ValueError('Order … not found; call list_orders…'), whose text the model never sees"
     assert "on mcp 2.1+ MCPServer (the newest release allowed)" in said(finding)
     assert 'it receives "Error executing tool get_order"' in said(finding)
-    assert finding.message.endswith("raise ToolError with the same text")
+    assert finding.help.startswith("Raise ToolError")
 
 
 def test_mcpserver_pinned_release_is_named() -> None:
