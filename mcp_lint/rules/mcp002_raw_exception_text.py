@@ -605,14 +605,16 @@ async def get_forecast(city: str) -> str:
         elif variant.endswith("-body"):
             what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
-            what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
+            what = f"the text of the exception passed in '{latent.get('param')}'"
         elif latent.get("carrier"):
             example = latent.get("carrier")
             where = f", as at {example}" if ":" in example else ""
-            what = f"the text of a caught {latent.get('exc')}"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
             notes.append(f"{latent.get('exc')} is raised in this project only with library exception text{where}")
         else:
-            what = f"the text of a caught {latent.get('exc')}"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
+        if "/" in latent.get("exc"):
+            notes.append(f"the caught classes: {latent.get('exc')}")
         if latent.get("via"):
             notes.append(f"the text is built here, {latent.get('via')}")
         cls = latent.get("class")
@@ -656,6 +658,13 @@ async def get_forecast(city: str) -> str:
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
         return Rendered(message, fix, help=help_text, notes=tuple(notes))
+
+
+def _caught(classes: str) -> str:
+    """How a message names the caught classes ('A/B/C' from an `except (A, B, C)`): the first,
+    and how many more (a note lists them all)."""
+    names = classes.split("/")
+    return names[0] if len(names) == 1 else f"{names[0]} (or {len(names) - 1} more)"
 
 
 def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:

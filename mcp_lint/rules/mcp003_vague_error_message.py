@@ -187,11 +187,13 @@ def refund(invoice_id: str, amount: float) -> str:
             notes.append(f"a plain exception, whose text reaches the model on {labels}{source}")
         shown = clip(text, 40)
         if latent.variant.startswith("retry"):
-            message = f"{context.subject} invites a retry ('{shown}') without naming a transient condition"
+            # The text is in the code frame and a note: a retry invitation is a sentence or two long.
+            message = f"{context.subject} invites a retry without naming a transient condition"
             help_text = "Say what failed and what to change, or name the rate limit or timeout and when to retry"
+            notes.insert(0, f"the message: '{text}'")
         else:
             message = f"{context.subject} fails with '{shown}', which names no operation or cause"
             help_text = "Say what failed, what was observed and what the next call can change"
-        if shown != text:
-            notes.append(f"the whole message: '{text}'")
+            if shown != text:
+                notes.append(f"the whole message: '{text}'")
         return Rendered(message, latent_fix(latent), help=help_text, notes=tuple(notes))

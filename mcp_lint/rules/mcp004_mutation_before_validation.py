@@ -1172,7 +1172,7 @@ def set_stock(sku: str, quantity: int) -> str:
         if not row:
             return None
         first = latent.get("checks").split("\x1f")[0]
-        message = f"{context.subject} {what} here, then rejects the call at line {row}"
+        message = f"{context.subject} {what}, then rejects the call at line {row}"
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
         return Rendered(message, fix, help="Move the check above the first mutation", notes=notes)
 

@@ -401,7 +401,7 @@ def check_health() -> dict:
                 message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
                 evidence = f"the flag is False on a failure such as '{what}'"
             else:
-                message = f"{context.subject} returns the message of {helper}(...) without reading its status flag"
+                message = f"{context.subject} returns the message of {helper}(...) without reading its flag"
                 evidence = f"a failure such as '{what}' is returned as an answer"
             return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
         # The message names the shape; the failure itself is in the code frame and a note.

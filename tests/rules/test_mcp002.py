@@ -479,7 +479,7 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(
     findings = [f for f in findings if f.code == "MCP002"]
     assert findings[0].message.startswith(
         "Helper 'format_error' returns "
-        "the text of an exception its caller caught (parameter 'e')"
+        "the text of the exception passed in 'e'"
     )
 
 

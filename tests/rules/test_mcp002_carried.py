@@ -851,7 +851,7 @@ def test_exception_built_by_a_factory_and_raised_by_its_caller_is_flagged_in_the
     (finding,) = [f for f in findings if f.code == "MCP002"]
     assert finding.location.row == 21
     assert "Helper '_unreachable' builds TicketsError" in said(finding)
-    assert "the text of an exception its caller caught (parameter 'e'), which the caller raises" in said(finding)
+    assert "the text of the exception passed in 'e', which the caller raises" in said(finding)
 
 
 def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> None:
@@ -896,7 +896,7 @@ def test_factory_exception_escaping_to_an_unmasked_framework_is_flagged() -> Non
     )
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert finding.message == "Helper '_unreachable' builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises"
+    assert finding.message == "Helper '_unreachable' builds TicketsError with the text of the exception passed in 'e', which the caller raises"
     assert "fastmcp 3.x (from [tool.mcp-lint] target) forwards an unexpected exception's text to the model" in finding.notes
 
 

@@ -166,9 +166,9 @@ def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None
             'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003',
         )
     )
-    # The quoted text is cut at a word to keep the message one line; a note holds all of it.
-    assert finding.message == "Tool 'refund' invites a retry ('Failed to issue the refund. Please try…') without naming a transient condition"
-    assert "the whole message: 'Failed to issue the refund. Please try again.'" in finding.notes
+    # The invitation (a sentence or two) is in the code frame and a note, not in the one-line message.
+    assert finding.message == "Tool 'refund' invites a retry without naming a transient condition"
+    assert finding.notes[0] == "the message: 'Failed to issue the refund. Please try again.'"
     assert finding.help == "Say what failed and what to change, or name the rate limit or timeout and when to retry"
 
 

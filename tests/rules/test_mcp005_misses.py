@@ -168,7 +168,7 @@ def test_a_message_returned_without_its_status_flag_is_a_failure_returned_as_a_s
         ''',
     )
     assert [(code, name, row) for code, name, row, _ in found] == [("MCP005", "server.py", 11), ("MCP005", "server.py", 17)]
-    assert "the message of insert_footnote(...) without reading its status flag" in found[0][3]
+    assert "the message of insert_footnote(...) without reading its flag" in found[0][3]
     assert "'Footnote text must not be empty'" in found[0][3]
     assert "returns the status flag of insert_footnote(...) as a normal result" in found[1][3]
     assert "the flag is False on a failure such as " in found[1][3]
@@ -464,7 +464,8 @@ def test_a_vague_message_a_helper_raises_and_the_tool_returns_is_judged(tmp_path
     found = _board_tree(tmp_path, "return str(e)\n")
     assert [(name, row, code) for name, row, code, _ in found] == [("client.py", 17, "MCP003"), ("server.py", 14, "MCP005")]
     message = found[0][3]
-    assert message.startswith("Helper '_request' invites a retry ('Board API error. Please try again.')")
+    assert message.startswith("Helper '_request' invites a retry without naming a transient condition\n")
+    assert "the message: 'Board API error. Please try again.'" in message
     assert "caught and sent on to the model: tool 'get_board' returns it (" in message
 
 
