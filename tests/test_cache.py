@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -40,9 +41,9 @@ def load(path):
         raise ValueError(f"cannot read: {exc}")
 """
 FINDING = (
-    "helpers.py:6:15: MCP002 Helper 'load' raises ValueError with the text of a caught"
-    " OSError, which mcp 1.x FastMCP{source} forwards to the model: raw library text the model cannot act on;"
-    " log the exception and say which operation failed and what the next call can change\n"
+    "helpers.py:6:15: MCP002 Helper 'load' raises ValueError with the text of a caught OSError\n"
+    "  note: reached from tool 'read'\n"
+    "  note: mcp 1.x FastMCP{source} forwards an unexpected exception's text to the model\n"
 )
 
 
@@ -69,8 +70,18 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def check(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "-q", "--jobs", "1", *args])
-    return result.exit_code, result.output
+    """The exit code and each finding as a line with its notes below it: the release a finding
+    rests on and where its version came from are notes, which change with the pins and settings."""
+    result = CliRunner().invoke(cli, ["check", "--output-format", "json", "-q", "--jobs", "1", *args])
+    if result.exit_code not in (0, 1):
+        return result.exit_code, result.output
+    shown = []
+    for finding in json.loads(result.output):
+        name = os.path.relpath(finding["filename"])
+        place = f"{name}:{finding['location']['row']}:{finding['location']['column']}"
+        notes = "".join(f"  note: {note}\n" for note in finding["notes"])
+        shown.append(f"{place}: {finding['code']} {finding['message']}\n{notes}")
+    return result.exit_code, "".join(shown)
 
 
 def test_a_warm_run_prints_what_the_cold_run_printed_without_analysing(project: Path, analysed: list[str]) -> None:
@@ -353,10 +364,9 @@ def refund(invoice_id: str, amount: float) -> str:
     return f"refunded {amount} on {invoice_id}"
 """
 MASKED = (
-    "server.py:9:9: MCP008 [*] Tool 'refund' raises ValueError('amount must be positive (EUR, two decimals)') for the"
-    " model to read, but on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value}"
-    " in {file} the framework masks the text of every exception except ToolError: the model receives only"
-    " \"Error calling tool 'refund'\"; raise ToolError with the same text\n"
+    "server.py:9:9: MCP008 Tool 'refund' raises ValueError('amount must be positive (EUR, two…'), whose text the model never sees\n"
+    "  note: on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value} in {file}"
+    " only ToolError's text reaches the model: it receives \"Error calling tool 'refund'\"\n"
 )
 
 
