@@ -364,7 +364,8 @@ def refund(invoice_id: str, amount: float) -> str:
     return f"refunded {amount} on {invoice_id}"
 """
 MASKED = (
-    "server.py:9:9: MCP008 Tool 'refund' raises ValueError('amount must be positive (EUR, two…'), whose text the model never sees\n"
+    "server.py:9:9: MCP008 Tool 'refund' raises ValueError for the model to read, but the framework masks its text\n"
+    "  note: its text: 'amount must be positive (EUR, two decimals)'\n"
     "  note: on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value} in {file}"
     " only ToolError's text reaches the model: it receives \"Error calling tool 'refund'\"\n"
 )

@@ -204,10 +204,9 @@ def get_order(order_id: int) -> str:
         else:
             where = context.framework.describe_exception_text_release()
         cls = latent.get("class")
-        text = latent.get("text")
-        shown = clip(text, 40)
-        message = f"{context.subject} raises {cls}('{shown}'), whose text the model never sees"
-        notes = (f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"",)
+        # The text is in the code frame and a note: the message names who raises what.
+        message = f"{context.subject} raises {cls} for the model to read, but the framework masks its text"
+        notes = (f"its text: '{latent.get('text')}'", f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"")
         return Rendered(message, self._fix(latent, context, cls), help="Raise ToolError with the same text", notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext, cls: str) -> FixSpec | None:

@@ -184,8 +184,9 @@ def get_order(order_id: int) -> str:
             assumed = f"both allowed by {framework.pinned_by}" if framework.pinned_by else "version not pinned, both assumed"
             notes = (f"on fastmcp 4.x {protocol}", f"on fastmcp 2.x/3.x {prefixed} ({assumed})")
         count = len(set(context.tools))
-        served = f"tool '{context.tools[0]}'" if count == 1 else f"{count} tools"
-        message = f"ErrorHandlingMiddleware ({switch}) hides the failures of the server's {served} from the model"
+        served = f"tool '{context.tools[0]}'" if count == 1 else f"its {count} tools"
+        message = f"ErrorHandlingMiddleware rewrites the failures of {served}"
+        notes = (f"the middleware runs with {switch}", *notes)
         if count > 1:
             notes = (*notes, f"the server's {format_tools(context.tools)}")
         fix = FixSpec(Applicability.UNSAFE, "Pass transform_errors=False", latent.fix_edits)

@@ -58,7 +58,8 @@ def refund(invoice_id: str, amount: float) -> str:
 
 def test_mcpserver_masks_a_value_error_raised_for_the_model() -> None:
     finding = only(MCPSERVER_TOOL)
-    assert finding.message == "Tool 'get_order' raises ValueError('Order … not found; call list_orders…'), whose text the model never sees"
+    assert finding.message == "Tool 'get_order' raises ValueError for the model to read, but the framework masks its text"
+    assert finding.notes[0] == "its text: 'Order … not found; call list_orders for valid ids'"
     assert "on mcp 2.1+ MCPServer (the newest release allowed)" in said(finding)
     assert 'it receives "Error executing tool get_order"' in said(finding)
     assert finding.help.startswith("Raise ToolError")
@@ -71,10 +72,11 @@ def test_mcpserver_pinned_release_is_named() -> None:
 
 def test_fastmcp_with_masking_in_tool_and_helper() -> None:
     helper, tool = check(FASTMCP_MASKED)
-    assert helper.message.startswith("Helper 'require_invoice' raises LookupError(")
+    assert helper.message.startswith("Helper 'require_invoice' raises LookupError for the model to read")
     assert "on fastmcp with mask_error_details=True" in said(helper)
     assert "it receives \"Error calling tool 'refund'\"" in said(helper)
-    assert tool.message.startswith("Tool 'refund' raises ValueError('amount must be positive (EUR, two…')")
+    assert tool.message.startswith("Tool 'refund' raises ValueError for the model to read")
+    assert tool.notes[0] == "its text: 'amount must be positive (EUR, two decimals)'"
 
 
 def test_fastmcp_2_4_masks_without_a_setting() -> None:
@@ -585,7 +587,7 @@ def test_cross_module_helper_under_a_pinned_mcp(tmp_path: Path) -> None:
     )
     found = [f for f in lint_tree(tmp_path) if f.code == "MCP008"]
     assert [(Path(f.filename).name, f.location.row) for f in found] == [("store.py", 7)]
-    assert "Helper 'reserve' raises OutOfStock(" in said(found[0])
+    assert "Helper 'reserve' raises OutOfStock for the model to read" in said(found[0])
     assert "on mcp 2.1+ MCPServer (from " in said(found[0])
     assert "pyproject.toml) only ToolError's text reaches the model" in said(found[0])
 

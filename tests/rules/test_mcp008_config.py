@@ -45,7 +45,8 @@ def lint_project(tmp_path: Path, files: dict[str, str], dependency: str = "fastm
 def test_dotenv_switch_masks_and_the_message_names_the_file(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {".env": "STRIPE_KEY=sk_test\nFASTMCP_MASK_ERROR_DETAILS=true\n"})
     assert finding.filename.endswith("server.py") and finding.location.row == 10
-    assert "raises ValueError('amount must be positive (EUR, two…')" in said(finding)
+    assert "raises ValueError for the model to read" in finding.message
+    assert "its text: 'amount must be positive (EUR, two decimals)'" in finding.notes
     assert "with masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
     assert 'it receives "Error calling tool '"'"'refund'"'"'"' in said(finding)
     assert finding.fix is not None  # the same fix as under mask_error_details=True

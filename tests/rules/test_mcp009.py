@@ -56,7 +56,8 @@ def refund(invoice_id: str) -> str:
 def test_fastmcp4_every_tool_failure_becomes_a_protocol_error() -> None:
     finding = only(ADDED, target="fastmcp>=4,<5")
     assert finding.location.column == 20
-    assert finding.message == "ErrorHandlingMiddleware (transform_errors on by default) hides the failures of the server's tool 'get_order' from the model"
+    assert finding.message == "ErrorHandlingMiddleware rewrites the failures of tool 'get_order'"
+    assert finding.notes[0] == "the middleware runs with transform_errors on by default"
     assert "on fastmcp 4.x (from [tool.mcp-lint] target) every tool failure becomes a JSON-RPC error the model never sees" in said(finding)
     assert "-32603 'Internal error: ...'" in said(finding)
     assert "2.x/3.x" not in said(finding)
@@ -84,7 +85,7 @@ def test_constructor_argument_is_flagged_at_the_middleware() -> None:
 def test_explicit_true_is_flagged_false_is_not() -> None:
     explicit = ADDED.replace("ErrorHandlingMiddleware()", "ErrorHandlingMiddleware(transform_errors=True)")
     finding = only(explicit)
-    assert finding.message.startswith("ErrorHandlingMiddleware (transform_errors=True)")
+    assert finding.notes[0] == "the middleware runs with transform_errors=True"
     off = ADDED.replace("ErrorHandlingMiddleware()  # expect: MCP009", "ErrorHandlingMiddleware(transform_errors=False)")
     check(off)
     positional_off = ADDED.replace("ErrorHandlingMiddleware()  # expect: MCP009", "ErrorHandlingMiddleware(None, False, None, False)")
@@ -264,7 +265,7 @@ def test_releases_before_the_class_existed_are_not_reported() -> None:
     # fastmcp 2.3-2.8 have no ErrorHandlingMiddleware: the import fails, there is nothing to transform.
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp>=2.3,<2.9")
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp==2.8.1")
-    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors on by default)")
+    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware rewrites the failures")
 
 
 # -- what the model reads behind the prefix: fastmcp 2.9-2.13 wrap every exception first -----------
