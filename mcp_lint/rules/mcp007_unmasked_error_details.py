@@ -348,7 +348,8 @@ async def forecast(city: str) -> str:
             Related(io.path, io.location, io.end_location, f"tool '{tool}' calls {io.call} outside any try") for tool, io in shown[:_RELATED_TOOLS]
         )
         if len(shown) > _RELATED_TOOLS:
-            notes.append(f"and {len(shown) - _RELATED_TOOLS} more tools: " + ", ".join(f"'{tool}'" for tool, _ in shown[_RELATED_TOOLS:]))
+            rest = shown[_RELATED_TOOLS:]
+            notes.append(f"and {len(rest)} more {'tool' if len(rest) == 1 else 'tools'}: " + ", ".join(f"'{tool}'" for tool, _ in rest))
         if row.mask_setting and row.masked_failure is not None:
             masked = row.masked_failure.seen_by_model(shown[0][0])
             notes.append(f"with {row.mask_setting}=True the model gets '{masked}'")
