@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator
 
-from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
@@ -117,6 +117,7 @@ class Project:
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
@@ -798,7 +799,14 @@ class Project:
                 if rendered is None:
                     continue
                 fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
-                out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
+                if context.reached_from:
+                    # A helper's finding names the tools that reach it, and shows where they are.
+                    rendered = replace(
+                        rendered,
+                        notes=(context.reached_from, *rendered.notes),
+                        related=(*rendered.related, *self.tool_sites(context.tools)),
+                    )
+                out.append(latent_finding(latent, rendered, summary.path, fix, fn.name))
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
@@ -820,6 +828,23 @@ class Project:
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
+
+    def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:
+        """Where the handlers of `tools` are defined (the first `limit` names in order, those whose
+        definition the per-file step recorded): related locations of a helper's finding."""
+        if self._tool_sites is None:
+            self._tool_sites = {}
+            for reg, _ in self.tool_registrations():
+                found = self.function(reg.function)
+                if found is not None and found[1].name_span is not None and reg.tool_name not in self._tool_sites:
+                    start, end = found[1].name_span
+                    self._tool_sites[reg.tool_name] = (found[0].path, start, end)
+        out = []
+        for tool in sorted(set(tools))[:limit]:
+            site = self._tool_sites.get(tool)
+            if site is not None:
+                out.append(Related(site[0], site[1], site[2], f"tool '{tool}' reaches this helper"))
+        return out
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
