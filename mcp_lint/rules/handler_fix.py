@@ -156,6 +156,42 @@ def local_value(handler: Handler, name: str, sink: cst.CSTNode, ctx: FileContext
     return found
 
 
+def bound_from(handler: Handler, taken: cst.CSTNode, sink: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names an assignment before `sink` in the handler binds from a value holding `taken`
+    (`kind, text = describe(e)` binds both), else none."""
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+            continue
+        if any(node is taken for node in descendants(small.value)):
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            return frozenset(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+    return frozenset()
+
+
+def bound_from_exception(handler: Handler) -> frozenset[str]:
+    """Locals the clause binds from a call handed its exception (`kind, text = describe(e)`):
+    what such a helper returns may be the exception's text (its summary, in another module, is
+    not known here), so a new message leaves them out rather than move a leak."""
+    if handler.name is None:
+        return frozenset()
+    names: set[str] = set()
+    for node in descendants(handler.node.body, into_scopes=False):
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None:
+            continue
+        handed = any(
+            isinstance(call, cst.Call)
+            and any(isinstance(arg.value, cst.Name) and arg.value.value == handler.name for arg in call.args)
+            for call in descendants(node.value, into_scopes=False)
+        )
+        if handed:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            names.update(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+    return frozenset(names)
+
+
 def _assigned(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None

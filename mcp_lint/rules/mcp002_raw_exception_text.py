@@ -51,6 +51,7 @@ from mcp_lint.rules.exception_text import (
 )
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
+    bound_from,
     dead_assignments,
     keep_only_the_value,
     deletion,
@@ -727,9 +728,14 @@ class _FixText:
         self.quote = '"'
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
+        # Locals bound from the statement that takes the exception's text (`kind, text =
+        # describe(e)`): the rule traced the text into them (through the helper's summary), so
+        # the new message must not carry them either, or the leak only moves.
+        self.carriers: frozenset[str] = frozenset()
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
+        self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
@@ -788,7 +794,7 @@ class _FixText:
 
     def _carries_exception(self, node: cst.CSTNode) -> bool:
         """The text of any exception being handled here: `{e}` of an outer handler too."""
-        return any(find_exception_text(node, h) is not None for h in self.handlers)
+        return any(find_exception_text(node, h, self.carriers) is not None for h in self.handlers)
 
     def _curated(self, message: Message) -> Message | None:
         """The message without the exception text being handled here; None when what is left

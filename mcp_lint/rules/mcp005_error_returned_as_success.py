@@ -16,6 +16,7 @@ from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, li
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -34,7 +35,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
+from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     _dict_items,
@@ -354,7 +355,7 @@ def check_health() -> dict:
                 "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 # A message that carries a caught exception's text (or an upstream body) is MCP002's
                 # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
+                "msg": _fix_message(ctx, resolved, message, ret.handler) if message is not None and not _raw_text(ret, value, ctx) else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
@@ -470,11 +471,19 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
 _DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
 
 
-def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression) -> str:
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
-    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
+    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
+    without what a helper handed the caught exception returned (see `bound_from_exception`)."""
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    carriers = bound_from_exception(handler) if handler is not None else frozenset()
+    if text is not None and carriers:
+        text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
+        if not text.words().strip(" :;,.-{}"):
+            return ""  # nothing of the author's words is left to raise
+        if len(text.parts) != 1:
+            return text.as_fstring(" ")
     if text is None or len(text.parts) != 1:
         return source  # a layout of several literals is kept as written
     text.drop_error_prefix()

@@ -1,0 +1,118 @@
+"""Fix shapes a reviewer rejected on real servers nobody here had read (issue 23), each with the
+code the fix must write: the whole project fixed through the CLI, as a user runs it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import libcst
+import pytest
+from click.testing import CliRunner, Result
+
+from mcp_lint.cli import cli
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "records"\ndependencies = ["mcp>=1.20,<2"]\n')
+    return tmp_path
+
+
+def fix(*args: str) -> Result:
+    return CliRunner().invoke(
+        cli, ["check", ".", "--no-cache", "--jobs", "1", "--fix", "--unsafe-fixes", *args], catch_exceptions=False
+    )
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+
+
+ERRORS_MODULE = """\
+class Errors:
+    @staticmethod
+    def describe(exc: Exception) -> tuple[str, str]:
+        return type(exc).__name__, f"Lookup failed: {exc}"
+
+    @staticmethod
+    def failure(message: str, kind: str) -> dict:
+        return {"error": True, "kind": kind, "message": message}
+"""
+
+
+def test_text_bound_from_a_helper_of_the_exception_is_dropped_from_the_new_message(project: Path) -> None:
+    # `kind, text = Errors.describe(e)` carries the exception's text into `text` (the rule follows
+    # it through the helper): a fix that kept `{text}` in the new message would only move the leak,
+    # and the next fix pass would find it again (the file was left unfixed, "fix changed nothing").
+    write(project / "records" / "errors.py", ERRORS_MODULE)
+    write(
+        project / "records" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from records.errors import Errors
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception as e:
+                kind, text = Errors.describe(e)
+                return Errors.failure(f"Could not get record {record_id}: {text}", kind)
+        """,
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "records" / "server.py").read_text()
+    libcst.parse_module(fixed)
+    assert fixed.endswith(
+        textwrap.dedent(
+            """\
+            @mcp.tool()
+            def get_record(record_id: str) -> dict:
+                try:
+                    return fetch(record_id)
+                except Exception as e:
+                    kind, text = Errors.describe(e)
+                    raise ToolError(f"Could not get record {record_id}") from e
+            """
+        )
+    ), fixed
+
+
+def test_an_error_flag_dict_raises_its_message_not_the_dict(project: Path) -> None:
+    # `{"error": True, "message": m}`: "error" is a flag; ToolError gets the message beside it,
+    # never the builder's dict (a ToolError whose text is a dict's repr).
+    write(
+        project / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def failure(message: str, kind: str) -> dict:
+            return {"error": True, "kind": kind, "message": message}
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return failure(f"Record {record_id} not found; list_records gives the ids", "not_found")
+            return RECORDS[record_id]
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "server.py").read_text()
+    assert '        raise ToolError(f"Record {record_id} not found; list_records gives the ids")\n' in fixed, fixed
+    assert "ToolError(failure(" not in fixed
