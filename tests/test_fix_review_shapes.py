@@ -116,3 +116,47 @@ def test_an_error_flag_dict_raises_its_message_not_the_dict(project: Path) -> No
     fixed = (project / "server.py").read_text()
     assert '        raise ToolError(f"Record {record_id} not found; list_records gives the ids")\n' in fixed, fixed
     assert "ToolError(failure(" not in fixed
+
+
+def test_an_import_inside_the_handler_that_the_fix_leaves_unused_goes_with_its_blank_line(project: Path) -> None:
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception as e:
+                import traceback
+
+                logger.error("Lookup of %s failed", record_id)
+                return {"error": f"Lookup of {record_id} failed", "trace": traceback.format_exc()}
+
+
+        @mcp.tool()
+        def get_other(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception:
+                import traceback
+
+                logger.error("Other lookup failed: %s", traceback.format_exc())
+                raise
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    libcst.parse_module(fixed)
+    first, second = fixed.split("def get_other")
+    assert "import traceback" not in first, first
+    assert "except Exception as e:\n        logger." in first, first
+    # The other handler still reads it: its import stays.
+    assert "        import traceback\n" in second
