@@ -18,6 +18,7 @@ import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix
@@ -104,6 +105,7 @@ class Project:
         self.pins = pins
         self.missing = missing
         self.modules: dict[str, ModuleSummary] = {}
+        self._first_party_names: dict[Path | None, frozenset[str]] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
@@ -955,6 +957,15 @@ class Project:
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
+    def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
+        """The project's own top-level modules, which isort puts in the first-party section: what
+        the import root of the fixed file holds (its packages and modules, as isort finds them
+        in its source paths), not only the file's own package."""
+        root = _import_root(summary.path, summary.module)
+        if root not in self._first_party_names:
+            self._first_party_names[root] = _top_level_modules(root) if root is not None else frozenset()
+        return self._first_party_names[root]
+
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
         it has none; no fix when a needed name is taken by something else."""
@@ -998,8 +1009,32 @@ class Project:
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        edits.extend(import_edits(summary.imports, imports, after_imports))
+        edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _import_root(path: str, module: str) -> Path | None:
+    """The folder `module` is imported from: `path` less one folder per dotted part."""
+    file = Path(path)
+    parts = module.split(".")
+    depth = len(parts) - 1 if file.name != "__init__.py" else len(parts)
+    if not module or len(file.parents) <= depth:
+        return None
+    return file.parents[depth]
+
+
+def _top_level_modules(root: Path) -> frozenset[str]:
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return frozenset()
+    names = set()
+    for entry in entries:
+        if entry.suffix == ".py" and entry.is_file():
+            names.add(entry.stem)
+        elif entry.is_dir() and entry.name.isidentifier() and any(entry.glob("*.py")):
+            names.add(entry.name)
+    return frozenset(names)
 
 
 def _receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:

@@ -160,3 +160,38 @@ def test_an_import_inside_the_handler_that_the_fix_leaves_unused_goes_with_its_b
     assert "except Exception as e:\n        logger." in first, first
     # The other handler still reads it: its import stays.
     assert "        import traceback\n" in second
+
+
+def test_a_new_third_party_import_goes_above_the_projects_other_top_level_packages(project: Path) -> None:
+    # `core` is the project's own top-level package beside `tools`: isort puts it in the
+    # first-party section, so the framework's import goes into the third-party section above it.
+    write(project / "core" / "__init__.py", "")
+    write(project / "core" / "store.py", "RECORDS: dict[str, str] = {}\n")
+    write(project / "tools" / "__init__.py", "")
+    write(
+        project / "tools" / "records.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from core.store import RECORDS
+
+        mcp = FastMCP("records")
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> str:
+            if record_id not in RECORDS:
+                return f"Error: record {record_id} not found"
+            return RECORDS[record_id]
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "tools" / "records.py").read_text()
+    assert fixed.startswith(
+        "import logging\n\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n\n"
+        "from core.store import RECORDS\n"
+    ), fixed
