@@ -195,3 +195,38 @@ def test_a_new_third_party_import_goes_above_the_projects_other_top_level_packag
         "from mcp.server.fastmcp.exceptions import ToolError\n\n"
         "from core.store import RECORDS\n"
     ), fixed
+
+
+def test_a_library_exception_built_from_a_response_object_gets_no_rewritten_argument(project: Path) -> None:
+    # No argument of `UpstreamError(response, body)` is plainly its message: putting a string in
+    # place of the response object (or of the body bytes) breaks the constructor, so no fix.
+    write(
+        project / "server.py",
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from vendor_sdk.errors import UpstreamError
+
+        mcp = FastMCP("records")
+
+
+        async def download(url: str) -> bytes:
+            try:
+                response = await httpx.AsyncClient().get(url)
+                response.raise_for_status()
+                return response.content
+            except httpx.HTTPStatusError as exc:
+                body = exc.response.content or b""
+                raise UpstreamError(exc.response, body) from exc
+
+
+        @mcp.tool()
+        async def fetch_file(url: str) -> str:
+            return (await download(url)).decode()
+        """,
+    )
+    import json
+
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--output-format", "json", "--exit-zero"])
+    findings = [f for f in json.loads(result.output) if f["code"] == "MCP002"]
+    assert [(f["location"]["row"], f["fix"]) for f in findings] == [(14, None)], result.output

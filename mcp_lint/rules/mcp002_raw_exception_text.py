@@ -705,6 +705,17 @@ def _is_string(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
 
 
+def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is `expr` text: a string expression, `str(...)`, or a local the handler assigns one?"""
+    if isinstance(expr, cst.Name):
+        found = local_value(handler, expr.value, sink, ctx)
+        return found is not None and _holds_text(found[1], handler, sink, ctx)
+    if isinstance(expr, cst.Call):
+        name = dotted(expr.func) or ""
+        return name in {"str", "repr"} or (isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"format", "join"})
+    return _is_string(expr) and not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+
+
 def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
     """The one element of a returned tuple that holds text, beside flags and None."""
     values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
@@ -977,6 +988,10 @@ def _build_fix(
         # code that handles it logs it. A log line here would log the same failure twice.
         plan = replace(plan, add_call=False)
     argument = _message_argument(value) if variant == "raise-other" else status
+    if variant == "raise-other" and argument is not None and not _holds_text(argument, handler, node, ctx):
+        # `HttpError(response, body, uri=uri)`: no argument is plainly the message (the first is
+        # a response object, the body bytes): rewriting one would break the constructor's contract.
+        return None
     if argument is not None:
         # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
         # arguments stay (its constructor needs them); only the message is rewritten. So does a
