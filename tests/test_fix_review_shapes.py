@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mcp_lint.cli import cli
+from tests.test_fixes import fixed
 
 
 @pytest.fixture
@@ -230,3 +231,35 @@ def test_a_library_exception_built_from_a_response_object_gets_no_rewritten_argu
     result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--output-format", "json", "--exit-zero"])
     findings = [f for f in json.loads(result.output) if f["code"] == "MCP002"]
     assert [(f["location"]["row"], f["fix"]) for f in findings] == [(14, None)], result.output
+
+
+LOGGED_TOOL = """\
+@mcp.tool()
+def get_record(record_id: str) -> str:
+    try:
+        return fetch(record_id)
+    except Exception as e:
+        return f"Could not get record {record_id}: {e}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "log_line"),
+    [
+        # loguru formats with str.format: a `%s` would be printed as written.
+        ("from loguru import logger\n", 'logger.exception("Could not get record {}", record_id)'),
+        # structlog: an event and key-values.
+        ("import structlog\n", 'log.exception("Could not get record", record_id=record_id)'),
+        ("import logging\n", 'logger.exception("Could not get record %s", record_id)'),
+    ],
+    ids=["loguru", "structlog", "logging"],
+)
+def test_the_added_log_call_is_in_the_module_loggers_style(header: str, log_line: str) -> None:
+    setup = {
+        "from loguru import logger\n": "",
+        "import structlog\n": "log = structlog.get_logger(__name__)\n",
+        "import logging\n": "logger = logging.getLogger(__name__)\n",
+    }[header]
+    source = f"{header}from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('records')\n{setup}\n\n{LOGGED_TOOL}"
+    after = fixed(source)
+    assert f"        {log_line}\n        raise ToolError(f\"Could not get record {{record_id}}\") from e\n" in after, after

@@ -130,6 +130,29 @@ def _logs_traceback(call: cst.Call) -> bool:
     return any(a.keyword is not None and a.keyword.value in {"exc_info", "stack_info"} for a in call.args)
 
 
+def logger_style(ctx: FileContext) -> str:
+    """How the module's logger formats, for a log call a fix adds: "loguru" (the module imports
+    loguru's logger, which the fix then calls), "structlog" (its module logger comes from
+    structlog), else "logging"."""
+    memo = ctx.memo.get("logger_style")
+    if isinstance(memo, str):
+        return memo
+    aliases = ctx.model.aliases.aliases
+    style = "logging"
+    if any(qual == "loguru.logger" for qual in aliases.values()):
+        style = "loguru"
+    elif ctx.model.logger_name is not None:
+        for statement in ctx.module.body:
+            for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == ctx.model.logger_name for t in small.targets):
+                    called = small.value.func if isinstance(small.value, cst.Call) else None
+                    resolved = (ctx.model.aliases.resolve(called) or dotted(called) or "") if called is not None else ""
+                    if resolved.startswith("structlog"):
+                        style = "structlog"
+    ctx.memo["logger_style"] = style
+    return style
+
+
 def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     if not isinstance(func, cst.Attribute):

@@ -52,6 +52,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    logger_style,
     dead_assignments,
     keep_only_the_value,
     deletion,
@@ -1003,14 +1004,14 @@ def _build_fix(
             cause = ""  # a return has no cause to chain
             if plan.add_call:
                 start = Location(where.start.line, where.start.column + 1)
-                edits.append(Edit(start, start, f"{_log_call(message, indent)}\n{indent}"))
+                edits.append(Edit(start, start, f"{_log_call(message, indent, logger_style(ctx))}\n{indent}"))
         elif isinstance(node, cst.Raise) and node.cause is None and cause:
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
         statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
         if plan.add_call:
-            statements.insert(0, _log_call(message, indent))
+            statements.insert(0, _log_call(message, indent, logger_style(ctx)))
         replacement = f"\n{indent}".join(statements)
         edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
@@ -1081,7 +1082,19 @@ def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
     return f" from {handler.name}" if handler.name else ""
 
 
-def _log_call(message: Message, indent: str) -> str:
+def _log_call(message: Message, indent: str, style: str = "logging") -> str:
+    """`logger.exception(...)` in the module logger's own style: `%s` arguments for logging,
+    `{}` fields for loguru (which formats with str.format), an event and key-values for
+    structlog."""
+    if style == "loguru":
+        _, arguments = message.as_braces(" ")
+        return f"{PH_LOGGER}.exception({_arguments(lambda joiner: message.as_braces(joiner)[0], arguments, indent, message.multiline)})"
+    if style == "structlog":
+        words = " ".join(message.words().replace("{}", "").split()).strip(" :;,-")
+        pairs = [f"{p.source}={p.source}" for part in message.parts for p in part.pieces if isinstance(p, Placeholder) and p.source.isidentifier()]
+        quote = message.parts[0].quote if message.parts and len(message.parts[0].quote) == 1 else '"'
+        event = quote + words.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
+        return f"{PH_LOGGER}.exception({', '.join([event, *pairs])})"
     logging_form = message.as_logging(" ")
     if logging_form is None:
         return f"{PH_LOGGER}.exception({message.as_fstring(' ')})"
