@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
@@ -105,7 +106,7 @@ class Project:
         self.pins = pins
         self.missing = missing
         self.modules: dict[str, ModuleSummary] = {}
-        self._first_party_names: dict[Path | None, frozenset[str]] = {}
+        self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
@@ -958,13 +959,12 @@ class Project:
         return True
 
     def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
-        """The project's own top-level modules, which isort puts in the first-party section: what
-        the import root of the fixed file holds (its packages and modules, as isort finds them
-        in its source paths), not only the file's own package."""
-        root = _import_root(summary.path, summary.module)
-        if root not in self._first_party_names:
-            self._first_party_names[root] = _top_level_modules(root) if root is not None else frozenset()
-        return self._first_party_names[root]
+        """The project's own top-level modules, which isort puts in the first-party section (see
+        fixing/first_party.py): not only the fixed file's own package. Once per folder."""
+        key = (str(Path(summary.path).parent), summary.module.count("."))
+        if key not in self._first_party_names:
+            self._first_party_names[key] = first_party(summary.path, summary.module)
+        return self._first_party_names[key]
 
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
@@ -1011,30 +1011,6 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
-
-
-def _import_root(path: str, module: str) -> Path | None:
-    """The folder `module` is imported from: `path` less one folder per dotted part."""
-    file = Path(path)
-    parts = module.split(".")
-    depth = len(parts) - 1 if file.name != "__init__.py" else len(parts)
-    if not module or len(file.parents) <= depth:
-        return None
-    return file.parents[depth]
-
-
-def _top_level_modules(root: Path) -> frozenset[str]:
-    try:
-        entries = list(root.iterdir())
-    except OSError:
-        return frozenset()
-    names = set()
-    for entry in entries:
-        if entry.suffix == ".py" and entry.is_file():
-            names.add(entry.stem)
-        elif entry.is_dir() and entry.name.isidentifier() and any(entry.glob("*.py")):
-            names.add(entry.name)
-    return frozenset(names)
 
 
 def _receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:

@@ -263,3 +263,19 @@ def test_the_added_log_call_is_in_the_module_loggers_style(header: str, log_line
     source = f"{header}from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('records')\n{setup}\n\n{LOGGED_TOOL}"
     after = fixed(source)
     assert f"        {log_line}\n        raise ToolError(f\"Could not get record {{record_id}}\") from e\n" in after, after
+
+
+def test_first_party_names_come_from_the_import_root_and_the_projects_isort_settings(tmp_path: Path) -> None:
+    from mcp_lint.fixing.first_party import first_party
+
+    write(tmp_path / "pyproject.toml", '[tool.ruff.lint.isort]\nknown-first-party = ["shared_lib"]\n')
+    write(tmp_path / "app" / "__init__.py", "")
+    write(tmp_path / "app" / "tools.py", "")
+    write(tmp_path / "helpers.py", "")
+    write(tmp_path / "docs" / "index.md", "")
+    assert first_party(str(tmp_path / "app" / "tools.py"), "app.tools") == {"app", "helpers", "shared_lib"}
+    write(tmp_path / "setup.cfg", "[isort]\nknown_first_party = one,\n    two\n")
+    # The nearest settings file with an isort section decides (pyproject.toml is read first there).
+    assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "shared_lib"}
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "one", "two"}
