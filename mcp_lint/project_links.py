@@ -107,6 +107,8 @@ class Project:
         self.missing = missing
         self.modules: dict[str, ModuleSummary] = {}
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        # Callee -> (caller, call) over the whole project, built when a fix first asks.
+        self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
@@ -800,7 +802,11 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
+                fix = (
+                    self._fix(rendered.fix, summary, family)
+                    if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
+                    else None
+                )
                 out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
@@ -956,6 +962,35 @@ class Project:
         raised = latent.get("raises")
         if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
             return False  # every caller on the way catches it: what it does instead is checked there
+        return True
+
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
+        path and returns the helper's value as it is (so the tool raises in its place), up to
+        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
+        each source's error) or a caller no tool reaches (a CLI) would break."""
+        if spec is None or not spec.raises or spec.replaces:
+            return True  # not a change of contract: nothing raised, or a raise stays a raise
+        if self._call_sites is None:
+            self._call_sites = {}
+            for caller, (_, fn) in self.functions.items():
+                for edge in fn.calls:
+                    target = self.function(edge.callee)
+                    if target is not None and target[1].qualname != caller:
+                        self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for caller, edge in self._call_sites.get(current, ()):
+                entry = reached.get(caller)
+                if entry is None or _passes(edge) != _WHOLE:
+                    return False
+                if not entry.is_tool:
+                    pending.append(caller)
         return True
 
     def _first_party(self, summary: ModuleSummary) -> frozenset[str]:

@@ -279,3 +279,41 @@ def test_first_party_names_come_from_the_import_root_and_the_projects_isort_sett
     assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "shared_lib"}
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "one", "two"}
+
+
+HELPER_SERVER = """\\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("records")
+RECORDS: dict[str, str] = {{}}
+
+
+def lookup(record_id: str) -> str:
+    if record_id not in RECORDS:
+        return f"Error: record {{record_id}} not found"
+    return RECORDS[record_id]
+
+
+@mcp.tool()
+def get_record(record_id: str) -> str:
+    return lookup(record_id)
+{extra}"""
+
+BRANCHING_CALLER = """
+
+def print_records(ids: list[str]) -> None:
+    for record_id in ids:
+        text = lookup(record_id)
+        if text.startswith("Error"):
+            break
+        print(text)
+"""
+
+
+def test_a_helper_turns_its_return_into_a_raise_only_when_every_caller_is_a_tool_path() -> None:
+    alone = fixed(HELPER_SERVER.format(extra=""))
+    assert '        raise ToolError(f"Record {record_id} not found")\n' in alone, alone
+    # `print_records` branches on the returned text: a raise would break it, so the helper keeps
+    # its return and the finding stays for the author.
+    shared = HELPER_SERVER.format(extra=BRANCHING_CALLER)
+    assert fixed(shared) == shared
