@@ -317,3 +317,44 @@ def test_a_helper_turns_its_return_into_a_raise_only_when_every_caller_is_a_tool
     # its return and the finding stays for the author.
     shared = HELPER_SERVER.format(extra=BRANCHING_CALLER)
     assert fixed(shared) == shared
+
+
+BRANCH_MESSAGES = '''\
+from mcp.server.fastmcp import FastMCP
+from requests.exceptions import HTTPError
+
+mcp = FastMCP("builds")
+
+
+@mcp.tool()
+def submit_input(job: str, number: int, input_id: str) -> dict:
+    try:
+        client.submit(job=job, number=number, input_id=input_id)
+    except HTTPError as e:
+        if checked:
+            msg = (
+                f"Submitting input {input_id} for {job} #{number} failed ({e}) and the pending inputs "
+                f"could not be checked beforehand"
+            )
+        else:
+            msg = (
+                f"Submitting input {input_id} for {job} #{number} failed ({e}). The input may already "
+                f"be settled: re-check with get_pending_inputs rather than retrying."
+            )
+        raise ValueError(msg){cause}
+    return {"job": job}
+'''
+
+
+@pytest.mark.parametrize("cause", [" from e", ""], ids=["chained", "unchained"])
+def test_a_message_built_in_each_branch_loses_only_the_exception_text_there(cause: str) -> None:
+    # The author's hint ("re-check with get_pending_inputs rather than retrying") and context stay;
+    # the raise keeps sending `msg` (the whole statement was replaced by a made-up message).
+    after = fixed(BRANCH_MESSAGES.replace("{cause}", cause))
+    assert after == (
+        BRANCH_MESSAGES.replace("{cause}", " from e")
+        .replace(" failed ({e}) and", " failed and")
+        .replace(" failed ({e}). The", " failed. The")
+        .replace('                f"could not', '                "could not')
+        .replace('                f"be settled', '                "be settled')
+    ), after

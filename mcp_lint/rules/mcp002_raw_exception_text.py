@@ -968,6 +968,9 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
+    in_place = _fix_in_branch(ctx, fn, node, value, handler)
+    if in_place is not None:
+        return in_place
     status = _status_message(value) if variant == "return" else None
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
@@ -1031,6 +1034,53 @@ def _build_fix(
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+
+
+def _fix_in_branch(
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler
+) -> _Fix | None:
+    """`msg = f"... failed ({e}). <hint>"` in each branch, then `raise ValueError(msg) from e`:
+    the exception text comes out of the branch's own assignment (where the finding is), the
+    author's words and hints stay, and the statement that sends `msg` is left as it is (with
+    `from e` added). None when the message is not such a local."""
+    name = _message_expr(value)
+    if not isinstance(name, cst.Name):
+        return None
+    assignments = [
+        small
+        for statement in descendants(handler.node.body, into_scopes=False)
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        for small in statement.body
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value
+    ]
+    if len(assignments) < 2:
+        return None  # one assignment: the message moves into the sending statement (see below)
+    # Every branch that puts the text in: the findings of the other branches offer the same edits,
+    # which the fix loop applies once.
+    text = _FixText(ctx, fn, node, handler)
+    edits: list[Edit] = []
+    shown: Message | None = None
+    for assignment in assignments:
+        built = assignment.value
+        message = Message.read(built, lambda n: ctx.range(n).start.line, ctx.code)
+        if message is None:
+            return None
+        if not message.remove(text._carries_exception):
+            continue
+        if not message.words().strip(" :;,.-{}"):
+            return None  # nothing of the author's words would be left in that branch
+        at = ctx.range(built)
+        written = message.as_fstring("\n" + indent_of(ctx, built) if message.multiline else " ")
+        edits.append(Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), written))
+        shown = shown or message
+    if shown is None:
+        return None
+    where = ctx.range(node)
+    if isinstance(node, cst.Raise) and node.cause is None and handler.name:
+        end = Location(where.end.line, where.end.column + 1)
+        edits.append(Edit(end, end, f" from {handler.name}"))
+    short = clip(" ".join(shown.as_fstring(" ").split()), 60)
+    return _Fix(f"Leave the exception text out of {name.value} ({short})", tuple(edits), False, raises=True)
 
 
 def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
