@@ -358,3 +358,48 @@ def test_a_message_built_in_each_branch_loses_only_the_exception_text_there(caus
         .replace('                f"could not', '                "could not')
         .replace('                f"be settled', '                "be settled')
     ), after
+
+
+HELPER_TEXT = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("incidents")
+
+
+def report(action: str, exc: Exception) -> dict:
+    if isinstance(exc, LookupError):
+        return {"error": f"{action}: {exc}", "kind": "not_found"}
+    return {"error": f"{action}: {exc}", "kind": "upstream"}
+
+
+def with_paging_hint(result: dict, page: int) -> dict:
+    if page > 1:
+        result["error"] += " Deep pages are refused; narrow the query with filters instead."
+    return result
+
+
+@mcp.tool()
+def get_incident(ref: str) -> dict:
+    try:
+        return fetch(ref)
+    except Exception as e:
+        return report("Failed to retrieve incident", e)
+
+
+@mcp.tool()
+def list_incidents(page: int) -> dict:
+    try:
+        return fetch_page(page)
+    except Exception as e:
+        return with_paging_hint({"error": f"Listing failed: {e}"}, page)
+'''
+
+
+def test_no_fix_drops_what_a_project_helper_adds_to_the_failure() -> None:
+    # `report(..., e)` writes the text itself (a not-found case the model can act on among them),
+    # and `with_paging_hint(...)` adds the author's hint: replacing either statement with a raise
+    # would lose it, so the fix is left to the helper (no edit here).
+    from mcp_lint.pipeline import lint_source
+
+    findings = [f for f in lint_source(HELPER_TEXT) if f.code == "MCP002" and f.location.row in (23, 31)]
+    assert findings and all(f.fix is None for f in findings), [(f.location.row, f.fix) for f in findings]

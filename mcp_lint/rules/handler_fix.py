@@ -438,6 +438,41 @@ def _pure_call(call: cst.Call, ctx: FileContext) -> bool:
     return resolved is not None and (resolved in _PURE_CALLS or resolved.startswith(_PURE_MODULES))
 
 
+def text_built_by_a_helper(value: cst.BaseExpression, exception: str | None, ctx: FileContext, *, constructor: bool) -> bool:
+    """Does a project helper write or add to the text the statement sends? `return report(
+    "Lookup failed", e)` hands it the exception (or `{"error": f"...{e}"}`, text made of it);
+    `return add_hint(build_error(text))` has a helper post-process another's result. Rewriting the statement would drop what the helper
+    adds (a hint, a category, a reference), so the fix belongs in the helper, not here.
+    `constructor`: `value` is the exception class being raised, which stays."""
+    for node in descendants(value, into_scopes=False):
+        if not _helper_call(node, ctx) or (node is value and constructor):
+            continue
+        for argument in node.args:
+            for inner in descendants(argument.value, into_scopes=False):
+                if exception is not None and isinstance(inner, cst.Name) and inner.value == exception:
+                    return True  # the exception (or text made of it) handed to the helper
+                if _helper_call(inner, ctx):
+                    return True  # a helper's result handed to another helper
+    return False
+
+
+def _helper_call(node: cst.CSTNode, ctx: FileContext) -> bool:
+    """A call of a named function (`report(...)`, `self._wrap(...)`, `errors.build(...)`) that
+    may do more than compute text: not a builtin, a cast, or a string method (`"...".format`)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = dotted(node.func)
+    if name is None or name in _TRANSPARENT_CALLS or _pure_call(node, ctx):
+        return False
+    # A class (PEP 8's CapWords: `SearchResult(title=msg)`) builds a value of the fields given;
+    # it writes no text of its own.
+    return not name.rpartition(".")[2][:1].isupper()
+
+
+# Calls that pass their argument's value on unchanged (a type cast, an await helper).
+_TRANSPARENT_CALLS = frozenset({"cast", "typing.cast"})
+
+
 # -- would the new raise escape? -----------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
     logger_style,
+    text_built_by_a_helper,
     dead_assignments,
     keep_only_the_value,
     deletion,
@@ -968,6 +969,8 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
+    if text_built_by_a_helper(value, handler.name, ctx, constructor=variant != "return"):
+        return None
     in_place = _fix_in_branch(ctx, fn, node, value, handler)
     if in_place is not None:
         return in_place

@@ -35,7 +35,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, toolerror_pass_through
+from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     _dict_items,
@@ -355,7 +355,9 @@ def check_health() -> dict:
                 "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 # A message that carries a caught exception's text (or an upstream body) is MCP002's
                 # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message, ret.handler) if message is not None and not _raw_text(ret, value, ctx) else "",
+                "msg": _fix_message(ctx, resolved, message, ret.handler)
+                if message is not None and not _raw_text(ret, value, ctx) and not _helper_writes(resolved, ret.handler, ctx)
+                else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
                 "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
@@ -505,6 +507,12 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
         isinstance(node, cst.SimpleString) and not node.evaluated_value
     )
+
+
+def _helper_writes(value: cst.BaseExpression, handler: Handler | None, ctx: FileContext) -> bool:
+    """A project helper handed the caught exception, or post-processing another helper's
+    result, writes part of the failure: a raise in its place would drop it (no fix here)."""
+    return text_built_by_a_helper(value, handler.name if handler is not None else None, ctx, constructor=False)
 
 
 def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
