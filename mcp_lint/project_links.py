@@ -1016,7 +1016,9 @@ class Project:
                 module, name = TOOL_ERROR_IMPORT[family]
                 local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
                 if local is None:
-                    if _name_taken(summary, name):
+                    if _name_taken(summary, name) or summary.imports.framework_deferred:
+                        # A module written to import without the framework (a CLI uses it)
+                        # would need it at import time: no fix rather than break that.
                         return None
                     imports.append((module, name))
                     local = name
@@ -1024,7 +1026,7 @@ class Project:
             elif need in {"CallToolResult", "TextContent"}:
                 local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
                 if local is None:
-                    if _name_taken(summary, need):
+                    if _name_taken(summary, need) or summary.imports.framework_deferred:
                         return None
                     imports.append(("mcp.types", need))
                     local = need

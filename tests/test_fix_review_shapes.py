@@ -403,3 +403,47 @@ def test_no_fix_drops_what_a_project_helper_adds_to_the_failure() -> None:
 
     findings = [f for f in lint_source(HELPER_TEXT) if f.code == "MCP002" and f.location.row in (23, 31)]
     assert findings and all(f.fix is None for f in findings), [(f.location.row, f.fix) for f in findings]
+
+
+DEFERRED = '''\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp.server.fastmcp import FastMCP
+
+RECORDS: dict[str, str] = {}
+
+
+def register(mcp: FastMCP) -> None:
+    @mcp.tool()
+    def get_record(record_id: str) -> str:
+        if record_id not in RECORDS:
+            return f"Error: record {record_id} not found"
+        return RECORDS[record_id]
+'''
+
+
+def test_a_module_written_to_import_without_the_framework_gets_no_top_level_framework_import() -> None:
+    # Its framework import is for type checkers only (a CLI imports this module without mcp):
+    # `from mcp.server.fastmcp.exceptions import ToolError` at the top would break that.
+    from mcp_lint.pipeline import lint_source
+
+    findings = [f for f in lint_source(DEFERRED) if f.code == "MCP005"]
+    assert [(f.location.row, f.fix) for f in findings] == [(15, None)]
+    runtime = DEFERRED.replace("if TYPE_CHECKING:\n    from", "from").replace("from typing import TYPE_CHECKING\n\n", "")
+    assert "raise ToolError(" in fixed(runtime)
+
+
+def test_a_raise_in_an_except_that_names_no_exception_says_from_none() -> None:
+    # ruff's B904: a raise inside `except` states its cause; the failed parse of an argument is
+    # not one the model or the log needs.
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('docs')\n\n\n"
+        "@mcp.tool()\ndef add_heading(level: str) -> str:\n"
+        "    try:\n        number = int(level)\n    except (ValueError, TypeError):\n"
+        '        return "Invalid parameter: level must be an integer between 1 and 9"\n'
+        "    return str(number)\n"
+    )
+    assert '        raise ToolError("Invalid parameter: level must be an integer between 1 and 9") from None\n' in fixed(source)

@@ -48,6 +48,9 @@ class ImportBlock:
     first_party: str = ""  # top-level package of the linted module
     # Where to put imports in a file without any: after the docstring, else at the top.
     top: Location = Location(1, 1)
+    # The module imports the MCP framework only for type checkers or inside functions (it is
+    # written to import without it): a fix must not add a top-level framework import.
+    framework_deferred: bool = False
 
 
 def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) -> ImportBlock:
@@ -65,7 +68,47 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
             top_row = (stmt.end_lineno or stmt.lineno) + 1
         elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
             break
-    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1))
+    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1), _framework_deferred(tree))
+
+
+# Top-level packages of the MCP frameworks whose imports a fix may add.
+_FRAMEWORKS = ("mcp", "fastmcp")
+
+
+def _framework_deferred(tree: ast.Module) -> bool:
+    """Does the module reach the framework only under `if TYPE_CHECKING:` or inside functions,
+    with no top-level import of it that runs?"""
+    runtime = deferred = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            deferred = deferred or any(_imports_framework(n) for stmt in node.body for n in ast.walk(stmt))
+    for stmt in tree.body:
+        if _imports_framework(stmt):
+            runtime = True
+        elif isinstance(stmt, ast.Try):
+            runtime = runtime or any(_imports_framework(s) for s in stmt.body)
+    if not deferred:
+        deferred = any(
+            _imports_framework(n)
+            for function in ast.walk(tree)
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(function)
+        )
+    return deferred and not runtime
+
+
+def _imports_framework(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] in _FRAMEWORKS for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] in _FRAMEWORKS
+    return False
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str]) -> ImportLine | None:

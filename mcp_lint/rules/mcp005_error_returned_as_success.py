@@ -360,7 +360,9 @@ def check_health() -> dict:
                 else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
-                "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
+                # In an `except` that names no exception (`except ValueError:` around a parse of
+                # an argument), the chain is noise to the caller: `from None` says so (B904).
+                "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
                 # The branch's conditions over the parameters: a caller that already left on the
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
