@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
@@ -122,6 +122,7 @@ class Project:
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
@@ -807,7 +808,14 @@ class Project:
                     if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
-                out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
+                if context.reached_from:
+                    # A helper's finding names the tools that reach it, and shows where they are.
+                    rendered = replace(
+                        rendered,
+                        notes=(context.reached_from, *rendered.notes),
+                        related=(*rendered.related, *self.tool_sites(context.tools)),
+                    )
+                out.append(latent_finding(latent, rendered, summary.path, fix, fn.name))
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
@@ -829,6 +837,23 @@ class Project:
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
+
+    def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:
+        """Where the handlers of `tools` are defined (the first `limit` names in order, those whose
+        definition the per-file step recorded): related locations of a helper's finding."""
+        if self._tool_sites is None:
+            self._tool_sites = {}
+            for reg, _ in self.tool_registrations():
+                found = self.function(reg.function)
+                if found is not None and found[1].name_span is not None and reg.tool_name not in self._tool_sites:
+                    start, end = found[1].name_span
+                    self._tool_sites[reg.tool_name] = (found[0].path, start, end)
+        out = []
+        for tool in sorted(set(tools))[:limit]:
+            site = self._tool_sites.get(tool)
+            if site is not None:
+                out.append(Related(site[0], site[1], site[2], f"tool '{tool}' reaches this helper"))
+        return out
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
@@ -1169,7 +1194,9 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.code == "MCP003" and latent.get("raises"):
+        if latent.get("raises") and (latent.code == "MCP003" or latent.get("delivered_when_passed_on")):
+            # A message whose words matter wherever they reach the model (not only where the
+            # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
@@ -1215,13 +1242,13 @@ class _CarriedText:
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> where the clause sends the caught exception's text on to the model,
-        from MCP003's markers in the functions the tools reach (and whose value they return,
-        for a return)."""
+        from the rules' "passes-on" markers in the functions the tools reach (and whose value
+        they return, for a return)."""
         out: dict[str, str] = {}
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
             for marker in fn.latent:
-                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                if marker.variant == "passes-on" and self.project._applies(marker, entry):
                     how = "returns it" if marker.route == "return" else "puts it into ToolError"
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
                     out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")

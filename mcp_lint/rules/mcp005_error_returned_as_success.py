@@ -399,35 +399,41 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
         if kind == "status":
             helper = latent.get("helper")
             if latent.get("flag_returned"):
-                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+                message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
+                evidence = f"the flag is False on a failure such as '{what}'"
             else:
-                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
-            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
-            return Rendered(message, None)
-        shape = {
-            "string": f"the string '{what}'",
-            "dict": f"a dict with {what}",
-            "list-dict": f"a list of one dict with {what}",
-            "content": f"a TextContent '{what}'",
-            "result": f"a CallToolResult without isError ('{what}')",
-            "content-dict": f"a TextContent holding a dict with {what}",
-            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
-            "envelope": f"{what}",
-            "exception": f"the text of the caught exception '{what}'",
-            "exception-object": f"an object carrying the text of the caught exception '{what}'",
-            "object": f"an object carrying the failure text '{what}' in place of results",
+                message = f"{context.subject} returns the message of {helper}(...) without reading its flag"
+                evidence = f"a failure such as '{what}' is returned as an answer"
+            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
+        # The message names the shape; the failure itself is in the code frame and a note.
+        short, full = {
+            "string": ("a failure string", f"the string '{what}'"),
+            "dict": ("a failure dict", f"a dict with {what}"),
+            "list-dict": ("a list of one failure dict", f"a list of one dict with {what}"),
+            "content": ("a failure TextContent", f"a TextContent '{what}'"),
+            "result": ("a CallToolResult without isError", f"a CallToolResult without isError ('{what}')"),
+            "content-dict": ("a TextContent holding a failure dict", f"a TextContent holding a dict with {what}"),
+            "content-flag": ("a TextContent whose error flag is not isError", f"a TextContent '{what}' whose error flag is not isError"),
+            "envelope": ("a failure response", f"{what}"),
+            "exception": ("the caught exception's text", f"the text of the caught exception '{what}'"),
+            "exception-object": ("an object carrying the caught exception's text", f"an object carrying the text of the caught exception '{what}'"),
+            "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
+        notes = [f"the failure: {full}", wire]
         if context.lowlevel:
-            instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            if advice_note:
+                notes.append(advice_note)
         elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
-            instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
+            help_text = "Raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
-            instead = "raise ToolError instead"
-        message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
-        return Rendered(message, self._fix(latent, context))
+            help_text = "Raise ToolError instead"
+        message = f"{context.subject} returns {short} as a normal result"
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
