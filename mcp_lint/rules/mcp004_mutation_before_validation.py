@@ -41,64 +41,34 @@ from mcp_lint.rules.base import (
 from mcp_lint.rules.results import classify_return, is_error_result
 from mcp_lint.rules.text import is_failure_text
 
-_SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
-_HTTP_WRITE = frozenset({"post", "put", "patch", "delete"})
-_WRITE_VERBS = frozenset(
-    {
-        "create", "update", "delete", "remove", "insert", "upsert", "put", "post", "patch", "send", "upload",
-        "write", "save", "commit", "publish", "enqueue", "submit", "transfer", "charge", "refund", "cancel",
-        "drop", "destroy", "archive", "move", "rename", "set", "add", "execute_write", "modify", "overwrite",
-        "purge", "truncate", "revoke", "invite", "kick", "ban", "assign", "unassign", "merge", "close", "reopen",
-        "push", "pull", "checkout", "revert", "rebase",
-    }
-)
-# Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
-# that looks like a store (`collection.add(...)`), never on a local container.
-_AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})
-# A receiver looks like a store when its name ends in one of these words (`chroma_collection`,
-# `redis_client`, `kv`; not `client_config`).
-_STORE_WORDS = frozenset(
-    {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
-     "db", "registry", "graph", "vector", "vectors", "client", "redis", "kv"}
-)
+from mcp_lint.rules import mcp004_effects as fx
+from mcp_lint.rules.mcp004_effects import Effect
+
+_WRITE_VERBS = fx.WRITE_VERBS
+_AMBIGUOUS_VERBS = fx.AMBIGUOUS_VERBS
+_CONTAINER_WRITES = fx.CONTAINER_WRITES
+_BOOKKEEPING = fx.BOOKKEEPING
+_HTTP_RECEIVER = fx.HTTP_RECEIVER
 
 
 def _store_like(name: str) -> bool:
     words = _words(name)
-    return bool(words) and words[-1] in _STORE_WORDS
-_SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
-_FILE_WRITES = frozenset(
-    {
-        "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.replace", "os.makedirs", "os.mkdir",
-        "os.system", "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree",
-        "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
-        "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "requests.post", "requests.put",
-        "requests.patch", "requests.delete", "httpx.post", "httpx.put", "httpx.patch", "httpx.delete",
-    }
-)
-_FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_WRITES)
+    return bool(words) and words[-1] in fx.STORE_WORDS
 
-# Which positional arguments of a file operation name what it changes (the source of a copy is
-# only read).
-_CHANGED_ARGS = {"shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1)}
-_PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch", "mkdir", "rename", "replace", "symlink_to"})
-_CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "update", "setdefault", "add", "discard", "remove", "popitem"})
-# Ending a long-lived connection or process held by the object or the module.
-_CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
-_NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_list|prompt_list|request)", re.I)
-# Module-level containers that only remember work (caches, in-flight maps, locks): writing them
-# before a rejection leaves nothing the user or a retry would see.
-_BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
-_HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
-# Every function or method name the tables above can match, for a quick first look at a call.
+
+_FILE_CALLS = frozenset(fx.FILE_CALLS) | fx.SUBPROCESS_CALLS
+_FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_CALLS)
+# Every function or method name the tables can match, for a quick first look at a call.
 _NAMED_MUTATIONS = (
-    frozenset({"open", "execute", "executemany", "executescript", "commit"})
-    | _HTTP_WRITE
-    | _PATH_WRITES
-    | _CLOSE_METHODS
-    | _CONTAINER_WRITES
+    frozenset({"open", fx.COMMIT})
+    | fx.SQL_EXECUTE
+    | fx.HTTP_WRITE_VERBS
+    | fx.PATH_WRITES
+    | fx.CLOSE_METHODS
+    | fx.CONTAINER_WRITES
+    | fx.KEY_VALUE_WRITES
+    | fx.COLLECTION_WRITES
 )
-_REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
 _PURE_CALLS = frozenset(
     {
         "len", "isinstance", "str", "int", "float", "bool", "any", "all", "min", "max", "abs", "sorted", "set", "list",
@@ -119,6 +89,29 @@ class MutationKind:
     description: str
     changed: tuple[str, ...] = ()  # dotted names of what it changes (receiver, path arguments)
     result_is_outcome: bool = True  # False for get-or-create: the result is the existing object
+    effect: Effect = Effect.SDK
+    tables: tuple[str, ...] = ()  # the tables a database write changes, when its text names them
+
+
+@dataclass(frozen=True)
+class LocalHandles:
+    """What a function's own locals hold, as far as mutations care: aliases of module state
+    (`note = NOTES.get(i)`), store handles obtained from a client (`col = client.get_collection(n)`),
+    statement text (`q = "UPDATE ..."`), requests built with a write verb (`Request("POST", url)`)."""
+
+    state_aliases: frozenset[str] = frozenset()
+    handles: frozenset[str] = frozenset()
+    sql: tuple[tuple[str, str], ...] = ()
+    write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
+
+    def sql_of(self, name: str) -> str | None:
+        return next((text for n, text in self.sql if n == name), None)
+
+    def request_verb(self, name: str) -> str | None:
+        return next((verb for n, verb in self.write_requests if n == name), None)
+
+
+NO_LOCALS = LocalHandles()
 
 
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -157,60 +150,93 @@ def _chain(expr: cst.BaseExpression) -> str | None:
     return base.value if isinstance(base, cst.Name) else None
 
 
-def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], local_containers: frozenset[str] = frozenset()) -> MutationKind | None:
-    """What a call mutates, or None when it does not look like a mutation."""
+def mutation_of(
+    call: cst.Call,
+    aliases: AliasTable,
+    module_names: set[str],
+    local_containers: frozenset[str] = frozenset(),
+    local: LocalHandles = NO_LOCALS,
+) -> MutationKind | None:
+    """What a call mutates, or None when it does not look like a mutation (mcp004_effects holds
+    the tables)."""
     func = call.func
     last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    if not _may_name_a_mutation(last):
+    verb_arg = _verb_argument(call)
+    if not _may_name_a_mutation(last) and verb_arg is None and not local.write_requests:
         return None  # most calls: `len`, `logger.info`, `data.get`
     name = dotted(call.func) or ""
     # Resolving through the imports costs; only a name ending like a listed operation needs it.
     resolved = (aliases.resolve(call.func) or name) if last_name(name) in _FILE_WRITE_NAMES else name
-    if resolved in _FILE_WRITES or name in _FILE_WRITES:
-        key = resolved if resolved in _FILE_WRITES else name
-        if "subprocess" in key or key == "os.system":
-            return MutationKind("runs a subprocess")
-        if key.split(".")[0] in {"requests", "httpx"}:
-            return MutationKind(f"sends an HTTP {last_name(key).upper()}")
-        return MutationKind(f"changes files ({last_name(key)})", _argument_chains(call, _CHANGED_ARGS.get(key, (0,))))
+    key = resolved if resolved in _FILE_CALLS else name if name in _FILE_CALLS else ""
+    if key in fx.SUBPROCESS_CALLS:
+        if _read_only_command(call):
+            return None  # `git status`, `git rev-parse HEAD`: it only reports
+        # A subprocess may change any file: what the function reads of the file system after it
+        # is a read back of its effect.
+        return MutationKind("runs a subprocess", (FILE_ANY,), effect=Effect.SUBPROCESS)
+    if key:
+        if last_name(key) in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
+            return MutationKind(f"prepares a directory ({last_name(key)})", _argument_chains(call, fx.FILE_CALLS[key]), effect=Effect.PREPARATION)
+        return MutationKind(f"changes files ({last_name(key)})", _argument_chains(call, fx.FILE_CALLS.get(key, (0,))), effect=Effect.FILES)
     if name == "open" and len(call.args) >= 2:
         mode = literal_text(call.args[1].value) if call.args[1].keyword is None else None
         # "a" alone appends nothing until something is written through the handle (which is
         # then the mutation); a writability probe `with open(p, "a"): pass` changes nothing.
         if mode and any(c in mode for c in "wx+"):
-            return MutationKind("writes a file", _argument_chains(call, (0,)))
+            return MutationKind("writes a file", _argument_chains(call, (0,)), effect=Effect.FILES)
         return None
-    verb_call = _verb_as_string(call)
-    if verb_call is not None:
-        return verb_call
+    sent = _sends_built_request(call, local)
+    if sent is not None:
+        return sent
+    if verb_arg is not None:
+        if fx.REQUEST_BUILDER.match(last):
+            return None  # `Request("POST", url)` builds a request; sending it is the mutation
+        return MutationKind(f"sends an HTTP {verb_arg.upper()}", effect=Effect.HTTP)
     if not isinstance(call.func, cst.Attribute):
         return None
     method = call.func.attr.value
     receiver = _chain(call.func.value) or ""
     root = receiver.split(".")[0]
-    if receiver in _SAFE_RECEIVERS or root in {"logger", "logging", "log", "ctx", "context"}:
+    if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
-    if method in {"execute", "executemany", "executescript"} and call.args:
-        sql = literal_text(call.args[0].value)
-        if sql is not None and _SQL_WRITE.search(sql):
-            return MutationKind(f"writes to the database ({sql.split()[0].upper()})", changed)
+    if method in fx.SQL_EXECUTE and call.args:
+        sql = _statement_text(call.args[0].value, local)
+        if sql is not None and fx.SQL_WRITE.search(sql):
+            table = fx.SQL_WRITE_TABLE.search(sql)
+            return MutationKind(
+                f"writes to the database ({sql.split()[0].upper()})", changed, effect=Effect.DATABASE, tables=(table.group(1).lower(),) if table else ()
+            )
         return None
-    if method == "commit":
-        return MutationKind("commits a database transaction", changed)
-    if method in _HTTP_WRITE and receiver and _HTTP_RECEIVER.search(receiver.split(".")[-1]):
-        return MutationKind(f"sends an HTTP {method.upper()}", changed)
-    if method in _PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+    if method == fx.COMMIT:
+        return MutationKind("commits a database transaction", changed, effect=Effect.DATABASE)
+    if method in fx.HTTP_WRITE_VERBS and receiver and _HTTP_RECEIVER.search(receiver.split(".")[-1]):
+        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
+    if method in fx.HTTP_WRITE_VERBS and receiver and resolved_root_is_http(aliases, root):
+        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
+    if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
             return None  # str.replace(old, new); Path.replace(target) takes one argument
         if method in {"replace", "rename"} and any(a.keyword is not None and a.keyword.value != "target" for a in call.args):
             return None  # `when.replace(tzinfo=utc)`, `frame.rename(columns=...)`: a new value, no file moved
-        return MutationKind(f"changes files ({method})", changed)
+        # What changed is the file the path names, not the name: `p.suffix` reads the name.
+        file_changed = tuple(FILE + r for r in _reads(call.func.value))
+        if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
+            return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
+        return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
-    if method in _CLOSE_METHODS and shared:
-        return MutationKind(f"closes {receiver}", changed)
-    if method in _CONTAINER_WRITES and root in module_names and root not in local_containers and not _BOOKKEEPING.search(root):
-        return MutationKind(f"changes module-level state ({receiver}.{method})", changed)
+    if method in fx.CLOSE_METHODS and shared:
+        return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
+    if method in fx.CONTAINER_WRITES and root in local.state_aliases:
+        return MutationKind(f"changes module-level state ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
+    if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not _BOOKKEEPING.search(root):
+        return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
+    handle = root in local.handles and root not in local_containers
+    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in _stdlib_roots(aliases))):
+        # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
+        return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
+    if method in fx.COLLECTION_WRITES and handle:
+        return MutationKind(f"writes to a collection ({receiver}.{method})", changed, effect=Effect.COLLECTION)
     verb = _verb_of(method)
     if verb is None or receiver in {"", "self", "cls"}:
         return None
@@ -218,14 +244,20 @@ def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], loc
         return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":
         return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
-    if root in _stdlib_roots(aliases) or _NOTIFY.match(method) or receiver.split(".")[-1] in {"executor", "pool", "loop", "parser", "subparsers"}:
+    if root in _stdlib_roots(aliases) or fx.NOTIFY.match(method) or receiver.split(".")[-1] in fx.NO_STATE_RECEIVERS:
         return None  # asyncio.create_task, executor.submit, session.send_log_message: no state
     if method.lower() in _AMBIGUOUS_VERBS or method in _CONTAINER_WRITES:
         # `seen.add(x)` is bookkeeping; `collection.add(...)` on a store handle is a write.
         last = receiver.split(".")[-1]
-        if root in local_containers or not _store_like(last):
+        if root in local_containers or not (_store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def resolved_root_is_http(aliases: AliasTable, root: str) -> bool:
+    """Is `root` an imported module whose name says HTTP (`post` of such a module sends)?"""
+    qual = aliases.aliases.get(root)
+    return qual is not None and "." not in qual and bool(_HTTP_RECEIVER.search(qual))
 
 
 @lru_cache(maxsize=8192)
@@ -234,26 +266,166 @@ def _may_name_a_mutation(last: str) -> bool:
     return (
         last in _FILE_WRITE_NAMES
         or last in _NAMED_MUTATIONS
-        or bool(_REQUEST_WRAPPER.search(last))
+        or bool(fx.REQUEST_WRAPPER.search(last))
         or _verb_of(last) is not None
     )
 
 
-def _verb_as_string(call: cst.Call) -> MutationKind | None:
-    """`self._request("PATCH", url)`, `client.request("DELETE", url)`, `api_call(method="POST")`."""
-    func = last_name(dotted(call.func) or "")
-    if not func or not _REQUEST_WRAPPER.search(func):
+def _verb_argument(call: cst.Call) -> str | None:
+    """The HTTP write verb a call is given as a string: first argument in capitals
+    (`_tracker("POST", path)`), any case to a function named for requests (`self._request("patch",
+    url)`), or as `method=`/`verb=`."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if not call.args or last in fx.NOT_SENDERS:
         return None
-    for argument in call.args[:1] if call.args and call.args[0].keyword is None else ():
-        verb = literal_text(argument.value)
-        if verb and verb.lower() in _HTTP_WRITE:
-            return MutationKind(f"sends an HTTP {verb.upper()}")
+    first = call.args[0]
+    if first.keyword is None and isinstance(first.value, cst.SimpleString):
+        verb = literal_text(first.value)
+        if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (verb.isupper() or fx.REQUEST_WRAPPER.search(last)):
+            return verb
     for argument in call.args:
-        if argument.keyword is not None and argument.keyword.value in {"method", "http_method", "verb"}:
+        if argument.keyword is not None and argument.keyword.value in fx.VERB_KEYWORDS:
             verb = literal_text(argument.value)
-            if verb and verb.lower() in _HTTP_WRITE:
-                return MutationKind(f"sends an HTTP {verb.upper()}")
+            if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                return verb
     return None
+
+
+def _sends_built_request(call: cst.Call, local: LocalHandles) -> MutationKind | None:
+    """`urlopen(req)`, `session.send(req)`, `req.send()` for a request built with a write verb."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if not fx.REQUEST_SENDERS.search(last):
+        return None
+    # A builder chain: `http.new().method("POST").url(u).send()`.
+    inner = func.value if isinstance(func, cst.Attribute) else None
+    while isinstance(inner, (cst.Call, cst.Attribute)):
+        if isinstance(inner, cst.Call):
+            if isinstance(inner.func, cst.Attribute) and inner.func.attr.value in fx.VERB_SETTERS and inner.args:
+                verb = literal_text(inner.args[0].value)
+                if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                    return MutationKind(f"sends an HTTP {verb.upper()}", effect=Effect.HTTP)
+            inner = inner.func
+        else:
+            inner = inner.value
+    if not local.write_requests:
+        return None
+    names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)]
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        names.append(func.value.value)
+    for name in names:
+        verb = local.request_verb(name)
+        if verb is not None:
+            return MutationKind(f"sends an HTTP {verb.upper()}", effect=Effect.HTTP)
+    return None
+
+
+def _statement_text(expr: cst.BaseExpression, local: LocalHandles) -> str | None:
+    """The text of a SQL statement as far as it is written: a literal, a local holding one, an
+    f-string's or a concatenation's literal start, a composed statement (`sql.SQL("DELETE FROM
+    {}").format(...)`, `text("UPDATE ...")`)."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return local.sql_of(expr.value)
+        text = literal_text(expr)
+        if text is not None:
+            return text
+        if isinstance(expr, cst.FormattedString):
+            return "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText)) or None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            expr = expr.left
+            continue
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "format":
+                expr = func.value  # `"...".format(...)`, `sql.SQL("...").format(...)`
+                continue
+            if last_name(dotted(func) or "") in fx.SQL_COMPOSERS and expr.args:
+                expr = expr.args[0].value
+                continue
+        return None
+
+
+def _read_only_command(call: cst.Call) -> bool:
+    """Does the subprocess run a command that only reports (`git status`, `git rev-parse`)?"""
+    if not call.args:
+        return False
+    first = call.args[0].value
+    words: list[str] = []
+    if isinstance(first, (cst.List, cst.Tuple)):
+        for element in first.elements:
+            text = literal_text(element.value)
+            if text is None:
+                break
+            words.append(text)
+    else:
+        text = literal_text(first)
+        if text is not None:
+            words = text.split()
+        elif call.args[0].keyword is None and len(call.args) > 1 and all(a.keyword is None for a in call.args[:2]):
+            # `create_subprocess_exec("git", "status", ...)`: the words are the arguments.
+            for argument in call.args:
+                text = literal_text(argument.value) if argument.keyword is None else None
+                if text is None:
+                    break
+                words.append(text)
+    if not words:
+        return False
+    if len(words) >= 2 and words[1] in fx.VERSION_FLAGS:
+        return True
+    return any(tuple(words[: len(prefix)]) == prefix for prefix in fx.READ_ONLY_COMMANDS)
+
+
+def _keyword_true(call: cst.Call, keyword: str) -> bool:
+    return any(a.keyword is not None and a.keyword.value == keyword and isinstance(a.value, cst.Name) and a.value.value == "True" for a in call.args)
+
+
+def _positional_count(call: cst.Call) -> int:
+    return sum(1 for a in call.args if a.keyword is None and not a.star)
+
+
+def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable) -> LocalHandles:
+    """LocalHandles of a function, from its locals assigned once."""
+    state: set[str] = set()
+    handles: set[str] = set()
+    sql: list[tuple[str, str]] = []
+    requests: list[tuple[str, str]] = []
+    own = fn.local_names.difference(fn.params)
+    for name, value in fn.single_assignments.items():
+        if name not in own:
+            continue
+        while isinstance(value, cst.Await):
+            value = value.expression
+        text = literal_text(value) if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
+        if text is None and isinstance(value, (cst.Call, cst.FormattedString, cst.BinaryOperation)):
+            text = _statement_text(value, NO_LOCALS)
+        if text is not None and fx.SQL_WRITE.search(text):
+            sql.append((name, text))
+            continue
+        if isinstance(value, cst.Subscript):
+            root = _chain(value)
+            if root in module_names and not _BOOKKEEPING.search(root or ""):
+                state.add(name)  # `note = NOTES[i]`
+            continue
+        if not isinstance(value, cst.Call):
+            continue
+        func = value.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        verb = _verb_argument(value)
+        if verb is not None and fx.REQUEST_BUILDER.match(last):
+            requests.append((name, verb))
+            continue
+        if isinstance(func, cst.Attribute):
+            receiver = _chain(func.value) or ""
+            root = receiver.split(".")[0]
+            if last in fx.ALIAS_GETTERS and root in module_names and not _BOOKKEEPING.search(root):
+                state.add(name)  # `note = NOTES.get(i)`: the item itself, changed in place
+            elif fx.HANDLE_GETTERS.match(last) or (root in handles and last not in {"get", "find", "query", "search"}):
+                handles.add(name)  # `col = client.get_collection(n)`
+            continue
+    # A verb set on a built request: `req.method = "POST"`, `req.set_method("PATCH")`.
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests))
 
 
 _STDLIB_ROOTS: weakref.WeakKeyDictionary[AliasTable, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -274,6 +446,8 @@ def _stdlib_roots(aliases: AliasTable) -> frozenset[str]:
 # Marks a path a file operation changed: `if not dst.endswith(".md")` reads the name, not the
 # file; only a call given the name (`os.path.exists(dst)`, `load(dst)`) reads what changed.
 FILE = "\x00"
+# Marks what a subprocess changed: any file; every read of the file system reads it back.
+FILE_ANY = FILE + "*"
 
 
 def _argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, ...]:
@@ -466,6 +640,7 @@ class _Steps:
         self.conditions: list[cst.BaseExpression] = []
         self.globals: set[str] = set()
         self.local_containers: set[str] = set()
+        self.local: LocalHandles = NO_LOCALS
         # What each call of the function may do, from the facts' list of calls: a mutation, a
         # project helper that may mutate (its qualified name), a helper that may validate.
         self.kinds: dict[int, MutationKind | str] = {}
@@ -603,14 +778,18 @@ class _Steps:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
+            elif isinstance(target, cst.Attribute) and (root := _chain(target)) and root.split(".")[0] in self.local.state_aliases:
+                self.state_write(step, small, root, root)  # `note.title = t` on an item of module state
             elif isinstance(target, cst.Name) and target.value in self.globals and isinstance(small, cst.AugAssign):
                 # `COUNTER += 1` changes shared state; `_client = Client()` is lazy set-up.
                 self.state_write(step, small, target.value, target.value)
 
     def state_write(self, step: _Step, node: cst.CSTNode, name: str, label: str) -> None:
         root = name.split(".")[0]
-        if root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
-            self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,)), node)
+        if root in self.local.state_aliases:
+            self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
+        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
+            self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
         if step.mutation is None:
@@ -685,10 +864,13 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
+    steps.local = local = local_handles(fn, steps.module_names, aliases)
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
-        kind = mutation_of(call.node, aliases, steps.module_names, locals_)
+        kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
+        if kind is not None and kind.effect is Effect.PREPARATION:
+            continue  # idempotent set-up: a retry finds the same world
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True

@@ -863,7 +863,7 @@ SHAPES = [
         """\
         @mcp.tool()
         def make_report(out_dir: str, fmt: str) -> str:
-            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            os.makedirs(out_dir)  # expect: MCP004
             if fmt == "pdf":
                 kind = "application/pdf"
             elif fmt == "html":
@@ -1022,7 +1022,7 @@ SHAPES = [
                 raise ToolError(f"ttl must be positive, got {ttl}")
             return "stored"
         """,
-        "calls client.set() here",
+        "writes to a key-value store (client.set) here",
         id="key-value-client-set",
     ),
     pytest.param(
