@@ -38,7 +38,7 @@ from mcp_lint.rules.base import (
     latent_fix,
     walk,
 )
-from mcp_lint.rules.results import classify_return, is_error_result
+from mcp_lint.rules.results import classify_return, is_error_builder_name, is_error_result
 from mcp_lint.rules.text import is_failure_text
 
 from mcp_lint.rules import mcp004_effects as fx
@@ -641,6 +641,8 @@ class _Steps:
         self.globals: set[str] = set()
         self.local_containers: set[str] = set()
         self.local: LocalHandles = NO_LOCALS
+        # The clauses of the `try` statements around the statement being walked, innermost last.
+        self.trying: list[Sequence[cst.ExceptHandler]] = []
         # What each call of the function may do, from the facts' list of calls: a mutation, a
         # project helper that may mutate (its qualified name), a helper that may validate.
         self.kinds: dict[int, MutationKind | str] = {}
@@ -695,7 +697,9 @@ class _Steps:
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
             # is not the mutation that came first.
+            self.trying.append(stmt.handlers)
             self.block(stmt.body, path, stmt, False)
+            self.trying.pop()
             if stmt.orelse is not None:
                 self.block(stmt.orelse.body, path, stmt, False)
             if stmt.finalbody is not None:
@@ -703,16 +707,42 @@ class _Steps:
         elif isinstance(stmt, cst.Match):
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
-                if self.active and _rejects(case.body, self.ctx):
+                if self.active and self.rejects(case.body):
                     step = _Step(case, case, (*path, id(case.body)))
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
 
+    def rejects(self, body: cst.BaseSuite) -> bool:
+        """Does the block end the call with an error? Not a raise that an enclosing `except` of
+        this function takes and turns into something else than a failure of the call (an error
+        entry for one item, then on to the next)."""
+        if isinstance(body, cst.SimpleStatementSuite):
+            smalls: list[cst.BaseSmallStatement] = list(body.body)
+        else:
+            smalls = [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+        for small in smalls:
+            if isinstance(small, cst.Raise) and small.exc is not None:
+                if not self.absorbed(small):
+                    return True
+            elif _rejecting(small, self.ctx):
+                return True
+        return False
+
+    def absorbed(self, raise_: cst.Raise) -> bool:
+        """Is the raised exception caught by a clause around it that neither raises nor returns?"""
+        raised = last_name(dotted(raise_.exc.func if isinstance(raise_.exc, cst.Call) else raise_.exc) or "") if raise_.exc is not None else ""
+        for handlers in reversed(self.trying):
+            for handler in handlers:
+                caught = _caught_short_names(handler)
+                if caught is None or raised in caught or caught & {"Exception", "BaseException"}:
+                    return not _ends_call(handler.body, self.ctx)
+        return False
+
     def if_chain(self, stmt: cst.If, path: tuple[int, ...], earlier_tests: list[cst.BaseExpression]) -> None:
         step = self.expression_step(stmt.test, stmt, path)
         tests = [*earlier_tests, stmt.test]
-        if self.active and _rejects(stmt.body, self.ctx):
+        if self.active and self.rejects(stmt.body):
             step.check_reads = _Reads(tests, files=True)
             step.check_tests = tests
         guard = _Reads([stmt.test])
@@ -728,7 +758,7 @@ class _Steps:
             self.conditions.pop()
         elif isinstance(stmt.orelse, cst.Else):
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
-            if self.active and _rejects(stmt.orelse.body, self.ctx):
+            if self.active and self.rejects(stmt.orelse.body):
                 check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)))
                 check.check_reads = _Reads(tests, files=True)
                 check.check_tests = tests
@@ -1012,6 +1042,43 @@ def _rejects(body: cst.BaseSuite, ctx: FileContext) -> bool:
     return any(_rejecting(small, ctx) for small in smalls)
 
 
+# Keyword arguments that mark what a call builds as a failure.
+_FAILURE_KEYWORDS = frozenset(
+    {("error", "True"), ("is_error", "True"), ("isError", "True"), ("failed", "True"), ("success", "False"), ("ok", "False")}
+)
+# A refusal worded as the absence of what the call needs: "No fields to update", "No data
+# provided", "Nothing to delete".
+_REJECTION_WORDING = re.compile(
+    r"^\s*(?:no\s+(?:\w+\s+){0,3}(?:to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify)|(?:was\s+|were\s+)?(?:provided|given|specified|supplied|passed))|nothing\s+to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify))\b",
+    re.I,
+)
+
+
+def _constant(expr: cst.BaseExpression) -> str:
+    return expr.value if isinstance(expr, cst.Name) and expr.value in _CONSTANTS else ""
+
+
+def _text_of(expr: cst.BaseExpression) -> str | None:
+    """A literal's text, or an f-string's leading text."""
+    text = literal_text(expr)
+    if text is None and isinstance(expr, cst.FormattedString):
+        text = "".join(p.value if isinstance(p, cst.FormattedStringText) else "x" for p in expr.parts)
+    return text
+
+
+def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
+    """Short names of the classes a clause catches; None for a bare `except`."""
+    if handler.type is None:
+        return None
+    types = [el.value for el in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return frozenset(last_name(dotted(t) or "") for t in types)
+
+
+def _ends_call(body: cst.BaseSuite, ctx: FileContext) -> bool:
+    """Does a clause raise, or return (anything: the call ends there), anywhere in its body?"""
+    return any(isinstance(node, (cst.Raise, cst.Return)) for node in walk(body))
+
+
 def _rejecting(small: cst.BaseSmallStatement, ctx: FileContext) -> bool:
     if isinstance(small, cst.Raise):
         return small.exc is not None
@@ -1024,6 +1091,21 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
     """A returned failure: an error string/dict/result, or a `(False, "message", ...)` tuple."""
     if classify_return(value, ctx, conditional=True) is not None or is_error_result(value, ctx):
         return True
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        # `_result(msg, error=True)`, `respond(text, success=False)`, `return _fail(msg)`.
+        if any(a.keyword is not None and (a.keyword.value, _constant(a.value)) in _FAILURE_KEYWORDS for a in value.args):
+            return True
+        name = last_name(dotted(value.func) or "")
+        if name[:1] != name[:1].upper() or name.startswith("_"):
+            if is_error_builder_name(name):
+                return True
+        text = next((t for a in value.args[:1] if (t := _text_of(a.value)) is not None), None)
+        return text is not None and bool(_REJECTION_WORDING.match(text))
+    text = _text_of(value)
+    if text is not None and _REJECTION_WORDING.match(text):
+        return True  # "No fields to update", "No data provided"
     if isinstance(value, cst.Tuple) and len(value.elements) >= 2:
         first = value.elements[0].value
         if isinstance(first, cst.Name) and first.value == "False":
