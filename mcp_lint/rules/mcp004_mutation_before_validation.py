@@ -448,6 +448,8 @@ def _stdlib_roots(aliases: AliasTable) -> frozenset[str]:
 FILE = "\x00"
 # Marks what a subprocess changed: any file; every read of the file system reads it back.
 FILE_ANY = FILE + "*"
+# Marks a name a call looking at the file system was given (or its receiver).
+FS = "\x01"
 
 
 def _argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, ...]:
@@ -460,12 +462,28 @@ def _argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, .
 
 
 def _reads_and_files(node: cst.CSTNode) -> list[str]:
-    """`_reads`, plus FILE-marked names passed to calls (what they may open)."""
+    """`_reads`, plus FILE-marked names passed to calls (what they may open), and FS-marked names
+    of the calls that look at the file system (`Path(out).glob(...)`, `p.exists()`, `os.listdir(d)`)."""
     out = _reads(node)
     for inner in walk(node):
         if isinstance(inner, cst.Call):
             out.extend(FILE + r for a in inner.args for r in _reads(a.value))
+            if _reads_file_system(inner):
+                looked_at = [r for a in inner.args for r in _reads(a.value)]
+                if isinstance(inner.func, cst.Attribute):
+                    looked_at.extend(_reads(inner.func.value))
+                out.extend(FS + r for r in looked_at)
+                out.extend(FILE + r for r in looked_at)
+                if not looked_at:
+                    out.append(FS)
     return out
+
+
+def _reads_file_system(call: cst.Call) -> bool:
+    name = dotted(call.func) or ""
+    if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
+        return True
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
 
 
 def module_level_names(module: cst.Module) -> set[str]:
@@ -564,8 +582,11 @@ class _Reads:
 
 
 def _overlaps(read: str, tainted: set[str]) -> bool:
-    """`self.conn.cursor` reads `self.conn`; `self._token` does not read `self.conn`."""
+    """`self.conn.cursor` reads `self.conn`; `self._token` does not read `self.conn`. What a
+    subprocess changed (FILE_ANY) is read by any look at the file system."""
     if read in tainted:
+        return True
+    if read.startswith(FS) and FILE_ANY in tainted:
         return True
     parts = read.split(".")
     for cut in range(1, len(parts)):
@@ -1312,11 +1333,19 @@ def set_stock(sku: str, quantity: int) -> str:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
         fresh: set[str] = set()
         found: list[tuple[int, str]] = []
+        after = _After(
+            steps,
+            first.mutation.tables if first.mutation is not None and helper is None else (),
+            frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
+        )
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if _reachable(steps, first.path, step.path):
-                if step.check_reads is not None and all(_is_pure(t) for t in step.check_tests):
-                    reads = step.check_reads.get()
+                # A check that asks the world again (`await store.exists(k)`, `self._get(id)`)
+                # may see the mutation's effect: a post-check. Computing on the arguments
+                # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
+                if step.check_reads is not None and not any(after.observes(t) for t in step.check_tests):
+                    reads = after.without_independent(step.check_reads.get(), step.check_tests)
                     data = _data_reads(step.check_tests, steps.modules)[0] if fresh else []
                     # Not on the mutation's result, nor on a value made after it (only on the
                     # arguments and on what existed before).
@@ -1328,7 +1357,7 @@ def set_stock(sku: str, quantity: int) -> str:
                     if not any(_overlaps(r, tainted) for r in arguments.get()):
                         found.append((later_index, callee))
                 surely = first.path[: len(step.path)] == step.path
-                _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules)
+                _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
         return found or None
 
     def _latent(
@@ -1472,14 +1501,80 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
     return out
 
 
-def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str]) -> None:
+# First words of the names of project helpers that ask for state (what they return may be the
+# mutation's effect read back).
+_READ_WORDS = frozenset({"get", "fetch", "read", "load", "list", "find", "search", "query", "count", "exists", "lookup", "select", "describe", "retrieve", "poll", "wait", "status"})
+
+
+class _After:
+    """What the steps after one mutation are judged with: the tables it wrote (a read of other
+    tables through the same handle does not see it), the names holding what existed before
+    (a get-or-create's result), and which calls ask the world again."""
+
+    def __init__(self, steps: _Steps, tables: tuple[str, ...], existing: frozenset[str]) -> None:
+        self.steps = steps
+        self.tables = frozenset(tables)
+        self.existing = existing
+
+    def observes(self, expr: cst.CSTNode) -> bool:
+        """Does `expr` ask something outside the function for state (an await, a method of a
+        store or API handle, a project helper named for reading)?"""
+        known = _known_names(self.steps.ctx)
+        for node in walk(expr):
+            if isinstance(node, cst.Await):
+                return True
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Name):
+                words = _words(func.value)
+                if func.value in known and words and words[0] in _READ_WORDS:
+                    return True
+                continue
+            if not isinstance(func, cst.Attribute):
+                continue
+            receiver = _chain(func.value) or ""
+            root, last = receiver.split(".")[0], receiver.split(".")[-1]
+            if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:
+                continue
+            if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
+                if not self._independent_sql(node):
+                    return True
+                continue
+            words = _words(func.attr.value)
+            if root in {"self", "cls"} and words and words[0] in _READ_WORDS:
+                return True
+        return False
+
+    def _independent_sql(self, call: cst.Call) -> bool:
+        """A read statement whose tables are known and none the mutation wrote."""
+        if not self.tables or not isinstance(call.func, cst.Attribute) or call.func.attr.value not in fx.SQL_EXECUTE or not call.args:
+            return False
+        text = _statement_text(call.args[0].value, self.steps.local)
+        if text is None or fx.SQL_WRITE.search(text):
+            return False
+        read = {t.lower() for t in fx.SQL_READ_TABLES.findall(text)}
+        return bool(read) and not (read & self.tables)
+
+    def without_independent(self, reads: list[str], nodes: Sequence[cst.CSTNode]) -> list[str]:
+        """`reads` without the handles of SQL reads of other tables than the mutation wrote."""
+        if not self.tables:
+            return reads
+        handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in _reads(inner.func.value)}  # type: ignore[attr-defined]
+        return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
+
+
+def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str], after: _After | None = None) -> None:
     """After a step that may run after the mutation: names it assigns from tainted values (or
     under a tainted condition) are tainted; a step that surely runs (in the mutation's block or
     one around it) makes the others clean again. What its mutations change is tainted. Names
     computed after it from no data (`remaining = time_left()`), or from such a name, are `fresh`:
     a check on them does not depend only on the arguments and what existed before."""
     for assign in step.assigns:
-        if guarded or (tainted and any(_overlaps(r, tainted) for r in assign.reads.get())) or (step.mutation is not None and step.mutation.result_is_outcome):
+        value = [assign.value] if assign.value is not None else []
+        reads = after.without_independent(assign.reads.get(), value) if after is not None else assign.reads.get()
+        asks = after is not None and any(after.observes(v) for v in value)  # a result of a call made after it
+        if guarded or asks or (tainted and any(_overlaps(r, tainted) for r in reads)) or (step.mutation is not None and step.mutation.result_is_outcome):
             tainted.update(assign.targets)
         elif surely:
             tainted.difference_update(assign.targets)
