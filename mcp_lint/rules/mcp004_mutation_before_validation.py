@@ -916,12 +916,14 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     any_mutation = fn.has_item_assignment
     first = ""
     steps.local = local = local_handles(fn, steps.module_names, aliases)
+    preparations: list[tuple[int, MutationKind]] = []
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
         kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
         if kind is not None and kind.effect is Effect.PREPARATION:
-            continue  # idempotent set-up: a retry finds the same world
+            preparations.append((id(call.node), kind))
+            continue
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -934,6 +936,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             any_mutation = True
+    # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
+    # change something itself (the directory made for the file it then writes).
+    if any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+        steps.kinds.update(preparations)
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
