@@ -95,8 +95,15 @@ def shadowed_clauses(node: cst.Try | cst.TryStar, class_bases: ClassBases | None
     return frozenset(out)
 
 
+# Library classes derived from BaseException directly, not from Exception (cancellation and
+# green-thread exits): an `except Exception` does not catch them. By the last part of the name.
+_NOT_EXCEPTIONS = frozenset({"CancelledError", "Cancelled", "GreenletExit", "Timeout"})
+
+
 def is_subclass(name: str, other: str, bases: ClassBases, depth: int = 0) -> bool:
-    """Is class `name` (as written) `other` or derived from it, as far as builtins and `bases` tell?"""
+    """Is class `name` (as written) `other` or derived from it, as far as builtins and `bases`
+    tell? A class neither builtin nor in `bases` (a library's) is taken to derive from
+    `Exception`, as exception classes do but those of _NOT_EXCEPTIONS."""
     if name == other or other == "BaseException":
         return True
     found, base_class = _builtin_exception(name), _builtin_exception(other)
@@ -104,7 +111,10 @@ def is_subclass(name: str, other: str, bases: ClassBases, depth: int = 0) -> boo
         return issubclass(found, base_class)
     if depth > 20:
         return False
-    return any(is_subclass(base, other, bases, depth + 1) for base in bases.get(name, ()))
+    known = bases.get(name)
+    if known:
+        return any(is_subclass(base, other, bases, depth + 1) for base in known)
+    return found is None and other == "Exception" and name.rsplit(".", 1)[-1] not in _NOT_EXCEPTIONS
 
 
 def _builtin_exception(name: str) -> type | None:

@@ -524,3 +524,20 @@ def test_other_simple_statements_fall_through(statement: str) -> None:
     g = _graph(f"def f(a):\n    {statement}\n    return a\n")
     assert _next(g, statement, EdgeKind.NORMAL) == {"return a"}
     assert _unreachable(g) == []
+
+
+def test_library_class_after_exception_is_shadowed_but_cancellation_is_not() -> None:
+    g = _graph(
+        """
+        def f(a):
+            try:
+                load(a)
+            except Exception:
+                return "failed"
+            except httpx.HTTPError:
+                return "http"
+            except asyncio.CancelledError:
+                raise
+        """
+    )
+    assert _unreachable(g) == ["except httpx.HTTPError", 'return "http"']
