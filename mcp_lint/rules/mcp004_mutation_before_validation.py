@@ -22,6 +22,8 @@ from typing import Iterable, Iterator, Sequence
 
 import libcst as cst
 
+from mcp_lint.engine.graph import EdgeKind, Node
+from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
@@ -638,6 +640,12 @@ class _Step:
     check_tests: Sequence[cst.CSTNode] = ()  # its conditions (must be pure to count)
     validator: tuple[str, _Reads] | None = None  # (callee, names its arguments read)
     branch: str | None = None
+    # The syntax whose node of the control-flow graph stands for this step (a small statement,
+    # the `if`/loop/`with`/`match` header, a `case`, an `except` clause).
+    cfg: cst.CSTNode | None = None
+    # A rejecting `except` clause: the steps of its `try` body (first, last + 1), whose failures
+    # it turns into the rejection; its condition is that one of them fails.
+    raisers: tuple[int, int] | None = None
 
 
 @dataclass
@@ -646,6 +654,53 @@ class _Block:
     exclusive: bool  # one of several branches (if/elif/else, case)
     terminates: bool  # ends with return/raise: nothing after it runs
     guard: _Reads | None = None  # what decides whether (or how often) it runs
+
+
+class _Order:
+    """Which steps can run after which: paths on the function's control-flow graph
+    (mcp_lint.engine). A step runs after a mutation when a path leaves the mutation once it is
+    done (its own failure is not the way on) and reaches the step."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.graph = build_cfg(function)
+        self._after: dict[int, frozenset[Node]] = {}
+        self._forward: dict[int, frozenset[Node]] = {}
+
+    def _node(self, step: _Step) -> Node | None:
+        return self.graph.node_of(step.cfg) if step.cfg is not None else None
+
+    def _reach(self, start: Node, kinds: tuple[EdgeKind, ...] | None) -> frozenset[Node]:
+        seen: set[Node] = set()
+        stack = list(self.graph.successors(start, (EdgeKind.NORMAL, EdgeKind.LOOP_BACK)))
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.extend(self.graph.successors(node, kinds))
+        return frozenset(seen)
+
+    def after(self, step: _Step) -> frozenset[Node] | None:
+        node = self._node(step)
+        if node is None:
+            return None
+        found = self._after.get(node.index)
+        if found is None:
+            found = self._after[node.index] = self._reach(node, None)
+        return found
+
+    def reaches(self, first: _Step, later: _Step, steps: _Steps) -> bool:
+        """Can `later` (after `first` in the source) run after `first`?"""
+        after, node = self.after(first), self._node(later)
+        if after is None or node is None:
+            return _reachable(steps, first.path, later.path)
+        return node in after
+
+    def loops_back(self, first: _Step, earlier: _Step) -> bool:
+        """Can `earlier` (before `first` in the source) run after `first`: in the next turn of a
+        loop around both?"""
+        after, node = self.after(first), self._node(earlier)
+        return after is not None and node is not None and node in after
 
 
 class _Steps:
@@ -662,6 +717,7 @@ class _Steps:
         self.globals: set[str] = set()
         self.local_containers: set[str] = set()
         self.local: LocalHandles = NO_LOCALS
+        self._order: _Order | None = None
         # The clauses of the `try` statements around the statement being walked, innermost last.
         self.trying: list[Sequence[cst.ExceptHandler]] = []
         # What each call of the function may do, from the facts' list of calls: a mutation, a
@@ -679,7 +735,15 @@ class _Steps:
         self.active = True
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
 
+    def order(self) -> _Order:
+        """The function's control-flow graph, built on first use."""
+        if self._order is None:
+            self._order = _Order(self.fn.node)
+        return self._order
+
     def start_at_first_candidate(self) -> None:
+        if _has_loop(self.fn.node.body):
+            return  # a check before the first mutation may run after it, in the next turn
         for call in self.fn.calls:
             if call.handler is None and call.statement is not None and id(call.node) in self.kinds:
                 self.start, self.active = id(call.statement), False
@@ -719,8 +783,17 @@ class _Steps:
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
             # is not the mutation that came first.
             self.trying.append(stmt.handlers)
+            first_step = len(self.steps)
             self.block(stmt.body, path, stmt, False)
             self.trying.pop()
+            for handler in stmt.handlers:
+                rejection = self.rejection_in(handler.body) if self.active else None
+                if rejection is not None:
+                    # `try: when = parse_date(arg) except ValueError: raise ToolError(...)`: a
+                    # check whose condition is the failure of a statement of the body.
+                    self.blocks[id(handler.body)] = _Block(id(stmt), True, _terminates(handler.body))
+                    check = _Step(rejection, rejection, (*path, id(handler.body)), cfg=handler, raisers=(first_step, len(self.steps)))
+                    self.steps.append(check)
             if stmt.orelse is not None:
                 self.block(stmt.orelse.body, path, stmt, False)
             if stmt.finalbody is not None:
@@ -729,7 +802,7 @@ class _Steps:
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
                 if self.active and self.rejects(case.body):
-                    step = _Step(case, case, (*path, id(case.body)))
+                    step = _Step(case, case, (*path, id(case.body)), cfg=case)
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
@@ -749,6 +822,16 @@ class _Steps:
             elif _rejecting(small, self.ctx):
                 return True
         return False
+
+    def rejection_in(self, body: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+        """The statement of an `except` clause's own block that ends the call with an error."""
+        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+        for small in smalls:
+            if isinstance(small, cst.Raise) and small.exc is not None and not self.absorbed(small):
+                return small
+            if isinstance(small, cst.Return) and small.value is not None and is_failure_value(small.value, self.ctx):
+                return small
+        return None
 
     def absorbed(self, raise_: cst.Raise) -> bool:
         """Is the raised exception caught by a clause around it that neither raises nor returns?"""
@@ -780,7 +863,7 @@ class _Steps:
         elif isinstance(stmt.orelse, cst.Else):
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
             if self.active and self.rejects(stmt.orelse.body):
-                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)))
+                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)), cfg=_first_statement(stmt.orelse.body))
                 check.check_reads = _Reads(tests, files=True)
                 check.check_tests = tests
                 self.steps.append(check)
@@ -788,7 +871,7 @@ class _Steps:
             self.conditions.pop()
 
     def expression_step(self, expr: cst.BaseExpression, owner: cst.CSTNode, path: tuple[int, ...]) -> _Step:
-        step = _Step(expr, owner, path)
+        step = _Step(expr, owner, path, cfg=owner)
         if not self.active and id(owner) == self.start:
             self.active = True
         if self.active:  # before the first candidate a step is built but not kept
@@ -802,7 +885,7 @@ class _Steps:
                 return
             self.active = True
         for small in smalls:
-            step = _Step(small, statement, path)
+            step = _Step(small, statement, path, cfg=small)
             if isinstance(small, cst.Global):
                 self.globals.update(n.name.value for n in small.names)
             elif isinstance(small, cst.Assert):
@@ -1093,6 +1176,45 @@ def _text_of(expr: cst.BaseExpression) -> str | None:
     return text
 
 
+def _has_loop(body: cst.BaseSuite) -> bool:
+    """Does a block hold a `for`/`while` statement, at any depth (statements only)?"""
+    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (cst.For, cst.While)):
+            return True
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            continue
+        for attribute in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, attribute, None)
+            if isinstance(inner, cst.If):
+                stack.append(inner)
+            elif inner is not None:
+                block = getattr(inner, "body", None)
+                block = getattr(block, "body", block)
+                if isinstance(block, (list, tuple)):
+                    stack.extend(block)
+        stack.extend(getattr(stmt, "handlers", ()))
+        stack.extend(getattr(stmt, "cases", ()))
+    return False
+
+
+def _only_logs(node: cst.CSTNode) -> bool:
+    """A statement whose calls only log or print."""
+    calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
+    return bool(calls) and all(c == "print" or c.split(".")[0] in fx.SAFE_ROOTS or c.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS for c in calls)
+
+
+def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
+    """The syntax of the first graph node of a block (its first small statement or compound)."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        return body.body[0] if body.body else None
+    first = body.body[0] if body.body else None
+    if isinstance(first, cst.SimpleStatementLine):
+        return first.body[0] if first.body else None
+    return first
+
+
 def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
     """Short names of the classes a clause catches; None for a bare `except`."""
     if handler.type is None:
@@ -1344,27 +1466,73 @@ def set_stock(sku: str, quantity: int) -> str:
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
         )
+        order = steps.order()
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
-            if _reachable(steps, first.path, step.path):
-                # A check that asks the world again (`await store.exists(k)`, `self._get(id)`)
-                # may see the mutation's effect: a post-check. Computing on the arguments
-                # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
-                if step.check_reads is not None and not any(after.observes(t) for t in step.check_tests):
-                    reads = after.without_independent(step.check_reads.get(), step.check_tests)
-                    data = _data_reads(step.check_tests, steps.modules)[0] if fresh else []
-                    # Not on the mutation's result, nor on a value made after it (only on the
-                    # arguments and on what existed before).
-                    if reads and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data):
-                        found.append((later_index, ""))
-                        return found
-                elif step.validator is not None and len(found) < _MAX_CANDIDATES:
+            if order.reaches(first, step, steps):
+                if self._rejects_independently(steps, index, later_index, tainted, fresh, after):
+                    found.append((later_index, ""))
+                    return found
+                if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
                     if not any(_overlaps(r, tainted) for r in arguments.get()):
                         found.append((later_index, callee))
                 surely = first.path[: len(step.path)] == step.path
                 _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
+        # Loop-carried order: a write late in a loop body runs before the next iteration's
+        # check (judged with what the rest of the body made of the mutation's effect).
+        for earlier_index in range(index):
+            step = steps.steps[earlier_index]
+            if step.check_reads is None and step.raisers is None:
+                continue
+            if order.loops_back(first, step) and self._rejects_independently(steps, index, earlier_index, tainted, fresh, after):
+                found.append((earlier_index, ""))
+                return found
         return found or None
+
+    def _rejects_independently(self, steps: _Steps, index: int, check_index: int, tainted: set[str], fresh: set[str], after: _After) -> bool:
+        """Is the step a check whose outcome does not depend on the mutation at `index`: its
+        condition reads neither what the mutation changed or returned (nor names made from
+        them), nor a value made after it from no data, nor asks the world again?"""
+        step = steps.steps[check_index]
+        if step.raisers is not None:
+            tests = self._raisers(steps, index, step, tainted, after)
+            if not tests:
+                return False
+            reads = [r for t in tests for r in _reads_and_files(t)]
+        elif step.check_reads is not None:
+            # A check that asks the world again (`await store.exists(k)`, `self._get(id)`) may
+            # see the mutation's effect: a post-check. Computing on the arguments
+            # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
+            if any(after.observes(t) for t in step.check_tests):
+                return False
+            tests = list(step.check_tests)
+            reads = after.without_independent(step.check_reads.get(), tests)
+        else:
+            return False
+        data = _data_reads(tests, steps.modules)[0] if fresh else []
+        # Not on the mutation's result, nor on a value made after it (only on the arguments and
+        # on what existed before).
+        return bool(reads) and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data)
+
+    def _raisers(self, steps: _Steps, index: int, clause: _Step, tainted: set[str], after: _After) -> list[cst.CSTNode]:
+        """The statements of a `try` body whose failure the rejecting clause reports, other than
+        the mutation and what depends on it: parsing or checking the arguments (`int(arg)`,
+        `parse_date(when)`), not logging, not a mutation's own failure, not asking the world."""
+        assert clause.raisers is not None
+        first, end = clause.raisers
+        out: list[cst.CSTNode] = []
+        for i in range(first, end):
+            step = steps.steps[i]
+            if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
+                continue
+            node = step.node
+            if not any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node)) or _only_logs(node):
+                continue
+            if after.observes(node) or any(_overlaps(r, tainted) for r in _reads_and_files(node)):
+                continue
+            out.append(node)
+        return out
 
     def _latent(
         self,
