@@ -787,6 +787,9 @@ class _Steps:
             self.block(stmt.body, path, stmt, False)
             self.trying.pop()
             for handler in stmt.handlers:
+                caught = _caught_short_names(handler)
+                if not caught or not any(_VALUE_ERRORS.search(name) for name in caught):
+                    continue  # `except Exception`, `except HTTPError`: a failure reported, not a check
                 rejection = self.rejection_in(handler.body) if self.active else None
                 if rejection is not None:
                     # `try: when = parse_date(arg) except ValueError: raise ToolError(...)`: a
@@ -1215,6 +1218,12 @@ def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
     return first
 
 
+# Exceptions that computing on values raises (parsing, converting, looking up): an `except`
+# clause for one of them that rejects the call is a check of the arguments; a clause for
+# anything (`Exception`) or for a failure of I/O (`OSError`, an HTTP error) reports a failure.
+_VALUE_ERRORS = re.compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
+
+
 def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
     """Short names of the classes a clause catches; None for a bare `except`."""
     if handler.type is None:
@@ -1483,11 +1492,12 @@ def set_stock(sku: str, quantity: int) -> str:
         # check (judged with what the rest of the body made of the mutation's effect).
         for earlier_index in range(index):
             step = steps.steps[earlier_index]
-            if step.check_reads is None and step.raisers is None:
+            if not order.loops_back(first, step):
                 continue
-            if order.loops_back(first, step) and self._rejects_independently(steps, index, earlier_index, tainted, fresh, after):
+            if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, tainted, fresh, after):
                 found.append((earlier_index, ""))
                 return found
+            _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
 
     def _rejects_independently(self, steps: _Steps, index: int, check_index: int, tainted: set[str], fresh: set[str], after: _After) -> bool:
@@ -1496,7 +1506,7 @@ def set_stock(sku: str, quantity: int) -> str:
         them), nor a value made after it from no data, nor asks the world again?"""
         step = steps.steps[check_index]
         if step.raisers is not None:
-            tests = self._raisers(steps, index, step, tainted, after)
+            tests = self._raisers(steps, index, check_index, tainted, after)
             if not tests:
                 return False
             reads = [r for t in tests for r in _reads_and_files(t)]
@@ -1515,12 +1525,15 @@ def set_stock(sku: str, quantity: int) -> str:
         # on what existed before).
         return bool(reads) and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data)
 
-    def _raisers(self, steps: _Steps, index: int, clause: _Step, tainted: set[str], after: _After) -> list[cst.CSTNode]:
+    def _raisers(self, steps: _Steps, index: int, check_index: int, tainted: set[str], after: _After) -> list[cst.CSTNode]:
         """The statements of a `try` body whose failure the rejecting clause reports, other than
         the mutation and what depends on it: parsing or checking the arguments (`int(arg)`,
         `parse_date(when)`), not logging, not a mutation's own failure, not asking the world."""
+        clause = steps.steps[check_index]
         assert clause.raisers is not None
         first, end = clause.raisers
+        if first <= index < end and check_index > index:
+            first = index + 1  # what failed before the mutation ended the call before it
         out: list[cst.CSTNode] = []
         for i in range(first, end):
             step = steps.steps[i]
