@@ -159,7 +159,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         if fsum.intercepts:
             fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
         if effects is not None:
-            fsum.mutates, fsum.validates = effects(facts, ctx)
+            fsum.mutates, fsum.validates, fsum.mutates_when, fsum.mutation_site = effects(facts, ctx)
         summary.functions[qual] = fsum
     ctx.current = ctx.current_facts = None
     for rule in rules:  # server-level rules: what the module configures, for their link step
@@ -242,6 +242,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             flows=call.flows,
             feeds=call.feeds,
             excludes=call.excludes,
+            constants=_constant_arguments(call.node) if resolved else (),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -262,9 +263,28 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
     return edges
 
 
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})
+
+
+def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
+    """(position or -1, keyword or "", text) of the arguments: a constant's text, "*" for any other value."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            return tuple(out)  # positions after `*args` are unknown
+        value = argument.value
+        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANT_NAMES else value.value if isinstance(value, (cst.Integer, cst.SimpleString)) else None
+        text = "*" if text is None else text  # any other value: not known here
+        out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
+        if argument.keyword is None:
+            position += 1
+    return tuple(out)
+
+
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=())
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
 
 
 def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:

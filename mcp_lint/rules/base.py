@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location, Related
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
@@ -213,9 +213,26 @@ class FixSpec:
 
 
 @dataclass(frozen=True)
+class Site:
+    """Another statement a rendered finding is reported at (the write inside a helper that a
+    tool reaches), known only after linking."""
+
+    filename: str
+    function: str
+    location: Location
+    end_location: Location
+    statement: str
+    rows: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Rendered:
     message: str
     fix: FixSpec | None = None
+    # Reported at this statement instead of the latent's own (None: where the latent is).
+    at: Site | None = None
+    # The other places of the evidence; a filename "" is the latent's own file.
+    related: tuple[Related, ...] = ()
 
 
 def latent_fix(latent: Latent) -> FixSpec | None:

@@ -18,17 +18,17 @@ import sys
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
 from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.findings import Applicability, Edit, Location, Related
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, argument_enables
 from mcp_lint.model.walk import children
 from mcp_lint.rules.base import (
     Example,
@@ -36,6 +36,7 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    Site,
     indent_of,
     latent_fix,
     walk,
@@ -1275,29 +1276,126 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 # -- summary effects (read by the linker for helpers) ----------------------------------------
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool]:
+MutationSite = tuple[int, int, int, int, str, int, int]
+
+
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, str, MutationSite | None]:
     """(what the function mutates first, "" if nothing it does itself; does it reject its own
-    arguments?). Cheap: reads the facts' calls, raises and returns."""
+    arguments?; the parameter its mutations depend on (FunctionSummary.mutates_when); where the
+    first is). Cheap: reads the facts' calls, raises and returns."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
-    if mutates is None:
+    site: MutationSite | None = None
+    guard = ""
+    if mutates is None or mutates:
         module_names = _module_names(ctx)
-        mutates = ""
+        local = local_handles(fn, module_names, ctx.model.aliases) if fn.single_assignments else NO_LOCALS
+        mutations = []
         for call in fn.calls:
             if call.handler is not None:
                 continue
-            kind = mutation_of(call.node, ctx.model.aliases, module_names)
-            if kind is not None:
-                mutates = kind.description
-                break
+            kind = mutation_of(call.node, ctx.model.aliases, module_names, local=local)
+            if kind is not None and kind.effect is not Effect.PREPARATION:
+                mutations.append((call, kind))
+        mutates = mutations[0][1].description if mutations else ""
+        if mutations:
+            site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
+            if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
+                guard = mutation_guard(fn, [c.statement for c, _ in mutations])
     if not mutates and fn.has_item_assignment:
-        mutates = _state_write_in(fn, _module_names(ctx))
-    return mutates, _validates(fn, ctx)
+        write = _first_state_write(fn, _module_names(ctx))
+        if write is not None:
+            mutates, site = write[0], _site(ctx, write[2], write[1])
+            guard = mutation_guard(fn, [write[1]])
+    return mutates, _validates(fn, ctx), guard, site
+
+
+def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) -> MutationSite:
+    where = ctx.range(node)
+    stmt = statement if statement is not None else node
+    srange = ctx.range(stmt)
+    return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, ctx.statement_text(stmt, srange), srange.start.line, srange.end.line)
+
+
+def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> str:
+    """The parameter test every given statement runs under (`if commit:`, `if not dry_run:`, or
+    after `if dry_run: return ...`), as FunctionSummary.mutates_when; "" when there is none."""
+    if any(s is None for s in statements) or not isinstance(fn.node.body, cst.IndentedBlock):
+        return ""
+    targets = {id(s) for s in statements}
+    params = {name: i for i, name in enumerate(fn.params)}
+    found: list[frozenset[tuple[str, bool]]] = []
+
+    def test_of(test: cst.BaseExpression) -> tuple[str, bool] | None:
+        if isinstance(test, cst.Name) and test.value in params:
+            return test.value, True
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name) and test.expression.value in params:
+            return test.expression.value, False
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) and test.left.value in params:
+            target = test.comparisons[0]
+            value = target.comparator.value if isinstance(target.comparator, cst.Name) else None
+            if value in {"True", "False"} and isinstance(target.operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
+                positive = isinstance(target.operator, (cst.Is, cst.Equal))
+                return test.left.value, (value == "True") == positive
+        return None
+
+    def block(statements_: Sequence[cst.CSTNode], conditions: frozenset[tuple[str, bool]]) -> None:
+        for stmt in statements_:
+            if id(stmt) in targets:
+                found.append(conditions)
+            if isinstance(stmt, cst.If):
+                branch(stmt, conditions)
+                test = test_of(stmt.test)
+                if test is not None and stmt.orelse is None and _terminates(stmt.body):
+                    conditions = conditions | {(test[0], not test[1])}  # `if dry_run: return`
+            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
+                continue
+            else:
+                for attribute in ("body", "orelse", "finalbody"):
+                    inner = getattr(stmt, attribute, None)
+                    inner = getattr(inner, "body", inner)
+                    if inner is not None and hasattr(inner, "body"):
+                        block(list(inner.body), conditions)
+                for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+                    block(list(part.body.body) if hasattr(part.body, "body") else [], conditions)
+
+    def branch(stmt: cst.If, conditions: frozenset[tuple[str, bool]]) -> None:
+        test = test_of(stmt.test)
+        block(list(stmt.body.body) if isinstance(stmt.body, cst.IndentedBlock) else [], conditions | ({test} if test else frozenset()))
+        negated = conditions | ({(test[0], not test[1])} if test else frozenset())
+        if isinstance(stmt.orelse, cst.If):
+            if id(stmt.orelse) in targets:
+                found.append(negated)
+            branch(stmt.orelse, negated)
+        elif isinstance(stmt.orelse, cst.Else) and isinstance(stmt.orelse.body, cst.IndentedBlock):
+            block(list(stmt.orelse.body.body), negated)
+
+    block(list(fn.node.body.body), frozenset())
+    if len(found) < len(targets) or not found:
+        return ""
+    common = frozenset.intersection(*found)
+    if not common:
+        return ""
+    name, truthy = sorted(common)[0]
+    default = ""
+    for param in (*fn.node.params.posonly_params, *fn.node.params.params, *fn.node.params.kwonly_params):
+        if param.name.value == name and param.default is not None:
+            value = param.default
+            default = value.value if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)) else "*"
+    if default == "*":
+        return ""
+    return f"{name}|{params[name]}|{int(truthy)}|{default}"
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
     """`NOTES[k] = v` / `del NOTES[k]` anywhere in the body (not in `except` clauses): a scan of
     the statements only, no expressions."""
+    found = _first_state_write(fn, module_names)
+    return found[0] if found is not None else ""
+
+
+def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
+    """(description, statement, small statement) of a write of module state, as _state_write_in."""
     stack: list[cst.CSTNode] = list(fn.node.body.body) if isinstance(fn.node.body, cst.IndentedBlock) else []
     while stack:
         stmt = stack.pop()
@@ -1311,7 +1409,7 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
                 for target in targets:
                     root = _chain(target) if isinstance(target, cst.Subscript) else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
-                        return f"changes module-level state ({root}[...])"
+                        return f"changes module-level state ({root}[...])", stmt, small
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             continue
         else:
@@ -1325,7 +1423,7 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
                     if isinstance(block, (list, tuple)):
                         stack.extend(block)
             stack.extend(case for case in getattr(stmt, "cases", ()))
-    return ""
+    return None
 
 
 def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
@@ -1564,9 +1662,18 @@ def set_stock(sku: str, quantity: int) -> str:
             "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
             "earlier": "\x1f".join(earlier),
             "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
+            "check_ranges": "\x1f".join(_range_text(ctx, steps.steps[i].node) for i, _ in checks),
         }
         if step.branch:
             data["branch"] = step.branch
+        if helper is not None:
+            # What the call passes, for the linker to tell whether the helper's mutation runs.
+            data["passes"] = "\x1f".join(f"{p}:{k}:{t}" for p, k, t in _argument_texts(helper[1]))
+            data["via_attribute"] = "1" if isinstance(helper[1].func, cst.Attribute) else ""
+        else:
+            when = mutation_guard(steps.fn, [step.statement])
+            if when:
+                data["when"] = when  # reported only where a caller passes what runs the branch
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
         return self.latent(
@@ -1632,30 +1739,75 @@ def set_stock(sku: str, quantity: int) -> str:
             return None  # a helper called before it mutates: that call is the finding
         helper = latent.get("helper")
         what = latent.get("mutation")
-        if helper:
-            inner = effect("mutates", helper) if effect is not None else ""
-            if not inner:
-                return None
-            what = f"calls {latent.get('helper_name')}(), which {inner}"
         row = ""
         direct = True
-        for entry in latent.get("checks").split("\x1f"):
+        check_range = ""
+        for entry, where in zip(latent.get("checks").split("\x1f"), latent.get("check_ranges").split("\x1f")):
             line, _, callee = entry.partition(":")
             if not callee:
-                row = line
+                row, check_range = line, where
                 break
             if effect is not None and effect("validates", callee):
-                row, direct = line, False
+                row, direct, check_range = line, False, where
                 break
         if not row:
             return None
         first = latent.get("checks").split("\x1f")[0]
-        message = (
-            f"{context.subject} {what} here, then rejects the call at line {row}: the model sees a failure but the "
-            "change stays applied, and a retry applies it twice; check before mutating"
-        )
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        return Rendered(message, fix)
+        check = Related("", *_locations(check_range), "the check that rejects the call, which could run first")
+        tail = "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
+        if not helper:
+            return Rendered(f"{context.subject} {what} here, then rejects the call at line {row}: {tail}", fix, related=(check,))
+        inner = effect("mutates", helper) if effect is not None else ""
+        if not inner or not self._helper_mutates_here(latent, helper, effect):
+            return None
+        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {latent.get('helper_name')}() here, then rejects the call at line {row}")
+        site = effect("mutation_site", helper) if effect is not None else ""
+        if not site:
+            what = f"calls {latent.get('helper_name')}(), which {inner}"
+            return Rendered(f"{context.subject} {what} here, then rejects the call at line {row}: {tail}", fix, related=(check,))
+        path, function, row_, column, end_row, end_column, first_row, last_row, text = site.split("|", 8)
+        at = Site(path, function, Location(int(row_), int(column)), Location(int(end_row), int(end_column)), text, (int(first_row), int(last_row)))
+        subject = context.subject[0].lower() + context.subject[1:]
+        message = f"Helper '{function}' {inner} here, and {subject} rejects the call at line {row} after calling it: {tail}"
+        return Rendered(message, fix, at=at, related=(call, check))
+
+    @staticmethod
+    def _helper_mutates_here(latent: Latent, helper: str, effect: Callable[[str, str], str] | None) -> bool:
+        """Does the call take the branch the helper's mutations depend on (`commit=False` does
+        not take `if commit:`)?"""
+        when = effect("mutates_when", helper) if effect is not None else ""
+        if not when:
+            return True
+        guard, method = when.rsplit("|", 1)
+        passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
+        shift = 1 if method == "1" and latent.get("via_attribute") else 0
+        return argument_enables(guard, passes, shift)
+
+
+def _range_text(ctx: FileContext, node: cst.CSTNode) -> str:
+    where = ctx.range(node)
+    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
+
+
+def _locations(text: str) -> tuple[Location, Location]:
+    row, column, end_row, end_column = (int(part) for part in text.split(":"))
+    return Location(row, column), Location(end_row, end_column)
+
+
+def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
+    """(position or -1, keyword or "", a constant's text or "*") of a call's arguments."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            break
+        value = argument.value
+        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANTS else value.value if isinstance(value, cst.Integer) else "*"
+        out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
+        if argument.keyword is None:
+            position += 1
+    return out
 
 
 def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, ...], tainted: set[str]) -> bool:

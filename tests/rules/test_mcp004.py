@@ -695,16 +695,16 @@ SHAPES = [
         MCP1_UNMASKED,
         """\
         def save_doc(doc_id: str, text: str) -> None:
-            (ROOT / f"{doc_id}.md").write_text(text)
+            (ROOT / f"{doc_id}.md").write_text(text)  # expect: MCP004
 
         @mcp.tool()
         def publish_doc(doc_id: str, text: str) -> str:
-            save_doc(doc_id, text)  # expect: MCP004
+            save_doc(doc_id, text)
             if len(text) > 50_000:
                 raise ToolError("text is longer than 50000 characters; split the document")
             return "published"
         """,
-        "calls save_doc(), which changes files (write_text) here, then rejects the call at line 24",
+        "Helper 'save_doc' changes files (write_text) here, and tool 'publish_doc' rejects the call at line 24 after calling it",
         id="helper-that-writes",
     ),
     pytest.param(
@@ -712,16 +712,16 @@ SHAPES = [
         """\
         def store_note(note_id: str, text: str) -> None:
             if note_id:
-                NOTES[note_id] = text
+                NOTES[note_id] = text  # expect: MCP004
 
         @mcp.tool()
         def put_note(note_id: str, text: str) -> str:
-            store_note(note_id, text)  # expect: MCP004
+            store_note(note_id, text)
             if len(text) > 1000:
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
-        "calls store_note(), which changes module-level state (NOTES[...]) here",
+        "Helper 'store_note' changes module-level state (NOTES[...]) here, and tool 'put_note' rejects the call at line 25",
         id="helper-that-writes-module-state",
     ),
     pytest.param(
@@ -729,19 +729,19 @@ SHAPES = [
         """\
         class NoteStore:
             def apply_changes(self, note_id: str, text: str) -> None:
-                with open(f"/srv/notes/{note_id}.md", "w") as handle:
+                with open(f"/srv/notes/{note_id}.md", "w") as handle:  # expect: MCP004
                     handle.write(text)
 
         store = NoteStore()
 
         @mcp.tool()
         def edit_note(note_id: str, text: str) -> str:
-            store.apply_changes(note_id, text)  # expect: MCP004
+            store.apply_changes(note_id, text)
             if "\\x00" in text:
                 raise ToolError("text must not contain NUL characters")
             return "edited"
         """,
-        "calls store.apply_changes(), which writes a file here",
+        "Helper 'apply_changes' writes a file here, and tool 'edit_note' rejects the call at line 28",
         id="method-of-a-module-level-instance",
     ),
     pytest.param(
@@ -1158,9 +1158,14 @@ def test_helper_in_another_module_that_writes(tmp_path) -> None:
         },
     )
     findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
-    assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
-    assert "calls save_doc(), which changes files (write_text) here" in findings[0].message
-    assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
+    # At the write, in the helper's module; the tool's call and its check are related places.
+    assert [(f.filename.endswith("store.py"), f.location.row) for f in findings] == [(True, 4)]
+    assert findings[0].message.startswith(
+        "Helper 'save_doc' changes files (write_text) here, and tool 'publish' rejects the call at line 11 after calling it"
+    )
+    assert [(r.filename.endswith("server.py"), r.location.row) for r in findings[0].related] == [(True, 10), (True, 11)]
+    # The fix would move the tool's check, in another file than the finding's: not offered there.
+    assert findings[0].fix is None
 
 
 def test_closing_a_shared_connection_before_a_validator_helper() -> None:
