@@ -24,6 +24,7 @@ from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import module_name
 from mcp_lint.rules import all_rules
@@ -155,6 +156,8 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.returns_argument = facts.returns_argument
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
+        if facts.handlers:
+            fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(isinstance(n, (cst.Raise, cst.Return)) for n in descendants(h.node.body, into_scopes=False)))
         fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if fsum.intercepts:
             fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)

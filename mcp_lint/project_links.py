@@ -110,6 +110,7 @@ class Project:
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
+        self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -773,6 +774,16 @@ class Project:
                 return self._mutation_site(target, depth + 1)
         return ""
 
+    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+        """Is an exception of class `raised` caught, on every way from a tool, by an `except`
+        clause that neither raises nor returns (FunctionSummary.absorbing)?"""
+        if not entry.guards:
+            return False
+        if self._absorbing is None:
+            self._absorbing = frozenset(site for _, fn in self.functions.values() for site in fn.absorbing)
+        absorbing = self._absorbing
+        return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
+
     def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
         """Does some caller on the way from a tool pass an argument that takes the branch
         `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
@@ -824,6 +835,8 @@ class Project:
                     continue
                 if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
                     continue  # the branch it is in needs an argument no caller passes
+                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
+                    continue  # every caller turns the raise into an entry of its result and goes on
                 if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
                     continue
                 latent = linked

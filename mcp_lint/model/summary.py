@@ -143,6 +143,9 @@ class FunctionSummary:
     # Where its first own mutation is: (row, column, end row, end column, statement text, first
     # row, last row), for a finding reported at the write when a caller's check comes too late.
     mutation_site: tuple[int, int, int, int, str, int, int] | None = None
+    # Handler.site of its `except` clauses that neither raise nor return: an exception they catch
+    # becomes an entry of what the function goes on to do (an error per item), not its failure.
+    absorbing: frozenset[str] = frozenset()
     # Returns real error results (isError set) or only raises: returning its value is the right
     # channel (MCP005 asks this of helpers in other modules).
     error_results: bool = False

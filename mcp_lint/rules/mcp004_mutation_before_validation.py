@@ -1666,6 +1666,9 @@ def set_stock(sku: str, quantity: int) -> str:
         }
         if step.branch:
             data["branch"] = step.branch
+        raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
+        if raised:
+            data["absorbable"] = raised  # a caller catching it per item goes on: no rejection
         if helper is not None:
             # What the call passes, for the linker to tell whether the helper's mutation runs.
             data["passes"] = "\x1f".join(f"{p}:{k}:{t}" for p, k, t in _argument_texts(helper[1]))
@@ -1783,6 +1786,20 @@ def set_stock(sku: str, quantity: int) -> str:
         passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
         shift = 1 if method == "1" and latent.get("via_attribute") else 0
         return argument_enables(guard, passes, shift)
+
+
+def _raised_by(check: _Step) -> str:
+    """The class a direct check raises (`AssertionError` for an assert), "" when it returns."""
+    node = check.node if isinstance(check.node, cst.Raise) else None
+    if isinstance(check.node, cst.Assert):
+        return "AssertionError"
+    if node is None:
+        body = check.statement.body if isinstance(check.statement, cst.If) else check.node.body if isinstance(check.node, (cst.Else, cst.MatchCase)) else None
+        smalls = [] if body is None else list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for st in body.body if isinstance(st, cst.SimpleStatementLine) for s in st.body]
+        node = next((s for s in smalls if isinstance(s, cst.Raise)), None)
+    if node is None or node.exc is None:
+        return ""
+    return last_name(dotted(node.exc.func if isinstance(node.exc, cst.Call) else node.exc) or "")
 
 
 def _range_text(ctx: FileContext, node: cst.CSTNode) -> str:
