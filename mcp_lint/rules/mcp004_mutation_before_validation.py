@@ -1203,6 +1203,15 @@ def _has_loop(body: cst.BaseSuite) -> bool:
     return False
 
 
+def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
+    """Does an expression call a module's function with no arguments (`time.monotonic()`,
+    `datetime.now()`): a value of the moment, not of the call's arguments?"""
+    return any(
+        isinstance(n, cst.Call) and not n.args and isinstance(n.func, cst.Attribute) and (dotted(n.func.value) or "").split(".")[0] in modules
+        for n in walk(node)
+    )
+
+
 def _only_logs(node: cst.CSTNode) -> bool:
     """A statement whose calls only log or print."""
     calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
@@ -1570,6 +1579,7 @@ def set_stock(sku: str, quantity: int) -> str:
         found: list[tuple[int, str]] = []
         after = _After(
             steps,
+            frozenset(id(n) for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None),
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
         )
@@ -1666,6 +1676,8 @@ def set_stock(sku: str, quantity: int) -> str:
         }
         if step.branch:
             data["branch"] = step.branch
+        if step.mutation is not None and step.mutation.effect is Effect.PREPARATION:
+            data["preparation"] = "1"
         raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
         if raised:
             data["absorbable"] = raised  # a caller catching it per item goes on: no rejection
@@ -1759,6 +1771,8 @@ def set_stock(sku: str, quantity: int) -> str:
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
         check = Related("", *_locations(check_range), "the check that rejects the call, which could run first")
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
+        if latent.get("preparation") and not helper:
+            tail = "the model sees a failure but what was prepared for the change stays; check before preparing"
         if not helper:
             return Rendered(f"{context.subject} {what} here, then rejects the call at line {row}: {tail}", fix, related=(check,))
         inner = effect("mutates", helper) if effect is not None else ""
@@ -1867,8 +1881,9 @@ class _After:
     tables through the same handle does not see it), the names holding what existed before
     (a get-or-create's result), and which calls ask the world again."""
 
-    def __init__(self, steps: _Steps, tables: tuple[str, ...], existing: frozenset[str]) -> None:
+    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str]) -> None:
         self.steps = steps
+        self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
 
@@ -1877,6 +1892,8 @@ class _After:
         store or API handle, a project helper named for reading)?"""
         known = _known_names(self.steps.ctx)
         for node in walk(expr):
+            if id(node) in self.mutation:
+                return True  # `if not save(x):` tests the mutation's own outcome
             if isinstance(node, cst.Await):
                 return True
             if not isinstance(node, cst.Call):
@@ -1935,7 +1952,7 @@ def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, s
         elif surely:
             tainted.difference_update(assign.targets)
         data, calls = assign.data_reads(modules)
-        if (fresh and any(r in fresh for r in data)) or (not data and calls):
+        if (fresh and any(r in fresh for r in data)) or (not data and calls) or (calls and value and _asks_no_data(value[0], modules)):
             fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
         elif surely:
             fresh.difference_update(assign.targets)
