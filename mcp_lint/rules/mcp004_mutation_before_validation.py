@@ -215,7 +215,7 @@ def mutation_of(
         return MutationKind("commits a database transaction", changed, effect=Effect.DATABASE)
     if method in fx.HTTP_WRITE_VERBS and receiver and _HTTP_RECEIVER.search(receiver.split(".")[-1]):
         return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
-    if method in fx.HTTP_WRITE_VERBS and receiver and resolved_root_is_http(aliases, root):
+    if method in fx.HTTP_WRITE_VERBS and receiver and _http_module(aliases, root):
         return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
     if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
@@ -257,7 +257,7 @@ def mutation_of(
     return MutationKind(f"calls {receiver}.{method}()", changed)
 
 
-def resolved_root_is_http(aliases: AliasTable, root: str) -> bool:
+def _http_module(aliases: AliasTable, root: str) -> bool:
     """Is `root` an imported module whose name says HTTP (`post` of such a module sends)?"""
     qual = aliases.aliases.get(root)
     return qual is not None and "." not in qual and bool(_HTTP_RECEIVER.search(qual))
