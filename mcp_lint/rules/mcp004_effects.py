@@ -83,6 +83,8 @@ VERB_KEYWORDS = frozenset({"method", "http_method", "verb"})
 # as a string; any call whose first argument is an upper-case write verb (`_tracker("POST", ...)`)
 # sends one too.
 REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
+# Names of the argument after an upper-case verb that make the call a request: a location.
+LOCATION_NAMES = re.compile(r"url|uri|path|endpoint|route|href|link", re.I)
 # Building a request does not send it: `Request("POST", url)`, `client.build_request("PUT", url)`.
 # The send is the mutation: `urlopen(req)`, `session.send(req)`, `req.send()`.
 REQUEST_BUILDER = re.compile(r"^(?:[A-Z]\w*Request\w*|Request|build_request|prepare_request|new_request|make_request)$")

@@ -285,7 +285,7 @@ def _verb_argument(call: cst.Call) -> str | None:
     first = call.args[0]
     if first.keyword is None and isinstance(first.value, cst.SimpleString):
         verb = literal_text(first.value)
-        if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (verb.isupper() or fx.REQUEST_WRAPPER.search(last)):
+        if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (fx.REQUEST_WRAPPER.search(last) or (verb.isupper() and _then_a_location(call))):
             return verb
     for argument in call.args:
         if argument.keyword is not None and argument.keyword.value in fx.VERB_KEYWORDS:
@@ -293,6 +293,22 @@ def _verb_argument(call: cst.Call) -> str | None:
             if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
                 return verb
     return None
+
+
+def _then_a_location(call: cst.Call) -> bool:
+    """Is the argument after the verb a path or URL (`"/issues"`, `f"{BASE}/x"`, `url`)? Then
+    `_tracker("POST", path)` sends a request; `check_permission("DELETE", resource)` does not."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if len(positional) < 2:
+        return False
+    where = positional[1]
+    text = literal_text(where)
+    if text is None and isinstance(where, cst.FormattedString):
+        return True
+    if text is not None:
+        return text.startswith(("/", "http")) or "/" in text
+    name = last_name(dotted(where) or "")
+    return bool(fx.LOCATION_NAMES.search(name))
 
 
 def _sends_built_request(call: cst.Call, local: LocalHandles) -> MutationKind | None:

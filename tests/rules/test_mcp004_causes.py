@@ -478,6 +478,20 @@ CAUSES = [
         """,
     ),
     case(
+        "verb-given-to-a-helper-that-sends-no-request",
+        """\
+        def allowed(action: str, resource: str) -> bool:
+            return action in ("GET", "DELETE") and bool(resource)
+
+        @mcp.tool()
+        def drop_note(note_id: str, reason: str) -> str:
+            permitted = allowed("DELETE", note_id)
+            if reason not in ("done", "wontfix"):
+                raise ToolError("reason must be done or wontfix")
+            return str(permitted)
+        """,
+    ),
+    case(
         "verb-set-on-a-request-builder",
         """\
         @mcp.tool()
