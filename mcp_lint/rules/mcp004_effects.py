@@ -1,9 +1,8 @@
 """What mutates, as data: the one table MCP004 reads to tell a change of the world from a read.
 
-Each entry is a class of effect and the shapes that have it. The rule (mcp004_mutation_before_
-validation) matches calls against these tables; nothing here names a real package: receivers are
-recognised by what they were made from or by the words of their names, commands and statements by
-their text.
+Each entry is a class of effect and the shapes that have it. mcp004_mutations matches calls
+against these tables; nothing here names a real package: receivers are recognised by what they
+were made from or by the words of their names, commands and statements by their text.
 """
 
 from __future__ import annotations
