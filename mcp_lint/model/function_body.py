@@ -593,7 +593,7 @@ def collect_facts(
             facts.single_assignments.pop(name, None)
     if facts.handlers:  # the items of parameters matter only to except clauses
         classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
-    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
+    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
