@@ -567,6 +567,11 @@ class StoreOrder:
         node = self.graph.node_of(at)
         return definition is None or node is None or self._solution.reaches(definition, node)
 
+    def overwritable(self, stores: list[Store]) -> bool:
+        """Does control go from one of `stores` to another (a default a later branch replaces)?"""
+        nodes = [self.graph.node_of(store.statement) for store in stores if store.statement is not None]
+        return any(a is not b and a is not None and b is not None and self.graph.path_exists(a, b) for a in nodes for b in nodes)
+
     def reaching(self, key: str, at: cst.CSTNode) -> list[Store] | None:
         """The stores of `key` (placed on the graph) that reach `at`; None when `at` is not a
         statement of the graph."""
