@@ -91,7 +91,9 @@ class _Escapes:
         if LIBRARY in kinds:
             return True, False
         if PARAMETER in kinds:
-            return True, True
+            # A parser's error about what the caller passed: whether that is the model's own
+            # input is the linker's question, asked as exception_origin first decided.
+            return None
         return False, False
 
     def function_of(self, call: CallFact) -> str | None:
@@ -171,7 +173,7 @@ class _Escapes:
             classes = tuple(last_name(_builtin(c)) for c in handler.caught) or ("BaseException",)
             if not any(self._matches(cls, caught) for cls in classes):
                 return set()
-            return {LIBRARY if handler.foreign else AUTHOR}
+            return {_origin(handler)}
         made = exc.func if type(exc) is cst.Call else exc
         name = dotted(made)
         if name is None:
@@ -182,7 +184,7 @@ class _Escapes:
         if not self._matches(cls, caught) or fact.caught_here(cls):
             return set()
         if handler is not None and handler.foreign and find_exception_text(exc, handler) is not None:
-            return {LIBRARY}  # `raise ValueError(f"lookup failed: {e}")`
+            return {_origin(handler)}  # `raise ValueError(f"lookup failed: {e}")`
         return {AUTHOR}
 
     def _matches(self, raised: str, caught: frozenset[str]) -> bool:
@@ -193,6 +195,13 @@ class _Escapes:
         if isinstance(found, type) and issubclass(found, BaseException):
             return True
         return f"{self.prefix}{name}" in self.model.classes
+
+
+def _origin(handler: Handler) -> str:
+    """Whose text a clause's exception carries, when it goes on (re-raised, or put in a new one)."""
+    if not handler.foreign:
+        return AUTHOR
+    return PARAMETER if handler.parses_parameters else LIBRARY
 
 
 def _inner_guards(guarded: frozenset[TryGuard], site: str) -> tuple[TryGuard, ...] | None:

@@ -614,6 +614,8 @@ def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -
         name = ret.node.value
         if type(name) is not cst.Name or name.value in facts.single_assignments or id(name) in facts.reaching_values:
             continue
+        if name.value in ret.checked:
+            continue  # checked for failure on the way (`if error := failure_of(result): raise ...`)
         stores = walker.stores.get(name.value)
         if not stores or len(stores) < 2 or not all(_plain(store) for store in stores):
             continue

@@ -120,3 +120,25 @@ def describe_customer(customer_id: str, verbose: bool) -> str:
     return result
 """
     )
+
+
+def test_result_checked_for_failure_before_the_return_is_no_finding() -> None:
+    check(
+        HEADER
+        + """\
+def failure_text(result: str) -> str | None:
+    return result if result.startswith("Error:") else None
+
+
+@mcp.tool()
+def get_customer(customer_id: str) -> str:
+    customer = CUSTOMERS.get(customer_id)
+    if customer is None:
+        result = f"Error: customer {customer_id} not found"
+    else:
+        result = json.dumps(customer)
+    if error := failure_text(result):
+        raise ToolError(error)
+    return result
+"""
+    )
