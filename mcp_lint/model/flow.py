@@ -444,6 +444,7 @@ class ValueFlow:
         self.function = function
         self.class_bases = class_bases
         self._order: StoreOrder | None = None
+        self._placed_keys: dict[str, bool] = {}
         self.longer: dict[str, list[str]] = {}  # `session` -> [`session.error`, ...]
         for key in stores:
             parts = key.split(".")
@@ -463,6 +464,17 @@ class ValueFlow:
         if self._order is None and self.function is not None:
             self._order = StoreOrder(self.function, self.stores, self.class_bases)
         return self._order
+
+    def _placed(self, key: str) -> bool:
+        """Can where `key` is read change which stores its read sees (a store list of it, of an
+        object it is an attribute of, or of one of its attributes, holds several stores)?"""
+        found = self._placed_keys.get(key)
+        if found is None:
+            parts = key.split(".")
+            lists = [self.stores.get(key, ())] + [self.stores.get(".".join(parts[:cut]), ()) for cut in range(1, len(parts))]
+            lists += [self.stores[longer] for longer in self.longer.get(key, ())]
+            found = self._placed_keys[key] = any(len(stores) > 1 for stores in lists)
+        return found
 
     def _live(self, stores: list[Store], at: cst.CSTNode | None) -> list[Store]:
         """The stores of one key that reach `at` (all of them when `at` is unknown)."""
@@ -527,7 +539,8 @@ class ValueFlow:
             key, mode, where = queue.pop()
             if key.split(".", 1)[0] in checked:
                 continue
-            place = (key, id(where))
+            # Where the read is matters only for a key some store list of which may be cut.
+            place = (key, id(where) if where is not None and self._placed(key) else 0)
             if place in seen:
                 before = seen[place]
                 if before is WHOLE or (mode is not WHOLE and ("*" in before or mode <= before)):
