@@ -15,7 +15,8 @@ from pathlib import Path
 import libcst as cst
 
 from mcp_lint.fixing.imports import read_imports
-from mcp_lint.model.exception_guards import Handler, TryGuard, try_guard
+from mcp_lint.model.escapes import refine_handler_origins
+from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -123,6 +124,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
+    # What `try` bodies let escape through the module's own functions decides who wrote a caught
+    # ValueError's text (model.escapes), now that every function of the module is known.
+    refine_handler_origins(model, summary.instances, WrittenClassBases(model.classes, name.dotted, model.aliases))
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)

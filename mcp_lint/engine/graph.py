@@ -127,6 +127,22 @@ class ControlFlowGraph:
             self._reachable = frozenset(seen)
         return self._reachable
 
+    def path_exists(self, source: Node, target: Node, kinds: Iterable[EdgeKind] | None = None) -> bool:
+        """Can control go from `source` to `target` (along edges of `kinds`, all when None)?"""
+        wanted = None if kinds is None else frozenset(kinds)
+        seen = {source}
+        stack = [source]
+        while stack:
+            for edge in stack.pop().successors:
+                if wanted is not None and edge.kind not in wanted:
+                    continue
+                if edge.target is target:
+                    return True
+                if edge.target not in seen:
+                    seen.add(edge.target)
+                    stack.append(edge.target)
+        return False
+
     def is_reachable(self, syntax: object) -> bool:
         node = self.node_of(syntax)
         return node is not None and node in self.reachable()

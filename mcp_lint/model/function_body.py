@@ -593,12 +593,45 @@ def collect_facts(
             facts.single_assignments.pop(name, None)
     if facts.handlers:  # the items of parameters matter only to except clauses
         classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
-    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
+    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
     facts.text_flows = text_flows(facts, flow)
+    _branch_values(facts, walker, flow)
+    facts.flow_order = flow._order
     return facts
+
+
+def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -> None:
+    """`return result` of a local assigned on several paths (`result = "Error: ..."` in one
+    branch, `result = json.dumps(row)` in the other): the assignments that reach the return, on
+    the control-flow graph. One plain assignment reaching it is its value (`reaching_values`);
+    several, each on its own path (no one runs after another: `status = "Error: ..."` then
+    `if ready: status = "done"` is a default, not a branch), are its `branch_values`, each a
+    value the return may send."""
+    for ret in facts.returns:
+        name = ret.node.value
+        if type(name) is not cst.Name or name.value in facts.single_assignments or id(name) in facts.reaching_values:
+            continue
+        if name.value in ret.checked:
+            continue  # checked for failure on the way (`if error := failure_of(result): raise ...`)
+        stores = walker.stores.get(name.value)
+        if not stores or len(stores) < 2 or not all(_plain(store) for store in stores):
+            continue
+        order = flow.order()
+        reaching = order.reaching(name.value, ret.node) if order is not None else None
+        if not reaching or not all(_plain(store) for store in reaching):
+            continue
+        if len(reaching) == 1:
+            facts.reaching_values[id(name)] = reaching[0].value
+        elif not order.overwritable(reaching):
+            facts.branch_values[id(name)] = tuple(reaching)
+
+
+def _plain(store: Store) -> bool:
+    """A store that is the local's whole new value, at a statement (`x = v`)."""
+    return type(store.statement) in _PLAIN_ASSIGNMENTS and store.position is None and store.slot is None and not store.element
 
 
 _CONTAINERS = (cst.Call, cst.List, cst.Tuple, cst.Await)
