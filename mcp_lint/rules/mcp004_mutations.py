@@ -403,8 +403,57 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             elif fx.HANDLE_GETTERS.match(last) or (root in handles and last not in {"get", "find", "query", "search"}):
                 handles.add(name)  # `col = client.get_collection(n)`
             continue
-    # A verb set on a built request: `req.method = "POST"`, `req.set_method("PATCH")`.
+    if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
+        requests.extend(_verbs_set(fn.node.body))
     return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests))
+
+
+def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:
+    """(local, verb) of a write verb set on a built request: `req.method = "POST"`,
+    `req.set_method("PATCH")` as a statement of its own."""
+    out: list[tuple[str, str]] = []
+    for node in walk_statements(body):
+        if not isinstance(node, cst.SimpleStatementLine):
+            continue
+        for small in node.body:
+            target = value = None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+                if not (isinstance(target, cst.Attribute) and target.attr.value in fx.VERB_SETTERS):
+                    continue
+                target = target.value
+            elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                call = small.value
+                if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.VERB_SETTERS and call.args):
+                    continue
+                target, value = call.func.value, call.args[0].value
+            verb = literal_text(value) if value is not None else None
+            if isinstance(target, cst.Name) and verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                out.append((target.value, verb))
+    return out
+
+
+def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
+    """Every statement of a body, nested blocks included, not nested functions or classes."""
+    out: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            continue
+        for attribute in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, attribute, None)
+            if isinstance(inner, cst.If):
+                stack.append(inner)
+            elif inner is not None:
+                block = getattr(inner, "body", None)
+                block = getattr(block, "body", block)
+                if isinstance(block, (list, tuple)):
+                    stack.extend(block)
+        for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+            stack.extend(part.body.body if isinstance(part.body, cst.IndentedBlock) else ())
+    return out
 
 
 _STDLIB_ROOTS: weakref.WeakKeyDictionary[AliasTable, frozenset[str]] = weakref.WeakKeyDictionary()

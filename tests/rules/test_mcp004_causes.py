@@ -503,6 +503,21 @@ CAUSES = [
         """,
     ),
     case(
+        "verb-assigned-on-a-built-request",
+        """\
+        import urllib.request
+
+        @mcp.tool()
+        def purge(key: str) -> str:
+            req = urllib.request.Request(f"https://cache.example.com/{key}")
+            req.method = "DELETE"
+            urllib.request.urlopen(req)  # expect: MCP004
+            if not key.isalnum():
+                raise ToolError("key must be alphanumeric")
+            return "purged"
+        """,
+    ),
+    case(
         "read-verb-on-a-request-builder",
         """\
         @mcp.tool()
