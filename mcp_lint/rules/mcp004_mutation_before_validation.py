@@ -6,10 +6,10 @@ mcp004_effects), calls of project helpers that may mutate or validate (decided a
 the helpers' summaries), checks that reject the call (`if`/`elif`/`else`/`case` branches that raise
 or return a failure, `assert`, `except` clauses for value errors), and assignments. Which step can
 run after which is read off the function's control-flow graph (mcp_lint.engine), so a check early
-in a loop body runs after a write late in it. For each candidate first mutation the steps after
-it are replayed with a small taint set (the mutation's result, what it changed, names made from
-those, results of calls that ask the world again): a check reading the taint is a post-check;
-the first other check that can run after the mutation is the defect. The finding sits on the
+in a loop body runs after a write late in it. What depends on a candidate first mutation is
+found by reaching definitions on that graph (_Flow: the mutation's result, what it changed,
+values made from those, results of calls that ask the world again): a check reading such a
+value is a post-check; the first other check that can run after the mutation is the defect. The finding sits on the
 mutation (inside the helper when a tool's call of a helper mutates), with the check and the
 tool's call as related locations.
 """
@@ -26,6 +26,7 @@ import libcst as cst
 
 from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
+from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
@@ -260,7 +261,7 @@ class _Order:
     def __init__(self, function: cst.FunctionDef) -> None:
         self.graph = build_cfg(function)
         self._after: dict[int, frozenset[Node]] = {}
-        self._forward: dict[int, frozenset[Node]] = {}
+        self._flow: _Flow | None = None
 
     def _node(self, step: _Step) -> Node | None:
         return self.graph.node_of(step.cfg) if step.cfg is not None else None
@@ -292,11 +293,102 @@ class _Order:
             return _reachable(steps, first.path, later.path)
         return node in after
 
+    def node(self, step: _Step) -> Node | None:
+        return self._node(step)
+
+    def flow(self, steps: _Steps) -> _Flow:
+        """Reaching definitions of the steps' assignments (and of what their mutations change)."""
+        if self._flow is None:
+            self._flow = _Flow(steps, self)
+        return self._flow
+
     def loops_back(self, first: _Step, earlier: _Step) -> bool:
         """Can `earlier` (before `first` in the source) run after `first`: in the next turn of a
         loop around both?"""
         after, node = self.after(first), self._node(earlier)
         return after is not None and node is not None and node in after
+
+
+class _Flow:
+    """Which values depend on a mutation's effect, by reaching definitions on the graph
+    (mcp_lint.engine.reaching): a definition is tainted when it is the mutation's own (its result,
+    what it changed), a later mutation's change, a result of a call that asks the world again, or
+    reads a tainted definition that reaches it; a check reads the effect when a tainted definition
+    of a name it reads reaches it."""
+
+    def __init__(self, steps: _Steps, order: _Order) -> None:
+        self.by_step: dict[int, list[Definition]] = {}
+        definitions: list[Definition] = []
+        for index, step in enumerate(steps.steps):
+            node = order.node(step)
+            if node is None:
+                continue
+            mine = [Definition(t, node, a.value is not None, a) for a in step.assigns for t in a.targets]
+            mine.extend(Definition(c, node, False, None) for c in step.changed)
+            if mine:
+                self.by_step[index] = mine
+                definitions.extend(mine)
+        self.reaching = ReachingDefinitions(order.graph, definitions)
+        self.order = order
+
+    def tainted_by(self, steps: _Steps, index: int, helper: str | None, after: _After) -> set[Definition]:
+        first = steps.steps[index]
+        outcome = helper is not None or (first.mutation is not None and first.mutation.result_is_outcome)
+        tainted = {d for d in self.by_step.get(index, ()) if d.payload is None or outcome}
+        later = self.order.after(first) or frozenset()
+        pending: list[tuple[int, Definition]] = []
+        for i, definitions in self.by_step.items():
+            if i == index or definitions[0].node not in later:
+                continue
+            step = steps.steps[i]
+            for d in definitions:
+                assign = d.payload
+                if assign is None or (step.mutation is not None and step.mutation.result_is_outcome):
+                    tainted.add(d)  # a later mutation's change, or its result
+                elif assign.value is not None and after.observes(assign.value):
+                    tainted.add(d)  # a result of a call made after it
+                else:
+                    pending.append((i, d))
+        changed = True
+        while changed and pending:
+            changed = False
+            for entry in list(pending):
+                i, d = entry
+                assign = d.payload
+                reads = after.without_independent(assign.reads.get(), [assign.value] if assign.value is not None else [])
+                if self.reads(reads, d.node, tainted) or self._guarded(steps, i, steps.steps[index], d.node, tainted):
+                    tainted.add(d)
+                    pending.remove(entry)
+                    changed = True
+        return tainted
+
+    def reads(self, names: Sequence[str], node: Node, tainted: set[Definition]) -> bool:
+        return any(self.reaching.reaches(t, node) and _overlaps(r, {t.key}) for t in tainted for r in names)
+
+    def _guarded(self, steps: _Steps, index: int, first: _Step, node: Node, tainted: set[Definition]) -> bool:
+        """Does the step run only depending on a tainted value (`if resp.ok: done = True`)?"""
+        for block_id in steps.steps[index].path:
+            guard = steps.blocks[block_id].guard if block_id not in first.path else None
+            if guard is not None and self.reads(guard.get(), node, tainted):
+                return True
+        return False
+
+
+class _Taint:
+    """What depends on one mutation: by the graph's reaching definitions where the steps have
+    nodes, else by the names the source-order replay tainted."""
+
+    def __init__(self, names: set[str], definitions: set[Definition], order: _Order, steps: _Steps) -> None:
+        self.names = names
+        self.definitions = definitions
+        self.order = order
+        self.flow = order.flow(steps)
+
+    def reads(self, names: Sequence[str], step: _Step) -> bool:
+        node = self.order.node(step)
+        if node is None:
+            return any(_overlaps(r, self.names) for r in names)
+        return self.flow.reads(names, node, self.definitions)
 
 
 class _Steps:
@@ -1169,15 +1261,16 @@ def set_stock(sku: str, quantity: int) -> str:
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
         )
         order = steps.order()
+        taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if order.reaches(first, step, steps):
-                if self._rejects_independently(steps, index, later_index, tainted, fresh, after):
+                if self._rejects_independently(steps, index, later_index, taint, fresh, after):
                     found.append((later_index, ""))
                     return found
                 if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
-                    if not any(_overlaps(r, tainted) for r in arguments.get()):
+                    if not taint.reads(arguments.get(), step):
                         found.append((later_index, callee))
                 surely = first.path[: len(step.path)] == step.path
                 _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
@@ -1187,19 +1280,19 @@ def set_stock(sku: str, quantity: int) -> str:
             step = steps.steps[earlier_index]
             if not order.loops_back(first, step):
                 continue
-            if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, tainted, fresh, after):
+            if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, taint, fresh, after):
                 found.append((earlier_index, ""))
                 return found
             _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
 
-    def _rejects_independently(self, steps: _Steps, index: int, check_index: int, tainted: set[str], fresh: set[str], after: _After) -> bool:
+    def _rejects_independently(self, steps: _Steps, index: int, check_index: int, taint: _Taint, fresh: set[str], after: _After) -> bool:
         """Is the step a check whose outcome does not depend on the mutation at `index`: its
         condition reads neither what the mutation changed or returned (nor names made from
         them), nor a value made after it from no data, nor asks the world again?"""
         step = steps.steps[check_index]
         if step.raisers is not None:
-            tests = self._raisers(steps, index, check_index, tainted, after)
+            tests = self._raisers(steps, index, check_index, taint, after)
             if not tests:
                 return False
             reads = [r for t in tests for r in _reads_and_files(t)]
@@ -1216,9 +1309,9 @@ def set_stock(sku: str, quantity: int) -> str:
         data = _data_reads(tests, steps.modules)[0] if fresh else []
         # Not on the mutation's result, nor on a value made after it (only on the arguments and
         # on what existed before).
-        return bool(reads) and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data)
+        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh for r in data)
 
-    def _raisers(self, steps: _Steps, index: int, check_index: int, tainted: set[str], after: _After) -> list[cst.CSTNode]:
+    def _raisers(self, steps: _Steps, index: int, check_index: int, taint: _Taint, after: _After) -> list[cst.CSTNode]:
         """The statements of a `try` body whose failure the rejecting clause reports, other than
         the mutation and what depends on it: parsing or checking the arguments (`int(arg)`,
         `parse_date(when)`), not logging, not a mutation's own failure, not asking the world."""
@@ -1235,7 +1328,7 @@ def set_stock(sku: str, quantity: int) -> str:
             node = step.node
             if not any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node)) or _only_logs(node):
                 continue
-            if after.observes(node) or any(_overlaps(r, tainted) for r in _reads_and_files(node)):
+            if after.observes(node) or taint.reads(_reads_and_files(node), step):
                 continue
             out.append(node)
         return out
