@@ -138,6 +138,35 @@ CAUSES = [
             return {"tagged": len(ids)}
         """,
     ),
+    # -- value flow on the graph ------------------------------------------------------------------
+    case(
+        "a-name-the-write-set-then-reassigned-from-the-arguments-on-every-path",
+        """\
+        @mcp.tool()
+        def store(note_id: int, text: str, fmt: str) -> str:
+            body = db.execute("INSERT INTO notes (id, text) VALUES (?, ?)", (note_id, text))  # expect: MCP004
+            if fmt == "md":
+                body = text.strip()
+            else:
+                body = text
+            if len(body) > 1000:
+                raise ToolError("text must be at most 1000 characters")
+            return "stored"
+        """,
+    ),
+    case(
+        "a-name-the-write-set-reassigned-on-one-path-only",
+        """\
+        @mcp.tool()
+        def store(note_id: int, text: str, fmt: str) -> str:
+            body = db.execute("INSERT INTO notes (id, text) VALUES (?, ?)", (note_id, text))
+            if fmt == "md":
+                body = text.strip()
+            if not body:
+                raise ToolError("the note was not stored; call list_notes before storing it again")
+            return "stored"
+        """,
+    ),
     # -- checks that call something ---------------------------------------------------------------
     case(
         "check-computing-with-timedelta",
