@@ -459,3 +459,52 @@ def test_an_error_label_goes_also_in_markdown_emphasis(label: str) -> None:
         "    return SERVER.start(email)\n"
     )
     assert '        raise ToolError(f"Cannot start the sign-in for {email}: the callback server is down")\n' in fixed(source)
+
+
+def test_imports_added_to_a_module_without_any_stand_two_lines_above_its_first_def(project: Path) -> None:
+    write(project / "app" / "__init__.py", "")
+    write(
+        project / "app" / "lookup.py",
+        """\
+        def find(items: dict, item_id: str) -> dict:
+            if item_id not in items:
+                return {"error": f"Item {item_id} not found; list_items gives the ids"}
+            return items[item_id]
+        """,
+    )
+    write(
+        project / "app" / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from app.lookup import find
+
+        mcp = FastMCP("items")
+        ITEMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_item(item_id: str) -> dict:
+            return find(ITEMS, item_id)
+        """,
+    )
+    fix()
+    assert (project / "app" / "lookup.py").read_text().startswith(
+        "from mcp.server.fastmcp.exceptions import ToolError\n\n\ndef find(items: dict, item_id: str) -> dict:\n"
+    )
+
+
+def test_imports_for_a_file_without_any_go_below_its_shebang_and_licence_comments() -> None:
+    from mcp_lint.fixing.imports import import_edits, read_imports
+    import ast
+
+    source = "#!/usr/bin/env python\n# Licensed under the MIT licence.\nRECORDS = {}\n"
+    block = read_imports(ast.parse(source), source.splitlines(keepends=True), "store")
+    (edit,) = import_edits(block, [("logging", None)], ["logger = logging.getLogger(__name__)"])
+    lines = source.splitlines(keepends=True)
+    row = edit.location.row
+    result = "".join(lines[: row - 1]) + edit.content + "".join(lines[row - 1 :])
+    assert result == (
+        "#!/usr/bin/env python\n# Licensed under the MIT licence.\n\nimport logging\n\n"
+        "logger = logging.getLogger(__name__)\n\nRECORDS = {}\n"
+    ), result
