@@ -508,3 +508,28 @@ def test_imports_for_a_file_without_any_go_below_its_shebang_and_licence_comment
         "#!/usr/bin/env python\n# Licensed under the MIT licence.\n\nimport logging\n\n"
         "logger = logging.getLogger(__name__)\n\nRECORDS = {}\n"
     ), result
+
+
+def test_a_builder_from_another_module_is_never_replaced_by_its_bare_argument(project: Path) -> None:
+    # `not_found_error(item_id)` writes its own message around the id: `raise ToolError(item_id)`
+    # would send a bare id, `raise ToolError(not_found_error(item_id))` a dict's repr. No fix.
+    write(project / "app" / "__init__.py", "")
+    write(project / "app" / "errors.py", 'def not_found_error(item_id: str) -> dict:\n    return {"error": f"Item {item_id} not found"}\n')
+    server = """\
+        from mcp.server.fastmcp import FastMCP
+
+        from app.errors import not_found_error
+
+        mcp = FastMCP("items")
+        ITEMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_item(item_id: str) -> dict:
+            if item_id not in ITEMS:
+                return not_found_error(item_id)
+            return ITEMS[item_id]
+        """
+    write(project / "app" / "server.py", server)
+    fix("--select", "MCP005")
+    assert (project / "app" / "server.py").read_text() == textwrap.dedent(server)
