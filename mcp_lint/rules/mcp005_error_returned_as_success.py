@@ -39,6 +39,7 @@ from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstr
 from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
+    builder_returns_text,
     _dict_items,
     _unwrap,
     classify_return,
@@ -362,8 +363,9 @@ def check_health() -> dict:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
         if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
             # `return _unknown_ref_error(token)`: the token is not the message, the text the
-            # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
-            message = resolved
+            # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
+            # (or one not known here) has no text to raise: no fix.
+            message = resolved if builder_returns_text(resolved, ctx) else None
         if is_error_builder_name(fn.name):
             # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
             # it by design: its callers raise what it builds, it does not raise itself.

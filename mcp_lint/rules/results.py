@@ -195,10 +195,19 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
     """Is the first argument of an error builder call the message itself (`_fail(msg)` with
     `def _fail(msg): return {"error": msg}`), rather than a value the helper writes its own
     message around (`_unknown_ref_error(token)` returning f"Unknown reference '{token}'...")?
-    True when the helper is not in this module (unknown)."""
+    A helper of another module (unknown here) passes it through when that argument is text:
+    `error_response(f"Item {item_id} not found")`, not `not_found_error(item_id)`, whose message
+    the helper writes (a fix raising `ToolError(item_id)` would send a bare id)."""
     helper = _local_function(call, ctx)
     if helper is None:
-        return True
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if not positional:
+            return False
+        first = positional[0]
+        facts = ctx.current_facts
+        if isinstance(first, cst.Name) and facts is not None:
+            first = facts.value_of(first)
+        return _is_text(first)
     params = [p for p in helper.params if p not in {"self", "cls"}]
     if not params:
         return False
@@ -217,6 +226,28 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
             if sources == [params[0]] and text.words().strip(" :;,.-") == "{}":
                 return True
     return False
+
+
+def builder_returns_text(call: cst.Call, ctx: FileContext) -> bool:
+    """Does the error builder `call` calls (a function of this module) return text on every
+    path, so that `raise ToolError(builder(...))` raises its message? False when it returns a
+    dict or an object (ToolError would carry its repr), or when it is not known here."""
+    helper = _local_function(call, ctx)
+    if helper is None:
+        return False
+    values = [helper.value_of(r.node.value) for r in helper.returns if r.node.value is not None]
+    return bool(values) and all(_is_text(value) for value in values)
+
+
+def _is_text(expr: cst.BaseExpression) -> bool:
+    """A string literal, f-string, implicit concatenation, a `+` with one, or `"...".format()`."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _is_text(expr.left) or _is_text(expr.right)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        return _is_text(expr.func.value)
+    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
+        isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
+    )
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
