@@ -447,3 +447,15 @@ def test_a_raise_in_an_except_that_names_no_exception_says_from_none() -> None:
         "    return str(number)\n"
     )
     assert '        raise ToolError("Invalid parameter: level must be an integer between 1 and 9") from None\n' in fixed(source)
+
+
+@pytest.mark.parametrize("label", ["**Error:** ", "**Error**: ", "\u274c Error: ", "Error: "])
+def test_an_error_label_goes_also_in_markdown_emphasis(label: str) -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('auth')\n\n\n"
+        "@mcp.tool()\ndef start_auth(email: str) -> str:\n"
+        "    if not SERVER.running:\n"
+        f'        return f"{label}cannot start the sign-in for {{email}}: the callback server is down"\n'
+        "    return SERVER.start(email)\n"
+    )
+    assert '        raise ToolError(f"Cannot start the sign-in for {email}: the callback server is down")\n' in fixed(source)

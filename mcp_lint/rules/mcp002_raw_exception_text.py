@@ -602,44 +602,57 @@ async def get_forecast(city: str) -> str:
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if variant.startswith("raise-protocol") and context.protocol_error_masked():
             return None  # the framework replaces a protocol error's message with a generic text
+        notes: list[str] = []
         if latent.get("traceback"):
             what = "a traceback"
         elif variant.endswith("-body"):
             what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
-            what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
+            what = f"the text of the exception passed in '{latent.get('param')}'"
         elif latent.get("carrier"):
             example = latent.get("carrier")
             where = f", as at {example}" if ":" in example else ""
-            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text{where})"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
+            notes.append(f"{latent.get('exc')} is raised in this project only with library exception text{where}")
         else:
-            what = f"the text of a caught {latent.get('exc')}"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
+        if "/" in latent.get("exc"):
+            notes.append(f"the caught classes: {latent.get('exc')}")
         if latent.get("via"):
-            what = f"{what} (built here, {latent.get('via')})"
+            notes.append(f"the text is built here, {latent.get('via')}")
+        cls = latent.get("class")
+        forwards = f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model"
         if variant.startswith("return") and latent.get("error_result"):
-            verb = f"returns {what} in its error result"
+            claim = f"returns {what} in its error result"
         elif variant.startswith("return"):
-            verb = f"returns {what} as a normal result (isError: false)"
+            claim = f"returns {what} as a normal result"
+            notes.append("the model reads it verbatim as the tool's answer (isError: false)")
         elif passed_on and latent.get("factory"):
-            verb = f"builds {latent.get('class')} with {what}, which the caller raises, and {passed_on}"
+            claim = f"builds {cls} with {what}, which the caller raises"
+            notes.append(f"caught on the way: {passed_on}")
         elif passed_on:
-            verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
+            claim = f"raises {cls or 'ToolError'} with {what}"
+            notes.append(f"caught on the way: {passed_on}")
         elif variant.startswith("raise-protocol"):
-            verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
+            claim = f"puts {what} into {cls or 'a protocol error'}"
+            notes.append("a protocol error's message is sent to the client as written")
         elif variant.startswith("raise-other") and latent.get("raised_by"):
-            verb = f"returns {what}, which a caller raises in {latent.get('raised_by')}, and {context.framework.describe_exception_text_release()} forwards it to the model"
+            claim = f"returns {what}, which a caller raises in {latent.get('raised_by')}"
+            notes.append(forwards)
         elif variant.startswith("raise-other") and latent.get("factory"):
-            verb = f"builds {latent.get('class')} with {what}, which the caller raises and {context.framework.describe_exception_text_release()} forwards to the model"
+            claim = f"builds {cls} with {what}, which the caller raises"
+            notes.append(forwards)
         elif variant.startswith("raise-other"):
-            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {context.framework.describe_exception_text_release()} forwards to the model"
-        elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
-            verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
+            claim = f"raises {cls or 'an exception'} with {what}"
+            notes.append(forwards)
+        elif cls:  # a project subclass of ToolError (the linker knows its bases)
+            claim = f"puts {what} into {cls}"
+            notes.append(f"{cls} is a ToolError: the model reads its text verbatim")
         else:
-            verb = f"puts {what} into ToolError, which the model reads verbatim"
-        message = (
-            f"{context.subject} {verb}: raw library text the model cannot act on; "
-            "log the exception and say which operation failed and what the next call can change"
-        )
+            claim = f"puts {what} into ToolError"
+            notes.append("the model reads a ToolError's text verbatim")
+        message = f"{context.subject} {claim}"
+        help_text = "Log the exception; say which operation failed and what the next call can change"
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
@@ -647,7 +660,14 @@ async def get_forecast(city: str) -> str:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
-        return Rendered(message, fix)
+        return Rendered(message, fix, help=help_text, notes=tuple(notes))
+
+
+def _caught(classes: str) -> str:
+    """How a message names the caught classes ('A/B/C' from an `except (A, B, C)`): the first,
+    and how many more (a note lists them all)."""
+    names = classes.split("/")
+    return names[0] if len(names) == 1 else f"{names[0]} (or {len(names) - 1} more)"
 
 
 def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:

@@ -20,7 +20,7 @@ _FOREIGN_FAILURE = re.compile(
 _TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
 # A returned string that starts like this reports a failure.
 _FAILURE_START = re.compile(
-    r"""^\W*(?:\[?(?:error|err|exception)\]?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
@@ -85,7 +85,7 @@ def starts_as_error(text: str) -> bool:
     """Strong prefix ("Error: ...", "Failed to ...", "Fehler: ...", "<error>"): a failure even outside a branch."""
     return bool(
         re.match(
-            rf"^\W*\[?(?:error\s*[:!\-]|error\]|failed\b|failure\s*:|{_FOREIGN_ERROR_WORDS}\s*[:：!\-]|échec\b|<error>)",
+            rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{_FOREIGN_ERROR_WORDS}\s*[:：!\-]|échec\b|<error>)",
             text.strip(),
             re.IGNORECASE,
         )
