@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator
 
-from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.findings import Edit, Finding, Fix, Related
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
@@ -798,12 +798,29 @@ class Project:
                 if rendered is None:
                     continue
                 fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
-                out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
+                finding = latent_finding(latent, rendered.message, summary.path, fix, fn.name)
+                built_by = latent.get("built_by")
+                if built_by:
+                    finding = replace(finding, related=self._builder_returns(built_by, latent.code))
+                out.append(finding)
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
                 out.extend(rule.link(self))  # findings about a server, not a function
         return out
+
+    def _builder_returns(self, qualname: str, code: str) -> tuple[Related, ...]:
+        """The returns of a helper that only builds a failure message, which its callers' findings
+        anchor (one flow, reported where the caller hands the message to the model)."""
+        found = self.function(qualname)
+        if found is None:
+            return ()
+        summary, fn = found
+        return tuple(
+            Related(summary.path, latent.location, latent.end_location, f"the message is built in {fn.name}")
+            for latent in fn.latent
+            if latent.code == code and latent.get("built_for_callers")
+        )
 
     # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]:

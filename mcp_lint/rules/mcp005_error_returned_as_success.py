@@ -38,6 +38,7 @@ from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     _dict_items,
+    _local_function,
     _unwrap,
     classify_return,
     envelope_callee,
@@ -190,6 +191,23 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     return None
 
 
+def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
+    """Is every value this function returns a failure (it only formats a message)?"""
+    values = [r.node.value for r in fn.returns if r.node.value is not None]
+    return bool(values) and all(
+        classify_return(fn.value_of(v), ctx, conditional=True, lookup=lookup) is not None for v in values
+    )
+
+
+def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """The qualified name of the project function an envelope's call is to (`return _fail(e)`)."""
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call):
+        return None
+    local = _local_function(value, ctx)
+    return local.qualname if local is not None else envelope_callee(value, ctx)
+
+
 def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
     """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
     that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
@@ -310,6 +328,10 @@ def check_health() -> dict:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
         unpacked = _unpacked_statuses(fn) if fn.calls else []
+        # A helper named to build an error whose every return is a failure value only formats
+        # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
+        # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
+        builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -343,6 +365,7 @@ def check_health() -> dict:
                 # `return _unknown_ref_error(token)`: the token is not the message, the text the
                 # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
                 message = resolved
+            data_extra = {"built_for_callers": "1"} if builds_for_callers else {}
             if is_error_builder_name(fn.name):
                 # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
                 # it by design: its callers raise what it builds, it does not raise itself.
@@ -361,7 +384,11 @@ def check_health() -> dict:
                 # The branch's conditions over the parameters: a caller that already left on the
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
+                **data_extra,
             }
+            built_by = _message_builder(resolved, ctx) if kind == "envelope" else None
+            if built_by is not None:
+                data["built_by"] = built_by  # the linker relates the builder's returns to this finding
             if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
                 # The check itself crashed, or the caller sent something wrong: a failure of the
                 # call even where the tool's answer is a status report. (A function that takes
@@ -389,6 +416,8 @@ def check_health() -> dict:
             yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.get("built_for_callers") and not context.is_tool:
+            return None  # reported where a caller returns what it built (built_by)
         names = (context.function, *context.tools)
         if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer
