@@ -1,0 +1,58 @@
+"""MCP005 and a low-level dispatcher's miss: the answer to a tool name it does not list is not a
+tool's failure, whatever form it takes; a failure inside a listed tool's branch still is."""
+
+from __future__ import annotations
+
+import pytest
+
+from ._support import check
+
+DISPATCHER = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("pantry")
+JARS: dict[str, int] = {}
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "count_jars":
+        shelf = arguments.get("shelf", "")
+        if shelf not in JARS:
+            return [types.TextContent(type="text", text=f"Error: shelf {shelf} does not exist")]  # expect: MCP005
+        return [types.TextContent(type="text", text=str(JARS[shelf]))]
+    elif name == "list_shelves":
+        return [types.TextContent(type="text", text=", ".join(JARS))]
+MISS
+"""
+
+
+@pytest.mark.parametrize(
+    "miss",
+    [
+        '    else:\n        return [types.TextContent(type="text", text=f"Unknown tool: {name}")]',
+        '    else:\n        return [types.TextContent(type="text", text=f"Error: no handler for {name}")]',
+        '    return [types.TextContent(type="text", text=f"Unknown tool: {name}")]',
+    ],
+    ids=["else-unknown-tool", "else-other-wording", "after-the-branches"],
+)
+def test_the_dispatchers_miss_is_not_reported_a_tools_failure_is(miss: str) -> None:
+    check(DISPATCHER.replace("MISS", miss))
+
+
+def test_the_same_wording_in_a_decorated_tool_is_reported() -> None:
+    check(
+        """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("pantry")
+
+
+@mcp.tool()
+def run_recipe(step_name: str) -> str:
+    if step_name not in STEPS:
+        return f"Unknown step: {step_name}"  # expect: MCP005
+    return STEPS[step_name]()
+"""
+    )
