@@ -369,8 +369,10 @@ async def get_forecast(city: str) -> str:
                 if found is not None:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
-        # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
-        for node, value, variant, conditions in self._all_sinks(fn, ctx):
+        # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
+        # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
+        # framework's error text like a caught exception re-raised with its text.
+        for node, value, variant, conditions in self._body_sinks(fn, ctx):
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx)
@@ -378,6 +380,9 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}
+                if variant == "raise-other" and isinstance(value, cst.Call):
+                    data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
+                    data["class_qual"] = project_class(value.func, ctx) or ""
                 yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
@@ -540,6 +545,16 @@ async def get_forecast(city: str) -> str:
             variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
+
+    def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
+        """The sinks an upstream error body can reach the model through: _all_sinks, and raises
+        of other classes that leave this function (the framework forwards their text)."""
+        yield from self._all_sinks(fn, ctx)
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if isinstance(exc, cst.Call) and fact.handler is None and _raise_variant(exc, ctx) == "raise-other":
+                if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
+                    yield fact.node, exc, "raise-other", fact.conditions
 
     def _latent(
         self,

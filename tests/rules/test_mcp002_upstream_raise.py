@@ -1,0 +1,58 @@
+"""MCP002: an upstream error body raised outside any `except`, from a branch that tests the
+response's status, escapes a helper to the framework's error text like a re-raised library error."""
+
+from __future__ import annotations
+
+from ._support import check, unmasked
+
+HEADER = unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+""")
+
+HELPER = """
+
+async def _fetch(path: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        resp = await client.get(path)
+        CHECK
+        return resp.json()
+"""
+
+TOOL = """
+
+@mcp.tool()
+async def count_apples(tree: str) -> str:
+    data = await _fetch(f"/trees/{tree}")
+    return str(data["apples"])
+"""
+
+
+def test_a_body_raised_from_a_failure_branch_of_a_helper_is_reported() -> None:
+    check_line = 'if resp.status_code != 200:\n            raise RuntimeError(f"Orchard API error {resp.status_code}: {resp.text}")  # expect: MCP002'
+    findings = check(HEADER + HELPER.replace("CHECK", check_line) + TOOL)
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "resp.text" in finding.message
+
+
+def test_only_the_status_raised_is_not_reported() -> None:
+    check_line = 'if not resp.is_success:\n            raise RuntimeError(f"Orchard API answered HTTP {resp.status_code}")'
+    check(HEADER + HELPER.replace("CHECK", check_line) + TOOL)
+
+
+def test_a_body_raised_where_the_tool_catches_the_class_is_judged_at_the_tool() -> None:
+    check_line = 'if resp.status_code >= 400:\n            raise LookupError(resp.text)'
+    tool = TOOL.replace(
+        '    data = await _fetch(f"/trees/{tree}")\n',
+        '    try:\n        data = await _fetch(f"/trees/{tree}")\n    except LookupError:\n        return "Error: the orchard does not know that tree"  # expect: MCP005\n',
+    )
+    check(HEADER + HELPER.replace("CHECK", check_line) + tool)
+
+
+def test_a_body_raised_on_a_masking_server_is_not_reported() -> None:
+    check_line = 'if resp.status_code != 200:\n            raise RuntimeError(f"Orchard API error: {resp.text}")'
+    header = HEADER.replace("mcp.server.fastmcp", "fastmcp").replace('FastMCP("orchard")  # expect: MCP007', 'FastMCP("orchard", mask_error_details=True)')
+    # MCP008 says the author's message is lost under masking; MCP002 has nothing to say.
+    check(header + HELPER.replace("CHECK", check_line + "  # expect: MCP008") + TOOL)
