@@ -175,6 +175,43 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
 
 
 
+def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
+    `x += ...`), on any path: memoised per function."""
+    memo = ctx.memo.setdefault("local_values", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(fn.node))
+    if known is None:
+        known = {}
+        for node in descendants(fn.node.body, into_scopes=False):
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        known.setdefault(target.target.value, []).append(node.value)
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
+                known.setdefault(node.target.value, []).append(node.value)
+        memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
+    else:
+        known = known[1]
+    return known
+
+
+def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext, depth: int = 3) -> cst.CSTNode | None:
+    """The failed response's body in `value`, or in a local it reads that some assignment of
+    the function fills from it (`detail = resp.json().get("detail")`; `raise ApiError(detail)`)."""
+    found = upstream_body(value, bases)
+    if found is not None or depth == 0:
+        return found
+    assigned = _local_values(fn, ctx)
+    names = {n.value for n in descendants(value) if isinstance(n, cst.Name) and n.value in assigned and n.value not in bases}
+    for name in sorted(names):
+        for source in assigned[name]:
+            found = _body_through_locals(source, bases, fn, ctx, depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
     """`if isinstance(exc, ConfigError): return f"... {exc}"` with ConfigError a class of this
     package: the text is the project's own message (as for `except ConfigError as e`)."""
@@ -376,7 +413,7 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx)
-            body = upstream_body(value, bases) if bases else None
+            body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
                 data = {"exc": "upstream response", "body": ctx.code(body)}

@@ -56,3 +56,53 @@ def test_a_body_raised_on_a_masking_server_is_not_reported() -> None:
     header = HEADER.replace("mcp.server.fastmcp", "fastmcp").replace('FastMCP("orchard")  # expect: MCP007', 'FastMCP("orchard", mask_error_details=True)')
     # MCP008 says the author's message is lost under masking; MCP002 has nothing to say.
     check(header + HELPER.replace("CHECK", check_line + "  # expect: MCP008") + TOOL)
+
+
+CARRIER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("library")
+
+
+class ShelfError(Exception):
+    def __init__(self, status: int, detail: str):
+        self.status = status
+        self.detail = detail
+        super().__init__(f"Shelf service {status}")
+
+
+async def _request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(path)
+    except httpx.HTTPError:
+        raise ToolError("The shelf service is unreachable; try again in a minute") from None
+    if resp.status_code >= 400:
+        try:
+            payload = resp.json()
+            detail = payload.get("detail", payload)
+        except ValueError:
+            detail = resp.reason_phrase
+        raise ShelfError(resp.status_code, str(detail))  # MARK
+    return resp.json()
+
+
+@mcp.tool()
+async def count_books(shelf: str) -> str:
+    try:
+        return str(await _request(f"/shelves/{shelf}"))
+    except ShelfError as e:
+        raise ToolError(TEXT)
+"""
+
+
+def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported_where_it_enters() -> None:
+    source = CARRIER.replace("# MARK", "# expect: MCP002").replace("TEXT", 'f"Could not count the books: {e.detail}"')
+    (finding,) = check(source)
+    assert "server.py:36" in finding.message  # names the statement that passes the text on to the model
+
+
+def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:
+    check(CARRIER.replace("TEXT", 'f"The shelf service answered {e.status}; check the shelf name"'))
