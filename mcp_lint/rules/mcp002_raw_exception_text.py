@@ -177,7 +177,7 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
 
 def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
     """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
-    `x += ...`), on any path: memoised per function."""
+    `x += ...`), on any path, in source order: memoised per function."""
     memo = ctx.memo.setdefault("local_values", {})
     assert isinstance(memo, dict)
     known = memo.get(id(fn.node))
@@ -203,13 +203,24 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     if found is not None or depth == 0:
         return found
     assigned = _local_values(fn, ctx)
-    names = {n.value for n in descendants(value) if isinstance(n, cst.Name) and n.value in assigned and n.value not in bases}
-    for name in sorted(names):
+    before = ctx.range(value).start.line
+    for name in sorted(_locals_read(value) & assigned.keys() - bases):
+        # Only assignments written above the read can have filled it (a loop's later
+        # assignment is left out: the body of a failed response is read before it is used).
         for source in assigned[name]:
+            if ctx.range(source).start.line > before:
+                break
             found = _body_through_locals(source, bases, fn, ctx, depth - 1)
             if found is not None:
                 return found
     return None
+
+
+def _locals_read(value: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not keyword names of its calls, not attribute names)."""
+    skipped = {id(n.keyword) for n in descendants(value) if isinstance(n, cst.Arg) and n.keyword is not None}
+    skipped |= {id(n.attr) for n in descendants(value) if isinstance(n, cst.Attribute)}
+    return {n.value for n in descendants(value) if isinstance(n, cst.Name) and id(n) not in skipped}
 
 
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:

@@ -106,3 +106,26 @@ def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported
 
 def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:
     check(CARRIER.replace("TEXT", 'f"The shelf service answered {e.status}; check the shelf name"'))
+
+
+def test_a_keyword_named_like_a_local_filled_later_from_the_body_is_not_the_body() -> None:
+    check(
+        unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("library")
+
+
+@mcp.tool()
+async def find_books(query: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        resp = await client.get("/books", params={"q": query})
+    if resp.status_code >= 400:
+        return dict(books=[], total=0, cursor="")
+    data = resp.json()
+    cursor = data.get("cursor", "")
+    total = data.get("total", 0)
+    return dict(books=data["books"], total=total, cursor=cursor)
+""")
+    )
