@@ -117,6 +117,7 @@ class Project:
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
@@ -781,6 +782,8 @@ class Project:
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
+                    continue  # no caller passes it a response found failed
                 if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
                     continue
                 latent = linked
@@ -808,6 +811,23 @@ class Project:
             if rule is not None:
                 out.extend(rule.link(self))  # findings about a server, not a function
         return out
+
+    def _failed_responses(self) -> dict[str, set[int]]:
+        """By function: the parameter positions some caller passes a response it found failed
+        (CallEdge.failed_responses), counted over the whole project once."""
+        if self._failed is None:
+            self._failed = {}
+            for summary in self.summaries:
+                for fn in summary.functions.values():
+                    for edge in fn.calls:
+                        if not edge.failed_responses:
+                            continue
+                        target = self.function(edge.callee)
+                        if target is None:
+                            continue
+                        shift = _receiver_shift(edge.via_attribute, target[1].params)
+                        self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
+        return self._failed
 
     def _builder_returns(self, qualname: str, code: str) -> tuple[Related, ...]:
         """The returns of a helper that only builds a failure message, which its callers' findings

@@ -175,44 +175,62 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
 
 
 
-def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+_CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]]:
     """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
-    `x += ...`), on any path, in source order: memoised per function."""
+    `x += ...`, `x.append(...)`), on any path, in source order, with the statement storing it:
+    memoised per function."""
     memo = ctx.memo.setdefault("local_values", {})
     assert isinstance(memo, dict)
-    known = memo.get(id(fn.node))
-    if known is None:
-        known = {}
-        for node in descendants(fn.node.body, into_scopes=False):
-            if isinstance(node, cst.Assign):
-                for target in node.targets:
-                    if isinstance(target.target, cst.Name):
-                        known.setdefault(target.target.value, []).append(node.value)
-            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
-                known.setdefault(node.target.value, []).append(node.value)
-        memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
-    else:
-        known = known[1]
+    entry = memo.get(id(fn.node))
+    if entry is not None:
+        return entry[1]
+    known: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    known.setdefault(target.target.value, []).append((node.value, node))
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
+            known.setdefault(node.target.value, []).append((node.value, node))
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
+                known.setdefault(node.func.value.value, []).extend((a.value, node) for a in node.args)
+    memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
     return known
 
 
-def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext, depth: int = 3) -> cst.CSTNode | None:
-    """The failed response's body in `value`, or in a local it reads that some assignment of
-    the function fills from it (`detail = resp.json().get("detail")`; `raise ApiError(detail)`)."""
+def _body_through_locals(
+    value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext
+) -> tuple[cst.CSTNode, cst.CSTNode | None] | None:
+    """The failed response's body in `value`, or in a local it reads that some assignment of the
+    function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
+    with the statement that takes it (None: `value` itself). Nearest locals first: the statement
+    that takes the body is where the flow starts."""
     found = upstream_body(value, bases)
-    if found is not None or depth == 0:
-        return found
+    if found is not None:
+        return found, None
     assigned = _local_values(fn, ctx)
     before = ctx.range(value).start.line
-    for name in sorted(_locals_read(value) & assigned.keys() - bases):
-        # Only assignments written above the read can have filled it (a loop's later
-        # assignment is left out: the body of a failed response is read before it is used).
-        for source in assigned[name]:
-            if ctx.range(source).start.line > before:
-                break
-            found = _body_through_locals(source, bases, fn, ctx, depth - 1)
-            if found is not None:
-                return found
+    visited = set(bases)
+    frontier: list[cst.CSTNode] = [value]
+    for _ in range(3):
+        deeper: list[cst.CSTNode] = []
+        for expr in frontier:
+            for name in sorted(_locals_read(expr) & assigned.keys() - visited):
+                visited.add(name)
+                for source, store in assigned[name]:
+                    # Only assignments written above the read can have filled it (a loop's later
+                    # assignment is left out: a failed response's body is read before it is sent).
+                    if ctx.range(source).start.line > before:
+                        break
+                    found = upstream_body(source, bases)
+                    if found is not None:
+                        return found, store
+                    deeper.append(source)
+        frontier = deeper
     return None
 
 
@@ -427,11 +445,20 @@ async def get_forecast(city: str) -> str:
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
-                data = {"exc": "upstream response", "body": ctx.code(body)}
-                if variant == "raise-other" and isinstance(value, cst.Call):
-                    data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
-                    data["class_qual"] = project_class(value.func, ctx) or ""
-                yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
+                yield self._body_latent(ctx, node, value, variant, body, {})
+        # Helpers that put the body of a response their caller found failed into what they send:
+        # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
+        # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
+        for index, param in enumerate(fn.params):
+            if param in {"self", "cls"}:
+                continue
+            for node, value, variant, _ in self._body_sinks(fn, ctx):
+                if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
+                    continue  # an exception object built here: its message is not known to be the body
+                body = _body_through_locals(value, {param}, fn, ctx)
+                if body is not None:
+                    seen.add(id(node))
+                    yield self._body_latent(ctx, node, value, variant, body, {"body_param": str(index)})
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -593,6 +620,29 @@ async def get_forecast(city: str) -> str:
             variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
+
+    def _body_latent(
+        self,
+        ctx: FileContext,
+        node: cst.CSTNode,
+        value: cst.BaseExpression,
+        variant: str,
+        body: tuple[cst.CSTNode, cst.CSTNode | None],
+        extra: dict[str, str],
+    ) -> Latent:
+        """An upstream error body sent by `node`: reported where it is taken (the statement
+        storing it in a local, naming the statement that sends it, or `node` itself)."""
+        found, store = body
+        data = {"exc": "upstream response", "body": ctx.code(found), **extra}
+        if variant == "raise-other" and isinstance(value, cst.Call):
+            data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
+            data["class_qual"] = project_class(value.func, ctx) or ""
+        if variant.startswith("raise") and isinstance(value, cst.Call):
+            data["raises"] = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
+        if store is not None:
+            data["via"] = f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}"
+        route = "raise" if variant.startswith("raise") else "text"
+        return self.latent(ctx, store or value, variant=f"{variant}-body", route=route, statement=store or node, data=data)
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises

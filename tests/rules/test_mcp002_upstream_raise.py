@@ -84,8 +84,8 @@ async def _request(path: str) -> dict:
             payload = resp.json()
             detail = payload.get("detail", payload)
         except ValueError:
-            detail = resp.reason_phrase
-        raise ShelfError(resp.status_code, str(detail))  # MARK
+            detail = resp.text  # MARK
+        raise ShelfError(resp.status_code, str(detail))
     return resp.json()
 
 
@@ -101,7 +101,8 @@ async def count_books(shelf: str) -> str:
 def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported_where_it_enters() -> None:
     source = CARRIER.replace("# MARK", "# expect: MCP002").replace("TEXT", 'f"Could not count the books: {e.detail}"')
     (finding,) = check(source)
-    assert "server.py:36" in finding.message  # names the statement that passes the text on to the model
+    # Where the body is taken, naming the raise that sends it and the clause that passes it on.
+    assert "raised at line 27" in finding.message and "server.py:36" in finding.message
 
 
 def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:
@@ -129,3 +130,51 @@ async def find_books(query: str) -> dict:
     return dict(books=data["books"], total=total, cursor=cursor)
 """)
     )
+
+
+DESCRIBER = unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("bakery")
+
+
+def _describe(response: httpx.Response) -> str:
+    detail = ""
+    try:
+        body = response.json()  # MARK
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        parts = []
+        if body.get("message"):
+            parts.append(str(body["message"]))
+        detail = " | ".join(parts)
+    summary = f"Bakery API answered {response.status_code}"
+    return f"{summary}: {detail}" if detail else summary
+
+
+async def _send(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.post(path)
+    except httpx.HTTPError:
+        raise ToolError("The bakery is unreachable; try again in a minute") from None
+    if CONDITION:
+        raise ToolError(_describe(response))
+    return {"order": response.json()["id"]}
+
+
+@mcp.tool()
+async def order_bread(kind: str) -> dict:
+    return await _send(f"/orders/{kind}")
+""")
+
+
+def test_a_helper_describing_a_response_its_caller_found_failed_is_reported_where_it_takes_the_body() -> None:
+    check(DESCRIBER.replace("CONDITION", "response.is_error").replace("# MARK", "# expect: MCP002"))
+
+
+def test_a_helper_describing_a_response_no_caller_found_failed_is_not_reported() -> None:
+    check(DESCRIBER.replace("CONDITION", "len(response.content) > 4096"))
