@@ -178,40 +178,36 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
 _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
 
 
-def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]]:
+def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
     """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
-    `x += ...`, `x.append(...)`), on any path, in source order, with the statement storing it:
-    memoised per function."""
+    `x += ...`, `x.append(...)`), on any path, in source order: memoised per function."""
     memo = ctx.memo.setdefault("local_values", {})
     assert isinstance(memo, dict)
     entry = memo.get(id(fn.node))
     if entry is not None:
         return entry[1]
-    known: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]] = {}
+    known: dict[str, list[cst.BaseExpression]] = {}
     for node in descendants(fn.node.body, into_scopes=False):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    known.setdefault(target.target.value, []).append((node.value, node))
+                    known.setdefault(target.target.value, []).append(node.value)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
-            known.setdefault(node.target.value, []).append((node.value, node))
+            known.setdefault(node.target.value, []).append(node.value)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
             if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
-                known.setdefault(node.func.value.value, []).extend((a.value, node) for a in node.args)
+                known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
     memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
     return known
 
 
-def _body_through_locals(
-    value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext
-) -> tuple[cst.CSTNode, cst.CSTNode | None] | None:
+def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.CSTNode | None:
     """The failed response's body in `value`, or in a local it reads that some assignment of the
     function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
-    with the statement that takes it (None: `value` itself). Nearest locals first: the statement
-    that takes the body is where the flow starts."""
+    nearest locals first, three deep."""
     found = upstream_body(value, bases)
     if found is not None:
-        return found, None
+        return found
     assigned = _local_values(fn, ctx)
     before = ctx.range(value).start.line
     visited = set(bases)
@@ -221,14 +217,14 @@ def _body_through_locals(
         for expr in frontier:
             for name in sorted(_locals_read(expr) & assigned.keys() - visited):
                 visited.add(name)
-                for source, store in assigned[name]:
+                for source in assigned[name]:
                     # Only assignments written above the read can have filled it (a loop's later
                     # assignment is left out: a failed response's body is read before it is sent).
                     if ctx.range(source).start.line > before:
                         break
                     found = upstream_body(source, bases)
                     if found is not None:
-                        return found, store
+                        return found
                     deeper.append(source)
         frontier = deeper
     return None
@@ -627,22 +623,19 @@ async def get_forecast(city: str) -> str:
         node: cst.CSTNode,
         value: cst.BaseExpression,
         variant: str,
-        body: tuple[cst.CSTNode, cst.CSTNode | None],
+        body: cst.CSTNode,
         extra: dict[str, str],
     ) -> Latent:
-        """An upstream error body sent by `node`: reported where it is taken (the statement
-        storing it in a local, naming the statement that sends it, or `node` itself)."""
-        found, store = body
-        data = {"exc": "upstream response", "body": ctx.code(found), **extra}
+        """An upstream error body sent by `node`: reported there, where the text is put
+        together (the locals that carry the body on the way are the same flow)."""
+        data = {"exc": "upstream response", "body": ctx.code(body), **extra}
         if variant == "raise-other" and isinstance(value, cst.Call):
             data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
             data["class_qual"] = project_class(value.func, ctx) or ""
         if variant.startswith("raise") and isinstance(value, cst.Call):
             data["raises"] = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
-        if store is not None:
-            data["via"] = f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}"
         route = "raise" if variant.startswith("raise") else "text"
-        return self.latent(ctx, store or value, variant=f"{variant}-body", route=route, statement=store or node, data=data)
+        return self.latent(ctx, value, variant=f"{variant}-body", route=route, statement=node, data=data)
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises

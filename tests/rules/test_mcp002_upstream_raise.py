@@ -84,8 +84,8 @@ async def _request(path: str) -> dict:
             payload = resp.json()
             detail = payload.get("detail", payload)
         except ValueError:
-            detail = resp.text  # MARK
-        raise ShelfError(resp.status_code, str(detail))
+            detail = resp.text
+        raise ShelfError(resp.status_code, str(detail))  # MARK
     return resp.json()
 
 
@@ -101,8 +101,8 @@ async def count_books(shelf: str) -> str:
 def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported_where_it_enters() -> None:
     source = CARRIER.replace("# MARK", "# expect: MCP002").replace("TEXT", 'f"Could not count the books: {e.detail}"')
     (finding,) = check(source)
-    # Where the body is taken, naming the raise that sends it and the clause that passes it on.
-    assert "raised at line 27" in finding.message and "server.py:36" in finding.message
+    # Where the text is put together, naming the clause that passes it on to the model.
+    assert "server.py:36" in finding.message
 
 
 def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:
@@ -143,7 +143,7 @@ mcp = FastMCP("bakery")
 def _describe(response: httpx.Response) -> str:
     detail = ""
     try:
-        body = response.json()  # MARK
+        body = response.json()
     except ValueError:
         body = None
     if isinstance(body, dict):
@@ -152,7 +152,7 @@ def _describe(response: httpx.Response) -> str:
             parts.append(str(body["message"]))
         detail = " | ".join(parts)
     summary = f"Bakery API answered {response.status_code}"
-    return f"{summary}: {detail}" if detail else summary
+    return f"{summary}: {detail}" if detail else summary  # MARK
 
 
 async def _send(path: str) -> dict:
@@ -172,7 +172,7 @@ async def order_bread(kind: str) -> dict:
 """)
 
 
-def test_a_helper_describing_a_response_its_caller_found_failed_is_reported_where_it_takes_the_body() -> None:
+def test_a_helper_describing_a_response_its_caller_found_failed_is_reported_where_it_builds_the_text() -> None:
     check(DESCRIBER.replace("CONDITION", "response.is_error").replace("# MARK", "# expect: MCP002"))
 
 
