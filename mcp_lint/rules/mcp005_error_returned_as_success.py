@@ -53,8 +53,10 @@ from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
 
 
-def _takes_arguments(fn: FunctionFacts) -> bool:
-    return any(p not in {"self", "cls", "ctx", "context"} for p in fn.params)
+def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
+    arguments = {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
+    return bool(arguments) and any(names_read(c) & arguments for c in conditions)
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -336,10 +338,12 @@ def check_health() -> dict:
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
+        earlier: tuple[cst.BaseExpression, ...] = ()  # the conditions of the returns above
         for ret in fn.returns:
             value = ret.node.value
             conditional = bool(ret.conditions) or ret.handler is not None or after_branch
             after_branch = after_branch or bool(ret.conditions)
+            tested, earlier = ret.conditions or earlier, earlier + ret.conditions
             if value is None:
                 continue
             if not conditional and is_error_builder_name(fn.name):
@@ -392,10 +396,11 @@ def check_health() -> dict:
             built_by = _message_builder(resolved, ctx) if kind == "envelope" else None
             if built_by is not None:
                 data["built_by"] = built_by  # the linker relates the builder's returns to this finding
-            if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
+            if ret.handler is not None or (is_argument_complaint(description) and _tests_arguments(fn, tested)):
                 # The check itself crashed, or the caller sent something wrong: a failure of the
                 # call even where the tool's answer is a status report. (A function that takes
-                # no arguments complains about none: "Invalid indexes found: ..." is its report.)
+                # no arguments complains about none: "Invalid indexes found: ..." is its report;
+                # nor does a validator whose branch tests its own verdict, `if not result["valid"]`.)
                 data["own_failure"] = "1"
             callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
             if callee is not None:
