@@ -205,7 +205,7 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     """The failed response's body in `value`, or in a local it reads that some assignment of the
     function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
     nearest locals first, three deep."""
-    found = upstream_body(value, bases)
+    found = upstream_body(value, bases) or _reply_field(value, bases)
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
@@ -222,11 +222,100 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
                     # assignment is left out: a failed response's body is read before it is sent).
                     if ctx.range(source).start.line > before:
                         break
-                    found = upstream_body(source, bases)
+                    found = upstream_body(source, bases) or _reply_field(source, bases)
                     if found is not None:
                         return found
                     deeper.append(source)
         frontier = deeper
+    return None
+
+
+# Fields of a JSON reply that say whether the call worked, and the values that mean it did or not.
+_REPLY_FLAGS = frozenset({"ok", "success", "succeeded"})
+_REPLY_STATUS = frozenset({"status", "state", "result"})
+_REPLY_ERRORS = frozenset({"error", "errors", "error_message", "err"})
+_SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
+_FAILURE_WORDS = frozenset({"error", "fail", "failed", "failure"})
+
+
+def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
+    """(local, key) for `data["status"]` and `data.get("status")`."""
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
+        index = expr.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            key = index.value.evaluated_value
+            return (expr.value.value, key) if isinstance(key, str) else None
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and isinstance(expr.func.value, cst.Name)
+        and expr.args
+        and isinstance(expr.args[0].value, cst.SimpleString)
+    ):
+        key = expr.args[0].value.evaluated_value
+        return (expr.func.value.value, key) if isinstance(key, str) else None
+    return None
+
+
+def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
+    """The local whose failure a condition tests, when it reads a JSON reply's status field:
+    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
+    negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
+    inner = cond.expression if negated else cond
+    read = _field_read(inner)
+    if read is not None:
+        local, key = read
+        if key in _REPLY_FLAGS and negated or key in _REPLY_ERRORS and not negated:
+            return local
+        return None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        operator, right = target.operator, target.comparator
+        if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
+            return right.value if cond.left.evaluated_value in _REPLY_ERRORS else None
+        read = _field_read(cond.left)
+        if read is None or read[1] not in _REPLY_STATUS | _REPLY_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+            return None
+        word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
+        word = str(word).lower()
+        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in _SUCCESS_WORDS:
+            return read[0]
+        if isinstance(operator, (cst.Equal, cst.Is)) and word in _FAILURE_WORDS | {"false"}:
+            return read[0]
+    return None
+
+
+def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
+    """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
+    enclosing branch tests for failure: a 200 reply that says the call failed."""
+    replies: set[str] = set()
+    for cond in conditions:
+        local = _reply_failure_test(cond)
+        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+            replies.add(local)
+    return replies
+
+
+def _decodes_a_reply(value: cst.BaseExpression) -> bool:
+    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
+    for node in descendants(value):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+            return True
+        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
+            text = node.args[0].value
+            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+                return True
+    return False
+
+
+def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
+    """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
+    for node in descendants(value):
+        if isinstance(node, (cst.Subscript, cst.Call)):
+            read = _field_read(node)
+            if read is not None and read[0] in replies:
+                return node
     return None
 
 
@@ -437,7 +526,7 @@ async def get_forecast(city: str) -> str:
         for node, value, variant, conditions in self._body_sinks(fn, ctx):
             if id(node) in seen:
                 continue
-            bases = status_bases(conditions, ctx)
+            bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))

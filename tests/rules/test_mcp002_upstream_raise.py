@@ -178,3 +178,41 @@ def test_a_helper_describing_a_response_its_caller_found_failed_is_reported_wher
 
 def test_a_helper_describing_a_response_no_caller_found_failed_is_not_reported() -> None:
     check(DESCRIBER.replace("CONDITION", "len(response.content) > 4096"))
+
+
+REPLY = unmasked("""\
+import json
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("tides")
+
+
+@mcp.tool()
+def tide_height(port: str) -> float:
+    with httpx.Client() as client:
+        response = client.get(f"https://tides.invalid/{port}")
+        response.raise_for_status()
+        data = DECODE
+        if CONDITION:
+            raise RuntimeError(MESSAGE)
+        return data["height"]
+""")
+
+
+def test_the_error_field_of_a_reply_that_says_it_failed_is_an_upstream_body() -> None:
+    for decode, condition in [
+        ("response.json()", 'data["status"] != "ok"'),
+        ("json.loads(response.text)", 'not data.get("success")'),
+        ("response.json()", 'data.get("error")'),
+        ("response.json()", '"error" in data'),
+    ]:
+        source = REPLY.replace("DECODE", decode).replace("CONDITION", condition)
+        check(source.replace("MESSAGE", 'f"Tide service error: {data.get(\'message\')}")  # expect: MCP002'))
+
+
+def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not() -> None:
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
+    # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
+    check(REPLY.replace("DECODE", "PORTS.lookup(port)").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"Port {port}: {data[\'note\']}"'))
