@@ -56,3 +56,20 @@ def run_recipe(step_name: str) -> str:
     return STEPS[step_name]()
 """
     )
+
+
+def test_a_plain_content_dict_carrying_a_failure_is_reported_like_text_content() -> None:
+    source = DISPATCHER.replace("MISS", "")
+    source = source.replace(
+        '            return [types.TextContent(type="text", text=f"Error: shelf {shelf} does not exist")]  # expect: MCP005',
+        '            return [{"type": "text", "text": f"Error: shelf {shelf} does not exist"}]  # expect: MCP005',
+    )
+    check(source)
+
+
+def test_a_plain_content_dict_carrying_an_answer_is_not_reported() -> None:
+    source = DISPATCHER.replace("MISS", "").replace(
+        '            return [types.TextContent(type="text", text=f"Error: shelf {shelf} does not exist")]  # expect: MCP005',
+        '            return [{"type": "text", "text": f"Shelf {shelf} holds no jars yet"}]',
+    )
+    check(source)
