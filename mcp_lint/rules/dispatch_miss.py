@@ -44,3 +44,22 @@ def misses_every_tool(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, .
         if isinstance(operator, (cst.Equal, cst.In, cst.Is)):
             return negated
     return negated and dotted(condition) in names  # `if not name:`
+
+
+def else_of_tool_branches(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """The `else:` after `if name == "a": ... elif name == "b":`: reached only by a tool name the
+    dispatcher does not list. (A membership test, `name not in DATA`, may as well be about a
+    record the tool looks up: only its wording, UNKNOWN_TOOL, tells.)"""
+    if not conditions:
+        return False
+    condition = conditions[-1]
+    if not (isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not)):
+        return False
+    tested = condition.expression
+    return (
+        isinstance(tested, cst.Comparison)
+        and len(tested.comparisons) == 1
+        and isinstance(tested.comparisons[0].operator, cst.Equal)
+        and isinstance(tested.comparisons[0].comparator, cst.SimpleString)
+        and dotted(tested.left) in _tool_name_vars(fn)
+    )

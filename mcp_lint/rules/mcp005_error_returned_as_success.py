@@ -33,7 +33,7 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, misses_every_tool
+from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
@@ -371,7 +371,7 @@ def check_health() -> dict:
                 # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
                 message = resolved
             data_extra = {"built_for_callers": "1"} if builds_for_callers else {}
-            if ret.handler is None and (misses_every_tool(fn, ret.conditions) or UNKNOWN_TOOL.search(description)):
+            if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(description)):
                 data_extra["unknown_tool"] = "1"  # a dispatcher's miss: judged in render
             if is_error_builder_name(fn.name):
                 # A function named to build an error (`_unknown_ref_error`, `format_error`) returns

@@ -73,3 +73,13 @@ def test_a_plain_content_dict_carrying_an_answer_is_not_reported() -> None:
         '            return [{"type": "text", "text": f"Shelf {shelf} holds no jars yet"}]',
     )
     check(source)
+
+
+def test_a_membership_test_on_the_name_with_a_records_wording_is_still_reported() -> None:
+    # `name not in DATA` may be about a record the tool looks up: only unknown-tool wording or the
+    # `else:` of the tool-name branches marks the dispatcher's miss.
+    source = DISPATCHER.replace("MISS", "").replace(
+        '    if name == "count_jars":',
+        '    if name not in JARS:\n        return [types.TextContent(type="text", text="Error: no such jar")]  # expect: MCP005\n    if name == "count_jars":',
+    )
+    check(source)
