@@ -18,9 +18,11 @@ import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from mcp_lint.findings import Edit, Finding, Fix, Related
+from mcp_lint.findings import Edit, Finding, Fix, Location, Related
+from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
@@ -34,10 +36,10 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -104,12 +106,16 @@ class Project:
         self.pins = pins
         self.missing = missing
         self.modules: dict[str, ModuleSummary] = {}
+        self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        # Callee -> (caller, call) over the whole project, built when a fix first asks.
+        self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
+        self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -118,6 +124,7 @@ class Project:
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
+        self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
@@ -739,13 +746,63 @@ class Project:
     # -- what helpers do (MCP004) --------------------------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
         """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
-        nothing; ("validates", f): "yes" when f rejects bad arguments."""
+        nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the
+        parameter f's own mutations depend on (FunctionSummary.mutates_when) and "|1" when f's
+        first parameter is `self`/`cls` ("|0" otherwise), "" when none; ("mutation_site", f):
+        where the mutation "mutates" names is, as "path|function|row|column|end row|end
+        column|first row|last row|statement"."""
         found = self.function(qualname)
         if found is None:
             return ""
         if kind == "validates":
             return "yes" if found[1].validates else ""
+        if kind == "mutates_when":
+            fn = found[1]
+            if not fn.mutates or not fn.mutates_when:
+                return ""
+            return f"{fn.mutates_when}|{int(bool(fn.params) and fn.params[0] in {'self', 'cls'})}"
+        if kind == "mutation_site":
+            return self._mutation_site(found, 0)
         return self._mutates(found[1], 0)
+
+    def _mutation_site(self, found: tuple[ModuleSummary, FunctionSummary], depth: int) -> str:
+        """The site of the mutation `_mutates` finds first, walking the same way."""
+        summary, fn = found
+        if fn.mutates:
+            if fn.mutation_site is None:
+                return ""
+            row, column, end_row, end_column, text, first, last = fn.mutation_site
+            return "|".join((summary.path, fn.name, str(row), str(column), str(end_row), str(end_column), str(first), str(last), text))
+        if depth >= HELPER_DEPTH:
+            return ""
+        for edge in fn.calls:
+            target = self.function(edge.callee)
+            if target is not None and target[1] is not fn and self._mutates(target[1], depth + 1):
+                return self._mutation_site(target, depth + 1)
+        return ""
+
+    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+        """Is an exception of class `raised` caught, on every way from a tool, by an `except`
+        clause that neither raises nor returns (FunctionSummary.absorbing)?"""
+        if not entry.guards:
+            return False
+        if self._absorbing is None:
+            self._absorbing = frozenset(site for _, fn in self.functions.values() for site in fn.absorbing)
+        absorbing = self._absorbing
+        return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
+
+    def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
+        """Does some caller on the way from a tool pass an argument that takes the branch
+        `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
+        if entry.is_tool:
+            return True
+        params = self.functions[qual][1].params
+        for caller in reached:
+            for edge in self.functions[caller][1].calls:
+                target = self.function(edge.callee)
+                if target is not None and target[1].qualname == qual and argument_enables(guard, edge.constants, _receiver_shift(edge.via_attribute, params)):
+                    return True
+        return False
 
     def _mutates(self, fn: FunctionSummary, depth: int) -> str:
         key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
@@ -767,6 +824,7 @@ class Project:
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
+        moved: dict[tuple[str, str, Location], int] = {}
         reached = self.trace_tools()
         carried = _CarriedText(self, reached)
         for qual, entry in reached.items():
@@ -784,6 +842,10 @@ class Project:
                     continue
                 if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
                     continue  # no caller passes it a response found failed
+                if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
+                    continue  # the branch it is in needs an argument no caller passes
+                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
+                    continue  # every caller turns the raise into an entry of its result and goes on
                 if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
                     continue
                 latent = linked
@@ -800,11 +862,33 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
-                finding = latent_finding(latent, rendered.message, summary.path, fix, fn.name)
-                built_by = latent.get("built_by")
-                if built_by:
-                    finding = replace(finding, related=self._builder_returns(built_by, latent.code))
+                fix = (
+                    self._fix(rendered.fix, summary, family)
+                    if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
+                    else None
+                )
+                if rendered.related:
+                    # A related place with no file of its own is in the latent's file.
+                    rendered = replace(rendered, related=tuple(replace(r, filename=r.filename or summary.path) for r in rendered.related))
+                if context.reached_from:
+                    # A helper's finding names the tools that reach it, and shows where they are.
+                    rendered = replace(
+                        rendered,
+                        notes=(context.reached_from, *rendered.notes),
+                        related=(*rendered.related, *self.tool_sites(context.tools)),
+                    )
+                finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
+                if latent.get("built_by"):
+                    finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
+                if rendered.at is not None:
+                    finding = _moved(finding, rendered.at, summary.path)
+                    key = (finding.code, finding.filename, finding.location)
+                    if key in moved:
+                        # One finding per write, whichever tools reach it: their places are related.
+                        index = moved[key]
+                        out[index] = replace(out[index], related=tuple(dict.fromkeys((*out[index].related, *finding.related))))
+                        continue
+                    moved[key] = len(out)
                 out.append(finding)
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
@@ -857,6 +941,23 @@ class Project:
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
+
+    def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:
+        """Where the handlers of `tools` are defined (the first `limit` names in order, those whose
+        definition the per-file step recorded): related locations of a helper's finding."""
+        if self._tool_sites is None:
+            self._tool_sites = {}
+            for reg, _ in self.tool_registrations():
+                found = self.function(reg.function)
+                if found is not None and found[1].name_span is not None and reg.tool_name not in self._tool_sites:
+                    start, end = found[1].name_span
+                    self._tool_sites[reg.tool_name] = (found[0].path, start, end)
+        out = []
+        for tool in sorted(set(tools))[:limit]:
+            site = self._tool_sites.get(tool)
+            if site is not None:
+                out.append(Related(site[0], site[1], site[2], f"tool '{tool}' reaches this helper"))
+        return out
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
@@ -992,6 +1093,43 @@ class Project:
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
+        path and returns the helper's value as it is (so the tool raises in its place), up to
+        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
+        each source's error) or a caller no tool reaches (a CLI) would break."""
+        if spec is None or not spec.raises or spec.replaces:
+            return True  # not a change of contract: nothing raised, or a raise stays a raise
+        if self._call_sites is None:
+            self._call_sites = {}
+            for caller, (_, fn) in self.functions.items():
+                for edge in fn.calls:
+                    target = self.function(edge.callee)
+                    if target is not None and target[1].qualname != caller:
+                        self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for caller, edge in self._call_sites.get(current, ()):
+                entry = reached.get(caller)
+                if entry is None or _passes(edge) != _WHOLE:
+                    return False
+                if not entry.is_tool:
+                    pending.append(caller)
+        return True
+
+    def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
+        """The project's own top-level modules, which isort puts in the first-party section (see
+        fixing/first_party.py): not only the fixed file's own package. Once per folder."""
+        key = (str(Path(summary.path).parent), summary.module.count("."))
+        if key not in self._first_party_names:
+            self._first_party_names[key] = first_party(summary.path, summary.module)
+        return self._first_party_names[key]
+
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
         it has none; no fix when a needed name is taken by something else."""
@@ -1007,7 +1145,9 @@ class Project:
                 module, name = TOOL_ERROR_IMPORT[family]
                 local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
                 if local is None:
-                    if _name_taken(summary, name):
+                    if _name_taken(summary, name) or summary.imports.framework_deferred:
+                        # A module written to import without the framework (a CLI uses it)
+                        # would need it at import time: no fix rather than break that.
                         return None
                     imports.append((module, name))
                     local = name
@@ -1015,7 +1155,7 @@ class Project:
             elif need in {"CallToolResult", "TextContent"}:
                 local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
                 if local is None:
-                    if _name_taken(summary, need):
+                    if _name_taken(summary, need) or summary.imports.framework_deferred:
                         return None
                     imports.append(("mcp.types", need))
                     local = need
@@ -1035,7 +1175,7 @@ class Project:
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        edits.extend(import_edits(summary.imports, imports, after_imports))
+        edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
 
 
@@ -1049,6 +1189,21 @@ def _passes(edge: CallEdge) -> int:
     """How much of the callee's value the caller returns (or raises in a ToolError): _WHOLE,
     _PART or _NOTHING."""
     return _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
+
+
+def _moved(finding: Finding, at: Site, path: str) -> Finding:
+    """The finding reported at another statement (a rule's Rendered.at); a fix for the original
+    place stays only when that is the same file."""
+    return replace(
+        finding,
+        filename=at.filename,
+        location=at.location,
+        end_location=at.end_location,
+        statement=at.statement,
+        statement_rows=at.rows,
+        context=at.function,
+        fix=finding.fix if at.filename == path else None,
+    )
 
 
 def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
@@ -1158,7 +1313,9 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.code == "MCP003" and latent.get("raises"):
+        if latent.get("raises") and (latent.code == "MCP003" or latent.get("delivered_when_passed_on")):
+            # A message whose words matter wherever they reach the model (not only where the
+            # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
@@ -1204,13 +1361,13 @@ class _CarriedText:
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> where the clause sends the caught exception's text on to the model,
-        from MCP003's markers in the functions the tools reach (and whose value they return,
-        for a return)."""
+        from the rules' "passes-on" markers in the functions the tools reach (and whose value
+        they return, for a return)."""
         out: dict[str, str] = {}
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
             for marker in fn.latent:
-                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                if marker.variant == "passes-on" and self.project._applies(marker, entry):
                     how = "returns it" if marker.route == "return" else "puts it into ToolError"
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
                     out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")

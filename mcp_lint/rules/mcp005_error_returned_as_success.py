@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import libcst as cst
 
+from mcp_lint.engine.graph import EdgeKind
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -35,7 +37,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
+from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     _dict_items,
@@ -53,9 +55,17 @@ from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
 
 
+def _arguments(fn: FunctionFacts) -> set[str]:
+    return {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
+
+
+def _takes_arguments(fn: FunctionFacts) -> bool:
+    return bool(_arguments(fn))
+
+
 def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
     """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
-    arguments = {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
+    arguments = _arguments(fn)
     return bool(arguments) and any(names_read(c) & arguments for c in conditions)
 
 
@@ -343,85 +353,139 @@ def check_health() -> dict:
             value = ret.node.value
             conditional = bool(ret.conditions) or ret.handler is not None or after_branch
             after_branch = after_branch or bool(ret.conditions)
-            tested, earlier = ret.conditions or earlier, earlier + ret.conditions
+            above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
                 continue
-            resolved = fn.value_of(value)
-            found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
-            if found is None and ret.handler is not None:
-                found = _caught_exception_text(resolved, ret.handler, ctx)
-            if found is None and conditional:
-                found = _failure_in_result_object(resolved, fn)
-            if found is None and id(value) in fn.reaching_prefixes:
-                found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
-            if found is None:
-                status = _status_sent(resolved, unpacked) if unpacked else None
-                if status is not None:
-                    yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
-                continue
-            kind, description, message = found
-            if resolved is not value and kind == "string":
-                message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-            if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
-                # `return _unknown_ref_error(token)`: the token is not the message, the text the
-                # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
-                message = resolved
-            data_extra = {"built_for_callers": "1"} if builds_for_callers else {}
-            if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(description)):
-                data_extra["unknown_tool"] = "1"  # a dispatcher's miss: judged in render
-            if is_error_builder_name(fn.name):
-                # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
-                # it by design: its callers raise what it builds, it does not raise itself.
-                message = None
-            # Raw exception text or an upstream body in the same return is also MCP002's finding
-            # (rules are independent); only the fix is left to MCP002, see "msg" below.
-            data = {
-                "kind": kind,
-                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
-                # A message that carries a caught exception's text (or an upstream body) is MCP002's
-                # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
-                "stmt": encode_range(ctx, ret.node),
-                "fn": fn.name,
-                "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
-                # The branch's conditions over the parameters: a caller that already left on the
-                # same condition never takes it (the linker drops the finding for that caller).
-                "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
-                **data_extra,
-            }
-            built_by = _message_builder(resolved, ctx) if kind == "envelope" else None
-            if built_by is not None:
-                data["built_by"] = built_by  # the linker relates the builder's returns to this finding
-            if ret.handler is not None or (is_argument_complaint(description) and _tests_arguments(fn, tested)):
-                # The check itself crashed, or the caller sent something wrong: a failure of the
-                # call even where the tool's answer is a status report. (A function that takes
-                # no arguments complains about none: "Invalid indexes found: ..." is its report;
-                # nor does a validator whose branch tests its own verdict, `if not result["valid"]`.)
-                data["own_failure"] = "1"
-            callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
-            if callee is not None:
-                data["via_helper"] = callee  # the linker asks whether that helper sets isError
-                data["via_helper_required"] = "1" if description.startswith("the error text") else ""
-            if raise_is_caught(fn, ret.node, ctx):
-                # A raise there would be caught by the function's own `except`: the fix lets
-                # ToolError through it (`except ToolError: raise` first), or is not offered.
-                through = toolerror_pass_through(fn, ret.node, ctx)
-                if through is None:
-                    data["raise_caught"] = "1"
-                else:
-                    data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
-            if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
-                # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
-                data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
-                data["msg_range"] = encode_range(ctx, message)
-                label = _error_label(ctx, message)
-                if label is not None:
-                    data["label"], data["label_text"] = label
-            yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
+            for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                for latent in latents:
+                    yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _judged(
+        self,
+        latent: Latent,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        resolved: cst.BaseExpression,
+        tested: tuple[cst.BaseExpression, ...],
+        builds_for_callers: bool,
+    ) -> Latent:
+        """What render and the linker need to judge one failure value's flow: whether the function
+        only builds messages its callers return (`built_for_callers`), which helper built the one
+        returned here (`built_by`), whether it is a dispatcher's miss (`unknown_tool`), and
+        whether a status tool complains about an argument the branch tests (`own_failure`)."""
+        if latent.variant == "status":
+            return latent
+        extra: dict[str, str] = {}
+        if builds_for_callers:
+            extra["built_for_callers"] = "1"
+        built_by = _message_builder(resolved, ctx) if latent.variant == "envelope" else None
+        if built_by is not None:
+            extra["built_by"] = built_by  # the linker relates the builder's returns to this finding
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(latent.get("what"))):
+            extra["unknown_tool"] = "1"
+        if ret.handler is None and latent.get("own_failure") and not _tests_arguments(fn, tested):
+            # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
+            # that verdict; only a complaint about an argument the branch tests fails the call.
+            extra["own_failure"] = ""
+        if not extra:
+            return latent
+        data = dict(latent.data)
+        data.update(extra)
+        return replace(latent, data=tuple(sorted(data.items())))
+
+    def _check_value(
+        self,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        value: cst.BaseExpression,
+        resolved: cst.BaseExpression,
+        anchor: cst.CSTNode,
+        conditions: tuple[cst.BaseExpression, ...],
+        conditional: bool,
+        lookup: bool,
+        unpacked: list,
+    ) -> Iterator[Latent]:
+        """One value `ret` sends: the returned expression's own, or (`anchor` an assignment) that
+        of one of the branches assigning the returned local."""
+        in_branch = anchor is not ret.node
+        conditional = conditional or in_branch
+        found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
+        if found is None and ret.handler is not None:
+            found = _caught_exception_text(resolved, ret.handler, ctx)
+        if found is None and conditional:
+            found = _failure_in_result_object(resolved, fn)
+        if found is None and id(value) in fn.reaching_prefixes:
+            found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+        if found is None:
+            status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
+            if status is not None:
+                yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
+            return
+        kind, description, message = found
+        if resolved is not value and kind == "string" and not in_branch:
+            message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
+        if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
+            # `return _unknown_ref_error(token)`: the token is not the message, the text the
+            # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
+            message = resolved
+        if is_error_builder_name(fn.name):
+            # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
+            # it by design: its callers raise what it builds, it does not raise itself.
+            message = None
+        # Raw exception text or an upstream body in the same return is also MCP002's finding
+        # (rules are independent); only the fix is left to MCP002, see "msg" below.
+        data = {
+            "kind": kind,
+            "what": clip(" ".join(description.replace("{}", "…").split()), 60),
+            # A message that carries a caught exception's text (or an upstream body) is MCP002's
+            # to rewrite: raising it as it is would hand the raw text to the model.
+            "msg": _fix_message(ctx, resolved, message, ret.handler)
+            if message is not None
+            and not _raw_text(ret, value, ctx)
+            and not _helper_writes(resolved, ret.handler, ctx)
+            and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
+            else "",
+            "stmt": encode_range(ctx, anchor),
+            "fn": fn.name,
+            # In an `except` that names no exception (`except ValueError:` around a parse of
+            # an argument), the chain is noise to the caller: `from None` says so (B904).
+            "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
+            # The branch's conditions over the parameters: a caller that already left on the
+            # same condition never takes it (the linker drops the finding for that caller).
+            "conds": "\n".join(_condition_shapes(conditions, fn)),
+        }
+        if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
+            # The check itself crashed, or the caller sent something wrong: a failure of the
+            # call even where the tool's answer is a status report. (A function that takes
+            # no arguments complains about none: "Invalid indexes found: ..." is its report.)
+            data["own_failure"] = "1"
+        callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
+        if callee is not None:
+            data["via_helper"] = callee  # the linker asks whether that helper sets isError
+            data["via_helper_required"] = "1" if description.startswith("the error text") else ""
+        if raise_is_caught(fn, anchor, ctx):
+            # A raise there would be caught by the function's own `except`: the fix lets
+            # ToolError through it (`except ToolError: raise` first), or is not offered.
+            through = toolerror_pass_through(fn, anchor, ctx)
+            if through is None:
+                data["raise_caught"] = "1"
+            else:
+                data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
+        if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
+            # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
+            data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
+            data["msg_range"] = encode_range(ctx, message)
+            label = _error_label(ctx, message)
+            if label is not None:
+                data["label"], data["label_text"] = label
+        yield self.latent(ctx, anchor, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.get("built_for_callers") and not context.is_tool:
@@ -433,35 +497,41 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
         if kind == "status":
             helper = latent.get("helper")
             if latent.get("flag_returned"):
-                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+                message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
+                evidence = f"the flag is False on a failure such as '{what}'"
             else:
-                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
-            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
-            return Rendered(message, None)
-        shape = {
-            "string": f"the string '{what}'",
-            "dict": f"a dict with {what}",
-            "list-dict": f"a list of one dict with {what}",
-            "content": f"a TextContent '{what}'",
-            "result": f"a CallToolResult without isError ('{what}')",
-            "content-dict": f"a TextContent holding a dict with {what}",
-            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
-            "envelope": f"{what}",
-            "exception": f"the text of the caught exception '{what}'",
-            "exception-object": f"an object carrying the text of the caught exception '{what}'",
-            "object": f"an object carrying the failure text '{what}' in place of results",
+                message = f"{context.subject} returns the message of {helper}(...) without reading its flag"
+                evidence = f"a failure such as '{what}' is returned as an answer"
+            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
+        # The message names the shape; the failure itself is in the code frame and a note.
+        short, full = {
+            "string": ("a failure string", f"the string '{what}'"),
+            "dict": ("a failure dict", f"a dict with {what}"),
+            "list-dict": ("a list of one failure dict", f"a list of one dict with {what}"),
+            "content": ("a failure TextContent", f"a TextContent '{what}'"),
+            "result": ("a CallToolResult without isError", f"a CallToolResult without isError ('{what}')"),
+            "content-dict": ("a TextContent holding a failure dict", f"a TextContent holding a dict with {what}"),
+            "content-flag": ("a TextContent whose error flag is not isError", f"a TextContent '{what}' whose error flag is not isError"),
+            "envelope": ("a failure response", f"{what}"),
+            "exception": ("the caught exception's text", f"the text of the caught exception '{what}'"),
+            "exception-object": ("an object carrying the caught exception's text", f"an object carrying the text of the caught exception '{what}'"),
+            "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
+        notes = [f"the failure: {full}", wire]
         if context.lowlevel:
-            instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            if advice_note:
+                notes.append(advice_note)
         elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
-            instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
+            help_text = "Raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
-            instead = "raise ToolError instead"
-        message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
-        return Rendered(message, self._fix(latent, context))
+            help_text = "Raise ToolError instead"
+        message = f"{context.subject} returns {short} as a normal result"
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
@@ -494,6 +564,26 @@ def check_health() -> dict:
         return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
 
 
+def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
+    """(value, statement that builds it, its `if` tests) for each value `ret` may send: its own
+    (resolved through a local assigned once), or each branch's assignment of the returned local
+    (`result = "Error: ..."` / `result = json.dumps(row)`; `return result`), reported there."""
+    branches = fn.branch_values.get(id(value))
+    if branches:
+        return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
+    return [(fn.value_of(value), ret.node, ret.conditions)]
+
+
+def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Return) -> bool:
+    """Control goes from `assignment` to `ret` with nothing run between (branches joining):
+    raising there instead skips nothing the function does."""
+    order = fn.flow_order
+    if order is None:
+        return False
+    node, target = order.graph.node_of(assignment), order.graph.node_of(ret)
+    return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
+
+
 def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
     the same `try` offers the same edit, which the fix loop applies once."""
@@ -509,11 +599,19 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
 _DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
 
 
-def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression) -> str:
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
-    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
+    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
+    without what a helper handed the caught exception returned (see `bound_from_exception`)."""
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    carriers = bound_from_exception(handler) if handler is not None else frozenset()
+    if text is not None and carriers:
+        text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
+        if not text.words().strip(" :;,.-{}"):
+            return ""  # nothing of the author's words is left to raise
+        if len(text.parts) != 1:
+            return text.as_fstring(" ")
     if text is None or len(text.parts) != 1:
         return source  # a layout of several literals is kept as written
     text.drop_error_prefix()
@@ -535,6 +633,12 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
         isinstance(node, cst.SimpleString) and not node.evaluated_value
     )
+
+
+def _helper_writes(value: cst.BaseExpression, handler: Handler | None, ctx: FileContext) -> bool:
+    """A project helper handed the caught exception, or post-processing another helper's
+    result, writes part of the failure: a raise in its place would drop it (no fix here)."""
+    return text_built_by_a_helper(value, handler.name if handler is not None else None, ctx, constructor=False)
 
 
 def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:

@@ -102,7 +102,7 @@ def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported
     source = CARRIER.replace("# MARK", "# expect: MCP002").replace("TEXT", 'f"Could not count the books: {e.detail}"')
     (finding,) = check(source)
     # Where the text is put together, naming the clause that passes it on to the model.
-    assert "server.py:36" in finding.message
+    assert any("server.py:36" in note for note in (finding.message, *finding.notes))
 
 
 def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:

@@ -55,7 +55,8 @@ def test_a_builder_that_also_returns_data_is_still_reported_at_its_failure_retur
         '        return "Error: the greenhouse refused access."', '        return "Error: the greenhouse refused access."  # expect: MCP005'
     )
     findings = check(HEADER + mixed + CALLERS)
-    assert all(not f.related for f in findings)
+    # Each failure return is its own anchor: no finding points at the builder's returns.
+    assert not any(r.location.row in (7, 9) for f in findings for r in f.related)
 
 
 def test_a_builder_registered_as_a_tool_keeps_its_own_findings() -> None:
