@@ -298,6 +298,14 @@ def _text_content(node: cst.BaseExpression, ctx: FileContext) -> cst.Call | None
     return None
 
 
+def _plain_text_content(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The text of a content block written as a dict (`{"type": "text", "text": ...}`)."""
+    items = _dict_items(node)
+    if items is None or "text" not in items or "type" not in items or literal_text(items["type"]) != "text":
+        return None
+    return items["text"]
+
+
 def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, lookup: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
     """A TextContent whose text reports a failure (or that carries an ignored error flag)."""
     message = _kwarg(content, "text")
@@ -374,6 +382,14 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         content = _text_content(element, ctx)
         if content is not None:
             return _content_failure(content, ctx, conditional, lookup)
+        plain = _plain_text_content(_unwrap(element, ctx))
+        if plain is not None:
+            # `[{"type": "text", "text": "Error: ..."}]`: a content block written as a dict is
+            # sent as a TextContent is.
+            inner = literal_text(plain)
+            if inner is not None and is_failure_text(inner, lookup=lookup) and (conditional or starts_as_error(inner)):
+                return "content", inner, plain
+            return None
         if conditional and _dict_items(_unwrap(element, ctx)) is not None:
             # `return [{"error": f"Sheet {name} not found"}]` in a failure branch: a list tool's
             # one row is the failure (a row among others is a partial result, not this shape).
