@@ -533,3 +533,20 @@ def test_a_builder_from_another_module_is_never_replaced_by_its_bare_argument(pr
     write(project / "app" / "server.py", server)
     fix("--select", "MCP005")
     assert (project / "app" / "server.py").read_text() == textwrap.dedent(server)
+
+
+def test_a_handler_that_logs_through_the_projects_own_log_function_gets_no_second_logger() -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom app.logs import log_with_request_id\n\n"
+        "mcp = FastMCP('catalog')\n\n\n"
+        "@mcp.tool()\ndef get_table(name: str) -> str:\n"
+        "    try:\n        return CATALOG.get_table(name)\n    except Exception as e:\n"
+        '        log_with_request_id("ERROR", f"Table lookup of {name} failed: {e}")\n'
+        '        return f"Table lookup of {name} failed: {e}"\n'
+    )
+    after = fixed(source)
+    assert "import logging" not in after and "logger" not in after, after
+    assert after.endswith(
+        '        log_with_request_id("ERROR", f"Table lookup of {name} failed: {e}")\n'
+        '        raise ToolError(f"Table lookup of {name} failed") from e\n'
+    ), after

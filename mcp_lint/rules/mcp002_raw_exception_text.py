@@ -52,6 +52,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    is_project_log_call,
     logger_style,
     text_built_by_a_helper,
     dead_assignments,
@@ -1040,6 +1041,12 @@ class _FixText:
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
         if dotted(call.func) is not None and last_name(dotted(call.func) or "") == "log":
             positional = positional[1:]  # `logger.log(level, msg, ...)`
+        elif is_project_log_call(call):
+            # The project's own log function: its message is the argument that is text
+            # (`log_with_request_id(ctx, "ERROR", f"Lookup of {key} failed: {e}")`).
+            positional = [p for p in positional if isinstance(p, (cst.FormattedString, cst.ConcatenatedString))][-1:] or [
+                p for p in positional if isinstance(p, cst.SimpleString)
+            ][-1:]
         if not positional:
             return None
         template, arguments = positional[0], positional[1:]
