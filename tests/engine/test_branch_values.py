@@ -31,7 +31,7 @@ def get_customer(customer_id: str) -> str:
     return result
 """
     )
-    assert "Error: customer … not found" in findings[0].message
+    assert any("Error: customer … not found" in note for note in findings[0].notes)
 
 
 def test_renamed_tool_gets_the_same_verdict() -> None:
