@@ -170,12 +170,17 @@ class _Builder:
 
     def block(self, suite: cst.BaseSuite | cst.Else | cst.Finally, frontier: list[Node]) -> list[Node]:
         """Build the statements of `suite` after `frontier`; the nodes that complete normally."""
-        body = suite.body.body if isinstance(suite, (cst.Else, cst.Finally)) else suite.body
-        for statement in body:
-            if isinstance(statement, cst.BaseSmallStatement):
-                frontier = self.small(statement, frontier)
-            else:
-                frontier = self.statement(statement, frontier)
+        kind = type(suite)
+        if kind is cst.Else or kind is cst.Finally:
+            suite = suite.body
+            kind = type(suite)
+        # Exact types (ABC isinstance checks are slow): a one-line suite holds small statements.
+        if kind is cst.SimpleStatementSuite:
+            for small in suite.body:
+                frontier = self.small(small, frontier)
+            return frontier
+        for statement in suite.body:
+            frontier = self.statement(statement, frontier)
         return frontier
 
     def statement(self, node: cst.BaseStatement, frontier: list[Node]) -> list[Node]:
@@ -364,14 +369,14 @@ def _last_name(expr: cst.BaseExpression) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-_CONSTANTS = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)
+_CONSTANTS = frozenset({cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis})
 _NEVER_RAISE = (cst.Pass, cst.Break, cst.Continue, cst.Global, cst.Nonlocal)
 
 
 def _simple(expr: cst.BaseExpression | None) -> bool:
     """An expression that cannot raise (as far as a reader is concerned): names, literals, and
     literal containers, f-strings and comparisons of those."""
-    if expr is None or isinstance(expr, _CONSTANTS):
+    if expr is None or type(expr) in _CONSTANTS:
         return True
     if isinstance(expr, cst.ConcatenatedString):
         return _simple(expr.left) and _simple(expr.right)

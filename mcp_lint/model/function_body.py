@@ -426,6 +426,11 @@ class _BodyWalker(FastVisitor):
                 Store(target.value, value, statement, self._handler(), tuple(self.conditions) if self.conditions else (), None, None, element)
             )
             return
+        if type(target) is cst.IfExp:
+            # `(done if ok else failed).append(v)`: either container may hold v.
+            for branch in (target.body, target.orelse):
+                self._store(branch, value, statement, unpacks, element)
+            return
         conditions = tuple(self.conditions)
         if unpacks and isinstance(target, (cst.Tuple, cst.List)):
             # `ok, message = helper()`: each name holds one element of the value.
