@@ -313,7 +313,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
     parser.add_argument("--cold-repeat", type=int, default=5, help="repeats of the floor and cold runs (median; default 5)")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="measure only `--fix --unsafe-fixes` on generated projects of 100 and 1,000 tool modules (no corpus)",
+    )
     args = parser.parse_args(argv)
+    if args.fix:
+        return fix_rows(args.json)
 
     src = corpus_source(args)
     if src is None:
@@ -444,6 +451,39 @@ def main(argv: list[str] | None = None) -> int:
         }
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+# Tool modules of the generated projects of the `--fix` rows (bench/fix_project.py).
+FIX_SIZES = (100, 1000)
+
+
+def fix_rows(json_path: Path | None = None) -> int:
+    """`--fix --unsafe-fixes` on generated projects (bench/fix_project.py) of FIX_SIZES tool
+    modules: the time per fixed file must stay flat as the project grows (target: the largest
+    project's within 1.5 x the smallest's). Exit 1 when it does not."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from fix_project import generate
+
+    python = sys.executable
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mcp-lint-bench-fix-") as scratch:
+        for size in FIX_SIZES:
+            project = Path(scratch) / f"p{size}"
+            fixed = len(generate(project, size))
+            command = [python, "-m", "mcp_lint", "check", "--isolated", "--no-cache", "--fix", "--unsafe-fixes", "."]
+            wall, cpu, peak, stdout, code = run_once(command, project)
+            expected = f"Found {fixed} errors ({fixed} fixed, 0 remaining)."
+            rows.append({"files": size, "fixed": fixed, "wall": wall, "cpu": cpu, "per_file_ms": 1000 * wall / fixed, "ok": expected in stdout})
+    print(f"{'--fix --unsafe-fixes':<24} {'tools':>6} {'fixed':>6} {'wall s':>8} {'cpu s':>8} {'ms/fixed':>9}")
+    for row in rows:
+        print(f"{'generated project':<24} {row['files']:>6} {row['fixed']:>6} {row['wall']:8.2f} {row['cpu']:8.2f} {row['per_file_ms']:9.1f}")
+    ratio = rows[-1]["per_file_ms"] / rows[0]["per_file_ms"]
+    fixed_all = all(row["ok"] for row in rows)
+    print(f"  time per fixed file, {FIX_SIZES[-1]} / {FIX_SIZES[0]} tools: {ratio:.2f} x  {'PASS' if ratio <= 1.5 else 'FAIL'} (<= 1.5)")
+    print(f"  every finding fixed: {'yes' if fixed_all else 'NO'}")
+    if json_path is not None:
+        json_path.write_text(json.dumps({"fix": rows, "ratio": ratio}, indent=2) + "\n", encoding="utf-8")
+    return 0 if ratio <= 1.5 and fixed_all else 1
 
 
 def _finding_lines(stdout: str) -> list[str]:
