@@ -58,7 +58,8 @@ _.__post_init__  # unused attribute (mcp_lint/model/parsing.py:34)
 exc_info  # unused variable (mcp_lint/model/positions.py:110)
 style  # unused variable (mcp_lint/output/full.py:62)
 
-# Dataclass fields set by keyword and read by getattr/asdict (reports) or by the tests
+# Dataclass fields set by keyword or position and read by getattr/asdict (reports) or by the tests
+_.in_else_of  # RaiseFact field, set positionally (mcp_lint/model/facts.py)
 help  # unused variable (mcp_lint/findings.py:74)
 notes  # unused variable (mcp_lint/findings.py:76)
 related  # unused variable (mcp_lint/findings.py:78)

@@ -32,6 +32,7 @@ class RaiseFact:
     node: cst.Raise
     handler: Handler | None
     conditions: tuple[cst.BaseExpression, ...]
+    in_else_of: tuple[cst.If, ...] = ()
     guarded: frozenset[TryGuard] = frozenset()  # as CallFact.guarded: caught again in this function
     # The context managers of the `with` statements around it (`with reported_to_model():`), as
     # written: one of the project's may turn the exception into another on its way out.
