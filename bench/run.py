@@ -313,7 +313,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
     parser.add_argument("--cold-repeat", type=int, default=5, help="repeats of the floor and cold runs (median; default 5)")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="measure only `--fix --unsafe-fixes` on generated projects of 100 and 1,000 tool modules (no corpus)",
+    )
     args = parser.parse_args(argv)
+    if args.fix:
+        return fix_rows(args.json)
 
     src = corpus_source(args)
     if src is None:
@@ -444,6 +451,56 @@ def main(argv: list[str] | None = None) -> int:
         }
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+# Tool modules of the generated projects of the `--fix` rows (bench/fix_project.py).
+FIX_SIZES = (100, 1000)
+
+
+def fix_rows(json_path: Path | None = None) -> int:
+    """`--fix --unsafe-fixes` on generated projects (bench/fix_project.py) of FIX_SIZES tool
+    modules: the time per fixed file must stay flat as the project grows (target: the largest
+    project's within 1.5 x the smallest's). Judged on CPU time (the run and its workers): on a
+    shared machine the wall time measures the other load as much as the run. Exit 1 when the
+    target or a fix is missed."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from fix_project import generate
+
+    python = sys.executable
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mcp-lint-bench-fix-") as scratch:
+        for size in FIX_SIZES:
+            project = Path(scratch) / f"p{size}"
+            fixed = len(generate(project, size))
+            command = [python, "-m", "mcp_lint", "check", "--isolated", "--no-cache", "--fix", "--unsafe-fixes", "."]
+            wall, cpu, _, stdout, _ = run_once(command, project)
+            expected = f"Found {fixed} errors ({fixed} fixed, 0 remaining)."
+            rows.append(
+                {
+                    "tools": size,
+                    "fixed": fixed,
+                    "wall": wall,
+                    "cpu": cpu,
+                    "wall_ms_per_fixed": 1000 * wall / fixed,
+                    "cpu_ms_per_fixed": 1000 * cpu / fixed,
+                    "all_fixed": expected in stdout,
+                }
+            )
+    print(f"{'--fix --unsafe-fixes':<22} {'tools':>6} {'fixed':>6} {'wall s':>8} {'cpu s':>8} {'wall ms/fix':>12} {'cpu ms/fix':>11}")
+    for row in rows:
+        print(
+            f"{'generated project':<22} {row['tools']:>6} {row['fixed']:>6} {row['wall']:8.2f} {row['cpu']:8.2f} "
+            f"{row['wall_ms_per_fixed']:12.1f} {row['cpu_ms_per_fixed']:11.1f}"
+        )
+    ratio = rows[-1]["cpu_ms_per_fixed"] / rows[0]["cpu_ms_per_fixed"]
+    wall_ratio = rows[-1]["wall_ms_per_fixed"] / rows[0]["wall_ms_per_fixed"]
+    fixed_all = all(row["all_fixed"] for row in rows)
+    print(f"  cpu time per fixed file, {FIX_SIZES[-1]} / {FIX_SIZES[0]} tools: {ratio:.2f} x  {'PASS' if ratio <= 1.5 else 'FAIL'} (<= 1.5)")
+    print(f"  wall time per fixed file, same ratio: {wall_ratio:.2f} x (load-dependent; `uptime`: {os.getloadavg()[0]:.1f})")
+    print(f"  every finding fixed: {'yes' if fixed_all else 'NO'}")
+    if json_path is not None:
+        json_path.write_text(json.dumps({"fix": rows, "cpu_ratio": ratio, "wall_ratio": wall_ratio}, indent=2) + "\n", encoding="utf-8")
+    return 0 if ratio <= 1.5 and fixed_all else 1
 
 
 def _finding_lines(stdout: str) -> list[str]:

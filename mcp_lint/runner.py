@@ -471,16 +471,18 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     never touched; a file whose fix loop fails is left unchanged and reported (exit 2).
     """
     from mcp_lint.pipeline import link
+    from mcp_lint.relink import Relinker
 
     dry = options.diff or _json_on_stdout(options)
     unwritten = 0  # files --fix would have changed, had the JSON report not gone to stdout
     report = FixReport()
     index = {o.display: i for i, o in enumerate(outcomes)}
     current = list(outcomes)
+    relinker = Relinker(current, resolver, pins)  # each fixed text linked with what it depends on
     reported = {f.filename for f in findings}  # never fix a file whose findings are not shown
     pending = findings
     for _ in range(_FIX_ROUNDS):
-        remaining, unwritten, wrote = _fix_round(options, resolver, pins, current, index, pending, report, dry, unwritten)
+        remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten)
         if not wrote:
             break
         # A fix in one file can make another file's fix applicable (a caller now lets ToolError
@@ -503,14 +505,14 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
 _FIX_ROUNDS = 5
 
 
-def _fix_round(options, resolver, pins, current, index, findings, report, dry, unwritten):  # type: ignore[no-untyped-def]
+def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # type: ignore[no-untyped-def]
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
     files a dry run would have written, whether any file was written)."""
     from mcp_lint.fileio import SourceError, atomic_write
     from mcp_lint.fixing.apply import fix_source, unified_diff
     from mcp_lint.per_file import FileOutcome
-    from mcp_lint.pipeline import relint_file
 
+    current = relinker.outcomes
     wrote = False
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -529,7 +531,7 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
         analysed: dict[str, FileOutcome] = {}
 
         def lint(text: str, i: int = i, analysed: dict[str, FileOutcome] = analysed) -> list[Finding]:
-            found, new = relint_file(current, i, text, resolver, pins)
+            found, new = relinker.findings(i, text)
             # A fixed text the analysis cannot read or crashes on must not be written: raising
             # makes the loop give the file up.
             if new.internal_error is not None:
@@ -563,7 +565,7 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
             continue
         report.applied.setdefault(filename, []).extend(result.applied)
         remaining.extend(result.remaining)
-        current[i] = analysed[result.fixed]
+        relinker.replace(i, analysed[result.fixed])
         wrote = True
     return remaining, unwritten, wrote
 

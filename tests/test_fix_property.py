@@ -17,11 +17,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-import hypothesmith
 import libcst
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
+from lazy_strategies import python_source
 
 from mcp_lint.config import SettingsResolver
 from mcp_lint.fileio import SourceFile, dominant_newline
@@ -340,14 +341,14 @@ TOOL_HEADER = 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("fuzz")\n
 # hypothesmith compiles what it generates; its SyntaxWarnings ("'int' object is not callable") are noise.
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @ROBUSTNESS
-@given(hypothesmith.from_grammar())
+@given(python_source())
 def test_arbitrary_modules_do_not_crash_the_linter_or_the_fixer(source: str) -> None:
     _lint_and_fix_without_crash(source)
 
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @ROBUSTNESS
-@given(hypothesmith.from_grammar(start="file_input"))
+@given(python_source("file_input"))
 def test_arbitrary_statements_as_a_tool_body_do_not_crash(source: str) -> None:
     body = textwrap.indent(source, "    ") if source.strip() else "    pass\n"
     module = TOOL_HEADER + body + ("\n" if not body.endswith("\n") else "")

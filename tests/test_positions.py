@@ -14,11 +14,12 @@ import sys
 import textwrap
 from collections.abc import Iterator
 
-import hypothesmith
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
+from lazy_strategies import python_source
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_lint.model.positions import ScopedPositions, function_layout
@@ -574,7 +575,7 @@ def test_generated_functions_match_the_position_provider(source: str) -> None:
 # hypothesmith compiles what it generates; its SyntaxWarnings ("'int' object is not callable") are noise.
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_grammar(start="file_input"))
+@given(python_source("file_input"))
 def test_arbitrary_statements_as_a_function_body(source: str) -> None:
     body = textwrap.indent(source, "    ") if source.strip() else "    pass\n"
     module = "def tool(value):\n" + body + ("\n" if not body.endswith("\n") else "")
@@ -632,7 +633,7 @@ def test_the_lean_state_positions_every_node_as_libcst_does(source: str) -> None
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_grammar(start="file_input"))
+@given(python_source("file_input"))
 def test_the_lean_state_on_arbitrary_modules(source: str) -> None:
     try:
         cst.parse_module(source)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+
+from network_support import index_host, index_reachable
 
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install -e '.[test]')")
 
@@ -62,27 +62,15 @@ def add(a: int, b: int) -> int:
 UNUSED_NOQA = CLEAN.replace("return a + b", "return a + b  # noqa: MCP002")
 
 
-def _index_host() -> tuple[str, int]:
-    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple")
-    parsed = urlparse(index)
-    return parsed.hostname or "pypi.org", parsed.port or (443 if parsed.scheme == "https" else 80)
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-def _index_reachable() -> bool:
-    try:
-        with socket.create_connection(_index_host(), timeout=3):
-            return True
-    except OSError:
-        return False
-
-
-pytestmark = [
-    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
-    pytest.mark.skipif(
-        not _index_reachable(),
-        reason="the package index ({}:{}) cannot be reached; pre-commit must pip-install mcp-lint".format(*_index_host()),
-    ),
-]
+@pytest.fixture(autouse=True)
+def _needs_the_index() -> None:
+    """pre-commit pip-installs mcp-lint: skip when the package index cannot be reached (asked at
+    run time, not at collection)."""
+    if not index_reachable():
+        pytest.skip("the package index ({}:{}) cannot be reached; pre-commit must pip-install mcp-lint".format(*index_host()))
 
 
 def git(*args: str, cwd: Path) -> None:

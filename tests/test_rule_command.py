@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import zipfile
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
+from network_support import index_reachable
 
 import mcp_lint
 from mcp_lint import registry
@@ -140,16 +141,9 @@ def test_every_rule_page_in_the_repository_is_what_rule_prints() -> None:
         assert run_cli("rule", page.stem) == (0, page.read_text(encoding="utf-8"))
 
 
-def _index_reachable() -> bool:
-    try:
-        with socket.create_connection(("pypi.org", 443), timeout=3):
-            return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _index_reachable(), reason="pypi.org cannot be reached; building the wheel needs hatchling from it")
 def test_the_wheel_ships_every_rule_page_and_rule_reads_it(tmp_path: Path) -> None:
+    if not index_reachable():
+        pytest.skip("the package index cannot be reached; building the wheel needs hatchling from it")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(REPO_ROOT)],
         check=True,

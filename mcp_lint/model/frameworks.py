@@ -502,10 +502,6 @@ class Channel:
         """... into JSON-RPC errors the model never sees (fastmcp 4.x)?"""
         return None if self.error_middleware is None else self.error_middleware is MiddlewareEffect.PROTOCOL_ERROR
 
-    @property
-    def tool_error_import(self) -> tuple[str, str] | None:
-        return TOOL_ERROR_IMPORT.get(self.family)
-
     # -- wording -----------------------------------------------------------------------------
     def protocol_error_phrase(self, tool: str) -> str:
         """What happens to a raised McpError/MCPError, as a clause after 'on <series>'."""

@@ -20,7 +20,7 @@ import libcst as cst
 from mcp_lint.model.annotation_types import annotation_type
 from mcp_lint.model.exception_guards import WrittenClassBases
 from mcp_lint.model.frameworks import server_family
-from mcp_lint.model.function_body import LEAVE, SUBTREE, VISIT, collect_facts
+from mcp_lint.model.function_body import SUBTREE, VISIT, collect_facts
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import AliasTable, dotted, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver

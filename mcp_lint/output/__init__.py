@@ -73,11 +73,6 @@ def path_to_uri_reference(filename: str) -> str:
     return quote(relative_posix_path(filename))
 
 
-def is_safe_fixable(finding: Finding) -> bool:
-    """Whether plain `--fix` fixes this finding."""
-    return finding.fix is not None and finding.fix.applicability is Applicability.SAFE
-
-
 def is_fixable(finding: Finding, options: ReportOptions) -> bool:
     """Whether `--fix` with this run's flags fixes this finding: what the `[*]` marker promises
     (unsafe fixes count under `--unsafe-fixes`; display-only fixes never)."""

@@ -102,10 +102,6 @@ class ServerConnection:
         """The connected `mcp.ClientSession` (run its coroutines with `portal.call`)."""
         return self._session
 
-    @property
-    def portal(self) -> Any:
-        return self._portal
-
     def stderr_tail(self) -> str:
         return read_tail(self._stderr)
 

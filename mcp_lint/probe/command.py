@@ -60,7 +60,8 @@ def probe(
     \b
     mcp-lint probe [OPTIONS] -- COMMAND [ARGS...]
     e.g. mcp-lint probe -- python server.py
-    Exit 0: every check passed; 1: a check failed; 2: the server could not be started.
+    Exit 0: every check passed; 1: a check failed; 2: the server could not be started, a --tool
+    it does not list, or no tool was probed (all skipped) for checks 1, 2 or 4.
     """
     from mcp_lint.probe import ProbeUnavailable, require_mcp
 
@@ -86,6 +87,11 @@ def probe(
         strict_jsonrpc=strict_jsonrpc,
     )
     report = run_probe(options)
+    if report.usage_error:
+        # The user's mistake, found once the server listed its tools: no report (an empty JSON
+        # list or SARIF run would read as a clean server), only the error.
+        click.echo(f"mcp-lint: error: {report.error}", err=True)
+        sys.exit(EXIT_ERROR)
     if output_file is not None:
         with output_file.open("w", encoding="utf-8") as out:
             write(report, output_format, out)
@@ -96,4 +102,7 @@ def probe(
         click.echo(f"mcp-lint: error: {report.error}", err=True)
         if report.stderr:
             click.echo(report.stderr, err=True)
+    if report.nothing_probed and not report.findings:
+        skipped = f"{len(report.skipped)} skipped" if report.tools else "the server lists none"
+        click.echo(f"mcp-lint: warning: no tool was probed ({skipped}): checks 1, 2 and 4 checked nothing", err=True)
     sys.exit(report.exit_code)

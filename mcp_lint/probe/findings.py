@@ -78,6 +78,15 @@ class ProbeReport:
     calls: list[CallRecord] = field(default_factory=list)
     error: str | None = None
     stderr: str = ""
+    # The error is the user's (a --tool the server does not list): no report, only the error.
+    usage_error: bool = False
+    tool_checks: bool = True  # checks 1, 2 or 4 were selected: they need a tool to call
+
+    @property
+    def nothing_probed(self) -> bool:
+        """Tool checks were asked for but no tool was called (all skipped, or none listed): the
+        run checked nothing it was asked to, which is no pass."""
+        return self.error is None and self.tool_checks and not self.probed
 
     def add(self, finding: ProbeFinding) -> None:
         """Add a finding, folding a repeat of the same failure of the same tool into the first one
@@ -92,7 +101,9 @@ class ProbeReport:
     def exit_code(self) -> int:
         if self.error is not None:
             return 2
-        return 1 if self.findings else 0
+        if self.findings:
+            return 1
+        return 2 if self.nothing_probed else 0
 
 
 def reads_as_failure(result: Mapping[str, Any], text: str) -> str | None:

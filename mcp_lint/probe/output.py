@@ -71,6 +71,8 @@ def _write_subject(report: ProbeReport, tool: str | None, out: TextIO) -> None:
 
 def _summary(report: ProbeReport) -> str:
     probed = len(report.probed)
+    if not report.findings and report.nothing_probed:
+        return f"No tool was probed ({len(report.tools)} listed, {len(report.skipped)} skipped): nothing was checked."
     if not report.findings:
         return f"All checks passed ({probed} tool(s) probed, {len(report.skipped)} skipped)."
     per_check = {check: sum(1 for f in report.findings if f.check == check) for check in CHECK_TITLES}

@@ -79,6 +79,7 @@ def run_probe(options: ProbeOptions, invoked_from: Path | None = None) -> ProbeR
                 cwd=cwd,
             )
             report.server = dict(connection.server_info.get("serverInfo") or {})
+            report.tool_checks = bool(options.checks & {1, 2, 4})
             if options.checks & {1, 2, 4}:
                 _probe_tools(context)
         finally:
@@ -115,6 +116,7 @@ def _probe_tools(context: _Context) -> None:
     unknown = sorted(set(context.options.tools) - set(context.report.tools))
     if unknown:
         context.report.error = f"no tool named {', '.join(unknown)} (the server lists: {', '.join(context.report.tools)})"
+        context.report.usage_error = True
         return
     for tool in _selected(tools, context.report, context.options):
         context.report.probed.append(tool["name"])

@@ -126,12 +126,6 @@ def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
     return bool(name) and last_name(name) in {"McpError", "MCPError"} and name.split(".")[0] in {"mcp", "fastmcp"}
 
 
-def py_str(text: str) -> str:
-    """A double-quoted Python string literal for `text` (the style most servers use)."""
-    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{body}"'
-
-
 def raised_class(exc: cst.BaseExpression | None, ctx: FileContext) -> str | None:
     """Qualified (or written) name of the class a `raise X(...)` constructs; None for bare raises."""
     if isinstance(exc, cst.Call):

@@ -30,7 +30,6 @@ from mcp_lint.rules.base import (
     indent_of,
     latent_fix,
     placeholder,
-    walk,
 )
 from mcp_lint.rules.common import (
     is_protocol_error_class,

@@ -666,7 +666,7 @@ _DOER_VERBS = _WRITE_VERBS | frozenset(
         "execute", "deploy", "register", "unregister", "reset", "clear", "restore", "copy", "convert", "export",
         "process", "handle", "do", "perform", "mark", "toggle", "enable", "disable", "start", "restart", "trigger",
         "schedule", "record", "append", "attach", "detach", "link", "unlink", "approve", "reject", "edit", "change",
-        "migrate", "ensure", "make", "generate", "insert", "replace", "remove", "clean", "cleanup", "reindex", "index",
+        "migrate", "ensure", "make", "generate", "insert", "remove", "clean", "cleanup", "reindex", "index",
     }
 )
 

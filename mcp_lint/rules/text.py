@@ -124,11 +124,11 @@ _FILLER = {
     "a", "an", "the", "please", "sorry", "error", "errors", "occurred", "occured", "has", "have", "had",
     "went", "wrong", "something", "unexpected", "unknown", "internal", "operation", "request", "failed",
     "failure", "fail", "try", "again", "later", "retry", "while", "processing", "your", "this", "it",
-    "an", "of", "was", "is", "there", "we", "encountered", "issue", "problem", "oops", "unable", "to",
+    "of", "was", "is", "there", "we", "encountered", "issue", "problem", "oops", "unable", "to",
     "complete", "process", "could", "not", "be", "completed", "processed", "in", "on", "at", "some",
     "kindly", "now", "moment", "after", "action", "task", "did", "succeed", "exception", "general",
     "server", "tool", "call", "execute", "execution", "executing", "with", "due", "my", "i", "me",
-    "and", "or", "then", "for", "that", "an", "any", "seems", "like", "looks", "something's", "again.",
+    "and", "or", "then", "for", "that", "any", "seems", "like", "looks", "something's", "again.",
     "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
     "value", "values", "data", "provided", "given", "received", "missing", "required", "empty",
 }

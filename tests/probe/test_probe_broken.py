@@ -61,8 +61,28 @@ def test_skip_and_unknown_tool(needs_mcp_client: None) -> None:
     assert "wait: skipped (--skip)" in skipped.stdout
     assert "get_order" not in skipped.stdout.split("purge: skipped")[0].split("working directory")[1].replace("get_order: skipped", "")
     unknown = run_cli("--tool", "no_such_tool", "--", sys.executable, str(BROKEN_SERVER))
-    assert unknown.code == 2
-    assert "error: no tool named no_such_tool (the server lists: find_user, get_order, wait, purge)" in unknown.stdout
+    expected = "mcp-lint: error: no tool named no_such_tool (the server lists: find_user, get_order, wait, purge)\n"
+    assert (unknown.code, unknown.stdout, unknown.stderr) == (2, "", expected)
+
+
+def test_a_usage_error_prints_no_report_in_a_machine_format(needs_mcp_client: None) -> None:
+    for output_format in ("json", "sarif"):
+        unknown = run_cli("--tool", "no_such_tool", "--output-format", output_format, "--", sys.executable, str(BROKEN_SERVER))
+        assert (unknown.code, unknown.stdout) == (2, "")
+        assert unknown.stderr.startswith("mcp-lint: error: no tool named no_such_tool") and unknown.stderr.count("\n") == 1
+
+
+def test_every_tool_skipped_is_not_a_pass(needs_mcp_client: None) -> None:
+    skips = ("--skip", "find_user", "--skip", "get_order", "--skip", "wait")
+    result = run_cli(*skips, "--check", "1", "--", sys.executable, str(BROKEN_SERVER))
+    assert result.code == 2
+    assert "No tool was probed (4 listed, 4 skipped): nothing was checked." in result.stdout
+    assert "mcp-lint: warning: no tool was probed (4 skipped)" in result.stderr
+    machine = run_cli(*skips, "--check", "1", "--output-format", "json", "--", sys.executable, str(BROKEN_SERVER))
+    assert (machine.code, machine.stdout) == (2, "[]\n")
+    # Check 3 alone calls no tool: nothing to skip, a pass is a pass.
+    protocol_only = run_cli(*skips, "--check", "3", "--output-format", "json", "--", sys.executable, str(BROKEN_SERVER))
+    assert protocol_only.code == 1  # the broken server fails check 3
 
 
 def test_a_server_that_cannot_start_exits_2_with_its_stderr(needs_mcp_client: None) -> None:

@@ -2,8 +2,8 @@
 
 The probe's own client runs in the test environment; each server runs in a venv of its own, built
 once per machine from pinned PyPI releases and reused by later runs (the key is the requirement
-list and the Python version, so changing a pin builds a new one). When PyPI cannot be reached the
-tests that need the venv skip instead of failing.
+list and the Python version, so changing a pin builds a new one). When the package index cannot be
+reached the tests that need the venv skip; any other failure to build it fails them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import venv
 from pathlib import Path
 
 import pytest
+
+from network_support import index_host, index_reachable
 
 # The releases the tests pin. mcp 1.30.0 is the last 1.x; fastmcp 4.2 runs on mcp 2.x.
 MCP1 = ("mcp==1.30.0",)
@@ -43,6 +45,15 @@ def _python(directory: Path) -> Path:
     return directory / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+def _offline_skip_or_fail(requirements: tuple[str, ...], detail: str) -> None:
+    """A failed install skips the test when the package index cannot be reached, and fails it
+    otherwise (a bad pin or a broken build is a defect to see, not a skip)."""
+    what = " ".join(requirements)
+    if not index_reachable():
+        pytest.skip(f"cannot install {what}: the package index ({{}}:{{}}) cannot be reached".format(*index_host()))
+    pytest.fail(f"cannot install {what} although the package index can be reached: {detail}", pytrace=False)
+
+
 def server_python(name: str, requirements: tuple[str, ...]) -> Path:
     """The Python of a venv holding `requirements`, built on first use; skips the test if it cannot be built."""
     directory = cache_root() / "venvs" / f"{name}-{_key(requirements)}"
@@ -63,10 +74,10 @@ def server_python(name: str, requirements: tuple[str, ...]) -> Path:
         )
     except subprocess.TimeoutExpired:
         shutil.rmtree(building, ignore_errors=True)
-        pytest.skip(f"installing {' '.join(requirements)} timed out (is PyPI reachable?)")
+        _offline_skip_or_fail(requirements, "timed out")
     if completed.returncode != 0:
         shutil.rmtree(building, ignore_errors=True)
-        pytest.skip(f"cannot install {' '.join(requirements)} from PyPI: {completed.stderr.strip()[-400:]}")
+        _offline_skip_or_fail(requirements, completed.stderr.strip()[-400:])
     if done.exists():  # another test run finished the same venv meanwhile: keep theirs, in use maybe
         shutil.rmtree(building, ignore_errors=True)
         return _python(directory)
