@@ -81,3 +81,7 @@ error_middleware_since  # unused function (mcp_lint/model/frameworks.py:791)
 _.describe_where  # unused method (mcp_lint/model/frameworks.py:859)
 internal_errors  # unused variable (mcp_lint/pipeline.py:310)
 clear_cache  # unused function (mcp_lint/project.py:97)
+# The control-flow graph's questions a rule may ask, asked today by the engine's own tests
+_.shadowed_handlers  # unused attribute (mcp_lint/engine/graph.py)
+_.is_reachable  # unused method (mcp_lint/engine/graph.py)
+_.unreachable  # unused method (mcp_lint/engine/graph.py)

@@ -76,7 +76,7 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
         top_row = min(top_row, first_code)
     above = lines[top_row - 2] if top_row >= 2 and top_row - 2 < len(lines) else ""
     top_lead = 1 if top_row > 1 and above.strip() else 0
-    for index, stmt in enumerate(tree.body):
+    for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             line = _line(stmt, lines)
             if line is not None:

@@ -30,6 +30,8 @@ from mcp_lint.rules.base import (
     indent_of,
     latent_fix,
     placeholder,
+    related_here,
+    span,
 )
 from mcp_lint.rules.common import (
     is_protocol_error_class,
@@ -654,7 +656,9 @@ async def get_forecast(city: str) -> str:
             "error_result": "1" if variant == "return" and is_error_result(sent, ctx) else "",
             "slot": _flow_slot(flow_source, sent) if variant == "return" else "",
             "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
-            "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}",
+            # The statement that sends the text: a related location of the finding.
+            "sent_at": span(ctx, node),
+            "sent_how": "returned" if variant == "return" else "raised",
         }
         if variant != "return" and isinstance(sent_call, cst.Call):
             # The linker drops it where every caller on the way catches this class.
@@ -762,7 +766,9 @@ async def get_forecast(city: str) -> str:
             "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
             # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
             "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
-            "via": f"{'returned' if variant == 'return' else 'raised'} at line {ctx.range(node).start.line}" if built is not None else "",
+            # Reported where the text is built: the statement that sends it is a related location.
+            "sent_at": span(ctx, node) if built is not None else "",
+            "sent_how": ("returned" if variant == "return" else "raised") if built is not None else "",
             # What the statement raises today: the fix must not change which `except` handles it.
             "raised": last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
         }
@@ -813,8 +819,7 @@ async def get_forecast(city: str) -> str:
             what = f"the text of a caught {_caught(latent.get('exc'))}"
         if "/" in latent.get("exc"):
             notes.append(f"the caught classes: {latent.get('exc')}")
-        if latent.get("via"):
-            notes.append(f"the text is built here, {latent.get('via')}")
+        sent = related_here(latent.get("sent_at"), f"the text is {latent.get('sent_how')} here")
         cls = latent.get("class")
         forwards = f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model"
         if variant.startswith("return") and latent.get("error_result"):
@@ -855,7 +860,7 @@ async def get_forecast(city: str) -> str:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
-        return Rendered(message, fix, help=help_text, notes=tuple(notes))
+        return Rendered(message, fix, help=help_text, notes=tuple(notes), related=(sent,) if sent else ())
 
 
 def _caught(classes: str) -> str:

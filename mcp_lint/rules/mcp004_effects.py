@@ -50,8 +50,6 @@ FILE_READ_METHODS = frozenset(
 )
 FILE_READ_CALLS = frozenset({"os.listdir", "os.scandir", "os.walk", "os.stat", "glob.glob", "glob.iglob", "open", "os.access"})
 FILE_READ_PREFIXES = ("os.path.",)
-# Attributes and methods of a path that only compute on its name: no read of the file.
-PATH_NAME_PARTS = frozenset({"suffix", "suffixes", "name", "stem", "parent", "parents", "parts", "anchor", "with_suffix", "with_name", "with_stem", "is_absolute", "relative_to", "as_posix", "joinpath", "resolve", "absolute", "expanduser"})
 
 # -- subprocesses -----------------------------------------------------------------------------
 

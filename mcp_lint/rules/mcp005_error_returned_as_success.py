@@ -26,6 +26,8 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    related_here,
+    span,
 )
 from mcp_lint.rules.common import (
     decode_range,
@@ -455,6 +457,9 @@ def check_health() -> dict:
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else "",
             "stmt": encode_range(ctx, anchor),
+            # Reported where the value is built (a branch assigning the returned local): the
+            # return that sends it is a related location.
+            "returned_at": span(ctx, ret.node) if in_branch else "",
             "fn": fn.name,
             # In an `except` that names no exception (`except ValueError:` around a parse of
             # an argument), the chain is noise to the caller: `from None` says so (B904).
@@ -533,7 +538,8 @@ def check_health() -> dict:
         else:
             help_text = "Raise ToolError instead"
         message = f"{context.subject} returns {short} as a normal result"
-        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
+        returned = related_here(latent.get("returned_at"), "the value is returned here")
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes), related=(returned,) if returned else ())
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")

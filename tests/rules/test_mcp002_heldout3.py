@@ -39,7 +39,7 @@ def test_chain_of_locals_reports_the_building_line_only() -> None:
     )
     (finding,) = findings
     assert finding.location.row == 18
-    assert "built here, returned at line 22" in said(finding)
+    assert [(r.location.row, r.message) for r in finding.related] == [(22, "the text is returned here")]
     assert "in its error result" in said(finding)
 
 
@@ -259,7 +259,7 @@ def test_object_put_into_a_returned_list_carries_its_text() -> None:
     findings = check(COLLECTED_OBJECTS)
     (finding,) = findings
     assert finding.location.row == 30
-    assert "built here, returned at line 31" in said(finding)
+    assert [(r.location.row, r.message) for r in finding.related] == [(31, "the text is returned here")]
 
 
 

@@ -778,3 +778,31 @@ def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
                 return format_error(error)  # expect: MCP005
         """
     )
+
+
+def test_a_failure_built_in_a_branch_names_the_return_that_sends_it() -> None:
+    # The finding sits where the failure string is assigned; the `return` that sends it to the
+    # model is a related location in the same file, not a line number in the message.
+    source = _src(
+        MCP1,
+        """\
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            if note_id in NOTES:
+                answer = NOTES[note_id]
+            else:
+                answer = f"Error: note {note_id} not found"  # expect: MCP005
+            return answer
+        """,
+    )
+    finding = _only(source)
+    row = source.splitlines().index("    return answer") + 1
+    assert [(r.filename, r.location.row, r.location.column, r.message) for r in finding.related] == [
+        (finding.filename, row, 5, "the value is returned here")
+    ]
+    assert "line" not in finding.message
+
+
+def test_a_failure_returned_where_it_is_built_has_no_related_location() -> None:
+    finding = _only(_src(MCP1, FAILURES[0].values[1]))
+    assert finding.related == ()

@@ -353,7 +353,9 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
     )
     finding = next(f for f in findings if f.code == "MCP002")
     assert "the text of a caught httpx.HTTPError as a normal result" in finding.message
-    assert "the text is built here, returned at line 15" in finding.notes
+    # The return that sends the text is a related location in the finding's own file, not a note.
+    assert [(r.filename, r.location.row, r.message) for r in finding.related] == [(finding.filename, 15, "the text is returned here")]
+    assert not any("line 15" in note for note in finding.notes)
 
 
 def test_decoding_fetched_bytes_is_library_text_decoding_the_argument_is_not() -> None:

@@ -259,7 +259,7 @@ def test_message_names_the_return_that_sends_it() -> None:
     )
     finding = _only(source)
     row = source.splitlines().index('    return {"errors": errors}') + 1
-    assert f"the text is built here, returned at line {row}" in finding.notes
+    assert [(r.location.row, r.location.column, r.message) for r in finding.related] == [(row, 5, "the text is returned here")]
     assert finding.message == "Tool 'sync_all' returns the text of a caught httpx.HTTPError as a normal result"
 
 
@@ -518,7 +518,12 @@ def test_text_raised_through_a_local_is_flagged_where_a_caller_lets_it_through()
     )
     finding = _only(source)
     assert "raises RatesUnavailable with the text of a caught httpx.HTTPError" in finding.message
-    assert any(note.startswith("the text is built here, raised at line") for note in finding.notes)
+    row = source.splitlines().index("        raise RatesUnavailable(message) from e") + 1
+    tool = source.splitlines().index("def convert(amount: float, base: str, target: str) -> float:") + 1
+    assert [(r.location.row, r.message) for r in finding.related] == [
+        (row, "the text is raised here"),
+        (tool, "tool 'convert' reaches this helper"),
+    ]
 
 
 def test_helpers_in_another_module_are_followed_through_transformed_values(tmp_path: Path) -> None:
