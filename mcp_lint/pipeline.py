@@ -34,6 +34,7 @@ from mcp_lint.suppression import suppress
 
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
+    from mcp_lint.inventory import ServerTools
     from mcp_lint.scheduler import Analyzer
     from mcp_lint.server_env import EnvReading, EnvSetting
 
@@ -61,8 +62,10 @@ def lint_files(
     codes: frozenset[str] | None = None,
     reported: Collection[Path] | None = None,
     sources: dict[str, SourceFile] | None = None,
+    inventory: list[ServerTools] | None = None,
 ) -> tuple[list[FileOutcome], list[Finding], list[str]]:
-    """Lint `paths`: (outcomes, findings, internal errors).
+    """Lint `paths`: (outcomes, findings, internal errors); the servers and tools found are added
+    to `inventory` when one is given (link()).
 
     `explicit`: the files named on the command line (always analysed; None: analyse every path,
     no prefilter). `reported`: the files whose findings are shown, when the other paths are only
@@ -80,6 +83,8 @@ def lint_files(
     if cache is not None and reuse_findings and quick is not None:
         entry = _reused(cache, quick, resolver)
         if entry is not None:
+            if inventory is not None:
+                inventory.extend(entry.inventory)
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
     inputs = read_inputs(paths, names, sources)
@@ -88,6 +93,8 @@ def lint_files(
     if cache is not None and reuse_findings:
         entry = _reused(cache, key, resolver)
         if entry is not None:
+            if inventory is not None:
+                inventory.extend(entry.inventory)
             if quick is not None:
                 cache.store_run(quick, entry)  # the next run skips reading
             shown = {finding.filename for finding in entry.findings}
@@ -98,10 +105,13 @@ def lint_files(
     # Link and suppress, recording the pins and project-file settings (`.env`...) the link step
     # asks for: they are part of what the stored findings depend on.
     recording = RecordingPins(pins)
-    findings, errors = link(outcomes, resolver, recording)
+    found: list[ServerTools] = []
+    findings, errors = link(outcomes, resolver, recording, found)
+    if inventory is not None:
+        inventory.extend(found)
     # Store.
     if cache is not None and not errors:
-        entry = RunEntry.of(findings, recording.seen, recording.env_seen, recording.env_files)
+        entry = RunEntry.of(findings, recording.seen, recording.env_seen, recording.env_files, found)
         cache.store_run(key, entry)
         if quick is not None:
             cache.store_run(quick, entry)
@@ -260,8 +270,14 @@ def default_jobs() -> int:
 # --- link and suppress -------------------------------------------------------------------------
 
 
-def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinLookup | None = None) -> tuple[list[Finding], list[str]]:
-    """The project step: findings for every outcome, filtered by settings and noqa."""
+def link(
+    outcomes: Sequence[FileOutcome],
+    resolver: SettingsResolver,
+    pins: PinLookup | None = None,
+    inventory: list[ServerTools] | None = None,
+) -> tuple[list[Finding], list[str]]:
+    """The project step: findings for every outcome, filtered by settings and noqa. The servers
+    and tools found are added to `inventory` when one is given."""
     from mcp_lint.project_links import Project
 
     summaries = [o.summary for o in outcomes if o.summary is not None]
@@ -269,6 +285,8 @@ def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinL
     errors: list[str] = []
     try:
         raw = project.findings()
+        if inventory is not None:
+            inventory.extend(project.inventory())
     except Exception as exc:  # noqa: BLE001
         detail = describe_exception(exc)
         errors.append(f"internal error while linking the project: {detail}")

@@ -8,11 +8,14 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from mcp_lint.findings import Applicability, Finding
+
+if TYPE_CHECKING:
+    from mcp_lint.inventory import ServerTools
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -48,7 +51,10 @@ class CheckOptions:
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
+    verbose: bool = False  # `-v`: say which servers, frameworks, versions and tools were found
     nothing_linted: bool = False  # set by the run: no file was found to lint
+    # Set by the run: the number of files linted when no server or tool was found in them.
+    nothing_checked: int = 0
 
 
 @dataclass
@@ -175,6 +181,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+    inventory: list[ServerTools] = []
     outcomes, findings, errors = lint_files(
         files,
         resolver,
@@ -185,7 +192,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
         reuse_findings=not (options.fix or options.diff),
         codes=codes,
         reported=shown,
+        inventory=inventory,
     )
+    _say_what_was_checked(options, resolver, reported, inventory, context=files if shown is not None else [])
     if shown is not None:
         findings = _only_in(findings, shown)
     if options.add_noqa:
@@ -201,6 +210,54 @@ def _run_files(options: CheckOptions, resolver) -> int:
             except OSError:
                 sources.pop(filename, None)
     return _report(options, findings, resolver.errors + errors, fix_report, sources, config_errors=bool(resolver.errors))
+
+
+def _say_what_was_checked(
+    options: CheckOptions, resolver, reported: list[Path], inventory: list[ServerTools], context: list[Path]
+) -> None:
+    """With `-v`, each server found: its framework, version range and where that comes from, and
+    its tools. Without any server or tool the run checked nothing (rules report only in code a
+    tool reaches): a warning, and no pass (see _report), unless `require-tools = false`.
+
+    Files named in a project (`context`: the project's files) were checked when the project has
+    tool modules, though none of them reaches the named files (only those are analysed)."""
+    from mcp_lint.inventory import describe
+
+    if options.verbose:
+        for entry in inventory:
+            click.echo(f"mcp-lint: {describe(entry)}", err=True)
+        if not inventory:
+            click.echo("mcp-lint: no MCP server or tool found", err=True)
+    if inventory or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
+        return
+    if context and _has_tool_modules(context, reported):
+        return
+    options.nothing_checked = len(reported)
+
+
+def _has_tool_modules(files: list[Path], reported: list[Path]) -> bool:
+    """Does any of `files` other than `reported` look like a module that registers tools?"""
+    from mcp_lint.prefilter import is_seed
+
+    named = {os.path.abspath(path) for path in reported}
+    for path in files:
+        if os.path.abspath(path) in named:
+            continue
+        try:
+            if is_seed(path.read_bytes()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _warn_nothing_checked(count: int) -> None:
+    files, them = (f"{count} files", "them") if count != 1 else ("1 file", "it")
+    _warning(
+        f"{files} linted, but no MCP server or tool was found in {them}: nothing was checked (for a server on a "
+        "framework mcp-lint does not recognise, or a helper module named alone; `mcp-lint check -v` lists what is "
+        "found). Set `require-tools = false` in [tool.mcp-lint] to accept this"
+    )
 
 
 def _warn_about_target(target: str, files: list[Path]) -> None:
@@ -651,6 +708,10 @@ def _report(
         findings, hidden = baselined
     machine = options.output_format not in {"full", "concise"}
     stdout = sys.stdout
+    if findings or options.write_baseline is not None:
+        options.nothing_checked = 0  # the run is no pass either way
+    if options.nothing_checked:
+        _warn_nothing_checked(options.nothing_checked)
 
     def read_source(name: str) -> str | None:
         if name in sources:
@@ -702,7 +763,7 @@ def _report(
         return EXIT_FINDINGS
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return EXIT_ERROR if options.nothing_checked else EXIT_CLEAN
 
 
 def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:
@@ -756,7 +817,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
-    elif options.write_baseline is None and not options.nothing_linted:
+    elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked:
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.
         out.write("All checks passed!\n")

@@ -57,3 +57,120 @@ def test_stdin_under_a_broken_configuration_is_an_error(project: Path) -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith(ERROR)
+
+
+# -- a run says what it checked (issue 22) -------------------------------------------------------
+
+PLANTED = '''
+NOTES: dict[str, str] = {}
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    if note_id not in NOTES:
+        return f"Error: note {note_id} not found"
+    return NOTES[note_id]
+'''
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.mark.parametrize(
+    "vendored, package",
+    [
+        ("app/_vendor/fastmcp", "app._vendor.fastmcp"),
+        ("app/vendor/fastmcp", "app.vendor.fastmcp"),
+    ],
+)
+def test_a_server_on_a_vendored_framework_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vendored: str, package: str) -> None:
+    # The copied framework is recognised by the class it defines and the server built from it.
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "app/__init__.py": "",
+            f"{vendored.rsplit('/', 1)[0]}/__init__.py": "",
+            f"{vendored}/__init__.py": "from .server import FastMCP\nfrom .exceptions import ToolError\n",
+            f"{vendored}/server.py": "class FastMCP:\n    def __init__(self, name):\n        self.name = name\n\n    def tool(self, fn=None):\n        return fn\n",
+            f"{vendored}/exceptions.py": "class ToolError(Exception):\n    pass\n",
+            "app/server.py": f"from {package} import FastMCP\n\nmcp = FastMCP('notes')\n" + PLANTED,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = check("--output-format", "concise", ".")
+    assert result.exit_code == 1, result.output
+    assert "app/server.py:11:9: MCP005 Tool 'read_note' reports a failure" in result.stdout
+
+
+def test_a_vendored_copy_of_mcp_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "app/__init__.py": "",
+            "app/vendor/__init__.py": "",
+            "app/vendor/mcp/__init__.py": "",
+            "app/vendor/mcp/server/__init__.py": "",
+            "app/vendor/mcp/server/fastmcp/__init__.py": "class FastMCP:\n    def tool(self):\n        return lambda fn: fn\n",
+            "app/server.py": "from app.vendor.mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('notes')\n" + PLANTED,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = check("--output-format", "concise", ".")
+    assert result.exit_code == 1, result.output
+    assert "app/server.py:11:9: MCP005 Tool 'read_note' reports a failure" in result.stdout
+
+
+NO_SERVER = {"pyproject.toml": "[project]\nname = 'app'\n", "app/util.py": "def add(a, b):\n    return a + b\n"}
+NO_TOOL_WARNING = "mcp-lint: warning: 1 file linted, but no MCP server or tool was found in it: nothing was checked"
+
+
+def test_files_without_any_server_or_tool_are_no_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, NO_SERVER)
+    monkeypatch.chdir(tmp_path)
+    result = check(".")
+    assert result.exit_code == 2
+    assert "All checks passed!" not in result.stdout
+    assert result.stderr.startswith(NO_TOOL_WARNING)
+    assert "require-tools = false" in result.stderr
+    named = check("app/util.py")
+    assert named.exit_code == 2 and named.stderr.startswith(NO_TOOL_WARNING)
+
+
+def test_exit_zero_and_require_tools_false_accept_a_run_without_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, NO_SERVER)
+    monkeypatch.chdir(tmp_path)
+    zero = check("--exit-zero", ".")
+    assert zero.exit_code == 0 and zero.stderr.startswith(NO_TOOL_WARNING)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'app'\n\n[tool.mcp-lint]\nrequire-tools = false\n")
+    configured = check(".")
+    assert configured.exit_code == 0
+    assert configured.stderr == ""
+    assert "All checks passed!" in configured.stdout
+
+
+def test_verbose_names_the_framework_its_version_and_source_and_the_tools_per_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\ndependencies = ['fastmcp>=2.10,<3']\n",
+            "app/__init__.py": "",
+            "app/server.py": "from fastmcp import FastMCP\n\nmcp = FastMCP('notes')\nadmin = FastMCP('admin')\n" + PLANTED
+            + "\n\n@admin.tool\ndef purge() -> str:\n    return 'done'\n\n\n@admin.tool\ndef stats() -> str:\n    return 'ok'\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = check("-v", "--output-format", "concise", ".")
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("mcp-lint: ")]
+    assert "mcp-lint: server app.server.admin (app/server.py): fastmcp, fastmcp>=2.10,<3 from pyproject.toml; 2 tools: purge, stats" in lines
+    assert "mcp-lint: server app.server.mcp (app/server.py): fastmcp, fastmcp>=2.10,<3 from pyproject.toml; 1 tool: read_note" in lines
+    quiet = check("--output-format", "concise", ".")
+    assert "mcp-lint: server" not in quiet.stderr

@@ -117,15 +117,17 @@ def test_a_lone_file_outside_any_project_is_linted_alone(tmp_path: Path, monkeyp
     (tmp_path / "server.py").write_text(SERVER.replace("pkg.helpers", "helpers"))
     (tmp_path / "helpers.py").write_text(HELPERS)
     monkeypatch.chdir(tmp_path)
-    code, out, _ = check("--no-cache", "helpers.py")
-    assert (code, finding_lines(out)) == (0, [])
+    code, out, err = check("--no-cache", "helpers.py")
+    assert (code, finding_lines(out)) == (2, [])
+    assert err.startswith("mcp-lint: warning: 1 file linted, but no MCP server or tool was found in it")
 
 
 def test_an_excluded_project_file_is_not_context_and_the_named_file_still_reported(project: Path) -> None:
     (project / "pyproject.toml").write_text(PYPROJECT + '\n[tool.mcp-lint]\nexclude = ["pkg/server.py"]\n')
     code, out, err = check("--no-cache", "pkg/helpers.py")
-    assert err == "", err
-    assert (code, finding_lines(out)) == (0, [])
+    # The project's only tool module is excluded: nothing reaches the helper, nothing was checked.
+    assert err.startswith("mcp-lint: warning: 1 file linted, but no MCP server or tool was found in it"), err
+    assert (code, finding_lines(out)) == (2, [])
 
 
 # --- stdin -------------------------------------------------------------------------------------------
