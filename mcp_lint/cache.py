@@ -143,6 +143,12 @@ def file_key(item: FileInput, codes: frozenset[str] | None = None) -> str:
     return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
+def syntax_key(item: FileInput) -> str:
+    """The key of the verdict on whether a file the prefilter left out parses."""
+    parts = ("syntax", tool_fingerprint(), item.display, item.digest)
+    return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
+
+
 # --- storage ------------------------------------------------------------------------------------
 
 

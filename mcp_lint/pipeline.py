@@ -185,7 +185,52 @@ def analyze_all(
     finally:
         analyzer.close()
     analyzed.update(unreadable_files)
+    # A file the prefilter left out changes no finding, but one Python cannot parse is still
+    # reported (MCP000): a walk never passes over a broken file.
+    analyzed.update(_syntax_errors(items, analyzed, cache, reported))
     return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _syntax_errors(
+    items: Sequence[FileInput], analyzed: Mapping[int, FileOutcome], cache: Cache | None, reported: Collection[Path] | None
+) -> dict[int, FileOutcome]:
+    """MCP000 outcomes for the files not analysed that do not parse (only those whose findings are
+    shown: `reported`). CPython's parser judges, much cheaper than the analysis's; a file it
+    refuses goes to the analysis's own parse, which may know newer syntax. The verdict on a text
+    is cached by its digest."""
+    from mcp_lint.cache import syntax_key
+
+    shown = None if reported is None else {os.path.normcase(os.path.abspath(p)) for p in reported}
+    out: dict[int, FileOutcome] = {}
+    for index, item in enumerate(items):
+        if index in analyzed or item.source is None:
+            continue
+        if shown is not None and os.path.normcase(os.path.abspath(item.path)) not in shown:
+            continue
+        key = syntax_key(item) if cache is not None else ""
+        stored = cache.load_file(key) if cache is not None else None
+        if stored is not None:
+            problem = stored[1]
+        else:
+            problem = _parse_problem(item)
+            if cache is not None:
+                cache.store_file(key, None, problem)
+        if problem is not None:
+            out[index] = FileOutcome(item.display, problem=problem, source=item.source)
+    return out
+
+
+def _parse_problem(item: FileInput) -> Finding | None:
+    """The MCP000 finding of a file that does not parse, None when it parses."""
+    import ast
+
+    assert item.source is not None
+    try:
+        compile(item.source.text, item.display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass  # the analysis decides: it may parse newer syntax, and words every failure its way
+    return analyze_text(item.source, Path(item.path), item.display, frozenset()).problem
 
 
 def _analyse_every_file(analyzer: Analyzer) -> dict[int, FileOutcome]:

@@ -36,9 +36,9 @@ files, are started from (`importers`, read from the import statements' text), si
 tool can reach it. A changed helper deep in a large project thus costs the tool modules above
 it, not every tool module of the project.
 
-What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
-syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
-all is still reported, the text scan needs it). Files named on the command line are always analysed.
+A file never analysed is still checked for syntax (pipeline._syntax_errors, with CPython's parser,
+much cheaper than the analysis): a walk reports MCP000 for every file it lints that does not parse
+or cannot be read. Files named on the command line are always analysed.
 """
 
 from __future__ import annotations

@@ -368,13 +368,13 @@ def _with_project_context(
     files only. The prefilter keeps this cheap: of the context, only the tool modules that may
     import a reported file and the modules the link step then asks for are analysed.
     """
-    from mcp_lint.discovery import discover, project_root
+    from mcp_lint.discovery import discover
 
     roots: dict[str, Path] = {}
     for path in explicit:
         if str(path) == "-":
             continue
-        root = project_root(path)
+        root = _context_root(path)
         if root is not None:
             roots.setdefault(os.path.abspath(root), root)
     if not roots or not reported:
@@ -392,6 +392,40 @@ def _with_project_context(
     if not added:
         return reported, None
     return sorted(files.values(), key=lambda path: path.parts), reported
+
+
+def _context_root(path: Path) -> Path | None:
+    """The directory whose walk gives a named file its context: its project (the nearest
+    directory with a pyproject.toml, setup.cfg or .git), else the working directory when the file
+    is below it (what `check .` would lint it with: an unpacked wheel, a scratch checkout). None
+    for a file in neither, which is linted alone, with a warning."""
+    from mcp_lint.discovery import project_root
+
+    root = project_root(path)
+    if root is not None:
+        return root
+    cwd = os.getcwd()
+    absolute = os.path.abspath(path)
+    home = os.path.abspath(os.path.expanduser("~"))
+    # Never the home directory or the filesystem root: a walk of either is no project's context.
+    if cwd not in (home, os.path.dirname(cwd)) and absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        return Path(".")
+    if not _registers_tools(path):
+        # A server script alone is complete; a helper alone has no tool to reach it.
+        _warning(
+            f"{path} is in no project (no pyproject.toml, setup.cfg or .git above it) and not below the working "
+            "directory: linted alone, without the other modules whose tools may reach it"
+        )
+    return None
+
+
+def _registers_tools(path: Path) -> bool:
+    from mcp_lint.prefilter import is_seed
+
+    try:
+        return is_seed(path.read_bytes())
+    except OSError:
+        return False
 
 
 def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
@@ -475,12 +509,11 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
     project's files (an editor's unsaved buffer): the tools of other modules that reach it count,
     as for a file named on the command line. Otherwise it is linted alone.
     """
-    from mcp_lint.discovery import project_root
     from mcp_lint.per_file import analyze_text, display_name
     from mcp_lint.pipeline import default_jobs, link
 
     path = Path(filename)
-    if options.stdin_filename and project_root(path) is not None:
+    if options.stdin_filename and _context_root(path) is not None:
         from mcp_lint.cache import Cache, cache_directory
         from mcp_lint.pipeline import lint_files
 

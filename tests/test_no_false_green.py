@@ -174,3 +174,23 @@ def test_verbose_names_the_framework_its_version_and_source_and_the_tools_per_se
     assert "mcp-lint: server app.server.mcp (app/server.py): fastmcp, fastmcp>=2.10,<3 from pyproject.toml; 1 tool: read_note" in lines
     quiet = check("--output-format", "concise", ".")
     assert "mcp-lint: server" not in quiet.stderr
+
+
+# -- syntax errors are always reported (issue 22) -------------------------------------------------
+
+SERVER_OK = "from fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool\ndef ping() -> str:\n    return 'pong'\n"
+
+
+@pytest.mark.parametrize("selection", ["", "\n[tool.mcp-lint]\nselect = []\n", "\n[tool.mcp-lint]\nselect = ['MCP005']\n"])
+def test_a_walk_reports_an_unparseable_file_that_does_not_mention_mcp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, selection: str
+) -> None:
+    _write(
+        tmp_path,
+        {"pyproject.toml": "[project]\nname = 'app'\n" + selection, "app/server.py": SERVER_OK, "app/util.py": "def broken(:\n    pass\n"},
+    )
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # the second run is answered from the cache
+        result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "."], catch_exceptions=False)
+        assert result.exit_code == 1, result.output
+        assert result.stdout.splitlines()[0] == "app/util.py:1:12: MCP000 syntax error: invalid syntax"
