@@ -18,7 +18,7 @@ neither libcst nor the rules, and a one-file run starts no pool.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
@@ -35,6 +35,8 @@ from mcp_lint.suppression import suppress
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
     from mcp_lint.inventory import ServerTools
+    from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.project_links import Project
     from mcp_lint.scheduler import Analyzer
     from mcp_lint.server_env import EnvReading, EnvSetting
 
@@ -325,13 +327,22 @@ def link(
     and tools found are added to `inventory` when one is given."""
     from mcp_lint.project_links import Project
 
-    summaries = [o.summary for o in outcomes if o.summary is not None]
-    project = Project(summaries, pins or PinSource(resolver))
+    summaries, copies = _without_copies([o.summary for o in outcomes if o.summary is not None])
+    lookup = pins or PinSource(resolver)
     errors: list[str] = []
     try:
-        raw = project.findings()
-        if inventory is not None:
-            inventory.extend(project.inventory())
+        raw: list[Finding] = []
+        seen: set[tuple[str, str, int, int]] = set()
+        for project in _projects(summaries, lookup):
+            for finding in project.findings():
+                key = (finding.code, finding.filename, finding.location.row, finding.location.column)
+                if key not in seen:  # a file reached by tools of two roots: its own root's finding
+                    seen.add(key)
+                    raw.append(finding)
+            if inventory is not None:
+                inventory.extend(project.inventory())
+        # Each path of a file linked under several names (a symlink) is reported, as ruff does.
+        raw.extend(replace(f, filename=other) for f in list(raw) for other in copies.get(f.filename, ()))
     except Exception as exc:  # noqa: BLE001
         detail = describe_exception(exc)
         errors.append(f"internal error while linking the project: {detail}")
@@ -339,6 +350,65 @@ def link(
     raw.extend(o.problem for o in outcomes if o.problem is not None)
     errors.extend(o.internal_error for o in outcomes if o.internal_error)
     return suppress(raw, outcomes, resolver), errors
+
+
+def _without_copies(summaries: list[ModuleSummary]) -> tuple[list[ModuleSummary], dict[str, list[str]]]:
+    """The summaries with one per file reached under several paths (a symlink beside its
+    target: one module, one set of functions), and the other paths of each file kept."""
+    kept: list[ModuleSummary] = []
+    first: dict[tuple[str, str], str] = {}
+    copies: dict[str, list[str]] = {}
+    for summary in summaries:
+        key = (summary.module, os.path.realpath(summary.path))
+        if key in first:
+            copies.setdefault(first[key], []).append(summary.path)
+        else:
+            first[key] = summary.path
+            kept.append(summary)
+    return kept, copies
+
+
+def _projects(summaries: list[ModuleSummary], pins: PinLookup) -> list[Project]:
+    """The projects to link: one for the whole run, unless two import roots (two servers'
+    folders, a monorepo's packages) define a module of the same name. Then one per root, holding
+    that root's modules and, for what they import from elsewhere, the other roots' modules of
+    other names, without their tools (each root's tools are traced in its own project): every
+    root is linked as it would be on its own, and the run's findings are their union."""
+    from mcp_lint.project_links import Project
+
+    by_root: dict[str, list[ModuleSummary]] = {}
+    for summary in summaries:
+        by_root.setdefault(_import_root(summary), []).append(summary)
+    owners: dict[str, str] = {}
+    clash = False
+    for root, members in by_root.items():
+        for summary in members:
+            clash = clash or owners.setdefault(summary.module, root) != root
+    if not clash:
+        return [Project(summaries, pins)]
+    projects = []
+    for root, members in by_root.items():
+        own = {summary.module for summary in members}
+        borrowed = [
+            replace(summary, tools=[], pending=[], param_pending=[], rule_records={})
+            for other, others in by_root.items()
+            if other != root
+            for summary in others
+            if summary.module not in own
+        ]
+        projects.append(Project(members + borrowed, pins))
+    return projects
+
+
+def _import_root(summary: ModuleSummary) -> str:
+    """The folder a module's dotted name is relative to (`examples/notes/server.py`, module
+    `server`: `examples/notes`)."""
+    path = os.path.dirname(os.path.abspath(summary.path))
+    parts = summary.module.count(".") + 1 if summary.module else 0
+    # `a/b/c.py` (b.c) and `a/b/__init__.py` (b) are both relative to `a`.
+    for _ in range(parts if os.path.basename(summary.path) == "__init__.py" else parts - 1):
+        path = os.path.dirname(path)
+    return path
 
 
 class RecordingPins:

@@ -194,3 +194,52 @@ def test_a_walk_reports_an_unparseable_file_that_does_not_mention_mcp(
         result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "."], catch_exceptions=False)
         assert result.exit_code == 1, result.output
         assert result.stdout.splitlines()[0] == "app/util.py:1:12: MCP000 syntax error: invalid syntax"
+
+
+# -- modules are keyed by their import root (issue 22) -------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _concise(*args: str) -> list[str]:
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "-q", "--exit-zero", *args], catch_exceptions=False)
+    return [line for line in result.stdout.splitlines() if ": MCP" in line]
+
+
+def test_checking_the_examples_reports_what_checking_each_example_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four servers, each a `server.py` module of its own import root.
+    monkeypatch.chdir(REPO)
+    together = _concise("examples")
+    one_by_one = [line for folder in sorted((REPO / "examples").iterdir()) for line in _concise(f"examples/{folder.name}")]
+    assert len(one_by_one) >= 14
+    assert sorted(together) == sorted(one_by_one)
+
+
+def test_two_projects_with_a_module_of_the_same_name_keep_both_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    helper = "def load(key):\n    if not key:\n        return f'Error: {key} not found'\n    return key\n"
+    server = "from fastmcp import FastMCP\nfrom helpers import load\n\nmcp = FastMCP('x')\n\n\n@mcp.tool\ndef {name}(key: str) -> str:\n    return load(key)\n"
+    _write(
+        tmp_path,
+        {
+            "a/pyproject.toml": "[project]\nname = 'a'\n",
+            "a/server.py": server.replace("{name}", "read_a"),
+            "a/helpers.py": helper,
+            "b/pyproject.toml": "[project]\nname = 'b'\n",
+            "b/server.py": server.replace("{name}", "read_b"),
+            "b/helpers.py": helper.replace("return key\n", "return key.upper()\n"),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    both = _concise("a", "b")
+    assert [line.split(" ")[:2] for line in both] == [["a/helpers.py:3:9:", "MCP005"], ["b/helpers.py:3:9:", "MCP005"]]
+    assert "reached from tool 'read_a'" in both[0] and "reached from tool 'read_b'" in both[1]
+    assert sorted(both) == sorted(_concise("a") + _concise("b"))
+
+
+def test_each_path_of_a_symlinked_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = "from fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool\ndef read(key: str) -> str:\n    if not key:\n        return f'Error: {key} not found'\n    return key\n"
+    _write(tmp_path, {"pyproject.toml": "[project]\nname = 'a'\n", "pkg/server.py": server})
+    (tmp_path / "pkg" / "alias.py").symlink_to("server.py")
+    monkeypatch.chdir(tmp_path)
+    found = [line.split(" ")[:2] for line in _concise(".")]
+    assert found == [["pkg/alias.py:9:9:", "MCP005"], ["pkg/server.py:9:9:", "MCP005"]]
