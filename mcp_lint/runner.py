@@ -60,6 +60,9 @@ class CheckOptions:
 @dataclass
 class FixReport:
     applied: dict[str, list[Finding]] = field(default_factory=dict)
+    # Per file, the findings the fixes made go (one fix may mend two findings of a statement):
+    # what "N fixed" and "Would fix N" count, so that they add up with `check`'s "Found N".
+    fixed: dict[str, int] = field(default_factory=dict)
     diffs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -637,12 +640,19 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
         if result.fixed == original:
             remaining.extend(result.remaining)
             continue
+        mended = max(len(result.applied) and 1, len(file_findings) - len(result.remaining))
         if dry:
             if options.diff:
                 report.diffs.append(unified_diff(filename, original, result.fixed))
                 report.applied[filename] = result.applied
+                report.fixed[filename] = mended
             else:
                 unwritten += 1
+            remaining.extend(file_findings)
+            continue
+        if _read_only(filename):
+            # Writing a new file in its place would drop the mode the owner set (ruff refuses too).
+            _warning(f"{filename} is read-only: not fixed")
             remaining.extend(file_findings)
             continue
         try:
@@ -652,10 +662,19 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
             remaining.extend(file_findings)
             continue
         report.applied.setdefault(filename, []).extend(result.applied)
+        report.fixed[filename] = report.fixed.get(filename, 0) + mended
         remaining.extend(result.remaining)
         current[i] = analysed[result.fixed]
         wrote = True
     return remaining, unwritten, wrote
+
+
+def _read_only(filename: str) -> bool:
+    """Whether no one may write the file (by its mode: a superuser's access check says yes)."""
+    try:
+        return not os.stat(filename).st_mode & 0o222
+    except OSError:
+        return False
 
 
 def _concise(finding: Finding) -> str:
@@ -823,7 +842,7 @@ def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOption
 
 
 def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, out: TextIO) -> None:
-    n_fixed = sum(len(v) for v in fixes.applied.values())
+    n_fixed = sum(fixes.fixed.values())
     if options.show_fixes and fixes.applied and not options.diff:
         out.write("\nFixed:\n")
         for filename, applied in sorted(fixes.applied.items()):
