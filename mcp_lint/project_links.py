@@ -848,6 +848,8 @@ class Project:
                     if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
+                if rendered.tools is not None:
+                    context = replace(context, tools=rendered.tools)
                 if context.reached_from:
                     # A helper's finding names the tools that reach it, and shows where they are.
                     rendered = replace(

@@ -776,19 +776,15 @@ def _report(
     if options.diff:
         for text in fixes.diffs:
             stdout.write(text)
+    # With `-o FILE` the whole report goes there, its summary too: stdout stays empty.
+    buffer = io.StringIO() if options.output_file is not None else None
     if options.statistics:
         _write_statistics(findings, stdout, options)
     elif not options.diff or findings:
-        if options.output_file is not None:
-            buffer = io.StringIO()
+        if buffer is not None:
             write_report(
                 findings, options.output_format, buffer, read_source=read_source, color=False, unsafe_fixes=options.unsafe_fixes
             )
-            try:
-                options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
-            except OSError as exc:
-                _error(f"{options.output_file}: cannot write the report: {exc.strerror or exc}")
-                return EXIT_ERROR
         elif not options.diff:
             write_report(
                 findings,
@@ -800,9 +796,16 @@ def _report(
                 unsafe_fixes=options.unsafe_fixes,
             )
     if not machine and not options.quiet and not options.statistics:
-        _summary(options, findings, fixes, stdout)
+        summary_out = buffer if buffer is not None and not options.diff else stdout
+        _summary(options, findings, fixes, summary_out)
         if hidden:
-            stdout.write(f"{hidden} baselined finding{'s' if hidden != 1 else ''} not shown.\n")
+            summary_out.write(f"{hidden} baselined finding{'s' if hidden != 1 else ''} not shown.\n")
+    if buffer is not None and not options.statistics and (not options.diff or findings):
+        try:
+            options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            _error(f"{options.output_file}: cannot write the report: {exc.strerror or exc}")
+            return EXIT_ERROR
     for message in errors + fixes.errors:
         _error(message)
     if errors or fixes.errors:

@@ -229,6 +229,9 @@ class Rendered:
     help: str = ""
     notes: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()
+    # The tools the finding is reported for, when the rule judged it for fewer than reach the
+    # function (MCP005: not for the status tools that share a helper); None: all of them.
+    tools: tuple[str, ...] | None = None
 
 
 def latent_fix(latent: Latent) -> FixSpec | None:

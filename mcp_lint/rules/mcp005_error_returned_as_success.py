@@ -426,10 +426,17 @@ def check_health() -> dict:
             yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        judged = context
         if not latent.get("own_failure"):
-            context = _without_status_tools(context)
-            if context is None:
+            judged = _without_status_tools(context)
+            if judged is None:
                 return None  # a status-report tool: "failed" is its answer
+        rendered = self._render(latent, judged)
+        if rendered is not None and judged is not context:
+            rendered = replace(rendered, tools=judged.tools)  # named for those tools only
+        return rendered
+
+    def _render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         kind = latent.variant
         what = latent.get("what")
         wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
