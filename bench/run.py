@@ -304,6 +304,56 @@ def compile_package() -> None:
     compileall.compile_dir(Path(mcp_lint.__file__).parent, quiet=1)
 
 
+# One module of a generated project: a tool whose failure return has an (unsafe) fix, calling a
+# helper of a module every tool module shares, as in a real project.
+GENERATED_MODULE = """\
+from fastmcp import FastMCP
+
+from pkg.common import lookup
+
+mcp = FastMCP("m{index}")
+
+
+@mcp.tool
+def read_{index}(key: str) -> str:
+    if not key:
+        return f"Error: key {{key!r}} not found"
+    return lookup(key)
+"""
+GENERATED_COMMON = "STORE: dict[str, str] = {}\n\n\ndef lookup(key: str) -> str:\n    return STORE.get(key, '')\n"
+
+
+def generated_project(root: Path, files: int) -> Path:
+    """A project of `files` tool modules, each with one fixable finding, and their shared helper."""
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "generated"\ndependencies = ["fastmcp>=2.10,<3"]\n')
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "common.py").write_text(GENERATED_COMMON)
+    for index in range(files):
+        (root / "pkg" / f"m{index}.py").write_text(GENERATED_MODULE.format(index=index))
+    return root
+
+
+def fix_row(sizes: tuple[int, ...]) -> int:
+    """`--fix` must take time proportional to the files it fixes: seconds per fixed file at each
+    size, on one worker (the re-linking is what grew with the project)."""
+    per_file = []
+    for files in sizes:
+        with tempfile.TemporaryDirectory(prefix="mcp-lint-fix-bench-") as scratch:
+            project = generated_project(Path(scratch), files)
+            command = [sys.executable, "-m", "mcp_lint", "check", ".", "--fix", "--unsafe-fixes", "--no-cache", "-j", "1", "--isolated"]
+            start = time.perf_counter()
+            run = subprocess.run(command, cwd=project, capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            fixed = sum("raise ToolError" in (project / "pkg" / f"m{i}.py").read_text() for i in range(files))
+        per_file.append(elapsed / max(fixed, 1))
+        print(f"--fix  {files:>5} files  {fixed:>5} fixed  {elapsed:7.1f} s  {per_file[-1] * 1000:6.1f} ms per fixed file  (exit {run.returncode})")
+    ratio = per_file[-1] / per_file[0]
+    flat = ratio <= 1.5
+    print(f"--fix  time per fixed file from {sizes[0]} to {sizes[-1]} files: x{ratio:.2f} ({'flat' if flat else 'NOT flat'}, target <= 1.5)")
+    return 0 if flat else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, help="an unpacked corpus (the fetch target, or its src/)")
@@ -313,7 +363,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repeats of the short runs (median; default 5)")
     parser.add_argument("--cold-repeat", type=int, default=5, help="repeats of the floor and cold runs (median; default 5)")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="only the --fix row: `check --fix --unsafe-fixes` on generated projects of 100 and 1,000 files "
+        "(time per fixed file must stay flat)",
+    )
     args = parser.parse_args(argv)
+    if args.fix:
+        return fix_row((100, 1000))
 
     src = corpus_source(args)
     if src is None:

@@ -457,14 +457,21 @@ def lint_paths(
 
 
 def relint_file(
-    outcomes: Sequence[FileOutcome], index: int, text: str, resolver: SettingsResolver, pins: PinLookup
+    outcomes: Sequence[FileOutcome],
+    index: int,
+    text: str,
+    resolver: SettingsResolver,
+    pins: PinLookup,
+    neighbours: Collection[int] | None = None,
 ) -> tuple[list[Finding], FileOutcome]:
-    """Findings of one file after its text changed, linked against the other files' summaries."""
+    """Findings of one file after its text changed, linked against the other files' summaries:
+    those of `neighbours` (the files that can change its findings: prefilter.ImportIndex), or of
+    every file. Linking the neighbours only keeps `--fix` linear in the files it fixes."""
     old = outcomes[index]
     source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
     new = analyze_text(source, Path(old.display), old.display)
-    replaced = list(outcomes)
-    replaced[index] = new
+    chosen = range(len(outcomes)) if neighbours is None else sorted(set(neighbours) | {index})
+    replaced = [new if i == index else outcomes[i] for i in chosen]
     findings, _ = link(replaced, resolver, pins)
     return [f for f in findings if f.filename == old.display], new
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput, FileOutcome
 
-__all__ = ["NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -117,24 +117,49 @@ def importers(texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iter
     a target or of an importer already found. Read from the text, linear in the files (an index
     from each word to the files that import it).
     """
-    by_word: dict[bytes, list[int]] = {}
-    for index, data in enumerate(texts):
-        for word in imported_words(data):
-            by_word.setdefault(word, []).append(index)
-    found = set(targets)
-    queue = list(found)
-    asked: set[bytes] = set()
-    while queue:
-        index = queue.pop()
-        word = _last_part(names[index]).encode("utf-8", "surrogatepass")
-        if word in asked:
-            continue
-        asked.add(word)
-        for importer in by_word.get(word, ()):
-            if importer not in found:
-                found.add(importer)
-                queue.append(importer)
-    return found
+    return ImportIndex(texts, names).importers(targets)
+
+
+class ImportIndex:
+    """Who may import whom among a set of files, read from their import statements' words once
+    (see importers): for `--fix`, which re-links a fixed file with the files that can change its
+    findings only, not with the whole project."""
+
+    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName]) -> None:
+        self.names = names
+        self.words = [imported_words(data) for data in texts]
+        self.by_word: dict[bytes, list[int]] = {}
+        self.by_last_part: dict[bytes, list[int]] = {}
+        for index, words in enumerate(self.words):
+            for word in words:
+                self.by_word.setdefault(word, []).append(index)
+            self.by_last_part.setdefault(self._word(index), []).append(index)
+
+    def _word(self, index: int) -> bytes:
+        return _last_part(self.names[index]).encode("utf-8", "surrogatepass")
+
+    def importers(self, targets: Iterable[int]) -> set[int]:
+        """The files that may import one of `targets`, directly or through other files, `targets` included."""
+        found = set(targets)
+        queue = list(found)
+        asked: set[bytes] = set()
+        while queue:
+            word = self._word(queue.pop())
+            if word in asked:
+                continue
+            asked.add(word)
+            for importer in self.by_word.get(word, ()):
+                if importer not in found:
+                    found.add(importer)
+                    queue.append(importer)
+        return found
+
+    def neighbourhood(self, index: int) -> set[int]:
+        """The files that can change the findings of one file: those whose tools may reach it
+        (its importers, itself included) and the files these import directly (the server a tool
+        is registered on, the classes it raises)."""
+        reaching = self.importers((index,))
+        return reaching | {other for i in reaching for word in self.words[i] for other in self.by_last_part.get(word, ())}
 
 
 def _last_part(name: ModuleName) -> str:

@@ -570,10 +570,11 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     report = FixReport()
     index = {o.display: i for i, o in enumerate(outcomes)}
     current = list(outcomes)
+    neighbours = _neighbours(current)
     reported = {f.filename for f in findings}  # never fix a file whose findings are not shown
     pending = findings
     for _ in range(_FIX_ROUNDS):
-        remaining, unwritten, wrote = _fix_round(options, resolver, pins, current, index, pending, report, dry, unwritten)
+        remaining, unwritten, wrote = _fix_round(options, resolver, pins, current, index, pending, report, dry, unwritten, neighbours)
         if not wrote:
             break
         # A fix in one file can make another file's fix applicable (a caller now lets ToolError
@@ -596,7 +597,19 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
 _FIX_ROUNDS = 5
 
 
-def _fix_round(options, resolver, pins, current, index, findings, report, dry, unwritten):  # type: ignore[no-untyped-def]
+def _neighbours(outcomes):  # type: ignore[no-untyped-def]
+    """For each outcome, the outcomes that can change its findings (prefilter.ImportIndex): a fix
+    pass re-links a file with those only."""
+    from mcp_lint.module_names import module_names
+    from mcp_lint.prefilter import ImportIndex
+
+    names = module_names([Path(o.display) for o in outcomes])
+    texts = [o.source.text.encode("utf-8", "surrogatepass") if o.source is not None else b"" for o in outcomes]
+    graph = ImportIndex(texts, names)
+    return graph.neighbourhood
+
+
+def _fix_round(options, resolver, pins, current, index, findings, report, dry, unwritten, neighbours):  # type: ignore[no-untyped-def]
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
     files a dry run would have written, whether any file was written)."""
     from mcp_lint.fileio import SourceError, atomic_write
@@ -621,8 +634,10 @@ def _fix_round(options, resolver, pins, current, index, findings, report, dry, u
         # The analysis of each text the loop linted, so the fixed file is not analysed twice.
         analysed: dict[str, FileOutcome] = {}
 
-        def lint(text: str, i: int = i, analysed: dict[str, FileOutcome] = analysed) -> list[Finding]:
-            found, new = relint_file(current, i, text, resolver, pins)
+        near = neighbours(i)
+
+        def lint(text: str, i: int = i, analysed: dict[str, FileOutcome] = analysed, near: set[int] = near) -> list[Finding]:
+            found, new = relint_file(current, i, text, resolver, pins, near)
             # A fixed text the analysis cannot read or crashes on must not be written: raising
             # makes the loop give the file up.
             if new.internal_error is not None:

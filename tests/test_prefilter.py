@@ -555,3 +555,23 @@ def test_a_table_of_tools_in_another_module_is_analysed(tmp_path: Path) -> None:
     )
     code, output = check(tmp_path)
     assert "pkg/impl.py:3:9: MCP005" in output
+
+
+def test_a_fixed_file_is_relinked_with_the_files_that_can_change_its_findings_only() -> None:
+    # --fix re-links a file with its importers (whose tools reach it) and what they import (the
+    # server, the classes they raise): not with the rest of the project (issue 22).
+    from mcp_lint.module_names import ModuleName
+    from mcp_lint.prefilter import ImportIndex
+
+    texts = {
+        "app.server": b"from fastmcp import FastMCP\nmcp = FastMCP('x')\n",
+        "app.tools": b"from app.server import mcp\nfrom app.helpers import load\n",
+        "app.helpers": b"from app.errors import NotFound\n",
+        "app.errors": b"class NotFound(Exception): pass\n",
+        "app.other": b"from app.server import mcp\n",
+    }
+    names = [ModuleName(name, False) for name in texts]
+    graph = ImportIndex(list(texts.values()), names)
+    helpers, other = list(texts).index("app.helpers"), list(texts).index("app.other")
+    assert {list(texts)[i] for i in graph.neighbourhood(helpers)} == {"app.helpers", "app.tools", "app.server", "app.errors"}
+    assert {list(texts)[i] for i in graph.neighbourhood(other)} == {"app.other", "app.server"}
