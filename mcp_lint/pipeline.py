@@ -325,8 +325,6 @@ def link(
 ) -> tuple[list[Finding], list[str]]:
     """The project step: findings for every outcome, filtered by settings and noqa. The servers
     and tools found are added to `inventory` when one is given."""
-    from mcp_lint.project_links import Project
-
     summaries, copies = _without_copies([o.summary for o in outcomes if o.summary is not None])
     lookup = pins or PinSource(resolver)
     errors: list[str] = []
