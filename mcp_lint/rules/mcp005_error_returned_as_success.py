@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import libcst as cst
 
+from mcp_lint.engine.graph import EdgeKind
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
@@ -34,11 +35,14 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
+from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
+    builder_returns_text,
     _dict_items,
+    _local_function,
     _unwrap,
     classify_return,
     envelope_callee,
@@ -84,8 +88,18 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
+def _arguments(fn: FunctionFacts) -> set[str]:
+    return {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
+
+
 def _takes_arguments(fn: FunctionFacts) -> bool:
-    return any(p not in {"self", "cls", "ctx", "context"} for p in fn.params)
+    return bool(_arguments(fn))
+
+
+def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
+    arguments = _arguments(fn)
+    return bool(arguments) and any(names_read(c) & arguments for c in conditions)
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -223,6 +237,23 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     return None
 
 
+def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
+    """Is every value this function returns a failure (it only formats a message)?"""
+    values = [r.node.value for r in fn.returns if r.node.value is not None]
+    return bool(values) and all(
+        classify_return(fn.value_of(v), ctx, conditional=True, lookup=lookup) is not None for v in values
+    )
+
+
+def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """The qualified name of the project function an envelope's call is to (`return _fail(e)`)."""
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call):
+        return None
+    local = _local_function(value, ctx)
+    return local.qualname if local is not None else envelope_callee(value, ctx)
+
+
 def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
     """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
     that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
@@ -343,89 +374,158 @@ def check_health() -> dict:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
         unpacked = _unpacked_statuses(fn) if fn.calls else []
+        # A helper named to build an error whose every return is a failure value only formats
+        # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
+        # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
+        builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
+        earlier: tuple[cst.BaseExpression, ...] = ()  # the conditions of the returns above
         for ret in fn.returns:
             value = ret.node.value
             conditional = bool(ret.conditions) or ret.handler is not None or after_branch
             after_branch = after_branch or bool(ret.conditions)
+            above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
                 continue
-            resolved = fn.value_of(value)
-            found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
-            if found is None and ret.handler is not None:
-                found = _caught_exception_text(resolved, ret.handler, ctx)
-            if found is None and conditional:
-                found = _failure_in_result_object(resolved, fn)
-            if found is None and id(value) in fn.reaching_prefixes:
-                found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
-            if found is None:
-                status = _status_sent(resolved, unpacked) if unpacked else None
-                if status is not None:
-                    yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
-                continue
-            kind, description, message = found
-            if resolved is not value and kind == "string":
-                message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-            if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
-                # `return _unknown_ref_error(token)`: the token is not the message, the text the
-                # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
-                message = resolved
-            if is_error_builder_name(fn.name):
-                # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
-                # it by design: its callers raise what it builds, it does not raise itself.
-                message = None
-            # Raw exception text or an upstream body in the same return is also MCP002's finding
-            # (rules are independent); only the fix is left to MCP002, see "msg" below.
-            data = {
-                "kind": kind,
-                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
-                # A message that carries a caught exception's text (or an upstream body) is MCP002's
-                # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message, ret.handler)
-                if message is not None and not _raw_text(ret, value, ctx) and not _helper_writes(resolved, ret.handler, ctx)
-                else "",
-                "stmt": encode_range(ctx, ret.node),
-                "fn": fn.name,
-                # In an `except` that names no exception (`except ValueError:` around a parse of
-                # an argument), the chain is noise to the caller: `from None` says so (B904).
-                "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
-                # The branch's conditions over the parameters: a caller that already left on the
-                # same condition never takes it (the linker drops the finding for that caller).
-                "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
-            }
-            if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
-                # The check itself crashed, or the caller sent something wrong: a failure of the
-                # call even where the tool's answer is a status report. (A function that takes
-                # no arguments complains about none: "Invalid indexes found: ..." is its report.)
-                data["own_failure"] = "1"
-            callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
-            if callee is not None:
-                data["via_helper"] = callee  # the linker asks whether that helper sets isError
-                data["via_helper_required"] = "1" if description.startswith("the error text") else ""
-            if raise_is_caught(fn, ret.node, ctx):
-                # A raise there would be caught by the function's own `except`: the fix lets
-                # ToolError through it (`except ToolError: raise` first), or is not offered.
-                through = toolerror_pass_through(fn, ret.node, ctx)
-                if through is None:
-                    data["raise_caught"] = "1"
-                else:
-                    data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
-            if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
-                # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
-                data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
-                data["msg_range"] = encode_range(ctx, message)
-                label = _error_label(ctx, message)
-                if label is not None:
-                    data["label"], data["label_text"] = label
-            yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
+            for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                for latent in latents:
+                    yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _judged(
+        self,
+        latent: Latent,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        resolved: cst.BaseExpression,
+        tested: tuple[cst.BaseExpression, ...],
+        builds_for_callers: bool,
+    ) -> Latent:
+        """What render and the linker need to judge one failure value's flow: whether the function
+        only builds messages its callers return (`built_for_callers`), which helper built the one
+        returned here (`built_by`), whether it is a dispatcher's miss (`unknown_tool`), and
+        whether a status tool complains about an argument the branch tests (`own_failure`)."""
+        if latent.variant == "status":
+            return latent
+        extra: dict[str, str] = {}
+        if builds_for_callers:
+            extra["built_for_callers"] = "1"
+        built_by = _message_builder(resolved, ctx) if latent.variant == "envelope" else None
+        if built_by is not None:
+            extra["built_by"] = built_by  # the linker relates the builder's returns to this finding
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(latent.get("what"))):
+            extra["unknown_tool"] = "1"
+        if ret.handler is None and latent.get("own_failure") and not _tests_arguments(fn, tested):
+            # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
+            # that verdict; only a complaint about an argument the branch tests fails the call.
+            extra["own_failure"] = ""
+        if not extra:
+            return latent
+        data = dict(latent.data)
+        data.update(extra)
+        return replace(latent, data=tuple(sorted(data.items())))
+
+    def _check_value(
+        self,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        value: cst.BaseExpression,
+        resolved: cst.BaseExpression,
+        anchor: cst.CSTNode,
+        conditions: tuple[cst.BaseExpression, ...],
+        conditional: bool,
+        lookup: bool,
+        unpacked: list,
+    ) -> Iterator[Latent]:
+        """One value `ret` sends: the returned expression's own, or (`anchor` an assignment) that
+        of one of the branches assigning the returned local."""
+        in_branch = anchor is not ret.node
+        conditional = conditional or in_branch
+        found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
+        if found is None and ret.handler is not None:
+            found = _caught_exception_text(resolved, ret.handler, ctx)
+        if found is None and conditional:
+            found = _failure_in_result_object(resolved, fn)
+        if found is None and id(value) in fn.reaching_prefixes:
+            found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+        if found is None:
+            status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
+            if status is not None:
+                yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
+            return
+        kind, description, message = found
+        if resolved is not value and kind == "string" and not in_branch:
+            message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
+        if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
+            # `return _unknown_ref_error(token)`: the token is not the message, the text the
+            # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
+            # (or one not known here) has no text to raise: no fix.
+            message = resolved if builder_returns_text(resolved, ctx) else None
+        if is_error_builder_name(fn.name):
+            # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
+            # it by design: its callers raise what it builds, it does not raise itself.
+            message = None
+        # Raw exception text or an upstream body in the same return is also MCP002's finding
+        # (rules are independent); only the fix is left to MCP002, see "msg" below.
+        data = {
+            "kind": kind,
+            "what": clip(" ".join(description.replace("{}", "…").split()), 60),
+            # A message that carries a caught exception's text (or an upstream body) is MCP002's
+            # to rewrite: raising it as it is would hand the raw text to the model.
+            "msg": _fix_message(ctx, resolved, message, ret.handler)
+            if message is not None
+            and not _raw_text(ret, value, ctx)
+            and not _helper_writes(resolved, ret.handler, ctx)
+            and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
+            else "",
+            "stmt": encode_range(ctx, anchor),
+            "fn": fn.name,
+            # In an `except` that names no exception (`except ValueError:` around a parse of
+            # an argument), the chain is noise to the caller: `from None` says so (B904).
+            "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
+            # The branch's conditions over the parameters: a caller that already left on the
+            # same condition never takes it (the linker drops the finding for that caller).
+            "conds": "\n".join(_condition_shapes(conditions, fn)),
+        }
+        if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
+            # The check itself crashed, or the caller sent something wrong: a failure of the
+            # call even where the tool's answer is a status report. (A function that takes
+            # no arguments complains about none: "Invalid indexes found: ..." is its report.)
+            data["own_failure"] = "1"
+        callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
+        if callee is not None:
+            data["via_helper"] = callee  # the linker asks whether that helper sets isError
+            data["via_helper_required"] = "1" if description.startswith("the error text") else ""
+        if raise_is_caught(fn, anchor, ctx):
+            # A raise there would be caught by the function's own `except`: the fix lets
+            # ToolError through it (`except ToolError: raise` first), or is not offered.
+            through = toolerror_pass_through(fn, anchor, ctx)
+            if through is None:
+                data["raise_caught"] = "1"
+            else:
+                data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
+        if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
+            # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
+            data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
+            data["msg_range"] = encode_range(ctx, message)
+            label = _error_label(ctx, message)
+            if label is not None:
+                data["label"], data["label_text"] = label
+        yield self.latent(ctx, anchor, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.get("built_for_callers") and not context.is_tool:
+            return None  # reported where a caller returns what it built (built_by)
+        if latent.get("unknown_tool") and context.kind in {"dispatch", "raw-dispatch"}:
+            return None  # a dispatcher's answer to a tool name it does not list, not a tool's failure
         judged = context
         if not latent.get("own_failure"):
             judged = _without_status_tools(context)
@@ -504,6 +604,26 @@ def check_health() -> dict:
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
         return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
+    """(value, statement that builds it, its `if` tests) for each value `ret` may send: its own
+    (resolved through a local assigned once), or each branch's assignment of the returned local
+    (`result = "Error: ..."` / `result = json.dumps(row)`; `return result`), reported there."""
+    branches = fn.branch_values.get(id(value))
+    if branches:
+        return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
+    return [(fn.value_of(value), ret.node, ret.conditions)]
+
+
+def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Return) -> bool:
+    """Control goes from `assignment` to `ret` with nothing run between (branches joining):
+    raising there instead skips nothing the function does."""
+    order = fn.flow_order
+    if order is None:
+        return False
+    node, target = order.graph.node_of(assignment), order.graph.node_of(ret)
+    return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
 
 
 def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
