@@ -6,7 +6,8 @@
 
 The packages (pinned in `bench/heldout.txt`) are real servers from PyPI that the rules were never
 tuned on; their findings were reviewed by hand once (bench/heldout.md). Each is linted from its own
-folder with `python -m mcp_lint check . --no-cache --select ALL --output-format json`, like measure.sh does
+folder with `python -m mcp_lint check . --no-cache --select ALL --output-format json` (this
+interpreter's mcp-lint), like measure.sh does
 for the labeled corpus. The run fails when mcp-lint exits with anything but 0 or 1, prints an
 internal error, reports MCP000 for a file CPython itself parses, or prints output that is not JSON:
 a crash on code nobody here has seen is the failure this catches. The findings per package and rule
@@ -56,6 +57,7 @@ def parses(path: Path) -> bool:
 def lint(folder: Path) -> tuple[Counter[str], list[str]]:
     """Findings per rule of one package, and what went wrong linting it."""
     run = subprocess.run(
+        # The mcp-lint of this interpreter, on PATH or not (a venv that was not activated).
         [sys.executable, "-m", "mcp_lint", "check", ".", "--no-cache", "--select", "ALL", "--output-format", "json", "--exit-zero"],
         cwd=folder,
         capture_output=True,

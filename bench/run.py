@@ -304,6 +304,8 @@ def compile_package() -> None:
     compileall.compile_dir(Path(mcp_lint.__file__).parent, quiet=1)
 
 
+# One module of a generated project: a tool whose failure return has an (unsafe) fix, calling a
+# helper of a module every tool module shares, as in a real project.
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, help="an unpacked corpus (the fetch target, or its src/)")

@@ -68,6 +68,7 @@ from mcp_lint.per_file import display_name
 if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
     from mcp_lint.findings import Finding
+    from mcp_lint.inventory import ServerTools
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput
     from mcp_lint.pins import PinSource
@@ -139,6 +140,12 @@ def file_key(item: FileInput, codes: frozenset[str] | None = None) -> str:
     rules = ",".join(sorted(codes)) if codes is not None else "all"
     module = item.module
     parts = (tool_fingerprint(), item.display, module.dotted, module.alias, str(module.is_package), item.digest, rules)
+    return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def syntax_key(item: FileInput) -> str:
+    """The key of the verdict on whether a file the prefilter left out parses."""
+    parts = ("syntax", tool_fingerprint(), item.display, item.digest)
     return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
@@ -320,6 +327,8 @@ class RunEntry:
     # findings depend on it. Those files and the directories searched for them are among
     # `dependency_files`.
     env: dict[tuple[str, tuple[str, ...]], EnvSetting | None] = field(default_factory=dict)
+    # The servers and tools the link step found (inventory.py): a stored run still says what it checked.
+    inventory: tuple[ServerTools, ...] = ()
 
     @classmethod
     def of(
@@ -328,11 +337,12 @@ class RunEntry:
         pins: dict[tuple[str, str], tuple[str, str] | None],
         env: dict[tuple[str, tuple[str, ...]], EnvSetting | None] | None = None,
         env_files: Collection[str] = (),
+        inventory: Sequence[ServerTools] = (),
     ) -> RunEntry:
         """The entry for a run's findings, the pins its link step asked for, and the environment
         settings it read from project files (`env_files`: every file and directory consulted)."""
         files = dependency_files(pins, env_files)
-        return cls(findings, pins, deps_signature(files), files, dict(env or {}))
+        return cls(findings, pins, deps_signature(files), files, dict(env or {}), tuple(inventory))
 
     def revalidated(self, lookup: PinSource) -> RunEntry | None:
         """This entry when the link step would get the same pins and environment settings now,

@@ -69,6 +69,7 @@ def cli() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("-v", "--verbose", is_flag=True, help="Say which servers, frameworks, versions and tools were found (on stderr).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa` comments that suppress every current finding.")
 @click.option(
     "--baseline",
@@ -106,6 +107,7 @@ def check(
     jobs: int | None,
     stdin_filename: str | None,
     quiet: bool,
+    verbose: bool,
     add_noqa: bool,
     baseline: Path | None,
     write_baseline: Path | None,
@@ -148,6 +150,7 @@ def check(
         jobs=jobs,
         stdin_filename=stdin_filename,
         quiet=quiet,
+        verbose=verbose,
         add_noqa=add_noqa,
         baseline=baseline,
         write_baseline=write_baseline,

@@ -37,7 +37,7 @@ def _tomllib() -> ModuleType:
     return tomllib
 
 TABLE = "[tool.mcp-lint]"
-KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "select", "target")
+KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "require-tools", "select", "target")
 TARGET_PACKAGES = ("mcp", "fastmcp", "fastmcp-slim")
 # Reported when a file cannot be read; it cannot be deselected, only ignored by its exact code.
 UNREADABLE = "MCP000"
@@ -59,6 +59,9 @@ class Settings:
     cache_dir: str = ".mcp_lint_cache"
     # `--extend-exclude` patterns: relative to the working directory, whatever the config's root.
     extend_exclude: tuple[str, ...] = ()
+    # A run that lints files but finds no MCP server or tool in them warns and exits 2 (it
+    # checked nothing); `require-tools = false` accepts such a run (a library of helpers).
+    require_tools: bool = True
     config_path: Path | None = None  # the pyproject.toml these settings came from
     root: Path | None = None  # the directory of config_path; patterns are relative to it
 
@@ -196,6 +199,7 @@ _FIELDS = {
     "per-file-ignores": "per_file_ignores",
     "target": "target",
     "cache-dir": "cache_dir",
+    "require-tools": "require_tools",
 }
 
 
@@ -363,6 +367,10 @@ def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
         if not cache_dir.strip():
             raise ConfigError(f"{where('cache-dir')} must not be empty")
         values["cache_dir"] = cache_dir
+    if "require-tools" in table:
+        if not isinstance(table["require-tools"], bool):
+            raise ConfigError(f"{where('require-tools')} must be true or false, got {_toml_type(table['require-tools'])}")
+        values["require_tools"] = table["require-tools"]
     return Settings(**values)
 
 

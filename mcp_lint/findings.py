@@ -81,9 +81,7 @@ class Finding:
 
     @property
     def url(self) -> str | None:
-        if self.code == "MCP000":
-            return None
-        return DOCS_URL.format(code=self.code)
+        return DOCS_URL.format(code=self.code)  # every rule has its page, MCP000 too
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.filename, self.location.row, self.location.column, self.code, self.message)

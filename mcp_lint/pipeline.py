@@ -18,7 +18,7 @@ neither libcst nor the rules, and a one-file run starts no pool.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
@@ -34,6 +34,9 @@ from mcp_lint.suppression import suppress
 
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
+    from mcp_lint.inventory import ServerTools
+    from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.project_links import Project
     from mcp_lint.scheduler import Analyzer
     from mcp_lint.server_env import EnvReading, EnvSetting
 
@@ -61,8 +64,10 @@ def lint_files(
     codes: frozenset[str] | None = None,
     reported: Collection[Path] | None = None,
     sources: dict[str, SourceFile] | None = None,
+    inventory: list[ServerTools] | None = None,
 ) -> tuple[list[FileOutcome], list[Finding], list[str]]:
-    """Lint `paths`: (outcomes, findings, internal errors).
+    """Lint `paths`: (outcomes, findings, internal errors); the servers and tools found are added
+    to `inventory` when one is given (link()).
 
     `explicit`: the files named on the command line (always analysed; None: analyse every path,
     no prefilter). `reported`: the files whose findings are shown, when the other paths are only
@@ -80,6 +85,8 @@ def lint_files(
     if cache is not None and reuse_findings and quick is not None:
         entry = _reused(cache, quick, resolver)
         if entry is not None:
+            if inventory is not None:
+                inventory.extend(entry.inventory)
             return _outcomes_to_show(paths, entry), entry.findings, []
     # Read.
     inputs = read_inputs(paths, names, sources)
@@ -88,6 +95,8 @@ def lint_files(
     if cache is not None and reuse_findings:
         entry = _reused(cache, key, resolver)
         if entry is not None:
+            if inventory is not None:
+                inventory.extend(entry.inventory)
             if quick is not None:
                 cache.store_run(quick, entry)  # the next run skips reading
             shown = {finding.filename for finding in entry.findings}
@@ -98,10 +107,13 @@ def lint_files(
     # Link and suppress, recording the pins and project-file settings (`.env`...) the link step
     # asks for: they are part of what the stored findings depend on.
     recording = RecordingPins(pins)
-    findings, errors = link(outcomes, resolver, recording)
+    found: list[ServerTools] = []
+    findings, errors = link(outcomes, resolver, recording, found)
+    if inventory is not None:
+        inventory.extend(found)
     # Store.
     if cache is not None and not errors:
-        entry = RunEntry.of(findings, recording.seen, recording.env_seen, recording.env_files)
+        entry = RunEntry.of(findings, recording.seen, recording.env_seen, recording.env_files, found)
         cache.store_run(key, entry)
         if quick is not None:
             cache.store_run(quick, entry)
@@ -175,7 +187,52 @@ def analyze_all(
     finally:
         analyzer.close()
     analyzed.update(unreadable_files)
+    # A file the prefilter left out changes no finding, but one Python cannot parse is still
+    # reported (MCP000): a walk never passes over a broken file.
+    analyzed.update(_syntax_errors(items, analyzed, cache, reported))
     return [analyzed[i] for i in sorted(analyzed)]
+
+
+def _syntax_errors(
+    items: Sequence[FileInput], analyzed: Mapping[int, FileOutcome], cache: Cache | None, reported: Collection[Path] | None
+) -> dict[int, FileOutcome]:
+    """MCP000 outcomes for the files not analysed that do not parse (only those whose findings are
+    shown: `reported`). CPython's parser judges, much cheaper than the analysis's; a file it
+    refuses goes to the analysis's own parse, which may know newer syntax. The verdict on a text
+    is cached by its digest."""
+    from mcp_lint.cache import syntax_key
+
+    shown = None if reported is None else {os.path.normcase(os.path.abspath(p)) for p in reported}
+    out: dict[int, FileOutcome] = {}
+    for index, item in enumerate(items):
+        if index in analyzed or item.source is None:
+            continue
+        if shown is not None and os.path.normcase(os.path.abspath(item.path)) not in shown:
+            continue
+        key = syntax_key(item) if cache is not None else ""
+        stored = cache.load_file(key) if cache is not None else None
+        if stored is not None:
+            problem = stored[1]
+        else:
+            problem = _parse_problem(item)
+            if cache is not None:
+                cache.store_file(key, None, problem)
+        if problem is not None:
+            out[index] = FileOutcome(item.display, problem=problem, source=item.source)
+    return out
+
+
+def _parse_problem(item: FileInput) -> Finding | None:
+    """The MCP000 finding of a file that does not parse, None when it parses."""
+    import ast
+
+    assert item.source is not None
+    try:
+        compile(item.source.text, item.display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass  # the analysis decides: it may parse newer syntax, and words every failure its way
+    return analyze_text(item.source, Path(item.path), item.display, frozenset()).problem
 
 
 def _analyse_every_file(analyzer: Analyzer) -> dict[int, FileOutcome]:
@@ -260,15 +317,30 @@ def default_jobs() -> int:
 # --- link and suppress -------------------------------------------------------------------------
 
 
-def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinLookup | None = None) -> tuple[list[Finding], list[str]]:
-    """The project step: findings for every outcome, filtered by settings and noqa."""
-    from mcp_lint.project_links import Project
-
-    summaries = [o.summary for o in outcomes if o.summary is not None]
-    project = Project(summaries, pins or PinSource(resolver))
+def link(
+    outcomes: Sequence[FileOutcome],
+    resolver: SettingsResolver,
+    pins: PinLookup | None = None,
+    inventory: list[ServerTools] | None = None,
+) -> tuple[list[Finding], list[str]]:
+    """The project step: findings for every outcome, filtered by settings and noqa. The servers
+    and tools found are added to `inventory` when one is given."""
+    summaries, copies = _without_copies([o.summary for o in outcomes if o.summary is not None])
+    lookup = pins or PinSource(resolver)
     errors: list[str] = []
     try:
-        raw = project.findings()
+        raw: list[Finding] = []
+        seen: set[tuple[str, str, int, int]] = set()
+        for project in _projects(summaries, lookup):
+            for finding in project.findings():
+                key = (finding.code, finding.filename, finding.location.row, finding.location.column)
+                if key not in seen:  # a file reached by tools of two roots: its own root's finding
+                    seen.add(key)
+                    raw.append(finding)
+            if inventory is not None:
+                inventory.extend(project.inventory())
+        # Each path of a file linked under several names (a symlink) is reported, as ruff does.
+        raw.extend(replace(f, filename=other) for f in list(raw) for other in copies.get(f.filename, ()))
     except Exception as exc:  # noqa: BLE001
         detail = describe_exception(exc)
         errors.append(f"internal error while linking the project: {detail}")
@@ -276,6 +348,65 @@ def link(outcomes: Sequence[FileOutcome], resolver: SettingsResolver, pins: PinL
     raw.extend(o.problem for o in outcomes if o.problem is not None)
     errors.extend(o.internal_error for o in outcomes if o.internal_error)
     return suppress(raw, outcomes, resolver), errors
+
+
+def _without_copies(summaries: list[ModuleSummary]) -> tuple[list[ModuleSummary], dict[str, list[str]]]:
+    """The summaries with one per file reached under several paths (a symlink beside its
+    target: one module, one set of functions), and the other paths of each file kept."""
+    kept: list[ModuleSummary] = []
+    first: dict[tuple[str, str], str] = {}
+    copies: dict[str, list[str]] = {}
+    for summary in summaries:
+        key = (summary.module, os.path.realpath(summary.path))
+        if key in first:
+            copies.setdefault(first[key], []).append(summary.path)
+        else:
+            first[key] = summary.path
+            kept.append(summary)
+    return kept, copies
+
+
+def _projects(summaries: list[ModuleSummary], pins: PinLookup) -> list[Project]:
+    """The projects to link: one for the whole run, unless two import roots (two servers'
+    folders, a monorepo's packages) define a module of the same name. Then one per root, holding
+    that root's modules and, for what they import from elsewhere, the other roots' modules of
+    other names, without their tools (each root's tools are traced in its own project): every
+    root is linked as it would be on its own, and the run's findings are their union."""
+    from mcp_lint.project_links import Project
+
+    by_root: dict[str, list[ModuleSummary]] = {}
+    for summary in summaries:
+        by_root.setdefault(_import_root(summary), []).append(summary)
+    owners: dict[str, str] = {}
+    clash = False
+    for root, members in by_root.items():
+        for summary in members:
+            clash = clash or owners.setdefault(summary.module, root) != root
+    if not clash:
+        return [Project(summaries, pins)]
+    projects = []
+    for root, members in by_root.items():
+        own = {summary.module for summary in members}
+        borrowed = [
+            replace(summary, tools=[], pending=[], param_pending=[], rule_records={})
+            for other, others in by_root.items()
+            if other != root
+            for summary in others
+            if summary.module not in own
+        ]
+        projects.append(Project(members + borrowed, pins))
+    return projects
+
+
+def _import_root(summary: ModuleSummary) -> str:
+    """The folder a module's dotted name is relative to (`examples/notes/server.py`, module
+    `server`: `examples/notes`)."""
+    path = os.path.dirname(os.path.abspath(summary.path))
+    parts = summary.module.count(".") + 1 if summary.module else 0
+    # `a/b/c.py` (b.c) and `a/b/__init__.py` (b) are both relative to `a`.
+    for _ in range(parts if os.path.basename(summary.path) == "__init__.py" else parts - 1):
+        path = os.path.dirname(path)
+    return path
 
 
 class RecordingPins:
@@ -324,14 +455,21 @@ def lint_paths(
 
 
 def relint_file(
-    outcomes: Sequence[FileOutcome], index: int, text: str, resolver: SettingsResolver, pins: PinLookup
+    outcomes: Sequence[FileOutcome],
+    index: int,
+    text: str,
+    resolver: SettingsResolver,
+    pins: PinLookup,
+    neighbours: Collection[int] | None = None,
 ) -> tuple[list[Finding], FileOutcome]:
-    """Findings of one file after its text changed, linked against the other files' summaries."""
+    """Findings of one file after its text changed, linked against the other files' summaries:
+    those of `neighbours` (the files that can change its findings: prefilter.ImportIndex), or of
+    every file. Linking the neighbours only keeps `--fix` linear in the files it fixes."""
     old = outcomes[index]
     source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
     new = analyze_text(source, Path(old.display), old.display)
-    replaced = list(outcomes)
-    replaced[index] = new
+    chosen = range(len(outcomes)) if neighbours is None else sorted(set(neighbours) | {index})
+    replaced = [new if i == index else outcomes[i] for i in chosen]
     findings, _ = link(replaced, resolver, pins)
     return [f for f in findings if f.filename == old.display], new
 

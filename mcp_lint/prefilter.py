@@ -36,9 +36,9 @@ files, are started from (`importers`, read from the import statements' text), si
 tool can reach it. A changed helper deep in a large project thus costs the tool modules above
 it, not every tool module of the project.
 
-What a prefiltered directory walk does not report: MCP000 for a file that is never analysed (a
-syntax error in a module nothing reaches does not change any finding; a file that cannot be read at
-all is still reported, the text scan needs it). Files named on the command line are always analysed.
+A file never analysed is still checked for syntax (pipeline._syntax_errors, with CPython's parser,
+much cheaper than the analysis): a walk reports MCP000 for every file it lints that does not parse
+or cannot be read. Files named on the command line are always analysed.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput, FileOutcome
 
-__all__ = ["NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -117,24 +117,40 @@ def importers(texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iter
     a target or of an importer already found. Read from the text, linear in the files (an index
     from each word to the files that import it).
     """
-    by_word: dict[bytes, list[int]] = {}
-    for index, data in enumerate(texts):
-        for word in imported_words(data):
-            by_word.setdefault(word, []).append(index)
-    found = set(targets)
-    queue = list(found)
-    asked: set[bytes] = set()
-    while queue:
-        index = queue.pop()
-        word = _last_part(names[index]).encode("utf-8", "surrogatepass")
-        if word in asked:
-            continue
-        asked.add(word)
-        for importer in by_word.get(word, ()):
-            if importer not in found:
-                found.add(importer)
-                queue.append(importer)
-    return found
+    return ImportIndex(texts, names).importers(targets)
+
+
+class ImportIndex:
+    """Who may import whom among a set of files, read from their import statements' words once
+    (see importers): for `--fix`, which re-links a fixed file with the files that can change its
+    findings only, not with the whole project."""
+
+    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName]) -> None:
+        self.names = names
+        self.words = [imported_words(data) for data in texts]
+        self.by_word: dict[bytes, list[int]] = {}
+        for index, words in enumerate(self.words):
+            for word in words:
+                self.by_word.setdefault(word, []).append(index)
+
+    def _word(self, index: int) -> bytes:
+        return _last_part(self.names[index]).encode("utf-8", "surrogatepass")
+
+    def importers(self, targets: Iterable[int]) -> set[int]:
+        """The files that may import one of `targets`, directly or through other files, `targets` included."""
+        found = set(targets)
+        queue = list(found)
+        asked: set[bytes] = set()
+        while queue:
+            word = self._word(queue.pop())
+            if word in asked:
+                continue
+            asked.add(word)
+            for importer in self.by_word.get(word, ()):
+                if importer not in found:
+                    found.add(importer)
+                    queue.append(importer)
+        return found
 
 
 def _last_part(name: ModuleName) -> str:

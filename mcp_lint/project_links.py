@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
+from mcp_lint.inventory import ServerTools
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
@@ -822,6 +823,45 @@ class Project:
         return found
 
     # -- findings --------------------------------------------------------------------------
+    def inventory(self) -> list[ServerTools]:
+        """The servers of the project and the tools on each (what a run checked), sorted."""
+        groups: dict[str, tuple[str, Family, tuple[str, str] | None, set[str]]] = {}
+        for reg, summary in self.tool_registrations():
+            family, _ = self.family_of(reg, summary)
+            server = self.resolve(reg.server) if reg.server and not reg.server.startswith(PARAM_REF) else ""
+            if not server and len(summary.servers) == 1:
+                server = next(iter(summary.servers))  # a server bound to a local of its module's function
+            if server not in groups:
+                groups[server] = (self._server_path(server) or summary.path, family, self._pin(family, summary.path), set())
+            name = reg.tool_name if reg.kind not in {"dispatch", "raw-dispatch"} else f"{reg.tool_name} (tools/call handler)"
+            groups[server][3].add(name)
+        for server, family in self.servers.items():
+            path = self._server_path(server)
+            if server not in groups and path is not None:
+                groups[server] = (path, family, self._pin(family, path), set())
+        return [
+            ServerTools(server, path, family, *(pin or ("", "")), tuple(sorted(tools)))
+            for server, (path, family, pin, tools) in sorted(groups.items())
+        ]
+
+    def _server_path(self, server: str) -> str | None:
+        """The file of the module that defines a server, by its qualified name."""
+        module = server.rpartition(".")[0]
+        while module:
+            if module in self.modules:
+                return self.modules[module].path
+            module = module.rpartition(".")[0]
+        return None
+
+    def _pin(self, family: Family, path: str) -> tuple[str, str] | None:
+        if family is Family.UNKNOWN:
+            return None
+        dist = distribution_for(family)
+        pin = self.pins(path, dist)
+        if pin is None and dist == "fastmcp":
+            pin = self.pins(path, "fastmcp-slim")
+        return pin
+
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
         moved: dict[tuple[str, str, Location], int] = {}
@@ -867,6 +907,8 @@ class Project:
                     if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
+                if rendered.tools is not None:
+                    context = replace(context, tools=rendered.tools)
                 if rendered.related:
                     # A related place with no file of its own is in the latent's file.
                     rendered = replace(rendered, related=tuple(replace(r, filename=r.filename or summary.path) for r in rendered.related))

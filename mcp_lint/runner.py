@@ -8,11 +8,14 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from mcp_lint.findings import Applicability, Finding
+
+if TYPE_CHECKING:
+    from mcp_lint.inventory import ServerTools
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -48,12 +51,18 @@ class CheckOptions:
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
+    verbose: bool = False  # `-v`: say which servers, frameworks, versions and tools were found
     nothing_linted: bool = False  # set by the run: no file was found to lint
+    # Set by the run: the number of files linted when no server or tool was found in them.
+    nothing_checked: int = 0
 
 
 @dataclass
 class FixReport:
     applied: dict[str, list[Finding]] = field(default_factory=dict)
+    # Per file, the findings the fixes made go (one fix may mend two findings of a statement):
+    # what "N fixed" and "Would fix N" count, so that they add up with `check`'s "Found N".
+    fixed: dict[str, int] = field(default_factory=dict)
     diffs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -175,6 +184,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+    inventory: list[ServerTools] = []
     outcomes, findings, errors = lint_files(
         files,
         resolver,
@@ -185,7 +195,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
         reuse_findings=not (options.fix or options.diff),
         codes=codes,
         reported=shown,
+        inventory=inventory,
     )
+    _say_what_was_checked(options, resolver, reported, inventory, context=files if shown is not None else [])
     if shown is not None:
         findings = _only_in(findings, shown)
     if options.add_noqa:
@@ -201,6 +213,54 @@ def _run_files(options: CheckOptions, resolver) -> int:
             except OSError:
                 sources.pop(filename, None)
     return _report(options, findings, resolver.errors + errors, fix_report, sources, config_errors=bool(resolver.errors))
+
+
+def _say_what_was_checked(
+    options: CheckOptions, resolver, reported: list[Path], inventory: list[ServerTools], context: list[Path]
+) -> None:
+    """With `-v`, each server found: its framework, version range and where that comes from, and
+    its tools. Without any server or tool the run checked nothing (rules report only in code a
+    tool reaches): a warning, and no pass (see _report), unless `require-tools = false`.
+
+    Files named in a project (`context`: the project's files) were checked when the project has
+    tool modules, though none of them reaches the named files (only those are analysed)."""
+    from mcp_lint.inventory import describe
+
+    if options.verbose:
+        for entry in inventory:
+            click.echo(f"mcp-lint: {describe(entry)}", err=True)
+        if not inventory:
+            click.echo("mcp-lint: no MCP server or tool found", err=True)
+    if inventory or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
+        return
+    if context and _has_tool_modules(context, reported):
+        return
+    options.nothing_checked = len(reported)
+
+
+def _has_tool_modules(files: list[Path], reported: list[Path]) -> bool:
+    """Does any of `files` other than `reported` look like a module that registers tools?"""
+    from mcp_lint.prefilter import is_seed
+
+    named = {os.path.abspath(path) for path in reported}
+    for path in files:
+        if os.path.abspath(path) in named:
+            continue
+        try:
+            if is_seed(path.read_bytes()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _warn_nothing_checked(count: int) -> None:
+    files, them = (f"{count} files", "them") if count != 1 else ("1 file", "it")
+    _warning(
+        f"{files} linted, but no MCP server or tool was found in {them}: nothing was checked (for a server on a "
+        "framework mcp-lint does not recognise, or a helper module named alone; `mcp-lint check -v` lists what is "
+        "found). Set `require-tools = false` in [tool.mcp-lint] to accept this"
+    )
 
 
 def _warn_about_target(target: str, files: list[Path]) -> None:
@@ -311,13 +371,13 @@ def _with_project_context(
     files only. The prefilter keeps this cheap: of the context, only the tool modules that may
     import a reported file and the modules the link step then asks for are analysed.
     """
-    from mcp_lint.discovery import discover, project_root
+    from mcp_lint.discovery import discover
 
     roots: dict[str, Path] = {}
     for path in explicit:
         if str(path) == "-":
             continue
-        root = project_root(path)
+        root = _context_root(path)
         if root is not None:
             roots.setdefault(os.path.abspath(root), root)
     if not roots or not reported:
@@ -335,6 +395,40 @@ def _with_project_context(
     if not added:
         return reported, None
     return sorted(files.values(), key=lambda path: path.parts), reported
+
+
+def _context_root(path: Path) -> Path | None:
+    """The directory whose walk gives a named file its context: its project (the nearest
+    directory with a pyproject.toml, setup.cfg or .git), else the working directory when the file
+    is below it (what `check .` would lint it with: an unpacked wheel, a scratch checkout). None
+    for a file in neither, which is linted alone, with a warning."""
+    from mcp_lint.discovery import project_root
+
+    root = project_root(path)
+    if root is not None:
+        return root
+    cwd = os.getcwd()
+    absolute = os.path.abspath(path)
+    home = os.path.abspath(os.path.expanduser("~"))
+    # Never the home directory or the filesystem root: a walk of either is no project's context.
+    if cwd not in (home, os.path.dirname(cwd)) and absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        return Path(".")
+    if not _registers_tools(path):
+        # A server script alone is complete; a helper alone has no tool to reach it.
+        _warning(
+            f"{path} is in no project (no pyproject.toml, setup.cfg or .git above it) and not below the working "
+            "directory: linted alone, without the other modules whose tools may reach it"
+        )
+    return None
+
+
+def _registers_tools(path: Path) -> bool:
+    from mcp_lint.prefilter import is_seed
+
+    try:
+        return is_seed(path.read_bytes())
+    except OSError:
+        return False
 
 
 def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
@@ -418,12 +512,11 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
     project's files (an editor's unsaved buffer): the tools of other modules that reach it count,
     as for a file named on the command line. Otherwise it is linted alone.
     """
-    from mcp_lint.discovery import project_root
     from mcp_lint.per_file import analyze_text, display_name
     from mcp_lint.pipeline import default_jobs, link
 
     path = Path(filename)
-    if options.stdin_filename and project_root(path) is not None:
+    if options.stdin_filename and _context_root(path) is not None:
         from mcp_lint.cache import Cache, cache_directory
         from mcp_lint.pipeline import lint_files
 
@@ -549,12 +642,19 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
         if result.fixed == original:
             remaining.extend(result.remaining)
             continue
+        mended = max(len(result.applied) and 1, len(file_findings) - len(result.remaining))
         if dry:
             if options.diff:
                 report.diffs.append(unified_diff(filename, original, result.fixed))
                 report.applied[filename] = result.applied
+                report.fixed[filename] = mended
             else:
                 unwritten += 1
+            remaining.extend(file_findings)
+            continue
+        if _read_only(filename):
+            # Writing a new file in its place would drop the mode the owner set (ruff refuses too).
+            _warning(f"{filename} is read-only: not fixed")
             remaining.extend(file_findings)
             continue
         try:
@@ -564,10 +664,19 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
             remaining.extend(file_findings)
             continue
         report.applied.setdefault(filename, []).extend(result.applied)
+        report.fixed[filename] = report.fixed.get(filename, 0) + mended
         remaining.extend(result.remaining)
         relinker.replace(i, analysed[result.fixed])
         wrote = True
     return remaining, unwritten, wrote
+
+
+def _read_only(filename: str) -> bool:
+    """Whether no one may write the file (by its mode: a superuser's access check says yes)."""
+    try:
+        return not os.stat(filename).st_mode & 0o222
+    except OSError:
+        return False
 
 
 def _concise(finding: Finding) -> str:
@@ -653,6 +762,10 @@ def _report(
         findings, hidden = baselined
     machine = options.output_format not in {"full", "concise"}
     stdout = sys.stdout
+    if findings or options.write_baseline is not None:
+        options.nothing_checked = 0  # the run is no pass either way
+    if options.nothing_checked:
+        _warn_nothing_checked(options.nothing_checked)
 
     def read_source(name: str) -> str | None:
         if name in sources:
@@ -665,19 +778,15 @@ def _report(
     if options.diff:
         for text in fixes.diffs:
             stdout.write(text)
+    # With `-o FILE` the whole report goes there, its summary too: stdout stays empty.
+    buffer = io.StringIO() if options.output_file is not None else None
     if options.statistics:
         _write_statistics(findings, stdout, options)
     elif not options.diff or findings:
-        if options.output_file is not None:
-            buffer = io.StringIO()
+        if buffer is not None:
             write_report(
                 findings, options.output_format, buffer, read_source=read_source, color=False, unsafe_fixes=options.unsafe_fixes
             )
-            try:
-                options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
-            except OSError as exc:
-                _error(f"{options.output_file}: cannot write the report: {exc.strerror or exc}")
-                return EXIT_ERROR
         elif not options.diff:
             write_report(
                 findings,
@@ -689,9 +798,16 @@ def _report(
                 unsafe_fixes=options.unsafe_fixes,
             )
     if not machine and not options.quiet and not options.statistics:
-        _summary(options, findings, fixes, stdout)
+        summary_out = buffer if buffer is not None and not options.diff else stdout
+        _summary(options, findings, fixes, summary_out)
         if hidden:
-            stdout.write(f"{hidden} baselined finding{'s' if hidden != 1 else ''} not shown.\n")
+            summary_out.write(f"{hidden} baselined finding{'s' if hidden != 1 else ''} not shown.\n")
+    if buffer is not None and not options.statistics and (not options.diff or findings):
+        try:
+            options.output_file.write_text(buffer.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            _error(f"{options.output_file}: cannot write the report: {exc.strerror or exc}")
+            return EXIT_ERROR
     for message in errors + fixes.errors:
         _error(message)
     if errors or fixes.errors:
@@ -704,7 +820,7 @@ def _report(
         return EXIT_FINDINGS
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return EXIT_ERROR if options.nothing_checked else EXIT_CLEAN
 
 
 def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:
@@ -731,7 +847,7 @@ def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOption
 
 
 def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, out: TextIO) -> None:
-    n_fixed = sum(len(v) for v in fixes.applied.values())
+    n_fixed = sum(fixes.fixed.values())
     if options.show_fixes and fixes.applied and not options.diff:
         out.write("\nFixed:\n")
         for filename, applied in sorted(fixes.applied.items()):
@@ -758,7 +874,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
-    elif options.write_baseline is None and not options.nothing_linted:
+    elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked:
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.
         out.write("All checks passed!\n")

@@ -43,8 +43,7 @@ def schema_errors(report: dict[str, Any]) -> list[str]:
 def expected_descriptor(info: registry.RuleInfo) -> dict[str, Any]:
     """What the report must say of a rule, from its record (`fullDescription` comes from the page)."""
     descriptor = {"id": info.code, "name": info.name, "shortDescription": {"text": info.summary}}
-    if info.code != "MCP000":  # no page of its own, like Finding.url
-        descriptor["helpUri"] = DOCS_URL.format(code=info.code)
+    descriptor["helpUri"] = DOCS_URL.format(code=info.code)  # every rule has its page, MCP000 too
     descriptor["defaultConfiguration"] = {"level": info.severity.sarif_level}
     return descriptor
 

@@ -175,7 +175,7 @@ def test_unknown_key_is_one_line_naming_file_and_key(tmp_path: Path, monkeypatch
     message = config_error(tmp_path, monkeypatch, '[tool.mcp-lint]\nselekt = ["MCP001"]\n')
     assert message == (
         "pyproject.toml: [tool.mcp-lint] unknown key 'selekt' "
-        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, select, target)"
+        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, require-tools, select, target)"
     )
 
 
@@ -228,6 +228,7 @@ def test_nested_config_error_names_the_file_relative_to_the_working_directory(
             "target: 'mcp @ https://example.com/mcp.whl' has a URL; give a version range such as \"fastmcp>=3.4,<4\"",
         ),
         ("cache-dir = true", "cache-dir must be a string, got a boolean"),
+        ("require-tools = 1", "require-tools must be true or false, got an integer"),
         ('cache-dir = ""', "cache-dir must not be empty"),
     ],
 )

@@ -233,8 +233,14 @@ def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:
             "lc.py": f"from langchain_core.tools import tool\n\n@tool\ndef c(x):\n{FAIL}",
         },
     )
+    # Nothing MCP: no finding, and a warning that nothing was checked (exit 2), not a pass.
     result = CliRunner().invoke(cli, ["check", str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise", "-q"])
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("mcp-lint: warning: 4 files linted, but no MCP server or tool was found in them")
+    accepted = CliRunner().invoke(
+        cli, ["check", str(tmp_path), "--isolated", "--config", "require-tools = false", "--no-cache", "--output-format", "concise", "-q"]
+    )
+    assert (accepted.exit_code, accepted.output) == (0, "")
 
 
 # -- register functions taking the server as an unannotated parameter ----------------------------

@@ -527,8 +527,11 @@ def test_one_fix_run_applies_a_helper_fix_that_the_callers_fix_makes_applicable(
     fixable = {(f["filename"].split("/")[-1], f["location"]["row"]) for f in json.loads(listed.output) if f["fix"]}
     assert ("top_queries.py", 16) not in fixable and ("server.py", 17) in fixable
 
+    # Three fixes mend the four findings (the helper's return is MCP005 and MCP002 at once): every
+    # finding is counted, as `check` counts them.
+    assert len(json.loads(listed.output)) == 4
     result = check(".", "--fix", "--unsafe-fixes")
-    assert "Found 3 errors (3 fixed, 0 remaining)." in result.output
+    assert "Found 4 errors (4 fixed, 0 remaining)." in result.output
     assert read(server).endswith(
         """\
         if sort_by not in ("mean", "total"):

@@ -107,7 +107,9 @@ The model never sees the message.
 
 RUFF_JSON_KEYS = ["cell", "code", "end_location", "filename", "fix", "location", "message", "noqa_row", "url"]
 # ruff's keys in ruff's order, and where mcp-lint's own fall in that (alphabetical) order.
-JSON_KEYS = ["cell", "code", "end_location", "filename", "fix", "help", "location", "message", "noqa_row", "notes", "related", "url"]
+JSON_KEYS = [
+    "cell", "code", "end_location", "filename", "fix", "help", "location", "message", "name", "noqa_row", "notes", "related", "severity", "url"
+]
 
 
 @pytest.fixture
@@ -328,7 +330,8 @@ def test_json_has_ruffs_keys_in_ruffs_order_and_help_notes_related(project: Path
     assert list(unsafe["location"]) == ["column", "row"]
     assert unsafe["fix"]["applicability"] == "unsafe"
     assert report[2]["fix"]["applicability"] == "safe"
-    assert report[0]["fix"] is None and report[0]["url"] is None
+    assert report[0]["fix"] is None and report[0]["url"].endswith("/rules/MCP000.md")  # its page ships
+    assert (unsafe["name"], unsafe["severity"]) == ("protocol-error-in-tool", "major")
     assert unsafe["url"] == "https://github.com/mcp-lint/mcp-lint/blob/main/rules/MCP001.md"
     assert unsafe["help"] == "Raise ToolError instead"
     assert unsafe["notes"] == list(PROTOCOL_ERROR.notes)

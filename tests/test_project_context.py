@@ -112,20 +112,47 @@ def test_a_helper_no_tool_imports_stays_clean(project: Path) -> None:
     assert (code, finding_lines(out)) == (0, [])
 
 
-def test_a_lone_file_outside_any_project_is_linted_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # No pyproject.toml, setup.cfg or .git above: the sibling tool module is not consulted.
+def test_a_file_outside_any_marked_project_is_linted_as_a_walk_of_the_working_directory_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No pyproject.toml, setup.cfg or .git above (an unpacked wheel, a scratch checkout): the
+    # working directory is the context, as `check .` would give it.
     (tmp_path / "server.py").write_text(SERVER.replace("pkg.helpers", "helpers"))
     (tmp_path / "helpers.py").write_text(HELPERS)
     monkeypatch.chdir(tmp_path)
-    code, out, _ = check("--no-cache", "helpers.py")
-    assert (code, finding_lines(out)) == (0, [])
+    _, walked, _ = check("--no-cache", ".")
+    code, out, err = check("--no-cache", "helpers.py")
+    assert code == 1, err
+    assert finding_lines(out) == [line for line in finding_lines(walked) if line.startswith("helpers.py:")]
+    assert [line.split(" ")[:2] for line in finding_lines(out)] == [["helpers.py:9:15:", "MCP002"]]
+    stdin_code, stdin_out, _ = check("--no-cache", "--stdin-filename", "helpers.py", "-", stdin=HELPERS)
+    assert (stdin_code, finding_lines(stdin_out)) == (1, finding_lines(out))
+
+
+def test_a_file_outside_any_project_and_the_working_directory_is_linted_alone_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    (lone / "server.py").write_text(SERVER.replace("pkg.helpers", "helpers"))
+    (lone / "helpers.py").write_text(HELPERS)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, out, err = check("--no-cache", "../lone/helpers.py")
+    assert finding_lines(out) == []
+    assert code == 2
+    assert err.splitlines()[0] == (
+        "mcp-lint: warning: ../lone/helpers.py is in no project (no pyproject.toml, setup.cfg or .git above it) "
+        "and not below the working directory: linted alone, without the other modules whose tools may reach it"
+    )
 
 
 def test_an_excluded_project_file_is_not_context_and_the_named_file_still_reported(project: Path) -> None:
     (project / "pyproject.toml").write_text(PYPROJECT + '\n[tool.mcp-lint]\nexclude = ["pkg/server.py"]\n')
     code, out, err = check("--no-cache", "pkg/helpers.py")
-    assert err == "", err
-    assert (code, finding_lines(out)) == (0, [])
+    # The project's only tool module is excluded: nothing reaches the helper, nothing was checked.
+    assert err.startswith("mcp-lint: warning: 1 file linted, but no MCP server or tool was found in it"), err
+    assert (code, finding_lines(out)) == (2, [])
 
 
 # --- stdin -------------------------------------------------------------------------------------------

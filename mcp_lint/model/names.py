@@ -11,7 +11,7 @@ import functools
 
 import libcst as cst
 
-from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
+from mcp_lint.model.frameworks import FRAMEWORK_MODULE_PREFIXES, TOOL_ERROR_CLASSES, Family, is_framework_name, vendored_framework_name
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -95,16 +95,22 @@ class AliasTable:
         self.imported_modules: set[str] = set()
         # Local names bound by `from .x import y` (relative, hence project code).
         self.relative_names: set[str] = set()
+        # Local names bound to a module path below a `fastmcp`/`mcp` package of the project (`import
+        # app._vendor.fastmcp as fm`): what is resolved through them may be a vendored framework's.
+        self._vendor_roots: set[str] = set()
 
     def add_import(self, node: cst.Import) -> None:
         for alias in node.names:
             name = module_dotted(alias.name)
             self.imported_modules.add(name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.aliases[alias.asname.name.value] = name
+                local = alias.asname.name.value
+                self.aliases[local] = name
             else:
-                root = name.split(".")[0]
-                self.aliases.setdefault(root, root)
+                local = name.split(".")[0]
+                self.aliases.setdefault(local, local)
+            if _below_framework_package(name):
+                self._vendor_roots.add(local)
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
         level = len(node.relative)
@@ -117,7 +123,15 @@ class AliasTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self.aliases[local] = f"{base}.{name}" if base else name
+            qualified = f"{base}.{name}" if base else name
+            vendored = vendored_framework_name(qualified) if _below_framework_package(qualified) else None
+            if vendored is not None:
+                # A copy of the framework inside the project: what it defines is the framework's.
+                self.imported_modules.add(vendored.rpartition(".")[0])
+                qualified = vendored
+            elif _below_framework_package(qualified):
+                self._vendor_roots.add(local)
+            self.aliases[local] = qualified
             if level:
                 self.relative_names.add(local)
 
@@ -133,7 +147,10 @@ class AliasTable:
         target = self.aliases.get(root)
         if target is None:
             return None
-        return f"{target}.{rest}" if rest else target
+        resolved = f"{target}.{rest}" if rest else target
+        if root in self._vendor_roots:
+            return vendored_framework_name(resolved) or resolved
+        return resolved
 
     def resolve_or_local(self, expr: cst.BaseExpression) -> str | None:
         """Like resolve, but names defined in this module resolve to `module.name`."""
@@ -148,6 +165,13 @@ class AliasTable:
     def mentions_framework(self) -> bool:
         """Does the module import anything from an MCP framework?"""
         return any(is_framework_name(module) for module in self.imported_modules)
+
+
+def _below_framework_package(qualified: str) -> bool:
+    """Does a dotted path of the project go through a `fastmcp` or `mcp` package (a copy of the
+    framework, perhaps)? Never for the framework's own names."""
+    parts = qualified.split(".")
+    return parts[0] not in FRAMEWORK_MODULE_PREFIXES and any(part in FRAMEWORK_MODULE_PREFIXES for part in parts[1:])
 
 
 def last_name(qualified: str | None) -> str:

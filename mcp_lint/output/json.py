@@ -19,6 +19,9 @@ def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> N
 
 
 def _finding(finding: Finding) -> dict[str, Any]:
+    from mcp_lint.registry import get_rule
+
+    rule = get_rule(finding.code)
     return {
         "cell": None,  # notebook cell: mcp-lint reads only .py files
         "code": finding.code,
@@ -28,9 +31,11 @@ def _finding(finding: Finding) -> dict[str, Any]:
         "help": finding_help(finding) or None,
         "location": _location(finding.location),
         "message": finding.message,
+        "name": rule.name if rule is not None else None,
         "noqa_row": finding.location.row,
         "notes": list(finding.notes),
         "related": [_related(related) for related in finding.related],
+        "severity": rule.severity.value if rule is not None else None,
         "url": finding.url,
     }
 

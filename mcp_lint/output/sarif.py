@@ -66,9 +66,7 @@ def _rule(rule: registry.RuleInfo) -> dict[str, Any]:
         # (GitHub code scanning shows it beside every result of the rule).
         why = _first_paragraph(rule.code, "why is this bad?") or rule.summary
         descriptor["help"] = {"text": why, "markdown": page}
-    # MCP000 (unreadable file) has no rule page, like `Finding.url`.
-    if rule.code != "MCP000":
-        descriptor["helpUri"] = DOCS_URL.format(code=rule.code)
+    descriptor["helpUri"] = DOCS_URL.format(code=rule.code)
     descriptor["defaultConfiguration"] = {"level": level(rule.code)}
     return descriptor
 

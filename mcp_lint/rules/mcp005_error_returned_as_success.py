@@ -55,7 +55,39 @@ from mcp_lint.rules.results import (
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 
 # Tools whose contract is a status report: a "failed" status is their answer, not their failure.
-_STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
+# The name says so by what it does (its first word: `check_*`, `ping`, `validate_*`) or what it
+# returns (its last word: `*_status`, `*_health`); a status word in the middle of the name
+# (`get_ping_pong_item`) describes some other object the tool returns.
+_STATUS_VERBS = frozenset({"check", "validate", "verify", "ping", "diagnose", "lint", "probe"})
+_STATUS_NOUNS = frozenset(
+    {"status", "health", "healthcheck", "check", "checks", "validation", "ping", "diagnostics", "doctor", "lint", "probe"}
+)
+_STATUS_PHRASES = (("test", "connection"),)
+# Words of a name: snake_case, kebab-case, dotted and camelCase parts.
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def is_status_tool(name: str) -> bool:
+    """Whether a tool of this name reports a status (a health check, a validator, a ping)."""
+    words = [word.lower() for word in _WORD.findall(name)]
+    if not words:
+        return False
+    return words[0] in _STATUS_VERBS or words[-1] in _STATUS_NOUNS or tuple(words[-2:]) in _STATUS_PHRASES
+
+
+def _without_status_tools(context: RenderContext) -> RenderContext | None:
+    """The context a status report is judged in: None where it is the answer of a status check
+    (the function is one, a `_validate_path` whose complaint its caller acts on, or every tool
+    that reaches it is), else the function reached from the other tools only. The exemption
+    belongs to the status function, never to the tools that happen to share a helper with one."""
+    if is_status_tool(context.function):
+        return None
+    if context.is_tool:
+        return None if any(is_status_tool(name) for name in context.tools[:1]) else context
+    others = tuple(tool for tool in context.tools if not is_status_tool(tool))
+    if context.tools and not others:
+        return None
+    return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
 def _arguments(fn: FunctionFacts) -> set[str]:
@@ -499,9 +531,17 @@ def check_health() -> dict:
             return None  # reported where a caller returns what it built (built_by)
         if latent.get("unknown_tool") and context.kind in {"dispatch", "raw-dispatch"}:
             return None  # a dispatcher's answer to a tool name it does not list, not a tool's failure
-        names = (context.function, *context.tools)
-        if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
-            return None  # a status-report tool: "failed" is its answer
+        judged = context
+        if not latent.get("own_failure"):
+            judged = _without_status_tools(context)
+            if judged is None:
+                return None  # a status-report tool: "failed" is its answer
+        rendered = self._render(latent, judged)
+        if rendered is not None and judged is not context:
+            rendered = replace(rendered, tools=judged.tools)  # named for those tools only
+        return rendered
+
+    def _render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         kind = latent.variant
         what = latent.get("what")
         wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"

@@ -590,3 +590,110 @@ def test_a_call_that_sends_a_failed_status_somewhere_is_not_an_envelope() -> Non
             """
         )
     )
+
+
+# -- the status-role exemption: the status tool itself, by whole tokens (issue 22) ---------------
+
+
+def test_a_name_with_a_status_word_inside_it_is_not_a_status_tool() -> None:
+    # `ping` and `Status` are words of these names, but the tools fetch an item: "not found" is
+    # their failure, not a status they report.
+    findings = check(
+        _src(
+            """\
+            @mcp.tool()
+            def get_ping_pong_item(item_id: str) -> str:
+                if item_id not in NOTES:
+                    return f"Error: item {item_id} not found"  # expect: MCP005
+                return NOTES[item_id]
+
+            @mcp.tool()
+            def fetchStatusPageItem(item_id: str) -> str:
+                if item_id not in NOTES:
+                    return f"Error: item {item_id} not found"  # expect: MCP005
+                return NOTES[item_id]
+            """
+        )
+    )
+    subjects = sorted(f.message.split("'")[1] for f in findings)
+    assert subjects == ["fetchStatusPageItem", "get_ping_pong_item"]
+
+
+@pytest.mark.parametrize("name", ["ping", "health_check", "get_status", "checkHealth", "server_status", "validate_config"])
+def test_a_status_tool_reports_a_failed_status_as_its_answer(name: str) -> None:
+    check(
+        _src(
+            f"""\
+            @mcp.tool()
+            def {name}() -> str:
+                if not NOTES:
+                    return "Error: the note store is not loaded"
+                return "ok"
+            """
+        )
+    )
+
+
+def test_a_helper_shared_by_a_status_tool_and_other_tools_is_judged_for_the_others() -> None:
+    finding = only(
+        _src(
+            """\
+            def _load(note_id: str) -> str:
+                if note_id not in NOTES:
+                    return f"Error: note {note_id} not found"  # expect: MCP005
+                return NOTES[note_id]
+
+            @mcp.tool()
+            def health_check(note_id: str = "probe") -> str:
+                return _load(note_id)
+
+            @mcp.tool()
+            def read_note(note_id: str) -> str:
+                return _load(note_id)
+            """
+        )
+    )
+    # Named for the other tool only: the status tool's exemption is its own.
+    assert [related.message for related in finding.related] == ["tool 'read_note' reaches this helper"]
+
+
+def test_a_helper_reached_only_from_status_tools_is_exempt() -> None:
+    check(
+        _src(
+            """\
+            def _probe_store() -> str:
+                if not NOTES:
+                    return "Error: the note store is not loaded"
+                return "ok"
+
+            @mcp.tool()
+            def health_check() -> str:
+                return _probe_store()
+
+            @mcp.tool()
+            def get_status() -> str:
+                return _probe_store()
+            """
+        )
+    )
+
+
+def test_a_validator_helper_returns_its_complaint_to_the_caller_that_acts_on_it() -> None:
+    check(
+        _src(
+            """\
+            def _validate_name(name: str) -> str | None:
+                if "/" in name:
+                    return f"Error: names may not contain '/', got {name!r}"
+                return None
+
+            @mcp.tool()
+            def rename_note(note_id: str, name: str) -> str:
+                problem = _validate_name(name)
+                if problem:
+                    raise ValueError(problem)
+                NOTES[name] = NOTES.pop(note_id)
+                return "renamed"
+            """
+        )
+    )

@@ -1,0 +1,49 @@
+"""What a run checked: the servers found, their framework and version, and the tools on each.
+
+A lint that found no tool has checked nothing: rules report only in code a tool reaches. So a run
+says what it found (`check -v`), and warns when it found nothing at all (runner.py), rather than
+showing a pass for a server whose framework it did not recognise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp_lint.model.frameworks import Family, distribution_for
+
+__all__ = ["ServerTools", "describe"]
+
+# How the report names each framework family.
+_FAMILY_LABELS = {
+    Family.MCP_FASTMCP: "mcp (FastMCP)",
+    Family.MCP_SERVER: "mcp (MCPServer)",
+    Family.MCP_LOWLEVEL: "mcp (low-level Server)",
+    Family.FASTMCP: "fastmcp",
+    Family.UNKNOWN: "an unrecognised framework",
+}
+
+
+@dataclass(frozen=True)
+class ServerTools:
+    """One server (or the tools registered without naming one) as the link step saw it."""
+
+    server: str  # its qualified name; "" for tools registered by a standalone decorator
+    path: str  # the file that defines it (or registers its first tool)
+    family: Family
+    specifier: str  # the version range in force, "" when nothing pins the framework
+    source: str  # where that range comes from (a file, `--target`)
+    tools: tuple[str, ...]  # the tools registered on it, sorted
+
+
+def describe(entry: ServerTools) -> str:
+    """One line: `server app.server.mcp (app/server.py): fastmcp, fastmcp>=2.10 from
+    pyproject.toml; 2 tools: a, b`."""
+    where = f"server {entry.server}" if entry.server else "tools without a server"
+    version = (
+        f"{distribution_for(entry.family)}{entry.specifier} from {entry.source}"
+        if entry.specifier
+        else "version not pinned (every release mcp-lint knows is considered)"
+    )
+    count = len(entry.tools)
+    tools = f"{count} tool{'s' if count != 1 else ''}" + (": " + ", ".join(entry.tools) if entry.tools else "")
+    return f"{where} ({entry.path}): {_FAMILY_LABELS[entry.family]}, {version}; {tools}"
