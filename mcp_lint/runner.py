@@ -760,3 +760,29 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.
         out.write("All checks passed!\n")
+
+
+def lint_buffer(path: Path, text: str, *, project=None, resolver=None) -> list[Finding]:
+    """The findings of an editor's unsaved `text` of the file `path`: what `mcp-lint check path`
+    reports once `text` is saved. Inside a project, the project's other files are the context,
+    read from disk (or from `project`, a `live.LiveProject` an editor session keeps between
+    edits, whose analyses of unchanged files are reused); a lone file is linted alone.
+    """
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.discovery import project_root
+    from mcp_lint.fileio import SourceFile, dominant_newline
+    from mcp_lint.live import LiveProject
+
+    if project is None:
+        resolver = resolver or TolerantResolver(SettingsResolver())
+        root = project_root(path)
+        if root is None:
+            from mcp_lint.per_file import analyze_text, display_name
+            from mcp_lint.pins import PinSource
+            from mcp_lint.pipeline import link
+
+            source = SourceFile(text, "utf-8", dominant_newline(text))
+            findings, _ = link([analyze_text(source, path, display_name(path))], resolver, PinSource(resolver))
+            return findings
+        project = LiveProject(root, resolver)
+    return project.lint([path], {os.path.abspath(path): text})
