@@ -88,6 +88,15 @@ class LiveProject:
         self._raw: list[Finding] = []  # what the last link step found, before suppression
         self._link_error: str | None = None
 
+    def reconfigure(self, resolver: SettingsResolver) -> None:
+        """New settings (a changed pyproject.toml, the editor's settings). The analyses in memory
+        stay: settings act in the link step only. Files are discovered again (`exclude`)."""
+        from mcp_lint.pins import PinSource
+
+        self.resolver = resolver
+        self.pins = PinSource(resolver)
+        self._files = None
+
     # -- the project's files --------------------------------------------------------------------
     def files(self) -> list[Path]:
         """The project's files (discovered once, until `forget_files`)."""
