@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from mcp_lint.fileio import SourceFile, dominant_newline
 from mcp_lint.findings import Finding
+from mcp_lint.module_names import module_names
 from mcp_lint.per_file import FileInput, FileOutcome, describe_exception, display_name, read_inputs, unreadable
 
 if TYPE_CHECKING:
@@ -86,6 +87,12 @@ class LiveProject:
         self._files: list[Path] | None = None
         self._needed: set[str] = set()  # absolute paths the last lint analysed
         self._raw: list[Finding] = []  # what the last link step found, before suppression
+        self._inputs: dict[str, tuple[object, FileInput]] = {}  # absolute path -> (signature, input)
+        self._words: dict[str, tuple[FileInput, set[bytes]]] = {}  # absolute path -> (input, its import words)
+        self._buffers: set[str] = set()  # absolute paths of the texts the last lint took from buffers
+        self._names: list = []
+        self._names_for: object = None
+        self._codes: frozenset[str] | None = None  # the rules the last lint ran
         self._link_error: str | None = None
 
     def reconfigure(self, resolver: SettingsResolver) -> None:
@@ -116,14 +123,55 @@ class LiveProject:
     def lint(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
         """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
         place of those on disk; the project's other files are their context."""
-        buffers = buffers or {}
         files, reported = self._with_reported(reported)
-        sources = {key: SourceFile(text, "utf-8", dominant_newline(text)) for key, text in buffers.items()}
-        inputs = read_inputs(files, None, sources)
-        outcomes = self._analyse(inputs, reported, set(sources))
+        inputs = self._read(files, buffers or {})
+        outcomes = self._analyse(inputs, reported)
         findings = self._suppressed(outcomes)
         shown = {display_name(path) for path in reported}
         return [finding for finding in findings if finding.filename in shown]
+
+    def _read(self, files: Sequence[Path], buffers: Mapping[str, str]) -> list[FileInput]:
+        """The files' inputs: a buffer's text, else the file on disk. An input is kept while its
+        text (a buffer's) or its stat signature (a file's) stays the same, so its digest and
+        import words are not computed again."""
+        if self._names_for is not files:
+            self._names = module_names(files)
+            self._names_for = files
+        self._buffers = set(buffers)
+        inputs: list[FileInput] = []
+        kept: dict[str, tuple[object, FileInput]] = {}
+        for path, module in zip(files, self._names):
+            key = os.path.abspath(path)
+            text = buffers.get(key)
+            if text is not None:
+                signature: object = ("buffer", text)
+            else:
+                try:
+                    stat = os.stat(path)
+                    signature = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+                except OSError:
+                    signature = None
+            previous = self._inputs.get(key)
+            if previous is not None and signature is not None and previous[0] == signature and previous[1].module == module:
+                item = previous[1]
+            elif text is not None:
+                item = FileInput(path, display_name(path), module, SourceFile(text, "utf-8", dominant_newline(text)), size=len(text))
+            else:
+                [item] = read_inputs([path], [module])
+            if signature is not None:
+                kept[key] = (signature, item)
+            inputs.append(item)
+        self._inputs = kept
+        return inputs
+
+    def _import_words(self, item: FileInput) -> set[bytes]:
+        from mcp_lint.prefilter import imported_words
+
+        key = os.path.abspath(item.path)
+        words = self._words.get(key)
+        if words is None or words[0] is not item:
+            words = self._words[key] = (item, imported_words(item.data))
+        return words[1]
 
     def _with_reported(self, reported: Sequence[Path]) -> tuple[list[Path], list[Path]]:
         """The files to lint (the project's and the reported ones, which are always linted, as
@@ -135,14 +183,17 @@ class LiveProject:
         spelled = [known.get(os.path.abspath(path), path) for path in reported]
         return (sorted(files + extra, key=lambda path: path.parts) if extra else files), spelled
 
-    def _analyse(self, inputs: Sequence[FileInput], reported: Sequence[Path], unsaved: set[str]) -> list[FileOutcome]:
+    def _analyse(self, inputs: Sequence[FileInput], reported: Sequence[Path]) -> list[FileOutcome]:
         """Analyse what the last lint analysed, the reported files and the seeds that may import
         them, then whatever the link step asks for, until it asks for nothing new. Leaves the
         link step's findings for exactly the outcomes returned in `_raw`."""
         from mcp_lint.cache import file_key
-        from mcp_lint.pipeline import _first_files
-        from mcp_lint.prefilter import NextFiles
+        from mcp_lint.prefilter import NextFiles, importers, is_seed
+        from mcp_lint.runner import _enabled_rules
         from mcp_lint.scheduler import Analyzer
+
+        # The rules `mcp-lint check` would run: the same per-file results, in the cache too.
+        codes = self._codes = _enabled_rules([item.path for item in inputs], self.resolver)
 
         unreadable_files = {
             index: FileOutcome(item.display, problem=unreadable(item.display, item.error))
@@ -150,10 +201,16 @@ class LiveProject:
             if item.error is not None
         }
         # An unsaved text's analysis stays in memory: the disk cache keeps texts that were saved.
-        self.memory.unsaved = {file_key(item) for item in inputs if os.path.abspath(item.path) in unsaved and item.source}
-        asked = set(_first_files(inputs, reported, reported))
+        self.memory.unsaved = {file_key(item, codes) for item in inputs if item.source is not None and os.path.abspath(item.path) in self._buffers}
+        shown = {os.path.abspath(path) for path in reported}
+        targets = [i for i, item in enumerate(inputs) if os.path.abspath(item.path) in shown]
+        words = [self._import_words(item) for item in inputs]
+        # Only the modules that may import a reported file have tools that can reach it.
+        reaching = importers([item.data for item in inputs], [item.module for item in inputs], targets, words)
+        tools_from = {inputs[i].module.dotted for i in reaching}
+        asked = set(targets) | {i for i in reaching if inputs[i].error is None and is_seed(inputs[i].data)}
         asked |= {i for i, item in enumerate(inputs) if os.path.abspath(item.path) in self._needed and item.error is None}
-        analyzer = Analyzer(inputs, self.jobs, self.memory, None, unreadable_files)
+        analyzer = Analyzer(inputs, self.jobs, self.memory, codes, unreadable_files)
         next_files = NextFiles(inputs)
         done: dict[int, FileOutcome] = {}
         submitted: set[int] = set()
@@ -167,7 +224,7 @@ class LiveProject:
                     for index, outcome in analyzer.collect():
                         done[index] = outcome
                         self._remember(inputs[index], outcome)
-                wanted = self._link_summaries([done[i] for i in sorted(done)])
+                wanted = self._link_summaries([done[i] for i in sorted(done)], tools_from)
                 asked = next_files.asked_for(wanted, done, submitted)
                 if not asked:
                     break
@@ -181,9 +238,9 @@ class LiveProject:
         from mcp_lint.cache import file_key
 
         if outcome.internal_error is None and item.source is not None:
-            self.memory.remember(file_key(item), item.display, (outcome.summary, outcome.problem))
+            self.memory.remember(file_key(item, self._codes), item.display, (outcome.summary, outcome.problem))
 
-    def _link_summaries(self, outcomes: Sequence[FileOutcome]) -> set[str] | None:
+    def _link_summaries(self, outcomes: Sequence[FileOutcome], tools_from: Collection[str]) -> set[str] | None:
         """Run the link step on the outcomes' summaries, keeping its findings for `_suppressed`,
         and return the names it looked for in vain that may change a finding
         (prefilter.wanted_from); None when it failed."""
@@ -197,7 +254,7 @@ class LiveProject:
 
         summaries = [o.summary for o in outcomes if o.summary is not None]
         try:
-            self._raw = Project(summaries, self.pins, missing).findings()
+            self._raw = Project(summaries, self.pins, missing, tools_from).findings()
         except Exception as exc:  # noqa: BLE001 - reported as pipeline.link reports it
             self._raw = []
             self._link_error = f"internal error while linking the project: {describe_exception(exc)}"

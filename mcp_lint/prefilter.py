@@ -109,18 +109,21 @@ def imported_words(data: bytes) -> set[bytes]:
     return words
 
 
-def importers(texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int]) -> set[int]:
+def importers(
+    texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int], words: Sequence[set[bytes]] | None = None
+) -> set[int]:
     """The files (indexes) that may import one of `targets`, directly or through other files,
     `targets` included: the only modules whose tools can reach a function of a target.
 
     A file imports module `a.b.c` (or the package `a.b.c`) only with an import statement naming
     `c`, so a file is an importer when its import statements spell the last part of the name of
     a target or of an importer already found. Read from the text, linear in the files (an index
-    from each word to the files that import it).
+    from each word to the files that import it). `words`: the imported_words of each text, when
+    the caller keeps them between runs.
     """
     by_word: dict[bytes, list[int]] = {}
     for index, data in enumerate(texts):
-        for word in imported_words(data):
+        for word in words[index] if words is not None else imported_words(data):
             by_word.setdefault(word, []).append(index)
     found = set(targets)
     queue = list(found)
