@@ -45,6 +45,17 @@ def uri_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path))
 
 
+def _spelled(directory: str) -> str:
+    """`directory` relative to the working directory when inside it (as `mcp-lint check` run from
+    there names files: the cache keys and the messages use those names), else absolute."""
+    cwd = os.getcwd()
+    if directory == cwd:
+        return "."
+    if directory.startswith(cwd.rstrip(os.sep) + os.sep):
+        return os.path.relpath(directory, cwd)
+    return directory
+
+
 class McpLintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("mcp-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
@@ -103,7 +114,7 @@ class McpLintServer(LanguageServer):
             holding = [f for f in self.folders if absolute.startswith(f.rstrip(os.sep) + os.sep)]
             if not holding:
                 return None
-            root = Path(max(holding, key=len))
+            root = Path(_spelled(max(holding, key=len)))
         key = os.path.abspath(root)
         project = self.projects.get(key)
         if project is None:
