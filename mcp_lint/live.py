@@ -189,11 +189,11 @@ class LiveProject:
         link step's findings for exactly the outcomes returned in `_raw`."""
         from mcp_lint.cache import file_key
         from mcp_lint.prefilter import NextFiles, importers, is_seed
-        from mcp_lint.runner import _enabled_rules
+        from mcp_lint.pipeline import enabled_rules
         from mcp_lint.scheduler import Analyzer
 
         # The rules `mcp-lint check` would run: the same per-file results, in the cache too.
-        codes = self._codes = _enabled_rules([item.path for item in inputs], self.resolver)
+        codes = self._codes = enabled_rules([item.path for item in inputs], self.resolver)
 
         unreadable_files = {
             index: FileOutcome(item.display, problem=unreadable(item.display, item.error))

@@ -139,9 +139,7 @@ class McpLintServer(LanguageServer):
             path = uri_path(uri)
             if path is None:
                 continue
-            if document.language_id not in (None, "python") and not path.name.endswith(_PYTHON_SUFFIXES):
-                continue
-            if document.language_id is None and not path.name.endswith(_PYTHON_SUFFIXES):
+            if document.language_id != "python" and not path.name.endswith(_PYTHON_SUFFIXES):
                 continue
             out.append((uri, path, document.source, document.version))
         return out
