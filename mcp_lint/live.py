@@ -13,9 +13,13 @@ second can reuse:
   once with a `missing` callback, usually asks for nothing new, instead of the prefilter's rounds
   each tracing the tools again (prefilter.NextFiles; a superset of the files it picks changes no
   finding);
-* the file list of the project, until the editor says files were created or deleted (`forget_files`).
+* the file list of the project, until the editor says files were created or deleted
+  (`forget_files`), and each file's text, digest and import words while its stat signature (or
+  its buffer's text) stays the same.
 
-The findings are those `mcp-lint check FILE` reports for the same texts.
+Only the tools of the modules that may import a reported file are traced (the link step's
+`tools_from`): no other tool can reach it, as for the prefilter's seeds. The findings are those
+`mcp-lint check FILE` reports for the same texts.
 """
 
 from __future__ import annotations
