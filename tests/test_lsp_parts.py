@@ -134,3 +134,17 @@ def test_server_without_the_extra_is_a_one_line_error(monkeypatch: pytest.Monkey
     result = CliRunner().invoke(cli, ["server"])
     assert result.exit_code == 2
     assert result.stderr == "mcp-lint: error: `mcp-lint server` needs the language server extra: pip install 'mcp-lint[server]'\n"
+
+
+def test_an_action_finds_its_finding_again_after_the_document_was_linted_again() -> None:
+    from mcp_lint.server.actions import new_text
+
+    fix = Fix(Applicability.SAFE, "Say what failed", (Edit(Location(5, 9), Location(5, 40), "raise ToolError('Could not load the item')"),))
+    flagged = finding(fix=fix)
+    other = finding(code="MCP005", location=Location(3, 9), end_location=Location(3, 30), statement_rows=(3, 3))
+    [action, *_] = offered(Snapshot("file:///x.py", Path("x.py"), HELPER, 1, [other, flagged]), Location(5, 12), Location(5, 12), None)
+    relinted = Snapshot("file:///x.py", Path("x.py"), HELPER, 1, [flagged, other])  # another order
+    text, problem = new_text(action.data, relinted, lambda text: [])
+    assert problem is None and "raise ToolError('Could not load the item')\n" in text
+    gone = Snapshot("file:///x.py", Path("x.py"), HELPER, 1, [other])
+    assert new_text(action.data, gone, lambda text: []) == (None, "the finding is gone")

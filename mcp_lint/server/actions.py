@@ -77,17 +77,22 @@ def _is_safe(finding: Finding) -> bool:
 
 
 def _action(title: str, kind: str, snapshot: Snapshot, what: str, index: int, preferred: bool) -> types.CodeAction:
-    return types.CodeAction(
-        title=title,
-        kind=kind,
-        is_preferred=preferred or None,
-        data={"uri": snapshot.uri, "version": snapshot.version, "what": what, "index": index},
-    )
+    data: dict[str, Any] = {"uri": snapshot.uri, "version": snapshot.version, "what": what}
+    if index >= 0:
+        data["finding"] = _identity(snapshot.findings[index])
+    return types.CodeAction(title=title, kind=kind, is_preferred=preferred or None, data=data)
+
+
+def _identity(finding: Finding) -> list[Any]:
+    """What finds a finding again when the action is resolved: the document may have been linted
+    again meanwhile (another file changed), with the same version but other findings."""
+    start, end = finding.location, finding.end_location
+    return [finding.code, start.row, start.column, end.row, end.column, finding.message]
 
 
 def new_text(action_data: Any, snapshot: Snapshot, lint: Callable[[str], list[Finding]]) -> tuple[str | None, str | None]:
     """(the document's text after the action, why it cannot be applied)."""
-    what, index = action_data.get("what"), action_data.get("index", -1)
+    what = action_data.get("what")
     if what == "fix-all":
         from mcp_lint.fixing.apply import fix_source
 
@@ -95,9 +100,9 @@ def new_text(action_data: Any, snapshot: Snapshot, lint: Callable[[str], list[Fi
         if result.error:
             return None, result.error
         return result.fixed, None
-    if not isinstance(index, int) or not 0 <= index < len(snapshot.findings):
+    finding = next((f for f in snapshot.findings if _identity(f) == action_data.get("finding")), None)
+    if finding is None:
         return None, "the finding is gone"
-    finding = snapshot.findings[index]
     if what == "noqa":
         from mcp_lint.add_noqa import insert_noqa
 
