@@ -53,6 +53,30 @@ def check_title(title: str) -> None:
     if not title.strip():
         raise ValueError("title must not be empty")
 '''
+LOADER = '''\
+import httpx
+from mcp.server.fastmcp.exceptions import ToolError
+
+
+def load(item_id: str) -> str:
+    try:
+        return httpx.get(f"https://items.example/{item_id}").text
+    except httpx.HTTPError as e:
+        raise ToolError(f"could not load {item_id}: {e}")
+'''
+LOADER_TOOL = '''\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.loader import load
+
+mcp = FastMCP("items")
+
+
+@mcp.tool()
+def get_item(item_id: str) -> str:
+    """Fetch one item."""
+    return load(item_id)
+'''
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
@@ -208,6 +232,21 @@ async def test_a_changed_helper_updates_the_tool_module_that_calls_it(client: La
     # The helper no longer rejects anything: the UPDATE is no longer followed by a rejection.
     change_document(client, helpers, 2, "def check_title(title: str) -> None:\n    print(title)\n")
     assert "MCP004" not in [str(d.code) for d in await diagnostics_for(client, tools, 1)]
+
+
+async def test_a_new_file_reported_by_the_file_watcher_joins_the_project(client: LanguageClient, tmp_path: Path) -> None:
+    for name, text in {"pyproject.toml": PYPROJECT, "pkg/__init__.py": "", "pkg/loader.py": LOADER}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    await start(client, tmp_path)
+    loader = open_document(client, tmp_path / "pkg/loader.py")
+    assert await diagnostics_for(client, loader, 1) == []  # no tool reaches it yet
+    tools = tmp_path / "pkg/items.py"
+    tools.write_text(LOADER_TOOL, encoding="utf-8")  # written by another program, not opened
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri=tools.as_uri(), type=types.FileChangeType.Created)])
+    )
+    assert spans(await diagnostics_for(client, loader, 1)) == [("MCP002", (8, 14, 8, 57))]  # ToolError(...) with the exception's text
 
 
 # --- code actions -------------------------------------------------------------------------------

@@ -91,8 +91,13 @@ class McpLintServer(LanguageServer):
         self.resolver, errors = self.client_settings.resolver()
         for error in errors:
             self.show_error(f"mcp-lint: {error}")
-        for project in self.projects.values():
-            project.reconfigure(self.resolver)
+        resolver = self.resolver
+
+        def reconfigure() -> None:  # in the worker thread, between two lints
+            for project in self.projects.values():
+                project.reconfigure(resolver)
+
+        self.worker.submit(reconfigure)
         self._shown_errors.clear()
 
     def show_error(self, message: str) -> None:
@@ -390,13 +395,14 @@ def did_close(ls: McpLintServer, params: types.DidCloseTextDocumentParams) -> No
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: McpLintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    created_or_deleted = False
     for change in params.changes:
         path = uri_path(change.uri)
         if path is not None and path.name == "pyproject.toml":
             ls.reload_configuration()
-        if change.type != types.FileChangeType.Changed:
-            for project in ls.projects.values():
-                project.forget_files()
+        created_or_deleted |= change.type != types.FileChangeType.Changed
+    if created_or_deleted:
+        ls.worker.submit(lambda: [project.forget_files() for project in list(ls.projects.values())])
     ls.schedule(0)
 
 
