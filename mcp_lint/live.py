@@ -127,6 +127,12 @@ class LiveProject:
     def lint(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
         """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
         place of those on disk; the project's other files are their context."""
+        # As for `mcp-lint check`, a file whose pyproject.toml is broken is not linted (the
+        # resolver has the error).
+        broken = getattr(self.resolver, "is_broken", None)
+        reported = [path for path in reported if broken is None or not broken(path)]
+        if not reported:
+            return []
         files, reported = self._with_reported(reported)
         inputs = self._read(files, buffers or {})
         outcomes = self._analyse(inputs, reported)

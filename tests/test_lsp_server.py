@@ -326,6 +326,15 @@ async def test_invalid_client_settings_are_reported_and_ignored(client: Language
     assert any("NOPE1" in message.message for message in client.messages)
 
 
+async def test_a_broken_pyproject_is_reported_and_its_files_are_not_linted(client: LanguageClient, notes: Path) -> None:
+    with (notes / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[tool.mcp-lint]\nselect = 3\n')
+    await start(client, notes)
+    uri = open_document(client, notes / "server.py")
+    assert await diagnostics_for(client, uri, 1) == []
+    assert [m.message for m in client.messages if "pyproject.toml" in m.message and "select" in m.message]
+
+
 # --- lifecycle --------------------------------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from mcp_lint import __version__
+from mcp_lint.cache import Cache
 from mcp_lint.findings import Finding
 from mcp_lint.live import LiveProject
 from mcp_lint.server import actions
@@ -60,7 +61,7 @@ class McpLintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("mcp-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.client_settings = ClientSettings()
-        self.resolver, self.setting_errors = self.client_settings.resolver()
+        self.resolver, _ = self.client_settings.resolver()
         self.projects: dict[str, LiveProject] = {}  # absolute root -> its project
         self.snapshots: dict[str, actions.Snapshot] = {}  # uri -> what its diagnostics were made from
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-lint")
@@ -88,6 +89,7 @@ class McpLintServer(LanguageServer):
 
     def reload_configuration(self) -> None:
         """Read `[tool.mcp-lint]` again (a pyproject.toml changed) with the client's settings on top."""
+        self._shown_errors.clear()  # a configuration that is still broken says so again
         self.resolver, errors = self.client_settings.resolver()
         for error in errors:
             self.show_error(f"mcp-lint: {error}")
@@ -98,7 +100,6 @@ class McpLintServer(LanguageServer):
                 project.reconfigure(resolver)
 
         self.worker.submit(reconfigure)
-        self._shown_errors.clear()
 
     def show_error(self, message: str) -> None:
         if message in self._shown_errors:
@@ -126,14 +127,11 @@ class McpLintServer(LanguageServer):
             project = self.projects[key] = LiveProject(root, self.resolver, cache=self._cache_for(root))
         return project
 
-    def _cache_for(self, root: Path):  # type: ignore[no-untyped-def]
+    def _cache_for(self, root: Path) -> Cache:
+        """The cache `mcp-lint check` run in `root` uses: `cache-dir` of its settings."""
         from mcp_lint.cache import Cache
-        from mcp_lint.config import ConfigError
 
-        try:
-            settings = self.resolver.for_path(root)
-        except ConfigError:
-            return None
+        settings = self.resolver.for_path(root)
         return Cache(Path(os.path.abspath((settings.root or root) / settings.cache_dir)))
 
     # -- linting ------------------------------------------------------------------------------
@@ -239,6 +237,10 @@ class McpLintServer(LanguageServer):
         errors, self._errors = self._errors, []
         for message in dict.fromkeys(errors):
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, message))
+        # A broken pyproject.toml: the files it governs are not linted (as with `mcp-lint check`),
+        # and the user is told why they show nothing.
+        for message in getattr(self.resolver, "errors", []):
+            self.show_error(f"mcp-lint: error: {message}")
         open_now = set(self.workspace.text_documents)
         for uri, path, text, version in documents:
             if uri not in open_now:
