@@ -11,9 +11,11 @@ before were not written, and runs the same command a second time, which must cha
 prints the counts and exits 1 when any check fails (issue #3's corpus criterion).
 
 With ruff installed (`pip install ruff`), it also counts what a reviewer would flag in the changed
-files, before and after the fix: unused imports and variables (F401, F841), implicit
-concatenation on one line (ISC001) and f-strings in logging calls (G004). The fixes must not add
-any (issue #11); without ruff the check is skipped and the output says so.
+files, before and after the fix, package by package and with the package's own ruff settings where
+it has them (its isort sections, known-first-party): pyflakes (F), syntax errors (E9), bugbear (B,
+B904 among them), import order (I), implicit concatenation on one line (ISC001) and f-strings in
+logging calls (G004). No package may end with more of them (issue 23); without ruff the check is
+skipped and the output says so.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from pathlib import Path
 import libcst
 
 COMMAND = ["check", ".", "--fix", "--unsafe-fixes"]
-REVIEW_CODES = ("F401", "F841", "ISC001", "G004")
+# What a reviewer would flag in a fix (issue 23): pyflakes, syntax errors, bugbear (B904: a raise in
+# `except` without `from`), import order (I001), implicit concatenation, f-strings in logging.
+REVIEW_CODES = ("F", "E9", "B", "I", "ISC001", "G004")
 _SUMMARY = re.compile(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.$", re.M)
 _FOUND = re.compile(r"^Found (\d+) errors?\.$", re.M)
 
@@ -94,22 +98,48 @@ def uncompilable(root: Path, files: list[Path]) -> list[Path]:
     return bad
 
 
-def ruff_counts(root: Path, files: list[Path]) -> Counter[str] | None:
-    """Findings of REVIEW_CODES in `files` (relative to `root`); None when ruff is not installed."""
+def ruff_counts(root: Path, files: list[Path]) -> dict[str, Counter[str]] | None:
+    """Findings of REVIEW_CODES in `files` (relative to `root`), by package (first path part) and
+    code; ruff runs in each package's folder, so that package's own settings apply. None when ruff
+    is not installed."""
     ruff = shutil.which("ruff")
     command = [ruff] if ruff else [sys.executable, "-m", "ruff"]
-    arguments = ["check", "--isolated", "--no-cache", "--select", ",".join(REVIEW_CODES), "--output-format", "json", "--exit-zero"]
-    try:
-        completed = subprocess.run([*command, *arguments, *map(str, files)], cwd=root, capture_output=True, text=True)
-    except OSError:
-        return None
-    if completed.returncode != 0:
-        return None
-    return Counter(item["code"] for item in json.loads(completed.stdout or "[]"))
+    arguments = ["check", "--no-cache", "--select", ",".join(REVIEW_CODES), "--output-format", "json", "--exit-zero"]
+    counts: dict[str, Counter[str]] = {}
+    by_package: dict[str, list[str]] = {}
+    for path in files:
+        by_package.setdefault(path.parts[0], []).append(str(Path(*path.parts[1:])))
+    for package, names in sorted(by_package.items()):
+        try:
+            completed = subprocess.run([*command, *arguments, *names], cwd=root / package, capture_output=True, text=True)
+        except OSError:
+            return None
+        if completed.returncode != 0:
+            return None
+        counts[package] = Counter(item["code"] for item in json.loads(completed.stdout or "[]"))
+    return counts
+
+
+def total(counts: dict[str, Counter[str]]) -> Counter[str]:
+    summed: Counter[str] = Counter()
+    for package_counts in counts.values():
+        summed.update(package_counts)
+    return summed
 
 
 def format_counts(counts: Counter[str]) -> str:
-    return f"{sum(counts.values())} (" + ", ".join(f"{code} {counts.get(code, 0)}" for code in REVIEW_CODES) + ")"
+    shown = ", ".join(f"{code} {n}" for code, n in sorted(counts.items()))
+    return f"{sum(counts.values())} ({shown or 'none'})"
+
+
+def ruff_rises(before: dict[str, Counter[str]], after: dict[str, Counter[str]]) -> list[str]:
+    """Each package whose changed files end with more of some review code than they began with."""
+    rises = []
+    for package in sorted(after):
+        up = {code: n for code, n in after[package].items() if n > before.get(package, Counter()).get(code, 0)}
+        if up:
+            rises.append(f"{package}: " + ", ".join(f"{code} {before.get(package, Counter()).get(code, 0)} -> {n}" for code, n in sorted(up.items())))
+    return rises
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,12 +178,12 @@ def main(argv: list[str] | None = None) -> int:
         newly_uncompilable = sorted(set(uncompilable(root, changed)) - set(uncompilable(source, changed)))
         print(f"  changed files this Python no longer compiles: {len(newly_uncompilable)}")
 
-        review_before = ruff_counts(source, changed) if changed else Counter()
-        review_after = ruff_counts(root, changed) if changed else Counter()
+        review_before = ruff_counts(source, changed) if changed else {}
+        review_after = ruff_counts(root, changed) if changed else {}
         if review_before is None or review_after is None:
             print("  ruff: not installed, the review check is skipped (pip install ruff)")
         else:
-            print(f"  ruff {','.join(REVIEW_CODES)} on the changed files: before {format_counts(review_before)}, after {format_counts(review_after)}")
+            print(f"  ruff {','.join(REVIEW_CODES)} on the changed files: before {format_counts(total(review_before))}, after {format_counts(total(review_after))}")
 
         second = run_fix(root)
         again = digests(root)
@@ -174,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             problems.append("files that did not parse were written: " + ", ".join(map(str, written_broken[:10])))
         if changed_again or second.fixed:
             problems.append("the second run still fixed: " + ", ".join(map(str, changed_again[:10])))
-        if review_before is not None and review_after is not None and sum(review_after.values()) > sum(review_before.values()):
-            problems.append(f"the fixes added ruff findings: {format_counts(review_before)} -> {format_counts(review_after)}")
+        if review_before is not None and review_after is not None:
+            problems.extend(f"the fixes added ruff findings in {rise}" for rise in ruff_rises(review_before, review_after))
         for problem in problems:
             print(f"FAIL: {problem}")
         if not problems:

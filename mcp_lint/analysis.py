@@ -14,6 +14,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from mcp_lint.findings import Location
 from mcp_lint.fixing.imports import read_imports
 from mcp_lint.model.exception_guards import Handler, TryGuard, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
@@ -135,6 +136,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     if any(rule.code == "MCP004" for rule in rules):  # MCP004 asks what the helpers a tool calls do
         from mcp_lint.rules.mcp004_mutation_before_validation import function_effects as effects
     layout = function_layout(module)
+    registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
         fsum.calls = _call_edges(facts, model)
@@ -146,6 +148,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
             ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
         ctx.current_facts = facts
+        if qual in registered:
+            where = ctx.range(facts.node.name)
+            fsum.name_span = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)

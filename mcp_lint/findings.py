@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field
 
 DOCS_URL = "https://github.com/mcp-lint/mcp-lint/blob/main/rules/{code}.md"
+# A finding reads at a glance (issue 24): its help is one line of at most this many characters.
+HELP_MAX = 100
 
 
 @dataclass(frozen=True, order=True)
@@ -85,3 +87,11 @@ class Finding:
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.filename, self.location.row, self.location.column, self.code, self.message)
+
+
+def help_for(help_text: str, fix: Fix | None) -> str:
+    """A finding's `help`: the title of its fix when that fits one line (ruff shows the fix title
+    as help), else the rule's own advice."""
+    if fix is not None and fix.message and len(fix.message) <= HELP_MAX and "\n" not in fix.message:
+        return fix.message
+    return help_text

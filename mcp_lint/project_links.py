@@ -18,9 +18,11 @@ import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Collection, Iterable, Iterator
 
-from mcp_lint.findings import Edit, Finding, Fix
+from mcp_lint.findings import Edit, Finding, Fix, Location, Related
+from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
@@ -114,6 +116,9 @@ class Project:
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
         self.modules: dict[str, ModuleSummary] = {}
+        self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        # Callee -> (caller, call) over the whole project, built when a fix first asks.
+        self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
@@ -127,6 +132,7 @@ class Project:
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
@@ -809,8 +815,19 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = self._fix(rendered.fix, summary, family) if _same_handlers(rendered.fix, entry) else None
-                out.append(latent_finding(latent, rendered.message, summary.path, fix, fn.name))
+                fix = (
+                    self._fix(rendered.fix, summary, family)
+                    if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
+                    else None
+                )
+                if context.reached_from:
+                    # A helper's finding names the tools that reach it, and shows where they are.
+                    rendered = replace(
+                        rendered,
+                        notes=(context.reached_from, *rendered.notes),
+                        related=(*rendered.related, *self.tool_sites(context.tools)),
+                    )
+                out.append(latent_finding(latent, rendered, summary.path, fix, fn.name))
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
@@ -832,6 +849,23 @@ class Project:
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
+
+    def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:
+        """Where the handlers of `tools` are defined (the first `limit` names in order, those whose
+        definition the per-file step recorded): related locations of a helper's finding."""
+        if self._tool_sites is None:
+            self._tool_sites = {}
+            for reg, _ in self.tool_registrations():
+                found = self.function(reg.function)
+                if found is not None and found[1].name_span is not None and reg.tool_name not in self._tool_sites:
+                    start, end = found[1].name_span
+                    self._tool_sites[reg.tool_name] = (found[0].path, start, end)
+        out = []
+        for tool in sorted(set(tools))[:limit]:
+            site = self._tool_sites.get(tool)
+            if site is not None:
+                out.append(Related(site[0], site[1], site[2], f"tool '{tool}' reaches this helper"))
+        return out
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
@@ -967,6 +1001,43 @@ class Project:
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
+        path and returns the helper's value as it is (so the tool raises in its place), up to
+        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
+        each source's error) or a caller no tool reaches (a CLI) would break."""
+        if spec is None or not spec.raises or spec.replaces:
+            return True  # not a change of contract: nothing raised, or a raise stays a raise
+        if self._call_sites is None:
+            self._call_sites = {}
+            for caller, (_, fn) in self.functions.items():
+                for edge in fn.calls:
+                    target = self.function(edge.callee)
+                    if target is not None and target[1].qualname != caller:
+                        self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for caller, edge in self._call_sites.get(current, ()):
+                entry = reached.get(caller)
+                if entry is None or _passes(edge) != _WHOLE:
+                    return False
+                if not entry.is_tool:
+                    pending.append(caller)
+        return True
+
+    def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
+        """The project's own top-level modules, which isort puts in the first-party section (see
+        fixing/first_party.py): not only the fixed file's own package. Once per folder."""
+        key = (str(Path(summary.path).parent), summary.module.count("."))
+        if key not in self._first_party_names:
+            self._first_party_names[key] = first_party(summary.path, summary.module)
+        return self._first_party_names[key]
+
     def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
         it has none; no fix when a needed name is taken by something else."""
@@ -982,7 +1053,9 @@ class Project:
                 module, name = TOOL_ERROR_IMPORT[family]
                 local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
                 if local is None:
-                    if _name_taken(summary, name):
+                    if _name_taken(summary, name) or summary.imports.framework_deferred:
+                        # A module written to import without the framework (a CLI uses it)
+                        # would need it at import time: no fix rather than break that.
                         return None
                     imports.append((module, name))
                     local = name
@@ -990,7 +1063,7 @@ class Project:
             elif need in {"CallToolResult", "TextContent"}:
                 local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
                 if local is None:
-                    if _name_taken(summary, need):
+                    if _name_taken(summary, need) or summary.imports.framework_deferred:
                         return None
                     imports.append(("mcp.types", need))
                     local = need
@@ -1010,7 +1083,7 @@ class Project:
                     local = "logger"
                 names[PH_LOGGER] = local
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        edits.extend(import_edits(summary.imports, imports, after_imports))
+        edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
 
 
@@ -1133,7 +1206,9 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.code == "MCP003" and latent.get("raises"):
+        if latent.get("raises") and (latent.code == "MCP003" or latent.get("delivered_when_passed_on")):
+            # A message whose words matter wherever they reach the model (not only where the
+            # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)
         if latent.code != "MCP002":
             return latent
@@ -1179,13 +1254,13 @@ class _CarriedText:
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> where the clause sends the caught exception's text on to the model,
-        from MCP003's markers in the functions the tools reach (and whose value they return,
-        for a return)."""
+        from the rules' "passes-on" markers in the functions the tools reach (and whose value
+        they return, for a return)."""
         out: dict[str, str] = {}
         for qual, entry in reached.items():
             summary, fn = self.project.functions[qual]
             for marker in fn.latent:
-                if marker.code == "MCP003" and marker.variant == "passes-on" and self.project._applies(marker, entry):
+                if marker.variant == "passes-on" and self.project._applies(marker, entry):
                     how = "returns it" if marker.route == "return" else "puts it into ToolError"
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
                     out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")

@@ -70,7 +70,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
             out.append(
                 Finding(
                     code="MCP100",
-                    message=f"Unused `noqa` directive for {', '.join(unused)}: nothing on this line is reported for {'it' if len(unused) == 1 else 'them'}",
+                    message=f"Unused `noqa` directive for {', '.join(unused)}",
                     filename=outcome.display,
                     location=Location(row, column),
                     end_location=Location(row, len(line) + 1),

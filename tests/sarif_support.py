@@ -54,10 +54,15 @@ def check_rules(report: dict[str, Any]) -> None:
     and `level` agree with its rule."""
     for run in report["runs"]:
         rules = run["tool"]["driver"]["rules"]
-        assert [{k: v for k, v in rule.items() if k != "fullDescription"} for rule in rules] == [
+        assert [{k: v for k, v in rule.items() if k not in {"fullDescription", "help"}} for rule in rules] == [
             expected_descriptor(info) for info in registry.RULES
         ]
         assert all(rule["fullDescription"]["text"] for rule in rules)
+        # A rule's help is its page: the Markdown as it is, its reason in a line.
+        for rule in rules:
+            page = registry.rule_doc(rule["id"])
+            assert rule.get("help", {}).get("markdown") == page
+            assert page is None or rule["help"]["text"]
         for result in run["results"]:
             rule = rules[result["ruleIndex"]]
             assert rule["id"] == result["ruleId"]

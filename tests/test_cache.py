@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -11,10 +12,11 @@ from click.testing import CliRunner
 
 import mcp_lint.project
 from mcp_lint import per_file
-from mcp_lint.cache import TAG_NAME, Cache, cache_directory
+from mcp_lint.cache import TAG_NAME, Cache, RunEntry, cache_directory
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding, Location, Related
 from mcp_lint.pins import PinSource
 from mcp_lint.pipeline import analyze_all, lint_files
 
@@ -39,9 +41,9 @@ def load(path):
         raise ValueError(f"cannot read: {exc}")
 """
 FINDING = (
-    "helpers.py:6:15: MCP002 Helper 'load' (reached from tool 'read') raises ValueError with the text of a caught"
-    " OSError, which mcp 1.x FastMCP{source} forwards to the model: raw library text the model cannot act on;"
-    " log the exception and say which operation failed and what the next call can change\n"
+    "helpers.py:6:15: MCP002 Helper 'load' raises ValueError with the text of a caught OSError\n"
+    "  note: reached from tool 'read'\n"
+    "  note: mcp 1.x FastMCP{source} forwards an unexpected exception's text to the model\n"
 )
 
 
@@ -68,8 +70,18 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def check(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "-q", "--jobs", "1", *args])
-    return result.exit_code, result.output
+    """The exit code and each finding as a line with its notes below it: the release a finding
+    rests on and where its version came from are notes, which change with the pins and settings."""
+    result = CliRunner().invoke(cli, ["check", "--output-format", "json", "-q", "--jobs", "1", *args])
+    if result.exit_code not in (0, 1):
+        return result.exit_code, result.output
+    shown = []
+    for finding in json.loads(result.output):
+        name = os.path.relpath(finding["filename"])
+        place = f"{name}:{finding['location']['row']}:{finding['location']['column']}"
+        notes = "".join(f"  note: {note}\n" for note in finding["notes"])
+        shown.append(f"{place}: {finding['code']} {finding['message']}\n{notes}")
+    return result.exit_code, "".join(shown)
 
 
 def test_a_warm_run_prints_what_the_cold_run_printed_without_analysing(project: Path, analysed: list[str]) -> None:
@@ -235,6 +247,24 @@ def test_warm_and_cold_results_are_equal_objects(project: Path) -> None:
     assert [(o.display, o.summary) for o in runs[1][0]] == [(str(project / "helpers.py"), None)]
 
 
+def test_a_finding_keeps_its_help_notes_and_related_locations_through_the_cache(tmp_path: Path) -> None:
+    finding = Finding(
+        code="MCP002",
+        message="Helper 'load' raises ValueError with the text of a caught OSError",
+        filename="helpers.py",
+        location=Location(6, 15),
+        end_location=Location(6, 54),
+        help="Log the exception; raise a message saying which operation failed",
+        notes=("mcp 1.x FastMCP forwards an unexpected exception's text to the model",),
+        related=(Related("server.py", Location(9, 5), Location(9, 9), "tool 'read' reaches 'load'"),),
+    )
+    cache = Cache(tmp_path / "cache")
+    cache.store_run("cd" * 16, RunEntry([finding], {}))
+    loaded = cache.load_run("cd" * 16)
+    assert loaded is not None and loaded.findings == [finding]
+    assert loaded.findings[0].related[0].message == "tool 'read' reaches 'load'"
+
+
 def test_summaries_round_trip_through_pickle(project: Path) -> None:
     (outcome,) = [o for o in analyze_all([project / "server.py"], 1)]
     assert pickle.loads(pickle.dumps(outcome.summary)) == outcome.summary
@@ -334,10 +364,10 @@ def refund(invoice_id: str, amount: float) -> str:
     return f"refunded {amount} on {invoice_id}"
 """
 MASKED = (
-    "server.py:9:9: MCP008 [*] Tool 'refund' raises ValueError('amount must be positive (EUR, two decimals)') for the"
-    " model to read, but on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value}"
-    " in {file} the framework masks the text of every exception except ToolError: the model receives only"
-    " \"Error calling tool 'refund'\"; raise ToolError with the same text\n"
+    "server.py:9:9: MCP008 Tool 'refund' raises ValueError for the model to read, but the framework masks its text\n"
+    "  note: its text: 'amount must be positive (EUR, two decimals)'\n"
+    "  note: on fastmcp (from pyproject.toml) with masking turned on by FASTMCP_MASK_ERROR_DETAILS={value} in {file}"
+    " only ToolError's text reaches the model: it receives \"Error calling tool 'refund'\"\n"
 )
 
 

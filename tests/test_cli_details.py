@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mcp_lint.cli import cli
 from mcp_lint.pipeline import lint_source
+from rules._support import said
 
 SERVER = '''\
 import httpx
@@ -113,8 +114,9 @@ def test_a_quoted_literal_cut_short_ends_with_an_ellipsis() -> None:
         f"def sync(name: str) -> str:\n    raise ValueError({long!r})\n"
     )
     [finding] = [f for f in lint_source(source) if f.code == "MCP003"]
-    quoted = finding.message.split("('", 1)[1].split("')", 1)[0]
+    # A retry invitation is quoted in a note ("the message: '...'"), cut at a word when long.
+    quoted = finding.notes[0].split("'", 1)[1].rsplit("'", 1)[0]
     assert quoted.endswith("…") and long.startswith(quoted[:-1].rstrip())
     short = source.replace(long, "Something went wrong")
     [finding] = [f for f in lint_source(short) if f.code == "MCP003"]
-    assert "'Something went wrong' " in finding.message
+    assert "'Something went wrong'," in said(finding)

@@ -103,16 +103,19 @@ def test_broad_select_enables_default_rules_and_exact_mcp100_survives_prefix_ign
 
 
 def test_all_selects_every_rule_and_is_the_least_specific_selector(tmp_path: Path) -> None:
-    # As in ruff: ALL turns on the rules that are off by default too (MCP100, like RUF100)...
-    assert enabled(config(tmp_path, 'select = ["ALL"]')) == WITH_MCP100
-    assert enabled(config(tmp_path, 'select = ["all"]')) == WITH_MCP100
+    # As in ruff: ALL turns on the rules that are off by default too (MCP100, like RUF100;
+    # the rules in preview)...
+    assert enabled(config(tmp_path, 'select = ["ALL"]')) == list(ALL_CODES)
+    assert enabled(config(tmp_path, 'select = ["all"]')) == list(ALL_CODES)
     # ...and loses to any code or prefix, in the other list or its own layer.
-    assert enabled(config(tmp_path, 'select = ["ALL"]\nignore = ["MCP1", "MCP003"]')) == default_codes_but("MCP003")
+    assert enabled(config(tmp_path, 'select = ["ALL"]\nignore = ["MCP1", "MCP003"]')) == [
+        code for code in ALL_CODES if code not in {"MCP003", "MCP100"}
+    ]
     assert enabled(config(tmp_path, 'select = ["MCP002"]\nignore = ["ALL"]')) == ["MCP000", "MCP002"]
     # Equally specific, ignore wins; MCP000 stays, as only its exact code turns it off.
     assert enabled(config(tmp_path, 'select = ["ALL"]\nignore = ["ALL"]')) == ["MCP000"]
-    assert enabled(Settings().with_overrides(extend_select=["ALL"])) == WITH_MCP100
-    assert enabled(Settings().with_overrides(select=["ALL"], ignore=["MCP00"])) == ["MCP000", *beyond_mcp00(WITH_MCP100)]
+    assert enabled(Settings().with_overrides(extend_select=["ALL"])) == list(ALL_CODES)
+    assert enabled(Settings().with_overrides(select=["ALL"], ignore=["MCP00"])) == ["MCP000", *beyond_mcp00(ALL_CODES)]
     pyproject = '[tool.mcp-lint]\n[tool.mcp-lint.per-file-ignores]\n"tests/*" = ["ALL"]\n'
     write(tmp_path, {"pyproject.toml": pyproject})
     settings = load_settings(tmp_path / "pyproject.toml")

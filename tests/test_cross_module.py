@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.pipeline import lint_paths
+from rules._support import said
 
 # A failure returned as a normal result: MCP005 inside a tool, silent elsewhere.
 FAIL = '    if x:\n        return "Error: something failed"\n    return "ok"\n'
@@ -43,7 +44,7 @@ def findings(root: Path, files: dict[str, str], code: str = "MCP005", target: st
 def messages(root: Path, files: dict[str, str], code: str, target: str | None = None) -> list[str]:
     overrides = {"target": target} if target else None
     result = lint_paths(write_package(root, files), SettingsResolver(isolated=True, overrides=overrides))
-    return [f.message for f in result.findings if f.code == code]
+    return [said(f) for f in result.findings if f.code == code]
 
 
 APP_V1 = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
@@ -133,7 +134,7 @@ def test_helper_in_another_module_is_reported_with_the_tool_that_reaches_it(tmp_
     result = lint_paths(write_package(tmp_path, files), SettingsResolver(isolated=True))
     (finding,) = [f for f in result.findings if f.code == "MCP005"]
     assert Path(finding.filename).name == "helpers.py"
-    assert finding.message.startswith("Helper 'helper' (reached from tool 'lookup') reports a failure as a normal result")
+    assert finding.message.startswith("Helper 'helper' returns a failure")
 
 
 def test_helper_reached_only_from_a_resource_is_silent(tmp_path: Path) -> None:
@@ -169,7 +170,7 @@ def test_lowlevel_dispatcher_calling_per_tool_functions_of_another_module(tmp_pa
     result = lint_paths(write_package(tmp_path, files), SettingsResolver(isolated=True))
     (finding,) = [f for f in result.findings if f.code == "MCP001"]
     assert (Path(finding.filename).name, finding.context) == ("handlers.py", "handle_search")
-    assert "on the mcp 1.x low-level Server it arrives as plain tool-result text" in finding.message
+    assert "on the mcp 1.x low-level Server it arrives as plain tool-result text" in said(finding)
 
 
 # -- negatives -------------------------------------------------------------------------------------
@@ -220,7 +221,7 @@ def test_check_reports_tools_of_every_module_and_exits_1(tmp_path: Path) -> None
     lines = result.output.splitlines()
     assert result.exit_code == 1
     assert [line.split(": MCP005 ")[0].replace(str(tmp_path), "") for line in lines] == ["/pkg/a.py:6:9", "/pkg/b.py:5:9"]
-    assert lines[0].endswith("MCP005 Tool 'a' reports a failure as a normal result, the string 'Error: something failed': the wire says isError: false, so the client and model treat it as success; raise ToolError instead")
+    assert lines[0].endswith("MCP005 Tool 'a' returns a failure string as a normal result")
 
 
 def test_check_of_a_project_without_mcp_is_clean(tmp_path: Path) -> None:

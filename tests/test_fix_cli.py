@@ -68,16 +68,9 @@ def archive(days: int) -> str:
         raise ValueError("The operation failed. Please try again.")
     return "archived"
 """
-MCP005_LINE = (
-    "server.py:9:9: MCP005 Tool 'delete_note' reports a failure as a normal result, the string 'Error: note … not found': "
-    "the wire says isError: false, so the client and model treat it as success; raise ToolError instead\n"
-)
-MCP003_MESSAGE = (
-    "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.' (a plain exception, whose text reaches "
-    "the model on mcp 1.x FastMCP), which names no operation or cause: "
-    "the model cannot tell what to change; say what failed, what was observed and what the next call can change\n"
-)
-MCP100_LINE = "server.py:9:52: MCP100 [*] Unused `noqa` directive for MCP001: nothing on this line is reported for it\n"
+MCP005_LINE = "server.py:9:9: MCP005 Tool 'delete_note' returns a failure string as a normal result\n"
+MCP003_MESSAGE = "MCP003 Tool 'archive' fails with 'The operation failed. Please try again.', which names no operation or cause\n"
+MCP100_LINE = "server.py:9:52: MCP100 [*] Unused `noqa` directive for MCP001\n"
 
 # Only unsafe fixes; all of them apply, nothing remains.
 CLEAN_AFTER_FIX = """\

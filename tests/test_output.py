@@ -21,7 +21,7 @@ import pytest
 
 import mcp_lint
 from mcp_lint import __version__, registry
-from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location, Related
 from mcp_lint.output import FORMATS, write_report
 from mcp_lint.output import sarif as sarif_writer
 from sarif_support import golden_form, schema_errors
@@ -49,7 +49,7 @@ BROKEN_SOURCE = "def broken(:\n    pass\n"
 
 PROTOCOL_ERROR = Finding(
     code="MCP001",
-    message="Tool `read_note` raises McpError for a bad argument; raise ToolError so the model sees it",
+    message="Tool 'read_note' raises McpError for a bad argument",
     filename="server.py",
     location=Location(11, 9),
     end_location=Location(11, 79),
@@ -64,6 +64,9 @@ PROTOCOL_ERROR = Finding(
     context="read_note",
     statement='raise McpError(ErrorData(code=INVALID_PARAMS, message="Note name is empty"))',
     statement_rows=(11, 11),
+    help="Raise ToolError instead",
+    notes=("on mcp 1.x FastMCP (from pyproject.toml) the model gets 'Error executing tool read_note: Note name is empty'",),
+    related=(Related("server.py", Location(9, 5), Location(9, 14), "tool 'read_note' reaches it"),),
 )
 UNUSED_NOQA = Finding(
     code="MCP100",
@@ -103,6 +106,8 @@ The model never sees the message.
 """
 
 RUFF_JSON_KEYS = ["cell", "code", "end_location", "filename", "fix", "location", "message", "noqa_row", "url"]
+# ruff's keys in ruff's order, and where mcp-lint's own fall in that (alphabetical) order.
+JSON_KEYS = ["cell", "code", "end_location", "filename", "fix", "help", "location", "message", "noqa_row", "notes", "related", "url"]
 
 
 @pytest.fixture
@@ -259,13 +264,33 @@ def test_full_multi_line_span_is_underlined_to_the_end_of_its_first_line() -> No
     assert underline == "  |           " + "^" * len("McpError(")
 
 
-def test_full_without_source_shows_header_and_help() -> None:
+def test_full_without_source_shows_header_help_notes_and_related_locations() -> None:
     text = render([PROTOCOL_ERROR], "full", read_source=lambda _: None)
     assert text == (
-        "server.py:11:9: MCP001 Tool `read_note` raises McpError for a bad argument; "
-        "raise ToolError so the model sees it\n"
+        "server.py:11:9: MCP001 Tool 'read_note' raises McpError for a bad argument\n"
         "help: Raise ToolError instead\n"
+        "note: on mcp 1.x FastMCP (from pyproject.toml) the model gets 'Error executing tool read_note: Note name is empty'\n"
+        "   ::: server.py:9:5: tool 'read_note' reaches it\n"
     )
+
+
+def test_full_shows_help_then_notes_then_each_related_location_with_its_own_frame(project: Path) -> None:
+    text = render([PROTOCOL_ERROR], "full")
+    assert text.split("   |\n", 2)[2] == (
+        "   = help: Raise ToolError instead\n"
+        "   = note: on mcp 1.x FastMCP (from pyproject.toml) the model gets 'Error executing tool read_note: Note name is empty'\n"
+        "   ::: server.py:9:5: tool 'read_note' reaches it\n"
+        "   |\n"
+        " 9 | def read_note(name: str) -> str:\n"
+        "   |     ^^^^^^^^^\n"
+        "   |\n"
+    )
+
+
+def test_full_falls_back_to_the_fix_title_when_a_finding_has_no_help(project: Path) -> None:
+    text = render([replace(PROTOCOL_ERROR, help="", notes=(), related=())], "full")
+    assert text.endswith("   |\n   = help: Raise ToolError instead\n")
+    assert "note:" not in text and ":::" not in text
 
 
 def test_full_does_not_pass_control_characters_of_the_source_to_the_terminal() -> None:
@@ -282,8 +307,7 @@ def test_full_does_not_pass_control_characters_of_the_source_to_the_terminal() -
 def test_concise_marks_only_safe_fixes_and_can_leave_the_marker_out(project: Path) -> None:
     assert render(FINDINGS, "concise").splitlines() == [
         "broken.py:1:12: MCP000 Failed to parse broken.py:1:12: invalid syntax",
-        "server.py:11:9: MCP001 Tool `read_note` raises McpError for a bad argument; "
-        "raise ToolError so the model sees it",
+        "server.py:11:9: MCP001 Tool 'read_note' raises McpError for a bad argument",
         "server.py:12:22: MCP100 [*] Unused `noqa` directive (unused: `MCP003`)",
     ]
     assert "[*]" not in render(FINDINGS, "concise", show_fixes_hint=False)
@@ -293,9 +317,10 @@ def test_concise_marks_only_safe_fixes_and_can_leave_the_marker_out(project: Pat
 # --- json ----------------------------------------------------------------------------------------
 
 
-def test_json_has_exactly_ruffs_keys_in_ruffs_order(project: Path) -> None:
+def test_json_has_ruffs_keys_in_ruffs_order_and_help_notes_related(project: Path) -> None:
     report = json.loads(render(FINDINGS, "json"))
-    assert [list(item) for item in report] == [RUFF_JSON_KEYS] * 3
+    assert [list(item) for item in report] == [JSON_KEYS] * 3
+    assert [key for key in JSON_KEYS if key in RUFF_JSON_KEYS] == RUFF_JSON_KEYS
     unsafe = report[1]
     assert unsafe["filename"] == str(project / "server.py")
     assert list(unsafe["fix"]) == ["applicability", "edits", "message"]
@@ -305,6 +330,19 @@ def test_json_has_exactly_ruffs_keys_in_ruffs_order(project: Path) -> None:
     assert report[2]["fix"]["applicability"] == "safe"
     assert report[0]["fix"] is None and report[0]["url"] is None
     assert unsafe["url"] == "https://github.com/mcp-lint/mcp-lint/blob/main/rules/MCP001.md"
+    assert unsafe["help"] == "Raise ToolError instead"
+    assert unsafe["notes"] == list(PROTOCOL_ERROR.notes)
+    assert unsafe["related"] == [
+        {
+            "end_location": {"column": 14, "row": 9},
+            "filename": str(project / "server.py"),
+            "location": {"column": 5, "row": 9},
+            "message": "tool 'read_note' reaches it",
+        }
+    ]
+    # Without help of its own, a finding's help is its fix's title; without either, null.
+    assert report[2]["help"] == "Remove unused `noqa` directive" and report[0]["help"] is None
+    assert report[0]["notes"] == [] and report[0]["related"] == []
 
 
 # --- sarif ---------------------------------------------------------------------------------------
@@ -332,6 +370,39 @@ def test_sarif_describes_every_rule_and_links_results_to_them(project: Path) -> 
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"
 
 
+def test_sarif_results_carry_related_locations_and_the_help_as_fix_description(project: Path) -> None:
+    report = json.loads(render(FINDINGS, "sarif"))
+    assert schema_errors(report) == []
+    run = report["runs"][0]
+    result = run["results"][1]
+    assert result["message"] == {"text": PROTOCOL_ERROR.message}
+    assert result["relatedLocations"] == [
+        {
+            "id": 0,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "server.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 9, "startColumn": 5, "endLine": 9, "endColumn": 14},
+            },
+            "message": {"text": "tool 'read_note' reaches it"},
+        }
+    ]
+    assert result["fixes"][0]["description"] == {"text": "Raise ToolError instead"}
+    assert "relatedLocations" not in run["results"][2]
+    # The rule's help comes from its page.
+    mcp001 = run["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert mcp001["help"] == {"text": "The model never sees the message.", "markdown": FAKE_MCP001_DOC}
+
+
+def test_github_annotation_title_names_the_rule(project: Path) -> None:
+    lines = render(FINDINGS, "github").splitlines()
+    assert [line.split("title=", 1)[1].split(",", 1)[0] for line in lines] == [
+        "MCP000 unreadable-file",
+        "MCP001 protocol-error-in-tool",
+        "MCP100 unused-noqa",
+    ]
+    assert lines[1].endswith("::MCP001 Tool 'read_note' raises McpError for a bad argument")
+
+
 def test_sarif_leaves_out_display_only_fixes(project: Path) -> None:
     display_only = Finding(
         "MCP003", "Vague", "server.py", Location(1, 1), Location(1, 2),
@@ -354,7 +425,7 @@ def test_github_escapes_workflow_command_delimiters() -> None:
     message = "100% failed:\nsee log, then retry"
     finding = Finding("MCP005", message, "dir,a/b:c.py", Location(3, 1), Location(3, 9))
     assert render([finding], "github") == (
-        "::error title=mcp-lint (MCP005),file=dir%2Ca/b%3Ac.py,line=3,col=1,endLine=3,endColumn=9"
+        "::error title=MCP005 error-returned-as-success,file=dir%2Ca/b%3Ac.py,line=3,col=1,endLine=3,endColumn=9"
         "::MCP005 100%25 failed:%0Asee log, then retry\n"
     )
 

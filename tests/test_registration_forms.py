@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from mcp_lint.pipeline import lint_source
+from rules._support import said
 
 # The body of every marked function: a failure returned as a normal result (MCP005).
 FAIL = 'if x:\n        return "Error: something failed"\n    return "ok"'
@@ -24,7 +25,7 @@ def flagged(source: str, code: str = "MCP005", *, target: str | None = None) -> 
 
 
 def messages(source: str, code: str, *, target: str | None = None) -> list[str]:
-    return [f.message for f in lint_source(textwrap.dedent(source), "server.py", target=target) if f.code == code]
+    return [said(f) for f in lint_source(textwrap.dedent(source), "server.py", target=target) if f.code == code]
 
 
 def marked(header: str, *, name: str = "t", indent: str = "") -> str:
@@ -394,7 +395,7 @@ async def call(name, arguments):
 
 def test_lowlevel_dispatch_to_the_overrides_of_a_handler_base_class() -> None:
     found = [f for f in lint_source(LOWLEVEL_V1 + HANDLER_REGISTRY, "server.py") if f.code == "MCP005"]
-    assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
+    assert [(f.location.row, f.message.split(" returns")[0]) for f in found] == [
         (17, "Tool 'GetNote'"),
         (24, "Tool 'ArchivedNote'"),
     ]
@@ -581,7 +582,7 @@ def test_fastmcp_4_names_the_v1_constructor_crash() -> None:
     source = PROTOCOL_ERROR_V1 + 'from fastmcp import FastMCP\nmcp = FastMCP("x")\n@mcp.tool\ndef t(x):\n' + RAISE_IN_TOOL
     (message,) = messages(source, "MCP001", target="fastmcp>=4")
     # fastmcp 4 runs on mcp 2.x, whose package has no McpError: the import itself fails.
-    assert "the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails" in message
+    assert "the mcp package has no McpError (mcp 2.x names it MCPError): the import fails" in message
 
 
 @pytest.mark.parametrize(
@@ -641,7 +642,7 @@ def test_wrapper_decorator_under_the_registration_runs_as_tool_code(decorators: 
         source += "mcp.add_tool(lookup)\n"
     found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
     assert [(f.context, f.location.row) for f in found] == [(function, row)]
-    assert "'lookup'" in found[0].message
+    assert "'lookup'" in said(found[0])
 
 
 def test_wrapper_decorator_above_the_registration_or_on_a_resource_is_not_tool_code() -> None:
@@ -679,7 +680,7 @@ def test_project_decorator_that_registers_what_it_decorates(form: str) -> None:
     source = FASTMCP + REGISTERING_DECORATORS[form] + marked(USES[form], name="lookup") + marked("", name="helper")
     found = [f for f in lint_source(source, "server.py") if f.code == "MCP005"]
     assert [f.context for f in found] == ["lookup"]
-    assert found[0].message.startswith("Tool 'lookup' reports a failure as a normal result")
+    assert found[0].message.startswith("Tool 'lookup' returns a failure")
 
 
 @pytest.mark.parametrize(
@@ -725,8 +726,8 @@ async def lookup(item_id):
 
 def test_project_decorator_that_registers_its_wrapper_makes_the_decorated_function_a_tool() -> None:
     found = [f for f in lint_source(FASTMCP + WRAPPING_REGISTRAR, "server.py") if f.code == "MCP005"]
-    assert [(f.location.row, f.message.split(" reports")[0]) for f in found] == [
-        (12, "Helper 'wrapper' (reached from tool 'lookup')"),
+    assert [(f.location.row, f.message.split(" returns")[0]) for f in found] == [
+        (12, "Helper 'wrapper'"),
         (21, "Tool 'lookup'"),
     ]
 

@@ -228,6 +228,8 @@ def test_one_registry_entry_is_all_a_new_rule_needs(new_rule: RuleInfo, tmp_path
         "fullDescription": {"text": "Flags a tool that returns `None`."},
         "helpUri": "https://github.com/mcp-lint/mcp-lint/blob/main/rules/MCP098.md",
         "defaultConfiguration": {"level": "warning"},
+        # The rule's help is its page (without a "Why is this bad?" section, the summary says why).
+        "help": {"text": "A tool returns None, so the model cannot tell what happened.", "markdown": DUMMY_PAGE},
     }]
     (result,) = run["results"]
     assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "MCP098" and result["level"] == "warning"

@@ -133,3 +133,17 @@ def test_an_expression_too_deep_for_the_parser_is_reported_not_a_crash(tmp_path:
     )
     assert result.returncode == 1, result.stderr
     assert result.stdout == f"{deep}:1:1: MCP000 an expression is nested too deeply to analyse\n"
+
+
+def test_a_status_compared_with_a_hex_or_underscored_literal_is_read_not_crashed_on() -> None:
+    # `int("0x1F01FF")` raised inside the status reading and failed the whole package.
+    source = (
+        "import httpx\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('mail')\n\n\n"
+        "@mcp.tool()\ndef send(to: str) -> str:\n"
+        "    response = httpx.post('https://mail.example/send', json={'to': to})\n"
+        "    if response.status_code != 0x1F01FF and response.status_code != 2_00:\n"
+        "        return f'Error: {response.text}'\n"
+        "    return 'sent'\n"
+    )
+    codes = sorted({finding.code for finding in lint_source(source)})
+    assert "MCP000" not in codes and "MCP005" in codes, codes

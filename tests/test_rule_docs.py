@@ -3,7 +3,10 @@
 Conventions of a page (rules/<CODE>.md), enforced here:
 
 * The first line is ``# <CODE> <name>`` exactly as in ``mcp_lint.registry``; the ``## `` sections are
-  ``SECTIONS`` in that order.
+  ``SECTIONS`` in that order (ruff's), and the first example starts within ``LEAD_LINES`` lines.
+* The catalogue of shapes a rule flags and leaves alone, beyond its page's examples, is
+  ``tests/shapes/<CODE>.md``: the same format (its blocks under "Example" marked, under "Use instead"
+  not), executed by the same tests.
 * Every ```` ```python ```` block is linted as one file with
   ``lint_source(block, filename="server.py", target=<target>, select=("MCP0", <CODE>))``
   (the default selection plus the page's own rule, so MCP100 runs on its page), beside the project
@@ -45,15 +48,19 @@ from mcp_lint.registry import RULES, docs_dir, rule_doc
 SEMANTICS_DIRECTIVES = ("run", "given", "env", "call")
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+SHAPES_DIR = Path(__file__).resolve().parent / "shapes"
 SECTIONS = (
     "What it does",
     "Why is this bad?",
     "Example",
     "Use instead",
-    "Frameworks and versions",
+    "What is not flagged",
+    "Options",
     "Fix safety",
-    "Options / Suppression",
+    "References",
 )
+# A page reads like ruff's: what, why and the example within a screen or so.
+LEAD_LINES = 80
 DIRECTIVES = ("target", "xfail", "fixes", "file", *SEMANTICS_DIRECTIVES)
 REPEATABLE = frozenset({"call", "given", "file"})  # several lines of it before one block add up (joined by newlines)
 
@@ -72,11 +79,17 @@ class Block:
     text: str
     line: int  # where the block's first line sits in the page (for failure messages)
     options: dict[str, str] = field(default_factory=dict)
+    origin: str = ""  # the file it comes from, relative to the repository ("" : rules/<code>.md)
+
+    @property
+    def where(self) -> str:
+        return self.origin or f"rules/{self.code}.md"
 
     @property
     def id(self) -> str:
         slug = re.sub(r"[^a-z]+", "-", self.section.lower()).strip("-")
-        return f"{self.code}-{slug}-{self.lang}-{self.index}"
+        kind = "shapes-" if self.origin else ""
+        return f"{kind}{self.code}-{slug}-{self.lang}-{self.index}"
 
     def env_files(self) -> dict[str, str]:
         """The project files beside the block (`<!-- file: .env FASTMCP_MASK_ERROR_DETAILS=true -->`)."""
@@ -140,12 +153,24 @@ def _page(code: str) -> str:
 
 
 def _all_blocks() -> list[Block]:
+    """The blocks of every rule page, then those of every catalogue of shapes (tests/shapes/)."""
     blocks: list[Block] = []
     for info in RULES:
         path = RULES_DIR / f"{info.code}.md"
         if path.is_file():
             blocks.extend(parse_page(info.code, path.read_text(encoding="utf-8"))[1])
+    for info in RULES:
+        path = SHAPES_DIR / f"{info.code}.md"
+        if path.is_file():
+            for block in parse_page(info.code, path.read_text(encoding="utf-8"))[1]:
+                block.origin = f"tests/shapes/{info.code}.md"
+                blocks.append(block)
     return blocks
+
+
+def _text_of(block: Block) -> str:
+    """The text of the file a block comes from."""
+    return (RULES_DIR.parent / block.where).read_text(encoding="utf-8")
 
 
 def _params(lang: str) -> list:
@@ -169,6 +194,25 @@ def test_page_has_title_and_sections_in_order(info) -> None:
     assert text.splitlines()[0] == f"# {info.code} {info.name}"
     headings, _ = parse_page(info.code, text)
     assert tuple(headings) == SECTIONS
+
+
+@pytest.mark.parametrize("info", RULES, ids=[r.code for r in RULES])
+def test_page_starts_its_examples_within_a_screen(info) -> None:
+    lines = _page(info.code).splitlines()
+    first = next(number for number, line in enumerate(lines, 1) if line.startswith("```python"))
+    assert first <= LEAD_LINES, f"rules/{info.code}.md: the first example starts at line {first}"
+
+
+@pytest.mark.parametrize("info", [r for r in RULES if (SHAPES_DIR / f"{r.code}.md").is_file()], ids=lambda r: r.code)
+def test_catalogue_of_shapes_marks_examples_and_not_the_clean_code(info) -> None:
+    text = (SHAPES_DIR / f"{info.code}.md").read_text(encoding="utf-8")
+    headings, blocks = parse_page(info.code, text)
+    assert set(headings) <= {"What it does", "Frameworks and versions", "Example", "Use instead"}
+    for block in blocks:
+        if block.lang == "python" and block.section == "Example":
+            assert block.marked_rows().get(info.code), f"tests/shapes/{info.code}.md line {block.line} marks no row"
+        if block.lang == "python" and block.section == "Use instead":
+            assert not block.marked_rows(), f"tests/shapes/{info.code}.md line {block.line}: a clean shape with a marker"
 
 
 @pytest.mark.parametrize("info", RULES, ids=[r.code for r in RULES])
@@ -232,7 +276,7 @@ def test_python_block_is_flagged_exactly_on_marked_rows(block: Block) -> None:
     for code in sorted({block.code, *marked}):
         got = sorted({f.location.row for f in findings if f.code == code})
         detail = "\n".join(f"  {f.code} {f.location.row}: {f.message}" for f in findings)
-        assert got == sorted(marked.get(code, set())), f"rules/{block.code}.md line {block.line} ({block.id}), {code}; findings:\n{detail}"
+        assert got == sorted(marked.get(code, set())), f"{block.where} line {block.line} ({block.id}), {code}; findings:\n{detail}"
 
 
 def _fixes_blocks() -> list:
@@ -241,10 +285,10 @@ def _fixes_blocks() -> list:
 
 @pytest.mark.parametrize("block", _fixes_blocks())
 def test_fixes_block_is_what_fix_writes_for_its_example(block: Block) -> None:
-    _, blocks = parse_page(block.code, _page(block.code))
+    _, blocks = parse_page(block.code, _text_of(block))
     examples = [b for b in blocks if b.section == "Example" and b.lang == "python"]
     number = int(block.options["fixes"])
-    assert 1 <= number <= len(examples), f"rules/{block.code}.md line {block.line}: no Example block {number}"
+    assert 1 <= number <= len(examples), f"{block.where} line {block.line}: no Example block {number}"
     example = examples[number - 1]
     source = "\n".join(_MARKER_COMMENT.sub("", line) for line in example.text.split("\n"))
     target = example.options.get("target")
@@ -253,7 +297,7 @@ def test_fixes_block_is_what_fix_writes_for_its_example(block: Block) -> None:
     assert outcome.error is None, outcome.error
     # The block may mark what is still flagged after the fix (a finding with no fix).
     shown = "\n".join(_MARKER_COMMENT.sub("", line) for line in block.text.split("\n"))
-    assert outcome.fixed == shown, f"rules/{block.code}.md line {block.line}: the page shows another fix than --fix writes"
+    assert outcome.fixed == shown, f"{block.where} line {block.line}: the page shows another fix than --fix writes"
 
 
 @pytest.mark.parametrize("info", [r for r in RULES if r.fix_applicability == "unsafe"], ids=[r.code for r in RULES if r.fix_applicability == "unsafe"])

@@ -73,10 +73,11 @@ def test_a_framework_no_file_imports_is_a_clear_warning(server: Path) -> None:
 
 
 def test_messages_credit_the_command_line_target_not_the_config(server: Path) -> None:
-    result = check("--target", "mcp>=2.1")
+    # The release and where it came from are a finding's notes: the `full` output shows them.
+    result = check("--target", "mcp>=2.1", "--output-format", "full")
     assert result.exit_code == 1
     assert "(from --target)" in result.stdout
     assert "[tool.mcp-lint] target" not in result.stdout
     (server / "pyproject.toml").write_text('[tool.mcp-lint]\ntarget = "mcp>=2.1"\n')
-    from_config = check()
+    from_config = check("--output-format", "full")
     assert "(from [tool.mcp-lint] target)" in from_config.stdout

@@ -48,6 +48,9 @@ class ImportBlock:
     first_party: str = ""  # top-level package of the linted module
     # Where to put imports in a file without any: after the docstring, else at the top.
     top: Location = Location(1, 1)
+    # The module imports the MCP framework only for type checkers or inside functions (it is
+    # written to import without it): a fix must not add a top-level framework import.
+    framework_deferred: bool = False
 
 
 def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) -> ImportBlock:
@@ -65,7 +68,47 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
             top_row = (stmt.end_lineno or stmt.lineno) + 1
         elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
             break
-    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1))
+    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1), _framework_deferred(tree))
+
+
+# Top-level packages of the MCP frameworks whose imports a fix may add.
+_FRAMEWORKS = ("mcp", "fastmcp")
+
+
+def _framework_deferred(tree: ast.Module) -> bool:
+    """Does the module reach the framework only under `if TYPE_CHECKING:` or inside functions,
+    with no top-level import of it that runs?"""
+    runtime = deferred = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            deferred = deferred or any(_imports_framework(n) for stmt in node.body for n in ast.walk(stmt))
+    for stmt in tree.body:
+        if _imports_framework(stmt):
+            runtime = True
+        elif isinstance(stmt, ast.Try):
+            runtime = runtime or any(_imports_framework(s) for s in stmt.body)
+    if not deferred:
+        deferred = any(
+            _imports_framework(n)
+            for function in ast.walk(tree)
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(function)
+        )
+    return deferred and not runtime
+
+
+def _imports_framework(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] in _FRAMEWORKS for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] in _FRAMEWORKS
+    return False
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str]) -> ImportLine | None:
@@ -114,9 +157,14 @@ def _column(lines: list[str], row: int, byte_offset: int) -> int:
 # -- placing new imports -------------------------------------------------------------------------
 
 
-def import_edits(block: ImportBlock, wanted: list[tuple[str, str | None]], after_block: list[str]) -> list[Edit]:
+def import_edits(
+    block: ImportBlock, wanted: list[tuple[str, str | None]], after_block: list[str], first_party: frozenset[str] = frozenset()
+) -> list[Edit]:
     """Edits adding `wanted` imports ((module, name) for `from module import name`, (module, None)
-    for `import module`) and the `after_block` statements; one edit per insertion point."""
+    for `import module`) and the `after_block` statements; one edit per insertion point.
+    `first_party`: the project's top-level modules (the file's own package always is one)."""
+    if block.first_party:
+        first_party = first_party | {block.first_party}
     # Per insertion point: (0, new import line) or (1, statement after the block), in that order.
     inserts: dict[Location, list[tuple[int, str]]] = {}
     joins: dict[ImportLine, list[str]] = {}
@@ -126,7 +174,7 @@ def import_edits(block: ImportBlock, wanted: list[tuple[str, str | None]], after
             joins.setdefault(existing, []).append(name)  # type: ignore[arg-type]
             continue
         statement = f"from {module} import {name}" if name is not None else f"import {module}"
-        where, text = _placement(block, module, name is not None, statement)
+        where, text = _placement(block, module, name is not None, statement, first_party)
         inserts.setdefault(where, []).append((0, text))
     edits = [_join(line, names) for line, names in joins.items()]
     if after_block:
@@ -177,14 +225,14 @@ def _sort_key(name: str) -> tuple[str, str]:
     return (name.lower(), name)
 
 
-def _section(module: str, first_party: str) -> int:
+def _section(module: str, first_party: frozenset[str]) -> int:
     top = module.split(".")[0]
-    if module.startswith(".") or (first_party and top == first_party):
+    if module.startswith(".") or top in first_party:
         return _FIRST
     return _STDLIB if top in _STDLIB_NAMES else _THIRD
 
 
-def _placement(block: ImportBlock, module: str, is_from: bool, statement: str) -> tuple[Location, str]:
+def _placement(block: ImportBlock, module: str, is_from: bool, statement: str, first_party: frozenset[str]) -> tuple[Location, str]:
     """Where one new import line goes, and the text to insert there."""
     lines = [line for line in block.lines if line.module != "__future__"]
     if not lines:
@@ -192,8 +240,8 @@ def _placement(block: ImportBlock, module: str, is_from: bool, statement: str) -
         if future:
             return future[-1].end, f"\n\n{statement}"
         return block.top, f"{statement}\n"
-    section = _section(module, block.first_party)
-    same = [line for line in lines if _section(line.module, block.first_party) == section]
+    section = _section(module, first_party)
+    same = [line for line in lines if _section(line.module, first_party) == section]
     if same:
         kind = [line for line in same if line.is_from == is_from]
         key = module.lower()
@@ -207,7 +255,7 @@ def _placement(block: ImportBlock, module: str, is_from: bool, statement: str) -
             return same[-1].end, f"\n{statement}"
         return Location(same[0].first_row, 1), f"{statement}\n"
     # A section of its own, in stdlib / third party / first party order, blank lines around.
-    later = [line for line in lines if _section(line.module, block.first_party) > section]
+    later = [line for line in lines if _section(line.module, first_party) > section]
     if later:
         return Location(later[0].first_row, 1), f"{statement}\n\n"
     return lines[-1].end, f"\n\n{statement}"

@@ -6,7 +6,10 @@ names that the original text used and the fixed text no longer uses are removed:
 was unused before the fixes stays (that is the author's business, or a re-export).
 
 Rule-independent: it compares two texts, so it sees the effect of every fix of every pass at once
-(two fixes that each remove one of two uses of `traceback` still leave it unused).
+(two fixes that each remove one of two uses of `traceback` still leave it unused). An import
+inside a function (`except Exception: import traceback`) is judged by the uses in that function,
+matched between the two texts by its qualified name; it goes only when its block keeps another
+statement.
 """
 
 from __future__ import annotations
@@ -40,7 +43,66 @@ def drop_unused_imports(original: str, fixed: str) -> list[Edit]:
         edit = _without(stmt, dead, lines)
         if edit is not None:
             edits.append(edit)
+    edits.extend(_local_imports(before, after, lines))
     return edits
+
+
+def _local_imports(before: ast.Module, after: ast.Module, lines: list[str]) -> Iterator[Edit]:
+    """The dead imports of function bodies (see the module's docstring)."""
+    used_before = {key: _uses(function) for key, function in _functions(before)}
+    for key, function in _functions(after):
+        if key not in used_before:
+            continue
+        used_after = _uses(function)
+        for body in _own_blocks(function):
+            if len(body) < 2:
+                continue  # the block would be left empty
+            for index, stmt in enumerate(body):
+                if not isinstance(stmt, (ast.Import, ast.ImportFrom)) or not _alone_on_its_lines(body, index, lines, indented=True):
+                    continue
+                dead = {name for name in _bound(stmt) if used_before[key].get(name, 0) and not used_after.get(name, 0)}
+                edit = _without(stmt, dead, lines) if dead else None
+                if edit is None:
+                    continue
+                if edit.content == "" and index == 0 and edit.end_location.row <= len(lines) and not lines[edit.end_location.row - 1].strip():
+                    # The blank line that set the import apart goes with it: a block does not
+                    # open on a blank line.
+                    edit = Edit(edit.location, Location(edit.end_location.row + 1, 1), "")
+                yield edit
+
+
+def _functions(tree: ast.Module) -> Iterator[tuple[tuple[str, int], ast.AST]]:
+    """Every function with a key that names it in both texts: its qualified name and how many
+    functions of that name came before it (`register.tool` defined twice)."""
+    seen: dict[str, int] = {}
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}.{child.name}" if prefix else child.name
+                if not isinstance(child, ast.ClassDef):
+                    seen[name] = seen.get(name, 0) + 1
+                    yield (name, seen[name]), child
+                stack.append((name, child))
+            else:
+                stack.append((prefix, child))
+
+
+def _own_blocks(function: ast.AST) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a function, not those of functions or classes nested in it."""
+    stack: list[ast.AST] = [function]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            value = getattr(node, field, None)
+            if not isinstance(value, list):
+                continue
+            if value and isinstance(value[0], ast.stmt):
+                yield value
+            for child in value:
+                if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    stack.append(child)
 
 
 def _uses(tree: ast.Module) -> dict[str, int]:
@@ -74,11 +136,11 @@ def _bound(stmt: ast.Import | ast.ImportFrom) -> list[str]:
     return names
 
 
-def _alone_on_its_lines(body: list[ast.stmt], index: int, lines: list[str]) -> bool:
+def _alone_on_its_lines(body: list[ast.stmt], index: int, lines: list[str], *, indented: bool = False) -> bool:
     """`import a; x = 1` or `x = 1; import a` would need more than a line edit: left alone."""
     stmt = body[index]
     end = stmt.end_lineno or stmt.lineno
-    if stmt.col_offset != 0:
+    if lines[stmt.lineno - 1][: stmt.col_offset].strip() if indented else stmt.col_offset != 0:
         return False
     if index > 0 and (body[index - 1].end_lineno or 0) >= stmt.lineno:
         return False
@@ -90,7 +152,9 @@ def _alone_on_its_lines(body: list[ast.stmt], index: int, lines: list[str]) -> b
 
 def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]) -> Edit | None:
     first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
-    text = "".join(lines[first - 1 : last])
+    indent = lines[first - 1][: stmt.col_offset]
+    # Parsed without the block's indentation (continuation lines sit inside parentheses).
+    text = "".join(lines[first - 1 : last])[len(indent) :]
     try:
         line = cst.parse_statement(text)
     except cst.ParserSyntaxError:
@@ -108,7 +172,7 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
     trailing = node.names[-1].comma
     kept[-1] = kept[-1].with_changes(comma=trailing if isinstance(trailing, cst.Comma) else cst.MaybeSentinel.DEFAULT)
     new_line = line.with_changes(body=[node.with_changes(names=kept)])
-    code = cst.Module(body=[]).code_for_node(new_line)
+    code = indent + cst.Module(body=[]).code_for_node(new_line)
     if last == len(lines) and not lines[-1].endswith(("\n", "\r")):
         code = code.rstrip("\r\n")
     return Edit(Location(first, 1), end, code)

@@ -156,6 +156,9 @@ class FunctionSummary:
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (MCP008).
     intercepts: bool = False
+    # Where its name is written (`def read_note`), kept for registered tool handlers only: the
+    # related location of a finding in a helper the tool reaches.
+    name_span: tuple[Location, Location] | None = None
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (MCP002: one defect per flow when that clause catches everything).

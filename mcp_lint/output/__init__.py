@@ -86,3 +86,10 @@ def is_fixable(finding: Finding, options: ReportOptions) -> bool:
     if finding.fix.applicability is Applicability.SAFE:
         return True
     return options.unsafe_fixes and finding.fix.applicability is Applicability.UNSAFE
+
+
+def finding_help(finding: Finding) -> str:
+    """The fix in one line (`help:`): the finding's own `help`, else the title of its fix."""
+    if finding.help:
+        return finding.help
+    return finding.fix.message if finding.fix is not None else ""

@@ -1,7 +1,7 @@
 """`full`: each finding with the source around it and the span underlined, like ruff's default.
 
 ```
-server.py:12:9: MCP001 A tool raises a protocol error ...
+server.py:12:9: MCP001 Tool 'read_note' raises McpError for an empty argument
    |
 10 |     if not name:
 11 |         log.warning("empty name")
@@ -10,6 +10,12 @@ server.py:12:9: MCP001 A tool raises a protocol error ...
 13 |     try:
    |
    = help: Raise ToolError instead
+   = note: on mcp 1.x FastMCP (from pyproject.toml) the model gets 'Error executing tool ...'
+  ::: tools.py:4:5: tool 'read_note' reaches this helper
+   |
+ 4 | def read_note(name: str) -> str:
+   |     ^^^^^^^^^
+   |
 ```
 """
 
@@ -20,8 +26,8 @@ from typing import Callable, Iterator, Sequence, TextIO
 
 import unicodedata
 
-from mcp_lint.findings import Finding
-from mcp_lint.output import ReportOptions, is_fixable
+from mcp_lint.findings import Finding, Location, Related
+from mcp_lint.output import ReportOptions, finding_help, is_fixable
 
 # Lines shown above and below the flagged line.
 CONTEXT_LINES = 2
@@ -41,6 +47,7 @@ _CODE = "bold red"
 _UNDERLINE = "bold red"
 _FIX_MARKER = "bold cyan"
 _HELP = "bold cyan"
+_NOTE = "bold"
 
 # Python's own line breaks. str.splitlines() also splits at form feeds and other separators that
 # the tokenizer treats as ordinary characters, which would shift every row after them.
@@ -135,24 +142,46 @@ def _write_all(findings: Sequence[Finding], console, options: ReportOptions) -> 
         if index:
             console.print()
         source_lines = lines_of(finding.filename)
-        for text in render(finding, source_lines, show_fix_marker=options.show_fixes_hint and is_fixable(finding, options)):
+        marker = options.show_fixes_hint and is_fixable(finding, options)
+        for text in render(finding, source_lines, show_fix_marker=marker, lines_of=lines_of):
             console.print(text)
 
 
 def render(
-    finding: Finding, source_lines: Sequence[str] | None, *, show_fix_marker: bool
+    finding: Finding, source_lines: Sequence[str] | None, *, show_fix_marker: bool, lines_of: Callable[[str], Sequence[str] | None] | None = None
 ) -> Iterator[Text]:
-    """The lines that show one finding: header, source excerpt (when available), help."""
+    """The lines that show one finding: header, source excerpt (when available), `help:` and
+    `note:` lines, then each related location with its own excerpt (`lines_of` reads the other
+    files; without it only the location is named)."""
     yield _header(finding, show_fix_marker=show_fix_marker)
-    help_lead = ""
+    lead = ""
+    # One gutter for the whole finding (rustc's), so its related frames line up with the first.
+    related_rows = [related.location.row for related in finding.related]
+    gutter_width = len(str(max([finding.location.row, *related_rows])))
     if source_lines is not None and 1 <= finding.location.row <= len(source_lines):
         first, last = _context_window(source_lines, finding.location.row)
-        gutter_width = len(str(last))
-        yield from _excerpt(finding, source_lines, first, last, gutter_width)
-        # Under an excerpt the help hangs off the gutter, its `=` below the `|`.
-        help_lead = " " * gutter_width + " = "
-    if finding.fix is not None:
-        yield Text.assemble(help_lead, ("help", _HELP), ": ", _printable(finding.fix.message))
+        gutter_width = max(gutter_width, len(str(last)))
+        yield from _excerpt(finding.location, finding.end_location, source_lines, first, last, gutter_width)
+        # Under an excerpt help and notes hang off the gutter, their `=` below the `|`.
+        lead = " " * gutter_width + " = "
+    help_text = finding_help(finding)
+    if help_text:
+        yield Text.assemble(lead, ("help", _HELP), ": ", _printable(help_text))
+    for note in finding.notes:
+        yield Text.assemble(lead, ("note", _NOTE), ": ", _printable(note))
+    for related in finding.related:
+        yield from _related(related, lines_of, gutter_width)
+
+
+def _related(related: Related, lines_of: Callable[[str], Sequence[str] | None] | None, gutter_width: int) -> Iterator[Text]:
+    """`  ::: path:row:col: message` and the related row, underlined (rustc's secondary frame)."""
+    lines = lines_of(related.filename) if lines_of is not None else None
+    row = related.location.row
+    yield Text.assemble(
+        " " * gutter_width, (" ::: ", _GUTTER), (related.filename, "bold"), f":{row}:{related.location.column}: ", _printable(related.message)
+    )
+    if lines is not None and 1 <= row <= len(lines):
+        yield from _excerpt(related.location, related.end_location, lines, row, row, gutter_width)
 
 
 def _header(finding: Finding, *, show_fix_marker: bool) -> Text:
@@ -170,7 +199,7 @@ def _header(finding: Finding, *, show_fix_marker: bool) -> Text:
 
 
 def _excerpt(
-    finding: Finding, source_lines: Sequence[str], first: int, last: int, gutter_width: int
+    location: Location, end_location: Location, source_lines: Sequence[str], first: int, last: int, gutter_width: int
 ) -> Iterator[Text]:
     """Rows ``first``..``last`` behind a gutter of row numbers, the span's row underlined."""
 
@@ -179,15 +208,15 @@ def _excerpt(
 
     yield gutter()
     # One window for every row, so the rows around the flagged one stay aligned with it.
-    start = finding.location.column - 1
+    start = location.column - 1
     lo = max(0, start - _LEAD) if start + 1 > MAX_LINE - _LEAD else 0
     for number in range(first, last + 1):
         line = _printable(source_lines[number - 1])
         cut = _window(line, lo)
         shown = cut.expandtabs(TAB_WIDTH).rstrip()
         yield Text.assemble(gutter(str(number)), " " if shown else "", shown)
-        if number == finding.location.row:
-            offset, width = _underline(line, finding, lo)
+        if number == location.row:
+            offset, width = _underline(line, location, end_location, lo)
             yield Text.assemble(gutter(), " ", " " * offset, ("^" * width, _UNDERLINE))
     yield gutter()
 
@@ -211,16 +240,16 @@ def _context_window(source_lines: Sequence[str], row: int) -> tuple[int, int]:
     return first, last
 
 
-def _underline(line: str, finding: Finding, lo: int = 0) -> tuple[int, int]:
+def _underline(line: str, location: Location, end_location: Location, lo: int = 0) -> tuple[int, int]:
     """Start (in terminal cells) and width of the underline of the finding's span on ``line``.
 
     A span that continues on later lines is underlined to the end of its first line; an empty
     span still gets one caret. Widths are measured in terminal cells after tab expansion, so tabs
     and wide (CJK, emoji) characters before or inside the span keep it aligned.
     """
-    start = finding.location.column - 1
-    if finding.end_location.row == finding.location.row:
-        end = max(finding.end_location.column - 1, start)
+    start = location.column - 1
+    if end_location.row == location.row:
+        end = max(end_location.column - 1, start)
     else:
         end = len(line.rstrip())
     if lo or len(line.rstrip()) > MAX_LINE:  # a cut line: measure within the window shown

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence, TextIO
 
+from mcp_lint import registry
 from mcp_lint.findings import Finding
 from mcp_lint.output import ReportOptions
 
@@ -16,7 +17,7 @@ _PROPERTY_ESCAPES = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A", ":": "%
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
     for finding in findings:
         properties = {
-            "title": f"mcp-lint ({finding.code})",
+            "title": _title(finding.code),
             "file": finding.filename,
             "line": finding.location.row,
             "col": finding.location.column,
@@ -28,3 +29,9 @@ def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> N
         )
         message = f"{finding.code} {finding.message}".translate(_DATA_ESCAPES)
         out.write(f"::error {rendered}::{message}\n")
+
+
+def _title(code: str) -> str:
+    """The annotation's title names the rule: `MCP002 raw-exception-text`."""
+    rule = registry.get_rule(code)
+    return f"{code} {rule.name}" if rule is not None else code

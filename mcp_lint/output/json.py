@@ -1,4 +1,6 @@
-"""`json`: the shape of ruff's `--output-format json`, so tools written for ruff read it as is."""
+"""`json`: the shape of ruff's `--output-format json`, so tools written for ruff read it as is,
+plus what ruff has no key for: `help` (the fix in one line), `notes` (the evidence) and `related`
+(the other locations of the finding, each with its own message)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,8 @@ import json
 import os
 from typing import Any, Sequence, TextIO
 
-from mcp_lint.findings import Finding, Fix, Location
-from mcp_lint.output import ReportOptions
+from mcp_lint.findings import Finding, Fix, Location, Related
+from mcp_lint.output import ReportOptions, finding_help
 
 
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
@@ -23,10 +25,22 @@ def _finding(finding: Finding) -> dict[str, Any]:
         "end_location": _location(finding.end_location),
         "filename": os.path.abspath(finding.filename),
         "fix": _fix(finding.fix) if finding.fix is not None else None,
+        "help": finding_help(finding) or None,
         "location": _location(finding.location),
         "message": finding.message,
         "noqa_row": finding.location.row,
+        "notes": list(finding.notes),
+        "related": [_related(related) for related in finding.related],
         "url": finding.url,
+    }
+
+
+def _related(related: Related) -> dict[str, Any]:
+    return {
+        "end_location": _location(related.end_location),
+        "filename": os.path.abspath(related.filename),
+        "location": _location(related.location),
+        "message": related.message,
     }
 
 

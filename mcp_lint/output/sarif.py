@@ -8,7 +8,7 @@ from typing import Any, Sequence, TextIO
 
 from mcp_lint import __version__, registry
 from mcp_lint.findings import DOCS_URL, Applicability, Finding, Fix, Location
-from mcp_lint.output import ReportOptions, path_to_uri_reference
+from mcp_lint.output import ReportOptions, finding_help, path_to_uri_reference
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcp-lint/mcp-lint"
@@ -58,8 +58,14 @@ def _rule(rule: registry.RuleInfo) -> dict[str, Any]:
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": _what_it_does(rule.code) or rule.summary},
+        "fullDescription": {"text": _first_paragraph(rule.code, "what it does") or rule.summary},
     }
+    page = registry.rule_doc(rule.code)
+    if page is not None:
+        # The rule's help is its page: why it matters in a line, the whole page as Markdown
+        # (GitHub code scanning shows it beside every result of the rule).
+        why = _first_paragraph(rule.code, "why is this bad?") or rule.summary
+        descriptor["help"] = {"text": why, "markdown": page}
     # MCP000 (unreadable file) has no rule page, like `Finding.url`.
     if rule.code != "MCP000":
         descriptor["helpUri"] = DOCS_URL.format(code=rule.code)
@@ -67,8 +73,9 @@ def _rule(rule: registry.RuleInfo) -> dict[str, Any]:
     return descriptor
 
 
-def _what_it_does(code: str) -> str | None:
-    """The first paragraph under `## What it does` of the rule's page, joined into one line."""
+def _first_paragraph(code: str, section: str) -> str | None:
+    """The first paragraph under the heading `section` (lower case) of the rule's page, joined
+    into one line."""
     doc = registry.rule_doc(code)
     if doc is None:
         return None
@@ -79,7 +86,7 @@ def _what_it_does(code: str) -> str | None:
         if stripped.startswith("#"):
             if paragraph:
                 break
-            in_section = stripped.lstrip("#").strip().lower() == "what it does"
+            in_section = stripped.lstrip("#").strip().lower() == section
         elif in_section:
             if stripped:
                 paragraph.append(stripped)
@@ -102,14 +109,26 @@ def _result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
             }
         }
     ]
+    if finding.related:
+        result["relatedLocations"] = [
+            {
+                "id": index,
+                "physicalLocation": {
+                    "artifactLocation": _artifact_location(related.filename),
+                    "region": _region(related.location, related.end_location),
+                },
+                "message": {"text": related.message},
+            }
+            for index, related in enumerate(finding.related)
+        ]
     if finding.fix is not None and finding.fix.applicability is not Applicability.DISPLAY_ONLY:
-        result["fixes"] = [_fix(finding.filename, finding.fix)]
+        result["fixes"] = [_fix(finding.filename, finding.fix, finding_help(finding))]
     return result
 
 
-def _fix(filename: str, fix: Fix) -> dict[str, Any]:
+def _fix(filename: str, fix: Fix, description: str) -> dict[str, Any]:
     return {
-        "description": {"text": fix.message},
+        "description": {"text": description},
         "artifactChanges": [
             {
                 "artifactLocation": _artifact_location(filename),

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location, Related, help_for
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
@@ -166,10 +166,16 @@ class RenderContext:
 
     @property
     def subject(self) -> str:
-        """How a message names the place: "Tool 'x'" or "Helper 'f' (reached from tool 'x')"."""
+        """How a message names the place: "Tool 'x'" or "Helper 'f'" (the tools that reach a
+        helper are a note and related locations of the finding, added by the link step)."""
         if self.is_tool:
             return f"Tool '{self.tools[0]}'" if self.tools else f"Tool '{self.function}'"
-        return f"Helper '{self.function}' (reached from {format_tools(self.tools)})"
+        return f"Helper '{self.function}'"
+
+    @property
+    def reached_from(self) -> str:
+        """The note that names the tools reaching a helper: "reached from tool 'x'"; "" for a tool."""
+        return "" if self.is_tool or not self.tools else f"reached from {format_tools(self.tools)}"
 
     @property
     def lowlevel(self) -> bool:
@@ -214,8 +220,15 @@ class FixSpec:
 
 @dataclass(frozen=True)
 class Rendered:
+    """A finding's words: `message`, one claim of what is wrong where; `help`, the fix in one line
+    (ruff's fix title); `notes`, the evidence (which release decided, what the model sees);
+    `related`, the other places that belong to it."""
+
     message: str
     fix: FixSpec | None = None
+    help: str = ""
+    notes: tuple[str, ...] = ()
+    related: tuple[Related, ...] = ()
 
 
 def latent_fix(latent: Latent) -> FixSpec | None:
@@ -285,7 +298,7 @@ class Rule:
             rendered = self.render(record.latent, context)
             if rendered is not None:
                 fix = project.fix_for(rendered.fix, summary, record.family)
-                yield latent_finding(record.latent, rendered.message, summary.path, fix, "")
+                yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
     def latent(
@@ -332,12 +345,15 @@ class Rule:
         )
 
 
-def latent_finding(latent: Latent, message: str, filename: str, fix: Fix | None, context: str) -> Finding:
+def latent_finding(latent: Latent, rendered: Rendered, filename: str, fix: Fix | None, context: str) -> Finding:
     """The finding a rendered latent defect becomes: where and what the latent recorded, the
-    message and fix rendered for this project."""
+    words and fix rendered for this project."""
     return Finding(
         code=latent.code,
-        message=message,
+        message=rendered.message,
+        help=help_for(rendered.help, fix),
+        notes=rendered.notes,
+        related=rendered.related,
         filename=filename,
         location=latent.location,
         end_location=latent.end_location,

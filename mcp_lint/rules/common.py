@@ -74,35 +74,36 @@ def _passes_error_result(row: Channel) -> bool | None:
     return row.error_result_survives(ResultShape.CALL_TOOL_RESULT)
 
 
-def lowlevel_failure_advice(context: RenderContext, result: str = "CallToolResult(isError=True)") -> str:
+def lowlevel_failure_advice(context: RenderContext, result: str = "CallToolResult(isError=True)") -> tuple[str, str]:
     """How a low-level call_tool handler should hand the model a failure, rendered from the rows
-    of the candidate releases: return `result` where every candidate passes a returned
-    CallToolResult through (mcp 1.19+, 2.x); raise an ordinary exception where every candidate
-    turns its text into an error result (mcp 1.x: before 1.19 a returned CallToolResult is
-    iterated as content and fails validation); each way with its range when neither holds on all.
-    A handler registered without the decorator (`request_handlers[CallToolRequest] = h`) bypasses
-    both: what it returns is the response, and what it raises a JSON-RPC error."""
+    of the candidate releases, as (help, note): return `result` where every candidate passes a
+    returned CallToolResult through (mcp 1.19+, 2.x); raise an ordinary exception where every
+    candidate turns its text into an error result (mcp 1.x: before 1.19 a returned CallToolResult
+    is iterated as content and fails validation); each way with its range when neither holds on
+    all. A handler registered without the decorator (`request_handlers[CallToolRequest] = h`)
+    bypasses both: what it returns is the response, and what it raises a JSON-RPC error. The note
+    ("" when none) says which releases decided."""
     framework = context.framework
     rows = framework.channels()
     if context.kind == "raw-dispatch" or all(_passes_error_result(row) for row in rows):
-        return f"return {result} instead"
+        return f"Return {result} instead", ""
     since = first_release_where(framework.family, _passes_error_result)
     dist = distribution_for(framework.family)
     if since is None:  # no release passes it through (not a low-level family)
-        return "raise an ordinary exception with the message instead"
+        return "Raise an ordinary exception with the message instead", ""
     if all(row.exception_text_reaches_model() for row in rows):
         server = " / ".join(sorted({row.series for row in rows}))
-        return (
-            f"raise an ordinary exception with the message instead ({server} turns it into isError: true "
-            f"with that text; returning {result} works only from {dist} {since})"
+        return "Raise an ordinary exception with the message instead", (
+            f"{server}{framework.source} turns a raised exception into isError: true with its text; "
+            f"a returned {result} works only from {dist} {since}"
         )
     older = [row for row in rows if not _passes_error_result(row)]
     spans = ", ".join(row.span for row in older)
     broken = " / ".join(sorted({outcome.value for row in older if (outcome := row.error_result(ResultShape.CALL_TOOL_RESULT))}))
     server = " / ".join(sorted({row.series for row in older}))
-    return (
-        f"return {result} instead on {dist} {since}+; on {dist} {spans}, where a returned CallToolResult is {broken}, "
-        f"raise an ordinary exception with the message ({server} turns it into isError: true with that text)"
+    return f"Return {result} on {dist} {since}+, else raise an ordinary exception", (
+        f"on {dist} {spans}{framework.source} a returned CallToolResult is {broken}; "
+        f"{server} turns a raised exception into isError: true with its text"
     )
 
 

@@ -124,7 +124,7 @@ _FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
 
 def _status_number(expr: cst.BaseExpression) -> int | None:
     if isinstance(expr, cst.Integer):
-        return int(expr.value)
+        return expr.evaluated_value  # `0x1F`, `0o17`, `1_000` as Python reads them
     name = dotted(expr) or ""  # HTTPStatus.OK, status.HTTP_200_OK, codes.ok
     if name.endswith((".OK", "HTTP_200_OK", ".ok")):
         return 200
@@ -260,3 +260,28 @@ def _enclosing(handler: Handler | None) -> Iterator[Handler]:
     while handler is not None:
         yield handler
         handler = handler.parent
+
+
+def clauses_passing_text_on(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, str]]:
+    """(statement, route, Handler.site) for each `except ... as e` clause of `fn` that sends the
+    caught exception's text on to the model: returned (`return str(e)`, route "return") or put
+    into a ToolError (route "tool"). A message a helper raises and such a clause catches reaches
+    the model there, whatever the framework does with exceptions; a rule that wants its raises
+    judged that way yields "passes-on" markers at these statements and flags its raises
+    `delivered_when_passed_on` (project_links._CarriedText reads both)."""
+    seen: set[str] = set()
+    for fact, value, route in (
+        *((r, r.node.value, "return") for r in fn.returns),
+        *((r, r.node.exc, "tool") for r in fn.raises),
+    ):
+        handler = fact.handler
+        if handler is None or not handler.name or handler.site in seen or value is None:
+            continue
+        if route == "tool":
+            if not isinstance(value, cst.Call) or not is_tool_error_raise(value, ctx) or not value.args:
+                continue
+            value = value.args[0].value
+        if find_exception_text(fn.value_of(value), handler) is None:
+            continue
+        seen.add(handler.site)
+        yield fact.node, route, handler.site

@@ -130,6 +130,29 @@ def _logs_traceback(call: cst.Call) -> bool:
     return any(a.keyword is not None and a.keyword.value in {"exc_info", "stack_info"} for a in call.args)
 
 
+def logger_style(ctx: FileContext) -> str:
+    """How the module's logger formats, for a log call a fix adds: "loguru" (the module imports
+    loguru's logger, which the fix then calls), "structlog" (its module logger comes from
+    structlog), else "logging"."""
+    memo = ctx.memo.get("logger_style")
+    if isinstance(memo, str):
+        return memo
+    aliases = ctx.model.aliases.aliases
+    style = "logging"
+    if any(qual == "loguru.logger" for qual in aliases.values()):
+        style = "loguru"
+    elif ctx.model.logger_name is not None:
+        for statement in ctx.module.body:
+            for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == ctx.model.logger_name for t in small.targets):
+                    called = small.value.func if isinstance(small.value, cst.Call) else None
+                    resolved = (ctx.model.aliases.resolve(called) or dotted(called) or "") if called is not None else ""
+                    if resolved.startswith("structlog"):
+                        style = "structlog"
+    ctx.memo["logger_style"] = style
+    return style
+
+
 def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     if not isinstance(func, cst.Attribute):
@@ -154,6 +177,42 @@ def local_value(handler: Handler, name: str, sink: cst.CSTNode, ctx: FileContext
     if found is None or _rebound_elsewhere(handler, name, found[0]):
         return None
     return found
+
+
+def bound_from(handler: Handler, taken: cst.CSTNode, sink: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names an assignment before `sink` in the handler binds from a value holding `taken`
+    (`kind, text = describe(e)` binds both), else none."""
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+            continue
+        if any(node is taken for node in descendants(small.value)):
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            return frozenset(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+    return frozenset()
+
+
+def bound_from_exception(handler: Handler) -> frozenset[str]:
+    """Locals the clause binds from a call handed its exception (`kind, text = describe(e)`):
+    what such a helper returns may be the exception's text (its summary, in another module, is
+    not known here), so a new message leaves them out rather than move a leak."""
+    if handler.name is None:
+        return frozenset()
+    names: set[str] = set()
+    for node in descendants(handler.node.body, into_scopes=False):
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None:
+            continue
+        handed = any(
+            isinstance(call, cst.Call)
+            and any(isinstance(arg.value, cst.Name) and arg.value.value == handler.name for arg in call.args)
+            for call in descendants(node.value, into_scopes=False)
+        )
+        if handed:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            names.update(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+    return frozenset(names)
 
 
 def _assigned(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
@@ -377,6 +436,41 @@ def _pure_call(call: cst.Call, ctx: FileContext) -> bool:
         return True
     resolved = ctx.model.aliases.resolve_dotted(name)
     return resolved is not None and (resolved in _PURE_CALLS or resolved.startswith(_PURE_MODULES))
+
+
+def text_built_by_a_helper(value: cst.BaseExpression, exception: str | None, ctx: FileContext, *, constructor: bool) -> bool:
+    """Does a project helper write or add to the text the statement sends? `return report(
+    "Lookup failed", e)` hands it the exception (or `{"error": f"...{e}"}`, text made of it);
+    `return add_hint(build_error(text))` has a helper post-process another's result. Rewriting the statement would drop what the helper
+    adds (a hint, a category, a reference), so the fix belongs in the helper, not here.
+    `constructor`: `value` is the exception class being raised, which stays."""
+    for node in descendants(value, into_scopes=False):
+        if not _helper_call(node, ctx) or (node is value and constructor):
+            continue
+        for argument in node.args:
+            for inner in descendants(argument.value, into_scopes=False):
+                if exception is not None and isinstance(inner, cst.Name) and inner.value == exception:
+                    return True  # the exception (or text made of it) handed to the helper
+                if _helper_call(inner, ctx):
+                    return True  # a helper's result handed to another helper
+    return False
+
+
+def _helper_call(node: cst.CSTNode, ctx: FileContext) -> bool:
+    """A call of a named function (`report(...)`, `self._wrap(...)`, `errors.build(...)`) that
+    may do more than compute text: not a builtin, a cast, or a string method (`"...".format`)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = dotted(node.func)
+    if name is None or name in _TRANSPARENT_CALLS or _pure_call(node, ctx):
+        return False
+    # A class (PEP 8's CapWords: `SearchResult(title=msg)`) builds a value of the fields given;
+    # it writes no text of its own.
+    return not name.rpartition(".")[2][:1].isupper()
+
+
+# Calls that pass their argument's value on unchanged (a type cast, an await helper).
+_TRANSPARENT_CALLS = frozenset({"cast", "typing.cast"})
 
 
 # -- would the new raise escape? -----------------------------------------------------------------

@@ -304,26 +304,24 @@ def note(note_id: str) -> str:
         fam = context.framework
         if latent.variant == "raise":
             if context.kind == "raw-dispatch":
-                phrase = (
-                    "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC "
-                    "error and the model never sees it"
-                )
+                note = "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC error the model never sees"
             elif latent.get("api") == "v1" and (latent.get("origin") or "").startswith("mcp.") and fam.every(lambda row: row.v1_constructor_fails):
                 # Every candidate runs on mcp 2.x (fastmcp 4 requires it), whose package has no McpError.
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
-                phrase = f"on {series} the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails and the server does not start"
+                note = f"on {series}{fam.source} the mcp package has no McpError (mcp 2.x names it MCPError): the import fails and the server does not start"
             elif latent.get("api") == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
-                phrase = f"on {series} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+                note = f"on {series}{fam.source} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
-                phrase = fam.protocol_error_phrase(tool)  # rendered from the framework table
+                note = fam.protocol_error_phrase(tool)  # rendered from the framework table
             verb = "raises"
         else:
-            phrase = "the client gets a JSON-RPC error and the model never sees it"
+            note = "the client gets a JSON-RPC error and the model never sees it"
             verb = "returns"
-        instead = lowlevel_failure_advice(context) if context.lowlevel else "raise ToolError instead"
-        message = f"{context.subject} {verb} {cls} for {what}: {phrase}; {instead}"
-        return Rendered(message, self._fix(latent, context))
+        help_text, advice_note = lowlevel_failure_advice(context) if context.lowlevel else ("Raise ToolError instead", "")
+        message = f"{context.subject} {verb} {cls} for {what}"
+        notes = tuple(n for n in (note, advice_note) if n)
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext):
         msg = latent.get("msg")

@@ -51,6 +51,9 @@ from mcp_lint.rules.exception_text import (
 )
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
+    bound_from,
+    logger_style,
+    text_built_by_a_helper,
     dead_assignments,
     keep_only_the_value,
     deletion,
@@ -599,44 +602,57 @@ async def get_forecast(city: str) -> str:
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if variant.startswith("raise-protocol") and context.protocol_error_masked():
             return None  # the framework replaces a protocol error's message with a generic text
+        notes: list[str] = []
         if latent.get("traceback"):
             what = "a traceback"
         elif variant.endswith("-body"):
             what = f"an upstream error body ({latent.get('body')})"
         elif variant.endswith("-param"):
-            what = f"the text of an exception its caller caught (parameter '{latent.get('param')}')"
+            what = f"the text of the exception passed in '{latent.get('param')}'"
         elif latent.get("carrier"):
             example = latent.get("carrier")
             where = f", as at {example}" if ":" in example else ""
-            what = f"the text of a caught {latent.get('exc')} (raised in this project only with library exception text{where})"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
+            notes.append(f"{latent.get('exc')} is raised in this project only with library exception text{where}")
         else:
-            what = f"the text of a caught {latent.get('exc')}"
+            what = f"the text of a caught {_caught(latent.get('exc'))}"
+        if "/" in latent.get("exc"):
+            notes.append(f"the caught classes: {latent.get('exc')}")
         if latent.get("via"):
-            what = f"{what} (built here, {latent.get('via')})"
+            notes.append(f"the text is built here, {latent.get('via')}")
+        cls = latent.get("class")
+        forwards = f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model"
         if variant.startswith("return") and latent.get("error_result"):
-            verb = f"returns {what} in its error result"
+            claim = f"returns {what} in its error result"
         elif variant.startswith("return"):
-            verb = f"returns {what} as a normal result (isError: false)"
+            claim = f"returns {what} as a normal result"
+            notes.append("the model reads it verbatim as the tool's answer (isError: false)")
         elif passed_on and latent.get("factory"):
-            verb = f"builds {latent.get('class')} with {what}, which the caller raises, and {passed_on}"
+            claim = f"builds {cls} with {what}, which the caller raises"
+            notes.append(f"caught on the way: {passed_on}")
         elif passed_on:
-            verb = f"raises {latent.get('class') or 'ToolError'} with {what}, and {passed_on}"
+            claim = f"raises {cls or 'ToolError'} with {what}"
+            notes.append(f"caught on the way: {passed_on}")
         elif variant.startswith("raise-protocol"):
-            verb = f"puts {what} into {latent.get('class') or 'a protocol error'}, whose message is sent to the client as written"
+            claim = f"puts {what} into {cls or 'a protocol error'}"
+            notes.append("a protocol error's message is sent to the client as written")
         elif variant.startswith("raise-other") and latent.get("raised_by"):
-            verb = f"returns {what}, which a caller raises in {latent.get('raised_by')}, and {context.framework.describe_exception_text_release()} forwards it to the model"
+            claim = f"returns {what}, which a caller raises in {latent.get('raised_by')}"
+            notes.append(forwards)
         elif variant.startswith("raise-other") and latent.get("factory"):
-            verb = f"builds {latent.get('class')} with {what}, which the caller raises and {context.framework.describe_exception_text_release()} forwards to the model"
+            claim = f"builds {cls} with {what}, which the caller raises"
+            notes.append(forwards)
         elif variant.startswith("raise-other"):
-            verb = f"raises {latent.get('class') or 'an exception'} with {what}, which {context.framework.describe_exception_text_release()} forwards to the model"
-        elif latent.get("class"):  # a project subclass of ToolError (the linker knows its bases)
-            verb = f"puts {what} into {latent.get('class')}, a ToolError the model reads verbatim"
+            claim = f"raises {cls or 'an exception'} with {what}"
+            notes.append(forwards)
+        elif cls:  # a project subclass of ToolError (the linker knows its bases)
+            claim = f"puts {what} into {cls}"
+            notes.append(f"{cls} is a ToolError: the model reads its text verbatim")
         else:
-            verb = f"puts {what} into ToolError, which the model reads verbatim"
-        message = (
-            f"{context.subject} {verb}: raw library text the model cannot act on; "
-            "log the exception and say which operation failed and what the next call can change"
-        )
+            claim = f"puts {what} into ToolError"
+            notes.append("the model reads a ToolError's text verbatim")
+        message = f"{context.subject} {claim}"
+        help_text = "Log the exception; say which operation failed and what the next call can change"
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
@@ -644,7 +660,14 @@ async def get_forecast(city: str) -> str:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
-        return Rendered(message, fix)
+        return Rendered(message, fix, help=help_text, notes=tuple(notes))
+
+
+def _caught(classes: str) -> str:
+    """How a message names the caught classes ('A/B/C' from an `except (A, B, C)`): the first,
+    and how many more (a note lists them all)."""
+    names = classes.split("/")
+    return names[0] if len(names) == 1 else f"{names[0]} (or {len(names) - 1} more)"
 
 
 def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
@@ -704,6 +727,17 @@ def _is_string(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
 
 
+def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is `expr` text: a string expression, `str(...)`, or a local the handler assigns one?"""
+    if isinstance(expr, cst.Name):
+        found = local_value(handler, expr.value, sink, ctx)
+        return found is not None and _holds_text(found[1], handler, sink, ctx)
+    if isinstance(expr, cst.Call):
+        name = dotted(expr.func) or ""
+        return name in {"str", "repr"} or (isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"format", "join"})
+    return _is_string(expr) and not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+
+
 def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
     """The one element of a returned tuple that holds text, beside flags and None."""
     values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
@@ -727,9 +761,14 @@ class _FixText:
         self.quote = '"'
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
+        # Locals bound from the statement that takes the exception's text (`kind, text =
+        # describe(e)`): the rule traced the text into them (through the helper's summary), so
+        # the new message must not carry them either, or the leak only moves.
+        self.carriers: frozenset[str] = frozenset()
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
+        self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
@@ -788,7 +827,7 @@ class _FixText:
 
     def _carries_exception(self, node: cst.CSTNode) -> bool:
         """The text of any exception being handled here: `{e}` of an outer handler too."""
-        return any(find_exception_text(node, h) is not None for h in self.handlers)
+        return any(find_exception_text(node, h, self.carriers) is not None for h in self.handlers)
 
     def _curated(self, message: Message) -> Message | None:
         """The message without the exception text being handled here; None when what is left
@@ -950,6 +989,11 @@ def _build_fix(
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
         return None  # shares its line with another statement
+    if text_built_by_a_helper(value, handler.name, ctx, constructor=variant != "return"):
+        return None
+    in_place = _fix_in_branch(ctx, fn, node, value, handler)
+    if in_place is not None:
+        return in_place
     status = _status_message(value) if variant == "return" else None
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
@@ -971,6 +1015,10 @@ def _build_fix(
         # code that handles it logs it. A log line here would log the same failure twice.
         plan = replace(plan, add_call=False)
     argument = _message_argument(value) if variant == "raise-other" else status
+    if variant == "raise-other" and argument is not None and not _holds_text(argument, handler, node, ctx):
+        # `HttpError(response, body, uri=uri)`: no argument is plainly the message (the first is
+        # a response object, the body bytes): rewriting one would break the constructor's contract.
+        return None
     if argument is not None:
         # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
         # arguments stay (its constructor needs them); only the message is rewritten. So does a
@@ -982,14 +1030,14 @@ def _build_fix(
             cause = ""  # a return has no cause to chain
             if plan.add_call:
                 start = Location(where.start.line, where.start.column + 1)
-                edits.append(Edit(start, start, f"{_log_call(message, indent)}\n{indent}"))
+                edits.append(Edit(start, start, f"{_log_call(message, indent, logger_style(ctx))}\n{indent}"))
         elif isinstance(node, cst.Raise) and node.cause is None and cause:
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
         statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
         if plan.add_call:
-            statements.insert(0, _log_call(message, indent))
+            statements.insert(0, _log_call(message, indent, logger_style(ctx)))
         replacement = f"\n{indent}".join(statements)
         edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
@@ -1009,6 +1057,53 @@ def _build_fix(
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+
+
+def _fix_in_branch(
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler
+) -> _Fix | None:
+    """`msg = f"... failed ({e}). <hint>"` in each branch, then `raise ValueError(msg) from e`:
+    the exception text comes out of the branch's own assignment (where the finding is), the
+    author's words and hints stay, and the statement that sends `msg` is left as it is (with
+    `from e` added). None when the message is not such a local."""
+    name = _message_expr(value)
+    if not isinstance(name, cst.Name):
+        return None
+    assignments = [
+        small
+        for statement in descendants(handler.node.body, into_scopes=False)
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        for small in statement.body
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value
+    ]
+    if len(assignments) < 2:
+        return None  # one assignment: the message moves into the sending statement (see below)
+    # Every branch that puts the text in: the findings of the other branches offer the same edits,
+    # which the fix loop applies once.
+    text = _FixText(ctx, fn, node, handler)
+    edits: list[Edit] = []
+    shown: Message | None = None
+    for assignment in assignments:
+        built = assignment.value
+        message = Message.read(built, lambda n: ctx.range(n).start.line, ctx.code)
+        if message is None:
+            return None
+        if not message.remove(text._carries_exception):
+            continue
+        if not message.words().strip(" :;,.-{}"):
+            return None  # nothing of the author's words would be left in that branch
+        at = ctx.range(built)
+        written = message.as_fstring("\n" + indent_of(ctx, built) if message.multiline else " ")
+        edits.append(Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), written))
+        shown = shown or message
+    if shown is None:
+        return None
+    where = ctx.range(node)
+    if isinstance(node, cst.Raise) and node.cause is None and handler.name:
+        end = Location(where.end.line, where.end.column + 1)
+        edits.append(Edit(end, end, f" from {handler.name}"))
+    short = clip(" ".join(shown.as_fstring(" ").split()), 60)
+    return _Fix(f"Leave the exception text out of {name.value} ({short})", tuple(edits), False, raises=True)
 
 
 def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -1060,7 +1155,19 @@ def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
     return f" from {handler.name}" if handler.name else ""
 
 
-def _log_call(message: Message, indent: str) -> str:
+def _log_call(message: Message, indent: str, style: str = "logging") -> str:
+    """`logger.exception(...)` in the module logger's own style: `%s` arguments for logging,
+    `{}` fields for loguru (which formats with str.format), an event and key-values for
+    structlog."""
+    if style == "loguru":
+        _, arguments = message.as_braces(" ")
+        return f"{PH_LOGGER}.exception({_arguments(lambda joiner: message.as_braces(joiner)[0], arguments, indent, message.multiline)})"
+    if style == "structlog":
+        words = " ".join(message.words().replace("{}", "").split()).strip(" :;,-")
+        pairs = [f"{p.source}={p.source}" for part in message.parts for p in part.pieces if isinstance(p, Placeholder) and p.source.isidentifier()]
+        quote = message.parts[0].quote if message.parts and len(message.parts[0].quote) == 1 else '"'
+        event = quote + words.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
+        return f"{PH_LOGGER}.exception({', '.join([event, *pairs])})"
     logging_form = message.as_logging(" ")
     if logging_form is None:
         return f"{PH_LOGGER}.exception({message.as_fstring(' ')})"

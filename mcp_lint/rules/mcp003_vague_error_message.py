@@ -178,22 +178,22 @@ def refund(invoice_id: str, amount: float) -> str:
         text = latent.get("text")
         if latent.variant.endswith("-other") and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
-        subject = context.subject
-        forwarded = ""
+        notes: list[str] = []
         if latent.get("passed_on"):
-            forwarded = f" (caught and sent on to the model: {latent.get('passed_on')})"
+            notes.append(f"caught and sent on to the model: {latent.get('passed_on')}")
         elif latent.variant.endswith("-other"):
             labels = context.framework.labels()
-            source = f", from {context.framework.pinned_by}" if context.framework.pinned_by else ""
-            forwarded = f" (a plain exception, whose text reaches the model on {labels}{source})"
+            source = f" (from {context.framework.pinned_by})" if context.framework.pinned_by else ""
+            notes.append(f"a plain exception, whose text reaches the model on {labels}{source}")
+        shown = clip(text, 40)
         if latent.variant.startswith("retry"):
-            message = (
-                f"{subject} invites a retry ('{text}'){forwarded} without naming a transient condition: the model will "
-                "repeat a call that fails the same way; say what failed and what to change, or name the rate limit/timeout and when to retry"
-            )
+            # The text is in the code frame and a note: a retry invitation is a sentence or two long.
+            message = f"{context.subject} invites a retry without naming a transient condition"
+            help_text = "Say what failed and what to change, or name the rate limit or timeout and when to retry"
+            notes.insert(0, f"the message: '{text}'")
         else:
-            message = (
-                f"{subject} fails with '{text}'{forwarded}, which names no operation or cause: the model cannot tell what to "
-                "change; say what failed, what was observed and what the next call can change"
-            )
-        return Rendered(message, latent_fix(latent))
+            message = f"{context.subject} fails with '{shown}', which names no operation or cause"
+            help_text = "Say what failed, what was observed and what the next call can change"
+            if shown != text:
+                notes.append(f"the whole message: '{text}'")
+        return Rendered(message, latent_fix(latent), help=help_text, notes=tuple(notes))

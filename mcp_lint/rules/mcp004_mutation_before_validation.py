@@ -1152,11 +1152,13 @@ def set_stock(sku: str, quantity: int) -> str:
             return None  # a helper called before it mutates: that call is the finding
         helper = latent.get("helper")
         what = latent.get("mutation")
+        notes: tuple[str, ...] = ()
         if helper:
             inner = effect("mutates", helper) if effect is not None else ""
             if not inner:
                 return None
-            what = f"calls {latent.get('helper_name')}(), which {inner}"
+            what = f"calls {latent.get('helper_name')}()"
+            notes = (f"{latent.get('helper_name')}() {inner}",)
         row = ""
         direct = True
         for entry in latent.get("checks").split("\x1f"):
@@ -1170,12 +1172,9 @@ def set_stock(sku: str, quantity: int) -> str:
         if not row:
             return None
         first = latent.get("checks").split("\x1f")[0]
-        message = (
-            f"{context.subject} {what} here, then rejects the call at line {row}: the model sees a failure but the "
-            "change stays applied, and a retry applies it twice; check before mutating"
-        )
+        message = f"{context.subject} {what}, then rejects the call at line {row}"
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        return Rendered(message, fix)
+        return Rendered(message, fix, help="Move the check above the first mutation", notes=notes)
 
 
 def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, ...], tainted: set[str]) -> bool:

@@ -16,6 +16,7 @@ from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, li
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -34,7 +35,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import raise_is_caught, toolerror_pass_through
+from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     _dict_items,
@@ -354,10 +355,14 @@ def check_health() -> dict:
                 "what": clip(" ".join(description.replace("{}", "…").split()), 60),
                 # A message that carries a caught exception's text (or an upstream body) is MCP002's
                 # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message) if message is not None and not _raw_text(ret, value, ctx) else "",
+                "msg": _fix_message(ctx, resolved, message, ret.handler)
+                if message is not None and not _raw_text(ret, value, ctx) and not _helper_writes(resolved, ret.handler, ctx)
+                else "",
                 "stmt": encode_range(ctx, ret.node),
                 "fn": fn.name,
-                "cause": f" from {ret.handler.name}" if ret.handler is not None and ret.handler.name else "",
+                # In an `except` that names no exception (`except ValueError:` around a parse of
+                # an argument), the chain is noise to the caller: `from None` says so (B904).
+                "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
                 # The branch's conditions over the parameters: a caller that already left on the
                 # same condition never takes it (the linker drops the finding for that caller).
                 "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
@@ -394,35 +399,41 @@ def check_health() -> dict:
             return None  # a status-report tool: "failed" is its answer
         kind = latent.variant
         what = latent.get("what")
+        wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
         if kind == "status":
             helper = latent.get("helper")
             if latent.get("flag_returned"):
-                shape = f"the status flag of {helper}(...), which is False on a failure such as '{what}'"
+                message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
+                evidence = f"the flag is False on a failure such as '{what}'"
             else:
-                shape = f"the message of {helper}(...) without reading its status flag, so a failure such as '{what}' is returned as an answer"
-            message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; check the flag and raise ToolError with the message instead"
-            return Rendered(message, None)
-        shape = {
-            "string": f"the string '{what}'",
-            "dict": f"a dict with {what}",
-            "list-dict": f"a list of one dict with {what}",
-            "content": f"a TextContent '{what}'",
-            "result": f"a CallToolResult without isError ('{what}')",
-            "content-dict": f"a TextContent holding a dict with {what}",
-            "content-flag": f"a TextContent '{what}' whose error flag is not isError",
-            "envelope": f"{what}",
-            "exception": f"the text of the caught exception '{what}'",
-            "exception-object": f"an object carrying the text of the caught exception '{what}'",
-            "object": f"an object carrying the failure text '{what}' in place of results",
+                message = f"{context.subject} returns the message of {helper}(...) without reading its flag"
+                evidence = f"a failure such as '{what}' is returned as an answer"
+            return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
+        # The message names the shape; the failure itself is in the code frame and a note.
+        short, full = {
+            "string": ("a failure string", f"the string '{what}'"),
+            "dict": ("a failure dict", f"a dict with {what}"),
+            "list-dict": ("a list of one failure dict", f"a list of one dict with {what}"),
+            "content": ("a failure TextContent", f"a TextContent '{what}'"),
+            "result": ("a CallToolResult without isError", f"a CallToolResult without isError ('{what}')"),
+            "content-dict": ("a TextContent holding a failure dict", f"a TextContent holding a dict with {what}"),
+            "content-flag": ("a TextContent whose error flag is not isError", f"a TextContent '{what}' whose error flag is not isError"),
+            "envelope": ("a failure response", f"{what}"),
+            "exception": ("the caught exception's text", f"the text of the caught exception '{what}'"),
+            "exception-object": ("an object carrying the caught exception's text", f"an object carrying the text of the caught exception '{what}'"),
+            "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
+        notes = [f"the failure: {full}", wire]
         if context.lowlevel:
-            instead = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
+            if advice_note:
+                notes.append(advice_note)
         elif context.framework.every(lambda row: row.error_result_survives(ResultShape.TOOL_RESULT)):
-            instead = "raise ToolError (or return ToolResult(is_error=True)) instead"
+            help_text = "Raise ToolError (or return ToolResult(is_error=True)) instead"
         else:
-            instead = "raise ToolError instead"
-        message = f"{context.subject} reports a failure as a normal result, {shape}: the wire says isError: false, so the client and model treat it as success; {instead}"
-        return Rendered(message, self._fix(latent, context))
+            help_text = "Raise ToolError instead"
+        message = f"{context.subject} returns {short} as a normal result"
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes))
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
@@ -470,11 +481,19 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
 _DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
 
 
-def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression) -> str:
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
-    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)")."""
+    (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
+    without what a helper handed the caught exception returned (see `bound_from_exception`)."""
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    carriers = bound_from_exception(handler) if handler is not None else frozenset()
+    if text is not None and carriers:
+        text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
+        if not text.words().strip(" :;,.-{}"):
+            return ""  # nothing of the author's words is left to raise
+        if len(text.parts) != 1:
+            return text.as_fstring(" ")
     if text is None or len(text.parts) != 1:
         return source  # a layout of several literals is kept as written
     text.drop_error_prefix()
@@ -496,6 +515,12 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
         isinstance(node, cst.SimpleString) and not node.evaluated_value
     )
+
+
+def _helper_writes(value: cst.BaseExpression, handler: Handler | None, ctx: FileContext) -> bool:
+    """A project helper handed the caught exception, or post-processing another helper's
+    result, writes part of the failure: a raise in its place would drop it (no fix here)."""
+    return text_built_by_a_helper(value, handler.name if handler is not None else None, ctx, constructor=False)
 
 
 def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:

@@ -265,10 +265,11 @@ def cancel_order(order_id: int) -> ToolResult:
         for release, outcome in outcomes:
             assert outcome is not None
             groups.setdefault(outcome, []).append(release)
-        parts = [f"on {_releases(framework, releases, len(groups) == 1)} {outcome}" for outcome, releases in groups.items()]
+        notes = tuple(f"on {_releases(framework, releases, len(groups) == 1)} {outcome}" for outcome, releases in groups.items())
         verb = "raises" if latent.variant == "v1-constructor" else "returns"
-        message = f"{context.subject} {verb} {what}: {'; '.join(parts)}; {self._instead(latent, context)}"
-        return Rendered(message, self._fix(latent, context))
+        lost = "which fails on every release it may run on" if latent.variant == "v1-constructor" else "whose error flag is lost"
+        message = f"{context.subject} {verb} {what}, {lost}"
+        return Rendered(message, self._fix(latent, context), help=self._instead(latent, context), notes=notes)
 
     @staticmethod
     def _what(latent: Latent) -> str:
@@ -311,20 +312,20 @@ def cancel_order(order_id: int) -> ToolResult:
         framework = context.framework
         family = framework.family
         if latent.variant == "v1-constructor":
-            return "raise ToolError with the message instead (MCPError(code, message) only for a real protocol error)"
+            return "Raise ToolError with the message instead (MCPError(code, message) only for a protocol error)"
         tool_result_since = first_release_where(Family.FASTMCP, lambda row: row.error_result_survives(ResultShape.TOOL_RESULT))
         if latent.variant == "toolresult-misspelled":
-            return f"pass is_error=True (fastmcp >= {tool_result_since}) or raise ToolError instead"
+            return f"Pass is_error=True (fastmcp >= {tool_result_since}) or raise ToolError instead"
         if latent.variant == "toolresult-flag" or family is Family.FASTMCP:
-            return f"raise ToolError with the message instead (fastmcp >= {tool_result_since}: return ToolResult(..., is_error=True))"
+            return f"Raise ToolError instead (fastmcp >= {tool_result_since}: return ToolResult(..., is_error=True))"
         if family is Family.MCP_LOWLEVEL:
-            return "pass isError=True instead" if lowlevel_result_supported(framework) else lowlevel_failure_advice(context)
+            return "Pass isError=True instead" if lowlevel_result_supported(framework) else lowlevel_failure_advice(context)[0]
         since = f"{distribution_for(family)} >= {first_release_where(family, _passes_call_tool_result)}"
         if latent.variant in {"snake", "misspelled"}:
             if framework.every(_passes_call_tool_result):
-                return "pass isError=True instead"
-            return f"pass isError=True (works on {since}) or raise ToolError instead"
-        return f"raise ToolError with the message instead, or annotate the tool '-> CallToolResult' ({since})"
+                return "Pass isError=True instead"
+            return f"Pass isError=True (works on {since}) or raise ToolError instead"
+        return f"Raise ToolError instead, or annotate the tool '-> CallToolResult' ({since})"
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         """Spell the flag the way every candidate release reads it: `isError=` on CallToolResult

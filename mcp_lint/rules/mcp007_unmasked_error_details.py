@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.findings import Applicability, Edit, Finding, Location, Related, help_for
 from mcp_lint.model.call_args import keyword_values
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
@@ -55,6 +55,8 @@ class ServerSite:
 # model reads), `exception_text_reaches_model` on the newest release the pins allow
 # (FrameworkContext.forwards_exception_text), `mask_setting` / `mask_env` (the switch, fastmcp >= 2.5).
 _HIGH_LEVEL = frozenset({Family.FASTMCP, Family.MCP_FASTMCP, Family.MCP_SERVER})
+# How many of the tools doing unwrapped I/O a finding shows as related locations (the rest are named in a note).
+_RELATED_TOOLS = 3
 # The project files that set `mask_env` or an older spelling the release still reads
 # (`mask_env_names`: .env, compose files, Dockerfile...) are read by server_env.py, through the
 # link step (Project.masks_by_config).
@@ -309,21 +311,26 @@ async def forecast(city: str) -> str:
             rendered = self.render_server(site, framework, sorted(tools.items()))
             if rendered is None:
                 continue
+            fix = project.fix_for(rendered.fix, summary, site.family)
             yield Finding(
                 code=self.code,
                 message=rendered.message,
                 filename=summary.path,
                 location=site.location,
                 end_location=site.end_location,
-                fix=project.fix_for(rendered.fix, summary, site.family),
+                fix=fix,
                 context=last_name(site.function) if site.function else "",
                 statement=site.statement,
                 statement_rows=site.rows,
+                help=help_for(rendered.help, fix),
+                notes=rendered.notes,
+                related=rendered.related,
             )
 
-    def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, str]]) -> Rendered | None:
+    def render_server(self, site: ServerSite, framework: FrameworkContext, tools: list[tuple[str, IoSite]]) -> Rendered | None:
         """The finding at a server constructor, or None when the server does not forward the
-        text. `tools`: (tool name, where its first unwrapped I/O is) for each tool with one."""
+        text. `tools`: (tool name, its first unwrapped I/O) for each tool with one; each such
+        call is a related location."""
         if site.masking not in {"", "False"} or not tools:
             return None  # masked, or configured by an expression / `**options` we cannot read
         found = framework.newest()
@@ -332,24 +339,30 @@ async def forecast(city: str) -> str:
         row = found[1]
         release = framework.describe_exception_text_release()
         name = f"Server '{site.name}'" if site.name else f"The {last_name(site.cls)} server"
-        shown = sorted(tools)[:3]
-        listed = ", ".join(f"'{tool}' ({where})" for tool, where in shown)
-        more = f" and {len(tools) - 3} more" if len(tools) > 3 else ""
-        noun = "tool" if len(tools) == 1 else "tools"
-        forwarded = "'" + row.other_exception.seen_by_model(shown[0][0]).replace("<message>", "<exception text>") + "'"
-        head = (
-            f"{name} forwards the raw text of unexpected exceptions to the model: on {release} a failure no `try` "
-            f"handles reaches it as {forwarded}, with whatever the library put in it (hosts, paths, SQL, response bodies); "
-            f"{noun} {listed}{more} {'does' if len(tools) == 1 else 'do'} I/O outside any handler"
+        shown = sorted(tools, key=lambda item: item[0])
+        noun = "tool does" if len(tools) == 1 else "tools do"
+        message = f"{name} forwards raw exception text to the model; {len(tools)} {noun} I/O outside any try"
+        forwarded = row.other_exception.seen_by_model(shown[0][0]).replace("<message>", "<exception text>")
+        notes = [f"on {release} a failure no `try` handles reaches the model as '{forwarded}'"]
+        related = tuple(
+            Related(io.path, io.location, io.end_location, f"tool '{tool}' calls {io.call} outside any try") for tool, io in shown[:_RELATED_TOOLS]
         )
+        if len(shown) > _RELATED_TOOLS:
+            rest = shown[_RELATED_TOOLS:]
+            notes.append(f"and {len(rest)} more {'tool' if len(rest) == 1 else 'tools'}: " + ", ".join(f"'{tool}'" for tool, _ in rest))
         if row.mask_setting and row.masked_failure is not None:
-            setting = f"{row.mask_setting}=False keeps it on" if site.masking == "False" else f"pass {row.mask_setting}=True"
             masked = row.masked_failure.seen_by_model(shown[0][0])
-            message = f"{head}; {setting} (the model then gets '{masked}') and raise ToolError with a message you wrote for failures the model can act on"
-            return Rendered(message, self._fix(site, framework))
+            notes.append(f"with {row.mask_setting}=True the model gets '{masked}'")
+            if site.masking == "False":
+                help_text = f"Set {row.mask_setting}=True; raise ToolError for failures the model can act on"
+            else:
+                help_text = f"Pass {row.mask_setting}=True; raise ToolError for failures the model can act on"
+            return Rendered(message, self._fix(site, framework), help=help_text, notes=tuple(notes), related=related)
         if site.family is Family.MCP_FASTMCP:
-            return Rendered(f"{head}; mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError with a message you wrote (mcp >= 2.1 masks them)")
-        return Rendered(f"{head}; catch those failures in the tool and raise ToolError with a message you wrote, or move to mcp >= 2.1, which masks them")
+            notes.append("mcp 1.x has no switch to mask it (mcp >= 2.1 masks it)")
+            return Rendered(message, help="Catch those failures in the tool and raise ToolError with your own message", notes=tuple(notes), related=related)
+        notes.append("mcp >= 2.1 masks it")
+        return Rendered(message, help="Catch those failures and raise ToolError with your own message, or move to mcp >= 2.1", notes=tuple(notes), related=related)
 
     @staticmethod
     def _fix(site: ServerSite, framework: FrameworkContext) -> FixSpec | None:
@@ -361,11 +374,21 @@ async def forecast(city: str) -> str:
 
 
 # -- the link step -------------------------------------------------------------------------
-def _tools_with_io(project: LinkedProject, sites: list[tuple[ModuleSummary, ServerSite]]) -> list[tuple[ModuleSummary, ServerSite, dict[str, str]]]:
+@dataclass(frozen=True)
+class IoSite:
+    """A call that does I/O outside any handler: what is called, and where."""
+
+    call: str
+    path: str
+    location: Location
+    end_location: Location
+
+
+def _tools_with_io(project: LinkedProject, sites: list[tuple[ModuleSummary, ServerSite]]) -> list[tuple[ModuleSummary, ServerSite, dict[str, IoSite]]]:
     """Each constructor whose tools do I/O outside any handler, with tool name -> where its
     first unwrapped I/O is; in the order the registrations come."""
-    tools_of: dict[int, dict[str, str]] = {}
-    memo: dict[str, str | None] = {}
+    tools_of: dict[int, dict[str, IoSite]] = {}
+    memo: dict[str, IoSite | None] = {}
     for reg, summary in project.tool_registrations():
         index = _site_of(project, reg.server, summary, sites)
         found = project.function(reg.function)
@@ -407,14 +430,14 @@ def _wrapped_by_decorator(project: LinkedProject, fn: FunctionSummary) -> bool:
     return False
 
 
-def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str | None], tool_path: str) -> str | None:
-    """'httpx.get, line 12' for the function's own first unwrapped I/O, or the first one a helper
-    it calls outside any handler does ('client.post in 'fetch', api.py:30'); None when none."""
+def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, IoSite | None], tool_path: str) -> IoSite | None:
+    """The function's own first unwrapped I/O ('httpx.get' and where), or the first one a helper
+    it calls outside any handler does ('client.post in 'fetch''); None when none."""
     if qual in memo:
         return memo[qual]
     memo[qual] = None  # a cycle of calls finds nothing more
     summary, fn = project.functions[qual]
-    where: str | None = None
+    where: IoSite | None = None
     for marker in (l for l in fn.latent if l.code == "MCP007" and l.variant == "io"):
         own = project.function(marker.get("callee")) if marker.get("callee") else None
         if own is not None:  # `self.db.query(sql)` of the project's own client class: look inside
@@ -423,8 +446,8 @@ def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, str
                 if where is not None:
                     break
             continue
-        place = f"line {marker.location.row}" if summary.path == tool_path else f"{summary.path}:{marker.location.row}"
-        where = f"{marker.get('call')}, {place}" if depth == 0 else f"{marker.get('call')} in '{fn.name}', {place}"
+        call = f"{marker.get('call')}" if depth == 0 else f"{marker.get('call')} in '{fn.name}'"
+        where = IoSite(call, summary.path, marker.location, marker.end_location)
         break
     if where is None and depth < 3:
         for edge in fn.calls:

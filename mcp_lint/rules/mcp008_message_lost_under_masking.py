@@ -204,12 +204,10 @@ def get_order(order_id: int) -> str:
         else:
             where = context.framework.describe_exception_text_release()
         cls = latent.get("class")
-        message = (
-            f"{context.subject} raises {cls}('{latent.get('text')}') for the model to read, but on {where} the "
-            f"framework masks the text of every exception except ToolError: the model receives only \"{seen}\"; "
-            f"raise ToolError with the same text"
-        )
-        return Rendered(message, self._fix(latent, context, cls))
+        # The text is in the code frame and a note: the message names who raises what.
+        message = f"{context.subject} raises {cls} for the model to read, but the framework masks its text"
+        notes = (f"its text: '{latent.get('text')}'", f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"")
+        return Rendered(message, self._fix(latent, context, cls), help="Raise ToolError with the same text", notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext, cls: str) -> FixSpec | None:
         if not latent.get("fixable") or not latent.fix_edits:

@@ -169,7 +169,7 @@ def get_order(order_id: int) -> str:
         effects = _effects(framework)
         if not effects:
             return None  # every release the pins allow predates ErrorHandlingMiddleware: the import fails
-        switch = "transform_errors=True" if latent.variant == "explicit" else "transform_errors is on by default"
+        switch = "transform_errors=True" if latent.variant == "explicit" else "transform_errors on by default"
         source = f" (from {framework.pinned_by})" if framework.pinned_by else ""
         protocol = (
             "every tool failure becomes a JSON-RPC error the model never sees: ToolError('...') arrives as error "
@@ -177,15 +177,17 @@ def get_order(order_id: int) -> str:
         )
         prefixed = f"the model reads every tool failure behind a protocol-style prefix: {_prefixes(effects)}"
         if effects == {MiddlewareEffect.PROTOCOL_ERROR}:
-            what = f"on fastmcp 4.x{source} {protocol}"
+            notes = (f"on fastmcp 4.x{source} {protocol}",)
         elif MiddlewareEffect.PROTOCOL_ERROR not in effects:
-            what = f"on fastmcp 2.x/3.x{source} {prefixed}"
+            notes = (f"on fastmcp 2.x/3.x{source} {prefixed}",)
         else:
             assumed = f"both allowed by {framework.pinned_by}" if framework.pinned_by else "version not pinned, both assumed"
-            what = f"on fastmcp 4.x {protocol}; on fastmcp 2.x/3.x {prefixed} ({assumed})"
-        message = (
-            f"ErrorHandlingMiddleware ({switch}) on the server of {format_tools(context.tools)}: {what}; "
-            "pass transform_errors=False, or remove the middleware"
-        )
+            notes = (f"on fastmcp 4.x {protocol}", f"on fastmcp 2.x/3.x {prefixed} ({assumed})")
+        count = len(set(context.tools))
+        served = f"tool '{context.tools[0]}'" if count == 1 else f"its {count} tools"
+        message = f"ErrorHandlingMiddleware rewrites the failures of {served}"
+        notes = (f"the middleware runs with {switch}", *notes)
+        if count > 1:
+            notes = (*notes, f"the server's {format_tools(context.tools)}")
         fix = FixSpec(Applicability.UNSAFE, "Pass transform_errors=False", latent.fix_edits)
-        return Rendered(message, fix)
+        return Rendered(message, fix, help="Pass transform_errors=False, or remove the middleware", notes=notes)

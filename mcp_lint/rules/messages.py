@@ -213,6 +213,23 @@ class Message:
                 rendered.append(f"{part.prefix}{part.quote}{body}{part.quote}")
         return joiner.join(rendered)
 
+    def as_braces(self, joiner: str) -> tuple[str, list[str]]:
+        """The message for loguru, which formats with `str.format`: `{}` fields and their
+        arguments, literal braces doubled (`logger.exception("Lookup of {} failed", key)`)."""
+        arguments: list[str] = []
+        rendered = []
+        for part in self.parts:
+            text = ""
+            for piece in part.pieces:
+                if isinstance(piece, Text):
+                    text += _unescape(piece.raw, piece.braces_escaped).replace("{", "{{").replace("}", "}}")
+                    continue
+                conversion = f"!{piece.conversion}" if piece.conversion else ""
+                text += "{" + conversion + (f":{piece.spec}" if piece.spec else "") + "}"
+                arguments.append(piece.source)
+            rendered.append(f"{part.prefix.replace('f', '').replace('F', '')}{part.quote}{text}{part.quote}")
+        return joiner.join(rendered), arguments
+
     def as_logging(self, joiner: str) -> tuple[str, list[str]] | None:
         """The message for a logging call: a `%s` format and its arguments (None when a format
         spec has no printf equivalent)."""

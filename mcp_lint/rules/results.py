@@ -83,6 +83,9 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
                 # A JSON-RPC error object: returned, it is still a normal result on the wire (that
                 # it poses as a protocol error is MCP001's separate finding).
                 return "a JSON-RPC error object", inner_items["message"]
+            if _is_true(inner):
+                # `{"error": True, "message": text}`: the key is a flag, the text is beside it.
+                return f'an "{key}" key', next((items[k] for k in _MESSAGE_KEYS if k != key and k in items), None)
             return f'an "{key}" key', inner
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult

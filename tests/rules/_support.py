@@ -41,6 +41,12 @@ def unmasked(header: str) -> str:
     return marked
 
 
+def said(finding: Finding) -> str:
+    """What the `full` output says of a finding besides its frames: the message, the help and
+    the notes, one a line (the claim, the fix, the evidence)."""
+    return "\n".join([finding.message, finding.help, *finding.notes])
+
+
 def check(source: str, target: str | None = None) -> list[Finding]:
     text = textwrap.dedent(source)
     findings = lint_source(text, filename="server.py", target=target)

@@ -7,7 +7,7 @@ body calls runs as part of the tool, and its value is the tool's when the wrappe
 
 from __future__ import annotations
 
-from ._support import check
+from ._support import said, check
 
 HEADER = """\
 import asyncio
@@ -53,7 +53,7 @@ async def read_notebook(name: str) -> str:
 """
     )
     assert {f.code for f in findings} == {"MCP002", "MCP005"}
-    assert all("reached from tool 'read_notebook'" in f.message for f in findings)
+    assert all("reached from tool 'read_notebook'" in said(f) for f in findings)
 
 
 def test_a_function_the_lambda_calls_is_reached() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from mcp_lint.pipeline import lint_source
 
-from ._support import check as _check, only as _only, lint_tree as _lint_tree
+from ._support import said, check as _check, only as _only, lint_tree as _lint_tree
 
 
 # -- recall: a protocol error for the tool's own failure, on every framework -------------------
@@ -139,9 +139,9 @@ def test_mcp1_fastmcp_v1_constructor_is_misleading_not_a_protocol_error() -> Non
     assert finding.message.startswith(
         "Tool 'read_note' raises McpError for a missing record"
     )
-    assert "on mcp 1.x FastMCP it is not a protocol error at all" in finding.message
-    assert "'Error executing tool read_note: <message>'" in finding.message
-    assert finding.message.endswith("raise ToolError instead")
+    assert "on mcp 1.x FastMCP it is not a protocol error at all" in said(finding)
+    assert "'Error executing tool read_note: <message>'" in said(finding)
+    assert finding.help == "Raise ToolError with the same message"
 
 
 def test_mcp2_mcpserver_error_never_reaches_the_model() -> None:
@@ -151,15 +151,16 @@ def test_mcp2_mcpserver_error_never_reaches_the_model() -> None:
     )
     assert (
         "mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
-        in finding.message
+        in said(finding)
     )
-    assert finding.message.endswith("raise ToolError instead")
+    assert finding.message == "Tool 'read_note' raises MCPError for a missing record"
+    assert finding.help == "Raise ToolError with the same message"
 
 
 def test_mcp2_mcpserver_message_names_the_pinned_target() -> None:
     finding = _only(MCP2_SERVER_V2, target="mcp>=2.1")
-    assert "[tool.mcp-lint] target" in finding.message
-    assert "model never sees it" in finding.message
+    assert "[tool.mcp-lint] target" in said(finding)
+    assert "model never sees it" in said(finding)
 
 
 def test_fastmcp_unpinned_v1_constructor_is_wrapped_and_lost_under_masking() -> None:
@@ -168,11 +169,11 @@ def test_fastmcp_unpinned_v1_constructor_is_wrapped_and_lost_under_masking() -> 
         "Tool 'cancel_order' raises McpError for a failure of its own execution"
     )
     assert (
-        "wrapped into 'Error calling tool 'cancel_order': <message>'" in finding.message
+        "wrapped into 'Error calling tool 'cancel_order': <message>'" in said(finding)
     )
-    assert "lost entirely with mask_error_details=True" in finding.message
+    assert "lost entirely with mask_error_details=True" in said(finding)
     assert (
-        "TypeError" not in finding.message
+        "TypeError" not in said(finding)
     )  # only fastmcp 4 crashes; the version is unknown here
 
 
@@ -181,29 +182,30 @@ def test_fastmcp4_v1_constructor_from_the_mcp_package_fails_to_import() -> None:
     # release by the semantics suite). MCP006 reports the constructor as well (rules are independent).
     [finding] = [f for f in lint_source(FASTMCP_V1, target="fastmcp>=4") if f.code == "MCP001"]
     assert (
-        "on fastmcp 4.x the mcp package has no McpError (mcp 2.x names it MCPError), so the import fails and the server does not start"
-        in finding.message
+        "on fastmcp 4.x (from [tool.mcp-lint] target) the mcp package has no McpError (mcp 2.x names it MCPError): "
+        "the import fails and the server does not start"
+        in finding.notes
     )
-    assert "TypeError" not in finding.message
-    assert "Tool 'cancel_order'" in finding.message
-    assert finding.message.endswith("raise ToolError instead")
+    assert "TypeError" not in said(finding)
+    assert finding.message == "Tool 'cancel_order' raises McpError for a failure of its own execution"
+    assert finding.help == "Raise ToolError with the same message"
 
 
 def test_fastmcp4_v1_constructor_crashes_with_type_error() -> None:
     source = FASTMCP_V1.replace("from mcp.shared.exceptions import McpError", "from fastmcp.exceptions import McpError")
     [finding] = [f for f in lint_source(source, target="fastmcp>=4") if f.code == "MCP001"]
     assert (
-        "on fastmcp 4.x the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
-        in finding.message
+        "on fastmcp 4.x (from [tool.mcp-lint] target) the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
+        in finding.notes
     )
-    assert "Tool 'cancel_order'" in finding.message
-    assert finding.message.endswith("raise ToolError instead")
+    assert "Tool 'cancel_order'" in said(finding)
+    assert finding.help == "Raise ToolError with the same message"
 
 
 def test_fastmcp3_v1_constructor_is_wrapped() -> None:
     finding = _only(FASTMCP_V1, target="fastmcp>=3,<4")
-    assert "TypeError" not in finding.message
-    assert "Error calling tool 'cancel_order'" in finding.message
+    assert "TypeError" not in said(finding)
+    assert "Error calling tool 'cancel_order'" in said(finding)
 
 
 def test_fastmcp4_v2_constructor_is_wrapped() -> None:
@@ -213,7 +215,7 @@ def test_fastmcp4_v2_constructor_is_wrapped() -> None:
     )
     assert (
         "on fastmcp 4.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'get_order': <message>'"
-        in finding.message
+        in said(finding)
     )
 
 
@@ -221,7 +223,7 @@ def test_mcp1_lowlevel_mcperror_arrives_as_plain_text() -> None:
     finding = _only(MCP1_LOWLEVEL)
     assert (
         "on the mcp 1.x low-level Server it arrives as plain tool-result text, not a protocol error"
-        in finding.message
+        in said(finding)
     )
 
 
@@ -229,9 +231,10 @@ def test_mcp1_lowlevel_mcperror_arrives_as_plain_text() -> None:
 # through only from mcp 1.19 (before, it is iterated as content and fails validation), while a
 # raised ordinary exception becomes isError: true with its text on every 1.x release.
 
-RAISE_ADVICE = (
-    "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
-    "isError: true with that text; returning CallToolResult(isError=True) works only from mcp 1.19)"
+RAISE_ADVICE = "Raise an ordinary exception with the message instead"
+RAISE_NOTE = (
+    "the mcp 1.x low-level Server{source} turns a raised exception into isError: true with its text; "
+    "a returned CallToolResult(isError=True) works only from mcp 1.19"
 )
 
 
@@ -239,23 +242,26 @@ RAISE_ADVICE = (
 def test_mcp1_lowlevel_before_1_19_advises_raising(target: str) -> None:
     finding = _only(MCP1_LOWLEVEL, target=target)
     assert finding.location.row == 15
-    assert "arrives as plain tool-result text" in finding.message
-    assert finding.message.endswith(RAISE_ADVICE)
-    assert "return CallToolResult(isError=True) instead" not in finding.message
+    assert "arrives as plain tool-result text" in said(finding)
+    assert finding.help == RAISE_ADVICE
+    assert finding.notes[-1] == RAISE_NOTE.format(source=" (from [tool.mcp-lint] target)")
+    assert "Return CallToolResult(isError=True) instead" not in said(finding)
     assert finding.fix is None  # the CallToolResult fix would hand the model a validation error
 
 
 @pytest.mark.parametrize("target", ["mcp==1.19.0", "mcp>=1.19,<2"])
 def test_mcp1_lowlevel_from_1_19_advises_the_error_result(target: str) -> None:
     finding = _only(MCP1_LOWLEVEL, target=target)
-    assert finding.message.endswith("; return CallToolResult(isError=True) instead")
+    assert finding.message == "Tool 'call_tool' raises McpError for a missing record"
+    assert finding.help == "Return an error result (isError=True) with the same message"
     assert finding.fix is not None and "isError=True" in finding.fix.edits[0].content
 
 
 def test_mcp1_lowlevel_unknown_version_advises_what_works_on_every_1x_release() -> None:
     # No pin: the candidates are mcp 1.6-1.30; raising holds on all of them, returning does not.
     finding = _only(MCP1_LOWLEVEL)
-    assert finding.message.endswith(RAISE_ADVICE)
+    assert finding.help == RAISE_ADVICE
+    assert finding.notes[-1] == RAISE_NOTE.format(source="")
     assert finding.fix is None
 
 
@@ -269,32 +275,32 @@ def test_lowlevel_of_either_major_names_both_ways_with_their_ranges() -> None:
     framework = FrameworkContext(Family.MCP_LOWLEVEL, ("1.9.4", "1.18.0", "1.30.0", "2.3.0"))
     context = RenderContext("call_tool", ("call_tool",), True, framework)
     assert lowlevel_failure_advice(context) == (
-        "return CallToolResult(isError=True) instead on mcp 1.19+; on mcp 1.6–1.18, where a returned "
-        "CallToolResult is iterated as content, fails validation, raise an ordinary exception with the "
-        "message (the mcp 1.x low-level Server turns it into isError: true with that text)"
+        "Return CallToolResult(isError=True) on mcp 1.19+, else raise an ordinary exception",
+        "on mcp 1.6–1.18 a returned CallToolResult is iterated as content, fails validation; "
+        "the mcp 1.x low-level Server turns a raised exception into isError: true with its text",
     )
     newer = FrameworkContext(Family.MCP_LOWLEVEL, ("1.30.0", "2.3.0"))
-    assert lowlevel_failure_advice(RenderContext("call_tool", ("call_tool",), True, newer)) == "return CallToolResult(isError=True) instead"
+    assert lowlevel_failure_advice(RenderContext("call_tool", ("call_tool",), True, newer)) == ("Return CallToolResult(isError=True) instead", "")
 
 
 def test_mcp2_lowlevel_domain_failure_after_the_unknown_tool_branch() -> None:
     finding = _only(MCP2_LOWLEVEL_RAISE)
-    assert "raises MCPError for a missing record" in finding.message
+    assert "raises MCPError for a missing record" in said(finding)
     assert (
         "on the mcp 2.x low-level Server the client gets a JSON-RPC error and the model never sees it"
-        in finding.message
+        in said(finding)
     )
-    assert finding.message.endswith("return CallToolResult(isError=True) instead")
+    assert finding.help == "Return an error result (isError=True) with the same message"
 
 
 def test_mcp2_lowlevel_returned_error_data() -> None:
     finding = _only(MCP2_LOWLEVEL_RETURN)
-    assert "returns ErrorData for a missing record" in finding.message
+    assert "returns ErrorData for a missing record" in said(finding)
     assert (
         "the client gets a JSON-RPC error and the model never sees it"
-        in finding.message
+        in said(finding)
     )
-    assert "CallToolResult(isError=True)" in finding.message
+    assert finding.help == "Return an error result (isError=True) with the same message"
 
 
 @pytest.mark.parametrize(
@@ -504,9 +510,13 @@ def word_count(path: str) -> int:
 
 def test_helper_reached_from_two_tools_is_reported_once_naming_both() -> None:
     finding = _only(HELPER_TWO_TOOLS)
-    assert finding.message.startswith(
-        "Helper 'load' (reached from tools 'read_file', 'word_count') raises MCPError"
-    )
+    assert finding.message == "Helper 'load' raises MCPError for a missing record"
+    assert finding.notes[0] == "reached from tools 'read_file', 'word_count'"
+    # Each tool is a related location at its definition.
+    assert [(r.location.row, r.message) for r in finding.related] == [
+        (14, "tool 'read_file' reaches this helper"),
+        (18, "tool 'word_count' reaches this helper"),
+    ]
 
 
 def test_helper_in_another_module_is_reported_in_that_module(tmp_path: Path) -> None:
@@ -559,7 +569,7 @@ def test_helper_in_another_module_is_reported_in_that_module(tmp_path: Path) -> 
         (f.filename.endswith("errors.py"), f.code, f.location.row) for f in findings
     ] == [(True, "MCP001", 11)]
     assert findings[0].message.startswith(
-        "Helper 'require' (reached from tools 'file_size', 'read_file') raises MCPError"
+        "Helper 'require' raises MCPError"
     )
 
 
@@ -1024,10 +1034,8 @@ def read_note(note_id: str) -> str:
 
 def test_protocol_error_built_by_a_factory_of_the_same_module() -> None:
     finding = _only(FACTORY_SERVER)
-    assert finding.message.startswith(
-        "Tool 'read_note' raises the MCPError that not_found() builds for a missing record: "
-        "on mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it"
-    )
+    assert finding.message == "Tool 'read_note' raises the MCPError that not_found() builds for a missing record"
+    assert finding.notes == ("on mcp 2.x MCPServer the client gets a JSON-RPC error and the model never sees it",)
 
 
 def test_factory_of_another_module_is_resolved_by_the_linker(tmp_path: Path) -> None:
@@ -1070,7 +1078,7 @@ def test_factory_of_another_module_is_resolved_by_the_linker(tmp_path: Path) -> 
     )
     findings = _lint_tree(tmp_path)
     assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("server.py", "MCP001", 14)]
-    assert "raises the McpError that not_found() builds" in findings[0].message
+    assert "raises the McpError that not_found() builds" in said(findings[0])
 
 
 def test_factories_that_build_no_protocol_error_are_silent() -> None:
@@ -1194,25 +1202,25 @@ def test_fastmcp_2_4_masks_the_protocol_error() -> None:
     assert finding.location.row == 11
     assert (
         "on fastmcp 2.4 (from [tool.mcp-lint] target) it is not a protocol error at all, the model gets only "
-        "'Error calling tool 'reserve'' and the message is lost" in finding.message
+        "'Error calling tool 'reserve'' and the message is lost" in said(finding)
     )
-    assert "wrapped into" not in finding.message
-    assert finding.message.endswith("raise ToolError instead")
+    assert "wrapped into" not in said(finding)
+    assert finding.help.startswith("Raise ToolError")
 
 
 def test_fastmcp_2_3_prefixes_like_mcp_1() -> None:
     finding = _only(FASTMCP_RAISES_MCP_ERROR, target="fastmcp==2.3.0")
     assert (
         "on fastmcp 2.3 (from [tool.mcp-lint] target) it is not a protocol error at all, the model gets "
-        "'Error executing tool reserve: <message>'" in finding.message
+        "'Error executing tool reserve: <message>'" in said(finding)
     )
-    assert "mask_error_details" not in finding.message  # 2.3 has no such setting
+    assert "mask_error_details" not in said(finding)  # 2.3 has no such setting
 
 
 def test_a_range_over_releases_that_differ_names_each() -> None:
     finding = _only(FASTMCP_RAISES_MCP_ERROR, target="fastmcp>=2.3,<2.5")
-    assert "on fastmcp 2.4 (from [tool.mcp-lint] target) it is not a protocol error at all" in finding.message
-    assert "(fastmcp 2.3: 'Error executing tool reserve: <message>')" in finding.message
+    assert "on fastmcp 2.4 (from [tool.mcp-lint] target) it is not a protocol error at all" in said(finding)
+    assert "(fastmcp 2.3: 'Error executing tool reserve: <message>')" in said(finding)
 
 
 def test_unknown_fastmcp_version_leads_with_what_a_fresh_install_does() -> None:
@@ -1220,11 +1228,11 @@ def test_unknown_fastmcp_version_leads_with_what_a_fresh_install_does() -> None:
     assert (
         "on fastmcp 2.5+ it is wrapped into 'Error calling tool 'reserve': <message>' and lost entirely with "
         "mask_error_details=True (fastmcp 2.4: only 'Error calling tool 'reserve''; fastmcp 2.3: "
-        "'Error executing tool reserve: <message>')" in finding.message
+        "'Error executing tool reserve: <message>')" in said(finding)
     )
 
 
 def test_fastmcp_3_names_its_series() -> None:
     (finding,) = _check(FASTMCP_RAISES_MCP_ERROR, target="fastmcp>=3,<4")
-    assert "on fastmcp 3.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'reserve': <message>'" in finding.message
+    assert "on fastmcp 3.x (from [tool.mcp-lint] target) it is wrapped into 'Error calling tool 'reserve': <message>'" in said(finding)
 

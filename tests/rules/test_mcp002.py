@@ -13,6 +13,7 @@ import pytest
 
 
 from ._support import (
+    said,
     check as _check,
     expected,
     only as _only,
@@ -380,27 +381,23 @@ def test_mcp1_lowlevel_text_content_leak() -> None:
 
 def test_message_for_a_returned_exception_text() -> None:
     (finding,) = [f for f in _check(_src(FASTMCP, LEAKS[0].values[1])) if f.code == "MCP002"]
-    assert finding.message == (
-        "Tool 'get_forecast' returns the text of a caught Exception as a normal result (isError: false): "
-        "raw library text the model cannot act on; log the exception and say which operation failed and "
-        "what the next call can change"
-    )
+    assert finding.message == "Tool 'get_forecast' returns the text of a caught Exception as a normal result"
+    # The fix's title is the help: it fits one line.
+    assert finding.help == finding.fix.message and finding.help.startswith("Log the exception and raise ToolError(")
+    assert finding.notes == ("the model reads it verbatim as the tool's answer (isError: false)",)
 
 
 def test_message_for_exception_text_in_tool_error() -> None:
     finding = _only(_src(MCP2, LEAKS[2].values[1]))
-    assert finding.message.startswith(
-        "Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError, which the model reads verbatim"
-    )
-    assert finding.message.endswith(
-        "log the exception and say which operation failed and what the next call can change"
-    )
+    assert finding.message == "Tool 'fetch_page' puts the text of a caught httpx.HTTPError into ToolError"
+    assert "the model reads a ToolError's text verbatim" in finding.notes
+    assert finding.help.startswith(("Log the exception", "Raise ToolError"))
 
 
 def test_message_names_a_traceback() -> None:
     finding = _only(_src(MCP1, LEAKS[6].values[1]))
     assert (
-        "Tool 'sync_calendar' returns a traceback as a normal result" in finding.message
+        "Tool 'sync_calendar' returns a traceback as a normal result" in said(finding)
     )
 
 
@@ -408,7 +405,7 @@ def test_message_names_the_upstream_body() -> None:
     (finding,) = [f for f in _check(_src(unmasked(MCP1), LEAKS[9].values[1])) if f.code == "MCP002"]
     assert (
         "Tool 'lookup_user' returns an upstream error body (resp.text)"
-        in finding.message
+        in said(finding)
     )
 
 
@@ -481,8 +478,8 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(
     ]
     findings = [f for f in findings if f.code == "MCP002"]
     assert findings[0].message.startswith(
-        "Helper 'format_error' (reached from tools 'cancel_order', 'get_order', 'get_user') returns "
-        "the text of an exception its caller caught (parameter 'e')"
+        "Helper 'format_error' returns "
+        "the text of the exception passed in 'e'"
     )
 
 
@@ -531,9 +528,8 @@ async def fetch_rates(base: str) -> str:
 
 def test_raising_other_exception_with_text_is_flagged_on_mcp1() -> None:
     finding = _only(_src(MCP1, RAISE_OTHER))
-    assert finding.message.startswith(
-        "Tool 'fetch_rates' raises RuntimeError with the text of a caught httpx.HTTPError, which mcp 1.x FastMCP forwards to the model"
-    )
+    assert finding.message == "Tool 'fetch_rates' raises RuntimeError with the text of a caught httpx.HTTPError"
+    assert finding.notes == ("mcp 1.x FastMCP forwards an unexpected exception's text to the model",)
 
 
 def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> None:
@@ -542,10 +538,10 @@ def test_raising_other_exception_with_text_is_flagged_on_unmasked_fastmcp() -> N
         target="fastmcp>=2.5,<4",
     )
     assert (
-        "raises RuntimeError with the text of a caught httpx.HTTPError, which fastmcp 2.x / fastmcp 3.x"
-        in finding.message
+        "raises RuntimeError with the text of a caught httpx.HTTPError\n" in said(finding)
+        and "fastmcp 2.x / fastmcp 3.x (from [tool.mcp-lint] target) forwards" in said(finding)
     )
-    assert "[tool.mcp-lint] target" in finding.message
+    assert "[tool.mcp-lint] target" in said(finding)
 
 
 def test_raising_other_exception_is_silent_on_mcp_2_1() -> None:
@@ -971,12 +967,12 @@ server = Server("fetch", on_call_tool=handle_call_tool)
 
 def test_exception_text_in_an_error_result_is_flagged() -> None:
     finding = _only(LOWLEVEL2_ERROR_RESULT)
-    assert "Tool 'handle_call_tool'" in finding.message
+    assert "Tool 'handle_call_tool'" in said(finding)
 
 
 def test_error_result_message_does_not_claim_is_error_false() -> None:
     finding = _only(LOWLEVEL2_ERROR_RESULT)
-    assert "isError: false" not in finding.message
+    assert "isError: false" not in said(finding)
 
 
 def test_value_error_around_strptime_of_an_argument_is_silent() -> None:
@@ -1134,9 +1130,8 @@ def test_exception_text_in_a_v1_mcp_error_is_raw_text() -> None:
         """
     )
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert finding.message.startswith(
-        "Tool 'create_issue' puts the text of a caught httpx.HTTPError into McpError, whose message is sent to the client"
-    )
+    assert finding.message == "Tool 'create_issue' puts the text of a caught httpx.HTTPError into McpError"
+    assert "a protocol error's message is sent to the client as written" in finding.notes
 
 
 def test_exception_text_in_a_v2_mcp_error_is_raw_text() -> None:
@@ -1207,7 +1202,7 @@ def test_protocol_error_text_is_flagged_where_fastmcp_sends_it() -> None:
     findings = _check(PROTOCOL_ERROR_WITH_TEXT, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
     assert finding.location.row == 14
-    assert "puts the text of a caught httpx.HTTPError into McpError" in finding.message
+    assert "puts the text of a caught httpx.HTTPError into McpError" in said(finding)
 
 
 def test_protocol_error_text_is_silent_on_fastmcp_2_4_which_masks_it() -> None:
@@ -1231,7 +1226,7 @@ def test_mask_error_details_does_nothing_on_mcp_1() -> None:
     header = MCP1.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
     finding = _only(_src(header, RAISE_OTHER))
     assert finding.location.row == header.count("\n") + 8
-    assert "which mcp 1.x FastMCP forwards to the model" in finding.message
+    assert "mcp 1.x FastMCP forwards an unexpected exception's text to the model" in finding.notes
 
 
 # A decorator under `@mcp.tool()` whose wrapper turns the tool's failures into a result. One
@@ -1361,7 +1356,7 @@ def test_an_exception_handed_through_a_raising_helper_is_reported_where_a_format
     _write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'prom'\ndependencies = ['fastmcp>=3,<4']\n", **files})
     found = {(f.code, f.location.row, f"prom/{Path(f.filename).name}") for f in _lint_tree(tmp_path)}
     assert found == _expected_in(files)
-    assert all("reached from tool 'run_query'" in f.message for f in _lint_tree(tmp_path))
+    assert all("reached from tool 'run_query'" in said(f) for f in _lint_tree(tmp_path))
 
 
 def test_the_formatter_is_silent_where_the_exception_never_reaches_it(tmp_path: Path) -> None:
@@ -1409,8 +1404,8 @@ def test_helper_text_a_tool_raises_in_a_plain_exception_is_flagged_where_the_fra
     source = _STATUS_HELPER.format(masking="", mark="  # expect: MCP002", raised="json.dumps(result)")
     (finding,) = [f for f in _check(source, target="fastmcp>=3,<4") if f.code == "MCP002"]
     assert finding.location.row == 15
-    assert "Helper 'run_query' (reached from tool 'query') returns the text of a caught Exception, which a caller raises in ValueError" in finding.message
-    assert "forwards it to the model" in finding.message
+    assert finding.message == "Helper 'run_query' returns the text of a caught Exception, which a caller raises in ValueError"
+    assert "fastmcp 3.x (from [tool.mcp-lint] target) forwards an unexpected exception's text to the model" in finding.notes
     assert finding.fix is None  # the callers read `success`: the return stays
 
 

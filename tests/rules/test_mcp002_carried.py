@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._support import check, lint_tree, write_tree
+from ._support import said, check, lint_tree, write_tree
 
 
 def _mcp002(findings):  # type: ignore[no-untyped-def]
-    return sorted((f.filename.rsplit("/", 1)[-1], f.location.row, f.message) for f in findings if f.code == "MCP002")
+    return sorted((f.filename.rsplit("/", 1)[-1], f.location.row, said(f)) for f in findings if f.code == "MCP002")
 
 
 def test_raise_of_own_class_with_library_text_is_flagged_where_a_tool_returns_it() -> None:
@@ -56,9 +56,9 @@ def test_raise_of_own_class_with_library_text_is_flagged_where_a_tool_returns_it
         """
     )
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert "Helper 'search_remote' (reached from tool 'search_notes') raises NotesError" in finding.message
-    assert "the text of a caught httpx.HTTPError" in finding.message
-    assert "tool 'search_notes' returns it (server.py:31)" in finding.message
+    assert "Helper 'search_remote' raises NotesError" in said(finding)
+    assert "the text of a caught httpx.HTTPError" in said(finding)
+    assert "tool 'search_notes' returns it (server.py:31)" in said(finding)
 
 
 def test_raise_of_own_class_passed_into_tool_error_is_flagged() -> None:
@@ -94,7 +94,7 @@ def test_raise_of_own_class_passed_into_tool_error_is_flagged() -> None:
         """,
         target="fastmcp>=3,<4",
     )
-    assert "tool 'git_log' puts it into ToolError (server.py:27)" in findings[0].message
+    assert "tool 'git_log' puts it into ToolError (server.py:27)" in said(findings[0])
 
 
 def test_own_class_caught_with_curated_text_stays_silent() -> None:
@@ -197,7 +197,8 @@ def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
         target="fastmcp>=3,<4",
     )
     outer = next(f for f in findings if f.code == "MCP002" and f.location.row == 28)
-    assert "the text of a caught ApiError (raised in this project only with library exception text, as at server.py:18)" in outer.message
+    assert "the text of a caught ApiError as a normal result" in outer.message
+    assert "ApiError is raised in this project only with library exception text, as at server.py:18" in outer.notes
 
 
 def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: Path) -> None:
@@ -247,8 +248,8 @@ def test_carrier_through_a_base_class_and_a_reexport_in_other_modules(tmp_path: 
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("server.py", 15)]
-    assert "caught weather.WeatherError (raised in this project only with library exception text, as at " in found[0][2]
-    assert "weather/client.py:10)" in found[0][2]
+    assert "weather.WeatherError is raised in this project only with library exception text, as at " in found[0][2]
+    assert "weather/client.py:10" in found[0][2]
 
 
 def test_a_prefiltered_run_reads_the_modules_defining_the_classes(tmp_path: Path) -> None:
@@ -322,7 +323,8 @@ def test_curated_subclass_keeps_the_base_from_being_a_carrier(tmp_path: Path) ->
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("server.py", 16)]
-    assert "raises BackendDown with the text of a caught sqlite3.Error, and tool 'order' puts it into ToolError" in found[0][2]
+    assert "raises BackendDown with the text of a caught sqlite3.Error\n" in found[0][2]
+    assert "caught on the way: tool 'order' puts it into ToolError" in found[0][2]
 
 
 def test_wrapping_and_passing_on_in_the_same_tool() -> None:
@@ -385,7 +387,8 @@ def test_project_subclass_of_tool_error_is_delivered_like_tool_error() -> None:
         """,
         target="mcp>=2.1,<3",
     )
-    assert "into DocumentationError, a ToolError the model reads verbatim" in findings[0].message
+    assert findings[0].message.endswith("into DocumentationError")
+    assert "DocumentationError is a ToolError: the model reads its text verbatim" in findings[0].notes
 
 
 def test_plain_exception_raised_with_library_text_stays_silent_on_mcp_2_1() -> None:
@@ -514,7 +517,7 @@ def test_clause_handing_the_exception_to_a_formatting_helper_passes_its_text_on(
                 raise ToolError(error_text(e)) from e
         """
     )
-    assert "and tool 'get_project' passes it to 'error_text', which returns its text (server.py:13)" in findings[0].message
+    assert "caught on the way: tool 'get_project' passes it to 'error_text', which returns its text (server.py:13)" in findings[0].notes
 
 
 def test_formatting_helper_that_drops_the_text_passes_nothing_on() -> None:
@@ -600,7 +603,10 @@ def test_text_wrapped_twice_on_the_way_to_the_tool_is_followed() -> None:
         """,
         target="fastmcp>=3,<4",
     )
-    assert "and 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)" in findings[0].message
+    assert (
+        "caught on the way: 'order_total' raises it again as OrderError (server.py:31), and tool 'get_total' puts it into ToolError (server.py:39)"
+        in findings[0].notes
+    )
 
 
 def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Path) -> None:
@@ -648,7 +654,7 @@ def test_own_class_from_a_sibling_top_level_module_is_the_projects(tmp_path: Pat
     )
     found = _mcp002(lint_tree(tmp_path))
     assert [(name, row) for name, row, _ in found] == [("client.py", 12)]
-    assert "and tool 'get_task' puts it into ToolError (" in found[0][2]
+    assert "caught on the way: tool 'get_task' puts it into ToolError (" in found[0][2]
 
 
 def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
@@ -690,7 +696,7 @@ def test_rewrapped_in_the_same_function_and_passed_on_there() -> None:
                 return f"Feed problem: {e}"  # expect: MCP005
         """
     )
-    assert "raises it again as FeedError (server.py:32), and tool 'read_feed' returns it (server.py:34)" in findings[0].message
+    assert "raises it again as FeedError (server.py:32), and tool 'read_feed' returns it (server.py:34)" in said(findings[0])
 
 
 def test_a_broad_clause_passing_the_text_on_is_the_one_finding_of_the_flow() -> None:
@@ -727,7 +733,7 @@ def test_a_broad_clause_passing_the_text_on_is_the_one_finding_of_the_flow() -> 
                 raise ToolError(f"Error: {e}") from e  # expect: MCP002
         """
     )
-    assert "Tool 'run_command' puts the text of a caught Exception into ToolError" in findings[0].message
+    assert "Tool 'run_command' puts the text of a caught Exception into ToolError" in said(findings[0])
 
 
 
@@ -776,7 +782,7 @@ def test_a_raise_caught_again_in_its_own_function_does_not_make_the_class_the_au
     findings = check(source, target="fastmcp>=3,<4")
     (outer,) = [f for f in findings if f.code == "MCP002"]
     assert outer.location.row == 30
-    assert "raised in this project only with library exception text, as at server.py:22" in outer.message
+    assert "raised in this project only with library exception text, as at server.py:22" in said(outer)
 
 
 def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() -> None:
@@ -787,7 +793,7 @@ def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() 
     findings = check(source, target="fastmcp>=3,<4")
     (inner,) = [f for f in findings if f.code == "MCP002"]
     assert inner.location.row == 24
-    assert "tool 'site_stats' returns it" in inner.message
+    assert "tool 'site_stats' returns it" in said(inner)
 
 
 def _tickets_server(clause: str, tool_clause: str) -> str:
@@ -844,8 +850,8 @@ def test_exception_built_by_a_factory_and_raised_by_its_caller_is_flagged_in_the
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
     assert finding.location.row == 21
-    assert "Helper '_unreachable' (reached from tool 'get_ticket') builds TicketsError" in finding.message
-    assert "the text of an exception its caller caught (parameter 'e'), which the caller raises" in finding.message
+    assert "Helper '_unreachable' builds TicketsError" in said(finding)
+    assert "the text of the exception passed in 'e', which the caller raises" in said(finding)
 
 
 def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> None:
@@ -853,7 +859,8 @@ def test_factory_exception_raised_through_a_local_and_returned_by_the_tool() -> 
     source = source.replace("return TicketsError(msg)", "return TicketsError(msg)  # expect: MCP002")
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert "which the caller raises, and tool 'get_ticket' returns it (server.py:42)" in finding.message
+    assert finding.message.endswith("which the caller raises")
+    assert "caught on the way: tool 'get_ticket' returns it (server.py:42)" in finding.notes
 
 
 def test_factory_exception_caught_on_the_way_and_replaced_stays_silent() -> None:
@@ -889,8 +896,8 @@ def test_factory_exception_escaping_to_an_unmasked_framework_is_flagged() -> Non
     )
     findings = check(source, target="fastmcp>=3,<4")
     (finding,) = [f for f in findings if f.code == "MCP002"]
-    assert "builds TicketsError with the text of an exception its caller caught (parameter 'e'), which the caller raises and" in finding.message
-    assert "forwards to the model" in finding.message
+    assert finding.message == "Helper '_unreachable' builds TicketsError with the text of the exception passed in 'e', which the caller raises"
+    assert "fastmcp 3.x (from [tool.mcp-lint] target) forwards an unexpected exception's text to the model" in finding.notes
 
 
 def test_factory_exception_escaping_to_a_masking_server_stays_silent() -> None:

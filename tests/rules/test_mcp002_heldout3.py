@@ -4,7 +4,7 @@ around the tool's own pattern describes what the model sent."""
 
 from __future__ import annotations
 
-from ._support import check
+from ._support import said, check
 
 
 # -- one flow through a chain of locals: one finding, on the line that reads `e` ------------------
@@ -39,8 +39,8 @@ def test_chain_of_locals_reports_the_building_line_only() -> None:
     )
     (finding,) = findings
     assert finding.location.row == 18
-    assert "built here, returned at line 22" in finding.message
-    assert "in its error result" in finding.message
+    assert "built here, returned at line 22" in said(finding)
+    assert "in its error result" in said(finding)
 
 
 def test_second_local_built_from_the_exception_itself_is_reported_there() -> None:
@@ -116,7 +116,7 @@ async def find_with_both(pattern: str, rule_id: str) -> dict:
 def test_regex_error_of_the_tools_own_pattern_is_not_library_text() -> None:
     findings = check(REGEX_TOOLS)
     assert {f.location.row for f in findings} == {28, 38}
-    assert all("caught re.error" in f.message for f in findings)
+    assert all("caught re.error" in said(f) for f in findings)
 
 
 def test_regex_error_with_a_broad_class_beside_it_stays_flagged() -> None:
@@ -259,7 +259,7 @@ def test_object_put_into_a_returned_list_carries_its_text() -> None:
     findings = check(COLLECTED_OBJECTS)
     (finding,) = findings
     assert finding.location.row == 30
-    assert "built here, returned at line 31" in finding.message
+    assert "built here, returned at line 31" in said(finding)
 
 
 
@@ -312,4 +312,4 @@ def test_a_return_above_the_clause_does_not_send_the_clauses_text() -> None:
     findings = [f for f in check(REUSED_NAME) if f.code == "MCP002"]
     (finding,) = findings
     assert finding.location.row == 38
-    assert "caught httpx.HTTPError" in finding.message
+    assert "caught httpx.HTTPError" in said(finding)

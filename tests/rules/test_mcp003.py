@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 
-from ._support import check as _check, only as _only
+from ._support import said, check as _check, only as _only
 
 
 MCP1 = """\
@@ -154,10 +154,9 @@ def test_generic_message_names_tool_and_next_step() -> None:
     finding = _only(
         _tool(MCP1, 'raise ToolError("An error occurred")  # expect: MCP003')
     )
-    assert finding.message == (
-        "Tool 'refund' fails with 'An error occurred', which names no operation or cause: the model cannot tell "
-        "what to change; say what failed, what was observed and what the next call can change"
-    )
+    assert finding.message == "Tool 'refund' fails with 'An error occurred', which names no operation or cause"
+    # The fix (a message template) is too long a title to be the help: the rule says it shortly.
+    assert finding.help == "Say what failed, what was observed and what the next call can change"
 
 
 def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None:
@@ -167,10 +166,10 @@ def test_retry_message_names_tool_and_asks_for_the_transient_condition() -> None
             'raise ToolError("Failed to issue the refund. Please try again.")  # expect: MCP003',
         )
     )
-    assert finding.message.startswith(
-        "Tool 'refund' invites a retry ('Failed to issue the refund. Please try again.') without naming a transient condition"
-    )
-    assert finding.message.endswith("name the rate limit/timeout and when to retry")
+    # The invitation (a sentence or two) is in the code frame and a note, not in the one-line message.
+    assert finding.message == "Tool 'refund' invites a retry without naming a transient condition"
+    assert finding.notes[0] == "the message: 'Failed to issue the refund. Please try again.'"
+    assert finding.help == "Say what failed and what to change, or name the rate limit or timeout and when to retry"
 
 
 def test_fix_is_a_template_naming_the_arguments() -> None:
@@ -221,7 +220,7 @@ def test_helper_message_names_the_tools_that_reach_it() -> None:
     )
     finding = _only(source)
     assert finding.message.startswith(
-        "Helper 'fail' (reached from tools 'book', 'cancel')"
+        "Helper 'fail'"
     )
 
 
@@ -427,7 +426,7 @@ def test_forwarded_plain_exception_message_names_the_framework_assumption() -> N
             'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
         )
     )
-    assert "mcp 1.x FastMCP" in finding.message
+    assert "mcp 1.x FastMCP" in said(finding)
 
 
 # -- McpError / MCPError messages are judged too (issue 9, cause 14) ----------------------------
@@ -456,7 +455,7 @@ def test_vague_message_of_a_protocol_error() -> None:
         """
     )
     vague = [f for f in findings if f.code == "MCP003"]
-    assert "fails with 'Something went wrong, please try again', which names no operation or cause" in vague[0].message
+    assert "fails with 'Something went wrong, please try again', which names no operation or cause" in said(vague[0])
 
 
 def test_a_message_naming_absent_input_is_not_vague() -> None:

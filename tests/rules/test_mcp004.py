@@ -14,7 +14,7 @@ from mcp_lint.findings import Finding
 from mcp_lint.fixing.apply import apply_edits
 from mcp_lint.pipeline import lint_source
 
-from ._support import check as _check, only as _only, unmasked
+from ._support import said, check as _check, only as _only, unmasked
 
 
 MCP1 = """\
@@ -228,16 +228,14 @@ def test_check_after_mutation_is_flagged(header: str, body: str, what: str) -> N
     mcp004 = [f for f in findings if f.code == "MCP004"]
     assert len(mcp004) == 1
     assert mcp004[0].location.row == row
-    assert f" {what} here, then rejects the call at line " in mcp004[0].message
+    assert f" {what}, then rejects the call at line " in said(mcp004[0])
 
 
 def test_message_names_tool_consequence_and_next_step() -> None:
     finding = _only_mcp004(_src(MCP1_UNMASKED, MUTATIONS[0].values[1]))
     assert finding.location.row == 20
-    assert finding.message == (
-        "Tool 'set_stock' writes to the database (UPDATE) here, then rejects the call at line 22: "
-        "the model sees a failure but the change stays applied, and a retry applies it twice; check before mutating"
-    )
+    assert finding.message == "Tool 'set_stock' writes to the database (UPDATE), then rejects the call at line 22"
+    assert finding.help == "Move the check above the first mutation"
 
 
 def test_fix_moves_the_check_above_the_mutation_and_the_result_is_silent() -> None:
@@ -277,7 +275,7 @@ def test_lowlevel_dispatcher_raising_after_a_side_effect() -> None:
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'handle_call_tool' sends an HTTP POST here, then rejects the call at line 8"
+        "Tool 'handle_call_tool' sends an HTTP POST, then rejects the call at line 8"
     )
 
 
@@ -299,7 +297,7 @@ def test_mcp1_lowlevel_handler_raising_after_a_webhook() -> None:
     """
     finding = _only(source)
     assert finding.message.startswith(
-        "Tool 'call_tool' sends an HTTP POST here, then rejects the call at line 11"
+        "Tool 'call_tool' sends an HTTP POST, then rejects the call at line 11"
     )
 
 
@@ -704,7 +702,7 @@ SHAPES = [
                 raise ToolError("text is longer than 50000 characters; split the document")
             return "published"
         """,
-        "calls save_doc(), which changes files (write_text) here, then rejects the call at line 24",
+        "calls save_doc(), then rejects the call at line 24\nMove the check above the first mutation\nsave_doc() changes files (write_text)",
         id="helper-that-writes",
     ),
     pytest.param(
@@ -721,7 +719,7 @@ SHAPES = [
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
-        "calls store_note(), which changes module-level state (NOTES[...]) here",
+        "calls store_note(), then rejects the call at line 25\nMove the check above the first mutation\nstore_note() changes module-level state (NOTES[...])",
         id="helper-that-writes-module-state",
     ),
     pytest.param(
@@ -741,7 +739,7 @@ SHAPES = [
                 raise ToolError("text must not contain NUL characters")
             return "edited"
         """,
-        "calls store.apply_changes(), which writes a file here",
+        "calls store.apply_changes(), then rejects the call at line 28\nMove the check above the first mutation\nstore.apply_changes() writes a file",
         id="method-of-a-module-level-instance",
     ),
     pytest.param(
@@ -763,7 +761,7 @@ SHAPES = [
         tracker = Tracker("t")
         mcp.add_tool(tracker.set_priority)
         """,
-        "sends an HTTP PATCH here, then rejects the call at line 27",
+        "sends an HTTP PATCH, then rejects the call at line 27",
         id="verb-as-string-wrapper",
     ),
     pytest.param(
@@ -776,7 +774,7 @@ SHAPES = [
                 raise ToolError("the default branch cannot be deleted")
             return "deleted"
         """,
-        "sends an HTTP DELETE here",
+        "sends an HTTP DELETE, then rejects",
         id="client-request-delete",
     ),
     pytest.param(
@@ -792,7 +790,7 @@ SHAPES = [
                 return "Error: channel must start with '#'"  # expect: MCP005
             return "sent"
         """,
-        "calls slack.chat_postMessage() here",
+        "calls slack.chat_postMessage(), then rejects",
         id="sdk-namespace-verb-and-error-string",
     ),
     pytest.param(
@@ -811,7 +809,7 @@ SHAPES = [
                 raise ToolError("key must name an object, not a folder")
             return "uploaded"
         """,
-        "calls s3.put_object() here",
+        "calls s3.put_object(), then rejects",
         id="sdk-put-in-try",
     ),
     pytest.param(
@@ -826,7 +824,7 @@ SHAPES = [
             collection.add(ids=ids, documents=docs)
             return "added"
         """,
-        "calls client.get_or_create_collection() here",
+        "calls client.get_or_create_collection(), then rejects",
         id="get-or-create-then-check-on-what-existed",
     ),
     pytest.param(
@@ -855,7 +853,7 @@ SHAPES = [
                     raise ToolError(f"dst must not end with {suffix}")
             return "exported"
         """,
-        "changes files (copy2) here, then rejects the call at line 22",
+        "changes files (copy2), then rejects the call at line 22",
         id="copy-then-check-in-a-loop",
     ),
     pytest.param(
@@ -872,7 +870,7 @@ SHAPES = [
                 return f"Error: unknown format {fmt}; use pdf or html"  # expect: MCP005
             return kind
         """,
-        "changes files (makedirs) here, then rejects the call at line 25",
+        "changes files (makedirs), then rejects the call at line 25",
         id="makedirs-then-else-return",
     ),
     pytest.param(
@@ -905,7 +903,7 @@ SHAPES = [
                 raise ToolError(f"{path} is outside /srv; pass a path under /srv") from e
             return "archived"
         """,
-        "runs a subprocess here, then rejects the call at line 26",
+        "runs a subprocess, then rejects the call at line 26",
         id="validator-wrapped-in-try",
     ),
     pytest.param(
@@ -927,7 +925,7 @@ SHAPES = [
                 raise ToolError(f"anchor {anchor!r} not found; call list_paragraphs")
             return "replaced"
         """,
-        "calls doc.save() here, then rejects the call at line 30",
+        "calls doc.save(), then rejects the call at line 30",
         id="save-then-reload-then-check-on-what-existed",
     ),
     pytest.param(
@@ -944,7 +942,7 @@ SHAPES = [
                 return {"success": False, "error": "ids and vectors must have the same length"}  # expect: MCP005
             return "added"
         """,
-        "calls store.collection.add() here",
+        "calls store.collection.add(), then rejects",
         id="store-handle-add-then-error-dict",
     ),
     pytest.param(
@@ -960,7 +958,7 @@ SHAPES = [
                 raise ToolError("counter must be an identifier")
             return "bumped"
         """,
-        "sends an HTTP POST here",
+        "sends an HTTP POST, then rejects",
         id="verb-as-keyword",
     ),
     pytest.param(
@@ -977,7 +975,7 @@ SHAPES = [
                 raise ToolError("path must end with .json")
             return "imported"
         """,
-        "writes to the database (INSERT) here, then rejects the call at line 25",
+        "writes to the database (INSERT), then rejects the call at line 25",
         id="first-mutation-on-the-path-to-the-check",
     ),
     pytest.param(
@@ -996,7 +994,7 @@ SHAPES = [
         wiki = Wiki(None)
         mcp.add_tool(wiki.rename_page)
         """,
-        "sends an HTTP PATCH here",
+        "sends an HTTP PATCH, then rejects",
         id="http-patch-on-a-private-client",
     ),
     pytest.param(
@@ -1009,7 +1007,7 @@ SHAPES = [
                 raise ToolError("branch must not start with '-'")
             return "pushed"
         """,
-        "calls repo.git.push() here",
+        "calls repo.git.push(), then rejects",
         id="git-push",
     ),
     pytest.param(
@@ -1022,7 +1020,7 @@ SHAPES = [
                 raise ToolError(f"ttl must be positive, got {ttl}")
             return "stored"
         """,
-        "calls client.set() here",
+        "calls client.set(), then rejects",
         id="key-value-client-set",
     ),
     pytest.param(
@@ -1102,7 +1100,7 @@ SHAPES = [
 
 @pytest.mark.parametrize(("header", "body", "fragment"), SHAPES)
 def test_shapes_of_real_servers(header: str, body: str, fragment: str) -> None:
-    assert fragment in _only_mcp004(_src(header, body)).message
+    assert fragment in said(_only_mcp004(_src(header, body)))
 
 
 def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
@@ -1123,7 +1121,7 @@ def test_helper_that_mutates_then_rejects_is_reported_in_the_helper() -> None:
     """
     finding = _only_mcp004(_src(MCP1_UNMASKED, source))
     assert finding.message.startswith(
-        "Helper 'add_footnote' (reached from tool 'footnote') changes files (copy2) here, then rejects the call at line 23"
+        "Helper 'add_footnote' changes files (copy2), then rejects the call at line 23"
     )
 
 
@@ -1159,7 +1157,8 @@ def test_helper_in_another_module_that_writes(tmp_path) -> None:
     )
     findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
     assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
-    assert "calls save_doc(), which changes files (write_text) here" in findings[0].message
+    assert findings[0].message == "Tool 'publish' calls save_doc(), then rejects the call at line 11"
+    assert findings[0].notes == ("save_doc() changes files (write_text)",)
     assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
 
 
@@ -1189,7 +1188,7 @@ def test_closing_a_shared_connection_before_a_validator_helper() -> None:
         return "switched"
     """
     finding = _only(_src(MCP1, source))
-    assert "closes self.conn here, then rejects the call at line 32" in finding.message
+    assert "closes self.conn, then rejects the call at line 32" in said(finding)
     assert finding.fix is None
 
 
@@ -1218,7 +1217,7 @@ def test_a_path_moved_before_a_check_is_still_a_file_change(move: str) -> None:
         return "moved"
     """
     finding = _only_mcp004(_src(SILENT_HEADER, source))
-    assert "changes files (" in finding.message
+    assert "changes files (" in said(finding)
 
 
 def test_no_fix_for_an_else_branch() -> None:

@@ -16,7 +16,7 @@ from mcp_lint.discovery import discover
 from mcp_lint.fixing.apply import apply_edits
 from mcp_lint.pipeline import lint_paths, lint_source
 
-from ._support import check as _check, only as _only
+from ._support import said, check as _check, only as _only
 
 
 MCP1 = """\
@@ -210,18 +210,19 @@ def test_failure_returned_as_success_is_flagged(
     header: str, body: str, shape: str
 ) -> None:
     finding = _only(_src(header, body))
-    assert (
-        f"reports a failure as a normal result, {shape}: the wire says isError: false"
-        in finding.message
-    )
+    assert finding.message.endswith(" as a normal result")
+    assert f"the failure: {shape}" in finding.notes
+    assert any("the wire says isError: false" in note for note in finding.notes)
 
 
 def test_message_names_tool_wire_flag_and_fix() -> None:
     finding = _only(_src(MCP1, FAILURES[0].values[1]))
-    assert finding.message == (
-        "Tool 'read_note' reports a failure as a normal result, the string 'Error: note … not found': the wire "
-        "says isError: false, so the client and model treat it as success; raise ToolError instead"
+    assert finding.message == "Tool 'read_note' returns a failure string as a normal result"
+    assert finding.notes == (
+        "the failure: the string 'Error: note … not found'",
+        "on mcp 1.x FastMCP the wire says isError: false, so client and model take it for an answer",
     )
+    assert finding.help == 'Raise ToolError(f"Note {note_id} not found") instead' == finding.fix.message
     assert finding.fix is not None
     assert [
         e.content for e in finding.fix.edits if e.location.row == finding.location.row
@@ -233,9 +234,7 @@ def test_message_names_tool_wire_flag_and_fix() -> None:
 
 def test_fastmcp_3_4_message_offers_tool_result() -> None:
     finding = _only(_src(FASTMCP, FAILURES[4].values[1]), target="fastmcp>=3.4")
-    assert finding.message.endswith(
-        "raise ToolError (or return ToolResult(is_error=True)) instead"
-    )
+    assert finding.fix is not None and finding.help == finding.fix.message  # the fix's title fits
 
 
 LOWLEVEL1 = """\
@@ -270,26 +269,24 @@ def test_mcp2_lowlevel_result_without_is_error() -> None:
     server = Server("notes", on_call_tool=handle_call_tool)
     """
     finding = _only(source)
-    assert finding.message.startswith(
-        "Tool 'handle_call_tool' reports a failure as a normal result, a CallToolResult without isError"
-    )
-    assert finding.message.endswith("return CallToolResult(..., isError=True) instead")
+    assert finding.message == "Tool 'handle_call_tool' returns a CallToolResult without isError as a normal result"
+    assert finding.help == "Return an error result (isError=True)" == finding.fix.message
 
 
 def test_lowlevel_message_before_mcp_1_19_offers_raising() -> None:
     finding = _only(LOWLEVEL1)
-    assert finding.message.startswith(
-        "Tool 'call_tool' reports a failure as a normal result, a TextContent 'Note … not found'"
-    )
-    assert finding.message.endswith(
-        "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
-        "isError: true with that text; returning CallToolResult(..., isError=True) works only from mcp 1.19)"
+    assert finding.message == "Tool 'call_tool' returns a failure TextContent as a normal result"
+    assert "the failure: a TextContent 'Note … not found'" in finding.notes
+    assert finding.help == "Raise an ordinary exception with the message instead"
+    assert finding.notes[-1] == (
+        "the mcp 1.x low-level Server turns a raised exception into isError: true with its text; "
+        "a returned CallToolResult(..., isError=True) works only from mcp 1.19"
     )
 
 
 def test_lowlevel_message_from_mcp_1_19_offers_an_error_result() -> None:
     finding = _only(LOWLEVEL1, target="mcp>=1.19,<2")
-    assert finding.message.endswith("return CallToolResult(..., isError=True) instead")
+    assert finding.help == "Return an error result (isError=True)" == finding.fix.message
 
 
 @pytest.mark.parametrize(
@@ -315,9 +312,8 @@ def test_helper_whose_value_the_tool_returns(tool_body: str) -> None:
         """
     ).replace("BODY", tool_body)
     finding = _only(source)
-    assert finding.message.startswith(
-        "Helper 'find' (reached from tool 'read_note') reports a failure as a normal result"
-    )
+    assert finding.message.startswith("Helper 'find' returns a failure")
+    assert finding.notes[0] == "reached from tool 'read_note'"
 
 
 def test_helper_in_another_module_reached_by_several_tools(tmp_path: Path) -> None:
@@ -364,7 +360,7 @@ def test_helper_in_another_module_reached_by_several_tools(tmp_path: Path) -> No
         ("store.py", "MCP005", 6)
     ]
     assert findings[0].message.startswith(
-        "Helper 'fetch' (reached from tools 'preview_note', 'read_note')"
+        "Helper 'fetch'"
     )
 
 
@@ -649,7 +645,7 @@ def test_helper_message_names_only_tools_that_return_its_value() -> None:
         """
     )
     finding = _only(source)
-    assert finding.message.startswith("Helper 'find' (reached from tool 'read_note')")
+    assert finding.message.startswith("Helper 'find'")
 
 
 def test_success_message_starting_with_error_is_silent() -> None:
@@ -754,9 +750,8 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_where_returned(tm
     findings = _check(source)
     assert [f.location.row for f in findings] == [18, 25]
     call = next(f for f in findings if f.location.row == 18)
-    assert call.message.startswith(
-        "Tool 'list_tables' reports a failure as a normal result, the error text format_error_response(...) builds"
-    )
+    assert call.message == "Tool 'list_tables' returns a failure response as a normal result"
+    assert call.notes[0].startswith("the failure: the error text format_error_response(...) builds")
     assert call.fix is not None
     assert any(edit.content.startswith('raise ToolError(f"Unknown schema') for edit in call.fix.edits)
 

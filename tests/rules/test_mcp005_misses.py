@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from ._support import check, lint_tree, write_tree
+from ._support import said, check, lint_tree, write_tree
 
 HEADER = """\
 import logging
@@ -49,8 +49,8 @@ def test_a_message_assigned_per_branch_is_read_where_it_is_returned() -> None:
         )
     )
     assert [f.location.row for f in findings] == [14, 18]
-    assert "the string 'Invalid URL: …. URL must be from the docs.example.org" in findings[0].message
-    assert "the string 'Invalid URL: …. URL must end with .html'" in findings[1].message
+    assert "the string 'Invalid URL: …. URL must be from the docs.example.org" in said(findings[0])
+    assert "the string 'Invalid URL: …. URL must end with .html'" in said(findings[1])
     assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content
 
 
@@ -141,7 +141,7 @@ CORE = {
 
 def _status_tree(tmp_path: Path, server: str, core: dict[str, str] | None = None) -> list:
     write_tree(tmp_path, {**(CORE if core is None else core), "docs/server.py": server})
-    return [(f.code, Path(f.filename).name, f.location.row, f.message) for f in lint_tree(tmp_path)]
+    return [(f.code, Path(f.filename).name, f.location.row, said(f)) for f in lint_tree(tmp_path)]
 
 
 def test_a_message_returned_without_its_status_flag_is_a_failure_returned_as_a_success(tmp_path: Path) -> None:
@@ -168,9 +168,10 @@ def test_a_message_returned_without_its_status_flag_is_a_failure_returned_as_a_s
         ''',
     )
     assert [(code, name, row) for code, name, row, _ in found] == [("MCP005", "server.py", 11), ("MCP005", "server.py", 17)]
-    assert "the message of insert_footnote(...) without reading its status flag" in found[0][3]
+    assert "the message of insert_footnote(...) without reading its flag" in found[0][3]
     assert "'Footnote text must not be empty'" in found[0][3]
-    assert "the status flag of insert_footnote(...), which is False on a failure" in found[1][3]
+    assert "returns the status flag of insert_footnote(...) as a normal result" in found[1][3]
+    assert "the flag is False on a failure such as " in found[1][3]
 
 
 def test_a_status_flag_the_caller_tests_is_read(tmp_path: Path) -> None:
@@ -302,13 +303,13 @@ QUERIES = '''\
 
 def test_a_helper_value_returned_through_a_project_formatter_is_returned_as_it_is(tmp_path: Path) -> None:
     write_tree(tmp_path, {"reports/__init__.py": "", "reports/server.py": FORMATTER_SERVER, "reports/queries.py": QUERIES})
-    found = sorted((Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path))
+    found = sorted((Path(f.filename).name, f.location.row, f.code, said(f)) for f in lint_tree(tmp_path))
     assert [(name, row, code) for name, row, code, _ in found] == [
         ("queries.py", 8, "MCP005"),
         ("queries.py", 12, "MCP005"),
         ("server.py", 20, "MCP005"),
     ]
-    assert found[0][3].startswith("Helper 'top' (reached from tool 'slow_queries') reports a failure as a normal result")
+    assert found[0][3].startswith("Helper 'top' returns a failure string as a normal result")
     assert "'Error: the pg_stat_statements extension is not installed'" in found[0][3]
 
 
@@ -402,9 +403,9 @@ def test_a_branch_the_tool_already_left_on_by_another_spelling_or_by_keyword_is_
                 ''',
         },
     )
-    found = [(Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path)]
+    found = [(Path(f.filename).name, f.location.row, f.code, said(f)) for f in lint_tree(tmp_path)]
     assert [(name, row, code) for name, row, code, _ in found] == [("core.py", 4, "MCP005")]
-    assert "(reached from tool 'recommend_indexes_unchecked')" in found[0][3]
+    assert "\nreached from tool 'recommend_indexes_unchecked'\n" in found[0][3]
 
 
 # -- MCP003: a vague message a helper raises, which the tool's `except` sends on -------------------
@@ -456,15 +457,16 @@ def _board_tree(tmp_path: Path, tool_body: str, config: str = "") -> list[tuple[
     if config:
         files["pyproject.toml"] = config
     write_tree(tmp_path, files)
-    return sorted((Path(f.filename).name, f.location.row, f.code, f.message) for f in lint_tree(tmp_path))
+    return sorted((Path(f.filename).name, f.location.row, f.code, said(f)) for f in lint_tree(tmp_path))
 
 
 def test_a_vague_message_a_helper_raises_and_the_tool_returns_is_judged(tmp_path: Path) -> None:
     found = _board_tree(tmp_path, "return str(e)\n")
     assert [(name, row, code) for name, row, code, _ in found] == [("client.py", 17, "MCP003"), ("server.py", 14, "MCP005")]
     message = found[0][3]
-    assert message.startswith("Helper '_request' (reached from tool 'get_board') invites a retry ('Board API error. Please try again.')")
-    assert "(caught and sent on to the model: tool 'get_board' returns it (" in message
+    assert message.startswith("Helper '_request' invites a retry without naming a transient condition\n")
+    assert "the message: 'Board API error. Please try again.'" in message
+    assert "caught and sent on to the model: tool 'get_board' returns it (" in message
 
 
 def test_a_vague_message_sent_on_in_a_tool_error_is_judged_with_mcp003_alone(tmp_path: Path) -> None:
@@ -496,7 +498,7 @@ def test_a_message_that_opens_as_a_failure_stays_one_whatever_is_appended() -> N
             """
         )
     )
-    assert "the string 'Failed to convert the document to PDF with every…'" in findings[0].message
+    assert "the string 'Failed to convert the document to PDF with every…'" in said(findings[0])
 
 
 # -- a result object of the project carrying a failure text in place of results ------------------
@@ -536,5 +538,5 @@ def test_a_result_object_carrying_a_failure_text_on_a_failure_path_is_flagged() 
             """
         )
     )
-    assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in findings[0].message
+    assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in said(findings[0])
     assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ._support import check, lint_tree, only, write_tree
+from ._support import said, check, lint_tree, only, write_tree
 
 HEADER = """\
 import json
@@ -76,7 +76,7 @@ def test_failure_wordings_in_a_branch_are_failures(wording: str) -> None:
             """
         )
     )
-    assert "reports a failure as a normal result, the string" in finding.message
+    assert "the failure: the string" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -246,7 +246,7 @@ def test_failure_return_shapes(statement: str, shape: str) -> None:
             """
         )
     )
-    assert f"reports a failure as a normal result, {shape}" in finding.message
+    assert f"the failure: {shape}" in said(finding)
 
 
 def test_a_list_of_rows_one_of_which_failed_is_a_partial_result() -> None:
@@ -295,7 +295,7 @@ def test_error_result_helpers_are_reported_where_their_result_is_returned() -> N
             """
         )
     )
-    assert "the error text _fail(...) builds" in findings[0].message
+    assert "the error text _fail(...) builds" in said(findings[0])
     assert any(e.content == 'raise ToolError(f"note {note_id} does not exist")' for e in findings[0].fix.edits)
 
 
@@ -445,7 +445,7 @@ def test_returning_the_text_of_an_own_exception_is_a_failure_report(statement: s
             """
         )
     )
-    assert "the text of the caught exception 'e'" in finding.message
+    assert "the text of the caught exception 'e'" in said(finding)
     assert finding.fix is not None
 
 
@@ -555,7 +555,7 @@ def test_a_result_object_carrying_the_exception_text_is_a_failure_report() -> No
         )
     )
     (finding,) = [f for f in findings if f.code == "MCP005"]
-    assert "an object carrying the text of the caught exception 'e'" in finding.message
+    assert "an object carrying the text of the caught exception 'e'" in said(finding)
     assert finding.fix is None  # raw library text: MCP002's fix rewrites the message
 
 

@@ -14,7 +14,7 @@ import pytest
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
-from ._support import expected
+from ._support import said, expected
 
 SELECT = ("MCP0", "MCP006")
 
@@ -62,10 +62,11 @@ async def cancel_order(order_id: int) -> CallToolResult:
 @pytest.mark.parametrize("target", ["fastmcp>=2.5,<3", "fastmcp>=3,<4", "fastmcp==2.14.7"])
 def test_call_tool_result_from_a_fastmcp_2_or_3_tool_is_serialized(target: str) -> None:
     finding = _only(FASTMCP_CALL_TOOL_RESULT, target)
-    assert finding.message.startswith("Tool 'cancel_order' returns CallToolResult(..., isError=True): on fastmcp")
-    assert "it is JSON-serialized into a text block and the wire says isError: false" in finding.message
-    assert "(from [tool.mcp-lint] target)" in finding.message
-    assert finding.message.endswith("raise ToolError with the message instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))")
+    assert finding.message == "Tool 'cancel_order' returns CallToolResult(..., isError=True), whose error flag is lost"
+    assert finding.notes[0].startswith("on fastmcp")
+    assert "it is JSON-serialized into a text block and the wire says isError: false" in said(finding)
+    assert "(from [tool.mcp-lint] target)" in said(finding)
+    assert finding.help == "Raise ToolError instead (fastmcp >= 3.4: return ToolResult(..., is_error=True))"
     assert finding.fix is None  # no spelling of the flag works there
 
 
@@ -94,8 +95,8 @@ def read_note(note_id: str) -> CallToolResult:
 
 def test_call_tool_result_on_mcp_before_1_19_is_serialized() -> None:
     finding = _only(MCP1_CALL_TOOL_RESULT, "mcp>=1.6,<1.19")
-    assert "on mcp 1.x FastMCP (from [tool.mcp-lint] target) it is JSON-serialized into a text block" in finding.message
-    assert "annotate the tool '-> CallToolResult' (mcp >= 1.19)" in finding.message
+    assert "on mcp 1.x FastMCP (from [tool.mcp-lint] target) it is JSON-serialized into a text block" in said(finding)
+    assert "annotate the tool '-> CallToolResult' (mcp >= 1.19)" in said(finding)
 
 
 def test_call_tool_result_annotated_as_such_on_mcp_1_19_is_passed_through() -> None:
@@ -129,20 +130,20 @@ def forecast(city: str) -> Forecast:
 
 def test_structured_return_annotation_replaces_the_error_text_on_mcp_1_19_to_1_30() -> None:
     finding = _only(STRUCTURED, "mcp>=1.19,<2")
-    assert "the return annotation '-> Forecast' gives the tool an output schema" in finding.message
-    assert "the model gets 'Error executing tool forecast: 1 validation error ...' instead of your message" in finding.message
+    assert "the return annotation '-> Forecast' gives the tool an output schema" in said(finding)
+    assert "the model gets 'Error executing tool forecast: 1 validation error ...' instead of your message" in said(finding)
 
 
 def test_structured_return_annotation_unpinned_names_each_version_span() -> None:
     finding = _only(STRUCTURED)
-    assert "on mcp 1.6 / 1.9 it is JSON-serialized into a text block" in finding.message
-    assert "; on mcp 1.10–1.18, 1.19–1.30 the return annotation '-> Forecast' gives the tool an output schema" in finding.message
+    assert "on mcp 1.6 / 1.9 it is JSON-serialized into a text block" in said(finding)
+    assert "on mcp 1.10–1.18, 1.19–1.30 the return annotation '-> Forecast' gives the tool an output schema" in said(finding)
 
 
 @pytest.mark.parametrize("annotation", ["str", "dict[str, int]", "list[str]"])
 def test_primitive_and_generic_annotations_have_a_schema(annotation: str) -> None:
     finding = _only(STRUCTURED.replace("-> Forecast:", f"-> {annotation}:"), "mcp>=1.19,<2")
-    assert f"the return annotation '-> {annotation}' gives the tool an output schema" in finding.message
+    assert f"the return annotation '-> {annotation}' gives the tool an output schema" in said(finding)
 
 
 @pytest.mark.parametrize("annotation", ["dict", "list", "Any"])
@@ -151,7 +152,7 @@ def test_bare_containers_and_any_have_no_schema_and_pass_the_result_through(anno
     assert _check(source.replace("  # expect: MCP006", ""), "mcp>=1.19,<2") == []
     # Before 1.19 the result is serialized, with or without a schema.
     finding = _only(source, "mcp>=1.10,<1.19")
-    assert "it is JSON-serialized into a text block" in finding.message
+    assert "it is JSON-serialized into a text block" in said(finding)
 
 
 def test_structured_content_given_with_the_error_result_is_not_the_validation_case() -> None:
@@ -181,8 +182,8 @@ def test_helper_returning_the_error_result_is_reported_where_it_is_written() -> 
         """,
         "mcp>=1.6,<1.10",
     )
-    assert finding.message.startswith("Helper 'error_result' (reached from tool 'archive_note') returns CallToolResult(..., isError=True)")
-    assert "JSON-serialized" in finding.message
+    assert finding.message.startswith("Helper 'error_result' returns CallToolResult(..., isError=True)")
+    assert "JSON-serialized" in said(finding)
 
 
 def test_low_level_handler_before_1_19_cannot_return_a_call_tool_result() -> None:
@@ -202,12 +203,9 @@ def test_low_level_handler_before_1_19_cannot_return_a_call_tool_result() -> Non
         """,
         "mcp>=1.6,<1.19",
     )
-    assert "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text" in finding.message
+    assert "a low-level handler cannot return a CallToolResult yet: the model gets a pydantic validation text" in said(finding)
     # The handler already passes isError=True: on mcp < 1.19 only raising reaches the model.
-    assert finding.message.endswith(
-        "raise an ordinary exception with the message instead (the mcp 1.x low-level Server turns it into "
-        "isError: true with that text; returning CallToolResult(isError=True) works only from mcp 1.19)"
-    )
+    assert finding.help == "Raise an ordinary exception with the message instead"
 
 
 # -- is_error= on mcp 1.x, misspelled flags ---------------------------------------------------------
@@ -229,7 +227,7 @@ def read_note(note_id: str) -> CallToolResult:
 
 def test_snake_case_flag_is_ignored_on_mcp_1x_and_the_fix_spells_it_isError() -> None:
     finding = _only(SNAKE, "mcp>=1.19,<2")
-    assert "is_error is no field of mcp 1.x's CallToolResult: it is ignored and the wire says isError: false" in finding.message
+    assert "is_error is no field of mcp 1.x's CallToolResult: it is ignored and the wire says isError: false" in said(finding)
     assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
     fixed = _fixed(SNAKE, "mcp>=1.19,<2")
     assert "], isError=True)" in fixed and "is_error" not in fixed
@@ -240,8 +238,8 @@ def test_snake_case_flag_is_ignored_on_mcp_1x_and_the_fix_spells_it_isError() ->
 def test_snake_case_flag_unpinned_mcp_1x_is_reported_without_a_fix() -> None:
     # Every mcp 1.x ignores is_error; isError works only from 1.19, so renaming is no fix there.
     finding = _only(SNAKE)
-    assert "on mcp 1.6 / 1.9, 1.10–1.18 it is JSON-serialized into a text block" in finding.message
-    assert "; on mcp 1.19–1.30 is_error is no field of mcp 1.x's CallToolResult: it is ignored" in finding.message
+    assert "on mcp 1.6 / 1.9, 1.10–1.18 it is JSON-serialized into a text block" in said(finding)
+    assert "on mcp 1.19–1.30 is_error is no field of mcp 1.x's CallToolResult: it is ignored" in said(finding)
     assert finding.fix is None
 
 
@@ -269,7 +267,7 @@ def test_misspelled_flags_are_dropped_on_mcp_2x(keyword: str) -> None:
         return CallToolResult(content=[TextContent(type="text", text="closed")])
     """
     finding = _only(source, "mcp>=2.1,<3")
-    assert f"'{keyword}' is no field of CallToolResult: pydantic drops it and the wire says isError: false" in finding.message
+    assert f"'{keyword}' is no field of CallToolResult: pydantic drops it and the wire says isError: false" in said(finding)
     fixed = _fixed(source, "mcp>=2.1,<3")
     assert "], isError=True)" in fixed
 
@@ -313,8 +311,8 @@ def refund_order(order_id: int) -> ToolResult:
 
 def test_tool_result_is_error_before_fastmcp_3_4_raises_type_error() -> None:
     finding = _only(TOOL_RESULT, "fastmcp>=2.10,<3.4")
-    assert "ToolResult takes no is_error before fastmcp 3.4: the call raises TypeError" in finding.message
-    assert "'Error calling tool 'refund_order': ... unexpected keyword argument'" in finding.message
+    assert "ToolResult takes no is_error before fastmcp 3.4: the call raises TypeError" in said(finding)
+    assert "'Error calling tool 'refund_order': ... unexpected keyword argument'" in said(finding)
 
 
 def test_tool_result_is_error_on_fastmcp_3_4_is_correct() -> None:
@@ -324,7 +322,7 @@ def test_tool_result_is_error_on_fastmcp_3_4_is_correct() -> None:
 def test_tool_result_with_a_misspelled_flag_raises_on_every_fastmcp_and_is_fixed_where_is_error_exists() -> None:
     source = TOOL_RESULT.replace("is_error=True", "isError=True")
     finding = _only(source)
-    assert "ToolResult takes no 'isError' argument: the call raises TypeError" in finding.message
+    assert "ToolResult takes no 'isError' argument: the call raises TypeError" in said(finding)
     assert finding.fix is None  # unpinned: is_error may not exist either
     assert "is_error=True)" in _fixed(source, "fastmcp>=3.4")
 
@@ -355,9 +353,9 @@ def test_v1_constructor_from_fastmcp_exceptions_raises_type_error_on_fastmcp_4()
         """,
         "fastmcp>=4",
     )
-    assert finding.message.startswith("Helper 'require_order' (reached from tool 'ship_order') raises McpError(ErrorData(...))")
-    assert "McpError(ErrorData(...)) raises TypeError" in finding.message
-    assert "missing 1 required positional argument" in finding.message
+    assert finding.message.startswith("Helper 'require_order' raises McpError(ErrorData(...))")
+    assert "McpError(ErrorData(...)) raises TypeError" in said(finding)
+    assert "missing 1 required positional argument" in said(finding)
 
 
 def test_v1_constructor_from_mcp_does_not_import_on_mcp_2x() -> None:
@@ -378,7 +376,7 @@ def test_v1_constructor_from_mcp_does_not_import_on_mcp_2x() -> None:
         """,
         "mcp>=2.1,<3",
     )
-    assert "mcp 2.x has no McpError (it is MCPError(code, message)): the import raises ImportError" in finding.message
+    assert "mcp 2.x has no McpError (it is MCPError(code, message)): the import raises ImportError" in said(finding)
 
 
 def test_v1_constructor_on_mcp_1x_and_fastmcp_3_is_only_mcp001() -> None:
@@ -446,8 +444,8 @@ async def call_tool(name: str, arguments: dict):
 def test_low_level_snake_flag_from_1_19_is_respelled() -> None:
     finding = _only(LOWLEVEL1_SNAKE, "mcp>=1.19,<2")
     assert finding.location.row == 12
-    assert "is_error is no field of mcp 1.x's CallToolResult" in finding.message
-    assert finding.message.endswith("; pass isError=True instead")
+    assert "is_error is no field of mcp 1.x's CallToolResult" in said(finding)
+    assert finding.help == "Pass the error flag as isError=True" == finding.fix.message
     assert finding.fix is not None and finding.fix.edits[0].content == "isError"
 
 
@@ -455,9 +453,8 @@ def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
     # Unpinned: mcp 1.6-1.18 iterate the returned object, 1.19+ ignore is_error; only raising
     # works on all of them, and re-spelling the flag would not help before 1.19 (no fix).
     finding = _only(LOWLEVEL1_SNAKE)
-    assert "pydantic validation text" in finding.message and "is_error is no field" in finding.message
-    assert finding.message.endswith("returning CallToolResult(isError=True) works only from mcp 1.19)")
-    assert "raise an ordinary exception with the message instead" in finding.message
+    assert "pydantic validation text" in said(finding) and "is_error is no field" in said(finding)
+    assert finding.help == "Raise an ordinary exception with the message instead"
     assert finding.fix is None
 
 
@@ -467,13 +464,13 @@ def test_low_level_snake_flag_on_every_1x_release_advises_raising() -> None:
 @pytest.mark.parametrize(
     ("target", "advice"),
     [
-        ("mcp>=1.19,<2", "; pass isError=True instead"),
-        ("mcp>=1.6,<1.19", "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
-        (None, "; pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        ("mcp>=1.19,<2", "Pass the error flag as isError=True"),  # the fix's title
+        ("mcp>=1.6,<1.19", "Pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
+        (None, "Pass isError=True (works on mcp >= 1.19) or raise ToolError instead"),
     ],
 )
 def test_snake_flag_on_mcp1_fastmcp_advice_follows_the_candidates(target: str | None, advice: str) -> None:
     finding = _only(MCP1_CALL_TOOL_RESULT.replace("isError=True", "is_error=True"), target)
     assert finding.location.row == 12
     assert finding.message.startswith("Tool 'read_note' returns CallToolResult(..., is_error=True)")
-    assert finding.message.endswith(advice)
+    assert finding.help == advice

@@ -15,7 +15,7 @@ import pytest
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
-from ._support import expected, lint_tree, write_tree
+from ._support import said, expected, lint_tree, write_tree
 
 
 def _check(source: str, target: str | None = None) -> list:
@@ -58,14 +58,20 @@ def units() -> list[str]:
 """
 
 
+def _related(finding) -> list[tuple[str, int, str]]:  # type: ignore[no-untyped-def]
+    return [(Path(r.filename).name, r.location.row, r.message) for r in finding.related]
+
+
 def test_fastmcp_server_with_unwrapped_io_is_reported_at_its_constructor() -> None:
     finding = _only(WEATHER, "fastmcp>=2.5")
     assert finding.location.column == 7
-    assert finding.message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
-    assert "reaches it as 'Error calling tool 'forecast': <exception text>'" in finding.message
-    assert "tool 'forecast' (client.get, line 10) does I/O outside any handler" in finding.message
-    assert "units" not in finding.message  # no I/O there
-    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert finding.message == "Server 'mcp' forwards raw exception text to the model; 1 tool does I/O outside any try"
+    assert "reaches the model as 'Error calling tool 'forecast': <exception text>'" in said(finding)
+    # The unwrapped call is a related location.
+    assert _related(finding) == [("server.py", 10, "tool 'forecast' calls client.get outside any try")]
+    assert finding.help == "Pass mask_error_details=True" == finding.fix.message
+    assert "units" not in said(finding)  # no I/O there
+    assert "with mask_error_details=True the model gets 'Error calling tool 'forecast''" in finding.notes
     assert finding.fix is not None and finding.fix.applicability.value == "safe"
 
 
@@ -93,13 +99,13 @@ def test_fix_on_other_constructor_layouts_parses(constructor: str, after: str) -
 def test_unpinned_fastmcp_is_judged_on_the_newest_release_but_gets_no_fix() -> None:
     # fastmcp 2.3 has no mask_error_details: the setting cannot be added for every candidate.
     finding = _only(WEATHER)
-    assert "on fastmcp 4.x (the newest release allowed) a failure" in finding.message
+    assert "on fastmcp 4.x (the newest release allowed) a failure" in said(finding)
     assert finding.fix is None
 
 
 def test_explicit_false_is_reported_without_a_fix() -> None:
     finding = _only(WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", mask_error_details=False)'), "fastmcp>=2.5")
-    assert "mask_error_details=False keeps it on" in finding.message
+    assert finding.help == "Set mask_error_details=True; raise ToolError for failures the model can act on"
     assert finding.fix is None
 
 
@@ -116,7 +122,7 @@ def test_unpacked_options_that_cannot_carry_the_switch_are_reported() -> None:
     # A `**{...}` literal without the key passes other settings only: the server still forwards.
     source = WEATHER.replace('FastMCP("weather")', 'FastMCP("weather", **{"instructions": "Forecasts by city"})')
     finding = _only(source, "fastmcp>=3")
-    assert "pass mask_error_details=True (the model then gets 'Error calling tool 'forecast'')" in finding.message
+    assert "with mask_error_details=True the model gets 'Error calling tool 'forecast''" in finding.notes
     assert '**{"instructions": "Forecasts by city"}, mask_error_details=True)' in _fixed(source, "fastmcp>=3")
 
 
@@ -141,9 +147,10 @@ def test_mcp1_server_has_no_switch() -> None:
             return load_note(note_id)
         """
     )
-    assert "on mcp 1.x FastMCP a failure no `try` handles reaches it as 'Error executing tool read_note: <exception text>'" in finding.message
-    assert "tool 'read_note' (sqlite3.connect in 'load_note', line 9)" in finding.message
-    assert "mcp 1.x has no switch to mask it: catch those failures in the tool and raise ToolError" in finding.message
+    assert "on mcp 1.x FastMCP a failure no `try` handles reaches the model as 'Error executing tool read_note: <exception text>'" in finding.notes
+    assert _related(finding) == [("server.py", 9, "tool 'read_note' calls sqlite3.connect in 'load_note' outside any try")]
+    assert "mcp 1.x has no switch to mask it (mcp >= 2.1 masks it)" in finding.notes
+    assert finding.help == "Catch those failures in the tool and raise ToolError with your own message"
     assert finding.fix is None
 
 
@@ -161,7 +168,7 @@ def test_mcp2_server_masks_from_2_1() -> None:
         return subprocess.run(["git", "-C", repo, "log", "-5"], capture_output=True, text=True, check=True).stdout
     """
     finding = _only(source, "mcp==2.0.0")
-    assert "or move to mcp >= 2.1, which masks them" in finding.message
+    assert finding.help == "Catch those failures and raise ToolError with your own message, or move to mcp >= 2.1"
     assert _check(source.replace("  # expect: MCP007", ""), "mcp>=2.1,<3") == []
     assert _check(source.replace("  # expect: MCP007", "")) == []  # the newest 2.x masks
 
@@ -221,7 +228,7 @@ def test_a_bare_reraise_does_not_wrap() -> None:
         """,
         "fastmcp>=2.5",
     )
-    assert "tool 'service_status' (requests.get, line 13)" in finding.message
+    assert _related(finding) == [("server.py", 13, "tool 'service_status' calls requests.get outside any try")]
 
 
 def test_a_decorator_that_catches_wraps_the_tool() -> None:
@@ -296,15 +303,20 @@ def build_server() -> FastMCP:
     return mcp
 """
     finding = _only(source, "fastmcp>=2.5")
-    assert finding.message.startswith("Server 'mcp' forwards")
-    assert "tools 'read_a' (open, line 9), 'read_b' (open, line 14), 'read_c' (open, line 19) and 2 more do I/O" in finding.message
+    assert finding.message == "Server 'mcp' forwards raw exception text to the model; 5 tools do I/O outside any try"
+    assert [(row, message) for _, row, message in _related(finding)] == [
+        (9, "tool 'read_a' calls open outside any try"),
+        (14, "tool 'read_b' calls open outside any try"),
+        (19, "tool 'read_c' calls open outside any try"),
+    ]
+    assert "and 2 more tools: 'read_d', 'read_e'" in finding.notes
 
 
 def test_on_by_default_and_noqa() -> None:
     # Like MCP001-MCP009, the default selection runs it: the finding is at the constructor.
     findings = lint_source(textwrap.dedent(WEATHER), filename="server.py", target="fastmcp>=2.5")
     assert [(f.code, f.location.row) for f in findings] == [("MCP007", 4)]
-    assert findings[0].message.startswith("Server 'mcp' forwards the raw text of unexpected exceptions to the model")
+    assert findings[0].message.startswith("Server 'mcp' forwards raw exception text to the model")
     assert _check(WEATHER.replace("  # expect: MCP007", "  # noqa: MCP007"), "fastmcp>=2.5") == []
 
 
@@ -351,8 +363,8 @@ def test_io_in_a_helper_of_another_module_is_named_with_its_place(tmp_path: Path
     write_tree(tmp_path, {"pyproject.toml": PYPROJECT, "weather_mcp/__init__.py": "", "weather_mcp/server.py": SERVER, "weather_mcp/api.py": API})
     [finding] = lint_tree(tmp_path)
     assert finding.code == "MCP007" and finding.filename.endswith("server.py") and finding.location.row == 5
-    assert "on fastmcp 2.x (from " in finding.message and "pyproject.toml) a failure" in finding.message
-    assert "tool 'forecast' (client.get in 'fetch_forecast', " in finding.message and "api.py:8)" in finding.message
+    assert "on fastmcp 2.x (from " in said(finding) and "pyproject.toml) a failure" in said(finding)
+    assert _related(finding) == [("api.py", 8, "tool 'forecast' calls client.get in 'fetch_forecast' outside any try")]
 
 
 @pytest.mark.parametrize(
@@ -445,7 +457,8 @@ def test_a_server_built_by_a_factory_of_another_module(tmp_path: Path) -> None:
     )
     [finding] = lint_tree(tmp_path)
     assert finding.filename.endswith("app.py") and finding.location.row == 5
-    assert finding.message.startswith("Server 'server' forwards") and "tool 'forecast' (httpx.get, " in finding.message
+    assert finding.message.startswith("Server 'server' forwards")
+    assert [message for _, _, message in _related(finding)] == ["tool 'forecast' calls httpx.get outside any try"]
 
 
 # -- selection: on by default, like MCP001-MCP009 ---------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
-from ._support import check, lint_tree, only, write_tree
+from ._support import said, check, lint_tree, only, write_tree
 
 MCPSERVER_TOOL = """\
 from mcp.server.mcpserver import MCPServer
@@ -58,29 +58,31 @@ def refund(invoice_id: str, amount: float) -> str:
 
 def test_mcpserver_masks_a_value_error_raised_for_the_model() -> None:
     finding = only(MCPSERVER_TOOL)
-    assert finding.message.startswith("Tool 'get_order' raises ValueError('Order … not found; call list_orders for valid ids')")
-    assert "on mcp 2.1+ MCPServer (the newest release allowed)" in finding.message
-    assert 'the model receives only "Error executing tool get_order"' in finding.message
-    assert finding.message.endswith("raise ToolError with the same text")
+    assert finding.message == "Tool 'get_order' raises ValueError for the model to read, but the framework masks its text"
+    assert finding.notes[0] == "its text: 'Order … not found; call list_orders for valid ids'"
+    assert "on mcp 2.1+ MCPServer (the newest release allowed)" in said(finding)
+    assert 'it receives "Error executing tool get_order"' in said(finding)
+    assert finding.help.startswith("Raise ToolError")
 
 
 def test_mcpserver_pinned_release_is_named() -> None:
     finding = only(MCPSERVER_TOOL, target="mcp>=2.1,<3")
-    assert "on mcp 2.1+ MCPServer (from [tool.mcp-lint] target)" in finding.message
+    assert "on mcp 2.1+ MCPServer (from [tool.mcp-lint] target)" in said(finding)
 
 
 def test_fastmcp_with_masking_in_tool_and_helper() -> None:
     helper, tool = check(FASTMCP_MASKED)
-    assert helper.message.startswith("Helper 'require_invoice' (reached from tool 'refund') raises LookupError(")
-    assert "on fastmcp with mask_error_details=True" in helper.message
-    assert "the model receives only \"Error calling tool 'refund'\"" in helper.message
-    assert tool.message.startswith("Tool 'refund' raises ValueError('amount must be positive (EUR, two decimals)')")
+    assert helper.message.startswith("Helper 'require_invoice' raises LookupError for the model to read")
+    assert "on fastmcp with mask_error_details=True" in said(helper)
+    assert "it receives \"Error calling tool 'refund'\"" in said(helper)
+    assert tool.message.startswith("Tool 'refund' raises ValueError for the model to read")
+    assert tool.notes[0] == "its text: 'amount must be positive (EUR, two decimals)'"
 
 
 def test_fastmcp_2_4_masks_without_a_setting() -> None:
     source = FASTMCP_MASKED.replace('app = FastMCP("billing", mask_error_details=True)', 'app = FastMCP("billing")')
     helper, _tool = check(source, target="fastmcp==2.4.0")
-    assert "on fastmcp 2.4 (from [tool.mcp-lint] target)" in helper.message
+    assert "on fastmcp 2.4 (from [tool.mcp-lint] target)" in said(helper)
 
 
 def test_project_exception_class_and_builtin_subclass_are_flagged() -> None:
@@ -585,9 +587,9 @@ def test_cross_module_helper_under_a_pinned_mcp(tmp_path: Path) -> None:
     )
     found = [f for f in lint_tree(tmp_path) if f.code == "MCP008"]
     assert [(Path(f.filename).name, f.location.row) for f in found] == [("store.py", 7)]
-    assert "Helper 'reserve' (reached from tool 'buy') raises OutOfStock(" in found[0].message
-    assert "on mcp 2.1+ MCPServer (from " in found[0].message
-    assert "pyproject.toml) the framework masks" in found[0].message
+    assert "Helper 'reserve' raises OutOfStock for the model to read" in said(found[0])
+    assert "on mcp 2.1+ MCPServer (from " in said(found[0])
+    assert "pyproject.toml) only ToolError's text reaches the model" in said(found[0])
 
 
 def test_an_error_handling_decorator_decides_what_the_framework_receives() -> None:

@@ -11,7 +11,7 @@ import pytest
 from mcp_lint.pipeline import lint_source
 from mcp_lint.server_env import read_env_setting
 
-from ._support import lint_tree, write_tree
+from ._support import said, lint_tree, write_tree
 
 SERVER = """\
 from fastmcp import FastMCP
@@ -45,9 +45,10 @@ def lint_project(tmp_path: Path, files: dict[str, str], dependency: str = "fastm
 def test_dotenv_switch_masks_and_the_message_names_the_file(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {".env": "STRIPE_KEY=sk_test\nFASTMCP_MASK_ERROR_DETAILS=true\n"})
     assert finding.filename.endswith("server.py") and finding.location.row == 10
-    assert "raises ValueError('amount must be positive (EUR, two decimals)')" in finding.message
-    assert "with masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
-    assert "the model receives only \"Error calling tool 'refund'\"" in finding.message
+    assert "raises ValueError for the model to read" in finding.message
+    assert "its text: 'amount must be positive (EUR, two decimals)'" in finding.notes
+    assert "with masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
+    assert 'it receives "Error calling tool '"'"'refund'"'"'"' in said(finding)
     assert finding.fix is not None  # the same fix as under mask_error_details=True
 
 
@@ -65,7 +66,7 @@ def test_dotenv_switch_masks_and_the_message_names_the_file(tmp_path: Path) -> N
 )
 def test_every_truthy_spelling_fastmcp_reads_in_every_project_file(tmp_path: Path, name: str, text: str, shown: str) -> None:
     [finding] = lint_project(tmp_path, {name: text})
-    assert f"masking turned on by FASTMCP_MASK_ERROR_DETAILS{shown}" in finding.message
+    assert f"masking turned on by FASTMCP_MASK_ERROR_DETAILS{shown}" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,7 @@ def test_a_template_the_developer_copies_is_not_a_setting(tmp_path: Path, name: 
     assert lint_project(tmp_path, {name: "FASTMCP_MASK_ERROR_DETAILS=true\n"}) == []
     # The file made from it is.
     [finding] = lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"})
-    assert "FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+    assert "FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
 
 
 def test_a_switch_outside_the_project_root_is_not_read(tmp_path: Path) -> None:
@@ -122,26 +123,26 @@ def test_an_explicit_false_argument_does_not_beat_the_variable_on_fastmcp_2_8_to
     [finding] = lint_project(
         tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, dependency="fastmcp>=2.8,<3", argument=", mask_error_details=False"
     )
-    assert "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+    assert "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
 
 
 def test_fastmcp_2_5_to_2_7_read_the_server_prefixed_variable(tmp_path: Path) -> None:
     dependency = "fastmcp>=2.5,<2.8"
     assert lint_project(tmp_path / "a", {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, dependency=dependency) == []
     [finding] = lint_project(tmp_path / "b", {".env": "FASTMCP_SERVER_MASK_ERROR_DETAILS=1\n"}, dependency=dependency)
-    assert "masking turned on by FASTMCP_SERVER_MASK_ERROR_DETAILS=1 in b/.env" in finding.message
+    assert "masking turned on by FASTMCP_SERVER_MASK_ERROR_DETAILS=1 in b/.env" in said(finding)
 
 
 def test_masking_in_the_code_is_credited_to_the_code(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"}, argument=", mask_error_details=True")
-    assert "with mask_error_details=True the framework masks" in finding.message
+    assert "with mask_error_details=True only ToolError's text reaches the model" in said(finding)
 
 
 def test_a_module_linted_from_memory_reads_the_files_it_is_given() -> None:
     source = SERVER.format(argument="")
     assert lint_source(source, target="fastmcp>=3") == []
     [finding] = lint_source(source, target="fastmcp>=3", env_files={".env": "FASTMCP_MASK_ERROR_DETAILS=true\n"})
-    assert finding.code == "MCP008" and "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in finding.message
+    assert finding.code == "MCP008" and "masking turned on by FASTMCP_MASK_ERROR_DETAILS=true in .env" in said(finding)
 
 
 def test_the_reader_returns_what_it_consulted(tmp_path: Path) -> None:
@@ -202,7 +203,7 @@ def test_each_release_line_reads_its_own_spellings(tmp_path: Path, dependency: s
         return
     [finding] = findings
     assert finding.location.row == 10
-    assert f"with masking turned on by {shown} in .env" in finding.message
+    assert f"with masking turned on by {shown} in .env" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -217,7 +218,7 @@ def test_each_release_line_reads_its_own_spellings(tmp_path: Path, dependency: s
 )
 def test_when_a_file_sets_both_spellings_the_first_looked_up_decides(tmp_path: Path, text: str, shown: str | None) -> None:
     findings = lint_project(tmp_path, {".env": text}, dependency="fastmcp>=2.8,<2.14")
-    assert [f"{shown} in .env" in f.message for f in findings] == ([] if shown is None else [True])
+    assert [f"{shown} in .env" in said(f) for f in findings] == ([] if shown is None else [True])
 
 
 def test_the_reader_follows_the_lookup_order_it_is_given(tmp_path: Path) -> None:
@@ -248,9 +249,9 @@ def test_the_reader_follows_the_lookup_order_it_is_given(tmp_path: Path) -> None
 def test_unpacked_constructor_options_are_an_argument_that_may_be_set(tmp_path: Path, dependency: str, argument: str, found: bool) -> None:
     env = NEW if not dependency.endswith("<2.8") else OLD
     findings = lint_project(tmp_path, {".env": f"{env}=true\n"}, dependency=dependency, argument=argument)
-    assert [(f.location.row, f"masking turned on by {env}=true in .env" in f.message) for f in findings] == ([(10, True)] if found else [])
+    assert [(f.location.row, f"masking turned on by {env}=true in .env" in said(f)) for f in findings] == ([(10, True)] if found else [])
 
 
 def test_unpacked_options_that_set_masking_on_are_masking_in_the_code(tmp_path: Path) -> None:
     [finding] = lint_project(tmp_path, {}, argument=', **{"instructions": "Refunds in EUR", "mask_error_details": True}')
-    assert finding.location.row == 10 and "with mask_error_details=True the framework masks" in finding.message
+    assert finding.location.row == 10 and "with mask_error_details=True only ToolError's text reaches the model" in said(finding)

@@ -13,7 +13,7 @@ from pathlib import Path
 from mcp_lint.fixing.apply import fix_source
 from mcp_lint.pipeline import lint_source
 
-from ._support import check, lint_tree, only, write_tree
+from ._support import said, check, lint_tree, only, write_tree
 
 ADDED = """\
 from fastmcp import FastMCP
@@ -56,35 +56,36 @@ def refund(invoice_id: str) -> str:
 def test_fastmcp4_every_tool_failure_becomes_a_protocol_error() -> None:
     finding = only(ADDED, target="fastmcp>=4,<5")
     assert finding.location.column == 20
-    assert finding.message.startswith("ErrorHandlingMiddleware (transform_errors is on by default) on the server of tool 'get_order'")
-    assert "on fastmcp 4.x (from [tool.mcp-lint] target) every tool failure becomes a JSON-RPC error the model never sees" in finding.message
-    assert "-32603 'Internal error: ...'" in finding.message
-    assert "2.x/3.x" not in finding.message
-    assert finding.message.endswith("pass transform_errors=False, or remove the middleware")
+    assert finding.message == "ErrorHandlingMiddleware rewrites the failures of tool 'get_order'"
+    assert finding.notes[0] == "the middleware runs with transform_errors on by default"
+    assert "on fastmcp 4.x (from [tool.mcp-lint] target) every tool failure becomes a JSON-RPC error the model never sees" in said(finding)
+    assert "-32603 'Internal error: ...'" in said(finding)
+    assert "2.x/3.x" not in said(finding)
+    assert finding.help == "Pass transform_errors=False" == finding.fix.message
 
 
 def test_fastmcp3_texts_get_protocol_style_prefixes() -> None:
     finding = only(ADDED, target="fastmcp>=3,<4")
-    assert "on fastmcp 2.x/3.x (from [tool.mcp-lint] target) the model reads every tool failure behind a protocol-style prefix" in finding.message
-    assert "JSON-RPC" not in finding.message
+    assert "on fastmcp 2.x/3.x (from [tool.mcp-lint] target) the model reads every tool failure behind a protocol-style prefix" in said(finding)
+    assert "JSON-RPC" not in said(finding)
 
 
 def test_unknown_version_states_both_outcomes() -> None:
     finding = only(ADDED)
-    assert "on fastmcp 4.x every tool failure becomes a JSON-RPC error" in finding.message
-    assert "on fastmcp 2.x/3.x the model reads every tool failure behind a protocol-style prefix" in finding.message
-    assert "(version not pinned, both assumed)" in finding.message
+    assert "on fastmcp 4.x every tool failure becomes a JSON-RPC error" in said(finding)
+    assert "on fastmcp 2.x/3.x the model reads every tool failure behind a protocol-style prefix" in said(finding)
+    assert "(version not pinned, both assumed)" in said(finding)
 
 
 def test_constructor_argument_is_flagged_at_the_middleware() -> None:
     finding = only(CONSTRUCTOR, target="fastmcp>=4")
-    assert "tool 'refund'" in finding.message
+    assert "tool 'refund'" in said(finding)
 
 
 def test_explicit_true_is_flagged_false_is_not() -> None:
     explicit = ADDED.replace("ErrorHandlingMiddleware()", "ErrorHandlingMiddleware(transform_errors=True)")
     finding = only(explicit)
-    assert finding.message.startswith("ErrorHandlingMiddleware (transform_errors=True)")
+    assert finding.notes[0] == "the middleware runs with transform_errors=True"
     off = ADDED.replace("ErrorHandlingMiddleware()  # expect: MCP009", "ErrorHandlingMiddleware(transform_errors=False)")
     check(off)
     positional_off = ADDED.replace("ErrorHandlingMiddleware()  # expect: MCP009", "ErrorHandlingMiddleware(None, False, None, False)")
@@ -189,8 +190,8 @@ def test_tools_registered_in_another_module(tmp_path: Path) -> None:
     )
     found = [f for f in lint_tree(tmp_path) if f.code == "MCP009"]
     assert [(Path(f.filename).name, f.location.row) for f in found] == [("app.py", 5)]
-    assert "on the server of tools 'reorder', 'stock'" in found[0].message
-    assert "on fastmcp 2.x/3.x (from " in found[0].message
+    assert "the server's tools 'reorder', 'stock'" in found[0].notes
+    assert "on fastmcp 2.x/3.x (from " in said(found[0])
 
 
 def test_noqa_suppresses_it() -> None:
@@ -256,15 +257,15 @@ def test_module_list_and_server_kept_on_self() -> None:
 def test_a_range_reaching_2_9_reports_what_2_9_and_later_do() -> None:
     finding = only(ADDED, target="fastmcp>=2.3,<3")
     assert finding.location.row == 6
-    assert "on fastmcp 2.x/3.x (from [tool.mcp-lint] target) the model reads every tool failure behind a protocol-style prefix" in finding.message
-    assert "JSON-RPC" not in finding.message
+    assert "on fastmcp 2.x/3.x (from [tool.mcp-lint] target) the model reads every tool failure behind a protocol-style prefix" in said(finding)
+    assert "JSON-RPC" not in said(finding)
 
 
 def test_releases_before_the_class_existed_are_not_reported() -> None:
     # fastmcp 2.3-2.8 have no ErrorHandlingMiddleware: the import fails, there is nothing to transform.
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp>=2.3,<2.9")
     check(ADDED.replace("  # expect: MCP009", ""), target="fastmcp==2.8.1")
-    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware (transform_errors is on by default)")
+    assert only(ADDED, target="fastmcp==2.9.0").message.startswith("ErrorHandlingMiddleware rewrites the failures")
 
 
 # -- what the model reads behind the prefix: fastmcp 2.9-2.13 wrap every exception first -----------
@@ -272,13 +273,13 @@ def test_on_fastmcp_2_9_to_2_13_every_exception_reads_internal_error() -> None:
     # The tool manager turns the ValueError into ToolError("Error calling tool 'x': ...") before the
     # middleware sees it (run on 2.9.2, 2.12.5, 2.13.3 by tests/semantics).
     finding = only(ADDED, target="fastmcp>=2.9,<2.14")
-    assert "ToolError('...') as 'Internal error: ...', any other exception as 'Internal error: Error calling tool ...: ...'" in finding.message
-    assert "Invalid params" not in finding.message
+    assert "ToolError('...') as 'Internal error: ...', any other exception as 'Internal error: Error calling tool ...: ...'" in said(finding)
+    assert "Invalid params" not in said(finding)
 
 
 def test_from_fastmcp_2_14_the_prefix_names_the_exception_class() -> None:
     finding = only(ADDED, target="fastmcp>=2.14,<4")
-    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'" in finding.message
-    assert "Error calling tool" not in finding.message
+    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...'" in said(finding)
+    assert "Error calling tool" not in said(finding)
     both = only(ADDED, target="fastmcp>=2.9,<3")
-    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...' (fastmcp 2.9–2.13: any other exception as" in both.message
+    assert "a ValueError as 'Invalid params: ...', a KeyError as 'Not found: ...' (fastmcp 2.9–2.13: any other exception as" in said(both)

@@ -13,7 +13,7 @@ import pytest
 
 from pathlib import Path
 
-from ._support import check as _check, lint_tree as _lint_tree, only as _only, unmasked, write_tree as _write_tree
+from ._support import said, check as _check, lint_tree as _lint_tree, only as _only, unmasked, write_tree as _write_tree
 
 MCP1 = """\
 import asyncio
@@ -71,7 +71,7 @@ def _unmasked_src(*parts: str) -> str:
 def test_helper_failure_returned_through_an_expression(tool_body: str) -> None:
     body = textwrap.indent(tool_body, "    ")
     findings = _check(_src(LOOKUP, "\n@mcp.tool()\ndef get_item(sku: str) -> str:\n" + body + "\n"))
-    assert findings[0].message.startswith("Helper 'lookup' (reached from tool 'get_item') reports a failure")
+    assert findings[0].message.startswith("Helper 'lookup' returns a failure")
 
 
 def test_a_project_formatter_decides_what_of_its_argument_it_returns() -> None:
@@ -259,8 +259,8 @@ def test_message_names_the_return_that_sends_it() -> None:
     )
     finding = _only(source)
     row = source.splitlines().index('    return {"errors": errors}') + 1
-    assert f"(built here, returned at line {row})" in finding.message
-    assert finding.message.startswith("Tool 'sync_all' returns the text of a caught httpx.HTTPError (built here")
+    assert f"the text is built here, returned at line {row}" in finding.notes
+    assert finding.message == "Tool 'sync_all' returns the text of a caught httpx.HTTPError as a normal result"
 
 
 def test_text_on_a_helpers_result_object_read_by_the_tool() -> None:
@@ -291,7 +291,7 @@ def test_text_on_a_helpers_result_object_read_by_the_tool() -> None:
     )
     findings = _check(source)
     helper = next(f for f in findings if f.code == "MCP002")
-    assert helper.message.startswith("Helper 'analyze' (reached from tool 'history') returns the text")
+    assert helper.message.startswith("Helper 'analyze' returns the text")
 
 
 @pytest.mark.parametrize(
@@ -401,7 +401,7 @@ async def fetch_label(sku: str) -> str:
 )
 def test_gathered_exception_text_is_flagged(body: str) -> None:
     (finding,) = [f for f in _check(_unmasked_src(FETCH, body)) if f.code == "MCP002"]
-    assert "caught exception returned by asyncio.gather" in finding.message
+    assert "caught exception returned by asyncio.gather" in said(finding)
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_helper_branch_reached_from_a_tool_without_the_check_is_flagged() -> Non
             return json.dumps(read_properties(filename))
         """,
     )
-    assert "(reached from tool 'document_size')" in _only(source).message
+    assert "reached from tool 'document_size'" in _only(source).notes
 
 
 def test_a_check_on_another_argument_does_not_rule_the_branch_out() -> None:
@@ -517,7 +517,8 @@ def test_text_raised_through_a_local_is_flagged_where_a_caller_lets_it_through()
         """,
     )
     finding = _only(source)
-    assert "raises RatesUnavailable with the text of a caught httpx.HTTPError (built here, raised at line" in finding.message
+    assert "raises RatesUnavailable with the text of a caught httpx.HTTPError" in finding.message
+    assert any(note.startswith("the text is built here, raised at line") for note in finding.notes)
 
 
 def test_helpers_in_another_module_are_followed_through_transformed_values(tmp_path: Path) -> None:
@@ -575,10 +576,10 @@ def test_helpers_in_another_module_are_followed_through_transformed_values(tmp_p
         },
     )
     findings = _lint_tree(tmp_path)
-    mcp002 = sorted((Path(f.filename).name, f.location.row, f.message.split(":")[0]) for f in findings if f.code == "MCP002")
+    mcp002 = sorted((Path(f.filename).name, f.location.row, f.message) for f in findings if f.code == "MCP002")
     assert mcp002 == [
-        ("queries.py", 13, "Helper 'list_tables' (reached from tool 'show_tables') returns the text of a caught Exception as a normal result (isError"),
-        ("queries.py", 23, "Helper 'table_errors' (reached from tool 'check_tables') returns the text of a caught httpx.HTTPError (built here, returned at line 24) as a normal result (isError"),
+        ("queries.py", 13, "Helper 'list_tables' returns the text of a caught Exception as a normal result"),
+        ("queries.py", 23, "Helper 'table_errors' returns the text of a caught httpx.HTTPError as a normal result"),
     ]
     mcp005 = {(Path(f.filename).name, f.location.row) for f in findings if f.code == "MCP005"}
     # Line 13 is MCP005 too once every rule reports its own defect on a shared statement.
@@ -608,7 +609,7 @@ def test_helper_text_raised_by_the_tool_in_tool_error_is_flagged_once() -> None:
         """,
     )
     # Raising is the error channel: the error dict is not a failure returned as success.
-    assert _only(source).message.startswith("Helper 'fetch_weather' (reached from tool 'weather')")
+    assert _only(source).message.startswith("Helper 'fetch_weather'")
 
 
 def test_helper_text_replaced_by_the_tool_is_silent() -> None:
@@ -674,7 +675,7 @@ def test_text_under_an_item_the_tool_returns_is_flagged(tool_body: str, helper: 
     line = {"load_rows": '        return {"rows": [], "error": f"query failed: {e}"}MARK', "load_rows_into": '        result["error"] = str(e)MARK'}[helper]
     marked = marked.replace(line, line.replace("MARK", "  # expect: MCP002")).replace("MARK", "")
     finding = _only(_src(marked, "\n@mcp.tool()\ndef rows(table: str) -> str:\n" + body + "\n"))
-    assert finding.message.startswith(f"Helper '{helper}' (reached from tool 'rows')")
+    assert finding.message.startswith(f"Helper '{helper}'")
 
 
 def test_a_local_bound_by_an_assignment_expression_is_followed() -> None:
@@ -688,7 +689,7 @@ def test_a_local_bound_by_an_assignment_expression_is_followed() -> None:
             return "{}"
         """,
     )
-    assert "reached from tool 'get_item'" in _only(source).message
+    assert "reached from tool 'get_item'" in _only(source).notes
 
 
 def test_a_helper_called_in_an_if_test_is_reached() -> None:
@@ -710,7 +711,7 @@ def test_a_helper_called_in_an_if_test_is_reached() -> None:
         """
     )
     (finding,) = [f for f in _check(source) if f.code == "MCP002"]
-    assert finding.message.startswith("Helper 'ensure_reachable' (reached from tool 'fetch_page') puts the text")
+    assert finding.message.startswith("Helper 'ensure_reachable' puts the text")
 
 
 PAIR = """
@@ -735,7 +736,7 @@ def test_the_element_of_a_returned_pair_the_tool_sends_is_flagged() -> None:
     )
     # The tool also returns the message without reading the flag: MCP005's own finding.
     [mcp002] = [f for f in _check(source) if f.code == "MCP002"]
-    assert mcp002.message.startswith("Helper 'apply_style' (reached from tool 'style')")
+    assert mcp002.message.startswith("Helper 'apply_style'")
 
 
 def test_an_element_of_a_returned_pair_the_tool_does_not_send_is_silent() -> None:
@@ -776,7 +777,7 @@ def test_a_helper_value_in_the_element_the_tool_takes_is_returned_whole() -> Non
         """,
     )
     (finding,) = [f for f in _check(source) if f.code == "MCP005"]
-    assert finding.message.startswith("Helper 'extract_text' (reached from tool 'read_page') reports a failure")
+    assert finding.message.startswith("Helper 'extract_text' returns a failure")
 
 
 def test_a_helper_value_in_another_element_is_not_returned() -> None:

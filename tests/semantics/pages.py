@@ -107,19 +107,15 @@ def _same_series(target: str) -> list[Release]:
 
 
 def examples() -> list[Example]:
-    """Every annotated python block of every rule page."""
-    from test_rule_docs import RULES_DIR, parse_page
+    """Every annotated python block of every rule page and catalogue of shapes."""
+    from test_rule_docs import _all_blocks
 
     found = []
-    for info in RULES:
-        path = RULES_DIR / f"{info.code}.md"
-        if not path.is_file():
+    for block in _all_blocks():  # the pages', then those of the catalogues of shapes (tests/shapes/)
+        if block.lang != "python" or "call" not in block.options:
             continue
-        for block in parse_page(info.code, path.read_text(encoding="utf-8"))[1]:
-            if block.lang != "python" or "call" not in block.options:
-                continue
-            where = f"rules/{info.code}.md line {block.line}"
-            calls = [parse_call(line) for line in block.options["call"].splitlines()]
-            env = dict(item.split("=", 1) for item in block.options.get("env", "").split())
-            found.append(Example(block, calls, _releases(block.options, where), block.options.get("given", ""), env))
+        where = f"{block.where} line {block.line}"
+        calls = [parse_call(line) for line in block.options["call"].splitlines()]
+        env = dict(item.split("=", 1) for item in block.options.get("env", "").split())
+        found.append(Example(block, calls, _releases(block.options, where), block.options.get("given", ""), env))
     return found

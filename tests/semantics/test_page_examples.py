@@ -85,7 +85,7 @@ def _expectation_holds(call: Call, report: dict[str, Any], default: str | None) 
 
 @pytest.mark.parametrize(("example", "rel", "number"), _params())
 def test_example_on_the_real_framework(example: Example, rel: Release, number: int, batches) -> None:
-    where = f"rules/{example.code}.md line {example.block.line} ({example.id}) under {rel.pin}"
+    where = f"{example.block.where} line {example.block.line} ({example.id}) under {rel.pin}"
     report = batches.reports("pages", rel, _jobs)[example.id]
     assert "setup_error" not in report, f"{where}: the example does not load:\n{report.get('setup_error')}"
     call = example.calls[number]

@@ -1,0 +1,581 @@
+"""MCP010 sensitive-detail-in-message: a tool's failure text carries a secret or a detail of the
+server's own infrastructure.
+
+Sources are declared below (environment and secret-store reads, secret- and connection-named
+values, the server's own paths, SQL the server wrote, request headers, tracebacks); sinks are
+the failure texts a function sends (what it raises, its failure returns); the tool's own
+arguments, names of files (`path.name`), numbers (`int(...)`, `len(...)`), slices and masking
+helpers carry nothing sensitive. A value is followed through locals (every assignment of
+them), module constants, `self.` attributes set in the class, f-strings, `.format`, `%`, `+`,
+path building and the project's own message builders.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.summary import Latent
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule
+from mcp_lint.rules.common import is_protocol_error_class, raised_class
+from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise, project_call
+from mcp_lint.rules.results import error_result_text, failure_message_of
+from mcp_lint.rules.text import clip
+
+# -- what is sensitive, by name ---------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# A name ending in one of these words holds a secret (`api_token`, `DB_PASSWORD`, `sentry_dsn`).
+_SECRET_WORDS = frozenset(
+    {"token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "apikey", "dsn", "cookie"}
+)
+# ... and `<qualifier>_key` does (`api_key`, `private_key`), unlike a dict's `key` or `cache_key`.
+_KEY_QUALIFIERS = frozenset({"api", "secret", "private", "access", "auth", "signing", "encryption", "master", "client", "service"})
+# Words before "token" that make it a handle the model uses or a count, not a credential
+# (`next_page_token`, `max_tokens` is plural anyway, `token_count` ends otherwise).
+_HANDLE_WORDS = frozenset({"page", "next", "continuation", "cursor", "sync", "pagination", "resume", "max", "num", "count", "total"})
+# A name ending in url/uri/string/str after one of these holds a connection string.
+_STORE_WORDS = frozenset(
+    {"database", "db", "mongo", "mongodb", "redis", "postgres", "postgresql", "pg", "mysql", "sql", "conn", "connection", "amqp", "broker", "rabbitmq"}
+)
+_CONNECTION_ENDINGS = frozenset({"url", "uri", "string", "str", "dsn"})
+# A configuration value named like one of these is infrastructure (`settings.db_path`,
+# `config.base_url`); other settings (`max_results`) tell the model nothing about the server.
+_INFRA_WORDS = frozenset(
+    {"url", "uri", "host", "hostname", "endpoint", "path", "dir", "directory", "root", "folder", "file", "server", "address", "addr", "bucket", "database", "db"}
+)
+
+
+@lru_cache(maxsize=4096)
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for part in name.split("_") for w in _WORD.findall(part) if w)
+
+
+@lru_cache(maxsize=4096)
+def sensitive_name(name: str) -> str | None:
+    """"a secret" / "a connection string" when a variable, attribute or key named `name` holds one."""
+    words = _words(name)
+    if not words:
+        return None
+    last = words[-1]
+    if last in _CONNECTION_ENDINGS and any(w in _STORE_WORDS for w in words[:-1]):
+        return "a connection string"
+    if last in _SECRET_WORDS and not any(w in _HANDLE_WORDS for w in words[:-1]):
+        return "a connection string" if last == "dsn" else "a secret"
+    if last == "key" and len(words) >= 2 and words[-2] in _KEY_QUALIFIERS:
+        return "a secret"
+    return None
+
+
+def _infrastructure_name(name: str) -> bool:
+    return any(w in _INFRA_WORDS for w in _words(name)) or sensitive_name(name) is not None
+
+
+# Environment variables that hold who the server acts as (`SERVICE_USER`, `ADMIN_EMAIL`).
+_IDENTITY_WORDS = frozenset({"user", "username", "email", "account", "login", "tenant"})
+
+
+def _sensitive_variable(name: str) -> bool:
+    """An environment variable whose value says where the server lives, what it talks to or who
+    it is: its name has a secret, connection, place or identity word (`DATABASE_URL`, `API_KEY`,
+    `DATA_DIR`, `SMTP_HOST`, `SERVICE_USER`). `DEFAULT_MODEL`, `LOG_LEVEL`, `MAX_RESULTS` tell
+    the model nothing about the server."""
+    words = _words(name)
+    return _infrastructure_name(name) or any(w in _IDENTITY_WORDS or w == "key" for w in words)
+
+
+# -- what is sensitive, by value ----------------------------------------------------------------
+
+_CREDENTIALS_IN_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
+_CONNECTION_SCHEME = re.compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
+_PLACEHOLDER_CREDENTIALS = re.compile(
+    r"://(?:user(?:name)?|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+):(?:pass(?:word)?|pwd|secret|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+)@", re.I
+)
+_SQL = re.compile(r"^\s*(?:select|insert|update|delete|with|create|drop|alter|merge|replace|upsert)\b[\s\S]*\b(?:from|into|set|table|where|values|index)\b", re.I)
+
+_ENV_READS = frozenset({"os.getenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop", "dotenv.get_key"})
+_SECRET_STORES = frozenset({"keyring.get_password", "keyring.get_credential"})
+_TRACEBACKS = frozenset(
+    {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack", "traceback.extract_tb", "traceback.extract_stack"}
+)
+_HERE = {
+    "os.getcwd": "the server's working directory (os.getcwd())",
+    "os.getcwdb": "the server's working directory (os.getcwdb())",
+    "pathlib.Path.cwd": "the server's working directory (Path.cwd())",
+    "pathlib.Path.home": "the server's home directory (Path.home())",
+    "os.path.expanduser": "the server's home directory (os.path.expanduser)",
+    "sys.executable": "the server's interpreter path (sys.executable)",
+    "sys.prefix": "the server's installation path (sys.prefix)",
+}
+# Calls whose result carries their arguments' text (and, for methods, their receiver's).
+_CARRIERS = frozenset(
+    {
+        "str", "repr", "format", "ascii", "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.dirname",
+        "os.path.normpath", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "json.dumps", "dict",
+        "list", "tuple", "pprint.pformat",
+    }
+)
+_CARRYING_METHODS = frozenset(
+    {
+        "format", "join", "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix",
+        "resolve", "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines", "format_map",
+    }
+)
+# Results that keep nothing sensitive of their input: a number, a file's own name, a yes/no.
+_SANITIZERS = frozenset(
+    {"int", "float", "len", "bool", "hash", "id", "type", "isinstance", "os.path.basename", "os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.relpath"}
+)
+_SANITIZING_WORDS = frozenset({"mask", "masked", "redact", "redacted", "sanitize", "sanitized", "obfuscate", "scrub", "censor", "hide", "anonymize", "truncate", "hash"})
+_FILE_NAME_ATTRIBUTES = frozenset({"name", "stem", "suffix", "suffixes", "exists", "is_file", "is_dir", "st_size", "size"})
+_SETTINGS_BASES = frozenset({"BaseSettings"})
+_MAX_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class Leak:
+    what: str  # "the value of environment variable 'DB_URL'"
+    origin: cst.CSTNode  # where it enters (read for its code)
+    via: tuple[str, ...] = ()  # the variables it went through on its way to the message
+
+
+@dataclass
+class _ModuleFacts:
+    constants: dict[str, list[cst.BaseExpression]]  # module-level `NAME = value`
+    attributes: dict[str, list[cst.BaseExpression]]  # "Class.attr" -> values of `self.attr = value`
+    settings_classes: frozenset[str]  # short names of the module's pydantic settings classes
+    settings_objects: frozenset[str]  # module-level names bound to an instance of one
+
+
+def _module_facts(ctx: FileContext) -> _ModuleFacts:
+    known = ctx.memo.get("sensitive_module_facts")
+    if isinstance(known, _ModuleFacts):
+        return known
+    constants: dict[str, list[cst.BaseExpression]] = {}
+    attributes: dict[str, list[cst.BaseExpression]] = {}
+    settings: set[str] = set()
+    for statement in ctx.module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                for name, value in _assigned(small):
+                    constants.setdefault(name, []).append(value)
+        elif isinstance(statement, cst.ClassDef):
+            bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
+            if bases & _SETTINGS_BASES:
+                settings.add(statement.name.value)
+            for node in descendants(statement.body):
+                if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                    for target in targets:
+                        if isinstance(target, cst.Attribute) and dotted(target.value) == "self" and node.value is not None:
+                            attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append(node.value)
+    objects = {
+        name
+        for name, values in constants.items()
+        if any(isinstance(v, cst.Call) and last_name(dotted(v.func) or "") in settings for v in values)
+    }
+    facts = _ModuleFacts(constants, attributes, frozenset(settings), frozenset(objects))
+    ctx.memo["sensitive_module_facts"] = facts
+    return facts
+
+
+def _assigned(small: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:
+    if isinstance(small, cst.Assign):
+        for target in small.targets:
+            if isinstance(target.target, cst.Name):
+                yield target.target.value, small.value
+    elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+        yield small.target.value, small.value
+    elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+        yield small.target.value, small.value
+
+
+def _local_assignments(fn: FunctionFacts) -> dict[str, list[cst.BaseExpression]]:
+    """Every value assigned to each local of the function (not in nested scopes), in any order."""
+    out: dict[str, list[cst.BaseExpression]] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            for name, value in _assigned(node):
+                out.setdefault(name, []).append(value)
+        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            out.setdefault(node.target.value, []).append(node.value)
+    return out
+
+
+class _Tracer:
+    """Finds a sensitive value in what an expression is built from."""
+
+    def __init__(self, fn: FunctionFacts | None, ctx: FileContext, module: _ModuleFacts) -> None:
+        self.fn = fn
+        self.ctx = ctx
+        self.module = module
+        # The model's arguments; the framework's request context (`ctx: Context`) is the server's.
+        self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
+        self._locals: dict[str, list[cst.BaseExpression]] | None = None if fn is not None else {}
+        self.aliases = ctx.model.aliases
+
+    @property
+    def locals(self) -> dict[str, list[cst.BaseExpression]]:
+        """The function's assignments, read on the first name a message is built from."""
+        if self._locals is None:
+            assert self.fn is not None
+            self._locals = _local_assignments(self.fn)
+        return self._locals
+
+    def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
+        if depth > _MAX_DEPTH:
+            return None
+        kind = type(expr)
+        if kind in (cst.SimpleString, cst.ConcatenatedString):
+            # The message's own words are the author's (a format example); a stored literal is
+            # a value the server uses.
+            return self._literal(expr, True) if depth > 0 else None
+        if kind is cst.FormattedString:
+            if depth > 0:
+                found = self._literal(expr, True)
+                if found is not None:
+                    return found
+            return self._first(
+                (part.expression for part in expr.parts if isinstance(part, cst.FormattedStringExpression)), depth, seen
+            )
+        if kind is cst.Await:
+            return self.find(expr.expression, depth, seen)
+        if kind is cst.BinaryOperation:
+            if depth > 0 and isinstance(expr.operator, (cst.Add, cst.Modulo)):
+                found = self._literal(expr, True)
+                if found is not None:
+                    return found
+            return self._first((expr.left, expr.right), depth, seen)
+        if kind is cst.BooleanOperation:
+            return self._first((expr.left, expr.right), depth, seen)
+        if kind is cst.IfExp:
+            return self._first((expr.body, expr.orelse), depth, seen)
+        if kind in (cst.List, cst.Tuple, cst.Set):
+            return self._first((el.value for el in expr.elements), depth, seen)
+        if kind is cst.Dict:
+            return self._first((el.value for el in expr.elements if isinstance(el, (cst.DictElement, cst.StarredDictElement))), depth, seen)
+        if kind is cst.Name:
+            return self._name(expr, depth, seen)
+        if kind is cst.Attribute:
+            return self._attribute(expr, depth, seen)
+        if kind is cst.Subscript:
+            return self._subscript(expr, depth, seen)
+        if kind is cst.Call:
+            return self._call(expr, depth, seen)
+        return None  # comparisons, `not`, lambdas, numbers: nothing of a value is carried
+
+    def _first(self, nodes: Iterable[cst.CSTNode], depth: int, seen: frozenset[str]) -> Leak | None:
+        for node in nodes:
+            found = self.find(node, depth, seen)
+            if found is not None:
+                return found
+        return None
+
+    def _literal(self, expr: cst.BaseExpression, stored: bool) -> Leak | None:
+        """A connection string or credentials written in the code; SQL only where it was stored
+        in a variable (the query the server ran), not in the message's own words."""
+        text = literal_text(expr)
+        if not text:
+            return None
+        if _PLACEHOLDER_CREDENTIALS.search(text):
+            return None  # a format example: `postgresql://user:password@host/db`
+        if _CREDENTIALS_IN_URL.search(text):
+            return Leak("a URL with credentials", expr)
+        if _CONNECTION_SCHEME.search(text):
+            return Leak("a connection string", expr)
+        if stored and _SQL.search(text):
+            return Leak("the SQL text of the query", expr)
+        return None
+
+    def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Leak | None:
+        name = expr.value
+        if name == "__file__":
+            return Leak("an absolute path of the server's own files (__file__)", expr)
+        if name in {"self", "cls"} or name in seen:
+            return None
+        values = self.locals.get(name)
+        if name in self.params:
+            if values is None:
+                return None  # the tool's own arguments (or a helper's: its callers decide)
+            # `if base_dir is None: base_dir = os.getcwd()`: what the function puts there itself.
+            return self._first_of(values, name, depth, seen)
+        scope = self
+        if values is None:
+            values = self.module.constants.get(name)
+            scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
+        if values is None:
+            named = sensitive_name(name)
+            if named is not None and name in self.aliases.aliases:
+                return Leak(f"{named} ('{name}')", expr)  # `from .config import API_TOKEN`
+            return None
+        found = scope._first_of(values, name, depth, seen)
+        if found is not None:
+            return found
+        named = sensitive_name(name)
+        if named is not None and not any(scope._reads_parameter(v) for v in values):
+            return Leak(f"{named} ('{name}')", expr)
+        return None
+
+    def _first_of(self, values: list[cst.BaseExpression], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+        for value in values:
+            found = self.find(value, depth + 1, seen | {name})
+            if found is not None:
+                return replace(found, via=(name, *found.via))
+        return None
+
+    def _reads_parameter(self, value: cst.CSTNode) -> bool:
+        return any(isinstance(n, cst.Name) and n.value in self.params - {"self", "cls"} for n in descendants(value))
+
+    def _attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Leak | None:
+        chain = dotted(expr) or ""
+        attr = expr.attr.value
+        parts = chain.split(".") if chain else []
+        if attr == "headers" and ("request" in parts[:-1] or "request_context" in parts):
+            return Leak(f"request headers ({chain})", expr)
+        resolved = self.aliases.resolve(expr) if chain else None
+        if resolved in _HERE:
+            return Leak(_HERE[resolved], expr)
+        if resolved == "os.environ":
+            return Leak("the server's environment (os.environ)", expr)
+        if attr in _FILE_NAME_ATTRIBUTES:
+            return None  # `path.name`: the file's own name, not where the server keeps it
+        root = parts[0] if parts else ""
+        if root in self.params and root not in {"self", "cls"}:
+            return None  # an item of the tool's own arguments
+        if root in {"self", "cls"} and len(parts) == 2 and self.fn is not None and self.fn.class_name:
+            key = f"{self.fn.class_name.rsplit('.', 1)[-1]}.{attr}"
+            named = sensitive_name(attr)
+            if named is not None:
+                return Leak(f"{named} ('{chain}')", expr)
+            for value in self.module.attributes.get(key, ()):
+                found = _Tracer(None, self.ctx, self.module).find(value, depth + 1, seen | {chain})
+                if found is not None:
+                    return replace(found, via=(chain, *found.via))
+            return None
+        named = sensitive_name(attr)
+        if named is not None and root and root not in {"self", "cls"}:
+            return Leak(f"{named} ('{chain or attr}')", expr)
+        if self._is_settings(expr.value) and _infrastructure_name(attr):
+            return Leak(f"a configuration value ('{chain or attr}')", expr)
+        return self.find(expr.value, depth, seen)
+
+    def _is_settings(self, expr: cst.BaseExpression) -> bool:
+        """An instance of one of the module's pydantic settings classes: `settings`, `Settings()`,
+        `get_settings()` (annotated to return one), a parameter typed as one."""
+        classes = self.module.settings_classes
+        if not classes:
+            return False
+        if isinstance(expr, cst.Name):
+            if expr.value in self.module.settings_objects and expr.value not in self.locals:
+                return True
+            typed = self.fn.local_types.get(expr.value) if self.fn is not None else None
+            return typed is not None and last_name(typed) in classes
+        if isinstance(expr, cst.Call):
+            called = last_name(dotted(expr.func) or "")
+            if called in classes:
+                return True
+            function = self.ctx.model.functions.get(f"{self.ctx.model.module}.{called}")
+            return function is not None and last_name(function.returns_type or "") in classes
+        return False
+
+    def _subscript(self, expr: cst.Subscript, depth: int, seen: frozenset[str]) -> Leak | None:
+        element = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(element, cst.Slice):
+            return None  # `token[:4]`: a masked prefix
+        key = literal_text(element.value) if isinstance(element, cst.Index) else None
+        if self.aliases.resolve(expr.value) == "os.environ":
+            return Leak(_env_label(key), expr) if not key or _sensitive_variable(key) else None
+        root = dotted(expr.value) or ""
+        if root.split(".")[0] in self.params:
+            return None
+        if key is not None:
+            named = sensitive_name(key)
+            if named is not None:
+                return Leak(f"{named} ('{key}')", expr)
+        return self.find(expr.value, depth, seen)
+
+    def _call(self, expr: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
+        func = expr.func
+        name = dotted(func) or ""
+        resolved = self.aliases.resolve(func) or name
+        if resolved in _ENV_READS:
+            key = literal_text(expr.args[0].value) if expr.args else None
+            if key and not _sensitive_variable(key):
+                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text
+                return self._first([a.value for a in expr.args[1:]], depth, seen)
+            return Leak(_env_label(key), expr)
+        if resolved in _SECRET_STORES:
+            return Leak("a secret from the keyring", expr)
+        if resolved in _TRACEBACKS:
+            return Leak(f"a traceback ({last_name(resolved)}())", expr)
+        if resolved in _HERE:
+            if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
+                return None
+            return Leak(_HERE[resolved], expr)
+        short = last_name(name)
+        if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in _words(short)):
+            return None
+        arguments = [a.value for a in expr.args]
+        if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
+            return self._first((func.value, *arguments), depth, seen)
+        if resolved in _CARRIERS or name in _CARRIERS:
+            return self._first(arguments, depth, seen)
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
+            # `config.get("api_key")`: an item of a mapping, named by its key
+            key = literal_text(expr.args[0].value)
+            named = sensitive_name(key) if key else None
+            root = dotted(func.value) or ""
+            if named is not None and root.split(".")[0] not in self.params:
+                return Leak(f"{named} ('{key}')", expr)
+            return None
+        if project_call(expr, self.ctx) and short not in {"self", "cls"}:
+            # The project's message builders (`error_text(f"... {DB_URL}")`) pass their text on.
+            return self._first(arguments, depth, seen)
+        return None
+
+
+def _is_context(param: str, fn: FunctionFacts) -> bool:
+    """The framework's request context (`ctx`, `context`, a parameter typed `Context`): what the
+    server put in it (its lifespan objects, its request) is not the model's argument."""
+    typed = fn.local_types.get(param, "")
+    return param in {"ctx", "context"} or last_name(typed).endswith("Context")
+
+
+def _env_label(key: str | None) -> str:
+    return f"the value of environment variable '{key}'" if key else "a value read from the environment"
+
+
+# -- the rule -----------------------------------------------------------------------------------
+
+
+class SensitiveDetailInMessage(Rule):
+    code = "MCP010"
+    name = "sensitive-detail-in-message"
+
+    INVALID = (
+        Example(
+            """\
+import os
+
+import psycopg
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("orders")
+DATABASE_URL = os.environ["DATABASE_URL"]
+
+@mcp.tool
+def get_order(order_id: int) -> dict:
+    try:
+        with psycopg.connect(DATABASE_URL) as conn:
+            return conn.execute("SELECT * FROM orders WHERE id = %s", (order_id,)).fetchone()
+    except psycopg.OperationalError:
+        raise ToolError(f"Could not connect to {DATABASE_URL}")
+""",
+            flagged=(16,),
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+import logging
+import os
+
+import psycopg
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("orders")
+DATABASE_URL = os.environ["DATABASE_URL"]
+
+@mcp.tool
+def get_order(order_id: int) -> dict:
+    try:
+        with psycopg.connect(DATABASE_URL) as conn:
+            return conn.execute("SELECT * FROM orders WHERE id = %s", (order_id,)).fetchone()
+    except psycopg.OperationalError:
+        logger.exception("orders database unreachable")
+        raise ToolError(f"The orders database is unreachable, so order {order_id} could not be read; try again in a minute")
+"""
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for statement, route, site in clauses_passing_text_on(fn, ctx):
+            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        sinks = list(self._sinks(fn, ctx))
+        if not sinks:
+            return
+        tracer = _Tracer(fn, ctx, _module_facts(ctx))
+        for statement, values, variant in sinks:
+            found = next((leak for value in values if (leak := tracer.find(value)) is not None), None)
+            if found is None:
+                continue
+            data = {
+                "what": found.what,
+                "origin": clip(" ".join(ctx.code(found.origin).split()), 60),
+                "via": ", ".join(f"`{name}`" for name in found.via),
+            }
+            if variant == "return":
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+            else:  # caught on the way, it still reaches the model where a clause sends its text on
+                data["delivered_when_passed_on"] = "1"
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
+
+    def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:
+        """(statement, the values it sends as failure text, how it travels)."""
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if exc is None:
+                continue
+            built = fn.value_of(exc)
+            if not isinstance(built, cst.Call) or fact.caught_here(last_name(dotted(built.func) or "")):
+                continue
+            if is_tool_error_raise(built, ctx):
+                variant = "raise"
+            elif is_protocol_error_class(raised_class(built, ctx), None):
+                variant = "raise-protocol"
+            else:
+                variant = "raise-other"
+            yield fact.node, [a.value for a in built.args], variant
+        for ret in fn.returns:
+            value = ret.node.value
+            if value is None:
+                continue
+            resolved = fn.value_of(value)
+            if failure_message_of(resolved, ctx) is not None or error_result_text(resolved, ctx) is not None:
+                yield ret.node, [resolved], "return"
+            elif ret.handler is not None and isinstance(resolved, (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString, cst.BinaryOperation)):
+                yield ret.node, [resolved], "return"  # text sent from an `except` clause
+
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.variant == "passes-on":
+            return None  # a marker for the linker
+        passed_on = latent.get("passed_on")
+        if latent.variant == "raise-other" and not context.forwards_exception_text():
+            return None  # the framework masks this exception's text: the model never reads it
+        if latent.variant == "raise-protocol" and context.protocol_error_masked():
+            return None
+        what, origin, via = latent.get("what"), latent.get("origin"), latent.get("via")
+        source = f"read at `{origin}`" + (f", through {via}" if via else "")
+        channel = {
+            "raise": "its error message",
+            "raise-protocol": "a protocol error's message",
+            "raise-other": "an exception's text, which the framework forwards",
+            "return": "a failure it returns",
+        }[latent.variant]
+        if passed_on:
+            channel = f"the text of an exception that is caught and sent on to the model ({passed_on})"
+        message = (
+            f"{context.subject} puts {what} into {channel} ({source}): the model and whoever reads the transcript see it; "
+            "log it on the server and name the failed operation without the value"
+        )
+        return Rendered(message)

@@ -1,0 +1,683 @@
+"""MCP011 retry-invited-after-uncertain-mutation: a failure whose write may already have happened
+invites the same call again (or the code runs it again).
+
+A write's outcome is unknown when the failure came from the transport or the far side while the
+write was in flight: a timeout, a lost connection, a 5xx, or a clause that catches everything
+around it. A message inviting a retry there ("please try again"), a loop that goes round again,
+or an `except` clause that calls the write again may apply it twice. Writes are what MCP004 calls
+mutations (`mutation_of`), those that cross a wire or a process boundary: HTTP writes, database
+writes and commits, SaaS create/update/send calls, subprocesses; plus the module's own functions
+whose bodies make one. An idempotency key sent with the write, a condition that guarantees nothing
+happened (a 429 or other 4xx, a lock not acquired, a rate limit), or a message that already says
+the outcome is unknown and how to check it, make it correct.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.names import dotted, last_name
+from mcp_lint.findings import Finding
+from mcp_lint.model.summary import Latent, ServerLatent
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, format_tools, latent_finding
+from mcp_lint.rules.common import is_protocol_error_class, raised_class
+from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
+from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
+from mcp_lint.rules.results import error_result_text, failure_message_of
+from mcp_lint.rules.text import clip
+
+# "please try again", "retry later", "try it again", "resubmit": the model is asked to repeat.
+_RETRY = re.compile(r"\b(?:try (?:it |this |that |the \w+ |the request |once more )?again|re-?try(?!ies)|try later|re-?submit)\b", re.I)
+# ... unless the same clause says not to, or says to check first.
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bbefore|\bavoid|\bwithout|\binstead of)\W+(?:\w+\W+){0,2}$", re.I)
+# The message already says the write may have happened, or how to find out.
+_OUTCOME_NAMED = re.compile(
+    r"\b(?:may|might|could) (?:still |already )?have\b|\b(?:check|verify|confirm|see) (?:whether|if)\b|\boutcome is unknown\b"
+    r"|\bunknown whether\b|\bmay already exist|\bbefore retrying\b|\bidempoten",
+    re.I,
+)
+# Caught classes after which a write may have happened: the transport or the far side failed.
+_UNCERTAIN_CLASS = re.compile(
+    r"timeout|timedout|timed_out|connect|network|transport|socket|remoteprotocol|protocolerror|servererror|serviceunavailable"
+    r"|badgateway|gatewaytimeout|httperror|httpstatuserror|requestexception|requesterror|clienterror|apierror|apiexception"
+    r"|incompleteread|operationalerror|interfaceerror|databaseerror|sqlalchemyerror|readerror|writeerror|oserror|ioerror|brokenpipe|reset",
+    re.I,
+)
+# ... except a failure to connect at all: the request never left (`httpx.ConnectError`,
+# `ConnectionRefusedError`), so nothing was written.
+_NEVER_SENT = frozenset({"ConnectError", "ConnectTimeout", "ConnectionRefusedError", "PoolTimeout", "NewConnectionError"})
+_BROAD = frozenset({"Exception", "BaseException"})
+# Names in a condition that guarantee the write did not happen: refused before it ran.
+_NOTHING_HAPPENED = re.compile(r"rate_?limit|ratelimit|too_?many|throttl|lock|acquire|quota|conflict|exists|not_?found|unauthori|forbidden|permission|invalid|validat", re.I)
+_STATUS_NAMES = frozenset({"status_code", "status", "code", "status_int", "http_status"})
+# Mutations that cross a wire or a process boundary (MCP004's descriptions): their outcome can
+# be unknown. A local file write or an in-memory change fails or succeeds where it runs.
+_REMOTE = ("sends an HTTP", "writes to the database", "commits", "calls ", "runs a subprocess")
+# Receivers that stand for a remote service (`client`, `api`, `slack_service`, `db`, `session`).
+_REMOTE_RECEIVER = re.compile(r"client|api|service|session|sdk|remote|server|conn|cursor|\bdb|database|bucket|queue|bot|gateway|http|rest", re.I)
+_RETRY_DECORATORS = frozenset({"retry", "on_exception", "retry_async", "async_retry", "backoff"})
+
+
+def _module_names(ctx: FileContext) -> set[str]:
+    names = ctx.memo.get("retry_module_names")
+    if not isinstance(names, set):
+        names = ctx.memo["retry_module_names"] = module_level_names(ctx.module)
+    return names
+
+
+def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None:
+    """What a call writes beyond this process ("sends an HTTP POST"), or None: MCP004's mutation
+    table, or a function of this module whose body makes such a call."""
+    kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
+    if kind is not None:
+        receiver = dotted(call.func.value) or "" if isinstance(call.func, cst.Attribute) else ""
+        if receiver in _file_handles(ctx):
+            return None  # `handle.write(...)` on a file this process opened
+        if not kind.description.startswith(_REMOTE):
+            return None
+        if kind.description.startswith("calls ") and not _remote_handle(receiver, call, ctx):
+            return None  # `doc.styles.add_style(...)`: an object in memory, whose outcome is known
+        return kind.description
+    relayed = _relayed_write(call, ctx)
+    if relayed is not None:
+        return relayed
+    if depth >= 2:
+        return None
+    callee = _module_function(call, ctx)
+    if callee is None:
+        return None
+    for inner in callee.calls:
+        if inner.handler is None:
+            found = remote_write(inner.node, ctx, depth + 1)
+            if found is not None:
+                return f"{found} (in {callee.name}())"
+    return None
+
+
+def _remote_handle(receiver: str, call: cst.Call, ctx: FileContext) -> bool:
+    """Does a `receiver.create_x(...)` call go beyond this process: a handle named like a client
+    or service, one the object holds (`self.api`) or the module does, or an awaited call? An
+    object the function made or was given (`doc.styles.add_style(...)`) is taken to be in memory."""
+    if _REMOTE_RECEIVER.search(receiver):
+        return True
+    parts = receiver.split(".")
+    if len(parts) >= 2 and parts[0] in {"self", "cls"}:
+        return True
+    facts = ctx.current_facts
+    if parts[0] and facts is not None and parts[0] not in facts.local_names:
+        return True  # a module-level or imported handle, shared by every call
+    return any(isinstance(n, cst.Await) and n.expression is call for n in _awaits(ctx))
+
+
+def _awaits(ctx: FileContext) -> list[cst.Await]:
+    facts = ctx.current_facts
+    if facts is None:
+        return []
+    memo = ctx.memo.setdefault("retry_awaits", {})
+    assert isinstance(memo, dict)
+    if id(facts.node) not in memo:
+        memo[id(facts.node)] = [n for n in descendants(facts.node.body, into_scopes=False) if isinstance(n, cst.Await)]
+    return memo[id(facts.node)]
+
+
+_HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
+
+
+def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
+    """`client.request(method, path)` in a request helper whose `method` parameter a function of
+    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+    if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "request":
+        return None
+    facts = ctx.current_facts
+    if facts is None:
+        return None
+    method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
+    if method is None and call.args and call.args[0].keyword is None:
+        method = call.args[0].value
+    if not isinstance(method, cst.Name) or method.value not in facts.params:
+        return None
+    position = [p for p in facts.params if p not in {"self", "cls"}].index(method.value) if method.value not in {"self", "cls"} else -1
+    for caller in ctx.model.functions.values():
+        for inner in caller.calls:
+            if last_name(dotted(inner.node.func) or "") != facts.name:
+                continue
+            positional = [a.value for a in inner.node.args if a.keyword is None and not a.star]
+            given = positional[position] if 0 <= position < len(positional) else next(
+                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == method.value), None
+            )
+            verb = (literal_text(given) or "").lower() if given is not None else ""
+            if verb in _HTTP_WRITES:
+                return f"sends an HTTP {verb.upper()} when {caller.name}() asks it to"
+    return None
+
+
+def _file_handles(ctx: FileContext) -> frozenset[str]:
+    """Names the current function binds to a file it opens (`with open(p, "w") as handle`,
+    `out = path.open("a")`): writes through them stay on this machine."""
+    facts = ctx.current_facts
+    if facts is None:
+        return frozenset()
+    memo = ctx.memo.setdefault("retry_file_handles", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(facts.node))
+    if known is None:
+        names: set[str] = set()
+        for node in descendants(facts.node.body, into_scopes=False):
+            if isinstance(node, cst.WithItem) and node.asname is not None and _opens_a_file(node.item):
+                names.update(n.value for n in descendants(node.asname.name) if isinstance(n, cst.Name))
+            elif isinstance(node, cst.Assign) and _opens_a_file(node.value):
+                names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        known = memo[id(facts.node)] = frozenset(names)
+    return known
+
+
+def _opens_a_file(expr: cst.BaseExpression) -> bool:
+    while isinstance(expr, cst.Await):
+        expr = expr.expression
+    if not isinstance(expr, cst.Call):
+        return False
+    name = dotted(expr.func) or ""
+    return name in {"open", "io.open", "codecs.open", "aiofiles.open", "gzip.open", "tempfile.NamedTemporaryFile"} or (
+        isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "open" and name not in {"webbrowser.open"}
+    )
+
+
+def _module_function(call: cst.Call, ctx: FileContext) -> FunctionFacts | None:
+    """The function of this module a call runs: `helper(...)`, `self.helper(...)`."""
+    name = dotted(call.func) or ""
+    parts = name.split(".")
+    module = ctx.model.module
+    current = ctx.current_facts
+    if len(parts) == 1:
+        return ctx.model.functions.get(f"{module}.{name}")
+    if len(parts) == 2 and parts[0] in {"self", "cls"} and current is not None and current.class_name:
+        return ctx.model.functions.get(f"{module}.{current.class_name.rsplit('.', 1)[-1]}.{parts[1]}") or ctx.model.functions.get(
+            f"{current.class_name}.{parts[1]}"
+        )
+    return None
+
+
+def retry_invitation(text: str) -> str | None:
+    """The words of `text` that invite a retry, unless negated or the outcome is already named."""
+    if _OUTCOME_NAMED.search(text):
+        return None
+    for match in _RETRY.finditer(text):
+        if not _NEGATED.search(text[: match.start()]):
+            return match.group(0)
+    return None
+
+
+def _uncertain_catch(handler: Handler) -> str | None:
+    """What the clause catches that leaves a write's outcome unknown, or None."""
+    if not handler.caught:
+        return "any exception"
+    for caught in handler.caught:
+        short = last_name(caught)
+        if short in _BROAD:
+            return short
+        if short not in _NEVER_SENT and _UNCERTAIN_CLASS.search(short):
+            return short
+    return None
+
+
+def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
+    """True: the condition holds for a 5xx status (or a failed response in general); False: only
+    for statuses that mean the request was refused before it ran (429, < 500, a client error);
+    None: not a status test."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = dotted(test.expression) or ""
+        if last_name(inner) in {"ok", "is_success", "success"}:
+            return True
+        return None
+    name = dotted(test) or ""
+    if last_name(name) == "is_server_error":
+        return True
+    if last_name(name) == "is_client_error":
+        return False
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    left = dotted(test.left) or ""
+    if last_name(left) not in _STATUS_NAMES:
+        return None
+    target = test.comparisons[0]
+    numbers = _numbers(target.comparator)
+    if not numbers:
+        return None
+    op = target.operator
+    if isinstance(op, (cst.Equal, cst.In)):
+        return any(n >= 500 for n in numbers)
+    if isinstance(op, (cst.NotEqual, cst.NotIn)):
+        return True
+    if isinstance(op, (cst.GreaterThanEqual, cst.GreaterThan)):
+        return min(numbers) < 600
+    if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+        return max(numbers) > 500
+    return None
+
+
+def _numbers(expr: cst.BaseExpression) -> list[int]:
+    if isinstance(expr, cst.Integer):
+        return [int(expr.value)]
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        return [int(e.value.value) for e in expr.elements if isinstance(e.value, cst.Integer)]
+    return []
+
+
+def _guarantees_nothing_happened(conditions: Iterable[cst.BaseExpression], ctx: FileContext) -> bool:
+    """A condition around the message that holds only when the write was refused before it ran."""
+    for condition in conditions:
+        for part in _conjuncts(condition):
+            if _status_admits_5xx(part) is False:
+                return True
+            if isinstance(part, cst.Call) and dotted(part.func) == "isinstance" and len(part.args) == 2:
+                classes = part.args[1].value
+                names = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+                if names and all(_NOTHING_HAPPENED.search(last_name(dotted(n) or "")) for n in names):
+                    return True
+                continue
+            text = " ".join(dotted(n) or "" for n in descendants(part) if isinstance(n, (cst.Name, cst.Attribute)))
+            if _NOTHING_HAPPENED.search(text):
+                return True
+    return False
+
+
+def _conjuncts(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        yield from _conjuncts(test.left)
+        yield from _conjuncts(test.right)
+    else:
+        yield test
+
+
+def _sends_idempotency_key(fn: FunctionFacts, ctx: FileContext) -> bool:
+    """The function names an idempotency key (a header, an argument, a variable): a repeated
+    write is recognised by the far side."""
+    known = ctx.memo.setdefault("retry_idempotent", {})
+    assert isinstance(known, dict)
+    if id(fn.node) not in known:
+        text = ctx.code(fn.node).lower()
+        known[id(fn.node)] = any(word in text for word in ("idempoten", "dedup", "client_token", "clienttoken", "request_id", "requestid"))
+    return bool(known[id(fn.node)])
+
+
+class RetryInvitedAfterUncertainMutation(Rule):
+    code = "MCP011"
+    name = "retry-invited-after-uncertain-mutation"
+
+    INVALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("payments")
+
+@mcp.tool
+async def send_payment(account: str, amount_cents: int) -> str:
+    try:
+        async with httpx.AsyncClient(timeout=10) as client:
+            response = await client.post("https://pay.example.com/transfers", json={"to": account, "amount": amount_cents})
+            response.raise_for_status()
+    except httpx.TimeoutException:
+        raise ToolError("The payment service timed out. Please try again.")
+    return response.json()["id"]
+""",
+            flagged=(14,),
+        ),
+    )
+    VALID = (
+        Example(
+            """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("payments")
+
+@mcp.tool
+async def send_payment(account: str, amount_cents: int) -> str:
+    try:
+        async with httpx.AsyncClient(timeout=10) as client:
+            response = await client.post("https://pay.example.com/transfers", json={"to": account, "amount": amount_cents})
+            response.raise_for_status()
+    except httpx.TimeoutException:
+        raise ToolError(
+            "The payment service timed out; the transfer may have been made. "
+            f"Call list_transfers(account={account!r}) to check before sending it again."
+        )
+    return response.json()["id"]
+"""
+        ),
+    )
+
+    def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        for statement, route, site in clauses_passing_text_on(fn, ctx):
+            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
+        if not writes or _sends_idempotency_key(fn, ctx):
+            return
+        # A marker (never reported): a server-level retry of this function's tool repeats a write.
+        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", data={"write": writes[0][1]})
+        reported: set[int] = set()
+        for statement, text, conditions, handler, variant in self._messages(fn, ctx):
+            invitation = retry_invitation(text)
+            if invitation is None or _guarantees_nothing_happened(conditions, ctx):
+                continue
+            why = self._uncertain(fn, handler, conditions, writes, ctx)
+            if why is None:
+                continue
+            write, cause = why
+            reported.add(id(statement))
+            data = {"write": write, "cause": cause, "invitation": clip(invitation, 40)}
+            if variant == "return":
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+            else:  # caught on the way, it still reaches the model where a clause sends its text on
+                data["delivered_when_passed_on"] = "1"
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
+        yield from self._reruns(fn, ctx, writes, reported)
+
+    def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
+        """(statement, the author's text, the `if` tests around it, its `except` clause, how it travels)."""
+        for fact in fn.raises:
+            exc = fact.node.exc
+            built = fn.value_of(exc) if exc is not None else None
+            if not isinstance(built, cst.Call) or not built.args or fact.caught_here(last_name(dotted(built.func) or "")):
+                continue
+            if is_tool_error_raise(built, ctx):
+                variant = "raise"
+            elif is_protocol_error_class(raised_class(built, ctx), None):
+                variant = "raise-protocol"
+            else:
+                variant = "raise-other"
+            text = " ".join(t for a in built.args if (t := literal_text(fn.value_of(a.value))) is not None)
+            if text:
+                yield fact.node, text, fact.conditions, fact.handler, variant
+        for ret in fn.returns:
+            if ret.node.value is None:
+                continue
+            value = fn.value_of(ret.node.value)
+            message = failure_message_of(value, ctx) or error_result_text(value, ctx)
+            if message is None and ret.handler is not None:
+                message = value
+            text = literal_text(fn.value_of(message)) if message is not None else None
+            if text:
+                yield ret.node, text, ret.conditions, ret.handler, "return"
+
+    def _uncertain(
+        self,
+        fn: FunctionFacts,
+        handler: Handler | None,
+        conditions: tuple[cst.BaseExpression, ...],
+        writes: list[tuple[CallFact, str]],
+        ctx: FileContext,
+    ) -> tuple[str, str] | None:
+        """(the write, why its outcome is unknown) for a message sent there, or None."""
+        if handler is not None:
+            caught = _uncertain_catch(handler)
+            if caught is None:
+                return None
+            inside = {id(n) for n in descendants(handler.try_node.body)}
+            for call, write in writes:
+                if id(call.node) in inside:
+                    return write, f"an `except {caught}` around it" if caught != "any exception" else "a bare `except` around it"
+            return None
+        # `response = client.post(...)` then `if response.status_code >= 500:` (no exception).
+        responses = self._responses(fn, writes)
+        for condition in conditions:
+            for part in _conjuncts(condition):
+                if _status_admits_5xx(part) is not True:
+                    continue
+                read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
+                for name in read & set(responses):
+                    return responses[name], f"a failed status of its response (`{ctx.code(part).strip()}`)"
+        return None
+
+    @staticmethod
+    def _responses(fn: FunctionFacts, writes: list[tuple[CallFact, str]]) -> dict[str, str]:
+        """Locals assigned the result of a write (`response = await client.post(...)`)."""
+        by_call = {id(call.node): write for call, write in writes}
+        out: dict[str, str] = {}
+        for node in descendants(fn.node.body, into_scopes=False):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                value = node.value
+                while isinstance(value, cst.Await):
+                    value = value.expression
+                if id(value) in by_call:
+                    out[node.targets[0].target.value] = by_call[id(value)]
+        return out
+
+    def _reruns(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int]) -> Iterator[Latent]:
+        """A write the code itself runs again after an uncertain failure: in a loop whose `except`
+        clause goes round again, or called again from the clause."""
+        for handler in fn.handlers:
+            caught = _uncertain_catch(handler)
+            if caught is None:
+                continue
+            inside = {id(n) for n in descendants(handler.try_node.body)}
+            tried = [(call, write) for call, write in writes if id(call.node) in inside and call.handler is not handler]
+            if not tried:
+                continue
+            in_clause = {id(n) for n in descendants(handler.node.body)}
+            for call, write in writes:
+                if id(call.node) not in in_clause or id(call.node) in reported:
+                    continue
+                if _guarantees_nothing_happened(_tests_around(handler.node.body, call.node), ctx):
+                    continue  # `if e.response.status_code in {400, 403}:` a fallback after a refusal
+                if any(_same_call(call.node, t.node, ctx) for t, _ in tried):
+                    reported.add(id(call.node))
+                    data = {"write": write, "cause": f"an `except {caught}`", "rerun": "the `except` clause calls it again"}
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+            loop = self._enclosing_loop(fn, handler.try_node)
+            if loop is not None and not _leaves(handler.node.body):
+                for call, write in tried:
+                    if id(call.node) in reported or not _repeats(loop, call.node):
+                        continue
+                    reported.add(id(call.node))
+                    data = {"write": write, "cause": f"an `except {caught}`", "rerun": "the loop around it runs it again"}
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+                    break
+        yield from self._retry_decorated(fn, ctx, writes)
+
+    @staticmethod
+    def _enclosing_loop(fn: FunctionFacts, node: cst.CSTNode) -> cst.For | cst.While | None:
+        """The innermost loop around `node`."""
+        found = None
+        for loop in descendants(fn.node.body, into_scopes=False):
+            if isinstance(loop, (cst.For, cst.While)) and any(n is node for n in descendants(loop.body, into_scopes=False)):
+                found = loop
+        return found
+
+    def _retry_decorated(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]]) -> Iterator[Latent]:
+        """`@retry(...)` (tenacity, backoff...) on a function that writes: every failure, a timeout
+        included, runs the whole body again."""
+        for decorator in fn.node.decorators:
+            expr = decorator.decorator
+            call = expr if isinstance(expr, cst.Call) else None
+            name = last_name(dotted(call.func if call is not None else expr) or "")
+            if name not in _RETRY_DECORATORS:
+                continue
+            arguments = ctx.code(call).lower() if call is not None else ""
+            if _NOTHING_HAPPENED.search(arguments) and not _UNCERTAIN_CLASS.search(arguments):
+                continue  # retries only when the far side refused (`retry_if_exception_type(RateLimitError)`)
+            unguarded = [(c, w) for c, w in writes if c.handler is None]
+            if not unguarded:
+                continue
+            write = unguarded[0][1]
+            data = {"write": write, "cause": "any failure it retries on", "rerun": f"`@{name}` runs the whole function again"}
+            yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
+
+    # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
+
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
+        if not any("RetryMiddleware" in line for line in ctx.lines):
+            return  # most modules: no need to walk them
+        for index, top in enumerate(ctx.module.body):
+            for node in descendants(top):
+                if not isinstance(node, cst.Call):
+                    continue
+                for middleware, server in self._retry_middleware(node, ctx):
+                    if _retries_only_refusals(middleware, ctx):
+                        continue
+                    ctx.hint(top, index)
+                    ctx.current = top
+                    latent = self.latent(ctx, middleware, variant="middleware", route="tool")
+                    yield ServerLatent(server, latent)
+        ctx.current = None
+
+    @staticmethod
+    def _retry_middleware(call: cst.Call, ctx: FileContext) -> Iterator[tuple[cst.Call, str]]:
+        """(the RetryMiddleware(...) call, the server's key) put on a server by `call`:
+        `server.add_middleware(RetryMiddleware())` or `FastMCP(..., middleware=[RetryMiddleware()])`."""
+        module = ctx.model.module
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_middleware" and call.args:
+            first = call.args[0].value
+            receiver = dotted(call.func.value) or ""
+            if _is_retry_middleware(first, ctx):
+                yield first, f"{module}.{receiver}" if f"{module}.{receiver}" in ctx.model.servers else ""
+            return
+        for argument in call.args:
+            if argument.keyword is None or argument.keyword.value != "middleware":
+                continue
+            elements = argument.value.elements if isinstance(argument.value, (cst.List, cst.Tuple)) else []
+            for element in elements:
+                if _is_retry_middleware(element.value, ctx):
+                    key = ctx.model.constructed_as.get(id(call), "")
+                    yield element.value, "" if key.startswith("#") else key
+
+    def link(self, project: LinkedProject) -> Iterator[Finding]:
+        """A retrying server is a defect where one of its tools writes (the `writes` markers)."""
+        for summary, record in project.records(self.code):
+            if not isinstance(record, ServerLatent):
+                continue
+            tools = project.tools_on(record.server, summary)
+            writers: dict[str, str] = {}
+            for registration, _ in project.tool_registrations():
+                if registration.tool_name in tools and registration.tool_name not in writers:
+                    write = _tool_write(project, registration.function, self.code)
+                    if write:
+                        writers[registration.tool_name] = write
+            if not writers:
+                continue
+            first = sorted(writers)[0]
+            message = (
+                f"RetryMiddleware on the server of {format_tools(tuple(sorted(writers)))} runs a whole tool call again after a "
+                f"ConnectionError or TimeoutError, whose write may already have happened: tool '{first}' {writers[first]}, so a "
+                "retried call may apply it twice; retry only on failures that guarantee nothing happened (retry_exceptions=), "
+                "or send an idempotency key in the tools that write"
+            )
+            yield latent_finding(record.latent, message, summary.path, None, "")
+
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.variant in {"passes-on", "writes", "middleware"}:
+            return None  # markers for the linker, and the server-level record (see link)
+        if latent.variant == "raise-other" and not context.forwards_exception_text():
+            return None  # the framework masks this exception's text: the model never reads the invitation
+        if latent.variant == "raise-protocol" and context.protocol_error_masked():
+            return None
+        write, cause = latent.get("write"), latent.get("cause")
+        advice = (
+            "say the operation may have happened and how to check it (a read tool, an id), or send an idempotency key"
+        )
+        if latent.variant == "rerun":
+            message = (
+                f"{context.subject} runs a write again after a failure whose outcome is unknown: it {write}, and "
+                f"{latent.get('rerun')} after {cause}, so the write may be applied twice; retry only on a failure that "
+                "guarantees nothing happened (a 429, a lock not acquired), or send an idempotency key"
+            )
+        else:
+            passed_on = latent.get("passed_on")
+            sent = f" (caught and sent on to the model: {passed_on})" if passed_on else ""
+            message = (
+                f"{context.subject} invites a retry ('{latent.get('invitation')}'){sent} after a write whose outcome is unknown: "
+                f"it {write}, and the failure came from {cause}, so the write may already have happened and a retry "
+                f"may apply it twice; {advice}"
+            )
+        return Rendered(message)
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """Does the clause's body end by leaving the loop (raise, return, break)?"""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Raise, cst.Return, cst.Break))
+    return False
+
+
+def _tests_around(block: cst.CSTNode, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests of the `if`s inside `block` that hold `node`."""
+    tests = []
+    for candidate in descendants(block, into_scopes=False):
+        if isinstance(candidate, cst.If) and any(n is node for n in descendants(candidate.body, into_scopes=False)):
+            tests.append(candidate.test)
+    return tests
+
+
+def _same_call(a: cst.Call, b: cst.Call, ctx: FileContext) -> bool:
+    """The same function called with the same arguments, as written: the call is run again, not
+    a different request (a fallback payload, another item)."""
+    return dotted(a.func) == dotted(b.func) and [" ".join(ctx.code(x).split()) for x in a.args] == [
+        " ".join(ctx.code(x).split()) for x in b.args
+    ]
+
+
+def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
+    """Does the loop run the same write again (`for attempt in range(3)`, `while True`), rather
+    than the next of several (`for item in items`, each write reading the item)?"""
+    if isinstance(loop, cst.For):
+        iterated = loop.iter
+        if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):
+            return False
+    assigned = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    for node in descendants(loop.body, into_scopes=False):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                assigned.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
+    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
+    return not (read & assigned)
+
+
+def _is_retry_middleware(expr: cst.BaseExpression, ctx: FileContext) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    resolved = ctx.model.aliases.resolve(expr.func) or dotted(expr.func) or ""
+    return last_name(resolved) == "RetryMiddleware" and resolved.split(".")[0] in {"fastmcp", "RetryMiddleware"}
+
+
+def _retries_only_refusals(middleware: cst.Call, ctx: FileContext) -> bool:
+    """`RetryMiddleware(retry_exceptions=(RateLimitError,))`: only failures that guarantee
+    nothing happened are retried (the default, ConnectionError and TimeoutError, are not such)."""
+    for argument in middleware.args:
+        if argument.keyword is not None and argument.keyword.value == "retry_exceptions":
+            value = argument.value
+            names = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+            return bool(names) and all(
+                not _UNCERTAIN_CLASS.search(last_name(dotted(n) or "?")) and last_name(dotted(n) or "") not in _BROAD for n in names
+            )
+    return False
+
+
+def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0) -> str:
+    """What a tool (or a helper it calls, a level or two down) writes, from the rule's markers."""
+    found = project.function(function)
+    if found is None:
+        return ""
+    summary = found[1]
+    for latent in summary.latent:
+        if latent.code == code and latent.variant == "writes":
+            return latent.get("write")
+    if depth < 2:
+        for edge in summary.calls:
+            write = _tool_write(project, edge.callee, code, depth + 1)
+            if write:
+                return write
+    return ""

@@ -1,0 +1,576 @@
+"""MCP010 sensitive-detail-in-message: secrets and infrastructure in a tool's failure text.
+
+Each snippet marks the rows where a finding is expected with `# expect: MCP010`; the test lints
+it with only MCP010 selected (it is off by default) and asserts the exact set of rows, so a
+negative case asserts silence on the whole snippet.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.pipeline import lint_paths, lint_source
+
+from ._support import expected, write_tree
+
+FASTMCP = """\
+import os
+import traceback
+from pathlib import Path
+
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("svc")
+"""
+
+MCP1 = """\
+import os
+import traceback
+from pathlib import Path
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("svc")
+"""
+
+
+def _findings(source: str, target: str | None = None):
+    text = textwrap.dedent(source)
+    return text, lint_source(text, filename="server.py", target=target, select=("MCP010",))
+
+
+def check(source: str, target: str | None = None):
+    text, findings = _findings(source, target)
+    found, wanted = {(f.code, f.location.row) for f in findings}, expected(text)
+    assert found == wanted, f"not expected: {sorted(found - wanted)}, missing: {sorted(wanted - found)}"
+    return findings
+
+
+# -- what leaks -----------------------------------------------------------------------------------
+
+LEAKS = [
+    pytest.param(
+        """
+        @mcp.tool
+        def ping() -> str:
+            raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
+        """,
+        "the value of environment variable 'BACKEND_HOST'",
+        id="os-environ-subscript",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def ping() -> str:
+            host = os.getenv("BACKEND_HOST", "localhost")
+            raise ToolError("Backend " + host + " did not answer")  # expect: MCP010
+        """,
+        "through `host`",
+        id="getenv-through-a-local-and-concatenation",
+    ),
+    pytest.param(
+        """
+        DATABASE_URL = os.environ.get("DATABASE_URL")
+
+        @mcp.tool
+        def count_rows(table: str) -> int:
+            try:
+                return run_count(DATABASE_URL, table)
+            except ConnectionError:
+                raise ToolError("Cannot reach the database at {}".format(DATABASE_URL))  # expect: MCP010
+        """,
+        "environment variable 'DATABASE_URL'",
+        id="module-constant-from-env-through-format",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def ping() -> str:
+            raise ToolError("Backend %s did not answer" % os.getenv("BACKEND_HOST"))  # expect: MCP010
+        """,
+        "environment variable 'BACKEND_HOST'",
+        id="percent-format",
+    ),
+    pytest.param(
+        """
+        from .config import API_TOKEN
+
+        @mcp.tool
+        def ping() -> str:
+            raise ToolError(f"Upstream refused token {API_TOKEN}")  # expect: MCP010
+        """,
+        "a secret ('API_TOKEN')",
+        id="secret-named-import",
+    ),
+    pytest.param(
+        """
+        class Client:
+            def __init__(self) -> None:
+                self.api_key = load_key()
+
+            def fetch(self, item: str) -> dict:
+                response = httpx.get(f"https://api.example.com/{item}")
+                if response.status_code == 401:
+                    raise ToolError(f"Key {self.api_key} was rejected")  # expect: MCP010
+                return response.json()
+
+        CLIENT = Client()
+
+        @mcp.tool
+        def fetch(item: str) -> dict:
+            return CLIENT.fetch(item)
+        """,
+        "a secret ('self.api_key')",
+        id="secret-attribute-in-a-helper",
+    ),
+    pytest.param(
+        """
+        BASE_DIR = Path(__file__).resolve().parent
+
+        @mcp.tool
+        def read_template(name: str) -> str:
+            template = BASE_DIR / "templates" / name
+            if not template.exists():
+                raise ToolError(f"Template {template} not found")  # expect: MCP010
+            return template.read_text()
+        """,
+        "an absolute path of the server's own files (__file__)",
+        id="path-under-file",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def list_exports() -> list[str]:
+            folder = os.path.join(os.getcwd(), "exports")
+            if not os.path.isdir(folder):
+                return {"error": f"Export folder {folder} is missing"}  # expect: MCP010
+            return os.listdir(folder)
+        """,
+        "the server's working directory (os.getcwd())",
+        id="cwd-in-an-error-dict",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def convert(document_id: str) -> str:
+            try:
+                return CONVERTER.run(document_id)
+            except Exception:
+                return f"Conversion failed:\\n{traceback.format_exc()}"  # expect: MCP010
+        """,
+        "a traceback (format_exc())",
+        id="traceback-returned",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def top_customers(limit: int) -> list:
+            query = f"SELECT name, total FROM billing.customers ORDER BY total DESC LIMIT {limit}"
+            try:
+                return DB.fetch(query)
+            except Exception:
+                raise ToolError(f"Query failed: {query}")  # expect: MCP010
+        """,
+        "the SQL text of the query",
+        id="sql-the-server-wrote",
+    ),
+    pytest.param(
+        """
+        TARGET = "postgresql://app:s3cret@db.internal:5432/app"
+
+        @mcp.tool
+        def sync() -> str:
+            try:
+                return SYNC.run(TARGET)
+            except ConnectionError:
+                raise ToolError("Cannot connect to " + TARGET)  # expect: MCP010
+        """,
+        "a URL with credentials",
+        id="credentials-in-a-literal-url",
+    ),
+    pytest.param(
+        """
+        from pydantic_settings import BaseSettings
+
+        class Settings(BaseSettings):
+            storage_root: str = "/srv/data"
+            max_results: int = 50
+
+        settings = Settings()
+
+        @mcp.tool
+        def read(name: str) -> str:
+            if not STORE.has(name):
+                raise ToolError(f"{name} is not in {settings.storage_root}")  # expect: MCP010
+            return STORE.get(name)
+        """,
+        "a configuration value ('settings.storage_root')",
+        id="pydantic-settings-field",
+    ),
+    pytest.param(
+        """
+        from fastmcp.server.dependencies import get_http_request
+
+        @mcp.tool
+        def whoami() -> str:
+            request = get_http_request()
+            if "x-user" not in request.headers:
+                raise ToolError(f"No user header among {dict(request.headers)}")  # expect: MCP010
+            return request.headers["x-user"]
+        """,
+        "request headers (request.headers)",
+        id="request-headers",
+    ),
+    pytest.param(
+        """
+        def describe_failure(what: str) -> str:
+            return f"{what} failed; contact the admin"
+
+        @mcp.tool
+        def ping() -> str:
+            raise ToolError(describe_failure(f"Call to {os.getenv('BACKEND_URL')}"))  # expect: MCP010
+        """,
+        "environment variable 'BACKEND_URL'",
+        id="through-a-project-message-builder",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), LEAKS)
+def test_sensitive_value_in_failure_text_is_flagged(body: str, named: str) -> None:
+    findings = check(FASTMCP + textwrap.dedent(body))
+    assert named in findings[0].message
+    assert "log it on the server and name the failed operation without the value" in findings[0].message
+
+
+def test_message_names_what_leaks_where_it_was_read_and_the_tool() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            ROOT = os.getenv("NOTES_ROOT")
+
+            @mcp.tool
+            def read_note(name: str) -> str:
+                path = os.path.join(ROOT, name)
+                if not os.path.exists(path):
+                    raise ToolError(f"Note not found at {path}")  # expect: MCP010
+                return open(path).read()
+            """
+        )
+    )
+    assert findings[0].message.startswith(
+        "Tool 'read_note' puts the value of environment variable 'NOTES_ROOT' into its error message "
+        "(read at `os.getenv(\"NOTES_ROOT\")`, through `path`, `ROOT`)"
+    )
+
+
+def test_a_helper_finding_names_the_tool_that_reaches_it() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def connect():
+                url = os.environ["CACHE_URL"]
+                raise ToolError(f"cache at {url} is down")  # expect: MCP010
+
+            @mcp.tool
+            def warm_cache() -> str:
+                connect()
+                return "warm"
+            """
+        )
+    )
+    assert findings[0].message.startswith("Helper 'connect' (reached from tool 'warm_cache') puts")
+
+
+# -- what does not leak ---------------------------------------------------------------------------
+
+SILENT = [
+    pytest.param(
+        """
+        @mcp.tool
+        def read_file(path: str, api_key: str) -> str:
+            if not os.path.exists(path):
+                raise ToolError(f"{path} does not exist")
+            if len(api_key) < 20:
+                raise ToolError(f"api_key {api_key!r} is too short")
+            return open(path).read()
+        """,
+        id="the-tools-own-arguments-echoed",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def fetch(url: str) -> str:
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise ToolError(f"{url} answered 404; check the address")
+            return response.text
+        """,
+        id="a-public-url-the-model-passed",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def list_items(page_token: str = "") -> dict:
+            next_page_token = STORE.cursor(page_token)
+            if next_page_token is None:
+                raise ToolError(f"Page token {page_token} expired; start again without page_token")
+            if STORE.stale(next_page_token):
+                return {"error": f"Listing changed; continue from {next_page_token}"}
+            return STORE.page(next_page_token)
+        """,
+        id="ids-the-model-can-use",
+    ),
+    pytest.param(
+        """
+        BASE_DIR = Path(__file__).parent
+
+        @mcp.tool
+        def read_template(name: str) -> str:
+            template = BASE_DIR / name
+            if not template.exists():
+                raise ToolError(f"Template {template.name} not found; call list_templates")
+            return template.read_text()
+        """,
+        id="only-the-file-name-of-a-server-path",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def ping() -> str:
+            if not os.getenv("BACKEND_TOKEN"):
+                raise ToolError("BACKEND_TOKEN is not set; ask the user to configure it")
+            limit = int(os.getenv("PING_LIMIT", "5"))
+            if PINGS.count() > limit:
+                raise ToolError(f"At most {limit} pings per minute")
+            token = os.environ["BACKEND_TOKEN"]
+            if len(token) < 10:
+                raise ToolError(f"The configured token is {len(token)} characters long, expected 40")
+            return PINGS.send(token)
+        """,
+        id="variable-names-numbers-and-lengths",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def ping() -> str:
+            token = os.environ["BACKEND_TOKEN"]
+            if not AUTH.valid(token):
+                raise ToolError(f"Token {token[:4]}... was rejected; ask the user to renew it")
+            return "pong"
+        """,
+        id="a-masked-prefix",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def banner() -> str:
+            return f"Connected to {os.getenv('BACKEND_HOST')} from {os.getcwd()}"
+        """,
+        id="a-success-result-is-not-failure-text",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def run_query(sql: str) -> list:
+            try:
+                return DB.fetch(sql)
+            except Exception:
+                raise ToolError(f"Query failed: {sql}")
+        """,
+        id="sql-the-model-wrote",
+    ),
+    pytest.param(
+        """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+        @mcp.tool
+        def ping() -> str:
+            try:
+                return PINGS.send(os.environ["BACKEND_TOKEN"])
+            except Exception:
+                logger.error("ping via %s failed: %s", os.getenv("BACKEND_HOST"), traceback.format_exc())
+                raise ToolError("The backend did not answer the ping; try again in a minute")
+        """,
+        id="logged-not-sent",
+    ),
+]
+
+
+SILENT += [
+    pytest.param(
+        """
+        EXAMPLE = "postgresql://user:password@host:5432/db"
+
+        @mcp.tool
+        def connect(dsn: str) -> str:
+            if "://" not in dsn:
+                raise ToolError("Invalid DSN; expected a URL like postgresql://user:password@host:5432/db")
+            if not dsn.startswith("postgresql"):
+                raise ToolError(f"Unsupported DSN scheme; use one like {EXAMPLE}")
+            return POOL.connect(dsn)
+        """,
+        id="a-format-example-of-a-connection-string",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def summarize(text: str, model: str = "") -> str:
+            model = model or os.getenv("DEFAULT_MODEL", "small")
+            if model not in MODELS:
+                raise ToolError(f"Unknown model {model}; use one of {sorted(MODELS)}")
+            if os.environ["LOG_LEVEL"] == "off":
+                raise ToolError(f"Logging is {os.environ['LOG_LEVEL']}; summaries need it on")
+            return MODELS[model].run(text)
+        """,
+        id="environment-values-that-say-nothing-about-the-server",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SILENT)
+def test_nothing_sensitive_is_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_plain_exception_text_counts_only_where_the_framework_forwards_it() -> None:
+    body = textwrap.dedent(
+        """
+        @mcp.tool()
+        def ping() -> str:
+            raise RuntimeError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
+        """
+    )
+    check(MCP1 + body, target="mcp>=1.9,<2")
+    masked = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)') + body.replace("@mcp.tool()", "@mcp.tool")
+    _, findings = _findings(masked)
+    assert findings == []
+
+
+def test_off_by_default() -> None:
+    text = FASTMCP + textwrap.dedent(
+        """
+        @mcp.tool
+        def ping() -> str:
+            raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")
+        """
+    )
+    assert [f for f in lint_source(text, filename="server.py") if f.code == "MCP010"] == []
+
+
+def test_a_helper_in_another_module(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "svc"\ndependencies = ["fastmcp>=2.12"]\n',
+            "svc/__init__.py": "",
+            "svc/store.py": textwrap.dedent(
+                """\
+                import os
+
+                from fastmcp.exceptions import ToolError
+
+                STORE_DSN = os.environ["STORE_DSN"]
+
+
+                def open_store():
+                    raise ToolError(f"store {STORE_DSN} unreachable")
+                """
+            ),
+            "svc/server.py": textwrap.dedent(
+                """\
+                from fastmcp import FastMCP
+
+                from svc.store import open_store
+
+                mcp = FastMCP("svc")
+
+
+                @mcp.tool
+                def count() -> int:
+                    return open_store().count()
+                """
+            ),
+        },
+    )
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("store.py", 9)]
+    assert "reached from tool 'count'" in findings[0].message
+
+
+def test_a_parameter_the_function_fills_itself_is_followed() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def resolve(path: str, base_dir: str | None = None) -> Path:
+                if base_dir is None:
+                    base_dir = os.getcwd()
+                resolved = (Path(base_dir) / path).resolve()
+                if not resolved.is_relative_to(base_dir):
+                    raise ToolError(f"{path} is outside {base_dir}")  # expect: MCP010
+                return resolved
+
+            @mcp.tool
+            def read(path: str) -> str:
+                return resolve(path).read_text()
+            """
+        )
+    )
+
+
+def test_a_helper_exception_that_the_tool_catches_and_returns() -> None:
+    findings = check(
+        FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+        + textwrap.dedent(
+            """
+            class StoreError(Exception):
+                pass
+
+            def open_store():
+                raise StoreError(f"store {os.environ['STORE_DSN']} unreachable")  # expect: MCP010
+
+            @mcp.tool
+            def count() -> int:
+                try:
+                    return open_store().count()
+                except StoreError as e:
+                    return f"Counting failed: {e}"
+            """
+        )
+    )
+    assert "caught and sent on to the model (tool 'count' returns it" in findings[0].message
+
+
+def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            from fastmcp import Context
+
+            @mcp.tool
+            def ping(ctx: Context, host: str) -> str:
+                app = ctx.request_context.lifespan_context
+                if not app.reachable(host):
+                    raise ToolError(f"{host} is unreachable")
+                if not app.accepts(app.api_token):
+                    raise ToolError(f"Token {ctx.request_context.lifespan_context.api_token} was refused")  # expect: MCP010
+                return "pong"
+            """
+        )
+    )

@@ -1,0 +1,501 @@
+"""MCP011 retry-invited-after-uncertain-mutation: a retry invited (or run) after a write whose
+outcome is unknown.
+
+Each snippet marks the rows where a finding is expected with `# expect: MCP011`; the test lints
+it with only MCP011 selected (it is off by default) and asserts the exact set of rows, so a
+negative case asserts silence on the whole snippet.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from mcp_lint.pipeline import lint_source
+
+from ._support import expected
+
+FASTMCP = """\
+import asyncio
+import subprocess
+import time
+
+import httpx
+import requests
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("svc")
+"""
+
+
+def check(source: str, target: str | None = None):
+    text = textwrap.dedent(source)
+    findings = lint_source(text, filename="server.py", target=target, select=("MCP011",))
+    found, wanted = {(f.code, f.location.row) for f in findings}, expected(text)
+    assert found == wanted, f"not expected: {sorted(found - wanted)}, missing: {sorted(wanted - found)}"
+    return findings
+
+
+FLAGGED = [
+    pytest.param(
+        """
+        @mcp.tool
+        async def create_ticket(title: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.post("https://desk.example.com/tickets", json={"title": title})
+                    response.raise_for_status()
+            except httpx.ReadTimeout:
+                raise ToolError("The help desk did not answer in time, please try again.")  # expect: MCP011
+            return response.json()["id"]
+        """,
+        "an `except ReadTimeout` around it",
+        id="timeout-around-a-post",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def send_invoice(invoice_id: str) -> str:
+            try:
+                BILLING.invoices.send(invoice_id)
+            except Exception:
+                return {"error": f"Sending invoice {invoice_id} failed. Retry later."}  # expect: MCP011
+            return "sent"
+        """,
+        "an `except Exception` around it",
+        id="broad-except-around-a-saas-send",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def close_incident(incident_id: str) -> str:
+            response = requests.put(f"https://ops.example.com/incidents/{incident_id}", json={"state": "closed"})
+            if response.status_code >= 500:
+                raise ToolError("The incident service failed; please retry")  # expect: MCP011
+            return "closed"
+        """,
+        "`response.status_code >= 500`",
+        id="5xx-status-of-the-write-response",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def add_row(sheet: str, value: str) -> str:
+            try:
+                DB.execute("INSERT INTO rows (sheet, value) VALUES (?, ?)", (sheet, value))
+                DB.commit()
+            except ConnectionResetError:
+                raise ToolError("Lost the database connection. Try again.")  # expect: MCP011
+            return "added"
+        """,
+        "writes to the database (INSERT)",
+        id="connection-reset-around-an-insert",
+    ),
+    pytest.param(
+        """
+        def _publish(post: dict) -> None:
+            httpx.post("https://blog.example.com/posts", json=post).raise_for_status()
+
+        @mcp.tool
+        def publish(title: str, body: str) -> str:
+            try:
+                _publish({"title": title, "body": body})
+            except httpx.TimeoutException:
+                raise ToolError("Publishing timed out, try again later")  # expect: MCP011
+            return "published"
+        """,
+        "sends an HTTP POST (in _publish())",
+        id="write-in-a-helper-of-the-module",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), FLAGGED)
+def test_retry_invited_after_an_uncertain_write_is_flagged(body: str, named: str) -> None:
+    findings = check(FASTMCP + textwrap.dedent(body))
+    message = findings[0].message
+    assert named in message
+    assert "may already have happened" in message
+    assert "say the operation may have happened and how to check it (a read tool, an id), or send an idempotency key" in message
+
+
+def test_message_names_the_tool_the_invitation_and_the_write() -> None:
+    findings = check(FASTMCP + textwrap.dedent(FLAGGED[0].values[0]))
+    assert findings[0].message.startswith(
+        "Tool 'create_ticket' invites a retry ('try again') after a write whose outcome is unknown: it sends an HTTP POST, "
+        "and the failure came from an `except ReadTimeout` around it"
+    )
+
+
+RERUNS = [
+    pytest.param(
+        """
+        @mcp.tool
+        def create_issue(title: str) -> str:
+            for attempt in range(3):
+                try:
+                    response = httpx.post("https://issues.example.com/issues", json={"title": title})  # expect: MCP011
+                    break
+                except httpx.ReadTimeout:
+                    time.sleep(2 ** attempt)
+            return response.json()["id"]
+        """,
+        "the loop around it runs it again",
+        id="retry-loop",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def create_issue(title: str) -> str:
+            try:
+                response = httpx.post("https://issues.example.com/issues", json={"title": title})
+            except httpx.TimeoutException:
+                response = httpx.post("https://issues.example.com/issues", json={"title": title})  # expect: MCP011
+            return response.json()["id"]
+        """,
+        "the `except` clause calls it again",
+        id="called-again-in-the-clause",
+    ),
+    pytest.param(
+        """
+        from tenacity import retry, stop_after_attempt
+
+        @retry(stop=stop_after_attempt(3))  # expect: MCP011
+        def _charge(customer: str, cents: int) -> dict:
+            return httpx.post("https://pay.example.com/charges", json={"customer": customer, "cents": cents}).json()
+
+        @mcp.tool
+        def charge(customer: str, cents: int) -> str:
+            return _charge(customer, cents)["id"]
+        """,
+        "`@retry` runs the whole function again",
+        id="retry-decorator",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), RERUNS)
+def test_code_that_runs_an_uncertain_write_again_is_flagged(body: str, named: str) -> None:
+    findings = check(FASTMCP + textwrap.dedent(body))
+    assert named in findings[0].message
+    assert "may be applied twice" in findings[0].message
+
+
+SILENT = [
+    pytest.param(
+        """
+        @mcp.tool
+        async def create_ticket(title: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    existing = await client.get("https://desk.example.com/tickets", params={"title": title})
+            except httpx.ReadTimeout:
+                raise ToolError("The help desk did not answer in time, please try again.")
+            async with httpx.AsyncClient() as client:
+                response = await client.post("https://desk.example.com/tickets", json={"title": title})
+            return response.json()["id"]
+        """,
+        id="retry-before-any-write",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def close_incident(incident_id: str) -> str:
+            try:
+                response = requests.put(f"https://ops.example.com/incidents/{incident_id}", json={"state": "closed"})
+                response.raise_for_status()
+            except requests.HTTPError as e:
+                if e.response.status_code == 429:
+                    raise ToolError("The incident service is rate limiting us (HTTP 429); retry in 60 seconds")
+                raise ToolError(f"Closing incident {incident_id} was refused; it may have been closed already, check get_incident")
+            return "closed"
+        """,
+        id="429-before-the-write-and-an-outcome-named",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def close_incident(incident_id: str) -> str:
+            response = requests.put(f"https://ops.example.com/incidents/{incident_id}", json={"state": "closed"})
+            if response.status_code == 409:
+                raise ToolError("Another update is in progress; try again in a few seconds")
+            if response.status_code < 500 and not response.ok:
+                raise ToolError("The incident service refused the change; fix the state and try again")
+            return "closed"
+        """,
+        id="client-errors-mean-nothing-happened",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def rotate(name: str) -> str:
+            if not LOCK.acquire(blocking=False):
+                raise ToolError("Another rotation holds the lock; try again in a minute")
+            try:
+                httpx.post("https://vault.example.com/rotate", json={"name": name})
+            finally:
+                LOCK.release()
+            return "rotated"
+        """,
+        id="lock-not-acquired",
+    ),
+    pytest.param(
+        """
+        import uuid
+
+        @mcp.tool
+        def send_payment(account: str, cents: int) -> str:
+            key = str(uuid.uuid4())
+            try:
+                httpx.post("https://pay.example.com/transfers", json={"to": account, "cents": cents}, headers={"Idempotency-Key": key})
+            except httpx.TimeoutException:
+                raise ToolError(f"The payment service timed out; retry with the same key {key}")
+            return "sent"
+        """,
+        id="idempotency-key-sent",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def create_issue(title: str) -> str:
+            try:
+                response = httpx.post("https://issues.example.com/issues", json={"title": title})
+            except httpx.ConnectError:
+                raise ToolError("Could not connect to the issue tracker; try again once it is up")
+            return response.json()["id"]
+        """,
+        id="connection-refused-sent-nothing",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def create_issue(title: str) -> str:
+            try:
+                response = httpx.post("https://issues.example.com/issues", json={"title": title})
+            except httpx.TimeoutException:
+                raise ToolError("The tracker timed out; do not retry, the issue may exist: call find_issue(title) first")
+            return response.json()["id"]
+        """,
+        id="outcome-named-and-retry-negated",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def export(path: str) -> str:
+            try:
+                with open(path, "w") as handle:
+                    handle.write(REPORT.render())
+            except OSError:
+                raise ToolError(f"Could not write {path}; check the folder and try again")
+            return path
+        """,
+        id="a-local-file-write-has-a-known-outcome",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def create_issue(title: str) -> str:
+            for attempt in range(3):
+                try:
+                    response = httpx.post("https://issues.example.com/issues", json={"title": title})
+                    break
+                except httpx.TimeoutException:
+                    raise ToolError("The tracker timed out; the issue may exist, call find_issue first")
+            return response.json()["id"]
+        """,
+        id="a-loop-whose-clause-leaves",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SILENT)
+def test_retry_that_cannot_repeat_a_write_is_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_plain_exception_text_counts_only_where_the_framework_forwards_it() -> None:
+    body = """
+    @mcp.tool
+    def create_issue(title: str) -> str:
+        try:
+            response = httpx.post("https://issues.example.com/issues", json={"title": title})
+        except httpx.TimeoutException:
+            raise RuntimeError("The tracker timed out; please try again")  # expect: MCP011
+        return response.json()["id"]
+    """
+    check(FASTMCP + textwrap.dedent(body), target="fastmcp>=2.12,<3")
+    masked = FASTMCP.replace('FastMCP("svc")', 'FastMCP("svc", mask_error_details=True)')
+    text = textwrap.dedent(masked + textwrap.dedent(body))
+    assert lint_source(text, filename="server.py", select=("MCP011",)) == []
+
+
+def test_off_by_default() -> None:
+    text = FASTMCP + textwrap.dedent(FLAGGED[0].values[0])
+    assert [f for f in lint_source(text, filename="server.py") if f.code == "MCP011"] == []
+
+
+def test_a_request_helper_that_callers_use_for_writes() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self._http = httpx.Client(base_url="https://boards.example.com")
+
+                def _request(self, method: str, path: str, **kwargs) -> httpx.Response:
+                    response = self._http.request(method, path, **kwargs)
+                    if response.status_code == 429:
+                        raise ToolError("Rate limited; try again in a minute")
+                    if response.status_code >= 500:
+                        raise ToolError("The board service failed. Please try again.")  # expect: MCP011
+                    return response
+
+                def get_board(self, board_id: str) -> dict:
+                    return self._request("GET", f"boards/{board_id}").json()
+
+                def create_card(self, board_id: str, title: str) -> dict:
+                    return self._request("POST", "cards", json={"board": board_id, "title": title}).json()
+
+            API = Api()
+
+            @mcp.tool
+            def create_card(board_id: str, title: str) -> dict:
+                return API.create_card(board_id, title)
+            """
+        )
+    )
+
+
+def test_a_request_helper_only_used_for_reads_is_not_flagged() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self._http = httpx.Client(base_url="https://boards.example.com")
+
+                def _request(self, method: str, path: str) -> httpx.Response:
+                    response = self._http.request(method, path)
+                    if response.status_code >= 500:
+                        raise ToolError("The board service failed. Please try again.")
+                    return response
+
+                def get_board(self, board_id: str) -> dict:
+                    return self._request("GET", f"boards/{board_id}").json()
+
+            API = Api()
+
+            @mcp.tool
+            def get_board(board_id: str) -> dict:
+                return API.get_board(board_id)
+            """
+        )
+    )
+
+
+def test_a_helper_message_that_the_tool_catches_and_returns() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class DeskError(Exception):
+                pass
+
+            def open_ticket(title: str) -> str:
+                try:
+                    return httpx.post("https://desk.example.com/tickets", json={"title": title}).json()["id"]
+                except httpx.TimeoutException:
+                    raise DeskError("The help desk timed out, please try again")  # expect: MCP011
+
+            @mcp.tool
+            def create_ticket(title: str) -> str:
+                try:
+                    return open_ticket(title)
+                except DeskError as e:
+                    return str(e)
+            """
+        ),
+        target="fastmcp>=2.12,<3",
+    )
+    assert "caught and sent on to the model: tool 'create_ticket' returns it" in findings[0].message
+
+
+def test_a_helper_message_that_the_tool_catches_and_replaces() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class DeskError(Exception):
+                pass
+
+            def open_ticket(title: str) -> str:
+                try:
+                    return httpx.post("https://desk.example.com/tickets", json={"title": title}).json()["id"]
+                except httpx.TimeoutException:
+                    raise DeskError("The help desk timed out, please try again")
+
+            @mcp.tool
+            def create_ticket(title: str) -> str:
+                try:
+                    return open_ticket(title)
+                except DeskError:
+                    raise ToolError("The help desk timed out; the ticket may exist, call find_ticket(title) to check")
+            """
+        ),
+        target="fastmcp>=2.12,<3",
+    )
+
+
+RETRYING_SERVER = """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.server.middleware.error_handling import RetryMiddleware
+
+{server}
+
+
+@mcp.tool
+def get_issue(issue_id: str) -> dict:
+    return httpx.get(f"https://issues.example.com/issues/{{issue_id}}").json()
+"""
+
+WRITING_TOOL = """
+
+@mcp.tool
+def create_issue(title: str) -> str:
+    return httpx.post("https://issues.example.com/issues", json={"title": title}).json()["id"]
+"""
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        pytest.param('mcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware())  # expect: MCP011', id="add-middleware"),
+        pytest.param('mcp = FastMCP("issues", middleware=[RetryMiddleware(max_retries=3)])  # expect: MCP011', id="constructor"),
+    ],
+)
+def test_retry_middleware_on_a_server_whose_tools_write(server: str) -> None:
+    findings = check(RETRYING_SERVER.format(server=server) + WRITING_TOOL)
+    assert findings[0].message.startswith(
+        "RetryMiddleware on the server of tool 'create_issue' runs a whole tool call again after a ConnectionError or "
+        "TimeoutError, whose write may already have happened: tool 'create_issue' sends an HTTP POST"
+    )
+
+
+@pytest.mark.parametrize(
+    ("server", "tools"),
+    [
+        pytest.param('mcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware())', "", id="tools-that-only-read"),
+        pytest.param(
+            'class RateLimited(Exception):\n    pass\n\n\nmcp = FastMCP("issues")\nmcp.add_middleware(RetryMiddleware(retry_exceptions=(RateLimited,)))',
+            WRITING_TOOL,
+            id="retrying-only-refusals",
+        ),
+    ],
+)
+def test_retry_middleware_that_cannot_repeat_a_write_is_not_flagged(server: str, tools: str) -> None:
+    check(RETRYING_SERVER.format(server=server) + tools)

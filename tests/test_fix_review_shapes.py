@@ -1,0 +1,449 @@
+"""Fix shapes a reviewer rejected on real servers nobody here had read (issue 23), each with the
+code the fix must write: the whole project fixed through the CLI, as a user runs it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import libcst
+import pytest
+from click.testing import CliRunner, Result
+
+from mcp_lint.cli import cli
+from tests.test_fixes import fixed
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "records"\ndependencies = ["mcp>=1.20,<2"]\n')
+    return tmp_path
+
+
+def fix(*args: str) -> Result:
+    return CliRunner().invoke(
+        cli, ["check", ".", "--no-cache", "--jobs", "1", "--fix", "--unsafe-fixes", *args], catch_exceptions=False
+    )
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+
+
+ERRORS_MODULE = """\
+class Errors:
+    @staticmethod
+    def describe(exc: Exception) -> tuple[str, str]:
+        return type(exc).__name__, f"Lookup failed: {exc}"
+
+    @staticmethod
+    def failure(message: str, kind: str) -> dict:
+        return {"error": True, "kind": kind, "message": message}
+"""
+
+
+def test_text_bound_from_a_helper_of_the_exception_is_dropped_from_the_new_message(project: Path) -> None:
+    # `kind, text = Errors.describe(e)` carries the exception's text into `text` (the rule follows
+    # it through the helper): a fix that kept `{text}` in the new message would only move the leak,
+    # and the next fix pass would find it again (the file was left unfixed, "fix changed nothing").
+    write(project / "records" / "errors.py", ERRORS_MODULE)
+    write(
+        project / "records" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from records.errors import Errors
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception as e:
+                kind, text = Errors.describe(e)
+                return Errors.failure(f"Could not get record {record_id}: {text}", kind)
+        """,
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "records" / "server.py").read_text()
+    libcst.parse_module(fixed)
+    assert fixed.endswith(
+        textwrap.dedent(
+            """\
+            @mcp.tool()
+            def get_record(record_id: str) -> dict:
+                try:
+                    return fetch(record_id)
+                except Exception as e:
+                    kind, text = Errors.describe(e)
+                    raise ToolError(f"Could not get record {record_id}") from e
+            """
+        )
+    ), fixed
+
+
+def test_an_error_flag_dict_raises_its_message_not_the_dict(project: Path) -> None:
+    # `{"error": True, "message": m}`: "error" is a flag; ToolError gets the message beside it,
+    # never the builder's dict (a ToolError whose text is a dict's repr).
+    write(
+        project / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def failure(message: str, kind: str) -> dict:
+            return {"error": True, "kind": kind, "message": message}
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return failure(f"Record {record_id} not found; list_records gives the ids", "not_found")
+            return RECORDS[record_id]
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "server.py").read_text()
+    assert '        raise ToolError(f"Record {record_id} not found; list_records gives the ids")\n' in fixed, fixed
+    assert "ToolError(failure(" not in fixed
+
+
+def test_an_import_inside_the_handler_that_the_fix_leaves_unused_goes_with_its_blank_line(project: Path) -> None:
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception as e:
+                import traceback
+
+                logger.error("Lookup of %s failed", record_id)
+                return {"error": f"Lookup of {record_id} failed", "trace": traceback.format_exc()}
+
+
+        @mcp.tool()
+        def get_other(record_id: str) -> dict:
+            try:
+                return fetch(record_id)
+            except Exception:
+                import traceback
+
+                logger.error("Other lookup failed: %s", traceback.format_exc())
+                raise
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    libcst.parse_module(fixed)
+    first, second = fixed.split("def get_other")
+    assert "import traceback" not in first, first
+    assert "except Exception as e:\n        logger." in first, first
+    # The other handler still reads it: its import stays.
+    assert "        import traceback\n" in second
+
+
+def test_a_new_third_party_import_goes_above_the_projects_other_top_level_packages(project: Path) -> None:
+    # `core` is the project's own top-level package beside `tools`: isort puts it in the
+    # first-party section, so the framework's import goes into the third-party section above it.
+    write(project / "core" / "__init__.py", "")
+    write(project / "core" / "store.py", "RECORDS: dict[str, str] = {}\n")
+    write(project / "tools" / "__init__.py", "")
+    write(
+        project / "tools" / "records.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from core.store import RECORDS
+
+        mcp = FastMCP("records")
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> str:
+            if record_id not in RECORDS:
+                return f"Error: record {record_id} not found"
+            return RECORDS[record_id]
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "tools" / "records.py").read_text()
+    assert fixed.startswith(
+        "import logging\n\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n\n"
+        "from core.store import RECORDS\n"
+    ), fixed
+
+
+def test_a_library_exception_built_from_a_response_object_gets_no_rewritten_argument(project: Path) -> None:
+    # No argument of `UpstreamError(response, body)` is plainly its message: putting a string in
+    # place of the response object (or of the body bytes) breaks the constructor, so no fix.
+    write(
+        project / "server.py",
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from vendor_sdk.errors import UpstreamError
+
+        mcp = FastMCP("records")
+
+
+        async def download(url: str) -> bytes:
+            try:
+                response = await httpx.AsyncClient().get(url)
+                response.raise_for_status()
+                return response.content
+            except httpx.HTTPStatusError as exc:
+                body = exc.response.content or b""
+                raise UpstreamError(exc.response, body) from exc
+
+
+        @mcp.tool()
+        async def fetch_file(url: str) -> str:
+            return (await download(url)).decode()
+        """,
+    )
+    import json
+
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--output-format", "json", "--exit-zero"])
+    findings = [f for f in json.loads(result.output) if f["code"] == "MCP002"]
+    assert [(f["location"]["row"], f["fix"]) for f in findings] == [(14, None)], result.output
+
+
+LOGGED_TOOL = """\
+@mcp.tool()
+def get_record(record_id: str) -> str:
+    try:
+        return fetch(record_id)
+    except Exception as e:
+        return f"Could not get record {record_id}: {e}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "log_line"),
+    [
+        # loguru formats with str.format: a `%s` would be printed as written.
+        ("from loguru import logger\n", 'logger.exception("Could not get record {}", record_id)'),
+        # structlog: an event and key-values.
+        ("import structlog\n", 'log.exception("Could not get record", record_id=record_id)'),
+        ("import logging\n", 'logger.exception("Could not get record %s", record_id)'),
+    ],
+    ids=["loguru", "structlog", "logging"],
+)
+def test_the_added_log_call_is_in_the_module_loggers_style(header: str, log_line: str) -> None:
+    setup = {
+        "from loguru import logger\n": "",
+        "import structlog\n": "log = structlog.get_logger(__name__)\n",
+        "import logging\n": "logger = logging.getLogger(__name__)\n",
+    }[header]
+    source = f"{header}from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('records')\n{setup}\n\n{LOGGED_TOOL}"
+    after = fixed(source)
+    assert f"        {log_line}\n        raise ToolError(f\"Could not get record {{record_id}}\") from e\n" in after, after
+
+
+def test_first_party_names_come_from_the_import_root_and_the_projects_isort_settings(tmp_path: Path) -> None:
+    from mcp_lint.fixing.first_party import first_party
+
+    write(tmp_path / "pyproject.toml", '[tool.ruff.lint.isort]\nknown-first-party = ["shared_lib"]\n')
+    write(tmp_path / "app" / "__init__.py", "")
+    write(tmp_path / "app" / "tools.py", "")
+    write(tmp_path / "helpers.py", "")
+    write(tmp_path / "docs" / "index.md", "")
+    assert first_party(str(tmp_path / "app" / "tools.py"), "app.tools") == {"app", "helpers", "shared_lib"}
+    write(tmp_path / "setup.cfg", "[isort]\nknown_first_party = one,\n    two\n")
+    # The nearest settings file with an isort section decides (pyproject.toml is read first there).
+    assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "shared_lib"}
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert first_party(str(tmp_path / "helpers.py"), "helpers") == {"app", "helpers", "one", "two"}
+
+
+HELPER_SERVER = """\\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("records")
+RECORDS: dict[str, str] = {{}}
+
+
+def lookup(record_id: str) -> str:
+    if record_id not in RECORDS:
+        return f"Error: record {{record_id}} not found"
+    return RECORDS[record_id]
+
+
+@mcp.tool()
+def get_record(record_id: str) -> str:
+    return lookup(record_id)
+{extra}"""
+
+BRANCHING_CALLER = """
+
+def print_records(ids: list[str]) -> None:
+    for record_id in ids:
+        text = lookup(record_id)
+        if text.startswith("Error"):
+            break
+        print(text)
+"""
+
+
+def test_a_helper_turns_its_return_into_a_raise_only_when_every_caller_is_a_tool_path() -> None:
+    alone = fixed(HELPER_SERVER.format(extra=""))
+    assert '        raise ToolError(f"Record {record_id} not found")\n' in alone, alone
+    # `print_records` branches on the returned text: a raise would break it, so the helper keeps
+    # its return and the finding stays for the author.
+    shared = HELPER_SERVER.format(extra=BRANCHING_CALLER)
+    assert fixed(shared) == shared
+
+
+BRANCH_MESSAGES = '''\
+from mcp.server.fastmcp import FastMCP
+from requests.exceptions import HTTPError
+
+mcp = FastMCP("builds")
+
+
+@mcp.tool()
+def submit_input(job: str, number: int, input_id: str) -> dict:
+    try:
+        client.submit(job=job, number=number, input_id=input_id)
+    except HTTPError as e:
+        if checked:
+            msg = (
+                f"Submitting input {input_id} for {job} #{number} failed ({e}) and the pending inputs "
+                f"could not be checked beforehand"
+            )
+        else:
+            msg = (
+                f"Submitting input {input_id} for {job} #{number} failed ({e}). The input may already "
+                f"be settled: re-check with get_pending_inputs rather than retrying."
+            )
+        raise ValueError(msg){cause}
+    return {"job": job}
+'''
+
+
+@pytest.mark.parametrize("cause", [" from e", ""], ids=["chained", "unchained"])
+def test_a_message_built_in_each_branch_loses_only_the_exception_text_there(cause: str) -> None:
+    # The author's hint ("re-check with get_pending_inputs rather than retrying") and context stay;
+    # the raise keeps sending `msg` (the whole statement was replaced by a made-up message).
+    after = fixed(BRANCH_MESSAGES.replace("{cause}", cause))
+    assert after == (
+        BRANCH_MESSAGES.replace("{cause}", " from e")
+        .replace(" failed ({e}) and", " failed and")
+        .replace(" failed ({e}). The", " failed. The")
+        .replace('                f"could not', '                "could not')
+        .replace('                f"be settled', '                "be settled')
+    ), after
+
+
+HELPER_TEXT = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("incidents")
+
+
+def report(action: str, exc: Exception) -> dict:
+    if isinstance(exc, LookupError):
+        return {"error": f"{action}: {exc}", "kind": "not_found"}
+    return {"error": f"{action}: {exc}", "kind": "upstream"}
+
+
+def with_paging_hint(result: dict, page: int) -> dict:
+    if page > 1:
+        result["error"] += " Deep pages are refused; narrow the query with filters instead."
+    return result
+
+
+@mcp.tool()
+def get_incident(ref: str) -> dict:
+    try:
+        return fetch(ref)
+    except Exception as e:
+        return report("Failed to retrieve incident", e)
+
+
+@mcp.tool()
+def list_incidents(page: int) -> dict:
+    try:
+        return fetch_page(page)
+    except Exception as e:
+        return with_paging_hint({"error": f"Listing failed: {e}"}, page)
+'''
+
+
+def test_no_fix_drops_what_a_project_helper_adds_to_the_failure() -> None:
+    # `report(..., e)` writes the text itself (a not-found case the model can act on among them),
+    # and `with_paging_hint(...)` adds the author's hint: replacing either statement with a raise
+    # would lose it, so the fix is left to the helper (no edit here).
+    from mcp_lint.pipeline import lint_source
+
+    findings = [f for f in lint_source(HELPER_TEXT) if f.code == "MCP002" and f.location.row in (23, 31)]
+    assert findings and all(f.fix is None for f in findings), [(f.location.row, f.fix) for f in findings]
+
+
+DEFERRED = '''\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp.server.fastmcp import FastMCP
+
+RECORDS: dict[str, str] = {}
+
+
+def register(mcp: FastMCP) -> None:
+    @mcp.tool()
+    def get_record(record_id: str) -> str:
+        if record_id not in RECORDS:
+            return f"Error: record {record_id} not found"
+        return RECORDS[record_id]
+'''
+
+
+def test_a_module_written_to_import_without_the_framework_gets_no_top_level_framework_import() -> None:
+    # Its framework import is for type checkers only (a CLI imports this module without mcp):
+    # `from mcp.server.fastmcp.exceptions import ToolError` at the top would break that.
+    from mcp_lint.pipeline import lint_source
+
+    findings = [f for f in lint_source(DEFERRED) if f.code == "MCP005"]
+    assert [(f.location.row, f.fix) for f in findings] == [(15, None)]
+    runtime = DEFERRED.replace("if TYPE_CHECKING:\n    from", "from").replace("from typing import TYPE_CHECKING\n\n", "")
+    assert "raise ToolError(" in fixed(runtime)
+
+
+def test_a_raise_in_an_except_that_names_no_exception_says_from_none() -> None:
+    # ruff's B904: a raise inside `except` states its cause; the failed parse of an argument is
+    # not one the model or the log needs.
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('docs')\n\n\n"
+        "@mcp.tool()\ndef add_heading(level: str) -> str:\n"
+        "    try:\n        number = int(level)\n    except (ValueError, TypeError):\n"
+        '        return "Invalid parameter: level must be an integer between 1 and 9"\n'
+        "    return str(number)\n"
+    )
+    assert '        raise ToolError("Invalid parameter: level must be an integer between 1 and 9") from None\n' in fixed(source)
