@@ -85,6 +85,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def told(finding) -> str:
+    """The message of a finding with those of its related locations (the tools that reach a
+    helper are named there)."""
+    return " ".join([finding.message, *(related.message for related in finding.related)])
+
+
 def codes_at(findings) -> list[tuple[str, str, int]]:
     return sorted((f.filename, f.code, f.location.row) for f in findings)
 
@@ -103,7 +109,7 @@ def check_file(path: str) -> list[tuple[str, str, int]]:
 def test_a_helper_buffer_is_linted_with_the_tools_of_other_modules(project: Path) -> None:
     findings = lint_buffer(Path("pkg/helpers.py"), HELPERS)
     assert codes_at(findings) == [("pkg/helpers.py", "MCP002", 14)]
-    assert "'get_item'" in findings[0].message  # the tool that reaches it
+    assert "'get_item'" in told(findings[0])  # the tool that reaches it
     assert codes_at(findings) == check_file("pkg/helpers.py")
 
 
@@ -158,12 +164,12 @@ def test_an_edit_analyses_only_the_edited_file(project: Path, monkeypatch: pytes
 
 def test_new_files_are_seen_after_forget_files(project: Path) -> None:
     live = LiveProject(Path("."), TolerantResolver(SettingsResolver()))
-    assert "'fetch_item'" not in live.lint([Path("pkg/helpers.py")])[0].message
+    assert "'fetch_item'" not in told(live.lint([Path("pkg/helpers.py")])[0])
     other = SERVER_WITHOUT_LOAD.replace('"items"', '"other"') + OTHER_TOOL
     (project / "pkg/other.py").write_text(other, encoding="utf-8")
-    assert "'fetch_item'" not in live.lint([Path("pkg/helpers.py")])[0].message  # the file list is kept
+    assert "'fetch_item'" not in told(live.lint([Path("pkg/helpers.py")])[0])  # the file list is kept
     live.forget_files()
-    assert "'fetch_item'" in live.lint([Path("pkg/helpers.py")])[0].message
+    assert "'fetch_item'" in told(live.lint([Path("pkg/helpers.py")])[0])
 
 
 def test_a_lone_file_is_linted_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -246,7 +246,11 @@ async def test_a_new_file_reported_by_the_file_watcher_joins_the_project(client:
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams([types.FileEvent(uri=tools.as_uri(), type=types.FileChangeType.Created)])
     )
-    assert spans(await diagnostics_for(client, loader, 1)) == [("MCP002", (8, 14, 8, 57))]  # ToolError(...) with the exception's text
+    diagnostics = await diagnostics_for(client, loader, 1)
+    assert spans(diagnostics) == [("MCP002", (8, 14, 8, 57))]  # ToolError(...) with the exception's text
+    # The tool that reaches the helper, in the other file, is related information.
+    related = [(r.location.uri, r.location.range.start.line, r.message) for r in diagnostics[0].related_information]
+    assert [r for r in related if r[0] == tools.as_uri() and r[1] == 8 and "get_item" in r[2]]  # at `def get_item`
 
 
 # --- code actions -------------------------------------------------------------------------------
