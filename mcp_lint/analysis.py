@@ -16,7 +16,8 @@ import libcst as cst
 
 from mcp_lint.findings import Location
 from mcp_lint.fixing.imports import read_imports
-from mcp_lint.model.exception_guards import Handler, TryGuard, try_guard
+from mcp_lint.model.escapes import refine_handler_origins
+from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -25,6 +26,7 @@ from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import module_name
 from mcp_lint.rules import all_rules
@@ -123,6 +125,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
+    # What `try` bodies let escape through the module's own functions decides who wrote a caught
+    # ValueError's text (model.escapes), now that every function of the module is known.
+    refine_handler_origins(model, summary.instances, WrittenClassBases(model.classes, name.dotted, model.aliases))
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
@@ -160,11 +165,13 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.returns_argument = facts.returns_argument
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
+        if facts.handlers:
+            fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(isinstance(n, (cst.Raise, cst.Return)) for n in descendants(h.node.body, into_scopes=False)))
         fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if fsum.intercepts:
             fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
         if effects is not None:
-            fsum.mutates, fsum.validates = effects(facts, ctx)
+            fsum.mutates, fsum.validates, fsum.mutates_when, fsum.mutation_site = effects(facts, ctx)
         summary.functions[qual] = fsum
     ctx.current = ctx.current_facts = None
     for rule in rules:  # server-level rules: what the module configures, for their link step
@@ -247,6 +254,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             flows=call.flows,
             feeds=call.feeds,
             excludes=call.excludes,
+            constants=_constant_arguments(call.node) if resolved else (),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -267,9 +275,28 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
     return edges
 
 
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})
+
+
+def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
+    """(position or -1, keyword or "", text) of the arguments: a constant's text, "*" for any other value."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            return tuple(out)  # positions after `*args` are unknown
+        value = argument.value
+        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANT_NAMES else value.value if isinstance(value, (cst.Integer, cst.SimpleString)) else None
+        text = "*" if text is None else text  # any other value: not known here
+        out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
+        if argument.keyword is None:
+            position += 1
+    return tuple(out)
+
+
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=())
+    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
 
 
 def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:

@@ -36,10 +36,10 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, latent_finding
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -125,6 +125,7 @@ class Project:
         self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
+        self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -756,13 +757,63 @@ class Project:
     # -- what helpers do (MCP004) --------------------------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
         """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
-        nothing; ("validates", f): "yes" when f rejects bad arguments."""
+        nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the
+        parameter f's own mutations depend on (FunctionSummary.mutates_when) and "|1" when f's
+        first parameter is `self`/`cls` ("|0" otherwise), "" when none; ("mutation_site", f):
+        where the mutation "mutates" names is, as "path|function|row|column|end row|end
+        column|first row|last row|statement"."""
         found = self.function(qualname)
         if found is None:
             return ""
         if kind == "validates":
             return "yes" if found[1].validates else ""
+        if kind == "mutates_when":
+            fn = found[1]
+            if not fn.mutates or not fn.mutates_when:
+                return ""
+            return f"{fn.mutates_when}|{int(bool(fn.params) and fn.params[0] in {'self', 'cls'})}"
+        if kind == "mutation_site":
+            return self._mutation_site(found, 0)
         return self._mutates(found[1], 0)
+
+    def _mutation_site(self, found: tuple[ModuleSummary, FunctionSummary], depth: int) -> str:
+        """The site of the mutation `_mutates` finds first, walking the same way."""
+        summary, fn = found
+        if fn.mutates:
+            if fn.mutation_site is None:
+                return ""
+            row, column, end_row, end_column, text, first, last = fn.mutation_site
+            return "|".join((summary.path, fn.name, str(row), str(column), str(end_row), str(end_column), str(first), str(last), text))
+        if depth >= HELPER_DEPTH:
+            return ""
+        for edge in fn.calls:
+            target = self.function(edge.callee)
+            if target is not None and target[1] is not fn and self._mutates(target[1], depth + 1):
+                return self._mutation_site(target, depth + 1)
+        return ""
+
+    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+        """Is an exception of class `raised` caught, on every way from a tool, by an `except`
+        clause that neither raises nor returns (FunctionSummary.absorbing)?"""
+        if not entry.guards:
+            return False
+        if self._absorbing is None:
+            self._absorbing = frozenset(site for _, fn in self.functions.values() for site in fn.absorbing)
+        absorbing = self._absorbing
+        return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
+
+    def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
+        """Does some caller on the way from a tool pass an argument that takes the branch
+        `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
+        if entry.is_tool:
+            return True
+        params = self.functions[qual][1].params
+        for caller in reached:
+            for edge in self.functions[caller][1].calls:
+                target = self.function(edge.callee)
+                if target is not None and target[1].qualname == qual and argument_enables(guard, edge.constants, _receiver_shift(edge.via_attribute, params)):
+                    return True
+        return False
 
     def _mutates(self, fn: FunctionSummary, depth: int) -> str:
         key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
@@ -784,6 +835,7 @@ class Project:
     # -- findings --------------------------------------------------------------------------
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
+        moved: dict[tuple[str, str, Location], int] = {}
         reached = self.trace_tools()
         carried = _CarriedText(self, reached)
         for qual, entry in reached.items():
@@ -799,6 +851,10 @@ class Project:
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
+                    continue  # the branch it is in needs an argument no caller passes
+                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
+                    continue  # every caller turns the raise into an entry of its result and goes on
                 if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
                     continue
                 latent = linked
@@ -820,6 +876,9 @@ class Project:
                     if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
+                if rendered.related:
+                    # A related place with no file of its own is in the latent's file.
+                    rendered = replace(rendered, related=tuple(replace(r, filename=r.filename or summary.path) for r in rendered.related))
                 if context.reached_from:
                     # A helper's finding names the tools that reach it, and shows where they are.
                     rendered = replace(
@@ -827,7 +886,17 @@ class Project:
                         notes=(context.reached_from, *rendered.notes),
                         related=(*rendered.related, *self.tool_sites(context.tools)),
                     )
-                out.append(latent_finding(latent, rendered, summary.path, fix, fn.name))
+                finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
+                if rendered.at is not None:
+                    finding = _moved(finding, rendered.at, summary.path)
+                    key = (finding.code, finding.filename, finding.location)
+                    if key in moved:
+                        # One finding per write, whichever tools reach it: their places are related.
+                        index = moved[key]
+                        out[index] = replace(out[index], related=tuple(dict.fromkeys((*out[index].related, *finding.related))))
+                        continue
+                    moved[key] = len(out)
+                out.append(finding)
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
@@ -1097,6 +1166,21 @@ def _passes(edge: CallEdge) -> int:
     """How much of the callee's value the caller returns (or raises in a ToolError): _WHOLE,
     _PART or _NOTHING."""
     return _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
+
+
+def _moved(finding: Finding, at: Site, path: str) -> Finding:
+    """The finding reported at another statement (a rule's Rendered.at); a fix for the original
+    place stays only when that is the same file."""
+    return replace(
+        finding,
+        filename=at.filename,
+        location=at.location,
+        end_location=at.end_location,
+        statement=at.statement,
+        statement_rows=at.rows,
+        context=at.function,
+        fix=finding.fix if at.filename == path else None,
+    )
 
 
 def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:

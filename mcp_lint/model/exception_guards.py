@@ -9,8 +9,9 @@ either.
 
 from __future__ import annotations
 
+from collections.abc import Mapping as MappingBase
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterator, Mapping
 
 import libcst as cst
 
@@ -37,6 +38,9 @@ class Handler:
     # Imported classes (`from errors import ApiError` beside server.py) that alone make the clause
     # foreign: the linker knows whether the project defines them (then they are its own).
     imported_classes: tuple[str, ...] = ()
+    # An earlier clause of the same `try` catches everything this one does: it never runs, and
+    # the walk of the function did not enter its body.
+    shadowed: bool = False
 
     def within(self, outer: Handler) -> bool:
         """Is this clause `outer`, or nested in its body without rebinding its name?"""
@@ -73,6 +77,40 @@ def caught_names(
         resolved = aliases.resolve(expr)
         names.append(resolved or dotted(expr) or "?")
     return tuple(names)
+
+
+class WrittenClassBases(MappingBase):
+    """The module's classes by the names `except` clauses write them (`StoreTimeout`), each with
+    its bases written the same way (`StoreError`, a builtin's plain name): what the engine's
+    shadowed-clause test (engine.libcst_cfg.shadowed_clauses) reads. A view of the module model's
+    class table, which grows as the walk meets class statements."""
+
+    def __init__(self, classes: Mapping[str, tuple[str, ...]], module: str, aliases: AliasTable) -> None:
+        self.classes = classes
+        self.prefix = f"{module}." if module else ""
+        self.aliases = aliases
+
+    def _qualified(self, written: str) -> str:
+        return self.aliases.resolve_dotted(written) or f"{self.prefix}{written}"
+
+    def _written(self, qualified: str) -> str:
+        if self.prefix and qualified.startswith(self.prefix):
+            return qualified[len(self.prefix) :]
+        return qualified[len("builtins.") :] if qualified.startswith("builtins.") else qualified
+
+    def __getitem__(self, written: str) -> tuple[str, ...]:
+        bases = self.classes.get(self._qualified(written))
+        if bases is None:
+            bases = self.classes.get(written)  # a base recorded by its qualified name
+        if bases is None:
+            raise KeyError(written)
+        return tuple(self._written(base) for base in bases)
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._written(name) for name in self.classes)
+
+    def __len__(self) -> int:
+        return len(self.classes)
 
 
 # One `try` statement's handlers in order: (short names caught, "*" = any; re-raises with `raise`;

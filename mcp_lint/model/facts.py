@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
-from mcp_lint.model.flow import Store
+from mcp_lint.model.flow import Store, StoreOrder
 from mcp_lint.model.names import dotted
 
 
@@ -146,6 +146,13 @@ class FunctionFacts:
     # The same where that assignment is followed by `+=` lines (`summary = "Failed to convert
     # ..."; summary += "; ".join(errors)`): the value the returned text starts with.
     reaching_prefixes: dict[int, cst.BaseExpression] = field(default_factory=dict)
+    # A local assigned on several paths, all of which reach one return (`result = "Error: ..."`
+    # in one branch, `result = json.dumps(row)` in the other; `return result`): by id of the Name
+    # returned, the stores that reach it, in the order the function is written
+    # (function_body._branch_values, on the control-flow graph).
+    branch_values: dict[int, tuple[Store, ...]] = field(default_factory=dict)
+    # The stores placed on the function's control-flow graph, when the value flow needed it.
+    flow_order: StoreOrder | None = None
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).

@@ -13,6 +13,8 @@ from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
+from mcp_lint.engine.libcst_cfg import ClassBases, build_cfg
+from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.model.call_args import string_value
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.names import dotted, last_name
@@ -296,6 +298,9 @@ class _RefCollector(FastVisitor):
         self.keys: dict[str, frozenset[str] | None] = {}
         self.calls: dict[int, frozenset[str] | None] = {}  # by id(call)
         self.mode: frozenset[str] | None = WHOLE  # how the expression being walked is read
+        # Names a comprehension being walked binds (`error for error in rows`): its own, not the
+        # function's locals of the same name.
+        self.bound: frozenset[str] = frozenset()
 
     def _read(self, key: str, mode: frozenset[str] | None) -> None:
         self.keys[key] = merge_modes(self.keys[key], mode) if key in self.keys else mode
@@ -306,10 +311,13 @@ class _RefCollector(FastVisitor):
         self.mode = outer
 
     def visit_Name(self, node: cst.Name) -> None:
-        self._read(node.value, self.mode)
+        if node.value not in self.bound:
+            self._read(node.value, self.mode)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         chain = dotted(node)
+        if chain and chain.split(".", 1)[0] in self.bound:
+            return False
         if chain:
             self._read(chain, self.mode)
         else:
@@ -368,8 +376,37 @@ class _RefCollector(FastVisitor):
     def visit_CompIf(self, node: cst.CompIf) -> bool:
         return False
 
+    def _comprehension(self, node: cst.BaseComp | cst.DictComp) -> bool:
+        outer = self.bound
+        names: set[str] = set()
+        level: cst.CompFor | None = node.for_in
+        while level is not None:
+            names.update(_bound_names(level.target))
+            level = level.inner_for_in
+        self.bound = outer | names
+        for part in (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,):
+            self.walk(part)
+        level = node.for_in
+        while level is not None:
+            self.walk(level.iter)
+            level = level.inner_for_in
+        self.bound = outer
+        return False
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
+
+
+def _bound_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _bound_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return []
 
 
 def _is_constructor(expr: cst.BaseExpression) -> bool:
@@ -385,14 +422,29 @@ def _is_constructor(expr: cst.BaseExpression) -> bool:
 class ValueFlow:
     """Where the values a function returns or raises come from, through its locals.
 
-    Flow-insensitive on purpose (every store of a local counts, whatever its order): cheap, and
-    what a reader assumes of `errors.append(...)` in a loop and `return {"errors": errors}` after
-    it. Only the locals a returned or raised expression reaches are ever scanned.
+    Flow-sensitive where it matters: a read at a known statement (`at`: a return, a raise, the
+    statement of a store being followed) sees only the stores of a local that reach it on the
+    function's control-flow graph (engine.reaching), so text stored on a path that then raises,
+    or in a branch a later assignment replaces, is not what a later return sends. The graph is
+    built only for a function where a followed local has several stores; stores without a
+    statement (`for`/`with` targets, `:=`) always count, as do `errors.append(...)` in a loop
+    for a `return {"errors": errors}` after it. Only the locals a returned or raised expression
+    reaches are ever scanned.
     """
 
-    def __init__(self, stores: dict[str, list[Store]], is_project_call: Callable[[cst.Call], bool] = lambda call: False) -> None:
+    def __init__(
+        self,
+        stores: dict[str, list[Store]],
+        is_project_call: Callable[[cst.Call], bool] = lambda call: False,
+        function: cst.FunctionDef | None = None,
+        class_bases: ClassBases | None = None,
+    ) -> None:
         self.stores = stores
         self.is_project_call = is_project_call
+        self.function = function
+        self.class_bases = class_bases
+        self._order: StoreOrder | None = None
+        self._placed_keys: dict[str, bool] = {}
         self.longer: dict[str, list[str]] = {}  # `session` -> [`session.error`, ...]
         for key in stores:
             parts = key.split(".")
@@ -407,19 +459,43 @@ class ValueFlow:
             found.walk(expr)
         return found
 
-    def _stores_of(self, key: str, mode: frozenset[str] | None) -> Iterator[tuple[Store, frozenset[str] | None]]:
+    def order(self) -> StoreOrder | None:
+        """The function's stores placed on its control-flow graph (built on first question)."""
+        if self._order is None and self.function is not None:
+            self._order = StoreOrder(self.function, self.stores, self.class_bases)
+        return self._order
+
+    def _placed(self, key: str) -> bool:
+        """Can where `key` is read change which stores its read sees (a store list of it, of an
+        object it is an attribute of, or of one of its attributes, holds several stores)?"""
+        found = self._placed_keys.get(key)
+        if found is None:
+            parts = key.split(".")
+            lists = [self.stores.get(key, ())] + [self.stores.get(".".join(parts[:cut]), ()) for cut in range(1, len(parts))]
+            lists += [self.stores[longer] for longer in self.longer.get(key, ())]
+            found = self._placed_keys[key] = any(len(stores) > 1 for stores in lists)
+        return found
+
+    def _live(self, stores: list[Store], at: cst.CSTNode | None) -> list[Store]:
+        """The stores of one key that reach `at` (all of them when `at` is unknown)."""
+        if at is None or len(stores) < 2:
+            return stores
+        order = self.order()
+        return stores if order is None else [store for store in stores if order.reaches(store, at)]
+
+    def _stores_of(self, key: str, mode: frozenset[str] | None, at: cst.CSTNode | None = None) -> Iterator[tuple[Store, frozenset[str] | None]]:
         """Stores whose value a read of `key` in `mode` sees, each with the mode its value is read
         in: stores to it (an item stored by key only when that item is read), stores to its
         attributes (`x.error = ...` for a read of `x`, when that attribute is read), and the
         object it is an attribute of (`x` for a read of `x.error`: its item "error")."""
         parts = key.split(".")
         for cut in range(1, len(parts)):
-            for store in self.stores.get(".".join(parts[:cut]), ()):
+            for store in self._live(self.stores.get(".".join(parts[:cut]), []), at):
                 # `client = Api(...)` then `client.fetch()`: a service object, not data the
                 # result is taken from.
                 if not _is_constructor(store.value):
                     yield store, frozenset({parts[cut]})
-        for store in self.stores.get(key, ()):
+        for store in self._live(self.stores.get(key, []), at):
             if mode is not WHOLE and _is_constructor(store.value) and not store.element and store.position is None:
                 # A part of a service object (`client.fetch()`) is not its arguments; an object
                 # put into a list (`details.append(Detail(...))`) is the list's data.
@@ -435,19 +511,20 @@ class ValueFlow:
         for longer in self.longer.get(key, ()):
             attribute = longer[len(key) + 1 :].split(".")[0]
             if mode is WHOLE or "*" in mode or attribute in mode:
-                for store in self.stores[longer]:
+                for store in self._live(self.stores[longer], at):
                     yield store, WHOLE if longer.count(".") == key.count(".") + 1 else ANY_PART
 
     def origins(
-        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
+        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset(), at: cst.CSTNode | None = None
     ) -> tuple[dict[int, frozenset[str] | None], list[Store]]:
         """(id of each call whose result `expr` carries -> the mode it is carried in, the stores
-        it carries) through any number of locals; locals in `checked` are not followed."""
-        calls, stores, _ = self.follow(expr, checked)
+        it carries) through any number of locals; locals in `checked` are not followed. `at`:
+        the statement `expr` is read in, when known (only the stores reaching it count)."""
+        calls, stores, _ = self.follow(expr, checked, at)
         return calls, stores
 
     def follow(
-        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset()
+        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset(), at: cst.CSTNode | None = None
     ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
         """`origins`, and the names `expr` reads through any number of locals, each with the mode
         it is read in (a parameter read WHOLE: `text = str(value); return [TextContent(text=text)]`
@@ -455,23 +532,69 @@ class ValueFlow:
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
-        seen: dict[str, frozenset[str] | None] = {}  # key -> mode followed so far
-        queue = list(start.keys.items())
+        read: dict[str, frozenset[str] | None] = {}  # key -> mode read, wherever
+        seen: dict[tuple[str, int], frozenset[str] | None] = {}  # (key, id(at)) -> mode followed so far
+        queue: list[tuple[str, frozenset[str] | None, cst.CSTNode | None]] = [(k, m, at) for k, m in start.keys.items()]
         while queue:
-            key, mode = queue.pop()
+            key, mode, where = queue.pop()
             if key.split(".", 1)[0] in checked:
                 continue
-            if key in seen:
-                before = seen[key]
+            # Where the read is matters only for a key some store list of which may be cut.
+            place = (key, id(where) if where is not None and self._placed(key) else 0)
+            if place in seen:
+                before = seen[place]
                 if before is WHOLE or (mode is not WHOLE and ("*" in before or mode <= before)):
                     continue
                 mode = merge_modes(before, mode)
-            seen[key] = mode
-            for store, store_mode in self._stores_of(key, mode):
+            seen[place] = mode
+            read[key] = merge_modes(read[key], mode) if key in read else mode
+            for store, store_mode in self._stores_of(key, mode, where):
                 visited[id(store)] = store
                 found = self.refs(store.value)
                 for call, call_mode in found.calls.items():
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried
-                queue.extend((k, _compose(store_mode, m)) for k, m in found.keys.items())
-        return calls, list(visited.values()), seen
+                queue.extend((k, _compose(store_mode, m), store.statement) for k, m in found.keys.items())
+        return calls, list(visited.values()), read
+
+
+class StoreOrder:
+    """A function's stores as definitions on its control-flow graph: which reach a statement."""
+
+    def __init__(self, function: cst.FunctionDef, stores: Mapping[str, list[Store]], class_bases: ClassBases | None) -> None:
+        self.graph = build_cfg(function, class_bases)
+        definitions: list[Definition] = []
+        self._definition: dict[int, Definition] = {}  # by id(store)
+        for key, by_key in stores.items():
+            for store in by_key:
+                node = self.graph.node_of(store.statement) if store.statement is not None else None
+                if node is None:
+                    continue  # a `for`/`with` target, `:=`: placed nowhere, always counts
+                definition = Definition(key, node, _replaces(store), store)
+                definitions.append(definition)
+                self._definition[id(store)] = definition
+        self._solution = ReachingDefinitions(self.graph, definitions)
+
+    def reaches(self, store: Store, at: cst.CSTNode) -> bool:
+        definition = self._definition.get(id(store))
+        node = self.graph.node_of(at)
+        return definition is None or node is None or self._solution.reaches(definition, node)
+
+    def overwritable(self, stores: list[Store]) -> bool:
+        """Does control go from one of `stores` to another (a default a later branch replaces)?"""
+        nodes = [self.graph.node_of(store.statement) for store in stores if store.statement is not None]
+        return any(a is not b and a is not None and b is not None and self.graph.path_exists(a, b) for a in nodes for b in nodes)
+
+    def reaching(self, key: str, at: cst.CSTNode) -> list[Store] | None:
+        """The stores of `key` (placed on the graph) that reach `at`; None when `at` is not a
+        statement of the graph."""
+        node = self.graph.node_of(at)
+        if node is None:
+            return None
+        return [definition.payload for definition in self._solution.at(node, key)]  # type: ignore[misc]
+
+
+def _replaces(store: Store) -> bool:
+    """A store that replaces the local's whole value (`x = v`, `a, b = v`), not one that adds
+    to it (`x += v`, `x.append(v)`, `x[k] = v`)."""
+    return type(store.statement) in (cst.Assign, cst.AnnAssign) and store.slot is None and not store.element

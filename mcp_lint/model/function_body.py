@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
+from mcp_lint.engine.libcst_cfg import ClassBases, shadowed_clauses
 from mcp_lint.model.exception_guards import Handler, TryGuard, caught_names, try_guard
 from mcp_lint.model.exception_origin import classify_handlers
 from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, FunctionFacts, RaiseFact, ReturnFact, branch_name
@@ -46,8 +47,10 @@ class _BodyWalker(FastVisitor):
         resolve_callee,
         resolve_type=None,
         constants: Mapping[str, list[cst.BaseExpression]] | None = None,
+        class_bases: ClassBases | None = None,
     ) -> None:
         self.facts = facts
+        self.class_bases = class_bases
         self.aliases = aliases
         self.constants = constants
         self.resolve_callee = resolve_callee
@@ -108,8 +111,15 @@ class _BodyWalker(FastVisitor):
         self.guards.append(try_guard(node, records))
         self.walk(node.body)
         self.guards.pop()
-        for handler, record in zip(node.handlers, records):
+        # A clause an earlier clause already catches everything of never runs: its body is dead
+        # code, not walked (its record stays, for the clause order TryGuard and the fixes read).
+        shadowed = shadowed_clauses(node, self.class_bases) if len(node.handlers) > 1 else frozenset()
+        for index, (handler, record) in enumerate(zip(node.handlers, records)):
             self.facts.handlers.append(record)
+            if index in shadowed:
+                record.shadowed = True
+                self._skipped_handler_parts(handler, before_body=True, whole=True)
+                continue
             self.handlers.append(record)
             self._skipped_handler_parts(handler, before_body=True)
             self.walk(handler.body)
@@ -121,8 +131,9 @@ class _BodyWalker(FastVisitor):
             self.walk(node.finalbody)
         return False
 
-    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
-        """An `except` clause's type and name, which this walk does not enter (see _Recorder)."""
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool, whole: bool = False) -> None:
+        """An `except` clause's type and name (`whole`: all of it), which this walk does not enter
+        (see _Recorder)."""
 
     def visit_TryStar(self, node: cst.TryStar) -> bool:  # `except*` handlers read the same way
         return self.visit_Try(node)
@@ -543,6 +554,7 @@ def collect_facts(
     outer_types: dict[str, str] | None = None,
     constants: Mapping[str, list[cst.BaseExpression]] | None = None,
     record: tuple[tuple[frozenset[type], frozenset[type]], list[tuple[cst.CSTNode, int]]] | None = None,
+    class_bases: ClassBases | None = None,
 ) -> FunctionFacts:
     """Facts of one function; `resolve_type` names the class an annotation stands for,
     `outer_types` are the typed locals of the enclosing function (closure variables), and
@@ -552,7 +564,10 @@ def collect_facts(
     order a plain walk of the function's children meets them, `(node, VISIT)` for nodes of a
     `visited` class, `(node, LEAVE)` after those of a `left` class, and `(node, SUBTREE)` for each
     part it does not enter itself (nested functions, classes, lambdas, `except` types and
-    names): what another visitor needs to replay that walk without walking the body again."""
+    names, shadowed `except` clauses): what another visitor needs to replay that walk without
+    walking the body again. `class_bases`: the module's classes by the names clauses write
+    (exception_guards.WrittenClassBases), so a clause for a subclass after its base's clause is
+    known never to run."""
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
     facts.local_types = dict(outer_types) if outer_types else {}
@@ -561,7 +576,9 @@ def collect_facts(
         typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
         if typed is not None and param.name.value not in {"self", "cls"}:
             facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
-    walker = (_recorder(*record[0]) if record is not None else _BodyWalker)(facts, aliases, resolve_callee, resolve_type, constants)
+    walker = (_recorder(*record[0]) if record is not None else _BodyWalker)(
+        facts, aliases, resolve_callee, resolve_type, constants, class_bases
+    )
     if record is not None:
         walker.events = record[1]
     walker.walk(node)
@@ -576,12 +593,45 @@ def collect_facts(
             facts.single_assignments.pop(name, None)
     if facts.handlers:  # the items of parameters matter only to except clauses
         classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
-    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee))
+    flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
     facts.text_flows = text_flows(facts, flow)
+    _branch_values(facts, walker, flow)
+    facts.flow_order = flow._order
     return facts
+
+
+def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -> None:
+    """`return result` of a local assigned on several paths (`result = "Error: ..."` in one
+    branch, `result = json.dumps(row)` in the other): the assignments that reach the return, on
+    the control-flow graph. One plain assignment reaching it is its value (`reaching_values`);
+    several, each on its own path (no one runs after another: `status = "Error: ..."` then
+    `if ready: status = "done"` is a default, not a branch), are its `branch_values`, each a
+    value the return may send."""
+    for ret in facts.returns:
+        name = ret.node.value
+        if type(name) is not cst.Name or name.value in facts.single_assignments or id(name) in facts.reaching_values:
+            continue
+        if name.value in ret.checked:
+            continue  # checked for failure on the way (`if error := failure_of(result): raise ...`)
+        stores = walker.stores.get(name.value)
+        if not stores or len(stores) < 2 or not all(_plain(store) for store in stores):
+            continue
+        order = flow.order()
+        reaching = order.reaching(name.value, ret.node) if order is not None else None
+        if not reaching or not all(_plain(store) for store in reaching):
+            continue
+        if len(reaching) == 1:
+            facts.reaching_values[id(name)] = reaching[0].value
+        elif not order.overwritable(reaching):
+            facts.branch_values[id(name)] = tuple(reaching)
+
+
+def _plain(store: Store) -> bool:
+    """A store that is the local's whole new value, at a statement (`x = v`)."""
+    return type(store.statement) in _PLAIN_ASSIGNMENTS and store.position is None and store.slot is None and not store.element
 
 
 _CONTAINERS = (cst.Call, cst.List, cst.Tuple, cst.Await)
@@ -636,10 +686,13 @@ class _Recorder(_BodyWalker):
         handlers = self._dispatch[cls] = (visit, leave, skip and visit is None and leave is None)
         return handlers
 
-    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool) -> None:
+    def _skipped_handler_parts(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, before_body: bool, whole: bool = False) -> None:
         # In the order a walk meets them, which is libcst's field order (body, type, name)
         # rather than the source's.
         parts = children(handler)
+        if whole:
+            self.events.extend((part, SUBTREE) for part in parts)
+            return
         cut = next(index for index, part in enumerate(parts) if part is handler.body)
         for part in parts[:cut] if before_body else parts[cut + 1 :]:
             self.events.append((part, SUBTREE))

@@ -18,6 +18,7 @@ from typing import Iterator
 import libcst as cst
 
 from mcp_lint.model.annotation_types import annotation_type
+from mcp_lint.model.exception_guards import WrittenClassBases
 from mcp_lint.model.frameworks import server_family
 from mcp_lint.model.function_body import LEAVE, SUBTREE, VISIT, collect_facts
 from mcp_lint.model.module_model import ModuleModel
@@ -35,6 +36,8 @@ _ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
 class _ModuleWalker(Registrations):
     """Definitions, assignments and returns: each feeds the scopes, server inference, function
     references and registrations it concerns."""
+
+    class_bases: WrittenClassBases | None = None  # the module's classes as `except` clauses name them
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         qual = self._qualname(node.name.value)
@@ -76,6 +79,7 @@ class _ModuleWalker(Registrations):
             enclosing.local_types if enclosing is not None else None,
             self.model.module_lists,
             (_RECORDED, events),
+            self.class_bases,
         )
         self.model.functions[qual] = facts
         if node.returns is not None:
@@ -203,6 +207,7 @@ def build_model(module: cst.Module, module_name: str, is_package: bool) -> Modul
                 aliases.add_import_from(node)
     model = ModuleModel(module_name, aliases)
     walker = _ModuleWalker(model)
+    walker.class_bases = WrittenClassBases(model.classes, module_name, aliases)
     for index, stmt in enumerate(module.body):
         walker.top, walker.top_index = stmt, index
         walker.walk(stmt)

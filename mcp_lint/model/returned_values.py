@@ -52,7 +52,7 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
     first = first_param(facts.params)
     for ret in facts.returns:
         if ret.node.value is not None:
-            calls, _, read = flow.follow(ret.node.value, ret.checked)
+            calls, _, read = flow.follow(ret.node.value, ret.checked, ret.node)
             for call, mode in calls.items():
                 returned[call] = merge_modes(returned[call], mode) if call in returned else mode
             if first is not None and first in read and read[first] is WHOLE:
@@ -64,7 +64,7 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
                 if isinstance(element, cst.Call):
                     found: Modes = {id(element): WHOLE}
                 elif isinstance(element, cst.Name):
-                    found = flow.origins(element, ret.checked)[0]
+                    found = flow.origins(element, ret.checked, ret.node)[0]
                 else:
                     continue
                 for call, mode in found.items():
@@ -90,7 +90,7 @@ def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
         wrapper = by_node.get(id(value))
         if wrapper is None or wrapper.callee is None:
             continue
-        for key, mode in flow.origins(first, ret.checked)[0].items():
+        for key, mode in flow.origins(first, ret.checked, ret.node)[0].items():
             call = by_node.get(key)
             if mode is WHOLE and call is not None and call is not wrapper:
                 call.wrapped_by = wrapper.callee
@@ -108,7 +108,7 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
         if not isinstance(exc, cst.Call):
             continue
         if _is_tool_error(exc, aliases):
-            for call, mode in flow.origins(fact.node.exc)[0].items():
+            for call, mode in flow.origins(fact.node.exc, at=fact.node)[0].items():
                 raised[call] = merge_modes(raised[call], mode) if call in raised else mode
             continue
         name = last_name(dotted(exc.func) or "")
@@ -116,7 +116,7 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
         # follows that one); a protocol error's message is sent as written (MCP001's business).
         if not name[:1].isupper() or name in _PROTOCOL_ERRORS or fact.caught_here(name):
             continue
-        for call in flow.origins(fact.node.exc)[0]:
+        for call in flow.origins(fact.node.exc, at=fact.node)[0]:
             if call != id(exc):
                 other.setdefault(call, name)
     return raised, other
@@ -172,7 +172,7 @@ def text_flows(facts: FunctionFacts, flow: ValueFlow) -> list[TextFlow]:
     sinks += [(r, r.node.exc) for r in facts.raises if r.node.exc is not None]
     order: dict[int, tuple[int, frozenset[int]]] | None = None
     for sink, value in sinks:
-        for store in flow.origins(value)[1]:
+        for store in flow.origins(value, at=sink.node)[1]:
             text_flow = sources.get(id(store))
             if text_flow is None:
                 continue

@@ -48,6 +48,9 @@ class CallEdge:
     feeds: bool = False  # a part of the call's value is in what the caller returns (`r["error"]`)
     # Conditions on the passed arguments the caller already left on (flow.condition_shape).
     excludes: frozenset[str] = frozenset()
+    # The arguments (`save(doc, commit=False)`): (position or -1, keyword or "", the constant's
+    # text, "*" for any other value), so the linker can tell a branch of the callee a caller never takes.
+    constants: tuple[tuple[int, str, str], ...] = ()
     # With `feeds` only: the items of the value the caller returns (`r["data"]`); None: any.
     selects: frozenset[str] | None = None
     # The item of the caller's returned literal holding the call's value whole (facts.CallFact.slot).
@@ -134,6 +137,15 @@ class FunctionSummary:
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
+    # The parameter every one of its own mutations depends on (`if commit: db.commit()`), as
+    # "name|index|1 or 0 (truthy wanted)|default constant ('' when required)"; "" when none.
+    mutates_when: str = ""
+    # Where its first own mutation is: (row, column, end row, end column, statement text, first
+    # row, last row), for a finding reported at the write when a caller's check comes too late.
+    mutation_site: tuple[int, int, int, int, str, int, int] | None = None
+    # Handler.site of its `except` clauses that neither raise nor return: an exception they catch
+    # becomes an entry of what the function goes on to do (an error per item), not its failure.
+    absorbing: frozenset[str] = frozenset()
     # Returns real error results (isError set) or only raises: returning its value is the right
     # channel (MCP005 asks this of helpers in other modules).
     error_results: bool = False
@@ -217,3 +229,18 @@ class ModuleSummary:
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False
+
+
+_FALSY_CONSTANTS = frozenset({"False", "None", "0", "''", '""'})
+
+
+def argument_enables(guard: str, constants: tuple[tuple[int, str, str], ...], shift: int) -> bool:
+    """Can a call with these constant arguments take the branch `guard` (FunctionSummary.
+    mutates_when) names? `shift` is 1 when the call's positions skip the callee's `self`. An
+    argument that is not a constant ("*") may take it; a missing one takes the default's way."""
+    name, index, wanted, default = guard.split("|")
+    position = int(index) - shift
+    passed = next((text for pos, keyword, text in constants if keyword == name or (not keyword and pos == position)), None)
+    if passed is None:
+        return True if not default else (default not in _FALSY_CONSTANTS) == (wanted == "1")
+    return passed == "*" or (passed not in _FALSY_CONSTANTS) == (wanted == "1")

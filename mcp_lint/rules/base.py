@@ -219,6 +219,19 @@ class FixSpec:
 
 
 @dataclass(frozen=True)
+class Site:
+    """Another statement a rendered finding is reported at (the write inside a helper that a
+    tool reaches), known only after linking."""
+
+    filename: str
+    function: str
+    location: Location
+    end_location: Location
+    statement: str
+    rows: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Rendered:
     """A finding's words: `message`, one claim of what is wrong where; `help`, the fix in one line
     (ruff's fix title); `notes`, the evidence (which release decided, what the model sees);
@@ -228,6 +241,9 @@ class Rendered:
     fix: FixSpec | None = None
     help: str = ""
     notes: tuple[str, ...] = ()
+    # Reported at this statement instead of the latent's own (None: where the latent is).
+    at: Site | None = None
+    # The other places of the evidence; a filename "" is the latent's own file.
     related: tuple[Related, ...] = ()
 
 

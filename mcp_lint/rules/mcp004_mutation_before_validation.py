@@ -1,13 +1,17 @@
 """MCP004 mutation-before-validation: a tool mutates state, then rejects the call.
 
-One pass over a function body (in source order, into `if`/`with`/`try`/loops/`match`, not into
-`except` clauses or nested scopes) lists its steps: mutations, calls of project helpers that may
-mutate or validate (decided at link time from the helpers' summaries), checks that reject the call
-(`if`/`elif`/`else` that raise or return a failure, `assert`, `case`), and assignments. For each
-candidate first mutation, the steps after it are replayed with a small taint set (the mutation's
-own result, what it changed, and names assigned from those): a check reading the taint is a
-post-check on the mutation; the first other check that can run after the mutation is the defect.
-The finding sits on the mutation (where the harm is done); the message names the check's line.
+One pass over a function body (source order, into `if`/`with`/`try`/loops/`match`, not into
+nested scopes) lists its steps: mutations (mcp004_mutations over the effect tables of
+mcp004_effects), calls of project helpers that may mutate or validate (decided at link time from
+the helpers' summaries), checks that reject the call (`if`/`elif`/`else`/`case` branches that raise
+or return a failure, `assert`, `except` clauses for value errors), and assignments. Which step can
+run after which is read off the function's control-flow graph (mcp_lint.engine), so a check early
+in a loop body runs after a write late in it. What depends on a candidate first mutation is
+found by reaching definitions on that graph (_Flow: the mutation's result, what it changed,
+values made from those, results of calls that ask the world again): a check reading such a
+value is a post-check; the first other check that can run after the mutation is the defect. The finding sits on the
+mutation (inside the helper when a tool's call of a helper mutates), with the check and the
+tool's call as related locations.
 """
 
 from __future__ import annotations
@@ -15,18 +19,19 @@ from __future__ import annotations
 import builtins
 import re
 import sys
-import weakref
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.engine.graph import EdgeKind, Node
+from mcp_lint.engine.libcst_cfg import build_cfg
+from mcp_lint.engine.reaching import Definition, ReachingDefinitions
+from mcp_lint.findings import Applicability, Edit, Location, Related
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, argument_enables
 from mcp_lint.model.walk import children
 from mcp_lint.rules.base import (
     Example,
@@ -34,71 +39,39 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    Site,
     indent_of,
     latent_fix,
     walk,
 )
-from mcp_lint.rules.results import classify_return, is_error_result
+from mcp_lint.rules.results import classify_return, is_error_builder_name, is_error_result
 from mcp_lint.rules.text import is_failure_text
 
-_SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
-_HTTP_WRITE = frozenset({"post", "put", "patch", "delete"})
-_WRITE_VERBS = frozenset(
-    {
-        "create", "update", "delete", "remove", "insert", "upsert", "put", "post", "patch", "send", "upload",
-        "write", "save", "commit", "publish", "enqueue", "submit", "transfer", "charge", "refund", "cancel",
-        "drop", "destroy", "archive", "move", "rename", "set", "add", "execute_write", "modify", "overwrite",
-        "purge", "truncate", "revoke", "invite", "kick", "ban", "assign", "unassign", "merge", "close", "reopen",
-        "push", "pull", "checkout", "revert", "rebase",
-    }
-)
-# Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
-# that looks like a store (`collection.add(...)`), never on a local container.
-_AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})
-# A receiver looks like a store when its name ends in one of these words (`chroma_collection`,
-# `redis_client`, `kv`; not `client_config`).
-_STORE_WORDS = frozenset(
-    {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
-     "db", "registry", "graph", "vector", "vectors", "client", "redis", "kv"}
+from mcp_lint.rules import mcp004_effects as fx
+from mcp_lint.rules.mcp004_effects import Effect
+from mcp_lint.rules.mcp004_mutations import (
+    FILE,
+    FILE_ANY,
+    FS,
+    NO_LOCALS,
+    LocalHandles,
+    MutationKind,
+    chain,
+    local_handles,
+    mutation_of,
+    read_names,
+    statement_text,
+    store_like,
+    words,
 )
 
+_WRITE_VERBS = fx.WRITE_VERBS
+_AMBIGUOUS_VERBS = fx.AMBIGUOUS_VERBS
+_CONTAINER_WRITES = fx.CONTAINER_WRITES
+_BOOKKEEPING = fx.BOOKKEEPING
+_HTTP_RECEIVER = fx.HTTP_RECEIVER
 
-def _store_like(name: str) -> bool:
-    words = _words(name)
-    return bool(words) and words[-1] in _STORE_WORDS
-_SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
-_FILE_WRITES = frozenset(
-    {
-        "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.replace", "os.makedirs", "os.mkdir",
-        "os.system", "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree",
-        "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
-        "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "requests.post", "requests.put",
-        "requests.patch", "requests.delete", "httpx.post", "httpx.put", "httpx.patch", "httpx.delete",
-    }
-)
-_FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_WRITES)
 
-# Which positional arguments of a file operation name what it changes (the source of a copy is
-# only read).
-_CHANGED_ARGS = {"shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1), "os.rename": (0, 1), "os.replace": (0, 1)}
-_PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch", "mkdir", "rename", "replace", "symlink_to"})
-_CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "update", "setdefault", "add", "discard", "remove", "popitem"})
-# Ending a long-lived connection or process held by the object or the module.
-_CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
-_NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_list|prompt_list|request)", re.I)
-# Module-level containers that only remember work (caches, in-flight maps, locks): writing them
-# before a rejection leaves nothing the user or a retry would see.
-_BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
-_HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
-# Every function or method name the tables above can match, for a quick first look at a call.
-_NAMED_MUTATIONS = (
-    frozenset({"open", "execute", "executemany", "executescript", "commit"})
-    | _HTTP_WRITE
-    | _PATH_WRITES
-    | _CLOSE_METHODS
-    | _CONTAINER_WRITES
-)
-_REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
 _PURE_CALLS = frozenset(
     {
         "len", "isinstance", "str", "int", "float", "bool", "any", "all", "min", "max", "abs", "sorted", "set", "list",
@@ -111,187 +84,29 @@ _CONSTANTS = frozenset({"None", "True", "False"})
 _MAX_CANDIDATES = 4  # helper calls tried as the first mutation, and helper checks after one
 
 
-# -- what mutates ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MutationKind:
-    description: str
-    changed: tuple[str, ...] = ()  # dotted names of what it changes (receiver, path arguments)
-    result_is_outcome: bool = True  # False for get-or-create: the result is the existing object
-
-
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-@lru_cache(maxsize=4096)
-def _words(method: str) -> tuple[str, ...]:
-    """`chat_postMessage` -> ("chat", "post", "message"): snake and camel case words."""
-    return tuple(w.lower() for part in method.split("_") for w in _WORD.findall(part) if w)
-
-
-@lru_cache(maxsize=4096)
-def _verb_of(method: str) -> str | None:
-    """The write verb a method name starts with, also after an API namespace (`files_upload`)."""
-    if method.startswith("get_or_create"):
-        return "get_or_create"
-    words = _words(method)
-    if not words:
-        return None
-    if words[0] in _WRITE_VERBS:
-        return words[0]
-    if len(words) > 1 and "_" in method and words[1] in _WRITE_VERBS - _AMBIGUOUS_VERBS and words[0] not in {"get", "list", "read", "fetch", "find", "search", "is", "has", "can", "check", "validate", "to", "as", "build", "make", "format", "parse"}:
-        return words[1]  # Slack-style `chat_postMessage`, `files_upload`
-    return None
-
-
-def _chain(expr: cst.BaseExpression) -> str | None:
-    """Dotted name of `a.b`; the root name of `A[k].b` ("A": what an item write changes);
-    None for `f(x).y`."""
-    name = dotted(expr)
-    if name is not None:
-        return name
-    base = expr
-    while isinstance(base, (cst.Subscript, cst.Attribute)):
-        base = base.value
-    return base.value if isinstance(base, cst.Name) else None
-
-
-def mutation_of(call: cst.Call, aliases: AliasTable, module_names: set[str], local_containers: frozenset[str] = frozenset()) -> MutationKind | None:
-    """What a call mutates, or None when it does not look like a mutation."""
-    func = call.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    if not _may_name_a_mutation(last):
-        return None  # most calls: `len`, `logger.info`, `data.get`
-    name = dotted(call.func) or ""
-    # Resolving through the imports costs; only a name ending like a listed operation needs it.
-    resolved = (aliases.resolve(call.func) or name) if last_name(name) in _FILE_WRITE_NAMES else name
-    if resolved in _FILE_WRITES or name in _FILE_WRITES:
-        key = resolved if resolved in _FILE_WRITES else name
-        if "subprocess" in key or key == "os.system":
-            return MutationKind("runs a subprocess")
-        if key.split(".")[0] in {"requests", "httpx"}:
-            return MutationKind(f"sends an HTTP {last_name(key).upper()}")
-        return MutationKind(f"changes files ({last_name(key)})", _argument_chains(call, _CHANGED_ARGS.get(key, (0,))))
-    if name == "open" and len(call.args) >= 2:
-        mode = literal_text(call.args[1].value) if call.args[1].keyword is None else None
-        # "a" alone appends nothing until something is written through the handle (which is
-        # then the mutation); a writability probe `with open(p, "a"): pass` changes nothing.
-        if mode and any(c in mode for c in "wx+"):
-            return MutationKind("writes a file", _argument_chains(call, (0,)))
-        return None
-    verb_call = _verb_as_string(call)
-    if verb_call is not None:
-        return verb_call
-    if not isinstance(call.func, cst.Attribute):
-        return None
-    method = call.func.attr.value
-    receiver = _chain(call.func.value) or ""
-    root = receiver.split(".")[0]
-    if receiver in _SAFE_RECEIVERS or root in {"logger", "logging", "log", "ctx", "context"}:
-        return None
-    changed = (receiver,) if receiver else ()
-    if method in {"execute", "executemany", "executescript"} and call.args:
-        sql = literal_text(call.args[0].value)
-        if sql is not None and _SQL_WRITE.search(sql):
-            return MutationKind(f"writes to the database ({sql.split()[0].upper()})", changed)
-        return None
-    if method == "commit":
-        return MutationKind("commits a database transaction", changed)
-    if method in _HTTP_WRITE and receiver and _HTTP_RECEIVER.search(receiver.split(".")[-1]):
-        return MutationKind(f"sends an HTTP {method.upper()}", changed)
-    if method in _PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
-        if method == "replace" and len(call.args) != 1:
-            return None  # str.replace(old, new); Path.replace(target) takes one argument
-        if method in {"replace", "rename"} and any(a.keyword is not None and a.keyword.value != "target" for a in call.args):
-            return None  # `when.replace(tzinfo=utc)`, `frame.rename(columns=...)`: a new value, no file moved
-        return MutationKind(f"changes files ({method})", changed)
-    shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
-    if method in _CLOSE_METHODS and shared:
-        return MutationKind(f"closes {receiver}", changed)
-    if method in _CONTAINER_WRITES and root in module_names and root not in local_containers and not _BOOKKEEPING.search(root):
-        return MutationKind(f"changes module-level state ({receiver}.{method})", changed)
-    verb = _verb_of(method)
-    if verb is None or receiver in {"", "self", "cls"}:
-        return None
-    if verb in _AMBIGUOUS_VERBS and receiver in local_containers:
-        return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
-    if verb == "get_or_create":
-        return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
-    if root in _stdlib_roots(aliases) or _NOTIFY.match(method) or receiver.split(".")[-1] in {"executor", "pool", "loop", "parser", "subparsers"}:
-        return None  # asyncio.create_task, executor.submit, session.send_log_message: no state
-    if method.lower() in _AMBIGUOUS_VERBS or method in _CONTAINER_WRITES:
-        # `seen.add(x)` is bookkeeping; `collection.add(...)` on a store handle is a write.
-        last = receiver.split(".")[-1]
-        if root in local_containers or not _store_like(last):
-            return None
-    return MutationKind(f"calls {receiver}.{method}()", changed)
-
-
-@lru_cache(maxsize=8192)
-def _may_name_a_mutation(last: str) -> bool:
-    """Can a call whose function is named `last` be one of the mutations below?"""
-    return (
-        last in _FILE_WRITE_NAMES
-        or last in _NAMED_MUTATIONS
-        or bool(_REQUEST_WRAPPER.search(last))
-        or _verb_of(last) is not None
-    )
-
-
-def _verb_as_string(call: cst.Call) -> MutationKind | None:
-    """`self._request("PATCH", url)`, `client.request("DELETE", url)`, `api_call(method="POST")`."""
-    func = last_name(dotted(call.func) or "")
-    if not func or not _REQUEST_WRAPPER.search(func):
-        return None
-    for argument in call.args[:1] if call.args and call.args[0].keyword is None else ():
-        verb = literal_text(argument.value)
-        if verb and verb.lower() in _HTTP_WRITE:
-            return MutationKind(f"sends an HTTP {verb.upper()}")
-    for argument in call.args:
-        if argument.keyword is not None and argument.keyword.value in {"method", "http_method", "verb"}:
-            verb = literal_text(argument.value)
-            if verb and verb.lower() in _HTTP_WRITE:
-                return MutationKind(f"sends an HTTP {verb.upper()}")
-    return None
-
-
-_STDLIB_ROOTS: weakref.WeakKeyDictionary[AliasTable, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
-def _stdlib_roots(aliases: AliasTable) -> frozenset[str]:
-    """Local names of imported standard-library modules (`asyncio`, `os`): their verbs are not
-    the project's state (the file operations among them are listed in _FILE_WRITES). Once per
-    module: its imports are all known when the rules run."""
-    roots = _STDLIB_ROOTS.get(aliases)
-    if roots is None:
-        roots = _STDLIB_ROOTS[aliases] = frozenset(
-            local for local, qual in aliases.aliases.items() if qual.split(".")[0] in sys.stdlib_module_names
-        )
-    return roots
-
-
-# Marks a path a file operation changed: `if not dst.endswith(".md")` reads the name, not the
-# file; only a call given the name (`os.path.exists(dst)`, `load(dst)`) reads what changed.
-FILE = "\x00"
-
-
-def _argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, ...]:
-    positional = [a.value for a in call.args if a.keyword is None and not a.star]
-    out = []
-    for index in positions:
-        if index < len(positional):
-            out.extend(FILE + r for r in _reads(positional[index]))
-    return tuple(out)
-
-
 def _reads_and_files(node: cst.CSTNode) -> list[str]:
-    """`_reads`, plus FILE-marked names passed to calls (what they may open)."""
-    out = _reads(node)
+    """`reads`, plus FILE-marked names passed to calls (what they may open), and FS-marked names
+    of the calls that look at the file system (`Path(out).glob(...)`, `p.exists()`, `os.listdir(d)`)."""
+    out = read_names(node)
     for inner in walk(node):
         if isinstance(inner, cst.Call):
-            out.extend(FILE + r for a in inner.args for r in _reads(a.value))
+            out.extend(FILE + r for a in inner.args for r in read_names(a.value))
+            if _reads_file_system(inner):
+                looked_at = [r for a in inner.args for r in read_names(a.value)]
+                if isinstance(inner.func, cst.Attribute):
+                    looked_at.extend(read_names(inner.func.value))
+                out.extend(FS + r for r in looked_at)
+                out.extend(FILE + r for r in looked_at)
+                if not looked_at:
+                    out.append(FS)
     return out
+
+
+def _reads_file_system(call: cst.Call) -> bool:
+    name = dotted(call.func) or ""
+    if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
+        return True
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
 
 
 def module_level_names(module: cst.Module) -> set[str]:
@@ -319,32 +134,8 @@ def _module_names(ctx: FileContext) -> set[str]:
 # -- reading names -----------------------------------------------------------------------------
 
 
-def _reads(node: cst.CSTNode) -> list[str]:
-    """Dotted names an expression reads (`self.conn`, `args`, `x` of `x[k]`), outermost chains."""
-    out: list[str] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (cst.Name, cst.Attribute)):
-            chain = dotted(current)
-            if chain is not None:
-                if chain not in _CONSTANTS:
-                    out.append(chain)
-                continue
-            if isinstance(current, cst.Attribute):
-                stack.append(current.value)  # f(x).y: read f(x)
-                continue
-        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
-            continue
-        if isinstance(current, cst.Arg):
-            stack.append(current.value)  # not the keyword's name
-            continue
-        stack.extend(children(current))
-    return out
-
-
 def _data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[list[str], bool]:
-    """The names whose values an expression uses, and whether it calls anything: `_reads`
+    """The names whose values an expression uses, and whether it calls anything: `reads`
     without the functions it calls (`time_left()`, `platform.system()` use no data; the
     receiver of `title.strip()` is data)."""
     out: list[str] = []
@@ -362,7 +153,7 @@ def _data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[
             stack.extend(a.value for a in current.args)
             continue
         if isinstance(current, (cst.Name, cst.Attribute)):
-            out.extend(_reads(current))
+            out.extend(read_names(current))
             continue
         if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             continue
@@ -384,14 +175,17 @@ class _Reads:
 
     def get(self) -> list[str]:
         if self._value is None:
-            read = _reads_and_files if self._files else _reads
+            read = _reads_and_files if self._files else read_names
             self._value = [r for node in self._nodes for r in read(node)] + list(self._extra)
         return self._value
 
 
 def _overlaps(read: str, tainted: set[str]) -> bool:
-    """`self.conn.cursor` reads `self.conn`; `self._token` does not read `self.conn`."""
+    """`self.conn.cursor` reads `self.conn`; `self._token` does not read `self.conn`. What a
+    subprocess changed (FILE_ANY) is read by any look at the file system."""
     if read in tainted:
+        return True
+    if read.startswith(FS) and FILE_ANY in tainted:
         return True
     parts = read.split(".")
     for cut in range(1, len(parts)):
@@ -407,8 +201,8 @@ def _targets(target: cst.BaseExpression) -> list[str]:
         return [n for el in target.elements for n in _targets(el.value)]
     if isinstance(target, cst.StarredElement):
         return _targets(target.value)
-    chain = _chain(target)
-    return [chain] if chain else []
+    name = chain(target)
+    return [name] if name else []
 
 
 # -- the steps of a function -------------------------------------------------------------------
@@ -443,6 +237,12 @@ class _Step:
     check_tests: Sequence[cst.CSTNode] = ()  # its conditions (must be pure to count)
     validator: tuple[str, _Reads] | None = None  # (callee, names its arguments read)
     branch: str | None = None
+    # The syntax whose node of the control-flow graph stands for this step (a small statement,
+    # the `if`/loop/`with`/`match` header, a `case`, an `except` clause).
+    cfg: cst.CSTNode | None = None
+    # A rejecting `except` clause: the steps of its `try` body (first, last + 1), whose failures
+    # it turns into the rejection; its condition is that one of them fails.
+    raisers: tuple[int, int] | None = None
 
 
 @dataclass
@@ -451,6 +251,144 @@ class _Block:
     exclusive: bool  # one of several branches (if/elif/else, case)
     terminates: bool  # ends with return/raise: nothing after it runs
     guard: _Reads | None = None  # what decides whether (or how often) it runs
+
+
+class _Order:
+    """Which steps can run after which: paths on the function's control-flow graph
+    (mcp_lint.engine). A step runs after a mutation when a path leaves the mutation once it is
+    done (its own failure is not the way on) and reaches the step."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.graph = build_cfg(function)
+        self._after: dict[int, frozenset[Node]] = {}
+        self._flow: _Flow | None = None
+
+    def _node(self, step: _Step) -> Node | None:
+        return self.graph.node_of(step.cfg) if step.cfg is not None else None
+
+    def _reach(self, start: Node, kinds: tuple[EdgeKind, ...] | None) -> frozenset[Node]:
+        seen: set[Node] = set()
+        stack = list(self.graph.successors(start, (EdgeKind.NORMAL, EdgeKind.LOOP_BACK)))
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.extend(self.graph.successors(node, kinds))
+        return frozenset(seen)
+
+    def after(self, step: _Step) -> frozenset[Node] | None:
+        node = self._node(step)
+        if node is None:
+            return None
+        found = self._after.get(node.index)
+        if found is None:
+            found = self._after[node.index] = self._reach(node, None)
+        return found
+
+    def reaches(self, first: _Step, later: _Step, steps: _Steps) -> bool:
+        """Can `later` (after `first` in the source) run after `first`?"""
+        after, node = self.after(first), self._node(later)
+        if after is None or node is None:
+            return _reachable(steps, first.path, later.path)
+        return node in after
+
+    def node(self, step: _Step) -> Node | None:
+        return self._node(step)
+
+    def flow(self, steps: _Steps) -> _Flow:
+        """Reaching definitions of the steps' assignments (and of what their mutations change)."""
+        if self._flow is None:
+            self._flow = _Flow(steps, self)
+        return self._flow
+
+    def loops_back(self, first: _Step, earlier: _Step) -> bool:
+        """Can `earlier` (before `first` in the source) run after `first`: in the next turn of a
+        loop around both?"""
+        after, node = self.after(first), self._node(earlier)
+        return after is not None and node is not None and node in after
+
+
+class _Flow:
+    """Which values depend on a mutation's effect, by reaching definitions on the graph
+    (mcp_lint.engine.reaching): a definition is tainted when it is the mutation's own (its result,
+    what it changed), a later mutation's change, a result of a call that asks the world again, or
+    reads a tainted definition that reaches it; a check reads the effect when a tainted definition
+    of a name it reads reaches it."""
+
+    def __init__(self, steps: _Steps, order: _Order) -> None:
+        self.by_step: dict[int, list[Definition]] = {}
+        definitions: list[Definition] = []
+        for index, step in enumerate(steps.steps):
+            node = order.node(step)
+            if node is None:
+                continue
+            mine = [Definition(t, node, a.value is not None, a) for a in step.assigns for t in a.targets]
+            mine.extend(Definition(c, node, False, None) for c in step.changed)
+            if mine:
+                self.by_step[index] = mine
+                definitions.extend(mine)
+        self.reaching = ReachingDefinitions(order.graph, definitions)
+        self.order = order
+
+    def tainted_by(self, steps: _Steps, index: int, helper: str | None, after: _After) -> set[Definition]:
+        first = steps.steps[index]
+        outcome = helper is not None or (first.mutation is not None and first.mutation.result_is_outcome)
+        tainted = {d for d in self.by_step.get(index, ()) if d.payload is None or outcome}
+        later = self.order.after(first) or frozenset()
+        pending: list[tuple[int, Definition]] = []
+        for i, definitions in self.by_step.items():
+            if i == index or definitions[0].node not in later:
+                continue
+            step = steps.steps[i]
+            for d in definitions:
+                assign = d.payload
+                if assign is None or (step.mutation is not None and step.mutation.result_is_outcome):
+                    tainted.add(d)  # a later mutation's change, or its result
+                elif assign.value is not None and after.observes(assign.value):
+                    tainted.add(d)  # a result of a call made after it
+                else:
+                    pending.append((i, d))
+        changed = True
+        while changed and pending:
+            changed = False
+            for entry in list(pending):
+                i, d = entry
+                assign = d.payload
+                reads = after.without_independent(assign.reads.get(), [assign.value] if assign.value is not None else [])
+                if self.reads(reads, d.node, tainted) or self._guarded(steps, i, steps.steps[index], d.node, tainted):
+                    tainted.add(d)
+                    pending.remove(entry)
+                    changed = True
+        return tainted
+
+    def reads(self, names: Sequence[str], node: Node, tainted: set[Definition]) -> bool:
+        return any(self.reaching.reaches(t, node) and _overlaps(r, {t.key}) for t in tainted for r in names)
+
+    def _guarded(self, steps: _Steps, index: int, first: _Step, node: Node, tainted: set[Definition]) -> bool:
+        """Does the step run only depending on a tainted value (`if resp.ok: done = True`)?"""
+        for block_id in steps.steps[index].path:
+            guard = steps.blocks[block_id].guard if block_id not in first.path else None
+            if guard is not None and self.reads(guard.get(), node, tainted):
+                return True
+        return False
+
+
+class _Taint:
+    """What depends on one mutation: by the graph's reaching definitions where the steps have
+    nodes, else by the names the source-order replay tainted."""
+
+    def __init__(self, names: set[str], definitions: set[Definition], order: _Order, steps: _Steps) -> None:
+        self.names = names
+        self.definitions = definitions
+        self.order = order
+        self.flow = order.flow(steps)
+
+    def reads(self, names: Sequence[str], step: _Step) -> bool:
+        node = self.order.node(step)
+        if node is None:
+            return any(_overlaps(r, self.names) for r in names)
+        return self.flow.reads(names, node, self.definitions)
 
 
 class _Steps:
@@ -466,6 +404,10 @@ class _Steps:
         self.conditions: list[cst.BaseExpression] = []
         self.globals: set[str] = set()
         self.local_containers: set[str] = set()
+        self.local: LocalHandles = NO_LOCALS
+        self._order: _Order | None = None
+        # The clauses of the `try` statements around the statement being walked, innermost last.
+        self.trying: list[Sequence[cst.ExceptHandler]] = []
         # What each call of the function may do, from the facts' list of calls: a mutation, a
         # project helper that may mutate (its qualified name), a helper that may validate.
         self.kinds: dict[int, MutationKind | str] = {}
@@ -481,7 +423,15 @@ class _Steps:
         self.active = True
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
 
+    def order(self) -> _Order:
+        """The function's control-flow graph, built on first use."""
+        if self._order is None:
+            self._order = _Order(self.fn.node)
+        return self._order
+
     def start_at_first_candidate(self) -> None:
+        if _has_loop(self.fn.node.body):
+            return  # a check before the first mutation may run after it, in the next turn
         for call in self.fn.calls:
             if call.handler is None and call.statement is not None and id(call.node) in self.kinds:
                 self.start, self.active = id(call.statement), False
@@ -520,7 +470,21 @@ class _Steps:
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
             # is not the mutation that came first.
+            self.trying.append(stmt.handlers)
+            first_step = len(self.steps)
             self.block(stmt.body, path, stmt, False)
+            self.trying.pop()
+            for handler in stmt.handlers:
+                caught = _caught_short_names(handler)
+                if not caught or not any(_VALUE_ERRORS.search(name) for name in caught):
+                    continue  # `except Exception`, `except HTTPError`: a failure reported, not a check
+                rejection = self.rejection_in(handler.body) if self.active else None
+                if rejection is not None:
+                    # `try: when = parse_date(arg) except ValueError: raise ToolError(...)`: a
+                    # check whose condition is the failure of a statement of the body.
+                    self.blocks[id(handler.body)] = _Block(id(stmt), True, _terminates(handler.body))
+                    check = _Step(rejection, rejection, (*path, id(handler.body)), cfg=handler, raisers=(first_step, len(self.steps)))
+                    self.steps.append(check)
             if stmt.orelse is not None:
                 self.block(stmt.orelse.body, path, stmt, False)
             if stmt.finalbody is not None:
@@ -528,16 +492,52 @@ class _Steps:
         elif isinstance(stmt, cst.Match):
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
-                if self.active and _rejects(case.body, self.ctx):
-                    step = _Step(case, case, (*path, id(case.body)))
+                if self.active and self.rejects(case.body):
+                    step = _Step(case, case, (*path, id(case.body)), cfg=case)
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
 
+    def rejects(self, body: cst.BaseSuite) -> bool:
+        """Does the block end the call with an error? Not a raise that an enclosing `except` of
+        this function takes and turns into something else than a failure of the call (an error
+        entry for one item, then on to the next)."""
+        if isinstance(body, cst.SimpleStatementSuite):
+            smalls: list[cst.BaseSmallStatement] = list(body.body)
+        else:
+            smalls = [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+        for small in smalls:
+            if isinstance(small, cst.Raise) and small.exc is not None:
+                if not self.absorbed(small):
+                    return True
+            elif _rejecting(small, self.ctx):
+                return True
+        return False
+
+    def rejection_in(self, body: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+        """The statement of an `except` clause's own block that ends the call with an error."""
+        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+        for small in smalls:
+            if isinstance(small, cst.Raise) and small.exc is not None and not self.absorbed(small):
+                return small
+            if isinstance(small, cst.Return) and small.value is not None and is_failure_value(small.value, self.ctx):
+                return small
+        return None
+
+    def absorbed(self, raise_: cst.Raise) -> bool:
+        """Is the raised exception caught by a clause around it that neither raises nor returns?"""
+        raised = last_name(dotted(raise_.exc.func if isinstance(raise_.exc, cst.Call) else raise_.exc) or "") if raise_.exc is not None else ""
+        for handlers in reversed(self.trying):
+            for handler in handlers:
+                caught = _caught_short_names(handler)
+                if caught is None or raised in caught or caught & {"Exception", "BaseException"}:
+                    return not _ends_call(handler.body, self.ctx)
+        return False
+
     def if_chain(self, stmt: cst.If, path: tuple[int, ...], earlier_tests: list[cst.BaseExpression]) -> None:
         step = self.expression_step(stmt.test, stmt, path)
         tests = [*earlier_tests, stmt.test]
-        if self.active and _rejects(stmt.body, self.ctx):
+        if self.active and self.rejects(stmt.body):
             step.check_reads = _Reads(tests, files=True)
             step.check_tests = tests
         guard = _Reads([stmt.test])
@@ -553,8 +553,8 @@ class _Steps:
             self.conditions.pop()
         elif isinstance(stmt.orelse, cst.Else):
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
-            if self.active and _rejects(stmt.orelse.body, self.ctx):
-                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)))
+            if self.active and self.rejects(stmt.orelse.body):
+                check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)), cfg=_first_statement(stmt.orelse.body))
                 check.check_reads = _Reads(tests, files=True)
                 check.check_tests = tests
                 self.steps.append(check)
@@ -562,7 +562,7 @@ class _Steps:
             self.conditions.pop()
 
     def expression_step(self, expr: cst.BaseExpression, owner: cst.CSTNode, path: tuple[int, ...]) -> _Step:
-        step = _Step(expr, owner, path)
+        step = _Step(expr, owner, path, cfg=owner)
         if not self.active and id(owner) == self.start:
             self.active = True
         if self.active:  # before the first candidate a step is built but not kept
@@ -576,7 +576,7 @@ class _Steps:
                 return
             self.active = True
         for small in smalls:
-            step = _Step(small, statement, path)
+            step = _Step(small, statement, path, cfg=small)
             if isinstance(small, cst.Global):
                 self.globals.update(n.name.value for n in small.names)
             elif isinstance(small, cst.Assert):
@@ -603,14 +603,18 @@ class _Steps:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
+            elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
+                self.state_write(step, small, root, root)  # `note.title = t` on an item of module state
             elif isinstance(target, cst.Name) and target.value in self.globals and isinstance(small, cst.AugAssign):
                 # `COUNTER += 1` changes shared state; `_client = Client()` is lazy set-up.
                 self.state_write(step, small, target.value, target.value)
 
     def state_write(self, step: _Step, node: cst.CSTNode, name: str, label: str) -> None:
         root = name.split(".")[0]
-        if root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
-            self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,)), node)
+        if root in self.local.state_aliases:
+            self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
+        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
+            self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
         if step.mutation is None:
@@ -630,7 +634,7 @@ class _Steps:
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
-                base = _chain(inner.func.value)
+                base = chain(inner.func.value)
                 if base:  # `lines.append(x)` changes `lines`
                     step.assigns.append(_Assign([base], _Reads([inner], extra=(base,))))
 
@@ -668,8 +672,8 @@ _DOER_VERBS = _WRITE_VERBS | frozenset(
 
 
 def _is_doer(name: str) -> bool:
-    words = _words(name)
-    return bool(words) and not name.lstrip("_")[:1].isupper() and words[0] in _DOER_VERBS
+    parts = words(name)
+    return bool(parts) and not name.lstrip("_")[:1].isupper() and parts[0] in _DOER_VERBS
 
 
 def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
@@ -680,15 +684,20 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     locals_ = frozenset(
         n
         for n, v in fn.single_assignments.items()
-        if (n in steps.module_names or _store_like(n)) and _is_container_literal(v)
+        if (n in steps.module_names or store_like(n)) and _is_container_literal(v)
     ) | _fresh_objects(fn)
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
+    steps.local = local = local_handles(fn, steps.module_names, aliases)
+    preparations: list[tuple[int, MutationKind]] = []
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
-        kind = mutation_of(call.node, aliases, steps.module_names, locals_)
+        kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
+        if kind is not None and kind.effect is Effect.PREPARATION:
+            preparations.append((id(call.node), kind))
+            continue
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -701,6 +710,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             any_mutation = True
+    # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
+    # change something itself (the directory made for the file it then writes).
+    if any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+        steps.kinds.update(preparations)
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
@@ -719,12 +732,11 @@ def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
 
 
 # Words that name a handle on something outside the process (`TaskService`, `db_session`).
-_HANDLE_WORDS = frozenset({"service", "manager", "gateway", "connection", "conn", "driver", "adapter", "provider", "backend", "server", "bot", "sdk"})
 
 
 def _handle_like(name: str) -> bool:
-    words = _words(name)
-    return _store_like(name) or bool(_HTTP_RECEIVER.search(name)) or any(word in _HANDLE_WORDS for word in words)
+    parts = words(name)
+    return store_like(name) or bool(_HTTP_RECEIVER.search(name)) or any(word in fx.HANDLE_WORDS for word in parts)
 
 
 def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
@@ -821,13 +833,95 @@ def _is_pure(expr: cst.CSTNode) -> bool:
     return True
 
 
-def _rejects(body: cst.BaseSuite, ctx: FileContext) -> bool:
-    """Does the block itself end the call with an error (raise, or return of a failure)?"""
+# Keyword arguments that mark what a call builds as a failure.
+_FAILURE_KEYWORDS = frozenset(
+    {("error", "True"), ("is_error", "True"), ("isError", "True"), ("failed", "True"), ("success", "False"), ("ok", "False")}
+)
+# A refusal worded as the absence of what the call needs: "No fields to update", "No data
+# provided", "Nothing to delete".
+_REJECTION_WORDING = re.compile(
+    r"^\s*(?:no\s+(?:\w+\s+){0,3}(?:to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify)|(?:was\s+|were\s+)?(?:provided|given|specified|supplied|passed))|nothing\s+to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify))\b",
+    re.I,
+)
+
+
+def _constant(expr: cst.BaseExpression) -> str:
+    return expr.value if isinstance(expr, cst.Name) and expr.value in _CONSTANTS else ""
+
+
+def _text_of(expr: cst.BaseExpression) -> str | None:
+    """A literal's text, or an f-string's leading text."""
+    text = literal_text(expr)
+    if text is None and isinstance(expr, cst.FormattedString):
+        text = "".join(p.value if isinstance(p, cst.FormattedStringText) else "x" for p in expr.parts)
+    return text
+
+
+def _has_loop(body: cst.BaseSuite) -> bool:
+    """Does a block hold a `for`/`while` statement, at any depth (statements only)?"""
+    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (cst.For, cst.While)):
+            return True
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            continue
+        for attribute in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, attribute, None)
+            if isinstance(inner, cst.If):
+                stack.append(inner)
+            elif inner is not None:
+                block = getattr(inner, "body", None)
+                block = getattr(block, "body", block)
+                if isinstance(block, (list, tuple)):
+                    stack.extend(block)
+        stack.extend(getattr(stmt, "handlers", ()))
+        stack.extend(getattr(stmt, "cases", ()))
+    return False
+
+
+def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
+    """Does an expression call a module's function with no arguments (`time.monotonic()`,
+    `datetime.now()`): a value of the moment, not of the call's arguments?"""
+    return any(
+        isinstance(n, cst.Call) and not n.args and isinstance(n.func, cst.Attribute) and (dotted(n.func.value) or "").split(".")[0] in modules
+        for n in walk(node)
+    )
+
+
+def _only_logs(node: cst.CSTNode) -> bool:
+    """A statement whose calls only log or print."""
+    calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
+    return bool(calls) and all(c == "print" or c.split(".")[0] in fx.SAFE_ROOTS or c.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS for c in calls)
+
+
+def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
+    """The syntax of the first graph node of a block (its first small statement or compound)."""
     if isinstance(body, cst.SimpleStatementSuite):
-        smalls: list[cst.BaseSmallStatement] = list(body.body)
-    else:
-        smalls = [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
-    return any(_rejecting(small, ctx) for small in smalls)
+        return body.body[0] if body.body else None
+    first = body.body[0] if body.body else None
+    if isinstance(first, cst.SimpleStatementLine):
+        return first.body[0] if first.body else None
+    return first
+
+
+# Exceptions that computing on values raises (parsing, converting, looking up): an `except`
+# clause for one of them that rejects the call is a check of the arguments; a clause for
+# anything (`Exception`) or for a failure of I/O (`OSError`, an HTTP error) reports a failure.
+_VALUE_ERRORS = re.compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
+
+
+def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
+    """Short names of the classes a clause catches; None for a bare `except`."""
+    if handler.type is None:
+        return None
+    types = [el.value for el in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return frozenset(last_name(dotted(t) or "") for t in types)
+
+
+def _ends_call(body: cst.BaseSuite, ctx: FileContext) -> bool:
+    """Does a clause raise, or return (anything: the call ends there), anywhere in its body?"""
+    return any(isinstance(node, (cst.Raise, cst.Return)) for node in walk(body))
 
 
 def _rejecting(small: cst.BaseSmallStatement, ctx: FileContext) -> bool:
@@ -842,6 +936,21 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
     """A returned failure: an error string/dict/result, or a `(False, "message", ...)` tuple."""
     if classify_return(value, ctx, conditional=True) is not None or is_error_result(value, ctx):
         return True
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        # `_result(msg, error=True)`, `respond(text, success=False)`, `return _fail(msg)`.
+        if any(a.keyword is not None and (a.keyword.value, _constant(a.value)) in _FAILURE_KEYWORDS for a in value.args):
+            return True
+        name = last_name(dotted(value.func) or "")
+        if name[:1] != name[:1].upper() or name.startswith("_"):
+            if is_error_builder_name(name):
+                return True
+        text = next((t for a in value.args[:1] if (t := _text_of(a.value)) is not None), None)
+        return text is not None and bool(_REJECTION_WORDING.match(text))
+    text = _text_of(value)
+    if text is not None and _REJECTION_WORDING.match(text):
+        return True  # "No fields to update", "No data provided"
     if isinstance(value, cst.Tuple) and len(value.elements) >= 2:
         first = value.elements[0].value
         if isinstance(first, cst.Name) and first.value == "False":
@@ -853,29 +962,126 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 # -- summary effects (read by the linker for helpers) ----------------------------------------
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool]:
+MutationSite = tuple[int, int, int, int, str, int, int]
+
+
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, str, MutationSite | None]:
     """(what the function mutates first, "" if nothing it does itself; does it reject its own
-    arguments?). Cheap: reads the facts' calls, raises and returns."""
+    arguments?; the parameter its mutations depend on (FunctionSummary.mutates_when); where the
+    first is). Cheap: reads the facts' calls, raises and returns."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
-    if mutates is None:
+    site: MutationSite | None = None
+    guard = ""
+    if mutates is None or mutates:
         module_names = _module_names(ctx)
-        mutates = ""
+        local = local_handles(fn, module_names, ctx.model.aliases) if fn.single_assignments else NO_LOCALS
+        mutations = []
         for call in fn.calls:
             if call.handler is not None:
                 continue
-            kind = mutation_of(call.node, ctx.model.aliases, module_names)
-            if kind is not None:
-                mutates = kind.description
-                break
+            kind = mutation_of(call.node, ctx.model.aliases, module_names, local=local)
+            if kind is not None and kind.effect is not Effect.PREPARATION:
+                mutations.append((call, kind))
+        mutates = mutations[0][1].description if mutations else ""
+        if mutations:
+            site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
+            if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
+                guard = mutation_guard(fn, [c.statement for c, _ in mutations])
     if not mutates and fn.has_item_assignment:
-        mutates = _state_write_in(fn, _module_names(ctx))
-    return mutates, _validates(fn, ctx)
+        write = _first_state_write(fn, _module_names(ctx))
+        if write is not None:
+            mutates, site = write[0], _site(ctx, write[2], write[1])
+            guard = mutation_guard(fn, [write[1]])
+    return mutates, _validates(fn, ctx), guard, site
+
+
+def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) -> MutationSite:
+    where = ctx.range(node)
+    stmt = statement if statement is not None else node
+    srange = ctx.range(stmt)
+    return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, ctx.statement_text(stmt, srange), srange.start.line, srange.end.line)
+
+
+def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> str:
+    """The parameter test every given statement runs under (`if commit:`, `if not dry_run:`, or
+    after `if dry_run: return ...`), as FunctionSummary.mutates_when; "" when there is none."""
+    if any(s is None for s in statements) or not isinstance(fn.node.body, cst.IndentedBlock):
+        return ""
+    targets = {id(s) for s in statements}
+    params = {name: i for i, name in enumerate(fn.params)}
+    found: list[frozenset[tuple[str, bool]]] = []
+
+    def test_of(test: cst.BaseExpression) -> tuple[str, bool] | None:
+        if isinstance(test, cst.Name) and test.value in params:
+            return test.value, True
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name) and test.expression.value in params:
+            return test.expression.value, False
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) and test.left.value in params:
+            target = test.comparisons[0]
+            value = target.comparator.value if isinstance(target.comparator, cst.Name) else None
+            if value in {"True", "False"} and isinstance(target.operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
+                positive = isinstance(target.operator, (cst.Is, cst.Equal))
+                return test.left.value, (value == "True") == positive
+        return None
+
+    def block(statements_: Sequence[cst.CSTNode], conditions: frozenset[tuple[str, bool]]) -> None:
+        for stmt in statements_:
+            if id(stmt) in targets:
+                found.append(conditions)
+            if isinstance(stmt, cst.If):
+                branch(stmt, conditions)
+                test = test_of(stmt.test)
+                if test is not None and stmt.orelse is None and _terminates(stmt.body):
+                    conditions = conditions | {(test[0], not test[1])}  # `if dry_run: return`
+            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
+                continue
+            else:
+                for attribute in ("body", "orelse", "finalbody"):
+                    inner = getattr(stmt, attribute, None)
+                    inner = getattr(inner, "body", inner)
+                    if inner is not None and hasattr(inner, "body"):
+                        block(list(inner.body), conditions)
+                for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+                    block(list(part.body.body) if hasattr(part.body, "body") else [], conditions)
+
+    def branch(stmt: cst.If, conditions: frozenset[tuple[str, bool]]) -> None:
+        test = test_of(stmt.test)
+        block(list(stmt.body.body) if isinstance(stmt.body, cst.IndentedBlock) else [], conditions | ({test} if test else frozenset()))
+        negated = conditions | ({(test[0], not test[1])} if test else frozenset())
+        if isinstance(stmt.orelse, cst.If):
+            if id(stmt.orelse) in targets:
+                found.append(negated)
+            branch(stmt.orelse, negated)
+        elif isinstance(stmt.orelse, cst.Else) and isinstance(stmt.orelse.body, cst.IndentedBlock):
+            block(list(stmt.orelse.body.body), negated)
+
+    block(list(fn.node.body.body), frozenset())
+    if len(found) < len(targets) or not found:
+        return ""
+    common = frozenset.intersection(*found)
+    if not common:
+        return ""
+    name, truthy = sorted(common)[0]
+    default = ""
+    for param in (*fn.node.params.posonly_params, *fn.node.params.params, *fn.node.params.kwonly_params):
+        if param.name.value == name and param.default is not None:
+            value = param.default
+            default = value.value if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)) else "*"
+    if default == "*":
+        return ""
+    return f"{name}|{params[name]}|{int(truthy)}|{default}"
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
     """`NOTES[k] = v` / `del NOTES[k]` anywhere in the body (not in `except` clauses): a scan of
     the statements only, no expressions."""
+    found = _first_state_write(fn, module_names)
+    return found[0] if found is not None else ""
+
+
+def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
+    """(description, statement, small statement) of a write of module state, as _state_write_in."""
     stack: list[cst.CSTNode] = list(fn.node.body.body) if isinstance(fn.node.body, cst.IndentedBlock) else []
     while stack:
         stmt = stack.pop()
@@ -887,9 +1093,9 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
                 elif isinstance(small, (cst.AugAssign, cst.Del)):
                     targets = [small.target]
                 for target in targets:
-                    root = _chain(target) if isinstance(target, cst.Subscript) else None
+                    root = chain(target) if isinstance(target, cst.Subscript) else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
-                        return f"changes module-level state ({root}[...])"
+                        return f"changes module-level state ({root}[...])", stmt, small
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             continue
         else:
@@ -903,7 +1109,7 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
                     if isinstance(block, (list, tuple)):
                         stack.extend(block)
             stack.extend(case for case in getattr(stmt, "cases", ()))
-    return ""
+    return None
 
 
 def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
@@ -917,7 +1123,7 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
     for conditions, handler in rejections:
         if handler is not None or not conditions:
             continue
-        reads = {r.split(".")[0] for c in conditions for r in _reads(c)}
+        reads = {r.split(".")[0] for c in conditions for r in read_names(c)}
         if reads & params and reads <= params | {"os"} and all(_is_pure(c) for c in conditions):
             return True
     return False
@@ -1048,24 +1254,84 @@ def set_stock(sku: str, quantity: int) -> str:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
         fresh: set[str] = set()
         found: list[tuple[int, str]] = []
+        after = _After(
+            steps,
+            frozenset(id(n) for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None),
+            first.mutation.tables if first.mutation is not None and helper is None else (),
+            frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
+        )
+        order = steps.order()
+        taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
-            if _reachable(steps, first.path, step.path):
-                if step.check_reads is not None and all(_is_pure(t) for t in step.check_tests):
-                    reads = step.check_reads.get()
-                    data = _data_reads(step.check_tests, steps.modules)[0] if fresh else []
-                    # Not on the mutation's result, nor on a value made after it (only on the
-                    # arguments and on what existed before).
-                    if reads and not any(_overlaps(r, tainted) for r in reads) and not any(r in fresh for r in data):
-                        found.append((later_index, ""))
-                        return found
-                elif step.validator is not None and len(found) < _MAX_CANDIDATES:
+            if order.reaches(first, step, steps):
+                if self._rejects_independently(steps, index, later_index, taint, fresh, after):
+                    found.append((later_index, ""))
+                    return found
+                if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
-                    if not any(_overlaps(r, tainted) for r in arguments.get()):
+                    if not taint.reads(arguments.get(), step):
                         found.append((later_index, callee))
                 surely = first.path[: len(step.path)] == step.path
-                _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules)
+                _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
+        # Loop-carried order: a write late in a loop body runs before the next iteration's
+        # check (judged with what the rest of the body made of the mutation's effect).
+        for earlier_index in range(index):
+            step = steps.steps[earlier_index]
+            if not order.loops_back(first, step):
+                continue
+            if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, taint, fresh, after):
+                found.append((earlier_index, ""))
+                return found
+            _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
+
+    def _rejects_independently(self, steps: _Steps, index: int, check_index: int, taint: _Taint, fresh: set[str], after: _After) -> bool:
+        """Is the step a check whose outcome does not depend on the mutation at `index`: its
+        condition reads neither what the mutation changed or returned (nor names made from
+        them), nor a value made after it from no data, nor asks the world again?"""
+        step = steps.steps[check_index]
+        if step.raisers is not None:
+            tests = self._raisers(steps, index, check_index, taint, after)
+            if not tests:
+                return False
+            reads = [r for t in tests for r in _reads_and_files(t)]
+        elif step.check_reads is not None:
+            # A check that asks the world again (`await store.exists(k)`, `self._get(id)`) may
+            # see the mutation's effect: a post-check. Computing on the arguments
+            # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
+            if any(after.observes(t) for t in step.check_tests):
+                return False
+            tests = list(step.check_tests)
+            reads = after.without_independent(step.check_reads.get(), tests)
+        else:
+            return False
+        data = _data_reads(tests, steps.modules)[0] if fresh else []
+        # Not on the mutation's result, nor on a value made after it (only on the arguments and
+        # on what existed before).
+        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh for r in data)
+
+    def _raisers(self, steps: _Steps, index: int, check_index: int, taint: _Taint, after: _After) -> list[cst.CSTNode]:
+        """The statements of a `try` body whose failure the rejecting clause reports, other than
+        the mutation and what depends on it: parsing or checking the arguments (`int(arg)`,
+        `parse_date(when)`), not logging, not a mutation's own failure, not asking the world."""
+        clause = steps.steps[check_index]
+        assert clause.raisers is not None
+        first, end = clause.raisers
+        if first <= index < end and check_index > index:
+            first = index + 1  # what failed before the mutation ended the call before it
+        out: list[cst.CSTNode] = []
+        for i in range(first, end):
+            step = steps.steps[i]
+            if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
+                continue
+            node = step.node
+            if not any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node)) or _only_logs(node):
+                continue
+            if after.observes(node) or taint.reads(_reads_and_files(node), step):
+                continue
+            out.append(node)
+        return out
 
     def _latent(
         self,
@@ -1084,9 +1350,23 @@ def set_stock(sku: str, quantity: int) -> str:
             "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
             "earlier": "\x1f".join(earlier),
             "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
+            "check_ranges": "\x1f".join(_range_text(ctx, steps.steps[i].node) for i, _ in checks),
         }
         if step.branch:
             data["branch"] = step.branch
+        if step.mutation is not None and step.mutation.effect is Effect.PREPARATION:
+            data["preparation"] = "1"
+        raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
+        if raised:
+            data["absorbable"] = raised  # a caller catching it per item goes on: no rejection
+        if helper is not None:
+            # What the call passes, for the linker to tell whether the helper's mutation runs.
+            data["passes"] = "\x1f".join(f"{p}:{k}:{t}" for p, k, t in _argument_texts(helper[1]))
+            data["via_attribute"] = "1" if isinstance(helper[1].func, cst.Attribute) else ""
+        else:
+            when = mutation_guard(steps.fn, [step.statement])
+            if when:
+                data["when"] = when  # reported only where a caller passes what runs the branch
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
         return self.latent(
@@ -1152,29 +1432,99 @@ def set_stock(sku: str, quantity: int) -> str:
             return None  # a helper called before it mutates: that call is the finding
         helper = latent.get("helper")
         what = latent.get("mutation")
-        notes: tuple[str, ...] = ()
-        if helper:
-            inner = effect("mutates", helper) if effect is not None else ""
-            if not inner:
-                return None
-            what = f"calls {latent.get('helper_name')}()"
-            notes = (f"{latent.get('helper_name')}() {inner}",)
         row = ""
         direct = True
-        for entry in latent.get("checks").split("\x1f"):
+        check_range = ""
+        for entry, where in zip(latent.get("checks").split("\x1f"), latent.get("check_ranges").split("\x1f")):
             line, _, callee = entry.partition(":")
             if not callee:
-                row = line
+                row, check_range = line, where
                 break
             if effect is not None and effect("validates", callee):
-                row, direct = line, False
+                row, direct, check_range = line, False, where
                 break
         if not row:
             return None
         first = latent.get("checks").split("\x1f")[0]
-        message = f"{context.subject} {what}, then rejects the call at line {row}"
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        return Rendered(message, fix, help="Move the check above the first mutation", notes=notes)
+        check = Related("", *_locations(check_range), "the check that rejects the call, which could run first")
+        # The claim in the message; the fix in help; what the model meets in the note.
+        tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
+        advice = "Move the check above the first mutation"
+        if latent.get("preparation") and not helper:
+            tail = "the model sees a failure but what was prepared for the change stays"
+            advice = "Move the check above the preparation"
+        if not helper:
+            return Rendered(f"{context.subject} {what}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check,))
+        inner = effect("mutates", helper) if effect is not None else ""
+        if not inner or not self._helper_mutates_here(latent, helper, effect):
+            return None
+        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {latent.get('helper_name')}() here, then rejects the call at line {row}")
+        site = effect("mutation_site", helper) if effect is not None else ""
+        if not site:
+            return Rendered(
+                f"{context.subject} calls {latent.get('helper_name')}(), then rejects the call at line {row}",
+                fix,
+                help=advice,
+                notes=(f"{latent.get('helper_name')}() {inner}", tail),
+                related=(check,),
+            )
+        path, function, row_, column, end_row, end_column, first_row, last_row, text = site.split("|", 8)
+        at = Site(path, function, Location(int(row_), int(column)), Location(int(end_row), int(end_column)), text, (int(first_row), int(last_row)))
+        subject = context.subject[0].lower() + context.subject[1:]
+        message = f"Helper '{function}' {inner} here; {subject} then rejects the call at line {row}"
+        return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check))
+
+    @staticmethod
+    def _helper_mutates_here(latent: Latent, helper: str, effect: Callable[[str, str], str] | None) -> bool:
+        """Does the call take the branch the helper's mutations depend on (`commit=False` does
+        not take `if commit:`)?"""
+        when = effect("mutates_when", helper) if effect is not None else ""
+        if not when:
+            return True
+        guard, method = when.rsplit("|", 1)
+        passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
+        shift = 1 if method == "1" and latent.get("via_attribute") else 0
+        return argument_enables(guard, passes, shift)
+
+
+def _raised_by(check: _Step) -> str:
+    """The class a direct check raises (`AssertionError` for an assert), "" when it returns."""
+    node = check.node if isinstance(check.node, cst.Raise) else None
+    if isinstance(check.node, cst.Assert):
+        return "AssertionError"
+    if node is None:
+        body = check.statement.body if isinstance(check.statement, cst.If) else check.node.body if isinstance(check.node, (cst.Else, cst.MatchCase)) else None
+        smalls = [] if body is None else list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for st in body.body if isinstance(st, cst.SimpleStatementLine) for s in st.body]
+        node = next((s for s in smalls if isinstance(s, cst.Raise)), None)
+    if node is None or node.exc is None:
+        return ""
+    return last_name(dotted(node.exc.func if isinstance(node.exc, cst.Call) else node.exc) or "")
+
+
+def _range_text(ctx: FileContext, node: cst.CSTNode) -> str:
+    where = ctx.range(node)
+    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
+
+
+def _locations(text: str) -> tuple[Location, Location]:
+    row, column, end_row, end_column = (int(part) for part in text.split(":"))
+    return Location(row, column), Location(end_row, end_column)
+
+
+def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
+    """(position or -1, keyword or "", a constant's text or "*") of a call's arguments."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            break
+        value = argument.value
+        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANTS else value.value if isinstance(value, cst.Integer) else "*"
+        out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
+        if argument.keyword is None:
+            position += 1
+    return out
 
 
 def _guarded_by(steps: _Steps, path: tuple[int, ...], mutation_path: tuple[int, ...], tainted: set[str]) -> bool:
@@ -1207,19 +1557,88 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
     return out
 
 
-def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str]) -> None:
+# First words of the names of project helpers that ask for state (what they return may be the
+# mutation's effect read back).
+_READ_WORDS = frozenset({"get", "fetch", "read", "load", "list", "find", "search", "query", "count", "exists", "lookup", "select", "describe", "retrieve", "poll", "wait", "status"})
+
+
+class _After:
+    """What the steps after one mutation are judged with: the tables it wrote (a read of other
+    tables through the same handle does not see it), the names holding what existed before
+    (a get-or-create's result), and which calls ask the world again."""
+
+    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str]) -> None:
+        self.steps = steps
+        self.mutation = mutation  # ids of the mutation's own call nodes
+        self.tables = frozenset(tables)
+        self.existing = existing
+
+    def observes(self, expr: cst.CSTNode) -> bool:
+        """Does `expr` ask something outside the function for state (an await, a method of a
+        store or API handle, a project helper named for reading)?"""
+        known = _known_names(self.steps.ctx)
+        for node in walk(expr):
+            if id(node) in self.mutation:
+                return True  # `if not save(x):` tests the mutation's own outcome
+            if isinstance(node, cst.Await):
+                return True
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Name):
+                parts = words(func.value)
+                if func.value in known and parts and parts[0] in _READ_WORDS:
+                    return True
+                continue
+            if not isinstance(func, cst.Attribute):
+                continue
+            receiver = chain(func.value) or ""
+            root, last = receiver.split(".")[0], receiver.split(".")[-1]
+            if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:
+                continue
+            if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
+                if not self._independent_sql(node):
+                    return True
+                continue
+            parts = words(func.attr.value)
+            if root in {"self", "cls"} and parts and parts[0] in _READ_WORDS:
+                return True
+        return False
+
+    def _independent_sql(self, call: cst.Call) -> bool:
+        """A read statement whose tables are known and none the mutation wrote."""
+        if not self.tables or not isinstance(call.func, cst.Attribute) or call.func.attr.value not in fx.SQL_EXECUTE or not call.args:
+            return False
+        text = statement_text(call.args[0].value, self.steps.local)
+        if text is None or fx.SQL_WRITE.search(text):
+            return False
+        read = {t.lower() for t in fx.SQL_READ_TABLES.findall(text)}
+        return bool(read) and not (read & self.tables)
+
+    def without_independent(self, reads: list[str], nodes: Sequence[cst.CSTNode]) -> list[str]:
+        """`reads` without the handles of SQL reads of other tables than the mutation wrote."""
+        if not self.tables:
+            return reads
+        handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
+        return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
+
+
+def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str], after: _After | None = None) -> None:
     """After a step that may run after the mutation: names it assigns from tainted values (or
     under a tainted condition) are tainted; a step that surely runs (in the mutation's block or
     one around it) makes the others clean again. What its mutations change is tainted. Names
     computed after it from no data (`remaining = time_left()`), or from such a name, are `fresh`:
     a check on them does not depend only on the arguments and what existed before."""
     for assign in step.assigns:
-        if guarded or (tainted and any(_overlaps(r, tainted) for r in assign.reads.get())) or (step.mutation is not None and step.mutation.result_is_outcome):
+        value = [assign.value] if assign.value is not None else []
+        reads = after.without_independent(assign.reads.get(), value) if after is not None else assign.reads.get()
+        asks = after is not None and any(after.observes(v) for v in value)  # a result of a call made after it
+        if guarded or asks or (tainted and any(_overlaps(r, tainted) for r in reads)) or (step.mutation is not None and step.mutation.result_is_outcome):
             tainted.update(assign.targets)
         elif surely:
             tainted.difference_update(assign.targets)
         data, calls = assign.data_reads(modules)
-        if (fresh and any(r in fresh for r in data)) or (not data and calls):
+        if (fresh and any(r in fresh for r in data)) or (not data and calls) or (calls and value and _asks_no_data(value[0], modules)):
             fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
         elif surely:
             fresh.difference_update(assign.targets)

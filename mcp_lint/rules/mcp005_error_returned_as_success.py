@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import libcst as cst
 
+from mcp_lint.engine.graph import EdgeKind
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
@@ -324,74 +325,96 @@ def check_health() -> dict:
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
                 continue
-            resolved = fn.value_of(value)
-            found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
-            if found is None and ret.handler is not None:
-                found = _caught_exception_text(resolved, ret.handler, ctx)
-            if found is None and conditional:
-                found = _failure_in_result_object(resolved, fn)
-            if found is None and id(value) in fn.reaching_prefixes:
-                found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
-            if found is None:
-                status = _status_sent(resolved, unpacked) if unpacked else None
-                if status is not None:
-                    yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
-                continue
-            kind, description, message = found
-            if resolved is not value and kind == "string":
-                message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-            if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
-                # `return _unknown_ref_error(token)`: the token is not the message, the text the
-                # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
-                message = resolved
-            if is_error_builder_name(fn.name):
-                # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
-                # it by design: its callers raise what it builds, it does not raise itself.
-                message = None
-            # Raw exception text or an upstream body in the same return is also MCP002's finding
-            # (rules are independent); only the fix is left to MCP002, see "msg" below.
-            data = {
-                "kind": kind,
-                "what": clip(" ".join(description.replace("{}", "…").split()), 60),
-                # A message that carries a caught exception's text (or an upstream body) is MCP002's
-                # to rewrite: raising it as it is would hand the raw text to the model.
-                "msg": _fix_message(ctx, resolved, message, ret.handler)
-                if message is not None and not _raw_text(ret, value, ctx) and not _helper_writes(resolved, ret.handler, ctx)
-                else "",
-                "stmt": encode_range(ctx, ret.node),
-                "fn": fn.name,
-                # In an `except` that names no exception (`except ValueError:` around a parse of
-                # an argument), the chain is noise to the caller: `from None` says so (B904).
-                "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
-                # The branch's conditions over the parameters: a caller that already left on the
-                # same condition never takes it (the linker drops the finding for that caller).
-                "conds": "\n".join(_condition_shapes(ret.conditions, fn)),
-            }
-            if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
-                # The check itself crashed, or the caller sent something wrong: a failure of the
-                # call even where the tool's answer is a status report. (A function that takes
-                # no arguments complains about none: "Invalid indexes found: ..." is its report.)
-                data["own_failure"] = "1"
-            callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
-            if callee is not None:
-                data["via_helper"] = callee  # the linker asks whether that helper sets isError
-                data["via_helper_required"] = "1" if description.startswith("the error text") else ""
-            if raise_is_caught(fn, ret.node, ctx):
-                # A raise there would be caught by the function's own `except`: the fix lets
-                # ToolError through it (`except ToolError: raise` first), or is not offered.
-                through = toolerror_pass_through(fn, ret.node, ctx)
-                if through is None:
-                    data["raise_caught"] = "1"
-                else:
-                    data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
-            if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
-                # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
-                data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
-                data["msg_range"] = encode_range(ctx, message)
-                label = _error_label(ctx, message)
-                if label is not None:
-                    data["label"], data["label_text"] = label
-            yield self.latent(ctx, ret.node, variant=kind, route="return", data=data)
+            for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                yield from self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+
+    def _check_value(
+        self,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        value: cst.BaseExpression,
+        resolved: cst.BaseExpression,
+        anchor: cst.CSTNode,
+        conditions: tuple[cst.BaseExpression, ...],
+        conditional: bool,
+        lookup: bool,
+        unpacked: list,
+    ) -> Iterator[Latent]:
+        """One value `ret` sends: the returned expression's own, or (`anchor` an assignment) that
+        of one of the branches assigning the returned local."""
+        in_branch = anchor is not ret.node
+        conditional = conditional or in_branch
+        found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
+        if found is None and ret.handler is not None:
+            found = _caught_exception_text(resolved, ret.handler, ctx)
+        if found is None and conditional:
+            found = _failure_in_result_object(resolved, fn)
+        if found is None and id(value) in fn.reaching_prefixes:
+            found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+        if found is None:
+            status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
+            if status is not None:
+                yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
+            return
+        kind, description, message = found
+        if resolved is not value and kind == "string" and not in_branch:
+            message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
+        if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
+            # `return _unknown_ref_error(token)`: the token is not the message, the text the
+            # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
+            message = resolved
+        if is_error_builder_name(fn.name):
+            # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
+            # it by design: its callers raise what it builds, it does not raise itself.
+            message = None
+        # Raw exception text or an upstream body in the same return is also MCP002's finding
+        # (rules are independent); only the fix is left to MCP002, see "msg" below.
+        data = {
+            "kind": kind,
+            "what": clip(" ".join(description.replace("{}", "…").split()), 60),
+            # A message that carries a caught exception's text (or an upstream body) is MCP002's
+            # to rewrite: raising it as it is would hand the raw text to the model.
+            "msg": _fix_message(ctx, resolved, message, ret.handler)
+            if message is not None
+            and not _raw_text(ret, value, ctx)
+            and not _helper_writes(resolved, ret.handler, ctx)
+            and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
+            else "",
+            "stmt": encode_range(ctx, anchor),
+            "fn": fn.name,
+            # In an `except` that names no exception (`except ValueError:` around a parse of
+            # an argument), the chain is noise to the caller: `from None` says so (B904).
+            "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
+            # The branch's conditions over the parameters: a caller that already left on the
+            # same condition never takes it (the linker drops the finding for that caller).
+            "conds": "\n".join(_condition_shapes(conditions, fn)),
+        }
+        if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
+            # The check itself crashed, or the caller sent something wrong: a failure of the
+            # call even where the tool's answer is a status report. (A function that takes
+            # no arguments complains about none: "Invalid indexes found: ..." is its report.)
+            data["own_failure"] = "1"
+        callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
+        if callee is not None:
+            data["via_helper"] = callee  # the linker asks whether that helper sets isError
+            data["via_helper_required"] = "1" if description.startswith("the error text") else ""
+        if raise_is_caught(fn, anchor, ctx):
+            # A raise there would be caught by the function's own `except`: the fix lets
+            # ToolError through it (`except ToolError: raise` first), or is not offered.
+            through = toolerror_pass_through(fn, anchor, ctx)
+            if through is None:
+                data["raise_caught"] = "1"
+            else:
+                data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
+        if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
+            # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
+            data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
+            data["msg_range"] = encode_range(ctx, message)
+            label = _error_label(ctx, message)
+            if label is not None:
+                data["label"], data["label_text"] = label
+        yield self.latent(ctx, anchor, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         names = (context.function, *context.tools)
@@ -464,6 +487,26 @@ def check_health() -> dict:
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
         return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
+    """(value, statement that builds it, its `if` tests) for each value `ret` may send: its own
+    (resolved through a local assigned once), or each branch's assignment of the returned local
+    (`result = "Error: ..."` / `result = json.dumps(row)`; `return result`), reported there."""
+    branches = fn.branch_values.get(id(value))
+    if branches:
+        return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
+    return [(fn.value_of(value), ret.node, ret.conditions)]
+
+
+def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Return) -> bool:
+    """Control goes from `assignment` to `ret` with nothing run between (branches joining):
+    raising there instead skips nothing the function does."""
+    order = fn.flow_order
+    if order is None:
+        return False
+    node, target = order.graph.node_of(assignment), order.graph.node_of(ret)
+    return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
 
 
 def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:

@@ -693,16 +693,16 @@ SHAPES = [
         MCP1_UNMASKED,
         """\
         def save_doc(doc_id: str, text: str) -> None:
-            (ROOT / f"{doc_id}.md").write_text(text)
+            (ROOT / f"{doc_id}.md").write_text(text)  # expect: MCP004
 
         @mcp.tool()
         def publish_doc(doc_id: str, text: str) -> str:
-            save_doc(doc_id, text)  # expect: MCP004
+            save_doc(doc_id, text)
             if len(text) > 50_000:
                 raise ToolError("text is longer than 50000 characters; split the document")
             return "published"
         """,
-        "calls save_doc(), then rejects the call at line 24\nMove the check above the first mutation\nsave_doc() changes files (write_text)",
+        "Helper 'save_doc' changes files (write_text) here; tool 'publish_doc' then rejects the call at line 24\nMove the check above the first mutation",
         id="helper-that-writes",
     ),
     pytest.param(
@@ -710,16 +710,16 @@ SHAPES = [
         """\
         def store_note(note_id: str, text: str) -> None:
             if note_id:
-                NOTES[note_id] = text
+                NOTES[note_id] = text  # expect: MCP004
 
         @mcp.tool()
         def put_note(note_id: str, text: str) -> str:
-            store_note(note_id, text)  # expect: MCP004
+            store_note(note_id, text)
             if len(text) > 1000:
                 raise ToolError("text must be at most 1000 characters")
             return "stored"
         """,
-        "calls store_note(), then rejects the call at line 25\nMove the check above the first mutation\nstore_note() changes module-level state (NOTES[...])",
+        "Helper 'store_note' changes module-level state (NOTES[...]) here; tool 'put_note' then rejects the call at line 25",
         id="helper-that-writes-module-state",
     ),
     pytest.param(
@@ -727,19 +727,19 @@ SHAPES = [
         """\
         class NoteStore:
             def apply_changes(self, note_id: str, text: str) -> None:
-                with open(f"/srv/notes/{note_id}.md", "w") as handle:
+                with open(f"/srv/notes/{note_id}.md", "w") as handle:  # expect: MCP004
                     handle.write(text)
 
         store = NoteStore()
 
         @mcp.tool()
         def edit_note(note_id: str, text: str) -> str:
-            store.apply_changes(note_id, text)  # expect: MCP004
+            store.apply_changes(note_id, text)
             if "\\x00" in text:
                 raise ToolError("text must not contain NUL characters")
             return "edited"
         """,
-        "calls store.apply_changes(), then rejects the call at line 28\nMove the check above the first mutation\nstore.apply_changes() writes a file",
+        "Helper 'apply_changes' writes a file here; tool 'edit_note' then rejects the call at line 28",
         id="method-of-a-module-level-instance",
     ),
     pytest.param(
@@ -861,7 +861,7 @@ SHAPES = [
         """\
         @mcp.tool()
         def make_report(out_dir: str, fmt: str) -> str:
-            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            os.makedirs(out_dir)  # expect: MCP004
             if fmt == "pdf":
                 kind = "application/pdf"
             elif fmt == "html":
@@ -1020,7 +1020,7 @@ SHAPES = [
                 raise ToolError(f"ttl must be positive, got {ttl}")
             return "stored"
         """,
-        "calls client.set(), then rejects",
+        "writes to a key-value store (client.set), then rejects",
         id="key-value-client-set",
     ),
     pytest.param(
@@ -1156,10 +1156,13 @@ def test_helper_in_another_module_that_writes(tmp_path) -> None:
         },
     )
     findings = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
-    assert [(f.filename.endswith("server.py"), f.location.row) for f in findings] == [(True, 10)]
-    assert findings[0].message == "Tool 'publish' calls save_doc(), then rejects the call at line 11"
-    assert findings[0].notes == ("save_doc() changes files (write_text)",)
-    assert findings[0].fix is not None and findings[0].fix.applicability.value == "unsafe"
+    # At the write, in the helper's module; the tool's call and its check are related places.
+    assert [(f.filename.endswith("store.py"), f.location.row) for f in findings] == [(True, 4)]
+    assert findings[0].message == "Helper 'save_doc' changes files (write_text) here; tool 'publish' then rejects the call at line 11"
+    assert findings[0].help == "Move the check above the first mutation"
+    assert [(r.filename.endswith("server.py"), r.location.row) for r in findings[0].related] == [(True, 10), (True, 11)]
+    # The fix would move the tool's check, in another file than the finding's: not offered there.
+    assert findings[0].fix is None
 
 
 def test_closing_a_shared_connection_before_a_validator_helper() -> None:

@@ -1,0 +1,233 @@
+"""Which exceptions a function may let escape, and whose text they carry: the origin of a caught
+builtin exception decided by what the `try` body can raise, not by how its calls are written.
+
+An `except ValueError` around `service.get_item(item_id)` catches what `get_item` lets escape:
+its own `raise ValueError("item_id is required ...")` is the author's text; `parse_filters(raw)`
+that calls `json.loads` lets a library's `JSONDecodeError` (a ValueError) escape, whose text is
+the library's. exception_origin judges a clause from the `try` body's calls as written (a call of
+the project's own function is not library code); `refine_handler_origins` revisits the clauses
+catching only narrow builtin classes once the module's functions are all known, following calls
+into the module's own functions (and methods of its instances) transitively.
+
+An escape is one of: AUTHOR (a raise of the author's own message), LIBRARY (library code not
+caught on the way, or a raise carrying a caught foreign exception's text), PARAMETER (a library
+parser applied to the function's own parameter: its text describes what the caller passed), or
+UNKNOWN (a call this module cannot follow: another module's function, a method of an unknown
+object). A clause whose body reaches an UNKNOWN keeps exception_origin's verdict.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Mapping
+
+import libcst as cst
+
+from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
+from mcp_lint.model.exception_guards import Handler, TryGuard, catches
+from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
+from mcp_lint.model.library_tables import ARGUMENT_PARSERS, BENIGN_CALLS, BENIGN_METHODS, NARROW_BUILTIN_ERRORS, RECEIVER_DEPENDENT_METHODS
+from mcp_lint.model.message_text import find_exception_text
+from mcp_lint.model.module_model import ModuleModel
+from mcp_lint.model.names import dotted, last_name, root_of
+
+AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], class_bases: ClassBases) -> None:
+    """Re-decide `foreign`/`parses_parameters` of the module's clauses that catch only narrow
+    builtin classes (ValueError, KeyError...) from what their `try` bodies let escape."""
+    summaries = _Escapes(model, instances, class_bases)
+    for facts in model.functions.values():
+        for handler in facts.handlers:
+            if handler.shadowed or not handler.caught or handler.node is None:
+                continue
+            caught = tuple(_builtin(name) for name in handler.caught)
+            if not all(name in NARROW_BUILTIN_ERRORS for name in caught):
+                continue
+            verdict = summaries.try_body(facts, handler, frozenset(caught))
+            if verdict is not None:
+                handler.foreign, handler.parses_parameters = verdict
+
+
+def _builtin(name: str) -> str:
+    return name[len("builtins.") :] if name.startswith("builtins.") else name
+
+
+class _Escapes:
+    def __init__(self, model: ModuleModel, instances: Mapping[str, str], class_bases: ClassBases) -> None:
+        self.model = model
+        self.instances = instances
+        self.class_bases = class_bases
+        self.prefix = f"{model.module}." if model.module else ""
+        self.memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+
+    def try_body(self, facts: FunctionFacts, handler: Handler, caught: frozenset[str]) -> tuple[bool, bool] | None:
+        """(foreign, parses_parameters) of `handler`, or None when its body reaches code this
+        module cannot follow, or calls none of the module's own functions (nothing to add)."""
+        kinds: set[str] = set()
+        followed = False
+        params = frozenset(p for p in facts.params if p not in {"self", "cls"})
+        for call in facts.calls:
+            inner = _inner_guards(call.guarded, handler.site)
+            if inner is None or _caught_on_the_way(inner, caught):
+                continue
+            target = self.function_of(call)
+            if target is not None:
+                followed = True
+                found = self.escapes(target, caught)
+                if PARAMETER in found:
+                    found = (found - {PARAMETER}) | ({PARAMETER} if _passes_parameters(call.node, params) else {LIBRARY})
+                kinds |= found
+            else:
+                kinds |= self.call_kinds(call, facts)
+        for fact in facts.raises:
+            inner = _inner_guards(fact.guarded, handler.site)
+            if inner is not None:
+                kinds |= self.raise_kinds(fact, caught)
+        if not followed or UNKNOWN in kinds:
+            return None
+        if LIBRARY in kinds:
+            return True, False
+        if PARAMETER in kinds:
+            # A parser's error about what the caller passed: whether that is the model's own
+            # input is the linker's question, asked as exception_origin first decided.
+            return None
+        return False, False
+
+    def function_of(self, call: CallFact) -> str | None:
+        """The module function (or method of the module's class or instance) `call` runs."""
+        callee = call.callee
+        if callee is None:
+            return None
+        if callee in self.model.functions:
+            return callee
+        if callee.startswith(self.prefix):
+            owner, _, method = callee[len(self.prefix) :].rpartition(".")
+            made = self.instances.get(owner)
+            if made is not None and f"{made}.{method}" in self.model.functions:
+                return f"{made}.{method}"
+        return None
+
+    def escapes(self, qual: str, caught: frozenset[str]) -> frozenset[str]:
+        """The kinds of the exceptions of a class in `caught` that function `qual` may let escape."""
+        key = (qual, caught)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = frozenset()  # recursion: a cycle adds nothing
+        facts = self.model.functions[qual]
+        params = tuple(p for p in facts.params if p not in {"self", "cls"})
+        kinds: set[str] = set()
+        for call in facts.calls:
+            if any(_caught_on_the_way((guard,), caught) for guard in call.guarded):
+                continue
+            target = self.function_of(call)
+            if target is not None:
+                found = self.escapes(target, caught)
+                if PARAMETER in found and not _passes_parameters(call.node, frozenset(params)):
+                    found = (found - {PARAMETER}) | {LIBRARY}
+                kinds |= found
+            else:
+                kinds |= self.call_kinds(call, facts)
+        for fact in facts.raises:
+            kinds |= self.raise_kinds(fact, caught)
+        result = self.memo[key] = frozenset(kinds)
+        return result
+
+    def call_kinds(self, call: CallFact, facts: FunctionFacts) -> set[str]:
+        """What a call that is not the module's own function may let escape."""
+        node = call.node
+        name = dotted(node.func)
+        if name is None:
+            return {UNKNOWN}
+        parts = name.split(".")
+        if len(parts) == 1:
+            if name in BENIGN_CALLS or self._constructs_exception(name):
+                return set()
+            if name in _BUILTIN_NAMES:
+                return {LIBRARY}
+            return {UNKNOWN}  # a class or function this module does not define as a function
+        if parts[-1] in BENIGN_METHODS and parts[-1] not in RECEIVER_DEPENDENT_METHODS:
+            return set()
+        resolved = self.model.aliases.resolve_dotted(name)
+        own_top = self.model.module.split(".")[0]
+        if resolved is None or parts[0] in self.model.aliases.relative_names or resolved.split(".")[0] == own_top:
+            return {UNKNOWN}  # a method of a local, or another module of the project
+        if self._constructs_exception(parts[-1]):
+            return set()
+        if resolved in ARGUMENT_PARSERS and node.args:
+            root = root_of(node.args[0].value)
+            if isinstance(root, cst.Name) and root.value in facts.params and root.value not in {"self", "cls"}:
+                return {PARAMETER}
+        return {LIBRARY}
+
+    def raise_kinds(self, fact: RaiseFact, caught: frozenset[str]) -> set[str]:
+        """What one raise lets escape of the classes `caught` (nothing when it is caught here)."""
+        exc = fact.node.exc
+        handler = fact.handler
+        if exc is None or (type(exc) is cst.Name and handler is not None and exc.value == handler.name):
+            # `raise` / `raise e` in a clause: the caught exception goes on as it came.
+            if handler is None:
+                return {UNKNOWN}
+            classes = tuple(last_name(_builtin(c)) for c in handler.caught) or ("BaseException",)
+            if not any(self._matches(cls, caught) for cls in classes):
+                return set()
+            return {_origin(handler)}
+        made = exc.func if type(exc) is cst.Call else exc
+        name = dotted(made)
+        if name is None:
+            return {UNKNOWN}
+        cls = last_name(name)
+        if not cls[:1].isupper():
+            return {UNKNOWN}  # `raise make_error(...)`, `raise error` of a local
+        if not self._matches(cls, caught) or fact.caught_here(cls):
+            return set()
+        if handler is not None and handler.foreign and find_exception_text(exc, handler) is not None:
+            return {_origin(handler)}  # `raise ValueError(f"lookup failed: {e}")`
+        return {AUTHOR}
+
+    def _matches(self, raised: str, caught: frozenset[str]) -> bool:
+        return any(is_subclass(raised, name, self.class_bases) for name in caught)
+
+    def _constructs_exception(self, name: str) -> bool:
+        found = getattr(builtins, name, None)
+        if isinstance(found, type) and issubclass(found, BaseException):
+            return True
+        return f"{self.prefix}{name}" in self.model.classes
+
+
+def _origin(handler: Handler) -> str:
+    """Whose text a clause's exception carries, when it goes on (re-raised, or put in a new one)."""
+    if not handler.foreign:
+        return AUTHOR
+    return PARAMETER if handler.parses_parameters else LIBRARY
+
+
+def _inner_guards(guarded: frozenset[TryGuard], site: str) -> tuple[TryGuard, ...] | None:
+    """The `try` guards around a call or raise inside the body of the `try` whose clause is
+    `site` (that one left out); None when it is not inside that body."""
+    inside = False
+    others = []
+    for guard in guarded:
+        if any(entry[2] == site for entry in guard):
+            inside = True
+        else:
+            others.append(guard)
+    return tuple(others) if inside else None
+
+
+def _caught_on_the_way(guards: tuple[TryGuard, ...], caught: frozenset[str]) -> bool:
+    """Is every class of `caught` stopped by one of `guards` before it gets further?"""
+    return bool(guards) and all(any(catches(guard, name) for guard in guards) for name in caught)
+
+
+def _passes_parameters(call: cst.Call, params: frozenset[str]) -> bool:
+    """Every argument of `call` is one of `params` or an item or attribute of one."""
+    if not call.args:
+        return False
+    for argument in call.args:
+        root = root_of(argument.value)
+        if not (isinstance(root, cst.Name) and root.value in params):
+            return False
+    return True

@@ -1,0 +1,162 @@
+"""What mutates, as data: the one table MCP004 reads to tell a change of the world from a read.
+
+Each entry is a class of effect and the shapes that have it. mcp004_mutations matches calls
+against these tables; nothing here names a real package: receivers are recognised by what they
+were made from or by the words of their names, commands and statements by their text.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+
+class Effect(str, enum.Enum):
+    """The kinds of change a call can make; PREPARATION never counts as the mutation alone."""
+
+    FILES = "files"
+    SUBPROCESS = "subprocess"
+    HTTP = "http"
+    DATABASE = "database"
+    KEY_VALUE = "key-value store"
+    COLLECTION = "collection store"
+    MODULE_STATE = "module state"
+    SDK = "sdk"
+    CLOSE = "close"
+    # Idempotent set-up (`mkdir(exist_ok=True)`, `makedirs(..., exist_ok=True)`): running it twice
+    # leaves the same world, so a rejection after it undoes nothing a retry would repeat.
+    PREPARATION = "preparation"
+
+
+# -- file system -------------------------------------------------------------------------------
+
+# Standard-library file operations, by qualified name -> which positional arguments name what
+# they change (the source of a copy is only read).
+FILE_CALLS: dict[str, tuple[int, ...]] = {
+    "os.remove": (0,), "os.unlink": (0,), "os.rmdir": (0,), "os.removedirs": (0,), "os.rename": (0, 1),
+    "os.replace": (0, 1), "os.makedirs": (0,), "os.mkdir": (0,), "os.chmod": (0,), "os.symlink": (1,),
+    "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copy": (1,), "shutil.copy2": (1,),
+    "shutil.copyfile": (1,), "shutil.copytree": (1,),
+}
+# Methods of a path object that change the file system.
+PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch", "mkdir", "rename", "replace", "symlink_to", "hardlink_to", "chmod"})
+# Creating a directory that may already exist: preparation when told so (`exist_ok=True`).
+PREPARATION_CALLS = frozenset({"makedirs", "mkdir"})
+PREPARATION_KEYWORD = "exist_ok"
+# Calls and path methods that look at the file system (a read back of what a write or a
+# subprocess changed): `Path(out).glob("*.png")`, `os.listdir(out)`, `p.exists()`.
+FILE_READ_METHODS = frozenset(
+    {"exists", "is_file", "is_dir", "stat", "lstat", "read_text", "read_bytes", "open", "iterdir", "glob", "rglob", "samefile", "is_symlink", "readlink"}
+)
+FILE_READ_CALLS = frozenset({"os.listdir", "os.scandir", "os.walk", "os.stat", "glob.glob", "glob.iglob", "open", "os.access"})
+FILE_READ_PREFIXES = ("os.path.",)
+# Attributes and methods of a path that only compute on its name: no read of the file.
+PATH_NAME_PARTS = frozenset({"suffix", "suffixes", "name", "stem", "parent", "parents", "parts", "anchor", "with_suffix", "with_name", "with_stem", "is_absolute", "relative_to", "as_posix", "joinpath", "resolve", "absolute", "expanduser"})
+
+# -- subprocesses -----------------------------------------------------------------------------
+
+SUBPROCESS_CALLS = frozenset(
+    {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
+     "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "os.system", "os.popen"}
+)
+# Commands that only report: a subprocess whose argument list (or shell text) starts with one of
+# these word sequences changes nothing.
+READ_ONLY_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("git", "status"), ("git", "rev-parse"), ("git", "log"), ("git", "diff"), ("git", "show"), ("git", "ls-files"),
+    ("git", "ls-remote"), ("git", "describe"), ("git", "blame"), ("git", "cat-file"), ("git", "grep"),
+    ("git", "config", "--get"), ("git", "remote", "-v"), ("git", "branch", "--show-current"), ("git", "--version"),
+    ("ls",), ("cat",), ("head",), ("tail",), ("wc",), ("which",), ("whoami",), ("uname",), ("pwd",), ("echo",),
+    ("grep",), ("find",), ("file",), ("stat",), ("du",), ("df",), ("date",), ("env",), ("printenv",),
+)
+VERSION_FLAGS = frozenset({"--version", "-V", "version", "--help", "-h"})
+
+# -- HTTP -------------------------------------------------------------------------------------
+
+HTTP_WRITE_VERBS = frozenset({"post", "put", "patch", "delete"})
+# Module-level request functions of HTTP libraries are recognised by the verb alone when their
+# receiver looks like an HTTP client or the library (`requests`-like modules are imported names).
+HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
+# Keywords that carry the verb: `send(method="POST")`, `Request(url, method="DELETE")`.
+VERB_KEYWORDS = frozenset({"method", "http_method", "verb"})
+# A project helper that sends requests, named so (`self._request("PATCH", ...)`), takes the verb
+# as a string; any call whose first argument is an upper-case write verb (`_tracker("POST", ...)`)
+# sends one too.
+REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
+# Names of the argument after an upper-case verb that make the call a request: a location.
+LOCATION_NAMES = re.compile(r"url|uri|path|endpoint|route|href|link", re.I)
+# Building a request does not send it: `Request("POST", url)`, `client.build_request("PUT", url)`.
+# The send is the mutation: `urlopen(req)`, `session.send(req)`, `req.send()`.
+REQUEST_BUILDER = re.compile(r"^(?:[A-Z]\w*Request\w*|Request|build_request|prepare_request|new_request|make_request)$")
+REQUEST_SENDERS = re.compile(r"urlopen|send|execute|dispatch|perform|fetch|request|call|submit", re.I)
+# Setting the verb on a builder: `req.method = "POST"`, `builder.method("PATCH")`.
+VERB_SETTERS = frozenset({"method", "set_method", "with_method", "http_method"})
+# String methods and loggers never send anything, whatever their first argument.
+NOT_SENDERS = frozenset({"startswith", "endswith", "upper", "lower", "replace", "split", "format", "get", "join", "strip", "print", "debug", "info", "warning", "error", "exception", "critical", "log", "append", "add", "index", "count", "find"})
+
+# -- databases --------------------------------------------------------------------------------
+
+SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
+# What a write statement changes and what a read statement reads: the tables after these words.
+SQL_WRITE_TABLE = re.compile(r"^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into|merge\s+into|upsert\s+into|truncate(?:\s+table)?|drop\s+table(?:\s+if\s+exists)?|alter\s+table)\s+[`\"\[]?(\w+)", re.I)
+SQL_READ_TABLES = re.compile(r"\b(?:from|join)\s+[`\"\[]?(\w+)", re.I)
+SQL_EXECUTE = frozenset({"execute", "executemany", "executescript", "exec_driver_sql", "fetch", "fetchrow", "fetchval"})
+# Calls that compose statement text from literal parts (`sql.SQL("DELETE FROM {}")`,
+# `text("UPDATE ...")`): their first argument is the statement.
+SQL_COMPOSERS = frozenset({"SQL", "text", "Composed", "literal_column"})
+COMMIT = "commit"
+
+# -- key-value and collection stores ------------------------------------------------------------
+
+# Writes of a key-value client: `set(key, value)` with two arguments or more (a ContextVar's
+# `set(value)` and an Event's `set()` take fewer), and the store's own write verbs.
+KEY_VALUE_WRITES = frozenset({"set", "setex", "setnx", "psetex", "mset", "hset", "hmset", "hdel", "incr", "incrby", "decr", "decrby", "expire", "lpush", "rpush", "sadd", "srem", "zadd", "zrem", "getdel", "getset", "delete", "unlink", "rename", "flushdb", "flushall", "json_set"})
+KEY_VALUE_MIN_ARGS = {"set": 2}
+# Writes on a collection (or table, index) handle obtained from a client.
+COLLECTION_WRITES = frozenset({"add", "upsert", "update", "delete", "insert", "insert_one", "insert_many", "update_one", "update_many", "delete_one", "delete_many", "replace_one", "put", "put_item", "delete_item", "update_item", "add_documents", "add_texts", "modify", "drop"})
+# Methods of a client that hand out a store handle: what they return is a handle too.
+HANDLE_GETTERS = re.compile(r"^(?:get_or_create_|get_|create_|open_|use_)?(?:collection|table|index|bucket|namespace|database|db|store|container|queue|topic|sheet|worksheet)s?$|^(?:collection|table|index|bucket)_?\w*$", re.I)
+# A receiver looks like a store when its name ends in one of these words (`chroma_collection`,
+# `redis_client`, `kv`; not `client_config`).
+STORE_WORDS = frozenset(
+    {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
+     "db", "registry", "graph", "vector", "vectors", "client", "redis", "kv", "cache_client"}
+)
+# Words that name a handle on something outside the process (`TaskService`, `db_session`).
+HANDLE_WORDS = frozenset({"service", "manager", "gateway", "connection", "conn", "driver", "adapter", "provider", "backend", "server", "bot", "sdk"})
+
+# -- module state -----------------------------------------------------------------------------
+
+# What containers do to themselves.
+CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "update", "setdefault", "add", "discard", "remove", "popitem"})
+# Reading an item of module state gives an alias of it: `note = NOTES.get(i)`, `NOTES[i]`,
+# `NOTES.setdefault(i, {})`; changing the alias changes the module's state.
+ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
+# Module-level containers that only remember work (caches, in-flight maps, locks): writing them
+# before a rejection leaves nothing the user or a retry would see.
+BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+# Ending a long-lived connection or process held by the object or the module.
+CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
+
+# -- SDK methods ------------------------------------------------------------------------------
+
+WRITE_VERBS = frozenset(
+    {
+        "create", "update", "delete", "remove", "insert", "upsert", "put", "post", "patch", "send", "upload",
+        "write", "save", "commit", "publish", "enqueue", "submit", "transfer", "charge", "refund", "cancel",
+        "drop", "destroy", "archive", "move", "rename", "set", "add", "execute_write", "modify", "overwrite",
+        "purge", "truncate", "revoke", "invite", "kick", "ban", "assign", "unassign", "merge", "close", "reopen",
+        "push", "pull", "checkout", "revert", "rebase",
+    }
+)
+# Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
+# that looks like a store (`collection.add(...)`), never on a local container.
+AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})
+# Words before a verb that make the method a read (`get_update_status`).
+READ_PREFIXES = frozenset({"get", "list", "read", "fetch", "find", "search", "is", "has", "can", "check", "validate", "to", "as", "build", "make", "format", "parse"})
+# Progress and log notifications to the client change no state.
+NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_list|prompt_list|request)", re.I)
+# Receivers that only log or print.
+SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
+SAFE_ROOTS = frozenset({"logger", "logging", "log", "ctx", "context"})
+# Receivers of the standard library's concurrency and argument parsing: their verbs hold no state.
+NO_STATE_RECEIVERS = frozenset({"executor", "pool", "loop", "parser", "subparsers"})

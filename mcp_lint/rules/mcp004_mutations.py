@@ -1,0 +1,515 @@
+"""What a call mutates: MCP004's classifier over the effect tables of mcp004_effects.
+
+`mutation_of` answers for one call (with what the function's own locals hold: LocalHandles),
+`reads` lists the dotted names an expression reads, and FILE/FILE_ANY/FS mark what file
+operations change and what looks at the file system, so a post-check can be told from a check.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.walk import children
+from mcp_lint.rules import mcp004_effects as fx
+from mcp_lint.rules.mcp004_effects import Effect
+
+_CONSTANTS = frozenset({"None", "True", "False"})
+
+
+def store_like(name: str) -> bool:
+    parts = words(name)
+    return bool(parts) and parts[-1] in fx.STORE_WORDS
+
+
+_FILE_CALLS = frozenset(fx.FILE_CALLS) | fx.SUBPROCESS_CALLS
+_FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_CALLS)
+# Every function or method name the tables can match, for a quick first look at a call.
+_NAMED_MUTATIONS = (
+    frozenset({"open", fx.COMMIT})
+    | fx.SQL_EXECUTE
+    | fx.HTTP_WRITE_VERBS
+    | fx.PATH_WRITES
+    | fx.CLOSE_METHODS
+    | fx.CONTAINER_WRITES
+    | fx.KEY_VALUE_WRITES
+    | fx.COLLECTION_WRITES
+)
+
+# -- what mutates ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MutationKind:
+    description: str
+    changed: tuple[str, ...] = ()  # dotted names of what it changes (receiver, path arguments)
+    result_is_outcome: bool = True  # False for get-or-create: the result is the existing object
+    effect: Effect = Effect.SDK
+    tables: tuple[str, ...] = ()  # the tables a database write changes, when its text names them
+
+
+@dataclass(frozen=True)
+class LocalHandles:
+    """What a function's own locals hold, as far as mutations care: aliases of module state
+    (`note = NOTES.get(i)`), store handles obtained from a client (`col = client.get_collection(n)`),
+    statement text (`q = "UPDATE ..."`), requests built with a write verb (`Request("POST", url)`)."""
+
+    state_aliases: frozenset[str] = frozenset()
+    handles: frozenset[str] = frozenset()
+    sql: tuple[tuple[str, str], ...] = ()
+    write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
+
+    def sql_of(self, name: str) -> str | None:
+        return next((text for n, text in self.sql if n == name), None)
+
+    def request_verb(self, name: str) -> str | None:
+        return next((verb for n, verb in self.write_requests if n == name), None)
+
+
+NO_LOCALS = LocalHandles()
+
+
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+@lru_cache(maxsize=4096)
+def words(method: str) -> tuple[str, ...]:
+    """`board_postCard` -> ("board", "post", "card"): snake and camel case words."""
+    return tuple(w.lower() for part in method.split("_") for w in _WORD.findall(part) if w)
+
+
+@lru_cache(maxsize=4096)
+def verb_of(method: str) -> str | None:
+    """The write verb a method name starts with, also after an API namespace (`files_upload`)."""
+    if method.startswith("get_or_create"):
+        return "get_or_create"
+    parts = words(method)
+    if not parts:
+        return None
+    if parts[0] in fx.WRITE_VERBS:
+        return parts[0]
+    if len(parts) > 1 and "_" in method and parts[1] in fx.WRITE_VERBS - fx.AMBIGUOUS_VERBS and parts[0] not in fx.READ_PREFIXES:
+        return parts[1]  # a verb after an API namespace: `board_postCard`, `files_upload`
+    return None
+
+
+def chain(expr: cst.BaseExpression) -> str | None:
+    """Dotted name of `a.b`; the root name of `A[k].b` ("A": what an item write changes);
+    None for `f(x).y`."""
+    name = dotted(expr)
+    if name is not None:
+        return name
+    base = expr
+    while isinstance(base, (cst.Subscript, cst.Attribute)):
+        base = base.value
+    return base.value if isinstance(base, cst.Name) else None
+
+
+def mutation_of(
+    call: cst.Call,
+    aliases: AliasTable,
+    module_names: set[str],
+    local_containers: frozenset[str] = frozenset(),
+    local: LocalHandles = NO_LOCALS,
+) -> MutationKind | None:
+    """What a call mutates, or None when it does not look like a mutation (mcp004_effects holds
+    the tables)."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    verb_arg = _verb_argument(call)
+    if not _may_name_a_mutation(last) and verb_arg is None and not local.write_requests:
+        return None  # most calls: `len`, `logger.info`, `data.get`
+    name = dotted(call.func) or ""
+    # Resolving through the imports costs; only a name ending like a listed operation needs it.
+    resolved = (aliases.resolve(call.func) or name) if last_name(name) in _FILE_WRITE_NAMES else name
+    key = resolved if resolved in _FILE_CALLS else name if name in _FILE_CALLS else ""
+    if key in fx.SUBPROCESS_CALLS:
+        if _read_only_command(call):
+            return None  # `git status`, `git rev-parse HEAD`: it only reports
+        # A subprocess may change any file: what the function reads of the file system after it
+        # is a read back of its effect.
+        return MutationKind("runs a subprocess", (FILE_ANY,), effect=Effect.SUBPROCESS)
+    if key:
+        if last_name(key) in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
+            return MutationKind(f"prepares a directory ({last_name(key)})", argument_chains(call, fx.FILE_CALLS[key]), effect=Effect.PREPARATION)
+        return MutationKind(f"changes files ({last_name(key)})", argument_chains(call, fx.FILE_CALLS.get(key, (0,))), effect=Effect.FILES)
+    if name == "open" and len(call.args) >= 2:
+        mode = literal_text(call.args[1].value) if call.args[1].keyword is None else None
+        # "a" alone appends nothing until something is written through the handle (which is
+        # then the mutation); a writability probe `with open(p, "a"): pass` changes nothing.
+        if mode and any(c in mode for c in "wx+"):
+            return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
+        return None
+    sent = _sends_built_request(call, local)
+    if sent is not None:
+        return sent
+    if verb_arg is not None:
+        if fx.REQUEST_BUILDER.match(last):
+            return None  # `Request("POST", url)` builds a request; sending it is the mutation
+        return MutationKind(f"sends an HTTP {verb_arg.upper()}", effect=Effect.HTTP)
+    if not isinstance(call.func, cst.Attribute):
+        return None
+    method = call.func.attr.value
+    receiver = chain(call.func.value) or ""
+    root = receiver.split(".")[0]
+    if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
+        return None
+    changed = (receiver,) if receiver else ()
+    if method in fx.SQL_EXECUTE and call.args:
+        sql = statement_text(call.args[0].value, local)
+        if sql is not None and fx.SQL_WRITE.search(sql):
+            table = fx.SQL_WRITE_TABLE.search(sql)
+            return MutationKind(
+                f"writes to the database ({sql.split()[0].upper()})", changed, effect=Effect.DATABASE, tables=(table.group(1).lower(),) if table else ()
+            )
+        return None
+    if method == fx.COMMIT:
+        return MutationKind("commits a database transaction", changed, effect=Effect.DATABASE)
+    if method in fx.HTTP_WRITE_VERBS and receiver and fx.HTTP_RECEIVER.search(receiver.split(".")[-1]):
+        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
+    if method in fx.HTTP_WRITE_VERBS and receiver and _http_module(aliases, root):
+        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
+    if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+        if method == "replace" and len(call.args) != 1:
+            return None  # str.replace(old, new); Path.replace(target) takes one argument
+        if method in {"replace", "rename"} and any(a.keyword is not None and a.keyword.value != "target" for a in call.args):
+            return None  # `when.replace(tzinfo=utc)`, `frame.rename(columns=...)`: a new value, no file moved
+        # What changed is the file the path names, not the name: `p.suffix` reads the name.
+        file_changed = tuple(FILE + r for r in read_names(call.func.value))
+        if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
+            return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
+        return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
+    shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
+    if method in fx.CLOSE_METHODS and shared:
+        return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
+    if method in fx.CONTAINER_WRITES and root in local.state_aliases:
+        return MutationKind(f"changes module-level state ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
+    if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
+        return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
+    handle = root in local.handles and root not in local_containers
+    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in stdlib_roots(aliases))):
+        # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
+        return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
+    if method in fx.COLLECTION_WRITES and handle:
+        return MutationKind(f"writes to a collection ({receiver}.{method})", changed, effect=Effect.COLLECTION)
+    verb = verb_of(method)
+    if verb is None or receiver in {"", "self", "cls"}:
+        return None
+    if verb in fx.AMBIGUOUS_VERBS and receiver in local_containers:
+        return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
+    if verb == "get_or_create":
+        return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
+    if root in stdlib_roots(aliases) or fx.NOTIFY.match(method) or receiver.split(".")[-1] in fx.NO_STATE_RECEIVERS:
+        return None  # asyncio.create_task, executor.submit, session.send_log_message: no state
+    if method.lower() in fx.AMBIGUOUS_VERBS or method in fx.CONTAINER_WRITES:
+        # `seen.add(x)` is bookkeeping; `collection.add(...)` on a store handle is a write.
+        last = receiver.split(".")[-1]
+        if root in local_containers or not (store_like(last) or handle):
+            return None
+    return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _http_module(aliases: AliasTable, root: str) -> bool:
+    """Is `root` an imported module whose name says HTTP (`post` of such a module sends)?"""
+    qual = aliases.aliases.get(root)
+    return qual is not None and "." not in qual and bool(fx.HTTP_RECEIVER.search(qual))
+
+
+@lru_cache(maxsize=8192)
+def _may_name_a_mutation(last: str) -> bool:
+    """Can a call whose function is named `last` be one of the mutations below?"""
+    return (
+        last in _FILE_WRITE_NAMES
+        or last in _NAMED_MUTATIONS
+        or bool(fx.REQUEST_WRAPPER.search(last))
+        or verb_of(last) is not None
+    )
+
+
+def _verb_argument(call: cst.Call) -> str | None:
+    """The HTTP write verb a call is given as a string: first argument in capitals
+    (`_tracker("POST", path)`), any case to a function named for requests (`self._request("patch",
+    url)`), or as `method=`/`verb=`."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if not call.args or last in fx.NOT_SENDERS:
+        return None
+    first = call.args[0]
+    if first.keyword is None and isinstance(first.value, cst.SimpleString):
+        verb = literal_text(first.value)
+        if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (fx.REQUEST_WRAPPER.search(last) or (verb.isupper() and _then_a_location(call))):
+            return verb
+    for argument in call.args:
+        if argument.keyword is not None and argument.keyword.value in fx.VERB_KEYWORDS:
+            verb = literal_text(argument.value)
+            if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                return verb
+    return None
+
+
+def _then_a_location(call: cst.Call) -> bool:
+    """Is the argument after the verb a path or URL (`"/issues"`, `f"{BASE}/x"`, `url`)? Then
+    `_tracker("POST", path)` sends a request; `check_permission("DELETE", resource)` does not."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if len(positional) < 2:
+        return False
+    where = positional[1]
+    text = literal_text(where)
+    if text is None and isinstance(where, cst.FormattedString):
+        return True
+    if text is not None:
+        return text.startswith(("/", "http")) or "/" in text
+    name = last_name(dotted(where) or "")
+    return bool(fx.LOCATION_NAMES.search(name))
+
+
+def _sends_built_request(call: cst.Call, local: LocalHandles) -> MutationKind | None:
+    """`urlopen(req)`, `session.send(req)`, `req.send()` for a request built with a write verb."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if not fx.REQUEST_SENDERS.search(last):
+        return None
+    # A builder chain: `http.new().method("POST").url(u).send()`.
+    inner = func.value if isinstance(func, cst.Attribute) else None
+    while isinstance(inner, (cst.Call, cst.Attribute)):
+        if isinstance(inner, cst.Call):
+            if isinstance(inner.func, cst.Attribute) and inner.func.attr.value in fx.VERB_SETTERS and inner.args:
+                verb = literal_text(inner.args[0].value)
+                if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                    return MutationKind(f"sends an HTTP {verb.upper()}", effect=Effect.HTTP)
+            inner = inner.func
+        else:
+            inner = inner.value
+    if not local.write_requests:
+        return None
+    names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)]
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        names.append(func.value.value)
+    for name in names:
+        verb = local.request_verb(name)
+        if verb is not None:
+            return MutationKind(f"sends an HTTP {verb.upper()}", effect=Effect.HTTP)
+    return None
+
+
+def statement_text(expr: cst.BaseExpression, local: LocalHandles) -> str | None:
+    """The text of a SQL statement as far as it is written: a literal, a local holding one, an
+    f-string's or a concatenation's literal start, a composed statement (`sql.SQL("DELETE FROM
+    {}").format(...)`, `text("UPDATE ...")`)."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return local.sql_of(expr.value)
+        text = literal_text(expr)
+        if text is not None:
+            return text
+        if isinstance(expr, cst.FormattedString):
+            return "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText)) or None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            expr = expr.left
+            continue
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "format":
+                expr = func.value  # `"...".format(...)`, `sql.SQL("...").format(...)`
+                continue
+            if last_name(dotted(func) or "") in fx.SQL_COMPOSERS and expr.args:
+                expr = expr.args[0].value
+                continue
+        return None
+
+
+def _read_only_command(call: cst.Call) -> bool:
+    """Does the subprocess run a command that only reports (`git status`, `git rev-parse`)?"""
+    if not call.args:
+        return False
+    first = call.args[0].value
+    argv: list[str] = []
+    if isinstance(first, (cst.List, cst.Tuple)):
+        for element in first.elements:
+            text = literal_text(element.value)
+            if text is None:
+                break
+            argv.append(text)
+    else:
+        text = literal_text(first)
+        if text is not None:
+            argv = text.split()
+        elif call.args[0].keyword is None and len(call.args) > 1 and all(a.keyword is None for a in call.args[:2]):
+            # `create_subprocess_exec("git", "status", ...)`: the words are the arguments.
+            for argument in call.args:
+                text = literal_text(argument.value) if argument.keyword is None else None
+                if text is None:
+                    break
+                argv.append(text)
+    if not argv:
+        return False
+    if len(argv) >= 2 and argv[1] in fx.VERSION_FLAGS:
+        return True
+    return any(tuple(argv[: len(prefix)]) == prefix for prefix in fx.READ_ONLY_COMMANDS)
+
+
+def _keyword_true(call: cst.Call, keyword: str) -> bool:
+    return any(a.keyword is not None and a.keyword.value == keyword and isinstance(a.value, cst.Name) and a.value.value == "True" for a in call.args)
+
+
+def _positional_count(call: cst.Call) -> int:
+    return sum(1 for a in call.args if a.keyword is None and not a.star)
+
+
+def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable) -> LocalHandles:
+    """LocalHandles of a function, from its locals assigned once."""
+    state: set[str] = set()
+    handles: set[str] = set()
+    sql: list[tuple[str, str]] = []
+    requests: list[tuple[str, str]] = []
+    own = fn.local_names.difference(fn.params)
+    for name, value in fn.single_assignments.items():
+        if name not in own:
+            continue
+        while isinstance(value, cst.Await):
+            value = value.expression
+        text = literal_text(value) if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
+        if text is None and isinstance(value, (cst.Call, cst.FormattedString, cst.BinaryOperation)):
+            text = statement_text(value, NO_LOCALS)
+        if text is not None and fx.SQL_WRITE.search(text):
+            sql.append((name, text))
+            continue
+        if isinstance(value, cst.Subscript):
+            root = chain(value)
+            if root in module_names and not fx.BOOKKEEPING.search(root or ""):
+                state.add(name)  # `note = NOTES[i]`
+            continue
+        if not isinstance(value, cst.Call):
+            continue
+        func = value.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        verb = _verb_argument(value)
+        if verb is not None and fx.REQUEST_BUILDER.match(last):
+            requests.append((name, verb))
+            continue
+        if isinstance(func, cst.Attribute):
+            receiver = chain(func.value) or ""
+            root = receiver.split(".")[0]
+            if last in fx.ALIAS_GETTERS and root in module_names and not fx.BOOKKEEPING.search(root):
+                state.add(name)  # `note = NOTES.get(i)`: the item itself, changed in place
+            elif fx.HANDLE_GETTERS.match(last) or (root in handles and last not in {"get", "find", "query", "search"}):
+                handles.add(name)  # `col = client.get_collection(n)`
+            continue
+    if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
+        requests.extend(_verbs_set(fn.node.body))
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests))
+
+
+def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:
+    """(local, verb) of a write verb set on a built request: `req.method = "POST"`,
+    `req.set_method("PATCH")` as a statement of its own."""
+    out: list[tuple[str, str]] = []
+    for node in walk_statements(body):
+        if not isinstance(node, cst.SimpleStatementLine):
+            continue
+        for small in node.body:
+            target = value = None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+                if not (isinstance(target, cst.Attribute) and target.attr.value in fx.VERB_SETTERS):
+                    continue
+                target = target.value
+            elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                call = small.value
+                if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.VERB_SETTERS and call.args):
+                    continue
+                target, value = call.func.value, call.args[0].value
+            verb = literal_text(value) if value is not None else None
+            if isinstance(target, cst.Name) and verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+                out.append((target.value, verb))
+    return out
+
+
+def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
+    """Every statement of a body, nested blocks included, not nested functions or classes."""
+    out: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            continue
+        for attribute in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, attribute, None)
+            if isinstance(inner, cst.If):
+                stack.append(inner)
+            elif inner is not None:
+                block = getattr(inner, "body", None)
+                block = getattr(block, "body", block)
+                if isinstance(block, (list, tuple)):
+                    stack.extend(block)
+        for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+            stack.extend(part.body.body if isinstance(part.body, cst.IndentedBlock) else ())
+    return out
+
+
+_STDLIB_ROOTS: weakref.WeakKeyDictionary[AliasTable, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def stdlib_roots(aliases: AliasTable) -> frozenset[str]:
+    """Local names of imported standard-library modules (`asyncio`, `os`): their verbs are not
+    the project's state (the file operations among them are listed in _FILE_WRITES). Once per
+    module: its imports are all known when the rules run."""
+    roots = _STDLIB_ROOTS.get(aliases)
+    if roots is None:
+        roots = _STDLIB_ROOTS[aliases] = frozenset(
+            local for local, qual in aliases.aliases.items() if qual.split(".")[0] in sys.stdlib_module_names
+        )
+    return roots
+
+
+# Marks a path a file operation changed: `if not dst.endswith(".md")` reads the name, not the
+# file; only a call given the name (`os.path.exists(dst)`, `load(dst)`) reads what changed.
+FILE = "\x00"
+# Marks what a subprocess changed: any file; every read of the file system reads it back.
+FILE_ANY = FILE + "*"
+# Marks a name a call looking at the file system was given (or its receiver).
+FS = "\x01"
+
+
+def argument_chains(call: cst.Call, positions: tuple[int, ...]) -> tuple[str, ...]:
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    out = []
+    for index in positions:
+        if index < len(positional):
+            out.extend(FILE + r for r in read_names(positional[index]))
+    return tuple(out)
+
+
+
+def read_names(node: cst.CSTNode) -> list[str]:
+    """Dotted names an expression reads (`self.conn`, `args`, `x` of `x[k]`), outermost chains."""
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.Name, cst.Attribute)):
+            chain = dotted(current)
+            if chain is not None:
+                if chain not in _CONSTANTS:
+                    out.append(chain)
+                continue
+            if isinstance(current, cst.Attribute):
+                stack.append(current.value)  # f(x).y: read f(x)
+                continue
+        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(current, cst.Arg):
+            stack.append(current.value)  # not the keyword's name
+            continue
+        stack.extend(children(current))
+    return out
+

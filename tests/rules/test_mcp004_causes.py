@@ -1,0 +1,762 @@
+"""MCP004: each cause of a missed defect or a false alarm, one case that must be flagged and one
+that must not.
+
+Sources mark the rows where MCP004 is expected with `# expect: MCP004`; the test asserts the
+exact set of MCP004 rows (the other rules' findings on these snippets are theirs to test).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_lint.findings import Finding
+from mcp_lint.pipeline import lint_source
+
+from ._support import expected, lint_tree, write_tree
+
+HEADER = """\
+import os
+import sqlite3
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("svc")
+db = sqlite3.connect("svc.db")
+NOTES: dict[str, dict] = {}
+ROOT = Path("/srv/notes")
+"""
+
+
+def _mcp004(body: str) -> list[Finding]:
+    """Lint HEADER + body; assert MCP004 is reported exactly on the marked rows."""
+    source = HEADER + "\n" + textwrap.dedent(body)
+    findings = [f for f in lint_source(source, filename="server.py") if f.code == "MCP004"]
+    want = {row for code, row in expected(source) if code == "MCP004"}
+    assert {f.location.row for f in findings} == want, [(f.location.row, f.message) for f in findings]
+    return findings
+
+
+def case(id_: str, body: str) -> object:
+    return pytest.param(body, id=id_)
+
+
+CAUSES = [
+    # -- checks inside `except` clauses ---------------------------------------------------------
+    case(
+        "except-clause-check-after-a-write",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def reschedule(note_id: str, when: str) -> str:
+            NOTES[note_id]["when"] = when  # expect: MCP004
+            try:
+                datetime.fromisoformat(when)
+            except ValueError:
+                raise ToolError(f"when must be an ISO date, got {when!r}")
+            return "rescheduled"
+        """,
+    ),
+    case(
+        "except-clause-reporting-the-mutations-own-failure",
+        """\
+        @mcp.tool()
+        def publish(path: str) -> str:
+            try:
+                subprocess.run(["publish", path], check=True)
+                print("published", path)
+            except subprocess.CalledProcessError as e:
+                raise ToolError(f"publish exited with {e.returncode}; fix the file and publish again") from e
+            except Exception as e:
+                raise ToolError("publishing failed; see the server log") from e
+            return "published"
+        """,
+    ),
+    # -- loop-carried order -----------------------------------------------------------------------
+    case(
+        "write-late-in-a-loop-before-the-next-turns-check",
+        """\
+        @mcp.tool()
+        def import_titles(titles: list[str]) -> str:
+            for title in titles:
+                if len(title) > 80:
+                    raise ToolError(f"title {title!r} is longer than 80 characters; nothing after it was imported")
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))  # expect: MCP004
+            return "imported"
+        """,
+    ),
+    case(
+        "every-item-checked-in-a-loop-before-the-writing-loop",
+        """\
+        @mcp.tool()
+        def import_titles(titles: list[str]) -> str:
+            for title in titles:
+                if len(title) > 80:
+                    raise ToolError(f"title {title!r} is longer than 80 characters")
+            for title in titles:
+                db.execute("INSERT INTO notes (title) VALUES (?)", (title,))
+            return "imported"
+        """,
+    ),
+    # -- a raise an enclosing `except` turns into a per-item error entry ----------------------------
+    case(
+        "raise-caught-and-reported-per-item",
+        """\
+        @mcp.tool()
+        def tag_all(ids: list[str], tag: str) -> dict:
+            errors = []
+            for note_id in ids:
+                try:
+                    NOTES[note_id]["tag"] = tag
+                    if not tag.isidentifier():
+                        raise ValueError("tag must be one word")
+                except ValueError as e:
+                    errors.append({"id": note_id, "error": "tag must be one word"})
+            return {"errors": errors}
+        """,
+    ),
+    case(
+        "raise-caught-and-turned-into-a-tool-error",
+        """\
+        @mcp.tool()
+        def tag_all(ids: list[str], tag: str) -> dict:
+            for note_id in ids:
+                try:
+                    NOTES[note_id]["tag"] = tag  # expect: MCP004
+                    if not tag.isidentifier():
+                        raise ValueError("tag must be one word")
+                except ValueError as e:
+                    raise ToolError(f"tag must be one word, got {tag!r}") from e
+            return {"tagged": len(ids)}
+        """,
+    ),
+    # -- value flow on the graph ------------------------------------------------------------------
+    case(
+        "a-name-the-write-set-then-reassigned-from-the-arguments-on-every-path",
+        """\
+        @mcp.tool()
+        def store(note_id: int, text: str, fmt: str) -> str:
+            body = db.execute("INSERT INTO notes (id, text) VALUES (?, ?)", (note_id, text))  # expect: MCP004
+            if fmt == "md":
+                body = text.strip()
+            else:
+                body = text
+            if len(body) > 1000:
+                raise ToolError("text must be at most 1000 characters")
+            return "stored"
+        """,
+    ),
+    case(
+        "a-name-the-write-set-reassigned-on-one-path-only",
+        """\
+        @mcp.tool()
+        def store(note_id: int, text: str, fmt: str) -> str:
+            body = db.execute("INSERT INTO notes (id, text) VALUES (?, ?)", (note_id, text))
+            if fmt == "md":
+                body = text.strip()
+            if not body:
+                raise ToolError("the note was not stored; call list_notes before storing it again")
+            return "stored"
+        """,
+    ),
+    # -- checks that call something ---------------------------------------------------------------
+    case(
+        "check-computing-with-timedelta",
+        """\
+        @mcp.tool()
+        def snooze(note_id: str, days: int) -> str:
+            NOTES[note_id]["snooze"] = days  # expect: MCP004
+            if timedelta(days=days) > timedelta(days=30):
+                raise ToolError("a note can be snoozed for at most 30 days")
+            return "snoozed"
+        """,
+    ),
+    case(
+        "check-resolving-a-path",
+        """\
+        @mcp.tool()
+        def attach(note_id: str, path: str) -> str:
+            NOTES[note_id]["file"] = path  # expect: MCP004
+            if not Path(path).resolve().is_relative_to(ROOT):
+                raise ToolError(f"{path} is outside {ROOT}; pass a file under it")
+            return "attached"
+        """,
+    ),
+    case(
+        "check-asking-the-store-again-is-a-post-check",
+        """\
+        @mcp.tool()
+        async def put(store, key: str, value: str) -> str:
+            await store.set(key, value)
+            if not await store.exists(key):
+                raise ToolError(f"the store did not keep {key}; try again later")
+            return "stored"
+        """,
+    ),
+    # -- rejections built by helpers or worded as nothing to do -------------------------------------
+    case(
+        "rejection-built-by-a-helper-with-a-flag",
+        """\
+        def _result(text: str, error: bool = False) -> dict:
+            return {"text": text, "is_error": error}
+
+        @mcp.tool()
+        def retitle(note_id: str, title: str) -> dict:
+            NOTES[note_id]["title"] = title  # expect: MCP004
+            if len(title) > 80:
+                return _result("title must be at most 80 characters", error=True)
+            return _result("retitled")
+        """,
+    ),
+    case(
+        "rejection-built-by-a-fail-helper",
+        """\
+        def _fail(message: str) -> dict:
+            return {"error": message}
+
+        @mcp.tool()
+        def retitle(note_id: str, title: str) -> dict:
+            NOTES[note_id]["title"] = title  # expect: MCP004
+            if len(title) > 80:
+                return _fail("title must be at most 80 characters")
+            return {"ok": True}
+        """,
+    ),
+    case(
+        "nothing-to-update-wording",
+        """\
+        @mcp.tool()
+        def update_note(note_id: str, fields: dict) -> str:
+            NOTES[note_id].update(fields)  # expect: MCP004
+            if not fields:
+                return "No fields to update"
+            return "updated"
+        """,
+    ),
+    case(
+        "no-data-provided-wording",
+        """\
+        @mcp.tool()
+        def update_note(note_id: str, fields: dict) -> str:
+            NOTES[note_id].update(fields)  # expect: MCP004
+            if not fields:
+                return "No data provided"
+            return "updated"
+        """,
+    ),
+    case(
+        "a-normal-result-after-a-write",
+        """\
+        def _result(text: str, error: bool = False) -> dict:
+            return {"text": text, "is_error": error}
+
+        @mcp.tool()
+        def update_note(note_id: str, fields: dict) -> dict:
+            NOTES[note_id].update(fields)
+            if not fields:
+                return _result("Saved; the note has no fields yet")
+            return _result("updated")
+        """,
+    ),
+    # -- post-checks: what M's effect is, read back -------------------------------------------------
+    case(
+        "path-name-is-not-the-file-written",
+        """\
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            path = ROOT / name
+            path.write_text(text)  # expect: MCP004
+            if path.suffix != ".md":
+                raise ToolError(f"{name} must end with .md")
+            return "saved"
+        """,
+    ),
+    case(
+        "the-file-written-read-back",
+        """\
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            path = ROOT / name
+            path.write_text(text)
+            if not path.exists():
+                raise ToolError(f"{path} was not written; check the disk and save again")
+            return "saved"
+        """,
+    ),
+    case(
+        "another-tables-select-through-the-same-handle",
+        """\
+        @mcp.tool()
+        def assign(note_id: int, user: str) -> str:
+            db.execute("UPDATE notes SET owner = ? WHERE id = ?", (user, note_id))  # expect: MCP004
+            row = db.execute("SELECT id FROM users WHERE name = ?", (user,)).fetchone()
+            if row is None:
+                raise ToolError(f"No user named {user!r}; call list_users")
+            return "assigned"
+        """,
+    ),
+    case(
+        "the-written-tables-select-through-the-same-handle",
+        """\
+        @mcp.tool()
+        def assign(note_id: int, user: str) -> str:
+            db.execute("UPDATE notes SET owner = ? WHERE id = ?", (user, note_id))
+            row = db.execute("SELECT owner FROM notes WHERE id = ?", (note_id,)).fetchone()
+            if row is None:
+                raise ToolError(f"Note {note_id} does not exist; call list_notes")
+            return "assigned"
+        """,
+    ),
+    case(
+        "files-a-subprocess-wrote-found-by-glob",
+        """\
+        @mcp.tool()
+        def render(src: str, out_dir: str) -> str:
+            subprocess.run(["render", src, "--out", out_dir], check=True)
+            pages = sorted(Path(out_dir).glob("*.png"))
+            if not pages:
+                raise ToolError(f"rendering {src} produced no pages; check that it is a document")
+            return f"{len(pages)} pages"
+        """,
+    ),
+    case(
+        "a-subprocess-then-a-check-of-the-argument",
+        """\
+        @mcp.tool()
+        def render(src: str, out_dir: str) -> str:
+            subprocess.run(["render", src, "--out", out_dir], check=True)  # expect: MCP004
+            if not src.endswith(".pdf"):
+                raise ToolError(f"{src} is not a PDF; pass a .pdf file")
+            return "rendered"
+        """,
+    ),
+    case(
+        "result-of-a-call-made-after-it",
+        """\
+        @mcp.tool()
+        async def create_issue(client: httpx.AsyncClient, title: str) -> str:
+            await client.post("https://tracker.example.com/issues", json={"title": title})
+            issues = (await client.get("https://tracker.example.com/issues")).json()
+            if title not in [issue["title"] for issue in issues]:
+                raise ToolError("the tracker did not list the new issue; call list_issues before creating it again")
+            return "created"
+        """,
+    ),
+    # -- mutations recognised by what they do, not by names ------------------------------------------
+    case(
+        "key-value-set-on-a-client",
+        """\
+        import kvstore
+        r = kvstore.Client()
+
+        @mcp.tool()
+        def remember(key: str, value: str) -> str:
+            r.set(key, value)  # expect: MCP004
+            if len(key) > 64:
+                raise ToolError("key must be at most 64 characters")
+            return "remembered"
+        """,
+    ),
+    case(
+        "one-argument-set-is-no-store-write",
+        """\
+        from contextvars import ContextVar
+        current: ContextVar[str] = ContextVar("current")
+
+        @mcp.tool()
+        def remember(key: str) -> str:
+            current.set(key)
+            if len(key) > 64:
+                raise ToolError("key must be at most 64 characters")
+            return "remembered"
+        """,
+    ),
+    case(
+        "add-on-a-collection-obtained-from-a-client",
+        """\
+        @mcp.tool()
+        def add_doc(client, name: str, doc_id: str, text: str) -> str:
+            col = client.get_collection(name)
+            col.add(ids=[doc_id], documents=[text])  # expect: MCP004
+            if not text.strip():
+                raise ToolError("text must not be blank")
+            return "added"
+        """,
+    ),
+    case(
+        "add-on-a-local-set",
+        """\
+        @mcp.tool()
+        def add_doc(doc_ids: list[str]) -> str:
+            seen = set()
+            for doc_id in doc_ids:
+                seen.add(doc_id)
+            if len(seen) != len(doc_ids):
+                raise ToolError("doc_ids must be distinct")
+            return "ok"
+        """,
+    ),
+    case(
+        "sql-text-held-in-a-variable",
+        """\
+        @mcp.tool()
+        def retitle(note_id: int, title: str) -> str:
+            statement = "UPDATE notes SET title = ? WHERE id = ?"
+            db.execute(statement, (title, note_id))  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "retitled"
+        """,
+    ),
+    case(
+        "select-text-held-in-a-variable",
+        """\
+        @mcp.tool()
+        def show(note_id: int, fmt: str) -> str:
+            statement = "SELECT title FROM notes WHERE id = ?"
+            row = db.execute(statement, (note_id,)).fetchone()
+            if fmt not in ("text", "json"):
+                raise ToolError("fmt must be text or json")
+            return str(row)
+        """,
+    ),
+    case(
+        "composed-sql",
+        """\
+        from psycopg import sql
+
+        @mcp.tool()
+        def drop_rows(conn, table: str, before: int) -> str:
+            conn.execute(sql.SQL("DELETE FROM {} WHERE id < %s").format(sql.Identifier(table)), (before,))  # expect: MCP004
+            if before < 0:
+                raise ToolError("before must be >= 0")
+            return "dropped"
+        """,
+    ),
+    case(
+        "composed-select",
+        """\
+        from psycopg import sql
+
+        @mcp.tool()
+        def count_rows(conn, table: str, before: int) -> str:
+            row = conn.execute(sql.SQL("SELECT count(*) FROM {} WHERE id < %s").format(sql.Identifier(table)), (before,))
+            if before < 0:
+                raise ToolError("before must be >= 0")
+            return str(row)
+        """,
+    ),
+    case(
+        "in-place-change-through-a-local-alias-of-module-state",
+        """\
+        @mcp.tool()
+        def retitle(note_id: str, title: str) -> str:
+            note = NOTES.get(note_id)
+            note.update({"title": title})  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "retitled"
+        """,
+    ),
+    case(
+        "change-of-a-copy-of-module-state",
+        """\
+        @mcp.tool()
+        def preview(note_id: str, title: str) -> str:
+            note = dict(NOTES[note_id])
+            note.update({"title": title})
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return str(note)
+        """,
+    ),
+    case(
+        "verb-passed-to-a-project-helper-that-sends",
+        """\
+        def _tracker(method: str, path: str, body: dict | None = None) -> dict:
+            return httpx.request(method, "https://tracker.example.com" + path, json=body).json()
+
+        @mcp.tool()
+        def close_issue(issue: str, reason: str) -> str:
+            _tracker("POST", f"/issues/{issue}/close", {"reason": reason})  # expect: MCP004
+            if reason not in ("done", "wontfix"):
+                raise ToolError("reason must be done or wontfix")
+            return "closed"
+        """,
+    ),
+    case(
+        "get-passed-to-a-project-helper-that-sends",
+        """\
+        def _tracker(method: str, path: str, body: dict | None = None) -> dict:
+            return httpx.request(method, "https://tracker.example.com" + path, json=body).json()
+
+        @mcp.tool()
+        def show_issue(issue: str, fmt: str) -> str:
+            data = _tracker("GET", f"/issues/{issue}")
+            if fmt not in ("text", "json"):
+                raise ToolError("fmt must be text or json")
+            return str(data)
+        """,
+    ),
+    case(
+        "verb-given-to-a-helper-that-sends-no-request",
+        """\
+        def allowed(action: str, resource: str) -> bool:
+            return action in ("GET", "DELETE") and bool(resource)
+
+        @mcp.tool()
+        def drop_note(note_id: str, reason: str) -> str:
+            permitted = allowed("DELETE", note_id)
+            if reason not in ("done", "wontfix"):
+                raise ToolError("reason must be done or wontfix")
+            return str(permitted)
+        """,
+    ),
+    case(
+        "verb-set-on-a-request-builder",
+        """\
+        @mcp.tool()
+        def purge(http, key: str) -> str:
+            http.new_request().method("DELETE").url(f"https://cache.example.com/{key}").send()  # expect: MCP004
+            if not key.isalnum():
+                raise ToolError("key must be alphanumeric")
+            return "purged"
+        """,
+    ),
+    case(
+        "verb-assigned-on-a-built-request",
+        """\
+        import urllib.request
+
+        @mcp.tool()
+        def purge(key: str) -> str:
+            req = urllib.request.Request(f"https://cache.example.com/{key}")
+            req.method = "DELETE"
+            urllib.request.urlopen(req)  # expect: MCP004
+            if not key.isalnum():
+                raise ToolError("key must be alphanumeric")
+            return "purged"
+        """,
+    ),
+    case(
+        "read-verb-on-a-request-builder",
+        """\
+        @mcp.tool()
+        def peek(http, key: str) -> str:
+            body = http.new_request().method("GET").url(f"https://cache.example.com/{key}").send()
+            if not key.isalnum():
+                raise ToolError("key must be alphanumeric")
+            return body
+        """,
+    ),
+    case(
+        "a-write-subprocess",
+        """\
+        @mcp.tool()
+        def commit(repo: str, message: str) -> str:
+            subprocess.run(["git", "commit", "-am", message], cwd=repo, check=True)  # expect: MCP004
+            if len(message) > 72:
+                raise ToolError("message must be at most 72 characters")
+            return "committed"
+        """,
+    ),
+    case(
+        "a-read-only-subprocess",
+        """\
+        @mcp.tool()
+        def head(repo: str, ref: str) -> str:
+            out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout
+            if ref.startswith("-"):
+                raise ToolError("ref must not start with '-'")
+            return out
+        """,
+    ),
+    case(
+        "idempotent-directory-alone",
+        """\
+        @mcp.tool()
+        def list_notes(folder: str) -> str:
+            (ROOT / folder).mkdir(parents=True, exist_ok=True)
+            if "/" in folder:
+                raise ToolError("folder must be one name")
+            return ",".join(os.listdir(ROOT / folder))
+        """,
+    ),
+    case(
+        "idempotent-directory-as-the-first-step-of-a-write",
+        """\
+        @mcp.tool()
+        def save(folder: str, name: str, text: str) -> str:
+            os.makedirs(ROOT / folder, exist_ok=True)  # expect: MCP004
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            (ROOT / folder / name).write_text(text)
+            return "saved"
+        """,
+    ),
+    # -- helpers: a mutation under a flag parameter -------------------------------------------------
+    case(
+        "helper-mutating-only-under-a-flag-no-tool-passes",
+        """\
+        def store(note_id: str, title: str, commit: bool = False) -> None:
+            if commit:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+
+        @mcp.tool()
+        def preview_title(note_id: str, title: str) -> str:
+            store(note_id, title)
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "ok"
+        """,
+    ),
+    case(
+        "helper-mutating-under-a-flag-the-tool-passes",
+        """\
+        def store(note_id: str, title: str, commit: bool = False) -> None:
+            if commit:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+
+        @mcp.tool()
+        def set_title(note_id: str, title: str) -> str:
+            store(note_id, title, commit=True)
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "ok"
+        """,
+    ),
+    case(
+        "helper-checking-after-a-write-under-a-flag-no-caller-passes",
+        """\
+        def save(note_id: str, title: str, dry_run: bool = True) -> str:
+            if not dry_run:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "saved"
+
+        @mcp.tool()
+        def check_title(note_id: str, title: str) -> str:
+            return save(note_id, title)
+        """,
+    ),
+    case(
+        "helper-checking-after-a-write-under-a-flag-a-caller-passes",
+        """\
+        def save(note_id: str, title: str, dry_run: bool = True) -> str:
+            if not dry_run:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "saved"
+
+        @mcp.tool()
+        def set_title(note_id: str, title: str) -> str:
+            return save(note_id, title, dry_run=False)
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", CAUSES)
+def test_cause(body: str) -> None:
+    _mcp004(body)
+
+
+def test_a_helpers_write_is_reported_at_the_write_with_the_tools_as_related_places() -> None:
+    [finding] = _mcp004(
+        """\
+        def save_doc(name: str, text: str) -> None:
+            (ROOT / name).write_text(text)  # expect: MCP004
+
+        @mcp.tool()
+        def publish(name: str, text: str) -> str:
+            save_doc(name, text)
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            return "published"
+
+        @mcp.tool()
+        def publish_draft(name: str, text: str) -> str:
+            save_doc(name, text)
+            if len(text) > 10_000:
+                raise ToolError("a draft holds at most 10000 characters")
+            return "published"
+        """
+    )
+    assert finding.message.startswith("Helper 'save_doc' changes files (write_text) here; tool 'publish' then")
+    # One finding for the write; each tool's call and check are its related places.
+    assert sorted((r.location.row, r.message.split(" ")[1]) for r in finding.related) == [
+        (21, "'publish'"),
+        (22, "check"),
+        (28, "'publish_draft'"),
+        (29, "check"),
+    ]
+
+
+def test_a_direct_finding_relates_its_check() -> None:
+    [finding] = _mcp004(
+        """\
+        @mcp.tool()
+        def retitle(note_id: str, title: str) -> str:
+            NOTES[note_id]["title"] = title  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title must be at most 80 characters")
+            return "retitled"
+        """
+    )
+    assert [(r.location.row, r.message) for r in finding.related] == [(19, "the check that rejects the call, which could run first")]
+
+
+def test_a_caller_catching_a_helpers_raise_per_item_is_no_rejection(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/store.py": """\
+        import sqlite3
+
+        db = sqlite3.connect("notes.db")
+
+        def tag(note_id: int, tag: str) -> None:
+            db.execute("UPDATE notes SET tag = ? WHERE id = ?", (tag, note_id))
+            if not tag.isidentifier():
+                raise ValueError(f"tag must be one word, got {tag!r}")
+        """,
+        "app/server.py": """\
+        from mcp.server.fastmcp import FastMCP
+
+        from app.store import tag
+
+        mcp = FastMCP("notes")
+
+        @mcp.tool()
+        def tag_all(ids: list[int], label: str) -> dict:
+            errors = []
+            for note_id in ids:
+                try:
+                    tag(note_id, label)
+                except ValueError:
+                    errors.append({"id": note_id, "error": "tag must be one word"})
+            return {"errors": errors}
+
+        @mcp.tool()
+        def tag_one(note_id: int, label: str) -> str:
+            tag(note_id, label)
+            return "tagged"
+        """,
+    }
+    write_tree(tmp_path, files)
+    # `tag_one` lets the raise end its call: the write is flagged.
+    [finding] = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
+    assert (Path(finding.filename).name, finding.location.row) == ("store.py", 6)
+    # Without that tool, the only caller turns the raise into an error entry and goes on.
+    files["app/server.py"] = files["app/server.py"].split("@mcp.tool()\n        def tag_one")[0]
+    write_tree(tmp_path, files)
+    assert [f for f in lint_tree(tmp_path) if f.code == "MCP004"] == []
