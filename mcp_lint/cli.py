@@ -278,6 +278,18 @@ def clean(cache_dir: Path | None) -> None:
     click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
 
 
+@cli.command()
+def server() -> None:
+    """Run the language server (LSP over stdin/stdout): findings and fixes in an editor."""
+    import importlib.util
+
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        _fail("`mcp-lint server` needs the language server extra: pip install 'mcp-lint[server]'")
+    from mcp_lint.server.lsp import run
+
+    sys.exit(run())
+
+
 def _register_probe() -> None:
     from mcp_lint.probe.command import probe  # click only: `mcp` is imported when the command runs
 

@@ -44,6 +44,7 @@ __all__ = [
     "LintResult",
     "analyze_all",
     "default_jobs",
+    "enabled_rules",
     "link",
     "lint_files",
     "lint_paths",
@@ -312,6 +313,24 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def enabled_rules(files: Sequence[Path], resolver: SettingsResolver) -> frozenset[str]:
+    """The rule codes enabled for at least one file: only those rules are imported and run."""
+    from mcp_lint.registry import tree_rules
+
+    tree_rule_codes = [rule.code for rule in tree_rules()]
+    codes: set[str] = set()
+    seen: set[int] = set()
+    for path in files:
+        settings = resolver.for_path(path)
+        if id(settings) in seen:
+            continue
+        seen.add(id(settings))
+        codes.update(code for code in tree_rule_codes if settings.is_enabled(code))
+        if len(codes) == len(tree_rule_codes):
+            break
+    return frozenset(codes)
 
 
 # --- link and suppress -------------------------------------------------------------------------

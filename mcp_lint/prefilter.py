@@ -50,8 +50,9 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput, FileOutcome
+    from mcp_lint.project_links import Lookup
 
-__all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_from", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -108,16 +109,19 @@ def imported_words(data: bytes) -> set[bytes]:
     return words
 
 
-def importers(texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int]) -> set[int]:
+def importers(
+    texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int], words: Sequence[set[bytes]] | None = None
+) -> set[int]:
     """The files (indexes) that may import one of `targets`, directly or through other files,
     `targets` included: the only modules whose tools can reach a function of a target.
 
     A file imports module `a.b.c` (or the package `a.b.c`) only with an import statement naming
     `c`, so a file is an importer when its import statements spell the last part of the name of
     a target or of an importer already found. Read from the text, linear in the files (an index
-    from each word to the files that import it).
+    from each word to the files that import it). `words`: the imported_words of each text, when
+    the caller keeps them between runs.
     """
-    return ImportIndex(texts, names).importers(targets)
+    return ImportIndex(texts, names, words).importers(targets)
 
 
 class ImportIndex:
@@ -125,9 +129,9 @@ class ImportIndex:
     (see importers): for `--fix`, which re-links a fixed file with the files that can change its
     findings only, not with the whole project."""
 
-    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName]) -> None:
+    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName], words: Sequence[set[bytes]] | None = None) -> None:
         self.names = names
-        self.words = [imported_words(data) for data in texts]
+        self.words = list(words) if words is not None else [imported_words(data) for data in texts]
         self.by_word: dict[bytes, list[int]] = {}
         for index, words in enumerate(self.words):
             for word in words:
@@ -168,7 +172,7 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
     None when the link step fails: the caller must then analyse everything (that failure is
     reported by the real link step).
     """
-    from mcp_lint.project_links import Lookup, Project
+    from mcp_lint.project_links import Project
 
     looked_for: dict[str, set[Lookup]] = {}
 
@@ -179,6 +183,15 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
         Project(list(summaries), lambda path, distribution: None, missing).traced_functions()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
+    return wanted_from(looked_for)
+
+
+def wanted_from(looked_for: dict[str, set[Lookup]]) -> set[str]:
+    """The names among those a link step looked for in vain (name -> what it was looked for as)
+    whose module can change a finding (see wanted_names). A caller that runs the link step
+    itself with a `missing` callback gets what `wanted_names` would, without a second trace."""
+    from mcp_lint.project_links import Lookup
+
     # `models.Comment(...)`: constructing a class (or naming a constant) follows no function, so
     # the module defining it cannot change a finding. Its methods (`models.Comment.parse`) and
     # instances still count, and so do a class looked for as what made a server (or a table of
@@ -214,9 +227,14 @@ class NextFiles:
     def after(self, done: dict[int, FileOutcome], submitted: set[int]) -> set[int]:
         """The files (indexes) not yet `submitted` that the outcomes `done` ask for."""
         summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
-        wanted = wanted_names(summaries)
+        return self.asked_for(wanted_names(summaries), done, submitted)
+
+    def asked_for(self, wanted: set[str] | None, done: dict[int, FileOutcome], submitted: set[int]) -> set[int]:
+        """The files not yet `submitted` that `wanted` (wanted_names of the outcomes `done`; None
+        when the link step failed) and the register functions of `done` ask for."""
         if wanted is None:  # the link step failed: analyse everything (the real one reports it)
             return set(range(len(self.items))) - submitted
+        summaries = [done[i].summary for i in sorted(done) if done[i].summary is not None]
         asked = {i for name in wanted for i in self._defining_files(name, done) if i not in submitted}
         return asked | self._calling_files(summaries, submitted)
 

@@ -19,7 +19,7 @@ import os
 from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Collection, Iterable, Iterator
 
 from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.first_party import first_party
@@ -102,10 +102,20 @@ class ToolPaths:
 
 
 class Project:
-    def __init__(self, summaries: list[ModuleSummary], pins: PinLookup, missing: MissingName | None = None) -> None:
+    def __init__(
+        self,
+        summaries: list[ModuleSummary],
+        pins: PinLookup,
+        missing: MissingName | None = None,
+        tools_from: Collection[str] | None = None,
+    ) -> None:
         self.summaries = summaries
         self.pins = pins
         self.missing = missing
+        # Only the tools registered in these modules are traced (None: every module's). An editor
+        # wants the findings of some files only, which no tool of a module that does not import
+        # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
+        self.tools_from = frozenset(tools_from) if tools_from is not None else None
         self.modules: dict[str, ModuleSummary] = {}
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
@@ -292,6 +302,8 @@ class Project:
         for summary in self.summaries:
             if is_test_module(summary.path):
                 continue  # fixtures of the project's tests (`def failing_tool(): raise ValueError("bad")`)
+            if self.tools_from is not None and summary.module not in self.tools_from:
+                continue
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:

@@ -165,7 +165,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
     from mcp_lint.discovery import discover
     from mcp_lint.cache import Cache, cache_directory
     from mcp_lint.pins import PinSource
-    from mcp_lint.pipeline import default_jobs, lint_files
+    from mcp_lint.pipeline import default_jobs, enabled_rules, lint_files
 
     warned: set[str] = set()  # a directory and its project may both be walked: warn once
     reported = discover(options.paths, resolver, force_exclude=options.force_exclude, warned=warned)
@@ -178,7 +178,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
     # Files named on the command line are always analysed; a directory walk is prefiltered.
     explicit = [path for path in options.paths if not path.is_dir()]
     files, shown = _with_project_context(reported, explicit, resolver, warned)
-    codes = _enabled_rules(files, resolver)  # the settings of every file are known from here on
+    codes = enabled_rules(files, resolver)  # the settings of every file are known from here on
     if options.target:
         _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
@@ -438,24 +438,6 @@ def _only_in(findings: list[Finding], shown: list[Path]) -> list[Finding]:
     return [finding for finding in findings if finding.filename in names]
 
 
-def _enabled_rules(files: list[Path], resolver) -> frozenset[str]:
-    """The rule codes enabled for at least one file: only those rules are imported and run."""
-    from mcp_lint.registry import tree_rules
-
-    tree_rule_codes = [rule.code for rule in tree_rules()]
-    codes: set[str] = set()
-    seen: set[int] = set()
-    for path in files:
-        settings = resolver.for_path(path)
-        if id(settings) in seen:
-            continue
-        seen.add(id(settings))
-        codes.update(code for code in tree_rule_codes if settings.is_enabled(code))
-        if len(codes) == len(tree_rule_codes):
-            break
-    return frozenset(codes)
-
-
 def _run_stdin(options: CheckOptions, resolver) -> int:
     """`mcp-lint check - --stdin-filename path.py`: lint (or fix, printing the fixed text) stdin."""
     from mcp_lint.fileio import SourceError, decode_source
@@ -518,7 +500,7 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
     path = Path(filename)
     if options.stdin_filename and _context_root(path) is not None:
         from mcp_lint.cache import Cache, cache_directory
-        from mcp_lint.pipeline import lint_files
+        from mcp_lint.pipeline import enabled_rules, lint_files
 
         files, shown = _with_project_context([path], [path], resolver)
         if shown is not None:
@@ -531,7 +513,7 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
                 cache=cache,
                 explicit=[path],
                 reuse_findings=False,
-                codes=_enabled_rules(files, resolver),
+                codes=enabled_rules(files, resolver),
                 reported=shown,
                 sources={os.path.abspath(path): source},
             )
@@ -878,3 +860,29 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.
         out.write("All checks passed!\n")
+
+
+def lint_buffer(path: Path, text: str, *, project=None, resolver=None) -> list[Finding]:
+    """The findings of an editor's unsaved `text` of the file `path`: what `mcp-lint check path`
+    reports once `text` is saved. Inside a project, the project's other files are the context,
+    read from disk (or from `project`, a `live.LiveProject` an editor session keeps between
+    edits, whose analyses of unchanged files are reused); a lone file is linted alone.
+    """
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.discovery import project_root
+    from mcp_lint.fileio import SourceFile, dominant_newline
+    from mcp_lint.live import LiveProject
+
+    if project is None:
+        resolver = resolver or TolerantResolver(SettingsResolver())
+        root = project_root(path)
+        if root is None:
+            from mcp_lint.per_file import analyze_text, display_name
+            from mcp_lint.pins import PinSource
+            from mcp_lint.pipeline import link
+
+            source = SourceFile(text, "utf-8", dominant_newline(text))
+            findings, _ = link([analyze_text(source, path, display_name(path))], resolver, PinSource(resolver))
+            return findings
+        project = LiveProject(root, resolver)
+    return project.lint([path], {os.path.abspath(path): text})

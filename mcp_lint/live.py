@@ -1,0 +1,283 @@
+"""A project kept in memory between lints of unsaved buffers: what an editor needs (`mcp-lint server`).
+
+`mcp-lint check FILE` lints a file in its project (runner._with_project_context): the project's
+other files are its context, the prefilter picks the tool modules that may import it, and the link
+step asks round after round for the modules it misses. An editor asks the same question at every
+pause in typing, with the file's text unsaved, so `LiveProject` keeps between two lints what the
+second can reuse:
+
+* the per-file results of every file analysed so far, in memory, by content (`_MemoryCache`): an
+  edit re-analyses the changed file only, and nothing is unpickled from the disk cache twice (the
+  disk cache still fills the memory on the first lint of a session);
+* the files the last lint analysed: the next one starts from all of them, so the link step, run
+  once with a `missing` callback, usually asks for nothing new, instead of the prefilter's rounds
+  each tracing the tools again (prefilter.NextFiles; a superset of the files it picks changes no
+  finding);
+* the file list of the project, until the editor says files were created or deleted
+  (`forget_files`), and each file's text, digest and import words while its stat signature (or
+  its buffer's text) stays the same.
+
+Only the tools of the modules that may import a reported file are traced (the link step's
+`tools_from`): no other tool can reach it, as for the prefilter's seeds. The findings are those
+`mcp-lint check FILE` reports for the same texts.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+
+from mcp_lint.fileio import SourceFile, dominant_newline
+from mcp_lint.findings import Finding
+from mcp_lint.module_names import module_names
+from mcp_lint.per_file import FileInput, FileOutcome, describe_exception, display_name, read_inputs, unreadable
+
+if TYPE_CHECKING:
+    from mcp_lint.cache import Cache
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.project_links import Lookup
+
+__all__ = ["LiveProject"]
+
+# How often one lint may go back for files the link step missed before it analyses everything.
+_MAX_ROUNDS = 20
+
+
+class _MemoryCache:
+    """Per-file results by cache key, in memory, in front of the disk cache (when there is one).
+
+    One entry per file (display name): the result for an older text of a file is dropped when a
+    newer one is stored, so typing does not grow the memory. Results are written to disk for texts
+    that are saved, not for every keystroke's unsaved text (`unsaved`).
+    """
+
+    def __init__(self, disk: Cache | None) -> None:
+        self.disk = disk
+        self.unsaved: set[str] = set()  # keys of texts not saved: kept in memory only
+        self._by_key: dict[str, tuple[Any, Any]] = {}
+        self._key_of: dict[str, str] = {}  # display name -> its current key
+
+    def remember(self, key: str, display: str, value: tuple[Any, Any]) -> None:
+        old = self._key_of.get(display)
+        if old is not None and old != key:
+            self._by_key.pop(old, None)
+        self._key_of[display] = key
+        self._by_key[key] = value
+
+    def load_file(self, key: str) -> tuple[Any, Any] | None:
+        found = self._by_key.get(key)
+        if found is None and self.disk is not None:
+            found = self.disk.load_file(key)
+        return found
+
+    def store_file(self, key: str, summary: Any, problem: Any) -> None:
+        if self.disk is not None and key not in self.unsaved:
+            self.disk.store_file(key, summary, problem)
+
+
+class LiveProject:
+    """The files of one project (`root`), linted with some of their texts replaced by buffers."""
+
+    def __init__(self, root: Path, resolver: SettingsResolver, *, cache: Cache | None = None, jobs: int = 1) -> None:
+        from mcp_lint.pins import PinSource
+
+        self.root = root
+        self.resolver = resolver
+        self.pins = PinSource(resolver)
+        self.jobs = jobs
+        self.memory = _MemoryCache(cache)
+        self.errors: list[str] = []  # internal errors of the last lint
+        self._files: list[Path] | None = None
+        self._needed: set[str] = set()  # absolute paths the last lint analysed
+        self._raw: list[Finding] = []  # what the last link step found, before suppression
+        self._inputs: dict[str, tuple[object, FileInput]] = {}  # absolute path -> (signature, input)
+        self._words: dict[str, tuple[FileInput, set[bytes]]] = {}  # absolute path -> (input, its import words)
+        self._buffers: set[str] = set()  # absolute paths of the texts the last lint took from buffers
+        self._names: list = []
+        self._names_for: object = None
+        self._codes: frozenset[str] | None = None  # the rules the last lint ran
+        self._link_error: str | None = None
+
+    def reconfigure(self, resolver: SettingsResolver) -> None:
+        """New settings (a changed pyproject.toml, the editor's settings). The analyses in memory
+        stay: settings act in the link step only. Files are discovered again (`exclude`)."""
+        from mcp_lint.pins import PinSource
+
+        self.resolver = resolver
+        self.pins = PinSource(resolver)
+        self._files = None
+
+    # -- the project's files --------------------------------------------------------------------
+    def files(self) -> list[Path]:
+        """The project's files (discovered once, until `forget_files`)."""
+        if self._files is None:
+            from mcp_lint.discovery import discover
+
+            found = discover([self.root], self.resolver)
+            broken = getattr(self.resolver, "is_broken", None)
+            self._files = [path for path in found if broken is None or not broken(path)]
+        return self._files
+
+    def forget_files(self) -> None:
+        """Files were created, deleted or renamed: discover them again at the next lint."""
+        self._files = None
+
+    # -- linting ----------------------------------------------------------------------------
+    def lint(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
+        """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
+        place of those on disk; the project's other files are their context."""
+        # As for `mcp-lint check`, a file whose pyproject.toml is broken is not linted (the
+        # resolver has the error).
+        broken = getattr(self.resolver, "is_broken", None)
+        reported = [path for path in reported if broken is None or not broken(path)]
+        if not reported:
+            return []
+        files, reported = self._with_reported(reported)
+        inputs = self._read(files, buffers or {})
+        outcomes = self._analyse(inputs, reported)
+        findings = self._suppressed(outcomes)
+        shown = {display_name(path) for path in reported}
+        return [finding for finding in findings if finding.filename in shown]
+
+    def _read(self, files: Sequence[Path], buffers: Mapping[str, str]) -> list[FileInput]:
+        """The files' inputs: a buffer's text, else the file on disk. An input is kept while its
+        text (a buffer's) or its stat signature (a file's) stays the same, so its digest and
+        import words are not computed again."""
+        if self._names_for is not files:
+            self._names = module_names(files)
+            self._names_for = files
+        self._buffers = set(buffers)
+        inputs: list[FileInput] = []
+        kept: dict[str, tuple[object, FileInput]] = {}
+        for path, module in zip(files, self._names):
+            key = os.path.abspath(path)
+            text = buffers.get(key)
+            if text is not None:
+                signature: object = ("buffer", text)
+            else:
+                try:
+                    stat = os.stat(path)
+                    signature = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+                except OSError:
+                    signature = None
+            previous = self._inputs.get(key)
+            if previous is not None and signature is not None and previous[0] == signature and previous[1].module == module:
+                item = previous[1]
+            elif text is not None:
+                item = FileInput(path, display_name(path), module, SourceFile(text, "utf-8", dominant_newline(text)), size=len(text))
+            else:
+                [item] = read_inputs([path], [module])
+            if signature is not None:
+                kept[key] = (signature, item)
+            inputs.append(item)
+        self._inputs = kept
+        return inputs
+
+    def _import_words(self, item: FileInput) -> set[bytes]:
+        from mcp_lint.prefilter import imported_words
+
+        key = os.path.abspath(item.path)
+        words = self._words.get(key)
+        if words is None or words[0] is not item:
+            words = self._words[key] = (item, imported_words(item.data))
+        return words[1]
+
+    def _with_reported(self, reported: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+        """The files to lint (the project's and the reported ones, which are always linted, as
+        files named on the command line are), and the reported ones spelled as the project
+        spells them (findings name files by that spelling)."""
+        files = list(self.files())
+        known = {os.path.abspath(path): path for path in files}
+        extra = [path for path in reported if os.path.abspath(path) not in known]
+        spelled = [known.get(os.path.abspath(path), path) for path in reported]
+        return (sorted(files + extra, key=lambda path: path.parts) if extra else files), spelled
+
+    def _analyse(self, inputs: Sequence[FileInput], reported: Sequence[Path]) -> list[FileOutcome]:
+        """Analyse what the last lint analysed, the reported files and the seeds that may import
+        them, then whatever the link step asks for, until it asks for nothing new. Leaves the
+        link step's findings for exactly the outcomes returned in `_raw`."""
+        from mcp_lint.cache import file_key
+        from mcp_lint.prefilter import NextFiles, importers, is_seed
+        from mcp_lint.pipeline import enabled_rules
+        from mcp_lint.scheduler import Analyzer
+
+        # The rules `mcp-lint check` would run: the same per-file results, in the cache too.
+        codes = self._codes = enabled_rules([item.path for item in inputs], self.resolver)
+
+        unreadable_files = {
+            index: FileOutcome(item.display, problem=unreadable(item.display, item.error))
+            for index, item in enumerate(inputs)
+            if item.error is not None
+        }
+        # An unsaved text's analysis stays in memory: the disk cache keeps texts that were saved.
+        self.memory.unsaved = {file_key(item, codes) for item in inputs if item.source is not None and os.path.abspath(item.path) in self._buffers}
+        shown = {os.path.abspath(path) for path in reported}
+        targets = [i for i, item in enumerate(inputs) if os.path.abspath(item.path) in shown]
+        words = [self._import_words(item) for item in inputs]
+        # Only the modules that may import a reported file have tools that can reach it.
+        reaching = importers([item.data for item in inputs], [item.module for item in inputs], targets, words)
+        tools_from = {inputs[i].module.dotted for i in reaching}
+        asked = set(targets) | {i for i in reaching if inputs[i].error is None and is_seed(inputs[i].data)}
+        asked |= {i for i, item in enumerate(inputs) if os.path.abspath(item.path) in self._needed and item.error is None}
+        analyzer = Analyzer(inputs, self.jobs, self.memory, codes, unreadable_files)
+        next_files = NextFiles(inputs)
+        done: dict[int, FileOutcome] = {}
+        submitted: set[int] = set()
+        try:
+            for round_number in range(_MAX_ROUNDS + 1):
+                if round_number == _MAX_ROUNDS:  # the link step keeps asking: give it everything
+                    asked = set(range(len(inputs))) - submitted
+                submitted |= asked
+                analyzer.submit(sorted(asked))
+                while analyzer.pending():
+                    for index, outcome in analyzer.collect():
+                        done[index] = outcome
+                        self._remember(inputs[index], outcome)
+                wanted = self._link_summaries([done[i] for i in sorted(done)], tools_from)
+                asked = next_files.asked_for(wanted, done, submitted)
+                if not asked:
+                    break
+        finally:
+            analyzer.close()
+        done.update(unreadable_files)
+        self._needed = {os.path.abspath(inputs[i].path) for i in done}
+        return [done[i] for i in sorted(done)]
+
+    def _remember(self, item: FileInput, outcome: FileOutcome) -> None:
+        from mcp_lint.cache import file_key
+
+        if outcome.internal_error is None and item.source is not None:
+            self.memory.remember(file_key(item, self._codes), item.display, (outcome.summary, outcome.problem))
+
+    def _link_summaries(self, outcomes: Sequence[FileOutcome], tools_from: Collection[str]) -> set[str] | None:
+        """Run the link step on the outcomes' summaries, keeping its findings for `_suppressed`,
+        and return the names it looked for in vain that may change a finding
+        (prefilter.wanted_from); None when it failed."""
+        from mcp_lint.prefilter import wanted_from
+        from mcp_lint.project_links import Project
+
+        looked_for: dict[str, set[Lookup]] = {}
+
+        def missing(qualname: str, lookup: Lookup) -> None:
+            looked_for.setdefault(qualname, set()).add(lookup)
+
+        summaries = [o.summary for o in outcomes if o.summary is not None]
+        try:
+            self._raw = Project(summaries, self.pins, missing, tools_from).findings()
+        except Exception as exc:  # noqa: BLE001 - reported as pipeline.link reports it
+            self._raw = []
+            self._link_error = f"internal error while linking the project: {describe_exception(exc)}"
+            return None
+        self._link_error = None
+        return wanted_from(looked_for)
+
+    def _suppressed(self, outcomes: Sequence[FileOutcome]) -> list[Finding]:
+        """The findings of the last link with the problems of unreadable files, filtered by the
+        settings and `# noqa` (as pipeline.link does); internal errors go to `errors`."""
+        from mcp_lint.suppression import suppress
+
+        self.errors = ([self._link_error] if self._link_error else []) + [o.internal_error for o in outcomes if o.internal_error]
+        found = list(self._raw)
+        found.extend(o.problem for o in outcomes if o.problem is not None)
+        return suppress(found, outcomes, self.resolver)
