@@ -87,6 +87,8 @@ PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Callable[[dict[s
     (re.compile(r"(?:into|gets|sees|receives|reads|as) '(?P<template>[^\n]*?(?:<[a-z ]+>|\.\.\.|…)[^'\n]*)'" + _END), lambda m: _template(m.group("template")), "case"),
     # "the model sees only 'Error executing tool x'" / receives only "Error calling tool 'x'" (masked text).
     (re.compile(r"(?:sees|receives|gets) only (?P<q>['\"])(?P<text>.+?)(?P=q)" + _END), lambda m: _exact(m.group("text")), "all"),
+    # MCP008's note: "only ToolError's text reaches the model: it receives "Error executing tool x"".
+    (re.compile(r"only ToolError's text reaches the model: it receives (?P<q>['\"])(?P<text>.+?)(?P=q)" + _END), lambda m: _exact(m.group("text")), "all"),
     # "arrives as plain tool-result text": the message verbatim, as an error result.
     (re.compile(r"plain tool-result text"), lambda m: lambda r: is_result(r, True), "all"),
     # "raises TypeError, so the tool crashes": an error result about the bad call, not the message.

@@ -106,7 +106,8 @@ def _check_claims(example: Example, rel: Release, call: Call, outcome: dict[str,
     the tool) exist, and what their messages claim about the wire is what the client received."""
     ours = findings(example, rel)
     hit = [f for f in ours if f.location.row in outcome["hits"]]
-    relevant = hit or [f for f in ours if f"'{call.tool}'" in f.message]
+    # A server-level finding names its tools in its notes and related places (issue 24).
+    relevant = hit or [f for f in ours if f"'{call.tool}'" in "\n".join([f.message, *f.notes, *(r.message for r in f.related)])]
     assert relevant, f"{where}: {example.code} reports nothing this call goes through (findings: {[f.message for f in ours]})"
     for finding in relevant:
         # Since issue 24 the claim about the wire is the finding's evidence, in its notes: what
