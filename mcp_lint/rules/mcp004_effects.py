@@ -134,6 +134,12 @@ ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
 # Module-level containers that only remember work (caches, in-flight maps, locks): writing them
 # before a rejection leaves nothing the user or a retry would see.
 BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+# A document loaded into memory for this call only (`wb = load_workbook(path)`,
+# `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
+# a path that rejects before the save the edit dies with the call.
+DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
+# What makes an in-memory document's edits reach the world.
+DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

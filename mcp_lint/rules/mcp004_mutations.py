@@ -66,6 +66,8 @@ class LocalHandles:
     handles: frozenset[str] = frozenset()
     sql: tuple[tuple[str, str], ...] = ()
     write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
+    # Documents loaded into memory by this call and the parts taken from them (`ws = wb[name]`).
+    documents: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -187,6 +189,8 @@ def mutation_of(
         if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
             return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
+    if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
+        return None  # `wb.create_sheet(n)` on a workbook this call loaded: nothing changes until it is saved
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
@@ -405,7 +409,30 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests))
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own))
+
+
+def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
+    """Locals holding a document this call loaded into memory (`wb = load_workbook(p)`) and the
+    parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
+    documents: set[str] = set()
+    changed = True
+    while changed:  # a part may be assigned before the line that makes its source known
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name not in own or name in documents:
+                continue
+            while isinstance(value, cst.Await):
+                value = value.expression
+            if isinstance(value, cst.Call) and fx.DOCUMENT_LOADERS.match(last_name(dotted(value.func) or "")):
+                documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`
+                changed = True
+                continue
+            source = value.func if isinstance(value, cst.Call) else value
+            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents:
+                documents.add(name)
+                changed = True
+    return frozenset(documents)
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

@@ -602,6 +602,40 @@ CAUSES = [
             return "saved"
         """,
     ),
+    # -- a document loaded into memory for this call, edited, rejected before it is saved ----------
+    case(
+        "in-memory-document-saved-before-the-check",
+        """\
+        from sheets import load_workbook
+
+        @mcp.tool()
+        def add_tab(path: str, tab: str, first_cell: str) -> str:
+            book = load_workbook(path)
+            page = book.create_page(tab)
+            book.save(path)  # expect: MCP004
+            if not first_cell[:1].isalpha():
+                raise ToolError("first_cell must start with a column letter")
+            page.fill(first_cell)
+            return "added"
+        """,
+    ),
+    case(
+        "in-memory-document-edited-then-rejected-unsaved",
+        """\
+        from sheets import load_workbook
+
+        @mcp.tool()
+        def add_tab(path: str, tab: str, first_cell: str) -> str:
+            book = load_workbook(path)
+            page = book.create_page(tab)
+            part = book[tab]
+            part.merge_range(first_cell)
+            if not first_cell[:1].isalpha():
+                raise ToolError("first_cell must start with a column letter")
+            book.save(path)
+            return "added"
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
