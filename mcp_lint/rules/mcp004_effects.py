@@ -140,6 +140,10 @@ BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.
 DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
+# A stream the caller hands in (`def ask(*, out: TextIO)`): writing a prompt or a report to it
+# is output, like `print`, whoever holds the other end.
+STREAM_TYPES = frozenset({"TextIO", "BinaryIO", "IO", "TextIOBase", "TextIOWrapper", "StringIO", "BytesIO", "SupportsWrite"})
+STREAM_WRITES = frozenset({"write", "writelines", "flush"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

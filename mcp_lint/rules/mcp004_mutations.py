@@ -68,6 +68,8 @@ class LocalHandles:
     write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
     # Documents loaded into memory by this call and the parts taken from them (`ws = wb[name]`).
     documents: frozenset[str] = frozenset()
+    # Parameters annotated as a text or byte stream (`out: TextIO`).
+    streams: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -189,6 +191,8 @@ def mutation_of(
         if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
             return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
+    if receiver in local.streams and method in fx.STREAM_WRITES:
+        return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
         return None  # `wb.create_sheet(n)` on a workbook this call loaded: nothing changes until it is saved
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
@@ -409,7 +413,22 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own))
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn))
+
+
+def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
+    """Parameters annotated as a stream (`out: TextIO`, `sink: IO[str]`)."""
+    params = fn.node.params
+    streams = set()
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.annotation is None:
+            continue
+        annotation = param.annotation.annotation
+        if isinstance(annotation, cst.Subscript):
+            annotation = annotation.value
+        if last_name(dotted(annotation) or "") in fx.STREAM_TYPES:
+            streams.add(param.name.value)
+    return frozenset(streams)
 
 
 def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:

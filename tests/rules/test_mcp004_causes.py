@@ -636,6 +636,35 @@ CAUSES = [
             return "added"
         """,
     ),
+    # -- writing a prompt to a stream the caller handed in -----------------------------------------
+    case(
+        "stream-parameter-prompt-is-output",
+        """\
+        from typing import TextIO
+
+        @mcp.tool()
+        def confirm_code(code: str, out: TextIO, reply: TextIO) -> str:
+            out.write("Type the code shown on the device: ")
+            out.flush()
+            if len(code) != 6:
+                raise ToolError("the code has six digits")
+            return reply.readline().strip()
+        """,
+    ),
+    case(
+        "file-opened-for-writing-is-still-a-write",
+        """\
+        from typing import TextIO
+
+        @mcp.tool()
+        def confirm_code(code: str, out: TextIO, log_path: str) -> str:
+            out.write("Type the code shown on the device: ")
+            Path(log_path).write_text(code)  # expect: MCP004
+            if len(code) != 6:
+                raise ToolError("the code has six digits")
+            return "ok"
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
