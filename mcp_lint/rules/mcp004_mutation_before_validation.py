@@ -984,7 +984,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
             if kind is not None and kind.effect is not Effect.PREPARATION:
                 mutations.append((call, kind))
         mutates = mutations[0][1].description if mutations else ""
-        if mutations:
+        if mutations and not _forwards_caller_choice(fn, mutations[0][0].node, mutations[0][1]):
             site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
             if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
                 guard = mutation_guard(fn, [c.statement for c, _ in mutations])
@@ -994,6 +994,28 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
     return mutates, _validates(fn, ctx), guard, site
+
+
+# Effects whose first argument says what is done: the request's location, the command line,
+# the statement.
+_CALLER_DECIDES = frozenset({Effect.HTTP, Effect.SUBPROCESS, Effect.DATABASE})
+
+
+def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKind) -> bool:
+    """Is the helper a pass-through whose caller names what is done (`def _post(path, body):
+    client.post(path, json=body)`, `subprocess.run(["git"] + args)`)? Then the write is the
+    caller's: it is reported at the caller's call, not inside the wrapper every tool shares."""
+    if kind.effect not in _CALLER_DECIDES or not call.args or call.args[0].keyword is not None:
+        return False
+    params = set(fn.params) - {"self", "cls"}
+    value = call.args[0].value
+    if isinstance(value, cst.Name) and value.value not in params:
+        value = fn.single_assignments.get(value.value, value)  # `full = ["git"] + args; run(full)`
+    if isinstance(value, cst.Name):
+        return value.value in params
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return any(isinstance(side, cst.Name) and side.value in params for side in (value.left, value.right))
+    return False
 
 
 def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) -> MutationSite:

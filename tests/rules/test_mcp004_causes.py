@@ -665,6 +665,56 @@ CAUSES = [
             return "ok"
         """,
     ),
+    # -- a pass-through helper: the caller names what is sent, so the write is the caller's -------
+    case(
+        "pass-through-request-helper-reported-at-the-callers-call",
+        """\
+        api = httpx.Client(base_url="https://tracker.example")
+
+        def _send(path: str, body: dict) -> dict:
+            response = api.post(path, json=body)
+            return response.json()
+
+        @mcp.tool()
+        def add_label(name: str, colour: str) -> str:
+            _send("/labels", {"name": name})  # expect: MCP004
+            if not colour.startswith("#"):
+                raise ToolError("colour must be a hex code like #aa3300")
+            return "added"
+        """,
+    ),
+    case(
+        "helper-that-chooses-its-own-request-reported-at-the-write",
+        """\
+        api = httpx.Client(base_url="https://tracker.example")
+
+        def _create_label(name: str) -> dict:
+            response = api.post("/labels", json={"name": name})  # expect: MCP004
+            return response.json()
+
+        @mcp.tool()
+        def add_label(name: str, colour: str) -> str:
+            _create_label(name)
+            if not colour.startswith("#"):
+                raise ToolError("colour must be a hex code like #aa3300")
+            return "added"
+        """,
+    ),
+    case(
+        "pass-through-command-helper-reported-at-the-callers-call",
+        """\
+        def _run_git(args: list[str]) -> str:
+            command = ["git"] + args
+            return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+        @mcp.tool()
+        def switch(branch: str, message: str) -> str:
+            _run_git(["checkout", branch])  # expect: MCP004
+            if len(message) > 72:
+                raise ToolError("message subject is at most 72 characters")
+            return "switched"
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
