@@ -1584,6 +1584,12 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
 _READ_WORDS = frozenset({"get", "fetch", "read", "load", "list", "find", "search", "query", "count", "exists", "lookup", "select", "describe", "retrieve", "poll", "wait", "status"})
 
 
+def _names_a_change(parts: Sequence[str]) -> bool:
+    """Is a project function named for a change (`git_commit`, `push_branch`)? What it returns
+    after M reports how that change went, which no check could know before M."""
+    return any(part in _WRITE_VERBS and part not in _AMBIGUOUS_VERBS for part in parts)
+
+
 class _After:
     """What the steps after one mutation are judged with: the tables it wrote (a read of other
     tables through the same handle does not see it), the names holding what existed before
@@ -1607,9 +1613,11 @@ class _After:
             if not isinstance(node, cst.Call):
                 continue
             func = node.func
+            if id(node) in self.steps.kinds:
+                return True  # `ok = commit_file(p)`: the outcome of a change made after M
             if isinstance(func, cst.Name):
                 parts = words(func.value)
-                if func.value in known and parts and parts[0] in _READ_WORDS:
+                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
@@ -1623,7 +1631,7 @@ class _After:
                     return True
                 continue
             parts = words(func.attr.value)
-            if root in {"self", "cls"} and parts and parts[0] in _READ_WORDS:
+            if root in {"self", "cls"} and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
                 return True
         return False
 

@@ -715,6 +715,41 @@ CAUSES = [
             return "switched"
         """,
     ),
+    # -- the outcome of a later change is no check that could run first -----------------------------
+    case(
+        "outcome-of-a-later-commit-is-a-post-check",
+        """\
+        from vcs_tools import vcs_commit
+
+        def append_note(page: Path, text: str) -> None:
+            with page.open("a") as handle:
+                handle.write(text)
+
+        @mcp.tool()
+        def jot(topic: str, text: str) -> str:
+            page = ROOT / f"{topic}.md"
+            append_note(page, text)
+            committed, detail = vcs_commit(page, f"jot: {topic}")
+            if not committed:
+                return f"Error: saved but not committed: {detail}"
+            return "saved"
+        """,
+    ),
+    case(
+        "validator-helper-result-after-the-write-is-a-check",
+        """\
+        from rules_tools import topic_allowed
+
+        @mcp.tool()
+        def jot(topic: str, text: str) -> str:
+            page = ROOT / f"{topic}.md"
+            page.write_text(text)  # expect: MCP004
+            allowed, detail = topic_allowed(topic)
+            if not allowed:
+                return f"Error: {detail}"
+            return "saved"
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
