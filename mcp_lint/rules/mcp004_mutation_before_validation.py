@@ -1613,11 +1613,10 @@ class _After:
             if not isinstance(node, cst.Call):
                 continue
             func = node.func
-            if id(node) in self.steps.kinds:
-                return True  # `ok = commit_file(p)`: the outcome of a change made after M
             if isinstance(func, cst.Name):
                 parts = words(func.value)
-                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
+                # `ok = commit_file(p)`: a project helper's report of a change made after M.
+                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.kinds):
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
