@@ -144,6 +144,11 @@ DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "expor
 # is output, like `print`, whoever holds the other end.
 STREAM_TYPES = frozenset({"TextIO", "BinaryIO", "IO", "TextIOBase", "TextIOWrapper", "StringIO", "BytesIO", "SupportsWrite"})
 STREAM_WRITES = frozenset({"write", "writelines", "flush"})
+# Undoing what this call itself made (`chart = sheet.Charts.Add(); ...; chart.Delete()`,
+# `job = Job(); queue.append(job); ...; queue.remove(job)`): cleanup, not a change of the world.
+UNDO_METHODS = frozenset({"remove", "delete", "destroy", "discard", "dispose", "unlink", "cancel"})
+# A local this call made: built by a class, or returned by a call whose name starts with one of these.
+CREATION_WORDS = frozenset({"add", "create", "new", "make", "insert"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

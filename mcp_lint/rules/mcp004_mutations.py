@@ -70,6 +70,8 @@ class LocalHandles:
     documents: frozenset[str] = frozenset()
     # Parameters annotated as a text or byte stream (`out: TextIO`).
     streams: frozenset[str] = frozenset()
+    # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
+    created: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -191,6 +193,8 @@ def mutation_of(
         if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
             return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
+    if method.lower() in fx.UNDO_METHODS and _undoes_own_object(call, root, local.created):
+        return None  # `chart.Delete()`, `queue.remove(job)` of what this call made: cleanup
     if receiver in local.streams and method in fx.STREAM_WRITES:
         return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
@@ -413,7 +417,32 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn))
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own))
+
+
+def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
+    """Locals holding an object this call made: built by a class (`job = Job(...)`, not a client
+    or other handle) or returned by an add/create call (`chart = charts.Add(...)`)."""
+    created = set()
+    for name, value in fn.single_assignments.items():
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if name not in own or not isinstance(value, cst.Call) or store_like(name) or fx.HTTP_RECEIVER.search(name):
+            continue
+        last = last_name(dotted(value.func) or "") if dotted(value.func) else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
+        parts = words(last)
+        if not parts or any(part in fx.HANDLE_WORDS for part in (*parts, *words(name))):
+            continue
+        if (last[:1].isupper() and len(parts) == 1 and parts[0] not in fx.CREATION_WORDS) or parts[0] in fx.CREATION_WORDS:
+            created.add(name)
+    return frozenset(created)
+
+
+def _undoes_own_object(call: cst.Call, root: str, created: frozenset[str]) -> bool:
+    """`obj.delete()` on an object this call made, or `container.remove(obj)` of one."""
+    if not call.args:
+        return root in created
+    return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value in created
 
 
 def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:

@@ -750,6 +750,43 @@ CAUSES = [
             return "saved"
         """,
     ),
+    # -- cleanup of an object this call made ------------------------------------------------------
+    case(
+        "deleting-the-calls-own-object-is-cleanup",
+        """\
+        class Frame:
+            def __init__(self, view: str) -> None:
+                self.view = view
+
+            def render(self, out: str) -> None:
+                Path(out).write_bytes(self.view.encode())
+
+            def delete(self) -> None:
+                self.view = ""
+
+        @mcp.tool()
+        def export_view(view: str, out: str) -> str:
+            frame = Frame(view)
+            frame.delete()
+            if not out.endswith(".png"):
+                raise ToolError("out must name a .png file")
+            return out
+        """,
+    ),
+    case(
+        "deleting-an-object-found-in-the-world-is-a-mutation",
+        """\
+        from viewer import find_frame
+
+        @mcp.tool()
+        def drop_view(view: str, out: str) -> str:
+            frame = find_frame(view)
+            frame.delete()  # expect: MCP004
+            if not out.endswith(".png"):
+                raise ToolError("out must name a .png file")
+            return out
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
