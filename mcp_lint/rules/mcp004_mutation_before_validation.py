@@ -1585,9 +1585,10 @@ _READ_WORDS = frozenset({"get", "fetch", "read", "load", "list", "find", "search
 
 
 def _names_a_change(parts: Sequence[str]) -> bool:
-    """Is a project function named for a change (`git_commit`, `push_branch`)? What it returns
-    after M reports how that change went, which no check could know before M."""
-    return any(part in _WRITE_VERBS and part not in _AMBIGUOUS_VERBS for part in parts)
+    """Is a project function named for a change, its first or last word a write verb
+    (`git_commit`, `push_branch`; not `lint_commit_message`)? What it returns after M reports how
+    that change went, which no check could know before M."""
+    return any(part in _WRITE_VERBS and part not in _AMBIGUOUS_VERBS for part in {parts[0], parts[-1]})
 
 
 class _After:

@@ -738,13 +738,13 @@ CAUSES = [
     case(
         "validator-helper-result-after-the-write-is-a-check",
         """\
-        from rules_tools import topic_allowed
+        from rules_tools import lint_publish_title
 
         @mcp.tool()
         def jot(topic: str, text: str) -> str:
             page = ROOT / f"{topic}.md"
             page.write_text(text)  # expect: MCP004
-            allowed, detail = topic_allowed(topic)
+            allowed, detail = lint_publish_title(topic)
             if not allowed:
                 return f"Error: {detail}"
             return "saved"
