@@ -33,7 +33,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
-from mcp_lint.rules.exception_text import exception_raises, project_call
+from mcp_lint.rules.exception_text import exception_raises, failed_response_args, project_call
 
 
 
@@ -144,7 +144,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
-        fsum.calls = _call_edges(facts, model)
+        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx))
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -227,7 +227,7 @@ def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
     return tuple(try_guard(node, records) for node, records in by_try.values())
 
 
-def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
+def _call_edges(facts: FunctionFacts, model: ModuleModel, failed_responses: dict[int, tuple[int, ...]]) -> list[CallEdge]:
     """One edge per resolved call, then the functions the calls run without naming them
     (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch)."""
     edges: list[CallEdge] = []
@@ -264,6 +264,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel) -> list[CallEdge]:
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
+            failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
         )
         by_call[id(call)] = edge
         if resolved:

@@ -123,6 +123,7 @@ class Project:
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
+        self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
         self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Class -> the project classes that name it as a base (overrides()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
@@ -839,6 +840,8 @@ class Project:
                     linked = self._with_ancestors(linked, entry)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
+                if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
+                    continue  # no caller passes it a response found failed
                 if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
                     continue  # the branch it is in needs an argument no caller passes
                 if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
@@ -875,6 +878,8 @@ class Project:
                         related=(*rendered.related, *self.tool_sites(context.tools)),
                     )
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
+                if latent.get("built_by"):
+                    finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
                 if rendered.at is not None:
                     finding = _moved(finding, rendered.at, summary.path)
                     key = (finding.code, finding.filename, finding.location)
@@ -890,6 +895,36 @@ class Project:
             if rule is not None:
                 out.extend(rule.link(self))  # findings about a server, not a function
         return out
+
+    def _failed_responses(self) -> dict[str, set[int]]:
+        """By function: the parameter positions some caller passes a response it found failed
+        (CallEdge.failed_responses), counted over the whole project once."""
+        if self._failed is None:
+            self._failed = {}
+            for summary in self.summaries:
+                for fn in summary.functions.values():
+                    for edge in fn.calls:
+                        if not edge.failed_responses:
+                            continue
+                        target = self.function(edge.callee)
+                        if target is None:
+                            continue
+                        shift = _receiver_shift(edge.via_attribute, target[1].params)
+                        self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
+        return self._failed
+
+    def _builder_returns(self, qualname: str, code: str) -> tuple[Related, ...]:
+        """The returns of a helper that only builds a failure message, which its callers' findings
+        anchor (one flow, reported where the caller hands the message to the model)."""
+        found = self.function(qualname)
+        if found is None:
+            return ()
+        summary, fn = found
+        return tuple(
+            Related(summary.path, latent.location, latent.end_location, f"the message is built in {fn.name}")
+            for latent in fn.latent
+            if latent.code == code and latent.get("built_for_callers")
+        )
 
     # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]:

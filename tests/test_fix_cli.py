@@ -306,7 +306,8 @@ def test_fix_reaches_a_helper_in_another_module_with_the_tools_framework(project
     )
     result = check("--fix", "--unsafe-fixes")
     assert read(store) == (
-        '"""Storage."""\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nNOTES: dict[str, str] = {}\n\n\n'
+        # isort's layout: the docstring, a blank line, the import, a blank line, the code.
+        '"""Storage."""\n\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nNOTES: dict[str, str] = {}\n\n\n'
         "def load_note(note_id: str) -> str:\n    if note_id not in NOTES:\n"
         '        raise ToolError(f"No note {note_id}")\n    return NOTES[note_id]\n'
     )

@@ -447,3 +447,106 @@ def test_a_raise_in_an_except_that_names_no_exception_says_from_none() -> None:
         "    return str(number)\n"
     )
     assert '        raise ToolError("Invalid parameter: level must be an integer between 1 and 9") from None\n' in fixed(source)
+
+
+@pytest.mark.parametrize("label", ["**Error:** ", "**Error**: ", "\u274c Error: ", "Error: "])
+def test_an_error_label_goes_also_in_markdown_emphasis(label: str) -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('auth')\n\n\n"
+        "@mcp.tool()\ndef start_auth(email: str) -> str:\n"
+        "    if not SERVER.running:\n"
+        f'        return f"{label}cannot start the sign-in for {{email}}: the callback server is down"\n'
+        "    return SERVER.start(email)\n"
+    )
+    assert '        raise ToolError(f"Cannot start the sign-in for {email}: the callback server is down")\n' in fixed(source)
+
+
+def test_imports_added_to_a_module_without_any_stand_two_lines_above_its_first_def(project: Path) -> None:
+    write(project / "app" / "__init__.py", "")
+    write(
+        project / "app" / "lookup.py",
+        """\
+        def find(items: dict, item_id: str) -> dict:
+            if item_id not in items:
+                return {"error": f"Item {item_id} not found; list_items gives the ids"}
+            return items[item_id]
+        """,
+    )
+    write(
+        project / "app" / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from app.lookup import find
+
+        mcp = FastMCP("items")
+        ITEMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_item(item_id: str) -> dict:
+            return find(ITEMS, item_id)
+        """,
+    )
+    fix()
+    assert (project / "app" / "lookup.py").read_text().startswith(
+        "from mcp.server.fastmcp.exceptions import ToolError\n\n\ndef find(items: dict, item_id: str) -> dict:\n"
+    )
+
+
+def test_imports_for_a_file_without_any_go_below_its_shebang_and_licence_comments() -> None:
+    from mcp_lint.fixing.imports import import_edits, read_imports
+    import ast
+
+    source = "#!/usr/bin/env python\n# Licensed under the MIT licence.\nRECORDS = {}\n"
+    block = read_imports(ast.parse(source), source.splitlines(keepends=True), "store")
+    (edit,) = import_edits(block, [("logging", None)], ["logger = logging.getLogger(__name__)"])
+    lines = source.splitlines(keepends=True)
+    row = edit.location.row
+    result = "".join(lines[: row - 1]) + edit.content + "".join(lines[row - 1 :])
+    assert result == (
+        "#!/usr/bin/env python\n# Licensed under the MIT licence.\n\nimport logging\n\n"
+        "logger = logging.getLogger(__name__)\n\nRECORDS = {}\n"
+    ), result
+
+
+def test_a_builder_from_another_module_is_never_replaced_by_its_bare_argument(project: Path) -> None:
+    # `not_found_error(item_id)` writes its own message around the id: `raise ToolError(item_id)`
+    # would send a bare id, `raise ToolError(not_found_error(item_id))` a dict's repr. No fix.
+    write(project / "app" / "__init__.py", "")
+    write(project / "app" / "errors.py", 'def not_found_error(item_id: str) -> dict:\n    return {"error": f"Item {item_id} not found"}\n')
+    server = """\
+        from mcp.server.fastmcp import FastMCP
+
+        from app.errors import not_found_error
+
+        mcp = FastMCP("items")
+        ITEMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_item(item_id: str) -> dict:
+            if item_id not in ITEMS:
+                return not_found_error(item_id)
+            return ITEMS[item_id]
+        """
+    write(project / "app" / "server.py", server)
+    fix("--select", "MCP005")
+    assert (project / "app" / "server.py").read_text() == textwrap.dedent(server)
+
+
+def test_a_handler_that_logs_through_the_projects_own_log_function_gets_no_second_logger() -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom app.logs import log_with_request_id\n\n"
+        "mcp = FastMCP('catalog')\n\n\n"
+        "@mcp.tool()\ndef get_table(name: str) -> str:\n"
+        "    try:\n        return CATALOG.get_table(name)\n    except Exception as e:\n"
+        '        log_with_request_id("ERROR", f"Table lookup of {name} failed: {e}")\n'
+        '        return f"Table lookup of {name} failed: {e}"\n'
+    )
+    after = fixed(source)
+    assert "import logging" not in after and "logger" not in after, after
+    assert after.endswith(
+        '        log_with_request_id("ERROR", f"Table lookup of {name} failed: {e}")\n'
+        '        raise ToolError(f"Table lookup of {name} failed") from e\n'
+    ), after

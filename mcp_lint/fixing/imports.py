@@ -48,6 +48,11 @@ class ImportBlock:
     first_party: str = ""  # top-level package of the linted module
     # Where to put imports in a file without any: after the docstring, else at the top.
     top: Location = Location(1, 1)
+    # Blank lines between imports put at `top` and the code under them: two before a def or a
+    # class (PEP 8, isort), else one; and one above them when `top` follows a docstring or a
+    # comment directly.
+    top_gap: int = 1
+    top_lead: int = 0
     # The module imports the MCP framework only for type checkers or inside functions (it is
     # written to import without it): a fix must not add a top-level framework import.
     framework_deferred: bool = False
@@ -58,17 +63,27 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
     if tree is None:
         return ImportBlock()
     found: list[ImportLine] = []
-    top_row = 1
+    docstring = bool(tree.body) and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant) and isinstance(tree.body[0].value.value, str)
+    code = tree.body[1:] if docstring else tree.body
+    top_gap = 2 if code and isinstance(code[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else 1
+    # A file with no imports gets them where isort puts them: below the docstring and the
+    # comments at the top (a shebang, a licence), right above the first code line.
+    top_row = (tree.body[0].end_lineno or tree.body[0].lineno) + 1 if docstring else 1
+    while top_row <= len(lines) and (not lines[top_row - 1].strip() or lines[top_row - 1].lstrip().startswith("#")):
+        top_row += 1
+    if code:
+        first_code = min([code[0].lineno, *(d.lineno for d in getattr(code[0], "decorator_list", []))])
+        top_row = min(top_row, first_code)
+    above = lines[top_row - 2] if top_row >= 2 and top_row - 2 < len(lines) else ""
+    top_lead = 1 if top_row > 1 and above.strip() else 0
     for index, stmt in enumerate(tree.body):
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             line = _line(stmt, lines)
             if line is not None:
                 found.append(line)
-        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-            top_row = (stmt.end_lineno or stmt.lineno) + 1
         elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
             break
-    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1), _framework_deferred(tree))
+    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1), top_gap, top_lead, _framework_deferred(tree))
 
 
 # Top-level packages of the MCP frameworks whose imports a fix may add.
@@ -185,9 +200,36 @@ def import_edits(
             # Below the imports just inserted at the top (if any), a blank line between.
             opening = "\n" if inserts.get(block.top) else ""
             inserts.setdefault(block.top, []).append((1, f"{opening}{code}\n\n"))
+    fresh = not block.lines
     for where, texts in inserts.items():
+        if fresh and where == block.top:
+            edits.append(Edit(where, where, "\n" * block.top_lead + _fresh_block(texts, first_party, block.top_gap)))
+            continue
         edits.append(Edit(where, where, "".join(text for _, text in sorted(texts, key=lambda t: t[0]))))
     return sorted(edits)
+
+
+def _fresh_block(texts: list[tuple[int, str]], first_party: frozenset[str], gap: int) -> str:
+    """The import block of a file that had none: its sections apart (stdlib, third party, first
+    party), then the module-level statements, then the blank lines PEP 8 wants before the code."""
+    imports = sorted((text for kind, text in texts if kind == 0), key=lambda t: (_section(_module_of(t), first_party), t.lower()))
+    sections: list[list[str]] = []
+    for text in imports:
+        section = _section(_module_of(text), first_party)
+        if sections and _section(_module_of(sections[-1][0]), first_party) == section:
+            sections[-1].append(text)
+        else:
+            sections.append([text])
+    block = "\n".join("".join(group) for group in sections)
+    after = "".join(text.strip("\n") + "\n" for kind, text in texts if kind == 1)
+    if after:
+        block += "\n" + after if block else after
+    return block + "\n" * gap
+
+
+def _module_of(statement: str) -> str:
+    """`x.y` of `import x.y` / `from x.y import z`."""
+    return statement.split()[1]
 
 
 def _from_line(block: ImportBlock, module: str) -> ImportLine | None:

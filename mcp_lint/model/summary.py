@@ -72,6 +72,9 @@ class CallEdge:
     raises_value: bool = False
     # Text of the call's value is in a plain exception the caller raises (CallFact.raised_text).
     raised_text: str = ""
+    # Positions that receive a response whose failure the caller's branch tests (`if not
+    # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
+    failed_responses: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol
 
 if TYPE_CHECKING:
@@ -361,15 +361,31 @@ class Rule:
         )
 
 
+def span(ctx: FileContext, node: cst.CSTNode) -> str:
+    """Where a node of the checked file lies, kept in a latent's data ("row:column:end_row:end_column",
+    1-based columns): `related_here` makes it a related location when the finding is rendered."""
+    where = ctx.range(node)
+    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
+
+
+def related_here(where: str, message: str) -> Related | None:
+    """A related location in the finding's own file, from a `span` (None for ""): its file name is
+    the finding's, filled in by `latent_finding`."""
+    if not where:
+        return None
+    row, column, end_row, end_column = (int(part) for part in where.split(":"))
+    return Related("", Location(row, column), Location(end_row, end_column), message)
+
+
 def latent_finding(latent: Latent, rendered: Rendered, filename: str, fix: Fix | None, context: str) -> Finding:
     """The finding a rendered latent defect becomes: where and what the latent recorded, the
-    words and fix rendered for this project."""
+    words and fix rendered for this project (a related location without a file is in this one)."""
     return Finding(
         code=latent.code,
         message=rendered.message,
         help=help_for(rendered.help, fix),
         notes=rendered.notes,
-        related=rendered.related,
+        related=tuple(r if r.filename else replace(r, filename=filename) for r in rendered.related),
         filename=filename,
         location=latent.location,
         end_location=latent.end_location,

@@ -200,6 +200,27 @@ def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[st
     return found
 
 
+def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
+    """By id of a call in a raise or return of a branch that tests a response's failure: the
+    positions of the arguments that are that response (`raise ToolError(describe(resp))` under
+    `if resp.is_error:`). What the callee reads of their body is an upstream error body."""
+    out: dict[int, tuple[int, ...]] = {}
+    sinks = [(r.node.exc, r.conditions) for r in fn.raises] + [(r.node.value, r.conditions) for r in fn.returns]
+    for value, conditions in sinks:
+        if value is None or not conditions:
+            continue
+        bases = status_bases(conditions, ctx)
+        if not bases:
+            continue
+        for node in descendants(value):
+            if isinstance(node, cst.Call):
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                taken = tuple(i for i, a in enumerate(positional) if dotted(a.value) in bases)
+                if taken:
+                    out[id(node)] = taken
+    return out
+
+
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
     for node in descendants(value):
         if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:

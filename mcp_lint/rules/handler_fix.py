@@ -49,6 +49,8 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         if _logs_traceback(call):
             return LogPlan(add_call=False)
     call = calls[-1]
+    if is_project_log_call(call):
+        return LogPlan(add_call=False)  # its signature is the project's: nothing to add to it
     if _is_loguru(call, ctx):
         # loguru takes no exc_info; its `exception` is `error` with the traceback.
         func = call.func
@@ -115,7 +117,21 @@ def _is_log_call(call: cst.Call) -> bool:
         name = dotted(receiver)
         return name is not None and bool(_LOGGER.search(name.split(".")[-1]))
     name = dotted(func)
-    return name in {"traceback.print_exc", "traceback.print_exception"}
+    return name in {"traceback.print_exc", "traceback.print_exception"} or is_project_log_call(call)
+
+
+def is_project_log_call(call: cst.Call) -> bool:
+    """A logging function of the project's own (`log_with_request_id(ctx, ERROR, msg)`,
+    `self._log_error(...)`): its name has a `log` word and it is no logger's method. A handler
+    that calls one already logs the failure, its own way."""
+    name = dotted(call.func)
+    if name is None:
+        return False
+    last = name.rpartition(".")[2]
+    if isinstance(call.func, cst.Attribute) and last in _LEVELS:
+        return False  # `logger.error(...)`: a logger's method, read above
+    words = re.findall(r"[a-z]+|[A-Z][a-z]*", last)
+    return any(word.lower() in {"log", "logs", "logger"} for word in words)
 
 
 def _logs_traceback(call: cst.Call) -> bool:

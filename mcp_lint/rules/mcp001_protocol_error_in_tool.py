@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 import libcst as cst
@@ -26,6 +25,7 @@ from mcp_lint.rules.base import (
     Rendered,
     Rule,
 )
+from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, misses_every_tool
 from mcp_lint.rules.common import (
     arg,
     decode_range,
@@ -37,14 +37,6 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     protocol_error_built_by,
     toolerror_available,
-)
-
-# "Unknown tool: x", "Tool 'x' not found": the wording of a dispatcher's miss (the tool's own
-# name between, not any sentence that mentions a tool and later says "not found").
-_UNKNOWN_TOOL = re.compile(
-    r"unknown[ _]tool|tool not found|no such tool|no tool named"
-    r"|\btool\s+['\"`{]?[\w.{}-]*['\"`}]?\s+(?:not found|does not exist|is not (?:available|registered|supported))",
-    re.I,
 )
 
 
@@ -73,31 +65,6 @@ def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.B
     if isinstance(first, cst.Call) and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
         return "v1", arg(first, 1, "message"), _code_text(arg(first, 0, "code"))
     return "v2", arg(call, 1, "message"), _code_text(arg(call, 0, "code"))
-
-
-def _tool_name_vars(fn: FunctionFacts) -> set[str]:
-    names = {"name", "tool_name", "params.name", "req.params.name", "request.params.name"}
-    return names | {p for p in fn.params if "name" in p}
-
-
-def _misses_every_tool(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
-    """Is the innermost condition the dispatcher's miss: `name not in TOOLS`, `name != "echo"`,
-    the `else:` after `if name == "a": ... elif name == "b":`? A raise inside a tool's own branch
-    (`elif name == "b":`) is that tool's failure, not an unknown tool."""
-    if not conditions:
-        return False
-    names = _tool_name_vars(fn)
-    condition = conditions[-1]
-    negated = isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not)
-    if negated:
-        condition = condition.expression
-    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1 and dotted(condition.left) in names:
-        operator = condition.comparisons[0].operator
-        if isinstance(operator, (cst.NotIn, cst.NotEqual, cst.IsNot)):
-            return not negated
-        if isinstance(operator, (cst.Equal, cst.In, cst.Is)):
-            return negated
-    return negated and dotted(condition) in names  # `if not name:`
 
 
 class ProtocolErrorInTool(Rule):
@@ -212,7 +179,7 @@ def note(note_id: str) -> str:
                 continue
             # `msg = f"Unknown tool: {name}"` just before the raise reads as the literal itself.
             text = literal_text(fn.value_of(message)) if message is not None else None
-            unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions)
+            unknown_tool = bool(text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions)
             data = {
                 "class": last_name(resolved),
                 # Where the class is imported from: the mcp package's McpError is gone in mcp 2.x.
@@ -241,7 +208,7 @@ def note(note_id: str) -> str:
                 text = literal_text(message) if message is not None else None
                 if _is_legitimate_code(code):
                     continue
-                unknown_tool = bool(text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, ret.conditions)
+                unknown_tool = bool(text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, ret.conditions)
                 data = {
                     "class": "ErrorData",
                     "api": "return",
@@ -290,7 +257,7 @@ def note(note_id: str) -> str:
                 "what": describe_failure(f"{text or ''} {last_name(name).replace('_', ' ')}", code),
                 "msg": "",
                 "stmt": encode_range(ctx, fact.node),
-                "unknown_tool": "1" if (text and _UNKNOWN_TOOL.search(text)) or _misses_every_tool(fn, fact.conditions) else "",
+                "unknown_tool": "1" if (text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions) else "",
             }
         )
         return self.latent(ctx, fact.node, variant="raise", route="raise", data=data)

@@ -52,6 +52,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    is_project_log_call,
     logger_style,
     text_built_by_a_helper,
     dead_assignments,
@@ -176,6 +177,157 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
         return "raise-protocol"
     return "raise-other"
 
+
+
+_CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
+    `x += ...`, `x.append(...)`), on any path, in source order: memoised per function."""
+    memo = ctx.memo.setdefault("local_values", {})
+    assert isinstance(memo, dict)
+    entry = memo.get(id(fn.node))
+    if entry is not None:
+        return entry[1]
+    known: dict[str, list[cst.BaseExpression]] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    known.setdefault(target.target.value, []).append(node.value)
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
+            known.setdefault(node.target.value, []).append(node.value)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
+                known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
+    memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
+    return known
+
+
+def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.CSTNode | None:
+    """The failed response's body in `value`, or in a local it reads that some assignment of the
+    function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
+    nearest locals first, three deep."""
+    found = upstream_body(value, bases) or _reply_field(value, bases)
+    if found is not None:
+        return found
+    assigned = _local_values(fn, ctx)
+    before = ctx.range(value).start.line
+    visited = set(bases)
+    frontier: list[cst.CSTNode] = [value]
+    for _ in range(3):
+        deeper: list[cst.CSTNode] = []
+        for expr in frontier:
+            for name in sorted(_locals_read(expr) & assigned.keys() - visited):
+                visited.add(name)
+                for source in assigned[name]:
+                    # Only assignments written above the read can have filled it (a loop's later
+                    # assignment is left out: a failed response's body is read before it is sent).
+                    if ctx.range(source).start.line > before:
+                        break
+                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    if found is not None:
+                        return found
+                    deeper.append(source)
+        frontier = deeper
+    return None
+
+
+# Fields of a JSON reply that say whether the call worked, and the values that mean it did or not.
+_REPLY_FLAGS = frozenset({"ok", "success", "succeeded"})
+_REPLY_STATUS = frozenset({"status", "state", "result"})
+_REPLY_ERRORS = frozenset({"error", "errors", "error_message", "err"})
+_SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
+_FAILURE_WORDS = frozenset({"error", "fail", "failed", "failure"})
+
+
+def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
+    """(local, key) for `data["status"]` and `data.get("status")`."""
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
+        index = expr.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            key = index.value.evaluated_value
+            return (expr.value.value, key) if isinstance(key, str) else None
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and isinstance(expr.func.value, cst.Name)
+        and expr.args
+        and isinstance(expr.args[0].value, cst.SimpleString)
+    ):
+        key = expr.args[0].value.evaluated_value
+        return (expr.func.value.value, key) if isinstance(key, str) else None
+    return None
+
+
+def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
+    """The local whose failure a condition tests, when it reads a JSON reply's status field:
+    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
+    negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
+    inner = cond.expression if negated else cond
+    read = _field_read(inner)
+    if read is not None:
+        local, key = read
+        if key in _REPLY_FLAGS and negated or key in _REPLY_ERRORS and not negated:
+            return local
+        return None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        operator, right = target.operator, target.comparator
+        if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
+            return right.value if cond.left.evaluated_value in _REPLY_ERRORS else None
+        read = _field_read(cond.left)
+        if read is None or read[1] not in _REPLY_STATUS | _REPLY_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+            return None
+        word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
+        word = str(word).lower()
+        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in _SUCCESS_WORDS:
+            return read[0]
+        if isinstance(operator, (cst.Equal, cst.Is)) and word in _FAILURE_WORDS | {"false"}:
+            return read[0]
+    return None
+
+
+def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
+    """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
+    enclosing branch tests for failure: a 200 reply that says the call failed."""
+    replies: set[str] = set()
+    for cond in conditions:
+        local = _reply_failure_test(cond)
+        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+            replies.add(local)
+    return replies
+
+
+def _decodes_a_reply(value: cst.BaseExpression) -> bool:
+    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
+    for node in descendants(value):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+            return True
+        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
+            text = node.args[0].value
+            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+                return True
+    return False
+
+
+def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
+    """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
+    for node in descendants(value):
+        if isinstance(node, (cst.Subscript, cst.Call)):
+            read = _field_read(node)
+            if read is not None and read[0] in replies:
+                return node
+    return None
+
+
+def _locals_read(value: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not keyword names of its calls, not attribute names)."""
+    skipped = {id(n.keyword) for n in descendants(value) if isinstance(n, cst.Arg) and n.keyword is not None}
+    skipped |= {id(n.attr) for n in descendants(value) if isinstance(n, cst.Attribute)}
+    return {n.value for n in descendants(value) if isinstance(n, cst.Name) and id(n) not in skipped}
 
 
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
@@ -372,16 +524,30 @@ async def get_forecast(city: str) -> str:
                 if found is not None:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
-        # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`.
-        for node, value, variant, conditions in self._all_sinks(fn, ctx):
+        # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
+        # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
+        # framework's error text like a caught exception re-raised with its text.
+        for node, value, variant, conditions in self._body_sinks(fn, ctx):
             if id(node) in seen:
                 continue
-            bases = status_bases(conditions, ctx)
-            body = upstream_body(value, bases) if bases else None
+            bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
-                data = {"exc": "upstream response", "body": ctx.code(body)}
-                yield self.latent(ctx, value, variant=f"{variant}-body", route="raise" if variant.startswith("raise") else "text", statement=node, data=data)
+                yield self._body_latent(ctx, node, value, variant, body, {})
+        # Helpers that put the body of a response their caller found failed into what they send:
+        # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
+        # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
+        for index, param in enumerate(fn.params):
+            if param in {"self", "cls"}:
+                continue
+            for node, value, variant, _ in self._body_sinks(fn, ctx):
+                if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
+                    continue  # an exception object built here: its message is not known to be the body
+                body = _body_through_locals(value, {param}, fn, ctx)
+                if body is not None:
+                    seen.add(id(node))
+                    yield self._body_latent(ctx, node, value, variant, body, {"body_param": str(index)})
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -543,6 +709,36 @@ async def get_forecast(city: str) -> str:
             variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
+
+    def _body_latent(
+        self,
+        ctx: FileContext,
+        node: cst.CSTNode,
+        value: cst.BaseExpression,
+        variant: str,
+        body: cst.CSTNode,
+        extra: dict[str, str],
+    ) -> Latent:
+        """An upstream error body sent by `node`: reported there, where the text is put
+        together (the locals that carry the body on the way are the same flow)."""
+        data = {"exc": "upstream response", "body": ctx.code(body), **extra}
+        if variant == "raise-other" and isinstance(value, cst.Call):
+            data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
+            data["class_qual"] = project_class(value.func, ctx) or ""
+        if variant.startswith("raise") and isinstance(value, cst.Call):
+            data["raises"] = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
+        route = "raise" if variant.startswith("raise") else "text"
+        return self.latent(ctx, value, variant=f"{variant}-body", route=route, statement=node, data=data)
+
+    def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
+        """The sinks an upstream error body can reach the model through: _all_sinks, and raises
+        of other classes that leave this function (the framework forwards their text)."""
+        yield from self._all_sinks(fn, ctx)
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if isinstance(exc, cst.Call) and fact.handler is None and _raise_variant(exc, ctx) == "raise-other":
+                if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
+                    yield fact.node, exc, "raise-other", fact.conditions
 
     def _latent(
         self,
@@ -845,6 +1041,12 @@ class _FixText:
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
         if dotted(call.func) is not None and last_name(dotted(call.func) or "") == "log":
             positional = positional[1:]  # `logger.log(level, msg, ...)`
+        elif is_project_log_call(call):
+            # The project's own log function: its message is the argument that is text
+            # (`log_with_request_id(ctx, "ERROR", f"Lookup of {key} failed: {e}")`).
+            positional = [p for p in positional if isinstance(p, (cst.FormattedString, cst.ConcatenatedString))][-1:] or [
+                p for p in positional if isinstance(p, cst.SimpleString)
+            ][-1:]
         if not positional:
             return None
         template, arguments = positional[0], positional[1:]

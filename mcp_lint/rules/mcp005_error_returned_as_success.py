@@ -35,11 +35,14 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
+from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
+    builder_returns_text,
     _dict_items,
+    _local_function,
     _unwrap,
     classify_return,
     envelope_callee,
@@ -53,8 +56,18 @@ from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is
 _STATUS_TOOL = re.compile(r"(?:^|_)(?:status|health|healthcheck|check|checks|validate|validation|verify|ping|diagnose|diagnostics|doctor|test_connection|lint|probe)(?:_|$)", re.I)
 
 
+def _arguments(fn: FunctionFacts) -> set[str]:
+    return {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
+
+
 def _takes_arguments(fn: FunctionFacts) -> bool:
-    return any(p not in {"self", "cls", "ctx", "context"} for p in fn.params)
+    return bool(_arguments(fn))
+
+
+def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
+    arguments = _arguments(fn)
+    return bool(arguments) and any(names_read(c) & arguments for c in conditions)
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -192,6 +205,23 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     return None
 
 
+def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
+    """Is every value this function returns a failure (it only formats a message)?"""
+    values = [r.node.value for r in fn.returns if r.node.value is not None]
+    return bool(values) and all(
+        classify_return(fn.value_of(v), ctx, conditional=True, lookup=lookup) is not None for v in values
+    )
+
+
+def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """The qualified name of the project function an envelope's call is to (`return _fail(e)`)."""
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call):
+        return None
+    local = _local_function(value, ctx)
+    return local.qualname if local is not None else envelope_callee(value, ctx)
+
+
 def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
     """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
     that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
@@ -312,13 +342,19 @@ def check_health() -> dict:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
         unpacked = _unpacked_statuses(fn) if fn.calls else []
+        # A helper named to build an error whose every return is a failure value only formats
+        # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
+        # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
+        builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
+        earlier: tuple[cst.BaseExpression, ...] = ()  # the conditions of the returns above
         for ret in fn.returns:
             value = ret.node.value
             conditional = bool(ret.conditions) or ret.handler is not None or after_branch
             after_branch = after_branch or bool(ret.conditions)
+            above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
             if not conditional and is_error_builder_name(fn.name):
@@ -326,7 +362,43 @@ def check_health() -> dict:
                 # design; the failure is reported where a caller returns what it built.
                 continue
             for resolved, anchor, conditions in _sent_values(fn, ret, value):
-                yield from self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                for latent in latents:
+                    yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _judged(
+        self,
+        latent: Latent,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        resolved: cst.BaseExpression,
+        tested: tuple[cst.BaseExpression, ...],
+        builds_for_callers: bool,
+    ) -> Latent:
+        """What render and the linker need to judge one failure value's flow: whether the function
+        only builds messages its callers return (`built_for_callers`), which helper built the one
+        returned here (`built_by`), whether it is a dispatcher's miss (`unknown_tool`), and
+        whether a status tool complains about an argument the branch tests (`own_failure`)."""
+        if latent.variant == "status":
+            return latent
+        extra: dict[str, str] = {}
+        if builds_for_callers:
+            extra["built_for_callers"] = "1"
+        built_by = _message_builder(resolved, ctx) if latent.variant == "envelope" else None
+        if built_by is not None:
+            extra["built_by"] = built_by  # the linker relates the builder's returns to this finding
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(latent.get("what"))):
+            extra["unknown_tool"] = "1"
+        if ret.handler is None and latent.get("own_failure") and not _tests_arguments(fn, tested):
+            # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
+            # that verdict; only a complaint about an argument the branch tests fails the call.
+            extra["own_failure"] = ""
+        if not extra:
+            return latent
+        data = dict(latent.data)
+        data.update(extra)
+        return replace(latent, data=tuple(sorted(data.items())))
 
     def _check_value(
         self,
@@ -362,8 +434,9 @@ def check_health() -> dict:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
         if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
             # `return _unknown_ref_error(token)`: the token is not the message, the text the
-            # helper builds is: `raise ToolError(_unknown_ref_error(token))`.
-            message = resolved
+            # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
+            # (or one not known here) has no text to raise: no fix.
+            message = resolved if builder_returns_text(resolved, ctx) else None
         if is_error_builder_name(fn.name):
             # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
             # it by design: its callers raise what it builds, it does not raise itself.
@@ -417,6 +490,10 @@ def check_health() -> dict:
         yield self.latent(ctx, anchor, variant=kind, route="return", data=data)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        if latent.get("built_for_callers") and not context.is_tool:
+            return None  # reported where a caller returns what it built (built_by)
+        if latent.get("unknown_tool") and context.kind in {"dispatch", "raw-dispatch"}:
+            return None  # a dispatcher's answer to a tool name it does not list, not a tool's failure
         names = (context.function, *context.tools)
         if any(_STATUS_TOOL.search(n) for n in names) and not latent.get("own_failure"):
             return None  # a status-report tool: "failed" is its answer

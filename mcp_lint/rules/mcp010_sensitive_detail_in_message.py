@@ -24,7 +24,8 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule
+from mcp_lint.findings import Related
+from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
@@ -106,14 +107,15 @@ _SECRET_STORES = frozenset({"keyring.get_password", "keyring.get_credential"})
 _TRACEBACKS = frozenset(
     {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack", "traceback.extract_tb", "traceback.extract_stack"}
 )
+# What a message says leaks; the note that says where it was read shows the call.
 _HERE = {
-    "os.getcwd": "the server's working directory (os.getcwd())",
-    "os.getcwdb": "the server's working directory (os.getcwdb())",
-    "pathlib.Path.cwd": "the server's working directory (Path.cwd())",
-    "pathlib.Path.home": "the server's home directory (Path.home())",
-    "os.path.expanduser": "the server's home directory (os.path.expanduser)",
-    "sys.executable": "the server's interpreter path (sys.executable)",
-    "sys.prefix": "the server's installation path (sys.prefix)",
+    "os.getcwd": "the server's working directory",
+    "os.getcwdb": "the server's working directory",
+    "pathlib.Path.cwd": "the server's working directory",
+    "pathlib.Path.home": "the server's home directory",
+    "os.path.expanduser": "the server's home directory",
+    "sys.executable": "the server's interpreter path",
+    "sys.prefix": "the server's installation path",
 }
 # Calls whose result carries their arguments' text (and, for methods, their receiver's).
 _CARRIERS = frozenset(
@@ -141,8 +143,8 @@ _MAX_DEPTH = 6
 
 @dataclass(frozen=True)
 class Leak:
-    what: str  # "the value of environment variable 'DB_URL'"
-    origin: cst.CSTNode  # where it enters (read for its code)
+    what: str  # "environment variable 'DB_URL'"
+    origin: cst.CSTNode  # where it enters (read for its code and place)
     via: tuple[str, ...] = ()  # the variables it went through on its way to the message
 
 
@@ -297,7 +299,7 @@ class _Tracer:
     def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Leak | None:
         name = expr.value
         if name == "__file__":
-            return Leak("an absolute path of the server's own files (__file__)", expr)
+            return Leak("a path of the server's own files", expr)
         if name in {"self", "cls"} or name in seen:
             return None
         values = self.locals.get(name)
@@ -338,12 +340,12 @@ class _Tracer:
         attr = expr.attr.value
         parts = chain.split(".") if chain else []
         if attr == "headers" and ("request" in parts[:-1] or "request_context" in parts):
-            return Leak(f"request headers ({chain})", expr)
+            return Leak("the request's headers", expr)
         resolved = self.aliases.resolve(expr) if chain else None
         if resolved in _HERE:
             return Leak(_HERE[resolved], expr)
         if resolved == "os.environ":
-            return Leak("the server's environment (os.environ)", expr)
+            return Leak("the server's environment", expr)
         if attr in _FILE_NAME_ATTRIBUTES:
             return None  # `path.name`: the file's own name, not where the server keeps it
         root = parts[0] if parts else ""
@@ -414,7 +416,7 @@ class _Tracer:
         if resolved in _SECRET_STORES:
             return Leak("a secret from the keyring", expr)
         if resolved in _TRACEBACKS:
-            return Leak(f"a traceback ({last_name(resolved)}())", expr)
+            return Leak("a traceback", expr)
         if resolved in _HERE:
             if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
                 return None
@@ -449,7 +451,7 @@ def _is_context(param: str, fn: FunctionFacts) -> bool:
 
 
 def _env_label(key: str | None) -> str:
-    return f"the value of environment variable '{key}'" if key else "a value read from the environment"
+    return f"environment variable '{key}'" if key else "a value from the environment"
 
 
 # -- the rule -----------------------------------------------------------------------------------
@@ -522,7 +524,9 @@ def get_order(order_id: int) -> dict:
             data = {
                 "what": found.what,
                 "origin": clip(" ".join(ctx.code(found.origin).split()), 60),
-                "via": ", ".join(f"`{name}`" for name in found.via),
+                "origin_at": span(ctx, found.origin),
+                # The locals in the order the value passed through them, from the read to the message.
+                "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
             }
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
@@ -564,18 +568,38 @@ def get_order(order_id: int) -> dict:
             return None  # the framework masks this exception's text: the model never reads it
         if latent.variant == "raise-protocol" and context.protocol_error_masked():
             return None
-        what, origin, via = latent.get("what"), latent.get("origin"), latent.get("via")
-        source = f"read at `{origin}`" + (f", through {via}" if via else "")
         channel = {
             "raise": "its error message",
             "raise-protocol": "a protocol error's message",
-            "raise-other": "an exception's text, which the framework forwards",
+            "raise-other": "an exception's text",
             "return": "a failure it returns",
         }[latent.variant]
         if passed_on:
-            channel = f"the text of an exception that is caught and sent on to the model ({passed_on})"
-        message = (
-            f"{context.subject} puts {what} into {channel} ({source}): the model and whoever reads the transcript see it; "
-            "log it on the server and name the failed operation without the value"
-        )
-        return Rendered(message)
+            channel = "an exception's text"  # caught on the way and sent on by a clause (a note names it)
+        message = f"{context.subject} puts {latent.get('what')} into {channel}"
+        via = latent.get("via")
+        notes = [f"read at `{latent.get('origin')}`" + (f", then held in {via}" if via else "")]
+        if passed_on:
+            notes.append(f"caught and sent on to the model: {passed_on}")
+        elif latent.variant == "raise-other":
+            notes.append(f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model")
+        elif latent.variant == "raise-protocol":
+            notes.append("a protocol error's message is sent to the client as written")
+        elif latent.variant == "return":
+            notes.append("the model reads the returned text as the tool's answer")
+        else:
+            notes.append("the model reads a ToolError's text verbatim")
+        notes.append("whoever reads the transcript sees the value too")
+        return Rendered(message, help=_HELP, notes=tuple(notes), related=self._read_at(latent))
+
+    @staticmethod
+    def _read_at(latent: Latent) -> tuple[Related, ...]:
+        """Where the value is read, unless in the flagged statement itself."""
+        where = latent.get("origin_at")
+        if not where or latent.rows[0] <= int(where.split(":")[0]) <= latent.rows[1]:
+            return ()
+        read = related_here(where, "the value is read here")
+        return (read,) if read is not None else ()
+
+
+_HELP = "Log the value on the server; say which operation failed without it"

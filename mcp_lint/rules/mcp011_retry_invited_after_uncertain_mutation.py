@@ -23,10 +23,10 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.findings import Finding
+from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, format_tools, latent_finding
+from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
 from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
@@ -62,6 +62,8 @@ _STATUS_NAMES = frozenset({"status_code", "status", "code", "status_int", "http_
 _REMOTE = ("sends an HTTP", "writes to the database", "commits", "calls ", "runs a subprocess")
 # Receivers that stand for a remote service (`client`, `api`, `slack_service`, `db`, `session`).
 _REMOTE_RECEIVER = re.compile(r"client|api|service|session|sdk|remote|server|conn|cursor|\bdb|database|bucket|queue|bot|gateway|http|rest", re.I)
+# How many of the writing tools a RetryMiddleware finding shows where they write.
+_RELATED_TOOLS = 3
 _RETRY_DECORATORS = frozenset({"retry", "on_exception", "retry_async", "async_retry", "backoff"})
 
 
@@ -374,9 +376,9 @@ async def send_payment(account: str, amount_cents: int) -> str:
             why = self._uncertain(fn, handler, conditions, writes, ctx)
             if why is None:
                 continue
-            write, cause = why
+            call, write, cause = why
             reported.add(id(statement))
-            data = {"write": write, "cause": cause, "invitation": clip(invitation, 40)}
+            data = {"write": write, "cause": cause, "invitation": clip(invitation, 40), "write_at": span(ctx, call.node)}
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
@@ -418,8 +420,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
         conditions: tuple[cst.BaseExpression, ...],
         writes: list[tuple[CallFact, str]],
         ctx: FileContext,
-    ) -> tuple[str, str] | None:
-        """(the write, why its outcome is unknown) for a message sent there, or None."""
+    ) -> tuple[CallFact, str, str] | None:
+        """(the write's call, what it writes, why its outcome is unknown) for a message sent there, or None."""
         if handler is not None:
             caught = _uncertain_catch(handler)
             if caught is None:
@@ -427,7 +429,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             inside = {id(n) for n in descendants(handler.try_node.body)}
             for call, write in writes:
                 if id(call.node) in inside:
-                    return write, f"an `except {caught}` around it" if caught != "any exception" else "a bare `except` around it"
+                    return call, write, f"an `except {caught}` around it" if caught != "any exception" else "a bare `except` around it"
             return None
         # `response = client.post(...)` then `if response.status_code >= 500:` (no exception).
         responses = self._responses(fn, writes)
@@ -437,14 +439,15 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     continue
                 read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
                 for name in read & set(responses):
-                    return responses[name], f"a failed status of its response (`{ctx.code(part).strip()}`)"
+                    call, write = responses[name]
+                    return call, write, f"a failed status of its response (`{ctx.code(part).strip()}`)"
         return None
 
     @staticmethod
-    def _responses(fn: FunctionFacts, writes: list[tuple[CallFact, str]]) -> dict[str, str]:
-        """Locals assigned the result of a write (`response = await client.post(...)`)."""
-        by_call = {id(call.node): write for call, write in writes}
-        out: dict[str, str] = {}
+    def _responses(fn: FunctionFacts, writes: list[tuple[CallFact, str]]) -> dict[str, tuple[CallFact, str]]:
+        """Locals assigned the result of a write (`response = await client.post(...)`): the write."""
+        by_call = {id(call.node): (call, write) for call, write in writes}
+        out: dict[str, tuple[CallFact, str]] = {}
         for node in descendants(fn.node.body, into_scopes=False):
             if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 value = node.value
@@ -471,9 +474,15 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     continue
                 if _guarantees_nothing_happened(_tests_around(handler.node.body, call.node), ctx):
                     continue  # `if e.response.status_code in {400, 403}:` a fallback after a refusal
-                if any(_same_call(call.node, t.node, ctx) for t, _ in tried):
+                first = next((t for t, _ in tried if _same_call(call.node, t.node, ctx)), None)
+                if first is not None:
                     reported.add(id(call.node))
-                    data = {"write": write, "cause": f"an `except {caught}`", "rerun": "the `except` clause calls it again"}
+                    data = {
+                        "write": write,
+                        "cause": f"an `except {caught}`",
+                        "rerun": "the `except` clause calls it again",
+                        "write_at": span(ctx, first.node),
+                    }
                     yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
             loop = self._enclosing_loop(fn, handler.try_node)
             if loop is not None and not _leaves(handler.node.body):
@@ -510,8 +519,13 @@ async def send_payment(account: str, amount_cents: int) -> str:
             unguarded = [(c, w) for c, w in writes if c.handler is None]
             if not unguarded:
                 continue
-            write = unguarded[0][1]
-            data = {"write": write, "cause": "any failure it retries on", "rerun": f"`@{name}` runs the whole function again"}
+            call, write = unguarded[0]
+            data = {
+                "write": write,
+                "cause": "any failure it retries on",
+                "rerun": f"`@{name}` runs the whole function again",
+                "write_at": span(ctx, call.node),
+            }
             yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
 
     # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
@@ -558,22 +572,36 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if not isinstance(record, ServerLatent):
                 continue
             tools = project.tools_on(record.server, summary)
-            writers: dict[str, str] = {}
+            writers: dict[str, tuple[str, Latent]] = {}
             for registration, _ in project.tool_registrations():
                 if registration.tool_name in tools and registration.tool_name not in writers:
                     write = _tool_write(project, registration.function, self.code)
-                    if write:
+                    if write is not None:
                         writers[registration.tool_name] = write
-            if not writers:
-                continue
-            first = sorted(writers)[0]
-            message = (
-                f"RetryMiddleware on the server of {format_tools(tuple(sorted(writers)))} runs a whole tool call again after a "
-                f"ConnectionError or TimeoutError, whose write may already have happened: tool '{first}' {writers[first]}, so a "
-                "retried call may apply it twice; retry only on failures that guarantee nothing happened (retry_exceptions=), "
-                "or send an idempotency key in the tools that write"
-            )
-            yield latent_finding(record.latent, message, summary.path, None, "")
+            if writers:
+                yield latent_finding(record.latent, self.render_middleware(writers), summary.path, None, "")
+
+    @staticmethod
+    def render_middleware(writers: dict[str, tuple[str, Latent]]) -> Rendered:
+        """The finding at a RetryMiddleware: `writers` maps each tool of its server that writes to
+        (the file, the `writes` marker at its write); the writes are its related locations."""
+        names = sorted(writers)
+        first = names[0]
+        who = f"tool '{first}' writes" if len(names) == 1 else f"tool '{first}' and {len(names) - 1} more write"
+        message = f"RetryMiddleware runs a tool call again after a timeout, and {who}"
+        notes = [
+            f"tool '{first}' {writers[first][1].get('write')}",
+            "it retries on ConnectionError and TimeoutError, after which the write may already have happened",
+        ]
+        if len(names) > 1:
+            notes.append("the tools that write: " + ", ".join(f"'{name}'" for name in names))
+        related = tuple(
+            Related(path, marker.location, marker.end_location, f"tool '{name}' writes here")
+            for name in names[:_RELATED_TOOLS]
+            for path, marker in [writers[name]]
+        )
+        help_text = "Retry only failures that guarantee nothing happened (retry_exceptions=)"
+        return Rendered(message, help=help_text, notes=tuple(notes), related=related)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant in {"passes-on", "writes", "middleware"}:
@@ -583,24 +611,21 @@ async def send_payment(account: str, amount_cents: int) -> str:
         if latent.variant == "raise-protocol" and context.protocol_error_masked():
             return None
         write, cause = latent.get("write"), latent.get("cause")
-        advice = (
-            "say the operation may have happened and how to check it (a read tool, an id), or send an idempotency key"
-        )
         if latent.variant == "rerun":
-            message = (
-                f"{context.subject} runs a write again after a failure whose outcome is unknown: it {write}, and "
-                f"{latent.get('rerun')} after {cause}, so the write may be applied twice; retry only on a failure that "
-                "guarantees nothing happened (a 429, a lock not acquired), or send an idempotency key"
-            )
+            message = f"{context.subject} runs a write again, though the first attempt may have happened"
+            notes = [f"it {write}, and {latent.get('rerun')} after {cause}", "the write may be applied twice"]
+            help_text = "Retry only failures that guarantee nothing happened (a 429), or send an idempotency key"
+            where = "the write it runs again"
         else:
-            passed_on = latent.get("passed_on")
-            sent = f" (caught and sent on to the model: {passed_on})" if passed_on else ""
-            message = (
-                f"{context.subject} invites a retry ('{latent.get('invitation')}'){sent} after a write whose outcome is unknown: "
-                f"it {write}, and the failure came from {cause}, so the write may already have happened and a retry "
-                f"may apply it twice; {advice}"
-            )
-        return Rendered(message)
+            message = f"{context.subject} invites a retry ('{latent.get('invitation')}') after a write that may have happened"
+            notes = [f"it {write}, and the failure came from {cause}", "so the write may already have happened; a retry may apply it twice"]
+            if latent.get("passed_on"):
+                notes.append(f"caught and sent on to the model: {latent.get('passed_on')}")
+            help_text = "Say the write may have happened and how to check it, or send an idempotency key"
+            where = "the write whose outcome is unknown"
+        written = related_here(latent.get("write_at"), where)
+        related = (written,) if written is not None and written.location.row != latent.location.row else ()
+        return Rendered(message, help=help_text, notes=tuple(notes), related=related)
 
 
 def _leaves(block: cst.BaseSuite) -> bool:
@@ -666,18 +691,19 @@ def _retries_only_refusals(middleware: cst.Call, ctx: FileContext) -> bool:
     return False
 
 
-def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0) -> str:
-    """What a tool (or a helper it calls, a level or two down) writes, from the rule's markers."""
+def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0) -> tuple[str, Latent] | None:
+    """Where a tool (or a helper it calls, a level or two down) writes: the file and the rule's
+    `writes` marker there."""
     found = project.function(function)
     if found is None:
-        return ""
+        return None
     summary = found[1]
     for latent in summary.latent:
         if latent.code == code and latent.variant == "writes":
-            return latent.get("write")
+            return found[0].path, latent
     if depth < 2:
         for edge in summary.calls:
             write = _tool_write(project, edge.callee, code, depth + 1)
-            if write:
+            if write is not None:
                 return write
-    return ""
+    return None

@@ -23,7 +23,11 @@ _LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
 _LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
 _DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
-ERROR_PREFIX = re.compile(r"^\s*\[?(?:error|err)\]?\s*(?::|-|–|—)\s*", re.I)
+# A leading "Error:" label, also in markdown emphasis or after a warning sign ("**Error:** ",
+# "**Error**: ", "❌ Error: "): what a raised message no longer needs to say.
+ERROR_PREFIX = re.compile(
+    r"^\s*(?:[\u274c\u26a0\U0001f6ab]\ufe0f?\s*)?(?:\*\*|__)?\[?(?:error|err)\]?(?:\*\*|__)?\s*(?::|-|–|—)\s*(?:\*\*|__)?\s*", re.I
+)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")

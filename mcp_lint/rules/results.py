@@ -195,10 +195,19 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
     """Is the first argument of an error builder call the message itself (`_fail(msg)` with
     `def _fail(msg): return {"error": msg}`), rather than a value the helper writes its own
     message around (`_unknown_ref_error(token)` returning f"Unknown reference '{token}'...")?
-    True when the helper is not in this module (unknown)."""
+    A helper of another module (unknown here) passes it through when that argument is text:
+    `error_response(f"Item {item_id} not found")`, not `not_found_error(item_id)`, whose message
+    the helper writes (a fix raising `ToolError(item_id)` would send a bare id)."""
     helper = _local_function(call, ctx)
     if helper is None:
-        return True
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if not positional:
+            return False
+        first = positional[0]
+        facts = ctx.current_facts
+        if isinstance(first, cst.Name) and facts is not None:
+            first = facts.value_of(first)
+        return _is_text(first)
     params = [p for p in helper.params if p not in {"self", "cls"}]
     if not params:
         return False
@@ -217,6 +226,28 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
             if sources == [params[0]] and text.words().strip(" :;,.-") == "{}":
                 return True
     return False
+
+
+def builder_returns_text(call: cst.Call, ctx: FileContext) -> bool:
+    """Does the error builder `call` calls (a function of this module) return text on every
+    path, so that `raise ToolError(builder(...))` raises its message? False when it returns a
+    dict or an object (ToolError would carry its repr), or when it is not known here."""
+    helper = _local_function(call, ctx)
+    if helper is None:
+        return False
+    values = [helper.value_of(r.node.value) for r in helper.returns if r.node.value is not None]
+    return bool(values) and all(_is_text(value) for value in values)
+
+
+def _is_text(expr: cst.BaseExpression) -> bool:
+    """A string literal, f-string, implicit concatenation, a `+` with one, or `"...".format()`."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _is_text(expr.left) or _is_text(expr.right)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        return _is_text(expr.func.value)
+    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
+        isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
+    )
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
@@ -265,6 +296,14 @@ def _text_content(node: cst.BaseExpression, ctx: FileContext) -> cst.Call | None
     if isinstance(node, cst.Call) and _is_class(node.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
         return node
     return None
+
+
+def _plain_text_content(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The text of a content block written as a dict (`{"type": "text", "text": ...}`)."""
+    items = _dict_items(node)
+    if items is None or "text" not in items or "type" not in items or literal_text(items["type"]) != "text":
+        return None
+    return items["text"]
 
 
 def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, lookup: bool) -> tuple[str, str, cst.BaseExpression | None] | None:
@@ -343,6 +382,14 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         content = _text_content(element, ctx)
         if content is not None:
             return _content_failure(content, ctx, conditional, lookup)
+        plain = _plain_text_content(_unwrap(element, ctx))
+        if plain is not None:
+            # `[{"type": "text", "text": "Error: ..."}]`: a content block written as a dict is
+            # sent as a TextContent is.
+            inner = literal_text(plain)
+            if inner is not None and is_failure_text(inner, lookup=lookup) and (conditional or starts_as_error(inner)):
+                return "content", inner, plain
+            return None
         if conditional and _dict_items(_unwrap(element, ctx)) is not None:
             # `return [{"error": f"Sheet {name} not found"}]` in a failure branch: a list tool's
             # one row is the failure (a row among others is a partial result, not this shape).

@@ -20,7 +20,7 @@ _FOREIGN_FAILURE = re.compile(
 _TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
 # A returned string that starts like this reports a failure.
 _FAILURE_START = re.compile(
-    r"""^\W*(?:\[?(?:error|err|exception)\]?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
@@ -57,10 +57,23 @@ _FALLBACK = re.compile(
     r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
     re.IGNORECASE,
 )
-# "No results found" / "No notes found" are empty results, not failures (for a search or a listing).
+# "No results found" / "No notes found" are empty results, not failures (for a search or a listing),
+# in each language whose failure words are known: "found none" / "no matching ..." / "no results",
+# never "<the named record> not found" (a lookup's miss, a failure in every language).
 _EMPTY_RESULT = re.compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
-    r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b)",
+    r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
+    # Chinese: "found no ... containing / matching / any ...", "no results / data yet"
+    r"|(?:未能?|没有|沒有|找不到)(?:找到|查到|搜索到|搜尋到|检索到|查询到|查詢到)?\s*(?:任何|相关|相關|匹配|符合|包含|满足|滿足)"
+    r"|(?:暂无|暫無|没有|沒有|无|無)(?:任何|相关|相關|匹配的?)?(?:结果|結果|数据|數據|记录|記錄)"
+    # Japanese: "no matching ... was found", "there are no search results"
+    r"|(?:該当|一致|条件に一致|検索結果|結果)[^。]{0,20}?(?:見つかりません|ありません)"
+    # Spanish, German, French, Portuguese: "none found", "no results"
+    r"|no\s+se\s+encontr(?:aron|ó\s+ning[uú]n[oa]?)\b|no\s+hay\s+(?:\S+\s+){0,4}?(?:resultados|registros|datos|elementos|coincidencias)\b"
+    r"|ning[uú]n[oa]?\s+(?:\S+\s+){0,4}?(?:encontrad[oa]s?|disponibles?)\b|sin\s+resultados\b"
+    r"|keine?\s+(?:\S+\s+){0,4}?(?:gefunden|vorhanden|verfügbar)\b|keine\s+(?:ergebnisse|treffer|einträge)\b"
+    r"|aucun(?:e|s|es)?\s+(?:\S+\s+){0,4}?(?:trouvée?s?|disponibles?|correspondante?s?)(?!\w)|aucun\s+résultat"
+    r"|nenhuma?\s+(?:\S+\s+){0,4}?(?:encontrad[oa]s?|disponíve(?:l|is))(?!\w)|sem\s+resultados\b)",
     re.IGNORECASE,
 )
 
@@ -85,7 +98,7 @@ def starts_as_error(text: str) -> bool:
     """Strong prefix ("Error: ...", "Failed to ...", "Fehler: ...", "<error>"): a failure even outside a branch."""
     return bool(
         re.match(
-            rf"^\W*\[?(?:error\s*[:!\-]|error\]|failed\b|failure\s*:|{_FOREIGN_ERROR_WORDS}\s*[:：!\-]|échec\b|<error>)",
+            rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{_FOREIGN_ERROR_WORDS}\s*[:：!\-]|échec\b|<error>)",
             text.strip(),
             re.IGNORECASE,
         )

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from mcp_lint.pipeline import lint_source
-from tests.rules._support import check
+from tests.rules._support import check, said
 
 HEADER = """\
 import json
@@ -31,7 +31,8 @@ def get_customer(customer_id: str) -> str:
     return result
 """
     )
-    assert "Error: customer … not found" in findings[0].message
+    # The string built in the branch is the evidence (a note since issue 24).
+    assert "the failure: the string 'Error: customer … not found'" in said(findings[0])
 
 
 def test_renamed_tool_gets_the_same_verdict() -> None:

@@ -16,7 +16,9 @@ from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.pipeline import lint_paths, lint_source
 
-from ._support import expected, write_tree
+from mcp_lint.findings import Location
+
+from ._support import expected, said, write_tree
 
 FASTMCP = """\
 import os
@@ -64,7 +66,7 @@ LEAKS = [
         def ping() -> str:
             raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
         """,
-        "the value of environment variable 'BACKEND_HOST'",
+        "Tool 'ping' puts environment variable 'BACKEND_HOST' into its error message",
         id="os-environ-subscript",
     ),
     pytest.param(
@@ -74,7 +76,7 @@ LEAKS = [
             host = os.getenv("BACKEND_HOST", "localhost")
             raise ToolError("Backend " + host + " did not answer")  # expect: MCP010
         """,
-        "through `host`",
+        "read at `os.getenv(\"BACKEND_HOST\", \"localhost\")`, then held in `host`",
         id="getenv-through-a-local-and-concatenation",
     ),
     pytest.param(
@@ -88,7 +90,7 @@ LEAKS = [
             except ConnectionError:
                 raise ToolError("Cannot reach the database at {}".format(DATABASE_URL))  # expect: MCP010
         """,
-        "environment variable 'DATABASE_URL'",
+        "puts environment variable 'DATABASE_URL' into its error message",
         id="module-constant-from-env-through-format",
     ),
     pytest.param(
@@ -143,7 +145,7 @@ LEAKS = [
                 raise ToolError(f"Template {template} not found")  # expect: MCP010
             return template.read_text()
         """,
-        "an absolute path of the server's own files (__file__)",
+        "puts a path of the server's own files into its error message\nread at `__file__`, then held in `BASE_DIR`, `template`",
         id="path-under-file",
     ),
     pytest.param(
@@ -155,7 +157,7 @@ LEAKS = [
                 return {"error": f"Export folder {folder} is missing"}  # expect: MCP010
             return os.listdir(folder)
         """,
-        "the server's working directory (os.getcwd())",
+        "puts the server's working directory into a failure it returns\nread at `os.getcwd()`, then held in `folder`",
         id="cwd-in-an-error-dict",
     ),
     pytest.param(
@@ -167,7 +169,7 @@ LEAKS = [
             except Exception:
                 return f"Conversion failed:\\n{traceback.format_exc()}"  # expect: MCP010
         """,
-        "a traceback (format_exc())",
+        "puts a traceback into a failure it returns\nread at `traceback.format_exc()`",
         id="traceback-returned",
     ),
     pytest.param(
@@ -180,7 +182,7 @@ LEAKS = [
             except Exception:
                 raise ToolError(f"Query failed: {query}")  # expect: MCP010
         """,
-        "the SQL text of the query",
+        "puts the SQL text of the query into its error message",
         id="sql-the-server-wrote",
     ),
     pytest.param(
@@ -227,7 +229,7 @@ LEAKS = [
                 raise ToolError(f"No user header among {dict(request.headers)}")  # expect: MCP010
             return request.headers["x-user"]
         """,
-        "request headers (request.headers)",
+        "puts the request's headers into its error message\nread at `request.headers`",
         id="request-headers",
     ),
     pytest.param(
@@ -248,8 +250,9 @@ LEAKS = [
 @pytest.mark.parametrize(("body", "named"), LEAKS)
 def test_sensitive_value_in_failure_text_is_flagged(body: str, named: str) -> None:
     findings = check(FASTMCP + textwrap.dedent(body))
-    assert named in findings[0].message
-    assert "log it on the server and name the failed operation without the value" in findings[0].message
+    # One line of what the finding says (message, help, notes) per line of `named`.
+    assert all(line in said(findings[0]) for line in named.split("\n")), said(findings[0])
+    assert findings[0].help == "Log the value on the server; say which operation failed without it"
 
 
 def test_message_names_what_leaks_where_it_was_read_and_the_tool() -> None:
@@ -268,10 +271,17 @@ def test_message_names_what_leaks_where_it_was_read_and_the_tool() -> None:
             """
         )
     )
-    assert findings[0].message.startswith(
-        "Tool 'read_note' puts the value of environment variable 'NOTES_ROOT' into its error message "
-        "(read at `os.getenv(\"NOTES_ROOT\")`, through `path`, `ROOT`)"
+    finding = findings[0]
+    assert finding.message == "Tool 'read_note' puts environment variable 'NOTES_ROOT' into its error message"
+    assert finding.notes == (
+        "read at `os.getenv(\"NOTES_ROOT\")`, then held in `ROOT`, `path`",
+        "the model reads a ToolError's text verbatim",
+        "whoever reads the transcript sees the value too",
     )
+    # The read is a related location: `os.getenv("NOTES_ROOT")` after `ROOT = `, below the header.
+    assert [(r.filename, r.location, r.end_location, r.message) for r in finding.related] == [
+        ("server.py", Location(11, 8), Location(11, 31), "the value is read here")
+    ]
 
 
 def test_a_helper_finding_names_the_tool_that_reaches_it() -> None:
@@ -290,7 +300,10 @@ def test_a_helper_finding_names_the_tool_that_reaches_it() -> None:
             """
         )
     )
-    assert findings[0].message.startswith("Helper 'connect' (reached from tool 'warm_cache') puts")
+    finding = findings[0]
+    assert finding.message == "Helper 'connect' puts environment variable 'CACHE_URL' into its error message"
+    assert finding.notes[:2] == ("reached from tool 'warm_cache'", "read at `os.environ[\"CACHE_URL\"]`, then held in `url`")
+    assert [(r.location.row, r.message) for r in finding.related] == [(12, "the value is read here"), (16, "tool 'warm_cache' reaches this helper")]
 
 
 # -- what does not leak ---------------------------------------------------------------------------
@@ -509,7 +522,12 @@ def test_a_helper_in_another_module(tmp_path: Path) -> None:
     resolver = SettingsResolver(overrides={"select": ["MCP010"]})
     findings = lint_paths(discover([tmp_path], resolver), resolver).findings
     assert [(Path(f.filename).name, f.location.row) for f in findings] == [("store.py", 9)]
-    assert "reached from tool 'count'" in findings[0].message
+    assert findings[0].notes[0] == "reached from tool 'count'"
+    # The read is in the helper's own file, the tool in another.
+    assert [(Path(r.filename).name, r.location.row, r.message) for r in findings[0].related] == [
+        ("store.py", 5, "the value is read here"),
+        ("server.py", 9, "tool 'count' reaches this helper"),
+    ]
 
 
 def test_a_parameter_the_function_fills_itself_is_followed() -> None:
@@ -553,7 +571,8 @@ def test_a_helper_exception_that_the_tool_catches_and_returns() -> None:
             """
         )
     )
-    assert "caught and sent on to the model (tool 'count' returns it" in findings[0].message
+    assert findings[0].message == "Helper 'open_store' puts environment variable 'STORE_DSN' into an exception's text"
+    assert "caught and sent on to the model: tool 'count' returns it" in said(findings[0])
 
 
 def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:

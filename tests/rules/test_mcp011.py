@@ -14,7 +14,9 @@ import pytest
 
 from mcp_lint.pipeline import lint_source
 
-from ._support import expected
+from mcp_lint.findings import Location
+
+from ._support import expected, said
 
 FASTMCP = """\
 import asyncio
@@ -115,18 +117,18 @@ FLAGGED = [
 @pytest.mark.parametrize(("body", "named"), FLAGGED)
 def test_retry_invited_after_an_uncertain_write_is_flagged(body: str, named: str) -> None:
     findings = check(FASTMCP + textwrap.dedent(body))
-    message = findings[0].message
-    assert named in message
-    assert "may already have happened" in message
-    assert "say the operation may have happened and how to check it (a read tool, an id), or send an idempotency key" in message
+    assert named in said(findings[0])
+    assert "so the write may already have happened; a retry may apply it twice" in findings[0].notes
+    assert findings[0].help == "Say the write may have happened and how to check it, or send an idempotency key"
 
 
 def test_message_names_the_tool_the_invitation_and_the_write() -> None:
     findings = check(FASTMCP + textwrap.dedent(FLAGGED[0].values[0]))
-    assert findings[0].message.startswith(
-        "Tool 'create_ticket' invites a retry ('try again') after a write whose outcome is unknown: it sends an HTTP POST, "
-        "and the failure came from an `except ReadTimeout` around it"
-    )
+    finding = findings[0]
+    assert finding.message == "Tool 'create_ticket' invites a retry ('try again') after a write that may have happened"
+    assert finding.notes[0] == "it sends an HTTP POST, and the failure came from an `except ReadTimeout` around it"
+    # The write is a related location: `client.post(...)`, in the `try` above the message.
+    assert [(r.filename, r.location.row, r.message) for r in finding.related] == [("server.py", 16, "the write whose outcome is unknown")]
 
 
 RERUNS = [
@@ -179,8 +181,13 @@ RERUNS = [
 @pytest.mark.parametrize(("body", "named"), RERUNS)
 def test_code_that_runs_an_uncertain_write_again_is_flagged(body: str, named: str) -> None:
     findings = check(FASTMCP + textwrap.dedent(body))
-    assert named in findings[0].message
-    assert "may be applied twice" in findings[0].message
+    assert findings[0].message.endswith("runs a write again, though the first attempt may have happened")
+    assert named in said(findings[0])
+    assert "the write may be applied twice" in findings[0].notes
+    # The write run again is a related location where it is not the flagged line itself.
+    text = FASTMCP + textwrap.dedent(body)
+    others = [row for row, line in enumerate(text.splitlines(), 1) if "httpx.post(" in line and row != findings[0].location.row]
+    assert [r.location.row for r in findings[0].related if r.message == "the write it runs again"] == others
 
 
 SILENT = [
@@ -421,7 +428,7 @@ def test_a_helper_message_that_the_tool_catches_and_returns() -> None:
         ),
         target="fastmcp>=2.12,<3",
     )
-    assert "caught and sent on to the model: tool 'create_ticket' returns it" in findings[0].message
+    assert "caught and sent on to the model: tool 'create_ticket' returns it" in said(findings[0])
 
 
 def test_a_helper_message_that_the_tool_catches_and_replaces() -> None:
@@ -480,10 +487,16 @@ def create_issue(title: str) -> str:
 )
 def test_retry_middleware_on_a_server_whose_tools_write(server: str) -> None:
     findings = check(RETRYING_SERVER.format(server=server) + WRITING_TOOL)
-    assert findings[0].message.startswith(
-        "RetryMiddleware on the server of tool 'create_issue' runs a whole tool call again after a ConnectionError or "
-        "TimeoutError, whose write may already have happened: tool 'create_issue' sends an HTTP POST"
+    finding = findings[0]
+    assert finding.message == "RetryMiddleware runs a tool call again after a timeout, and tool 'create_issue' writes"
+    assert finding.notes == (
+        "tool 'create_issue' sends an HTTP POST",
+        "it retries on ConnectionError and TimeoutError, after which the write may already have happened",
     )
+    assert finding.help == "Retry only failures that guarantee nothing happened (retry_exceptions=)"
+    # The tool's write is a related location (the last line of the source).
+    rows = len((RETRYING_SERVER.format(server=server) + WRITING_TOOL).splitlines())
+    assert [(r.location, r.message) for r in finding.related] == [(Location(rows, 12), "tool 'create_issue' writes here")]
 
 
 @pytest.mark.parametrize(

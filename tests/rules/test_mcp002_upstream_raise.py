@@ -1,0 +1,218 @@
+"""MCP002: an upstream error body raised outside any `except`, from a branch that tests the
+response's status, escapes a helper to the framework's error text like a re-raised library error."""
+
+from __future__ import annotations
+
+from ._support import check, unmasked
+
+HEADER = unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+""")
+
+HELPER = """
+
+async def _fetch(path: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        resp = await client.get(path)
+        CHECK
+        return resp.json()
+"""
+
+TOOL = """
+
+@mcp.tool()
+async def count_apples(tree: str) -> str:
+    data = await _fetch(f"/trees/{tree}")
+    return str(data["apples"])
+"""
+
+
+def test_a_body_raised_from_a_failure_branch_of_a_helper_is_reported() -> None:
+    check_line = 'if resp.status_code != 200:\n            raise RuntimeError(f"Orchard API error {resp.status_code}: {resp.text}")  # expect: MCP002'
+    findings = check(HEADER + HELPER.replace("CHECK", check_line) + TOOL)
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "resp.text" in finding.message
+
+
+def test_only_the_status_raised_is_not_reported() -> None:
+    check_line = 'if not resp.is_success:\n            raise RuntimeError(f"Orchard API answered HTTP {resp.status_code}")'
+    check(HEADER + HELPER.replace("CHECK", check_line) + TOOL)
+
+
+def test_a_body_raised_where_the_tool_catches_the_class_is_judged_at_the_tool() -> None:
+    check_line = 'if resp.status_code >= 400:\n            raise LookupError(resp.text)'
+    tool = TOOL.replace(
+        '    data = await _fetch(f"/trees/{tree}")\n',
+        '    try:\n        data = await _fetch(f"/trees/{tree}")\n    except LookupError:\n        return "Error: the orchard does not know that tree"  # expect: MCP005\n',
+    )
+    check(HEADER + HELPER.replace("CHECK", check_line) + tool)
+
+
+def test_a_body_raised_on_a_masking_server_is_not_reported() -> None:
+    check_line = 'if resp.status_code != 200:\n            raise RuntimeError(f"Orchard API error: {resp.text}")'
+    header = HEADER.replace("mcp.server.fastmcp", "fastmcp").replace('FastMCP("orchard")  # expect: MCP007', 'FastMCP("orchard", mask_error_details=True)')
+    # MCP008 says the author's message is lost under masking; MCP002 has nothing to say.
+    check(header + HELPER.replace("CHECK", check_line + "  # expect: MCP008") + TOOL)
+
+
+CARRIER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("library")
+
+
+class ShelfError(Exception):
+    def __init__(self, status: int, detail: str):
+        self.status = status
+        self.detail = detail
+        super().__init__(f"Shelf service {status}")
+
+
+async def _request(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            resp = await client.get(path)
+    except httpx.HTTPError:
+        raise ToolError("The shelf service is unreachable; try again in a minute") from None
+    if resp.status_code >= 400:
+        try:
+            payload = resp.json()
+            detail = payload.get("detail", payload)
+        except ValueError:
+            detail = resp.text
+        raise ShelfError(resp.status_code, str(detail))  # MARK
+    return resp.json()
+
+
+@mcp.tool()
+async def count_books(shelf: str) -> str:
+    try:
+        return str(await _request(f"/shelves/{shelf}"))
+    except ShelfError as e:
+        raise ToolError(TEXT)
+"""
+
+
+def test_a_body_kept_in_a_local_and_stored_in_the_projects_exception_is_reported_where_it_enters() -> None:
+    source = CARRIER.replace("# MARK", "# expect: MCP002").replace("TEXT", 'f"Could not count the books: {e.detail}"')
+    (finding,) = check(source)
+    # Where the text is put together, naming the clause that passes it on to the model.
+    assert any("server.py:36" in note for note in (finding.message, *finding.notes))
+
+
+def test_a_body_kept_in_the_projects_exception_but_never_passed_on_is_not_reported() -> None:
+    check(CARRIER.replace("TEXT", 'f"The shelf service answered {e.status}; check the shelf name"'))
+
+
+def test_a_keyword_named_like_a_local_filled_later_from_the_body_is_not_the_body() -> None:
+    check(
+        unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("library")
+
+
+@mcp.tool()
+async def find_books(query: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        resp = await client.get("/books", params={"q": query})
+    if resp.status_code >= 400:
+        return dict(books=[], total=0, cursor="")
+    data = resp.json()
+    cursor = data.get("cursor", "")
+    total = data.get("total", 0)
+    return dict(books=data["books"], total=total, cursor=cursor)
+""")
+    )
+
+
+DESCRIBER = unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("bakery")
+
+
+def _describe(response: httpx.Response) -> str:
+    detail = ""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        parts = []
+        if body.get("message"):
+            parts.append(str(body["message"]))
+        detail = " | ".join(parts)
+    summary = f"Bakery API answered {response.status_code}"
+    return f"{summary}: {detail}" if detail else summary  # MARK
+
+
+async def _send(path: str) -> dict:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.post(path)
+    except httpx.HTTPError:
+        raise ToolError("The bakery is unreachable; try again in a minute") from None
+    if CONDITION:
+        raise ToolError(_describe(response))
+    return {"order": response.json()["id"]}
+
+
+@mcp.tool()
+async def order_bread(kind: str) -> dict:
+    return await _send(f"/orders/{kind}")
+""")
+
+
+def test_a_helper_describing_a_response_its_caller_found_failed_is_reported_where_it_builds_the_text() -> None:
+    check(DESCRIBER.replace("CONDITION", "response.is_error").replace("# MARK", "# expect: MCP002"))
+
+
+def test_a_helper_describing_a_response_no_caller_found_failed_is_not_reported() -> None:
+    check(DESCRIBER.replace("CONDITION", "len(response.content) > 4096"))
+
+
+REPLY = unmasked("""\
+import json
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("tides")
+
+
+@mcp.tool()
+def tide_height(port: str) -> float:
+    with httpx.Client() as client:
+        response = client.get(f"https://tides.invalid/{port}")
+        response.raise_for_status()
+        data = DECODE
+        if CONDITION:
+            raise RuntimeError(MESSAGE)
+        return data["height"]
+""")
+
+
+def test_the_error_field_of_a_reply_that_says_it_failed_is_an_upstream_body() -> None:
+    for decode, condition in [
+        ("response.json()", 'data["status"] != "ok"'),
+        ("json.loads(response.text)", 'not data.get("success")'),
+        ("response.json()", 'data.get("error")'),
+        ("response.json()", '"error" in data'),
+    ]:
+        source = REPLY.replace("DECODE", decode).replace("CONDITION", condition)
+        check(source.replace("MESSAGE", 'f"Tide service error: {data.get(\'message\')}")  # expect: MCP002'))
+
+
+def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not() -> None:
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
+    # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
+    check(REPLY.replace("DECODE", "PORTS.lookup(port)").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"Port {port}: {data[\'note\']}"'))
