@@ -132,6 +132,21 @@ ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
 # Module-level containers that only remember work (caches, in-flight maps, locks): writing them
 # before a rejection leaves nothing the user or a retry would see.
 BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+# A document loaded into memory for this call only (`wb = load_workbook(path)`,
+# `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
+# a path that rejects before the save the edit dies with the call.
+DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
+# What makes an in-memory document's edits reach the world.
+DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
+# A stream the caller hands in (`def ask(*, out: TextIO)`): writing a prompt or a report to it
+# is output, like `print`, whoever holds the other end.
+STREAM_TYPES = frozenset({"TextIO", "BinaryIO", "IO", "TextIOBase", "TextIOWrapper", "StringIO", "BytesIO", "SupportsWrite"})
+STREAM_WRITES = frozenset({"write", "writelines", "flush"})
+# Undoing what this call itself made (`chart = sheet.Charts.Add(); ...; chart.Delete()`,
+# `job = Job(); queue.append(job); ...; queue.remove(job)`): cleanup, not a change of the world.
+UNDO_METHODS = frozenset({"remove", "delete", "destroy", "discard", "dispose", "unlink", "cancel"})
+# A local this call made: built by a class, or returned by a call whose name starts with one of these.
+CREATION_WORDS = frozenset({"add", "create", "new", "make", "insert"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

@@ -984,7 +984,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
             if kind is not None and kind.effect is not Effect.PREPARATION:
                 mutations.append((call, kind))
         mutates = mutations[0][1].description if mutations else ""
-        if mutations:
+        if mutations and not _forwards_caller_choice(fn, mutations[0][0].node, mutations[0][1]):
             site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
             if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
                 guard = mutation_guard(fn, [c.statement for c, _ in mutations])
@@ -994,6 +994,28 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
     return mutates, _validates(fn, ctx), guard, site
+
+
+# Effects whose first argument says what is done: the request's location, the command line,
+# the statement.
+_CALLER_DECIDES = frozenset({Effect.HTTP, Effect.SUBPROCESS, Effect.DATABASE})
+
+
+def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKind) -> bool:
+    """Is the helper a pass-through whose caller names what is done (`def _post(path, body):
+    client.post(path, json=body)`, `subprocess.run(["git"] + args)`)? Then the write is the
+    caller's: it is reported at the caller's call, not inside the wrapper every tool shares."""
+    if kind.effect not in _CALLER_DECIDES or not call.args or call.args[0].keyword is not None:
+        return False
+    params = set(fn.params) - {"self", "cls"}
+    value = call.args[0].value
+    if isinstance(value, cst.Name) and value.value not in params:
+        value = fn.single_assignments.get(value.value, value)  # `full = ["git"] + args; run(full)`
+    if isinstance(value, cst.Name):
+        return value.value in params
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return any(isinstance(side, cst.Name) and side.value in params for side in (value.left, value.right))
+    return False
 
 
 def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) -> MutationSite:
@@ -1562,6 +1584,13 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
 _READ_WORDS = frozenset({"get", "fetch", "read", "load", "list", "find", "search", "query", "count", "exists", "lookup", "select", "describe", "retrieve", "poll", "wait", "status"})
 
 
+def _names_a_change(parts: Sequence[str]) -> bool:
+    """Is a project function named for a change, its first or last word a write verb
+    (`git_commit`, `push_branch`; not `lint_commit_message`)? What it returns after M reports how
+    that change went, which no check could know before M."""
+    return any(part in _WRITE_VERBS and part not in _AMBIGUOUS_VERBS for part in {parts[0], parts[-1]})
+
+
 class _After:
     """What the steps after one mutation are judged with: the tables it wrote (a read of other
     tables through the same handle does not see it), the names holding what existed before
@@ -1587,7 +1616,8 @@ class _After:
             func = node.func
             if isinstance(func, cst.Name):
                 parts = words(func.value)
-                if func.value in known and parts and parts[0] in _READ_WORDS:
+                # `ok = commit_file(p)`: a project helper's report of a change made after M.
+                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.kinds):
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
@@ -1601,7 +1631,7 @@ class _After:
                     return True
                 continue
             parts = words(func.attr.value)
-            if root in {"self", "cls"} and parts and parts[0] in _READ_WORDS:
+            if root in {"self", "cls"} and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
                 return True
         return False
 

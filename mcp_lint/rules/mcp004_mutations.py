@@ -66,6 +66,12 @@ class LocalHandles:
     handles: frozenset[str] = frozenset()
     sql: tuple[tuple[str, str], ...] = ()
     write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
+    # Documents loaded into memory by this call and the parts taken from them (`ws = wb[name]`).
+    documents: frozenset[str] = frozenset()
+    # Parameters annotated as a text or byte stream (`out: TextIO`).
+    streams: frozenset[str] = frozenset()
+    # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
+    created: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -187,6 +193,12 @@ def mutation_of(
         if method in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
             return MutationKind(f"prepares a directory ({method})", file_changed, effect=Effect.PREPARATION)
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
+    if method.lower() in fx.UNDO_METHODS and _undoes_own_object(call, root, local.created):
+        return None  # `chart.Delete()`, `queue.remove(job)` of what this call made: cleanup
+    if receiver in local.streams and method in fx.STREAM_WRITES:
+        return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
+    if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
+        return None  # `wb.create_sheet(n)` on a workbook this call loaded: nothing changes until it is saved
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
@@ -405,7 +417,70 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests))
+    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own))
+
+
+def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
+    """Locals holding an object this call made: built by a class (`job = Job(...)`, not a client
+    or other handle) or returned by an add/create call (`chart = charts.Add(...)`)."""
+    created = set()
+    for name, value in fn.single_assignments.items():
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if name not in own or not isinstance(value, cst.Call) or store_like(name) or fx.HTTP_RECEIVER.search(name):
+            continue
+        last = last_name(dotted(value.func) or "") if dotted(value.func) else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
+        parts = words(last)
+        if not parts or any(part in fx.HANDLE_WORDS for part in (*parts, *words(name))):
+            continue
+        if (last[:1].isupper() and len(parts) == 1 and parts[0] not in fx.CREATION_WORDS) or parts[0] in fx.CREATION_WORDS:
+            created.add(name)
+    return frozenset(created)
+
+
+def _undoes_own_object(call: cst.Call, root: str, created: frozenset[str]) -> bool:
+    """`obj.delete()` on an object this call made, or `container.remove(obj)` of one."""
+    if not call.args:
+        return root in created
+    return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value in created
+
+
+def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
+    """Parameters annotated as a stream (`out: TextIO`, `sink: IO[str]`)."""
+    params = fn.node.params
+    streams = set()
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.annotation is None:
+            continue
+        annotation = param.annotation.annotation
+        if isinstance(annotation, cst.Subscript):
+            annotation = annotation.value
+        if last_name(dotted(annotation) or "") in fx.STREAM_TYPES:
+            streams.add(param.name.value)
+    return frozenset(streams)
+
+
+def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
+    """Locals holding a document this call loaded into memory (`wb = load_workbook(p)`) and the
+    parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
+    documents: set[str] = set()
+    changed = True
+    while changed:  # a part may be assigned before the line that makes its source known
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name not in own or name in documents:
+                continue
+            while isinstance(value, cst.Await):
+                value = value.expression
+            if isinstance(value, cst.Call) and fx.DOCUMENT_LOADERS.match(last_name(dotted(value.func) or "")):
+                documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`
+                changed = True
+                continue
+            source = value.func if isinstance(value, cst.Call) else value
+            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents:
+                documents.add(name)
+                changed = True
+    return frozenset(documents)
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

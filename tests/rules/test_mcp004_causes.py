@@ -602,6 +602,191 @@ CAUSES = [
             return "saved"
         """,
     ),
+    # -- a document loaded into memory for this call, edited, rejected before it is saved ----------
+    case(
+        "in-memory-document-saved-before-the-check",
+        """\
+        from sheets import load_workbook
+
+        @mcp.tool()
+        def add_tab(path: str, tab: str, first_cell: str) -> str:
+            book = load_workbook(path)
+            page = book.create_page(tab)
+            book.save(path)  # expect: MCP004
+            if not first_cell[:1].isalpha():
+                raise ToolError("first_cell must start with a column letter")
+            page.fill(first_cell)
+            return "added"
+        """,
+    ),
+    case(
+        "in-memory-document-edited-then-rejected-unsaved",
+        """\
+        from sheets import load_workbook
+
+        @mcp.tool()
+        def add_tab(path: str, tab: str, first_cell: str) -> str:
+            book = load_workbook(path)
+            page = book.create_page(tab)
+            part = book[tab]
+            part.merge_range(first_cell)
+            if not first_cell[:1].isalpha():
+                raise ToolError("first_cell must start with a column letter")
+            book.save(path)
+            return "added"
+        """,
+    ),
+    # -- writing a prompt to a stream the caller handed in -----------------------------------------
+    case(
+        "stream-parameter-prompt-is-output",
+        """\
+        from typing import TextIO
+
+        @mcp.tool()
+        def confirm_code(code: str, out: TextIO, reply: TextIO) -> str:
+            out.write("Type the code shown on the device: ")
+            out.flush()
+            if len(code) != 6:
+                raise ToolError("the code has six digits")
+            return reply.readline().strip()
+        """,
+    ),
+    case(
+        "file-opened-for-writing-is-still-a-write",
+        """\
+        from typing import TextIO
+
+        @mcp.tool()
+        def confirm_code(code: str, out: TextIO, log_path: str) -> str:
+            out.write("Type the code shown on the device: ")
+            Path(log_path).write_text(code)  # expect: MCP004
+            if len(code) != 6:
+                raise ToolError("the code has six digits")
+            return "ok"
+        """,
+    ),
+    # -- a pass-through helper: the caller names what is sent, so the write is the caller's -------
+    case(
+        "pass-through-request-helper-reported-at-the-callers-call",
+        """\
+        api = httpx.Client(base_url="https://tracker.example")
+
+        def _send(path: str, body: dict) -> dict:
+            response = api.post(path, json=body)
+            return response.json()
+
+        @mcp.tool()
+        def add_label(name: str, colour: str) -> str:
+            _send("/labels", {"name": name})  # expect: MCP004
+            if not colour.startswith("#"):
+                raise ToolError("colour must be a hex code like #aa3300")
+            return "added"
+        """,
+    ),
+    case(
+        "helper-that-chooses-its-own-request-reported-at-the-write",
+        """\
+        api = httpx.Client(base_url="https://tracker.example")
+
+        def _create_label(name: str) -> dict:
+            response = api.post("/labels", json={"name": name})  # expect: MCP004
+            return response.json()
+
+        @mcp.tool()
+        def add_label(name: str, colour: str) -> str:
+            _create_label(name)
+            if not colour.startswith("#"):
+                raise ToolError("colour must be a hex code like #aa3300")
+            return "added"
+        """,
+    ),
+    case(
+        "pass-through-command-helper-reported-at-the-callers-call",
+        """\
+        def _run_git(args: list[str]) -> str:
+            command = ["git"] + args
+            return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+        @mcp.tool()
+        def switch(branch: str, message: str) -> str:
+            _run_git(["checkout", branch])  # expect: MCP004
+            if len(message) > 72:
+                raise ToolError("message subject is at most 72 characters")
+            return "switched"
+        """,
+    ),
+    # -- the outcome of a later change is no check that could run first -----------------------------
+    case(
+        "outcome-of-a-later-commit-is-a-post-check",
+        """\
+        from vcs_tools import vcs_commit
+
+        def append_note(page: Path, text: str) -> None:
+            with page.open("a") as handle:
+                handle.write(text)
+
+        @mcp.tool()
+        def jot(topic: str, text: str) -> str:
+            page = ROOT / f"{topic}.md"
+            append_note(page, text)
+            committed, detail = vcs_commit(page, f"jot: {topic}")
+            if not committed:
+                return f"Error: saved but not committed: {detail}"
+            return "saved"
+        """,
+    ),
+    case(
+        "validator-helper-result-after-the-write-is-a-check",
+        """\
+        from rules_tools import lint_publish_title
+
+        @mcp.tool()
+        def jot(topic: str, text: str) -> str:
+            page = ROOT / f"{topic}.md"
+            page.write_text(text)  # expect: MCP004
+            allowed, detail = lint_publish_title(topic)
+            if not allowed:
+                return f"Error: {detail}"
+            return "saved"
+        """,
+    ),
+    # -- cleanup of an object this call made ------------------------------------------------------
+    case(
+        "deleting-the-calls-own-object-is-cleanup",
+        """\
+        class Frame:
+            def __init__(self, view: str) -> None:
+                self.view = view
+
+            def render(self, out: str) -> None:
+                Path(out).write_bytes(self.view.encode())
+
+            def delete(self) -> None:
+                self.view = ""
+
+        @mcp.tool()
+        def export_view(view: str, out: str) -> str:
+            frame = Frame(view)
+            frame.delete()
+            if not out.endswith(".png"):
+                raise ToolError("out must name a .png file")
+            return out
+        """,
+    ),
+    case(
+        "deleting-an-object-found-in-the-world-is-a-mutation",
+        """\
+        from viewer import find_frame
+
+        @mcp.tool()
+        def drop_view(view: str, out: str) -> str:
+            frame = find_frame(view)
+            frame.delete()  # expect: MCP004
+            if not out.endswith(".png"):
+                raise ToolError("out must name a .png file")
+            return out
+        """,
+    ),
     # -- helpers: a mutation under a flag parameter -------------------------------------------------
     case(
         "helper-mutating-only-under-a-flag-no-tool-passes",
