@@ -9,6 +9,8 @@ error class names, `isError` field names).
 
 from __future__ import annotations
 
+import contextvars
+import logging
 import tempfile
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -20,6 +22,10 @@ from mcp_lint.probe.process import child_pids, kill_group, read_tail
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_STARTUP_TIMEOUT = 60.0
+NOT_JSON_SHOWN = 120  # characters of a stray stdout line quoted in the error
+
+# The server processes the `mcp` client spawns in the current task (see `_watch_spawns`).
+_spawned: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("mcp_lint_probe_spawned", default=None)
 
 
 class ServerStartError(RuntimeError):
@@ -89,6 +95,8 @@ class ServerConnection:
         self._closing: Any = None
         self._stderr: Any = None
         self._pids: set[int] = set()
+        self._processes: list[Any] = []  # the server process, when the client lets us see it
+        self.not_json: str | None = None  # the first line the server wrote to stdout that is not JSON-RPC
 
     def __enter__(self) -> ServerConnection:
         self.start()
@@ -118,7 +126,7 @@ class ServerConnection:
         except BaseException as exc:  # noqa: BLE001 - any failure to start is reported with the server's stderr
             self._pids |= child_pids() - before
             self.close()
-            raise ServerStartError(_describe(exc), self.stderr_tail()) from exc
+            raise ServerStartError(self._start_failure(exc), self.stderr_tail()) from exc
         self._pids |= child_pids() - before
 
     async def _run(self, *, task_status: Any) -> None:
@@ -128,14 +136,39 @@ class ServerConnection:
 
         self._closing = anyio.Event()
         params = StdioServerParameters(command=self.command[0], args=list(self.command[1:]), env=dict(self.env or {}) or None, cwd=str(self.cwd))
+        _watch_spawns()
+        _spawned.set(self._processes)
         async with stdio_client(params, errlog=self._stderr) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, message_handler=self._on_message) as session:
                 with anyio.fail_after(self.startup_timeout):
                     initialised = await session.initialize()
                 self.server_info = _dump(initialised)
                 self._session = session
                 task_status.started()
                 await self._closing.wait()
+
+    async def _on_message(self, message: Any) -> None:
+        # The client hands over a stdout line it could not parse as an exception (and skips it);
+        # the first one is what the report quotes.
+        if isinstance(message, Exception) and self.not_json is None:
+            line = _unparsed_line(message)
+            if line is not None:
+                self.not_json = line if len(line) <= NOT_JSON_SHOWN else line[: NOT_JSON_SHOWN - 3] + "..."
+
+    def exit_status(self) -> int | None:
+        """The server's exit status once it has exited (negative: the signal that ended it), else None."""
+        for process in self._processes:
+            code = getattr(process, "returncode", None)
+            if code is not None:
+                return int(code)
+        return None
+
+    def _start_failure(self, exc: BaseException) -> str:
+        status = self.exit_status()
+        if status is None:
+            return _describe(exc)
+        how = f"was killed by signal {-status}" if status < 0 else f"exited with status {status}"
+        return f"server {how} before answering initialize"
 
     def close(self) -> None:
         """Stop the session, then make sure no process of the server's group is left."""
@@ -225,6 +258,54 @@ def protocol_error(exc: BaseException) -> dict[str, Any] | None:
     message = getattr(error, "message", getattr(exc, "message", str(exc)))
     data = getattr(error, "data", getattr(exc, "data", None))
     return {"code": code, "message": message, **({"data": data} if data not in (None, "") else {})}
+
+
+def _unparsed_line(exc: Exception) -> str | None:
+    """The stdout line behind the client's parse error (a pydantic `ValidationError` of invalid JSON)."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return None
+    try:
+        details = errors()
+    except Exception:  # noqa: BLE001 - not a pydantic error after all
+        return None
+    for detail in details:
+        if isinstance(detail, dict) and isinstance(detail.get("input"), str):
+            return detail["input"].strip()
+    return None
+
+
+class _QuietParseErrors(logging.Filter):
+    """Drops the client's traceback for a stdout line that is not JSON: the report names the line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to parse JSONRPC message")
+
+
+def _watch_spawns() -> None:
+    """Wrap the client's process factory (once) so a connection can read its server's exit status.
+
+    The `mcp` client keeps its process to itself; without the status an early exit reads as a
+    bare "Connection closed". A client without this factory just gives no status."""
+    from mcp.client import stdio
+
+    logging.getLogger(stdio.__name__).addFilter(_QUIET)  # a filter already there is not added twice
+    original = getattr(stdio, "_create_platform_compatible_process", None)
+    if original is None or getattr(original, "_mcp_lint_watched", False):
+        return
+
+    async def spawn(*args: Any, **kwargs: Any) -> Any:
+        process = await original(*args, **kwargs)
+        watched = _spawned.get()
+        if watched is not None:
+            watched.append(process)
+        return process
+
+    spawn._mcp_lint_watched = True  # type: ignore[attr-defined]
+    stdio._create_platform_compatible_process = spawn  # type: ignore[attr-defined]
+
+
+_QUIET = _QuietParseErrors()
 
 
 def _dump(model: Any) -> dict[str, Any]:

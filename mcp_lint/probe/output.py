@@ -84,8 +84,17 @@ def _summary(report: ProbeReport) -> str:
 
 
 def write_json(report: ProbeReport, out: TextIO) -> None:
-    out.write(json.dumps([f.to_json() for f in report.findings], indent=2, ensure_ascii=False))
+    entries = [f.to_json() for f in report.findings]
+    if report.error is not None:
+        # A run that failed is said in the report itself: an empty list would read as a clean server.
+        entries.append(_run_error(report))
+    out.write(json.dumps(entries, indent=2, ensure_ascii=False))
     out.write("\n")
+
+
+def _run_error(report: ProbeReport) -> dict[str, Any]:
+    """The entry for a run that could not check the server: no check, `error` true, the server's stderr."""
+    return {"tool": None, "check": None, "case": "run", "message": report.error, "error": True, "stderr": report.stderr}
 
 
 # -- sarif -------------------------------------------------------------------------------------------
@@ -101,9 +110,10 @@ def write_sarif(report: ProbeReport, out: TextIO) -> None:
         "results": [_sarif_result(f) for f in report.findings],
     }
     if report.error is not None:
-        run["invocations"] = [
-            {"executionSuccessful": False, "toolExecutionNotifications": [{"level": "error", "message": {"text": report.error}}]}
-        ]
+        notification: dict[str, Any] = {"level": "error", "message": {"text": report.error}}
+        if report.stderr:
+            notification["properties"] = {"stderr": report.stderr}
+        run["invocations"] = [{"executionSuccessful": False, "toolExecutionNotifications": [notification]}]
     out.write(json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False))
     out.write("\n")
 

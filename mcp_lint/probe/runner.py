@@ -68,6 +68,7 @@ def run_probe(options: ProbeOptions, invoked_from: Path | None = None) -> ProbeR
         except ServerStartError as exc:
             report.error = f"the server could not be started or initialised: {exc}"
             report.stderr = exc.stderr
+            _name_stray_stdout(report, connection)
             return report
         try:
             context = _Context(
@@ -84,9 +85,20 @@ def run_probe(options: ProbeOptions, invoked_from: Path | None = None) -> ProbeR
                 _probe_tools(context)
         finally:
             connection.close()
+        _name_stray_stdout(report, connection)
         if 3 in options.checks and report.error is None:
             _probe_protocol(report, command, cwd, environment, options)
         return report
+
+
+def _name_stray_stdout(report: ProbeReport, connection: ServerConnection) -> None:
+    """A server that prints to stdout corrupts the channel every client reads: the run fails on it,
+    naming the line (a `print()` left in a stdio server is the usual cause)."""
+    if connection.not_json is None or report.usage_error:
+        return
+    stray = f"the server wrote a line to stdout that is not JSON-RPC: {connection.not_json!r} (stdout carries MCP messages only; log to stderr)"
+    report.error = stray if report.error is None else f"{report.error}; {stray}"
+    report.stderr = report.stderr or connection.stderr_tail()
 
 
 def _selected(tools: list[dict[str, Any]], report: ProbeReport, options: ProbeOptions) -> list[dict[str, Any]]:

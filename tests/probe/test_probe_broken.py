@@ -91,7 +91,12 @@ def test_a_server_that_cannot_start_exits_2_with_its_stderr(needs_mcp_client: No
     assert "error: the server could not be started or initialised" in result.stdout
     assert "  | broken: cannot read config.toml: no such file" in result.stdout
     machine = run_cli("--output-format", "json", "--", sys.executable, str(BROKEN_SERVER), "--fail-start")
-    assert (machine.code, machine.stdout) == (2, "[]\n")
+    # Not `[]`: an empty list reads as a clean server. The report says the run failed and why.
+    assert machine.code == 2
+    (failed,) = machine.findings
+    assert (failed["check"], failed["error"]) == (None, True)
+    assert failed["message"] == "the server could not be started or initialised: server exited with status 1 before answering initialize"
+    assert failed["stderr"] == "broken: cannot read config.toml: no such file"
     assert "broken: cannot read config.toml: no such file" in machine.stderr
 
 
