@@ -60,8 +60,9 @@ def probe(
     \b
     mcp-lint probe [OPTIONS] -- COMMAND [ARGS...]
     e.g. mcp-lint probe -- python server.py
-    Exit 0: every check passed; 1: a check failed; 2: the server could not be started, a --tool
-    it does not list, or no tool was probed (all skipped) for checks 1, 2 or 4.
+    Exit 0: every check passed; 1: a check failed; 2: the server could not be started (an early
+    exit is named with its status), wrote a line to stdout that is not JSON-RPC, a --tool it does
+    not list, or no tool was probed (all skipped) for checks 1, 2 or 4.
     """
     from mcp_lint.probe import ProbeUnavailable, require_mcp
 
