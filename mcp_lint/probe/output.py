@@ -72,12 +72,17 @@ def _write_subject(report: ProbeReport, tool: str | None, out: TextIO) -> None:
 def _summary(report: ProbeReport) -> str:
     probed = len(report.probed)
     if not report.findings and report.nothing_probed:
-        return f"No tool was probed ({len(report.tools)} listed, {len(report.skipped)} skipped): nothing was checked."
+        text = _nothing_checked(report)
+        return f"{text[0].upper()}{text[1:]}."
     if not report.findings:
         return f"All checks passed ({probed} tool(s) probed, {len(report.skipped)} skipped)."
     per_check = {check: sum(1 for f in report.findings if f.check == check) for check in CHECK_TITLES}
     parts = ", ".join(f"check {check}: {n}" for check, n in per_check.items() if n)
     return f"{len(report.findings)} failed check(s) ({parts}); {probed} tool(s) probed, {len(report.skipped)} skipped."
+
+
+def _nothing_checked(report: ProbeReport) -> str:
+    return f"no tool was probed ({len(report.tools)} listed, {len(report.skipped)} skipped): nothing was checked"
 
 
 # -- json --------------------------------------------------------------------------------------------
@@ -88,6 +93,8 @@ def write_json(report: ProbeReport, out: TextIO) -> None:
     if report.error is not None:
         # A run that failed is said in the report itself: an empty list would read as a clean server.
         entries.append(_run_error(report))
+    elif report.nothing_probed and not report.findings:
+        entries.append({"tool": None, "check": None, "case": "run", "message": _nothing_checked(report), "error": True, "stderr": ""})
     out.write(json.dumps(entries, indent=2, ensure_ascii=False))
     out.write("\n")
 
@@ -109,6 +116,9 @@ def write_sarif(report: ProbeReport, out: TextIO) -> None:
         "tool": {"driver": {"name": "mcp-lint probe", "version": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
         "results": [_sarif_result(f) for f in report.findings],
     }
+    if report.nothing_probed and not report.findings:
+        notice = {"level": "error", "message": {"text": _nothing_checked(report)}}
+        run["invocations"] = [{"executionSuccessful": False, "toolExecutionNotifications": [notice]}]
     if report.error is not None:
         notification: dict[str, Any] = {"level": "error", "message": {"text": report.error}}
         if report.stderr:

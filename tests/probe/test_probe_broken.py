@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -79,7 +80,15 @@ def test_every_tool_skipped_is_not_a_pass(needs_mcp_client: None) -> None:
     assert "No tool was probed (4 listed, 4 skipped): nothing was checked." in result.stdout
     assert "mcp-lint: warning: no tool was probed (4 skipped)" in result.stderr
     machine = run_cli(*skips, "--check", "1", "--output-format", "json", "--", sys.executable, str(BROKEN_SERVER))
-    assert (machine.code, machine.stdout) == (2, "[]\n")
+    # Not `[]`, which a clean server prints too: the report itself says nothing was checked.
+    assert machine.code == 2
+    assert machine.findings == [
+        {"tool": None, "check": None, "case": "run", "message": "no tool was probed (4 listed, 4 skipped): nothing was checked", "error": True, "stderr": ""}
+    ]
+    sarif = run_cli(*skips, "--check", "1", "--output-format", "sarif", "--", sys.executable, str(BROKEN_SERVER))
+    (invocation,) = json.loads(sarif.stdout)["runs"][0]["invocations"]
+    assert (sarif.code, invocation["executionSuccessful"]) == (2, False)
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"] == "no tool was probed (4 listed, 4 skipped): nothing was checked"
     # Check 3 alone calls no tool: nothing to skip, a pass is a pass.
     protocol_only = run_cli(*skips, "--check", "3", "--output-format", "json", "--", sys.executable, str(BROKEN_SERVER))
     assert protocol_only.code == 1  # the broken server fails check 3
