@@ -550,3 +550,19 @@ def test_a_handler_that_logs_through_the_projects_own_log_function_gets_no_secon
         '        log_with_request_id("ERROR", f"Table lookup of {name} failed: {e}")\n'
         '        raise ToolError(f"Table lookup of {name} failed") from e\n'
     ), after
+
+
+def test_no_leftover_label_or_lone_f_string_after_the_text_goes() -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('docs')\n\n\n"
+        "@mcp.tool()\ndef move_file(file_id: str) -> str:\n"
+        "    try:\n        return move(file_id)\n    except Exception as e:\n"
+        '        raise ValueError(f"Could not move {file_id}. Error details: {e}")\n\n\n'
+        "@mcp.tool()\ndef get_doc(doc_id: str) -> str:\n"
+        "    error_msg = describe(doc_id)\n    if error_msg:\n"
+        '        return f"Error: {error_msg}"\n    return load(doc_id)\n'
+    )
+    after = fixed(source)
+    # "... Error details" with its value gone is a dangling label; `f"{error_msg}"` is `error_msg`.
+    assert '        raise ValueError(f"Could not move {file_id}") from e\n' in after, after
+    assert "        raise ToolError(error_msg)\n" in after, after

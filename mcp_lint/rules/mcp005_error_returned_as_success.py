@@ -674,6 +674,10 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     elif isinstance(details, (cst.Name, cst.Attribute)):
         # Only literals and plain references: anything else (a call) may not be text.
         text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
+    lone = [piece for piece in text.parts[0].pieces if not (isinstance(piece, Text) and not piece.raw)]
+    if len(lone) == 1 and isinstance(lone[0], Placeholder) and not lone[0].conversion and not lone[0].spec:
+        # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
+        return lone[0].source
     return text.as_fstring(" ")
 
 

@@ -21,7 +21,7 @@ _SEPARATORS = re.compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
 _LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
 # A label left without its value: "...; got error", "Details", "failed with exception". A label
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
-_LABEL = r"(?:(?:the|an?|original|underlying|raw)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
+_LABEL = r"(?:(?:the|an?|original|underlying|raw|error|exception)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
 _DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
 # A leading "Error:" label, also in markdown emphasis or after a warning sign ("**Error:** ",
 # "**Error**: ", "❌ Error: "): what a raised message no longer needs to say.
