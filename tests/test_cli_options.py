@@ -1,0 +1,64 @@
+"""The ruff options users reach for, as `mcp-lint check` offers them: what each one changes in
+the exit code, the output and the files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_lint.cli import cli
+
+SERVER = '''\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+NOTES: dict[str, str] = {}
+
+
+@mcp.tool()
+def read_note(name: str) -> str:
+    """Return one note."""
+    if name not in NOTES:
+        return f"Error: no note named {name}"
+    return NOTES[name]
+
+
+@mcp.tool()
+def count_notes() -> int:
+    """How many notes there are."""
+    return len(NOTES)  # noqa: MCP003
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "server.py").write_text(SERVER)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    for name in [name for name in __import__("os").environ if name.startswith("MCP_LINT_")]:
+        monkeypatch.delenv(name)
+    return tmp_path
+
+
+def check(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, ["check", *args], catch_exceptions=False, env=env)
+
+
+def test_short_e_exits_zero_with_findings(project: Path) -> None:
+    plain = check("--no-cache", ".")
+    assert plain.exit_code == 1
+    short = check("--no-cache", "-e", ".")
+    assert short.exit_code == 0
+    assert "MCP005" in short.stdout and "Found 1 error." in short.stdout
+
+
+def test_short_n_leaves_no_cache_behind(project: Path) -> None:
+    result = check("-n", ".")
+    assert result.exit_code == 1 and "MCP005" in result.stdout
+    assert not (project / ".mcp_lint_cache").exists()
+    check(".")
+    assert (project / ".mcp_lint_cache").exists()  # the test would pass for nothing otherwise
