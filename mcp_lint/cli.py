@@ -6,6 +6,8 @@ load what they use (libcst, rich and the output formats are not free to import).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -69,6 +71,7 @@ def cli() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("-s", "--silent", is_flag=True, help="Print nothing on stdout; the exit code tells (errors still on stderr).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which servers, frameworks, versions and tools were found (on stderr).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa` comments that suppress every current finding.")
 @click.option(
@@ -107,6 +110,7 @@ def check(
     jobs: int | None,
     stdin_filename: str | None,
     quiet: bool,
+    silent: bool,
     verbose: bool,
     add_noqa: bool,
     baseline: Path | None,
@@ -156,7 +160,13 @@ def check(
         write_baseline=write_baseline,
     )
     try:
-        code = run_check(options)
+        if silent:
+            # Everything the run would print on stdout (findings, summary, diffs) goes nowhere;
+            # `-o FILE` is still written, errors and warnings still reach stderr.
+            with contextlib.redirect_stdout(io.StringIO()):
+                code = run_check(options)
+        else:
+            code = run_check(options)
     except KeyboardInterrupt:
         click.echo("mcp-lint: interrupted", err=True)
         code = EXIT_ERROR

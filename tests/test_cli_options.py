@@ -33,6 +33,18 @@ def count_notes() -> int:
     return len(NOTES)  # noqa: MCP003
 '''
 
+CLEAN_SERVER = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def count_notes() -> int:
+    """How many notes there are."""
+    return 0
+'''
+
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -62,3 +74,25 @@ def test_short_n_leaves_no_cache_behind(project: Path) -> None:
     assert not (project / ".mcp_lint_cache").exists()
     check(".")
     assert (project / ".mcp_lint_cache").exists()  # the test would pass for nothing otherwise
+
+
+def test_quiet_prints_findings_without_the_summary(project: Path) -> None:
+    result = check("-n", "-q", "--output-format", "concise", ".")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["server.py:12:9: MCP005 Tool 'read_note' returns a failure string as a normal result"]
+    assert "Found" not in check("-n", "--quiet", ".").stdout
+
+
+def test_silent_prints_nothing_and_keeps_the_exit_code(project: Path) -> None:
+    result = check("-n", "-s", ".")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert check("-n", "--silent", "--diff", "--unsafe-fixes", ".").stdout == ""
+    (project / "server.py").write_text(CLEAN_SERVER)
+    clean = check("-n", "--silent", ".")
+    assert clean.exit_code == 0 and clean.stdout == ""
+
+
+def test_silent_still_writes_the_output_file(project: Path) -> None:
+    result = check("-n", "-s", "--output-format", "json", "-o", "report.json", ".")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert [f["code"] for f in json.loads((project / "report.json").read_text())] == ["MCP005"]
