@@ -73,6 +73,7 @@ def cli() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("-s", "--silent", is_flag=True, help="Print nothing on stdout; the exit code tells (errors still on stderr).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which servers, frameworks, versions and tools were found (on stderr).")
+@click.option("--ignore-noqa", is_flag=True, help="Report findings even where a `# noqa` comment suppresses them.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa` comments that suppress every current finding.")
 @click.option(
     "--baseline",
@@ -112,6 +113,7 @@ def check(
     quiet: bool,
     silent: bool,
     verbose: bool,
+    ignore_noqa: bool,
     add_noqa: bool,
     baseline: Path | None,
     write_baseline: Path | None,
@@ -155,6 +157,7 @@ def check(
         stdin_filename=stdin_filename,
         quiet=quiet,
         verbose=verbose,
+        ignore_noqa=ignore_noqa,
         add_noqa=add_noqa,
         baseline=baseline,
         write_baseline=write_baseline,

@@ -219,10 +219,13 @@ class SettingsResolver:
         config_file: Path | None = None,
         overrides: Mapping[str, Any] | None = None,
         config_values: Sequence[str] = (),
+        ignore_noqa: bool = False,
     ) -> None:
         if isolated and config_file is not None:
             raise ConfigError("--config and --isolated cannot be used together")
         self._isolated = isolated
+        # `--ignore-noqa`: `# noqa` comments suppress nothing in this run (and none is unused).
+        self.ignore_noqa = ignore_noqa
         self._overrides = dict(overrides or {})
         # `--config KEY=VALUE`: as if written in every configuration in force (and the defaults).
         self._overlay_keys: tuple[str, ...] = ()

@@ -48,6 +48,7 @@ class CheckOptions:
     jobs: int | None = None
     stdin_filename: str | None = None
     quiet: bool = False
+    ignore_noqa: bool = False  # `# noqa` comments suppress nothing
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
@@ -135,6 +136,7 @@ def _build_resolver(options: CheckOptions):
             config_file=options.config_file,
             overrides=overrides or None,
             config_values=options.config_values,
+            ignore_noqa=options.ignore_noqa,
         )
     except ConfigError as exc:
         _error(str(exc))
@@ -183,7 +185,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
         _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
-    cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+    # The stored findings of a run are the suppressed ones: `--ignore-noqa` neither reuses nor
+    # replaces them.
+    cache = None if options.no_cache or options.ignore_noqa else Cache(cache_directory(resolver, options.cache_dir))
     inventory: list[ServerTools] = []
     outcomes, findings, errors = lint_files(
         files,
@@ -504,7 +508,7 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
 
         files, shown = _with_project_context([path], [path], resolver)
         if shown is not None:
-            cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+            cache = None if options.no_cache or options.ignore_noqa else Cache(cache_directory(resolver, options.cache_dir))
             outcomes, findings, errors = lint_files(
                 files,
                 resolver,

@@ -25,19 +25,21 @@ def suppress(raw: Sequence[Finding], outcomes: Sequence[FileOutcome], resolver: 
     by_file = {o.display: o for o in outcomes}
     kept: list[Finding] = []
     used: dict[str, set[tuple[int, str]]] = {}
+    honour_noqa = not getattr(resolver, "ignore_noqa", False)
     for finding in raw:
         outcome = by_file.get(finding.filename)
         settings = resolver.for_path(Path(finding.filename))
         if not settings.is_enabled(finding.code, Path(finding.filename)):
             continue
         summary = outcome.summary if outcome is not None else None
-        if summary is not None and finding.code != "MCP000":
+        if honour_noqa and summary is not None and finding.code != "MCP000":
             row = is_suppressed(finding.code, finding.statement_rows, summary.noqa, summary.file_noqa, summary.has_file_noqa)
             if row is not None:
                 used.setdefault(finding.filename, set()).add((row, finding.code))
                 continue
         kept.append(finding)
-    kept.extend(_unused_noqa(outcomes, used, resolver))
+    if honour_noqa:  # with every comment ignored, none is "unused"
+        kept.extend(_unused_noqa(outcomes, used, resolver))
     kept.sort(key=Finding.sort_key)
     return kept
 

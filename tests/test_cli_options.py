@@ -60,6 +60,11 @@ def check(*args: str, env: dict[str, str] | None = None):
     return CliRunner().invoke(cli, ["check", *args], catch_exceptions=False, env=env)
 
 
+def codes(report: str) -> list[str]:
+    """The rule codes of a concise report, in order."""
+    return [line.split()[1] for line in report.splitlines() if line.startswith("server.py:")]
+
+
 def test_short_e_exits_zero_with_findings(project: Path) -> None:
     plain = check("--no-cache", ".")
     assert plain.exit_code == 1
@@ -96,3 +101,18 @@ def test_silent_still_writes_the_output_file(project: Path) -> None:
     result = check("-n", "-s", "--output-format", "json", "-o", "report.json", ".")
     assert result.exit_code == 1 and result.stdout == ""
     assert [f["code"] for f in json.loads((project / "report.json").read_text())] == ["MCP005"]
+
+
+def test_ignore_noqa_reports_what_a_noqa_comment_hides(project: Path) -> None:
+    server = project / "server.py"
+    server.write_text(SERVER.replace('return f"Error: no note named {name}"', 'return f"Error: no note named {name}"  # noqa: MCP005'))
+    hidden = check("--output-format", "concise", "--extend-select", "MCP100", ".")
+    assert codes(hidden.stdout) == ["MCP100"]  # MCP003's noqa is unused
+    shown = check("--ignore-noqa", "--output-format", "concise", "--extend-select", "MCP100", ".")
+    assert shown.exit_code == 1
+    # The suppressed MCP005 is back; with every comment ignored none is "unused" (no MCP100).
+    assert shown.stdout.splitlines()[0].startswith("server.py:12:9: MCP005 ")
+    assert codes(shown.stdout) == ["MCP005"]
+    # The run with the flag did not replace the stored findings of the plain run.
+    again = check("--output-format", "concise", "--extend-select", "MCP100", ".")
+    assert again.stdout == hidden.stdout
