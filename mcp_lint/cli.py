@@ -59,6 +59,8 @@ def cli() -> None:
 @click.option("--show-files", is_flag=True, help="Print the files that would be linted, then exit.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--no-fix", is_flag=True, help="Do not fix, even with `fix = true` in the configuration.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report nothing else (exit 0 unless an error).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix/--diff: also apply unsafe fixes; show them otherwise.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
@@ -99,6 +101,8 @@ def check(
     show_files: bool,
     isolated: bool,
     fix: bool,
+    no_fix: bool,
+    fix_only: bool,
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
@@ -120,6 +124,11 @@ def check(
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     paths = _stdin_paths(paths, stdin_filename)
+    if no_fix and (fix or fix_only):
+        _fail(f"--no-fix cannot be combined with {'--fix' if fix else '--fix-only'}")
+    if fix_only and diff:
+        _fail("--fix-only cannot be combined with --diff")
+    fix = fix or fix_only
     if add_noqa:
         conflicting = [name for name, on in (("--fix", fix), ("--diff", diff), ("--write-baseline", write_baseline)) if on]
         if conflicting:
@@ -144,6 +153,8 @@ def check(
         show_files=show_files,
         isolated=isolated,
         fix=fix,
+        no_fix=no_fix,
+        fix_only=fix_only,
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         show_fixes=show_fixes,

@@ -37,7 +37,7 @@ def _tomllib() -> ModuleType:
     return tomllib
 
 TABLE = "[tool.mcp-lint]"
-KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "require-tools", "select", "target")
+KNOWN_KEYS = ("cache-dir", "exclude", "fix", "ignore", "per-file-ignores", "require-tools", "select", "target")
 TARGET_PACKAGES = ("mcp", "fastmcp", "fastmcp-slim")
 # Reported when a file cannot be read; it cannot be deselected, only ignored by its exact code.
 UNREADABLE = "MCP000"
@@ -62,6 +62,8 @@ class Settings:
     # A run that lints files but finds no MCP server or tool in them warns and exits 2 (it
     # checked nothing); `require-tools = false` accepts such a run (a library of helpers).
     require_tools: bool = True
+    # `fix = true`: `check` applies the safe fixes as if given `--fix` (`--no-fix` overrides it).
+    fix: bool = False
     config_path: Path | None = None  # the pyproject.toml these settings came from
     root: Path | None = None  # the directory of config_path; patterns are relative to it
 
@@ -200,6 +202,7 @@ _FIELDS = {
     "target": "target",
     "cache-dir": "cache_dir",
     "require-tools": "require_tools",
+    "fix": "fix",
 }
 
 
@@ -374,6 +377,10 @@ def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
         if not isinstance(table["require-tools"], bool):
             raise ConfigError(f"{where('require-tools')} must be true or false, got {_toml_type(table['require-tools'])}")
         values["require_tools"] = table["require-tools"]
+    if "fix" in table:
+        if not isinstance(table["fix"], bool):
+            raise ConfigError(f"{where('fix')} must be true or false, got {_toml_type(table['fix'])}")
+        values["fix"] = table["fix"]
     return Settings(**values)
 
 

@@ -48,6 +48,8 @@ class CheckOptions:
     jobs: int | None = None
     stdin_filename: str | None = None
     quiet: bool = False
+    no_fix: bool = False  # `--no-fix`: do not fix, whatever `fix = true` in the config says
+    fix_only: bool = False  # `--fix-only`: apply the fixes, report only how many
     ignore_noqa: bool = False  # `# noqa` comments suppress nothing
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
@@ -151,6 +153,7 @@ def run_check(options: CheckOptions) -> int:
     if resolver is None:
         return EXIT_ERROR
     try:
+        _fix_from_config(options, resolver)
         if options.show_settings:
             return _show_settings(options, resolver)
         if options.show_files:
@@ -161,6 +164,17 @@ def run_check(options: CheckOptions) -> int:
     except ConfigError as exc:
         _error(str(exc))
         return EXIT_ERROR
+
+
+def _fix_from_config(options: CheckOptions, resolver) -> None:
+    """`fix = true` in the configuration of the first path (as `--show-settings` reads it) turns
+    on `--fix`, unless the command line says `--no-fix` or asks for something else than a fixing
+    run (`--diff` writes nothing, `--add-noqa` and `--write-baseline` do not fix)."""
+    if options.fix or options.no_fix or options.diff or options.add_noqa or options.write_baseline is not None:
+        return
+    first = options.paths[0] if options.paths and str(options.paths[0]) != "-" else Path(".")
+    if resolver.for_path(first).fix:
+        options.fix = True
 
 
 def _run_files(options: CheckOptions, resolver) -> int:
@@ -761,6 +775,8 @@ def _report(
         except OSError:
             return None
 
+    if options.fix_only:
+        return _report_fix_only(options, errors, fixes, stdout)
     if options.diff:
         for text in fixes.diffs:
             stdout.write(text)
@@ -807,6 +823,19 @@ def _report(
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
     return EXIT_ERROR if options.nothing_checked else EXIT_CLEAN
+
+
+def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport, out: TextIO) -> int:
+    """`--fix-only`: the fixes were written; say how many, nothing about what remains. Exit 0
+    unless there was an error (or fixes were made under `--exit-non-zero-on-fix`)."""
+    n_fixed = sum(fixes.fixed.values())
+    if n_fixed and not options.quiet:
+        out.write(f"Fixed {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")
+    for message in errors + fixes.errors:
+        _error(message)
+    if errors or fixes.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if options.exit_non_zero_on_fix and fixes.applied else EXIT_CLEAN
 
 
 def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:

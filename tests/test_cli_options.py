@@ -116,3 +116,48 @@ def test_ignore_noqa_reports_what_a_noqa_comment_hides(project: Path) -> None:
     # The run with the flag did not replace the stored findings of the plain run.
     again = check("--output-format", "concise", "--extend-select", "MCP100", ".")
     assert again.stdout == hidden.stdout
+
+
+def test_fix_only_applies_fixes_and_reports_nothing_else(project: Path) -> None:
+    result = check("-n", "--fix-only", "--extend-select", "MCP100", ".")
+    assert result.exit_code == 0  # MCP005 remains, yet --fix-only passes
+    assert result.stdout == "Fixed 1 error.\n"
+    assert "# noqa" not in (project / "server.py").read_text()
+    assert "return len(NOTES)\n" in (project / "server.py").read_text()
+    nothing = check("-n", "--fix-only", "--extend-select", "MCP100", ".")
+    assert nothing.exit_code == 0 and nothing.stdout == ""
+    strict = check("-n", "--fix-only", "--exit-non-zero-on-fix", "--unsafe-fixes", ".")
+    assert strict.exit_code == 1 and strict.stdout == "Fixed 1 error.\n"
+    assert "raise ToolError(" in (project / "server.py").read_text()
+
+
+def test_fix_only_still_fails_on_an_error(project: Path) -> None:
+    (project / "pyproject.toml").write_text("[tool.mcp-lint]\nselect = 3\n")
+    result = check("-n", "--fix-only", ".")
+    assert result.exit_code == 2
+    assert "select must be an array of strings" in result.stderr
+
+
+def test_config_fix_true_fixes_and_no_fix_overrides_it(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nfix = true\nselect = ["MCP0", "MCP100"]\n')
+    kept = check("-n", "--no-fix", ".")
+    assert kept.exit_code == 1
+    assert "# noqa: MCP003" in (project / "server.py").read_text()
+    assert "1 fixable with the `--fix` option" in kept.stdout
+    fixed = check("-n", ".")
+    assert "# noqa" not in (project / "server.py").read_text()
+    assert "(1 fixed, 1 remaining)" in fixed.stdout
+    assert fixed.exit_code == 1
+
+
+def test_no_fix_with_fix_is_a_usage_error(project: Path) -> None:
+    result = check("-n", "--fix", "--no-fix", ".")
+    assert result.exit_code == 2 and "--no-fix cannot be combined with --fix" in result.stderr
+    assert "# noqa: MCP003" in (project / "server.py").read_text()
+
+
+def test_config_fix_must_be_a_boolean(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nfix = "yes"\n')
+    result = check("-n", ".")
+    assert result.exit_code == 2
+    assert "fix must be true or false, got" in result.stderr
