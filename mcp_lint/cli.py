@@ -17,7 +17,7 @@ import click
 
 from mcp_lint import __version__
 
-FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 

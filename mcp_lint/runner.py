@@ -552,7 +552,7 @@ def _applicable(finding: Finding, unsafe: bool) -> bool:
 
 
 def _json_on_stdout(options: CheckOptions) -> bool:
-    return options.output_format == "json" and options.output_file is None
+    return options.output_format in {"json", "json-lines"} and options.output_file is None
 
 
 def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:

@@ -161,3 +161,24 @@ def test_config_fix_must_be_a_boolean(project: Path) -> None:
     result = check("-n", ".")
     assert result.exit_code == 2
     assert "fix must be true or false, got" in result.stderr
+
+
+def test_json_lines_writes_one_json_object_per_finding(project: Path) -> None:
+    result = check("-n", "--output-format", "json-lines", "--extend-select", "MCP100", ".")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2  # no summary: a machine format
+    objects = [json.loads(line) for line in lines]
+    assert [(o["code"], o["location"]["row"], o["name"]) for o in objects] == [
+        ("MCP005", 12, "error-returned-as-success"),
+        ("MCP100", 19, "unused-noqa"),
+    ]
+    # The same objects as the `json` format's list, in the same order.
+    whole = check("-n", "--output-format", "json", "--extend-select", "MCP100", ".")
+    assert objects == json.loads(whole.stdout)
+
+
+def test_json_lines_without_findings_is_empty(project: Path) -> None:
+    (project / "server.py").write_text(CLEAN_SERVER)
+    result = check("-n", "--output-format", "json-lines", ".")
+    assert result.exit_code == 0 and result.stdout == ""

@@ -175,7 +175,7 @@ def test_unknown_key_is_one_line_naming_file_and_key(tmp_path: Path, monkeypatch
     message = config_error(tmp_path, monkeypatch, '[tool.mcp-lint]\nselekt = ["MCP001"]\n')
     assert message == (
         "pyproject.toml: [tool.mcp-lint] unknown key 'selekt' "
-        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, require-tools, select, target)"
+        "(expected one of: cache-dir, exclude, fix, ignore, per-file-ignores, require-tools, select, target)"
     )
 
 
