@@ -44,7 +44,7 @@ def cli() -> None:
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Add rule codes to the configured selection.")
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format (default: full).")
+@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="MCP_LINT_OUTPUT_FORMAT", show_envvar=True, help="Report format (default: full).")
 @click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
 @click.option("--target", metavar="REQUIREMENT", help='Framework version to assume, e.g. "fastmcp>=3.4,<4".')
 @click.option(
@@ -68,8 +68,8 @@ def cli() -> None:
 @click.option("-e", "--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given on the command line too.")
-@click.option("-n", "--no-cache", is_flag=True, help="Neither read nor write the cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Where the cache lives.")
+@click.option("-n", "--no-cache", is_flag=True, envvar="MCP_LINT_NO_CACHE", show_envvar=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="MCP_LINT_CACHE_DIR", show_envvar=True, help="Where the cache lives.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
@@ -281,7 +281,7 @@ def _rule_json(info) -> dict:
 
 
 @cli.command()
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache to remove.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="MCP_LINT_CACHE_DIR", show_envvar=True, help="The cache to remove.")
 def clean(cache_dir: Path | None) -> None:
     """Remove the cache of the project in the current directory (`.mcp_lint_cache/`)."""
     from mcp_lint.cache import cache_directory

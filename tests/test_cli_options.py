@@ -182,3 +182,30 @@ def test_json_lines_without_findings_is_empty(project: Path) -> None:
     (project / "server.py").write_text(CLEAN_SERVER)
     result = check("-n", "--output-format", "json-lines", ".")
     assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_environment_variables_set_options(project: Path) -> None:
+    result = check("--output-format", "concise", env={"MCP_LINT_NO_CACHE": "1"}, )
+    assert result.exit_code == 1
+    assert not (project / ".mcp_lint_cache").exists()
+    from_env = check("-n", ".", env={"MCP_LINT_OUTPUT_FORMAT": "json-lines"})
+    assert [json.loads(line)["code"] for line in from_env.stdout.splitlines()] == ["MCP005"]
+    # The command line wins over the environment.
+    flag = check("-n", "--output-format", "concise", ".", env={"MCP_LINT_OUTPUT_FORMAT": "json"})
+    assert flag.stdout.startswith("server.py:12:9: MCP005 ")
+    check(".", env={"MCP_LINT_CACHE_DIR": "elsewhere"})
+    assert (project / "elsewhere").is_dir() and not (project / ".mcp_lint_cache").exists()
+
+
+def test_a_bad_environment_value_is_a_usage_error(project: Path) -> None:
+    result = check("-n", ".", env={"MCP_LINT_OUTPUT_FORMAT": "xml"})
+    assert result.exit_code == 2
+    assert "MCP_LINT_OUTPUT_FORMAT" in result.stderr or "'xml' is not one of" in result.stderr
+
+
+def test_help_names_the_environment_variables(project: Path) -> None:
+    text = check("--help").stdout
+    for name in ("MCP_LINT_OUTPUT_FORMAT", "MCP_LINT_NO_CACHE", "MCP_LINT_CACHE_DIR"):
+        assert name in text
+    for option in ("-e, --exit-zero", "-n, --no-cache", "-s, --silent", "--ignore-noqa", "--fix-only", "--no-fix", "json-lines"):
+        assert option in text
