@@ -7,6 +7,7 @@ depends on findings that the tools of other modules cause.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -37,6 +38,8 @@ def suppress(raw: Sequence[Finding], outcomes: Sequence[FileOutcome], resolver: 
             if row is not None:
                 used.setdefault(finding.filename, set()).add((row, finding.code))
                 continue
+        if finding.fix is not None and not settings.is_fixable(finding.code):
+            finding = dataclasses.replace(finding, fix=None)  # `unfixable`: neither offered nor applied
         kept.append(finding)
     if honour_noqa:  # with every comment ignored, none is "unused"
         kept.extend(_unused_noqa(outcomes, used, resolver))
@@ -76,7 +79,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
                     filename=outcome.display,
                     location=Location(row, column),
                     end_location=Location(row, len(line) + 1),
-                    fix=fix,
+                    fix=fix if settings.is_fixable("MCP100") else None,
                     context="",
                     statement=line.strip(),
                     statement_rows=(row, row),

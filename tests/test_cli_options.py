@@ -209,3 +209,58 @@ def test_help_names_the_environment_variables(project: Path) -> None:
         assert name in text
     for option in ("-e, --exit-zero", "-n, --no-cache", "-s, --silent", "--ignore-noqa", "--fix-only", "--no-fix", "json-lines"):
         assert option in text
+
+
+def test_config_extend_select_adds_a_rule(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend-select = ["MCP100"]\n')
+    result = check("-n", "--output-format", "concise", ".")
+    assert codes(result.stdout) == ["MCP005", "MCP100"]
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nselect = ["MCP005"]\nextend-select = ["MCP100"]\n')
+    assert codes(check("-n", "--output-format", "concise", ".").stdout) == ["MCP005", "MCP100"]
+
+
+def test_unfixable_rule_is_neither_offered_nor_fixed(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend-select = ["MCP100"]\nunfixable = ["MCP100"]\n')
+    shown = check("-n", "--output-format", "concise", ".")
+    assert "server.py:19:24: MCP100 Unused" in shown.stdout  # no [*]
+    assert "fixable with the `--fix` option" not in shown.stdout
+    assert [f["fix"] for f in json.loads(check("-n", "--output-format", "json", ".").stdout) if f["code"] == "MCP100"] == [None]
+    fixed = check("-n", "--fix", ".")
+    assert "# noqa: MCP003" in (project / "server.py").read_text()
+    assert "fixed" not in fixed.stdout
+
+
+def test_fixable_limits_fixes_to_the_rules_it_names(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend-select = ["MCP100"]\nfixable = ["MCP100"]\n')
+    check("-n", "--fix", "--unsafe-fixes", ".")
+    text = (project / "server.py").read_text()
+    assert "# noqa" not in text  # MCP100 fixed
+    assert 'return f"Error: no note named {name}"' in text  # MCP005's unsafe fix not applied
+    # The more specific selector decides: unfixable MCP1 yet fixable MCP100.
+    (project / "server.py").write_text(SERVER)
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend-select = ["MCP100"]\nfixable = ["MCP100"]\nunfixable = ["MCP1"]\n')
+    check("-n", "--fix", ".")
+    assert "# noqa" not in (project / "server.py").read_text()
+
+
+def test_extend_reads_the_base_configuration_first(project: Path) -> None:
+    (project / "shared").mkdir()
+    (project / "shared" / "base.toml").write_text('[tool.mcp-lint]\nselect = ["MCP0"]\nextend-select = ["MCP100"]\nunfixable = ["MCP100"]\n')
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend = "shared/base.toml"\nignore = ["MCP005"]\n')
+    result = check("-n", "--output-format", "concise", ".")
+    assert codes(result.stdout) == ["MCP100"]  # the base's selection, this file's ignore
+    assert "[*]" not in result.stdout  # the base's unfixable
+    # This file's own select replaces the base's selection, its extend-select included.
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend = "shared/base.toml"\nselect = ["MCP005"]\n')
+    assert codes(check("-n", "--output-format", "concise", ".").stdout) == ["MCP005"]
+
+
+def test_extend_errors_name_the_file(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend = "missing.toml"\n')
+    missing = check("-n", ".")
+    assert missing.exit_code == 2
+    assert "pyproject.toml: [tool.mcp-lint] extend: no such file 'missing.toml'" in missing.stderr
+    (project / "a.toml").write_text('[tool.mcp-lint]\nextend = "pyproject.toml"\n')
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend = "a.toml"\n')
+    cycle = check("-n", ".")
+    assert cycle.exit_code == 2 and "(a cycle)" in cycle.stderr
