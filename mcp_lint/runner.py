@@ -347,6 +347,9 @@ def _show_settings(options: CheckOptions, resolver) -> int:
         ("target", settings.target),
         ("target-from", settings.target_origin if settings.target else None),
         ("cache-dir", settings.cache_dir),
+        ("fix", settings.fix),
+        ("fixable", list(settings.fixable)),
+        ("unfixable", list(settings.unfixable)),
     ]
     for key, value in values:
         out.write(f"{key} = {json.dumps(value)}\n")

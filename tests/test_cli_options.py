@@ -264,3 +264,10 @@ def test_extend_errors_name_the_file(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.mcp-lint]\nextend = "a.toml"\n')
     cycle = check("-n", ".")
     assert cycle.exit_code == 2 and "(a cycle)" in cycle.stderr
+
+
+def test_show_settings_shows_the_fix_keys(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.mcp-lint]\nfix = true\nunfixable = ["MCP1"]\n')
+    lines = check("--show-settings", ".").stdout.splitlines()
+    assert "fix = true" in lines and 'fixable = ["ALL"]' in lines and 'unfixable = ["MCP1"]' in lines
+    assert "# noqa: MCP003" in (project / "server.py").read_text()  # showing settings fixes nothing
