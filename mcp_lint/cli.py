@@ -6,6 +6,8 @@ load what they use (libcst, rich and the output formats are not free to import).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -15,7 +17,7 @@ import click
 
 from mcp_lint import __version__
 
-FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -42,7 +44,7 @@ def cli() -> None:
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Add rule codes to the configured selection.")
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format (default: full).")
+@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="MCP_LINT_OUTPUT_FORMAT", show_envvar=True, help="Report format (default: full).")
 @click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
 @click.option("--target", metavar="REQUIREMENT", help='Framework version to assume, e.g. "fastmcp>=3.4,<4".')
 @click.option(
@@ -57,19 +59,23 @@ def cli() -> None:
 @click.option("--show-files", is_flag=True, help="Print the files that would be linted, then exit.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--no-fix", is_flag=True, help="Do not fix, even with `fix = true` in the configuration.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report nothing else (exit 0 unless an error).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix/--diff: also apply unsafe fixes; show them otherwise.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when fixes were applied, even if nothing remains.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("-e", "--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given on the command line too.")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Where the cache lives.")
+@click.option("-n", "--no-cache", is_flag=True, envvar="MCP_LINT_NO_CACHE", show_envvar=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="MCP_LINT_CACHE_DIR", show_envvar=True, help="Where the cache lives.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("-s", "--silent", is_flag=True, help="Print nothing on stdout; the exit code tells (errors still on stderr).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which servers, frameworks, versions and tools were found (on stderr).")
+@click.option("--ignore-noqa", is_flag=True, help="Report findings even where a `# noqa` comment suppresses them.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa` comments that suppress every current finding.")
 @click.option(
     "--baseline",
@@ -95,6 +101,8 @@ def check(
     show_files: bool,
     isolated: bool,
     fix: bool,
+    no_fix: bool,
+    fix_only: bool,
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
@@ -107,13 +115,20 @@ def check(
     jobs: int | None,
     stdin_filename: str | None,
     quiet: bool,
+    silent: bool,
     verbose: bool,
+    ignore_noqa: bool,
     add_noqa: bool,
     baseline: Path | None,
     write_baseline: Path | None,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     paths = _stdin_paths(paths, stdin_filename)
+    if no_fix and (fix or fix_only):
+        _fail(f"--no-fix cannot be combined with {'--fix' if fix else '--fix-only'}")
+    if fix_only and diff:
+        _fail("--fix-only cannot be combined with --diff")
+    fix = fix or fix_only
     if add_noqa:
         conflicting = [name for name, on in (("--fix", fix), ("--diff", diff), ("--write-baseline", write_baseline)) if on]
         if conflicting:
@@ -138,6 +153,8 @@ def check(
         show_files=show_files,
         isolated=isolated,
         fix=fix,
+        no_fix=no_fix,
+        fix_only=fix_only,
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         show_fixes=show_fixes,
@@ -151,12 +168,19 @@ def check(
         stdin_filename=stdin_filename,
         quiet=quiet,
         verbose=verbose,
+        ignore_noqa=ignore_noqa,
         add_noqa=add_noqa,
         baseline=baseline,
         write_baseline=write_baseline,
     )
     try:
-        code = run_check(options)
+        if silent:
+            # Everything the run would print on stdout (findings, summary, diffs) goes nowhere;
+            # `-o FILE` is still written, errors and warnings still reach stderr.
+            with contextlib.redirect_stdout(io.StringIO()):
+                code = run_check(options)
+        else:
+            code = run_check(options)
     except KeyboardInterrupt:
         click.echo("mcp-lint: interrupted", err=True)
         code = EXIT_ERROR
@@ -257,7 +281,7 @@ def _rule_json(info) -> dict:
 
 
 @cli.command()
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache to remove.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="MCP_LINT_CACHE_DIR", show_envvar=True, help="The cache to remove.")
 def clean(cache_dir: Path | None) -> None:
     """Remove the cache of the project in the current directory (`.mcp_lint_cache/`)."""
     from mcp_lint.cache import cache_directory

@@ -37,7 +37,20 @@ def _tomllib() -> ModuleType:
     return tomllib
 
 TABLE = "[tool.mcp-lint]"
-KNOWN_KEYS = ("cache-dir", "exclude", "ignore", "per-file-ignores", "require-tools", "select", "target")
+KNOWN_KEYS = (
+    "cache-dir",
+    "exclude",
+    "extend",
+    "extend-select",
+    "fix",
+    "fixable",
+    "ignore",
+    "per-file-ignores",
+    "require-tools",
+    "select",
+    "target",
+    "unfixable",
+)
 TARGET_PACKAGES = ("mcp", "fastmcp", "fastmcp-slim")
 # Reported when a file cannot be read; it cannot be deselected, only ignored by its exact code.
 UNREADABLE = "MCP000"
@@ -62,6 +75,12 @@ class Settings:
     # A run that lints files but finds no MCP server or tool in them warns and exits 2 (it
     # checked nothing); `require-tools = false` accepts such a run (a library of helpers).
     require_tools: bool = True
+    # `fix = true`: `check` applies the safe fixes as if given `--fix` (`--no-fix` overrides it).
+    fix: bool = False
+    # Which rules' fixes are offered and applied: `fixable` (default every rule) minus `unfixable`,
+    # the most specific selector deciding, as for `select`/`ignore`.
+    fixable: tuple[str, ...] = ("ALL",)
+    unfixable: tuple[str, ...] = ()
     config_path: Path | None = None  # the pyproject.toml these settings came from
     root: Path | None = None  # the directory of config_path; patterns are relative to it
 
@@ -118,6 +137,14 @@ class Settings:
                 return False
         return True
 
+    def is_fixable(self, code: str) -> bool:
+        """Whether a finding of `code` keeps its fix (`fixable` minus `unfixable`; the more
+        specific selector decides, `unfixable` on a tie)."""
+        code = code.upper()
+        chosen = _longest_match(code, self.fixable, exact_only=False)
+        dropped = _longest_match(code, self.unfixable, exact_only=False)
+        return chosen >= 0 and chosen > dropped
+
     def is_excluded(self, path: Path) -> bool:
         """Whether `path` (file or directory) matches the `exclude` patterns (relative to the
         config's directory) or the `--extend-exclude` ones (relative to the working directory)."""
@@ -133,6 +160,8 @@ class Settings:
             "enabled": sorted(code for code in _known_codes() if self.is_enabled(code)),
             "per_file_ignores": [[pattern, list(codes)] for pattern, codes in self.per_file_ignores],
             "target": self.target,
+            # Findings of an unfixable rule are stored without their fix.
+            "unfixable": sorted(code for code in _known_codes() if not self.is_fixable(code)),
             "target_origin": self.target_origin,  # messages name it
         }
         import json  # fingerprints serve the cache only
@@ -200,6 +229,9 @@ _FIELDS = {
     "target": "target",
     "cache-dir": "cache_dir",
     "require-tools": "require_tools",
+    "fix": "fix",
+    "fixable": "fixable",
+    "unfixable": "unfixable",
 }
 
 
@@ -219,10 +251,13 @@ class SettingsResolver:
         config_file: Path | None = None,
         overrides: Mapping[str, Any] | None = None,
         config_values: Sequence[str] = (),
+        ignore_noqa: bool = False,
     ) -> None:
         if isolated and config_file is not None:
             raise ConfigError("--config and --isolated cannot be used together")
         self._isolated = isolated
+        # `--ignore-noqa`: `# noqa` comments suppress nothing in this run (and none is unused).
+        self.ignore_noqa = ignore_noqa
         self._overrides = dict(overrides or {})
         # `--config KEY=VALUE`: as if written in every configuration in force (and the defaults).
         self._overlay_keys: tuple[str, ...] = ()
@@ -313,7 +348,7 @@ def _display(path: Path) -> str:
     return absolute if relative.startswith(os.pardir) else relative
 
 
-def _read_table(pyproject: Path) -> dict[str, Any] | None:
+def _read_table(pyproject: Path, chain: tuple[str, ...] = ()) -> dict[str, Any] | None:
     """The `[tool.mcp-lint]` table of a pyproject.toml, or None when it has none."""
     name = _display(pyproject)
     tomllib = _tomllib()
@@ -332,7 +367,34 @@ def _read_table(pyproject: Path) -> dict[str, Any] | None:
     table = tool["mcp-lint"]
     if not isinstance(table, dict):
         raise ConfigError(f"{name}: {TABLE} must be a table, got {_toml_type(table)}")
+    if "extend" in table:
+        table = _extended(table, pyproject, chain + (os.path.abspath(pyproject),))
     return table
+
+
+def _extended(table: dict[str, Any], pyproject: Path, chain: tuple[str, ...]) -> dict[str, Any]:
+    """`extend = "../base.toml"`: the [tool.mcp-lint] table of that file (relative to this one)
+    read first, this table's keys on top. `extend-select` adds to the base's, unless this table
+    sets its own `select`."""
+    where = f"{_display(pyproject)}: {TABLE} extend"
+    target = table["extend"]
+    if not isinstance(target, str) or not target.strip():
+        raise ConfigError(f"{where} must be a path to a TOML file, got {_toml_type(target)}")
+    base_path = Path(os.path.abspath(Path(pyproject).parent / os.path.expanduser(target)))
+    if str(base_path) in chain:
+        raise ConfigError(f"{where}: '{target}' extends back to this file (a cycle)")
+    if not base_path.is_file():
+        raise ConfigError(f"{where}: no such file '{target}'")
+    base = dict(_read_table(base_path, chain) or {})
+    merged = {**base, **{key: value for key, value in table.items() if key != "extend"}}
+    merged.pop("extend", None)
+    if "select" in table:
+        merged.pop("extend-select", None)
+        if "extend-select" in table:
+            merged["extend-select"] = table["extend-select"]
+    elif isinstance(base.get("extend-select"), list) and isinstance(table.get("extend-select"), list):
+        merged["extend-select"] = list(base["extend-select"]) + list(table["extend-select"])
+    return merged
 
 
 def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
@@ -371,6 +433,16 @@ def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
         if not isinstance(table["require-tools"], bool):
             raise ConfigError(f"{where('require-tools')} must be true or false, got {_toml_type(table['require-tools'])}")
         values["require_tools"] = table["require-tools"]
+    if "extend-select" in table:
+        added = _selectors(_strings(table["extend-select"], where("extend-select")), where("extend-select"))
+        values["select"] = values.get("select", Settings.select) + added
+    for key in ("fixable", "unfixable"):
+        if key in table:
+            values[key] = _selectors(_strings(table[key], where(key)), where(key))
+    if "fix" in table:
+        if not isinstance(table["fix"], bool):
+            raise ConfigError(f"{where('fix')} must be true or false, got {_toml_type(table['fix'])}")
+        values["fix"] = table["fix"]
     return Settings(**values)
 
 

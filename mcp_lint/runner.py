@@ -48,6 +48,9 @@ class CheckOptions:
     jobs: int | None = None
     stdin_filename: str | None = None
     quiet: bool = False
+    no_fix: bool = False  # `--no-fix`: do not fix, whatever `fix = true` in the config says
+    fix_only: bool = False  # `--fix-only`: apply the fixes, report only how many
+    ignore_noqa: bool = False  # `# noqa` comments suppress nothing
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
@@ -135,6 +138,7 @@ def _build_resolver(options: CheckOptions):
             config_file=options.config_file,
             overrides=overrides or None,
             config_values=options.config_values,
+            ignore_noqa=options.ignore_noqa,
         )
     except ConfigError as exc:
         _error(str(exc))
@@ -149,6 +153,7 @@ def run_check(options: CheckOptions) -> int:
     if resolver is None:
         return EXIT_ERROR
     try:
+        _fix_from_config(options, resolver)
         if options.show_settings:
             return _show_settings(options, resolver)
         if options.show_files:
@@ -159,6 +164,17 @@ def run_check(options: CheckOptions) -> int:
     except ConfigError as exc:
         _error(str(exc))
         return EXIT_ERROR
+
+
+def _fix_from_config(options: CheckOptions, resolver) -> None:
+    """`fix = true` in the configuration of the first path (as `--show-settings` reads it) turns
+    on `--fix`, unless the command line says `--no-fix` or asks for something else than a fixing
+    run (`--diff` writes nothing, `--add-noqa` and `--write-baseline` do not fix)."""
+    if options.fix or options.no_fix or options.diff or options.add_noqa or options.write_baseline is not None:
+        return
+    first = options.paths[0] if options.paths and str(options.paths[0]) != "-" else Path(".")
+    if resolver.for_path(first).fix:
+        options.fix = True
 
 
 def _run_files(options: CheckOptions, resolver) -> int:
@@ -183,7 +199,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
         _warn_about_target(options.target, files)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
-    cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+    # The stored findings of a run are the suppressed ones: `--ignore-noqa` neither reuses nor
+    # replaces them.
+    cache = None if options.no_cache or options.ignore_noqa else Cache(cache_directory(resolver, options.cache_dir))
     inventory: list[ServerTools] = []
     outcomes, findings, errors = lint_files(
         files,
@@ -329,6 +347,9 @@ def _show_settings(options: CheckOptions, resolver) -> int:
         ("target", settings.target),
         ("target-from", settings.target_origin if settings.target else None),
         ("cache-dir", settings.cache_dir),
+        ("fix", settings.fix),
+        ("fixable", list(settings.fixable)),
+        ("unfixable", list(settings.unfixable)),
     ]
     for key, value in values:
         out.write(f"{key} = {json.dumps(value)}\n")
@@ -504,7 +525,7 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
 
         files, shown = _with_project_context([path], [path], resolver)
         if shown is not None:
-            cache = None if options.no_cache else Cache(cache_directory(resolver, options.cache_dir))
+            cache = None if options.no_cache or options.ignore_noqa else Cache(cache_directory(resolver, options.cache_dir))
             outcomes, findings, errors = lint_files(
                 files,
                 resolver,
@@ -534,7 +555,7 @@ def _applicable(finding: Finding, unsafe: bool) -> bool:
 
 
 def _json_on_stdout(options: CheckOptions) -> bool:
-    return options.output_format == "json" and options.output_file is None
+    return options.output_format in {"json", "json-lines"} and options.output_file is None
 
 
 def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:
@@ -757,6 +778,8 @@ def _report(
         except OSError:
             return None
 
+    if options.fix_only:
+        return _report_fix_only(options, errors, fixes, stdout)
     if options.diff:
         for text in fixes.diffs:
             stdout.write(text)
@@ -803,6 +826,19 @@ def _report(
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
     return EXIT_ERROR if options.nothing_checked else EXIT_CLEAN
+
+
+def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport, out: TextIO) -> int:
+    """`--fix-only`: the fixes were written; say how many, nothing about what remains. Exit 0
+    unless there was an error (or fixes were made under `--exit-non-zero-on-fix`)."""
+    n_fixed = sum(fixes.fixed.values())
+    if n_fixed and not options.quiet:
+        out.write(f"Fixed {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")
+    for message in errors + fixes.errors:
+        _error(message)
+    if errors or fixes.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if options.exit_non_zero_on_fix and fixes.applied else EXIT_CLEAN
 
 
 def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOptions) -> None:

@@ -7,6 +7,7 @@ depends on findings that the tools of other modules cause.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -25,19 +26,23 @@ def suppress(raw: Sequence[Finding], outcomes: Sequence[FileOutcome], resolver: 
     by_file = {o.display: o for o in outcomes}
     kept: list[Finding] = []
     used: dict[str, set[tuple[int, str]]] = {}
+    honour_noqa = not getattr(resolver, "ignore_noqa", False)
     for finding in raw:
         outcome = by_file.get(finding.filename)
         settings = resolver.for_path(Path(finding.filename))
         if not settings.is_enabled(finding.code, Path(finding.filename)):
             continue
         summary = outcome.summary if outcome is not None else None
-        if summary is not None and finding.code != "MCP000":
+        if honour_noqa and summary is not None and finding.code != "MCP000":
             row = is_suppressed(finding.code, finding.statement_rows, summary.noqa, summary.file_noqa, summary.has_file_noqa)
             if row is not None:
                 used.setdefault(finding.filename, set()).add((row, finding.code))
                 continue
+        if finding.fix is not None and not settings.is_fixable(finding.code):
+            finding = dataclasses.replace(finding, fix=None)  # `unfixable`: neither offered nor applied
         kept.append(finding)
-    kept.extend(_unused_noqa(outcomes, used, resolver))
+    if honour_noqa:  # with every comment ignored, none is "unused"
+        kept.extend(_unused_noqa(outcomes, used, resolver))
     kept.sort(key=Finding.sort_key)
     return kept
 
@@ -74,7 +79,7 @@ def _unused_noqa(outcomes: Sequence[FileOutcome], used: dict[str, set[tuple[int,
                     filename=outcome.display,
                     location=Location(row, column),
                     end_location=Location(row, len(line) + 1),
-                    fix=fix,
+                    fix=fix if settings.is_fixable("MCP100") else None,
                     context="",
                     statement=line.strip(),
                     statement_rows=(row, row),

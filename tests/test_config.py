@@ -175,13 +175,18 @@ def test_unknown_key_is_one_line_naming_file_and_key(tmp_path: Path, monkeypatch
     message = config_error(tmp_path, monkeypatch, '[tool.mcp-lint]\nselekt = ["MCP001"]\n')
     assert message == (
         "pyproject.toml: [tool.mcp-lint] unknown key 'selekt' "
-        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, require-tools, select, target)"
+        "(expected one of: cache-dir, exclude, extend, extend-select, fix, fixable, ignore, per-file-ignores, require-tools, select, target, unfixable)"
     )
 
 
-def test_extend_select_is_not_a_config_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    message = config_error(tmp_path, monkeypatch, '[tool.mcp-lint]\nextend-select = ["MCP100"]\n')
-    assert message.startswith("pyproject.toml: [tool.mcp-lint] unknown key 'extend-select' (expected one of:")
+def test_extend_select_in_config_adds_to_the_selection(tmp_path: Path) -> None:
+    settings = config(tmp_path, 'extend-select = ["MCP100"]')
+    assert settings.is_enabled("MCP100") and settings.is_enabled("MCP001")
+
+
+def test_extend_select_with_an_unknown_code_names_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    message = config_error(tmp_path, monkeypatch, '[tool.mcp-lint]\nextend-select = ["XYZ9"]\n')
+    assert message.startswith("pyproject.toml: [tool.mcp-lint] extend-select: unknown rule code or prefix 'XYZ9'")
 
 
 def test_invalid_toml_names_the_file_and_the_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

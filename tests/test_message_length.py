@@ -152,6 +152,10 @@ def test_every_format_renders_the_page_examples(fmt: str) -> None:
         assert [[(r["location"]["row"], r["message"]) for r in item["related"]] for item in report] == [
             [(r.location.row, r.message) for r in f.related] for f in findings
         ]
+    elif fmt == "json-lines":
+        # One line per finding, each the object the `json` format lists.
+        assert [json.loads(line) for line in text.splitlines()] == json.loads(_report("json"))
+        assert len(text.splitlines()) == len(findings)
     elif fmt == "sarif":
         report = json.loads(text)
         assert schema_errors(report) == []

@@ -165,6 +165,7 @@ EMPTY_OUTPUT = {
     "full": "",
     "concise": "",
     "json": "[]\n",
+    "json-lines": "",
     "github": "",
     "gitlab": "[]\n",
     "junit": textwrap.dedent(

@@ -115,7 +115,7 @@ def test_a_broken_config_stops_only_its_own_files(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == [str(good / "server.py")]
     assert result.stderr.strip() == (
         f"mcp-lint: error: {bad / 'pyproject.toml'}: [tool.mcp-lint] unknown key 'selekt' "
-        "(expected one of: cache-dir, exclude, ignore, per-file-ignores, require-tools, select, target)"
+        "(expected one of: cache-dir, exclude, extend, extend-select, fix, fixable, ignore, per-file-ignores, require-tools, select, target, unfixable)"
     )
 
 

@@ -16,7 +16,7 @@ from mcp_lint.findings import Applicability
 if TYPE_CHECKING:
     from mcp_lint.findings import Finding
 
-FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit")
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def write_report(
     """Write ``findings`` (already sorted and filtered) to ``out`` in the format ``fmt``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}")
-    writer = importlib.import_module(f"{__name__}.{fmt}")
+    writer = importlib.import_module(f"{__name__}.{fmt.replace('-', '_')}")
     writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint, unsafe_fixes))
 
 

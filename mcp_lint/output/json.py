@@ -14,11 +14,11 @@ from mcp_lint.output import ReportOptions, finding_help
 
 def write(findings: Sequence[Finding], out: TextIO, options: ReportOptions) -> None:
     # Keys are written in ruff's (alphabetical) order; non-ASCII stays readable as ruff's does.
-    out.write(json.dumps([_finding(f) for f in findings], indent=2, ensure_ascii=False))
+    out.write(json.dumps([finding_object(f) for f in findings], indent=2, ensure_ascii=False))
     out.write("\n")
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def finding_object(finding: Finding) -> dict[str, Any]:
     from mcp_lint.registry import get_rule
 
     rule = get_rule(finding.code)
