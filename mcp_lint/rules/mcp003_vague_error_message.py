@@ -21,7 +21,7 @@ from mcp_lint.rules.base import (
     latent_fix,
 )
 from mcp_lint.rules.common import is_protocol_error_class, protocol_error_message, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise
+from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip, vague_reason
 
@@ -129,23 +129,8 @@ def refund(invoice_id: str, amount: float) -> str:
         exception's text on to the model, returned (`return str(e)`) or in a ToolError: a vague
         message that a helper raises and such a clause catches reaches the model there, whatever
         the framework does with exceptions (the linker reads them, see project_links)."""
-        seen: set[str] = set()
-        for fact, value, route in (
-            *((r, r.node.value, "return") for r in fn.returns),
-            *((r, r.node.exc, "tool") for r in fn.raises),
-        ):
-            handler = fact.handler
-            if handler is None or not handler.name or handler.site in seen or value is None:
-                continue
-            if route == "tool":
-                if not isinstance(value, cst.Call) or not is_tool_error_raise(value, ctx) or not value.args:
-                    continue
-                value = value.args[0].value
-            if find_exception_text(fn.value_of(value), handler) is None:
-                continue
-            seen.add(handler.site)
-            data = {"site": handler.site, "fn": fn.name}
-            yield self.latent(ctx, fact.node, variant="passes-on", route=route, data=data)
+        for node, route, site in clauses_passing_text_on(fn, ctx):
+            yield self.latent(ctx, node, variant="passes-on", route=route, data={"site": site, "fn": fn.name})
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
         for fact in fn.raises:

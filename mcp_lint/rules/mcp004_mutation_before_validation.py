@@ -33,6 +33,7 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent, argument_enables
 from mcp_lint.model.walk import children
+from mcp_lint.rules import mcp004_effects as fx
 from mcp_lint.rules.base import (
     Example,
     FileContext,
@@ -44,10 +45,6 @@ from mcp_lint.rules.base import (
     latent_fix,
     walk,
 )
-from mcp_lint.rules.results import classify_return, is_error_builder_name, is_error_result
-from mcp_lint.rules.text import is_failure_text
-
-from mcp_lint.rules import mcp004_effects as fx
 from mcp_lint.rules.mcp004_effects import Effect
 from mcp_lint.rules.mcp004_mutations import (
     FILE,
@@ -62,8 +59,15 @@ from mcp_lint.rules.mcp004_mutations import (
     read_names,
     statement_text,
     store_like,
+    walk_statements,
     words,
 )
+from mcp_lint.rules.results import (
+    classify_return,
+    is_error_builder_name,
+    is_error_result,
+)
+from mcp_lint.rules.text import is_failure_text
 
 _WRITE_VERBS = fx.WRITE_VERBS
 _AMBIGUOUS_VERBS = fx.AMBIGUOUS_VERBS
@@ -859,25 +863,7 @@ def _text_of(expr: cst.BaseExpression) -> str | None:
 
 def _has_loop(body: cst.BaseSuite) -> bool:
     """Does a block hold a `for`/`while` statement, at any depth (statements only)?"""
-    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, (cst.For, cst.While)):
-            return True
-        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
-            continue
-        for attribute in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, attribute, None)
-            if isinstance(inner, cst.If):
-                stack.append(inner)
-            elif inner is not None:
-                block = getattr(inner, "body", None)
-                block = getattr(block, "body", block)
-                if isinstance(block, (list, tuple)):
-                    stack.extend(block)
-        stack.extend(getattr(stmt, "handlers", ()))
-        stack.extend(getattr(stmt, "cases", ()))
-    return False
+    return any(isinstance(stmt, (cst.For, cst.While)) for stmt in walk_statements(body))
 
 
 def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
