@@ -45,8 +45,21 @@ def cli() -> None:
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Add rule codes to the configured selection.")
 @click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="MCP_LINT_OUTPUT_FORMAT", show_envvar=True, help="Report format (default: full).")
-@click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
-@click.option("--target", metavar="REQUIREMENT", help='Framework version to assume, e.g. "fastmcp>=3.4,<4".')
+@click.option(
+    "-o",
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="MCP_LINT_OUTPUT_FILE",
+    show_envvar=True,
+    help="Write the report to a file.",
+)
+@click.option(
+    "--target",
+    metavar="REQUIREMENT",
+    envvar="MCP_LINT_TARGET",
+    show_envvar=True,
+    help='Framework version to assume, e.g. "fastmcp>=3.4,<4".',
+)
 @click.option(
     "--config",
     "config_options",
@@ -70,7 +83,15 @@ def cli() -> None:
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given on the command line too.")
 @click.option("-n", "--no-cache", is_flag=True, envvar="MCP_LINT_NO_CACHE", show_envvar=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="MCP_LINT_CACHE_DIR", show_envvar=True, help="Where the cache lives.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    envvar="MCP_LINT_JOBS",
+    show_envvar=True,
+    help="Worker processes (default: CPU count).",
+)
 @click.option("--stdin-filename", metavar="PATH", help="The path of the file read from stdin (`-`).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("-s", "--silent", is_flag=True, help="Print nothing on stdout; the exit code tells (errors still on stderr).")
@@ -146,6 +167,7 @@ def check(
         output_format=output_format or "full",
         output_file=output_file,
         target=target,
+        target_origin=_origin("target", "--target", "MCP_LINT_TARGET"),
         config_file=config_file,
         config_values=config_values,
         extend_exclude=[p.strip() for value in extend_exclude for p in value.split(",") if p.strip()],
@@ -199,6 +221,12 @@ def check(
             traceback.print_exc()
         code = EXIT_ERROR
     sys.exit(code)
+
+
+def _origin(parameter: str, option: str, variable: str) -> str:
+    """How messages credit a value: the option, or the environment variable that set it."""
+    source = click.get_current_context().get_parameter_source(parameter)
+    return variable if source is click.core.ParameterSource.ENVIRONMENT else option
 
 
 def _config_options(values: tuple[str, ...]) -> tuple[Path | None, list[str]]:

@@ -29,6 +29,7 @@ class CheckOptions:
     output_format: str = "full"
     output_file: Path | None = None
     target: str | None = None
+    target_origin: str = "--target"  # what set `target`: the option or MCP_LINT_TARGET
     config_file: Path | None = None
     config_values: list[str] = field(default_factory=list)  # `--config KEY=VALUE` overrides
     extend_exclude: list[str] = field(default_factory=list)
@@ -130,6 +131,7 @@ def _build_resolver(options: CheckOptions):
         overrides["extend_select"] = options.extend_select
     if options.target:
         overrides["target"] = options.target
+        overrides["target_origin"] = options.target_origin
     if options.extend_exclude:
         overrides["extend_exclude"] = options.extend_exclude
     try:
@@ -196,7 +198,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
     files, shown = _with_project_context(reported, explicit, resolver, warned)
     codes = enabled_rules(files, resolver)  # the settings of every file are known from here on
     if options.target:
-        _warn_about_target(options.target, files)
+        _warn_about_target(options.target, options.target_origin, files)
     jobs = options.jobs or default_jobs()
     pins = PinSource(resolver)
     # The stored findings of a run are the suppressed ones: `--ignore-noqa` neither reuses nor
@@ -281,7 +283,7 @@ def _warn_nothing_checked(count: int) -> None:
     )
 
 
-def _warn_about_target(target: str, files: list[Path]) -> None:
+def _warn_about_target(target: str, origin: str, files: list[Path]) -> None:
     """Warnings for a `--target` that parses but cannot mean what was meant: it admits none of
     the framework's releases that mcp-lint knows (a typo like `fastmcp>=30`), or no linted file
     imports that framework (the target then applies to nothing)."""
@@ -297,7 +299,7 @@ def _warn_about_target(target: str, files: list[Path]) -> None:
     if str(requirement.specifier) and not any(requirement.specifier.contains(r, prereleases=True) for r in releases):
         majors = sorted({r.split(".")[0] for r in releases})
         _warning(
-            f"'{target}' (from --target) matches no {module} release mcp-lint knows ({module} "
+            f"'{target}' (from {origin}) matches no {module} release mcp-lint knows ({module} "
             f"{', '.join(m + '.x' for m in majors)}); messages assume the behaviour of the known release nearest to it"
         )
     imports = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + module.encode() + rb"\b", re.MULTILINE)
@@ -307,7 +309,7 @@ def _warn_about_target(target: str, files: list[Path]) -> None:
                 return
         except OSError:
             continue
-    _warning(f"'{target}' (from --target) names {module}, which no linted file imports: the target changes nothing")
+    _warning(f"'{target}' (from {origin}) names {module}, which no linted file imports: the target changes nothing")
 
 
 def _warning(message: str) -> None:
