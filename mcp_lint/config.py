@@ -385,7 +385,7 @@ def _extended(table: dict[str, Any], pyproject: Path, chain: tuple[str, ...]) ->
         raise ConfigError(f"{where}: '{target}' extends back to this file (a cycle)")
     if not base_path.is_file():
         raise ConfigError(f"{where}: no such file '{target}'")
-    base = dict(_read_table(base_path, chain) or {})
+    base = _rebased(dict(_read_table(base_path, chain) or {}), base_path.parent, Path(os.path.abspath(pyproject)).parent)
     merged = {**base, **{key: value for key, value in table.items() if key != "extend"}}
     merged.pop("extend", None)
     if "select" in table:
@@ -395,6 +395,64 @@ def _extended(table: dict[str, Any], pyproject: Path, chain: tuple[str, ...]) ->
     elif isinstance(base.get("extend-select"), list) and isinstance(table.get("extend-select"), list):
         merged["extend-select"] = list(base["extend-select"]) + list(table["extend-select"])
     return merged
+
+
+def _rebased(table: dict[str, Any], declared_in: Path, root: Path) -> dict[str, Any]:
+    """An extended file's table with its paths read as ruff reads them: relative to the file
+    that declares them (`declared_in`), restated relative to the extending file's directory
+    (`root`), against which the merged settings match. A pattern that can match nothing below
+    `root` is left out; malformed values are left for the validation to report."""
+    if declared_in == root:
+        return table
+    out = dict(table)
+    if isinstance(table.get("exclude"), list):
+        out["exclude"] = [
+            moved for pattern in table["exclude"] if (moved := _rebased_pattern(pattern, declared_in, root)) is not None
+        ]
+    if isinstance(table.get("per-file-ignores"), dict):
+        out["per-file-ignores"] = {
+            moved: codes
+            for pattern, codes in table["per-file-ignores"].items()
+            if (moved := _rebased_pattern(pattern, declared_in, root)) is not None
+        }
+    cache_dir = table.get("cache-dir")
+    if isinstance(cache_dir, str) and cache_dir.strip():
+        out["cache-dir"] = os.path.join(declared_in, os.path.expanduser(cache_dir))
+    return out
+
+
+def _rebased_pattern(pattern: Any, declared_in: Path, root: Path) -> Any:
+    """`pattern`, relative to `declared_in`, as a pattern relative to `root`; None when it
+    matches nothing below `root`.
+
+    A pattern without a slash (other than a trailing one) is a name, matched at any depth
+    wherever it is declared: it stays as it is. Any other pattern is anchored at its directory:
+    its absolute form is walked down `root`'s own path, each of whose folders its components
+    must match (`**` matches any number of them), and what remains is anchored at `root`."""
+    if not isinstance(pattern, str):
+        return pattern
+    negated = pattern.startswith("!")
+    body = pattern[1:] if negated else pattern
+    if "/" not in body.rstrip("/"):
+        return pattern
+    import fnmatch
+
+    sign = "!" if negated else ""
+    trailing = "/" if body.endswith("/") else ""
+    parts = Path(os.path.normpath(os.path.join(declared_in, body.lstrip("/")))).as_posix().strip("/").split("/")
+    index = 0
+    for folder in root.as_posix().strip("/").split("/"):
+        if index == len(parts):
+            return sign + "**"  # it names a folder above `root`: all of it
+        if parts[index] == "**":
+            break  # it goes on at any depth below here, `root` included
+        if not fnmatch.fnmatchcase(folder, parts[index]):
+            return None
+        index += 1
+    rest = "/".join(parts[index:])
+    if not rest:
+        return sign + "**"  # it names `root` itself
+    return sign + ("" if rest.startswith("**") else "/") + rest + trailing
 
 
 def _settings_from_table(table: Mapping[str, Any], pyproject: Path) -> Settings:
