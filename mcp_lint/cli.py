@@ -77,6 +77,12 @@ def cli() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix/--diff: also apply unsafe fixes; show them otherwise.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a diff instead of writing them (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
+@click.option(
+    "-w",
+    "--watch",
+    is_flag=True,
+    help="Lint again whenever a Python file or pyproject.toml under PATHS changes (Ctrl-C to stop; needs mcp-lint[watch]).",
+)
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when fixes were applied, even if nothing remains.")
 @click.option("-e", "--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
@@ -127,6 +133,7 @@ def check(
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
+    watch: bool,
     exit_non_zero_on_fix: bool,
     exit_zero: bool,
     statistics: bool,
@@ -156,6 +163,17 @@ def check(
             _fail(f"--add-noqa cannot be combined with {conflicting[0]}")
     if (add_noqa or write_baseline) and [str(p) for p in paths] == ["-"]:
         _fail(f"{'--add-noqa' if add_noqa else '--write-baseline'} needs files, not stdin")
+    if watch:
+        _refuse_with_watch(
+            ("`-` (standard input)", [str(p) for p in paths] == ["-"]),
+            ("--add-noqa", add_noqa),
+            ("--write-baseline", write_baseline is not None),
+            ("--show-settings", show_settings),
+            ("--show-files", show_files),
+            ("--silent", silent),
+            ("--output-file", output_file is not None),
+            (f"--output-format {output_format}", output_format not in (None, "full", "concise")),
+        )
     config_file, config_values = _config_options(config_options)
     from mcp_lint.runner import CheckOptions, run_check
 
@@ -195,6 +213,10 @@ def check(
         baseline=baseline,
         write_baseline=write_baseline,
     )
+    if watch:
+        from mcp_lint.watch import watch as watch_paths
+
+        sys.exit(watch_paths(options, run_check))
     try:
         if silent:
             # Everything the run would print on stdout (findings, summary, diffs) goes nowhere;
@@ -221,6 +243,27 @@ def check(
             traceback.print_exc()
         code = EXIT_ERROR
     sys.exit(code)
+
+
+def _refuse_with_watch(*options: tuple[str, bool]) -> None:
+    """`--watch` reruns a report for a person at a terminal: what reads stdin once, writes files
+    other than fixes, prints something else than the findings or writes them for a program is a
+    usage error with it. (--fix, --diff and --statistics work on each run, as in ruff.)"""
+    import importlib.util
+
+    for name, given in options:
+        if given:
+            _fail(f"--watch cannot be combined with {name}")
+    if importlib.util.find_spec("watchfiles") is None:
+        _fail("--watch needs the file watcher: pip install 'mcp-lint[watch]'")
+    missing = [str(path) for path in paths_to_watch() if not os.path.exists(path)]
+    if missing:
+        _fail(f"--watch: {missing[0]}: no such file or directory")
+
+
+def paths_to_watch() -> list[Path]:
+    """The PATHS of the `check` being parsed (the current directory when none)."""
+    return list(click.get_current_context().params.get("paths") or ()) or [Path(".")]
 
 
 def _origin(parameter: str, option: str, variable: str) -> str:
