@@ -74,7 +74,6 @@ class ToolPaths:
     value they return (trace_tools())."""
 
     tools: set[str] = field(default_factory=set)
-    return_tools: set[str] = field(default_factory=set)  # tools that return this function's value
     own_names: set[str] = field(default_factory=set)  # names it is registered under itself
     # For each way tools reach it: the `try` statements around the calls on the way.
     guards: set[frozenset] = field(default_factory=set)
@@ -652,7 +651,6 @@ class Project:
             entry.families.append((family, major, tool))
             if sends == _WHOLE:
                 entry.returns = True
-                entry.return_tools.add(tool)
             if sends != _NOTHING:
                 entry.carries = True
                 entry.carry_tools.add(tool)
@@ -882,8 +880,7 @@ class Project:
         for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
-            context_raise, context_return = self._contexts(qual, entry)
-            context_text = context_raise if entry.is_tool else replace(context_raise, tools=tuple(sorted(entry.carry_tools)))
+            context_raise, context_value = self._contexts(qual, entry)
             for latent in fn.latent:
                 linked = carried.link(latent, entry)
                 if linked is not None and linked.get("via_status"):
@@ -904,7 +901,7 @@ class Project:
                 rule = rule_by_code(latent.code)
                 if rule is None:
                     continue
-                context = {"return": context_return, "text": context_text}.get(latent.route, context_raise)
+                context = context_value if latent.route in ("return", "text") else context_raise
                 if latent.get("conds") and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
@@ -1107,7 +1104,12 @@ class Project:
         return not target[1].error_results
 
     def _contexts(self, qual: str, entry: ToolPaths) -> tuple[RenderContext, RenderContext]:
-        """How findings in a reached function name it: (for raises, for returned values)."""
+        """How findings in a reached function name it: (for raises, for what it returns).
+
+        A raise reaches every tool that calls the function; what it returns (a failure string, an
+        exception's text in it) reaches the tools whose result carries the value, whole or a part
+        of it: one set for every rule's finding on a returned value, so that two findings on one
+        statement name the same tools."""
         summary, fn = self.functions[qual]
         family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
         framework = self.framework(family, major, summary.path)
@@ -1124,8 +1126,8 @@ class Project:
             masked_by="" if entry.masked == MASKED_IN_CODE else entry.masked,
             callee_effect=self.effect,
         )
-        return_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.return_tools)))
-        return context, return_context
+        value_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.carry_tools)))
+        return context, value_context
 
     @staticmethod
     def _applies(latent: Latent, entry: ToolPaths) -> bool:

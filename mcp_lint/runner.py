@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from mcp_lint.findings import Applicability, Finding
+from mcp_lint.findings import Finding
 
 if TYPE_CHECKING:
     from mcp_lint.inventory import ServerTools
@@ -548,14 +548,6 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
     return [outcome], 0, findings, errors
 
 
-def _applicable(finding: Finding, unsafe: bool) -> bool:
-    if finding.fix is None:
-        return False
-    if finding.fix.applicability is Applicability.SAFE:
-        return True
-    return unsafe and finding.fix.applicability is Applicability.UNSAFE
-
-
 def _json_on_stdout(options: CheckOptions) -> bool:
     return options.output_format in {"json", "json-lines"} and options.output_file is None
 
@@ -608,6 +600,7 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
     files a dry run would have written, whether any file was written)."""
     from mcp_lint.fileio import SourceError, atomic_write
     from mcp_lint.fixing.apply import fix_source, unified_diff
+    from mcp_lint.mended import applies
     from mcp_lint.per_file import FileOutcome
 
     current = relinker.outcomes
@@ -620,7 +613,7 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
         i = index.get(filename)
         outcome = current[i] if i is not None else None
         if outcome is None or outcome.summary is None or outcome.source is None or not any(
-            _applicable(f, options.unsafe_fixes) for f in file_findings
+            applies(f, options.unsafe_fixes) for f in file_findings
         ):
             remaining.extend(file_findings)
             continue
@@ -848,8 +841,10 @@ def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOption
     `{code, name, count, fixable}` (ruff's keys); `fixable` under the current flags."""
     from mcp_lint.registry import get_rule
 
+    from mcp_lint.mended import mended
+
     counts = Counter(f.code for f in findings)
-    fixable = Counter(f.code for f in findings if _applicable(f, options.unsafe_fixes))
+    fixable = Counter(f.code for f in mended(findings, options.unsafe_fixes))
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     if options.output_format == "json":
         import json
@@ -873,8 +868,11 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
         for filename, applied in sorted(fixes.applied.items()):
             for finding in sorted(applied, key=lambda f: (f.location.row, f.code)):
                 out.write(f"  {filename}:{finding.location.row}: {finding.code} {finding.fix.message if finding.fix else ''}\n")
-    safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.SAFE)
-    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability is Applicability.UNSAFE)
+    from mcp_lint.mended import mended
+
+    # Findings, not fixes: what `--diff` and `--fix` will count (one fix may mend two findings).
+    safe = len(mended(findings, unsafe=False))
+    unsafe = len(mended(findings, unsafe=True)) - safe
     if options.diff:
         if n_fixed:
             out.write(f"Would fix {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")

@@ -166,7 +166,7 @@ def test_stdin_is_reported_under_the_stdin_filename(tmp_path: Path) -> None:
     # whose fix is the one offered for the statement).
     assert [line.split(" ")[0] for line in lines[:3]] == ["app/notes.py:14:9:", "app/notes.py:25:9:", "app/notes.py:25:16:"]
     assert [line.split(" ")[1] for line in lines[:3]] == ["MCP001", "MCP005", "MCP002"]
-    assert lines[3:] == ["Found 3 errors.", "2 more fixes available with `--fix --unsafe-fixes`."]
+    assert lines[3:] == ["Found 3 errors.", "3 more fixes available with `--fix --unsafe-fixes`."]  # one fix mends MCP005 and MCP002
     assert result.stderr == ""
 
 
