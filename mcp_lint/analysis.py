@@ -15,6 +15,7 @@ from pathlib import Path
 import libcst as cst
 
 from mcp_lint.findings import Location
+from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports
 from mcp_lint.model.escapes import refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
@@ -78,8 +79,11 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 _AST_GUARD_LIMIT = 1_500
 
 
-def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] | None = None) -> ModuleSummary | ParseFailure:
-    """Parse and summarise one module, running the rules in `codes` (all when None)."""
+def analyze_source(
+    source: str, path: Path, display: str, codes: frozenset[str] | None = None, copies: tuple[FrameworkCopy, ...] = ()
+) -> ModuleSummary | ParseFailure:
+    """Parse and summarise one module, running the rules in `codes` (all when None); names under
+    the framework `copies` of the run are the framework's."""
     # CPython's parser first: it refuses an expression nested too deep for libcst's native parser,
     # which would crash the whole process instead (an 8,000-term concatenation does). Its depth
     # limit follows the recursion limit: at 1,500 it accepts about 4,500 levels, which libcst
@@ -108,7 +112,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     except (RecursionError, MemoryError):
         return ParseFailure("file is too deeply nested to parse")
     name = module_name(path if path.is_absolute() else path.resolve())
-    model = build_model(module, name.dotted, name.is_package)
+    model = build_model(module, name.dotted, name.is_package, copies)
     ctx = FileContext(module, model, source, tree)
     summary = ModuleSummary(path=display, module=name.dotted, module_alias=name.alias)
     summary.family_hint = family_hint(model)
@@ -132,6 +136,7 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.mentions_framework = model.aliases.mentions_framework()
+    summary.framework_copies = tuple(sorted(model.aliases.copies_used))
     summary.masks_errors = model.masks_errors
     summary.mask_argument = model.mask_argument
     if may_suppress(source):  # tokenizing every file costs; most have no directive of ours

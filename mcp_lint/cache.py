@@ -68,6 +68,7 @@ from mcp_lint.per_file import display_name
 if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
     from mcp_lint.findings import Finding
+    from mcp_lint.framework_copies import FrameworkCopy
     from mcp_lint.inventory import ServerTools
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput
@@ -134,12 +135,15 @@ def tool_fingerprint() -> str:
 # --- keys ---------------------------------------------------------------------------------------
 
 
-def file_key(item: FileInput, codes: frozenset[str] | None = None) -> str:
+def file_key(item: FileInput, codes: frozenset[str] | None = None, copies: Sequence[FrameworkCopy] = ()) -> str:
     """The key of a file's analysis (see the module docstring, level 1); `codes` are the rules it
-    ran (a summary made by fewer rules lacks the others' findings)."""
+    ran (a summary made by fewer rules lacks the others' findings); `copies` the framework copies
+    of the run, whose names the analysis reads as the framework's."""
     rules = ",".join(sorted(codes)) if codes is not None else "all"
     module = item.module
-    parts = (tool_fingerprint(), item.display, module.dotted, module.alias, str(module.is_package), item.digest, rules)
+    parts: tuple[str, ...] = (tool_fingerprint(), item.display, module.dotted, module.alias, str(module.is_package), item.digest, rules)
+    if copies:
+        parts += tuple(f"{copy.root}={copy.framework}:{copy.tool_error_module}" for copy in copies)
     return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 

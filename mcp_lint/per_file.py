@@ -22,6 +22,7 @@ from mcp_lint.findings import Finding, Location
 from mcp_lint.module_names import ModuleName, module_names
 
 if TYPE_CHECKING:
+    from mcp_lint.framework_copies import FrameworkCopy
     from mcp_lint.model.summary import ModuleSummary
 
 __all__ = [
@@ -135,7 +136,14 @@ def load_analysis(codes: frozenset[str] | None = None) -> None:
     _loaded.add(codes)
 
 
-def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[str] | None = None) -> FileOutcome:
+def analyze_text(
+    source: SourceFile,
+    path: Path,
+    display: str,
+    codes: frozenset[str] | None = None,
+    copies: tuple[FrameworkCopy, ...] = (),
+) -> FileOutcome:
+    """Analyse one text (`copies`: the framework copies of the run, framework_copies.py)."""
     # A parse allocates hundreds of thousands of nodes that reference counting frees; the cyclic
     # collector would walk them again and again meanwhile (about 6% of an analysis). Paused for
     # the file only (the first file's imports are frozen: load_analysis): whatever cycles it
@@ -146,7 +154,7 @@ def analyze_text(source: SourceFile, path: Path, display: str, codes: frozenset[
         load_analysis(codes)
         from mcp_lint.analysis import ParseFailure, analyze_source
 
-        result = analyze_source(source.text, path, display, codes)
+        result = analyze_source(source.text, path, display, codes, copies)
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run
@@ -167,7 +175,12 @@ def describe_exception(exc: BaseException) -> str:
     return traceback.format_exception_only(type(exc), exc)[-1].strip()
 
 
-def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozenset[str] | None = None) -> FileOutcome:
+def analyze_path(
+    path_text: str,
+    source: SourceFile | None = None,
+    codes: frozenset[str] | None = None,
+    copies: tuple[FrameworkCopy, ...] = (),
+) -> FileOutcome:
     """Worker entry point: analyse one file, reading it unless its `source` is given."""
     path = Path(path_text)
     display = display_name(path)
@@ -176,4 +189,4 @@ def analyze_path(path_text: str, source: SourceFile | None = None, codes: frozen
             source = fileio.read_source(path)
         except SourceError as exc:
             return FileOutcome(display, problem=unreadable(display, str(exc)))
-    return analyze_text(source, path, display, codes)
+    return analyze_text(source, path, display, codes, copies)

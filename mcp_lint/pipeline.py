@@ -486,7 +486,7 @@ def relint_file(
     every file. Linking the neighbours only keeps `--fix` linear in the files it fixes."""
     old = outcomes[index]
     source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
-    new = analyze_text(source, Path(old.display), old.display)
+    new = analyze_text(source, Path(old.display), old.display, copies=old.summary.framework_copies if old.summary else ())
     chosen = range(len(outcomes)) if neighbours is None else sorted(set(neighbours) | {index})
     replaced = [new if i == index else outcomes[i] for i in chosen]
     findings, _ = link(replaced, resolver, pins)

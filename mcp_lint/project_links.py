@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Collection, Iterable, Iterator
 
+from mcp_lint.framework_copies import import_in_copy
 from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
@@ -1205,7 +1206,8 @@ class Project:
                         # A module written to import without the framework (a CLI uses it)
                         # would need it at import time: no fix rather than break that.
                         return None
-                    imports.append((module, name))
+                    # A server on a copy of the framework imports it from the copy.
+                    imports.append((import_in_copy(module, name, summary.framework_copies), name))
                     local = name
                 names[PH_TOOL_ERROR] = local
             elif need in {"CallToolResult", "TextContent"}:
@@ -1213,7 +1215,7 @@ class Project:
                 if local is None:
                     if _name_taken(summary, need) or summary.imports.framework_deferred:
                         return None
-                    imports.append(("mcp.types", need))
+                    imports.append((import_in_copy("mcp.types", need, summary.framework_copies), need))
                     local = need
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
             elif need == "logger":

@@ -64,7 +64,7 @@ class Relinker:
 
         old = self.outcomes[index]
         source = SourceFile(text, old.source.encoding if old.source else "utf-8", old.source.newline if old.source else "\n")
-        new = analyze_text(source, Path(old.display), old.display)
+        new = analyze_text(source, Path(old.display), old.display, copies=old.summary.framework_copies if old.summary else ())
         replaced = list(self.outcomes)
         replaced[index] = new
         scope = self._scope(index, replaced)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from mcp_lint import per_file
 from mcp_lint.cache import file_key
+from mcp_lint.framework_copies import FrameworkCopy, find_copies
 from mcp_lint.per_file import FileOutcome, display_name, unreadable
 
 if TYPE_CHECKING:
@@ -45,6 +46,9 @@ class Analyzer:
         self.cache = cache
         self.codes = codes
         self.unreadable_files = unreadable_files
+        # The framework copies among the run's files: every analysis reads names under them as
+        # the framework's (framework_copies.py), and its cache key says so.
+        self.copies = find_copies((item.module.dotted, item.data) for item in items if item.source is not None)
         self._ready: list[tuple[int, FileOutcome]] = []
         self._queue: list[tuple[int, int]] = []  # (-size, index): largest first
         self._running: dict[Future, int] = {}
@@ -57,7 +61,7 @@ class Analyzer:
             if index in self.unreadable_files:
                 self._ready.append((index, self.unreadable_files[index]))
                 continue
-            stored = self.cache.load_file(file_key(item, self.codes)) if self.cache is not None else None
+            stored = self.cache.load_file(file_key(item, self.codes, self.copies)) if self.cache is not None else None
             if stored is not None:
                 self._ready.append((index, FileOutcome(item.display, summary=stored[0], problem=stored[1], source=item.source)))
                 continue
@@ -93,9 +97,9 @@ class Analyzer:
             self._pool = None
 
     # -- internals -----------------------------------------------------------------------------
-    def _arguments(self, index: int) -> tuple[str, Any, frozenset[str] | None]:
+    def _arguments(self, index: int) -> tuple[str, Any, frozenset[str] | None, tuple[FrameworkCopy, ...]]:
         item = self.items[index]
-        return str(item.path), item.source, self.codes
+        return str(item.path), item.source, self.codes, self.copies
 
     def _start_queued(self) -> None:
         if self._pool is None:
@@ -154,10 +158,10 @@ class Analyzer:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        path_text, source, codes = self._arguments(index)
+        path_text, source, codes, copies = self._arguments(index)
         try:
             with ProcessPoolExecutor(max_workers=1) as alone:
-                outcome = alone.submit(per_file.analyze_path, path_text, source, codes).result()
+                outcome = alone.submit(per_file.analyze_path, path_text, source, codes, copies).result()
         except BrokenProcessPool:
             display = display_name(Path(path_text))
             outcome = FileOutcome(display, problem=unreadable(display, "the parser crashed on this file"), source=source)
@@ -167,7 +171,7 @@ class Analyzer:
         item = self.items[index]
         outcome.source = item.source  # the worker's copy is equal; keep one
         if self.cache is not None and outcome.internal_error is None:
-            self.cache.store_file(file_key(item, self.codes), outcome.summary, outcome.problem)
+            self.cache.store_file(file_key(item, self.codes, self.copies), outcome.summary, outcome.problem)
         self._ready.append((index, outcome))
 
 
@@ -184,9 +188,11 @@ def _start_worker() -> None:
     gc.disable()
 
 
-def _analyze_in_worker(path_text: str, source: Any, codes: frozenset[str] | None) -> FileOutcome:
+def _analyze_in_worker(
+    path_text: str, source: Any, codes: frozenset[str] | None, copies: tuple[FrameworkCopy, ...]
+) -> FileOutcome:
     global _analysed
-    outcome = per_file.analyze_path(path_text, source, codes)
+    outcome = per_file.analyze_path(path_text, source, codes, copies)
     outcome.source = None  # the parent has the text: not worth pickling back
     _analysed += 1
     if _analysed % _COLLECT_EVERY == 0:

@@ -117,6 +117,7 @@ def test_a_vendored_copy_of_mcp_is_checked(tmp_path: Path, monkeypatch: pytest.M
             "app/vendor/mcp/__init__.py": "",
             "app/vendor/mcp/server/__init__.py": "",
             "app/vendor/mcp/server/fastmcp/__init__.py": "class FastMCP:\n    def tool(self):\n        return lambda fn: fn\n",
+            "app/vendor/mcp/server/fastmcp/exceptions.py": "class ToolError(Exception):\n    pass\n",
             "app/server.py": "from app.vendor.mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('notes')\n" + PLANTED,
         },
     )

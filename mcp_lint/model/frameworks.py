@@ -290,8 +290,8 @@ TOOL_RESULT_CLASSES = frozenset(
 )
 
 # Every class and function of the frameworks that a rule or the model looks for, by its
-# framework path. A copy of a framework inside a project (`app._vendor.fastmcp`,
-# `app.vendor.mcp`) is recognised by importing one of these from below a `fastmcp`/`mcp` package.
+# framework path. A copy of a framework inside a project is recognised by defining these classes
+# at these places relative to its top package (framework_copies.py), whatever it is called.
 FRAMEWORK_DEFINED_NAMES = frozenset(
     {
         *SERVER_CLASSES,
@@ -308,22 +308,6 @@ FRAMEWORK_DEFINED_NAMES = frozenset(
         *TOOL_RESULT_CLASSES,
     }
 )
-
-
-def vendored_framework_name(qualified: str) -> str | None:
-    """The framework name a project's copy of a framework stands for: `app._vendor.fastmcp.FastMCP`
-    -> `fastmcp.FastMCP` when the part from a `fastmcp` (or `mcp`) package on names a class or
-    function the framework defines; None otherwise (the project's own `app.mcp.tools.helper`).
-    The leftmost such package decides (`app.vendor.mcp.server.fastmcp.FastMCP` is mcp's)."""
-    parts = qualified.split(".")
-    if parts[0] in FRAMEWORK_MODULE_PREFIXES:
-        return None  # the framework itself (`mcp.server.fastmcp.FastMCP` is mcp's, not a copy of fastmcp)
-    for index in range(1, len(parts) - 1):
-        if parts[index] in FRAMEWORK_MODULE_PREFIXES:
-            tail = ".".join(parts[index:])
-            if tail in FRAMEWORK_DEFINED_NAMES:
-                return tail
-    return None
 
 
 # JSON-RPC codes by name, for messages ("INVALID_PARAMS").

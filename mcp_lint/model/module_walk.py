@@ -17,6 +17,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.model.annotation_types import annotation_type
 from mcp_lint.model.exception_guards import WrittenClassBases
 from mcp_lint.model.frameworks import server_family
@@ -196,8 +197,8 @@ def _handled(prefix: str) -> frozenset[type]:
 _RECORDED = (_handled("visit_"), _handled("leave_"))
 
 
-def build_model(module: cst.Module, module_name: str, is_package: bool) -> ModuleModel:
-    aliases = AliasTable(module_name, is_package)
+def build_model(module: cst.Module, module_name: str, is_package: bool, copies: tuple[FrameworkCopy, ...] = ()) -> ModuleModel:
+    aliases = AliasTable(module_name, is_package, copies)
     # Top-level imports first, so decorators above a late import still resolve.
     for stmt in module.body:
         for node in _top_imports(stmt):

@@ -11,7 +11,8 @@ import functools
 
 import libcst as cst
 
-from mcp_lint.model.frameworks import FRAMEWORK_MODULE_PREFIXES, TOOL_ERROR_CLASSES, Family, is_framework_name, vendored_framework_name
+from mcp_lint.framework_copies import FrameworkCopy, framework_name
+from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -85,9 +86,12 @@ def resolve_relative(module: str, is_package: bool, level: int, target: str) -> 
 
 
 class AliasTable:
-    """Local name -> qualified name, from every import statement in a module."""
+    """Local name -> qualified name, from every import statement in a module.
 
-    def __init__(self, module: str, is_package: bool) -> None:
+    Names under a copy of a framework in the project (`copies`, framework_copies.py) are the
+    framework's: `from app._vendor.fmcp import FastMCP` binds `fastmcp.FastMCP`."""
+
+    def __init__(self, module: str, is_package: bool, copies: tuple[FrameworkCopy, ...] = ()) -> None:
         self.module = module
         self.is_package = is_package
         self.aliases: dict[str, str] = {}
@@ -95,26 +99,35 @@ class AliasTable:
         self.imported_modules: set[str] = set()
         # Local names bound by `from .x import y` (relative, hence project code).
         self.relative_names: set[str] = set()
-        # Local names bound to a module path below a `fastmcp`/`mcp` package of the project (`import
-        # app._vendor.fastmcp as fm`): what is resolved through them may be a vendored framework's.
-        self._vendor_roots: set[str] = set()
+        self._copies = copies
+        # The copies this module imports from (a fix importing from the framework uses them).
+        self.copies_used: set[FrameworkCopy] = set()
+
+    def _framework(self, qualified: str) -> str:
+        if not self._copies:
+            return qualified
+        name, copy = framework_name(qualified, self._copies)
+        if copy is not None:
+            self.copies_used.add(copy)
+        return name
 
     def add_import(self, node: cst.Import) -> None:
         for alias in node.names:
-            name = module_dotted(alias.name)
+            written = module_dotted(alias.name)
+            name = self._framework(written)
             self.imported_modules.add(name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
-                self.aliases[local] = name
+                self.aliases[alias.asname.name.value] = name
+            elif name != written:
+                # `import app._vendor.fmcp` binds `app`: names through it are resolved below.
+                self.aliases.setdefault(written.split(".")[0], written.split(".")[0])
             else:
                 local = name.split(".")[0]
                 self.aliases.setdefault(local, local)
-            if _below_framework_package(name):
-                self._vendor_roots.add(local)
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
         level = len(node.relative)
-        base = resolve_relative(self.module, self.is_package, level, module_dotted(node.module))
+        base = self._framework(resolve_relative(self.module, self.is_package, level, module_dotted(node.module)))
         self.imported_modules.add(base)
         if isinstance(node.names, cst.ImportStar):
             return
@@ -123,15 +136,7 @@ class AliasTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            qualified = f"{base}.{name}" if base else name
-            vendored = vendored_framework_name(qualified) if _below_framework_package(qualified) else None
-            if vendored is not None:
-                # A copy of the framework inside the project: what it defines is the framework's.
-                self.imported_modules.add(vendored.rpartition(".")[0])
-                qualified = vendored
-            elif _below_framework_package(qualified):
-                self._vendor_roots.add(local)
-            self.aliases[local] = qualified
+            self.aliases[local] = f"{base}.{name}" if base else name
             if level:
                 self.relative_names.add(local)
 
@@ -148,9 +153,7 @@ class AliasTable:
         if target is None:
             return None
         resolved = f"{target}.{rest}" if rest else target
-        if root in self._vendor_roots:
-            return vendored_framework_name(resolved) or resolved
-        return resolved
+        return self._framework(resolved) if self._copies else resolved
 
     def resolve_or_local(self, expr: cst.BaseExpression) -> str | None:
         """Like resolve, but names defined in this module resolve to `module.name`."""
@@ -165,13 +168,6 @@ class AliasTable:
     def mentions_framework(self) -> bool:
         """Does the module import anything from an MCP framework?"""
         return any(is_framework_name(module) for module in self.imported_modules)
-
-
-def _below_framework_package(qualified: str) -> bool:
-    """Does a dotted path of the project go through a `fastmcp` or `mcp` package (a copy of the
-    framework, perhaps)? Never for the framework's own names."""
-    parts = qualified.split(".")
-    return parts[0] not in FRAMEWORK_MODULE_PREFIXES and any(part in FRAMEWORK_MODULE_PREFIXES for part in parts[1:])
 
 
 def last_name(qualified: str | None) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.fixing.imports import ImportBlock
+from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.model.frameworks import Family
 
 # A registered "function" that stands for every function of a table in another module:
@@ -220,6 +221,9 @@ class ModuleSummary:
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
     mentions_framework: bool = False
+    # The framework copies in the project this module imports from (framework_copies.py): a fix
+    # that imports from the framework imports from the copy.
+    framework_copies: tuple[FrameworkCopy, ...] = ()
     # `mask_error_details=True` appears in the file (fastmcp): unexpected exception text is masked.
     masks_errors: bool = False
     # A constructor passes `mask_error_details=` something else (False, an expression): on the
