@@ -61,9 +61,9 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = per_file.analyze_path
 
-    def counting(path_text: str, source=None, codes=None):
+    def counting(path_text: str, *args, **kwargs):
         seen.append(Path(path_text).name)
-        return real(path_text, source, codes)
+        return real(path_text, *args, **kwargs)
 
     monkeypatch.setattr(per_file, "analyze_path", counting)
     return seen

@@ -114,7 +114,7 @@ def test_fixes_are_the_same_for_any_number_of_jobs(project: Path, tmp_path: Path
 
 
 
-def _dies_on_crash_py(path_text, source=None, codes=None):  # module level: the pool pickles it by name
+def _dies_on_crash_py(path_text, source=None, codes=None, copies=()):  # module level: the pool pickles it by name
     import os
 
     from mcp_lint.analysis import analyze_source  # noqa: F401 - the real work below
@@ -125,7 +125,7 @@ def _dies_on_crash_py(path_text, source=None, codes=None):  # module level: the 
     if path_text.endswith("crash.py"):
         os._exit(70)  # what a native stack overflow in the parser looks like to the pool
     path = Path(path_text)
-    return analyze_text(source or read_source(path), path, display_name(path), codes)
+    return analyze_text(source or read_source(path), path, display_name(path), codes, copies)
 
 
 def test_a_worker_that_dies_costs_one_file_not_the_run(tmp_path, monkeypatch) -> None:
