@@ -51,12 +51,29 @@ def watch(options: CheckOptions, run: Callable[[CheckOptions], int], out: TextIO
         _run_once(options, run, stream, "Starting linter in watch mode...")
         from watchfiles import watch as changes
 
-        for _batch in changes(*options.paths, watch_filter=SourcesAndSettings(), raise_interrupt=True):
+        for _batch in changes(*watched_paths(options.paths), watch_filter=SourcesAndSettings(), raise_interrupt=True):
             _run_once(options, run, stream, "File change detected...")
     except KeyboardInterrupt:
         stream.write("\n")
         stream.flush()
     return 0
+
+
+def watched_paths(paths: list[Path]) -> list[Path]:
+    """The paths, and the settings files of their projects that lie outside them (a named file's
+    pyproject.toml), as ruff's watch adds the configuration file."""
+    from mcp_lint.discovery import project_root
+
+    out = list(paths)
+    inside = [Path(path).resolve() for path in paths]
+    for path in paths:
+        root = project_root(path)
+        for name in WATCHED_NAMES if root is not None else ():
+            settings = (root / name).resolve()
+            if settings.is_file() and not any(settings == p or p in settings.parents for p in inside):
+                out.append(settings)
+                inside.append(settings)
+    return out
 
 
 def _run_once(options: CheckOptions, run: Callable[[CheckOptions], int], stream: TextIO, header: str) -> None:

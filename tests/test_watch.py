@@ -52,7 +52,7 @@ class Watched:
     def __init__(self, project: Path, *args: str) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_LINT_")}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mcp_lint", "check", "--watch", "-n", "--output-format", "concise", *args, "."],
+            [sys.executable, "-m", "mcp_lint", "check", "--watch", "-n", "--output-format", "concise", *(args or (".",))],
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -108,6 +108,23 @@ def test_a_change_is_linted_again_and_ctrl_c_exits_0(tmp_path: Path) -> None:
     )
     third = watched.until("Watching for file changes.")
     assert "All checks passed!\n" in third
+    assert watched.interrupt() == 0
+
+
+def test_a_named_file_is_watched_with_its_projects_settings(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "notes"\ndependencies = ["mcp>=1.9,<2"]\n')
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "server.py").write_text(CLEAN + DEFECT)
+    watched = Watched(tmp_path / "app", "server.py")
+    first = watched.until("Watching for file changes.")
+    assert "Found 1 error.\n" in first
+    time.sleep(0.5)
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "notes"\ndependencies = ["mcp>=1.9,<2"]\n\n[tool.mcp-lint]\nignore = ["MCP005"]\n'
+    )
+    second = watched.until("Watching for file changes.")
+    assert "File change detected" in second[0]
+    assert "All checks passed!\n" in second
     assert watched.interrupt() == 0
 
 
