@@ -62,6 +62,15 @@ def test_with_unsafe_fixes_one_fix_mending_two_findings_counts_two(project: Path
     assert "raise ToolError" in (project / "server.py").read_text()
 
 
+def test_the_markers_are_what_the_summary_counts(project: Path) -> None:
+    def marked(*args: str) -> list[str]:
+        result = CliRunner().invoke(cli, ["check", "-n", "--output-format", "concise", *args, "server.py"], catch_exceptions=False)
+        return [line.split()[1] for line in result.stdout.splitlines() if line.startswith("server.py:") and "[*]" in line]
+
+    assert marked() == ["MCP100"]
+    assert marked("--unsafe-fixes") == ["MCP100", "MCP005", "MCP002"]
+
+
 def test_statistics_marks_a_rule_whose_findings_another_fix_mends(project: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "-n", "--statistics", "--unsafe-fixes", "server.py"], catch_exceptions=False)
     rows = [line.split() for line in result.stdout.splitlines()]

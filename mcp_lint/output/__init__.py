@@ -11,8 +11,6 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
-from mcp_lint.findings import Applicability
-
 if TYPE_CHECKING:
     from mcp_lint.findings import Finding
 
@@ -30,6 +28,9 @@ class ReportOptions:
     # Whether the run has `--unsafe-fixes`: then `--fix` applies unsafe fixes too, and `[*]`
     # marks them as well (as ruff does).
     unsafe_fixes: bool = False
+    # The findings `--fix` makes go under these flags (by id; mended.py), those that another
+    # finding's fix mends included: what `[*]` marks, and what the summary counts.
+    mended: frozenset[int] = frozenset()
 
 
 def write_report(
@@ -45,8 +46,11 @@ def write_report(
     """Write ``findings`` (already sorted and filtered) to ``out`` in the format ``fmt``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    from mcp_lint.mended import mended
+
     writer = importlib.import_module(f"{__name__}.{fmt.replace('-', '_')}")
-    writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint, unsafe_fixes))
+    fixed = frozenset(id(finding) for finding in mended(findings, unsafe_fixes)) if show_fixes_hint else frozenset()
+    writer.write(findings, out, ReportOptions(read_source, color, show_fixes_hint, unsafe_fixes, fixed))
 
 
 def relative_posix_path(filename: str) -> str:
@@ -75,12 +79,9 @@ def path_to_uri_reference(filename: str) -> str:
 
 def is_fixable(finding: Finding, options: ReportOptions) -> bool:
     """Whether `--fix` with this run's flags fixes this finding: what the `[*]` marker promises
-    (unsafe fixes count under `--unsafe-fixes`; display-only fixes never)."""
-    if finding.fix is None:
-        return False
-    if finding.fix.applicability is Applicability.SAFE:
-        return True
-    return options.unsafe_fixes and finding.fix.applicability is Applicability.UNSAFE
+    (unsafe fixes count under `--unsafe-fixes`; display-only fixes never; a finding that another
+    finding's fix mends counts too, as the summary counts it)."""
+    return id(finding) in options.mended
 
 
 def finding_help(finding: Finding) -> str:
