@@ -19,6 +19,7 @@ from mcp_lint.fixing.imports import read_imports
 from mcp_lint.model.escapes import refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.flow_steps import return_steps
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
@@ -163,6 +164,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
         fsum.returns_argument = facts.returns_argument
+        # A caller's finding that takes a helper's result shows how its parameters reach its returns.
+        if qual not in registered:
+            fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:

@@ -911,6 +911,8 @@ class Project:
                 branch = latent.get("branch")
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
+                if latent.flow_via:
+                    latent = self._through_helper(latent, qual)
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
@@ -966,6 +968,20 @@ class Project:
                         shift = _receiver_shift(edge.via_attribute, target[1].params)
                         self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
         return self._failed
+
+    def _through_helper(self, latent: Latent, caller: str) -> Latent:
+        """The latent with the statements of the project function whose result its flow takes
+        (`flow_via`) in front of its own: how that function's parameters reach its returns.
+        Unchanged where that function is not the project's, is the caller itself, or already
+        reports the message it builds (its returns are then related as `_builder_returns`)."""
+        found = self.function(latent.flow_via)
+        if found is None or found[1].qualname == caller or not found[1].return_steps:
+            return latent
+        summary, fn = found
+        if any(other.code == latent.code and other.get("built_for_callers") for other in fn.latent):
+            return latent
+        steps = tuple(replace(step, filename=summary.path, function=fn.name) for step in fn.return_steps)
+        return replace(latent, flow=(*steps, *latent.flow))
 
     def _builder_returns(self, qualname: str, code: str) -> tuple[Related, ...]:
         """The returns of a helper that only builds a failure message, which its callers' findings

@@ -524,19 +524,24 @@ class ValueFlow:
         return calls, stores
 
     def follow(
-        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset(), at: cst.CSTNode | None = None
+        self,
+        expr: cst.BaseExpression,
+        checked: frozenset[str] = frozenset(),
+        at: cst.CSTNode | None = None,
+        parents: dict[int, Store | None] | None = None,
     ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
         """`origins`, and the names `expr` reads through any number of locals, each with the mode
         it is read in (a parameter read WHOLE: `text = str(value); return [TextContent(text=text)]`
-        carries all of `value`)."""
+        carries all of `value`). `parents`, when given, is filled with the step each store was
+        reached by: by id(store), the store whose value read it (None: `expr` read it)."""
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
         read: dict[str, frozenset[str] | None] = {}  # key -> mode read, wherever
         seen: dict[tuple[str, int], frozenset[str] | None] = {}  # (key, id(at)) -> mode followed so far
-        queue: list[tuple[str, frozenset[str] | None, cst.CSTNode | None]] = [(k, m, at) for k, m in start.keys.items()]
+        queue: list[tuple[str, frozenset[str] | None, cst.CSTNode | None, Store | None]] = [(k, m, at, None) for k, m in start.keys.items()]
         while queue:
-            key, mode, where = queue.pop()
+            key, mode, where, via = queue.pop()
             if key.split(".", 1)[0] in checked:
                 continue
             # Where the read is matters only for a key some store list of which may be cut.
@@ -550,12 +555,29 @@ class ValueFlow:
             read[key] = merge_modes(read[key], mode) if key in read else mode
             for store, store_mode in self._stores_of(key, mode, where):
                 visited[id(store)] = store
+                if parents is not None and id(store) not in parents and store is not via:
+                    parents[id(store)] = via
                 found = self.refs(store.value)
                 for call, call_mode in found.calls.items():
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried
-                queue.extend((k, _compose(store_mode, m), store.statement) for k, m in found.keys.items())
+                queue.extend((k, _compose(store_mode, m), store.statement, store) for k, m in found.keys.items())
         return calls, list(visited.values()), read
+
+    def path(self, expr: cst.BaseExpression, at: cst.CSTNode | None, source: Store) -> list[Store] | None:
+        """The stores a value goes through from `source` to `expr` read at `at`, in the order
+        the value flows (`source` first): `detail = str(e)`, `msg = f"...{detail}"` for
+        `return msg`. None when `expr` does not carry what `source` stored there."""
+        parents: dict[int, Store | None] = {}
+        self.follow(expr, at=at, parents=parents)
+        if id(source) not in parents:
+            return None
+        chain: list[Store] = []
+        step: Store | None = source
+        while step is not None and all(step is not s for s in chain):
+            chain.append(step)
+            step = parents.get(id(step))
+        return chain
 
 
 class StoreOrder:

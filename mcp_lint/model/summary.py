@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.fixing.imports import ImportBlock
+from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
 
 # A registered "function" that stands for every function of a table in another module:
@@ -102,6 +103,11 @@ class Latent:
     fix_edits: tuple[Edit, ...] = ()
     fix_needs: tuple[str, ...] = ()  # "ToolError", "logger": imports the fix must add if missing
     param: int = -1
+    # The other statements of the flow, in the order the value goes (model.flow_steps), and the
+    # project function whose result the flow takes (a callee name as CallEdge.callee has it, ""
+    # for none): the link step puts that function's return steps in front of these.
+    flow: tuple[FlowStep, ...] = ()
+    flow_via: str = ""
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:
@@ -174,6 +180,9 @@ class FunctionSummary:
     # Where its name is written (`def read_note`), kept for registered tool handlers only: the
     # related location of a finding in a helper the tool reaches.
     name_span: tuple[Location, Location] | None = None
+    # Its parameter -> return flow as statements (flow_steps.return_steps): the helper's part of a
+    # caller's finding that takes its result.
+    return_steps: tuple[FlowStep, ...] = ()
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (MCP002: one defect per flow when that clause catches everything).
