@@ -564,12 +564,13 @@ class ValueFlow:
                 queue.extend((k, _compose(store_mode, m), store.statement, store) for k, m in found.keys.items())
         return calls, list(visited.values()), read
 
-    def path(self, expr: cst.BaseExpression, at: cst.CSTNode | None, source: Store) -> list[Store] | None:
+    def path(self, expr: cst.BaseExpression, at: cst.CSTNode | None, source: Store) -> list[tuple[Store, bool]] | None:
         """The stores a value goes through from `source` to `expr` read at `at`, in the order
         the value flows (`source` first): `detail = str(e)`, `msg = f"...{detail}"` for
-        `return msg`. None when `expr` does not carry what `source` stored there."""
+        `return msg`; each with whether it only extends a local that already holds the value
+        (`msg += "."`). None when `expr` does not carry what `source` stored there."""
         parents: dict[int, Store | None] = {}
-        self.follow(expr, at=at, parents=parents)
+        _, stores, _ = self.follow(expr, at=at, parents=parents)
         if id(source) not in parents:
             return None
         chain: list[Store] = []
@@ -577,7 +578,34 @@ class ValueFlow:
         while step is not None and all(step is not s for s in chain):
             chain.append(step)
             step = parents.get(id(step))
-        return chain
+        return self._with_additions(chain, stores, parents)
+
+    def _with_additions(self, chain: list[Store], stores: list[Store], parents: dict[int, Store | None]) -> list[tuple[Store, bool]]:
+        """`chain` with the augmented assignments to one of its locals after it is written and
+        before it is read on (`summary = "; ".join(errors)`, `summary += "."`, `return summary`):
+        the value read on is the one they made. Only those the same read sees (they reach it) and
+        that control reaches from the local's write count; an item appended to a list that holds
+        the value is another value, not a step of this one."""
+        order = self.order()
+        if order is None:
+            return [(store, False) for store in chain]
+        out: list[tuple[Store, bool]] = []
+        for store in chain:
+            out.append((store, False))
+            added = [
+                other
+                for other in stores
+                if other is not store
+                and other.key == store.key
+                and parents.get(id(other)) is parents.get(id(store))
+                and isinstance(other.statement, cst.AugAssign)  # not `x.append(other_item)`
+                and all(other is not s for s in chain)
+                and order.follows(store, other)
+            ]
+            # In the order control runs through them (each addition after the ones it follows).
+            added.sort(key=lambda other: sum(order.follows(before, other) for before in added if before is not other))
+            out.extend((other, True) for other in added)
+        return out
 
 
 class StoreOrder:
@@ -601,6 +629,12 @@ class StoreOrder:
         definition = self._definition.get(id(store))
         node = self.graph.node_of(at)
         return definition is None or node is None or self._solution.reaches(definition, node)
+
+    def follows(self, first: Store, then: Store) -> bool:
+        """Can control go from `first`'s statement to `then`'s?"""
+        a = self.graph.node_of(first.statement) if first.statement is not None else None
+        b = self.graph.node_of(then.statement) if then.statement is not None else None
+        return a is not None and b is not None and a is not b and self.graph.path_exists(a, b)
 
     def overwritable(self, stores: list[Store]) -> bool:
         """Does control go from one of `stores` to another (a default a later branch replaces)?"""

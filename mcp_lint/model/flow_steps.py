@@ -9,7 +9,7 @@ own words on it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 import libcst as cst
@@ -24,6 +24,7 @@ ASSIGN = "assign"  # `x = v`, `x: T = v`: the value is now `x`'s
 ADD = "add"  # `x += v`: the value is added to `x`
 STORE = "store"  # `x.append(v)`, `x[k] = v`, `x.attr = v`: the value is put into `x`
 UNPACK = "unpack"  # `a, b = v`: one element of the value is `a`'s
+EXTEND = "extend"  # `x += "."` after `x` holds the value: the value stays in `x`, which grows
 RETURN = "return"  # `return v` of a helper whose callers take the value
 
 # How many steps one function's returns keep in its summary (the rest are not shown either).
@@ -64,7 +65,13 @@ def step_of(store: Store, range_of: RangeOf, flow: ValueFlow) -> FlowStep | None
     else:
         kind = ASSIGN
     value = unwrap_await(store.value)
-    project = isinstance(value, cst.Call) and kind in {ASSIGN, UNPACK} and flow.is_project_call(value)
+    # A function of the project, not a method of a local (`detail.strip()`).
+    project = (
+        isinstance(value, cst.Call)
+        and kind in {ASSIGN, UNPACK}
+        and (dotted(value.func) or ".").split(".")[0] not in flow.stores
+        and flow.is_project_call(value)
+    )
     callee = last_name(dotted(value.func) or "") if project else ""  # type: ignore[union-attr]
     return FlowStep(
         Location(where.start.line, where.start.column + 1),
@@ -87,13 +94,13 @@ def steps_between(flow: ValueFlow | None, source: Store, expr: cst.BaseExpressio
         return ()
     steps: list[FlowStep] = []
     seen: set[int] = {id(source.statement), id(at)}
-    for store in chain[1:]:
+    for store, extends in chain[1:]:
         if id(store.statement) in seen:
             continue
         seen.add(id(store.statement))
         step = step_of(store, range_of, flow)
         if step is not None:
-            steps.append(step)
+            steps.append(replace(step, kind=EXTEND) if extends else step)
     return tuple(steps)
 
 

@@ -26,7 +26,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location, Related, help_for
 from mcp_lint.model.facts import FunctionFacts, branch_name
-from mcp_lint.model.flow_steps import ADD, RETURN, STORE, UNPACK, FlowStep
+from mcp_lint.model.flow_steps import ADD, EXTEND, RETURN, STORE, UNPACK, FlowStep
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
@@ -398,6 +398,8 @@ def flow_related(steps: Sequence[FlowStep], thing: str) -> tuple[Related, ...]:
             label = f"the {thing} is stored in `{step.name}`"
         elif step.kind == ADD:
             label = f"the {thing} is added to `{step.name}`"
+        elif step.kind == EXTEND:
+            label = f"`{step.name}` is extended, the {thing} still in it"
         elif step.callee:
             into = "unpacked into" if step.kind == UNPACK else "into"
             label = f"the {thing} goes through `{step.callee}()` {into} `{step.name}`"

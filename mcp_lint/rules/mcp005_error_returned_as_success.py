@@ -639,7 +639,13 @@ def _flow_steps(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst
     if in_branch:
         return between
     built = step_of(source, ctx.range, fn.value_flow)
-    return (built, *between) if built is not None else between
+    if built is None:
+        return between
+    called = unwrap_await(source.value)
+    if not built.callee and isinstance(called, cst.Call) and _message_builder(called, ctx) is not None:
+        # `out = failure("...")` of a helper of another module: the value is that helper's result.
+        built = replace(built, callee=last_name(dotted(called.func) or ""))
+    return (built, *between)
 
 
 def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Return) -> bool:
