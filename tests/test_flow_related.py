@@ -296,3 +296,41 @@ def test_full_output_frames_each_statement_of_the_flow() -> None:
     assert "::: server.py:12:9: the text is carried into `msg`" in text
     assert text.index("carried into `msg`") < text.index("the text is returned here")
     assert '12 |         msg = f"Could not read the note: {detail}"' in text
+
+
+def test_the_language_server_shows_the_flow_as_related_information() -> None:
+    pytest.importorskip("pygls")
+    from mcp_lint.server.diagnostics import diagnostic, file_uri
+    from mcp_lint.server.documents import Lines
+
+    leak = by_code(check(MULTI_STEP), "MCP002")
+    uri = file_uri(leak.filename)
+    made = diagnostic(leak, Lines(textwrap.dedent(MULTI_STEP)), uri, lambda name: None)
+    flow = [(r.location.uri, r.location.range.start.line, r.message) for r in made.related_information if r.location.range.start.line != 10]
+    assert flow == [(uri, 11, "the text is carried into `msg`"), (uri, 12, "the text is returned here")]  # 0-based lines
+
+
+def test_a_cached_run_gives_the_same_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from mcp_lint.cli import cli
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "notes"\ndependencies = ["fastmcp>=2.10"]\n',
+            "notes/__init__.py": "",
+            "notes/helpers.py": HELPERS,
+            "notes/server.py": SERVER,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    runs = [
+        CliRunner().invoke(cli, ["check", ".", "--output-format", "json", "--exit-zero", *options, "--cache-dir", str(tmp_path / ".cache")])
+        for options in ([], [], ["--no-cache"])
+    ]
+    assert [run.exit_code for run in runs] == [0, 0, 0]
+    assert (tmp_path / ".cache").is_dir()
+    cold, warm, uncached = (json.loads(run.output) for run in runs)
+    assert cold == warm == uncached
+    assert any(len(entry["related"]) >= 3 for entry in cold)
