@@ -933,6 +933,9 @@ class Project:
                         notes=(context.reached_from, *rendered.notes),
                         related=(*rendered.related, *self.tool_sites(context.tools)),
                     )
+                if latent.param >= 0:
+                    # The flow starts where a caller hands the exception in.
+                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
                 if latent.get("built_by"):
                     finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
@@ -1163,13 +1166,8 @@ class Project:
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
-        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
-        path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
-        if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
+    def callers_of(self, qual: str) -> list[tuple[str, CallEdge]]:
+        """The project functions that call `qual` (another than itself), each with its edge."""
         if self._call_sites is None:
             self._call_sites = {}
             for caller, (_, fn) in self.functions.items():
@@ -1177,6 +1175,29 @@ class Project:
                     target = self.function(edge.callee)
                     if target is not None and target[1].qualname != caller:
                         self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+        return self._call_sites.get(qual, [])
+
+    def _passing_calls(self, qual: str, param: int, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:
+        """Where callers on a tool's path hand a caught exception to `qual` at position `param`
+        (the first `limit` in file order): the start of the flow of a finding that fires only
+        for such a caller (Latent.param)."""
+        params = self.functions[qual][1].params
+        sites = []
+        for caller, edge in self.callers_of(qual):
+            if edge.at is None or caller not in reached:
+                continue
+            shift = _receiver_shift(edge.via_attribute, params)
+            if param - shift in edge.exc_params:
+                sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
+        return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
+
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
+        path and returns the helper's value as it is (so the tool raises in its place), up to
+        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
+        each source's error) or a caller no tool reaches (a CLI) would break."""
+        if spec is None or not spec.raises or spec.replaces:
+            return True  # not a change of contract: nothing raised, or a raise stays a raise
         seen: set[str] = set()
         pending = [qual]
         while pending:
@@ -1184,7 +1205,7 @@ class Project:
             if current in seen:
                 continue
             seen.add(current)
-            for caller, edge in self._call_sites.get(current, ()):
+            for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
                 if entry is None or _passes(edge) != _WHOLE:
                     return False

@@ -334,3 +334,41 @@ def test_a_cached_run_gives_the_same_flow(tmp_path: Path, monkeypatch: pytest.Mo
     cold, warm, uncached = (json.loads(run.output) for run in runs)
     assert cold == warm == uncached
     assert any(len(entry["related"]) >= 3 for entry in cold)
+
+
+def test_a_helper_that_formats_the_exception_it_is_handed_shows_the_calls_that_hand_it_in(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "notes"\ndependencies = ["fastmcp>=2.10"]\n',
+            "notes/__init__.py": "",
+            "notes/errors.py": 'def explain(exc):\n    return f"The note store failed: {exc}"\n',
+            "notes/server.py": """\
+                from fastmcp import FastMCP
+
+                from notes.errors import explain
+
+                mcp = FastMCP("notes")
+
+
+                @mcp.tool
+                def read_note(note_id: str) -> str:
+                    try:
+                        return open(note_id).read()
+                    except OSError as e:
+                        return explain(e)
+
+
+                @mcp.tool
+                def count_notes(folder: str) -> str:
+                    explain(ValueError("unused"))  # not a caught exception: not the flow's start
+                    return folder
+                """,
+        },
+    )
+    leak = next(f for f in lint_tree(tmp_path) if f.code == "MCP002" and Path(f.filename).name == "errors.py")
+    assert leak.location.row == 2
+    assert places(leak) == [
+        ("server.py", 13, "the caught exception is passed in here"),
+        ("server.py", 9, "tool 'read_note' reaches this helper"),
+    ]

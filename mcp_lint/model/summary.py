@@ -76,6 +76,8 @@ class CallEdge:
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
+    # Where the call is, kept only for a call that hands a caught exception on (`exc_params`).
+    at: tuple[Location, Location] | None = None
 
 
 @dataclass(frozen=True)
