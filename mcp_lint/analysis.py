@@ -238,8 +238,8 @@ def _call_edges(
 ) -> list[CallEdge]:
     """One edge per resolved call, then the functions the calls run without naming them
     (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch).
-    A call that hands a caught exception on keeps where it is (`range_of`): a finding in the
-    callee shows it as a statement of its flow."""
+    A call that hands a caught exception on, or whose value the caller returns, keeps where it
+    is (`range_of`): a finding in the callee shows it as a statement of its flow."""
     edges: list[CallEdge] = []
     by_call: dict[int, CallEdge] = {}
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
@@ -254,7 +254,7 @@ def _call_edges(
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
         at = None
-        if exc_params:
+        if exc_params or (resolved and (call.returned or call.flows)):
             where = range_of(call.node)
             at = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         # Built whole once (dataclasses.replace on each of ~20k edges was a visible cost).

@@ -926,6 +926,10 @@ class Project:
                 if rendered.related:
                     # A related place with no file of its own is in the latent's file.
                     rendered = replace(rendered, related=tuple(replace(r, filename=r.filename or summary.path) for r in rendered.related))
+                if latent.flow_onward and latent.route == "return" and not entry.is_tool:
+                    # The flow goes on where callers return the helper's value.
+                    onward = self._returning_calls(qual, reached, frozenset(context.tools))
+                    rendered = replace(rendered, related=(*rendered.related, *onward))
                 if context.reached_from:
                     # A helper's finding names the tools that reach it, and shows where they are.
                     rendered = replace(
@@ -1190,6 +1194,29 @@ class Project:
             if param - shift in edge.exc_params:
                 sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
         return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
+
+    def _returning_calls(self, qual: str, reached: dict[str, ToolPaths], tools: frozenset[str], limit: int = 3) -> tuple[Related, ...]:
+        """Where callers on the path of one of `tools` return `qual`'s value (as it is, or built
+        into theirs), nearest first, up to the tools; at most `limit`."""
+        out: list[Related] = []
+        seen = {qual}
+        level = [qual]
+        while level and len(out) < limit:
+            above: list[str] = []
+            for current in level:
+                sites = sorted(
+                    (self.functions[caller][0].path, edge.at, caller)
+                    for caller, edge in self.callers_of(current)
+                    if edge.at is not None and caller in reached and _passes(edge) == _WHOLE and not tools.isdisjoint(reached[caller].tools)
+                )
+                for path, (start, end), caller in sites:
+                    name = self.functions[caller][1].name
+                    out.append(Related(path, start, end, f"returned on by `{name}()`"))
+                    if caller not in seen and not reached[caller].is_tool:
+                        seen.add(caller)
+                        above.append(caller)
+            level = above
+        return tuple(dict.fromkeys(out))[:limit]
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's

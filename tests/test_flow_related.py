@@ -372,3 +372,42 @@ def test_a_helper_that_formats_the_exception_it_is_handed_shows_the_calls_that_h
         ("server.py", 13, "the caught exception is passed in here"),
         ("server.py", 9, "tool 'read_note' reaches this helper"),
     ]
+
+
+def test_a_helpers_failure_shows_the_callers_that_return_it_on_up_to_the_tool() -> None:
+    failure = by_code(
+        check(
+            HEADER
+            + """\
+NOTES: dict[str, str] = {}
+
+
+def load(note_id: str) -> str:
+    if note_id not in NOTES:
+        reply = f"Error: note {note_id} not found"
+        return reply  # expect: MCP005
+    return NOTES[note_id]
+
+
+def fetch(note_id: str) -> str:
+    return load(note_id.strip())
+
+
+@mcp.tool
+def read_note(note_id: str) -> str:
+    text = fetch(note_id)
+    return text
+
+
+def unused(note_id: str) -> str:
+    return load(note_id)  # no tool reaches it: not on the way
+"""
+        ),
+        "MCP005",
+    )
+    assert related(failure) == [
+        (11, "the failure is carried into `reply`"),
+        (17, "returned on by `fetch()`"),
+        (22, "returned on by `read_note()`"),
+        (21, "tool 'read_note' reaches this helper"),
+    ]

@@ -76,7 +76,8 @@ class CallEdge:
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
-    # Where the call is, kept only for a call that hands a caught exception on (`exc_params`).
+    # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
+    # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
 
 
@@ -110,6 +111,9 @@ class Latent:
     # for none): the link step puts that function's return steps in front of these.
     flow: tuple[FlowStep, ...] = ()
     flow_via: str = ""
+    # In a helper: the flow goes on through the callers that return its value (route "return"),
+    # whose calls the link step shows, nearest first, up to the tools.
+    flow_onward: bool = False
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

@@ -528,7 +528,7 @@ def check_health() -> dict:
             if label is not None:
                 data["label"], data["label_text"] = label
         latent = self.latent(ctx, anchor, variant=kind, route="return", data=data)
-        yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch))
+        yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.get("built_for_callers") and not context.is_tool:
