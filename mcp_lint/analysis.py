@@ -169,6 +169,9 @@ def analyze_source(source: str, path: Path, display: str, codes: frozenset[str] 
         # A caller's finding that takes a helper's result shows how its parameters reach its returns.
         if qual not in registered:
             fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)
+        # Its rules have run: the value flow refers back to the model (its test of project calls
+        # resolves names there), a cycle that would keep the whole tree alive after the analysis.
+        facts.value_flow = None
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:

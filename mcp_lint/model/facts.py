@@ -154,7 +154,7 @@ class FunctionFacts:
     # The stores placed on the function's control-flow graph, when the value flow needed it.
     flow_order: StoreOrder | None = None
     # The function's value flow (what its returns and raises read through its locals): rules
-    # ask it for the statements a flow goes through (flow_steps).
+    # ask it for the statements a flow goes through (flow_steps). None once its rules have run.
     value_flow: ValueFlow | None = None
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
