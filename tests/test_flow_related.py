@@ -411,3 +411,48 @@ def unused(note_id: str) -> str:
         (22, "returned on by `read_note()`"),
         (21, "tool 'read_note' reaches this helper"),
     ]
+
+
+def test_an_upstream_body_taken_into_a_local_shows_where_it_is_read_and_carried() -> None:
+    findings = check(
+        """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("orchard")  # expect: MCP007
+
+
+@mcp.tool
+def count_apples(tree: str) -> str:
+    resp = httpx.get(f"https://orchard.example.com/trees/{tree}")
+    if resp.status_code != 200:
+        detail = resp.text
+        reason = detail[:200]
+        raise ToolError(f"Orchard API error: {reason}")  # expect: MCP002
+    return str(resp.json()["apples"])
+"""
+    )
+    leak = by_code(findings, "MCP002")
+    assert related(leak) == [(12, "the text is carried into `detail`"), (13, "the text is carried into `reason`")]
+
+
+def test_an_upstream_body_read_in_the_sending_statement_has_no_statement_before_it() -> None:
+    findings = check(
+        """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("orchard")  # expect: MCP007
+
+
+@mcp.tool
+def count_apples(tree: str) -> str:
+    resp = httpx.get(f"https://orchard.example.com/trees/{tree}")
+    if resp.status_code != 200:
+        raise ToolError(f"Orchard API error: {resp.text}")  # expect: MCP002
+    return str(resp.json()["apples"])
+"""
+    )
+    assert by_code(findings, "MCP002").related == ()

@@ -18,6 +18,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.model.flow import Store, ValueFlow, names_read
 from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.walk import descendants
 
 # What a step does with the value.
 ASSIGN = "assign"  # `x = v`, `x: T = v`: the value is now `x`'s
@@ -104,13 +105,27 @@ def steps_between(flow: ValueFlow | None, source: Store, expr: cst.BaseExpressio
     return tuple(steps)
 
 
-def store_of(flow: ValueFlow | None, value: cst.CSTNode) -> Store | None:
-    """The store whose value is `value` (the node itself), None when no store has it."""
+def steps_from(flow: ValueFlow | None, source: Store, expr: cst.BaseExpression, at: cst.CSTNode, range_of: RangeOf) -> tuple[FlowStep, ...]:
+    """`source`'s own statement, then steps_between: for a finding at the statement that sends a
+    value some earlier statement took (`detail = resp.text`, `raise ApiError(detail)`). () when
+    what `source` stored does not reach `expr`."""
+    if flow is None or flow.path(expr, at, source) is None:
+        return ()
+    first = step_of(source, range_of, flow)
+    between = steps_between(flow, source, expr, at, range_of)
+    return (first, *between) if first is not None else between
+
+
+def store_of(flow: ValueFlow | None, value: cst.CSTNode, *, within: bool = False) -> Store | None:
+    """The store whose value is `value` (the node itself; `within`: or holds it), None when no
+    store at a statement has it."""
     if flow is None:
         return None
     for stores in flow.stores.values():
         for store in stores:
             if store.value is value:
+                return store
+            if within and store.statement is not None and any(node is value for node in descendants(store.value)):
                 return store
     return None
 

@@ -12,7 +12,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler, catching_site
 from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
-from mcp_lint.model.flow_steps import steps_between, store_of
+from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
@@ -553,7 +553,10 @@ async def get_forecast(city: str) -> str:
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
-                yield self._body_latent(ctx, node, value, variant, body, {})
+                latent = self._body_latent(ctx, node, value, variant, body, {})
+                # Read into a local first (`detail = resp.text`): that statement and those after it.
+                taken = store_of(fn.value_flow, body, within=True)
+                yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
         # Helpers that put the body of a response their caller found failed into what they send:
         # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
         # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
