@@ -11,8 +11,10 @@ import builtins
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 import libcst as cst
+from libcst.metadata import CodeRange
 
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
@@ -20,6 +22,7 @@ from mcp_lint.fixing.imports import read_imports
 from mcp_lint.model.escapes import refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.flow_steps import return_steps
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
@@ -149,7 +152,6 @@ def analyze_source(
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
-        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx))
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -158,6 +160,7 @@ def analyze_source(
             ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
         ctx.current_facts = facts
+        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx), ctx.range)
         if qual in registered:
             where = ctx.range(facts.node.name)
             fsum.name_span = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
@@ -168,6 +171,12 @@ def analyze_source(
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
         fsum.returns_argument = facts.returns_argument
+        # A caller's finding that takes a helper's result shows how its parameters reach its returns.
+        if qual not in registered:
+            fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)
+        # Its rules have run: the value flow refers back to the model (its test of project calls
+        # resolves names there), a cycle that would keep the whole tree alive after the analysis.
+        facts.value_flow = None
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:
@@ -232,9 +241,13 @@ def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
     return tuple(try_guard(node, records) for node, records in by_try.values())
 
 
-def _call_edges(facts: FunctionFacts, model: ModuleModel, failed_responses: dict[int, tuple[int, ...]]) -> list[CallEdge]:
+def _call_edges(
+    facts: FunctionFacts, model: ModuleModel, failed_responses: dict[int, tuple[int, ...]], range_of: Callable[[cst.CSTNode], CodeRange]
+) -> list[CallEdge]:
     """One edge per resolved call, then the functions the calls run without naming them
-    (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch)."""
+    (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch).
+    A call that hands a caught exception on, or whose value the caller returns, keeps where it
+    is (`range_of`): a finding in the callee shows it as a statement of its flow."""
     edges: list[CallEdge] = []
     by_call: dict[int, CallEdge] = {}
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
@@ -248,6 +261,10 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel, failed_responses: dict
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     exc_params.append(index)
+        at = None
+        if exc_params or (resolved and (call.returned or call.flows)):
+            where = range_of(call.node)
+            at = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         # Built whole once (dataclasses.replace on each of ~20k edges was a visible cost).
         edge = CallEdge(
             call.callee or "",
@@ -270,6 +287,7 @@ def _call_edges(facts: FunctionFacts, model: ModuleModel, failed_responses: dict
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
+            at=at,
         )
         by_call[id(call)] = edge
         if resolved:

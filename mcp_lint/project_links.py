@@ -909,6 +909,8 @@ class Project:
                 branch = latent.get("branch")
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
+                if latent.flow_via:
+                    latent = self._through_helper(latent, qual)
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
@@ -922,6 +924,10 @@ class Project:
                 if rendered.related:
                     # A related place with no file of its own is in the latent's file.
                     rendered = replace(rendered, related=tuple(replace(r, filename=r.filename or summary.path) for r in rendered.related))
+                if latent.flow_onward and latent.route == "return" and not entry.is_tool:
+                    # The flow goes on where callers return the helper's value.
+                    onward = self._returning_calls(qual, reached, frozenset(context.tools))
+                    rendered = replace(rendered, related=(*rendered.related, *onward))
                 if context.reached_from:
                     # A helper's finding names the tools that reach it, and shows where they are.
                     rendered = replace(
@@ -929,6 +935,9 @@ class Project:
                         notes=(context.reached_from, *rendered.notes),
                         related=(*rendered.related, *self.tool_sites(context.tools)),
                     )
+                if latent.param >= 0:
+                    # The flow starts where a caller hands the exception in.
+                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
                 if latent.get("built_by"):
                     finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
@@ -964,6 +973,20 @@ class Project:
                         shift = _receiver_shift(edge.via_attribute, target[1].params)
                         self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
         return self._failed
+
+    def _through_helper(self, latent: Latent, caller: str) -> Latent:
+        """The latent with the statements of the project function whose result its flow takes
+        (`flow_via`) in front of its own: how that function's parameters reach its returns.
+        Unchanged where that function is not the project's, is the caller itself, or already
+        reports the message it builds (its returns are then related as `_builder_returns`)."""
+        found = self.function(latent.flow_via)
+        if found is None or found[1].qualname == caller or not found[1].return_steps:
+            return latent
+        summary, fn = found
+        if any(other.code == latent.code and other.get("built_for_callers") for other in fn.latent):
+            return latent
+        steps = tuple(replace(step, filename=summary.path, function=fn.name) for step in fn.return_steps)
+        return replace(latent, flow=(*steps, *latent.flow))
 
     def _builder_returns(self, qualname: str, code: str) -> tuple[Related, ...]:
         """The returns of a helper that only builds a failure message, which its callers' findings
@@ -1150,13 +1173,8 @@ class Project:
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
 
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
-        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
-        path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
-        if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
+    def callers_of(self, qual: str) -> list[tuple[str, CallEdge]]:
+        """The project functions that call `qual` (another than itself), each with its edge."""
         if self._call_sites is None:
             self._call_sites = {}
             for caller, (_, fn) in self.functions.items():
@@ -1164,6 +1182,52 @@ class Project:
                     target = self.function(edge.callee)
                     if target is not None and target[1].qualname != caller:
                         self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+        return self._call_sites.get(qual, [])
+
+    def _passing_calls(self, qual: str, param: int, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:
+        """Where callers on a tool's path hand a caught exception to `qual` at position `param`
+        (the first `limit` in file order): the start of the flow of a finding that fires only
+        for such a caller (Latent.param)."""
+        params = self.functions[qual][1].params
+        sites = []
+        for caller, edge in self.callers_of(qual):
+            if edge.at is None or caller not in reached:
+                continue
+            shift = _receiver_shift(edge.via_attribute, params)
+            if param - shift in edge.exc_params:
+                sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
+        return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
+
+    def _returning_calls(self, qual: str, reached: dict[str, ToolPaths], tools: frozenset[str], limit: int = 3) -> tuple[Related, ...]:
+        """Where callers on the path of one of `tools` return `qual`'s value (as it is, or built
+        into theirs), nearest first, up to the tools; at most `limit`."""
+        out: list[Related] = []
+        seen = {qual}
+        level = [qual]
+        while level and len(out) < limit:
+            above: list[str] = []
+            for current in level:
+                sites = sorted(
+                    (self.functions[caller][0].path, edge.at, caller)
+                    for caller, edge in self.callers_of(current)
+                    if edge.at is not None and caller in reached and _passes(edge) == _WHOLE and not tools.isdisjoint(reached[caller].tools)
+                )
+                for path, (start, end), caller in sites:
+                    name = self.functions[caller][1].name
+                    out.append(Related(path, start, end, f"returned on by `{name}()`"))
+                    if caller not in seen and not reached[caller].is_tool:
+                        seen.add(caller)
+                        above.append(caller)
+            level = above
+        return tuple(dict.fromkeys(out))[:limit]
+
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
+        path and returns the helper's value as it is (so the tool raises in its place), up to
+        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
+        each source's error) or a caller no tool reaches (a CLI) would break."""
+        if spec is None or not spec.raises or spec.replaces:
+            return True  # not a change of contract: nothing raised, or a raise stays a raise
         seen: set[str] = set()
         pending = [qual]
         while pending:
@@ -1171,7 +1235,7 @@ class Project:
             if current in seen:
                 continue
             seen.add(current)
-            for caller, edge in self._call_sites.get(current, ()):
+            for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
                 if entry is None or _passes(edge) != _WHOLE:
                     return False

@@ -197,7 +197,10 @@ def test_a_helper_finding_names_the_tools_that_reach_it_at_their_definitions() -
     (finding,) = lint_source(source, filename="server.py")
     assert finding.message == "Helper 'load' returns a failure string as a normal result"
     assert finding.notes[0] == "reached from tools 'read_note', 'show_note'"
+    # Where the tools return the helper's value (the rest of its flow), then their definitions.
     assert [(r.location, r.end_location, r.message) for r in finding.related] == [
+        (Location(15, 12), Location(15, 25), "returned on by `read_note()`"),
+        (Location(20, 12), Location(20, 25), "returned on by `show_note()`"),
         (Location(14, 5), Location(14, 14), "tool 'read_note' reaches this helper"),
         (Location(19, 5), Location(19, 14), "tool 'show_note' reaches this helper"),
     ]

@@ -524,19 +524,24 @@ class ValueFlow:
         return calls, stores
 
     def follow(
-        self, expr: cst.BaseExpression, checked: frozenset[str] = frozenset(), at: cst.CSTNode | None = None
+        self,
+        expr: cst.BaseExpression,
+        checked: frozenset[str] = frozenset(),
+        at: cst.CSTNode | None = None,
+        parents: dict[int, Store | None] | None = None,
     ) -> tuple[dict[int, frozenset[str] | None], list[Store], dict[str, frozenset[str] | None]]:
         """`origins`, and the names `expr` reads through any number of locals, each with the mode
         it is read in (a parameter read WHOLE: `text = str(value); return [TextContent(text=text)]`
-        carries all of `value`)."""
+        carries all of `value`). `parents`, when given, is filled with the step each store was
+        reached by: by id(store), the store whose value read it (None: `expr` read it)."""
         start = self.refs(expr)
         calls = dict(start.calls)
         visited: dict[int, Store] = {}
         read: dict[str, frozenset[str] | None] = {}  # key -> mode read, wherever
         seen: dict[tuple[str, int], frozenset[str] | None] = {}  # (key, id(at)) -> mode followed so far
-        queue: list[tuple[str, frozenset[str] | None, cst.CSTNode | None]] = [(k, m, at) for k, m in start.keys.items()]
+        queue: list[tuple[str, frozenset[str] | None, cst.CSTNode | None, Store | None]] = [(k, m, at, None) for k, m in start.keys.items()]
         while queue:
-            key, mode, where = queue.pop()
+            key, mode, where, via = queue.pop()
             if key.split(".", 1)[0] in checked:
                 continue
             # Where the read is matters only for a key some store list of which may be cut.
@@ -550,12 +555,57 @@ class ValueFlow:
             read[key] = merge_modes(read[key], mode) if key in read else mode
             for store, store_mode in self._stores_of(key, mode, where):
                 visited[id(store)] = store
+                if parents is not None and id(store) not in parents and store is not via:
+                    parents[id(store)] = via
                 found = self.refs(store.value)
                 for call, call_mode in found.calls.items():
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried
-                queue.extend((k, _compose(store_mode, m), store.statement) for k, m in found.keys.items())
+                queue.extend((k, _compose(store_mode, m), store.statement, store) for k, m in found.keys.items())
         return calls, list(visited.values()), read
+
+    def path(self, expr: cst.BaseExpression, at: cst.CSTNode | None, source: Store) -> list[tuple[Store, bool]] | None:
+        """The stores a value goes through from `source` to `expr` read at `at`, in the order
+        the value flows (`source` first): `detail = str(e)`, `msg = f"...{detail}"` for
+        `return msg`; each with whether it only extends a local that already holds the value
+        (`msg += "."`). None when `expr` does not carry what `source` stored there."""
+        parents: dict[int, Store | None] = {}
+        _, stores, _ = self.follow(expr, at=at, parents=parents)
+        if id(source) not in parents:
+            return None
+        chain: list[Store] = []
+        step: Store | None = source
+        while step is not None and all(step is not s for s in chain):
+            chain.append(step)
+            step = parents.get(id(step))
+        return self._with_additions(chain, stores, parents)
+
+    def _with_additions(self, chain: list[Store], stores: list[Store], parents: dict[int, Store | None]) -> list[tuple[Store, bool]]:
+        """`chain` with the augmented assignments to one of its locals after it is written and
+        before it is read on (`summary = "; ".join(errors)`, `summary += "."`, `return summary`):
+        the value read on is the one they made. Only those the same read sees (they reach it) and
+        that control reaches from the local's write count; an item appended to a list that holds
+        the value is another value, not a step of this one."""
+        order = self.order()
+        if order is None:
+            return [(store, False) for store in chain]
+        out: list[tuple[Store, bool]] = []
+        for store in chain:
+            out.append((store, False))
+            added = [
+                other
+                for other in stores
+                if other is not store
+                and other.key == store.key
+                and parents.get(id(other)) is parents.get(id(store))
+                and isinstance(other.statement, cst.AugAssign)  # not `x.append(other_item)`
+                and all(other is not s for s in chain)
+                and order.follows(store, other)
+            ]
+            # In the order control runs through them (each addition after the ones it follows).
+            added.sort(key=lambda other: sum(order.follows(before, other) for before in added if before is not other))
+            out.extend((other, True) for other in added)
+        return out
 
 
 class StoreOrder:
@@ -579,6 +629,12 @@ class StoreOrder:
         definition = self._definition.get(id(store))
         node = self.graph.node_of(at)
         return definition is None or node is None or self._solution.reaches(definition, node)
+
+    def follows(self, first: Store, then: Store) -> bool:
+        """Can control go from `first`'s statement to `then`'s?"""
+        a = self.graph.node_of(first.statement) if first.statement is not None else None
+        b = self.graph.node_of(then.statement) if then.statement is not None else None
+        return a is not None and b is not None and a is not b and self.graph.path_exists(a, b)
 
     def overwritable(self, stores: list[Store]) -> bool:
         """Does control go from one of `stores` to another (a default a later branch replaces)?"""

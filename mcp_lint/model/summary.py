@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.fixing.imports import ImportBlock
 from mcp_lint.framework_copies import FrameworkCopy
+from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
 
 # A registered "function" that stands for every function of a table in another module:
@@ -76,6 +77,9 @@ class CallEdge:
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
+    # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
+    # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
+    at: tuple[Location, Location] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,14 @@ class Latent:
     fix_edits: tuple[Edit, ...] = ()
     fix_needs: tuple[str, ...] = ()  # "ToolError", "logger": imports the fix must add if missing
     param: int = -1
+    # The other statements of the flow, in the order the value goes (model.flow_steps), and the
+    # project function whose result the flow takes (a callee name as CallEdge.callee has it, ""
+    # for none): the link step puts that function's return steps in front of these.
+    flow: tuple[FlowStep, ...] = ()
+    flow_via: str = ""
+    # In a helper: the flow goes on through the callers that return its value (route "return"),
+    # whose calls the link step shows, nearest first, up to the tools.
+    flow_onward: bool = False
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:
@@ -175,6 +187,9 @@ class FunctionSummary:
     # Where its name is written (`def read_note`), kept for registered tool handlers only: the
     # related location of a finding in a helper the tool reaches.
     name_span: tuple[Location, Location] | None = None
+    # Its parameter -> return flow as statements (flow_steps.return_steps): the helper's part of a
+    # caller's finding that takes its result.
+    return_steps: tuple[FlowStep, ...] = ()
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (MCP002: one defect per flow when that clause catches everything).

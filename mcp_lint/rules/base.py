@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -26,6 +26,7 @@ import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Finding, Fix, Location, Related, help_for
 from mcp_lint.model.facts import FunctionFacts, branch_name
+from mcp_lint.model.flow_steps import ADD, EXTEND, RETURN, STORE, UNPACK, FlowStep
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
@@ -378,6 +379,41 @@ def related_here(where: str, message: str) -> Related | None:
         return None
     row, column, end_row, end_column = (int(part) for part in where.split(":"))
     return Related("", Location(row, column), Location(end_row, end_column), message)
+
+
+# How many statements of a flow a finding shows; a longer flow says how many more there are.
+MAX_FLOW_RELATED = 8
+
+
+def flow_related(steps: Sequence[FlowStep], thing: str) -> tuple[Related, ...]:
+    """The statements of a flow (model.flow_steps) as related locations, each saying what it does
+    with the value: "the text is carried into `msg`", "the failure is returned by `fail()`".
+    `thing` names the value ("text", "failure"). At most MAX_FLOW_RELATED, the last of them
+    saying how many more follow."""
+    out = []
+    for step in steps[:MAX_FLOW_RELATED]:
+        if step.kind == RETURN:
+            label = f"the {thing} is returned by `{step.name}()`"
+        elif step.kind == STORE:
+            label = f"the {thing} is stored in `{step.name}`"
+        elif step.kind == ADD:
+            label = f"the {thing} is added to `{step.name}`"
+        elif step.kind == EXTEND:
+            label = f"`{step.name}` is extended, the {thing} still in it"
+        elif step.callee:
+            into = "unpacked into" if step.kind == UNPACK else "into"
+            label = f"the {thing} goes through `{step.callee}()` {into} `{step.name}`"
+        else:
+            into = "unpacked into" if step.kind == UNPACK else "carried into"
+            label = f"the {thing} is {into} `{step.name}`"
+        if step.function and step.kind != RETURN:
+            label += f" in `{step.function}()`"
+        out.append(Related(step.filename, step.location, step.end_location, label))
+    hidden = len(steps) - MAX_FLOW_RELATED
+    if hidden > 0:
+        last = out[-1]
+        out[-1] = replace(last, message=f"{last.message} (and {hidden} more statement{'s' if hidden > 1 else ''} of the flow)")
+    return tuple(out)
 
 
 def latent_finding(latent: Latent, rendered: Rendered, filename: str, fix: Fix | None, context: str) -> Finding:

@@ -12,9 +12,10 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler, catching_site
 from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
+from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
@@ -28,6 +29,7 @@ from mcp_lint.rules.base import (
     Rendered,
     Rule,
     indent_of,
+    flow_related,
     latent_fix,
     placeholder,
     related_here,
@@ -101,6 +103,18 @@ def _flow_slot(source: Store, sent: cst.BaseExpression) -> str:
         return source.slot
     root = source.key.split(".")[0]
     return _text_slot(sent, lambda part: root in names_read(part))
+
+
+def _with_flow(latent: Latent, fn: FunctionFacts, built: cst.BaseExpression, sent: cst.BaseExpression, sink: cst.CSTNode, ctx: FileContext) -> Latent:
+    """The latent with the statements that carry the text from where it is built (`built`, the
+    value of a local) to the statement that sends it, and the project function whose result
+    that local takes (`message = format_error(e)`: the helper's own statements come first)."""
+    source = store_of(fn.value_flow, built)
+    if source is None:
+        return latent
+    called = unwrap_await(built)
+    via = next((c.callee for c in fn.calls if c.node is called and c.callee), "") if isinstance(called, cst.Call) else ""
+    return replace(latent, flow=steps_between(fn.value_flow, source, sent, sink, ctx.range), flow_via=via)
 
 
 def _caught_label(handler: Handler | None) -> str:
@@ -490,6 +504,8 @@ async def get_forecast(city: str) -> str:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
+                if built is not None:
+                    latent = _with_flow(latent, fn, built, value, node, ctx)
                 # `site`: a raise caught by this clause reaches the model through this statement.
                 extra = {"site": handler.site}
                 if caught_at:
@@ -514,7 +530,9 @@ async def get_forecast(city: str) -> str:
             if found is None or sink is None:
                 continue
             seen.add(id(statement))
-            yield self._flow_latent(ctx, fn, flow.source, handler, sink, found)
+            latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found)
+            _, sink_node, sent = sink
+            yield replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
         # `results = await asyncio.gather(..., return_exceptions=True)`: a result tested with
         # isinstance(r, Exception) is a caught exception (`f"ERROR: {r}"`).
         if fn.gathered is not None:
@@ -535,7 +553,10 @@ async def get_forecast(city: str) -> str:
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
-                yield self._body_latent(ctx, node, value, variant, body, {})
+                latent = self._body_latent(ctx, node, value, variant, body, {})
+                # Read into a local first (`detail = resp.text`): that statement and those after it.
+                taken = store_of(fn.value_flow, body, within=True)
+                yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
         # Helpers that put the body of a response their caller found failed into what they send:
         # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
         # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
@@ -860,7 +881,9 @@ async def get_forecast(city: str) -> str:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
-        return Rendered(message, fix, help=help_text, notes=tuple(notes), related=(sent,) if sent else ())
+        # The statements the text goes through, then the one that sends it (in the flow's order).
+        related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
+        return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 
 def _caught(classes: str) -> str:

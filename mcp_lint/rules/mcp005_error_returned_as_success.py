@@ -13,6 +13,7 @@ from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
+from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
@@ -26,6 +27,7 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    flow_related,
     related_here,
     span,
 )
@@ -422,6 +424,7 @@ def check_health() -> dict:
         built_by = _message_builder(resolved, ctx) if latent.variant == "envelope" else None
         if built_by is not None:
             extra["built_by"] = built_by  # the linker relates the builder's returns to this finding
+            latent = replace(latent, flow_via=built_by)  # and puts its statements first in the flow
         if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(latent.get("what"))):
             extra["unknown_tool"] = "1"
         if ret.handler is None and latent.get("own_failure") and not _tests_arguments(fn, tested):
@@ -524,7 +527,8 @@ def check_health() -> dict:
             label = _error_label(ctx, message)
             if label is not None:
                 data["label"], data["label_text"] = label
-        yield self.latent(ctx, anchor, variant=kind, route="return", data=data)
+        latent = self.latent(ctx, anchor, variant=kind, route="return", data=data)
+        yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.get("built_for_callers") and not context.is_tool:
@@ -579,7 +583,9 @@ def check_health() -> dict:
             help_text = "Raise ToolError instead"
         message = f"{context.subject} returns {short} as a normal result"
         returned = related_here(latent.get("returned_at"), "the value is returned here")
-        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes), related=(returned,) if returned else ())
+        # The statements that pass the failure on, then the return that sends it (the flow's order).
+        related = (*flow_related(latent.flow, "failure"), returned) if returned else flow_related(latent.flow, "failure")
+        return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes), related=related)
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         msg = latent.get("msg")
@@ -620,6 +626,26 @@ def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) 
     if branches:
         return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
     return [(fn.value_of(value), ret.node, ret.conditions)]
+
+
+def _flow_steps(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, resolved: cst.BaseExpression, in_branch: bool) -> tuple[FlowStep, ...]:
+    """The statements that pass the failure value on unchanged from where it is built to the
+    return: with the finding at the return, the statement that builds it comes first (`msg =
+    "Error: ..."`); with the finding at a branch's assignment, only the statements after it."""
+    source = store_of(fn.value_flow, resolved) if resolved is not value else None
+    if source is None or source.statement is None or fn.value_flow is None:
+        return ()
+    between = steps_between(fn.value_flow, source, value, ret.node, ctx.range)
+    if in_branch:
+        return between
+    built = step_of(source, ctx.range, fn.value_flow)
+    if built is None:
+        return between
+    called = unwrap_await(source.value)
+    if not built.callee and isinstance(called, cst.Call) and _message_builder(called, ctx) is not None:
+        # `out = failure("...")` of a helper of another module: the value is that helper's result.
+        built = replace(built, callee=last_name(dotted(called.func) or ""))
+    return (built, *between)
 
 
 def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Return) -> bool:

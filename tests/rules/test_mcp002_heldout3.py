@@ -39,7 +39,12 @@ def test_chain_of_locals_reports_the_building_line_only() -> None:
     )
     (finding,) = findings
     assert finding.location.row == 18
-    assert [(r.location.row, r.message) for r in finding.related] == [(22, "the text is returned here")]
+    # The statements that carry the text on, then the one that sends it.
+    assert [(r.location.row, r.message) for r in finding.related] == [
+        (20, "`error_msg` is extended, the text still in it"),
+        (21, "the text is carried into `error_text`"),
+        (22, "the text is returned here"),
+    ]
     assert "in its error result" in said(finding)
 
 

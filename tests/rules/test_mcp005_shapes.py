@@ -654,7 +654,7 @@ def test_a_helper_shared_by_a_status_tool_and_other_tools_is_judged_for_the_othe
         )
     )
     # Named for the other tool only: the status tool's exemption is its own.
-    assert [related.message for related in finding.related] == ["tool 'read_note' reaches this helper"]
+    assert [related.message for related in finding.related] == ["returned on by `read_note()`", "tool 'read_note' reaches this helper"]
 
 
 def test_a_helper_reached_only_from_status_tools_is_exempt() -> None:
