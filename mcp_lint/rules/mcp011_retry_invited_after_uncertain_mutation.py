@@ -4,8 +4,8 @@ invites the same call again (or the code runs it again).
 A write's outcome is unknown when the failure came from the transport or the far side while the
 write was in flight: a timeout, a lost connection, a 5xx, or a clause that catches everything
 around it. A message inviting a retry there ("please try again"), a loop that goes round again,
-or an `except` clause that calls the write again may apply it twice. Writes are what MCP004 calls
-mutations (`mutation_of`), those that cross a wire or a process boundary: HTTP writes, database
+or an `except` clause that calls the write again may apply it twice. Writes are the
+mutations of model/mutations.py (`mutation_of`), those that cross a wire or a process boundary: HTTP writes, database
 writes and commits, SaaS create/update/send calls, subprocesses; plus the module's own functions
 whose bodies make one. An idempotency key sent with the write, a condition that guarantees nothing
 happened (a 429 or other 4xx, a lock not acquired, a rate limit), or a message that already says
@@ -22,6 +22,7 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.mutations import module_level_names, mutation_of
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
@@ -29,7 +30,6 @@ from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
-from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
