@@ -25,9 +25,9 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.findings import Related
-from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule, related_here, span
+from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, RenderContext, Rendered, Rule, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise, project_call
+from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
@@ -511,8 +511,7 @@ def get_order(order_id: int) -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for statement, route, site in clauses_passing_text_on(fn, ctx):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        yield from self.passing_on_markers(fn, ctx)
         sinks = list(self._sinks(fn, ctx))
         if not sinks:
             return
@@ -531,7 +530,7 @@ def get_order(order_id: int) -> dict:
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data["delivered_when_passed_on"] = "1"
+                data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
 
     def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:

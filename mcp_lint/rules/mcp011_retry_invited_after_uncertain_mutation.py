@@ -27,9 +27,9 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
+from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
+from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
@@ -57,7 +57,7 @@ _BROAD = frozenset({"Exception", "BaseException"})
 # Names in a condition that guarantee the write did not happen: refused before it ran.
 _NOTHING_HAPPENED = re.compile(r"rate_?limit|ratelimit|too_?many|throttl|lock|acquire|quota|conflict|exists|not_?found|unauthori|forbidden|permission|invalid|validat", re.I)
 _STATUS_NAMES = frozenset({"status_code", "status", "code", "status_int", "http_status"})
-# Mutations that cross a wire or a process boundary (MCP004's descriptions): their outcome can
+# Mutations that cross a wire or a process boundary (model/mutations.py's descriptions): their outcome can
 # be unknown. A local file write or an in-memory change fails or succeeds where it runs.
 _REMOTE = ("sends an HTTP", "writes to the database", "commits", "calls ", "runs a subprocess")
 # Receivers that stand for a remote service (`client`, `api`, `slack_service`, `db`, `session`).
@@ -75,8 +75,8 @@ def _module_names(ctx: FileContext) -> set[str]:
 
 
 def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None:
-    """What a call writes beyond this process ("sends an HTTP POST"), or None: MCP004's mutation
-    table, or a function of this module whose body makes such a call."""
+    """What a call writes beyond this process ("sends an HTTP POST"), or None: the mutation
+    table (model/mutations.py), or a function of this module whose body makes such a call."""
     kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
     if kind is not None:
         receiver = dotted(call.func.value) or "" if isinstance(call.func, cst.Attribute) else ""
@@ -361,8 +361,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for statement, route, site in clauses_passing_text_on(fn, ctx):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        yield from self.passing_on_markers(fn, ctx)
         writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
         if not writes or _sends_idempotency_key(fn, ctx):
             return
@@ -382,7 +381,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data["delivered_when_passed_on"] = "1"
+                data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
         yield from self._reruns(fn, ctx, writes, reported)
 
