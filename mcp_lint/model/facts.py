@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
-from mcp_lint.model.flow import Store, StoreOrder
+from mcp_lint.model.flow import Store, StoreOrder, ValueFlow
 from mcp_lint.model.names import dotted
 
 
@@ -153,6 +153,9 @@ class FunctionFacts:
     branch_values: dict[int, tuple[Store, ...]] = field(default_factory=dict)
     # The stores placed on the function's control-flow graph, when the value flow needed it.
     flow_order: StoreOrder | None = None
+    # How values move through its locals (flow.ValueFlow: every store, reaching definitions on
+    # the control-flow graph on demand), for a rule that follows a value from where it is read.
+    value_flow: ValueFlow | None = None
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).

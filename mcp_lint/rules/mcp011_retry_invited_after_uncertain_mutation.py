@@ -10,6 +10,11 @@ writes and commits, SaaS create/update/send calls, subprocesses; plus the module
 whose bodies make one. An idempotency key sent with the write, a condition that guarantees nothing
 happened (a 429 or other 4xx, a lock not acquired, a rate limit), or a message that already says
 the outcome is unknown and how to check it, make it correct.
+
+"After the write" is read off the engine: a clause's message follows a write whose own failure
+may arrive at that clause on the function's control-flow graph (`exception_reaches`: not a
+write whose failure a nearer clause takes); a status test follows the write whose response the
+tested local holds there (reaching definitions, `ValueFlow.stores_reaching`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from mcp_lint.engine.graph import ControlFlowGraph, Node
+from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
@@ -309,6 +316,51 @@ def _sends_idempotency_key(fn: FunctionFacts, ctx: FileContext) -> bool:
     return bool(known[id(fn.node)])
 
 
+def _graph(fn: FunctionFacts, ctx: FileContext) -> ControlFlowGraph:
+    """The function's control-flow graph (the one its value flow built, or a new one)."""
+    graphs = ctx.memo.setdefault("retry_graphs", {})
+    assert isinstance(graphs, dict)
+    if id(fn.node) not in graphs:
+        graphs[id(fn.node)] = fn.flow_order.graph if fn.flow_order is not None else build_cfg(fn.node)
+    return graphs[id(fn.node)]
+
+
+def _node_of(graph: ControlFlowGraph, statement: cst.CSTNode | None, inner: cst.CSTNode) -> Node | None:
+    """The graph's node for the statement holding `inner` (a call): the small statement of a
+    line that holds it, or a compound statement's header (`with`, `if`, loop)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if small is inner or any(node is inner for node in descendants(small)):
+                return graph.node_of(small)
+        return None
+    return graph.node_of(statement) if statement is not None else None
+
+
+def _fails_into(fn: FunctionFacts, ctx: FileContext, call: CallFact, handler: Handler) -> bool:
+    """May the write's own failure arrive at the clause (an exception raised while it runs,
+    not taken by a clause nearer to it)? Read off the control-flow graph."""
+    graph = _graph(fn, ctx)
+    node = _node_of(graph, call.statement, call.node)
+    clause = graph.node_of(handler.node)
+    if node is None or clause is None:
+        return any(n is call.node for n in descendants(handler.try_node.body))
+    return graph.exception_reaches(node, clause)
+
+
+def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst.CSTNode) -> bool:
+    """Does `name`, read at `statement`, hold the write's response there: does its assignment
+    from the write reach the statement (reaching definitions on the control-flow graph)?"""
+    if fn.value_flow is None:
+        return True
+    for store in fn.value_flow.stores_reaching(name, statement):
+        value = store.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if value is call.node:
+            return True
+    return False
+
+
 class RetryInvitedAfterUncertainMutation(Rule):
     code = "MCP011"
     name = "retry-invited-after-uncertain-mutation"
@@ -372,7 +424,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             invitation = retry_invitation(text)
             if invitation is None or _guarantees_nothing_happened(conditions, ctx):
                 continue
-            why = self._uncertain(fn, handler, conditions, writes, ctx)
+            why = self._uncertain(fn, statement, handler, conditions, writes, ctx)
             if why is None:
                 continue
             call, write, cause = why
@@ -415,6 +467,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
     def _uncertain(
         self,
         fn: FunctionFacts,
+        statement: cst.CSTNode,
         handler: Handler | None,
         conditions: tuple[cst.BaseExpression, ...],
         writes: list[tuple[CallFact, str]],
@@ -425,9 +478,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
             caught = _uncertain_catch(handler)
             if caught is None:
                 return None
-            inside = {id(n) for n in descendants(handler.try_node.body)}
             for call, write in writes:
-                if id(call.node) in inside:
+                if _fails_into(fn, ctx, call, handler):
                     return call, write, f"an `except {caught}` around it" if caught != "any exception" else "a bare `except` around it"
             return None
         # `response = client.post(...)` then `if response.status_code >= 500:` (no exception).
@@ -437,8 +489,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 if _status_admits_5xx(part) is not True:
                     continue
                 read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
-                for name in read & set(responses):
+                for name in sorted(read & set(responses)):
                     call, write = responses[name]
+                    if not _holds_response(fn, name, call, statement):
+                        continue  # what the test reads there is another response (made before the write)
                     return call, write, f"a failed status of its response (`{ctx.code(part).strip()}`)"
         return None
 
@@ -463,8 +517,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             caught = _uncertain_catch(handler)
             if caught is None:
                 continue
-            inside = {id(n) for n in descendants(handler.try_node.body)}
-            tried = [(call, write) for call, write in writes if id(call.node) in inside and call.handler is not handler]
+            tried = [(call, write) for call, write in writes if call.handler is not handler and _fails_into(fn, ctx, call, handler)]
             if not tried:
                 continue
             in_clause = {id(n) for n in descendants(handler.node.body)}

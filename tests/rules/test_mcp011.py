@@ -314,6 +314,35 @@ SILENT = [
         """,
         id="a-loop-whose-clause-leaves",
     ),
+    pytest.param(
+        """
+        @mcp.tool
+        def rename_board(board_id: str, name: str) -> str:
+            try:
+                board = httpx.get(f"https://boards.example.com/boards/{board_id}", timeout=5).json()
+                try:
+                    httpx.post("https://boards.example.com/audit", json={"board": board_id})
+                except Exception:
+                    pass  # the audit trail is best effort: its failure never leaves this clause
+            except httpx.TimeoutException:
+                raise ToolError("The board service timed out; please try again.")
+            return board["name"]
+        """,
+        id="the-write-fails-into-a-nearer-clause",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def close_ticket(ticket_id: str) -> str:
+            for attempt in range(2):
+                response = httpx.get(f"https://desk.example.com/tickets/{ticket_id}")
+                if response.status_code >= 500:
+                    raise ToolError("The help desk is down, try again later")
+                response = httpx.post(f"https://desk.example.com/tickets/{ticket_id}/close")
+            return "closed"
+        """,
+        id="status-of-a-read-made-before-the-write",
+    ),
 ]
 
 
