@@ -593,3 +593,138 @@ def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
             """
         )
     )
+
+
+# -- through the module's helpers: their parameters and what they return ----------------------------
+
+
+def test_a_helper_that_describes_its_parameter_carries_the_value_it_was_given() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def describe(conn_str):
+                return f"cannot reach {conn_str}"
+
+            @mcp.tool
+            def count_orders() -> int:
+                message = describe(os.environ["DB_URL"])
+                raise ToolError(message)  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'count_orders' puts environment variable 'DB_URL' into its error message"
+    assert findings[0].notes[0] == 'read at `os.environ["DB_URL"]`, then held in `conn_str`, `describe()`, `message`'
+
+
+def test_a_helper_that_returns_a_settings_secret() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            from pydantic_settings import BaseSettings
+
+            class Settings(BaseSettings):
+                api_token: str
+                timeout: int = 10
+
+            settings = Settings()
+
+            def current_token() -> str:
+                return settings.api_token
+
+            def current_timeout() -> int:
+                return settings.timeout
+
+            @mcp.tool
+            def sync() -> str:
+                if current_timeout() < 1:
+                    raise ToolError(f"Timeout {current_timeout()} is too short; raise SYNC_TIMEOUT")
+                raise ToolError(f"Token {current_token()} was refused")  # expect: MCP010
+            """
+        )
+    )
+    assert "a secret ('settings.api_token')" in findings[0].message
+    assert findings[0].notes[0] == "read at `settings.api_token`, then held in `current_token()`"
+
+
+def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def unreachable(target: str) -> None:
+                raise ToolError(f"{target} did not answer")  # expect: MCP010
+
+            @mcp.tool
+            def ping() -> str:
+                host = os.getenv("BACKEND_HOST")
+                unreachable(host)
+                return "pong"
+            """
+        )
+    )
+    assert findings[0].message == "Helper 'unreachable' puts environment variable 'BACKEND_HOST' into its error message"
+    assert 'read at `os.getenv("BACKEND_HOST")` in ping(), then held in `host`, `target`' in findings[0].notes
+    # The read, in the caller, is the related location.
+    assert (findings[0].related[0].location.row, findings[0].related[0].message) == (16, "the value is read here")
+
+
+HELPERS_SILENT = [
+    pytest.param(
+        """
+        API_KEY = os.environ["API_KEY"]
+
+        def shown(value: str) -> str:
+            return value[:4] + "..."
+
+        @mcp.tool
+        def check_key() -> str:
+            raise ToolError(f"The key starting {shown(API_KEY)} was refused; rotate it in the dashboard")
+        """,
+        id="a-helper-that-masks-its-parameter",
+    ),
+    pytest.param(
+        """
+        def describe(conn_str):
+            return f"cannot reach {conn_str}"
+
+        def unreachable(target: str) -> None:
+            raise ToolError(f"{target} did not answer")
+
+        @mcp.tool
+        def ping(host: str) -> str:
+            if not host:
+                raise ToolError(describe(host))
+            unreachable(host)
+            return "pong"
+        """,
+        id="the-tools-own-argument-through-helpers",
+    ),
+    pytest.param(
+        """
+        def service_name() -> str:
+            return "the orders database"
+
+        @mcp.tool
+        def count_orders() -> int:
+            raise ToolError(f"Could not reach {service_name()}; try again in a minute")
+        """,
+        id="a-helper-that-returns-the-authors-words",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def count_orders() -> int:
+            target = os.environ["DB_URL"]
+            target = "the orders database"
+            raise ToolError(f"Could not reach {target}")
+        """,
+        id="a-value-replaced-before-the-message",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HELPERS_SILENT)
+def test_helpers_that_pass_on_nothing_sensitive_are_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
