@@ -29,7 +29,7 @@ from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
-from mcp_lint.model.mutations import module_level_names, mutation_of
+from mcp_lint.model.mutations import module_level_names, mutation_of, words
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
@@ -84,6 +84,8 @@ def _module_names(ctx: FileContext) -> set[str]:
 def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None:
     """What a call writes beyond this process ("sends an HTTP POST"), or None: the mutation
     table (model/mutations.py), or a function of this module whose body makes such a call."""
+    if _opens_a_session(call):
+        return None
     kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
     if kind is not None:
         receiver = dotted(call.func.value) or "" if isinstance(call.func, cst.Attribute) else ""
@@ -108,6 +110,31 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
             if found is not None:
                 return f"{found} (in {callee.name}())"
     return None
+
+
+# Requests that open a session rather than change the world (a login, an OAuth token grant):
+# sent twice, they leave the world as once (a second session), so an unknown outcome harms nothing.
+_SESSION_WORDS = frozenset({"login", "logon", "signin", "authenticate", "reauthenticate", "auth", "reauth", "oauth"})
+_SESSION_PATH = re.compile(r"(?:^|[/_.-])(?:log_?in|log_?on|sign_?in|sign-in|auth|oauth2?|authenticate)(?:$|[/_.?-])|/token(?:$|[/?])", re.I)
+
+
+def _opens_a_session(call: cst.Call) -> bool:
+    """`self._login()`, `client.authenticate(...)`, `session.post(LOGIN_URL, ...)`,
+    `httpx.post(f"{base}/oauth/token", ...)`: the call, or the address it sends to, names a login."""
+    if any(word in _SESSION_WORDS for word in words(last_name(dotted(call.func) or ""))):
+        return True
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if first is None:
+        first = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "url"), None)
+    if first is None:
+        return False
+    named = dotted(first)
+    if named is not None:
+        return any(word in _SESSION_WORDS for word in words(last_name(named)))
+    text = literal_text(first) if not isinstance(first, cst.FormattedString) else "".join(
+        part.value for part in first.parts if isinstance(part, cst.FormattedStringText)
+    )
+    return bool(text) and _SESSION_PATH.search(text) is not None
 
 
 def _remote_handle(receiver: str, call: cst.Call, ctx: FileContext) -> bool:

@@ -541,3 +541,74 @@ def test_retry_middleware_on_a_server_whose_tools_write(server: str) -> None:
 )
 def test_retry_middleware_that_cannot_repeat_a_write_is_not_flagged(server: str, tools: str) -> None:
     check(RETRYING_SERVER.format(server=server) + tools)
+
+
+SESSIONS = [
+    pytest.param(
+        """
+        LOGIN_URL = "https://tracker.example.com/login"
+
+        class Tracker:
+            def __init__(self) -> None:
+                self.session = requests.Session()
+
+            def _login(self) -> None:
+                self.session.post(LOGIN_URL, data={"user": "bot"}, timeout=30).raise_for_status()
+
+            def get(self, path: str) -> dict:
+                for attempt in range(3):
+                    try:
+                        response = self.session.get(f"https://tracker.example.com{path}", timeout=30)
+                        if response.status_code == 401:
+                            self._login()
+                            continue
+                        return response.json()
+                    except requests.RequestException:
+                        time.sleep(2 ** attempt)
+                raise RuntimeError("tracker unreachable")
+
+        tracker = Tracker()
+
+        @mcp.tool
+        def issue(issue_id: str) -> dict:
+            return tracker.get(f"/issues/{issue_id}")
+        """,
+        id="a-login-sent-again",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        async def token() -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.post(f"https://id.example.com/oauth/token", data={"grant_type": "client_credentials"})
+            except httpx.TimeoutException:
+                raise ToolError("The identity service timed out; please try again")
+            return "ok"
+        """,
+        id="a-token-grant-timed-out",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SESSIONS)
+def test_a_request_that_opens_a_session_is_not_a_write_to_repeat(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_a_post_to_a_resource_named_like_tokens_is_still_a_write() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            async def create_api_token(name: str) -> str:
+                try:
+                    async with httpx.AsyncClient() as client:
+                        response = await client.post("https://id.example.com/api/tokens", json={"name": name})
+                except httpx.TimeoutException:
+                    raise ToolError("The identity service timed out; please try again")  # expect: MCP011
+                return response.json()["id"]
+            """
+        )
+    )
