@@ -29,6 +29,7 @@ from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
+from mcp_lint.model import effects as fx
 from mcp_lint.model.mutations import module_level_names, mutation_of, words
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.findings import Finding, Related
@@ -84,7 +85,7 @@ def _module_names(ctx: FileContext) -> set[str]:
 def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None:
     """What a call writes beyond this process ("sends an HTTP POST"), or None: the mutation
     table (model/mutations.py), or a function of this module whose body makes such a call."""
-    if _opens_a_session(call):
+    if _opens_a_session(call) or _repeats_harmlessly(call):
         return None
     kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
     if kind is not None:
@@ -135,6 +136,30 @@ def _opens_a_session(call: cst.Call) -> bool:
         part.value for part in first.parts if isinstance(part, cst.FormattedStringText)
     )
     return bool(text) and _SESSION_PATH.search(text) is not None
+
+
+# Calls that release what the process holds (a connection, a lock, a transaction): done twice,
+# they leave the world as once; a clause that closes what the `try` closed re-runs no write.
+_RELEASES = fx.CLOSE_METHODS | {"release", "logout", "rollback", "unlock", "cleanup", "dispose"}
+# Services asked to compute, not to keep (an embedding, a completion): their "create" stores nothing.
+_COMPUTATIONS = frozenset({"embeddings", "embedding", "completions", "moderations"})
+
+
+def _repeats_harmlessly(call: cst.Call) -> bool:
+    """`client.close()`, `self._close(conn)`, `lock.release()`; `client.embeddings.create(...)`."""
+    name = dotted(call.func) or ""
+    if any(word in _RELEASES for word in words(last_name(name))):
+        return True
+    return any(part in _COMPUTATIONS for part in name.split(".")[:-1])
+
+
+def _rolls_back(handler: Handler) -> bool:
+    """Does the clause roll the transaction back (`await conn.rollback()`)? Then the write it
+    guarded did not happen, and running it again (or inviting that) applies it once."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "rollback"
+        for node in descendants(handler.node.body, into_scopes=False)
+    )
 
 
 def _remote_handle(receiver: str, call: cst.Call, ctx: FileContext) -> bool:
@@ -503,7 +528,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         """(the write's call, what it writes, why its outcome is unknown) for a message sent there, or None."""
         if handler is not None:
             caught = _uncertain_catch(handler)
-            if caught is None:
+            if caught is None or _rolls_back(handler):
                 return None
             for call, write in writes:
                 if _fails_into(fn, ctx, call, handler):
@@ -542,7 +567,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         clause goes round again, or called again from the clause."""
         for handler in fn.handlers:
             caught = _uncertain_catch(handler)
-            if caught is None:
+            if caught is None or _rolls_back(handler):
                 continue
             tried = [(call, write) for call, write in writes if call.handler is not handler and _fails_into(fn, ctx, call, handler)]
             if not tried:

@@ -612,3 +612,88 @@ def test_a_post_to_a_resource_named_like_tokens_is_still_a_write() -> None:
             """
         )
     )
+
+
+HARMLESS_REPEATS = [
+    pytest.param(
+        """
+        class Pool:
+            @staticmethod
+            def _close(conn) -> None:
+                conn.client.close()
+
+            def refresh(self, due: list) -> None:
+                for conn in due:
+                    try:
+                        self._close(conn)
+                        conn.client.ping()
+                    except Exception:
+                        self._close(conn)
+                        continue
+
+        pool = Pool()
+
+        @mcp.tool
+        def refresh() -> str:
+            pool.refresh([])
+            return "ok"
+        """,
+        id="closing-again-in-the-clause",
+    ),
+    pytest.param(
+        """
+        api = OpenAI()
+
+        @mcp.tool
+        def embed(text: str) -> list:
+            for attempt in range(3):
+                try:
+                    return api.embeddings.create(model="small", input=text).data[0].embedding
+                except Exception:
+                    time.sleep(2 ** attempt)
+            return []
+        """,
+        id="an-embedding-asked-again",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        async def add_note(text: str) -> str:
+            async with pool.connection() as conn:
+                while True:
+                    try:
+                        await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))
+                        await conn.commit()
+                        return "saved"
+                    except Exception:
+                        await conn.rollback()
+                        await asyncio.sleep(1)
+        """,
+        id="a-transaction-rolled-back-then-run-again",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HARMLESS_REPEATS)
+def test_what_repeats_harmlessly_is_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_a_transaction_run_again_without_a_rollback_is_flagged() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            async def add_note(text: str) -> str:
+                async with pool.connection() as conn:
+                    while True:
+                        try:
+                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))  # expect: MCP011
+                            await conn.commit()
+                            return "saved"
+                        except Exception:
+                            await asyncio.sleep(1)
+            """
+        )
+    )
