@@ -440,7 +440,7 @@ class _Tracer:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(element, cst.Slice):
             return None  # `token[:4]`: a masked prefix
-        key = literal_text(element.value) if isinstance(element, cst.Index) else None
+        key = self._key_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
             return Leak(_env_label(key), expr) if not key or _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
@@ -452,12 +452,21 @@ class _Tracer:
                 return Leak(f"{named} ('{key}')", expr)
         return self.find(expr.value, depth, seen)
 
+    def _key_text(self, key: cst.BaseExpression) -> str | None:
+        """A key as written (`"DB_URL"`), or the text of the module constant that names it
+        (`_URL_ENV = "FORGEJO_URL"`; `os.environ.get(_URL_ENV)`)."""
+        text = literal_text(key)
+        if text is None and isinstance(key, cst.Name):
+            values = self.module.constants.get(key.value, [])
+            text = literal_text(values[0]) if len(values) == 1 else None
+        return text
+
     def _call(self, expr: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
         func = expr.func
         name = dotted(func) or ""
         resolved = self.aliases.resolve(func) or name
         if resolved in _ENV_READS:
-            key = literal_text(expr.args[0].value) if expr.args else None
+            key = self._key_text(expr.args[0].value) if expr.args else None
             if key and not _sensitive_variable(key):
                 # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text
                 return self._first([a.value for a in expr.args[1:]], depth, seen)

@@ -728,3 +728,22 @@ HELPERS_SILENT = [
 @pytest.mark.parametrize("body", HELPERS_SILENT)
 def test_helpers_that_pass_on_nothing_sensitive_are_not_flagged(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
+
+
+def test_an_environment_variable_named_by_a_constant() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            URL_VARIABLE = "TRACKER_URL"
+            LEVEL_VARIABLE = "TRACKER_LOG_LEVEL"
+
+            @mcp.tool
+            def ping() -> str:
+                if os.environ.get(LEVEL_VARIABLE) == "off":
+                    raise ToolError(f"Logging is {os.environ.get(LEVEL_VARIABLE)}; set it to info")
+                raise ToolError(f"No answer from {os.environ.get(URL_VARIABLE)}")  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'ping' puts environment variable 'TRACKER_URL' into its error message"
