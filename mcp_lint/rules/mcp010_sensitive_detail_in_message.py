@@ -344,9 +344,20 @@ class _Tracer:
         if found is not None:
             return found
         named = sensitive_name(name)
-        if named is not None and not any(scope._reads_parameter(v) for v, _ in values):
+        if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
         return None
+
+    def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """A collection of the author's literals, directly or through a local or constant
+        (`for token in ["{op}", "{path}"]`): a loop variable over it holds words of the code,
+        whatever it is called."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            return bool(value.elements) and all(literal_text(e.value) is not None for e in value.elements)
+        if isinstance(value, cst.Name) and depth < 2:
+            stored = self._assigned(value.value) or [(v, None) for v in self.module.constants.get(value.value, [])]
+            return bool(stored) and all(self._words_only(v, depth + 1) for v, _ in stored)
+        return False
 
     def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         outer = self.at
@@ -442,7 +453,7 @@ class _Tracer:
             return None  # `token[:4]`: a masked prefix
         key = self._key_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
-            return Leak(_env_label(key), expr) if not key or _sensitive_variable(key) else None
+            return Leak(_env_label(key), expr) if key and _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
         if root.split(".")[0] in self.params:
             return None
@@ -457,6 +468,9 @@ class _Tracer:
         (`_URL_ENV = "FORGEJO_URL"`; `os.environ.get(_URL_ENV)`)."""
         text = literal_text(key)
         if text is None and isinstance(key, cst.Name):
+            bound = self.bindings.get(key.value)
+            if bound is not None:
+                return bound[0]._key_text(bound[1])  # `def setting(name): return os.environ[name]`
             values = self.module.constants.get(key.value, [])
             text = literal_text(values[0]) if len(values) == 1 else None
         return text
@@ -467,8 +481,9 @@ class _Tracer:
         resolved = self.aliases.resolve(func) or name
         if resolved in _ENV_READS:
             key = self._key_text(expr.args[0].value) if expr.args else None
-            if key and not _sensitive_variable(key):
-                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text
+            if not key or not _sensitive_variable(key):
+                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
+                # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
                 return self._first([a.value for a in expr.args[1:]], depth, seen)
             return Leak(_env_label(key), expr)
         if resolved in _SECRET_STORES:
@@ -495,7 +510,7 @@ class _Tracer:
             if named is not None and root.split(".")[0] not in self.params:
                 return Leak(f"{named} ('{key}')", expr)
             return None
-        if project_call(expr, self.ctx) and short not in {"self", "cls"}:
+        if project_call(expr, self.ctx) and short not in {"self", "cls"} and not _held_object_call(name):
             callee = self._module_function(expr)
             if callee is not None:
                 return self._returned_by(callee, expr, depth)
@@ -534,6 +549,14 @@ def _is_context(param: str, fn: FunctionFacts) -> bool:
     server put in it (its lifespan objects, its request) is not the model's argument."""
     typed = fn.local_types.get(param, "")
     return param in {"ctx", "context"} or last_name(typed).endswith("Context")
+
+
+def _held_object_call(name: str) -> bool:
+    """`self._http.request(...)`: a method of an object the instance holds (a client), whose
+    result is its answer, not a text built from the arguments (`self.describe(...)` is the
+    project's own method)."""
+    parts = name.split(".")
+    return len(parts) > 2 and parts[0] in {"self", "cls"}
 
 
 def _bound_arguments(callee: FunctionFacts, call: cst.Call) -> dict[str, cst.BaseExpression]:

@@ -758,9 +758,18 @@ def _same_call(a: cst.Call, b: cst.Call, ctx: FileContext) -> bool:
     ]
 
 
+# Clocks: a `while` loop bounded by one polls until a deadline (a probe run until it answers).
+_CLOCKS = frozenset({"time", "monotonic", "perf_counter", "now", "utcnow"})
+
+
 def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
     """Does the loop run the same write again (`for attempt in range(3)`, `while True`), rather
-    than the next of several (`for item in items`, each write reading the item)?"""
+    than the next of several (`for item in items`, each write reading the item) or a poll until
+    a deadline (`while time.monotonic() < deadline`: what it runs is a probe)?"""
+    if isinstance(loop, cst.While) and any(
+        isinstance(node, cst.Call) and last_name(dotted(node.func) or "") in _CLOCKS for node in descendants(loop.test)
+    ):
+        return False
     if isinstance(loop, cst.For):
         iterated = loop.iter
         if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):

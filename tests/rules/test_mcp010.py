@@ -747,3 +747,78 @@ def test_an_environment_variable_named_by_a_constant() -> None:
         )
     )
     assert findings[0].message == "Tool 'ping' puts environment variable 'TRACKER_URL' into its error message"
+
+
+def test_an_environment_variable_named_through_a_helper_parameter() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def setting(name: str) -> str:
+                return os.environ.get(name, "")
+
+            @mcp.tool
+            def login() -> str:
+                raise ToolError(f"The password {setting('SERVICE_PASSWORD')} was refused")  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'login' puts environment variable 'SERVICE_PASSWORD' into its error message"
+
+
+FOUND_ON_UNSEEN_SERVERS = [
+    pytest.param(
+        """
+        @mcp.tool
+        def lint_subject(subject: str) -> dict:
+            errors = []
+            for token in ["{op}", "{path}", "{summary}"]:
+                if token not in subject:
+                    errors.append(f"Required token {token} missing in subject")
+            return {"ok": not errors, "errors": errors}
+        """,
+        id="a-loop-variable-over-the-authors-words",
+    ),
+    pytest.param(
+        """
+        class Tracker:
+            def __init__(self) -> None:
+                self._http = httpx.Client()
+                self.token = os.environ["TRACKER_TOKEN"]
+
+            def _auth_headers(self) -> dict:
+                return {"Authorization": f"Bearer {self.token}"}
+
+            def get(self, path: str) -> dict:
+                response = self._http.request("GET", path, headers=self._auth_headers())
+                if response.is_error:
+                    raise ToolError(f"Tracker answered {response.status_code} for {path}")
+                return response.json()
+
+        tracker = Tracker()
+
+        @mcp.tool
+        def issue(issue_id: str) -> dict:
+            return tracker.get(f"/issues/{issue_id}")
+        """,
+        id="the-response-of-a-request-sent-with-secret-headers",
+    ),
+    pytest.param(
+        """
+        TOOLS = {"graph": {"env": "GRAPH_BIN"}}
+
+        @mcp.tool
+        def run(provider: str) -> dict:
+            binary = os.environ.get(str(TOOLS[provider]["env"]), "")
+            if not binary:
+                return {"ok": False, "error": f"no binary for {provider}", "binary": binary}
+            return {"ok": True}
+        """,
+        id="an-environment-variable-the-code-computes",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
+def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))

@@ -697,3 +697,25 @@ def test_a_transaction_run_again_without_a_rollback_is_flagged() -> None:
             """
         )
     )
+
+
+def test_a_poll_until_a_deadline_runs_a_probe_not_a_write() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def restart_app() -> str:
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    try:
+                        done = subprocess.run(["app-status", "--ready"], timeout=3, capture_output=True)
+                        if done.returncode == 0:
+                            return "ready"
+                    except Exception:
+                        pass
+                    time.sleep(0.5)
+                return "not ready"
+            """
+        )
+    )
