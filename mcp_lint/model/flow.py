@@ -476,12 +476,6 @@ class ValueFlow:
             found = self._placed_keys[key] = any(len(stores) > 1 for stores in lists)
         return found
 
-    def stores_reaching(self, key: str, at: cst.CSTNode | None) -> list[Store]:
-        """The stores of `key` (a local, or an attribute chain) whose value a read of it in the
-        statement `at` may see: reaching definitions on the control-flow graph; every store of
-        it when `at` is None or not a statement of the graph."""
-        return self._live(self.stores.get(key, []), at)
-
     def _live(self, stores: list[Store], at: cst.CSTNode | None) -> list[Store]:
         """The stores of one key that reach `at` (all of them when `at` is unknown)."""
         if at is None or len(stores) < 2:

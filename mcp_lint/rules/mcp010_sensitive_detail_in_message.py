@@ -213,7 +213,7 @@ class _Tracer:
 
     The sources, carriers and sanitizers are the tables above; how a value moves is the engine's:
     a local read at a statement is followed into the stores of it that reach that statement
-    (reaching definitions, `ValueFlow.stores_reaching`), a call of a function of this module into
+    (reaching definitions, `FunctionFacts.stores_reaching`), a call of a function of this module into
     what that function returns, its parameters bound to the call's arguments, and a parameter of
     the checked function into what the module's callers pass there (one level up)."""
 
@@ -233,7 +233,6 @@ class _Tracer:
         self.module = module
         # The model's arguments; the framework's request context (`ctx: Context`) is the server's.
         self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
-        self.flow = fn.value_flow if fn is not None else None
         self.aliases = ctx.model.aliases
         self.at: cst.CSTNode | None = None  # the statement the expression being traced is read in
         self.bindings = bindings or {}
@@ -246,9 +245,9 @@ class _Tracer:
     def _assigned(self, name: str) -> list[tuple[cst.BaseExpression, cst.CSTNode | None]] | None:
         """The values stored in local `name` that a read of it at `self.at` may see, each with
         the statement that stored it; None when the function stores nothing there."""
-        if self.flow is None:
+        if self.fn is None:
             return None
-        stores = self.flow.stores_reaching(name, self.at)
+        stores = self.fn.stores_reaching(name, self.at)
         return [(store.value, store.statement) for store in stores] or None
 
     def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
@@ -435,7 +434,7 @@ class _Tracer:
         if not classes:
             return False
         if isinstance(expr, cst.Name):
-            if expr.value in self.module.settings_objects and (self.flow is None or expr.value not in self.flow.stores):
+            if expr.value in self.module.settings_objects and (self.fn is None or expr.value not in self.fn.stores):
                 return True
             typed = self.fn.local_types.get(expr.value) if self.fn is not None else None
             return typed is not None and last_name(typed) in classes

@@ -14,7 +14,7 @@ the outcome is unknown and how to check it, make it correct.
 "After the write" is read off the engine: a clause's message follows a write whose own failure
 may arrive at that clause on the function's control-flow graph (`exception_reaches`: not a
 write whose failure a nearer clause takes); a status test follows the write whose response the
-tested local holds there (reaching definitions, `ValueFlow.stores_reaching`).
+tested local holds there (reaching definitions, `FunctionFacts.stores_reaching`).
 """
 
 from __future__ import annotations
@@ -402,9 +402,7 @@ def _fails_into(fn: FunctionFacts, ctx: FileContext, call: CallFact, handler: Ha
 def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst.CSTNode) -> bool:
     """Does `name`, read at `statement`, hold the write's response there: does its assignment
     from the write reach the statement (reaching definitions on the control-flow graph)?"""
-    if fn.value_flow is None:
-        return True
-    for store in fn.value_flow.stores_reaching(name, statement):
+    for store in fn.stores_reaching(name, statement):
         value = store.value
         while isinstance(value, cst.Await):
             value = value.expression
