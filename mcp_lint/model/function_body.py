@@ -606,6 +606,7 @@ def collect_facts(
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
     facts.value_flow = flow
+    facts.stores = walker.stores
     return facts
 
 
