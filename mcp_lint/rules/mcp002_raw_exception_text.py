@@ -69,6 +69,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
+from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -179,7 +180,6 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
     return "raise-other"
 
 
-
 _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
 
 
@@ -235,14 +235,6 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     return None
 
 
-# Fields of a JSON reply that say whether the call worked, and the values that mean it did or not.
-_REPLY_FLAGS = frozenset({"ok", "success", "succeeded"})
-_REPLY_STATUS = frozenset({"status", "state", "result"})
-_REPLY_ERRORS = frozenset({"error", "errors", "error_message", "err"})
-_SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
-_FAILURE_WORDS = frozenset({"error", "fail", "failed", "failure"})
-
-
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
     """(local, key) for `data["status"]` and `data.get("status")`."""
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
@@ -271,22 +263,22 @@ def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
     read = _field_read(inner)
     if read is not None:
         local, key = read
-        if key in _REPLY_FLAGS and negated or key in _REPLY_ERRORS and not negated:
+        if key in REPLY_SUCCESS_FLAGS and negated or key in REPLY_ERROR_FIELDS and not negated:
             return local
         return None
     if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         operator, right = target.operator, target.comparator
         if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
-            return right.value if cond.left.evaluated_value in _REPLY_ERRORS else None
+            return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
         read = _field_read(cond.left)
-        if read is None or read[1] not in _REPLY_STATUS | _REPLY_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
             return None
         word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
         word = str(word).lower()
-        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in _SUCCESS_WORDS:
+        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in SUCCESS_STATUS_WORDS:
             return read[0]
-        if isinstance(operator, (cst.Equal, cst.Is)) and word in _FAILURE_WORDS | {"false"}:
+        if isinstance(operator, (cst.Equal, cst.Is)) and word in FAILURE_STATUS_WORDS | {"false"}:
             return read[0]
     return None
 

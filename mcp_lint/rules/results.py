@@ -6,8 +6,6 @@ failure rejects the call).
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
@@ -21,13 +19,8 @@ from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
+from mcp_lint.vocabulary import ERROR_BUILDER_NAME, ERROR_KEYS, FAILED_STATUSES, NOT_AN_ERROR_BUILDER_NAME, SUCCESS_KEYS
 
-_ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
-_FAILED_STATUSES = frozenset(
-    {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
-)
-# The keys of a result dict whose False says the call failed (`{"success": False, ...}`).
-SUCCESS_KEYS = ("success", "ok")
 _MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
@@ -55,11 +48,6 @@ _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse",
 # Keyword flags that mark a value as a failure on anything but the frameworks' own result classes
 # (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says isError: false).
 _ERROR_FLAGS = ("error", "is_error", "isError", "failed", "failure")
-# A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
-# `format_error_response(text)`, `make_error(...)`.
-_ERROR_BUILDER = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
-# ...but not one that reads, finds or checks errors (`get_last_error()`, `is_error(x)`).
-_NOT_A_BUILDER = re.compile(r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)", re.IGNORECASE)
 
 
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
@@ -75,7 +63,7 @@ def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
 
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
     """(why it is an error dict, the message expression) or None."""
-    for key in _ERROR_KEYS:
+    for key in ERROR_KEYS:
         if key in items and not _is_falsy_literal(items[key]):
             inner = items[key]
             inner_items = _dict_items(inner) or {}
@@ -95,7 +83,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
-    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in _FAILED_STATUSES:
+    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
         message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     return None
@@ -179,7 +167,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
 
 def is_error_builder_name(name: str) -> bool:
     """`_fail`, `error_response`, `format_error`, `make_err`: named like a function that builds an error."""
-    return bool(_ERROR_BUILDER.search(name)) and not _NOT_A_BUILDER.search(name)
+    return bool(ERROR_BUILDER_NAME.search(name)) and not NOT_AN_ERROR_BUILDER_NAME.search(name)
 
 
 def is_error_builder_call(call: cst.Call, ctx: FileContext) -> bool:
