@@ -24,7 +24,7 @@ word): a message that opens with it followed by a colon is a failure even outsid
 FAILURE_IN_OTHER_LANGUAGES = re.compile(
     r"(?:错误|錯誤|失败|失敗|未找到|找不到|不存在|无法|無法|エラー|見つかりません|存在しません|できません"
     r"|\b(?:falló|fallo|no\s+encontrad[oa]|no\s+existe|no\s+se\s+pudo|no\s+es\s+válid[oa]"
-    r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig"
+    r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig(?:e[nmrs]?)?"
     r"|erreur|échec|échoué|introuvable|n'existe\s+pas|impossible\s+de|invalide"
     r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b)",
     re.IGNORECASE,
@@ -42,6 +42,7 @@ FAILURE_OPENING = re.compile(
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
+        |\[(?:error|err|exception)\]  # a bracketed label: "[ERROR] disk full"
         |invalid\b|no\s+such\b|not\s+found\b|permission\s+denied\b|access\s+denied\b
         |forbidden\b|unauthori[sz]ed\b|oops\b|something\s+went\s+wrong\b
         |operation\s+failed\b|request\s+failed\b
@@ -77,12 +78,21 @@ FAILURE_ANYWHERE = re.compile(
 """English phrases that report a failure anywhere in a short message ("Note 'a' not found",
 "x must be positive", "Only SELECT statements are allowed"). "3 failed" (a count) is not one."""
 
+FAILED_IN_OTHER_LANGUAGES = (
+    r"(?:无法|無法|失败|失敗|impossible\s+d'|(?:no\s+se\s+pudo|no\s+fue\s+posible|konnte\s+(?:\S+\s+){0,4}?nicht"
+    r"|fehlgeschlagen|impossible\s+de|échec|não\s+foi\s+possível|falha\s+ao|falhou)(?!\w))"
+)
+""""Failed"/"Could not" opening a sentence in Chinese, Spanish, German, French and Portuguese
+(a pattern fragment): as strong as "Failed ..." in English. (Japanese says it at the end.)"""
+
 STRONG_FAILURE_OPENING = re.compile(
-    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]|échec\b|<error>)",
+    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
+    rf"|{FAILED_IN_OTHER_LANGUAGES}|<error>)",
     re.IGNORECASE,
 )
 """A label no result text starts with ("Error: ...", "Failed ...", "Fehler: ...", "错误：...",
-"<error>"): a failure even when no branch says the call failed. Matched at the start."""
+"No se pudo ...", "<error>"): a failure even when no branch says the call failed. Matched at the
+start."""
 
 FALLBACK_DONE = re.compile(
     r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
@@ -163,8 +173,9 @@ it, so this is stricter than FAILURE_OPENING: "No results found" for a search, o
 titled "Error codes", matches neither this nor WIRE_FAILURE_ANYWHERE."""
 
 WIRE_FAILURE_ANYWHERE = re.compile(
-    r"\b(?:not found|does not exist|doesn't exist|no such \w+|traceback \(most recent call last\)|"
-    r"an error occurred|error occurred|failed to|unable to|could not|couldn't|permission denied|access denied)\b",
+    r"\b(?:not found|does not exist|doesn't exist|no such \w+|"
+    r"an error occurred|error occurred|failed to|unable to|could not|couldn't|permission denied|access denied)\b"
+    r"|\btraceback \(most recent call last\)",
     re.I,
 )
 """Phrases unmistakable anywhere in a tool's actual result text ("... not found", a traceback)."""
@@ -209,11 +220,12 @@ LOOKUP_NAME = re.compile(
 ("No note found") is a failure the model must see. Its first word decides."""
 
 LISTING_NAME = re.compile(
-    r"(?:^|_)(?:search|list|find|query|browse|lookup|filter|scan|recent|all|many|matching|suggest)(?:_|$)|s$", re.I
+    r"(?:^|_)(?:search|list|find|query|browse|lookup|filter|scan|recent|all|many|matching|suggest)(?:_|$)|(?<![siu])s$", re.I
 )
 """A function named for a search or a listing (`search_notes`, `get_all_items`, `get_notes`):
 an empty answer is its result, even when the name starts like a lookup. Any word decides, and a
-plural last word does."""
+plural last word does: one that ends in "s" but not in "ss", "us" or "is", the endings of
+singulars (`get_address`, `get_campus`, `get_analysis` fetch one record)."""
 
 KEY_PARAMETER = re.compile(r"(?:^|_)(?:id|key|uuid|slug|name|path|filename|file|url|uri|number|ref|code)$", re.I)
 """A parameter that names one record (`note_id`, `path`, `slug`): its last word decides."""
