@@ -50,7 +50,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import is_error_result
+from mcp_lint.rules.results import is_error_result, is_text
 from mcp_lint.rules.handler_fix import (
     bound_from,
     is_project_log_call,
@@ -906,17 +906,10 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
             if literal_text(first) is not None or isinstance(first, cst.Name):
                 return first
             # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the string argument.
-            text = [p for p in positional if _is_string(p)]
+            text = [p for p in positional if is_text(p)]
             return text[0] if len(text) == 1 else _message_expr(first)
         return None
     return value
-
-
-def _is_string(expr: cst.BaseExpression) -> bool:
-    """A string literal, f-string, implicit concatenation or `"..." + x` sum: message text."""
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _is_string(expr.left) or _is_string(expr.right)
-    return isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
 
 
 def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
@@ -927,14 +920,14 @@ def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, c
     if isinstance(expr, cst.Call):
         name = dotted(expr.func) or ""
         return name in {"str", "repr"} or (isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"format", "join"})
-    return _is_string(expr) and not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+    return is_text(expr)
 
 
 def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
     """The one element of a returned tuple that holds text, beside flags and None."""
     values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
     values = [e for e in values if not isinstance(e, (cst.Integer, cst.Float))]
-    strings = [e for e in values if _is_string(e)]
+    strings = [e for e in values if is_text(e)]
     if len(strings) == 1:
         return strings[0]
     return values[0] if len(values) == 1 else None
@@ -1071,7 +1064,7 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() not in _FLAG_KEYS and _is_string(element.value):
+            elif key.lower() not in _FLAG_KEYS and is_text(element.value):
                 aside.append(element.value)
         # No message left in the text keys: the author's words under another key (a hint of
         # what to check) say more than a name would.

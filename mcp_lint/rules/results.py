@@ -195,7 +195,7 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
         facts = ctx.current_facts
         if isinstance(first, cst.Name) and facts is not None:
             first = facts.value_of(first)
-        return _is_text(first)
+        return is_text(first)
     params = [p for p in helper.params if p not in {"self", "cls"}]
     if not params:
         return False
@@ -224,15 +224,16 @@ def builder_returns_text(call: cst.Call, ctx: FileContext) -> bool:
     if helper is None:
         return False
     values = [helper.value_of(r.node.value) for r in helper.returns if r.node.value is not None]
-    return bool(values) and all(_is_text(value) for value in values)
+    return bool(values) and all(is_text(value) for value in values)
 
 
-def _is_text(expr: cst.BaseExpression) -> bool:
-    """A string literal, f-string, implicit concatenation, a `+` with one, or `"...".format()`."""
+def is_text(expr: cst.BaseExpression) -> bool:
+    """Is `expr` message text written here: a string literal (not bytes), an f-string, an
+    implicit concatenation, a `+` with one of them, or `"...".format(...)` of one?"""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _is_text(expr.left) or _is_text(expr.right)
+        return is_text(expr.left) or is_text(expr.right)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
-        return _is_text(expr.func.value)
+        return is_text(expr.func.value)
     return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
         isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
     )
