@@ -202,6 +202,29 @@ the order a message is looked for."""
 SUCCESS_KEYS = ("success", "ok")
 """Keys of a result dict whose False says the call failed (`{"success": False, ...}`)."""
 
+MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
+"""Keys of an error dict that hold its message, in the order one is taken (`{"error": ...}` first)."""
+
+MESSAGE_KEYWORDS = ("text", "message", "msg", "detail", "error")
+"""Keyword arguments of a result or exception constructor that carry its message text."""
+
+DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+"""Keys of an error dict that say more than its message (a hint of what to do), in the order one
+is taken: a fix keeps them beside the message."""
+
+FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
+"""Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""
+
+ERROR_FLAG_KEYWORDS = ("error", "is_error", "isError", "failed", "failure")
+"""Keyword flags that mark a value as a failure on anything but the frameworks' own result
+classes (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says
+isError: false)."""
+
+ERROR_FLAG_LOOKALIKE = re.compile(r"(?:is_?|has_?)?err(?:or)?|failed|failure", re.I)
+"""A keyword meant as a result's error flag (`is_Error=True`, `iserror=True`, `error=True`,
+`has_error=True`, `failed=True`), matched whole (`fullmatch`: `errors`, `error_code` are not one).
+Unless it is `isError` or `is_error`, pydantic drops it (or keeps it as an ignored extra)."""
+
 REPLY_SUCCESS_FLAGS = frozenset({"ok", "success", "succeeded"})
 """Fields of an upstream JSON reply whose false says the call failed (`if not data["success"]`)."""
 

@@ -226,6 +226,14 @@ SEARCHED: list[tuple[str, str, bool]] = [
 ]
 
 MATCHED: list[tuple[str, str, bool]] = [
+    # A keyword meant as the error flag (matched whole: `.fullmatch`, see test_matched_class).
+    ("ERROR_FLAG_LOOKALIKE", "is_Error", True),
+    ("ERROR_FLAG_LOOKALIKE", "iserror", True),
+    ("ERROR_FLAG_LOOKALIKE", "has_error", True),
+    ("ERROR_FLAG_LOOKALIKE", "failed", True),
+    ("ERROR_FLAG_LOOKALIKE", "errors", False),
+    ("ERROR_FLAG_LOOKALIKE", "error_code", False),
+    ("ERROR_FLAG_LOOKALIKE", "terror", False),
     # After a retry: what the next call changes.
     ("CHANGED_CALL", " with a comma-separated list", True),
     ("CHANGED_CALL", " using the full path", True),
@@ -250,6 +258,21 @@ MATCHED: list[tuple[str, str, bool]] = [
 ]
 
 WORDS: list[tuple[str, str, bool]] = [
+    ("MESSAGE_KEYS", "error", True),
+    ("MESSAGE_KEYS", "reason", True),
+    ("MESSAGE_KEYS", "error_code", False),
+    ("MESSAGE_KEYS", "status", False),
+    ("MESSAGE_KEYWORDS", "text", True),
+    ("MESSAGE_KEYWORDS", "msg", True),
+    ("MESSAGE_KEYWORDS", "content", False),  # a block or a list of them, not text
+    ("DETAIL_KEYS", "hint", True),
+    ("DETAIL_KEYS", "message", False),
+    ("FLAG_KEYS", "status_code", True),
+    ("FLAG_KEYS", "iserror", True),
+    ("FLAG_KEYS", "error", False),
+    ("ERROR_FLAG_KEYWORDS", "is_error", True),
+    ("ERROR_FLAG_KEYWORDS", "isError", True),
+    ("ERROR_FLAG_KEYWORDS", "errors", False),
     ("ERROR_KEYS", "errorMessage", True),
     ("ERROR_KEYS", "error_code", False),
     ("ERROR_KEYS", "message", False),
@@ -334,7 +357,8 @@ def test_known_gap(name: str, text: str, expected: bool) -> None:
 @pytest.mark.parametrize(("name", "text", "expected"), MATCHED, ids=[f"{n}:{t}" for n, t, _ in MATCHED])
 def test_matched_class(name: str, text: str, expected: bool) -> None:
     pattern = getattr(v, name)
-    assert bool(pattern.match(text)) is expected
+    matched = pattern.fullmatch(text) if name == "ERROR_FLAG_LOOKALIKE" else pattern.match(text)
+    assert bool(matched) is expected
 
 
 @pytest.mark.parametrize(("name", "word", "expected"), WORDS, ids=[f"{n}:{w}" for n, w, _ in WORDS])

@@ -69,7 +69,16 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
-from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
+from mcp_lint.vocabulary import (
+    FAILURE_STATUS_WORDS,
+    FLAG_KEYS,
+    MESSAGE_KEYS,
+    MESSAGE_KEYWORDS,
+    REPLY_ERROR_FIELDS,
+    REPLY_STATUS_FIELDS,
+    REPLY_SUCCESS_FLAGS,
+    SUCCESS_STATUS_WORDS,
+)
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -873,10 +882,6 @@ def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
     return replace(fix, edits=edits, message=fix.message.replace(PH_TOOL_SENTENCE, sentence))
 
 
-_TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
-# Keys of an error dict that hold its message, and keys that only flag the failure.
-_TEXT_KEYS = ("error", "message", "detail", "error_message", "msg", "details", "reason")
-_FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 
 
 def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -895,7 +900,7 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
             return value  # `"... {}".format(...)` is the message itself
     if isinstance(value, cst.Call):
         for argument in value.args:
-            if argument.keyword is not None and argument.keyword.value in _TEXT_KWARGS:
+            if argument.keyword is not None and argument.keyword.value in MESSAGE_KEYWORDS:
                 return argument.value
         content = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "content"), None)
         if content is not None:
@@ -1057,14 +1062,14 @@ class _FixText:
             key = element.key.evaluated_value
             if not isinstance(key, str):
                 continue
-            if key.lower() in _TEXT_KEYS:
+            if key.lower() in MESSAGE_KEYS:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
-            elif key.lower() not in _FLAG_KEYS and _is_reference(element.value):
+            elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() not in _FLAG_KEYS and is_text(element.value):
+            elif key.lower() not in FLAG_KEYS and is_text(element.value):
                 aside.append(element.value)
         # No message left in the text keys: the author's words under another key (a hint of
         # what to check) say more than a name would.

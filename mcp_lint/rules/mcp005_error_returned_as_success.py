@@ -52,7 +52,7 @@ from mcp_lint.rules.results import (
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import FAILED_OPENING, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
 
 # Words of a name: snake_case, kebab-case, dotted and camelCase parts.
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -631,10 +631,6 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
-_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
-
-
 def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
     (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
@@ -653,7 +649,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
     details = next(
-        (items[k] for k in _DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
+        (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
     )
     extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None

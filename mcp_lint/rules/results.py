@@ -19,9 +19,16 @@ from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
-from mcp_lint.vocabulary import ERROR_BUILDER_NAME, ERROR_KEYS, FAILED_STATUSES, NOT_AN_ERROR_BUILDER_NAME, SUCCESS_KEYS
+from mcp_lint.vocabulary import (
+    ERROR_BUILDER_NAME,
+    ERROR_FLAG_KEYWORDS,
+    ERROR_KEYS,
+    FAILED_STATUSES,
+    MESSAGE_KEYS,
+    NOT_AN_ERROR_BUILDER_NAME,
+    SUCCESS_KEYS,
+)
 
-_MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
 
 
 def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
@@ -45,9 +52,6 @@ def _is_falsy_literal(node: cst.BaseExpression) -> bool:
 
 
 _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse", "str", "repr"})
-# Keyword flags that mark a value as a failure on anything but the frameworks' own result classes
-# (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says isError: false).
-_ERROR_FLAGS = ("error", "is_error", "isError", "failed", "failure")
 
 
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
@@ -73,18 +77,18 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
                 return "a JSON-RPC error object", inner_items["message"]
             if _is_true(inner):
                 # `{"error": True, "message": text}`: the key is a flag, the text is beside it.
-                return f'an "{key}" key', next((items[k] for k in _MESSAGE_KEYS if k != key and k in items), None)
+                return f'an "{key}" key', next((items[k] for k in MESSAGE_KEYS if k != key and k in items), None)
             return f'an "{key}" key', inner
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
-        return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+        return f'"{flag}": True', next((items[k] for k in MESSAGE_KEYS if k in items), None)
     success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
     if isinstance(success, cst.Name) and success.value == "False":
-        message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
     if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
-        message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     return None
 
@@ -143,7 +147,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
         return None
     kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
-    flag = next((k for k in _ERROR_FLAGS if _is_true(kwargs.get(k))), None)
+    flag = next((k for k in ERROR_FLAG_KEYWORDS if _is_true(kwargs.get(k))), None)
     if flag is not None:
         found: tuple[str, cst.BaseExpression | None] | None = (f"{flag}=True", positional[0] if positional else None)
     else:
@@ -300,7 +304,7 @@ def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, loo
     message = _kwarg(content, "text")
     if message is None:
         message = next((a.value for a in content.args[1:2] if a.keyword is None), None)
-    flagged = next((k for k in _ERROR_FLAGS if _is_true(_kwarg(content, k))), None)
+    flagged = next((k for k in ERROR_FLAG_KEYWORDS if _is_true(_kwarg(content, k))), None)
     inner = literal_text(message) if message is not None else None
     if inner is not None and is_failure_text(inner, lookup=lookup) and (conditional or starts_as_error(inner)):
         return "content", inner, message
