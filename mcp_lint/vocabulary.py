@@ -151,7 +151,7 @@ REJECTION_WORDING = re.compile(
 provided", "Nothing to delete"): a rejection of the call, not an empty result. English only."""
 
 INTERNAL_ERROR_WORDING = re.compile(
-    r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|unreachable|not\s+implemented|invariant|impossible"
+    r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|(?:unreachable|not\s+implemented|invariant|impossible)\b"
     r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
     r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
     r"|(?:response|result|payload|returned)\b[^.;:]{0,40}\b(?:is\s+not\s+an?|non-|invalid\s+(?:results|data|json)\b))",
