@@ -26,10 +26,11 @@ import libcst as cst
 from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
-from mcp_lint.model.library_tables import ARGUMENT_PARSERS, BENIGN_CALLS, BENIGN_METHODS, NARROW_BUILTIN_ERRORS, RECEIVER_DEPENDENT_METHODS
+from mcp_lint.model.library_tables import ARGUMENT_PARSERS, NARROW_BUILTIN_ERRORS
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name, root_of
+from mcp_lint.vocabulary import BENIGN_CALLS, BENIGN_METHODS, RECEIVER_DEPENDENT_METHODS
 
 AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
 _BUILTIN_NAMES = frozenset(dir(builtins))

@@ -19,18 +19,16 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import (
     ARGUMENT_PARSERS,
-    BENIGN_CALLS,
-    BENIGN_METHODS,
     BROAD_ERRORS,
     CLIENT_LIKE,
     FOREIGN_BUILTIN_ERRORS,
     MODEL_VALIDATORS,
     NARROW_BUILTIN_ERRORS,
     PARSER_ONLY_ERRORS,
-    RECEIVER_DEPENDENT_METHODS,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name, root_of
 from mcp_lint.model.walk import FindingVisitor
+from mcp_lint.vocabulary import BENIGN_CALLS, BENIGN_METHODS, RECEIVER_DEPENDENT_METHODS
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 

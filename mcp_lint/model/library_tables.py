@@ -1,6 +1,7 @@
 """What the linter knows of library code it never sees: which builtin exception classes are narrow,
-broad or from the outside world, which calls and methods are harmless, which parsers describe
-their input, and which asyncio calls pass an awaitable's value through.
+broad or from the outside world, which parsers describe their input, and which asyncio calls pass
+an awaitable's value through. (Which calls and methods are harmless is a class of the failure
+vocabulary, `mcp_lint.vocabulary`.)
 
 Plain data, kept apart from the code that reads it (exception_origin, function_body) so a new
 library entry is a one-line change that touches no logic.
@@ -54,66 +55,7 @@ FOREIGN_BUILTIN_ERRORS = frozenset(
         "ProcessLookupError",
     }
 )
-# Calls inside a try body that cannot raise text from someone else's code.
-BENIGN_CALLS = frozenset(
-    {
-        "int",
-        "float",
-        "str",
-        "bool",
-        "len",
-        "isinstance",
-        "issubclass",
-        "range",
-        "min",
-        "max",
-        "abs",
-        "round",
-        "sorted",
-        "list",
-        "dict",
-        "set",
-        "tuple",
-        "enumerate",
-        "zip",
-        "any",
-        "all",
-        "sum",
-        "getattr",
-        "hasattr",
-        "Decimal",
-        "decimal.Decimal",
-        "uuid.UUID",
-        "UUID",
-    }
-)
-BENIGN_METHODS = frozenset(
-    {
-        "strip",
-        "lower",
-        "upper",
-        "split",
-        "startswith",
-        "endswith",
-        "isdigit",
-        "replace",
-        "get",
-        "format",
-        "join",
-        "append",
-        "items",
-        "keys",
-        "values",
-        "fromisoformat",
-        "strptime",
-        "encode",
-        "decode",
-    }
-)
 
-
-# Benign on a dict, I/O on an HTTP client: judged by the receiver.
-RECEIVER_DEPENDENT_METHODS = frozenset({"get"})
 
 # The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
 CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)

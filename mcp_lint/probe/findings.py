@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
+
+from mcp_lint.vocabulary import ERROR_KEYS, FAILURE_STATUS_WORDS, SUCCESS_KEYS, WIRE_FAILURE_ANYWHERE, WIRE_FAILURE_OPENING
 
 CHECK_TITLES = {
     1: "an error reaches the model as isError: true",
@@ -13,21 +14,6 @@ CHECK_TITLES = {
     3: "malformed JSON-RPC gets a JSON-RPC error",
     4: "a failed call mutates nothing",
 }
-
-# Texts that read as a failure although the result says isError: false. Anchored at the start
-# ("Error: ...", "Failed to ...") or unmistakable anywhere ("... not found"); "No results found"
-# for a search, or a document titled "Error codes", is a success and matches neither.
-_FAILURE_START = re.compile(
-    r"^\W*(?:(?:errors?|failure|exception|fatal)\s*[:!\-]|error (?:occurred|executing|calling|while|when|fetching|processing)\b|"
-    r"failed\b|traceback\b|unable to|cannot|can't|could not|couldn't|invalid\b|not found|no such|denied|forbidden|unauthori[sz]ed)",
-    re.I,
-)
-_FAILURE_ANYWHERE = re.compile(
-    r"\b(?:not found|does not exist|doesn't exist|no such \w+|traceback \(most recent call last\)|"
-    r"an error occurred|error occurred|failed to|unable to|could not|couldn't|permission denied|access denied)\b",
-    re.I,
-)
-_FAILURE_STATUS = frozenset({"error", "failed", "failure", "fail"})
 
 
 @dataclass
@@ -121,20 +107,20 @@ def reads_as_failure(result: Mapping[str, Any], text: str) -> str | None:
         reason = _structured_failure(structured)
         if reason:
             return reason
-    if _FAILURE_START.search(text) or _FAILURE_ANYWHERE.search(text):
+    if WIRE_FAILURE_OPENING.search(text) or WIRE_FAILURE_ANYWHERE.search(text):
         return "its text reads as a failure"
     return None
 
 
 def _structured_failure(content: Mapping[str, Any]) -> str | None:
-    for key in ("error", "errors", "error_message", "errorMessage"):
+    for key in ERROR_KEYS:
         if content.get(key):
             return f'its structured content has "{key}"'
-    for key in ("success", "ok"):
+    for key in SUCCESS_KEYS:
         if content.get(key) is False:
             return f'its structured content says "{key}": false'
     status = content.get("status")
-    if isinstance(status, str) and status.lower() in _FAILURE_STATUS:
+    if isinstance(status, str) and status.lower() in FAILURE_STATUS_WORDS:
         return f'its structured content says "status": "{status}"'
     result = content.get("result")
     if isinstance(result, Mapping):

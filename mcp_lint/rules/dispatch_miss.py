@@ -5,20 +5,11 @@ apart from a tool's failures."""
 
 from __future__ import annotations
 
-import re
 
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted
-
-# "Unknown tool: x", "Tool 'x' not found": the wording of a dispatcher's miss (the tool's own
-# name between, not any sentence that mentions a tool and later says "not found").
-UNKNOWN_TOOL = re.compile(
-    r"unknown[ _]tool|tool not found|no such tool|no tool named"
-    r"|\btool\s+['\"`{]?[\w.{}-]*['\"`}]?\s+(?:not found|does not exist|is not (?:available|registered|supported))",
-    re.I,
-)
 
 
 def _tool_name_vars(fn: FunctionFacts) -> set[str]:

@@ -4,7 +4,7 @@ A curated message is the author's words minus the exception text. When nothing o
 (`raise ToolError(str(e))`, `f"Request failed: {e}"`), a careful engineer writes the message from
 what is in the code: the function's name when it is an action (`_parse_attachments` -> "Could not
 parse attachments"), the one operation the `try` runs (`repo.git.checkout(branch)` -> "Could not
-checkout {branch}"), the class a method belongs to (`GoatcounterClient._request` -> "Goatcounter
+checkout {branch}"), the class a method belongs to (`WeatherClient._request` -> "Weather
 request failed"), or the one tool the failure reaches. When none of them says anything, no fix is
 written: a message such as "The request failed" is no better than the exception's.
 
@@ -23,52 +23,26 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
+from mcp_lint.vocabulary import (
+    ACTION_VERBS,
+    BULK_VALUE_WORDS,
+    GENERIC_VERBS,
+    NAME_NOISE_WORDS,
+    OBJECT_VERBS,
+    REJECTED_VALUE_WORDING,
+    SERVICE_ROLE_SUFFIX,
+)
 
-# First words of function names that read as a verb: "Could not <name in words>".
-VERBS = frozenset(
-    "get list create update delete remove add set fetch read write search find load save send parse build make "
-    "open close start stop run execute analyze explain query check validate download upload insert move copy "
-    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
-    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
-    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
-    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
-    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
-    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
-)
-# Verbs that say only that something ran: "Could not call" names no task.
-_GENERIC_VERBS = frozenset({"call", "run", "execute", "process", "invoke", "make", "apply", "send", "get", "set", "post", "put", "patch", "query", "do"})
-# Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`).
-_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
+# Words of a name: its snake_case parts split at camelCase humps, acronyms whole.
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-# Last words of a class name that say what role it plays, not what it talks to: the rest of the
-# name (`GoatcounterClient` -> "Goatcounter") is the service a failure of its method concerns.
-_ROLE_SUFFIX = re.compile(
-    r"(?:Api|API|Http|HTTP|Rest|REST)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
-    r"|Provider|Gateway|Proxy|Api|API|Base|Mixin|Impl)+$"
-)
-# Verbs that alone, with the value they act on, say what failed ("Could not checkout {branch}",
-# "Could not open {path}"); others need their object in the name (`get` is a dict read too,
-# `write(text)` would put the text into the message).
-_OBJECT_VERBS = frozenset(
-    "open checkout clone delete remove fetch download resolve lookup connect switch merge rename restore archive "
-    "install uninstall deploy restart cancel approve reject pull push".split()
-)
 # Modules whose calls run other code (`asyncio.create_task(...)`): no operation of their own.
 _PLUMBING = frozenset({"asyncio", "anyio", "trio", "threading", "concurrent", "functools"})
-# Values too big or too raw to put into a message: the operation's words say enough.
-_BULK_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
-# What an author calls a value that was rejected: "Invalid timezone: {e}", "could not parse date {e}".
-_VALUE_WORDS = re.compile(
-    r"(?i)^\s*(?:\[?err(?:or)?\]?\s*[:\-–—]\s*)?(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
-    r"|(?:could\s+not|cannot|can't|failed\s+to|unable\s+to)\s+parse)\s+(?:the\s+|an?\s+)?"
-    r"(?P<kind>[a-z][a-z0-9 _-]*?)\s*(?:[:=]\s*|\s-\s*|\s+)\{\}\s*$"
-)
 
 
 def name_words(name: str) -> list[str]:
     """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
     words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
-    return [w for w in words if w.lower() not in _NOISE_WORDS]
+    return [w for w in words if w.lower() not in NAME_NOISE_WORDS]
 
 
 def action(name: str, *, bare: bool = False) -> str | None:
@@ -76,22 +50,22 @@ def action(name: str, *, bare: bool = False) -> str | None:
     object. With `bare`, a verb alone too when it names a task (`search` -> "Could not search");
     never one that says only that something ran (`_call`, `execute`)."""
     words = name_words(name)
-    if not words or words[0] not in VERBS:
+    if not words or words[0] not in ACTION_VERBS:
         return None
-    if len(words) == 1 and (not bare or words[0] in _GENERIC_VERBS):
+    if len(words) == 1 and (not bare or words[0] in GENERIC_VERBS):
         return None
     return "Could not " + " ".join(words)
 
 
 def method_of_service(fn: FunctionFacts) -> str | None:
-    """"Goatcounter request failed" for `GoatcounterClient._request`: the service the class talks
+    """"Weather request failed" for `WeatherClient._request`: the service the class talks
     to (its name without the role suffix) and what the method does. None outside a class, for a
     class that names no role (`DocumentProcessor` is no service), or one that is only a role
     (`Client`)."""
     if not fn.class_name:
         return None
     name = fn.class_name.lstrip("_")
-    service = _ROLE_SUFFIX.sub("", name)
+    service = SERVICE_ROLE_SUFFIX.sub("", name)
     words = name_words(fn.name)
     if service == name or not service or not words or not service[0].isupper():
         return None
@@ -126,13 +100,13 @@ def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | N
         if callee is None or callee.split(".")[0] in _PLUMBING:
             continue
         words = name_words(last_name(callee))
-        if len(words) > 1 and words[0] in VERBS:
+        if len(words) > 1 and words[0] in ACTION_VERBS:
             found.add(("Could not " + " ".join(words), None))  # "Could not get issue": the name says what
             continue
-        if len(words) != 1 or words[0] not in _OBJECT_VERBS:
+        if len(words) != 1 or words[0] not in OBJECT_VERBS:
             continue
         values = [name for name in _argument_names(call) if _usable(name, fn, bound)]
-        if len(values) == 1 and not _BULK_WORDS.intersection(w.lower() for w in name_words(values[0])):
+        if len(values) == 1 and not BULK_VALUE_WORDS.intersection(w.lower() for w in name_words(values[0])):
             found.add(("Could not " + words[0], values[0]))  # "Could not open": of what? only with it
     return found.pop() if len(found) == 1 else None
 
@@ -141,7 +115,7 @@ def rejected_value(words: str, handler: Handler, fn: FunctionFacts) -> str | Non
     """`timezone_name` for "Invalid timezone: {}" around `load_zoneinfo(timezone_name)`: the
     value the author's words say was rejected, when one argument of the `try`'s calls (a
     parameter, or a local bound before the `try`) is named like the kind of value they name."""
-    match = _VALUE_WORDS.match(words)
+    match = REJECTED_VALUE_WORDING.match(words)
     if match is None:
         return None
     kind = [w for w in re.split(r"[\s_-]+", match.group("kind").lower()) if w]

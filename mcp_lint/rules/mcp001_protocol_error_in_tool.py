@@ -25,7 +25,7 @@ from mcp_lint.rules.base import (
     Rendered,
     Rule,
 )
-from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, misses_every_tool
+from mcp_lint.rules.dispatch_miss import misses_every_tool
 from mcp_lint.rules.common import (
     arg,
     decode_range,
@@ -38,6 +38,7 @@ from mcp_lint.rules.common import (
     protocol_error_built_by,
     toolerror_available,
 )
+from mcp_lint.vocabulary import UNKNOWN_TOOL
 
 
 def _code_text(expr: cst.BaseExpression | None) -> str:

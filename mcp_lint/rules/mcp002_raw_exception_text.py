@@ -52,7 +52,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import is_error_result
+from mcp_lint.rules.results import is_error_result, is_text
 from mcp_lint.rules.handler_fix import (
     bound_from,
     is_project_log_call,
@@ -71,6 +71,16 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
+from mcp_lint.vocabulary import (
+    FAILURE_STATUS_WORDS,
+    FLAG_KEYS,
+    MESSAGE_KEYS,
+    MESSAGE_KEYWORDS,
+    REPLY_ERROR_FIELDS,
+    REPLY_STATUS_FIELDS,
+    REPLY_SUCCESS_FLAGS,
+    SUCCESS_STATUS_WORDS,
+)
 
 
 # `if resp.status_code != 200` / `if not resp.ok`: the branch handles an upstream failure.
@@ -193,7 +203,6 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
     return "raise-other"
 
 
-
 _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
 
 
@@ -249,14 +258,6 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     return None
 
 
-# Fields of a JSON reply that say whether the call worked, and the values that mean it did or not.
-_REPLY_FLAGS = frozenset({"ok", "success", "succeeded"})
-_REPLY_STATUS = frozenset({"status", "state", "result"})
-_REPLY_ERRORS = frozenset({"error", "errors", "error_message", "err"})
-_SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
-_FAILURE_WORDS = frozenset({"error", "fail", "failed", "failure"})
-
-
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
     """(local, key) for `data["status"]` and `data.get("status")`."""
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
@@ -285,22 +286,22 @@ def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
     read = _field_read(inner)
     if read is not None:
         local, key = read
-        if key in _REPLY_FLAGS and negated or key in _REPLY_ERRORS and not negated:
+        if key in REPLY_SUCCESS_FLAGS and negated or key in REPLY_ERROR_FIELDS and not negated:
             return local
         return None
     if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         operator, right = target.operator, target.comparator
         if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
-            return right.value if cond.left.evaluated_value in _REPLY_ERRORS else None
+            return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
         read = _field_read(cond.left)
-        if read is None or read[1] not in _REPLY_STATUS | _REPLY_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
             return None
         word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
         word = str(word).lower()
-        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in _SUCCESS_WORDS:
+        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in SUCCESS_STATUS_WORDS:
             return read[0]
-        if isinstance(operator, (cst.Equal, cst.Is)) and word in _FAILURE_WORDS | {"false"}:
+        if isinstance(operator, (cst.Equal, cst.Is)) and word in FAILURE_STATUS_WORDS | {"false"}:
             return read[0]
     return None
 
@@ -904,10 +905,6 @@ def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
     return replace(fix, edits=edits, message=fix.message.replace(PH_TOOL_SENTENCE, sentence))
 
 
-_TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
-# Keys of an error dict that hold its message, and keys that only flag the failure.
-_TEXT_KEYS = ("error", "message", "detail", "error_message", "msg", "details", "reason")
-_FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 
 
 def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -926,7 +923,7 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
             return value  # `"... {}".format(...)` is the message itself
     if isinstance(value, cst.Call):
         for argument in value.args:
-            if argument.keyword is not None and argument.keyword.value in _TEXT_KWARGS:
+            if argument.keyword is not None and argument.keyword.value in MESSAGE_KEYWORDS:
                 return argument.value
         content = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "content"), None)
         if content is not None:
@@ -937,17 +934,10 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
             if literal_text(first) is not None or isinstance(first, cst.Name):
                 return first
             # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the string argument.
-            text = [p for p in positional if _is_string(p)]
+            text = [p for p in positional if is_text(p)]
             return text[0] if len(text) == 1 else _message_expr(first)
         return None
     return value
-
-
-def _is_string(expr: cst.BaseExpression) -> bool:
-    """A string literal, f-string, implicit concatenation or `"..." + x` sum: message text."""
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _is_string(expr.left) or _is_string(expr.right)
-    return isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
 
 
 def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
@@ -958,14 +948,14 @@ def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, c
     if isinstance(expr, cst.Call):
         name = dotted(expr.func) or ""
         return name in {"str", "repr"} or (isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"format", "join"})
-    return _is_string(expr) and not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+    return is_text(expr)
 
 
 def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
     """The one element of a returned tuple that holds text, beside flags and None."""
     values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
     values = [e for e in values if not isinstance(e, (cst.Integer, cst.Float))]
-    strings = [e for e in values if _is_string(e)]
+    strings = [e for e in values if is_text(e)]
     if len(strings) == 1:
         return strings[0]
     return values[0] if len(values) == 1 else None
@@ -1095,14 +1085,14 @@ class _FixText:
             key = element.key.evaluated_value
             if not isinstance(key, str):
                 continue
-            if key.lower() in _TEXT_KEYS:
+            if key.lower() in MESSAGE_KEYS:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
-            elif key.lower() not in _FLAG_KEYS and _is_reference(element.value):
+            elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() not in _FLAG_KEYS and _is_string(element.value):
+            elif key.lower() not in FLAG_KEYS and is_text(element.value):
                 aside.append(element.value)
         # No message left in the text keys: the author's words under another key (a hint of
         # what to check) say more than a name would.

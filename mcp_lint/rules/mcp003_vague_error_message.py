@@ -25,8 +25,7 @@ from mcp_lint.rules.common import is_protocol_error_class, protocol_error_messag
 from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip, vague_reason
-
-_NOT_ARGUMENTS = {"self", "cls", "ctx", "context"}
+from mcp_lint.vocabulary import NOT_ARGUMENTS
 
 
 def _judged_text(expr: cst.BaseExpression, handler: Handler | None) -> tuple[str, bool] | None:
@@ -106,7 +105,7 @@ def refund(invoice_id: str, amount: float) -> str:
             if had_exception and reason == "generic":
                 continue  # only substance is the exception text: MCP002's finding
             display = " ".join(text.replace("{}", "…").split())
-            args = [p for p in fn.params if p not in _NOT_ARGUMENTS]
+            args = [p for p in fn.params if p not in NOT_ARGUMENTS]
             fields = ", ".join(f"{a}={{{a}!r}}" for a in args[:3])
             template = (
                 f'f"{fn.name} failed'

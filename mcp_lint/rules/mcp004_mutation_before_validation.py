@@ -69,6 +69,7 @@ from mcp_lint.rules.results import (
     is_error_result,
 )
 from mcp_lint.rules.text import is_failure_text
+from mcp_lint.vocabulary import REJECTION_WORDING
 
 _WRITE_VERBS = fx.WRITE_VERBS
 _AMBIGUOUS_VERBS = fx.AMBIGUOUS_VERBS
@@ -827,12 +828,6 @@ def _is_pure(expr: cst.CSTNode) -> bool:
 _FAILURE_KEYWORDS = frozenset(
     {("error", "True"), ("is_error", "True"), ("isError", "True"), ("failed", "True"), ("success", "False"), ("ok", "False")}
 )
-# A refusal worded as the absence of what the call needs: "No fields to update", "No data
-# provided", "Nothing to delete".
-_REJECTION_WORDING = re.compile(
-    r"^\s*(?:no\s+(?:\w+\s+){0,3}(?:to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify)|(?:was\s+|were\s+)?(?:provided|given|specified|supplied|passed))|nothing\s+to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify))\b",
-    re.I,
-)
 
 
 def _constant(expr: cst.BaseExpression) -> str:
@@ -919,9 +914,9 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
             if is_error_builder_name(name):
                 return True
         text = next((t for a in value.args[:1] if (t := _text_of(a.value)) is not None), None)
-        return text is not None and bool(_REJECTION_WORDING.match(text))
+        return text is not None and bool(REJECTION_WORDING.match(text))
     text = _text_of(value)
-    if text is not None and _REJECTION_WORDING.match(text):
+    if text is not None and REJECTION_WORDING.match(text):
         return True  # "No fields to update", "No data provided"
     if isinstance(value, cst.Tuple) and len(value.elements) >= 2:
         first = value.elements[0].value

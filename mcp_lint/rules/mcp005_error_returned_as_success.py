@@ -39,7 +39,7 @@ from mcp_lint.rules.common import (
     lowlevel_result_supported,
     toolerror_available,
 )
-from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
+from mcp_lint.rules.dispatch_miss import else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
@@ -50,21 +50,12 @@ from mcp_lint.rules.results import (
     _unwrap,
     classify_return,
     envelope_callee,
-    SUCCESS_KEYS,
     is_error_builder_name,
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
 
-# Tools whose contract is a status report: a "failed" status is their answer, not their failure.
-# The name says so by what it does (its first word: `check_*`, `ping`, `validate_*`) or what it
-# returns (its last word: `*_status`, `*_health`); a status word in the middle of the name
-# (`get_ping_pong_item`) describes some other object the tool returns.
-_STATUS_VERBS = frozenset({"check", "validate", "verify", "ping", "diagnose", "lint", "probe"})
-_STATUS_NOUNS = frozenset(
-    {"status", "health", "healthcheck", "check", "checks", "validation", "ping", "diagnostics", "doctor", "lint", "probe"}
-)
-_STATUS_PHRASES = (("test", "connection"),)
 # Words of a name: snake_case, kebab-case, dotted and camelCase parts.
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
@@ -74,7 +65,7 @@ def is_status_tool(name: str) -> bool:
     words = [word.lower() for word in _WORD.findall(name)]
     if not words:
         return False
-    return words[0] in _STATUS_VERBS or words[-1] in _STATUS_NOUNS or tuple(words[-2:]) in _STATUS_PHRASES
+    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
@@ -211,9 +202,6 @@ def _positions(indexes: Iterable[int]) -> str:
     return ",".join(str(i) for i in sorted(indexes))
 
 
-# How a failure text opens when it stands in a result object's field ("Error searching docs -
-# status code 503", "Failed to ...", "Could not ...").
-_FAILURE_OPENING = re.compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
 _RESULT_CLASSES_OF_FRAMEWORKS = frozenset({"TextContent", "CallToolResult", "ToolResult", "ImageContent", "EmbeddedResource"})
 
 
@@ -232,7 +220,7 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     for argument in value.args:
         inner = fn.value_of(argument.value)
         text = literal_text(inner)
-        if text is not None and _FAILURE_OPENING.match(text) and is_failure_text(text):
+        if text is not None and FAILED_OPENING.match(text) and is_failure_text(text):
             return "object", text, argument.value
         if isinstance(inner, (cst.Call, cst.List, cst.Tuple)):
             found = _failure_in_result_object(inner, fn, depth + 1)
@@ -669,10 +657,6 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
-_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
-
-
 def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
     (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
@@ -691,7 +675,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
     details = next(
-        (items[k] for k in _DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
+        (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
     )
     extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None

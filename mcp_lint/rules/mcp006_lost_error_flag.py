@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 import libcst as cst
@@ -28,6 +27,7 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import decode_range, encode_range, lowlevel_failure_advice, lowlevel_result_supported
+from mcp_lint.vocabulary import ERROR_FLAG_LOOKALIKE
 
 # What each release does with an error result is read from the framework rows
 # (frameworks.FRAMEWORK_TABLE, mcp-error-semantics.md sections 1, 3 and 4): `Channel.error_result`
@@ -39,9 +39,8 @@ from mcp_lint.rules.common import decode_range, encode_range, lowlevel_failure_a
 # fails to import there while fastmcp's own alias raises TypeError.
 
 
-# `is_Error=True`, `iserror=True`, `error=True`, `has_error=True`: a flag meant as the error flag
-# that is neither `isError` nor `is_error`, so pydantic drops it (or keeps it as an ignored extra).
-_MISSPELLED_FLAG = re.compile(r"(?:is_?|has_?)?err(?:or)?|failed|failure", re.I)
+# The two spellings of the error flag a result class reads; vocabulary.ERROR_FLAG_LOOKALIKE
+# finds the others an author meant as one.
 _REAL_FLAGS = ("isError", "is_error")
 
 
@@ -59,7 +58,7 @@ def _flag(call: cst.Call) -> tuple[str, cst.Arg] | None:
         keyword = argument.keyword.value if argument.keyword is not None else ""
         if not keyword or _is_false(argument.value):
             continue
-        if keyword in _REAL_FLAGS or _MISSPELLED_FLAG.fullmatch(keyword):
+        if keyword in _REAL_FLAGS or ERROR_FLAG_LOOKALIKE.fullmatch(keyword):
             return keyword, argument
     return None
 

@@ -20,6 +20,7 @@ from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, Re
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
 from mcp_lint.rules.text import clip, vague_reason
+from mcp_lint.vocabulary import INTERNAL_ERROR_WORDING
 
 # -- Version facts: the framework rows (frameworks.py, from mcp-error-semantics.md §2a) say what
 # a plain exception becomes on each release, with or without the masking setting
@@ -44,15 +45,6 @@ _INTERNAL_CLASSES = frozenset(
         "KeyboardInterrupt",
         "GeneratorExit",
     }
-)
-# Wording of an internal error (an invariant, a bug, an upstream payload of the wrong shape):
-# text written for the developer, nothing the model's next call could change.
-_INTERNAL_TEXT = re.compile(
-    r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|unreachable|not\s+implemented|invariant|impossible"
-    r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
-    r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
-    r"|(?:response|result|payload|returned)\b[^.;:]{0,40}\b(?:is\s+not\s+an?|non-|invalid\s+(?:results|data|json)\b))",
-    re.IGNORECASE,
 )
 
 
@@ -86,7 +78,7 @@ def _message_text(fn: FunctionFacts, fact: RaiseFact, exc: cst.Call) -> tuple[cs
             return None  # a caught exception's text passed on: MCP002's business, not an author's message
         handler = handler.parent
     words = re.findall(r"[A-Za-z][\w'-]*", text.replace("{}", " "))
-    if len(words) < 2 or vague_reason(text) == "generic" or _INTERNAL_TEXT.search(text):
+    if len(words) < 2 or vague_reason(text) == "generic" or INTERNAL_ERROR_WORDING.search(text):
         return None
     return message, text
 

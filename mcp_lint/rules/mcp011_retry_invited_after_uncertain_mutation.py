@@ -40,10 +40,10 @@ from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
+from mcp_lint.vocabulary import RETRY_MENTION
 
-# "please try again", "retry later", "try it again", "resubmit": the model is asked to repeat.
-_RETRY = re.compile(r"\b(?:try (?:it |this |that |the \w+ |the request |once more )?again|re-?try(?!ies)|try later|re-?submit)\b", re.I)
-# ... unless the same clause says not to, or says to check first.
+# A retry mentioned (vocabulary.RETRY_MENTION) is no invitation when the same clause says not
+# to, or says to check first.
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bbefore|\bavoid|\bwithout|\binstead of)\W+(?:\w+\W+){0,2}$", re.I)
 # The message already says the write may have happened, or how to find out.
 _OUTCOME_NAMED = re.compile(
@@ -269,7 +269,7 @@ def retry_invitation(text: str) -> str | None:
     """The words of `text` that invite a retry, unless negated or the outcome is already named."""
     if _OUTCOME_NAMED.search(text):
         return None
-    for match in _RETRY.finditer(text):
+    for match in RETRY_MENTION.finditer(text):
         if not _NEGATED.search(text[: match.start()]):
             return match.group(0)
     return None

@@ -6,8 +6,6 @@ failure rejects the call).
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
@@ -21,14 +19,16 @@ from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
-
-_ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
-_FAILED_STATUSES = frozenset(
-    {"error", "failed", "failure", "fail", "not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
+from mcp_lint.vocabulary import (
+    ERROR_BUILDER_NAME,
+    ERROR_FLAG_KEYWORDS,
+    ERROR_KEYS,
+    FAILED_STATUSES,
+    MESSAGE_KEYS,
+    NOT_AN_ERROR_BUILDER_NAME,
+    SUCCESS_KEYS,
 )
-# The keys of a result dict whose False says the call failed (`{"success": False, ...}`).
-SUCCESS_KEYS = ("success", "ok")
-_MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
+
 
 
 def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
@@ -52,14 +52,6 @@ def _is_falsy_literal(node: cst.BaseExpression) -> bool:
 
 
 _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse", "str", "repr"})
-# Keyword flags that mark a value as a failure on anything but the frameworks' own result classes
-# (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says isError: false).
-_ERROR_FLAGS = ("error", "is_error", "isError", "failed", "failure")
-# A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
-# `format_error_response(text)`, `make_error(...)`.
-_ERROR_BUILDER = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
-# ...but not one that reads, finds or checks errors (`get_last_error()`, `is_error(x)`).
-_NOT_A_BUILDER = re.compile(r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)", re.IGNORECASE)
 
 
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
@@ -75,7 +67,7 @@ def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
 
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
     """(why it is an error dict, the message expression) or None."""
-    for key in _ERROR_KEYS:
+    for key in ERROR_KEYS:
         if key in items and not _is_falsy_literal(items[key]):
             inner = items[key]
             inner_items = _dict_items(inner) or {}
@@ -85,18 +77,18 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
                 return "a JSON-RPC error object", inner_items["message"]
             if _is_true(inner):
                 # `{"error": True, "message": text}`: the key is a flag, the text is beside it.
-                return f'an "{key}" key', next((items[k] for k in _MESSAGE_KEYS if k != key and k in items), None)
+                return f'an "{key}" key', next((items[k] for k in MESSAGE_KEYS if k != key and k in items), None)
             return f'an "{key}" key', inner
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
-        return f'"{flag}": True', next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+        return f'"{flag}": True', next((items[k] for k in MESSAGE_KEYS if k in items), None)
     success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
     if isinstance(success, cst.Name) and success.value == "False":
-        message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
-    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in _FAILED_STATUSES:
-        message = next((items[k] for k in _MESSAGE_KEYS if k in items), None)
+    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
+        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     return None
 
@@ -155,7 +147,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
         return None
     kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
-    flag = next((k for k in _ERROR_FLAGS if _is_true(kwargs.get(k))), None)
+    flag = next((k for k in ERROR_FLAG_KEYWORDS if _is_true(kwargs.get(k))), None)
     if flag is not None:
         found: tuple[str, cst.BaseExpression | None] | None = (f"{flag}=True", positional[0] if positional else None)
     else:
@@ -179,7 +171,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
 
 def is_error_builder_name(name: str) -> bool:
     """`_fail`, `error_response`, `format_error`, `make_err`: named like a function that builds an error."""
-    return bool(_ERROR_BUILDER.search(name)) and not _NOT_A_BUILDER.search(name)
+    return bool(ERROR_BUILDER_NAME.search(name)) and not NOT_AN_ERROR_BUILDER_NAME.search(name)
 
 
 def is_error_builder_call(call: cst.Call, ctx: FileContext) -> bool:
@@ -207,7 +199,7 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
         facts = ctx.current_facts
         if isinstance(first, cst.Name) and facts is not None:
             first = facts.value_of(first)
-        return _is_text(first)
+        return is_text(first)
     params = [p for p in helper.params if p not in {"self", "cls"}]
     if not params:
         return False
@@ -236,15 +228,16 @@ def builder_returns_text(call: cst.Call, ctx: FileContext) -> bool:
     if helper is None:
         return False
     values = [helper.value_of(r.node.value) for r in helper.returns if r.node.value is not None]
-    return bool(values) and all(_is_text(value) for value in values)
+    return bool(values) and all(is_text(value) for value in values)
 
 
-def _is_text(expr: cst.BaseExpression) -> bool:
-    """A string literal, f-string, implicit concatenation, a `+` with one, or `"...".format()`."""
+def is_text(expr: cst.BaseExpression) -> bool:
+    """Is `expr` message text written here: a string literal (not bytes), an f-string, an
+    implicit concatenation, a `+` with one of them, or `"...".format(...)` of one?"""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _is_text(expr.left) or _is_text(expr.right)
+        return is_text(expr.left) or is_text(expr.right)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
-        return _is_text(expr.func.value)
+        return is_text(expr.func.value)
     return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
         isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
     )
@@ -311,7 +304,7 @@ def _content_failure(content: cst.Call, ctx: FileContext, conditional: bool, loo
     message = _kwarg(content, "text")
     if message is None:
         message = next((a.value for a in content.args[1:2] if a.keyword is None), None)
-    flagged = next((k for k in _ERROR_FLAGS if _is_true(_kwarg(content, k))), None)
+    flagged = next((k for k in ERROR_FLAG_KEYWORDS if _is_true(_kwarg(content, k))), None)
     inner = literal_text(message) if message is not None else None
     if inner is not None and is_failure_text(inner, lookup=lookup) and (conditional or starts_as_error(inner)):
         return "content", inner, message

@@ -13,13 +13,16 @@ import pytest
 from mcp_lint.pipeline import lint_source
 from mcp_lint.rules import all_rules
 
+from .transforms import BoundNames
 
-class _Locals(cst.CSTVisitor):
-    """The names a function body binds, by function (nested functions have their own)."""
+
+class _Locals(BoundNames):
+    """The names a function body binds (`bound`), by function (nested functions have their own),
+    and those it must keep (`kept`): parameters, globals, nonlocals, imports, nested defs."""
 
     def __init__(self) -> None:
-        self.bound: set[str] = set()
-        self.kept: set[str] = set()  # parameters, globals, nonlocals, imports, nested defs
+        super().__init__()
+        self.kept: set[str] = set()
 
     def visit_Param(self, node: cst.Param) -> None:
         self.kept.add(node.name.value)
@@ -40,36 +43,6 @@ class _Locals(cst.CSTVisitor):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.kept.add(node.name.value)
-
-    def _targets(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self.bound.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._targets(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._targets(target.value)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._targets(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._targets(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._targets(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._targets(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._targets(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._targets(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._targets(node.target)
 
 
 class _Rename(cst.CSTTransformer):

@@ -1,0 +1,469 @@
+"""The failure vocabulary: every class of words the rules, the model and the probe decide by.
+
+A rule that asks "does this text report a failure?", "is this tool a lookup or a listing?", "is
+this a status tool?" or "does this message invite a retry?" asks it here, so the wording is
+judged the same way everywhere and each class is tested once, as a table
+(`tests/test_vocabulary.py`). Each constant says what it decides and why.
+
+Failure wording covers the six languages servers answer in: English, Chinese (simplified and
+traditional), Japanese, Spanish, German, French and Portuguese. A class that is English only says
+so. Regular expressions are compiled case-insensitive unless the class says otherwise; word
+sets hold lower-case words of identifiers (`get_note` -> "get", "note").
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- Failure wording: does a returned text report a failure? ---------------------------------------
+
+FAILURE_WORD_IN_OTHER_LANGUAGES = r"(?:错误|錯誤|エラー|失败|失敗|erreur|fehler|erro)"
+""""Error" in Chinese, Japanese, French, German and Portuguese (Spanish "error" is the English
+word): a message that opens with it followed by a colon is a failure even outside a branch."""
+
+FAILURE_IN_OTHER_LANGUAGES = re.compile(
+    r"(?:错误|錯誤|失败|失敗|未找到|找不到|不存在|无法|無法|エラー|見つかりません|存在しません|できません"
+    r"|\b(?:falló|fallo|no\s+encontrad[oa]|no\s+existe|no\s+se\s+pudo|no\s+es\s+válid[oa]"
+    r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig(?:e[nmrs]?)?"
+    r"|erreur|échec|échoué|introuvable|n'existe\s+pas|impossible\s+de|invalide"
+    r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b)",
+    re.IGNORECASE,
+)
+"""Failure words of the five languages besides English ("failed", "not found", "does not exist",
+"could not", "invalid"): servers answer in their users' language, and so do their failure
+messages. Anywhere in a short message (the caller limits the length)."""
+
+TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
+""""timed out" (a pattern fragment), except a member put in time-out ("user timed out for {}
+minutes", "... until {}"): a moderation action done, not a call that ran out of time."""
+
+FAILURE_OPENING = re.compile(
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+        |\[?(?:failure|failed|fail)\]?\b
+        |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
+        |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
+        |\[(?:error|err|exception)\]  # a bracketed label: "[ERROR] disk full"
+        |invalid\b|no\s+such\b|not\s+found\b|permission\s+denied\b|access\s+denied\b
+        |forbidden\b|unauthori[sz]ed\b|oops\b|something\s+went\s+wrong\b
+        |operation\s+failed\b|request\s+failed\b
+        |unknown\s+\w+|unsupported\b|not\s+supported\b|not\s+permitted\b|not\s+allowed\b
+        |(?:i\s+|we\s+)?encountered\s+an?\s+(?:error|exception|problem)\b
+        |<error>
+        # "<Lib> error: ...": "Database error: ...", "HTTP error 404", "Document processing error:"
+        |(?!(?:standard|squared|absolute|relative|mean|rounding|margin|typical|measurement)\b)(?:[\w.'-]+\s+){1,3}(?<!standard\s)(?<!squared\s)(?<!absolute\s)(?<!relative\s)(?<!rounding\s)(?:error|exception)\s*(?:[:!\-–—(]|\d)
+        # "<Op> failed: ...": "Upload failed: ...", "Fetching page 2 failed."
+        |(?:[\w.'{}-]+\s+){1,4}(?:failed\b|"""
+    + TIMED_OUT
+    + r"))",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""English openings of a failure message ("Error: ...", "Failed to ...", "Not found", "Upload
+failed: ..."). "Error" must be a label or the subject of the sentence ("Error occurred"), not a
+word of the result ("Error codes of the API"), and a statistics term ("standard error: 0.3")
+is no failure."""
+
+FAILURE_ANYWHERE = re.compile(
+    r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
+    r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
+    + TIMED_OUT
+    + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
+    r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid)"
+    # A refusal that names what is accepted instead: "Only SELECT statements are allowed", "Tool x
+    # is excluded from this connection", "Notebook 'a' is not connected".
+    r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
+    r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
+    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds))",
+    re.IGNORECASE,
+)
+"""English phrases that report a failure anywhere in a short message ("Note 'a' not found",
+"x must be positive", "Only SELECT statements are allowed"). "3 failed" (a count) is not one."""
+
+FAILED_IN_OTHER_LANGUAGES = (
+    r"(?:无法|無法|失败|失敗|impossible\s+d'|(?:no\s+se\s+pudo|no\s+fue\s+posible|konnte\s+(?:\S+\s+){0,4}?nicht"
+    r"|fehlgeschlagen|impossible\s+de|échec|não\s+foi\s+possível|falha\s+ao|falhou)(?!\w))"
+)
+""""Failed"/"Could not" opening a sentence in Chinese, Spanish, German, French and Portuguese
+(a pattern fragment): as strong as "Failed ..." in English. (Japanese says it at the end.)"""
+
+STRONG_FAILURE_OPENING = re.compile(
+    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
+    rf"|{FAILED_IN_OTHER_LANGUAGES}|<error>)",
+    re.IGNORECASE,
+)
+"""A label no result text starts with ("Error: ...", "Failed ...", "Fehler: ...", "错误：...",
+"No se pudo ...", "<error>"): a failure even when no branch says the call failed. Matched at the
+start."""
+
+FALLBACK_DONE = re.compile(
+    r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
+    re.IGNORECASE,
+)
+"""A message that reports the call done another way ("Style 'x' not found, paragraph added with
+the default style"): the missing piece was replaced, so the call worked. English only."""
+
+EMPTY_RESULT = re.compile(
+    r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
+    r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
+    # Chinese: "found no ... containing / matching / any ...", "no results / data yet"
+    r"|(?:未能?|没有|沒有|找不到)(?:找到|查到|搜索到|搜尋到|检索到|查询到|查詢到)?\s*(?:任何|相关|相關|匹配|符合|包含|满足|滿足)"
+    r"|(?:暂无|暫無|没有|沒有|无|無)(?:任何|相关|相關|匹配的?)?(?:结果|結果|数据|數據|记录|記錄)"
+    # Japanese: "no matching ... was found", "there are no search results"
+    r"|(?:該当|一致|条件に一致|検索結果|結果)[^。]{0,20}?(?:見つかりません|ありません)"
+    # Spanish, German, French, Portuguese: "none found", "no results"
+    r"|no\s+se\s+encontr(?:aron|ó\s+ning[uú]n[oa]?)\b|no\s+hay\s+(?:\S+\s+){0,4}?(?:resultados|registros|datos|elementos|coincidencias)\b"
+    r"|ning[uú]n[oa]?\s+(?:\S+\s+){0,4}?(?:encontrad[oa]s?|disponibles?)\b|sin\s+resultados\b"
+    r"|keine?\s+(?:\S+\s+){0,4}?(?:gefunden|vorhanden|verfügbar)\b|keine\s+(?:ergebnisse|treffer|einträge)\b"
+    r"|aucun(?:e|s|es)?\s+(?:\S+\s+){0,4}?(?:trouvée?s?|disponibles?|correspondante?s?)(?!\w)|aucun\s+résultat"
+    r"|nenhuma?\s+(?:\S+\s+){0,4}?(?:encontrad[oa]s?|disponíve(?:l|is))(?!\w)|sem\s+resultados\b)",
+    re.IGNORECASE,
+)
+"""An empty answer in each of the six languages ("No results found", "No notes found", "没有找到
+相关结果", "該当する結果が見つかりません", "No se encontraron resultados", "Keine Treffer", "Aucun
+résultat", "Nenhum item encontrado"): the empty result of a search or a listing, not a failure.
+Matched at the start. "<the named record> not found" is never one (a lookup's miss fails in
+every language)."""
+
+FAILED_OPENING = re.compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
+"""How a failure text opens when it stands in a field of a result object ("Error searching docs -
+status code 503", "Failed to ...", "Could not ..."): a report of failure by itself, without a
+branch that says so. English only; the text must also read as a failure as a whole."""
+
+ARGUMENT_COMPLAINT = re.compile(
+    r"\b(?:invalid|must\s+(?:be|not)|(?:is|are)\s+required|unknown|unsupported|not\s+supported|missing)\b", re.IGNORECASE
+)
+"""A complaint about what the caller sent ("invalid id", "x is required"): a failure of the call
+even in a status-report tool, whose other "failed" answers are its result."""
+
+UNKNOWN_TOOL = re.compile(
+    r"unknown[ _]tool|tool not found|no such tool|no tool named"
+    r"|\btool\s+['\"`{]?[\w.{}-]*['\"`}]?\s+(?:not found|does not exist|is not (?:available|registered|supported))",
+    re.I,
+)
+"""The wording of a low-level dispatcher's miss ("Unknown tool: x", "Tool 'x' not found"): the
+tool's own name between, not any sentence that mentions a tool and later says "not found". The
+model only calls listed tools, so rules judge this case apart from a tool's failures."""
+
+REJECTION_WORDING = re.compile(
+    r"^\s*(?:no\s+(?:\w+\s+){0,3}(?:to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify)|(?:was\s+|were\s+)?(?:provided|given|specified|supplied|passed))|nothing\s+to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify))\b",
+    re.I,
+)
+"""A refusal worded as the absence of what the call needs ("No fields to update", "No data
+provided", "Nothing to delete"): a rejection of the call, not an empty result. English only."""
+
+INTERNAL_ERROR_WORDING = re.compile(
+    r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|(?:unreachable|not\s+implemented|invariant|impossible)\b"
+    r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
+    r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
+    r"|(?:response|result|payload|returned)\b[^.;:]{0,40}\b(?:is\s+not\s+an?|non-|invalid\s+(?:results|data|json)\b))",
+    re.IGNORECASE,
+)
+"""Wording of an internal error (an invariant, a bug, an upstream payload of the wrong shape):
+text written for the developer, nothing the model's next call could change. English only."""
+
+# -- Failure wording the probe reads on the wire ---------------------------------------------------
+
+WIRE_FAILURE_OPENING = re.compile(
+    r"^\W*(?:(?:errors?|failure|exception|fatal)\s*[:!\-]|error (?:occurred|executing|calling|while|when|fetching|processing)\b|"
+    r"failed\b|traceback\b|unable to|cannot|can't|could not|couldn't|invalid\b|not found|no such|denied|forbidden|unauthori[sz]ed)",
+    re.I,
+)
+"""Openings of a tool's actual result text that read as a failure although the result says
+isError: false ("Error: ...", "Failed to ..."). The probe sees the text alone, with no code around
+it, so this is stricter than FAILURE_OPENING: "No results found" for a search, or a document
+titled "Error codes", matches neither this nor WIRE_FAILURE_ANYWHERE."""
+
+WIRE_FAILURE_ANYWHERE = re.compile(
+    r"\b(?:not found|does not exist|doesn't exist|no such \w+|"
+    r"an error occurred|error occurred|failed to|unable to|could not|couldn't|permission denied|access denied)\b"
+    r"|\btraceback \(most recent call last\)",
+    re.I,
+)
+"""Phrases unmistakable anywhere in a tool's actual result text ("... not found", a traceback)."""
+
+# -- Status words of structured results -----------------------------------------------------------
+
+FAILURE_STATUS_WORDS = frozenset({"error", "fail", "failed", "failure"})
+"""Values of a reply's or a result's `status` that say the call failed (`{"status": "error"}`)."""
+
+FAILED_STATUSES = FAILURE_STATUS_WORDS | frozenset(
+    {"not_found", "notfound", "invalid", "denied", "unauthorized", "forbidden", "timeout", "timed_out"}
+)
+"""The `status` values an author writes into a result dict of their own to say it failed: the
+failure status words and the named kinds of failure (`{"status": "not_found"}`)."""
+
+SUCCESS_STATUS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
+"""Values of an upstream reply's status field that say the call worked (`status != "ok"` is the
+failure branch)."""
+
+ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
+"""Keys of a result dict whose non-empty value says the call failed (`{"error": "locked"}`), in
+the order a message is looked for."""
+
+SUCCESS_KEYS = ("success", "ok")
+"""Keys of a result dict whose False says the call failed (`{"success": False, ...}`)."""
+
+MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "details", "reason", "msg")
+"""Keys of an error dict that hold its message, in the order one is taken (`{"error": ...}` first)."""
+
+MESSAGE_KEYWORDS = ("text", "message", "msg", "detail", "error")
+"""Keyword arguments of a result or exception constructor that carry its message text."""
+
+DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+"""Keys of an error dict that say more than its message (a hint of what to do), in the order one
+is taken: a fix keeps them beside the message."""
+
+FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
+"""Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""
+
+ERROR_FLAG_KEYWORDS = ("error", "is_error", "isError", "failed", "failure")
+"""Keyword flags that mark a value as a failure on anything but the frameworks' own result
+classes (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says
+isError: false)."""
+
+ERROR_FLAG_LOOKALIKE = re.compile(r"(?:is_?|has_?)?err(?:or)?|failed|failure", re.I)
+"""A keyword meant as a result's error flag (`is_Error=True`, `iserror=True`, `error=True`,
+`has_error=True`, `failed=True`), matched whole (`fullmatch`: `errors`, `error_code` are not one).
+Unless it is `isError` or `is_error`, pydantic drops it (or keeps it as an ignored extra)."""
+
+REPLY_SUCCESS_FLAGS = frozenset({"ok", "success", "succeeded"})
+"""Fields of an upstream JSON reply whose false says the call failed (`if not data["success"]`)."""
+
+REPLY_STATUS_FIELDS = frozenset({"status", "state", "result"})
+"""Fields of an upstream JSON reply that hold a status word (`data["status"] == "error"`)."""
+
+REPLY_ERROR_FIELDS = frozenset({"error", "errors", "error_message", "err"})
+"""Fields of an upstream JSON reply that hold its error text (`data["error"]`) in a 200 reply."""
+
+# -- Names: lookup vs listing ---------------------------------------------------------------------
+
+LOOKUP_NAME = re.compile(
+    r"^_*(?:get|read|fetch|load|open|show|describe|delete|remove|update|edit|rename|set|close|cancel|download|retrieve)(?:_|$)", re.I
+)
+"""A function named for one record (`get_note`, `delete_file`): with a key parameter, a miss
+("No note found") is a failure the model must see. Its first word decides."""
+
+LISTING_NAME = re.compile(
+    r"(?:^|_)(?:search|list|find|query|browse|lookup|filter|scan|recent|all|many|matching|suggest)(?:_|$)|(?<![siu])s$", re.I
+)
+"""A function named for a search or a listing (`search_notes`, `get_all_items`, `get_notes`):
+an empty answer is its result, even when the name starts like a lookup. Any word decides, and a
+plural last word does: one that ends in "s" but not in "ss", "us" or "is", the endings of
+singulars (`get_address`, `get_campus`, `get_analysis` fetch one record)."""
+
+KEY_PARAMETER = re.compile(r"(?:^|_)(?:id|key|uuid|slug|name|path|filename|file|url|uri|number|ref|code)$", re.I)
+"""A parameter that names one record (`note_id`, `path`, `slug`): its last word decides."""
+
+NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
+"""Parameters the model does not send: the receiver and the framework's context."""
+
+# -- Names: status tools --------------------------------------------------------------------------
+
+STATUS_VERBS = frozenset({"check", "validate", "verify", "ping", "diagnose", "lint", "probe"})
+"""First words of a tool that reports a status (`check_*`, `ping`, `validate_*`): a "failed"
+status is its answer, not its failure."""
+
+STATUS_NOUNS = frozenset(
+    {"status", "health", "healthcheck", "check", "checks", "validation", "ping", "diagnostics", "doctor", "lint", "probe"}
+)
+"""Last words of a tool that returns a status (`*_status`, `*_health`). A status word in the
+middle of a name (`get_ping_pong_item`) describes some other object, so only the ends decide."""
+
+STATUS_PHRASES = (("test", "connection"),)
+"""Last two words of a tool that reports a status (`test_connection`)."""
+
+# -- Names: error builders ------------------------------------------------------------------------
+
+ERROR_BUILDER_NAME = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+"""A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
+`format_error_response(text)`, `make_error(...)`. A whole word of the name, not a part of one
+(`terror`, `errand`)."""
+
+NOT_AN_ERROR_BUILDER_NAME = re.compile(
+    r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)",
+    re.IGNORECASE,
+)
+"""...but not one that reads, finds, checks or raises errors (`get_last_error()`, `is_error(x)`):
+its first word decides."""
+
+# -- Retry wording --------------------------------------------------------------------------------
+
+RETRY_INVITATION = re.compile(
+    r"\b(?:try\s+again|try\s+later|try\s+once\s+more|retry\s+(?:later|again|the\s+\w+|this|it|in\b|after\b|shortly|soon)"
+    r"|(?:please|you\s+(?:can|may|should|could)|then|and|or)\s+re-?try\b|re-?try\s*[.!]?\s*$)",
+    re.IGNORECASE,
+)
+"""An invitation to call again ("please retry", "try again later"), not the word in "Retry count"
+or "retry_after". A failure message whose only advice is this is vague unless the condition is
+transient or a correction is named. English only."""
+
+RETRY_MENTION = re.compile(r"\b(?:try (?:it |this |that |the \w+ |the request |once more )?again|re-?try(?!ies)|try later|re-?submit)\b", re.I)
+"""Any wording that tells the model to send the call again ("try again", "retry", "resubmit"),
+even after a correction: after an uncertain write, every resend may write twice. Not "retries"
+(a count). English only."""
+
+CHANGED_CALL = re.compile(r"\s+(?:with|using|after\s+(?:\w+ing|you)|by\s+\w+ing|once\s+you)\b", re.IGNORECASE)
+"""What follows a retry to say what the next call changes ("try again with a comma-separated list
+of valid types"): then the retry does not invite the same call again. Matched right after it."""
+
+TRANSIENT_CONDITION = re.compile(
+    r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
+    r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
+    r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
+    # A named state the service is not in yet: "the browser is not available", "not ready".
+    r"|not\s+(?:yet\s+)?(?:available|ready|loaded|running|started|connected)|still\s+(?:loading|starting|running))\b",
+    re.IGNORECASE,
+)
+"""A condition that passes by itself (a rate limit, a timeout, "not ready yet"): a retry after it
+is the right advice, not a vague one."""
+
+CORRECTIVE_STEP = re.compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
+"""A corrective step on a named thing ("check the path and try again"): the model knows what to
+change, unless `what` is a filler word ("check your input")."""
+
+CORRECTED_RETRY = re.compile(
+    r"(?:^|[.;:!,]\s*|\bplease\s+|\bfirst\s+)(?:install|remove|rename|delete|move|fix|correct|add|set|"
+    r"provide|pass|specify|use|change|update|create|enable|configure|grant|authenticate|log\s*in|sign\s*in|"
+    r"reconnect|restart|close|free|upgrade|select|choose|open|start|stop)\b(?:[^.;!?]|\.(?=\S))*?"
+    r"(?:\band\b|\bthen\b|,)\s*(?:then\s+)?(?:please\s+)?(?:try\s+again|re-?try)",
+    re.IGNORECASE,
+)
+"""A retry after a step the message names ("remove or rename it and try again", "Install
+Node.js, then try again"): the model is told what to change before calling again."""
+
+# -- Words that say nothing -----------------------------------------------------------------------
+
+FILLER_WORDS = frozenset({
+    "a", "an", "the", "please", "sorry", "error", "errors", "occurred", "occured", "has", "have", "had",
+    "went", "wrong", "something", "unexpected", "unknown", "internal", "operation", "request", "failed",
+    "failure", "fail", "try", "again", "later", "retry", "while", "processing", "your", "this", "it",
+    "of", "was", "is", "there", "we", "encountered", "issue", "problem", "oops", "unable", "to",
+    "complete", "process", "could", "not", "be", "completed", "processed", "in", "on", "at", "some",
+    "kindly", "now", "moment", "after", "action", "task", "did", "succeed", "exception", "general",
+    "server", "tool", "call", "execute", "execution", "executing", "with", "due", "my", "i", "me",
+    "and", "or", "then", "for", "that", "any", "seems", "like", "looks", "something's", "again.",
+    "invalid", "input", "bad", "parameter", "parameters", "params", "argument", "arguments", "args",
+    "value", "values", "data", "provided", "given", "received", "missing", "required", "empty",
+})
+"""Words of a failure message that carry no information about what failed ("Something went
+wrong", "Invalid input"): a message of these alone is generic. English only."""
+
+ABSENCE_WORDS = frozenset({"missing", "required", "empty"})
+"""Filler words that still name a condition of the call itself ("Missing arguments"): something
+the model had to send is absent, which it can act on."""
+
+# -- Words of a fix's message (what the code itself says failed) ----------------------------------
+
+ACTION_VERBS = frozenset(
+    "get list create update delete remove add set fetch read write search find load save send parse build make "
+    "open close start stop run execute analyze explain query check validate download upload insert move copy "
+    "convert format extract generate lookup resolve render import export sync apply submit cancel post put patch "
+    "connect call invoke process compute calculate count describe show install uninstall deploy restart merge "
+    "assign transition link unlink attach detach archive restore rename replace protect unprotect encrypt decrypt "
+    "switch enable disable toggle refresh reset clear scan fork peek modify edit mark approve reject trigger schedule "
+    "register unregister subscribe unsubscribe notify verify ping summarize translate transcribe sign verify fill "
+    "retrieve browse navigate click type select upsert drop truncate backup clone checkout commit push pull".split()
+)
+"""First words of function names that read as a verb: a fix's message says "Could not <name in
+words>" (`_parse_attachments` -> "Could not parse attachments")."""
+
+GENERIC_VERBS = frozenset({"call", "run", "execute", "process", "invoke", "make", "apply", "send", "get", "set", "post", "put", "patch", "query", "do"})
+"""Verbs that say only that something ran: "Could not call" names no task, so alone they make no
+message."""
+
+OBJECT_VERBS = frozenset(
+    "open checkout clone delete remove fetch download resolve lookup connect switch merge rename restore archive "
+    "install uninstall deploy restart cancel approve reject pull push".split()
+)
+"""Verbs that alone, with the value they act on, say what failed ("Could not checkout {branch}",
+"Could not open {path}"); others need their object in the name (`get` is a dict read too,
+`write(text)` would put the text into the message)."""
+
+NAME_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wrapper", "inner", "wrapped", "decorated", "fn", "func"})
+"""Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`):
+left out of a message made from the name."""
+
+BULK_VALUE_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
+"""Words of values too big or too raw to put into a message: the operation's words say enough."""
+
+SERVICE_ROLE_SUFFIX = re.compile(
+    r"(?:Api|API|Http|HTTP|Rest|REST)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
+    r"|Provider|Gateway|Proxy|Api|API|Base|Mixin|Impl)+$"
+)
+"""Last words of a class name that say what role it plays, not what it talks to: the rest of the
+name (`WeatherClient` -> "Weather") is the service a failure of its method concerns. Case
+sensitive: class names are CamelCase."""
+
+REJECTED_VALUE_WORDING = re.compile(
+    r"(?i)^\s*(?:\[?err(?:or)?\]?\s*[:\-–—]\s*)?(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
+    r"|(?:could\s+not|cannot|can't|failed\s+to|unable\s+to)\s+parse)\s+(?:the\s+|an?\s+)?"
+    r"(?P<kind>[a-z][a-z0-9 _-]*?)\s*(?:[:=]\s*|\s-\s*|\s+)\{\}\s*$"
+)
+"""What an author calls a value that was rejected, followed by the exception's text as "{}"
+("Invalid timezone: {}", "could not parse date {}"): `kind` names the value, so a fix's message
+can name the value instead of the exception's text."""
+
+# -- Harmless calls -------------------------------------------------------------------------------
+
+BENIGN_CALLS = frozenset(
+    {
+        "int",
+        "float",
+        "str",
+        "bool",
+        "len",
+        "isinstance",
+        "issubclass",
+        "range",
+        "min",
+        "max",
+        "abs",
+        "round",
+        "sorted",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "enumerate",
+        "zip",
+        "any",
+        "all",
+        "sum",
+        "getattr",
+        "hasattr",
+        "Decimal",
+        "decimal.Decimal",
+        "uuid.UUID",
+        "UUID",
+    }
+)
+"""Calls inside a `try` body that cannot raise text from someone else's code: conversions and
+builtins whose failures are the author's own parsing of the tool's arguments."""
+
+BENIGN_METHODS = frozenset(
+    {
+        "strip",
+        "lower",
+        "upper",
+        "split",
+        "startswith",
+        "endswith",
+        "isdigit",
+        "replace",
+        "get",
+        "format",
+        "join",
+        "append",
+        "items",
+        "keys",
+        "values",
+        "fromisoformat",
+        "strptime",
+        "encode",
+        "decode",
+    }
+)
+"""Methods of strings, dicts and dates that ask no one else (see RECEIVER_DEPENDENT_METHODS)."""
+
+RECEIVER_DEPENDENT_METHODS = frozenset({"get"})
+"""Harmless methods that are I/O on another receiver: `d.get(k)` reads a dict, `client.get(url)`
+sends a request; the receiver decides."""

@@ -1,0 +1,421 @@
+"""Table tests of the failure vocabulary (`mcp_lint.vocabulary`): for each word class, the words
+it holds, the words it does not, and look-alikes (a word inside another word, the same word in a
+sense that is no failure). A row that flips changes what every rule reading the class decides."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mcp_lint import vocabulary as v
+
+# (class, text, expected). Patterns are searched as the rules search them: `.search` for the
+# unanchored ones, `.match` where the rule matches at the start or at a position.
+SEARCHED: list[tuple[str, str, bool]] = [
+    # Failure words of the five languages besides English.
+    ("FAILURE_IN_OTHER_LANGUAGES", "查询失败", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "用户不存在", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "ファイルが見つかりません", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "La operación falló", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Archivo no encontrado", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Datei nicht gefunden", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Eingabe ungültig", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Ungültige Eingabe", True),  # inflected
+    ("FAILURE_IN_OTHER_LANGUAGES", "Échec de la connexion", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Fichier introuvable", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Arquivo não encontrado", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Não foi possível salvar", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Erro ao salvar", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "查询成功", False),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Archivo encontrado", False),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Datei gefunden", False),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Les erreurs sont journalisées", False),  # "erreurs" is not "erreur"
+    ("FAILURE_IN_OTHER_LANGUAGES", "Erros corrigidos: 3", False),  # "erros" is not "erro"
+    ("FAILURE_IN_OTHER_LANGUAGES", "The ferro alloy", False),  # "erro" inside a word
+    ("FAILURE_IN_OTHER_LANGUAGES", "Fehlerfrei gespeichert", False),  # "fehler" inside a word
+    ("FAILURE_IN_OTHER_LANGUAGES", "Ungültigkeitsdatum: morgen", False),  # "ungültig" inside a word
+    # English openings of a failure.
+    ("FAILURE_OPENING", "Error: the note is locked", True),
+    ("FAILURE_OPENING", "[ERROR]: disk full", True),
+    ("FAILURE_OPENING", "[ERROR] disk full", True),  # a bracketed label alone
+    ("FAILURE_OPENING", "Error occurred while saving", True),
+    ("FAILURE_OPENING", "Failed to save the note", True),
+    ("FAILURE_OPENING", "Could not open the file", True),
+    ("FAILURE_OPENING", "Not found", True),
+    ("FAILURE_OPENING", "Upload failed: disk full", True),
+    ("FAILURE_OPENING", "Database error: locked", True),
+    ("FAILURE_OPENING", "An unexpected error occurred", True),
+    ("FAILURE_OPENING", "Request timed out", True),
+    ("FAILURE_OPENING", "Error codes of the service", False),
+    ("FAILURE_OPENING", "Standard error: 0.3", False),
+    ("FAILURE_OPENING", "Errors are logged to the journal", False),
+    ("FAILURE_OPENING", "Failover completed", False),  # "fail" inside a word
+    ("FAILURE_OPENING", "Invalidation queued for 3 paths", False),  # "invalid" inside a word
+    ("FAILURE_OPENING", "Saved the note", False),
+    ("FAILURE_OPENING", "User timed out for 10 minutes", False),
+    # English failure phrases anywhere.
+    ("FAILURE_ANYWHERE", "Note 'a' not found", True),
+    ("FAILURE_ANYWHERE", "The page does not exist", True),
+    ("FAILURE_ANYWHERE", "limit must be positive", True),
+    ("FAILURE_ANYWHERE", "Only SELECT statements are allowed", True),
+    ("FAILURE_ANYWHERE", "The sync failed: disk full", True),
+    ("FAILURE_ANYWHERE", "The printer is not connected", True),
+    ("FAILURE_ANYWHERE", "Index is out of range", True),
+    ("FAILURE_ANYWHERE", "Imported 12 rows, 3 failed", False),  # a count
+    ("FAILURE_ANYWHERE", "Found 3 notes", False),
+    ("FAILURE_ANYWHERE", "The mustard is ready", False),  # "must" inside a word
+    # Strong openings: a failure even outside a branch.
+    ("STRONG_FAILURE_OPENING", "Error: locked", True),
+    ("STRONG_FAILURE_OPENING", "Failed.", True),
+    ("STRONG_FAILURE_OPENING", "<error>locked</error>", True),
+    ("STRONG_FAILURE_OPENING", "错误：文件被锁定", True),
+    ("STRONG_FAILURE_OPENING", "エラー: ロックされています", True),
+    ("STRONG_FAILURE_OPENING", "Fehler: gesperrt", True),
+    ("STRONG_FAILURE_OPENING", "Erreur : verrouillé", True),  # French sets a space before the colon
+    ("STRONG_FAILURE_OPENING", "Erreur: verrouillé", True),
+    ("STRONG_FAILURE_OPENING", "Échec de la sauvegarde", True),
+    ("STRONG_FAILURE_OPENING", "Erro: bloqueado", True),
+    ("STRONG_FAILURE_OPENING", "无法保存笔记", True),
+    ("STRONG_FAILURE_OPENING", "No se pudo guardar la nota", True),
+    ("STRONG_FAILURE_OPENING", "Konnte die Notiz nicht speichern", True),
+    ("STRONG_FAILURE_OPENING", "Impossible d'enregistrer la note", True),
+    ("STRONG_FAILURE_OPENING", "Não foi possível salvar a nota", True),
+    ("STRONG_FAILURE_OPENING", "Falha ao salvar a nota", True),
+    ("STRONG_FAILURE_OPENING", "Konnte gespeichert werden", False),  # "could", no "not"
+    ("STRONG_FAILURE_OPENING", "Falhas corrigidas: 3", False),  # "falha" inside a word
+    ("STRONG_FAILURE_OPENING", "No se pudieron leer 2 de 10", False),
+    ("STRONG_FAILURE_OPENING", "Error rates for the last hour", False),
+    ("STRONG_FAILURE_OPENING", "Failures per day: 3", False),
+    ("STRONG_FAILURE_OPENING", "Fehlerquote: 3 %", False),  # "Fehler" inside a word
+    # The call done another way.
+    ("FALLBACK_DONE", "Style 'x' not found, used the default style", True),
+    ("FALLBACK_DONE", "Unknown theme; falling back to default", True),
+    ("FALLBACK_DONE", "The default style is missing", False),
+    ("FALLBACK_DONE", "Set as default", False),
+    # An empty answer in six languages.
+    ("EMPTY_RESULT", "No notes found", True),
+    ("EMPTY_RESULT", "No matching records", True),
+    ("EMPTY_RESULT", "Couldn't find any notes", True),
+    ("EMPTY_RESULT", "没有找到任何笔记", True),
+    ("EMPTY_RESULT", "暫無結果", True),
+    ("EMPTY_RESULT", "該当するノートは見つかりません", True),
+    ("EMPTY_RESULT", "No se encontraron notas", True),
+    ("EMPTY_RESULT", "Keine Notizen gefunden", True),
+    ("EMPTY_RESULT", "Aucune note trouvée", True),
+    ("EMPTY_RESULT", "Nenhuma nota encontrada", True),
+    ("EMPTY_RESULT", "Note 'a' not found", False),  # a named record: a lookup's miss
+    ("EMPTY_RESULT", "Found no notes", False),  # not at the start
+    ("EMPTY_RESULT", "Nota no encontrada", False),
+    ("EMPTY_RESULT", "Notiz nicht gefunden", False),
+    ("EMPTY_RESULT", "Nothing changed", False),  # "no" inside a word
+    # Openings that report a failure inside a successful result.
+    ("FAILED_OPENING", "Error: locked", True),
+    ("FAILED_OPENING", "Failed to save", True),
+    ("FAILED_OPENING", "Unable to connect", True),
+    ("FAILED_OPENING", "Errorless run", False),
+    ("FAILED_OPENING", "Failover done", False),
+    ("FAILED_OPENING", "Saved", False),
+    # Complaints about what the caller sent.
+    ("ARGUMENT_COMPLAINT", "Invalid id", True),
+    ("ARGUMENT_COMPLAINT", "name is required", True),
+    ("ARGUMENT_COMPLAINT", "Unsupported format 'x'", True),
+    ("ARGUMENT_COMPLAINT", "limit must be positive", True),
+    ("ARGUMENT_COMPLAINT", "Service unreachable", False),
+    ("ARGUMENT_COMPLAINT", "Cache invalidated", False),  # "invalid" inside a word
+    ("ARGUMENT_COMPLAINT", "Requirements met", False),
+    # A dispatcher's miss.
+    ("UNKNOWN_TOOL", "Unknown tool: {}", True),
+    ("UNKNOWN_TOOL", "unknown_tool", True),
+    ("UNKNOWN_TOOL", "Tool '{}' not found", True),
+    ("UNKNOWN_TOOL", "No tool named {}", True),
+    ("UNKNOWN_TOOL", "Tool x is not registered", True),
+    ("UNKNOWN_TOOL", "The tool ran, but the note was not found", False),
+    ("UNKNOWN_TOOL", "Unknown note: {}", False),
+    ("UNKNOWN_TOOL", "Toolbox not found", False),
+    # Internal errors: written for the developer.
+    ("INTERNAL_ERROR_WORDING", "This should never happen", True),
+    ("INTERNAL_ERROR_WORDING", "Unexpected response format", True),
+    ("INTERNAL_ERROR_WORDING", "Response is not a list", True),
+    ("INTERNAL_ERROR_WORDING", "Not implemented", True),
+    ("INTERNAL_ERROR_WORDING", "Note not found", False),
+    ("INTERNAL_ERROR_WORDING", "Unexpectedly large file", False),
+    ("INTERNAL_ERROR_WORDING", "Unreachability report", False),  # "unreachable" inside a word
+    ("INTERNAL_ERROR_WORDING", "Invariants are listed below", False),  # "invariant" inside a word
+    ("INTERNAL_ERROR_WORDING", "Impossibly large export", False),
+    # What the probe reads on the wire.
+    ("WIRE_FAILURE_OPENING", "Error: locked", True),
+    ("WIRE_FAILURE_OPENING", "Traceback follows", True),
+    ("WIRE_FAILURE_OPENING", "Access denied", False),  # "denied" opens, not "access"
+    ("WIRE_FAILURE_OPENING", "Denied by policy", True),
+    ("WIRE_FAILURE_OPENING", "Error codes: E1, E2", False),
+    ("WIRE_FAILURE_OPENING", "No results found", False),
+    ("WIRE_FAILURE_OPENING", "Failover done", False),
+    ("WIRE_FAILURE_ANYWHERE", "The note was not found", True),
+    ("WIRE_FAILURE_ANYWHERE", "Access denied for user", True),
+    ("WIRE_FAILURE_ANYWHERE", "Output:\nTraceback (most recent call last):\n  File", True),
+    ("WIRE_FAILURE_ANYWHERE", "No results found", False),
+    ("WIRE_FAILURE_ANYWHERE", "Errors: 0", False),
+    # Lookup vs listing, by name.
+    ("LOOKUP_NAME", "get_note", True),
+    ("LOOKUP_NAME", "_delete_file", True),
+    ("LOOKUP_NAME", "fetch", True),
+    ("LOOKUP_NAME", "getaway_plan", False),  # "get" inside a word
+    ("LOOKUP_NAME", "search_notes", False),
+    ("LOOKUP_NAME", "target_note", False),
+    ("LISTING_NAME", "search_notes", True),
+    ("LISTING_NAME", "get_all_items", True),
+    ("LISTING_NAME", "get_notes", True),  # a plural last word
+    ("LISTING_NAME", "find", True),
+    ("LISTING_NAME", "get_note", False),
+    ("LISTING_NAME", "get_address", False),  # singulars that end in "s"
+    ("LISTING_NAME", "get_campus", False),
+    ("LISTING_NAME", "get_analysis", False),
+    ("LISTING_NAME", "get_addresses", True),
+    ("LISTING_NAME", "get_keys", True),
+    ("LISTING_NAME", "researcher_profile", False),  # "search" inside a word
+    ("LISTING_NAME", "get_listing_id", False),  # "list" inside a word
+    ("KEY_PARAMETER", "note_id", True),
+    ("KEY_PARAMETER", "path", True),
+    ("KEY_PARAMETER", "slug", True),
+    ("KEY_PARAMETER", "file_name", True),
+    ("KEY_PARAMETER", "limit", False),
+    ("KEY_PARAMETER", "ideas", False),  # "id" inside a word
+    ("KEY_PARAMETER", "keyword", False),  # "key" inside a word
+    ("KEY_PARAMETER", "id_list", False),  # the last word decides
+    # Error builders, by name.
+    ("ERROR_BUILDER_NAME", "_fail", True),
+    ("ERROR_BUILDER_NAME", "error_envelope", True),
+    ("ERROR_BUILDER_NAME", "format_error_response", True),
+    ("ERROR_BUILDER_NAME", "make_err", True),
+    ("ERROR_BUILDER_NAME", "terror_level", False),  # "error" inside a word
+    ("ERROR_BUILDER_NAME", "errand_list", False),
+    ("ERROR_BUILDER_NAME", "failover", False),
+    ("NOT_AN_ERROR_BUILDER_NAME", "get_last_error", True),
+    ("NOT_AN_ERROR_BUILDER_NAME", "is_error", True),
+    ("NOT_AN_ERROR_BUILDER_NAME", "_raise_error", True),
+    ("NOT_AN_ERROR_BUILDER_NAME", "error_envelope", False),
+    ("NOT_AN_ERROR_BUILDER_NAME", "issue_error", False),  # "is" inside a word
+    # Retry wording.
+    ("RETRY_INVITATION", "Please retry", True),
+    ("RETRY_INVITATION", "Try again later", True),
+    ("RETRY_INVITATION", "Retry in 5 seconds", True),
+    ("RETRY_INVITATION", "Retry.", True),
+    ("RETRY_INVITATION", "Retry count: 3", False),
+    ("RETRY_INVITATION", "retry_after is 5", False),
+    ("RETRY_INVITATION", "Entry again refused", False),  # "try again" inside a word
+    ("RETRY_MENTION", "Try again", True),
+    ("RETRY_MENTION", "Please retry with a new id", True),
+    ("RETRY_MENTION", "Resubmit the form", True),
+    ("RETRY_MENTION", "Try the request again", True),
+    ("RETRY_MENTION", "3 retries left", False),
+    ("RETRY_MENTION", "Entry again refused", False),
+    ("RETRY_MENTION", "Country: France", False),  # "try" inside a word
+    ("TRANSIENT_CONDITION", "Rate limited, retry later", True),
+    ("TRANSIENT_CONDITION", "Service temporarily unavailable", True),
+    ("TRANSIENT_CONDITION", "The browser is not ready", True),
+    ("TRANSIENT_CONDITION", "Still loading the index", True),
+    ("TRANSIENT_CONDITION", "Invalid id", False),
+    ("TRANSIENT_CONDITION", "Blocked by policy", False),  # "lock" inside a word
+    ("CORRECTIVE_STEP", "Check the path and try again", True),
+    ("CORRECTIVE_STEP", "Verify your token", True),
+    ("CORRECTIVE_STEP", "Checked 3 paths", False),  # "check" inside a word
+    ("CORRECTIVE_STEP", "Fixture loaded", False),
+    ("CORRECTED_RETRY", "Remove or rename it and try again", True),
+    ("CORRECTED_RETRY", "Install the converter, then try again", True),
+    ("CORRECTED_RETRY", "Please try again", False),
+    ("CORRECTED_RETRY", "Something failed; try again", False),
+]
+
+MATCHED: list[tuple[str, str, bool]] = [
+    # A keyword meant as the error flag (matched whole: `.fullmatch`, see test_matched_class).
+    ("ERROR_FLAG_LOOKALIKE", "is_Error", True),
+    ("ERROR_FLAG_LOOKALIKE", "iserror", True),
+    ("ERROR_FLAG_LOOKALIKE", "has_error", True),
+    ("ERROR_FLAG_LOOKALIKE", "failed", True),
+    ("ERROR_FLAG_LOOKALIKE", "errors", False),
+    ("ERROR_FLAG_LOOKALIKE", "error_code", False),
+    ("ERROR_FLAG_LOOKALIKE", "terror", False),
+    # After a retry: what the next call changes.
+    ("CHANGED_CALL", " with a comma-separated list", True),
+    ("CHANGED_CALL", " using the full path", True),
+    ("CHANGED_CALL", " after adding a title", True),
+    ("CHANGED_CALL", " once you are logged in", True),
+    ("CHANGED_CALL", " later", False),
+    ("CHANGED_CALL", " without changes", False),  # "with" inside a word
+    # A rejected value named before the exception's text.
+    ("REJECTED_VALUE_WORDING", "Invalid timezone: {}", True),
+    ("REJECTED_VALUE_WORDING", "could not parse date {}", True),
+    ("REJECTED_VALUE_WORDING", "Error: unsupported format - {}", True),
+    ("REJECTED_VALUE_WORDING", "Request failed: {}", False),
+    ("REJECTED_VALUE_WORDING", "Invalid timezone", False),  # no text of the exception after it
+    ("REJECTED_VALUE_WORDING", "Invalidated cache {}", False),  # "invalid" inside a word
+    # A refusal worded as an absence.
+    ("REJECTION_WORDING", "No fields to update", True),
+    ("REJECTION_WORDING", "No data provided", True),
+    ("REJECTION_WORDING", "Nothing to delete", True),
+    ("REJECTION_WORDING", "No notes found", False),
+    ("REJECTION_WORDING", "Notes to update: 3", False),
+    ("REJECTION_WORDING", "Nothingness to delete", False),
+]
+
+WORDS: list[tuple[str, str, bool]] = [
+    ("MESSAGE_KEYS", "error", True),
+    ("MESSAGE_KEYS", "reason", True),
+    ("MESSAGE_KEYS", "error_code", False),
+    ("MESSAGE_KEYS", "status", False),
+    ("MESSAGE_KEYWORDS", "text", True),
+    ("MESSAGE_KEYWORDS", "msg", True),
+    ("MESSAGE_KEYWORDS", "content", False),  # a block or a list of them, not text
+    ("DETAIL_KEYS", "hint", True),
+    ("DETAIL_KEYS", "message", False),
+    ("FLAG_KEYS", "status_code", True),
+    ("FLAG_KEYS", "iserror", True),
+    ("FLAG_KEYS", "error", False),
+    ("ERROR_FLAG_KEYWORDS", "is_error", True),
+    ("ERROR_FLAG_KEYWORDS", "isError", True),
+    ("ERROR_FLAG_KEYWORDS", "errors", False),
+    ("ERROR_KEYS", "errorMessage", True),
+    ("ERROR_KEYS", "error_code", False),
+    ("ERROR_KEYS", "message", False),
+    ("SUCCESS_KEYS", "ok", True),
+    ("SUCCESS_KEYS", "succeeded", False),
+    ("FAILURE_STATUS_WORDS", "error", True),
+    ("FAILURE_STATUS_WORDS", "failed", True),
+    ("FAILURE_STATUS_WORDS", "errors", False),
+    ("FAILURE_STATUS_WORDS", "ok", False),
+    ("FAILED_STATUSES", "not_found", True),
+    ("FAILED_STATUSES", "timed_out", True),
+    ("FAILED_STATUSES", "fail", True),
+    ("FAILED_STATUSES", "pending", False),
+    ("FAILED_STATUSES", "found", False),
+    ("SUCCESS_STATUS_WORDS", "ok", True),
+    ("SUCCESS_STATUS_WORDS", "succeeded", True),
+    ("SUCCESS_STATUS_WORDS", "okay", False),
+    ("SUCCESS_STATUS_WORDS", "done", False),
+    ("REPLY_SUCCESS_FLAGS", "success", True),
+    ("REPLY_SUCCESS_FLAGS", "status", False),
+    ("REPLY_STATUS_FIELDS", "state", True),
+    ("REPLY_STATUS_FIELDS", "statuses", False),
+    ("REPLY_ERROR_FIELDS", "error_message", True),
+    ("REPLY_ERROR_FIELDS", "message", False),
+    ("NOT_ARGUMENTS", "ctx", True),
+    ("NOT_ARGUMENTS", "self", True),
+    ("NOT_ARGUMENTS", "context_id", False),
+    ("STATUS_VERBS", "ping", True),
+    ("STATUS_VERBS", "validate", True),
+    ("STATUS_VERBS", "get", False),
+    ("STATUS_VERBS", "checkout", False),  # "check" inside a word
+    ("STATUS_NOUNS", "health", True),
+    ("STATUS_NOUNS", "diagnostics", True),
+    ("STATUS_NOUNS", "statuses", False),
+    ("STATUS_NOUNS", "note", False),
+    ("FILLER_WORDS", "something", True),
+    ("FILLER_WORDS", "went", True),
+    ("FILLER_WORDS", "timezone", False),
+    ("ABSENCE_WORDS", "missing", True),
+    ("ABSENCE_WORDS", "invalid", False),
+    ("ACTION_VERBS", "parse", True),
+    ("ACTION_VERBS", "checkout", True),
+    ("ACTION_VERBS", "parser", False),
+    ("ACTION_VERBS", "weather", False),
+    ("GENERIC_VERBS", "execute", True),
+    ("GENERIC_VERBS", "parse", False),
+    ("OBJECT_VERBS", "open", True),
+    ("OBJECT_VERBS", "write", False),  # would put the written text into the message
+    ("NAME_NOISE_WORDS", "async", True),
+    ("NAME_NOISE_WORDS", "asynchronous", False),
+    ("BULK_VALUE_WORDS", "payload", True),
+    ("BULK_VALUE_WORDS", "branch", False),
+    ("BENIGN_CALLS", "int", True),
+    ("BENIGN_CALLS", "uuid.UUID", True),
+    ("BENIGN_CALLS", "open", False),
+    ("BENIGN_CALLS", "json.loads", False),
+    ("BENIGN_METHODS", "strip", True),
+    ("BENIGN_METHODS", "read", False),
+    ("RECEIVER_DEPENDENT_METHODS", "get", True),
+    ("RECEIVER_DEPENDENT_METHODS", "strip", False),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), SEARCHED, ids=[f"{n}:{t}" for n, t, _ in SEARCHED])
+def test_searched_class(name: str, text: str, expected: bool) -> None:
+    pattern = getattr(v, name)
+    assert bool(pattern.search(text)) is expected
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), MATCHED, ids=[f"{n}:{t}" for n, t, _ in MATCHED])
+def test_matched_class(name: str, text: str, expected: bool) -> None:
+    pattern = getattr(v, name)
+    matched = pattern.fullmatch(text) if name == "ERROR_FLAG_LOOKALIKE" else pattern.match(text)
+    assert bool(matched) is expected
+
+
+@pytest.mark.parametrize(("name", "word", "expected"), WORDS, ids=[f"{n}:{w}" for n, w, _ in WORDS])
+def test_word_class(name: str, word: str, expected: bool) -> None:
+    assert (word in getattr(v, name)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Error in {}", False),  # "{}" is where the value goes, not an error word
+        ("Timed out", True),
+        ("Request timed out after 30 s", True),
+        ("Member timed out for 10 minutes", False),
+        ("Member timed out until {}", False),
+    ],
+)
+def test_timed_out_fragment(text: str, expected: bool) -> None:
+    assert bool(re.search(v.TIMED_OUT, text, re.IGNORECASE)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("错误", True), ("錯誤", True), ("エラー", True), ("Erreur", True), ("Fehler", True), ("Erro", True), ("Error", False), ("Fehlerfrei", False)],
+)
+def test_error_word_of_other_languages(text: str, expected: bool) -> None:
+    """A fragment: the class that uses it (STRONG_FAILURE_OPENING) puts a colon after it."""
+    assert bool(re.fullmatch(v.FAILURE_WORD_IN_OTHER_LANGUAGES, text, re.IGNORECASE)) is expected
+
+
+def test_status_phrases_are_word_pairs() -> None:
+    assert ("test", "connection") in v.STATUS_PHRASES
+    assert ("connection", "test") not in v.STATUS_PHRASES
+
+
+@pytest.mark.parametrize(
+    ("class_name", "expected"),
+    [("WeatherClient", "Weather"), ("WeatherApiClient", "Weather"), ("NotesServiceManager", "Notes"), ("DocumentProcessor", "DocumentProcessor")],
+)
+def test_service_role_suffix(class_name: str, expected: str) -> None:
+    assert v.SERVICE_ROLE_SUFFIX.sub("", class_name) == expected
+
+
+def test_every_class_is_tested() -> None:
+    """A new class of the vocabulary gets its table here."""
+    tested = {n for n, _, _ in SEARCHED + MATCHED + WORDS} | {
+        "TIMED_OUT",
+        "FAILURE_WORD_IN_OTHER_LANGUAGES",
+        "FAILED_IN_OTHER_LANGUAGES",
+        "STATUS_PHRASES",
+        "SERVICE_ROLE_SUFFIX",
+    }
+    classes = {n for n in vars(v) if n.isupper()}
+    assert classes - tested == set()
+
+
+def test_every_class_says_what_it_decides() -> None:
+    """Each class is followed by a docstring in the module (a string statement right after it)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(v))
+    body = tree.body
+    undocumented = []
+    for i, node in enumerate(body):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id.isupper():
+            after = body[i + 1] if i + 1 < len(body) else None
+            if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+                undocumented.append(node.targets[0].id)
+    assert undocumented == []
