@@ -35,6 +35,10 @@ logger = logging.getLogger(__name__)
 
 # Seconds without a change before a changed document is linted again.
 DEBOUNCE = 0.3
+# A project with at least this many files shows a document's own findings first, linted alone,
+# while the first lint reads the project (seconds on a large one, more without a cache); in a
+# smaller project the first lint is about as quick, and one answer is shown.
+FIRST_ANSWER_FILES = 30
 _PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -171,6 +175,9 @@ class McpLintServer(LanguageServer):
                 self._again = False
                 documents = self.open_python_documents()
                 loop = asyncio.get_running_loop()
+                first = await loop.run_in_executor(self.worker, self._lint_alone, documents)
+                if first:
+                    self._publish([document for document in documents if document[0] in first], first)
                 results = await loop.run_in_executor(self.worker, self._lint, documents)
                 self._publish(documents, results)
                 if not self._again:
@@ -208,6 +215,20 @@ class McpLintServer(LanguageServer):
                 by_file.setdefault(os.path.abspath(finding.filename), []).append(finding)
             for uri, path, _, _ in members:
                 results[uri] = by_file.get(os.path.abspath(path), [])
+        return results
+
+    def _lint_alone(self, documents: Sequence[tuple[str, Path, str, int | None]]) -> dict[str, list[Finding]]:
+        """In the worker thread: the findings of the documents of large projects not linted yet,
+        each file linted alone (LiveProject.lint_alone), by uri; the project-aware ones follow."""
+        results: dict[str, list[Finding]] = {}
+        for uri, path, text, _ in documents:
+            try:
+                project = self.project_for(path)
+                if project is None or project.linted or len(project.files()) < FIRST_ANSWER_FILES:
+                    continue
+                results[uri] = project.lint_alone([path], {os.path.abspath(path): text})
+            except Exception as exc:  # noqa: BLE001 - the project-aware lint follows anyway
+                self._internal_error(exc)
         return results
 
     def _internal_error(self, exc: Exception) -> None:
