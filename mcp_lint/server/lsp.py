@@ -468,5 +468,9 @@ def shutdown(ls: McpLintServer, params: Any) -> None:
 
 def run() -> int:
     """Serve over stdin/stdout until the client says exit: 0 after a shutdown request, 1 without."""
+    from mcp_lint.model import reparse
+
+    # An edited module is parsed again at every pause in typing: its unchanged statements are reused.
+    reparse.enable()
     server.start_io()
     return 0 if getattr(server.protocol, "_shutdown", False) else 1
