@@ -6,7 +6,8 @@ open or a save lints at once, a change after a pause in typing (`DEBOUNCE`); a c
 during a lint makes another one follow it. Every lint covers all open documents of a project (an
 edit to a helper changes the findings of the tool module that calls it), with the texts of the open
 documents in place of the files on disk; the project's other files come from disk, their analyses
-from memory or the cache (live.LiveProject).
+from memory or the cache (live.LiveProject). The first lint of a large project reads all of that
+first (seconds): its documents are published linted alone before, at once (`FIRST_ANSWER_FILES`).
 """
 
 from __future__ import annotations
