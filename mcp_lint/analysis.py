@@ -109,7 +109,7 @@ def analyze_source(
         if sys.version_info >= (3, 11):
             sys.setrecursionlimit(_RECURSION_LIMIT)
     try:
-        module = parse_module(source)
+        module = parse_module(source, tree)
     except cst.ParserSyntaxError as exc:
         return _syntax_failure(source, path, exc)
     except (RecursionError, MemoryError):

@@ -140,6 +140,54 @@ class LiveProject:
         shown = {display_name(path) for path in reported}
         return [finding for finding in findings if finding.filename in shown]
 
+    @property
+    def linted(self) -> bool:
+        """Whether a lint ran: the analyses it needed are in memory (the next lint is an edit's)."""
+        return bool(self._needed)
+
+    def lint_alone(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
+        """The findings in `reported` with only those files analysed and linked: the first
+        answer an editor shows while the project is read (`lint` then reports what the rest of
+        the project changes). Their analyses stay in memory for `lint` to reuse."""
+        from mcp_lint.pipeline import enabled_rules
+        from mcp_lint.scheduler import Analyzer
+
+        broken = getattr(self.resolver, "is_broken", None)
+        reported = [path for path in reported if broken is None or not broken(path)]
+        if not reported:
+            return []
+        files, reported = self._with_reported(reported)
+        inputs = self._read(files, buffers or {})
+        codes = self._codes = enabled_rules([item.path for item in inputs], self.resolver)
+        self._keep_unsaved_in_memory(inputs, codes)
+        shown = {os.path.abspath(path) for path in reported}
+        targets = [i for i, item in enumerate(inputs) if os.path.abspath(item.path) in shown]
+        unreadable_files = {
+            i: FileOutcome(inputs[i].display, problem=unreadable(inputs[i].display, inputs[i].error))
+            for i in targets
+            if inputs[i].error is not None
+        }
+        analyzer = Analyzer(inputs, 1, self.memory, codes, unreadable_files)
+        done: dict[int, FileOutcome] = {}
+        try:
+            analyzer.submit(targets)
+            while analyzer.pending():
+                for index, outcome in analyzer.collect():
+                    done[index] = outcome
+                    self._remember(inputs[index], outcome)
+        finally:
+            analyzer.close()
+        outcomes = [done[i] for i in sorted(done)]
+        self._link_summaries(outcomes, {inputs[i].module.dotted for i in targets})
+        names = {display_name(path) for path in reported}
+        return [finding for finding in self._suppressed(outcomes) if finding.filename in names]
+
+    def _keep_unsaved_in_memory(self, inputs: Sequence[FileInput], codes: frozenset[str] | None) -> None:
+        """An unsaved text's analysis stays in memory: the disk cache keeps texts that were saved."""
+        from mcp_lint.cache import file_key
+
+        self.memory.unsaved = {file_key(item, codes) for item in inputs if item.source is not None and os.path.abspath(item.path) in self._buffers}
+
     def _read(self, files: Sequence[Path], buffers: Mapping[str, str]) -> list[FileInput]:
         """The files' inputs: a buffer's text, else the file on disk. An input is kept while its
         text (a buffer's) or its stat signature (a file's) stays the same, so its digest and
@@ -197,7 +245,6 @@ class LiveProject:
         """Analyse what the last lint analysed, the reported files and the seeds that may import
         them, then whatever the link step asks for, until it asks for nothing new. Leaves the
         link step's findings for exactly the outcomes returned in `_raw`."""
-        from mcp_lint.cache import file_key
         from mcp_lint.prefilter import NextFiles, importers, is_seed
         from mcp_lint.pipeline import enabled_rules
         from mcp_lint.scheduler import Analyzer
@@ -210,8 +257,7 @@ class LiveProject:
             for index, item in enumerate(inputs)
             if item.error is not None
         }
-        # An unsaved text's analysis stays in memory: the disk cache keeps texts that were saved.
-        self.memory.unsaved = {file_key(item, codes) for item in inputs if item.source is not None and os.path.abspath(item.path) in self._buffers}
+        self._keep_unsaved_in_memory(inputs, codes)
         shown = {os.path.abspath(path) for path in reported}
         targets = [i for i, item in enumerate(inputs) if os.path.abspath(item.path) in shown]
         words = [self._import_words(item) for item in inputs]

@@ -178,3 +178,44 @@ def test_a_lone_file_is_linted_alone(tmp_path: Path, monkeypatch: pytest.MonkeyP
     findings = lint_buffer(Path("lone.py"), text)
     assert [f.code for f in findings if f.code == "MCP007"] == ["MCP007"]
     assert all(f.filename == "lone.py" for f in findings)
+
+
+def test_lint_alone_answers_first_and_lint_then_adds_what_the_project_changes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    live = LiveProject(Path("."), TolerantResolver(SettingsResolver()))
+    assert not live.linted
+    alone = codes_at(live.lint_alone([Path("pkg/server.py")]))
+    # By itself the tool module cannot see that check_title rejects the call after the UPDATE.
+    assert ("pkg/server.py", "MCP004", 14) not in alone
+    assert alone == [f for f in check_file("pkg/server.py") if f[1] != "MCP004"]
+    assert not live.linted  # the first project-aware lint is still to come
+    analysed: list[str] = []
+    real = per_file.analyze_path
+
+    def counting(path_text: str, *args, **kwargs):
+        analysed.append(path_text)
+        return real(path_text, *args, **kwargs)
+
+    monkeypatch.setattr(per_file, "analyze_path", counting)
+    found = codes_at(live.lint([Path("pkg/server.py")]))
+    assert analysed == ["pkg/helpers.py"]  # lint_alone's analysis of the tool module is reused
+    assert live.linted
+    assert found == check_file("pkg/server.py")
+
+
+def test_an_edit_inside_one_function_changes_that_functions_findings(project: Path) -> None:
+    live = LiveProject(Path("."), TolerantResolver(SettingsResolver()))
+    server = Path("pkg/server.py")
+    before = codes_at(live.lint([server]))
+    assert ("pkg/server.py", "MCP004", 14) in before
+    # The title is checked before the UPDATE now: rename_item's finding goes, nothing else moves.
+    edited = SERVER.replace(
+        '    db.execute("UPDATE items SET title = ? WHERE id = ?", (title, item_id))\n    db.commit()\n    check_title(title)\n',
+        '    check_title(title)\n    db.execute("UPDATE items SET title = ? WHERE id = ?", (title, item_id))\n    db.commit()\n',
+    )
+    assert edited != SERVER
+    after = codes_at(live.lint([server], {os.path.abspath(server): edited}))
+    assert after == [f for f in before if f != ("pkg/server.py", "MCP004", 14)]
+    (project / "pkg/server.py").write_text(edited, encoding="utf-8")
+    assert after == check_file("pkg/server.py")
+    (project / "pkg/server.py").write_text(SERVER, encoding="utf-8")
+    assert codes_at(live.lint([server])) == before  # the saved text again

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,6 +22,8 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
+
+from mcp_lint.server.lsp import FIRST_ANSWER_FILES  # noqa: E402
 
 pytestmark = pytest.mark.asyncio
 
@@ -232,6 +235,63 @@ async def test_a_changed_helper_updates_the_tool_module_that_calls_it(client: La
     # The helper no longer rejects anything: the UPDATE is no longer followed by a rejection.
     change_document(client, helpers, 2, "def check_title(title: str) -> None:\n    print(title)\n")
     assert "MCP004" not in [str(d.code) for d in await diagnostics_for(client, tools, 1)]
+
+
+async def test_the_diagnostics_are_the_findings_of_check(client: LanguageClient, notes: Path) -> None:
+    await start(client, notes)
+    uri = open_document(client, notes / "server.py")
+    diagnostics = await diagnostics_for(client, uri, 1)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_lint", "check", "--no-cache", "--output-format", "concise", "server.py"],
+        cwd=notes, capture_output=True, text=True, check=False,
+    )
+    checked = []
+    for line in done.stdout.splitlines():
+        if ": MCP" in line:
+            _, row, column, rest = line.split(":", 3)
+            checked.append((rest.split()[0], int(row) - 1, int(column) - 1, rest.split(" ", 2)[2]))
+    published = [(str(d.code), d.range.start.line, d.range.start.character, d.message) for d in diagnostics]
+    assert sorted(published) == sorted(checked)
+    assert len(checked) == 7
+
+
+async def test_the_first_open_of_a_large_project_answers_alone_then_in_the_project(client: LanguageClient, tmp_path: Path) -> None:
+    files = {"pyproject.toml": PYPROJECT, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/helpers.py": HELPERS}
+    files.update({f"pkg/part{n}.py": f"VALUE = {n}\n" for n in range(FIRST_ANSWER_FILES)})
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    answers: list[list[tuple[str, tuple[int, int, int, int]]]] = []
+    tools = (tmp_path / "pkg/tools.py").as_uri()
+
+    # Every publication is recorded (waiting for notifications one at a time could miss the
+    # second when both arrive together); the client's own handler still runs.
+    features = client.protocol.fm.features
+    handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def published(params: types.PublishDiagnosticsParams):
+        if params.uri == tools and params.version == 1:
+            answers.append(spans(list(params.diagnostics)))
+        return handler(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = published
+
+    await start(client, tmp_path)
+    open_document(client, tmp_path / "pkg/tools.py")
+
+    async def two_answers() -> None:
+        while len(answers) < 2:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(two_answers(), TIMEOUT)
+    # Alone, the module cannot see that check_title rejects the call after the UPDATE; in its
+    # project it can.
+    assert ("MCP004", (13, 4, 13, 75)) not in answers[0]
+    assert answers[1] == sorted([*answers[0], ("MCP004", (13, 4, 13, 75))])
+    # Later lints answer once, in the project.
+    change_document(client, tools, 2, TOOLS + "\n")
+    assert ("MCP004", (13, 4, 13, 75)) in spans(await diagnostics_for(client, tools, 2))
+    assert len(answers) == 2
 
 
 async def test_a_new_file_reported_by_the_file_watcher_joins_the_project(client: LanguageClient, tmp_path: Path) -> None:

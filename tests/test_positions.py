@@ -409,6 +409,30 @@ def test_nodes_of_a_generated_statement_need_no_more_generation(monkeypatch: pyt
     assert len(spy.generated) == 1
 
 
+DEF_HEADERS = {
+    "plain": "def rename(item):\n    return item\n",
+    "async, spaced": "async  def\trename(item):\n    return item\n",
+    "decorated method": "class A:\n    @tool()\n    async def rename(self):\n        return 1\n",
+    "tab-indented": "class A:\n\tdef rename(self):\n\t\treturn 1\n",
+    "continued header": "def \\\n    rename(item):\n    return item\n",
+    "parenthesized name line": "def rename(\n    item,\n):\n    return item\n",
+}
+
+
+@pytest.mark.parametrize("source", DEF_HEADERS.values(), ids=DEF_HEADERS.keys())
+def test_a_defs_name_is_read_off_the_source(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """A registered tool's name (what the analysis positions for every tool) is exact, and needs no
+    code generation unless the header breaks its line between `def` and the name."""
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    [function] = [n for n in every_node(module) if isinstance(n, cst.FunctionDef)]
+    positions = hinted(module, source, ast.parse(source))
+    spy = Spy(monkeypatch)
+    assert positions.get(function.name, near=function) == expected[function.name]
+    assert (spy.generated == []) == ("\\" not in source)
+    assert spy.full == 0
+
+
 # --- the safety net --------------------------------------------------------------------------
 
 

@@ -392,6 +392,10 @@ class ScopedPositions:
         if span is not None:
             return span
         if near is not None and id(near) in self._functions:
+            if isinstance(near, cst.FunctionDef) and node is near.name:
+                span = self._def_name(near)
+                if span is not None:
+                    return span
             spans = self._unit_positions(node, near)
             if spans is None or node not in spans:
                 spans = self._function_positions(near)
@@ -459,6 +463,35 @@ class ScopedPositions:
         if self._line_starts is None:
             self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.source))]
         return self._line_starts[line - 1] if 0 < line <= len(self._line_starts) else None
+
+    # -- a def's name ---------------------------------------------------------------------
+    def _def_name(self, function: cst.FunctionDef) -> Span | None:
+        """The span of a def's name, read off the source: `ast` gives where `def` (or `async`)
+        starts, libcst the whitespace after each keyword. The header is positioned with the whole
+        function otherwise, and a module registering sixty tools asks for every tool's name (a
+        whole-function generation each, a tenth of the file's analysis). None (generate) when the
+        header breaks a line or the text there is not `def name`."""
+        target = self._ast_function(function)
+        if target is None:
+            return None
+        keywords = ["def", function.whitespace_after_def.value]
+        if function.asynchronous is not None:
+            keywords[:0] = ["async", function.asynchronous.whitespace_after.value]
+        head = "".join(keywords)
+        if "\\" in head or "\n" in head or "\r" in head:
+            return None  # a line continuation inside the header
+        line = target.lineno
+        start = self._line_start(line)
+        if start is None:
+            return None
+        before = self.source[start : start + target.col_offset]  # at least col_offset bytes
+        if not before.isascii():
+            before = before.encode("utf-8", "surrogatepass")[: target.col_offset].decode("utf-8", "replace")
+        column = len(before) + len(head)
+        name = function.name.value
+        if function.name.lpar or not self.source.startswith(head + name, start + len(before)):
+            return None
+        return (line, column, line, column + len(name))
 
     # -- per function --------------------------------------------------------------------
     def _function_positions(self, node: cst.CSTNode) -> Spans | None:

@@ -6,7 +6,8 @@ open or a save lints at once, a change after a pause in typing (`DEBOUNCE`); a c
 during a lint makes another one follow it. Every lint covers all open documents of a project (an
 edit to a helper changes the findings of the tool module that calls it), with the texts of the open
 documents in place of the files on disk; the project's other files come from disk, their analyses
-from memory or the cache (live.LiveProject).
+from memory or the cache (live.LiveProject). The first lint of a large project reads all of that
+first (seconds): its documents are published linted alone before, at once (`FIRST_ANSWER_FILES`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ logger = logging.getLogger(__name__)
 
 # Seconds without a change before a changed document is linted again.
 DEBOUNCE = 0.3
+# A project with at least this many files shows a document's own findings first, linted alone,
+# while the first lint reads the project (seconds on a large one, more without a cache); in a
+# smaller project the first lint is about as quick, and one answer is shown.
+FIRST_ANSWER_FILES = 30
 _PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -171,6 +176,9 @@ class McpLintServer(LanguageServer):
                 self._again = False
                 documents = self.open_python_documents()
                 loop = asyncio.get_running_loop()
+                first = await loop.run_in_executor(self.worker, self._lint_alone, documents)
+                if first:
+                    self._publish([document for document in documents if document[0] in first], first)
                 results = await loop.run_in_executor(self.worker, self._lint, documents)
                 self._publish(documents, results)
                 if not self._again:
@@ -208,6 +216,20 @@ class McpLintServer(LanguageServer):
                 by_file.setdefault(os.path.abspath(finding.filename), []).append(finding)
             for uri, path, _, _ in members:
                 results[uri] = by_file.get(os.path.abspath(path), [])
+        return results
+
+    def _lint_alone(self, documents: Sequence[tuple[str, Path, str, int | None]]) -> dict[str, list[Finding]]:
+        """In the worker thread: the findings of the documents of large projects not linted yet,
+        each file linted alone (LiveProject.lint_alone), by uri; the project-aware ones follow."""
+        results: dict[str, list[Finding]] = {}
+        for uri, path, text, _ in documents:
+            try:
+                project = self.project_for(path)
+                if project is None or project.linted or len(project.files()) < FIRST_ANSWER_FILES:
+                    continue
+                results[uri] = project.lint_alone([path], {os.path.abspath(path): text})
+            except Exception as exc:  # noqa: BLE001 - the project-aware lint follows anyway
+                self._internal_error(exc)
         return results
 
     def _internal_error(self, exc: Exception) -> None:
@@ -447,5 +469,9 @@ def shutdown(ls: McpLintServer, params: Any) -> None:
 
 def run() -> int:
     """Serve over stdin/stdout until the client says exit: 0 after a shutdown request, 1 without."""
+    from mcp_lint.model import reparse
+
+    # An edited module is parsed again at every pause in typing: its unchanged statements are reused.
+    reparse.enable()
     server.start_io()
     return 0 if getattr(server.protocol, "_shutdown", False) else 1
