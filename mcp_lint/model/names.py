@@ -95,6 +95,9 @@ class AliasTable:
         self.imported_modules: set[str] = set()
         # Local names bound by `from .x import y` (relative, hence project code).
         self.relative_names: set[str] = set()
+        # Local names bound by `from . import x` (no module after the dots): the project's own
+        # modules, whose functions are judged by what they do, not by their names.
+        self.relative_modules: set[str] = set()
         # Local names bound to a module path below a `fastmcp`/`mcp` package of the project (`import
         # app._vendor.fastmcp as fm`): what is resolved through them may be a vendored framework's.
         self._vendor_roots: set[str] = set()
@@ -134,6 +137,8 @@ class AliasTable:
             self.aliases[local] = qualified
             if level:
                 self.relative_names.add(local)
+                if node.module is None:
+                    self.relative_modules.add(local)
 
     def resolve(self, expr: cst.BaseExpression) -> str | None:
         """Qualified name of `expr`, or None when its root is not an imported name."""

@@ -43,6 +43,10 @@ PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch"
 # Creating a directory that may already exist: preparation when told so (`exist_ok=True`).
 PREPARATION_CALLS = frozenset({"makedirs", "mkdir"})
 PREPARATION_KEYWORD = "exist_ok"
+# Project helpers named for set-up (`_ensure_db()`, `ensure_initialized()`), called with nothing
+# from the call's data: lazy initialization that any call would do first, not a change the
+# call asked for.
+SETUP_VERBS = frozenset({"ensure", "init", "initialize", "initialise", "setup", "bootstrap", "connect", "prepare", "warm", "lazy"})
 # Calls and path methods that look at the file system (a read back of what a write or a
 # subprocess changed): `Path(out).glob("*.png")`, `os.listdir(out)`, `p.exists()`.
 FILE_READ_METHODS = frozenset(

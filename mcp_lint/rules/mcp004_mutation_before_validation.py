@@ -479,6 +479,7 @@ class _Steps:
             self.block(stmt.body, path, stmt, False)
             self.trying.pop()
             for handler in stmt.handlers:
+                self.failure_names(handler, path, stmt)
                 caught = _caught_short_names(handler)
                 if not caught or not any(_VALUE_ERRORS.search(name) for name in caught):
                     continue  # `except Exception`, `except HTTPError`: a failure reported, not a check
@@ -501,6 +502,20 @@ class _Steps:
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
+
+    def failure_names(self, handler: cst.ExceptHandler, path: tuple[int, ...], owner: cst.Try | cst.TryStar) -> None:
+        """What an `except` clause assigns (`last_error = e`, `failed = True`) says that something
+        of its `try` body failed: a check on it after a mutation reports that failure (the
+        mutation's own, or a later step's), it does not validate the arguments. Kept as a step
+        whose changes are the names it assigns."""
+        if not self.active:
+            return
+        names = [n for stmt in (handler.body.body if isinstance(handler.body, cst.IndentedBlock) else ()) for n in _assigned_in(stmt)]
+        if not names:
+            return
+        self.blocks.setdefault(id(handler.body), _Block(id(owner), True, _terminates(handler.body)))
+        step = _Step(handler, handler, (*path, id(handler.body)), cfg=handler, changed=names)
+        self.steps.append(step)
 
     def rejects(self, body: cst.BaseSuite) -> bool:
         """Does the block end the call with an error? Not a raise that an enclosing `except` of
@@ -711,6 +726,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if callee is None:
             continue
         steps.validators[id(call.node)] = callee
+        if _sets_up(call.node, last_name(callee)):
+            continue
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             any_mutation = True
@@ -721,6 +738,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _sets_up(call: cst.Call, name: str) -> bool:
+    """A call of a set-up helper with no arguments (`_ensure_db()`): lazy initialization."""
+    parts = words(name)
+    return not call.args and bool(parts) and parts[0] in fx.SETUP_VERBS
 
 
 def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
@@ -876,9 +899,29 @@ def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
 
 
 def _only_logs(node: cst.CSTNode) -> bool:
-    """A statement whose calls only log or print."""
+    """A statement whose calls only log or print (`logger.info("%s", list(fields))`: what the
+    log line's arguments compute is for the message, not a check)."""
+    value = node.value if isinstance(node, cst.Expr) else None
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call) and _logs(dotted(value.func) or ""):
+        return True
     calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
-    return bool(calls) and all(c == "print" or c.split(".")[0] in fx.SAFE_ROOTS or c.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS for c in calls)
+    return bool(calls) and all(_logs(c) for c in calls)
+
+
+def _logs(name: str) -> bool:
+    return name == "print" or name.split(".")[0] in fx.SAFE_ROOTS or name.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS
+
+
+def _may_fail_on_values(node: cst.CSTNode) -> bool:
+    """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
+    an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
+    if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+        if node.value is None:
+            return False
+        node = node.value
+    return any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node))
 
 
 def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
@@ -1262,11 +1305,13 @@ def set_stock(sku: str, quantity: int) -> str:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
         fresh: set[str] = set()
         found: list[tuple[int, str]] = []
+        mutation_calls: list[cst.CSTNode] = [n for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None]
         after = _After(
             steps,
-            frozenset(id(n) for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None),
+            frozenset(id(n) for n in mutation_calls),
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
+            _objects_passed(mutation_calls, steps.modules),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
@@ -1333,8 +1378,10 @@ def set_stock(sku: str, quantity: int) -> str:
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
                 continue
+            if isinstance(step.node, cst.ExceptHandler):
+                continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
-            if not any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node)) or _only_logs(node):
+            if not _may_fail_on_values(node) or _only_logs(node):
                 continue
             if after.observes(node) or taint.reads(_reads_and_files(node), step):
                 continue
@@ -1582,11 +1629,15 @@ class _After:
     tables through the same handle does not see it), the names holding what existed before
     (a get-or-create's result), and which calls ask the world again."""
 
-    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str]) -> None:
+    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset()) -> None:
         self.steps = steps
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
+        # Objects handed to the mutation's call (`_move(conn, ids)`, `run(cmd, stdout=out)`): the
+        # call may have changed them, so asking them afterwards (`conn.status()`, `out.read()`)
+        # reads its effect back.
+        self.passed = passed
 
     def observes(self, expr: cst.CSTNode) -> bool:
         """Does `expr` ask something outside the function for state (an await, a method of a
@@ -1612,6 +1663,8 @@ class _After:
             root, last = receiver.split(".")[0], receiver.split(".")[-1]
             if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:
                 continue
+            if root in self.passed and func.attr.value not in _VALUE_METHODS:
+                return True
             if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
                 if not self._independent_sql(node):
                     return True
@@ -1637,6 +1690,20 @@ class _After:
             return reads
         handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
         return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
+
+
+# Methods of plain values (text, numbers, containers): calling one asks nobody for state.
+_VALUE_METHODS = frozenset(dir(str)) | frozenset(dir(dict)) | frozenset(dir(list)) | frozenset(dir(int)) | _PURE_METHODS
+
+
+def _objects_passed(calls: Sequence[cst.CSTNode], modules: frozenset[str]) -> frozenset[str]:
+    """Local names (not imported modules) handed whole to the given calls as arguments."""
+    out: set[str] = set()
+    for call in calls:
+        for argument in call.args if isinstance(call, cst.Call) else ():
+            if isinstance(argument.value, cst.Name) and argument.value.value not in modules and argument.value.value not in _CONSTANTS:
+                out.add(argument.value.value)
+    return frozenset(out)
 
 
 def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str], after: _After | None = None) -> None:

@@ -215,6 +215,8 @@ def mutation_of(
     verb = verb_of(method)
     if verb is None or receiver in {"", "self", "cls"}:
         return None
+    if root in aliases.relative_modules and receiver == root:
+        return None  # `clients.push_registration(c)`: the project's own function, judged by its summary
     if verb in fx.AMBIGUOUS_VERBS and receiver in local_containers:
         return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":
