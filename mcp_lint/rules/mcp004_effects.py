@@ -151,6 +151,10 @@ STREAM_WRITES = frozenset({"write", "writelines", "flush"})
 UNDO_METHODS = frozenset({"remove", "delete", "destroy", "discard", "dispose", "unlink", "cancel"})
 # A local this call made: built by a class, or returned by a call whose name starts with one of these.
 CREATION_WORDS = frozenset({"add", "create", "new", "make", "insert"})
+# Calls that take back what a failed call did, by a word of their name (`_remove_partial(p)`,
+# `conn.rollback()`, `os.unlink(tmp)`): an `except` clause around the mutation and the check that
+# calls one and ends the call leaves nothing behind on the rejecting path.
+ROLLBACK_WORDS = frozenset({"remove", "delete", "unlink", "rmtree", "cleanup", "clean", "rollback", "undo", "revert", "discard", "abort", "restore"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

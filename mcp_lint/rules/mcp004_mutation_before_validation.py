@@ -917,6 +917,8 @@ def _logs(name: str) -> bool:
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
     """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
     an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
+    if isinstance(node, cst.Raise):
+        return False  # it raises what it names; the clause catching that is a check of its own
     if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
         if node.value is None:
             return False
@@ -1344,6 +1346,8 @@ def set_stock(sku: str, quantity: int) -> str:
         condition reads neither what the mutation changed or returned (nor names made from
         them), nor a value made after it from no data, nor asks the world again?"""
         step = steps.steps[check_index]
+        if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
+            return False
         if step.raisers is not None:
             tests = self._raisers(steps, index, check_index, taint, after)
             if not tests:
@@ -1541,6 +1545,30 @@ def set_stock(sku: str, quantity: int) -> str:
         passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
         shift = 1 if method == "1" and latent.get("via_attribute") else 0
         return argument_enables(guard, passes, shift)
+
+
+def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Is there a `try` around both the mutation and the check whose clause for any failure
+    takes the change back (`except BaseException: _remove_partial(dest); raise`,
+    `except Exception: conn.rollback(); raise`) before the call ends? Then the rejection leaves
+    nothing behind."""
+    mutation_node = mutation.mutation_node or (mutation.helper_calls[0][1] if mutation.helper_calls else mutation.node)
+    for node in walk(function.body):
+        if not isinstance(node, (cst.Try, cst.TryStar)):
+            continue
+        inside = {id(n) for n in walk(node.body)}
+        if id(mutation_node) not in inside or id(check.node) not in inside:
+            continue
+        for handler in node.handlers:
+            caught = _caught_short_names(handler)
+            if caught is not None and not caught & {"Exception", "BaseException"}:
+                continue
+            undoes = any(
+                isinstance(inner, cst.Call) and set(words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
+            )
+            if undoes and _ends_call(handler.body, ctx):
+                return True
+    return False
 
 
 def _raised_by(check: _Step) -> str:

@@ -848,6 +848,212 @@ CAUSES = [
             return save(note_id, title, dry_run=False)
         """,
     ),
+    # -- an object handed to the mutation, asked afterwards --------------------------------------
+    case(
+        "check-asking-the-object-the-writing-helper-was-handed-is-a-post-check",
+        """\
+        class Mailbox:
+            def open(self):
+                return httpx.Client(base_url="https://mail.example.com")
+
+            def _archive(self, conn, ids: list[int]) -> None:
+                conn.post("/archive", json={"ids": ids})
+
+            def empty(self, folder: str) -> str:
+                conn = self.open()
+                self._archive(conn, [1, 2])
+                left = conn.get(f"/folders/{folder}/count").json()["count"]
+                if left:
+                    raise ToolError(f"{left} messages arrived meanwhile; the folder was kept")
+                return "emptied"
+
+        BOX = Mailbox()
+
+        @mcp.tool()
+        def empty_folder(folder: str) -> str:
+            return BOX.empty(folder)
+        """,
+    ),
+    case(
+        "check-on-an-argument-after-handing-an-object-to-the-write",
+        """\
+        class Mailbox:
+            def open(self):
+                return httpx.Client(base_url="https://mail.example.com")
+
+            def _archive(self, conn, ids: list[int]) -> None:
+                conn.post("/archive", json={"ids": ids})  # expect: MCP004
+
+            def empty(self, folder: str) -> str:
+                conn = self.open()
+                self._archive(conn, [1, 2])
+                if not folder.strip():
+                    raise ToolError("folder must not be empty")
+                return "emptied"
+
+        BOX = Mailbox()
+
+        @mcp.tool()
+        def empty_folder(folder: str) -> str:
+            return BOX.empty(folder)
+        """,
+    ),
+    case(
+        "output-a-subprocess-wrote-into-a-handed-file-read-back",
+        """\
+        import tempfile
+
+        @mcp.tool()
+        def apply_patch(repo: str) -> str:
+            with tempfile.TemporaryFile() as out:
+                proc = subprocess.run(["patcher", "apply", repo], stdout=out)
+                out.seek(0)
+                raw = out.read(1_000_001)
+            if len(raw) > 1_000_000:
+                raise ToolError("the patch output is larger than 1 MB; apply a smaller change")
+            return "applied"
+        """,
+    ),
+    # -- names an `except` clause assigns report a failure ------------------------------------
+    case(
+        "check-on-the-error-a-retry-loop-kept",
+        """\
+        @mcp.tool()
+        def send(note_id: str) -> str:
+            last_error = None
+            for _ in range(3):
+                try:
+                    httpx.post("https://hooks.example.com/notes", json={"id": note_id})
+                    return "sent"
+                except httpx.HTTPError as e:
+                    last_error = e
+            if last_error is not None:
+                raise ToolError(f"the hook did not answer after 3 tries: {last_error}")
+            return "sent"
+        """,
+    ),
+    case(
+        "check-on-an-argument-after-a-retry-loop",
+        """\
+        @mcp.tool()
+        def send(note_id: str, channel: str) -> str:
+            last_error = None
+            for _ in range(3):
+                try:
+                    httpx.post("https://hooks.example.com/notes", json={"id": note_id})  # expect: MCP004
+                    break
+                except httpx.HTTPError as e:
+                    last_error = e
+            if channel not in ("mail", "chat"):
+                raise ToolError(f"channel must be mail or chat, got {channel!r}")
+            return "sent"
+        """,
+    ),
+    # -- lazy set-up helpers --------------------------------------------------------------------
+    case(
+        "set-up-helper-with-no-arguments-before-a-check",
+        """\
+        def _ensure_schema() -> None:
+            db.execute("CREATE TABLE IF NOT EXISTS notes (id TEXT, title TEXT)")
+            db.commit()
+
+        @mcp.tool()
+        def search(limit: int) -> str:
+            _ensure_schema()
+            if limit < 1 or limit > 100:
+                raise ToolError("limit must be between 1 and 100")
+            return "found"
+        """,
+    ),
+    case(
+        "helper-given-the-calls-data-before-a-check",
+        """\
+        def _ensure_tag(tag: str) -> None:
+            db.execute("INSERT OR IGNORE INTO tags (name) VALUES (?)", (tag,))  # expect: MCP004
+            db.commit()
+
+        @mcp.tool()
+        def tag_note(note_id: str, tag: str) -> str:
+            _ensure_tag(tag)
+            if not note_id.isdigit():
+                raise ToolError(f"note_id must be a number, got {note_id!r}")
+            return "tagged"
+        """,
+    ),
+    # -- what an `except ValueError` clause reports -----------------------------------------------
+    case(
+        "log-line-item-store-and-own-raise-are-not-what-a-value-error-clause-catches",
+        """\
+        CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def save(name: str, fields: dict) -> str:
+            try:
+                ok = db.execute("UPDATE notes SET body = ? WHERE name = ?", (str(fields), name))
+                if not ok:
+                    raise RuntimeError(f"note {name} was not saved")
+                CACHE[name] = name
+                print("saved", list(fields))
+            except ValueError as e:
+                raise ToolError(f"bad fields: {e}") from e
+            return "saved"
+        """,
+    ),
+    case(
+        "a-parse-after-the-write-in-the-value-error-clauses-try",
+        """\
+        CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def save(name: str, count: str) -> str:
+            try:
+                db.execute("UPDATE notes SET count = ? WHERE name = ?", (count, name))  # expect: MCP004
+                CACHE[name] = count
+                size = int(count)
+            except ValueError as e:
+                raise ToolError(f"count must be a number, got {count!r}") from e
+            return f"saved {size}"
+        """,
+    ),
+    # -- a failure path that takes the change back ---------------------------------------------
+    case(
+        "partial-file-removed-by-the-clause-the-rejection-passes",
+        """\
+        @mcp.tool()
+        def download(url: str, dest: str, cap: int) -> str:
+            written = 0
+            try:
+                with open(dest, "wb") as f:
+                    for chunk in httpx.get(url).iter_bytes():
+                        written += len(chunk)
+                        if written > cap:
+                            raise ToolError(f"the download is larger than {cap} bytes")
+                        f.write(chunk)
+            except BaseException:
+                os.unlink(dest)
+                raise
+            return "downloaded"
+        """,
+    ),
+    case(
+        "partial-file-kept-by-a-clause-that-only-logs",
+        """\
+        @mcp.tool()
+        def download(url: str, dest: str, cap: int) -> str:
+            written = 0
+            try:
+                with open(dest, "wb") as f:  # expect: MCP004
+                    for chunk in httpx.get(url).iter_bytes():
+                        written += len(chunk)
+                        if written > cap:
+                            raise ToolError(f"the download is larger than {cap} bytes")
+                        f.write(chunk)
+            except BaseException:
+                print("download failed", url)
+                raise
+            return "downloaded"
+        """,
+    ),
 ]
 
 
@@ -945,3 +1151,43 @@ def test_a_caller_catching_a_helpers_raise_per_item_is_no_rejection(tmp_path: Pa
     files["app/server.py"] = files["app/server.py"].split("@mcp.tool()\n        def tag_one")[0]
     write_tree(tmp_path, files)
     assert [f for f in lint_tree(tmp_path) if f.code == "MCP004"] == []
+
+
+def test_a_project_modules_function_is_judged_by_what_it_does(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/registry.py": """\
+        ENTRIES = {"a": {"env": "x"}}
+
+        def push_entry(name: str):
+            return ENTRIES.get(name)
+        """,
+        "app/server.py": """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        from . import registry
+
+        mcp = FastMCP("notes")
+
+        @mcp.tool()
+        def wake(name: str) -> str:
+            entry = registry.push_entry(name)
+            if not name.isidentifier():
+                raise ToolError("name must be one word")
+            return "woken" if entry else "unknown"
+        """,
+    }
+    write_tree(tmp_path, files)
+    # A getter whose name starts with a write verb: its body reads, so nothing is flagged.
+    assert [f for f in lint_tree(tmp_path) if f.code == "MCP004"] == []
+    # The same call of a function that writes a file is flagged at the write.
+    files["app/registry.py"] = """\
+        from pathlib import Path
+
+        def push_entry(name: str):
+            Path("/srv/queue", name).write_text("wake")
+        """
+    write_tree(tmp_path, files)
+    [finding] = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
+    assert (Path(finding.filename).name, finding.location.row) == ("registry.py", 4)
