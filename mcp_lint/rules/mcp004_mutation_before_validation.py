@@ -1173,13 +1173,48 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
         return False
     rejections = [(r.conditions, r.handler) for r in fn.raises if r.node.exc is not None]
     rejections += [(r.conditions, r.handler) for r in fn.returns if r.conditions and r.node.value is not None and is_failure_value(r.node.value, ctx)]
+    derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
+    constants = {n for n in _module_names(ctx) if n.isupper()}
     for conditions, handler in rejections:
         if handler is not None or not conditions:
             continue
         reads = {r.split(".")[0] for c in conditions for r in read_names(c)}
-        if reads & params and reads <= params | {"os"} and all(_is_pure(c) for c in conditions):
+        if not reads & (params | set(derived)) or not reads <= params | set(derived) | constants | {"os"}:
+            continue
+        if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
             return True
     return False
+
+
+def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:
+    """Locals assigned once from the parameters by plain computation (`url = build_url(a, b)`,
+    `n = len(url.encode())`), transitively: a test of one tests the arguments."""
+    derived: dict[str, cst.BaseExpression] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name in derived or name in params:
+                continue
+            reads = {r.split(".")[0] for r in _data_reads([value], modules)[0]}
+            if reads and reads <= params | set(derived) and _computes(value):
+                derived[name] = value
+                changed = True
+    return derived
+
+
+def _computes(expr: cst.CSTNode) -> bool:
+    """No await and no call that could ask anyone for state: plain functions (`len(x)`,
+    `build_url(a)`) and methods of values (`url.encode()`), not of `self` or a handle."""
+    for node in walk(expr):
+        if isinstance(node, cst.Await):
+            return False
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            receiver = chain(node.func.value) or ""
+            root = receiver.split(".")[0]
+            if not receiver or root in {"self", "cls"} or _handle_like(receiver.split(".")[-1]):
+                return False
+    return True
 
 
 # -- the rule ----------------------------------------------------------------------------------
@@ -1267,17 +1302,28 @@ def set_stock(sku: str, quantity: int) -> str:
             yield latent
 
     def _findings(self, steps: _Steps, ctx: FileContext) -> Iterator[Latent]:
-        """One latent per candidate first mutation: a direct one ends the search, a helper call
-        counts only if the linker finds that it mutates (and no earlier candidate does)."""
+        """One latent per candidate first mutation: a direct one ends the search up to its check,
+        a helper call counts only if the linker finds that it mutates (and no earlier candidate
+        does). After a direct finding's check the search starts again: a mutation after that
+        check, rejected by a later one, is a defect of its own (moving the first check up does
+        not mend it)."""
         earlier: list[str] = []
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
+        resume = -1
+        reported: set[int] = set()
         for index, step in enumerate(steps.steps):
+            if index <= resume:
+                continue
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
                 if found is not None:
-                    yield self._latent(ctx, steps, index, None, earlier, found)
-                    return
+                    if found[-1][0] not in reported:  # one finding per check
+                        yield self._latent(ctx, steps, index, None, earlier, found)
+                        reported.add(found[-1][0])
+                    resume = max(index, found[-1][0])
+                    earlier = []
+                    continue
                 if not any(steps.blocks[b].terminates for b in step.path):
                     return  # every later step runs after this one: it stays the first mutation
                 continue  # a branch that returns: the next mutation may be first on another path

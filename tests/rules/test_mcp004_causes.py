@@ -1054,6 +1054,78 @@ CAUSES = [
             return "downloaded"
         """,
     ),
+    # -- a helper that rejects values it computes from its arguments ----------------------------
+    case(
+        "helper-rejecting-a-value-computed-from-its-arguments-after-a-write",
+        """\
+        MAX_URL = 2000
+
+        def _link(action: str, text: str) -> str:
+            return f"notes://{action}?text={text}"
+
+        def _open_link(action: str, text: str) -> None:
+            url = _link(action, text)
+            size = len(url.encode())
+            if size > MAX_URL:
+                raise ValueError(f"the text is too long for a link ({size} bytes)")
+            subprocess.run(["open", url], check=True)
+
+        @mcp.tool()
+        def replace(note_id: str, text: str) -> str:
+            (ROOT / f"{note_id}.bak").write_text(text)  # expect: MCP004
+            _open_link("replace", text)
+            return "replaced"
+        """,
+    ),
+    case(
+        "helper-rejecting-a-value-it-asked-a-store-for-after-a-write",
+        """\
+        class Links:
+            def __init__(self) -> None:
+                self.store = httpx.Client()
+
+            def open_link(self, action: str, text: str) -> None:
+                size = self.store.get(f"/size/{action}").json()["size"]
+                if size > 2000:
+                    raise ValueError(f"the store is full ({size} links)")
+                subprocess.run(["open", action], check=True)
+
+        LINKS = Links()
+
+        @mcp.tool()
+        def replace(note_id: str, text: str) -> str:
+            (ROOT / f"{note_id}.bak").write_text(text)
+            LINKS.open_link("replace", text)
+            return "replaced"
+        """,
+    ),
+    # -- each later mutation with a check of its own ------------------------------------------
+    case(
+        "a-second-mutation-after-the-first-check-with-a-later-check-of-its-own",
+        """\
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str, fmt: str) -> str:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+            if not Path(cover).exists():
+                raise ToolError(f"cover {cover} not found")
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)  # expect: MCP004
+            if fmt not in ("pdf", "epub"):
+                raise ToolError(f"fmt must be pdf or epub, got {fmt!r}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-second-mutation-before-the-same-check-is-one-finding",
+        """\
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str) -> str:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+            db.execute("UPDATE covers SET path = ? WHERE id = ?", (cover, note_id))
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
 ]
 
 
