@@ -1599,11 +1599,19 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
     `except Exception: conn.rollback(); raise`) before the call ends? Then the rejection leaves
     nothing behind."""
     mutation_node = mutation.mutation_node or (mutation.helper_calls[0][1] if mutation.helper_calls else mutation.node)
+    return any(id(mutation_node) in inside and id(check.node) in inside for inside in _undoing_tries(function, ctx))
+
+
+def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:
+    """The nodes inside each `try` body of the function whose clause for any failure takes the
+    change back and ends the call (computed once per function)."""
+    memo: dict[int, list[frozenset[int]]] = ctx.memo.setdefault("undoing_tries", {})  # type: ignore[assignment]
+    found = memo.get(id(function))
+    if found is not None:
+        return found
+    found = []
     for node in walk(function.body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
-            continue
-        inside = {id(n) for n in walk(node.body)}
-        if id(mutation_node) not in inside or id(check.node) not in inside:
             continue
         for handler in node.handlers:
             caught = _caught_short_names(handler)
@@ -1613,8 +1621,10 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
                 isinstance(inner, cst.Call) and set(words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
             )
             if undoes and _ends_call(handler.body, ctx):
-                return True
-    return False
+                found.append(frozenset(id(n) for n in walk(node.body)))
+                break
+    memo[id(function)] = found
+    return found
 
 
 def _raised_by(check: _Step) -> str:
