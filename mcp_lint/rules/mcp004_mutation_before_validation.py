@@ -1205,15 +1205,13 @@ def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) 
 
 def _computes(expr: cst.CSTNode) -> bool:
     """No await and no call that could ask anyone for state: plain functions (`len(x)`,
-    `build_url(a)`) and methods of values (`url.encode()`), not of `self` or a handle."""
+    `build_url(a)`) and methods of text, numbers and containers (`url.encode()`), not methods of
+    other objects (`parsed.walk(...)`, `self.find(...)`), which may hold or ask for state."""
     for node in walk(expr):
         if isinstance(node, cst.Await):
             return False
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            receiver = chain(node.func.value) or ""
-            root = receiver.split(".")[0]
-            if not receiver or root in {"self", "cls"} or _handle_like(receiver.split(".")[-1]):
-                return False
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in _VALUE_METHODS:
+            return False
     return True
 
 
@@ -1318,8 +1316,9 @@ def set_stock(sku: str, quantity: int) -> str:
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
                 if found is not None:
+                    at, found = self._harm(steps, index, found)
                     if found[-1][0] not in reported:  # one finding per check
-                        yield self._latent(ctx, steps, index, None, earlier, found)
+                        yield self._latent(ctx, steps, at, None, earlier, found)
                         reported.add(found[-1][0])
                     resume = max(index, found[-1][0])
                     earlier = []
@@ -1339,6 +1338,23 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None and not found[-1][1]:
                     yield self._latent(ctx, steps, index, (callee, call), earlier, found)
                 earlier.append(callee)
+
+    def _harm(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
+        """Where to report: a preparation (`mkdir(exist_ok=True)`) followed, before the same
+        check, by the change it prepared (`path.write_text(...)`) is reported at that change,
+        where the harm is."""
+        step = steps.steps[index]
+        if step.mutation is None or step.mutation.effect is not Effect.PREPARATION:
+            return index, found
+        order = steps.order()
+        for later in range(index + 1, found[-1][0]):
+            other = steps.steps[later]
+            if other.mutation is None or other.mutation.effect is Effect.PREPARATION or not order.reaches(step, other, steps):
+                continue
+            again = self._first_check(steps, later, None)
+            if again is not None and again[-1][0] == found[-1][0]:
+                return later, again
+        return index, found
 
     def _first_check(self, steps: _Steps, index: int, helper: str | None) -> list[tuple[int, str]] | None:
         """The checks after step `index` that can reject a call it mutated in: helper validators
@@ -1363,6 +1379,9 @@ def set_stock(sku: str, quantity: int) -> str:
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
+        # What the mutation changed, and what was handed to it or to a later change made by a
+        # helper (whose target is not known: any object it got may be).
+        handed = {c[len(FILE):] if c.startswith(FILE) else c for c in first.changed} | _objects_passed([c for _, c in first.helper_calls], steps.modules)
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if order.reaches(first, step, steps):
@@ -1371,8 +1390,13 @@ def set_stock(sku: str, quantity: int) -> str:
                     return found
                 if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
-                    if not taint.reads(arguments.get(), step):
+                    # A validator handed what the mutation (or a change after it) was handed
+                    # reads that back: `Package.open(doc)` after `_write(doc)`.
+                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
                         found.append((later_index, callee))
+                if step.helper_calls:
+                    handed |= _objects_passed([c for _, c in step.helper_calls], steps.modules)
+                handed.update(c[len(FILE):] if c.startswith(FILE) else c for c in step.changed)
                 surely = first.path[: len(step.path)] == step.path
                 _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
         # Loop-carried order: a write late in a loop body runs before the next iteration's

@@ -1126,6 +1126,51 @@ CAUSES = [
             return "updated"
         """,
     ),
+    # -- a preparation and the change it prepared before one check -------------------------------
+    case(
+        "directory-prepared-then-file-written-before-a-check-reported-at-the-write",
+        """\
+        @mcp.tool()
+        def backup(note_id: str, text: str) -> str:
+            (ROOT / "backups").mkdir(exist_ok=True)
+            (ROOT / "backups" / f"{note_id}.md").write_text(text)  # expect: MCP004
+            if len(text) > 10_000:
+                raise ToolError("text must be at most 10000 characters")
+            return "backed up"
+        """,
+    ),
+    case(
+        "directory-prepared-before-a-check-and-written-after-it-is-reported-at-the-preparation",
+        """\
+        @mcp.tool()
+        def backup(note_id: str, text: str) -> str:
+            (ROOT / "backups").mkdir(exist_ok=True)  # expect: MCP004
+            if len(text) > 10_000:
+                raise ToolError("text must be at most 10000 characters")
+            (ROOT / "backups" / f"{note_id}.md").write_text(text)
+            return "backed up"
+        """,
+    ),
+    case(
+        "validator-handed-what-a-writing-helper-was-handed-reads-it-back",
+        """\
+        def _write_doc(doc: str, text: str) -> None:
+            Path(doc).write_text(text)
+
+        def open_package(doc: str) -> str:
+            kind = doc.rsplit(".", 1)[-1].lower()
+            if kind not in ("docx", "xlsx"):
+                raise ValueError(f"{doc}: unsupported kind {kind}")
+            return Path(doc).read_text()
+
+        @mcp.tool()
+        def rewrite(doc: str, text: str) -> str:
+            db.execute("INSERT INTO edits (doc) VALUES (?)", (doc,))
+            _write_doc(doc, text)
+            open_package(doc)
+            return "rewritten"
+        """,
+    ),
 ]
 
 
