@@ -1166,13 +1166,14 @@ def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, 
 
 
 def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
-    """A raise or returned failure whose conditions read only the parameters (and constants,
-    the environment): the function rejects bad arguments, whatever else it does."""
+    """A raise whose conditions read only the parameters, values computed from them by plain
+    functions, and constants: the function rejects bad arguments, whatever else it does. A
+    returned failure (`return False, "bad kind"`) rejects nothing until the caller returns it;
+    the caller's own check on it is the check then."""
     params = set(fn.params) - {"self", "cls"}
     if not params:
         return False
     rejections = [(r.conditions, r.handler) for r in fn.raises if r.node.exc is not None]
-    rejections += [(r.conditions, r.handler) for r in fn.returns if r.conditions and r.node.value is not None and is_failure_value(r.node.value, ctx)]
     derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
     constants = {n for n in _module_names(ctx) if n.isupper()}
     for conditions, handler in rejections:

@@ -1171,6 +1171,23 @@ CAUSES = [
             return "rewritten"
         """,
     ),
+    case(
+        "helper-returning-a-refusal-the-caller-reports-as-a-success-entry",
+        """\
+        def link_policy(kind: str) -> tuple[bool, str | None]:
+            if kind not in ("cites", "mentions"):
+                return False, f"links of kind {kind} are not allowed"
+            return True, None
+
+        @mcp.tool()
+        def add_link(source: str, target: str, kind: str) -> dict:
+            db.execute("INSERT INTO links (source, target) VALUES (?, ?)", (source, target))
+            allowed, reason = link_policy(kind)
+            if not allowed:
+                return {"linked": True, "kind_errors": [reason]}
+            return {"linked": True}
+        """,
+    ),
 ]
 
 
