@@ -1212,7 +1212,9 @@ def _computes(expr: cst.CSTNode) -> bool:
         if isinstance(node, cst.Await):
             return False
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in _VALUE_METHODS:
-            return False
+            name = dotted(node.func) or ""
+            if name not in _PURE_CALLS and not name.startswith("os.path."):
+                return False
     return True
 
 

@@ -1188,6 +1188,47 @@ CAUSES = [
             return {"linked": True}
         """,
     ),
+    # -- a cache of the process is bookkeeping ---------------------------------------------------
+    case(
+        "reordering-a-cache-attribute-before-a-check",
+        """\
+        class Pool:
+            def __init__(self) -> None:
+                self.cache: dict[str, object] = {}
+
+            def lease(self, key: str, users: int) -> object:
+                self.cache.move_to_end(key)
+                if users <= 0:
+                    raise ToolError("users must be positive")
+                return self.cache[key]
+
+        POOL = Pool()
+
+        @mcp.tool()
+        def lease(key: str, users: int) -> str:
+            return str(POOL.lease(key, users))
+        """,
+    ),
+    case(
+        "moving-an-item-of-a-queue-attribute-before-a-check",
+        """\
+        class Jobs:
+            def __init__(self) -> None:
+                self.queue = httpx.Client(base_url="https://jobs.example.com")
+
+            def bump(self, key: str, users: int) -> None:
+                self.queue.move_to_end(key)  # expect: MCP004
+                if users <= 0:
+                    raise ToolError("users must be positive")
+
+        JOBS = Jobs()
+
+        @mcp.tool()
+        def bump(key: str, users: int) -> str:
+            JOBS.bump(key, users)
+            return "bumped"
+        """,
+    ),
 ]
 
 
