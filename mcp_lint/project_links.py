@@ -40,7 +40,7 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
+from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -1367,7 +1367,7 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.get("raises") and (latent.code == "MCP003" or latent.get("delivered_when_passed_on")):
+        if latent.get("raises") and latent.get(DELIVERED_WHEN_PASSED_ON):
             # A message whose words matter wherever they reach the model (not only where the
             # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)

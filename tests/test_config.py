@@ -23,7 +23,7 @@ def default_codes_but(*left_out: str) -> list[str]:
 
 
 def beyond_mcp00(codes: list[str]) -> list[str]:
-    """The codes a selector "MCP00" does not match (MCP010 and up, when there are such rules)."""
+    """The codes a selector "MCP00" does not match (the rules numbered 10 and up, when there are such)."""
     return [code for code in codes if not code.startswith("MCP00")]
 
 

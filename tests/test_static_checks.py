@@ -23,5 +23,8 @@ def test_ruff_pyflakes_and_bugbear_find_nothing_in_the_package() -> None:
 
 
 def test_vulture_finds_no_dead_code_in_the_package() -> None:
-    done = run_tool("vulture", "mcp_lint/", ".ci/vulture_whitelist.py", "--min-confidence", "60")
+    # The rule classes are loaded by the name their registry line gives (.ci/rule_classes.py).
+    classes = subprocess.run([sys.executable, ".ci/rule_classes.py"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    assert "ProtocolErrorInTool" in classes.split(",")
+    done = run_tool("vulture", "mcp_lint/", ".ci/vulture_whitelist.py", "--min-confidence", "60", "--ignore-names", classes)
     assert done.returncode == 0, done.stdout

@@ -152,3 +152,25 @@ class ControlFlowGraph:
         live = self.reachable()
         synthetic = (NodeKind.ENTRY, NodeKind.EXIT, NodeKind.ESCAPE, NodeKind.WITH_EXIT, NodeKind.FINALLY)
         return [node for node in self.nodes if node not in live and node.kind not in synthetic]
+
+    def exception_reaches(self, source: Node, target: Node) -> bool:
+        """Can an exception raised at `source` arrive at `target` (an `except` clause's entry, or
+        the escape) before another clause takes it: along EXCEPTION edges, through the exits of
+        `with` statements and the `finally` blocks it passes on its way out."""
+        seen = {source}
+        stack = [source]
+        while stack:
+            for edge in stack.pop().successors:
+                if edge.kind is not EdgeKind.EXCEPTION:
+                    continue
+                reached = edge.target
+                if reached is target:
+                    return True
+                if reached in seen:
+                    continue
+                seen.add(reached)
+                if reached.kind is NodeKind.WITH_EXIT:
+                    stack.append(reached)
+                elif reached.kind is NodeKind.FINALLY and self.path_exists(reached, target):
+                    return True  # the `finally` block runs, then the exception goes on
+        return False

@@ -153,6 +153,12 @@ class FunctionFacts:
     branch_values: dict[int, tuple[Store, ...]] = field(default_factory=dict)
     # The stores placed on the function's control-flow graph, when the value flow needed it.
     flow_order: StoreOrder | None = None
+    # Every value put into a local or an attribute chain (flow.Store), by what it is stored in:
+    # what a rule that follows a value from where it is read asks `stores_reaching` about.
+    stores: dict[str, list[Store]] = field(default_factory=dict)
+    # The stores placed on the control-flow graph for `stores_reaching` (built on first question;
+    # apart from flow_order, which the value flow of the model's own questions builds).
+    _reaching: StoreOrder | None = field(default=None, repr=False, compare=False)
     # Exception text stored in locals and containers, then returned or raised (MCP002).
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
@@ -174,6 +180,17 @@ class FunctionFacts:
     returns_argument: bool = False
     # Decorators that wrap it (`@handle_errors` under `@mcp.tool`), as the callee names they resolve to.
     wrappers: list[str] = field(default_factory=list)
+
+    def stores_reaching(self, key: str, at: cst.CSTNode | None) -> list[Store]:
+        """The stores of `key` (a local, or an attribute chain) whose value a read of it in the
+        statement `at` may see: reaching definitions on the function's control-flow graph;
+        every store of it when `at` is None or not a statement of the graph."""
+        stores = self.stores.get(key, [])
+        if at is None or len(stores) < 2:
+            return list(stores)
+        if self._reaching is None:
+            self._reaching = StoreOrder(self.node, self.stores, None)
+        return [store for store in stores if self._reaching.reaches(store, at)]
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once (or, when

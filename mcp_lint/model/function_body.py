@@ -605,6 +605,7 @@ def collect_facts(
     facts.text_flows = text_flows(facts, flow)
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
+    facts.stores = walker.stores
     return facts
 
 

@@ -29,6 +29,7 @@ from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.passed_on import clauses_passing_text_on
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerLatent, ToolRegistration
 from mcp_lint.model.walk import descendants
 
@@ -279,6 +280,11 @@ class LinkedProject(Protocol):
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None: ...
 
 
+# A raise's data key (value "1"): its text reaches the model also through a clause that catches it
+# on the way and sends it on (Rule.passing_on_markers), not only where it escapes to the framework.
+DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -320,6 +326,15 @@ class Rule:
                 yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
+    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext, data: dict[str, str] | None = None) -> Iterator[Latent]:
+        """Markers (never reported: `render` returns None for the variant "passes-on") at the
+        clauses of `fn` that send a caught exception's text on to the model (model/passed_on.py).
+        A rule whose raised text matters wherever it reaches the model yields them and puts
+        DELIVERED_WHEN_PASSED_ON in its raises' data: the linker then judges such a raise, caught
+        on the way to a tool, as delivered where one of these clauses catches it."""
+        for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases):
+            yield self.latent(ctx, statement, variant="passes-on", route=route, data={**(data or {}), "site": site})
+
     def latent(
         self,
         ctx: FileContext,

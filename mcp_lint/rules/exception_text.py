@@ -12,8 +12,8 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 
@@ -22,10 +22,7 @@ _BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
 
 
 def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> bool:
-    if not isinstance(exc, cst.Call):
-        return False
-    resolved = ctx.model.aliases.resolve(exc.func)
-    return resolved in TOOL_ERROR_CLASSES or last_name(dotted(exc.func) or "") == "ToolError"
+    return raises_tool_error(exc, ctx.model.aliases)
 
 
 def project_call(call: cst.Call, ctx: FileContext) -> bool:
@@ -282,27 +279,3 @@ def _enclosing(handler: Handler | None) -> Iterator[Handler]:
         yield handler
         handler = handler.parent
 
-
-def clauses_passing_text_on(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, str]]:
-    """(statement, route, Handler.site) for each `except ... as e` clause of `fn` that sends the
-    caught exception's text on to the model: returned (`return str(e)`, route "return") or put
-    into a ToolError (route "tool"). A message a helper raises and such a clause catches reaches
-    the model there, whatever the framework does with exceptions; a rule that wants its raises
-    judged that way yields "passes-on" markers at these statements and flags its raises
-    `delivered_when_passed_on` (project_links._CarriedText reads both)."""
-    seen: set[str] = set()
-    for fact, value, route in (
-        *((r, r.node.value, "return") for r in fn.returns),
-        *((r, r.node.exc, "tool") for r in fn.raises),
-    ):
-        handler = fact.handler
-        if handler is None or not handler.name or handler.site in seen or value is None:
-            continue
-        if route == "tool":
-            if not isinstance(value, cst.Call) or not is_tool_error_raise(value, ctx) or not value.args:
-                continue
-            value = value.args[0].value
-        if find_exception_text(fn.value_of(value), handler) is None:
-            continue
-        seen.add(handler.site)
-        yield fact.node, route, handler.site

@@ -13,6 +13,7 @@ from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.rules.base import (
+    DELIVERED_WHEN_PASSED_ON,
     Example,
     FileContext,
     RenderContext,
@@ -21,7 +22,7 @@ from mcp_lint.rules.base import (
     latent_fix,
 )
 from mcp_lint.rules.common import is_protocol_error_class, protocol_error_message, raised_class
-from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
+from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip, vague_reason
 
@@ -91,7 +92,9 @@ def refund(invoice_id: str, amount: float) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        yield from self._passing_on(fn, ctx)
+        # A vague message a helper raises reaches the model also where a clause catches it and
+        # sends its text on, whatever the framework does with exceptions.
+        yield from self.passing_on_markers(fn, ctx, {"fn": fn.name})
         for node, message, handler, route in self._messages(fn, ctx):
             judged = _judged_text(fn.value_of(message), handler)
             if judged is None:
@@ -118,19 +121,11 @@ def refund(invoice_id: str, amount: float) -> str:
                 variant=f"{reason}-other" if route == "raise-other" else reason,
                 route="raise" if route.startswith("raise") else route,
                 statement=node,
-                data={"text": clip(display, 80)},
+                data={"text": clip(display, 80), **({DELIVERED_WHEN_PASSED_ON: "1"} if route.startswith("raise") else {})},
                 fix_message=f"Name what failed, what was observed, what the next call can change and when to stop, e.g. {template}",
                 fix_applicability=Applicability.DISPLAY_ONLY,
                 fix_edits=(edit,),
             )
-
-    def _passing_on(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
-        """Markers (never reported) for the `except ... as e` clauses that send the caught
-        exception's text on to the model, returned (`return str(e)`) or in a ToolError: a vague
-        message that a helper raises and such a clause catches reaches the model there, whatever
-        the framework does with exceptions (the linker reads them, see project_links)."""
-        for node, route, site in clauses_passing_text_on(fn, ctx):
-            yield self.latent(ctx, node, variant="passes-on", route=route, data={"site": site, "fn": fn.name})
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
         for fact in fn.raises:

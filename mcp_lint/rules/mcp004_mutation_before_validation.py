@@ -1,8 +1,8 @@
 """MCP004 mutation-before-validation: a tool mutates state, then rejects the call.
 
 One pass over a function body (source order, into `if`/`with`/`try`/loops/`match`, not into
-nested scopes) lists its steps: mutations (mcp004_mutations over the effect tables of
-mcp004_effects), calls of project helpers that may mutate or validate (decided at link time from
+nested scopes) lists its steps: mutations (model/mutations.py over the effect tables of
+model/effects.py), calls of project helpers that may mutate or validate (decided at link time from
 the helpers' summaries), checks that reject the call (`if`/`elif`/`else`/`case` branches that raise
 or return a failure, `assert`, `except` clauses for value errors), and assignments. Which step can
 run after which is read off the function's control-flow graph (mcp_lint.engine), so a check early
@@ -30,10 +30,28 @@ from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.effects import Effect
+from mcp_lint.model.mutations import (
+    FILE,
+    FILE_ANY,
+    FS,
+    NO_LOCALS,
+    LocalHandles,
+    MutationKind,
+    chain,
+    local_handles,
+    module_level_names,
+    mutation_of,
+    read_names,
+    statement_text,
+    store_like,
+    walk_statements,
+    words,
+)
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.summary import Latent, argument_enables
 from mcp_lint.model.walk import children
-from mcp_lint.rules import mcp004_effects as fx
+from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
     Example,
     FileContext,
@@ -44,23 +62,6 @@ from mcp_lint.rules.base import (
     indent_of,
     latent_fix,
     walk,
-)
-from mcp_lint.rules.mcp004_effects import Effect
-from mcp_lint.rules.mcp004_mutations import (
-    FILE,
-    FILE_ANY,
-    FS,
-    NO_LOCALS,
-    LocalHandles,
-    MutationKind,
-    chain,
-    local_handles,
-    mutation_of,
-    read_names,
-    statement_text,
-    store_like,
-    walk_statements,
-    words,
 )
 from mcp_lint.rules.results import (
     classify_return,
@@ -111,21 +112,6 @@ def _reads_file_system(call: cst.Call) -> bool:
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
         return True
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
-
-
-def module_level_names(module: cst.Module) -> set[str]:
-    """Names bound by assignments at module level: state shared by every call of a tool."""
-    names: set[str] = set()
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    for target in small.targets:
-                        if isinstance(target.target, cst.Name):
-                            names.add(target.target.value)
-                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    names.add(small.target.value)
-    return names
 
 
 def _module_names(ctx: FileContext) -> set[str]:

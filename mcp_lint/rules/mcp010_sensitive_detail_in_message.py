@@ -5,9 +5,12 @@ Sources are declared below (environment and secret-store reads, secret- and conn
 values, the server's own paths, SQL the server wrote, request headers, tracebacks); sinks are
 the failure texts a function sends (what it raises, its failure returns); the tool's own
 arguments, names of files (`path.name`), numbers (`int(...)`, `len(...)`), slices and masking
-helpers carry nothing sensitive. A value is followed through locals (every assignment of
-them), module constants, `self.` attributes set in the class, f-strings, `.format`, `%`, `+`,
-path building and the project's own message builders.
+helpers carry nothing sensitive. A value is followed through locals (the stores that reach the
+read, on the function's control-flow graph: the engine's value flow), module constants, `self.`
+attributes set in the class, f-strings, `.format`, `%`, `+`, path building, the functions of the
+module (what they return, their parameters bound to the call's arguments), the parameters of a
+helper that raises (what the module's callers pass there) and the project's message builders in
+other modules (their arguments).
 """
 
 from __future__ import annotations
@@ -19,15 +22,15 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.findings import Related
-from mcp_lint.rules.base import Example, FileContext, RenderContext, Rendered, Rule, related_here, span
+from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, RenderContext, Rendered, Rule, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise, project_call
+from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
@@ -146,6 +149,7 @@ class Leak:
     what: str  # "environment variable 'DB_URL'"
     origin: cst.CSTNode  # where it enters (read for its code and place)
     via: tuple[str, ...] = ()  # the variables it went through on its way to the message
+    caller: str = ""  # the function of the module that passed it to the checked one, if any
 
 
 @dataclass
@@ -199,37 +203,52 @@ def _assigned(small: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:
         yield small.target.value, small.value
 
 
-def _local_assignments(fn: FunctionFacts) -> dict[str, list[cst.BaseExpression]]:
-    """Every value assigned to each local of the function (not in nested scopes), in any order."""
-    out: dict[str, list[cst.BaseExpression]] = {}
-    for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            for name, value in _assigned(node):
-                out.setdefault(name, []).append(value)
-        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-            out.setdefault(node.target.value, []).append(node.value)
-    return out
+# What a parameter of a helper holds at one of its calls: the caller's argument, read by the
+# caller's tracer (`describe(os.environ["DB_URL"])` binds `conn_str` of `def describe(conn_str)`).
+_Bound = tuple["_Tracer", cst.BaseExpression]
 
 
 class _Tracer:
-    """Finds a sensitive value in what an expression is built from."""
+    """Finds a sensitive value in what an expression is built from.
 
-    def __init__(self, fn: FunctionFacts | None, ctx: FileContext, module: _ModuleFacts) -> None:
+    The sources, carriers and sanitizers are the tables above; how a value moves is the engine's:
+    a local read at a statement is followed into the stores of it that reach that statement
+    (reaching definitions, `FunctionFacts.stores_reaching`), a call of a function of this module into
+    what that function returns, its parameters bound to the call's arguments, and a parameter of
+    the checked function into what the module's callers pass there (one level up)."""
+
+    def __init__(
+        self,
+        fn: FunctionFacts | None,
+        ctx: FileContext,
+        module: _ModuleFacts,
+        bindings: dict[str, _Bound] | None = None,
+        *,
+        words_at: int = 0,
+        active: frozenset[str] = frozenset(),
+        from_callers: bool = False,
+    ) -> None:
         self.fn = fn
         self.ctx = ctx
         self.module = module
         # The model's arguments; the framework's request context (`ctx: Context`) is the server's.
         self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
-        self._locals: dict[str, list[cst.BaseExpression]] | None = None if fn is not None else {}
         self.aliases = ctx.model.aliases
+        self.at: cst.CSTNode | None = None  # the statement the expression being traced is read in
+        self.bindings = bindings or {}
+        # Literals traced at this depth are the message's own words (a format example), deeper
+        # ones values the server stored.
+        self.words_at = words_at
+        self.active = active | ({fn.qualname} if fn is not None else frozenset())
+        self.from_callers = from_callers
 
-    @property
-    def locals(self) -> dict[str, list[cst.BaseExpression]]:
-        """The function's assignments, read on the first name a message is built from."""
-        if self._locals is None:
-            assert self.fn is not None
-            self._locals = _local_assignments(self.fn)
-        return self._locals
+    def _assigned(self, name: str) -> list[tuple[cst.BaseExpression, cst.CSTNode | None]] | None:
+        """The values stored in local `name` that a read of it at `self.at` may see, each with
+        the statement that stored it; None when the function stores nothing there."""
+        if self.fn is None:
+            return None
+        stores = self.fn.stores_reaching(name, self.at)
+        return [(store.value, store.statement) for store in stores] or None
 
     def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
         if depth > _MAX_DEPTH:
@@ -238,9 +257,9 @@ class _Tracer:
         if kind in (cst.SimpleString, cst.ConcatenatedString):
             # The message's own words are the author's (a format example); a stored literal is
             # a value the server uses.
-            return self._literal(expr, True) if depth > 0 else None
+            return self._literal(expr, True) if depth > self.words_at else None
         if kind is cst.FormattedString:
-            if depth > 0:
+            if depth > self.words_at:
                 found = self._literal(expr, True)
                 if found is not None:
                     return found
@@ -250,7 +269,7 @@ class _Tracer:
         if kind is cst.Await:
             return self.find(expr.expression, depth, seen)
         if kind is cst.BinaryOperation:
-            if depth > 0 and isinstance(expr.operator, (cst.Add, cst.Modulo)):
+            if depth > self.words_at and isinstance(expr.operator, (cst.Add, cst.Modulo)):
                 found = self._literal(expr, True)
                 if found is not None:
                     return found
@@ -302,15 +321,18 @@ class _Tracer:
             return Leak("a path of the server's own files", expr)
         if name in {"self", "cls"} or name in seen:
             return None
-        values = self.locals.get(name)
+        values = self._assigned(name)
         if name in self.params:
-            if values is None:
-                return None  # the tool's own arguments (or a helper's: its callers decide)
-            # `if base_dir is None: base_dir = os.getcwd()`: what the function puts there itself.
-            return self._first_of(values, name, depth, seen)
+            if values is not None:
+                # `if base_dir is None: base_dir = os.getcwd()`: what the function puts there itself.
+                found = self._first_of(values, name, depth, seen)
+                if found is not None:
+                    return found
+            return self._parameter(name, depth, seen)
         scope = self
         if values is None:
-            values = self.module.constants.get(name)
+            constants = self.module.constants.get(name)
+            values = [(value, None) for value in constants] if constants is not None else None
             scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
         if values is None:
             named = sensitive_name(name)
@@ -321,15 +343,52 @@ class _Tracer:
         if found is not None:
             return found
         named = sensitive_name(name)
-        if named is not None and not any(scope._reads_parameter(v) for v in values):
+        if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
         return None
 
-    def _first_of(self, values: list[cst.BaseExpression], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
-        for value in values:
-            found = self.find(value, depth + 1, seen | {name})
+    def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """A collection of the author's literals, directly or through a local or constant
+        (`for token in ["{op}", "{path}"]`): a loop variable over it holds words of the code,
+        whatever it is called."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            return bool(value.elements) and all(literal_text(e.value) is not None for e in value.elements)
+        if isinstance(value, cst.Name) and depth < 2:
+            stored = self._assigned(value.value) or [(v, None) for v in self.module.constants.get(value.value, [])]
+            return bool(stored) and all(self._words_only(v, depth + 1) for v, _ in stored)
+        return False
+
+    def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+        outer = self.at
+        try:
+            for value, statement in values:
+                self.at = statement  # the value is read where it was stored
+                found = self.find(value, depth + 1, seen | {name})
+                if found is not None:
+                    return replace(found, via=(name, *found.via))
+        finally:
+            self.at = outer
+        return None
+
+    def _parameter(self, name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+        """A parameter: what the call being followed passed there, or, for the checked function
+        itself, what the module's callers pass; the model's arguments (a tool's) carry nothing."""
+        bound = self.bindings.get(name)
+        if bound is not None:
+            tracer, argument = bound
+            found = tracer.find(argument, depth + 1, frozenset())
+            return replace(found, via=(name, *found.via)) if found is not None else None
+        if not self.from_callers or self.fn is None:
+            return None
+        for caller, call in _callers(self.fn, self.ctx):
+            argument = _argument_for(self.fn, call.node, name)
+            if argument is None:
+                continue
+            tracer = _Tracer(caller, self.ctx, self.module, active=self.active)
+            tracer.at = _statement_of(caller, call)
+            found = tracer.find(argument, depth + 1, frozenset())
             if found is not None:
-                return replace(found, via=(name, *found.via))
+                return replace(found, via=(name, *found.via), caller=caller.name)
         return None
 
     def _reads_parameter(self, value: cst.CSTNode) -> bool:
@@ -375,7 +434,7 @@ class _Tracer:
         if not classes:
             return False
         if isinstance(expr, cst.Name):
-            if expr.value in self.module.settings_objects and expr.value not in self.locals:
+            if expr.value in self.module.settings_objects and (self.fn is None or expr.value not in self.fn.stores):
                 return True
             typed = self.fn.local_types.get(expr.value) if self.fn is not None else None
             return typed is not None and last_name(typed) in classes
@@ -391,9 +450,9 @@ class _Tracer:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(element, cst.Slice):
             return None  # `token[:4]`: a masked prefix
-        key = literal_text(element.value) if isinstance(element, cst.Index) else None
+        key = self._key_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
-            return Leak(_env_label(key), expr) if not key or _sensitive_variable(key) else None
+            return Leak(_env_label(key), expr) if key and _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
         if root.split(".")[0] in self.params:
             return None
@@ -403,14 +462,27 @@ class _Tracer:
                 return Leak(f"{named} ('{key}')", expr)
         return self.find(expr.value, depth, seen)
 
+    def _key_text(self, key: cst.BaseExpression) -> str | None:
+        """A key as written (`"DB_URL"`), or the text of the module constant that names it
+        (`_URL_ENV = "FORGEJO_URL"`; `os.environ.get(_URL_ENV)`)."""
+        text = literal_text(key)
+        if text is None and isinstance(key, cst.Name):
+            bound = self.bindings.get(key.value)
+            if bound is not None:
+                return bound[0]._key_text(bound[1])  # `def setting(name): return os.environ[name]`
+            values = self.module.constants.get(key.value, [])
+            text = literal_text(values[0]) if len(values) == 1 else None
+        return text
+
     def _call(self, expr: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
         func = expr.func
         name = dotted(func) or ""
         resolved = self.aliases.resolve(func) or name
         if resolved in _ENV_READS:
-            key = literal_text(expr.args[0].value) if expr.args else None
-            if key and not _sensitive_variable(key):
-                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text
+            key = self._key_text(expr.args[0].value) if expr.args else None
+            if not key or not _sensitive_variable(key):
+                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
+                # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
                 return self._first([a.value for a in expr.args[1:]], depth, seen)
             return Leak(_env_label(key), expr)
         if resolved in _SECRET_STORES:
@@ -437,9 +509,37 @@ class _Tracer:
             if named is not None and root.split(".")[0] not in self.params:
                 return Leak(f"{named} ('{key}')", expr)
             return None
-        if project_call(expr, self.ctx) and short not in {"self", "cls"}:
-            # The project's message builders (`error_text(f"... {DB_URL}")`) pass their text on.
+        if project_call(expr, self.ctx) and short not in {"self", "cls"} and not _held_object_call(name):
+            callee = self._module_function(expr)
+            if callee is not None:
+                return self._returned_by(callee, expr, depth)
+            # The project's message builders in other modules (`error_text(f"... {DB_URL}")`)
+            # pass their text on.
             return self._first(arguments, depth, seen)
+        return None
+
+    def _module_function(self, call: cst.Call) -> FunctionFacts | None:
+        """The function of this module a call of the traced function runs (its resolved callee)."""
+        if self.fn is None:
+            return None
+        fact = next((c for c in self.fn.calls if c.node is call), None)
+        return self.ctx.model.functions.get(fact.callee) if fact is not None and fact.callee else None
+
+    def _returned_by(self, callee: FunctionFacts, call: cst.Call, depth: int) -> Leak | None:
+        """What a function of this module returns for this call: its returned values, traced with
+        its parameters bound to the call's arguments (a helper that masks its parameter, or is
+        handed the tool's own argument, returns nothing sensitive)."""
+        if callee.qualname in self.active or depth >= _MAX_DEPTH:
+            return None
+        bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
+        inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
+        for ret in callee.returns:
+            if ret.node.value is None:
+                continue
+            inner.at = ret.node
+            found = inner.find(ret.node.value, depth + 1, frozenset())
+            if found is not None:
+                return replace(found, via=(f"{callee.name}()", *found.via))
         return None
 
 
@@ -448,6 +548,58 @@ def _is_context(param: str, fn: FunctionFacts) -> bool:
     server put in it (its lifespan objects, its request) is not the model's argument."""
     typed = fn.local_types.get(param, "")
     return param in {"ctx", "context"} or last_name(typed).endswith("Context")
+
+
+def _held_object_call(name: str) -> bool:
+    """`self._http.request(...)`: a method of an object the instance holds (a client), whose
+    result is its answer, not a text built from the arguments (`self.describe(...)` is the
+    project's own method)."""
+    parts = name.split(".")
+    return len(parts) > 2 and parts[0] in {"self", "cls"}
+
+
+def _bound_arguments(callee: FunctionFacts, call: cst.Call) -> dict[str, cst.BaseExpression]:
+    """The callee's parameters the call passes a value to (positional, then by keyword); a
+    method's self/cls is not passed."""
+    params = [p for p in callee.params if p not in {"self", "cls"}] if callee.class_name else list(callee.params)
+    out: dict[str, cst.BaseExpression] = {}
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            break  # `*args`: which parameters it fills is not known
+        if argument.keyword is not None:
+            out[argument.keyword.value] = argument.value
+        elif position < len(params):
+            out[params[position]] = argument.value
+            position += 1
+    return out
+
+
+def _argument_for(callee: FunctionFacts, call: cst.Call, param: str) -> cst.BaseExpression | None:
+    return _bound_arguments(callee, call).get(param)
+
+
+def _callers(fn: FunctionFacts, ctx: FileContext) -> list[tuple[FunctionFacts, CallFact]]:
+    """The calls of `fn` in the functions of this module (resolved callee), with their caller."""
+    by_callee = ctx.memo.get("sensitive_callers")
+    if not isinstance(by_callee, dict):
+        by_callee = {}
+        for caller in ctx.model.functions.values():
+            for call in caller.calls:
+                if call.callee:
+                    by_callee.setdefault(call.callee, []).append((caller, call))
+        ctx.memo["sensitive_callers"] = by_callee
+    return by_callee.get(fn.qualname, [])
+
+
+def _statement_of(fn: FunctionFacts, call: CallFact) -> cst.CSTNode | None:
+    """The small statement of a call's line (where its arguments are read), for reaching stores."""
+    statement = call.statement
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if small is call.node or any(node is call.node for node in descendants(small)):
+                return small
+    return statement
 
 
 def _env_label(key: str | None) -> str:
@@ -511,13 +663,16 @@ def get_order(order_id: int) -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for statement, route, site in clauses_passing_text_on(fn, ctx):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        yield from self.passing_on_markers(fn, ctx)
         sinks = list(self._sinks(fn, ctx))
         if not sinks:
             return
-        tracer = _Tracer(fn, ctx, _module_facts(ctx))
+        tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
         for statement, values, variant in sinks:
+            tracer.at = statement
+            # A helper's raise reaches the model with what its callers passed it; a helper's
+            # returned text is followed from the caller that sends it (one finding per flow).
+            tracer.from_callers = variant != "return"
             found = next((leak for value in values if (leak := tracer.find(value)) is not None), None)
             if found is None:
                 continue
@@ -527,11 +682,12 @@ def get_order(order_id: int) -> dict:
                 "origin_at": span(ctx, found.origin),
                 # The locals in the order the value passed through them, from the read to the message.
                 "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
+                "caller": found.caller,
             }
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data["delivered_when_passed_on"] = "1"
+                data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
 
     def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:
@@ -578,7 +734,9 @@ def get_order(order_id: int) -> dict:
             channel = "an exception's text"  # caught on the way and sent on by a clause (a note names it)
         message = f"{context.subject} puts {latent.get('what')} into {channel}"
         via = latent.get("via")
-        notes = [f"read at `{latent.get('origin')}`" + (f", then held in {via}" if via else "")]
+        caller = latent.get("caller")
+        read = f"read at `{latent.get('origin')}`" + (f" in {caller}()" if caller else "")
+        notes = [read + (f", then held in {via}" if via else "")]
         if passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
         elif latent.variant == "raise-other":

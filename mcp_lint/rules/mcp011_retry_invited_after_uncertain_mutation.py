@@ -4,12 +4,17 @@ invites the same call again (or the code runs it again).
 A write's outcome is unknown when the failure came from the transport or the far side while the
 write was in flight: a timeout, a lost connection, a 5xx, or a clause that catches everything
 around it. A message inviting a retry there ("please try again"), a loop that goes round again,
-or an `except` clause that calls the write again may apply it twice. Writes are what MCP004 calls
-mutations (`mutation_of`), those that cross a wire or a process boundary: HTTP writes, database
+or an `except` clause that calls the write again may apply it twice. Writes are the
+mutations of model/mutations.py (`mutation_of`), those that cross a wire or a process boundary: HTTP writes, database
 writes and commits, SaaS create/update/send calls, subprocesses; plus the module's own functions
 whose bodies make one. An idempotency key sent with the write, a condition that guarantees nothing
 happened (a 429 or other 4xx, a lock not acquired, a rate limit), or a message that already says
 the outcome is unknown and how to check it, make it correct.
+
+"After the write" is read off the engine: a clause's message follows a write whose own failure
+may arrive at that clause on the function's control-flow graph (`exception_reaches`: not a
+write whose failure a nearer clause takes); a status test follows the write whose response the
+tested local holds there (reaching definitions, `FunctionFacts.stores_reaching`).
 """
 
 from __future__ import annotations
@@ -19,17 +24,20 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from mcp_lint.engine.graph import ControlFlowGraph, Node
+from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
+from mcp_lint.model import effects as fx
+from mcp_lint.model.mutations import module_level_names, mutation_of, words
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
+from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import clauses_passing_text_on, is_tool_error_raise
-from mcp_lint.rules.mcp004_mutation_before_validation import module_level_names, mutation_of
+from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
 
@@ -57,7 +65,7 @@ _BROAD = frozenset({"Exception", "BaseException"})
 # Names in a condition that guarantee the write did not happen: refused before it ran.
 _NOTHING_HAPPENED = re.compile(r"rate_?limit|ratelimit|too_?many|throttl|lock|acquire|quota|conflict|exists|not_?found|unauthori|forbidden|permission|invalid|validat", re.I)
 _STATUS_NAMES = frozenset({"status_code", "status", "code", "status_int", "http_status"})
-# Mutations that cross a wire or a process boundary (MCP004's descriptions): their outcome can
+# Mutations that cross a wire or a process boundary (model/mutations.py's descriptions): their outcome can
 # be unknown. A local file write or an in-memory change fails or succeeds where it runs.
 _REMOTE = ("sends an HTTP", "writes to the database", "commits", "calls ", "runs a subprocess")
 # Receivers that stand for a remote service (`client`, `api`, `slack_service`, `db`, `session`).
@@ -75,8 +83,10 @@ def _module_names(ctx: FileContext) -> set[str]:
 
 
 def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None:
-    """What a call writes beyond this process ("sends an HTTP POST"), or None: MCP004's mutation
-    table, or a function of this module whose body makes such a call."""
+    """What a call writes beyond this process ("sends an HTTP POST"), or None: the mutation
+    table (model/mutations.py), or a function of this module whose body makes such a call."""
+    if _opens_a_session(call) or _repeats_harmlessly(call):
+        return None
     kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
     if kind is not None:
         receiver = dotted(call.func.value) or "" if isinstance(call.func, cst.Attribute) else ""
@@ -101,6 +111,55 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
             if found is not None:
                 return f"{found} (in {callee.name}())"
     return None
+
+
+# Requests that open a session rather than change the world (a login, an OAuth token grant):
+# sent twice, they leave the world as once (a second session), so an unknown outcome harms nothing.
+_SESSION_WORDS = frozenset({"login", "logon", "signin", "authenticate", "reauthenticate", "auth", "reauth", "oauth"})
+_SESSION_PATH = re.compile(r"(?:^|[/_.-])(?:log_?in|log_?on|sign_?in|sign-in|auth|oauth2?|authenticate)(?:$|[/_.?-])|/token(?:$|[/?])", re.I)
+
+
+def _opens_a_session(call: cst.Call) -> bool:
+    """`self._login()`, `client.authenticate(...)`, `session.post(LOGIN_URL, ...)`,
+    `httpx.post(f"{base}/oauth/token", ...)`: the call, or the address it sends to, names a login."""
+    if any(word in _SESSION_WORDS for word in words(last_name(dotted(call.func) or ""))):
+        return True
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if first is None:
+        first = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "url"), None)
+    if first is None:
+        return False
+    named = dotted(first)
+    if named is not None:
+        return any(word in _SESSION_WORDS for word in words(last_name(named)))
+    text = literal_text(first) if not isinstance(first, cst.FormattedString) else "".join(
+        part.value for part in first.parts if isinstance(part, cst.FormattedStringText)
+    )
+    return bool(text) and _SESSION_PATH.search(text) is not None
+
+
+# Calls that release what the process holds (a connection, a lock, a transaction): done twice,
+# they leave the world as once; a clause that closes what the `try` closed re-runs no write.
+_RELEASES = fx.CLOSE_METHODS | {"release", "logout", "rollback", "unlock", "cleanup", "dispose"}
+# Services asked to compute, not to keep (an embedding, a completion): their "create" stores nothing.
+_COMPUTATIONS = frozenset({"embeddings", "embedding", "completions", "moderations"})
+
+
+def _repeats_harmlessly(call: cst.Call) -> bool:
+    """`client.close()`, `self._close(conn)`, `lock.release()`; `client.embeddings.create(...)`."""
+    name = dotted(call.func) or ""
+    if any(word in _RELEASES for word in words(last_name(name))):
+        return True
+    return any(part in _COMPUTATIONS for part in name.split(".")[:-1])
+
+
+def _rolls_back(handler: Handler) -> bool:
+    """Does the clause roll the transaction back (`await conn.rollback()`)? Then the write it
+    guarded did not happen, and running it again (or inviting that) applies it once."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "rollback"
+        for node in descendants(handler.node.body, into_scopes=False)
+    )
 
 
 def _remote_handle(receiver: str, call: cst.Call, ctx: FileContext) -> bool:
@@ -309,6 +368,49 @@ def _sends_idempotency_key(fn: FunctionFacts, ctx: FileContext) -> bool:
     return bool(known[id(fn.node)])
 
 
+def _graph(fn: FunctionFacts, ctx: FileContext) -> ControlFlowGraph:
+    """The function's control-flow graph (the one its value flow built, or a new one)."""
+    graphs = ctx.memo.setdefault("retry_graphs", {})
+    assert isinstance(graphs, dict)
+    if id(fn.node) not in graphs:
+        graphs[id(fn.node)] = fn.flow_order.graph if fn.flow_order is not None else build_cfg(fn.node)
+    return graphs[id(fn.node)]
+
+
+def _node_of(graph: ControlFlowGraph, statement: cst.CSTNode | None, inner: cst.CSTNode) -> Node | None:
+    """The graph's node for the statement holding `inner` (a call): the small statement of a
+    line that holds it, or a compound statement's header (`with`, `if`, loop)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if small is inner or any(node is inner for node in descendants(small)):
+                return graph.node_of(small)
+        return None
+    return graph.node_of(statement) if statement is not None else None
+
+
+def _fails_into(fn: FunctionFacts, ctx: FileContext, call: CallFact, handler: Handler) -> bool:
+    """May the write's own failure arrive at the clause (an exception raised while it runs,
+    not taken by a clause nearer to it)? Read off the control-flow graph."""
+    graph = _graph(fn, ctx)
+    node = _node_of(graph, call.statement, call.node)
+    clause = graph.node_of(handler.node)
+    if node is None or clause is None:
+        return any(n is call.node for n in descendants(handler.try_node.body))
+    return graph.exception_reaches(node, clause)
+
+
+def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst.CSTNode) -> bool:
+    """Does `name`, read at `statement`, hold the write's response there: does its assignment
+    from the write reach the statement (reaching definitions on the control-flow graph)?"""
+    for store in fn.stores_reaching(name, statement):
+        value = store.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if value is call.node:
+            return True
+    return False
+
+
 class RetryInvitedAfterUncertainMutation(Rule):
     code = "MCP011"
     name = "retry-invited-after-uncertain-mutation"
@@ -361,8 +463,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for statement, route, site in clauses_passing_text_on(fn, ctx):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={"site": site})
+        yield from self.passing_on_markers(fn, ctx)
         writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
         if not writes or _sends_idempotency_key(fn, ctx):
             return
@@ -373,7 +474,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             invitation = retry_invitation(text)
             if invitation is None or _guarantees_nothing_happened(conditions, ctx):
                 continue
-            why = self._uncertain(fn, handler, conditions, writes, ctx)
+            why = self._uncertain(fn, statement, handler, conditions, writes, ctx)
             if why is None:
                 continue
             call, write, cause = why
@@ -382,7 +483,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data["delivered_when_passed_on"] = "1"
+                data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
         yield from self._reruns(fn, ctx, writes, reported)
 
@@ -416,6 +517,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
     def _uncertain(
         self,
         fn: FunctionFacts,
+        statement: cst.CSTNode,
         handler: Handler | None,
         conditions: tuple[cst.BaseExpression, ...],
         writes: list[tuple[CallFact, str]],
@@ -424,11 +526,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
         """(the write's call, what it writes, why its outcome is unknown) for a message sent there, or None."""
         if handler is not None:
             caught = _uncertain_catch(handler)
-            if caught is None:
+            if caught is None or _rolls_back(handler):
                 return None
-            inside = {id(n) for n in descendants(handler.try_node.body)}
             for call, write in writes:
-                if id(call.node) in inside:
+                if _fails_into(fn, ctx, call, handler):
                     return call, write, f"an `except {caught}` around it" if caught != "any exception" else "a bare `except` around it"
             return None
         # `response = client.post(...)` then `if response.status_code >= 500:` (no exception).
@@ -438,8 +539,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 if _status_admits_5xx(part) is not True:
                     continue
                 read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
-                for name in read & set(responses):
+                for name in sorted(read & set(responses)):
                     call, write = responses[name]
+                    if not _holds_response(fn, name, call, statement):
+                        continue  # what the test reads there is another response (made before the write)
                     return call, write, f"a failed status of its response (`{ctx.code(part).strip()}`)"
         return None
 
@@ -462,10 +565,9 @@ async def send_payment(account: str, amount_cents: int) -> str:
         clause goes round again, or called again from the clause."""
         for handler in fn.handlers:
             caught = _uncertain_catch(handler)
-            if caught is None:
+            if caught is None or _rolls_back(handler):
                 continue
-            inside = {id(n) for n in descendants(handler.try_node.body)}
-            tried = [(call, write) for call, write in writes if id(call.node) in inside and call.handler is not handler]
+            tried = [(call, write) for call, write in writes if call.handler is not handler and _fails_into(fn, ctx, call, handler)]
             if not tried:
                 continue
             in_clause = {id(n) for n in descendants(handler.node.body)}
@@ -654,9 +756,18 @@ def _same_call(a: cst.Call, b: cst.Call, ctx: FileContext) -> bool:
     ]
 
 
+# Clocks: a `while` loop bounded by one polls until a deadline (a probe run until it answers).
+_CLOCKS = frozenset({"time", "monotonic", "perf_counter", "now", "utcnow"})
+
+
 def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
     """Does the loop run the same write again (`for attempt in range(3)`, `while True`), rather
-    than the next of several (`for item in items`, each write reading the item)?"""
+    than the next of several (`for item in items`, each write reading the item) or a poll until
+    a deadline (`while time.monotonic() < deadline`: what it runs is a probe)?"""
+    if isinstance(loop, cst.While) and any(
+        isinstance(node, cst.Call) and last_name(dotted(node.func) or "") in _CLOCKS for node in descendants(loop.test)
+    ):
+        return False
     if isinstance(loop, cst.For):
         iterated = loop.iter
         if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):

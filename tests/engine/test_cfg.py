@@ -541,3 +541,37 @@ def test_library_class_after_exception_is_shadowed_but_cancellation_is_not() -> 
         """
     )
     assert _unreachable(g) == ["except httpx.HTTPError", 'return "http"']
+
+
+def test_exception_reaches_the_clause_that_may_take_it() -> None:
+    g = _graph(
+        """
+        def f():
+            try:
+                read()
+                try:
+                    write()
+                except Exception:
+                    log()
+                with lock():
+                    send()
+                try:
+                    audit()
+                finally:
+                    close()
+            except TimeoutError:
+                retry()
+        """
+    )
+    outer = next(n for n in g.nodes if n.kind is NodeKind.HANDLER and "TimeoutError" in _label(n))
+    inner = next(n for n in g.nodes if n.kind is NodeKind.HANDLER and "Exception" in _label(n))
+    assert g.exception_reaches(_find(g, "read()"), outer)
+    # Taken by the inner catch-all clause: it never arrives at the outer one.
+    assert g.exception_reaches(_find(g, "write()"), inner)
+    assert not g.exception_reaches(_find(g, "write()"), outer)
+    # Out of a `with` body (through the managers' exit) and through a `finally` block.
+    assert g.exception_reaches(_find(g, "send()"), outer)
+    assert g.exception_reaches(_find(g, "audit()"), outer)
+    # Raised in the clause itself: past the `try`, to the caller.
+    assert not g.exception_reaches(_find(g, "retry()"), outer)
+    assert g.exception_reaches(_find(g, "retry()"), g.escape)

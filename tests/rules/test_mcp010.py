@@ -593,3 +593,232 @@ def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
             """
         )
     )
+
+
+# -- through the module's helpers: their parameters and what they return ----------------------------
+
+
+def test_a_helper_that_describes_its_parameter_carries_the_value_it_was_given() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def describe(conn_str):
+                return f"cannot reach {conn_str}"
+
+            @mcp.tool
+            def count_orders() -> int:
+                message = describe(os.environ["DB_URL"])
+                raise ToolError(message)  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'count_orders' puts environment variable 'DB_URL' into its error message"
+    assert findings[0].notes[0] == 'read at `os.environ["DB_URL"]`, then held in `conn_str`, `describe()`, `message`'
+
+
+def test_a_helper_that_returns_a_settings_secret() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            from pydantic_settings import BaseSettings
+
+            class Settings(BaseSettings):
+                api_token: str
+                timeout: int = 10
+
+            settings = Settings()
+
+            def current_token() -> str:
+                return settings.api_token
+
+            def current_timeout() -> int:
+                return settings.timeout
+
+            @mcp.tool
+            def sync() -> str:
+                if current_timeout() < 1:
+                    raise ToolError(f"Timeout {current_timeout()} is too short; raise SYNC_TIMEOUT")
+                raise ToolError(f"Token {current_token()} was refused")  # expect: MCP010
+            """
+        )
+    )
+    assert "a secret ('settings.api_token')" in findings[0].message
+    assert findings[0].notes[0] == "read at `settings.api_token`, then held in `current_token()`"
+
+
+def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def unreachable(target: str) -> None:
+                raise ToolError(f"{target} did not answer")  # expect: MCP010
+
+            @mcp.tool
+            def ping() -> str:
+                host = os.getenv("BACKEND_HOST")
+                unreachable(host)
+                return "pong"
+            """
+        )
+    )
+    assert findings[0].message == "Helper 'unreachable' puts environment variable 'BACKEND_HOST' into its error message"
+    assert 'read at `os.getenv("BACKEND_HOST")` in ping(), then held in `host`, `target`' in findings[0].notes
+    # The read, in the caller, is the related location.
+    assert (findings[0].related[0].location.row, findings[0].related[0].message) == (16, "the value is read here")
+
+
+HELPERS_SILENT = [
+    pytest.param(
+        """
+        API_KEY = os.environ["API_KEY"]
+
+        def shown(value: str) -> str:
+            return value[:4] + "..."
+
+        @mcp.tool
+        def check_key() -> str:
+            raise ToolError(f"The key starting {shown(API_KEY)} was refused; rotate it in the dashboard")
+        """,
+        id="a-helper-that-masks-its-parameter",
+    ),
+    pytest.param(
+        """
+        def describe(conn_str):
+            return f"cannot reach {conn_str}"
+
+        def unreachable(target: str) -> None:
+            raise ToolError(f"{target} did not answer")
+
+        @mcp.tool
+        def ping(host: str) -> str:
+            if not host:
+                raise ToolError(describe(host))
+            unreachable(host)
+            return "pong"
+        """,
+        id="the-tools-own-argument-through-helpers",
+    ),
+    pytest.param(
+        """
+        def service_name() -> str:
+            return "the orders database"
+
+        @mcp.tool
+        def count_orders() -> int:
+            raise ToolError(f"Could not reach {service_name()}; try again in a minute")
+        """,
+        id="a-helper-that-returns-the-authors-words",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def count_orders() -> int:
+            target = os.environ["DB_URL"]
+            target = "the orders database"
+            raise ToolError(f"Could not reach {target}")
+        """,
+        id="a-value-replaced-before-the-message",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HELPERS_SILENT)
+def test_helpers_that_pass_on_nothing_sensitive_are_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_an_environment_variable_named_by_a_constant() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            URL_VARIABLE = "TRACKER_URL"
+            LEVEL_VARIABLE = "TRACKER_LOG_LEVEL"
+
+            @mcp.tool
+            def ping() -> str:
+                if os.environ.get(LEVEL_VARIABLE) == "off":
+                    raise ToolError(f"Logging is {os.environ.get(LEVEL_VARIABLE)}; set it to info")
+                raise ToolError(f"No answer from {os.environ.get(URL_VARIABLE)}")  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'ping' puts environment variable 'TRACKER_URL' into its error message"
+
+
+def test_an_environment_variable_named_through_a_helper_parameter() -> None:
+    findings = check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def setting(name: str) -> str:
+                return os.environ.get(name, "")
+
+            @mcp.tool
+            def login() -> str:
+                raise ToolError(f"The password {setting('SERVICE_PASSWORD')} was refused")  # expect: MCP010
+            """
+        )
+    )
+    assert findings[0].message == "Tool 'login' puts environment variable 'SERVICE_PASSWORD' into its error message"
+
+
+FOUND_ON_UNSEEN_SERVERS = [
+    pytest.param(
+        """
+        @mcp.tool
+        def lint_subject(subject: str) -> dict:
+            errors = []
+            for token in ["{op}", "{path}", "{summary}"]:
+                if token not in subject:
+                    errors.append(f"Required token {token} missing in subject")
+            return {"ok": not errors, "errors": errors}
+        """,
+        id="a-loop-variable-over-the-authors-words",
+    ),
+    pytest.param(
+        """
+        class Tracker:
+            def __init__(self) -> None:
+                self._http = httpx.Client()
+                self.token = os.environ["TRACKER_TOKEN"]
+
+            def _auth_headers(self) -> dict:
+                return {"Authorization": f"Bearer {self.token}"}
+
+            def get(self, path: str) -> dict:
+                response = self._http.request("GET", path, headers=self._auth_headers())
+                if response.is_error:
+                    raise ToolError(f"Tracker answered {response.status_code} for {path}")
+                return response.json()
+
+        tracker = Tracker()
+
+        @mcp.tool
+        def issue(issue_id: str) -> dict:
+            return tracker.get(f"/issues/{issue_id}")
+        """,
+        id="the-response-of-a-request-sent-with-secret-headers",
+    ),
+    pytest.param(
+        """
+        TOOLS = {"graph": {"env": "GRAPH_BIN"}}
+
+        @mcp.tool
+        def run(provider: str) -> dict:
+            binary = os.environ.get(str(TOOLS[provider]["env"]), "")
+            if not binary:
+                return {"ok": False, "error": f"no binary for {provider}", "binary": binary}
+            return {"ok": True}
+        """,
+        id="an-environment-variable-the-code-computes",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
+def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))

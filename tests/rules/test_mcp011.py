@@ -314,6 +314,35 @@ SILENT = [
         """,
         id="a-loop-whose-clause-leaves",
     ),
+    pytest.param(
+        """
+        @mcp.tool
+        def rename_board(board_id: str, name: str) -> str:
+            try:
+                board = httpx.get(f"https://boards.example.com/boards/{board_id}", timeout=5).json()
+                try:
+                    httpx.post("https://boards.example.com/audit", json={"board": board_id})
+                except Exception:
+                    pass  # the audit trail is best effort: its failure never leaves this clause
+            except httpx.TimeoutException:
+                raise ToolError("The board service timed out; please try again.")
+            return board["name"]
+        """,
+        id="the-write-fails-into-a-nearer-clause",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        def close_ticket(ticket_id: str) -> str:
+            for attempt in range(2):
+                response = httpx.get(f"https://desk.example.com/tickets/{ticket_id}")
+                if response.status_code >= 500:
+                    raise ToolError("The help desk is down, try again later")
+                response = httpx.post(f"https://desk.example.com/tickets/{ticket_id}/close")
+            return "closed"
+        """,
+        id="status-of-a-read-made-before-the-write",
+    ),
 ]
 
 
@@ -512,3 +541,181 @@ def test_retry_middleware_on_a_server_whose_tools_write(server: str) -> None:
 )
 def test_retry_middleware_that_cannot_repeat_a_write_is_not_flagged(server: str, tools: str) -> None:
     check(RETRYING_SERVER.format(server=server) + tools)
+
+
+SESSIONS = [
+    pytest.param(
+        """
+        LOGIN_URL = "https://tracker.example.com/login"
+
+        class Tracker:
+            def __init__(self) -> None:
+                self.session = requests.Session()
+
+            def _login(self) -> None:
+                self.session.post(LOGIN_URL, data={"user": "bot"}, timeout=30).raise_for_status()
+
+            def get(self, path: str) -> dict:
+                for attempt in range(3):
+                    try:
+                        response = self.session.get(f"https://tracker.example.com{path}", timeout=30)
+                        if response.status_code == 401:
+                            self._login()
+                            continue
+                        return response.json()
+                    except requests.RequestException:
+                        time.sleep(2 ** attempt)
+                raise RuntimeError("tracker unreachable")
+
+        tracker = Tracker()
+
+        @mcp.tool
+        def issue(issue_id: str) -> dict:
+            return tracker.get(f"/issues/{issue_id}")
+        """,
+        id="a-login-sent-again",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        async def token() -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.post(f"https://id.example.com/oauth/token", data={"grant_type": "client_credentials"})
+            except httpx.TimeoutException:
+                raise ToolError("The identity service timed out; please try again")
+            return "ok"
+        """,
+        id="a-token-grant-timed-out",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", SESSIONS)
+def test_a_request_that_opens_a_session_is_not_a_write_to_repeat(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_a_post_to_a_resource_named_like_tokens_is_still_a_write() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            async def create_api_token(name: str) -> str:
+                try:
+                    async with httpx.AsyncClient() as client:
+                        response = await client.post("https://id.example.com/api/tokens", json={"name": name})
+                except httpx.TimeoutException:
+                    raise ToolError("The identity service timed out; please try again")  # expect: MCP011
+                return response.json()["id"]
+            """
+        )
+    )
+
+
+HARMLESS_REPEATS = [
+    pytest.param(
+        """
+        class Pool:
+            @staticmethod
+            def _close(conn) -> None:
+                conn.client.close()
+
+            def refresh(self, due: list) -> None:
+                for conn in due:
+                    try:
+                        self._close(conn)
+                        conn.client.ping()
+                    except Exception:
+                        self._close(conn)
+                        continue
+
+        pool = Pool()
+
+        @mcp.tool
+        def refresh() -> str:
+            pool.refresh([])
+            return "ok"
+        """,
+        id="closing-again-in-the-clause",
+    ),
+    pytest.param(
+        """
+        api = OpenAI()
+
+        @mcp.tool
+        def embed(text: str) -> list:
+            for attempt in range(3):
+                try:
+                    return api.embeddings.create(model="small", input=text).data[0].embedding
+                except Exception:
+                    time.sleep(2 ** attempt)
+            return []
+        """,
+        id="an-embedding-asked-again",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        async def add_note(text: str) -> str:
+            async with pool.connection() as conn:
+                while True:
+                    try:
+                        await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))
+                        await conn.commit()
+                        return "saved"
+                    except Exception:
+                        await conn.rollback()
+                        await asyncio.sleep(1)
+        """,
+        id="a-transaction-rolled-back-then-run-again",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HARMLESS_REPEATS)
+def test_what_repeats_harmlessly_is_not_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_a_transaction_run_again_without_a_rollback_is_flagged() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            async def add_note(text: str) -> str:
+                async with pool.connection() as conn:
+                    while True:
+                        try:
+                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))  # expect: MCP011
+                            await conn.commit()
+                            return "saved"
+                        except Exception:
+                            await asyncio.sleep(1)
+            """
+        )
+    )
+
+
+def test_a_poll_until_a_deadline_runs_a_probe_not_a_write() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def restart_app() -> str:
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    try:
+                        done = subprocess.run(["app-status", "--ready"], timeout=3, capture_output=True)
+                        if done.returncode == 0:
+                            return "ready"
+                    except Exception:
+                        pass
+                    time.sleep(0.5)
+                return "not ready"
+            """
+        )
+    )

@@ -1,4 +1,5 @@
-"""What a call mutates: MCP004's classifier over the effect tables of mcp004_effects.
+"""What a call mutates: the classifier over the effect tables of model/effects.py, for any rule
+that asks whether a statement changes the world (mutation before validation, retries of a write).
 
 `mutation_of` answers for one call (with what the function's own locals hold: LocalHandles),
 `reads` lists the dotted names an expression reads, and FILE/FILE_ANY/FS mark what file
@@ -19,8 +20,8 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.walk import children
-from mcp_lint.rules import mcp004_effects as fx
-from mcp_lint.rules.mcp004_effects import Effect
+from mcp_lint.model import effects as fx
+from mcp_lint.model.effects import Effect
 
 _CONSTANTS = frozenset({"None", "True", "False"})
 
@@ -126,7 +127,7 @@ def mutation_of(
     local_containers: frozenset[str] = frozenset(),
     local: LocalHandles = NO_LOCALS,
 ) -> MutationKind | None:
-    """What a call mutates, or None when it does not look like a mutation (mcp004_effects holds
+    """What a call mutates, or None when it does not look like a mutation (model/effects.py holds
     the tables)."""
     func = call.func
     last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
@@ -592,3 +593,17 @@ def read_names(node: cst.CSTNode) -> list[str]:
         stack.extend(children(current))
     return out
 
+
+def module_level_names(module: cst.Module) -> set[str]:
+    """Names bound by assignments at module level: state shared by every call of a tool."""
+    names: set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            names.add(target.target.value)
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    names.add(small.target.value)
+    return names

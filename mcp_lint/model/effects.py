@@ -1,6 +1,6 @@
-"""What mutates, as data: the one table MCP004 reads to tell a change of the world from a read.
+"""What mutates, as data: the one table every rule reads to tell a change of the world from a read.
 
-Each entry is a class of effect and the shapes that have it. mcp004_mutations matches calls
+Each entry is a class of effect and the shapes that have it. model/mutations.py matches calls
 against these tables; nothing here names a real package: receivers are recognised by what they
 were made from or by the words of their names, commands and statements by their text.
 """
