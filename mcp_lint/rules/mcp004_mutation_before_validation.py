@@ -1294,7 +1294,13 @@ def set_stock(sku: str, quantity: int) -> str:
         does). After a direct finding's check the search starts again: a mutation after that
         check, rejected by a later one, is a defect of its own (moving the first check up does
         not mend it)."""
-        earlier: list[str] = []
+        # Helper calls tried before, with the check their finding names (a later mutation past
+        # that check is not theirs to cover); sys.maxsize when they have none.
+        candidates: list[tuple[str, int]] = []
+
+        def earlier(index: int) -> list[str]:
+            return [callee for callee, check in candidates if check >= index]
+
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
         resume = -1
@@ -1307,26 +1313,28 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None:
                     at, found = self._harm(steps, index, found)
                     if found[-1][0] not in reported:  # one finding per check
-                        yield self._latent(ctx, steps, at, None, earlier, found)
+                        yield self._latent(ctx, steps, at, None, earlier(index), found)
                         reported.add(found[-1][0])
                     resume = max(index, found[-1][0])
-                    earlier = []
+                    candidates = []
                     continue
                 if not any(steps.blocks[b].terminates for b in step.path):
                     return  # every later step runs after this one: it stays the first mutation
                 continue  # a branch that returns: the next mutation may be first on another path
             for callee, call in step.helper_calls:
-                if len(earlier) >= _MAX_CANDIDATES:
+                if len(candidates) >= _MAX_CANDIDATES:
                     return
                 if index >= last_check:
-                    earlier.append(callee)
+                    candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
                 # for one finding; a direct check must follow.
                 if found is not None and not found[-1][1]:
-                    yield self._latent(ctx, steps, index, (callee, call), earlier, found)
-                earlier.append(callee)
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found)
+                    candidates.append((callee, found[-1][0]))
+                else:
+                    candidates.append((callee, sys.maxsize))
 
     def _harm(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
         """Where to report: a preparation (`mkdir(exist_ok=True)`) followed, before the same

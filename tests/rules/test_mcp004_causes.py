@@ -1229,6 +1229,38 @@ CAUSES = [
             return "bumped"
         """,
     ),
+    case(
+        "a-mutation-after-the-check-of-a-helpers-finding-with-a-later-check-of-its-own",
+        """\
+        def save_fields(note_id: str, title: str) -> None:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str, fmt: str) -> str:
+            save_fields(note_id, title)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)  # expect: MCP004
+            if fmt not in ("pdf", "epub"):
+                raise ToolError(f"fmt must be pdf or epub, got {fmt!r}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-mutation-before-the-check-of-a-helpers-finding-is-that-finding",
+        """\
+        def save_fields(note_id: str, title: str) -> None:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str) -> str:
+            save_fields(note_id, title)
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
 ]
 
 
