@@ -43,6 +43,10 @@ PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch"
 # Creating a directory that may already exist: preparation when told so (`exist_ok=True`).
 PREPARATION_CALLS = frozenset({"makedirs", "mkdir"})
 PREPARATION_KEYWORD = "exist_ok"
+# Project helpers named for set-up (`_ensure_db()`, `ensure_initialized()`), called with nothing
+# from the call's data: lazy initialization that any call would do first, not a change the
+# call asked for.
+SETUP_VERBS = frozenset({"ensure", "init", "initialize", "initialise", "setup", "bootstrap", "connect", "prepare", "warm", "lazy"})
 # Calls and path methods that look at the file system (a read back of what a write or a
 # subprocess changed): `Path(out).glob("*.png")`, `os.listdir(out)`, `p.exists()`.
 FILE_READ_METHODS = frozenset(
@@ -147,6 +151,10 @@ STREAM_WRITES = frozenset({"write", "writelines", "flush"})
 UNDO_METHODS = frozenset({"remove", "delete", "destroy", "discard", "dispose", "unlink", "cancel"})
 # A local this call made: built by a class, or returned by a call whose name starts with one of these.
 CREATION_WORDS = frozenset({"add", "create", "new", "make", "insert"})
+# Calls that take back what a failed call did, by a word of their name (`_remove_partial(p)`,
+# `conn.rollback()`, `os.unlink(tmp)`): an `except` clause around the mutation and the check that
+# calls one and ends the call leaves nothing behind on the rejecting path.
+ROLLBACK_WORDS = frozenset({"remove", "delete", "unlink", "rmtree", "cleanup", "clean", "rollback", "undo", "revert", "discard", "abort", "restore"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

@@ -216,6 +216,10 @@ def mutation_of(
     verb = verb_of(method)
     if verb is None or receiver in {"", "self", "cls"}:
         return None
+    if fx.BOOKKEEPING.search(receiver.split(".")[-1]) and receiver.split(".")[-1] not in fx.STORE_WORDS:
+        return None  # `self.cache.move_to_end(k)`: a cache or lock of the process remembers work, it changes nothing a user sees
+    if root in aliases.relative_modules and receiver == root:
+        return None  # `clients.push_registration(c)`: the project's own function, judged by its summary
     if verb in fx.AMBIGUOUS_VERBS and receiver in local_containers:
         return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":

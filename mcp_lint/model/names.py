@@ -99,6 +99,9 @@ class AliasTable:
         self.imported_modules: set[str] = set()
         # Local names bound by `from .x import y` (relative, hence project code).
         self.relative_names: set[str] = set()
+        # Local names bound by `from . import x` (no module after the dots): the project's own
+        # modules, whose functions are judged by what they do, not by their names.
+        self.relative_modules: set[str] = set()
         self._copies = copies
         # The copies this module imports from (a fix importing from the framework uses them).
         self.copies_used: set[FrameworkCopy] = set()
@@ -139,6 +142,8 @@ class AliasTable:
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
                 self.relative_names.add(local)
+                if node.module is None:
+                    self.relative_modules.add(local)
 
     def resolve(self, expr: cst.BaseExpression) -> str | None:
         """Qualified name of `expr`, or None when its root is not an imported name."""

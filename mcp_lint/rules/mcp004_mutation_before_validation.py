@@ -466,6 +466,7 @@ class _Steps:
             self.block(stmt.body, path, stmt, False)
             self.trying.pop()
             for handler in stmt.handlers:
+                self.failure_names(handler, path, stmt)
                 caught = _caught_short_names(handler)
                 if not caught or not any(_VALUE_ERRORS.search(name) for name in caught):
                     continue  # `except Exception`, `except HTTPError`: a failure reported, not a check
@@ -488,6 +489,20 @@ class _Steps:
                     step.check_reads = _Reads([stmt.subject], files=True)
                     self.steps.append(step)
                 self.block(case.body, path, stmt, True, _Reads([stmt.subject]))
+
+    def failure_names(self, handler: cst.ExceptHandler, path: tuple[int, ...], owner: cst.Try | cst.TryStar) -> None:
+        """What an `except` clause assigns (`last_error = e`, `failed = True`) says that something
+        of its `try` body failed: a check on it after a mutation reports that failure (the
+        mutation's own, or a later step's), it does not validate the arguments. Kept as a step
+        whose changes are the names it assigns."""
+        if not self.active:
+            return
+        names = [n for stmt in (handler.body.body if isinstance(handler.body, cst.IndentedBlock) else ()) for n in _assigned_in(stmt)]
+        if not names:
+            return
+        self.blocks.setdefault(id(handler.body), _Block(id(owner), True, _terminates(handler.body)))
+        step = _Step(handler, handler, (*path, id(handler.body)), cfg=handler, changed=names)
+        self.steps.append(step)
 
     def rejects(self, body: cst.BaseSuite) -> bool:
         """Does the block end the call with an error? Not a raise that an enclosing `except` of
@@ -698,6 +713,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if callee is None:
             continue
         steps.validators[id(call.node)] = callee
+        if _sets_up(call.node, last_name(callee)):
+            continue
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             any_mutation = True
@@ -708,6 +725,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _sets_up(call: cst.Call, name: str) -> bool:
+    """A call of a set-up helper with no arguments (`_ensure_db()`): lazy initialization."""
+    parts = words(name)
+    return not call.args and bool(parts) and parts[0] in fx.SETUP_VERBS
 
 
 def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
@@ -857,9 +880,31 @@ def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
 
 
 def _only_logs(node: cst.CSTNode) -> bool:
-    """A statement whose calls only log or print."""
+    """A statement whose calls only log or print (`logger.info("%s", list(fields))`: what the
+    log line's arguments compute is for the message, not a check)."""
+    value = node.value if isinstance(node, cst.Expr) else None
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call) and _logs(dotted(value.func) or ""):
+        return True
     calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
-    return bool(calls) and all(c == "print" or c.split(".")[0] in fx.SAFE_ROOTS or c.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS for c in calls)
+    return bool(calls) and all(_logs(c) for c in calls)
+
+
+def _logs(name: str) -> bool:
+    return name == "print" or name.split(".")[0] in fx.SAFE_ROOTS or name.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS
+
+
+def _may_fail_on_values(node: cst.CSTNode) -> bool:
+    """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
+    an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
+    if isinstance(node, cst.Raise):
+        return False  # it raises what it names; the clause catching that is a check of its own
+    if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+        if node.value is None:
+            return False
+        node = node.value
+    return any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node))
 
 
 def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
@@ -1102,20 +1147,56 @@ def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, 
 
 
 def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
-    """A raise or returned failure whose conditions read only the parameters (and constants,
-    the environment): the function rejects bad arguments, whatever else it does."""
+    """A raise whose conditions read only the parameters, values computed from them by plain
+    functions, and constants: the function rejects bad arguments, whatever else it does. A
+    returned failure (`return False, "bad kind"`) rejects nothing until the caller returns it;
+    the caller's own check on it is the check then."""
     params = set(fn.params) - {"self", "cls"}
     if not params:
         return False
     rejections = [(r.conditions, r.handler) for r in fn.raises if r.node.exc is not None]
-    rejections += [(r.conditions, r.handler) for r in fn.returns if r.conditions and r.node.value is not None and is_failure_value(r.node.value, ctx)]
+    derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
+    constants = {n for n in _module_names(ctx) if n.isupper()}
     for conditions, handler in rejections:
         if handler is not None or not conditions:
             continue
         reads = {r.split(".")[0] for c in conditions for r in read_names(c)}
-        if reads & params and reads <= params | {"os"} and all(_is_pure(c) for c in conditions):
+        if not reads & (params | set(derived)) or not reads <= params | set(derived) | constants | {"os"}:
+            continue
+        if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
             return True
     return False
+
+
+def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:
+    """Locals assigned once from the parameters by plain computation (`url = build_url(a, b)`,
+    `n = len(url.encode())`), transitively: a test of one tests the arguments."""
+    derived: dict[str, cst.BaseExpression] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name in derived or name in params:
+                continue
+            reads = {r.split(".")[0] for r in _data_reads([value], modules)[0]}
+            if reads and reads <= params | set(derived) and _computes(value):
+                derived[name] = value
+                changed = True
+    return derived
+
+
+def _computes(expr: cst.CSTNode) -> bool:
+    """No await and no call that could ask anyone for state: plain functions (`len(x)`,
+    `build_url(a)`) and methods of text, numbers and containers (`url.encode()`), not methods of
+    other objects (`parsed.walk(...)`, `self.find(...)`), which may hold or ask for state."""
+    for node in walk(expr):
+        if isinstance(node, cst.Await):
+            return False
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in _VALUE_METHODS:
+            name = dotted(node.func) or ""
+            if name not in _PURE_CALLS and not name.startswith("os.path."):
+                return False
+    return True
 
 
 # -- the rule ----------------------------------------------------------------------------------
@@ -1203,32 +1284,69 @@ def set_stock(sku: str, quantity: int) -> str:
             yield latent
 
     def _findings(self, steps: _Steps, ctx: FileContext) -> Iterator[Latent]:
-        """One latent per candidate first mutation: a direct one ends the search, a helper call
-        counts only if the linker finds that it mutates (and no earlier candidate does)."""
-        earlier: list[str] = []
+        """One latent per candidate first mutation: a direct one ends the search up to its check,
+        a helper call counts only if the linker finds that it mutates (and no earlier candidate
+        does). After a direct finding's check the search starts again: a mutation after that
+        check, rejected by a later one, is a defect of its own (moving the first check up does
+        not mend it)."""
+        # Helper calls tried before, with the check their finding names (a later mutation past
+        # that check is not theirs to cover); sys.maxsize when they have none.
+        candidates: list[tuple[str, int]] = []
+
+        def earlier(index: int) -> list[str]:
+            return [callee for callee, check in candidates if check >= index]
+
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
+        resume = -1
+        reported: set[int] = set()
         for index, step in enumerate(steps.steps):
+            if index <= resume:
+                continue
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
                 if found is not None:
-                    yield self._latent(ctx, steps, index, None, earlier, found)
-                    return
+                    at, found = self._harm(steps, index, found)
+                    if found[-1][0] not in reported:  # one finding per check
+                        yield self._latent(ctx, steps, at, None, earlier(index), found)
+                        reported.add(found[-1][0])
+                    resume = max(index, found[-1][0])
+                    candidates = []
+                    continue
                 if not any(steps.blocks[b].terminates for b in step.path):
                     return  # every later step runs after this one: it stays the first mutation
                 continue  # a branch that returns: the next mutation may be first on another path
             for callee, call in step.helper_calls:
-                if len(earlier) >= _MAX_CANDIDATES:
+                if len(candidates) >= _MAX_CANDIDATES:
                     return
                 if index >= last_check:
-                    earlier.append(callee)
+                    candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
                 # for one finding; a direct check must follow.
                 if found is not None and not found[-1][1]:
-                    yield self._latent(ctx, steps, index, (callee, call), earlier, found)
-                earlier.append(callee)
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found)
+                    candidates.append((callee, found[-1][0]))
+                else:
+                    candidates.append((callee, sys.maxsize))
+
+    def _harm(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
+        """Where to report: a preparation (`mkdir(exist_ok=True)`) followed, before the same
+        check, by the change it prepared (`path.write_text(...)`) is reported at that change,
+        where the harm is."""
+        step = steps.steps[index]
+        if step.mutation is None or step.mutation.effect is not Effect.PREPARATION:
+            return index, found
+        order = steps.order()
+        for later in range(index + 1, found[-1][0]):
+            other = steps.steps[later]
+            if other.mutation is None or other.mutation.effect is Effect.PREPARATION or not order.reaches(step, other, steps):
+                continue
+            again = self._first_check(steps, later, None)
+            if again is not None and again[-1][0] == found[-1][0]:
+                return later, again
+        return index, found
 
     def _first_check(self, steps: _Steps, index: int, helper: str | None) -> list[tuple[int, str]] | None:
         """The checks after step `index` that can reject a call it mutated in: helper validators
@@ -1243,14 +1361,19 @@ def set_stock(sku: str, quantity: int) -> str:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
         fresh: set[str] = set()
         found: list[tuple[int, str]] = []
+        mutation_calls: list[cst.CSTNode] = [n for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None]
         after = _After(
             steps,
-            frozenset(id(n) for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None),
+            frozenset(id(n) for n in mutation_calls),
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
+            _objects_passed(mutation_calls, steps.modules),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
+        # What the mutation changed, and what was handed to it or to a later change made by a
+        # helper (whose target is not known: any object it got may be).
+        handed = {c[len(FILE):] if c.startswith(FILE) else c for c in first.changed} | _objects_passed([c for _, c in first.helper_calls], steps.modules)
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if order.reaches(first, step, steps):
@@ -1259,8 +1382,13 @@ def set_stock(sku: str, quantity: int) -> str:
                     return found
                 if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
-                    if not taint.reads(arguments.get(), step):
+                    # A validator handed what the mutation (or a change after it) was handed
+                    # reads that back: `Package.open(doc)` after `_write(doc)`.
+                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
                         found.append((later_index, callee))
+                if step.helper_calls:
+                    handed |= _objects_passed([c for _, c in step.helper_calls], steps.modules)
+                handed.update(c[len(FILE):] if c.startswith(FILE) else c for c in step.changed)
                 surely = first.path[: len(step.path)] == step.path
                 _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
         # Loop-carried order: a write late in a loop body runs before the next iteration's
@@ -1280,6 +1408,8 @@ def set_stock(sku: str, quantity: int) -> str:
         condition reads neither what the mutation changed or returned (nor names made from
         them), nor a value made after it from no data, nor asks the world again?"""
         step = steps.steps[check_index]
+        if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
+            return False
         if step.raisers is not None:
             tests = self._raisers(steps, index, check_index, taint, after)
             if not tests:
@@ -1314,8 +1444,10 @@ def set_stock(sku: str, quantity: int) -> str:
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
                 continue
+            if isinstance(step.node, cst.ExceptHandler):
+                continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
-            if not any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node)) or _only_logs(node):
+            if not _may_fail_on_values(node) or _only_logs(node):
                 continue
             if after.observes(node) or taint.reads(_reads_and_files(node), step):
                 continue
@@ -1477,6 +1609,40 @@ def set_stock(sku: str, quantity: int) -> str:
         return argument_enables(guard, passes, shift)
 
 
+def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Is there a `try` around both the mutation and the check whose clause for any failure
+    takes the change back (`except BaseException: _remove_partial(dest); raise`,
+    `except Exception: conn.rollback(); raise`) before the call ends? Then the rejection leaves
+    nothing behind."""
+    mutation_node = mutation.mutation_node or (mutation.helper_calls[0][1] if mutation.helper_calls else mutation.node)
+    return any(id(mutation_node) in inside and id(check.node) in inside for inside in _undoing_tries(function, ctx))
+
+
+def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:
+    """The nodes inside each `try` body of the function whose clause for any failure takes the
+    change back and ends the call (computed once per function)."""
+    memo: dict[int, list[frozenset[int]]] = ctx.memo.setdefault("undoing_tries", {})  # type: ignore[assignment]
+    found = memo.get(id(function))
+    if found is not None:
+        return found
+    found = []
+    for node in walk(function.body):
+        if not isinstance(node, (cst.Try, cst.TryStar)):
+            continue
+        for handler in node.handlers:
+            caught = _caught_short_names(handler)
+            if caught is not None and not caught & {"Exception", "BaseException"}:
+                continue
+            undoes = any(
+                isinstance(inner, cst.Call) and set(words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
+            )
+            if undoes and _ends_call(handler.body, ctx):
+                found.append(frozenset(id(n) for n in walk(node.body)))
+                break
+    memo[id(function)] = found
+    return found
+
+
 def _raised_by(check: _Step) -> str:
     """The class a direct check raises (`AssertionError` for an assert), "" when it returns."""
     node = check.node if isinstance(check.node, cst.Raise) else None
@@ -1563,11 +1729,15 @@ class _After:
     tables through the same handle does not see it), the names holding what existed before
     (a get-or-create's result), and which calls ask the world again."""
 
-    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str]) -> None:
+    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset()) -> None:
         self.steps = steps
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
+        # Objects handed to the mutation's call (`_move(conn, ids)`, `run(cmd, stdout=out)`): the
+        # call may have changed them, so asking them afterwards (`conn.status()`, `out.read()`)
+        # reads its effect back.
+        self.passed = passed
 
     def observes(self, expr: cst.CSTNode) -> bool:
         """Does `expr` ask something outside the function for state (an await, a method of a
@@ -1593,6 +1763,8 @@ class _After:
             root, last = receiver.split(".")[0], receiver.split(".")[-1]
             if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:
                 continue
+            if root in self.passed and func.attr.value not in _VALUE_METHODS:
+                return True
             if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
                 if not self._independent_sql(node):
                     return True
@@ -1618,6 +1790,20 @@ class _After:
             return reads
         handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
         return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
+
+
+# Methods of plain values (text, numbers, containers): calling one asks nobody for state.
+_VALUE_METHODS = frozenset(dir(str)) | frozenset(dir(dict)) | frozenset(dir(list)) | frozenset(dir(int)) | _PURE_METHODS
+
+
+def _objects_passed(calls: Sequence[cst.CSTNode], modules: frozenset[str]) -> frozenset[str]:
+    """Local names (not imported modules) handed whole to the given calls as arguments."""
+    out: set[str] = set()
+    for call in calls:
+        for argument in call.args if isinstance(call, cst.Call) else ():
+            if isinstance(argument.value, cst.Name) and argument.value.value not in modules and argument.value.value not in _CONSTANTS:
+                out.add(argument.value.value)
+    return frozenset(out)
 
 
 def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, surely: bool, modules: frozenset[str], after: _After | None = None) -> None:

@@ -848,6 +848,419 @@ CAUSES = [
             return save(note_id, title, dry_run=False)
         """,
     ),
+    # -- an object handed to the mutation, asked afterwards --------------------------------------
+    case(
+        "check-asking-the-object-the-writing-helper-was-handed-is-a-post-check",
+        """\
+        class Mailbox:
+            def open(self):
+                return httpx.Client(base_url="https://mail.example.com")
+
+            def _archive(self, conn, ids: list[int]) -> None:
+                conn.post("/archive", json={"ids": ids})
+
+            def empty(self, folder: str) -> str:
+                conn = self.open()
+                self._archive(conn, [1, 2])
+                left = conn.get(f"/folders/{folder}/count").json()["count"]
+                if left:
+                    raise ToolError(f"{left} messages arrived meanwhile; the folder was kept")
+                return "emptied"
+
+        BOX = Mailbox()
+
+        @mcp.tool()
+        def empty_folder(folder: str) -> str:
+            return BOX.empty(folder)
+        """,
+    ),
+    case(
+        "check-on-an-argument-after-handing-an-object-to-the-write",
+        """\
+        class Mailbox:
+            def open(self):
+                return httpx.Client(base_url="https://mail.example.com")
+
+            def _archive(self, conn, ids: list[int]) -> None:
+                conn.post("/archive", json={"ids": ids})  # expect: MCP004
+
+            def empty(self, folder: str) -> str:
+                conn = self.open()
+                self._archive(conn, [1, 2])
+                if not folder.strip():
+                    raise ToolError("folder must not be empty")
+                return "emptied"
+
+        BOX = Mailbox()
+
+        @mcp.tool()
+        def empty_folder(folder: str) -> str:
+            return BOX.empty(folder)
+        """,
+    ),
+    case(
+        "output-a-subprocess-wrote-into-a-handed-file-read-back",
+        """\
+        import tempfile
+
+        @mcp.tool()
+        def apply_patch(repo: str) -> str:
+            with tempfile.TemporaryFile() as out:
+                proc = subprocess.run(["patcher", "apply", repo], stdout=out)
+                out.seek(0)
+                raw = out.read(1_000_001)
+            if len(raw) > 1_000_000:
+                raise ToolError("the patch output is larger than 1 MB; apply a smaller change")
+            return "applied"
+        """,
+    ),
+    # -- names an `except` clause assigns report a failure ------------------------------------
+    case(
+        "check-on-the-error-a-retry-loop-kept",
+        """\
+        @mcp.tool()
+        def send(note_id: str) -> str:
+            last_error = None
+            for _ in range(3):
+                try:
+                    httpx.post("https://hooks.example.com/notes", json={"id": note_id})
+                    return "sent"
+                except httpx.HTTPError as e:
+                    last_error = e
+            if last_error is not None:
+                raise ToolError(f"the hook did not answer after 3 tries: {last_error}")
+            return "sent"
+        """,
+    ),
+    case(
+        "check-on-an-argument-after-a-retry-loop",
+        """\
+        @mcp.tool()
+        def send(note_id: str, channel: str) -> str:
+            last_error = None
+            for _ in range(3):
+                try:
+                    httpx.post("https://hooks.example.com/notes", json={"id": note_id})  # expect: MCP004
+                    break
+                except httpx.HTTPError as e:
+                    last_error = e
+            if channel not in ("mail", "chat"):
+                raise ToolError(f"channel must be mail or chat, got {channel!r}")
+            return "sent"
+        """,
+    ),
+    # -- lazy set-up helpers --------------------------------------------------------------------
+    case(
+        "set-up-helper-with-no-arguments-before-a-check",
+        """\
+        def _ensure_schema() -> None:
+            db.execute("CREATE TABLE IF NOT EXISTS notes (id TEXT, title TEXT)")
+            db.commit()
+
+        @mcp.tool()
+        def search(limit: int) -> str:
+            _ensure_schema()
+            if limit < 1 or limit > 100:
+                raise ToolError("limit must be between 1 and 100")
+            return "found"
+        """,
+    ),
+    case(
+        "helper-given-the-calls-data-before-a-check",
+        """\
+        def _ensure_tag(tag: str) -> None:
+            db.execute("INSERT OR IGNORE INTO tags (name) VALUES (?)", (tag,))  # expect: MCP004
+            db.commit()
+
+        @mcp.tool()
+        def tag_note(note_id: str, tag: str) -> str:
+            _ensure_tag(tag)
+            if not note_id.isdigit():
+                raise ToolError(f"note_id must be a number, got {note_id!r}")
+            return "tagged"
+        """,
+    ),
+    # -- what an `except ValueError` clause reports -----------------------------------------------
+    case(
+        "log-line-item-store-and-own-raise-are-not-what-a-value-error-clause-catches",
+        """\
+        CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def save(name: str, fields: dict) -> str:
+            try:
+                ok = db.execute("UPDATE notes SET body = ? WHERE name = ?", (str(fields), name))
+                if not ok:
+                    raise RuntimeError(f"note {name} was not saved")
+                CACHE[name] = name
+                print("saved", list(fields))
+            except ValueError as e:
+                raise ToolError(f"bad fields: {e}") from e
+            return "saved"
+        """,
+    ),
+    case(
+        "a-parse-after-the-write-in-the-value-error-clauses-try",
+        """\
+        CACHE: dict[str, str] = {}
+
+        @mcp.tool()
+        def save(name: str, count: str) -> str:
+            try:
+                db.execute("UPDATE notes SET count = ? WHERE name = ?", (count, name))  # expect: MCP004
+                CACHE[name] = count
+                size = int(count)
+            except ValueError as e:
+                raise ToolError(f"count must be a number, got {count!r}") from e
+            return f"saved {size}"
+        """,
+    ),
+    # -- a failure path that takes the change back ---------------------------------------------
+    case(
+        "partial-file-removed-by-the-clause-the-rejection-passes",
+        """\
+        @mcp.tool()
+        def download(url: str, dest: str, cap: int) -> str:
+            written = 0
+            try:
+                with open(dest, "wb") as f:
+                    for chunk in httpx.get(url).iter_bytes():
+                        written += len(chunk)
+                        if written > cap:
+                            raise ToolError(f"the download is larger than {cap} bytes")
+                        f.write(chunk)
+            except BaseException:
+                os.unlink(dest)
+                raise
+            return "downloaded"
+        """,
+    ),
+    case(
+        "partial-file-kept-by-a-clause-that-only-logs",
+        """\
+        @mcp.tool()
+        def download(url: str, dest: str, cap: int) -> str:
+            written = 0
+            try:
+                with open(dest, "wb") as f:  # expect: MCP004
+                    for chunk in httpx.get(url).iter_bytes():
+                        written += len(chunk)
+                        if written > cap:
+                            raise ToolError(f"the download is larger than {cap} bytes")
+                        f.write(chunk)
+            except BaseException:
+                print("download failed", url)
+                raise
+            return "downloaded"
+        """,
+    ),
+    # -- a helper that rejects values it computes from its arguments ----------------------------
+    case(
+        "helper-rejecting-a-value-computed-from-its-arguments-after-a-write",
+        """\
+        MAX_URL = 2000
+
+        def _link(action: str, text: str) -> str:
+            return f"notes://{action}?text={text}"
+
+        def _open_link(action: str, text: str) -> None:
+            url = _link(action, text)
+            size = len(url.encode())
+            if size > MAX_URL:
+                raise ValueError(f"the text is too long for a link ({size} bytes)")
+            subprocess.run(["open", url], check=True)
+
+        @mcp.tool()
+        def replace(note_id: str, text: str) -> str:
+            (ROOT / f"{note_id}.bak").write_text(text)  # expect: MCP004
+            _open_link("replace", text)
+            return "replaced"
+        """,
+    ),
+    case(
+        "helper-rejecting-a-value-it-asked-a-store-for-after-a-write",
+        """\
+        class Links:
+            def __init__(self) -> None:
+                self.store = httpx.Client()
+
+            def open_link(self, action: str, text: str) -> None:
+                size = self.store.get(f"/size/{action}").json()["size"]
+                if size > 2000:
+                    raise ValueError(f"the store is full ({size} links)")
+                subprocess.run(["open", action], check=True)
+
+        LINKS = Links()
+
+        @mcp.tool()
+        def replace(note_id: str, text: str) -> str:
+            (ROOT / f"{note_id}.bak").write_text(text)
+            LINKS.open_link("replace", text)
+            return "replaced"
+        """,
+    ),
+    # -- each later mutation with a check of its own ------------------------------------------
+    case(
+        "a-second-mutation-after-the-first-check-with-a-later-check-of-its-own",
+        """\
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str, fmt: str) -> str:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+            if not Path(cover).exists():
+                raise ToolError(f"cover {cover} not found")
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)  # expect: MCP004
+            if fmt not in ("pdf", "epub"):
+                raise ToolError(f"fmt must be pdf or epub, got {fmt!r}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-second-mutation-before-the-same-check-is-one-finding",
+        """\
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str) -> str:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+            db.execute("UPDATE covers SET path = ? WHERE id = ?", (cover, note_id))
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
+    # -- a preparation and the change it prepared before one check -------------------------------
+    case(
+        "directory-prepared-then-file-written-before-a-check-reported-at-the-write",
+        """\
+        @mcp.tool()
+        def backup(note_id: str, text: str) -> str:
+            (ROOT / "backups").mkdir(exist_ok=True)
+            (ROOT / "backups" / f"{note_id}.md").write_text(text)  # expect: MCP004
+            if len(text) > 10_000:
+                raise ToolError("text must be at most 10000 characters")
+            return "backed up"
+        """,
+    ),
+    case(
+        "directory-prepared-before-a-check-and-written-after-it-is-reported-at-the-preparation",
+        """\
+        @mcp.tool()
+        def backup(note_id: str, text: str) -> str:
+            (ROOT / "backups").mkdir(exist_ok=True)  # expect: MCP004
+            if len(text) > 10_000:
+                raise ToolError("text must be at most 10000 characters")
+            (ROOT / "backups" / f"{note_id}.md").write_text(text)
+            return "backed up"
+        """,
+    ),
+    case(
+        "validator-handed-what-a-writing-helper-was-handed-reads-it-back",
+        """\
+        def _write_doc(doc: str, text: str) -> None:
+            Path(doc).write_text(text)
+
+        def open_package(doc: str) -> str:
+            kind = doc.rsplit(".", 1)[-1].lower()
+            if kind not in ("docx", "xlsx"):
+                raise ValueError(f"{doc}: unsupported kind {kind}")
+            return Path(doc).read_text()
+
+        @mcp.tool()
+        def rewrite(doc: str, text: str) -> str:
+            db.execute("INSERT INTO edits (doc) VALUES (?)", (doc,))
+            _write_doc(doc, text)
+            open_package(doc)
+            return "rewritten"
+        """,
+    ),
+    case(
+        "helper-returning-a-refusal-the-caller-reports-as-a-success-entry",
+        """\
+        def link_policy(kind: str) -> tuple[bool, str | None]:
+            if kind not in ("cites", "mentions"):
+                return False, f"links of kind {kind} are not allowed"
+            return True, None
+
+        @mcp.tool()
+        def add_link(source: str, target: str, kind: str) -> dict:
+            db.execute("INSERT INTO links (source, target) VALUES (?, ?)", (source, target))
+            allowed, reason = link_policy(kind)
+            if not allowed:
+                return {"linked": True, "kind_errors": [reason]}
+            return {"linked": True}
+        """,
+    ),
+    # -- a cache of the process is bookkeeping ---------------------------------------------------
+    case(
+        "reordering-a-cache-attribute-before-a-check",
+        """\
+        class Pool:
+            def __init__(self) -> None:
+                self.cache: dict[str, object] = {}
+
+            def lease(self, key: str, users: int) -> object:
+                self.cache.move_to_end(key)
+                if users <= 0:
+                    raise ToolError("users must be positive")
+                return self.cache[key]
+
+        POOL = Pool()
+
+        @mcp.tool()
+        def lease(key: str, users: int) -> str:
+            return str(POOL.lease(key, users))
+        """,
+    ),
+    case(
+        "moving-an-item-of-a-queue-attribute-before-a-check",
+        """\
+        class Jobs:
+            def __init__(self) -> None:
+                self.queue = httpx.Client(base_url="https://jobs.example.com")
+
+            def bump(self, key: str, users: int) -> None:
+                self.queue.move_to_end(key)  # expect: MCP004
+                if users <= 0:
+                    raise ToolError("users must be positive")
+
+        JOBS = Jobs()
+
+        @mcp.tool()
+        def bump(key: str, users: int) -> str:
+            JOBS.bump(key, users)
+            return "bumped"
+        """,
+    ),
+    case(
+        "a-mutation-after-the-check-of-a-helpers-finding-with-a-later-check-of-its-own",
+        """\
+        def save_fields(note_id: str, title: str) -> None:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str, fmt: str) -> str:
+            save_fields(note_id, title)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)  # expect: MCP004
+            if fmt not in ("pdf", "epub"):
+                raise ToolError(f"fmt must be pdf or epub, got {fmt!r}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-mutation-before-the-check-of-a-helpers-finding-is-that-finding",
+        """\
+        def save_fields(note_id: str, title: str) -> None:
+            db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+
+        @mcp.tool()
+        def update(note_id: str, title: str, cover: str) -> str:
+            save_fields(note_id, title)
+            subprocess.run(["cover-tool", "set", note_id, cover], check=True)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
 ]
 
 
@@ -945,3 +1358,43 @@ def test_a_caller_catching_a_helpers_raise_per_item_is_no_rejection(tmp_path: Pa
     files["app/server.py"] = files["app/server.py"].split("@mcp.tool()\n        def tag_one")[0]
     write_tree(tmp_path, files)
     assert [f for f in lint_tree(tmp_path) if f.code == "MCP004"] == []
+
+
+def test_a_project_modules_function_is_judged_by_what_it_does(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/registry.py": """\
+        ENTRIES = {"a": {"env": "x"}}
+
+        def push_entry(name: str):
+            return ENTRIES.get(name)
+        """,
+        "app/server.py": """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        from . import registry
+
+        mcp = FastMCP("notes")
+
+        @mcp.tool()
+        def wake(name: str) -> str:
+            entry = registry.push_entry(name)
+            if not name.isidentifier():
+                raise ToolError("name must be one word")
+            return "woken" if entry else "unknown"
+        """,
+    }
+    write_tree(tmp_path, files)
+    # A getter whose name starts with a write verb: its body reads, so nothing is flagged.
+    assert [f for f in lint_tree(tmp_path) if f.code == "MCP004"] == []
+    # The same call of a function that writes a file is flagged at the write.
+    files["app/registry.py"] = """\
+        from pathlib import Path
+
+        def push_entry(name: str):
+            Path("/srv/queue", name).write_text("wake")
+        """
+    write_tree(tmp_path, files)
+    [finding] = [f for f in lint_tree(tmp_path) if f.code == "MCP004"]
+    assert (Path(finding.filename).name, finding.location.row) == ("registry.py", 4)
