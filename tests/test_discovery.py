@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -208,7 +207,7 @@ def test_symlinked_directories_are_not_followed_and_loops_end(project: Path) -> 
     assert found("pkg") == ["pkg/alias.py", "pkg/real.py"]
 
 
-def test_ten_thousand_files_are_discovered_quickly(project: Path) -> None:
+def test_ten_thousand_files_with_nested_gitignores_are_all_discovered(project: Path) -> None:
     write(project, {".gitignore": "*_skip.py\nbuild/\n", "pyproject.toml": '[tool.mcp-lint]\nexclude = ["x*/"]\n'})
     for package in range(100):
         directory = project / f"pkg{package}" / "sub"
@@ -218,12 +217,10 @@ def test_ten_thousand_files_are_discovered_quickly(project: Path) -> None:
             (directory / f"m{module}.py").touch()
         (directory / "drop_skip.py").touch()
         (directory / "keep_skip.py").touch()
-    start = time.perf_counter()
+    # Its speed is a row of bench/run.py (a timed assertion here fails under load, not on a defect).
     result = found(".")
-    elapsed = time.perf_counter() - start
     assert len(result) == 100 * 101
     assert "pkg7/sub/keep_skip.py" in result and "pkg7/sub/drop_skip.py" not in result
-    assert elapsed < 5, f"discovery of 10k files took {elapsed:.1f}s"
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
