@@ -566,3 +566,224 @@ def test_no_leftover_label_or_lone_f_string_after_the_text_goes() -> None:
     # "... Error details" with its value gone is a dangling label; `f"{error_msg}"` is `error_msg`.
     assert '        raise ValueError(f"Could not move {file_id}") from e\n' in after, after
     assert "        raise ToolError(error_msg)\n" in after, after
+
+
+PARTIAL_STORE = """\
+def build_entries(note_id: str, level: int) -> list[str]:
+    if level > 8:
+        raise ValueError("level must be between 0 and 8")
+    return [note_id] * level
+"""
+
+
+def test_a_partial_success_stays_a_reply_without_the_exception_text(project: Path) -> None:
+    # The work was done, a side step failed: a helper whose docstring says failures are
+    # reported, not raised, and a tool that warns beside its confirmation. A raise would tell the
+    # model the call failed after the note was created (it would create it again): the reply
+    # stays, only the exception's text leaves it; MCP005 offers no raise there.
+    write(
+        project / "notes" / "server.py",
+        '''\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("notes")
+        logger = logging.getLogger(__name__)
+
+
+        async def file_note(note_id: str, folder: str) -> str:
+            """Move a new note into its folder.
+
+            A failed move is reported, not raised: the note exists and the caller needs its id.
+            """
+            try:
+                await move_note(note_id, folder)
+            except Exception as e:
+                logger.warning("Could not move note %s: %s", note_id, e)
+                return f" Left in the inbox, could not move it to '{folder}': {e}"
+            return f" Filed in '{folder}'."
+
+
+        @mcp.tool()
+        async def create_note(title: str, folder: str) -> str:
+            note_id = await store_note(title)
+            return f"Created note {note_id}." + await file_note(note_id, folder)
+
+
+        @mcp.tool()
+        async def tag_note(note_id: str, tag: str) -> str:
+            done = f"Tagged note {note_id}"
+            try:
+                await add_tag(note_id, tag)
+            except OSError as error:
+                logger.error("Tag failed for %s: %s", note_id, error)
+                return f"{done}. Warning: the colour was not applied ({error}). Set it with paint_note."
+            return done
+
+
+        @mcp.tool()
+        async def export_note(note_id: str) -> str:
+            lines = [f"Exported note {note_id}"]
+            try:
+                lines.append(await save_copy(note_id))
+            except OSError as e:
+                logger.error("Copy failed: %s", e)
+                lines = [
+                    "Note exported successfully!",
+                    "Could not save a copy, showing a preview instead.",
+                    f"Error: {e}",
+                ]
+            return "\\n".join(lines)
+        ''',
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "notes" / "server.py").read_text()
+    assert "ToolError" not in fixed, fixed
+    assert "        return f\" Left in the inbox, could not move it to '{folder}'\"\n" in fixed, fixed
+    assert '        return f"{done}. Warning: the colour was not applied. Set it with paint_note."\n' in fixed, fixed
+    assert '            f"Error: {e}",\n' in fixed  # a fallback's lines: no rewrite offered
+    assert fixed.count("logger.") == 3  # the author's log calls, as written
+
+
+def test_the_projects_own_validation_text_is_not_dropped(project: Path) -> None:
+    # The `try` raises the class it catches itself, or calls only the project's builders around
+    # a ValueError: the exception's text is the project's message for the model ("level must be
+    # between 0 and 8"), the hint to correct the call. No fix drops it.
+    write(project / "notes" / "builders.py", PARTIAL_STORE)
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.builders import build_entries
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def add_entries(note_id: str, level: int) -> str:
+            try:
+                entries = build_entries(note_id, level)
+            except ValueError as e:
+                return f"Error: {e}"
+            return ", ".join(entries)
+
+
+        @mcp.tool()
+        def add_rows(note_id: str, rows: list) -> str:
+            try:
+                for i, row in enumerate(rows):
+                    if not isinstance(row, list):
+                        raise ValueError(f"Row {i} must be a list")
+                save_rows(note_id, rows)
+            except ValueError as e:
+                raise RuntimeError(f"Invalid rows: {e}")
+            return "saved"
+        """
+    )
+    write(project / "notes" / "server.py", source)
+    fix()
+    assert (project / "notes" / "server.py").read_text() == source
+
+
+def test_a_hint_a_helper_writes_around_the_exception_stays_unfixed(project: Path) -> None:
+    # `hint = enable_message(details, "news")`: the helper, handed the exception's text and more,
+    # writes the project's advice (what to enable, where): dropping it drops the hint, keeping
+    # it keeps the leak. No fix here (the helper is where to fix it).
+    write(project / "news" / "hints.py", 'def enable_message(details: str, feed: str) -> str:\n    return f"Enable {feed} ({details}) in the settings."\n')
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        from news.hints import enable_message
+
+        mcp = FastMCP("news")
+
+
+        @mcp.tool()
+        def get_news(topic: str) -> str:
+            try:
+                return fetch_news(topic)
+            except OSError as error:
+                details = str(error)
+                hint = enable_message(details, "news")
+                raise ToolError(f"News lookup failed: {hint}") from error
+        """
+    )
+    write(project / "news" / "server.py", source)
+    result = fix("--select", "MCP002")
+    assert "MCP002" in result.output
+    assert (project / "news" / "server.py").read_text() == source
+
+
+def test_an_error_dict_written_in_each_branch_gets_no_raise_of_its_first_text(project: Path) -> None:
+    # `response["message"] = ...` per branch, then `return response`: raising the dict's first
+    # text ("An error occurred") would leave the branches' words dead.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("rates")
+
+
+        @mcp.tool()
+        def get_rates(symbol: str) -> dict:
+            try:
+                return fetch_rates(symbol)
+            except OSError as e:
+                response = {"status": "error", "message": "An error occurred"}
+                if getattr(e, "errno", 0) == 13:
+                    response["message"] = "The rates service denied access. Check the key."
+                else:
+                    response["message"] = "The rates service is unavailable. Try later."
+                return response
+        """
+    )
+    write(project / "server.py", source)
+    fix("--select", "MCP005")
+    assert (project / "server.py").read_text() == source
+
+
+def test_an_error_dicts_advice_follows_its_message_as_a_sentence(project: Path) -> None:
+    # The suggestion is the author's advice: the next sentence of the raised message, never the
+    # message itself (it does not say what failed); the log line says what failed, no advice.
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("quotes")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_quote(symbol: str) -> dict:
+            try:
+                return fetch_quote(symbol)
+            except Exception as e:
+                if "rate" in str(e):
+                    return {
+                        "error": True,
+                        "message": "Quote rate limit reached.",
+                        "suggestion": "Wait a minute before the next call.",
+                    }
+                return {
+                    "error": True,
+                    "message": f"Error: {str(e)}",
+                    "suggestion": "try again with another symbol.",
+                }
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    assert fixed.endswith(
+        "    except Exception as e:\n"
+        '        if "rate" in str(e):\n'
+        '            raise ToolError("Quote rate limit reached. Wait a minute before the next call.") from e\n'
+        '        logger.exception("Could not get quote")\n'
+        '        raise ToolError("Could not get quote. Try again with another symbol.") from e\n'
+    ), fixed

@@ -20,6 +20,7 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.exception_text import project_call
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
@@ -579,3 +580,135 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inserts.append((row, indent, inner))
                 break
     return inserts or None
+
+
+# -- partial success and the project's own texts ------------------------------------------------
+
+# A docstring saying the function's failures are reported, not raised ("a failed move is
+# reported, not raised", "never raises", "returns a warning instead of raising").
+_NOT_RAISED = re.compile(
+    r"(?i)\b(?:not|never|rather\s+than|instead\s+of|without)\s+(?:be(?:ing)?\s+)?rais(?:e|es|ed|ing)\b|\bdoes\s*n[o']t\s+raise\b"
+)
+# Words of a reply that reports work done beside a step that failed: a warning, a success, a
+# fallback ("Showing a preview instead").
+_PARTIAL_WORDS = re.compile(r"(?i)\bwarn(?:ing)?\b|\u26a0|\bsuccessful(?:ly)?\b|\bpartial(?:ly)?\b|\bshowing\b.*\binstead\b|\bfall\s*back\b")
+
+
+def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the `except` report a partial success rather than a failure of the call? The work was
+    done and a side step failed: the function's docstring says its failures are reported, not
+    raised; or the reply (through the handler's locals) speaks of a warning, a success, a
+    fallback. Turning that return into a raise tells the model the call failed after it did the
+    work (a created item it would create again)."""
+    if handler is None:
+        return False
+    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and _NOT_RAISED.search(doc):
+        return True
+    return bool(_PARTIAL_WORDS.search(" ".join(_literal_words(value, handler, ctx, 0))))
+
+
+def _literal_words(value: cst.CSTNode, handler: Handler, ctx: FileContext, depth: int) -> Iterator[str]:
+    """The literal text in `value`, and in the values of the handler's locals it reads."""
+    for node in descendants(value, into_scopes=False):
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str):
+                yield text
+        elif isinstance(node, cst.FormattedStringText):
+            yield node.value
+        elif isinstance(node, cst.Name) and depth < 3:
+            for statement in handler.node.body.body:
+                assigned = _assigned(statement, node.value)
+                if assigned is not None:
+                    yield from _literal_words(assigned, handler, ctx, depth + 1)
+
+
+def raises_own_text(handler: Handler, ctx: FileContext) -> bool:
+    """Is the caught exception's text the project's own? The `try` raises a class the clause
+    catches itself (`raise ValueError(f"Row {i} must be a list")`), or calls only the project's
+    functions around a builtin class such as ValueError (its builders' validation messages, for
+    the model to correct its call with). Dropping that text drops the hint."""
+    try_node = handler.try_node
+    if not isinstance(try_node, cst.Try) or not handler.caught:
+        return False
+    caught = {name.rpartition(".")[2] for name in handler.caught}
+    if caught & {"Exception", "BaseException"}:
+        return False
+    calls: list[cst.Call] = []
+    for node in descendants(try_node.body, into_scopes=False):
+        if isinstance(node, cst.Raise) and isinstance(node.exc, cst.Call):
+            raised = (dotted(node.exc.func) or "").rpartition(".")[2]
+            if raised in caught:
+                return True
+        if isinstance(node, cst.Call):
+            calls.append(node)
+    if not caught <= {"ValueError"}:
+        return False
+    own = [call for call in calls if project_call(call, ctx)]
+    others = [call for call in calls if not project_call(call, ctx) and not _raises_no_value_error(call)]
+    return bool(own) and not others
+
+
+def _raises_no_value_error(call: cst.Call) -> bool:
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _CONTAINER_METHODS:
+        return True  # `requests.extend(built)`: a local list takes the built value
+    return dotted(call.func) in _NEVER_RAISE_VALUE_ERROR
+
+
+_CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+# Builtins that raise no ValueError of their own text for the arguments a validator passes.
+_NEVER_RAISE_VALUE_ERROR = frozenset({"len", "isinstance", "type", "enumerate", "list", "tuple", "set", "str", "repr", "bool", "zip", "sorted"})
+
+
+def composed_by_a_helper(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is the exception (or text made of it) handed, with other values, to a helper whose result
+    the sink sends (`hint = enablement_message(details, service)`)? Such a helper writes a
+    message of its own around the text (a link, what to enable, when to retry): dropping its
+    result drops the project's hint, keeping it keeps the leak, so no fix here (the helper is
+    where to fix it). A helper handed the exception alone (`kind, text = describe(e)`) only
+    restates it."""
+    if handler.name is None:
+        return False
+    tainted = {handler.name}
+    sent = _names_in(sink)
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+            continue
+        if not _names_in(small.value) & tainted:
+            continue
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        bound = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+        tainted |= bound
+        composed = any(
+            _helper_call(call, ctx)
+            and not is_project_log_call(call)  # a log function's result is its log line
+            and len(call.args) >= 2
+            and any(_names_in(a.value) & tainted for a in call.args)
+            for call in descendants(small.value, into_scopes=False)
+        )
+        if composed and bound & sent:
+            return True
+    return False
+
+
+def written_across_branches(fn: FunctionFacts, value: cst.BaseExpression) -> bool:
+    """`error_response["message"] = ...` in each branch, then `return error_response`: the local
+    returned is written item by item after it is built, so its message depends on the branch
+    taken (a rewrite of the return from its first value would leave those writes dead)."""
+    if not isinstance(value, cst.Name):
+        return False
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == value.value:
+                    return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in {"update", "setdefault"}:
+            receiver = node.func.value
+            if isinstance(receiver, cst.Name) and receiver.value == value.value:
+                return True
+    return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
@@ -53,6 +54,10 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    composed_by_a_helper,
+    written_across_branches,
+    raises_own_text,
+    reports_partial_success,
     is_project_log_call,
     logger_style,
     text_built_by_a_helper,
@@ -67,7 +72,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     unused_binding,
 )
-from mcp_lint.rules.messages import Message, Part, Placeholder, Text
+from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 
 
@@ -884,6 +889,8 @@ def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
 _TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
 # Keys of an error dict that hold its message, and keys that only flag the failure.
 _TEXT_KEYS = ("error", "message", "detail", "error_message", "msg", "details", "reason")
+# Keys of an error dict holding the author's advice to the model (kept in the new message).
+_HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "action", "remedy", "fix"})
 _FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 
 
@@ -965,6 +972,8 @@ class _FixText:
         # describe(e)`): the rule traced the text into them (through the helper's summary), so
         # the new message must not carry them either, or the leak only moves.
         self.carriers: frozenset[str] = frozenset()
+        # The advice of the old error dict (`"suggestion": "..."`), for the raised message only.
+        self.hint: Message | None = None
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
@@ -981,6 +990,15 @@ class _FixText:
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
+
+    def own_words(self, expr: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
+        """The author's words of `expr` without the exception's text, or None when nothing of
+        them is left (no words of the code's in their place: the reply keeps its own)."""
+        self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
+        message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        if message is None or not message.remove(self._carries_exception):
+            return None
+        return message if message.words().strip(" :;,.-{}") else None
 
     def _from_code(self) -> Message:
         """What failed, in the code's words: the function's name when it is an action, the one
@@ -1079,14 +1097,12 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() not in _FLAG_KEYS and _is_string(element.value):
+            elif key.lower() in _HINT_KEYS and _is_string(element.value):
                 aside.append(element.value)
-        # No message left in the text keys: the author's words under another key (a hint of
-        # what to check) say more than a name would.
-        for value in aside if chosen is None else ():
-            chosen = self._from(value, depth + 1)
-            if chosen is not None:
-                break
+        # The author's advice under a hint key (what to check, what to call next) goes into the
+        # message, after it: never in its place (it does not say what failed).
+        for value in aside:
+            self.hint = self.hint or self._from(value, depth + 1)
         return chosen
 
 
@@ -1197,20 +1213,35 @@ def _build_fix(
         return None  # shares its line with another statement
     if text_built_by_a_helper(value, handler.name, ctx, constructor=variant != "return"):
         return None
+    if raises_own_text(handler, ctx) or composed_by_a_helper(handler, node, ctx):
+        return None  # the project's own validation text, or a helper's hint: it stays
+    if variant == "return" and written_across_branches(fn, _unawaited(value)):
+        return None  # the returned dict is written in each branch: rewritten there, not here
     in_place = _fix_in_branch(ctx, fn, node, value, handler)
     if in_place is not None:
         return in_place
     status = _status_message(value) if variant == "return" else None
+    partial = variant == "return" and reports_partial_success(fn, handler, value, ctx)
+    if partial:
+        # The work was done and a side step failed: the reply stays a reply, only the
+        # exception's text leaves it (a raise would tell the model the whole call failed).
+        status = _partial_message(value)
+        if status is None:
+            return None
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
         return None
     text = _FixText(ctx, fn, node, handler)
-    message = text.message(value, found)
+    message = text.message(value, found) if not partial else text.own_words(status, found)
+    if message is None:
+        return None
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
+    if partial and log_calls_before(handler, node, ctx):
+        plan = replace(plan, add_call=False, edit=None)  # a warning logged as the author chose
     if text.rejected in fn.params:
         # The caller's own argument was rejected ("Invalid timezone: {timezone_name}"): a
         # validation failure the model corrects, not a fault of the server. Its traceback in the
@@ -1241,7 +1272,8 @@ def _build_fix(
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
-        statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
+        shown = _with_hint(message, text.hint)
+        statements = [f"raise {raised}({_arguments(shown.as_fstring, [], indent, shown.multiline)}){cause}"]
         if plan.add_call:
             statements.insert(0, _log_call(message, indent, logger_style(ctx)))
         replacement = f"\n{indent}".join(statements)
@@ -1260,6 +1292,8 @@ def _build_fix(
         # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
         edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
         verb = "Log the exception and return" if plan.add_call else "Return"
+        if partial:
+            return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
@@ -1321,6 +1355,33 @@ def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     message = _message_element([element.value for element in value.elements])
     return message if any(element.value is message for element in value.elements) else None
+
+
+def _with_hint(message: Message, hint: Message | None) -> Message:
+    """The message with the author's advice after it as a sentence of its own ("Quote rate limit
+    reached. Wait a minute before the next call."), as the old error dict carried both;
+    `message` itself unchanged."""
+    if hint is None or len(hint.parts) != 1 or not message.parts or message.parts[-1].quote != hint.parts[0].quote:
+        return message
+    shown = copy.deepcopy(message)
+    append_sentence(shown.parts[-1].pieces, copy.deepcopy(hint.parts[0].pieces))
+    return shown
+
+
+def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(value, cst.Await):
+        value = value.expression
+    return value
+
+
+def _partial_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The text of a reply that reports a partial success, to rewrite in place: the returned
+    string itself, or the one string of a returned tuple; None for other shapes."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if _is_string(value):
+        return value
+    return _status_message(value)
 
 
 def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:

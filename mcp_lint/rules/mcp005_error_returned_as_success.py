@@ -39,8 +39,16 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
+from mcp_lint.rules.handler_fix import (
+    bound_from_exception,
+    raise_is_caught,
+    raises_own_text,
+    reports_partial_success,
+    text_built_by_a_helper,
+    toolerror_pass_through,
+    written_across_branches,
+)
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, append_sentence, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
     _dict_items,
@@ -486,6 +494,9 @@ def check_health() -> dict:
             if message is not None
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
+            and not reports_partial_success(fn, ret.handler, resolved, ctx)
+            and not written_across_branches(fn, value)
+            and not (ret.handler is not None and raises_own_text(ret.handler, ctx))
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else "",
             "stmt": encode_range(ctx, anchor),
@@ -643,8 +654,10 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
-_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+# Keys of an error dict that say more about the failure than its message: kept in the fix's text,
+# in parentheses; and keys of the author's advice, kept as the sentence after it.
+_DETAIL_KEYS = ("details", "detail", "reason")
+_HINT_KEYS = ("hint", "suggestion", "resolution", "help", "next_step", "next_steps", "remedy")
 
 
 def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
@@ -674,6 +687,13 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     elif isinstance(details, (cst.Name, cst.Attribute)):
         # Only literals and plain references: anything else (a call) may not be text.
         text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
+    advice = next(
+        (items[k] for k in _HINT_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
+        None,
+    )
+    hint = Message.read(advice, lambda node: ctx.range(node).start.line, ctx.code) if advice is not None else None
+    if hint is not None and len(hint.parts) == 1 and hint.parts[0].quote == text.parts[0].quote:
+        append_sentence(text.parts[0].pieces, hint.parts[0].pieces)
     lone = [piece for piece in text.parts[0].pieces if not (isinstance(piece, Text) and not piece.raw)]
     if len(lone) == 1 and isinstance(lone[0], Placeholder) and not lone[0].conversion and not lone[0].spec:
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
