@@ -83,10 +83,14 @@ def test_text_bound_from_a_helper_of_the_exception_is_dropped_from_the_new_messa
                 try:
                     return fetch(record_id)
                 except Exception as e:
-                    kind, text = Errors.describe(e)
                     raise ToolError(f"Could not get record {record_id}") from e
             """
         )
+    ), fixed
+    # `kind, text = ...` only fed the old return (dead, which F841 does not report for a tuple):
+    # it goes, and so does the import only it used, with the blank line of its section.
+    assert fixed.startswith(
+        "import logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nmcp = "
     ), fixed
 
 
@@ -786,4 +790,53 @@ def test_an_error_dicts_advice_follows_its_message_as_a_sentence(project: Path) 
         '            raise ToolError("Quote rate limit reached. Wait a minute before the next call.") from e\n'
         '        logger.exception("Could not get quote")\n'
         '        raise ToolError("Could not get quote. Try again with another symbol.") from e\n'
+    ), fixed
+
+
+def test_mcp005_deletes_the_unpacking_only_its_old_return_read_and_adds_no_traceback_to_a_warning(project: Path) -> None:
+    write(project / "records" / "errors.py", ERRORS_MODULE)
+    write(
+        project / "records" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from records.errors import Errors
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def count_records(kind: str) -> dict:
+            try:
+                return {"count": count(kind)}
+            except Exception as e:
+                category, text = Errors.describe(e)
+                return {"error": True, "message": "Could not count records", "category": category, "text": text}
+
+
+        @mcp.tool()
+        def get_page(page: int) -> dict:
+            try:
+                return {"rows": rows_of(page)}
+            except ValueError as e:
+                logger.warning("Bad page %s: %s", page, e)
+                return {"error": True, "message": f"Page {page} is out of range"}
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "records" / "server.py").read_text()
+    assert fixed.endswith(
+        "    except Exception as e:\n"
+        '        raise ToolError("Could not count records") from e\n'
+        "\n\n"
+        "@mcp.tool()\n"
+        "def get_page(page: int) -> dict:\n"
+        "    try:\n"
+        '        return {"rows": rows_of(page)}\n'
+        "    except ValueError as e:\n"
+        '        logger.warning("Bad page %s: %s", page, e)\n'
+        '        raise ToolError(f"Page {page} is out of range") from e\n'
     ), fixed

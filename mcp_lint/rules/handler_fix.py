@@ -23,6 +23,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
+_BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})
 _LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
 # Calls that cannot change anything: a local holding only these can be deleted with its last use.
 _PURE_CALLS = frozenset(
@@ -61,6 +62,10 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
             return LogPlan(add_call=False, edit=edit)
         return LogPlan(add_call=False)
     if not call.args or call.args[-1].star == "*" and call.args[-1].keyword is None and len(call.args) == 1:
+        return LogPlan(add_call=False)
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _BELOW_ERROR and handler.name in _names_in(call):
+        # A warning that logs the exception already: the author judged it no error (a bad
+        # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
     end = ctx.range(call.args[-1].value).end
     at = Location(end.line, end.column + 1)
@@ -712,3 +717,35 @@ def written_across_branches(fn: FunctionFacts, value: cst.BaseExpression) -> boo
             if isinstance(receiver, cst.Name) and receiver.value == value.value:
                 return True
     return False
+
+
+def dead_unpacking(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext) -> list[Edit]:
+    """Deletions of the handler's `kind, text = describe(e)` lines (a helper handed the exception,
+    its result unpacked or bound) whose names only `sink` read: replaced by `replacement`, they
+    are dead, which F841 does not report for a tuple. The call only reads the exception (a log
+    function's call stays)."""
+    if handler.name is None:
+        return []
+    still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    edits: list[Edit] = []
+    for statement in handler.node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.value, (cst.Call, cst.Await)):
+            continue
+        call = small.value.expression if isinstance(small.value, cst.Await) else small.value
+        if not isinstance(call, cst.Call) or is_project_log_call(call) or not _helper_call(call, ctx):
+            continue
+        if [a.value.value for a in call.args if isinstance(a.value, cst.Name)] != [handler.name] or len(call.args) != 1:
+            continue
+        target = small.targets[0].target
+        names = [n.value for n in descendants(target) if isinstance(n, cst.Name)]
+        if not isinstance(target, (cst.Tuple, cst.Name)) or not names or set(names) & still_read:
+            continue
+        if any(_reads(handler, name, [sink, small.targets[0]]) for name in names):
+            continue
+        dropped = deletion(statement, ctx)
+        if dropped is not None:
+            edits.append(dropped)
+    return edits

@@ -54,6 +54,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    dead_unpacking,
     composed_by_a_helper,
     written_across_branches,
     raises_own_text,
@@ -1287,6 +1288,8 @@ def _build_fix(
         if dropped is not None:
             edits.append(dropped)
             deleted.extend([statement] if kept is None else [])
+    if status is None:
+        edits.extend(dead_unpacking(handler, node, replacement, ctx))
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
     if status is not None:
         # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.

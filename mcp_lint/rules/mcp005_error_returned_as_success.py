@@ -41,6 +41,7 @@ from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
+    dead_unpacking,
     raise_is_caught,
     raises_own_text,
     reports_partial_success,
@@ -511,6 +512,10 @@ def check_health() -> dict:
             # same condition never takes it (the linker drops the finding for that caller).
             "conds": "\n".join(_condition_shapes(conditions, fn)),
         }
+        if data["msg"] and ret.handler is not None:
+            # `kind, text = describe(e)` only fed the old return: its line goes with it.
+            dead = dead_unpacking(ret.handler, anchor, data["msg"], ctx)
+            data["dead"] = ";".join(f"{e.location.row}:{e.location.column}:{e.end_location.row}:{e.end_location.column}" for e in dead)
         if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
             # The check itself crashed, or the caller sent something wrong: a failure of the
             # call even where the tool's answer is a status report. (A function that takes
@@ -600,7 +605,7 @@ def check_health() -> dict:
         cause = latent.get("cause")
         if toolerror_available(context) and not latent.get("raise_caught"):
             spec = self._toolerror_fix(latent, start, end, msg, cause)
-            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")))
+            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")) + _deletions(latent.get("dead")))
         if context.lowlevel and lowlevel_result_supported(context.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
@@ -641,6 +646,15 @@ def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Retur
         return False
     node, target = order.graph.node_of(assignment), order.graph.node_of(ret)
     return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
+
+
+def _deletions(encoded: str) -> tuple[Edit, ...]:
+    """The lines `dead_unpacking` found dead once the return is rewritten."""
+    edits = []
+    for item in filter(None, encoded.split(";")):
+        row, column, end_row, end_column = (int(n) for n in item.split(":"))
+        edits.append(Edit(Location(row, column), Location(end_row, end_column), ""))
+    return tuple(edits)
 
 
 def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
