@@ -840,3 +840,60 @@ def test_mcp005_deletes_the_unpacking_only_its_old_return_read_and_adds_no_trace
         '        logger.warning("Bad page %s: %s", page, e)\n'
         '        raise ToolError(f"Page {page} is out of range") from e\n'
     ), fixed
+
+
+def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project: Path) -> None:
+    # "AWS Error" with its text gone is a label that names nothing: the operation comes from the
+    # code. A method's own words are never glued to its class's name ("EKSCluster manage eks
+    # clusters failed"), and an acronym keeps the module's spelling ("S3", "EKS").
+    write(
+        project / "cloud" / "server.py",
+        '''\
+        """Tools for S3 buckets and EKS clusters."""
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("cloud")
+        logger = logging.getLogger(__name__)
+
+
+        class EKSClusterHandler:
+            def manage_eks_clusters(self, name: str) -> str:
+                try:
+                    return self.client.describe(name)
+                except Exception as e:
+                    return f"Error: {e}"
+
+            def list_s3_buckets(self) -> str:
+                try:
+                    return self.client.list_buckets()
+                except Exception as e:
+                    return f"AWS Error: {e}"
+
+
+        HANDLER = EKSClusterHandler()
+
+
+        @mcp.tool()
+        def manage(name: str) -> str:
+            return HANDLER.manage_eks_clusters(name)
+
+
+        @mcp.tool()
+        def buckets() -> str:
+            return HANDLER.list_s3_buckets()
+        ''',
+    )
+    fix()
+    fixed = (project / "cloud" / "server.py").read_text()
+    assert (
+        "        except Exception as e:\n"
+        '            logger.exception("Manage EKS clusters failed")\n'
+        '            raise ToolError("Manage EKS clusters failed") from e\n'
+    ) in fixed, fixed
+    assert (
+        "        except Exception as e:\n"
+        '            logger.exception("Could not list S3 buckets")\n'
+        '            raise ToolError("Could not list S3 buckets") from e\n'
+    ) in fixed, fixed

@@ -1003,23 +1003,28 @@ class _FixText:
 
     def _from_code(self) -> Message:
         """What failed, in the code's words: the function's name when it is an action, the one
-        operation of the `try`, the service of the method's class, a name that is a task verb
-        alone (`search`); last the tool the failure reaches, filled in by `render` (which drops
-        the fix where it cannot name one)."""
+        operation of the `try`, the service of a one-word method's class, a name that is a task
+        verb alone (`search`), a method's own words (`manage_clusters`: never glued to its
+        class's name); last the tool the failure reaches, filled in by `render` (which drops the
+        fix where it cannot name one). Acronyms as the module spells them (`list_s3_buckets`:
+        "Could not list S3 buckets" where the module writes "S3")."""
+        spell = lambda text: spelled(text, self.ctx)  # noqa: E731 - local shorthand
         sentence = failure_words.action(self.fn.name)
         if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
             words, value = found
             if value is None:
                 sentence = words
             else:  # "Could not checkout {branch}"
-                return Message([Part("", self.quote, [Text(words + " ", True), Placeholder(value)])])
+                return Message([Part("", self.quote, [Text(spell(words) + " ", True), Placeholder(value)])])
+        one_word = len(failure_words.name_words(self.fn.name)) == 1
         sentence = (
             sentence
-            or failure_words.method_of_service(self.fn)
+            or (failure_words.method_of_service(self.fn) if one_word else None)
             or failure_words.action(self.fn.name, bare=True)
+            or (failure_words.tool_sentence(self.fn.name) if self.fn.class_name else None)
             or PH_TOOL_SENTENCE
         )
-        return Message([Part("", self.quote, [Text(sentence, True)])])
+        return Message([Part("", self.quote, [Text(spell(sentence), True)])])
 
     def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
         if expr is None or depth > 3:
@@ -1054,7 +1059,8 @@ class _FixText:
         message.remove(self._carries_exception)
         message.drop_error_prefix()
         words = message.words()
-        if not words.strip(" :;,.-{}") or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(words.strip(" :;,.-{}")):
+        bare = words.strip(" :;,.-{}")
+        if not bare or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(bare) or _LABEL_ONLY.fullmatch(bare):
             return None
         return message
 
@@ -1191,6 +1197,9 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+# A label whose content was the exception ("AWS Error", "API exception"): it says nothing of
+# what failed once its text is gone.
+_LABEL_ONLY = re.compile(r"(?:(?i:an?|the|unexpected|unknown|internal)\s+|[A-Z][A-Z0-9]+\s+){0,3}(?i:error|exception|failure)s?")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
 _CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
 # Stands for what failed, in words from the one tool the failure reaches (known after linking).
@@ -1358,6 +1367,25 @@ def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     message = _message_element([element.value for element in value.elements])
     return message if any(element.value is message for element in value.elements) else None
+
+
+# Acronyms as a module writes them ("S3", "EKS", "IDs"): two capitals, or a capital and a digit.
+_ACRONYM = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z0-9])[A-Za-z][A-Za-z0-9]{1,4}\b")
+_NOT_ACRONYMS = frozenset({"error", "info", "debug", "warning", "todo", "note", "ok", "get", "post", "put", "delete", "patch", "head", "true", "false", "none", "null", "and", "or", "not", "is"})
+
+
+def spelled(text: str, ctx: FileContext) -> str:
+    """`text` (words from code names, lower case) with each word the module writes as an
+    acronym elsewhere (a docstring's "S3 buckets", a string's "EKS") spelled that way."""
+    spellings = ctx.memo.get("acronyms")
+    if not isinstance(spellings, dict):
+        spellings = {}
+        for match in _ACRONYM.finditer("\n".join(ctx.lines)):
+            word = match.group(0)
+            if sum(c.isupper() or c.isdigit() for c in word) >= 2 and word[0].isupper() and word.lower() not in _NOT_ACRONYMS:
+                spellings.setdefault(word.lower(), word)
+        ctx.memo["acronyms"] = spellings
+    return " ".join(spellings.get(w, w) if w.islower() else w for w in text.split(" "))
 
 
 def _with_hint(message: Message, hint: Message | None) -> Message:
