@@ -897,3 +897,50 @@ def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project:
         '            logger.exception("Could not list S3 buckets")\n'
         '            raise ToolError("Could not list S3 buckets") from e\n'
     ) in fixed, fixed
+
+
+def test_a_file_with_imports_in_one_block_gets_the_new_one_in_its_alphabetical_place(project: Path) -> None:
+    # Plain imports first, then `from`s, all alphabetical, no blank line between stdlib and third
+    # party, two blank lines after (isort's no_sections layout, kept by hand without a config):
+    # `import logging` goes after `import json`, not into a section of its own, and the new
+    # logger stands two lines below the block like the code the file has there.
+    write(project / "awsx" / "helpers.py", "def describe(name: str) -> str:\n    return name\n")
+    write(
+        project / "awsx" / "handler.py",
+        '''\
+        """Catalog handler."""
+
+        import json
+        from awsx.helpers import describe
+        from mcp.server.fastmcp import FastMCP
+        from pydantic import Field
+        from typing import Any
+
+
+        mcp = FastMCP("catalog")
+
+
+        @mcp.tool()
+        def get_table(name: str = Field(...)) -> Any:
+            try:
+                return json.dumps(CATALOG.get_table(describe(name)))
+            except Exception as e:
+                return f"Could not get table {name}: {e}"
+        ''',
+    )
+    fix()
+    fixed = (project / "awsx" / "handler.py").read_text()
+    assert fixed.startswith(
+        '"""Catalog handler."""\n\n'
+        "import json\n"
+        "import logging\n"
+        "from awsx.helpers import describe\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "from pydantic import Field\n"
+        "from typing import Any\n"
+        "\n\n"
+        "logger = logging.getLogger(__name__)\n"
+        "\n\n"
+        'mcp = FastMCP("catalog")\n'
+    ), fixed
