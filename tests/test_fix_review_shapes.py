@@ -843,8 +843,8 @@ def test_mcp005_deletes_the_unpacking_only_its_old_return_read_and_adds_no_trace
 
 
 def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project: Path) -> None:
-    # "AWS Error" with its text gone is a label that names nothing: the operation comes from the
-    # code. A method's own words are never glued to its class's name ("EKSCluster manage eks
+    # "AWS Error" with its text gone is a label of the failure's kind, not what failed: the
+    # operation comes from the code, the label follows it as the kind. A method's own words are never glued to its class's name ("EKSCluster manage eks
     # clusters failed"), and an acronym keeps the module's spelling ("S3", "EKS").
     write(
         project / "cloud" / "server.py",
@@ -894,8 +894,8 @@ def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project:
     ) in fixed, fixed
     assert (
         "        except Exception as e:\n"
-        '            logger.exception("Could not list S3 buckets")\n'
-        '            raise ToolError("Could not list S3 buckets") from e\n'
+        '            logger.exception("Could not list S3 buckets: AWS error")\n'
+        '            raise ToolError("Could not list S3 buckets: AWS error") from e\n'
     ) in fixed, fixed
 
 
@@ -943,4 +943,38 @@ def test_a_file_with_imports_in_one_block_gets_the_new_one_in_its_alphabetical_p
         "logger = logging.getLogger(__name__)\n"
         "\n\n"
         'mcp = FastMCP("catalog")\n'
+    ), fixed
+
+
+def test_a_label_of_the_failures_kind_follows_the_operation_named_from_the_code(project: Path) -> None:
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("tables")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def describe_table(table: str) -> str:
+            try:
+                return describe(CONN, table)
+            except OSError as e:
+                return f"Database error: {e}"
+            except Exception as e:
+                return f"An unexpected error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    assert fixed.endswith(
+        "    except OSError as e:\n"
+        '        logger.exception("Could not describe table: database error")\n'
+        '        raise ToolError("Could not describe table: database error") from e\n'
+        "    except Exception as e:\n"
+        '        logger.exception("Could not describe table")\n'
+        '        raise ToolError("Could not describe table") from e\n'
     ), fixed

@@ -969,6 +969,9 @@ class _FixText:
         self.quote = '"'
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
+        # The author's label of the failure's kind whose content was the exception ("database
+        # error" of `f"Database error: {e}"`), to follow the operation named from the code.
+        self.label: str | None = None
         # Locals bound from the statement that takes the exception's text (`kind, text =
         # describe(e)`): the rule traced the text into them (through the helper's summary), so
         # the new message must not carry them either, or the leak only moves.
@@ -988,6 +991,8 @@ class _FixText:
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
         if message is None:
             message = self._from_code()
+            if self.label and message.parts:
+                message.parts[-1].pieces.append(Text(": " + self.label, True))
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
@@ -1060,7 +1065,13 @@ class _FixText:
         message.drop_error_prefix()
         words = message.words()
         bare = words.strip(" :;,.-{}")
-        if not bare or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(bare) or _LABEL_ONLY.fullmatch(bare):
+        if _LABEL_ONLY.fullmatch(bare) and "{}" not in bare:
+            # "Database error" with its text gone: the kind of failure, not what failed. The
+            # operation comes from the code, the label follows it as the kind.
+            kind = _LABEL_KIND.sub("", bare).strip()
+            self.label = self.label or (" ".join(w if sum(c.isupper() for c in w) > 1 else w.lower() for w in kind.split()) if kind else "")
+            return None
+        if not bare or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(bare):
             return None
         return message
 
@@ -1199,7 +1210,9 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
 # A label whose content was the exception ("AWS Error", "API exception"): it says nothing of
 # what failed once its text is gone.
-_LABEL_ONLY = re.compile(r"(?:(?i:an?|the|unexpected|unknown|internal)\s+|[A-Z][A-Z0-9]+\s+){0,3}(?i:error|exception|failure)s?")
+_LABEL_ONLY = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*\s+){0,2}(?i:error|exception|failure)s?")
+# Words of a label that say nothing of the kind: "An unexpected error" adds nothing after the operation.
+_LABEL_KIND = re.compile(r"(?i)^(?:(?:an?|the|unexpected|unknown|internal|general|generic|other|some)\s+)*(?:error|exception|failure)s?$")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
 _CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
 # Stands for what failed, in words from the one tool the failure reaches (known after linking).
