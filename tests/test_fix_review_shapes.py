@@ -978,3 +978,49 @@ def test_a_label_of_the_failures_kind_follows_the_operation_named_from_the_code(
         '        logger.exception("Could not describe table")\n'
         '        raise ToolError("Could not describe table") from e\n'
     ), fixed
+
+
+def test_no_fix_drops_the_engines_verdict_on_the_models_own_query_or_raises_an_empty_answer(project: Path) -> None:
+    # `conn.execute(text(sql))` runs the tool's own argument: the exception is the engine's
+    # verdict on the model's query ("no such column"), what it corrects its next call with.
+    # "No data found in table t" is an answer (zero rows), not a failure; a named item missing is.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("db")
+
+
+        @mcp.tool()
+        async def read_rows(table: str, limit: int = 10) -> str:
+            rows = await DB.fetch(table, limit)
+            if not rows:
+                return f"No data found in table {table}."
+            return render(rows)
+
+
+        @mcp.tool()
+        async def run_query(sql: str) -> str:
+            try:
+                async with ENGINE.connect() as conn:
+                    result = await conn.execute(text(sql))
+                    return render(result)
+            except OSError as e:
+                return f"Database error: {e}"
+
+
+        @mcp.tool()
+        async def get_order(order_id: str) -> str:
+            order = await DB.get(order_id)
+            if order is None:
+                return f"Error: order {order_id} not found"
+            return render(order)
+        """
+    )
+    write(project / "server.py", source)
+    fix("--select", "MCP002,MCP005")
+    fixed = (project / "server.py").read_text()
+    assert fixed.replace("from mcp.server.fastmcp.exceptions import ToolError\n", "").replace(
+        '        raise ToolError(f"Order {order_id} not found")\n', '        return f"Error: order {order_id} not found"\n'
+    ) == source, fixed
+    assert '        raise ToolError(f"Order {order_id} not found")\n' in fixed

@@ -627,9 +627,9 @@ mcp = FastMCP("db")
 
 
 @mcp.tool
-def run_query(sql: str) -> list:
+def run_query(name: str) -> list:
     try:
-        return DB.execute(sql).fetchall()
+        return DB.execute(QUERIES[name]).fetchall()
     except Exception as err:
         raise TE(f"Query failed: {str(err)}") from err
 """,
@@ -644,9 +644,9 @@ mcp = FastMCP("db")
 
 
 @mcp.tool
-def run_query(sql: str) -> list:
+def run_query(name: str) -> list:
     try:
-        return DB.execute(sql).fetchall()
+        return DB.execute(QUERIES[name]).fetchall()
     except Exception as err:
         logger.exception("Query failed")
         raise TE("Query failed") from err

@@ -749,3 +749,56 @@ def dead_unpacking(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: F
         if dropped is not None:
             edits.append(dropped)
     return edits
+
+
+# Calls that run what they are given (a query, an expression): their error is a verdict on it.
+_EVALUATORS = frozenset(
+    {"execute", "executemany", "executescript", "exec_driver_sql", "fetchrow", "fetchval", "compile", "literal_eval", "eval", "exec", "evaluate"}
+)
+
+
+def evaluates_a_parameter(handler: Handler, fn: FunctionFacts) -> bool:
+    """Does the `try` run what the caller wrote (`conn.execute(text(sql))` of the tool's `sql`
+    argument, `eval(expression)`)? Then the exception is the engine's verdict on the model's own
+    input ("no such column: nme"), the one thing it can correct its next call with: no fix drops it."""
+    params = set(fn.params) - {"self", "cls"}
+    if not params:
+        return False
+    for node in descendants(handler.try_node.body, into_scopes=False):
+        if not isinstance(node, cst.Call):
+            continue
+        name = dotted(node.func)
+        if name is None or name.rpartition(".")[2] not in _EVALUATORS:
+            continue
+        if any(_is_parameter(a.value, params) for a in node.args):
+            return True
+    return False
+
+
+def _is_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
+    """The argument as the caller wrote it: the parameter, or it wrapped in a call (`text(sql)`);
+    not a value selected by it (`QUERIES[name]` is the server's own query)."""
+    if isinstance(value, cst.Name):
+        return value.value in params
+    if isinstance(value, cst.Call):
+        return any(isinstance(a.value, cst.Name) and a.value.value in params for a in value.args)
+    return False
+
+
+# A reply that an empty collection is empty: an answer, not a failure ("No rows found in table
+# t", "No results", "The folder is empty"), unlike a named item missing ("Order 42 not found").
+_EMPTY_ANSWER = re.compile(
+    r"(?i)^\W*no\s+(?:[\w-]+\s+){0,3}?(?:found|returned|available|matched|match)\b"
+    r"|^\W*no\s+(?:results|rows|items|records|entries|matches|data|files|messages|events)\b"
+    r"|\b(?:is|are|was)\s+empty\b"
+)
+
+
+def reports_an_empty_answer(value: cst.BaseExpression) -> bool:
+    """Does the returned text say a collection is empty (see `_EMPTY_ANSWER`)?"""
+    words = " ".join(
+        node.evaluated_value if isinstance(node, cst.SimpleString) else node.value
+        for node in descendants(value, into_scopes=False)
+        if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and (not isinstance(node, cst.SimpleString) or isinstance(node.evaluated_value, str))
+    )
+    return bool(_EMPTY_ANSWER.search(words.strip()))

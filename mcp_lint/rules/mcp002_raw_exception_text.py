@@ -54,6 +54,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    evaluates_a_parameter,
     dead_unpacking,
     composed_by_a_helper,
     written_across_branches,
@@ -1236,7 +1237,7 @@ def _build_fix(
         return None  # shares its line with another statement
     if text_built_by_a_helper(value, handler.name, ctx, constructor=variant != "return"):
         return None
-    if raises_own_text(handler, ctx) or composed_by_a_helper(handler, node, ctx):
+    if raises_own_text(handler, ctx) or composed_by_a_helper(handler, node, ctx) or evaluates_a_parameter(handler, fn):
         return None  # the project's own validation text, or a helper's hint: it stays
     if variant == "return" and written_across_branches(fn, _unawaited(value)):
         return None  # the returned dict is written in each branch: rewritten there, not here

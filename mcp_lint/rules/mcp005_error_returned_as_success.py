@@ -42,6 +42,8 @@ from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstr
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
+    evaluates_a_parameter,
+    reports_an_empty_answer,
     raise_is_caught,
     raises_own_text,
     reports_partial_success,
@@ -497,6 +499,8 @@ def check_health() -> dict:
             and not _helper_writes(resolved, ret.handler, ctx)
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
             and not written_across_branches(fn, value)
+            and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
+            and not (ret.handler is None and reports_an_empty_answer(resolved))
             and not (ret.handler is not None and raises_own_text(ret.handler, ctx))
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else "",
