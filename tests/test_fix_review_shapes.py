@@ -1024,3 +1024,44 @@ def test_no_fix_drops_the_engines_verdict_on_the_models_own_query_or_raises_an_e
         '        raise ToolError(f"Order {order_id} not found")\n', '        return f"Error: order {order_id} not found"\n'
     ) == source, fixed
     assert '        raise ToolError(f"Order {order_id} not found")\n' in fixed
+
+
+def test_masking_is_no_safe_fix_where_plain_exceptions_carry_messages_for_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `mask_error_details=True` alone would hide "No book with id ...; call list_books" (MCP008
+    # once masked): the safe tier leaves the server as it is; with the unsafe fixes the masking
+    # and the ToolError conversion go in together.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "library"\ndependencies = ["fastmcp>=2.5,<3"]\n')
+    source = textwrap.dedent(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("library")
+        BOOKS: dict = {}
+
+
+        def lookup(book_id: str) -> dict:
+            if book_id not in BOOKS:
+                raise ValueError(f"No book with id {book_id}; call list_books for the ids")
+            return BOOKS[book_id]
+
+
+        @mcp.tool
+        def get_book(book_id: str) -> dict:
+            return lookup(book_id)
+
+
+        @mcp.tool
+        def fetch_cover(book_id: str) -> str:
+            return httpx.get(f"https://covers.example/{book_id}").text
+        """
+    )
+    (tmp_path / "server.py").write_text(source)
+    safe = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--fix"], catch_exceptions=False)
+    assert (tmp_path / "server.py").read_text() == source
+    assert "MCP008" not in safe.output and "1 more fix available with `--fix --unsafe-fixes`" in safe.output, safe.output
+    fix()
+    fixed = (tmp_path / "server.py").read_text()
+    assert 'mcp = FastMCP("library", mask_error_details=True)\n' in fixed, fixed
+    assert '        raise ToolError(f"No book with id {book_id}; call list_books for the ids")\n' in fixed, fixed
