@@ -1065,3 +1065,60 @@ def test_masking_is_no_safe_fix_where_plain_exceptions_carry_messages_for_the_mo
     fixed = (tmp_path / "server.py").read_text()
     assert 'mcp = FastMCP("library", mask_error_details=True)\n' in fixed, fixed
     assert '        raise ToolError(f"No book with id {book_id}; call list_books for the ids")\n' in fixed, fixed
+
+
+def test_a_helpers_hint_built_into_a_branchs_message_and_a_parsed_document_stay(project: Path) -> None:
+    # The helper's advice reaches the raise through `message`, built in one branch: no fix drops
+    # it. "Invalid JSON for rows: {e}" names a document, too long to echo in place of the error.
+    write(project / "feeds" / "hints.py", 'def enable_message(details: str, feed: str) -> str:\n    return f"Enable {feed} ({details}) in the settings."\n')
+    source = textwrap.dedent(
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+
+        from feeds.hints import enable_message
+
+        mcp = FastMCP("feeds")
+
+
+        @mcp.tool()
+        def read_feed(feed: str) -> str:
+            try:
+                return fetch_feed(feed)
+            except OSError as error:
+                details = str(error)
+                if "disabled" in details:
+                    hint = enable_message(details, feed)
+                    message = f"Feed error in {feed}: {hint}"
+                else:
+                    message = f"Feed {feed} is unavailable"
+                raise RuntimeError(message) from error
+        """
+    )
+    write(project / "feeds" / "server.py", source)
+    fix("--select", "MCP002")
+    assert (project / "feeds" / "server.py").read_text() == source
+    write(
+        project / "feeds" / "rows.py",
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("rows")
+
+
+        @mcp.tool()
+        def add_rows(rows: str) -> str:
+            try:
+                parsed = json.loads(store(rows))
+            except json.JSONDecodeError as e:
+                raise ToolError(f"Invalid JSON for rows: {e}")
+            return str(parsed)
+        """,
+    )
+    fix("--select", "MCP002")
+    fixed = (project / "feeds" / "rows.py").read_text()
+    assert '        raise ToolError("Invalid JSON for rows") from e\n' in fixed, fixed

@@ -675,29 +675,29 @@ def composed_by_a_helper(handler: Handler, sink: cst.CSTNode, ctx: FileContext) 
     restates it."""
     if handler.name is None:
         return False
-    tainted = {handler.name}
-    sent = _names_in(sink)
-    for statement in _statements_before(handler.node.body.body, sink, ctx):
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-            continue
-        small = statement.body[0]
+    tainted = {handler.name}  # names holding the exception or text made of it
+    composed: set[str] = set()  # names holding a helper's message made of it, or built from one
+    for small in descendants(handler.node.body, into_scopes=False):
         if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
             continue
-        if not _names_in(small.value) & tainted:
-            continue
+        read = _names_in(small.value)
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
         bound = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+        if read & composed:
+            composed |= bound
+            continue
+        if not read & tainted:
+            continue
         tainted |= bound
-        composed = any(
+        if any(
             _helper_call(call, ctx)
             and not is_project_log_call(call)  # a log function's result is its log line
             and len(call.args) >= 2
             and any(_names_in(a.value) & tainted for a in call.args)
             for call in descendants(small.value, into_scopes=False)
-        )
-        if composed and bound & sent:
-            return True
-    return False
+        ):
+            composed |= bound
+    return bool(_names_in(sink) & composed)
 
 
 def written_across_branches(fn: FunctionFacts, value: cst.BaseExpression) -> bool:

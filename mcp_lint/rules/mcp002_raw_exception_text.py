@@ -1051,6 +1051,8 @@ class _FixText:
     def _name_the_rejected_value(self, message: Message) -> None:
         """`f"Invalid timezone: {e}"` around `load_zoneinfo(timezone_name)`: the words say what
         kind of value was rejected, so the message names that value instead of the exception."""
+        if _DOCUMENT_WORDS.search(message.words()):
+            return  # "Invalid JSON for values": the value is a whole document, not a name to echo
         value = failure_words.rejected_value(message.words(), self.handler, self.fn)
         if value is not None and message.replace_ending(self._carries_exception, value):
             self.rejected = value
@@ -1209,6 +1211,8 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+# Words naming a document format or its shape: a value of that kind is too long to echo back.
+_DOCUMENT_WORDS = re.compile(r"(?i)\b(?:json|yaml|xml|toml|csv|html|format|structure|syntax|payload|body)\b")
 # A label whose content was the exception ("AWS Error", "API exception"): it says nothing of
 # what failed once its text is gone.
 _LABEL_ONLY = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*\s+){0,2}(?i:error|exception|failure)s?")
