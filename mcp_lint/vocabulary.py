@@ -208,9 +208,14 @@ MESSAGE_KEYS = ("error", "message", "error_message", "errorMessage", "detail", "
 MESSAGE_KEYWORDS = ("text", "message", "msg", "detail", "error")
 """Keyword arguments of a result or exception constructor that carry its message text."""
 
-DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
-"""Keys of an error dict that say more than its message (a hint of what to do), in the order one
-is taken: a fix keeps them beside the message."""
+DETAIL_KEYS = ("details", "detail", "reason")
+"""Keys of an error dict that say more about the failure than its message, in the order one is
+taken: a fix keeps them beside the message, in parentheses."""
+
+HINT_KEYS = ("hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "remedy")
+"""Keys of an error dict holding the author's advice to the model (what to check, what to call
+next), in the order one is taken: a fix keeps it as the sentence after the message, never in its
+place (it does not say what failed)."""
 
 FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 """Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""

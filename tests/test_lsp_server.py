@@ -349,7 +349,13 @@ async def test_the_noqa_action_suppresses_the_finding(client: LanguageClient, no
 
 async def test_fix_all_applies_the_safe_fixes_only(client: LanguageClient, tmp_path: Path) -> None:
     root = tmp_path / "notes"
-    shutil.copytree(EXAMPLES / "notes_server_fastmcp", root)  # fastmcp 4: MCP007 has a safe fix
+    shutil.copytree(EXAMPLES / "notes_server_fastmcp", root)
+    # fastmcp 4: MCP007 has a safe fix once no plain exception carries a message for the model
+    # (masking would hide "title must not be empty": the fix is unsafe beside such a raise).
+    server = root / "server.py"
+    source = server.read_text(encoding="utf-8")
+    source = source.replace("from fastmcp import FastMCP\n", "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n")
+    server.write_text(source.replace('raise ValueError("title must not be empty")', 'raise ToolError("title must not be empty")'), encoding="utf-8")
     await start(client, root)
     uri = open_document(client, root / "server.py")
     diagnostics = await diagnostics_for(client, uri, 1)

@@ -267,7 +267,10 @@ WORDS: list[tuple[str, str, bool]] = [
     ("MESSAGE_KEYWORDS", "text", True),
     ("MESSAGE_KEYWORDS", "msg", True),
     ("MESSAGE_KEYWORDS", "content", False),  # a block or a list of them, not text
-    ("DETAIL_KEYS", "hint", True),
+    ("DETAIL_KEYS", "reason", True),
+    ("DETAIL_KEYS", "hint", False),
+    ("HINT_KEYS", "suggestion", True),
+    ("HINT_KEYS", "message", False),
     ("DETAIL_KEYS", "message", False),
     ("FLAG_KEYS", "status_code", True),
     ("FLAG_KEYS", "iserror", True),
