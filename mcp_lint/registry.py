@@ -140,7 +140,7 @@ RULES: tuple[RuleInfo, ...] = (
         "sometimes",
         "safe",
         ("mcp 1.x", "mcp 2.x", "fastmcp 2.x", "fastmcp 3.x", "fastmcp 4.x"),
-        fix_summary="`mask_error_details=True` (fastmcp >= 2.5)",
+        fix_summary="`mask_error_details=True` (fastmcp >= 2.5; unsafe beside MCP008 messages)",
         implementation=_PACKAGE + "mcp007_unmasked_error_details:UnmaskedErrorDetails",
     ),
     RuleInfo(

@@ -83,10 +83,14 @@ def test_text_bound_from_a_helper_of_the_exception_is_dropped_from_the_new_messa
                 try:
                     return fetch(record_id)
                 except Exception as e:
-                    kind, text = Errors.describe(e)
                     raise ToolError(f"Could not get record {record_id}") from e
             """
         )
+    ), fixed
+    # `kind, text = ...` only fed the old return (dead, which F841 does not report for a tuple):
+    # it goes, and so does the import only it used, with the blank line of its section.
+    assert fixed.startswith(
+        "import logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\nmcp = "
     ), fixed
 
 
@@ -566,3 +570,555 @@ def test_no_leftover_label_or_lone_f_string_after_the_text_goes() -> None:
     # "... Error details" with its value gone is a dangling label; `f"{error_msg}"` is `error_msg`.
     assert '        raise ValueError(f"Could not move {file_id}") from e\n' in after, after
     assert "        raise ToolError(error_msg)\n" in after, after
+
+
+PARTIAL_STORE = """\
+def build_entries(note_id: str, level: int) -> list[str]:
+    if level > 8:
+        raise ValueError("level must be between 0 and 8")
+    return [note_id] * level
+"""
+
+
+def test_a_partial_success_stays_a_reply_without_the_exception_text(project: Path) -> None:
+    # The work was done, a side step failed: a helper whose docstring says failures are
+    # reported, not raised, and a tool that warns beside its confirmation. A raise would tell the
+    # model the call failed after the note was created (it would create it again): the reply
+    # stays, only the exception's text leaves it; MCP005 offers no raise there.
+    write(
+        project / "notes" / "server.py",
+        '''\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("notes")
+        logger = logging.getLogger(__name__)
+
+
+        async def file_note(note_id: str, folder: str) -> str:
+            """Move a new note into its folder.
+
+            A failed move is reported, not raised: the note exists and the caller needs its id.
+            """
+            try:
+                await move_note(note_id, folder)
+            except Exception as e:
+                logger.warning("Could not move note %s: %s", note_id, e)
+                return f" Left in the inbox, could not move it to '{folder}': {e}"
+            return f" Filed in '{folder}'."
+
+
+        @mcp.tool()
+        async def create_note(title: str, folder: str) -> str:
+            note_id = await store_note(title)
+            return f"Created note {note_id}." + await file_note(note_id, folder)
+
+
+        @mcp.tool()
+        async def tag_note(note_id: str, tag: str) -> str:
+            done = f"Tagged note {note_id}"
+            try:
+                await add_tag(note_id, tag)
+            except OSError as error:
+                logger.error("Tag failed for %s: %s", note_id, error)
+                return f"{done}. Warning: the colour was not applied ({error}). Set it with paint_note."
+            return done
+
+
+        @mcp.tool()
+        async def export_note(note_id: str) -> str:
+            lines = [f"Exported note {note_id}"]
+            try:
+                lines.append(await save_copy(note_id))
+            except OSError as e:
+                logger.error("Copy failed: %s", e)
+                lines = [
+                    "Note exported successfully!",
+                    "Could not save a copy, showing a preview instead.",
+                    f"Error: {e}",
+                ]
+            return "\\n".join(lines)
+        ''',
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "notes" / "server.py").read_text()
+    assert "ToolError" not in fixed, fixed
+    assert "        return f\" Left in the inbox, could not move it to '{folder}'\"\n" in fixed, fixed
+    assert '        return f"{done}. Warning: the colour was not applied. Set it with paint_note."\n' in fixed, fixed
+    assert '            f"Error: {e}",\n' in fixed  # a fallback's lines: no rewrite offered
+    assert fixed.count("logger.") == 3  # the author's log calls, as written
+
+
+def test_the_projects_own_validation_text_is_not_dropped(project: Path) -> None:
+    # The `try` raises the class it catches itself, or calls only the project's builders around
+    # a ValueError: the exception's text is the project's message for the model ("level must be
+    # between 0 and 8"), the hint to correct the call. No fix drops it.
+    write(project / "notes" / "builders.py", PARTIAL_STORE)
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.builders import build_entries
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def add_entries(note_id: str, level: int) -> str:
+            try:
+                entries = build_entries(note_id, level)
+            except ValueError as e:
+                return f"Error: {e}"
+            return ", ".join(entries)
+
+
+        @mcp.tool()
+        def add_rows(note_id: str, rows: list) -> str:
+            try:
+                for i, row in enumerate(rows):
+                    if not isinstance(row, list):
+                        raise ValueError(f"Row {i} must be a list")
+                save_rows(note_id, rows)
+            except ValueError as e:
+                raise RuntimeError(f"Invalid rows: {e}")
+            return "saved"
+        """
+    )
+    write(project / "notes" / "server.py", source)
+    fix()
+    assert (project / "notes" / "server.py").read_text() == source
+
+
+def test_a_hint_a_helper_writes_around_the_exception_stays_unfixed(project: Path) -> None:
+    # `hint = enable_message(details, "news")`: the helper, handed the exception's text and more,
+    # writes the project's advice (what to enable, where): dropping it drops the hint, keeping
+    # it keeps the leak. No fix here (the helper is where to fix it).
+    write(project / "news" / "hints.py", 'def enable_message(details: str, feed: str) -> str:\n    return f"Enable {feed} ({details}) in the settings."\n')
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        from news.hints import enable_message
+
+        mcp = FastMCP("news")
+
+
+        @mcp.tool()
+        def get_news(topic: str) -> str:
+            try:
+                return fetch_news(topic)
+            except OSError as error:
+                details = str(error)
+                hint = enable_message(details, "news")
+                raise ToolError(f"News lookup failed: {hint}") from error
+        """
+    )
+    write(project / "news" / "server.py", source)
+    result = fix("--select", "MCP002")
+    assert "MCP002" in result.output
+    assert (project / "news" / "server.py").read_text() == source
+
+
+def test_an_error_dict_written_in_each_branch_gets_no_raise_of_its_first_text(project: Path) -> None:
+    # `response["message"] = ...` per branch, then `return response`: raising the dict's first
+    # text ("An error occurred") would leave the branches' words dead.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("rates")
+
+
+        @mcp.tool()
+        def get_rates(symbol: str) -> dict:
+            try:
+                return fetch_rates(symbol)
+            except OSError as e:
+                response = {"status": "error", "message": "An error occurred"}
+                if getattr(e, "errno", 0) == 13:
+                    response["message"] = "The rates service denied access. Check the key."
+                else:
+                    response["message"] = "The rates service is unavailable. Try later."
+                return response
+        """
+    )
+    write(project / "server.py", source)
+    fix("--select", "MCP005")
+    assert (project / "server.py").read_text() == source
+
+
+def test_an_error_dicts_advice_follows_its_message_as_a_sentence(project: Path) -> None:
+    # The suggestion is the author's advice: the next sentence of the raised message, never the
+    # message itself (it does not say what failed); the log line says what failed, no advice.
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("quotes")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_quote(symbol: str) -> dict:
+            try:
+                return fetch_quote(symbol)
+            except Exception as e:
+                if "rate" in str(e):
+                    return {
+                        "error": True,
+                        "message": "Quote rate limit reached.",
+                        "suggestion": "Wait a minute before the next call.",
+                    }
+                return {
+                    "error": True,
+                    "message": f"Error: {str(e)}",
+                    "suggestion": "try again with another symbol.",
+                }
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    assert fixed.endswith(
+        "    except Exception as e:\n"
+        '        if "rate" in str(e):\n'
+        '            raise ToolError("Quote rate limit reached. Wait a minute before the next call.") from e\n'
+        '        logger.exception("Could not get quote")\n'
+        '        raise ToolError("Could not get quote. Try again with another symbol.") from e\n'
+    ), fixed
+
+
+def test_mcp005_deletes_the_unpacking_only_its_old_return_read_and_adds_no_traceback_to_a_warning(project: Path) -> None:
+    write(project / "records" / "errors.py", ERRORS_MODULE)
+    write(
+        project / "records" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from records.errors import Errors
+
+        mcp = FastMCP("records")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def count_records(kind: str) -> dict:
+            try:
+                return {"count": count(kind)}
+            except Exception as e:
+                category, text = Errors.describe(e)
+                return {"error": True, "message": "Could not count records", "category": category, "text": text}
+
+
+        @mcp.tool()
+        def get_page(page: int) -> dict:
+            try:
+                return {"rows": rows_of(page)}
+            except ValueError as e:
+                logger.warning("Bad page %s: %s", page, e)
+                return {"error": True, "message": f"Page {page} is out of range"}
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "records" / "server.py").read_text()
+    assert fixed.endswith(
+        "    except Exception as e:\n"
+        '        raise ToolError("Could not count records") from e\n'
+        "\n\n"
+        "@mcp.tool()\n"
+        "def get_page(page: int) -> dict:\n"
+        "    try:\n"
+        '        return {"rows": rows_of(page)}\n'
+        "    except ValueError as e:\n"
+        '        logger.warning("Bad page %s: %s", page, e)\n'
+        '        raise ToolError(f"Page {page} is out of range") from e\n'
+    ), fixed
+
+
+def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project: Path) -> None:
+    # "AWS Error" with its text gone is a label of the failure's kind, not what failed: the
+    # operation comes from the code, the label follows it as the kind. A method's own words are never glued to its class's name ("EKSCluster manage eks
+    # clusters failed"), and an acronym keeps the module's spelling ("S3", "EKS").
+    write(
+        project / "cloud" / "server.py",
+        '''\
+        """Tools for S3 buckets and EKS clusters."""
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("cloud")
+        logger = logging.getLogger(__name__)
+
+
+        class EKSClusterHandler:
+            def manage_eks_clusters(self, name: str) -> str:
+                try:
+                    return self.client.describe(name)
+                except Exception as e:
+                    return f"Error: {e}"
+
+            def list_s3_buckets(self) -> str:
+                try:
+                    return self.client.list_buckets()
+                except Exception as e:
+                    return f"AWS Error: {e}"
+
+
+        HANDLER = EKSClusterHandler()
+
+
+        @mcp.tool()
+        def manage(name: str) -> str:
+            return HANDLER.manage_eks_clusters(name)
+
+
+        @mcp.tool()
+        def buckets() -> str:
+            return HANDLER.list_s3_buckets()
+        ''',
+    )
+    fix()
+    fixed = (project / "cloud" / "server.py").read_text()
+    assert (
+        "        except Exception as e:\n"
+        '            logger.exception("Manage EKS clusters failed")\n'
+        '            raise ToolError("Manage EKS clusters failed") from e\n'
+    ) in fixed, fixed
+    assert (
+        "        except Exception as e:\n"
+        '            logger.exception("Could not list S3 buckets: AWS error")\n'
+        '            raise ToolError("Could not list S3 buckets: AWS error") from e\n'
+    ) in fixed, fixed
+
+
+def test_a_file_with_imports_in_one_block_gets_the_new_one_in_its_alphabetical_place(project: Path) -> None:
+    # Plain imports first, then `from`s, all alphabetical, no blank line between stdlib and third
+    # party, two blank lines after (isort's no_sections layout, kept by hand without a config):
+    # `import logging` goes after `import json`, not into a section of its own, and the new
+    # logger stands two lines below the block like the code the file has there.
+    write(project / "awsx" / "helpers.py", "def describe(name: str) -> str:\n    return name\n")
+    write(
+        project / "awsx" / "handler.py",
+        '''\
+        """Catalog handler."""
+
+        import json
+        from awsx.helpers import describe
+        from mcp.server.fastmcp import FastMCP
+        from pydantic import Field
+        from typing import Any
+
+
+        mcp = FastMCP("catalog")
+
+
+        @mcp.tool()
+        def get_table(name: str = Field(...)) -> Any:
+            try:
+                return json.dumps(CATALOG.get_table(describe(name)))
+            except Exception as e:
+                return f"Could not get table {name}: {e}"
+        ''',
+    )
+    fix()
+    fixed = (project / "awsx" / "handler.py").read_text()
+    assert fixed.startswith(
+        '"""Catalog handler."""\n\n'
+        "import json\n"
+        "import logging\n"
+        "from awsx.helpers import describe\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "from pydantic import Field\n"
+        "from typing import Any\n"
+        "\n\n"
+        "logger = logging.getLogger(__name__)\n"
+        "\n\n"
+        'mcp = FastMCP("catalog")\n'
+    ), fixed
+
+
+def test_a_label_of_the_failures_kind_follows_the_operation_named_from_the_code(project: Path) -> None:
+    write(
+        project / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("tables")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def describe_table(table: str) -> str:
+            try:
+                return describe(CONN, table)
+            except OSError as e:
+                return f"Database error: {e}"
+            except Exception as e:
+                return f"An unexpected error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    assert fixed.endswith(
+        "    except OSError as e:\n"
+        '        logger.exception("Could not describe table: database error")\n'
+        '        raise ToolError("Could not describe table: database error") from e\n'
+        "    except Exception as e:\n"
+        '        logger.exception("Could not describe table")\n'
+        '        raise ToolError("Could not describe table") from e\n'
+    ), fixed
+
+
+def test_no_fix_drops_the_engines_verdict_on_the_models_own_query_or_raises_an_empty_answer(project: Path) -> None:
+    # `conn.execute(text(sql))` runs the tool's own argument: the exception is the engine's
+    # verdict on the model's query ("no such column"), what it corrects its next call with.
+    # "No data found in table t" is an answer (zero rows), not a failure; a named item missing is.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("db")
+
+
+        @mcp.tool()
+        async def read_rows(table: str, limit: int = 10) -> str:
+            rows = await DB.fetch(table, limit)
+            if not rows:
+                return f"No data found in table {table}."
+            return render(rows)
+
+
+        @mcp.tool()
+        async def run_query(sql: str) -> str:
+            try:
+                async with ENGINE.connect() as conn:
+                    result = await conn.execute(text(sql))
+                    return render(result)
+            except OSError as e:
+                return f"Database error: {e}"
+
+
+        @mcp.tool()
+        async def get_order(order_id: str) -> str:
+            order = await DB.get(order_id)
+            if order is None:
+                return f"Error: order {order_id} not found"
+            return render(order)
+        """
+    )
+    write(project / "server.py", source)
+    fix("--select", "MCP002,MCP005")
+    fixed = (project / "server.py").read_text()
+    assert fixed.replace("from mcp.server.fastmcp.exceptions import ToolError\n", "").replace(
+        '        raise ToolError(f"Order {order_id} not found")\n', '        return f"Error: order {order_id} not found"\n'
+    ) == source, fixed
+    assert '        raise ToolError(f"Order {order_id} not found")\n' in fixed
+
+
+def test_masking_is_no_safe_fix_where_plain_exceptions_carry_messages_for_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `mask_error_details=True` alone would hide "No book with id ...; call list_books" (MCP008
+    # once masked): the safe tier leaves the server as it is; with the unsafe fixes the masking
+    # and the ToolError conversion go in together.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "library"\ndependencies = ["fastmcp>=2.5,<3"]\n')
+    source = textwrap.dedent(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("library")
+        BOOKS: dict = {}
+
+
+        def lookup(book_id: str) -> dict:
+            if book_id not in BOOKS:
+                raise ValueError(f"No book with id {book_id}; call list_books for the ids")
+            return BOOKS[book_id]
+
+
+        @mcp.tool
+        def get_book(book_id: str) -> dict:
+            return lookup(book_id)
+
+
+        @mcp.tool
+        def fetch_cover(book_id: str) -> str:
+            return httpx.get(f"https://covers.example/{book_id}").text
+        """
+    )
+    (tmp_path / "server.py").write_text(source)
+    safe = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--fix"], catch_exceptions=False)
+    assert (tmp_path / "server.py").read_text() == source
+    assert "MCP008" not in safe.output and "1 more fix available with `--fix --unsafe-fixes`" in safe.output, safe.output
+    fix()
+    fixed = (tmp_path / "server.py").read_text()
+    assert 'mcp = FastMCP("library", mask_error_details=True)\n' in fixed, fixed
+    assert '        raise ToolError(f"No book with id {book_id}; call list_books for the ids")\n' in fixed, fixed
+
+
+def test_a_helpers_hint_built_into_a_branchs_message_and_a_parsed_document_stay(project: Path) -> None:
+    # The helper's advice reaches the raise through `message`, built in one branch: no fix drops
+    # it. "Invalid JSON for rows: {e}" names a document, too long to echo in place of the error.
+    write(project / "feeds" / "hints.py", 'def enable_message(details: str, feed: str) -> str:\n    return f"Enable {feed} ({details}) in the settings."\n')
+    source = textwrap.dedent(
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+
+        from feeds.hints import enable_message
+
+        mcp = FastMCP("feeds")
+
+
+        @mcp.tool()
+        def read_feed(feed: str) -> str:
+            try:
+                return fetch_feed(feed)
+            except OSError as error:
+                details = str(error)
+                if "disabled" in details:
+                    hint = enable_message(details, feed)
+                    message = f"Feed error in {feed}: {hint}"
+                else:
+                    message = f"Feed {feed} is unavailable"
+                raise RuntimeError(message) from error
+        """
+    )
+    write(project / "feeds" / "server.py", source)
+    fix("--select", "MCP002")
+    assert (project / "feeds" / "server.py").read_text() == source
+    write(
+        project / "feeds" / "rows.py",
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("rows")
+
+
+        @mcp.tool()
+        def add_rows(rows: str) -> str:
+            try:
+                parsed = json.loads(store(rows))
+            except json.JSONDecodeError as e:
+                raise ToolError(f"Invalid JSON for rows: {e}")
+            return str(parsed)
+        """,
+    )
+    fix("--select", "MCP002")
+    fixed = (project / "feeds" / "rows.py").read_text()
+    assert '        raise ToolError("Invalid JSON for rows") from e\n' in fixed, fixed

@@ -627,9 +627,9 @@ mcp = FastMCP("db")
 
 
 @mcp.tool
-def run_query(sql: str) -> list:
+def run_query(name: str) -> list:
     try:
-        return DB.execute(sql).fetchall()
+        return DB.execute(QUERIES[name]).fetchall()
     except Exception as err:
         raise TE(f"Query failed: {str(err)}") from err
 """,
@@ -644,9 +644,9 @@ mcp = FastMCP("db")
 
 
 @mcp.tool
-def run_query(sql: str) -> list:
+def run_query(name: str) -> list:
     try:
-        return DB.execute(sql).fetchall()
+        return DB.execute(QUERIES[name]).fetchall()
     except Exception as err:
         logger.exception("Query failed")
         raise TE("Query failed") from err
@@ -1746,8 +1746,9 @@ def forecast(city: str) -> str:
         return str(e)
 """
     out = fixed(source)
+    # The warning logs the exception already: the author's level, no traceback added.
     assert _handler(out) == [
-        'logger.warning("Fetching the forecast for %s failed: %s", city, e, exc_info=True)',
+        'logger.warning("Fetching the forecast for %s failed: %s", city, e)',
         'raise ToolError(f"Fetching the forecast for {city} failed") from e',
     ]
     assert fixed(out) == out
@@ -2003,8 +2004,9 @@ async def get_alerts(region: str) -> str:
 
 
 def test_mcp002_an_error_dict_with_only_exception_text_keeps_the_authors_hint() -> None:
-    # The "error" entry is all exception text; the hint is the author's advice, and the local it
-    # reads stays in use.
+    # The "error" entry is all exception text; the hint is the author's advice: it follows what
+    # failed (named from the code) as a sentence of its own, never in its place, and the local
+    # it reads stays in use.
     source = _TRACKER + """
 @mcp.tool
 def list_projects(ctx: Context) -> dict:
@@ -2020,8 +2022,8 @@ def list_projects(ctx: Context) -> dict:
     out = fixed(source)
     assert _handler(out) == [
         "url = _get_settings(ctx).base_url",
-        'logger.exception("cannot reach %s, check TRACKER_URL and that the tracker is up", url)',
-        'raise ToolError(f"cannot reach {url}, check TRACKER_URL and that the tracker is up") from e',
+        'logger.exception("Could not list projects")',
+        'raise ToolError(f"Could not list projects. Cannot reach {url}, check TRACKER_URL and that the tracker is up") from e',
     ]
     assert fixed(out) == out
 

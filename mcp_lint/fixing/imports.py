@@ -56,6 +56,13 @@ class ImportBlock:
     # The module imports the MCP framework only for type checkers or inside functions (it is
     # written to import without it): a fix must not add a top-level framework import.
     framework_deferred: bool = False
+    # The file keeps its imports in one block with no sections (isort's `no_sections`: plain
+    # `import`s first, then `from`s, each alphabetical, no blank line between stdlib and third
+    # party): a new import goes into that order, not into a section of its own.
+    no_sections: bool = False
+    # Blank lines the file leaves after its imports (two in some layouts, before any statement):
+    # a statement the fix adds after the block stands as far from it.
+    after_gap: int = 1
 
 
 def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) -> ImportBlock:
@@ -83,7 +90,51 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
                 found.append(line)
         elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
             break
-    return ImportBlock(tuple(found), module_name.split(".")[0], Location(top_row, 1), top_gap, top_lead, _framework_deferred(tree))
+    first_party = module_name.split(".")[0]
+    return ImportBlock(
+        tuple(found),
+        first_party,
+        Location(top_row, 1),
+        top_gap,
+        top_lead,
+        _framework_deferred(tree),
+        no_sections=_without_sections(found, first_party),
+        after_gap=_gap_after(found, lines),
+    )
+
+
+def _without_sections(found: list[ImportLine], first_party: str) -> bool:
+    """Are the imports one block of more than one section, with no blank line between, plain
+    `import`s before `from`s and each kind in alphabetical order (isort's `no_sections`)?"""
+    lines = [line for line in found if line.module != "__future__"]
+    if len(lines) < 2 or any(b.first_row != a.last_row + 1 for a, b in zip(lines, lines[1:])):
+        return False
+    if len({_section(line.module, frozenset({first_party})) for line in lines}) < 2:
+        return False  # one section: its order says nothing about sections
+    kinds = [line.is_from for line in lines]
+    if kinds != sorted(kinds):
+        return False
+    for is_from in (False, True):
+        modules = [line.module.lower() for line in lines if line.is_from == is_from]
+        if modules != sorted(modules):
+            return False
+    return True
+
+
+def _gap_after(found: list[ImportLine], lines: list[str]) -> int:
+    """Blank lines between the last import and the next line of code: 2 when the file leaves
+    two there before a statement that is not a def or a class (its own layout), else 1."""
+    if not found:
+        return 1
+    row = found[-1].last_row + 1
+    blank = 0
+    while row <= len(lines) and not lines[row - 1].strip():
+        blank += 1
+        row += 1
+    following = lines[row - 1].lstrip() if row <= len(lines) else ""
+    if blank == 2 and following and not following.startswith(("def ", "class ", "async def ", "@", "#")):
+        return 2
+    return 1
 
 
 # Top-level packages of the MCP frameworks whose imports a fix may add.
@@ -195,7 +246,8 @@ def import_edits(
     if after_block:
         code = "\n".join(after_block)
         if block.lines:
-            inserts.setdefault(block.lines[-1].end, []).append((1, f"\n\n{code}"))
+            gap = "\n" * (1 + getattr(block, "after_gap", 1))
+            inserts.setdefault(block.lines[-1].end, []).append((1, f"{gap}{code}"))
         else:
             # Below the imports just inserted at the top (if any), a blank line between.
             opening = "\n" if inserts.get(block.top) else ""
@@ -284,6 +336,8 @@ def _placement(block: ImportBlock, module: str, is_from: bool, statement: str, f
         return block.top, f"{statement}\n"
     section = _section(module, first_party)
     same = [line for line in lines if _section(line.module, first_party) == section]
+    if getattr(block, "no_sections", False):
+        same = lines  # one block: the new line takes its alphabetical place among them all
     if same:
         kind = [line for line in same if line.is_from == is_from]
         key = module.lower()

@@ -41,6 +41,10 @@ def drop_unused_imports(original: str, fixed: str) -> list[Edit]:
         if not dead or not _alone_on_its_lines(after.body, index, lines):
             continue
         edit = _without(stmt, dead, lines)
+        if edit is not None and edit.content == "" and _section_of_its_own(stmt, lines):
+            # The import was a section alone (blank lines around it): one blank line goes with
+            # it, or the sections around it would stand two lines apart (I001).
+            edit = Edit(edit.location, Location(edit.end_location.row + 1, 1), "")
         if edit is not None:
             edits.append(edit)
     edits.extend(_local_imports(before, after, lines))
@@ -134,6 +138,12 @@ def _bound(stmt: ast.Import | ast.ImportFrom) -> list[str]:
             return []  # a star import binds names nobody can count
         names.append(alias.asname or alias.name.split(".")[0])
     return names
+
+
+def _section_of_its_own(stmt: ast.stmt, lines: list[str]) -> bool:
+    """A blank line right above the statement and right below it."""
+    first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
+    return first >= 2 and last < len(lines) and not lines[first - 2].strip() and not lines[last].strip()
 
 
 def _alone_on_its_lines(body: list[ast.stmt], index: int, lines: list[str], *, indented: bool = False) -> bool:

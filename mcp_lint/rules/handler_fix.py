@@ -20,8 +20,10 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.exception_text import project_call
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
+_BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})
 _LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
 # Calls that cannot change anything: a local holding only these can be deleted with its last use.
 _PURE_CALLS = frozenset(
@@ -60,6 +62,10 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
             return LogPlan(add_call=False, edit=edit)
         return LogPlan(add_call=False)
     if not call.args or call.args[-1].star == "*" and call.args[-1].keyword is None and len(call.args) == 1:
+        return LogPlan(add_call=False)
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _BELOW_ERROR and handler.name in _names_in(call):
+        # A warning that logs the exception already: the author judged it no error (a bad
+        # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
     end = ctx.range(call.args[-1].value).end
     at = Location(end.line, end.column + 1)
@@ -579,3 +585,220 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inserts.append((row, indent, inner))
                 break
     return inserts or None
+
+
+# -- partial success and the project's own texts ------------------------------------------------
+
+# A docstring saying the function's failures are reported, not raised ("a failed move is
+# reported, not raised", "never raises", "returns a warning instead of raising").
+_NOT_RAISED = re.compile(
+    r"(?i)\b(?:not|never|rather\s+than|instead\s+of|without)\s+(?:be(?:ing)?\s+)?rais(?:e|es|ed|ing)\b|\bdoes\s*n[o']t\s+raise\b"
+)
+# Words of a reply that reports work done beside a step that failed: a warning, a success, a
+# fallback ("Showing a preview instead").
+_PARTIAL_WORDS = re.compile(r"(?i)\bwarn(?:ing)?\b|\u26a0|\bsuccessful(?:ly)?\b|\bpartial(?:ly)?\b|\bshowing\b.*\binstead\b|\bfall\s*back\b")
+
+
+def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the `except` report a partial success rather than a failure of the call? The work was
+    done and a side step failed: the function's docstring says its failures are reported, not
+    raised; or the reply (through the handler's locals) speaks of a warning, a success, a
+    fallback. Turning that return into a raise tells the model the call failed after it did the
+    work (a created item it would create again)."""
+    if handler is None:
+        return False
+    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and _NOT_RAISED.search(doc):
+        return True
+    return bool(_PARTIAL_WORDS.search(" ".join(_literal_words(value, handler, ctx, 0))))
+
+
+def _literal_words(value: cst.CSTNode, handler: Handler, ctx: FileContext, depth: int) -> Iterator[str]:
+    """The literal text in `value`, and in the values of the handler's locals it reads."""
+    for node in descendants(value, into_scopes=False):
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str):
+                yield text
+        elif isinstance(node, cst.FormattedStringText):
+            yield node.value
+        elif isinstance(node, cst.Name) and depth < 3:
+            for statement in handler.node.body.body:
+                assigned = _assigned(statement, node.value)
+                if assigned is not None:
+                    yield from _literal_words(assigned, handler, ctx, depth + 1)
+
+
+def raises_own_text(handler: Handler, ctx: FileContext) -> bool:
+    """Is the caught exception's text the project's own? The `try` raises a class the clause
+    catches itself (`raise ValueError(f"Row {i} must be a list")`), or calls only the project's
+    functions around a builtin class such as ValueError (its builders' validation messages, for
+    the model to correct its call with). Dropping that text drops the hint."""
+    try_node = handler.try_node
+    if not isinstance(try_node, cst.Try) or not handler.caught:
+        return False
+    caught = {name.rpartition(".")[2] for name in handler.caught}
+    if caught & {"Exception", "BaseException"}:
+        return False
+    calls: list[cst.Call] = []
+    for node in descendants(try_node.body, into_scopes=False):
+        if isinstance(node, cst.Raise) and isinstance(node.exc, cst.Call):
+            raised = (dotted(node.exc.func) or "").rpartition(".")[2]
+            if raised in caught:
+                return True
+        if isinstance(node, cst.Call):
+            calls.append(node)
+    if not caught <= {"ValueError"}:
+        return False
+    own = [call for call in calls if project_call(call, ctx)]
+    others = [call for call in calls if not project_call(call, ctx) and not _raises_no_value_error(call)]
+    return bool(own) and not others
+
+
+def _raises_no_value_error(call: cst.Call) -> bool:
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _CONTAINER_METHODS:
+        return True  # `requests.extend(built)`: a local list takes the built value
+    return dotted(call.func) in _NEVER_RAISE_VALUE_ERROR
+
+
+_CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+# Builtins that raise no ValueError of their own text for the arguments a validator passes.
+_NEVER_RAISE_VALUE_ERROR = frozenset({"len", "isinstance", "type", "enumerate", "list", "tuple", "set", "str", "repr", "bool", "zip", "sorted"})
+
+
+def composed_by_a_helper(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is the exception (or text made of it) handed, with other values, to a helper whose result
+    the sink sends (`hint = enablement_message(details, service)`)? Such a helper writes a
+    message of its own around the text (a link, what to enable, when to retry): dropping its
+    result drops the project's hint, keeping it keeps the leak, so no fix here (the helper is
+    where to fix it). A helper handed the exception alone (`kind, text = describe(e)`) only
+    restates it."""
+    if handler.name is None:
+        return False
+    tainted = {handler.name}  # names holding the exception or text made of it
+    composed: set[str] = set()  # names holding a helper's message made of it, or built from one
+    for small in descendants(handler.node.body, into_scopes=False):
+        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+            continue
+        read = _names_in(small.value)
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        bound = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+        if read & composed:
+            composed |= bound
+            continue
+        if not read & tainted:
+            continue
+        tainted |= bound
+        if any(
+            _helper_call(call, ctx)
+            and not is_project_log_call(call)  # a log function's result is its log line
+            and len(call.args) >= 2
+            and any(_names_in(a.value) & tainted for a in call.args)
+            for call in descendants(small.value, into_scopes=False)
+        ):
+            composed |= bound
+    return bool(_names_in(sink) & composed)
+
+
+def written_across_branches(fn: FunctionFacts, value: cst.BaseExpression) -> bool:
+    """`error_response["message"] = ...` in each branch, then `return error_response`: the local
+    returned is written item by item after it is built, so its message depends on the branch
+    taken (a rewrite of the return from its first value would leave those writes dead)."""
+    if not isinstance(value, cst.Name):
+        return False
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == value.value:
+                    return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in {"update", "setdefault"}:
+            receiver = node.func.value
+            if isinstance(receiver, cst.Name) and receiver.value == value.value:
+                return True
+    return False
+
+
+def dead_unpacking(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: FileContext) -> list[Edit]:
+    """Deletions of the handler's `kind, text = describe(e)` lines (a helper handed the exception,
+    its result unpacked or bound) whose names only `sink` read: replaced by `replacement`, they
+    are dead, which F841 does not report for a tuple. The call only reads the exception (a log
+    function's call stays)."""
+    if handler.name is None:
+        return []
+    still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    edits: list[Edit] = []
+    for statement in handler.node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.value, (cst.Call, cst.Await)):
+            continue
+        call = small.value.expression if isinstance(small.value, cst.Await) else small.value
+        if not isinstance(call, cst.Call) or is_project_log_call(call) or not _helper_call(call, ctx):
+            continue
+        if [a.value.value for a in call.args if isinstance(a.value, cst.Name)] != [handler.name] or len(call.args) != 1:
+            continue
+        target = small.targets[0].target
+        names = [n.value for n in descendants(target) if isinstance(n, cst.Name)]
+        if not isinstance(target, (cst.Tuple, cst.Name)) or not names or set(names) & still_read:
+            continue
+        if any(_reads(handler, name, [sink, small.targets[0]]) for name in names):
+            continue
+        dropped = deletion(statement, ctx)
+        if dropped is not None:
+            edits.append(dropped)
+    return edits
+
+
+# Calls that run what they are given (a query, an expression): their error is a verdict on it.
+_EVALUATORS = frozenset(
+    {"execute", "executemany", "executescript", "exec_driver_sql", "fetchrow", "fetchval", "compile", "literal_eval", "eval", "exec", "evaluate"}
+)
+
+
+def evaluates_a_parameter(handler: Handler, fn: FunctionFacts) -> bool:
+    """Does the `try` run what the caller wrote (`conn.execute(text(sql))` of the tool's `sql`
+    argument, `eval(expression)`)? Then the exception is the engine's verdict on the model's own
+    input ("no such column: nme"), the one thing it can correct its next call with: no fix drops it."""
+    params = set(fn.params) - {"self", "cls"}
+    if not params:
+        return False
+    for node in descendants(handler.try_node.body, into_scopes=False):
+        if not isinstance(node, cst.Call):
+            continue
+        name = dotted(node.func)
+        if name is None or name.rpartition(".")[2] not in _EVALUATORS:
+            continue
+        if any(_is_parameter(a.value, params) for a in node.args):
+            return True
+    return False
+
+
+def _is_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
+    """The argument as the caller wrote it: the parameter, or it wrapped in a call (`text(sql)`);
+    not a value selected by it (`QUERIES[name]` is the server's own query)."""
+    if isinstance(value, cst.Name):
+        return value.value in params
+    if isinstance(value, cst.Call):
+        return any(isinstance(a.value, cst.Name) and a.value.value in params for a in value.args)
+    return False
+
+
+# A reply that an empty collection is empty: an answer, not a failure ("No rows found in table
+# t", "No results", "The folder is empty"), unlike a named item missing ("Order 42 not found").
+_EMPTY_ANSWER = re.compile(
+    r"(?i)^\W*no\s+(?:[\w-]+\s+){0,3}?(?:found|returned|available|matched|match)\b"
+    r"|^\W*no\s+(?:results|rows|items|records|entries|matches|data|files|messages|events)\b"
+    r"|\b(?:is|are|was)\s+empty\b"
+)
+
+
+def reports_an_empty_answer(value: cst.BaseExpression) -> bool:
+    """Does the returned text say a collection is empty (see `_EMPTY_ANSWER`)?"""
+    words = " ".join(
+        node.evaluated_value if isinstance(node, cst.SimpleString) else node.value
+        for node in descendants(value, into_scopes=False)
+        if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and (not isinstance(node, cst.SimpleString) or isinstance(node.evaluated_value, str))
+    )
+    return bool(_EMPTY_ANSWER.search(words.strip()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
@@ -53,6 +54,12 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.results import is_error_result
 from mcp_lint.rules.handler_fix import (
     bound_from,
+    evaluates_a_parameter,
+    dead_unpacking,
+    composed_by_a_helper,
+    written_across_branches,
+    raises_own_text,
+    reports_partial_success,
     is_project_log_call,
     logger_style,
     text_built_by_a_helper,
@@ -67,7 +74,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     unused_binding,
 )
-from mcp_lint.rules.messages import Message, Part, Placeholder, Text
+from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 
 
@@ -884,6 +891,8 @@ def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
 _TEXT_KWARGS = ("text", "message", "msg", "detail", "error")
 # Keys of an error dict that hold its message, and keys that only flag the failure.
 _TEXT_KEYS = ("error", "message", "detail", "error_message", "msg", "details", "reason")
+# Keys of an error dict holding the author's advice to the model (kept in the new message).
+_HINT_KEYS = frozenset({"hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "action", "remedy", "fix"})
 _FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 
 
@@ -961,10 +970,15 @@ class _FixText:
         self.quote = '"'
         # The value the message now names as the one rejected (`timezone_name`), if any.
         self.rejected: str | None = None
+        # The author's label of the failure's kind whose content was the exception ("database
+        # error" of `f"Database error: {e}"`), to follow the operation named from the code.
+        self.label: str | None = None
         # Locals bound from the statement that takes the exception's text (`kind, text =
         # describe(e)`): the rule traced the text into them (through the helper's summary), so
         # the new message must not carry them either, or the leak only moves.
         self.carriers: frozenset[str] = frozenset()
+        # The advice of the old error dict (`"suggestion": "..."`), for the raised message only.
+        self.hint: Message | None = None
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
@@ -978,29 +992,45 @@ class _FixText:
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
         if message is None:
             message = self._from_code()
+            if self.label and message.parts:
+                message.parts[-1].pieces.append(Text(": " + self.label, True))
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
 
+    def own_words(self, expr: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
+        """The author's words of `expr` without the exception's text, or None when nothing of
+        them is left (no words of the code's in their place: the reply keeps its own)."""
+        self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
+        message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        if message is None or not message.remove(self._carries_exception):
+            return None
+        return message if message.words().strip(" :;,.-{}") else None
+
     def _from_code(self) -> Message:
         """What failed, in the code's words: the function's name when it is an action, the one
-        operation of the `try`, the service of the method's class, a name that is a task verb
-        alone (`search`); last the tool the failure reaches, filled in by `render` (which drops
-        the fix where it cannot name one)."""
+        operation of the `try`, the service of a one-word method's class, a name that is a task
+        verb alone (`search`), a method's own words (`manage_clusters`: never glued to its
+        class's name); last the tool the failure reaches, filled in by `render` (which drops the
+        fix where it cannot name one). Acronyms as the module spells them (`list_s3_buckets`:
+        "Could not list S3 buckets" where the module writes "S3")."""
+        spell = lambda text: spelled(text, self.ctx)  # noqa: E731 - local shorthand
         sentence = failure_words.action(self.fn.name)
         if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
             words, value = found
             if value is None:
                 sentence = words
             else:  # "Could not checkout {branch}"
-                return Message([Part("", self.quote, [Text(words + " ", True), Placeholder(value)])])
+                return Message([Part("", self.quote, [Text(spell(words) + " ", True), Placeholder(value)])])
+        one_word = len(failure_words.name_words(self.fn.name)) == 1
         sentence = (
             sentence
-            or failure_words.method_of_service(self.fn)
+            or (failure_words.method_of_service(self.fn) if one_word else None)
             or failure_words.action(self.fn.name, bare=True)
+            or (failure_words.tool_sentence(self.fn.name) if self.fn.class_name else None)
             or PH_TOOL_SENTENCE
         )
-        return Message([Part("", self.quote, [Text(sentence, True)])])
+        return Message([Part("", self.quote, [Text(spell(sentence), True)])])
 
     def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
         if expr is None or depth > 3:
@@ -1021,6 +1051,8 @@ class _FixText:
     def _name_the_rejected_value(self, message: Message) -> None:
         """`f"Invalid timezone: {e}"` around `load_zoneinfo(timezone_name)`: the words say what
         kind of value was rejected, so the message names that value instead of the exception."""
+        if _DOCUMENT_WORDS.search(message.words()):
+            return  # "Invalid JSON for values": the value is a whole document, not a name to echo
         value = failure_words.rejected_value(message.words(), self.handler, self.fn)
         if value is not None and message.replace_ending(self._carries_exception, value):
             self.rejected = value
@@ -1035,7 +1067,14 @@ class _FixText:
         message.remove(self._carries_exception)
         message.drop_error_prefix()
         words = message.words()
-        if not words.strip(" :;,.-{}") or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(words.strip(" :;,.-{}")):
+        bare = words.strip(" :;,.-{}")
+        if _LABEL_ONLY.fullmatch(bare) and "{}" not in bare:
+            # "Database error" with its text gone: the kind of failure, not what failed. The
+            # operation comes from the code, the label follows it as the kind.
+            kind = _LABEL_KIND.sub("", bare).strip()
+            self.label = self.label or (" ".join(w if sum(c.isupper() for c in w) > 1 else w.lower() for w in kind.split()) if kind else "")
+            return None
+        if not bare or vague_reason(words) == "generic" or _IDENTIFIER.fullmatch(bare):
             return None
         return message
 
@@ -1079,14 +1118,12 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() not in _FLAG_KEYS and _is_string(element.value):
+            elif key.lower() in _HINT_KEYS and _is_string(element.value):
                 aside.append(element.value)
-        # No message left in the text keys: the author's words under another key (a hint of
-        # what to check) say more than a name would.
-        for value in aside if chosen is None else ():
-            chosen = self._from(value, depth + 1)
-            if chosen is not None:
-                break
+        # The author's advice under a hint key (what to check, what to call next) goes into the
+        # message, after it: never in its place (it does not say what failed).
+        for value in aside:
+            self.hint = self.hint or self._from(value, depth + 1)
         return chosen
 
 
@@ -1174,6 +1211,13 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+# Words naming a document format or its shape: a value of that kind is too long to echo back.
+_DOCUMENT_WORDS = re.compile(r"(?i)\b(?:json|yaml|xml|toml|csv|html|format|structure|syntax|payload|body)\b")
+# A label whose content was the exception ("AWS Error", "API exception"): it says nothing of
+# what failed once its text is gone.
+_LABEL_ONLY = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*\s+){0,2}(?i:error|exception|failure)s?")
+# Words of a label that say nothing of the kind: "An unexpected error" adds nothing after the operation.
+_LABEL_KIND = re.compile(r"(?i)^(?:(?:an?|the|unexpected|unknown|internal|general|generic|other|some)\s+)*(?:error|exception|failure)s?$")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
 _CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
 # Stands for what failed, in words from the one tool the failure reaches (known after linking).
@@ -1197,20 +1241,35 @@ def _build_fix(
         return None  # shares its line with another statement
     if text_built_by_a_helper(value, handler.name, ctx, constructor=variant != "return"):
         return None
+    if raises_own_text(handler, ctx) or composed_by_a_helper(handler, node, ctx) or evaluates_a_parameter(handler, fn):
+        return None  # the project's own validation text, or a helper's hint: it stays
+    if variant == "return" and written_across_branches(fn, _unawaited(value)):
+        return None  # the returned dict is written in each branch: rewritten there, not here
     in_place = _fix_in_branch(ctx, fn, node, value, handler)
     if in_place is not None:
         return in_place
     status = _status_message(value) if variant == "return" else None
+    partial = variant == "return" and reports_partial_success(fn, handler, value, ctx)
+    if partial:
+        # The work was done and a side step failed: the reply stays a reply, only the
+        # exception's text leaves it (a raise would tell the model the whole call failed).
+        status = _partial_message(value)
+        if status is None:
+            return None
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
         return None
     text = _FixText(ctx, fn, node, handler)
-    message = text.message(value, found)
+    message = text.message(value, found) if not partial else text.own_words(status, found)
+    if message is None:
+        return None
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
+    if partial and log_calls_before(handler, node, ctx):
+        plan = replace(plan, add_call=False, edit=None)  # a warning logged as the author chose
     if text.rejected in fn.params:
         # The caller's own argument was rejected ("Invalid timezone: {timezone_name}"): a
         # validation failure the model corrects, not a fault of the server. Its traceback in the
@@ -1241,7 +1300,8 @@ def _build_fix(
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
-        statements = [f"raise {raised}({_arguments(message.as_fstring, [], indent, message.multiline)}){cause}"]
+        shown = _with_hint(message, text.hint)
+        statements = [f"raise {raised}({_arguments(shown.as_fstring, [], indent, shown.multiline)}){cause}"]
         if plan.add_call:
             statements.insert(0, _log_call(message, indent, logger_style(ctx)))
         replacement = f"\n{indent}".join(statements)
@@ -1255,11 +1315,15 @@ def _build_fix(
         if dropped is not None:
             edits.append(dropped)
             deleted.extend([statement] if kept is None else [])
+    if status is None:
+        edits.extend(dead_unpacking(handler, node, replacement, ctx))
     short = clip(" ".join(message.as_fstring(" ").split()), 60)
     if status is not None:
         # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
         edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
         verb = "Log the exception and return" if plan.add_call else "Return"
+        if partial:
+            return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
@@ -1321,6 +1385,52 @@ def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     message = _message_element([element.value for element in value.elements])
     return message if any(element.value is message for element in value.elements) else None
+
+
+# Acronyms as a module writes them ("S3", "EKS", "IDs"): two capitals, or a capital and a digit.
+_ACRONYM = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z0-9])[A-Za-z][A-Za-z0-9]{1,4}\b")
+_NOT_ACRONYMS = frozenset({"error", "info", "debug", "warning", "todo", "note", "ok", "get", "post", "put", "delete", "patch", "head", "true", "false", "none", "null", "and", "or", "not", "is"})
+
+
+def spelled(text: str, ctx: FileContext) -> str:
+    """`text` (words from code names, lower case) with each word the module writes as an
+    acronym elsewhere (a docstring's "S3 buckets", a string's "EKS") spelled that way."""
+    spellings = ctx.memo.get("acronyms")
+    if not isinstance(spellings, dict):
+        spellings = {}
+        for match in _ACRONYM.finditer("\n".join(ctx.lines)):
+            word = match.group(0)
+            if sum(c.isupper() or c.isdigit() for c in word) >= 2 and word[0].isupper() and word.lower() not in _NOT_ACRONYMS:
+                spellings.setdefault(word.lower(), word)
+        ctx.memo["acronyms"] = spellings
+    return " ".join(spellings.get(w, w) if w.islower() else w for w in text.split(" "))
+
+
+def _with_hint(message: Message, hint: Message | None) -> Message:
+    """The message with the author's advice after it as a sentence of its own ("Quote rate limit
+    reached. Wait a minute before the next call."), as the old error dict carried both;
+    `message` itself unchanged."""
+    if hint is None or len(hint.parts) != 1 or not message.parts or message.parts[-1].quote != hint.parts[0].quote:
+        return message
+    shown = copy.deepcopy(message)
+    append_sentence(shown.parts[-1].pieces, copy.deepcopy(hint.parts[0].pieces))
+    return shown
+
+
+def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(value, cst.Await):
+        value = value.expression
+    return value
+
+
+def _partial_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The text of a reply that reports a partial success, to rewrite in place: the returned
+    string itself, or the one string of a returned tuple; None for other shapes."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if _is_string(value):
+        return value
+    return _status_message(value)
 
 
 def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:

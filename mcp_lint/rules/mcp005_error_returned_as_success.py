@@ -39,8 +39,19 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.dispatch_miss import UNKNOWN_TOOL, else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
-from mcp_lint.rules.handler_fix import bound_from_exception, raise_is_caught, text_built_by_a_helper, toolerror_pass_through
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
+from mcp_lint.rules.handler_fix import (
+    bound_from_exception,
+    dead_unpacking,
+    evaluates_a_parameter,
+    reports_an_empty_answer,
+    raise_is_caught,
+    raises_own_text,
+    reports_partial_success,
+    text_built_by_a_helper,
+    toolerror_pass_through,
+    written_across_branches,
+)
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, append_sentence, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
     _dict_items,
@@ -486,6 +497,11 @@ def check_health() -> dict:
             if message is not None
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
+            and not reports_partial_success(fn, ret.handler, resolved, ctx)
+            and not written_across_branches(fn, value)
+            and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
+            and not (ret.handler is None and reports_an_empty_answer(resolved))
+            and not (ret.handler is not None and raises_own_text(ret.handler, ctx))
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else "",
             "stmt": encode_range(ctx, anchor),
@@ -500,6 +516,10 @@ def check_health() -> dict:
             # same condition never takes it (the linker drops the finding for that caller).
             "conds": "\n".join(_condition_shapes(conditions, fn)),
         }
+        if data["msg"] and ret.handler is not None:
+            # `kind, text = describe(e)` only fed the old return: its line goes with it.
+            dead = dead_unpacking(ret.handler, anchor, data["msg"], ctx)
+            data["dead"] = ";".join(f"{e.location.row}:{e.location.column}:{e.end_location.row}:{e.end_location.column}" for e in dead)
         if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
             # The check itself crashed, or the caller sent something wrong: a failure of the
             # call even where the tool's answer is a status report. (A function that takes
@@ -589,7 +609,7 @@ def check_health() -> dict:
         cause = latent.get("cause")
         if toolerror_available(context) and not latent.get("raise_caught"):
             spec = self._toolerror_fix(latent, start, end, msg, cause)
-            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")))
+            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")) + _deletions(latent.get("dead")))
         if context.lowlevel and lowlevel_result_supported(context.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
@@ -632,6 +652,15 @@ def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Retur
     return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
 
 
+def _deletions(encoded: str) -> tuple[Edit, ...]:
+    """The lines `dead_unpacking` found dead once the return is rewritten."""
+    edits = []
+    for item in filter(None, encoded.split(";")):
+        row, column, end_row, end_column = (int(n) for n in item.split(":"))
+        edits.append(Edit(Location(row, column), Location(end_row, end_column), ""))
+    return tuple(edits)
+
+
 def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
     the same `try` offers the same edit, which the fix loop applies once."""
@@ -643,8 +672,10 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-# Keys of an error dict that say more about the failure than its message: kept in the fix's text.
-_DETAIL_KEYS = ("details", "detail", "hint", "suggestion", "reason", "help")
+# Keys of an error dict that say more about the failure than its message: kept in the fix's text,
+# in parentheses; and keys of the author's advice, kept as the sentence after it.
+_DETAIL_KEYS = ("details", "detail", "reason")
+_HINT_KEYS = ("hint", "suggestion", "resolution", "help", "next_step", "next_steps", "remedy")
 
 
 def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
@@ -674,6 +705,13 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     elif isinstance(details, (cst.Name, cst.Attribute)):
         # Only literals and plain references: anything else (a call) may not be text.
         text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
+    advice = next(
+        (items[k] for k in _HINT_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
+        None,
+    )
+    hint = Message.read(advice, lambda node: ctx.range(node).start.line, ctx.code) if advice is not None else None
+    if hint is not None and len(hint.parts) == 1 and hint.parts[0].quote == text.parts[0].quote:
+        append_sentence(text.parts[0].pieces, hint.parts[0].pieces)
     lone = [piece for piece in text.parts[0].pieces if not (isinstance(piece, Text) and not piece.raw)]
     if len(lone) == 1 and isinstance(lone[0], Placeholder) and not lone[0].conversion and not lone[0].spec:
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.

@@ -12,7 +12,7 @@ unwrapped I/O, into helpers too, reads the project files that may turn masking o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -311,7 +311,12 @@ async def forecast(city: str) -> str:
             rendered = self.render_server(site, framework, sorted(tools.items()))
             if rendered is None:
                 continue
-            fix = project.fix_for(rendered.fix, summary, site.family)
+            spec = rendered.fix
+            if spec is not None and spec.applicability is Applicability.SAFE and _raises_messages_for_the_model(project):
+                # Plain exceptions written for the model (MCP008's findings once masked) would
+                # lose their text: masking goes with their ToolError conversions, not alone.
+                spec = replace(spec, applicability=Applicability.UNSAFE)
+            fix = project.fix_for(spec, summary, site.family)
             yield Finding(
                 code=self.code,
                 message=rendered.message,
@@ -371,6 +376,14 @@ async def forecast(city: str) -> str:
             return None
         edit = Edit(site.insert_at, site.insert_at, site.insert_text)
         return FixSpec(Applicability.SAFE, "Pass mask_error_details=True", (edit,))
+
+
+def _raises_messages_for_the_model(project: LinkedProject) -> bool:
+    """Does the project raise plain exceptions whose text MCP008 reads as written for the model
+    (its latents: reported once the framework masks them)?"""
+    return any(
+        latent.code == "MCP008" for summary in project.summaries for function in summary.functions.values() for latent in function.latent
+    )
 
 
 # -- the link step -------------------------------------------------------------------------

@@ -265,6 +265,16 @@ class Message:
         return joiner.join(rendered), arguments
 
 
+def append_sentence(pieces: list[Piece], sentence: list[Piece]) -> None:
+    """`pieces` followed by `sentence` as the next sentence ("Rate limit reached. Wait a minute."):
+    a full stop between them where the first does not end in one, the second capitalised."""
+    last = next((p for p in reversed(pieces) if not (isinstance(p, Text) and not p.raw)), None)
+    ends = isinstance(last, Text) and last.raw.rstrip().endswith((".", "!", "?"))
+    if sentence and isinstance(sentence[0], Text):
+        sentence[0] = Text(capitalized(sentence[0].raw), sentence[0].braces_escaped)
+    pieces.extend([Text(" " if ends else ". ", True), *sentence])
+
+
 def capitalized(text: str) -> str:
     """`note 3 not found` -> `Note 3 not found`, once a leading label is gone; a first word that
     is an identifier (`sort_by must be ...`, `iPhone`, `x2`) or no word stays as written."""
