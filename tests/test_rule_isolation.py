@@ -47,7 +47,10 @@ KNOWN_MENTIONS: dict[str, frozenset[str]] = {
     "MCP005": frozenset({"model/summary.py", "rules/base.py", "rules/results.py", "rules/exception_text.py"}),
     "MCP006": frozenset({"rules/mcp005_error_returned_as_success.py"}),
     "MCP007": frozenset({"model/module_model.py", "server_env.py", "cache.py"}),
-    "MCP008": frozenset({"model/summary.py", "server_env.py", "rules/mcp002_raw_exception_text.py", "cache.py"}),
+    # MCP007's masking fix is unsafe where masking would turn messages into MCP008 findings.
+    "MCP008": frozenset(
+        {"model/summary.py", "server_env.py", "rules/mcp002_raw_exception_text.py", "cache.py", "rules/mcp007_unmasked_error_details.py"}
+    ),
     "MCP009": frozenset({"model/registration.py", "model/frameworks.py", "model/module_model.py", "model/summary.py"}),
 }
 

@@ -71,4 +71,5 @@ def test_the_text_argument_of_a_projects_exception_may_be_formatted_with_format(
 
 def test_the_authors_hint_under_another_key_of_an_error_dict_may_be_formatted_with_format() -> None:
     fixed = _fixed_handler('return {"ok": False, "hint": "Item {} could not be read".format(item_id), "error": str(e)}')
-    assert 'raise ToolError(f"Item {item_id} could not be read") from e' in fixed
+    # The hint follows the failed operation as its next sentence, never in its place.
+    assert 'raise ToolError(f"Could not fetch item. Item {item_id} could not be read") from e' in fixed
