@@ -18,7 +18,7 @@ from libcst.metadata import CodeRange
 
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
-from mcp_lint.fixing.imports import read_imports
+from mcp_lint.fixing.imports import read_imports, statements_tree
 from mcp_lint.model.escapes import refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
@@ -193,7 +193,7 @@ def analyze_source(
         if records:
             summary.rule_records[rule.code] = records
     if summary.rule_records or any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
-        summary.imports = read_imports(tree, ctx.lines, name.dotted)
+        summary.imports = read_imports(tree if tree is not None else statements_tree(module), ctx.lines, name.dotted)
     return summary
 
 

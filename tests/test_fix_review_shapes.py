@@ -1122,3 +1122,58 @@ def test_a_helpers_hint_built_into_a_branchs_message_and_a_parsed_document_stay(
     fix("--select", "MCP002")
     fixed = (project / "feeds" / "rows.py").read_text()
     assert '        raise ToolError("Invalid JSON for rows") from e\n' in fixed, fixed
+
+
+# --- A file with syntax newer than the running Python (a 3.12 f-string): imports still in the block ---
+
+NEWER_SYNTAX = '''\
+import json
+import os
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("rows")
+
+
+def render(rows: list[str]) -> str:
+    return f"{'\\n'.join(rows)}"
+
+
+@mcp.tool()
+def read_file(name: str) -> str:
+    """Read one file."""
+    try:
+        with open(os.path.join("/data", name)) as f:
+            return json.load(f)
+    except OSError as e:
+        return f"Error: {e}"
+'''
+
+
+def test_a_file_the_running_python_cannot_parse_whole_gets_its_imports_in_its_import_block() -> None:
+    # The fix's imports go into the file's block, never above its first import (ruff E402 on
+    # every original import), though CPython older than 3.12 refuses the f-string in render().
+    after = fixed(NEWER_SYNTAX)
+    assert after.startswith(
+        "import json\nimport logging\nimport os\n\nfrom mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n\nlogger = logging.getLogger(__name__)\n"
+    ), after
+    assert '        logger.exception("Could not read file")\n        raise ToolError("Could not read file") from e\n' in after
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        NEWER_SYNTAX.replace("{'\\n'.join(rows)}", "{len(rows)}"),
+        '#!/usr/bin/env python\n# licence\n"""Doc."""\n\nimport os  # why\nfrom typing import (\n    Any,\n)\n\nX: Any = os.sep\n',
+        "def f():\n    pass\n",
+    ],
+)
+def test_the_statement_by_statement_tree_reads_the_same_imports_as_cpython(source: str) -> None:
+    import ast
+
+    from mcp_lint.fixing.imports import read_imports, statements_tree
+
+    lines = source.splitlines(keepends=True)
+    by_statement = read_imports(statements_tree(libcst.parse_module(source)), lines, "pkg.mod")
+    assert by_statement == read_imports(ast.parse(source), lines, "pkg.mod")

@@ -17,6 +17,8 @@ import ast
 import sys
 from dataclasses import dataclass
 
+import libcst as cst
+
 from mcp_lint.findings import Edit, Location
 
 _STDLIB, _THIRD, _FIRST = 0, 1, 2
@@ -63,6 +65,26 @@ class ImportBlock:
     # Blank lines the file leaves after its imports (two in some layouts, before any statement):
     # a statement the fix adds after the block stands as far from it.
     after_gap: int = 1
+
+
+def statements_tree(module: cst.Module) -> ast.Module:
+    """CPython's tree of `module` built one top-level statement at a time, for a file whose newer
+    syntax (a 3.12 f-string in some function) the running Python refuses as a whole: the imports
+    at its top still anchor a fix's new imports. A statement it cannot parse stands as `pass` at
+    its line, so the import block still ends there."""
+    row = 1 + len(module.header)
+    body: list[ast.stmt] = []
+    for statement in module.body:
+        code = module.code_for_node(statement)
+        try:
+            part = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            first = row + len(statement.leading_lines)
+            body.append(ast.Pass(lineno=first, col_offset=0, end_lineno=first, end_col_offset=0))
+        else:
+            body.extend(ast.increment_lineno(part, row - 1).body)
+        row += code.count("\n")
+    return ast.Module(body=body, type_ignores=[])
 
 
 def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) -> ImportBlock:
