@@ -29,6 +29,7 @@ from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
+from mcp_lint.model.tested_classes import tested_class_names
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
@@ -121,6 +122,7 @@ def analyze_source(
     summary.family_hint = family_hint(model)
     summary.lowlevel_major_hint = model.lowlevel_major_hint
     summary.servers = dict(model.servers)
+    summary.tested_classes = tested_class_names(source)
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)

@@ -127,6 +127,7 @@ class Project:
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
+        self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -916,7 +917,9 @@ class Project:
                     continue
                 fix = (
                     self._fix(rendered.fix, summary, family)
-                    if _same_handlers(rendered.fix, entry) and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
+                    if _same_handlers(rendered.fix, entry)
+                    and not self._replaced_class_tested(rendered.fix, latent)
+                    and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
                 if rendered.tools is not None:
@@ -1220,6 +1223,17 @@ class Project:
                         above.append(caller)
             level = above
         return tuple(dict.fromkeys(out))[:limit]
+
+    def _replaced_class_tested(self, spec: FixSpec | None, latent: Latent) -> bool:
+        """Does code anywhere in the project catch or type-test the project class a fix would
+        replace, or one of its project ancestors (`except ApiError`, `isinstance(r, ApiError)`)?
+        Then raising ToolError in its place breaks that code, whoever calls it."""
+        if spec is None or not spec.replaces or spec.raises == spec.replaces:
+            return False  # the fix keeps the class (a new message only)
+        if self._tested_classes is None:
+            self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
+        names = {spec.replaces, *(last_name(a) for a in latent.get("ancestors").split(",") if a)}
+        return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's

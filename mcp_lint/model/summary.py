@@ -206,6 +206,8 @@ class ModuleSummary:
     family_hint: Family | None = None
     lowlevel_major_hint: int | None = None
     servers: dict[str, Family] = field(default_factory=dict)
+    # Short names of the classes its code catches or type-tests (model/tested_classes.py).
+    tested_classes: frozenset[str] = frozenset()
     tools: list[ToolRegistration] = field(default_factory=list)
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)

@@ -624,3 +624,59 @@ def test_an_error_handling_decorator_decides_what_the_framework_receives() -> No
             return "closed"
         """
     )
+
+
+_SHOP = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1"\ndependencies = ["mcp>=2.2,<3"]\n',
+    "shop/__init__.py": "",
+    "shop/store.py": """\
+        class StockError(Exception):
+            pass
+
+
+        class OutOfStock(StockError):
+            pass
+
+
+        def reserve(sku: str, qty: int) -> None:
+            if qty > 5:
+                raise OutOfStock(f"only 5 of {sku} left; pass qty <= 5")
+        """,
+    "shop/server.py": """\
+        from mcp.server.mcpserver import MCPServer
+
+        from shop.store import reserve
+
+        mcp = MCPServer("shop")
+
+
+        @mcp.tool()
+        def buy(sku: str, qty: int) -> str:
+            reserve(sku, qty)
+            return "reserved"
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("other_code", "fixable"),
+    [
+        pytest.param(None, True, id="nobody-else-tests-the-class"),
+        pytest.param("    try:\n        reserve(sku, 9)\n    except ValueError:\n        pass\n", True, id="a-builtin-caught-elsewhere"),
+        pytest.param("    try:\n        reserve(sku, 9)\n    except OutOfStock:\n        print('sold out')\n", False, id="a-cli-catches-it"),
+        pytest.param("    try:\n        reserve(sku, 9)\n    except (KeyError,\n            store.StockError):\n        pass\n", False, id="its-base-caught"),
+        pytest.param("    err = run(sku)\n    if isinstance(err, store.StockError):\n        print(err)\n", False, id="its-base-type-tested"),
+    ],
+)
+def test_no_fix_replaces_a_project_class_that_other_code_catches_or_type_tests(
+    tmp_path: Path, other_code: str | None, fixable: bool
+) -> None:
+    # Raising ToolError in place of OutOfStock would slip past a CLI's `except OutOfStock` or a
+    # branch on `isinstance(err, StockError)`: that code breaks, whichever caller it is.
+    files = dict(_SHOP)
+    if other_code is not None:
+        files["shop/cli.py"] = "from shop import store\nfrom shop.store import OutOfStock, reserve\n\n\ndef main(sku: str) -> None:\n" + other_code
+    write_tree(tmp_path, files)
+    found = [f for f in lint_tree(tmp_path) if f.code == "MCP008"]
+    assert [(Path(f.filename).name, f.location.row) for f in found] == [("store.py", 11)]
+    assert (found[0].fix is not None) is fixable
