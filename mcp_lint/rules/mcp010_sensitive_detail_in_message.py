@@ -464,7 +464,7 @@ class _Tracer:
 
     def _key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
-        (`_URL_ENV = "FORGEJO_URL"`; `os.environ.get(_URL_ENV)`)."""
+        (`_URL_ENV = "TRACKER_URL"`; `os.environ.get(_URL_ENV)`)."""
         text = literal_text(key)
         if text is None and isinstance(key, cst.Name):
             bound = self.bindings.get(key.value)
