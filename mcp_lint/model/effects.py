@@ -117,7 +117,7 @@ KEY_VALUE_MIN_ARGS = {"set": 2}
 COLLECTION_WRITES = frozenset({"add", "upsert", "update", "delete", "insert", "insert_one", "insert_many", "update_one", "update_many", "delete_one", "delete_many", "replace_one", "put", "put_item", "delete_item", "update_item", "add_documents", "add_texts", "modify", "drop"})
 # Methods of a client that hand out a store handle: what they return is a handle too.
 HANDLE_GETTERS = re.compile(r"^(?:get_or_create_|get_|create_|open_|use_)?(?:collection|table|index|bucket|namespace|database|db|store|container|queue|topic|sheet|worksheet)s?$|^(?:collection|table|index|bucket)_?\w*$", re.I)
-# A receiver looks like a store when its name ends in one of these words (`chroma_collection`,
+# A receiver looks like a store when its name ends in one of these words (`vector_collection`,
 # `redis_client`, `kv`; not `client_config`).
 STORE_WORDS = frozenset(
     {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
