@@ -1177,3 +1177,105 @@ def test_the_statement_by_statement_tree_reads_the_same_imports_as_cpython(sourc
     lines = source.splitlines(keepends=True)
     by_statement = read_imports(statements_tree(libcst.parse_module(source)), lines, "pkg.mod")
     assert by_statement == read_imports(ast.parse(source), lines, "pkg.mod")
+
+
+CODED_ERROR_DICTS = '''\
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("permits")
+logger = logging.getLogger(__name__)
+PERMITS: dict[str, dict] = {}
+
+
+@mcp.tool()
+def find_permit(agency: str, permit_id: str) -> dict:
+    if not agency:
+        return {
+            "error": "agency_missing",
+            "message": (
+                "agency is required. Pass it as an argument "
+                "or set it in the settings file."
+            ),
+        }
+    if permit_id not in PERMITS:
+        return {"error": "Not found", "message": f"No permit {permit_id}", "hint": "list_permits gives the ids."}
+    return PERMITS[permit_id]
+
+
+@mcp.tool()
+def add_permit(agency: str, permit_id: str) -> dict:
+    try:
+        return validate_and_add(agency, permit_id)
+    except ValueError as e:
+        logger.warning("invalid input: %s", e)
+        return {"error": "invalid_input", "message": str(e)}
+
+
+@mcp.tool()
+async def renew_permit(permit_id: str) -> dict:
+    try:
+        return await send_renewal(permit_id)
+    except httpx.TimeoutException as e:
+        return {"error": "Request timeout", "message": f"The permit service did not answer in time: {e}"}
+    except httpx.HTTPError as e:
+        return {"error": "REQUEST_FAILED", "message": f"Could not reach the permit service: {e}", "hint": "Check the service status page."}
+'''
+
+
+def test_an_error_dicts_code_is_never_raised_in_place_of_the_sentence_beside_it() -> None:
+    # `{"error": CODE, "message": TEXT}`: the code is for programs, the sentence (and the hint
+    # after it) for the reader. A label of the kind ("Not found") beside a message is the same.
+    # The project's own ValueError text (the `try` calls the project's validator) is kept whole.
+    after = fixed(CODED_ERROR_DICTS)
+    assert after.endswith(
+        textwrap.dedent(
+            '''\
+            @mcp.tool()
+            def find_permit(agency: str, permit_id: str) -> dict:
+                if not agency:
+                    raise ToolError(
+                        "agency is required. Pass it as an argument "
+                        "or set it in the settings file."
+                    )
+                if permit_id not in PERMITS:
+                    raise ToolError(f"No permit {permit_id}. list_permits gives the ids.")
+                return PERMITS[permit_id]
+
+
+            @mcp.tool()
+            def add_permit(agency: str, permit_id: str) -> dict:
+                try:
+                    return validate_and_add(agency, permit_id)
+                except ValueError as e:
+                    logger.warning("invalid input: %s", e)
+                    raise ToolError(str(e)) from e
+
+
+            @mcp.tool()
+            async def renew_permit(permit_id: str) -> dict:
+                try:
+                    return await send_renewal(permit_id)
+                except httpx.TimeoutException as e:
+                    logger.exception("The permit service did not answer in time")
+                    raise ToolError("The permit service did not answer in time") from e
+                except httpx.HTTPError as e:
+                    logger.exception("Could not reach the permit service")
+                    raise ToolError("Could not reach the permit service. Check the service status page.") from e
+            '''
+        )
+    ), after
+    for code in ("agency_missing", "invalid_input", "Request timeout", "REQUEST_FAILED", '"Not found"'):
+        assert code not in after
+    assert fixed(after) == after
+
+
+def test_an_error_label_with_its_details_and_no_message_key_stays_the_message() -> None:
+    # A label beside `details` (not a message key) is the message; the details follow it.
+    source = CODED_ERROR_DICTS.replace(
+        '{"error": "Not found", "message": f"No permit {permit_id}", "hint": "list_permits gives the ids."}',
+        '{"error": "Permit not found", "details": f"no permit {permit_id}"}',
+    )
+    assert '        raise ToolError(f"Permit not found (no permit {permit_id})")\n' in fixed(source)

@@ -53,7 +53,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import is_error_result, is_text
+from mcp_lint.rules.results import _dict_items, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -1117,13 +1117,17 @@ class _FixText:
     def _dict_message(self, node: cst.Dict, depth: int) -> Message | None:
         chosen: Message | None = None
         aside: list[cst.BaseExpression] = []  # texts of other keys: `"hint": f"check {url}"`
+        items = _dict_items(node) or {}
+        # `{"error": "request_failed", "message": "..."}`: the code is for programs; the
+        # sentence beside it is the message.
+        codes = {key for key in MESSAGE_KEYS if text_beside_a_code(items, key) is not None}
         for element in node.elements:
             if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 continue
             key = element.key.evaluated_value
             if not isinstance(key, str):
                 continue
-            if key.lower() in MESSAGE_KEYS:
+            if key.lower() in MESSAGE_KEYS and key not in codes:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
             elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
