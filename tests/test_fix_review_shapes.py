@@ -3,6 +3,9 @@ code the fix must write: the whole project fixed through the CLI, as a user runs
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -1279,3 +1282,117 @@ def test_an_error_label_with_its_details_and_no_message_key_stays_the_message() 
         '{"error": "Permit not found", "details": f"no permit {permit_id}"}',
     )
     assert '        raise ToolError(f"Permit not found (no permit {permit_id})")\n' in fixed(source)
+
+
+def ruff_f841(source: str) -> list[str]:
+    """ruff's F841 (a local assigned and never read) lines for `source`."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    completed = subprocess.run(
+        [ruff, "check", "--no-cache", "--isolated", "--select", "F841", "--output-format", "concise", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+    )
+    return [line for line in completed.stdout.splitlines() if "F841" in line]
+
+
+EXTRACTIONS = '''\
+import json
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("claims")
+logger = logging.getLogger(__name__)
+API_KEY = "k"
+
+
+@mcp.tool()
+async def submit_claim(team_id: int, player_id: int) -> str:
+    try:
+        result = await post_claim(team_id, player_id)
+        return json.dumps({"success": True, "id": result["id"]})
+    except Exception as e:
+        # The API says why a claim was refused
+        error_msg = str(e)
+        if hasattr(e, "response") and hasattr(e.response, "json"):
+            try:
+                error_data = e.response.json()
+                if "messages" in error_data:
+                    error_msg = "; ".join(error_data["messages"])
+            except Exception:
+                pass
+        response = {"success": False, "error": type(e).__name__, "message": f"Failed to submit claim: {error_msg}"}
+        return json.dumps(response, indent=2)
+
+
+@mcp.tool()
+async def page_vitals(url: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get("https://vitals.example/api", params={"url": url, "key": API_KEY})
+        response.raise_for_status()
+        return response.text
+    except httpx.HTTPStatusError as e:
+        error_body = e.response.text
+        safe_body = error_body.replace(API_KEY, "[REDACTED]") if API_KEY else error_body
+        return f"Vitals API error (HTTP {e.response.status_code}): {safe_body[:200]}"
+
+
+@mcp.tool()
+async def get_order(order_id: str) -> str:
+    try:
+        return await fetch_order(order_id)
+    except httpx.HTTPStatusError as exc:
+        detail = exc.response.json().get("detail", "")
+        status = exc.response.status_code
+        return f"Order lookup failed ({status}): {detail}"
+'''
+
+
+def test_no_fix_leaves_the_authors_extraction_locals_unread() -> None:
+    # `error_msg` is assigned on two paths (the API's own reasons, else the exception's text)
+    # and `safe_body` is a redacted body: the fix can neither keep them (the text would stay)
+    # nor delete them whole, so there is none. A plain read of the reply (`detail`) goes with
+    # the text; `status` stays read by the new message. ruff finds no unused local after.
+    after = fixed(EXTRACTIONS)
+    assert ruff_f841(after) == []
+    untouched = EXTRACTIONS.split("@mcp.tool()\nasync def get_order")[0].split('mcp = FastMCP("claims")')[1]
+    assert untouched in after, after
+    assert after.endswith(
+        textwrap.dedent(
+            '''\
+            @mcp.tool()
+            async def get_order(order_id: str) -> str:
+                try:
+                    return await fetch_order(order_id)
+                except httpx.HTTPStatusError as exc:
+                    status = exc.response.status_code
+                    logger.exception("Order lookup failed (%s)", status)
+                    raise ToolError(f"Order lookup failed ({status})") from exc
+            '''
+        )
+    ), after
+
+
+def test_mcp005_offers_no_raise_that_leaves_a_local_of_the_old_reply_unread() -> None:
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("claims")
+        CLAIMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_claim(claim_id: str) -> dict:
+            owner = find_owner(claim_id)
+            if claim_id not in CLAIMS:
+                return {"error": f"No claim {claim_id}", "owner": owner}
+            return CLAIMS[claim_id]
+        """
+    )
+    assert fixed(source) == source
+    read_elsewhere = source.replace("return CLAIMS[claim_id]", "return {**CLAIMS[claim_id], \"owner\": owner}")
+    assert '        raise ToolError(f"No claim {claim_id}")\n' in fixed(read_elsewhere)

@@ -306,6 +306,36 @@ def dead_assignments(
     return [(statement, kept.get(name)) for name, statement in dead.items()]
 
 
+def left_unread(
+    fn: FunctionFacts, sink: cst.CSTNode, replacement: str, deleted: list[cst.CSTNode], unbound: list[cst.CSTNode]
+) -> frozenset[str]:
+    """The function's locals that `sink` (or a deleted statement) read and that nothing would
+    read once `sink` is `replacement`, the `deleted` statements are gone and the `unbound` ones
+    lost their target
+    (`msg = self._log(...)` kept as `self._log(...)`), while an assignment of theirs stays: the
+    locals ruff's F841 would report after the fix. An author's extraction left so
+    (`detail = ...` assigned on two paths, a redacted body) is text the fix would drop without
+    deleting it: no fix, rather than dead code."""
+    still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    candidates = set().union(*(_names_in(node) for node in (sink, *deleted))) - still_read - set(fn.params)
+    if not candidates:
+        return frozenset()
+    gone = [*deleted, *unbound]
+    assigned: set[str] = set()
+    declared: set[str] = set()  # `global x` / `nonlocal x`: not a local F841 reports
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared.update(item.name.value for item in node.names)
+        elif isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(lies_within(statement, node) for statement in gone):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            assigned.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in candidates)
+    ignored: set[int] = set()
+    for node in (sink, *deleted):
+        ignored.update(id(n) for n in _name_reads(node))
+    read = {n.value for n in _name_reads(fn.node.body) if id(n) not in ignored}
+    return frozenset(assigned - read - declared)
+
+
 # Calls named for reading or computing a value (`_get_config(ctx)`, `load_settings()`,
 # `client.fetch_user(id)`): when only their value was wanted, a reviewer deletes the whole line.
 # `dumps` is the serializers' name for "return the text" (`json`, `orjson`, `pickle`, `toml`);

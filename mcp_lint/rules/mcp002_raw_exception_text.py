@@ -66,6 +66,7 @@ from mcp_lint.rules.handler_fix import (
     logger_style,
     text_built_by_a_helper,
     dead_assignments,
+    left_unread,
     keep_only_the_value,
     deletion,
     log_calls_before,
@@ -1326,11 +1327,14 @@ def _build_fix(
         edits.append(plan.edit)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
+    unbound: list[cst.CSTNode] = []
     for statement, kept in dead_assignments(handler, node, replacement, ctx):
         dropped = keep_only_the_value(statement, kept, ctx) if kept is not None else deletion(statement, ctx)
         if dropped is not None:
             edits.append(dropped)
-            deleted.extend([statement] if kept is None else [])
+            (deleted if kept is None else unbound).append(statement)
+    if left_unread(fn, node, replacement, deleted, unbound):
+        return None  # the author's extraction would be left dead (F841), its text dropped
     if status is None:
         edits.extend(dead_unpacking(handler, node, replacement, ctx))
     short = clip(" ".join(message.as_fstring(" ").split()), 60)

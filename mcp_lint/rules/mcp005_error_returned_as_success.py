@@ -46,6 +46,7 @@ from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
     evaluates_a_parameter,
+    left_unread,
     reports_an_empty_answer,
     raise_is_caught,
     raises_own_text,
@@ -508,6 +509,8 @@ def check_health() -> dict:
             # same condition never takes it (the linker drops the finding for that caller).
             "conds": "\n".join(_condition_shapes(conditions, fn)),
         }
+        if data["msg"] and left_unread(fn, anchor, data["msg"], [], []):
+            data["msg"] = ""  # a local of the author's would be left unread (F841), its text dropped
         if data["msg"] and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             dead = dead_unpacking(ret.handler, anchor, data["msg"], ctx)
