@@ -1396,3 +1396,74 @@ def test_mcp005_offers_no_raise_that_leaves_a_local_of_the_old_reply_unread() ->
     assert fixed(source) == source
     read_elsewhere = source.replace("return CLAIMS[claim_id]", "return {**CLAIMS[claim_id], \"owner\": owner}")
     assert '        raise ToolError(f"No claim {claim_id}")\n' in fixed(read_elsewhere)
+
+
+NEVER_RAISES = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("bot")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def health_check() -> dict:
+    """Verify the token and report the connected channel."""
+    try:
+        channel = get_client().request("GET", "/channel")
+        return {"status": "ok", "channel": channel.get("name")}
+    except Exception as exc:  # noqa: BLE001 - a health check reports, never raises
+        return {"status": f"error: {exc}"}
+
+
+@mcp.tool()
+def ping() -> str:
+    try:
+        get_client().request("GET", "/ping")
+        return "pong"
+    except Exception as exc:
+        return f"Unreachable: {exc}"
+
+
+def load_profile(user_id: str) -> dict:
+    """Load a user's profile. Always returns a dict; a failure is reported under "error"."""
+    try:
+        return fetch_profile(user_id)
+    except OSError as exc:
+        return {"error": f"Could not load profile {user_id}: {exc}"}
+
+
+@mcp.tool()
+def show_profile(user_id: str) -> dict:
+    return load_profile(user_id)
+
+
+@mcp.tool()
+def get_order_status(order_id: str) -> str:
+    try:
+        return fetch_status(order_id)
+    except OSError as exc:
+        return f"Error: {exc}"
+'''
+
+
+def test_a_function_written_never_to_raise_keeps_its_reply() -> None:
+    # A health check whose comment says it never raises, a status check taking no argument,
+    # a helper documented to always return a dict: whoever calls them reads the reply, so no fix
+    # turns it into a raise. The exception's text leaves a plain reply; a status dict has no fix.
+    # A lookup of one order's status takes an argument: its failure is a failure, raised.
+    after = fixed(NEVER_RAISES)
+    assert after.count("raise ToolError(") == 1, after
+    assert '        return {"status": f"error: {exc}"}\n' in after
+    assert '        return {"error": f"Could not load profile {user_id}: {exc}"}\n' in after
+    assert (
+        "    except Exception:\n"
+        '        logger.exception("Unreachable")\n'
+        '        return "Unreachable"\n'
+    ) in after, after
+    assert after.endswith(
+        "    except OSError as exc:\n"
+        '        logger.exception("Could not get order status")\n'
+        '        raise ToolError("Could not get order status") from exc\n'
+    ), after

@@ -21,6 +21,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.failure_words import is_status_tool
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})
@@ -641,6 +642,40 @@ def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: c
     if doc and _NOT_RAISED.search(doc):
         return True
     return bool(_PARTIAL_WORDS.search(" ".join(_literal_words(value, handler, ctx, 0))))
+
+
+# A docstring promising a reply on every path ("Always returns a dict", "never raises").
+_ALWAYS_RETURNS = re.compile(r"(?i)\balways\s+returns?\b|\bnever\s+(?:raises?|throws?|fails?)\b")
+# Parameters that are the framework's or the object's, not an argument the caller chose.
+_NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
+
+
+def never_raises(fn: FunctionFacts) -> bool:
+    """Is the function written to answer, never to raise? Its docstring says so ("never raises",
+    "always returns ..."), a comment in it does (`except Exception:  # reports, never raises`),
+    or it is a status check taking no argument (`health_check()`, `ping()`): whoever calls it
+    reads the status it returns, so a failure it reports is its answer. A fix there keeps the
+    reply (without the exception's text) or is not offered; it never turns it into a raise."""
+    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and (_NOT_RAISED.search(doc) or _ALWAYS_RETURNS.search(doc)):
+        return True
+    if any(_NOT_RAISED.search(comment) or _ALWAYS_RETURNS.search(comment) for comment in _comments(fn.node)):
+        return True
+    return is_status_tool(fn.name) and not set(fn.params) - _NOT_ARGUMENTS
+
+
+def _comments(function: cst.FunctionDef) -> Iterator[str]:
+    """The comments written inside a function: on a block's opening line (`except ...:  #
+    ...`), on lines of their own, and after a statement."""
+    for node in descendants(function.body, into_scopes=False):
+        if isinstance(node, cst.IndentedBlock) and node.header.comment is not None:
+            yield node.header.comment.value
+        for line in getattr(node, "leading_lines", ()):
+            if line.comment is not None:
+                yield line.comment.value
+        trailing = getattr(node, "trailing_whitespace", None)
+        if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+            yield trailing.comment.value
 
 
 def _literal_words(value: cst.CSTNode, handler: Handler, ctx: FileContext, depth: int) -> Iterator[str]:

@@ -67,6 +67,7 @@ from mcp_lint.rules.handler_fix import (
     text_built_by_a_helper,
     dead_assignments,
     left_unread,
+    never_raises,
     keep_only_the_value,
     deletion,
     log_calls_before,
@@ -1266,10 +1267,11 @@ def _build_fix(
     if in_place is not None:
         return in_place
     status = _status_message(value) if variant == "return" else None
-    partial = variant == "return" and reports_partial_success(fn, handler, value, ctx)
+    partial = variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn))
     if partial:
-        # The work was done and a side step failed: the reply stays a reply, only the
-        # exception's text leaves it (a raise would tell the model the whole call failed).
+        # The work was done and a side step failed, or the function answers on every path (a
+        # health check): the reply stays a reply, only the exception's text leaves it (a raise
+        # would tell the model the whole call failed, or break a caller reading the status).
         status = _partial_message(value)
         if status is None:
             return None

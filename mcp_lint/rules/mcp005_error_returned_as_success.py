@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Iterable, Iterator
 
@@ -47,6 +46,7 @@ from mcp_lint.rules.handler_fix import (
     dead_unpacking,
     evaluates_a_parameter,
     left_unread,
+    never_raises,
     reports_an_empty_answer,
     raise_is_caught,
     raises_own_text,
@@ -67,19 +67,8 @@ from mcp_lint.rules.results import (
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
-
-# Words of a name: snake_case, kebab-case, dotted and camelCase parts.
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def is_status_tool(name: str) -> bool:
-    """Whether a tool of this name reports a status (a health check, a validator, a ping)."""
-    words = [word.lower() for word in _WORD.findall(name)]
-    if not words:
-        return False
-    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
-
+from mcp_lint.rules.failure_words import is_status_tool
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
@@ -491,6 +480,7 @@ def check_health() -> dict:
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
+            and not never_raises(fn)
             and not written_across_branches(fn, value)
             and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
             and not (ret.handler is None and reports_an_empty_answer(resolved))
