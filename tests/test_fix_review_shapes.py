@@ -1467,3 +1467,63 @@ def test_a_function_written_never_to_raise_keeps_its_reply() -> None:
         '        logger.exception("Could not get order status")\n'
         '        raise ToolError("Could not get order status") from exc\n'
     ), after
+
+
+SEVERAL_STEPS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("search")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def compare_periods(site: str, first: str, second: str) -> str:
+    try:
+        service = get_search_service()
+        dims = [d.strip() for d in "query,page".split(",")]
+        one = service.analytics().query(site=site, start=first, dims=dims).execute()
+        two = service.analytics().query(site=site, start=second, dims=dims).execute()
+        rows = sorted(one.get("rows", []) + two.get("rows", []), key=len)
+        return "\\n".join(str(r) for r in rows)
+    except Exception as e:
+        return f"Error: {str(e)}"
+
+
+@mcp.tool()
+def channel_name() -> str:
+    try:
+        channel = get_client().request("GET", "/channel")
+        return channel["name"]
+    except Exception as e:
+        return f"Error: {e}"
+
+
+@mcp.tool()
+def show_issue(key: str) -> str:
+    try:
+        issue = tracker.get_issue(key)
+        logger.info("got %s", key)
+        return json.dumps(sorted(issue))
+    except Exception as e:
+        return f"Error: {e}"
+'''
+
+
+def test_the_operation_named_is_never_one_of_several_steps_that_can_fail() -> None:
+    # The `try` gets a service and then runs two queries: whichever failed, "Could not get
+    # search service" would name the first and send the model after its credentials. A chain
+    # (`get_client().request(...)`) fails at its request, not at the getter. What failed is then
+    # named from the tool. A `try` whose one step that asks anyone is `get_issue` (beside a
+    # log call, a sort, a dump) names it.
+    after = fixed(SEVERAL_STEPS)
+    assert "get search service" not in after and "get client" not in after, after
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Compare periods failed")\n'
+        '        raise ToolError("Compare periods failed") from e\n'
+    ) in after, after
+    assert '        raise ToolError("Channel name failed") from e\n' in after, after
+    show = SEVERAL_STEPS.replace("def show_issue(key", "def issue_panel(key")
+    assert '        raise ToolError("Could not get issue") from e\n' in fixed(show)
