@@ -1527,3 +1527,169 @@ def test_the_operation_named_is_never_one_of_several_steps_that_can_fail() -> No
     assert '        raise ToolError("Channel name failed") from e\n' in after, after
     show = SEVERAL_STEPS.replace("def show_issue(key", "def issue_panel(key")
     assert '        raise ToolError("Could not get issue") from e\n' in fixed(show)
+
+
+LOOKUP_HELPER = '''\
+RECORDS: dict[str, dict] = {}
+
+
+def lookup(record_id: str) -> dict:
+    if record_id not in RECORDS:
+        return {"error": f"Record {record_id} not found"}
+    return RECORDS[record_id]
+'''
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        '    record = lookup(record_id)\n    if "error" in record:\n        return record\n    return {"record": record}\n',
+        '    err = lookup(record_id)\n    if isinstance(err, dict) and "error" in err:\n        return err\n    return {"title": err["title"]}\n',
+        "    return lookup(record_id)\n",
+    ],
+    ids=["error-key-test", "isinstance-test", "returned-whole"],
+)
+def test_a_helper_is_made_to_raise_only_where_no_caller_tests_its_value(project: Path, caller: str) -> None:
+    # A tool that tests the helper's value (`if "error" in record: return record`) would keep a
+    # dead check once the helper raises: the helper keeps its return (no fix). A tool returning
+    # the value whole gets the raise in the helper. The caller is in another module.
+    write(project / "records" / "store.py", LOOKUP_HELPER)
+    server = (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom records.store import lookup\n\nmcp = FastMCP(\"records\")\n\n\n"
+        "@mcp.tool()\ndef get_record(record_id: str) -> dict:\n" + caller
+    )
+    write(project / "records" / "server.py", server)
+    result = fix("--select", "MCP005")
+    store = (project / "records" / "store.py").read_text()
+    if caller.startswith("    return"):
+        assert "(1 fixed, 0 remaining)" in result.output
+        assert '        raise ToolError(f"Record {record_id} not found")\n' in store, store
+    else:
+        assert "MCP005" in result.output  # reported, with no fix
+        assert store == LOOKUP_HELPER
+    assert (project / "records" / "server.py").read_text() == server
+
+
+HANDLED_TOOL_ERRORS = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import FastMCPError, ToolError
+
+mcp = FastMCP("remote")
+
+
+@mcp.tool()
+def set_scene(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except ToolError as e:
+        return f"Rejected: {e}"
+    except Exception:
+        return "Scene switch failed"
+
+
+@mcp.tool()
+def set_layer(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except FastMCPError:
+        return "framework failure"
+    except Exception:
+        return "Layer switch failed"
+
+
+@mcp.tool()
+def set_mode(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except (ValueError, KeyError):
+        return "bad mode"
+    except Exception:
+        return "Mode switch failed"
+'''
+
+
+def test_the_pass_through_clause_never_makes_an_authors_clause_unreachable() -> None:
+    # A raise written inside the `try` needs `except ToolError: raise` before the first clause
+    # that would catch it. Where the author handles ToolError itself, or the framework's base
+    # of it (FastMCPError), that clause would become unreachable (or the raise swallowed after
+    # it): the return stays. Where a broad `except Exception` catches it, the pass-through goes
+    # right before it, after the unrelated clauses.
+    after = fixed(HANDLED_TOOL_ERRORS)
+    assert after.count("    except ToolError:\n        raise\n") == 1, after
+    assert after.count('            return "Error: name is required"\n') == 2, after
+    assert after.endswith(
+        "    try:\n"
+        "        if not name:\n"
+        '            raise ToolError("Name is required")\n'
+        "        return switch(name)\n"
+        "    except (ValueError, KeyError):\n"
+        '        return "bad mode"\n'
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception:\n"
+        '        raise ToolError("Mode switch failed") from None\n'
+    ), after
+    compile(after, "server.py", "exec")
+
+
+ITEM_LOOPS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def archive_notes(note_ids: list[str]) -> str:
+    done = []
+    for note_id in note_ids:
+        try:
+            archive(note_id)
+        except OSError as e:
+            return f"Archived {', '.join(done)}; stopped at {note_id}: {e}"
+        done.append(note_id)
+    return f"Archived {', '.join(done)}"
+
+
+@mcp.tool()
+def load_notes(note_ids: list[str]) -> str:
+    loaded = []
+    for note_id in note_ids:
+        try:
+            loaded.append(load(note_id))
+        except OSError as e:
+            return f"Could not load {note_id}: {e}"
+    return "\\n".join(loaded)
+'''
+
+
+def test_a_loop_that_reports_the_items_done_beside_the_failure_is_a_partial_success() -> None:
+    # Known from the code, not from words: the loop collects the items archived and the reply
+    # from the handler reports them ("Archived a, b; stopped at c"): the call did part of its
+    # work, so the reply stays a reply without the exception's text. A loop whose failure reply
+    # says nothing of the items done (`loaded` is only the result) fails the call: raised.
+    after = fixed(ITEM_LOOPS)
+    assert (
+        "        except OSError:\n"
+        '            logger.exception("Archived %s; stopped at %s", \', \'.join(done), note_id)\n'
+        "            return f\"Archived {', '.join(done)}; stopped at {note_id}\"\n"
+        "        done.append(note_id)\n"
+    ) in after, after
+    assert (
+        "        except OSError as e:\n"
+        '            logger.exception("Could not load %s", note_id)\n'
+        '            raise ToolError(f"Could not load {note_id}") from e\n'
+        '    return "\\n".join(loaded)\n'
+    ) in after, after
+    # Without the loop's collection nothing was done before the failure (and no word says
+    # otherwise): the same reply is a failure of the call, raised.
+    single = fixed(ITEM_LOOPS.replace("        done.append(note_id)\n", ""))
+    assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id}\") from e\n" in single, single
