@@ -289,6 +289,7 @@ def _call_edges(
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
+            tested=resolved and (call.returned or call.flows) and _value_tested(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -299,6 +300,26 @@ def _call_edges(
     for callee in _table_targets(facts, model):
         edges.append(_run_by(by_call[id(callee[0])], callee[1]))
     return edges
+
+
+def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is the local the call's value is assigned to (`r = helper(x)`) read in a condition of the
+    function (`if "error" in r:`, `if isinstance(r, dict) and ...`, `r if r else ...`)?"""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
+        return False
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+        return False
+    name = targets[0].value
+    for node in descendants(facts.node.body, into_scopes=False):
+        test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
+        if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
+            return True
+    return False
 
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})

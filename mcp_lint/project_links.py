@@ -1251,8 +1251,8 @@ class Project:
             seen.add(current)
             for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
-                if entry is None or _passes(edge) != _WHOLE:
-                    return False
+                if entry is None or _passes(edge) != _WHOLE or edge.tested:
+                    return False  # a caller no tool reaches, that takes part, or tests the value
                 if not entry.is_tool:
                     pending.append(caller)
         return True

@@ -3,6 +3,9 @@ code the fix must write: the whole project fixed through the CLI, as a user runs
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -1177,3 +1180,516 @@ def test_the_statement_by_statement_tree_reads_the_same_imports_as_cpython(sourc
     lines = source.splitlines(keepends=True)
     by_statement = read_imports(statements_tree(libcst.parse_module(source)), lines, "pkg.mod")
     assert by_statement == read_imports(ast.parse(source), lines, "pkg.mod")
+
+
+CODED_ERROR_DICTS = '''\
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("permits")
+logger = logging.getLogger(__name__)
+PERMITS: dict[str, dict] = {}
+
+
+@mcp.tool()
+def find_permit(agency: str, permit_id: str) -> dict:
+    if not agency:
+        return {
+            "error": "agency_missing",
+            "message": (
+                "agency is required. Pass it as an argument "
+                "or set it in the settings file."
+            ),
+        }
+    if permit_id not in PERMITS:
+        return {"error": "Not found", "message": f"No permit {permit_id}", "hint": "list_permits gives the ids."}
+    return PERMITS[permit_id]
+
+
+@mcp.tool()
+def add_permit(agency: str, permit_id: str) -> dict:
+    try:
+        return validate_and_add(agency, permit_id)
+    except ValueError as e:
+        logger.warning("invalid input: %s", e)
+        return {"error": "invalid_input", "message": str(e)}
+
+
+@mcp.tool()
+async def renew_permit(permit_id: str) -> dict:
+    try:
+        return await send_renewal(permit_id)
+    except httpx.TimeoutException as e:
+        return {"error": "Request timeout", "message": f"The permit service did not answer in time: {e}"}
+    except httpx.HTTPError as e:
+        return {"error": "REQUEST_FAILED", "message": f"Could not reach the permit service: {e}", "hint": "Check the service status page."}
+'''
+
+
+def test_an_error_dicts_code_is_never_raised_in_place_of_the_sentence_beside_it() -> None:
+    # `{"error": CODE, "message": TEXT}`: the code is for programs, the sentence (and the hint
+    # after it) for the reader. A label of the kind ("Not found") beside a message is the same.
+    # The project's own ValueError text (the `try` calls the project's validator) is kept whole.
+    after = fixed(CODED_ERROR_DICTS)
+    assert after.endswith(
+        textwrap.dedent(
+            '''\
+            @mcp.tool()
+            def find_permit(agency: str, permit_id: str) -> dict:
+                if not agency:
+                    raise ToolError(
+                        "agency is required. Pass it as an argument "
+                        "or set it in the settings file."
+                    )
+                if permit_id not in PERMITS:
+                    raise ToolError(f"No permit {permit_id}. list_permits gives the ids.")
+                return PERMITS[permit_id]
+
+
+            @mcp.tool()
+            def add_permit(agency: str, permit_id: str) -> dict:
+                try:
+                    return validate_and_add(agency, permit_id)
+                except ValueError as e:
+                    logger.warning("invalid input: %s", e)
+                    raise ToolError(str(e)) from e
+
+
+            @mcp.tool()
+            async def renew_permit(permit_id: str) -> dict:
+                try:
+                    return await send_renewal(permit_id)
+                except httpx.TimeoutException as e:
+                    logger.exception("The permit service did not answer in time")
+                    raise ToolError("The permit service did not answer in time") from e
+                except httpx.HTTPError as e:
+                    logger.exception("Could not reach the permit service")
+                    raise ToolError("Could not reach the permit service. Check the service status page.") from e
+            '''
+        )
+    ), after
+    for code in ("agency_missing", "invalid_input", "Request timeout", "REQUEST_FAILED", '"Not found"'):
+        assert code not in after
+    assert fixed(after) == after
+
+
+def test_an_error_label_with_its_details_and_no_message_key_stays_the_message() -> None:
+    # A label beside `details` (not a message key) is the message; the details follow it.
+    source = CODED_ERROR_DICTS.replace(
+        '{"error": "Not found", "message": f"No permit {permit_id}", "hint": "list_permits gives the ids."}',
+        '{"error": "Permit not found", "details": f"no permit {permit_id}"}',
+    )
+    assert '        raise ToolError(f"Permit not found (no permit {permit_id})")\n' in fixed(source)
+
+
+def ruff_f841(source: str) -> list[str]:
+    """ruff's F841 (a local assigned and never read) lines for `source`."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    completed = subprocess.run(
+        [ruff, "check", "--no-cache", "--isolated", "--select", "F841", "--output-format", "concise", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+    )
+    return [line for line in completed.stdout.splitlines() if "F841" in line]
+
+
+EXTRACTIONS = '''\
+import json
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("claims")
+logger = logging.getLogger(__name__)
+API_KEY = "k"
+
+
+@mcp.tool()
+async def submit_claim(team_id: int, player_id: int) -> str:
+    try:
+        result = await post_claim(team_id, player_id)
+        return json.dumps({"success": True, "id": result["id"]})
+    except Exception as e:
+        # The API says why a claim was refused
+        error_msg = str(e)
+        if hasattr(e, "response") and hasattr(e.response, "json"):
+            try:
+                error_data = e.response.json()
+                if "messages" in error_data:
+                    error_msg = "; ".join(error_data["messages"])
+            except Exception:
+                pass
+        response = {"success": False, "error": type(e).__name__, "message": f"Failed to submit claim: {error_msg}"}
+        return json.dumps(response, indent=2)
+
+
+@mcp.tool()
+async def page_vitals(url: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get("https://vitals.example/api", params={"url": url, "key": API_KEY})
+        response.raise_for_status()
+        return response.text
+    except httpx.HTTPStatusError as e:
+        error_body = e.response.text
+        safe_body = error_body.replace(API_KEY, "[REDACTED]") if API_KEY else error_body
+        return f"Vitals API error (HTTP {e.response.status_code}): {safe_body[:200]}"
+
+
+@mcp.tool()
+async def get_order(order_id: str) -> str:
+    try:
+        return await fetch_order(order_id)
+    except httpx.HTTPStatusError as exc:
+        detail = exc.response.json().get("detail", "")
+        status = exc.response.status_code
+        return f"Order lookup failed ({status}): {detail}"
+'''
+
+
+def test_no_fix_leaves_the_authors_extraction_locals_unread() -> None:
+    # `error_msg` is assigned on two paths (the API's own reasons, else the exception's text)
+    # and `safe_body` is a redacted body: the fix can neither keep them (the text would stay)
+    # nor delete them whole, so there is none. A plain read of the reply (`detail`) goes with
+    # the text; `status` stays read by the new message. ruff finds no unused local after.
+    after = fixed(EXTRACTIONS)
+    assert ruff_f841(after) == []
+    untouched = EXTRACTIONS.split("@mcp.tool()\nasync def get_order")[0].split('mcp = FastMCP("claims")')[1]
+    assert untouched in after, after
+    assert after.endswith(
+        textwrap.dedent(
+            '''\
+            @mcp.tool()
+            async def get_order(order_id: str) -> str:
+                try:
+                    return await fetch_order(order_id)
+                except httpx.HTTPStatusError as exc:
+                    status = exc.response.status_code
+                    logger.exception("Order lookup failed (%s)", status)
+                    raise ToolError(f"Order lookup failed ({status})") from exc
+            '''
+        )
+    ), after
+
+
+def test_mcp005_offers_no_raise_that_leaves_a_local_of_the_old_reply_unread() -> None:
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("claims")
+        CLAIMS: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def get_claim(claim_id: str) -> dict:
+            owner = find_owner(claim_id)
+            if claim_id not in CLAIMS:
+                return {"error": f"No claim {claim_id}", "owner": owner}
+            return CLAIMS[claim_id]
+        """
+    )
+    assert fixed(source) == source
+    read_elsewhere = source.replace("return CLAIMS[claim_id]", "return {**CLAIMS[claim_id], \"owner\": owner}")
+    assert '        raise ToolError(f"No claim {claim_id}")\n' in fixed(read_elsewhere)
+
+
+NEVER_RAISES = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("bot")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def health_check() -> dict:
+    """Verify the token and report the connected channel."""
+    try:
+        channel = get_client().request("GET", "/channel")
+        return {"status": "ok", "channel": channel.get("name")}
+    except Exception as exc:  # noqa: BLE001 - a health check reports, never raises
+        return {"status": f"error: {exc}"}
+
+
+@mcp.tool()
+def ping() -> str:
+    try:
+        get_client().request("GET", "/ping")
+        return "pong"
+    except Exception as exc:
+        return f"Unreachable: {exc}"
+
+
+def load_profile(user_id: str) -> dict:
+    """Load a user's profile. Always returns a dict; a failure is reported under "error"."""
+    try:
+        return fetch_profile(user_id)
+    except OSError as exc:
+        return {"error": f"Could not load profile {user_id}: {exc}"}
+
+
+@mcp.tool()
+def show_profile(user_id: str) -> dict:
+    return load_profile(user_id)
+
+
+@mcp.tool()
+def get_order_status(order_id: str) -> str:
+    try:
+        return fetch_status(order_id)
+    except OSError as exc:
+        return f"Error: {exc}"
+'''
+
+
+def test_a_function_written_never_to_raise_keeps_its_reply() -> None:
+    # A health check whose comment says it never raises, a status check taking no argument,
+    # a helper documented to always return a dict: whoever calls them reads the reply, so no fix
+    # turns it into a raise. The exception's text leaves a plain reply; a status dict has no fix.
+    # A lookup of one order's status takes an argument: its failure is a failure, raised.
+    after = fixed(NEVER_RAISES)
+    assert after.count("raise ToolError(") == 1, after
+    assert '        return {"status": f"error: {exc}"}\n' in after
+    assert '        return {"error": f"Could not load profile {user_id}: {exc}"}\n' in after
+    assert (
+        "    except Exception:\n"
+        '        logger.exception("Unreachable")\n'
+        '        return "Unreachable"\n'
+    ) in after, after
+    assert after.endswith(
+        "    except OSError as exc:\n"
+        '        logger.exception("Could not get order status")\n'
+        '        raise ToolError("Could not get order status") from exc\n'
+    ), after
+
+
+SEVERAL_STEPS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("search")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def compare_periods(site: str, first: str, second: str) -> str:
+    try:
+        service = get_search_service()
+        dims = [d.strip() for d in "query,page".split(",")]
+        one = service.analytics().query(site=site, start=first, dims=dims).execute()
+        two = service.analytics().query(site=site, start=second, dims=dims).execute()
+        rows = sorted(one.get("rows", []) + two.get("rows", []), key=len)
+        return "\\n".join(str(r) for r in rows)
+    except Exception as e:
+        return f"Error: {str(e)}"
+
+
+@mcp.tool()
+def channel_name() -> str:
+    try:
+        channel = get_client().request("GET", "/channel")
+        return channel["name"]
+    except Exception as e:
+        return f"Error: {e}"
+
+
+@mcp.tool()
+def show_issue(key: str) -> str:
+    try:
+        issue = tracker.get_issue(key)
+        logger.info("got %s", key)
+        return json.dumps(sorted(issue))
+    except Exception as e:
+        return f"Error: {e}"
+'''
+
+
+def test_the_operation_named_is_never_one_of_several_steps_that_can_fail() -> None:
+    # The `try` gets a service and then runs two queries: whichever failed, "Could not get
+    # search service" would name the first and send the model after its credentials. A chain
+    # (`get_client().request(...)`) fails at its request, not at the getter. What failed is then
+    # named from the tool. A `try` whose one step that asks anyone is `get_issue` (beside a
+    # log call, a sort, a dump) names it.
+    after = fixed(SEVERAL_STEPS)
+    assert "get search service" not in after and "get client" not in after, after
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Compare periods failed")\n'
+        '        raise ToolError("Compare periods failed") from e\n'
+    ) in after, after
+    assert '        raise ToolError("Channel name failed") from e\n' in after, after
+    show = SEVERAL_STEPS.replace("def show_issue(key", "def issue_panel(key")
+    assert '        raise ToolError("Could not get issue") from e\n' in fixed(show)
+
+
+LOOKUP_HELPER = '''\
+RECORDS: dict[str, dict] = {}
+
+
+def lookup(record_id: str) -> dict:
+    if record_id not in RECORDS:
+        return {"error": f"Record {record_id} not found"}
+    return RECORDS[record_id]
+'''
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        '    record = lookup(record_id)\n    if "error" in record:\n        return record\n    return {"record": record}\n',
+        '    err = lookup(record_id)\n    if isinstance(err, dict) and "error" in err:\n        return err\n    return {"title": err["title"]}\n',
+        "    return lookup(record_id)\n",
+    ],
+    ids=["error-key-test", "isinstance-test", "returned-whole"],
+)
+def test_a_helper_is_made_to_raise_only_where_no_caller_tests_its_value(project: Path, caller: str) -> None:
+    # A tool that tests the helper's value (`if "error" in record: return record`) would keep a
+    # dead check once the helper raises: the helper keeps its return (no fix). A tool returning
+    # the value whole gets the raise in the helper. The caller is in another module.
+    write(project / "records" / "store.py", LOOKUP_HELPER)
+    server = (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom records.store import lookup\n\nmcp = FastMCP(\"records\")\n\n\n"
+        "@mcp.tool()\ndef get_record(record_id: str) -> dict:\n" + caller
+    )
+    write(project / "records" / "server.py", server)
+    result = fix("--select", "MCP005")
+    store = (project / "records" / "store.py").read_text()
+    if caller.startswith("    return"):
+        assert "(1 fixed, 0 remaining)" in result.output
+        assert '        raise ToolError(f"Record {record_id} not found")\n' in store, store
+    else:
+        assert "MCP005" in result.output  # reported, with no fix
+        assert store == LOOKUP_HELPER
+    assert (project / "records" / "server.py").read_text() == server
+
+
+HANDLED_TOOL_ERRORS = '''\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import FastMCPError, ToolError
+
+mcp = FastMCP("remote")
+
+
+@mcp.tool()
+def set_scene(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except ToolError as e:
+        return f"Rejected: {e}"
+    except Exception:
+        return "Scene switch failed"
+
+
+@mcp.tool()
+def set_layer(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except FastMCPError:
+        return "framework failure"
+    except Exception:
+        return "Layer switch failed"
+
+
+@mcp.tool()
+def set_mode(name: str) -> str:
+    try:
+        if not name:
+            return "Error: name is required"
+        return switch(name)
+    except (ValueError, KeyError):
+        return "bad mode"
+    except Exception:
+        return "Mode switch failed"
+'''
+
+
+def test_the_pass_through_clause_never_makes_an_authors_clause_unreachable() -> None:
+    # A raise written inside the `try` needs `except ToolError: raise` before the first clause
+    # that would catch it. Where the author handles ToolError itself, or the framework's base
+    # of it (FastMCPError), that clause would become unreachable (or the raise swallowed after
+    # it): the return stays. Where a broad `except Exception` catches it, the pass-through goes
+    # right before it, after the unrelated clauses.
+    after = fixed(HANDLED_TOOL_ERRORS)
+    assert after.count("    except ToolError:\n        raise\n") == 1, after
+    assert after.count('            return "Error: name is required"\n') == 2, after
+    assert after.endswith(
+        "    try:\n"
+        "        if not name:\n"
+        '            raise ToolError("Name is required")\n'
+        "        return switch(name)\n"
+        "    except (ValueError, KeyError):\n"
+        '        return "bad mode"\n'
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception:\n"
+        '        raise ToolError("Mode switch failed") from None\n'
+    ), after
+    compile(after, "server.py", "exec")
+
+
+ITEM_LOOPS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+logger = logging.getLogger(__name__)
+
+
+@mcp.tool()
+def archive_notes(note_ids: list[str]) -> str:
+    done = []
+    for note_id in note_ids:
+        try:
+            archive(note_id)
+        except OSError as e:
+            return f"Archived {', '.join(done)}; stopped at {note_id}: {e}"
+        done.append(note_id)
+    return f"Archived {', '.join(done)}"
+
+
+@mcp.tool()
+def load_notes(note_ids: list[str]) -> str:
+    loaded = []
+    for note_id in note_ids:
+        try:
+            loaded.append(load(note_id))
+        except OSError as e:
+            return f"Could not load {note_id}: {e}"
+    return "\\n".join(loaded)
+'''
+
+
+def test_a_loop_that_reports_the_items_done_beside_the_failure_is_a_partial_success() -> None:
+    # Known from the code, not from words: the loop collects the items archived and the reply
+    # from the handler reports them ("Archived a, b; stopped at c"): the call did part of its
+    # work, so the reply stays a reply without the exception's text. A loop whose failure reply
+    # says nothing of the items done (`loaded` is only the result) fails the call: raised.
+    after = fixed(ITEM_LOOPS)
+    assert (
+        "        except OSError:\n"
+        '            logger.exception("Archived %s; stopped at %s", \', \'.join(done), note_id)\n'
+        "            return f\"Archived {', '.join(done)}; stopped at {note_id}\"\n"
+        "        done.append(note_id)\n"
+    ) in after, after
+    assert (
+        "        except OSError as e:\n"
+        '            logger.exception("Could not load %s", note_id)\n'
+        '            raise ToolError(f"Could not load {note_id}") from e\n'
+        '    return "\\n".join(loaded)\n'
+    ) in after, after
+    # Without the loop's collection nothing was done before the failure (and no word says
+    # otherwise): the same reply is a failure of the call, raised.
+    single = fixed(ITEM_LOOPS.replace("        done.append(note_id)\n", ""))
+    assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id}\") from e\n" in single, single

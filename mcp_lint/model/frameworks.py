@@ -239,6 +239,9 @@ TOOL_ERROR_CLASSES: dict[str, Family] = {
     "fastmcp.exceptions.ToolError": Family.FASTMCP,
     "fastmcp.ToolError": Family.FASTMCP,
 }
+# The frameworks' own bases of ToolError (short names, as a clause writes them): an `except` of
+# one catches a ToolError raised in its `try` (both SDK lines and fastmcp derive it so).
+TOOL_ERROR_BASE_NAMES = frozenset({"FastMCPError"})
 # Where the fix imports ToolError from, per family.
 TOOL_ERROR_IMPORT: dict[Family, tuple[str, str]] = {
     Family.MCP_FASTMCP: ("mcp.server.fastmcp.exceptions", "ToolError"),

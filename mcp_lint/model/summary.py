@@ -77,6 +77,9 @@ class CallEdge:
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
+    # The caller tests the call's value in a condition (`r = helper(); if "error" in r: return
+    # r`): a helper's fix that raises in place of that value would leave the test dead.
+    tested: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

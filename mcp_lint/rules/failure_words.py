@@ -14,6 +14,7 @@ message can name it instead of the exception's text.
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import Iterator
 
@@ -25,24 +26,44 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.vocabulary import (
     ACTION_VERBS,
+    BENIGN_CALLS,
+    BENIGN_METHODS,
     BULK_VALUE_WORDS,
     GENERIC_VERBS,
     NAME_NOISE_WORDS,
     OBJECT_VERBS,
+    RECEIVER_DEPENDENT_METHODS,
     REJECTED_VALUE_WORDING,
     SERVICE_ROLE_SUFFIX,
+    STATUS_NOUNS,
+    STATUS_PHRASES,
+    STATUS_VERBS,
 )
 
 # Words of a name: its snake_case parts split at camelCase humps, acronyms whole.
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # Modules whose calls run other code (`asyncio.create_task(...)`): no operation of their own.
 _PLUMBING = frozenset({"asyncio", "anyio", "trio", "threading", "concurrent", "functools"})
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def name_words(name: str) -> list[str]:
     """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
     words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
     return [w for w in words if w.lower() not in NAME_NOISE_WORDS]
+
+
+# Words of a name for its status test: snake_case, kebab-case, dotted and camelCase parts.
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def is_status_tool(name: str) -> bool:
+    """Whether a function of this name reports a status (a health check, a validator, a ping):
+    a "failed" status is its answer, not its failure."""
+    words = [word.lower() for word in _WORD.findall(name)]
+    if not words:
+        return False
+    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 
 
 def action(name: str, *, bare: bool = False) -> str | None:
@@ -95,20 +116,80 @@ def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | N
     would guess which one failed)."""
     found: set[tuple[str, str | None]] = set()
     bound = _bound_in(handler.try_node.body)
-    for call in _calls(handler.try_node.body):
-        callee = dotted(call.func)
-        if callee is None or callee.split(".")[0] in _PLUMBING:
-            continue
-        words = name_words(last_name(callee))
-        if len(words) > 1 and words[0] in ACTION_VERBS:
-            found.add(("Could not " + " ".join(words), None))  # "Could not get issue": the name says what
-            continue
-        if len(words) != 1 or words[0] not in OBJECT_VERBS:
-            continue
-        values = [name for name in _argument_names(call) if _usable(name, fn, bound)]
-        if len(values) == 1 and not BULK_VALUE_WORDS.intersection(w.lower() for w in name_words(values[0])):
-            found.add(("Could not " + words[0], values[0]))  # "Could not open": of what? only with it
+    for step in _steps(handler.try_node.body):
+        named = _named_step(step, fn, bound)
+        if named is None:
+            return None  # a step that can fail and says nothing: it may be the one that failed
+        if named is not _HARMLESS:
+            found.add(named)
     return found.pop() if len(found) == 1 else None
+
+
+# A step of the `try` that cannot be the one that failed (a string method, a builtin, a log call).
+_HARMLESS = ("", None)
+# Methods of strings, lists, dicts and dates that ask no one else, beyond the vocabulary's.
+_PURE_METHODS = BENIGN_METHODS | frozenset(
+    "sort capitalize title lstrip rstrip splitlines count find index extend insert add update setdefault pop copy "
+    "isoformat strftime total_seconds zfill ljust rjust center casefold partition rpartition rsplit".split()
+)
+_SERIALIZERS = frozenset({"json.dumps", "orjson.dumps", "yaml.dump", "yaml.safe_dump", "dataclasses.asdict"})
+_UNSAFE_BUILTINS = frozenset({"open", "exec", "eval", "compile", "input", "__import__"})
+
+
+def _steps(body: cst.CSTNode) -> list[cst.Call]:
+    """The calls of a `try` body that are steps of their own: a method chain
+    (`service.search().query(...).execute()`, `get_client().request(...)`) is one step, read
+    from its outermost call."""
+    calls = list(_calls(body))
+    receivers: set[int] = set()
+    for call in calls:
+        inner = call.func
+        while isinstance(inner, (cst.Attribute, cst.Subscript)):
+            inner = inner.value
+            if isinstance(inner, cst.Call):
+                receivers.add(id(inner))
+                break
+    return [call for call in calls if id(call) not in receivers]
+
+
+def _named_step(step: cst.Call, fn: FunctionFacts, bound: set[str]) -> tuple[str, str | None] | None:
+    """What a step of the `try` does, in words ("Could not get issue", or "Could not open" and
+    the value it opened); `_HARMLESS` for a step that asks no one else; None for a step that can
+    fail and has no such name (a chain is named by its outermost call: in
+    `get_client().request(...)` the request is what fails, not the getter)."""
+    callee = dotted(step.func)
+    short = step.func.attr.value if isinstance(step.func, cst.Attribute) else last_name(callee or "")
+    if callee is not None and callee.split(".")[0] in _PLUMBING:
+        return _HARMLESS
+    if isinstance(step.func, cst.Attribute) and short in _PURE_METHODS and not _on_a_call(step, RECEIVER_DEPENDENT_METHODS):
+        return _HARMLESS
+    if callee is not None and "." not in callee and (callee in BENIGN_CALLS or (callee in _BUILTIN_NAMES and callee not in _UNSAFE_BUILTINS)):
+        return _HARMLESS
+    if callee in BENIGN_CALLS or callee in _SERIALIZERS or _is_log_call(callee) or short[:1].isupper():
+        return _HARMLESS  # a value built or written out, a log line: no step that asks anyone
+    words = name_words(short)
+    if len(words) > 1 and words[0] in ACTION_VERBS:
+        return ("Could not " + " ".join(words), None)  # "Could not get issue": the name says what
+    if len(words) == 1 and words[0] in OBJECT_VERBS:
+        values = [name for name in _argument_names(step) if _usable(name, fn, bound)]
+        if len(values) == 1 and not BULK_VALUE_WORDS.intersection(w.lower() for w in name_words(values[0])):
+            return ("Could not " + words[0], values[0])  # "Could not open": of what? only with it
+    return None
+
+
+def _on_a_call(step: cst.Call, methods: frozenset[str]) -> bool:
+    """`client.get(url)` of a client made by a call (`get_client().get(url)`): a request, not a
+    dict read."""
+    return isinstance(step.func, cst.Attribute) and step.func.attr.value in methods and isinstance(step.func.value, cst.Call)
+
+
+def _is_log_call(callee: str | None) -> bool:
+    if not callee or "." not in callee:
+        return callee == "print"
+    receiver, _, method = callee.rpartition(".")
+    return method in {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"} and bool(
+        re.search(r"(?i)(?:^|_)log(?:ger)?$|^logging$", receiver.rpartition(".")[2])
+    )
 
 
 def rejected_value(words: str, handler: Handler, fn: FunctionFacts) -> str | None:

@@ -17,10 +17,12 @@ import libcst as cst
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
 from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.frameworks import TOOL_ERROR_BASE_NAMES
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.failure_words import is_status_tool
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})
@@ -306,6 +308,36 @@ def dead_assignments(
     return [(statement, kept.get(name)) for name, statement in dead.items()]
 
 
+def left_unread(
+    fn: FunctionFacts, sink: cst.CSTNode, replacement: str, deleted: list[cst.CSTNode], unbound: list[cst.CSTNode]
+) -> frozenset[str]:
+    """The function's locals that `sink` (or a deleted statement) read and that nothing would
+    read once `sink` is `replacement`, the `deleted` statements are gone and the `unbound` ones
+    lost their target
+    (`msg = self._log(...)` kept as `self._log(...)`), while an assignment of theirs stays: the
+    locals ruff's F841 would report after the fix. An author's extraction left so
+    (`detail = ...` assigned on two paths, a redacted body) is text the fix would drop without
+    deleting it: no fix, rather than dead code."""
+    still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    candidates = set().union(*(_names_in(node) for node in (sink, *deleted))) - still_read - set(fn.params)
+    if not candidates:
+        return frozenset()
+    gone = [*deleted, *unbound]
+    assigned: set[str] = set()
+    declared: set[str] = set()  # `global x` / `nonlocal x`: not a local F841 reports
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared.update(item.name.value for item in node.names)
+        elif isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(lies_within(statement, node) for statement in gone):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            assigned.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in candidates)
+    ignored: set[int] = set()
+    for node in (sink, *deleted):
+        ignored.update(id(n) for n in _name_reads(node))
+    read = {n.value for n in _name_reads(fn.node.body) if id(n) not in ignored}
+    return frozenset(assigned - read - declared)
+
+
 # Calls named for reading or computing a value (`_get_config(ctx)`, `load_settings()`,
 # `client.fetch_user(id)`): when only their value was wanted, a reviewer deletes the whole line.
 # `dumps` is the serializers' name for "return the text" (`json`, `orjson`, `pickle`, `toml`);
@@ -498,6 +530,10 @@ _TRANSPARENT_CALLS = frozenset({"cast", "typing.cast"})
 # -- would the new raise escape? -----------------------------------------------------------------
 
 
+# ToolError and the framework's bases of it, as clauses name them.
+_TOOL_ERROR_NAMES = frozenset({"ToolError"}) | TOOL_ERROR_BASE_NAMES
+
+
 def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, raised: str = "ToolError") -> bool:
     """Would `raise <raised>(...)` written at `sink` be caught by a `try` of the function around
     it (`except Exception:` after the checks of a tool)? Then turning a return into that raise
@@ -508,7 +544,8 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
         if id(node) in seen or not isinstance(node, cst.Try):
             continue
         seen.add(id(node))
-        if lies_within(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), raised):
+        names = _TOOL_ERROR_NAMES if raised == "ToolError" else frozenset({raised})
+        if lies_within(node.body, sink) and catches(try_guard(node, _clauses(fn, node)), names):
             return True
     return False
 
@@ -570,9 +607,13 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
             return None
         guard = try_guard(node, _clauses(fn, node))
         for clause, (names, reraises, _site) in zip(node.handlers, guard):
-            if "ToolError" in names or "*" in names:
+            if names & _TOOL_ERROR_NAMES or "*" in names:
                 if reraises:
                     break  # `except Exception: ...; raise`: it goes through already
+                if names & _TOOL_ERROR_NAMES:
+                    # The author handles ToolError (or the framework's base of it) here: a
+                    # pass-through before it would make that clause unreachable.
+                    return None
                 row = ctx.range(clause).start.line
                 line = ctx.lines[row - 1]
                 indent = line[: len(line) - len(line.lstrip(" \t"))]
@@ -601,16 +642,103 @@ _PARTIAL_WORDS = re.compile(r"(?i)\bwarn(?:ing)?\b|\u26a0|\bsuccessful(?:ly)?\b|
 
 def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: cst.BaseExpression, ctx: FileContext) -> bool:
     """Does the `except` report a partial success rather than a failure of the call? The work was
-    done and a side step failed: the function's docstring says its failures are reported, not
-    raised; or the reply (through the handler's locals) speaks of a warning, a success, a
-    fallback. Turning that return into a raise tells the model the call failed after it did the
-    work (a created item it would create again)."""
+    done and a side step failed: the `try` is one item of a loop that collects what succeeded,
+    and the reply reports those items beside the failure (see `_reports_collected_items`); the
+    function's docstring says its failures are reported, not raised; or, where the code shows
+    no such structure, the reply (through the handler's locals) speaks of a warning, a success,
+    a fallback. Turning that return into a raise tells the model the call failed after it did
+    the work (a created item it would create again)."""
     if handler is None:
         return False
+    if _reports_collected_items(fn, handler, value):
+        return True
     doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
     if doc and _NOT_RAISED.search(doc):
         return True
     return bool(_PARTIAL_WORDS.search(" ".join(_literal_words(value, handler, ctx, 0))))
+
+
+_COLLECTING_METHODS = frozenset({"append", "add", "extend", "update", "insert", "appendleft"})
+
+
+def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.BaseExpression) -> bool:
+    """`for item in items: try: ...; done.append(item) except E as e: return f"Did {done};
+    {item} failed: {e}"`: the `try` runs in a loop that collects the items that succeeded (a
+    list, a set, a counter; outside the handler), and the reply sent from the handler, or the
+    function's reply after the loop that the handler adds the failure to, reports them: the
+    earlier items are done, so the call did not fail as a whole."""
+    loop = next(
+        (node for node in descendants(fn.node.body, into_scopes=False) if isinstance(node, (cst.For, cst.While)) and lies_within(node.body, handler.try_node)),
+        None,
+    )
+    if loop is None:
+        return False
+    succeeded = _collected(loop.body, exclude=handler.node)
+    if not succeeded:
+        return False
+    if _names_in(value) & succeeded:
+        return True  # the handler's own reply reports what succeeded so far
+    failed = _collected(handler.node.body, exclude=None)
+    if not failed:
+        return False
+    # The handler adds the failure to a collection; the function's reply after the loop sends
+    # both what succeeded and what failed.
+    return any(
+        isinstance(node, cst.Return) and node.value is not None and not lies_within(loop, node) and _names_in(node.value) & succeeded and _names_in(node.value) & failed
+        for node in descendants(fn.node.body, into_scopes=False)
+    )
+
+
+def _collected(block: cst.CSTNode, exclude: cst.CSTNode | None) -> set[str]:
+    """Names `block` adds items to (`done.append(x)`, `done[k] = v`, `count += 1`), outside
+    `exclude`."""
+    names: set[str] = set()
+    skipped = {id(n) for n in descendants(exclude, into_scopes=False)} if exclude is not None else set()
+    for node in descendants(block, into_scopes=False):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _COLLECTING_METHODS:
+            if isinstance(node.func.value, cst.Name):
+                names.add(node.func.value.value)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            names.add(node.target.value)
+        elif isinstance(node, cst.Assign):
+            names.update(t.target.value.value for t in node.targets if isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Name))
+    return names
+
+
+# A docstring promising a reply on every path ("Always returns a dict", "never raises").
+_ALWAYS_RETURNS = re.compile(r"(?i)\balways\s+returns?\b|\bnever\s+(?:raises?|throws?|fails?)\b")
+# Parameters that are the framework's or the object's, not an argument the caller chose.
+_NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
+
+
+def never_raises(fn: FunctionFacts) -> bool:
+    """Is the function written to answer, never to raise? Its docstring says so ("never raises",
+    "always returns ..."), a comment in it does (`except Exception:  # reports, never raises`),
+    or it is a status check taking no argument (`health_check()`, `ping()`): whoever calls it
+    reads the status it returns, so a failure it reports is its answer. A fix there keeps the
+    reply (without the exception's text) or is not offered; it never turns it into a raise."""
+    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and (_NOT_RAISED.search(doc) or _ALWAYS_RETURNS.search(doc)):
+        return True
+    if any(_NOT_RAISED.search(comment) or _ALWAYS_RETURNS.search(comment) for comment in _comments(fn.node)):
+        return True
+    return is_status_tool(fn.name) and not set(fn.params) - _NOT_ARGUMENTS
+
+
+def _comments(function: cst.FunctionDef) -> Iterator[str]:
+    """The comments written inside a function: on a block's opening line (`except ...:  #
+    ...`), on lines of their own, and after a statement."""
+    for node in descendants(function.body, into_scopes=False):
+        if isinstance(node, cst.IndentedBlock) and node.header.comment is not None:
+            yield node.header.comment.value
+        for line in getattr(node, "leading_lines", ()):
+            if line.comment is not None:
+                yield line.comment.value
+        trailing = getattr(node, "trailing_whitespace", None)
+        if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+            yield trailing.comment.value
 
 
 def _literal_words(value: cst.CSTNode, handler: Handler, ctx: FileContext, depth: int) -> Iterator[str]:

@@ -53,7 +53,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import is_error_result, is_text
+from mcp_lint.rules.results import _dict_items, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -66,6 +66,8 @@ from mcp_lint.rules.handler_fix import (
     logger_style,
     text_built_by_a_helper,
     dead_assignments,
+    left_unread,
+    never_raises,
     keep_only_the_value,
     deletion,
     log_calls_before,
@@ -1117,13 +1119,17 @@ class _FixText:
     def _dict_message(self, node: cst.Dict, depth: int) -> Message | None:
         chosen: Message | None = None
         aside: list[cst.BaseExpression] = []  # texts of other keys: `"hint": f"check {url}"`
+        items = _dict_items(node) or {}
+        # `{"error": "request_failed", "message": "..."}`: the code is for programs; the
+        # sentence beside it is the message.
+        codes = {key for key in MESSAGE_KEYS if text_beside_a_code(items, key) is not None}
         for element in node.elements:
             if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 continue
             key = element.key.evaluated_value
             if not isinstance(key, str):
                 continue
-            if key.lower() in MESSAGE_KEYS:
+            if key.lower() in MESSAGE_KEYS and key not in codes:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
             elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
@@ -1261,10 +1267,11 @@ def _build_fix(
     if in_place is not None:
         return in_place
     status = _status_message(value) if variant == "return" else None
-    partial = variant == "return" and reports_partial_success(fn, handler, value, ctx)
+    partial = variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn))
     if partial:
-        # The work was done and a side step failed: the reply stays a reply, only the
-        # exception's text leaves it (a raise would tell the model the whole call failed).
+        # The work was done and a side step failed, or the function answers on every path (a
+        # health check): the reply stays a reply, only the exception's text leaves it (a raise
+        # would tell the model the whole call failed, or break a caller reading the status).
         status = _partial_message(value)
         if status is None:
             return None
@@ -1322,11 +1329,14 @@ def _build_fix(
         edits.append(plan.edit)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
+    unbound: list[cst.CSTNode] = []
     for statement, kept in dead_assignments(handler, node, replacement, ctx):
         dropped = keep_only_the_value(statement, kept, ctx) if kept is not None else deletion(statement, ctx)
         if dropped is not None:
             edits.append(dropped)
-            deleted.extend([statement] if kept is None else [])
+            (deleted if kept is None else unbound).append(statement)
+    if left_unread(fn, node, replacement, deleted, unbound):
+        return None  # the author's extraction would be left dead (F841), its text dropped
     if status is None:
         edits.extend(dead_unpacking(handler, node, replacement, ctx))
     short = clip(" ".join(message.as_fstring(" ").split()), 60)

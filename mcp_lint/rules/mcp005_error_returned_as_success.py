@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Iterable, Iterator
 
@@ -28,6 +27,7 @@ from mcp_lint.rules.base import (
     Rendered,
     Rule,
     flow_related,
+    indent_of,
     related_here,
     span,
 )
@@ -45,6 +45,8 @@ from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
     evaluates_a_parameter,
+    left_unread,
+    never_raises,
     reports_an_empty_answer,
     raise_is_caught,
     raises_own_text,
@@ -65,19 +67,8 @@ from mcp_lint.rules.results import (
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
-
-# Words of a name: snake_case, kebab-case, dotted and camelCase parts.
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def is_status_tool(name: str) -> bool:
-    """Whether a tool of this name reports a status (a health check, a validator, a ping)."""
-    words = [word.lower() for word in _WORD.findall(name)]
-    if not words:
-        return False
-    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
-
+from mcp_lint.rules.failure_words import is_status_tool
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
@@ -484,11 +475,12 @@ def check_health() -> dict:
             "what": clip(" ".join(description.replace("{}", "…").split()), 60),
             # A message that carries a caught exception's text (or an upstream body) is MCP002's
             # to rewrite: raising it as it is would hand the raw text to the model.
-            "msg": _fix_message(ctx, resolved, message, ret.handler)
+            "msg": _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor))
             if message is not None
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
+            and not never_raises(fn)
             and not written_across_branches(fn, value)
             and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
             and not (ret.handler is None and reports_an_empty_answer(resolved))
@@ -507,6 +499,8 @@ def check_health() -> dict:
             # same condition never takes it (the linker drops the finding for that caller).
             "conds": "\n".join(_condition_shapes(conditions, fn)),
         }
+        if data["msg"] and left_unread(fn, anchor, data["msg"], [], []):
+            data["msg"] = ""  # a local of the author's would be left unread (F841), its text dropped
         if data["msg"] and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             dead = dead_unpacking(ret.handler, anchor, data["msg"], ctx)
@@ -686,10 +680,12 @@ def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None) -> str:
+def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None, indent: str = "") -> str:
     """The fix's message: the returned text, plus the details an error dict carried next to it
     (`{"error": "Invalid date", "details": "use YYYY-MM-DD"}` -> "Invalid date (use YYYY-MM-DD)"),
-    without what a helper handed the caught exception returned (see `bound_from_exception`)."""
+    without what a helper handed the caught exception returned (see `bound_from_exception`).
+    Literals the author wrote one per line stay so, one per line inside the call's parentheses
+    (`indent` is the statement's)."""
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
@@ -699,8 +695,8 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
             return ""  # nothing of the author's words is left to raise
         if len(text.parts) != 1:
             return text.as_fstring(" ")
-    if text is None or len(text.parts) != 1:
-        return source  # a layout of several literals is kept as written
+    if text is None or (len(text.parts) != 1 and not text.multiline):
+        return source  # a layout of several literals on one line is kept as written
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
     details = next(
@@ -708,18 +704,22 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         None,
     )
     extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None
+    last = text.parts[-1]
     if extra is not None and len(extra.parts) == 1:
-        text.parts[0].pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
+        last.pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
     elif isinstance(details, (cst.Name, cst.Attribute)):
         # Only literals and plain references: anything else (a call) may not be text.
-        text.parts[0].pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
+        last.pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
     advice = next(
         (items[k] for k in HINT_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
     )
     hint = Message.read(advice, lambda node: ctx.range(node).start.line, ctx.code) if advice is not None else None
-    if hint is not None and len(hint.parts) == 1 and hint.parts[0].quote == text.parts[0].quote:
-        append_sentence(text.parts[0].pieces, hint.parts[0].pieces)
+    if hint is not None and len(hint.parts) == 1 and hint.parts[0].quote == last.quote:
+        append_sentence(last.pieces, hint.parts[0].pieces)
+    if len(text.parts) > 1:
+        inner = indent + "    "
+        return "\n" + inner + text.as_fstring("\n" + inner) + "\n" + indent
     lone = [piece for piece in text.parts[0].pieces if not (isinstance(piece, Text) and not piece.raw)]
     if len(lone) == 1 and isinstance(lone[0], Placeholder) and not lone[0].conversion and not lone[0].spec:
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.

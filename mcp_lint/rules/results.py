@@ -6,6 +6,8 @@ failure rejects the call).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
@@ -78,7 +80,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
             if _is_true(inner):
                 # `{"error": True, "message": text}`: the key is a flag, the text is beside it.
                 return f'an "{key}" key', next((items[k] for k in MESSAGE_KEYS if k != key and k in items), None)
-            return f'an "{key}" key', inner
+            return f'an "{key}" key', text_beside_a_code(items, key) or inner
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
         return f'"{flag}": True', next((items[k] for k in MESSAGE_KEYS if k in items), None)
@@ -91,6 +93,49 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
         message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     return None
+
+
+# A machine code (`invalid_input`, `NOT_FOUND`, `auth.expired`): one token, no sentence.
+_CODE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-.:/][A-Za-z0-9]+)*")
+# Keys beside a code that hold the sentence written for the reader, in the order one is taken.
+# Beside a short label ("Request timeout") only the message keys: a `details` there is more
+# about the failure, kept after the label in parentheses (see MCP005's fix).
+_SENTENCE_KEYS = ("message", "error_message", "errorMessage", "msg", "description")
+_SENTENCE_KEYS_BESIDE_A_CODE = (*_SENTENCE_KEYS, "detail", "details", "reason")
+
+
+def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.BaseExpression | None:
+    """`{"error": "agency_missing", "message": "agency is required. Pass it ..."}`: the value of
+    `key` is a code, or a label of the failure's kind of at most four words ("Request timeout"),
+    and the sentence written for the reader is under a message key beside it: that sentence
+    (the code is for programs; raised, it would say nothing and drop the author's text). None when
+    the value of `key` is text of its own, or nothing is beside it."""
+    value = items.get(key)
+    if not isinstance(value, cst.SimpleString) or not isinstance(value.evaluated_value, str):
+        return None
+    text = value.evaluated_value.strip()
+    if _CODE.fullmatch(text):
+        keys = _SENTENCE_KEYS_BESIDE_A_CODE
+    elif 0 < len(text.split()) <= 4 and not re.search(r"[.!?:;,{}]", text):
+        keys = _SENTENCE_KEYS
+    else:
+        return None
+    for other in keys:
+        beside = items.get(other)
+        if other != key and beside is not None and _sentence_like(beside):
+            return beside
+    return None
+
+
+def _sentence_like(node: cst.BaseExpression) -> bool:
+    """A value that can be text: a literal with words, an f-string, a concatenation, a local, a
+    call (`str(e)`); not a flag, a number, a container or an empty literal."""
+    if _is_falsy_literal(node) or isinstance(node, (cst.Integer, cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set)):
+        return False
+    if isinstance(node, cst.Name) and node.value in {"True", "False", "None"}:
+        return False
+    text = literal_text(node)
+    return text is None or bool(text.strip())
 
 
 def _is_true(node: cst.BaseExpression | None) -> bool:
