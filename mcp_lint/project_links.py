@@ -41,7 +41,7 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -907,7 +907,7 @@ class Project:
                 if latent.get("conds") and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
-                branch = latent.get("branch")
+                branch = latent.branch
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
                 if latent.flow_via:
@@ -1171,7 +1171,7 @@ class Project:
             # when the tool returns `r["rows"]`) does not reach the model.
             slot = latent.get("slot")
             return entry.carries and not (slot and entry.selects is not None and slot not in entry.selects)
-        raised = latent.get("raises")
+        raised = latent.raises
         if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
@@ -1449,7 +1449,7 @@ class _CarriedText:
 
     def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.get("raises") and latent.get(DELIVERED_WHEN_PASSED_ON):
+        if latent.raises and latent.delivered_when_passed_on:
             # A message whose words matter wherever they reach the model (not only where the
             # exception escapes to the framework): also through a clause that sends it on.
             return self._vague_passed_on(latent, entry)
@@ -1475,11 +1475,11 @@ class _CarriedText:
             latent = _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
         sites = self._catching_sites(latent, entry)
         if sites is None:
-            return _with(latent, raises="")  # escapes to the framework on some path
+            return replace(latent, raises="")  # escapes to the framework on some path
         passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
         if passed_on is None:
             return None  # caught on every path by code that does not pass its text on (checked there)
-        return _with(latent, raises="", caught_at="", passed_on=passed_on)
+        return replace(_with(latent, caught_at=""), raises="", passed_on=passed_on)
 
     def _vague_passed_on(self, latent: Latent, entry: ToolPaths) -> Latent:
         """A message raised in a helper and caught on every way to the tools: when one of the
@@ -1493,7 +1493,7 @@ class _CarriedText:
         if passed_on is None:
             return latent  # caught and not sent on: _applies drops it
         variant = latent.variant.removesuffix("-other")
-        return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
+        return replace(latent, raises="", passed_on=passed_on, variant=variant)
 
     def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
         """Handler.site -> where the clause sends the caught exception's text on to the model,
@@ -1506,7 +1506,7 @@ class _CarriedText:
                 if marker.variant == "passes-on" and self.project._applies(marker, entry):
                     how = "returns it" if marker.route == "return" else "puts it into ToolError"
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
-                    out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")
+                    out.setdefault(marker.site, f"{who} {how} ({summary.path}:{marker.location.row})")
         return out
 
     def _normalized(self, latent: Latent) -> Latent:
@@ -1527,7 +1527,7 @@ class _CarriedText:
         """The `except` clauses (Handler.site) that catch this raise again, in its own function or
         on the way to the tools; None when it is no raise or escapes to the framework on some path."""
         sites = [s for s in latent.get("caught_at").split(",") if s]
-        raised = latent.get("raises")
+        raised = latent.raises
         if sites or not raised:
             return sites or None
         class_qual = latent.get("class_qual")
@@ -1560,7 +1560,7 @@ class _CarriedText:
             summary, fn = self.project.functions[qual]
             contexts: tuple[RenderContext, RenderContext] | None = None
             for latent in fn.latent:
-                site = latent.get("site")
+                site = latent.site
                 if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
                     continue
                 latent = self._normalized(latent)
@@ -1568,7 +1568,7 @@ class _CarriedText:
                     continue  # a clause reported itself
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
-                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
+                    who = f"tool '{latent.branch or sorted(entry.own_names)[0]}'"
                 if latent.variant == "handed-to-helper":
                     helper = self._helper_sink(latent, reached)
                     if helper is not None:
@@ -1619,7 +1619,7 @@ def _raised_in_caller(latent: Latent, cls: str) -> Latent:
     """A value whose text no tool returns, but a caller raises in a plain exception's message
     (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
     framework forwards exception text, as a raise of that class in this function would."""
-    raised = _with(latent, **{"raised_by": cls, "raises": cls, "class": cls, "error_result": "", "slot": ""})
+    raised = replace(_with(latent, **{"raised_by": cls, "class": cls, "error_result": "", "slot": ""}), raises=cls)
     _, dash, suffix = latent.variant.partition("-")
     # No fix: rewriting the return would change what every caller checks (`r["success"]`).
     return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
@@ -1630,7 +1630,7 @@ def _raised_by_caller(latent: Latent) -> Latent:
     reads as a raise of its class: it reaches the model where the framework forwards exception
     text, or where a clause catching it on the way passes its text on (_CarriedText.link)."""
     cls = latent.get("factory")
-    raised = _with(latent, **{"raises": cls, "raised": cls, "class": cls, "class_qual": latent.get("factory_qual")})
+    raised = replace(_with(latent, **{"raised": cls, "class": cls, "class_qual": latent.get("factory_qual")}), raises=cls)
     return replace(raised, variant="raise-other-param", route="raise")
 
 

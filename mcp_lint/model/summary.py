@@ -83,6 +83,14 @@ class CallEdge:
 
 
 @dataclass(frozen=True)
+class Payload:
+    """What a rule records about one latent finding for its own `render` (and its link hooks): a
+    frozen dataclass declared in the rule's module, subclassing this one, with plain picklable
+    fields (text, numbers, booleans, tuples; no CST). Nothing but the rule that declares it reads
+    its fields; what the linker needs of every latent are the typed fields of `Latent` itself."""
+
+
+@dataclass(frozen=True)
 class Latent:
     """A defect that is reported only if the function it is written in is reached from a tool.
 
@@ -92,6 +100,8 @@ class Latent:
     text in it reaches the model).
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
     at that position (e.g. `def format_error(e): return f"Error: {e}"`).
+    `payload` is the rule's own typed record (a `Payload` subclass of the rule's module); `data`
+    is the string bag the rules not yet converted to a payload still use (read with `get`).
     """
 
     code: str
@@ -115,6 +125,21 @@ class Latent:
     # In a helper: the flow goes on through the callers that return its value (route "return"),
     # whose calls the link step shows, nearest first, up to the tools.
     flow_onward: bool = False
+    payload: Payload | None = None
+    # The tool a low-level dispatcher's branch serves (`if name == "div":`), "" outside one.
+    branch: str = ""
+    # The short name of the class a raise throws: the linker drops the latent where every caller
+    # on the way catches that class, and clears it once it judged the raise delivered.
+    raises: str = ""
+    # The raised text matters wherever it reaches the model: also through a clause that catches it
+    # on the way and sends it on (Rule.passing_on_markers), not only where it escapes.
+    delivered_when_passed_on: bool = False
+    # Set by the linker: the clause on the way that catches the raise and sends its text on to the
+    # model ("tool 'x' returns it (path:row)"), "" when it escapes to the framework.
+    passed_on: str = ""
+    # The `except` clause (Handler.site) whose caught exception the statement sends on (a
+    # "passes-on" marker's clause; a raise caught by that clause reaches the model there).
+    site: str = ""
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

@@ -31,7 +31,7 @@ from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.passed_on import clauses_passing_text_on
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerLatent, ToolRegistration
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, Payload, ServerLatent, ToolRegistration
 from mcp_lint.model.walk import descendants
 
 
@@ -281,8 +281,8 @@ class LinkedProject(Protocol):
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None: ...
 
 
-# A raise's data key (value "1"): its text reaches the model also through a clause that catches it
-# on the way and sends it on (Rule.passing_on_markers), not only where it escapes to the framework.
+# The data key (value "1") by which a rule still recording a string bag asks for
+# `Latent.delivered_when_passed_on`; `Rule.latent` moves it to that field.
 DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
 
 
@@ -327,14 +327,14 @@ class Rule:
                 yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
-    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext, data: dict[str, str] | None = None) -> Iterator[Latent]:
+    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
         """Markers (never reported: `render` returns None for the variant "passes-on") at the
         clauses of `fn` that send a caught exception's text on to the model (model/passed_on.py).
-        A rule whose raised text matters wherever it reaches the model yields them and puts
-        DELIVERED_WHEN_PASSED_ON in its raises' data: the linker then judges such a raise, caught
-        on the way to a tool, as delivered where one of these clauses catches it."""
+        A rule whose raised text matters wherever it reaches the model yields them and marks its
+        raises `delivered_when_passed_on`: the linker then judges such a raise, caught on the way
+        to a tool, as delivered where one of these clauses (`Latent.site`) catches it."""
         for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={**(data or {}), "site": site})
+            yield self.latent(ctx, statement, variant="passes-on", route=route, site=site)
 
     def latent(
         self,
@@ -350,15 +350,26 @@ class Rule:
         fix_edits: Iterable[Edit] = (),
         fix_needs: Iterable[str] = (),
         param: int = -1,
+        payload: Payload | None = None,
+        raises: str | None = None,
+        delivered_when_passed_on: bool = False,
+        site: str = "",
     ) -> Latent:
+        """The latent finding at `node` (its statement `statement`, by default `node`), with the
+        rule's typed `payload`. `raises` names the class a raise throws when it is not the
+        raise statement's own constructor (None: that one, for route "raise")."""
         data = dict(data or {})
-        branch = ctx.branch_of(statement if statement is not None else node)
-        if branch:
-            data.setdefault("branch", branch)  # `if name == "div":` in a low-level dispatcher
+        # Rules that still record a string bag pass these link facts in it.
+        branch = data.pop("branch", "") or ctx.branch_of(statement if statement is not None else node) or ""
+        if "raises" in data:
+            raises = data.pop("raises")
+        delivered_when_passed_on = delivered_when_passed_on or data.pop(DELIVERED_WHEN_PASSED_ON, "") == "1"
         raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
-        if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
-            # The linker drops it where every caller on the way catches this class.
-            data.setdefault("raises", last_name(dotted(raise_node.exc.func) or ""))
+        if raises is None:
+            raises = ""
+            if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
+                # The linker drops it where every caller on the way catches this class.
+                raises = last_name(dotted(raise_node.exc.func) or "")
         where = ctx.range(node)
         stmt = statement if statement is not None else node
         srange = ctx.range(stmt)
@@ -377,7 +388,29 @@ class Rule:
             fix_edits=tuple(fix_edits),
             fix_needs=tuple(fix_needs),
             param=param,
+            payload=payload,
+            branch=branch,
+            raises=raises,
+            delivered_when_passed_on=delivered_when_passed_on,
+            site=site,
         )
+
+
+# Where a node lies: its start and end (1-based columns), as a typed payload keeps it.
+Span = tuple[Location, Location]
+
+
+def node_span(ctx: FileContext, node: cst.CSTNode) -> Span:
+    """Where a node of the checked file lies (1-based columns), for a rule's payload: an edit's
+    range, or a related location (`related_at`) when the finding is rendered."""
+    where = ctx.range(node)
+    return Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1)
+
+
+def related_at(where: Span | None, message: str) -> Related | None:
+    """A related location in the finding's own file, from a `node_span` (None for None): its file
+    name is the finding's, filled in by `latent_finding`."""
+    return None if where is None else Related("", where[0], where[1], message)
 
 
 def span(ctx: FileContext, node: cst.CSTNode) -> str:

@@ -515,8 +515,7 @@ async def get_forecast(city: str) -> str:
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
-                # `site`: a raise caught by this clause reaches the model through this statement.
-                extra = {"site": handler.site}
+                extra = {}
                 if caught_at:
                     extra["caught_at"] = ",".join(caught_at)
                 if passes is not None:
@@ -525,7 +524,8 @@ async def get_forecast(city: str) -> str:
                     extra["needs_attr"] = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
                 elif handler.imported_classes:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
-                yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
+                # `site`: a raise caught by this clause reaches the model through this statement.
+                yield replace(latent, site=handler.site, data=tuple(sorted((*latent.data, *extra.items()))))
             if passes is not None:
                 yield from self._handed_to_helpers(fn, handler, ctx, passes)
         # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
@@ -635,14 +635,13 @@ async def get_forecast(city: str) -> str:
             for index, argument in enumerate(positional):
                 if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
                     data = {
-                        "site": handler.site,
                         "passes": "1",
                         "caught_quals": ",".join(caught),
                         "helper": call.callee,
                         "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
                         "sent": "1" if id(call.node) in sent else "",
                     }
-                    yield self.latent(ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index)
+                    yield self.latent(ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index, site=handler.site)
 
     def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
         """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
@@ -828,7 +827,7 @@ async def get_forecast(city: str) -> str:
         variant = latent.variant
         if latent.get("tool_args_only") and context.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
-        passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
+        passed_on = latent.passed_on  # caught by the project's code, which passes its text on
         if variant.startswith("raise-other") and not passed_on and not context.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if variant.startswith("raise-protocol") and context.protocol_error_masked():
