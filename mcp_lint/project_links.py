@@ -262,7 +262,7 @@ class Project:
             for raised, _, _ in fn.exception_raises:
                 self.class_ancestors(raised)
             for latent in fn.latent:
-                names = (latent.get("class_qual"), *latent.get("caught_quals").split(","), *latent.get("imported_quals").split(","))
+                names = (*latent.classes, latent.get("class_qual"), *latent.get("caught_quals").split(","), *latent.get("imported_quals").split(","))
                 for name in names:
                     if name:
                         self.class_ancestors(name)
@@ -884,11 +884,14 @@ class Project:
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
             context_raise, context_value = self._contexts(qual, entry)
             for latent in fn.latent:
+                rule = rule_by_code(latent.code)
+                if rule is None:
+                    continue
                 linked = carried.link(latent, entry)
                 if linked is not None and linked.get("via_status"):
                     linked = self._status_unread(linked)
-                if linked is not None and linked.get("want_ancestors"):
-                    linked = self._with_ancestors(linked, entry)
+                if linked is not None:
+                    linked = rule.link_latent(linked, entry, self)
                 if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
                     continue
                 if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
@@ -900,9 +903,6 @@ class Project:
                 if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
                     continue
                 latent = linked
-                rule = rule_by_code(latent.code)
-                if rule is None:
-                    continue
                 context = context_value if latent.route in ("return", "text") else context_raise
                 if latent.get("conds") and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
@@ -918,7 +918,7 @@ class Project:
                 fix = (
                     self._fix(rendered.fix, summary, family)
                     if _same_handlers(rendered.fix, entry)
-                    and not self._replaced_class_tested(rendered.fix, latent)
+                    and not self._replaced_class_tested(rendered.fix)
                     and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
@@ -1041,18 +1041,6 @@ class Project:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
         return self._fix(spec, summary, family)
 
-    def _with_ancestors(self, latent: Latent, entry: ToolPaths) -> Latent | None:
-        """A raise of a class the rule wants judged by its bases: None where every tool's
-        decorator intercepts exceptions, or every caller on the way catches the class or one of its bases (`except OSError` around a helper raising
-        FileNotFoundError, `except AppError` around one raising its subclass), else the latent
-        with its qualified ancestors (`ancestors`: the class first) for the rule to read."""
-        if entry.tools and entry.tools <= self.intercepted_tools:
-            return None  # every tool on the way hands its exceptions to a wrapper first
-        ancestors, names = self._class_names(latent, latent.get("class"), *latent.get("bases").split(","))
-        if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
-            return None
-        return _with(latent, ancestors=",".join(ancestors))
-
     def _class_names(self, latent: Latent, *names: str) -> tuple[tuple[str, ...], frozenset[str]]:
         """The qualified ancestors of the latent's raised class (`class_qual`, the class first),
         and the names a clause may catch it by: `names` and the ancestors' short names."""
@@ -1115,11 +1103,7 @@ class Project:
     def _via_applies(self, latent: Latent) -> bool:
         """Latents that depend on what a function of another module builds: `return _fail(msg)`
         is a failure returned as a success unless `_fail` builds a real error result (isError
-        set) or raises; `raise not_found(x)` is a protocol error only if `not_found` builds one."""
-        via_protocol = latent.get("via_protocol")
-        if via_protocol:  # `raise not_found(x)`: only when that function builds a protocol error
-            found = self.function(via_protocol)
-            return found is not None and bool(found[1].protocol_error)
+        set) or raises."""
         via = latent.get("via_helper")
         if not via:
             return True
@@ -1224,7 +1208,7 @@ class Project:
             level = above
         return tuple(dict.fromkeys(out))[:limit]
 
-    def _replaced_class_tested(self, spec: FixSpec | None, latent: Latent) -> bool:
+    def _replaced_class_tested(self, spec: FixSpec | None) -> bool:
         """Does code anywhere in the project catch or type-test the project class a fix would
         replace, or one of its project ancestors (`except ApiError`, `isinstance(r, ApiError)`)?
         Then raising ToolError in its place breaks that code, whoever calls it."""
@@ -1232,7 +1216,7 @@ class Project:
             return False  # the fix keeps the class (a new message only)
         if self._tested_classes is None:
             self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
-        names = {spec.replaces, *(last_name(a) for a in latent.get("ancestors").split(",") if a)}
+        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:

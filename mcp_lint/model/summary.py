@@ -140,6 +140,9 @@ class Latent:
     # The `except` clause (Handler.site) whose caught exception the statement sends on (a
     # "passes-on" marker's clause; a raise caught by that clause reaches the model there).
     site: str = ""
+    # The project exception classes it names (raised, caught), qualified: the link step looks
+    # them up (and their bases) in the modules that define them.
+    classes: tuple[str, ...] = ()
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

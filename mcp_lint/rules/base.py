@@ -218,6 +218,9 @@ class FixSpec:
     # caller handles the failure (a ToolError caught by `except Exception` loses its message).
     raises: str = ""
     replaces: str = ""
+    # The qualified ancestors of the replaced class when the rule knows them (the class first):
+    # code catching or type-testing one of them breaks too when the class is replaced.
+    replaced_ancestors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,6 +262,16 @@ def latent_fix(latent: Latent) -> FixSpec | None:
     return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs)
 
 
+class Reach(Protocol):
+    """How the tools reach a function (project_links.ToolPaths), as a rule's `link_latent` reads it."""
+
+    tools: set[str]  # the tools that reach it
+    # For each way they reach it: the `try` statements around the calls on the way
+    # (exception_guards.TryGuard, what each clause catches).
+    guards: set[frozenset]
+    is_tool: bool  # it is itself a registered tool handler
+
+
 class LinkedProject(Protocol):
     """What the link step (project_links.Project) offers a server-level rule's `link`; a protocol,
     so that rules do not import the module that imports them."""
@@ -266,12 +279,15 @@ class LinkedProject(Protocol):
     summaries: list[ModuleSummary]
     modules: dict[str, ModuleSummary]
     functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
+    # The tools whose decorator runs their body inside a `try` (a wrapper intercepting exceptions).
+    intercepted_tools: set[str]
 
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]: ...
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
     def tools_on(self, server: str, summary: ModuleSummary) -> set[str]: ...
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
     def resolve(self, qualname: str) -> str: ...
+    def class_ancestors(self, qual: str) -> tuple[str, ...]: ...
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
@@ -298,6 +314,13 @@ class Rule:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
+
+    def link_latent(self, latent: Latent, reach: Reach, project: LinkedProject) -> Latent | None:
+        """The latent of a function tools reach, as the linked project reads it: its payload
+        completed with what only the whole project tells (a class's ancestors, what a function of
+        another module builds), or None where that shows it is no defect. Called before `render`;
+        by default the latent as it is."""
+        return latent
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """Per-file records of a server-level rule (after every function was checked): picklable
@@ -354,6 +377,7 @@ class Rule:
         raises: str | None = None,
         delivered_when_passed_on: bool = False,
         site: str = "",
+        classes: tuple[str, ...] = (),
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -393,6 +417,7 @@ class Rule:
             raises=raises,
             delivered_when_passed_on=delivered_when_passed_on,
             site=site,
+            classes=classes,
         )
 
 
