@@ -888,11 +888,9 @@ class Project:
                 if rule is None:
                     continue
                 linked = carried.link(latent, entry)
-                if linked is not None and linked.get("via_status"):
-                    linked = self._status_unread(linked)
                 if linked is not None:
                     linked = rule.link_latent(linked, entry, self)
-                if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
+                if linked is None or not self._applies(linked, entry):
                     continue
                 if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
                     continue  # no caller passes it a response found failed
@@ -904,7 +902,7 @@ class Project:
                     continue
                 latent = linked
                 context = context_value if latent.route in ("return", "text") else context_raise
-                if latent.get("conds") and not entry.is_tool:
+                if latent.conds and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
                 branch = latent.branch
@@ -942,8 +940,8 @@ class Project:
                     # The flow starts where a caller hands the exception in.
                     rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
-                if latent.get("built_by"):
-                    finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
+                if latent.built_by:
+                    finding = replace(finding, related=(*self._builder_returns(latent.built_by, latent.code), *finding.related))
                 if rendered.at is not None:
                     finding = _moved(finding, rendered.at, summary.path)
                     key = (finding.code, finding.filename, finding.location)
@@ -986,7 +984,7 @@ class Project:
         if found is None or found[1].qualname == caller or not found[1].return_steps:
             return latent
         summary, fn = found
-        if any(other.code == latent.code and other.get("built_for_callers") for other in fn.latent):
+        if any(other.code == latent.code and other.built_for_callers for other in fn.latent):
             return latent
         steps = tuple(replace(step, filename=summary.path, function=fn.name) for step in fn.return_steps)
         return replace(latent, flow=(*steps, *latent.flow))
@@ -1001,7 +999,7 @@ class Project:
         return tuple(
             Related(summary.path, latent.location, latent.end_location, f"the message is built in {fn.name}")
             for latent in fn.latent
-            if latent.code == code and latent.get("built_for_callers")
+            if latent.code == code and latent.built_for_callers
         )
 
     # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
@@ -1074,45 +1072,12 @@ class Project:
         # (A failure builder is named like an error builder: the name's test covers it.)
         return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
 
-    def _status_unread(self, latent: Latent) -> Latent | None:
-        """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
-        failure returned as a success when `update` returns status tuples whose unread flag is
-        False beside a failure text (FunctionSummary.status_flags); the latent with an example of
-        that text, else None."""
-        found = self.function(latent.get("via_status"))
-        if found is None:
-            return None  # a library function: what its tuple holds is not known
-        unread, taken, plain = (set(latent.get(key).split(",")) for key in ("status_unread", "status_taken", "status_plain"))
-        for flag_position, text_position, text in found[1].status_flags:
-            flag, index = str(flag_position), str(text_position)  # the latent names positions as text
-            if flag not in unread:
-                continue  # tested somewhere before the return
-            if flag not in taken and index in taken:
-                return _with(latent, what=text)  # the message without its flag
-            if flag in plain:
-                return _with(latent, what=text, flag_returned="1")  # the flag itself, False
-        return None
-
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
         FASTMCP_MASK_ERROR_DETAILS in .env, a compose file...: server_env.py), asked of the pin
         lookup so that the pipeline records it with the run's findings."""
         return env_reading_of(self.pins, path, env).setting
-
-    def _via_applies(self, latent: Latent) -> bool:
-        """Latents that depend on what a function of another module builds: `return _fail(msg)`
-        is a failure returned as a success unless `_fail` builds a real error result (isError
-        set) or raises."""
-        via = latent.get("via_helper")
-        if not via:
-            return True
-        target = self.function(via)
-        if latent.get("via_helper_required"):  # `return _fail(msg)`: only the helper's body tells
-            return target is not None and target[1].failure_builder and not target[1].error_results
-        if target is None:
-            return True  # a library function: its arguments (`error=True`, an error dict) tell
-        return not target[1].error_results
 
     def _contexts(self, qual: str, entry: ToolPaths) -> tuple[RenderContext, RenderContext]:
         """How findings in a reached function name it: (for raises, for what it returns).
@@ -1144,7 +1109,7 @@ class Project:
     def _applies(latent: Latent, entry: ToolPaths) -> bool:
         if latent.param >= 0 and latent.param not in entry.exc_params:
             return False
-        if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
+        if latent.conds and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
         if latent.route == "tool":
             return entry.is_tool
@@ -1328,8 +1293,7 @@ def _moved(finding: Finding, at: Site, path: str) -> Finding:
 
 def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     """Has every way of reaching the function already left on one of the latent's branch conditions?"""
-    conds = set(latent.get("conds").split("\n"))
-    return bool(ways) and all(excluded & conds for excluded in ways)
+    return bool(ways) and all(excluded & latent.conds for excluded in ways)
 
 
 def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:

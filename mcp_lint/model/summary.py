@@ -143,6 +143,14 @@ class Latent:
     # The project exception classes it names (raised, caught), qualified: the link step looks
     # them up (and their bases) in the modules that define them.
     classes: tuple[str, ...] = ()
+    # The conditions over its function's parameters under which the statement runs
+    # (flow.condition_shape): a caller that already left on one of them never takes it there.
+    conds: frozenset[str] = frozenset()
+    # One finding per flow: the function only builds the failure its callers return
+    # (`built_for_callers`: reported where they return it), or the project function that built
+    # the value this latent returns (`built_by`: its returns are related locations of the finding).
+    built_for_callers: bool = False
+    built_by: str = ""
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

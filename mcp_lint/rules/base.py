@@ -378,6 +378,7 @@ class Rule:
         delivered_when_passed_on: bool = False,
         site: str = "",
         classes: tuple[str, ...] = (),
+        conds: frozenset[str] = frozenset(),
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -418,6 +419,7 @@ class Rule:
             delivered_when_passed_on=delivered_when_passed_on,
             site=site,
             classes=classes,
+            conds=conds,
         )
 
 
