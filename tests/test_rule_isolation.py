@@ -37,7 +37,7 @@ KNOWN_MENTIONS: dict[str, frozenset[str]] = {
             "cli.py", "model/library_tables.py", "model/facts.py", "model/summary.py", "model/exception_origin.py",
             "rules/mcp008_message_lost_under_masking.py", "rules/mcp003_vague_error_message.py", "rules/__init__.py",
             "rules/text.py", "rules/mcp007_unmasked_error_details.py", "rules/exception_text.py",
-            "rules/mcp005_error_returned_as_success.py", "output/github.py", "project_links.py",
+            "rules/mcp005_error_returned_as_success.py", "output/github.py",
         }
     ),
     "MCP003": frozenset(

@@ -131,6 +131,14 @@ class Latent:
     # The short name of the class a raise throws: the linker drops the latent where every caller
     # on the way catches that class, and clears it once it judged the raise delivered.
     raises: str = ""
+    # The raised class qualified, when it is the project's (its bases decide who catches it).
+    raises_qual: str = ""
+    # The `except` clauses of its own function (Handler.site) that catch the raise again.
+    caught_at: tuple[str, ...] = ()
+    # The item of the returned value that holds the reported text (`{"error": str(e), "rows":
+    # []}` -> "error"; "#1" for a tuple's element), "" for the value as a whole: a tool that
+    # returns only other items of it (CallEdge.selects) never passes the text on.
+    slot: str = ""
     # The raised text matters wherever it reaches the model: also through a clause that catches it
     # on the way and sends it on (Rule.passing_on_markers), not only where it escapes.
     delivered_when_passed_on: bool = False
@@ -289,6 +297,12 @@ class ModuleSummary:
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False
+
+
+def receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
+    """1 when a call `obj.method(a)` reaches a method whose first parameter is `self`/`cls`: the
+    caller's argument positions are the method's parameter positions less one."""
+    return 1 if via_attribute and params and params[0] in {"self", "cls"} else 0
 
 
 _FALSY_CONSTANTS = frozenset({"False", "None", "0", "''", '""'})

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -266,10 +266,16 @@ class Reach(Protocol):
     """How the tools reach a function (project_links.ToolPaths), as a rule's `link_latent` reads it."""
 
     tools: set[str]  # the tools that reach it
+    own_names: set[str]  # the names it is registered under itself, when it is a tool handler
     # For each way they reach it: the `try` statements around the calls on the way
     # (exception_guards.TryGuard, what each clause catches).
     guards: set[frozenset]
     is_tool: bool  # it is itself a registered tool handler
+    # Positions of parameters whose argument a caller raises again once the function returns it
+    # (`raise make_error(e)`), and the class of a plain exception a caller raises with text of
+    # its value ("" if none).
+    raised_exc_params: set[int]
+    raised_text: str
 
 
 class LinkedProject(Protocol):
@@ -281,6 +287,10 @@ class LinkedProject(Protocol):
     functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
     # The tools whose decorator runs their body inside a `try` (a wrapper intercepting exceptions).
     intercepted_tools: set[str]
+    # The `try` statements of the decorators' wrappers around each tool (by tool name), and
+    # those wrappers (their own raises are not under them).
+    wrapper_guards: dict[str, list]
+    guarding_wrappers: set[str]
 
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]: ...
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
@@ -288,6 +298,21 @@ class LinkedProject(Protocol):
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
     def resolve(self, qualname: str) -> str: ...
     def class_ancestors(self, qual: str) -> tuple[str, ...]: ...
+    def is_project_class(self, qual: str) -> bool: ...
+    def lacks_attribute(self, qual: str, attr: str) -> bool: ...
+    # Project exception classes every raise of which carries a caught library exception's text,
+    # and where one such raise is ("path:row", "" when unknown).
+    def is_carrier(self, qual: str) -> bool: ...
+    def carrier_example(self, qual: str) -> str: ...
+    # Does the latent reach the model on this path (its route, branch conditions, callers' excepts)?
+    def applies(self, latent: Latent, reach: Reach) -> bool: ...
+    # How a finding in a reached function names it: (for raises, for what it returns).
+    def contexts(self, qual: str, reach: Reach) -> tuple[RenderContext, RenderContext]: ...
+    # The `except` clauses (Handler.site) that catch the latent's raise again on the way to the
+    # tools; None when it is no raise or escapes to the framework on some path.
+    def catching_sites(self, latent: Latent, reach: Reach) -> list[str] | None: ...
+    # By function: the parameter positions some caller passes a response it found failed.
+    def failed_responses(self) -> dict[str, set[int]]: ...
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
@@ -315,11 +340,17 @@ class Rule:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
 
-    def link_latent(self, latent: Latent, reach: Reach, project: LinkedProject) -> Latent | None:
-        """The latent of a function tools reach, as the linked project reads it: its payload
-        completed with what only the whole project tells (a class's ancestors, what a function of
-        another module builds), or None where that shows it is no defect. Called before `render`;
-        by default the latent as it is."""
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        """What the rule computes once per linked project, before any latent is linked (the
+        functions tools reach: `reached`, by qualified name); `link_latent` receives it."""
+        return None
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """The latent of `function` (reached by tools as `reach` says), as the linked project
+        reads it: its payload completed with what only the whole project tells (a class's
+        ancestors, what a function of another module builds), or None where that shows it is no
+        defect (or another statement reports its flow). Called before `render`; `state` is what
+        `link_start` returned. By default the latent as it is."""
         return latent
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
@@ -379,6 +410,8 @@ class Rule:
         site: str = "",
         classes: tuple[str, ...] = (),
         conds: frozenset[str] = frozenset(),
+        raises_qual: str = "",
+        slot: str = "",
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -420,6 +453,8 @@ class Rule:
             site=site,
             classes=classes,
             conds=conds,
+            raises_qual=raises_qual,
+            slot=slot,
         )
 
 

@@ -259,7 +259,7 @@ def note(note_id: str) -> str:
         )
         return self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload)
 
-    def link_latent(self, latent: Latent, reach: Reach, project: LinkedProject) -> Latent | None:
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """`raise not_found(x)` of a function of another module is a protocol error only if that
         function builds one (FunctionSummary.protocol_error)."""
         built_by = _payload(latent).built_by

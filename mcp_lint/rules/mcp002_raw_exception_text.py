@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -26,6 +26,8 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     FixSpec,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
@@ -36,6 +38,7 @@ from mcp_lint.rules.base import (
     related_here,
     span,
 )
+from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -493,7 +496,7 @@ async def get_forecast(city: str) -> str:
         conditions = {id(f.node): f.conditions for f in (*fn.returns, *fn.raises)}
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
-            # decides, knowing which raises of the class carry library text (project_links._CarriedText).
+            # decides, knowing which raises of the class carry library text (mcp002_carried_text).
             passes = None if handler.foreign else _passed_on_classes(handler, ctx)
             if not handler.foreign and passes is None:
                 continue
@@ -516,16 +519,23 @@ async def get_forecast(city: str) -> str:
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
                 extra = {}
-                if caught_at:
-                    extra["caught_at"] = ",".join(caught_at)
+                caught: tuple[str, ...] = ()
                 if passes is not None:
                     extra.update({"passes": "1", "caught_quals": ",".join(passes)})
                     # The linker drops the branch when no instance of the class has the attribute.
                     extra["needs_attr"] = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
+                    caught = tuple(passes)
                 elif handler.imported_classes:
                     extra["imported_quals"] = ",".join(handler.imported_classes)
+                    caught = tuple(handler.imported_classes)
                 # `site`: a raise caught by this clause reaches the model through this statement.
-                yield replace(latent, site=handler.site, data=tuple(sorted((*latent.data, *extra.items()))))
+                yield replace(
+                    latent,
+                    site=handler.site,
+                    caught_at=tuple(caught_at),
+                    classes=(*latent.classes, *(q for q in caught if q)),
+                    data=tuple(sorted((*latent.data, *extra.items()))),
+                )
             if passes is not None:
                 yield from self._handed_to_helpers(fn, handler, ctx, passes)
         # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
@@ -617,7 +627,7 @@ async def get_forecast(city: str) -> str:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
         by which the linker learns that the clause passes the exception on to a project helper
         (position `param`); when that helper puts its parameter's text into what the model reads,
-        the clause passes a carried library text on (project_links._CarriedText)."""
+        the clause passes a carried library text on (mcp002_carried_text.CarriedText)."""
         # Calls whose value is sent on by the clause itself: `raise ToolError(describe(e))`.
         sent = {
             id(node)
@@ -641,7 +651,9 @@ async def get_forecast(city: str) -> str:
                         "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
                         "sent": "1" if id(call.node) in sent else "",
                     }
-                    yield self.latent(ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index, site=handler.site)
+                    yield self.latent(
+                        ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index, site=handler.site, classes=tuple(q for q in caught if q)
+                    )
 
     def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
         """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
@@ -683,7 +695,6 @@ async def get_forecast(city: str) -> str:
             "exc": _caught_label(handler),
             "traceback": "1" if isinstance(found, cst.Call) else "",
             "error_result": "1" if variant == "return" and is_error_result(sent, ctx) else "",
-            "slot": _flow_slot(flow_source, sent) if variant == "return" else "",
             "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
             "sent_at": span(ctx, node),
@@ -709,6 +720,7 @@ async def get_forecast(city: str) -> str:
             route="raise" if variant.startswith("raise") else "text",
             statement=statement,
             data=data,
+            slot=_flow_slot(flow_source, sent) if variant == "return" else "",
             fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
@@ -754,13 +766,16 @@ async def get_forecast(city: str) -> str:
         """An upstream error body sent by `node`: reported there, where the text is put
         together (the locals that carry the body on the way are the same flow)."""
         data = {"exc": "upstream response", "body": ctx.code(body), **extra}
+        class_qual = ""
         if variant == "raise-other" and isinstance(value, cst.Call):
             data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
-            data["class_qual"] = project_class(value.func, ctx) or ""
+            class_qual = project_class(value.func, ctx) or ""
         if variant.startswith("raise") and isinstance(value, cst.Call):
             data["raises"] = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
         route = "raise" if variant.startswith("raise") else "text"
-        return self.latent(ctx, value, variant=f"{variant}-body", route=route, statement=node, data=data)
+        return self.latent(
+            ctx, value, variant=f"{variant}-body", route=route, statement=node, data=data, raises_qual=class_qual, classes=(class_qual,) if class_qual else ()
+        )
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises
@@ -791,10 +806,7 @@ async def get_forecast(city: str) -> str:
             "exc": _caught_label(handler),
             "traceback": "1" if traceback else "",
             "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
-            "slot": _text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
             "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
-            # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
-            "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
             # Reported where the text is built: the statement that sends it is a related location.
             "sent_at": span(ctx, node) if built is not None else "",
             "sent_how": ("returned" if variant == "return" else "raised") if built is not None else "",
@@ -805,6 +817,8 @@ async def get_forecast(city: str) -> str:
             # Reported where the text is built, not at the raise: the linker still needs the class
             # to drop it where every caller on the way catches it.
             data["raises"] = last_name(dotted(value.func) or "")
+        # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
+        class_qual = (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else ""
         # A gathered exception is one result of a batch: rewriting the return would drop the others.
         fix = _build_fix(ctx, fn, node, value, handler, variant, found) if handler is not fn.gathered else None
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
@@ -817,11 +831,21 @@ async def get_forecast(city: str) -> str:
             route="raise" if variant.startswith("raise") else "text",
             statement=built if built is not None else node,
             data=data,
+            slot=_text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
+            raises_qual=class_qual,
+            classes=(class_qual,) if class_qual else (),
             fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
+
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
+        return CarriedText(self, project, reached)
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        assert isinstance(state, CarriedText)
+        return state.link(latent, function, reach)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         variant = latent.variant

@@ -559,7 +559,7 @@ def check_health() -> dict:
         latent = self.latent(ctx, anchor, variant=kind, route="return", payload=payload, conds=conds)
         yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
-    def link_latent(self, latent: Latent, reach: Reach, project: LinkedProject) -> Latent | None:
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """What only functions of other modules tell: whether the status tuple a function returns
         unread holds a failure, and whether the helper that built a returned envelope builds a
         failure and no real error result."""

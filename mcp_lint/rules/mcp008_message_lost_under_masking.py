@@ -176,7 +176,7 @@ def get_order(order_id: int) -> str:
                 classes=(class_qual,) if class_qual else (),
             )
 
-    def link_latent(self, latent: Latent, reach: Reach, project: LinkedProject) -> Latent | None:
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """A project class is delivered like ToolError when it subclasses one: its ancestors go
         into the payload for `render`. None where every tool's decorator intercepts exceptions, or
         every caller on the way catches the class or one of its bases (`except OSError` around a
