@@ -14,13 +14,16 @@ to that clause.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from mcp_lint.model.exception_guards import catching_clause
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
+
+if TYPE_CHECKING:
+    from mcp_lint.rules.mcp002_raw_exception_text import RawText
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
 # again, the forwarding map follows.
@@ -51,20 +54,20 @@ class CarriedText:
             return None  # a marker for the forwarding map
         if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
             latent = _raised_in_caller(latent, reach.raised_text)
-        if latent.get("factory") and latent.param in reach.raised_exc_params:
+        if _payload(latent).factory and latent.param in reach.raised_exc_params:
             latent = _raised_by_caller(latent)
-        elif latent.get("raised_only"):
+        elif _payload(latent).raised_only:
             return None  # a factory's text found through a local: followed only where it is raised
         latent = self._normalized(latent)
-        if latent.get("passes"):
-            tested = latent.get("needs_attr")
-            quals = [q for q in latent.get("caught_quals").split(",") if q]
+        payload = _payload(latent)
+        if payload.passes:
+            tested, quals = payload.needs_attr, payload.caught_quals
             if tested and quals and all(project.lacks_attribute(q, tested) for q in quals):
                 return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
             carrier = self._carrier_of(latent)
             if carrier is None:
                 return None  # passes the author's own text on; a carried library text is reported where it is raised
-            latent = _with(latent, carrier=project.carrier_example(carrier) or "1")
+            latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
         sites = project.catching_sites(latent, reach)
         if sites is None:
             latent = replace(latent, raises="")  # escapes to the framework on some path
@@ -75,7 +78,8 @@ class CarriedText:
             latent = replace(latent, raises="", caught_at=(), passed_on=passed_on)
         if not project.applies(latent, reach):
             return None
-        if latent.get("body_param") and int(latent.get("body_param")) not in project.failed_responses().get(function, ()):
+        body_param = _payload(latent).body_param
+        if body_param is not None and body_param not in project.failed_responses().get(function, ()):
             return None  # no caller passes it a response found failed
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
@@ -96,14 +100,16 @@ class CarriedText:
         the project defines (`from errors import ApiError` beside server.py) is a clause catching
         the project's own class."""
         latent = self._as_tool_error(latent)
-        imported = latent.get("imported_quals")
-        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
-            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
+        payload = _payload(latent)
+        imported = payload.imported_quals
+        if imported and all(self.project.is_project_class(q) for q in imported):
+            caught = tuple(q for q in imported if q)
+            latent = replace(latent, payload=replace(payload, passes=True, caught_quals=caught, imported_quals=()))
         return latent
 
     def _carrier_of(self, latent: Latent) -> str | None:
         """The carrier among the project classes a clause catches, if any."""
-        return next((q for q in latent.get("caught_quals").split(",") if q and self.project.is_carrier(q)), None)
+        return next((q for q in _payload(latent).caught_quals if self.project.is_carrier(q)), None)
 
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
@@ -114,7 +120,8 @@ class CarriedText:
         if not reach.tools:
             return False
         ancestors = self.project.class_ancestors(latent.raises_qual) if latent.raises_qual else ()
-        names = frozenset({latent.get("class"), latent.get("raised"), *(last_name(a) for a in ancestors)}) - {""}
+        payload = _payload(latent)
+        names = frozenset({payload.cls, payload.raised, *(last_name(a) for a in ancestors)}) - {""}
         for tool in reach.tools:
             clause = next((c for guard in self.project.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
             if clause is None or "*" not in clause[0] or clause[1]:
@@ -138,7 +145,7 @@ class CarriedText:
                 if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
                     continue
                 latent = self._normalized(latent)
-                if not latent.get("passes") or self._carrier_of(latent) is not None:
+                if not _payload(latent).passes or self._carrier_of(latent) is not None:
                     continue  # a clause reported itself
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
@@ -151,9 +158,9 @@ class CarriedText:
                 if latent.variant.startswith("return"):
                     how = "returns it"
                 elif latent.variant.startswith("raise-other"):
-                    how = f"raises it again as {latent.get('class') or 'an exception'}"
+                    how = f"raises it again as {_payload(latent).cls or 'an exception'}"
                 else:
-                    how = f"puts it into {latent.get('class') or 'ToolError'}"
+                    how = f"puts it into {_payload(latent).cls or 'ToolError'}"
                 sites = project.catching_sites(latent, entry)
                 if sites is not None:  # wrapped into an exception caught again on the way
                     passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
@@ -172,18 +179,19 @@ class CarriedText:
     def _helper_sink(self, marker: Latent) -> str | None:
         """How the helper a clause hands its exception to passes that exception's text on to the
         model ("'format_error', which returns it (path:row)"), or None when it does not."""
-        found = self.project.function(marker.get("helper"))
+        handed = _payload(marker)
+        found = self.project.function(handed.helper)
         if found is None or found[1].qualname not in self.reached:
             return None
         summary, helper = found
-        shift = receiver_shift(bool(marker.get("via_attribute")), helper.params)
+        shift = receiver_shift(handed.via_attribute, helper.params)
         entry = self.reached[helper.qualname]
         for latent in helper.latent:
             if latent.code != self.rule.code or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
                 continue
             # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
             # value reaches the model whatever its callers do with it elsewhere.
-            if (marker.get("sent") and latent.route in {"return", "text"}) or self.project.applies(replace(latent, param=-1), entry):
+            if (handed.sent and latent.route in {"return", "text"}) or self.project.applies(replace(latent, param=-1), entry):
                 how = "returns" if latent.route in {"return", "text"} else "raises"
                 return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
         return None
@@ -193,7 +201,8 @@ def _raised_in_caller(latent: Latent, cls: str) -> Latent:
     """A value whose text no tool returns, but a caller raises in a plain exception's message
     (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
     framework forwards exception text, as a raise of that class in this function would."""
-    raised = replace(_with(latent, **{"raised_by": cls, "class": cls, "error_result": ""}), raises=cls, slot="")
+    payload = replace(_payload(latent), raised_by=cls, cls=cls, error_result=False)
+    raised = replace(latent, payload=payload, raises=cls, slot="")
     _, dash, suffix = latent.variant.partition("-")
     # No fix: rewriting the return would change what every caller checks (`r["success"]`).
     return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
@@ -203,12 +212,14 @@ def _raised_by_caller(latent: Latent) -> Latent:
     """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
     reads as a raise of its class: it reaches the model where the framework forwards exception
     text, or where a clause catching it on the way passes its text on (CarriedText.link)."""
-    cls = latent.get("factory")
-    raised = replace(_with(latent, **{"raised": cls, "class": cls}), raises=cls, raises_qual=latent.get("factory_qual"))
+    payload = _payload(latent)
+    cls = payload.factory
+    raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     return replace(raised, variant="raise-other-param", route="raise")
 
 
-def _with(latent: Latent, **data: str) -> Latent:
-    merged = {k: v for k, v in latent.data if k not in data}
-    merged.update({k: v for k, v in data.items() if v})
-    return replace(latent, data=tuple(sorted(merged.items())))
+def _payload(latent: Latent) -> RawText:
+    from mcp_lint.rules.mcp002_raw_exception_text import RawText
+
+    assert isinstance(latent.payload, RawText)
+    return latent.payload
