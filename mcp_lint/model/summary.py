@@ -191,7 +191,7 @@ class FunctionSummary:
     wrappers: tuple[str, ...] = ()
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
     # exception's text?, row). A class raised only that way in the code tools reach carries
-    # library text wherever it is caught (project_links._CarriedText).
+    # library text wherever it is caught (Project.is_carrier).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
     # MCP004's view of a helper, for the functions that call it (see project_links.Project.effect):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
