@@ -53,7 +53,7 @@ _NOTHING, _PART, _WHOLE = 0, 1, 2
 # A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
 # what masks it (Project.masks), try guards on the way, conditions the caller left on).
 _Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
-HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
+HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
 
 
 class Lookup(enum.Enum):
@@ -753,7 +753,7 @@ class Project:
                 shift = receiver_shift(edge.via_attribute, params)
                 reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
-    # -- what helpers do (MCP004) --------------------------------------------------------------
+    # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
         """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
         nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the

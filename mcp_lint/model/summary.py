@@ -169,7 +169,7 @@ class Latent:
 
 @dataclass(frozen=True)
 class ServerLatent:
-    """A defect in how a module configures a server (MCP009's middleware), found per file: reported
+    """A defect in how a module configures a server (error middleware put on it), found per file: reported
     by `Rule.link` when that server has tools, with a RenderContext naming them."""
 
     server: str  # the server's qualified name, "" for a function's local
@@ -193,7 +193,7 @@ class FunctionSummary:
     # exception's text?, row). A class raised only that way in the code tools reach carries
     # library text wherever it is caught (Project.is_carrier).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
-    # MCP004's view of a helper, for the functions that call it (see project_links.Project.effect):
+    # A helper's effects, for the functions that call it (see project_links.Project.effect):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
@@ -207,18 +207,18 @@ class FunctionSummary:
     # becomes an entry of what the function goes on to do (an error per item), not its failure.
     absorbing: frozenset[str] = frozenset()
     # Returns real error results (isError set) or only raises: returning its value is the right
-    # channel (MCP005 asks this of helpers in other modules).
+    # channel (a rule on failures returned as successes asks this of helpers in other modules).
     error_results: bool = False
     # The protocol error class it returns (`def not_found(x): return McpError(...)`), or "":
-    # `raise not_found(x)` in another module is MCP001's.
+    # `raise not_found(x)` in another module raises a protocol error.
     protocol_error: str = ""
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
-    # _fail(msg)` in another module is a failure returned as a success (MCP005).
+    # _fail(msg)` in another module is a failure returned as a success.
     failure_builder: bool = False
     # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`):
     # (position of the flag, position of the failure text beside its False, that text), from
     # rules.results.status_flags. A caller that returns the text without reading the flag reports
-    # the failure as a success (MCP005 asks this after linking).
+    # the failure as a success (asked after linking).
     status_flags: tuple[tuple[int, int, str], ...] = ()
     # Some return carries its first argument whole (a result formatter: `return
     # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
@@ -226,7 +226,7 @@ class FunctionSummary:
     returns_argument: bool = False
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
-    # what the framework receives of the tool's exceptions (MCP008).
+    # what the framework receives of the tool's exceptions (whether it masks their text).
     intercepts: bool = False
     # Where its name is written (`def read_note`), kept for registered tool handlers only: the
     # related location of a finding in a helper the tool reaches.
@@ -236,7 +236,7 @@ class FunctionSummary:
     return_steps: tuple[FlowStep, ...] = ()
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
-    # tool (MCP002: one defect per flow when that clause catches everything).
+    # tool (one defect per flow when that clause catches everything and passes its text on).
     guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
 
 

@@ -251,7 +251,7 @@ class Rendered:
     # The other places of the evidence; a filename "" is the latent's own file.
     related: tuple[Related, ...] = ()
     # The tools the finding is reported for, when the rule judged it for fewer than reach the
-    # function (MCP005: not for the status tools that share a helper); None: all of them.
+    # function (not for the status tools that share a helper); None: all of them.
     tools: tuple[str, ...] | None = None
 
 
