@@ -88,7 +88,7 @@ __all__ = [
     "tool_fingerprint",
 ]
 
-LAYOUT = "v2"  # v2: ModuleSummary.tested_classes
+LAYOUT = "v3"  # v2: ModuleSummary.tested_classes; v3: typed latent payloads and link fields
 MAX_RUNS = 32  # entries, two per run (by content and by stat signature)
 TAG_NAME = "CACHEDIR.TAG"
 # https://bford.info/cachedir/: backup tools skip the directory; `clean` checks for it before
@@ -327,8 +327,8 @@ class RunEntry:
     deps_signature: str = ""
     dependency_files: tuple[str, ...] = ()
     # (path, the spellings of a setting in lookup order) -> the project file that turned it on
-    # (server_env.py: `.env`, compose files, Dockerfile...), None when none did; MCP007/MCP008
-    # findings depend on it. Those files and the directories searched for them are among
+    # (server_env.py: `.env`, compose files, Dockerfile...), None when none did; the findings of
+    # rules about masking depend on it. Those files and the directories searched for them are among
     # `dependency_files`.
     env: dict[tuple[str, tuple[str, ...]], EnvSetting | None] = field(default_factory=dict)
     # The servers and tools the link step found (inventory.py): a stored run still says what it checked.

@@ -29,7 +29,6 @@ from mcp_lint.inventory import ServerTools
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
-    TOOL_ERROR_CLASSES,
     TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
@@ -38,10 +37,10 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Rule, Site, latent_finding
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -54,7 +53,7 @@ _NOTHING, _PART, _WHOLE = 0, 1, 2
 # A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
 # what masks it (Project.masks), try guards on the way, conditions the caller left on).
 _Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
-HELPER_DEPTH = 3  # how far MCP004 looks into helpers for a mutation
+HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
 
 
 class Lookup(enum.Enum):
@@ -262,10 +261,8 @@ class Project:
             for raised, _, _ in fn.exception_raises:
                 self.class_ancestors(raised)
             for latent in fn.latent:
-                names = (latent.get("class_qual"), *latent.get("caught_quals").split(","), *latent.get("imported_quals").split(","))
-                for name in names:
-                    if name:
-                        self.class_ancestors(name)
+                for name in latent.classes:
+                    self.class_ancestors(name)
 
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
         """The functions a decorator under the registration runs on every call of `fn`: the
@@ -598,7 +595,7 @@ class Project:
         if not edge.arg_types:
             return []
         params = target.params
-        shift = _receiver_shift(edge.via_attribute, params)
+        shift = receiver_shift(edge.via_attribute, params)
         types: dict[int, str] = {}
         for position, keyword, type_name in edge.arg_types:
             index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
@@ -670,7 +667,7 @@ class Project:
                 if target is None or target[1].qualname == qual:
                     continue
                 params = target[1].params
-                shift = _receiver_shift(edge.via_attribute, params)
+                shift = receiver_shift(edge.via_attribute, params)
                 passed = frozenset(i + shift for i in edge.exc_params)
                 if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
                     passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
@@ -753,10 +750,10 @@ class Project:
                 if target is None or target[1].qualname not in reached:
                     continue
                 params = target[1].params
-                shift = _receiver_shift(edge.via_attribute, params)
+                shift = receiver_shift(edge.via_attribute, params)
                 reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
 
-    # -- what helpers do (MCP004) --------------------------------------------------------------
+    # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
         """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
         nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the
@@ -813,7 +810,7 @@ class Project:
         for caller in reached:
             for edge in self.functions[caller][1].calls:
                 target = self.function(edge.callee)
-                if target is not None and target[1].qualname == qual and argument_enables(guard, edge.constants, _receiver_shift(edge.via_attribute, params)):
+                if target is not None and target[1].qualname == qual and argument_enables(guard, edge.constants, receiver_shift(edge.via_attribute, params)):
                     return True
         return False
 
@@ -878,36 +875,37 @@ class Project:
         out: list[Finding] = []
         moved: dict[tuple[str, str, Location], int] = {}
         reached = self.trace_tools()
-        carried = _CarriedText(self, reached)
+        self._count_carriers(reached)
+        codes = sorted({latent.code for qual in reached for latent in self.functions[qual][1].latent})
+        rules = {code: rule for code in codes if (rule := rule_by_code(code)) is not None}
+        states = {code: rule.link_start(self, reached) for code, rule in rules.items()}
+        passing_on = self._passing_on(reached)
         for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
-            context_raise, context_value = self._contexts(qual, entry)
+            context_raise, context_value = self.contexts(qual, entry)
             for latent in fn.latent:
-                linked = carried.link(latent, entry)
-                if linked is not None and linked.get("via_status"):
-                    linked = self._status_unread(linked)
-                if linked is not None and linked.get("want_ancestors"):
-                    linked = self._with_ancestors(linked, entry)
-                if linked is None or not self._applies(linked, entry) or not self._via_applies(linked):
+                rule = rules.get(latent.code)
+                if rule is None:
                     continue
-                if linked.get("body_param") and int(linked.get("body_param")) not in self._failed_responses().get(qual, ()):
-                    continue  # no caller passes it a response found failed
+                linked = latent
+                if latent.raises and latent.delivered_when_passed_on:
+                    # A message whose words matter wherever they reach the model (not only where
+                    # the exception escapes to the framework): also through a clause that sends it on.
+                    linked = self._vague_passed_on(latent, entry, passing_on)
+                linked = rule.link_latent(linked, qual, entry, self, states[latent.code])
+                if linked is None or not self.applies(linked, entry):
+                    continue
                 if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
                     continue  # the branch it is in needs an argument no caller passes
                 if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
                     continue  # every caller turns the raise into an entry of its result and goes on
-                if linked.code == "MCP002" and linked.route == "raise" and qual not in self.guarding_wrappers and self._swallowed(linked, entry):
-                    continue
                 latent = linked
-                rule = rule_by_code(latent.code)
-                if rule is None:
-                    continue
                 context = context_value if latent.route in ("return", "text") else context_raise
-                if latent.get("conds") and not entry.is_tool:
+                if latent.conds and not entry.is_tool:
                     # Name only the tools from which the branch can be taken.
                     context = replace(context, tools=tuple(t for t in context.tools if not _ruled_out(latent, entry.excludes.get(t, set()))))
-                branch = latent.get("branch")
+                branch = latent.branch
                 if branch and entry.is_tool and entry.kind in {"dispatch", "raw-dispatch"}:
                     context = replace(context, tools=(branch,))  # the tool this branch serves
                 if latent.flow_via:
@@ -918,7 +916,7 @@ class Project:
                 fix = (
                     self._fix(rendered.fix, summary, family)
                     if _same_handlers(rendered.fix, entry)
-                    and not self._replaced_class_tested(rendered.fix, latent)
+                    and not self._replaced_class_tested(rendered.fix)
                     and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
                     else None
                 )
@@ -942,8 +940,8 @@ class Project:
                     # The flow starts where a caller hands the exception in.
                     rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
-                if latent.get("built_by"):
-                    finding = replace(finding, related=(*self._builder_returns(latent.get("built_by"), latent.code), *finding.related))
+                if latent.built_by:
+                    finding = replace(finding, related=(*self._builder_returns(latent.built_by, latent.code), *finding.related))
                 if rendered.at is not None:
                     finding = _moved(finding, rendered.at, summary.path)
                     key = (finding.code, finding.filename, finding.location)
@@ -960,7 +958,7 @@ class Project:
                 out.extend(rule.link(self))  # findings about a server, not a function
         return out
 
-    def _failed_responses(self) -> dict[str, set[int]]:
+    def failed_responses(self) -> dict[str, set[int]]:
         """By function: the parameter positions some caller passes a response it found failed
         (CallEdge.failed_responses), counted over the whole project once."""
         if self._failed is None:
@@ -973,7 +971,7 @@ class Project:
                         target = self.function(edge.callee)
                         if target is None:
                             continue
-                        shift = _receiver_shift(edge.via_attribute, target[1].params)
+                        shift = receiver_shift(edge.via_attribute, target[1].params)
                         self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
         return self._failed
 
@@ -986,7 +984,7 @@ class Project:
         if found is None or found[1].qualname == caller or not found[1].return_steps:
             return latent
         summary, fn = found
-        if any(other.code == latent.code and other.get("built_for_callers") for other in fn.latent):
+        if any(other.code == latent.code and other.built_for_callers for other in fn.latent):
             return latent
         steps = tuple(replace(step, filename=summary.path, function=fn.name) for step in fn.return_steps)
         return replace(latent, flow=(*steps, *latent.flow))
@@ -1001,7 +999,7 @@ class Project:
         return tuple(
             Related(summary.path, latent.location, latent.end_location, f"the message is built in {fn.name}")
             for latent in fn.latent
-            if latent.code == code and latent.get("built_for_callers")
+            if latent.code == code and latent.built_for_callers
         )
 
     # -- what server-level rules read (rules.base.LinkedProject) ----------------------------
@@ -1041,39 +1039,77 @@ class Project:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
         return self._fix(spec, summary, family)
 
-    def _with_ancestors(self, latent: Latent, entry: ToolPaths) -> Latent | None:
-        """A raise of a class the rule wants judged by its bases: None where every tool's
-        decorator intercepts exceptions, or every caller on the way catches the class or one of its bases (`except OSError` around a helper raising
-        FileNotFoundError, `except AppError` around one raising its subclass), else the latent
-        with its qualified ancestors (`ancestors`: the class first) for the rule to read."""
-        if entry.tools and entry.tools <= self.intercepted_tools:
-            return None  # every tool on the way hands its exceptions to a wrapper first
-        ancestors, names = self._class_names(latent, latent.get("class"), *latent.get("bases").split(","))
-        if entry.guards and all(any(catches(t, names) for t in g) for g in entry.guards):
+    # -- exception text carried and passed on (rules.base.LinkedProject) -------------------------
+    def _count_carriers(self, reached: dict[str, ToolPaths]) -> None:
+        """Count, over each project exception class and its subclasses, the raises built from a
+        caught library exception's text and the others (FunctionSummary.exception_raises), in
+        the modules holding a function a tool reaches and those defining the exception classes
+        they raise and catch. A prefiltered run analyses exactly these too, so the verdicts (and
+        findings) are those of a whole analysis."""
+        self._carrier_totals: dict[str, tuple[int, int]] = {}
+        self._carrier_examples: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
+        names = {self.functions[qual][0].module for qual in reached}
+        names.update(cls.rpartition(".")[0] for classes in self.looked_up_classes() for cls in classes)
+        for summary in (self.modules[name] for name in sorted(names) if name in self.modules):
+            for fn in summary.functions.values():
+                for raised, carried, row in fn.exception_raises:
+                    for ancestor in self.class_ancestors(raised):
+                        library, own = self._carrier_totals.get(ancestor, (0, 0))
+                        self._carrier_totals[ancestor] = (library + carried, own + (not carried))
+                        if carried:
+                            self._carrier_examples.setdefault(ancestor, f"{summary.path}:{row}")
+
+    def is_carrier(self, qual: str) -> bool:
+        """Does every raise of the project class `qual` (or a subclass) in the counted modules
+        carry a caught library exception's text? Then catching it is catching library text."""
+        library, own = self._carrier_totals.get(self.resolve(qual), (0, 0))
+        return library > 0 and own == 0
+
+    def carrier_example(self, qual: str) -> str:
+        """Where a raise of the class carries library text ("path:row"), "" when none is known."""
+        return self._carrier_examples.get(self.resolve(qual), "")
+
+    def catching_sites(self, latent: Latent, reach: ToolPaths) -> list[str] | None:
+        """The `except` clauses (Handler.site) that catch this raise again, in its own function or
+        on the way to the tools; None when it is no raise or escapes to the framework on some path."""
+        sites = list(latent.caught_at)
+        raised = latent.raises
+        if sites or not raised:
+            return sites or None
+        qual = latent.raises_qual
+        names = frozenset({raised, *(last_name(a) for a in self.class_ancestors(qual))}) if qual else frozenset({raised})
+        if not reach.guards or not all(any(catches(t, names) for t in g) for g in reach.guards):
             return None
-        return _with(latent, ancestors=",".join(ancestors))
+        return sorted(
+            {found[0] for g in reach.guards for t in g if (found := catching_site(t, names)) is not None and not found[1]}
+        )
 
-    def _class_names(self, latent: Latent, *names: str) -> tuple[tuple[str, ...], frozenset[str]]:
-        """The qualified ancestors of the latent's raised class (`class_qual`, the class first),
-        and the names a clause may catch it by: `names` and the ancestors' short names."""
-        qual = latent.get("class_qual")
-        ancestors = self.class_ancestors(qual) if qual else ()
-        return ancestors, frozenset({*names, *(last_name(a) for a in ancestors)}) - {""}
+    def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
+        """Handler.site -> where the clause sends the caught exception's text on to the model,
+        from the rules' "passes-on" markers in the functions the tools reach (and whose value
+        they return, for a return)."""
+        out: dict[str, str] = {}
+        for qual, entry in reached.items():
+            summary, fn = self.functions[qual]
+            for marker in fn.latent:
+                if marker.variant == "passes-on" and self.applies(marker, entry):
+                    how = "returns it" if marker.route == "return" else "puts it into ToolError"
+                    who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
+                    out.setdefault(marker.site, f"{who} {how} ({summary.path}:{marker.location.row})")
+        return out
 
-    def _swallowed(self, latent: Latent, entry: ToolPaths) -> bool:
-        """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
-        clause catching it catches everything (`except Exception as e: return {"error":
-        str(e)}`). That clause decides what the model reads of any failure and is checked itself;
-        a clause for the project's own class (`except AppError as e: return _err(e)`) passes the
-        text on as curated, so the raise that put library text in it stays the defect."""
-        if not entry.tools:
-            return False
-        _, names = self._class_names(latent, latent.get("class"), latent.get("raised"))
-        for tool in entry.tools:
-            clause = next((c for guard in self.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
-            if clause is None or "*" not in clause[0] or clause[1]:
-                return False  # not caught there, caught by name, or re-raised
-        return True
+    def _vague_passed_on(self, latent: Latent, entry: ToolPaths, passing_on: dict[str, str]) -> Latent:
+        """A message raised in a helper and caught on every way to the tools: when one of the
+        catching clauses sends the exception's text on to the model (`except ApiError as e:
+        return str(e)`), the message reaches the model there, masked or not. The latent then
+        reads as delivered (no longer a raise that callers catch), naming that clause."""
+        sites = self.catching_sites(latent, entry)
+        if not sites:
+            return latent  # escapes to the framework, or caught by nothing known
+        passed_on = next((passing_on[s] for s in sites if s in passing_on), None)
+        if passed_on is None:
+            return latent  # caught and not sent on: applies() drops it
+        return replace(latent, raises="", passed_on=passed_on, variant=latent.variant.removesuffix("-other"))
 
     def _formats_as_is(self, qualname: str) -> bool:
         """Does the project function return its first argument as it is, in a normal result
@@ -1086,25 +1122,6 @@ class Project:
         # (A failure builder is named like an error builder: the name's test covers it.)
         return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
 
-    def _status_unread(self, latent: Latent) -> Latent | None:
-        """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a
-        failure returned as a success when `update` returns status tuples whose unread flag is
-        False beside a failure text (FunctionSummary.status_flags); the latent with an example of
-        that text, else None."""
-        found = self.function(latent.get("via_status"))
-        if found is None:
-            return None  # a library function: what its tuple holds is not known
-        unread, taken, plain = (set(latent.get(key).split(",")) for key in ("status_unread", "status_taken", "status_plain"))
-        for flag_position, text_position, text in found[1].status_flags:
-            flag, index = str(flag_position), str(text_position)  # the latent names positions as text
-            if flag not in unread:
-                continue  # tested somewhere before the return
-            if flag not in taken and index in taken:
-                return _with(latent, what=text)  # the message without its flag
-            if flag in plain:
-                return _with(latent, what=text, flag_returned="1")  # the flag itself, False
-        return None
-
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
@@ -1112,25 +1129,7 @@ class Project:
         lookup so that the pipeline records it with the run's findings."""
         return env_reading_of(self.pins, path, env).setting
 
-    def _via_applies(self, latent: Latent) -> bool:
-        """Latents that depend on what a function of another module builds: `return _fail(msg)`
-        is a failure returned as a success unless `_fail` builds a real error result (isError
-        set) or raises; `raise not_found(x)` is a protocol error only if `not_found` builds one."""
-        via_protocol = latent.get("via_protocol")
-        if via_protocol:  # `raise not_found(x)`: only when that function builds a protocol error
-            found = self.function(via_protocol)
-            return found is not None and bool(found[1].protocol_error)
-        via = latent.get("via_helper")
-        if not via:
-            return True
-        target = self.function(via)
-        if latent.get("via_helper_required"):  # `return _fail(msg)`: only the helper's body tells
-            return target is not None and target[1].failure_builder and not target[1].error_results
-        if target is None:
-            return True  # a library function: its arguments (`error=True`, an error dict) tell
-        return not target[1].error_results
-
-    def _contexts(self, qual: str, entry: ToolPaths) -> tuple[RenderContext, RenderContext]:
+    def contexts(self, qual: str, entry: ToolPaths) -> tuple[RenderContext, RenderContext]:
         """How findings in a reached function name it: (for raises, for what it returns).
 
         A raise reaches every tool that calls the function; what it returns (a failure string, an
@@ -1157,10 +1156,10 @@ class Project:
         return context, value_context
 
     @staticmethod
-    def _applies(latent: Latent, entry: ToolPaths) -> bool:
+    def applies(latent: Latent, entry: ToolPaths) -> bool:
         if latent.param >= 0 and latent.param not in entry.exc_params:
             return False
-        if latent.get("conds") and _ruled_out(latent, set().union(*entry.excludes.values())):
+        if latent.conds and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
         if latent.route == "tool":
             return entry.is_tool
@@ -1169,9 +1168,9 @@ class Project:
         if latent.route == "text":
             # Text stored under an item the tools never take (`{"error": str(e), "rows": []}`
             # when the tool returns `r["rows"]`) does not reach the model.
-            slot = latent.get("slot")
+            slot = latent.slot
             return entry.carries and not (slot and entry.selects is not None and slot not in entry.selects)
-        raised = latent.get("raises")
+        raised = latent.raises
         if raised and entry.guards and all(any(catches(t, raised) for t in g) for g in entry.guards):
             return False  # every caller on the way catches it: what it does instead is checked there
         return True
@@ -1196,7 +1195,7 @@ class Project:
         for caller, edge in self.callers_of(qual):
             if edge.at is None or caller not in reached:
                 continue
-            shift = _receiver_shift(edge.via_attribute, params)
+            shift = receiver_shift(edge.via_attribute, params)
             if param - shift in edge.exc_params:
                 sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
         return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
@@ -1224,7 +1223,7 @@ class Project:
             level = above
         return tuple(dict.fromkeys(out))[:limit]
 
-    def _replaced_class_tested(self, spec: FixSpec | None, latent: Latent) -> bool:
+    def _replaced_class_tested(self, spec: FixSpec | None) -> bool:
         """Does code anywhere in the project catch or type-test the project class a fix would
         replace, or one of its project ancestors (`except ApiError`, `isinstance(r, ApiError)`)?
         Then raising ToolError in its place breaks that code, whoever calls it."""
@@ -1232,7 +1231,7 @@ class Project:
             return False  # the fix keeps the class (a new message only)
         if self._tested_classes is None:
             self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
-        names = {spec.replaces, *(last_name(a) for a in latent.get("ancestors").split(",") if a)}
+        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
@@ -1315,12 +1314,6 @@ class Project:
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
 
 
-def _receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
-    """1 when a call `obj.method(a)` reaches a method whose first parameter is `self`/`cls`: the
-    caller's argument positions are the method's parameter positions less one."""
-    return 1 if via_attribute and params and params[0] in {"self", "cls"} else 0
-
-
 def _passes(edge: CallEdge) -> int:
     """How much of the callee's value the caller returns (or raises in a ToolError): _WHOLE,
     _PART or _NOTHING."""
@@ -1344,8 +1337,7 @@ def _moved(finding: Finding, at: Site, path: str) -> Finding:
 
 def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     """Has every way of reaching the function already left on one of the latent's branch conditions?"""
-    conds = set(latent.get("conds").split("\n"))
-    return bool(ways) and all(excluded & conds for excluded in ways)
+    return bool(ways) and all(excluded & latent.conds for excluded in ways)
 
 
 def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
@@ -1391,255 +1383,6 @@ def is_test_module(path: str) -> bool:
     return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
 
-class _CarriedText:
-    """Library text carried through the project's own exception classes.
-
-    A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
-    `except NotesError as e: return f"Error: {e}"`. One finding per flow: when the class is a
-    *carrier* (every `raise` of it, or of a subclass, in the counted modules is built from a
-    caught library exception's text), catching it is catching library text, as `except
-    httpx.HTTPError` is, and the catching statement is reported. Otherwise its other raises are
-    the author's own messages, passing `str(e)` on is what the class is for, and the raise that
-    put library text into the class is reported, naming the statement that passes it on to the
-    model. A raise caught by a clause reported for its own sake (a broad `except Exception`) is
-    left to that clause.
-    """
-
-    def __init__(self, project: Project, reached: dict[str, ToolPaths]) -> None:
-        self.project = project
-        self.totals: dict[str, tuple[int, int]] = {}  # over each class and its subclasses
-        self.example: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
-        for summary in self._counted_modules(reached):
-            for fn in summary.functions.values():
-                for raised, carried, row in fn.exception_raises:
-                    for ancestor in project.class_ancestors(raised):
-                        library, own = self.totals.get(ancestor, (0, 0))
-                        self.totals[ancestor] = (library + carried, own + (not carried))
-                        if carried:
-                            self.example.setdefault(ancestor, f"{summary.path}:{row}")
-        self.forwarding: dict[str, str] = {}
-        self._forwarding(reached)
-        self.passing_on = self._passing_on(reached)
-
-    def ancestors(self, qual: str) -> tuple[str, ...]:
-        return self.project.class_ancestors(qual)
-
-    def _counted_modules(self, reached: dict[str, ToolPaths]) -> list[ModuleSummary]:
-        """Where raises are counted: the modules holding a function a tool reaches, and those
-        defining the exception classes they raise and catch. A prefiltered run analyses exactly
-        these too, so the verdicts (and findings) are those of a whole analysis."""
-        names = {self.project.functions[qual][0].module for qual in reached}
-        names.update(cls.rpartition(".")[0] for classes in self.project.looked_up_classes() for cls in classes)
-        return [self.project.modules[name] for name in sorted(names) if name in self.project.modules]
-
-    def is_carrier(self, qual: str) -> bool:
-        library, own = self.totals.get(self.project.resolve(qual), (0, 0))
-        return library > 0 and own == 0
-
-    def is_tool_error(self, qual: str) -> bool:
-        return any(a in TOOL_ERROR_CLASSES for a in self.ancestors(qual)[1:])
-
-    def _as_tool_error(self, latent: Latent) -> Latent:
-        """A raise of a project subclass of ToolError reads as a ToolError raise: its text is
-        delivered verbatim, also where the framework masks other exceptions."""
-        class_qual = latent.get("class_qual")
-        if class_qual and latent.variant.startswith("raise-other") and self.is_tool_error(class_qual):
-            return replace(latent, variant="raise" + latent.variant[len("raise-other") :])
-        return latent
-
-    def link(self, latent: Latent, entry: ToolPaths) -> Latent | None:
-        """The latent as this project reads it, or None when another statement reports its flow."""
-        if latent.get("raises") and latent.get(DELIVERED_WHEN_PASSED_ON):
-            # A message whose words matter wherever they reach the model (not only where the
-            # exception escapes to the framework): also through a clause that sends it on.
-            return self._vague_passed_on(latent, entry)
-        if latent.code != "MCP002":
-            return latent
-        if latent.variant == "handed-to-helper":
-            return None  # a marker for _forwarding
-        if latent.route == "text" and entry.raised_text and not self.project._applies(latent, entry):
-            latent = _raised_in_caller(latent, entry.raised_text)
-        if latent.get("factory") and latent.param in entry.raised_exc_params:
-            latent = _raised_by_caller(latent)
-        elif latent.get("raised_only"):
-            return None  # a factory's text found through a local: followed only where it is raised
-        latent = self._normalized(latent)
-        if latent.get("passes"):
-            tested = latent.get("needs_attr")
-            quals = [q for q in latent.get("caught_quals").split(",") if q]
-            if tested and quals and all(self.project.lacks_attribute(q, tested) for q in quals):
-                return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
-            carrier = self._carrier_of(latent)
-            if carrier is None:
-                return None  # passes the author's own text on; a carried library text is reported where it is raised
-            latent = _with(latent, carrier=self.example.get(self.project.resolve(carrier), "1"))
-        sites = self._catching_sites(latent, entry)
-        if sites is None:
-            return _with(latent, raises="")  # escapes to the framework on some path
-        passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
-        if passed_on is None:
-            return None  # caught on every path by code that does not pass its text on (checked there)
-        return _with(latent, raises="", caught_at="", passed_on=passed_on)
-
-    def _vague_passed_on(self, latent: Latent, entry: ToolPaths) -> Latent:
-        """A message raised in a helper and caught on every way to the tools: when one of the
-        catching clauses sends the exception's text on to the model (`except ApiError as e:
-        return str(e)`), the message reaches the model there, masked or not. The latent then
-        reads as delivered (no longer a raise that callers catch), naming that clause."""
-        sites = self._catching_sites(latent, entry)
-        if not sites:
-            return latent  # escapes to the framework, or caught by nothing known
-        passed_on = next((self.passing_on[s] for s in sites if s in self.passing_on), None)
-        if passed_on is None:
-            return latent  # caught and not sent on: _applies drops it
-        variant = latent.variant.removesuffix("-other")
-        return replace(_with(latent, raises="", passed_on=passed_on), variant=variant)
-
-    def _passing_on(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
-        """Handler.site -> where the clause sends the caught exception's text on to the model,
-        from the rules' "passes-on" markers in the functions the tools reach (and whose value
-        they return, for a return)."""
-        out: dict[str, str] = {}
-        for qual, entry in reached.items():
-            summary, fn = self.project.functions[qual]
-            for marker in fn.latent:
-                if marker.variant == "passes-on" and self.project._applies(marker, entry):
-                    how = "returns it" if marker.route == "return" else "puts it into ToolError"
-                    who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
-                    out.setdefault(marker.get("site"), f"{who} {how} ({summary.path}:{marker.location.row})")
-        return out
-
-    def _normalized(self, latent: Latent) -> Latent:
-        """A ToolError subclass raised reads as ToolError; a clause catching an imported class
-        the project defines (`from errors import ApiError` beside server.py) is a clause catching
-        the project's own class."""
-        latent = self._as_tool_error(latent)
-        imported = latent.get("imported_quals")
-        if imported and all(self.project.is_project_class(q) for q in imported.split(",")):
-            latent = _with(latent, passes="1", caught_quals=imported, imported_quals="")
-        return latent
-
-    def _carrier_of(self, latent: Latent) -> str | None:
-        """The carrier among the project classes a clause catches, if any."""
-        return next((q for q in latent.get("caught_quals").split(",") if q and self.is_carrier(q)), None)
-
-    def _catching_sites(self, latent: Latent, entry: ToolPaths) -> list[str] | None:
-        """The `except` clauses (Handler.site) that catch this raise again, in its own function or
-        on the way to the tools; None when it is no raise or escapes to the framework on some path."""
-        sites = [s for s in latent.get("caught_at").split(",") if s]
-        raised = latent.get("raises")
-        if sites or not raised:
-            return sites or None
-        class_qual = latent.get("class_qual")
-        names = frozenset({raised, *(last_name(a) for a in self.ancestors(class_qual))}) if class_qual else frozenset({raised})
-        if not entry.guards or not all(any(catches(t, names) for t in g) for g in entry.guards):
-            return None
-        return sorted(
-            {found[0] for g in entry.guards for t in g if (found := catching_site(t, names)) is not None and not found[1]}
-        )
-
-    def _forwarding(self, reached: dict[str, ToolPaths]) -> dict[str, str]:
-        """Handler.site -> how the `except` clause passes the caught exception's text on to the
-        model, for the clauses that catch the project's own class (or ToolError) and are not
-        reported themselves: one finding per flow, so a raise caught by a reported clause (a broad
-        `except Exception`, a carrier's) is left to that clause. A clause that wraps the text into
-        another exception passes it on where that one is passed on: rounds follow such chains a
-        few hops deep."""
-        self.forwarding = {}
-        rule = rule_by_code("MCP002")
-        for _ in range(4):
-            added = self._forwarding_round(reached, rule) if rule is not None else {}
-            if not added:
-                break
-            self.forwarding.update(added)
-        return self.forwarding
-
-    def _forwarding_round(self, reached: dict[str, ToolPaths], rule: Rule) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for qual, entry in reached.items():
-            summary, fn = self.project.functions[qual]
-            contexts: tuple[RenderContext, RenderContext] | None = None
-            for latent in fn.latent:
-                site = latent.get("site")
-                if not site or latent.code != "MCP002" or site in out or site in self.forwarding:
-                    continue
-                latent = self._normalized(latent)
-                if not latent.get("passes") or self._carrier_of(latent) is not None:
-                    continue  # a clause reported itself
-                who = f"'{fn.name}'"
-                if entry.is_tool and entry.own_names:
-                    who = f"tool '{latent.get('branch') or sorted(entry.own_names)[0]}'"
-                if latent.variant == "handed-to-helper":
-                    helper = self._helper_sink(latent, reached)
-                    if helper is not None:
-                        out[site] = f"{who} passes it to {helper}"
-                    continue
-                if latent.variant.startswith("return"):
-                    how = "returns it"
-                elif latent.variant.startswith("raise-other"):
-                    how = f"raises it again as {latent.get('class') or 'an exception'}"
-                else:
-                    how = f"puts it into {latent.get('class') or 'ToolError'}"
-                sites = self._catching_sites(latent, entry)
-                if sites is not None:  # wrapped into an exception caught again on the way
-                    passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
-                    if passed_on is not None:
-                        out[site] = f"{who} {how} ({summary.path}:{latent.location.row}), and {passed_on}"
-                    continue
-                if not self.project._applies(latent, entry):
-                    continue
-                contexts = contexts or self.project._contexts(qual, entry)
-                context = contexts[1] if latent.route in {"return", "text"} else contexts[0]
-                if rule.render(latent, context) is None:
-                    continue
-                out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
-        return out
-
-    def _helper_sink(self, marker: Latent, reached: dict[str, ToolPaths]) -> str | None:
-        """How the helper a clause hands its exception to passes that exception's text on to the
-        model ("'format_error', which returns it (path:row)"), or None when it does not."""
-        found = self.project.function(marker.get("helper"))
-        if found is None or found[1].qualname not in reached:
-            return None
-        summary, helper = found
-        shift = _receiver_shift(bool(marker.get("via_attribute")), helper.params)
-        entry = reached[helper.qualname]
-        for latent in helper.latent:
-            if latent.code != "MCP002" or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
-                continue
-            # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
-            # value reaches the model whatever its callers do with it elsewhere.
-            if (marker.get("sent") and latent.route in {"return", "text"}) or self.project._applies(replace(latent, param=-1), entry):
-                how = "returns" if latent.route in {"return", "text"} else "raises"
-                return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
-        return None
-
-
-def _raised_in_caller(latent: Latent, cls: str) -> Latent:
-    """A value whose text no tool returns, but a caller raises in a plain exception's message
-    (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
-    framework forwards exception text, as a raise of that class in this function would."""
-    raised = _with(latent, **{"raised_by": cls, "raises": cls, "class": cls, "error_result": "", "slot": ""})
-    _, dash, suffix = latent.variant.partition("-")
-    # No fix: rewriting the return would change what every caller checks (`r["success"]`).
-    return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
-
-
-def _raised_by_caller(latent: Latent) -> Latent:
-    """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
-    reads as a raise of its class: it reaches the model where the framework forwards exception
-    text, or where a clause catching it on the way passes its text on (_CarriedText.link)."""
-    cls = latent.get("factory")
-    raised = _with(latent, **{"raises": cls, "raised": cls, "class": cls, "class_qual": latent.get("factory_qual")})
-    return replace(raised, variant="raise-other-param", route="raise")
-
-
 # What every exception has (BaseException's own attributes and methods).
 _BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
 _BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
-
-
-def _with(latent: Latent, **data: str) -> Latent:
-    merged = {k: v for k, v in latent.data if k not in data}
-    merged.update({k: v for k, v in data.items() if v})
-    return replace(latent, data=tuple(sorted(merged.items())))

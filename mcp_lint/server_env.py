@@ -1,9 +1,9 @@
 """Environment settings a project's files give its server: `FASTMCP_MASK_ERROR_DETAILS=true` in a
 `.env`, a compose file, a Dockerfile, fastmcp.json or pyproject.toml.
 
-The one reader of those files: MCP007 (masking on silences it) and MCP008 (masking on is what it
-reports under) ask it through the link step's lookup (pins.PinSource.env_setting), and the cache
-re-checks a stored run with it (cache.RunEntry). Standard library only: a warm run that re-checks
+The one reader of those files: the rules whose verdict depends on masking (on, it silences one
+rule's finding and is what another reports under) ask it through the link step's lookup
+(pins.PinSource.env_setting), and the cache re-checks a stored run with it (cache.RunEntry). Standard library only: a warm run that re-checks
 the files must not import libcst.
 
 What the reader looks at: the server module's directory and those above it, up to the project

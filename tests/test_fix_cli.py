@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mcp_lint.cli import cli
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.findings import Applicability, Edit
 from mcp_lint.rules.base import FixSpec
 from mcp_lint.rules.mcp005_error_returned_as_success import ErrorReturnedAsSuccess
 
@@ -360,8 +360,8 @@ def _rewrite_mcp005(content: Callable[[str], str]):
     """A replacement for MCP005's fix: the flagged return becomes ``content(message source)``."""
 
     def fix(self, latent, context):
-        row, column, end_row, end_column = (int(part) for part in latent.get("stmt").split(":"))
-        edit = Edit(Location(row, column), Location(end_row, end_column), content(latent.get("msg")))
+        start, end = latent.payload.stmt
+        edit = Edit(start, end, content(latent.payload.msg))
         return FixSpec(Applicability.UNSAFE, "broken on purpose", (edit,))
 
     return fix

@@ -1,7 +1,7 @@
 """Who wrote a caught exception's text: the author (own classes, literal messages, parsing the
 tool's own arguments) or someone else (a library, the OS, the network).
 
-MCP002 reports only text from someone else; the answer depends on the caught classes and on what
+A rule on raw exception text reports only text from someone else; the answer depends on the caught classes and on what
 the `try` body runs, which is scanned once per `try` however many clauses ask. Separate from the
 per-function walk because it is a judgement with its own tables (library_tables) and its own walk
 of the `try` body.

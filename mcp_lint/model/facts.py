@@ -54,7 +54,7 @@ class CallFact:
     # In a low-level dispatcher: the tool name of the `if name == "div":` branch it is in.
     branch: str | None = None
     # The statement line (or `with`/`for`/`while`/`match` header) it is in, so a rule can take
-    # a body statement by statement without walking the expressions again (MCP004).
+    # a body statement by statement without walking the expressions again.
     statement: cst.CSTNode | None = None
     # The call's value flows into what the function returns, through any expression built from
     # it and any number of locals (`r = helper(); return json.dumps(r, indent=2)`).
@@ -133,7 +133,7 @@ class FunctionFacts:
     raises: list[RaiseFact] = field(default_factory=list)
     calls: list[CallFact] = field(default_factory=list)
     handlers: list[Handler] = field(default_factory=list)
-    # Assigns to `x[k]` or `x.attr` somewhere (possible module-state writes, for MCP004).
+    # Assigns to `x[k]` or `x.attr` somewhere (possible module-state writes).
     has_item_assignment: bool = False
     # `self.client = Api(...)`: attribute name -> the call's callee, so `self.client.get()` resolves.
     self_instances: dict[str, str] = field(default_factory=dict)
@@ -162,7 +162,7 @@ class FunctionFacts:
     # The stores placed on the control-flow graph for `stores_reaching` (built on first question;
     # apart from flow_order, which the value flow of the model's own questions builds).
     _reaching: StoreOrder | None = field(default=None, repr=False, compare=False)
-    # Exception text stored in locals and containers, then returned or raised (MCP002).
+    # Exception text stored in locals and containers, then returned or raised.
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
     local_names: frozenset[str] = frozenset()

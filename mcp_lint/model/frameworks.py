@@ -31,7 +31,7 @@ The API rules call:
   candidate release (what a rule may report when the version is unknown), ``any(pred)``,
   ``newest()`` (what a fresh install gets), ``describe()`` (what a message assumed),
   ``describe_where(pred)`` (the releases on which a fact holds), and
-  ``protocol_error_phrase(tool)`` (MCP001's wording, rendered from the rows).
+  ``protocol_error_phrase(tool)`` (what a protocol error raised by a tool becomes, rendered from the rows).
 """
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ FRAMEWORK_DOMAIN_ERRORS = frozenset(
 )
 
 # fastmcp's ErrorHandlingMiddleware: its only import path from 2.9.0 (where middleware begins)
-# to 4.x (MCP009; read in the wheels).
+# to 4.x (read in the wheels).
 ERROR_MIDDLEWARE_CLASSES = frozenset({"fastmcp.server.middleware.error_handling.ErrorHandlingMiddleware"})
 
 # JSON-RPC protocol error classes (McpError is the v1 name, MCPError the v2 name).

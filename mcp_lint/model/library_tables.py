@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 # Exception classes whose text is the author's own when the try body only raises literals, and
-# harmless builtin parsing errors otherwise (see MCP002's page).
+# harmless builtin parsing errors otherwise (see the raw-exception-text rule's page).
 NARROW_BUILTIN_ERRORS = frozenset(
     {
         "ValueError",

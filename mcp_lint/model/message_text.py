@@ -1,6 +1,6 @@
 """Whose words a message expression carries: the author's literal text, or a caught exception's own.
 
-`literal_text` reads what the author wrote (MCP001/MCP003/MCP004 judge and quote it);
+`literal_text` reads what the author wrote (rules judge and quote it);
 `find_exception_text` and `gathered_exception_text` find where an exception's text (`str(e)`,
 `e.response.text`, a traceback, an `asyncio.gather` result tested as an exception) enters a
 string. Both questions are asked of single expressions by the per-function walk and by the

@@ -19,7 +19,7 @@ from mcp_lint.model.summary import ToolRegistration
 @dataclass(frozen=True)
 class MiddlewareSite:
     """An `ErrorHandlingMiddleware(...)` put on a server: `server.add_middleware(...)` or the
-    constructor's `middleware=[...]` (MCP009)."""
+    constructor's `middleware=[...]`."""
 
     server: str  # the server's qualified name; "" for a function local (its module's tools decide)
     call: cst.Call  # the ErrorHandlingMiddleware(...) call
@@ -58,11 +58,11 @@ class ModuleModel:
     masks_errors: bool = False
     # ... passes it something else (`False`, `settings.mask`): the code decides, not the environment.
     mask_argument: bool = False
-    # ErrorHandlingMiddleware put on a server here (MCP009).
+    # ErrorHandlingMiddleware put on a server here.
     error_middleware: list[MiddlewareSite] = field(default_factory=list)
     # Calls of a framework's own high-level server class (`FastMCP(...)`, `MCPServer(...)`):
-    # (the call, its family, the qualified class, the enclosing function's key or None). MCP007
-    # reports there; the assignment that names the server is in `constructed_as`.
+    # (the call, its family, the qualified class, the enclosing function's key or None): where a
+    # finding about the server's configuration is reported; the assignment that names the server is in `constructed_as`.
     server_constructors: list[tuple[cst.Call, Family, str, str | None]] = field(default_factory=list)
     # id(constructor call) -> the server variable's key it is assigned to (`pkg.app.mcp`), or
     # "#" + its name for a function's local (registrations on it carry no key).

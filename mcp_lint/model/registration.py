@@ -267,7 +267,7 @@ class Registrations(FunctionReferences, ServerInference):
                     self.model.non_tool.update(self._function_refs(element))
 
     def _error_middleware(self, elements: list[cst.BaseExpression], server: str, form: str) -> None:
-        """Record the ErrorHandlingMiddleware(...) calls among `elements` (MCP009)."""
+        """Record the ErrorHandlingMiddleware(...) calls among `elements`."""
         for element in elements:
             element = unwrap_await(element)
             if isinstance(element, cst.Call) and self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES and self.top is not None:

@@ -113,7 +113,7 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
             continue
         name = last_name(dotted(exc.func) or "")
         # A class constructed here (`raise make_error(e)` raises a factory's value: the linker
-        # follows that one); a protocol error's message is sent as written (MCP001's business).
+        # follows that one); a protocol error's message is sent as written (its channel is judged apart).
         if not name[:1].isupper() or name in _PROTOCOL_ERRORS or fact.caught_here(name):
             continue
         for call in flow.origins(fact.node.exc, at=fact.node)[0]:

@@ -86,6 +86,14 @@ class CallEdge:
 
 
 @dataclass(frozen=True)
+class Payload:
+    """What a rule records about one latent finding for its own `render` (and its link hooks): a
+    frozen dataclass declared in the rule's module, subclassing this one, with plain picklable
+    fields (text, numbers, booleans, tuples; no CST). Nothing but the rule that declares it reads
+    its fields; what the linker needs of every latent are the typed fields of `Latent` itself."""
+
+
+@dataclass(frozen=True)
 class Latent:
     """A defect that is reported only if the function it is written in is reached from a tool.
 
@@ -95,6 +103,8 @@ class Latent:
     text in it reaches the model).
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
     at that position (e.g. `def format_error(e): return f"Error: {e}"`).
+    `payload` is the rule's own typed record (a `Payload` subclass of the rule's module); `data`
+    is the string bag the rules not yet converted to a payload still use (read with `get`).
     """
 
     code: str
@@ -118,6 +128,40 @@ class Latent:
     # In a helper: the flow goes on through the callers that return its value (route "return"),
     # whose calls the link step shows, nearest first, up to the tools.
     flow_onward: bool = False
+    payload: Payload | None = None
+    # The tool a low-level dispatcher's branch serves (`if name == "div":`), "" outside one.
+    branch: str = ""
+    # The short name of the class a raise throws: the linker drops the latent where every caller
+    # on the way catches that class, and clears it once it judged the raise delivered.
+    raises: str = ""
+    # The raised class qualified, when it is the project's (its bases decide who catches it).
+    raises_qual: str = ""
+    # The `except` clauses of its own function (Handler.site) that catch the raise again.
+    caught_at: tuple[str, ...] = ()
+    # The item of the returned value that holds the reported text (`{"error": str(e), "rows":
+    # []}` -> "error"; "#1" for a tuple's element), "" for the value as a whole: a tool that
+    # returns only other items of it (CallEdge.selects) never passes the text on.
+    slot: str = ""
+    # The raised text matters wherever it reaches the model: also through a clause that catches it
+    # on the way and sends it on (Rule.passing_on_markers), not only where it escapes.
+    delivered_when_passed_on: bool = False
+    # Set by the linker: the clause on the way that catches the raise and sends its text on to the
+    # model ("tool 'x' returns it (path:row)"), "" when it escapes to the framework.
+    passed_on: str = ""
+    # The `except` clause (Handler.site) whose caught exception the statement sends on (a
+    # "passes-on" marker's clause; a raise caught by that clause reaches the model there).
+    site: str = ""
+    # The project exception classes it names (raised, caught), qualified: the link step looks
+    # them up (and their bases) in the modules that define them.
+    classes: tuple[str, ...] = ()
+    # The conditions over its function's parameters under which the statement runs
+    # (flow.condition_shape): a caller that already left on one of them never takes it there.
+    conds: frozenset[str] = frozenset()
+    # One finding per flow: the function only builds the failure its callers return
+    # (`built_for_callers`: reported where they return it), or the project function that built
+    # the value this latent returns (`built_by`: its returns are related locations of the finding).
+    built_for_callers: bool = False
+    built_by: str = ""
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:
@@ -128,7 +172,7 @@ class Latent:
 
 @dataclass(frozen=True)
 class ServerLatent:
-    """A defect in how a module configures a server (MCP009's middleware), found per file: reported
+    """A defect in how a module configures a server (error middleware put on it), found per file: reported
     by `Rule.link` when that server has tools, with a RenderContext naming them."""
 
     server: str  # the server's qualified name, "" for a function's local
@@ -150,9 +194,9 @@ class FunctionSummary:
     wrappers: tuple[str, ...] = ()
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
     # exception's text?, row). A class raised only that way in the code tools reach carries
-    # library text wherever it is caught (project_links._CarriedText).
+    # library text wherever it is caught (Project.is_carrier).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
-    # MCP004's view of a helper, for the functions that call it (see project_links.Project.effect):
+    # A helper's effects, for the functions that call it (see project_links.Project.effect):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
@@ -166,18 +210,18 @@ class FunctionSummary:
     # becomes an entry of what the function goes on to do (an error per item), not its failure.
     absorbing: frozenset[str] = frozenset()
     # Returns real error results (isError set) or only raises: returning its value is the right
-    # channel (MCP005 asks this of helpers in other modules).
+    # channel (a rule on failures returned as successes asks this of helpers in other modules).
     error_results: bool = False
     # The protocol error class it returns (`def not_found(x): return McpError(...)`), or "":
-    # `raise not_found(x)` in another module is MCP001's.
+    # `raise not_found(x)` in another module raises a protocol error.
     protocol_error: str = ""
     # Named like an error builder (`_fail`, `error_response`) and returns a failure: `return
-    # _fail(msg)` in another module is a failure returned as a success (MCP005).
+    # _fail(msg)` in another module is a failure returned as a success.
     failure_builder: bool = False
     # The status tuples it returns (`return False, "Footnote not found"` / `return True, "Added"`):
     # (position of the flag, position of the failure text beside its False, that text), from
     # rules.results.status_flags. A caller that returns the text without reading the flag reports
-    # the failure as a success (MCP005 asks this after linking).
+    # the failure as a success (asked after linking).
     status_flags: tuple[tuple[int, int, str], ...] = ()
     # Some return carries its first argument whole (a result formatter: `return
     # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
@@ -185,7 +229,7 @@ class FunctionSummary:
     returns_argument: bool = False
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
-    # what the framework receives of the tool's exceptions (MCP008).
+    # what the framework receives of the tool's exceptions (whether it masks their text).
     intercepts: bool = False
     # Where its name is written (`def read_note`), kept for registered tool handlers only: the
     # related location of a finding in a helper the tool reaches.
@@ -195,7 +239,7 @@ class FunctionSummary:
     return_steps: tuple[FlowStep, ...] = ()
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
-    # tool (MCP002: one defect per flow when that clause catches everything).
+    # tool (one defect per flow when that clause catches everything and passes its text on).
     guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
 
 
@@ -256,6 +300,12 @@ class ModuleSummary:
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: frozenset[str] | None = None
     has_file_noqa: bool = False
+
+
+def receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
+    """1 when a call `obj.method(a)` reaches a method whose first parameter is `self`/`cls`: the
+    caller's argument positions are the method's parameter positions less one."""
+    return 1 if via_attribute and params and params[0] in {"self", "cls"} else 0
 
 
 _FALSY_CONSTANTS = frozenset({"False", "None", "0", "''", '""'})

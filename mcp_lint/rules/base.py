@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -31,7 +31,7 @@ from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.passed_on import clauses_passing_text_on
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, ServerLatent, ToolRegistration
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, Payload, ServerLatent, ToolRegistration
 from mcp_lint.model.walk import descendants
 
 
@@ -218,6 +218,9 @@ class FixSpec:
     # caller handles the failure (a ToolError caught by `except Exception` loses its message).
     raises: str = ""
     replaces: str = ""
+    # The qualified ancestors of the replaced class when the rule knows them (the class first):
+    # code catching or type-testing one of them breaks too when the class is replaced.
+    replaced_ancestors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,7 @@ class Rendered:
     # The other places of the evidence; a filename "" is the latent's own file.
     related: tuple[Related, ...] = ()
     # The tools the finding is reported for, when the rule judged it for fewer than reach the
-    # function (MCP005: not for the status tools that share a helper); None: all of them.
+    # function (not for the status tools that share a helper); None: all of them.
     tools: tuple[str, ...] | None = None
 
 
@@ -259,6 +262,22 @@ def latent_fix(latent: Latent) -> FixSpec | None:
     return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs)
 
 
+class Reach(Protocol):
+    """How the tools reach a function (project_links.ToolPaths), as a rule's `link_latent` reads it."""
+
+    tools: set[str]  # the tools that reach it
+    own_names: set[str]  # the names it is registered under itself, when it is a tool handler
+    # For each way they reach it: the `try` statements around the calls on the way
+    # (exception_guards.TryGuard, what each clause catches).
+    guards: set[frozenset]
+    is_tool: bool  # it is itself a registered tool handler
+    # Positions of parameters whose argument a caller raises again once the function returns it
+    # (`raise make_error(e)`), and the class of a plain exception a caller raises with text of
+    # its value ("" if none).
+    raised_exc_params: set[int]
+    raised_text: str
+
+
 class LinkedProject(Protocol):
     """What the link step (project_links.Project) offers a server-level rule's `link`; a protocol,
     so that rules do not import the module that imports them."""
@@ -266,12 +285,34 @@ class LinkedProject(Protocol):
     summaries: list[ModuleSummary]
     modules: dict[str, ModuleSummary]
     functions: dict[str, tuple[ModuleSummary, FunctionSummary]]
+    # The tools whose decorator runs their body inside a `try` (a wrapper intercepting exceptions).
+    intercepted_tools: set[str]
+    # The `try` statements of the decorators' wrappers around each tool (by tool name), and
+    # those wrappers (their own raises are not under them).
+    wrapper_guards: dict[str, list]
+    guarding_wrappers: set[str]
 
     def records(self, code: str) -> list[tuple[ModuleSummary, object]]: ...
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
     def tools_on(self, server: str, summary: ModuleSummary) -> set[str]: ...
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
     def resolve(self, qualname: str) -> str: ...
+    def class_ancestors(self, qual: str) -> tuple[str, ...]: ...
+    def is_project_class(self, qual: str) -> bool: ...
+    def lacks_attribute(self, qual: str, attr: str) -> bool: ...
+    # Project exception classes every raise of which carries a caught library exception's text,
+    # and where one such raise is ("path:row", "" when unknown).
+    def is_carrier(self, qual: str) -> bool: ...
+    def carrier_example(self, qual: str) -> str: ...
+    # Does the latent reach the model on this path (its route, branch conditions, callers' excepts)?
+    def applies(self, latent: Latent, reach: Reach) -> bool: ...
+    # How a finding in a reached function names it: (for raises, for what it returns).
+    def contexts(self, qual: str, reach: Reach) -> tuple[RenderContext, RenderContext]: ...
+    # The `except` clauses (Handler.site) that catch the latent's raise again on the way to the
+    # tools; None when it is no raise or escapes to the framework on some path.
+    def catching_sites(self, latent: Latent, reach: Reach) -> list[str] | None: ...
+    # By function: the parameter positions some caller passes a response it found failed.
+    def failed_responses(self) -> dict[str, set[int]]: ...
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]: ...
     def framework(self, family: Family, major: int | None, path: str) -> FrameworkContext: ...
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None: ...
@@ -281,8 +322,8 @@ class LinkedProject(Protocol):
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None: ...
 
 
-# A raise's data key (value "1"): its text reaches the model also through a clause that catches it
-# on the way and sends it on (Rule.passing_on_markers), not only where it escapes to the framework.
+# The data key (value "1") by which a rule still recording a string bag asks for
+# `Latent.delivered_when_passed_on`; `Rule.latent` moves it to that field.
 DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
 
 
@@ -298,6 +339,19 @@ class Rule:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         """The finding's message and fix in this context; None when the context makes it correct."""
         raise NotImplementedError
+
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        """What the rule computes once per linked project, before any latent is linked (the
+        functions tools reach: `reached`, by qualified name); `link_latent` receives it."""
+        return None
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """The latent of `function` (reached by tools as `reach` says), as the linked project
+        reads it: its payload completed with what only the whole project tells (a class's
+        ancestors, what a function of another module builds), or None where that shows it is no
+        defect (or another statement reports its flow). Called before `render`; `state` is what
+        `link_start` returned. By default the latent as it is."""
+        return latent
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """Per-file records of a server-level rule (after every function was checked): picklable
@@ -327,14 +381,14 @@ class Rule:
                 yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
-    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext, data: dict[str, str] | None = None) -> Iterator[Latent]:
+    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
         """Markers (never reported: `render` returns None for the variant "passes-on") at the
         clauses of `fn` that send a caught exception's text on to the model (model/passed_on.py).
-        A rule whose raised text matters wherever it reaches the model yields them and puts
-        DELIVERED_WHEN_PASSED_ON in its raises' data: the linker then judges such a raise, caught
-        on the way to a tool, as delivered where one of these clauses catches it."""
+        A rule whose raised text matters wherever it reaches the model yields them and marks its
+        raises `delivered_when_passed_on`: the linker then judges such a raise, caught on the way
+        to a tool, as delivered where one of these clauses (`Latent.site`) catches it."""
         for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases):
-            yield self.latent(ctx, statement, variant="passes-on", route=route, data={**(data or {}), "site": site})
+            yield self.latent(ctx, statement, variant="passes-on", route=route, site=site)
 
     def latent(
         self,
@@ -350,15 +404,30 @@ class Rule:
         fix_edits: Iterable[Edit] = (),
         fix_needs: Iterable[str] = (),
         param: int = -1,
+        payload: Payload | None = None,
+        raises: str | None = None,
+        delivered_when_passed_on: bool = False,
+        site: str = "",
+        classes: tuple[str, ...] = (),
+        conds: frozenset[str] = frozenset(),
+        raises_qual: str = "",
+        slot: str = "",
     ) -> Latent:
+        """The latent finding at `node` (its statement `statement`, by default `node`), with the
+        rule's typed `payload`. `raises` names the class a raise throws when it is not the
+        raise statement's own constructor (None: that one, for route "raise")."""
         data = dict(data or {})
-        branch = ctx.branch_of(statement if statement is not None else node)
-        if branch:
-            data.setdefault("branch", branch)  # `if name == "div":` in a low-level dispatcher
+        # Rules that still record a string bag pass these link facts in it.
+        branch = data.pop("branch", "") or ctx.branch_of(statement if statement is not None else node) or ""
+        if "raises" in data:
+            raises = data.pop("raises")
+        delivered_when_passed_on = delivered_when_passed_on or data.pop(DELIVERED_WHEN_PASSED_ON, "") == "1"
         raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
-        if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
-            # The linker drops it where every caller on the way catches this class.
-            data.setdefault("raises", last_name(dotted(raise_node.exc.func) or ""))
+        if raises is None:
+            raises = ""
+            if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
+                # The linker drops it where every caller on the way catches this class.
+                raises = last_name(dotted(raise_node.exc.func) or "")
         where = ctx.range(node)
         stmt = statement if statement is not None else node
         srange = ctx.range(stmt)
@@ -377,7 +446,33 @@ class Rule:
             fix_edits=tuple(fix_edits),
             fix_needs=tuple(fix_needs),
             param=param,
+            payload=payload,
+            branch=branch,
+            raises=raises,
+            delivered_when_passed_on=delivered_when_passed_on,
+            site=site,
+            classes=classes,
+            conds=conds,
+            raises_qual=raises_qual,
+            slot=slot,
         )
+
+
+# Where a node lies: its start and end (1-based columns), as a typed payload keeps it.
+Span = tuple[Location, Location]
+
+
+def node_span(ctx: FileContext, node: cst.CSTNode) -> Span:
+    """Where a node of the checked file lies (1-based columns), for a rule's payload: an edit's
+    range, or a related location (`related_at`) when the finding is rendered."""
+    where = ctx.range(node)
+    return Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1)
+
+
+def related_at(where: Span | None, message: str) -> Related | None:
+    """A related location in the finding's own file, from a `node_span` (None for None): its file
+    name is the finding's, filled in by `latent_finding`."""
+    return None if where is None else Related("", where[0], where[1], message)
 
 
 def span(ctx: FileContext, node: cst.CSTNode) -> str:

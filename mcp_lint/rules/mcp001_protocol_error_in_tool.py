@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
@@ -15,22 +16,24 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
     FileContext,
     FixSpec,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
+    Span,
+    node_span,
 )
 from mcp_lint.rules.dispatch_miss import misses_every_tool
 from mcp_lint.rules.common import (
     arg,
-    decode_range,
     describe_failure,
-    encode_range,
     error_result_expr,
     is_protocol_error_class,
     lowlevel_failure_advice,
@@ -181,24 +184,19 @@ def note(note_id: str) -> str:
             # `msg = f"Unknown tool: {name}"` just before the raise reads as the literal itself.
             text = literal_text(fn.value_of(message)) if message is not None else None
             unknown_tool = bool(text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions)
-            data = {
-                "class": last_name(resolved),
-                # Where the class is imported from: the mcp package's McpError is gone in mcp 2.x.
-                "origin": resolved or "",
-                "api": api,
-                "code": code,
-                "what": describe_failure(text or "", code),
-                "msg": ctx.source(message) if message is not None else "",
-                "exc": encode_range(ctx, exc),
-                "stmt": encode_range(ctx, fact.node),
-                "unknown_tool": "1" if unknown_tool else "",
-                # `except McpError: raise` lets the protocol error through, but a handler of the
-                # same `try` would catch a ToolError: the message would not reach the client.
-                "raise_caught": "1" if fact.caught_here("ToolError") else "",
-                # Raised while handling `except ... as e`: the new raise chains it (`from e`).
-                "cause": f" from {fact.handler.name}" if fact.node.cause is None and fact.handler is not None and fact.handler.name else "",
-            }
-            yield self.latent(ctx, fact.node, variant="raise", route="raise", data=data)
+            payload = ProtocolError(
+                cls=last_name(resolved),
+                api=api,
+                what=describe_failure(text or "", code),
+                stmt=node_span(ctx, fact.node),
+                unknown_tool=unknown_tool,
+                msg=ctx.source(message) if message is not None else "",
+                origin=resolved or "",
+                exc=node_span(ctx, exc),
+                raise_caught=fact.caught_here("ToolError"),
+                cause=f" from {fact.handler.name}" if fact.node.cause is None and fact.handler is not None and fact.handler.name else "",
+            )
+            yield self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload)
         for ret in fn.returns:
             value = ret.node.value
             if isinstance(value, cst.Call) and (
@@ -210,31 +208,32 @@ def note(note_id: str) -> str:
                 if _is_legitimate_code(code):
                     continue
                 unknown_tool = bool(text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, ret.conditions)
-                data = {
-                    "class": "ErrorData",
-                    "api": "return",
-                    "code": code,
-                    "what": describe_failure(text or "", code),
-                    "msg": ctx.source(message) if message is not None else "",
-                    "stmt": encode_range(ctx, ret.node),
-                    "unknown_tool": "1" if unknown_tool else "",
-                }
-                yield self.latent(ctx, ret.node, variant="return", route="return", data=data)
+                payload = ProtocolError(
+                    cls="ErrorData",
+                    api="return",
+                    what=describe_failure(text or "", code),
+                    stmt=node_span(ctx, ret.node),
+                    unknown_tool=unknown_tool,
+                    msg=ctx.source(message) if message is not None else "",
+                )
+                yield self.latent(ctx, ret.node, variant="return", route="return", payload=payload)
             elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
-                data = {"class": "a JSON-RPC error object", "api": "dict", "code": "", "what": "a failure of its own execution", "msg": "", "stmt": encode_range(ctx, ret.node), "unknown_tool": ""}
-                yield self.latent(ctx, ret.node, variant="dict", route="return", data=data)
+                payload = ProtocolError(
+                    cls="a JSON-RPC error object", api="dict", what="a failure of its own execution", stmt=node_span(ctx, ret.node), unknown_tool=False
+                )
+                yield self.latent(ctx, ret.node, variant="dict", route="return", payload=payload)
 
     def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
         """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
         protocol error. One of this module is read here; one of another module is left to the
-        linker (`via_protocol`), which knows what every project function returns."""
+        linker (`link_latent`), which knows what every project function returns."""
         name = dotted(exc.func)
         if name is None or last_name(name)[:1].isupper() or is_protocol_error_class(ctx.model.aliases.resolve(exc.func), name):
             return None  # a class is constructed, not built by a factory
         local = f"{ctx.model.module}.{name}" if ctx.model.module else name
         if name.startswith(("self.", "cls.")) and fn.class_name:  # `raise self._not_found(...)`
             local = f"{ctx.model.module}.{fn.class_name}.{name.split('.', 1)[1]}" if ctx.model.module else f"{fn.class_name}.{name.split('.', 1)[1]}"
-        data: dict[str, str] = {}
+        built_by = ""
         if local in ctx.model.functions:
             cls = protocol_error_built_by(ctx.model.functions[local], ctx)
             if cls is None or fact.caught_here(cls):
@@ -244,40 +243,47 @@ def note(note_id: str) -> str:
             if qualified is None or qualified.split(".")[0] in {"mcp", "fastmcp", "mcp_types"}:
                 return None  # unknown names and the frameworks' own helpers (require_client_extension)
             cls = "McpError"
-            data["via_protocol"] = qualified
+            built_by = qualified
         positional = [a.value for a in exc.args if not a.star]
         text = next((t for t in (literal_text(v) for v in positional) if t is not None), None)
         code = next((_code_text(v) for v in positional if isinstance(v, (cst.Integer, cst.UnaryOperation)) or _code_text(v) in ERROR_CODE_NAMES), "")
         if _is_legitimate_code(code):
             return None
-        data.update(
-            {
-                "class": f"the {cls} that {last_name(name)}() builds",
-                "api": "factory",
-                "code": code,
-                "what": describe_failure(f"{text or ''} {last_name(name).replace('_', ' ')}", code),
-                "msg": "",
-                "stmt": encode_range(ctx, fact.node),
-                "unknown_tool": "1" if (text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions) else "",
-            }
+        payload = ProtocolError(
+            cls=f"the {cls} that {last_name(name)}() builds",
+            api="factory",
+            what=describe_failure(f"{text or ''} {last_name(name).replace('_', ' ')}", code),
+            stmt=node_span(ctx, fact.node),
+            unknown_tool=bool((text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions)),
+            built_by=built_by,
         )
-        return self.latent(ctx, fact.node, variant="raise", route="raise", data=data)
+        return self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload)
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """`raise not_found(x)` of a function of another module is a protocol error only if that
+        function builds one (FunctionSummary.protocol_error)."""
+        built_by = _payload(latent).built_by
+        if not built_by:
+            return latent
+        found = project.function(built_by)
+        return latent if found is not None and found[1].protocol_error else None
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        if latent.get("unknown_tool") and (context.lowlevel or not context.is_tool):
+        payload = _payload(latent)
+        if payload.unknown_tool and (context.lowlevel or not context.is_tool):
             return None  # the unknown-tool branch of a low-level dispatcher is the spec's example
         tool = context.tools[0] if context.tools else context.function
-        cls = latent.get("class")
-        what = latent.get("what")
+        cls = payload.cls
+        what = payload.what
         fam = context.framework
         if latent.variant == "raise":
             if context.kind == "raw-dispatch":
                 note = "registered through request_handlers[CallToolRequest] (no decorator), it becomes a JSON-RPC error the model never sees"
-            elif latent.get("api") == "v1" and (latent.get("origin") or "").startswith("mcp.") and fam.every(lambda row: row.v1_constructor_fails):
+            elif payload.api == "v1" and payload.origin.startswith("mcp.") and fam.every(lambda row: row.v1_constructor_fails):
                 # Every candidate runs on mcp 2.x (fastmcp 4 requires it), whose package has no McpError.
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
                 note = f"on {series}{fam.source} the mcp package has no McpError (mcp 2.x names it MCPError): the import fails and the server does not start"
-            elif latent.get("api") == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
+            elif payload.api == "v1" and fam.every(lambda row: row.v1_constructor_crashes):
                 series = " / ".join(sorted({row.series for row in fam.channels()}))
                 note = f"on {series}{fam.source} the v1 constructor McpError(ErrorData(...)) raises TypeError, so the tool crashes"
             else:
@@ -292,19 +298,20 @@ def note(note_id: str) -> str:
         return Rendered(message, self._fix(latent, context), help=help_text, notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext):
-        msg = latent.get("msg")
+        payload = _payload(latent)
+        msg = payload.msg
         if not msg:
             return None
         if toolerror_available(context) and latent.variant == "raise":
-            if latent.get("raise_caught"):
+            if payload.raise_caught or payload.exc is None:
                 return None
-            start, end = decode_range(latent.get("exc"))
-            edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg}){latent.get('cause')}")
+            start, end = payload.exc
+            edit = Edit(start, end, f"{PH_TOOL_ERROR}({msg}){payload.cause}")
             return FixSpec(
-                Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=latent.get("class")
+                Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR} with the same message", (edit,), ("ToolError",), raises="ToolError", replaces=payload.cls
             )
         if context.lowlevel and lowlevel_result_supported(context.framework) and latent.variant in {"raise", "return"}:
-            start, end = decode_range(latent.get("stmt"))
+            start, end = payload.stmt
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(
                 Applicability.UNSAFE,
@@ -313,6 +320,31 @@ def note(note_id: str) -> str:
                 ("CallToolResult", "TextContent"),
             )
         return None
+
+
+@dataclass(frozen=True)
+class ProtocolError(Payload):
+    """A protocol error raised or returned for the tool's own failure."""
+
+    cls: str  # how the message names it ("McpError", "ErrorData", "the McpError that f() builds")
+    api: str  # how it is built: "v1" McpError(ErrorData(...)), "v2", "return", "dict", "factory"
+    what: str  # the failure, as the message describes it
+    stmt: Span  # the raise or return: a low-level fix returns an error result there
+    unknown_tool: bool  # the unknown-tool branch of a dispatcher (a protocol error by the spec)
+    msg: str = ""  # the message argument as written ("" when there is none to reuse)
+    origin: str = ""  # where the class is imported from: the mcp package's McpError is gone in mcp 2.x
+    exc: Span | None = None  # the raised constructor call: the fix raises ToolError there
+    # `except McpError: raise` lets the protocol error through, but a handler of the same `try`
+    # would catch a ToolError: the message would not reach the client.
+    raise_caught: bool = False
+    cause: str = ""  # " from e" when raised while handling `except ... as e`
+    # `raise not_found(x)` of a function of another module: its qualified name (link_latent).
+    built_by: str = ""
+
+
+def _payload(latent: Latent) -> ProtocolError:
+    assert isinstance(latent.payload, ProtocolError)
+    return latent.payload
 
 
 def _is_jsonrpc_error_dict(node: cst.Dict) -> bool:

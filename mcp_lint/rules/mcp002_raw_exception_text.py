@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -17,7 +17,7 @@ from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
@@ -26,16 +26,20 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     FixSpec,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
+    Span,
     indent_of,
     flow_related,
     latent_fix,
+    node_span,
     placeholder,
-    related_here,
-    span,
+    related_at,
 )
+from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -495,7 +499,7 @@ async def get_forecast(city: str) -> str:
         conditions = {id(f.node): f.conditions for f in (*fn.returns, *fn.raises)}
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
-            # decides, knowing which raises of the class carry library text (project_links._CarriedText).
+            # decides, knowing which raises of the class carry library text (mcp002_carried_text).
             passes = None if handler.foreign else _passed_on_classes(handler, ctx)
             if not handler.foreign and passes is None:
                 continue
@@ -517,17 +521,24 @@ async def get_forecast(city: str) -> str:
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
-                # `site`: a raise caught by this clause reaches the model through this statement.
-                extra = {"site": handler.site}
-                if caught_at:
-                    extra["caught_at"] = ",".join(caught_at)
+                payload = _payload(latent)
+                caught: tuple[str, ...] = ()
                 if passes is not None:
-                    extra.update({"passes": "1", "caught_quals": ",".join(passes)})
+                    caught = tuple(passes)
                     # The linker drops the branch when no instance of the class has the attribute.
-                    extra["needs_attr"] = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
+                    needs = _attribute_tested(fn, conditions.get(id(node), ()), handler.name)
+                    payload = replace(payload, passes=True, caught_quals=tuple(q for q in caught if q), needs_attr=needs)
                 elif handler.imported_classes:
-                    extra["imported_quals"] = ",".join(handler.imported_classes)
-                yield replace(latent, data=tuple(sorted((*latent.data, *extra.items()))))
+                    caught = tuple(handler.imported_classes)
+                    payload = replace(payload, imported_quals=caught)
+                # `site`: a raise caught by this clause reaches the model through this statement.
+                yield replace(
+                    latent,
+                    payload=payload,
+                    site=handler.site,
+                    caught_at=tuple(caught_at),
+                    classes=(*latent.classes, *(q for q in caught if q)),
+                )
             if passes is not None:
                 yield from self._handed_to_helpers(fn, handler, ctx, passes)
         # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
@@ -564,7 +575,7 @@ async def get_forecast(city: str) -> str:
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
-                latent = self._body_latent(ctx, node, value, variant, body, {})
+                latent = self._body_latent(ctx, node, value, variant, body)
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
@@ -580,7 +591,7 @@ async def get_forecast(city: str) -> str:
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
-                    yield self._body_latent(ctx, node, value, variant, body, {"body_param": str(index)})
+                    yield self._body_latent(ctx, node, value, variant, body, body_param=index)
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -603,23 +614,26 @@ async def get_forecast(city: str) -> str:
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
-                data = {"exc": "exception", "param": param}
+                payload = RawText(exc="exception", param=param)
                 if built is not None:
                     # A factory (`def unreachable(e): return ApiError(f"...{e}")`): the linker reads
                     # it as a raise of that class where a caller raises what it returns. Text
                     # found only through a local counts only then (as a returned value, the
                     # caller's own clause is reported: one finding per flow).
-                    name = last_name(dotted(built.func) or "")
-                    data.update({"factory": name, "factory_qual": project_class(built.func, ctx) or ""})
-                    if not any(n is found for n in descendants(value)):
-                        data["raised_only"] = "1"
-                yield self.latent(ctx, value, variant=f"{variant}-param", route="raise" if variant.startswith("raise") else "text", statement=node, data=data, param=index)
+                    payload = replace(
+                        payload,
+                        factory=last_name(dotted(built.func) or ""),
+                        factory_qual=project_class(built.func, ctx) or "",
+                        raised_only=not any(n is found for n in descendants(value)),
+                    )
+                route = "raise" if variant.startswith("raise") else "text"
+                yield self.latent(ctx, value, variant=f"{variant}-param", route=route, statement=node, payload=payload, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
         by which the linker learns that the clause passes the exception on to a project helper
         (position `param`); when that helper puts its parameter's text into what the model reads,
-        the clause passes a carried library text on (project_links._CarriedText)."""
+        the clause passes a carried library text on (mcp002_carried_text.CarriedText)."""
         # Calls whose value is sent on by the clause itself: `raise ToolError(describe(e))`.
         sent = {
             id(node)
@@ -636,15 +650,16 @@ async def get_forecast(city: str) -> str:
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
                 if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
-                    data = {
-                        "site": handler.site,
-                        "passes": "1",
-                        "caught_quals": ",".join(caught),
-                        "helper": call.callee,
-                        "via_attribute": "1" if isinstance(call.node.func, cst.Attribute) else "",
-                        "sent": "1" if id(call.node) in sent else "",
-                    }
-                    yield self.latent(ctx, call.node, variant="handed-to-helper", route="raise", data=data, param=index)
+                    payload = RawText(
+                        passes=True,
+                        caught_quals=tuple(q for q in caught if q),
+                        helper=call.callee,
+                        via_attribute=isinstance(call.node.func, cst.Attribute),
+                        sent=id(call.node) in sent,
+                    )
+                    yield self.latent(
+                        ctx, call.node, variant="handed-to-helper", route="raise", payload=payload, param=index, site=handler.site, classes=payload.caught_quals
+                    )
 
     def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
         """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
@@ -681,20 +696,20 @@ async def get_forecast(city: str) -> str:
         value, statement = flow_source.value, flow_source.statement
         variant, node, sent = sink
         sent_call = fn.value_of(sent)
-        data = {
-            "tool_args_only": "1" if handler.parses_parameters else "",
-            "exc": _caught_label(handler),
-            "traceback": "1" if isinstance(found, cst.Call) else "",
-            "error_result": "1" if variant == "return" and is_error_result(sent, ctx) else "",
-            "slot": _flow_slot(flow_source, sent) if variant == "return" else "",
-            "class": last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
+        payload = RawText(
+            tool_args_only=handler.parses_parameters,
+            exc=_caught_label(handler),
+            traceback=isinstance(found, cst.Call),
+            error_result=variant == "return" and is_error_result(sent, ctx),
+            cls=last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
-            "sent_at": span(ctx, node),
-            "sent_how": "returned" if variant == "return" else "raised",
-        }
+            sent_at=node_span(ctx, node),
+            sent_how="returned" if variant == "return" else "raised",
+        )
+        raises = None
         if variant != "return" and isinstance(sent_call, cst.Call):
             # The linker drops it where every caller on the way catches this class.
-            data["raises"] = last_name(dotted(sent_call.func) or "")
+            raises = last_name(dotted(sent_call.func) or "")
         # The fix rewrites the sending statement, which can say `from e` only inside the handler.
         sink_handler = next((f.handler for f in (*fn.returns, *fn.raises) if f.node is node), None)
         # `raise err` of a local exception object has no message to rewrite in place.
@@ -702,16 +717,18 @@ async def get_forecast(city: str) -> str:
         fix = _build_fix(ctx, fn, node, sent, handler, variant, found) if rewritable else None
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
-            data["status_kept"] = "1"  # a status tuple stays returned: the fix raises nothing
+            payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
-            data["raised"] = last_name(raised_class(sent_call, ctx) or "")
+            payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return self.latent(
             ctx,
             value,
             variant=variant,
             route="raise" if variant.startswith("raise") else "text",
             statement=statement,
-            data=data,
+            payload=payload,
+            raises=raises,
+            slot=_flow_slot(flow_source, sent) if variant == "return" else "",
             fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
@@ -752,18 +769,32 @@ async def get_forecast(city: str) -> str:
         value: cst.BaseExpression,
         variant: str,
         body: cst.CSTNode,
-        extra: dict[str, str],
+        body_param: int | None = None,
     ) -> Latent:
         """An upstream error body sent by `node`: reported there, where the text is put
-        together (the locals that carry the body on the way are the same flow)."""
-        data = {"exc": "upstream response", "body": ctx.code(body), **extra}
+        together (the locals that carry the body on the way are the same flow). `body_param`:
+        the parameter holding the response, in a helper its callers hand a failed one."""
+        payload = RawText(exc="upstream response", body=ctx.code(body), body_param=body_param)
+        class_qual = ""
         if variant == "raise-other" and isinstance(value, cst.Call):
-            data["class"] = data["raised"] = last_name(raised_class(value, ctx) or "")
-            data["class_qual"] = project_class(value.func, ctx) or ""
+            cls = last_name(raised_class(value, ctx) or "")
+            payload = replace(payload, cls=cls, raised=cls)
+            class_qual = project_class(value.func, ctx) or ""
+        raises = None
         if variant.startswith("raise") and isinstance(value, cst.Call):
-            data["raises"] = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
+            raises = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
         route = "raise" if variant.startswith("raise") else "text"
-        return self.latent(ctx, value, variant=f"{variant}-body", route=route, statement=node, data=data)
+        return self.latent(
+            ctx,
+            value,
+            variant=f"{variant}-body",
+            route=route,
+            statement=node,
+            payload=payload,
+            raises=raises,
+            raises_qual=class_qual,
+            classes=(class_qual,) if class_qual else (),
+        )
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises
@@ -788,78 +819,88 @@ async def get_forecast(city: str) -> str:
     ) -> Latent:
         """`built`: the value of the local that holds the text (`msg = f"...{e}"`): the finding
         sits there, naming the statement that sends it."""
-        traceback = isinstance(found, cst.Call)
-        data = {
-            "tool_args_only": "1" if handler.parses_parameters else "",
-            "exc": _caught_label(handler),
-            "traceback": "1" if traceback else "",
-            "error_result": "1" if variant == "return" and is_error_result(value, ctx) else "",
-            "slot": _text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
-            "class": last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
-            # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
-            "class_qual": (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else "",
+        payload = RawText(
+            tool_args_only=handler.parses_parameters,
+            exc=_caught_label(handler),
+            traceback=isinstance(found, cst.Call),
+            error_result=variant == "return" and is_error_result(value, ctx),
+            cls=last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
             # Reported where the text is built: the statement that sends it is a related location.
-            "sent_at": span(ctx, node) if built is not None else "",
-            "sent_how": ("returned" if variant == "return" else "raised") if built is not None else "",
+            sent_at=node_span(ctx, node) if built is not None else None,
+            sent_how=("returned" if variant == "return" else "raised") if built is not None else "",
             # What the statement raises today: the fix must not change which `except` handles it.
-            "raised": last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
-        }
+            raised=last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
+        )
+        raises = None
         if built is not None and variant.startswith("raise") and isinstance(value, cst.Call):
             # Reported where the text is built, not at the raise: the linker still needs the class
             # to drop it where every caller on the way catches it.
-            data["raises"] = last_name(dotted(value.func) or "")
+            raises = last_name(dotted(value.func) or "")
+        # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
+        class_qual = (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else ""
         # A gathered exception is one result of a batch: rewriting the return would drop the others.
         fix = _build_fix(ctx, fn, node, value, handler, variant, found) if handler is not fn.gathered else None
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
-            data["status_kept"] = "1"  # a status tuple stays returned: the fix raises nothing
+            payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         return self.latent(
             ctx,
             built if built is not None else value,
             variant=variant,
             route="raise" if variant.startswith("raise") else "text",
             statement=built if built is not None else node,
-            data=data,
+            payload=payload,
+            raises=raises,
+            slot=_text_slot(value, lambda part: any(n is found for n in descendants(part))) if variant == "return" else "",
+            raises_qual=class_qual,
+            classes=(class_qual,) if class_qual else (),
             fix_message=fix.description if fix else "",
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
         )
 
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
+        return CarriedText(self, project, reached)
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        assert isinstance(state, CarriedText)
+        return state.link(latent, function, reach)
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         variant = latent.variant
-        if latent.get("tool_args_only") and context.is_tool:
+        payload = _payload(latent)
+        if payload.tool_args_only and context.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
-        passed_on = latent.get("passed_on")  # caught by the project's code, which passes its text on
+        passed_on = latent.passed_on  # caught by the project's code, which passes its text on
         if variant.startswith("raise-other") and not passed_on and not context.forwards_exception_text():
             return None  # masked or not forwarded on some candidate version: MCP008's business
         if variant.startswith("raise-protocol") and context.protocol_error_masked():
             return None  # the framework replaces a protocol error's message with a generic text
         notes: list[str] = []
-        if latent.get("traceback"):
+        if payload.traceback:
             what = "a traceback"
         elif variant.endswith("-body"):
-            what = f"an upstream error body ({latent.get('body')})"
+            what = f"an upstream error body ({payload.body})"
         elif variant.endswith("-param"):
-            what = f"the text of the exception passed in '{latent.get('param')}'"
-        elif latent.get("carrier"):
-            example = latent.get("carrier")
-            where = f", as at {example}" if ":" in example else ""
-            what = f"the text of a caught {_caught(latent.get('exc'))}"
-            notes.append(f"{latent.get('exc')} is raised in this project only with library exception text{where}")
+            what = f"the text of the exception passed in '{payload.param}'"
+        elif payload.carrier is not None:
+            where = f", as at {payload.carrier}" if payload.carrier else ""
+            what = f"the text of a caught {_caught(payload.exc)}"
+            notes.append(f"{payload.exc} is raised in this project only with library exception text{where}")
         else:
-            what = f"the text of a caught {_caught(latent.get('exc'))}"
-        if "/" in latent.get("exc"):
-            notes.append(f"the caught classes: {latent.get('exc')}")
-        sent = related_here(latent.get("sent_at"), f"the text is {latent.get('sent_how')} here")
-        cls = latent.get("class")
+            what = f"the text of a caught {_caught(payload.exc)}"
+        if "/" in payload.exc:
+            notes.append(f"the caught classes: {payload.exc}")
+        sent = related_at(payload.sent_at, f"the text is {payload.sent_how} here")
+        cls = payload.cls
         forwards = f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model"
-        if variant.startswith("return") and latent.get("error_result"):
+        if variant.startswith("return") and payload.error_result:
             claim = f"returns {what} in its error result"
         elif variant.startswith("return"):
             claim = f"returns {what} as a normal result"
             notes.append("the model reads it verbatim as the tool's answer (isError: false)")
-        elif passed_on and latent.get("factory"):
+        elif passed_on and payload.factory:
             claim = f"builds {cls} with {what}, which the caller raises"
             notes.append(f"caught on the way: {passed_on}")
         elif passed_on:
@@ -868,10 +909,10 @@ async def get_forecast(city: str) -> str:
         elif variant.startswith("raise-protocol"):
             claim = f"puts {what} into {cls or 'a protocol error'}"
             notes.append("a protocol error's message is sent to the client as written")
-        elif variant.startswith("raise-other") and latent.get("raised_by"):
-            claim = f"returns {what}, which a caller raises in {latent.get('raised_by')}"
+        elif variant.startswith("raise-other") and payload.raised_by:
+            claim = f"returns {what}, which a caller raises in {payload.raised_by}"
             notes.append(forwards)
-        elif variant.startswith("raise-other") and latent.get("factory"):
+        elif variant.startswith("raise-other") and payload.factory:
             claim = f"builds {cls} with {what}, which the caller raises"
             notes.append(forwards)
         elif variant.startswith("raise-other"):
@@ -888,13 +929,58 @@ async def get_forecast(city: str) -> str:
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
-        if fix is not None and not latent.get("status_kept"):
+        if fix is not None and not payload.status_kept:
             # A return becomes a raise of ToolError; a raise keeps its class.
-            raises = (latent.get("class") if variant == "raise-other" else "") or "ToolError"
-            fix = replace(fix, raises=raises, replaces=latent.get("raised") or ("" if variant.startswith("return") else raises))
+            raises = (payload.cls if variant == "raise-other" else "") or "ToolError"
+            fix = replace(fix, raises=raises, replaces=payload.raised or ("" if variant.startswith("return") else raises))
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+@dataclass(frozen=True)
+class RawText(Payload):
+    """Foreign text (a caught exception's, an upstream error body) put into what the model reads;
+    also the marker of a clause handing a caught exception to a project helper."""
+
+    exc: str = ""  # the caught classes as the message names them ("A/B" for several), or "upstream response"
+    tool_args_only: bool = False  # the `try` only parses the tool's own arguments
+    traceback: bool = False  # the text is a formatted traceback
+    error_result: bool = False  # returned in an error result (isError set), not a normal one
+    cls: str = ""  # the class the text is raised in (short name), "" for ToolError or a return
+    raised: str = ""  # what the statement raises today: a fix must not change which `except` takes it
+    sent_at: Span | None = None  # the statement that sends text built in a local
+    sent_how: str = ""  # "returned" or "raised"
+    status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
+    body: str = ""  # the upstream body's expression
+    param: str = ""  # the parameter holding an exception a caller caught
+    # The parameter holding a response: kept where a caller passes one it found failed.
+    body_param: int | None = None
+    # A factory's exception built from its parameter (`def unreachable(e): return ApiError(...)`):
+    # the class (short and qualified), and whether only a caller's raise sends the text.
+    factory: str = ""
+    factory_qual: str = ""
+    raised_only: bool = False
+    # The clause catches the project's own classes (qualified): whether it passes library text
+    # on depends on what the class carries (CarriedText); the attribute its branch tests.
+    passes: bool = False
+    caught_quals: tuple[str, ...] = ()
+    needs_attr: str = ""
+    imported_quals: tuple[str, ...] = ()  # imported classes the clause catches (the project's?)
+    # Link time: where a raise of the caught carrier class carries library text ("path:row", ""
+    # when not known; None: no carrier), and the class a caller raises the returned text in.
+    carrier: str | None = None
+    raised_by: str = ""
+    # A "handed-to-helper" marker: the helper (qualified), called as a method, its value sent on
+    # by the clause itself.
+    helper: str = ""
+    via_attribute: bool = False
+    sent: bool = False
+
+
+def _payload(latent: Latent) -> RawText:
+    assert isinstance(latent.payload, RawText)
+    return latent.payload
 
 
 def _caught(classes: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -11,9 +12,8 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import (
-    DELIVERED_WHEN_PASSED_ON,
     Example,
     FileContext,
     RenderContext,
@@ -26,6 +26,14 @@ from mcp_lint.rules.exception_text import is_tool_error_raise
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import NOT_ARGUMENTS
+
+
+@dataclass(frozen=True)
+class VagueMessage(Payload):
+    """The vague message as the finding quotes it (at most 80 characters, placeholders for the
+    interpolated values)."""
+
+    text: str
 
 
 def _judged_text(expr: cst.BaseExpression, handler: Handler | None) -> tuple[str, bool] | None:
@@ -93,7 +101,7 @@ def refund(invoice_id: str, amount: float) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         # A vague message a helper raises reaches the model also where a clause catches it and
         # sends its text on, whatever the framework does with exceptions.
-        yield from self.passing_on_markers(fn, ctx, {"fn": fn.name})
+        yield from self.passing_on_markers(fn, ctx)
         for node, message, handler, route in self._messages(fn, ctx):
             judged = _judged_text(fn.value_of(message), handler)
             if judged is None:
@@ -120,7 +128,8 @@ def refund(invoice_id: str, amount: float) -> str:
                 variant=f"{reason}-other" if route == "raise-other" else reason,
                 route="raise" if route.startswith("raise") else route,
                 statement=node,
-                data={"text": clip(display, 80), **({DELIVERED_WHEN_PASSED_ON: "1"} if route.startswith("raise") else {})},
+                payload=VagueMessage(clip(display, 80)),
+                delivered_when_passed_on=route.startswith("raise"),
                 fix_message=f"Name what failed, what was observed, what the next call can change and when to stop, e.g. {template}",
                 fix_applicability=Applicability.DISPLAY_ONLY,
                 fix_edits=(edit,),
@@ -154,12 +163,13 @@ def refund(invoice_id: str, amount: float) -> str:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
-        text = latent.get("text")
+        assert isinstance(latent.payload, VagueMessage)
+        text = latent.payload.text
         if latent.variant.endswith("-other") and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
         notes: list[str] = []
-        if latent.get("passed_on"):
-            notes.append(f"caught and sent on to the model: {latent.get('passed_on')}")
+        if latent.passed_on:
+            notes.append(f"caught and sent on to the model: {latent.passed_on}")
         elif latent.variant.endswith("-other"):
             labels = context.framework.labels()
             source = f" (from {context.framework.pinned_by})" if context.framework.pinned_by else ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -16,24 +16,25 @@ from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
     FileContext,
     FixSpec,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
+    Span,
     flow_related,
     indent_of,
-    related_here,
-    span,
+    node_span,
+    related_at,
 )
 from mcp_lint.rules.common import (
-    decode_range,
-    encode_range,
     error_result_expr,
     lowlevel_failure_advice,
     lowlevel_result_supported,
@@ -179,8 +180,50 @@ def _unpacked_statuses(fn: FunctionFacts) -> list[_Unpacked]:
     return out
 
 
-def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[str, str] | None:
-    """Data for the linker when a return sends locals unpacked from a call: which call, which
+@dataclass(frozen=True)
+class UnreadStatus(Payload):
+    """`ok, message = update(...)` then `return message`: a status tuple returned without
+    reading its flag. Whether it is a failure only `update`'s status tuples tell (link_latent)."""
+
+    via_status: str  # the called function, qualified
+    helper: str  # its name as called
+    unread: frozenset[int]  # positions the function never reads outside its returns
+    taken: frozenset[int]  # positions the return sends
+    plain: frozenset[int]  # positions it sends as the success item of a dict (`{"success": ok}`)
+    # Filled in by link_latent: an example of the failure text, and whether the flag is what is returned.
+    what: str = ""
+    flag_returned: bool = False
+
+
+@dataclass(frozen=True)
+class FailureValue(Payload):
+    """A failure value returned as a success; the latent's variant names its shape."""
+
+    what: str  # the failure, as the notes quote it (at most 60 characters)
+    stmt: Span  # the statement the fix rewrites (the return, or a branch's assignment)
+    msg: str = ""  # the message the fix raises, "" when no fix is offered
+    returned_at: Span | None = None  # the return that sends a value built in a branch
+    cause: str = ""  # " from e" / " from None" in an `except`
+    # Lines of `kind, text = describe(e)` that only fed the old return (deleted by the fix).
+    dead: tuple[Span, ...] = ()
+    # A failure of the call itself (a crash, a complaint about an argument): not a status report.
+    own_failure: bool = False
+    unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
+    # `return _fail(msg)` of a function of another module: a failure unless it builds a real
+    # error result (or raises); `required`: only its body tells that it builds a failure.
+    via_helper: str = ""
+    via_helper_required: bool = False
+    raise_caught: bool = False  # the function's own `except` would catch a raise there
+    # `except ToolError: raise` inserts: (row of the `except`, its indent, its body's indent).
+    pass_through: tuple[tuple[int, str, str], ...] = ()
+    # `return (\n "a"\n)`: the message's range, turned into `raise ToolError(` keeping the layout,
+    # and the `Error: ` label of its first literal with what replaces it.
+    msg_range: Span | None = None
+    label: tuple[Span, str] | None = None
+
+
+def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> UnreadStatus | None:
+    """What the linker asks when a return sends locals unpacked from a call: which call, which
     positions the function never reads outside its returns, which the return sends, and which it
     sends as the success item of a returned dict (`{"success": ok}`)."""
     sent = names_read(value)
@@ -190,18 +233,8 @@ def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> dict[s
     for callee, helper, names, unread in unpacked:
         taken = {index for name, index in names.items() if name in sent}
         if taken:
-            return {
-                "via_status": callee,
-                "helper": helper,
-                "status_unread": _positions(unread),
-                "status_taken": _positions(taken),
-                "status_plain": _positions(index for name, index in names.items() if name in plain),
-            }
+            return UnreadStatus(callee, helper, unread, frozenset(taken), frozenset(index for name, index in names.items() if name in plain))
     return None
-
-
-def _positions(indexes: Iterable[int]) -> str:
-    return ",".join(str(i) for i in sorted(indexes))
 
 
 _RESULT_CLASSES_OF_FRAMEWORKS = frozenset({"TextContent", "CallToolResult", "ToolResult", "ImageContent", "EmbeddedResource"})
@@ -408,24 +441,20 @@ def check_health() -> dict:
         whether a status tool complains about an argument the branch tests (`own_failure`)."""
         if latent.variant == "status":
             return latent
-        extra: dict[str, str] = {}
+        payload = _failure(latent)
         if builds_for_callers:
-            extra["built_for_callers"] = "1"
+            latent = replace(latent, built_for_callers=True)
         built_by = _message_builder(resolved, ctx) if latent.variant == "envelope" else None
         if built_by is not None:
-            extra["built_by"] = built_by  # the linker relates the builder's returns to this finding
-            latent = replace(latent, flow_via=built_by)  # and puts its statements first in the flow
-        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(latent.get("what"))):
-            extra["unknown_tool"] = "1"
-        if ret.handler is None and latent.get("own_failure") and not _tests_arguments(fn, tested):
+            # The linker relates the builder's returns to this finding, and puts its statements first in the flow.
+            latent = replace(latent, built_by=built_by, flow_via=built_by)
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what)):
+            payload = replace(payload, unknown_tool=True)
+        if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested):
             # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
             # that verdict; only a complaint about an argument the branch tests fails the call.
-            extra["own_failure"] = ""
-        if not extra:
-            return latent
-        data = dict(latent.data)
-        data.update(extra)
-        return replace(latent, data=tuple(sorted(data.items())))
+            payload = replace(payload, own_failure=False)
+        return replace(latent, payload=payload)
 
     def _check_value(
         self,
@@ -454,7 +483,7 @@ def check_health() -> dict:
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
-                yield self.latent(ctx, ret.node, variant="status", route="return", data={**status, "fn": fn.name})
+                yield self.latent(ctx, ret.node, variant="status", route="return", payload=status)
             return
         kind, description, message = found
         if resolved is not value and kind == "string" and not in_branch:
@@ -470,12 +499,10 @@ def check_health() -> dict:
             message = None
         # Raw exception text or an upstream body in the same return is also MCP002's finding
         # (rules are independent); only the fix is left to MCP002, see "msg" below.
-        data = {
-            "kind": kind,
-            "what": clip(" ".join(description.replace("{}", "…").split()), 60),
-            # A message that carries a caught exception's text (or an upstream body) is MCP002's
-            # to rewrite: raising it as it is would hand the raw text to the model.
-            "msg": _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor))
+        # A message that carries a caught exception's text (or an upstream body) is MCP002's
+        # to rewrite: raising it as it is would hand the raw text to the model.
+        msg = (
+            _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor))
             if message is not None
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
@@ -486,59 +513,72 @@ def check_health() -> dict:
             and not (ret.handler is None and reports_an_empty_answer(resolved))
             and not (ret.handler is not None and raises_own_text(ret.handler, ctx))
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
-            else "",
-            "stmt": encode_range(ctx, anchor),
+            else ""
+        )
+        payload = FailureValue(
+            what=clip(" ".join(description.replace("{}", "…").split()), 60),
+            msg=msg,
+            stmt=node_span(ctx, anchor),
             # Reported where the value is built (a branch assigning the returned local): the
             # return that sends it is a related location.
-            "returned_at": span(ctx, ret.node) if in_branch else "",
-            "fn": fn.name,
+            returned_at=node_span(ctx, ret.node) if in_branch else None,
             # In an `except` that names no exception (`except ValueError:` around a parse of
             # an argument), the chain is noise to the caller: `from None` says so (B904).
-            "cause": (f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
-            # The branch's conditions over the parameters: a caller that already left on the
-            # same condition never takes it (the linker drops the finding for that caller).
-            "conds": "\n".join(_condition_shapes(conditions, fn)),
-        }
-        if data["msg"] and left_unread(fn, anchor, data["msg"], [], []):
-            data["msg"] = ""  # a local of the author's would be left unread (F841), its text dropped
-        if data["msg"] and ret.handler is not None:
-            # `kind, text = describe(e)` only fed the old return: its line goes with it.
-            dead = dead_unpacking(ret.handler, anchor, data["msg"], ctx)
-            data["dead"] = ";".join(f"{e.location.row}:{e.location.column}:{e.end_location.row}:{e.end_location.column}" for e in dead)
-        if ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)):
+            cause=(f" from {ret.handler.name}" if ret.handler.name else " from None") if ret.handler is not None else "",
             # The check itself crashed, or the caller sent something wrong: a failure of the
             # call even where the tool's answer is a status report. (A function that takes
             # no arguments complains about none: "Invalid indexes found: ..." is its report.)
-            data["own_failure"] = "1"
+            own_failure=ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)),
+        )
+        if msg and left_unread(fn, anchor, msg, [], []):
+            msg = ""  # a local of the author's would be left unread (F841), its text dropped
+            payload = replace(payload, msg="")
+        if msg and ret.handler is not None:
+            # `kind, text = describe(e)` only fed the old return: its line goes with it.
+            payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
         callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
         if callee is not None:
-            data["via_helper"] = callee  # the linker asks whether that helper sets isError
-            data["via_helper_required"] = "1" if description.startswith("the error text") else ""
+            # link_latent asks whether that helper sets isError.
+            payload = replace(payload, via_helper=callee, via_helper_required=description.startswith("the error text"))
         if raise_is_caught(fn, anchor, ctx):
             # A raise there would be caught by the function's own `except`: the fix lets
             # ToolError through it (`except ToolError: raise` first), or is not offered.
             through = toolerror_pass_through(fn, anchor, ctx)
-            if through is None:
-                data["raise_caught"] = "1"
-            else:
-                data["pass_through"] = ";".join(f"{row}|{indent}|{inner}" for row, indent, inner in through)
-        if message is value and getattr(value, "lpar", None) and data["msg"] == ctx.source(message):
+            payload = replace(payload, raise_caught=True) if through is None else replace(payload, pass_through=tuple(through))
+        if message is value and getattr(value, "lpar", None) and msg == ctx.source(message):
             # `return (\n "a"\n "b"\n)`: turn `return (` into `raise ToolError(` and keep the layout.
-            data["paren_head"] = encode_range(ctx, ret.node).split(":")[0] + ":" + str(ctx.range(ret.node).start.column + 1)
-            data["msg_range"] = encode_range(ctx, message)
-            label = _error_label(ctx, message)
-            if label is not None:
-                data["label"], data["label_text"] = label
-        latent = self.latent(ctx, anchor, variant=kind, route="return", data=data)
+            payload = replace(payload, msg_range=node_span(ctx, message), label=_error_label(ctx, message))
+        # The branch's conditions over the parameters: a caller that already left on the same
+        # condition never takes it (the linker drops the finding for that caller).
+        conds = frozenset(_condition_shapes(conditions, fn))
+        latent = self.latent(ctx, anchor, variant=kind, route="return", payload=payload, conds=conds)
         yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """What only functions of other modules tell: whether the status tuple a function returns
+        unread holds a failure, and whether the helper that built a returned envelope builds a
+        failure and no real error result."""
+        payload = latent.payload
+        if isinstance(payload, UnreadStatus):
+            return _status_unread(latent, payload, project)
+        assert isinstance(payload, FailureValue)
+        if not payload.via_helper:
+            return latent
+        target = project.function(payload.via_helper)
+        if payload.via_helper_required:  # `return _fail(msg)`: only the helper's body tells
+            builds = target is not None and target[1].failure_builder and not target[1].error_results
+        else:  # a library function (None): its arguments (`error=True`, an error dict) tell
+            builds = target is None or not target[1].error_results
+        return latent if builds else None
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        if latent.get("built_for_callers") and not context.is_tool:
+        if latent.built_for_callers and not context.is_tool:
             return None  # reported where a caller returns what it built (built_by)
-        if latent.get("unknown_tool") and context.kind in {"dispatch", "raw-dispatch"}:
+        payload = latent.payload
+        if isinstance(payload, FailureValue) and payload.unknown_tool and context.kind in {"dispatch", "raw-dispatch"}:
             return None  # a dispatcher's answer to a tool name it does not list, not a tool's failure
         judged = context
-        if not latent.get("own_failure"):
+        if not (isinstance(payload, FailureValue) and payload.own_failure):
             judged = _without_status_tools(context)
             if judged is None:
                 return None  # a status-report tool: "failed" is its answer
@@ -549,17 +589,17 @@ def check_health() -> dict:
 
     def _render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         kind = latent.variant
-        what = latent.get("what")
         wire = f"on {context.framework.describe()} the wire says isError: false, so client and model take it for an answer"
-        if kind == "status":
-            helper = latent.get("helper")
-            if latent.get("flag_returned"):
-                message = f"{context.subject} returns the status flag of {helper}(...) as a normal result"
-                evidence = f"the flag is False on a failure such as '{what}'"
+        if isinstance(latent.payload, UnreadStatus):
+            status = latent.payload
+            if status.flag_returned:
+                message = f"{context.subject} returns the status flag of {status.helper}(...) as a normal result"
+                evidence = f"the flag is False on a failure such as '{status.what}'"
             else:
-                message = f"{context.subject} returns the message of {helper}(...) without reading its flag"
-                evidence = f"a failure such as '{what}' is returned as an answer"
+                message = f"{context.subject} returns the message of {status.helper}(...) without reading its flag"
+                evidence = f"a failure such as '{status.what}' is returned as an answer"
             return Rendered(message, None, help="Check the flag and raise ToolError with the message", notes=(evidence, wire))
+        what = _failure(latent).what
         # The message names the shape; the failure itself is in the code frame and a note.
         short, full = {
             "string": ("a failure string", f"the string '{what}'"),
@@ -584,35 +624,36 @@ def check_health() -> dict:
         else:
             help_text = "Raise ToolError instead"
         message = f"{context.subject} returns {short} as a normal result"
-        returned = related_here(latent.get("returned_at"), "the value is returned here")
+        returned = related_at(_failure(latent).returned_at, "the value is returned here")
         # The statements that pass the failure on, then the return that sends it (the flow's order).
         related = (*flow_related(latent.flow, "failure"), returned) if returned else flow_related(latent.flow, "failure")
         return Rendered(message, self._fix(latent, context), help=help_text, notes=tuple(notes), related=related)
 
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
-        msg = latent.get("msg")
+        payload = _failure(latent)
+        msg = payload.msg
         if not msg:
             return None
-        start, end = decode_range(latent.get("stmt"))
-        cause = latent.get("cause")
-        if toolerror_available(context) and not latent.get("raise_caught"):
-            spec = self._toolerror_fix(latent, start, end, msg, cause)
-            return replace(spec, edits=spec.edits + _pass_through_edits(latent.get("pass_through")) + _deletions(latent.get("dead")))
+        start, end = payload.stmt
+        cause = payload.cause
+        if toolerror_available(context) and not payload.raise_caught:
+            spec = self._toolerror_fix(payload, start, end, msg, cause)
+            return replace(spec, edits=spec.edits + _pass_through_edits(payload.pass_through) + _deletions(payload.dead))
         if context.lowlevel and lowlevel_result_supported(context.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
         return None
 
-    def _toolerror_fix(self, latent: Latent, start: Location, end: Location, msg: str, cause: str) -> FixSpec:
-        if latent.get("paren_head"):
+    def _toolerror_fix(self, payload: FailureValue, start: Location, end: Location, msg: str, cause: str) -> FixSpec:
+        if payload.msg_range is not None:
             # Keep the parenthesised layout: only `return (` becomes `raise ToolError(`, and the
             # cause follows the closing parenthesis.
-            msg_start, _ = decode_range(latent.get("msg_range"))
+            msg_start, _ = payload.msg_range
             head = Edit(start, msg_start, f"raise {PH_TOOL_ERROR}(" + "\n" * (msg_start.row - start.row) + " " * (msg_start.column - 1 if msg_start.row != start.row else 0))
             edits = (head, Edit(end, end, cause)) if cause else (head,)
-            if latent.get("label"):
-                label_start, label_end = decode_range(latent.get("label"))
-                edits = (head, Edit(label_start, label_end, latent.get("label_text")), *edits[1:])
+            if payload.label is not None:
+                (label_start, label_end), label_text = payload.label
+                edits = (head, Edit(label_start, label_end, label_text), *edits[1:])
             return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
         edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
         message = " ".join(msg.split())
@@ -660,24 +701,42 @@ def _goes_straight_to(fn: FunctionFacts, assignment: cst.CSTNode, ret: cst.Retur
     return node is not None and order.graph.successors(node, (EdgeKind.NORMAL,)) == [target]
 
 
-def _deletions(encoded: str) -> tuple[Edit, ...]:
+def _deletions(dead: tuple[Span, ...]) -> tuple[Edit, ...]:
     """The lines `dead_unpacking` found dead once the return is rewritten."""
-    edits = []
-    for item in filter(None, encoded.split(";")):
-        row, column, end_row, end_column = (int(n) for n in item.split(":"))
-        edits.append(Edit(Location(row, column), Location(end_row, end_column), ""))
-    return tuple(edits)
+    return tuple(Edit(start, end, "") for start, end in dead)
 
 
-def _pass_through_edits(encoded: str) -> tuple[Edit, ...]:
+def _pass_through_edits(inserts: tuple[tuple[int, str, str], ...]) -> tuple[Edit, ...]:
     """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
     the same `try` offers the same edit, which the fix loop applies once."""
     edits = []
-    for item in filter(None, encoded.split(";")):
-        row, indent, inner = item.split("|")
-        at = Location(int(row), 1)
+    for row, indent, inner in inserts:
+        at = Location(row, 1)
         edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
     return tuple(edits)
+
+
+def _failure(latent: Latent) -> FailureValue:
+    assert isinstance(latent.payload, FailureValue)
+    return latent.payload
+
+
+def _status_unread(latent: Latent, status: UnreadStatus, project: LinkedProject) -> Latent | None:
+    """`ok, message = update(...)` then `return message` (or `{"success": ok, ...}`): a failure
+    returned as a success when `update` returns status tuples whose unread flag is False beside
+    a failure text (FunctionSummary.status_flags); the latent with an example of that text,
+    else None."""
+    found = project.function(status.via_status)
+    if found is None:
+        return None  # a library function: what its tuple holds is not known
+    for flag, index, text in found[1].status_flags:
+        if flag not in status.unread:
+            continue  # tested somewhere before the return
+        if flag not in status.taken and index in status.taken:
+            return replace(latent, payload=replace(status, what=text))  # the message without its flag
+        if flag in status.plain:
+            return replace(latent, payload=replace(status, what=text, flag_returned=True))  # the flag itself, False
+    return None
 
 
 def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseExpression, handler: Handler | None = None, indent: str = "") -> str:
@@ -747,7 +806,7 @@ def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
     return bool(bases) and upstream_body(value, bases) is not None
 
 
-def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, str] | None:
+def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[Span, str] | None:
     """Where the `Error: ` label of a message's first literal is, and what replaces it (the next
     letter capitalised), as `Message.drop_error_prefix` does for messages it rewrites whole."""
     first = message
@@ -767,4 +826,4 @@ def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[str, st
     rest = raw[match.end() :]
     capital = rest[:1].upper() if capitalized(rest) != rest else ""
     end = column + match.end() + (1 if capital else 0)
-    return f"{where.start.line}:{column}:{where.start.line}:{end}", capital
+    return (Location(where.start.line, column), Location(where.start.line, end)), capital

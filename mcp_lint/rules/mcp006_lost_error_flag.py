@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import libcst as cst
@@ -24,9 +25,9 @@ from mcp_lint.model.frameworks import (
     version,
 )
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule
-from mcp_lint.rules.common import decode_range, encode_range, lowlevel_failure_advice, lowlevel_result_supported
+from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.rules.base import Example, FileContext, FixSpec, RenderContext, Rendered, Rule, Span, node_span
+from mcp_lint.rules.common import lowlevel_failure_advice, lowlevel_result_supported
 from mcp_lint.vocabulary import ERROR_FLAG_LOOKALIKE
 
 # What each release does with an error result is read from the framework rows
@@ -223,7 +224,7 @@ def cancel_order(order_id: int) -> ToolResult:
                 continue
             origin = _v1_protocol_error(exc, ctx)
             if origin is not None:
-                yield self.latent(ctx, fact.node, variant="v1-constructor", route="raise", data={"origin": origin})
+                yield self.latent(ctx, fact.node, variant="v1-constructor", route="raise", payload=V1ProtocolError(origin))
 
     def _result(self, fn: FunctionFacts, ctx: FileContext, statement: cst.Return, call: cst.Call) -> Latent | None:
         if _is_class(call, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
@@ -241,14 +242,14 @@ def cancel_order(order_id: int) -> ToolResult:
             variant = {"isError": "camel", "is_error": "snake"}.get(keyword, "misspelled")
         else:
             variant = "toolresult-flag" if keyword == "is_error" else "toolresult-misspelled"
-        data = {
-            "class": cls,
-            "keyword": keyword,
-            "keyword_range": encode_range(ctx, argument.keyword),
-            "annotation": _output_schema_annotation(fn, ctx),
-            "structured": "1" if _keyword(call, "structuredContent") or _keyword(call, "structured_content") else "",
-        }
-        return self.latent(ctx, statement, variant=variant, route="return", data=data)
+        payload = ErrorResult(
+            cls=cls,
+            keyword=keyword,
+            keyword_at=node_span(ctx, argument.keyword),
+            annotation=_output_schema_annotation(fn, ctx),
+            structured=bool(_keyword(call, "structuredContent") or _keyword(call, "structured_content")),
+        )
+        return self.latent(ctx, statement, variant=variant, route="return", payload=payload)
 
     # -- rendering ------------------------------------------------------------------------
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
@@ -272,10 +273,9 @@ def cancel_order(order_id: int) -> ToolResult:
 
     @staticmethod
     def _what(latent: Latent) -> str:
-        keyword = latent.get("keyword")
-        if latent.variant == "v1-constructor":
-            return "McpError(ErrorData(...))"
-        return f"{latent.get('class')}(..., {keyword}=True)"
+        if isinstance(latent.payload, ErrorResult):
+            return f"{latent.payload.cls}(..., {latent.payload.keyword}=True)"
+        return "McpError(ErrorData(...))"
 
     @staticmethod
     def _outcome(latent: Latent, context: RenderContext, release: str, tool: str) -> str | None:
@@ -293,10 +293,11 @@ def cancel_order(order_id: int) -> ToolResult:
             return None
         if variant == "toolresult-misspelled":
             if family is Family.FASTMCP:
-                return f"ToolResult takes no '{latent.get('keyword')}' argument: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
+                return f"ToolResult takes no '{_result(latent).keyword}' argument: the call raises TypeError and the model gets 'Error calling tool '{tool}': ... unexpected keyword argument' instead of your message"
             return None
         if variant == "v1-constructor" and row.v1_constructor_fails:
-            if latent.get("origin").startswith("fastmcp.") and row.v1_constructor is Construction.TYPE_ERROR:
+            assert isinstance(latent.payload, V1ProtocolError)
+            if latent.payload.origin.startswith("fastmcp.") and row.v1_constructor is Construction.TYPE_ERROR:
                 return (
                     "McpError is fastmcp's alias of MCPError(code, message): McpError(ErrorData(...)) raises TypeError "
                     f"and the model gets 'Error calling tool '{tool}': ... missing 1 required positional argument' instead of the message"
@@ -339,8 +340,31 @@ def cancel_order(order_id: int) -> ToolResult:
             return None
         if not works:
             return None
-        start, end = decode_range(latent.get("keyword_range"))
+        start, end = _result(latent).keyword_at
         return FixSpec(Applicability.UNSAFE, f"Pass the error flag as {replacement}=True", (Edit(start, end, replacement),))
+
+
+@dataclass(frozen=True)
+class ErrorResult(Payload):
+    """A returned CallToolResult or ToolResult with an error flag."""
+
+    cls: str  # "CallToolResult" or "ToolResult"
+    keyword: str  # the flag as written (`isError`, `is_error`, a misspelling)
+    keyword_at: Span  # where the keyword is: the fix respells it
+    annotation: str  # the tool's return annotation when it gives an output schema, else ""
+    structured: bool  # the result also passes structured content
+
+
+@dataclass(frozen=True)
+class V1ProtocolError(Payload):
+    """`McpError(ErrorData(...))` raised: the module the class comes from (`mcp.shared...`)."""
+
+    origin: str
+
+
+def _result(latent: Latent) -> ErrorResult:
+    assert isinstance(latent.payload, ErrorResult)
+    return latent.payload
 
 
 def _passes_call_tool_result(row: Channel) -> bool | None:
@@ -348,8 +372,6 @@ def _passes_call_tool_result(row: Channel) -> bool | None:
 
 
 def _as(latent: Latent, variant: str) -> Latent:
-    from dataclasses import replace
-
     return replace(latent, variant=variant)
 
 
@@ -360,8 +382,8 @@ _ITERATED = "a low-level handler cannot return a CallToolResult yet: the model g
 def _call_tool_result_outcome(latent: Latent, context: RenderContext, row: Channel, tool: str) -> str | None:
     """CallToolResult(isError=True / is_error=True / a misspelled flag) on one row."""
     variant = latent.variant
-    annotation = latent.get("annotation")
-    structured = context.is_tool and bool(annotation) and not latent.get("structured")
+    annotation = _result(latent).annotation
+    structured = context.is_tool and bool(annotation) and not _result(latent).structured
     shape = ResultShape.CALL_TOOL_RESULT_SNAKE if variant == "snake" else ResultShape.CALL_TOOL_RESULT
     outcome = row.error_result(shape, structured_return=structured)
     if outcome is ResultOutcome.SERIALIZED:
@@ -371,7 +393,7 @@ def _call_tool_result_outcome(latent: Latent, context: RenderContext, row: Chann
     if outcome is ResultOutcome.INVALID:
         return _ITERATED
     if variant == "misspelled":  # whatever the row does with a real flag, this one is dropped
-        return f"'{latent.get('keyword')}' is no field of CallToolResult: pydantic drops it and the wire says isError: false"
+        return f"'{_result(latent).keyword}' is no field of CallToolResult: pydantic drops it and the wire says isError: false"
     if outcome is ResultOutcome.FLAG_IGNORED:
         return "is_error is no field of mcp 1.x's CallToolResult: it is ignored and the wire says isError: false"
     if outcome is ResultOutcome.OUTPUT_VALIDATED:

@@ -23,7 +23,7 @@ from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
 from mcp_lint.model.library_tables import NARROW_BUILTIN_ERRORS
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary
+from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, Payload
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, FixSpec, LinkedProject, RenderContext, Rendered, Rule
 
@@ -90,6 +90,14 @@ _PATH_IO_METHODS = frozenset({"read_text", "write_text", "read_bytes", "write_by
 _CLIENT_LIKE = re.compile(r"(?:^|_)(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
 # Methods of a client-like object that only read local state.
 _LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy", "keys", "values", "items", "format", "get_config", "headers"})
+
+
+@dataclass(frozen=True)
+class IoCall(Payload):
+    """An I/O call no handler wraps (a marker the link step reads, never rendered itself)."""
+
+    call: str  # as written (`httpx.get`), for the message
+    callee: str  # its qualified name: a project function's is looked into instead
 
 
 def is_io_call(call: CallFact, ctx: FileContext) -> bool:
@@ -283,8 +291,8 @@ async def forecast(city: str) -> str:
                 continue
             if _on_untyped_parameter(call, fn):
                 continue  # `db.query(sql)` on a parameter: whatever the caller passes decides
-            data = {"call": dotted(call.node.func) or last_name(call.callee or ""), "callee": call.callee or ""}
-            yield self.latent(ctx, call.node, variant="io", route="tool", data=data)
+            payload = IoCall(dotted(call.node.func) or last_name(call.callee or ""), call.callee or "")
+            yield self.latent(ctx, call.node, variant="io", route="tool", payload=payload)
             marked += 1
             if marked == _MARKERS:
                 return
@@ -451,16 +459,19 @@ def _first_io(project: LinkedProject, qual: str, depth: int, memo: dict[str, IoS
     memo[qual] = None  # a cycle of calls finds nothing more
     summary, fn = project.functions[qual]
     where: IoSite | None = None
-    for marker in (l for l in fn.latent if l.code == "MCP007" and l.variant == "io"):
-        own = project.function(marker.get("callee")) if marker.get("callee") else None
+    for latent in fn.latent:
+        marker = latent.payload
+        if not isinstance(marker, IoCall):
+            continue
+        own = project.function(marker.callee) if marker.callee else None
         if own is not None:  # `self.db.query(sql)` of the project's own client class: look inside
             if depth < 3 and own[1].qualname != qual:
                 where = _first_io(project, own[1].qualname, depth + 1, memo, tool_path)
                 if where is not None:
                     break
             continue
-        call = f"{marker.get('call')}" if depth == 0 else f"{marker.get('call')} in '{fn.name}'"
-        where = IoSite(call, summary.path, marker.location, marker.end_location)
+        call = marker.call if depth == 0 else f"{marker.call} in '{fn.name}'"
+        where = IoSite(call, summary.path, latent.location, latent.end_location)
         break
     if where is None and depth < 3:
         for edge in fn.calls:

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import builtins
 import re
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.model.exception_guards import catches
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Delivery
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name
-from mcp_lint.model.summary import Latent
-from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, RenderContext, Rendered, Rule
+from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, LinkedProject, Reach, RenderContext, Rendered, Rule
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
 from mcp_lint.rules.text import clip, vague_reason
@@ -154,16 +156,14 @@ def get_order(order_id: int) -> str:
             if found is None:
                 continue
             message, text = found
-            data = {
-                "class": cls,
-                "text": clip(" ".join(text.replace("{}", "…").split()), 80),
-                # A project class is delivered like ToolError when it subclasses one: the linker
-                # fills in its ancestors ("want_ancestors") and drops it where a caller catches a base.
-                "class_qual": project_class(exc.func, ctx) or "",
-                "bases": ",".join(bases),
-                "want_ancestors": "1",
-                "fixable": "1" if len(exc.args) == 1 else "",
-            }
+            class_qual = project_class(exc.func, ctx) or ""
+            payload = MaskedRaise(
+                cls=cls,
+                text=clip(" ".join(text.replace("{}", "…").split()), 80),
+                class_qual=class_qual,
+                bases=bases,
+                fixable=len(exc.args) == 1,
+            )
             where = ctx.range(exc.func)
             edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), PH_TOOL_ERROR)
             yield self.latent(
@@ -171,9 +171,24 @@ def get_order(order_id: int) -> str:
                 fact.node,
                 variant="raise",
                 route="raise",
-                data=data,
-                fix_edits=(edit,) if data["fixable"] else (),
+                payload=payload,
+                fix_edits=(edit,) if payload.fixable else (),
+                classes=(class_qual,) if class_qual else (),
             )
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """A project class is delivered like ToolError when it subclasses one: its ancestors go
+        into the payload for `render`. None where every tool's decorator intercepts exceptions, or
+        every caller on the way catches the class or one of its bases (`except OSError` around a
+        helper raising FileNotFoundError, `except AppError` around one raising its subclass)."""
+        if reach.tools and reach.tools <= project.intercepted_tools:
+            return None  # every tool on the way hands its exceptions to a wrapper first
+        payload = _payload(latent)
+        ancestors = project.class_ancestors(payload.class_qual) if payload.class_qual else ()
+        names = frozenset({payload.cls, *payload.bases, *(last_name(a) for a in ancestors)}) - {""}
+        if reach.guards and all(any(catches(t, names) for t in g) for g in reach.guards):
+            return None
+        return replace(latent, payload=replace(payload, ancestors=ancestors))
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         newest = context.framework.newest()  # what a fresh install gets, as MCP002 judges it
@@ -183,8 +198,8 @@ def get_order(order_id: int) -> str:
         failure = row.unexpected_exception(context.masked)
         if failure.delivery is not Delivery.MASKED:
             return None  # not masked either: a JSON-RPC error of a low-level server is no tool's message
-        ancestors = [a for a in latent.get("ancestors").split(",") if a]
-        if any(delivered_class(a) for a in ancestors[1:]):
+        payload = _payload(latent)
+        if any(delivered_class(a) for a in payload.ancestors[1:]):
             return None  # a project subclass of ToolError (or another delivered class)
         tool = context.tools[0] if len(context.tools) == 1 else "<tool>" if context.tools else context.function
         seen = failure.seen_by_model(tool)
@@ -195,14 +210,15 @@ def get_order(order_id: int) -> str:
             where = f"fastmcp{source} with {switch}"
         else:
             where = context.framework.describe_exception_text_release()
-        cls = latent.get("class")
+        cls = payload.cls
         # The text is in the code frame and a note: the message names who raises what.
         message = f"{context.subject} raises {cls} for the model to read, but the framework masks its text"
-        notes = (f"its text: '{latent.get('text')}'", f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"")
+        notes = (f"its text: '{payload.text}'", f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"")
         return Rendered(message, self._fix(latent, context, cls), help="Raise ToolError with the same text", notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext, cls: str) -> FixSpec | None:
-        if not latent.get("fixable") or not latent.fix_edits:
+        payload = _payload(latent)
+        if not payload.fixable or not latent.fix_edits:
             return None
         # In the tool handler itself only the framework receives the exception (the link step
         # drops the fix where a caller's `except` would catch ToolError differently); a helper may
@@ -215,4 +231,23 @@ def get_order(order_id: int) -> str:
             ("ToolError",),
             raises="ToolError",
             replaces=cls,
+            replaced_ancestors=payload.ancestors,
         )
+
+
+@dataclass(frozen=True)
+class MaskedRaise(Payload):
+    """A plain exception raised with a message written for the model."""
+
+    cls: str  # the class's short name
+    text: str  # its message as the finding quotes it (at most 80 characters)
+    class_qual: str  # the project class's qualified name, "" for a builtin or library class
+    bases: tuple[str, ...]  # a builtin class's builtin bases (a caller catching one catches it)
+    fixable: bool  # one argument: ToolError takes the message as it is
+    # Filled in by `link_latent`: the project class and its qualified ancestors, the class first.
+    ancestors: tuple[str, ...] = ()
+
+
+def _payload(latent: Latent) -> MaskedRaise:
+    assert isinstance(latent.payload, MaskedRaise)
+    return latent.payload

@@ -144,7 +144,6 @@ def get_order(order_id: int) -> str:
                 site.call,
                 variant="explicit" if argument is not None else "default",
                 route="tool",
-                data={"form": site.form},
                 fix_edits=(self._edit(ctx, site.call, argument),),
             )
             yield ServerLatent(site.server, latent)  # rendered by Rule.link when the server has tools

@@ -719,7 +719,7 @@ def get_order(order_id: int) -> dict:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
-        passed_on = latent.get("passed_on")
+        passed_on = latent.passed_on
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
         if latent.variant == "raise-protocol" and context.protocol_error_masked():

@@ -721,8 +721,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
         else:
             message = f"{context.subject} invites a retry ('{latent.get('invitation')}') after a write that may have happened"
             notes = [f"it {write}, and the failure came from {cause}", "so the write may already have happened; a retry may apply it twice"]
-            if latent.get("passed_on"):
-                notes.append(f"caught and sent on to the model: {latent.get('passed_on')}")
+            if latent.passed_on:
+                notes.append(f"caught and sent on to the model: {latent.passed_on}")
             help_text = "Say the write may have happened and how to check it, or send an idempotency key"
             where = "the write whose outcome is unknown"
         written = related_here(latent.get("write_at"), where)

@@ -1,0 +1,225 @@
+"""MCP002 at link time: library text carried through the project's own exception classes.
+
+A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
+`except NotesError as e: return f"Error: {e}"`. One finding per flow: when the class is a
+*carrier* (every `raise` of it, or of a subclass, in the counted modules is built from a caught
+library exception's text: `LinkedProject.is_carrier`), catching it is catching library text, as
+`except httpx.HTTPError` is, and the catching statement is reported. Otherwise its other raises
+are the author's own messages, passing `str(e)` on is what the class is for, and the raise that
+put library text into the class is reported, naming the statement that passes it on to the
+model. A raise caught by a clause reported for its own sake (a broad `except Exception`) is left
+to that clause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Mapping
+
+from mcp_lint.model.exception_guards import catching_clause
+from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.names import last_name
+from mcp_lint.model.summary import Latent, receiver_shift
+from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
+
+if TYPE_CHECKING:
+    from mcp_lint.rules.mcp002_raw_exception_text import RawText
+
+# How many hops of a clause wrapping the text into another exception, caught and passed on
+# again, the forwarding map follows.
+_FORWARDING_ROUNDS = 4
+
+
+class CarriedText:
+    """The rule's view of one linked project: which `except` clauses pass a caught exception's
+    text on to the model (`forwarding`), and each latent as the project reads it (`link`)."""
+
+    def __init__(self, rule: Rule, project: LinkedProject, reached: Mapping[str, Reach]) -> None:
+        self.rule = rule
+        self.project = project
+        self.reached = reached
+        # Handler.site -> how the clause passes the caught exception's text on to the model.
+        self.forwarding: dict[str, str] = {}
+        for _ in range(_FORWARDING_ROUNDS):
+            added = self._forwarding_round()
+            if not added:
+                break
+            self.forwarding.update(added)
+
+    def link(self, latent: Latent, function: str, reach: Reach) -> Latent | None:
+        """The latent as this project reads it, or None when another statement reports its flow
+        (or no tool's path takes it)."""
+        project = self.project
+        if latent.variant == "handed-to-helper":
+            return None  # a marker for the forwarding map
+        if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
+            latent = _raised_in_caller(latent, reach.raised_text)
+        if _payload(latent).factory and latent.param in reach.raised_exc_params:
+            latent = _raised_by_caller(latent)
+        elif _payload(latent).raised_only:
+            return None  # a factory's text found through a local: followed only where it is raised
+        latent = self._normalized(latent)
+        payload = _payload(latent)
+        if payload.passes:
+            tested, quals = payload.needs_attr, payload.caught_quals
+            if tested and quals and all(project.lacks_attribute(q, tested) for q in quals):
+                return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
+            carrier = self._carrier_of(latent)
+            if carrier is None:
+                return None  # passes the author's own text on; a carried library text is reported where it is raised
+            latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
+        sites = project.catching_sites(latent, reach)
+        if sites is None:
+            latent = replace(latent, raises="")  # escapes to the framework on some path
+        else:
+            passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
+            if passed_on is None:
+                return None  # caught on every path by code that does not pass its text on (checked there)
+            latent = replace(latent, raises="", caught_at=(), passed_on=passed_on)
+        if not project.applies(latent, reach):
+            return None
+        body_param = _payload(latent).body_param
+        if body_param is not None and body_param not in project.failed_responses().get(function, ()):
+            return None  # no caller passes it a response found failed
+        if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
+            return None
+        return latent
+
+    def _is_tool_error(self, qual: str) -> bool:
+        return any(a in TOOL_ERROR_CLASSES for a in self.project.class_ancestors(qual)[1:])
+
+    def _as_tool_error(self, latent: Latent) -> Latent:
+        """A raise of a project subclass of ToolError reads as a ToolError raise: its text is
+        delivered verbatim, also where the framework masks other exceptions."""
+        if latent.raises_qual and latent.variant.startswith("raise-other") and self._is_tool_error(latent.raises_qual):
+            return replace(latent, variant="raise" + latent.variant[len("raise-other") :])
+        return latent
+
+    def _normalized(self, latent: Latent) -> Latent:
+        """A ToolError subclass raised reads as ToolError; a clause catching an imported class
+        the project defines (`from errors import ApiError` beside server.py) is a clause catching
+        the project's own class."""
+        latent = self._as_tool_error(latent)
+        payload = _payload(latent)
+        imported = payload.imported_quals
+        if imported and all(self.project.is_project_class(q) for q in imported):
+            caught = tuple(q for q in imported if q)
+            latent = replace(latent, payload=replace(payload, passes=True, caught_quals=caught, imported_quals=()))
+        return latent
+
+    def _carrier_of(self, latent: Latent) -> str | None:
+        """The carrier among the project classes a clause catches, if any."""
+        return next((q for q in _payload(latent).caught_quals if self.project.is_carrier(q)), None)
+
+    def _swallowed(self, latent: Latent, reach: Reach) -> bool:
+        """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
+        clause catching it catches everything (`except Exception as e: return {"error":
+        str(e)}`). That clause decides what the model reads of any failure and is checked itself;
+        a clause for the project's own class (`except AppError as e: return _err(e)`) passes the
+        text on as curated, so the raise that put library text in it stays the defect."""
+        if not reach.tools:
+            return False
+        ancestors = self.project.class_ancestors(latent.raises_qual) if latent.raises_qual else ()
+        payload = _payload(latent)
+        names = frozenset({payload.cls, payload.raised, *(last_name(a) for a in ancestors)}) - {""}
+        for tool in reach.tools:
+            clause = next((c for guard in self.project.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
+            if clause is None or "*" not in clause[0] or clause[1]:
+                return False  # not caught there, caught by name, or re-raised
+        return True
+
+    def _forwarding_round(self) -> dict[str, str]:
+        """Handler.site -> how the `except` clause passes the caught exception's text on to the
+        model, for the clauses that catch the project's own class (or ToolError) and are not
+        reported themselves: one finding per flow, so a raise caught by a reported clause (a broad
+        `except Exception`, a carrier's) is left to that clause. A clause that wraps the text into
+        another exception passes it on where that one is passed on: rounds follow such chains a
+        few hops deep."""
+        out: dict[str, str] = {}
+        project = self.project
+        for qual, entry in self.reached.items():
+            summary, fn = project.functions[qual]
+            contexts: tuple[RenderContext, RenderContext] | None = None
+            for latent in fn.latent:
+                site = latent.site
+                if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
+                    continue
+                latent = self._normalized(latent)
+                if not _payload(latent).passes or self._carrier_of(latent) is not None:
+                    continue  # a clause reported itself
+                who = f"'{fn.name}'"
+                if entry.is_tool and entry.own_names:
+                    who = f"tool '{latent.branch or sorted(entry.own_names)[0]}'"
+                if latent.variant == "handed-to-helper":
+                    helper = self._helper_sink(latent)
+                    if helper is not None:
+                        out[site] = f"{who} passes it to {helper}"
+                    continue
+                if latent.variant.startswith("return"):
+                    how = "returns it"
+                elif latent.variant.startswith("raise-other"):
+                    how = f"raises it again as {_payload(latent).cls or 'an exception'}"
+                else:
+                    how = f"puts it into {_payload(latent).cls or 'ToolError'}"
+                sites = project.catching_sites(latent, entry)
+                if sites is not None:  # wrapped into an exception caught again on the way
+                    passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
+                    if passed_on is not None:
+                        out[site] = f"{who} {how} ({summary.path}:{latent.location.row}), and {passed_on}"
+                    continue
+                if not project.applies(latent, entry):
+                    continue
+                contexts = contexts or project.contexts(qual, entry)
+                context = contexts[1] if latent.route in {"return", "text"} else contexts[0]
+                if self.rule.render(latent, context) is None:
+                    continue
+                out[site] = f"{who} {how} ({summary.path}:{latent.location.row})"
+        return out
+
+    def _helper_sink(self, marker: Latent) -> str | None:
+        """How the helper a clause hands its exception to passes that exception's text on to the
+        model ("'format_error', which returns it (path:row)"), or None when it does not."""
+        handed = _payload(marker)
+        found = self.project.function(handed.helper)
+        if found is None or found[1].qualname not in self.reached:
+            return None
+        summary, helper = found
+        shift = receiver_shift(handed.via_attribute, helper.params)
+        entry = self.reached[helper.qualname]
+        for latent in helper.latent:
+            if latent.code != self.rule.code or not latent.variant.endswith("-param") or latent.param != marker.param + shift:
+                continue
+            # Sent on by the clause itself (`raise ToolError(describe(e))`), the helper's return
+            # value reaches the model whatever its callers do with it elsewhere.
+            if (handed.sent and latent.route in {"return", "text"}) or self.project.applies(replace(latent, param=-1), entry):
+                how = "returns" if latent.route in {"return", "text"} else "raises"
+                return f"'{helper.name}', which {how} its text ({summary.path}:{latent.location.row})"
+        return None
+
+
+def _raised_in_caller(latent: Latent, cls: str) -> Latent:
+    """A value whose text no tool returns, but a caller raises in a plain exception's message
+    (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
+    framework forwards exception text, as a raise of that class in this function would."""
+    payload = replace(_payload(latent), raised_by=cls, cls=cls, error_result=False)
+    raised = replace(latent, payload=payload, raises=cls, slot="")
+    _, dash, suffix = latent.variant.partition("-")
+    # No fix: rewriting the return would change what every caller checks (`r["success"]`).
+    return replace(raised, variant=f"raise-other{dash}{suffix}", route="raise", fix_message="", fix_applicability=None, fix_edits=(), fix_needs=())
+
+
+def _raised_by_caller(latent: Latent) -> Latent:
+    """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
+    reads as a raise of its class: it reaches the model where the framework forwards exception
+    text, or where a clause catching it on the way passes its text on (CarriedText.link)."""
+    payload = _payload(latent)
+    cls = payload.factory
+    raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
+    return replace(raised, variant="raise-other-param", route="raise")
+
+
+def _payload(latent: Latent) -> RawText:
+    from mcp_lint.rules.mcp002_raw_exception_text import RawText
+
+    assert isinstance(latent.payload, RawText)
+    return latent.payload
