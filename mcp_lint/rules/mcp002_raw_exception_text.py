@@ -245,14 +245,15 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
-    before = ctx.range(value).start.line
+    before = 0  # the line of `value`: positions cost, and most values read no assigned local
     visited = set(bases)
     frontier: list[cst.CSTNode] = [value]
     for _ in range(3):
         deeper: list[cst.CSTNode] = []
         for expr in frontier:
-            for name in sorted(_locals_read(expr) & assigned.keys() - visited):
+            for name in sorted(_locals_read(expr, ctx) & assigned.keys() - visited):
                 visited.add(name)
+                before = before or ctx.range(value).start.line
                 for source in assigned[name]:
                     # Only assignments written above the read can have filled it (a loop's later
                     # assignment is left out: a failed response's body is read before it is sent).
@@ -347,11 +348,28 @@ def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
     return None
 
 
-def _locals_read(value: cst.CSTNode) -> set[str]:
-    """The names an expression reads (not keyword names of its calls, not attribute names)."""
-    skipped = {id(n.keyword) for n in descendants(value) if isinstance(n, cst.Arg) and n.keyword is not None}
-    skipped |= {id(n.attr) for n in descendants(value) if isinstance(n, cst.Attribute)}
-    return {n.value for n in descendants(value) if isinstance(n, cst.Name) and id(n) not in skipped}
+def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names an expression reads (not keyword names of its calls, not attribute names): once
+    per expression and file, as every parameter of a helper asks again of the same sinks."""
+    memo = ctx.memo.setdefault("locals_read", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(value))
+    if known is not None:
+        return known[1]
+    skipped: set[int] = set()
+    names: set[str] = set()
+    for node in descendants(value):  # pre-order: an Arg or Attribute comes before its names
+        kind = type(node)
+        if kind is cst.Name:
+            if id(node) not in skipped:
+                names.add(node.value)
+        elif kind is cst.Attribute:
+            skipped.add(id(node.attr))
+        elif kind is cst.Arg and node.keyword is not None:
+            skipped.add(id(node.keyword))
+    found = frozenset(names)
+    memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
+    return found
 
 
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
