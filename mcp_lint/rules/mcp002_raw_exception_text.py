@@ -245,7 +245,11 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
-    before = 0  # the line of `value`: positions cost, and most values read no assigned local
+    # Lines cost a code generation each, so they are asked only of sources that can change the
+    # answer: those holding the body or reading an assigned local (any other one adds nothing,
+    # in the frontier or not). Such a source counts only if it and every source before it are
+    # written above the read, exactly as if each line were asked in turn.
+    lines = _LinesAbove(value, ctx)
     visited = set(bases)
     frontier: list[cst.CSTNode] = [value]
     for _ in range(3):
@@ -253,18 +257,36 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
         for expr in frontier:
             for name in sorted(_locals_read(expr, ctx) & assigned.keys() - visited):
                 visited.add(name)
-                before = before or ctx.range(value).start.line
-                for source in assigned[name]:
+                sources = assigned[name]
+                checked = 0  # sources[:checked] are known to be above the read
+                for at, source in enumerate(sources):
+                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    if found is None and not _locals_read(source, ctx) & assigned.keys():
+                        continue
                     # Only assignments written above the read can have filled it (a loop's later
                     # assignment is left out: a failed response's body is read before it is sent).
-                    if ctx.range(source).start.line > before:
+                    if not lines.all_above(sources[checked : at + 1]):
                         break
-                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    checked = at + 1
                     if found is not None:
                         return found
                     deeper.append(source)
         frontier = deeper
     return None
+
+
+class _LinesAbove:
+    """Whether expressions start on or above the line where `value` starts; its line is asked once."""
+
+    def __init__(self, value: cst.CSTNode, ctx: FileContext) -> None:
+        self.value = value
+        self.ctx = ctx
+        self.line = 0
+
+    def all_above(self, sources: Sequence[cst.CSTNode]) -> bool:
+        if not self.line:
+            self.line = self.ctx.range(self.value).start.line
+        return all(self.ctx.range(source).start.line <= self.line for source in sources)
 
 
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
