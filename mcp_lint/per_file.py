@@ -31,6 +31,7 @@ __all__ = [
     "analyze_path",
     "analyze_text",
     "describe_exception",
+    "parse_problem",
     "display_name",
     "read_inputs",
     "unreadable",
@@ -166,6 +167,20 @@ def analyze_text(
     if isinstance(result, ParseFailure):
         return FileOutcome(display, problem=unreadable(display, result.reason, result.row, result.column), source=source)
     return FileOutcome(display, summary=result, source=source)
+
+
+def parse_problem(source: SourceFile, path: Path, display: str) -> Finding | None:
+    """The MCP000 finding of a file that does not parse, None when it parses: for a file the
+    prefilter left out. CPython's parser judges, much cheaper than the analysis; a file it refuses
+    goes to the analysis's own parse, which may know newer syntax and words every failure its way."""
+    import ast
+
+    try:
+        compile(source.text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    return analyze_text(source, path, display, frozenset()).problem
 
 
 def describe_exception(exc: BaseException) -> str:

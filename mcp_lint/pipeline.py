@@ -184,56 +184,68 @@ def analyze_all(
         if explicit is None:
             analyzed = _analyse_every_file(analyzer)
         else:
-            analyzed = _analyse_prefiltered(items, _first_files(items, explicit, reported), analyzer)
+            checks = _SyntaxChecks(items, cache, reported, analyzer)
+            analyzed = _analyse_prefiltered(items, _first_files(items, explicit, reported), analyzer, checks)
+            analyzed.update(unreadable_files)
+            # A file the prefilter left out changes no finding, but one Python cannot parse is
+            # still reported (MCP000).
+            analyzed.update(checks.outcomes(analyzed))
     finally:
         analyzer.close()
-    analyzed.update(unreadable_files)
-    # A file the prefilter left out changes no finding, but one Python cannot parse is still
-    # reported (MCP000): a walk never passes over a broken file.
-    analyzed.update(_syntax_errors(items, analyzed, cache, reported))
     return [analyzed[i] for i in sorted(analyzed)]
 
 
-def _syntax_errors(
-    items: Sequence[FileInput], analyzed: Mapping[int, FileOutcome], cache: Cache | None, reported: Collection[Path] | None
-) -> dict[int, FileOutcome]:
-    """MCP000 outcomes for the files not analysed that do not parse (only those whose findings are
-    shown: `reported`). CPython's parser judges, much cheaper than the analysis's; a file it
-    refuses goes to the analysis's own parse, which may know newer syntax. The verdict on a text
-    is cached by its digest."""
-    from mcp_lint.cache import syntax_key
+class _SyntaxChecks:
+    """MCP000 for the files the prefilter leaves out that do not parse (only those whose findings
+    are shown: `reported`): a walk never passes over a broken file. per_file.parse_problem judges,
+    in the analyzer's workers; the verdict on a text is cached by its digest.
 
-    shown = None if reported is None else {os.path.normcase(os.path.abspath(p)) for p in reported}
-    out: dict[int, FileOutcome] = {}
-    for index, item in enumerate(items):
-        if index in analyzed or item.source is None:
-            continue
-        if shown is not None and os.path.normcase(os.path.abspath(item.path)) not in shown:
-            continue
-        key = syntax_key(item) if cache is not None else ""
-        stored = cache.load_file(key) if cache is not None else None
-        if stored is not None:
-            problem = stored[1]
-        else:
-            problem = _parse_problem(item)
-            if cache is not None:
-                cache.store_file(key, None, problem)
-        if problem is not None:
-            out[index] = FileOutcome(item.display, problem=problem, source=item.source)
-    return out
+    The checks start as soon as the link step first asks for no new file while analyses are still
+    running (`start`), so the worker the last analyses leave idle does them; a file the link step
+    asks for after all is analysed, and its check is not used."""
 
+    def __init__(self, items: Sequence[FileInput], cache: Cache | None, reported: Collection[Path] | None, analyzer: Analyzer) -> None:
+        self.items = items
+        self.cache = cache
+        self.analyzer = analyzer
+        self.shown = None if reported is None else {os.path.normcase(os.path.abspath(p)) for p in reported}
+        self.stored: dict[int, Finding | None] = {}  # verdicts found in the cache
+        self.keys: dict[int, str] = {}  # files to check, with their verdict's cache key
+        self.looked: set[int] = set()
 
-def _parse_problem(item: FileInput) -> Finding | None:
-    """The MCP000 finding of a file that does not parse, None when it parses."""
-    import ast
+    def _unchecked(self, analysed: Collection[int]) -> list[int]:
+        """The files outside `analysed` that need a check (verdicts found in the cache are kept)."""
+        from mcp_lint.cache import syntax_key
 
-    assert item.source is not None
-    try:
-        compile(item.source.text, item.display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-        return None
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass  # the analysis decides: it may parse newer syntax, and words every failure its way
-    return analyze_text(item.source, Path(item.path), item.display, frozenset()).problem
+        for index, item in enumerate(self.items):
+            if index in self.looked or index in analysed or item.source is None:
+                continue
+            self.looked.add(index)
+            if self.shown is not None and os.path.normcase(os.path.abspath(item.path)) not in self.shown:
+                continue
+            key = syntax_key(item) if self.cache is not None else ""
+            stored = self.cache.load_file(key) if self.cache is not None else None
+            if stored is not None:
+                self.stored[index] = stored[1]
+            else:
+                self.keys[index] = key
+        return sorted(index for index in self.keys if index not in analysed)
+
+    def start(self, submitted: Collection[int]) -> None:
+        self.analyzer.start_parse_checks(self._unchecked(submitted))
+
+    def outcomes(self, analyzed: Collection[int]) -> dict[int, FileOutcome]:
+        unchecked = self._unchecked(analyzed)  # first: it reads the verdicts the cache has
+        problems = {index: problem for index, problem in self.stored.items() if index not in analyzed}
+        for index, problem in self.analyzer.parse_problems(unchecked).items():
+            problems[index] = problem
+            if self.cache is not None:
+                self.cache.store_file(self.keys[index], None, problem)
+        return {
+            index: FileOutcome(self.items[index].display, problem=problem, source=self.items[index].source)
+            for index, problem in sorted(problems.items())
+            if problem is not None
+        }
 
 
 def _analyse_every_file(analyzer: Analyzer) -> dict[int, FileOutcome]:
@@ -273,7 +285,9 @@ def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] |
     return importers([item.data for item in items], [item.module for item in items], targets)
 
 
-def _analyse_prefiltered(items: Sequence[FileInput], first: list[int], analyzer: Analyzer) -> dict[int, FileOutcome]:
+def _analyse_prefiltered(
+    items: Sequence[FileInput], first: list[int], analyzer: Analyzer, checks: _SyntaxChecks
+) -> dict[int, FileOutcome]:
     """Analyse `first`, then the files the link step asks for (prefilter.NextFiles), until it asks
     for nothing new.
 
@@ -288,6 +302,7 @@ def _analyse_prefiltered(items: Sequence[FileInput], first: list[int], analyzer:
     submitted = set(first)
     analyzer.submit(sorted(submitted))
     fresh = False  # results arrived since the link step was last asked
+    checks_started = False
     while True:
         for index, outcome in analyzer.collect():
             done[index] = outcome
@@ -305,6 +320,9 @@ def _analyse_prefiltered(items: Sequence[FileInput], first: list[int], analyzer:
             analyzer.submit(sorted(asked))
         elif analyzer.pending() == 0:
             break
+        elif not checks_started:
+            checks.start(submitted)  # likely the last round: the files left out are known
+            checks_started = True
     return done
 
 

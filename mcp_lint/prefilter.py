@@ -36,9 +36,10 @@ files, are started from (`importers`, read from the import statements' text), si
 tool can reach it. A changed helper deep in a large project thus costs the tool modules above
 it, not every tool module of the project.
 
-A file never analysed is still checked for syntax (pipeline._syntax_errors, with CPython's parser,
-much cheaper than the analysis): a walk reports MCP000 for every file it lints that does not parse
-or cannot be read. Files named on the command line are always analysed.
+A file never analysed is still checked for syntax (pipeline._SyntaxChecks, with CPython's parser,
+much cheaper than the analysis, in the pool's workers once the link step first asks for nothing
+new): a walk reports MCP000 for every file it lints that does not parse or cannot be read. Files
+named on the command line are always analysed.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from mcp_lint.cache import Cache
+    from mcp_lint.findings import Finding
     from mcp_lint.per_file import FileInput
 
 
@@ -53,6 +54,7 @@ class Analyzer:
         self._queue: list[tuple[int, int]] = []  # (-size, index): largest first
         self._running: dict[Future, int] = {}
         self._pool: ProcessPoolExecutor | None = None
+        self._checks: dict[int, tuple[list[int], Future]] = {}  # syntax checks started: chunk, its future
 
     # -- submitting ----------------------------------------------------------------------------
     def submit(self, indexes: Iterable[int]) -> None:
@@ -88,6 +90,55 @@ class Analyzer:
                 self._finish(index, per_file.analyze_path(*self._arguments(index)))
         ready, self._ready = self._ready, []
         return ready
+
+    def start_parse_checks(self, indexes: Sequence[int]) -> None:
+        """Start per_file.parse_problem of each file (for the files the prefilter left out) in the
+        workers, when a pool is running and there are enough of them to be worth sending; the
+        verdicts are read by `parse_problems`."""
+        indexes = [index for index in indexes if index not in self._checks]
+        if self._pool is None or len(indexes) < _SPLIT_PARSE_CHECKS_AT:
+            return
+        bins: list[list[int]] = [[] for _ in range(2 * self.capacity)]
+        loads = [0] * len(bins)
+        for index in sorted(indexes, key=lambda i: -self.items[i].size):  # largest first, to the lightest bin
+            lightest = loads.index(min(loads))
+            bins[lightest].append(index)
+            loads[lightest] += self.items[index].size
+        for chunk in bins:
+            if chunk:
+                future = self._pool.submit(_parse_problems_in_worker, [self._parse_arguments(i) for i in chunk])
+                for index in chunk:
+                    self._checks[index] = (chunk, future)
+
+    def parse_problems(self, indexes: Sequence[int]) -> dict[int, Finding | None]:
+        """per_file.parse_problem of each file: an MCP000 finding, or None when it parses. In the
+        workers (`start_parse_checks`, if not started yet) or, for a few files or without a pool,
+        here: the analyses are done, and inline the checks would keep one core busy alone."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.start_parse_checks(indexes)
+        found: dict[int, Finding | None] = {}
+        for index in indexes:
+            if index in found:
+                continue
+            started = self._checks.get(index)
+            if started is None:
+                found[index] = self._parse_problem(index)
+                continue
+            chunk, future = started
+            try:
+                found.update(zip(chunk, future.result()))
+            except BrokenProcessPool:  # the parser crashed a worker: judge its files here, as before
+                found.update((i, self._parse_problem(i)) for i in chunk)
+        return {index: found[index] for index in indexes}
+
+    def _parse_arguments(self, index: int) -> tuple[Any, str, str]:
+        item = self.items[index]
+        return item.source, str(item.path), item.display
+
+    def _parse_problem(self, index: int) -> Finding | None:
+        source, path_text, display = self._parse_arguments(index)
+        return per_file.parse_problem(source, Path(path_text), display)
 
     def close(self) -> None:
         """Stop the workers; files not started yet are dropped (the run was interrupted or
@@ -175,6 +226,10 @@ class Analyzer:
         self._ready.append((index, outcome))
 
 
+# Fewer files than this left out by the prefilter are checked for syntax in the parent: sending
+# them costs more than the check.
+_SPLIT_PARSE_CHECKS_AT = 16
+
 # --- in the worker processes ----------------------------------------------------------------------
 
 # A worker runs with the cyclic collector off (about 4% of its CPU: a parse allocates hundreds of
@@ -182,6 +237,10 @@ class Analyzer:
 # collects once every this many files, which bounds what cycles the analyses leave behind.
 _COLLECT_EVERY = 20
 _analysed = 0
+
+
+def _parse_problems_in_worker(files: list[tuple[Any, str, str]]) -> list[Finding | None]:
+    return [per_file.parse_problem(source, Path(path_text), display) for source, path_text, display in files]
 
 
 def _start_worker() -> None:

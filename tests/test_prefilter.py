@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 from click.testing import CliRunner
@@ -12,10 +13,12 @@ from mcp_lint.analysis import module_name_for
 from mcp_lint.cli import cli
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
+from mcp_lint.findings import Finding
 from mcp_lint.module_names import module_name
 from mcp_lint.pins import PinSource
 from mcp_lint.pipeline import analyze_all, link
 from mcp_lint.prefilter import is_seed
+from mcp_lint.scheduler import Analyzer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -118,6 +121,47 @@ def test_a_skipped_file_with_a_syntax_error_is_still_reported_in_a_walk(project:
     assert "broken.py" not in analysed(project)
     _, output = check(project, ".")
     assert "broken.py:1:12: MCP000 syntax error: invalid syntax" in output.splitlines()
+
+
+def test_skipped_files_are_checked_for_syntax_in_the_workers_as_they_would_be_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Enough skipped files for the checks to go to the pool (two workers busy with the tool's
+    # modules): every broken one is reported, at the same place, with and without workers and
+    # the cache, and a cached verdict is still reported.
+    files = {"server.py": SERVER, "server2.py": SERVER.replace('"demo"', '"other"'), "helpers.py": HELPERS, "deep.py": DEEP}
+    files.update({f"pkg/m{n:02}.py": UNREACHED for n in range(30)})
+    files.update({"pkg/m03.py": BROKEN, "pkg/m17.py": "x = 1\nif x\n", "pkg/m29.py": "def f():\n  return (\n"})
+    write_tree(tmp_path, files)
+    expected = [
+        "pkg/m03.py:1:12: MCP000 syntax error: invalid syntax",
+        "pkg/m17.py:2:5: MCP000 syntax error: expected ':'",
+        "pkg/m29.py:2:10: MCP000 syntax error: '(' was never closed",
+    ]
+    serial = check(tmp_path, ".", "-j", "1")[1].splitlines()
+    assert [line for line in serial if "MCP000" in line] == expected
+    assert check(tmp_path, ".", "-j", "2")[1].splitlines() == serial
+    in_workers: list[int] = []
+    judge = Analyzer.parse_problems
+
+    def counted(self: Analyzer, indexes: Sequence[int]) -> dict[int, Finding | None]:
+        found = judge(self, indexes)
+        in_workers.append(sum(1 for index in indexes if index in self._checks))
+        return found
+
+    monkeypatch.setattr(Analyzer, "parse_problems", counted)
+    outcomes = analyze_all(discover([tmp_path], SettingsResolver(isolated=True)), 2, explicit=[])
+    assert in_workers == [30]  # the two servers started the pool: every check went to it
+    assert [o.problem.location.row for o in outcomes if o.problem is not None] == [1, 2, 2]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for _ in range(2):  # fills the cache, then reads the verdicts from it (the run key missing)
+            result = CliRunner().invoke(cli, ["check", "-j", "2", "--output-format", "concise", "-q", "."])
+            assert result.output.splitlines() == serial
+            (tmp_path / "server.py").write_text(SERVER + "\n# edited\n", encoding="utf-8")
+    finally:
+        os.chdir(cwd)
 
 
 def test_files_named_on_the_command_line_are_never_skipped(project: Path) -> None:

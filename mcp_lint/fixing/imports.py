@@ -166,23 +166,34 @@ _FRAMEWORKS = ("mcp", "fastmcp")
 def _framework_deferred(tree: ast.Module) -> bool:
     """Does the module reach the framework only under `if TYPE_CHECKING:` or inside functions,
     with no top-level import of it that runs?"""
-    # A top-level import that runs settles it: nearly every server has one, and the walks of
-    # the whole tree below cost a large module a twentieth of its analysis.
+    # A top-level import that runs settles it: nearly every server has one.
     for stmt in tree.body:
         if _imports_framework(stmt) or (isinstance(stmt, ast.Try) and any(_imports_framework(s) for s in stmt.body)):
             return False
-    deferred = False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            deferred = deferred or any(_imports_framework(n) for stmt in node.body for n in ast.walk(stmt))
-    if not deferred:
-        deferred = any(
-            _imports_framework(n)
-            for function in ast.walk(tree)
-            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-            for n in ast.walk(function)
-        )
-    return deferred
+    return _deferred_import(tree.body, False)
+
+
+def _deferred_import(block: list[ast.stmt], deferred: bool) -> bool:
+    """Is a framework import among `block`'s statements, at any depth, inside a function or the
+    body of an `if TYPE_CHECKING:` (`deferred`: the block itself is)? Imports are statements, so
+    only statement lists are walked, not the expressions that make up most of a tree."""
+    for stmt in block:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            if deferred and _imports_framework(stmt):
+                return True
+            continue
+        inner = deferred or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        body = getattr(stmt, "body", None)
+        if body and _deferred_import(body, inner or (isinstance(stmt, ast.If) and _is_type_checking(stmt.test))):
+            return True
+        for name in ("orelse", "finalbody"):
+            other = getattr(stmt, name, None)
+            if other and _deferred_import(other, inner):
+                return True
+        for clause in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+            if _deferred_import(clause.body, inner):
+                return True
+    return False
 
 
 def _imports_framework(node: ast.AST) -> bool:

@@ -107,9 +107,14 @@ def _members(args: tuple) -> list:
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's child nodes that carry code (no whitespace or punctuation), in field order."""
-    found: list[cst.CSTNode] = []
     plan = _PLANS.get(type(node))
-    for name, how in plan if plan is not None else _plan(type(node)):
+    return _children(node, plan if plan is not None else _plan(type(node)))
+
+
+def _children(node: cst.CSTNode, plan: tuple[tuple[str, int], ...]) -> list[cst.CSTNode]:
+    """`children` with the node's plan already looked up."""
+    found: list[cst.CSTNode] = []
+    for name, how in plan:
         value = getattr(node, name)
         if how == _ONE:
             found.append(value)
@@ -148,17 +153,21 @@ def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.
     """`node` and everything below it, pre-order; optionally not entering nested functions,
     classes and lambdas (below `node` itself)."""
     stack = [node]
+    pop, extend, plans = stack.pop, stack.extend, _PLANS  # locals: this loop runs once per node
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        if is_leaf(type(current)):
-            continue
+        plan = plans.get(type(current))
+        if plan is None:
+            plan = _plan(type(current))
+        if not plan:
+            continue  # a leaf
+        found = _children(current, plan)
+        found.reverse()
         if into_scopes:
-            stack.extend(reversed(children(current)))
-            continue
-        for child in reversed(children(current)):
-            if type(child) not in SCOPES:  # exact types: isinstance against libcst's ABCs is slow
-                stack.append(child)
+            extend(found)
+        else:  # exact types: isinstance against libcst's ABCs is slow
+            extend([child for child in found if type(child) not in SCOPES])
 
 
 class FastVisitor:

@@ -251,25 +251,48 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
-    before = ctx.range(value).start.line
+    # Lines cost a code generation each, so they are asked only of sources that can change the
+    # answer: those holding the body or reading an assigned local (any other one adds nothing,
+    # in the frontier or not). Such a source counts only if it and every source before it are
+    # written above the read, exactly as if each line were asked in turn.
+    lines = _LinesAbove(value, ctx)
     visited = set(bases)
     frontier: list[cst.CSTNode] = [value]
     for _ in range(3):
         deeper: list[cst.CSTNode] = []
         for expr in frontier:
-            for name in sorted(_locals_read(expr) & assigned.keys() - visited):
+            for name in sorted(_locals_read(expr, ctx) & assigned.keys() - visited):
                 visited.add(name)
-                for source in assigned[name]:
+                sources = assigned[name]
+                checked = 0  # sources[:checked] are known to be above the read
+                for at, source in enumerate(sources):
+                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    if found is None and not _locals_read(source, ctx) & assigned.keys():
+                        continue
                     # Only assignments written above the read can have filled it (a loop's later
                     # assignment is left out: a failed response's body is read before it is sent).
-                    if ctx.range(source).start.line > before:
+                    if not lines.all_above(sources[checked : at + 1]):
                         break
-                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    checked = at + 1
                     if found is not None:
                         return found
                     deeper.append(source)
         frontier = deeper
     return None
+
+
+class _LinesAbove:
+    """Whether expressions start on or above the line where `value` starts; its line is asked once."""
+
+    def __init__(self, value: cst.CSTNode, ctx: FileContext) -> None:
+        self.value = value
+        self.ctx = ctx
+        self.line = 0
+
+    def all_above(self, sources: Sequence[cst.CSTNode]) -> bool:
+        if not self.line:
+            self.line = self.ctx.range(self.value).start.line
+        return all(self.ctx.range(source).start.line <= self.line for source in sources)
 
 
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
@@ -353,11 +376,28 @@ def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
     return None
 
 
-def _locals_read(value: cst.CSTNode) -> set[str]:
-    """The names an expression reads (not keyword names of its calls, not attribute names)."""
-    skipped = {id(n.keyword) for n in descendants(value) if isinstance(n, cst.Arg) and n.keyword is not None}
-    skipped |= {id(n.attr) for n in descendants(value) if isinstance(n, cst.Attribute)}
-    return {n.value for n in descendants(value) if isinstance(n, cst.Name) and id(n) not in skipped}
+def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names an expression reads (not keyword names of its calls, not attribute names): once
+    per expression and file, as every parameter of a helper asks again of the same sinks."""
+    memo = ctx.memo.setdefault("locals_read", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(value))
+    if known is not None:
+        return known[1]
+    skipped: set[int] = set()
+    names: set[str] = set()
+    for node in descendants(value):  # pre-order: an Arg or Attribute comes before its names
+        kind = type(node)
+        if kind is cst.Name:
+            if id(node) not in skipped:
+                names.add(node.value)
+        elif kind is cst.Attribute:
+            skipped.add(id(node.attr))
+        elif kind is cst.Arg and node.keyword is not None:
+            skipped.add(id(node.keyword))
+    found = frozenset(names)
+    memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
+    return found
 
 
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
