@@ -16,6 +16,8 @@ other modules (their arguments).
 from __future__ import annotations
 
 import re
+import weakref
+from pathlib import PurePath
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable, Iterator
@@ -27,8 +29,19 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
-from mcp_lint.findings import Related
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, RenderContext, Rendered, Rule, related_here, span
+from mcp_lint.findings import Location, Related
+from mcp_lint.rules.base import (
+    DELIVERED_WHEN_PASSED_ON,
+    NEEDS_NAMES,
+    Example,
+    FileContext,
+    LinkedProject,
+    RenderContext,
+    Rendered,
+    Rule,
+    related_here,
+    span,
+)
 from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
@@ -150,6 +163,41 @@ class Leak:
     origin: cst.CSTNode  # where it enters (read for its code and place)
     via: tuple[str, ...] = ()  # the variables it went through on its way to the message
     caller: str = ""  # the function of the module that passed it to the checked one, if any
+    # A name of another module whose value this module cannot see (`from .config import DATA_DIR`,
+    # `describe()` imported): the qualified name, and what it must be there ("value": something
+    # sensitive; "settings": a settings object, `what` then says which field). Decided at link
+    # time from that module's records (SensitiveExport); a pending leak yields to a found one.
+    needs: str = ""
+    needs_kind: str = ""
+
+
+def _first_found(found: Iterable[Leak | None]) -> Leak | None:
+    """The first leak found, or, when every one is pending on another module, the first of those."""
+    pending = None
+    for leak in found:
+        if leak is None:
+            continue
+        if not leak.needs:
+            return leak
+        pending = pending or leak
+    return pending
+
+
+@dataclass(frozen=True)
+class SensitiveExport:
+    """A record of the module (Rule.check_module, picklable): a module-level name whose value
+    carries a sensitive detail (a constant, what a function returns: kind "value"), or a settings
+    object, class or factory (kind "settings"), for the modules that import it."""
+
+    name: str  # qualified: "pkg.config.DATA_DIR", "pkg.errors.describe"
+    kind: str
+    what: str = ""  # "" when the value comes from yet another module (`needs`)
+    origin: str = ""  # the code that reads it
+    origin_at: str = ""  # where (base.span)
+    via: tuple[str, ...] = ()
+    function: str = ""  # the function returning it, "" for a constant
+    needs: str = ""
+    needs_kind: str = ""
 
 
 @dataclass
@@ -293,11 +341,7 @@ class _Tracer:
         return None  # comparisons, `not`, lambdas, numbers: nothing of a value is carried
 
     def _first(self, nodes: Iterable[cst.CSTNode], depth: int, seen: frozenset[str]) -> Leak | None:
-        for node in nodes:
-            found = self.find(node, depth, seen)
-            if found is not None:
-                return found
-        return None
+        return _first_found(self.find(node, depth, seen) for node in nodes)
 
     def _literal(self, expr: cst.BaseExpression, stored: bool) -> Leak | None:
         """A connection string or credentials written in the code; SQL only where it was stored
@@ -338,14 +382,28 @@ class _Tracer:
             named = sensitive_name(name)
             if named is not None and name in self.aliases.aliases:
                 return Leak(f"{named} ('{name}')", expr)  # `from .config import API_TOKEN`
-            return None
+            return self._imported(expr)  # `from .config import DATA_DIR`: decided there
         found = scope._first_of(values, name, depth, seen)
-        if found is not None:
+        if found is not None and not found.needs:
             return found
         named = sensitive_name(name)
         if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
-        return None
+        return found
+
+    def _imported(self, expr: cst.BaseExpression, kind: str = "value", what: str = "") -> Leak | None:
+        """A pending leak on the name of another module `expr` reads (`DATA_DIR` imported,
+        `describe(...)`, `settings` of `settings.data_dir`), None when it reads none."""
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        if not isinstance(target, (cst.Name, cst.Attribute)):
+            return None
+        root = (dotted(target) or "").split(".")[0]
+        if root not in self.aliases.aliases or root in self.params or root in {"self", "cls"}:
+            return None
+        if self.fn is not None and root in self.fn.stores:
+            return None  # a local of the same name
+        qualified = self.aliases.resolve(target)
+        return Leak(what, expr, needs=qualified, needs_kind=kind) if qualified else None
 
     def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
         """A collection of the author's literals, directly or through a local or constant
@@ -360,15 +418,17 @@ class _Tracer:
 
     def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         outer = self.at
+        pending = None
         try:
             for value, statement in values:
                 self.at = statement  # the value is read where it was stored
                 found = self.find(value, depth + 1, seen | {name})
-                if found is not None:
+                if found is not None and not found.needs:
                     return replace(found, via=(name, *found.via))
+                pending = pending or (replace(found, via=(name, *found.via)) if found is not None else None)
         finally:
             self.at = outer
-        return None
+        return pending
 
     def _parameter(self, name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         """A parameter: what the call being followed passed there, or, for the checked function
@@ -380,6 +440,7 @@ class _Tracer:
             return replace(found, via=(name, *found.via)) if found is not None else None
         if not self.from_callers or self.fn is None:
             return None
+        pending = None
         for caller, call in _callers(self.fn, self.ctx):
             argument = _argument_for(self.fn, call.node, name)
             if argument is None:
@@ -387,9 +448,10 @@ class _Tracer:
             tracer = _Tracer(caller, self.ctx, self.module, active=self.active)
             tracer.at = _statement_of(caller, call)
             found = tracer.find(argument, depth + 1, frozenset())
-            if found is not None:
+            if found is not None and not found.needs:
                 return replace(found, via=(name, *found.via), caller=caller.name)
-        return None
+            pending = pending or (replace(found, via=(name, *found.via), caller=caller.name) if found is not None else None)
+        return pending
 
     def _reads_parameter(self, value: cst.CSTNode) -> bool:
         return any(isinstance(n, cst.Name) and n.value in self.params - {"self", "cls"} for n in descendants(value))
@@ -423,8 +485,17 @@ class _Tracer:
         named = sensitive_name(attr)
         if named is not None and root and root not in {"self", "cls"}:
             return Leak(f"{named} ('{chain or attr}')", expr)
-        if self._is_settings(expr.value) and _infrastructure_name(attr):
-            return Leak(f"a configuration value ('{chain or attr}')", expr)
+        if _infrastructure_name(attr):
+            if self._is_settings(expr.value):
+                return Leak(f"a configuration value ('{chain or attr}')", expr)
+            # `settings.data_dir` with `settings` imported: a settings object there?
+            owner = self._imported(expr.value, "settings", f"a configuration value ('{chain or attr}')")
+            if owner is not None:
+                return replace(owner, origin=expr)
+        if root in self.aliases.aliases:
+            found = self._imported(expr)  # `config.DATA_DIR` of `from pkg import config`
+            if found is not None:
+                return found
         return self.find(expr.value, depth, seen)
 
     def _is_settings(self, expr: cst.BaseExpression) -> bool:
@@ -514,8 +585,10 @@ class _Tracer:
             if callee is not None:
                 return self._returned_by(callee, expr, depth)
             # The project's message builders in other modules (`error_text(f"... {DB_URL}")`)
-            # pass their text on.
-            return self._first(arguments, depth, seen)
+            # pass their text on; what they return themselves is decided in their module.
+            return _first_found((self._first(arguments, depth, seen), self._imported(expr)))
+        if isinstance(func, cst.Name):
+            return self._imported(expr)  # `from server import describe` (a module of the project?)
         return None
 
     def _module_function(self, call: cst.Call) -> FunctionFacts | None:
@@ -533,14 +606,20 @@ class _Tracer:
             return None
         bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
         inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
-        for ret in callee.returns:
-            if ret.node.value is None:
-                continue
-            inner.at = ret.node
-            found = inner.find(ret.node.value, depth + 1, frozenset())
-            if found is not None:
-                return replace(found, via=(f"{callee.name}()", *found.via))
-        return None
+        found = _returned_leak(inner, callee, depth + 1)
+        return replace(found, via=(f"{callee.name}()", *found.via)) if found is not None else None
+
+
+def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:
+    """What `fn` returns that carries a sensitive detail (its returns read by `tracer`)."""
+
+    def each() -> Iterator[Leak | None]:
+        for ret in fn.returns:
+            if ret.node.value is not None:
+                tracer.at = ret.node
+                yield tracer.find(ret.node.value, depth, frozenset())
+
+    return _first_found(each())
 
 
 def _is_context(param: str, fn: FunctionFacts) -> bool:
@@ -673,7 +752,7 @@ def get_order(order_id: int) -> dict:
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).
             tracer.from_callers = variant != "return"
-            found = next((leak for value in values if (leak := tracer.find(value)) is not None), None)
+            found = _first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
             data = {
@@ -684,6 +763,10 @@ def get_order(order_id: int) -> dict:
                 "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
                 "caller": found.caller,
             }
+            if found.needs:
+                # Decided at link time by the module that defines the name (its records).
+                data.update(needs=found.needs, needs_kind=found.needs_kind)
+                data[NEEDS_NAMES] = found.needs
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
@@ -716,9 +799,39 @@ def get_order(order_id: int) -> dict:
             elif ret.handler is not None and isinstance(resolved, (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString, cst.BinaryOperation)):
                 yield ret.node, [resolved], "return"  # text sent from an `except` clause
 
+    def check_module(self, ctx: FileContext) -> Iterable[object]:
+        """What other modules may read of this one (SensitiveExport): its settings objects,
+        classes and factories, the constants and what the functions return that carry a
+        sensitive detail."""
+        module = _module_facts(ctx)
+        prefix = ctx.model.module
+        settings = sorted(module.settings_classes | module.settings_objects)
+        settings += sorted(
+            qual.removeprefix(prefix + ".")
+            for qual, fn in ctx.model.functions.items()
+            if module.settings_classes and last_name(fn.returns_type or "") in module.settings_classes
+        )
+        for name in settings:
+            yield SensitiveExport(f"{prefix}.{name}", "settings")
+        constants = _Tracer(None, ctx, module)
+        for name, values in module.constants.items():
+            found = constants._first_of([(value, None) for value in values], name, 0, frozenset())
+            if found is not None:
+                yield _export(ctx, f"{prefix}.{name}", found, "")
+        for qual, fn in ctx.model.functions.items():
+            if fn.returns and not _is_registered(qual, ctx):
+                found = _returned_leak(_Tracer(fn, ctx, module, words_at=1), fn, 1)
+                if found is not None:
+                    yield _export(ctx, qual, found, fn.name)
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
+        if latent.get("needs"):
+            resolved = _resolve_pending(latent, context.project)
+            if resolved is None:
+                return None  # the name of the other module carries nothing sensitive
+            latent = resolved
         passed_on = latent.get("passed_on")
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
@@ -736,6 +849,8 @@ def get_order(order_id: int) -> dict:
         via = latent.get("via")
         caller = latent.get("caller")
         read = f"read at `{latent.get('origin')}`" + (f" in {caller}()" if caller else "")
+        if latent.get("origin_file"):
+            read += f" ({PurePath(latent.get('origin_file')).name})"  # another module of the project
         notes = [read + (f", then held in {via}" if via else "")]
         if passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
@@ -754,6 +869,10 @@ def get_order(order_id: int) -> dict:
     def _read_at(latent: Latent) -> tuple[Related, ...]:
         """Where the value is read, unless in the flagged statement itself."""
         where = latent.get("origin_at")
+        elsewhere = latent.get("origin_file")
+        if elsewhere:
+            row, column, end_row, end_column = (int(part) for part in where.split(":"))
+            return (Related(elsewhere, Location(row, column), Location(end_row, end_column), "the value is read here"),)
         if not where or latent.rows[0] <= int(where.split(":")[0]) <= latent.rows[1]:
             return ()
         read = related_here(where, "the value is read here")
@@ -761,3 +880,69 @@ def get_order(order_id: int) -> dict:
 
 
 _HELP = "Log the value on the server; say which operation failed without it"
+
+
+def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:
+    return SensitiveExport(
+        name,
+        "value",
+        found.what,
+        clip(" ".join(ctx.code(found.origin).split()), 60),
+        span(ctx, found.origin),
+        found.via,
+        function,
+        found.needs,
+        found.needs_kind,
+    )
+
+
+def _is_registered(qual: str, ctx: FileContext) -> bool:
+    """A tool handler: what it returns is its own result, checked where it is sent."""
+    return any(reg.function == qual for reg in ctx.model.tools)
+
+
+# The linked project's exports, by qualified name (built once per project).
+_EXPORTS: "weakref.WeakKeyDictionary[object, dict[str, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
+_MAX_HOPS = 4  # a name re-read from module to module
+
+
+def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
+    known = _EXPORTS.get(project)
+    if known is None:
+        known = {}
+        for summary, record in project.records(SensitiveDetailInMessage.code):
+            if isinstance(record, SensitiveExport):
+                known.setdefault(record.name, (summary.path, record))
+        _EXPORTS[project] = known
+    return known
+
+
+def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | None:
+    """The latent with what leaks from the module that defines the name it reads (`needs`),
+    and where it is read there; None when that name carries nothing sensitive (or is not the
+    project's)."""
+    if project is None:
+        return None
+    exports = _exports(project)
+    name, kind, what = latent.get("needs"), latent.get("needs_kind"), latent.get("what")
+    via: list[str] = [latent.get("via")] if latent.get("via") else []
+    for _ in range(_MAX_HOPS):
+        found = exports.get(project.resolve(name))
+        if found is None or found[1].kind != kind:
+            return None
+        path, record = found
+        if kind == "settings":
+            break  # the field was read where the latent is
+        via[:0] = [", ".join(f"`{step}`" for step in reversed(record.via))] if record.via else []
+        if record.needs:
+            name, kind, what = record.needs, record.needs_kind, record.what
+            continue
+        data = dict(latent.data)
+        data.update(what=record.what, origin=record.origin, origin_at=record.origin_at, origin_file=path, caller=record.function)
+        data["via"] = ", ".join(v for v in via if v)
+        return replace(latent, data=tuple(sorted(data.items())))
+    else:
+        return None
+    data = dict(latent.data)
+    data.update(what=what, via=", ".join(v for v in via if v))
+    return replace(latent, data=tuple(sorted(data.items())))

@@ -822,3 +822,178 @@ FOUND_ON_UNSEEN_SERVERS = [
 @pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
 def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
+
+
+# -- names and helpers of other modules (decided at link time from their module's records) -------
+
+_PYPROJECT = '[project]\nname = "svc"\ndependencies = ["fastmcp>=2.12"]\n'
+_TOOLS_HEAD = """\
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+{imports}
+
+mcp = FastMCP("svc")
+logger = logging.getLogger(__name__)
+"""
+
+
+def check_project(tmp_path: Path, modules: dict[str, str], imports: str, tools: str) -> list:
+    """Lint package `svc` (its modules, and `svc/server.py` holding `tools` under `imports`) as
+    `mcp-lint check` does; the findings' rows in server.py are the `# expect: MCP010` marks."""
+    server = _TOOLS_HEAD.format(imports=imports) + textwrap.dedent(tools)
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/server.py": server}
+    files.update({f"svc/{name}": textwrap.dedent(text) for name, text in modules.items()})
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    found = {(Path(f.filename).name, f.location.row) for f in findings}
+    assert found == {("server.py", row) for _, row in expected(server)}, found
+    return findings
+
+
+_CONFIG = """\
+import os
+from pathlib import Path
+
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    instance_url: str = "https://tracker.internal"
+    api_token: str = ""
+    max_results: int = 50
+
+
+settings = Settings()
+DATA_DIR = Path(os.environ["DATA_DIR"])
+PAGE_SIZE = int(os.environ.get("PAGE_SIZE", "20"))
+"""
+
+_HELPERS = """\
+import logging
+import os
+import traceback
+
+from .config import settings
+
+logger = logging.getLogger(__name__)
+
+
+def unreachable_text() -> str:
+    return f"the tracker at {settings.instance_url} did not answer"
+
+
+def crash_report() -> str:
+    return f"crashed:\\n{traceback.format_exc()}"
+
+
+def cache_missing() -> str:
+    return f"no cache in {os.environ['CACHE_DIR']}"
+
+
+def logged_failure() -> str:
+    logger.error("cache dir %s unreadable", os.environ["CACHE_DIR"])
+    return "the cache could not be read; try again later"
+
+
+def fetch_failed(url: str) -> str:
+    return f"could not fetch {url}"
+"""
+
+
+def test_a_helper_of_another_module_that_returns_an_environment_value(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import cache_missing",
+        """
+        @mcp.tool
+        def warm() -> str:
+            raise ToolError(cache_missing())  # expect: MCP010
+        """,
+    )
+    (finding,) = findings
+    assert finding.message == "Tool 'warm' puts environment variable 'CACHE_DIR' into its error message"
+    assert finding.notes[0] == "read at `os.environ['CACHE_DIR']` in cache_missing() (helpers.py)"
+    # The read is a related location in the helper's file.
+    assert [(Path(r.filename).name, r.location.row, r.message) for r in finding.related] == [("helpers.py", 19, "the value is read here")]
+
+
+def test_a_helper_of_another_module_that_returns_a_traceback_or_a_settings_field(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import crash_report, unreachable_text",
+        """
+        @mcp.tool
+        def sync() -> str:
+            try:
+                return run_sync()
+            except TimeoutError:
+                raise ToolError(unreachable_text())  # expect: MCP010
+            except Exception:
+                return {"error": crash_report()}  # expect: MCP010
+        """,
+    )
+    assert [f.message for f in findings] == [
+        "Tool 'sync' puts a configuration value ('settings.instance_url') into its error message",
+        "Tool 'sync' puts a traceback into a failure it returns",
+    ]
+
+
+def test_helpers_of_another_module_that_log_the_detail_or_echo_the_models_url_are_not_flagged(tmp_path: Path) -> None:
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import fetch_failed, logged_failure",
+        """
+        @mcp.tool
+        def fetch(url: str) -> str:
+            try:
+                return download(url)
+            except OSError:
+                raise ToolError(fetch_failed(url))
+            except Exception:
+                raise ToolError(logged_failure())
+        """,
+    )
+
+
+def test_a_configured_path_or_settings_object_imported_from_another_module(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG},
+        "from .config import DATA_DIR, PAGE_SIZE, settings",
+        """
+        @mcp.tool
+        def read_note(name: str) -> str:
+            path = DATA_DIR / f"{name}.md"
+            if not path.exists():
+                raise ToolError(f"No note at {path}")  # expect: MCP010
+            if len(name) > PAGE_SIZE:
+                raise ToolError(f"Names are at most {PAGE_SIZE} characters; {settings.max_results} results at most")
+            if not name:
+                raise ToolError(f"Nothing to read at {settings.instance_url}")  # expect: MCP010
+            return path.read_text()
+        """,
+    )
+    assert findings[0].message == "Tool 'read_note' puts environment variable 'DATA_DIR' into its error message"
+    assert findings[0].notes[0] == "read at `os.environ[\"DATA_DIR\"]` (config.py), then held in `DATA_DIR`, `path`"
+
+
+def test_an_imported_name_the_project_does_not_define_is_not_flagged(tmp_path: Path) -> None:
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG},
+        "from .config import DATA_DIR\nfrom textwrap import shorten",
+        """
+        @mcp.tool
+        def read_note(name: str) -> str:
+            if not name:
+                raise ToolError(shorten(f"no note named {name}", 40))
+            return (DATA_DIR / name).read_text()
+        """,
+    )
