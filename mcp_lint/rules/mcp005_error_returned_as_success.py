@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Iterable, Iterator
 
@@ -65,18 +64,8 @@ from mcp_lint.rules.results import (
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, STATUS_NOUNS, STATUS_PHRASES, STATUS_VERBS, SUCCESS_KEYS, UNKNOWN_TOOL
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
-# Words of a name: snake_case, kebab-case, dotted and camelCase parts.
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def is_status_tool(name: str) -> bool:
-    """Whether a tool of this name reports a status (a health check, a validator, a ping)."""
-    words = [word.lower() for word in _WORD.findall(name)]
-    if not words:
-        return False
-    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:

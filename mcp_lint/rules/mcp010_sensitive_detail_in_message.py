@@ -46,6 +46,7 @@ from mcp_lint.rules.common import is_protocol_error_class, raised_class
 from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
 from mcp_lint.rules.results import error_result_text, failure_message_of
 from mcp_lint.rules.text import clip
+from mcp_lint.vocabulary import is_status_tool
 
 # -- what is sensitive, by name ---------------------------------------------------------------
 
@@ -169,6 +170,9 @@ class Leak:
     # time from that module's records (SensitiveExport); a pending leak yields to a found one.
     needs: str = ""
     needs_kind: str = ""
+    # A value of the server's configuration that is no secret (a configured URL, host or path,
+    # an environment variable not named like a secret): the answer of a status report.
+    configured: bool = False
 
 
 def _first_found(found: Iterable[Leak | None]) -> Leak | None:
@@ -198,6 +202,7 @@ class SensitiveExport:
     function: str = ""  # the function returning it, "" for a constant
     needs: str = ""
     needs_kind: str = ""
+    configured: bool = False  # Leak.configured
 
 
 @dataclass
@@ -362,7 +367,7 @@ class _Tracer:
     def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Leak | None:
         name = expr.value
         if name == "__file__":
-            return Leak("a path of the server's own files", expr)
+            return Leak("a path of the server's own files", expr, configured=True)
         if name in {"self", "cls"} or name in seen:
             return None
         values = self._assigned(name)
@@ -403,7 +408,7 @@ class _Tracer:
         if self.fn is not None and root in self.fn.stores:
             return None  # a local of the same name
         qualified = self.aliases.resolve(target)
-        return Leak(what, expr, needs=qualified, needs_kind=kind) if qualified else None
+        return Leak(what, expr, needs=qualified, needs_kind=kind, configured=kind == "settings") if qualified else None
 
     def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
         """A collection of the author's literals, directly or through a local or constant
@@ -464,7 +469,7 @@ class _Tracer:
             return Leak("the request's headers", expr)
         resolved = self.aliases.resolve(expr) if chain else None
         if resolved in _HERE:
-            return Leak(_HERE[resolved], expr)
+            return Leak(_HERE[resolved], expr, configured=True)
         if resolved == "os.environ":
             return Leak("the server's environment", expr)
         if attr in _FILE_NAME_ATTRIBUTES:
@@ -487,7 +492,7 @@ class _Tracer:
             return Leak(f"{named} ('{chain or attr}')", expr)
         if _infrastructure_name(attr):
             if self._is_settings(expr.value):
-                return Leak(f"a configuration value ('{chain or attr}')", expr)
+                return Leak(f"a configuration value ('{chain or attr}')", expr, configured=True)
             # `settings.data_dir` with `settings` imported: a settings object there?
             owner = self._imported(expr.value, "settings", f"a configuration value ('{chain or attr}')")
             if owner is not None:
@@ -523,7 +528,7 @@ class _Tracer:
             return None  # `token[:4]`: a masked prefix
         key = self._key_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
-            return Leak(_env_label(key), expr) if key and _sensitive_variable(key) else None
+            return _env_leak(key, expr) if key and _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
         if root.split(".")[0] in self.params:
             return None
@@ -555,7 +560,7 @@ class _Tracer:
                 # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
                 # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
                 return self._first([a.value for a in expr.args[1:]], depth, seen)
-            return Leak(_env_label(key), expr)
+            return _env_leak(key, expr)
         if resolved in _SECRET_STORES:
             return Leak("a secret from the keyring", expr)
         if resolved in _TRACEBACKS:
@@ -563,7 +568,7 @@ class _Tracer:
         if resolved in _HERE:
             if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
                 return None
-            return Leak(_HERE[resolved], expr)
+            return Leak(_HERE[resolved], expr, configured=True)
         short = last_name(name)
         if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in _words(short)):
             return None
@@ -681,6 +686,11 @@ def _statement_of(fn: FunctionFacts, call: CallFact) -> cst.CSTNode | None:
     return statement
 
 
+def _env_leak(key: str, expr: cst.CSTNode) -> Leak:
+    """An environment variable's value: configuration, unless named like a secret."""
+    return Leak(_env_label(key), expr, configured=sensitive_name(key) is None)
+
+
 def _env_label(key: str | None) -> str:
     return f"environment variable '{key}'" if key else "a value from the environment"
 
@@ -762,6 +772,7 @@ def get_order(order_id: int) -> dict:
                 # The locals in the order the value passed through them, from the read to the message.
                 "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
                 "caller": found.caller,
+                "configured": "1" if found.configured else "",
             }
             if found.needs:
                 # Decided at link time by the module that defines the name (its records).
@@ -832,6 +843,8 @@ def get_order(order_id: int) -> dict:
             if resolved is None:
                 return None  # the name of the other module carries nothing sensitive
             latent = resolved
+        if latent.get("configured") and _reports_status(context):
+            return None  # the configuration is the answer of a status report (a secret never is)
         passed_on = latent.get("passed_on")
         if latent.variant == "raise-other" and not context.forwards_exception_text():
             return None  # the framework masks this exception's text: the model never reads it
@@ -882,6 +895,14 @@ def get_order(order_id: int) -> dict:
 _HELP = "Log the value on the server; say which operation failed without it"
 
 
+def _reports_status(context: RenderContext) -> bool:
+    """Is the function a status report (`health`, `get_status`, `check_connection`), or reached
+    only from tools that are?"""
+    if is_status_tool(context.function):
+        return True
+    return bool(context.tools) and all(is_status_tool(tool) for tool in context.tools)
+
+
 def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:
     return SensitiveExport(
         name,
@@ -893,6 +914,7 @@ def _export(ctx: FileContext, name: str, found: Leak, function: str) -> Sensitiv
         function,
         found.needs,
         found.needs_kind,
+        found.configured,
     )
 
 
@@ -939,6 +961,7 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
             continue
         data = dict(latent.data)
         data.update(what=record.what, origin=record.origin, origin_at=record.origin_at, origin_file=path, caller=record.function)
+        data["configured"] = "1" if record.configured else ""
         data["via"] = ", ".join(v for v in via if v)
         return replace(latent, data=tuple(sorted(data.items())))
     else:

@@ -997,3 +997,82 @@ def test_an_imported_name_the_project_does_not_define_is_not_flagged(tmp_path: P
             return (DATA_DIR / name).read_text()
         """,
     )
+
+
+# -- status reports: the configuration is their answer, a secret never is -----------------------
+
+_STATUS = FASTMCP + """
+from pydantic_settings import BaseSettings
+
+class Settings(BaseSettings):
+    instance_url: str = "https://tracker.internal"
+    api_token: str = ""
+
+settings = Settings()
+TRACKER_DSN = "postgresql://tracker:s3cret@db.internal/tracker"
+"""
+
+
+def test_a_status_tool_may_report_the_configured_instance() -> None:
+    check(
+        _STATUS
+        + textwrap.dedent(
+            """
+            def probe() -> dict:
+                try:
+                    httpx.get(settings.instance_url, timeout=5).raise_for_status()
+                except httpx.HTTPError:
+                    return {"authenticated": False, "error": "the tracker did not answer", "instance": settings.instance_url}
+                return {"authenticated": True, "instance": settings.instance_url}
+
+            @mcp.tool
+            def get_status() -> dict:
+                return probe()
+
+            @mcp.tool
+            def health_check() -> str:
+                try:
+                    httpx.get(os.environ["TRACKER_URL"], timeout=5)
+                except httpx.HTTPError:
+                    return f"Error: cannot reach {os.environ['TRACKER_URL']}"
+                return "ok"
+            """
+        )
+    )
+
+
+def test_a_status_tool_never_reports_a_secret() -> None:
+    findings = check(
+        _STATUS
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def get_status() -> dict:
+                try:
+                    httpx.get(settings.instance_url, timeout=5).raise_for_status()
+                except httpx.HTTPError:
+                    return {"error": f"token {settings.api_token} was refused"}  # expect: MCP010
+                return {"instance": settings.instance_url}
+
+            @mcp.tool
+            def check_database() -> str:
+                try:
+                    connect(TRACKER_DSN)
+                except OSError:
+                    return f"Error: cannot open {TRACKER_DSN}"  # expect: MCP010
+                return "ok"
+
+            @mcp.tool
+            def list_issues() -> str:
+                try:
+                    return httpx.get(settings.instance_url).text
+                except httpx.HTTPError:
+                    return f"Error: cannot reach {settings.instance_url}"  # expect: MCP010
+            """
+        )
+    )
+    assert [f.message.split(" puts ")[1] for f in findings] == [
+        "a secret ('settings.api_token') into a failure it returns",
+        "a URL with credentials into a failure it returns",
+        "a configuration value ('settings.instance_url') into a failure it returns",
+    ]
