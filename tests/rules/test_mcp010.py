@@ -63,16 +63,16 @@ LEAKS = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
         """,
-        "Tool 'ping' puts environment variable 'BACKEND_HOST' into its error message",
+        "Tool 'sync_backend' puts environment variable 'BACKEND_HOST' into its error message",
         id="os-environ-subscript",
     ),
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             host = os.getenv("BACKEND_HOST", "localhost")
             raise ToolError("Backend " + host + " did not answer")  # expect: MCP010
         """,
@@ -96,7 +96,7 @@ LEAKS = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError("Backend %s did not answer" % os.getenv("BACKEND_HOST"))  # expect: MCP010
         """,
         "environment variable 'BACKEND_HOST'",
@@ -107,7 +107,7 @@ LEAKS = [
         from .config import API_TOKEN
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Upstream refused token {API_TOKEN}")  # expect: MCP010
         """,
         "a secret ('API_TOKEN')",
@@ -238,7 +238,7 @@ LEAKS = [
             return f"{what} failed; contact the admin"
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(describe_failure(f"Call to {os.getenv('BACKEND_URL')}"))  # expect: MCP010
         """,
         "environment variable 'BACKEND_URL'",
@@ -361,7 +361,7 @@ SILENT = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             if not os.getenv("BACKEND_TOKEN"):
                 raise ToolError("BACKEND_TOKEN is not set; ask the user to configure it")
             limit = int(os.getenv("PING_LIMIT", "5"))
@@ -377,7 +377,7 @@ SILENT = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             token = os.environ["BACKEND_TOKEN"]
             if not AUTH.valid(token):
                 raise ToolError(f"Token {token[:4]}... was rejected; ask the user to renew it")
@@ -411,7 +411,7 @@ SILENT = [
         logger = logging.getLogger(__name__)
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             try:
                 return PINGS.send(os.environ["BACKEND_TOKEN"])
             except Exception:
@@ -463,7 +463,7 @@ def test_plain_exception_text_counts_only_where_the_framework_forwards_it() -> N
     body = textwrap.dedent(
         """
         @mcp.tool()
-        def ping() -> str:
+        def sync_backend() -> str:
             raise RuntimeError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
         """
     )
@@ -477,7 +477,7 @@ def test_off_by_default() -> None:
     text = FASTMCP + textwrap.dedent(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")
         """
     )
@@ -583,7 +583,7 @@ def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
             from fastmcp import Context
 
             @mcp.tool
-            def ping(ctx: Context, host: str) -> str:
+            def sync_backend(ctx: Context, host: str) -> str:
                 app = ctx.request_context.lifespan_context
                 if not app.reachable(host):
                     raise ToolError(f"{host} is unreachable")
@@ -657,7 +657,7 @@ def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
                 raise ToolError(f"{target} did not answer")  # expect: MCP010
 
             @mcp.tool
-            def ping() -> str:
+            def sync_backend() -> str:
                 host = os.getenv("BACKEND_HOST")
                 unreachable(host)
                 return "pong"
@@ -665,7 +665,7 @@ def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
         )
     )
     assert findings[0].message == "Helper 'unreachable' puts environment variable 'BACKEND_HOST' into its error message"
-    assert 'read at `os.getenv("BACKEND_HOST")` in ping(), then held in `host`, `target`' in findings[0].notes
+    assert 'read at `os.getenv("BACKEND_HOST")` in sync_backend(), then held in `host`, `target`' in findings[0].notes
     # The read, in the caller, is the related location.
     assert (findings[0].related[0].location.row, findings[0].related[0].message) == (16, "the value is read here")
 
@@ -693,7 +693,7 @@ HELPERS_SILENT = [
             raise ToolError(f"{target} did not answer")
 
         @mcp.tool
-        def ping(host: str) -> str:
+        def sync_backend(host: str) -> str:
             if not host:
                 raise ToolError(describe(host))
             unreachable(host)
@@ -739,14 +739,14 @@ def test_an_environment_variable_named_by_a_constant() -> None:
             LEVEL_VARIABLE = "TRACKER_LOG_LEVEL"
 
             @mcp.tool
-            def ping() -> str:
+            def sync_backend() -> str:
                 if os.environ.get(LEVEL_VARIABLE) == "off":
                     raise ToolError(f"Logging is {os.environ.get(LEVEL_VARIABLE)}; set it to info")
                 raise ToolError(f"No answer from {os.environ.get(URL_VARIABLE)}")  # expect: MCP010
             """
         )
     )
-    assert findings[0].message == "Tool 'ping' puts environment variable 'TRACKER_URL' into its error message"
+    assert findings[0].message == "Tool 'sync_backend' puts environment variable 'TRACKER_URL' into its error message"
 
 
 def test_an_environment_variable_named_through_a_helper_parameter() -> None:
