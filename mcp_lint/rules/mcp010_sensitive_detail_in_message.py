@@ -42,9 +42,8 @@ from mcp_lint.rules.base import (
     related_here,
     span,
 )
-from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
-from mcp_lint.rules.results import error_result_text, failure_message_of
+from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import is_status_tool
 
@@ -753,11 +752,12 @@ def get_order(order_id: int) -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         yield from self.passing_on_markers(fn, ctx)
-        sinks = list(self._sinks(fn, ctx))
+        sinks = list(failure_sinks(fn, ctx))
         if not sinks:
             return
         tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
-        for statement, values, variant in sinks:
+        for sink in sinks:
+            statement, values, variant = sink.statement, sink.values, sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).
@@ -783,32 +783,6 @@ def get_order(order_id: int) -> dict:
             else:  # caught on the way, it still reaches the model where a clause sends its text on
                 data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
-
-    def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:
-        """(statement, the values it sends as failure text, how it travels)."""
-        for fact in fn.raises:
-            exc = fact.node.exc
-            if exc is None:
-                continue
-            built = fn.value_of(exc)
-            if not isinstance(built, cst.Call) or fact.caught_here(last_name(dotted(built.func) or "")):
-                continue
-            if is_tool_error_raise(built, ctx):
-                variant = "raise"
-            elif is_protocol_error_class(raised_class(built, ctx), None):
-                variant = "raise-protocol"
-            else:
-                variant = "raise-other"
-            yield fact.node, [a.value for a in built.args], variant
-        for ret in fn.returns:
-            value = ret.node.value
-            if value is None:
-                continue
-            resolved = fn.value_of(value)
-            if failure_message_of(resolved, ctx) is not None or error_result_text(resolved, ctx) is not None:
-                yield ret.node, [resolved], "return"
-            elif ret.handler is not None and isinstance(resolved, (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString, cst.BinaryOperation)):
-                yield ret.node, [resolved], "return"  # text sent from an `except` clause
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """What other modules may read of this one (SensitiveExport): its settings objects,
@@ -846,10 +820,8 @@ def get_order(order_id: int) -> dict:
         if latent.get("configured") and _reports_status(context):
             return None  # the configuration is the answer of a status report (a secret never is)
         passed_on = latent.get("passed_on")
-        if latent.variant == "raise-other" and not context.forwards_exception_text():
+        if not reaches_model(latent.variant, context):
             return None  # the framework masks this exception's text: the model never reads it
-        if latent.variant == "raise-protocol" and context.protocol_error_masked():
-            return None
         channel = {
             "raise": "its error message",
             "raise-protocol": "a protocol error's message",
