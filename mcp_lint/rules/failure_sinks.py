@@ -35,7 +35,15 @@ RAISE_OTHER = "raise-other"
 RETURN = "return"
 
 # Text returned from an `except` clause as it is written: a failure message by its place.
-_TEXT_NODES = (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString, cst.BinaryOperation)
+_TEXT_NODES = (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)
+
+
+def _is_text(value: cst.BaseExpression) -> bool:
+    """Text as written: a string, or strings joined by `+` or formatted by `%` (`Path.home() /
+    ".app"` returned from an `except` clause is a fallback value, not a message)."""
+    if isinstance(value, _TEXT_NODES):
+        return True
+    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Modulo))
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,7 @@ def failure_sinks(fn: FunctionFacts, ctx: FileContext) -> Iterator[FailureSink]:
             continue
         value = fn.value_of(ret.node.value)
         message = failure_message_of(value, ctx) or error_result_text(value, ctx)
-        if message is None and ret.handler is not None and isinstance(value, _TEXT_NODES):
+        if message is None and ret.handler is not None and _is_text(value):
             message = value
         if message is not None:
             yield FailureSink(ret.node, RETURN, (value,), message, ret.conditions, ret.handler)

@@ -306,10 +306,14 @@ class _Tracer:
         if depth > _MAX_DEPTH:
             return None
         kind = type(expr)
-        if kind in (cst.SimpleString, cst.ConcatenatedString):
+        if kind is cst.SimpleString:
             # The message's own words are the author's (a format example); a stored literal is
             # a value the server uses.
             return self._literal(expr, True) if depth > self.words_at else None
+        if kind is cst.ConcatenatedString:
+            # `"No token at " f"'{path}'"`: the literal as a whole, then the values of its parts.
+            found = self._literal(expr, True) if depth > self.words_at else None
+            return found or self._first((expr.left, expr.right), depth, seen)
         if kind is cst.FormattedString:
             if depth > self.words_at:
                 found = self._literal(expr, True)

@@ -1076,3 +1076,53 @@ def test_a_status_tool_never_reports_a_secret() -> None:
         "a URL with credentials into a failure it returns",
         "a configuration value ('settings.instance_url') into a failure it returns",
     ]
+
+
+# -- causes of misses and false alarms found on bench/blind010 (after its first scoring) -----------
+
+
+def test_a_value_in_an_implicitly_concatenated_message_is_followed() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def token_file() -> str:
+                return os.getenv("TOKEN_FILE_PATH", "token.json")
+
+            @mcp.tool
+            def sync_calendar() -> str:
+                target = token_file()
+                raise ToolError(  # expect: MCP010
+                    "No valid token was found at "
+                    f"'{target}'. Run the sign-in command once in a terminal."
+                )
+            """
+        )
+    )
+
+
+def test_a_path_returned_as_a_fallback_from_an_except_clause_is_not_a_message() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def config_dir() -> Path:
+                try:
+                    return Path(os.environ["APP_CONFIG_DIR"])
+                except KeyError:
+                    return Path.home() / ".app"
+
+            def describe_failure() -> str:
+                try:
+                    return load_state()
+                except OSError:
+                    return "state unreadable in " + str(Path.home())  # expect: MCP010
+
+            @mcp.tool
+            def show_settings() -> str:
+                if not config_dir().exists():
+                    raise ToolError("No configuration yet; run the setup tool first")
+                return f"{describe_failure()} (configuration in {config_dir().name})"
+            """
+        )
+    )
