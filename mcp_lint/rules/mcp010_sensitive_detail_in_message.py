@@ -446,7 +446,8 @@ class _Tracer:
             tracer, argument = bound
             found = tracer.find(argument, depth + 1, frozenset())
             return replace(found, via=(name, *found.via)) if found is not None else None
-        if not self.from_callers or self.fn is None:
+        if not self.from_callers or self.fn is None or _is_registered(self.fn.qualname, self.ctx):
+            # A tool's parameter holds the model's argument, whoever else calls it as a function.
             return None
         pending = None
         for caller, call in _callers(self.fn, self.ctx):
@@ -895,8 +896,8 @@ def _export(ctx: FileContext, name: str, found: Leak, function: str) -> Sensitiv
 
 
 def _is_registered(qual: str, ctx: FileContext) -> bool:
-    """A tool handler: what it returns is its own result, checked where it is sent."""
-    return any(reg.function == qual for reg in ctx.model.tools)
+    """A tool handler (registered here, or on a server of another module)."""
+    return any(reg.function == qual for reg in ctx.model.tools) or any(entry[0] == qual for entry in ctx.model.pending)
 
 
 # The linked project's exports, by qualified name (built once per project).

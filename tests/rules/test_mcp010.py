@@ -1126,3 +1126,36 @@ def test_a_path_returned_as_a_fallback_from_an_except_clause_is_not_a_message() 
             """
         )
     )
+
+
+def test_a_tools_parameter_is_the_models_argument_whoever_else_calls_it() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            TRASH = os.environ.get("MAIL_TRASH_FOLDER", "Trash")
+
+            @mcp.tool
+            def move_message(uid: str, to_folder: str) -> str:
+                if not copy(uid, to_folder):
+                    raise ToolError(f"Could not copy message {uid} to '{to_folder}'")
+                return f"Moved to {to_folder}"
+
+            @mcp.tool
+            def delete_message(uid: str) -> str:
+                return move_message(uid, TRASH)
+
+            def archive_all(uids: list[str]) -> None:
+                for uid in uids:
+                    move_one(uid, os.environ["ARCHIVE_DIR"])
+
+            def move_one(uid: str, target: str) -> None:
+                raise ToolError(f"Could not archive {uid} into {target}")  # expect: MCP010
+
+            @mcp.tool
+            def archive(uids: list[str]) -> str:
+                archive_all(uids)
+                return "archived"
+            """
+        )
+    )
