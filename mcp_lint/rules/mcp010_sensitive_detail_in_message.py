@@ -873,11 +873,11 @@ _HELP = "Log the value on the server; say which operation failed without it"
 
 
 def _reports_status(context: RenderContext) -> bool:
-    """Is the function a status report (`health`, `get_status`, `check_connection`), or reached
-    only from tools that are?"""
-    if is_status_tool(context.function):
-        return True
-    return bool(context.tools) and all(is_status_tool(tool) for tool in context.tools)
+    """Is the tool a status report (`health`, `get_status`, `check_connection`), or is the helper
+    reached only from tools that are? A helper's own name does not count: `validate_path`
+    checks an argument, it does not report the server's configuration."""
+    tools = context.tools or ((context.function,) if context.is_tool else ())
+    return bool(tools) and all(is_status_tool(tool) for tool in tools)
 
 
 def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:

@@ -1159,3 +1159,23 @@ def test_a_tools_parameter_is_the_models_argument_whoever_else_calls_it() -> Non
             """
         )
     )
+
+
+def test_a_helper_named_like_a_check_is_not_a_status_report() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def validate_inside(path: str) -> Path:
+                base = Path(os.getcwd()).resolve()
+                resolved = (base / path).resolve()
+                if not resolved.is_relative_to(base):
+                    raise ValueError(f"{path} resolves outside {base}")  # expect: MCP010
+                return resolved
+
+            @mcp.tool
+            def read_file(path: str) -> str:
+                return validate_inside(path).read_text()
+            """
+        )
+    )
