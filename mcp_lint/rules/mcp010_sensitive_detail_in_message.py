@@ -174,6 +174,26 @@ class Leak:
     configured: bool = False
 
 
+@dataclass(frozen=True)
+class SensitiveArgument:
+    """A record of the module (picklable): a call of a function of another module of the project
+    that passes it a sensitive value, for that function's raises that put the parameter into
+    their text (`fail(settings.db_url)` with `def fail(target): raise ToolError(f"{target} ...")`)."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # -1 when passed by keyword
+    keyword: str
+    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
+    what: str
+    origin: str
+    origin_at: str
+    via: tuple[str, ...]
+    function: str  # the calling function
+    configured: bool = False
+    needs: str = ""  # Leak.needs: the value is a name of yet another module
+    needs_kind: str = ""
+
+
 def _first_found(found: Iterable[Leak | None]) -> Leak | None:
     """The first leak found, or, when every one is pending on another module, the first of those."""
     pending = None
@@ -380,7 +400,7 @@ class _Tracer:
                 found = self._first_of(values, name, depth, seen)
                 if found is not None:
                     return found
-            return self._parameter(name, depth, seen)
+            return self._parameter(name, depth, seen, expr)
         scope = self
         if values is None:
             constants = self.module.constants.get(name)
@@ -438,7 +458,7 @@ class _Tracer:
             self.at = outer
         return pending
 
-    def _parameter(self, name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+    def _parameter(self, name: str, depth: int, seen: frozenset[str], expr: cst.CSTNode | None = None) -> Leak | None:
         """A parameter: what the call being followed passed there, or, for the checked function
         itself, what the module's callers pass; the model's arguments (a tool's) carry nothing."""
         bound = self.bindings.get(name)
@@ -460,6 +480,9 @@ class _Tracer:
             if found is not None and not found.needs:
                 return replace(found, via=(name, *found.via), caller=caller.name)
             pending = pending or (replace(found, via=(name, *found.via), caller=caller.name) if found is not None else None)
+        if pending is None and expr is not None:
+            # What callers in other modules pass there: their records (SensitiveArgument).
+            pending = Leak("", expr, via=(name,), needs=f"{self.fn.qualname}#{name}", needs_kind="argument")
         return pending
 
     def _reads_parameter(self, value: cst.CSTNode) -> bool:
@@ -782,7 +805,8 @@ def get_order(order_id: int) -> dict:
             if found.needs:
                 # Decided at link time by the module that defines the name (its records).
                 data.update(needs=found.needs, needs_kind=found.needs_kind)
-                data[NEEDS_NAMES] = found.needs
+                if found.needs_kind != "argument":  # an argument's callers are the tools' side
+                    data[NEEDS_NAMES] = found.needs
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
@@ -813,6 +837,7 @@ def get_order(order_id: int) -> dict:
                 found = _returned_leak(_Tracer(fn, ctx, module, words_at=1), fn, 1)
                 if found is not None:
                     yield _export(ctx, qual, found, fn.name)
+            yield from _sensitive_arguments(fn, ctx, module)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
@@ -880,6 +905,59 @@ def _reports_status(context: RenderContext) -> bool:
     return bool(tools) and all(is_status_tool(tool) for tool in tools)
 
 
+def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts) -> Iterator[SensitiveArgument]:
+    """The calls `fn` makes of the project's functions in other modules that pass a sensitive
+    value (what each argument carries, read where the call is)."""
+    tracer = _Tracer(fn, ctx, module)
+    for call in fn.calls:
+        if not call.callee or call.callee in ctx.model.functions or not project_call(call.node, ctx):
+            continue
+        tracer.at = _statement_of(fn, call)
+        position = 0
+        for argument in call.node.args:
+            if argument.star:
+                break
+            keyword = argument.keyword.value if argument.keyword is not None else ""
+            found = tracer.find(argument.value, 1, frozenset())
+            if found is not None and found.needs_kind != "argument":
+                yield SensitiveArgument(
+                    call.callee,
+                    -1 if keyword else position,
+                    keyword,
+                    isinstance(call.node.func, cst.Attribute),
+                    found.what,
+                    clip(" ".join(ctx.code(found.origin).split()), 60),
+                    span(ctx, found.origin),
+                    found.via,
+                    fn.name,
+                    found.configured,
+                    found.needs,
+                    found.needs_kind,
+                )
+            if not keyword:
+                position += 1
+
+
+def _passed_to(project: LinkedProject, needed: str) -> tuple[str, SensitiveArgument] | None:
+    """A call in another module that passes a sensitive value to the parameter `needed`
+    ("pkg.mod.fail#target")."""
+    qualname, _, param = needed.rpartition("#")
+    target = project.function(qualname)
+    if target is None:
+        return None
+    params = target[1].params
+    for summary, record in project.records(SensitiveDetailInMessage.code):
+        if not isinstance(record, SensitiveArgument):
+            continue
+        called = project.function(record.callee)
+        if called is None or called[1].qualname != target[1].qualname:
+            continue
+        skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0
+        if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
+            return summary.path, record
+    return None
+
+
 def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:
     return SensitiveExport(
         name,
@@ -919,30 +997,51 @@ def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
 def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | None:
     """The latent with what leaks from the module that defines the name it reads (`needs`),
     and where it is read there; None when that name carries nothing sensitive (or is not the
-    project's)."""
+    project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
+    from another module's constant, an argument that is a settings field of a third module."""
     if project is None:
         return None
     exports = _exports(project)
     name, kind, what = latent.get("needs"), latent.get("needs_kind"), latent.get("what")
     via: list[str] = [latent.get("via")] if latent.get("via") else []
+    # Where the value is read, as the last hop found it (the latent's own read to start with).
+    read: dict[str, str] = {}
+    configured = latent.get("configured")
     for _ in range(_MAX_HOPS):
+        if kind == "argument":
+            passed = _passed_to(project, name)
+            if passed is None:
+                return None
+            path, argument = passed
+            via[:0] = [_via_text(argument.via)] if argument.via else []
+            read = {"origin": argument.origin, "origin_at": argument.origin_at, "origin_file": path, "caller": argument.function}
+            configured = "1" if argument.configured else ""
+            if not argument.needs:
+                what = argument.what
+                break
+            name, kind, what = argument.needs, argument.needs_kind, argument.what
+            continue
         found = exports.get(project.resolve(name))
         if found is None or found[1].kind != kind:
             return None
         path, record = found
         if kind == "settings":
-            break  # the field was read where the latent is
-        via[:0] = [", ".join(f"`{step}`" for step in reversed(record.via))] if record.via else []
-        if record.needs:
-            name, kind, what = record.needs, record.needs_kind, record.what
-            continue
-        data = dict(latent.data)
-        data.update(what=record.what, origin=record.origin, origin_at=record.origin_at, origin_file=path, caller=record.function)
-        data["configured"] = "1" if record.configured else ""
-        data["via"] = ", ".join(v for v in via if v)
-        return replace(latent, data=tuple(sorted(data.items())))
+            break  # the field was read where the previous hop read it
+        via[:0] = [_via_text(record.via)] if record.via else []
+        read = {"origin": record.origin, "origin_at": record.origin_at, "origin_file": path, "caller": record.function}
+        configured = "1" if record.configured else ""
+        if not record.needs:
+            what = record.what
+            break
+        name, kind, what = record.needs, record.needs_kind, record.what
     else:
         return None
     data = dict(latent.data)
-    data.update(what=what, via=", ".join(v for v in via if v))
+    data.update(read)
+    data.update(what=what, via=", ".join(v for v in via if v), configured=configured)
     return replace(latent, data=tuple(sorted(data.items())))
+
+
+def _via_text(names: tuple[str, ...]) -> str:
+    """The locals a value went through, in the order it went (they are kept message-first)."""
+    return ", ".join(f"`{step}`" for step in reversed(names))

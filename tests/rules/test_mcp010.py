@@ -1179,3 +1179,51 @@ def test_a_helper_named_like_a_check_is_not_a_status_report() -> None:
             """
         )
     )
+
+
+def test_a_helper_of_another_module_that_raises_with_what_a_tool_passes(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": _PYPROJECT,
+            "svc/__init__.py": "",
+            "svc/config.py": _CONFIG,
+            "svc/failures.py": textwrap.dedent(
+                """\
+                from fastmcp.exceptions import ToolError
+
+
+                def unreachable(target: str) -> None:
+                    raise ToolError(f"{target} did not answer")
+
+
+                def not_found(name: str) -> None:
+                    raise ToolError(f"No note named {name}")
+                """
+            ),
+            "svc/server.py": _TOOLS_HEAD.format(imports="from .config import settings\nfrom .failures import not_found, unreachable")
+            + textwrap.dedent(
+                """
+                @mcp.tool
+                def sync() -> str:
+                    base = settings.instance_url
+                    unreachable(base)
+                    return "synced"
+
+                @mcp.tool
+                def read_note(name: str) -> str:
+                    not_found(name)
+                    unreachable(name)
+                    return ""
+                """
+            ),
+        },
+    )
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    # Reported at the helper's raise, once; the tool's own argument passed there is not a leak.
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("failures.py", 5)]
+    (finding,) = findings
+    assert finding.message == "Helper 'unreachable' puts a configuration value ('settings.instance_url') into its error message"
+    assert "read at `settings.instance_url` in sync() (server.py), then held in `base`, `target`" in finding.notes
+    assert [(Path(r.filename).name, r.location.row) for r in finding.related][:1] == [("server.py", 14)]
