@@ -563,7 +563,11 @@ class _Tracer:
             named = sensitive_name(key)
             if named is not None:
                 return Leak(f"{named} ('{key}')", expr)
-        return self.find(expr.value, depth, seen)
+        found = self.find(expr.value, depth, seen)
+        if found is not None and found.needs_kind == "value" and key is not None and literal_text(element.value) is not None:
+            # `get_config()["api_url"]`: that item of what the other module's function returns.
+            return replace(found, needs=_item(found.needs, key))
+        return found
 
     def _key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
@@ -837,6 +841,7 @@ def get_order(order_id: int) -> dict:
                 found = _returned_leak(_Tracer(fn, ctx, module, words_at=1), fn, 1)
                 if found is not None:
                     yield _export(ctx, qual, found, fn.name)
+                    yield from _returned_items(fn, ctx, module, qual)
             yield from _sensitive_arguments(fn, ctx, module)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
@@ -903,6 +908,27 @@ def _reports_status(context: RenderContext) -> bool:
     checks an argument, it does not report the server's configuration."""
     tools = context.tools or ((context.function,) if context.is_tool else ())
     return bool(tools) and all(is_status_tool(tool) for tool in tools)
+
+
+def _item(name: str, key: str) -> str:
+    """The name of an item of a function's returned dict, as the records name it."""
+    return f"{name}[{key}]"
+
+
+def _returned_items(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts, qual: str) -> Iterator[SensitiveExport]:
+    """The items of the dict literals `fn` returns that carry a sensitive detail, each on its own
+    (a caller taking `config["api_url"]` takes that item, not the token beside it)."""
+    tracer = _Tracer(fn, ctx, module, words_at=1)
+    for ret in fn.returns:
+        value = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Dict):
+            continue
+        tracer.at = ret.node
+        for element in value.elements:
+            key = literal_text(element.key) if isinstance(element, cst.DictElement) else None
+            found = tracer.find(element.value, 1, frozenset()) if key is not None else None
+            if found is not None:
+                yield _export(ctx, _item(qual, key), found, fn.name)
 
 
 def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts) -> Iterator[SensitiveArgument]:
@@ -1021,7 +1047,8 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
                 break
             name, kind, what = argument.needs, argument.needs_kind, argument.what
             continue
-        found = exports.get(project.resolve(name))
+        function, bracket, item = name.partition("[")
+        found = exports.get(project.resolve(function) + bracket + item)
         if found is None or found[1].kind != kind:
             return None
         path, record = found

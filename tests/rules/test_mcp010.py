@@ -1227,3 +1227,28 @@ def test_a_helper_of_another_module_that_raises_with_what_a_tool_passes(tmp_path
     assert finding.message == "Helper 'unreachable' puts a configuration value ('settings.instance_url') into its error message"
     assert "read at `settings.instance_url` in sync() (server.py), then held in `base`, `target`" in finding.notes
     assert [(Path(r.filename).name, r.location.row) for r in finding.related][:1] == [("server.py", 14)]
+
+
+def test_an_item_of_a_dict_another_module_returns_is_judged_on_its_own(tmp_path: Path) -> None:
+    resolved = _CONFIG + textwrap.dedent(
+        """
+
+        def resolved_config() -> dict:
+            return {"token": settings.api_token, "api_url": settings.instance_url, "page_size": PAGE_SIZE}
+        """
+    )
+    findings = check_project(
+        tmp_path,
+        {"config.py": resolved},
+        "from .config import resolved_config",
+        """
+        @mcp.tool
+        def list_items(page: int) -> str:
+            config = resolved_config()
+            if page > config["page_size"]:
+                raise ToolError(f"Pages go up to {config['page_size']}")
+            raise ToolError(f"Nothing at {config['api_url']}")  # expect: MCP010
+        """,
+    )
+    # The URL beside the token is what is sent, not the token.
+    assert findings[0].message == "Tool 'list_items' puts a configuration value ('settings.instance_url') into its error message"
