@@ -622,9 +622,30 @@ class _Tracer:
                 return self._returned_by(callee, expr, depth)
             # The project's message builders in other modules (`error_text(f"... {DB_URL}")`)
             # pass their text on; what they return themselves is decided in their module.
-            return _first_found((self._first(arguments, depth, seen), self._imported(expr)))
+            return _first_found((self._passed_through(expr, depth, seen), self._imported(expr)))
         if isinstance(func, cst.Name):
             return self._imported(expr)  # `from server import describe` (a module of the project?)
+        return None
+
+    def _passed_through(self, call: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
+        """A sensitive argument of a call of another module's function, pending on that function
+        returning what it is given at that place (its module's "passes" records: a message
+        builder does, `resolve_default(accounts_file)` returning a name read from the file does not)."""
+        function = self.aliases.resolve(call.func)
+        if function is None and self.fn is not None:
+            function = next((c.callee for c in self.fn.calls if c.node is call), None)
+        if not function:
+            return None
+        position = 0
+        for argument in call.args:
+            if argument.star:
+                return None
+            place = argument.keyword.value if argument.keyword is not None else str(position)
+            if argument.keyword is None:
+                position += 1
+            found = self.find(argument.value, depth, seen)
+            if found is not None and not found.needs:
+                return replace(found, needs=f"{function}#{place}", needs_kind="passes")
         return None
 
     def _module_function(self, call: cst.Call) -> FunctionFacts | None:
@@ -784,6 +805,7 @@ def get_order(order_id: int) -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         yield from self.passing_on_markers(fn, ctx)
+        _note_passed_parameters(fn, ctx)
         sinks = list(failure_sinks(fn, ctx))
         if not sinks:
             return
@@ -831,6 +853,10 @@ def get_order(order_id: int) -> dict:
         )
         for name in settings:
             yield SensitiveExport(f"{prefix}.{name}", "settings")
+        passed = ctx.memo.get(_PASSED_MEMO)
+        for qual, places in (passed if isinstance(passed, dict) else {}).items():
+            for place in places:
+                yield SensitiveExport(f"{qual}#{place}", "passes")
         constants = _Tracer(None, ctx, module)
         for name, values in module.constants.items():
             found = constants._first_of([(value, None) for value in values], name, 0, frozenset())
@@ -908,6 +934,29 @@ def _reports_status(context: RenderContext) -> bool:
     checks an argument, it does not report the server's configuration."""
     tools = context.tools or ((context.function,) if context.is_tool else ())
     return bool(tools) and all(is_status_tool(tool) for tool in tools)
+
+
+_PASSED_MEMO = "sensitive_passed_parameters"
+
+
+def _note_passed_parameters(fn: FunctionFacts, ctx: FileContext) -> None:
+    """Which parameters of `fn` its returns carry (the engine's value flow: through locals,
+    f-strings, calls), by position (a method's self not counted) and by name, kept for the
+    module's records: a caller in another module passing a secret there gets it back."""
+    flow = fn.value_flow
+    if flow is None or not fn.returns:
+        return
+    params = [p for p in fn.params if p not in {"self", "cls"}]
+    carried: set[str] = set()
+    for ret in fn.returns:
+        if ret.node.value is not None:
+            _, _, read = flow.follow(ret.node.value, at=ret.node)
+            # Read whole (`f"{target} did not answer"`), not a part a call derives from it
+            # (`load_accounts(path)[0]["name"]` returns what the file holds, not the path).
+            carried.update(name for name, mode in read.items() if name in params and mode is None)
+    if carried:
+        memo = ctx.memo.setdefault(_PASSED_MEMO, {})
+        memo[fn.qualname] = tuple(sorted({*carried, *(str(params.index(name)) for name in carried)}))
 
 
 def _item(name: str, key: str) -> str:
@@ -1047,13 +1096,13 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
                 break
             name, kind, what = argument.needs, argument.needs_kind, argument.what
             continue
-        function, bracket, item = name.partition("[")
-        found = exports.get(project.resolve(function) + bracket + item)
+        function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
+        found = exports.get(project.resolve(function) + mark + rest)
         if found is None or found[1].kind != kind:
             return None
         path, record = found
-        if kind == "settings":
-            break  # the field was read where the previous hop read it
+        if kind in {"settings", "passes"}:
+            break  # the value was read where the previous hop read it (a field, an argument)
         via[:0] = [_via_text(record.via)] if record.via else []
         read = {"origin": record.origin, "origin_at": record.origin_at, "origin_file": path, "caller": record.function}
         configured = "1" if record.configured else ""

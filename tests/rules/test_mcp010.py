@@ -1252,3 +1252,32 @@ def test_an_item_of_a_dict_another_module_returns_is_judged_on_its_own(tmp_path:
     )
     # The URL beside the token is what is sent, not the token.
     assert findings[0].message == "Tool 'list_items' puts a configuration value ('settings.instance_url') into its error message"
+
+
+def test_a_function_of_another_module_returns_only_what_it_passes_on(tmp_path: Path) -> None:
+    helpers = """\
+    import yaml
+
+
+    def default_account(accounts_file: str) -> str:
+        with open(accounts_file) as handle:
+            return yaml.safe_load(handle)["default"]
+
+
+    def unreachable_text(target: str) -> str:
+        return f"{target} did not answer"
+    """
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": helpers},
+        "import os\nfrom .helpers import default_account, unreachable_text",
+        """
+        @mcp.tool
+        def send(to: str) -> str:
+            accounts = os.environ["ACCOUNTS_FILE"]
+            account = default_account(accounts)
+            if not to:
+                raise ToolError(f"No recipient given for account {account}")
+            raise ToolError(unreachable_text(accounts))  # expect: MCP010
+        """,
+    )
