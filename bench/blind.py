@@ -89,12 +89,14 @@ def finding_rows(package: str, folder: Path, findings: list[dict]) -> list[tuple
     return rows
 
 
-def lint(mcp_lint: str, package: str, folder: Path) -> list[tuple[str, str, int, str]]:
-    """Run mcp-lint on one unpacked package from its own folder and return its finding rows."""
+def lint(mcp_lint: str, package: str, folder: Path, rules: str = "") -> list[tuple[str, str, int, str]]:
+    """Run mcp-lint on one unpacked package from its own folder and return its finding rows. The
+    scored `rules` are added to the selection: a preview rule (off by default) is scored on."""
     if not folder.is_dir():
         raise BlindError(f"{package}: not unpacked at {folder}")
+    selection = ["--extend-select", rules] if rules else []
     run = subprocess.run(
-        [mcp_lint, "check", ".", "--output-format", "json", "--no-cache", "--exit-zero"],
+        [mcp_lint, "check", ".", "--output-format", "json", "--no-cache", "--exit-zero", *selection],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -173,7 +175,7 @@ def run(
         fetch(tools, set_dir, corpus)
     rows = []
     for spec in pinned(set_dir / "packages.txt"):
-        rows.extend(lint(mcp_lint, spec, package_folder(corpus, spec)))
+        rows.extend(lint(mcp_lint, spec, package_folder(corpus, spec), rules))
     findings = corpus / "findings.tsv"
     write_findings(rows, findings)
     score_json = corpus / "score.json"

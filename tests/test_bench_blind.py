@@ -52,7 +52,9 @@ def _fake_linter(tmp_path: Path) -> str:
         textwrap.dedent(
             """
             import json, os, sys
-            assert sys.argv[1:] == ["check", ".", "--output-format", "json", "--no-cache", "--exit-zero"], sys.argv
+            assert sys.argv[1:7] == ["check", ".", "--output-format", "json", "--no-cache", "--exit-zero"], sys.argv
+            # The scored rules are selected too (a preview rule is off by default).
+            assert sys.argv[7:8] == ["--extend-select"] and "MCP002" in sys.argv[8].split(","), sys.argv
             here = os.getcwd()
             findings = []
             if here.endswith("notes-mcp-0.1.0"):

@@ -150,6 +150,9 @@ class RenderContext:
     # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
     # rejects bad arguments. None outside a linked project.
     callee_effect: Callable[[str, str], str] | None = field(default=None, compare=False)
+    # The linked project, for a rule whose finding depends on what another module defines (its
+    # records, `LinkedProject.records`); None outside a linked project.
+    project: LinkedProject | None = field(default=None, compare=False)
 
     def forwards_exception_text(self) -> bool:
         """Does the text of a non-ToolError exception reach the model on the release a fresh
@@ -325,6 +328,10 @@ class LinkedProject(Protocol):
 # The data key (value "1") by which a rule still recording a string bag asks for
 # `Latent.delivered_when_passed_on`; `Rule.latent` moves it to that field.
 DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
+# A latent's data key: the qualified names of other modules its rendering reads (comma-separated;
+# what those modules' records say of them). The link step looks them up while it traces the tools,
+# so that a prefiltered run analyses the modules that define them.
+NEEDS_NAMES = "needs_names"
 
 
 class Rule:

@@ -35,9 +35,6 @@ from mcp_lint.vocabulary import (
     RECEIVER_DEPENDENT_METHODS,
     REJECTED_VALUE_WORDING,
     SERVICE_ROLE_SUFFIX,
-    STATUS_NOUNS,
-    STATUS_PHRASES,
-    STATUS_VERBS,
 )
 
 # Words of a name: its snake_case parts split at camelCase humps, acronyms whole.
@@ -51,19 +48,6 @@ def name_words(name: str) -> list[str]:
     """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
     words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
     return [w for w in words if w.lower() not in NAME_NOISE_WORDS]
-
-
-# Words of a name for its status test: snake_case, kebab-case, dotted and camelCase parts.
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def is_status_tool(name: str) -> bool:
-    """Whether a function of this name reports a status (a health check, a validator, a ping):
-    a "failed" status is its answer, not its failure."""
-    words = [word.lower() for word in _WORD.findall(name)]
-    if not words:
-        return False
-    return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 
 
 def action(name: str, *, bare: bool = False) -> str | None:

@@ -22,7 +22,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
-from mcp_lint.rules.failure_words import is_status_tool
+from mcp_lint.vocabulary import is_status_tool
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})

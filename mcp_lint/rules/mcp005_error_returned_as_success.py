@@ -68,8 +68,7 @@ from mcp_lint.rules.results import (
     passes_message_through,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.rules.failure_words import is_status_tool
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check

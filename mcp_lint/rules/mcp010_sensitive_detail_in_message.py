@@ -16,6 +16,8 @@ other modules (their arguments).
 from __future__ import annotations
 
 import re
+import weakref
+from pathlib import PurePath
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable, Iterator
@@ -27,12 +29,23 @@ from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
-from mcp_lint.findings import Related
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, RenderContext, Rendered, Rule, related_here, span
-from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise, project_call
-from mcp_lint.rules.results import error_result_text, failure_message_of
+from mcp_lint.findings import Location, Related
+from mcp_lint.rules.base import (
+    DELIVERED_WHEN_PASSED_ON,
+    NEEDS_NAMES,
+    Example,
+    FileContext,
+    LinkedProject,
+    RenderContext,
+    Rendered,
+    Rule,
+    related_here,
+    span,
+)
+from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
 from mcp_lint.rules.text import clip
+from mcp_lint.vocabulary import is_status_tool
 
 # -- what is sensitive, by name ---------------------------------------------------------------
 
@@ -150,6 +163,65 @@ class Leak:
     origin: cst.CSTNode  # where it enters (read for its code and place)
     via: tuple[str, ...] = ()  # the variables it went through on its way to the message
     caller: str = ""  # the function of the module that passed it to the checked one, if any
+    # A name of another module whose value this module cannot see (`from .config import DATA_DIR`,
+    # `describe()` imported): the qualified name, and what it must be there ("value": something
+    # sensitive; "settings": a settings object, `what` then says which field). Decided at link
+    # time from that module's records (SensitiveExport); a pending leak yields to a found one.
+    needs: str = ""
+    needs_kind: str = ""
+    # A value of the server's configuration that is no secret (a configured URL, host or path,
+    # an environment variable not named like a secret): the answer of a status report.
+    configured: bool = False
+
+
+@dataclass(frozen=True)
+class SensitiveArgument:
+    """A record of the module (picklable): a call of a function of another module of the project
+    that passes it a sensitive value, for that function's raises that put the parameter into
+    their text (`fail(settings.db_url)` with `def fail(target): raise ToolError(f"{target} ...")`)."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # -1 when passed by keyword
+    keyword: str
+    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
+    what: str
+    origin: str
+    origin_at: str
+    via: tuple[str, ...]
+    function: str  # the calling function
+    configured: bool = False
+    needs: str = ""  # Leak.needs: the value is a name of yet another module
+    needs_kind: str = ""
+
+
+def _first_found(found: Iterable[Leak | None]) -> Leak | None:
+    """The first leak found, or, when every one is pending on another module, the first of those."""
+    pending = None
+    for leak in found:
+        if leak is None:
+            continue
+        if not leak.needs:
+            return leak
+        pending = pending or leak
+    return pending
+
+
+@dataclass(frozen=True)
+class SensitiveExport:
+    """A record of the module (Rule.check_module, picklable): a module-level name whose value
+    carries a sensitive detail (a constant, what a function returns: kind "value"), or a settings
+    object, class or factory (kind "settings"), for the modules that import it."""
+
+    name: str  # qualified: "pkg.config.DATA_DIR", "pkg.errors.describe"
+    kind: str
+    what: str = ""  # "" when the value comes from yet another module (`needs`)
+    origin: str = ""  # the code that reads it
+    origin_at: str = ""  # where (base.span)
+    via: tuple[str, ...] = ()
+    function: str = ""  # the function returning it, "" for a constant
+    needs: str = ""
+    needs_kind: str = ""
+    configured: bool = False  # Leak.configured
 
 
 @dataclass
@@ -254,10 +326,14 @@ class _Tracer:
         if depth > _MAX_DEPTH:
             return None
         kind = type(expr)
-        if kind in (cst.SimpleString, cst.ConcatenatedString):
+        if kind is cst.SimpleString:
             # The message's own words are the author's (a format example); a stored literal is
             # a value the server uses.
             return self._literal(expr, True) if depth > self.words_at else None
+        if kind is cst.ConcatenatedString:
+            # `"No token at " f"'{path}'"`: the literal as a whole, then the values of its parts.
+            found = self._literal(expr, True) if depth > self.words_at else None
+            return found or self._first((expr.left, expr.right), depth, seen)
         if kind is cst.FormattedString:
             if depth > self.words_at:
                 found = self._literal(expr, True)
@@ -293,11 +369,7 @@ class _Tracer:
         return None  # comparisons, `not`, lambdas, numbers: nothing of a value is carried
 
     def _first(self, nodes: Iterable[cst.CSTNode], depth: int, seen: frozenset[str]) -> Leak | None:
-        for node in nodes:
-            found = self.find(node, depth, seen)
-            if found is not None:
-                return found
-        return None
+        return _first_found(self.find(node, depth, seen) for node in nodes)
 
     def _literal(self, expr: cst.BaseExpression, stored: bool) -> Leak | None:
         """A connection string or credentials written in the code; SQL only where it was stored
@@ -318,7 +390,7 @@ class _Tracer:
     def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Leak | None:
         name = expr.value
         if name == "__file__":
-            return Leak("a path of the server's own files", expr)
+            return Leak("a path of the server's own files", expr, configured=True)
         if name in {"self", "cls"} or name in seen:
             return None
         values = self._assigned(name)
@@ -328,7 +400,7 @@ class _Tracer:
                 found = self._first_of(values, name, depth, seen)
                 if found is not None:
                     return found
-            return self._parameter(name, depth, seen)
+            return self._parameter(name, depth, seen, expr)
         scope = self
         if values is None:
             constants = self.module.constants.get(name)
@@ -338,14 +410,28 @@ class _Tracer:
             named = sensitive_name(name)
             if named is not None and name in self.aliases.aliases:
                 return Leak(f"{named} ('{name}')", expr)  # `from .config import API_TOKEN`
-            return None
+            return self._imported(expr)  # `from .config import DATA_DIR`: decided there
         found = scope._first_of(values, name, depth, seen)
-        if found is not None:
+        if found is not None and not found.needs:
             return found
         named = sensitive_name(name)
         if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
-        return None
+        return found
+
+    def _imported(self, expr: cst.BaseExpression, kind: str = "value", what: str = "") -> Leak | None:
+        """A pending leak on the name of another module `expr` reads (`DATA_DIR` imported,
+        `describe(...)`, `settings` of `settings.data_dir`), None when it reads none."""
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        if not isinstance(target, (cst.Name, cst.Attribute)):
+            return None
+        root = (dotted(target) or "").split(".")[0]
+        if root not in self.aliases.aliases or root in self.params or root in {"self", "cls"}:
+            return None
+        if self.fn is not None and root in self.fn.stores:
+            return None  # a local of the same name
+        qualified = self.aliases.resolve(target)
+        return Leak(what, expr, needs=qualified, needs_kind=kind, configured=kind == "settings") if qualified else None
 
     def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
         """A collection of the author's literals, directly or through a local or constant
@@ -360,17 +446,19 @@ class _Tracer:
 
     def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         outer = self.at
+        pending = None
         try:
             for value, statement in values:
                 self.at = statement  # the value is read where it was stored
                 found = self.find(value, depth + 1, seen | {name})
-                if found is not None:
+                if found is not None and not found.needs:
                     return replace(found, via=(name, *found.via))
+                pending = pending or (replace(found, via=(name, *found.via)) if found is not None else None)
         finally:
             self.at = outer
-        return None
+        return pending
 
-    def _parameter(self, name: str, depth: int, seen: frozenset[str]) -> Leak | None:
+    def _parameter(self, name: str, depth: int, seen: frozenset[str], expr: cst.CSTNode | None = None) -> Leak | None:
         """A parameter: what the call being followed passed there, or, for the checked function
         itself, what the module's callers pass; the model's arguments (a tool's) carry nothing."""
         bound = self.bindings.get(name)
@@ -378,8 +466,10 @@ class _Tracer:
             tracer, argument = bound
             found = tracer.find(argument, depth + 1, frozenset())
             return replace(found, via=(name, *found.via)) if found is not None else None
-        if not self.from_callers or self.fn is None:
+        if not self.from_callers or self.fn is None or _is_registered(self.fn.qualname, self.ctx):
+            # A tool's parameter holds the model's argument, whoever else calls it as a function.
             return None
+        pending = None
         for caller, call in _callers(self.fn, self.ctx):
             argument = _argument_for(self.fn, call.node, name)
             if argument is None:
@@ -387,9 +477,13 @@ class _Tracer:
             tracer = _Tracer(caller, self.ctx, self.module, active=self.active)
             tracer.at = _statement_of(caller, call)
             found = tracer.find(argument, depth + 1, frozenset())
-            if found is not None:
+            if found is not None and not found.needs:
                 return replace(found, via=(name, *found.via), caller=caller.name)
-        return None
+            pending = pending or (replace(found, via=(name, *found.via), caller=caller.name) if found is not None else None)
+        if pending is None and expr is not None:
+            # What callers in other modules pass there: their records (SensitiveArgument).
+            pending = Leak("", expr, via=(name,), needs=f"{self.fn.qualname}#{name}", needs_kind="argument")
+        return pending
 
     def _reads_parameter(self, value: cst.CSTNode) -> bool:
         return any(isinstance(n, cst.Name) and n.value in self.params - {"self", "cls"} for n in descendants(value))
@@ -402,7 +496,7 @@ class _Tracer:
             return Leak("the request's headers", expr)
         resolved = self.aliases.resolve(expr) if chain else None
         if resolved in _HERE:
-            return Leak(_HERE[resolved], expr)
+            return Leak(_HERE[resolved], expr, configured=True)
         if resolved == "os.environ":
             return Leak("the server's environment", expr)
         if attr in _FILE_NAME_ATTRIBUTES:
@@ -423,8 +517,17 @@ class _Tracer:
         named = sensitive_name(attr)
         if named is not None and root and root not in {"self", "cls"}:
             return Leak(f"{named} ('{chain or attr}')", expr)
-        if self._is_settings(expr.value) and _infrastructure_name(attr):
-            return Leak(f"a configuration value ('{chain or attr}')", expr)
+        if _infrastructure_name(attr):
+            if self._is_settings(expr.value):
+                return Leak(f"a configuration value ('{chain or attr}')", expr, configured=True)
+            # `settings.data_dir` with `settings` imported: a settings object there?
+            owner = self._imported(expr.value, "settings", f"a configuration value ('{chain or attr}')")
+            if owner is not None:
+                return replace(owner, origin=expr)
+        if root in self.aliases.aliases:
+            found = self._imported(expr)  # `config.DATA_DIR` of `from pkg import config`
+            if found is not None:
+                return found
         return self.find(expr.value, depth, seen)
 
     def _is_settings(self, expr: cst.BaseExpression) -> bool:
@@ -452,7 +555,7 @@ class _Tracer:
             return None  # `token[:4]`: a masked prefix
         key = self._key_text(element.value) if isinstance(element, cst.Index) else None
         if self.aliases.resolve(expr.value) == "os.environ":
-            return Leak(_env_label(key), expr) if key and _sensitive_variable(key) else None
+            return _env_leak(key, expr) if key and _sensitive_variable(key) else None
         root = dotted(expr.value) or ""
         if root.split(".")[0] in self.params:
             return None
@@ -460,7 +563,11 @@ class _Tracer:
             named = sensitive_name(key)
             if named is not None:
                 return Leak(f"{named} ('{key}')", expr)
-        return self.find(expr.value, depth, seen)
+        found = self.find(expr.value, depth, seen)
+        if found is not None and found.needs_kind == "value" and key is not None and literal_text(element.value) is not None:
+            # `get_config()["api_url"]`: that item of what the other module's function returns.
+            return replace(found, needs=_item(found.needs, key))
+        return found
 
     def _key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
@@ -484,7 +591,7 @@ class _Tracer:
                 # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
                 # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
                 return self._first([a.value for a in expr.args[1:]], depth, seen)
-            return Leak(_env_label(key), expr)
+            return _env_leak(key, expr)
         if resolved in _SECRET_STORES:
             return Leak("a secret from the keyring", expr)
         if resolved in _TRACEBACKS:
@@ -492,7 +599,7 @@ class _Tracer:
         if resolved in _HERE:
             if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
                 return None
-            return Leak(_HERE[resolved], expr)
+            return Leak(_HERE[resolved], expr, configured=True)
         short = last_name(name)
         if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in _words(short)):
             return None
@@ -514,8 +621,31 @@ class _Tracer:
             if callee is not None:
                 return self._returned_by(callee, expr, depth)
             # The project's message builders in other modules (`error_text(f"... {DB_URL}")`)
-            # pass their text on.
-            return self._first(arguments, depth, seen)
+            # pass their text on; what they return themselves is decided in their module.
+            return _first_found((self._passed_through(expr, depth, seen), self._imported(expr)))
+        if isinstance(func, cst.Name):
+            return self._imported(expr)  # `from server import describe` (a module of the project?)
+        return None
+
+    def _passed_through(self, call: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
+        """A sensitive argument of a call of another module's function, pending on that function
+        returning what it is given at that place (its module's "passes" records: a message
+        builder does, `resolve_default(accounts_file)` returning a name read from the file does not)."""
+        function = self.aliases.resolve(call.func)
+        if function is None and self.fn is not None:
+            function = next((c.callee for c in self.fn.calls if c.node is call), None)
+        if not function:
+            return None
+        position = 0
+        for argument in call.args:
+            if argument.star:
+                return None
+            place = argument.keyword.value if argument.keyword is not None else str(position)
+            if argument.keyword is None:
+                position += 1
+            found = self.find(argument.value, depth, seen)
+            if found is not None and not found.needs:
+                return replace(found, needs=f"{function}#{place}", needs_kind="passes")
         return None
 
     def _module_function(self, call: cst.Call) -> FunctionFacts | None:
@@ -533,14 +663,20 @@ class _Tracer:
             return None
         bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
         inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
-        for ret in callee.returns:
-            if ret.node.value is None:
-                continue
-            inner.at = ret.node
-            found = inner.find(ret.node.value, depth + 1, frozenset())
-            if found is not None:
-                return replace(found, via=(f"{callee.name}()", *found.via))
-        return None
+        found = _returned_leak(inner, callee, depth + 1)
+        return replace(found, via=(f"{callee.name}()", *found.via)) if found is not None else None
+
+
+def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:
+    """What `fn` returns that carries a sensitive detail (its returns read by `tracer`)."""
+
+    def each() -> Iterator[Leak | None]:
+        for ret in fn.returns:
+            if ret.node.value is not None:
+                tracer.at = ret.node
+                yield tracer.find(ret.node.value, depth, frozenset())
+
+    return _first_found(each())
 
 
 def _is_context(param: str, fn: FunctionFacts) -> bool:
@@ -600,6 +736,11 @@ def _statement_of(fn: FunctionFacts, call: CallFact) -> cst.CSTNode | None:
             if small is call.node or any(node is call.node for node in descendants(small)):
                 return small
     return statement
+
+
+def _env_leak(key: str, expr: cst.CSTNode) -> Leak:
+    """An environment variable's value: configuration, unless named like a secret."""
+    return Leak(_env_label(key), expr, configured=sensitive_name(key) is None)
 
 
 def _env_label(key: str | None) -> str:
@@ -664,16 +805,18 @@ def get_order(order_id: int) -> dict:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         yield from self.passing_on_markers(fn, ctx)
-        sinks = list(self._sinks(fn, ctx))
+        _note_passed_parameters(fn, ctx)
+        sinks = list(failure_sinks(fn, ctx))
         if not sinks:
             return
         tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
-        for statement, values, variant in sinks:
+        for sink in sinks:
+            statement, values, variant = sink.statement, sink.values, sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).
             tracer.from_callers = variant != "return"
-            found = next((leak for value in values if (leak := tracer.find(value)) is not None), None)
+            found = _first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
             data = {
@@ -683,47 +826,63 @@ def get_order(order_id: int) -> dict:
                 # The locals in the order the value passed through them, from the read to the message.
                 "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
                 "caller": found.caller,
+                "configured": "1" if found.configured else "",
             }
+            if found.needs:
+                # Decided at link time by the module that defines the name (its records).
+                data.update(needs=found.needs, needs_kind=found.needs_kind)
+                if found.needs_kind != "argument":  # an argument's callers are the tools' side
+                    data[NEEDS_NAMES] = found.needs
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
                 data[DELIVERED_WHEN_PASSED_ON] = "1"
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
 
-    def _sinks(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, list[cst.BaseExpression], str]]:
-        """(statement, the values it sends as failure text, how it travels)."""
-        for fact in fn.raises:
-            exc = fact.node.exc
-            if exc is None:
-                continue
-            built = fn.value_of(exc)
-            if not isinstance(built, cst.Call) or fact.caught_here(last_name(dotted(built.func) or "")):
-                continue
-            if is_tool_error_raise(built, ctx):
-                variant = "raise"
-            elif is_protocol_error_class(raised_class(built, ctx), None):
-                variant = "raise-protocol"
-            else:
-                variant = "raise-other"
-            yield fact.node, [a.value for a in built.args], variant
-        for ret in fn.returns:
-            value = ret.node.value
-            if value is None:
-                continue
-            resolved = fn.value_of(value)
-            if failure_message_of(resolved, ctx) is not None or error_result_text(resolved, ctx) is not None:
-                yield ret.node, [resolved], "return"
-            elif ret.handler is not None and isinstance(resolved, (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString, cst.BinaryOperation)):
-                yield ret.node, [resolved], "return"  # text sent from an `except` clause
+    def check_module(self, ctx: FileContext) -> Iterable[object]:
+        """What other modules may read of this one (SensitiveExport): its settings objects,
+        classes and factories, the constants and what the functions return that carry a
+        sensitive detail."""
+        module = _module_facts(ctx)
+        prefix = ctx.model.module
+        settings = sorted(module.settings_classes | module.settings_objects)
+        settings += sorted(
+            qual.removeprefix(prefix + ".")
+            for qual, fn in ctx.model.functions.items()
+            if module.settings_classes and last_name(fn.returns_type or "") in module.settings_classes
+        )
+        for name in settings:
+            yield SensitiveExport(f"{prefix}.{name}", "settings")
+        passed = ctx.memo.get(_PASSED_MEMO)
+        for qual, places in (passed if isinstance(passed, dict) else {}).items():
+            for place in places:
+                yield SensitiveExport(f"{qual}#{place}", "passes")
+        constants = _Tracer(None, ctx, module)
+        for name, values in module.constants.items():
+            found = constants._first_of([(value, None) for value in values], name, 0, frozenset())
+            if found is not None:
+                yield _export(ctx, f"{prefix}.{name}", found, "")
+        for qual, fn in ctx.model.functions.items():
+            if fn.returns and not _is_registered(qual, ctx):
+                found = _returned_leak(_Tracer(fn, ctx, module, words_at=1), fn, 1)
+                if found is not None:
+                    yield _export(ctx, qual, found, fn.name)
+                    yield from _returned_items(fn, ctx, module, qual)
+            yield from _sensitive_arguments(fn, ctx, module)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
+        if latent.get("needs"):
+            resolved = _resolve_pending(latent, context.project)
+            if resolved is None:
+                return None  # the name of the other module carries nothing sensitive
+            latent = resolved
+        if latent.get("configured") and _reports_status(context):
+            return None  # the configuration is the answer of a status report (a secret never is)
         passed_on = latent.passed_on
-        if latent.variant == "raise-other" and not context.forwards_exception_text():
+        if not reaches_model(latent.variant, context):
             return None  # the framework masks this exception's text: the model never reads it
-        if latent.variant == "raise-protocol" and context.protocol_error_masked():
-            return None
         channel = {
             "raise": "its error message",
             "raise-protocol": "a protocol error's message",
@@ -736,6 +895,8 @@ def get_order(order_id: int) -> dict:
         via = latent.get("via")
         caller = latent.get("caller")
         read = f"read at `{latent.get('origin')}`" + (f" in {caller}()" if caller else "")
+        if latent.get("origin_file"):
+            read += f" ({PurePath(latent.get('origin_file')).name})"  # another module of the project
         notes = [read + (f", then held in {via}" if via else "")]
         if passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
@@ -754,6 +915,10 @@ def get_order(order_id: int) -> dict:
     def _read_at(latent: Latent) -> tuple[Related, ...]:
         """Where the value is read, unless in the flagged statement itself."""
         where = latent.get("origin_at")
+        elsewhere = latent.get("origin_file")
+        if elsewhere:
+            row, column, end_row, end_column = (int(part) for part in where.split(":"))
+            return (Related(elsewhere, Location(row, column), Location(end_row, end_column), "the value is read here"),)
         if not where or latent.rows[0] <= int(where.split(":")[0]) <= latent.rows[1]:
             return ()
         read = related_here(where, "the value is read here")
@@ -761,3 +926,198 @@ def get_order(order_id: int) -> dict:
 
 
 _HELP = "Log the value on the server; say which operation failed without it"
+
+
+def _reports_status(context: RenderContext) -> bool:
+    """Is the tool a status report (`health`, `get_status`, `check_connection`), or is the helper
+    reached only from tools that are? A helper's own name does not count: `validate_path`
+    checks an argument, it does not report the server's configuration."""
+    tools = context.tools or ((context.function,) if context.is_tool else ())
+    return bool(tools) and all(is_status_tool(tool) for tool in tools)
+
+
+_PASSED_MEMO = "sensitive_passed_parameters"
+
+
+def _note_passed_parameters(fn: FunctionFacts, ctx: FileContext) -> None:
+    """Which parameters of `fn` its returns carry (the engine's value flow: through locals,
+    f-strings, calls), by position (a method's self not counted) and by name, kept for the
+    module's records: a caller in another module passing a secret there gets it back."""
+    flow = fn.value_flow
+    if flow is None or not fn.returns:
+        return
+    params = [p for p in fn.params if p not in {"self", "cls"}]
+    carried: set[str] = set()
+    for ret in fn.returns:
+        if ret.node.value is not None:
+            _, _, read = flow.follow(ret.node.value, at=ret.node)
+            # Read whole (`f"{target} did not answer"`), not a part a call derives from it
+            # (`load_accounts(path)[0]["name"]` returns what the file holds, not the path).
+            carried.update(name for name, mode in read.items() if name in params and mode is None)
+    if carried:
+        memo = ctx.memo.setdefault(_PASSED_MEMO, {})
+        memo[fn.qualname] = tuple(sorted({*carried, *(str(params.index(name)) for name in carried)}))
+
+
+def _item(name: str, key: str) -> str:
+    """The name of an item of a function's returned dict, as the records name it."""
+    return f"{name}[{key}]"
+
+
+def _returned_items(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts, qual: str) -> Iterator[SensitiveExport]:
+    """The items of the dict literals `fn` returns that carry a sensitive detail, each on its own
+    (a caller taking `config["api_url"]` takes that item, not the token beside it)."""
+    tracer = _Tracer(fn, ctx, module, words_at=1)
+    for ret in fn.returns:
+        value = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Dict):
+            continue
+        tracer.at = ret.node
+        for element in value.elements:
+            key = literal_text(element.key) if isinstance(element, cst.DictElement) else None
+            found = tracer.find(element.value, 1, frozenset()) if key is not None else None
+            if found is not None:
+                yield _export(ctx, _item(qual, key), found, fn.name)
+
+
+def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts) -> Iterator[SensitiveArgument]:
+    """The calls `fn` makes of the project's functions in other modules that pass a sensitive
+    value (what each argument carries, read where the call is)."""
+    tracer = _Tracer(fn, ctx, module)
+    for call in fn.calls:
+        if not call.callee or call.callee in ctx.model.functions or not project_call(call.node, ctx):
+            continue
+        tracer.at = _statement_of(fn, call)
+        position = 0
+        for argument in call.node.args:
+            if argument.star:
+                break
+            keyword = argument.keyword.value if argument.keyword is not None else ""
+            found = tracer.find(argument.value, 1, frozenset())
+            if found is not None and found.needs_kind != "argument":
+                yield SensitiveArgument(
+                    call.callee,
+                    -1 if keyword else position,
+                    keyword,
+                    isinstance(call.node.func, cst.Attribute),
+                    found.what,
+                    clip(" ".join(ctx.code(found.origin).split()), 60),
+                    span(ctx, found.origin),
+                    found.via,
+                    fn.name,
+                    found.configured,
+                    found.needs,
+                    found.needs_kind,
+                )
+            if not keyword:
+                position += 1
+
+
+def _passed_to(project: LinkedProject, needed: str) -> tuple[str, SensitiveArgument] | None:
+    """A call in another module that passes a sensitive value to the parameter `needed`
+    ("pkg.mod.fail#target")."""
+    qualname, _, param = needed.rpartition("#")
+    target = project.function(qualname)
+    if target is None:
+        return None
+    params = target[1].params
+    for summary, record in project.records(SensitiveDetailInMessage.code):
+        if not isinstance(record, SensitiveArgument):
+            continue
+        called = project.function(record.callee)
+        if called is None or called[1].qualname != target[1].qualname:
+            continue
+        skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0
+        if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
+            return summary.path, record
+    return None
+
+
+def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:
+    return SensitiveExport(
+        name,
+        "value",
+        found.what,
+        clip(" ".join(ctx.code(found.origin).split()), 60),
+        span(ctx, found.origin),
+        found.via,
+        function,
+        found.needs,
+        found.needs_kind,
+        found.configured,
+    )
+
+
+def _is_registered(qual: str, ctx: FileContext) -> bool:
+    """A tool handler (registered here, or on a server of another module)."""
+    return any(reg.function == qual for reg in ctx.model.tools) or any(entry[0] == qual for entry in ctx.model.pending)
+
+
+# The linked project's exports, by qualified name (built once per project).
+_EXPORTS: "weakref.WeakKeyDictionary[object, dict[str, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
+_MAX_HOPS = 4  # a name re-read from module to module
+
+
+def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
+    known = _EXPORTS.get(project)
+    if known is None:
+        known = {}
+        for summary, record in project.records(SensitiveDetailInMessage.code):
+            if isinstance(record, SensitiveExport):
+                known.setdefault(record.name, (summary.path, record))
+        _EXPORTS[project] = known
+    return known
+
+
+def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | None:
+    """The latent with what leaks from the module that defines the name it reads (`needs`),
+    and where it is read there; None when that name carries nothing sensitive (or is not the
+    project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
+    from another module's constant, an argument that is a settings field of a third module."""
+    if project is None:
+        return None
+    exports = _exports(project)
+    name, kind, what = latent.get("needs"), latent.get("needs_kind"), latent.get("what")
+    via: list[str] = [latent.get("via")] if latent.get("via") else []
+    # Where the value is read, as the last hop found it (the latent's own read to start with).
+    read: dict[str, str] = {}
+    configured = latent.get("configured")
+    for _ in range(_MAX_HOPS):
+        if kind == "argument":
+            passed = _passed_to(project, name)
+            if passed is None:
+                return None
+            path, argument = passed
+            via[:0] = [_via_text(argument.via)] if argument.via else []
+            read = {"origin": argument.origin, "origin_at": argument.origin_at, "origin_file": path, "caller": argument.function}
+            configured = "1" if argument.configured else ""
+            if not argument.needs:
+                what = argument.what
+                break
+            name, kind, what = argument.needs, argument.needs_kind, argument.what
+            continue
+        function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
+        found = exports.get(project.resolve(function) + mark + rest)
+        if found is None or found[1].kind != kind:
+            return None
+        path, record = found
+        if kind in {"settings", "passes"}:
+            break  # the value was read where the previous hop read it (a field, an argument)
+        via[:0] = [_via_text(record.via)] if record.via else []
+        read = {"origin": record.origin, "origin_at": record.origin_at, "origin_file": path, "caller": record.function}
+        configured = "1" if record.configured else ""
+        if not record.needs:
+            what = record.what
+            break
+        name, kind, what = record.needs, record.needs_kind, record.what
+    else:
+        return None
+    data = dict(latent.data)
+    data.update(read)
+    data.update(what=what, via=", ".join(v for v in via if v), configured=configured)
+    return replace(latent, data=tuple(sorted(data.items())))
+
+
+def _via_text(names: tuple[str, ...]) -> str:
+    """The locals a value went through, in the order it went (they are kept message-first)."""
+    return ", ".join(f"`{step}`" for step in reversed(names))

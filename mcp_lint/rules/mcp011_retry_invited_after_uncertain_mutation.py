@@ -36,9 +36,7 @@ from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
-from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise
-from mcp_lint.rules.results import error_result_text, failure_message_of
+from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import RETRY_MENTION
 
@@ -489,30 +487,11 @@ async def send_payment(account: str, amount_cents: int) -> str:
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
         """(statement, the author's text, the `if` tests around it, its `except` clause, how it travels)."""
-        for fact in fn.raises:
-            exc = fact.node.exc
-            built = fn.value_of(exc) if exc is not None else None
-            if not isinstance(built, cst.Call) or not built.args or fact.caught_here(last_name(dotted(built.func) or "")):
-                continue
-            if is_tool_error_raise(built, ctx):
-                variant = "raise"
-            elif is_protocol_error_class(raised_class(built, ctx), None):
-                variant = "raise-protocol"
-            else:
-                variant = "raise-other"
-            text = " ".join(t for a in built.args if (t := literal_text(fn.value_of(a.value))) is not None)
+        for sink in failure_sinks(fn, ctx):
+            written = sink.values if sink.message is None else (sink.message,)
+            text = " ".join(t for value in written if (t := literal_text(fn.value_of(value))) is not None)
             if text:
-                yield fact.node, text, fact.conditions, fact.handler, variant
-        for ret in fn.returns:
-            if ret.node.value is None:
-                continue
-            value = fn.value_of(ret.node.value)
-            message = failure_message_of(value, ctx) or error_result_text(value, ctx)
-            if message is None and ret.handler is not None:
-                message = value
-            text = literal_text(fn.value_of(message)) if message is not None else None
-            if text:
-                yield ret.node, text, ret.conditions, ret.handler, "return"
+                yield sink.statement, text, sink.conditions, sink.handler, sink.channel
 
     def _uncertain(
         self,
@@ -708,10 +687,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant in {"passes-on", "writes", "middleware"}:
             return None  # markers for the linker, and the server-level record (see link)
-        if latent.variant == "raise-other" and not context.forwards_exception_text():
+        if latent.variant != "rerun" and not reaches_model(latent.variant, context):
             return None  # the framework masks this exception's text: the model never reads the invitation
-        if latent.variant == "raise-protocol" and context.protocol_error_masked():
-            return None
         write, cause = latent.get("write"), latent.get("cause")
         if latent.variant == "rerun":
             message = f"{context.subject} runs a write again, though the first attempt may have happened"

@@ -99,7 +99,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("move", "MCP008-use-instead-python-2"): (
         "MCP008 does not follow a context manager of another module that turns the project's exception into a ToolError"
     ),
-    ("move", "MCP010-example-python-2"): "MCP010 does not follow a server-path constant imported from another module",
 }
 
 

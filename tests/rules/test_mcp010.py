@@ -63,16 +63,16 @@ LEAKS = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
         """,
-        "Tool 'ping' puts environment variable 'BACKEND_HOST' into its error message",
+        "Tool 'sync_backend' puts environment variable 'BACKEND_HOST' into its error message",
         id="os-environ-subscript",
     ),
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             host = os.getenv("BACKEND_HOST", "localhost")
             raise ToolError("Backend " + host + " did not answer")  # expect: MCP010
         """,
@@ -96,7 +96,7 @@ LEAKS = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError("Backend %s did not answer" % os.getenv("BACKEND_HOST"))  # expect: MCP010
         """,
         "environment variable 'BACKEND_HOST'",
@@ -107,7 +107,7 @@ LEAKS = [
         from .config import API_TOKEN
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Upstream refused token {API_TOKEN}")  # expect: MCP010
         """,
         "a secret ('API_TOKEN')",
@@ -238,7 +238,7 @@ LEAKS = [
             return f"{what} failed; contact the admin"
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(describe_failure(f"Call to {os.getenv('BACKEND_URL')}"))  # expect: MCP010
         """,
         "environment variable 'BACKEND_URL'",
@@ -361,7 +361,7 @@ SILENT = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             if not os.getenv("BACKEND_TOKEN"):
                 raise ToolError("BACKEND_TOKEN is not set; ask the user to configure it")
             limit = int(os.getenv("PING_LIMIT", "5"))
@@ -377,7 +377,7 @@ SILENT = [
     pytest.param(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             token = os.environ["BACKEND_TOKEN"]
             if not AUTH.valid(token):
                 raise ToolError(f"Token {token[:4]}... was rejected; ask the user to renew it")
@@ -411,7 +411,7 @@ SILENT = [
         logger = logging.getLogger(__name__)
 
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             try:
                 return PINGS.send(os.environ["BACKEND_TOKEN"])
             except Exception:
@@ -463,7 +463,7 @@ def test_plain_exception_text_counts_only_where_the_framework_forwards_it() -> N
     body = textwrap.dedent(
         """
         @mcp.tool()
-        def ping() -> str:
+        def sync_backend() -> str:
             raise RuntimeError(f"Backend {os.environ['BACKEND_HOST']} did not answer")  # expect: MCP010
         """
     )
@@ -477,7 +477,7 @@ def test_off_by_default() -> None:
     text = FASTMCP + textwrap.dedent(
         """
         @mcp.tool
-        def ping() -> str:
+        def sync_backend() -> str:
             raise ToolError(f"Backend {os.environ['BACKEND_HOST']} did not answer")
         """
     )
@@ -583,7 +583,7 @@ def test_a_secret_from_the_request_context_is_not_the_models_argument() -> None:
             from fastmcp import Context
 
             @mcp.tool
-            def ping(ctx: Context, host: str) -> str:
+            def sync_backend(ctx: Context, host: str) -> str:
                 app = ctx.request_context.lifespan_context
                 if not app.reachable(host):
                     raise ToolError(f"{host} is unreachable")
@@ -657,7 +657,7 @@ def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
                 raise ToolError(f"{target} did not answer")  # expect: MCP010
 
             @mcp.tool
-            def ping() -> str:
+            def sync_backend() -> str:
                 host = os.getenv("BACKEND_HOST")
                 unreachable(host)
                 return "pong"
@@ -665,7 +665,7 @@ def test_a_helper_that_raises_with_what_its_caller_passed() -> None:
         )
     )
     assert findings[0].message == "Helper 'unreachable' puts environment variable 'BACKEND_HOST' into its error message"
-    assert 'read at `os.getenv("BACKEND_HOST")` in ping(), then held in `host`, `target`' in findings[0].notes
+    assert 'read at `os.getenv("BACKEND_HOST")` in sync_backend(), then held in `host`, `target`' in findings[0].notes
     # The read, in the caller, is the related location.
     assert (findings[0].related[0].location.row, findings[0].related[0].message) == (16, "the value is read here")
 
@@ -693,7 +693,7 @@ HELPERS_SILENT = [
             raise ToolError(f"{target} did not answer")
 
         @mcp.tool
-        def ping(host: str) -> str:
+        def sync_backend(host: str) -> str:
             if not host:
                 raise ToolError(describe(host))
             unreachable(host)
@@ -739,14 +739,14 @@ def test_an_environment_variable_named_by_a_constant() -> None:
             LEVEL_VARIABLE = "TRACKER_LOG_LEVEL"
 
             @mcp.tool
-            def ping() -> str:
+            def sync_backend() -> str:
                 if os.environ.get(LEVEL_VARIABLE) == "off":
                     raise ToolError(f"Logging is {os.environ.get(LEVEL_VARIABLE)}; set it to info")
                 raise ToolError(f"No answer from {os.environ.get(URL_VARIABLE)}")  # expect: MCP010
             """
         )
     )
-    assert findings[0].message == "Tool 'ping' puts environment variable 'TRACKER_URL' into its error message"
+    assert findings[0].message == "Tool 'sync_backend' puts environment variable 'TRACKER_URL' into its error message"
 
 
 def test_an_environment_variable_named_through_a_helper_parameter() -> None:
@@ -822,3 +822,462 @@ FOUND_ON_UNSEEN_SERVERS = [
 @pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
 def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
+
+
+# -- names and helpers of other modules (decided at link time from their module's records) -------
+
+_PYPROJECT = '[project]\nname = "svc"\ndependencies = ["fastmcp>=2.12"]\n'
+_TOOLS_HEAD = """\
+import logging
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+{imports}
+
+mcp = FastMCP("svc")
+logger = logging.getLogger(__name__)
+"""
+
+
+def check_project(tmp_path: Path, modules: dict[str, str], imports: str, tools: str) -> list:
+    """Lint package `svc` (its modules, and `svc/server.py` holding `tools` under `imports`) as
+    `mcp-lint check` does; the findings' rows in server.py are the `# expect: MCP010` marks."""
+    server = _TOOLS_HEAD.format(imports=imports) + textwrap.dedent(tools)
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/server.py": server}
+    files.update({f"svc/{name}": textwrap.dedent(text) for name, text in modules.items()})
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    found = {(Path(f.filename).name, f.location.row) for f in findings}
+    assert found == {("server.py", row) for _, row in expected(server)}, found
+    return findings
+
+
+_CONFIG = """\
+import os
+from pathlib import Path
+
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    instance_url: str = "https://tracker.internal"
+    api_token: str = ""
+    max_results: int = 50
+
+
+settings = Settings()
+DATA_DIR = Path(os.environ["DATA_DIR"])
+PAGE_SIZE = int(os.environ.get("PAGE_SIZE", "20"))
+"""
+
+_HELPERS = """\
+import logging
+import os
+import traceback
+
+from .config import settings
+
+logger = logging.getLogger(__name__)
+
+
+def unreachable_text() -> str:
+    return f"the tracker at {settings.instance_url} did not answer"
+
+
+def crash_report() -> str:
+    return f"crashed:\\n{traceback.format_exc()}"
+
+
+def cache_missing() -> str:
+    return f"no cache in {os.environ['CACHE_DIR']}"
+
+
+def logged_failure() -> str:
+    logger.error("cache dir %s unreadable", os.environ["CACHE_DIR"])
+    return "the cache could not be read; try again later"
+
+
+def fetch_failed(url: str) -> str:
+    return f"could not fetch {url}"
+"""
+
+
+def test_a_helper_of_another_module_that_returns_an_environment_value(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import cache_missing",
+        """
+        @mcp.tool
+        def warm() -> str:
+            raise ToolError(cache_missing())  # expect: MCP010
+        """,
+    )
+    (finding,) = findings
+    assert finding.message == "Tool 'warm' puts environment variable 'CACHE_DIR' into its error message"
+    assert finding.notes[0] == "read at `os.environ['CACHE_DIR']` in cache_missing() (helpers.py)"
+    # The read is a related location in the helper's file.
+    assert [(Path(r.filename).name, r.location.row, r.message) for r in finding.related] == [("helpers.py", 19, "the value is read here")]
+
+
+def test_a_helper_of_another_module_that_returns_a_traceback_or_a_settings_field(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import crash_report, unreachable_text",
+        """
+        @mcp.tool
+        def sync() -> str:
+            try:
+                return run_sync()
+            except TimeoutError:
+                raise ToolError(unreachable_text())  # expect: MCP010
+            except Exception:
+                return {"error": crash_report()}  # expect: MCP010
+        """,
+    )
+    assert [f.message for f in findings] == [
+        "Tool 'sync' puts a configuration value ('settings.instance_url') into its error message",
+        "Tool 'sync' puts a traceback into a failure it returns",
+    ]
+
+
+def test_helpers_of_another_module_that_log_the_detail_or_echo_the_models_url_are_not_flagged(tmp_path: Path) -> None:
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": _HELPERS},
+        "from .helpers import fetch_failed, logged_failure",
+        """
+        @mcp.tool
+        def fetch(url: str) -> str:
+            try:
+                return download(url)
+            except OSError:
+                raise ToolError(fetch_failed(url))
+            except Exception:
+                raise ToolError(logged_failure())
+        """,
+    )
+
+
+def test_a_configured_path_or_settings_object_imported_from_another_module(tmp_path: Path) -> None:
+    findings = check_project(
+        tmp_path,
+        {"config.py": _CONFIG},
+        "from .config import DATA_DIR, PAGE_SIZE, settings",
+        """
+        @mcp.tool
+        def read_note(name: str) -> str:
+            path = DATA_DIR / f"{name}.md"
+            if not path.exists():
+                raise ToolError(f"No note at {path}")  # expect: MCP010
+            if len(name) > PAGE_SIZE:
+                raise ToolError(f"Names are at most {PAGE_SIZE} characters; {settings.max_results} results at most")
+            if not name:
+                raise ToolError(f"Nothing to read at {settings.instance_url}")  # expect: MCP010
+            return path.read_text()
+        """,
+    )
+    assert findings[0].message == "Tool 'read_note' puts environment variable 'DATA_DIR' into its error message"
+    assert findings[0].notes[0] == "read at `os.environ[\"DATA_DIR\"]` (config.py), then held in `DATA_DIR`, `path`"
+
+
+def test_an_imported_name_the_project_does_not_define_is_not_flagged(tmp_path: Path) -> None:
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG},
+        "from .config import DATA_DIR\nfrom textwrap import shorten",
+        """
+        @mcp.tool
+        def read_note(name: str) -> str:
+            if not name:
+                raise ToolError(shorten(f"no note named {name}", 40))
+            return (DATA_DIR / name).read_text()
+        """,
+    )
+
+
+# -- status reports: the configuration is their answer, a secret never is -----------------------
+
+_STATUS = FASTMCP + """
+from pydantic_settings import BaseSettings
+
+class Settings(BaseSettings):
+    instance_url: str = "https://tracker.internal"
+    api_token: str = ""
+
+settings = Settings()
+TRACKER_DSN = "postgresql://tracker:s3cret@db.internal/tracker"
+"""
+
+
+def test_a_status_tool_may_report_the_configured_instance() -> None:
+    check(
+        _STATUS
+        + textwrap.dedent(
+            """
+            def probe() -> dict:
+                try:
+                    httpx.get(settings.instance_url, timeout=5).raise_for_status()
+                except httpx.HTTPError:
+                    return {"authenticated": False, "error": "the tracker did not answer", "instance": settings.instance_url}
+                return {"authenticated": True, "instance": settings.instance_url}
+
+            @mcp.tool
+            def get_status() -> dict:
+                return probe()
+
+            @mcp.tool
+            def health_check() -> str:
+                try:
+                    httpx.get(os.environ["TRACKER_URL"], timeout=5)
+                except httpx.HTTPError:
+                    return f"Error: cannot reach {os.environ['TRACKER_URL']}"
+                return "ok"
+            """
+        )
+    )
+
+
+def test_a_status_tool_never_reports_a_secret() -> None:
+    findings = check(
+        _STATUS
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def get_status() -> dict:
+                try:
+                    httpx.get(settings.instance_url, timeout=5).raise_for_status()
+                except httpx.HTTPError:
+                    return {"error": f"token {settings.api_token} was refused"}  # expect: MCP010
+                return {"instance": settings.instance_url}
+
+            @mcp.tool
+            def check_database() -> str:
+                try:
+                    connect(TRACKER_DSN)
+                except OSError:
+                    return f"Error: cannot open {TRACKER_DSN}"  # expect: MCP010
+                return "ok"
+
+            @mcp.tool
+            def list_issues() -> str:
+                try:
+                    return httpx.get(settings.instance_url).text
+                except httpx.HTTPError:
+                    return f"Error: cannot reach {settings.instance_url}"  # expect: MCP010
+            """
+        )
+    )
+    assert [f.message.split(" puts ")[1] for f in findings] == [
+        "a secret ('settings.api_token') into a failure it returns",
+        "a URL with credentials into a failure it returns",
+        "a configuration value ('settings.instance_url') into a failure it returns",
+    ]
+
+
+# -- causes of misses and false alarms found on bench/blind010 (after its first scoring) -----------
+
+
+def test_a_value_in_an_implicitly_concatenated_message_is_followed() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def token_file() -> str:
+                return os.getenv("TOKEN_FILE_PATH", "token.json")
+
+            @mcp.tool
+            def sync_calendar() -> str:
+                target = token_file()
+                raise ToolError(  # expect: MCP010
+                    "No valid token was found at "
+                    f"'{target}'. Run the sign-in command once in a terminal."
+                )
+            """
+        )
+    )
+
+
+def test_a_path_returned_as_a_fallback_from_an_except_clause_is_not_a_message() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def config_dir() -> Path:
+                try:
+                    return Path(os.environ["APP_CONFIG_DIR"])
+                except KeyError:
+                    return Path.home() / ".app"
+
+            def describe_failure() -> str:
+                try:
+                    return load_state()
+                except OSError:
+                    return "state unreadable in " + str(Path.home())  # expect: MCP010
+
+            @mcp.tool
+            def show_settings() -> str:
+                if not config_dir().exists():
+                    raise ToolError("No configuration yet; run the setup tool first")
+                return f"{describe_failure()} (configuration in {config_dir().name})"
+            """
+        )
+    )
+
+
+def test_a_tools_parameter_is_the_models_argument_whoever_else_calls_it() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            TRASH = os.environ.get("MAIL_TRASH_FOLDER", "Trash")
+
+            @mcp.tool
+            def move_message(uid: str, to_folder: str) -> str:
+                if not copy(uid, to_folder):
+                    raise ToolError(f"Could not copy message {uid} to '{to_folder}'")
+                return f"Moved to {to_folder}"
+
+            @mcp.tool
+            def delete_message(uid: str) -> str:
+                return move_message(uid, TRASH)
+
+            def archive_all(uids: list[str]) -> None:
+                for uid in uids:
+                    move_one(uid, os.environ["ARCHIVE_DIR"])
+
+            def move_one(uid: str, target: str) -> None:
+                raise ToolError(f"Could not archive {uid} into {target}")  # expect: MCP010
+
+            @mcp.tool
+            def archive(uids: list[str]) -> str:
+                archive_all(uids)
+                return "archived"
+            """
+        )
+    )
+
+
+def test_a_helper_named_like_a_check_is_not_a_status_report() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def validate_inside(path: str) -> Path:
+                base = Path(os.getcwd()).resolve()
+                resolved = (base / path).resolve()
+                if not resolved.is_relative_to(base):
+                    raise ValueError(f"{path} resolves outside {base}")  # expect: MCP010
+                return resolved
+
+            @mcp.tool
+            def read_file(path: str) -> str:
+                return validate_inside(path).read_text()
+            """
+        )
+    )
+
+
+def test_a_helper_of_another_module_that_raises_with_what_a_tool_passes(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": _PYPROJECT,
+            "svc/__init__.py": "",
+            "svc/config.py": _CONFIG,
+            "svc/failures.py": textwrap.dedent(
+                """\
+                from fastmcp.exceptions import ToolError
+
+
+                def unreachable(target: str) -> None:
+                    raise ToolError(f"{target} did not answer")
+
+
+                def not_found(name: str) -> None:
+                    raise ToolError(f"No note named {name}")
+                """
+            ),
+            "svc/server.py": _TOOLS_HEAD.format(imports="from .config import settings\nfrom .failures import not_found, unreachable")
+            + textwrap.dedent(
+                """
+                @mcp.tool
+                def sync() -> str:
+                    base = settings.instance_url
+                    unreachable(base)
+                    return "synced"
+
+                @mcp.tool
+                def read_note(name: str) -> str:
+                    not_found(name)
+                    unreachable(name)
+                    return ""
+                """
+            ),
+        },
+    )
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    # Reported at the helper's raise, once; the tool's own argument passed there is not a leak.
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("failures.py", 5)]
+    (finding,) = findings
+    assert finding.message == "Helper 'unreachable' puts a configuration value ('settings.instance_url') into its error message"
+    assert "read at `settings.instance_url` in sync() (server.py), then held in `base`, `target`" in finding.notes
+    assert [(Path(r.filename).name, r.location.row) for r in finding.related][:1] == [("server.py", 14)]
+
+
+def test_an_item_of_a_dict_another_module_returns_is_judged_on_its_own(tmp_path: Path) -> None:
+    resolved = _CONFIG + textwrap.dedent(
+        """
+
+        def resolved_config() -> dict:
+            return {"token": settings.api_token, "api_url": settings.instance_url, "page_size": PAGE_SIZE}
+        """
+    )
+    findings = check_project(
+        tmp_path,
+        {"config.py": resolved},
+        "from .config import resolved_config",
+        """
+        @mcp.tool
+        def list_items(page: int) -> str:
+            config = resolved_config()
+            if page > config["page_size"]:
+                raise ToolError(f"Pages go up to {config['page_size']}")
+            raise ToolError(f"Nothing at {config['api_url']}")  # expect: MCP010
+        """,
+    )
+    # The URL beside the token is what is sent, not the token.
+    assert findings[0].message == "Tool 'list_items' puts a configuration value ('settings.instance_url') into its error message"
+
+
+def test_a_function_of_another_module_returns_only_what_it_passes_on(tmp_path: Path) -> None:
+    helpers = """\
+    import yaml
+
+
+    def default_account(accounts_file: str) -> str:
+        with open(accounts_file) as handle:
+            return yaml.safe_load(handle)["default"]
+
+
+    def unreachable_text(target: str) -> str:
+        return f"{target} did not answer"
+    """
+    check_project(
+        tmp_path,
+        {"config.py": _CONFIG, "helpers.py": helpers},
+        "import os\nfrom .helpers import default_account, unreachable_text",
+        """
+        @mcp.tool
+        def send(to: str) -> str:
+            accounts = os.environ["ACCOUNTS_FILE"]
+            account = default_account(accounts)
+            if not to:
+                raise ToolError(f"No recipient given for account {account}")
+            raise ToolError(unreachable_text(accounts))  # expect: MCP010
+        """,
+    )
