@@ -381,10 +381,34 @@ def _positional_count(call: cst.Call) -> int:
     return sum(1 for a in call.args if a.keyword is None and not a.star)
 
 
-def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable) -> LocalHandles:
-    """LocalHandles of a function, from its locals assigned once."""
+def _client_factory(value: cst.BaseExpression) -> bool:
+    """Is `value` a call that hands out a client (`connect(dsn)`, `Cache.from_url(u)`)?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return bool(fx.CLIENT_FACTORIES.match(last))
+
+
+def module_level_handles(module: cst.Module) -> frozenset[str]:
+    """Module-level names bound to a client from a factory (`cache = Cache.from_url(URL)`)."""
+    names: set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and _client_factory(small.value):
+                    names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None and _client_factory(small.value):
+                    names.add(small.target.value)
+    return frozenset(names)
+
+
+def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable, module_handles: frozenset[str] = frozenset()) -> LocalHandles:
+    """LocalHandles of a function, from its locals assigned once (and the module's clients)."""
     state: set[str] = set()
-    handles: set[str] = set()
+    handles: set[str] = set(module_handles)
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
     own = fn.local_names.difference(fn.params)
@@ -405,6 +429,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
                 state.add(name)  # `note = NOTES[i]`
             continue
         if not isinstance(value, cst.Call):
+            continue
+        if _client_factory(value):
+            handles.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
             continue
         func = value.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""

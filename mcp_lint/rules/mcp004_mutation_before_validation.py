@@ -40,6 +40,7 @@ from mcp_lint.model.mutations import (
     MutationKind,
     chain,
     local_handles,
+    module_level_handles,
     module_level_names,
     mutation_of,
     read_names,
@@ -113,6 +114,13 @@ def _reads_file_system(call: cst.Call) -> bool:
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
         return True
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
+
+
+def _module_handles(ctx: FileContext) -> frozenset[str]:
+    handles = ctx.memo.get("module_handles")
+    if handles is None:
+        handles = ctx.memo["module_handles"] = module_level_handles(ctx.module)
+    return handles  # type: ignore[return-value]
 
 
 def _module_names(ctx: FileContext) -> set[str]:
@@ -695,7 +703,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
-    steps.local = local = local_handles(fn, steps.module_names, aliases)
+    steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
     for call in fn.calls:
         if call.handler is not None:
@@ -987,7 +995,8 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
     guard = ""
     if mutates is None or mutates:
         module_names = _module_names(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases) if fn.single_assignments else NO_LOCALS
+        handles = _module_handles(ctx)
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:

@@ -380,6 +380,48 @@ CAUSES = [
         """,
     ),
     case(
+        "store-verbs-on-a-client-from-a-factory-whatever-its-name",
+        """\
+        import kvstore
+        r = kvstore.Cache.from_url("kv://localhost")
+
+        @mcp.tool()
+        def forget(key: str, reason: str) -> str:
+            r.hdel("notes", key)  # expect: MCP004
+            if not reason.strip():
+                raise ToolError("reason must not be blank")
+            return "forgotten"
+        """,
+    ),
+    case(
+        "store-verbs-on-a-local-client-from-connect",
+        """\
+        import kvstore
+
+        @mcp.tool()
+        def tag(key: str, label: str) -> str:
+            bucket_of_tags = kvstore.connect("kv://localhost")
+            bucket_of_tags.sadd(key, label)  # expect: MCP004
+            if len(label) > 32:
+                raise ToolError("label must be at most 32 characters")
+            return "tagged"
+        """,
+    ),
+    case(
+        "store-verbs-on-a-value-not-from-a-factory",
+        """\
+        import kvstore
+        r = kvstore.Settings(path="kv.toml")
+
+        @mcp.tool()
+        def forget(key: str, reason: str) -> str:
+            r.hdel("notes", key)
+            if not reason.strip():
+                raise ToolError("reason must not be blank")
+            return "forgotten"
+        """,
+    ),
+    case(
         "add-on-a-collection-obtained-from-a-client",
         """\
         @mcp.tool()
