@@ -411,6 +411,9 @@ class _Steps:
         # project helper that may mutate (its qualified name), a helper that may validate.
         self.kinds: dict[int, MutationKind | str] = {}
         self.validators: dict[int, str] = {}
+        # Helper calls known to change something (named for it, or a function of this module
+        # whose body does): what one returns after the mutation is that change's outcome.
+        self.changes: set[int] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -603,7 +606,39 @@ class _Steps:
                     self.state_write(step, small, target, f"del {target}[...]")
             self.calls(statement, step)
             self.validator(small, step)
+            self.implicit_check(small, step)
             self.steps.append(step)
+
+    def implicit_check(self, small: cst.BaseSmallStatement, step: _Step) -> None:
+        """`data = json.loads(payload)`, `when = datetime.fromisoformat(start)` on a parameter: the
+        parser's exception rejects a malformed argument as surely as an `if ...: raise` would,
+        unless a clause around it in this function takes the failure and goes on."""
+        if not self.active or step.check_reads is not None or step.mutation is not None or step.helper_calls:
+            return
+        value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)) else None
+        if value is None:
+            return
+        params = set(self.fn.params) - {"self", "cls"}
+        for node in walk(value):
+            if not (isinstance(node, cst.Call) and _parses(node) and node.args):
+                continue
+            arguments = [a.value for a in node.args]
+            reads = _Reads(arguments, files=True)
+            if not reads.get() or any(r.split(".")[0] not in params for r in reads.get()):
+                continue  # only a tool's own argument: a text read from elsewhere may be M's effect
+            if self.parse_failure_absorbed():
+                return
+            step.check_reads, step.check_tests = reads, tuple(arguments)
+            return
+
+    def parse_failure_absorbed(self) -> bool:
+        """Does a clause around the statement take a parser's failure and go on?"""
+        for handlers in reversed(self.trying):
+            for handler in handlers:
+                caught = _caught_short_names(handler)
+                if caught is None or caught & {"Exception", "BaseException"} or any(_VALUE_ERRORS.search(name) for name in caught):
+                    return not _ends_call(handler.body, self.ctx)
+        return False
 
     def assignment(self, small: cst.Assign | cst.AnnAssign | cst.AugAssign, step: _Step) -> None:
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
@@ -725,6 +760,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             continue
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
+            if _is_doer(last_name(callee)) or callee in ctx.model.functions:
+                steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
     # change something itself (the directory made for the file it then writes).
@@ -901,6 +938,19 @@ def _only_logs(node: cst.CSTNode) -> bool:
 
 def _logs(name: str) -> bool:
     return name == "print" or name.split(".")[0] in fx.SAFE_ROOTS or name.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS
+
+
+# Parsers of text that raise on malformed input (an implicit check of the argument they parse):
+# by qualified name, by method name, or `Type.from_<format>(text)`.
+_PARSER_CALLS = frozenset({"json.loads", "ast.literal_eval", "uuid.UUID", "decimal.Decimal", "Decimal", "UUID", "yaml.safe_load", "tomllib.loads", "ipaddress.ip_address", "ipaddress.ip_network"})
+_PARSER_METHODS = frozenset({"fromisoformat", "strptime", "model_validate", "model_validate_json", "parse_obj", "parse_raw", "literal_eval"})
+_PARSER_FORMAT = re.compile(r"^from_(?:json|yaml|toml|ical|iso\w*|str|string|text|rfc\w*|csv|xml)$")
+
+
+def _parses(call: cst.Call) -> bool:
+    name = dotted(call.func) or ""
+    last = last_name(name) if name else ""
+    return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
 
 
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
@@ -1763,11 +1813,13 @@ class _After:
             if isinstance(func, cst.Name):
                 parts = words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
-                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.kinds):
+                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
                 continue
+            if id(node) in self.steps.changes and chain(func.value) in {"self", "cls"}:
+                return True  # `result = self._git("commit")`: the outcome of a later change, not a check
             receiver = chain(func.value) or ""
             root, last = receiver.split(".")[0], receiver.split(".")[-1]
             if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:

@@ -350,6 +350,82 @@ CAUSES = [
             return "created"
         """,
     ),
+    # -- a later change's result is its outcome ---------------------------------------------------
+    case(
+        "a-later-changes-result-through-self-is-its-outcome",
+        """\
+        class Repo:
+            def _run_git(self, *args: str) -> subprocess.CompletedProcess:
+                return subprocess.run(["git", *args], capture_output=True, text=True)
+
+            def commit(self, message: str) -> None:
+                self._run_git("add", "-A")
+                result = self._run_git("commit", "-m", message)
+                if result.returncode != 0:
+                    raise ToolError(f"git commit failed: {result.stderr}")
+
+        repo = Repo()
+
+        @mcp.tool()
+        def save(message: str) -> str:
+            repo.commit(message)
+            return "saved"
+        """,
+    ),
+    # -- implicit checks: a parser of the argument raises after the change -------------------------
+    case(
+        "parser-of-an-argument-raises-after-the-write",
+        """\
+        import json
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str, extra: str) -> str:
+            (ROOT / f"{note_id}.md").write_text("scheduled")  # expect: MCP004
+            when = datetime.fromisoformat(start)
+            fields = json.loads(extra)
+            return f"scheduled at {when} with {len(fields)} fields"
+        """,
+    ),
+    case(
+        "parser-failure-taken-by-a-clause-that-goes-on",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str) -> str:
+            (ROOT / f"{note_id}.md").write_text("scheduled")
+            try:
+                when = datetime.fromisoformat(start)
+            except ValueError:
+                when = None
+            return f"scheduled at {when}"
+        """,
+    ),
+    case(
+        "parser-of-the-mutations-own-response",
+        """\
+        import json
+
+        @mcp.tool()
+        def create(title: str) -> str:
+            resp = httpx.post("https://tracker.example.com/issues", json={"title": title})
+            created = json.loads(resp.text)
+            return f"created {created['id']}"
+        """,
+    ),
+    case(
+        "parser-before-the-write",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str) -> str:
+            when = datetime.fromisoformat(start)
+            (ROOT / f"{note_id}.md").write_text(f"scheduled at {when}")
+            return "scheduled"
+        """,
+    ),
     # -- mutations recognised by what they do, not by names ------------------------------------------
     case(
         "key-value-set-on-a-client",
