@@ -13,6 +13,7 @@ import sys
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
 
 import libcst as cst
 
@@ -394,15 +395,7 @@ def _client_factory(value: cst.BaseExpression) -> bool:
 
 def module_level_handles(module: cst.Module) -> frozenset[str]:
     """Module-level names bound to a client from a factory (`cache = Cache.from_url(URL)`)."""
-    names: set[str] = set()
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign) and _client_factory(small.value):
-                    names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
-                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None and _client_factory(small.value):
-                    names.add(small.target.value)
-    return frozenset(names)
+    return frozenset(name for name, value in _module_assignments(module) if value is not None and _client_factory(value))
 
 
 def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable, module_handles: frozenset[str] = frozenset()) -> LocalHandles:
@@ -540,8 +533,9 @@ def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:
     return out
 
 
-def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
-    """Every statement of a body, nested blocks included, not nested functions or classes."""
+def walk_statements(body: cst.BaseSuite, handlers: bool = True) -> list[cst.CSTNode]:
+    """Every statement of a body, nested blocks included, not nested functions or classes (nor
+    `except` clauses' bodies when `handlers` is False)."""
     out: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
     while stack:
@@ -558,7 +552,7 @@ def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
                 block = getattr(block, "body", block)
                 if isinstance(block, (list, tuple)):
                     stack.extend(block)
-        for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+        for part in (*(getattr(stmt, "handlers", ()) if handlers else ()), *getattr(stmt, "cases", ())):
             stack.extend(part.body.body if isinstance(part.body, cst.IndentedBlock) else ())
     return out
 
@@ -623,14 +617,17 @@ def read_names(node: cst.CSTNode) -> list[str]:
 
 def module_level_names(module: cst.Module) -> set[str]:
     """Names bound by assignments at module level: state shared by every call of a tool."""
-    names: set[str] = set()
+    return {name for name, _ in _module_assignments(module)}
+
+
+def _module_assignments(module: cst.Module) -> Iterator[tuple[str, cst.BaseExpression | None]]:
+    """(name, value) of each plain name a module-level assignment binds."""
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Assign):
                     for target in small.targets:
                         if isinstance(target.target, cst.Name):
-                            names.add(target.target.value)
+                            yield target.target.value, small.value
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    names.add(small.target.value)
-    return names
+                    yield small.target.value, small.value

@@ -64,6 +64,7 @@ from mcp_lint.rules.base import (
     latent_fix,
     walk,
 )
+from mcp_lint.rules.common import decode_range, encode_range
 from mcp_lint.rules.results import (
     classify_return,
     is_error_builder_name,
@@ -1175,9 +1176,7 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
 
 def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
     """(description, statement, small statement) of a write of module state, as _state_write_in."""
-    stack: list[cst.CSTNode] = list(fn.node.body.body) if isinstance(fn.node.body, cst.IndentedBlock) else []
-    while stack:
-        stmt = stack.pop()
+    for stmt in walk_statements(fn.node.body, handlers=False):
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 targets: list[cst.BaseExpression] = []
@@ -1189,19 +1188,6 @@ def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, 
                     root = chain(target) if isinstance(target, cst.Subscript) else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
                         return f"changes module-level state ({root}[...])", stmt, small
-        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        else:
-            for attribute in ("body", "orelse", "finalbody"):
-                inner = getattr(stmt, attribute, None)
-                if isinstance(inner, cst.If):
-                    stack.append(inner)
-                elif inner is not None:
-                    block = getattr(inner, "body", None)
-                    block = getattr(block, "body", block)  # Else/Finally hold a block
-                    if isinstance(block, (list, tuple)):
-                        stack.extend(block)
-            stack.extend(case for case in getattr(stmt, "cases", ()))
     return None
 
 
@@ -1530,7 +1516,7 @@ def set_stock(sku: str, quantity: int) -> str:
             "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
             "earlier": "\x1f".join(earlier),
             "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
-            "check_ranges": "\x1f".join(_range_text(ctx, steps.steps[i].node) for i, _ in checks),
+            "check_ranges": "\x1f".join(encode_range(ctx, steps.steps[i].node) for i, _ in checks),
         }
         if step.branch:
             data["branch"] = step.branch
@@ -1627,7 +1613,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         first = latent.get("checks").split("\x1f")[0]
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        check = Related("", *_locations(check_range), "the check that rejects the call, which could run first")
+        check = Related("", *decode_range(check_range), "the check that rejects the call, which could run first")
         # The claim in the message; the fix in help; what the model meets in the note.
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
         advice = "Move the check above the first mutation"
@@ -1714,16 +1700,6 @@ def _raised_by(check: _Step) -> str:
     if node is None or node.exc is None:
         return ""
     return last_name(dotted(node.exc.func if isinstance(node.exc, cst.Call) else node.exc) or "")
-
-
-def _range_text(ctx: FileContext, node: cst.CSTNode) -> str:
-    where = ctx.range(node)
-    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
-
-
-def _locations(text: str) -> tuple[Location, Location]:
-    row, column, end_row, end_column = (int(part) for part in text.split(":"))
-    return Location(row, column), Location(end_row, end_column)
 
 
 def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
