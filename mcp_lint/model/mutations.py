@@ -74,6 +74,10 @@ class LocalHandles:
     streams: frozenset[str] = frozenset()
     # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
     created: frozenset[str] = frozenset()
+    # Clients from a factory (`r = Cache.from_url(u)`, `conn = connect()`), here or at module
+    # level: their store verbs write (`r.hdel(...)`). Only that: what a check asks a client made
+    # after the mutation is judged like any call (mcp004's _After), not as a read-back.
+    clients: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -208,7 +212,7 @@ def mutation_of(
         return MutationKind(f"changes module-level state ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
     if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
         return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
-    handle = root in local.handles and root not in local_containers
+    handle = (root in local.handles or root in local.clients) and root not in local_containers
     if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in stdlib_roots(aliases))):
         # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
         return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
@@ -401,7 +405,8 @@ def module_level_handles(module: cst.Module) -> frozenset[str]:
 def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable, module_handles: frozenset[str] = frozenset()) -> LocalHandles:
     """LocalHandles of a function, from its locals assigned once (and the module's clients)."""
     state: set[str] = set()
-    handles: set[str] = set(module_handles)
+    handles: set[str] = set()
+    clients: set[str] = set(module_handles)
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
     own = fn.local_names.difference(fn.params)
@@ -424,7 +429,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         if not isinstance(value, cst.Call):
             continue
         if _client_factory(value):
-            handles.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
+            clients.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
             continue
         func = value.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
@@ -442,7 +447,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own))
+    return LocalHandles(
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients)
+    )
 
 
 def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:

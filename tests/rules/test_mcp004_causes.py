@@ -484,6 +484,21 @@ CAUSES = [
         """,
     ),
     case(
+        "a-client-made-after-the-change-asked-about-another-thing",
+        """\
+        import kvstore
+
+        @mcp.tool()
+        def attach(name: str, server_url: str, folder: str) -> str:
+            NOTES.pop(name, None)  # expect: MCP004
+            files = kvstore.FolderClient(server_url)
+            listing = files.contents.list_folder(folder)
+            if name not in listing:
+                return f"Error: {name} is not in {folder}; call list_folder first"
+            return "attached"
+        """,
+    ),
+    case(
         "store-verbs-on-a-value-not-from-a-factory",
         """\
         import kvstore
