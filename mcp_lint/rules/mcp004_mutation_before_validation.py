@@ -689,13 +689,11 @@ class _Steps:
                     step.assigns.append(_Assign([base], _Reads([inner], extra=(base,))))
 
     def validator(self, small: cst.BaseSmallStatement, step: _Step) -> None:
-        """`validate(x)` / `y = self._resolve(x)` as a statement of its own: a check when the
-        linker finds that the helper rejects its arguments."""
+        """`validate(x)` / `y = self._resolve(x)` / `return convert(x)` as a statement of its own: a
+        check when the linker finds that the helper rejects its arguments."""
         value: cst.BaseExpression | None = None
-        if isinstance(small, cst.Expr):
-            value = small.value
-        elif isinstance(small, (cst.Assign, cst.AnnAssign)):
-            value = small.value
+        if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return)):
+            value = small.value  # `return _extract_text(result)`: the helper may still reject
         while isinstance(value, cst.Await):
             value = value.expression
         if isinstance(value, cst.Call) and step.mutation is None:
@@ -1199,9 +1197,10 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
     params = set(fn.params) - {"self", "cls"}
     if not params:
         return False
-    rejections = [(r.conditions, r.handler) for r in fn.raises if r.node.exc is not None]
+    rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
     derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
-    constants = {n for n in _module_names(ctx) if n.isupper()}
+    # Constants and names of types (`isinstance(first, TextContent)`) are no state.
+    constants = {n for n in _module_names(ctx) if n.isupper()} | set(ctx.model.aliases.aliases) | {q.rsplit(".", 1)[-1] for q in ctx.model.classes} | _BUILTINS
     for conditions, handler in rejections:
         if handler is not None or not conditions:
             continue
@@ -1211,6 +1210,22 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
         if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
             return True
     return False
+
+
+def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:
+    """The tests of the `if` statements before a raise in the function's own body whose blocks
+    end the function (`if isinstance(first, Text): return first.text` ... `raise ...`): the raise
+    happens exactly when they all fail, so they are its conditions."""
+    body = fn.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return []
+    tests: list[cst.BaseExpression] = []
+    for stmt in body.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(small is raise_ for small in stmt.body):
+            return tests
+        if isinstance(stmt, cst.If) and stmt.orelse is None and _terminates(stmt.body):
+            tests.append(stmt.test)
+    return []
 
 
 def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:

@@ -372,6 +372,61 @@ CAUSES = [
             return "saved"
         """,
     ),
+    # -- a helper's raise after its early returns, reached by `return helper(x)` -----------------------
+    case(
+        "returned-converter-raises-after-its-early-returns",
+        """\
+        class Text:
+            text = ""
+
+        def _only_text(parts: list) -> str:
+            if not parts:
+                return ""
+            first = parts[0]
+            if isinstance(first, Text):
+                return first.text
+            raise ToolError(f"expected text, got {type(first).__name__}")
+
+        @mcp.tool()
+        def rewrite(path: str, parts: list, edited: str) -> str:
+            Path(path).write_text(edited)  # expect: MCP004
+            return _only_text(parts)
+        """,
+    ),
+    case(
+        "returned-converter-of-the-writes-own-result",
+        """\
+        class Text:
+            text = ""
+
+        def _only_text(parts: list) -> str:
+            if not parts:
+                return ""
+            first = parts[0]
+            if isinstance(first, Text):
+                return first.text
+            raise ToolError(f"expected text, got {type(first).__name__}")
+
+        @mcp.tool()
+        def rewrite(path: str, edited: str) -> str:
+            written = httpx.post("https://files.example.com/rewrite", json={"path": path, "text": edited})
+            return _only_text(written.json()["parts"])
+        """,
+    ),
+    case(
+        "returned-helper-whose-early-returns-ask-the-world",
+        """\
+        def _require_indexed(name: str) -> str:
+            if db.execute("SELECT 1 FROM notes WHERE name = ?", (name,)).fetchone():
+                return name
+            raise ToolError(f"{name} is not indexed")
+
+        @mcp.tool()
+        def rewrite(path: str, edited: str) -> str:
+            Path(path).write_text(edited)
+            return _require_indexed(path)
+        """,
+    ),
     # -- implicit checks: a parser of the argument raises after the change -------------------------
     case(
         "parser-of-an-argument-raises-after-the-write",
