@@ -118,10 +118,18 @@ COLLECTION_WRITES = frozenset({"add", "upsert", "update", "delete", "insert", "i
 # Methods of a client that hand out a store handle: what they return is a handle too.
 HANDLE_GETTERS = re.compile(r"^(?:get_or_create_|get_|create_|open_|use_)?(?:collection|table|index|bucket|namespace|database|db|store|container|queue|topic|sheet|worksheet)s?$|^(?:collection|table|index|bucket)_?\w*$", re.I)
 # A receiver looks like a store when its name ends in one of these words (`vector_collection`,
-# `redis_client`, `kv`; not `client_config`).
+# `cache_client`, `kv`; not `client_config`). Words for a kind of store only, never a product's name:
+# a receiver named otherwise is a store by what it was made from (CLIENT_FACTORIES).
 STORE_WORDS = frozenset(
     {"collection", "collections", "table", "index", "store", "repo", "repository", "bucket", "queue", "database",
-     "db", "registry", "graph", "vector", "vectors", "client", "redis", "kv", "cache_client"}
+     "db", "registry", "graph", "vector", "vectors", "client", "kv", "cache_client"}
+)
+# Calls that hand out a client of something outside the process, whatever the name it is kept
+# under: `conn = connect(dsn)`, `r = Cache.from_url(u)`, `c = make_client()`, `c = StoreClient(...)`.
+# What such a local or module-level name holds takes store writes (`r.delete(k)`, `c.add(...)`).
+CLIENT_FACTORIES = re.compile(
+    r"^(?:a?connect|from_url|from_uri|from_dsn|from_env|open_connection|create_connection|create_pool"
+    r"|(?:get|make|create|new|build|open)_(?:\w+_)?(?:client|connection|conn))$|^[A-Z]\w*(?:Client|Connection|ConnectionPool)$"
 )
 # Words that name a handle on something outside the process (`TaskService`, `db_session`).
 HANDLE_WORDS = frozenset({"service", "manager", "gateway", "connection", "conn", "driver", "adapter", "provider", "backend", "server", "bot", "sdk"})

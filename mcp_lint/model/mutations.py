@@ -13,6 +13,7 @@ import sys
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
 
 import libcst as cst
 
@@ -73,6 +74,10 @@ class LocalHandles:
     streams: frozenset[str] = frozenset()
     # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
     created: frozenset[str] = frozenset()
+    # Clients from a factory (`r = Cache.from_url(u)`, `conn = connect()`), here or at module
+    # level: their store verbs write (`r.hdel(...)`). Only that: what a check asks a client made
+    # after the mutation is judged like any call (mcp004's _After), not as a read-back.
+    clients: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -207,7 +212,7 @@ def mutation_of(
         return MutationKind(f"changes module-level state ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
     if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
         return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
-    handle = root in local.handles and root not in local_containers
+    handle = (root in local.handles or root in local.clients) and root not in local_containers
     if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in stdlib_roots(aliases))):
         # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
         return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
@@ -381,10 +386,27 @@ def _positional_count(call: cst.Call) -> int:
     return sum(1 for a in call.args if a.keyword is None and not a.star)
 
 
-def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable) -> LocalHandles:
-    """LocalHandles of a function, from its locals assigned once."""
+def _client_factory(value: cst.BaseExpression) -> bool:
+    """Is `value` a call that hands out a client (`connect(dsn)`, `Cache.from_url(u)`)?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return bool(fx.CLIENT_FACTORIES.match(last))
+
+
+def module_level_handles(module: cst.Module) -> frozenset[str]:
+    """Module-level names bound to a client from a factory (`cache = Cache.from_url(URL)`)."""
+    return frozenset(name for name, value in _module_assignments(module) if value is not None and _client_factory(value))
+
+
+def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable, module_handles: frozenset[str] = frozenset()) -> LocalHandles:
+    """LocalHandles of a function, from its locals assigned once (and the module's clients)."""
     state: set[str] = set()
     handles: set[str] = set()
+    clients: set[str] = set(module_handles)
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
     own = fn.local_names.difference(fn.params)
@@ -406,6 +428,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
         if not isinstance(value, cst.Call):
             continue
+        if _client_factory(value):
+            clients.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
+            continue
         func = value.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         verb = _verb_argument(value)
@@ -422,7 +447,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    return LocalHandles(frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own))
+    return LocalHandles(
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients)
+    )
 
 
 def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
@@ -513,8 +540,9 @@ def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:
     return out
 
 
-def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
-    """Every statement of a body, nested blocks included, not nested functions or classes."""
+def walk_statements(body: cst.BaseSuite, handlers: bool = True) -> list[cst.CSTNode]:
+    """Every statement of a body, nested blocks included, not nested functions or classes (nor
+    `except` clauses' bodies when `handlers` is False)."""
     out: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
     while stack:
@@ -531,7 +559,7 @@ def walk_statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
                 block = getattr(block, "body", block)
                 if isinstance(block, (list, tuple)):
                     stack.extend(block)
-        for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+        for part in (*(getattr(stmt, "handlers", ()) if handlers else ()), *getattr(stmt, "cases", ())):
             stack.extend(part.body.body if isinstance(part.body, cst.IndentedBlock) else ())
     return out
 
@@ -596,14 +624,17 @@ def read_names(node: cst.CSTNode) -> list[str]:
 
 def module_level_names(module: cst.Module) -> set[str]:
     """Names bound by assignments at module level: state shared by every call of a tool."""
-    names: set[str] = set()
+    return {name for name, _ in _module_assignments(module)}
+
+
+def _module_assignments(module: cst.Module) -> Iterator[tuple[str, cst.BaseExpression | None]]:
+    """(name, value) of each plain name a module-level assignment binds."""
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Assign):
                     for target in small.targets:
                         if isinstance(target.target, cst.Name):
-                            names.add(target.target.value)
+                            yield target.target.value, small.value
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    names.add(small.target.value)
-    return names
+                    yield small.target.value, small.value

@@ -40,6 +40,7 @@ from mcp_lint.model.mutations import (
     MutationKind,
     chain,
     local_handles,
+    module_level_handles,
     module_level_names,
     mutation_of,
     read_names,
@@ -63,6 +64,7 @@ from mcp_lint.rules.base import (
     latent_fix,
     walk,
 )
+from mcp_lint.rules.common import decode_range, encode_range
 from mcp_lint.rules.results import (
     classify_return,
     is_error_builder_name,
@@ -113,6 +115,13 @@ def _reads_file_system(call: cst.Call) -> bool:
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
         return True
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
+
+
+def _module_handles(ctx: FileContext) -> frozenset[str]:
+    handles = ctx.memo.get("module_handles")
+    if handles is None:
+        handles = ctx.memo["module_handles"] = module_level_handles(ctx.module)
+    return handles  # type: ignore[return-value]
 
 
 def _module_names(ctx: FileContext) -> set[str]:
@@ -403,6 +412,9 @@ class _Steps:
         # project helper that may mutate (its qualified name), a helper that may validate.
         self.kinds: dict[int, MutationKind | str] = {}
         self.validators: dict[int, str] = {}
+        # Helper calls known to change something (named for it, or a function of this module
+        # whose body does): what one returns after the mutation is that change's outcome.
+        self.changes: set[int] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -595,7 +607,39 @@ class _Steps:
                     self.state_write(step, small, target, f"del {target}[...]")
             self.calls(statement, step)
             self.validator(small, step)
+            self.implicit_check(small, step)
             self.steps.append(step)
+
+    def implicit_check(self, small: cst.BaseSmallStatement, step: _Step) -> None:
+        """`data = json.loads(payload)`, `when = datetime.fromisoformat(start)` on a parameter: the
+        parser's exception rejects a malformed argument as surely as an `if ...: raise` would,
+        unless a clause around it in this function takes the failure and goes on."""
+        if not self.active or step.check_reads is not None or step.mutation is not None or step.helper_calls:
+            return
+        value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)) else None
+        if value is None:
+            return
+        params = set(self.fn.params) - {"self", "cls"}
+        for node in walk(value):
+            if not (isinstance(node, cst.Call) and _parses(node) and node.args):
+                continue
+            arguments = [a.value for a in node.args]
+            reads = _Reads(arguments, files=True)
+            if not reads.get() or any(r.split(".")[0] not in params for r in reads.get()):
+                continue  # only a tool's own argument: a text read from elsewhere may be M's effect
+            if self.parse_failure_absorbed():
+                return
+            step.check_reads, step.check_tests = reads, tuple(arguments)
+            return
+
+    def parse_failure_absorbed(self) -> bool:
+        """Does a clause around the statement take a parser's failure and go on?"""
+        for handlers in reversed(self.trying):
+            for handler in handlers:
+                caught = _caught_short_names(handler)
+                if caught is None or caught & {"Exception", "BaseException"} or any(_VALUE_ERRORS.search(name) for name in caught):
+                    return not _ends_call(handler.body, self.ctx)
+        return False
 
     def assignment(self, small: cst.Assign | cst.AnnAssign | cst.AugAssign, step: _Step) -> None:
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
@@ -645,13 +689,11 @@ class _Steps:
                     step.assigns.append(_Assign([base], _Reads([inner], extra=(base,))))
 
     def validator(self, small: cst.BaseSmallStatement, step: _Step) -> None:
-        """`validate(x)` / `y = self._resolve(x)` as a statement of its own: a check when the
-        linker finds that the helper rejects its arguments."""
+        """`validate(x)` / `y = self._resolve(x)` / `return convert(x)` as a statement of its own: a
+        check when the linker finds that the helper rejects its arguments."""
         value: cst.BaseExpression | None = None
-        if isinstance(small, cst.Expr):
-            value = small.value
-        elif isinstance(small, (cst.Assign, cst.AnnAssign)):
-            value = small.value
+        if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return)):
+            value = small.value  # `return _extract_text(result)`: the helper may still reject
         while isinstance(value, cst.Await):
             value = value.expression
         if isinstance(value, cst.Call) and step.mutation is None:
@@ -695,7 +737,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     known = _known_names(ctx)
     any_mutation = fn.has_item_assignment
     first = ""
-    steps.local = local = local_handles(fn, steps.module_names, aliases)
+    steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
     for call in fn.calls:
         if call.handler is not None:
@@ -717,6 +759,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             continue
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
+            if _is_doer(last_name(callee)) or callee in ctx.model.functions:
+                steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
     # change something itself (the directory made for the file it then writes).
@@ -895,6 +939,19 @@ def _logs(name: str) -> bool:
     return name == "print" or name.split(".")[0] in fx.SAFE_ROOTS or name.rsplit(".", 1)[0] in fx.SAFE_RECEIVERS
 
 
+# Parsers of text that raise on malformed input (an implicit check of the argument they parse):
+# by qualified name, by method name, or `Type.from_<format>(text)`.
+_PARSER_CALLS = frozenset({"json.loads", "ast.literal_eval", "uuid.UUID", "decimal.Decimal", "Decimal", "UUID", "yaml.safe_load", "tomllib.loads", "ipaddress.ip_address", "ipaddress.ip_network"})
+_PARSER_METHODS = frozenset({"fromisoformat", "strptime", "model_validate", "model_validate_json", "parse_obj", "parse_raw", "literal_eval"})
+_PARSER_FORMAT = re.compile(r"^from_(?:json|yaml|toml|ical|iso\w*|str|string|text|rfc\w*|csv|xml)$")
+
+
+def _parses(call: cst.Call) -> bool:
+    name = dotted(call.func) or ""
+    last = last_name(name) if name else ""
+    return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
+
+
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
     """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
     an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
@@ -987,7 +1044,8 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, st
     guard = ""
     if mutates is None or mutates:
         module_names = _module_names(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases) if fn.single_assignments else NO_LOCALS
+        handles = _module_handles(ctx)
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:
@@ -1116,9 +1174,7 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
 
 def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
     """(description, statement, small statement) of a write of module state, as _state_write_in."""
-    stack: list[cst.CSTNode] = list(fn.node.body.body) if isinstance(fn.node.body, cst.IndentedBlock) else []
-    while stack:
-        stmt = stack.pop()
+    for stmt in walk_statements(fn.node.body, handlers=False):
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 targets: list[cst.BaseExpression] = []
@@ -1130,19 +1186,6 @@ def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, 
                     root = chain(target) if isinstance(target, cst.Subscript) else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
                         return f"changes module-level state ({root}[...])", stmt, small
-        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        else:
-            for attribute in ("body", "orelse", "finalbody"):
-                inner = getattr(stmt, attribute, None)
-                if isinstance(inner, cst.If):
-                    stack.append(inner)
-                elif inner is not None:
-                    block = getattr(inner, "body", None)
-                    block = getattr(block, "body", block)  # Else/Finally hold a block
-                    if isinstance(block, (list, tuple)):
-                        stack.extend(block)
-            stack.extend(case for case in getattr(stmt, "cases", ()))
     return None
 
 
@@ -1154,9 +1197,10 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
     params = set(fn.params) - {"self", "cls"}
     if not params:
         return False
-    rejections = [(r.conditions, r.handler) for r in fn.raises if r.node.exc is not None]
+    rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
     derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
-    constants = {n for n in _module_names(ctx) if n.isupper()}
+    # Constants and names of types (`isinstance(first, TextContent)`) are no state.
+    constants = {n for n in _module_names(ctx) if n.isupper()} | set(ctx.model.aliases.aliases) | {q.rsplit(".", 1)[-1] for q in ctx.model.classes} | _BUILTINS
     for conditions, handler in rejections:
         if handler is not None or not conditions:
             continue
@@ -1166,6 +1210,22 @@ def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
         if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
             return True
     return False
+
+
+def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:
+    """The tests of the `if` statements before a raise in the function's own body whose blocks
+    end the function (`if isinstance(first, Text): return first.text` ... `raise ...`): the raise
+    happens exactly when they all fail, so they are its conditions."""
+    body = fn.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return []
+    tests: list[cst.BaseExpression] = []
+    for stmt in body.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(small is raise_ for small in stmt.body):
+            return tests
+        if isinstance(stmt, cst.If) and stmt.orelse is None and _terminates(stmt.body):
+            tests.append(stmt.test)
+    return []
 
 
 def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:
@@ -1471,7 +1531,7 @@ def set_stock(sku: str, quantity: int) -> str:
             "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
             "earlier": "\x1f".join(earlier),
             "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
-            "check_ranges": "\x1f".join(_range_text(ctx, steps.steps[i].node) for i, _ in checks),
+            "check_ranges": "\x1f".join(encode_range(ctx, steps.steps[i].node) for i, _ in checks),
         }
         if step.branch:
             data["branch"] = step.branch
@@ -1568,7 +1628,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         first = latent.get("checks").split("\x1f")[0]
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        check = Related("", *_locations(check_range), "the check that rejects the call, which could run first")
+        check = Related("", *decode_range(check_range), "the check that rejects the call, which could run first")
         # The claim in the message; the fix in help; what the model meets in the note.
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
         advice = "Move the check above the first mutation"
@@ -1655,16 +1715,6 @@ def _raised_by(check: _Step) -> str:
     if node is None or node.exc is None:
         return ""
     return last_name(dotted(node.exc.func if isinstance(node.exc, cst.Call) else node.exc) or "")
-
-
-def _range_text(ctx: FileContext, node: cst.CSTNode) -> str:
-    where = ctx.range(node)
-    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
-
-
-def _locations(text: str) -> tuple[Location, Location]:
-    row, column, end_row, end_column = (int(part) for part in text.split(":"))
-    return Location(row, column), Location(end_row, end_column)
 
 
 def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
@@ -1754,11 +1804,13 @@ class _After:
             if isinstance(func, cst.Name):
                 parts = words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
-                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.kinds):
+                if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
                 continue
+            if id(node) in self.steps.changes and chain(func.value) in {"self", "cls"}:
+                return True  # `result = self._git("commit")`: the outcome of a later change, not a check
             receiver = chain(func.value) or ""
             root, last = receiver.split(".")[0], receiver.split(".")[-1]
             if not receiver or root in self.existing or receiver in fx.SAFE_RECEIVERS:

@@ -350,6 +350,137 @@ CAUSES = [
             return "created"
         """,
     ),
+    # -- a later change's result is its outcome ---------------------------------------------------
+    case(
+        "a-later-changes-result-through-self-is-its-outcome",
+        """\
+        class Repo:
+            def _run_git(self, *args: str) -> subprocess.CompletedProcess:
+                return subprocess.run(["git", *args], capture_output=True, text=True)
+
+            def commit(self, message: str) -> None:
+                self._run_git("add", "-A")
+                result = self._run_git("commit", "-m", message)
+                if result.returncode != 0:
+                    raise ToolError(f"git commit failed: {result.stderr}")
+
+        repo = Repo()
+
+        @mcp.tool()
+        def save(message: str) -> str:
+            repo.commit(message)
+            return "saved"
+        """,
+    ),
+    # -- a helper's raise after its early returns, reached by `return helper(x)` -----------------------
+    case(
+        "returned-converter-raises-after-its-early-returns",
+        """\
+        class Text:
+            text = ""
+
+        def _only_text(parts: list) -> str:
+            if not parts:
+                return ""
+            first = parts[0]
+            if isinstance(first, Text):
+                return first.text
+            raise ToolError(f"expected text, got {type(first).__name__}")
+
+        @mcp.tool()
+        def rewrite(path: str, parts: list, edited: str) -> str:
+            Path(path).write_text(edited)  # expect: MCP004
+            return _only_text(parts)
+        """,
+    ),
+    case(
+        "returned-converter-of-the-writes-own-result",
+        """\
+        class Text:
+            text = ""
+
+        def _only_text(parts: list) -> str:
+            if not parts:
+                return ""
+            first = parts[0]
+            if isinstance(first, Text):
+                return first.text
+            raise ToolError(f"expected text, got {type(first).__name__}")
+
+        @mcp.tool()
+        def rewrite(path: str, edited: str) -> str:
+            written = httpx.post("https://files.example.com/rewrite", json={"path": path, "text": edited})
+            return _only_text(written.json()["parts"])
+        """,
+    ),
+    case(
+        "returned-helper-whose-early-returns-ask-the-world",
+        """\
+        def _require_indexed(name: str) -> str:
+            if db.execute("SELECT 1 FROM notes WHERE name = ?", (name,)).fetchone():
+                return name
+            raise ToolError(f"{name} is not indexed")
+
+        @mcp.tool()
+        def rewrite(path: str, edited: str) -> str:
+            Path(path).write_text(edited)
+            return _require_indexed(path)
+        """,
+    ),
+    # -- implicit checks: a parser of the argument raises after the change -------------------------
+    case(
+        "parser-of-an-argument-raises-after-the-write",
+        """\
+        import json
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str, extra: str) -> str:
+            (ROOT / f"{note_id}.md").write_text("scheduled")  # expect: MCP004
+            when = datetime.fromisoformat(start)
+            fields = json.loads(extra)
+            return f"scheduled at {when} with {len(fields)} fields"
+        """,
+    ),
+    case(
+        "parser-failure-taken-by-a-clause-that-goes-on",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str) -> str:
+            (ROOT / f"{note_id}.md").write_text("scheduled")
+            try:
+                when = datetime.fromisoformat(start)
+            except ValueError:
+                when = None
+            return f"scheduled at {when}"
+        """,
+    ),
+    case(
+        "parser-of-the-mutations-own-response",
+        """\
+        import json
+
+        @mcp.tool()
+        def create(title: str) -> str:
+            resp = httpx.post("https://tracker.example.com/issues", json={"title": title})
+            created = json.loads(resp.text)
+            return f"created {created['id']}"
+        """,
+    ),
+    case(
+        "parser-before-the-write",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def schedule(note_id: str, start: str) -> str:
+            when = datetime.fromisoformat(start)
+            (ROOT / f"{note_id}.md").write_text(f"scheduled at {when}")
+            return "scheduled"
+        """,
+    ),
     # -- mutations recognised by what they do, not by names ------------------------------------------
     case(
         "key-value-set-on-a-client",
@@ -377,6 +508,63 @@ CAUSES = [
             if len(key) > 64:
                 raise ToolError("key must be at most 64 characters")
             return "remembered"
+        """,
+    ),
+    case(
+        "store-verbs-on-a-client-from-a-factory-whatever-its-name",
+        """\
+        import kvstore
+        r = kvstore.Cache.from_url("kv://localhost")
+
+        @mcp.tool()
+        def forget(key: str, reason: str) -> str:
+            r.hdel("notes", key)  # expect: MCP004
+            if not reason.strip():
+                raise ToolError("reason must not be blank")
+            return "forgotten"
+        """,
+    ),
+    case(
+        "store-verbs-on-a-local-client-from-connect",
+        """\
+        import kvstore
+
+        @mcp.tool()
+        def tag(key: str, label: str) -> str:
+            bucket_of_tags = kvstore.connect("kv://localhost")
+            bucket_of_tags.sadd(key, label)  # expect: MCP004
+            if len(label) > 32:
+                raise ToolError("label must be at most 32 characters")
+            return "tagged"
+        """,
+    ),
+    case(
+        "a-client-made-after-the-change-asked-about-another-thing",
+        """\
+        import kvstore
+
+        @mcp.tool()
+        def attach(name: str, server_url: str, folder: str) -> str:
+            NOTES.pop(name, None)  # expect: MCP004
+            files = kvstore.FolderClient(server_url)
+            listing = files.contents.list_folder(folder)
+            if name not in listing:
+                return f"Error: {name} is not in {folder}; call list_folder first"
+            return "attached"
+        """,
+    ),
+    case(
+        "store-verbs-on-a-value-not-from-a-factory",
+        """\
+        import kvstore
+        r = kvstore.Settings(path="kv.toml")
+
+        @mcp.tool()
+        def forget(key: str, reason: str) -> str:
+            r.hdel("notes", key)
+            if not reason.strip():
+                raise ToolError("reason must not be blank")
+            return "forgotten"
         """,
     ),
     case(
