@@ -147,9 +147,6 @@ def analyze_source(
     if may_suppress(source):  # tokenizing every file costs; most have no directive of ours
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
-    effects = None
-    if any(rule.code == "MCP004" for rule in rules):  # MCP004 asks what the helpers a tool calls do
-        from mcp_lint.rules.mcp004_mutation_before_validation import function_effects as effects
     layout = function_layout(module)
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
@@ -186,8 +183,8 @@ def analyze_source(
         fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
         if fsum.intercepts:
             fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
-        if effects is not None:
-            fsum.mutates, fsum.validates, fsum.mutates_when, fsum.mutation_site = effects(facts, ctx)
+        for rule in rules:  # what a rule records of a helper for its callers in other modules
+            rule.summarize(facts, ctx, fsum)
         summary.functions[qual] = fsum
     ctx.current = ctx.current_facts = None
     for rule in rules:  # server-level rules: what the module configures, for their link step

@@ -25,9 +25,9 @@ PACKAGE = Path(mcp_lint.__file__).resolve().parent
 # Known mentions of the older rules outside their modules (paths relative to mcp_lint/). The link
 # step and the model name none any more (issue 20). What is left: comments and examples in the
 # command line, noqa and report modules; shared rule helpers (rules/results.py, exception_text.py,
-# text.py) saying which rule a helper serves; comments of one rule about another's defect; and two
-# reads across rules: the per-file analysis asks MCP004's helper effects (analysis.py), MCP007
-# reads MCP008's latents (whether the project raises plain exceptions written for the model).
+# text.py) saying which rule a helper serves; comments of one rule about another's defect; and one
+# read across rules: MCP007 reads MCP008's latents (whether the project raises plain exceptions
+# written for the model).
 KNOWN_MENTIONS: dict[str, frozenset[str]] = {
     "MCP001": frozenset(
         {
@@ -43,7 +43,7 @@ KNOWN_MENTIONS: dict[str, frozenset[str]] = {
         }
     ),
     "MCP003": frozenset({"noqa.py", "rules/exception_text.py", "rules/mcp008_message_lost_under_masking.py", "rules/results.py"}),
-    "MCP004": frozenset({"analysis.py", "rules/results.py"}),
+    "MCP004": frozenset({"rules/results.py"}),
     "MCP005": frozenset({"rules/exception_text.py", "rules/results.py"}),
     "MCP006": frozenset({"rules/mcp005_error_returned_as_success.py"}),
     # MCP007's masking fix is unsafe where masking would turn messages into MCP008 findings.
@@ -83,7 +83,7 @@ def test_the_link_step_and_the_model_name_no_rule() -> None:
     engine = {
         relative
         for relative, text in _sources().items()
-        if (relative == "project_links.py" or relative.startswith(("model/", "engine/"))) and re.search(r"\bMCP\d{3}\b|\bmcp\d{3}_", text)
+        if (relative in {"project_links.py", "analysis.py"} or relative.startswith(("model/", "engine/"))) and re.search(r"\bMCP\d{3}\b|\bmcp\d{3}_", text)
     }
     assert sorted(engine) == []
 

@@ -360,6 +360,10 @@ class Rule:
         `link_start` returned. By default the latent as it is."""
         return latent
 
+    def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
+        """What the rule records of a function for the callers other modules link to it (fields
+        of the function's summary, read by the link step's `callee_effect`). Nothing by default."""
+
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """Per-file records of a server-level rule (after every function was checked): picklable
         values, kept on the summary under the rule's code for `link`. A `ServerLatent` (a defect

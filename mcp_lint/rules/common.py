@@ -6,7 +6,6 @@ import re
 
 import libcst as cst
 
-from mcp_lint.findings import Location
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
@@ -23,16 +22,6 @@ from mcp_lint.rules.base import (
     FileContext,
     RenderContext,
 )
-
-
-def encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
-    r = ctx.range(node)
-    return f"{r.start.line}:{r.start.column + 1}:{r.end.line}:{r.end.column + 1}"
-
-
-def decode_range(text: str) -> tuple[Location, Location]:
-    a, b, c, d = (int(x) for x in text.split(":"))
-    return Location(a, b), Location(c, d)
 
 
 def arg(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:

@@ -14,16 +14,14 @@ to that clause.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from mcp_lint.model.exception_guards import catching_clause
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
-
-if TYPE_CHECKING:
-    from mcp_lint.rules.mcp002_raw_exception_text import RawText
+from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
 # again, the forwarding map follows.
@@ -54,12 +52,12 @@ class CarriedText:
             return None  # a marker for the forwarding map
         if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
             latent = _raised_in_caller(latent, reach.raised_text)
-        if _payload(latent).factory and latent.param in reach.raised_exc_params:
+        if raw_text(latent).factory and latent.param in reach.raised_exc_params:
             latent = _raised_by_caller(latent)
-        elif _payload(latent).raised_only:
+        elif raw_text(latent).raised_only:
             return None  # a factory's text found through a local: followed only where it is raised
         latent = self._normalized(latent)
-        payload = _payload(latent)
+        payload = raw_text(latent)
         if payload.passes:
             tested, quals = payload.needs_attr, payload.caught_quals
             if tested and quals and all(project.lacks_attribute(q, tested) for q in quals):
@@ -78,7 +76,7 @@ class CarriedText:
             latent = replace(latent, raises="", caught_at=(), passed_on=passed_on)
         if not project.applies(latent, reach):
             return None
-        body_param = _payload(latent).body_param
+        body_param = raw_text(latent).body_param
         if body_param is not None and body_param not in project.failed_responses().get(function, ()):
             return None  # no caller passes it a response found failed
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
@@ -100,7 +98,7 @@ class CarriedText:
         the project defines (`from errors import ApiError` beside server.py) is a clause catching
         the project's own class."""
         latent = self._as_tool_error(latent)
-        payload = _payload(latent)
+        payload = raw_text(latent)
         imported = payload.imported_quals
         if imported and all(self.project.is_project_class(q) for q in imported):
             caught = tuple(q for q in imported if q)
@@ -109,7 +107,7 @@ class CarriedText:
 
     def _carrier_of(self, latent: Latent) -> str | None:
         """The carrier among the project classes a clause catches, if any."""
-        return next((q for q in _payload(latent).caught_quals if self.project.is_carrier(q)), None)
+        return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
 
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
@@ -120,7 +118,7 @@ class CarriedText:
         if not reach.tools:
             return False
         ancestors = self.project.class_ancestors(latent.raises_qual) if latent.raises_qual else ()
-        payload = _payload(latent)
+        payload = raw_text(latent)
         names = frozenset({payload.cls, payload.raised, *(last_name(a) for a in ancestors)}) - {""}
         for tool in reach.tools:
             clause = next((c for guard in self.project.wrapper_guards.get(tool, ()) if (c := catching_clause(guard, names))), None)
@@ -145,7 +143,7 @@ class CarriedText:
                 if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
                     continue
                 latent = self._normalized(latent)
-                if not _payload(latent).passes or self._carrier_of(latent) is not None:
+                if not raw_text(latent).passes or self._carrier_of(latent) is not None:
                     continue  # a clause reported itself
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
@@ -158,9 +156,9 @@ class CarriedText:
                 if latent.variant.startswith("return"):
                     how = "returns it"
                 elif latent.variant.startswith("raise-other"):
-                    how = f"raises it again as {_payload(latent).cls or 'an exception'}"
+                    how = f"raises it again as {raw_text(latent).cls or 'an exception'}"
                 else:
-                    how = f"puts it into {_payload(latent).cls or 'ToolError'}"
+                    how = f"puts it into {raw_text(latent).cls or 'ToolError'}"
                 sites = project.catching_sites(latent, entry)
                 if sites is not None:  # wrapped into an exception caught again on the way
                     passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
@@ -179,7 +177,7 @@ class CarriedText:
     def _helper_sink(self, marker: Latent) -> str | None:
         """How the helper a clause hands its exception to passes that exception's text on to the
         model ("'format_error', which returns it (path:row)"), or None when it does not."""
-        handed = _payload(marker)
+        handed = raw_text(marker)
         found = self.project.function(handed.helper)
         if found is None or found[1].qualname not in self.reached:
             return None
@@ -201,7 +199,7 @@ def _raised_in_caller(latent: Latent, cls: str) -> Latent:
     """A value whose text no tool returns, but a caller raises in a plain exception's message
     (`if not r["success"]: raise ValueError(json.dumps(r))`): it reaches the model where the
     framework forwards exception text, as a raise of that class in this function would."""
-    payload = replace(_payload(latent), raised_by=cls, cls=cls, error_result=False)
+    payload = replace(raw_text(latent), raised_by=cls, cls=cls, error_result=False)
     raised = replace(latent, payload=payload, raises=cls, slot="")
     _, dash, suffix = latent.variant.partition("-")
     # No fix: rewriting the return would change what every caller checks (`r["success"]`).
@@ -212,14 +210,7 @@ def _raised_by_caller(latent: Latent) -> Latent:
     """A factory's returned exception that a caller raises (`raise self._unreachable(e) from e`)
     reads as a raise of its class: it reaches the model where the framework forwards exception
     text, or where a clause catching it on the way passes its text on (CarriedText.link)."""
-    payload = _payload(latent)
+    payload = raw_text(latent)
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     return replace(raised, variant="raise-other-param", route="raise")
-
-
-def _payload(latent: Latent) -> RawText:
-    from mcp_lint.rules.mcp002_raw_exception_text import RawText
-
-    assert isinstance(latent.payload, RawText)
-    return latent.payload

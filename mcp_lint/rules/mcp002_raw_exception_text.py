@@ -17,7 +17,7 @@ from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
@@ -31,7 +31,6 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
-    Span,
     indent_of,
     flow_related,
     latent_fix,
@@ -40,6 +39,7 @@ from mcp_lint.rules.base import (
     related_at,
 )
 from mcp_lint.rules.mcp002_carried_text import CarriedText
+from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -561,7 +561,7 @@ async def get_forecast(city: str) -> str:
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
-                payload = _payload(latent)
+                payload = raw_text(latent)
                 caught: tuple[str, ...] = ()
                 if passes is not None:
                     caught = tuple(passes)
@@ -909,7 +909,7 @@ async def get_forecast(city: str) -> str:
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         variant = latent.variant
-        payload = _payload(latent)
+        payload = raw_text(latent)
         if payload.tool_args_only and context.is_tool:
             return None  # a parse error of the tool's own argument: the model can correct its input
         passed_on = latent.passed_on  # caught by the project's code, which passes its text on
@@ -976,51 +976,6 @@ async def get_forecast(city: str) -> str:
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
-
-
-@dataclass(frozen=True)
-class RawText(Payload):
-    """Foreign text (a caught exception's, an upstream error body) put into what the model reads;
-    also the marker of a clause handing a caught exception to a project helper."""
-
-    exc: str = ""  # the caught classes as the message names them ("A/B" for several), or "upstream response"
-    tool_args_only: bool = False  # the `try` only parses the tool's own arguments
-    traceback: bool = False  # the text is a formatted traceback
-    error_result: bool = False  # returned in an error result (isError set), not a normal one
-    cls: str = ""  # the class the text is raised in (short name), "" for ToolError or a return
-    raised: str = ""  # what the statement raises today: a fix must not change which `except` takes it
-    sent_at: Span | None = None  # the statement that sends text built in a local
-    sent_how: str = ""  # "returned" or "raised"
-    status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
-    body: str = ""  # the upstream body's expression
-    param: str = ""  # the parameter holding an exception a caller caught
-    # The parameter holding a response: kept where a caller passes one it found failed.
-    body_param: int | None = None
-    # A factory's exception built from its parameter (`def unreachable(e): return ApiError(...)`):
-    # the class (short and qualified), and whether only a caller's raise sends the text.
-    factory: str = ""
-    factory_qual: str = ""
-    raised_only: bool = False
-    # The clause catches the project's own classes (qualified): whether it passes library text
-    # on depends on what the class carries (CarriedText); the attribute its branch tests.
-    passes: bool = False
-    caught_quals: tuple[str, ...] = ()
-    needs_attr: str = ""
-    imported_quals: tuple[str, ...] = ()  # imported classes the clause catches (the project's?)
-    # Link time: where a raise of the caught carrier class carries library text ("path:row", ""
-    # when not known; None: no carrier), and the class a caller raises the returned text in.
-    carrier: str | None = None
-    raised_by: str = ""
-    # A "handed-to-helper" marker: the helper (qualified), called as a method, its value sent on
-    # by the clause itself.
-    helper: str = ""
-    via_attribute: bool = False
-    sent: bool = False
-
-
-def _payload(latent: Latent) -> RawText:
-    assert isinstance(latent.payload, RawText)
-    return latent.payload
 
 
 def _caught(classes: str) -> str:

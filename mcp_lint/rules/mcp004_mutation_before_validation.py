@@ -50,7 +50,7 @@ from mcp_lint.model.mutations import (
     words,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name
-from mcp_lint.model.summary import Latent, argument_enables
+from mcp_lint.model.summary import FunctionSummary, Latent, argument_enables
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -1319,6 +1319,11 @@ def set_stock(sku: str, quantity: int) -> str:
 """
         ),
     )
+
+    def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
+        """What a helper mutates and whether it rejects bad arguments, for its callers (a tool
+        that calls it before its own check: RenderContext.callee_effect)."""
+        summary.mutates, summary.validates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body

@@ -1,0 +1,54 @@
+"""MCP002's record of a latent finding (its typed payload), read by the rule's check, link and render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.rules.base import Span
+
+
+@dataclass(frozen=True)
+class RawText(Payload):
+    """Foreign text (a caught exception's, an upstream error body) put into what the model reads;
+    also the marker of a clause handing a caught exception to a project helper."""
+
+    exc: str = ""  # the caught classes as the message names them ("A/B" for several), or "upstream response"
+    tool_args_only: bool = False  # the `try` only parses the tool's own arguments
+    traceback: bool = False  # the text is a formatted traceback
+    error_result: bool = False  # returned in an error result (isError set), not a normal one
+    cls: str = ""  # the class the text is raised in (short name), "" for ToolError or a return
+    raised: str = ""  # what the statement raises today: a fix must not change which `except` takes it
+    sent_at: Span | None = None  # the statement that sends text built in a local
+    sent_how: str = ""  # "returned" or "raised"
+    status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
+    body: str = ""  # the upstream body's expression
+    param: str = ""  # the parameter holding an exception a caller caught
+    # The parameter holding a response: kept where a caller passes one it found failed.
+    body_param: int | None = None
+    # A factory's exception built from its parameter (`def unreachable(e): return ApiError(...)`):
+    # the class (short and qualified), and whether only a caller's raise sends the text.
+    factory: str = ""
+    factory_qual: str = ""
+    raised_only: bool = False
+    # The clause catches the project's own classes (qualified): whether it passes library text
+    # on depends on what the class carries (CarriedText); the attribute its branch tests.
+    passes: bool = False
+    caught_quals: tuple[str, ...] = ()
+    needs_attr: str = ""
+    imported_quals: tuple[str, ...] = ()  # imported classes the clause catches (the project's?)
+    # Link time: where a raise of the caught carrier class carries library text ("path:row", ""
+    # when not known; None: no carrier), and the class a caller raises the returned text in.
+    carrier: str | None = None
+    raised_by: str = ""
+    # A "handed-to-helper" marker: the helper (qualified), called as a method, its value sent on
+    # by the clause itself.
+    helper: str = ""
+    via_attribute: bool = False
+    sent: bool = False
+
+
+def raw_text(latent: Latent) -> RawText:
+    """The latent's payload: every latent of the rule records one."""
+    assert isinstance(latent.payload, RawText)
+    return latent.payload
