@@ -64,7 +64,6 @@ from mcp_lint.rules.base import (
     latent_fix,
     walk,
 )
-from mcp_lint.rules.common import decode_range, encode_range
 from mcp_lint.rules.results import (
     classify_return,
     is_error_builder_name,
@@ -1536,7 +1535,7 @@ def set_stock(sku: str, quantity: int) -> str:
             "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
             "earlier": "\x1f".join(earlier),
             "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
-            "check_ranges": "\x1f".join(encode_range(ctx, steps.steps[i].node) for i, _ in checks),
+            "check_ranges": "\x1f".join(_encode_range(ctx, steps.steps[i].node) for i, _ in checks),
         }
         if step.branch:
             data["branch"] = step.branch
@@ -1633,7 +1632,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         first = latent.get("checks").split("\x1f")[0]
         fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        check = Related("", *decode_range(check_range), "the check that rejects the call, which could run first")
+        check = Related("", *_decode_range(check_range), "the check that rejects the call, which could run first")
         # The claim in the message; the fix in help; what the model meets in the note.
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
         advice = "Move the check above the first mutation"
@@ -1917,3 +1916,14 @@ def _statement_holding(block: Sequence[cst.BaseStatement], node: cst.CSTNode) ->
             return stmt
     return None
 
+
+# MCP004 still records its latents as a string bag (the other rules have typed payloads): its
+# check ranges travel as "line:col:line:col" strings until it gets one.
+def _encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
+    where = ctx.range(node)
+    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
+
+
+def _decode_range(text: str) -> tuple[Location, Location]:
+    a, b, c, d = (int(x) for x in text.split(":"))
+    return Location(a, b), Location(c, d)
