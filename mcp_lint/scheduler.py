@@ -114,9 +114,12 @@ class Analyzer:
         """per_file.parse_problem of each file: an MCP000 finding, or None when it parses. In the
         workers (`start_parse_checks`, if not started yet) or, for a few files or without a pool,
         here: the analyses are done, and inline the checks would keep one core busy alone."""
+        self.start_parse_checks(indexes)
+        if not any(index in self._checks for index in indexes):
+            # No worker has them (a one-file run has no pool): no process-pool import either.
+            return {index: self._parse_problem(index) for index in indexes}
         from concurrent.futures.process import BrokenProcessPool
 
-        self.start_parse_checks(indexes)
         found: dict[int, Finding | None] = {}
         for index in indexes:
             if index in found:
