@@ -276,14 +276,15 @@ middle of a name (`get_ping_pong_item`) describes some other object, so only the
 STATUS_PHRASES = (("test", "connection"),)
 """Last two words of a tool that reports a status (`test_connection`)."""
 
-# Words of a name: snake_case, kebab-case, dotted and camelCase parts.
-_NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+def _name_words(name: str) -> list[str]:
+    """The words of a name, lower-cased: snake_case, kebab-case, dotted and camelCase parts."""
+    return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
 
 
 def is_status_tool(name: str) -> bool:
     """Whether a tool (or function) of this name reports a status: a health check, a validator,
     a ping, a report of the server's configuration."""
-    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    words = _name_words(name)
     if not words:
         return False
     return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
