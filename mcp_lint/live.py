@@ -127,10 +127,7 @@ class LiveProject:
     def lint(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
         """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
         place of those on disk; the project's other files are their context."""
-        # As for `mcp-lint check`, a file whose pyproject.toml is broken is not linted (the
-        # resolver has the error).
-        broken = getattr(self.resolver, "is_broken", None)
-        reported = [path for path in reported if broken is None or not broken(path)]
+        reported = self._lintable(reported)
         if not reported:
             return []
         files, reported = self._with_reported(reported)
@@ -152,8 +149,7 @@ class LiveProject:
         from mcp_lint.pipeline import enabled_rules
         from mcp_lint.scheduler import Analyzer
 
-        broken = getattr(self.resolver, "is_broken", None)
-        reported = [path for path in reported if broken is None or not broken(path)]
+        reported = self._lintable(reported)
         if not reported:
             return []
         files, reported = self._with_reported(reported)
@@ -181,6 +177,12 @@ class LiveProject:
         self._link_summaries(outcomes, {inputs[i].module.dotted for i in targets})
         names = {display_name(path) for path in reported}
         return [finding for finding in self._suppressed(outcomes) if finding.filename in names]
+
+    def _lintable(self, reported: Sequence[Path]) -> list[Path]:
+        """As for `mcp-lint check`, a file whose pyproject.toml is broken is not linted (the
+        resolver has the error)."""
+        broken = getattr(self.resolver, "is_broken", None)
+        return [path for path in reported if broken is None or not broken(path)]
 
     def _keep_unsaved_in_memory(self, inputs: Sequence[FileInput], codes: frozenset[str] | None) -> None:
         """An unsaved text's analysis stays in memory: the disk cache keeps texts that were saved."""

@@ -44,7 +44,7 @@ or cannot be read. Files named on the command line are always analysed.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
@@ -142,19 +142,31 @@ class ImportIndex:
 
     def importers(self, targets: Iterable[int]) -> set[int]:
         """The files that may import one of `targets`, directly or through other files, `targets` included."""
-        found = set(targets)
-        queue = list(found)
-        asked: set[bytes] = set()
-        while queue:
-            word = self._word(queue.pop())
-            if word in asked:
+        return importer_closure(targets, lambda index: (self._word(index),), self.by_word)
+
+
+def importer_closure(
+    targets: Iterable[int], module_words: Callable[[int], Iterable[bytes]], by_word: Mapping[bytes, Iterable[int]]
+) -> set[int]:
+    """`targets` and the files that may import one of them, directly or through other files.
+
+    `module_words(i)` are the last parts of file i's module names (`c` for `a.b.c`); `by_word`
+    maps a word to the files whose import statements spell it (imported_words). Each word is
+    looked up once, so the walk is linear in the files.
+    """
+    found = set(targets)
+    queue = list(found)
+    asked: set[bytes] = set()
+    while queue:
+        for word in module_words(queue.pop()):
+            if not word or word in asked:
                 continue
             asked.add(word)
-            for importer in self.by_word.get(word, ()):
+            for importer in by_word.get(word, ()):
                 if importer not in found:
                     found.add(importer)
                     queue.append(importer)
-        return found
+    return found
 
 
 def _last_part(name: ModuleName) -> str:

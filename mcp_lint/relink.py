@@ -26,7 +26,7 @@ from mcp_lint.findings import Finding
 from mcp_lint.module_names import ModuleName
 from mcp_lint.per_file import FileOutcome, analyze_text
 from mcp_lint.pins import PinLookup
-from mcp_lint.prefilter import NextFiles, imported_words
+from mcp_lint.prefilter import NextFiles, imported_words, importer_closure
 
 # Tests set it to compare with the reference: every file re-linked with the whole project.
 WHOLE_PROJECT = False
@@ -105,21 +105,12 @@ class Relinker:
 
     def _importers(self, index: int) -> set[int]:
         """File `index` and the files that may import it, directly or through other files."""
-        found = {index}
-        queue = [index]
-        asked: set[bytes] = set()
-        while queue:
-            current = queue.pop()
-            for name in (self.items[current].module.dotted, self.items[current].module.alias):
-                word = name.rpartition(".")[2].encode("utf-8", "surrogatepass")
-                if not word or word in asked:
-                    continue
-                asked.add(word)
-                for importer in self.by_word.get(word, ()):
-                    if importer not in found:
-                        found.add(importer)
-                        queue.append(importer)
-        return found
+
+        def module_words(current: int) -> list[bytes]:
+            module = self.items[current].module
+            return [name.rpartition(".")[2].encode("utf-8", "surrogatepass") for name in (module.dotted, module.alias) if name]
+
+        return importer_closure({index}, module_words, self.by_word)
 
     def _same_names(self, index: int) -> set[int]:
         """The files of the same module name as file `index` (the link step keeps the first)."""

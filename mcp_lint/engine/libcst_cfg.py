@@ -370,7 +370,9 @@ def _last_name(expr: cst.BaseExpression) -> str:
 
 
 _CONSTANTS = frozenset({cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis})
-_NEVER_RAISE = (cst.Pass, cst.Break, cst.Continue, cst.Global, cst.Nonlocal)
+# A type alias's value and a lazy import's module are evaluated on first use, not where they stand.
+_DEFERRED = tuple(getattr(cst, name) for name in ("TypeAlias", "LazyImport", "LazyImportFrom") if hasattr(cst, name))
+_NEVER_RAISE = (cst.Pass, cst.Break, cst.Continue, cst.Global, cst.Nonlocal, *_DEFERRED)
 
 
 def _simple(expr: cst.BaseExpression | None) -> bool:
