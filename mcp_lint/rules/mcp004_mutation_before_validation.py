@@ -725,7 +725,7 @@ def _is_doer(name: str) -> bool:
     parts = words(name)
     if not parts or name.lstrip("_")[:1].isupper():
         return False
-    fallback = next((parts[i + 1] for i in range(len(parts) - 1) if parts[i] == "or"), None)
+    fallback = _fallback_verb(parts)
     return parts[0] in _DOER_VERBS or (fallback in _DOER_VERBS or fallback in fx.SETUP_VERBS)
 
 
@@ -777,9 +777,17 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
 
 
 def _sets_up(call: cst.Call, name: str) -> bool:
-    """A call of a set-up helper with no arguments (`_ensure_db()`): lazy initialization."""
+    """A call of a set-up helper with no arguments (`_ensure_db()`, `get_or_create_manager()`):
+    lazy initialization of what every call uses, not a change this call asked for."""
     parts = words(name)
-    return not call.args and bool(parts) and parts[0] in fx.SETUP_VERBS
+    if call.args or not parts:
+        return False
+    return parts[0] in fx.SETUP_VERBS or _fallback_verb(parts) is not None
+
+
+def _fallback_verb(parts: Sequence[str]) -> str | None:
+    """The verb after "or" in a read with a change as its fallback (`get_or_create_book`)."""
+    return next((parts[i + 1] for i in range(len(parts) - 1) if parts[i] == "or"), None)
 
 
 def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:

@@ -453,6 +453,30 @@ CAUSES = [
         """,
     ),
     case(
+        "get-or-create-with-no-arguments-is-lazy-set-up",
+        """\
+        import json
+
+        def _create_book() -> dict:
+            book = {"sheets": []}
+            (ROOT / "book.json").write_text(json.dumps(book))
+            return book
+
+        def get_or_create_book() -> dict:
+            try:
+                return json.loads((ROOT / "book.json").read_text())
+            except FileNotFoundError:
+                return _create_book()
+
+        @mcp.tool()
+        def add_sheet(sheet: str) -> str:
+            book = get_or_create_book()
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            return f"{len(book['sheets'])} sheets"
+        """,
+    ),
+    case(
         "get-helper-only-reads-before-the-check",
         """\
         import json
