@@ -148,6 +148,10 @@ BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.
 # `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
 # a path that rejects before the save the edit dies with the call.
 DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
+# A new, empty document built in memory by this call (`wb = Workbook()`, `doc = Document()`):
+# like a loaded one, its edits change nothing until it is saved.
+# A constructor, not an SDK call that makes one remotely (`CreateDocument`, `NewWorkbook`).
+DOCUMENT_NEW = re.compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
 # A stream the caller hands in (`def ask(*, out: TextIO)`): writing a prompt or a report to it

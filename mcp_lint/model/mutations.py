@@ -504,8 +504,9 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
                 continue
             while isinstance(value, cst.Await):
                 value = value.expression
-            if isinstance(value, cst.Call) and fx.DOCUMENT_LOADERS.match(last_name(dotted(value.func) or "")):
-                documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`
+            made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+            if made_by and (fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by)):
+                documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
             source = value.func if isinstance(value, cst.Call) else value

@@ -719,8 +719,13 @@ _DOER_VERBS = _WRITE_VERBS | frozenset(
 
 
 def _is_doer(name: str) -> bool:
+    """Named for doing something: `save_doc`, or a read with a change as its fallback
+    (`get_or_create_book`, `load_or_init_index`: it creates what it does not find)."""
     parts = words(name)
-    return bool(parts) and not name.lstrip("_")[:1].isupper() and parts[0] in _DOER_VERBS
+    if not parts or name.lstrip("_")[:1].isupper():
+        return False
+    fallback = _fallback_verb(parts)
+    return parts[0] in _DOER_VERBS or (fallback in _DOER_VERBS or fallback in fx.SETUP_VERBS)
 
 
 def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
@@ -771,9 +776,17 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
 
 
 def _sets_up(call: cst.Call, name: str) -> bool:
-    """A call of a set-up helper with no arguments (`_ensure_db()`): lazy initialization."""
+    """A call of a set-up helper with no arguments (`_ensure_db()`, `get_or_create_manager()`):
+    lazy initialization of what every call uses, not a change this call asked for."""
     parts = words(name)
-    return not call.args and bool(parts) and parts[0] in fx.SETUP_VERBS
+    if call.args or not parts:
+        return False
+    return parts[0] in fx.SETUP_VERBS or _fallback_verb(parts) is not None
+
+
+def _fallback_verb(parts: Sequence[str]) -> str | None:
+    """The verb after "or" in a read with a change as its fallback (`get_or_create_book`)."""
+    return next((parts[i + 1] for i in range(len(parts) - 1) if parts[i] == "or"), None)
 
 
 def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
@@ -807,7 +820,7 @@ def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
         memo[callee] = True  # recursion: assume it may
         known = _known_names(ctx)
         memo[callee] = bool(facts.has_item_assignment and _state_write_in(facts, module_names)) or any(
-            c.handler is None
+            (c.handler is None or _fallback_clause(c.handler.node, ctx))
             and (
                 mutation_of(c.node, ctx.model.aliases, module_names) is not None
                 or (
@@ -819,6 +832,23 @@ def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
             for c in facts.calls
         )
     return memo[callee]
+
+
+# What a lookup raises when the thing is not there: a clause for one that goes on is the
+# function's other normal path (`except FileNotFoundError: return create(path)`).
+_NOT_FOUND = re.compile(r"NotFound|KeyError|LookupError|DoesNotExist|Missing|NoSuch")
+
+
+def _fallback_clause(handler: cst.ExceptHandler, ctx: FileContext) -> bool:
+    """An `except` clause for a thing not found that neither raises nor returns a failure: what
+    it calls runs on a normal path of the function (create what was not found)."""
+    caught = _caught_short_names(handler)
+    if not caught or not all(_NOT_FOUND.search(name) for name in caught):
+        return False
+    for node in walk(handler.body):
+        if isinstance(node, cst.Raise) or (isinstance(node, cst.Return) and (node.value is None or is_failure_value(node.value, ctx))):
+            return False
+    return True
 
 
 def _project_callee(call: cst.Call, callee: str | None, aliases: AliasTable, known: set[str]) -> str | None:

@@ -427,6 +427,104 @@ CAUSES = [
             return _require_indexed(path)
         """,
     ),
+    # -- a read with a change as its fallback; a new document built in memory -----------------------
+    case(
+        "get-or-create-helper-creates-before-the-check",
+        """\
+        import json
+
+        def _create_book(path: str) -> dict:
+            book = {"sheets": []}
+            Path(path).write_text(json.dumps(book))  # expect: MCP004
+            return book
+
+        def get_or_create_book(path: str) -> dict:
+            try:
+                return json.loads(Path(path).read_text())
+            except FileNotFoundError:
+                return _create_book(path)
+
+        @mcp.tool()
+        def add_sheet(path: str, sheet: str) -> str:
+            book = get_or_create_book(path)
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            return f"{len(book['sheets'])} sheets"
+        """,
+    ),
+    case(
+        "get-or-create-with-no-arguments-is-lazy-set-up",
+        """\
+        import json
+
+        def _create_book() -> dict:
+            book = {"sheets": []}
+            (ROOT / "book.json").write_text(json.dumps(book))
+            return book
+
+        def get_or_create_book() -> dict:
+            try:
+                return json.loads((ROOT / "book.json").read_text())
+            except FileNotFoundError:
+                return _create_book()
+
+        @mcp.tool()
+        def add_sheet(sheet: str) -> str:
+            book = get_or_create_book()
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            return f"{len(book['sheets'])} sheets"
+        """,
+    ),
+    case(
+        "get-helper-only-reads-before-the-check",
+        """\
+        import json
+
+        def get_book(path: str) -> dict:
+            try:
+                return json.loads(Path(path).read_text())
+            except FileNotFoundError:
+                return {"sheets": []}
+
+        @mcp.tool()
+        def add_sheet(path: str, sheet: str) -> str:
+            book = get_book(path)
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            return f"{len(book['sheets'])} sheets"
+        """,
+    ),
+    case(
+        "new-document-edited-then-rejected-before-its-save",
+        """\
+        from ledgerdoc import Workbook
+
+        @mcp.tool()
+        def new_book(path: str, sheet: str) -> str:
+            wb = Workbook()
+            wb.create_sheet(sheet)
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            wb.save(path)
+            return "created"
+        """,
+    ),
+    case(
+        "new-document-saved-then-rejected",
+        """\
+        from ledgerdoc import Workbook
+
+        @mcp.tool()
+        def new_book(path: str, sheet: str) -> str:
+            wb = Workbook()
+            wb.create_sheet(sheet)
+            wb.save(path)  # expect: MCP004
+            if not sheet.isidentifier():
+                raise ToolError("sheet must be one word")
+            return "created"
+        """,
+    ),
     # -- implicit checks: a parser of the argument raises after the change -------------------------
     case(
         "parser-of-an-argument-raises-after-the-write",
