@@ -1693,3 +1693,140 @@ def test_a_loop_that_reports_the_items_done_beside_the_failure_is_a_partial_succ
     # otherwise): the same reply is a failure of the call, raised.
     single = fixed(ITEM_LOOPS.replace("        done.append(note_id)\n", ""))
     assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id}\") from e\n" in single, single
+
+
+STATUS_LABELS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+from remote_api import ApiError
+
+mcp = FastMCP("search")
+logger = logging.getLogger(__name__)
+QUERY = "SELECT name FROM pages ORDER BY name"
+
+
+@mcp.tool()
+def delete_sitemap(site: str, feed: str) -> str:
+    try:
+        get_service().sitemaps().delete(site=site, feed=feed).execute()
+        return "deleted"
+    except ApiError as e:
+        return f"Error (HTTP {e.status}): {str(e)}"
+
+
+@mcp.tool()
+def get_search_by_page_query(site: str, page: str) -> str:
+    try:
+        return run(site, page)
+    except Exception as e:
+        return f"API error (status {e.code}): {e}"
+'''
+
+
+def test_a_labels_status_code_follows_the_operation_and_code_names_are_no_acronyms() -> None:
+    # "Error (HTTP 403)" with its text gone names no operation: the operation comes from the
+    # code and the status follows it. "BY" of a query and the constant `QUERY` are not the
+    # module's acronyms: "by" and "query" stay lower case.
+    after = fixed(STATUS_LABELS)
+    assert (
+        "    except ApiError as e:\n"
+        '        logger.exception("Could not delete sitemap (HTTP %s)", e.status)\n'
+        '        raise ToolError(f"Could not delete sitemap (HTTP {e.status})") from e\n'
+    ) in after, after
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get search by page query: API error (status %s)", e.code)\n'
+        '        raise ToolError(f"Could not get search by page query: API error (status {e.code})") from e\n'
+    ) in after, after
+
+
+STRUCTLOG_CALLS = '''\
+import httpx
+import structlog
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("permits")
+log = structlog.get_logger(__name__)
+
+
+@mcp.tool()
+async def get_permit(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error(
+            "permit_fetch_failed",
+            permit_id=permit_id,
+            status=getattr(e, "status", None),
+        )
+        return {"error": f"Could not fetch permit {permit_id}: {e}"}
+
+
+@mcp.tool()
+async def get_owner(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error(
+            "owner_fetch_failed",
+            permit_id=permit_id
+        )
+        return {"error": f"Could not fetch owner {permit_id}: {e}"}
+
+
+@mcp.tool()
+async def get_fee(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error("fee_fetch_failed", permit_id=permit_id)
+        return {"error": f"Could not fetch fee {permit_id}: {e}"}
+'''
+
+
+def test_the_traceback_keyword_follows_the_calls_own_layout() -> None:
+    # One keyword a line: `exc_info=True` gets a line of its own (with the trailing comma where
+    # the author writes one); a call on one line gets it on that line.
+    after = fixed(STRUCTLOG_CALLS)
+    assert (
+        "        log.error(\n"
+        '            "permit_fetch_failed",\n'
+        "            permit_id=permit_id,\n"
+        '            status=getattr(e, "status", None),\n'
+        "            exc_info=True,\n"
+        "        )\n"
+    ) in after, after
+    assert '        log.error(\n            "owner_fetch_failed",\n            permit_id=permit_id,\n            exc_info=True\n        )\n' in after, after
+    assert '        log.error("fee_fetch_failed", permit_id=permit_id, exc_info=True)\n' in after, after
+
+
+def test_an_error_dict_holding_only_a_code_raises_it_as_words_with_the_values_beside_it() -> None:
+    # `{"error": "not_found", "address_id": address_id}`: no sentence to raise; the code is
+    # written as words and the value the dict named stays in the message (never "not_found").
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("permits")
+
+
+        @mcp.tool()
+        async def get_address(address_id: str) -> dict:
+            result = await lookup(address_id)
+            if result is None:
+                return {"error": "not_found", "address_id": address_id, "status": 404}
+            return result
+
+
+        @mcp.tool()
+        async def get_parcel(parcel_id: str) -> dict:
+            result = await lookup(parcel_id)
+            if result is None:
+                return {"error": "NOT_FOUND"}
+            return result
+        """
+    )
+    after = fixed(source)
+    assert '        raise ToolError(f"Not found (address_id: {address_id})")\n' in after, after
+    assert '        raise ToolError("Not found")\n' in after, after

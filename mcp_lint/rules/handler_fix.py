@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 import libcst as cst
+from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
@@ -69,9 +70,36 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # A warning that logs the exception already: the author judged it no error (a bad
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
-    end = ctx.range(call.args[-1].value).end
-    at = Location(end.line, end.column + 1)
-    return LogPlan(add_call=False, edit=Edit(at, at, ", exc_info=True"))
+    return LogPlan(add_call=False, edit=_exc_info_edit(call, ctx))
+
+
+def _exc_info_edit(call: cst.Call, ctx: FileContext) -> Edit:
+    """`exc_info=True` after the call's last argument: on a line of its own, with the others'
+    indent and a trailing comma, where the author wrote one argument a line and the closing
+    parenthesis below them (a structlog call, one keyword a line); else on the same line."""
+    last = call.args[-1]
+    where = ctx.range(last.value)
+    start = ctx.range(last.keyword).start if last.keyword is not None else where.start
+    line = ctx.lines[start.line - 1]
+    own_line = not line[: start.column].strip() and where.end.line < ctx.range(call).end.line
+    if own_line:
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if isinstance(last.comma, cst.Comma):
+            end = _comma_end(ctx, where.end)
+            if end is not None:
+                at = Location(end[0], end[1])
+                return Edit(at, at, f"\n{indent}exc_info=True,")
+        at = Location(where.end.line, where.end.column + 1)
+        return Edit(at, at, f",\n{indent}exc_info=True")
+    at = Location(where.end.line, where.end.column + 1)
+    return Edit(at, at, ", exc_info=True")
+
+
+def _comma_end(ctx: FileContext, after: CodePosition) -> tuple[int, int] | None:
+    """(row, column, 1-based) just past the comma that follows `after` on its line."""
+    text = ctx.lines[after.line - 1]
+    index = text.find(",", after.column)
+    return (after.line, index + 2) if index >= 0 and not text[after.column : index].strip() else None
 
 
 def log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> list[cst.Call]:
