@@ -1830,3 +1830,104 @@ def test_an_error_dict_holding_only_a_code_raises_it_as_words_with_the_values_be
     after = fixed(source)
     assert '        raise ToolError(f"Not found (address_id: {address_id})")\n' in after, after
     assert '        raise ToolError("Not found")\n' in after, after
+
+
+def test_a_new_section_is_never_glued_to_the_stdlib_line_above_it(project: Path) -> None:
+    # The file keeps stdlib and first-party imports with no blank line between (and out of
+    # order, so it keeps no `no_sections` layout either): the third-party import the fix adds
+    # opens a section of its own, a blank line above and below it.
+    write(project / "teams" / "client.py", "class Client:\n    pass\n")
+    write(project / "teams" / "config.py", "class Config:\n    pass\n")
+    write(
+        project / "teams" / "tools.py",
+        '''\
+        """Team tools."""
+
+        import json
+        from teams.config import Config
+        from teams.client import Client
+
+
+        async def get_team(arguments: dict) -> str:
+            try:
+                return json.dumps(Client(Config()).team(arguments["team_id"]))
+            except Exception as e:
+                return json.dumps({"success": False, "message": f"Failed to get team: {e}"})
+        ''',
+    )
+    write(
+        project / "teams" / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from teams.tools import get_team
+
+        mcp = FastMCP("teams")
+
+
+        @mcp.tool()
+        async def team(team_id: str) -> str:
+            return await get_team({"team_id": team_id})
+        """,
+    )
+    fix()
+    fixed = (project / "teams" / "tools.py").read_text()
+    assert fixed.startswith(
+        '"""Team tools."""\n\n'
+        "import json\n"
+        "import logging\n"
+        "\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from teams.config import Config\n"
+        "from teams.client import Client\n"
+        "\n"
+        "logger = logging.getLogger(__name__)\n"
+    ), fixed
+
+
+def test_a_message_composed_line_by_line_gets_no_fix_that_leaves_it_dead() -> None:
+    # `message += hint` in a branch, then `return redact(message)`: the author composed the
+    # reply for the model (the helper's text, a partial-add hint, a redaction). A raise of a
+    # message from the code would leave the composition dead (no F841 for `+=`, still dead
+    # code): no fix. A handler whose comment says nothing there may raise keeps its reply,
+    # without the exception's text.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("friends")
+        logger = logging.getLogger(__name__)
+        HINT = "Read back with list_friends before retrying."
+
+
+        @mcp.tool()
+        async def add_friends(emails: list[str]) -> str:
+            try:
+                return await post_friends(emails)
+            except Exception as exc:
+                message = describe_failure(exc)
+                if getattr(exc, "partial", False):
+                    message += f"\\n{HINT}"
+                return redact(message)
+
+
+        @mcp.tool()
+        async def drop_friends(emails: list[str]) -> str:
+            try:
+                return await delete_friends(emails)
+            except Exception as exc:
+                # Nothing here may raise: this is the error path.
+                return f"Could not drop friends: {exc}"
+        """
+    )
+    after = fixed(source)
+    assert after.startswith(source.split("@mcp.tool()\nasync def drop_friends")[0]), after
+    assert after.endswith(
+        "    except Exception:\n"
+        "        # Nothing here may raise: this is the error path.\n"
+        '        logger.exception("Could not drop friends")\n'
+        '        return "Could not drop friends"\n'
+    ), after

@@ -356,12 +356,17 @@ def left_unread(
     for node in descendants(fn.node.body, into_scopes=False):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             declared.update(item.name.value for item in node.names)
-        elif isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(lies_within(statement, node) for statement in gone):
+        elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and not any(lies_within(statement, node) for statement in gone):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             assigned.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in candidates)
     ignored: set[int] = set()
     for node in (sink, *deleted):
         ignored.update(id(n) for n in _name_reads(node))
+    # `message += hint` only adds to the local: no read of it by anything that stays (a message
+    # composed line by line is dead once the statement sending it no longer does).
+    ignored.update(
+        id(node.target) for node in descendants(fn.node.body, into_scopes=False) if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)
+    )
     read = {n.value for n in _name_reads(fn.node.body) if id(n) not in ignored}
     return frozenset(assigned - read - declared)
 
@@ -662,6 +667,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
 # reported, not raised", "never raises", "returns a warning instead of raising").
 _NOT_RAISED = re.compile(
     r"(?i)\b(?:not|never|rather\s+than|instead\s+of|without)\s+(?:be(?:ing)?\s+)?rais(?:e|es|ed|ing)\b|\bdoes\s*n[o']t\s+raise\b"
+    r"|\bnothing\s+(?:\w+\s+){0,2}(?:may|can|should|must|will)\s+raise\b"
 )
 # Words of a reply that reports work done beside a step that failed: a warning, a success, a
 # fallback ("Showing a preview instead").
