@@ -1693,3 +1693,241 @@ def test_a_loop_that_reports_the_items_done_beside_the_failure_is_a_partial_succ
     # otherwise): the same reply is a failure of the call, raised.
     single = fixed(ITEM_LOOPS.replace("        done.append(note_id)\n", ""))
     assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id}\") from e\n" in single, single
+
+
+STATUS_LABELS = '''\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+from remote_api import ApiError
+
+mcp = FastMCP("search")
+logger = logging.getLogger(__name__)
+QUERY = "SELECT name FROM pages ORDER BY name"
+
+
+@mcp.tool()
+def delete_sitemap(site: str, feed: str) -> str:
+    try:
+        get_service().sitemaps().delete(site=site, feed=feed).execute()
+        return "deleted"
+    except ApiError as e:
+        return f"Error (HTTP {e.status}): {str(e)}"
+
+
+@mcp.tool()
+def get_search_by_page_query(site: str, page: str) -> str:
+    try:
+        return run(site, page)
+    except Exception as e:
+        return f"API error (status {e.code}): {e}"
+'''
+
+
+def test_a_labels_status_code_follows_the_operation_and_code_names_are_no_acronyms() -> None:
+    # "Error (HTTP 403)" with its text gone names no operation: the operation comes from the
+    # code and the status follows it. "BY" of a query and the constant `QUERY` are not the
+    # module's acronyms: "by" and "query" stay lower case.
+    after = fixed(STATUS_LABELS)
+    assert (
+        "    except ApiError as e:\n"
+        '        logger.exception("Could not delete sitemap (HTTP %s)", e.status)\n'
+        '        raise ToolError(f"Could not delete sitemap (HTTP {e.status})") from e\n'
+    ) in after, after
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get search by page query: API error (status %s)", e.code)\n'
+        '        raise ToolError(f"Could not get search by page query: API error (status {e.code})") from e\n'
+    ) in after, after
+
+
+STRUCTLOG_CALLS = '''\
+import httpx
+import structlog
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("permits")
+log = structlog.get_logger(__name__)
+
+
+@mcp.tool()
+async def get_permit(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error(
+            "permit_fetch_failed",
+            permit_id=permit_id,
+            status=getattr(e, "status", None),
+        )
+        return {"error": f"Could not fetch permit {permit_id}: {e}"}
+
+
+@mcp.tool()
+async def get_owner(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error(
+            "owner_fetch_failed",
+            permit_id=permit_id
+        )
+        return {"error": f"Could not fetch owner {permit_id}: {e}"}
+
+
+@mcp.tool()
+async def get_fee(permit_id: str) -> dict:
+    try:
+        return await fetch(permit_id)
+    except httpx.HTTPError as e:
+        log.error("fee_fetch_failed", permit_id=permit_id)
+        return {"error": f"Could not fetch fee {permit_id}: {e}"}
+'''
+
+
+def test_the_traceback_keyword_follows_the_calls_own_layout() -> None:
+    # One keyword a line: `exc_info=True` gets a line of its own (with the trailing comma where
+    # the author writes one); a call on one line gets it on that line.
+    after = fixed(STRUCTLOG_CALLS)
+    assert (
+        "        log.error(\n"
+        '            "permit_fetch_failed",\n'
+        "            permit_id=permit_id,\n"
+        '            status=getattr(e, "status", None),\n'
+        "            exc_info=True,\n"
+        "        )\n"
+    ) in after, after
+    assert '        log.error(\n            "owner_fetch_failed",\n            permit_id=permit_id,\n            exc_info=True\n        )\n' in after, after
+    assert '        log.error("fee_fetch_failed", permit_id=permit_id, exc_info=True)\n' in after, after
+
+
+def test_an_error_dict_holding_only_a_code_raises_it_as_words_with_the_values_beside_it() -> None:
+    # `{"error": "not_found", "address_id": address_id}`: no sentence to raise; the code is
+    # written as words and the value the dict named stays in the message (never "not_found").
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("permits")
+
+
+        @mcp.tool()
+        async def get_address(address_id: str) -> dict:
+            result = await lookup(address_id)
+            if result is None:
+                return {"error": "not_found", "address_id": address_id, "status": 404}
+            return result
+
+
+        @mcp.tool()
+        async def get_parcel(parcel_id: str) -> dict:
+            result = await lookup(parcel_id)
+            if result is None:
+                return {"error": "NOT_FOUND"}
+            return result
+        """
+    )
+    after = fixed(source)
+    assert '        raise ToolError(f"Not found (address_id: {address_id})")\n' in after, after
+    assert '        raise ToolError("Not found")\n' in after, after
+
+
+def test_a_new_section_is_never_glued_to_the_stdlib_line_above_it(project: Path) -> None:
+    # The file keeps stdlib and first-party imports with no blank line between (and out of
+    # order, so it keeps no `no_sections` layout either): the third-party import the fix adds
+    # opens a section of its own, a blank line above and below it.
+    write(project / "teams" / "client.py", "class Client:\n    pass\n")
+    write(project / "teams" / "config.py", "class Config:\n    pass\n")
+    write(
+        project / "teams" / "tools.py",
+        '''\
+        """Team tools."""
+
+        import json
+        from teams.config import Config
+        from teams.client import Client
+
+
+        async def get_team(arguments: dict) -> str:
+            try:
+                return json.dumps(Client(Config()).team(arguments["team_id"]))
+            except Exception as e:
+                return json.dumps({"success": False, "message": f"Failed to get team: {e}"})
+        ''',
+    )
+    write(
+        project / "teams" / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from teams.tools import get_team
+
+        mcp = FastMCP("teams")
+
+
+        @mcp.tool()
+        async def team(team_id: str) -> str:
+            return await get_team({"team_id": team_id})
+        """,
+    )
+    fix()
+    fixed = (project / "teams" / "tools.py").read_text()
+    assert fixed.startswith(
+        '"""Team tools."""\n\n'
+        "import json\n"
+        "import logging\n"
+        "\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from teams.config import Config\n"
+        "from teams.client import Client\n"
+        "\n"
+        "logger = logging.getLogger(__name__)\n"
+    ), fixed
+
+
+def test_a_message_composed_line_by_line_gets_no_fix_that_leaves_it_dead() -> None:
+    # `message += hint` in a branch, then `return redact(message)`: the author composed the
+    # reply for the model (the helper's text, a partial-add hint, a redaction). A raise of a
+    # message from the code would leave the composition dead (no F841 for `+=`, still dead
+    # code): no fix. A handler whose comment says nothing there may raise keeps its reply,
+    # without the exception's text.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("friends")
+        logger = logging.getLogger(__name__)
+        HINT = "Read back with list_friends before retrying."
+
+
+        @mcp.tool()
+        async def add_friends(emails: list[str]) -> str:
+            try:
+                return await post_friends(emails)
+            except Exception as exc:
+                message = describe_failure(exc)
+                if getattr(exc, "partial", False):
+                    message += f"\\n{HINT}"
+                return redact(message)
+
+
+        @mcp.tool()
+        async def drop_friends(emails: list[str]) -> str:
+            try:
+                return await delete_friends(emails)
+            except Exception as exc:
+                # Nothing here may raise: this is the error path.
+                return f"Could not drop friends: {exc}"
+        """
+    )
+    after = fixed(source)
+    assert after.startswith(source.split("@mcp.tool()\nasync def drop_friends")[0]), after
+    assert after.endswith(
+        "    except Exception:\n"
+        "        # Nothing here may raise: this is the error path.\n"
+        '        logger.exception("Could not drop friends")\n'
+        '        return "Could not drop friends"\n'
+    ), after

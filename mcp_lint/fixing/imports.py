@@ -386,5 +386,8 @@ def _placement(block: ImportBlock, module: str, is_from: bool, statement: str, f
     # A section of its own, in stdlib / third party / first party order, blank lines around.
     later = [line for line in lines if _section(line.module, first_party) > section]
     if later:
-        return Location(later[0].first_row, 1), f"{statement}\n\n"
+        # An earlier section's import right above it (the file keeps no blank line between its
+        # sections): a blank line above the new section too, never glued to that one.
+        glued = any(line.last_row == later[0].first_row - 1 for line in lines if _section(line.module, first_party) < section)
+        return Location(later[0].first_row, 1), f"{chr(10) if glued else ''}{statement}\n\n"
     return lines[-1].end, f"\n\n{statement}"

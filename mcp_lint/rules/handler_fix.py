@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 import libcst as cst
+from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
@@ -69,9 +70,36 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # A warning that logs the exception already: the author judged it no error (a bad
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
-    end = ctx.range(call.args[-1].value).end
-    at = Location(end.line, end.column + 1)
-    return LogPlan(add_call=False, edit=Edit(at, at, ", exc_info=True"))
+    return LogPlan(add_call=False, edit=_exc_info_edit(call, ctx))
+
+
+def _exc_info_edit(call: cst.Call, ctx: FileContext) -> Edit:
+    """`exc_info=True` after the call's last argument: on a line of its own, with the others'
+    indent and a trailing comma, where the author wrote one argument a line and the closing
+    parenthesis below them (a structlog call, one keyword a line); else on the same line."""
+    last = call.args[-1]
+    where = ctx.range(last.value)
+    start = ctx.range(last.keyword).start if last.keyword is not None else where.start
+    line = ctx.lines[start.line - 1]
+    own_line = not line[: start.column].strip() and where.end.line < ctx.range(call).end.line
+    if own_line:
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if isinstance(last.comma, cst.Comma):
+            end = _comma_end(ctx, where.end)
+            if end is not None:
+                at = Location(end[0], end[1])
+                return Edit(at, at, f"\n{indent}exc_info=True,")
+        at = Location(where.end.line, where.end.column + 1)
+        return Edit(at, at, f",\n{indent}exc_info=True")
+    at = Location(where.end.line, where.end.column + 1)
+    return Edit(at, at, ", exc_info=True")
+
+
+def _comma_end(ctx: FileContext, after: CodePosition) -> tuple[int, int] | None:
+    """(row, column, 1-based) just past the comma that follows `after` on its line."""
+    text = ctx.lines[after.line - 1]
+    index = text.find(",", after.column)
+    return (after.line, index + 2) if index >= 0 and not text[after.column : index].strip() else None
 
 
 def log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> list[cst.Call]:
@@ -328,12 +356,17 @@ def left_unread(
     for node in descendants(fn.node.body, into_scopes=False):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             declared.update(item.name.value for item in node.names)
-        elif isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(lies_within(statement, node) for statement in gone):
+        elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and not any(lies_within(statement, node) for statement in gone):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             assigned.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in candidates)
     ignored: set[int] = set()
     for node in (sink, *deleted):
         ignored.update(id(n) for n in _name_reads(node))
+    # `message += hint` only adds to the local: no read of it by anything that stays (a message
+    # composed line by line is dead once the statement sending it no longer does).
+    ignored.update(
+        id(node.target) for node in descendants(fn.node.body, into_scopes=False) if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)
+    )
     read = {n.value for n in _name_reads(fn.node.body) if id(n) not in ignored}
     return frozenset(assigned - read - declared)
 
@@ -634,6 +667,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
 # reported, not raised", "never raises", "returns a warning instead of raising").
 _NOT_RAISED = re.compile(
     r"(?i)\b(?:not|never|rather\s+than|instead\s+of|without)\s+(?:be(?:ing)?\s+)?rais(?:e|es|ed|ing)\b|\bdoes\s*n[o']t\s+raise\b"
+    r"|\bnothing\s+(?:\w+\s+){0,2}(?:may|can|should|must|will)\s+raise\b"
 )
 # Words of a reply that reports work done beside a step that failed: a warning, a success, a
 # fallback ("Showing a preview instead").

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import io
 import re
+import tokenize
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -1068,6 +1070,9 @@ class _FixText:
         # The author's label of the failure's kind whose content was the exception ("database
         # error" of `f"Database error: {e}"`), to follow the operation named from the code.
         self.label: str | None = None
+        # What the label carried in parentheses besides the exception ("(HTTP {status})" of
+        # `f"API error (HTTP {status}): {e}"`), to follow the operation named from the code.
+        self.label_detail: list[Text | Placeholder] = []
         # Locals bound from the statement that takes the exception's text (`kind, text =
         # describe(e)`): the rule traced the text into them (through the helper's summary), so
         # the new message must not carry them either, or the leak only moves.
@@ -1089,6 +1094,8 @@ class _FixText:
             message = self._from_code()
             if self.label and message.parts:
                 message.parts[-1].pieces.append(Text(": " + self.label, True))
+            if self.label_detail and message.parts:
+                message.parts[-1].pieces.extend([Text(" ", True), *self.label_detail])
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
@@ -1163,6 +1170,9 @@ class _FixText:
         message.drop_error_prefix()
         words = message.words()
         bare = words.strip(" :;,.-{}")
+        detail = _label_and_detail(message)
+        if detail is not None:
+            bare, self.label_detail = detail
         if _LABEL_ONLY.fullmatch(bare) and "{}" not in bare:
             # "Database error" with its text gone: the kind of failure, not what failed. The
             # operation comes from the code, the label follows it as the kind.
@@ -1224,6 +1234,24 @@ class _FixText:
         for value in aside:
             self.hint = self.hint or self._from(value, depth + 1)
         return chosen
+
+
+def _label_and_detail(message: Message) -> tuple[str, list[Text | Placeholder]] | None:
+    """("API error", pieces of "(HTTP {status})") for `f"API error (HTTP {status})"` left once
+    the exception's text is gone: a label of the failure's kind followed only by a parenthesised
+    detail holding a value (a status code). None for other shapes."""
+    if len(message.parts) != 1:
+        return None
+    pieces = message.parts[0].pieces
+    if len(pieces) < 3 or not isinstance(pieces[0], Text) or not isinstance(pieces[-1], Text) or not pieces[0].raw.count("("):
+        return None
+    head, _, opened = pieces[0].raw.partition("(")
+    if not _LABEL_ONLY.fullmatch(head.strip(" :-")) or pieces[-1].raw.rstrip(" .") != ")" or "(" in opened:
+        return None
+    group = [Text("(" + opened, pieces[0].braces_escaped), *pieces[1:-1], Text(")", pieces[-1].braces_escaped)]
+    if not any(isinstance(piece, Placeholder) for piece in group) or any(isinstance(p, Text) and (")" in p.raw[:-1] if p is group[-1] else ")" in p.raw) for p in group[:-1]):
+        return None
+    return head.strip(" :-"), group
 
 
 def _attribute_tested(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...], name: str | None) -> str:
@@ -1492,7 +1520,14 @@ def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
 
 # Acronyms as a module writes them ("S3", "EKS", "IDs"): two capitals, or a capital and a digit.
 _ACRONYM = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z0-9])[A-Za-z][A-Za-z0-9]{1,4}\b")
-_NOT_ACRONYMS = frozenset({"error", "info", "debug", "warning", "todo", "note", "ok", "get", "post", "put", "delete", "patch", "head", "true", "false", "none", "null", "and", "or", "not", "is"})
+_NOT_ACRONYMS = frozenset(
+    {"error", "info", "debug", "warning", "todo", "note", "ok", "get", "post", "put", "delete", "patch", "head", "true", "false", "none", "null"}
+    # English function words a module writes in capitals inside query text or constants
+    # ("ORDER BY", "SELECT ... FROM", "IF NOT EXISTS"): never acronyms in a sentence.
+    | set("and or not is by of in on at to for the an as if no up with from into per via all any set".split())
+    # SQL's keywords, written in capitals in the queries a module holds ("CREATE TABLE").
+    | set("select where order group limit insert update values join table create drop exists like having union".split())
+)
 
 
 def spelled(text: str, ctx: FileContext) -> str:
@@ -1501,12 +1536,24 @@ def spelled(text: str, ctx: FileContext) -> str:
     spellings = ctx.memo.get("acronyms")
     if not isinstance(spellings, dict):
         spellings = {}
-        for match in _ACRONYM.finditer("\n".join(ctx.lines)):
+        for match in _ACRONYM.finditer(_prose(ctx.lines)):
             word = match.group(0)
             if sum(c.isupper() or c.isdigit() for c in word) >= 2 and word[0].isupper() and word.lower() not in _NOT_ACRONYMS:
                 spellings.setdefault(word.lower(), word)
         ctx.memo["acronyms"] = spellings
     return " ".join(spellings.get(w, w) if w.islower() else w for w in text.split(" "))
+
+
+def _prose(lines: list[str]) -> str:
+    """The module's strings and comments, where it writes words for people ("S3 buckets"); not
+    its code names (`QUERY = ...`, `API_KEY`). The whole text when the running Python cannot
+    tokenize the file (syntax newer than it)."""
+    text = "\n".join(lines)
+    kinds = {tokenize.STRING, tokenize.COMMENT, *(getattr(tokenize, "FSTRING_MIDDLE", None),)} - {None}
+    try:
+        return "\n".join(token.string for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type in kinds)
+    except (tokenize.TokenError, SyntaxError):
+        return text
 
 
 def _with_hint(message: Message, hint: Message | None) -> Message:

@@ -66,9 +66,10 @@ from mcp_lint.rules.results import (
     envelope_callee,
     is_error_builder_name,
     passes_message_through,
+    spelled_code,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, HINT_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
+from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
@@ -757,6 +758,18 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         return source  # a layout of several literals on one line is kept as written
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
+    only = text.parts[0].pieces if len(text.parts) == 1 else []
+    if len(only) == 1 and isinstance(only[0], Text) and (words := spelled_code(only[0].raw)) is not None:
+        # `{"error": "not_found", "address_id": address_id}`: the code is no sentence for the
+        # model; written as words, with the values the dict named beside it.
+        only[0] = Text(words, only[0].braces_escaped)
+        text.append_context(
+            [
+                (key, ctx.code(item).strip())
+                for key, item in (items or {}).items()
+                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS
+            ]
+        )
     details = next(
         (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
@@ -783,6 +796,10 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
         return lone[0].source
     return text.as_fstring(" ")
+
+
+# Keys of an error dict whose value is no value the failure was about.
+_NOT_CONTEXT_KEYS = FLAG_KEYS | frozenset(k.lower() for k in (*MESSAGE_KEYS, *HINT_KEYS, *DETAIL_KEYS))
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:

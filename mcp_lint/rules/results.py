@@ -104,6 +104,15 @@ _SENTENCE_KEYS = ("message", "error_message", "errorMessage", "msg", "descriptio
 _SENTENCE_KEYS_BESIDE_A_CODE = (*_SENTENCE_KEYS, "detail", "details", "reason")
 
 
+def spelled_code(text: str) -> str | None:
+    """"Not found" for the code `not_found` (or `NOT_FOUND`, `not-found`): a machine code of two
+    words or more written as words; None for anything else (a word, a sentence)."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)+", text) or not (text.islower() or text.isupper()):
+        return None
+    words = re.split(r"[_\-]", text.lower())
+    return " ".join(words)[0].upper() + " ".join(words)[1:]
+
+
 def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.BaseExpression | None:
     """`{"error": "agency_missing", "message": "agency is required. Pass it ..."}`: the value of
     `key` is a code, or a label of the failure's kind of at most four words ("Request timeout"),
