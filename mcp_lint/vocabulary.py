@@ -241,6 +241,16 @@ ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
 """Keys of a result dict whose non-empty value says the call failed (`{"error": "locked"}`), in
 the order a message is looked for."""
 
+EXCHANGE_REPORT_KEYS = ("status_code", "statusCode", "http_status", "httpStatus")
+"""Keys of a result that reports an HTTP exchange as it was (`{"status_code": 404, "ok": False,
+"text": ...}`): a REST passthrough whose answer is the status for any status, so its success
+flag is data, not a verdict on the call."""
+
+STATE_KEYS = ("state", "outcome")
+"""Keys besides `status` whose failure word says a result dict of the author's reports a failed
+call (`{"state": "ERROR", "detail": reply}`). Read with FAILURE_STATUS_WORDS only: a state is
+often a stage of a job's life ("timeout", "pending"), not a verdict."""
+
 SUCCESS_KEYS = ("success", "ok")
 """Keys of a result dict whose False says the call failed (`{"success": False, ...}`)."""
 

@@ -336,6 +336,11 @@ WORDS: list[tuple[str, str, bool]] = [
     ("SUCCESS_STATUS_WORDS", "done", False),
     ("REPLY_SUCCESS_FLAGS", "success", True),
     ("REPLY_SUCCESS_FLAGS", "status", False),
+    ("EXCHANGE_REPORT_KEYS", "status_code", True),
+    ("EXCHANGE_REPORT_KEYS", "status", False),
+    ("STATE_KEYS", "state", True),
+    ("STATE_KEYS", "status", False),  # judged with the named kinds of failure (FAILED_STATUSES)
+    ("STATE_KEYS", "stage", False),
     ("REPLY_STATUS_FIELDS", "state", True),
     ("REPLY_STATUS_FIELDS", "statuses", False),
     ("REPLY_ERROR_FIELDS", "error_message", True),

@@ -24,8 +24,10 @@ from mcp_lint.vocabulary import (
     ERROR_FLAG_KEYWORDS,
     ERROR_KEYS,
     FAILED_STATUSES,
+    FAILURE_STATUS_WORDS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
+    STATE_KEYS,
     SUCCESS_KEYS,
 )
 
@@ -90,6 +92,13 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
         message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
+    for key in STATE_KEYS:
+        # `{"state": "ERROR", "detail": reply}`: only the failure words; a job's state is often
+        # a stage of its life ("timeout" while it is still being prepared), not the call's result.
+        state = items.get(key)
+        if isinstance(state, cst.SimpleString) and str(state.evaluated_value).lower() in FAILURE_STATUS_WORDS:
+            message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
+            return f'"{key}": {state.value}', message
     return None
 
 
