@@ -102,6 +102,18 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     return None
 
 
+def _one_of_labels(text: str, ctx: FileContext) -> bool:
+    """`return "invalid"` in a function whose every return is one such word (`"critical"`,
+    `"warning"`, `"ok"`): it classifies, and "invalid" is one of its labels, not a message."""
+    facts = ctx.current_facts
+    if facts is None or not text.isidentifier():
+        return False
+    values = [ret.node.value for ret in facts.returns]
+    if len(values) < 3:
+        return False
+    return all(v is not None and isinstance(v, cst.SimpleString) and (word := literal_text(v)) is not None and word.isidentifier() for v in values)
+
+
 def _is_true(node: cst.BaseExpression | None) -> bool:
     return isinstance(node, cst.Name) and node.value == "True"
 
@@ -366,7 +378,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
     value = _unwrap(value, ctx)
     text = literal_text(value)
     if text is not None:
-        if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)):
+        if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)) and not _one_of_labels(text, ctx):
             return "string", text, value
         return None
     items = _dict_items(value)
