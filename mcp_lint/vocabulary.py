@@ -26,12 +26,13 @@ FAILURE_IN_OTHER_LANGUAGES = re.compile(
     r"|\b(?:falló|fallo|no\s+encontrad[oa]|no\s+existe|no\s+se\s+pudo|no\s+es\s+válid[oa]"
     r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig(?:e[nmrs]?)?"
     r"|erreur|échec|échoué|introuvable|n'existe\s+pas|impossible\s+de|invalide"
-    r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b)",
+    r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b"
+    r"|(?<!\w)(?:ошибка|не\s+найден[аоы]?|не\s+существует|не\s+удалось|невозможно|недопустим\w*|неверн\w*)(?!\w))",
     re.IGNORECASE,
 )
 """Failure words of the five languages besides English ("failed", "not found", "does not exist",
-"could not", "invalid"): servers answer in their users' language, and so do their failure
-messages. Anywhere in a short message (the caller limits the length)."""
+"could not", "invalid"), and Russian besides: servers answer in their users' language, and so
+do their failure messages. Anywhere in a short message (the caller limits the length)."""
 
 TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
 """"timed out" (a pattern fragment), except a member put in time-out ("user timed out for {}
@@ -150,6 +151,47 @@ REJECTION_WORDING = re.compile(
 """A refusal worded as the absence of what the call needs ("No fields to update", "No data
 provided", "Nothing to delete"): a rejection of the call, not an empty result. English only."""
 
+FAILURE_MARK = re.compile(r"^\s*(?:❌|✗|✘|✖|⛔|🚫)")
+"""A cross or no-entry mark that opens a message ("❌ Removed nobody", "✖ {} (HTTP {})"): the
+author's own sign that the call failed, as plain as "Error:". A report of several lines (one
+mark per checked item) is not one message, so the caller judges only one-line text by it."""
+
+SUCCESS_MARK = re.compile(r"^\s*(?:✅|✔|☑|🎉|ℹ)")
+"""A check mark or an information mark that opens a message ("✅ Saved, but the preview could
+not be built", "ℹ️ Nothing to remove — no rows match"): the author reports the call done, or
+informs; a caveat later in the text does not make it a failure."""
+
+REFUSAL_WORDING = re.compile(
+    r"\brefus(?:e|es|ed|ing)\s+to\b|\bnothing\s+to\s+do\b"
+    r"|\b(?:is|are)\s+not\s+(?:in|a\s+member\s+of|part\s+of|one\s+of)\b[^.;—–-]{0,60}(?:[—–;-]|,)\s*(?:no\s+changes?\b|nothing\b)"
+    r"|\b(?:verification|confirmation|authentication|authori[sz]ation|login|sign-in|approval|consent)\s+(?:was\s+)?"
+    r"(?:declined|cancell?ed|rejected|denied)\b"
+    r"|\b(?:declined|cancell?ed|rejected)\s+by\s+the\s+(?:user|client|caller)\b",
+    re.IGNORECASE,
+)
+"""English wording of a call the server refused to carry out ("... — refusing to remove all
+rows", "The two ids are the same — nothing to do", "Member 4 is not in group 2 — no change made",
+"Login confirmation declined"). The caller also asks ALREADY_DONE: a no-op that reports the
+goal reached ("Already archived — nothing to do") is no refusal."""
+
+ALREADY_DONE = re.compile(r"\balready\b|\bup\s+to\s+date\b", re.IGNORECASE)
+"""A no-op that reports the call's goal already reached ("Already a member, no change made",
+"Up to date — nothing to do"): the call succeeded without work. English only."""
+
+ARGUMENT_REQUEST = re.compile(
+    r"^\W*(?:please,?\s+)?(?:specify|provide|supply)\b"
+    r"|^\W*(?:пожалуйста,?\s+)?(?:укажите|введите|передайте)(?!\w)"
+    r"|^\W*(?:请|請)(?:提供|指定|输入|輸入)|(?:を)?指定してください"
+    r"|^\W*(?:por\s+favor,?\s+)?(?:especifique|indique|proporcione|informe)\b"
+    r"|^\W*bitte\s+(?:geben\s+sie|gib)\b"
+    r"|^\W*veuillez\s+(?:indiquer|préciser|fournir|spécifier)\b",
+    re.IGNORECASE,
+)
+"""A request for an argument the call lacked, opening the message ("Specify the shop id.",
+"Укажите shop_id", "请提供 id", "Bitte geben Sie eine Id an"): returned in the branch that
+found the argument missing, it is the call's rejection. English, Russian, Chinese, Japanese,
+Spanish, Portuguese, German and French. Matched at the start (Japanese says it at the end)."""
+
 INTERNAL_ERROR_WORDING = re.compile(
     r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|(?:unreachable|not\s+implemented|invariant|impossible)\b"
     r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
@@ -198,6 +240,16 @@ failure branch)."""
 ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
 """Keys of a result dict whose non-empty value says the call failed (`{"error": "locked"}`), in
 the order a message is looked for."""
+
+EXCHANGE_REPORT_KEYS = ("status_code", "statusCode", "http_status", "httpStatus")
+"""Keys of a result that reports an HTTP exchange as it was (`{"status_code": 404, "ok": False,
+"text": ...}`): a REST passthrough whose answer is the status for any status, so its success
+flag is data, not a verdict on the call."""
+
+STATE_KEYS = ("state", "outcome")
+"""Keys besides `status` whose failure word says a result dict of the author's reports a failed
+call (`{"state": "ERROR", "detail": reply}`). Read with FAILURE_STATUS_WORDS only: a state is
+often a stage of a job's life ("timeout", "pending"), not a verdict."""
 
 SUCCESS_KEYS = ("success", "ok")
 """Keys of a result dict whose False says the call failed (`{"success": False, ...}`)."""

@@ -35,6 +35,36 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_IN_OTHER_LANGUAGES", "The ferro alloy", False),  # "erro" inside a word
     ("FAILURE_IN_OTHER_LANGUAGES", "Fehlerfrei gespeichert", False),  # "fehler" inside a word
     ("FAILURE_IN_OTHER_LANGUAGES", "Ungültigkeitsdatum: morgen", False),  # "ungültig" inside a word
+    ("FAILURE_IN_OTHER_LANGUAGES", "Не удалось сохранить", True),  # Russian
+    ("FAILURE_IN_OTHER_LANGUAGES", "Заметка не найдена", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Ошибка: диск заполнен", True),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Заметка сохранена", False),
+    ("FAILURE_IN_OTHER_LANGUAGES", "Ошибках нет", False),  # an inflection of "error" is no failure word here
+    # Refusals and the no-op look-alike.
+    ("REFUSAL_WORDING", "Pass ids or a role — refusing to empty the group", True),
+    ("REFUSAL_WORDING", "The two ids are the same — nothing to do.", True),
+    ("REFUSAL_WORDING", "Member 4 is not in group 2 — no change made.", True),
+    ("REFUSAL_WORDING", "Login confirmation declined.", True),
+    ("REFUSAL_WORDING", "Upload cancelled by the user", True),
+    ("REFUSAL_WORDING", "Booking cancelled.", False),  # a cancel tool's success
+    ("REFUSAL_WORDING", "Member 4 is not in group 2.", False),  # a fact, no refusal
+    ("REFUSAL_WORDING", "The refuse collection runs on Monday", False),
+    ("REFUSAL_WORDING", "Nothing to report", False),  # an empty answer
+    ("ALREADY_DONE", "Already archived — nothing to do.", True),
+    ("ALREADY_DONE", "Up to date, nothing to pull", True),
+    ("ALREADY_DONE", "Nothing to do: the ids are the same", False),
+    # A request for the argument the call lacked.
+    ("ARGUMENT_REQUEST", "Specify the shop id.", True),
+    ("ARGUMENT_REQUEST", "Please provide a group id", True),
+    ("ARGUMENT_REQUEST", "Укажите shop_id", True),
+    ("ARGUMENT_REQUEST", "请提供店铺 ID", True),
+    ("ARGUMENT_REQUEST", "店舗 ID を指定してください", True),
+    ("ARGUMENT_REQUEST", "Por favor, indique el identificador", True),
+    ("ARGUMENT_REQUEST", "Bitte geben Sie eine Id an", True),
+    ("ARGUMENT_REQUEST", "Veuillez indiquer l'identifiant", True),
+    ("ARGUMENT_REQUEST", "Provided 3 members", False),
+    ("ARGUMENT_REQUEST", "The form lets you specify a shop", False),  # not at the start
+    ("ARGUMENT_REQUEST", "Specifications: {}", False),
     # English openings of a failure.
     ("FAILURE_OPENING", "Error: the note is locked", True),
     ("FAILURE_OPENING", "[ERROR]: disk full", True),
@@ -228,6 +258,14 @@ SEARCHED: list[tuple[str, str, bool]] = [
 ]
 
 MATCHED: list[tuple[str, str, bool]] = [
+    ("FAILURE_MARK", "❌ Removed nobody.", True),
+    ("FAILURE_MARK", "  ✖ {} (HTTP {})", True),
+    ("FAILURE_MARK", "Removed nobody ❌", False),  # the mark opens the message
+    ("FAILURE_MARK", "✅ Saved", False),
+    ("SUCCESS_MARK", "✅ Saved, but the preview could not be built", True),
+    ("SUCCESS_MARK", "ℹ️ Nothing to remove", True),
+    ("SUCCESS_MARK", "❌ Not saved", False),
+    ("SUCCESS_MARK", "Saved ✅", False),
     # A keyword meant as the error flag (matched whole: `.fullmatch`, see test_matched_class).
     ("ERROR_FLAG_LOOKALIKE", "is_Error", True),
     ("ERROR_FLAG_LOOKALIKE", "iserror", True),
@@ -298,6 +336,11 @@ WORDS: list[tuple[str, str, bool]] = [
     ("SUCCESS_STATUS_WORDS", "done", False),
     ("REPLY_SUCCESS_FLAGS", "success", True),
     ("REPLY_SUCCESS_FLAGS", "status", False),
+    ("EXCHANGE_REPORT_KEYS", "status_code", True),
+    ("EXCHANGE_REPORT_KEYS", "status", False),
+    ("STATE_KEYS", "state", True),
+    ("STATE_KEYS", "status", False),  # judged with the named kinds of failure (FAILED_STATUSES)
+    ("STATE_KEYS", "stage", False),
     ("REPLY_STATUS_FIELDS", "state", True),
     ("REPLY_STATUS_FIELDS", "statuses", False),
     ("REPLY_ERROR_FIELDS", "error_message", True),

@@ -17,6 +17,7 @@ from mcp_lint.engine.libcst_cfg import ClassBases, build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.model.call_args import string_value
 from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import FastVisitor, children
 
@@ -60,6 +61,29 @@ def literal_items(value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpressi
     if isinstance(value, cst.Call):
         return [(a.keyword.value, a.value) for a in value.args if a.keyword is not None]
     return []
+
+
+def unpacked_element(store: Store) -> cst.BaseExpression | None:
+    """The expression an unpacked local holds whole: element `position` of a tuple or list
+    literal (`a, b = x, y`), or the matching awaitable of a call that produces each of its
+    arguments' values in order (`a, b = await asyncio.gather(f(), g())`). None when the value is
+    anything else, or has a starred element before it (the position is unknown)."""
+    if store.position is None:
+        return None
+    value = store.value
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, (cst.Tuple, cst.List)):
+        elements = [el.value for el in value.elements]
+        starred = any(isinstance(el, cst.StarredElement) for el in value.elements[: store.position + 1])
+    elif isinstance(value, cst.Call) and VALUE_ARGUMENTS.get(last_name(dotted(value.func) or ""), 0) is None:
+        elements = [arg.value for arg in value.args if arg.keyword is None]
+        starred = any(arg.star for arg in value.args[: store.position + 1])
+    else:
+        return None
+    if starred or store.position >= len(elements):
+        return None
+    return elements[store.position]
 
 
 def store_slot(target: cst.BaseExpression) -> str | None:
@@ -341,9 +365,15 @@ class _RefCollector(FastVisitor):
         # (but a callback's inputs only in part).
         # A project function's own returns decide what of its arguments comes back (a converter
         # may turn an error dict into an error result): its arguments are carried in part.
+        callee = last_name(dotted(node.func) or "")
         inner = (
             WHOLE
-            if self.mode is WHOLE and last_name(dotted(node.func) or "") not in RUNS_A_FUNCTION and not self.is_project_call(node)
+            if self.mode is WHOLE
+            and callee not in RUNS_A_FUNCTION
+            and not self.is_project_call(node)
+            # `await gather(a(), b())` is the list of their values: each is one element of it
+            # (unpacked, `x, y = await gather(...)`, each local is one whole: `unpacked_element`).
+            and VALUE_ARGUMENTS.get(callee, 0) is not None
             else ANY_PART
         )
         func = node.func
@@ -557,7 +587,12 @@ class ValueFlow:
                 visited[id(store)] = store
                 if parents is not None and id(store) not in parents and store is not via:
                     parents[id(store)] = via
-                found = self.refs(store.value)
+                element = unpacked_element(store)
+                if element is not None:
+                    # `a, b = await gather(f(), g())`: `a` is what f() returns, read as `a` is.
+                    found, store_mode = self.refs(element), mode
+                else:
+                    found = self.refs(store.value)
                 for call, call_mode in found.calls.items():
                     carried = _compose(store_mode, call_mode)
                     calls[call] = merge_modes(calls[call], carried) if call in calls else carried

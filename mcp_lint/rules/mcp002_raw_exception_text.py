@@ -406,13 +406,14 @@ def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str,
     """`if isinstance(exc, ConfigError): return f"... {exc}"` with ConfigError a class of this
     package: the text is the project's own message (as for `except ConfigError as e`)."""
     top = ctx.model.module.split(".")[0]
-    for condition in conditions:
+    for condition in _conjuncts(conditions):
         if not (isinstance(condition, cst.Call) and dotted(condition.func) == "isinstance" and len(condition.args) == 2):
             continue
         if dotted(condition.args[0].value) != param:
             continue
         classes = condition.args[1].value
         names = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        names = [module_class_alias(n, ctx) or n for n in names]  # `SCOPE_ERROR = ScopeError` at module level
         owned = [project_class(n, ctx) for n in names]
         relative = ctx.model.aliases.relative_names
         if names and all(
@@ -421,6 +422,53 @@ def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str,
         ):
             return True
     return False
+
+def _conjuncts(conditions: Sequence[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
+    """Each test an `if` requires: `A and isinstance(e, B)` requires both."""
+    for condition in conditions:
+        if isinstance(condition, cst.BooleanOperation) and isinstance(condition.operator, cst.And):
+            yield from _conjuncts((condition.left, condition.right))
+        else:
+            yield condition
+
+
+def module_class_alias(name: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
+    """`ScopeError` for `SCOPE_ERROR`, a module-level name every assignment of which (at the top
+    level, or in a top-level `try`/`if`, as `try: X = ScopeError / except ImportError: X = None`)
+    binds one class name or None. None for any other name."""
+    if not isinstance(name, cst.Name):
+        return None
+    memo = ctx.memo.get("module_class_alias")
+    if not isinstance(memo, dict):
+        memo = ctx.memo["module_class_alias"] = _module_class_aliases(ctx.module)
+    return memo.get(name.value)
+
+
+def _module_class_aliases(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    values: dict[str, list[cst.BaseExpression]] = {}
+    blocks: list[Sequence[cst.CSTNode]] = [module.body]
+    while blocks:
+        for statement in blocks.pop():
+            if isinstance(statement, cst.Try):
+                blocks.extend([statement.body.body, *(h.body.body for h in statement.handlers)])
+                if statement.orelse is not None:
+                    blocks.append(statement.orelse.body.body)
+            elif isinstance(statement, cst.If):
+                blocks.append(statement.body.body)
+                if isinstance(statement.orelse, cst.Else):
+                    blocks.append(statement.orelse.body.body)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        values.setdefault(small.targets[0].target.value, []).append(small.value)
+    out: dict[str, cst.BaseExpression] = {}
+    for key, bound in values.items():
+        classes = [v for v in bound if not (isinstance(v, cst.Name) and v.value == "None")]
+        names = {dotted(v) for v in classes}
+        if len(names) == 1 and None not in names and last_name(next(iter(names)) or "")[:1].isupper():
+            out[key] = classes[0]
+    return out
+
 
 class RawExceptionText(Rule):
     code = "MCP002"
@@ -552,6 +600,8 @@ async def get_forecast(city: str) -> str:
                     found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
+                if handler.name and _narrowed_to_own_class(conditions.get(id(node), ()), handler.name, ctx):
+                    continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
                 seen.add(id(node))
                 built = _built_in_local(handler, found, node)
                 if built is None and isinstance(found, cst.Name) and found.value in handler.tainted and found.value != handler.name:
@@ -589,6 +639,8 @@ async def get_forecast(city: str) -> str:
             statement = flow.source.statement
             if statement is None or id(statement) in seen or id(flow.source.value) in seen:
                 continue
+            if handler is not None and handler.name and _narrowed_to_own_class(flow.source.conditions, handler.name, ctx):
+                continue  # stored in an `if isinstance(e, OwnError):` branch: the project's own text
             found = flow.found if handler is fn.gathered else exception_text_in(flow.source.value, handler, ctx, through_locals=False)
             sink = next((s for s in (self._flow_sink(fact, fn, ctx) for fact in flow.sinks) if s is not None), None)
             if found is None or sink is None:

@@ -69,7 +69,7 @@ from mcp_lint.rules.results import (
     spelled_code,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
+from mcp_lint.vocabulary import DETAIL_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
@@ -262,6 +262,25 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
             if found is not None:
                 return found
     return None
+
+
+def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> tuple[str, str, None] | None:
+    """`return {"success": reply.get("code") == "OK", **reply}`: a result whose success flag is a
+    test of the reply. Whatever the test says, the dict is returned as the tool's success, so on
+    the path where the test fails the failure is a success on the wire. A flag that is a literal
+    is judged by `classify_return` with its branch; no message to raise either way (the fix
+    would have to test the flag first), so no fix."""
+    items = _dict_items(_unwrap(unwrap_await(value), ctx))
+    if not items:
+        return None
+    key = next((k for k in SUCCESS_KEYS if k in items), None)
+    if key is None or any(k in items for k in EXCHANGE_REPORT_KEYS):
+        return None  # `{"status_code": 404, "ok": False, "text": ...}`: a passthrough's report of the exchange
+    flag = fn.value_of(items[key])
+    parts = [flag.left, flag.right] if isinstance(flag, cst.BooleanOperation) else [flag]
+    if not any(isinstance(part, cst.Comparison) for part in parts):
+        return None
+    return "dict", f'"{key}" set by a test of the reply', None
 
 
 def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
@@ -478,6 +497,8 @@ def check_health() -> dict:
             found = _caught_exception_text(resolved, ret.handler, ctx)
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
+        if found is None and ret.handler is None:
+            found = _success_flag_from_a_test(resolved, fn, ctx)
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None:

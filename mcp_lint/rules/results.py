@@ -26,8 +26,10 @@ from mcp_lint.vocabulary import (
     ERROR_FLAG_KEYWORDS,
     ERROR_KEYS,
     FAILED_STATUSES,
+    FAILURE_STATUS_WORDS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
+    STATE_KEYS,
     SUCCESS_KEYS,
 )
 
@@ -92,6 +94,13 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
         message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
+    for key in STATE_KEYS:
+        # `{"state": "ERROR", "detail": reply}`: only the failure words; a job's state is often
+        # a stage of its life ("timeout" while it is still being prepared), not the call's result.
+        state = items.get(key)
+        if isinstance(state, cst.SimpleString) and str(state.evaluated_value).lower() in FAILURE_STATUS_WORDS:
+            message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
+            return f'"{key}": {state.value}', message
     return None
 
 
@@ -145,6 +154,18 @@ def _sentence_like(node: cst.BaseExpression) -> bool:
         return False
     text = literal_text(node)
     return text is None or bool(text.strip())
+
+
+def _one_of_labels(text: str, ctx: FileContext) -> bool:
+    """`return "invalid"` in a function whose every return is one such word (`"critical"`,
+    `"warning"`, `"ok"`): it classifies, and "invalid" is one of its labels, not a message."""
+    facts = ctx.current_facts
+    if facts is None or not text.isidentifier():
+        return False
+    values = [ret.node.value for ret in facts.returns]
+    if len(values) < 3:
+        return False
+    return all(v is not None and isinstance(v, cst.SimpleString) and (word := literal_text(v)) is not None and word.isidentifier() for v in values)
 
 
 def _is_true(node: cst.BaseExpression | None) -> bool:
@@ -411,7 +432,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
     value = _unwrap(value, ctx)
     text = literal_text(value)
     if text is not None:
-        if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)):
+        if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)) and not _one_of_labels(text, ctx):
             return "string", text, value
         return None
     items = _dict_items(value)

@@ -8,13 +8,16 @@ import re
 
 from mcp_lint.vocabulary import (
     ABSENCE_WORDS,
+    ALREADY_DONE,
     ARGUMENT_COMPLAINT,
+    ARGUMENT_REQUEST,
     CHANGED_CALL,
     CORRECTED_RETRY,
     CORRECTIVE_STEP,
     EMPTY_RESULT,
     FAILURE_ANYWHERE,
     FAILURE_IN_OTHER_LANGUAGES,
+    FAILURE_MARK,
     FAILURE_OPENING,
     FALLBACK_DONE,
     FILLER_WORDS,
@@ -22,8 +25,11 @@ from mcp_lint.vocabulary import (
     LISTING_NAME,
     LOOKUP_NAME,
     NOT_ARGUMENTS,
+    REFUSAL_WORDING,
+    REJECTION_WORDING,
     RETRY_INVITATION,
     STRONG_FAILURE_OPENING,
+    SUCCESS_MARK,
     TRANSIENT_CONDITION,
 )
 
@@ -35,13 +41,23 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
     the model must see, not the empty answer of a search or a listing.
     """
     stripped = text.strip()
-    if not stripped or (not lookup and EMPTY_RESULT.search(stripped)):
+    if not stripped or SUCCESS_MARK.match(stripped):
+        return False  # "✅ Saved, but the preview could not be built": the author reports it done
+    if FAILURE_MARK.match(stripped) and "\n" not in stripped:
+        return True  # "❌ Removed nobody": the author's own mark; several lines are a report of checks
+    if not lookup and EMPTY_RESULT.search(stripped):
         return False
     if FAILURE_OPENING.search(stripped) or (lookup and EMPTY_RESULT.search(stripped)):
         return True
     if FALLBACK_DONE.search(stripped):
         return False  # "Style 'x' not found, paragraph added with the default style": it worked
-    return len(stripped) <= 200 and bool(FAILURE_ANYWHERE.search(stripped) or FAILURE_IN_OTHER_LANGUAGES.search(stripped))
+    if len(stripped) > 200:
+        return False
+    if REJECTION_WORDING.match(stripped) or ARGUMENT_REQUEST.search(stripped):
+        return True  # "No ids provided", "Specify the shop id": the call lacked what it needs
+    if REFUSAL_WORDING.search(stripped) and not ALREADY_DONE.search(stripped):
+        return True  # "... — refusing to remove all rows": a no-op that reached its goal is none
+    return bool(FAILURE_ANYWHERE.search(stripped) or FAILURE_IN_OTHER_LANGUAGES.search(stripped))
 
 
 def starts_as_error(text: str) -> bool:

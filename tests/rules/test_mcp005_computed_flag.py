@@ -1,0 +1,99 @@
+"""MCP005 on a result whose success flag is a test of the reply (`{"success": reply["code"] ==
+"OK", ...}`, returned whatever the test says) and on a failure word under a `state` key; and the
+look-alikes that stay silent: a literal flag on the success path, a passthrough that reports the
+HTTP exchange with its status code, a job state that is a stage of its life."""
+
+from __future__ import annotations
+
+import textwrap
+
+from ._support import check, said, unmasked
+
+HEADER = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("payments")
+"""
+
+
+def _src(body: str) -> str:
+    return HEADER + "\n" + textwrap.dedent(body)
+
+
+def test_a_success_flag_computed_from_the_reply_is_reported() -> None:
+    findings = check(
+        _src(
+            """\
+            @mcp.tool()
+            async def order_details(order_ref: str) -> dict:
+                reply = await gateway.post("orders/details", {"ref": order_ref})
+                return {  # expect: MCP005
+                    "success": reply.get("outcome") == "OK",
+                    "outcome": reply.get("outcome"),
+                    "order": reply.get("order"),
+                }
+
+
+            @mcp.tool()
+            async def refunds(order_ref: str) -> dict:
+                reply = await gateway.post("orders/refunds", {"ref": order_ref})
+                nothing = reply.get("code") == 7
+                succeeded = reply.get("outcome") == "OK" or nothing
+                result = {"success": succeeded}
+                result.update(reply)
+                return result  # expect: MCP005
+            """
+        )
+    )
+    assert all("set by a test of the reply" in said(f) for f in findings)
+    assert all(f.fix is None for f in findings)  # raising would need the flag's test first
+
+
+def test_a_failure_word_under_a_state_key_is_reported() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            async def build_report(report_id: str) -> dict:
+                job = await gateway.get(f"reports/{report_id}")
+                if job.get("state") == "ERROR":
+                    return {"report": report_id, "state": "ERROR", "detail": job}  # expect: MCP005
+                if job.get("state") == "DONE":
+                    return await gateway.get(f"reports/{report_id}/file")
+                return {"report": report_id, "state": "timeout", "hint": "Still being prepared; ask again later."}
+            """
+        )
+    )
+
+
+def test_look_alikes_of_a_computed_flag_stay_silent() -> None:
+    check(
+        unmasked(HEADER)
+        + textwrap.dedent(
+            """\
+            @mcp.tool()
+            async def raw_request(path: str) -> dict:
+                response = await http.get(path)
+                return {
+                    "status_code": response.status_code,
+                    "ok": 200 <= response.status_code < 300,
+                    "text": response.text,
+                }
+
+
+            @mcp.tool()
+            async def order_total(order_ref: str) -> dict:
+                reply = await gateway.post("orders/total", {"ref": order_ref})
+                if reply.get("outcome") != "OK":
+                    raise ToolError(f"Order {order_ref} has no total")
+                return {"success": True, "total": reply["total"]}
+
+
+            @mcp.tool()
+            async def order_count(shop: str) -> dict:
+                count = await gateway.count(shop)
+                return {"count": count, "large": count > 100}
+            """
+        )
+    )
