@@ -114,8 +114,6 @@ class Analyzer:
         """per_file.parse_problem of each file: an MCP000 finding, or None when it parses. In the
         workers (`start_parse_checks`, if not started yet) or, for a few files or without a pool,
         here: the analyses are done, and inline the checks would keep one core busy alone."""
-        from concurrent.futures.process import BrokenProcessPool
-
         self.start_parse_checks(indexes)
         found: dict[int, Finding | None] = {}
         for index in indexes:
@@ -125,6 +123,9 @@ class Analyzer:
             if started is None:
                 found[index] = self._parse_problem(index)
                 continue
+            # Imported only here: a run without a pool (one file) must not pay for multiprocessing.
+            from concurrent.futures.process import BrokenProcessPool
+
             chunk, future = started
             try:
                 found.update(zip(chunk, future.result()))
