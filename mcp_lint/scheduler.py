@@ -115,11 +115,6 @@ class Analyzer:
         workers (`start_parse_checks`, if not started yet) or, for a few files or without a pool,
         here: the analyses are done, and inline the checks would keep one core busy alone."""
         self.start_parse_checks(indexes)
-        if not any(index in self._checks for index in indexes):
-            # No worker has them (a one-file run has no pool): no process-pool import either.
-            return {index: self._parse_problem(index) for index in indexes}
-        from concurrent.futures.process import BrokenProcessPool
-
         found: dict[int, Finding | None] = {}
         for index in indexes:
             if index in found:
@@ -128,6 +123,9 @@ class Analyzer:
             if started is None:
                 found[index] = self._parse_problem(index)
                 continue
+            # Imported only here: a run without a pool (one file) must not pay for multiprocessing.
+            from concurrent.futures.process import BrokenProcessPool
+
             chunk, future = started
             try:
                 found.update(zip(chunk, future.result()))
