@@ -264,10 +264,11 @@ DETAIL_KEYS = ("details", "detail", "reason")
 """Keys of an error dict that say more about the failure than its message, in the order one is
 taken: a fix keeps them beside the message, in parentheses."""
 
-HINT_KEYS = ("hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "remedy")
+HINT_KEYS = ("hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "remedy", "context")
 """Keys of an error dict holding the author's advice to the model (what to check, what to call
 next), in the order one is taken: a fix keeps it as the sentence after the message, never in its
-place (it does not say what failed)."""
+place (it does not say what failed). `context` comes last: beside `error` it is the author's
+pointer for the next call ("Provide the date in ISO format"); only literal text is ever kept."""
 
 FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 """Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""

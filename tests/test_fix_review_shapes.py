@@ -796,6 +796,35 @@ def test_an_error_dicts_advice_follows_its_message_as_a_sentence(project: Path) 
     ), fixed
 
 
+def test_an_error_dicts_context_is_the_hint_that_follows_its_message(project: Path) -> None:
+    # `context` beside `error` tells the model how to call again (the format it wants): dropped,
+    # the model would repeat the same call. A `context` that is not literal text is not kept.
+    write(
+        project / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("journal")
+
+
+        @mcp.tool()
+        def schedule_entry(entry_id: str, publish_at: str = "") -> dict:
+            if not publish_at:
+                return {
+                    "error": "Scheduled entries need a publish date",
+                    "context": "Give publish_at in ISO format, e.g. '2024-01-01T10:00:00Z'.",
+                }
+            return {"scheduled": entry_id}
+        """,
+    )
+    fix()
+    fixed = (project / "server.py").read_text()
+    assert (
+        "        raise ToolError(\"Scheduled entries need a publish date. Give publish_at in ISO format, e.g. "
+        "'2024-01-01T10:00:00Z'.\")\n"
+    ) in fixed, fixed
+
+
 def test_mcp005_deletes_the_unpacking_only_its_old_return_read_and_adds_no_traceback_to_a_warning(project: Path) -> None:
     write(project / "records" / "errors.py", ERRORS_MODULE)
     write(

@@ -308,6 +308,7 @@ WORDS: list[tuple[str, str, bool]] = [
     ("DETAIL_KEYS", "reason", True),
     ("DETAIL_KEYS", "hint", False),
     ("HINT_KEYS", "suggestion", True),
+    ("HINT_KEYS", "context", True),
     ("HINT_KEYS", "message", False),
     ("DETAIL_KEYS", "message", False),
     ("FLAG_KEYS", "status_code", True),
