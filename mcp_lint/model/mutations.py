@@ -8,7 +8,6 @@ operations change and what looks at the file system, so a post-check can be told
 
 from __future__ import annotations
 
-import re
 import sys
 import weakref
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import literal_text
-from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.model.effects import Effect
@@ -28,7 +27,7 @@ _CONSTANTS = frozenset({"None", "True", "False"})
 
 
 def store_like(name: str) -> bool:
-    parts = words(name)
+    parts = identifier_words(name)
     return bool(parts) and parts[-1] in fx.STORE_WORDS
 
 
@@ -89,21 +88,12 @@ class LocalHandles:
 NO_LOCALS = LocalHandles()
 
 
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-@lru_cache(maxsize=4096)
-def words(method: str) -> tuple[str, ...]:
-    """`board_postCard` -> ("board", "post", "card"): snake and camel case words."""
-    return tuple(w.lower() for part in method.split("_") for w in _WORD.findall(part) if w)
-
-
 @lru_cache(maxsize=4096)
 def verb_of(method: str) -> str | None:
     """The write verb a method name starts with, also after an API namespace (`files_upload`)."""
     if method.startswith("get_or_create"):
         return "get_or_create"
-    parts = words(method)
+    parts = identifier_words(method)
     if not parts:
         return None
     if parts[0] in fx.WRITE_VERBS:
@@ -462,8 +452,8 @@ def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
         if name not in own or not isinstance(value, cst.Call) or store_like(name) or fx.HTTP_RECEIVER.search(name):
             continue
         last = last_name(dotted(value.func) or "") if dotted(value.func) else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
-        parts = words(last)
-        if not parts or any(part in fx.HANDLE_WORDS for part in (*parts, *words(name))):
+        parts = identifier_words(last)
+        if not parts or any(part in fx.HANDLE_WORDS for part in (*parts, *identifier_words(name))):
             continue
         if (last[:1].isupper() and len(parts) == 1 and parts[0] not in fx.CREATION_WORDS) or parts[0] in fx.CREATION_WORDS:
             created.add(name)

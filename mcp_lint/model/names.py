@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 
 import libcst as cst
 
@@ -187,3 +188,18 @@ def tool_error_names(aliases: AliasTable) -> dict[Family, str]:
         if family is not None:
             out.setdefault(family, local)
     return out
+
+
+# Words of an identifier: its snake_case parts split at camelCase humps, acronyms whole.
+_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def identifier_parts(name: str) -> list[str]:
+    """`fetchHTTPPage_v2` -> ["fetch", "HTTP", "Page", "v2"]: the words of a name, case kept."""
+    return [part for piece in name.split("_") for part in _IDENTIFIER_PART.findall(piece)]
+
+
+@functools.lru_cache(maxsize=4096)
+def identifier_words(name: str) -> tuple[str, ...]:
+    """`board_postCard` -> ("board", "post", "card"): the words of a name, lower-cased."""
+    return tuple(part.lower() for part in identifier_parts(name))

@@ -22,7 +22,7 @@ import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, identifier_parts, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.vocabulary import (
     ACTION_VERBS,
@@ -37,16 +37,14 @@ from mcp_lint.vocabulary import (
     SERVICE_ROLE_SUFFIX,
 )
 
-# Words of a name: its snake_case parts split at camelCase humps, acronyms whole.
-_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # Modules whose calls run other code (`asyncio.create_task(...)`): no operation of their own.
 _PLUMBING = frozenset({"asyncio", "anyio", "trio", "threading", "concurrent", "functools"})
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def name_words(name: str) -> list[str]:
-    """`run_chdb_select_query_async` -> run chdb select query; `fetchPage` -> fetch page."""
-    words = [w.lower() if not w.isupper() or len(w) == 1 else w for part in name.split("_") for w in _CAMEL.findall(part)]
+    """`run_ledger_select_query_async` -> run ledger select query; `fetchPage` -> fetch page."""
+    words = [w.lower() if not w.isupper() or len(w) == 1 else w for w in identifier_parts(name)]
     return [w for w in words if w.lower() not in NAME_NOISE_WORDS]
 
 

@@ -47,9 +47,8 @@ from mcp_lint.model.mutations import (
     statement_text,
     store_like,
     walk_statements,
-    words,
 )
-from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, argument_enables
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
@@ -721,7 +720,7 @@ _DOER_VERBS = _WRITE_VERBS | frozenset(
 def _is_doer(name: str) -> bool:
     """Named for doing something: `save_doc`, or a read with a change as its fallback
     (`get_or_create_book`, `load_or_init_index`: it creates what it does not find)."""
-    parts = words(name)
+    parts = identifier_words(name)
     if not parts or name.lstrip("_")[:1].isupper():
         return False
     fallback = _fallback_verb(parts)
@@ -778,7 +777,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
 def _sets_up(call: cst.Call, name: str) -> bool:
     """A call of a set-up helper with no arguments (`_ensure_db()`, `get_or_create_manager()`):
     lazy initialization of what every call uses, not a change this call asked for."""
-    parts = words(name)
+    parts = identifier_words(name)
     if call.args or not parts:
         return False
     return parts[0] in fx.SETUP_VERBS or _fallback_verb(parts) is not None
@@ -805,7 +804,7 @@ def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
 
 
 def _handle_like(name: str) -> bool:
-    parts = words(name)
+    parts = identifier_words(name)
     return store_like(name) or bool(_HTTP_RECEIVER.search(name)) or any(word in fx.HANDLE_WORDS for word in parts)
 
 
@@ -1728,7 +1727,7 @@ def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozense
             if caught is not None and not caught & {"Exception", "BaseException"}:
                 continue
             undoes = any(
-                isinstance(inner, cst.Call) and set(words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
+                isinstance(inner, cst.Call) and set(identifier_words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
             )
             if undoes and _ends_call(handler.body, ctx):
                 found.append(frozenset(id(n) for n in walk(node.body)))
@@ -1836,7 +1835,7 @@ class _After:
                 continue
             func = node.func
             if isinstance(func, cst.Name):
-                parts = words(func.value)
+                parts = identifier_words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
                 if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
                     return True
@@ -1855,7 +1854,7 @@ class _After:
                 if not self._independent_sql(node):
                     return True
                 continue
-            parts = words(func.attr.value)
+            parts = identifier_words(func.attr.value)
             if root in {"self", "cls"} and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
                 return True
         return False

@@ -26,7 +26,7 @@ import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.findings import Location, Related
@@ -49,7 +49,6 @@ from mcp_lint.vocabulary import is_status_tool
 
 # -- what is sensitive, by name ---------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # A name ending in one of these words holds a secret (`api_token`, `DB_PASSWORD`, `sentry_dsn`).
 _SECRET_WORDS = frozenset(
     {"token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "apikey", "dsn", "cookie"}
@@ -72,14 +71,10 @@ _INFRA_WORDS = frozenset(
 
 
 @lru_cache(maxsize=4096)
-def _words(name: str) -> tuple[str, ...]:
-    return tuple(w.lower() for part in name.split("_") for w in _WORD.findall(part) if w)
-
-
 @lru_cache(maxsize=4096)
 def sensitive_name(name: str) -> str | None:
     """"a secret" / "a connection string" when a variable, attribute or key named `name` holds one."""
-    words = _words(name)
+    words = identifier_words(name)
     if not words:
         return None
     last = words[-1]
@@ -93,7 +88,7 @@ def sensitive_name(name: str) -> str | None:
 
 
 def _infrastructure_name(name: str) -> bool:
-    return any(w in _INFRA_WORDS for w in _words(name)) or sensitive_name(name) is not None
+    return any(w in _INFRA_WORDS for w in identifier_words(name)) or sensitive_name(name) is not None
 
 
 # Environment variables that hold who the server acts as (`SERVICE_USER`, `ADMIN_EMAIL`).
@@ -105,7 +100,7 @@ def _sensitive_variable(name: str) -> bool:
     it is: its name has a secret, connection, place or identity word (`DATABASE_URL`, `API_KEY`,
     `DATA_DIR`, `SMTP_HOST`, `SERVICE_USER`). `DEFAULT_MODEL`, `LOG_LEVEL`, `MAX_RESULTS` tell
     the model nothing about the server."""
-    words = _words(name)
+    words = identifier_words(name)
     return _infrastructure_name(name) or any(w in _IDENTITY_WORDS or w == "key" for w in words)
 
 
@@ -601,7 +596,7 @@ class _Tracer:
                 return None
             return Leak(_HERE[resolved], expr, configured=True)
         short = last_name(name)
-        if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in _words(short)):
+        if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in identifier_words(short)):
             return None
         arguments = [a.value for a in expr.args]
         if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:

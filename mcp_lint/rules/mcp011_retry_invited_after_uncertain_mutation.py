@@ -30,8 +30,8 @@ from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model import effects as fx
-from mcp_lint.model.mutations import module_level_names, mutation_of, words
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.mutations import module_level_names, mutation_of
+from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
@@ -120,7 +120,7 @@ _SESSION_PATH = re.compile(r"(?:^|[/_.-])(?:log_?in|log_?on|sign_?in|sign-in|aut
 def _opens_a_session(call: cst.Call) -> bool:
     """`self._login()`, `client.authenticate(...)`, `session.post(LOGIN_URL, ...)`,
     `httpx.post(f"{base}/oauth/token", ...)`: the call, or the address it sends to, names a login."""
-    if any(word in _SESSION_WORDS for word in words(last_name(dotted(call.func) or ""))):
+    if any(word in _SESSION_WORDS for word in identifier_words(last_name(dotted(call.func) or ""))):
         return True
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
     if first is None:
@@ -129,7 +129,7 @@ def _opens_a_session(call: cst.Call) -> bool:
         return False
     named = dotted(first)
     if named is not None:
-        return any(word in _SESSION_WORDS for word in words(last_name(named)))
+        return any(word in _SESSION_WORDS for word in identifier_words(last_name(named)))
     text = literal_text(first) if not isinstance(first, cst.FormattedString) else "".join(
         part.value for part in first.parts if isinstance(part, cst.FormattedStringText)
     )
@@ -146,7 +146,7 @@ _COMPUTATIONS = frozenset({"embeddings", "embedding", "completions", "moderation
 def _repeats_harmlessly(call: cst.Call) -> bool:
     """`client.close()`, `self._close(conn)`, `lock.release()`; `client.embeddings.create(...)`."""
     name = dotted(call.func) or ""
-    if any(word in _RELEASES for word in words(last_name(name))):
+    if any(word in _RELEASES for word in identifier_words(last_name(name))):
         return True
     return any(part in _COMPUTATIONS for part in name.split(".")[:-1])
 
