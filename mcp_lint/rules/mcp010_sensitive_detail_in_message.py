@@ -1078,33 +1078,26 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
     read: dict[str, str] = {}
     configured = latent.get("configured")
     for _ in range(_MAX_HOPS):
+        # The next hop: an argument a caller passes, or a name another module exports.
         if kind == "argument":
-            passed = _passed_to(project, name)
-            if passed is None:
+            found = _passed_to(project, name)
+            if found is None:
                 return None
-            path, argument = passed
-            via[:0] = [_via_text(argument.via)] if argument.via else []
-            read = {"origin": argument.origin, "origin_at": argument.origin_at, "origin_file": path, "caller": argument.function}
-            configured = "1" if argument.configured else ""
-            if not argument.needs:
-                what = argument.what
-                break
-            name, kind, what = argument.needs, argument.needs_kind, argument.what
-            continue
-        function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
-        found = exports.get(project.resolve(function) + mark + rest)
-        if found is None or found[1].kind != kind:
-            return None
-        path, record = found
-        if kind in {"settings", "passes"}:
-            break  # the value was read where the previous hop read it (a field, an argument)
-        via[:0] = [_via_text(record.via)] if record.via else []
-        read = {"origin": record.origin, "origin_at": record.origin_at, "origin_file": path, "caller": record.function}
-        configured = "1" if record.configured else ""
-        if not record.needs:
-            what = record.what
+        else:
+            function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
+            found = exports.get(project.resolve(function) + mark + rest)
+            if found is None or found[1].kind != kind:
+                return None
+            if kind in {"settings", "passes"}:
+                break  # the value was read where the previous hop read it (a field, an argument)
+        path, hop = found
+        via[:0] = [_via_text(hop.via)] if hop.via else []
+        read = {"origin": hop.origin, "origin_at": hop.origin_at, "origin_file": path, "caller": hop.function}
+        configured = "1" if hop.configured else ""
+        if not hop.needs:
+            what = hop.what
             break
-        name, kind, what = record.needs, record.needs_kind, record.what
+        name, kind, what = hop.needs, hop.needs_kind, hop.what
     else:
         return None
     data = dict(latent.data)
