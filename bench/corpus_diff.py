@@ -223,12 +223,14 @@ def lint(code_root: Path, corpus: Path, packages: list[str], rules: set[str] | N
     """What the code at CODE_ROOT reports on each labeled package, as measure.sh collects it."""
     found: set[Finding] = set()
     env = {**os.environ, "PYTHONPATH": str(code_root)}
+    selection = ["--extend-select", ",".join(sorted(rules))] if rules else []
     for package in packages:
         folder = package_folder(corpus, package)
         if not folder.is_dir():
             raise SystemExit(f"corpus_diff: {folder} is missing (fetch the corpus first)")
         run = subprocess.run(
-            [sys.executable, "-m", "mcp_lint", "check", ".", "--output-format", "json", "--no-cache", "--exit-zero"],
+            # The compared rules are selected explicitly: a preview rule is off by default.
+            [sys.executable, "-m", "mcp_lint", "check", ".", "--output-format", "json", "--no-cache", "--exit-zero", *selection],
             cwd=folder,
             env=env,
             capture_output=True,
