@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput, FileOutcome
-    from mcp_lint.project_links import Lookup
+    from mcp_lint.linking.names import Lookup
 
 __all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_from", "wanted_names"]
 
@@ -203,7 +203,7 @@ def wanted_from(looked_for: dict[str, set[Lookup]]) -> set[str]:
     """The names among those a link step looked for in vain (name -> what it was looked for as)
     whose module can change a finding (see wanted_names). A caller that runs the link step
     itself with a `missing` callback gets what `wanted_names` would, without a second trace."""
-    from mcp_lint.project_links import Lookup
+    from mcp_lint.linking.names import Lookup
 
     # `models.Comment(...)`: constructing a class (or naming a constant) follows no function, so
     # the module defining it cannot change a finding. Its methods (`models.Comment.parse`) and

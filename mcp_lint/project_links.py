@@ -5,29 +5,26 @@ Cheap by design (no CST): resolves imports between the linted modules, follows c
 handlers into helpers (same module or another module of the project), and turns the latent
 findings of the functions tools call into findings whose messages name those tools.
 
-Every qualified name the step looks for goes through `Project.resolve`; a caller that needs to
-know which names were looked for and not found (the prefilter: the modules that may define them
-are the ones to analyse next) passes a `missing` callback, told what was being looked for.
+What a name designates across modules is `linking/names.py` (ProjectNames, which Project
+extends); every qualified name the step looks for goes through its `resolve`, which tells a
+`missing` callback the names it did not find (the prefilter analyses their modules next).
 """
 
 from __future__ import annotations
 
-import builtins
-import contextlib
-import enum
 import os
 from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection, Iterable, Iterator
+from typing import Collection, Iterable
 
 from mcp_lint.framework_copies import import_in_copy
 from mcp_lint.findings import Edit, Finding, Fix, Location, Related
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.inventory import ServerTools
+from mcp_lint.linking.names import BUILTIN_EXCEPTIONS, MissingName, ProjectNames
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
-from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
     Family,
@@ -54,18 +51,6 @@ _NOTHING, _PART, _WHOLE = 0, 1, 2
 # what masks it (Project.masks), try guards on the way, conditions the caller left on).
 _Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
 HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
-
-
-class Lookup(enum.Enum):
-    """What the link step was looking for when it resolved a name."""
-
-    FOLLOWED = "followed"  # a function called, a re-export, an instance or factory followed
-    REGISTRATION = "registration"  # a server tools are registered on (or what made it), a table of tools
-    EXCEPTION_CLASS = "exception class"  # a class raised or caught, or one of its bases
-
-
-# Told each qualified name the link step looked for and did not find among the linted modules.
-MissingName = Callable[[str, Lookup], None]
 
 
 @dataclass
@@ -100,7 +85,10 @@ class ToolPaths:
     masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
 
 
-class Project:
+class Project(ProjectNames):
+    """The link step over the project's summaries: its tools, the functions they reach and how,
+    and the findings there (names are resolved by ProjectNames)."""
+
     def __init__(
         self,
         summaries: list[ModuleSummary],
@@ -108,21 +96,15 @@ class Project:
         missing: MissingName | None = None,
         tools_from: Collection[str] | None = None,
     ) -> None:
-        self.summaries = summaries
+        super().__init__(summaries, missing)
         self.pins = pins
-        self.missing = missing
         # Only the tools registered in these modules are traced (None: every module's). An editor
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
-        self.modules: dict[str, ModuleSummary] = {}
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
-        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
-        self.servers: dict[str, Family] = {}
-        self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
-        self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
@@ -136,20 +118,10 @@ class Project:
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
         self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
-        # Class -> the project classes that name it as a base (overrides()), built on the first question.
-        self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
         self._decorated: dict[str, list[str]] | None = None
         # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
         self._registering: set[str] = set()
-        for summary in summaries:
-            self.modules.setdefault(summary.module, summary)
-            for qual, fn in summary.functions.items():
-                self.functions.setdefault(qual, (summary, fn))
-            self.servers.update(summary.servers)
-        # A module below namespace folders is also reached by its `__init__.py`-chain name (a
-        # script importing a sibling); a real module of that name wins.
-        self.module_aliases: dict[str, str] = {}
         self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
         # Functions defined directly in another function: a decorator's wrapper, a closure.
         self._nested: dict[str, list[str]] = {}
@@ -157,113 +129,8 @@ class Project:
             parent = qual.rpartition(".")[0]
             if parent in self.functions:
                 self._nested.setdefault(parent, []).append(qual)
-        for summary in summaries:
-            if summary.module_alias and summary.module_alias not in self.modules:
-                self.module_aliases.setdefault(summary.module_alias, summary.module)
 
     # -- name resolution across modules ---------------------------------------------------
-    def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
-        """Follow re-exports (`from .x import f` in another module) to where a name is defined;
-        `lookup` says what the name is looked for as (for the `missing` callback)."""
-        if qualname in self.functions or qualname in self.servers:
-            return qualname
-        if self.missing is not None:
-            self.missing(qualname, lookup)
-        if depth > 5:
-            return qualname
-        parts = qualname.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:cut])
-            summary = self.modules.get(module)
-            if summary is None:
-                canonical = self.module_aliases.get(module)
-                if canonical is not None:
-                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1, lookup)
-                continue
-            rest = parts[cut:]
-            target = summary.reexports.get(rest[0])
-            if target is not None and target != qualname:
-                return self.resolve(".".join([target, *rest[1:]]), depth + 1, lookup)
-            return qualname
-        return qualname
-
-    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
-        """The function a qualified name designates, through re-exports, instances and base classes."""
-        if depth:
-            return self._function(qualname, depth)
-        # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
-        if qualname not in self._functions_found:
-            self._functions_found[qualname] = self._function(qualname, 0)
-        return self._functions_found[qualname]
-
-    def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
-        if qualname.startswith(LIFESPAN + "."):
-            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
-        resolved = self.resolve(qualname)
-        found = self.functions.get(resolved)
-        if found is not None or depth > 4:
-            return found
-        parts = resolved.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
-            if summary is None:
-                continue
-            rest = parts[cut:]
-            # `client.get` with `client = Api()` (module level) or `Cls.client.get` (self.client = Api()).
-            for width in (2, 1):
-                key = ".".join(rest[:width])
-                if len(rest) > width and key in summary.instances:
-                    return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
-            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
-            for width in (2, 1):
-                factory = self.functions.get(".".join(parts[: cut + width]))
-                if len(rest) > width and factory is not None and factory[1].returns_type:
-                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
-            # A method inherited from a base class.
-            class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
-            if len(rest) == 2 and class_key in summary.classes:
-                for base in summary.classes[class_key]:
-                    found = self.function(f"{base}.{rest[1]}", depth + 1)
-                    if found is not None:
-                        return found
-            break
-        return None
-
-    def class_ancestors(self, qual: str) -> tuple[str, ...]:
-        """A project class and every class it inherits from, qualified (through re-exports),
-        read in the modules that define them (the prefilter asks for those: see
-        exception_classes)."""
-        if qual not in self._ancestors:
-            self._ancestors[qual] = ()  # a cycle of bad bases ends here
-            found = [self.resolve(qual, lookup=Lookup.EXCEPTION_CLASS)]
-            module = self.modules.get(found[0].rpartition(".")[0])
-            for base in module.classes.get(found[0], ()) if module is not None else ():
-                found.extend(a for a in self.class_ancestors(base) if a not in found)
-            self._ancestors[qual] = tuple(found)
-        return self._ancestors[qual]
-
-    def is_project_class(self, qual: str) -> bool:
-        """Is `qual` a class defined in one of the linted modules?"""
-        resolved = self.resolve(qual)
-        module = self.modules.get(resolved.rpartition(".")[0])
-        return module is not None and resolved in module.classes
-
-    def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
-        """Each exception class looked up so far with its ancestors (class_ancestors)."""
-        return self._ancestors.values()
-
-    def exception_classes(self, reached: Iterable[str]) -> None:
-        """Look up the project exception classes that reached functions raise or catch, and their
-        bases: where they are defined decides which `except` catches which raise, and which
-        classes carry library text (_CarriedText)."""
-        for qual in reached:
-            fn = self.functions[qual][1]
-            for raised, _, _ in fn.exception_raises:
-                self.class_ancestors(raised)
-            for latent in fn.latent:
-                for name in latent.classes:
-                    self.class_ancestors(name)
-
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
         """The functions a decorator under the registration runs on every call of `fn`: the
         functions defined inside the decorator (`def wrapper(*a): try: return fn(*a) ...`, and
@@ -281,18 +148,6 @@ class Project:
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
         return out
-
-    def _lifespan_member(self, rest: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
-        """`<lifespan>.db.query`: the method on what a server's lifespan function yields
-        (`async def lifespan(server) -> AsyncIterator[AppContext]`, AppContext having `db: Database`)."""
-        for summary in self.summaries:
-            for lifespan in summary.lifespans:
-                found = self.function(lifespan)
-                if found is not None and found[1].returns_type:
-                    method = self.function(found[1].returns_type + rest, depth + 1)
-                    if method is not None:
-                        return method
-        return None
 
     # -- tools ----------------------------------------------------------------------------
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
@@ -338,60 +193,6 @@ class Project:
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
         return out + extra
-
-    def overrides(self, method: str) -> list[str]:
-        """The methods of the project's subclasses (at any depth) that override `method` of a
-        class, as read in the modules analysed."""
-        owner, _, name = method.rpartition(".")
-        return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
-
-    @contextlib.contextmanager
-    def _not_asking(self) -> Iterator[None]:
-        """While a map over every summary read so far is built: a name it cannot resolve is not
-        a reason to analyse more files (`missing` is the pipeline's request for them)."""
-        missing, self.missing = self.missing, None
-        try:
-            yield
-        finally:
-            self.missing = missing
-
-    def subclasses(self, owner: str) -> list[str]:
-        """The project's subclasses of a class, at any depth, as read in the modules analysed."""
-        if self._subclasses is None:
-            self._subclasses = {}
-            with self._not_asking():  # what bases are is not worth analysing more files
-                for summary in self.summaries:
-                    for cls, bases in summary.classes.items():
-                        for base in bases:
-                            self._subclasses.setdefault(self.resolve(base), []).append(cls)
-        out: list[str] = []
-        pending, seen = list(self._subclasses.get(owner, ())), {owner}
-        while pending:
-            cls = pending.pop()
-            if cls in seen:
-                continue
-            seen.add(cls)
-            out.append(cls)
-            pending.extend(self._subclasses.get(cls, ()))
-        return out
-
-    def lacks_attribute(self, qual: str, attr: str) -> bool:
-        """Can no instance of the project class `qual` have `attr`? True only when the class, its
-        bases (up to builtin exceptions) and its subclasses are all read here and none defines it:
-        then `getattr(e, attr, None) == 429` is never true."""
-        if attr.startswith("__") or attr in _BASE_EXCEPTION_ATTRS:
-            return False
-        for cls in (*self.class_ancestors(qual), *self.subclasses(self.resolve(qual))):
-            module = self.modules.get(cls.rpartition(".")[0])
-            attrs = module.class_attrs.get(cls) if module is not None else None
-            if attrs is None:
-                if module is not None and cls in module.classes:
-                    return False  # the project's, but open or not read as an exception
-                if last_name(cls) not in _BUILTIN_EXCEPTIONS:
-                    return False  # a library's class: its attributes are not known here
-            elif attr in attrs:
-                return False
-        return True
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -442,13 +243,6 @@ class Project:
         factory = decorator.rpartition(".")[0]
         return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
-    def function_table(self, qualname: str) -> list[str]:
-        """The functions of a module-level dict or list of another module, through re-exports."""
-        resolved = self.resolve(qualname, lookup=Lookup.REGISTRATION)
-        module, _, name = resolved.rpartition(".")
-        summary = self.modules.get(module)
-        return list(summary.function_tables.get(name, ())) if summary is not None else []
-
     def _servers_passed(self, register: str, param: str, depth: int = 0) -> list[tuple[Family | None, str]]:
         """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,
         store)` with mcp a FastMCP, in any module), also through callers that pass on their own
@@ -480,23 +274,6 @@ class Project:
                 if (family, server) not in out:
                     out.append((family, server))
         return out
-
-    def server_family(self, key: str) -> Family | None:
-        """The family of a server variable, also when it was made by a project subclass or
-        factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
-        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
-        family = self.servers.get(resolved)
-        if family is None:
-            module, _, name = resolved.rpartition(".")
-            summary = self.modules.get(module)
-            made_by = summary.instances.get(name) if summary is not None else None
-            if made_by:
-                family = self.servers.get(self.resolve(made_by, lookup=Lookup.REGISTRATION))
-        return family
-
-    def _is_project_class(self, key: str) -> bool:
-        resolved = self.resolve(key)
-        return any(resolved in summary.classes for summary in self.summaries)
 
     def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:
@@ -590,27 +367,6 @@ class Project:
                         queue.append(bound[1].qualname)
         self.exception_classes(depth)
         return set(depth)
-
-    def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
-        """Calls `target` makes on an untyped parameter that `edge`'s caller fills with an object
-        of a known class (`run(sql, db_client)` with `db_client = DatabaseClient()`, and
-        `def run(sql, db): db.query(sql)`): those methods, with the call that reaches each."""
-        if not edge.arg_types:
-            return []
-        params = target.params
-        shift = receiver_shift(edge.via_attribute, params)
-        types: dict[int, str] = {}
-        for position, keyword, type_name in edge.arg_types:
-            index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
-            if index >= 0:
-                types[index] = type_name
-        out = []
-        for call in target.calls:
-            if call.param_call is not None and call.param_call[0] in types:
-                found = self.function(types[call.param_call[0]] + call.param_call[1])
-                if found is not None:
-                    out.append((found, call))
-        return out
 
     def trace_tools(self) -> dict[str, ToolPaths]:
         """Follow every tool through the calls it makes (MAX_DEPTH deep), tool by tool: every
@@ -1236,7 +992,7 @@ class Project:
         if self._tested_classes is None:
             self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
-        return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
+        return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
@@ -1386,7 +1142,3 @@ def is_test_module(path: str) -> bool:
     name = os.path.basename(path)
     return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
-
-# What every exception has (BaseException's own attributes and methods).
-_BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
-_BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
