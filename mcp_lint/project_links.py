@@ -13,8 +13,7 @@ extends); every qualified name the step looks for goes through its `resolve`, wh
 from __future__ import annotations
 
 import os
-from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Collection, Iterable
 
@@ -24,6 +23,17 @@ from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.inventory import ServerTools
 from mcp_lint.linking.names import BUILTIN_EXCEPTIONS, MissingName, ProjectNames
+from mcp_lint.linking.tracing import (
+    WHOLE,
+    Reachability,
+    ToolPaths,
+    ToolStart,
+    ToolTrace,
+    mark_raised_factories,
+    mark_raised_text,
+    passes,
+    walk,
+)
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
     TOOL_ERROR_IMPORT,
@@ -37,52 +47,13 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import NEEDS_NAMES, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
-from mcp_lint.rules.results import is_error_builder_name
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.server_env import EnvSetting
 
-MAX_DEPTH = 8
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
-# How much of a function's return value a tool returns (see trace_tools()).
-_NOTHING, _PART, _WHOLE = 0, 1, 2
-# A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
-# what masks it (Project.masks), try guards on the way, conditions the caller left on).
-_Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
 HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
-
-
-@dataclass
-class ToolPaths:
-    """How tools reach one function: which tools, through which `try` statements, and what of its
-    value they return (trace_tools())."""
-
-    tools: set[str] = field(default_factory=set)
-    own_names: set[str] = field(default_factory=set)  # names it is registered under itself
-    # For each way tools reach it: the `try` statements around the calls on the way.
-    guards: set[frozenset] = field(default_factory=set)
-    families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
-    returns: bool = False
-    # Tools that return text taken from this function's value (`f"Failed: {r['error']}"`), or
-    # the value itself: where a caught exception's text it returns reaches the model.
-    carry_tools: set[str] = field(default_factory=set)
-    carries: bool = False
-    # The items of its value those tools return (`r["data"]`); None: all, or any.
-    selects: frozenset[str] | None = frozenset()
-    # For each tool, each way it reaches it: the conditions on its arguments the caller already
-    # left on (a branch on one of them is never taken from there).
-    excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
-    exc_params: set[int] = field(default_factory=set)
-    # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
-    # an exception this function builds from such a parameter is raised there (_raised_factories()).
-    raised_exc_params: set[int] = field(default_factory=set)
-    # A caller raises a plain exception with text of this function's value (directly or through
-    # callers returning it): the class, "" if none (_raised_text()).
-    raised_text: str = ""
-    is_tool: bool = False
-    kind: str = "tool"
-    masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
 
 
 class Project(ProjectNames):
@@ -329,65 +300,17 @@ class Project(ProjectNames):
             self._frameworks[key] = framework_context(family, major, pin)
         return self._frameworks[key]
 
-    # -- tracing tools into helpers ----------------------------------------------------------
-    def traced_functions(self) -> set[str]:
-        """The functions `trace_tools` reports, found without telling the tools apart: each
-        function is expanded once, at the depth of its shortest path from a tool. It looks up
-        exactly the names `trace_tools` looks up (the prefilter listens to those), several times
-        faster."""
-        depth: dict[str, int] = {}
-        queue: deque[str] = deque()
+    # -- tracing tools into helpers (linking/tracing.py) ------------------------------------------
+    def tool_starts(self) -> list[ToolStart]:
+        """Every registered tool whose handler the project defines, as the walk starts from it;
+        records the decorators' wrappers that intercept or guard each tool."""
+        out: list[ToolStart] = []
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
                 continue
-            self.masks(reg, summary, *self.family_of(reg, summary))
-            entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
-            for qual, level in entries:
-                if qual not in depth:
-                    depth[qual] = level
-                    queue.append(qual)
-        while queue:
-            qual = queue.popleft()
-            for latent in self.functions[qual][1].latent:
-                for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
-                    self.resolve(needed)  # its module decides the finding: analyse it
-            if depth[qual] >= MAX_DEPTH:
-                continue
-            for edge in self.functions[qual][1].calls:
-                target = self.function(edge.callee)
-                if target is None:
-                    continue
-                if target[1].qualname not in depth:
-                    depth[target[1].qualname] = depth[qual] + 1
-                    queue.append(target[1].qualname)
-                for bound, _ in self.bound_calls(edge, target[1]):
-                    if bound[1].qualname not in depth:
-                        depth[bound[1].qualname] = depth[qual] + 2
-                        queue.append(bound[1].qualname)
-        self.exception_classes(depth)
-        return set(depth)
-
-    def trace_tools(self) -> dict[str, ToolPaths]:
-        """Follow every tool through the calls it makes (MAX_DEPTH deep), tool by tool: every
-        function reached, with how (ToolPaths)."""
-        reached: dict[str, ToolPaths] = {}
-        # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING;
-        # `selects`: with _PART, which items of it (None: any).
-        queue: deque[_Step] = deque()
-        for reg, summary in self.tool_registrations():
-            found = self.function(reg.function)
-            if found is None:
-                continue
-            qual = found[1].qualname
             family, major = self.family_of(reg, summary)
-            entry = reached.setdefault(qual, ToolPaths())
-            if not entry.is_tool:
-                entry.kind = reg.kind  # the first registration says what kind of handler it is
-            entry.is_tool = True
-            entry.own_names.add(reg.tool_name)
             masked = self.masks(reg, summary, family, major)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
@@ -395,122 +318,27 @@ class Project(ProjectNames):
             if guards:
                 self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
                 self.guarding_wrappers.update(wrappers)
-            for wrapper in wrappers:  # it returns the tool's value
-                queue.append((wrapper, reg.tool_name, family, major, _WHOLE, None, frozenset(), 1, masked, frozenset(), frozenset()))
-        seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
-        while queue:
-            qual, tool, family, major, sends, selects, exc_params, depth, masked, guard, excludes = queue.popleft()
-            key = (qual, tool, sends, selects, exc_params, guard, excludes)
-            if key in seen:
-                continue
-            seen.add(key)
-            entry = reached.setdefault(qual, ToolPaths())
-            entry.tools.add(tool)
-            entry.families.append((family, major, tool))
-            if sends == _WHOLE:
-                entry.returns = True
-            if sends != _NOTHING:
-                entry.carries = True
-                entry.carry_tools.add(tool)
-                entry.selects = None if selects is None or entry.selects is None else entry.selects | selects
-            entry.exc_params |= exc_params
-            entry.guards.add(guard)
-            entry.excludes.setdefault(tool, set()).add(excludes)
-            # A helper counts as masked only when every tool reaching it masks (named by the last).
-            entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
-            if depth >= MAX_DEPTH:
-                continue
-            summary, fn = self.functions[qual]
-            for edge in fn.calls:
-                target = self.function(edge.callee)
-                if target is None or target[1].qualname == qual:
-                    continue
-                params = target[1].params
-                shift = receiver_shift(edge.via_attribute, params)
-                passed = frozenset(i + shift for i in edge.exc_params)
-                if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
-                    passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
-                # The helper's value reaches the model when the caller returns it, or anything
-                # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
-                # of it (`r["error"]`) still carries its text. A part of a part is a part.
-                passed_on = _passes(edge)
-                if passed_on == _PART and edge.wrapped_by is not None and self._formats_as_is(edge.wrapped_by):
-                    passed_on = _WHOLE  # `return format_text_response(result)`: the value as it is
-                # Items selected of the caller's value are items of the helper's when it returns
-                # its value whole; a part taken here selects anew.
-                selected = selects if passed_on == _WHOLE else edge.selects
-                level = min(sends, passed_on)
-                if edge.raised and level == _NOTHING:
-                    # `raise ToolError(describe(exc))` in a helper whose value the tool ignores:
-                    # the raise still takes the text to the model.
-                    level, selected = _PART, edge.selects
-                if sends == _PART and selects is not None and edge.slot is not None:
-                    # The tool takes items of the caller's returned literal (`content, _ = fetch()`
-                    # after `return extract(page), ""`): the one holding this call, whole, or not it.
-                    level, selected = (_WHOLE, None) if edge.slot in selects else (_NOTHING, None)
-                queue.append(
-                    (
-                        target[1].qualname,
-                        tool,
-                        family,
-                        major,
-                        level,
-                        selected if level == _PART else None,
-                        passed,
-                        depth + 1,
-                        masked,
-                        guard | edge.guarded,
-                        edge.excludes,
-                    )
-                )
-                for bound, call in self.bound_calls(edge, target[1]):
-                    through = min(level, _passes(call))
-                    guards = guard | edge.guarded | call.guarded
-                    queue.append(
-                        (bound[1].qualname, tool, family, major, through, None, frozenset(), depth + 2, masked, guards, call.excludes)
-                    )
-        self._raised_factories(reached)
-        self._raised_text(reached)
-        self.exception_classes(reached)
-        return reached
+            out.append(ToolStart(found[1].qualname, reg.tool_name, reg.kind, family, major, masked, reg.guarded, tuple(wrappers)))
+        return out
 
-    def _raised_text(self, reached: dict[str, ToolPaths]) -> None:
-        """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
-        function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
-        whose own value is returned whole down to it."""
-        pending: list[tuple[CallEdge, str, int]] = []
-        for qual in reached:
-            pending.extend((edge, edge.raised_text, 0) for edge in self.functions[qual][1].calls if edge.raised_text)
-        while pending:
-            edge, cls, depth = pending.pop()
-            target = self.function(edge.callee)
-            if target is None or target[1].qualname not in reached:
-                continue
-            # `def run(sql, client): return client.query(sql)` called with a typed client: the
-            # method it runs returns its value too.
-            for bound, call in self.bound_calls(edge, target[1]):
-                if _passes(call) != _NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
-                    reached[bound[1].qualname].raised_text = cls
-            entry = reached[target[1].qualname]
-            if entry.raised_text:
-                continue
-            entry.raised_text = cls
-            if depth < MAX_DEPTH:
-                pending.extend((e, cls, depth + 1) for e in target[1].calls if _passes(e) != _NOTHING)
+    def traced_functions(self) -> set[str]:
+        """The functions trace_tools() reports, found by the same walk without telling the tools
+        apart (each entered once): what the prefilter runs between rounds, listening to the names
+        it looks up."""
+        reach = Reachability()
+        walk(self, self.tool_starts(), reach)
+        self.exception_classes(reach.functions)
+        return set(reach.functions)
 
-    def _raised_factories(self, reached: dict[str, ToolPaths]) -> None:
-        """Mark the parameters a reached caller fills with a caught exception and whose call's
-        value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
-        for qual in list(reached):
-            for edge in self.functions[qual][1].calls:
-                if not edge.raises_value or not edge.exc_params:
-                    continue
-                target = self.function(edge.callee)
-                if target is None or target[1].qualname not in reached:
-                    continue
-                params = target[1].params
-                shift = receiver_shift(edge.via_attribute, params)
-                reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
+    def trace_tools(self) -> dict[str, ToolPaths]:
+        """Follow every tool through the calls it makes, tool by tool: every function reached,
+        with how (ToolPaths)."""
+        trace = ToolTrace(self)
+        walk(self, self.tool_starts(), trace)
+        mark_raised_factories(self, trace.reached)
+        mark_raised_text(self, trace.reached)
+        self.exception_classes(trace.reached)
+        return trace.reached
 
     # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
@@ -870,17 +698,6 @@ class Project(ProjectNames):
             return latent  # caught and not sent on: applies() drops it
         return replace(latent, raises="", passed_on=passed_on, variant=latent.variant.removesuffix("-other"))
 
-    def _formats_as_is(self, qualname: str) -> bool:
-        """Does the project function return its first argument as it is, in a normal result
-        (`format_text_response(text)` -> `[TextContent(type="text", text=str(text))]`)? Not one
-        that builds error results or failures itself: what it returns is judged where it is."""
-        found = self.function(qualname)
-        if found is None:
-            return False
-        fn = found[1]
-        # (A failure builder is named like an error builder: the name's test covers it.)
-        return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
-
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
@@ -972,7 +789,7 @@ class Project(ProjectNames):
                 sites = sorted(
                     (self.functions[caller][0].path, edge.at, caller)
                     for caller, edge in self.callers_of(current)
-                    if edge.at is not None and caller in reached and _passes(edge) == _WHOLE and not tools.isdisjoint(reached[caller].tools)
+                    if edge.at is not None and caller in reached and passes(edge) == WHOLE and not tools.isdisjoint(reached[caller].tools)
                 )
                 for path, (start, end), caller in sites:
                     name = self.functions[caller][1].name
@@ -1010,7 +827,7 @@ class Project(ProjectNames):
             seen.add(current)
             for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
-                if entry is None or _passes(edge) != _WHOLE or edge.tested:
+                if entry is None or passes(edge) != WHOLE or edge.tested:
                     return False  # a caller no tool reaches, that takes part, or tests the value
                 if not entry.is_tool:
                     pending.append(caller)
@@ -1072,12 +889,6 @@ class Project(ProjectNames):
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
-
-
-def _passes(edge: CallEdge) -> int:
-    """How much of the callee's value the caller returns (or raises in a ToolError): _WHOLE,
-    _PART or _NOTHING."""
-    return _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
 
 
 def _moved(finding: Finding, at: Site, path: str) -> Finding:
