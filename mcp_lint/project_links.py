@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from pathlib import Path
 from typing import Collection, Iterable
 
-from mcp_lint.framework_copies import import_in_copy
-from mcp_lint.findings import Edit, Finding, Fix, Location, Related
-from mcp_lint.fixing.first_party import first_party
-from mcp_lint.fixing.imports import import_edits
+from mcp_lint.findings import Finding, Fix, Location, Related
+from mcp_lint.fixing.materialise import LinkFixes
 from mcp_lint.inventory import ServerTools
-from mcp_lint.linking.names import BUILTIN_EXCEPTIONS, MissingName, ProjectNames
+from mcp_lint.linking.names import MissingName, ProjectNames
 from mcp_lint.linking.tracing import (
     WHOLE,
     Reachability,
@@ -36,7 +33,6 @@ from mcp_lint.linking.tracing import (
 )
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
-    TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
     distribution_for,
@@ -47,7 +43,7 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
+from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.server_env import EnvSetting
 
 # What Project.masks answers for `mask_error_details=True` in the code.
@@ -73,13 +69,12 @@ class Project(ProjectNames):
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
-        self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        self.fixes = LinkFixes(summaries, self.callers_of)  # fixes made concrete in their modules
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
-        self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -500,13 +495,7 @@ class Project(ProjectNames):
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = (
-                    self._fix(rendered.fix, summary, family)
-                    if _same_handlers(rendered.fix, entry)
-                    and not self._replaced_class_tested(rendered.fix)
-                    and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
-                    else None
-                )
+                fix = self.fixes.materialise(rendered.fix, summary, family) if self.fixes.allowed(rendered.fix, qual, entry, reached) else None
                 if rendered.tools is not None:
                     context = replace(context, tools=rendered.tools)
                 if rendered.related:
@@ -624,7 +613,7 @@ class Project(ProjectNames):
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
-        return self._fix(spec, summary, family)
+        return self.fixes.materialise(spec, summary, family)
 
     # -- exception text carried and passed on (rules.base.LinkedProject) -------------------------
     def _count_carriers(self, reached: dict[str, ToolPaths]) -> None:
@@ -800,97 +789,6 @@ class Project(ProjectNames):
             level = above
         return tuple(dict.fromkeys(out))[:limit]
 
-    def _replaced_class_tested(self, spec: FixSpec | None) -> bool:
-        """Does code anywhere in the project catch or type-test the project class a fix would
-        replace, or one of its project ancestors (`except ApiError`, `isinstance(r, ApiError)`)?
-        Then raising ToolError in its place breaks that code, whoever calls it."""
-        if spec is None or not spec.replaces or spec.raises == spec.replaces:
-            return False  # the fix keeps the class (a new message only)
-        if self._tested_classes is None:
-            self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
-        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
-        return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
-
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
-        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
-        path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
-        if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
-        seen: set[str] = set()
-        pending = [qual]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            for caller, edge in self.callers_of(current):
-                entry = reached.get(caller)
-                if entry is None or passes(edge) != WHOLE or edge.tested:
-                    return False  # a caller no tool reaches, that takes part, or tests the value
-                if not entry.is_tool:
-                    pending.append(caller)
-        return True
-
-    def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
-        """The project's own top-level modules, which isort puts in the first-party section (see
-        fixing/first_party.py): not only the fixed file's own package. Once per folder."""
-        key = (str(Path(summary.path).parent), summary.module.count("."))
-        if key not in self._first_party_names:
-            self._first_party_names[key] = first_party(summary.path, summary.module)
-        return self._first_party_names[key]
-
-    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
-        """Fill a fix's placeholders with the names the module already has, adding imports when
-        it has none; no fix when a needed name is taken by something else."""
-        if spec is None:
-            return None
-        names: dict[str, str] = {}
-        imports: list[tuple[str, str | None]] = []  # (module, name): `from module import name`
-        after_imports: list[str] = []
-        for need in spec.needs:
-            if need == "ToolError":
-                if family not in TOOL_ERROR_IMPORT:
-                    return None
-                module, name = TOOL_ERROR_IMPORT[family]
-                local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
-                if local is None:
-                    if _name_taken(summary, name) or summary.imports.framework_deferred:
-                        # A module written to import without the framework (a CLI uses it)
-                        # would need it at import time: no fix rather than break that.
-                        return None
-                    # A server on a copy of the framework imports it from the copy.
-                    imports.append((import_in_copy(module, name, summary.framework_copies), name))
-                    local = name
-                names[PH_TOOL_ERROR] = local
-            elif need in {"CallToolResult", "TextContent"}:
-                local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
-                if local is None:
-                    if _name_taken(summary, need) or summary.imports.framework_deferred:
-                        return None
-                    imports.append((import_in_copy("mcp.types", need, summary.framework_copies), need))
-                    local = need
-                names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
-            elif need == "logger":
-                local = summary.logger_name
-                if local is None:
-                    if _name_taken(summary, "logger"):
-                        return None
-                    logging_name = _local_name(summary, ["logging"])
-                    if logging_name is None:
-                        if _name_taken(summary, "logging"):
-                            return None
-                        imports.append(("logging", None))
-                        logging_name = "logging"
-                    after_imports.append(f"logger = {logging_name}.getLogger(__name__)")
-                    local = "logger"
-                names[PH_LOGGER] = local
-        edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
-        return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
-
-
 def _moved(finding: Finding, at: Site, path: str) -> Finding:
     """The finding reported at another statement (a rule's Rendered.at); a fix for the original
     place stays only when that is the same file."""
@@ -909,42 +807,6 @@ def _moved(finding: Finding, at: Site, path: str) -> Finding:
 def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     """Has every way of reaching the function already left on one of the latent's branch conditions?"""
     return bool(ways) and all(excluded & latent.conds for excluded in ways)
-
-
-def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
-    """Does the fixed code's exception meet the same `except` of every caller on the way as the
-    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
-    if spec is None or not spec.raises:
-        return True
-    for guard in entry.guards:
-        before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
-        if before != any(catches(t, spec.raises) for t in guard):
-            return False
-    return True
-
-
-def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
-    """How the module can already spell one of `qualified`: `ToolError`, `TE`, `fe.ToolError`."""
-    for target in qualified:
-        for local, qual in summary.reexports.items():
-            if qual == target:
-                return local
-    for target in qualified:
-        for local, qual in summary.reexports.items():
-            if target.startswith(qual + ".") and "." not in local:
-                return local + target[len(qual) :]
-    return None
-
-
-def _name_taken(summary: ModuleSummary, name: str) -> bool:
-    """Is `name` already bound at module level to something else (import, def, class, variable)?"""
-    return name in summary.reexports or name in summary.defined_names
-
-
-def _fill(text: str, names: dict[str, str]) -> str:
-    for placeholder, value in names.items():
-        text = text.replace(placeholder, value)
-    return text
 
 
 def is_test_module(path: str) -> bool:
