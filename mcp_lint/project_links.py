@@ -544,11 +544,9 @@ class Project(ProjectNames):
                     for edge in fn.calls:
                         if not edge.failed_responses:
                             continue
-                        target = self.function(edge.callee)
-                        if target is None:
-                            continue
-                        shift = receiver_shift(edge.via_attribute, target[1].params)
-                        self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
+                        for target in self.call_targets(fn.qualname, edge):
+                            shift = receiver_shift(edge.via_attribute, target[1].params)
+                            self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
         return self._failed
 
     def _through_helper(self, latent: Latent, caller: str) -> Latent:
@@ -747,9 +745,9 @@ class Project(ProjectNames):
             self._call_sites = {}
             for caller, (_, fn) in self.functions.items():
                 for edge in fn.calls:
-                    target = self.function(edge.callee)
-                    if target is not None and target[1].qualname != caller:
-                        self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+                    for target in self.call_targets(caller, edge):
+                        if target[1].qualname != caller:
+                            self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
         return self._call_sites.get(qual, [])
 
     def _passing_calls(self, qual: str, param: int, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:

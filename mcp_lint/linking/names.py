@@ -31,6 +31,9 @@ class Lookup(enum.Enum):
     FOLLOWED = "followed"  # a function called, a re-export, an instance or factory followed
     REGISTRATION = "registration"  # a server tools are registered on (or what made it), a table of tools
     EXCEPTION_CLASS = "exception class"  # a class raised or caught, or one of its bases
+    # A project class a method is called on from outside its hierarchy: its subclasses, wherever
+    # they are defined, override what the call runs (ProjectNames.call_targets).
+    SUBCLASSES = "subclasses"
 
 
 # Told each qualified name the link step looked for and did not find among the linted modules.
@@ -180,6 +183,33 @@ class ProjectNames:
                     if method is not None:
                         return method
         return None
+
+    def call_targets(self, caller: str, edge: CallEdge) -> list[tuple[ModuleSummary, FunctionSummary]]:
+        """What a call in `caller` may run: the function its callee names and, for a method called
+        on an object typed by a project class from outside that class's hierarchy
+        (`handler.run_tool(args)` with `handler: Handler`, whatever Handler subclass it is), each
+        project subclass's override of it (class-hierarchy dispatch)."""
+        target = self.function(edge.callee)
+        if target is None:
+            return []
+        if not edge.via_attribute:
+            return [target]
+        return [target, *self._dispatched(target[1].qualname, caller)]
+
+    def _dispatched(self, method: str, caller: str) -> list[tuple[ModuleSummary, FunctionSummary]]:
+        """The overrides a call of `method` from `caller` may run instead (call_targets). A call
+        inside the hierarchy (`self.summary()` in a method of the class or of a subclass) runs the
+        object's own class's method: the walk follows that class, not every subclass."""
+        owner = method.rpartition(".")[0]
+        module = self.modules.get(owner.rpartition(".")[0])
+        if module is None or owner not in module.classes:
+            return []  # a module-level function, or a class of no module read here
+        caller_class = caller.rpartition(".")[0]
+        if caller_class == owner or caller_class in self.subclasses(owner):
+            return []
+        if self.missing is not None:
+            self.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
+        return [self.functions[override] for override in self.overrides(method)]
 
     def overrides(self, method: str) -> list[str]:
         """The methods of the project's subclasses (at any depth) that override `method` of a

@@ -1,8 +1,10 @@
 """The walk from the tools into the functions they reach: ONE breadth-first walk over the call edges.
 
 From each registered tool (and the bodies of the decorators' wrappers around it) the walk follows
-every call edge whose callee the project defines (ProjectNames.function), and the methods a callee
-calls on a typed object its caller passes in (ProjectNames.bound_calls), MAX_DEPTH deep. What it
+every call edge to what it may run in the project (ProjectNames.call_targets: the function the
+callee names, and the subclasses' overrides of a method called on a base-class-typed object), and
+the methods a callee calls on a typed object its caller passes in (ProjectNames.bound_calls),
+MAX_DEPTH deep. What it
 carries along a path is a `Way`'s business:
 
 - `Reachability` carries nothing: each function is entered once, at the depth of its shortest path
@@ -146,13 +148,13 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         if depth >= MAX_DEPTH:
             continue
         for edge in fn.calls:
-            target = names.function(edge.callee)
-            if target is None or target[1].qualname == qual:
-                continue
-            at_callee = way.call(state, edge, target[1])
-            push(target[1].qualname, depth + 1, at_callee)
-            for bound, call in names.bound_calls(edge, target[1]):
-                push(bound[1].qualname, depth + 2, way.bound(at_callee, call))
+            for target in names.call_targets(qual, edge):
+                if target[1].qualname == qual:
+                    continue
+                at_callee = way.call(state, edge, target[1])
+                push(target[1].qualname, depth + 1, at_callee)
+                for bound, call in names.bound_calls(edge, target[1]):
+                    push(bound[1].qualname, depth + 2, way.bound(at_callee, call))
 
 
 class Reachability(Way[None]):
@@ -290,25 +292,25 @@ def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None
     """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
     function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
     whose own value is returned whole down to it."""
-    pending: list[tuple[CallEdge, str, int]] = []
+    pending: list[tuple[str, CallEdge, str, int]] = []
     for qual in reached:
-        pending.extend((edge, edge.raised_text, 0) for edge in names.functions[qual][1].calls if edge.raised_text)
+        pending.extend((qual, edge, edge.raised_text, 0) for edge in names.functions[qual][1].calls if edge.raised_text)
     while pending:
-        edge, cls, depth = pending.pop()
-        target = names.function(edge.callee)
-        if target is None or target[1].qualname not in reached:
-            continue
-        # `def run(sql, client): return client.query(sql)` called with a typed client: the
-        # method it runs returns its value too.
-        for bound, call in names.bound_calls(edge, target[1]):
-            if passes(call) != NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
-                reached[bound[1].qualname].raised_text = cls
-        entry = reached[target[1].qualname]
-        if entry.raised_text:
-            continue
-        entry.raised_text = cls
-        if depth < MAX_DEPTH:
-            pending.extend((e, cls, depth + 1) for e in target[1].calls if passes(e) != NOTHING)
+        caller, edge, cls, depth = pending.pop()
+        for target in names.call_targets(caller, edge):
+            if target[1].qualname not in reached:
+                continue
+            # `def run(sql, client): return client.query(sql)` called with a typed client: the
+            # method it runs returns its value too.
+            for bound, call in names.bound_calls(edge, target[1]):
+                if passes(call) != NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
+                    reached[bound[1].qualname].raised_text = cls
+            entry = reached[target[1].qualname]
+            if entry.raised_text:
+                continue
+            entry.raised_text = cls
+            if depth < MAX_DEPTH:
+                pending.extend((target[1].qualname, e, cls, depth + 1) for e in target[1].calls if passes(e) != NOTHING)
 
 
 def mark_raised_factories(names: ProjectNames, reached: dict[str, ToolPaths]) -> None:
@@ -318,8 +320,7 @@ def mark_raised_factories(names: ProjectNames, reached: dict[str, ToolPaths]) ->
         for edge in names.functions[qual][1].calls:
             if not edge.raises_value or not edge.exc_params:
                 continue
-            target = names.function(edge.callee)
-            if target is None or target[1].qualname not in reached:
-                continue
-            shift = receiver_shift(edge.via_attribute, target[1].params)
-            reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
+            for target in names.call_targets(qual, edge):
+                if target[1].qualname in reached:
+                    shift = receiver_shift(edge.via_attribute, target[1].params)
+                    reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
