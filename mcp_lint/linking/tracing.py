@@ -140,7 +140,7 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         qual, depth, state = queue.popleft()
         way.arrive(qual, state)
         fn = names.functions[qual][1]
-        if qual not in entered:
+        if names.missing is not None and qual not in entered:  # only a listener wants these looked up
             entered.add(qual)
             for latent in fn.latent:
                 for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
