@@ -20,7 +20,7 @@ import builtins
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -49,18 +49,22 @@ from mcp_lint.model.mutations import (
     walk_statements,
 )
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, argument_enables
+from mcp_lint.model.summary import FunctionSummary, Latent, Payload, argument_enables
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
     Example,
     FileContext,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
     Site,
+    Span,
     indent_of,
     latent_fix,
+    node_span,
     walk,
 )
 from mcp_lint.rules.results import (
@@ -1290,6 +1294,42 @@ def _computes(expr: cst.CSTNode) -> bool:
 # -- the rule ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Check:
+    """A check after the mutation that may reject the call: a direct one (`callee` "") or a call
+    of a project helper that may validate (its qualified name), and where its statement is."""
+
+    row: int
+    callee: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class MutationFirst(Payload):
+    """What MCP004 records of a mutation (or a call of a helper that may mutate) followed by
+    checks that may reject the call. `checks` run up to the first direct check; a helper's
+    validator counts only if the linker finds that it validates."""
+
+    mutation: str  # "writes the file", "" for a helper's call
+    checks: tuple[Check, ...]
+    # Helper calls tried as the first mutation before this one: where one mutates, it is the finding.
+    earlier: tuple[str, ...] = ()
+    # The helper called (its qualified name as the call edge has it) and the call's own text.
+    helper: str = ""
+    helper_name: str = ""
+    # What the call passes, (position, keyword, constant text), for the linker to tell whether the
+    # helper's mutation runs, and whether it is a method call (`self.f(...)`).
+    passes: tuple[tuple[int, str, str], ...] = ()
+    via_attribute: bool = False
+    # Only an idempotent preparation (`mkdir(exist_ok=True)`) comes before the check.
+    preparation: bool = False
+    # The class the check raises: a caller that catches it per item and goes on is no rejection.
+    absorbable: str = ""
+    # The parameter the mutation's branch depends on (mutation_guard): reported only where some
+    # caller passes what runs it.
+    when: str = ""
+
+
 class MutationBeforeValidation(Rule):
     code = "MCP004"
     name = "mutation-before-validation"
@@ -1558,29 +1598,21 @@ def set_stock(sku: str, quantity: int) -> str:
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
-        data = {
-            "mutation": step.mutation.description if helper is None and step.mutation else "",
-            "helper": helper[0] if helper is not None else "",
-            "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
-            "earlier": "\x1f".join(earlier),
-            "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
-            "check_ranges": "\x1f".join(_encode_range(ctx, steps.steps[i].node) for i, _ in checks),
-        }
-        if step.branch:
-            data["branch"] = step.branch
-        if step.mutation is not None and step.mutation.effect is Effect.PREPARATION:
-            data["preparation"] = "1"
         raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
-        if raised:
-            data["absorbable"] = raised  # a caller catching it per item goes on: no rejection
-        if helper is not None:
+        payload = MutationFirst(
+            mutation=step.mutation.description if helper is None and step.mutation else "",
+            checks=tuple(Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node)) for i, callee in checks),
+            earlier=tuple(earlier),
+            helper=helper[0] if helper is not None else "",
+            helper_name=(dotted(helper[1].func) or "") if helper is not None else "",
             # What the call passes, for the linker to tell whether the helper's mutation runs.
-            data["passes"] = "\x1f".join(f"{p}:{k}:{t}" for p, k, t in _argument_texts(helper[1]))
-            data["via_attribute"] = "1" if isinstance(helper[1].func, cst.Attribute) else ""
-        else:
-            when = mutation_guard(steps.fn, [step.statement])
-            if when:
-                data["when"] = when  # reported only where a caller passes what runs the branch
+            passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
+            via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
+            preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
+            absorbable=raised,  # a caller catching it per item goes on: no rejection
+            # Reported only where a caller passes what runs the branch the mutation is in.
+            when=mutation_guard(steps.fn, [step.statement]) if helper is None else "",
+        )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
         return self.latent(
@@ -1589,7 +1621,8 @@ def set_stock(sku: str, quantity: int) -> str:
             variant="move" if applicability is Applicability.UNSAFE else "manual",
             route="reached",  # in a tool or any helper a tool calls: the call is rejected either way
             statement=statement,
-            data=data,
+            data={"branch": step.branch} if step.branch else None,
+            payload=payload,
             fix_message="Move the check above the first mutation"
             + ("" if applicability is Applicability.UNSAFE else " (check that nothing it reads is computed in between)"),
             fix_applicability=applicability,
@@ -1639,67 +1672,81 @@ def set_stock(sku: str, quantity: int) -> str:
         )
         return (Applicability.UNSAFE if safe else Applicability.DISPLAY_ONLY), edits
 
-    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        effect = context.callee_effect
-        earlier = [c for c in latent.get("earlier").split("\x1f") if c]
-        if earlier and (effect is None or any(effect("mutates", c) for c in earlier)):
-            return None  # a helper called before it mutates: that call is the finding
-        helper = latent.get("helper")
-        what = latent.get("mutation")
-        row = ""
-        direct = True
-        check_range = ""
-        for entry, where in zip(latent.get("checks").split("\x1f"), latent.get("check_ranges").split("\x1f")):
-            line, _, callee = entry.partition(":")
-            if not callee:
-                row, check_range = line, where
-                break
-            if effect is not None and effect("validates", callee):
-                row, direct, check_range = line, False, where
-                break
-        if not row:
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        return reached
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """No defect where the mutation's branch needs an argument no caller on the way passes,
+        or where every caller turns the check's raise into an entry of its result and goes on."""
+        payload = latent.payload
+        if not isinstance(payload, MutationFirst):
+            return latent
+        reached = state if isinstance(state, Mapping) else {}
+        if payload.when and not project.caller_enables(function, payload.when, reach, reached):
             return None
-        first = latent.get("checks").split("\x1f")[0]
-        fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        check = Related("", *_decode_range(check_range), "the check that rejects the call, which could run first")
+        if payload.absorbable and project.absorbed(payload.absorbable, reach):
+            return None
+        return latent
+
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        payload = latent.payload
+        if not isinstance(payload, MutationFirst):
+            return None
+        effect = context.callee_effect
+        if payload.earlier and (effect is None or any(effect("mutates", c) for c in payload.earlier)):
+            return None  # a helper called before it mutates: that call is the finding
+        helper = payload.helper
+        chosen: Check | None = None
+        direct = True
+        for check in payload.checks:
+            if not check.callee:
+                chosen = check
+                break
+            if effect is not None and effect("validates", check.callee):
+                chosen, direct = check, False
+                break
+        if chosen is None:
+            return None
+        row = chosen.row
+        fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
+        check_at = Related("", *chosen.span, "the check that rejects the call, which could run first")
         # The claim in the message; the fix in help; what the model meets in the note.
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
         advice = "Move the check above the first mutation"
-        if latent.get("preparation") and not helper:
+        if payload.preparation and not helper:
             tail = "the model sees a failure but what was prepared for the change stays"
             advice = "Move the check above the preparation"
         if not helper:
-            return Rendered(f"{context.subject} {what}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check,))
+            return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
         inner = effect("mutates", helper) if effect is not None else ""
-        if not inner or not self._helper_mutates_here(latent, helper, effect):
+        if not inner or not self._helper_mutates_here(payload, effect):
             return None
-        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {latent.get('helper_name')}() here, then rejects the call at line {row}")
+        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")
         site = effect("mutation_site", helper) if effect is not None else ""
         if not site:
             return Rendered(
-                f"{context.subject} calls {latent.get('helper_name')}(), then rejects the call at line {row}",
+                f"{context.subject} calls {payload.helper_name}(), then rejects the call at line {row}",
                 fix,
                 help=advice,
-                notes=(f"{latent.get('helper_name')}() {inner}", tail),
-                related=(check,),
+                notes=(f"{payload.helper_name}() {inner}", tail),
+                related=(check_at,),
             )
         path, function, row_, column, end_row, end_column, first_row, last_row, text = site.split("|", 8)
         at = Site(path, function, Location(int(row_), int(column)), Location(int(end_row), int(end_column)), text, (int(first_row), int(last_row)))
         subject = context.subject[0].lower() + context.subject[1:]
         message = f"Helper '{function}' {inner} here; {subject} then rejects the call at line {row}"
-        return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check))
+        return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check_at))
 
     @staticmethod
-    def _helper_mutates_here(latent: Latent, helper: str, effect: Callable[[str, str], str] | None) -> bool:
+    def _helper_mutates_here(payload: MutationFirst, effect: Callable[[str, str], str] | None) -> bool:
         """Does the call take the branch the helper's mutations depend on (`commit=False` does
         not take `if commit:`)?"""
-        when = effect("mutates_when", helper) if effect is not None else ""
+        when = effect("mutates_when", payload.helper) if effect is not None else ""
         if not when:
             return True
         guard, method = when.rsplit("|", 1)
-        passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
-        shift = 1 if method == "1" and latent.get("via_attribute") else 0
-        return argument_enables(guard, passes, shift)
+        shift = 1 if method == "1" and payload.via_attribute else 0
+        return argument_enables(guard, payload.passes, shift)
 
 
 def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
@@ -1944,15 +1991,3 @@ def _statement_holding(block: Sequence[cst.BaseStatement], node: cst.CSTNode) ->
         if any(inner is node for inner in walk(stmt)):
             return stmt
     return None
-
-
-# MCP004 still records its latents as a string bag (the other rules have typed payloads): its
-# check ranges travel as "line:col:line:col" strings until it gets one.
-def _encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
-    where = ctx.range(node)
-    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
-
-
-def _decode_range(text: str) -> tuple[Location, Location]:
-    a, b, c, d = (int(x) for x in text.split(":"))
-    return Location(a, b), Location(c, d)
