@@ -23,6 +23,7 @@ class Effect(str, enum.Enum):
     MODULE_STATE = "module state"
     SDK = "sdk"
     CLOSE = "close"
+    WORKER = "worker"
     # Idempotent set-up (`mkdir(exist_ok=True)`, `makedirs(..., exist_ok=True)`): running it twice
     # leaves the same world, so a rejection after it undoes nothing a retry would repeat.
     PREPARATION = "preparation"
@@ -71,6 +72,13 @@ READ_ONLY_COMMANDS: tuple[tuple[str, ...], ...] = (
     ("grep",), ("find",), ("file",), ("stat",), ("du",), ("df",), ("date",), ("env",), ("printenv",),
 )
 VERSION_FLAGS = frozenset({"--version", "-V", "version", "--help", "-h"})
+
+# -- background workers ------------------------------------------------------------------------
+
+# Starting a thread or a process (`Thread(target=serve).start()`): it runs on after the call, so a
+# call rejected after the start leaves it running (and whatever it binds or sets).
+WORKER_CLASSES = frozenset({"threading.Thread", "threading.Timer", "multiprocessing.Process"})
+WORKER_START = "start"
 
 # -- HTTP -------------------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ _FILE_CALLS = frozenset(fx.FILE_CALLS) | fx.SUBPROCESS_CALLS
 _FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_CALLS)
 # Every function or method name the tables can match, for a quick first look at a call.
 _NAMED_MUTATIONS = (
-    frozenset({"open", fx.COMMIT})
+    frozenset({"open", fx.COMMIT, fx.WORKER_START})
     | fx.SQL_EXECUTE
     | fx.HTTP_WRITE_VERBS
     | fx.PATH_WRITES
@@ -77,6 +77,8 @@ class LocalHandles:
     # level: their store verbs write (`r.hdel(...)`). Only that: what a check asks a client made
     # after the mutation is judged like any call (mcp004's _After), not as a read-back.
     clients: frozenset[str] = frozenset()
+    # Threads and processes this call built (`t = Thread(target=serve)`): starting one is a change.
+    workers: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -165,6 +167,8 @@ def mutation_of(
     if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
+    if method == fx.WORKER_START and not call.args and (receiver in local.workers or _builds_worker(call.func.value, aliases)):
+        return MutationKind("starts a background worker", changed, effect=Effect.WORKER)
     if method in fx.SQL_EXECUTE and call.args:
         sql = statement_text(call.args[0].value, local)
         if sql is not None and fx.SQL_WRITE.search(sql):
@@ -227,6 +231,11 @@ def mutation_of(
         if root in local_containers or not (store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _builds_worker(value: cst.BaseExpression, aliases: AliasTable) -> bool:
+    """Is `value` a call that builds a thread or a process (`threading.Thread(target=f)`)?"""
+    return isinstance(value, cst.Call) and (aliases.resolve(value.func) or dotted(value.func) or "") in fx.WORKER_CLASSES
 
 
 def _http_module(aliases: AliasTable, root: str) -> bool:
@@ -399,6 +408,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     clients: set[str] = set(module_handles)
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
+    workers: set[str] = set()
     own = fn.local_names.difference(fn.params)
     for name, value in fn.single_assignments.items():
         if name not in own:
@@ -421,6 +431,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         if _client_factory(value):
             clients.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
             continue
+        if _builds_worker(value, aliases):
+            workers.add(name)  # `t = threading.Thread(target=serve)`
+            continue
         func = value.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         verb = _verb_argument(value)
@@ -438,7 +451,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
     return LocalHandles(
-        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients)
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers)
     )
 
 

@@ -1547,6 +1547,49 @@ CAUSES = [
             return "updated"
         """,
     ),
+    # -- starting a background worker ----------------------------------------------------------
+    case(
+        "a-thread-started-before-a-check-keeps-running",
+        """        import json
+        import threading
+
+        def serve_downloads() -> None:
+            NOTES["port"] = {"value": 8000}
+
+        @mcp.tool()
+        def render(payload: str) -> str:
+            worker = threading.Thread(target=serve_downloads)
+            worker.start()  # expect: MCP004
+            data = json.loads(payload)
+            if "title" not in data:
+                raise ToolError("payload needs a title")
+            return data["title"]
+        """,
+    ),
+    case(
+        "a-thread-started-after-the-checks-and-a-thread-only-built",
+        """        import json
+        from threading import Thread
+
+        def serve_downloads() -> None:
+            NOTES["port"] = {"value": 8000}
+
+        @mcp.tool()
+        def render(payload: str) -> str:
+            data = json.loads(payload)
+            if "title" not in data:
+                raise ToolError("payload needs a title")
+            Thread(target=serve_downloads).start()
+            return data["title"]
+
+        @mcp.tool()
+        def plan(payload: str) -> str:
+            worker = Thread(target=serve_downloads)
+            if not payload:
+                raise ToolError("payload is empty")
+            return worker.name
+        """,
+    ),
 ]
 
 
