@@ -427,6 +427,7 @@ class _Steps:
         self.start: int | None = None
         self.active = True
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
+        self._tested: frozenset[str] | None = None
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -623,9 +624,17 @@ class _Steps:
             return
         params = set(self.fn.params) - {"self", "cls"}
         for node in walk(value):
-            if not (isinstance(node, cst.Call) and _parses(node) and node.args):
+            if isinstance(node, cst.Subscript):
+                # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list
+                # in the argument raises, unless the function tests for it (`"title" in outline`).
+                param = _constant_item_of(node, params)
+                if param is None or param in self.tested_params():
+                    continue
+                arguments = [node.value]
+            elif isinstance(node, cst.Call) and _parses(node) and node.args:
+                arguments = [a.value for a in node.args]
+            else:
                 continue
-            arguments = [a.value for a in node.args]
             reads = _Reads(arguments, files=True)
             if not reads.get() or any(r.split(".")[0] not in params for r in reads.get()):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
@@ -633,6 +642,25 @@ class _Steps:
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
             return
+
+    def tested_params(self) -> frozenset[str]:
+        """Parameters the function tests for a key or a length (`"k" in data`, `len(items)`,
+        `if not fields:`): an item of them is read where it is there."""
+        if self._tested is None:
+            tested: set[str] = set()
+            for node in walk(self.fn.node.body):
+                if isinstance(node, cst.Comparison):
+                    tested.update(
+                        t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
+                    )
+                elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+                    tested.update(n for n in read_names(node.args[0].value) if "." not in n)
+                elif isinstance(node, (cst.If, cst.While)) and isinstance(node.test, (cst.Name, cst.UnaryOperation)):
+                    test = node.test.expression if isinstance(node.test, cst.UnaryOperation) else node.test
+                    if isinstance(test, cst.Name):
+                        tested.add(test.value)
+            self._tested = frozenset(tested)
+        return self._tested
 
     def parse_failure_absorbed(self) -> bool:
         """Does a clause around the statement take a parser's failure and go on?"""
@@ -650,7 +678,8 @@ class _Steps:
         extra = names if isinstance(small, cst.AugAssign) else ()
         step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
         if value is not None and _is_container_literal(value):
-            self.local_containers.update(n for n in names if "." not in n)
+            # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
+            self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
@@ -982,6 +1011,28 @@ def _parses(call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     last = last_name(name) if name else ""
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
+
+
+def _may_reject_implicitly(fn: FunctionFacts) -> bool:
+    """Does the function parse an argument or take a constant item of one (_Steps.implicit_check)?"""
+    if any(_parses(call.node) for call in fn.calls):
+        return True
+    params = set(fn.params) - {"self", "cls"}
+    return bool(params) and any(isinstance(node, cst.Subscript) and _constant_item_of(node, params) for node in walk(fn.node.body))
+
+
+def _constant_item_of(node: cst.Subscript, params: set[str]) -> str | None:
+    """The parameter `node` takes a constant item of (`data["title"]`, `fields[0]`,
+    `outline["slides"][0]`), None for anything else (a slice, a computed key, a local)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = node.slice[0].slice.value
+    if not isinstance(key, (cst.SimpleString, cst.Integer)):
+        return None
+    base = node.value
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    return base.value if isinstance(base, cst.Name) and base.value in params else None
 
 
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
@@ -1404,9 +1455,13 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
-        if not classify_calls(steps, fn, ctx) and not globals_:
+        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment:
             return
-        direct_checks = _file_says(ctx, "assert ") or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+        direct_checks = (
+            _file_says(ctx, "assert ")
+            or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+            or _may_reject_implicitly(fn)
+        )
         direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)

@@ -1547,6 +1547,41 @@ CAUSES = [
             return "updated"
         """,
     ),
+    # -- implicit checks: a constant item of an argument ---------------------------------------
+    case(
+        "an-item-of-an-argument-read-after-a-write-rejects-a-malformed-argument",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, outline: dict, fields: list) -> str:
+            NOTES[name] = {"slides": []}  # expect: MCP004
+            title = outline["title"]
+            first = fields[0]
+            return f"{title}: {first}"
+        """,
+    ),
+    case(
+        "an-item-of-an-argument-read-first-tested-or-of-a-local",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, outline: dict) -> str:
+            title = outline["title"]
+            NOTES[name] = {"slides": [], "title": title}
+            return title
+
+        @mcp.tool()
+        def add_slide(name: str, slide: dict, fields: list) -> str:
+            if "title" not in slide or not fields:
+                raise ToolError("a slide needs a title and fields")
+            NOTES[name]["slides"].append(slide)
+            return slide["title"] + fields[0]
+
+        @mcp.tool()
+        def rename(name: str, title: str) -> str:
+            note = NOTES[name]
+            NOTES[name] = {"title": title}
+            return note["title"]
+        """,
+    ),
     # -- starting a background worker ----------------------------------------------------------
     case(
         "a-thread-started-before-a-check-keeps-running",
