@@ -189,6 +189,10 @@ WRITE_VERBS = frozenset(
         "push", "pull", "checkout", "revert", "rebase",
     }
 )
+# A method that hands out a context for writes (`db.write_scope()`, `client.create_session()`,
+# `store.open_transaction()`): the writes happen through what it returns, not at the call.
+HANDED_OUT_VERBS = frozenset({"write", "create", "new", "make", "open"})
+HANDED_OUT_WORDS = frozenset({"scope", "session", "transaction", "context", "cursor", "connection", "conn", "lock", "batch"})
 # Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
 # that looks like a store (`collection.add(...)`), never on a local container.
 AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})

@@ -223,6 +223,9 @@ def mutation_of(
         return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":
         return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
+    words = identifier_words(method)
+    if len(words) > 1 and words[0] in fx.HANDED_OUT_VERBS and words[-1] in fx.HANDED_OUT_WORDS:
+        return None  # `self.db.write_scope()`: it hands out the context the writes go through
     if root in stdlib_roots(aliases) or fx.NOTIFY.match(method) or receiver.split(".")[-1] in fx.NO_STATE_RECEIVERS:
         return None  # asyncio.create_task, executor.submit, session.send_log_message: no state
     if method.lower() in fx.AMBIGUOUS_VERBS or method in fx.CONTAINER_WRITES:

@@ -1582,6 +1582,43 @@ CAUSES = [
             return note["title"]
         """,
     ),
+    # -- a factory of a write context is not the write -----------------------------------------
+    case(
+        "the-writes-through-a-handed-out-write-scope-are-the-mutation",
+        """\
+        def _writing():
+            return db.write_scope()
+
+        def save_title(item_id: int, title: str) -> None:
+            with _writing() as session:
+                session.execute("UPDATE items SET title = ? WHERE id = ?", (title, item_id))  # expect: MCP004
+
+        @mcp.tool()
+        def retitle(item_id: int, title: str, cover: str) -> str:
+            save_title(item_id, title)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "retitled"
+        """,
+    ),
+    case(
+        "a-handed-out-write-scope-used-only-for-reads",
+        """\
+        def _writing():
+            return db.write_scope()
+
+        def sync_title(item_id: int) -> str:
+            with _writing() as session:
+                return session.title(item_id)
+
+        @mcp.tool()
+        def show(item_id: int, cover: str) -> str:
+            title = sync_title(item_id)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return title
+        """,
+    ),
     # -- starting a background worker ----------------------------------------------------------
     case(
         "a-thread-started-before-a-check-keeps-running",
