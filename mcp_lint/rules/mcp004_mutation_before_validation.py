@@ -829,8 +829,19 @@ def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(
         name
         for name, made_by in fn.local_types.items()
-        if name in own and last_name(made_by)[:1].isupper() and not _handle_like(name) and not _handle_like(last_name(made_by))
+        if name in own and (cls := _class_built(made_by)) and not _handle_like(name) and not _handle_like(cls)
     )
+
+
+def _class_built(made_by: str) -> str:
+    """The class a call builds an instance of: `Canvas()` and `Canvas.from_dict(d)` (an
+    alternative constructor from data) build a Canvas; "" for any other call."""
+    parts = made_by.split(".")
+    if parts[-1][:1].isupper():
+        return parts[-1]
+    if len(parts) > 1 and parts[-2][:1].isupper() and parts[-1].startswith("from_"):
+        return parts[-2]
+    return ""
 
 
 # Words that name a handle on something outside the process (`TaskService`, `db_session`).

@@ -1619,6 +1619,58 @@ CAUSES = [
             return title
         """,
     ),
+    # -- objects built by this call from data ---------------------------------------------------
+    case(
+        "an-object-built-from-data-in-this-call-is-filled-before-it-is-saved",
+        """\
+        class Board:
+            def __init__(self) -> None:
+                self.cards: list[dict] = []
+
+            @classmethod
+            def from_dict(cls, data: dict) -> "Board":
+                board = cls()
+                board.cards = list(data["cards"])
+                return board
+
+            def add_card(self, card: dict) -> None:
+                self.cards.append(card)
+
+        @mcp.tool()
+        def build(name: str, cards: list[dict], base: dict | None = None) -> str:
+            if base is None:
+                board = Board()
+            else:
+                board = Board.from_dict(base)
+            for card in cards:
+                if card.get("kind") not in ("text", "link"):
+                    raise ToolError(f"unknown card kind {card.get('kind')!r}")
+                board.add_card(card)
+            (ROOT / name).write_text(str(board.cards))
+            return name
+        """,
+    ),
+    case(
+        "a-client-built-from-data-still-writes",
+        """\
+        class BoardClient:
+            @classmethod
+            def from_settings(cls, data: dict) -> "BoardClient":
+                return cls()
+
+            def add_card(self, card: dict) -> None:
+                httpx.post("https://boards.example/cards", json=card)
+
+        @mcp.tool()
+        def publish(cards: list[dict], settings: dict) -> str:
+            api = BoardClient.from_settings(settings)
+            for card in cards:
+                api.add_card(card)  # expect: MCP004
+                if card.get("kind") not in ("text", "link"):
+                    raise ToolError(f"unknown card kind {card.get('kind')!r}")
+            return "published"
+        """,
+    ),
     # -- starting a background worker ----------------------------------------------------------
     case(
         "a-thread-started-before-a-check-keeps-running",
