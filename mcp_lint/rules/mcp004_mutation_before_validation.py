@@ -245,6 +245,9 @@ class _Step:
     # A rejecting `except` clause: the steps of its `try` body (first, last + 1), whose failures
     # it turns into the rejection; its condition is that one of them fails.
     raisers: tuple[int, int] | None = None
+    # An implicit check that takes a constant item of a parameter (`outline["title"]`): a
+    # rejection only where the parameter is the model's argument, in a tool handler.
+    item_check: bool = False
 
 
 @dataclass
@@ -641,6 +644,7 @@ class _Steps:
             if self.parse_failure_absorbed():
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
+            step.item_check = isinstance(node, cst.Subscript)
             return
 
     def tested_params(self) -> frozenset[str]:
@@ -1390,6 +1394,9 @@ class MutationFirst(Payload):
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: str = ""
+    # The direct check takes a constant item of a parameter: only a tool's own argument comes
+    # from the model malformed (a helper's parameter is what its callers built).
+    item_check: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -1678,6 +1685,7 @@ def set_stock(sku: str, quantity: int) -> str:
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else "",
+            item_check=not checks[-1][1] and steps.steps[checks[-1][0]].item_check,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -1771,7 +1779,7 @@ def set_stock(sku: str, quantity: int) -> str:
             if effect is not None and effect("validates", check.callee):
                 chosen, direct = check, False
                 break
-        if chosen is None:
+        if chosen is None or (payload.item_check and not chosen.callee and not context.is_tool):
             return None
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None

@@ -1580,6 +1580,14 @@ CAUSES = [
             note = NOTES[name]
             NOTES[name] = {"title": title}
             return note["title"]
+
+        def store_summary(report: dict) -> str:
+            NOTES["summary"] = {"text": ""}
+            return report["queue"]["health"]
+
+        @mcp.tool()
+        def summarize(name: str) -> str:
+            return store_summary({"queue": {"health": len(name)}})
         """,
     ),
     # -- a factory of a write context is not the write -----------------------------------------
