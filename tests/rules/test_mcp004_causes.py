@@ -1583,7 +1583,8 @@ CAUSES = [
 
         def store_summary(report: dict) -> str:
             NOTES["summary"] = {"text": ""}
-            return report["queue"]["health"]
+            health = report["queue"]["health"]
+            return str(health)
 
         @mcp.tool()
         def summarize(name: str) -> str:
