@@ -431,6 +431,7 @@ class _Steps:
         self.active = True
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
+        self._parts: frozenset[str] | None = None
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -626,11 +627,13 @@ class _Steps:
         if value is None:
             return
         params = set(self.fn.params) - {"self", "cls"}
+        parts = self.argument_parts(params)
         for node in walk(value):
             if isinstance(node, cst.Subscript):
                 # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list
                 # in the argument raises, unless the function tests for it (`"title" in outline`).
-                param = _constant_item_of(node, params)
+                # Also in a part of an argument (`for slide in outline["slides"]: slide["type"]`).
+                param = _constant_item_of(node, params | parts)
                 if param is None or param in self.tested_params():
                     continue
                 arguments = [node.value]
@@ -639,13 +642,42 @@ class _Steps:
             else:
                 continue
             reads = _Reads(arguments, files=True)
-            if not reads.get() or any(r.split(".")[0] not in params for r in reads.get()):
+            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get()):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
             if self.parse_failure_absorbed():
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
             step.item_check = isinstance(node, cst.Subscript)
             return
+
+    def argument_parts(self, params: set[str]) -> frozenset[str]:
+        """Locals that hold a part of an argument: an item of it (`ts = outline["title_slide"]`,
+        `ts = outline.get("title_slide")`) or what a loop takes from it (`for s in outline["slides"]`)."""
+        if self._parts is None:
+            parts: set[str] = set()
+            holders = params | parts
+
+            def of_argument(expr: cst.BaseExpression) -> bool:
+                while True:
+                    if isinstance(expr, cst.Subscript):
+                        expr = expr.value
+                    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+                        expr = expr.func.value
+                    else:
+                        break
+                return isinstance(expr, cst.Name) and expr.value in holders
+
+            nodes = [n for n in walk(self.fn.node.body) if isinstance(n, (cst.Assign, cst.For))]
+            for _ in range(2):  # a part of a part (`for s in outline["slides"]: rows = s["rows"]`)
+                for node in nodes:
+                    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                        if not isinstance(node.value, cst.Name) and of_argument(node.value):
+                            parts.add(node.targets[0].target.value)
+                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and of_argument(node.iter):
+                        parts.add(node.target.value)
+                    holders = params | parts
+            self._parts = frozenset(parts - params)
+        return self._parts
 
     def tested_params(self) -> frozenset[str]:
         """Parameters the function tests for a key or a length (`"k" in data`, `len(items)`,

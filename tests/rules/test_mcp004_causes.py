@@ -1557,6 +1557,17 @@ CAUSES = [
             title = outline["title"]
             first = fields[0]
             return f"{title}: {first}"
+
+        @mcp.tool()
+        def import_deck(name: str, outline: dict) -> str:
+            NOTES[name] = {"slides": []}  # expect: MCP004
+            if "cover" in outline:
+                cover = outline["cover"]
+                NOTES[name]["cover"] = cover.get("text", "")
+            for slide in outline.get("slides", []):
+                kind = slide["kind"]
+                NOTES[name]["slides"].append(kind)
+            return name
         """,
     ),
     case(
@@ -1580,6 +1591,16 @@ CAUSES = [
             note = NOTES[name]
             NOTES[name] = {"title": title}
             return note["title"]
+
+        @mcp.tool()
+        def import_deck(name: str, outline: dict) -> str:
+            NOTES[name] = {"slides": []}
+            for slide in outline.get("slides", []):
+                if "kind" not in slide:
+                    continue
+                kind = slide["kind"]
+                NOTES[name]["slides"].append(kind)
+            return name
 
         def store_summary(report: dict) -> str:
             NOTES["summary"] = {"text": ""}
