@@ -1205,6 +1205,8 @@ def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKin
     """Is the helper a pass-through whose caller names what is done (`def _post(path, body):
     client.post(path, json=body)`, `subprocess.run(["git"] + args)`)? Then the write is the
     caller's: it is reported at the caller's call, not inside the wrapper every tool shares."""
+    if kind.effect is Effect.DATABASE and last_name(dotted(call.func) or "") == "commit" and _yields(fn.node):
+        return True  # a transaction scope (`yield session; session.commit()`) commits what its caller's block did
     if kind.effect not in _CALLER_DECIDES or not call.args or call.args[0].keyword is not None:
         return False
     params = set(fn.params) - {"self", "cls"}
@@ -1215,6 +1217,20 @@ def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKin
         return value.value in params
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         return any(isinstance(side, cst.Name) and side.value in params for side in (value.left, value.right))
+    return False
+
+
+def _yields(function: cst.FunctionDef) -> bool:
+    """Is the function a generator (a context manager's body: `yield session`), not counting
+    nested functions?"""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        stack.extend(children(node))
     return False
 
 

@@ -1701,6 +1701,49 @@ CAUSES = [
             return "published"
         """,
     ),
+    case(
+        "a-transaction-scope-commits-what-its-callers-block-did",
+        """\
+        from contextlib import contextmanager
+
+        @contextmanager
+        def transaction():
+            session = db.cursor()
+            yield session
+            db.commit()
+
+        def save_fields(item_id: int, fields: dict) -> None:
+            with transaction() as session:
+                for key, value in fields.items():
+                    session.setattr(item_id, key, value)
+
+        @mcp.tool()
+        def update_item(item_id: int, fields: dict, cover: str) -> str:
+            save_fields(item_id, fields)  # expect: MCP004
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-scope-that-writes-its-own-file-is-reported-at-that-write",
+        """\
+        from contextlib import contextmanager
+
+        @contextmanager
+        def write_lock(name: str):
+            (ROOT / f"{name}.lock").write_text("held")  # expect: MCP004
+            yield
+            db.commit()
+
+        @mcp.tool()
+        def edit(name: str, text: str) -> str:
+            with write_lock(name):
+                if len(text) > 100:
+                    raise ToolError("text must be at most 100 characters")
+            return "edited"
+        """,
+    ),
     # -- starting a background worker ----------------------------------------------------------
     case(
         "a-thread-started-before-a-check-keeps-running",
