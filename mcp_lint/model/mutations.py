@@ -179,9 +179,9 @@ def mutation_of(
         return None
     if method == fx.COMMIT:
         return MutationKind("commits a database transaction", changed, effect=Effect.DATABASE)
-    if method in fx.HTTP_WRITE_VERBS and receiver and fx.HTTP_RECEIVER.search(receiver.split(".")[-1]):
-        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
-    if method in fx.HTTP_WRITE_VERBS and receiver and _http_module(aliases, root):
+    if method in fx.HTTP_WRITE_VERBS and receiver and (fx.HTTP_RECEIVER.search(receiver.split(".")[-1]) or _http_module(aliases, root)):
+        if method == "post" and _computing_endpoint(call):
+            return None  # `post(".../text:synthesize", json=...)`: asks for a result, changes nothing
         return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
     if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
@@ -234,6 +234,19 @@ def mutation_of(
         if root in local_containers or not (store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _computing_endpoint(call: cst.Call) -> bool:
+    """Is the call's URL (its first argument, a literal or f-string) one of an endpoint named for a
+    computation (effects.COMPUTING_ENDPOINTS)?"""
+    if not call.args or call.args[0].keyword is not None:
+        return False
+    value = call.args[0].value
+    if isinstance(value, cst.FormattedString):
+        text = "".join(part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in value.parts)
+    else:
+        text = literal_text(value) or ""
+    return bool(fx.COMPUTING_ENDPOINTS.search(text.split("?", 1)[0] + "?"))
 
 
 def _builds_worker(value: cst.BaseExpression, aliases: AliasTable) -> bool:

@@ -1744,6 +1744,30 @@ CAUSES = [
             return "edited"
         """,
     ),
+    # -- a POST that asks for a computed result ------------------------------------------------
+    case(
+        "a-post-to-an-endpoint-named-for-a-computation-changes-nothing",
+        """\
+        @mcp.tool()
+        def speak(text: str, voice: str) -> str:
+            audio = httpx.post(f"https://speech.example/v1/text:synthesize?voice={voice}", json={"text": text})
+            hits = httpx.post("https://index.example/v2/search", json={"q": text})
+            if len(text) > 500:
+                raise ToolError("text must be at most 500 characters")
+            return audio.text + hits.text
+        """,
+    ),
+    case(
+        "a-post-that-creates-a-record-before-the-check",
+        """\
+        @mcp.tool()
+        def file_ticket(title: str, voice: str) -> str:
+            created = httpx.post(f"https://tickets.example/v1/tickets?voice={voice}", json={"title": title})  # expect: MCP004
+            if len(title) > 500:
+                raise ToolError("title must be at most 500 characters")
+            return created.text
+        """,
+    ),
     # -- starting a background worker ----------------------------------------------------------
     case(
         "a-thread-started-before-a-check-keeps-running",
