@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes
@@ -373,7 +373,7 @@ class Project(ProjectNames):
                 return self._mutation_site(target, depth + 1)
         return ""
 
-    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+    def absorbed(self, raised: str, entry: ToolPaths) -> bool:
         """Is an exception of class `raised` caught, on every way from a tool, by an `except`
         clause that neither raises nor returns (FunctionSummary.absorbing)?"""
         if not entry.guards:
@@ -383,7 +383,7 @@ class Project(ProjectNames):
         absorbing = self._absorbing
         return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
 
-    def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
+    def caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: Mapping[str, ToolPaths]) -> bool:
         """Does some caller on the way from a tool pass an argument that takes the branch
         `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
         if entry.is_tool:
@@ -478,10 +478,6 @@ class Project(ProjectNames):
                 linked = rule.link_latent(linked, qual, entry, self, states[latent.code])
                 if linked is None or not self.applies(linked, entry):
                     continue
-                if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
-                    continue  # the branch it is in needs an argument no caller passes
-                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
-                    continue  # every caller turns the raise into an entry of its result and goes on
                 latent = linked
                 context = context_value if latent.route in ("return", "text") else context_raise
                 if latent.conds and not entry.is_tool:

@@ -323,6 +323,12 @@ class LinkedProject(Protocol):
     # (the release's spellings, deciding one first: Channel.mask_env_names; .env, compose files...:
     # server_env.py), asked through the pin lookup so that a stored run depends on it.
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None: ...
+    # Does some caller on the way from a tool pass an argument that takes the branch `guard`
+    # (FunctionSummary.mutates_when's form) names? `reached`: every function the tools reach.
+    def caller_enables(self, qual: str, guard: str, reach: Reach, reached: Mapping[str, Reach]) -> bool: ...
+    # Is an exception of class `raised` caught on every way from a tool by a clause that neither
+    # raises nor returns (the call goes on)?
+    def absorbed(self, raised: str, reach: Reach) -> bool: ...
 
 
 # The data key (value "1") by which a rule still recording a string bag asks for
