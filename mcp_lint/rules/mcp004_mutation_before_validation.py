@@ -20,7 +20,7 @@ import builtins
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -49,7 +49,8 @@ from mcp_lint.model.mutations import (
     walk_statements,
 )
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, Payload, argument_enables
+from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
+from mcp_lint.rules.mcp004_helper_effects import HelperGuard, helper_effects
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -60,7 +61,6 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
-    Site,
     Span,
     indent_of,
     latent_fix,
@@ -1164,14 +1164,14 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, str, MutationSite | None]:
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, ParamGuard | None, MutationSite | None]:
     """(what the function mutates first, "" if nothing it does itself; does it reject its own
     arguments?; the parameter its mutations depend on (FunctionSummary.mutates_when); where the
     first is). Cheap: reads the facts' calls, raises and returns."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
-    guard = ""
+    guard: ParamGuard | None = None
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
@@ -1241,11 +1241,11 @@ def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) ->
     return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, ctx.statement_text(stmt, srange), srange.start.line, srange.end.line)
 
 
-def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> str:
+def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> ParamGuard | None:
     """The parameter test every given statement runs under (`if commit:`, `if not dry_run:`, or
-    after `if dry_run: return ...`), as FunctionSummary.mutates_when; "" when there is none."""
+    after `if dry_run: return ...`), as FunctionSummary.mutates_when; None when there is none."""
     if any(s is None for s in statements) or not isinstance(fn.node.body, cst.IndentedBlock):
-        return ""
+        return None
     targets = {id(s) for s in statements}
     params = {name: i for i, name in enumerate(fn.params)}
     found: list[frozenset[tuple[str, bool]]] = []
@@ -1296,10 +1296,10 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
 
     block(list(fn.node.body.body), frozenset())
     if len(found) < len(targets) or not found:
-        return ""
+        return None
     common = frozenset.intersection(*found)
     if not common:
-        return ""
+        return None
     name, truthy = sorted(common)[0]
     default = ""
     for param in (*fn.node.params.posonly_params, *fn.node.params.params, *fn.node.params.kwonly_params):
@@ -1307,8 +1307,8 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
             value = param.default
             default = value.value if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)) else "*"
     if default == "*":
-        return ""
-    return f"{name}|{params[name]}|{int(truthy)}|{default}"
+        return None
+    return ParamGuard(name, params[name], truthy, default)
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
@@ -1441,7 +1441,7 @@ class MutationFirst(Payload):
     absorbable: str = ""
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
-    when: str = ""
+    when: ParamGuard | None = None
     # The direct check takes a constant item of a parameter: only a tool's own argument comes
     # from the model malformed (a helper's parameter is what its callers built).
     item_check: bool = False
@@ -1507,7 +1507,7 @@ def set_stock(sku: str, quantity: int) -> str:
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What a helper mutates and whether it rejects bad arguments, for its callers (a tool
-        that calls it before its own check: RenderContext.callee_effect)."""
+        that calls it before its own check: mcp004_helper_effects)."""
         summary.mutates, summary.validates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
@@ -1732,7 +1732,7 @@ def set_stock(sku: str, quantity: int) -> str:
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
-            when=mutation_guard(steps.fn, [step.statement]) if helper is None else "",
+            when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
             item_check=not checks[-1][1] and steps.steps[checks[-1][0]].item_check,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
@@ -1814,8 +1814,8 @@ def set_stock(sku: str, quantity: int) -> str:
         payload = latent.payload
         if not isinstance(payload, MutationFirst):
             return None
-        effect = context.callee_effect
-        if payload.earlier and (effect is None or any(effect("mutates", c) for c in payload.earlier)):
+        effect = helper_effects(context.project)
+        if payload.earlier and (effect is None or any(effect.mutates(c) for c in payload.earlier)):
             return None  # a helper called before it mutates: that call is the finding
         helper = payload.helper
         chosen: Check | None = None
@@ -1824,7 +1824,7 @@ def set_stock(sku: str, quantity: int) -> str:
             if not check.callee:
                 chosen = check
                 break
-            if effect is not None and effect("validates", check.callee):
+            if effect is not None and effect.validates(check.callee):
                 chosen, direct = check, False
                 break
         if chosen is None or (payload.item_check and not chosen.callee and not context.is_tool):
@@ -1840,12 +1840,12 @@ def set_stock(sku: str, quantity: int) -> str:
             advice = "Move the check above the preparation"
         if not helper:
             return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
-        inner = effect("mutates", helper) if effect is not None else ""
-        if not inner or not self._helper_mutates_here(payload, effect):
+        inner = effect.mutates(helper) if effect is not None else ""
+        if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
             return None
         call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")
-        site = effect("mutation_site", helper) if effect is not None else ""
-        if not site:
+        at = effect.mutation_site(helper) if effect is not None else None
+        if at is None:
             return Rendered(
                 f"{context.subject} calls {payload.helper_name}(), then rejects the call at line {row}",
                 fix,
@@ -1853,22 +1853,18 @@ def set_stock(sku: str, quantity: int) -> str:
                 notes=(f"{payload.helper_name}() {inner}", tail),
                 related=(check_at,),
             )
-        path, function, row_, column, end_row, end_column, first_row, last_row, text = site.split("|", 8)
-        at = Site(path, function, Location(int(row_), int(column)), Location(int(end_row), int(end_column)), text, (int(first_row), int(last_row)))
         subject = context.subject[0].lower() + context.subject[1:]
-        message = f"Helper '{function}' {inner} here; {subject} then rejects the call at line {row}"
+        message = f"Helper '{at.function}' {inner} here; {subject} then rejects the call at line {row}"
         return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check_at))
 
     @staticmethod
-    def _helper_mutates_here(payload: MutationFirst, effect: Callable[[str, str], str] | None) -> bool:
+    def _helper_mutates_here(payload: MutationFirst, helper: HelperGuard | None) -> bool:
         """Does the call take the branch the helper's mutations depend on (`commit=False` does
         not take `if commit:`)?"""
-        when = effect("mutates_when", payload.helper) if effect is not None else ""
-        if not when:
+        if helper is None:
             return True
-        guard, method = when.rsplit("|", 1)
-        shift = 1 if method == "1" and payload.via_attribute else 0
-        return argument_enables(guard, payload.passes, shift)
+        shift = 1 if helper.method and payload.via_attribute else 0
+        return argument_enables(helper.guard, payload.passes, shift)
 
 
 def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
