@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes
@@ -40,7 +40,7 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -49,7 +49,6 @@ from mcp_lint.server_env import EnvSetting
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
-HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
 
 
 class Project(ProjectNames):
@@ -73,7 +72,6 @@ class Project(ProjectNames):
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self._frameworks: dict[tuple, FrameworkContext] = {}
-        self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
@@ -335,45 +333,8 @@ class Project(ProjectNames):
         self.exception_classes(trace.reached)
         return trace.reached
 
-    # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
-    def effect(self, kind: str, qualname: str) -> str:
-        """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
-        nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the
-        parameter f's own mutations depend on (FunctionSummary.mutates_when) and "|1" when f's
-        first parameter is `self`/`cls` ("|0" otherwise), "" when none; ("mutation_site", f):
-        where the mutation "mutates" names is, as "path|function|row|column|end row|end
-        column|first row|last row|statement"."""
-        found = self.function(qualname)
-        if found is None:
-            return ""
-        if kind == "validates":
-            return "yes" if found[1].validates else ""
-        if kind == "mutates_when":
-            fn = found[1]
-            if not fn.mutates or not fn.mutates_when:
-                return ""
-            return f"{fn.mutates_when}|{int(bool(fn.params) and fn.params[0] in {'self', 'cls'})}"
-        if kind == "mutation_site":
-            return self._mutation_site(found, 0)
-        return self._mutates(found[1], 0)
-
-    def _mutation_site(self, found: tuple[ModuleSummary, FunctionSummary], depth: int) -> str:
-        """The site of the mutation `_mutates` finds first, walking the same way."""
-        summary, fn = found
-        if fn.mutates:
-            if fn.mutation_site is None:
-                return ""
-            row, column, end_row, end_column, text, first, last = fn.mutation_site
-            return "|".join((summary.path, fn.name, str(row), str(column), str(end_row), str(end_column), str(first), str(last), text))
-        if depth >= HELPER_DEPTH:
-            return ""
-        for edge in fn.calls:
-            target = self.function(edge.callee)
-            if target is not None and target[1] is not fn and self._mutates(target[1], depth + 1):
-                return self._mutation_site(target, depth + 1)
-        return ""
-
-    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+    # -- what callers on the way do with a raise or an argument (rules.base.LinkedProject) -----------
+    def absorbed(self, raised: str, entry: ToolPaths) -> bool:
         """Is an exception of class `raised` caught, on every way from a tool, by an `except`
         clause that neither raises nor returns (FunctionSummary.absorbing)?"""
         if not entry.guards:
@@ -383,7 +344,7 @@ class Project(ProjectNames):
         absorbing = self._absorbing
         return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
 
-    def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
+    def caller_enables(self, qual: str, guard: ParamGuard, entry: ToolPaths, reached: Mapping[str, ToolPaths]) -> bool:
         """Does some caller on the way from a tool pass an argument that takes the branch
         `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
         if entry.is_tool:
@@ -395,23 +356,6 @@ class Project(ProjectNames):
                 if target is not None and target[1].qualname == qual and argument_enables(guard, edge.constants, receiver_shift(edge.via_attribute, params)):
                     return True
         return False
-
-    def _mutates(self, fn: FunctionSummary, depth: int) -> str:
-        key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
-        known = self._mutation_memo.get(key)
-        if known is not None:
-            return known
-        self._mutation_memo[key] = ""  # a cycle of calls mutates nothing more
-        found = fn.mutates
-        if not found and depth < HELPER_DEPTH:
-            for edge in fn.calls:
-                target = self.function(edge.callee)
-                if target is not None and target[1] is not fn:
-                    found = self._mutates(target[1], depth + 1)
-                    if found:
-                        break
-        self._mutation_memo[key] = found
-        return found
 
     # -- findings --------------------------------------------------------------------------
     def inventory(self) -> list[ServerTools]:
@@ -478,10 +422,6 @@ class Project(ProjectNames):
                 linked = rule.link_latent(linked, qual, entry, self, states[latent.code])
                 if linked is None or not self.applies(linked, entry):
                     continue
-                if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
-                    continue  # the branch it is in needs an argument no caller passes
-                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
-                    continue  # every caller turns the raise into an entry of its result and goes on
                 latent = linked
                 context = context_value if latent.route in ("return", "text") else context_raise
                 if latent.conds and not entry.is_tool:
@@ -713,7 +653,6 @@ class Project(ProjectNames):
             kind=entry.kind,
             masked=bool(entry.masked),
             masked_by="" if entry.masked == MASKED_IN_CODE else entry.masked,
-            callee_effect=self.effect,
             project=self,
         )
         value_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.carry_tools)))
