@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from mcp_lint.per_file import FileInput, FileOutcome
     from mcp_lint.linking.names import Lookup
 
-__all__ = ["ImportIndex", "NextFiles", "imported_modules", "importers", "is_seed", "wanted_from", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "imported_modules", "imported_words", "importers", "is_seed", "wanted_from", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -121,6 +121,19 @@ def imported_modules(data: bytes, module: ModuleName) -> set[str]:
         for name in _IDENTIFIER.findall(_ALIAS.sub(b"", names)):
             found.add(f"{base}.{_text(name)}" if base else _text(name))
     return found
+
+
+def imported_words(data: bytes) -> set[bytes]:
+    """Every identifier spelled in the module paths and imported names of `data`'s import
+    statements (`from .store import load as get` gives store and load; aliases are left out):
+    which files may name a class, whatever module it is re-exported from (the subclass search
+    of NextFiles). Which modules a file imports is imported_modules' question."""
+    words: set[bytes] = set()
+    for match in _IMPORT.finditer(data):
+        for part in match.groups():
+            if part:
+                words.update(_IDENTIFIER.findall(_ALIAS.sub(b"", part)))
+    return words
 
 
 def importers(
