@@ -130,6 +130,7 @@ def analyze_source(
     summary.server_arguments = list(model.server_arguments)
     summary.lifespans = list(model.lifespans)
     summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
+    summary.tables = model.tables
     summary.classes = dict(model.classes)
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)

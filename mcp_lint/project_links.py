@@ -37,6 +37,7 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
+from mcp_lint.model import table_rows
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
@@ -396,6 +397,13 @@ class Project:
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
         or of every function a project decorator registers (DECORATED_REF)."""
+        if reg.function.startswith(TABLE_REF):
+            decoded = table_rows.decode(reg.function[len(TABLE_REF) :])
+            if decoded is not None:
+                # A loop over a table's rows (`for name, (fn, d) in build().items()`): each
+                # function found there, named by its row's key.
+                rows = table_rows.registered_functions(*decoded, self.table)
+                return [(replace(reg, function=function, tool_name=key or last_name(function)), summary) for key, function in rows]
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
@@ -441,6 +449,20 @@ class Project:
                             self._decorated.setdefault(wrapper[1].qualname, []).append(qual)
         factory = decorator.rpartition(".")[0]
         return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
+
+    def table(self, start: str) -> table_rows.Table | None:
+        """A table of rows by where a path starts (table_rows.TablePath): a function's returned
+        table, a table it builds in a local, or a module-level table, in any module."""
+        if start.endswith(table_rows.RETURNED) or table_rows.LOCAL in start:
+            function, local, name = start.removesuffix(table_rows.RETURNED).partition(table_rows.LOCAL)
+            found = self.function(function)
+            if found is None:
+                return None
+            suffix = local + name if local else table_rows.RETURNED
+            return found[0].tables.get(found[1].qualname + suffix)
+        resolved = self.resolve(start, lookup=Lookup.REGISTRATION)
+        summary = self.modules.get(resolved.rpartition(".")[0])
+        return summary.tables.get(resolved) if summary is not None else None
 
     def function_table(self, qualname: str) -> list[str]:
         """The functions of a module-level dict or list of another module, through re-exports."""

@@ -112,6 +112,7 @@ class Registrations(FunctionReferences, ServerInference):
             return
         func = node.func
         self._server_arguments(node)
+        self._table_update(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
             target = argument(node, 0, "fn")
