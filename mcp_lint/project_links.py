@@ -161,6 +161,25 @@ class Project:
         for summary in summaries:
             if summary.module_alias and summary.module_alias not in self.modules:
                 self.module_aliases.setdefault(summary.module_alias, summary.module)
+        for summary in summaries:
+            for qual in summary.table_callers:
+                self._expand_table_calls(qual)
+
+    def _expand_table_calls(self, qual: str) -> None:
+        """A call through a table of another module (`HANDLERS.get(name)(args)` with HANDLERS
+        imported) reaches every function of the table: one call to each in its place, in this
+        project's copy of the caller (the summary stays as the file gave it)."""
+        found = self.functions.get(qual)
+        if found is None:
+            return
+        summary, fn = found
+        calls = []
+        for edge in fn.calls:
+            if edge.callee.startswith(TABLE_REF):
+                calls.extend(replace(edge, callee=function) for function in self.function_table(edge.callee[len(TABLE_REF) :]))
+            else:
+                calls.append(edge)
+        self.functions[qual] = (summary, replace(fn, calls=calls))
 
     # -- name resolution across modules ---------------------------------------------------
     def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:

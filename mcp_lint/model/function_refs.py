@@ -173,8 +173,11 @@ class FunctionReferences(ScopeWalker):
 
     def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
         """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
-        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
-        if refs and len(refs) == len(values):
+        named = [value for value in values if not isinstance(value, cst.Call)]
+        refs = [ref for value in named if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        if refs and len(refs) == len(named):
+            # Values made by a call (`"x": make_handler("/x")`) are functions too, which this
+            # table does not name; the ones it names are still looked up by the dispatcher.
             self.model.function_tables[key] = refs
         elif values and all(isinstance(value, cst.Dict) for value in values):
             # A registry of rows: `{"ListIndexTool": {"description": ..., "function": list_indices}}`,
@@ -357,6 +360,12 @@ class FunctionReferences(ScopeWalker):
         if frame is None:
             return
         value = unwrap_await(value)
+        name = dotted(target)
+        if isinstance(value, cst.Dict) and name is not None and name.startswith("self.") and name.count(".") == 1 and self._class_qual():
+            # An object's table of its own methods (`self.handlers = {"a": self.handle_a}`),
+            # looked up by a dispatcher as `self.handlers.get(name)`.
+            self._function_table(self._key(name), [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+            return
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in frame.tables:
             index = target.slice[0].slice if len(target.slice) == 1 else None
             key = string_value(index.value) if isinstance(index, cst.Index) else None
@@ -371,6 +380,9 @@ class FunctionReferences(ScopeWalker):
             literal = self._table_literal(value)
             if literal is not None:
                 frame.tables[target.value] = literal
+                if isinstance(value, cst.Dict):
+                    # A dispatcher's own table (`handlers = {"a": handle_a}; handlers[name](args)`).
+                    self._function_table(f"{frame.qual}{LOCAL}{target.value}", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
                 return
             table = self._table_of(value) if isinstance(value, cst.Call) else None
             bound = Bound(table) if table is not None else self._row_of(value)

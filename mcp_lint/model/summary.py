@@ -267,6 +267,8 @@ class ModuleSummary:
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
+    table_callers: list[str] = field(default_factory=list)
     # Tables of functions as rows, by qualified key (ModuleModel.tables).
     tables: dict[str, Table] = field(default_factory=dict)
     # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
