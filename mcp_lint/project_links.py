@@ -101,6 +101,10 @@ class ToolPaths:
     masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
 
 
+# How the inventory names a registration that handles every tool call rather than one tool.
+_HANDLER_LABELS = {"dispatch": "tools/call handler", "raw-dispatch": "tools/call handler", "middleware": "middleware around every tool"}
+
+
 class Project:
     def __init__(
         self,
@@ -880,13 +884,15 @@ class Project:
         """The servers of the project and the tools on each (what a run checked), sorted."""
         groups: dict[str, tuple[str, Family, tuple[str, str] | None, set[str]]] = {}
         for reg, summary in self.tool_registrations():
+            if reg.kind == "middleware" and self.function(reg.function) is None:
+                continue  # a middleware without its own `on_call_tool` (a library's, or one that only times requests)
             family, _ = self.family_of(reg, summary)
             server = self.resolve(reg.server) if reg.server and not reg.server.startswith(PARAM_REF) else ""
             if not server and len(summary.servers) == 1:
                 server = next(iter(summary.servers))  # a server bound to a local of its module's function
             if server not in groups:
                 groups[server] = (self._server_path(server) or summary.path, family, self._pin(family, summary.path), set())
-            name = reg.tool_name if reg.kind not in {"dispatch", "raw-dispatch"} else f"{reg.tool_name} (tools/call handler)"
+            name = reg.tool_name if reg.kind not in _HANDLER_LABELS else f"{reg.tool_name} ({_HANDLER_LABELS[reg.kind]})"
             groups[server][3].add(name)
         for server, family in self.servers.items():
             path = self._server_path(server)
