@@ -1064,6 +1064,8 @@ class Project:
         if self._tools_on is None:
             self._tools_on = {}
             for reg, owner in self.tool_registrations():
+                if reg.kind == "middleware":
+                    continue  # it runs around the server's tools; it is none of them
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())

@@ -26,6 +26,7 @@ from mcp_lint.model.frameworks import (
     STANDALONE_TOOL_DECORATORS,
     TOOL_FACTORIES,
     ERROR_MIDDLEWARE_CLASSES,
+    FRAMEWORK_MIDDLEWARE_PACKAGE,
     MIDDLEWARE_TOOL_HOOK,
     Family,
 )
@@ -278,10 +279,13 @@ class Registrations(FunctionReferences, ServerInference):
             element = unwrap_await(element)
             if not isinstance(element, cst.Call):
                 continue
-            if self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES:
+            resolved = self.aliases.resolve(element.func) or ""
+            if resolved in ERROR_MIDDLEWARE_CLASSES:
                 if self.top is not None:
                     self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
                 continue
+            if resolved.startswith(FRAMEWORK_MIDDLEWARE_PACKAGE):
+                continue  # the framework's own middleware (timing, retries): no author code
             for cls in self._function_refs(element.func):
                 hook = f"{cls}.{MIDDLEWARE_TOOL_HOOK}"
                 self._add(hook, f"{last_name(cls)}.{MIDDLEWARE_TOOL_HOOK}", Family.FASTMCP, server or None, "middleware")
