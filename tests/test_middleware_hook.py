@@ -15,23 +15,20 @@ from test_cross_module import findings as package_findings
 
 HEAD = "import httpx\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nfrom fastmcp.server.middleware import Middleware\n"
 
-REWORDING = """
-class UpstreamErrors(Middleware):
-    async def on_call_tool(self, context, call_next):
+def middleware(name: str, hook: str) -> str:
+    """A middleware class whose `hook` re-words an HTTP failure with its text (line 11 as the first)."""
+    return f"""
+class {name}(Middleware):
+    async def {hook}(self, context, call_next):
         try:
             return await call_next(context)
         except httpx.HTTPError as e:
-            raise ToolError(f"The catalogue service failed: {e}")
+            raise ToolError(f"The catalogue service failed: {{e}}")
 """
 
-TIMING = """
-class Timing(Middleware):
-    async def on_request(self, context, call_next):
-        try:
-            return await call_next(context)
-        except httpx.HTTPError as e:
-            raise ToolError(f"The catalogue service failed: {e}")
-"""
+
+REWORDING = middleware("UpstreamErrors", "on_call_tool")
+TIMING = middleware("Timing", "on_request")  # runs around every request, not as a tool call
 
 TOOL = "\n@mcp.tool()\ndef lookup(item_id: str) -> str:\n    return item_id\n"
 
