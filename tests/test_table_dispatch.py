@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mcp_lint.pipeline import lint_source
 from test_cross_module import findings as package_findings
 
@@ -77,24 +79,22 @@ HANDLERS_MODULE = LOW + per_tool("purge_entry") + per_tool("render_entry") + (
 )
 
 
-def test_a_table_of_another_module_reaches_the_functions_it_names(tmp_path: Path) -> None:
-    files = {
-        "handlers.py": HANDLERS_MODULE,
-        "server.py": LOW + "from .handlers import HANDLERS\nserver = Server('x')\n\n@server.call_tool()\n"
-        "async def call(name, arguments):\n    handler = HANDLERS.get(name)\n    if handler is None:\n        raise ValueError(name)\n"
-        "    return await handler(arguments)\n",
-    }
-    assert package_findings(tmp_path, files) == [("handlers.py", "purge_entry")]
+IMPORTED_TABLE_CALLS = {
+    "called": (
+        "    handler = HANDLERS.get(name)\n    if handler is None:\n        raise ValueError(name)\n    return await handler(arguments)\n",
+        [("handlers.py", "purge_entry")],
+    ),
+    "read-but-never-called": (
+        "    known = HANDLERS.get(name) is not None\n    return [TextContent(type='text', text=str(known))]\n",
+        [],
+    ),
+}
 
 
-def test_a_table_of_another_module_read_but_never_called_reaches_nothing(tmp_path: Path) -> None:
-    files = {
-        "handlers.py": HANDLERS_MODULE,
-        "server.py": LOW + "from .handlers import HANDLERS\nserver = Server('x')\n\n@server.call_tool()\n"
-        "async def call(name, arguments):\n    known = HANDLERS.get(name) is not None\n"
-        "    return [TextContent(type='text', text=str(known))]\n",
-    }
-    assert package_findings(tmp_path, files) == []
+@pytest.mark.parametrize(("body", "expected"), IMPORTED_TABLE_CALLS.values(), ids=IMPORTED_TABLE_CALLS.keys())
+def test_a_table_of_another_module_reaches_the_functions_it_names_when_called(tmp_path: Path, body: str, expected: list) -> None:
+    server = LOW + "from .handlers import HANDLERS\nserver = Server('x')\n\n@server.call_tool()\nasync def call(name, arguments):\n" + body
+    assert package_findings(tmp_path, {"handlers.py": HANDLERS_MODULE, "server.py": server}) == expected
 
 
 def service(dispatch: str) -> str:
