@@ -30,7 +30,8 @@ from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.tested_classes import tested_class_names
-from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import module_name
@@ -129,7 +130,8 @@ def analyze_source(
     summary.param_pending = list(model.param_pending)
     summary.server_arguments = list(model.server_arguments)
     summary.lifespans = list(model.lifespans)
-    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
+    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith(RETURNED) and LOCAL not in k}
+    summary.tables = model.tables
     summary.classes = dict(model.classes)
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
@@ -186,6 +188,8 @@ def analyze_source(
         for rule in rules:  # what a rule records of a helper for its callers in other modules
             rule.summarize(facts, ctx, fsum)
         summary.functions[qual] = fsum
+        if any(edge.callee.startswith(TABLE_REF) for edge in fsum.calls):
+            summary.table_callers.append(qual)
     ctx.current = ctx.current_facts = None
     for rule in rules:  # server-level rules: what the module configures, for their link step
         records = tuple(rule.check_module(ctx))
@@ -398,6 +402,10 @@ def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallF
         elif dynamic.table:
             local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
             targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
+            if not targets and local == dynamic.table and not dynamic.table.endswith(RETURNED):
+                # A table of another module (`from .handlers import HANDLERS`): the linker puts
+                # its functions in place of this one call (Project.expand_table_calls).
+                targets = [TABLE_REF + dynamic.table]
         else:
             targets = [ref for refs in model.function_tables.values() for ref in refs]
         out.extend((dynamic.call, target) for target in dict.fromkeys(targets))

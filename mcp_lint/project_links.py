@@ -40,6 +40,7 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
+from mcp_lint.model import table_rows
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
@@ -49,6 +50,10 @@ from mcp_lint.server_env import EnvSetting
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
+
+
+# How the inventory names a registration that handles every tool call rather than one tool.
+_HANDLER_LABELS = {"dispatch": "tools/call handler", "raw-dispatch": "tools/call handler", "middleware": "middleware around every tool"}
 
 
 class Project(ProjectNames):
@@ -93,6 +98,25 @@ class Project(ProjectNames):
             parent = qual.rpartition(".")[0]
             if parent in self.functions:
                 self._nested.setdefault(parent, []).append(qual)
+        for summary in summaries:
+            for qual in summary.table_callers:
+                self._expand_table_calls(qual)
+
+    def _expand_table_calls(self, qual: str) -> None:
+        """A call through a table of another module (`HANDLERS.get(name)(args)` with HANDLERS
+        imported) reaches every function of the table: one call to each in its place, in this
+        project's copy of the caller (the summary stays as the file gave it)."""
+        found = self.functions.get(qual)
+        if found is None:
+            return
+        summary, fn = found
+        calls = []
+        for edge in fn.calls:
+            if edge.callee.startswith(TABLE_REF):
+                calls.extend(replace(edge, callee=function) for function in self.function_table(edge.callee[len(TABLE_REF) :]))
+            else:
+                calls.append(edge)
+        self.functions[qual] = (summary, replace(fn, calls=calls))
 
     # -- name resolution across modules ---------------------------------------------------
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
@@ -161,6 +185,13 @@ class Project(ProjectNames):
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
         or of every function a project decorator registers (DECORATED_REF)."""
+        if reg.function.startswith(TABLE_REF):
+            decoded = table_rows.decode(reg.function[len(TABLE_REF) :])
+            if decoded is not None:
+                # A loop over a table's rows (`for name, (fn, d) in build().items()`): each
+                # function found there, named by its row's key.
+                rows = table_rows.registered_functions(*decoded, self.table)
+                return [(replace(reg, function=function, tool_name=key or last_name(function)), summary) for key, function in rows]
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
@@ -362,13 +393,15 @@ class Project(ProjectNames):
         """The servers of the project and the tools on each (what a run checked), sorted."""
         groups: dict[str, tuple[str, Family, tuple[str, str] | None, set[str]]] = {}
         for reg, summary in self.tool_registrations():
+            if reg.kind == "middleware" and self.function(reg.function) is None:
+                continue  # a middleware without its own `on_call_tool` (a library's, or one that only times requests)
             family, _ = self.family_of(reg, summary)
             server = self.resolve(reg.server) if reg.server and not reg.server.startswith(PARAM_REF) else ""
             if not server and len(summary.servers) == 1:
                 server = next(iter(summary.servers))  # a server bound to a local of its module's function
             if server not in groups:
                 groups[server] = (self._server_path(server) or summary.path, family, self._pin(family, summary.path), set())
-            name = reg.tool_name if reg.kind not in {"dispatch", "raw-dispatch"} else f"{reg.tool_name} (tools/call handler)"
+            name = reg.tool_name if reg.kind not in _HANDLER_LABELS else f"{reg.tool_name} ({_HANDLER_LABELS[reg.kind]})"
             groups[server][3].add(name)
         for server, family in self.servers.items():
             path = self._server_path(server)
@@ -528,6 +561,8 @@ class Project(ProjectNames):
         if self._tools_on is None:
             self._tools_on = {}
             for reg, owner in self.tool_registrations():
+                if reg.kind == "middleware":
+                    continue  # it runs around the server's tools; it is none of them
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())

@@ -19,6 +19,7 @@ import contextlib
 import enum
 from typing import Callable, Iterable, Iterator
 
+from mcp_lint.model import table_rows
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.names import last_name
@@ -279,6 +280,20 @@ class ProjectNames:
         module, _, name = resolved.rpartition(".")
         summary = self.modules.get(module)
         return list(summary.function_tables.get(name, ())) if summary is not None else []
+
+    def table(self, start: str) -> table_rows.Table | None:
+        """A table of rows by where a path starts (table_rows.TablePath): a function's returned
+        table, a table it builds in a local, or a module-level table, in any module."""
+        if start.endswith(table_rows.RETURNED) or table_rows.LOCAL in start:
+            function, local, name = start.removesuffix(table_rows.RETURNED).partition(table_rows.LOCAL)
+            found = self.function(function)
+            if found is None:
+                return None
+            suffix = local + name if local else table_rows.RETURNED
+            return found[0].tables.get(found[1].qualname + suffix)
+        resolved = self.resolve(start, lookup=Lookup.REGISTRATION)
+        summary = self.modules.get(resolved.rpartition(".")[0])
+        return summary.tables.get(resolved) if summary is not None else None
 
     def server_family(self, key: str) -> Family | None:
         """The family of a server variable, also when it was made by a project subclass or

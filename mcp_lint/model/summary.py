@@ -9,6 +9,7 @@ from mcp_lint.fixing.imports import ImportBlock
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
+from mcp_lint.model.table_rows import Table
 
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
@@ -266,6 +267,10 @@ class ModuleSummary:
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
+    table_callers: list[str] = field(default_factory=list)
+    # Tables of functions as rows, by qualified key (ModuleModel.tables).
+    tables: dict[str, Table] = field(default_factory=dict)
     # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
     lifespans: list[str] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)

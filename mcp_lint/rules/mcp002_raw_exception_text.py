@@ -704,6 +704,10 @@ async def get_forecast(city: str) -> str:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
                 if param not in names:
                     continue  # without the name, no text of it (what exception_text_in would say)
+                if variant == "return" and isinstance(value, cst.Name) and value.value == param:
+                    # `return exception` hands the object back whole (a finder of a cause in the
+                    # chain): what the caller reads of it decides, not this return.
+                    continue
                 found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
                 if found is None or not looks_like_exception_param(found, param):
                     continue
