@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from mcp_lint.model.escapes import AUTHOR, PARAMETER, UNKNOWN, EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
@@ -38,6 +39,8 @@ class CarriedText:
         self.reached = reached
         # Handler.site -> how the clause passes the caught exception's text on to the model.
         self.forwarding: dict[str, str] = {}
+        # What the project's functions let escape (who wrote a caught ValueError's text).
+        self.escapes = EscapeLinks(project.function)
         for _ in range(_FORWARDING_ROUNDS):
             added = self._forwarding_round()
             if not added:
@@ -50,6 +53,11 @@ class CarriedText:
         project = self.project
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
+        if raw_text(latent).origin_exits:
+            decided = self._with_origin(latent)
+            if decided is None:
+                return None  # the `try` body lets only the author's own exceptions of the class out
+            latent = decided
         if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
             latent = _raised_in_caller(latent, reach.raised_text)
         if raw_text(latent).factory and latent.param in reach.raised_exc_params:
@@ -82,6 +90,21 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _with_origin(self, latent: Latent) -> Latent | None:
+        """The latent of a clause catching builtin classes around another module's code, once
+        what that code lets escape is known: kept where a library's exception of the class may
+        reach the clause, dropped where only the author's own raises do; a call the project does
+        not resolve, or a parser of what the caller passed, keeps the file's verdict."""
+        payload = raw_text(latent)
+        verdict = self.escapes.verdict(payload.origin_exits, frozenset(payload.origin_caught))
+        if verdict in {UNKNOWN, PARAMETER}:
+            # Unresolved, or a parser's text about what a caller passed (whether that is the
+            # model's own input the file's verdict already asked): as the file decided.
+            return replace(latent, payload=replace(payload, origin_exits=())) if payload.origin_foreign else None
+        if verdict == AUTHOR:
+            return None
+        return replace(latent, payload=replace(payload, origin_exits=(), tool_args_only=False))
 
     def _is_tool_error(self, qual: str) -> bool:
         return any(a in TOOL_ERROR_CLASSES for a in self.project.class_ancestors(qual)[1:])

@@ -590,8 +590,11 @@ async def get_forecast(city: str) -> str:
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
             # decides, knowing which raises of the class carry library text (mcp002_carried_text).
-            passes = None if handler.foreign else _passed_on_classes(handler, ctx)
-            if not handler.foreign and passes is None:
+            # A clause whose origin waits for the link step (calls of another module's code in
+            # its `try` body: model.escapes) is checked as foreign; the linker drops what is not.
+            pending = handler.escape_exits
+            passes = None if handler.foreign or pending else _passed_on_classes(handler, ctx)
+            if not handler.foreign and not pending and passes is None:
                 continue
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
                 if passes is not None:
@@ -623,6 +626,9 @@ async def get_forecast(city: str) -> str:
                 elif handler.imported_classes:
                     caught = tuple(handler.imported_classes)
                     payload = replace(payload, imported_quals=caught)
+                if pending:
+                    origin = tuple(sorted(last_name(name) for name in handler.caught))
+                    payload = replace(payload, origin_exits=pending, origin_caught=origin, origin_foreign=handler.foreign)
                 # `site`: a raise caught by this clause reaches the model through this statement.
                 yield replace(
                     latent,
