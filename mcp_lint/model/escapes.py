@@ -461,9 +461,11 @@ class EscapeLinks:
                     kinds.add(UNKNOWN)
             else:
                 if "*" in exit.classes:
-                    # Any class: escapes as each caught class unless a guard stops that one.
+                    # Any class: escapes as each caught class unless a guard stops that one. A
+                    # library call the raise table does not list (`parse_qs(q)`, `dict(pairs)`)
+                    # may raise the class or not: unknown, so the file's verdict stands.
                     if not all(_stopped(exit.guards, frozenset({name})) for name in caught):
-                        kinds.add(exit.kind)
+                        kinds.add(UNKNOWN if exit.kind == LIBRARY else exit.kind)
                 elif caught & exit.classes and not _stopped(exit.guards, exit.classes):
                     kinds.add(exit.kind)
         return frozenset(kinds)

@@ -145,6 +145,20 @@ def test_a_pattern_call_beside_the_authors_own_value_error_is_not_library_text(t
     assert _mcp002(tmp_path, {"shop/server.py": SERVER, "shop/catalog.py": catalog}) == []
 
 
+def test_a_library_call_the_table_does_not_list_keeps_the_files_verdict(tmp_path: Path) -> None:
+    catalog = """\
+    from urllib.parse import parse_qs
+
+
+    async def fetch_item(item_id: str) -> dict:
+        options = parse_qs(item_id.partition("?")[2])
+        if "kind" not in options:
+            raise ValueError("say which kind of item: add ?kind=lamp")
+        return {"title": options["kind"][0]}
+    """
+    assert _mcp002(tmp_path, {"shop/server.py": SERVER, "shop/catalog.py": catalog}) == []
+
+
 def test_a_service_method_that_raises_only_its_own_value_errors_is_author_text(tmp_path: Path) -> None:
     service = """\
     class ItemService:
