@@ -197,6 +197,23 @@ def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[st
     return found
 
 
+def left_on_success(fn: FunctionFacts, node: cst.CSTNode) -> set[str]:
+    """Responses the function has already left on when they succeeded, before the statement
+    `node` of its top-level block runs (`if resp.status_code == 200: return resp.json()`, then
+    `raise ApiError(resp.text)`): there, they failed."""
+    bases: set[str] = set()
+    for statement in fn.node.body.body:
+        if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
+            return bases
+        if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
+            continue
+        last = statement.body.body[-1] if statement.body.body else None
+        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        if isinstance(small, (cst.Return, cst.Raise)):
+            bases |= {dotted(n.value) or "" for n in descendants(statement.test) if isinstance(n, cst.Attribute) and n.attr.value in _STATUS_ATTRS}
+    return set()
+
+
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
     """By id of a call in a raise or return of a branch that tests a response's failure: the
     positions of the arguments that are that response (`raise ToolError(describe(resp))` under

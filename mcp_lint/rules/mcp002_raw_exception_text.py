@@ -54,6 +54,7 @@ from mcp_lint.rules.exception_text import (
     project_class,
     is_tool_error_raise,
     looks_like_exception_param,
+    left_on_success,
     status_bases,
     param_text_outside_helpers,
     text_outside_helpers,
@@ -672,6 +673,8 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            if not bases and variant.startswith("raise"):
+                bases = left_on_success(fn, node) - {""}
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
