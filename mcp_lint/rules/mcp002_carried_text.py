@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Mapping
 
 from mcp_lint.model.escapes import AUTHOR, PARAMETER, UNKNOWN, EscapeLinks
-from mcp_lint.model.exception_guards import catching_clause
+from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, receiver_shift
@@ -41,6 +41,7 @@ class CarriedText:
         self.forwarding: dict[str, str] = {}
         # What the project's functions let escape (who wrote a caught ValueError's text).
         self.escapes = EscapeLinks(project.function)
+        self.reported: frozenset[str] | None = None
         for _ in range(_FORWARDING_ROUNDS):
             added = self._forwarding_round()
             if not added:
@@ -81,6 +82,8 @@ class CarriedText:
             passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
             if passed_on is None:
                 return None  # caught on every path by code that does not pass its text on (checked there)
+            if self._rewrapped(latent, reach):
+                return None  # one flow: reported where a broad clause on the way wraps its text again
             latent = replace(latent, raises="", caught_at=(), passed_on=passed_on)
         if not project.applies(latent, reach):
             return None
@@ -131,6 +134,37 @@ class CarriedText:
     def _carrier_of(self, latent: Latent) -> str | None:
         """The carrier among the project classes a clause catches, if any."""
         return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
+
+    def _rewrapped(self, latent: Latent, reach: Reach) -> bool:
+        """On every way to the tools, the raise is caught by a clause reported for its own sake
+        (`except Exception as e: raise ApiError(f"lookup failed: {e}")`), whose text holds this
+        one's: that clause is the flow's finding."""
+        reported = self._reported_clauses()
+        if not reported or not reach.guards or not latent.raises:
+            return False
+        qual = latent.raises_qual
+        names = frozenset({latent.raises, *(last_name(a) for a in self.project.class_ancestors(qual))}) if qual else frozenset({latent.raises})
+        return all(any((site := catching_site(guard, names)) is not None and site[0] in reported for guard in way) for way in reach.guards)
+
+    def _reported_clauses(self) -> frozenset[str]:
+        """The clauses (Handler.site) that put a caught foreign exception's text into what they
+        raise or return and are reported for it themselves (computed once; empty while computing,
+        so a clause's own link never drops it for itself)."""
+        if self.reported is None:
+            self.reported = frozenset()
+            found = set()
+            for qual, entry in self.reached.items():
+                fn = self.project.functions[qual][1]
+                for latent in fn.latent:
+                    if latent.code != self.rule.code or not latent.site or latent.variant in {"handed-to-helper", "passes-on"}:
+                        continue
+                    payload = raw_text(latent)
+                    if payload.passes or payload.imported_quals or payload.origin_exits:
+                        continue  # decided by what the class carries, or by the link step
+                    if self.link(latent, qual, entry) is not None:
+                        found.add(latent.site)
+            self.reported = frozenset(found)
+        return self.reported
 
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
