@@ -187,17 +187,30 @@ def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[st
         return known[1]
     bases: set[str] = set()
     if not _success_test(cond):
-        for node in descendants(cond):
-            if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
-                base = dotted(node.value)
-                if base:
-                    bases.add(base)
+        bases = _tested_responses(cond, ctx)
     found = frozenset(bases)
     memo[id(cond)] = (cond, found)
     return found
 
 
-def left_on_success(fn: FunctionFacts, node: cst.CSTNode) -> set[str]:
+def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:
+    """The responses whose status `cond` reads: `resp.status_code`, or a local holding it
+    (`status = resp.status_code` ... `if status >= 400:`)."""
+    bases: set[str] = set()
+    facts = ctx.current_facts
+    for node in descendants(cond):
+        if isinstance(node, cst.Name) and facts is not None:
+            held = facts.single_assignments.get(node.value)
+            if isinstance(held, cst.Attribute) and held.attr.value in _STATUS_ATTRS:
+                node = held
+        if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
+            base = dotted(node.value)
+            if base:
+                bases.add(base)
+    return bases
+
+
+def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> set[str]:
     """Responses the function has already left on when they succeeded, before the statement
     `node` of its top-level block runs (`if resp.status_code == 200: return resp.json()`, then
     `raise ApiError(resp.text)`): there, they failed."""
@@ -210,7 +223,7 @@ def left_on_success(fn: FunctionFacts, node: cst.CSTNode) -> set[str]:
         last = statement.body.body[-1] if statement.body.body else None
         small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
         if isinstance(small, (cst.Return, cst.Raise)):
-            bases |= {dotted(n.value) or "" for n in descendants(statement.test) if isinstance(n, cst.Attribute) and n.attr.value in _STATUS_ATTRS}
+            bases |= _tested_responses(statement.test, ctx)
     return set()
 
 

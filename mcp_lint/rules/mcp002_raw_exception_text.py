@@ -676,7 +676,7 @@ async def get_forecast(city: str) -> str:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
-                bases = left_on_success(fn, node) - {""}
+                bases = left_on_success(fn, node, ctx)
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))

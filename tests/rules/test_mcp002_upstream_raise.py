@@ -250,3 +250,25 @@ def test_a_body_raised_after_leaving_on_failure_is_not_an_error_body() -> None:
         "RAISE", 'raise RuntimeError(f"unexpected reply: {reply.text}")'
     )
     check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)
+
+
+LOCAL_STATUS = """
+
+def _checked(reply: httpx.Response) -> dict:
+    status = reply.status_code
+    if status == 404:
+        raise RuntimeError("no such tree; list the trees first")
+    elif BRANCH:
+        raise RuntimeError(f"Orchard API failed: {reply.text}")MARK
+    return reply.json()
+"""
+
+
+def test_a_body_raised_under_a_test_of_a_local_holding_the_status_is_reported() -> None:
+    helper = LOCAL_STATUS.replace("BRANCH", "status >= 400").replace("MARK", "  # expect: MCP002")
+    check(HEADER + helper + EARLY_TOOL)
+
+
+def test_a_body_raised_where_a_local_holding_the_status_says_success_is_not_reported() -> None:
+    helper = LOCAL_STATUS.replace("BRANCH", "status == 200").replace("MARK", "")
+    check(HEADER + helper + EARLY_TOOL)
