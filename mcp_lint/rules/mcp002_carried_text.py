@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from mcp_lint.findings import Related
 from mcp_lint.model.escapes import AUTHOR, PARAMETER, UNKNOWN, EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
@@ -42,6 +43,7 @@ class CarriedText:
         # What the project's functions let escape (who wrote a caught ValueError's text).
         self.escapes = EscapeLinks(project.function)
         self.reported: frozenset[str] | None = None
+        self.rewrapped: dict[str, list[Related]] = {}  # by Handler.site of the clause wrapping them
         for _ in range(_FORWARDING_ROUNDS):
             added = self._forwarding_round()
             if not added:
@@ -54,6 +56,8 @@ class CarriedText:
         project = self.project
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
+        if self.reported is None and latent.site:
+            self._reported_clauses()  # which raises a clause wraps again (its related locations)
         if raw_text(latent).origin_exits:
             decided = self._with_origin(latent)
             if decided is None:
@@ -90,6 +94,9 @@ class CarriedText:
         body_param = raw_text(latent).body_param
         if body_param is not None and body_param not in project.failed_responses().get(function, ()):
             return None  # no caller passes it a response found failed
+        if latent.site and self.reported is not None and latent.site in self.rewrapped:
+            inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
+            latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
@@ -139,12 +146,22 @@ class CarriedText:
         """On every way to the tools, the raise is caught by a clause reported for its own sake
         (`except Exception as e: raise ApiError(f"lookup failed: {e}")`), whose text holds this
         one's: that clause is the flow's finding."""
-        reported = self._reported_clauses()
+        return bool(self._rewrapping_sites(latent, reach, self._reported_clauses()))
+
+    def _rewrapping_sites(self, latent: Latent, reach: Reach, reported: frozenset[str]) -> set[str]:
+        """The reported clauses that catch the raise on the ways to the tools, when one does on
+        every way (empty otherwise)."""
         if not reported or not reach.guards or not latent.raises:
-            return False
+            return set()
         qual = latent.raises_qual
         names = frozenset({latent.raises, *(last_name(a) for a in self.project.class_ancestors(qual))}) if qual else frozenset({latent.raises})
-        return all(any((site := catching_site(guard, names)) is not None and site[0] in reported for guard in way) for way in reach.guards)
+        found: set[str] = set()
+        for way in reach.guards:
+            sites = {site[0] for guard in way if (site := catching_site(guard, names)) is not None and site[0] in reported}
+            if not sites:
+                return set()
+            found |= sites
+        return found
 
     def _reported_clauses(self) -> frozenset[str]:
         """The clauses (Handler.site) that put a caught foreign exception's text into what they
@@ -164,6 +181,15 @@ class CarriedText:
                     if self.link(latent, qual, entry) is not None:
                         found.add(latent.site)
             self.reported = frozenset(found)
+            # The raises each of them wraps again: related locations of its finding.
+            for qual, entry in self.reached.items():
+                summary, fn = self.project.functions[qual]
+                for latent in fn.latent:
+                    if latent.code != self.rule.code or not latent.raises or latent.variant in {"handed-to-helper", "passes-on"}:
+                        continue
+                    for site in self._rewrapping_sites(latent, entry, self.reported):
+                        where = Related(summary.path, latent.location, latent.end_location, f"the text it wraps is raised here, in `{fn.name}()`")
+                        self.rewrapped.setdefault(site, []).append(where)
         return self.reported
 
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_lint.findings import Related
 from mcp_lint.model.escapes import Exit
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import Span
@@ -45,6 +46,8 @@ class RawText(Payload):
     origin_exits: tuple[Exit, ...] = ()
     origin_caught: tuple[str, ...] = ()
     origin_foreign: bool = False
+    # Link time: the raises this clause catches and wraps again, reported here as one flow.
+    rewraps: tuple[Related, ...] = ()
     # Link time: where a raise of the caught carrier class carries library text ("path:row", ""
     # when not known; None: no carrier), and the class a caller raises the returned text in.
     carrier: str | None = None

@@ -1040,6 +1040,7 @@ async def get_forecast(city: str) -> str:
             fix = replace(fix, raises=raises, replaces=payload.raised or ("" if variant.startswith("return") else raises))
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
+        related = (*related, *payload.rewraps)
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 

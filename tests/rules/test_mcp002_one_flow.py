@@ -42,6 +42,8 @@ def show_book(isbn: str) -> str:
 def test_a_raise_every_way_of_which_is_wrapped_again_by_a_reported_clause_is_that_clauses_flow() -> None:
     (finding,) = [f for f in check(HEADER) if f.code == "MCP002"]
     assert finding.message == "Helper 'find_book' raises CatalogError with the text of a caught Exception"
+    # The raise it wraps again is a statement of the same flow: a related location.
+    assert (14, "the text it wraps is raised here, in `_get()`") in [(r.location.row, r.message) for r in finding.related]
 
 
 def test_a_raise_that_also_reaches_a_tool_unwrapped_is_reported_itself() -> None:
