@@ -230,13 +230,16 @@ def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> s
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
     """By id of a call in a raise or return of a branch that tests a response's failure: the
     positions of the arguments that are that response (`raise ToolError(describe(resp))` under
-    `if resp.is_error:`). What the callee reads of their body is an upstream error body."""
+    `if resp.is_error:`, or raised after leaving on its success). What the callee reads of their
+    body is an upstream error body."""
     out: dict[int, tuple[int, ...]] = {}
-    sinks = [(r.node.exc, r.conditions) for r in fn.raises] + [(r.node.value, r.conditions) for r in fn.returns]
-    for value, conditions in sinks:
-        if value is None or not conditions:
+    sinks = [(r.node.exc, r.conditions, r.node) for r in fn.raises] + [(r.node.value, r.conditions, None) for r in fn.returns]
+    for value, conditions, raised in sinks:
+        if value is None or not (conditions or raised is not None):
             continue
-        bases = status_bases(conditions, ctx)
+        bases = status_bases(conditions, ctx) if conditions else set()
+        if not bases and raised is not None:
+            bases = left_on_success(fn, raised, ctx)  # `if r.is_success: return ...` before it
         if not bases:
             continue
         for node in descendants(value):

@@ -272,3 +272,25 @@ def test_a_body_raised_under_a_test_of_a_local_holding_the_status_is_reported() 
 def test_a_body_raised_where_a_local_holding_the_status_says_success_is_not_reported() -> None:
     helper = LOCAL_STATUS.replace("BRANCH", "status == 200").replace("MARK", "")
     check(HEADER + helper + EARLY_TOOL)
+
+
+DESCRIBED = """
+
+def _describe(reply: httpx.Response) -> str:
+    return f"Orchard API error {reply.status_code}: {reply.text}"  # expect: MCP002
+
+
+def _checked(reply: httpx.Response) -> dict:
+    if reply.is_success:
+        return reply.json()
+    raise RuntimeError(_describe(reply))
+"""
+
+
+def test_a_helper_describing_a_response_raised_after_leaving_on_success_is_reported() -> None:
+    check(HEADER + DESCRIBED + EARLY_TOOL)
+
+
+def test_a_helper_describing_a_response_raised_after_leaving_on_failure_is_not() -> None:
+    helper = DESCRIBED.replace("reply.is_success", "reply.is_error").replace("  # expect: MCP002", "")
+    check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)
