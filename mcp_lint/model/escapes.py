@@ -300,7 +300,7 @@ class ExitFinder:
         self.prefix = f"{model.module}." if model.module else ""
 
     def of_function(self, facts: FunctionFacts) -> tuple[Exit, ...]:
-        params = _from_parameters(facts)
+        params = _ParameterLocals(facts)
         exits = [self._call_exit(call, params, tuple(call.guarded)) for call in facts.calls]
         exits += [self._raise_exit(fact, tuple(fact.guarded)) for fact in facts.raises]
         return tuple(sorted({e for e in exits if e is not None}, key=repr))
@@ -308,7 +308,7 @@ class ExitFinder:
     def of_try_body(self, facts: FunctionFacts, handler: Handler) -> tuple[Exit, ...]:
         """What the `try` body of `handler` lets out of it; () when it calls no project code of
         another module (the module alone decided)."""
-        params = _from_parameters(facts)
+        params = _ParameterLocals(facts)
         exits: list[Exit | None] = []
         for call in facts.calls:
             inner = _inner_guards(call.guarded, handler.site)
@@ -323,7 +323,7 @@ class ExitFinder:
             return ()
         return tuple(sorted(found, key=repr))
 
-    def _call_exit(self, call: CallFact, params: frozenset[str], guards: tuple[TryGuard, ...]) -> Exit | None:
+    def _call_exit(self, call: CallFact, params: _ParameterLocals, guards: tuple[TryGuard, ...]) -> Exit | None:
         node = call.node
         name = dotted(node.func)
         parts = name.split(".") if name else []
@@ -343,7 +343,7 @@ class ExitFinder:
                 return None  # raises nothing a clause for a builtin class sees
             if raised is None and resolved in BENIGN_CALLS:
                 return None
-            kind = PARAMETER if resolved in ARGUMENT_PARSERS | RAISES_BY_FUNCTION.keys() and _parses(node, params) else LIBRARY
+            kind = PARAMETER if resolved in ARGUMENT_PARSERS | RAISES_BY_FUNCTION.keys() and _parses(node, params.names()) else LIBRARY
             return self._library(kind, raised, guards)
         if method and method in BENIGN_METHODS and method not in RECEIVER_DEPENDENT_METHODS:
             return None
@@ -353,7 +353,7 @@ class ExitFinder:
         if len(parts) == 1 and self._constructs_exception(name or ""):
             return None
         if call.callee:
-            return Exit(CALL, callee=call.callee, passes_parameters=_passes_parameters(node, params), guards=guards)
+            return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), guards=guards)
         return Exit(UNKNOWN, guards=guards)
 
     def _library(self, kind: str, raised: frozenset[str] | None, guards: tuple[TryGuard, ...]) -> Exit:
@@ -384,6 +384,26 @@ class ExitFinder:
         if isinstance(found, type) and issubclass(found, BaseException):
             return True
         return f"{self.prefix}{name}" in self.model.classes
+
+
+class _ParameterLocals:
+    """`_from_parameters` of a function, walked for only when a call asks (most never do)."""
+
+    def __init__(self, facts: FunctionFacts) -> None:
+        self.facts = facts
+        self.found: frozenset[str] | None = None
+
+    def names(self) -> frozenset[str]:
+        if self.found is None:
+            self.found = _from_parameters(self.facts)
+        return self.found
+
+    def passed_whole(self, call: cst.Call) -> bool:
+        """Is every argument of `call` one of them (or an item or attribute of one)?"""
+        roots = [root_of(argument.value) for argument in call.args]
+        if not roots or not all(isinstance(root, cst.Name) for root in roots):
+            return False
+        return _passes_parameters(call, self.names())
 
 
 def _from_parameters(facts: FunctionFacts) -> frozenset[str]:
