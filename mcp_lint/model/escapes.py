@@ -19,12 +19,12 @@ object). A clause whose body reaches an UNKNOWN keeps exception_origin's verdict
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Protocol
 
 import libcst as cst
 
 from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
+from mcp_lint.model.escape_exits import AUTHOR, CALL, LIBRARY, PARAMETER, UNKNOWN, Exit
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
 from mcp_lint.model.library_tables import (
@@ -44,7 +44,6 @@ from mcp_lint.vocabulary import BENIGN_CALLS, BENIGN_METHODS, RECEIVER_DEPENDENT
 if TYPE_CHECKING:
     from mcp_lint.model.summary import FunctionSummary, ModuleSummary
 
-AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -258,24 +257,6 @@ def _passes_parameters(call: cst.Call, params: frozenset[str]) -> bool:
 # own raises and library calls not caught inside, and the project calls it makes, by the name the
 # link step resolves. `EscapeLinks` composes them once the whole project is known, so that the
 # origin of a caught `ValueError` is decided by what the `try` body can raise through any module.
-
-CALL = "call"  # an Exit that is a call of project code: what it lets escape is the callee's
-
-
-@dataclass(frozen=True)
-class Exit:
-    """One way an exception may leave a function (or a `try` body)."""
-
-    kind: str  # AUTHOR, LIBRARY, PARAMETER, UNKNOWN, or CALL
-    # AUTHOR/LIBRARY/PARAMETER: the class and its builtin bases by short name; "*" any class.
-    classes: frozenset[str] = frozenset({"*"})
-    callee: str = ""  # CALL: the callee as CallEdge.callee names it
-    # CALL: every argument is one of the function's parameters (a parser error inside is about
-    # what the function's own caller passed).
-    passes_parameters: bool = False
-    # The `try` statements around it in the function (exception_guards.TryGuard).
-    guards: tuple[TryGuard, ...] = ()
-
 
 def _ancestors(cls: str, class_bases: ClassBases) -> frozenset[str]:
     """`cls` and the builtin classes a clause could catch it as (ValueError for a JSONDecodeError)."""

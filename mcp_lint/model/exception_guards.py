@@ -18,7 +18,7 @@ import libcst as cst
 from mcp_lint.model.names import AliasTable, dotted, last_name
 
 if TYPE_CHECKING:
-    from mcp_lint.model.escapes import Exit
+    from mcp_lint.model.escape_exits import Exit
 
 
 @dataclass

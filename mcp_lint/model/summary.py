@@ -12,7 +12,7 @@ from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
 
 if TYPE_CHECKING:
-    from mcp_lint.model.escapes import Exit
+    from mcp_lint.model.escape_exits import Exit
 
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).

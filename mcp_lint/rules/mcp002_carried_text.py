@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import Mapping
 
 from mcp_lint.findings import Related
-from mcp_lint.model.escapes import AUTHOR, PARAMETER, UNKNOWN, EscapeLinks
+from mcp_lint.model.escape_exits import AUTHOR, PARAMETER, UNKNOWN
+from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_lint.findings import Related
-from mcp_lint.model.escapes import Exit
+from mcp_lint.model.escape_exits import Exit
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import Span
 
