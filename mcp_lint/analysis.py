@@ -19,7 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
-from mcp_lint.model.escapes import refine_handler_origins
+from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.flow_steps import return_steps
@@ -138,7 +138,9 @@ def analyze_source(
     summary.instances = _instances(module, model)
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.
-    refine_handler_origins(model, summary.instances, WrittenClassBases(model.classes, name.dotted, model.aliases))
+    class_bases = WrittenClassBases(model.classes, name.dotted, model.aliases)
+    refine_handler_origins(model, summary.instances, class_bases)
+    exits = ExitFinder(model, class_bases)
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
@@ -179,6 +181,7 @@ def analyze_source(
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.value_flow = None
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        fsum.escapes = exits.of_function(facts)
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:
             fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(isinstance(n, (cst.Raise, cst.Return)) for n in descendants(h.node.body, into_scopes=False)))

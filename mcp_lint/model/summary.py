@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.fixing.imports import ImportBlock
@@ -10,6 +11,9 @@ from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.table_rows import Table
+
+if TYPE_CHECKING:
+    from mcp_lint.model.escape_exits import Exit
 
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
@@ -242,6 +246,10 @@ class FunctionSummary:
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).
     guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
+    # The exceptions it may let escape (model.escapes.Exit: its own raises and library calls not
+    # caught inside, the project calls it makes), composed across modules at link time to tell who
+    # wrote a caught builtin exception's text; None where it was not recorded.
+    escapes: tuple[Exit, ...] | None = None
 
 
 @dataclass
