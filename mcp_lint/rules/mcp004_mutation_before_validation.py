@@ -627,7 +627,10 @@ class _Steps:
         if value is None:
             return
         params = set(self.fn.params) - {"self", "cls"}
-        parts = self.argument_parts(params)
+        # Names a comprehension in the statement binds are its own (`{t["name"]: ... for t in rows}`).
+        bound = {n for node in walk(value) if isinstance(node, cst.CompFor) for n in _targets(node.target)}
+        parts = self.argument_parts(params) - bound
+        params -= bound
         for node in walk(value):
             if isinstance(node, cst.Subscript):
                 # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list

@@ -1593,6 +1593,14 @@ CAUSES = [
             return note["title"]
 
         @mcp.tool()
+        def tag_deck(name: str, tags: list) -> str:
+            NOTES[name] = {"tags": []}
+            known = {t["name"]: t["id"] for t in NOTES.get("tags", {}).get("all", [])}
+            for t in tags:
+                NOTES[name]["tags"].append(known.get(t, t))
+            return name
+
+        @mcp.tool()
         def import_deck(name: str, outline: dict) -> str:
             NOTES[name] = {"slides": []}
             for slide in outline.get("slides", []):
