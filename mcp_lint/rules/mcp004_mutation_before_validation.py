@@ -627,7 +627,10 @@ class _Steps:
         if value is None:
             return
         params = set(self.fn.params) - {"self", "cls"}
-        parts = self.argument_parts(params)
+        # Names a comprehension in the statement binds are its own (`{t["name"]: ... for t in rows}`).
+        bound = {n for node in walk(value) if isinstance(node, cst.CompFor) for n in _targets(node.target)}
+        parts = self.argument_parts(params) - bound
+        params -= bound
         for node in walk(value):
             if isinstance(node, cst.Subscript):
                 # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list
@@ -1622,6 +1625,7 @@ def set_stock(sku: str, quantity: int) -> str:
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
             _objects_passed(mutation_calls, steps.modules),
+            local_files=helper is None and first.mutation is not None and first.mutation.effect in (Effect.FILES, Effect.PREPARATION),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
@@ -1977,8 +1981,13 @@ class _After:
     tables through the same handle does not see it), the names holding what existed before
     (a get-or-create's result), and which calls ask the world again."""
 
-    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset(), local_files: bool = False
+    ) -> None:
         self.steps = steps
+        # The mutation changed only local files (a write, a directory made): a service asked
+        # afterwards (`client.get(url)`) cannot see that; only a look at the file system can.
+        self.local_files = local_files
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
@@ -2016,6 +2025,8 @@ class _After:
             if root in self.passed and func.attr.value not in _VALUE_METHODS:
                 return True
             if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
+                if self.local_files:
+                    continue  # a service's answer does not depend on the files M wrote
                 if not self._independent_sql(node):
                     return True
                 continue

@@ -1593,6 +1593,14 @@ CAUSES = [
             return note["title"]
 
         @mcp.tool()
+        def tag_deck(name: str, tags: list) -> str:
+            NOTES[name] = {"tags": []}
+            known = {t["name"]: t["id"] for t in NOTES.get("tags", {}).get("all", [])}
+            for t in tags:
+                NOTES[name]["tags"].append(known.get(t, t))
+            return name
+
+        @mcp.tool()
         def import_deck(name: str, outline: dict) -> str:
             NOTES[name] = {"slides": []}
             for slide in outline.get("slides", []):
@@ -1766,6 +1774,43 @@ CAUSES = [
             if len(title) > 500:
                 raise ToolError("title must be at most 500 characters")
             return created.text
+        """,
+    ),
+    # -- a service's answer does not see local files ---------------------------------------------
+    case(
+        "a-response-fetched-after-a-local-write-is-no-read-back",
+        """\
+        @mcp.tool()
+        def fetch_image(url: str, name: str) -> str:
+            images = ROOT / "images"
+            images.mkdir(exist_ok=True)  # expect: MCP004
+            with httpx.Client() as client:
+                response = client.get(url)
+                if not response.headers.get("content-type", "").startswith("image/"):
+                    return f"Error: {url} is not an image"
+            (images / name).write_bytes(response.content)
+            return str(images / name)
+        """,
+    ),
+    case(
+        "a-response-after-a-remote-write-or-a-file-look-after-a-local-one",
+        """\
+        @mcp.tool()
+        def upload(url: str, name: str) -> str:
+            with httpx.Client() as client:
+                client.put(f"{url}/files/{name}", content=b"x")
+                listing = client.get(f"{url}/files")
+                if name not in listing.text:
+                    return f"Error: {name} was not stored"
+            return name
+
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            target = ROOT / name
+            target.write_text(text)
+            if not target.exists():
+                return f"Error: {name} was not written"
+            return name
         """,
     ),
     # -- starting a background worker ----------------------------------------------------------
