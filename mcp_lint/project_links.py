@@ -40,7 +40,7 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import NEEDS_NAMES, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.rules.results import is_error_builder_name
 from mcp_lint.server_env import EnvSetting
 
@@ -573,7 +573,7 @@ class Project:
         while queue:
             qual = queue.popleft()
             for latent in self.functions[qual][1].latent:
-                for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
+                for needed in latent.needs_names:
                     self.resolve(needed)  # its module decides the finding: analyse it
             if depth[qual] >= MAX_DEPTH:
                 continue

@@ -162,6 +162,10 @@ class Latent:
     # the value this latent returns (`built_by`: its returns are related locations of the finding).
     built_for_callers: bool = False
     built_by: str = ""
+    # Qualified names of other modules the rendering reads (what those modules' records say of
+    # them): the link step looks them up while it traces the tools, so that a prefiltered run
+    # analyses the modules that define them.
+    needs_names: tuple[str, ...] = ()
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

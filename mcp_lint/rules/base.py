@@ -328,10 +328,6 @@ class LinkedProject(Protocol):
 # The data key (value "1") by which a rule still recording a string bag asks for
 # `Latent.delivered_when_passed_on`; `Rule.latent` moves it to that field.
 DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
-# A latent's data key: the qualified names of other modules its rendering reads (comma-separated;
-# what those modules' records say of them). The link step looks them up while it traces the tools,
-# so that a prefiltered run analyses the modules that define them.
-NEEDS_NAMES = "needs_names"
 
 
 class Rule:
@@ -423,6 +419,7 @@ class Rule:
         conds: frozenset[str] = frozenset(),
         raises_qual: str = "",
         slot: str = "",
+        needs_names: tuple[str, ...] = (),
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -466,6 +463,7 @@ class Rule:
             conds=conds,
             raises_qual=raises_qual,
             slot=slot,
+            needs_names=needs_names,
         )
 
 

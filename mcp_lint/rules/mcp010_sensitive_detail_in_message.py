@@ -31,8 +31,6 @@ from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.findings import Location, Related
 from mcp_lint.rules.base import (
-    DELIVERED_WHEN_PASSED_ON,
-    NEEDS_NAMES,
     Example,
     FileContext,
     LinkedProject,
@@ -44,6 +42,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.exception_text import project_call
 from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
+from mcp_lint.rules.mcp010_payload import SensitiveText, sensitive_text
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import is_status_tool
 
@@ -814,25 +813,27 @@ def get_order(order_id: int) -> dict:
             found = _first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
-            data = {
-                "what": found.what,
-                "origin": clip(" ".join(ctx.code(found.origin).split()), 60),
-                "origin_at": span(ctx, found.origin),
+            payload = SensitiveText(
+                what=found.what,
+                origin=clip(" ".join(ctx.code(found.origin).split()), 60),
+                origin_at=span(ctx, found.origin),
                 # The locals in the order the value passed through them, from the read to the message.
-                "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
-                "caller": found.caller,
-                "configured": "1" if found.configured else "",
-            }
-            if found.needs:
+                via=tuple(reversed(found.via)),
+                caller=found.caller,
+                configured=found.configured,
                 # Decided at link time by the module that defines the name (its records).
-                data.update(needs=found.needs, needs_kind=found.needs_kind)
-                if found.needs_kind != "argument":  # an argument's callers are the tools' side
-                    data[NEEDS_NAMES] = found.needs
+                needs=found.needs,
+                needs_kind=found.needs_kind,
+            )
+            # The link step analyses the module that defines the name (an argument's callers are
+            # the tools' side: traced anyway).
+            needs = (found.needs,) if found.needs and found.needs_kind != "argument" else ()
             if variant == "return":
-                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, needs_names=needs)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data[DELIVERED_WHEN_PASSED_ON] = "1"
-                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
+                yield self.latent(
+                    ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, needs_names=needs, delivered_when_passed_on=True
+                )
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """What other modules may read of this one (SensitiveExport): its settings objects,
@@ -868,12 +869,13 @@ def get_order(order_id: int) -> dict:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
-        if latent.get("needs"):
-            resolved = _resolve_pending(latent, context.project)
+        found = sensitive_text(latent)
+        if found.needs:
+            resolved = _resolve_pending(found, context.project)
             if resolved is None:
                 return None  # the name of the other module carries nothing sensitive
-            latent = resolved
-        if latent.get("configured") and _reports_status(context):
+            found = resolved
+        if found.configured and _reports_status(context):
             return None  # the configuration is the answer of a status report (a secret never is)
         passed_on = latent.passed_on
         if not reaches_model(latent.variant, context):
@@ -886,12 +888,11 @@ def get_order(order_id: int) -> dict:
         }[latent.variant]
         if passed_on:
             channel = "an exception's text"  # caught on the way and sent on by a clause (a note names it)
-        message = f"{context.subject} puts {latent.get('what')} into {channel}"
-        via = latent.get("via")
-        caller = latent.get("caller")
-        read = f"read at `{latent.get('origin')}`" + (f" in {caller}()" if caller else "")
-        if latent.get("origin_file"):
-            read += f" ({PurePath(latent.get('origin_file')).name})"  # another module of the project
+        message = f"{context.subject} puts {found.what} into {channel}"
+        via = _via_text(found.via)
+        read = f"read at `{found.origin}`" + (f" in {found.caller}()" if found.caller else "")
+        if found.origin_file:
+            read += f" ({PurePath(found.origin_file).name})"  # another module of the project
         notes = [read + (f", then held in {via}" if via else "")]
         if passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
@@ -904,13 +905,13 @@ def get_order(order_id: int) -> dict:
         else:
             notes.append("the model reads a ToolError's text verbatim")
         notes.append("whoever reads the transcript sees the value too")
-        return Rendered(message, help=_HELP, notes=tuple(notes), related=self._read_at(latent))
+        return Rendered(message, help=_HELP, notes=tuple(notes), related=self._read_at(latent, found))
 
     @staticmethod
-    def _read_at(latent: Latent) -> tuple[Related, ...]:
+    def _read_at(latent: Latent, found: SensitiveText) -> tuple[Related, ...]:
         """Where the value is read, unless in the flagged statement itself."""
-        where = latent.get("origin_at")
-        elsewhere = latent.get("origin_file")
+        where = found.origin_at
+        elsewhere = found.origin_file
         if elsewhere:
             row, column, end_row, end_column = (int(part) for part in where.split(":"))
             return (Related(elsewhere, Location(row, column), Location(end_row, end_column), "the value is read here"),)
@@ -1064,7 +1065,7 @@ def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
     return known
 
 
-def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | None:
+def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
     """The latent with what leaks from the module that defines the name it reads (`needs`),
     and where it is read there; None when that name carries nothing sensitive (or is not the
     project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
@@ -1072,40 +1073,37 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
     if project is None:
         return None
     exports = _exports(project)
-    name, kind, what = latent.get("needs"), latent.get("needs_kind"), latent.get("what")
-    via: list[str] = [latent.get("via")] if latent.get("via") else []
+    name, kind, what = found.needs, found.needs_kind, found.what
+    via: tuple[str, ...] = found.via
     # Where the value is read, as the last hop found it (the latent's own read to start with).
-    read: dict[str, str] = {}
-    configured = latent.get("configured")
+    read = found
+    configured = found.configured
     for _ in range(_MAX_HOPS):
         # The next hop: an argument a caller passes, or a name another module exports.
         if kind == "argument":
-            found = _passed_to(project, name)
-            if found is None:
+            step = _passed_to(project, name)
+            if step is None:
                 return None
         else:
             function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
-            found = exports.get(project.resolve(function) + mark + rest)
-            if found is None or found[1].kind != kind:
+            step = exports.get(project.resolve(function) + mark + rest)
+            if step is None or step[1].kind != kind:
                 return None
             if kind in {"settings", "passes"}:
                 break  # the value was read where the previous hop read it (a field, an argument)
-        path, hop = found
-        via[:0] = [_via_text(hop.via)] if hop.via else []
-        read = {"origin": hop.origin, "origin_at": hop.origin_at, "origin_file": path, "caller": hop.function}
-        configured = "1" if hop.configured else ""
+        path, hop = step
+        via = (*reversed(hop.via), *via)  # a record keeps its locals message-first
+        read = replace(read, origin=hop.origin, origin_at=hop.origin_at, origin_file=path, caller=hop.function)
+        configured = hop.configured
         if not hop.needs:
             what = hop.what
             break
         name, kind, what = hop.needs, hop.needs_kind, hop.what
     else:
         return None
-    data = dict(latent.data)
-    data.update(read)
-    data.update(what=what, via=", ".join(v for v in via if v), configured=configured)
-    return replace(latent, data=tuple(sorted(data.items())))
+    return replace(read, what=what, via=via, configured=configured, needs="", needs_kind="")
 
 
 def _via_text(names: tuple[str, ...]) -> str:
-    """The locals a value went through, in the order it went (they are kept message-first)."""
-    return ", ".join(f"`{step}`" for step in reversed(names))
+    """The locals a value went through, in the order it went."""
+    return ", ".join(f"`{step}`" for step in names)

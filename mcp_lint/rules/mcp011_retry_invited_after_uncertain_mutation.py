@@ -35,8 +35,9 @@ from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
+from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
+from mcp_lint.rules.mcp011_payload import UncertainWrite, uncertain_write
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import RETRY_MENTION
 
@@ -466,7 +467,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         if not writes or _sends_idempotency_key(fn, ctx):
             return
         # A marker (never reported): a server-level retry of this function's tool repeats a write.
-        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", data={"write": writes[0][1]})
+        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", payload=UncertainWrite(writes[0][1]))
         reported: set[int] = set()
         for statement, text, conditions, handler, variant in self._messages(fn, ctx):
             invitation = retry_invitation(text)
@@ -477,12 +478,11 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 continue
             call, write, cause = why
             reported.add(id(statement))
-            data = {"write": write, "cause": cause, "invitation": clip(invitation, 40), "write_at": span(ctx, call.node)}
+            payload = UncertainWrite(write, cause, invitation=clip(invitation, 40), write_at=span(ctx, call.node))
             if variant == "return":
-                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data[DELIVERED_WHEN_PASSED_ON] = "1"
-                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, delivered_when_passed_on=True)
         yield from self._reruns(fn, ctx, writes, reported)
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
@@ -558,21 +558,18 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 first = next((t for t, _ in tried if _same_call(call.node, t.node, ctx)), None)
                 if first is not None:
                     reported.add(id(call.node))
-                    data = {
-                        "write": write,
-                        "cause": f"an `except {caught}`",
-                        "rerun": "the `except` clause calls it again",
-                        "write_at": span(ctx, first.node),
-                    }
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+                    payload = UncertainWrite(
+                        write, f"an `except {caught}`", rerun="the `except` clause calls it again", write_at=span(ctx, first.node)
+                    )
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
             loop = self._enclosing_loop(fn, handler.try_node)
             if loop is not None and not _leaves(handler.node.body):
                 for call, write in tried:
                     if id(call.node) in reported or not _repeats(loop, call.node):
                         continue
                     reported.add(id(call.node))
-                    data = {"write": write, "cause": f"an `except {caught}`", "rerun": "the loop around it runs it again"}
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again")
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
                     break
         yield from self._retry_decorated(fn, ctx, writes)
 
@@ -601,13 +598,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if not unguarded:
                 continue
             call, write = unguarded[0]
-            data = {
-                "write": write,
-                "cause": "any failure it retries on",
-                "rerun": f"`@{name}` runs the whole function again",
-                "write_at": span(ctx, call.node),
-            }
-            yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
+            payload = UncertainWrite(write, "any failure it retries on", rerun=f"`@{name}` runs the whole function again", write_at=span(ctx, call.node))
+            yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, payload=payload)
 
     # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
 
@@ -671,7 +663,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         who = f"tool '{first}' writes" if len(names) == 1 else f"tool '{first}' and {len(names) - 1} more write"
         message = f"RetryMiddleware runs a tool call again after a timeout, and {who}"
         notes = [
-            f"tool '{first}' {writers[first][1].get('write')}",
+            f"tool '{first}' {uncertain_write(writers[first][1]).write}",
             "it retries on ConnectionError and TimeoutError, after which the write may already have happened",
         ]
         if len(names) > 1:
@@ -689,20 +681,21 @@ async def send_payment(account: str, amount_cents: int) -> str:
             return None  # markers for the linker, and the server-level record (see link)
         if latent.variant != "rerun" and not reaches_model(latent.variant, context):
             return None  # the framework masks this exception's text: the model never reads the invitation
-        write, cause = latent.get("write"), latent.get("cause")
+        found = uncertain_write(latent)
+        write, cause = found.write, found.cause
         if latent.variant == "rerun":
             message = f"{context.subject} runs a write again, though the first attempt may have happened"
-            notes = [f"it {write}, and {latent.get('rerun')} after {cause}", "the write may be applied twice"]
+            notes = [f"it {write}, and {found.rerun} after {cause}", "the write may be applied twice"]
             help_text = "Retry only failures that guarantee nothing happened (a 429), or send an idempotency key"
             where = "the write it runs again"
         else:
-            message = f"{context.subject} invites a retry ('{latent.get('invitation')}') after a write that may have happened"
+            message = f"{context.subject} invites a retry ('{found.invitation}') after a write that may have happened"
             notes = [f"it {write}, and the failure came from {cause}", "so the write may already have happened; a retry may apply it twice"]
             if latent.passed_on:
                 notes.append(f"caught and sent on to the model: {latent.passed_on}")
             help_text = "Say the write may have happened and how to check it, or send an idempotency key"
             where = "the write whose outcome is unknown"
-        written = related_here(latent.get("write_at"), where)
+        written = related_here(found.write_at, where)
         related = (written,) if written is not None and written.location.row != latent.location.row else ()
         return Rendered(message, help=help_text, notes=tuple(notes), related=related)
 
