@@ -17,6 +17,12 @@ class UncertainWrite(Payload):
     invitation: str = ""  # the retry invitation's words, for a message that invites one
     rerun: str = ""  # what runs the write again ("the loop around it runs it again"), for a re-run
     write_at: str = ""  # where the write is (base.span), "" when it is the flagged statement
+    # A request whose verb its callers in other modules choose: the request helper (qualified)
+    # and its method parameter (position, self not counted, and name); the write is decided when
+    # the finding is rendered, from those modules' records.
+    asked_by: str = ""
+    asked_position: int = -1
+    asked_keyword: str = ""
 
 
 def uncertain_write(latent: Latent) -> UncertainWrite:

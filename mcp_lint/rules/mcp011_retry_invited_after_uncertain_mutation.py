@@ -20,6 +20,7 @@ tested local holds there (reaching definitions, `FunctionFacts.stores_reaching`)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -190,9 +191,9 @@ def _awaits(ctx: FileContext) -> list[cst.Await]:
 _HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
 
 
-def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
-    """`client.request(method, path)` in a request helper whose `method` parameter a function of
-    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | None:
+    """`client.request(method, path)` in a request helper whose `method` is its parameter: the
+    parameter's position (self not counted) and name; the helper's callers choose the verb."""
     if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "request":
         return None
     facts = ctx.current_facts
@@ -201,16 +202,26 @@ def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
     method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
     if method is None and call.args and call.args[0].keyword is None:
         method = call.args[0].value
-    if not isinstance(method, cst.Name) or method.value not in facts.params:
+    if not isinstance(method, cst.Name) or method.value not in facts.params or method.value in {"self", "cls"}:
         return None
-    position = [p for p in facts.params if p not in {"self", "cls"}].index(method.value) if method.value not in {"self", "cls"} else -1
+    return [p for p in facts.params if p not in {"self", "cls"}].index(method.value), method.value
+
+
+def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
+    """`client.request(method, path)` in a request helper whose `method` parameter a function of
+    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+    parameter = _method_parameter(call, ctx)
+    facts = ctx.current_facts
+    if parameter is None or facts is None:
+        return None
+    position, name = parameter
     for caller in ctx.model.functions.values():
         for inner in caller.calls:
             if last_name(dotted(inner.node.func) or "") != facts.name:
                 continue
             positional = [a.value for a in inner.node.args if a.keyword is None and not a.star]
             given = positional[position] if 0 <= position < len(positional) else next(
-                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == method.value), None
+                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == name), None
             )
             verb = (literal_text(given) or "").lower() if given is not None else ""
             if verb in _HTTP_WRITES:
@@ -410,6 +421,19 @@ def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst
     return False
 
 
+# Writes whose verb callers in other modules choose, by id of the request's call node: the
+# payload naming the request helper and its method parameter.
+_Asked = dict[int, UncertainWrite]
+
+
+def _for_write(asked: _Asked, call: cst.Call, payload: UncertainWrite) -> UncertainWrite:
+    """`payload` for the write `call`, with the callers' choice of verb it waits for, if any."""
+    site = asked.get(id(call))
+    if site is None:
+        return payload
+    return replace(payload, asked_by=site.asked_by, asked_position=site.asked_position, asked_keyword=site.asked_keyword)
+
+
 class RetryInvitedAfterUncertainMutation(Rule):
     code = "MCP011"
     name = "retry-invited-after-uncertain-mutation"
@@ -463,11 +487,29 @@ async def send_payment(account: str, amount_cents: int) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         yield from self.passing_on_markers(fn, ctx)
-        writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
+        writes: list[tuple[CallFact, str]] = []
+        # Requests whose verb only callers in other modules choose: a write if one of them asks for
+        # one (their modules' records, read when the finding is rendered), by id of the call.
+        asked: _Asked = {}
+        for call in fn.calls:
+            found = remote_write(call.node, ctx)
+            if found is None:
+                parameter = _method_parameter(call.node, ctx)
+                if parameter is None:
+                    continue
+                found = "sends an HTTP request whose method its caller chooses"
+                asked[id(call.node)] = UncertainWrite(found, asked_by=fn.qualname, asked_position=parameter[0], asked_keyword=parameter[1])
+            writes.append((call, found))
         if not writes or _sends_idempotency_key(fn, ctx):
             return
-        # A marker (never reported): a server-level retry of this function's tool repeats a write.
-        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", payload=UncertainWrite(writes[0][1]))
+        known = [(call, write) for call, write in writes if id(call.node) not in asked]
+        if known:
+            # A marker (never reported): a server-level retry of this function's tool repeats a write.
+            yield self.latent(ctx, known[0][0].node, variant="writes", route="tool", payload=UncertainWrite(known[0][1]))
+        yield from self._reported(fn, ctx, writes, asked)
+
+    def _reported(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], asked: _Asked) -> Iterator[Latent]:
+        """The retry invitations and re-runs after the function's writes."""
         reported: set[int] = set()
         for statement, text, conditions, handler, variant in self._messages(fn, ctx):
             invitation = retry_invitation(text)
@@ -478,12 +520,12 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 continue
             call, write, cause = why
             reported.add(id(statement))
-            payload = UncertainWrite(write, cause, invitation=clip(invitation, 40), write_at=span(ctx, call.node))
+            payload = _for_write(asked, call.node, UncertainWrite(write, cause, invitation=clip(invitation, 40), write_at=span(ctx, call.node)))
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
                 yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, delivered_when_passed_on=True)
-        yield from self._reruns(fn, ctx, writes, reported)
+        yield from self._reruns(fn, ctx, writes, reported, asked)
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
         """(statement, the author's text, the `if` tests around it, its `except` clause, how it travels)."""
@@ -539,7 +581,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     out[node.targets[0].target.value] = by_call[id(value)]
         return out
 
-    def _reruns(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int]) -> Iterator[Latent]:
+    def _reruns(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked) -> Iterator[Latent]:
         """A write the code itself runs again after an uncertain failure: in a loop whose `except`
         clause goes round again, or called again from the clause."""
         for handler in fn.handlers:
@@ -558,9 +600,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 first = next((t for t, _ in tried if _same_call(call.node, t.node, ctx)), None)
                 if first is not None:
                     reported.add(id(call.node))
-                    payload = UncertainWrite(
-                        write, f"an `except {caught}`", rerun="the `except` clause calls it again", write_at=span(ctx, first.node)
-                    )
+                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the `except` clause calls it again", write_at=span(ctx, first.node))
+                    payload = _for_write(asked, first.node, payload)
                     yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
             loop = self._enclosing_loop(fn, handler.try_node)
             if loop is not None and not _leaves(handler.node.body):
@@ -568,10 +609,40 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     if id(call.node) in reported or not _repeats(loop, call.node):
                         continue
                     reported.add(id(call.node))
-                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again")
+                    payload = _for_write(asked, call.node, UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again"))
                     yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
                     break
-        yield from self._retry_decorated(fn, ctx, writes)
+        yield from self._retry_decorated(fn, ctx, writes, asked)
+        yield from self._calls_itself_again(fn, ctx, writes, reported, asked)
+
+    def _calls_itself_again(
+        self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked
+    ) -> Iterator[Latent]:
+        """`if response.status_code >= 500: return self._request(method, path, retry=False)`: the
+        function calls itself again on a status that leaves its write's outcome unknown."""
+        responses = self._responses(fn, writes)
+        if not responses:
+            return
+        for call in fn.calls:
+            if call.callee != fn.qualname or id(call.node) in reported:
+                continue
+            tests = _tests_around(fn.node.body, call.node)
+            if _guarantees_nothing_happened(tests, ctx):
+                continue  # `if response.status_code == 401:` sent again after a refusal
+            for part in (part for test in tests for part in _conjuncts(test)):
+                if _status_admits_5xx(part) is not True:
+                    continue
+                read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
+                held = [name for name in sorted(read & set(responses)) if _holds_response(fn, name, responses[name][0], call.node)]
+                if not held:
+                    continue
+                write_call, write = responses[held[0]]
+                reported.add(id(call.node))
+                cause = f"a failed status of its response (`{ctx.code(part).strip()}`)"
+                payload = UncertainWrite(write, cause, rerun="the function calls itself again", write_at=span(ctx, write_call.node))
+                payload = _for_write(asked, write_call.node, payload)
+                yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                break
 
     @staticmethod
     def _enclosing_loop(fn: FunctionFacts, node: cst.CSTNode) -> cst.For | cst.While | None:
@@ -582,7 +653,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 found = loop
         return found
 
-    def _retry_decorated(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]]) -> Iterator[Latent]:
+    def _retry_decorated(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], asked: _Asked) -> Iterator[Latent]:
         """`@retry(...)` (tenacity, backoff...) on a function that writes: every failure, a timeout
         included, runs the whole body again."""
         for decorator in fn.node.decorators:
@@ -599,11 +670,13 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 continue
             call, write = unguarded[0]
             payload = UncertainWrite(write, "any failure it retries on", rerun=f"`@{name}` runs the whole function again", write_at=span(ctx, call.node))
+            payload = _for_write(asked, call.node, payload)
             yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, payload=payload)
 
     # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
 
-    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent | WriteVerbPassed]:
+        yield from _verbs_passed(ctx)
         if not any("RetryMiddleware" in line for line in ctx.lines):
             return  # most modules: no need to walk them
         for index, top in enumerate(ctx.module.body):
@@ -683,6 +756,11 @@ async def send_payment(account: str, amount_cents: int) -> str:
             return None  # the framework masks this exception's text: the model never reads the invitation
         found = uncertain_write(latent)
         write, cause = found.write, found.cause
+        if found.asked_by:
+            asked = _verb_asked(found, context.project)
+            if asked is None:
+                return None  # no caller of another module asks the request for a write
+            write = f"sends an HTTP {asked.verb.upper()} when {asked.function}() asks it to"
         if latent.variant == "rerun":
             message = f"{context.subject} runs a write again, though the first attempt may have happened"
             notes = [f"it {write}, and {found.rerun} after {cause}", "the write may be applied twice"]
@@ -787,4 +865,49 @@ def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0
             write = _tool_write(project, edge.callee, code, depth + 1)
             if write is not None:
                 return write
+    return None
+
+
+@dataclass(frozen=True)
+class WriteVerbPassed:
+    """A record of the module (picklable): a call of another module's function that passes it a
+    writing HTTP verb (`api.request("POST", path)`), for that function's request whose method is
+    the parameter there."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # among the positional arguments, -1 when passed by keyword
+    keyword: str
+    verb: str
+    function: str  # the calling function's short name
+
+
+def _verbs_passed(ctx: FileContext) -> Iterator[WriteVerbPassed]:
+    for fn in ctx.model.functions.values():
+        for call in fn.calls:
+            if not call.callee or call.callee in ctx.model.functions:
+                continue  # the module's own functions: `_relayed_write` reads those calls itself
+            position = 0
+            for argument in call.node.args:
+                if argument.star:
+                    break
+                verb = (literal_text(argument.value) or "").lower()
+                if verb in _HTTP_WRITES:
+                    keyword = argument.keyword.value if argument.keyword is not None else ""
+                    yield WriteVerbPassed(call.callee, -1 if keyword else position, keyword, verb, fn.name)
+                if argument.keyword is None:
+                    position += 1
+
+
+def _verb_asked(found: UncertainWrite, project: LinkedProject | None) -> WriteVerbPassed | None:
+    """A call in another module that asks the request helper `found.asked_by` for a write."""
+    if project is None:
+        return None
+    for _, record in project.records(RetryInvitedAfterUncertainMutation.code):
+        if not isinstance(record, WriteVerbPassed):
+            continue
+        called = project.function(record.callee)
+        if called is None or called[1].qualname != found.asked_by:
+            continue
+        if record.keyword == found.asked_keyword or record.position == found.asked_position:
+            return record
     return None
