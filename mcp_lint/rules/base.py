@@ -388,13 +388,15 @@ class Rule:
                 yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
-    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
+    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext, protocol_errors: bool = False) -> Iterator[Latent]:
         """Markers (never reported: `render` returns None for the variant "passes-on") at the
         clauses of `fn` that send a caught exception's text on to the model (model/passed_on.py).
         A rule whose raised text matters wherever it reaches the model yields them and marks its
         raises `delivered_when_passed_on`: the linker then judges such a raise, caught on the way
-        to a tool, as delivered where one of these clauses (`Latent.site`) catches it."""
-        for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases):
+        to a tool, as delivered where one of these clauses (`Latent.site`) catches it.
+        `protocol_errors`: a clause raising a protocol error with the text counts too (for a
+        rule judging what the client reads, not only the model)."""
+        for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases, protocol_errors):
             yield self.latent(ctx, statement, variant="passes-on", route=route, site=site)
 
     def latent(
@@ -420,6 +422,7 @@ class Rule:
         raises_qual: str = "",
         slot: str = "",
         needs_names: tuple[str, ...] = (),
+        needs_callers: tuple[str, ...] = (),
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -464,6 +467,7 @@ class Rule:
             raises_qual=raises_qual,
             slot=slot,
             needs_names=needs_names,
+            needs_callers=needs_callers,
         )
 
 

@@ -148,6 +148,8 @@ _SANITIZERS = frozenset(
 _SANITIZING_WORDS = frozenset({"mask", "masked", "redact", "redacted", "sanitize", "sanitized", "obfuscate", "scrub", "censor", "hide", "anonymize", "truncate", "hash"})
 _FILE_NAME_ATTRIBUTES = frozenset({"name", "stem", "suffix", "suffixes", "exists", "is_file", "is_dir", "st_size", "size"})
 _SETTINGS_BASES = frozenset({"BaseSettings"})
+# argparse's `parser.parse_args()`: a namespace of the operator's command-line options.
+_COMMAND_LINE_PARSES = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 _MAX_DEPTH = 6
 
 
@@ -397,6 +399,12 @@ class _Tracer:
             return self._parameter(name, depth, seen, expr)
         scope = self
         if values is None:
+            enclosing = self._enclosing_holder(name)
+            if enclosing is not None:
+                # A free variable of a nested function (`call_tool` reading `serve`'s parameter):
+                # what the enclosing function holds there, or what its callers pass.
+                found = enclosing._name(expr, depth + 1, seen)
+                return replace(found, via=(name, *found.via)) if found is not None and name not in found.via else found
             constants = self.module.constants.get(name)
             values = [(value, None) for value in constants] if constants is not None else None
             scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
@@ -412,6 +420,21 @@ class _Tracer:
         if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
         return found
+
+    def _enclosing_holder(self, name: str) -> _Tracer | None:
+        """The tracer of the innermost enclosing function that binds `name` (a parameter or a
+        local), for a nested function reading it as a free variable; None when none does."""
+        if self.fn is None:
+            return None
+        qualname = self.fn.qualname
+        while "." in qualname:
+            qualname = qualname.rsplit(".", 1)[0]
+            outer = self.ctx.model.functions.get(qualname)
+            if outer is None:
+                return None  # a class or the module: not a function's scope
+            if name in outer.params or name in outer.stores:
+                return _Tracer(outer, self.ctx, self.module, active=self.active, from_callers=True)
+        return None
 
     def _imported(self, expr: cst.BaseExpression, kind: str = "value", what: str = "") -> Leak | None:
         """A pending leak on the name of another module `expr` reads (`DATA_DIR` imported,
@@ -528,6 +551,8 @@ class _Tracer:
         """An instance of one of the module's pydantic settings classes: `settings`, `Settings()`,
         `get_settings()` (annotated to return one), a parameter typed as one."""
         classes = self.module.settings_classes
+        if isinstance(expr, cst.Name) and self._parsed_command_line(expr.value):
+            return True
         if not classes:
             return False
         if isinstance(expr, cst.Name):
@@ -542,6 +567,16 @@ class _Tracer:
             function = self.ctx.model.functions.get(f"{self.ctx.model.module}.{called}")
             return function is not None and last_name(function.returns_type or "") in classes
         return False
+
+    def _parsed_command_line(self, name: str) -> bool:
+        """A local holding the server's command-line options (`args = parser.parse_args()`): the
+        operator's configuration, like a settings object."""
+        if self.fn is None:
+            return False
+        return any(
+            isinstance(store.value, cst.Call) and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
+            for store in self.fn.stores.get(name, ())
+        )
 
     def _subscript(self, expr: cst.Subscript, depth: int, seen: frozenset[str]) -> Leak | None:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
@@ -598,10 +633,12 @@ class _Tracer:
         if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in identifier_words(short)):
             return None
         arguments = [a.value for a in expr.args]
+        if resolved in _CARRIERS or name in _CARRIERS:
+            # Before the methods: `os.path.join(folder, name)` carries its arguments, not the
+            # `os.path` module it is read from.
+            return self._first(arguments, depth, seen)
         if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
             return self._first((func.value, *arguments), depth, seen)
-        if resolved in _CARRIERS or name in _CARRIERS:
-            return self._first(arguments, depth, seen)
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
             # `config.get("api_key")`: an item of a mapping, named by its key
             key = literal_text(expr.args[0].value)
@@ -798,7 +835,8 @@ def get_order(order_id: int) -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        yield from self.passing_on_markers(fn, ctx)
+        # A secret sent on in a protocol error's message leaks to the client just as well.
+        yield from self.passing_on_markers(fn, ctx, protocol_errors=True)
         _note_passed_parameters(fn, ctx)
         sinks = list(failure_sinks(fn, ctx))
         if not sinks:
@@ -825,14 +863,16 @@ def get_order(order_id: int) -> dict:
                 needs=found.needs,
                 needs_kind=found.needs_kind,
             )
-            # The link step analyses the module that defines the name (an argument's callers are
-            # the tools' side: traced anyway).
-            needs = (found.needs,) if found.needs and found.needs_kind != "argument" else ()
+            # A prefiltered run analyses the module that defines the name, or the modules that may
+            # call the function whose parameter holds the value.
+            pending = {"needs_names": (found.needs,)} if found.needs and found.needs_kind != "argument" else {}
+            if found.needs_kind == "argument":
+                pending = {"needs_callers": (found.needs.partition("#")[0],)}
             if variant == "return":
-                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, needs_names=needs)
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, **pending)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
                 yield self.latent(
-                    ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, needs_names=needs, delivered_when_passed_on=True
+                    ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, delivered_when_passed_on=True, **pending
                 )
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
@@ -1105,5 +1145,6 @@ def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> Sen
 
 
 def _via_text(names: tuple[str, ...]) -> str:
-    """The locals a value went through, in the order it went."""
-    return ", ".join(f"`{step}`" for step in names)
+    """The locals a value went through, in the order it went (a name passed on under the same
+    name, as a closure's variable or a helper's parameter, once)."""
+    return ", ".join(f"`{step}`" for at, step in enumerate(names) if at == 0 or names[at - 1] != step)

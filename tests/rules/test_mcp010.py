@@ -1281,3 +1281,119 @@ def test_a_function_of_another_module_returns_only_what_it_passes_on(tmp_path: P
             raise ToolError(unreachable_text(accounts))  # expect: MCP010
         """,
     )
+
+
+# -- a command-line option through a closure, sent on in a protocol error -----------------------
+
+_ENTRY = """\
+import argparse
+import asyncio
+
+from . import server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--{option}", type=str)
+    args = parser.parse_args()
+    asyncio.run(server.serve(args.{option}))
+"""
+
+_LOW_LEVEL = """\
+import os
+
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData, TextContent
+
+
+def read_attachment(folder: str, name: str) -> bytes:
+    path = os.path.join(folder, name)
+    if not os.path.isfile(path):
+        raise ValueError(f"{{path}} does not exist")
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+async def serve({option}: str) -> None:
+    app = Server("mail")
+
+    @app.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+        try:
+            data = read_attachment({option}, arguments["file"])
+        except Exception as e:
+            raise {raised}
+        return [TextContent(type="text", text=f"{{len(data)}} bytes")]
+"""
+
+
+def _cli_findings(root: Path) -> list[dict]:
+    import json
+
+    from click.testing import CliRunner
+
+    from mcp_lint.cli import cli
+
+    result = CliRunner().invoke(
+        cli, ["check", str(root), "--no-cache", "--jobs", "1", "--output-format", "json", "--select", "MCP010"], catch_exceptions=False
+    )
+    return json.loads(result.output)
+
+
+def _mail_project(tmp_path: Path, option: str = "dir", raised: str = "McpError(ErrorData(code=INTERNAL_ERROR, message=str(e)))") -> Path:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "mail"\ndependencies = ["mcp>=1.9,<2"]\n',
+            "mail/__init__.py": _ENTRY.format(option=option),
+            "mail/server.py": _LOW_LEVEL.format(option=option, raised=raised),
+        },
+    )
+    return tmp_path
+
+
+def test_a_command_line_folder_through_a_closure_sent_on_in_a_protocol_error(tmp_path: Path) -> None:
+    """The operator's `--dir` reaches `serve`, whose nested `call_tool` hands it to a helper that
+    raises with it; the clause sends the text on as the protocol error's message (a prefiltered
+    run: the entry module is analysed because the finding waits on `serve`'s callers)."""
+    (finding,) = _cli_findings(_mail_project(tmp_path))
+    assert (Path(finding["filename"]).name, finding["location"]["row"]) == ("server.py", 11)
+    assert finding["message"] == "Helper 'read_attachment' puts a configuration value ('args.dir') into an exception's text"
+    assert "read at `args.dir` in main() (__init__.py), then held in `dir`, `folder`, `path`" in finding["notes"]
+    passed_on = [note for note in finding["notes"] if note.startswith("caught and sent on to the model: ")]
+    assert passed_on and "tool 'call_tool' puts it into a protocol error's message (" in passed_on[0]
+    assert passed_on[0].endswith("mail/server.py:24)")  # the clause's `raise McpError(...)`
+
+
+def test_a_command_line_option_that_names_no_place_is_not_flagged(tmp_path: Path) -> None:
+    assert _cli_findings(_mail_project(tmp_path, option="label")) == []
+
+
+def test_a_clause_that_sends_its_own_words_in_the_protocol_error_is_not_flagged(tmp_path: Path) -> None:
+    raised = 'McpError(ErrorData(code=INTERNAL_ERROR, message="The attachment could not be read"))'
+    assert _cli_findings(_mail_project(tmp_path, raised=raised)) == []
+
+
+def test_a_closure_variable_the_enclosing_function_sets_itself() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def make_tools(server: FastMCP) -> None:
+                data_dir = os.environ["DATA_DIR"]
+                label = "reports"
+
+                @server.tool
+                def read_report(name: str) -> str:
+                    path = os.path.join(data_dir, name)
+                    if not os.path.exists(path):
+                        raise ToolError(f"No report at {path}")  # expect: MCP010
+                    if not name.endswith(".txt"):
+                        raise ToolError(f"Only text files are {label}")
+                    return open(path).read()
+
+            make_tools(mcp)
+            """
+        )
+    )
