@@ -22,6 +22,9 @@ class SensitiveText(Payload):
     needs: str = ""
     needs_kind: str = ""
     origin_file: str = ""  # the module the value is read in, when another one (set at link time)
+    # Other pending leaks of the same value (each with its own `needs`), tried in order when this
+    # one's name carries nothing.
+    alternatives: tuple["SensitiveText", ...] = ()
 
 
 def sensitive_text(latent: Latent) -> SensitiveText:

@@ -168,6 +168,19 @@ class Leak:
     # A value of the server's configuration that is no secret (a configured URL, host or path,
     # an environment variable not named like a secret): the answer of a status report.
     configured: bool = False
+    # Other pending leaks of the same value, tried in order when this one's name turns out to
+    # carry nothing (`os.path.join(DATA_DIR, folder)`: the imported constant, then the argument).
+    others: tuple["Leak", ...] = ()
+
+    def through(self, name: str, caller: str = "") -> "Leak":
+        """The leak as read through the local, parameter or call `name` (and, for a parameter,
+        in the caller `caller`), its other pending leaks too."""
+        return replace(
+            self,
+            via=(name, *self.via),
+            caller=caller or self.caller,
+            others=tuple(other.through(name, caller) for other in self.others),
+        )
 
 
 @dataclass(frozen=True)
@@ -191,15 +204,18 @@ class SensitiveArgument:
 
 
 def _first_found(found: Iterable[Leak | None]) -> Leak | None:
-    """The first leak found, or, when every one is pending on another module, the first of those."""
-    pending = None
+    """The first leak found, or, when every one is pending on another module, the first of those
+    with the others kept (tried in turn at link time)."""
+    pending: list[Leak] = []
     for leak in found:
         if leak is None:
             continue
         if not leak.needs:
             return leak
-        pending = pending or leak
-    return pending
+        pending.extend((replace(leak, others=()), *leak.others))
+    if not pending:
+        return None
+    return replace(pending[0], others=tuple(pending[1:]))
 
 
 @dataclass(frozen=True)
@@ -404,7 +420,7 @@ class _Tracer:
                 # A free variable of a nested function (`call_tool` reading `serve`'s parameter):
                 # what the enclosing function holds there, or what its callers pass.
                 found = enclosing._name(expr, depth + 1, seen)
-                return replace(found, via=(name, *found.via)) if found is not None and name not in found.via else found
+                return found.through(name) if found is not None and name not in found.via else found
             constants = self.module.constants.get(name)
             values = [(value, None) for value in constants] if constants is not None else None
             scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
@@ -463,17 +479,18 @@ class _Tracer:
 
     def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         outer = self.at
-        pending = None
+        pending: list[Leak] = []
         try:
             for value, statement in values:
                 self.at = statement  # the value is read where it was stored
                 found = self.find(value, depth + 1, seen | {name})
                 if found is not None and not found.needs:
-                    return replace(found, via=(name, *found.via))
-                pending = pending or (replace(found, via=(name, *found.via)) if found is not None else None)
+                    return found.through(name)
+                if found is not None:
+                    pending.append(found.through(name))
         finally:
             self.at = outer
-        return pending
+        return _first_found(pending)
 
     def _parameter(self, name: str, depth: int, seen: frozenset[str], expr: cst.CSTNode | None = None) -> Leak | None:
         """A parameter: what the call being followed passed there, or, for the checked function
@@ -482,11 +499,11 @@ class _Tracer:
         if bound is not None:
             tracer, argument = bound
             found = tracer.find(argument, depth + 1, frozenset())
-            return replace(found, via=(name, *found.via)) if found is not None else None
+            return found.through(name) if found is not None else None
         if not self.from_callers or self.fn is None or _is_registered(self.fn.qualname, self.ctx):
             # A tool's parameter holds the model's argument, whoever else calls it as a function.
             return None
-        pending = None
+        found_pending: list[Leak] = []
         for caller, call in _callers(self.fn, self.ctx):
             argument = _argument_for(self.fn, call.node, name)
             if argument is None:
@@ -495,8 +512,10 @@ class _Tracer:
             tracer.at = _statement_of(caller, call)
             found = tracer.find(argument, depth + 1, frozenset())
             if found is not None and not found.needs:
-                return replace(found, via=(name, *found.via), caller=caller.name)
-            pending = pending or (replace(found, via=(name, *found.via), caller=caller.name) if found is not None else None)
+                return found.through(name, caller.name)
+            if found is not None:
+                found_pending.append(found.through(name, caller.name))
+        pending = _first_found(found_pending)
         if pending is None and expr is not None:
             # What callers in other modules pass there: their records (SensitiveArgument).
             pending = Leak("", expr, via=(name,), needs=f"{self.fn.qualname}#{name}", needs_kind="argument")
@@ -529,7 +548,7 @@ class _Tracer:
             for value in self.module.attributes.get(key, ()):
                 found = _Tracer(None, self.ctx, self.module).find(value, depth + 1, seen | {chain})
                 if found is not None:
-                    return replace(found, via=(chain, *found.via))
+                    return found.through(chain)
             return None
         named = sensitive_name(attr)
         if named is not None and root and root not in {"self", "cls"}:
@@ -695,7 +714,7 @@ class _Tracer:
         bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
         inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
         found = _returned_leak(inner, callee, depth + 1)
-        return replace(found, via=(f"{callee.name}()", *found.via)) if found is not None else None
+        return found.through(f"{callee.name}()") if found is not None else None
 
 
 def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:
@@ -851,23 +870,14 @@ def get_order(order_id: int) -> dict:
             found = _first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
-            payload = SensitiveText(
-                what=found.what,
-                origin=clip(" ".join(ctx.code(found.origin).split()), 60),
-                origin_at=span(ctx, found.origin),
-                # The locals in the order the value passed through them, from the read to the message.
-                via=tuple(reversed(found.via)),
-                caller=found.caller,
-                configured=found.configured,
-                # Decided at link time by the module that defines the name (its records).
-                needs=found.needs,
-                needs_kind=found.needs_kind,
-            )
-            # A prefiltered run analyses the module that defines the name, or the modules that may
-            # call the function whose parameter holds the value.
-            pending = {"needs_names": (found.needs,)} if found.needs and found.needs_kind != "argument" else {}
-            if found.needs_kind == "argument":
-                pending = {"needs_callers": (found.needs.partition("#")[0],)}
+            payload = replace(_payload(ctx, found), alternatives=tuple(_payload(ctx, other) for other in found.others))
+            # A prefiltered run analyses the modules that define the names the leak waits on, or
+            # that may call the function whose parameter holds the value.
+            leaks = (found, *found.others)
+            pending = {
+                "needs_names": tuple(leak.needs for leak in leaks if leak.needs and leak.needs_kind != "argument"),
+                "needs_callers": tuple(leak.needs.partition("#")[0] for leak in leaks if leak.needs_kind == "argument"),
+            }
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, **pending)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
@@ -911,9 +921,11 @@ def get_order(order_id: int) -> dict:
             return None  # a marker for the linker
         found = sensitive_text(latent)
         if found.needs:
-            resolved = _resolve_pending(found, context.project)
+            # The first of the pending leaks whose name of another module carries something.
+            candidates = (_resolve_pending(candidate, context.project) for candidate in (found, *found.alternatives))
+            resolved = next((candidate for candidate in candidates if candidate is not None), None)
             if resolved is None:
-                return None  # the name of the other module carries nothing sensitive
+                return None  # the names of the other modules carry nothing sensitive
             found = resolved
         if found.configured and _reports_status(context):
             return None  # the configuration is the answer of a status report (a secret never is)
@@ -1105,6 +1117,21 @@ def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
     return known
 
 
+def _payload(ctx: FileContext, found: Leak) -> SensitiveText:
+    return SensitiveText(
+        what=found.what,
+        origin=clip(" ".join(ctx.code(found.origin).split()), 60),
+        origin_at=span(ctx, found.origin),
+        # The locals in the order the value passed through them, from the read to the message.
+        via=tuple(reversed(found.via)),
+        caller=found.caller,
+        configured=found.configured,
+        # Decided at link time by the module that defines the name (its records).
+        needs=found.needs,
+        needs_kind=found.needs_kind,
+    )
+
+
 def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
     """The latent with what leaks from the module that defines the name it reads (`needs`),
     and where it is read there; None when that name carries nothing sensitive (or is not the
@@ -1141,7 +1168,7 @@ def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> Sen
         name, kind, what = hop.needs, hop.needs_kind, hop.what
     else:
         return None
-    return replace(read, what=what, via=via, configured=configured, needs="", needs_kind="")
+    return replace(read, what=what, via=via, configured=configured, needs="", needs_kind="", alternatives=())
 
 
 def _via_text(names: tuple[str, ...]) -> str:

@@ -1397,3 +1397,43 @@ def test_a_closure_variable_the_enclosing_function_sets_itself() -> None:
             """
         )
     )
+
+
+# -- two names of other modules in one message -----------------------------------------------------
+
+_TEXTS = """\
+PREFIX = "Lookup failed"
+"""
+
+_PLACES = """\
+import os
+
+DATA_DIR = os.environ["DATA_DIR"]
+ARCHIVE = "archive"
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "flagged"),
+    [
+        ("PREFIX, DATA_DIR", True),  # the first name carries nothing: the second is still tried
+        ("DATA_DIR, PREFIX", True),
+        ("PREFIX, ARCHIVE", False),  # neither carries anything
+    ],
+)
+def test_a_message_with_two_names_of_other_modules(tmp_path: Path, names: str, flagged: bool) -> None:
+    first, second = names.split(", ")
+    mark = "  # expect: MCP010" if flagged else ""
+    findings = check_project(
+        tmp_path,
+        {"texts.py": _TEXTS, "places.py": _PLACES},
+        "from .texts import PREFIX\nfrom .places import ARCHIVE, DATA_DIR",
+        f"""
+        @mcp.tool
+        def read_note(name: str) -> str:
+            raise ToolError(f"{{{first}}}: no note {{name}} in {{{second}}}"){mark}
+        """,
+    )
+    if flagged:
+        assert [f.message for f in findings] == ["Tool 'read_note' puts environment variable 'DATA_DIR' into its error message"]
+        assert findings[0].notes[0] == "read at `os.environ[\"DATA_DIR\"]` (places.py), then held in `DATA_DIR`"
