@@ -516,8 +516,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if invitation is None or _guarantees_nothing_happened(conditions, ctx):
                 continue
             why = self._uncertain(fn, statement, handler, conditions, writes, ctx)
-            if why is None:
-                continue
+            if why is None or _only_for_reads(fn, why[0].node, statement, ctx):
+                continue  # a request helper that invites a retry only of its reads
             call, write, cause = why
             reported.add(id(statement))
             payload = _for_write(asked, call.node, UncertainWrite(write, cause, invitation=clip(invitation, 40), write_at=span(ctx, call.node)))
@@ -598,7 +598,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 if _guarantees_nothing_happened(_tests_around(handler.node.body, call.node), ctx):
                     continue  # `if e.response.status_code in {400, 403}:` a fallback after a refusal
                 first = next((t for t, _ in tried if _same_call(call.node, t.node, ctx)), None)
-                if first is not None:
+                if first is not None and not _only_for_reads(fn, call.node, call.node, ctx):
                     reported.add(id(call.node))
                     payload = UncertainWrite(write, f"an `except {caught}`", rerun="the `except` clause calls it again", write_at=span(ctx, first.node))
                     payload = _for_write(asked, first.node, payload)
@@ -606,7 +606,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             loop = self._enclosing_loop(fn, handler.try_node)
             if loop is not None and not _leaves(handler.node.body):
                 for call, write in tried:
-                    if id(call.node) in reported or not _repeats(loop, call.node):
+                    if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
                     reported.add(id(call.node))
                     payload = _for_write(asked, call.node, UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again"))
@@ -637,6 +637,8 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 if not held:
                     continue
                 write_call, write = responses[held[0]]
+                if _only_for_reads(fn, write_call.node, call.node, ctx):
+                    break  # it sends again only its reads
                 reported.add(id(call.node))
                 cause = f"a failed status of its response (`{ctx.code(part).strip()}`)"
                 payload = UncertainWrite(write, cause, rerun="the function calls itself again", write_at=span(ctx, write_call.node))
@@ -784,6 +786,54 @@ def _leaves(block: cst.BaseSuite) -> bool:
     last = body[-1] if body else None
     if isinstance(last, cst.SimpleStatementLine) and last.body:
         return isinstance(last.body[-1], (cst.Raise, cst.Return, cst.Break))
+    return False
+
+
+# Verbs that change nothing: a request helper may repeat them safely.
+_READ_VERBS = frozenset({"get", "head", "options"})
+
+
+def _compares_method_to_reads(test: cst.BaseExpression, method: str, negated: bool) -> bool:
+    """`method == "GET"`, `method.upper() in ("GET", "HEAD")`; with `negated`, `!=` / `not in`:
+    the test holds only for a read (or, negated, only for anything but one)."""
+    parts = [test] if negated else list(_conjuncts(test))
+    for part in parts:
+        if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
+            continue
+        if not any(isinstance(n, cst.Name) and n.value == method for n in descendants(part.left)):
+            continue
+        target = part.comparisons[0]
+        compared = target.comparator
+        elements = [e.value for e in compared.elements] if isinstance(compared, (cst.Tuple, cst.List, cst.Set)) else [compared]
+        verbs = [(literal_text(e) or "").lower() for e in elements]
+        if not verbs or any(verb not in _READ_VERBS for verb in verbs):
+            continue
+        wanted = (cst.NotEqual, cst.NotIn) if negated else (cst.Equal, cst.In)
+        if isinstance(target.operator, wanted):
+            return True
+    return False
+
+
+def _only_for_reads(fn: FunctionFacts, write: cst.Call, node: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is `node` reached only when the request helper's method parameter (the verb of `write`)
+    is a read: under `if method == "GET":`, or after `if method != "GET": raise ...`?"""
+    parameter = _method_parameter(write, ctx)
+    if parameter is None:
+        return False
+    method = parameter[1]
+    if any(_compares_method_to_reads(test, method, negated=False) for test in _tests_around(fn.node.body, node)):
+        return True
+    blocks = [block for block in descendants(fn.node.body, into_scopes=False) if isinstance(block, cst.IndentedBlock)]
+    for block in blocks:
+        statements = list(block.body)
+        for at, statement in enumerate(statements):
+            if any(n is node for n in descendants(statement, into_scopes=False)):
+                if any(
+                    isinstance(before, cst.If) and _leaves(before.body) and _compares_method_to_reads(before.test, method, negated=True)
+                    for before in statements[:at]
+                ):
+                    return True
+                break
     return False
 
 

@@ -835,3 +835,52 @@ def test_a_request_helper_another_module_asks_for_a_write(tmp_path: Path) -> Non
 
 def test_a_request_helper_other_modules_only_ask_for_reads_is_not_flagged(tmp_path: Path) -> None:
     assert _lint_boards(tmp_path, "GET") == []
+
+
+# -- a request helper that repeats only its reads -------------------------------------------
+
+_READS_ONLY = """
+class Api:
+    def __init__(self) -> None:
+        self._http = httpx.Client(base_url="https://boards.example.com")
+
+    def _request(self, method: str, path: str, json: dict | None = None) -> dict:
+        try:
+            response = self._http.request(method, path, json=json)
+        except httpx.TransportError:
+{guard}
+            time.sleep(1)
+            response = self._http.request(method, path, json=json){mark}
+        return response.json()
+
+    def create_card(self, title: str) -> dict:
+        return self._request("POST", "cards", json={{"title": title}})
+
+API = Api()
+
+@mcp.tool
+def create_card(title: str) -> dict:
+    return API.create_card(title)
+"""
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        '            if method.upper() != "GET":\n                raise ToolError("The board service did not answer; the card may exist, check list_cards")',
+        '            if method not in ("GET", "HEAD"):\n                raise',
+    ],
+)
+def test_a_request_helper_that_sends_again_only_its_reads_is_not_flagged(guard: str) -> None:
+    check(FASTMCP + _READS_ONLY.format(guard=guard, mark=""))
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "            pass",
+        '            if method.upper() == "GET":\n                logger = None',  # a read only decides a log line, not the retry
+    ],
+)
+def test_a_request_helper_that_sends_every_verb_again_is_flagged(guard: str) -> None:
+    check(FASTMCP + _READS_ONLY.format(guard=guard, mark="  # expect: MCP011"))
