@@ -25,6 +25,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.flow import Store, unpacked_element
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
@@ -332,7 +333,7 @@ class _Tracer:
         if self.fn is None:
             return None
         stores = self.fn.stores_reaching(name, self.at)
-        return [(store.value, store.statement) for store in stores] or None
+        return [(_held_value(store), store.statement) for store in stores] or None
 
     def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
         if depth > _MAX_DEPTH:
@@ -715,6 +716,23 @@ class _Tracer:
         inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
         found = _returned_leak(inner, callee, depth + 1)
         return found.through(f"{callee.name}()") if found is not None else None
+
+
+def _held_value(store: Store) -> cst.BaseExpression:
+    """What a store puts into its local: the value, or for an unpacked local (`token, name =
+    upload(path)`) the matching element of a literal, else the local's own target (judged by its
+    name: which element of a call's result it holds is not known here)."""
+    if store.position is None:
+        return store.value
+    element = unpacked_element(store)
+    if element is not None:
+        return element
+    statement = store.statement
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
+            return target.elements[store.position].value
+    return store.value
 
 
 def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:

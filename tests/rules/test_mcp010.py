@@ -1437,3 +1437,43 @@ def test_a_message_with_two_names_of_other_modules(tmp_path: Path, names: str, f
     if flagged:
         assert [f.message for f in findings] == ["Tool 'read_note' puts environment variable 'DATA_DIR' into its error message"]
         assert findings[0].notes[0] == "read at `os.environ[\"DATA_DIR\"]` (places.py), then held in `DATA_DIR`"
+
+
+# -- an unpacked element of a helper's result ------------------------------------------------------
+
+
+def test_an_unpacked_element_of_a_result_is_judged_as_that_element() -> None:
+    """`token, name = upload(path)`: `name` is the file's name, not the token beside it; `token`
+    is still judged by its name, and a literal's element by its value."""
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def upload(path: str) -> tuple[str, str]:
+                response = httpx.post("https://files.example.com/uploads", content=open(path, "rb").read())
+                token = response.json()["upload_token"]
+                return token, os.path.basename(path)
+
+            @mcp.tool
+            def attach(path: str, issue: int) -> str:
+                token, name = upload(path)
+                try:
+                    httpx.put(f"https://files.example.com/issues/{issue}", json={"token": token})
+                except httpx.HTTPError:
+                    return f"Uploaded '{name}', but linking it to issue {issue} failed"
+                return "attached"
+
+            @mcp.tool
+            def attach_again(path: str, issue: int) -> str:
+                token, name = upload(path)
+                return f"Could not link upload {token}"  # expect: MCP010
+
+            @mcp.tool
+            def where(issue: int) -> str:
+                folder, label = os.environ["UPLOAD_DIR"], "uploads"
+                if issue < 0:
+                    raise ToolError(f"No {label} for issue {issue} in {folder}")  # expect: MCP010
+                return label
+            """
+        )
+    )
