@@ -42,7 +42,7 @@ from mcp_lint.rules.base import (
     span,
 )
 from mcp_lint.rules.exception_text import project_call
-from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
+from mcp_lint.rules.failure_sinks import FailureSink, failure_sinks, reaches_model
 from mcp_lint.rules.mcp010_payload import SensitiveText, sensitive_text
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import is_status_tool
@@ -718,6 +718,22 @@ class _Tracer:
         return found.through(f"{callee.name}()") if found is not None else None
 
 
+# Keyword arguments of an exception's constructor that hold its text; the others (`file_path=`,
+# `task_ref=`) are attributes kept for the server's code, not in what `str(e)` reads.
+_MESSAGE_KEYWORDS = frozenset({"message", "msg", "detail", "details", "text", "error", "reason", "description", "content"})
+
+
+def _text_values(fn: FunctionFacts, sink: FailureSink) -> tuple[cst.BaseExpression, ...]:
+    """What of a sink is text the model reads: a return's value whole, a raise's positional
+    arguments and its message keywords."""
+    if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
+        return sink.values
+    built = fn.value_of(sink.statement.exc)
+    if not isinstance(built, cst.Call):
+        return sink.values
+    return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
+
+
 def _held_value(store: Store) -> cst.BaseExpression:
     """What a store puts into its local: the value, or for an unpacked local (`token, name =
     upload(path)`) the matching element of a literal, else the local's own target (judged by its
@@ -880,7 +896,7 @@ def get_order(order_id: int) -> dict:
             return
         tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
         for sink in sinks:
-            statement, values, variant = sink.statement, sink.values, sink.channel
+            statement, values, variant = sink.statement, _text_values(fn, sink), sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).

@@ -1477,3 +1477,26 @@ def test_an_unpacked_element_of_a_result_is_judged_as_that_element() -> None:
             """
         )
     )
+
+
+def test_only_the_message_arguments_of_a_raised_exception_are_its_text() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class TaskError(Exception):
+                def __init__(self, message: str, *, file_path: Path | None = None, detail: str = "") -> None:
+                    super().__init__(message if not detail else f"{message}: {detail}")
+                    self.file_path = file_path
+
+            @mcp.tool
+            def read_task(ref: str) -> str:
+                path = Path.home() / ".tasks" / ref
+                if not path.exists():
+                    raise TaskError(f"No task {ref}", file_path=path)
+                if path.is_dir():
+                    raise TaskError(f"Task {ref} is a folder", detail=f"found at {path}")  # expect: MCP010
+                return path.read_text()
+            """
+        )
+    )
