@@ -720,7 +720,9 @@ class _Tracer:
 
 # Keyword arguments of an exception's constructor that hold its text; the others (`file_path=`,
 # `task_ref=`) are attributes kept for the server's code, not in what `str(e)` reads.
-_MESSAGE_KEYWORDS = frozenset({"message", "msg", "detail", "details", "text", "error", "reason", "description", "content"})
+_MESSAGE_KEYWORDS = frozenset(
+    {"message", "msg", "detail", "details", "text", "error", "reason", "description", "content", "hint", "suggestion", "help"}
+)
 
 
 def _text_values(fn: FunctionFacts, sink: FailureSink) -> tuple[cst.BaseExpression, ...]:

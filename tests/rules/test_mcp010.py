@@ -1485,9 +1485,10 @@ def test_only_the_message_arguments_of_a_raised_exception_are_its_text() -> None
         + textwrap.dedent(
             """
             class TaskError(Exception):
-                def __init__(self, message: str, *, file_path: Path | None = None, detail: str = "") -> None:
+                def __init__(self, message: str, *, file_path: Path | None = None, detail: str = "", hint: str = "") -> None:
                     super().__init__(message if not detail else f"{message}: {detail}")
                     self.file_path = file_path
+                    self.hint = hint  # the tools return it beside the message
 
             @mcp.tool
             def read_task(ref: str) -> str:
@@ -1496,6 +1497,8 @@ def test_only_the_message_arguments_of_a_raised_exception_are_its_text() -> None
                     raise TaskError(f"No task {ref}", file_path=path)
                 if path.is_dir():
                     raise TaskError(f"Task {ref} is a folder", detail=f"found at {path}")  # expect: MCP010
+                if path.is_symlink():
+                    raise TaskError(f"Task {ref} is a link", hint=f"replace the link at {path}")  # expect: MCP010
                 return path.read_text()
             """
         )
