@@ -36,7 +36,7 @@ from mcp_lint.per_file import FileInput, FileOutcome, describe_exception, displa
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
     from mcp_lint.config import SettingsResolver
-    from mcp_lint.project_links import Lookup
+    from mcp_lint.linking.names import Lookup
 
 __all__ = ["LiveProject"]
 

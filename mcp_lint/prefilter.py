@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.module_names import ModuleName
     from mcp_lint.per_file import FileInput, FileOutcome
-    from mcp_lint.project_links import Lookup
+    from mcp_lint.linking.names import Lookup
 
 __all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_from", "wanted_names"]
 
@@ -203,15 +203,28 @@ def wanted_from(looked_for: dict[str, set[Lookup]]) -> set[str]:
     """The names among those a link step looked for in vain (name -> what it was looked for as)
     whose module can change a finding (see wanted_names). A caller that runs the link step
     itself with a `missing` callback gets what `wanted_names` would, without a second trace."""
-    from mcp_lint.project_links import Lookup
+    from mcp_lint.linking.names import Lookup
 
     # `models.Comment(...)`: constructing a class (or naming a constant) follows no function, so
     # the module defining it cannot change a finding. Its methods (`models.Comment.parse`) and
     # instances still count, and so do a class looked for as what made a server (or a table of
     # tools) and the exception classes tools raise and catch (their bases decide which `except`
     # catches which raise).
+    # A class a method is dispatched on (Lookup.SUBCLASSES): the modules that may define its
+    # subclasses are wanted, asked for as SUBCLASSES_OF + the class (NextFiles).
     followed_only = {Lookup.FOLLOWED}
-    return {name for name, lookups in looked_for.items() if lookups != followed_only or not _names_a_class(name)}
+    wanted: set[str] = set()
+    for name, lookups in looked_for.items():
+        if Lookup.SUBCLASSES in lookups:
+            wanted.add(SUBCLASSES_OF + name)
+            lookups = lookups - {Lookup.SUBCLASSES}
+        if lookups and (lookups != followed_only or not _names_a_class(name)):
+            wanted.add(name)
+    return wanted
+
+
+# A wanted name that asks for the modules that may define subclasses of the class after it.
+SUBCLASSES_OF = "<subclasses of>"
 
 
 def _names_a_class(qualname: str) -> bool:
@@ -231,6 +244,7 @@ class NextFiles:
         self.by_name: dict[str, list[int]] = {}
         for index, item in enumerate(items):
             self.by_name.setdefault(item.module.dotted, []).append(index)
+        self._imported_words: list[set[bytes]] | None = None  # of each item, read on first need
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -272,6 +286,8 @@ class NextFiles:
         that module is known (`pkg/sub/mod.py` for `pkg.sub.mod.helper`; `pkg/__init__.py` only
         when no `pkg/sub/...` file is linted). A module that failed to parse is known to nobody:
         the next shorter prefix is asked too."""
+        if qualname.startswith(SUBCLASSES_OF):
+            return self._subclassing_files(qualname[len(SUBCLASSES_OF) :])
         parts = qualname.split(".")
         found: list[int] = []
         for cut in range(len(parts) - 1, 0, -1):
@@ -282,3 +298,12 @@ class NextFiles:
             if any(index not in done or done[index].summary is not None for index in indexes):
                 break
         return found
+
+    def _subclassing_files(self, cls: str) -> list[int]:
+        """The files that may define a subclass of the class `cls`: those whose import statements
+        spell its name (`from app.base import Handler`), besides its own module (already read).
+        A subclass's own subclasses are asked for once it is read."""
+        if self._imported_words is None:
+            self._imported_words = [imported_words(item.data) if item.source is not None else set() for item in self.items]
+        word = cls.rpartition(".")[2].encode("utf-8", "surrogatepass")
+        return [index for index, words in enumerate(self._imported_words) if word in words]

@@ -5,31 +5,34 @@ Cheap by design (no CST): resolves imports between the linted modules, follows c
 handlers into helpers (same module or another module of the project), and turns the latent
 findings of the functions tools call into findings whose messages name those tools.
 
-Every qualified name the step looks for goes through `Project.resolve`; a caller that needs to
-know which names were looked for and not found (the prefilter: the modules that may define them
-are the ones to analyse next) passes a `missing` callback, told what was being looked for.
+What a name designates across modules is `linking/names.py` (ProjectNames, which Project
+extends); every qualified name the step looks for goes through its `resolve`, which tells a
+`missing` callback the names it did not find (the prefilter analyses their modules next).
 """
 
 from __future__ import annotations
 
-import builtins
-import contextlib
-import enum
 import os
-from collections import deque
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Callable, Collection, Iterable, Iterator
+from dataclasses import replace
+from typing import Collection, Iterable
 
-from mcp_lint.framework_copies import import_in_copy
-from mcp_lint.findings import Edit, Finding, Fix, Location, Related
-from mcp_lint.fixing.first_party import first_party
-from mcp_lint.fixing.imports import import_edits
+from mcp_lint.findings import Finding, Fix, Location, Related
+from mcp_lint.fixing.materialise import LinkFixes
 from mcp_lint.inventory import ServerTools
+from mcp_lint.linking.names import MissingName, ProjectNames
+from mcp_lint.linking.tracing import (
+    WHOLE,
+    Reachability,
+    ToolPaths,
+    ToolStart,
+    ToolTrace,
+    mark_raised_factories,
+    mark_raised_text,
+    passes,
+    walk,
+)
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
-from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import (
-    TOOL_ERROR_IMPORT,
     Family,
     FrameworkContext,
     distribution_for,
@@ -40,67 +43,19 @@ from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
-from mcp_lint.rules.base import NEEDS_NAMES, PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec, RenderContext, Site, latent_finding
-from mcp_lint.rules.results import is_error_builder_name
+from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.server_env import EnvSetting
 
-MAX_DEPTH = 8
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
-# How much of a function's return value a tool returns (see trace_tools()).
-_NOTHING, _PART, _WHOLE = 0, 1, 2
-# A step of trace_tools(): (function, tool, family, major, sends, selects, exception params, depth,
-# what masks it (Project.masks), try guards on the way, conditions the caller left on).
-_Step = tuple[str, str, Family, "int | None", int, "frozenset[str] | None", frozenset, int, str, frozenset, frozenset]
 HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
 
 
-class Lookup(enum.Enum):
-    """What the link step was looking for when it resolved a name."""
+class Project(ProjectNames):
+    """The link step over the project's summaries: its tools, the functions they reach and how,
+    and the findings there (names are resolved by ProjectNames)."""
 
-    FOLLOWED = "followed"  # a function called, a re-export, an instance or factory followed
-    REGISTRATION = "registration"  # a server tools are registered on (or what made it), a table of tools
-    EXCEPTION_CLASS = "exception class"  # a class raised or caught, or one of its bases
-
-
-# Told each qualified name the link step looked for and did not find among the linted modules.
-MissingName = Callable[[str, Lookup], None]
-
-
-@dataclass
-class ToolPaths:
-    """How tools reach one function: which tools, through which `try` statements, and what of its
-    value they return (trace_tools())."""
-
-    tools: set[str] = field(default_factory=set)
-    own_names: set[str] = field(default_factory=set)  # names it is registered under itself
-    # For each way tools reach it: the `try` statements around the calls on the way.
-    guards: set[frozenset] = field(default_factory=set)
-    families: list[tuple[Family, int | None, str]] = field(default_factory=list)  # (family, major, tool)
-    returns: bool = False
-    # Tools that return text taken from this function's value (`f"Failed: {r['error']}"`), or
-    # the value itself: where a caught exception's text it returns reaches the model.
-    carry_tools: set[str] = field(default_factory=set)
-    carries: bool = False
-    # The items of its value those tools return (`r["data"]`); None: all, or any.
-    selects: frozenset[str] | None = frozenset()
-    # For each tool, each way it reaches it: the conditions on its arguments the caller already
-    # left on (a branch on one of them is never taken from there).
-    excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
-    exc_params: set[int] = field(default_factory=set)
-    # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
-    # an exception this function builds from such a parameter is raised there (_raised_factories()).
-    raised_exc_params: set[int] = field(default_factory=set)
-    # A caller raises a plain exception with text of this function's value (directly or through
-    # callers returning it): the class, "" if none (_raised_text()).
-    raised_text: str = ""
-    is_tool: bool = False
-    kind: str = "tool"
-    masked: str = ""  # what masks unexpected exception text on every tool's server (Project.masks)
-
-
-class Project:
     def __init__(
         self,
         summaries: list[ModuleSummary],
@@ -108,25 +63,18 @@ class Project:
         missing: MissingName | None = None,
         tools_from: Collection[str] | None = None,
     ) -> None:
-        self.summaries = summaries
+        super().__init__(summaries, missing)
         self.pins = pins
-        self.missing = missing
         # Only the tools registered in these modules are traced (None: every module's). An editor
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
-        self.modules: dict[str, ModuleSummary] = {}
-        self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        self.fixes = LinkFixes(summaries, self.callers_of)  # fixes made concrete in their modules
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
-        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
-        self.servers: dict[str, Family] = {}
-        self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
-        self._ancestors: dict[str, tuple[str, ...]] = {}
         self._frameworks: dict[tuple, FrameworkContext] = {}
         self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
-        self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
         self.intercepted_tools: set[str] = set()
@@ -136,20 +84,10 @@ class Project:
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
         self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
         self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
-        # Class -> the project classes that name it as a base (overrides()), built on the first question.
-        self._subclasses: dict[str, list[str]] | None = None
         # Decorator -> the functions it decorates (decorated()), built on the first question.
         self._decorated: dict[str, list[str]] | None = None
         # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
         self._registering: set[str] = set()
-        for summary in summaries:
-            self.modules.setdefault(summary.module, summary)
-            for qual, fn in summary.functions.items():
-                self.functions.setdefault(qual, (summary, fn))
-            self.servers.update(summary.servers)
-        # A module below namespace folders is also reached by its `__init__.py`-chain name (a
-        # script importing a sibling); a real module of that name wins.
-        self.module_aliases: dict[str, str] = {}
         self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
         # Functions defined directly in another function: a decorator's wrapper, a closure.
         self._nested: dict[str, list[str]] = {}
@@ -157,113 +95,8 @@ class Project:
             parent = qual.rpartition(".")[0]
             if parent in self.functions:
                 self._nested.setdefault(parent, []).append(qual)
-        for summary in summaries:
-            if summary.module_alias and summary.module_alias not in self.modules:
-                self.module_aliases.setdefault(summary.module_alias, summary.module)
 
     # -- name resolution across modules ---------------------------------------------------
-    def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
-        """Follow re-exports (`from .x import f` in another module) to where a name is defined;
-        `lookup` says what the name is looked for as (for the `missing` callback)."""
-        if qualname in self.functions or qualname in self.servers:
-            return qualname
-        if self.missing is not None:
-            self.missing(qualname, lookup)
-        if depth > 5:
-            return qualname
-        parts = qualname.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:cut])
-            summary = self.modules.get(module)
-            if summary is None:
-                canonical = self.module_aliases.get(module)
-                if canonical is not None:
-                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1, lookup)
-                continue
-            rest = parts[cut:]
-            target = summary.reexports.get(rest[0])
-            if target is not None and target != qualname:
-                return self.resolve(".".join([target, *rest[1:]]), depth + 1, lookup)
-            return qualname
-        return qualname
-
-    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
-        """The function a qualified name designates, through re-exports, instances and base classes."""
-        if depth:
-            return self._function(qualname, depth)
-        # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
-        if qualname not in self._functions_found:
-            self._functions_found[qualname] = self._function(qualname, 0)
-        return self._functions_found[qualname]
-
-    def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
-        if qualname.startswith(LIFESPAN + "."):
-            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
-        resolved = self.resolve(qualname)
-        found = self.functions.get(resolved)
-        if found is not None or depth > 4:
-            return found
-        parts = resolved.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
-            if summary is None:
-                continue
-            rest = parts[cut:]
-            # `client.get` with `client = Api()` (module level) or `Cls.client.get` (self.client = Api()).
-            for width in (2, 1):
-                key = ".".join(rest[:width])
-                if len(rest) > width and key in summary.instances:
-                    return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
-            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
-            for width in (2, 1):
-                factory = self.functions.get(".".join(parts[: cut + width]))
-                if len(rest) > width and factory is not None and factory[1].returns_type:
-                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
-            # A method inherited from a base class.
-            class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
-            if len(rest) == 2 and class_key in summary.classes:
-                for base in summary.classes[class_key]:
-                    found = self.function(f"{base}.{rest[1]}", depth + 1)
-                    if found is not None:
-                        return found
-            break
-        return None
-
-    def class_ancestors(self, qual: str) -> tuple[str, ...]:
-        """A project class and every class it inherits from, qualified (through re-exports),
-        read in the modules that define them (the prefilter asks for those: see
-        exception_classes)."""
-        if qual not in self._ancestors:
-            self._ancestors[qual] = ()  # a cycle of bad bases ends here
-            found = [self.resolve(qual, lookup=Lookup.EXCEPTION_CLASS)]
-            module = self.modules.get(found[0].rpartition(".")[0])
-            for base in module.classes.get(found[0], ()) if module is not None else ():
-                found.extend(a for a in self.class_ancestors(base) if a not in found)
-            self._ancestors[qual] = tuple(found)
-        return self._ancestors[qual]
-
-    def is_project_class(self, qual: str) -> bool:
-        """Is `qual` a class defined in one of the linted modules?"""
-        resolved = self.resolve(qual)
-        module = self.modules.get(resolved.rpartition(".")[0])
-        return module is not None and resolved in module.classes
-
-    def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
-        """Each exception class looked up so far with its ancestors (class_ancestors)."""
-        return self._ancestors.values()
-
-    def exception_classes(self, reached: Iterable[str]) -> None:
-        """Look up the project exception classes that reached functions raise or catch, and their
-        bases: where they are defined decides which `except` catches which raise, and which
-        classes carry library text (_CarriedText)."""
-        for qual in reached:
-            fn = self.functions[qual][1]
-            for raised, _, _ in fn.exception_raises:
-                self.class_ancestors(raised)
-            for latent in fn.latent:
-                for name in latent.classes:
-                    self.class_ancestors(name)
-
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
         """The functions a decorator under the registration runs on every call of `fn`: the
         functions defined inside the decorator (`def wrapper(*a): try: return fn(*a) ...`, and
@@ -281,18 +114,6 @@ class Project:
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
         return out
-
-    def _lifespan_member(self, rest: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
-        """`<lifespan>.db.query`: the method on what a server's lifespan function yields
-        (`async def lifespan(server) -> AsyncIterator[AppContext]`, AppContext having `db: Database`)."""
-        for summary in self.summaries:
-            for lifespan in summary.lifespans:
-                found = self.function(lifespan)
-                if found is not None and found[1].returns_type:
-                    method = self.function(found[1].returns_type + rest, depth + 1)
-                    if method is not None:
-                        return method
-        return None
 
     # -- tools ----------------------------------------------------------------------------
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
@@ -338,60 +159,6 @@ class Project:
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
         return out + extra
-
-    def overrides(self, method: str) -> list[str]:
-        """The methods of the project's subclasses (at any depth) that override `method` of a
-        class, as read in the modules analysed."""
-        owner, _, name = method.rpartition(".")
-        return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
-
-    @contextlib.contextmanager
-    def _not_asking(self) -> Iterator[None]:
-        """While a map over every summary read so far is built: a name it cannot resolve is not
-        a reason to analyse more files (`missing` is the pipeline's request for them)."""
-        missing, self.missing = self.missing, None
-        try:
-            yield
-        finally:
-            self.missing = missing
-
-    def subclasses(self, owner: str) -> list[str]:
-        """The project's subclasses of a class, at any depth, as read in the modules analysed."""
-        if self._subclasses is None:
-            self._subclasses = {}
-            with self._not_asking():  # what bases are is not worth analysing more files
-                for summary in self.summaries:
-                    for cls, bases in summary.classes.items():
-                        for base in bases:
-                            self._subclasses.setdefault(self.resolve(base), []).append(cls)
-        out: list[str] = []
-        pending, seen = list(self._subclasses.get(owner, ())), {owner}
-        while pending:
-            cls = pending.pop()
-            if cls in seen:
-                continue
-            seen.add(cls)
-            out.append(cls)
-            pending.extend(self._subclasses.get(cls, ()))
-        return out
-
-    def lacks_attribute(self, qual: str, attr: str) -> bool:
-        """Can no instance of the project class `qual` have `attr`? True only when the class, its
-        bases (up to builtin exceptions) and its subclasses are all read here and none defines it:
-        then `getattr(e, attr, None) == 429` is never true."""
-        if attr.startswith("__") or attr in _BASE_EXCEPTION_ATTRS:
-            return False
-        for cls in (*self.class_ancestors(qual), *self.subclasses(self.resolve(qual))):
-            module = self.modules.get(cls.rpartition(".")[0])
-            attrs = module.class_attrs.get(cls) if module is not None else None
-            if attrs is None:
-                if module is not None and cls in module.classes:
-                    return False  # the project's, but open or not read as an exception
-                if last_name(cls) not in _BUILTIN_EXCEPTIONS:
-                    return False  # a library's class: its attributes are not known here
-            elif attr in attrs:
-                return False
-        return True
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -442,13 +209,6 @@ class Project:
         factory = decorator.rpartition(".")[0]
         return self._decorated.get(decorator, []) + (self._decorated.get(factory, []) if factory in self.functions else [])
 
-    def function_table(self, qualname: str) -> list[str]:
-        """The functions of a module-level dict or list of another module, through re-exports."""
-        resolved = self.resolve(qualname, lookup=Lookup.REGISTRATION)
-        module, _, name = resolved.rpartition(".")
-        summary = self.modules.get(module)
-        return list(summary.function_tables.get(name, ())) if summary is not None else []
-
     def _servers_passed(self, register: str, param: str, depth: int = 0) -> list[tuple[Family | None, str]]:
         """The servers callers pass to `register`'s parameter `param` (`register_tools(mcp,
         store)` with mcp a FastMCP, in any module), also through callers that pass on their own
@@ -480,23 +240,6 @@ class Project:
                 if (family, server) not in out:
                     out.append((family, server))
         return out
-
-    def server_family(self, key: str) -> Family | None:
-        """The family of a server variable, also when it was made by a project subclass or
-        factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
-        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
-        family = self.servers.get(resolved)
-        if family is None:
-            module, _, name = resolved.rpartition(".")
-            summary = self.modules.get(module)
-            made_by = summary.instances.get(name) if summary is not None else None
-            if made_by:
-                family = self.servers.get(self.resolve(made_by, lookup=Lookup.REGISTRATION))
-        return family
-
-    def _is_project_class(self, key: str) -> bool:
-        resolved = self.resolve(key)
-        return any(resolved in summary.classes for summary in self.summaries)
 
     def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:
@@ -552,86 +295,17 @@ class Project:
             self._frameworks[key] = framework_context(family, major, pin)
         return self._frameworks[key]
 
-    # -- tracing tools into helpers ----------------------------------------------------------
-    def traced_functions(self) -> set[str]:
-        """The functions `trace_tools` reports, found without telling the tools apart: each
-        function is expanded once, at the depth of its shortest path from a tool. It looks up
-        exactly the names `trace_tools` looks up (the prefilter listens to those), several times
-        faster."""
-        depth: dict[str, int] = {}
-        queue: deque[str] = deque()
+    # -- tracing tools into helpers (linking/tracing.py) ------------------------------------------
+    def tool_starts(self) -> list[ToolStart]:
+        """Every registered tool whose handler the project defines, as the walk starts from it;
+        records the decorators' wrappers that intercept or guard each tool."""
+        out: list[ToolStart] = []
         for reg, summary in self.tool_registrations():
             found = self.function(reg.function)
             if found is None:
                 continue
-            self.masks(reg, summary, *self.family_of(reg, summary))
-            entries = [(found[1].qualname, 0)] + [(wrapper, 1) for wrapper in self.wrapper_bodies(found[1])]
-            for qual, level in entries:
-                if qual not in depth:
-                    depth[qual] = level
-                    queue.append(qual)
-        while queue:
-            qual = queue.popleft()
-            for latent in self.functions[qual][1].latent:
-                for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
-                    self.resolve(needed)  # its module decides the finding: analyse it
-            if depth[qual] >= MAX_DEPTH:
-                continue
-            for edge in self.functions[qual][1].calls:
-                target = self.function(edge.callee)
-                if target is None:
-                    continue
-                if target[1].qualname not in depth:
-                    depth[target[1].qualname] = depth[qual] + 1
-                    queue.append(target[1].qualname)
-                for bound, _ in self.bound_calls(edge, target[1]):
-                    if bound[1].qualname not in depth:
-                        depth[bound[1].qualname] = depth[qual] + 2
-                        queue.append(bound[1].qualname)
-        self.exception_classes(depth)
-        return set(depth)
-
-    def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
-        """Calls `target` makes on an untyped parameter that `edge`'s caller fills with an object
-        of a known class (`run(sql, db_client)` with `db_client = DatabaseClient()`, and
-        `def run(sql, db): db.query(sql)`): those methods, with the call that reaches each."""
-        if not edge.arg_types:
-            return []
-        params = target.params
-        shift = receiver_shift(edge.via_attribute, params)
-        types: dict[int, str] = {}
-        for position, keyword, type_name in edge.arg_types:
-            index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
-            if index >= 0:
-                types[index] = type_name
-        out = []
-        for call in target.calls:
-            if call.param_call is not None and call.param_call[0] in types:
-                found = self.function(types[call.param_call[0]] + call.param_call[1])
-                if found is not None:
-                    out.append((found, call))
-        return out
-
-    def trace_tools(self) -> dict[str, ToolPaths]:
-        """Follow every tool through the calls it makes (MAX_DEPTH deep), tool by tool: every
-        function reached, with how (ToolPaths)."""
-        reached: dict[str, ToolPaths] = {}
-        # `sends`: how much of the function's value the tool returns: _WHOLE, _PART or _NOTHING;
-        # `selects`: with _PART, which items of it (None: any).
-        queue: deque[_Step] = deque()
-        for reg, summary in self.tool_registrations():
-            found = self.function(reg.function)
-            if found is None:
-                continue
-            qual = found[1].qualname
             family, major = self.family_of(reg, summary)
-            entry = reached.setdefault(qual, ToolPaths())
-            if not entry.is_tool:
-                entry.kind = reg.kind  # the first registration says what kind of handler it is
-            entry.is_tool = True
-            entry.own_names.add(reg.tool_name)
             masked = self.masks(reg, summary, family, major)
-            queue.append((qual, reg.tool_name, family, major, _WHOLE, None, frozenset(), 0, masked, reg.guarded, frozenset()))
             wrappers = self.wrapper_bodies(found[1])
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
@@ -639,122 +313,27 @@ class Project:
             if guards:
                 self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
                 self.guarding_wrappers.update(wrappers)
-            for wrapper in wrappers:  # it returns the tool's value
-                queue.append((wrapper, reg.tool_name, family, major, _WHOLE, None, frozenset(), 1, masked, frozenset(), frozenset()))
-        seen: set[tuple[str, str, int, frozenset[str] | None, frozenset[int], frozenset, frozenset[str]]] = set()
-        while queue:
-            qual, tool, family, major, sends, selects, exc_params, depth, masked, guard, excludes = queue.popleft()
-            key = (qual, tool, sends, selects, exc_params, guard, excludes)
-            if key in seen:
-                continue
-            seen.add(key)
-            entry = reached.setdefault(qual, ToolPaths())
-            entry.tools.add(tool)
-            entry.families.append((family, major, tool))
-            if sends == _WHOLE:
-                entry.returns = True
-            if sends != _NOTHING:
-                entry.carries = True
-                entry.carry_tools.add(tool)
-                entry.selects = None if selects is None or entry.selects is None else entry.selects | selects
-            entry.exc_params |= exc_params
-            entry.guards.add(guard)
-            entry.excludes.setdefault(tool, set()).add(excludes)
-            # A helper counts as masked only when every tool reaching it masks (named by the last).
-            entry.masked = masked if len(entry.tools) == 1 else (entry.masked and masked)
-            if depth >= MAX_DEPTH:
-                continue
-            summary, fn = self.functions[qual]
-            for edge in fn.calls:
-                target = self.function(edge.callee)
-                if target is None or target[1].qualname == qual:
-                    continue
-                params = target[1].params
-                shift = receiver_shift(edge.via_attribute, params)
-                passed = frozenset(i + shift for i in edge.exc_params)
-                if exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
-                    passed |= frozenset(i + shift for i, own in edge.forwards if own in exc_params)
-                # The helper's value reaches the model when the caller returns it, or anything
-                # built from it (json.dumps, TextContent, an f-string, a wrapping dict); a part
-                # of it (`r["error"]`) still carries its text. A part of a part is a part.
-                passed_on = _passes(edge)
-                if passed_on == _PART and edge.wrapped_by is not None and self._formats_as_is(edge.wrapped_by):
-                    passed_on = _WHOLE  # `return format_text_response(result)`: the value as it is
-                # Items selected of the caller's value are items of the helper's when it returns
-                # its value whole; a part taken here selects anew.
-                selected = selects if passed_on == _WHOLE else edge.selects
-                level = min(sends, passed_on)
-                if edge.raised and level == _NOTHING:
-                    # `raise ToolError(describe(exc))` in a helper whose value the tool ignores:
-                    # the raise still takes the text to the model.
-                    level, selected = _PART, edge.selects
-                if sends == _PART and selects is not None and edge.slot is not None:
-                    # The tool takes items of the caller's returned literal (`content, _ = fetch()`
-                    # after `return extract(page), ""`): the one holding this call, whole, or not it.
-                    level, selected = (_WHOLE, None) if edge.slot in selects else (_NOTHING, None)
-                queue.append(
-                    (
-                        target[1].qualname,
-                        tool,
-                        family,
-                        major,
-                        level,
-                        selected if level == _PART else None,
-                        passed,
-                        depth + 1,
-                        masked,
-                        guard | edge.guarded,
-                        edge.excludes,
-                    )
-                )
-                for bound, call in self.bound_calls(edge, target[1]):
-                    through = min(level, _passes(call))
-                    guards = guard | edge.guarded | call.guarded
-                    queue.append(
-                        (bound[1].qualname, tool, family, major, through, None, frozenset(), depth + 2, masked, guards, call.excludes)
-                    )
-        self._raised_factories(reached)
-        self._raised_text(reached)
-        self.exception_classes(reached)
-        return reached
+            out.append(ToolStart(found[1].qualname, reg.tool_name, reg.kind, family, major, masked, reg.guarded, tuple(wrappers)))
+        return out
 
-    def _raised_text(self, reached: dict[str, ToolPaths]) -> None:
-        """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
-        function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
-        whose own value is returned whole down to it."""
-        pending: list[tuple[CallEdge, str, int]] = []
-        for qual in reached:
-            pending.extend((edge, edge.raised_text, 0) for edge in self.functions[qual][1].calls if edge.raised_text)
-        while pending:
-            edge, cls, depth = pending.pop()
-            target = self.function(edge.callee)
-            if target is None or target[1].qualname not in reached:
-                continue
-            # `def run(sql, client): return client.query(sql)` called with a typed client: the
-            # method it runs returns its value too.
-            for bound, call in self.bound_calls(edge, target[1]):
-                if _passes(call) != _NOTHING and bound[1].qualname in reached and not reached[bound[1].qualname].raised_text:
-                    reached[bound[1].qualname].raised_text = cls
-            entry = reached[target[1].qualname]
-            if entry.raised_text:
-                continue
-            entry.raised_text = cls
-            if depth < MAX_DEPTH:
-                pending.extend((e, cls, depth + 1) for e in target[1].calls if _passes(e) != _NOTHING)
+    def traced_functions(self) -> set[str]:
+        """The functions trace_tools() reports, found by the same walk without telling the tools
+        apart (each entered once): what the prefilter runs between rounds, listening to the names
+        it looks up."""
+        reach = Reachability()
+        walk(self, self.tool_starts(), reach)
+        self.exception_classes(reach.functions)
+        return set(reach.functions)
 
-    def _raised_factories(self, reached: dict[str, ToolPaths]) -> None:
-        """Mark the parameters a reached caller fills with a caught exception and whose call's
-        value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
-        for qual in list(reached):
-            for edge in self.functions[qual][1].calls:
-                if not edge.raises_value or not edge.exc_params:
-                    continue
-                target = self.function(edge.callee)
-                if target is None or target[1].qualname not in reached:
-                    continue
-                params = target[1].params
-                shift = receiver_shift(edge.via_attribute, params)
-                reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
+    def trace_tools(self) -> dict[str, ToolPaths]:
+        """Follow every tool through the calls it makes, tool by tool: every function reached,
+        with how (ToolPaths)."""
+        trace = ToolTrace(self)
+        walk(self, self.tool_starts(), trace)
+        mark_raised_factories(self, trace.reached)
+        mark_raised_text(self, trace.reached)
+        self.exception_classes(trace.reached)
+        return trace.reached
 
     # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
     def effect(self, kind: str, qualname: str) -> str:
@@ -916,13 +495,7 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = (
-                    self._fix(rendered.fix, summary, family)
-                    if _same_handlers(rendered.fix, entry)
-                    and not self._replaced_class_tested(rendered.fix)
-                    and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
-                    else None
-                )
+                fix = self.fixes.materialise(rendered.fix, summary, family) if self.fixes.allowed(rendered.fix, qual, entry, reached) else None
                 if rendered.tools is not None:
                     context = replace(context, tools=rendered.tools)
                 if rendered.related:
@@ -971,11 +544,9 @@ class Project:
                     for edge in fn.calls:
                         if not edge.failed_responses:
                             continue
-                        target = self.function(edge.callee)
-                        if target is None:
-                            continue
-                        shift = receiver_shift(edge.via_attribute, target[1].params)
-                        self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
+                        for target in self.call_targets(fn.qualname, edge):
+                            shift = receiver_shift(edge.via_attribute, target[1].params)
+                            self._failed.setdefault(target[1].qualname, set()).update(i + shift for i in edge.failed_responses)
         return self._failed
 
     def _through_helper(self, latent: Latent, caller: str) -> Latent:
@@ -1040,7 +611,7 @@ class Project:
 
     def fix_for(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """A rendered fix made concrete for the module (placeholders filled, imports added)."""
-        return self._fix(spec, summary, family)
+        return self.fixes.materialise(spec, summary, family)
 
     # -- exception text carried and passed on (rules.base.LinkedProject) -------------------------
     def _count_carriers(self, reached: dict[str, ToolPaths]) -> None:
@@ -1114,17 +685,6 @@ class Project:
             return latent  # caught and not sent on: applies() drops it
         return replace(latent, raises="", passed_on=passed_on, variant=latent.variant.removesuffix("-other"))
 
-    def _formats_as_is(self, qualname: str) -> bool:
-        """Does the project function return its first argument as it is, in a normal result
-        (`format_text_response(text)` -> `[TextContent(type="text", text=str(text))]`)? Not one
-        that builds error results or failures itself: what it returns is judged where it is."""
-        found = self.function(qualname)
-        if found is None:
-            return False
-        fn = found[1]
-        # (A failure builder is named like an error builder: the name's test covers it.)
-        return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
-
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None:
         """The project file that turns masking on for the server in `path` through the environment
         variables `env` (the release's spellings in its lookup order, Channel.mask_env_names:
@@ -1185,9 +745,9 @@ class Project:
             self._call_sites = {}
             for caller, (_, fn) in self.functions.items():
                 for edge in fn.calls:
-                    target = self.function(edge.callee)
-                    if target is not None and target[1].qualname != caller:
-                        self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
+                    for target in self.call_targets(caller, edge):
+                        if target[1].qualname != caller:
+                            self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
         return self._call_sites.get(qual, [])
 
     def _passing_calls(self, qual: str, param: int, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:
@@ -1216,7 +776,7 @@ class Project:
                 sites = sorted(
                     (self.functions[caller][0].path, edge.at, caller)
                     for caller, edge in self.callers_of(current)
-                    if edge.at is not None and caller in reached and _passes(edge) == _WHOLE and not tools.isdisjoint(reached[caller].tools)
+                    if edge.at is not None and caller in reached and passes(edge) == WHOLE and not tools.isdisjoint(reached[caller].tools)
                 )
                 for path, (start, end), caller in sites:
                     name = self.functions[caller][1].name
@@ -1226,103 +786,6 @@ class Project:
                         above.append(caller)
             level = above
         return tuple(dict.fromkeys(out))[:limit]
-
-    def _replaced_class_tested(self, spec: FixSpec | None) -> bool:
-        """Does code anywhere in the project catch or type-test the project class a fix would
-        replace, or one of its project ancestors (`except ApiError`, `isinstance(r, ApiError)`)?
-        Then raising ToolError in its place breaks that code, whoever calls it."""
-        if spec is None or not spec.replaces or spec.raises == spec.replaces:
-            return False  # the fix keeps the class (a new message only)
-        if self._tested_classes is None:
-            self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
-        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
-        return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
-
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
-        """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
-        path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
-        if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
-        seen: set[str] = set()
-        pending = [qual]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            for caller, edge in self.callers_of(current):
-                entry = reached.get(caller)
-                if entry is None or _passes(edge) != _WHOLE or edge.tested:
-                    return False  # a caller no tool reaches, that takes part, or tests the value
-                if not entry.is_tool:
-                    pending.append(caller)
-        return True
-
-    def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
-        """The project's own top-level modules, which isort puts in the first-party section (see
-        fixing/first_party.py): not only the fixed file's own package. Once per folder."""
-        key = (str(Path(summary.path).parent), summary.module.count("."))
-        if key not in self._first_party_names:
-            self._first_party_names[key] = first_party(summary.path, summary.module)
-        return self._first_party_names[key]
-
-    def _fix(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
-        """Fill a fix's placeholders with the names the module already has, adding imports when
-        it has none; no fix when a needed name is taken by something else."""
-        if spec is None:
-            return None
-        names: dict[str, str] = {}
-        imports: list[tuple[str, str | None]] = []  # (module, name): `from module import name`
-        after_imports: list[str] = []
-        for need in spec.needs:
-            if need == "ToolError":
-                if family not in TOOL_ERROR_IMPORT:
-                    return None
-                module, name = TOOL_ERROR_IMPORT[family]
-                local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
-                if local is None:
-                    if _name_taken(summary, name) or summary.imports.framework_deferred:
-                        # A module written to import without the framework (a CLI uses it)
-                        # would need it at import time: no fix rather than break that.
-                        return None
-                    # A server on a copy of the framework imports it from the copy.
-                    imports.append((import_in_copy(module, name, summary.framework_copies), name))
-                    local = name
-                names[PH_TOOL_ERROR] = local
-            elif need in {"CallToolResult", "TextContent"}:
-                local = _local_name(summary, [f"mcp.types.{need}", f"mcp_types.{need}"])
-                if local is None:
-                    if _name_taken(summary, need) or summary.imports.framework_deferred:
-                        return None
-                    imports.append((import_in_copy("mcp.types", need, summary.framework_copies), need))
-                    local = need
-                names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
-            elif need == "logger":
-                local = summary.logger_name
-                if local is None:
-                    if _name_taken(summary, "logger"):
-                        return None
-                    logging_name = _local_name(summary, ["logging"])
-                    if logging_name is None:
-                        if _name_taken(summary, "logging"):
-                            return None
-                        imports.append(("logging", None))
-                        logging_name = "logging"
-                    after_imports.append(f"logger = {logging_name}.getLogger(__name__)")
-                    local = "logger"
-                names[PH_LOGGER] = local
-        edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
-        edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
-        return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
-
-
-def _passes(edge: CallEdge) -> int:
-    """How much of the callee's value the caller returns (or raises in a ToolError): _WHOLE,
-    _PART or _NOTHING."""
-    return _WHOLE if edge.returned or edge.flows else _PART if edge.feeds else _NOTHING
-
 
 def _moved(finding: Finding, at: Site, path: str) -> Finding:
     """The finding reported at another statement (a rule's Rendered.at); a fix for the original
@@ -1344,49 +807,9 @@ def _ruled_out(latent: Latent, ways: set[frozenset[str]]) -> bool:
     return bool(ways) and all(excluded & latent.conds for excluded in ways)
 
 
-def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
-    """Does the fixed code's exception meet the same `except` of every caller on the way as the
-    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
-    if spec is None or not spec.raises:
-        return True
-    for guard in entry.guards:
-        before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
-        if before != any(catches(t, spec.raises) for t in guard):
-            return False
-    return True
-
-
-def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
-    """How the module can already spell one of `qualified`: `ToolError`, `TE`, `fe.ToolError`."""
-    for target in qualified:
-        for local, qual in summary.reexports.items():
-            if qual == target:
-                return local
-    for target in qualified:
-        for local, qual in summary.reexports.items():
-            if target.startswith(qual + ".") and "." not in local:
-                return local + target[len(qual) :]
-    return None
-
-
-def _name_taken(summary: ModuleSummary, name: str) -> bool:
-    """Is `name` already bound at module level to something else (import, def, class, variable)?"""
-    return name in summary.reexports or name in summary.defined_names
-
-
-def _fill(text: str, names: dict[str, str]) -> str:
-    for placeholder, value in names.items():
-        text = text.replace(placeholder, value)
-    return text
-
-
 def is_test_module(path: str) -> bool:
     """A pytest module (`test_*.py`, `*_test.py`, `conftest.py`): the tools it registers are
     fixtures that fail on purpose, not tools of a server anyone runs."""
     name = os.path.basename(path)
     return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
-
-# What every exception has (BaseException's own attributes and methods).
-_BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
-_BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))

@@ -483,7 +483,8 @@ def test_helpers_found_in_later_waves_give_the_findings_of_a_whole_analysis(tmp_
 def test_the_cheap_trace_finds_what_the_full_trace_finds_and_looks_up_the_same_names(tmp_path: Path) -> None:
     # The prefilter runs traced_functions() between rounds and listens to the names it misses: it
     # must look for exactly what trace_tools() (the link step's own walk) looks for, as the same kind.
-    from mcp_lint.project_links import Lookup, Project
+    from mcp_lint.linking.names import Lookup
+    from mcp_lint.project_links import Project
 
     write_tree(
         tmp_path,
@@ -512,7 +513,8 @@ def test_the_cheap_trace_finds_what_the_full_trace_finds_and_looks_up_the_same_n
 
 def test_the_link_step_tells_its_callback_each_name_it_misses_and_what_it_was_looking_for(tmp_path: Path) -> None:
     # Only server.py is analysed: every name it takes from the other modules is a miss.
-    from mcp_lint.project_links import Lookup, Project
+    from mcp_lint.linking.names import Lookup
+    from mcp_lint.project_links import Project
 
     write_tree(
         tmp_path,

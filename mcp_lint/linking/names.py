@@ -1,0 +1,311 @@
+"""Name resolution across the linted modules: what a qualified name or a call designates.
+
+A per-file summary names what a call or reference reaches as the module sees it (`app.store.load`,
+`app.client.Api.get`, `app.server.client.get` for a module-level instance). This module answers,
+over every summary of the project, what that is: a project function or method (through
+re-exports, module aliases, instances, factories' annotated returns, base classes, a lifespan's
+context), a project class and its ancestors or subclasses, a server, a table of functions.
+
+Every qualified name the link step looks for goes through `ProjectNames.resolve`; a caller that
+needs to know which names were looked for and not found (the prefilter: the modules that may
+define them are the ones to analyse next) passes a `missing` callback, told what was being
+looked for.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import enum
+from typing import Callable, Iterable, Iterator
+
+from mcp_lint.model.facts import LIFESPAN
+from mcp_lint.model.frameworks import Family
+from mcp_lint.model.names import last_name
+from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary, receiver_shift
+
+
+class Lookup(enum.Enum):
+    """What the link step was looking for when it resolved a name."""
+
+    FOLLOWED = "followed"  # a function called, a re-export, an instance or factory followed
+    REGISTRATION = "registration"  # a server tools are registered on (or what made it), a table of tools
+    EXCEPTION_CLASS = "exception class"  # a class raised or caught, or one of its bases
+    # A project class a method is called on from outside its hierarchy: its subclasses, wherever
+    # they are defined, override what the call runs (ProjectNames.call_targets).
+    SUBCLASSES = "subclasses"
+
+
+# Told each qualified name the link step looked for and did not find among the linted modules.
+MissingName = Callable[[str, Lookup], None]
+
+# What every exception has (BaseException's own attributes and methods).
+BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
+BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
+
+
+class ProjectNames:
+    """The project's modules, functions, classes and servers by qualified name, and what a name
+    found in one module designates in another."""
+
+    def __init__(self, summaries: list[ModuleSummary], missing: MissingName | None = None) -> None:
+        self.summaries = summaries
+        self.missing = missing
+        self.modules: dict[str, ModuleSummary] = {}
+        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
+        self.servers: dict[str, Family] = {}
+        self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
+        self._ancestors: dict[str, tuple[str, ...]] = {}
+        # Class -> the project classes that name it as a base (subclasses()), built on the first question.
+        self._subclasses: dict[str, list[str]] | None = None
+        for summary in summaries:
+            self.modules.setdefault(summary.module, summary)
+            for qual, fn in summary.functions.items():
+                self.functions.setdefault(qual, (summary, fn))
+            self.servers.update(summary.servers)
+        # A module below namespace folders is also reached by its `__init__.py`-chain name (a
+        # script importing a sibling); a real module of that name wins.
+        self.module_aliases: dict[str, str] = {}
+        for summary in summaries:
+            if summary.module_alias and summary.module_alias not in self.modules:
+                self.module_aliases.setdefault(summary.module_alias, summary.module)
+
+    def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
+        """Follow re-exports (`from .x import f` in another module) to where a name is defined;
+        `lookup` says what the name is looked for as (for the `missing` callback)."""
+        if qualname in self.functions or qualname in self.servers:
+            return qualname
+        if self.missing is not None:
+            self.missing(qualname, lookup)
+        if depth > 5:
+            return qualname
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            summary = self.modules.get(module)
+            if summary is None:
+                canonical = self.module_aliases.get(module)
+                if canonical is not None:
+                    return self.resolve(".".join([canonical, *parts[cut:]]), depth + 1, lookup)
+                continue
+            rest = parts[cut:]
+            target = summary.reexports.get(rest[0])
+            if target is not None and target != qualname:
+                return self.resolve(".".join([target, *rest[1:]]), depth + 1, lookup)
+            return qualname
+        return qualname
+
+    def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
+        """The function a qualified name designates, through re-exports, instances and base classes."""
+        if depth:
+            return self._function(qualname, depth)
+        # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
+        if qualname not in self._functions_found:
+            self._functions_found[qualname] = self._function(qualname, 0)
+        return self._functions_found[qualname]
+
+    def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        if qualname.startswith(LIFESPAN + "."):
+            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
+        resolved = self.resolve(qualname)
+        found = self.functions.get(resolved)
+        if found is not None or depth > 4:
+            return found
+        parts = resolved.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            rest = parts[cut:]
+            # `client.get` with `client = Api()` (module level) or `Cls.client.get` (self.client = Api()).
+            for width in (2, 1):
+                key = ".".join(rest[:width])
+                if len(rest) > width and key in summary.instances:
+                    return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
+            for width in (2, 1):
+                factory = self.functions.get(".".join(parts[: cut + width]))
+                if len(rest) > width and factory is not None and factory[1].returns_type:
+                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
+            # A method inherited from a base class.
+            class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
+            if len(rest) == 2 and class_key in summary.classes:
+                for base in summary.classes[class_key]:
+                    found = self.function(f"{base}.{rest[1]}", depth + 1)
+                    if found is not None:
+                        return found
+            break
+        return None
+
+    def class_ancestors(self, qual: str) -> tuple[str, ...]:
+        """A project class and every class it inherits from, qualified (through re-exports),
+        read in the modules that define them (the prefilter asks for those: see
+        exception_classes)."""
+        if qual not in self._ancestors:
+            self._ancestors[qual] = ()  # a cycle of bad bases ends here
+            found = [self.resolve(qual, lookup=Lookup.EXCEPTION_CLASS)]
+            module = self.modules.get(found[0].rpartition(".")[0])
+            for base in module.classes.get(found[0], ()) if module is not None else ():
+                found.extend(a for a in self.class_ancestors(base) if a not in found)
+            self._ancestors[qual] = tuple(found)
+        return self._ancestors[qual]
+
+    def is_project_class(self, qual: str) -> bool:
+        """Is `qual` a class defined in one of the linted modules?"""
+        resolved = self.resolve(qual)
+        module = self.modules.get(resolved.rpartition(".")[0])
+        return module is not None and resolved in module.classes
+
+    def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
+        """Each exception class looked up so far with its ancestors (class_ancestors)."""
+        return self._ancestors.values()
+
+    def exception_classes(self, reached: Iterable[str]) -> None:
+        """Look up the project exception classes that reached functions raise or catch, and their
+        bases: where they are defined decides which `except` catches which raise, and which
+        classes carry library text (_CarriedText)."""
+        for qual in reached:
+            fn = self.functions[qual][1]
+            for raised, _, _ in fn.exception_raises:
+                self.class_ancestors(raised)
+            for latent in fn.latent:
+                for name in latent.classes:
+                    self.class_ancestors(name)
+
+    def _lifespan_member(self, rest: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+        """`<lifespan>.db.query`: the method on what a server's lifespan function yields
+        (`async def lifespan(server) -> AsyncIterator[AppContext]`, AppContext having `db: Database`)."""
+        for summary in self.summaries:
+            for lifespan in summary.lifespans:
+                found = self.function(lifespan)
+                if found is not None and found[1].returns_type:
+                    method = self.function(found[1].returns_type + rest, depth + 1)
+                    if method is not None:
+                        return method
+        return None
+
+    def call_targets(self, caller: str, edge: CallEdge) -> list[tuple[ModuleSummary, FunctionSummary]]:
+        """What a call in `caller` may run: the function its callee names and, for a method called
+        on an object typed by a project class from outside that class's hierarchy
+        (`handler.run_tool(args)` with `handler: Handler`, whatever Handler subclass it is), each
+        project subclass's override of it (class-hierarchy dispatch)."""
+        target = self.function(edge.callee)
+        if target is None:
+            return []
+        if not edge.via_attribute:
+            return [target]
+        return [target, *self._dispatched(target[1].qualname, caller)]
+
+    def _dispatched(self, method: str, caller: str) -> list[tuple[ModuleSummary, FunctionSummary]]:
+        """The overrides a call of `method` from `caller` may run instead (call_targets). A call
+        inside the hierarchy (`self.summary()` in a method of the class or of a subclass) runs the
+        object's own class's method: the walk follows that class, not every subclass."""
+        owner = method.rpartition(".")[0]
+        module = self.modules.get(owner.rpartition(".")[0])
+        if module is None or owner not in module.classes:
+            return []  # a module-level function, or a class of no module read here
+        caller_class = caller.rpartition(".")[0]
+        if caller_class == owner or caller_class in self.subclasses(owner):
+            return []
+        if self.missing is not None:
+            self.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
+        return [self.functions[override] for override in self.overrides(method)]
+
+    def overrides(self, method: str) -> list[str]:
+        """The methods of the project's subclasses (at any depth) that override `method` of a
+        class, as read in the modules analysed."""
+        owner, _, name = method.rpartition(".")
+        return sorted(f"{cls}.{name}" for cls in self.subclasses(owner) if f"{cls}.{name}" in self.functions)
+
+    @contextlib.contextmanager
+    def _not_asking(self) -> Iterator[None]:
+        """While a map over every summary read so far is built: a name it cannot resolve is not
+        a reason to analyse more files (`missing` is the pipeline's request for them)."""
+        missing, self.missing = self.missing, None
+        try:
+            yield
+        finally:
+            self.missing = missing
+
+    def subclasses(self, owner: str) -> list[str]:
+        """The project's subclasses of a class, at any depth, as read in the modules analysed."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            with self._not_asking():  # what bases are is not worth analysing more files
+                for summary in self.summaries:
+                    for cls, bases in summary.classes.items():
+                        for base in bases:
+                            self._subclasses.setdefault(self.resolve(base), []).append(cls)
+        out: list[str] = []
+        pending, seen = list(self._subclasses.get(owner, ())), {owner}
+        while pending:
+            cls = pending.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            out.append(cls)
+            pending.extend(self._subclasses.get(cls, ()))
+        return out
+
+    def lacks_attribute(self, qual: str, attr: str) -> bool:
+        """Can no instance of the project class `qual` have `attr`? True only when the class, its
+        bases (up to builtin exceptions) and its subclasses are all read here and none defines it:
+        then `getattr(e, attr, None) == 429` is never true."""
+        if attr.startswith("__") or attr in BASE_EXCEPTION_ATTRS:
+            return False
+        for cls in (*self.class_ancestors(qual), *self.subclasses(self.resolve(qual))):
+            module = self.modules.get(cls.rpartition(".")[0])
+            attrs = module.class_attrs.get(cls) if module is not None else None
+            if attrs is None:
+                if module is not None and cls in module.classes:
+                    return False  # the project's, but open or not read as an exception
+                if last_name(cls) not in BUILTIN_EXCEPTIONS:
+                    return False  # a library's class: its attributes are not known here
+            elif attr in attrs:
+                return False
+        return True
+
+    def function_table(self, qualname: str) -> list[str]:
+        """The functions of a module-level dict or list of another module, through re-exports."""
+        resolved = self.resolve(qualname, lookup=Lookup.REGISTRATION)
+        module, _, name = resolved.rpartition(".")
+        summary = self.modules.get(module)
+        return list(summary.function_tables.get(name, ())) if summary is not None else []
+
+    def server_family(self, key: str) -> Family | None:
+        """The family of a server variable, also when it was made by a project subclass or
+        factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
+        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
+        family = self.servers.get(resolved)
+        if family is None:
+            module, _, name = resolved.rpartition(".")
+            summary = self.modules.get(module)
+            made_by = summary.instances.get(name) if summary is not None else None
+            if made_by:
+                family = self.servers.get(self.resolve(made_by, lookup=Lookup.REGISTRATION))
+        return family
+
+    def _is_project_class(self, key: str) -> bool:
+        resolved = self.resolve(key)
+        return any(resolved in summary.classes for summary in self.summaries)
+
+    def bound_calls(self, edge: CallEdge, target: FunctionSummary) -> list[tuple[tuple[ModuleSummary, FunctionSummary], CallEdge]]:
+        """Calls `target` makes on an untyped parameter that `edge`'s caller fills with an object
+        of a known class (`run(sql, db_client)` with `db_client = DatabaseClient()`, and
+        `def run(sql, db): db.query(sql)`): those methods, with the call that reaches each."""
+        if not edge.arg_types:
+            return []
+        params = target.params
+        shift = receiver_shift(edge.via_attribute, params)
+        types: dict[int, str] = {}
+        for position, keyword, type_name in edge.arg_types:
+            index = params.index(keyword) if keyword in params else (position + shift if position >= 0 else -1)
+            if index >= 0:
+                types[index] = type_name
+        out = []
+        for call in target.calls:
+            if call.param_call is not None and call.param_call[0] in types:
+                found = self.function(types[call.param_call[0]] + call.param_call[1])
+                if found is not None:
+                    out.append((found, call))
+        return out

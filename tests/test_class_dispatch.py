@@ -1,0 +1,149 @@
+"""Class-hierarchy dispatch: a method called on an object typed by a project base class runs the
+override of whichever project subclass the object is, so every override is on the tools' path.
+
+The shape: a registry of handler objects (`HANDLERS = {"forecast": ForecastHandler(), ...}`), a
+lookup typed by the base class, and `handler.run_tool(args)`, each subclass overriding `run_tool`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mcp_lint.cli import cli
+from mcp_lint.config import SettingsResolver
+from mcp_lint.discovery import discover
+from mcp_lint.pins import PinSource
+from mcp_lint.pipeline import analyze_all
+from mcp_lint.project_links import Project
+
+BASE = """\
+class Handler:
+    name = ""
+
+    def run_tool(self, args: dict) -> str:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.summary()
+
+    def summary(self) -> str:
+        return self.name
+"""
+
+FORECAST = """\
+import httpx
+
+from app.base import Handler
+
+
+class ForecastHandler(Handler):
+    name = "forecast"
+
+    def run_tool(self, args: dict) -> str:
+        try:
+            return httpx.get("https://weather.invalid/" + args["city"]).text
+        except httpx.HTTPError as e:
+            return f"Error: {e}"
+"""
+
+TIDES = """\
+import httpx
+
+from app.base import Handler
+
+
+class TidesHandler(Handler):
+    name = "tides"
+
+    def run_tool(self, args: dict) -> str:
+        return "tides"
+
+    def summary(self) -> str:
+        try:
+            return httpx.get("https://tides.invalid/").text
+        except httpx.HTTPError as e:
+            return f"Error: {e}"
+"""
+
+SERVER = """\
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+
+from app.base import Handler
+from app.forecast import ForecastHandler
+from app.tides import TidesHandler
+
+server = Server("weather")
+HANDLERS: dict[str, Handler] = {"forecast": ForecastHandler(), "tides": TidesHandler()}
+
+
+def get_handler(name: str) -> Handler:
+    return HANDLERS[name]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+    handler = get_handler(name)
+    result = handler.run_tool(arguments)
+    return [TextContent(type="text", text=result)]
+"""
+
+
+def _tree(root: Path, server: str = SERVER) -> Path:
+    files = {"app/__init__.py": "", "app/base.py": BASE, "app/forecast.py": FORECAST, "app/tides.py": TIDES, "app/server.py": server}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def _check(root: Path) -> list[str]:
+    """`mcp-lint check .` in `root` (a directory walk: the prefilter picks the files), as
+    `file:row: code` lines."""
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
+    finally:
+        os.chdir(cwd)
+    return sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if line.strip())
+
+
+def test_each_subclass_override_of_a_method_called_on_the_base_type_is_on_the_tools_path(tmp_path: Path) -> None:
+    found = _check(_tree(tmp_path))
+    # ForecastHandler.run_tool returns the caught httpx error's text to the model, as a normal result.
+    assert "app/forecast.py:13: MCP002" in found
+    assert "app/forecast.py:13: MCP005" in found
+
+
+def test_the_prefilter_analyses_the_modules_defining_the_subclasses(tmp_path: Path) -> None:
+    # The subclasses' modules are neither seeds nor named by any call the tools make: only the
+    # dispatch on the base class asks for them. The walk must give what a whole analysis gives.
+    root = _tree(tmp_path)
+    whole = [o.summary for o in analyze_all(discover([root], SettingsResolver(isolated=True)), 1) if o.summary is not None]
+    expected = {(Path(f.filename).name, f.location.row, f.code) for f in Project(whole, PinSource(SettingsResolver(isolated=True))).findings()}
+    assert ("forecast.py", 13, "MCP002") in expected
+    assert {(Path(line.split(":")[0]).name, int(line.split(":")[1]), line.split(" ")[1]) for line in _check(root)} == expected
+
+
+def test_a_call_on_self_inside_the_hierarchy_does_not_dispatch_to_every_subclass(tmp_path: Path) -> None:
+    # Handler.describe calls self.summary(): reached from a tool through the base class's own
+    # method, it is the object's own class that decides, not every subclass. TidesHandler.summary
+    # (a leak) is reached by no tool.
+    server = SERVER.replace("result = handler.run_tool(arguments)", "result = handler.describe()")
+    found = _check(_tree(tmp_path, server))
+    assert not [line for line in found if line.startswith("app/tides.py")]
+    assert not [line for line in found if line.startswith("app/forecast.py")]  # run_tool is not called
+
+
+def test_the_overrides_are_reached_from_the_dispatching_tool_and_nothing_else_of_the_subclasses(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    summaries = [o.summary for o in analyze_all(discover([root], SettingsResolver(isolated=True)), 1) if o.summary is not None]
+    project = Project(summaries, PinSource(SettingsResolver(isolated=True)))
+    reached = project.trace_tools()
+    assert {"app.forecast.ForecastHandler.run_tool", "app.tides.TidesHandler.run_tool"} <= set(reached)
+    assert reached["app.forecast.ForecastHandler.run_tool"].tools == {"call_tool"}
+    assert "app.tides.TidesHandler.summary" not in reached
