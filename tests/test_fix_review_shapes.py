@@ -1960,3 +1960,67 @@ def test_a_message_composed_line_by_line_gets_no_fix_that_leaves_it_dead() -> No
         '        logger.exception("Could not drop friends")\n'
         '        return "Could not drop friends"\n'
     ), after
+
+
+VALIDATION_MODULE = """\
+class ValidationError(Exception):
+    pass
+
+
+def validate_code(code: str) -> str:
+    if not code or not code.isalnum():
+        raise ValidationError("Invalid code: use letters and digits only")
+    return code.strip()
+"""
+
+
+def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project: Path) -> None:
+    # The `try` starts with the project's own validator of the tool's argument: its raise is the
+    # author's sentence telling the model what a valid argument looks like. "Could not get
+    # coupon" in its place drops the one hint the model can correct its call with, so the broad
+    # clause gets no fix; a `try` that calls no validator still gets one.
+    write(project / "shop" / "validation.py", VALIDATION_MODULE)
+    write(
+        project / "shop" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from shop.validation import validate_code
+
+        mcp = FastMCP("shop")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_coupon(code: str) -> str:
+            try:
+                code = validate_code(code)
+                return fetch_coupon(code)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def get_order(order_id: str) -> str:
+            try:
+                return fetch_order(order_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "shop" / "server.py").read_text()
+    assert (
+        "        code = validate_code(code)\n"
+        "        return fetch_coupon(code)\n"
+        "    except Exception as e:\n"
+        '        return f"Error: {e}"\n'
+    ) in fixed, fixed
+    assert fixed.endswith(
+        "        return fetch_order(order_id)\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get order")\n'
+        '        raise ToolError("Could not get order") from e\n'
+    ), fixed

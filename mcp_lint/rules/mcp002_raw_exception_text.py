@@ -812,6 +812,8 @@ async def get_forecast(city: str) -> str:
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and handler.try_node is not None:
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx))
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return self.latent(
@@ -937,6 +939,8 @@ async def get_forecast(city: str) -> str:
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and handler.try_node is not None:
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx))
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -1021,6 +1025,8 @@ async def get_forecast(city: str) -> str:
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
+        if fix is not None and _calls_a_validator(payload.try_callees, context):
+            fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1030,6 +1036,20 @@ async def get_forecast(city: str) -> str:
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The qualified names of the project's functions called in `block` (a `try` body)."""
+    inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
+    return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside and project_call(c.node, ctx)))
+
+
+def _calls_a_validator(callees: tuple[str, ...], context: RenderContext) -> bool:
+    """Does the `try` call a project function that rejects bad arguments with a raise of its own
+    (`validate_slug(slug)` raising "Invalid slug: use letters, digits and hyphens")? What it
+    raises is the author's sentence about the model's argument, caught with the rest."""
+    effect = context.callee_effect
+    return effect is not None and any(effect("validates", callee) for callee in callees)
 
 
 def _caught(classes: str) -> str:
