@@ -2024,3 +2024,68 @@ def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project:
         '        logger.exception("Could not get order")\n'
         '        raise ToolError("Could not get order") from e\n'
     ), fixed
+
+
+def test_an_error_dicts_hint_that_no_message_can_carry_stays_in_the_result() -> None:
+    # The project's exception carries a pointer for the next call (`e.context`, which may be
+    # None), or the dict lists examples of a valid argument built by a call: a raise of the
+    # message alone would drop them, so these returns get no fix. A literal hint beside the
+    # message is kept as the sentence after it.
+    source = textwrap.dedent(
+        """\
+        import json
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("pages")
+        logger = logging.getLogger(__name__)
+
+
+        class PageError(Exception):
+            def __init__(self, message: str, context: str | None = None) -> None:
+                super().__init__(message)
+                self.context = context
+
+
+        @mcp.tool()
+        def create_page(body: str) -> str:
+            try:
+                return json.dumps(save_page(parse_page(body)))
+            except PageError as e:
+                return json.dumps({"error": str(e), "context": e.context})
+
+
+        @mcp.tool()
+        def format_page(body: str, style: str) -> str:
+            if style not in STYLES:
+                return json.dumps({"error": f"Unknown style: {style}", "examples": list_styles()})
+            return render(body, style)
+
+
+        @mcp.tool()
+        def move_page(page_id: str, parent_id: str) -> str:
+            try:
+                return json.dumps(move(page_id, parent_id))
+            except Exception as e:
+                return json.dumps({"error": f"Could not move page: {e}", "suggestions": nearby_pages(parent_id)})
+
+
+        @mcp.tool()
+        def delete_page(page_id: str) -> str:
+            if not page_id:
+                return json.dumps({"error": "Page ID is required", "context": "Pass the ID from list_pages"})
+            return json.dumps(remove(page_id))
+        """
+    )
+    after = fixed(source)
+    assert after.startswith(source.split("@mcp.tool()\ndef delete_page")[0].replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    )), after
+    assert after.endswith(
+        "def delete_page(page_id: str) -> str:\n"
+        "    if not page_id:\n"
+        '        raise ToolError("Page ID is required. Pass the ID from list_pages")\n'
+        "    return json.dumps(remove(page_id))\n"
+    ), after

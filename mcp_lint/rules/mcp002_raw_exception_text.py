@@ -59,7 +59,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import _dict_items, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, hint_left_behind, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -1151,6 +1151,8 @@ class _FixText:
         self.carriers: frozenset[str] = frozenset()
         # The advice of the old error dict (`"suggestion": "..."`), for the raised message only.
         self.hint: Message | None = None
+        # The old error dict carries advice no message can keep (results.hint_left_behind).
+        self.hint_left_behind = False
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
@@ -1283,6 +1285,7 @@ class _FixText:
         chosen: Message | None = None
         aside: list[cst.BaseExpression] = []  # texts of other keys: `"hint": f"check {url}"`
         items = _dict_items(node) or {}
+        self.hint_left_behind = self.hint_left_behind or hint_left_behind(items, lambda value: find_exception_text(value, self.handler) is not None)
         # `{"error": "request_failed", "message": "..."}`: the code is for programs; the
         # sentence beside it is the message.
         codes = {key for key in MESSAGE_KEYS if text_beside_a_code(items, key) is not None}
@@ -1461,7 +1464,7 @@ def _build_fix(
         return None
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
-    if message is None:
+    if message is None or text.hint_left_behind:
         return None
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
