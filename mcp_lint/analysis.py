@@ -140,6 +140,7 @@ def analyze_source(
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
+    summary.logger_factory = _logger_factory(module, model, summary.logger_name)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.framework_copies = tuple(sorted(model.aliases.copies_used))
     summary.masks_errors = model.masks_errors
@@ -442,6 +443,27 @@ def _logger_name(model: ModuleModel, defined: set[str]) -> str | None:
         if name in defined or model.aliases.aliases.get(name, "").endswith((".logger", ".log")):
             return name
     return None
+
+
+def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) -> str:
+    """The project's own function the module-level logger comes from (`logger =
+    get_logger(__name__)` with `get_logger` imported from the project), qualified; "" when the
+    logger is the standard library's or a library's, or there is none."""
+    if logger is None:
+        return ""
+    root = model.module.split(".")[0]
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Call):
+                continue
+            if [t.target.value for t in small.targets if isinstance(t.target, cst.Name)] != [logger]:
+                continue
+            resolved = model.aliases.resolve(small.value.func) or ""
+            if "." in resolved and resolved.split(".")[0] == root and len(small.value.args) <= 1:
+                return resolved
+    return ""
 
 
 def _defined_names(module: cst.Module) -> set[str]:

@@ -117,6 +117,7 @@ class Project:
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
         self.modules: dict[str, ModuleSummary] = {}
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
+        self._project_logger: str | None = None  # project_logger(), once asked
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
@@ -1260,6 +1261,16 @@ class Project:
                     pending.append(caller)
         return True
 
+    def project_logger(self) -> str:
+        """The project's own logger factory (ModuleSummary.logger_factory), when every module
+        with a logger makes it with that one function: the project's convention for a module that
+        has no logger yet; "" when there is none or the modules differ (some use the standard
+        library's)."""
+        if self._project_logger is None:
+            found = {summary.logger_factory for summary in self.summaries if summary.logger_name}
+            self._project_logger = found.pop() if len(found) == 1 else ""
+        return self._project_logger
+
     def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
         """The project's own top-level modules, which isort puts in the first-party section (see
         fixing/first_party.py): not only the fixed file's own package. Once per folder."""
@@ -1301,6 +1312,17 @@ class Project:
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
             elif need == "logger":
                 local = summary.logger_name
+                factory = self.project_logger() if local is None else ""
+                if local is None and factory:
+                    # The project's own logger (`logger = get_logger(__name__)`), as its other
+                    # modules make it: never a standard library logger beside it.
+                    module, _, function = factory.rpartition(".")
+                    if _name_taken(summary, "logger") or (function not in summary.reexports and _name_taken(summary, function)) or module == summary.module:
+                        return None
+                    if summary.reexports.get(function) != factory:
+                        imports.append((module, function))
+                    after_imports.append(f"logger = {function}(__name__)")
+                    local = "logger"
                 if local is None:
                     if _name_taken(summary, "logger"):
                         return None

@@ -2089,3 +2089,66 @@ def test_an_error_dicts_hint_that_no_message_can_carry_stays_in_the_result() -> 
         '        raise ToolError("Page ID is required. Pass the ID from list_pages")\n'
         "    return json.dumps(remove(page_id))\n"
     ), after
+
+
+LOG_MODULE = """\
+import structlog
+
+
+def get_logger(name: str | None = None) -> structlog.BoundLogger:
+    return structlog.get_logger(name)
+"""
+
+
+def test_a_module_without_a_logger_gets_the_projects_own_logger(project: Path) -> None:
+    # The project's modules make their logger with its own factory (structlog behind it): a fix in
+    # a module that has no logger yet makes it the same way, never a stdlib logger beside it.
+    write(project / "notes" / "log.py", LOG_MODULE)
+    write(
+        project / "notes" / "store.py",
+        "from notes.log import get_logger\n\nlogger = get_logger(__name__)\n\n\ndef fetch_note(note_id: str) -> str:\n    return read(note_id)\n",
+    )
+    write(
+        project / "notes" / "server.py",
+        """\
+        \"\"\"Note tools.\"\"\"
+
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.store import fetch_note
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def get_note(note_id: str) -> str:
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "notes" / "server.py").read_text()
+    assert fixed == (
+        '"""Note tools."""\n'
+        "\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from notes.log import get_logger\n"
+        "from notes.store import fetch_note\n"
+        "\n"
+        "logger = get_logger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("notes")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "def get_note(note_id: str) -> str:\n"
+        "    try:\n"
+        "        return fetch_note(note_id)\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get note")\n'
+        '        raise ToolError("Could not get note") from e\n'
+    ), fixed
