@@ -2152,3 +2152,33 @@ def test_a_module_without_a_logger_gets_the_projects_own_logger(project: Path) -
         '        logger.exception("Could not get note")\n'
         '        raise ToolError("Could not get note") from e\n'
     ), fixed
+
+
+def test_a_logger_called_with_key_values_gets_a_structlog_call() -> None:
+    # The module's logger comes from the project's own factory and is called with key-value
+    # pairs: structlog behind it. The fix's log call is an event with the values as keys, not a
+    # `%s` template.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.log import get_logger
+
+        mcp = FastMCP("notes")
+        logger = get_logger(__name__)
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            logger.info("reading note", note_id=note_id)
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Could not read note {note_id}: {e}"
+        """
+    )
+    assert fixed(source).endswith(
+        "    except Exception as e:\n"
+        '        logger.exception("Could not read note", note_id=note_id)\n'
+        '        raise ToolError(f"Could not read note {note_id}") from e\n'
+    )
