@@ -2182,3 +2182,47 @@ def test_a_logger_called_with_key_values_gets_a_structlog_call() -> None:
         '        logger.exception("Could not read note", note_id=note_id)\n'
         '        raise ToolError(f"Could not read note {note_id}") from e\n'
     )
+
+
+def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> None:
+    # `list_alerts` fails only in `load_alert_feed`: the feed failed to load, which the message
+    # says rather than the tool's own name. A step on what the function names already
+    # (`fetch_status` in `get_order_status`) is named better by the function.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("alerts")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def list_alerts(region: str) -> str:
+            try:
+                alerts = load_alert_feed(region)
+                return "\\n".join(alerts)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def get_order_status(order_id: str) -> str:
+            try:
+                return fetch_status(order_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """
+    )
+    after = fixed(source)
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Could not load alert feed")\n'
+        '        raise ToolError("Could not load alert feed") from e\n'
+    ) in after, after
+    assert after.endswith(
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get order status")\n'
+        '        raise ToolError("Could not get order status") from e\n'
+    ), after

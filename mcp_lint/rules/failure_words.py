@@ -90,6 +90,15 @@ def tool_sentence(tool: str) -> str | None:
     return sentence[0].upper() + sentence[1:]
 
 
+def acts_on_other_things(step: str, function: str) -> bool:
+    """Does the step ("Could not load alert feed") act on something the function's name
+    (`list_alerts`) does not name? Its object's words, singular, beyond the function's."""
+    singular = lambda word: word[:-1] if len(word) > 3 and word.endswith("s") else word  # noqa: E731 - one use
+    own = {singular(word.lower()) for word in name_words(function)}
+    objects = [singular(word.lower()) for word in step.split()[3:]]  # after "Could not <verb>"
+    return bool(objects) and not set(objects) <= own
+
+
 def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | None:
     """("Could not checkout", "branch") for `try: repo.git.checkout(branch)`, ("Could not get
     issue", None) for `client.get_issue(key)`: the one operation of the `try` a failure comes

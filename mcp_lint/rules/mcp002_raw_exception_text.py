@@ -1191,8 +1191,16 @@ class _FixText:
         fix where it cannot name one). Acronyms as the module spells them (`list_s3_buckets`:
         "Could not list S3 buckets" where the module writes "S3")."""
         spell = lambda text: spelled(text, self.ctx)  # noqa: E731 - local shorthand
-        sentence = failure_words.action(self.fn.name)
-        if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
+        found = failure_words.operation(self.handler, self.fn)
+        # The one step of the `try` that can fail, named for what it does on something else than
+        # the function's name says (`load_alert_feed` in `list_alerts`), is what failed: it comes
+        # first. A step on the same thing (`fetch_status` in `get_order_status`) is named better
+        # by the function.
+        step = found[0] if found is not None and found[1] is None else None
+        sentence = step if step is not None and failure_words.acts_on_other_things(step, self.fn.name) else failure_words.action(self.fn.name)
+        if sentence is None and step is not None:
+            sentence = step
+        if sentence is None and found is not None:
             words, value = found
             if value is None:
                 sentence = words
