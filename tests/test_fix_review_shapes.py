@@ -2226,3 +2226,49 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
         '        logger.exception("Could not get order status")\n'
         '        raise ToolError("Could not get order status") from e\n'
     ), after
+
+
+def test_a_request_error_clause_before_the_broad_one_keeps_its_place_and_message() -> None:
+    # An SDK's request-error clause comes before `except Exception`: a failure returned inside
+    # the `try` becomes a raise that passes the request-error clause (ToolError is none) and is
+    # let through before the broad clause; the request-error clause keeps the author's sentence
+    # (no exception text in it), chained `from e`; the broad clause names the operation.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("weather")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        async def get_forecast(city: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    r = await client.get(f"https://api.example.com/{city}")
+                if r.status_code == 404:
+                    return f"Error: city {city} not found"
+                return r.text
+            except httpx.RequestError as e:
+                logger.error("request failed: %s", e)
+                return "Error: the weather service is unreachable, try again later"
+            except Exception as e:
+                return f"Error: {e}"
+        """
+    )
+    assert fixed(source).endswith(
+        "        if r.status_code == 404:\n"
+        '            raise ToolError(f"City {city} not found")\n'
+        "        return r.text\n"
+        "    except httpx.RequestError as e:\n"
+        '        logger.error("request failed: %s", e)\n'
+        '        raise ToolError("The weather service is unreachable, try again later") from e\n'
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get forecast")\n'
+        '        raise ToolError("Could not get forecast") from e\n'
+    )
