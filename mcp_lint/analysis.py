@@ -287,7 +287,8 @@ def _call_edges(
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
-            tested=resolved and (call.returned or call.flows) and _value_tested(call, facts),
+            tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
+            dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             at=at,
         )
         by_call[id(call)] = edge
@@ -318,6 +319,40 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
     return False
+
+
+# Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
+_CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
+
+
+def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:
+    """The whole lines of the one test of the call's local when it is an `if` (no elif, no
+    else) that only returns the local as it is (`if "error" in r: return r`) and reads nothing
+    else: a check that hands the helper's failure on, dead once the helper raises instead.
+    None for any other use of the value in a condition."""
+    small = call.statement.body[0]  # _value_tested: `name = helper(...)`
+    name = (small.targets[0].target if isinstance(small, cst.Assign) else small.target).value
+    tests = [
+        node
+        for node in descendants(facts.node.body, into_scopes=False)
+        if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert))
+        and any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False))
+    ]
+    if len(tests) != 1 or not isinstance(tests[0], cst.If) or tests[0].orelse is not None:
+        return None
+    check = tests[0]
+    if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
+        return None
+    body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return None
+    returned = body[0].body[0]
+    if not isinstance(returned, cst.Return) or not (isinstance(returned.value, cst.Name) and returned.value.value == name):
+        return None
+    if any(isinstance(node, cst.If) and node.orelse is check for node in descendants(facts.node.body, into_scopes=False)):
+        return None  # an `elif`: its lines are part of the `if` above
+    where = range_of(check)
+    return Location(where.start.line, 1), Location(where.end.line + 1, 1)
 
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})

@@ -917,11 +917,12 @@ class Project:
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
+                dead_checks = () if entry.is_tool else self._callers_take_a_raise(rendered.fix, qual, reached, summary.path)
                 fix = (
-                    self._fix(rendered.fix, summary, family)
+                    self._fix(_with_edits(rendered.fix, dead_checks), summary, family)
                     if _same_handlers(rendered.fix, entry)
                     and not self._replaced_class_tested(rendered.fix)
-                    and (entry.is_tool or self._callers_take_a_raise(rendered.fix, qual, reached))
+                    and dead_checks is not None
                     else None
                 )
                 if rendered.tools is not None:
@@ -1239,15 +1240,19 @@ class Project:
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - _BUILTIN_EXCEPTIONS) & self._tested_classes)
 
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths]) -> bool:
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: dict[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
         path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
+        the tools: a caller that reads the value (a `gather` reporting each source's error) or a
+        caller no tool reaches (a CLI) would break. A caller in the helper's file (`path`) whose
+        only test of the value hands a failure on (`if "error" in r: return r`) takes the raise
+        too: the fix deletes that check, dead once the helper raises. The deletions ((): none
+        needed), or None when the fix must not be offered."""
         if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
+            return ()  # not a change of contract: nothing raised, or a raise stays a raise
         seen: set[str] = set()
         pending = [qual]
+        deletions: list[Edit] = []
         while pending:
             current = pending.pop()
             if current in seen:
@@ -1255,11 +1260,15 @@ class Project:
             seen.add(current)
             for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
-                if entry is None or _passes(edge) != _WHOLE or edge.tested:
-                    return False  # a caller no tool reaches, that takes part, or tests the value
+                if entry is None or _passes(edge) != _WHOLE:
+                    return None  # a caller no tool reaches, or that takes part of the value
+                if edge.tested:
+                    if edge.dead_check is None or self.functions[caller][0].path != path:
+                        return None  # a test of the value the fix cannot remove with it
+                    deletions.append(Edit(*edge.dead_check, ""))
                 if not entry.is_tool:
                     pending.append(caller)
-        return True
+        return tuple(deletions)
 
     def project_logger(self) -> str:
         """The project's own logger factory (ModuleSummary.logger_factory), when every module
@@ -1338,6 +1347,11 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _with_edits(spec: FixSpec | None, edits: tuple[Edit, ...] | None) -> FixSpec | None:
+    """The fix with `edits` of the same file added (callers' checks it makes dead)."""
+    return replace(spec, edits=spec.edits + edits) if spec is not None and edits else spec
 
 
 def _passes(edge: CallEdge) -> int:

@@ -2272,3 +2272,44 @@ def test_a_request_error_clause_before_the_broad_one_keeps_its_place_and_message
         '        logger.exception("Could not get forecast")\n'
         '        raise ToolError("Could not get forecast") from e\n'
     )
+
+
+def test_a_tools_check_that_only_hands_the_helpers_failure_on_goes_with_the_fix() -> None:
+    # The helper and the tool that tests its value share the file: once the helper raises, the
+    # tool's `if "error" in record: return record` is dead, and the fix deletes it with the
+    # helper's return. A test that does more with the value (here: a second tool reads it in an
+    # `else` branch) keeps the helper's return as it is.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def lookup(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return {"error": f"Record {record_id} not found"}
+            return RECORDS[record_id]
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            record = lookup(record_id)
+            if "error" in record:
+                return record
+            return {"record": record}
+        """
+    )
+    assert fixed(source) == source.replace(
+        'from mcp.server.fastmcp import FastMCP\n',
+        'from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n',
+    ).replace(
+        '        return {"error": f"Record {record_id} not found"}\n',
+        '        raise ToolError(f"Record {record_id} not found")\n',
+    ).replace('    if "error" in record:\n        return record\n', "")
+    kept = source.replace(
+        '    if "error" in record:\n        return record\n',
+        '    if "error" in record:\n        return record\n    else:\n        RECORDS[record_id] = record\n',
+    )
+    assert fixed(kept) == kept

@@ -80,6 +80,10 @@ class CallEdge:
     # The caller tests the call's value in a condition (`r = helper(); if "error" in r: return
     # r`): a helper's fix that raises in place of that value would leave the test dead.
     tested: bool = False
+    # With `tested`: the one test of the value when it is only a check that hands a failure on
+    # (`if "error" in r: return r`), as the whole lines of that `if`: once the helper raises in
+    # place of its failure, the check is dead, and a fix deletes it with the helper's return.
+    dead_check: tuple[Location, Location] | None = None
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
