@@ -2313,3 +2313,45 @@ def test_a_tools_check_that_only_hands_the_helpers_failure_on_goes_with_the_fix(
         '    if "error" in record:\n        return record\n    else:\n        RECORDS[record_id] = record\n',
     )
     assert fixed(kept) == kept
+
+
+def test_a_decoders_position_in_the_callers_own_argument_stays_in_the_message() -> None:
+    # The helper decodes its own parameter (a tool's argument): the decoder's text goes, but
+    # where it stopped is the caller's pointer to its mistake and holds none of the input.
+    # Decoding something else (a file) keeps no position.
+    source = textwrap.dedent(
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        class DocError(Exception):
+            pass
+
+
+        def parse_doc(content: str) -> dict:
+            try:
+                return json.loads(content)
+            except json.JSONDecodeError as e:
+                raise DocError(f"Invalid JSON in content: {e}")
+
+
+        def load_settings() -> dict:
+            try:
+                return json.loads(SETTINGS.read_text())
+            except json.JSONDecodeError as e:
+                raise DocError(f"Invalid settings file: {e}")
+
+
+        @mcp.tool()
+        def save_doc(content: str) -> str:
+            doc = parse_doc(content)
+            return str(len(doc | load_settings()))
+        """
+    )
+    after = fixed(source)
+    assert '        raise DocError(f"Invalid JSON in content at line {e.lineno}, column {e.colno}") from e\n' in after, after
+    assert '        raise DocError("Invalid settings file") from e\n' in after, after

@@ -17,6 +17,7 @@ from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
@@ -1474,6 +1475,8 @@ def _build_fix(
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
         return None
+    if not partial:
+        _keep_the_decode_position(message, handler)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -1541,6 +1544,21 @@ def _build_fix(
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+
+
+def _keep_the_decode_position(message: Message, handler: Handler) -> None:
+    """`f"Invalid JSON in content: {e}"` around `json.loads(content)` of the function's own
+    parameter: the decoder's message goes, but where it stopped ("at line 1, column 35") is the
+    caller's pointer to its mistake in what it sent, and holds none of its text: it stays."""
+    if not handler.parses_parameters or not handler.name or not message.parts or len(handler.caught) != 1:
+        return
+    position = DECODE_POSITIONS.get(handler.caught[0])
+    if position is None:
+        return
+    line, column = position
+    message.parts[-1].pieces.extend(
+        [Text(" at line ", True), Placeholder(f"{handler.name}.{line}"), Text(", column ", True), Placeholder(f"{handler.name}.{column}")]
+    )
 
 
 def _fix_in_branch(
