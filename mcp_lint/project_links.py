@@ -1329,7 +1329,7 @@ class Project:
                     if _name_taken(summary, "logger") or (function not in summary.reexports and _name_taken(summary, function)) or module == summary.module:
                         return None
                     if summary.reexports.get(function) != factory:
-                        imports.append((module, function))
+                        imports.append((_as_the_module_imports(module, summary), function))
                     after_imports.append(f"logger = {function}(__name__)")
                     local = "logger"
                 if local is None:
@@ -1347,6 +1347,23 @@ class Project:
         edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
+
+
+def _as_the_module_imports(module: str, summary: ModuleSummary) -> str:
+    """`module` spelled as the importing module spells the project's modules: relative
+    (`...utils.logging` from `pkg.tools.content.posts`) when its imports are, else absolute."""
+    if not any(line.module.startswith(".") for line in summary.imports.lines):
+        return module
+    package = summary.module.split(".")
+    if not summary.path.endswith("__init__.py"):
+        package = package[:-1]
+    target = module.split(".")
+    common = 0
+    while common < min(len(package), len(target)) and package[common] == target[common]:
+        common += 1
+    if common == 0:
+        return module  # another top-level package: no relative spelling reaches it
+    return "." * (len(package) - common + 1) + ".".join(target[common:])
 
 
 def _with_edits(spec: FixSpec | None, edits: tuple[Edit, ...] | None) -> FixSpec | None:

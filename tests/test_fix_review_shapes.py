@@ -2208,6 +2208,14 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
 
 
         @mcp.tool()
+        def create_tag(name: str) -> str:
+            try:
+                return client._make_request("POST", name)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
         def get_order_status(order_id: str) -> str:
             try:
                 return fetch_status(order_id)
@@ -2216,6 +2224,8 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
         """
     )
     after = fixed(source)
+    # A step that only says something ran (`_make_request`) names nothing: the tool's name does.
+    assert '        raise ToolError("Could not create tag") from e\n' in after, after
     assert (
         "    except Exception as e:\n"
         '        logger.exception("Could not load alert feed")\n'
@@ -2355,3 +2365,45 @@ def test_a_decoders_position_in_the_callers_own_argument_stays_in_the_message() 
     after = fixed(source)
     assert '        raise DocError(f"Invalid JSON in content at line {e.lineno}, column {e.colno}") from e\n' in after, after
     assert '        raise DocError("Invalid settings file") from e\n' in after, after
+
+
+def test_the_projects_logger_is_imported_as_the_module_imports_the_project(project: Path) -> None:
+    # The module imports the project's modules relatively: the logger factory too, in its
+    # alphabetical place among them (isort's order, no I001).
+    write(project / "notes" / "__init__.py", "")
+    write(project / "notes" / "tools" / "__init__.py", "")
+    write(project / "notes" / "util" / "__init__.py", "")
+    write(project / "notes" / "util" / "log.py", LOG_MODULE)
+    write(
+        project / "notes" / "util" / "store.py",
+        "from .log import get_logger\n\nlogger = get_logger(__name__)\n\n\ndef fetch_note(note_id: str) -> str:\n    return read(note_id)\n",
+    )
+    write(
+        project / "notes" / "tools" / "read.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from ..util.store import fetch_note
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def get_note(note_id: str) -> str:
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "notes" / "tools" / "read.py").read_text()
+    assert fixed.startswith(
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from ..util.log import get_logger\n"
+        "from ..util.store import fetch_note\n"
+        "\n"
+        "logger = get_logger(__name__)\n"
+    ), fixed

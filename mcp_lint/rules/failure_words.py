@@ -92,11 +92,16 @@ def tool_sentence(tool: str) -> str | None:
 
 def acts_on_other_things(step: str, function: str) -> bool:
     """Does the step ("Could not load alert feed") act on something the function's name
-    (`list_alerts`) does not name? Its object's words, singular, beyond the function's."""
+    (`list_alerts`) does not name? Its object's words, singular, beyond the function's. A step
+    whose verb says only that something ran, or whose object is a bulk value (`_make_request`,
+    `send_data`), is plumbing: it names nothing the model can act on."""
+    words = step.split()
+    if len(words) < 4 or words[2] in GENERIC_VERBS:
+        return False
     singular = lambda word: word[:-1] if len(word) > 3 and word.endswith("s") else word  # noqa: E731 - one use
     own = {singular(word.lower()) for word in name_words(function)}
-    objects = [singular(word.lower()) for word in step.split()[3:]]  # after "Could not <verb>"
-    return bool(objects) and not set(objects) <= own
+    objects = {singular(word.lower()) for word in words[3:] if word.lower() not in BULK_VALUE_WORDS}  # after "Could not <verb>"
+    return bool(objects) and not objects <= own
 
 
 def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | None:
