@@ -1987,7 +1987,7 @@ def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project:
 
         from mcp.server.fastmcp import FastMCP
 
-        from shop.validation import validate_code
+        from shop.validation import ValidationError, validate_code
 
         mcp = FastMCP("shop")
         logger = logging.getLogger(__name__)
@@ -2003,6 +2003,17 @@ def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project:
 
 
         @mcp.tool()
+        def get_voucher(code: str) -> str:
+            try:
+                code = validate_code(code)
+                return fetch_voucher(code)
+            except ValidationError as e:
+                return f"Invalid voucher code: {e}"
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
         def get_order(order_id: str) -> str:
             try:
                 return fetch_order(order_id)
@@ -2012,6 +2023,15 @@ def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project:
     )
     fix()
     fixed = (project / "shop" / "server.py").read_text()
+    # An earlier clause takes the validator's exception (its own text raised as it is): the
+    # broad clause never sees the validator's message, and names the operation.
+    assert (
+        "    except ValidationError as e:\n"
+        '        raise ToolError(f"Invalid voucher code: {e}") from e\n'
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get voucher")\n'
+        '        raise ToolError("Could not get voucher") from e\n'
+    ) in fixed, fixed
     assert (
         "        code = validate_code(code)\n"
         "        return fetch_coupon(code)\n"

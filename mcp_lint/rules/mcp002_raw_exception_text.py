@@ -814,7 +814,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
-            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx))
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return self.latent(
@@ -941,7 +941,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
-            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx))
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -1026,7 +1026,7 @@ async def get_forecast(city: str) -> str:
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
-        if fix is not None and _calls_a_validator(payload.try_callees, context):
+        if fix is not None and _calls_a_validator(payload.try_callees, payload.caught_before, context):
             fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
@@ -1045,12 +1045,40 @@ def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -
     return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside and project_call(c.node, ctx)))
 
 
-def _calls_a_validator(callees: tuple[str, ...], context: RenderContext) -> bool:
+def _caught_before(handler: Handler, fn: FunctionFacts) -> tuple[str, ...]:
+    """Short names of the classes the clauses before `handler` in its `try` catch."""
+    names: list[str] = []
+    for other in fn.handlers:
+        if other is handler:
+            break
+        if other.try_node is handler.try_node:
+            names.extend(last_name(name) for name in other.caught)
+    return tuple(names)
+
+
+def _calls_a_validator(callees: tuple[str, ...], caught_before: tuple[str, ...], context: RenderContext) -> bool:
     """Does the `try` call a project function that rejects bad arguments with a raise of its own
-    (`validate_slug(slug)` raising "Invalid slug: use letters, digits and hyphens")? What it
-    raises is the author's sentence about the model's argument, caught with the rest."""
+    (`validate_slug(slug)` raising "Invalid slug: use letters, digits and hyphens"), whose
+    exception reaches this clause? What it raises is the author's sentence about the model's
+    argument, caught with the rest. An earlier clause of the same `try` that catches every class
+    it raises (or a base of each) takes it first."""
     effect = context.callee_effect
-    return effect is not None and any(effect("validates", callee) for callee in callees)
+    if effect is None:
+        return False
+    for callee in callees:
+        if not effect("validates", callee):
+            continue
+        if caught_before and _taken_before(callee, frozenset(caught_before), context):
+            continue
+        return True
+    return False
+
+
+def _taken_before(callee: str, caught_before: frozenset[str], context: RenderContext) -> bool:
+    project = context.project
+    found = project.function(callee) if project is not None else None
+    raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
+    return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
 
 
 def _caught(classes: str) -> str:
