@@ -27,7 +27,7 @@ from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
-from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
+from mcp_lint.model.names import dotted, literal_value, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.tested_classes import tested_class_names
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
@@ -39,6 +39,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import exception_raises, failed_response_args, project_call
+from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
 
@@ -321,6 +322,8 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
     return False
 
 
+# Keys a check names when it tests for the helper's failure (`"error" in r`, `r.get("success")`).
+_FAILURE_KEYS = frozenset((*ERROR_KEYS, *SUCCESS_KEYS))
 # Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
 _CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
 
@@ -343,6 +346,8 @@ def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[
     check = tests[0]
     if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
         return None
+    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
+        return None  # `if not r: return r` hands on an empty answer too, not only a failure
     body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
         return None

@@ -2427,3 +2427,31 @@ def test_the_projects_logger_is_imported_as_the_module_imports_the_project(proje
         "\n"
         "logger = get_logger(__name__)\n"
     ), fixed
+
+
+def test_a_check_that_also_hands_on_an_empty_answer_keeps_the_helpers_return() -> None:
+    # `if not record: return record` returns an empty answer too, not only a failure: deleting
+    # it would change what the tool does on an empty result, so the helper keeps its return.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def lookup(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return {"error": f"Record {record_id} not found"}
+            return RECORDS[record_id]
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            record = lookup(record_id)
+            if not record:
+                return record
+            return {"record": record}
+        """
+    )
+    assert fixed(source) == source
