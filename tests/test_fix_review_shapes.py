@@ -2230,7 +2230,15 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
         @mcp.tool()
         def create_tag(name: str) -> str:
             try:
-                return client._make_request("POST", name)
+                return client._send_request("POST", name)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def list_files(folder: str) -> str:
+            try:
+                return ", ".join(storage.list_files_v2(folder))
             except Exception as e:
                 return f"Error: {e}"
 
@@ -2244,8 +2252,10 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
         """
     )
     after = fixed(source)
-    # A step that only says something ran (`_make_request`) names nothing: the tool's name does.
+    # A step that only says something ran (`_send_request`) names nothing, nor does a version
+    # suffix (`list_files_v2`) make another thing: the tool's name does.
     assert '        raise ToolError("Could not create tag") from e\n' in after, after
+    assert '        raise ToolError("Could not list files") from e\n' in after, after
     assert (
         "    except Exception as e:\n"
         '        logger.exception("Could not load alert feed")\n'
