@@ -27,7 +27,7 @@ from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
-from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
+from mcp_lint.model.names import dotted, literal_value, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.tested_classes import tested_class_names
 from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
@@ -40,6 +40,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import exception_raises, failed_response_args, project_call
+from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
 
@@ -144,6 +145,7 @@ def analyze_source(
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
+    summary.logger_factory = _logger_factory(module, model, summary.logger_name)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.framework_copies = tuple(sorted(model.aliases.copies_used))
     summary.masks_errors = model.masks_errors
@@ -293,7 +295,8 @@ def _call_edges(
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
-            tested=resolved and (call.returned or call.flows) and _value_tested(call, facts),
+            tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
+            dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             at=at,
         )
         by_call[id(call)] = edge
@@ -324,6 +327,44 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
     return False
+
+
+# Keys a check names when it tests for the helper's failure (`"error" in r`, `r.get("success")`).
+_FAILURE_KEYS = frozenset((*ERROR_KEYS, *SUCCESS_KEYS))
+# Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
+_CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
+
+
+def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:
+    """The whole lines of the one test of the call's local when it is an `if` (no elif, no
+    else) that only returns the local as it is (`if "error" in r: return r`) and reads nothing
+    else: a check that hands the helper's failure on, dead once the helper raises instead.
+    None for any other use of the value in a condition."""
+    small = call.statement.body[0]  # _value_tested: `name = helper(...)`
+    name = (small.targets[0].target if isinstance(small, cst.Assign) else small.target).value
+    tests = [
+        node
+        for node in descendants(facts.node.body, into_scopes=False)
+        if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert))
+        and any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False))
+    ]
+    if len(tests) != 1 or not isinstance(tests[0], cst.If) or tests[0].orelse is not None:
+        return None
+    check = tests[0]
+    if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
+        return None
+    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
+        return None  # `if not r: return r` hands on an empty answer too, not only a failure
+    body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return None
+    returned = body[0].body[0]
+    if not isinstance(returned, cst.Return) or not (isinstance(returned.value, cst.Name) and returned.value.value == name):
+        return None
+    if any(isinstance(node, cst.If) and node.orelse is check for node in descendants(facts.node.body, into_scopes=False)):
+        return None  # an `elif`: its lines are part of the `if` above
+    where = range_of(check)
+    return Location(where.start.line, 1), Location(where.end.line + 1, 1)
 
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})
@@ -453,6 +494,27 @@ def _logger_name(model: ModuleModel, defined: set[str]) -> str | None:
         if name in defined or model.aliases.aliases.get(name, "").endswith((".logger", ".log")):
             return name
     return None
+
+
+def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) -> str:
+    """The project's own function the module-level logger comes from (`logger =
+    get_logger(__name__)` with `get_logger` imported from the project), qualified; "" when the
+    logger is the standard library's or a library's, or there is none."""
+    if logger is None:
+        return ""
+    root = model.module.split(".")[0]
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Call):
+                continue
+            if [t.target.value for t in small.targets if isinstance(t.target, cst.Name)] != [logger]:
+                continue
+            resolved = model.aliases.resolve(small.value.func) or ""
+            if "." in resolved and resolved.split(".")[0] == root and len(small.value.args) <= 1:
+                return resolved
+    return ""
 
 
 def _defined_names(module: cst.Module) -> set[str]:

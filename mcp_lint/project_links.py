@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
-from mcp_lint.fixing.materialise import LinkFixes
+from mcp_lint.fixing.materialise import LinkFixes, with_edits
 from mcp_lint.inventory import ServerTools
 from mcp_lint.linking.names import MissingName, ProjectNames
 from mcp_lint.linking.tracing import (
@@ -75,7 +75,7 @@ class Project(ProjectNames):
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
-        self.fixes = LinkFixes(summaries, self.callers_of)  # fixes made concrete in their modules
+        self.fixes = LinkFixes(summaries, self.callers_of, lambda qual: self.functions[qual][0].path)  # fixes made concrete in their modules
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self._frameworks: dict[tuple, FrameworkContext] = {}
@@ -470,7 +470,9 @@ class Project(ProjectNames):
                 rendered = rule.render(latent, context)
                 if rendered is None:
                     continue
-                fix = self.fixes.materialise(rendered.fix, summary, family) if self.fixes.allowed(rendered.fix, qual, entry, reached) else None
+                # None: not offered; else the edits it adds to callers (their checks it makes dead).
+                caller_edits = self.fixes.allowed(rendered.fix, qual, entry, reached, summary.path)
+                fix = self.fixes.materialise(with_edits(rendered.fix, caller_edits), summary, family) if caller_edits is not None else None
                 if rendered.tools is not None:
                     context = replace(context, tools=rendered.tools)
                 if rendered.related:

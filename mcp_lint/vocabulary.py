@@ -270,6 +270,10 @@ next), in the order one is taken: a fix keeps it as the sentence after the messa
 place (it does not say what failed). `context` comes last: beside `error` it is the author's
 pointer for the next call ("Provide the date in ISO format"); only literal text is ever kept."""
 
+LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_options", "options", "choices", "available")
+"""Keys of an error dict listing what the next call may use (examples of a valid argument, the
+values accepted): advice for the model that no one-line message carries whole."""
+
 FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 """Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""
 

@@ -1960,3 +1960,508 @@ def test_a_message_composed_line_by_line_gets_no_fix_that_leaves_it_dead() -> No
         '        logger.exception("Could not drop friends")\n'
         '        return "Could not drop friends"\n'
     ), after
+
+
+VALIDATION_MODULE = """\
+class ValidationError(Exception):
+    pass
+
+
+def validate_code(code: str) -> str:
+    if not code or not code.isalnum():
+        raise ValidationError("Invalid code: use letters and digits only")
+    return code.strip()
+"""
+
+
+def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project: Path) -> None:
+    # The `try` starts with the project's own validator of the tool's argument: its raise is the
+    # author's sentence telling the model what a valid argument looks like. "Could not get
+    # coupon" in its place drops the one hint the model can correct its call with, so the broad
+    # clause gets no fix; a `try` that calls no validator still gets one.
+    write(project / "shop" / "validation.py", VALIDATION_MODULE)
+    write(
+        project / "shop" / "server.py",
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        from shop.validation import ValidationError, validate_code
+
+        mcp = FastMCP("shop")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def get_coupon(code: str) -> str:
+            try:
+                code = validate_code(code)
+                return fetch_coupon(code)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def get_voucher(code: str) -> str:
+            try:
+                code = validate_code(code)
+                return fetch_voucher(code)
+            except ValidationError as e:
+                return f"Invalid voucher code: {e}"
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def get_order(order_id: str) -> str:
+            try:
+                return fetch_order(order_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "shop" / "server.py").read_text()
+    # An earlier clause takes the validator's exception (its own text raised as it is): the
+    # broad clause never sees the validator's message, and names the operation.
+    assert (
+        "    except ValidationError as e:\n"
+        '        raise ToolError(f"Invalid voucher code: {e}") from e\n'
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get voucher")\n'
+        '        raise ToolError("Could not get voucher") from e\n'
+    ) in fixed, fixed
+    assert (
+        "        code = validate_code(code)\n"
+        "        return fetch_coupon(code)\n"
+        "    except Exception as e:\n"
+        '        return f"Error: {e}"\n'
+    ) in fixed, fixed
+    assert fixed.endswith(
+        "        return fetch_order(order_id)\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get order")\n'
+        '        raise ToolError("Could not get order") from e\n'
+    ), fixed
+
+
+def test_an_error_dicts_hint_that_no_message_can_carry_stays_in_the_result() -> None:
+    # The project's exception carries a pointer for the next call (`e.context`, which may be
+    # None), or the dict lists examples of a valid argument built by a call: a raise of the
+    # message alone would drop them, so these returns get no fix. A literal hint beside the
+    # message is kept as the sentence after it.
+    source = textwrap.dedent(
+        """\
+        import json
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("pages")
+        logger = logging.getLogger(__name__)
+
+
+        class PageError(Exception):
+            def __init__(self, message: str, context: str | None = None) -> None:
+                super().__init__(message)
+                self.context = context
+
+
+        @mcp.tool()
+        def create_page(body: str) -> str:
+            try:
+                return json.dumps(save_page(parse_page(body)))
+            except PageError as e:
+                return json.dumps({"error": str(e), "context": e.context})
+
+
+        @mcp.tool()
+        def format_page(body: str, style: str) -> str:
+            if style not in STYLES:
+                return json.dumps({"error": f"Unknown style: {style}", "examples": list_styles()})
+            return render(body, style)
+
+
+        @mcp.tool()
+        def move_page(page_id: str, parent_id: str) -> str:
+            try:
+                return json.dumps(move(page_id, parent_id))
+            except Exception as e:
+                return json.dumps({"error": f"Could not move page: {e}", "suggestions": nearby_pages(parent_id)})
+
+
+        @mcp.tool()
+        def delete_page(page_id: str) -> str:
+            if not page_id:
+                return json.dumps({"error": "Page ID is required", "context": "Pass the ID from list_pages"})
+            return json.dumps(remove(page_id))
+        """
+    )
+    after = fixed(source)
+    assert after.startswith(source.split("@mcp.tool()\ndef delete_page")[0].replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    )), after
+    assert after.endswith(
+        "def delete_page(page_id: str) -> str:\n"
+        "    if not page_id:\n"
+        '        raise ToolError("Page ID is required. Pass the ID from list_pages")\n'
+        "    return json.dumps(remove(page_id))\n"
+    ), after
+
+
+LOG_MODULE = """\
+import structlog
+
+
+def get_logger(name: str | None = None) -> structlog.BoundLogger:
+    return structlog.get_logger(name)
+"""
+
+
+def test_a_module_without_a_logger_gets_the_projects_own_logger(project: Path) -> None:
+    # The project's modules make their logger with its own factory (structlog behind it): a fix in
+    # a module that has no logger yet makes it the same way, never a stdlib logger beside it.
+    write(project / "notes" / "log.py", LOG_MODULE)
+    write(
+        project / "notes" / "store.py",
+        "from notes.log import get_logger\n\nlogger = get_logger(__name__)\n\n\ndef fetch_note(note_id: str) -> str:\n    return read(note_id)\n",
+    )
+    write(
+        project / "notes" / "server.py",
+        """\
+        \"\"\"Note tools.\"\"\"
+
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.store import fetch_note
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def get_note(note_id: str) -> str:
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "notes" / "server.py").read_text()
+    assert fixed == (
+        '"""Note tools."""\n'
+        "\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from notes.log import get_logger\n"
+        "from notes.store import fetch_note\n"
+        "\n"
+        "logger = get_logger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("notes")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "def get_note(note_id: str) -> str:\n"
+        "    try:\n"
+        "        return fetch_note(note_id)\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get note")\n'
+        '        raise ToolError("Could not get note") from e\n'
+    ), fixed
+
+
+def test_a_logger_called_with_key_values_gets_a_structlog_call() -> None:
+    # The module's logger comes from the project's own factory and is called with key-value
+    # pairs: structlog behind it. The fix's log call is an event with the values as keys, not a
+    # `%s` template.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from notes.log import get_logger
+
+        mcp = FastMCP("notes")
+        logger = get_logger(__name__)
+
+
+        @mcp.tool()
+        def read_note(note_id: str) -> str:
+            logger.info("reading note", note_id=note_id)
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Could not read note {note_id}: {e}"
+        """
+    )
+    assert fixed(source).endswith(
+        "    except Exception as e:\n"
+        '        logger.exception("Could not read note", note_id=note_id)\n'
+        '        raise ToolError(f"Could not read note {note_id}") from e\n'
+    )
+
+
+def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> None:
+    # `list_alerts` fails only in `load_alert_feed`: the feed failed to load, which the message
+    # says rather than the tool's own name. A step on what the function names already
+    # (`fetch_status` in `get_order_status`) is named better by the function.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("alerts")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        def list_alerts(region: str) -> str:
+            try:
+                alerts = load_alert_feed(region)
+                return "\\n".join(alerts)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def create_tag(name: str) -> str:
+            try:
+                return client._send_request("POST", name)
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def list_files(folder: str) -> str:
+            try:
+                return ", ".join(storage.list_files_v2(folder))
+            except Exception as e:
+                return f"Error: {e}"
+
+
+        @mcp.tool()
+        def get_order_status(order_id: str) -> str:
+            try:
+                return fetch_status(order_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """
+    )
+    after = fixed(source)
+    # A step that only says something ran (`_send_request`) names nothing, nor does a version
+    # suffix (`list_files_v2`) make another thing: the tool's name does.
+    assert '        raise ToolError("Could not create tag") from e\n' in after, after
+    assert '        raise ToolError("Could not list files") from e\n' in after, after
+    assert (
+        "    except Exception as e:\n"
+        '        logger.exception("Could not load alert feed")\n'
+        '        raise ToolError("Could not load alert feed") from e\n'
+    ) in after, after
+    assert after.endswith(
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get order status")\n'
+        '        raise ToolError("Could not get order status") from e\n'
+    ), after
+
+
+def test_a_request_error_clause_before_the_broad_one_keeps_its_place_and_message() -> None:
+    # An SDK's request-error clause comes before `except Exception`: a failure returned inside
+    # the `try` becomes a raise that passes the request-error clause (ToolError is none) and is
+    # let through before the broad clause; the request-error clause keeps the author's sentence
+    # (no exception text in it), chained `from e`; the broad clause names the operation.
+    source = textwrap.dedent(
+        """\
+        import logging
+
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("weather")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        async def get_forecast(city: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    r = await client.get(f"https://api.example.com/{city}")
+                if r.status_code == 404:
+                    return f"Error: city {city} not found"
+                return r.text
+            except httpx.RequestError as e:
+                logger.error("request failed: %s", e)
+                return "Error: the weather service is unreachable, try again later"
+            except Exception as e:
+                return f"Error: {e}"
+        """
+    )
+    assert fixed(source).endswith(
+        "        if r.status_code == 404:\n"
+        '            raise ToolError(f"City {city} not found")\n'
+        "        return r.text\n"
+        "    except httpx.RequestError as e:\n"
+        '        logger.error("request failed: %s", e)\n'
+        '        raise ToolError("The weather service is unreachable, try again later") from e\n'
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception as e:\n"
+        '        logger.exception("Could not get forecast")\n'
+        '        raise ToolError("Could not get forecast") from e\n'
+    )
+
+
+def test_a_tools_check_that_only_hands_the_helpers_failure_on_goes_with_the_fix() -> None:
+    # The helper and the tool that tests its value share the file: once the helper raises, the
+    # tool's `if "error" in record: return record` is dead, and the fix deletes it with the
+    # helper's return. A test that does more with the value (here: a second tool reads it in an
+    # `else` branch) keeps the helper's return as it is.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def lookup(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return {"error": f"Record {record_id} not found"}
+            return RECORDS[record_id]
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            record = lookup(record_id)
+            if "error" in record:
+                return record
+            return {"record": record}
+        """
+    )
+    assert fixed(source) == source.replace(
+        'from mcp.server.fastmcp import FastMCP\n',
+        'from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n',
+    ).replace(
+        '        return {"error": f"Record {record_id} not found"}\n',
+        '        raise ToolError(f"Record {record_id} not found")\n',
+    ).replace('    if "error" in record:\n        return record\n', "")
+    kept = source.replace(
+        '    if "error" in record:\n        return record\n',
+        '    if "error" in record:\n        return record\n    else:\n        RECORDS[record_id] = record\n',
+    )
+    assert fixed(kept) == kept
+
+
+def test_a_decoders_position_in_the_callers_own_argument_stays_in_the_message() -> None:
+    # The helper decodes its own parameter (a tool's argument): the decoder's text goes, but
+    # where it stopped is the caller's pointer to its mistake and holds none of the input.
+    # Decoding something else (a file) keeps no position.
+    source = textwrap.dedent(
+        """\
+        import json
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        class DocError(Exception):
+            pass
+
+
+        def parse_doc(content: str) -> dict:
+            try:
+                return json.loads(content)
+            except json.JSONDecodeError as e:
+                raise DocError(f"Invalid JSON in content: {e}")
+
+
+        def load_settings() -> dict:
+            try:
+                return json.loads(SETTINGS.read_text())
+            except json.JSONDecodeError as e:
+                raise DocError(f"Invalid settings file: {e}")
+
+
+        @mcp.tool()
+        def save_doc(content: str) -> str:
+            doc = parse_doc(content)
+            return str(len(doc | load_settings()))
+        """
+    )
+    after = fixed(source)
+    assert '        raise DocError(f"Invalid JSON in content at line {e.lineno}, column {e.colno}") from e\n' in after, after
+    assert '        raise DocError("Invalid settings file") from e\n' in after, after
+
+
+def test_the_projects_logger_is_imported_as_the_module_imports_the_project(project: Path) -> None:
+    # The module imports the project's modules relatively: the logger factory too, in its
+    # alphabetical place among them (isort's order, no I001).
+    write(project / "notes" / "__init__.py", "")
+    write(project / "notes" / "tools" / "__init__.py", "")
+    write(project / "notes" / "util" / "__init__.py", "")
+    write(project / "notes" / "util" / "log.py", LOG_MODULE)
+    write(
+        project / "notes" / "util" / "store.py",
+        "from .log import get_logger\n\nlogger = get_logger(__name__)\n\n\ndef fetch_note(note_id: str) -> str:\n    return read(note_id)\n",
+    )
+    write(
+        project / "notes" / "tools" / "read.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from ..util.store import fetch_note
+
+        mcp = FastMCP("notes")
+
+
+        @mcp.tool()
+        def get_note(note_id: str) -> str:
+            try:
+                return fetch_note(note_id)
+            except Exception as e:
+                return f"Error: {e}"
+        """,
+    )
+    fix()
+    fixed = (project / "notes" / "tools" / "read.py").read_text()
+    assert fixed.startswith(
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.fastmcp.exceptions import ToolError\n"
+        "\n"
+        "from ..util.log import get_logger\n"
+        "from ..util.store import fetch_note\n"
+        "\n"
+        "logger = get_logger(__name__)\n"
+    ), fixed
+
+
+def test_a_check_that_also_hands_on_an_empty_answer_keeps_the_helpers_return() -> None:
+    # `if not record: return record` returns an empty answer too, not only a failure: deleting
+    # it would change what the tool does on an empty result, so the helper keeps its return.
+    source = textwrap.dedent(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("records")
+        RECORDS: dict[str, dict] = {}
+
+
+        def lookup(record_id: str) -> dict:
+            if record_id not in RECORDS:
+                return {"error": f"Record {record_id} not found"}
+            return RECORDS[record_id]
+
+
+        @mcp.tool()
+        def get_record(record_id: str) -> dict:
+            record = lookup(record_id)
+            if not record:
+                return record
+            return {"record": record}
+        """
+    )
+    assert fixed(source) == source

@@ -11,6 +11,7 @@ caller reads.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -28,25 +29,28 @@ from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT,
 
 # The project functions that call a function, each with its call (Project.callers_of).
 CallersOf = Callable[[str], list[tuple[str, CallEdge]]]
+# The path of the file that defines a project function, by its qualified name.
+PathOf = Callable[[str], str]
 
 
 class LinkFixes:
     """The fixes of one link: materialised per module, allowed per path from the tools."""
 
-    def __init__(self, summaries: list[ModuleSummary], callers_of: CallersOf) -> None:
+    def __init__(self, summaries: list[ModuleSummary], callers_of: CallersOf, path_of: PathOf) -> None:
         self.summaries = summaries
         self.callers_of = callers_of
+        self.path_of = path_of
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
+        self._project_logger: str | None = None  # project_logger(), once asked
 
-    def allowed(self, spec: FixSpec | None, qual: str, entry: ToolPaths, reached: Mapping[str, ToolPaths]) -> bool:
-        """May the fix of a finding in `qual` (reached as `entry`) be offered? Not when it changes
-        what a caller or the client gets."""
-        return (
-            _same_handlers(spec, entry)
-            and not self._replaced_class_tested(spec)
-            and (entry.is_tool or self._callers_take_a_raise(spec, qual, reached))
-        )
+    def allowed(self, spec: FixSpec | None, qual: str, entry: ToolPaths, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
+        """May the fix of a finding in `qual` (reached as `entry`, in the file `path`) be offered?
+        None when it changes what a caller or the client gets; else the edits it needs in its
+        callers besides its own (the checks of a returned failure it makes dead), often none."""
+        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec):
+            return None
+        return () if entry.is_tool else self._callers_take_a_raise(spec, qual, reached, path)
 
     def materialise(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
@@ -81,6 +85,17 @@ class LinkFixes:
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
             elif need == "logger":
                 local = summary.logger_name
+                factory = self.project_logger() if local is None else ""
+                if local is None and factory:
+                    # The project's own logger (`logger = get_logger(__name__)`), as its other
+                    # modules make it: never a standard library logger beside it.
+                    module, _, function = factory.rpartition(".")
+                    if _name_taken(summary, "logger") or (function not in summary.reexports and _name_taken(summary, function)) or module == summary.module:
+                        return None
+                    if summary.reexports.get(function) != factory:
+                        imports.append((_as_the_module_imports(module, summary), function))
+                    after_imports.append(f"logger = {function}(__name__)")
+                    local = "logger"
                 if local is None:
                     if _name_taken(summary, "logger"):
                         return None
@@ -108,15 +123,19 @@ class LinkFixes:
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
 
-    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: Mapping[str, ToolPaths]) -> bool:
+    def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
         path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (`if "error" in r:`, a `gather` reporting
-        each source's error) or a caller no tool reaches (a CLI) would break."""
+        the tools: a caller that reads the value (a `gather` reporting each source's error) or a
+        caller no tool reaches (a CLI) would break. A caller in the helper's file (`path`) whose
+        only test of the value hands a failure on (`if "error" in r: return r`) takes the raise
+        too: the fix deletes that check, dead once the helper raises. The deletions ((): none
+        needed), or None when the fix must not be offered."""
         if spec is None or not spec.raises or spec.replaces:
-            return True  # not a change of contract: nothing raised, or a raise stays a raise
+            return ()  # not a change of contract: nothing raised, or a raise stays a raise
         seen: set[str] = set()
         pending = [qual]
+        deletions: list[Edit] = []
         while pending:
             current = pending.pop()
             if current in seen:
@@ -124,11 +143,25 @@ class LinkFixes:
             seen.add(current)
             for caller, edge in self.callers_of(current):
                 entry = reached.get(caller)
-                if entry is None or passes(edge) != WHOLE or edge.tested:
-                    return False  # a caller no tool reaches, that takes part, or tests the value
+                if entry is None or passes(edge) != WHOLE:
+                    return None  # a caller no tool reaches, or that takes part of the value
+                if edge.tested:
+                    if edge.dead_check is None or self.path_of(caller) != path:
+                        return None  # a test of the value the fix cannot remove with it
+                    deletions.append(Edit(*edge.dead_check, ""))
                 if not entry.is_tool:
                     pending.append(caller)
-        return True
+        return tuple(deletions)
+
+    def project_logger(self) -> str:
+        """The project's own logger factory (ModuleSummary.logger_factory), when every module
+        with a logger makes it with that one function: the project's convention for a module that
+        has no logger yet; "" when there is none or the modules differ (some use the standard
+        library's)."""
+        if self._project_logger is None:
+            found = {summary.logger_factory for summary in self.summaries if summary.logger_name}
+            self._project_logger = found.pop() if len(found) == 1 else ""
+        return self._project_logger
 
     def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
         """The project's own top-level modules, which isort puts in the first-party section (see
@@ -137,6 +170,28 @@ class LinkFixes:
         if key not in self._first_party_names:
             self._first_party_names[key] = first_party(summary.path, summary.module)
         return self._first_party_names[key]
+
+
+def with_edits(spec: FixSpec | None, edits: tuple[Edit, ...] | None) -> FixSpec | None:
+    """The fix with `edits` of the same file added (callers' checks it makes dead)."""
+    return replace(spec, edits=spec.edits + edits) if spec is not None and edits else spec
+
+
+def _as_the_module_imports(module: str, summary: ModuleSummary) -> str:
+    """`module` spelled as the importing module spells the project's modules: relative
+    (`...utils.logging` from `pkg.tools.content.posts`) when its imports are, else absolute."""
+    if not any(line.module.startswith(".") for line in summary.imports.lines):
+        return module
+    package = summary.module.split(".")
+    if not summary.path.endswith("__init__.py"):
+        package = package[:-1]
+    target = module.split(".")
+    common = 0
+    while common < min(len(package), len(target)) and package[common] == target[common]:
+        common += 1
+    if common == 0:
+        return module  # another top-level package: no relative spelling reaches it
+    return "." * (len(package) - common + 1) + ".".join(target[common:])
 
 
 def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:

@@ -104,6 +104,15 @@ PARSER_ONLY_ERRORS: dict[str, str] = {
 }
 
 
+# Decode errors that say where in their input the decoder stopped, by the attributes holding the
+# line and the column: caught around a parse of the caller's own argument, that position is the
+# caller's pointer to its mistake, and carries none of the input's text.
+DECODE_POSITIONS: dict[str, tuple[str, str]] = {
+    "json.JSONDecodeError": ("lineno", "colno"),
+    "json.decoder.JSONDecodeError": ("lineno", "colno"),
+}
+
+
 # Pydantic entry points that validate a payload into a model (`Args.model_validate(arguments)`).
 MODEL_VALIDATORS = frozenset(
     {"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw", "validate_python", "validate_json"}

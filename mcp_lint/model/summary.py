@@ -85,6 +85,10 @@ class CallEdge:
     # The caller tests the call's value in a condition (`r = helper(); if "error" in r: return
     # r`): a helper's fix that raises in place of that value would leave the test dead.
     tested: bool = False
+    # With `tested`: the one test of the value when it is only a check that hands a failure on
+    # (`if "error" in r: return r`), as the whole lines of that `if`: once the helper raises in
+    # place of its failure, the check is dead, and a fix deletes it with the helper's return.
+    dead_check: tuple[Location, Location] | None = None
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
@@ -303,6 +307,10 @@ class ModuleSummary:
     # The top-level imports, for fixes that add one (mcp_lint.fixing.imports places it).
     imports: ImportBlock = field(default_factory=ImportBlock)
     logger_name: str | None = None
+    # The project's own function that made that logger (`logger = get_logger(__name__)`, imported
+    # from the project's logging module), qualified; "" for a library's or none. A module that
+    # has no logger gets the project's (Project.project_logger), never a second kind beside it.
+    logger_factory: str = ""
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
     mentions_framework: bool = False

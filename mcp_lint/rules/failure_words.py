@@ -90,6 +90,21 @@ def tool_sentence(tool: str) -> str | None:
     return sentence[0].upper() + sentence[1:]
 
 
+def acts_on_other_things(step: str, function: str) -> bool:
+    """Does the step ("Could not load alert feed") act on something the function's name
+    (`list_alerts`) does not name? Its object's words, singular, beyond the function's. A step
+    whose verb says only that something ran, or whose object is a bulk value (`_send_request`,
+    `send_data`), is plumbing: it names nothing the model can act on."""
+    words = step.split()
+    if len(words) < 4 or words[2] in GENERIC_VERBS:
+        return False
+    singular = lambda word: word[:-1] if len(word) > 3 and word.endswith("s") else word  # noqa: E731 - one use
+    own = {singular(word.lower()) for word in name_words(function)}
+    # After "Could not <verb>"; a version or a number (`list_objects_v2`) is no other thing.
+    objects = {singular(word.lower()) for word in words[3:] if word.isalpha() and word.lower() not in BULK_VALUE_WORDS}
+    return bool(objects) and not objects <= own
+
+
 def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | None:
     """("Could not checkout", "branch") for `try: repo.git.checkout(branch)`, ("Could not get
     issue", None) for `client.get_issue(key)`: the one operation of the `try` a failure comes

@@ -201,8 +201,26 @@ def logger_style(ctx: FileContext) -> str:
                     resolved = (ctx.model.aliases.resolve(called) or dotted(called) or "") if called is not None else ""
                     if resolved.startswith("structlog"):
                         style = "structlog"
+        if style == "logging" and _logs_key_values(ctx.module, ctx.model.logger_name):
+            style = "structlog"  # a project factory's logger, called as structlog's is
     ctx.memo["logger_style"] = style
     return style
+
+
+# Keywords the standard library's log calls take: any other is a structlog key-value.
+_LOGGING_KEYWORDS = frozenset({"exc_info", "stack_info", "stacklevel", "extra"})
+
+
+def _logs_key_values(module: cst.Module, logger: str) -> bool:
+    """Does the module call its logger with key-value pairs (`logger.info("page saved",
+    page_id=page_id)`)? Its logger is then structlog's, whatever function made it (the project's
+    own `get_logger` wrapping it), and a call the fix adds follows that style."""
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LEVELS:
+            if isinstance(node.func.value, cst.Name) and node.func.value.value == logger:
+                if any(a.keyword is not None and a.keyword.value not in _LOGGING_KEYWORDS for a in node.args):
+                    return True
+    return False
 
 
 def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:

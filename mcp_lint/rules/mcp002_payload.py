@@ -24,6 +24,13 @@ class RawText(Payload):
     sent_at: Span | None = None  # the statement that sends text built in a local
     sent_how: str = ""  # "returned" or "raised"
     status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
+    # The project's functions the `try` calls (qualified): where one rejects bad arguments with a
+    # raise of its own (RenderContext.callee_effect "validates"), the caught text is the author's
+    # hint about the model's argument, which no new message may replace.
+    try_callees: tuple[str, ...] = ()
+    # Short names of the classes the same `try`'s earlier clauses catch: a validator's exception
+    # one of them takes never reaches this clause.
+    caught_before: tuple[str, ...] = ()
     body: str = ""  # the upstream body's expression
     param: str = ""  # the parameter holding an exception a caller caught
     # The parameter holding a response: kept where a caller passes one it found failed.

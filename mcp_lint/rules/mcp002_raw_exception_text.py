@@ -17,6 +17,7 @@ from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
@@ -60,7 +61,7 @@ from mcp_lint.rules.exception_text import (
     text_outside_helpers,
     upstream_body,
 )
-from mcp_lint.rules.results import _dict_items, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, hint_left_behind, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -827,6 +828,8 @@ async def get_forecast(city: str) -> str:
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and handler.try_node is not None:
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return self.latent(
@@ -952,6 +955,8 @@ async def get_forecast(city: str) -> str:
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and handler.try_node is not None:
+            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -1036,6 +1041,8 @@ async def get_forecast(city: str) -> str:
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
+        if fix is not None and _calls_a_validator(payload.try_callees, payload.caught_before, context):
+            fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1046,6 +1053,48 @@ async def get_forecast(city: str) -> str:
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         related = (*related, *payload.rewraps)
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The qualified names of the project's functions called in `block` (a `try` body)."""
+    inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
+    return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside and project_call(c.node, ctx)))
+
+
+def _caught_before(handler: Handler, fn: FunctionFacts) -> tuple[str, ...]:
+    """Short names of the classes the clauses before `handler` in its `try` catch."""
+    names: list[str] = []
+    for other in fn.handlers:
+        if other is handler:
+            break
+        if other.try_node is handler.try_node:
+            names.extend(last_name(name) for name in other.caught)
+    return tuple(names)
+
+
+def _calls_a_validator(callees: tuple[str, ...], caught_before: tuple[str, ...], context: RenderContext) -> bool:
+    """Does the `try` call a project function that rejects bad arguments with a raise of its own
+    (`validate_slug(slug)` raising "Invalid slug: use letters, digits and hyphens"), whose
+    exception reaches this clause? What it raises is the author's sentence about the model's
+    argument, caught with the rest. An earlier clause of the same `try` that catches every class
+    it raises (or a base of each) takes it first."""
+    effect = context.callee_effect
+    if effect is None:
+        return False
+    for callee in callees:
+        if not effect("validates", callee):
+            continue
+        if caught_before and _taken_before(callee, frozenset(caught_before), context):
+            continue
+        return True
+    return False
+
+
+def _taken_before(callee: str, caught_before: frozenset[str], context: RenderContext) -> bool:
+    project = context.project
+    found = project.function(callee) if project is not None else None
+    raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
+    return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
 
 
 def _caught(classes: str) -> str:
@@ -1147,6 +1196,8 @@ class _FixText:
         self.carriers: frozenset[str] = frozenset()
         # The advice of the old error dict (`"suggestion": "..."`), for the raised message only.
         self.hint: Message | None = None
+        # The old error dict carries advice no message can keep (results.hint_left_behind).
+        self.hint_left_behind = False
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
         """The message to send instead: the author's words, else the code's (see `_from_code`)."""
@@ -1185,8 +1236,16 @@ class _FixText:
         fix where it cannot name one). Acronyms as the module spells them (`list_s3_buckets`:
         "Could not list S3 buckets" where the module writes "S3")."""
         spell = lambda text: spelled(text, self.ctx)  # noqa: E731 - local shorthand
-        sentence = failure_words.action(self.fn.name)
-        if sentence is None and (found := failure_words.operation(self.handler, self.fn)) is not None:
+        found = failure_words.operation(self.handler, self.fn)
+        # The one step of the `try` that can fail, named for what it does on something else than
+        # the function's name says (`load_alert_feed` in `list_alerts`), is what failed: it comes
+        # first. A step on the same thing (`fetch_status` in `get_order_status`) is named better
+        # by the function.
+        step = found[0] if found is not None and found[1] is None else None
+        sentence = step if step is not None and failure_words.acts_on_other_things(step, self.fn.name) else failure_words.action(self.fn.name)
+        if sentence is None and step is not None:
+            sentence = step
+        if sentence is None and found is not None:
             words, value = found
             if value is None:
                 sentence = words
@@ -1279,6 +1338,7 @@ class _FixText:
         chosen: Message | None = None
         aside: list[cst.BaseExpression] = []  # texts of other keys: `"hint": f"check {url}"`
         items = _dict_items(node) or {}
+        self.hint_left_behind = self.hint_left_behind or hint_left_behind(items, lambda value: find_exception_text(value, self.handler) is not None)
         # `{"error": "request_failed", "message": "..."}`: the code is for programs; the
         # sentence beside it is the message.
         codes = {key for key in MESSAGE_KEYS if text_beside_a_code(items, key) is not None}
@@ -1457,8 +1517,10 @@ def _build_fix(
         return None
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
-    if message is None:
+    if message is None or text.hint_left_behind:
         return None
+    if not partial:
+        _keep_the_decode_position(message, handler)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -1526,6 +1588,21 @@ def _build_fix(
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+
+
+def _keep_the_decode_position(message: Message, handler: Handler) -> None:
+    """`f"Invalid JSON in content: {e}"` around `json.loads(content)` of the function's own
+    parameter: the decoder's message goes, but where it stopped ("at line 1, column 35") is the
+    caller's pointer to its mistake in what it sent, and holds none of its text: it stays."""
+    if not handler.parses_parameters or not handler.name or not message.parts or len(handler.caught) != 1:
+        return
+    position = DECODE_POSITIONS.get(handler.caught[0])
+    if position is None:
+        return
+    line, column = position
+    message.parts[-1].pieces.extend(
+        [Text(" at line ", True), Placeholder(f"{handler.name}.{line}"), Text(", column ", True), Placeholder(f"{handler.name}.{column}")]
+    )
 
 
 def _fix_in_branch(

@@ -64,6 +64,7 @@ from mcp_lint.rules.results import (
     _unwrap,
     classify_return,
     envelope_callee,
+    hint_left_behind,
     is_error_builder_name,
     passes_message_through,
     spelled_code,
@@ -578,6 +579,7 @@ def check_health() -> dict:
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
             and not never_raises(fn)
             and not written_across_branches(fn, value)
+            and not hint_left_behind(_dict_items(_unwrap(resolved, ctx)))
             and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
             and not (ret.handler is None and reports_an_empty_answer(resolved))
             and not (ret.handler is not None and raises_own_text(ret.handler, ctx))

@@ -7,6 +7,7 @@ failure rejects the call).
 from __future__ import annotations
 
 import re
+from typing import Callable, Mapping
 
 import libcst as cst
 
@@ -27,6 +28,8 @@ from mcp_lint.vocabulary import (
     ERROR_KEYS,
     FAILED_STATUSES,
     FAILURE_STATUS_WORDS,
+    HINT_KEYS,
+    LISTING_KEYS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
     STATE_KEYS,
@@ -332,6 +335,24 @@ def is_text(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
         isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
     )
+
+
+def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callable[[cst.BaseExpression], bool] = lambda _: False) -> bool:
+    """Does an error dict carry advice for the model that a raised message cannot keep: a hint
+    key's value that is no text written here (`"context": e.context`, the project's exception's
+    pointer for the next call, which may be None; `"suggestions": suggest(name)`), or a listing of
+    what the next call may use (`"examples": format_examples()`)? A fix raising the message alone
+    would drop it, so none is offered: the hint stays in the result. A value that is `raw` (the
+    caught exception's own text) is no hint: a fix drops it on purpose."""
+    if not items:
+        return False
+    for key, value in items.items():
+        lowered = key.lower()
+        if _is_falsy_literal(value) or raw(value):
+            continue
+        if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not is_text(value)):
+            return True
+    return False
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
