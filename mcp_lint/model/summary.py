@@ -309,7 +309,7 @@ class ModuleSummary:
     logger_name: str | None = None
     # The project's own function that made that logger (`logger = get_logger(__name__)`, imported
     # from the project's logging module), qualified; "" for a library's or none. A module that
-    # has no logger gets the project's (Project.project_logger), never a second kind beside it.
+    # has no logger gets the project's (LinkFixes.project_logger), never a second kind beside it.
     logger_factory: str = ""
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
