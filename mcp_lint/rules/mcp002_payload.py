@@ -25,7 +25,7 @@ class RawText(Payload):
     sent_how: str = ""  # "returned" or "raised"
     status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
     # The project's functions the `try` calls (qualified): where one rejects bad arguments with a
-    # raise of its own (RenderContext.callee_effect "validates"), the caught text is the author's
+    # raise of its own (FunctionSummary.validates), the caught text is the author's
     # hint about the model's argument, which no new message may replace.
     try_callees: tuple[str, ...] = ()
     # Short names of the classes the same `try`'s earlier clauses catch: a validator's exception

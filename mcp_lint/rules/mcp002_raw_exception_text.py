@@ -1078,11 +1078,12 @@ def _calls_a_validator(callees: tuple[str, ...], caught_before: tuple[str, ...],
     exception reaches this clause? What it raises is the author's sentence about the model's
     argument, caught with the rest. An earlier clause of the same `try` that catches every class
     it raises (or a base of each) takes it first."""
-    effect = context.callee_effect
-    if effect is None:
+    project = context.project
+    if project is None:
         return False
     for callee in callees:
-        if not effect("validates", callee):
+        found = project.function(callee)
+        if found is None or not found[1].validates:
             continue
         if caught_before and _taken_before(callee, frozenset(caught_before), context):
             continue
