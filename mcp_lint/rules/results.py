@@ -88,6 +88,21 @@ def _dumped_model(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpres
     return inner if isinstance(inner, cst.Call) else value
 
 
+def sent_value(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpression:
+    """What a helper's return sends: the local it names resolved (`facts.value_of`) and, under a
+    serializer, the local serialized (`payload = {"error": ...}; return json.dumps(payload)`
+    says what `payload` says). A helper's returns are judged outside its own context, where
+    `_unwrap` cannot resolve the helper's locals."""
+    value = facts.value_of(expr)
+    if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
+        first = value.args[0]
+        if not first.star and first.keyword is None and isinstance(first.value, cst.Name):
+            inner = facts.value_of(first.value)
+            if inner is not first.value and (dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict)):
+                return inner
+    return value
+
+
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
     """(why it is an error dict, the message expression) or None."""
     for key in ERROR_KEYS:
@@ -300,7 +315,7 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
     for ret in helper.returns:
         if ret.node.value is None:
             continue
-        found = classify_return(helper.value_of(ret.node.value), ctx, conditional=True)
+        found = classify_return(sent_value(helper, ret.node.value), ctx, conditional=True)
         message = found[2] if found is not None else None
         if isinstance(message, cst.Name) and message.value == params[0]:
             return True
@@ -365,7 +380,7 @@ def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
         ctx.memo[_PROVISIONAL] = int(ctx.memo.get(_PROVISIONAL, 0)) + 1  # type: ignore[call-overload]
         try:
             memo[facts.qualname] = any(
-                r.node.value is not None and classify_return(facts.value_of(r.node.value), ctx, conditional=True) is not None
+                r.node.value is not None and classify_return(sent_value(facts, r.node.value), ctx, conditional=True) is not None
                 for r in facts.returns
             )
         finally:

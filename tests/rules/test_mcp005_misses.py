@@ -540,3 +540,55 @@ def test_a_result_object_carrying_a_failure_text_on_a_failure_path_is_flagged() 
     )
     assert "an object carrying the failure text 'Error searching docs - status code …' in place of results" in said(findings[0])
     assert findings[0].fix is not None and "raise ToolError(error_msg)" in findings[0].fix.edits[0].content
+
+
+# -- an error builder that serializes a local dict ----------------------------------------------
+
+
+def test_an_error_builder_serializing_a_local_failure_dict_is_reported_where_it_is_returned() -> None:
+    findings = check(
+        _src(
+            """\
+            import json
+            from typing import Any
+
+
+            def bad_input_error(text: str, **more: Any) -> str:
+                body: dict[str, Any] = {"error": {"text": text, "kind": "bad_input"}}
+                body["error"].update(more)
+                return json.dumps(body)
+
+
+            @mcp.tool()
+            def water_plant(litres: int) -> str:
+                if litres <= 0:
+                    return bad_input_error("litres must be positive")  # expect: MCP005
+                return "watered"
+            """
+        )
+    )
+    assert [f.location.row for f in findings] == [22]
+    assert "bad_input_error" in said(findings[0])
+
+
+def test_an_error_named_builder_serializing_a_local_without_a_failure_is_no_finding() -> None:
+    check(
+        _src(
+            """\
+            import json
+            from typing import Any
+
+
+            def format_error_budget(remaining: int) -> str:
+                body: dict[str, Any] = {"remaining": remaining, "unit": "requests"}
+                return json.dumps(body)
+
+
+            @mcp.tool()
+            def show_budget(window: int) -> str:
+                if window <= 0:
+                    return format_error_budget(0)
+                return format_error_budget(window)
+            """
+        )
+    )
