@@ -106,6 +106,14 @@ def _sensitive_variable(name: str) -> bool:
 
 # -- what is sensitive, by value ----------------------------------------------------------------
 
+def _number(value: cst.BaseExpression) -> bool:
+    """A number or flag written in the code (`MIN_PASSWORD = 8`, `TOKEN_TTL = -1`): a rule
+    about a secret, never the secret itself, whatever the name says."""
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary)) or (isinstance(value, cst.Name) and value.value in {"True", "False", "None"})
+
+
 _CREDENTIALS_IN_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
 _CONNECTION_SCHEME = re.compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
 _PLACEHOLDER_CREDENTIALS = re.compile(
@@ -434,7 +442,7 @@ class _Tracer:
         if found is not None and not found.needs:
             return found
         named = sensitive_name(name)
-        if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
+        if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) or _number(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
         return found
 

@@ -244,6 +244,17 @@ LEAKS = [
         "environment variable 'BACKEND_URL'",
         id="through-a-project-message-builder",
     ),
+    pytest.param(
+        """
+        SIGNUP_PASSWORD = "welcome-2024"
+
+        @mcp.tool
+        def create_user(name: str) -> str:
+            return f"Error: could not sign up {name} with {SIGNUP_PASSWORD}"  # expect: MCP010
+        """,
+        "a secret ('SIGNUP_PASSWORD')",
+        id="a-text-constant-named-like-a-secret",
+    ),
 ]
 
 
@@ -450,6 +461,21 @@ SILENT += [
             return MODELS[model].run(text)
         """,
         id="environment-values-that-say-nothing-about-the-server",
+    ),
+    pytest.param(
+        """
+        MIN_PASSWORD = 8
+        TOKEN_TTL = -1
+
+        @mcp.tool
+        def create_user(name: str, password: str) -> str:
+            if len(password) < MIN_PASSWORD:
+                return f"Error: password must be at least {MIN_PASSWORD} characters"
+            if TOKEN_TTL < 0:
+                raise ToolError(f"Tokens never expire here (ttl {TOKEN_TTL})")
+            return "created"
+        """,
+        id="a-number-named-like-a-secret-is-a-rule-about-it",
     ),
 ]
 
