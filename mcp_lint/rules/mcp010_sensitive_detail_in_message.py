@@ -114,6 +114,8 @@ def _number(value: cst.BaseExpression) -> bool:
     return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary)) or (isinstance(value, cst.Name) and value.value in {"True", "False", "None"})
 
 
+# What a mapping's key looks like, unlike a URL or a path passed to an HTTP client's `get`.
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")
 _CREDENTIALS_IN_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
 _CONNECTION_SCHEME = re.compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
 _PLACEHOLDER_CREDENTIALS = re.compile(
@@ -670,7 +672,9 @@ class _Tracer:
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
             # `config.get("api_key")`: an item of a mapping, named by its key
             key = literal_text(expr.args[0].value)
-            named = sensitive_name(key) if key else None
+            # A key is a name (`"api_key"`, `"X-Api-Token"`); `client.get(f"{base}/auth/token")`
+            # fetches a URL, whose last word says nothing about what comes back.
+            named = sensitive_name(key) if key and _KEY.fullmatch(key) else None
             root = dotted(func.value) or ""
             if named is not None and root.split(".")[0] not in self.params:
                 return Leak(f"{named} ('{key}')", expr)

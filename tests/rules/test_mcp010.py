@@ -255,6 +255,15 @@ LEAKS = [
         "a secret ('SIGNUP_PASSWORD')",
         id="a-text-constant-named-like-a-secret",
     ),
+    pytest.param(
+        """
+        @mcp.tool
+        def connect(name: str) -> str:
+            raise ToolError(f"Could not connect {name} with {SETTINGS.get('api-token')}")  # expect: MCP010
+        """,
+        "a secret ('api-token')",
+        id="a-mapping-item-keyed-like-a-secret",
+    ),
 ]
 
 
@@ -476,6 +485,17 @@ SILENT += [
             return "created"
         """,
         id="a-number-named-like-a-secret-is-a-rule-about-it",
+    ),
+    pytest.param(
+        """
+        @mcp.tool
+        async def collect_login(poll_key: str) -> str:
+            reply = await CLIENT.get(f"{API_ROOT}/login/token", params={"key": poll_key})
+            if reply.status_code != 200:
+                raise ToolError(f"Login is not finished yet: {reply.reason_phrase}")
+            return "logged in"
+        """,
+        id="an-http-get-of-a-url-ending-in-token-is-no-secret-lookup",
     ),
 ]
 
