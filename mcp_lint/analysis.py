@@ -19,7 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
-from mcp_lint.model.escapes import refine_handler_origins
+from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.flow_steps import return_steps
@@ -30,7 +30,8 @@ from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.tested_classes import tested_class_names
-from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
+from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import module_name
@@ -129,14 +130,17 @@ def analyze_source(
     summary.param_pending = list(model.param_pending)
     summary.server_arguments = list(model.server_arguments)
     summary.lifespans = list(model.lifespans)
-    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith("()")}
+    summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith(RETURNED) and LOCAL not in k}
+    summary.tables = model.tables
     summary.classes = dict(model.classes)
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.
-    refine_handler_origins(model, summary.instances, WrittenClassBases(model.classes, name.dotted, model.aliases))
+    class_bases = WrittenClassBases(model.classes, name.dotted, model.aliases)
+    refine_handler_origins(model, summary.instances, class_bases)
+    exits = ExitFinder(model, class_bases)
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
@@ -177,6 +181,7 @@ def analyze_source(
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.value_flow = None
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        fsum.escapes = exits.of_function(facts)
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:
             fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(isinstance(n, (cst.Raise, cst.Return)) for n in descendants(h.node.body, into_scopes=False)))
@@ -186,6 +191,8 @@ def analyze_source(
         for rule in rules:  # what a rule records of a helper for its callers in other modules
             rule.summarize(facts, ctx, fsum)
         summary.functions[qual] = fsum
+        if any(edge.callee.startswith(TABLE_REF) for edge in fsum.calls):
+            summary.table_callers.append(qual)
     ctx.current = ctx.current_facts = None
     for rule in rules:  # server-level rules: what the module configures, for their link step
         records = tuple(rule.check_module(ctx))
@@ -398,6 +405,10 @@ def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallF
         elif dynamic.table:
             local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
             targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
+            if not targets and local == dynamic.table and not dynamic.table.endswith(RETURNED):
+                # A table of another module (`from .handlers import HANDLERS`): the linker puts
+                # its functions in place of this one call (Project.expand_table_calls).
+                targets = [TABLE_REF + dynamic.table]
         else:
             targets = [ref for refs in model.function_tables.values() for ref in refs]
         out.extend((dynamic.call, target) for target in dict.fromkeys(targets))

@@ -403,15 +403,20 @@ def entry() -> None:
     of the process without the interpreter's teardown.
 
     Tearing down frees every object one by one (libcst's hundreds of node classes, the summaries
-    of a large run): a tenth of a one-file pre-commit run, for nothing. By the time main()
+    of a large run): a tenth of a one-file pre-commit run, for nothing. The methods `dataclasses`
+    generates are compiled once and kept (generated_code.py). By the time main()
     returns, everything mcp-lint writes is complete: files are written atomically and closed,
     the process pool is shut down, and the standard streams are flushed here.
     """
+    from mcp_lint import generated_code
+
+    generated_code.install()  # before libcst and the model are imported
     try:
         main()
         code: object = 0
     except SystemExit as exc:
         code = exc.code
+    generated_code.save()
     status = _exit_status(code)
     for stream in (sys.stdout, sys.stderr):
         try:

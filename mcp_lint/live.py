@@ -92,7 +92,7 @@ class LiveProject:
         self._needed: set[str] = set()  # absolute paths the last lint analysed
         self._raw: list[Finding] = []  # what the last link step found, before suppression
         self._inputs: dict[str, tuple[object, FileInput]] = {}  # absolute path -> (signature, input)
-        self._words: dict[str, tuple[FileInput, set[bytes]]] = {}  # absolute path -> (input, its import words)
+        self._imported: dict[str, tuple[FileInput, set[str]]] = {}  # absolute path -> (input, its imported modules)
         self._buffers: set[str] = set()  # absolute paths of the texts the last lint took from buffers
         self._names: list = []
         self._names_for: object = None
@@ -224,14 +224,14 @@ class LiveProject:
         self._inputs = kept
         return inputs
 
-    def _import_words(self, item: FileInput) -> set[bytes]:
-        from mcp_lint.prefilter import imported_words
+    def _imported_modules(self, item: FileInput) -> set[str]:
+        from mcp_lint.prefilter import imported_modules
 
         key = os.path.abspath(item.path)
-        words = self._words.get(key)
-        if words is None or words[0] is not item:
-            words = self._words[key] = (item, imported_words(item.data))
-        return words[1]
+        known = self._imported.get(key)
+        if known is None or known[0] is not item:
+            known = self._imported[key] = (item, imported_modules(item.data, item.module))
+        return known[1]
 
     def _with_reported(self, reported: Sequence[Path]) -> tuple[list[Path], list[Path]]:
         """The files to lint (the project's and the reported ones, which are always linted, as
@@ -262,9 +262,9 @@ class LiveProject:
         self._keep_unsaved_in_memory(inputs, codes)
         shown = {os.path.abspath(path) for path in reported}
         targets = [i for i, item in enumerate(inputs) if os.path.abspath(item.path) in shown]
-        words = [self._import_words(item) for item in inputs]
+        imported = [self._imported_modules(item) for item in inputs]
         # Only the modules that may import a reported file have tools that can reach it.
-        reaching = importers([item.data for item in inputs], [item.module for item in inputs], targets, words)
+        reaching = importers([item.data for item in inputs], [item.module for item in inputs], targets, imported)
         tools_from = {inputs[i].module.dotted for i in reaching}
         asked = set(targets) | {i for i in reaching if inputs[i].error is None and is_seed(inputs[i].data)}
         asked |= {i for i, item in enumerate(inputs) if os.path.abspath(item.path) in self._needed and item.error is None}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["ModuleName", "module_name", "module_names"]
+__all__ = ["ModuleName", "module_name", "module_names", "resolve_relative"]
 
 
 @dataclass(frozen=True)
@@ -130,3 +130,18 @@ def module_name(path: Path, packages: _PackagePrefixes | None = None) -> ModuleN
 def module_names(paths: Iterable[Path]) -> list[ModuleName]:
     packages = _PackagePrefixes()
     return [module_name(path, packages) for path in paths]
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
+    """Absolute module for `from <level dots><target> import ...` written in `module`."""
+    if level == 0:
+        return target
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    if target:
+        return f"{base}.{target}" if base else target
+    return base

@@ -45,7 +45,9 @@ named on the command line are always analysed.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from mcp_lint.module_names import resolve_relative
 
 if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
     from mcp_lint.per_file import FileInput, FileOutcome
     from mcp_lint.linking.names import Lookup
 
-__all__ = ["ImportIndex", "NextFiles", "importers", "imported_words", "is_seed", "wanted_from", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "imported_modules", "imported_words", "importers", "is_seed", "wanted_from", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -93,85 +95,112 @@ def is_seed(data: bytes) -> bool:
     return b"noqa" in data.lower() and _NOQA_MCP.search(data) is not None
 
 
-def imported_words(data: bytes) -> set[bytes]:
-    """Every identifier spelled in the module paths and imported names of `data`'s import
-    statements (`from .store import load as get` gives store and load; aliases are left out).
+def imported_modules(data: bytes, module: ModuleName) -> set[str]:
+    """The dotted paths of the modules `data`'s import statements may load, relative imports
+    resolved against `module` (the importing file's name): `import a.b.c` gives a, a.b and a.b.c
+    (it binds `a`, through which all three are reached); `from a.b import c, d` gives a.b, a.b.c
+    and a.b.d (c and d may be submodules).
 
-    Words rather than resolved module names: a module reaches another one only by importing it
-    under (a dotted path ending in) its name, whatever the package layout, so the words are
-    enough to over-approximate who imports whom without knowing how each file is named.
+    Paths rather than bare words: a module named `server` is not imported by
+    `from mcp.server import ...`. Whether a path names one of the linted modules is decided by
+    `_imports` (one may be a suffix of the other), so that a package layout this module guessed
+    differently from the importer's (`sys.path` set otherwise) still matches.
     """
-    words: set[bytes] = set()
+    found: set[str] = set()
     for match in _IMPORT.finditer(data):
         source, names, modules = match.groups()
-        for part in (source, names, modules):
+        if modules:
+            for written in _ALIAS.sub(b"", modules).split(b","):
+                parts = _IDENTIFIER.findall(written)
+                found.update(_text(b".".join(parts[:cut])) for cut in range(1, len(parts) + 1))
+            continue
+        level = len(source) - len(source.lstrip(b"."))
+        base = resolve_relative(module.dotted, module.is_package, level, _text(source[level:]))
+        if base:
+            found.add(base)
+        for name in _IDENTIFIER.findall(_ALIAS.sub(b"", names)):
+            found.add(f"{base}.{_text(name)}" if base else _text(name))
+    return found
+
+
+def imported_words(data: bytes) -> set[bytes]:
+    """Every identifier spelled in the module paths and imported names of `data`'s import
+    statements (`from .store import load as get` gives store and load; aliases are left out):
+    which files may name a class, whatever module it is re-exported from (the subclass search
+    of NextFiles). Which modules a file imports is imported_modules' question."""
+    words: set[bytes] = set()
+    for match in _IMPORT.finditer(data):
+        for part in match.groups():
             if part:
                 words.update(_IDENTIFIER.findall(_ALIAS.sub(b"", part)))
     return words
 
 
 def importers(
-    texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int], words: Sequence[set[bytes]] | None = None
+    texts: Sequence[bytes], names: Sequence[ModuleName], targets: Iterable[int], imported: Sequence[set[str]] | None = None
 ) -> set[int]:
     """The files (indexes) that may import one of `targets`, directly or through other files,
     `targets` included: the only modules whose tools can reach a function of a target.
 
-    A file imports module `a.b.c` (or the package `a.b.c`) only with an import statement naming
-    `c`, so a file is an importer when its import statements spell the last part of the name of
-    a target or of an importer already found. Read from the text, linear in the files (an index
-    from each word to the files that import it). `words`: the imported_words of each text, when
-    the caller keeps them between runs.
+    Read from the import statements' text (imported_modules), linear in the files (an index from
+    the last part of each imported path to the files importing it). `imported`: the
+    imported_modules of each text, when the caller keeps them between runs.
     """
-    return ImportIndex(texts, names, words).importers(targets)
+    return ImportIndex(texts, names, imported).importers(targets)
 
 
 class ImportIndex:
-    """Who may import whom among a set of files, read from their import statements' words once
-    (see importers): for `--fix`, which re-links a fixed file with the files that can change its
-    findings only, not with the whole project."""
+    """Who may import whom among a set of files, read from their import statements once (see
+    importers); `replace` updates one file's entry (`--fix` re-links a fixed file with the files
+    that can change its findings only, not with the whole project: relink.py)."""
 
-    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName], words: Sequence[set[bytes]] | None = None) -> None:
-        self.names = names
-        self.words = list(words) if words is not None else [imported_words(data) for data in texts]
-        self.by_word: dict[bytes, list[int]] = {}
-        for index, words in enumerate(self.words):
-            for word in words:
-                self.by_word.setdefault(word, []).append(index)
+    def __init__(self, texts: Sequence[bytes], names: Sequence[ModuleName], imported: Sequence[set[str]] | None = None) -> None:
+        self.names = list(names)
+        self.imported = list(imported) if imported is not None else [imported_modules(d, n) for d, n in zip(texts, names)]
+        # Last part of an imported path -> (importing file, the path).
+        self.by_last: dict[str, set[tuple[int, str]]] = {}
+        for index, paths in enumerate(self.imported):
+            self._index(index, paths)
 
-    def _word(self, index: int) -> bytes:
-        return _last_part(self.names[index]).encode("utf-8", "surrogatepass")
+    def _index(self, index: int, paths: Iterable[str]) -> None:
+        for path in paths:
+            self.by_last.setdefault(path.rpartition(".")[2], set()).add((index, path))
+
+    def replace(self, index: int, data: bytes, name: ModuleName) -> None:
+        """File `index` now reads `data` and is named `name`."""
+        for path in self.imported[index]:
+            self.by_last[path.rpartition(".")[2]].discard((index, path))
+        self.names[index] = name
+        self.imported[index] = imported_modules(data, name)
+        self._index(index, self.imported[index])
 
     def importers(self, targets: Iterable[int]) -> set[int]:
         """The files that may import one of `targets`, directly or through other files, `targets` included."""
-        return importer_closure(targets, lambda index: (self._word(index),), self.by_word)
-
-
-def importer_closure(
-    targets: Iterable[int], module_words: Callable[[int], Iterable[bytes]], by_word: Mapping[bytes, Iterable[int]]
-) -> set[int]:
-    """`targets` and the files that may import one of them, directly or through other files.
-
-    `module_words(i)` are the last parts of file i's module names (`c` for `a.b.c`); `by_word`
-    maps a word to the files whose import statements spell it (imported_words). Each word is
-    looked up once, so the walk is linear in the files.
-    """
-    found = set(targets)
-    queue = list(found)
-    asked: set[bytes] = set()
-    while queue:
-        for word in module_words(queue.pop()):
-            if not word or word in asked:
+        found = set(targets)
+        queue = list(found)
+        while queue:
+            module = self.names[queue.pop()]
+            spelled = [name for name in (module.dotted, module.alias) if name]
+            if not spelled:
                 continue
-            asked.add(word)
-            for importer in by_word.get(word, ()):
-                if importer not in found:
+            for importer, path in self.by_last.get(spelled[0].rpartition(".")[2], ()):
+                if importer not in found and any(_imports(path, name) for name in spelled):
                     found.add(importer)
                     queue.append(importer)
-    return found
+        return found
 
 
-def _last_part(name: ModuleName) -> str:
-    return name.dotted.rpartition(".")[2]
+def _imports(path: str, module: str) -> bool:
+    """Whether an import of `path` may load `module`: the same dotted name, or one a suffix of
+    the other at a dot (the files' import root may sit above or below where their names put it)."""
+    if path == module:
+        return True
+    longer, shorter = (path, module) if len(path) > len(module) else (module, path)
+    return longer.endswith(shorter) and longer[-len(shorter) - 1] == "."
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
 
 
 def _is_word(byte: int) -> bool:

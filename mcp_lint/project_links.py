@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes
@@ -40,7 +40,8 @@ from mcp_lint.model.frameworks import (
     high_level_family,
 )
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, argument_enables, receiver_shift
+from mcp_lint.model import table_rows
+from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -49,7 +50,10 @@ from mcp_lint.server_env import EnvSetting
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
-HELPER_DEPTH = 3  # how far `effect` looks into helpers for a mutation
+
+
+# How the inventory names a registration that handles every tool call rather than one tool.
+_HANDLER_LABELS = {"dispatch": "tools/call handler", "raw-dispatch": "tools/call handler", "middleware": "middleware around every tool"}
 
 
 class Project(ProjectNames):
@@ -73,7 +77,6 @@ class Project(ProjectNames):
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self._frameworks: dict[tuple, FrameworkContext] = {}
-        self._mutation_memo: dict[tuple[str, int], str] = {}
         self._absorbing: frozenset[str] | None = None  # FunctionSummary.absorbing of every function
         # Tools whose decorator wraps them in a `try` or a project context manager (trace_tools()):
         # what the framework receives of their exceptions is that wrapper's choice.
@@ -95,6 +98,25 @@ class Project(ProjectNames):
             parent = qual.rpartition(".")[0]
             if parent in self.functions:
                 self._nested.setdefault(parent, []).append(qual)
+        for summary in summaries:
+            for qual in summary.table_callers:
+                self._expand_table_calls(qual)
+
+    def _expand_table_calls(self, qual: str) -> None:
+        """A call through a table of another module (`HANDLERS.get(name)(args)` with HANDLERS
+        imported) reaches every function of the table: one call to each in its place, in this
+        project's copy of the caller (the summary stays as the file gave it)."""
+        found = self.functions.get(qual)
+        if found is None:
+            return
+        summary, fn = found
+        calls = []
+        for edge in fn.calls:
+            if edge.callee.startswith(TABLE_REF):
+                calls.extend(replace(edge, callee=function) for function in self.function_table(edge.callee[len(TABLE_REF) :]))
+            else:
+                calls.append(edge)
+        self.functions[qual] = (summary, replace(fn, calls=calls))
 
     # -- name resolution across modules ---------------------------------------------------
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:
@@ -163,6 +185,13 @@ class Project(ProjectNames):
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
         or of every function a project decorator registers (DECORATED_REF)."""
+        if reg.function.startswith(TABLE_REF):
+            decoded = table_rows.decode(reg.function[len(TABLE_REF) :])
+            if decoded is not None:
+                # A loop over a table's rows (`for name, (fn, d) in build().items()`): each
+                # function found there, named by its row's key.
+                rows = table_rows.registered_functions(*decoded, self.table)
+                return [(replace(reg, function=function, tool_name=key or last_name(function)), summary) for key, function in rows]
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
@@ -335,45 +364,8 @@ class Project(ProjectNames):
         self.exception_classes(trace.reached)
         return trace.reached
 
-    # -- what helpers do (RenderContext.callee_effect) ------------------------------------------
-    def effect(self, kind: str, qualname: str) -> str:
-        """("mutates", f): what f or a helper it calls (a few levels down) mutates, "" if
-        nothing; ("validates", f): "yes" when f rejects bad arguments; ("mutates_when", f): the
-        parameter f's own mutations depend on (FunctionSummary.mutates_when) and "|1" when f's
-        first parameter is `self`/`cls` ("|0" otherwise), "" when none; ("mutation_site", f):
-        where the mutation "mutates" names is, as "path|function|row|column|end row|end
-        column|first row|last row|statement"."""
-        found = self.function(qualname)
-        if found is None:
-            return ""
-        if kind == "validates":
-            return "yes" if found[1].validates else ""
-        if kind == "mutates_when":
-            fn = found[1]
-            if not fn.mutates or not fn.mutates_when:
-                return ""
-            return f"{fn.mutates_when}|{int(bool(fn.params) and fn.params[0] in {'self', 'cls'})}"
-        if kind == "mutation_site":
-            return self._mutation_site(found, 0)
-        return self._mutates(found[1], 0)
-
-    def _mutation_site(self, found: tuple[ModuleSummary, FunctionSummary], depth: int) -> str:
-        """The site of the mutation `_mutates` finds first, walking the same way."""
-        summary, fn = found
-        if fn.mutates:
-            if fn.mutation_site is None:
-                return ""
-            row, column, end_row, end_column, text, first, last = fn.mutation_site
-            return "|".join((summary.path, fn.name, str(row), str(column), str(end_row), str(end_column), str(first), str(last), text))
-        if depth >= HELPER_DEPTH:
-            return ""
-        for edge in fn.calls:
-            target = self.function(edge.callee)
-            if target is not None and target[1] is not fn and self._mutates(target[1], depth + 1):
-                return self._mutation_site(target, depth + 1)
-        return ""
-
-    def _absorbed(self, raised: str, entry: ToolPaths) -> bool:
+    # -- what callers on the way do with a raise or an argument (rules.base.LinkedProject) -----------
+    def absorbed(self, raised: str, entry: ToolPaths) -> bool:
         """Is an exception of class `raised` caught, on every way from a tool, by an `except`
         clause that neither raises nor returns (FunctionSummary.absorbing)?"""
         if not entry.guards:
@@ -383,7 +375,7 @@ class Project(ProjectNames):
         absorbing = self._absorbing
         return all(any((clause := catching_clause(t, raised)) is not None and clause[2] in absorbing for t in path) for path in entry.guards)
 
-    def _caller_enables(self, qual: str, guard: str, entry: ToolPaths, reached: dict[str, ToolPaths]) -> bool:
+    def caller_enables(self, qual: str, guard: ParamGuard, entry: ToolPaths, reached: Mapping[str, ToolPaths]) -> bool:
         """Does some caller on the way from a tool pass an argument that takes the branch
         `guard` (FunctionSummary.mutates_when) names? A tool takes its arguments from the model."""
         if entry.is_tool:
@@ -396,35 +388,20 @@ class Project(ProjectNames):
                     return True
         return False
 
-    def _mutates(self, fn: FunctionSummary, depth: int) -> str:
-        key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
-        known = self._mutation_memo.get(key)
-        if known is not None:
-            return known
-        self._mutation_memo[key] = ""  # a cycle of calls mutates nothing more
-        found = fn.mutates
-        if not found and depth < HELPER_DEPTH:
-            for edge in fn.calls:
-                target = self.function(edge.callee)
-                if target is not None and target[1] is not fn:
-                    found = self._mutates(target[1], depth + 1)
-                    if found:
-                        break
-        self._mutation_memo[key] = found
-        return found
-
     # -- findings --------------------------------------------------------------------------
     def inventory(self) -> list[ServerTools]:
         """The servers of the project and the tools on each (what a run checked), sorted."""
         groups: dict[str, tuple[str, Family, tuple[str, str] | None, set[str]]] = {}
         for reg, summary in self.tool_registrations():
+            if reg.kind == "middleware" and self.function(reg.function) is None:
+                continue  # a middleware without its own `on_call_tool` (a library's, or one that only times requests)
             family, _ = self.family_of(reg, summary)
             server = self.resolve(reg.server) if reg.server and not reg.server.startswith(PARAM_REF) else ""
             if not server and len(summary.servers) == 1:
                 server = next(iter(summary.servers))  # a server bound to a local of its module's function
             if server not in groups:
                 groups[server] = (self._server_path(server) or summary.path, family, self._pin(family, summary.path), set())
-            name = reg.tool_name if reg.kind not in {"dispatch", "raw-dispatch"} else f"{reg.tool_name} (tools/call handler)"
+            name = reg.tool_name if reg.kind not in _HANDLER_LABELS else f"{reg.tool_name} ({_HANDLER_LABELS[reg.kind]})"
             groups[server][3].add(name)
         for server, family in self.servers.items():
             path = self._server_path(server)
@@ -478,10 +455,6 @@ class Project(ProjectNames):
                 linked = rule.link_latent(linked, qual, entry, self, states[latent.code])
                 if linked is None or not self.applies(linked, entry):
                     continue
-                if linked.get("when") and not self._caller_enables(qual, linked.get("when"), entry, reached):
-                    continue  # the branch it is in needs an argument no caller passes
-                if linked.get("absorbable") and self._absorbed(linked.get("absorbable"), entry):
-                    continue  # every caller turns the raise into an entry of its result and goes on
                 latent = linked
                 context = context_value if latent.route in ("return", "text") else context_raise
                 if latent.conds and not entry.is_tool:
@@ -588,6 +561,8 @@ class Project(ProjectNames):
         if self._tools_on is None:
             self._tools_on = {}
             for reg, owner in self.tool_registrations():
+                if reg.kind == "middleware":
+                    continue  # it runs around the server's tools; it is none of them
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
@@ -713,7 +688,6 @@ class Project(ProjectNames):
             kind=entry.kind,
             masked=bool(entry.masked),
             masked_by="" if entry.masked == MASKED_IN_CODE else entry.masked,
-            callee_effect=self.effect,
             project=self,
         )
         value_context = context if entry.is_tool else replace(context, tools=tuple(sorted(entry.carry_tools)))

@@ -26,7 +26,7 @@ from mcp_lint.findings import Finding
 from mcp_lint.module_names import ModuleName
 from mcp_lint.per_file import FileOutcome, analyze_text
 from mcp_lint.pins import PinLookup
-from mcp_lint.prefilter import NextFiles, imported_words, importer_closure
+from mcp_lint.prefilter import ImportIndex, NextFiles
 
 # Tests set it to compare with the reference: every file re-linked with the whole project.
 WHOLE_PROJECT = False
@@ -50,13 +50,7 @@ class Relinker:
         self.pins = pins
         self.items = [_item(outcome) for outcome in outcomes]
         self.next_files = NextFiles(self.items)  # type: ignore[arg-type]
-        self.by_word: dict[bytes, set[int]] = {}
-        self.words: list[set[bytes]] = []
-        for index, item in enumerate(self.items):
-            words = imported_words(item.data)
-            self.words.append(words)
-            for word in words:
-                self.by_word.setdefault(word, set()).add(index)
+        self.imports = ImportIndex([item.data for item in self.items], [item.module for item in self.items])
 
     def findings(self, index: int, text: str) -> tuple[list[Finding], FileOutcome]:
         """The findings of file `index` were its text `text`, and its new outcome."""
@@ -77,11 +71,7 @@ class Relinker:
         item = _item(outcome)
         self.items[index] = item
         self.next_files.items = self.items
-        for word in self.words[index]:
-            self.by_word[word].discard(index)
-        self.words[index] = imported_words(item.data)
-        for word in self.words[index]:
-            self.by_word.setdefault(word, set()).add(index)
+        self.imports.replace(index, item.data, item.module)
 
     def _scope(self, index: int, outcomes: Sequence[FileOutcome]) -> list[int]:
         """The files whose summaries the findings of file `index` can depend on, in project order."""
@@ -89,7 +79,7 @@ class Relinker:
             return list(range(len(outcomes)))
         from mcp_lint.prefilter import wanted_names
 
-        scope = self._importers(index) | self._same_names(index)
+        scope = self.imports.importers({index}) | self._same_names(index)
         while True:
             summaries = [outcomes[i].summary for i in sorted(scope) if outcomes[i].summary is not None]
             wanted = wanted_names(summaries)
@@ -102,15 +92,6 @@ class Relinker:
                 return sorted(scope)
             for added in asked:
                 scope |= self._same_names(added)
-
-    def _importers(self, index: int) -> set[int]:
-        """File `index` and the files that may import it, directly or through other files."""
-
-        def module_words(current: int) -> list[bytes]:
-            module = self.items[current].module
-            return [name.rpartition(".")[2].encode("utf-8", "surrogatepass") for name in (module.dotted, module.alias) if name]
-
-        return importer_closure({index}, module_words, self.by_word)
 
     def _same_names(self, index: int) -> set[int]:
         """The files of the same module name as file `index` (the link step keeps the first)."""

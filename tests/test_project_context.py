@@ -18,7 +18,7 @@ import mcp_lint
 from mcp_lint.cli import cli
 from mcp_lint.discovery import project_root
 from mcp_lint.module_names import ModuleName
-from mcp_lint.prefilter import importers, imported_words
+from mcp_lint.prefilter import imported_modules, imported_words, importers
 
 PACKAGE_ROOT = Path(mcp_lint.__file__).resolve().parents[1]
 
@@ -223,10 +223,47 @@ def test_the_home_directory_is_never_a_project_root(tmp_path: Path, monkeypatch:
     assert project_root(tmp_path / "scripts" / "tool.py") is None
 
 
+def test_imported_modules_read_every_import_form() -> None:
+    text = b"from .store import (\n    load as get,\n    save,\n)\nimport app.db.session as s, cfg\nif x:\n    from pkg import *\n"
+    assert imported_modules(text, ModuleName("proj.tools.items", False)) == {
+        "proj.tools.store",
+        "proj.tools.store.load",
+        "proj.tools.store.save",
+        "app",
+        "app.db",
+        "app.db.session",
+        "cfg",
+        "pkg",
+    }
+    assert imported_modules(b"x = 'no imports here'\nimportant = 1\n", ModuleName("m", False)) == set()
+
+
 def test_imported_words_read_every_import_form() -> None:
     text = b"from .store import (\n    load as get,\n    save,\n)\nimport app.db.session as s, cfg\nif x:\n    from pkg import *\n"
     assert imported_words(text) == {b"store", b"load", b"save", b"app", b"db", b"session", b"cfg", b"pkg"}
     assert imported_words(b"x = 'no imports here'\nimportant = 1\n") == set()
+
+
+def test_relative_imports_resolve_against_the_importing_module() -> None:
+    assert imported_modules(b"from . import a\nfrom ..b import c\n", ModuleName("p.q", True)) == {"p.q", "p.q.a", "p.b", "p.b.c"}
+    # More dots than the name has packages: the path is kept from where the name runs out.
+    assert imported_modules(b"from ...x import y\n", ModuleName("top", False)) == {"x", "x.y"}
+
+
+def test_a_module_named_like_a_library_package_is_not_imported_by_that_package() -> None:
+    names = [ModuleName(n, False) for n in ("app.server", "app.tools", "app.other_tools")]
+    texts = [
+        b"import os\n",
+        b"from mcp.server.fastmcp import FastMCP\nfrom mcp import server\n",  # the library's server, not app.server
+        b"from app.server import settings\n",
+    ]
+    assert importers(texts, names, [0]) == {0, 2}
+
+
+def test_an_import_root_placed_differently_still_matches_by_dotted_suffix() -> None:
+    names = [ModuleName(n, False) for n in ("src_tree.app.helpers", "tool", "unrelated")]
+    texts = [b"", b"from app.helpers import load\n", b"from other.helpers import load\n"]
+    assert importers(texts, names, [0]) == {0, 1}
 
 
 def test_importers_follow_chains_and_leave_unrelated_modules_out() -> None:

@@ -19,6 +19,7 @@ import contextlib
 import enum
 from typing import Callable, Iterable, Iterator
 
+from mcp_lint.model import table_rows
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.names import last_name
@@ -56,6 +57,8 @@ class ProjectNames:
         self.servers: dict[str, Family] = {}
         self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
         self._ancestors: dict[str, tuple[str, ...]] = {}
+        # (method, calling class) -> the overrides a call may run instead (dispatched()).
+        self._dispatch: dict[tuple[str, str], tuple[tuple[ModuleSummary, FunctionSummary], ...]] = {}
         # Class -> the project classes that name it as a base (subclasses()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
         for summary in summaries:
@@ -194,22 +197,28 @@ class ProjectNames:
             return []
         if not edge.via_attribute:
             return [target]
-        return [target, *self._dispatched(target[1].qualname, caller)]
+        return [target, *self.dispatched(target[1].qualname, caller)]
 
-    def _dispatched(self, method: str, caller: str) -> list[tuple[ModuleSummary, FunctionSummary]]:
-        """The overrides a call of `method` from `caller` may run instead (call_targets). A call
-        inside the hierarchy (`self.summary()` in a method of the class or of a subclass) runs the
-        object's own class's method: the walk follows that class, not every subclass."""
+    def dispatched(self, method: str, caller: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+        """The overrides a call of `method` (on an object, `x.method()`) from `caller` may run
+        instead (call_targets). A call inside the hierarchy (`self.summary()` in a method of the
+        class or of a subclass) runs the object's own class's method: the walk follows that
+        class, not every subclass."""
         owner = method.rpartition(".")[0]
-        module = self.modules.get(owner.rpartition(".")[0])
-        if module is None or owner not in module.classes:
-            return []  # a module-level function, or a class of no module read here
         caller_class = caller.rpartition(".")[0]
-        if caller_class == owner or caller_class in self.subclasses(owner):
-            return []
-        if self.missing is not None:
-            self.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
-        return [self.functions[override] for override in self.overrides(method)]
+        key = (method, caller_class)
+        found = self._dispatch.get(key)
+        if found is not None:
+            return found
+        found = ()
+        module = self.modules.get(owner.rpartition(".")[0])
+        # Not a module-level function, nor a class of no module read here, nor a call within the hierarchy.
+        if module is not None and owner in module.classes and caller_class != owner and caller_class not in self.subclasses(owner):
+            if self.missing is not None:
+                self.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
+            found = tuple(self.functions[override] for override in self.overrides(method))
+        self._dispatch[key] = found
+        return found
 
     def overrides(self, method: str) -> list[str]:
         """The methods of the project's subclasses (at any depth) that override `method` of a
@@ -271,6 +280,20 @@ class ProjectNames:
         module, _, name = resolved.rpartition(".")
         summary = self.modules.get(module)
         return list(summary.function_tables.get(name, ())) if summary is not None else []
+
+    def table(self, start: str) -> table_rows.Table | None:
+        """A table of rows by where a path starts (table_rows.TablePath): a function's returned
+        table, a table it builds in a local, or a module-level table, in any module."""
+        if start.endswith(table_rows.RETURNED) or table_rows.LOCAL in start:
+            function, local, name = start.removesuffix(table_rows.RETURNED).partition(table_rows.LOCAL)
+            found = self.function(function)
+            if found is None:
+                return None
+            suffix = local + name if local else table_rows.RETURNED
+            return found[0].tables.get(found[1].qualname + suffix)
+        resolved = self.resolve(start, lookup=Lookup.REGISTRATION)
+        summary = self.modules.get(resolved.rpartition(".")[0])
+        return summary.tables.get(resolved) if summary is not None else None
 
     def server_family(self, key: str) -> Family | None:
         """The family of a server variable, also when it was made by a project subclass or

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Generic, Hashable, Iterable, TypeVar
+from typing import Generic, Hashable, Iterable, NamedTuple, TypeVar
 
 from mcp_lint.linking.names import ProjectNames
 from mcp_lint.model.frameworks import Family
@@ -140,7 +140,7 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         qual, depth, state = queue.popleft()
         way.arrive(qual, state)
         fn = names.functions[qual][1]
-        if qual not in entered:
+        if names.missing is not None and qual not in entered:  # only a listener wants these looked up
             entered.add(qual)
             for latent in fn.latent:
                 for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
@@ -148,13 +148,18 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         if depth >= MAX_DEPTH:
             continue
         for edge in fn.calls:
-            for target in names.call_targets(qual, edge):
+            found = names.function(edge.callee)
+            if found is None:
+                continue
+            # What the call may run (ProjectNames.call_targets, spelled out: the walk's inner loop).
+            for target in (found, *names.dispatched(found[1].qualname, qual)) if edge.via_attribute else (found,):
                 if target[1].qualname == qual:
                     continue
                 at_callee = way.call(state, edge, target[1])
                 push(target[1].qualname, depth + 1, at_callee)
-                for bound, call in names.bound_calls(edge, target[1]):
-                    push(bound[1].qualname, depth + 2, way.bound(at_callee, call))
+                if edge.arg_types:
+                    for bound, call in names.bound_calls(edge, target[1]):
+                        push(bound[1].qualname, depth + 2, way.bound(at_callee, call))
 
 
 class Reachability(Way[None]):
@@ -182,9 +187,9 @@ class Reachability(Way[None]):
         return None
 
 
-@dataclass(frozen=True)
-class Path:
-    """Where a path from one tool stands at a function (ToolTrace's state)."""
+class Path(NamedTuple):
+    """Where a path from one tool stands at a function (ToolTrace's state; a tuple, as the walk
+    makes one per call followed)."""
 
     tool: str
     family: Family

@@ -23,6 +23,7 @@ class Effect(str, enum.Enum):
     MODULE_STATE = "module state"
     SDK = "sdk"
     CLOSE = "close"
+    WORKER = "worker"
     # Idempotent set-up (`mkdir(exist_ok=True)`, `makedirs(..., exist_ok=True)`): running it twice
     # leaves the same world, so a rejection after it undoes nothing a retry would repeat.
     PREPARATION = "preparation"
@@ -72,12 +73,25 @@ READ_ONLY_COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 VERSION_FLAGS = frozenset({"--version", "-V", "version", "--help", "-h"})
 
+# -- background workers ------------------------------------------------------------------------
+
+# Starting a thread or a process (`Thread(target=serve).start()`): it runs on after the call, so a
+# call rejected after the start leaves it running (and whatever it binds or sets).
+WORKER_CLASSES = frozenset({"threading.Thread", "threading.Timer", "multiprocessing.Process"})
+WORKER_START = "start"
+
 # -- HTTP -------------------------------------------------------------------------------------
 
 HTTP_WRITE_VERBS = frozenset({"post", "put", "patch", "delete"})
 # Module-level request functions of HTTP libraries are recognised by the verb alone when their
 # receiver looks like an HTTP client or the library (`requests`-like modules are imported names).
 HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
+# A POST to an endpoint named for a computation (`.../text:synthesize`, `/v1/search`, `/query`)
+# asks for a result and changes nothing: the last word of the URL's path says so.
+COMPUTING_ENDPOINTS = re.compile(
+    r"[/:](?:synthesize|search|query|translate|predict|classify|embed|embeddings|analyze|analyse|detect|recognize|tokenize|count_tokens|completions?|render|preview|validate|lookup|estimate)(?:$|[?#])",
+    re.I,
+)
 # Keywords that carry the verb: `send(method="POST")`, `Request(url, method="DELETE")`.
 VERB_KEYWORDS = frozenset({"method", "http_method", "verb"})
 # A project helper that sends requests, named so (`self._request("PATCH", ...)`), takes the verb
@@ -181,6 +195,10 @@ WRITE_VERBS = frozenset(
         "push", "pull", "checkout", "revert", "rebase",
     }
 )
+# A method that hands out a context for writes (`db.write_scope()`, `client.create_session()`,
+# `store.open_transaction()`): the writes happen through what it returns, not at the call.
+HANDED_OUT_VERBS = frozenset({"write", "create", "new", "make", "open"})
+HANDED_OUT_WORDS = frozenset({"scope", "session", "transaction", "context", "cursor", "connection", "conn", "lock", "batch"})
 # Verbs that are also what dicts, sets and lists do: a write only on shared state or on a handle
 # that looks like a store (`collection.add(...)`), never on a local container.
 AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert", "merge", "close", "assign"})

@@ -19,20 +19,31 @@ object). A clause whose body reaches an UNKNOWN keeps exception_origin's verdict
 from __future__ import annotations
 
 import builtins
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 import libcst as cst
 
 from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
+from mcp_lint.model.escape_exits import AUTHOR, CALL, LIBRARY, PARAMETER, UNKNOWN, Exit
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
-from mcp_lint.model.library_tables import ARGUMENT_PARSERS, NARROW_BUILTIN_ERRORS
+from mcp_lint.model.library_tables import (
+    ARGUMENT_PARSERS,
+    LIBRARY_ERROR_BASES,
+    NARROW_BUILTIN_ERRORS,
+    RAISES_BY_FUNCTION,
+    RAISES_BY_METHOD,
+    RAISES_BY_MODULE,
+)
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name, root_of
+from mcp_lint.model.walk import descendants
 from mcp_lint.vocabulary import BENIGN_CALLS, BENIGN_METHODS, RECEIVER_DEPENDENT_METHODS
 
-AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
+if TYPE_CHECKING:
+    from mcp_lint.model.summary import FunctionSummary, ModuleSummary
+
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -40,6 +51,7 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
     """Re-decide `foreign`/`parses_parameters` of the module's clauses that catch only narrow
     builtin classes (ValueError, KeyError...) from what their `try` bodies let escape."""
     summaries = _Escapes(model, instances, class_bases)
+    exits = ExitFinder(model, class_bases)
     for facts in model.functions.values():
         for handler in facts.handlers:
             if handler.shadowed or not handler.caught or handler.node is None:
@@ -50,6 +62,9 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
             verdict = summaries.try_body(facts, handler, frozenset(caught))
             if verdict is not None:
                 handler.foreign, handler.parses_parameters = verdict
+            else:
+                # Calls this module cannot follow: the link step decides from what they let escape.
+                handler.escape_exits = exits.of_try_body(facts, handler)
 
 
 def _builtin(name: str) -> str:
@@ -232,3 +247,234 @@ def _passes_parameters(call: cst.Call, params: frozenset[str]) -> bool:
         if not (isinstance(root, cst.Name) and root.value in params):
             return False
     return True
+
+
+# -- Summaries composed across modules -------------------------------------------------------
+#
+# Within a module `_Escapes` follows the module's own functions; a call into another module of
+# the project (`products.update(...)`, `self.service.get(...)`) stays UNKNOWN there. Each
+# function therefore also records its `Exit`s (picklable, cached with the module's summary): its
+# own raises and library calls not caught inside, and the project calls it makes, by the name the
+# link step resolves. `EscapeLinks` composes them once the whole project is known, so that the
+# origin of a caught `ValueError` is decided by what the `try` body can raise through any module.
+
+def _ancestors(cls: str, class_bases: ClassBases) -> frozenset[str]:
+    """`cls` and the builtin classes a clause could catch it as (ValueError for a JSONDecodeError)."""
+    names = {cls}
+    base = LIBRARY_ERROR_BASES.get(cls)
+    if base is not None:
+        names.add(base)
+        cls = base
+    names.update(q for q in _QUERYABLE if is_subclass(cls, q, class_bases))
+    return frozenset(names)
+
+
+_QUERYABLE = NARROW_BUILTIN_ERRORS | {"Exception", "BaseException"}
+
+
+class ExitFinder:
+    """The `Exit`s of the module's functions and `try` bodies (per file, with the CST at hand)."""
+
+    def __init__(self, model: ModuleModel, class_bases: ClassBases) -> None:
+        self.model = model
+        self.class_bases = class_bases
+        self.prefix = f"{model.module}." if model.module else ""
+
+    def of_function(self, facts: FunctionFacts) -> tuple[Exit, ...]:
+        params = _ParameterLocals(facts)
+        exits = [self._call_exit(call, params, tuple(call.guarded)) for call in facts.calls]
+        exits += [self._raise_exit(fact, tuple(fact.guarded)) for fact in facts.raises]
+        return tuple(sorted({e for e in exits if e is not None}, key=repr))
+
+    def of_try_body(self, facts: FunctionFacts, handler: Handler) -> tuple[Exit, ...]:
+        """What the `try` body of `handler` lets out of it; () when it calls no project code of
+        another module (the module alone decided)."""
+        params = _ParameterLocals(facts)
+        exits: list[Exit | None] = []
+        for call in facts.calls:
+            inner = _inner_guards(call.guarded, handler.site)
+            if inner is not None:
+                exits.append(self._call_exit(call, params, inner))
+        for fact in facts.raises:
+            inner = _inner_guards(fact.guarded, handler.site)
+            if inner is not None:
+                exits.append(self._raise_exit(fact, inner))
+        found = {e for e in exits if e is not None}
+        if not any(e.kind == CALL for e in found):
+            return ()
+        return tuple(sorted(found, key=repr))
+
+    def _call_exit(self, call: CallFact, params: _ParameterLocals, guards: tuple[TryGuard, ...]) -> Exit | None:
+        node = call.node
+        name = dotted(node.func)
+        parts = name.split(".") if name else []
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        resolved = self.model.aliases.resolve_dotted(name) if name else None
+        own_top = self.model.module.split(".")[0]
+        project = parts[:1] in (["self"], ["cls"]) or bool(parts and parts[0] in self.model.aliases.relative_names)
+        project = project or (resolved is not None and resolved.split(".")[0] == own_top)
+        library = resolved is not None and not project
+        if len(parts) == 1 and name in _BUILTIN_NAMES:
+            library, resolved = True, name
+        if library and resolved is not None:
+            if self._constructs_exception(parts[-1]):
+                return None
+            raised = RAISES_BY_FUNCTION.get(resolved, RAISES_BY_MODULE.get(resolved.rpartition(".")[0]))
+            if raised is not None and not raised:
+                return None  # raises nothing a clause for a builtin class sees
+            if raised is None and resolved in BENIGN_CALLS:
+                return None
+            kind = PARAMETER if resolved in ARGUMENT_PARSERS | RAISES_BY_FUNCTION.keys() and _parses(node, params.names()) else LIBRARY
+            return self._library(kind, raised, guards)
+        if method and method in BENIGN_METHODS and method not in RECEIVER_DEPENDENT_METHODS:
+            return None
+        if method in RAISES_BY_METHOD and not project and resolved is None:
+            # `response.json()` of a local: a value some library call returned.
+            return self._library(LIBRARY, RAISES_BY_METHOD[method], guards)
+        if len(parts) == 1 and self._constructs_exception(name or ""):
+            return None
+        if call.callee:
+            return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), guards=guards)
+        return Exit(UNKNOWN, guards=guards)
+
+    def _library(self, kind: str, raised: frozenset[str] | None, guards: tuple[TryGuard, ...]) -> Exit:
+        classes = frozenset().union(*(_ancestors(c, self.class_bases) for c in raised)) if raised else frozenset({"*"})
+        return Exit(kind, classes, guards=guards)
+
+    def _raise_exit(self, fact: RaiseFact, guards: tuple[TryGuard, ...]) -> Exit | None:
+        exc = fact.node.exc
+        handler = fact.handler
+        if exc is None or (type(exc) is cst.Name and handler is not None and exc.value == handler.name):
+            if handler is None:
+                return Exit(UNKNOWN, guards=guards)
+            classes = tuple(last_name(_builtin(c)) for c in handler.caught) or ("BaseException",)
+            found = frozenset().union(*(_ancestors(c, self.class_bases) for c in classes))
+            return Exit(_origin(handler), found if "BaseException" not in classes else frozenset({"*"}), guards=guards)
+        made = exc.func if type(exc) is cst.Call else exc
+        name = dotted(made)
+        cls = last_name(name) if name else ""
+        if not cls[:1].isupper():
+            return Exit(UNKNOWN, guards=guards)  # `raise make_error(...)`, `raise error` of a local
+        kind = AUTHOR
+        if handler is not None and handler.foreign and find_exception_text(exc, handler) is not None:
+            kind = _origin(handler)  # `raise ValueError(f"lookup failed: {e}")`
+        return Exit(kind, _ancestors(cls, self.class_bases), guards=guards)
+
+    def _constructs_exception(self, name: str) -> bool:
+        found = getattr(builtins, name, None)
+        if isinstance(found, type) and issubclass(found, BaseException):
+            return True
+        return f"{self.prefix}{name}" in self.model.classes
+
+
+class _ParameterLocals:
+    """`_from_parameters` of a function, walked for only when a call asks (most never do)."""
+
+    def __init__(self, facts: FunctionFacts) -> None:
+        self.facts = facts
+        self.found: frozenset[str] | None = None
+
+    def names(self) -> frozenset[str]:
+        if self.found is None:
+            self.found = _from_parameters(self.facts)
+        return self.found
+
+    def passed_whole(self, call: cst.Call) -> bool:
+        """Is every argument of `call` one of them (or an item or attribute of one)?"""
+        roots = [root_of(argument.value) for argument in call.args]
+        if not roots or not all(isinstance(root, cst.Name) for root in roots):
+            return False
+        return _passes_parameters(call, self.names())
+
+
+def _from_parameters(facts: FunctionFacts) -> frozenset[str]:
+    """The function's parameters and the locals assigned only from them (`start, _, end =
+    slot.partition("-")`): a conversion of one (`int(start)`) fails on what the caller passed."""
+    params = {p for p in facts.params if p not in {"self", "cls"}}
+    assigned: dict[str, bool] = {}
+    for node in descendants(facts.node.body, into_scopes=False):
+        if type(node) is not cst.Assign:
+            continue
+        value = node.value
+        while isinstance(value, cst.Call):
+            value = value.func  # `slot.partition("-")`, `raw.strip().lower()`
+        root = root_of(value)
+        derived = isinstance(root, cst.Name) and root.value in params
+        for target in node.targets:
+            for name in descendants(target.target):
+                if type(name) is cst.Name:
+                    assigned[name.value] = assigned.get(name.value, True) and derived
+    return frozenset(params | {name for name, derived in assigned.items() if derived and name not in params})
+
+
+def _parses(call: cst.Call, params: frozenset[str]) -> bool:
+    """The call's first argument is one of the function's parameters (or an item of one)."""
+    if not call.args:
+        return False
+    root = root_of(call.args[0].value)
+    return isinstance(root, cst.Name) and root.value in params
+
+
+class FunctionLookup(Protocol):
+    def __call__(self, qualname: str) -> tuple[ModuleSummary, FunctionSummary] | None: ...
+
+
+class EscapeLinks:
+    """What functions let escape, composed across the project's modules at link time."""
+
+    def __init__(self, function: FunctionLookup) -> None:
+        self.function = function
+        self.memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+
+    def verdict(self, exits: tuple[Exit, ...], caught: frozenset[str]) -> str:
+        """Whose text an exception of the classes `caught` leaving these exits carries: LIBRARY
+        (some library's may), PARAMETER (a parser's, about what the caller passed), AUTHOR (only
+        the author's own raises), or UNKNOWN (a call the project does not resolve)."""
+        kinds = self._kinds(exits, caught, 0)
+        for kind in (LIBRARY, UNKNOWN, PARAMETER):
+            if kind in kinds:
+                return kind
+        return AUTHOR
+
+    def escapes(self, qual: str, caught: frozenset[str], depth: int) -> frozenset[str]:
+        key = (qual, caught)
+        if key in self.memo:
+            return self.memo[key]
+        found = self.function(qual) if depth <= _MAX_DEPTH else None
+        if found is None or found[1].escapes is None:
+            return frozenset({UNKNOWN})
+        self.memo[key] = frozenset()  # recursion: a cycle adds nothing
+        result = self.memo[key] = self._kinds(found[1].escapes, caught, depth + 1)
+        return result
+
+    def _kinds(self, exits: tuple[Exit, ...], caught: frozenset[str], depth: int) -> frozenset[str]:
+        kinds: set[str] = set()
+        for exit in exits:
+            if exit.kind == CALL:
+                if _caught_on_the_way(exit.guards, caught):
+                    continue
+                found = self.escapes(exit.callee, caught, depth)
+                if PARAMETER in found and not exit.passes_parameters:
+                    found = (found - {PARAMETER}) | {LIBRARY}
+                kinds |= found
+            elif exit.kind == UNKNOWN:
+                if not _caught_on_the_way(exit.guards, caught):
+                    kinds.add(UNKNOWN)
+            else:
+                if "*" in exit.classes:
+                    # Any class: escapes as each caught class unless a guard stops that one. A
+                    # library call the raise table does not list (`parse_qs(q)`, `dict(pairs)`)
+                    # may raise the class or not: unknown, so the file's verdict stands.
+                    if not all(_stopped(exit.guards, frozenset({name})) for name in caught):
+                        kinds.add(UNKNOWN if exit.kind == LIBRARY else exit.kind)
+                elif caught & exit.classes and not _stopped(exit.guards, exit.classes):
+                    kinds.add(exit.kind)
+        return frozenset(kinds)
+
+
+_MAX_DEPTH = 12
+
+
+def _stopped(guards: tuple[TryGuard, ...], names: frozenset[str]) -> bool:
+    """Does one of `guards` keep an exception known by `names` (its class and bases) from going on?"""
+    return any(catches(guard, names) for guard in guards)

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping as MappingBase
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 import libcst as cst
 
 from mcp_lint.model.names import AliasTable, dotted, last_name
+
+if TYPE_CHECKING:
+    from mcp_lint.model.escape_exits import Exit
 
 
 @dataclass
@@ -41,6 +44,9 @@ class Handler:
     # An earlier clause of the same `try` catches everything this one does: it never runs, and
     # the walk of the function did not enter its body.
     shadowed: bool = False
+    # Catching only narrow builtin classes around calls of project code in other modules: what
+    # its `try` body lets escape (model.escapes.Exit), for the link step to decide the origin.
+    escape_exits: tuple[Exit, ...] = ()
 
     def within(self, outer: Handler) -> bool:
         """Is this clause `outer`, or nested in its body without rebinding its name?"""

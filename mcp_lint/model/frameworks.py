@@ -266,6 +266,12 @@ FRAMEWORK_DOMAIN_ERRORS = frozenset(
 # to 4.x (read in the wheels).
 ERROR_MIDDLEWARE_CLASSES = frozenset({"fastmcp.server.middleware.error_handling.ErrorHandlingMiddleware"})
 
+# The method of a fastmcp middleware (2.9+) that every tool call runs through: what it returns is
+# the call's result, what it raises reaches the framework as the tool's own exception would.
+MIDDLEWARE_TOOL_HOOK = "on_call_tool"
+# Where fastmcp's own middleware classes live (timing, logging, retries, rate limits): no author code.
+FRAMEWORK_MIDDLEWARE_PACKAGE = "fastmcp."
+
 # JSON-RPC protocol error classes (McpError is the v1 name, MCPError the v2 name).
 PROTOCOL_ERROR_CLASSES = frozenset(
     {

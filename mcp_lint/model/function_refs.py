@@ -14,8 +14,9 @@ import libcst as cst
 from mcp_lint.model.call_args import first_positional, string_value
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
-from mcp_lint.model.scopes import ScopeWalker
+from mcp_lint.model.scopes import Frame, ScopeWalker
 from mcp_lint.model.summary import TABLE_REF
+from mcp_lint.model.table_rows import LOCAL, RETURNED, Bound, Row, Table, TablePath, encode
 
 Expr = cst.BaseExpression
 
@@ -34,6 +35,9 @@ class FunctionReferences(ScopeWalker):
         # Loop variables over a table of another module (`for fn in TOOLS` with TOOLS imported):
         # name -> the table's qualified name; the linker reads the table (TABLE_REF).
         self.loop_tables: list[dict[str, str]] = []
+        # Loop variables over a table of rows that only the linker can read (a builder's returned
+        # dict, a table of categories): name -> what it holds (model/table_rows.py).
+        self.loop_bounds: list[dict[str, Bound]] = []
         self.module_function_aliases: dict[str, list[str]] = {}
         # Module-level names assigned a call's result (`service = Service()`): `alias =
         # service.method` names a method of that object, not data.
@@ -43,10 +47,12 @@ class FunctionReferences(ScopeWalker):
     def visit_For(self, node: cst.For) -> None:
         self.loop_stack.append(self._loop_bindings(node.target, node.iter))
         self.loop_tables.append(self._imported_table(node.target, node.iter))
+        self.loop_bounds.append(self._loop_bounds(node.target, node.iter))
 
     def leave_For(self, original_node: cst.For) -> None:
         self.loop_stack.pop()
         self.loop_tables.pop()
+        self.loop_bounds.pop()
 
     def _imported_table(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, str]:
         """`for fn in TOOLS`, `for fn in TOOLS.values()`, `for name, fn in TOOLS.items()` where
@@ -70,16 +76,20 @@ class FunctionReferences(ScopeWalker):
         bindings: dict[str, list[cst.BaseExpression]] = {}
         comp: cst.CompFor | None = node.for_in
         tables: dict[str, str] = {}
+        bounds: dict[str, Bound] = {}
         while comp is not None:
             bindings.update(self._loop_bindings(comp.target, comp.iter))
             tables.update(self._imported_table(comp.target, comp.iter))
+            bounds.update(self._loop_bounds(comp.target, comp.iter))
             comp = comp.inner_for_in
         self.loop_stack.append(bindings)
         self.loop_tables.append(tables)
+        self.loop_bounds.append(bounds)
 
     def _leave_comprehension(self, original_node: cst.BaseComp) -> None:
         self.loop_stack.pop()
         self.loop_tables.pop()
+        self.loop_bounds.pop()
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comprehension
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
@@ -143,6 +153,7 @@ class FunctionReferences(ScopeWalker):
 
     def _module_constant(self, name: str, value: cst.BaseExpression) -> None:
         """Module-level lists/dicts (tool tables) and the logger, for later lookups."""
+        self._record_table(self._key(name), self._table_literal(value))
         if isinstance(value, cst.Dict):
             pairs = [(el.key, el.value) for el in value.elements if isinstance(el, cst.DictElement)]
             self.model.module_dicts[name] = pairs
@@ -162,8 +173,11 @@ class FunctionReferences(ScopeWalker):
 
     def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
         """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
-        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
-        if refs and len(refs) == len(values):
+        named = [value for value in values if not isinstance(value, cst.Call)]
+        refs = [ref for value in named if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        if refs and len(refs) == len(named):
+            # Values made by a call (`"x": make_handler("/x")`) are functions too, which this
+            # table does not name; the ones it names are still looked up by the dispatcher.
             self.model.function_tables[key] = refs
         elif values and all(isinstance(value, cst.Dict) for value in values):
             # A registry of rows: `{"ListIndexTool": {"description": ..., "function": list_indices}}`,
@@ -184,6 +198,7 @@ class FunctionReferences(ScopeWalker):
         """`return {"add": add, ...}` or `return {n: getattr(api, n) for n in NAMES}` (NAMES a
         module-level list of method names, api typed): a table of functions the caller gets."""
         qual = self.frames[-1].qual
+        self._record_table(f"{qual}{RETURNED}", self._returned_rows(value))
         if isinstance(value, cst.Dict):
             self._function_table(f"{qual}()", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
             return
@@ -203,6 +218,205 @@ class FunctionReferences(ScopeWalker):
         names = [string_value(element) for element in self._iterable_elements(value.for_in.iter)]
         if type_name and names and all(names):
             self.model.function_tables[f"{qual}()"] = [f"{type_name}.{name}" for name in names]
+
+    # -- tables of rows, followed by the linker (model/table_rows.py) ----------------------
+    def _function_frame(self) -> Frame | None:
+        frame = self.frames[-1] if self.frames else None
+        return frame if frame is not None and frame.kind == "function" else None
+
+    def _bound(self, name: str) -> Bound | None:
+        for bounds in reversed(self.loop_bounds):
+            if name in bounds:
+                return bounds[name]
+        frame = self._function_frame()
+        return frame.bound.get(name) if frame is not None else None
+
+    def _loop_bounds(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, Bound]:
+        """`for name, (fn, desc) in table.items()`, `for fn, desc in table.values()`, `for fn in
+        build()`: what each loop variable holds of a table's rows."""
+        iterable = unwrap_await(iterable)
+        items = False
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+            if iterable.func.attr.value not in {"items", "values"}:
+                return {}
+            items = iterable.func.attr.value == "items"
+            iterable = iterable.func.value
+        table = self._table_of(iterable)
+        if table is None:
+            return {}
+        if items:
+            if not isinstance(target, cst.Tuple) or len(target.elements) != 2:
+                return {}
+            target = target.elements[1].value
+        return _unpacked(target, Bound(table, row=True))
+
+    def _table_of(self, expr: cst.BaseExpression) -> TablePath | None:
+        """The table an expression stands for: a local or loop variable holding one, a table built
+        in this function, a module-level or imported name, or a call of a function (or of the
+        functions a table's rows hold) that returns one."""
+        expr = unwrap_await(expr)
+        if isinstance(expr, cst.Call):
+            return self._called_table(expr.func)
+        if not isinstance(expr, cst.Name):
+            return None
+        name = expr.value
+        bound = self._bound(name)
+        if bound is not None:
+            return bound.table if not bound.row and bound.position is None else None
+        frame = self._function_frame()
+        if frame is not None and name not in frame.globals:
+            if name in frame.tables:
+                key = f"{frame.qual}{LOCAL}{name}"
+                self.model.tables[key] = frame.tables[name]
+                return TablePath(key)
+            if name in frame.bindings:
+                return None  # a parameter or a local holding something else
+        if name in self.aliases.aliases:
+            return TablePath(self.aliases.aliases[name])
+        return TablePath(self._key(name))  # a module-level table, perhaps defined further down
+
+    def _called_table(self, func: cst.BaseExpression) -> TablePath | None:
+        """The table a call of `func` returns: `build_tools()`, `builder()` with builder a value
+        of a table's rows, `CATEGORIES[name][1]()`."""
+        if isinstance(func, cst.Name):
+            bound = self._bound(func.value)
+            if bound is not None:
+                return bound.table.called_at(bound.functions_at())
+        if isinstance(func, cst.Subscript):
+            row = self._row_of(func)
+            return row.table.called_at(row.functions_at()) if row is not None else None
+        refs = [ref for ref in self._function_refs(func) if not ref.startswith(TABLE_REF)]
+        return TablePath(refs[0] + RETURNED) if len(refs) == 1 else None
+
+    def _row_of(self, expr: cst.BaseExpression) -> Bound | None:
+        """`table[name]`, `table.get(name)` (a row), `table[name][1]` (a position of a row)."""
+        expr = unwrap_await(expr)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+            table = self._table_of(expr.func.value) if isinstance(expr.func.value, cst.Name) else None
+            return Bound(table, row=True) if table is not None and expr.args else None
+        if not isinstance(expr, cst.Subscript) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        index = expr.slice[0].slice.value
+        if isinstance(index, cst.Integer):
+            inner = self._row_of(expr.value)
+            return Bound(inner.table, position=int(index.value)) if inner is not None and inner.row else None
+        if string_value(index) is not None or not isinstance(expr.value, cst.Name):
+            return None  # a literal key picks one row: what the registration names is not all of them
+        table = self._table_of(expr.value)
+        return Bound(table, row=True) if table is not None else None
+
+    def _table_literal(self, value: cst.BaseExpression) -> Table | None:
+        """The rows of a dict or list literal (None for anything else)."""
+        rows: list[Row] = []
+        merged: list[TablePath] = []
+        if isinstance(value, cst.Dict):
+            for element in value.elements:
+                if isinstance(element, cst.DictElement):
+                    rows.append(Row(string_value(element.key), self._row_parts(element.value)))
+                else:
+                    merged.extend(path for path in [self._table_of(element.value)] if path is not None)
+        elif isinstance(value, (cst.List, cst.Tuple)):
+            for item in value.elements:
+                if isinstance(item, cst.Element):
+                    rows.append(Row(None, self._row_parts(item.value)))
+                else:
+                    merged.extend(path for path in [self._table_of(item.value)] if path is not None)
+        else:
+            return None
+        return Table(tuple(rows), tuple(merged))
+
+    def _row_parts(self, value: cst.BaseExpression) -> tuple[tuple[str, ...], ...]:
+        return tuple(
+            tuple(ref for ref in self._function_refs(part) if not ref.startswith(TABLE_REF)) if isinstance(part, (cst.Name, cst.Attribute, cst.Call)) else ()
+            for part in _unpack(value)
+        )
+
+    def _returned_rows(self, value: cst.BaseExpression) -> Table | None:
+        """What `return <value>` gives callers that iterate the result: a literal's rows, a table
+        built in a local, or a table of the module or of another one."""
+        literal = self._table_literal(value)
+        if literal is not None or not isinstance(value, cst.Name):
+            return literal
+        frame = self._function_frame()
+        if frame is not None and value.value in frame.tables:
+            return frame.tables[value.value]
+        path = self._table_of(value)
+        if path is None:
+            return None
+        known = self._bound(value.value) is not None or path.start in self.model.tables or value.value in self.aliases.aliases
+        return Table(merged=(path,)) if known else None
+
+    def _record_table(self, key: str, table: Table | None) -> None:
+        """Keep a table of the module for the linker, when it can hold a function."""
+        if table is None or not (table.merged or any(part for row in table.rows for part in row.parts)):
+            return
+        known = self.model.tables.get(key)
+        self.model.tables[key] = known.extended(table.rows, table.merged) if known is not None else table
+
+    def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """A function's locals that hold tables, rows or positions of rows (`tools = build()`,
+        `_, builder = CATEGORIES[name]`), and the tables it builds (`tools = {}`, `tools[k] = v`)."""
+        frame = self._function_frame()
+        if frame is None:
+            return
+        value = unwrap_await(value)
+        name = dotted(target)
+        if isinstance(value, cst.Dict) and name is not None and name.startswith("self.") and name.count(".") == 1 and self._class_qual():
+            # An object's table of its own methods (`self.handlers = {"a": self.handle_a}`),
+            # looked up by a dispatcher as `self.handlers.get(name)`.
+            self._function_table(self._key(name), [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+            return
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in frame.tables:
+            index = target.slice[0].slice if len(target.slice) == 1 else None
+            key = string_value(index.value) if isinstance(index, cst.Index) else None
+            name = target.value.value
+            frame.tables[name] = frame.tables[name].extended([Row(key, self._row_parts(value))])
+            return
+        names = [target] if isinstance(target, cst.Name) else [el.value for el in getattr(target, "elements", ()) if isinstance(el.value, cst.Name)]
+        for name in names:
+            frame.bound.pop(name.value, None)  # type: ignore[union-attr]
+            frame.tables.pop(name.value, None)  # type: ignore[union-attr]
+        if isinstance(target, cst.Name):
+            literal = self._table_literal(value)
+            if literal is not None:
+                frame.tables[target.value] = literal
+                if isinstance(value, cst.Dict):
+                    # A dispatcher's own table (`handlers = {"a": handle_a}; handlers[name](args)`).
+                    self._function_table(f"{frame.qual}{LOCAL}{target.value}", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+                return
+            table = self._table_of(value) if isinstance(value, cst.Call) else None
+            bound = Bound(table) if table is not None else self._row_of(value)
+            if bound is not None:
+                frame.bound[target.value] = bound
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            row = self._row_of(value)
+            if row is not None and row.row:
+                frame.bound.update(_unpacked(target, row))
+
+    def _table_update(self, call: cst.Call) -> None:
+        """`tools.update(more())`, `tools.extend(more())`, `tools.append((fn, "..."))` on a table
+        being built in this function or at module level."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in {"update", "extend", "append"} or not isinstance(func.value, cst.Name):
+            return
+        argument = first_positional(call)
+        if argument is None:
+            return
+        frame = self._function_frame()
+        name = func.value.value
+        if func.attr.value == "append":
+            addition = Table((Row(None, self._row_parts(argument)),))
+        else:
+            literal = self._table_literal(argument)
+            path = self._table_of(argument) if literal is None else None
+            addition = literal if literal is not None else Table(merged=(path,)) if path is not None else None
+        if addition is None:
+            return
+        if frame is not None and name in frame.tables:
+            frame.tables[name] = frame.tables[name].extended(addition.rows, addition.merged)
+        elif frame is None or name in frame.globals:
+            if self._key(name) in self.model.tables or name in self.model.module_lists:
+                self._record_table(self._key(name), addition)
 
     # -- references to functions ----------------------------------------------------------
     def _function_refs(self, expr: cst.BaseExpression) -> list[str]:
@@ -227,14 +441,21 @@ class FunctionReferences(ScopeWalker):
         for tables in reversed(self.loop_tables):
             if name in tables:
                 return [TABLE_REF + tables[name]]
-        for bindings in reversed(self.loop_stack):
+        for bindings, bounds in zip(reversed(self.loop_stack), reversed(self.loop_bounds)):
+            refs = [ref for element in bindings.get(name, ()) for ref in self._function_refs(element)]
+            if refs:
+                return refs
+            if name in bounds:
+                return [TABLE_REF + encode(bounds[name].table, bounds[name].functions_at())]
             if name in bindings:
-                return [ref for element in bindings[name] for ref in self._function_refs(element)]
+                return []
         for frame in reversed(self.frames):
             if frame.kind != "function" or name in frame.globals:
                 continue
             if name in frame.function_aliases:
                 return frame.function_aliases[name]
+            if name in frame.bound:
+                return [TABLE_REF + encode(frame.bound[name].table, frame.bound[name].functions_at())]
             nested = f"{frame.qual}.{name}"
             if nested in self.model.functions:
                 return [nested]
@@ -285,6 +506,20 @@ class FunctionReferences(ScopeWalker):
     def _method_of_module_object(self, name: str) -> bool:
         root, _, rest = name.partition(".")
         return bool(rest) and "." not in rest and root in self.module_objects
+
+
+def _unpacked(target: cst.BaseExpression, row: Bound) -> dict[str, Bound]:
+    """A loop or assignment target given one row of a table: `fn` holds the row, `(fn, desc)`
+    the positions of its value."""
+    if isinstance(target, cst.Name):
+        return {target.value: row}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {
+            element.value.value: Bound(row.table, position=index)
+            for index, element in enumerate(target.elements)
+            if isinstance(element.value, cst.Name)
+        }
+    return {}
 
 
 def _unpack(element: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:

@@ -122,3 +122,46 @@ VALUE_ARGUMENTS: dict[str, int | None] = {
     "wrap_future": 0,
     "run": 0,
 }
+
+
+# What a library call may raise, by the name it resolves to: the calls whose exceptions decide
+# who wrote a caught builtin exception's text (model/escapes.py). A library call in neither table
+# may raise anything.
+RAISES_BY_FUNCTION: dict[str, frozenset[str]] = {
+    "json.loads": frozenset({"JSONDecodeError"}),
+    "json.load": frozenset({"JSONDecodeError"}),
+    "int": frozenset({"ValueError", "TypeError"}),
+    "float": frozenset({"ValueError", "TypeError"}),
+    "decimal.Decimal": frozenset({"InvalidOperation"}),
+    "uuid.UUID": frozenset({"ValueError", "TypeError"}),
+    "datetime.fromisoformat": frozenset({"ValueError"}),
+    "datetime.strptime": frozenset({"ValueError"}),
+    "datetime.datetime.fromisoformat": frozenset({"ValueError"}),
+    "datetime.datetime.strptime": frozenset({"ValueError"}),
+    "datetime.date.fromisoformat": frozenset({"ValueError"}),
+    "date.fromisoformat": frozenset({"ValueError"}),
+    "open": frozenset({"OSError"}),
+}
+# ... or by the module it is in, for modules whose functions raise only their own classes (a
+# pattern's `re.error`) or no exception a clause for a builtin class would see (`os.path`).
+RAISES_BY_MODULE: dict[str, frozenset[str]] = {
+    "re": frozenset({"error"}),
+    "os.path": frozenset(),
+    "shlex": frozenset({"ValueError"}),
+}
+# ... and by a method's name, on a value the code got from a library (`response.json()` of an
+# HTTP client's response, `path.read_text()`).
+RAISES_BY_METHOD: dict[str, frozenset[str]] = {
+    "json": frozenset({"JSONDecodeError"}),
+    "raise_for_status": frozenset({"HTTPStatusError", "HTTPError"}),
+    "read_text": frozenset({"OSError"}),
+    "read_bytes": frozenset({"OSError"}),
+    "write_text": frozenset({"OSError"}),
+    "write_bytes": frozenset({"OSError"}),
+}
+# The builtin base of a library class in those tables (an `except ValueError` catches a
+# JSONDecodeError); a class not here derives from Exception alone as far as a clause can tell.
+LIBRARY_ERROR_BASES: dict[str, str] = {
+    "JSONDecodeError": "ValueError",
+    "InvalidOperation": "ArithmeticError",
+}

@@ -113,6 +113,11 @@ TEXT_ATTRIBUTES = frozenset(
 )
 
 
+# Methods that serialise a whole object (a result model built with the text, then dumped for the
+# model: `reply.model_dump_json()`, `json.dumps(reply.dict())`): all the text it holds is in theirs.
+SERIALISERS = frozenset({"model_dump", "model_dump_json", "json", "dict", "to_dict", "to_json", "as_dict", "asdict"})
+
+
 def find_exception_text(
     expr: cst.CSTNode, handler: Handler | None, params: frozenset[str] = frozenset(), *, through_locals: bool = True
 ) -> cst.CSTNode | None:
@@ -148,7 +153,7 @@ class _TextFinder(FindingVisitor):
         if chain:
             parts = chain.split(".")
             if parts[0] in self.names:
-                if any(p in TEXT_ATTRIBUTES for p in parts[1:]):
+                if any(p in TEXT_ATTRIBUTES for p in parts[1:]) or parts[-1] in SERIALISERS:
                     self.found = node
                 return False  # e.status_code, e.__class__ etc. are not the text
         return True

@@ -14,6 +14,7 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.names import AliasTable
 from mcp_lint.model.summary import ToolRegistration
+from mcp_lint.model.table_rows import Table
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,9 @@ class ModuleModel:
     # (`HANDLERS = {"add": add}` -> "HANDLERS"), or what a function returns (`{n: getattr(api, n)
     # for n in NAMES}` -> "<function key>()"); the qualified names of the functions they hold.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Tables of functions as rows, for registrations in loops over them (model/table_rows.py):
+    # `pkg.app.TOOLS`, `pkg.app.build_tools()` (what it returns), `pkg.app.setup#tools` (a local).
+    tables: dict[str, Table] = field(default_factory=dict)
     # Functions passed as a server's `lifespan=`: what they yield is `ctx...lifespan_context`.
     lifespans: list[str] = field(default_factory=list)
     # Calls passing a server (or what the linker may find to be one) as an argument:

@@ -157,6 +157,7 @@ class _ModuleWalker(Registrations):
             self._bind(target.target, receiver)
             self._name_constructed(target.target, node.value, receiver)
             self._track_function_alias(target.target, node.value)
+            self._track_table(target.target, node.value)
             self._raw_request_handler(target.target, node.value)
         if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self._module_constant(node.targets[0].target.value, node.value)
@@ -173,6 +174,7 @@ class _ModuleWalker(Registrations):
         self._bind(node.target, receiver)
         if node.value is not None:
             self._name_constructed(node.target, node.value, receiver)
+            self._track_table(node.target, node.value)
         if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
             self._module_constant(node.target.value, node.value)
         self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))

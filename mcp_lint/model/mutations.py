@@ -35,7 +35,7 @@ _FILE_CALLS = frozenset(fx.FILE_CALLS) | fx.SUBPROCESS_CALLS
 _FILE_WRITE_NAMES = frozenset(last_name(n) for n in _FILE_CALLS)
 # Every function or method name the tables can match, for a quick first look at a call.
 _NAMED_MUTATIONS = (
-    frozenset({"open", fx.COMMIT})
+    frozenset({"open", fx.COMMIT, fx.WORKER_START})
     | fx.SQL_EXECUTE
     | fx.HTTP_WRITE_VERBS
     | fx.PATH_WRITES
@@ -77,6 +77,8 @@ class LocalHandles:
     # level: their store verbs write (`r.hdel(...)`). Only that: what a check asks a client made
     # after the mutation is judged like any call (mcp004's _After), not as a read-back.
     clients: frozenset[str] = frozenset()
+    # Threads and processes this call built (`t = Thread(target=serve)`): starting one is a change.
+    workers: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -165,6 +167,8 @@ def mutation_of(
     if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
+    if method == fx.WORKER_START and not call.args and (receiver in local.workers or _builds_worker(call.func.value, aliases)):
+        return MutationKind("starts a background worker", changed, effect=Effect.WORKER)
     if method in fx.SQL_EXECUTE and call.args:
         sql = statement_text(call.args[0].value, local)
         if sql is not None and fx.SQL_WRITE.search(sql):
@@ -175,9 +179,9 @@ def mutation_of(
         return None
     if method == fx.COMMIT:
         return MutationKind("commits a database transaction", changed, effect=Effect.DATABASE)
-    if method in fx.HTTP_WRITE_VERBS and receiver and fx.HTTP_RECEIVER.search(receiver.split(".")[-1]):
-        return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
-    if method in fx.HTTP_WRITE_VERBS and receiver and _http_module(aliases, root):
+    if method in fx.HTTP_WRITE_VERBS and receiver and (fx.HTTP_RECEIVER.search(receiver.split(".")[-1]) or _http_module(aliases, root)):
+        if method == "post" and _computing_endpoint(call):
+            return None  # `post(".../text:synthesize", json=...)`: asks for a result, changes nothing
         return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
     if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
         if method == "replace" and len(call.args) != 1:
@@ -219,6 +223,9 @@ def mutation_of(
         return None  # `report.add_error(...)` on a value this function built (_fresh_objects)
     if verb == "get_or_create":
         return MutationKind(f"calls {receiver}.{method}()", changed, result_is_outcome=False)
+    words = identifier_words(method)
+    if len(words) > 1 and words[0] in fx.HANDED_OUT_VERBS and words[-1] in fx.HANDED_OUT_WORDS:
+        return None  # `self.db.write_scope()`: it hands out the context the writes go through
     if root in stdlib_roots(aliases) or fx.NOTIFY.match(method) or receiver.split(".")[-1] in fx.NO_STATE_RECEIVERS:
         return None  # asyncio.create_task, executor.submit, session.send_log_message: no state
     if method.lower() in fx.AMBIGUOUS_VERBS or method in fx.CONTAINER_WRITES:
@@ -227,6 +234,24 @@ def mutation_of(
         if root in local_containers or not (store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _computing_endpoint(call: cst.Call) -> bool:
+    """Is the call's URL (its first argument, a literal or f-string) one of an endpoint named for a
+    computation (effects.COMPUTING_ENDPOINTS)?"""
+    if not call.args or call.args[0].keyword is not None:
+        return False
+    value = call.args[0].value
+    if isinstance(value, cst.FormattedString):
+        text = "".join(part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in value.parts)
+    else:
+        text = literal_text(value) or ""
+    return bool(fx.COMPUTING_ENDPOINTS.search(text.split("?", 1)[0] + "?"))
+
+
+def _builds_worker(value: cst.BaseExpression, aliases: AliasTable) -> bool:
+    """Is `value` a call that builds a thread or a process (`threading.Thread(target=f)`)?"""
+    return isinstance(value, cst.Call) and (aliases.resolve(value.func) or dotted(value.func) or "") in fx.WORKER_CLASSES
 
 
 def _http_module(aliases: AliasTable, root: str) -> bool:
@@ -399,6 +424,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     clients: set[str] = set(module_handles)
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
+    workers: set[str] = set()
     own = fn.local_names.difference(fn.params)
     for name, value in fn.single_assignments.items():
         if name not in own:
@@ -421,6 +447,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         if _client_factory(value):
             clients.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
             continue
+        if _builds_worker(value, aliases):
+            workers.add(name)  # `t = threading.Thread(target=serve)`
+            continue
         func = value.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         verb = _verb_argument(value)
@@ -438,7 +467,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
     return LocalHandles(
-        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients)
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers)
     )
 
 

@@ -13,6 +13,7 @@ import re
 import libcst as cst
 
 from mcp_lint.framework_copies import FrameworkCopy, framework_name
+from mcp_lint.module_names import resolve_relative
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
 
 
@@ -69,21 +70,6 @@ def unwrap_await(expr: cst.BaseExpression) -> cst.BaseExpression:
     while type(expr) is _AWAIT:  # exact type, as in `dotted`: Await has no subclasses
         expr = expr.expression
     return expr
-
-
-def resolve_relative(module: str, is_package: bool, level: int, target: str) -> str:
-    """Absolute module for `from <level dots><target> import ...` written in `module`."""
-    if level == 0:
-        return target
-    parts = module.split(".") if module else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    base = ".".join(parts)
-    if target:
-        return f"{base}.{target}" if base else target
-    return base
 
 
 class AliasTable:

@@ -3,8 +3,10 @@ tools, dispatchers and non-tool handlers, and on which server.
 
 Decorators (`@mcp.tool()`, standalone `@tool`), calls (`mcp.add_tool(fn)`,
 `mcp.tool(name="x")(fn)`, `Tool.from_function(fn)`), constructor arguments (`FastMCP(tools=[...])`,
-`Server(on_call_tool=...)`), request handlers (`add_request_handler`, `request_handlers[...] =`)
-and server arguments passed to register functions. Each form asks server inference what its
+`Server(on_call_tool=...)`), request handlers (`add_request_handler`, `request_handlers[...] =`),
+registrations in loops over tables of functions (function_refs, table_rows), the `on_call_tool` of
+the project's own fastmcp middleware (`add_middleware(X())`, `middleware=[X()]`), and server
+arguments passed to register functions. Each form asks server inference what its
 object is and the function references which functions it names.
 """
 
@@ -24,6 +26,8 @@ from mcp_lint.model.frameworks import (
     STANDALONE_TOOL_DECORATORS,
     TOOL_FACTORIES,
     ERROR_MIDDLEWARE_CLASSES,
+    FRAMEWORK_MIDDLEWARE_PACKAGE,
+    MIDDLEWARE_TOOL_HOOK,
     Family,
 )
 from mcp_lint.model.flow import first_param
@@ -112,6 +116,7 @@ class Registrations(FunctionReferences, ServerInference):
             return
         func = node.func
         self._server_arguments(node)
+        self._table_update(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
             target = argument(node, 0, "fn")
@@ -267,11 +272,23 @@ class Registrations(FunctionReferences, ServerInference):
                     self.model.non_tool.update(self._function_refs(element))
 
     def _error_middleware(self, elements: list[cst.BaseExpression], server: str, form: str) -> None:
-        """Record the ErrorHandlingMiddleware(...) calls among `elements`."""
+        """Record the ErrorHandlingMiddleware(...) calls among `elements`, and the project's own
+        middleware: its `on_call_tool` is on every tool's path (a method the class does not
+        define, nor a project base of it, is found nowhere by the linker and adds nothing)."""
         for element in elements:
             element = unwrap_await(element)
-            if isinstance(element, cst.Call) and self.aliases.resolve(element.func) in ERROR_MIDDLEWARE_CLASSES and self.top is not None:
-                self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
+            if not isinstance(element, cst.Call):
+                continue
+            resolved = self.aliases.resolve(element.func) or ""
+            if resolved in ERROR_MIDDLEWARE_CLASSES:
+                if self.top is not None:
+                    self.model.error_middleware.append(MiddlewareSite(server, element, form, self.top, self.top_index))
+                continue
+            if resolved.startswith(FRAMEWORK_MIDDLEWARE_PACKAGE):
+                continue  # the framework's own middleware (timing, retries): no author code
+            for cls in self._function_refs(element.func):
+                hook = f"{cls}.{MIDDLEWARE_TOOL_HOOK}"
+                self._add(hook, f"{last_name(cls)}.{MIDDLEWARE_TOOL_HOOK}", Family.FASTMCP, server or None, "middleware")
 
     def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""

@@ -18,6 +18,7 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.receivers import Receiver
+from mcp_lint.model.table_rows import Bound, Table
 from mcp_lint.model.walk import FastVisitor, descendants
 
 
@@ -31,6 +32,11 @@ class Frame:
     globals: set[str] = field(default_factory=set)
     # Local names standing for functions: `find_foo = find` then `mcp.tool(find_foo)`.
     function_aliases: dict[str, list[str]] = field(default_factory=dict)
+    # Locals holding a table of functions, a row of one, or a position of its rows
+    # (`tools = build_tools()`, `_, builder = CATEGORIES[name]`), and tables built here
+    # (`tools = {}` then `tools.update(more())`): model/table_rows.py.
+    bound: dict[str, Bound] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
 
 
 class ScopeWalker(FastVisitor):

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.fixing.imports import ImportBlock
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.model.flow_steps import FlowStep
 from mcp_lint.model.frameworks import Family
+from mcp_lint.model.table_rows import Table
+
+if TYPE_CHECKING:
+    from mcp_lint.model.escape_exits import Exit
 
 # A registered "function" that stands for every function of a table in another module:
 # TABLE_REF + "pkg.tools.TOOLS" (`for fn in TOOLS: mcp.tool()(fn)` with TOOLS imported).
@@ -233,13 +237,13 @@ class FunctionSummary(_DefaultsLeftOut):
     # exception's text?, row). A class raised only that way in the code tools reach carries
     # library text wherever it is caught (Project.is_carrier).
     exception_raises: tuple[tuple[str, bool, int], ...] = ()
-    # A helper's effects, for the functions that call it (see project_links.Project.effect):
+    # A helper's effects, for the functions that call it (a rule reads them at link time):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
     validates: bool = False
-    # The parameter every one of its own mutations depends on (`if commit: db.commit()`), as
-    # "name|index|1 or 0 (truthy wanted)|default constant ('' when required)"; "" when none.
-    mutates_when: str = ""
+    # The parameter test every one of its own mutations runs under (`if commit: db.commit()`);
+    # None when there is none.
+    mutates_when: ParamGuard | None = None
     # Where its first own mutation is: (row, column, end row, end column, statement text, first
     # row, last row), for a finding reported at the write when a caller's check comes too late.
     mutation_site: tuple[int, int, int, int, str, int, int] | None = None
@@ -278,6 +282,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).
     guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
+    # The exceptions it may let escape (model.escapes.Exit: its own raises and library calls not
+    # caught inside, the project calls it makes), composed across modules at link time to tell who
+    # wrote a caught builtin exception's text; None where it was not recorded.
+    escapes: tuple[Exit, ...] | None = None
 
 
 @dataclass
@@ -303,6 +311,10 @@ class ModuleSummary:
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
+    # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
+    table_callers: list[str] = field(default_factory=list)
+    # Tables of functions as rows, by qualified key (ModuleModel.tables).
+    tables: dict[str, Table] = field(default_factory=dict)
     # Functions passed as a server's `lifespan=` (their return annotation types the lifespan context).
     lifespans: list[str] = field(default_factory=list)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
@@ -348,13 +360,24 @@ def receiver_shift(via_attribute: bool, params: tuple[str, ...]) -> int:
 _FALSY_CONSTANTS = frozenset({"False", "None", "0", "''", '""'})
 
 
-def argument_enables(guard: str, constants: tuple[tuple[int, str, str], ...], shift: int) -> bool:
+@dataclass(frozen=True)
+class ParamGuard:
+    """A test of one parameter that every one of a function's own effects runs under (`if
+    commit:`, `if not dry_run:`, or after `if dry_run: return ...`): whether a call takes that
+    branch depends on the argument it passes (argument_enables)."""
+
+    name: str  # the parameter
+    index: int  # its position among the function's parameters (`self` counted)
+    truthy: bool  # the branch is taken when the argument is true (`if commit:`), else when it is false
+    default: str  # the default's constant text (`False`, `None`, `0`); "" when the parameter is required
+
+
+def argument_enables(guard: ParamGuard, constants: tuple[tuple[int, str, str], ...], shift: int) -> bool:
     """Can a call with these constant arguments take the branch `guard` (FunctionSummary.
     mutates_when) names? `shift` is 1 when the call's positions skip the callee's `self`. An
     argument that is not a constant ("*") may take it; a missing one takes the default's way."""
-    name, index, wanted, default = guard.split("|")
-    position = int(index) - shift
-    passed = next((text for pos, keyword, text in constants if keyword == name or (not keyword and pos == position)), None)
+    position = guard.index - shift
+    passed = next((text for pos, keyword, text in constants if keyword == guard.name or (not keyword and pos == position)), None)
     if passed is None:
-        return True if not default else (default not in _FALSY_CONSTANTS) == (wanted == "1")
-    return passed == "*" or (passed not in _FALSY_CONSTANTS) == (wanted == "1")
+        return True if not guard.default else (guard.default not in _FALSY_CONSTANTS) == guard.truthy
+    return passed == "*" or (passed not in _FALSY_CONSTANTS) == guard.truthy

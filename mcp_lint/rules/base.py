@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -31,7 +31,7 @@ from mcp_lint.model.frameworks import Delivery, Family, FrameworkContext
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.passed_on import clauses_passing_text_on
-from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, Payload, ServerLatent, ToolRegistration
+from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, ModuleSummary, ParamGuard, Payload, ServerLatent, ToolRegistration
 from mcp_lint.model.walk import descendants
 
 
@@ -146,10 +146,6 @@ class RenderContext:
     masked: bool = False  # the server masks unexpected exception text (fastmcp mask_error_details=True)
     # ... because a project file turns it on: 'FASTMCP_MASK_ERROR_DETAILS=true in .env' ("": the code).
     masked_by: str = ""
-    # What a project function the checked one calls does, by qualified name: ("mutates", q) ->
-    # what it (or a helper it calls) mutates, "" if nothing; ("validates", q) -> "yes" when it
-    # rejects bad arguments. None outside a linked project.
-    callee_effect: Callable[[str, str], str] | None = field(default=None, compare=False)
     # The linked project, for a rule whose finding depends on what another module defines (its
     # records, `LinkedProject.records`); None outside a linked project.
     project: LinkedProject | None = field(default=None, compare=False)
@@ -299,6 +295,8 @@ class LinkedProject(Protocol):
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]: ...
     def tools_on(self, server: str, summary: ModuleSummary) -> set[str]: ...
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None: ...
+    # The project functions that call `qual`, each with its call.
+    def callers_of(self, qual: str) -> list[tuple[str, CallEdge]]: ...
     def resolve(self, qualname: str) -> str: ...
     def class_ancestors(self, qual: str) -> tuple[str, ...]: ...
     def is_project_class(self, qual: str) -> bool: ...
@@ -323,6 +321,12 @@ class LinkedProject(Protocol):
     # (the release's spellings, deciding one first: Channel.mask_env_names; .env, compose files...:
     # server_env.py), asked through the pin lookup so that a stored run depends on it.
     def masks_by_config(self, path: str, env: tuple[str, ...]) -> EnvSetting | None: ...
+    # Does some caller on the way from a tool pass an argument that takes the branch `guard`
+    # (FunctionSummary.mutates_when's form) names? `reached`: every function the tools reach.
+    def caller_enables(self, qual: str, guard: ParamGuard, reach: Reach, reached: Mapping[str, Reach]) -> bool: ...
+    # Is an exception of class `raised` caught on every way from a tool by a clause that neither
+    # raises nor returns (the call goes on)?
+    def absorbed(self, raised: str, reach: Reach) -> bool: ...
 
 
 # The data key (value "1") by which a rule still recording a string bag asks for
@@ -362,7 +366,8 @@ class Rule:
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What the rule records of a function for the callers other modules link to it (fields
-        of the function's summary, read by the link step's `callee_effect`). Nothing by default."""
+        of the function's summary, which the rule reads back at link time through the linked
+        project's `function`). Nothing by default."""
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """Per-file records of a server-level rule (after every function was checked): picklable

@@ -187,26 +187,59 @@ def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[st
         return known[1]
     bases: set[str] = set()
     if not _success_test(cond):
-        for node in descendants(cond):
-            if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
-                base = dotted(node.value)
-                if base:
-                    bases.add(base)
+        bases = _tested_responses(cond, ctx)
     found = frozenset(bases)
     memo[id(cond)] = (cond, found)
     return found
 
 
+def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:
+    """The responses whose status `cond` reads: `resp.status_code`, or a local holding it
+    (`status = resp.status_code` ... `if status >= 400:`)."""
+    bases: set[str] = set()
+    facts = ctx.current_facts
+    for node in descendants(cond):
+        if isinstance(node, cst.Name) and facts is not None:
+            held = facts.single_assignments.get(node.value)
+            if isinstance(held, cst.Attribute) and held.attr.value in _STATUS_ATTRS:
+                node = held
+        if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
+            base = dotted(node.value)
+            if base:
+                bases.add(base)
+    return bases
+
+
+def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> set[str]:
+    """Responses the function has already left on when they succeeded, before the statement
+    `node` of its top-level block runs (`if resp.status_code == 200: return resp.json()`, then
+    `raise ApiError(resp.text)`): there, they failed."""
+    bases: set[str] = set()
+    for statement in fn.node.body.body:
+        if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
+            return bases
+        if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
+            continue
+        last = statement.body.body[-1] if statement.body.body else None
+        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        if isinstance(small, (cst.Return, cst.Raise)):
+            bases |= _tested_responses(statement.test, ctx)
+    return set()
+
+
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
     """By id of a call in a raise or return of a branch that tests a response's failure: the
     positions of the arguments that are that response (`raise ToolError(describe(resp))` under
-    `if resp.is_error:`). What the callee reads of their body is an upstream error body."""
+    `if resp.is_error:`, or raised after leaving on its success). What the callee reads of their
+    body is an upstream error body."""
     out: dict[int, tuple[int, ...]] = {}
-    sinks = [(r.node.exc, r.conditions) for r in fn.raises] + [(r.node.value, r.conditions) for r in fn.returns]
-    for value, conditions in sinks:
-        if value is None or not conditions:
+    sinks = [(r.node.exc, r.conditions, r.node) for r in fn.raises] + [(r.node.value, r.conditions, None) for r in fn.returns]
+    for value, conditions, raised in sinks:
+        if value is None or not (conditions or raised is not None):
             continue
-        bases = status_bases(conditions, ctx)
+        bases = status_bases(conditions, ctx) if conditions else set()
+        if not bases and raised is not None:
+            bases = left_on_success(fn, raised, ctx)  # `if r.is_success: return ...` before it
         if not bases:
             continue
         for node in descendants(value):

@@ -16,7 +16,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from mcp_lint.model.exception_guards import catching_clause
+from mcp_lint.findings import Related
+from mcp_lint.model.escape_exits import AUTHOR, PARAMETER, UNKNOWN
+from mcp_lint.model.escapes import EscapeLinks
+from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, receiver_shift
@@ -38,6 +41,10 @@ class CarriedText:
         self.reached = reached
         # Handler.site -> how the clause passes the caught exception's text on to the model.
         self.forwarding: dict[str, str] = {}
+        # What the project's functions let escape (who wrote a caught ValueError's text).
+        self.escapes = EscapeLinks(project.function)
+        self.reported: frozenset[str] | None = None
+        self.rewrapped: dict[str, list[Related]] = {}  # by Handler.site of the clause wrapping them
         for _ in range(_FORWARDING_ROUNDS):
             added = self._forwarding_round()
             if not added:
@@ -50,6 +57,13 @@ class CarriedText:
         project = self.project
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
+        if self.reported is None and latent.site:
+            self._reported_clauses()  # which raises a clause wraps again (its related locations)
+        if raw_text(latent).origin_exits:
+            decided = self._with_origin(latent)
+            if decided is None:
+                return None  # the `try` body lets only the author's own exceptions of the class out
+            latent = decided
         if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
             latent = _raised_in_caller(latent, reach.raised_text)
         if raw_text(latent).factory and latent.param in reach.raised_exc_params:
@@ -73,15 +87,35 @@ class CarriedText:
             passed_on = next((self.forwarding[s] for s in sites if s in self.forwarding), None)
             if passed_on is None:
                 return None  # caught on every path by code that does not pass its text on (checked there)
+            if self._rewrapped(latent, reach):
+                return None  # one flow: reported where a broad clause on the way wraps its text again
             latent = replace(latent, raises="", caught_at=(), passed_on=passed_on)
         if not project.applies(latent, reach):
             return None
         body_param = raw_text(latent).body_param
         if body_param is not None and body_param not in project.failed_responses().get(function, ()):
             return None  # no caller passes it a response found failed
+        if latent.site and self.reported is not None and latent.site in self.rewrapped:
+            inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
+            latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _with_origin(self, latent: Latent) -> Latent | None:
+        """The latent of a clause catching builtin classes around another module's code, once
+        what that code lets escape is known: kept where a library's exception of the class may
+        reach the clause, dropped where only the author's own raises do; a call the project does
+        not resolve, or a parser of what the caller passed, keeps the file's verdict."""
+        payload = raw_text(latent)
+        verdict = self.escapes.verdict(payload.origin_exits, frozenset(payload.origin_caught))
+        if verdict in {UNKNOWN, PARAMETER}:
+            # Unresolved, or a parser's text about what a caller passed (whether that is the
+            # model's own input the file's verdict already asked): as the file decided.
+            return replace(latent, payload=replace(payload, origin_exits=())) if payload.origin_foreign else None
+        if verdict == AUTHOR:
+            return None
+        return replace(latent, payload=replace(payload, origin_exits=(), tool_args_only=False))
 
     def _is_tool_error(self, qual: str) -> bool:
         return any(a in TOOL_ERROR_CLASSES for a in self.project.class_ancestors(qual)[1:])
@@ -108,6 +142,56 @@ class CarriedText:
     def _carrier_of(self, latent: Latent) -> str | None:
         """The carrier among the project classes a clause catches, if any."""
         return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
+
+    def _rewrapped(self, latent: Latent, reach: Reach) -> bool:
+        """On every way to the tools, the raise is caught by a clause reported for its own sake
+        (`except Exception as e: raise ApiError(f"lookup failed: {e}")`), whose text holds this
+        one's: that clause is the flow's finding."""
+        return bool(self._rewrapping_sites(latent, reach, self._reported_clauses()))
+
+    def _rewrapping_sites(self, latent: Latent, reach: Reach, reported: frozenset[str]) -> set[str]:
+        """The reported clauses that catch the raise on the ways to the tools, when one does on
+        every way (empty otherwise)."""
+        if not reported or not reach.guards or not latent.raises:
+            return set()
+        qual = latent.raises_qual
+        names = frozenset({latent.raises, *(last_name(a) for a in self.project.class_ancestors(qual))}) if qual else frozenset({latent.raises})
+        found: set[str] = set()
+        for way in reach.guards:
+            sites = {site[0] for guard in way if (site := catching_site(guard, names)) is not None and site[0] in reported}
+            if not sites:
+                return set()
+            found |= sites
+        return found
+
+    def _reported_clauses(self) -> frozenset[str]:
+        """The clauses (Handler.site) that put a caught foreign exception's text into what they
+        raise or return and are reported for it themselves (computed once; empty while computing,
+        so a clause's own link never drops it for itself)."""
+        if self.reported is None:
+            self.reported = frozenset()
+            found = set()
+            for qual, entry in self.reached.items():
+                fn = self.project.functions[qual][1]
+                for latent in fn.latent:
+                    if latent.code != self.rule.code or not latent.site or latent.variant in {"handed-to-helper", "passes-on"}:
+                        continue
+                    payload = raw_text(latent)
+                    if payload.passes or payload.imported_quals or payload.origin_exits:
+                        continue  # decided by what the class carries, or by the link step
+                    if self.link(latent, qual, entry) is not None:
+                        found.add(latent.site)
+            self.reported = frozenset(found)
+            # The raises each of them wraps again: related locations of its finding.
+            for qual, entry in self.reached.items():
+                summary, fn = self.project.functions[qual]
+                for latent in fn.latent:
+                    if latent.code != self.rule.code or not latent.raises or latent.variant in {"handed-to-helper", "passes-on"}:
+                        continue
+                    for site in self._rewrapping_sites(latent, entry, self.reported):
+                        where = Related(summary.path, latent.location, latent.end_location, f"the text it wraps is raised here, in `{fn.name}()`")
+                        self.rewrapped.setdefault(site, []).append(where)
+        return self.reported
 
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_lint.findings import Related
+from mcp_lint.model.escape_exits import Exit
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import Span
 
@@ -37,6 +39,15 @@ class RawText(Payload):
     caught_quals: tuple[str, ...] = ()
     needs_attr: str = ""
     imported_quals: tuple[str, ...] = ()  # imported classes the clause catches (the project's?)
+    # The clause catches only narrow builtin classes (`origin_caught`) around calls of another
+    # module's code: whether their text is a library's is decided at link time from what its
+    # `try` body lets escape (model.escapes.Exit); `origin_foreign` is the file's own verdict,
+    # kept where a call stays unresolved.
+    origin_exits: tuple[Exit, ...] = ()
+    origin_caught: tuple[str, ...] = ()
+    origin_foreign: bool = False
+    # Link time: the raises this clause catches and wraps again, reported here as one flow.
+    rewraps: tuple[Related, ...] = ()
     # Link time: where a raise of the caught carrier class carries library text ("path:row", ""
     # when not known; None: no carrier), and the class a caller raises the returned text in.
     carrier: str | None = None

@@ -54,6 +54,7 @@ from mcp_lint.rules.exception_text import (
     project_class,
     is_tool_error_raise,
     looks_like_exception_param,
+    left_on_success,
     status_bases,
     param_text_outside_helpers,
     text_outside_helpers,
@@ -167,6 +168,8 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
     last assignment of it in the clause's body before the sending statement. Through a chain of
     locals (`msg = f"{e}"; body = json.dumps({"error": msg}); return body`) it is the first one,
     where the exception's text is put in: one flow, one finding, on the line that reads `e`."""
+    if isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
+        found = found.value  # `reply.model_dump_json()`, `reply.error`: the text is the local's
     if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
         return None
     assign = _last_assignment(handler, found.value, sink)
@@ -590,8 +593,11 @@ async def get_forecast(city: str) -> str:
         for handler in fn.handlers:
             # The project's own exception (or ToolError) whose text is passed on: the linker
             # decides, knowing which raises of the class carry library text (mcp002_carried_text).
-            passes = None if handler.foreign else _passed_on_classes(handler, ctx)
-            if not handler.foreign and passes is None:
+            # A clause whose origin waits for the link step (calls of another module's code in
+            # its `try` body: model.escapes) is checked as foreign; the linker drops what is not.
+            pending = handler.escape_exits
+            passes = None if handler.foreign or pending else _passed_on_classes(handler, ctx)
+            if not handler.foreign and not pending and passes is None:
                 continue
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
                 if passes is not None:
@@ -623,6 +629,9 @@ async def get_forecast(city: str) -> str:
                 elif handler.imported_classes:
                     caught = tuple(handler.imported_classes)
                     payload = replace(payload, imported_quals=caught)
+                if pending:
+                    origin = tuple(sorted(last_name(name) for name in handler.caught))
+                    payload = replace(payload, origin_exits=pending, origin_caught=origin, origin_foreign=handler.foreign)
                 # `site`: a raise caught by this clause reaches the model through this statement.
                 yield replace(
                     latent,
@@ -666,6 +675,8 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            if not bases and variant.startswith("raise"):
+                bases = left_on_success(fn, node, ctx)
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
@@ -704,6 +715,10 @@ async def get_forecast(city: str) -> str:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
                 if param not in names:
                     continue  # without the name, no text of it (what exception_text_in would say)
+                if variant == "return" and isinstance(value, cst.Name) and value.value == param:
+                    # `return exception` hands the object back whole (a finder of a cause in the
+                    # chain): what the caller reads of it decides, not this return.
+                    continue
                 found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
                 if found is None or not looks_like_exception_param(found, param):
                     continue
@@ -1029,6 +1044,7 @@ async def get_forecast(city: str) -> str:
             fix = replace(fix, raises=raises, replaces=payload.raised or ("" if variant.startswith("return") else raises))
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
+        related = (*related, *payload.rewraps)
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 

@@ -20,7 +20,7 @@ import builtins
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -49,18 +49,22 @@ from mcp_lint.model.mutations import (
     walk_statements,
 )
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, argument_enables
+from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
+from mcp_lint.rules.mcp004_helper_effects import HelperGuard, helper_effects
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
     Example,
     FileContext,
+    LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
-    Site,
+    Span,
     indent_of,
     latent_fix,
+    node_span,
     walk,
 )
 from mcp_lint.rules.results import (
@@ -241,6 +245,9 @@ class _Step:
     # A rejecting `except` clause: the steps of its `try` body (first, last + 1), whose failures
     # it turns into the rejection; its condition is that one of them fails.
     raisers: tuple[int, int] | None = None
+    # An implicit check that takes a constant item of a parameter (`outline["title"]`): a
+    # rejection only where the parameter is the model's argument, in a tool handler.
+    item_check: bool = False
 
 
 @dataclass
@@ -423,6 +430,8 @@ class _Steps:
         self.start: int | None = None
         self.active = True
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
+        self._tested: frozenset[str] | None = None
+        self._parts: frozenset[str] | None = None
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -618,17 +627,79 @@ class _Steps:
         if value is None:
             return
         params = set(self.fn.params) - {"self", "cls"}
+        # Names a comprehension in the statement binds are its own (`{t["name"]: ... for t in rows}`).
+        bound = {n for node in walk(value) if isinstance(node, cst.CompFor) for n in _targets(node.target)}
+        parts = self.argument_parts(params) - bound
+        params -= bound
         for node in walk(value):
-            if not (isinstance(node, cst.Call) and _parses(node) and node.args):
+            if isinstance(node, cst.Subscript):
+                # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list
+                # in the argument raises, unless the function tests for it (`"title" in outline`).
+                # Also in a part of an argument (`for slide in outline["slides"]: slide["type"]`).
+                param = _constant_item_of(node, params | parts)
+                if param is None or param in self.tested_params():
+                    continue
+                arguments = [node.value]
+            elif isinstance(node, cst.Call) and _parses(node) and node.args:
+                arguments = [a.value for a in node.args]
+            else:
                 continue
-            arguments = [a.value for a in node.args]
             reads = _Reads(arguments, files=True)
-            if not reads.get() or any(r.split(".")[0] not in params for r in reads.get()):
+            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get()):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
             if self.parse_failure_absorbed():
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
+            step.item_check = isinstance(node, cst.Subscript)
             return
+
+    def argument_parts(self, params: set[str]) -> frozenset[str]:
+        """Locals that hold a part of an argument: an item of it (`ts = outline["title_slide"]`,
+        `ts = outline.get("title_slide")`) or what a loop takes from it (`for s in outline["slides"]`)."""
+        if self._parts is None:
+            parts: set[str] = set()
+            holders = params | parts
+
+            def of_argument(expr: cst.BaseExpression) -> bool:
+                while True:
+                    if isinstance(expr, cst.Subscript):
+                        expr = expr.value
+                    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+                        expr = expr.func.value
+                    else:
+                        break
+                return isinstance(expr, cst.Name) and expr.value in holders
+
+            nodes = [n for n in walk(self.fn.node.body) if isinstance(n, (cst.Assign, cst.For))]
+            for _ in range(2):  # a part of a part (`for s in outline["slides"]: rows = s["rows"]`)
+                for node in nodes:
+                    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                        if not isinstance(node.value, cst.Name) and of_argument(node.value):
+                            parts.add(node.targets[0].target.value)
+                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and of_argument(node.iter):
+                        parts.add(node.target.value)
+                    holders = params | parts
+            self._parts = frozenset(parts - params)
+        return self._parts
+
+    def tested_params(self) -> frozenset[str]:
+        """Parameters the function tests for a key or a length (`"k" in data`, `len(items)`,
+        `if not fields:`): an item of them is read where it is there."""
+        if self._tested is None:
+            tested: set[str] = set()
+            for node in walk(self.fn.node.body):
+                if isinstance(node, cst.Comparison):
+                    tested.update(
+                        t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
+                    )
+                elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+                    tested.update(n for n in read_names(node.args[0].value) if "." not in n)
+                elif isinstance(node, (cst.If, cst.While)) and isinstance(node.test, (cst.Name, cst.UnaryOperation)):
+                    test = node.test.expression if isinstance(node.test, cst.UnaryOperation) else node.test
+                    if isinstance(test, cst.Name):
+                        tested.add(test.value)
+            self._tested = frozenset(tested)
+        return self._tested
 
     def parse_failure_absorbed(self) -> bool:
         """Does a clause around the statement take a parser's failure and go on?"""
@@ -646,7 +717,8 @@ class _Steps:
         extra = names if isinstance(small, cst.AugAssign) else ()
         step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
         if value is not None and _is_container_literal(value):
-            self.local_containers.update(n for n in names if "." not in n)
+            # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
+            self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
@@ -796,8 +868,19 @@ def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(
         name
         for name, made_by in fn.local_types.items()
-        if name in own and last_name(made_by)[:1].isupper() and not _handle_like(name) and not _handle_like(last_name(made_by))
+        if name in own and (cls := _class_built(made_by)) and not _handle_like(name) and not _handle_like(cls)
     )
+
+
+def _class_built(made_by: str) -> str:
+    """The class a call builds an instance of: `Canvas()` and `Canvas.from_dict(d)` (an
+    alternative constructor from data) build a Canvas; "" for any other call."""
+    parts = made_by.split(".")
+    if parts[-1][:1].isupper():
+        return parts[-1]
+    if len(parts) > 1 and parts[-2][:1].isupper() and parts[-1].startswith("from_"):
+        return parts[-2]
+    return ""
 
 
 # Words that name a handle on something outside the process (`TaskService`, `db_session`).
@@ -980,6 +1063,28 @@ def _parses(call: cst.Call) -> bool:
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
 
 
+def _may_reject_implicitly(fn: FunctionFacts) -> bool:
+    """Does the function parse an argument or take a constant item of one (_Steps.implicit_check)?"""
+    if any(_parses(call.node) for call in fn.calls):
+        return True
+    params = set(fn.params) - {"self", "cls"}
+    return bool(params) and any(isinstance(node, cst.Subscript) and _constant_item_of(node, params) for node in walk(fn.node.body))
+
+
+def _constant_item_of(node: cst.Subscript, params: set[str]) -> str | None:
+    """The parameter `node` takes a constant item of (`data["title"]`, `fields[0]`,
+    `outline["slides"][0]`), None for anything else (a slice, a computed key, a local)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = node.slice[0].slice.value
+    if not isinstance(key, (cst.SimpleString, cst.Integer)):
+        return None
+    base = node.value
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    return base.value if isinstance(base, cst.Name) and base.value in params else None
+
+
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
     """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
     an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
@@ -1062,14 +1167,14 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, str, MutationSite | None]:
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, ParamGuard | None, MutationSite | None]:
     """(what the function mutates first, "" if nothing it does itself; does it reject its own
     arguments?; the parameter its mutations depend on (FunctionSummary.mutates_when); where the
     first is). Cheap: reads the facts' calls, raises and returns."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
-    guard = ""
+    guard: ParamGuard | None = None
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
@@ -1103,6 +1208,8 @@ def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKin
     """Is the helper a pass-through whose caller names what is done (`def _post(path, body):
     client.post(path, json=body)`, `subprocess.run(["git"] + args)`)? Then the write is the
     caller's: it is reported at the caller's call, not inside the wrapper every tool shares."""
+    if kind.effect is Effect.DATABASE and last_name(dotted(call.func) or "") == "commit" and _yields(fn.node):
+        return True  # a transaction scope (`yield session; session.commit()`) commits what its caller's block did
     if kind.effect not in _CALLER_DECIDES or not call.args or call.args[0].keyword is not None:
         return False
     params = set(fn.params) - {"self", "cls"}
@@ -1116,6 +1223,20 @@ def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKin
     return False
 
 
+def _yields(function: cst.FunctionDef) -> bool:
+    """Is the function a generator (a context manager's body: `yield session`), not counting
+    nested functions?"""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        stack.extend(children(node))
+    return False
+
+
 def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) -> MutationSite:
     where = ctx.range(node)
     stmt = statement if statement is not None else node
@@ -1123,11 +1244,11 @@ def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) ->
     return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, ctx.statement_text(stmt, srange), srange.start.line, srange.end.line)
 
 
-def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> str:
+def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> ParamGuard | None:
     """The parameter test every given statement runs under (`if commit:`, `if not dry_run:`, or
-    after `if dry_run: return ...`), as FunctionSummary.mutates_when; "" when there is none."""
+    after `if dry_run: return ...`), as FunctionSummary.mutates_when; None when there is none."""
     if any(s is None for s in statements) or not isinstance(fn.node.body, cst.IndentedBlock):
-        return ""
+        return None
     targets = {id(s) for s in statements}
     params = {name: i for i, name in enumerate(fn.params)}
     found: list[frozenset[tuple[str, bool]]] = []
@@ -1178,10 +1299,10 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
 
     block(list(fn.node.body.body), frozenset())
     if len(found) < len(targets) or not found:
-        return ""
+        return None
     common = frozenset.intersection(*found)
     if not common:
-        return ""
+        return None
     name, truthy = sorted(common)[0]
     default = ""
     for param in (*fn.node.params.posonly_params, *fn.node.params.params, *fn.node.params.kwonly_params):
@@ -1189,8 +1310,8 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
             value = param.default
             default = value.value if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)) else "*"
     if default == "*":
-        return ""
-    return f"{name}|{params[name]}|{int(truthy)}|{default}"
+        return None
+    return ParamGuard(name, params[name], truthy, default)
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
@@ -1290,6 +1411,45 @@ def _computes(expr: cst.CSTNode) -> bool:
 # -- the rule ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Check:
+    """A check after the mutation that may reject the call: a direct one (`callee` "") or a call
+    of a project helper that may validate (its qualified name), and where its statement is."""
+
+    row: int
+    callee: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class MutationFirst(Payload):
+    """What MCP004 records of a mutation (or a call of a helper that may mutate) followed by
+    checks that may reject the call. `checks` run up to the first direct check; a helper's
+    validator counts only if the linker finds that it validates."""
+
+    mutation: str  # "writes the file", "" for a helper's call
+    checks: tuple[Check, ...]
+    # Helper calls tried as the first mutation before this one: where one mutates, it is the finding.
+    earlier: tuple[str, ...] = ()
+    # The helper called (its qualified name as the call edge has it) and the call's own text.
+    helper: str = ""
+    helper_name: str = ""
+    # What the call passes, (position, keyword, constant text), for the linker to tell whether the
+    # helper's mutation runs, and whether it is a method call (`self.f(...)`).
+    passes: tuple[tuple[int, str, str], ...] = ()
+    via_attribute: bool = False
+    # Only an idempotent preparation (`mkdir(exist_ok=True)`) comes before the check.
+    preparation: bool = False
+    # The class the check raises: a caller that catches it per item and goes on is no rejection.
+    absorbable: str = ""
+    # The parameter the mutation's branch depends on (mutation_guard): reported only where some
+    # caller passes what runs it.
+    when: ParamGuard | None = None
+    # The direct check takes a constant item of a parameter: only a tool's own argument comes
+    # from the model malformed (a helper's parameter is what its callers built).
+    item_check: bool = False
+
+
 class MutationBeforeValidation(Rule):
     code = "MCP004"
     name = "mutation-before-validation"
@@ -1350,7 +1510,7 @@ def set_stock(sku: str, quantity: int) -> str:
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What a helper mutates and whether it rejects bad arguments, for its callers (a tool
-        that calls it before its own check: RenderContext.callee_effect)."""
+        that calls it before its own check: mcp004_helper_effects)."""
         summary.mutates, summary.validates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
@@ -1364,9 +1524,13 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
-        if not classify_calls(steps, fn, ctx) and not globals_:
+        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment:
             return
-        direct_checks = _file_says(ctx, "assert ") or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+        direct_checks = (
+            _file_says(ctx, "assert ")
+            or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
+            or _may_reject_implicitly(fn)
+        )
         direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
@@ -1461,6 +1625,7 @@ def set_stock(sku: str, quantity: int) -> str:
             first.mutation.tables if first.mutation is not None and helper is None else (),
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
             _objects_passed(mutation_calls, steps.modules),
+            local_files=helper is None and first.mutation is not None and first.mutation.effect in (Effect.FILES, Effect.PREPARATION),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
@@ -1558,29 +1723,22 @@ def set_stock(sku: str, quantity: int) -> str:
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
-        data = {
-            "mutation": step.mutation.description if helper is None and step.mutation else "",
-            "helper": helper[0] if helper is not None else "",
-            "helper_name": (dotted(helper[1].func) or "") if helper is not None else "",
-            "earlier": "\x1f".join(earlier),
-            "checks": "\x1f".join(f"{ctx.range(steps.steps[i].node).start.line}:{callee}" for i, callee in checks),
-            "check_ranges": "\x1f".join(_encode_range(ctx, steps.steps[i].node) for i, _ in checks),
-        }
-        if step.branch:
-            data["branch"] = step.branch
-        if step.mutation is not None and step.mutation.effect is Effect.PREPARATION:
-            data["preparation"] = "1"
         raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
-        if raised:
-            data["absorbable"] = raised  # a caller catching it per item goes on: no rejection
-        if helper is not None:
+        payload = MutationFirst(
+            mutation=step.mutation.description if helper is None and step.mutation else "",
+            checks=tuple(Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node)) for i, callee in checks),
+            earlier=tuple(earlier),
+            helper=helper[0] if helper is not None else "",
+            helper_name=(dotted(helper[1].func) or "") if helper is not None else "",
             # What the call passes, for the linker to tell whether the helper's mutation runs.
-            data["passes"] = "\x1f".join(f"{p}:{k}:{t}" for p, k, t in _argument_texts(helper[1]))
-            data["via_attribute"] = "1" if isinstance(helper[1].func, cst.Attribute) else ""
-        else:
-            when = mutation_guard(steps.fn, [step.statement])
-            if when:
-                data["when"] = when  # reported only where a caller passes what runs the branch
+            passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
+            via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
+            preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
+            absorbable=raised,  # a caller catching it per item goes on: no rejection
+            # Reported only where a caller passes what runs the branch the mutation is in.
+            when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
+            item_check=not checks[-1][1] and steps.steps[checks[-1][0]].item_check,
+        )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
         return self.latent(
@@ -1589,7 +1747,8 @@ def set_stock(sku: str, quantity: int) -> str:
             variant="move" if applicability is Applicability.UNSAFE else "manual",
             route="reached",  # in a tool or any helper a tool calls: the call is rejected either way
             statement=statement,
-            data=data,
+            data={"branch": step.branch} if step.branch else None,
+            payload=payload,
             fix_message="Move the check above the first mutation"
             + ("" if applicability is Applicability.UNSAFE else " (check that nothing it reads is computed in between)"),
             fix_applicability=applicability,
@@ -1639,67 +1798,77 @@ def set_stock(sku: str, quantity: int) -> str:
         )
         return (Applicability.UNSAFE if safe else Applicability.DISPLAY_ONLY), edits
 
-    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
-        effect = context.callee_effect
-        earlier = [c for c in latent.get("earlier").split("\x1f") if c]
-        if earlier and (effect is None or any(effect("mutates", c) for c in earlier)):
-            return None  # a helper called before it mutates: that call is the finding
-        helper = latent.get("helper")
-        what = latent.get("mutation")
-        row = ""
-        direct = True
-        check_range = ""
-        for entry, where in zip(latent.get("checks").split("\x1f"), latent.get("check_ranges").split("\x1f")):
-            line, _, callee = entry.partition(":")
-            if not callee:
-                row, check_range = line, where
-                break
-            if effect is not None and effect("validates", callee):
-                row, direct, check_range = line, False, where
-                break
-        if not row:
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        return reached
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        """No defect where the mutation's branch needs an argument no caller on the way passes,
+        or where every caller turns the check's raise into an entry of its result and goes on."""
+        payload = latent.payload
+        if not isinstance(payload, MutationFirst):
+            return latent
+        reached = state if isinstance(state, Mapping) else {}
+        if payload.when and not project.caller_enables(function, payload.when, reach, reached):
             return None
-        first = latent.get("checks").split("\x1f")[0]
-        fix = latent_fix(latent) if direct and first.startswith(f"{row}:") else None
-        check = Related("", *_decode_range(check_range), "the check that rejects the call, which could run first")
+        if payload.absorbable and project.absorbed(payload.absorbable, reach):
+            return None
+        return latent
+
+    def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
+        payload = latent.payload
+        if not isinstance(payload, MutationFirst):
+            return None
+        effect = helper_effects(context.project)
+        if payload.earlier and (effect is None or any(effect.mutates(c) for c in payload.earlier)):
+            return None  # a helper called before it mutates: that call is the finding
+        helper = payload.helper
+        chosen: Check | None = None
+        direct = True
+        for check in payload.checks:
+            if not check.callee:
+                chosen = check
+                break
+            if effect is not None and effect.validates(check.callee):
+                chosen, direct = check, False
+                break
+        if chosen is None or (payload.item_check and not chosen.callee and not context.is_tool):
+            return None
+        row = chosen.row
+        fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
+        check_at = Related("", *chosen.span, "the check that rejects the call, which could run first")
         # The claim in the message; the fix in help; what the model meets in the note.
         tail = "the model sees a failure but the change stays applied, and a retry applies it twice"
         advice = "Move the check above the first mutation"
-        if latent.get("preparation") and not helper:
+        if payload.preparation and not helper:
             tail = "the model sees a failure but what was prepared for the change stays"
             advice = "Move the check above the preparation"
         if not helper:
-            return Rendered(f"{context.subject} {what}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check,))
-        inner = effect("mutates", helper) if effect is not None else ""
-        if not inner or not self._helper_mutates_here(latent, helper, effect):
+            return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
+        inner = effect.mutates(helper) if effect is not None else ""
+        if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
             return None
-        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {latent.get('helper_name')}() here, then rejects the call at line {row}")
-        site = effect("mutation_site", helper) if effect is not None else ""
-        if not site:
+        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")
+        at = effect.mutation_site(helper) if effect is not None else None
+        if at is None:
             return Rendered(
-                f"{context.subject} calls {latent.get('helper_name')}(), then rejects the call at line {row}",
+                f"{context.subject} calls {payload.helper_name}(), then rejects the call at line {row}",
                 fix,
                 help=advice,
-                notes=(f"{latent.get('helper_name')}() {inner}", tail),
-                related=(check,),
+                notes=(f"{payload.helper_name}() {inner}", tail),
+                related=(check_at,),
             )
-        path, function, row_, column, end_row, end_column, first_row, last_row, text = site.split("|", 8)
-        at = Site(path, function, Location(int(row_), int(column)), Location(int(end_row), int(end_column)), text, (int(first_row), int(last_row)))
         subject = context.subject[0].lower() + context.subject[1:]
-        message = f"Helper '{function}' {inner} here; {subject} then rejects the call at line {row}"
-        return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check))
+        message = f"Helper '{at.function}' {inner} here; {subject} then rejects the call at line {row}"
+        return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check_at))
 
     @staticmethod
-    def _helper_mutates_here(latent: Latent, helper: str, effect: Callable[[str, str], str] | None) -> bool:
+    def _helper_mutates_here(payload: MutationFirst, helper: HelperGuard | None) -> bool:
         """Does the call take the branch the helper's mutations depend on (`commit=False` does
         not take `if commit:`)?"""
-        when = effect("mutates_when", helper) if effect is not None else ""
-        if not when:
+        if helper is None:
             return True
-        guard, method = when.rsplit("|", 1)
-        passes = tuple((int(p), k, t) for entry in latent.get("passes").split("\x1f") if entry for p, k, t in [entry.split(":", 2)])
-        shift = 1 if method == "1" and latent.get("via_attribute") else 0
-        return argument_enables(guard, passes, shift)
+        shift = 1 if helper.method and payload.via_attribute else 0
+        return argument_enables(helper.guard, payload.passes, shift)
 
 
 def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
@@ -1812,8 +1981,13 @@ class _After:
     tables through the same handle does not see it), the names holding what existed before
     (a get-or-create's result), and which calls ask the world again."""
 
-    def __init__(self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset(), local_files: bool = False
+    ) -> None:
         self.steps = steps
+        # The mutation changed only local files (a write, a directory made): a service asked
+        # afterwards (`client.get(url)`) cannot see that; only a look at the file system can.
+        self.local_files = local_files
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
@@ -1851,6 +2025,8 @@ class _After:
             if root in self.passed and func.attr.value not in _VALUE_METHODS:
                 return True
             if root in self.steps.local.handles or last in self.steps.local.handles or (_handle_like(last) and root not in self.steps.local_containers):
+                if self.local_files:
+                    continue  # a service's answer does not depend on the files M wrote
                 if not self._independent_sql(node):
                     return True
                 continue
@@ -1944,15 +2120,3 @@ def _statement_holding(block: Sequence[cst.BaseStatement], node: cst.CSTNode) ->
         if any(inner is node for inner in walk(stmt)):
             return stmt
     return None
-
-
-# MCP004 still records its latents as a string bag (the other rules have typed payloads): its
-# check ranges travel as "line:col:line:col" strings until it gets one.
-def _encode_range(ctx: FileContext, node: cst.CSTNode) -> str:
-    where = ctx.range(node)
-    return f"{where.start.line}:{where.start.column + 1}:{where.end.line}:{where.end.column + 1}"
-
-
-def _decode_range(text: str) -> tuple[Location, Location]:
-    a, b, c, d = (int(x) for x in text.split(":"))
-    return Location(a, b), Location(c, d)

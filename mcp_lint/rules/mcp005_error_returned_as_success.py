@@ -69,7 +69,7 @@ from mcp_lint.rules.results import (
     spelled_code,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
+from mcp_lint.vocabulary import DETAIL_KEYS, ERROR_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
@@ -220,6 +220,54 @@ class FailureValue(Payload):
     # and the `Error: ` label of its first literal with what replaces it.
     msg_range: Span | None = None
     label: tuple[Span, str] | None = None
+    # The error item is read from what a function returned (`{"rows": [], "error": r["error"]}`
+    # after `r = fetch()`): when that function builds the failure itself, this only re-shapes it
+    # and the flow is reported there (link_latent).
+    passed_from: str = ""
+
+
+def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
+    """Does the function a re-shaped error item comes from build that failure itself, and send
+    it on to the model through a caller that returns its value whole (then its own finding
+    stands for the flow)?"""
+    source = project.function(qual)
+    if source is None or not any(own.code == code and isinstance(own.payload, FailureValue) for own in source[1].latent):
+        return False
+    return any(edge.returned for _, edge in project.callers_of(source[1].qualname))
+
+
+def _error_item_from_a_call(value: cst.BaseExpression, fn: FunctionFacts) -> str:
+    """The function whose returned value the error item of a returned dict literal is read from
+    (`"error": result["error"]`, `result.get("error")`, `result.error` after `result = fetch()`),
+    "" when the item is written here."""
+    if not isinstance(value, cst.Dict):
+        return ""
+    items = [element for key, element in literal_items(value) if key in ERROR_KEYS]
+    if len(items) != 1:
+        return ""
+    item = unwrap_await(items[0])
+    if isinstance(item, cst.Subscript) or isinstance(item, cst.Attribute):
+        holder = item.value
+    elif isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get":
+        holder = item.func.value
+    else:
+        return ""
+    if not isinstance(holder, cst.Name):
+        return ""
+    for call in fn.calls:
+        statement = call.statement
+        if call.callee is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == holder.value
+            and unwrap_await(small.value) is call.node
+        ):
+            return call.callee
+    return ""
 
 
 def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> UnreadStatus | None:
@@ -557,6 +605,9 @@ def check_health() -> dict:
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
+        passed_from = _error_item_from_a_call(resolved, fn)
+        if passed_from:
+            payload = replace(payload, passed_from=passed_from)
         callee = envelope_callee(resolved, ctx) if kind == "envelope" else None
         if callee is not None:
             # link_latent asks whether that helper sets isError.
@@ -583,6 +634,8 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
+            return None  # the function that built the failure reports it: one finding per flow
         if not payload.via_helper:
             return latent
         target = project.function(payload.via_helper)

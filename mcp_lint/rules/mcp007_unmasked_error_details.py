@@ -411,6 +411,8 @@ def _tools_with_io(project: LinkedProject, sites: list[tuple[ModuleSummary, Serv
     tools_of: dict[int, dict[str, IoSite]] = {}
     memo: dict[str, IoSite | None] = {}
     for reg, summary in project.tool_registrations():
+        if reg.kind == "middleware":
+            continue  # runs around the tools; the I/O counted is the tools' own
         index = _site_of(project, reg.server, summary, sites)
         found = project.function(reg.function)
         if index is None or found is None:

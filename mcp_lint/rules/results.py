@@ -16,7 +16,7 @@ from mcp_lint.model.frameworks import (
     TEXT_CONTENT_CLASSES,
     TOOL_RESULT_CLASSES,
 )
-from mcp_lint.model.message_text import literal_text
+from mcp_lint.model.message_text import SERIALISERS, literal_text
 from mcp_lint.model.names import dotted, last_name, literal_value
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
@@ -65,8 +65,24 @@ def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
         inner = value.args[0].value
         if dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict):
-            return inner
-    return value
+            value = inner
+    return _dumped_model(value, ctx)
+
+
+def _dumped_model(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
+    """The object a serialiser method dumps (`reply.model_dump_json()`, `reply.dict()`), as built
+    (`reply = Reply(error=...)`): a failure packed in a result model says what that model says."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in SERIALISERS):
+        return value
+    if any(a.keyword is None for a in value.args):
+        return value  # `json(path)`, `dict(pairs)`: not a dump of the receiver
+    inner = value.func.value
+    facts = ctx.current_facts
+    if isinstance(inner, cst.Name) and facts is not None:
+        built = facts.single_assignments.get(inner.value)
+        if isinstance(built, cst.Call):
+            return built
+    return inner if isinstance(inner, cst.Call) else value
 
 
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:

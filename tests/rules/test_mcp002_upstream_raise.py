@@ -216,3 +216,81 @@ def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not(
     check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
     # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
     check(REPLY.replace("DECODE", "PORTS.lookup(port)").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"Port {port}: {data[\'note\']}"'))
+
+
+EARLY_EXIT = """
+
+def _checked(reply: httpx.Response) -> dict:
+    if reply.status_code == 200:
+        return reply.json()
+    RAISE
+"""
+
+EARLY_TOOL = """
+
+@mcp.tool()
+def count_pears(tree: str) -> str:
+    return str(_checked(httpx.get(f"https://orchard.invalid/trees/{tree}"))["pears"])
+"""
+
+
+def test_a_body_raised_after_the_function_left_on_success_is_reported() -> None:
+    raised = 'raise RuntimeError(f"Orchard API failed ({reply.status_code}): {reply.text}")  # expect: MCP002'
+    (finding,) = [f for f in check(HEADER + EARLY_EXIT.replace("RAISE", raised) + EARLY_TOOL) if f.code == "MCP002"]
+    assert finding.message == "Helper '_checked' raises RuntimeError with an upstream error body (reply.text)"
+
+
+def test_only_the_status_raised_after_leaving_on_success_is_not_reported() -> None:
+    raised = 'raise RuntimeError(f"Orchard API answered HTTP {reply.status_code}; retry in a minute")'
+    check(HEADER + EARLY_EXIT.replace("RAISE", raised) + EARLY_TOOL)
+
+
+def test_a_body_raised_after_leaving_on_failure_is_not_an_error_body() -> None:
+    helper = EARLY_EXIT.replace("reply.status_code == 200", "reply.status_code >= 400").replace(
+        "RAISE", 'raise RuntimeError(f"unexpected reply: {reply.text}")'
+    )
+    check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)
+
+
+LOCAL_STATUS = """
+
+def _checked(reply: httpx.Response) -> dict:
+    status = reply.status_code
+    if status == 404:
+        raise RuntimeError("no such tree; list the trees first")
+    elif BRANCH:
+        raise RuntimeError(f"Orchard API failed: {reply.text}")MARK
+    return reply.json()
+"""
+
+
+def test_a_body_raised_under_a_test_of_a_local_holding_the_status_is_reported() -> None:
+    helper = LOCAL_STATUS.replace("BRANCH", "status >= 400").replace("MARK", "  # expect: MCP002")
+    check(HEADER + helper + EARLY_TOOL)
+
+
+def test_a_body_raised_where_a_local_holding_the_status_says_success_is_not_reported() -> None:
+    helper = LOCAL_STATUS.replace("BRANCH", "status == 200").replace("MARK", "")
+    check(HEADER + helper + EARLY_TOOL)
+
+
+DESCRIBED = """
+
+def _describe(reply: httpx.Response) -> str:
+    return f"Orchard API error {reply.status_code}: {reply.text}"  # expect: MCP002
+
+
+def _checked(reply: httpx.Response) -> dict:
+    if reply.is_success:
+        return reply.json()
+    raise RuntimeError(_describe(reply))
+"""
+
+
+def test_a_helper_describing_a_response_raised_after_leaving_on_success_is_reported() -> None:
+    check(HEADER + DESCRIBED + EARLY_TOOL)
+
+
+def test_a_helper_describing_a_response_raised_after_leaving_on_failure_is_not() -> None:
+    helper = DESCRIBED.replace("reply.is_success", "reply.is_error").replace("  # expect: MCP002", "")
+    check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)

@@ -1547,6 +1547,315 @@ CAUSES = [
             return "updated"
         """,
     ),
+    # -- implicit checks: a constant item of an argument ---------------------------------------
+    case(
+        "an-item-of-an-argument-read-after-a-write-rejects-a-malformed-argument",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, outline: dict, fields: list) -> str:
+            NOTES[name] = {"slides": []}  # expect: MCP004
+            title = outline["title"]
+            first = fields[0]
+            return f"{title}: {first}"
+
+        @mcp.tool()
+        def import_deck(name: str, outline: dict) -> str:
+            NOTES[name] = {"slides": []}  # expect: MCP004
+            if "cover" in outline:
+                cover = outline["cover"]
+                NOTES[name]["cover"] = cover.get("text", "")
+            for slide in outline.get("slides", []):
+                kind = slide["kind"]
+                NOTES[name]["slides"].append(kind)
+            return name
+        """,
+    ),
+    case(
+        "an-item-of-an-argument-read-first-tested-or-of-a-local",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, outline: dict) -> str:
+            title = outline["title"]
+            NOTES[name] = {"slides": [], "title": title}
+            return title
+
+        @mcp.tool()
+        def add_slide(name: str, slide: dict, fields: list) -> str:
+            if "title" not in slide or not fields:
+                raise ToolError("a slide needs a title and fields")
+            NOTES[name]["slides"].append(slide)
+            return slide["title"] + fields[0]
+
+        @mcp.tool()
+        def rename(name: str, title: str) -> str:
+            note = NOTES[name]
+            NOTES[name] = {"title": title}
+            return note["title"]
+
+        @mcp.tool()
+        def tag_deck(name: str, tags: list) -> str:
+            NOTES[name] = {"tags": []}
+            known = {t["name"]: t["id"] for t in NOTES.get("tags", {}).get("all", [])}
+            for t in tags:
+                NOTES[name]["tags"].append(known.get(t, t))
+            return name
+
+        @mcp.tool()
+        def import_deck(name: str, outline: dict) -> str:
+            NOTES[name] = {"slides": []}
+            for slide in outline.get("slides", []):
+                if "kind" not in slide:
+                    continue
+                kind = slide["kind"]
+                NOTES[name]["slides"].append(kind)
+            return name
+
+        def store_summary(report: dict) -> str:
+            NOTES["summary"] = {"text": ""}
+            health = report["queue"]["health"]
+            return str(health)
+
+        @mcp.tool()
+        def summarize(name: str) -> str:
+            return store_summary({"queue": {"health": len(name)}})
+        """,
+    ),
+    # -- a factory of a write context is not the write -----------------------------------------
+    case(
+        "the-writes-through-a-handed-out-write-scope-are-the-mutation",
+        """\
+        def _writing():
+            return db.write_scope()
+
+        def save_title(item_id: int, title: str) -> None:
+            with _writing() as session:
+                session.execute("UPDATE items SET title = ? WHERE id = ?", (title, item_id))  # expect: MCP004
+
+        @mcp.tool()
+        def retitle(item_id: int, title: str, cover: str) -> str:
+            save_title(item_id, title)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "retitled"
+        """,
+    ),
+    case(
+        "a-handed-out-write-scope-used-only-for-reads",
+        """\
+        def _writing():
+            return db.write_scope()
+
+        def sync_title(item_id: int) -> str:
+            with _writing() as session:
+                return session.title(item_id)
+
+        @mcp.tool()
+        def show(item_id: int, cover: str) -> str:
+            title = sync_title(item_id)
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return title
+        """,
+    ),
+    # -- objects built by this call from data ---------------------------------------------------
+    case(
+        "an-object-built-from-data-in-this-call-is-filled-before-it-is-saved",
+        """\
+        class Board:
+            def __init__(self) -> None:
+                self.cards: list[dict] = []
+
+            @classmethod
+            def from_dict(cls, data: dict) -> "Board":
+                board = cls()
+                board.cards = list(data["cards"])
+                return board
+
+            def add_card(self, card: dict) -> None:
+                self.cards.append(card)
+
+        @mcp.tool()
+        def build(name: str, cards: list[dict], base: dict | None = None) -> str:
+            if base is None:
+                board = Board()
+            else:
+                board = Board.from_dict(base)
+            for card in cards:
+                if card.get("kind") not in ("text", "link"):
+                    raise ToolError(f"unknown card kind {card.get('kind')!r}")
+                board.add_card(card)
+            (ROOT / name).write_text(str(board.cards))
+            return name
+        """,
+    ),
+    case(
+        "a-client-built-from-data-still-writes",
+        """\
+        class BoardClient:
+            @classmethod
+            def from_settings(cls, data: dict) -> "BoardClient":
+                return cls()
+
+            def add_card(self, card: dict) -> None:
+                httpx.post("https://boards.example/cards", json=card)
+
+        @mcp.tool()
+        def publish(cards: list[dict], settings: dict) -> str:
+            api = BoardClient.from_settings(settings)
+            for card in cards:
+                api.add_card(card)  # expect: MCP004
+                if card.get("kind") not in ("text", "link"):
+                    raise ToolError(f"unknown card kind {card.get('kind')!r}")
+            return "published"
+        """,
+    ),
+    case(
+        "a-transaction-scope-commits-what-its-callers-block-did",
+        """\
+        from contextlib import contextmanager
+
+        @contextmanager
+        def transaction():
+            session = db.cursor()
+            yield session
+            db.commit()
+
+        def save_fields(item_id: int, fields: dict) -> None:
+            with transaction() as session:
+                for key, value in fields.items():
+                    session.setattr(item_id, key, value)
+
+        @mcp.tool()
+        def update_item(item_id: int, fields: dict, cover: str) -> str:
+            save_fields(item_id, fields)  # expect: MCP004
+            if not cover.endswith(".png"):
+                raise ToolError(f"cover must be a .png file, got {cover}")
+            return "updated"
+        """,
+    ),
+    case(
+        "a-scope-that-writes-its-own-file-is-reported-at-that-write",
+        """\
+        from contextlib import contextmanager
+
+        @contextmanager
+        def write_lock(name: str):
+            (ROOT / f"{name}.lock").write_text("held")  # expect: MCP004
+            yield
+            db.commit()
+
+        @mcp.tool()
+        def edit(name: str, text: str) -> str:
+            with write_lock(name):
+                if len(text) > 100:
+                    raise ToolError("text must be at most 100 characters")
+            return "edited"
+        """,
+    ),
+    # -- a POST that asks for a computed result ------------------------------------------------
+    case(
+        "a-post-to-an-endpoint-named-for-a-computation-changes-nothing",
+        """\
+        @mcp.tool()
+        def speak(text: str, voice: str) -> str:
+            audio = httpx.post(f"https://speech.example/v1/text:synthesize?voice={voice}", json={"text": text})
+            hits = httpx.post("https://index.example/v2/search", json={"q": text})
+            if len(text) > 500:
+                raise ToolError("text must be at most 500 characters")
+            return audio.text + hits.text
+        """,
+    ),
+    case(
+        "a-post-that-creates-a-record-before-the-check",
+        """\
+        @mcp.tool()
+        def file_ticket(title: str, voice: str) -> str:
+            created = httpx.post(f"https://tickets.example/v1/tickets?voice={voice}", json={"title": title})  # expect: MCP004
+            if len(title) > 500:
+                raise ToolError("title must be at most 500 characters")
+            return created.text
+        """,
+    ),
+    # -- a service's answer does not see local files ---------------------------------------------
+    case(
+        "a-response-fetched-after-a-local-write-is-no-read-back",
+        """\
+        @mcp.tool()
+        def fetch_image(url: str, name: str) -> str:
+            images = ROOT / "images"
+            images.mkdir(exist_ok=True)  # expect: MCP004
+            with httpx.Client() as client:
+                response = client.get(url)
+                if not response.headers.get("content-type", "").startswith("image/"):
+                    return f"Error: {url} is not an image"
+            (images / name).write_bytes(response.content)
+            return str(images / name)
+        """,
+    ),
+    case(
+        "a-response-after-a-remote-write-or-a-file-look-after-a-local-one",
+        """\
+        @mcp.tool()
+        def upload(url: str, name: str) -> str:
+            with httpx.Client() as client:
+                client.put(f"{url}/files/{name}", content=b"x")
+                listing = client.get(f"{url}/files")
+                if name not in listing.text:
+                    return f"Error: {name} was not stored"
+            return name
+
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            target = ROOT / name
+            target.write_text(text)
+            if not target.exists():
+                return f"Error: {name} was not written"
+            return name
+        """,
+    ),
+    # -- starting a background worker ----------------------------------------------------------
+    case(
+        "a-thread-started-before-a-check-keeps-running",
+        """        import json
+        import threading
+
+        def serve_downloads() -> None:
+            NOTES["port"] = {"value": 8000}
+
+        @mcp.tool()
+        def render(payload: str) -> str:
+            worker = threading.Thread(target=serve_downloads)
+            worker.start()  # expect: MCP004
+            data = json.loads(payload)
+            if "title" not in data:
+                raise ToolError("payload needs a title")
+            return data["title"]
+        """,
+    ),
+    case(
+        "a-thread-started-after-the-checks-and-a-thread-only-built",
+        """        import json
+        from threading import Thread
+
+        def serve_downloads() -> None:
+            NOTES["port"] = {"value": 8000}
+
+        @mcp.tool()
+        def render(payload: str) -> str:
+            data = json.loads(payload)
+            if "title" not in data:
+                raise ToolError("payload needs a title")
+            Thread(target=serve_downloads).start()
+            return data["title"]
+
+        @mcp.tool()
+        def plan(payload: str) -> str:
+            worker = Thread(target=serve_downloads)
+            if not payload:
+                raise ToolError("payload is empty")
+            return worker.name
+        """,
+    ),
 ]
 
 

@@ -1,0 +1,29 @@
+"""What a function may let escape, one way at a time (`Exit`): the picklable record per function
+and per `try` body that model.escapes builds from the CST and composes across modules at link
+time. Apart from the code that builds and reads it, so that the summaries and the `except` clause
+records can name it without importing that code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Whose text an escaping exception carries: the author's own raise, a library's, a library
+# parser's about what the caller passed, or unknown (a call nobody can follow).
+AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
+CALL = "call"  # an Exit that is a call of project code: what it lets escape is the callee's
+
+
+@dataclass(frozen=True)
+class Exit:
+    """One way an exception may leave a function (or a `try` body)."""
+
+    kind: str  # AUTHOR, LIBRARY, PARAMETER, UNKNOWN, or CALL
+    # AUTHOR/LIBRARY/PARAMETER: the class and its builtin bases by short name; "*" any class.
+    classes: frozenset[str] = frozenset({"*"})
+    callee: str = ""  # CALL: the callee as CallEdge.callee names it
+    # CALL: every argument is one of the function's parameters (a parser error inside is about
+    # what the function's own caller passed).
+    passes_parameters: bool = False
+    # The `try` statements around it in the function (exception_guards.TryGuard).
+    guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()
