@@ -296,9 +296,17 @@ class NextFiles:
 
     def _calling_files(self, summaries: Sequence[ModuleSummary], submitted: set[int]) -> set[int]:
         """Files that may call a register function whose registrations wait on what its callers
-        pass (`register_tools(mcp)`, ModuleSummary.param_pending): those whose text names the
-        function. Nothing names the caller module, so the link step cannot ask for it by name."""
+        pass (`register_tools(mcp)`, ModuleSummary.param_pending), or a function whose callers a
+        latent finding waits on (Latent.needs_callers): those whose text names the function.
+        Nothing names the caller module, so the link step cannot ask for it by name."""
         names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
+        names.update(
+            callee.rsplit(".", 1)[-1].encode()
+            for summary in summaries
+            for function in summary.functions.values()
+            for latent in function.latent
+            for callee in latent.needs_callers
+        )
         if not names:
             return set()
         found = set()

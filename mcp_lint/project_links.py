@@ -47,6 +47,8 @@ from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
 from mcp_lint.server_env import EnvSetting
 
+# How a "passes-on" marker's clause sends the caught text on, by the marker's route.
+_PASSED_ON_HOW = {"return": "returns it", "tool": "puts it into ToolError", "protocol": "puts it into a protocol error's message"}
 # What Project.masks answers for `mask_error_details=True` in the code.
 MASKED_IN_CODE = "mask_error_details=True"
 _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (Project.tools_on)
@@ -642,7 +644,7 @@ class Project(ProjectNames):
             summary, fn = self.functions[qual]
             for marker in fn.latent:
                 if marker.variant == "passes-on" and self.applies(marker, entry):
-                    how = "returns it" if marker.route == "return" else "puts it into ToolError"
+                    how = _PASSED_ON_HOW.get(marker.route, "puts it into ToolError")
                     who = f"tool '{sorted(entry.own_names)[0]}'" if entry.is_tool and entry.own_names else f"'{fn.name}'"
                     out.setdefault(marker.site, f"{who} {how} ({summary.path}:{marker.location.row})")
         return out
@@ -699,8 +701,8 @@ class Project(ProjectNames):
             return False
         if latent.conds and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
-        if latent.route == "tool":
-            return entry.is_tool
+        if latent.route in ("tool", "protocol"):
+            return entry.is_tool  # "protocol": a passes-on marker raising a protocol error
         if latent.route == "return":
             return entry.returns
         if latent.route == "text":

@@ -2495,3 +2495,33 @@ def test_mcp002_fix_keeps_a_constructor_that_is_no_protocol_model() -> None:
     assert "        FailureReport(name, error_msg)\n" in out
     assert "        error_msg = f\"Failed to run '{name}': {e}\"\n" in out
     assert fixed(out) == out
+
+
+def test_an_unread_binding_after_a_parenthesised_tuple_of_classes_goes_and_the_parenthesis_stays() -> None:
+    # Found by test_fix_property: the binding's edit began at the end of the tuple's range, which
+    # ends inside its `)`, so the fix cut the parenthesis and left code that does not parse.
+    before = (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "\n"
+        'mcp = FastMCP("notes")\n'
+        "\n"
+        "\n"
+        "async def _validate() -> str:\n"
+        "    try:\n"
+        "        result = DB.execute(value)\n"
+        "    except (KeyError, TypeError) as e:\n"
+        '        return f"Error: could not read {value} ({e})"\n'
+        '    return "ok"\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "def save() -> str:\n"
+        "    value = _validate(value)\n"
+        "    if value:\n"
+        "        return value\n"
+        '    return "ok"\n'
+    )
+    after = fixed(before)
+    libcst.parse_module(after)
+    assert "    except (KeyError, TypeError):\n" in after
+    assert "({e})" not in after and " as e" not in after

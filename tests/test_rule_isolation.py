@@ -32,7 +32,7 @@ KNOWN_MENTIONS: dict[str, frozenset[str]] = {
     "MCP001": frozenset(
         {
             "cli.py", "noqa.py", "output/full.py", "rules/__init__.py", "rules/mcp002_raw_exception_text.py",
-            "rules/mcp003_vague_error_message.py", "rules/mcp008_message_lost_under_masking.py", "rules/results.py",
+            "rules/mcp003_vague_error_message.py", "rules/results.py",
         }
     ),
     "MCP002": frozenset(
@@ -46,8 +46,7 @@ KNOWN_MENTIONS: dict[str, frozenset[str]] = {
     "MCP004": frozenset({"rules/results.py"}),
     "MCP005": frozenset({"rules/exception_text.py", "rules/results.py"}),
     "MCP006": frozenset({"rules/mcp005_error_returned_as_success.py"}),
-    # MCP007's masking fix is unsafe where masking would turn messages into MCP008 findings.
-    "MCP008": frozenset({"rules/mcp002_raw_exception_text.py", "rules/mcp007_unmasked_error_details.py"}),
+    "MCP008": frozenset({"rules/mcp002_raw_exception_text.py"}),
 }
 
 CHECKED = [rule for rule in RULES if rule.implementation]

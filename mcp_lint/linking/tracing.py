@@ -27,7 +27,6 @@ from typing import Generic, Hashable, Iterable, NamedTuple, TypeVar
 from mcp_lint.linking.names import ProjectNames
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.summary import CallEdge, FunctionSummary, receiver_shift
-from mcp_lint.rules.base import NEEDS_NAMES
 from mcp_lint.rules.results import is_error_builder_name
 
 MAX_DEPTH = 8
@@ -143,7 +142,7 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         if names.missing is not None and qual not in entered:  # only a listener wants these looked up
             entered.add(qual)
             for latent in fn.latent:
-                for needed in filter(None, latent.get(NEEDS_NAMES).split(",")):
+                for needed in latent.needs_names:
                     names.resolve(needed)  # its module decides the finding: analyse it
         if depth >= MAX_DEPTH:
             continue

@@ -141,7 +141,8 @@ class Latent(_DefaultsLeftOut):
     `route` says how the defect travels to the model: "tool" (only in a tool handler itself),
     "raise" (any function a tool calls: exceptions propagate), "return" (functions whose return value the tool returns, as is or
     wrapped) or "text" (functions whose return value, or a part of it, the tool returns: the
-    text in it reaches the model).
+    text in it reaches the model); "protocol" is a passes-on marker's clause raising a protocol
+    error (reached like "tool").
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
     at that position (e.g. `def format_error(e): return f"Error: {e}"`).
     `payload` is the rule's own typed record (a `Payload` subclass of the rule's module); `data`
@@ -203,6 +204,13 @@ class Latent(_DefaultsLeftOut):
     # the value this latent returns (`built_by`: its returns are related locations of the finding).
     built_for_callers: bool = False
     built_by: str = ""
+    # Qualified names of other modules the rendering reads (what those modules' records say of
+    # them): the link step looks them up while it traces the tools, so that a prefiltered run
+    # analyses the modules that define them.
+    needs_names: tuple[str, ...] = ()
+    # Project functions (qualified) whose callers in other modules the rendering reads (what they
+    # pass there): a prefiltered run analyses the files that name them.
+    needs_callers: tuple[str, ...] = ()
 
     def get(self, key: str, default: str = "") -> str:
         for k, v in self.data:

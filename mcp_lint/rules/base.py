@@ -332,10 +332,6 @@ class LinkedProject(Protocol):
 # The data key (value "1") by which a rule still recording a string bag asks for
 # `Latent.delivered_when_passed_on`; `Rule.latent` moves it to that field.
 DELIVERED_WHEN_PASSED_ON = "delivered_when_passed_on"
-# A latent's data key: the qualified names of other modules its rendering reads (comma-separated;
-# what those modules' records say of them). The link step looks them up while it traces the tools,
-# so that a prefiltered run analyses the modules that define them.
-NEEDS_NAMES = "needs_names"
 
 
 class Rule:
@@ -397,13 +393,15 @@ class Rule:
                 yield latent_finding(record.latent, rendered, summary.path, fix, "")
 
     # -- helpers for subclasses ----------------------------------------------------------
-    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
+    def passing_on_markers(self, fn: FunctionFacts, ctx: FileContext, protocol_errors: bool = False) -> Iterator[Latent]:
         """Markers (never reported: `render` returns None for the variant "passes-on") at the
         clauses of `fn` that send a caught exception's text on to the model (model/passed_on.py).
         A rule whose raised text matters wherever it reaches the model yields them and marks its
         raises `delivered_when_passed_on`: the linker then judges such a raise, caught on the way
-        to a tool, as delivered where one of these clauses (`Latent.site`) catches it."""
-        for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases):
+        to a tool, as delivered where one of these clauses (`Latent.site`) catches it.
+        `protocol_errors`: a clause raising a protocol error with the text counts too (for a
+        rule judging what the client reads, not only the model)."""
+        for statement, route, site in clauses_passing_text_on(fn, ctx.model.aliases, protocol_errors):
             yield self.latent(ctx, statement, variant="passes-on", route=route, site=site)
 
     def latent(
@@ -428,6 +426,8 @@ class Rule:
         conds: frozenset[str] = frozenset(),
         raises_qual: str = "",
         slot: str = "",
+        needs_names: tuple[str, ...] = (),
+        needs_callers: tuple[str, ...] = (),
     ) -> Latent:
         """The latent finding at `node` (its statement `statement`, by default `node`), with the
         rule's typed `payload`. `raises` names the class a raise throws when it is not the
@@ -471,6 +471,8 @@ class Rule:
             conds=conds,
             raises_qual=raises_qual,
             slot=slot,
+            needs_names=needs_names,
+            needs_callers=needs_callers,
         )
 
 

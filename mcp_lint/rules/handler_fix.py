@@ -488,8 +488,14 @@ def unused_binding(handler: Handler, replaced: list[cst.CSTNode], replacement: s
         return None
     if name in re.findall(r"[A-Za-z_]\w*", replacement) or _reads(handler, name, replaced) > 0:
         return None
-    start, end = ctx.range(handler.node.type).end, ctx.range(bound).end
-    return Edit(Location(start.line, start.column + 1), Location(end.line, end.column + 1), "")
+    # From the blanks before `as`, not from the end of the type: a parenthesised tuple's range
+    # ends inside its `)` (`except (KeyError, TypeError) as e`), which must stay.
+    start, end = ctx.range(bound).start, ctx.range(bound).end
+    line = ctx.lines[start.line - 1]
+    column = start.column
+    while column > 0 and line[column - 1] in " \t":
+        column -= 1
+    return Edit(Location(start.line, column + 1), Location(end.line, end.column + 1), "")
 
 
 def _pure(value: cst.CSTNode, ctx: FileContext) -> bool:

@@ -26,6 +26,7 @@ from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ModuleSummary, Payload
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import Example, FileContext, FixSpec, LinkedProject, RenderContext, Rendered, Rule
+from mcp_lint.rules.plain_raises import plain_raises
 
 
 @dataclass(frozen=True)
@@ -300,8 +301,11 @@ async def forecast(city: str) -> str:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         return None  # a marker: findings are made per server (link)
 
-    def check_module(self, ctx: FileContext) -> list[ServerSite]:
-        return server_sites(ctx)
+    def check_module(self, ctx: FileContext) -> list[ServerSite | MessagesForTheModel]:
+        records: list[ServerSite | MessagesForTheModel] = list(server_sites(ctx))
+        if any(next(plain_raises(fn, ctx), None) is not None for fn in ctx.model.functions.values()):
+            records.append(MessagesForTheModel())
+        return records
 
     def link(self, project: LinkedProject) -> Iterator[Finding]:
         """One finding per server constructor whose tools do unwrapped I/O, where the release a
@@ -321,7 +325,7 @@ async def forecast(city: str) -> str:
                 continue
             spec = rendered.fix
             if spec is not None and spec.applicability is Applicability.SAFE and _raises_messages_for_the_model(project):
-                # Plain exceptions written for the model (MCP008's findings once masked) would
+                # Plain exceptions raised with messages for the model (rules/plain_raises.py) would
                 # lose their text: masking goes with their ToolError conversions, not alone.
                 spec = replace(spec, applicability=Applicability.UNSAFE)
             fix = project.fix_for(spec, summary, site.family)
@@ -386,12 +390,15 @@ async def forecast(city: str) -> str:
         return FixSpec(Applicability.SAFE, "Pass mask_error_details=True", (edit,))
 
 
+@dataclass(frozen=True)
+class MessagesForTheModel:
+    """A record of a module that raises plain exceptions with messages written for the model
+    (rules/plain_raises.py): masking alone would take their text from the model."""
+
+
 def _raises_messages_for_the_model(project: LinkedProject) -> bool:
-    """Does the project raise plain exceptions whose text MCP008 reads as written for the model
-    (its latents: reported once the framework masks them)?"""
-    return any(
-        latent.code == "MCP008" for summary in project.summaries for function in summary.functions.values() for latent in function.latent
-    )
+    """Does a module of the project raise plain exceptions with messages for the model?"""
+    return any(isinstance(record, MessagesForTheModel) for _, record in project.records(UnmaskedErrorDetails.code))
 
 
 # -- the link step -------------------------------------------------------------------------

@@ -4,85 +4,27 @@ in the code, or FASTMCP_MASK_ERROR_DETAILS set by a project file, read by the li
 
 from __future__ import annotations
 
-import builtins
-import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
 from mcp_lint.model.exception_guards import catches
-from mcp_lint.model.facts import FunctionFacts, RaiseFact
-from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Delivery
-from mcp_lint.model.message_text import find_exception_text, literal_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.frameworks import Delivery
+from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import PH_TOOL_ERROR, Example, FileContext, FixSpec, LinkedProject, Reach, RenderContext, Rendered, Rule
-from mcp_lint.rules.common import is_protocol_error_class, raised_class
-from mcp_lint.rules.exception_text import is_tool_error_raise, project_call, project_class
-from mcp_lint.rules.text import clip, vague_reason
-from mcp_lint.vocabulary import INTERNAL_ERROR_WORDING
+from mcp_lint.rules.exception_text import project_class
+from mcp_lint.rules.plain_raises import delivered_class, plain_raises
+from mcp_lint.rules.text import clip
 
 # -- Version facts: the framework rows (frameworks.py, from mcp-error-semantics.md §2a) say what
 # a plain exception becomes on each release, with or without the masking setting
 # (`Channel.unexpected_exception`): masked on mcp 2.1+ MCPServer and fastmcp 2.4.0, and on
 # fastmcp 2.5+ with mask_error_details=True; the masked text is the row's (checked in the wheels
-# of mcp 2.3.0 Tool.run and fastmcp 2.14.7 / 3.4.11 / 4.2.3).
-# Framework exception modules whose classes keep their text under masking (§2a: ToolError and
-# ResourceError on MCPServer; §8: fastmcp re-raises every FastMCPError unmasked).
-_DELIVERING_MODULES = ("fastmcp.exceptions.", "mcp.server.mcpserver.exceptions.", "mcp.server.fastmcp.exceptions.")
-
-# Classes that signal a programming error, not a failure the model could act on (a TypeError in
-# a tool's code is a wrong call or an unexpected value shape: the signature already typed the
-# arguments).
-_INTERNAL_CLASSES = frozenset(
-    {
-        "NotImplementedError",
-        "AssertionError",
-        "TypeError",
-        "StopIteration",
-        "StopAsyncIteration",
-        "SystemExit",
-        "KeyboardInterrupt",
-        "GeneratorExit",
-    }
-)
-
-
-def delivered_class(qualified: str) -> bool:
-    """Does the framework deliver this class's text verbatim even when it masks other exceptions?"""
-    return qualified in FRAMEWORK_DOMAIN_ERRORS or qualified.startswith(_DELIVERING_MODULES)
-
-
-def _builtin_bases(name: str) -> tuple[str, ...]:
-    """`FileNotFoundError` -> (FileNotFoundError, OSError, Exception, BaseException): a caller's
-    `except OSError` keeps it from the framework too."""
-    cls = getattr(builtins, name, None)
-    if not isinstance(cls, type) or not issubclass(cls, BaseException):
-        return ()
-    return tuple(c.__name__ for c in cls.__mro__ if c is not object)
-
-
-def _message_text(fn: FunctionFacts, fact: RaiseFact, exc: cst.Call) -> tuple[cst.BaseExpression, str] | None:
-    """The author-written message the raise sends, when it is one the model could act on."""
-    positional = [a for a in exc.args if a.keyword is None and not a.star]
-    if not positional:
-        return None
-    message = positional[0].value
-    value = fn.value_of(message)
-    text = literal_text(value)
-    if text is None:
-        return None
-    handler = fact.handler
-    while handler is not None:  # the clause the raise is in, then the clauses around it
-        if find_exception_text(value, handler) is not None:
-            return None  # a caught exception's text passed on: MCP002's business, not an author's message
-        handler = handler.parent
-    words = re.findall(r"[A-Za-z][\w'-]*", text.replace("{}", " "))
-    if len(words) < 2 or vague_reason(text) == "generic" or INTERNAL_ERROR_WORDING.search(text):
-        return None
-    return message, text
+# of mcp 2.3.0 Tool.run and fastmcp 2.14.7 / 3.4.11 / 4.2.3). Which raises carry a message for
+# the model, and which classes the framework delivers anyway: rules/plain_raises.py.
 
 
 class MessageLostUnderMasking(Rule):
@@ -137,25 +79,8 @@ def get_order(order_id: int) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        for fact in fn.raises:
-            exc = fact.node.exc
-            if not isinstance(exc, cst.Call) or is_tool_error_raise(exc, ctx):
-                continue
-            resolved = raised_class(exc, ctx)
-            if resolved is None or is_protocol_error_class(resolved, dotted(exc.func)) or delivered_class(resolved):
-                continue  # ToolError, the framework's own classes, McpError (MCP001's)
-            cls = last_name(resolved)
-            if not cls[:1].isupper() or cls in _INTERNAL_CLASSES:
-                continue  # `raise make_error(...)`: a factory, judged where it builds the exception
-            if any(isinstance(m, cst.Call) and project_call(m, ctx) for m in fact.managers):
-                continue  # `with reported_to_model():` may turn it into a ToolError on its way out
-            bases = _builtin_bases(cls) if resolved == cls else ()
-            if any(fact.caught_here(name) for name in bases or (cls,)):
-                continue  # caught again in this function
-            found = _message_text(fn, fact, exc)
-            if found is None:
-                continue
-            message, text = found
+        for found in plain_raises(fn, ctx):
+            exc, cls, bases, text = found.exc, found.cls, found.bases, found.text
             class_qual = project_class(exc.func, ctx) or ""
             payload = MaskedRaise(
                 cls=cls,
@@ -168,7 +93,7 @@ def get_order(order_id: int) -> str:
             edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), PH_TOOL_ERROR)
             yield self.latent(
                 ctx,
-                fact.node,
+                found.fact.node,
                 variant="raise",
                 route="raise",
                 payload=payload,

@@ -25,14 +25,13 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.flow import Store, unpacked_element
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.findings import Location, Related
 from mcp_lint.rules.base import (
-    DELIVERED_WHEN_PASSED_ON,
-    NEEDS_NAMES,
     Example,
     FileContext,
     LinkedProject,
@@ -43,7 +42,8 @@ from mcp_lint.rules.base import (
     span,
 )
 from mcp_lint.rules.exception_text import project_call
-from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
+from mcp_lint.rules.failure_sinks import FailureSink, failure_sinks, reaches_model
+from mcp_lint.rules.mcp010_payload import SensitiveText, sensitive_text
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import is_status_tool
 
@@ -149,6 +149,8 @@ _SANITIZERS = frozenset(
 _SANITIZING_WORDS = frozenset({"mask", "masked", "redact", "redacted", "sanitize", "sanitized", "obfuscate", "scrub", "censor", "hide", "anonymize", "truncate", "hash"})
 _FILE_NAME_ATTRIBUTES = frozenset({"name", "stem", "suffix", "suffixes", "exists", "is_file", "is_dir", "st_size", "size"})
 _SETTINGS_BASES = frozenset({"BaseSettings"})
+# argparse's `parser.parse_args()`: a namespace of the operator's command-line options.
+_COMMAND_LINE_PARSES = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 _MAX_DEPTH = 6
 
 
@@ -167,6 +169,19 @@ class Leak:
     # A value of the server's configuration that is no secret (a configured URL, host or path,
     # an environment variable not named like a secret): the answer of a status report.
     configured: bool = False
+    # Other pending leaks of the same value, tried in order when this one's name turns out to
+    # carry nothing (`os.path.join(DATA_DIR, folder)`: the imported constant, then the argument).
+    others: tuple["Leak", ...] = ()
+
+    def through(self, name: str, caller: str = "") -> "Leak":
+        """The leak as read through the local, parameter or call `name` (and, for a parameter,
+        in the caller `caller`), its other pending leaks too."""
+        return replace(
+            self,
+            via=(name, *self.via),
+            caller=caller or self.caller,
+            others=tuple(other.through(name, caller) for other in self.others),
+        )
 
 
 @dataclass(frozen=True)
@@ -190,15 +205,18 @@ class SensitiveArgument:
 
 
 def _first_found(found: Iterable[Leak | None]) -> Leak | None:
-    """The first leak found, or, when every one is pending on another module, the first of those."""
-    pending = None
+    """The first leak found, or, when every one is pending on another module, the first of those
+    with the others kept (tried in turn at link time)."""
+    pending: list[Leak] = []
     for leak in found:
         if leak is None:
             continue
         if not leak.needs:
             return leak
-        pending = pending or leak
-    return pending
+        pending.extend((replace(leak, others=()), *leak.others))
+    if not pending:
+        return None
+    return replace(pending[0], others=tuple(pending[1:]))
 
 
 @dataclass(frozen=True)
@@ -315,7 +333,7 @@ class _Tracer:
         if self.fn is None:
             return None
         stores = self.fn.stores_reaching(name, self.at)
-        return [(store.value, store.statement) for store in stores] or None
+        return [(_held_value(store), store.statement) for store in stores] or None
 
     def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
         if depth > _MAX_DEPTH:
@@ -398,6 +416,12 @@ class _Tracer:
             return self._parameter(name, depth, seen, expr)
         scope = self
         if values is None:
+            enclosing = self._enclosing_holder(name)
+            if enclosing is not None:
+                # A free variable of a nested function (`call_tool` reading `serve`'s parameter):
+                # what the enclosing function holds there, or what its callers pass.
+                found = enclosing._name(expr, depth + 1, seen)
+                return found.through(name) if found is not None and name not in found.via else found
             constants = self.module.constants.get(name)
             values = [(value, None) for value in constants] if constants is not None else None
             scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
@@ -413,6 +437,21 @@ class _Tracer:
         if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) for v, _ in values):
             return Leak(f"{named} ('{name}')", expr)
         return found
+
+    def _enclosing_holder(self, name: str) -> _Tracer | None:
+        """The tracer of the innermost enclosing function that binds `name` (a parameter or a
+        local), for a nested function reading it as a free variable; None when none does."""
+        if self.fn is None:
+            return None
+        qualname = self.fn.qualname
+        while "." in qualname:
+            qualname = qualname.rsplit(".", 1)[0]
+            outer = self.ctx.model.functions.get(qualname)
+            if outer is None:
+                return None  # a class or the module: not a function's scope
+            if name in outer.params or name in outer.stores:
+                return _Tracer(outer, self.ctx, self.module, active=self.active, from_callers=True)
+        return None
 
     def _imported(self, expr: cst.BaseExpression, kind: str = "value", what: str = "") -> Leak | None:
         """A pending leak on the name of another module `expr` reads (`DATA_DIR` imported,
@@ -441,17 +480,18 @@ class _Tracer:
 
     def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
         outer = self.at
-        pending = None
+        pending: list[Leak] = []
         try:
             for value, statement in values:
                 self.at = statement  # the value is read where it was stored
                 found = self.find(value, depth + 1, seen | {name})
                 if found is not None and not found.needs:
-                    return replace(found, via=(name, *found.via))
-                pending = pending or (replace(found, via=(name, *found.via)) if found is not None else None)
+                    return found.through(name)
+                if found is not None:
+                    pending.append(found.through(name))
         finally:
             self.at = outer
-        return pending
+        return _first_found(pending)
 
     def _parameter(self, name: str, depth: int, seen: frozenset[str], expr: cst.CSTNode | None = None) -> Leak | None:
         """A parameter: what the call being followed passed there, or, for the checked function
@@ -460,11 +500,11 @@ class _Tracer:
         if bound is not None:
             tracer, argument = bound
             found = tracer.find(argument, depth + 1, frozenset())
-            return replace(found, via=(name, *found.via)) if found is not None else None
+            return found.through(name) if found is not None else None
         if not self.from_callers or self.fn is None or _is_registered(self.fn.qualname, self.ctx):
             # A tool's parameter holds the model's argument, whoever else calls it as a function.
             return None
-        pending = None
+        found_pending: list[Leak] = []
         for caller, call in _callers(self.fn, self.ctx):
             argument = _argument_for(self.fn, call.node, name)
             if argument is None:
@@ -473,8 +513,10 @@ class _Tracer:
             tracer.at = _statement_of(caller, call)
             found = tracer.find(argument, depth + 1, frozenset())
             if found is not None and not found.needs:
-                return replace(found, via=(name, *found.via), caller=caller.name)
-            pending = pending or (replace(found, via=(name, *found.via), caller=caller.name) if found is not None else None)
+                return found.through(name, caller.name)
+            if found is not None:
+                found_pending.append(found.through(name, caller.name))
+        pending = _first_found(found_pending)
         if pending is None and expr is not None:
             # What callers in other modules pass there: their records (SensitiveArgument).
             pending = Leak("", expr, via=(name,), needs=f"{self.fn.qualname}#{name}", needs_kind="argument")
@@ -507,7 +549,7 @@ class _Tracer:
             for value in self.module.attributes.get(key, ()):
                 found = _Tracer(None, self.ctx, self.module).find(value, depth + 1, seen | {chain})
                 if found is not None:
-                    return replace(found, via=(chain, *found.via))
+                    return found.through(chain)
             return None
         named = sensitive_name(attr)
         if named is not None and root and root not in {"self", "cls"}:
@@ -529,6 +571,8 @@ class _Tracer:
         """An instance of one of the module's pydantic settings classes: `settings`, `Settings()`,
         `get_settings()` (annotated to return one), a parameter typed as one."""
         classes = self.module.settings_classes
+        if isinstance(expr, cst.Name) and self._parsed_command_line(expr.value):
+            return True
         if not classes:
             return False
         if isinstance(expr, cst.Name):
@@ -543,6 +587,16 @@ class _Tracer:
             function = self.ctx.model.functions.get(f"{self.ctx.model.module}.{called}")
             return function is not None and last_name(function.returns_type or "") in classes
         return False
+
+    def _parsed_command_line(self, name: str) -> bool:
+        """A local holding the server's command-line options (`args = parser.parse_args()`): the
+        operator's configuration, like a settings object."""
+        if self.fn is None:
+            return False
+        return any(
+            isinstance(store.value, cst.Call) and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
+            for store in self.fn.stores.get(name, ())
+        )
 
     def _subscript(self, expr: cst.Subscript, depth: int, seen: frozenset[str]) -> Leak | None:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
@@ -599,10 +653,12 @@ class _Tracer:
         if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in identifier_words(short)):
             return None
         arguments = [a.value for a in expr.args]
+        if resolved in _CARRIERS or name in _CARRIERS:
+            # Before the methods: `os.path.join(folder, name)` carries its arguments, not the
+            # `os.path` module it is read from.
+            return self._first(arguments, depth, seen)
         if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
             return self._first((func.value, *arguments), depth, seen)
-        if resolved in _CARRIERS or name in _CARRIERS:
-            return self._first(arguments, depth, seen)
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
             # `config.get("api_key")`: an item of a mapping, named by its key
             key = literal_text(expr.args[0].value)
@@ -659,7 +715,42 @@ class _Tracer:
         bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
         inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
         found = _returned_leak(inner, callee, depth + 1)
-        return replace(found, via=(f"{callee.name}()", *found.via)) if found is not None else None
+        return found.through(f"{callee.name}()") if found is not None else None
+
+
+# Keyword arguments of an exception's constructor that hold its text; the others (`file_path=`,
+# `task_ref=`) are attributes kept for the server's code, not in what `str(e)` reads.
+_MESSAGE_KEYWORDS = frozenset(
+    {"message", "msg", "detail", "details", "text", "error", "reason", "description", "content", "hint", "suggestion", "help"}
+)
+
+
+def _text_values(fn: FunctionFacts, sink: FailureSink) -> tuple[cst.BaseExpression, ...]:
+    """What of a sink is text the model reads: a return's value whole, a raise's positional
+    arguments and its message keywords."""
+    if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
+        return sink.values
+    built = fn.value_of(sink.statement.exc)
+    if not isinstance(built, cst.Call):
+        return sink.values
+    return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
+
+
+def _held_value(store: Store) -> cst.BaseExpression:
+    """What a store puts into its local: the value, or for an unpacked local (`token, name =
+    upload(path)`) the matching element of a literal, else the local's own target (judged by its
+    name: which element of a call's result it holds is not known here)."""
+    if store.position is None:
+        return store.value
+    element = unpacked_element(store)
+    if element is not None:
+        return element
+    statement = store.statement
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
+            return target.elements[store.position].value
+    return store.value
 
 
 def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:
@@ -799,14 +890,15 @@ def get_order(order_id: int) -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
-        yield from self.passing_on_markers(fn, ctx)
+        # A secret sent on in a protocol error's message leaks to the client just as well.
+        yield from self.passing_on_markers(fn, ctx, protocol_errors=True)
         _note_passed_parameters(fn, ctx)
         sinks = list(failure_sinks(fn, ctx))
         if not sinks:
             return
         tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
         for sink in sinks:
-            statement, values, variant = sink.statement, sink.values, sink.channel
+            statement, values, variant = sink.statement, _text_values(fn, sink), sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).
@@ -814,25 +906,20 @@ def get_order(order_id: int) -> dict:
             found = _first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
-            data = {
-                "what": found.what,
-                "origin": clip(" ".join(ctx.code(found.origin).split()), 60),
-                "origin_at": span(ctx, found.origin),
-                # The locals in the order the value passed through them, from the read to the message.
-                "via": ", ".join(f"`{name}`" for name in reversed(found.via)),
-                "caller": found.caller,
-                "configured": "1" if found.configured else "",
+            payload = replace(_payload(ctx, found), alternatives=tuple(_payload(ctx, other) for other in found.others))
+            # A prefiltered run analyses the modules that define the names the leak waits on, or
+            # that may call the function whose parameter holds the value.
+            leaks = (found, *found.others)
+            pending = {
+                "needs_names": tuple(leak.needs for leak in leaks if leak.needs and leak.needs_kind != "argument"),
+                "needs_callers": tuple(leak.needs.partition("#")[0] for leak in leaks if leak.needs_kind == "argument"),
             }
-            if found.needs:
-                # Decided at link time by the module that defines the name (its records).
-                data.update(needs=found.needs, needs_kind=found.needs_kind)
-                if found.needs_kind != "argument":  # an argument's callers are the tools' side
-                    data[NEEDS_NAMES] = found.needs
             if variant == "return":
-                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, **pending)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data[DELIVERED_WHEN_PASSED_ON] = "1"
-                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
+                yield self.latent(
+                    ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, delivered_when_passed_on=True, **pending
+                )
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
         """What other modules may read of this one (SensitiveExport): its settings objects,
@@ -868,12 +955,15 @@ def get_order(order_id: int) -> dict:
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
-        if latent.get("needs"):
-            resolved = _resolve_pending(latent, context.project)
+        found = sensitive_text(latent)
+        if found.needs:
+            # The first of the pending leaks whose name of another module carries something.
+            candidates = (_resolve_pending(candidate, context.project) for candidate in (found, *found.alternatives))
+            resolved = next((candidate for candidate in candidates if candidate is not None), None)
             if resolved is None:
-                return None  # the name of the other module carries nothing sensitive
-            latent = resolved
-        if latent.get("configured") and _reports_status(context):
+                return None  # the names of the other modules carry nothing sensitive
+            found = resolved
+        if found.configured and _reports_status(context):
             return None  # the configuration is the answer of a status report (a secret never is)
         passed_on = latent.passed_on
         if not reaches_model(latent.variant, context):
@@ -886,12 +976,11 @@ def get_order(order_id: int) -> dict:
         }[latent.variant]
         if passed_on:
             channel = "an exception's text"  # caught on the way and sent on by a clause (a note names it)
-        message = f"{context.subject} puts {latent.get('what')} into {channel}"
-        via = latent.get("via")
-        caller = latent.get("caller")
-        read = f"read at `{latent.get('origin')}`" + (f" in {caller}()" if caller else "")
-        if latent.get("origin_file"):
-            read += f" ({PurePath(latent.get('origin_file')).name})"  # another module of the project
+        message = f"{context.subject} puts {found.what} into {channel}"
+        via = _via_text(found.via)
+        read = f"read at `{found.origin}`" + (f" in {found.caller}()" if found.caller else "")
+        if found.origin_file:
+            read += f" ({PurePath(found.origin_file).name})"  # another module of the project
         notes = [read + (f", then held in {via}" if via else "")]
         if passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
@@ -904,13 +993,13 @@ def get_order(order_id: int) -> dict:
         else:
             notes.append("the model reads a ToolError's text verbatim")
         notes.append("whoever reads the transcript sees the value too")
-        return Rendered(message, help=_HELP, notes=tuple(notes), related=self._read_at(latent))
+        return Rendered(message, help=_HELP, notes=tuple(notes), related=self._read_at(latent, found))
 
     @staticmethod
-    def _read_at(latent: Latent) -> tuple[Related, ...]:
+    def _read_at(latent: Latent, found: SensitiveText) -> tuple[Related, ...]:
         """Where the value is read, unless in the flagged statement itself."""
-        where = latent.get("origin_at")
-        elsewhere = latent.get("origin_file")
+        where = found.origin_at
+        elsewhere = found.origin_file
         if elsewhere:
             row, column, end_row, end_column = (int(part) for part in where.split(":"))
             return (Related(elsewhere, Location(row, column), Location(end_row, end_column), "the value is read here"),)
@@ -1064,7 +1153,22 @@ def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
     return known
 
 
-def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | None:
+def _payload(ctx: FileContext, found: Leak) -> SensitiveText:
+    return SensitiveText(
+        what=found.what,
+        origin=clip(" ".join(ctx.code(found.origin).split()), 60),
+        origin_at=span(ctx, found.origin),
+        # The locals in the order the value passed through them, from the read to the message.
+        via=tuple(reversed(found.via)),
+        caller=found.caller,
+        configured=found.configured,
+        # Decided at link time by the module that defines the name (its records).
+        needs=found.needs,
+        needs_kind=found.needs_kind,
+    )
+
+
+def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
     """The latent with what leaks from the module that defines the name it reads (`needs`),
     and where it is read there; None when that name carries nothing sensitive (or is not the
     project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
@@ -1072,40 +1176,38 @@ def _resolve_pending(latent: Latent, project: LinkedProject | None) -> Latent | 
     if project is None:
         return None
     exports = _exports(project)
-    name, kind, what = latent.get("needs"), latent.get("needs_kind"), latent.get("what")
-    via: list[str] = [latent.get("via")] if latent.get("via") else []
+    name, kind, what = found.needs, found.needs_kind, found.what
+    via: tuple[str, ...] = found.via
     # Where the value is read, as the last hop found it (the latent's own read to start with).
-    read: dict[str, str] = {}
-    configured = latent.get("configured")
+    read = found
+    configured = found.configured
     for _ in range(_MAX_HOPS):
         # The next hop: an argument a caller passes, or a name another module exports.
         if kind == "argument":
-            found = _passed_to(project, name)
-            if found is None:
+            step = _passed_to(project, name)
+            if step is None:
                 return None
         else:
             function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
-            found = exports.get(project.resolve(function) + mark + rest)
-            if found is None or found[1].kind != kind:
+            step = exports.get(project.resolve(function) + mark + rest)
+            if step is None or step[1].kind != kind:
                 return None
             if kind in {"settings", "passes"}:
                 break  # the value was read where the previous hop read it (a field, an argument)
-        path, hop = found
-        via[:0] = [_via_text(hop.via)] if hop.via else []
-        read = {"origin": hop.origin, "origin_at": hop.origin_at, "origin_file": path, "caller": hop.function}
-        configured = "1" if hop.configured else ""
+        path, hop = step
+        via = (*reversed(hop.via), *via)  # a record keeps its locals message-first
+        read = replace(read, origin=hop.origin, origin_at=hop.origin_at, origin_file=path, caller=hop.function)
+        configured = hop.configured
         if not hop.needs:
             what = hop.what
             break
         name, kind, what = hop.needs, hop.needs_kind, hop.what
     else:
         return None
-    data = dict(latent.data)
-    data.update(read)
-    data.update(what=what, via=", ".join(v for v in via if v), configured=configured)
-    return replace(latent, data=tuple(sorted(data.items())))
+    return replace(read, what=what, via=via, configured=configured, needs="", needs_kind="", alternatives=())
 
 
 def _via_text(names: tuple[str, ...]) -> str:
-    """The locals a value went through, in the order it went (they are kept message-first)."""
-    return ", ".join(f"`{step}`" for step in reversed(names))
+    """The locals a value went through, in the order it went (a name passed on under the same
+    name, as a closure's variable or a helper's parameter, once)."""
+    return ", ".join(f"`{step}`" for at, step in enumerate(names) if at == 0 or names[at - 1] != step)

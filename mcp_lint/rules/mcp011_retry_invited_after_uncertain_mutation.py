@@ -20,6 +20,7 @@ tested local holds there (reaching definitions, `FunctionFacts.stores_reaching`)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -35,8 +36,9 @@ from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.findings import Finding, Related
 from mcp_lint.model.summary import Latent, ServerLatent
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import DELIVERED_WHEN_PASSED_ON, Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
+from mcp_lint.rules.base import Example, FileContext, LinkedProject, RenderContext, Rendered, Rule, latent_finding, related_here, span
 from mcp_lint.rules.failure_sinks import failure_sinks, reaches_model
+from mcp_lint.rules.mcp011_payload import UncertainWrite, uncertain_write
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import RETRY_MENTION
 
@@ -189,9 +191,9 @@ def _awaits(ctx: FileContext) -> list[cst.Await]:
 _HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
 
 
-def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
-    """`client.request(method, path)` in a request helper whose `method` parameter a function of
-    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | None:
+    """`client.request(method, path)` in a request helper whose `method` is its parameter: the
+    parameter's position (self not counted) and name; the helper's callers choose the verb."""
     if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "request":
         return None
     facts = ctx.current_facts
@@ -200,16 +202,26 @@ def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
     method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
     if method is None and call.args and call.args[0].keyword is None:
         method = call.args[0].value
-    if not isinstance(method, cst.Name) or method.value not in facts.params:
+    if not isinstance(method, cst.Name) or method.value not in facts.params or method.value in {"self", "cls"}:
         return None
-    position = [p for p in facts.params if p not in {"self", "cls"}].index(method.value) if method.value not in {"self", "cls"} else -1
+    return [p for p in facts.params if p not in {"self", "cls"}].index(method.value), method.value
+
+
+def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
+    """`client.request(method, path)` in a request helper whose `method` parameter a function of
+    this module fills with a write (`self._request("POST", ...)`): a write for those callers."""
+    parameter = _method_parameter(call, ctx)
+    facts = ctx.current_facts
+    if parameter is None or facts is None:
+        return None
+    position, name = parameter
     for caller in ctx.model.functions.values():
         for inner in caller.calls:
             if last_name(dotted(inner.node.func) or "") != facts.name:
                 continue
             positional = [a.value for a in inner.node.args if a.keyword is None and not a.star]
             given = positional[position] if 0 <= position < len(positional) else next(
-                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == method.value), None
+                (a.value for a in inner.node.args if a.keyword is not None and a.keyword.value == name), None
             )
             verb = (literal_text(given) or "").lower() if given is not None else ""
             if verb in _HTTP_WRITES:
@@ -409,6 +421,19 @@ def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst
     return False
 
 
+# Writes whose verb callers in other modules choose, by id of the request's call node: the
+# payload naming the request helper and its method parameter.
+_Asked = dict[int, UncertainWrite]
+
+
+def _for_write(asked: _Asked, call: cst.Call, payload: UncertainWrite) -> UncertainWrite:
+    """`payload` for the write `call`, with the callers' choice of verb it waits for, if any."""
+    site = asked.get(id(call))
+    if site is None:
+        return payload
+    return replace(payload, asked_by=site.asked_by, asked_position=site.asked_position, asked_keyword=site.asked_keyword)
+
+
 class RetryInvitedAfterUncertainMutation(Rule):
     code = "MCP011"
     name = "retry-invited-after-uncertain-mutation"
@@ -462,28 +487,45 @@ async def send_payment(account: str, amount_cents: int) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         yield from self.passing_on_markers(fn, ctx)
-        writes = [(call, found) for call in fn.calls if (found := remote_write(call.node, ctx)) is not None]
+        writes: list[tuple[CallFact, str]] = []
+        # Requests whose verb only callers in other modules choose: a write if one of them asks for
+        # one (their modules' records, read when the finding is rendered), by id of the call.
+        asked: _Asked = {}
+        for call in fn.calls:
+            found = remote_write(call.node, ctx)
+            if found is None:
+                parameter = _method_parameter(call.node, ctx)
+                if parameter is None:
+                    continue
+                found = "sends an HTTP request whose method its caller chooses"
+                asked[id(call.node)] = UncertainWrite(found, asked_by=fn.qualname, asked_position=parameter[0], asked_keyword=parameter[1])
+            writes.append((call, found))
         if not writes or _sends_idempotency_key(fn, ctx):
             return
-        # A marker (never reported): a server-level retry of this function's tool repeats a write.
-        yield self.latent(ctx, writes[0][0].node, variant="writes", route="tool", data={"write": writes[0][1]})
+        known = [(call, write) for call, write in writes if id(call.node) not in asked]
+        if known:
+            # A marker (never reported): a server-level retry of this function's tool repeats a write.
+            yield self.latent(ctx, known[0][0].node, variant="writes", route="tool", payload=UncertainWrite(known[0][1]))
+        yield from self._reported(fn, ctx, writes, asked)
+
+    def _reported(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], asked: _Asked) -> Iterator[Latent]:
+        """The retry invitations and re-runs after the function's writes."""
         reported: set[int] = set()
         for statement, text, conditions, handler, variant in self._messages(fn, ctx):
             invitation = retry_invitation(text)
             if invitation is None or _guarantees_nothing_happened(conditions, ctx):
                 continue
             why = self._uncertain(fn, statement, handler, conditions, writes, ctx)
-            if why is None:
-                continue
+            if why is None or _only_for_reads(fn, why[0].node, statement, ctx):
+                continue  # a request helper that invites a retry only of its reads
             call, write, cause = why
             reported.add(id(statement))
-            data = {"write": write, "cause": cause, "invitation": clip(invitation, 40), "write_at": span(ctx, call.node)}
+            payload = _for_write(asked, call.node, UncertainWrite(write, cause, invitation=clip(invitation, 40), write_at=span(ctx, call.node)))
             if variant == "return":
-                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, data=data)
+                yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload)
             else:  # caught on the way, it still reaches the model where a clause sends its text on
-                data[DELIVERED_WHEN_PASSED_ON] = "1"
-                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, data=data)
-        yield from self._reruns(fn, ctx, writes, reported)
+                yield self.latent(ctx, statement, variant=variant, route="raise", statement=statement, payload=payload, delivered_when_passed_on=True)
+        yield from self._reruns(fn, ctx, writes, reported, asked)
 
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, str, tuple[cst.BaseExpression, ...], Handler | None, str]]:
         """(statement, the author's text, the `if` tests around it, its `except` clause, how it travels)."""
@@ -539,7 +581,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     out[node.targets[0].target.value] = by_call[id(value)]
         return out
 
-    def _reruns(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int]) -> Iterator[Latent]:
+    def _reruns(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked) -> Iterator[Latent]:
         """A write the code itself runs again after an uncertain failure: in a loop whose `except`
         clause goes round again, or called again from the clause."""
         for handler in fn.handlers:
@@ -556,25 +598,53 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 if _guarantees_nothing_happened(_tests_around(handler.node.body, call.node), ctx):
                     continue  # `if e.response.status_code in {400, 403}:` a fallback after a refusal
                 first = next((t for t, _ in tried if _same_call(call.node, t.node, ctx)), None)
-                if first is not None:
+                if first is not None and not _only_for_reads(fn, call.node, call.node, ctx):
                     reported.add(id(call.node))
-                    data = {
-                        "write": write,
-                        "cause": f"an `except {caught}`",
-                        "rerun": "the `except` clause calls it again",
-                        "write_at": span(ctx, first.node),
-                    }
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the `except` clause calls it again", write_at=span(ctx, first.node))
+                    payload = _for_write(asked, first.node, payload)
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
             loop = self._enclosing_loop(fn, handler.try_node)
             if loop is not None and not _leaves(handler.node.body):
                 for call, write in tried:
-                    if id(call.node) in reported or not _repeats(loop, call.node):
+                    if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
                     reported.add(id(call.node))
-                    data = {"write": write, "cause": f"an `except {caught}`", "rerun": "the loop around it runs it again"}
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, data=data)
+                    payload = _for_write(asked, call.node, UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again"))
+                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
                     break
-        yield from self._retry_decorated(fn, ctx, writes)
+        yield from self._retry_decorated(fn, ctx, writes, asked)
+        yield from self._calls_itself_again(fn, ctx, writes, reported, asked)
+
+    def _calls_itself_again(
+        self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked
+    ) -> Iterator[Latent]:
+        """`if response.status_code >= 500: return self._request(method, path, retry=False)`: the
+        function calls itself again on a status that leaves its write's outcome unknown."""
+        responses = self._responses(fn, writes)
+        if not responses:
+            return
+        for call in fn.calls:
+            if call.callee != fn.qualname or id(call.node) in reported:
+                continue
+            tests = _tests_around(fn.node.body, call.node)
+            if _guarantees_nothing_happened(tests, ctx):
+                continue  # `if response.status_code == 401:` sent again after a refusal
+            for part in (part for test in tests for part in _conjuncts(test)):
+                if _status_admits_5xx(part) is not True:
+                    continue
+                read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
+                held = [name for name in sorted(read & set(responses)) if _holds_response(fn, name, responses[name][0], call.node)]
+                if not held:
+                    continue
+                write_call, write = responses[held[0]]
+                if _only_for_reads(fn, write_call.node, call.node, ctx):
+                    break  # it sends again only its reads
+                reported.add(id(call.node))
+                cause = f"a failed status of its response (`{ctx.code(part).strip()}`)"
+                payload = UncertainWrite(write, cause, rerun="the function calls itself again", write_at=span(ctx, write_call.node))
+                payload = _for_write(asked, write_call.node, payload)
+                yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                break
 
     @staticmethod
     def _enclosing_loop(fn: FunctionFacts, node: cst.CSTNode) -> cst.For | cst.While | None:
@@ -585,7 +655,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 found = loop
         return found
 
-    def _retry_decorated(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]]) -> Iterator[Latent]:
+    def _retry_decorated(self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], asked: _Asked) -> Iterator[Latent]:
         """`@retry(...)` (tenacity, backoff...) on a function that writes: every failure, a timeout
         included, runs the whole body again."""
         for decorator in fn.node.decorators:
@@ -601,17 +671,14 @@ async def send_payment(account: str, amount_cents: int) -> str:
             if not unguarded:
                 continue
             call, write = unguarded[0]
-            data = {
-                "write": write,
-                "cause": "any failure it retries on",
-                "rerun": f"`@{name}` runs the whole function again",
-                "write_at": span(ctx, call.node),
-            }
-            yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, data=data)
+            payload = UncertainWrite(write, "any failure it retries on", rerun=f"`@{name}` runs the whole function again", write_at=span(ctx, call.node))
+            payload = _for_write(asked, call.node, payload)
+            yield self.latent(ctx, decorator, variant="rerun", route="raise", statement=decorator, payload=payload)
 
     # -- a server that retries whole tool calls (fastmcp's RetryMiddleware) ------------------------
 
-    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent]:
+    def check_module(self, ctx: FileContext) -> Iterator[ServerLatent | WriteVerbPassed]:
+        yield from _verbs_passed(ctx)
         if not any("RetryMiddleware" in line for line in ctx.lines):
             return  # most modules: no need to walk them
         for index, top in enumerate(ctx.module.body):
@@ -671,7 +738,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         who = f"tool '{first}' writes" if len(names) == 1 else f"tool '{first}' and {len(names) - 1} more write"
         message = f"RetryMiddleware runs a tool call again after a timeout, and {who}"
         notes = [
-            f"tool '{first}' {writers[first][1].get('write')}",
+            f"tool '{first}' {uncertain_write(writers[first][1]).write}",
             "it retries on ConnectionError and TimeoutError, after which the write may already have happened",
         ]
         if len(names) > 1:
@@ -689,20 +756,26 @@ async def send_payment(account: str, amount_cents: int) -> str:
             return None  # markers for the linker, and the server-level record (see link)
         if latent.variant != "rerun" and not reaches_model(latent.variant, context):
             return None  # the framework masks this exception's text: the model never reads the invitation
-        write, cause = latent.get("write"), latent.get("cause")
+        found = uncertain_write(latent)
+        write, cause = found.write, found.cause
+        if found.asked_by:
+            asked = _verb_asked(found, context.project)
+            if asked is None:
+                return None  # no caller of another module asks the request for a write
+            write = f"sends an HTTP {asked.verb.upper()} when {asked.function}() asks it to"
         if latent.variant == "rerun":
             message = f"{context.subject} runs a write again, though the first attempt may have happened"
-            notes = [f"it {write}, and {latent.get('rerun')} after {cause}", "the write may be applied twice"]
+            notes = [f"it {write}, and {found.rerun} after {cause}", "the write may be applied twice"]
             help_text = "Retry only failures that guarantee nothing happened (a 429), or send an idempotency key"
             where = "the write it runs again"
         else:
-            message = f"{context.subject} invites a retry ('{latent.get('invitation')}') after a write that may have happened"
+            message = f"{context.subject} invites a retry ('{found.invitation}') after a write that may have happened"
             notes = [f"it {write}, and the failure came from {cause}", "so the write may already have happened; a retry may apply it twice"]
             if latent.passed_on:
                 notes.append(f"caught and sent on to the model: {latent.passed_on}")
             help_text = "Say the write may have happened and how to check it, or send an idempotency key"
             where = "the write whose outcome is unknown"
-        written = related_here(latent.get("write_at"), where)
+        written = related_here(found.write_at, where)
         related = (written,) if written is not None and written.location.row != latent.location.row else ()
         return Rendered(message, help=help_text, notes=tuple(notes), related=related)
 
@@ -713,6 +786,54 @@ def _leaves(block: cst.BaseSuite) -> bool:
     last = body[-1] if body else None
     if isinstance(last, cst.SimpleStatementLine) and last.body:
         return isinstance(last.body[-1], (cst.Raise, cst.Return, cst.Break))
+    return False
+
+
+# Verbs that change nothing: a request helper may repeat them safely.
+_READ_VERBS = frozenset({"get", "head", "options"})
+
+
+def _compares_method_to_reads(test: cst.BaseExpression, method: str, negated: bool) -> bool:
+    """`method == "GET"`, `method.upper() in ("GET", "HEAD")`; with `negated`, `!=` / `not in`:
+    the test holds only for a read (or, negated, only for anything but one)."""
+    parts = [test] if negated else list(_conjuncts(test))
+    for part in parts:
+        if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
+            continue
+        if not any(isinstance(n, cst.Name) and n.value == method for n in descendants(part.left)):
+            continue
+        target = part.comparisons[0]
+        compared = target.comparator
+        elements = [e.value for e in compared.elements] if isinstance(compared, (cst.Tuple, cst.List, cst.Set)) else [compared]
+        verbs = [(literal_text(e) or "").lower() for e in elements]
+        if not verbs or any(verb not in _READ_VERBS for verb in verbs):
+            continue
+        wanted = (cst.NotEqual, cst.NotIn) if negated else (cst.Equal, cst.In)
+        if isinstance(target.operator, wanted):
+            return True
+    return False
+
+
+def _only_for_reads(fn: FunctionFacts, write: cst.Call, node: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is `node` reached only when the request helper's method parameter (the verb of `write`)
+    is a read: under `if method == "GET":`, or after `if method != "GET": raise ...`?"""
+    parameter = _method_parameter(write, ctx)
+    if parameter is None:
+        return False
+    method = parameter[1]
+    if any(_compares_method_to_reads(test, method, negated=False) for test in _tests_around(fn.node.body, node)):
+        return True
+    blocks = [block for block in descendants(fn.node.body, into_scopes=False) if isinstance(block, cst.IndentedBlock)]
+    for block in blocks:
+        statements = list(block.body)
+        for at, statement in enumerate(statements):
+            if any(n is node for n in descendants(statement, into_scopes=False)):
+                if any(
+                    isinstance(before, cst.If) and _leaves(before.body) and _compares_method_to_reads(before.test, method, negated=True)
+                    for before in statements[:at]
+                ):
+                    return True
+                break
     return False
 
 
@@ -794,4 +915,49 @@ def _tool_write(project: LinkedProject, function: str, code: str, depth: int = 0
             write = _tool_write(project, edge.callee, code, depth + 1)
             if write is not None:
                 return write
+    return None
+
+
+@dataclass(frozen=True)
+class WriteVerbPassed:
+    """A record of the module (picklable): a call of another module's function that passes it a
+    writing HTTP verb (`api.request("POST", path)`), for that function's request whose method is
+    the parameter there."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # among the positional arguments, -1 when passed by keyword
+    keyword: str
+    verb: str
+    function: str  # the calling function's short name
+
+
+def _verbs_passed(ctx: FileContext) -> Iterator[WriteVerbPassed]:
+    for fn in ctx.model.functions.values():
+        for call in fn.calls:
+            if not call.callee or call.callee in ctx.model.functions:
+                continue  # the module's own functions: `_relayed_write` reads those calls itself
+            position = 0
+            for argument in call.node.args:
+                if argument.star:
+                    break
+                verb = (literal_text(argument.value) or "").lower()
+                if verb in _HTTP_WRITES:
+                    keyword = argument.keyword.value if argument.keyword is not None else ""
+                    yield WriteVerbPassed(call.callee, -1 if keyword else position, keyword, verb, fn.name)
+                if argument.keyword is None:
+                    position += 1
+
+
+def _verb_asked(found: UncertainWrite, project: LinkedProject | None) -> WriteVerbPassed | None:
+    """A call in another module that asks the request helper `found.asked_by` for a write."""
+    if project is None:
+        return None
+    for _, record in project.records(RetryInvitedAfterUncertainMutation.code):
+        if not isinstance(record, WriteVerbPassed):
+            continue
+        called = project.function(record.callee)
+        if called is None or called[1].qualname != found.asked_by:
+            continue
+        if record.keyword == found.asked_keyword or record.position == found.asked_position:
+            return record
     return None

@@ -81,6 +81,39 @@ def test_safe_fix_adds_the_setting_and_converges() -> None:
     assert _check(fixed.replace("  # expect: MCP007", ""), "fastmcp>=2.5") == []
     assert _fixed(fixed, "fastmcp>=2.5") == fixed
 
+# A plain exception raised with a message for the model: masking alone would hide its text.
+PLAIN_MESSAGE = """\
+
+@mcp.tool
+def get_city(name: str) -> str:
+    if name not in CITIES:
+        raise ValueError(f"Unknown city {name}; call list_cities for the names")
+    return CITIES[name]
+"""
+
+# The same raise of a programming error (no message for the model to act on).
+PLAIN_INTERNAL = """\
+
+@mcp.tool
+def get_city(name: str) -> str:
+    if name not in CITIES:
+        raise NotImplementedError("city lookup is not written yet")
+    return CITIES[name]
+"""
+
+
+def test_masking_is_no_safe_fix_where_plain_exceptions_carry_messages_for_the_model() -> None:
+    """The rule decides this on its own records, whichever other rules are selected."""
+    finding = _only(WEATHER + PLAIN_MESSAGE, "fastmcp>=2.5")
+    assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
+    assert "mask_error_details=True" not in _fixed(WEATHER + PLAIN_MESSAGE, "fastmcp>=2.5")
+
+
+def test_masking_stays_a_safe_fix_where_plain_exceptions_carry_no_message_for_the_model() -> None:
+    finding = _only(WEATHER + PLAIN_INTERNAL, "fastmcp>=2.5")
+    assert finding.fix is not None and finding.fix.applicability.value == "safe"
+
+
 
 @pytest.mark.parametrize(
     ("constructor", "after"),

@@ -1281,3 +1281,225 @@ def test_a_function_of_another_module_returns_only_what_it_passes_on(tmp_path: P
             raise ToolError(unreachable_text(accounts))  # expect: MCP010
         """,
     )
+
+
+# -- a command-line option through a closure, sent on in a protocol error -----------------------
+
+_ENTRY = """\
+import argparse
+import asyncio
+
+from . import server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--{option}", type=str)
+    args = parser.parse_args()
+    asyncio.run(server.serve(args.{option}))
+"""
+
+_LOW_LEVEL = """\
+import os
+
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData, TextContent
+
+
+def read_attachment(folder: str, name: str) -> bytes:
+    path = os.path.join(folder, name)
+    if not os.path.isfile(path):
+        raise ValueError(f"{{path}} does not exist")
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+async def serve({option}: str) -> None:
+    app = Server("mail")
+
+    @app.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+        try:
+            data = read_attachment({option}, arguments["file"])
+        except Exception as e:
+            raise {raised}
+        return [TextContent(type="text", text=f"{{len(data)}} bytes")]
+"""
+
+
+def _cli_findings(root: Path) -> list[dict]:
+    import json
+
+    from click.testing import CliRunner
+
+    from mcp_lint.cli import cli
+
+    result = CliRunner().invoke(
+        cli, ["check", str(root), "--no-cache", "--jobs", "1", "--output-format", "json", "--select", "MCP010"], catch_exceptions=False
+    )
+    return json.loads(result.output)
+
+
+def _mail_project(tmp_path: Path, option: str = "dir", raised: str = "McpError(ErrorData(code=INTERNAL_ERROR, message=str(e)))") -> Path:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "mail"\ndependencies = ["mcp>=1.9,<2"]\n',
+            "mail/__init__.py": _ENTRY.format(option=option),
+            "mail/server.py": _LOW_LEVEL.format(option=option, raised=raised),
+        },
+    )
+    return tmp_path
+
+
+def test_a_command_line_folder_through_a_closure_sent_on_in_a_protocol_error(tmp_path: Path) -> None:
+    """The operator's `--dir` reaches `serve`, whose nested `call_tool` hands it to a helper that
+    raises with it; the clause sends the text on as the protocol error's message (a prefiltered
+    run: the entry module is analysed because the finding waits on `serve`'s callers)."""
+    (finding,) = _cli_findings(_mail_project(tmp_path))
+    assert (Path(finding["filename"]).name, finding["location"]["row"]) == ("server.py", 11)
+    assert finding["message"] == "Helper 'read_attachment' puts a configuration value ('args.dir') into an exception's text"
+    assert "read at `args.dir` in main() (__init__.py), then held in `dir`, `folder`, `path`" in finding["notes"]
+    passed_on = [note for note in finding["notes"] if note.startswith("caught and sent on to the model: ")]
+    assert passed_on and "tool 'call_tool' puts it into a protocol error's message (" in passed_on[0]
+    assert passed_on[0].endswith("mail/server.py:24)")  # the clause's `raise McpError(...)`
+
+
+def test_a_command_line_option_that_names_no_place_is_not_flagged(tmp_path: Path) -> None:
+    assert _cli_findings(_mail_project(tmp_path, option="label")) == []
+
+
+def test_a_clause_that_sends_its_own_words_in_the_protocol_error_is_not_flagged(tmp_path: Path) -> None:
+    raised = 'McpError(ErrorData(code=INTERNAL_ERROR, message="The attachment could not be read"))'
+    assert _cli_findings(_mail_project(tmp_path, raised=raised)) == []
+
+
+def test_a_closure_variable_the_enclosing_function_sets_itself() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def make_tools(server: FastMCP) -> None:
+                data_dir = os.environ["DATA_DIR"]
+                label = "reports"
+
+                @server.tool
+                def read_report(name: str) -> str:
+                    path = os.path.join(data_dir, name)
+                    if not os.path.exists(path):
+                        raise ToolError(f"No report at {path}")  # expect: MCP010
+                    if not name.endswith(".txt"):
+                        raise ToolError(f"Only text files are {label}")
+                    return open(path).read()
+
+            make_tools(mcp)
+            """
+        )
+    )
+
+
+# -- two names of other modules in one message -----------------------------------------------------
+
+_TEXTS = """\
+PREFIX = "Lookup failed"
+"""
+
+_PLACES = """\
+import os
+
+DATA_DIR = os.environ["DATA_DIR"]
+ARCHIVE = "archive"
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "flagged"),
+    [
+        ("PREFIX, DATA_DIR", True),  # the first name carries nothing: the second is still tried
+        ("DATA_DIR, PREFIX", True),
+        ("PREFIX, ARCHIVE", False),  # neither carries anything
+    ],
+)
+def test_a_message_with_two_names_of_other_modules(tmp_path: Path, names: str, flagged: bool) -> None:
+    first, second = names.split(", ")
+    mark = "  # expect: MCP010" if flagged else ""
+    findings = check_project(
+        tmp_path,
+        {"texts.py": _TEXTS, "places.py": _PLACES},
+        "from .texts import PREFIX\nfrom .places import ARCHIVE, DATA_DIR",
+        f"""
+        @mcp.tool
+        def read_note(name: str) -> str:
+            raise ToolError(f"{{{first}}}: no note {{name}} in {{{second}}}"){mark}
+        """,
+    )
+    if flagged:
+        assert [f.message for f in findings] == ["Tool 'read_note' puts environment variable 'DATA_DIR' into its error message"]
+        assert findings[0].notes[0] == "read at `os.environ[\"DATA_DIR\"]` (places.py), then held in `DATA_DIR`"
+
+
+# -- an unpacked element of a helper's result ------------------------------------------------------
+
+
+def test_an_unpacked_element_of_a_result_is_judged_as_that_element() -> None:
+    """`token, name = upload(path)`: `name` is the file's name, not the token beside it; `token`
+    is still judged by its name, and a literal's element by its value."""
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def upload(path: str) -> tuple[str, str]:
+                response = httpx.post("https://files.example.com/uploads", content=open(path, "rb").read())
+                token = response.json()["upload_token"]
+                return token, os.path.basename(path)
+
+            @mcp.tool
+            def attach(path: str, issue: int) -> str:
+                token, name = upload(path)
+                try:
+                    httpx.put(f"https://files.example.com/issues/{issue}", json={"token": token})
+                except httpx.HTTPError:
+                    return f"Uploaded '{name}', but linking it to issue {issue} failed"
+                return "attached"
+
+            @mcp.tool
+            def attach_again(path: str, issue: int) -> str:
+                token, name = upload(path)
+                return f"Could not link upload {token}"  # expect: MCP010
+
+            @mcp.tool
+            def where(issue: int) -> str:
+                folder, label = os.environ["UPLOAD_DIR"], "uploads"
+                if issue < 0:
+                    raise ToolError(f"No {label} for issue {issue} in {folder}")  # expect: MCP010
+                return label
+            """
+        )
+    )
+
+
+def test_only_the_message_arguments_of_a_raised_exception_are_its_text() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            class TaskError(Exception):
+                def __init__(self, message: str, *, file_path: Path | None = None, detail: str = "", hint: str = "") -> None:
+                    super().__init__(message if not detail else f"{message}: {detail}")
+                    self.file_path = file_path
+                    self.hint = hint  # the tools return it beside the message
+
+            @mcp.tool
+            def read_task(ref: str) -> str:
+                path = Path.home() / ".tasks" / ref
+                if not path.exists():
+                    raise TaskError(f"No task {ref}", file_path=path)
+                if path.is_dir():
+                    raise TaskError(f"Task {ref} is a folder", detail=f"found at {path}")  # expect: MCP010
+                if path.is_symlink():
+                    raise TaskError(f"Task {ref} is a link", hint=f"replace the link at {path}")  # expect: MCP010
+                return path.read_text()
+            """
+        )
+    )

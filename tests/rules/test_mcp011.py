@@ -9,6 +9,7 @@ negative case asserts silence on the whole snippet.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -719,3 +720,167 @@ def test_a_poll_until_a_deadline_runs_a_probe_not_a_write() -> None:
             """
         )
     )
+
+
+# -- a request helper that sends the request again itself -------------------------------------
+
+_SELF_RETRYING = """
+class Api:
+    def __init__(self) -> None:
+        self._http = httpx.Client(base_url="https://boards.example.com")
+
+    def _request(self, method: str, path: str, json: dict | None = None, retry: bool = True) -> dict:
+        response = self._http.request(method, path, json=json)
+        if response.status_code {test} and retry:
+            time.sleep(1)
+            return self._request(method, path, json=json, retry=False){mark}
+        response.raise_for_status()
+        return response.json()
+
+    def create_card(self, board_id: str, title: str) -> dict:
+        return self._request("POST", "cards", json={{"board": board_id, "title": title}})
+
+API = Api()
+
+@mcp.tool
+def create_card(board_id: str, title: str) -> dict:
+    return API.create_card(board_id, title)
+"""
+
+
+def test_a_request_helper_that_calls_itself_again_after_a_5xx() -> None:
+    (finding,) = check(FASTMCP + _SELF_RETRYING.format(test=">= 500", mark="  # expect: MCP011"))
+    assert finding.message == "Helper '_request' runs a write again, though the first attempt may have happened"
+    assert (
+        "it sends an HTTP POST when create_card() asks it to, and the function calls itself again after a failed status of its"
+        " response (`response.status_code >= 500`)"
+    ) in finding.notes
+
+
+@pytest.mark.parametrize("test", ["== 401", "== 429", "in (400, 404)"])
+def test_a_request_helper_that_calls_itself_again_after_a_refusal_is_not_flagged(test: str) -> None:
+    check(FASTMCP + _SELF_RETRYING.format(test=test, mark=""))
+
+
+# -- a request helper whose verb callers in other modules choose ------------------------------
+
+_CLIENT = """\
+import httpx
+from fastmcp.exceptions import ToolError
+
+
+class BoardClient:
+    def __init__(self) -> None:
+        self._http = httpx.AsyncClient(base_url="https://boards.example.com")
+
+    async def request(self, method: str, path: str, json_body: dict | None = None) -> dict:
+        try:
+            response = await self._http.request(method, path, json=json_body)
+        except httpx.TimeoutException:
+            raise ToolError("The board service did not answer in time. Try again.")
+        return response.json()
+"""
+
+_HANDLERS = """\
+from svc.client import BoardClient
+
+
+async def add_card(client: BoardClient, title: str) -> dict:
+    return await client.request("{verb}", "/cards", json_body={{"title": title}})
+"""
+
+_SERVER = """\
+from fastmcp import FastMCP
+
+from svc.client import BoardClient
+from svc.handlers import add_card
+
+mcp = FastMCP("boards")
+CLIENT = BoardClient()
+
+
+@mcp.tool
+async def create_card(title: str) -> dict:
+    return await add_card(CLIENT, title)
+"""
+
+
+def _lint_boards(tmp_path: Path, verb: str) -> list:
+    from ._support import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "svc"\ndependencies = ["fastmcp>=2.12"]\n',
+            "svc/__init__.py": "",
+            "svc/client.py": _CLIENT,
+            "svc/handlers.py": _HANDLERS.format(verb=verb),
+            "svc/server.py": _SERVER,
+        },
+    )
+    from mcp_lint.config import SettingsResolver
+    from mcp_lint.discovery import discover
+    from mcp_lint.pipeline import lint_paths
+
+    resolver = SettingsResolver(overrides={"select": ["MCP011"]})
+    return lint_paths(discover([tmp_path], resolver), resolver).findings
+
+
+def test_a_request_helper_another_module_asks_for_a_write(tmp_path: Path) -> None:
+    findings = _lint_boards(tmp_path, "POST")
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 13)]
+    assert "invites a retry ('Try again')" in findings[0].message
+    assert "it sends an HTTP POST when add_card() asks it to, and the failure came from an `except TimeoutException` around it" in said(findings[0])
+
+
+def test_a_request_helper_other_modules_only_ask_for_reads_is_not_flagged(tmp_path: Path) -> None:
+    assert _lint_boards(tmp_path, "GET") == []
+
+
+# -- a request helper that repeats only its reads -------------------------------------------
+
+_READS_ONLY = """
+class Api:
+    def __init__(self) -> None:
+        self._http = httpx.Client(base_url="https://boards.example.com")
+
+    def _request(self, method: str, path: str, json: dict | None = None) -> dict:
+        try:
+            response = self._http.request(method, path, json=json)
+        except httpx.TransportError:
+{guard}
+            time.sleep(1)
+            response = self._http.request(method, path, json=json){mark}
+        return response.json()
+
+    def create_card(self, title: str) -> dict:
+        return self._request("POST", "cards", json={{"title": title}})
+
+API = Api()
+
+@mcp.tool
+def create_card(title: str) -> dict:
+    return API.create_card(title)
+"""
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        '            if method.upper() != "GET":\n                raise ToolError("The board service did not answer; the card may exist, check list_cards")',
+        '            if method not in ("GET", "HEAD"):\n                raise',
+    ],
+)
+def test_a_request_helper_that_sends_again_only_its_reads_is_not_flagged(guard: str) -> None:
+    check(FASTMCP + _READS_ONLY.format(guard=guard, mark=""))
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "            pass",
+        '            if method.upper() == "GET":\n                logger = None',  # a read only decides a log line, not the retry
+    ],
+)
+def test_a_request_helper_that_sends_every_verb_again_is_flagged(guard: str) -> None:
+    check(FASTMCP + _READS_ONLY.format(guard=guard, mark="  # expect: MCP011"))
