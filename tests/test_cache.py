@@ -270,6 +270,22 @@ def test_summaries_round_trip_through_pickle(project: Path) -> None:
     assert pickle.loads(pickle.dumps(outcome.summary)) == outcome.summary
 
 
+def test_call_edges_pickle_only_what_differs_from_the_defaults() -> None:
+    from mcp_lint.model.summary import CallEdge
+
+    plain = CallEdge("helpers.load", False)
+    edge = CallEdge("helpers.load", True, via_attribute=True, excludes=frozenset({"x"}), at=(Location(3, 4), Location(3, 9)))
+    loaded = pickle.loads(pickle.dumps(edge))
+    assert loaded == edge and hash(loaded) == hash(edge)
+    assert (loaded.constants, loaded.selects, loaded.raised_text) == ((), None, "")
+    # Fields at their defaults cost nothing: the edge that sets three of them is the larger pickle.
+    assert len(pickle.dumps(plain)) < len(pickle.dumps(edge))
+    assert b"constants" not in pickle.dumps(edge)
+    # A value only equal to its default is kept as it is, not replaced by the default.
+    zero = pickle.loads(pickle.dumps(CallEdge("helpers.load", True, flows=0)))  # type: ignore[arg-type]
+    assert zero.flows == 0 and type(zero.flows) is int
+
+
 # --- mcp-lint clean ------------------------------------------------------------------------------
 
 
