@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
+from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
@@ -154,6 +155,7 @@ def analyze_source(
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
     layout = function_layout(module)
+    argument_checks = ArgumentChecks(module, model.aliases, tuple(model.classes), tuple(model.servers))
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
@@ -172,6 +174,8 @@ def analyze_source(
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)
+        # Whether it rejects bad arguments: MCP004 and MCP002 both ask, whichever is selected.
+        fsum.validates = argument_checks.validates(facts)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
