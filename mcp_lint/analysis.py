@@ -301,6 +301,7 @@ def _call_edges(
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
+            appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -329,6 +330,43 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
     for node in descendants(facts.node.body, into_scopes=False):
         test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
+            return True
+    return False
+
+
+def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is the call's value joined to other text (or items) the function builds: `report +=
+    helper()`, `head + helper()`, `f"{head}{helper()}"`, or the same with the local it is
+    assigned to (`r = helper()` ... `report += r`)?"""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    if _joined(statement, lambda node: unwrap_await(node) is call.node):
+        return True
+    if len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
+        return False
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+        return False
+    name = targets[0].value
+    return _joined(facts.node.body, lambda node: isinstance(node, cst.Name) and node.value == name)
+
+
+def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> bool:
+    """Is a node `is_value` accepts an operand of `+` or `+=`, or a part of an f-string, in `within`?"""
+    for node in descendants(within, into_scopes=False):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
+            operands: tuple[cst.CSTNode, ...] = (node.value,)
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            operands = (node.left, node.right)
+        elif isinstance(node, cst.FormattedStringExpression):
+            operands = (node.expression,)
+        else:
+            continue
+        if any(is_value(operand) for operand in operands):
             return True
     return False
 

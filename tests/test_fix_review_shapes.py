@@ -3,6 +3,7 @@ code the fix must write: the whole project fixed through the CLI, as a user runs
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -2465,3 +2466,80 @@ def test_a_check_that_also_hands_on_an_empty_answer_keeps_the_helpers_return() -
         """
     )
     assert fixed(source) == source
+
+
+PARTS_SERVER = """\
+import requests
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("parts")
+
+
+def make_request(path: str) -> dict:
+    return requests.get(f"https://example.invalid/{path}", timeout=10).json()
+
+
+def _handle_error(e: Exception, action: str) -> str:
+    return f"Error {action}: request failed"
+
+
+@mcp.tool()
+def get_item_details(item_id: str, include_parts: bool = False) -> str:
+    \"\"\"Describe an item.\"\"\"
+    try:
+        result = make_request(f"items/{item_id}/")
+        if not result.get("success"):
+            return f"API Error: {result.get('message', 'Item not found')}"
+        return format_item_details(result.get("data", {}), item_id, include_parts)
+    except Exception as e:
+        return _handle_error(e, f"getting item {item_id}")
+
+
+def format_item_details(item: dict, item_id: str, include_parts: bool) -> str:
+    response = f"Item {item_id}: {item.get('name')}\\n"
+    if include_parts:
+        response += get_item_parts(item_id)
+    return response
+
+
+def get_item_parts(item_id: str) -> str:
+    try:
+        parts_result = make_request(f"items/{item_id}/parts/")
+        if not parts_result.get("success"):
+            return "\\nCould not retrieve parts for this item"
+        parts = parts_result.get("data", [])
+        if not parts:
+            return "\\nNo parts found for this item"
+        return "\\nParts: " + ", ".join(p.get("name", "?") for p in parts)
+    except Exception:
+        return "\\nCould not retrieve parts for this item"
+"""
+
+
+def test_a_later_pass_keeps_a_helper_whose_text_is_appended_to_a_report(project: Path) -> None:
+    # Pass 1 fixes the tool (its refusal raised, `except ToolError: raise` before its broad
+    # clause). That pass-through would let a raise of the helper reach the client, so pass 2 is
+    # asked again about the helper: its text is appended to a report the caller already built
+    # (`response += get_item_parts(...)`, a partial success), so it keeps returning. `check`
+    # offered no fix there, and `--fix` applies none, in any pass.
+    write(project / "parts" / "server.py", PARTS_SERVER)
+    offered = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    with_fix = sorted((f["location"]["row"], f["code"]) for f in json.loads(offered.output) if f["fix"])
+    assert with_fix == [(21, "MCP005")], with_fix
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "parts" / "server.py").read_text()
+    expected = PARTS_SERVER.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        "            return f\"API Error: {result.get('message', 'Item not found')}\"\n"
+        "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
+        "    except Exception as e:\n",
+        "            raise ToolError(f\"API Error: {result.get('message', 'Item not found')}\")\n"
+        "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception as e:\n",
+    )
+    assert fixed == expected, fixed

@@ -126,8 +126,10 @@ class LinkFixes:
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
         path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (a `gather` reporting each source's error) or a
-        caller no tool reaches (a CLI) would break. A caller in the helper's file (`path`) whose
+        the tools: a caller that reads the value (a `gather` reporting each source's error),
+        joins it to a report it has built (`report += helper()`: the report would be lost) or a
+        caller no tool reaches (a CLI) would break. Asked in every pass of the fix loop: once
+        an earlier fix lets ToolError through a caller's `except`, this is what still stops it. A caller in the helper's file (`path`) whose
         only test of the value hands a failure on (`if "error" in r: return r`) takes the raise
         too: the fix deletes that check, dead once the helper raises. The deletions ((): none
         needed), or None when the fix must not be offered."""
@@ -145,6 +147,8 @@ class LinkFixes:
                 entry = reached.get(caller)
                 if entry is None or passes(edge) != WHOLE:
                     return None  # a caller no tool reaches, or that takes part of the value
+                if edge.appended:
+                    return None  # a part of the report the caller builds: a partial success
                 if edge.tested:
                     if edge.dead_check is None or self.path_of(caller) != path:
                         return None  # a test of the value the fix cannot remove with it
