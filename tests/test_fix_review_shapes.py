@@ -2543,3 +2543,61 @@ def test_a_later_pass_keeps_a_helper_whose_text_is_appended_to_a_report(project:
         "    except Exception as e:\n",
     )
     assert fixed == expected, fixed
+
+
+def test_a_broad_clause_rewritten_lets_the_projects_own_advice_through(project: Path) -> None:
+    # The `try` raises the project's own exception with the author's retry advice in its 429
+    # branch; the broad clause below passed it on through `{e}`. Its new text would replace the
+    # advice, so `except ApiLimitError: raise` goes first, as for ToolError. A library class
+    # (`httpx.HTTPError`, which the library raises with its own text) gets no pass-through.
+    write(
+        project / "profiles" / "errors.py",
+        """\
+        class ProfileError(Exception):
+            pass
+
+
+        class ApiLimitError(ProfileError):
+            pass
+        """,
+    )
+    write(
+        project / "profiles" / "server.py",
+        """\
+        import logging
+
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        from .errors import ApiLimitError, ProfileError
+
+        mcp = FastMCP("profiles")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        async def get_profile(user_id: str) -> dict:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get(f"https://profiles.invalid/{user_id}")
+                if response.status_code == 429:
+                    raise ApiLimitError("Rate limit exceeded. Wait ten minutes before the next call.")
+                if response.status_code == 418:
+                    raise httpx.HTTPError("teapot")
+                return response.json()
+            except Exception as e:
+                logger.error("Unexpected error fetching profile")
+                raise ProfileError(f"Unexpected error: {e}") from e
+        """,
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "profiles" / "server.py").read_text()
+    assert fixed.endswith(
+        "        return response.json()\n"
+        "    except ApiLimitError:\n"
+        "        raise\n"
+        "    except Exception as e:\n"
+        '        logger.error("Unexpected error fetching profile", exc_info=True)\n'
+        '        raise ProfileError("Unexpected error fetching profile") from e\n'
+    ), fixed

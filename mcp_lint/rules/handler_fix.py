@@ -17,7 +17,7 @@ from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
-from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import TOOL_ERROR_BASE_NAMES
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
@@ -683,6 +683,69 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inserts.append((row, indent, inner))
                 break
     return inserts or None
+
+
+def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> tuple[tuple[int, str, str], tuple[str, ...]] | None:
+    """`except RateLimitError: raise` before a clause whose text a fix rewrites, for the classes
+    of the project's own that the `try` body raises with the author's words and that this clause
+    would catch (`raise RateLimitError("... try again in a minute")` in a 429 branch, under
+    `except Exception as e: raise ApiError(f"Unexpected error: {e}")`): the old text carried
+    their advice through `{e}`, the rewritten one would replace it. ((row of the clause, its
+    indent, its body's indent), the classes as written), or None when there are none, or the
+    clause cannot be preceded by another."""
+    node = handler.try_node
+    if not isinstance(node, cst.Try):
+        return None
+    guard = try_guard(node, _clauses(fn, node))
+    classes: list[str] = []
+    for fact in fn.raises:
+        exc = fact.node.exc
+        if not isinstance(exc, cst.Call) or fact.handler is not None or not lies_within(node.body, fact.node):
+            continue
+        written = dotted(exc.func)
+        if written is None or written in classes or not _own_class(written, ctx):
+            continue
+        short = written.rsplit(".", 1)[-1]
+        clause = next((c for c in guard if c[0] & {short} or "*" in c[0]), None)
+        if clause is None or clause[2] != handler.site or _caught_inside(fn, node, fact, short):
+            continue
+        classes.append(written)
+    if not classes:
+        return None
+    row = ctx.range(handler.node).start.line
+    line = ctx.lines[row - 1]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    body = handler.node.body
+    if not line.lstrip().startswith("except") or not isinstance(body, cst.IndentedBlock) or not body.body:
+        return None
+    first = ctx.lines[ctx.range(body.body[0]).start.line - 1]
+    inner = first[: len(first) - len(first.lstrip(" \t"))]
+    if len(inner) <= len(indent):
+        return None
+    return (row, indent, inner), tuple(classes)
+
+
+def _own_class(written: str, ctx: FileContext) -> bool:
+    """Is the class defined by the project, here or in a module of its own package (a library's
+    class may be raised by the library too, with its own text)?"""
+    root = written.split(".")[0]
+    if root in ctx.model.aliases.relative_names:
+        return True
+    resolved = ctx.model.aliases.resolve_dotted(written)
+    if resolved is None:
+        return f"{ctx.model.module}.{written}" in ctx.model.classes if ctx.model.module else written in ctx.model.classes
+    return resolved.split(".")[0] == ctx.model.module.split(".")[0] and resolved.split(".")[0] not in {"mcp", "fastmcp"}
+
+
+def _caught_inside(fn: FunctionFacts, outer: cst.Try, fact: RaiseFact, short: str) -> bool:
+    """Is the raise caught by a `try` nested in `outer`'s body before it gets there?"""
+    for other in fn.handlers:
+        inner = other.try_node
+        if inner is outer or not isinstance(inner, cst.Try) or not lies_within(outer.body, inner) or not lies_within(inner.body, fact.node):
+            continue
+        if catches(try_guard(inner, _clauses(fn, inner)), short):
+            return True
+    return False
 
 
 # -- partial success and the project's own texts ------------------------------------------------

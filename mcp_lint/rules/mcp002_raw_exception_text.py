@@ -83,6 +83,7 @@ from mcp_lint.rules.handler_fix import (
     log_plan,
     lies_within,
     raise_is_caught,
+    own_raises_pass_through,
     toolerror_pass_through,
     unused_binding,
 )
@@ -1516,6 +1517,8 @@ def _build_fix(
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
         return None
+    if status is None:
+        let_through = _own_raises_through(fn, handler, ctx, let_through)
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -1746,6 +1749,22 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list
     if through is None:
         return None
     return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+
+
+def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit]:
+    """`let_through` with `except OwnError: raise` before the rewritten clause, for the project's
+    exceptions the `try` raises with the author's advice (handler_fix.own_raises_pass_through);
+    one insertion where ToolError's pass-through goes to the same clause."""
+    found = own_raises_pass_through(fn, handler, ctx)
+    if found is None:
+        return let_through
+    (row, indent, inner), classes = found
+    caught = classes[0] if len(classes) == 1 else f"({', '.join(classes)})"
+    at = Location(row, 1)
+    text = f"{indent}except {caught}:\n{inner}raise\n"
+    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
+    others = [edit for edit in let_through if edit not in same]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
 
 
 def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:
