@@ -30,7 +30,7 @@ from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, literal_value, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
-from mcp_lint.model.tested_classes import tested_class_names
+from mcp_lint.model.tested_classes import message_tested_class_names, tested_class_names
 from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
@@ -126,6 +126,7 @@ def analyze_source(
     summary.lowlevel_major_hint = model.lowlevel_major_hint
     summary.servers = dict(model.servers)
     summary.tested_classes = tested_class_names(source)
+    summary.message_tested_classes = message_tested_class_names(source) if " as " in source else frozenset()
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)

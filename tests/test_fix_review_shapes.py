@@ -2601,3 +2601,88 @@ def test_a_broad_clause_rewritten_lets_the_projects_own_advice_through(project: 
         '        logger.error("Unexpected error fetching profile", exc_info=True)\n'
         '        raise ProfileError("Unexpected error fetching profile") from e\n'
     ), fixed
+
+
+LOOKUP_ERRORS = """\
+class LookupApiError(Exception):
+    def __init__(self, message: str, status_code: int | None = None, response_text: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.response_text = response_text
+"""
+
+LOOKUP_TRANSPORT = """\
+import httpx
+
+from .errors import LookupApiError
+
+
+class Transport:
+    async def request_json(self, endpoint: str) -> dict:
+        try:
+            async with httpx.AsyncClient() as client:
+                response = await client.get(f"https://papers.invalid{endpoint}")
+            response.raise_for_status()
+            return response.json()
+        except httpx.HTTPStatusError as exc:
+            status_code = exc.response.status_code
+            response_text = exc.response.text
+            raise LookupApiError(
+                message=f"HTTP error: {status_code}",
+                status_code=status_code,
+                response_text=response_text,
+            ) from exc
+        except httpx.RequestError as exc:
+            raise LookupApiError(f"Request failed: {exc}") from exc
+"""
+
+
+def _lookup_server(tested: bool) -> str:
+    # With the test, the tool answers a 404 and re-raises the rest; without, it lets all escape.
+    body = (
+        "    try:\n"
+        '        return await transport.request_json(f"/paper/{paper_id}")\n'
+        "    except LookupApiError as exc:\n"
+        '        if "404" in exc.message:\n'
+        '            return {"found": False}\n'
+        "        raise\n"
+        if tested
+        else '    return await transport.request_json(f"/paper/{paper_id}")\n'
+    )
+    return (
+        "from mcp.server.fastmcp import FastMCP\n\n"
+        "from .errors import LookupApiError\n"
+        "from .transport import Transport\n\n"
+        'mcp = FastMCP("papers")\n'
+        "transport = Transport()\n\n\n"
+        "@mcp.tool()\n"
+        "async def get_paper(paper_id: str) -> dict:\n"
+        f"{body}"
+    )
+
+
+def _mcp002_fixes(project: Path) -> list[tuple[str, int, bool]]:
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    return sorted((Path(f["filename"]).name, f["location"]["row"], f["fix"] is not None) for f in json.loads(result.output) if f["code"] == "MCP002")
+
+
+@pytest.mark.parametrize("tested", [True, False], ids=["callers-test-the-message", "no-test"])
+def test_a_message_beside_a_raw_body_or_tested_by_callers_is_not_rewritten(project: Path, tested: bool) -> None:
+    # `message=f"HTTP error: {status_code}"` beside `response_text=<the body>`: a new message
+    # would leave the body, and the finding, where they were (the fix loop then found "nothing
+    # changed" on its next pass and gave the whole file up), so that raise gets no fix. The
+    # second raise's message carries the library's text: it is rewritten, unless code that
+    # catches the class tests its message (`"404" in exc.message`), which a new text would break.
+    write(project / "papers" / "__init__.py", "")
+    write(project / "papers" / "errors.py", LOOKUP_ERRORS)
+    write(project / "papers" / "transport.py", LOOKUP_TRANSPORT)
+    write(project / "papers" / "server.py", _lookup_server(tested))
+    assert _mcp002_fixes(project) == [("transport.py", 15, False), ("transport.py", 22, not tested)]
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    after = (project / "papers" / "transport.py").read_text()
+    if tested:
+        assert after == LOOKUP_TRANSPORT
+    else:
+        assert after == LOOKUP_TRANSPORT.replace('raise LookupApiError(f"Request failed: {exc}") from exc', 'raise LookupApiError("Request json failed") from exc'), after

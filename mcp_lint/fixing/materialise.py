@@ -5,8 +5,8 @@ TextContent, a logger). At link time the fixed module is known: its imports, wha
 binds, the framework of the tool's server, the project's first-party modules. `LinkFixes`
 fills the placeholders with the module's own spellings, adds the imports it lacks, and withholds
 a fix that would change what a caller gets (`allowed`): an exception meeting another `except` on
-the way, a replaced class the project tests for, a helper's return turned into a raise that a
-caller reads.
+the way, a replaced class the project tests for, a message whose text the project tests, a
+helper's return turned into a raise that a caller reads.
 """
 
 from __future__ import annotations
@@ -42,13 +42,14 @@ class LinkFixes:
         self.path_of = path_of
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
+        self._message_tested_classes: frozenset[str] | None = None  # ModuleSummary.message_tested_classes of all
         self._project_logger: str | None = None  # project_logger(), once asked
 
     def allowed(self, spec: FixSpec | None, qual: str, entry: ToolPaths, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May the fix of a finding in `qual` (reached as `entry`, in the file `path`) be offered?
         None when it changes what a caller or the client gets; else the edits it needs in its
         callers besides its own (the checks of a returned failure it makes dead), often none."""
-        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec):
+        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec) or self._message_tested(spec):
             return None
         return () if entry.is_tool else self._callers_take_a_raise(spec, qual, reached, path)
 
@@ -122,6 +123,17 @@ class LinkFixes:
             self._tested_classes = frozenset().union(*(s.tested_classes for s in self.summaries))
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
+
+    def _message_tested(self, spec: FixSpec | None) -> bool:
+        """Does a fix that keeps the project's class but rewrites its message rewrite the text
+        code somewhere tests (`except ApiError as exc: if "404" in exc.message:`)? That branch
+        would never be taken again."""
+        if spec is None or not spec.raises or spec.raises != spec.replaces:
+            return False
+        if self._message_tested_classes is None:
+            self._message_tested_classes = frozenset().union(*(s.message_tested_classes for s in self.summaries))
+        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
+        return bool((names - BUILTIN_EXCEPTIONS) & self._message_tested_classes)
 
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's

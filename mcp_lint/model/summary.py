@@ -316,6 +316,9 @@ class ModuleSummary:
     servers: dict[str, Family] = field(default_factory=dict)
     # Short names of the classes its code catches or type-tests (model/tested_classes.py).
     tested_classes: frozenset[str] = frozenset()
+    # Short names of the classes whose caught exception's message its code tests (`"404" in
+    # exc.message`): a fix must not rewrite that message (model/tested_classes.py).
+    message_tested_classes: frozenset[str] = frozenset()
     tools: list[ToolRegistration] = field(default_factory=list)
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)

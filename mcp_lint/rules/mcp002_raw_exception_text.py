@@ -1152,6 +1152,12 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
     return value
 
 
+def _text_beside(value: cst.Call, message: cst.BaseExpression, handler: Handler, ctx: FileContext) -> bool:
+    """Does an argument of the raised class's call other than its message carry the caught
+    exception's text?"""
+    return any(a.value is not message and exception_text_in(a.value, handler, ctx) is not None for a in value.args)
+
+
 def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
     """Is `expr` text: a string expression, `str(...)`, or a local the handler assigns one?"""
     if isinstance(expr, cst.Name):
@@ -1545,6 +1551,10 @@ def _build_fix(
     if variant == "raise-other" and argument is not None and not _holds_text(argument, handler, node, ctx):
         # `HttpError(response, body, uri=uri)`: no argument is plainly the message (the first is
         # a response object, the body bytes): rewriting one would break the constructor's contract.
+        return None
+    if variant == "raise-other" and argument is not None and _text_beside(value, argument, handler, ctx):
+        # `ApiError(message=f"HTTP error: {code}", response_text=body)`: the text also travels in
+        # another argument; a new message leaves that one, and the finding, where they were.
         return None
     if argument is not None:
         # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
