@@ -2686,3 +2686,91 @@ def test_a_message_beside_a_raw_body_or_tested_by_callers_is_not_rewritten(proje
         assert after == LOOKUP_TRANSPORT
     else:
         assert after == LOOKUP_TRANSPORT.replace('raise LookupApiError(f"Request failed: {exc}") from exc', 'raise LookupApiError("Request json failed") from exc'), after
+
+
+ROUTES_SERVER = """\
+import httpx
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("routes")
+
+
+async def search_api(query: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            response = await client.get("https://search.invalid/works", params={"q": query})
+            if response.status_code != 200:
+                return {"ok": False, "status_code": response.status_code, "error": response.text[:500]}
+            return {"ok": True, "data": response.json()}
+        except httpx.HTTPError as e:
+            return {"ok": False, "status_code": None, "error": str(e)}
+
+
+@mcp.tool()
+async def compute_route(origin: str, destination: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        response = await client.post("https://routes.invalid/v2:computeRoutes", json={"origin": origin, "destination": destination})
+        if response.status_code != 200:
+            error_msg = f"Route request failed: HTTP {response.status_code} - {response.text}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+        return response.json()
+
+
+@mcp.tool()
+async def geocode(address: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://geo.invalid/json", params={"address": address})
+        data = response.json()
+        if data["status"] != "OK":
+            error_msg = f"Geocoding failed: {data.get('error_message', data['status'])}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+        return data["results"][0]
+
+
+@mcp.tool()
+async def search_works(query: str) -> dict:
+    result = await search_api(query)
+    if not result.get("ok"):
+        return {
+            "status": "error",
+            "query": query,
+            "error": {"source": "works_search", "status_code": result.get("status_code"), "message": result.get("error")},
+        }
+    return result["data"]
+"""
+
+
+def _concise(project: Path) -> set[tuple[str, str]]:
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    return {(f["code"], f["message"]) for f in json.loads(result.output)}
+
+
+def test_a_returned_failure_is_raised_without_the_upstream_body_it_carries(project: Path) -> None:
+    # The returned message holds the failed reply's body (`response.text`, a decoded reply's
+    # `error_message`): the raise names the failure in the author's words and status without
+    # it. An error dict whose "error" is itself a dict (with a helper's raw body inside) has no
+    # text to raise: `ToolError({...})` would send its repr, so no fix. Linted again, the fixed
+    # code has no finding the original did not have.
+    (project / "pyproject.toml").write_text('[project]\nname = "routes"\ndependencies = ["fastmcp>=2.3"]\n')
+    write(project / "server.py", ROUTES_SERVER)
+    before = _concise(project)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    fixed = (project / "server.py").read_text()
+    expected = (
+        ROUTES_SERVER.replace("from fastmcp import Context, FastMCP\n", "from fastmcp import Context, FastMCP\nfrom fastmcp.exceptions import ToolError\n")
+        .replace(
+            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n        return response.json()\n",
+            "            await ctx.error(error_msg)\n            raise ToolError(f\"Route request failed: HTTP {response.status_code}\")\n        return response.json()\n",
+        )
+        .replace(
+            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n        return data",
+            "            await ctx.error(error_msg)\n            raise ToolError(\"Geocoding failed\")\n        return data",
+        )
+    )
+    assert fixed == expected, fixed
+    after = _concise(project)
+    assert after <= before, after - before
+    assert ("MCP005", "Tool 'search_works' returns a failure dict as a normal result") in after
