@@ -2774,3 +2774,43 @@ def test_a_returned_failure_is_raised_without_the_upstream_body_it_carries(proje
     after = _concise(project)
     assert after <= before, after - before
     assert ("MCP005", "Tool 'search_works' returns a failure dict as a normal result") in after
+
+
+PLACES_SERVER = """\
+import httpx
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("places")
+
+
+@mcp.tool()
+async def find_place(query: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            response = await client.get("https://places.invalid/find", params={"q": query})
+            return response.json()
+        except Exception as e:
+            error_msg = f"Place search failed: {str(e)}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+"""
+
+
+def test_a_module_reporting_through_the_context_gets_no_second_logger(project: Path) -> None:
+    # The author reports the failure to the client through the tool's Context (`await
+    # ctx.error(...)`) and the module has no logger: the fix raises, and adds no standard library
+    # logger beside the author's channel. With a module logger, the fix logs through it.
+    (project / "pyproject.toml").write_text('[project]\nname = "places"\ndependencies = ["fastmcp>=2.3"]\n')
+    write(project / "server.py", PLACES_SERVER)
+    write(project / "logged.py", PLACES_SERVER.replace("import httpx\n", "import logging\n\nimport httpx\n").replace('mcp = FastMCP("places")\n', 'mcp = FastMCP("places")\nlogger = logging.getLogger(__name__)\n'))
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == PLACES_SERVER.replace(
+        "from fastmcp import Context, FastMCP\n", "from fastmcp import Context, FastMCP\nfrom fastmcp.exceptions import ToolError\n"
+    ).replace('            return {"error": error_msg}\n', '            raise ToolError("Place search failed") from e\n')
+    logged = (project / "logged.py").read_text()
+    assert logged.endswith(
+        "            await ctx.error(error_msg)\n"
+        '            logger.exception("Place search failed")\n'
+        '            raise ToolError("Place search failed") from e\n'
+    ), logged

@@ -18,7 +18,7 @@ from libcst.metadata import CodePosition
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
-from mcp_lint.model.frameworks import TOOL_ERROR_BASE_NAMES
+from mcp_lint.model.frameworks import CONTEXT_CLASSES, FRAMEWORK_PACKAGES, TOOL_ERROR_BASE_NAMES
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -49,7 +49,10 @@ class LogPlan:
 def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     calls = list(_log_calls_before(handler, sink, ctx))
     if not calls:
-        return LogPlan(add_call=True)
+        # A module without a logger whose handler reports the failure to the client through the
+        # tool's Context (`await ctx.error(msg)`): that is the author's channel; a standard
+        # library logger added beside it would be a second one.
+        return LogPlan(add_call=ctx.model.logger_name is not None or not _reports_through_context(handler, sink, ctx))
     for call in calls:
         if _logs_traceback(call):
             return LogPlan(add_call=False)
@@ -71,6 +74,28 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
     return LogPlan(add_call=False, edit=_exc_info_edit(call, ctx))
+
+
+def _reports_through_context(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Does the handler, before `sink`, send a log message through a parameter of the function
+    typed as the framework's Context (`await ctx.error(error_msg)`)?"""
+    fn = ctx.current_facts
+    if fn is None or not isinstance(fn.node, cst.FunctionDef):
+        return False
+    contexts = {p.name.value for p in (*fn.node.params.params, *fn.node.params.kwonly_params) if p.annotation is not None and _is_context_class(p.annotation.annotation, ctx)}
+    if not contexts:
+        return False
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        for node in descendants(statement, into_scopes=False):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LEVELS and dotted(node.func.value) in contexts:
+                return True
+    return False
+
+
+def _is_context_class(annotation: cst.BaseExpression, ctx: FileContext) -> bool:
+    name = dotted(annotation)
+    resolved = ctx.model.aliases.resolve_dotted(name) if name else None
+    return resolved is not None and resolved.rsplit(".", 1)[-1] in CONTEXT_CLASSES and resolved.split(".")[0] in FRAMEWORK_PACKAGES
 
 
 def _exc_info_edit(call: cst.Call, ctx: FileContext) -> Edit:
