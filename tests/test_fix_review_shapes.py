@@ -2814,3 +2814,72 @@ def test_a_module_reporting_through_the_context_gets_no_second_logger(project: P
         '            logger.exception("Place search failed")\n'
         '            raise ToolError("Place search failed") from e\n'
     ), logged
+
+
+DECORATOR_SERVER = """\
+import functools
+import logging
+
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("records")
+logger = logging.getLogger(__name__)
+
+
+class ItemResponse(BaseModel):
+    item_id: str
+    error: str | None = None
+
+
+class ListResponse(BaseModel):
+    items: list[str]
+    error: str | None = None
+
+
+def handle_api_error(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except Exception as exc:
+            logger.error("Error in %s: %s", func.__name__, exc, exc_info=True)
+            if func.__name__ == "get_item":
+                return ItemResponse(item_id=kwargs.get("item_id", ""), error=str(exc))
+            if func.__name__ == "list_items":
+                return ListResponse(items=[], error=str(exc))
+            return {"error": str(exc), "success": False}
+
+    return wrapper
+
+
+@mcp.tool()
+@handle_api_error
+async def get_item(item_id: str) -> ItemResponse:
+    return ItemResponse(item_id=await fetch_item(item_id))
+
+
+@mcp.tool()
+@handle_api_error
+async def list_items() -> ListResponse:
+    return ListResponse(items=await fetch_items())
+"""
+
+
+def test_branches_that_each_become_the_clauses_last_raise_are_collapsed(project: Path) -> None:
+    # A decorator's clause answers per tool (`if func.__name__ == ...: return XResponse(error=
+    # str(exc))`) and ends with a generic return. Each would become the same raise as the last
+    # statement: the branches are dead code then, so they go and one raise is left.
+    write(project / "server.py", DECORATOR_SERVER)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == DECORATOR_SERVER.replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n"
+    ).replace(
+        '            if func.__name__ == "get_item":\n'
+        '                return ItemResponse(item_id=kwargs.get("item_id", ""), error=str(exc))\n'
+        '            if func.__name__ == "list_items":\n'
+        "                return ListResponse(items=[], error=str(exc))\n"
+        '            return {"error": str(exc), "success": False}\n',
+        '            raise ToolError(f"Error in {func.__name__}") from exc\n',
+    )

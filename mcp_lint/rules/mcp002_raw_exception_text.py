@@ -1414,7 +1414,43 @@ def _build_fix(
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+    return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
+
+
+def _without_dead_branch(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, variant: str, fix: _Fix) -> _Fix | None:
+    """`if func.__name__ == "get_item": return ItemResponse(error=str(exc))` in a clause that
+    ends in `return {"error": str(exc)}`: when the branch's return becomes the very raise the
+    clause's last statement becomes, the branch is dead code (the same raise follows it), so
+    its whole `if` goes instead. None when that is not so."""
+    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
+    branch = next((s for s in body if isinstance(s, cst.If) and _only_statement(s, node)), None)
+    last = body[-1] if body else None
+    if branch is None or variant != "return" or not isinstance(last, cst.SimpleStatementLine) or last is branch:
+        return None
+    final = last.body[0] if len(last.body) == 1 else None
+    if not isinstance(final, cst.Return) or final.value is None or any(isinstance(n, (cst.Call, cst.Await)) for n in descendants(branch.test)):
+        return None
+    found = exception_text_in(final.value, handler, ctx)
+    other = _build_fix(ctx, fn, final, final.value, handler, "return", found) if found is not None else None
+    here, there = ctx.range(node).start, ctx.range(final).start
+    if other is None or not other.raises or not fix.edits or not other.edits:
+        return None
+    if fix.edits[0].location != Location(here.line, here.column + 1) or other.edits[0].location != Location(there.line, there.column + 1):
+        return None  # not a rewrite of the whole statement
+    if fix.edits[0].content != other.edits[0].content:
+        return None
+    gone = deletion(branch, ctx)  # type: ignore[arg-type]
+    return replace(fix, edits=(gone, *fix.edits[1:]), description=f"Delete the branch: {fix.description}") if gone is not None else None
+
+
+def _only_statement(branch: cst.If, node: cst.CSTNode) -> bool:
+    """Is `node` the one statement of the `if`'s body, with no `elif`/`else`?"""
+    block = branch.body
+    if branch.orelse is not None or not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return False
+    line = block.body[0]
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is node
 
 
 def _keep_the_decode_position(message: Message, handler: Handler) -> None:
