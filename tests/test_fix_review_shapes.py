@@ -2883,3 +2883,61 @@ def test_branches_that_each_become_the_clauses_last_raise_are_collapsed(project:
         '            return {"error": str(exc), "success": False}\n',
         '            raise ToolError(f"Error in {func.__name__}") from exc\n',
     )
+
+
+SOAP_SERVER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("records")
+
+
+class RecordsError(Exception):
+    pass
+
+
+class RecordsSoapClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self._http = httpx.AsyncClient()
+
+    async def _call(self, service: str, method: str, body: str) -> str:
+        url = f"{self.base_url}/services/{service}.asmx"
+        try:
+            response = await self._http.post(url, content=body)
+            response.raise_for_status()
+        except httpx.HTTPError as e:
+            raise RecordsError(f"HTTP error: {e}") from e
+        return response.text
+
+    async def get_record(self, record_id: str) -> str:
+        return await self._call("wsRecords", "GetRecord", record_id)
+
+
+client = RecordsSoapClient("https://records.invalid")
+
+
+@mcp.tool()
+async def get_record(record_id: str) -> str:
+    return await client.get_record(record_id)
+"""
+
+
+def test_a_generic_method_of_a_client_class_is_not_glued_to_the_class_name(project: Path) -> None:
+    # `RecordsSoapClient._call` runs whatever its caller names: "RecordsSoap call failed" glues
+    # the class's name to a verb that names no task. The failure is named from the one tool it
+    # reaches; with two tools reaching it, no name says which call failed: no fix.
+    write(project / "server.py", SOAP_SERVER)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == SOAP_SERVER.replace(
+        'raise RecordsError(f"HTTP error: {e}") from e', 'raise RecordsError("Could not get record: HTTP error") from e'
+    )
+    two_tools = SOAP_SERVER + (
+        "\n\n@mcp.tool()\n"
+        "async def list_records() -> str:\n"
+        '    return await client._call("wsRecords", "ListRecords", "")\n'
+    )
+    write(project / "server.py", two_tools)
+    fix()
+    assert (project / "server.py").read_text() == two_tools
