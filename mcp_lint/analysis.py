@@ -139,6 +139,7 @@ def analyze_source(
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
+    ctx.instances = summary.instances
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.
     class_bases = WrittenClassBases(model.classes, name.dotted, model.aliases)

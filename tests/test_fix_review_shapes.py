@@ -2941,3 +2941,69 @@ def test_a_generic_method_of_a_client_class_is_not_glued_to_the_class_name(proje
     write(project / "server.py", two_tools)
     fix()
     assert (project / "server.py").read_text() == two_tools
+
+
+ORDERS_SERVER = """\
+import logging
+
+import requests
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orders")
+logger = logging.getLogger(__name__)
+
+
+class OrdersApiError(Exception):
+    pass
+
+
+class OrdersClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def get_orders(self, days: int) -> list:
+        response = requests.get(f"{self.base_url}/orders", params={"days": days}, timeout=10)
+        if response.status_code != 200:
+            raise RuntimeError(f"HTTP error {response.status_code}")
+        data = response.json()
+        code = data.get("code", 0)
+        if code != 0:
+            raise OrdersApiError(f"API error [{code}]: {data.get('message', 'unknown error')}")
+        return data["orders"]
+
+
+client = OrdersClient("https://orders.invalid")
+
+
+@mcp.tool()
+def list_orders(days: int = 30) -> str:
+    try:
+        orders = client.get_orders(days)
+        return "\\n".join(str(order) for order in orders)
+    except Exception as e:
+        return f"Order query failed: {e}"
+"""
+
+
+def test_the_services_verdict_raised_by_the_projects_client_is_let_through(project: Path) -> None:
+    # The module's client raises its own class with the service's reason for refusing the
+    # request (`API error [{code}]: {message}`); the tool's broad clause passed it on through
+    # `{e}`. Its new text would drop that reason, so `except OrdersApiError: raise` goes first.
+    # A class the client also raises with the reply's raw body (`response.text`) is not let
+    # through: the body would travel with it.
+    write(project / "server.py", ORDERS_SERVER)
+    write(project / "raw.py", ORDERS_SERVER.replace('raise RuntimeError(f"HTTP error {response.status_code}")', 'raise OrdersApiError(f"HTTP error {response.status_code}: {response.text}")'))
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    fixed_tail = (
+        "    except Exception as e:\n"
+        '        logger.exception("Order query failed")\n'
+        '        raise ToolError("Order query failed") from e\n'
+    )
+    assert (project / "server.py").read_text().endswith(
+        '        return "\\n".join(str(order) for order in orders)\n'
+        "    except OrdersApiError:\n"
+        "        raise\n" + fixed_tail
+    )
+    raw = (project / "raw.py").read_text()
+    assert raw.endswith('        return "\\n".join(str(order) for order in orders)\n' + fixed_tail), raw

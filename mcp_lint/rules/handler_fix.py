@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 from libcst.metadata import CodePosition
@@ -723,16 +723,18 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
         return None
     guard = try_guard(node, _clauses(fn, node))
     classes: list[str] = []
-    for fact in fn.raises:
+    raises = list(_raises_of_the_try(fn, node, ctx))
+    # A class also raised with a reply's raw body is not let through: the body would go with it.
+    leaking = {dotted(fact.node.exc.func) for fact, _ in raises if _raw_body(fact.node.exc)}  # type: ignore[union-attr]
+    for fact, caught_inside in raises:
         exc = fact.node.exc
-        if not isinstance(exc, cst.Call) or fact.handler is not None or not lies_within(node.body, fact.node):
-            continue
+        assert isinstance(exc, cst.Call)
         written = dotted(exc.func)
-        if written is None or written in classes or not _own_class(written, ctx):
+        if written is None or written in classes or written in leaking or not _own_class(written, ctx):
             continue
         short = written.rsplit(".", 1)[-1]
         clause = next((c for c in guard if c[0] & {short} or "*" in c[0]), None)
-        if clause is None or clause[2] != handler.site or _caught_inside(fn, node, fact, short):
+        if clause is None or clause[2] != handler.site or caught_inside(short):
             continue
         classes.append(written)
     if not classes:
@@ -748,6 +750,49 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
     if len(inner) <= len(indent):
         return None
     return (row, indent, inner), tuple(classes)
+
+
+def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> Iterator[tuple[RaiseFact, Callable[[str], bool]]]:
+    """The raises, outside any `except`, that can reach the clauses of `node` with their own
+    text: in its body, and in the functions of this module it calls there (one level: a
+    client's method raising `ApiError(f"API error [{code}]: {message}")`, the service's reason
+    for refusing the request). Each with a test of whether a `try` on the way takes the class
+    first."""
+    for fact in fn.raises:
+        if isinstance(fact.node.exc, cst.Call) and fact.handler is None and lies_within(node.body, fact.node):
+            yield fact, lambda short, fact=fact: _caught_inside(fn, node, fact, short)  # type: ignore[misc]
+    inner = [h.try_node for h in fn.handlers if h.try_node is not node and lies_within(node.body, h.try_node)]
+    seen: set[str] = set()
+    for call in fn.calls:
+        qual = _module_function(call.callee, ctx)
+        callee = ctx.model.functions.get(qual) if qual else None
+        if callee is None or callee is fn or qual in seen or not lies_within(node.body, call.node):
+            continue
+        if any(lies_within(t.body, call.node) for t in inner):
+            continue  # a nested `try` takes it first: left alone
+        seen.add(qual)
+        for fact in callee.raises:
+            exc = fact.node.exc
+            if isinstance(exc, cst.Call) and fact.handler is None:
+                yield fact, fact.caught_here
+
+
+def _module_function(callee: str | None, ctx: FileContext) -> str:
+    """The qualified name of the module's function or method a call runs (`client.get_orders`
+    on a module-level `client = OrdersClient(...)`), "" when it is none of the module's."""
+    if not callee:
+        return ""
+    if callee in ctx.model.functions:
+        return callee
+    prefix = f"{ctx.model.module}." if ctx.model.module else ""
+    owner, _, method = callee[len(prefix) :].rpartition(".") if callee.startswith(prefix) else ("", "", "")
+    made = ctx.instances.get(owner)
+    return f"{made}.{method}" if made is not None and f"{made}.{method}" in ctx.model.functions else ""
+
+
+def _raw_body(exc: cst.Call) -> bool:
+    """Does the raised call read a reply's raw body (`resp.text`, `resp.content`)?"""
+    return any(isinstance(n, cst.Attribute) and n.attr.value in {"text", "content", "body"} for n in descendants(exc))
 
 
 def _own_class(written: str, ctx: FileContext) -> bool:
