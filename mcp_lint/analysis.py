@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
+from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
@@ -29,7 +30,7 @@ from mcp_lint.model.module_walk import build_model
 from mcp_lint.model.positions import function_layout
 from mcp_lint.model.names import dotted, literal_value, tool_error_names, unwrap_await
 from mcp_lint.model.parsing import parse_module
-from mcp_lint.model.tested_classes import tested_class_names
+from mcp_lint.model.tested_classes import message_tested_class_names, tested_class_names
 from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
@@ -125,6 +126,7 @@ def analyze_source(
     summary.lowlevel_major_hint = model.lowlevel_major_hint
     summary.servers = dict(model.servers)
     summary.tested_classes = tested_class_names(source)
+    summary.message_tested_classes = message_tested_class_names(source) if " as " in source else frozenset()
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)
@@ -137,6 +139,7 @@ def analyze_source(
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
+    ctx.instances = summary.instances
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.
     class_bases = WrittenClassBases(model.classes, name.dotted, model.aliases)
@@ -154,6 +157,7 @@ def analyze_source(
         summary.noqa, summary.file_noqa, summary.has_file_noqa = parse_noqa(source)
     rules = all_rules(codes)
     layout = function_layout(module)
+    argument_checks = ArgumentChecks(module, model.aliases, tuple(model.classes), tuple(model.servers))
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
         fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
@@ -172,6 +176,8 @@ def analyze_source(
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)
+        # Whether it rejects bad arguments: MCP004 and MCP002 both ask, whichever is selected.
+        fsum.validates = argument_checks.validates(facts)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
@@ -297,6 +303,7 @@ def _call_edges(
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
+            appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -325,6 +332,43 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
     for node in descendants(facts.node.body, into_scopes=False):
         test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
+            return True
+    return False
+
+
+def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is the call's value joined to other text (or items) the function builds: `report +=
+    helper()`, `head + helper()`, `f"{head}{helper()}"`, or the same with the local it is
+    assigned to (`r = helper()` ... `report += r`)?"""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    if _joined(statement, lambda node: unwrap_await(node) is call.node):
+        return True
+    if len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
+        return False
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+        return False
+    name = targets[0].value
+    return _joined(facts.node.body, lambda node: isinstance(node, cst.Name) and node.value == name)
+
+
+def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> bool:
+    """Is a node `is_value` accepts an operand of `+` or `+=`, or a part of an f-string, in `within`?"""
+    for node in descendants(within, into_scopes=False):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
+            operands: tuple[cst.CSTNode, ...] = (node.value,)
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            operands = (node.left, node.right)
+        elif isinstance(node, cst.FormattedStringExpression):
+            operands = (node.expression,)
+        else:
+            continue
+        if any(is_value(operand) for operand in operands):
             return True
     return False
 

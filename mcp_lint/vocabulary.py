@@ -461,7 +461,7 @@ BULK_VALUE_WORDS = frozenset("data body payload content contents text json param
 """Words of values too big or too raw to put into a message: the operation's words say enough."""
 
 SERVICE_ROLE_SUFFIX = re.compile(
-    r"(?:Api|API|Http|HTTP|Rest|REST)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
+    r"(?:Api|API|Http|HTTP|Rest|REST|Soap|SOAP|Rpc|RPC|GraphQL|Graphql|Grpc|GRPC)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
     r"|Provider|Gateway|Proxy|Api|API|Base|Mixin|Impl)+$"
 )
 """Last words of a class name that say what role it plays, not what it talks to: the rest of the

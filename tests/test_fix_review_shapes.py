@@ -3,6 +3,7 @@ code the fix must write: the whole project fixed through the CLI, as a user runs
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -2465,3 +2466,544 @@ def test_a_check_that_also_hands_on_an_empty_answer_keeps_the_helpers_return() -
         """
     )
     assert fixed(source) == source
+
+
+PARTS_SERVER = """\
+import requests
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("parts")
+
+
+def make_request(path: str) -> dict:
+    return requests.get(f"https://example.invalid/{path}", timeout=10).json()
+
+
+def _handle_error(e: Exception, action: str) -> str:
+    return f"Error {action}: request failed"
+
+
+@mcp.tool()
+def get_item_details(item_id: str, include_parts: bool = False) -> str:
+    \"\"\"Describe an item.\"\"\"
+    try:
+        result = make_request(f"items/{item_id}/")
+        if not result.get("success"):
+            return f"API Error: {result.get('message', 'Item not found')}"
+        return format_item_details(result.get("data", {}), item_id, include_parts)
+    except Exception as e:
+        return _handle_error(e, f"getting item {item_id}")
+
+
+def format_item_details(item: dict, item_id: str, include_parts: bool) -> str:
+    response = f"Item {item_id}: {item.get('name')}\\n"
+    if include_parts:
+        response += get_item_parts(item_id)
+    return response
+
+
+def get_item_parts(item_id: str) -> str:
+    try:
+        parts_result = make_request(f"items/{item_id}/parts/")
+        if not parts_result.get("success"):
+            return "\\nCould not retrieve parts for this item"
+        parts = parts_result.get("data", [])
+        if not parts:
+            return "\\nNo parts found for this item"
+        return "\\nParts: " + ", ".join(p.get("name", "?") for p in parts)
+    except Exception:
+        return "\\nCould not retrieve parts for this item"
+"""
+
+
+def test_a_later_pass_keeps_a_helper_whose_text_is_appended_to_a_report(project: Path) -> None:
+    # Pass 1 fixes the tool (its refusal raised, `except ToolError: raise` before its broad
+    # clause). That pass-through would let a raise of the helper reach the client, so pass 2 is
+    # asked again about the helper: its text is appended to a report the caller already built
+    # (`response += get_item_parts(...)`, a partial success), so it keeps returning. `check`
+    # offered no fix there, and `--fix` applies none, in any pass.
+    write(project / "parts" / "server.py", PARTS_SERVER)
+    offered = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    with_fix = sorted((f["location"]["row"], f["code"]) for f in json.loads(offered.output) if f["fix"])
+    assert with_fix == [(21, "MCP005")], with_fix
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "parts" / "server.py").read_text()
+    expected = PARTS_SERVER.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        "            return f\"API Error: {result.get('message', 'Item not found')}\"\n"
+        "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
+        "    except Exception as e:\n",
+        "            raise ToolError(f\"API Error: {result.get('message', 'Item not found')}\")\n"
+        "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
+        "    except ToolError:\n"
+        "        raise\n"
+        "    except Exception as e:\n",
+    )
+    assert fixed == expected, fixed
+
+
+def test_a_broad_clause_rewritten_lets_the_projects_own_advice_through(project: Path) -> None:
+    # The `try` raises the project's own exception with the author's retry advice in its 429
+    # branch; the broad clause below passed it on through `{e}`. Its new text would replace the
+    # advice, so `except ApiLimitError: raise` goes first, as for ToolError. A library class
+    # (`httpx.HTTPError`, which the library raises with its own text) gets no pass-through.
+    write(
+        project / "profiles" / "errors.py",
+        """\
+        class ProfileError(Exception):
+            pass
+
+
+        class ApiLimitError(ProfileError):
+            pass
+        """,
+    )
+    write(
+        project / "profiles" / "server.py",
+        """\
+        import logging
+
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+
+        from .errors import ApiLimitError, ProfileError
+
+        mcp = FastMCP("profiles")
+        logger = logging.getLogger(__name__)
+
+
+        @mcp.tool()
+        async def get_profile(user_id: str) -> dict:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get(f"https://profiles.invalid/{user_id}")
+                if response.status_code == 429:
+                    raise ApiLimitError("Rate limit exceeded. Wait ten minutes before the next call.")
+                if response.status_code == 418:
+                    raise httpx.HTTPError("teapot")
+                return response.json()
+            except Exception as e:
+                logger.error("Unexpected error fetching profile")
+                raise ProfileError(f"Unexpected error: {e}") from e
+        """,
+    )
+    result = fix()
+    assert "error:" not in result.output, result.output
+    fixed = (project / "profiles" / "server.py").read_text()
+    assert fixed.endswith(
+        "        return response.json()\n"
+        "    except ApiLimitError:\n"
+        "        raise\n"
+        "    except Exception as e:\n"
+        '        logger.error("Unexpected error fetching profile", exc_info=True)\n'
+        '        raise ProfileError("Unexpected error fetching profile") from e\n'
+    ), fixed
+
+
+LOOKUP_ERRORS = """\
+class LookupApiError(Exception):
+    def __init__(self, message: str, status_code: int | None = None, response_text: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.response_text = response_text
+"""
+
+LOOKUP_TRANSPORT = """\
+import httpx
+
+from .errors import LookupApiError
+
+
+class Transport:
+    async def request_json(self, endpoint: str) -> dict:
+        try:
+            async with httpx.AsyncClient() as client:
+                response = await client.get(f"https://papers.invalid{endpoint}")
+            response.raise_for_status()
+            return response.json()
+        except httpx.HTTPStatusError as exc:
+            status_code = exc.response.status_code
+            response_text = exc.response.text
+            raise LookupApiError(
+                message=f"HTTP error: {status_code}",
+                status_code=status_code,
+                response_text=response_text,
+            ) from exc
+        except httpx.RequestError as exc:
+            raise LookupApiError(f"Request failed: {exc}") from exc
+"""
+
+
+def _lookup_server(tested: bool) -> str:
+    # With the test, the tool answers a 404 and re-raises the rest; without, it lets all escape.
+    body = (
+        "    try:\n"
+        '        return await transport.request_json(f"/paper/{paper_id}")\n'
+        "    except LookupApiError as exc:\n"
+        '        if "404" in exc.message:\n'
+        '            return {"found": False}\n'
+        "        raise\n"
+        if tested
+        else '    return await transport.request_json(f"/paper/{paper_id}")\n'
+    )
+    return (
+        "from mcp.server.fastmcp import FastMCP\n\n"
+        "from .errors import LookupApiError\n"
+        "from .transport import Transport\n\n"
+        'mcp = FastMCP("papers")\n'
+        "transport = Transport()\n\n\n"
+        "@mcp.tool()\n"
+        "async def get_paper(paper_id: str) -> dict:\n"
+        f"{body}"
+    )
+
+
+def _mcp002_fixes(project: Path) -> list[tuple[str, int, bool]]:
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    return sorted((Path(f["filename"]).name, f["location"]["row"], f["fix"] is not None) for f in json.loads(result.output) if f["code"] == "MCP002")
+
+
+@pytest.mark.parametrize("tested", [True, False], ids=["callers-test-the-message", "no-test"])
+def test_a_message_beside_a_raw_body_or_tested_by_callers_is_not_rewritten(project: Path, tested: bool) -> None:
+    # `message=f"HTTP error: {status_code}"` beside `response_text=<the body>`: a new message
+    # would leave the body, and the finding, where they were (the fix loop then found "nothing
+    # changed" on its next pass and gave the whole file up), so that raise gets no fix. The
+    # second raise's message carries the library's text: it is rewritten, unless code that
+    # catches the class tests its message (`"404" in exc.message`), which a new text would break.
+    write(project / "papers" / "__init__.py", "")
+    write(project / "papers" / "errors.py", LOOKUP_ERRORS)
+    write(project / "papers" / "transport.py", LOOKUP_TRANSPORT)
+    write(project / "papers" / "server.py", _lookup_server(tested))
+    assert _mcp002_fixes(project) == [("transport.py", 15, False), ("transport.py", 22, not tested)]
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    after = (project / "papers" / "transport.py").read_text()
+    if tested:
+        assert after == LOOKUP_TRANSPORT
+    else:
+        assert after == LOOKUP_TRANSPORT.replace('raise LookupApiError(f"Request failed: {exc}") from exc', 'raise LookupApiError("Request json failed") from exc'), after
+
+
+ROUTES_SERVER = """\
+import httpx
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("routes")
+
+
+async def search_api(query: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            response = await client.get("https://search.invalid/works", params={"q": query})
+            if response.status_code != 200:
+                return {"ok": False, "status_code": response.status_code, "error": response.text[:500]}
+            return {"ok": True, "data": response.json()}
+        except httpx.HTTPError as e:
+            return {"ok": False, "status_code": None, "error": str(e)}
+
+
+@mcp.tool()
+async def compute_route(origin: str, destination: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        response = await client.post("https://routes.invalid/v2:computeRoutes", json={"origin": origin, "destination": destination})
+        if response.status_code != 200:
+            error_msg = f"Route request failed: HTTP {response.status_code} - {response.text}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+        return response.json()
+
+
+@mcp.tool()
+async def geocode(address: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        response = await client.get("https://geo.invalid/json", params={"address": address})
+        data = response.json()
+        if data["status"] != "OK":
+            error_msg = f"Geocoding failed: {data.get('error_message', data['status'])}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+        return data["results"][0]
+
+
+@mcp.tool()
+async def search_works(query: str) -> dict:
+    result = await search_api(query)
+    if not result.get("ok"):
+        return {
+            "status": "error",
+            "query": query,
+            "error": {"source": "works_search", "status_code": result.get("status_code"), "message": result.get("error")},
+        }
+    return result["data"]
+"""
+
+
+def _concise(project: Path) -> set[tuple[str, str]]:
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
+    return {(f["code"], f["message"]) for f in json.loads(result.output)}
+
+
+def test_a_returned_failure_is_raised_without_the_upstream_body_it_carries(project: Path) -> None:
+    # The returned message holds the failed reply's body (`response.text`, a decoded reply's
+    # `error_message`): the raise names the failure in the author's words and status without
+    # it. An error dict whose "error" is itself a dict (with a helper's raw body inside) has no
+    # text to raise: `ToolError({...})` would send its repr, so no fix. Linted again, the fixed
+    # code has no finding the original did not have.
+    (project / "pyproject.toml").write_text('[project]\nname = "routes"\ndependencies = ["fastmcp>=2.3"]\n')
+    write(project / "server.py", ROUTES_SERVER)
+    before = _concise(project)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    fixed = (project / "server.py").read_text()
+    expected = (
+        ROUTES_SERVER.replace("from fastmcp import Context, FastMCP\n", "from fastmcp import Context, FastMCP\nfrom fastmcp.exceptions import ToolError\n")
+        .replace(
+            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n        return response.json()\n",
+            "            await ctx.error(error_msg)\n            raise ToolError(f\"Route request failed: HTTP {response.status_code}\")\n        return response.json()\n",
+        )
+        .replace(
+            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n        return data",
+            "            await ctx.error(error_msg)\n            raise ToolError(\"Geocoding failed\")\n        return data",
+        )
+    )
+    assert fixed == expected, fixed
+    after = _concise(project)
+    assert after <= before, after - before
+    assert ("MCP005", "Tool 'search_works' returns a failure dict as a normal result") in after
+
+
+PLACES_SERVER = """\
+import httpx
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("places")
+
+
+@mcp.tool()
+async def find_place(query: str, ctx: Context) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            response = await client.get("https://places.invalid/find", params={"q": query})
+            return response.json()
+        except Exception as e:
+            error_msg = f"Place search failed: {str(e)}"
+            await ctx.error(error_msg)
+            return {"error": error_msg}
+"""
+
+
+def test_a_module_reporting_through_the_context_gets_no_second_logger(project: Path) -> None:
+    # The author reports the failure to the client through the tool's Context (`await
+    # ctx.error(...)`) and the module has no logger: the fix raises, and adds no standard library
+    # logger beside the author's channel. With a module logger, the fix logs through it.
+    (project / "pyproject.toml").write_text('[project]\nname = "places"\ndependencies = ["fastmcp>=2.3"]\n')
+    write(project / "server.py", PLACES_SERVER)
+    write(project / "logged.py", PLACES_SERVER.replace("import httpx\n", "import logging\n\nimport httpx\n").replace('mcp = FastMCP("places")\n', 'mcp = FastMCP("places")\nlogger = logging.getLogger(__name__)\n'))
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == PLACES_SERVER.replace(
+        "from fastmcp import Context, FastMCP\n", "from fastmcp import Context, FastMCP\nfrom fastmcp.exceptions import ToolError\n"
+    ).replace('            return {"error": error_msg}\n', '            raise ToolError("Place search failed") from e\n')
+    logged = (project / "logged.py").read_text()
+    assert logged.endswith(
+        "            await ctx.error(error_msg)\n"
+        '            logger.exception("Place search failed")\n'
+        '            raise ToolError("Place search failed") from e\n'
+    ), logged
+
+
+DECORATOR_SERVER = """\
+import functools
+import logging
+
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("records")
+logger = logging.getLogger(__name__)
+
+
+class ItemResponse(BaseModel):
+    item_id: str
+    error: str | None = None
+
+
+class ListResponse(BaseModel):
+    items: list[str]
+    error: str | None = None
+
+
+def handle_api_error(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except Exception as exc:
+            logger.error("Error in %s: %s", func.__name__, exc, exc_info=True)
+            if func.__name__ == "get_item":
+                return ItemResponse(item_id=kwargs.get("item_id", ""), error=str(exc))
+            if func.__name__ == "list_items":
+                return ListResponse(items=[], error=str(exc))
+            return {"error": str(exc), "success": False}
+
+    return wrapper
+
+
+@mcp.tool()
+@handle_api_error
+async def get_item(item_id: str) -> ItemResponse:
+    return ItemResponse(item_id=await fetch_item(item_id))
+
+
+@mcp.tool()
+@handle_api_error
+async def list_items() -> ListResponse:
+    return ListResponse(items=await fetch_items())
+"""
+
+
+def test_branches_that_each_become_the_clauses_last_raise_are_collapsed(project: Path) -> None:
+    # A decorator's clause answers per tool (`if func.__name__ == ...: return XResponse(error=
+    # str(exc))`) and ends with a generic return. Each would become the same raise as the last
+    # statement: the branches are dead code then, so they go and one raise is left.
+    write(project / "server.py", DECORATOR_SERVER)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == DECORATOR_SERVER.replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n"
+    ).replace(
+        '            if func.__name__ == "get_item":\n'
+        '                return ItemResponse(item_id=kwargs.get("item_id", ""), error=str(exc))\n'
+        '            if func.__name__ == "list_items":\n'
+        "                return ListResponse(items=[], error=str(exc))\n"
+        '            return {"error": str(exc), "success": False}\n',
+        '            raise ToolError(f"Error in {func.__name__}") from exc\n',
+    )
+
+
+SOAP_SERVER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("records")
+
+
+class RecordsError(Exception):
+    pass
+
+
+class RecordsSoapClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self._http = httpx.AsyncClient()
+
+    async def _call(self, service: str, method: str, body: str) -> str:
+        url = f"{self.base_url}/services/{service}.asmx"
+        try:
+            response = await self._http.post(url, content=body)
+            response.raise_for_status()
+        except httpx.HTTPError as e:
+            raise RecordsError(f"HTTP error: {e}") from e
+        return response.text
+
+    async def get_record(self, record_id: str) -> str:
+        return await self._call("wsRecords", "GetRecord", record_id)
+
+
+client = RecordsSoapClient("https://records.invalid")
+
+
+@mcp.tool()
+async def get_record(record_id: str) -> str:
+    return await client.get_record(record_id)
+"""
+
+
+def test_a_generic_method_of_a_client_class_is_not_glued_to_the_class_name(project: Path) -> None:
+    # `RecordsSoapClient._call` runs whatever its caller names: "RecordsSoap call failed" glues
+    # the class's name to a verb that names no task. The failure is named from the one tool it
+    # reaches; with two tools reaching it, no name says which call failed: no fix.
+    write(project / "server.py", SOAP_SERVER)
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    assert (project / "server.py").read_text() == SOAP_SERVER.replace(
+        'raise RecordsError(f"HTTP error: {e}") from e', 'raise RecordsError("Could not get record: HTTP error") from e'
+    )
+    two_tools = SOAP_SERVER + (
+        "\n\n@mcp.tool()\n"
+        "async def list_records() -> str:\n"
+        '    return await client._call("wsRecords", "ListRecords", "")\n'
+    )
+    write(project / "server.py", two_tools)
+    fix()
+    assert (project / "server.py").read_text() == two_tools
+
+
+ORDERS_SERVER = """\
+import logging
+
+import requests
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orders")
+logger = logging.getLogger(__name__)
+
+
+class OrdersApiError(Exception):
+    pass
+
+
+class OrdersClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def get_orders(self, days: int) -> list:
+        response = requests.get(f"{self.base_url}/orders", params={"days": days}, timeout=10)
+        if response.status_code != 200:
+            raise RuntimeError(f"HTTP error {response.status_code}")
+        data = response.json()
+        code = data.get("code", 0)
+        if code != 0:
+            raise OrdersApiError(f"API error [{code}]: {data.get('message', 'unknown error')}")
+        return data["orders"]
+
+
+client = OrdersClient("https://orders.invalid")
+
+
+@mcp.tool()
+def list_orders(days: int = 30) -> str:
+    try:
+        orders = client.get_orders(days)
+        return "\\n".join(str(order) for order in orders)
+    except Exception as e:
+        return f"Order query failed: {e}"
+"""
+
+
+def test_the_services_verdict_raised_by_the_projects_client_is_let_through(project: Path) -> None:
+    # The module's client raises its own class with the service's reason for refusing the
+    # request (`API error [{code}]: {message}`); the tool's broad clause passed it on through
+    # `{e}`. Its new text would drop that reason, so `except OrdersApiError: raise` goes first.
+    # A class the client also raises with the reply's raw body (`response.text`) is not let
+    # through: the body would travel with it.
+    write(project / "server.py", ORDERS_SERVER)
+    write(project / "raw.py", ORDERS_SERVER.replace('raise RuntimeError(f"HTTP error {response.status_code}")', 'raise OrdersApiError(f"HTTP error {response.status_code}: {response.text}")'))
+    result = fix()
+    assert "mcp-lint: error" not in result.output, result.output
+    fixed_tail = (
+        "    except Exception as e:\n"
+        '        logger.exception("Order query failed")\n'
+        '        raise ToolError("Order query failed") from e\n'
+    )
+    assert (project / "server.py").read_text().endswith(
+        '        return "\\n".join(str(order) for order in orders)\n'
+        "    except OrdersApiError:\n"
+        "        raise\n" + fixed_tail
+    )
+    raw = (project / "raw.py").read_text()
+    assert raw.endswith('        return "\\n".join(str(order) for order in orders)\n' + fixed_tail), raw

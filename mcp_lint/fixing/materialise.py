@@ -5,8 +5,8 @@ TextContent, a logger). At link time the fixed module is known: its imports, wha
 binds, the framework of the tool's server, the project's first-party modules. `LinkFixes`
 fills the placeholders with the module's own spellings, adds the imports it lacks, and withholds
 a fix that would change what a caller gets (`allowed`): an exception meeting another `except` on
-the way, a replaced class the project tests for, a helper's return turned into a raise that a
-caller reads.
+the way, a replaced class the project tests for, a message whose text the project tests, a
+helper's return turned into a raise that a caller reads.
 """
 
 from __future__ import annotations
@@ -42,13 +42,14 @@ class LinkFixes:
         self.path_of = path_of
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
+        self._message_tested_classes: frozenset[str] | None = None  # ModuleSummary.message_tested_classes of all
         self._project_logger: str | None = None  # project_logger(), once asked
 
     def allowed(self, spec: FixSpec | None, qual: str, entry: ToolPaths, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May the fix of a finding in `qual` (reached as `entry`, in the file `path`) be offered?
         None when it changes what a caller or the client gets; else the edits it needs in its
         callers besides its own (the checks of a returned failure it makes dead), often none."""
-        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec):
+        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec) or self._message_tested(spec):
             return None
         return () if entry.is_tool else self._callers_take_a_raise(spec, qual, reached, path)
 
@@ -123,11 +124,24 @@ class LinkFixes:
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
 
+    def _message_tested(self, spec: FixSpec | None) -> bool:
+        """Does a fix that keeps the project's class but rewrites its message rewrite the text
+        code somewhere tests (`except ApiError as exc: if "404" in exc.message:`)? That branch
+        would never be taken again."""
+        if spec is None or not spec.raises or spec.raises != spec.replaces:
+            return False
+        if self._message_tested_classes is None:
+            self._message_tested_classes = frozenset().union(*(s.message_tested_classes for s in self.summaries))
+        names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
+        return bool((names - BUILTIN_EXCEPTIONS) & self._message_tested_classes)
+
     def _callers_take_a_raise(self, spec: FixSpec | None, qual: str, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May a helper's fix turn its return into a raise? Only when every caller is on a tool's
         path and returns the helper's value as it is (so the tool raises in its place), up to
-        the tools: a caller that reads the value (a `gather` reporting each source's error) or a
-        caller no tool reaches (a CLI) would break. A caller in the helper's file (`path`) whose
+        the tools: a caller that reads the value (a `gather` reporting each source's error),
+        joins it to a report it has built (`report += helper()`: the report would be lost) or a
+        caller no tool reaches (a CLI) would break. Asked in every pass of the fix loop: once
+        an earlier fix lets ToolError through a caller's `except`, this is what still stops it. A caller in the helper's file (`path`) whose
         only test of the value hands a failure on (`if "error" in r: return r`) takes the raise
         too: the fix deletes that check, dead once the helper raises. The deletions ((): none
         needed), or None when the fix must not be offered."""
@@ -145,6 +159,8 @@ class LinkFixes:
                 entry = reached.get(caller)
                 if entry is None or passes(edge) != WHOLE:
                     return None  # a caller no tool reaches, or that takes part of the value
+                if edge.appended:
+                    return None  # a part of the report the caller builds: a partial success
                 if edge.tested:
                     if edge.dead_check is None or self.path_of(caller) != path:
                         return None  # a test of the value the fix cannot remove with it

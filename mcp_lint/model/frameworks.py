@@ -242,6 +242,10 @@ TOOL_ERROR_CLASSES: dict[str, Family] = {
 # The frameworks' own bases of ToolError (short names, as a clause writes them): an `except` of
 # one catches a ToolError raised in its `try` (both SDK lines and fastmcp derive it so).
 TOOL_ERROR_BASE_NAMES = frozenset({"FastMCPError"})
+# The request context a tool may take as a parameter (`ctx: Context`), whose `error`/`info`
+# methods send a log message to the client: the packages that define one, and its short name.
+FRAMEWORK_PACKAGES = frozenset({"mcp", "fastmcp"})
+CONTEXT_CLASSES = frozenset({"Context"})
 # Where the fix imports ToolError from, per family.
 TOOL_ERROR_IMPORT: dict[Family, tuple[str, str]] = {
     Family.MCP_FASTMCP: ("mcp.server.fastmcp.exceptions", "ToolError"),

@@ -125,6 +125,10 @@ class CallEdge(_DefaultsLeftOut):
     # (`if "error" in r: return r`), as the whole lines of that `if`: once the helper raises in
     # place of its failure, the check is dead, and a fix deletes it with the helper's return.
     dead_check: tuple[Location, Location] | None = None
+    # The caller joins the call's value to text of its own (`report += helper()`, `head + r`,
+    # `f"{head}{r}"` after `r = helper()`): what the helper returns is a part of a report the
+    # caller builds, so a raise in its place would drop what the caller already has.
+    appended: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
@@ -312,6 +316,9 @@ class ModuleSummary:
     servers: dict[str, Family] = field(default_factory=dict)
     # Short names of the classes its code catches or type-tests (model/tested_classes.py).
     tested_classes: frozenset[str] = frozenset()
+    # Short names of the classes whose caught exception's message its code tests (`"404" in
+    # exc.message`): a fix must not rewrite that message (model/tested_classes.py).
+    message_tested_classes: frozenset[str] = frozenset()
     tools: list[ToolRegistration] = field(default_factory=list)
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)

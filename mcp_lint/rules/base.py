@@ -67,6 +67,9 @@ class FileContext:
         self.current_facts: FunctionFacts | None = None
         # Per-file values a rule computes once and reuses for every function.
         self.memo: dict[str, object] = {}
+        # Objects made at module level or on `self`, by the name calls reach them through
+        # (ModuleSummary.instances): `client.get_orders()` runs `OrdersClient.get_orders`.
+        self.instances: dict[str, str] = {}
 
     def branch_of(self, statement: cst.CSTNode) -> str | None:
         """The dispatcher branch (`if name == "div":`) a return/raise of the current function is in."""

@@ -72,6 +72,10 @@ def method_of_service(fn: FunctionFacts) -> str | None:
     words = name_words(fn.name)
     if service == name or not service or not words or not service[0].isupper():
         return None
+    if len(words) == 1 and words[0].lower() in GENERIC_VERBS:
+        # `_call`, `_execute`: the method runs whatever its caller names; "Records call failed"
+        # glues the class's name to a verb that names no task.
+        return None
     return f"{service} {' '.join(words)} failed"
 
 

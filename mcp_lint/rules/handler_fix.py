@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
-from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.frameworks import TOOL_ERROR_BASE_NAMES
+from mcp_lint.model.facts import FunctionFacts, RaiseFact
+from mcp_lint.model.frameworks import CONTEXT_CLASSES, FRAMEWORK_PACKAGES, TOOL_ERROR_BASE_NAMES
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -49,7 +49,10 @@ class LogPlan:
 def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     calls = list(_log_calls_before(handler, sink, ctx))
     if not calls:
-        return LogPlan(add_call=True)
+        # A module without a logger whose handler reports the failure to the client through the
+        # tool's Context (`await ctx.error(msg)`): that is the author's channel; a standard
+        # library logger added beside it would be a second one.
+        return LogPlan(add_call=ctx.model.logger_name is not None or not _reports_through_context(handler, sink, ctx))
     for call in calls:
         if _logs_traceback(call):
             return LogPlan(add_call=False)
@@ -71,6 +74,28 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
     return LogPlan(add_call=False, edit=_exc_info_edit(call, ctx))
+
+
+def _reports_through_context(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Does the handler, before `sink`, send a log message through a parameter of the function
+    typed as the framework's Context (`await ctx.error(error_msg)`)?"""
+    fn = ctx.current_facts
+    if fn is None or not isinstance(fn.node, cst.FunctionDef):
+        return False
+    contexts = {p.name.value for p in (*fn.node.params.params, *fn.node.params.kwonly_params) if p.annotation is not None and _is_context_class(p.annotation.annotation, ctx)}
+    if not contexts:
+        return False
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        for node in descendants(statement, into_scopes=False):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LEVELS and dotted(node.func.value) in contexts:
+                return True
+    return False
+
+
+def _is_context_class(annotation: cst.BaseExpression, ctx: FileContext) -> bool:
+    name = dotted(annotation)
+    resolved = ctx.model.aliases.resolve_dotted(name) if name else None
+    return resolved is not None and resolved.rsplit(".", 1)[-1] in CONTEXT_CLASSES and resolved.split(".")[0] in FRAMEWORK_PACKAGES
 
 
 def _exc_info_edit(call: cst.Call, ctx: FileContext) -> Edit:
@@ -683,6 +708,114 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inserts.append((row, indent, inner))
                 break
     return inserts or None
+
+
+def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> tuple[tuple[int, str, str], tuple[str, ...]] | None:
+    """`except RateLimitError: raise` before a clause whose text a fix rewrites, for the classes
+    of the project's own that the `try` body raises with the author's words and that this clause
+    would catch (`raise RateLimitError("... try again in a minute")` in a 429 branch, under
+    `except Exception as e: raise ApiError(f"Unexpected error: {e}")`): the old text carried
+    their advice through `{e}`, the rewritten one would replace it. ((row of the clause, its
+    indent, its body's indent), the classes as written), or None when there are none, or the
+    clause cannot be preceded by another."""
+    node = handler.try_node
+    if not isinstance(node, cst.Try):
+        return None
+    guard = try_guard(node, _clauses(fn, node))
+    classes: list[str] = []
+    raises = list(_raises_of_the_try(fn, node, ctx))
+    # A class also raised with a reply's raw body is not let through: the body would go with it.
+    leaking = {dotted(fact.node.exc.func) for fact, _ in raises if _raw_body(fact.node.exc)}  # type: ignore[union-attr]
+    for fact, caught_inside in raises:
+        exc = fact.node.exc
+        assert isinstance(exc, cst.Call)
+        written = dotted(exc.func)
+        if written is None or written in classes or written in leaking or not _own_class(written, ctx):
+            continue
+        short = written.rsplit(".", 1)[-1]
+        clause = next((c for c in guard if c[0] & {short} or "*" in c[0]), None)
+        if clause is None or clause[2] != handler.site or caught_inside(short):
+            continue
+        classes.append(written)
+    if not classes:
+        return None
+    row = ctx.range(handler.node).start.line
+    line = ctx.lines[row - 1]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    body = handler.node.body
+    if not line.lstrip().startswith("except") or not isinstance(body, cst.IndentedBlock) or not body.body:
+        return None
+    first = ctx.lines[ctx.range(body.body[0]).start.line - 1]
+    inner = first[: len(first) - len(first.lstrip(" \t"))]
+    if len(inner) <= len(indent):
+        return None
+    return (row, indent, inner), tuple(classes)
+
+
+def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> Iterator[tuple[RaiseFact, Callable[[str], bool]]]:
+    """The raises, outside any `except`, that can reach the clauses of `node` with their own
+    text: in its body, and in the functions of this module it calls there (one level: a
+    client's method raising `ApiError(f"API error [{code}]: {message}")`, the service's reason
+    for refusing the request). Each with a test of whether a `try` on the way takes the class
+    first."""
+    for fact in fn.raises:
+        if isinstance(fact.node.exc, cst.Call) and fact.handler is None and lies_within(node.body, fact.node):
+            yield fact, lambda short, fact=fact: _caught_inside(fn, node, fact, short)  # type: ignore[misc]
+    inner = [h.try_node for h in fn.handlers if h.try_node is not node and lies_within(node.body, h.try_node)]
+    seen: set[str] = set()
+    for call in fn.calls:
+        qual = _module_function(call.callee, ctx)
+        callee = ctx.model.functions.get(qual) if qual else None
+        if callee is None or callee is fn or qual in seen or not lies_within(node.body, call.node):
+            continue
+        if any(lies_within(t.body, call.node) for t in inner):
+            continue  # a nested `try` takes it first: left alone
+        seen.add(qual)
+        for fact in callee.raises:
+            exc = fact.node.exc
+            if isinstance(exc, cst.Call) and fact.handler is None:
+                yield fact, fact.caught_here
+
+
+def _module_function(callee: str | None, ctx: FileContext) -> str:
+    """The qualified name of the module's function or method a call runs (`client.get_orders`
+    on a module-level `client = OrdersClient(...)`), "" when it is none of the module's."""
+    if not callee:
+        return ""
+    if callee in ctx.model.functions:
+        return callee
+    prefix = f"{ctx.model.module}." if ctx.model.module else ""
+    owner, _, method = callee[len(prefix) :].rpartition(".") if callee.startswith(prefix) else ("", "", "")
+    made = ctx.instances.get(owner)
+    return f"{made}.{method}" if made is not None and f"{made}.{method}" in ctx.model.functions else ""
+
+
+def _raw_body(exc: cst.Call) -> bool:
+    """Does the raised call read a reply's raw body (`resp.text`, `resp.content`)?"""
+    return any(isinstance(n, cst.Attribute) and n.attr.value in {"text", "content", "body"} for n in descendants(exc))
+
+
+def _own_class(written: str, ctx: FileContext) -> bool:
+    """Is the class defined by the project, here or in a module of its own package (a library's
+    class may be raised by the library too, with its own text)?"""
+    root = written.split(".")[0]
+    if root in ctx.model.aliases.relative_names:
+        return True
+    resolved = ctx.model.aliases.resolve_dotted(written)
+    if resolved is None:
+        return f"{ctx.model.module}.{written}" in ctx.model.classes if ctx.model.module else written in ctx.model.classes
+    return resolved.split(".")[0] == ctx.model.module.split(".")[0] and resolved.split(".")[0] not in {"mcp", "fastmcp"}
+
+
+def _caught_inside(fn: FunctionFacts, outer: cst.Try, fact: RaiseFact, short: str) -> bool:
+    """Is the raise caught by a `try` nested in `outer`'s body before it gets there?"""
+    for other in fn.handlers:
+        inner = other.try_node
+        if inner is outer or not isinstance(inner, cst.Try) or not lies_within(outer.body, inner) or not lies_within(inner.body, fact.node):
+            continue
+        if catches(try_guard(inner, _clauses(fn, inner)), short):
+            return True
+    return False
 
 
 # -- partial success and the project's own texts ------------------------------------------------

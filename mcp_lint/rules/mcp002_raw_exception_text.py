@@ -59,7 +59,6 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     param_text_outside_helpers,
     text_outside_helpers,
-    upstream_body,
 )
 from mcp_lint.rules.results import _dict_items, hint_left_behind, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
@@ -83,21 +82,19 @@ from mcp_lint.rules.handler_fix import (
     log_plan,
     lies_within,
     raise_is_caught,
+    own_raises_pass_through,
     toolerror_pass_through,
     unused_binding,
 )
+from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
+from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
 from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
-    FAILURE_STATUS_WORDS,
     FLAG_KEYS,
     HINT_KEYS,
     MESSAGE_KEYS,
     MESSAGE_KEYWORDS,
-    REPLY_ERROR_FIELDS,
-    REPLY_STATUS_FIELDS,
-    REPLY_SUCCESS_FLAGS,
-    SUCCESS_STATUS_WORDS,
 )
 
 
@@ -221,189 +218,6 @@ def _raise_variant(exc: cst.Call, ctx: FileContext) -> str:
     if is_protocol_error_class(raised_class(exc, ctx), None):
         return "raise-protocol"
     return "raise-other"
-
-
-_CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
-
-
-def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
-    """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
-    `x += ...`, `x.append(...)`), on any path, in source order: memoised per function."""
-    memo = ctx.memo.setdefault("local_values", {})
-    assert isinstance(memo, dict)
-    entry = memo.get(id(fn.node))
-    if entry is not None:
-        return entry[1]
-    known: dict[str, list[cst.BaseExpression]] = {}
-    for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    known.setdefault(target.target.value, []).append(node.value)
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
-            known.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
-                known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
-    memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
-    return known
-
-
-def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.CSTNode | None:
-    """The failed response's body in `value`, or in a local it reads that some assignment of the
-    function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
-    nearest locals first, three deep."""
-    found = upstream_body(value, bases) or _reply_field(value, bases)
-    if found is not None:
-        return found
-    assigned = _local_values(fn, ctx)
-    # Lines cost a code generation each, so they are asked only of sources that can change the
-    # answer: those holding the body or reading an assigned local (any other one adds nothing,
-    # in the frontier or not). Such a source counts only if it and every source before it are
-    # written above the read, exactly as if each line were asked in turn.
-    lines = _LinesAbove(value, ctx)
-    visited = set(bases)
-    frontier: list[cst.CSTNode] = [value]
-    for _ in range(3):
-        deeper: list[cst.CSTNode] = []
-        for expr in frontier:
-            for name in sorted(_locals_read(expr, ctx) & assigned.keys() - visited):
-                visited.add(name)
-                sources = assigned[name]
-                checked = 0  # sources[:checked] are known to be above the read
-                for at, source in enumerate(sources):
-                    found = upstream_body(source, bases) or _reply_field(source, bases)
-                    if found is None and not _locals_read(source, ctx) & assigned.keys():
-                        continue
-                    # Only assignments written above the read can have filled it (a loop's later
-                    # assignment is left out: a failed response's body is read before it is sent).
-                    if not lines.all_above(sources[checked : at + 1]):
-                        break
-                    checked = at + 1
-                    if found is not None:
-                        return found
-                    deeper.append(source)
-        frontier = deeper
-    return None
-
-
-class _LinesAbove:
-    """Whether expressions start on or above the line where `value` starts; its line is asked once."""
-
-    def __init__(self, value: cst.CSTNode, ctx: FileContext) -> None:
-        self.value = value
-        self.ctx = ctx
-        self.line = 0
-
-    def all_above(self, sources: Sequence[cst.CSTNode]) -> bool:
-        if not self.line:
-            self.line = self.ctx.range(self.value).start.line
-        return all(self.ctx.range(source).start.line <= self.line for source in sources)
-
-
-def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
-    """(local, key) for `data["status"]` and `data.get("status")`."""
-    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
-        index = expr.slice[0].slice
-        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-            key = index.value.evaluated_value
-            return (expr.value.value, key) if isinstance(key, str) else None
-    if (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Attribute)
-        and expr.func.attr.value == "get"
-        and isinstance(expr.func.value, cst.Name)
-        and expr.args
-        and isinstance(expr.args[0].value, cst.SimpleString)
-    ):
-        key = expr.args[0].value.evaluated_value
-        return (expr.func.value.value, key) if isinstance(key, str) else None
-    return None
-
-
-def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
-    """The local whose failure a condition tests, when it reads a JSON reply's status field:
-    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
-    negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
-    inner = cond.expression if negated else cond
-    read = _field_read(inner)
-    if read is not None:
-        local, key = read
-        if key in REPLY_SUCCESS_FLAGS and negated or key in REPLY_ERROR_FIELDS and not negated:
-            return local
-        return None
-    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
-        target = cond.comparisons[0]
-        operator, right = target.operator, target.comparator
-        if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
-            return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
-        read = _field_read(cond.left)
-        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
-            return None
-        word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
-        word = str(word).lower()
-        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in SUCCESS_STATUS_WORDS:
-            return read[0]
-        if isinstance(operator, (cst.Equal, cst.Is)) and word in FAILURE_STATUS_WORDS | {"false"}:
-            return read[0]
-    return None
-
-
-def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
-    """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
-    enclosing branch tests for failure: a 200 reply that says the call failed."""
-    replies: set[str] = set()
-    for cond in conditions:
-        local = _reply_failure_test(cond)
-        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
-            replies.add(local)
-    return replies
-
-
-def _decodes_a_reply(value: cst.BaseExpression) -> bool:
-    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
-    for node in descendants(value):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
-            return True
-        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
-            text = node.args[0].value
-            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
-                return True
-    return False
-
-
-def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
-    """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
-    for node in descendants(value):
-        if isinstance(node, (cst.Subscript, cst.Call)):
-            read = _field_read(node)
-            if read is not None and read[0] in replies:
-                return node
-    return None
-
-
-def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
-    """The names an expression reads (not keyword names of its calls, not attribute names): once
-    per expression and file, as every parameter of a helper asks again of the same sinks."""
-    memo = ctx.memo.setdefault("locals_read", {})
-    assert isinstance(memo, dict)
-    known = memo.get(id(value))
-    if known is not None:
-        return known[1]
-    skipped: set[int] = set()
-    names: set[str] = set()
-    for node in descendants(value):  # pre-order: an Arg or Attribute comes before its names
-        kind = type(node)
-        if kind is cst.Name:
-            if id(node) not in skipped:
-                names.add(node.value)
-        elif kind is cst.Attribute:
-            skipped.add(id(node.attr))
-        elif kind is cst.Arg and node.keyword is not None:
-            skipped.add(id(node.keyword))
-    found = frozenset(names)
-    memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
-    return found
 
 
 def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str, ctx: FileContext) -> bool:
@@ -1151,6 +965,12 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
     return value
 
 
+def _text_beside(value: cst.Call, message: cst.BaseExpression, handler: Handler, ctx: FileContext) -> bool:
+    """Does an argument of the raised class's call other than its message carry the caught
+    exception's text?"""
+    return any(a.value is not message and exception_text_in(a.value, handler, ctx) is not None for a in value.args)
+
+
 def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
     """Is `expr` text: a string expression, `str(...)`, or a local the handler assigns one?"""
     if isinstance(expr, cst.Name):
@@ -1516,6 +1336,8 @@ def _build_fix(
     let_through = _let_through(fn, node, ctx) if status is None else []
     if let_through is None:
         return None
+    if status is None:
+        let_through = _own_raises_through(fn, handler, ctx, let_through)
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -1542,6 +1364,10 @@ def _build_fix(
     if variant == "raise-other" and argument is not None and not _holds_text(argument, handler, node, ctx):
         # `HttpError(response, body, uri=uri)`: no argument is plainly the message (the first is
         # a response object, the body bytes): rewriting one would break the constructor's contract.
+        return None
+    if variant == "raise-other" and argument is not None and _text_beside(value, argument, handler, ctx):
+        # `ApiError(message=f"HTTP error: {code}", response_text=body)`: the text also travels in
+        # another argument; a new message leaves that one, and the finding, where they were.
         return None
     if argument is not None:
         # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the class's other
@@ -1588,7 +1414,43 @@ def _build_fix(
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    return _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+    return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
+
+
+def _without_dead_branch(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, variant: str, fix: _Fix) -> _Fix | None:
+    """`if func.__name__ == "get_item": return ItemResponse(error=str(exc))` in a clause that
+    ends in `return {"error": str(exc)}`: when the branch's return becomes the very raise the
+    clause's last statement becomes, the branch is dead code (the same raise follows it), so
+    its whole `if` goes instead. None when that is not so."""
+    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
+    branch = next((s for s in body if isinstance(s, cst.If) and _only_statement(s, node)), None)
+    last = body[-1] if body else None
+    if branch is None or variant != "return" or not isinstance(last, cst.SimpleStatementLine) or last is branch:
+        return None
+    final = last.body[0] if len(last.body) == 1 else None
+    if not isinstance(final, cst.Return) or final.value is None or any(isinstance(n, (cst.Call, cst.Await)) for n in descendants(branch.test)):
+        return None
+    found = exception_text_in(final.value, handler, ctx)
+    other = _build_fix(ctx, fn, final, final.value, handler, "return", found) if found is not None else None
+    here, there = ctx.range(node).start, ctx.range(final).start
+    if other is None or not other.raises or not fix.edits or not other.edits:
+        return None
+    if fix.edits[0].location != Location(here.line, here.column + 1) or other.edits[0].location != Location(there.line, there.column + 1):
+        return None  # not a rewrite of the whole statement
+    if fix.edits[0].content != other.edits[0].content:
+        return None
+    gone = deletion(branch, ctx)  # type: ignore[arg-type]
+    return replace(fix, edits=(gone, *fix.edits[1:]), description=f"Delete the branch: {fix.description}") if gone is not None else None
+
+
+def _only_statement(branch: cst.If, node: cst.CSTNode) -> bool:
+    """Is `node` the one statement of the `if`'s body, with no `elif`/`else`?"""
+    block = branch.body
+    if branch.orelse is not None or not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return False
+    line = block.body[0]
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is node
 
 
 def _keep_the_decode_position(message: Message, handler: Handler) -> None:
@@ -1746,6 +1608,22 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list
     if through is None:
         return None
     return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+
+
+def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit]:
+    """`let_through` with `except OwnError: raise` before the rewritten clause, for the project's
+    exceptions the `try` raises with the author's advice (handler_fix.own_raises_pass_through);
+    one insertion where ToolError's pass-through goes to the same clause."""
+    found = own_raises_pass_through(fn, handler, ctx)
+    if found is None:
+        return let_through
+    (row, indent, inner), classes = found
+    caught = classes[0] if len(classes) == 1 else f"({', '.join(classes)})"
+    at = Location(row, 1)
+    text = f"{indent}except {caught}:\n{inner}raise\n"
+    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
+    others = [edit for edit in let_through if edit not in same]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
 
 
 def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:

@@ -1,6 +1,6 @@
 """What a project helper does, for MCP004 findings at a call of that helper (`save(doc)` before the
 tool's check): read at link time from the helpers' summaries (FunctionSummary.mutates,
-validates, mutates_when, mutation_site, which MCP004's `summarize` records) over the linked
+mutates_when, mutation_site, which MCP004's `summarize` records, and validates, the engine's) over the linked
 project. The link step itself knows nothing of mutations: MCP004's `render` asks here.
 """
 

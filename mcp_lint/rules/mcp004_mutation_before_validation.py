@@ -28,6 +28,10 @@ from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
+from mcp_lint.model.argument_checks import PURE_CALLS as _PURE_CALLS
+from mcp_lint.model.argument_checks import VALUE_METHODS as _VALUE_METHODS
+from mcp_lint.model.argument_checks import data_reads as _data_reads
+from mcp_lint.model.argument_checks import terminates as _terminates
 from mcp_lint.model.facts import FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.effects import Effect
@@ -82,14 +86,6 @@ _BOOKKEEPING = fx.BOOKKEEPING
 _HTTP_RECEIVER = fx.HTTP_RECEIVER
 
 
-_PURE_CALLS = frozenset(
-    {
-        "len", "isinstance", "str", "int", "float", "bool", "any", "all", "min", "max", "abs", "sorted", "set", "list",
-        "tuple", "dict", "type", "getattr", "hasattr", "re.match", "re.fullmatch", "re.search", "os.getenv",
-        "os.environ.get", "callable", "round", "sum",
-    }
-)
-_PURE_METHODS = frozenset({"decode", "encode", "join", "casefold", "strip", "lower", "upper", "isdigit", "isalnum", "isalpha", "startswith", "endswith", "match", "fullmatch", "search", "get", "keys", "values", "items", "count", "split", "lstrip", "rstrip", "isidentifier", "isnumeric"})
 _CONSTANTS = frozenset({"None", "True", "False"})
 _MAX_CANDIDATES = 4  # helper calls tried as the first mutation, and helper checks after one
 
@@ -134,33 +130,6 @@ def _module_names(ctx: FileContext) -> set[str]:
 
 
 # -- reading names -----------------------------------------------------------------------------
-
-
-def _data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[list[str], bool]:
-    """The names whose values an expression uses, and whether it calls anything: `reads`
-    without the functions it calls (`time_left()`, `platform.system()` use no data; the
-    receiver of `title.strip()` is data)."""
-    out: list[str] = []
-    calls = False
-    stack = list(nodes)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Call):
-            calls = True
-            func = current.func
-            if isinstance(func, cst.Attribute):
-                receiver = dotted(func.value)
-                if receiver is None or receiver.split(".")[0] not in modules:
-                    stack.append(func.value)
-            stack.extend(a.value for a in current.args)
-            continue
-        if isinstance(current, (cst.Name, cst.Attribute)):
-            out.extend(read_names(current))
-            continue
-        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
-            continue
-        stack.extend(children(current))
-    return out, calls
 
 
 class _Reads:
@@ -968,15 +937,6 @@ def _is_container_literal(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Call) and dotted(value.func) in {"list", "dict", "set", "defaultdict", "collections.defaultdict", "OrderedDict", "Counter", "deque"}
 
 
-def _terminates(body: cst.BaseSuite) -> bool:
-    statements = list(body.body) if isinstance(body, cst.IndentedBlock) else []
-    if not statements:
-        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else []
-        return bool(smalls) and isinstance(smalls[-1], (cst.Return, cst.Raise))
-    last = statements[-1]
-    return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-
-
 def _file_says(ctx: FileContext, word: str) -> bool:
     """Does the file's text hold `word` at all (asserts, globals: statements the facts do not
     list)? Once per file."""
@@ -985,21 +945,6 @@ def _file_says(ctx: FileContext, word: str) -> bool:
     if found is None:
         found = ctx.memo[key] = any(word in line for line in ctx.lines)
     return bool(found)
-
-
-def _is_pure(expr: cst.CSTNode) -> bool:
-    """No calls but harmless ones and no awaits: the condition reads, it does not ask anyone."""
-    for node in walk(expr):
-        if isinstance(node, cst.Call):
-            name = dotted(node.func) or ""
-            if name in _PURE_CALLS or name.startswith("os.path."):
-                continue
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _PURE_METHODS:
-                continue
-            return False
-        if isinstance(node, cst.Await):
-            return False
-    return True
 
 
 # Keyword arguments that mark what a call builds as a failure.
@@ -1167,10 +1112,11 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, ParamGuard | None, MutationSite | None]:
-    """(what the function mutates first, "" if nothing it does itself; does it reject its own
-    arguments?; the parameter its mutations depend on (FunctionSummary.mutates_when); where the
-    first is). Cheap: reads the facts' calls, raises and returns."""
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None]:
+    """(what the function mutates first, "" if nothing it does itself; the parameter its
+    mutations depend on (FunctionSummary.mutates_when); where the first is). Cheap: reads the
+    facts' calls, raises and returns. Whether it rejects its own arguments is the engine's
+    (model/argument_checks.py, FunctionSummary.validates): MCP002 asks it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
@@ -1196,7 +1142,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, Pa
         if write is not None:
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
-    return mutates, _validates(fn, ctx), guard, site
+    return mutates, guard, site
 
 
 # Effects whose first argument says what is done: the request's location, the command line,
@@ -1338,76 +1284,6 @@ def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, 
     return None
 
 
-def _validates(fn: FunctionFacts, ctx: FileContext) -> bool:
-    """A raise whose conditions read only the parameters, values computed from them by plain
-    functions, and constants: the function rejects bad arguments, whatever else it does. A
-    returned failure (`return False, "bad kind"`) rejects nothing until the caller returns it;
-    the caller's own check on it is the check then."""
-    params = set(fn.params) - {"self", "cls"}
-    if not params:
-        return False
-    rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
-    derived = _derived_from(fn, params, frozenset(ctx.model.aliases.aliases))
-    # Constants and names of types (`isinstance(first, TextContent)`) are no state.
-    constants = {n for n in _module_names(ctx) if n.isupper()} | set(ctx.model.aliases.aliases) | {q.rsplit(".", 1)[-1] for q in ctx.model.classes} | _BUILTINS
-    for conditions, handler in rejections:
-        if handler is not None or not conditions:
-            continue
-        reads = {r.split(".")[0] for c in conditions for r in read_names(c)}
-        if not reads & (params | set(derived)) or not reads <= params | set(derived) | constants | {"os"}:
-            continue
-        if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
-            return True
-    return False
-
-
-def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:
-    """The tests of the `if` statements before a raise in the function's own body whose blocks
-    end the function (`if isinstance(first, Text): return first.text` ... `raise ...`): the raise
-    happens exactly when they all fail, so they are its conditions."""
-    body = fn.node.body
-    if not isinstance(body, cst.IndentedBlock):
-        return []
-    tests: list[cst.BaseExpression] = []
-    for stmt in body.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and any(small is raise_ for small in stmt.body):
-            return tests
-        if isinstance(stmt, cst.If) and stmt.orelse is None and _terminates(stmt.body):
-            tests.append(stmt.test)
-    return []
-
-
-def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:
-    """Locals assigned once from the parameters by plain computation (`url = build_url(a, b)`,
-    `n = len(url.encode())`), transitively: a test of one tests the arguments."""
-    derived: dict[str, cst.BaseExpression] = {}
-    changed = True
-    while changed:
-        changed = False
-        for name, value in fn.single_assignments.items():
-            if name in derived or name in params:
-                continue
-            reads = {r.split(".")[0] for r in _data_reads([value], modules)[0]}
-            if reads and reads <= params | set(derived) and _computes(value):
-                derived[name] = value
-                changed = True
-    return derived
-
-
-def _computes(expr: cst.CSTNode) -> bool:
-    """No await and no call that could ask anyone for state: plain functions (`len(x)`,
-    `build_url(a)`) and methods of text, numbers and containers (`url.encode()`), not methods of
-    other objects (`parsed.walk(...)`, `self.find(...)`), which may hold or ask for state."""
-    for node in walk(expr):
-        if isinstance(node, cst.Await):
-            return False
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in _VALUE_METHODS:
-            name = dotted(node.func) or ""
-            if name not in _PURE_CALLS and not name.startswith("os.path."):
-                return False
-    return True
-
-
 # -- the rule ----------------------------------------------------------------------------------
 
 
@@ -1509,9 +1385,9 @@ def set_stock(sku: str, quantity: int) -> str:
     )
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
-        """What a helper mutates and whether it rejects bad arguments, for its callers (a tool
-        that calls it before its own check: mcp004_helper_effects)."""
-        summary.mutates, summary.validates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
+        """What a helper mutates, for its callers (a tool that calls it before its own check:
+        mcp004_helper_effects)."""
+        summary.mutates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
@@ -2051,10 +1927,6 @@ class _After:
             return reads
         handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
         return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
-
-
-# Methods of plain values (text, numbers, containers): calling one asks nobody for state.
-_VALUE_METHODS = frozenset(dir(str)) | frozenset(dir(dict)) | frozenset(dir(list)) | frozenset(dir(int)) | _PURE_METHODS
 
 
 def _objects_passed(calls: Sequence[cst.CSTNode], modules: frozenset[str]) -> frozenset[str]:

@@ -42,6 +42,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
 from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
+from mcp_lint.rules.upstream_body import body_through_locals, failed_replies
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
@@ -571,8 +572,14 @@ def check_health() -> dict:
         # (rules are independent); only the fix is left to MCP002, see "msg" below.
         # A message that carries a caught exception's text (or an upstream body) is MCP002's
         # to rewrite: raising it as it is would hand the raw text to the model.
+        # A message with a failed reply's body in it (`error_msg = f"... HTTP {status} -
+        # {resp.text}"`) is raised without that body, in the author's words and status; a dict
+        # or a list has no text to raise (its repr would be the message).
+        without_body = _without_upstream_body(ctx, fn, ret, message) if message is not None else None
+        if message is not None and (_is_container(message) or without_body == ""):
+            message = None
         msg = (
-            _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor))
+            (without_body or _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor)))
             if message is not None
             and not _raw_text(ret, value, ctx)
             and not _helper_writes(resolved, ret.handler, ctx)
@@ -876,6 +883,30 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
 
 # Keys of an error dict whose value is no value the failure was about.
 _NOT_CONTEXT_KEYS = FLAG_KEYS | frozenset(k.lower() for k in (*MESSAGE_KEYS, *HINT_KEYS, *DETAIL_KEYS))
+
+
+def _is_container(node: cst.BaseExpression) -> bool:
+    """A dict, list, set or tuple built here: no message, whatever its items say."""
+    return isinstance(node, (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.DictComp, cst.ListComp, cst.SetComp))
+
+
+def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact, message: cst.BaseExpression) -> str | None:
+    """The fix's message when `message` carries the body of the reply the branch found failed
+    (upstream_body.body_through_locals, what MCP002 reports): the author's words around it,
+    without it ("Route request failed: HTTP {resp.status_code}"); "" when nothing of theirs is
+    left; None when it carries no body."""
+    bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx)
+    if not bases or body_through_locals(message, bases, fn, ctx) is None:
+        return None
+    source = fn.value_of(message) if isinstance(message, cst.Name) else message
+    text = Message.read(source, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None or len(text.parts) != 1:
+        return ""
+    text.remove(lambda node: body_through_locals(node, bases, fn, ctx) is not None)
+    if not text.words().strip(" :;,.-{}"):
+        return ""
+    text.drop_error_prefix()
+    return text.as_fstring(" ")
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:

@@ -144,3 +144,57 @@ def test_fixing_a_protocol_error_with_exception_text_converges(tmp_path: Path) -
     assert "{e}" not in fixed
     assert _check(path) == set()
     assert _fix(path) == fixed
+
+
+VALIDATOR_SERVER = textwrap.dedent(
+    """\
+    import logging
+
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("shop")
+    logger = logging.getLogger(__name__)
+
+
+    class ValidationError(Exception):
+        pass
+
+
+    def validate_code(code: str) -> str:
+        if not code.isalnum():
+            raise ValidationError("Invalid code: use letters and digits only")
+        return code
+
+
+    @mcp.tool()
+    def get_coupon(code: str) -> str:
+        try:
+            code = validate_code(code)
+            return fetch_coupon(code)
+        except Exception as e:
+            return f"Error: {e}"
+    """
+)
+
+
+def _mcp002(path: Path, *args: str) -> list[tuple[int, str, str | None]]:
+    result = CliRunner().invoke(
+        cli,
+        ["check", "--isolated", "--no-cache", "--jobs", "1", "--output-format", "json", "--unsafe-fixes", "--exit-zero", *args, str(path)],
+        catch_exceptions=False,
+    )
+    found = [f for f in json.loads(result.output) if f["code"] == "MCP002"]
+    return [(f["location"]["row"], f["message"], json.dumps(f["fix"], sort_keys=True) if f["fix"] else None) for f in found]
+
+
+@pytest.mark.parametrize("args", [pytest.param(("--select", "MCP002"), id="select-002"), pytest.param(("--ignore", "MCP004"), id="ignore-004")])
+def test_mcp002_withholds_its_fix_at_a_validator_whichever_rules_are_selected(tmp_path: Path, args: tuple[str, ...]) -> None:
+    # The `try` calls the project's validator, whose raise is the author's sentence about the
+    # model's argument: MCP002 offers no fix that would replace it. Whether a helper validates is
+    # the engine's fact, not MCP004's, so MCP002 alone finds and fixes exactly as the default.
+    path = tmp_path / "server.py"
+    path.write_text(VALIDATOR_SERVER)
+    default = _mcp002(path)
+    assert [(row, fix) for row, _message, fix in default] == [(25, None)]
+    assert _mcp002(path, *args) == default
+    assert _fix(path, *args) == VALIDATOR_SERVER

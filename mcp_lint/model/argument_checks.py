@@ -1,0 +1,174 @@
+"""Does a function reject bad arguments with a raise of its own? (`FunctionSummary.validates`)
+
+A raise whose conditions read only the function's parameters, values computed from them by plain
+functions, and constants: `def check_slug(slug): if not SLUG.fullmatch(slug): raise ValueError(...)`.
+Several rules ask it of a helper a tool calls: MCP004 (a call of a validator after a mutation is a
+check that comes too late), MCP002 (a `try` that calls one catches the author's sentence about the
+model's argument with the rest, so rewriting the clause's text would lose it). It is recorded here,
+for every function, so the answer never depends on which rules are selected.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Sequence
+
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.mutations import module_level_names, read_names
+from mcp_lint.model.names import AliasTable, dotted
+from mcp_lint.model.walk import children, descendants
+
+# Calls that ask nobody for state: a condition made of them only reads its arguments.
+PURE_CALLS = frozenset(
+    {
+        "len", "isinstance", "str", "int", "float", "bool", "any", "all", "min", "max", "abs", "sorted", "set", "list",
+        "tuple", "dict", "type", "getattr", "hasattr", "re.match", "re.fullmatch", "re.search", "os.getenv",
+        "os.environ.get", "callable", "round", "sum",
+    }
+)
+PURE_METHODS = frozenset({"decode", "encode", "join", "casefold", "strip", "lower", "upper", "isdigit", "isalnum", "isalpha", "startswith", "endswith", "match", "fullmatch", "search", "get", "keys", "values", "items", "count", "split", "lstrip", "rstrip", "isidentifier", "isnumeric"})
+# Methods of plain values (text, numbers, containers): calling one asks nobody for state.
+VALUE_METHODS = frozenset(dir(str)) | frozenset(dir(dict)) | frozenset(dir(list)) | frozenset(dir(int)) | PURE_METHODS
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+class ArgumentChecks:
+    """`validates` for the functions of one module; the module's constants are read once."""
+
+    def __init__(self, module: cst.Module, aliases: AliasTable, classes: Sequence[str], servers: Sequence[str]) -> None:
+        self.module = module
+        self.aliases = aliases
+        self.classes = classes
+        self.servers = servers
+        self._constants: frozenset[str] | None = None
+
+    def constants(self) -> frozenset[str]:
+        """Constants and names of types (`isinstance(first, TextContent)`): no state."""
+        if self._constants is None:
+            names = module_level_names(self.module) | {n.split(".")[-1] for n in self.servers}
+            self._constants = frozenset({n for n in names if n.isupper()} | set(self.aliases.aliases) | {q.rsplit(".", 1)[-1] for q in self.classes} | _BUILTINS)
+        return self._constants
+
+    def validates(self, fn: FunctionFacts) -> bool:
+        """A raise whose conditions read only the parameters, values computed from them by plain
+        functions, and constants: the function rejects bad arguments, whatever else it does. A
+        returned failure (`return False, "bad kind"`) rejects nothing until the caller returns it;
+        the caller's own check on it is the check then."""
+        params = set(fn.params) - {"self", "cls"}
+        if not params:
+            return False
+        rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
+        derived = _derived_from(fn, params, frozenset(self.aliases.aliases))
+        constants = self.constants()
+        for conditions, handler in rejections:
+            if handler is not None or not conditions:
+                continue
+            reads = {r.split(".")[0] for c in conditions for r in read_names(c)}
+            if not reads & (params | set(derived)) or not reads <= params | set(derived) | constants | {"os"}:
+                continue
+            if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
+                return True
+        return False
+
+
+def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:
+    """The tests of the `if` statements before a raise in the function's own body whose blocks
+    end the function (`if isinstance(first, Text): return first.text` ... `raise ...`): the raise
+    happens exactly when they all fail, so they are its conditions."""
+    body = fn.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return []
+    tests: list[cst.BaseExpression] = []
+    for stmt in body.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(small is raise_ for small in stmt.body):
+            return tests
+        if isinstance(stmt, cst.If) and stmt.orelse is None and terminates(stmt.body):
+            tests.append(stmt.test)
+    return []
+
+
+def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> dict[str, cst.BaseExpression]:
+    """Locals assigned once from the parameters by plain computation (`url = build_url(a, b)`,
+    `n = len(url.encode())`), transitively: a test of one tests the arguments."""
+    derived: dict[str, cst.BaseExpression] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name in derived or name in params:
+                continue
+            reads = {r.split(".")[0] for r in data_reads([value], modules)[0]}
+            if reads and reads <= params | set(derived) and _computes(value):
+                derived[name] = value
+                changed = True
+    return derived
+
+
+def _computes(expr: cst.CSTNode) -> bool:
+    """No await and no call that could ask anyone for state: plain functions (`len(x)`,
+    `build_url(a)`) and methods of text, numbers and containers (`url.encode()`), not methods of
+    other objects (`parsed.walk(...)`, `self.find(...)`), which may hold or ask for state."""
+    for node in descendants(expr, into_scopes=False):
+        if isinstance(node, cst.Await):
+            return False
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in VALUE_METHODS:
+            name = dotted(node.func) or ""
+            if name not in PURE_CALLS and not name.startswith("os.path."):
+                return False
+    return True
+
+
+def _is_pure(expr: cst.CSTNode) -> bool:
+    """No calls but harmless ones and no awaits: the condition reads, it does not ask anyone."""
+    for node in descendants(expr, into_scopes=False):
+        if isinstance(node, cst.Call):
+            name = dotted(node.func) or ""
+            if name in PURE_CALLS or name.startswith("os.path."):
+                continue
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in PURE_METHODS:
+                continue
+            return False
+        if isinstance(node, cst.Await):
+            return False
+    return True
+
+
+def data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[list[str], bool]:
+    """The names whose values an expression uses, and whether it calls anything: `reads`
+    without the functions it calls (`time_left()`, `platform.system()` use no data; the
+    receiver of `title.strip()` is data)."""
+    out: list[str] = []
+    calls = False
+    stack = list(nodes)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            calls = True
+            func = current.func
+            if isinstance(func, cst.Attribute):
+                receiver = dotted(func.value)
+                if receiver is None or receiver.split(".")[0] not in modules:
+                    stack.append(func.value)
+            stack.extend(a.value for a in current.args)
+            continue
+        if isinstance(current, (cst.Name, cst.Attribute)):
+            out.extend(read_names(current))
+            continue
+        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            continue
+        stack.extend(children(current))
+    return out, calls
+
+
+def terminates(body: cst.BaseSuite) -> bool:
+    """Does the block end in a `return` or a `raise`?"""
+    statements = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    if not statements:
+        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else []
+        return bool(smalls) and isinstance(smalls[-1], (cst.Return, cst.Raise))
+    last = statements[-1]
+    return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))

@@ -1,0 +1,201 @@
+"""Where a failed upstream reply's body is in an expression: `resp.text`, a decoded reply's
+error field (`data["message"]` under `if data["status"] != "ok":`), or a local some assignment of
+the function fills from one. MCP002 reports such text sent to the model; MCP005 asks the same of
+the text its fix would raise, so that a fix never leaves a finding of another rule behind.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.names import dotted
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.exception_text import upstream_body
+from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
+
+
+_CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
+    `x += ...`, `x.append(...)`), on any path, in source order: memoised per function."""
+    memo = ctx.memo.setdefault("local_values", {})
+    assert isinstance(memo, dict)
+    entry = memo.get(id(fn.node))
+    if entry is not None:
+        return entry[1]
+    known: dict[str, list[cst.BaseExpression]] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    known.setdefault(target.target.value, []).append(node.value)
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
+            known.setdefault(node.target.value, []).append(node.value)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
+                known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
+    memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
+    return known
+
+
+def body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.CSTNode | None:
+    """The failed response's body in `value`, or in a local it reads that some assignment of the
+    function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
+    nearest locals first, three deep."""
+    found = upstream_body(value, bases) or _reply_field(value, bases)
+    if found is not None:
+        return found
+    assigned = _local_values(fn, ctx)
+    # Lines cost a code generation each, so they are asked only of sources that can change the
+    # answer: those holding the body or reading an assigned local (any other one adds nothing,
+    # in the frontier or not). Such a source counts only if it and every source before it are
+    # written above the read, exactly as if each line were asked in turn.
+    lines = _LinesAbove(value, ctx)
+    visited = set(bases)
+    frontier: list[cst.CSTNode] = [value]
+    for _ in range(3):
+        deeper: list[cst.CSTNode] = []
+        for expr in frontier:
+            for name in sorted(_locals_read(expr, ctx) & assigned.keys() - visited):
+                visited.add(name)
+                sources = assigned[name]
+                checked = 0  # sources[:checked] are known to be above the read
+                for at, source in enumerate(sources):
+                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    if found is None and not _locals_read(source, ctx) & assigned.keys():
+                        continue
+                    # Only assignments written above the read can have filled it (a loop's later
+                    # assignment is left out: a failed response's body is read before it is sent).
+                    if not lines.all_above(sources[checked : at + 1]):
+                        break
+                    checked = at + 1
+                    if found is not None:
+                        return found
+                    deeper.append(source)
+        frontier = deeper
+    return None
+
+
+class _LinesAbove:
+    """Whether expressions start on or above the line where `value` starts; its line is asked once."""
+
+    def __init__(self, value: cst.CSTNode, ctx: FileContext) -> None:
+        self.value = value
+        self.ctx = ctx
+        self.line = 0
+
+    def all_above(self, sources: Sequence[cst.CSTNode]) -> bool:
+        if not self.line:
+            self.line = self.ctx.range(self.value).start.line
+        return all(self.ctx.range(source).start.line <= self.line for source in sources)
+
+
+def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
+    """(local, key) for `data["status"]` and `data.get("status")`."""
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
+        index = expr.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            key = index.value.evaluated_value
+            return (expr.value.value, key) if isinstance(key, str) else None
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and isinstance(expr.func.value, cst.Name)
+        and expr.args
+        and isinstance(expr.args[0].value, cst.SimpleString)
+    ):
+        key = expr.args[0].value.evaluated_value
+        return (expr.func.value.value, key) if isinstance(key, str) else None
+    return None
+
+
+def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
+    """The local whose failure a condition tests, when it reads a JSON reply's status field:
+    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
+    negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
+    inner = cond.expression if negated else cond
+    read = _field_read(inner)
+    if read is not None:
+        local, key = read
+        if key in REPLY_SUCCESS_FLAGS and negated or key in REPLY_ERROR_FIELDS and not negated:
+            return local
+        return None
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        operator, right = target.operator, target.comparator
+        if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
+            return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
+        read = _field_read(cond.left)
+        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+            return None
+        word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
+        word = str(word).lower()
+        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in SUCCESS_STATUS_WORDS:
+            return read[0]
+        if isinstance(operator, (cst.Equal, cst.Is)) and word in FAILURE_STATUS_WORDS | {"false"}:
+            return read[0]
+    return None
+
+
+def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
+    """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
+    enclosing branch tests for failure: a 200 reply that says the call failed."""
+    replies: set[str] = set()
+    for cond in conditions:
+        local = _reply_failure_test(cond)
+        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+            replies.add(local)
+    return replies
+
+
+def _decodes_a_reply(value: cst.BaseExpression) -> bool:
+    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
+    for node in descendants(value):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+            return True
+        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
+            text = node.args[0].value
+            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+                return True
+    return False
+
+
+def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
+    """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
+    for node in descendants(value):
+        if isinstance(node, (cst.Subscript, cst.Call)):
+            read = _field_read(node)
+            if read is not None and read[0] in replies:
+                return node
+    return None
+
+
+def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names an expression reads (not keyword names of its calls, not attribute names): once
+    per expression and file, as every parameter of a helper asks again of the same sinks."""
+    memo = ctx.memo.setdefault("locals_read", {})
+    assert isinstance(memo, dict)
+    known = memo.get(id(value))
+    if known is not None:
+        return known[1]
+    skipped: set[int] = set()
+    names: set[str] = set()
+    for node in descendants(value):  # pre-order: an Arg or Attribute comes before its names
+        kind = type(node)
+        if kind is cst.Name:
+            if id(node) not in skipped:
+                names.add(node.value)
+        elif kind is cst.Attribute:
+            skipped.add(id(node.attr))
+        elif kind is cst.Arg and node.keyword is not None:
+            skipped.add(id(node.keyword))
+    found = frozenset(names)
+    memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
+    return found
