@@ -457,6 +457,52 @@ class TaintTrace:
         inputs = self.params - {"self", "cls"}
         return any(isinstance(n, cst.Name) and n.value in inputs for n in descendants(value))
 
+    def given_from(self, value: cst.CSTNode, depth: int = 0) -> frozenset[str]:
+        """The parameters the value is built from: the function's own, through its locals, and
+        those of the methods that fill the `self.attr` it reads (`self.tokens = tokenize(text)`
+        in `__init__(self, text)`). A value built from what was given is what its flow says."""
+        found: set[str] = set()
+        if depth > 2:
+            return frozenset()
+        for node in descendants(value):
+            if isinstance(node, cst.Name):
+                if node.value in self.params and node.value not in {"self", "cls"}:
+                    found.add(node.value)
+                elif self.fn is not None and node.value in self.fn.stores:
+                    for stored, _ in self.assigned(node.value) or ():
+                        if stored is not value:
+                            found |= self.given_from(stored, depth + 1)
+            elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in {"self", "cls"}:
+                found |= self.class_given_from(node.attr.value, depth + 1)
+        return frozenset(found)
+
+    def class_given_from(self, attr: str, depth: int = 0, outer: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The parameters of the class's methods that fill `self.attr`, directly or through its
+        other attributes."""
+        found: set[str] = set()
+        for stored, params in self.class_values(attr):
+            found |= self.stored_given_from(stored, params, attr, depth, outer)
+        return frozenset(found)
+
+    def stored_given_from(
+        self, stored: cst.BaseExpression, params: frozenset[str], attr: str, depth: int = 0, outer: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
+        """The parameters one value a method stores in `self.attr` is built from: the method's
+        own (`params`), and those filling the object's other attributes it reads."""
+        found: set[str] = set()
+        for node in descendants(stored):
+            if isinstance(node, cst.Name) and node.value in params:
+                found.add(node.value)
+            elif (
+                depth < 3
+                and isinstance(node, cst.Attribute)
+                and isinstance(node.value, cst.Name)
+                and node.value.value == "self"
+                and node.attr.value not in outer | {attr}
+            ):
+                found |= self.class_given_from(node.attr.value, depth + 1, outer | {attr})
+        return frozenset(found)
+
     # -- attributes and items ------------------------------------------------------------------
 
     def _attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Taint | None:

@@ -294,8 +294,10 @@ class _SensitiveSources(TaintRules):
         if values is None:
             # `from .config import API_TOKEN`: named so by the module that holds it.
             return Taint(f"{named} ('{expr.value}')", expr) if expr.value in trace.aliases.aliases else None
-        if any(trace.reads_parameter(v) or trace.words_only(v) or _number(v) for v in values):
-            return None  # a value the function was given, the author's words, a number
+        if any(trace.given_from(v) or trace.words_only(v) or _number(v) for v in values):
+            # What the function or its object was given (`for token in self.tokens` of a lexer
+            # over the model's query), the author's words, a number: its flow says what it is.
+            return None
         return Taint(f"{named} ('{expr.value}')", expr)
 
     def attribute(self, trace: TaintTrace, expr: cst.Attribute) -> Verdict:
@@ -316,7 +318,10 @@ class _SensitiveSources(TaintRules):
             return CLEAN  # an item of the tool's own arguments
         named = sensitive_name(attr)
         if root in {"self", "cls"} and len(parts) == 2 and trace.fn is not None and trace.fn.class_name:
-            return Taint(f"{named} ('{chain}')", expr) if named is not None else None  # else: what the class stores there
+            if named is not None and not _judged_by_flow(trace, attr):
+                return Taint(f"{named} ('{chain}')", expr)
+            # What the class stores there (`self.current_token = self.tokens[self.pos]`), by flow.
+            return None
         if named is not None and root and root not in {"self", "cls"}:
             return Taint(f"{named} ('{chain or attr}')", expr)
         if _infrastructure_name(attr):
@@ -403,6 +408,24 @@ class _SensitiveSources(TaintRules):
 
 
 _TAGS_CONFIGURED = frozenset({_CONFIGURED})
+
+
+def _judged_by_flow(trace: TaintTrace, attr: str) -> bool:
+    """Is every value the class stores in `self.attr` one its flow says what it is: a number, a
+    flag, None or "" (a start value), or built from what a method was given under names that are no
+    secret's (`self.current_token = self.tokens[self.pos]`, the tokens of the text a lexer was
+    given)? `self.token = token` keeps the name: it holds what the caller handed over as a
+    token; a library's answer (`self.token = client.login()`) too: the trace cannot see it."""
+    values = trace.class_values(attr)
+    if not values:
+        return False
+    for value, params in values:
+        if _number(value) or literal_text(value) == "":
+            continue  # a number, a flag, None, an empty text: a start value
+        given = trace.stored_given_from(value, params, attr)
+        if not given or any(sensitive_name(name) is not None for name in given):
+            return False
+    return True
 
 
 def _parsed_command_line(fn: FunctionFacts | None, name: str) -> bool:

@@ -815,6 +815,51 @@ def test_an_environment_variable_named_through_a_helper_parameter() -> None:
 FOUND_ON_UNSEEN_SERVERS = [
     pytest.param(
         """
+        class QueryLexer:
+            def __init__(self, text: str) -> None:
+                self.tokens = text.replace("(", " ( ").split()
+                self.pos = 0
+
+            def parse(self) -> list:
+                terms = []
+                for token in self.tokens:
+                    if token in {"AND", "OR"} and not terms:
+                        raise ValueError(f"Unexpected token {token} at the start of the query")
+                    terms.append(token)
+                return terms
+
+        @mcp.tool
+        def search(query: str) -> list:
+            return QueryLexer(query).parse()
+        """,
+        id="a-lexers-loop-variable-over-the-text-it-was-given",
+    ),
+    pytest.param(
+        """
+        class QueryParser:
+            def __init__(self, text: str) -> None:
+                self.tokens = text.split()
+                self.pos = 0
+                self.current_token = None
+
+            def advance(self) -> None:
+                self.current_token = self.tokens[self.pos]
+                self.pos += 1
+
+            def expect(self, word: str) -> None:
+                self.advance()
+                if self.current_token != word:
+                    raise ValueError(f"Expected {word}, found {self.current_token}")
+
+        @mcp.tool
+        def query(text: str) -> str:
+            QueryParser(text).expect("FIND")
+            return "ok"
+        """,
+        id="a-parsers-current-token-taken-from-the-text-it-was-given",
+    ),
+    pytest.param(
+        """
         @mcp.tool
         def lint_subject(subject: str) -> dict:
             errors = []
@@ -867,6 +912,71 @@ FOUND_ON_UNSEEN_SERVERS = [
 
 @pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
 def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            class Api:
+                def __init__(self, token: str) -> None:
+                    self.token = token
+
+                def fail(self) -> None:
+                    raise ToolError(f"The service refused the token {self.token}")  # expect: MCP010
+
+            api = Api(os.environ["SERVICE_TOKEN"])
+
+            @mcp.tool
+            def ping() -> str:
+                api.fail()
+                return "ok"
+            """,
+            id="an-attribute-filled-from-a-parameter-named-as-a-token",
+        ),
+        pytest.param(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self.session_token = None
+
+                def login(self) -> None:
+                    self.session_token = httpx.post("https://auth.example/login").json()["session"]
+
+                def fail(self) -> None:
+                    raise ToolError(f"The session {self.session_token} expired")  # expect: MCP010
+
+            api = Api()
+
+            @mcp.tool
+            def ping() -> str:
+                api.fail()
+                return "ok"
+            """,
+            id="an-attribute-filled-from-a-library-answer",
+        ),
+        pytest.param(
+            """
+            class Lexer:
+                def __init__(self) -> None:
+                    self.tokens = os.environ["SERVICE_TOKENS"].split(",")
+
+                def first(self) -> str:
+                    for token in self.tokens:
+                        raise ToolError(f"Token {token} is not valid")  # expect: MCP010
+                    return ""
+
+            @mcp.tool
+            def check_tokens() -> str:
+                return Lexer().first()
+            """,
+            id="a-loop-variable-over-what-the-environment-holds",
+        ),
+    ],
+)
+def test_a_value_named_like_a_secret_whose_flow_the_trace_cannot_clear_is_flagged(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
 
 
