@@ -453,10 +453,6 @@ class TaintTrace:
             found = Taint("", expr, via=(name,), pending=Pending(fn.qualname, ARGUMENT, parameter=name))
         return found
 
-    def reads_parameter(self, value: cst.CSTNode) -> bool:
-        inputs = self.params - {"self", "cls"}
-        return any(isinstance(n, cst.Name) and n.value in inputs for n in descendants(value))
-
     def given_from(self, value: cst.CSTNode, depth: int = 0) -> frozenset[str]:
         """The parameters the value is built from: the function's own, through its locals, and
         those of the methods that fill the `self.attr` it reads (`self.tokens = tokenize(text)`
