@@ -512,6 +512,12 @@ class TaintTrace:
             return None  # an item of the function's input
         if root in {"self", "cls"} and len(parts) == 2:
             return self.class_attribute(expr, depth, seen)
+        if chain and self.fn is not None and chain in self.fn.stores and chain not in seen:
+            # `result.detail = ...` then `result.detail` read: what the function stored there.
+            values = self.assigned(chain)
+            found = self.first_of(values, chain, depth, seen) if values else None
+            if found is not None:
+                return found
         if root in self.aliases.aliases:
             found = self.imported(expr)  # `config.DATA_DIR` of `from pkg import config`
             if found is not None:

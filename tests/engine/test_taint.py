@@ -128,3 +128,15 @@ def test_the_message_words_are_no_source_but_a_stored_literal_is() -> None:
 
     assert trace_return("def send():\n    return 'the words'\n", rules=Literals()) is None
     assert trace_return("def send():\n    x = 'stored'\n    return x\n", rules=Literals()) is not None
+
+
+def test_an_attribute_the_function_stores_on_a_local_object_is_followed() -> None:
+    source = """
+        def send():
+            outcome = Outcome()
+            outcome.detail = palette()
+            return f"failed: {outcome.detail}"
+        """
+    found = trace_return(source)
+    assert found is not None and found.via == ("outcome.detail",)
+    assert trace_return(source.replace("outcome.detail = palette()", "outcome.detail = 'none'")) is None
