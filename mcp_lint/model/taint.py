@@ -160,16 +160,26 @@ class TaintRules:
 @dataclass
 class ModuleValues:
     """What the trace reads of the module around functions: its constants (`NAME = value` at
-    module level) and the values its classes store in `self.attr` (by "Class.attr"), each with
-    the parameters of the method that stores it."""
+    module level) and the values its classes store in `self.attr` (by "Class.attr")."""
 
     constants: dict[str, list[cst.BaseExpression]]
-    attributes: dict[str, list[tuple[cst.BaseExpression, frozenset[str]]]]
+    attributes: dict[str, list[ClassStore]]
+
+
+@dataclass(frozen=True)
+class ClassStore:
+    """`self.attr = value` in a method of a class: the value, the method's parameters, the
+    method ("Class.method", "" outside a method) and the statement that stores it."""
+
+    value: cst.BaseExpression
+    params: frozenset[str]
+    method: str
+    statement: cst.CSTNode
 
 
 def module_values(module: cst.Module) -> ModuleValues:
     constants: dict[str, list[cst.BaseExpression]] = {}
-    attributes: dict[str, list[tuple[cst.BaseExpression, frozenset[str]]]] = {}
+    attributes: dict[str, list[ClassStore]] = {}
     for statement in module.body:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
@@ -178,13 +188,15 @@ def module_values(module: cst.Module) -> ModuleValues:
         elif isinstance(statement, cst.ClassDef):
             for member in statement.body.body:
                 params = _params(member) if isinstance(member, cst.FunctionDef) else frozenset()
+                method = f"{statement.name.value}.{member.name.value}" if isinstance(member, cst.FunctionDef) else ""
                 for node in descendants(member):
                     if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None:
                         continue
                     targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                     for target in targets:
                         if isinstance(target, cst.Attribute) and dotted(target.value) == "self":
-                            attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append((node.value, params))
+                            store = ClassStore(node.value, params, method, node)
+                            attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append(store)
     return ModuleValues(constants, attributes)
 
 
@@ -214,16 +226,40 @@ class TraceScope:
     is_project_call: Callable[[cst.Call], bool]
     is_registered: Callable[[str], bool]  # a tool handler: its parameters are the model's arguments
     _callers: dict[str, list[tuple[FunctionFacts, CallFact]]] | None = None
+    _module_calls: dict[str, list[cst.Call]] | None = None
 
     def callers(self, fn: FunctionFacts) -> list[tuple[FunctionFacts, CallFact]]:
-        """The calls of `fn` in the functions of this module (resolved callee), with their caller."""
+        """The calls of `fn` in the functions of this module (resolved callee), with their caller;
+        for a class's `__init__`, the calls that construct the class."""
         if self._callers is None:
             self._callers = {}
             for caller in self.model.functions.values():
                 for call in caller.calls:
                     if call.callee:
                         self._callers.setdefault(call.callee, []).append((caller, call))
-        return self._callers.get(fn.qualname, [])
+        found = self._callers.get(fn.qualname, [])
+        if fn.name == "__init__" and fn.class_name:
+            found = found + self._callers.get(fn.qualname.rsplit(".", 1)[0], [])
+        return found
+
+    def module_calls(self, fn: FunctionFacts) -> list[cst.Call]:
+        """The calls of `fn` in the module's top-level assignments (`client = Client(url)`,
+        `TEXT = describe(path)`): a constructor's by its class, a function's by its name."""
+        if fn.name == "__init__" and fn.class_name:
+            called = fn.qualname.rsplit(".", 1)[0]
+        else:
+            called = fn.qualname
+        if called.rpartition(".")[0] != self.model.module:
+            return []  # a nested class or function: no module-level call names it
+        short = called.rpartition(".")[2]
+        if self._module_calls is None:
+            self._module_calls = {}
+            for values in self.values.constants.values():
+                for value in values:
+                    for node in descendants(value):
+                        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+                            self._module_calls.setdefault(node.func.value, []).append(node)
+        return self._module_calls.get(short, [])
 
 
 # What a parameter of a helper holds at one of its calls: the caller's argument, read by the
@@ -447,6 +483,13 @@ class TaintTrace:
                 return found.through(name, caller.name)
             if found is not None:
                 pending.append(found.through(name, caller.name))
+        for call in self.scope.module_calls(fn):
+            argument = bound_arguments(fn, call).get(name)
+            found = self.module_trace().find(argument, depth + 1, frozenset()) if argument is not None else None
+            if found is not None and found.pending is None:
+                return found.through(name)
+            if found is not None:
+                pending.append(found.through(name))
         found = first_found(pending)
         if found is None and expr is not None:
             # What callers in other modules pass there: decided from their records.
@@ -476,8 +519,8 @@ class TaintTrace:
         """The parameters of the class's methods that fill `self.attr`, directly or through its
         other attributes."""
         found: set[str] = set()
-        for stored, params in self.class_values(attr):
-            found |= self.stored_given_from(stored, params, attr, depth, outer)
+        for store in self.class_values(attr):
+            found |= self.stored_given_from(store.value, store.params, attr, depth, outer)
         return frozenset(found)
 
     def stored_given_from(
@@ -524,22 +567,30 @@ class TaintTrace:
                 return found
         return self.find(expr.value, depth, seen)
 
-    def class_values(self, attr: str) -> list[tuple[cst.BaseExpression, frozenset[str]]]:
-        """What the traced method's class stores in `self.attr`, each with the parameters of the
-        method that stores it."""
+    def class_values(self, attr: str) -> list[ClassStore]:
+        """What the traced method's class stores in `self.attr`."""
         if self.fn is None or not self.fn.class_name:
             return []
         return self.scope.values.attributes.get(f"{self.fn.class_name.rsplit('.', 1)[-1]}.{attr}", [])
 
     def class_attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Taint | None:
-        """`self.attr`: the values the class stores there, read as the module's values."""
+        """`self.attr`: the values the class stores there, each read in the method that stores
+        it (its parameters: what the calls that construct the object pass, for `__init__`)."""
         chain = dotted(expr) or expr.attr.value
-        module = self.module_trace()
-        for value, _ in self.class_values(expr.attr.value):
-            found = module.find(value, depth + 1, seen | {chain})
-            if found is not None:
+        pending: list[Taint] = []
+        for store in self.class_values(expr.attr.value):
+            method = self.model.functions.get(f"{self.model.module}.{store.method}") if store.method else None
+            if method is not None and method.qualname not in self.active:
+                trace = TaintTrace(self.rules, method, self.scope, active=self.active, from_callers=True)
+                trace.at = store.statement
+            else:
+                trace = self.module_trace()
+            found = trace.find(store.value, depth + 1, seen | {chain})
+            if found is not None and found.pending is None:
                 return found.through(chain)
-        return None
+            if found is not None:
+                pending.append(found.through(chain))
+        return first_found(pending)
 
     def key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it

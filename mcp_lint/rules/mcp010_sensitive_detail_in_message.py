@@ -419,10 +419,10 @@ def _judged_by_flow(trace: TaintTrace, attr: str) -> bool:
     values = trace.class_values(attr)
     if not values:
         return False
-    for value, params in values:
-        if _number(value) or literal_text(value) == "":
+    for store in values:
+        if _number(store.value) or literal_text(store.value) == "":
             continue  # a number, a flag, None, an empty text: a start value
-        given = trace.stored_given_from(value, params, attr)
+        given = trace.stored_given_from(store.value, store.params, attr)
         if not given or any(sensitive_name(name) is not None for name in given):
             return False
     return True
@@ -540,7 +540,8 @@ def get_order(order_id: int) -> dict:
             waits = [taint.pending for taint in (found, *found.others) if taint.pending is not None]
             pending = {
                 "needs_names": tuple(wait.qualname for wait in waits if wait.kind != ARGUMENT),
-                "needs_callers": tuple(wait.qualname for wait in waits if wait.kind == ARGUMENT),
+                # A constructor's callers name its class.
+                "needs_callers": tuple(wait.qualname.removesuffix(".__init__") for wait in waits if wait.kind == ARGUMENT),
             }
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, **pending)
@@ -732,6 +733,8 @@ def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveA
         if not isinstance(record, SensitiveArgument):
             continue
         called = project.function(record.callee)
+        if called is None and target[1].name == "__init__":
+            called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
         if called is None or called[1].qualname != target[1].qualname:
             continue
         skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0

@@ -980,6 +980,70 @@ def test_a_value_named_like_a_secret_whose_flow_the_trace_cannot_clear_is_flagge
     check(FASTMCP + textwrap.dedent(body))
 
 
+CLIENT = """
+class Client:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+
+    def fetch(self, path: str) -> dict:
+        url = f"{self.base_url}/api{path}"
+        try:
+            return httpx.get(url).json()
+        except httpx.ConnectError:
+            raise ToolError(f"Could not reach {url}")  # expect: MCP010
+"""
+
+
+MODULE_CLIENT = """
+client = Client(os.environ["TRACKER_URL"])
+
+@mcp.tool
+def issue(path: str) -> dict:
+    return client.fetch(path)
+"""
+
+SERVER_CLIENT = """
+class Server:
+    def start(self) -> None:
+        self.client = Client(os.getenv("TRACKER_URL", ""))
+
+server = Server()
+
+@mcp.tool
+def issue(path: str) -> dict:
+    return server.client.fetch(path)
+"""
+
+
+@pytest.mark.parametrize(
+    ("construction", "flagged"),
+    [
+        pytest.param(MODULE_CLIENT, True, id="module-level-from-the-environment"),
+        pytest.param(SERVER_CLIENT, True, id="in-a-method-from-the-environment"),
+        pytest.param(MODULE_CLIENT.replace('os.environ["TRACKER_URL"]', '"https://tracker.example.com"'), False, id="an-address-written-in-the-code"),
+    ],
+)
+def test_an_attribute_filled_by_the_constructor_is_what_the_construction_passes(construction: str, flagged: bool) -> None:
+    client = CLIENT if flagged else CLIENT.replace("  # expect: MCP010", "")
+    findings = check(FASTMCP + client + construction)
+    if flagged:
+        assert findings[0].message == "Helper 'fetch' puts environment variable 'TRACKER_URL' into its error message"
+
+
+def test_an_attribute_filled_by_the_constructor_from_the_models_argument_is_not_flagged() -> None:
+    check(
+        FASTMCP
+        + CLIENT.replace("  # expect: MCP010", "")
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def issue(base_url: str, path: str) -> dict:
+                return Client(base_url).fetch(path)
+            """
+        )
+    )
+
+
 # -- names and helpers of other modules (decided at link time from their module's records) -------
 
 _PYPROJECT = '[project]\nname = "svc"\ndependencies = ["fastmcp>=2.12"]\n'
