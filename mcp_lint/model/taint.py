@@ -612,12 +612,49 @@ class TaintTrace:
             return found
         if (dotted(expr.value) or "").split(".")[0] in self.params:
             return None  # an item of the function's input
-        found = self.find(expr.value, depth, seen)
+        constant_key = key is not None and literal_text(element.value) is not None  # type: ignore[union-attr]
+        found = self.item(expr.value, key, depth, seen) if constant_key else self.find(expr.value, depth, seen)  # type: ignore[arg-type]
         pending = found.pending if found is not None else None
-        if pending is not None and pending.kind == VALUE and key is not None and literal_text(element.value) is not None:
+        if pending is not None and pending.kind == VALUE and constant_key:
             # `get_config()["api_url"]`: that item of what the other module's function returns.
             return replace(found, pending=replace(pending, item=key))  # type: ignore[arg-type]
         return found
+
+    def item(self, container: cst.BaseExpression, key: str, depth: int, seen: frozenset[str]) -> Taint | None:
+        """`x["k"]`: of a dict literal `x` is, holds (through locals) or a function of the module
+        returns, only the item "k" (`config["name"]`, not the path beside it); anything else whole."""
+        if depth > MAX_DEPTH:
+            return None
+        while isinstance(container, cst.Await):
+            container = container.expression
+        if isinstance(container, cst.Dict):
+            keys = [literal_text(e.key) if isinstance(e, cst.DictElement) else None for e in container.elements]
+            if None in keys:
+                return self.find(container, depth, seen)  # `**other` or a computed key: any item
+            return self.first((e.value for e, k in zip(container.elements, keys) if k == key), depth, seen)  # type: ignore[union-attr]
+        name = container.value if isinstance(container, cst.Name) else None
+        if name is not None and self.fn is not None and name in self.fn.stores and name not in self.params and name not in seen:
+            outer, pending = self.at, []
+            try:
+                for store in self.fn.stores_reaching(name, self.at):
+                    if store.slot is not None and store.slot != key:
+                        continue  # `info["path"] = ...` is another item
+                    self.at = store.statement
+                    whole = store.slot is None and not store.element and store.position is None
+                    value = held_value(store)
+                    found = self.item(value, key, depth + 1, seen | {name}) if whole else self.find(value, depth + 1, seen | {name})
+                    if found is not None and found.pending is None:
+                        return found.through(name)
+                    if found is not None:
+                        pending.append(found.through(name))
+            finally:
+                self.at = outer
+            return first_found(pending)
+        if isinstance(container, cst.Call):
+            callee = self._module_function(container)
+            if callee is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
+                return self._returned_by(callee, container, depth, key)
+        return self.find(container, depth, seen)
 
     # -- calls ---------------------------------------------------------------------------------
 
@@ -667,19 +704,20 @@ class TaintTrace:
         fact = next((c for c in self.fn.calls if c.node is call), None)
         return self.model.functions.get(fact.callee) if fact is not None and fact.callee else None
 
-    def _returned_by(self, callee: FunctionFacts, call: cst.Call, depth: int) -> Taint | None:
-        """What a function of this module returns for this call: its returned values, traced with
-        its parameters bound to the call's arguments (a helper that masks its parameter, or is
-        handed the tool's own argument, returns nothing)."""
+    def _returned_by(self, callee: FunctionFacts, call: cst.Call, depth: int, item: str | None = None) -> Taint | None:
+        """What a function of this module returns for this call (only its item `item`, when
+        given): its returned values, traced with its parameters bound to the call's arguments
+        (a helper that masks its parameter, or is handed the tool's own argument, returns
+        nothing)."""
         if callee.qualname in self.active or depth >= MAX_DEPTH:
             return None
         bindings = {param: (self, argument) for param, argument in bound_arguments(callee, call).items()}
         inner = TaintTrace(self.rules, callee, self.scope, bindings, words_at=depth + 1, active=self.active)
-        found = inner.returned(depth + 1)
+        found = inner.returned(depth + 1, item)
         return found.through(f"{callee.name}()") if found is not None else None
 
-    def returned(self, depth: int) -> Taint | None:
-        """What the traced function returns that carries a source."""
+    def returned(self, depth: int, item: str | None = None) -> Taint | None:
+        """What the traced function returns that carries a source (only its item `item`)."""
         fn = self.fn
         if fn is None:
             return None
@@ -688,7 +726,8 @@ class TaintTrace:
             for ret in fn.returns:
                 if ret.node.value is not None:
                     self.at = ret.node
-                    yield self.find(ret.node.value, depth, frozenset())
+                    value = ret.node.value
+                    yield self.find(value, depth, frozenset()) if item is None else self.item(value, item, depth, frozenset())
 
         return first_found(each())
 

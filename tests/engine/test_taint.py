@@ -140,3 +140,32 @@ def test_an_attribute_the_function_stores_on_a_local_object_is_followed() -> Non
     found = trace_return(source)
     assert found is not None and found.via == ("outcome.detail",)
     assert trace_return(source.replace("outcome.detail = palette()", "outcome.detail = 'none'")) is None
+
+
+def test_an_item_taken_from_a_dict_is_only_that_item() -> None:
+    local = """
+        def send():
+            info = {"name": "inbox", "where": palette()}
+            return f"no list {info['name']}"
+        """
+    assert trace_return(local) is None
+    assert trace_return(local.replace("info['name']", "info['where']")) is not None
+    assert trace_return(local.replace("info['name']", "info")) is not None  # the whole dict
+    helper = """
+        def describe():
+            return {"name": "inbox", "where": palette()}
+
+        def send():
+            return f"no list {describe()['name']}"
+        """
+    assert trace_return(helper) is None
+    assert trace_return(helper.replace("['name']", "['where']")) is not None
+    slots = """
+        def send():
+            info = {}
+            info["name"] = "inbox"
+            info["where"] = palette()
+            return f"no list {info['name']}"
+        """
+    assert trace_return(slots) is None
+    assert trace_return(slots.replace("info['name']", "info['where']")) is not None
