@@ -341,6 +341,8 @@ class _SensitiveSources(TaintRules):
             return _env_taint(key, expr) if key and _sensitive_variable(key) else CLEAN
         if (dotted(expr.value) or "").split(".")[0] in trace.params:
             return CLEAN  # an item of the function's arguments (or of `self`)
+        if isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "parts":
+            return CLEAN  # `Path.cwd().parts[-1]`: one name of the path, like `.name`
         named = sensitive_name(key) if key is not None else None
         return Taint(f"{named} ('{key}')", expr) if named is not None else None
 

@@ -815,6 +815,32 @@ def test_an_environment_variable_named_through_a_helper_parameter() -> None:
 FOUND_ON_UNSEEN_SERVERS = [
     pytest.param(
         """
+        def current_project() -> dict:
+            root = Path.cwd()
+            return {"name": root.parts[-1], "root": str(root)}
+
+        @mcp.tool
+        def list_tasks(status: str) -> str:
+            project = current_project()
+            if status not in {"open", "done"}:
+                raise ToolError(f"Project {project['name']} has no status {status!r}")
+            return "..."
+        """,
+        id="a-project-name-beside-the-working-directory-in-a-dict",
+    ),
+    pytest.param(
+        """
+        def project_name() -> str:
+            return Path(os.getcwd()).parts[-1]
+
+        @mcp.tool
+        def list_tasks() -> str:
+            raise ToolError(f"Project {project_name()} has no task list yet; call create_list")
+        """,
+        id="a-project-name-taken-from-the-working-directorys-parts",
+    ),
+    pytest.param(
+        """
         class QueryLexer:
             def __init__(self, text: str) -> None:
                 self.tokens = text.replace("(", " ( ").split()
@@ -978,6 +1004,23 @@ def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
 )
 def test_a_value_named_like_a_secret_whose_flow_the_trace_cannot_clear_is_flagged(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
+
+
+def test_the_working_directory_beside_a_name_in_a_dict_is_flagged_where_it_is_taken() -> None:
+    body = """
+        def current_project() -> dict:
+            root = Path.cwd()
+            return {"name": root.parts[-1], "root": str(root)}
+
+        @mcp.tool
+        def list_tasks(status: str) -> str:
+            project = current_project()
+            if status not in {"open", "done"}:
+                raise ToolError(f"Project at {project['root']} has no status {status!r}")  # expect: MCP010
+            return "..."
+        """
+    findings = check(FASTMCP + textwrap.dedent(body))
+    assert findings[0].message == "Tool 'list_tasks' puts the server's working directory into its error message"
 
 
 CLIENT = """
