@@ -39,6 +39,7 @@ from mcp_lint.model.taint import (
     TaintTrace,
     TraceScope,
     Verdict,
+    bound_arguments,
     first_found,
     module_values,
     statement_of,
@@ -447,15 +448,38 @@ _MESSAGE_KEYWORDS = frozenset(
 )
 
 
-def _text_values(fn: FunctionFacts, sink: FailureSink) -> tuple[cst.BaseExpression, ...]:
-    """What of a sink is text the model reads: a return's value whole, a raise's positional
-    arguments and its message keywords."""
+def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tuple[cst.BaseExpression, ...]:
+    """What of a sink is text the model reads: a return's value whole; of a raise, the arguments
+    an exception class of the module hands to its base's `__init__` (its text: `str(e)`), else
+    its positional arguments and message keywords."""
     if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
         return sink.values
     built = fn.value_of(sink.statement.exc)
     if not isinstance(built, cst.Call):
         return sink.values
+    init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
+    texts = _text_parameters(init, ctx) if init is not None else None
+    if init is not None and texts is not None:
+        # `raise ApiError(code=..., message="Not found.", details={"url": url})` with
+        # `super().__init__(message)`: `details` is kept on the object, not in its text.
+        return tuple(value for param, value in bound_arguments(init, built).items() if param in texts)
     return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
+
+
+def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | None:
+    """The parameters of an exception class's `__init__` that its `super().__init__(...)` call
+    is built from (through its locals); None when it makes no such call (its text is unknown)."""
+    for call in init.calls:
+        func = call.node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "__init__"
+            and isinstance(func.value, cst.Call)
+            and dotted(func.value.func) == "super"
+        ):
+            trace = _tracer(init, ctx)
+            return frozenset(name for argument in call.node.args for name in trace.given_from(argument.value))
+    return None
 
 
 def _env_taint(key: str, expr: cst.CSTNode) -> Taint:
@@ -528,7 +552,7 @@ def get_order(order_id: int) -> dict:
             return
         tracer = _tracer(fn, ctx, from_callers=True)
         for sink in sinks:
-            statement, values, variant = sink.statement, _text_values(fn, sink), sink.channel
+            statement, values, variant = sink.statement, _text_values(fn, sink, ctx), sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).

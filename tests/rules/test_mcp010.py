@@ -815,6 +815,29 @@ def test_an_environment_variable_named_through_a_helper_parameter() -> None:
 FOUND_ON_UNSEEN_SERVERS = [
     pytest.param(
         """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, code: str, message: str, details: object = None) -> None:
+                self.code = code
+                self.details = details
+                super().__init__(message)
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError(code="NOT_FOUND", message="No such law.", details={"url": url})
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """,
+        id="a-detail-kept-on-the-exception-but-not-in-its-text",
+    ),
+    pytest.param(
+        """
         def current_project() -> dict:
             root = Path.cwd()
             return {"name": root.parts[-1], "root": str(root)}
@@ -1003,6 +1026,31 @@ def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
     ],
 )
 def test_a_value_named_like_a_secret_whose_flow_the_trace_cannot_clear_is_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_what_an_exception_class_hands_to_its_base_is_its_text() -> None:
+    body = """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, code: str, message: str, details: object = None) -> None:
+                self.code = code
+                self.details = details
+                text = f"{code}: {message}"
+                super().__init__(text)
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError("NOT_FOUND", f"Nothing at {url}", details={"status": 404})  # expect: MCP010
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """
     check(FASTMCP + textwrap.dedent(body))
 
 
