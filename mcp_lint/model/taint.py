@@ -200,6 +200,10 @@ def module_values(module: cst.Module) -> ModuleValues:
     return ModuleValues(constants, attributes)
 
 
+def _keyword_only(function: cst.FunctionDef) -> tuple[str, ...]:
+    return tuple(p.name.value for p in function.params.kwonly_params)
+
+
 def _params(function: cst.FunctionDef) -> frozenset[str]:
     ps = function.params
     return frozenset(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)) - {"self", "cls"}
@@ -287,8 +291,9 @@ class TaintTrace:
         self.scope = scope
         self.model = scope.model
         self.aliases = scope.model.aliases
-        # The function's parameters (self/cls included); a request context is not among them.
-        self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
+        # The function's parameters (self/cls and keyword-only ones included); a request context
+        # is not among them.
+        self.params = frozenset(p for p in (*fn.params, *_keyword_only(fn.node)) if not _is_context(p, fn)) if fn is not None else frozenset()
         self.at: cst.CSTNode | None = None
         self.bindings = bindings or {}
         # Literals traced at this depth are the message's own words (a format example), deeper

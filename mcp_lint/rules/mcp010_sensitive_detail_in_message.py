@@ -461,9 +461,27 @@ def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tupl
     texts = _text_parameters(init, ctx) if init is not None else None
     if init is not None and texts is not None:
         # `raise ApiError(code=..., message="Not found.", details={"url": url})` with
-        # `super().__init__(message)`: `details` is kept on the object, not in its text.
-        return tuple(value for param, value in bound_arguments(init, built).items() if param in texts)
+        # `super().__init__(message)`: the details are a record kept on the object, not its
+        # text; a hint written as text (`hint=f"..."`) is for a reader all the same.
+        return tuple(
+            value
+            for param, value in bound_arguments(init, built).items()
+            if param in texts or (param in _MESSAGE_KEYWORDS and _written_text(value))
+        )
     return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
+
+
+def _written_text(value: cst.BaseExpression) -> bool:
+    """A value written as text: a string literal, an f-string, `+`/`%` of them, `str(...)`,
+    `"...".format(...)`, `", ".join(...)`; not a dict or list of details."""
+    if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Modulo)):
+        return _written_text(value.left)
+    if isinstance(value, cst.Call):
+        func = value.func
+        return dotted(func) == "str" or (isinstance(func, cst.Attribute) and func.attr.value in {"format", "join"})
+    return False
 
 
 def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | None:
