@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.model.taint import Pending
 
 
 @dataclass(frozen=True)
@@ -17,12 +18,11 @@ class SensitiveText(Payload):
     via: tuple[str, ...] = ()  # the locals it went through, in the order the value went
     caller: str = ""  # the function that read it, when not the flagged one
     configured: bool = False  # a configuration value that is no secret (a status report may show it)
-    # A name of another module the value is (qualified), and what it must be there ("value",
-    # "settings", "passes", "argument"): decided at link time from that module's records.
-    needs: str = ""
-    needs_kind: str = ""
+    # A name of another module the value is, and what it must be there: decided at link time
+    # from that module's records.
+    pending: Pending | None = None
     origin_file: str = ""  # the module the value is read in, when another one (set at link time)
-    # Other pending leaks of the same value (each with its own `needs`), tried in order when this
+    # Other pending leaks of the same value (each with its own `pending`), tried in order when this
     # one's name carries nothing.
     alternatives: tuple["SensitiveText", ...] = ()
 

@@ -1,16 +1,14 @@
 """MCP010 sensitive-detail-in-message: a tool's failure text carries a secret or a detail of the
 server's own infrastructure.
 
-Sources are declared below (environment and secret-store reads, secret- and connection-named
-values, the server's own paths, SQL the server wrote, request headers, tracebacks); sinks are
-the failure texts a function sends (what it raises, its failure returns); the tool's own
-arguments, names of files (`path.name`), numbers (`int(...)`, `len(...)`), slices and masking
-helpers carry nothing sensitive. A value is followed through locals (the stores that reach the
-read, on the function's control-flow graph: the engine's value flow), module constants, `self.`
-attributes set in the class, f-strings, `.format`, `%`, `+`, path building, the functions of the
-module (what they return, their parameters bound to the call's arguments), the parameters of a
-helper that raises (what the module's callers pass there) and the project's message builders in
-other modules (their arguments).
+A declaration on the engine's taint trace (model/taint.py): this module says what is a source
+(environment and secret-store reads, secret- and connection-named values, the server's own
+paths, SQL the server stored, request headers, tracebacks), what sanitizes (numbers, names of
+files, masking helpers, slices, the tool's own arguments) and which calls pass their inputs on
+(string and path building); the engine follows the value through locals, f-strings, `.format`,
+`%`, `+`, the module's constants and functions, closures and callers. Sinks are the failure
+texts a function sends (what it raises, its failure returns). Names of other modules are
+decided at link time from the records this module keeps (SensitiveExport, SensitiveArgument).
 """
 
 from __future__ import annotations
@@ -24,12 +22,28 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
-from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.flow import Store, unpacked_element
+from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
-from mcp_lint.model.walk import descendants
+from mcp_lint.model.taint import (
+    ARGUMENT,
+    CLEAN,
+    PASSES,
+    VALUE,
+    Carries,
+    ModuleValues,
+    Pending,
+    Taint,
+    TaintRules,
+    TaintTrace,
+    TraceScope,
+    Verdict,
+    bound_arguments,
+    first_found,
+    module_values,
+    statement_of,
+)
 from mcp_lint.findings import Location, Related
 from mcp_lint.rules.base import (
     Example,
@@ -161,37 +175,7 @@ _FILE_NAME_ATTRIBUTES = frozenset({"name", "stem", "suffix", "suffixes", "exists
 _SETTINGS_BASES = frozenset({"BaseSettings"})
 # argparse's `parser.parse_args()`: a namespace of the operator's command-line options.
 _COMMAND_LINE_PARSES = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
-_MAX_DEPTH = 6
-
-
-@dataclass(frozen=True)
-class Leak:
-    what: str  # "environment variable 'DB_URL'"
-    origin: cst.CSTNode  # where it enters (read for its code and place)
-    via: tuple[str, ...] = ()  # the variables it went through on its way to the message
-    caller: str = ""  # the function of the module that passed it to the checked one, if any
-    # A name of another module whose value this module cannot see (`from .config import DATA_DIR`,
-    # `describe()` imported): the qualified name, and what it must be there ("value": something
-    # sensitive; "settings": a settings object, `what` then says which field). Decided at link
-    # time from that module's records (SensitiveExport); a pending leak yields to a found one.
-    needs: str = ""
-    needs_kind: str = ""
-    # A value of the server's configuration that is no secret (a configured URL, host or path,
-    # an environment variable not named like a secret): the answer of a status report.
-    configured: bool = False
-    # Other pending leaks of the same value, tried in order when this one's name turns out to
-    # carry nothing (`os.path.join(DATA_DIR, folder)`: the imported constant, then the argument).
-    others: tuple["Leak", ...] = ()
-
-    def through(self, name: str, caller: str = "") -> "Leak":
-        """The leak as read through the local, parameter or call `name` (and, for a parameter,
-        in the caller `caller`), its other pending leaks too."""
-        return replace(
-            self,
-            via=(name, *self.via),
-            caller=caller or self.caller,
-            others=tuple(other.through(name, caller) for other in self.others),
-        )
+_CONFIGURED = "configured"  # Taint tag: a value of the server's configuration that is no secret
 
 
 @dataclass(frozen=True)
@@ -210,524 +194,251 @@ class SensitiveArgument:
     via: tuple[str, ...]
     function: str  # the calling function
     configured: bool = False
-    needs: str = ""  # Leak.needs: the value is a name of yet another module
-    needs_kind: str = ""
-
-
-def _first_found(found: Iterable[Leak | None]) -> Leak | None:
-    """The first leak found, or, when every one is pending on another module, the first of those
-    with the others kept (tried in turn at link time)."""
-    pending: list[Leak] = []
-    for leak in found:
-        if leak is None:
-            continue
-        if not leak.needs:
-            return leak
-        pending.extend((replace(leak, others=()), *leak.others))
-    if not pending:
-        return None
-    return replace(pending[0], others=tuple(pending[1:]))
+    pending: Pending | None = None  # the value is a name of yet another module
 
 
 @dataclass(frozen=True)
 class SensitiveExport:
-    """A record of the module (Rule.check_module, picklable): a module-level name whose value
-    carries a sensitive detail (a constant, what a function returns: kind "value"), or a settings
-    object, class or factory (kind "settings"), for the modules that import it."""
+    """A record of the module (Rule.check_module, picklable): a name of the module, as the
+    pending taints of other modules ask for it (`key`), whose value carries a sensitive detail
+    (a constant, what a function returns or an item of it: kind VALUE), a settings object, class
+    or factory (kind SETTINGS), or a function that returns what it is given at a place (PASSES)."""
 
-    name: str  # qualified: "pkg.config.DATA_DIR", "pkg.errors.describe"
-    kind: str
-    what: str = ""  # "" when the value comes from yet another module (`needs`)
+    key: Pending  # qualified: Pending("pkg.config.DATA_DIR", VALUE), Pending("pkg.f", PASSES, parameter="0")
+    what: str = ""  # "" when the value comes from yet another module (`pending`)
     origin: str = ""  # the code that reads it
     origin_at: str = ""  # where (base.span)
     via: tuple[str, ...] = ()
     function: str = ""  # the function returning it, "" for a constant
-    needs: str = ""
-    needs_kind: str = ""
-    configured: bool = False  # Leak.configured
+    pending: Pending | None = None
+    configured: bool = False
+
+
+_SETTINGS = "settings"  # Pending kind: an object of the module's settings (its field is `what`)
 
 
 @dataclass
-class _ModuleFacts:
-    constants: dict[str, list[cst.BaseExpression]]  # module-level `NAME = value`
-    attributes: dict[str, list[cst.BaseExpression]]  # "Class.attr" -> values of `self.attr = value`
-    settings_classes: frozenset[str]  # short names of the module's pydantic settings classes
-    settings_objects: frozenset[str]  # module-level names bound to an instance of one
+class _Settings:
+    """The module's pydantic settings classes (short names) and the module-level names bound
+    to an instance of one."""
+
+    classes: frozenset[str]
+    objects: frozenset[str]
 
 
-def _module_facts(ctx: FileContext) -> _ModuleFacts:
-    known = ctx.memo.get("sensitive_module_facts")
-    if isinstance(known, _ModuleFacts):
-        return known
-    constants: dict[str, list[cst.BaseExpression]] = {}
-    attributes: dict[str, list[cst.BaseExpression]] = {}
-    settings: set[str] = set()
+def _settings(ctx: FileContext, values: ModuleValues) -> _Settings:
+    classes: set[str] = set()
     for statement in ctx.module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                for name, value in _assigned(small):
-                    constants.setdefault(name, []).append(value)
-        elif isinstance(statement, cst.ClassDef):
+        if isinstance(statement, cst.ClassDef):
             bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
             if bases & _SETTINGS_BASES:
-                settings.add(statement.name.value)
-            for node in descendants(statement.body):
-                if isinstance(node, (cst.Assign, cst.AnnAssign)):
-                    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                    for target in targets:
-                        if isinstance(target, cst.Attribute) and dotted(target.value) == "self" and node.value is not None:
-                            attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append(node.value)
+                classes.add(statement.name.value)
     objects = {
         name
-        for name, values in constants.items()
-        if any(isinstance(v, cst.Call) and last_name(dotted(v.func) or "") in settings for v in values)
+        for name, stored in values.constants.items()
+        if any(isinstance(v, cst.Call) and last_name(dotted(v.func) or "") in classes for v in stored)
     }
-    facts = _ModuleFacts(constants, attributes, frozenset(settings), frozenset(objects))
-    ctx.memo["sensitive_module_facts"] = facts
-    return facts
+    return _Settings(frozenset(classes), frozenset(objects))
 
 
-def _assigned(small: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:
-    if isinstance(small, cst.Assign):
-        for target in small.targets:
-            if isinstance(target.target, cst.Name):
-                yield target.target.value, small.value
-    elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
-        yield small.target.value, small.value
-    elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
-        yield small.target.value, small.value
+def _scope(ctx: FileContext) -> tuple[TraceScope, "_SensitiveSources"]:
+    """The module's trace scope and MCP010's declaration for it (made once per file)."""
+    known = ctx.memo.get("sensitive_scope")
+    if isinstance(known, tuple):
+        return known  # type: ignore[return-value]
+    values = module_values(ctx.module)
+    scope = TraceScope(ctx.model, values, lambda call: project_call(call, ctx), lambda qual: _is_registered(qual, ctx))
+    made = (scope, _SensitiveSources(_settings(ctx, values)))
+    ctx.memo["sensitive_scope"] = made
+    return made
 
 
-# What a parameter of a helper holds at one of its calls: the caller's argument, read by the
-# caller's tracer (`describe(os.environ["DB_URL"])` binds `conn_str` of `def describe(conn_str)`).
-_Bound = tuple["_Tracer", cst.BaseExpression]
+def _tracer(fn: FunctionFacts | None, ctx: FileContext, **options: object) -> TaintTrace:
+    scope, sources = _scope(ctx)
+    return TaintTrace(sources, fn, scope, **options)  # type: ignore[arg-type]
 
 
-class _Tracer:
-    """Finds a sensitive value in what an expression is built from.
+class _SensitiveSources(TaintRules):
+    """MCP010's declaration on the engine's taint trace: its sources (environment and
+    secret-store reads, tracebacks, the server's own places, values and keys named like
+    secrets, settings fields, request headers, connection strings and SQL the server stored),
+    its sanitizers (numbers, file names, masking helpers, slices) and its propagators (string
+    and path building)."""
 
-    The sources, carriers and sanitizers are the tables above; how a value moves is the engine's:
-    a local read at a statement is followed into the stores of it that reach that statement
-    (reaching definitions, `FunctionFacts.stores_reaching`), a call of a function of this module into
-    what that function returns, its parameters bound to the call's arguments, and a parameter of
-    the checked function into what the module's callers pass there (one level up)."""
+    def __init__(self, settings: _Settings) -> None:
+        self.settings = settings
 
-    def __init__(
-        self,
-        fn: FunctionFacts | None,
-        ctx: FileContext,
-        module: _ModuleFacts,
-        bindings: dict[str, _Bound] | None = None,
-        *,
-        words_at: int = 0,
-        active: frozenset[str] = frozenset(),
-        from_callers: bool = False,
-    ) -> None:
-        self.fn = fn
-        self.ctx = ctx
-        self.module = module
-        # The model's arguments; the framework's request context (`ctx: Context`) is the server's.
-        self.params = frozenset(p for p in fn.params if not _is_context(p, fn)) if fn is not None else frozenset()
-        self.aliases = ctx.model.aliases
-        self.at: cst.CSTNode | None = None  # the statement the expression being traced is read in
-        self.bindings = bindings or {}
-        # Literals traced at this depth are the message's own words (a format example), deeper
-        # ones values the server stored.
-        self.words_at = words_at
-        self.active = active | ({fn.qualname} if fn is not None else frozenset())
-        self.from_callers = from_callers
-
-    def _assigned(self, name: str) -> list[tuple[cst.BaseExpression, cst.CSTNode | None]] | None:
-        """The values stored in local `name` that a read of it at `self.at` may see, each with
-        the statement that stored it; None when the function stores nothing there."""
-        if self.fn is None:
-            return None
-        stores = self.fn.stores_reaching(name, self.at)
-        return [(_held_value(store), store.statement) for store in stores] or None
-
-    def find(self, expr: cst.CSTNode, depth: int = 0, seen: frozenset[str] = frozenset()) -> Leak | None:
-        if depth > _MAX_DEPTH:
-            return None
-        kind = type(expr)
-        if kind is cst.SimpleString:
-            # The message's own words are the author's (a format example); a stored literal is
-            # a value the server uses.
-            return self._literal(expr, True) if depth > self.words_at else None
-        if kind is cst.ConcatenatedString:
-            # `"No token at " f"'{path}'"`: the literal as a whole, then the values of its parts.
-            found = self._literal(expr, True) if depth > self.words_at else None
-            return found or self._first((expr.left, expr.right), depth, seen)
-        if kind is cst.FormattedString:
-            if depth > self.words_at:
-                found = self._literal(expr, True)
-                if found is not None:
-                    return found
-            return self._first(
-                (part.expression for part in expr.parts if isinstance(part, cst.FormattedStringExpression)), depth, seen
-            )
-        if kind is cst.Await:
-            return self.find(expr.expression, depth, seen)
-        if kind is cst.BinaryOperation:
-            if depth > self.words_at and isinstance(expr.operator, (cst.Add, cst.Modulo)):
-                found = self._literal(expr, True)
-                if found is not None:
-                    return found
-            return self._first((expr.left, expr.right), depth, seen)
-        if kind is cst.BooleanOperation:
-            return self._first((expr.left, expr.right), depth, seen)
-        if kind is cst.IfExp:
-            return self._first((expr.body, expr.orelse), depth, seen)
-        if kind in (cst.List, cst.Tuple, cst.Set):
-            return self._first((el.value for el in expr.elements), depth, seen)
-        if kind is cst.Dict:
-            return self._first((el.value for el in expr.elements if isinstance(el, (cst.DictElement, cst.StarredDictElement))), depth, seen)
-        if kind is cst.Name:
-            return self._name(expr, depth, seen)
-        if kind is cst.Attribute:
-            return self._attribute(expr, depth, seen)
-        if kind is cst.Subscript:
-            return self._subscript(expr, depth, seen)
-        if kind is cst.Call:
-            return self._call(expr, depth, seen)
-        return None  # comparisons, `not`, lambdas, numbers: nothing of a value is carried
-
-    def _first(self, nodes: Iterable[cst.CSTNode], depth: int, seen: frozenset[str]) -> Leak | None:
-        return _first_found(self.find(node, depth, seen) for node in nodes)
-
-    def _literal(self, expr: cst.BaseExpression, stored: bool) -> Leak | None:
-        """A connection string or credentials written in the code; SQL only where it was stored
-        in a variable (the query the server ran), not in the message's own words."""
+    def literal(self, trace: TaintTrace, expr: cst.BaseExpression) -> Taint | None:
+        """A connection string or credentials written in the code, SQL the server stored."""
         text = literal_text(expr)
         if not text:
             return None
         if _PLACEHOLDER_CREDENTIALS.search(text):
             return None  # a format example: `postgresql://user:password@host/db`
         if _CREDENTIALS_IN_URL.search(text):
-            return Leak("a URL with credentials", expr)
+            return Taint("a URL with credentials", expr)
         if _CONNECTION_SCHEME.search(text):
-            return Leak("a connection string", expr)
-        if stored and _SQL.search(text):
-            return Leak("the SQL text of the query", expr)
+            return Taint("a connection string", expr)
+        if _SQL.search(text):
+            return Taint("the SQL text of the query", expr)
         return None
 
-    def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Leak | None:
-        name = expr.value
-        if name == "__file__":
-            return Leak("a path of the server's own files", expr, configured=True)
-        if name in {"self", "cls"} or name in seen:
-            return None
-        values = self._assigned(name)
-        if name in self.params:
-            if values is not None:
-                # `if base_dir is None: base_dir = os.getcwd()`: what the function puts there itself.
-                found = self._first_of(values, name, depth, seen)
-                if found is not None:
-                    return found
-            return self._parameter(name, depth, seen, expr)
-        scope = self
-        if values is None:
-            enclosing = self._enclosing_holder(name)
-            if enclosing is not None:
-                # A free variable of a nested function (`call_tool` reading `serve`'s parameter):
-                # what the enclosing function holds there, or what its callers pass.
-                found = enclosing._name(expr, depth + 1, seen)
-                return found.through(name) if found is not None and name not in found.via else found
-            constants = self.module.constants.get(name)
-            values = [(value, None) for value in constants] if constants is not None else None
-            scope = _Tracer(None, self.ctx, self.module) if self.fn is not None else self
-        if values is None:
-            named = sensitive_name(name)
-            if named is not None and name in self.aliases.aliases:
-                return Leak(f"{named} ('{name}')", expr)  # `from .config import API_TOKEN`
-            return self._imported(expr)  # `from .config import DATA_DIR`: decided there
-        found = scope._first_of(values, name, depth, seen)
-        if found is not None and not found.needs:
-            return found
-        named = sensitive_name(name)
-        if named is not None and not any(scope._reads_parameter(v) or scope._words_only(v) or _number(v) for v, _ in values):
-            return Leak(f"{named} ('{name}')", expr)
-        return found
-
-    def _enclosing_holder(self, name: str) -> _Tracer | None:
-        """The tracer of the innermost enclosing function that binds `name` (a parameter or a
-        local), for a nested function reading it as a free variable; None when none does."""
-        if self.fn is None:
-            return None
-        qualname = self.fn.qualname
-        while "." in qualname:
-            qualname = qualname.rsplit(".", 1)[0]
-            outer = self.ctx.model.functions.get(qualname)
-            if outer is None:
-                return None  # a class or the module: not a function's scope
-            if name in outer.params or name in outer.stores:
-                return _Tracer(outer, self.ctx, self.module, active=self.active, from_callers=True)
+    def name(self, trace: TaintTrace, expr: cst.Name) -> Taint | None:
+        if expr.value == "__file__":
+            return Taint("a path of the server's own files", expr, tags=_TAGS_CONFIGURED)
         return None
 
-    def _imported(self, expr: cst.BaseExpression, kind: str = "value", what: str = "") -> Leak | None:
-        """A pending leak on the name of another module `expr` reads (`DATA_DIR` imported,
-        `describe(...)`, `settings` of `settings.data_dir`), None when it reads none."""
-        target = expr.func if isinstance(expr, cst.Call) else expr
-        if not isinstance(target, (cst.Name, cst.Attribute)):
+    def named(self, trace: TaintTrace, expr: cst.Name, values: list[cst.BaseExpression] | None) -> Taint | None:
+        named = sensitive_name(expr.value)
+        if named is None:
             return None
-        root = (dotted(target) or "").split(".")[0]
-        if root not in self.aliases.aliases or root in self.params or root in {"self", "cls"}:
+        if values is None:
+            # `from .config import API_TOKEN`: named so by the module that holds it.
+            return Taint(f"{named} ('{expr.value}')", expr) if expr.value in trace.aliases.aliases else None
+        if any(trace.given_from(v) or trace.words_only(v) or _number(v) for v in values):
+            # What the function or its object was given (`for token in self.tokens` of a lexer
+            # over the model's query), the author's words, a number: its flow says what it is.
             return None
-        if self.fn is not None and root in self.fn.stores:
-            return None  # a local of the same name
-        qualified = self.aliases.resolve(target)
-        return Leak(what, expr, needs=qualified, needs_kind=kind, configured=kind == "settings") if qualified else None
+        return Taint(f"{named} ('{expr.value}')", expr)
 
-    def _words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
-        """A collection of the author's literals, directly or through a local or constant
-        (`for token in ["{op}", "{path}"]`): a loop variable over it holds words of the code,
-        whatever it is called."""
-        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-            return bool(value.elements) and all(literal_text(e.value) is not None for e in value.elements)
-        if isinstance(value, cst.Name) and depth < 2:
-            stored = self._assigned(value.value) or [(v, None) for v in self.module.constants.get(value.value, [])]
-            return bool(stored) and all(self._words_only(v, depth + 1) for v, _ in stored)
-        return False
-
-    def _first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Leak | None:
-        outer = self.at
-        pending: list[Leak] = []
-        try:
-            for value, statement in values:
-                self.at = statement  # the value is read where it was stored
-                found = self.find(value, depth + 1, seen | {name})
-                if found is not None and not found.needs:
-                    return found.through(name)
-                if found is not None:
-                    pending.append(found.through(name))
-        finally:
-            self.at = outer
-        return _first_found(pending)
-
-    def _parameter(self, name: str, depth: int, seen: frozenset[str], expr: cst.CSTNode | None = None) -> Leak | None:
-        """A parameter: what the call being followed passed there, or, for the checked function
-        itself, what the module's callers pass; the model's arguments (a tool's) carry nothing."""
-        bound = self.bindings.get(name)
-        if bound is not None:
-            tracer, argument = bound
-            found = tracer.find(argument, depth + 1, frozenset())
-            return found.through(name) if found is not None else None
-        if not self.from_callers or self.fn is None or _is_registered(self.fn.qualname, self.ctx):
-            # A tool's parameter holds the model's argument, whoever else calls it as a function.
-            return None
-        found_pending: list[Leak] = []
-        for caller, call in _callers(self.fn, self.ctx):
-            argument = _argument_for(self.fn, call.node, name)
-            if argument is None:
-                continue
-            tracer = _Tracer(caller, self.ctx, self.module, active=self.active)
-            tracer.at = _statement_of(caller, call)
-            found = tracer.find(argument, depth + 1, frozenset())
-            if found is not None and not found.needs:
-                return found.through(name, caller.name)
-            if found is not None:
-                found_pending.append(found.through(name, caller.name))
-        pending = _first_found(found_pending)
-        if pending is None and expr is not None:
-            # What callers in other modules pass there: their records (SensitiveArgument).
-            pending = Leak("", expr, via=(name,), needs=f"{self.fn.qualname}#{name}", needs_kind="argument")
-        return pending
-
-    def _reads_parameter(self, value: cst.CSTNode) -> bool:
-        return any(isinstance(n, cst.Name) and n.value in self.params - {"self", "cls"} for n in descendants(value))
-
-    def _attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Leak | None:
+    def attribute(self, trace: TaintTrace, expr: cst.Attribute) -> Verdict:
         chain = dotted(expr) or ""
         attr = expr.attr.value
         parts = chain.split(".") if chain else []
         if attr == "headers" and ("request" in parts[:-1] or "request_context" in parts):
-            return Leak("the request's headers", expr)
-        resolved = self.aliases.resolve(expr) if chain else None
+            return Taint("the request's headers", expr)
+        resolved = trace.aliases.resolve(expr) if chain else None
         if resolved in _HERE:
-            return Leak(_HERE[resolved], expr, configured=True)
+            return Taint(_HERE[resolved], expr, tags=_TAGS_CONFIGURED)
         if resolved == "os.environ":
-            return Leak("the server's environment", expr)
+            return Taint("the server's environment", expr)
         if attr in _FILE_NAME_ATTRIBUTES:
-            return None  # `path.name`: the file's own name, not where the server keeps it
+            return CLEAN  # `path.name`: the file's own name, not where the server keeps it
         root = parts[0] if parts else ""
-        if root in self.params and root not in {"self", "cls"}:
-            return None  # an item of the tool's own arguments
-        if root in {"self", "cls"} and len(parts) == 2 and self.fn is not None and self.fn.class_name:
-            key = f"{self.fn.class_name.rsplit('.', 1)[-1]}.{attr}"
-            named = sensitive_name(attr)
-            if named is not None:
-                return Leak(f"{named} ('{chain}')", expr)
-            for value in self.module.attributes.get(key, ()):
-                found = _Tracer(None, self.ctx, self.module).find(value, depth + 1, seen | {chain})
-                if found is not None:
-                    return found.through(chain)
-            return None
+        if root in trace.params and root not in {"self", "cls"}:
+            return CLEAN  # an item of the tool's own arguments
         named = sensitive_name(attr)
+        if root in {"self", "cls"} and len(parts) == 2 and trace.fn is not None and trace.fn.class_name:
+            if named is not None and not _judged_by_flow(trace, attr):
+                return Taint(f"{named} ('{chain}')", expr)
+            # What the class stores there (`self.current_token = self.tokens[self.pos]`), by flow.
+            return None
         if named is not None and root and root not in {"self", "cls"}:
-            return Leak(f"{named} ('{chain or attr}')", expr)
+            return Taint(f"{named} ('{chain or attr}')", expr)
         if _infrastructure_name(attr):
-            if self._is_settings(expr.value):
-                return Leak(f"a configuration value ('{chain or attr}')", expr, configured=True)
+            if self._is_settings(trace, expr.value):
+                return Taint(f"a configuration value ('{chain or attr}')", expr, tags=_TAGS_CONFIGURED)
             # `settings.data_dir` with `settings` imported: a settings object there?
-            owner = self._imported(expr.value, "settings", f"a configuration value ('{chain or attr}')")
+            owner = trace.imported(expr.value, _SETTINGS, f"a configuration value ('{chain or attr}')", _TAGS_CONFIGURED)
             if owner is not None:
                 return replace(owner, origin=expr)
-        if root in self.aliases.aliases:
-            found = self._imported(expr)  # `config.DATA_DIR` of `from pkg import config`
-            if found is not None:
-                return found
-        return self.find(expr.value, depth, seen)
+        return None
 
-    def _is_settings(self, expr: cst.BaseExpression) -> bool:
+    def subscript(self, trace: TaintTrace, expr: cst.Subscript, key: str | None) -> Verdict:
+        element = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(element, cst.Slice):
+            return CLEAN  # `token[:4]`: a masked prefix
+        if trace.aliases.resolve(expr.value) == "os.environ":
+            return _env_taint(key, expr) if key and _sensitive_variable(key) else CLEAN
+        if (dotted(expr.value) or "").split(".")[0] in trace.params:
+            return CLEAN  # an item of the function's arguments (or of `self`)
+        if isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "parts":
+            return CLEAN  # `Path.cwd().parts[-1]`: one name of the path, like `.name`
+        named = sensitive_name(key) if key is not None else None
+        return Taint(f"{named} ('{key}')", expr) if named is not None else None
+
+    def call(self, trace: TaintTrace, expr: cst.Call, resolved: str) -> Verdict:
+        name = dotted(expr.func) or ""
+        if resolved in _ENV_READS:
+            key = trace.key_text(expr.args[0].value) if expr.args else None
+            if not key or not _sensitive_variable(key):
+                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
+                # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
+                return Carries(skip=1)
+            return _env_taint(key, expr)
+        if resolved in _SECRET_STORES:
+            return Taint("a secret from the keyring", expr)
+        if resolved in _TRACEBACKS:
+            return Taint("a traceback", expr)
+        if resolved in _HERE:
+            if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
+                return CLEAN
+            return Taint(_HERE[resolved], expr, tags=_TAGS_CONFIGURED)
+        short = last_name(name)
+        if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in identifier_words(short)):
+            return CLEAN
+        if resolved in _CARRIERS or name in _CARRIERS:
+            # Before the methods: `os.path.join(folder, name)` carries its arguments, not the
+            # `os.path` module it is read from.
+            return Carries()
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
+            return Carries(receiver=True)
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
+            # `config.get("api_key")`: an item of a mapping, named by its key. A key is a name
+            # (`"api_key"`, `"X-Api-Token"`); `client.get(f"{base}/auth/token")` fetches a URL,
+            # whose last word says nothing about what comes back.
+            key = literal_text(expr.args[0].value)
+            named = sensitive_name(key) if key and _KEY.fullmatch(key) else None
+            root = dotted(func.value) or ""
+            if named is not None and root.split(".")[0] not in trace.params:
+                return Taint(f"{named} ('{key}')", expr)
+            return CLEAN
+        return None
+
+    def _is_settings(self, trace: TaintTrace, expr: cst.BaseExpression) -> bool:
         """An instance of one of the module's pydantic settings classes: `settings`, `Settings()`,
-        `get_settings()` (annotated to return one), a parameter typed as one."""
-        classes = self.module.settings_classes
-        if isinstance(expr, cst.Name) and self._parsed_command_line(expr.value):
+        `get_settings()` (annotated to return one), a parameter typed as one; or the server's
+        parsed command line (`args = parser.parse_args()`): the operator's configuration."""
+        classes = self.settings.classes
+        fn = trace.fn
+        if isinstance(expr, cst.Name) and _parsed_command_line(fn, expr.value):
             return True
         if not classes:
             return False
         if isinstance(expr, cst.Name):
-            if expr.value in self.module.settings_objects and (self.fn is None or expr.value not in self.fn.stores):
+            if expr.value in self.settings.objects and (fn is None or expr.value not in fn.stores):
                 return True
-            typed = self.fn.local_types.get(expr.value) if self.fn is not None else None
+            typed = fn.local_types.get(expr.value) if fn is not None else None
             return typed is not None and last_name(typed) in classes
         if isinstance(expr, cst.Call):
             called = last_name(dotted(expr.func) or "")
             if called in classes:
                 return True
-            function = self.ctx.model.functions.get(f"{self.ctx.model.module}.{called}")
+            function = trace.model.functions.get(f"{trace.model.module}.{called}")
             return function is not None and last_name(function.returns_type or "") in classes
         return False
 
-    def _parsed_command_line(self, name: str) -> bool:
-        """A local holding the server's command-line options (`args = parser.parse_args()`): the
-        operator's configuration, like a settings object."""
-        if self.fn is None:
+
+_TAGS_CONFIGURED = frozenset({_CONFIGURED})
+
+
+def _judged_by_flow(trace: TaintTrace, attr: str) -> bool:
+    """Is every value the class stores in `self.attr` one its flow says what it is: a number, a
+    flag, None or "" (a start value), or built from what a method was given under names that are no
+    secret's (`self.current_token = self.tokens[self.pos]`, the tokens of the text a lexer was
+    given)? `self.token = token` keeps the name: it holds what the caller handed over as a
+    token; a library's answer (`self.token = client.login()`) too: the trace cannot see it."""
+    values = trace.class_values(attr)
+    if not values:
+        return False
+    for store in values:
+        if _number(store.value) or literal_text(store.value) == "":
+            continue  # a number, a flag, None, an empty text: a start value
+        given = trace.stored_given_from(store.value, store.params, attr)
+        if not given or any(sensitive_name(name) is not None for name in given):
             return False
-        return any(
-            isinstance(store.value, cst.Call) and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
-            for store in self.fn.stores.get(name, ())
-        )
+    return True
 
-    def _subscript(self, expr: cst.Subscript, depth: int, seen: frozenset[str]) -> Leak | None:
-        element = expr.slice[0].slice if len(expr.slice) == 1 else None
-        if isinstance(element, cst.Slice):
-            return None  # `token[:4]`: a masked prefix
-        key = self._key_text(element.value) if isinstance(element, cst.Index) else None
-        if self.aliases.resolve(expr.value) == "os.environ":
-            return _env_leak(key, expr) if key and _sensitive_variable(key) else None
-        root = dotted(expr.value) or ""
-        if root.split(".")[0] in self.params:
-            return None
-        if key is not None:
-            named = sensitive_name(key)
-            if named is not None:
-                return Leak(f"{named} ('{key}')", expr)
-        found = self.find(expr.value, depth, seen)
-        if found is not None and found.needs_kind == "value" and key is not None and literal_text(element.value) is not None:
-            # `get_config()["api_url"]`: that item of what the other module's function returns.
-            return replace(found, needs=_item(found.needs, key))
-        return found
 
-    def _key_text(self, key: cst.BaseExpression) -> str | None:
-        """A key as written (`"DB_URL"`), or the text of the module constant that names it
-        (`_URL_ENV = "TRACKER_URL"`; `os.environ.get(_URL_ENV)`)."""
-        text = literal_text(key)
-        if text is None and isinstance(key, cst.Name):
-            bound = self.bindings.get(key.value)
-            if bound is not None:
-                return bound[0]._key_text(bound[1])  # `def setting(name): return os.environ[name]`
-            values = self.module.constants.get(key.value, [])
-            text = literal_text(values[0]) if len(values) == 1 else None
-        return text
-
-    def _call(self, expr: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
-        func = expr.func
-        name = dotted(func) or ""
-        resolved = self.aliases.resolve(func) or name
-        if resolved in _ENV_READS:
-            key = self._key_text(expr.args[0].value) if expr.args else None
-            if not key or not _sensitive_variable(key):
-                # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
-                # A key the code computes (`os.environ.get(spec["env"])`) names nothing known.
-                return self._first([a.value for a in expr.args[1:]], depth, seen)
-            return _env_leak(key, expr)
-        if resolved in _SECRET_STORES:
-            return Leak("a secret from the keyring", expr)
-        if resolved in _TRACEBACKS:
-            return Leak("a traceback", expr)
-        if resolved in _HERE:
-            if resolved == "os.path.expanduser" and not (expr.args and (literal_text(expr.args[0].value) or "").startswith("~")):
-                return None
-            return Leak(_HERE[resolved], expr, configured=True)
-        short = last_name(name)
-        if resolved in _SANITIZERS or name in _SANITIZERS or any(w in _SANITIZING_WORDS for w in identifier_words(short)):
-            return None
-        arguments = [a.value for a in expr.args]
-        if resolved in _CARRIERS or name in _CARRIERS:
-            # Before the methods: `os.path.join(folder, name)` carries its arguments, not the
-            # `os.path` module it is read from.
-            return self._first(arguments, depth, seen)
-        if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
-            return self._first((func.value, *arguments), depth, seen)
-        if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
-            # `config.get("api_key")`: an item of a mapping, named by its key
-            key = literal_text(expr.args[0].value)
-            # A key is a name (`"api_key"`, `"X-Api-Token"`); `client.get(f"{base}/auth/token")`
-            # fetches a URL, whose last word says nothing about what comes back.
-            named = sensitive_name(key) if key and _KEY.fullmatch(key) else None
-            root = dotted(func.value) or ""
-            if named is not None and root.split(".")[0] not in self.params:
-                return Leak(f"{named} ('{key}')", expr)
-            return None
-        if project_call(expr, self.ctx) and short not in {"self", "cls"} and not _held_object_call(name):
-            callee = self._module_function(expr)
-            if callee is not None:
-                return self._returned_by(callee, expr, depth)
-            # The project's message builders in other modules (`error_text(f"... {DB_URL}")`)
-            # pass their text on; what they return themselves is decided in their module.
-            return _first_found((self._passed_through(expr, depth, seen), self._imported(expr)))
-        if isinstance(func, cst.Name):
-            return self._imported(expr)  # `from server import describe` (a module of the project?)
-        return None
-
-    def _passed_through(self, call: cst.Call, depth: int, seen: frozenset[str]) -> Leak | None:
-        """A sensitive argument of a call of another module's function, pending on that function
-        returning what it is given at that place (its module's "passes" records: a message
-        builder does, `resolve_default(accounts_file)` returning a name read from the file does not)."""
-        function = self.aliases.resolve(call.func)
-        if function is None and self.fn is not None:
-            function = next((c.callee for c in self.fn.calls if c.node is call), None)
-        if not function:
-            return None
-        position = 0
-        for argument in call.args:
-            if argument.star:
-                return None
-            place = argument.keyword.value if argument.keyword is not None else str(position)
-            if argument.keyword is None:
-                position += 1
-            found = self.find(argument.value, depth, seen)
-            if found is not None and not found.needs:
-                return replace(found, needs=f"{function}#{place}", needs_kind="passes")
-        return None
-
-    def _module_function(self, call: cst.Call) -> FunctionFacts | None:
-        """The function of this module a call of the traced function runs (its resolved callee)."""
-        if self.fn is None:
-            return None
-        fact = next((c for c in self.fn.calls if c.node is call), None)
-        return self.ctx.model.functions.get(fact.callee) if fact is not None and fact.callee else None
-
-    def _returned_by(self, callee: FunctionFacts, call: cst.Call, depth: int) -> Leak | None:
-        """What a function of this module returns for this call: its returned values, traced with
-        its parameters bound to the call's arguments (a helper that masks its parameter, or is
-        handed the tool's own argument, returns nothing sensitive)."""
-        if callee.qualname in self.active or depth >= _MAX_DEPTH:
-            return None
-        bindings = {param: (self, argument) for param, argument in _bound_arguments(callee, call).items()}
-        inner = _Tracer(callee, self.ctx, self.module, bindings, words_at=depth + 1, active=self.active)
-        found = _returned_leak(inner, callee, depth + 1)
-        return found.through(f"{callee.name}()") if found is not None else None
+def _parsed_command_line(fn: FunctionFacts | None, name: str) -> bool:
+    """A local holding the server's command-line options (`args = parser.parse_args()`)."""
+    if fn is None:
+        return False
+    return any(
+        isinstance(store.value, cst.Call) and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
+        for store in fn.stores.get(name, ())
+    )
 
 
 # Keyword arguments of an exception's constructor that hold its text; the others (`file_path=`,
@@ -737,112 +448,61 @@ _MESSAGE_KEYWORDS = frozenset(
 )
 
 
-def _text_values(fn: FunctionFacts, sink: FailureSink) -> tuple[cst.BaseExpression, ...]:
-    """What of a sink is text the model reads: a return's value whole, a raise's positional
-    arguments and its message keywords."""
+def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tuple[cst.BaseExpression, ...]:
+    """What of a sink is text the model reads: a return's value whole; of a raise, the arguments
+    an exception class of the module hands to its base's `__init__` (its text: `str(e)`), else
+    its positional arguments and message keywords."""
     if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
         return sink.values
     built = fn.value_of(sink.statement.exc)
     if not isinstance(built, cst.Call):
         return sink.values
+    init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
+    texts = _text_parameters(init, ctx) if init is not None else None
+    if init is not None and texts is not None:
+        # `raise ApiError(code=..., message="Not found.", details={"url": url})` with
+        # `super().__init__(message)`: the details are a record kept on the object, not its
+        # text; a hint written as text (`hint=f"..."`) is for a reader all the same.
+        return tuple(
+            value
+            for param, value in bound_arguments(init, built).items()
+            if param in texts or (param in _MESSAGE_KEYWORDS and _written_text(value))
+        )
     return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
 
 
-def _held_value(store: Store) -> cst.BaseExpression:
-    """What a store puts into its local: the value, or for an unpacked local (`token, name =
-    upload(path)`) the matching element of a literal, else the local's own target (judged by its
-    name: which element of a call's result it holds is not known here)."""
-    if store.position is None:
-        return store.value
-    element = unpacked_element(store)
-    if element is not None:
-        return element
-    statement = store.statement
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        target = statement.targets[0].target
-        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
-            return target.elements[store.position].value
-    return store.value
+def _written_text(value: cst.BaseExpression) -> bool:
+    """A value written as text: a string literal, an f-string, `+`/`%` of them, `str(...)`,
+    `"...".format(...)`, `", ".join(...)`; not a dict or list of details."""
+    if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Modulo)):
+        return _written_text(value.left)
+    if isinstance(value, cst.Call):
+        func = value.func
+        return dotted(func) == "str" or (isinstance(func, cst.Attribute) and func.attr.value in {"format", "join"})
+    return False
 
 
-def _returned_leak(tracer: _Tracer, fn: FunctionFacts, depth: int) -> Leak | None:
-    """What `fn` returns that carries a sensitive detail (its returns read by `tracer`)."""
-
-    def each() -> Iterator[Leak | None]:
-        for ret in fn.returns:
-            if ret.node.value is not None:
-                tracer.at = ret.node
-                yield tracer.find(ret.node.value, depth, frozenset())
-
-    return _first_found(each())
-
-
-def _is_context(param: str, fn: FunctionFacts) -> bool:
-    """The framework's request context (`ctx`, `context`, a parameter typed `Context`): what the
-    server put in it (its lifespan objects, its request) is not the model's argument."""
-    typed = fn.local_types.get(param, "")
-    return param in {"ctx", "context"} or last_name(typed).endswith("Context")
+def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | None:
+    """The parameters of an exception class's `__init__` that its `super().__init__(...)` call
+    is built from (through its locals); None when it makes no such call (its text is unknown)."""
+    for call in init.calls:
+        func = call.node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "__init__"
+            and isinstance(func.value, cst.Call)
+            and dotted(func.value.func) == "super"
+        ):
+            trace = _tracer(init, ctx)
+            return frozenset(name for argument in call.node.args for name in trace.given_from(argument.value))
+    return None
 
 
-def _held_object_call(name: str) -> bool:
-    """`self._http.request(...)`: a method of an object the instance holds (a client), whose
-    result is its answer, not a text built from the arguments (`self.describe(...)` is the
-    project's own method)."""
-    parts = name.split(".")
-    return len(parts) > 2 and parts[0] in {"self", "cls"}
-
-
-def _bound_arguments(callee: FunctionFacts, call: cst.Call) -> dict[str, cst.BaseExpression]:
-    """The callee's parameters the call passes a value to (positional, then by keyword); a
-    method's self/cls is not passed."""
-    params = [p for p in callee.params if p not in {"self", "cls"}] if callee.class_name else list(callee.params)
-    out: dict[str, cst.BaseExpression] = {}
-    position = 0
-    for argument in call.args:
-        if argument.star:
-            break  # `*args`: which parameters it fills is not known
-        if argument.keyword is not None:
-            out[argument.keyword.value] = argument.value
-        elif position < len(params):
-            out[params[position]] = argument.value
-            position += 1
-    return out
-
-
-def _argument_for(callee: FunctionFacts, call: cst.Call, param: str) -> cst.BaseExpression | None:
-    return _bound_arguments(callee, call).get(param)
-
-
-def _callers(fn: FunctionFacts, ctx: FileContext) -> list[tuple[FunctionFacts, CallFact]]:
-    """The calls of `fn` in the functions of this module (resolved callee), with their caller."""
-    by_callee = ctx.memo.get("sensitive_callers")
-    if not isinstance(by_callee, dict):
-        by_callee = {}
-        for caller in ctx.model.functions.values():
-            for call in caller.calls:
-                if call.callee:
-                    by_callee.setdefault(call.callee, []).append((caller, call))
-        ctx.memo["sensitive_callers"] = by_callee
-    return by_callee.get(fn.qualname, [])
-
-
-def _statement_of(fn: FunctionFacts, call: CallFact) -> cst.CSTNode | None:
-    """The small statement of a call's line (where its arguments are read), for reaching stores."""
-    statement = call.statement
-    if isinstance(statement, cst.SimpleStatementLine):
-        for small in statement.body:
-            if small is call.node or any(node is call.node for node in descendants(small)):
-                return small
-    return statement
-
-
-def _env_leak(key: str, expr: cst.CSTNode) -> Leak:
+def _env_taint(key: str, expr: cst.CSTNode) -> Taint:
     """An environment variable's value: configuration, unless named like a secret."""
-    return Leak(_env_label(key), expr, configured=sensitive_name(key) is None)
-
-
-def _env_label(key: str | None) -> str:
-    return f"environment variable '{key}'" if key else "a value from the environment"
+    return Taint(f"environment variable '{key}'", expr, tags=_TAGS_CONFIGURED if sensitive_name(key) is None else frozenset())
 
 
 # -- the rule -----------------------------------------------------------------------------------
@@ -908,23 +568,24 @@ def get_order(order_id: int) -> dict:
         sinks = list(failure_sinks(fn, ctx))
         if not sinks:
             return
-        tracer = _Tracer(fn, ctx, _module_facts(ctx), from_callers=True)
+        tracer = _tracer(fn, ctx, from_callers=True)
         for sink in sinks:
-            statement, values, variant = sink.statement, _text_values(fn, sink), sink.channel
+            statement, values, variant = sink.statement, _text_values(fn, sink, ctx), sink.channel
             tracer.at = statement
             # A helper's raise reaches the model with what its callers passed it; a helper's
             # returned text is followed from the caller that sends it (one finding per flow).
             tracer.from_callers = variant != "return"
-            found = _first_found(tracer.find(value) for value in values)
+            found = first_found(tracer.find(value) for value in values)
             if found is None:
                 continue
             payload = replace(_payload(ctx, found), alternatives=tuple(_payload(ctx, other) for other in found.others))
             # A prefiltered run analyses the modules that define the names the leak waits on, or
             # that may call the function whose parameter holds the value.
-            leaks = (found, *found.others)
+            waits = [taint.pending for taint in (found, *found.others) if taint.pending is not None]
             pending = {
-                "needs_names": tuple(leak.needs for leak in leaks if leak.needs and leak.needs_kind != "argument"),
-                "needs_callers": tuple(leak.needs.partition("#")[0] for leak in leaks if leak.needs_kind == "argument"),
+                "needs_names": tuple(wait.qualname for wait in waits if wait.kind != ARGUMENT),
+                # A constructor's callers name its class.
+                "needs_callers": tuple(wait.qualname.removesuffix(".__init__") for wait in waits if wait.kind == ARGUMENT),
             }
             if variant == "return":
                 yield self.latent(ctx, statement, variant=variant, route="text", statement=statement, payload=payload, **pending)
@@ -937,38 +598,39 @@ def get_order(order_id: int) -> dict:
         """What other modules may read of this one (SensitiveExport): its settings objects,
         classes and factories, the constants and what the functions return that carry a
         sensitive detail."""
-        module = _module_facts(ctx)
+        scope, sources = _scope(ctx)
         prefix = ctx.model.module
-        settings = sorted(module.settings_classes | module.settings_objects)
+        classes = sources.settings.classes
+        settings = sorted(classes | sources.settings.objects)
         settings += sorted(
             qual.removeprefix(prefix + ".")
             for qual, fn in ctx.model.functions.items()
-            if module.settings_classes and last_name(fn.returns_type or "") in module.settings_classes
+            if classes and last_name(fn.returns_type or "") in classes
         )
         for name in settings:
-            yield SensitiveExport(f"{prefix}.{name}", "settings")
+            yield SensitiveExport(Pending(f"{prefix}.{name}", _SETTINGS))
         passed = ctx.memo.get(_PASSED_MEMO)
         for qual, places in (passed if isinstance(passed, dict) else {}).items():
             for place in places:
-                yield SensitiveExport(f"{qual}#{place}", "passes")
-        constants = _Tracer(None, ctx, module)
-        for name, values in module.constants.items():
-            found = constants._first_of([(value, None) for value in values], name, 0, frozenset())
+                yield SensitiveExport(Pending(qual, PASSES, parameter=place))
+        constants = _tracer(None, ctx)
+        for name, values in scope.values.constants.items():
+            found = constants.first_of([(value, None) for value in values], name, 0, frozenset())
             if found is not None:
-                yield _export(ctx, f"{prefix}.{name}", found, "")
+                yield _export(ctx, Pending(f"{prefix}.{name}", VALUE), found, "")
         for qual, fn in ctx.model.functions.items():
             if fn.returns and not _is_registered(qual, ctx):
-                found = _returned_leak(_Tracer(fn, ctx, module, words_at=1), fn, 1)
+                found = _tracer(fn, ctx, words_at=1).returned(1)
                 if found is not None:
-                    yield _export(ctx, qual, found, fn.name)
-                    yield from _returned_items(fn, ctx, module, qual)
-            yield from _sensitive_arguments(fn, ctx, module)
+                    yield _export(ctx, Pending(qual, VALUE), found, fn.name)
+                    yield from _returned_items(fn, ctx, qual)
+            yield from _sensitive_arguments(fn, ctx)
 
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
         found = sensitive_text(latent)
-        if found.needs:
+        if found.pending is not None:
             # The first of the pending leaks whose name of another module carries something.
             candidates = (_resolve_pending(candidate, context.project) for candidate in (found, *found.alternatives))
             resolved = next((candidate for candidate in candidates if candidate is not None), None)
@@ -1055,15 +717,10 @@ def _note_passed_parameters(fn: FunctionFacts, ctx: FileContext) -> None:
         memo[fn.qualname] = tuple(sorted({*carried, *(str(params.index(name)) for name in carried)}))
 
 
-def _item(name: str, key: str) -> str:
-    """The name of an item of a function's returned dict, as the records name it."""
-    return f"{name}[{key}]"
-
-
-def _returned_items(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts, qual: str) -> Iterator[SensitiveExport]:
+def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[SensitiveExport]:
     """The items of the dict literals `fn` returns that carry a sensitive detail, each on its own
     (a caller taking `config["api_url"]` takes that item, not the token beside it)."""
-    tracer = _Tracer(fn, ctx, module, words_at=1)
+    tracer = _tracer(fn, ctx, words_at=1)
     for ret in fn.returns:
         value = fn.value_of(ret.node.value) if ret.node.value is not None else None
         if not isinstance(value, cst.Dict):
@@ -1073,24 +730,24 @@ def _returned_items(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts, q
             key = literal_text(element.key) if isinstance(element, cst.DictElement) else None
             found = tracer.find(element.value, 1, frozenset()) if key is not None else None
             if found is not None:
-                yield _export(ctx, _item(qual, key), found, fn.name)
+                yield _export(ctx, Pending(qual, VALUE, item=key), found, fn.name)
 
 
-def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext, module: _ModuleFacts) -> Iterator[SensitiveArgument]:
+def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[SensitiveArgument]:
     """The calls `fn` makes of the project's functions in other modules that pass a sensitive
     value (what each argument carries, read where the call is)."""
-    tracer = _Tracer(fn, ctx, module)
+    tracer = _tracer(fn, ctx)
     for call in fn.calls:
         if not call.callee or call.callee in ctx.model.functions or not project_call(call.node, ctx):
             continue
-        tracer.at = _statement_of(fn, call)
+        tracer.at = statement_of(call)
         position = 0
         for argument in call.node.args:
             if argument.star:
                 break
             keyword = argument.keyword.value if argument.keyword is not None else ""
             found = tracer.find(argument.value, 1, frozenset())
-            if found is not None and found.needs_kind != "argument":
+            if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
                 yield SensitiveArgument(
                     call.callee,
                     -1 if keyword else position,
@@ -1101,19 +758,18 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext, module: _ModuleFac
                     span(ctx, found.origin),
                     found.via,
                     fn.name,
-                    found.configured,
-                    found.needs,
-                    found.needs_kind,
+                    _CONFIGURED in found.tags,
+                    found.pending,
                 )
             if not keyword:
                 position += 1
 
 
-def _passed_to(project: LinkedProject, needed: str) -> tuple[str, SensitiveArgument] | None:
-    """A call in another module that passes a sensitive value to the parameter `needed`
-    ("pkg.mod.fail#target")."""
-    qualname, _, param = needed.rpartition("#")
-    target = project.function(qualname)
+def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveArgument] | None:
+    """A call in another module that passes a sensitive value to the parameter `needed` names
+    (Pending("pkg.mod.fail", ARGUMENT, parameter="target"))."""
+    param = needed.parameter
+    target = project.function(needed.qualname)
     if target is None:
         return None
     params = target[1].params
@@ -1121,6 +777,8 @@ def _passed_to(project: LinkedProject, needed: str) -> tuple[str, SensitiveArgum
         if not isinstance(record, SensitiveArgument):
             continue
         called = project.function(record.callee)
+        if called is None and target[1].name == "__init__":
+            called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
         if called is None or called[1].qualname != target[1].qualname:
             continue
         skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0
@@ -1129,18 +787,16 @@ def _passed_to(project: LinkedProject, needed: str) -> tuple[str, SensitiveArgum
     return None
 
 
-def _export(ctx: FileContext, name: str, found: Leak, function: str) -> SensitiveExport:
+def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> SensitiveExport:
     return SensitiveExport(
-        name,
-        "value",
+        key,
         found.what,
         clip(" ".join(ctx.code(found.origin).split()), 60),
         span(ctx, found.origin),
         found.via,
         function,
-        found.needs,
-        found.needs_kind,
-        found.configured,
+        found.pending,
+        _CONFIGURED in found.tags,
     )
 
 
@@ -1149,23 +805,23 @@ def _is_registered(qual: str, ctx: FileContext) -> bool:
     return any(reg.function == qual for reg in ctx.model.tools) or any(entry[0] == qual for entry in ctx.model.pending)
 
 
-# The linked project's exports, by qualified name (built once per project).
-_EXPORTS: "weakref.WeakKeyDictionary[object, dict[str, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
+# The linked project's exports, by what a pending taint asks for (built once per project).
+_EXPORTS: "weakref.WeakKeyDictionary[object, dict[Pending, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
 _MAX_HOPS = 4  # a name re-read from module to module
 
 
-def _exports(project: LinkedProject) -> dict[str, tuple[str, SensitiveExport]]:
+def _exports(project: LinkedProject) -> dict[Pending, tuple[str, SensitiveExport]]:
     known = _EXPORTS.get(project)
     if known is None:
         known = {}
         for summary, record in project.records(SensitiveDetailInMessage.code):
             if isinstance(record, SensitiveExport):
-                known.setdefault(record.name, (summary.path, record))
+                known.setdefault(record.key, (summary.path, record))
         _EXPORTS[project] = known
     return known
 
 
-def _payload(ctx: FileContext, found: Leak) -> SensitiveText:
+def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
     return SensitiveText(
         what=found.what,
         origin=clip(" ".join(ctx.code(found.origin).split()), 60),
@@ -1173,50 +829,50 @@ def _payload(ctx: FileContext, found: Leak) -> SensitiveText:
         # The locals in the order the value passed through them, from the read to the message.
         via=tuple(reversed(found.via)),
         caller=found.caller,
-        configured=found.configured,
+        configured=_CONFIGURED in found.tags,
         # Decided at link time by the module that defines the name (its records).
-        needs=found.needs,
-        needs_kind=found.needs_kind,
+        pending=found.pending,
     )
 
 
 def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
-    """The latent with what leaks from the module that defines the name it reads (`needs`),
+    """The latent with what leaks from the module that defines the name it reads (`pending`),
     and where it is read there; None when that name carries nothing sensitive (or is not the
     project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
     from another module's constant, an argument that is a settings field of a third module."""
     if project is None:
         return None
     exports = _exports(project)
-    name, kind, what = found.needs, found.needs_kind, found.what
+    wait, what = found.pending, found.what
     via: tuple[str, ...] = found.via
     # Where the value is read, as the last hop found it (the latent's own read to start with).
     read = found
     configured = found.configured
     for _ in range(_MAX_HOPS):
         # The next hop: an argument a caller passes, or a name another module exports.
-        if kind == "argument":
-            step = _passed_to(project, name)
+        if wait is None:
+            return None
+        if wait.kind == ARGUMENT:
+            step = _passed_to(project, wait)
             if step is None:
                 return None
         else:
-            function, mark, rest = name.partition("#") if kind == "passes" else name.partition("[")
-            step = exports.get(project.resolve(function) + mark + rest)
-            if step is None or step[1].kind != kind:
+            step = exports.get(replace(wait, qualname=project.resolve(wait.qualname)))
+            if step is None:
                 return None
-            if kind in {"settings", "passes"}:
+            if wait.kind in {_SETTINGS, PASSES}:
                 break  # the value was read where the previous hop read it (a field, an argument)
         path, hop = step
         via = (*reversed(hop.via), *via)  # a record keeps its locals message-first
         read = replace(read, origin=hop.origin, origin_at=hop.origin_at, origin_file=path, caller=hop.function)
         configured = hop.configured
-        if not hop.needs:
+        if hop.pending is None:
             what = hop.what
             break
-        name, kind, what = hop.needs, hop.needs_kind, hop.what
+        wait, what = hop.pending, hop.what
     else:
         return None
-    return replace(read, what=what, via=via, configured=configured, needs="", needs_kind="", alternatives=())
+    return replace(read, what=what, via=via, configured=configured, pending=None, alternatives=())
 
 
 def _via_text(names: tuple[str, ...]) -> str:

@@ -815,6 +815,100 @@ def test_an_environment_variable_named_through_a_helper_parameter() -> None:
 FOUND_ON_UNSEEN_SERVERS = [
     pytest.param(
         """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, code: str, message: str, details: object = None) -> None:
+                self.code = code
+                self.details = details
+                super().__init__(message)
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError(code="NOT_FOUND", message="No such law.", details={"url": url})
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """,
+        id="a-detail-kept-on-the-exception-but-not-in-its-text",
+    ),
+    pytest.param(
+        """
+        def current_project() -> dict:
+            root = Path.cwd()
+            return {"name": root.parts[-1], "root": str(root)}
+
+        @mcp.tool
+        def list_tasks(status: str) -> str:
+            project = current_project()
+            if status not in {"open", "done"}:
+                raise ToolError(f"Project {project['name']} has no status {status!r}")
+            return "..."
+        """,
+        id="a-project-name-beside-the-working-directory-in-a-dict",
+    ),
+    pytest.param(
+        """
+        def project_name() -> str:
+            return Path(os.getcwd()).parts[-1]
+
+        @mcp.tool
+        def list_tasks() -> str:
+            raise ToolError(f"Project {project_name()} has no task list yet; call create_list")
+        """,
+        id="a-project-name-taken-from-the-working-directorys-parts",
+    ),
+    pytest.param(
+        """
+        class QueryLexer:
+            def __init__(self, text: str) -> None:
+                self.tokens = text.replace("(", " ( ").split()
+                self.pos = 0
+
+            def parse(self) -> list:
+                terms = []
+                for token in self.tokens:
+                    if token in {"AND", "OR"} and not terms:
+                        raise ValueError(f"Unexpected token {token} at the start of the query")
+                    terms.append(token)
+                return terms
+
+        @mcp.tool
+        def search(query: str) -> list:
+            return QueryLexer(query).parse()
+        """,
+        id="a-lexers-loop-variable-over-the-text-it-was-given",
+    ),
+    pytest.param(
+        """
+        class QueryParser:
+            def __init__(self, text: str) -> None:
+                self.tokens = text.split()
+                self.pos = 0
+                self.current_token = None
+
+            def advance(self) -> None:
+                self.current_token = self.tokens[self.pos]
+                self.pos += 1
+
+            def expect(self, word: str) -> None:
+                self.advance()
+                if self.current_token != word:
+                    raise ValueError(f"Expected {word}, found {self.current_token}")
+
+        @mcp.tool
+        def query(text: str) -> str:
+            QueryParser(text).expect("FIND")
+            return "ok"
+        """,
+        id="a-parsers-current-token-taken-from-the-text-it-was-given",
+    ),
+    pytest.param(
+        """
         @mcp.tool
         def lint_subject(subject: str) -> dict:
             errors = []
@@ -868,6 +962,177 @@ FOUND_ON_UNSEEN_SERVERS = [
 @pytest.mark.parametrize("body", FOUND_ON_UNSEEN_SERVERS)
 def test_false_alarms_met_on_unseen_servers_stay_silent(body: str) -> None:
     check(FASTMCP + textwrap.dedent(body))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(
+            """
+            class Api:
+                def __init__(self, token: str) -> None:
+                    self.token = token
+
+                def fail(self) -> None:
+                    raise ToolError(f"The service refused the token {self.token}")  # expect: MCP010
+
+            api = Api(os.environ["SERVICE_TOKEN"])
+
+            @mcp.tool
+            def ping() -> str:
+                api.fail()
+                return "ok"
+            """,
+            id="an-attribute-filled-from-a-parameter-named-as-a-token",
+        ),
+        pytest.param(
+            """
+            class Api:
+                def __init__(self) -> None:
+                    self.session_token = None
+
+                def login(self) -> None:
+                    self.session_token = httpx.post("https://auth.example/login").json()["session"]
+
+                def fail(self) -> None:
+                    raise ToolError(f"The session {self.session_token} expired")  # expect: MCP010
+
+            api = Api()
+
+            @mcp.tool
+            def ping() -> str:
+                api.fail()
+                return "ok"
+            """,
+            id="an-attribute-filled-from-a-library-answer",
+        ),
+        pytest.param(
+            """
+            class Lexer:
+                def __init__(self) -> None:
+                    self.tokens = os.environ["SERVICE_TOKENS"].split(",")
+
+                def first(self) -> str:
+                    for token in self.tokens:
+                        raise ToolError(f"Token {token} is not valid")  # expect: MCP010
+                    return ""
+
+            @mcp.tool
+            def check_tokens() -> str:
+                return Lexer().first()
+            """,
+            id="a-loop-variable-over-what-the-environment-holds",
+        ),
+    ],
+)
+def test_a_value_named_like_a_secret_whose_flow_the_trace_cannot_clear_is_flagged(body: str) -> None:
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_what_an_exception_class_hands_to_its_base_is_its_text() -> None:
+    body = """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, code: str, message: str, details: object = None) -> None:
+                self.code = code
+                self.details = details
+                text = f"{code}: {message}"
+                super().__init__(text)
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError("NOT_FOUND", f"Nothing at {url}", details={"status": 404})  # expect: MCP010
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """
+    check(FASTMCP + textwrap.dedent(body))
+
+
+def test_the_working_directory_beside_a_name_in_a_dict_is_flagged_where_it_is_taken() -> None:
+    body = """
+        def current_project() -> dict:
+            root = Path.cwd()
+            return {"name": root.parts[-1], "root": str(root)}
+
+        @mcp.tool
+        def list_tasks(status: str) -> str:
+            project = current_project()
+            if status not in {"open", "done"}:
+                raise ToolError(f"Project at {project['root']} has no status {status!r}")  # expect: MCP010
+            return "..."
+        """
+    findings = check(FASTMCP + textwrap.dedent(body))
+    assert findings[0].message == "Tool 'list_tasks' puts the server's working directory into its error message"
+
+
+CLIENT = """
+class Client:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+
+    def fetch(self, path: str) -> dict:
+        url = f"{self.base_url}/api{path}"
+        try:
+            return httpx.get(url).json()
+        except httpx.ConnectError:
+            raise ToolError(f"Could not reach {url}")  # expect: MCP010
+"""
+
+
+MODULE_CLIENT = """
+client = Client(os.environ["TRACKER_URL"])
+
+@mcp.tool
+def issue(path: str) -> dict:
+    return client.fetch(path)
+"""
+
+SERVER_CLIENT = """
+class Server:
+    def start(self) -> None:
+        self.client = Client(os.getenv("TRACKER_URL", ""))
+
+server = Server()
+
+@mcp.tool
+def issue(path: str) -> dict:
+    return server.client.fetch(path)
+"""
+
+
+@pytest.mark.parametrize(
+    ("construction", "flagged"),
+    [
+        pytest.param(MODULE_CLIENT, True, id="module-level-from-the-environment"),
+        pytest.param(SERVER_CLIENT, True, id="in-a-method-from-the-environment"),
+        pytest.param(MODULE_CLIENT.replace('os.environ["TRACKER_URL"]', '"https://tracker.example.com"'), False, id="an-address-written-in-the-code"),
+    ],
+)
+def test_an_attribute_filled_by_the_constructor_is_what_the_construction_passes(construction: str, flagged: bool) -> None:
+    client = CLIENT if flagged else CLIENT.replace("  # expect: MCP010", "")
+    findings = check(FASTMCP + client + construction)
+    if flagged:
+        assert findings[0].message == "Helper 'fetch' puts environment variable 'TRACKER_URL' into its error message"
+
+
+def test_an_attribute_filled_by_the_constructor_from_the_models_argument_is_not_flagged() -> None:
+    check(
+        FASTMCP
+        + CLIENT.replace("  # expect: MCP010", "")
+        + textwrap.dedent(
+            """
+            @mcp.tool
+            def issue(base_url: str, path: str) -> dict:
+                return Client(base_url).fetch(path)
+            """
+        )
+    )
 
 
 # -- names and helpers of other modules (decided at link time from their module's records) -------
