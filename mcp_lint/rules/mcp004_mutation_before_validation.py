@@ -395,6 +395,71 @@ class _Taint:
             return any(_overlaps(r, self.names) for r in names)
         return self.flow.reads(names, node, self.definitions)
 
+    def guards(self, steps: _Steps, step: _Step, mutation: _Step) -> bool:
+        """Does the step run only on the say of a value that depends on the mutation (the branch
+        of a post-check: `if not saved: return failure(...)`)?"""
+        node = self.order.node(step)
+        if node is None:
+            return False
+        return self.flow._guarded(steps, steps.steps.index(step), mutation, node, self.definitions)
+
+
+_CONVERSIONS = frozenset({"int", "float", "complex", "bool"})
+
+
+def _converts(expr: cst.CSTNode) -> bool:
+    """Does the expression parse or convert a value (`int(count)`, `json.loads(text)`): an
+    implicit check of what it is given, not the building of a reply?"""
+    return any(isinstance(n, cst.Call) and (_parses(n) or dotted(n.func) in _CONVERSIONS) for n in walk(expr))
+
+
+def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> bool:
+    """Is the check's `if` test written, with a block that ends the call, before the mutation
+    (`if not self.remote: raise ...` twice), over names the function never assigns? Then every
+    call that reaches the mutation passed it once: the second copy cannot reject."""
+    statement = check.statement
+    if not isinstance(statement, cst.If) or check.node is not statement.test:
+        return False
+    ctx = steps.ctx
+    before = ctx.range(mutation.node).start.line
+    reads = {r.split(".")[0] if not r.startswith(("self.", "cls.")) else r for r in read_names(statement.test)}
+    if not reads:
+        return False
+    assigned: set[str] | None = None
+    for node in walk(steps.fn.node.body):
+        if not isinstance(node, cst.If) or node is statement or not _terminates(node.body) or not node.test.deep_equals(statement.test):
+            continue
+        if ctx.range(node).start.line >= before:
+            continue
+        if assigned is None:
+            assigned = _assigned_in(steps.fn.node.body)
+        if not any(_overlaps(r, assigned) for r in reads):
+            return True
+    return False
+
+
+def _read_only_by_returns(steps: _Steps, names: frozenset[str]) -> bool:
+    """Are the names read only in the function's `return` statements (what it answers)?"""
+    memo: dict[int, dict[str, bool]] = steps.ctx.memo.setdefault("read_by_returns", {})  # type: ignore[assignment]
+    reads = memo.get(id(steps.fn.node))
+    if reads is None:
+        reads = memo[id(steps.fn.node)] = {}
+        for stmt in walk_statements(steps.fn.node.body):
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                heads = [getattr(stmt, a) for a in ("test", "iter", "subject") if getattr(stmt, a, None) is not None]
+                heads += [item.item for item in getattr(stmt, "items", ())]
+                for head in heads:
+                    for name in read_names(head):
+                        reads[name.split(".")[0]] = False
+                continue
+            for small in stmt.body:
+                in_return = isinstance(small, cst.Return)
+                value = small.value if isinstance(small, (cst.Return, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr)) else small
+                for name in read_names(value) if value is not None else ():
+                    root = name.split(".")[0]
+                    reads[root] = reads.get(root, True) and in_return
+    return all(reads.get(name, False) for name in names)
+
 
 class _Steps:
     """Collects the steps of one function body."""
@@ -1178,7 +1243,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, Pa
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles else NO_LOCALS
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles or fn.local_types else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:
@@ -1679,6 +1744,8 @@ def set_stock(sku: str, quantity: int) -> str:
             # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
             if any(after.observes(t) for t in step.check_tests):
                 return False
+            if _repeats_an_earlier_check(steps, step, steps.steps[index]):
+                return False  # the same test already rejected before the mutation: it cannot fail now
             tests = list(step.check_tests)
             reads = after.without_independent(step.check_reads.get(), tests)
         else:
@@ -1705,12 +1772,26 @@ def set_stock(sku: str, quantity: int) -> str:
             if isinstance(step.node, cst.ExceptHandler):
                 continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
-            if not _may_fail_on_values(node) or _only_logs(node):
+            if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
                 continue
-            if after.observes(node) or taint.reads(_reads_and_files(node), step):
+            if after.observes(node) or taint.reads(_reads_and_files(node), step) or taint.guards(steps, step, steps.steps[index]):
                 continue
             out.append(node)
         return out
+
+    @staticmethod
+    def _builds_reply(steps: _Steps, node: cst.CSTNode) -> bool:
+        """Does the statement build what the call answers (`return Reply(ok=True, ...).dump()`,
+        `reply = Reply(...)` read only by returns, a returned failure)? Its failure is no verdict
+        on the arguments: it comes after every check, whatever the arguments were."""
+        if isinstance(node, cst.Return):
+            return node.value is None or not _converts(node.value)
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None or _converts(node.value):
+            return False
+        targets = [n for t in (node.targets if isinstance(node, cst.Assign) else (node,)) for n in _targets(t.target)]
+        if not targets or any("." in t for t in targets):
+            return False
+        return _read_only_by_returns(steps, frozenset(targets))
 
     def _latent(
         self,

@@ -1301,6 +1301,123 @@ CAUSES = [
             return f"saved {size}"
         """,
     ),
+    # -- building the reply is no check of the arguments ---------------------------------------
+    case(
+        "reply-built-after-a-write-and-a-post-check-is-not-what-a-value-error-clause-catches",
+        """\
+        class Reply:
+            def __init__(self, ok: bool, text: str = "") -> None:
+                self.ok, self.text = ok, text
+
+            def dump(self) -> dict:
+                return {"ok": self.ok, "text": self.text}
+
+        @mcp.tool()
+        def rename(note_id: str, title: str) -> dict:
+            try:
+                done = db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+                if not done:
+                    return Reply(ok=False, text=f"note {note_id} was not renamed").dump()
+                reply = Reply(ok=True, text=f"renamed {note_id}")
+                return reply.dump()
+            except ValueError as e:
+                raise ToolError(f"bad title: {e}") from e
+        """,
+    ),
+    case(
+        "a-conversion-of-an-argument-after-the-write-before-the-reply",
+        """\
+        class Reply:
+            def __init__(self, ok: bool, text: str = "") -> None:
+                self.ok, self.text = ok, text
+
+            def dump(self) -> dict:
+                return {"ok": self.ok, "text": self.text}
+
+        @mcp.tool()
+        def rename(note_id: str, title: str, rank: str) -> dict:
+            try:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+                position = int(rank)
+                reply = Reply(ok=True, text=f"renamed {note_id} at {position}")
+                return reply.dump()
+            except ValueError as e:
+                raise ToolError(f"rank must be a whole number: {e}") from e
+        """,
+    ),
+    # -- a temporary file is the call's scratch -------------------------------------------------
+    case(
+        "writing-a-temporary-file-before-a-check",
+        """\
+        import tempfile
+
+        @mcp.tool()
+        def convert(text: str, fmt: str) -> str:
+            with tempfile.NamedTemporaryFile(delete=False, suffix=".txt") as tmp:
+                tmp.write(text.encode())
+            if fmt not in ("pdf", "html"):
+                raise ToolError(f"unknown format {fmt!r}; use pdf or html")
+            return tmp.name
+        """,
+    ),
+    case(
+        "writing-a-named-file-before-a-check",
+        """\
+        @mcp.tool()
+        def convert(text: str, fmt: str) -> str:
+            with open(ROOT / "input.txt", "w") as out:  # expect: MCP004
+                out.write(text)
+            if fmt not in ("pdf", "html"):
+                raise ToolError(f"unknown format {fmt!r}; use pdf or html")
+            return "converted"
+        """,
+    ),
+    # -- a check repeated from before the mutation cannot fail -----------------------------------
+    case(
+        "the-same-test-already-rejected-before-the-write",
+        """\
+        class Exporter:
+            def __init__(self, remote) -> None:
+                self.remote = remote
+
+            async def export(self, name: str, is_remote: bool) -> str:
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                subprocess.run(["convert", name])
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                return "exported"
+
+        EXPORTER = Exporter(None)
+
+        @mcp.tool()
+        async def export(name: str, is_remote: bool) -> str:
+            return await EXPORTER.export(name, is_remote)
+        """,
+    ),
+    case(
+        "the-same-test-after-its-value-changed",
+        """\
+        class Exporter:
+            def __init__(self, remote) -> None:
+                self.remote = remote
+
+            async def export(self, name: str, is_remote: bool) -> str:
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                subprocess.run(["convert", name])  # expect: MCP004
+                self.remote = None
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                return "exported"
+
+        EXPORTER = Exporter(None)
+
+        @mcp.tool()
+        async def export(name: str, is_remote: bool) -> str:
+            return await EXPORTER.export(name, is_remote)
+        """,
+    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
