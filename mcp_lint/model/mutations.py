@@ -157,6 +157,11 @@ def mutation_of(
         if mode and any(c in mode for c in "wx+"):
             return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
         return None
+    if last == "open" and isinstance(call.func, cst.Attribute) and call.args and call.args[0].keyword is None:
+        # `Path(out).open("w")`: a path object's open takes the mode first.
+        mode = literal_text(call.args[0].value)
+        if mode and any(c in mode for c in "wx+") and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+            return MutationKind("writes a file", tuple(FILE + r for r in read_names(call.func.value)), effect=Effect.FILES)
     sent = _sends_built_request(call, local)
     if sent is not None:
         return sent

@@ -1691,6 +1691,7 @@ def set_stock(sku: str, quantity: int) -> str:
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
             _objects_passed(mutation_calls, steps.modules),
             local_files=helper is None and first.mutation is not None and first.mutation.effect in (Effect.FILES, Effect.PREPARATION),
+            files_changed=frozenset(c[len(FILE):] for c in first.changed if c.startswith(FILE) and c != FILE_ANY),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
@@ -2063,12 +2064,23 @@ class _After:
     (a get-or-create's result), and which calls ask the world again."""
 
     def __init__(
-        self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset(), local_files: bool = False
+        self,
+        steps: _Steps,
+        mutation: frozenset[int],
+        tables: tuple[str, ...],
+        existing: frozenset[str],
+        passed: frozenset[str] = frozenset(),
+        local_files: bool = False,
+        files_changed: frozenset[str] = frozenset(),
     ) -> None:
         self.steps = steps
         # The mutation changed only local files (a write, a directory made): a service asked
         # afterwards (`client.get(url)`) cannot see that; only a look at the file system can.
         self.local_files = local_files
+        # The paths a change of local files named (`out.parent` of `out.parent.mkdir()`): a lookup
+        # of the project's that is not handed one of them asks about something else (the books
+        # to export, a record by id), not about the directory just made.
+        self.files_changed = files_changed
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
@@ -2093,6 +2105,8 @@ class _After:
                 parts = identifier_words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
                 if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
+                    if parts[0] in _READ_WORDS and self._asks_about_other_things(node):
+                        continue
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
@@ -2113,8 +2127,18 @@ class _After:
                 continue
             parts = identifier_words(func.attr.value)
             if root in {"self", "cls"} and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
+                if parts[0] in _READ_WORDS and self._asks_about_other_things(node):
+                    continue
                 return True
         return False
+
+    def _asks_about_other_things(self, call: cst.Call) -> bool:
+        """After a change of local files only, is a project lookup handed none of the paths it
+        changed (`_find_books(author=a)` after `out.parent.mkdir(...)`)? It cannot see them."""
+        if not self.local_files or not self.files_changed:
+            return False
+        given = [r for a in call.args for r in read_names(a.value)]
+        return not any(_overlaps(r, set(self.files_changed)) or any(_overlaps(c, {r}) for c in self.files_changed) for r in given)
 
     def _independent_sql(self, call: cst.Call) -> bool:
         """A read statement whose tables are known and none the mutation wrote."""

@@ -1418,6 +1418,70 @@ CAUSES = [
             return await EXPORTER.export(name, is_remote)
         """,
     ),
+    # -- a lookup after a change of local files: handed the changed path or not ------------------
+    case(
+        "a-lookup-of-other-things-after-a-directory-made-for-the-export",
+        """\
+        BOOKS: list[dict] = []
+
+        def _find_books(author: str) -> list[dict]:
+            return [b for b in BOOKS if b["author"] == author]
+
+        @mcp.tool()
+        def export_books(author: str, out: str) -> dict:
+            target = Path(out)
+            target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            books = _find_books(author)
+            if not books:
+                return {"success": False, "error": f"No books by {author} to export"}
+            with target.open("w", encoding="utf-8") as handle:
+                handle.write(str(books))
+            return {"success": True}
+        """,
+    ),
+    case(
+        "a-lookup-handed-the-directory-made-reads-it-back",
+        """\
+        def _find_exports(folder: Path) -> list[Path]:
+            return sorted(folder.iterdir())
+
+        @mcp.tool()
+        def export_books(author: str, out: str) -> dict:
+            target = Path(out)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            earlier = _find_exports(target.parent)
+            if len(earlier) > 100:
+                return {"success": False, "error": "Too many exports in the folder; remove some first"}
+            with target.open("w", encoding="utf-8") as handle:
+                handle.write(author)
+            return {"success": True}
+        """,
+    ),
+    # -- a path object opened for writing -------------------------------------------------------
+    case(
+        "a-path-opened-for-writing-before-a-check",
+        """\
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            with (ROOT / name).open("w", encoding="utf-8") as handle:  # expect: MCP004
+                handle.write(text)
+            if len(text) > 10_000:
+                raise ToolError("text is longer than 10000 characters")
+            return "saved"
+        """,
+    ),
+    case(
+        "a-path-opened-for-reading-before-a-check",
+        """\
+        @mcp.tool()
+        def peek(name: str, limit: int) -> str:
+            with (ROOT / name).open("r", encoding="utf-8") as handle:
+                head = handle.read(limit)
+            if limit > 10_000:
+                raise ToolError("limit is larger than 10000 characters")
+            return head
+        """,
+    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
