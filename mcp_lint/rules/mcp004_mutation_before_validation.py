@@ -438,6 +438,21 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     return False
 
 
+def _sized(test: cst.BaseExpression) -> set[str]:
+    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`)."""
+    out: set[str] = set()
+    for node in walk(test):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+            out.update(n for n in read_names(node.args[0].value) if "." not in n)
+    bare = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
+    if isinstance(bare, cst.Name):
+        out.add(bare.value)
+    if isinstance(bare, cst.BooleanOperation):
+        for side in (bare.left, bare.right):
+            out.update(_sized(side))
+    return out
+
+
 def _read_only_by_returns(steps: _Steps, names: frozenset[str]) -> bool:
     """Are the names read only in the function's `return` statements (what it answers)?"""
     memo: dict[int, dict[str, bool]] = steps.ctx.memo.setdefault("read_by_returns", {})  # type: ignore[assignment]
@@ -702,7 +717,7 @@ class _Steps:
                 # in the argument raises, unless the function tests for it (`"title" in outline`).
                 # Also in a part of an argument (`for slide in outline["slides"]: slide["type"]`).
                 param = _constant_item_of(node, params | parts)
-                if param is None or param in self.tested_params():
+                if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
             elif isinstance(node, cst.Call) and _parses(node) and node.args:
@@ -748,8 +763,9 @@ class _Steps:
         return self._parts
 
     def tested_params(self) -> frozenset[str]:
-        """Parameters the function tests for a key or a length (`"k" in data`, `len(items)`,
-        `if not fields:`): an item of them is read where it is there."""
+        """Parameters the function tests for a key anywhere (`"k" in data`), or for a length or
+        emptiness in a test that ends the call (`if not fields: raise ...`, `if len(items) < 2:
+        return ...`): an item of them is read where it is there."""
         if self._tested is None:
             tested: set[str] = set()
             for node in walk(self.fn.node.body):
@@ -757,14 +773,31 @@ class _Steps:
                     tested.update(
                         t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
                     )
-                elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
-                    tested.update(n for n in read_names(node.args[0].value) if "." not in n)
-                elif isinstance(node, (cst.If, cst.While)) and isinstance(node.test, (cst.Name, cst.UnaryOperation)):
-                    test = node.test.expression if isinstance(node.test, cst.UnaryOperation) else node.test
-                    if isinstance(test, cst.Name):
-                        tested.add(test.value)
+                elif isinstance(node, (cst.If, cst.While, cst.Assert)) and (isinstance(node, cst.Assert) or _terminates(node.body)):
+                    tested.update(_sized(node.test))
             self._tested = frozenset(tested)
         return self._tested
+
+    def guarded_items(self) -> frozenset[tuple[str, int]]:
+        """(parameter, id of an item read) where the read sits in the part a length or emptiness
+        test of the parameter guards (`fields[1] if len(fields) > 1 else ...`, `if items:
+        first = items[0]`, `items and items[0]`): there the item is there; outside it, it may not be."""
+        memo: dict[int, frozenset[tuple[str, int]]] = self.ctx.memo.setdefault("guarded_items", {})  # type: ignore[assignment]
+        found = memo.get(id(self.fn.node))
+        if found is None:
+            pairs: set[tuple[str, int]] = set()
+            for node in walk(self.fn.node.body):
+                guarded: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
+                if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+                    guarded.append((node.test, node.body))
+                elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+                    guarded.append((node.left, node.right))
+                for test, part in guarded:
+                    names = _sized(test)
+                    if names:
+                        pairs.update((name, id(inner)) for inner in walk(part) if isinstance(inner, cst.Subscript) for name in names)
+            found = memo[id(self.fn.node)] = frozenset(pairs)
+        return found
 
     def parse_failure_absorbed(self) -> bool:
         """Does a clause around the statement take a parser's failure and go on?"""

@@ -1482,6 +1482,33 @@ CAUSES = [
             return head
         """,
     ),
+    # -- a length test guards the items in the part it guards, not the others ---------------------
+    case(
+        "an-item-read-outside-the-part-a-length-test-guards",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, fields: list) -> str:
+            NOTES[name] = {"cards": []}  # expect: MCP004
+            front = "{{" + fields[0] + "}}"
+            back = fields[1] if len(fields) > 1 else front
+            NOTES[name]["template"] = front + back
+            return name
+        """,
+    ),
+    case(
+        "items-read-only-where-a-length-test-guards-them",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, fields: list) -> str:
+            NOTES[name] = {"cards": []}
+            back = fields[1] if len(fields) > 1 else "back"
+            front = fields and fields[0]
+            if fields:
+                NOTES[name]["first"] = fields[0]
+            NOTES[name]["template"] = f"{front}/{back}"
+            return name
+        """,
+    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
