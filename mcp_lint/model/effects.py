@@ -181,6 +181,13 @@ CREATION_WORDS = frozenset({"add", "create", "new", "make", "insert"})
 # `conn.rollback()`, `os.unlink(tmp)`): an `except` clause around the mutation and the check that
 # calls one and ends the call leaves nothing behind on the rejecting path.
 ROLLBACK_WORDS = frozenset({"remove", "delete", "unlink", "rmtree", "cleanup", "clean", "rollback", "undo", "revert", "discard", "abort", "restore"})
+# Scratch files and directories of the standard library's temporary-file module: what the call
+# writes there (`with NamedTemporaryFile() as tmp: tmp.write(b)`, `shutil.rmtree(mkdtemp())`) is
+# its own working space, which no user or retry sees; not a change of the world.
+SCRATCH_FACTORIES = frozenset(
+    {"tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp",
+     "tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.gettempdir"}
+)
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

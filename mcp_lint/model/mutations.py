@@ -79,6 +79,8 @@ class LocalHandles:
     clients: frozenset[str] = frozenset()
     # Threads and processes this call built (`t = Thread(target=serve)`): starting one is a change.
     workers: frozenset[str] = frozenset()
+    # Temporary files and directories this call made (`tmp = NamedTemporaryFile()`): its scratch.
+    scratch: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -142,6 +144,9 @@ def mutation_of(
         # is a read back of its effect.
         return MutationKind("runs a subprocess", (FILE_ANY,), effect=Effect.SUBPROCESS)
     if key:
+        changed_files = argument_chains(call, fx.FILE_CALLS.get(key, (0,)))
+        if changed_files and all(c[len(FILE):].split(".")[0] in local.scratch for c in changed_files):
+            return None  # `shutil.rmtree(tmpdir)` of the call's own scratch directory
         if last_name(key) in fx.PREPARATION_CALLS and _keyword_true(call, fx.PREPARATION_KEYWORD):
             return MutationKind(f"prepares a directory ({last_name(key)})", argument_chains(call, fx.FILE_CALLS[key]), effect=Effect.PREPARATION)
         return MutationKind(f"changes files ({last_name(key)})", argument_chains(call, fx.FILE_CALLS.get(key, (0,))), effect=Effect.FILES)
@@ -152,6 +157,11 @@ def mutation_of(
         if mode and any(c in mode for c in "wx+"):
             return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
         return None
+    if last == "open" and isinstance(call.func, cst.Attribute) and call.args and call.args[0].keyword is None:
+        # `Path(out).open("w")`: a path object's open takes the mode first.
+        mode = literal_text(call.args[0].value)
+        if mode and any(c in mode for c in "wx+") and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+            return MutationKind("writes a file", tuple(FILE + r for r in read_names(call.func.value)), effect=Effect.FILES)
     sent = _sends_built_request(call, local)
     if sent is not None:
         return sent
@@ -167,6 +177,8 @@ def mutation_of(
     if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
+    if root in local.scratch:
+        return None  # `tmp.write(data)` into a temporary file this call made: its scratch
     if method == fx.WORKER_START and not call.args and (receiver in local.workers or _builds_worker(call.func.value, aliases)):
         return MutationKind("starts a background worker", changed, effect=Effect.WORKER)
     if method in fx.SQL_EXECUTE and call.args:
@@ -467,7 +479,8 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
     return LocalHandles(
-        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers)
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
+        frozenset(name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES),
     )
 
 

@@ -364,6 +364,86 @@ class _Taint:
             return any(_overlaps(r, self.names) for r in names)
         return self.flow.reads(names, node, self.definitions)
 
+    def guards(self, steps: _Steps, step: _Step, mutation: _Step) -> bool:
+        """Does the step run only on the say of a value that depends on the mutation (the branch
+        of a post-check: `if not saved: return failure(...)`)?"""
+        node = self.order.node(step)
+        if node is None:
+            return False
+        return self.flow._guarded(steps, steps.steps.index(step), mutation, node, self.definitions)
+
+
+_CONVERSIONS = frozenset({"int", "float", "complex", "bool"})
+
+
+def _converts(expr: cst.CSTNode) -> bool:
+    """Does the expression parse or convert a value (`int(count)`, `json.loads(text)`): an
+    implicit check of what it is given, not the building of a reply?"""
+    return any(isinstance(n, cst.Call) and (_parses(n) or dotted(n.func) in _CONVERSIONS) for n in walk(expr))
+
+
+def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> bool:
+    """Is the check's `if` test written, with a block that ends the call, before the mutation
+    (`if not self.remote: raise ...` twice), over names the function never assigns? Then every
+    call that reaches the mutation passed it once: the second copy cannot reject."""
+    statement = check.statement
+    if not isinstance(statement, cst.If) or check.node is not statement.test:
+        return False
+    ctx = steps.ctx
+    before = ctx.range(mutation.node).start.line
+    reads = {r.split(".")[0] if not r.startswith(("self.", "cls.")) else r for r in read_names(statement.test)}
+    if not reads:
+        return False
+    assigned: set[str] | None = None
+    for node in walk(steps.fn.node.body):
+        if not isinstance(node, cst.If) or node is statement or not _terminates(node.body) or not node.test.deep_equals(statement.test):
+            continue
+        if ctx.range(node).start.line >= before:
+            continue
+        if assigned is None:
+            assigned = _assigned_in(steps.fn.node.body)
+        if not any(_overlaps(r, assigned) for r in reads):
+            return True
+    return False
+
+
+def _sized(test: cst.BaseExpression) -> set[str]:
+    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`)."""
+    out: set[str] = set()
+    for node in walk(test):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+            out.update(n for n in read_names(node.args[0].value) if "." not in n)
+    bare = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
+    if isinstance(bare, cst.Name):
+        out.add(bare.value)
+    if isinstance(bare, cst.BooleanOperation):
+        for side in (bare.left, bare.right):
+            out.update(_sized(side))
+    return out
+
+
+def _read_only_by_returns(steps: _Steps, names: frozenset[str]) -> bool:
+    """Are the names read only in the function's `return` statements (what it answers)?"""
+    memo: dict[int, dict[str, bool]] = steps.ctx.memo.setdefault("read_by_returns", {})  # type: ignore[assignment]
+    reads = memo.get(id(steps.fn.node))
+    if reads is None:
+        reads = memo[id(steps.fn.node)] = {}
+        for stmt in walk_statements(steps.fn.node.body):
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                heads = [getattr(stmt, a) for a in ("test", "iter", "subject") if getattr(stmt, a, None) is not None]
+                heads += [item.item for item in getattr(stmt, "items", ())]
+                for head in heads:
+                    for name in read_names(head):
+                        reads[name.split(".")[0]] = False
+                continue
+            for small in stmt.body:
+                in_return = isinstance(small, cst.Return)
+                value = small.value if isinstance(small, (cst.Return, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr)) else small
+                for name in read_names(value) if value is not None else ():
+                    root = name.split(".")[0]
+                    reads[root] = reads.get(root, True) and in_return
+    return all(reads.get(name, False) for name in names)
+
 
 class _Steps:
     """Collects the steps of one function body."""
@@ -606,7 +686,7 @@ class _Steps:
                 # in the argument raises, unless the function tests for it (`"title" in outline`).
                 # Also in a part of an argument (`for slide in outline["slides"]: slide["type"]`).
                 param = _constant_item_of(node, params | parts)
-                if param is None or param in self.tested_params():
+                if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
             elif isinstance(node, cst.Call) and _parses(node) and node.args:
@@ -652,8 +732,9 @@ class _Steps:
         return self._parts
 
     def tested_params(self) -> frozenset[str]:
-        """Parameters the function tests for a key or a length (`"k" in data`, `len(items)`,
-        `if not fields:`): an item of them is read where it is there."""
+        """Parameters the function tests for a key anywhere (`"k" in data`), or for a length or
+        emptiness in a test that ends the call (`if not fields: raise ...`, `if len(items) < 2:
+        return ...`): an item of them is read where it is there."""
         if self._tested is None:
             tested: set[str] = set()
             for node in walk(self.fn.node.body):
@@ -661,14 +742,31 @@ class _Steps:
                     tested.update(
                         t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
                     )
-                elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
-                    tested.update(n for n in read_names(node.args[0].value) if "." not in n)
-                elif isinstance(node, (cst.If, cst.While)) and isinstance(node.test, (cst.Name, cst.UnaryOperation)):
-                    test = node.test.expression if isinstance(node.test, cst.UnaryOperation) else node.test
-                    if isinstance(test, cst.Name):
-                        tested.add(test.value)
+                elif isinstance(node, (cst.If, cst.While, cst.Assert)) and (isinstance(node, cst.Assert) or _terminates(node.body)):
+                    tested.update(_sized(node.test))
             self._tested = frozenset(tested)
         return self._tested
+
+    def guarded_items(self) -> frozenset[tuple[str, int]]:
+        """(parameter, id of an item read) where the read sits in the part a length or emptiness
+        test of the parameter guards (`fields[1] if len(fields) > 1 else ...`, `if items:
+        first = items[0]`, `items and items[0]`): there the item is there; outside it, it may not be."""
+        memo: dict[int, frozenset[tuple[str, int]]] = self.ctx.memo.setdefault("guarded_items", {})  # type: ignore[assignment]
+        found = memo.get(id(self.fn.node))
+        if found is None:
+            pairs: set[tuple[str, int]] = set()
+            for node in walk(self.fn.node.body):
+                guarded: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
+                if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+                    guarded.append((node.test, node.body))
+                elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+                    guarded.append((node.left, node.right))
+                for test, part in guarded:
+                    names = _sized(test)
+                    if names:
+                        pairs.update((name, id(inner)) for inner in walk(part) if isinstance(inner, cst.Subscript) for name in names)
+            found = memo[id(self.fn.node)] = frozenset(pairs)
+        return found
 
     def parse_failure_absorbed(self) -> bool:
         """Does a clause around the statement take a parser's failure and go on?"""
@@ -1124,7 +1222,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles else NO_LOCALS
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles or fn.local_types else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:
@@ -1502,6 +1600,7 @@ def set_stock(sku: str, quantity: int) -> str:
             frozenset(n for a in first.assigns for n in a.targets) if first.mutation is not None and not first.mutation.result_is_outcome else frozenset(),
             _objects_passed(mutation_calls, steps.modules),
             local_files=helper is None and first.mutation is not None and first.mutation.effect in (Effect.FILES, Effect.PREPARATION),
+            files_changed=frozenset(c[len(FILE):] for c in first.changed if c.startswith(FILE) and c != FILE_ANY),
         )
         order = steps.order()
         taint = _Taint(tainted, order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
@@ -1555,6 +1654,8 @@ def set_stock(sku: str, quantity: int) -> str:
             # (`timedelta(days=n)`, `Path(p).resolve()`, `is_valid(x)`) is not asking.
             if any(after.observes(t) for t in step.check_tests):
                 return False
+            if _repeats_an_earlier_check(steps, step, steps.steps[index]):
+                return False  # the same test already rejected before the mutation: it cannot fail now
             tests = list(step.check_tests)
             reads = after.without_independent(step.check_reads.get(), tests)
         else:
@@ -1581,12 +1682,26 @@ def set_stock(sku: str, quantity: int) -> str:
             if isinstance(step.node, cst.ExceptHandler):
                 continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
-            if not _may_fail_on_values(node) or _only_logs(node):
+            if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
                 continue
-            if after.observes(node) or taint.reads(_reads_and_files(node), step):
+            if after.observes(node) or taint.reads(_reads_and_files(node), step) or taint.guards(steps, step, steps.steps[index]):
                 continue
             out.append(node)
         return out
+
+    @staticmethod
+    def _builds_reply(steps: _Steps, node: cst.CSTNode) -> bool:
+        """Does the statement build what the call answers (`return Reply(ok=True, ...).dump()`,
+        `reply = Reply(...)` read only by returns, a returned failure)? Its failure is no verdict
+        on the arguments: it comes after every check, whatever the arguments were."""
+        if isinstance(node, cst.Return):
+            return node.value is None or not _converts(node.value)
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None or _converts(node.value):
+            return False
+        targets = [n for t in (node.targets if isinstance(node, cst.Assign) else (node,)) for n in _targets(t.target)]
+        if not targets or any("." in t for t in targets):
+            return False
+        return _read_only_by_returns(steps, frozenset(targets))
 
     def _latent(
         self,
@@ -1858,12 +1973,23 @@ class _After:
     (a get-or-create's result), and which calls ask the world again."""
 
     def __init__(
-        self, steps: _Steps, mutation: frozenset[int], tables: tuple[str, ...], existing: frozenset[str], passed: frozenset[str] = frozenset(), local_files: bool = False
+        self,
+        steps: _Steps,
+        mutation: frozenset[int],
+        tables: tuple[str, ...],
+        existing: frozenset[str],
+        passed: frozenset[str] = frozenset(),
+        local_files: bool = False,
+        files_changed: frozenset[str] = frozenset(),
     ) -> None:
         self.steps = steps
         # The mutation changed only local files (a write, a directory made): a service asked
         # afterwards (`client.get(url)`) cannot see that; only a look at the file system can.
         self.local_files = local_files
+        # The paths a change of local files named (`out.parent` of `out.parent.mkdir()`): a lookup
+        # of the project's that is not handed one of them asks about something else (the books
+        # to export, a record by id), not about the directory just made.
+        self.files_changed = files_changed
         self.mutation = mutation  # ids of the mutation's own call nodes
         self.tables = frozenset(tables)
         self.existing = existing
@@ -1888,6 +2014,8 @@ class _After:
                 parts = identifier_words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
                 if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
+                    if parts[0] in _READ_WORDS and self._asks_about_other_things(node):
+                        continue
                     return True
                 continue
             if not isinstance(func, cst.Attribute):
@@ -1908,8 +2036,18 @@ class _After:
                 continue
             parts = identifier_words(func.attr.value)
             if root in {"self", "cls"} and parts and (parts[0] in _READ_WORDS or _names_a_change(parts)):
+                if parts[0] in _READ_WORDS and self._asks_about_other_things(node):
+                    continue
                 return True
         return False
+
+    def _asks_about_other_things(self, call: cst.Call) -> bool:
+        """After a change of local files only, is a project lookup handed none of the paths it
+        changed (`_find_books(author=a)` after `out.parent.mkdir(...)`)? It cannot see them."""
+        if not self.local_files or not self.files_changed:
+            return False
+        given = [r for a in call.args for r in read_names(a.value)]
+        return not any(_overlaps(r, set(self.files_changed)) or any(_overlaps(c, {r}) for c in self.files_changed) for r in given)
 
     def _independent_sql(self, call: cst.Call) -> bool:
         """A read statement whose tables are known and none the mutation wrote."""

@@ -1301,6 +1301,214 @@ CAUSES = [
             return f"saved {size}"
         """,
     ),
+    # -- building the reply is no check of the arguments ---------------------------------------
+    case(
+        "reply-built-after-a-write-and-a-post-check-is-not-what-a-value-error-clause-catches",
+        """\
+        class Reply:
+            def __init__(self, ok: bool, text: str = "") -> None:
+                self.ok, self.text = ok, text
+
+            def dump(self) -> dict:
+                return {"ok": self.ok, "text": self.text}
+
+        @mcp.tool()
+        def rename(note_id: str, title: str) -> dict:
+            try:
+                done = db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))
+                if not done:
+                    return Reply(ok=False, text=f"note {note_id} was not renamed").dump()
+                reply = Reply(ok=True, text=f"renamed {note_id}")
+                return reply.dump()
+            except ValueError as e:
+                raise ToolError(f"bad title: {e}") from e
+        """,
+    ),
+    case(
+        "a-conversion-of-an-argument-after-the-write-before-the-reply",
+        """\
+        class Reply:
+            def __init__(self, ok: bool, text: str = "") -> None:
+                self.ok, self.text = ok, text
+
+            def dump(self) -> dict:
+                return {"ok": self.ok, "text": self.text}
+
+        @mcp.tool()
+        def rename(note_id: str, title: str, rank: str) -> dict:
+            try:
+                db.execute("UPDATE notes SET title = ? WHERE id = ?", (title, note_id))  # expect: MCP004
+                position = int(rank)
+                reply = Reply(ok=True, text=f"renamed {note_id} at {position}")
+                return reply.dump()
+            except ValueError as e:
+                raise ToolError(f"rank must be a whole number: {e}") from e
+        """,
+    ),
+    # -- a temporary file is the call's scratch -------------------------------------------------
+    case(
+        "writing-a-temporary-file-before-a-check",
+        """\
+        import tempfile
+
+        @mcp.tool()
+        def convert(text: str, fmt: str) -> str:
+            with tempfile.NamedTemporaryFile(delete=False, suffix=".txt") as tmp:
+                tmp.write(text.encode())
+            if fmt not in ("pdf", "html"):
+                raise ToolError(f"unknown format {fmt!r}; use pdf or html")
+            return tmp.name
+        """,
+    ),
+    case(
+        "writing-a-named-file-before-a-check",
+        """\
+        @mcp.tool()
+        def convert(text: str, fmt: str) -> str:
+            with open(ROOT / "input.txt", "w") as out:  # expect: MCP004
+                out.write(text)
+            if fmt not in ("pdf", "html"):
+                raise ToolError(f"unknown format {fmt!r}; use pdf or html")
+            return "converted"
+        """,
+    ),
+    # -- a check repeated from before the mutation cannot fail -----------------------------------
+    case(
+        "the-same-test-already-rejected-before-the-write",
+        """\
+        class Exporter:
+            def __init__(self, remote) -> None:
+                self.remote = remote
+
+            async def export(self, name: str, is_remote: bool) -> str:
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                subprocess.run(["convert", name])
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                return "exported"
+
+        EXPORTER = Exporter(None)
+
+        @mcp.tool()
+        async def export(name: str, is_remote: bool) -> str:
+            return await EXPORTER.export(name, is_remote)
+        """,
+    ),
+    case(
+        "the-same-test-after-its-value-changed",
+        """\
+        class Exporter:
+            def __init__(self, remote) -> None:
+                self.remote = remote
+
+            async def export(self, name: str, is_remote: bool) -> str:
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                subprocess.run(["convert", name])  # expect: MCP004
+                self.remote = None
+                if is_remote and not self.remote:
+                    raise ToolError("a remote export needs a remote connection")
+                return "exported"
+
+        EXPORTER = Exporter(None)
+
+        @mcp.tool()
+        async def export(name: str, is_remote: bool) -> str:
+            return await EXPORTER.export(name, is_remote)
+        """,
+    ),
+    # -- a lookup after a change of local files: handed the changed path or not ------------------
+    case(
+        "a-lookup-of-other-things-after-a-directory-made-for-the-export",
+        """\
+        BOOKS: list[dict] = []
+
+        def _find_books(author: str) -> list[dict]:
+            return [b for b in BOOKS if b["author"] == author]
+
+        @mcp.tool()
+        def export_books(author: str, out: str) -> dict:
+            target = Path(out)
+            target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            books = _find_books(author)
+            if not books:
+                return {"success": False, "error": f"No books by {author} to export"}
+            with target.open("w", encoding="utf-8") as handle:
+                handle.write(str(books))
+            return {"success": True}
+        """,
+    ),
+    case(
+        "a-lookup-handed-the-directory-made-reads-it-back",
+        """\
+        def _find_exports(folder: Path) -> list[Path]:
+            return sorted(folder.iterdir())
+
+        @mcp.tool()
+        def export_books(author: str, out: str) -> dict:
+            target = Path(out)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            earlier = _find_exports(target.parent)
+            if len(earlier) > 100:
+                return {"success": False, "error": "Too many exports in the folder; remove some first"}
+            with target.open("w", encoding="utf-8") as handle:
+                handle.write(author)
+            return {"success": True}
+        """,
+    ),
+    # -- a path object opened for writing -------------------------------------------------------
+    case(
+        "a-path-opened-for-writing-before-a-check",
+        """\
+        @mcp.tool()
+        def save(name: str, text: str) -> str:
+            with (ROOT / name).open("w", encoding="utf-8") as handle:  # expect: MCP004
+                handle.write(text)
+            if len(text) > 10_000:
+                raise ToolError("text is longer than 10000 characters")
+            return "saved"
+        """,
+    ),
+    case(
+        "a-path-opened-for-reading-before-a-check",
+        """\
+        @mcp.tool()
+        def peek(name: str, limit: int) -> str:
+            with (ROOT / name).open("r", encoding="utf-8") as handle:
+                head = handle.read(limit)
+            if limit > 10_000:
+                raise ToolError("limit is larger than 10000 characters")
+            return head
+        """,
+    ),
+    # -- a length test guards the items in the part it guards, not the others ---------------------
+    case(
+        "an-item-read-outside-the-part-a-length-test-guards",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, fields: list) -> str:
+            NOTES[name] = {"cards": []}  # expect: MCP004
+            front = "{{" + fields[0] + "}}"
+            back = fields[1] if len(fields) > 1 else front
+            NOTES[name]["template"] = front + back
+            return name
+        """,
+    ),
+    case(
+        "items-read-only-where-a-length-test-guards-them",
+        """\
+        @mcp.tool()
+        def create_deck(name: str, fields: list) -> str:
+            NOTES[name] = {"cards": []}
+            back = fields[1] if len(fields) > 1 else "back"
+            front = fields and fields[0]
+            if fields:
+                NOTES[name]["first"] = fields[0]
+            NOTES[name]["template"] = f"{front}/{back}"
+            return name
+        """,
+    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
