@@ -247,10 +247,24 @@ def _scope(ctx: FileContext) -> tuple[TraceScope, "_SensitiveSources"]:
     if isinstance(known, tuple):
         return known  # type: ignore[return-value]
     values = module_values(ctx.module)
-    scope = TraceScope(ctx.model, values, lambda call: project_call(call, ctx), lambda qual: _is_registered(qual, ctx))
+    # The scope is kept in ctx.memo, so its callbacks reach ctx weakly: a strong reference would
+    # be a cycle that holds the whole tree until the next garbage collection.
+    file_context = weakref.ref(ctx)
+    scope = TraceScope(
+        ctx.model,
+        values,
+        lambda call: project_call(call, _alive(file_context)),
+        lambda qual: _is_registered(qual, _alive(file_context)),
+    )
     made = (scope, _SensitiveSources(_settings(ctx, values)))
     ctx.memo["sensitive_scope"] = made
     return made
+
+
+def _alive(ref: "weakref.ref[FileContext]") -> FileContext:
+    ctx = ref()
+    assert ctx is not None, "a trace scope outlived the file it was made for"
+    return ctx
 
 
 def _tracer(fn: FunctionFacts | None, ctx: FileContext, **options: object) -> TaintTrace:
