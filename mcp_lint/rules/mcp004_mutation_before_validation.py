@@ -1116,7 +1116,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     """(what the function mutates first, "" if nothing it does itself; the parameter its
     mutations depend on (FunctionSummary.mutates_when); where the first is). Cheap: reads the
     facts' calls, raises and returns. Whether it rejects its own arguments is the engine's
-    (model/argument_checks.py, FunctionSummary.validates): MCP002 asks it too."""
+    (model/argument_checks.py, FunctionSummary.validates): other rules ask it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
