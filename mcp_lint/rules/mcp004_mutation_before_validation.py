@@ -28,7 +28,6 @@ from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
-from mcp_lint.model.argument_checks import PURE_CALLS as _PURE_CALLS
 from mcp_lint.model.argument_checks import VALUE_METHODS as _VALUE_METHODS
 from mcp_lint.model.argument_checks import data_reads as _data_reads
 from mcp_lint.model.argument_checks import terminates as _terminates
