@@ -176,7 +176,7 @@ def analyze_source(
         for rule in rules:
             fsum.latent.extend(rule.check(facts, ctx))
         fsum.error_results = builds_error_results(facts, ctx)
-        # Whether it rejects bad arguments: MCP004 and MCP002 both ask, whichever is selected.
+        # Whether it rejects bad arguments: several rules ask, whichever are selected.
         fsum.validates = argument_checks.validates(facts)
         fsum.protocol_error = protocol_error_built_by(facts, ctx) or ""
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)

@@ -2720,13 +2720,18 @@ async def compute_route(origin: str, destination: str, ctx: Context) -> dict:
 @mcp.tool()
 async def geocode(address: str, ctx: Context) -> dict:
     async with httpx.AsyncClient() as client:
-        response = await client.get("https://geo.invalid/json", params={"address": address})
-        data = response.json()
-        if data["status"] != "OK":
-            error_msg = f"Geocoding failed: {data.get('error_message', data['status'])}"
+        try:
+            response = await client.get("https://geo.invalid/json", params={"address": address})
+            data = response.json()
+            if data["status"] != "OK":
+                error_msg = f"Geocoding failed: {data.get('error_message', data['status'])}"
+                await ctx.error(error_msg)
+                return {"error": error_msg}
+            return data["results"][0]
+        except httpx.HTTPError as e:
+            error_msg = f"Geocoding request failed: {e}"
             await ctx.error(error_msg)
             return {"error": error_msg}
-        return data["results"][0]
 
 
 @mcp.tool()
@@ -2750,7 +2755,8 @@ def _concise(project: Path) -> set[tuple[str, str]]:
 def test_a_returned_failure_is_raised_without_the_upstream_body_it_carries(project: Path) -> None:
     # The returned message holds the failed reply's body (`response.text`, a decoded reply's
     # `error_message`): the raise names the failure in the author's words and status without
-    # it. An error dict whose "error" is itself a dict (with a helper's raw body inside) has no
+    # it, also where the local is assigned again in another branch. An error dict whose "error"
+    # is itself a dict (with a helper's raw body inside) has no
     # text to raise: `ToolError({...})` would send its repr, so no fix. Linted again, the fixed
     # code has no finding the original did not have.
     (project / "pyproject.toml").write_text('[project]\nname = "routes"\ndependencies = ["fastmcp>=2.3"]\n')
@@ -2766,8 +2772,12 @@ def test_a_returned_failure_is_raised_without_the_upstream_body_it_carries(proje
             "            await ctx.error(error_msg)\n            raise ToolError(f\"Route request failed: HTTP {response.status_code}\")\n        return response.json()\n",
         )
         .replace(
-            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n        return data",
-            "            await ctx.error(error_msg)\n            raise ToolError(\"Geocoding failed\")\n        return data",
+            "                await ctx.error(error_msg)\n                return {\"error\": error_msg}\n            return data",
+            "                await ctx.error(error_msg)\n                raise ToolError(\"Geocoding failed\")\n            return data",
+        )
+        .replace(
+            "            await ctx.error(error_msg)\n            return {\"error\": error_msg}\n",
+            "            await ctx.error(error_msg)\n            raise ToolError(\"Geocoding request failed\") from e\n",
         )
     )
     assert fixed == expected, fixed

@@ -2,10 +2,10 @@
 
 A raise whose conditions read only the function's parameters, values computed from them by plain
 functions, and constants: `def check_slug(slug): if not SLUG.fullmatch(slug): raise ValueError(...)`.
-Several rules ask it of a helper a tool calls: MCP004 (a call of a validator after a mutation is a
-check that comes too late), MCP002 (a `try` that calls one catches the author's sentence about the
-model's argument with the rest, so rewriting the clause's text would lose it). It is recorded here,
-for every function, so the answer never depends on which rules are selected.
+Several rules ask it of a helper a tool calls: a call of a validator after a mutation is a check
+that comes too late; a `try` that calls one catches the author's sentence about the model's
+argument with the rest, so rewriting the clause's text would lose it. It is recorded here, for
+every function, so the answer never depends on which rules are selected.
 """
 
 from __future__ import annotations

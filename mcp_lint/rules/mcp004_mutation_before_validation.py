@@ -28,7 +28,6 @@ from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
-from mcp_lint.model.argument_checks import PURE_CALLS as _PURE_CALLS
 from mcp_lint.model.argument_checks import VALUE_METHODS as _VALUE_METHODS
 from mcp_lint.model.argument_checks import data_reads as _data_reads
 from mcp_lint.model.argument_checks import terminates as _terminates
@@ -1214,7 +1213,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     """(what the function mutates first, "" if nothing it does itself; the parameter its
     mutations depend on (FunctionSummary.mutates_when); where the first is). Cheap: reads the
     facts' calls, raises and returns. Whether it rejects its own arguments is the engine's
-    (model/argument_checks.py, FunctionSummary.validates): MCP002 asks it too."""
+    (model/argument_checks.py, FunctionSummary.validates): other rules ask it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None

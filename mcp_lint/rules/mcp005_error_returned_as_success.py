@@ -885,6 +885,23 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
 _NOT_CONTEXT_KEYS = FLAG_KEYS | frozenset(k.lower() for k in (*MESSAGE_KEYS, *HINT_KEYS, *DETAIL_KEYS))
 
 
+def _value_in_block(fn: FunctionFacts, statement: cst.CSTNode, name: cst.Name) -> cst.BaseExpression:
+    """The value of the local `name` as the block holding `statement` last assigns it before
+    it (`error_msg = f"..."; await ctx.error(error_msg); return {"error": error_msg}`), else as
+    the facts know it."""
+    for block in descendants(fn.node.body, into_scopes=False):
+        if not isinstance(block, cst.IndentedBlock):
+            continue
+        value: cst.BaseExpression | None = None
+        for line in block.body:
+            if isinstance(line, cst.SimpleStatementLine) and any(small is statement for small in line.body):
+                return value if value is not None else fn.value_of(name)
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
+                    value = small.value
+    return fn.value_of(name)
+
+
 def _is_container(node: cst.BaseExpression) -> bool:
     """A dict, list, set or tuple built here: no message, whatever its items say."""
     return isinstance(node, (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.DictComp, cst.ListComp, cst.SetComp))
@@ -898,7 +915,7 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
     bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx)
     if not bases or body_through_locals(message, bases, fn, ctx) is None:
         return None
-    source = fn.value_of(message) if isinstance(message, cst.Name) else message
+    source = _value_in_block(fn, ret.node, message) if isinstance(message, cst.Name) else message
     text = Message.read(source, lambda node: ctx.range(node).start.line, ctx.code)
     if text is None or len(text.parts) != 1:
         return ""

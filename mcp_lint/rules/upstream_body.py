@@ -1,7 +1,8 @@
 """Where a failed upstream reply's body is in an expression: `resp.text`, a decoded reply's
 error field (`data["message"]` under `if data["status"] != "ok":`), or a local some assignment of
-the function fills from one. MCP002 reports such text sent to the model; MCP005 asks the same of
-the text its fix would raise, so that a fix never leaves a finding of another rule behind.
+the function fills from one. A rule on raw text reports such text sent to the model; a rule whose
+fix raises a returned message asks the same of that message, so that a fix never leaves a finding
+of another rule behind.
 """
 
 from __future__ import annotations
