@@ -247,7 +247,11 @@ def _scope(ctx: FileContext) -> tuple[TraceScope, "_SensitiveSources"]:
     if isinstance(known, tuple):
         return known  # type: ignore[return-value]
     values = module_values(ctx.module)
-    scope = TraceScope(ctx.model, values, lambda call: project_call(call, ctx), lambda qual: _is_registered(qual, ctx))
+    # Kept in the file's memo: a weak reference to the file, so no cycle holds the tree alive.
+    file = weakref.ref(ctx)
+    scope = TraceScope(
+        ctx.model, values, lambda call: project_call(call, file()), lambda qual: _is_registered(qual, file())  # type: ignore[arg-type]
+    )
     made = (scope, _SensitiveSources(_settings(ctx, values)))
     ctx.memo["sensitive_scope"] = made
     return made
@@ -457,8 +461,10 @@ def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tupl
     built = fn.value_of(sink.statement.exc)
     if not isinstance(built, cst.Call):
         return sink.values
-    init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
-    texts = _text_parameters(init, ctx) if init is not None else None
+    cls = f"{ctx.model.module}.{dotted(built.func)}"
+    init = ctx.model.functions.get(f"{cls}.__init__")
+    # A class that writes its own `__str__` says what its text is there: read as before.
+    texts = _text_parameters(init, ctx) if init is not None and f"{cls}.__str__" not in ctx.model.functions else None
     if init is not None and texts is not None:
         # `raise ApiError(code=..., message="Not found.", details={"url": url})` with
         # `super().__init__(message)`: the details are a record kept on the object, not its

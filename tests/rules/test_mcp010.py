@@ -1054,6 +1054,32 @@ def test_what_an_exception_class_hands_to_its_base_is_its_text() -> None:
     check(FASTMCP + textwrap.dedent(body))
 
 
+def test_an_exception_class_with_its_own_str_keeps_its_message_keywords_as_text() -> None:
+    body = """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, message: str, details: object = None) -> None:
+                self.details = details
+                super().__init__(message)
+
+            def __str__(self) -> str:
+                return f"{self.args[0]} ({self.details})"
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError("No such law.", details={"url": url})  # expect: MCP010
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """
+    check(FASTMCP + textwrap.dedent(body))
+
+
 def test_the_working_directory_beside_a_name_in_a_dict_is_flagged_where_it_is_taken() -> None:
     body = """
         def current_project() -> dict:
