@@ -783,11 +783,15 @@ def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveA
         if not isinstance(record, SensitiveArgument):
             continue
         called = project.function(record.callee)
-        if called is None and target[1].name == "__init__":
+        constructs = called is None and target[1].name == "__init__"
+        if constructs:
             called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
         if called is None or called[1].qualname != target[1].qualname:
             continue
-        skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0
+        # `self` is not among the arguments of `obj.method(x)` nor of `Client(x)`; it is in
+        # `Base.__init__(self, x)`.
+        passes_self = not (record.via_attribute or constructs or target[1].name != "__init__")
+        skip = 1 if params and params[0] in {"self", "cls"} and not passes_self else 0
         if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
             return summary.path, record
     return None
