@@ -27,7 +27,7 @@ own words: literals read at the depth of the traced expression itself are the au
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Union
 
 import libcst as cst
 
@@ -120,7 +120,7 @@ class Carries:
 
 # What a rule's hook answers: a source, CLEAN (a sanitizer), Carries (a propagator), or None
 # (the engine's own following applies).
-Verdict = Taint | Clean | Carries | None
+Verdict = Union[Taint, Clean, Carries, None]  # evaluated at import: no `|` (Python 3.9)
 
 
 class TaintRules:

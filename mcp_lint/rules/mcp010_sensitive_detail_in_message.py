@@ -247,24 +247,14 @@ def _scope(ctx: FileContext) -> tuple[TraceScope, "_SensitiveSources"]:
     if isinstance(known, tuple):
         return known  # type: ignore[return-value]
     values = module_values(ctx.module)
-    # The scope is kept in ctx.memo, so its callbacks reach ctx weakly: a strong reference would
-    # be a cycle that holds the whole tree until the next garbage collection.
-    file_context = weakref.ref(ctx)
+    # Kept in the file's memo: a weak reference to the file, so no cycle holds the tree alive.
+    file = weakref.ref(ctx)
     scope = TraceScope(
-        ctx.model,
-        values,
-        lambda call: project_call(call, _alive(file_context)),
-        lambda qual: _is_registered(qual, _alive(file_context)),
+        ctx.model, values, lambda call: project_call(call, file()), lambda qual: _is_registered(qual, file())  # type: ignore[arg-type]
     )
     made = (scope, _SensitiveSources(_settings(ctx, values)))
     ctx.memo["sensitive_scope"] = made
     return made
-
-
-def _alive(ref: "weakref.ref[FileContext]") -> FileContext:
-    ctx = ref()
-    assert ctx is not None, "a trace scope outlived the file it was made for"
-    return ctx
 
 
 def _tracer(fn: FunctionFacts | None, ctx: FileContext, **options: object) -> TaintTrace:
@@ -471,8 +461,10 @@ def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tupl
     built = fn.value_of(sink.statement.exc)
     if not isinstance(built, cst.Call):
         return sink.values
-    init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
-    texts = _text_parameters(init, ctx) if init is not None else None
+    cls = f"{ctx.model.module}.{dotted(built.func)}"
+    init = ctx.model.functions.get(f"{cls}.__init__")
+    # A class that writes its own `__str__` says what its text is there: read as before.
+    texts = _text_parameters(init, ctx) if init is not None and f"{cls}.__str__" not in ctx.model.functions else None
     if init is not None and texts is not None:
         # `raise ApiError(code=..., message="Not found.", details={"url": url})` with
         # `super().__init__(message)`: the details are a record kept on the object, not its
@@ -791,11 +783,15 @@ def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveA
         if not isinstance(record, SensitiveArgument):
             continue
         called = project.function(record.callee)
-        if called is None and target[1].name == "__init__":
+        constructs = called is None and target[1].name == "__init__"
+        if constructs:
             called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
         if called is None or called[1].qualname != target[1].qualname:
             continue
-        skip = 1 if params and params[0] in {"self", "cls"} and (record.via_attribute or target[1].name != "__init__") else 0
+        # `self` is not among the arguments of `obj.method(x)` nor of `Client(x)`; it is in
+        # `Base.__init__(self, x)`.
+        passes_self = not (record.via_attribute or constructs or target[1].name != "__init__")
+        skip = 1 if params and params[0] in {"self", "cls"} and not passes_self else 0
         if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
             return summary.path, record
     return None

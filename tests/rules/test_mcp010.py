@@ -1054,6 +1054,32 @@ def test_what_an_exception_class_hands_to_its_base_is_its_text() -> None:
     check(FASTMCP + textwrap.dedent(body))
 
 
+def test_an_exception_class_with_its_own_str_keeps_its_message_keywords_as_text() -> None:
+    body = """
+        BASE_URL = os.getenv("LAWS_API_URL", "https://laws.example.org/api")
+
+        class LawsError(Exception):
+            def __init__(self, message: str, details: object = None) -> None:
+                self.details = details
+                super().__init__(message)
+
+            def __str__(self) -> str:
+                return f"{self.args[0]} ({self.details})"
+
+        def fetch(endpoint: str) -> dict:
+            url = f"{BASE_URL}/{endpoint}"
+            response = httpx.get(url)
+            if response.status_code == 404:
+                raise LawsError("No such law.", details={"url": url})  # expect: MCP010
+            return response.json()
+
+        @mcp.tool
+        def law(law_id: str) -> dict:
+            return fetch(f"laws/{law_id}")
+        """
+    check(FASTMCP + textwrap.dedent(body))
+
+
 def test_the_working_directory_beside_a_name_in_a_dict_is_flagged_where_it_is_taken() -> None:
     body = """
         def current_project() -> dict:
@@ -1538,6 +1564,48 @@ def test_a_helper_of_another_module_that_raises_with_what_a_tool_passes(tmp_path
     assert finding.message == "Helper 'unreachable' puts a configuration value ('settings.instance_url') into its error message"
     assert "read at `settings.instance_url` in sync() (server.py), then held in `base`, `target`" in finding.notes
     assert [(Path(r.filename).name, r.location.row) for r in finding.related][:1] == [("server.py", 14)]
+
+
+def test_a_client_of_another_module_constructed_with_a_configured_url(tmp_path: Path) -> None:
+    client = textwrap.dedent(
+        """\
+        import httpx
+        from fastmcp.exceptions import ToolError
+
+
+        class Client:
+            def __init__(self, base_url: str, timeout: float = 10.0) -> None:
+                self.base_url = base_url
+                self.timeout = timeout
+
+            def fetch(self, path: str) -> dict:
+                try:
+                    return httpx.get(f"{self.base_url}{path}", timeout=self.timeout).json()
+                except httpx.ConnectError:
+                    raise ToolError(f"Could not reach {self.base_url}")
+        """
+    )
+    tools = """
+        def client() -> Client:
+            return Client(os.environ["TRACKER_URL"])
+
+        @mcp.tool
+        def issue(issue_id: str) -> dict:
+            return client().fetch(f"/issues/{issue_id}")
+        """
+
+    def lint(root: Path, tools: str) -> list:
+        server = _TOOLS_HEAD.format(imports="import os\nfrom .client import Client") + textwrap.dedent(tools)
+        write_tree(root, {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/server.py": server, "svc/client.py": client})
+        resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+        return lint_paths(discover([root], resolver), resolver).findings
+
+    findings = lint(tmp_path / "configured", tools)
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 14)]
+    assert findings[0].message == "Helper 'fetch' puts environment variable 'TRACKER_URL' into its error message"
+    # Built from the tool's own argument, the same client leaks nothing.
+    given = tools.replace("def client() -> Client:", "def client(url: str) -> Client:").replace('Client(os.environ["TRACKER_URL"])', "Client(url)")
+    assert lint(tmp_path / "given", given.replace("client().fetch", "client(issue_id).fetch")) == []
 
 
 def test_an_item_of_a_dict_another_module_returns_is_judged_on_its_own(tmp_path: Path) -> None:
