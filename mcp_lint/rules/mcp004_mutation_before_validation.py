@@ -912,6 +912,9 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     first = ""
     steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
+    # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
+    # the runner's call is a call of it.
+    runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
@@ -924,7 +927,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             any_mutation = True
             first = first or kind.description
             continue
-        callee = _project_callee(call.node, call.callee, aliases, known)
+        callee = _project_callee(call.node, call.callee, aliases, known) or runs.get(id(call))
         if callee is None:
             continue
         steps.validators[id(call.node)] = callee
@@ -942,6 +945,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _method_name(call: cst.Call) -> str:
+    """The called function's own name: `run_in_executor` of `loop().run_in_executor(...)`."""
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
 def _sets_up(call: cst.Call, name: str) -> bool:

@@ -1509,6 +1509,55 @@ CAUSES = [
             return name
         """,
     ),
+    # -- work handed to a thread runner -------------------------------------------------------
+    case(
+        "a-write-handed-to-a-thread-runner-before-a-check",
+        """\
+        import asyncio
+        import shutil
+
+        def _write_backup(path: Path, text: str) -> bool:
+            path.write_text(text)  # expect: MCP004
+            return True
+
+        @mcp.tool()
+        async def backup(name: str, text: str) -> str:
+            await asyncio.get_event_loop().run_in_executor(None, _write_backup, ROOT / name, text)
+            if len(text) > 100:
+                raise ToolError("text is longer than 100 characters")
+            return "backed up"
+
+        @mcp.tool()
+        async def copy(src: str, dst: str) -> str:
+            await asyncio.to_thread(shutil.copy2, src, dst)  # expect: MCP004
+            if not dst.endswith(".md"):
+                raise ToolError("dst must end with .md")
+            return "copied"
+        """,
+    ),
+    case(
+        "a-read-handed-to-a-thread-runner-before-a-check",
+        """\
+        import asyncio
+
+        def _read_backup(path: Path) -> str:
+            return path.read_text()
+
+        @mcp.tool()
+        async def restore(name: str, limit: int) -> str:
+            text = await asyncio.get_event_loop().run_in_executor(None, _read_backup, ROOT / name)
+            if limit > 100:
+                raise ToolError("limit is larger than 100 characters")
+            return text[:limit]
+
+        @mcp.tool()
+        async def peek(src: str, limit: int) -> str:
+            text = await asyncio.to_thread(Path(src).read_text)
+            if limit > 100:
+                raise ToolError("limit is larger than 100 characters")
+            return text[:limit]
+        """,
+    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
