@@ -2152,6 +2152,64 @@ def test_a_helpers_write_is_reported_at_the_write_with_the_tools_as_related_plac
     ]
 
 
+def test_a_write_three_calls_down_is_reported_at_the_write_with_the_tools_as_related_places() -> None:
+    [finding] = _mcp004(
+        """\
+        def _write(path: Path, text: str) -> None:
+            path.write_text(text)  # expect: MCP004
+
+        def _store(name: str, text: str) -> None:
+            _write(ROOT / name, text)
+
+        def save_note(name: str, text: str) -> None:
+            _store(name, text)
+
+        @mcp.tool()
+        def publish(name: str, text: str) -> str:
+            save_note(name, text)
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            return "published"
+
+        @mcp.tool()
+        def publish_draft(name: str, text: str) -> str:
+            save_note(name, text)
+            if len(text) > 10_000:
+                raise ToolError("a draft holds at most 10000 characters")
+            return "published"
+        """
+    )
+    assert finding.message.startswith("Helper '_write' changes files (write_text) here; tool 'publish' then")
+    assert sorted((r.location.row, r.message.split(" ")[1]) for r in finding.related) == [
+        (27, "'publish'"),
+        (28, "check"),
+        (34, "'publish_draft'"),
+        (35, "check"),
+    ]
+
+
+def test_a_read_three_calls_down_is_no_mutation() -> None:
+    _mcp004(
+        """\
+        def _read(path: Path) -> str:
+            return path.read_text()
+
+        def _load(name: str) -> str:
+            return _read(ROOT / name)
+
+        def load_note(name: str) -> str:
+            return _load(name)
+
+        @mcp.tool()
+        def show(name: str, limit: int) -> str:
+            text = load_note(name)
+            if limit > 10_000:
+                raise ToolError("limit is at most 10000 characters")
+            return text[:limit]
+        """
+    )
+
+
 def test_a_direct_finding_relates_its_check() -> None:
     [finding] = _mcp004(
         """\
