@@ -438,10 +438,13 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     return False
 
 
-def _sized(test: cst.BaseExpression) -> set[str]:
-    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`)."""
+def _sized(test: cst.BaseExpression, assigned: Mapping[str, cst.BaseExpression]) -> set[str]:
+    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`,
+    `count > 0` for `count = len(items)`)."""
     out: set[str] = set()
     for node in walk(test):
+        if isinstance(node, cst.Name) and isinstance(value := assigned.get(node.value), cst.Call):
+            node = value  # `num_rows = len(values)`, then `num_rows > 0`
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
             out.update(n for n in read_names(node.args[0].value) if "." not in n)
     bare = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
@@ -449,7 +452,7 @@ def _sized(test: cst.BaseExpression) -> set[str]:
         out.add(bare.value)
     if isinstance(bare, cst.BooleanOperation):
         for side in (bare.left, bare.right):
-            out.update(_sized(side))
+            out.update(_sized(side, assigned))
     return out
 
 
@@ -774,7 +777,7 @@ class _Steps:
                         t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
                     )
                 elif isinstance(node, (cst.If, cst.While, cst.Assert)) and (isinstance(node, cst.Assert) or _terminates(node.body)):
-                    tested.update(_sized(node.test))
+                    tested.update(_sized(node.test, self.fn.single_assignments))
             self._tested = frozenset(tested)
         return self._tested
 
@@ -793,7 +796,7 @@ class _Steps:
                 elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
                     guarded.append((node.left, node.right))
                 for test, part in guarded:
-                    names = _sized(test)
+                    names = _sized(test, self.fn.single_assignments)
                     if names:
                         pairs.update((name, id(inner)) for inner in walk(part) if isinstance(inner, cst.Subscript) for name in names)
             found = memo[id(self.fn.node)] = frozenset(pairs)

@@ -1505,6 +1505,8 @@ CAUSES = [
             front = fields and fields[0]
             if fields:
                 NOTES[name]["first"] = fields[0]
+            count = len(fields)
+            NOTES[name]["last"] = fields[-1] if count > 0 else ""
             NOTES[name]["template"] = f"{front}/{back}"
             return name
         """,
