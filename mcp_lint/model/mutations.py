@@ -81,9 +81,6 @@ class LocalHandles:
     workers: frozenset[str] = frozenset()
     # Temporary files and directories this call made (`tmp = NamedTemporaryFile()`): its scratch.
     scratch: frozenset[str] = frozenset()
-    # Items taken from a container the object holds (`draft = self._drafts.get(i)`): the
-    # object outlives the call (a store the server keeps), so changing the item changes it.
-    held_aliases: frozenset[str] = frozenset()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -220,8 +217,6 @@ def mutation_of(
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
-    if method in fx.CONTAINER_WRITES and root in local.held_aliases and receiver != root:
-        return MutationKind(f"changes state the object holds ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
     if method in fx.CONTAINER_WRITES and root in local.state_aliases:
         return MutationKind(f"changes module-level state ({receiver}.{method}, an item of it)", changed, effect=Effect.MODULE_STATE)
     if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
@@ -458,7 +453,6 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     sql: list[tuple[str, str]] = []
     requests: list[tuple[str, str]] = []
     workers: set[str] = set()
-    held: set[str] = set()
     own = fn.local_names.difference(fn.params)
     for name, value in fn.single_assignments.items():
         if name not in own:
@@ -475,8 +469,6 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             root = chain(value)
             if root in module_names and not fx.BOOKKEEPING.search(root or ""):
                 state.add(name)  # `note = NOTES[i]`
-            elif _held_container(dotted(value.value)):
-                held.add(name)  # `draft = self._drafts[i]`
             continue
         if not isinstance(value, cst.Call):
             continue
@@ -497,8 +489,6 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             root = receiver.split(".")[0]
             if last in fx.ALIAS_GETTERS and root in module_names and not fx.BOOKKEEPING.search(root):
                 state.add(name)  # `note = NOTES.get(i)`: the item itself, changed in place
-            elif last in fx.ALIAS_GETTERS and _held_container(receiver):
-                held.add(name)  # `draft = self._drafts.get(i)`: an item the object keeps
             elif fx.HANDLE_GETTERS.match(last) or (root in handles and last not in {"get", "find", "query", "search"}):
                 handles.add(name)  # `col = client.get_collection(n)`
             continue
@@ -507,16 +497,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     return LocalHandles(
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
         frozenset(name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES),
-        frozenset(held),
     )
-
-
-def _held_container(receiver: str | None) -> bool:
-    """Is `receiver` a container the object keeps (`self._drafts`, not `self._cache` or a lock)?"""
-    if not receiver:
-        return False
-    parts = receiver.split(".")
-    return len(parts) == 2 and parts[0] == "self" and not fx.BOOKKEEPING.search(parts[1])
 
 
 def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:

@@ -824,7 +824,7 @@ class _Steps:
             if isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
-            elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases | self.local.held_aliases:
+            elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
                 self.state_write(step, small, root, root)  # `note.title = t` on an item of module state
             elif isinstance(target, cst.Name) and target.value in self.globals and isinstance(small, cst.AugAssign):
                 # `COUNTER += 1` changes shared state; `_client = Client()` is lazy set-up.
@@ -832,9 +832,7 @@ class _Steps:
 
     def state_write(self, step: _Step, node: cst.CSTNode, name: str, label: str) -> None:
         root = name.split(".")[0]
-        if root in self.local.held_aliases and ("." in name or label.endswith("[...]")):
-            self.mutate(step, MutationKind(f"changes state the object holds ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
-        elif root in self.local.state_aliases:
+        if root in self.local.state_aliases:
             self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
         elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
@@ -1304,8 +1302,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, bool, Pa
             if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
                 guard = mutation_guard(fn, [c.statement for c, _ in mutations])
     if not mutates and fn.has_item_assignment:
-        held = local_handles(fn, _module_names(ctx), ctx.model.aliases).held_aliases if fn.single_assignments else frozenset()
-        write = _first_state_write(fn, _module_names(ctx), held)
+        write = _first_state_write(fn, _module_names(ctx))
         if write is not None:
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
@@ -1434,11 +1431,8 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
     return found[0] if found is not None else ""
 
 
-def _first_state_write(
-    fn: FunctionFacts, module_names: set[str], held: frozenset[str] = frozenset()
-) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
-    """(description, statement, small statement) of a write of module state (or of an item the
-    object holds, `draft.confirmed = True` for `draft = self._drafts.get(i)`), as _state_write_in."""
+def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
+    """(description, statement, small statement) of a write of module state, as _state_write_in."""
     for stmt in walk_statements(fn.node.body, handlers=False):
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -1448,8 +1442,6 @@ def _first_state_write(
                 elif isinstance(small, (cst.AugAssign, cst.Del)):
                     targets = [small.target]
                 for target in targets:
-                    if held and isinstance(target, (cst.Attribute, cst.Subscript)) and (name := chain(target)) and ("." in name or isinstance(target, cst.Subscript)) and name.split(".")[0] in held:
-                        return f"changes state the object holds ({name}, an item of it)", stmt, small
                     root = chain(target) if isinstance(target, cst.Subscript) else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
                         return f"changes module-level state ({root}[...])", stmt, small

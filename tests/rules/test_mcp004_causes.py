@@ -1560,55 +1560,6 @@ CAUSES = [
             return text[:limit]
         """,
     ),
-    # -- an item of a container the server's object holds, changed through `self` ---------------
-    case(
-        "an-item-the-object-holds-changed-before-a-check",
-        """\
-        class DraftStore:
-            def __init__(self) -> None:
-                self._drafts: dict[str, dict] = {}
-
-            def confirm(self, draft_id: str, kind: str) -> None:
-                draft = self._drafts.get(draft_id)
-                if draft is None:
-                    raise KeyError(draft_id)
-                draft["confirmed"] = True  # expect: MCP004
-                if kind not in ("delete", "archive"):
-                    raise ValueError(f"unknown kind {kind!r}; use delete or archive")
-
-        STORE = DraftStore()
-
-        @mcp.tool()
-        def confirm(draft_id: str, kind: str) -> str:
-            STORE.confirm(draft_id, kind)
-            return "confirmed"
-        """,
-    ),
-    case(
-        "a-copy-of-an-item-or-a-cache-entry-changed-before-a-check",
-        """\
-        class DraftStore:
-            def __init__(self) -> None:
-                self._drafts: dict[str, dict] = {}
-                self._cache: dict[str, dict] = {}
-
-            def preview(self, draft_id: str, kind: str) -> dict:
-                draft = dict(self._drafts.get(draft_id) or {})
-                draft["previewed"] = True
-                hit = self._cache.get(draft_id)
-                if hit is not None:
-                    hit["hits"] = hit.get("hits", 0) + 1
-                if kind not in ("delete", "archive"):
-                    raise ValueError(f"unknown kind {kind!r}; use delete or archive")
-                return draft
-
-        STORE = DraftStore()
-
-        @mcp.tool()
-        def preview(draft_id: str, kind: str) -> dict:
-            return STORE.preview(draft_id, kind)
-        """,
-    ),
     # -- a failure path that takes the change back ---------------------------------------------
     case(
         "partial-file-removed-by-the-clause-the-rejection-passes",
