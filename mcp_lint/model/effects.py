@@ -80,6 +80,13 @@ VERSION_FLAGS = frozenset({"--version", "-V", "version", "--help", "-h"})
 WORKER_CLASSES = frozenset({"threading.Thread", "threading.Timer", "multiprocessing.Process"})
 WORKER_START = "start"
 
+# -- work handed to another thread ------------------------------------------------------------
+
+# Calls that run the function they are given, with the arguments after it, on a worker thread
+# (`await asyncio.to_thread(shutil.copy2, a, b)`, `loop.run_in_executor(None, save, path)`): the
+# function's effect is the call's. Method name -> position of the function among the arguments.
+RUNS_GIVEN_FUNCTION: dict[str, int] = {"to_thread": 0, "run_in_executor": 1, "run_sync": 0}
+
 # -- HTTP -------------------------------------------------------------------------------------
 
 HTTP_WRITE_VERBS = frozenset({"post", "put", "patch", "delete"})

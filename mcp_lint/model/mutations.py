@@ -130,6 +130,9 @@ def mutation_of(
     the tables)."""
     func = call.func
     last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if last in fx.RUNS_GIVEN_FUNCTION:
+        handed = handed_call(call)
+        return mutation_of(handed, aliases, module_names, local_containers, local) if handed is not None else None
     verb_arg = _verb_argument(call)
     if not _may_name_a_mutation(last) and verb_arg is None and not local.write_requests:
         return None  # most calls: `len`, `logger.info`, `data.get`
@@ -246,6 +249,19 @@ def mutation_of(
         if root in local_containers or not (store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def handed_call(call: cst.Call) -> cst.Call | None:
+    """The call a thread runner makes of the function it is handed (`to_thread(save, p)` ->
+    `save(p)`, `run_in_executor(None, save, p)` -> `save(p)`), None for any other call."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    position = fx.RUNS_GIVEN_FUNCTION.get(last)
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if position is None or len(positional) <= position or isinstance(positional[position].value, (cst.Lambda, cst.Call)):
+        return None
+    rest = [a for a in call.args if a is not positional[position] and a not in positional[:position]]
+    return cst.Call(func=positional[position].value, args=rest)
 
 
 def _computing_endpoint(call: cst.Call) -> bool:

@@ -406,10 +406,13 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     return False
 
 
-def _sized(test: cst.BaseExpression) -> set[str]:
-    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`)."""
+def _sized(test: cst.BaseExpression, assigned: Mapping[str, cst.BaseExpression]) -> set[str]:
+    """Names a test asks the length or emptiness of (`len(items) > 1`, `not fields`, `items`,
+    `count > 0` for `count = len(items)`)."""
     out: set[str] = set()
     for node in walk(test):
+        if isinstance(node, cst.Name) and isinstance(value := assigned.get(node.value), cst.Call):
+            node = value  # `num_rows = len(values)`, then `num_rows > 0`
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
             out.update(n for n in read_names(node.args[0].value) if "." not in n)
     bare = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
@@ -417,7 +420,7 @@ def _sized(test: cst.BaseExpression) -> set[str]:
         out.add(bare.value)
     if isinstance(bare, cst.BooleanOperation):
         for side in (bare.left, bare.right):
-            out.update(_sized(side))
+            out.update(_sized(side, assigned))
     return out
 
 
@@ -742,7 +745,7 @@ class _Steps:
                         t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
                     )
                 elif isinstance(node, (cst.If, cst.While, cst.Assert)) and (isinstance(node, cst.Assert) or _terminates(node.body)):
-                    tested.update(_sized(node.test))
+                    tested.update(_sized(node.test, self.fn.single_assignments))
             self._tested = frozenset(tested)
         return self._tested
 
@@ -761,7 +764,7 @@ class _Steps:
                 elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
                     guarded.append((node.left, node.right))
                 for test, part in guarded:
-                    names = _sized(test)
+                    names = _sized(test, self.fn.single_assignments)
                     if names:
                         pairs.update((name, id(inner)) for inner in walk(part) if isinstance(inner, cst.Subscript) for name in names)
             found = memo[id(self.fn.node)] = frozenset(pairs)
@@ -880,6 +883,9 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     first = ""
     steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
+    # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
+    # the runner's call is a call of it.
+    runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
@@ -892,7 +898,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             any_mutation = True
             first = first or kind.description
             continue
-        callee = _project_callee(call.node, call.callee, aliases, known)
+        callee = _project_callee(call.node, call.callee, aliases, known) or runs.get(id(call))
         if callee is None:
             continue
         steps.validators[id(call.node)] = callee
@@ -910,6 +916,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _method_name(call: cst.Call) -> str:
+    """The called function's own name: `run_in_executor` of `loop().run_in_executor(...)`."""
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
 def _sets_up(call: cst.Call, name: str) -> bool:

@@ -1505,8 +1505,59 @@ CAUSES = [
             front = fields and fields[0]
             if fields:
                 NOTES[name]["first"] = fields[0]
+            count = len(fields)
+            NOTES[name]["last"] = fields[-1] if count > 0 else ""
             NOTES[name]["template"] = f"{front}/{back}"
             return name
+        """,
+    ),
+    # -- work handed to a thread runner -------------------------------------------------------
+    case(
+        "a-write-handed-to-a-thread-runner-before-a-check",
+        """\
+        import asyncio
+        import shutil
+
+        def _write_backup(path: Path, text: str) -> bool:
+            path.write_text(text)  # expect: MCP004
+            return True
+
+        @mcp.tool()
+        async def backup(name: str, text: str) -> str:
+            await asyncio.get_event_loop().run_in_executor(None, _write_backup, ROOT / name, text)
+            if len(text) > 100:
+                raise ToolError("text is longer than 100 characters")
+            return "backed up"
+
+        @mcp.tool()
+        async def copy(src: str, dst: str) -> str:
+            await asyncio.to_thread(shutil.copy2, src, dst)  # expect: MCP004
+            if not dst.endswith(".md"):
+                raise ToolError("dst must end with .md")
+            return "copied"
+        """,
+    ),
+    case(
+        "a-read-handed-to-a-thread-runner-before-a-check",
+        """\
+        import asyncio
+
+        def _read_backup(path: Path) -> str:
+            return path.read_text()
+
+        @mcp.tool()
+        async def restore(name: str, limit: int) -> str:
+            text = await asyncio.get_event_loop().run_in_executor(None, _read_backup, ROOT / name)
+            if limit > 100:
+                raise ToolError("limit is larger than 100 characters")
+            return text[:limit]
+
+        @mcp.tool()
+        async def peek(src: str, limit: int) -> str:
+            text = await asyncio.to_thread(Path(src).read_text)
+            if limit > 100:
+                raise ToolError("limit is larger than 100 characters")
+            return text[:limit]
         """,
     ),
     # -- a failure path that takes the change back ---------------------------------------------
@@ -2101,6 +2152,64 @@ def test_a_helpers_write_is_reported_at_the_write_with_the_tools_as_related_plac
         (28, "'publish_draft'"),
         (29, "check"),
     ]
+
+
+def test_a_write_three_calls_down_is_reported_at_the_write_with_the_tools_as_related_places() -> None:
+    [finding] = _mcp004(
+        """\
+        def _write(path: Path, text: str) -> None:
+            path.write_text(text)  # expect: MCP004
+
+        def _store(name: str, text: str) -> None:
+            _write(ROOT / name, text)
+
+        def save_note(name: str, text: str) -> None:
+            _store(name, text)
+
+        @mcp.tool()
+        def publish(name: str, text: str) -> str:
+            save_note(name, text)
+            if not name.endswith(".md"):
+                raise ToolError("name must end with .md")
+            return "published"
+
+        @mcp.tool()
+        def publish_draft(name: str, text: str) -> str:
+            save_note(name, text)
+            if len(text) > 10_000:
+                raise ToolError("a draft holds at most 10000 characters")
+            return "published"
+        """
+    )
+    assert finding.message.startswith("Helper '_write' changes files (write_text) here; tool 'publish' then")
+    assert sorted((r.location.row, r.message.split(" ")[1]) for r in finding.related) == [
+        (27, "'publish'"),
+        (28, "check"),
+        (34, "'publish_draft'"),
+        (35, "check"),
+    ]
+
+
+def test_a_read_three_calls_down_is_no_mutation() -> None:
+    _mcp004(
+        """\
+        def _read(path: Path) -> str:
+            return path.read_text()
+
+        def _load(name: str) -> str:
+            return _read(ROOT / name)
+
+        def load_note(name: str) -> str:
+            return _load(name)
+
+        @mcp.tool()
+        def show(name: str, limit: int) -> str:
+            text = load_note(name)
+            if limit > 10_000:
+                raise ToolError("limit is at most 10000 characters")
+            return text[:limit]
+        """
+    )
 
 
 def test_a_direct_finding_relates_its_check() -> None:
