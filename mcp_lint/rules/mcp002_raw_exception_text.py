@@ -353,7 +353,7 @@ def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts,
     """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
     enclosing branch tests for failure: a 200 reply that says the call failed."""
     replies: set[str] = set()
-    for cond in conditions:
+    for cond in _conjuncts(conditions):  # `isinstance(data, dict) and data.get("success") is False`
         local = _reply_failure_test(cond)
         if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
             replies.add(local)

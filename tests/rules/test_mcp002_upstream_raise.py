@@ -212,6 +212,24 @@ def test_the_error_field_of_a_reply_that_says_it_failed_is_an_upstream_body() ->
         check(source.replace("MESSAGE", 'f"Tide service error: {data.get(\'message\')}")  # expect: MCP002'))
 
 
+def test_a_reply_failure_tested_beside_a_shape_check_is_an_upstream_body() -> None:
+    condition = 'isinstance(data, dict) and data.get("success") is False'
+    source = REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition)
+    findings = check(source.replace("MESSAGE", 'f"Tide service refused: {data.get(\'message\')}")  # expect: MCP002'))
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Tool 'tide_height' raises RuntimeError with an upstream error body (data.get('message'))"
+
+
+def test_a_shape_check_or_a_reply_failure_is_no_failed_reply() -> None:
+    # Either test may have sent the branch: not a reply known to have failed.
+    condition = 'not isinstance(data, dict) or data.get("success") is False'
+    source = REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition)
+    check(source.replace("MESSAGE", 'f"Tide service refused: {data.get(\'message\')}"'))
+    # A shape check beside a success flag that is set: the author's own words about the reply.
+    condition = 'isinstance(data, dict) and data.get("success") is True'
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition).replace("MESSAGE", 'f"Tide service said {data.get(\'message\')}"'))
+
+
 def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not() -> None:
     check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
     # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
