@@ -360,6 +360,35 @@ def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts,
     return replies
 
 
+# What a failed decoding of a reply raises, as an `except` clause names it (or a broad clause).
+_DECODE_ERRORS = frozenset({"ValueError", "JSONDecodeError", "Exception", "BaseException"})
+
+
+def _undecoded_replies(handler: Handler | None) -> set[str]:
+    """Responses whose decoding the `try` of `handler` does and whose failure it catches (`try:
+    data = resp.json()` / `except ValueError:`): in the clause, the reply is not what the call
+    should have answered, and its body (`resp.text`) is whatever the upstream sent instead."""
+    if handler is None:
+        return set()
+    caught = {last_name(name) for name in handler.caught} or {"BaseException"}
+    if not caught & _DECODE_ERRORS:
+        return set()
+    replies: set[str] = set()
+    for node in descendants(handler.try_node.body):
+        if not isinstance(node, cst.Call):
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+            base = dotted(node.func.value)  # `resp.json()`
+        elif dotted(node.func) == "json.loads" and node.args and isinstance(node.args[0].value, cst.Attribute):
+            text = node.args[0].value  # `json.loads(resp.text)`
+            base = dotted(text.value) if text.attr.value in {"text", "content", "body"} else None
+        else:
+            continue
+        if base:
+            replies.add(base)
+    return replies
+
+
 def _decodes_a_reply(value: cst.BaseExpression) -> bool:
     """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
     for node in descendants(value):
@@ -669,6 +698,7 @@ async def get_forecast(city: str) -> str:
                 if found is not None:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
+        handler_of = {id(f.node): f.handler for f in (*fn.returns, *fn.raises)}
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
         # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
         # framework's error text like a caught exception re-raised with its text.
@@ -678,6 +708,8 @@ async def get_forecast(city: str) -> str:
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
                 bases = left_on_success(fn, node, ctx)
+            if not bases:
+                bases = _undecoded_replies(handler_of.get(id(node)))
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
@@ -910,11 +942,13 @@ async def get_forecast(city: str) -> str:
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises
-        of other classes that leave this function (the framework forwards their text)."""
+        of other classes that leave this function (the framework forwards their text): outside
+        an `except`, or in a clause that caught a reply's failed decoding (_undecoded_replies)."""
         yield from self._all_sinks(fn, ctx)
         for fact in fn.raises:
             exc = fact.node.exc
-            if isinstance(exc, cst.Call) and fact.handler is None and _raise_variant(exc, ctx) == "raise-other":
+            outside = fact.handler is None or _undecoded_replies(fact.handler)
+            if isinstance(exc, cst.Call) and outside and _raise_variant(exc, ctx) == "raise-other":
                 if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
                     yield fact.node, exc, "raise-other", fact.conditions
 

@@ -312,3 +312,36 @@ def test_a_helper_describing_a_response_raised_after_leaving_on_success_is_repor
 def test_a_helper_describing_a_response_raised_after_leaving_on_failure_is_not() -> None:
     helper = DESCRIBED.replace("reply.is_success", "reply.is_error").replace("  # expect: MCP002", "")
     check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)
+
+
+UNDECODED = HEADER + """
+
+class OrchardError(Exception):
+    pass
+
+
+def _decoded(reply: httpx.Response) -> dict:
+    try:
+        return reply.json()
+    except CAUGHT:
+        RAISE
+
+
+@mcp.tool()
+def count_plums(tree: str) -> str:
+    return str(_decoded(httpx.get(f"https://orchard.invalid/trees/{tree}"))["plums"])
+"""
+
+
+def test_the_body_of_a_reply_that_failed_to_decode_is_an_upstream_body() -> None:
+    raised = 'raise OrchardError(f"Orchard sent no JSON: {reply.text[:200]}") from None  # expect: MCP002'
+    for caught in ("ValueError", "json.JSONDecodeError", "Exception"):
+        findings = check(UNDECODED.replace("CAUGHT", caught).replace("RAISE", raised))
+        (finding,) = [f for f in findings if f.code == "MCP002"]
+        assert finding.message == "Helper '_decoded' raises OrchardError with an upstream error body (reply.text)"
+
+
+def test_the_authors_words_on_a_failed_decoding_or_another_clause_are_no_body() -> None:
+    check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'raise OrchardError("Orchard sent no tree record; check the tree name") from None'))
+    # A clause for something else than the decoding: the reply decoded, nothing says it failed.
+    check(UNDECODED.replace("CAUGHT", "KeyError").replace("RAISE", 'raise OrchardError(f"no plums field: {reply.text[:200]}") from None'))
