@@ -39,7 +39,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
-from mcp_lint.rules.exception_text import exception_raises, failed_response_args, project_call
+from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
 from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
@@ -165,7 +165,7 @@ def analyze_source(
             ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
         ctx.current_facts = facts
-        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx), ctx.range)
+        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx), decoded_reply_args(facts), ctx.range)
         if qual in registered:
             where = ctx.range(facts.node.name)
             fsum.name_span = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
@@ -250,7 +250,11 @@ def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
 
 
 def _call_edges(
-    facts: FunctionFacts, model: ModuleModel, failed_responses: dict[int, tuple[int, ...]], range_of: Callable[[cst.CSTNode], CodeRange]
+    facts: FunctionFacts,
+    model: ModuleModel,
+    failed_responses: dict[int, tuple[int, ...]],
+    decoded_replies: dict[int, tuple[int, ...]],
+    range_of: Callable[[cst.CSTNode], CodeRange],
 ) -> list[CallEdge]:
     """One edge per resolved call, then the functions the calls run without naming them
     (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch).
@@ -295,6 +299,7 @@ def _call_edges(
             forwards=_forwards(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
+            decoded_replies=decoded_replies.get(id(call.node), ()) if resolved else (),
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             at=at,

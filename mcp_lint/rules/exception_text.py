@@ -12,7 +12,7 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -249,6 +249,45 @@ def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple
                 if taken:
                     out[id(node)] = taken
     return out
+
+
+def decodes_a_reply(value: cst.BaseExpression) -> bool:
+    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)` in `value`."""
+    return any(decoded_response(node) is not None for node in descendants(value))
+
+
+def decoded_response(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The response a call decodes: `resp` of `resp.json()` and of `json.loads(resp.text)`."""
+    if not isinstance(node, cst.Call):
+        return None
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+        return node.func.value
+    if dotted(node.func) == "json.loads" and node.args:
+        text = node.args[0].value
+        if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+            return text.value
+    return None
+
+
+def decoded_reply_args(fn: FunctionFacts) -> dict[int, tuple[int, ...]]:
+    """By id of a call: the positions of the arguments that are a decoded upstream reply
+    (`unwrap(resp.json())`, or a local assigned once from one: `payload = resp.json()`). A
+    callee that tests such a parameter's failure field and sends its fields on sends an upstream
+    error body."""
+    out: dict[int, tuple[int, ...]] = {}
+    for call in fn.calls:
+        positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
+        taken = tuple(i for i, value in enumerate(positional) if _decoded_reply(value, fn))
+        if taken:
+            out[id(call.node)] = taken
+    return out
+
+
+def _decoded_reply(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    if isinstance(value, cst.Name):
+        held = fn.single_assignments.get(value.value)
+        return held is not None and decoded_response(unwrap_await(held)) is not None
+    return decoded_response(unwrap_await(value)) is not None
 
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:

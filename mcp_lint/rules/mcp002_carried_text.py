@@ -94,7 +94,8 @@ class CarriedText:
             return None
         body_param = raw_text(latent).body_param
         if body_param is not None and body_param not in project.failed_responses().get(function, ()):
-            return None  # no caller passes it a response found failed
+            if not (raw_text(latent).reply_tested and body_param in project.decoded_replies().get(function, ())):
+                return None  # no caller passes it a response found failed (or a reply it tests)
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
             latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))

@@ -50,6 +50,8 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import (
     project_call,
+    decoded_response,
+    decodes_a_reply,
     exception_text_in,
     handler_classes,
     project_class,
@@ -338,6 +340,8 @@ def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
         if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
             return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
         read = _field_read(cond.left)
+        if read is not None and read[1] in REPLY_ERROR_FIELDS and isinstance(operator, cst.IsNot) and dotted(right) == "None":
+            return read[0]  # `data["error"] is not None`: the reply carries an error
         if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
             return None
         word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
@@ -355,7 +359,7 @@ def _failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts,
     replies: set[str] = set()
     for cond in _conjuncts(conditions):  # `isinstance(data, dict) and data.get("success") is False`
         local = _reply_failure_test(cond)
-        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+        if local is not None and any(decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
             replies.add(local)
     return replies
 
@@ -375,30 +379,11 @@ def _undecoded_replies(handler: Handler | None) -> set[str]:
         return set()
     replies: set[str] = set()
     for node in descendants(handler.try_node.body):
-        if not isinstance(node, cst.Call):
-            continue
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
-            base = dotted(node.func.value)  # `resp.json()`
-        elif dotted(node.func) == "json.loads" and node.args and isinstance(node.args[0].value, cst.Attribute):
-            text = node.args[0].value  # `json.loads(resp.text)`
-            base = dotted(text.value) if text.attr.value in {"text", "content", "body"} else None
-        else:
-            continue
+        response = decoded_response(node)
+        base = dotted(response) if response is not None else None
         if base:
             replies.add(base)
     return replies
-
-
-def _decodes_a_reply(value: cst.BaseExpression) -> bool:
-    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
-    for node in descendants(value):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
-            return True
-        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
-            text = node.args[0].value
-            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
-                return True
-    return False
 
 
 def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
@@ -723,13 +708,17 @@ async def get_forecast(city: str) -> str:
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
-            for node, value, variant, _ in self._body_sinks(fn, ctx):
+            for node, value, variant, conditions in self._body_sinks(fn, ctx):
                 if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
                     continue  # an exception object built here: its message is not known to be the body
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
-                    yield self._body_latent(ctx, node, value, variant, body, body_param=index)
+                    latent = self._body_latent(ctx, node, value, variant, body, body_param=index)
+                    if any(_reply_failure_test(c) == param for c in _conjuncts(conditions)):
+                        # `if payload.get("success") is False:` on a reply a caller decoded.
+                        latent = replace(latent, payload=replace(raw_text(latent), reply_tested=True))
+                    yield latent
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}

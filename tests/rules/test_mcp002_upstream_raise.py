@@ -207,6 +207,7 @@ def test_the_error_field_of_a_reply_that_says_it_failed_is_an_upstream_body() ->
         ("json.loads(response.text)", 'not data.get("success")'),
         ("response.json()", 'data.get("error")'),
         ("response.json()", '"error" in data'),
+        ("response.json()", 'data["error"] is not None'),
     ]:
         source = REPLY.replace("DECODE", decode).replace("CONDITION", condition)
         check(source.replace("MESSAGE", 'f"Tide service error: {data.get(\'message\')}")  # expect: MCP002'))
@@ -234,6 +235,8 @@ def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not(
     check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
     # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
     check(REPLY.replace("DECODE", "PORTS.lookup(port)").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"Port {port}: {data[\'note\']}"'))
+    # An error field that is empty: nothing says the call failed.
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["error"] is None').replace("MESSAGE", 'f"Tide table: {data.get(\'message\')}"'))
 
 
 EARLY_EXIT = """
@@ -345,3 +348,46 @@ def test_the_authors_words_on_a_failed_decoding_or_another_clause_are_no_body() 
     check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'raise OrchardError("Orchard sent no tree record; check the tree name") from None'))
     # A clause for something else than the decoding: the reply decoded, nothing says it failed.
     check(UNDECODED.replace("CAUGHT", "KeyError").replace("RAISE", 'raise OrchardError(f"no plums field: {reply.text[:200]}") from None'))
+
+
+ENVELOPE = HEADER + """
+
+class OrchardError(Exception):
+    pass
+
+
+def unwrap(payload: dict) -> dict:
+    if isinstance(payload, dict) and payload.get("success") is False:
+        message = payload.get("message") or "no message"
+        raise OrchardError(f"Orchard refused the request: {message}")  # expect: MCP002
+    return payload["data"]
+
+
+def _get(path: str) -> dict:
+    reply = httpx.get(f"https://orchard.invalid{path}")
+    PASS
+"""
+
+ENVELOPE_TOOL = """
+
+@mcp.tool()
+def count_cherries(tree: str) -> str:
+    return str(_get(f"/trees/{tree}")["cherries"])
+"""
+
+
+def test_a_reply_a_caller_decoded_whose_failure_the_helper_tests_is_an_upstream_body() -> None:
+    for passed in ("return unwrap(reply.json())", "payload = reply.json()\n    return unwrap(payload)"):
+        findings = check(ENVELOPE.replace("PASS", passed) + ENVELOPE_TOOL)
+        (finding,) = [f for f in findings if f.code == "MCP002"]
+        assert finding.message == """Helper 'unwrap' raises OrchardError with an upstream error body (payload.get("message"))"""
+
+
+def test_a_status_dict_of_the_project_or_a_reply_not_tested_for_failure_is_no_body() -> None:
+    # The helper's argument is the project's own result dict: its message is the author's.
+    own = ENVELOPE.replace("  # expect: MCP002", "").replace("PASS", 'return unwrap({"success": False, "message": f"no tree {path}"})')
+    check(own + ENVELOPE_TOOL)
+    # A decoded reply whose fields a helper sends on without any failure test: plain data.
+    plain = ENVELOPE.replace("  # expect: MCP002", "").replace('isinstance(payload, dict) and payload.get("success") is False', '"message" in payload')
+    plain = plain.replace('raise OrchardError(f"Orchard refused the request: {message}")', 'return {"note": message}')
+    check(plain.replace("PASS", "return unwrap(reply.json())") + ENVELOPE_TOOL)
