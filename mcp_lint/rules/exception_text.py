@@ -227,6 +227,82 @@ def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> s
     return set()
 
 
+# Methods that read a response's body (`resp.read()`, `await resp.text()` of aiohttp).
+_BODY_METHODS = frozenset({"read", "text", "json"})
+
+
+def response_slots(fn: FunctionFacts) -> tuple[int, int] | None:
+    """(position of the status, position of the body) in the tuples every tuple-returning
+    `return` of `fn` hands back of one response (`return resp.status, body, dict(resp.headers)`
+    with `body = resp.read().decode()`); None when its returns do not say so."""
+    assigned: dict[str, list[cst.BaseExpression]] = {}
+    for name, value in _assignments(fn):
+        assigned.setdefault(name, []).append(value)
+    found: set[tuple[int, int]] | None = None
+    for ret in fn.returns:
+        value = ret.node.value
+        if not isinstance(value, cst.Tuple):
+            continue
+        elements = [el.value for el in value.elements]
+        pairs = {
+            (s, b)
+            for s, status in enumerate(elements)
+            if isinstance(status, cst.Attribute) and status.attr.value in _STATUS_ATTRS | {"code"}
+            for b, body in enumerate(elements)
+            if b != s and _reads_body(body, dotted(status.value), assigned)
+        }
+        found = pairs if found is None else found & pairs
+        if not found:
+            return None
+    return min(found) if found else None
+
+
+def _assignments(fn: FunctionFacts) -> Iterator[tuple[str, cst.BaseExpression]]:
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    yield target.target.value, node.value
+
+
+def _reads_body(value: cst.BaseExpression, base: str | None, assigned: dict[str, list[cst.BaseExpression]]) -> bool:
+    """`value` reads the body of the response `base` (`resp.text`, `resp.read().decode()`), itself
+    or through a local some assignment of which does (one in the `try` that read it, another in
+    the clause for the error response)."""
+    if base is None:
+        return False
+    if isinstance(value, cst.Name) and value.value in assigned:
+        return any(_reads_body(v, base, {}) for v in assigned[value.value])
+    for node in descendants(value):
+        if isinstance(node, cst.Attribute) and dotted(node.value) == base and node.attr.value in _BODY_ATTRS:
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BODY_METHODS:
+            if dotted(node.func.value) == base:
+                return True
+    return False
+
+
+def status_left_or_failed(fn: FunctionFacts, node: cst.CSTNode, conditions: tuple[cst.BaseExpression, ...], status: str) -> bool:
+    """Has the local `status` (a response's status code) been found failed where `node` runs: a
+    test of it around `node` holds only for a failed response, or the function already left on
+    its success before `node` (`if status in (200, 204): return ...`)?"""
+    for cond in conditions:
+        if _success_test(cond) is False and any(isinstance(n, cst.Name) and n.value == status for n in descendants(cond)):
+            return True
+    for statement in fn.node.body.body:
+        if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
+            return False
+        if not isinstance(statement, cst.If) or statement.orelse is not None or _success_test(statement.test) is not True:
+            continue
+        if not any(isinstance(n, cst.Name) and n.value == status for n in descendants(statement.test)):
+            continue
+        last = statement.body.body[-1] if statement.body.body else None
+        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        if isinstance(small, (cst.Return, cst.Raise)):
+            return True
+    return False
+
+
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
     """By id of a call in a raise or return of a branch that tests a response's failure: the
     positions of the arguments that are that response (`raise ToolError(describe(resp))` under

@@ -58,7 +58,9 @@ from mcp_lint.rules.exception_text import (
     is_tool_error_raise,
     looks_like_exception_param,
     left_on_success,
+    response_slots,
     status_bases,
+    status_left_or_failed,
     param_text_outside_helpers,
     text_outside_helpers,
     upstream_body,
@@ -286,6 +288,51 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
                         return found
                     deeper.append(source)
         frontier = deeper
+    return None
+
+
+def _item_holding(value: cst.BaseExpression, body: cst.CSTNode) -> cst.CSTNode:
+    """Where in a returned dict the body is put (`"detail": resp_body[:500]`): the line that takes
+    it, when the dict spans several; the value itself otherwise."""
+    if not isinstance(value, cst.Dict):
+        return value
+    for element in value.elements:
+        if any(n is body for n in descendants(element)):
+            return element
+    return value
+
+
+def _unpacked_responses(fn: FunctionFacts, ctx: FileContext) -> list[tuple[str, str]]:
+    """(status local, body local) of each `status, body, headers = helper(...)` whose helper, a
+    function of this module, hands back a response's status and body (response_slots)."""
+    calls = {id(call.node): call.callee for call in fn.calls if call.callee}
+    out: list[tuple[str, str]] = []
+    for node in descendants(fn.node.body, into_scopes=False):
+        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Tuple)):
+            continue
+        callee = calls.get(id(unwrap_await(node.value)))
+        facts = ctx.model.functions.get(callee) if callee else None
+        slots = response_slots(facts) if facts is not None else None
+        if slots is None:
+            continue
+        names = [el.value for el in node.targets[0].target.elements]
+        status, body = (names[i] if i < len(names) else None for i in slots)
+        if isinstance(status, cst.Name) and isinstance(body, cst.Name):
+            out.append((status.value, body.value))
+    return out
+
+
+def _name_read(value: cst.CSTNode, name: str, fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
+    """Where `value` reads the local `name`, itself or through a local assigned from it."""
+    for node in descendants(value):
+        if isinstance(node, cst.Name) and node.value == name:
+            return node
+    assigned = _local_values(fn, ctx)
+    for local in _locals_read(value, ctx) & assigned.keys():
+        for source in assigned[local]:
+            found = next((n for n in descendants(source) if isinstance(n, cst.Name) and n.value == name), None)
+            if found is not None:
+                return found
     return None
 
 
@@ -702,6 +749,16 @@ async def get_forecast(city: str) -> str:
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
+        # A helper's response handed back as a tuple and unpacked (`status, body, _ =
+        # self._request(...)`): its body sent where the status was found failed.
+        for status, body_local in _unpacked_responses(fn, ctx):
+            for node, value, variant, conditions in self._body_sinks(fn, ctx):
+                if id(node) in seen or not status_left_or_failed(fn, node, conditions, status):
+                    continue
+                body = _name_read(value, body_local, fn, ctx)
+                if body is not None:
+                    seen.add(id(node))
+                    yield self._body_latent(ctx, node, value, variant, body)
         # Helpers that put the body of a response their caller found failed into what they send:
         # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
         # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
@@ -919,7 +976,7 @@ async def get_forecast(city: str) -> str:
         route = "raise" if variant.startswith("raise") else "text"
         return self.latent(
             ctx,
-            value,
+            _item_holding(value, body),
             variant=f"{variant}-body",
             route=route,
             statement=node,

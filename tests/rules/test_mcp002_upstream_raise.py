@@ -391,3 +391,57 @@ def test_a_status_dict_of_the_project_or_a_reply_not_tested_for_failure_is_no_bo
     plain = ENVELOPE.replace("  # expect: MCP002", "").replace('isinstance(payload, dict) and payload.get("success") is False', '"message" in payload')
     plain = plain.replace('raise OrchardError(f"Orchard refused the request: {message}")', 'return {"note": message}')
     check(plain.replace("PASS", "return unwrap(reply.json())") + ENVELOPE_TOOL)
+
+
+UNPACKED = """\
+import urllib.error
+import urllib.request
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+
+
+class Orchard:
+    def _request(self, method: str, url: str) -> tuple[int, str, dict]:
+        request = urllib.request.Request(url, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as resp:
+                text = resp.read().decode("utf-8")
+                return resp.status, text, dict(resp.headers)
+        except urllib.error.HTTPError as e:
+            text = e.read().decode("utf-8") if e.fp else ""
+            return e.code, text, {}
+
+    def plant(self, tree: str) -> dict:
+        status, answer, _ = self._request("PUT", f"https://orchard.invalid/trees/{tree}")
+        if status in (200, 201):
+            return {"planted": tree}
+        return {  # expect: MCP005
+            "error": f"Could not plant {tree} (HTTP {status})",
+            SENT
+        }
+
+
+orchard = Orchard()
+
+
+@mcp.tool()
+def plant_tree(tree: str) -> dict:
+    return orchard.plant(tree)
+"""
+
+
+def test_a_body_a_helper_hands_back_beside_its_status_is_reported_where_the_status_failed() -> None:
+    findings = check(UNPACKED.replace("SENT", '"detail": answer[:500],  # expect: MCP002'))
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Helper 'plant' returns an upstream error body (answer) as a normal result"
+
+
+def test_the_status_alone_or_a_helper_handing_back_no_body_is_not_reported() -> None:
+    check(UNPACKED.replace("SENT", '"status": status,'))
+    # The helper's second item is a count it made itself, not the response's body.
+    own = UNPACKED.replace('text = resp.read().decode("utf-8")', "text = str(len(url))").replace(
+        'text = e.read().decode("utf-8") if e.fp else ""', "text = url"
+    )
+    check(own.replace("SENT", '"detail": answer[:500],'))
