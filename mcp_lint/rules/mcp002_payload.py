@@ -38,6 +38,9 @@ class RawText(Payload):
     # ... or, when the statement's branch tests that parameter's failure field itself (`if
     # payload.get("success") is False:`), where a caller passes it a decoded reply.
     reply_tested: bool = False
+    # With `tool_args_only`: the positions of the parameters the `try` parses; in a helper, the
+    # text is about the model's input where every caller takes them from a tool's arguments.
+    parsed_params: tuple[int, ...] = ()
     # A factory's exception built from its parameter (`def unreachable(e): return ApiError(...)`):
     # the class (short and qualified), and whether only a caller's raise sends the text.
     factory: str = ""

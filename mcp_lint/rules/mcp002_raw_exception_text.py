@@ -17,9 +17,9 @@ from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
-from mcp_lint.model.library_tables import DECODE_POSITIONS
+from mcp_lint.model.library_tables import ARGUMENT_PARSERS, DECODE_POSITIONS, MODEL_VALIDATORS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
-from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
@@ -289,6 +289,23 @@ def _body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts,
                     deeper.append(source)
         frontier = deeper
     return None
+
+
+def _parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tuple[int, ...]:
+    """The positions of the parameters the `try` of `handler` hands to a parser of its input
+    (`json.loads(widths)`, `Args.model_validate(arguments)`)."""
+    found: set[int] = set()
+    for node in descendants(handler.try_node.body):
+        if not isinstance(node, cst.Call) or not node.args:
+            continue
+        name = dotted(node.func) or ""
+        resolved = ctx.model.aliases.resolve_dotted(name) or name
+        if resolved not in ARGUMENT_PARSERS and last_name(name) not in MODEL_VALIDATORS:
+            continue
+        root = root_of(node.args[0].value)
+        if isinstance(root, cst.Name) and root.value in fn.params:
+            found.add(fn.params.index(root.value))
+    return tuple(sorted(found))
 
 
 def _item_holding(value: cst.BaseExpression, body: cst.CSTNode) -> cst.CSTNode:
@@ -886,6 +903,7 @@ async def get_forecast(city: str) -> str:
         sent_call = fn.value_of(sent)
         payload = RawText(
             tool_args_only=handler.parses_parameters,
+            parsed_params=_parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
             traceback=isinstance(found, cst.Call),
             error_result=variant == "return" and is_error_result(sent, ctx),
@@ -1013,6 +1031,7 @@ async def get_forecast(city: str) -> str:
         sits there, naming the statement that sends it."""
         payload = RawText(
             tool_args_only=handler.parses_parameters,
+            parsed_params=_parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
             traceback=isinstance(found, cst.Call),
             error_result=variant == "return" and is_error_result(value, ctx),
