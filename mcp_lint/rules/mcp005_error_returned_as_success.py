@@ -87,6 +87,30 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
+def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """`Status(connected=False, ...)` where another return of the function builds the same class
+    with that flag True: the result type says either outcome, and this return says one."""
+    flags = _false_flags(value)
+    if not flags:
+        return False
+    cls = dotted(value.func) if isinstance(value, cst.Call) else None
+    for ret in fn.returns:
+        other = ret.node.value
+        if other is value or not isinstance(other, cst.Call) or dotted(other.func) != cls:
+            continue
+        for arg in other.args:
+            if arg.keyword is not None and arg.keyword.value in flags and dotted(arg.value) == "True":
+                return True
+    return False
+
+
+def _false_flags(value: cst.BaseExpression) -> set[str]:
+    """The keywords a constructor call sets to False (`connected=False`)."""
+    if not isinstance(value, cst.Call):
+        return set()
+    return {arg.keyword.value for arg in value.args if arg.keyword is not None and dotted(arg.value) == "False"}
+
+
 def _arguments(fn: FunctionFacts) -> set[str]:
     return {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
 
@@ -599,7 +623,10 @@ def check_health() -> dict:
             # The check itself crashed, or the caller sent something wrong: a failure of the
             # call even where the tool's answer is a status report. (A function that takes
             # no arguments complains about none: "Invalid indexes found: ..." is its report.)
-            own_failure=ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)),
+            # A status check's result stating the outcome it checks (`Status(connected=False,
+            # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
+            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
+            or (is_argument_complaint(description) and _takes_arguments(fn)),
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
