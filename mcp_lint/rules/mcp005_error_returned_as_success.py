@@ -351,9 +351,36 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
         return None  # `{"status_code": 404, "ok": False, "text": ...}`: a passthrough's report of the exchange
     flag = fn.value_of(items[key])
     parts = [flag.left, flag.right] if isinstance(flag, cst.BooleanOperation) else [flag]
-    if not any(isinstance(part, cst.Comparison) for part in parts):
-        return None
+    tests = [part for part in parts if isinstance(part, cst.Comparison)]
+    if not tests or all(_counts_only(test, fn) for test in tests):
+        return None  # `"success": succeeded > 0` of a batch: a summary of the items it reports
     return "dict", f'"{key}" set by a test of the reply', None
+
+
+def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
+    """Does the test compare only the function's own counters (`succeeded = 0` ... `succeeded +=
+    1`) and numbers? Then the flag sums up the outcomes the function counted itself."""
+    names = [node.value for node in descendants(test) if isinstance(node, cst.Name)]
+    operands = [test.left, *(c.comparator for c in test.comparisons)]
+    if not names or not all(isinstance(o, (cst.Name, cst.Integer)) for o in operands):
+        return False
+    counters = _counters(fn)
+    return all(name in counters for name in names)
+
+
+def _counters(fn: FunctionFacts) -> set[str]:
+    """Locals only ever set to an integer literal or stepped by one (`n = 0`, `n += 1`)."""
+    counted: dict[str, bool] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    counted[name] = counted.get(name, True) and isinstance(node.value, cst.Integer)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            name = node.target.value
+            counted[name] = counted.get(name, True) and isinstance(node.operator, cst.AddAssign) and isinstance(node.value, cst.Integer)
+    return {name for name, only in counted.items() if only}
 
 
 def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
