@@ -129,6 +129,16 @@ def test_the_prefilter_analyses_the_modules_defining_the_subclasses(tmp_path: Pa
     assert {(Path(line.split(":")[0]).name, int(line.split(":")[1]), line.split(" ")[1]) for line in _check(root)} == expected
 
 
+def test_a_subclass_of_a_base_named_through_its_module_is_analysed(tmp_path: Path) -> None:
+    # `from app import base` / `class ForecastHandler(base.Handler)`: the import names the
+    # module, not the class; the prefilter still reads the module defining the subclass.
+    root = _tree(tmp_path)
+    forecast = (root / "app/forecast.py").read_text()
+    forecast = forecast.replace("from app.base import Handler", "from app import base").replace("(Handler)", "(base.Handler)")
+    (root / "app/forecast.py").write_text(forecast)
+    assert "app/forecast.py:13: MCP002" in _check(root)
+
+
 def test_a_call_on_self_inside_the_hierarchy_runs_the_overrides_of_the_subclasses_inheriting_the_caller(tmp_path: Path) -> None:
     # Handler.describe calls self.summary(): a TidesHandler in the table runs the inherited
     # describe, and then its own summary (a leak), so that override is on the tool's path.
