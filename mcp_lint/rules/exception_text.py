@@ -215,16 +215,26 @@ def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> s
     `node` of its top-level block runs (`if resp.status_code == 200: return resp.json()`, then
     `raise ApiError(resp.text)`): there, they failed."""
     bases: set[str] = set()
+    for test in _left_on_success_tests(fn, node):
+        bases |= _tested_responses(test, ctx)
+    return bases
+
+
+def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests of the top-level `if`s before the statement holding `node` that hold only on
+    success and leave the function (`if resp.status_code == 200: return ...`); none when `node`
+    is not under the function's top-level block."""
+    tests: list[cst.BaseExpression] = []
     for statement in fn.node.body.body:
         if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
-            return bases
+            return tests
         if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
             continue
         last = statement.body.body[-1] if statement.body.body else None
         small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
         if isinstance(small, (cst.Return, cst.Raise)):
-            bases |= _tested_responses(statement.test, ctx)
-    return set()
+            tests.append(statement.test)
+    return []
 
 
 # Methods that read a response's body (`resp.read()`, `await resp.text()` of aiohttp).
@@ -286,21 +296,12 @@ def status_left_or_failed(fn: FunctionFacts, node: cst.CSTNode, conditions: tupl
     """Has the local `status` (a response's status code) been found failed where `node` runs: a
     test of it around `node` holds only for a failed response, or the function already left on
     its success before `node` (`if status in (200, 204): return ...`)?"""
-    for cond in conditions:
-        if _success_test(cond) is False and any(isinstance(n, cst.Name) and n.value == status for n in descendants(cond)):
-            return True
-    for statement in fn.node.body.body:
-        if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
-            return False
-        if not isinstance(statement, cst.If) or statement.orelse is not None or _success_test(statement.test) is not True:
-            continue
-        if not any(isinstance(n, cst.Name) and n.value == status for n in descendants(statement.test)):
-            continue
-        last = statement.body.body[-1] if statement.body.body else None
-        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-        if isinstance(small, (cst.Return, cst.Raise)):
-            return True
-    return False
+    def reads_status(test: cst.BaseExpression) -> bool:
+        return any(isinstance(n, cst.Name) and n.value == status for n in descendants(test))
+
+    if any(_success_test(cond) is False and reads_status(cond) for cond in conditions):
+        return True
+    return any(reads_status(test) for test in _left_on_success_tests(fn, node))
 
 
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
