@@ -757,7 +757,9 @@ async def get_forecast(city: str) -> str:
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
                 bases = left_on_success(fn, node, ctx)
-            if not bases:
+            if not bases and variant.startswith("raise"):
+                # Raised as a failure; returned (`{"body": resp.text}`), a body that is no JSON
+                # is the reply the endpoint gave, passed on as the answer.
                 bases = _undecoded_replies(handler_of.get(id(node)))
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:

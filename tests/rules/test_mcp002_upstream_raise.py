@@ -348,6 +348,8 @@ def test_the_authors_words_on_a_failed_decoding_or_another_clause_are_no_body() 
     check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'raise OrchardError("Orchard sent no tree record; check the tree name") from None'))
     # A clause for something else than the decoding: the reply decoded, nothing says it failed.
     check(UNDECODED.replace("CAUGHT", "KeyError").replace("RAISE", 'raise OrchardError(f"no plums field: {reply.text[:200]}") from None'))
+    # A reply that is no JSON returned as the answer: the endpoint's text, passed on.
+    check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'return {"plums": 0, "body": reply.text}'))
 
 
 ENVELOPE = HEADER + """
