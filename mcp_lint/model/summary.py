@@ -118,7 +118,7 @@ class CallEdge(_DefaultsLeftOut):
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
-    # Positions that receive a decoded upstream reply (`unwrap(resp.json())`): a callee that
+    # Positions that receive a decoded upstream reply (`opened(resp.json())`): a callee that
     # tests its failure field (`if payload.get("success") is False:`) and sends its fields on
     # sends an upstream error body.
     decoded_replies: tuple[int, ...] = ()

@@ -348,7 +348,7 @@ def decoded_response(node: cst.CSTNode) -> cst.BaseExpression | None:
 
 def decoded_reply_args(fn: FunctionFacts) -> dict[int, tuple[int, ...]]:
     """By id of a call: the positions of the arguments that are a decoded upstream reply
-    (`unwrap(resp.json())`, or a local assigned once from one: `payload = resp.json()`). A
+    (`opened(resp.json())`, or a local assigned once from one: `payload = resp.json()`). A
     callee that tests such a parameter's failure field and sends its fields on sends an upstream
     error body."""
     out: dict[int, tuple[int, ...]] = {}

@@ -309,7 +309,7 @@ def _parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tup
 
 
 def _item_holding(value: cst.BaseExpression, body: cst.CSTNode) -> cst.CSTNode:
-    """Where in a returned dict the body is put (`"detail": resp_body[:500]`): the line that takes
+    """Where in a returned dict the body is put (`"detail": text[:500]`): the line that takes
     it, when the dict spans several; the value itself otherwise."""
     if not isinstance(value, cst.Dict):
         return value
@@ -769,7 +769,7 @@ async def get_forecast(city: str) -> str:
                 taken = store_of(fn.value_flow, body, within=True)
                 yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
         # A helper's response handed back as a tuple and unpacked (`status, body, _ =
-        # self._request(...)`): its body sent where the status was found failed.
+        # self._call(...)`): its body sent where the status was found failed.
         for status, body_local in _unpacked_responses(fn, ctx):
             for node, value, variant, conditions in self._body_sinks(fn, ctx):
                 if id(node) in seen or not status_left_or_failed(fn, node, conditions, status):

@@ -358,7 +358,7 @@ class OrchardError(Exception):
     pass
 
 
-def unwrap(payload: dict) -> dict:
+def opened(payload: dict) -> dict:
     if isinstance(payload, dict) and payload.get("success") is False:
         message = payload.get("message") or "no message"
         raise OrchardError(f"Orchard refused the request: {message}")  # expect: MCP002
@@ -379,20 +379,20 @@ def count_cherries(tree: str) -> str:
 
 
 def test_a_reply_a_caller_decoded_whose_failure_the_helper_tests_is_an_upstream_body() -> None:
-    for passed in ("return unwrap(reply.json())", "payload = reply.json()\n    return unwrap(payload)"):
+    for passed in ("return opened(reply.json())", "payload = reply.json()\n    return opened(payload)"):
         findings = check(ENVELOPE.replace("PASS", passed) + ENVELOPE_TOOL)
         (finding,) = [f for f in findings if f.code == "MCP002"]
-        assert finding.message == """Helper 'unwrap' raises OrchardError with an upstream error body (payload.get("message"))"""
+        assert finding.message == """Helper 'opened' raises OrchardError with an upstream error body (payload.get("message"))"""
 
 
 def test_a_status_dict_of_the_project_or_a_reply_not_tested_for_failure_is_no_body() -> None:
     # The helper's argument is the project's own result dict: its message is the author's.
-    own = ENVELOPE.replace("  # expect: MCP002", "").replace("PASS", 'return unwrap({"success": False, "message": f"no tree {path}"})')
+    own = ENVELOPE.replace("  # expect: MCP002", "").replace("PASS", 'return opened({"success": False, "message": f"no tree {path}"})')
     check(own + ENVELOPE_TOOL)
     # A decoded reply whose fields a helper sends on without any failure test: plain data.
     plain = ENVELOPE.replace("  # expect: MCP002", "").replace('isinstance(payload, dict) and payload.get("success") is False', '"message" in payload')
     plain = plain.replace('raise OrchardError(f"Orchard refused the request: {message}")', 'return {"note": message}')
-    check(plain.replace("PASS", "return unwrap(reply.json())") + ENVELOPE_TOOL)
+    check(plain.replace("PASS", "return opened(reply.json())") + ENVELOPE_TOOL)
 
 
 UNPACKED = """\
@@ -405,7 +405,7 @@ mcp = FastMCP("orchard")
 
 
 class Orchard:
-    def _request(self, method: str, url: str) -> tuple[int, str, dict]:
+    def _exchange(self, method: str, url: str) -> tuple[int, str, dict]:
         request = urllib.request.Request(url, method=method)
         try:
             with urllib.request.urlopen(request, timeout=30) as resp:
@@ -416,7 +416,7 @@ class Orchard:
             return e.code, text, {}
 
     def plant(self, tree: str) -> dict:
-        status, answer, _ = self._request("PUT", f"https://orchard.invalid/trees/{tree}")
+        status, answer, _ = self._exchange("PUT", f"https://orchard.invalid/trees/{tree}")
         if status in (200, 201):
             return {"planted": tree}
         return {  # expect: MCP005
