@@ -40,7 +40,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
-from mcp_lint.rules.exception_text import exception_raises, failed_response_args, project_call
+from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
 from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
@@ -169,7 +169,7 @@ def analyze_source(
             ctx.hint_function(facts.node, order, indents)
         ctx.current = facts.node
         ctx.current_facts = facts
-        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx), ctx.range)
+        fsum.calls = _call_edges(facts, model, failed_response_args(facts, ctx), decoded_reply_args(facts), ctx.range)
         if qual in registered:
             where = ctx.range(facts.node.name)
             fsum.name_span = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
@@ -256,7 +256,11 @@ def _try_guards(facts: FunctionFacts) -> tuple[TryGuard, ...]:
 
 
 def _call_edges(
-    facts: FunctionFacts, model: ModuleModel, failed_responses: dict[int, tuple[int, ...]], range_of: Callable[[cst.CSTNode], CodeRange]
+    facts: FunctionFacts,
+    model: ModuleModel,
+    failed_responses: dict[int, tuple[int, ...]],
+    decoded_replies: dict[int, tuple[int, ...]],
+    range_of: Callable[[cst.CSTNode], CodeRange],
 ) -> list[CallEdge]:
     """One edge per resolved call, then the functions the calls run without naming them
     (callbacks, table lookups): each of those shares its call's edge (returned, guards, branch).
@@ -299,8 +303,10 @@ def _call_edges(
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),
+            from_params=_from_params(call.node, facts) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
+            decoded_replies=decoded_replies.get(id(call.node), ()) if resolved else (),
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
@@ -444,6 +450,37 @@ def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ..
         if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
             out.append((index, facts.params.index(value.value)))
     return tuple(out)
+
+
+def _from_params(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:
+    """(position, the caller's parameter index) of each positional argument taken from one of
+    the caller's parameters: itself, an item, attribute or method result of it (`args.get("x")`),
+    or a local assigned once from one (`args = arguments or {}`)."""
+    out: list[tuple[int, int]] = []
+    for index, argument in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        param = _parameter_root(argument.value, facts, 2)
+        if param is not None:
+            out.append((index, facts.params.index(param)))
+    return tuple(out)
+
+
+def _parameter_root(value: cst.BaseExpression, facts: FunctionFacts, depth: int) -> str | None:
+    """The caller's parameter `value` is taken from, or None."""
+    while True:
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+            value = value.left  # `arguments or {}`: the parameter, or an empty default
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+            value = value.func.value  # `args.get("x")`, `raw.strip()`
+        elif isinstance(value, (cst.Subscript, cst.Attribute)):
+            value = value.value
+        else:
+            break
+    if not isinstance(value, cst.Name):
+        return None
+    if value.value in facts.params:
+        return value.value if value.value not in {"self", "cls"} else None
+    held = facts.single_assignments.get(value.value)
+    return _parameter_root(held, facts, depth - 1) if held is not None and depth > 0 else None
 
 
 def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:

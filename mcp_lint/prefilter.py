@@ -338,9 +338,11 @@ class NextFiles:
 
     def _subclassing_files(self, cls: str) -> list[int]:
         """The files that may define a subclass of the class `cls`: those whose import statements
-        spell its name (`from app.base import Handler`), besides its own module (already read).
-        A subclass's own subclasses are asked for once it is read."""
+        spell its name (`from app.base import Handler`) or its module's (`from app import base`
+        for `class X(base.Handler)`), besides its own module (already read). A subclass's own
+        subclasses are asked for once it is read."""
         if self._imported_words is None:
             self._imported_words = [imported_words(item.data) if item.source is not None else set() for item in self.items]
-        word = cls.rpartition(".")[2].encode("utf-8", "surrogatepass")
-        return [index for index, words in enumerate(self._imported_words) if word in words]
+        module, _, name = cls.rpartition(".")
+        spelled = {part.encode("utf-8", "surrogatepass") for part in (name, module.rpartition(".")[2]) if part}
+        return [index for index, words in enumerate(self._imported_words) if spelled & words]

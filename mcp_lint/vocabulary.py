@@ -107,6 +107,8 @@ EMPTY_RESULT = re.compile(
     r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
     # Chinese: "found no ... containing / matching / any ...", "no results / data yet"
     r"|(?:未能?|没有|沒有|找不到)(?:找到|查到|搜索到|搜尋到|检索到|查询到|查詢到)?\s*(?:任何|相关|相關|匹配|符合|包含|满足|滿足)"
+    # ... and "found no results related to <the query>" (`未找到与「x」相关的结果`)
+    r"|(?:未能?|没有|沒有)(?:找到|查到|搜索到|搜尋到|检索到|查询到|查詢到)(?:与|與|和)[^。，,！!？?]{1,40}?(?:相关|相關|匹配)的?(?:结果|結果|数据|數據|记录|記錄)"
     r"|(?:暂无|暫無|没有|沒有|无|無)(?:任何|相关|相關|匹配的?)?(?:结果|結果|数据|數據|记录|記錄)"
     # Japanese: "no matching ... was found", "there are no search results"
     r"|(?:該当|一致|条件に一致|検索結果|結果)[^。]{0,20}?(?:見つかりません|ありません)"

@@ -129,14 +129,37 @@ def test_the_prefilter_analyses_the_modules_defining_the_subclasses(tmp_path: Pa
     assert {(Path(line.split(":")[0]).name, int(line.split(":")[1]), line.split(" ")[1]) for line in _check(root)} == expected
 
 
-def test_a_call_on_self_inside_the_hierarchy_does_not_dispatch_to_every_subclass(tmp_path: Path) -> None:
-    # Handler.describe calls self.summary(): reached from a tool through the base class's own
-    # method, it is the object's own class that decides, not every subclass. TidesHandler.summary
-    # (a leak) is reached by no tool.
+def test_a_subclass_of_a_base_named_through_its_module_is_analysed(tmp_path: Path) -> None:
+    # `from app import base` / `class ForecastHandler(base.Handler)`: the import names the
+    # module, not the class; the prefilter still reads the module defining the subclass.
+    root = _tree(tmp_path)
+    forecast = (root / "app/forecast.py").read_text()
+    forecast = forecast.replace("from app.base import Handler", "from app import base").replace("(Handler)", "(base.Handler)")
+    (root / "app/forecast.py").write_text(forecast)
+    assert "app/forecast.py:13: MCP002" in _check(root)
+
+
+def test_a_call_on_self_inside_the_hierarchy_runs_the_overrides_of_the_subclasses_inheriting_the_caller(tmp_path: Path) -> None:
+    # Handler.describe calls self.summary(): a TidesHandler in the table runs the inherited
+    # describe, and then its own summary (a leak), so that override is on the tool's path.
     server = SERVER.replace("result = handler.run_tool(arguments)", "result = handler.describe()")
     found = _check(_tree(tmp_path, server))
-    assert not [line for line in found if line.startswith("app/tides.py")]
+    assert "app/tides.py:16: MCP002" in found
     assert not [line for line in found if line.startswith("app/forecast.py")]  # run_tool is not called
+
+
+def test_a_subclass_with_its_own_caller_does_not_run_the_inherited_self_call(tmp_path: Path) -> None:
+    # TidesHandler defines its own describe, which never calls summary: Handler.describe's
+    # self.summary() runs for Handler objects and the subclasses inheriting describe only.
+    server = SERVER.replace("result = handler.run_tool(arguments)", "result = handler.describe()")
+    root = _tree(tmp_path, server)
+    tides = (root / "app/tides.py").read_text().replace(
+        '    def run_tool(self, args: dict) -> str:\n        return "tides"',
+        '    def run_tool(self, args: dict) -> str:\n        return "tides"\n\n    def describe(self) -> str:\n        return "tide tables"',
+    )
+    (root / "app/tides.py").write_text(tides)
+    found = _check(root)
+    assert not [line for line in found if line.startswith("app/tides.py")]
 
 
 def test_the_overrides_are_reached_from_the_dispatching_tool_and_nothing_else_of_the_subclasses(tmp_path: Path) -> None:

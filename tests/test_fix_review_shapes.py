@@ -2357,9 +2357,9 @@ def test_a_tools_check_that_only_hands_the_helpers_failure_on_goes_with_the_fix(
 
 
 def test_a_decoders_position_in_the_callers_own_argument_stays_in_the_message() -> None:
-    # The helper decodes its own parameter (a tool's argument): the decoder's text goes, but
-    # where it stopped is the caller's pointer to its mistake and holds none of the input.
-    # Decoding something else (a file) keeps no position.
+    # The helper decodes its own parameter (a tool's argument, and a stored default): the
+    # decoder's text goes, but where it stopped is the caller's pointer to its mistake and holds
+    # none of the input. Decoding something else (a file) keeps no position.
     source = textwrap.dedent(
         """\
         import json
@@ -2390,12 +2390,16 @@ def test_a_decoders_position_in_the_callers_own_argument_stays_in_the_message() 
         @mcp.tool()
         def save_doc(content: str) -> str:
             doc = parse_doc(content)
-            return str(len(doc | load_settings()))
+            return str(len(doc | load_settings() | parse_doc(DEFAULTS)))
         """
     )
     after = fixed(source)
     assert '        raise DocError(f"Invalid JSON in content at line {e.lineno}, column {e.colno}") from e\n' in after, after
     assert '        raise DocError("Invalid settings file") from e\n' in after, after
+    # Fed only by the tool's argument, the decoder's text is about what the model sent, as in
+    # the tool itself: no finding, the raise stays as written.
+    only_argument = source.replace(" | parse_doc(DEFAULTS)", "")
+    assert '        raise DocError(f"Invalid JSON in content: {e}")\n' in fixed(only_argument)
 
 
 def test_the_projects_logger_is_imported_as_the_module_imports_the_project(project: Path) -> None:

@@ -118,3 +118,35 @@ def test_an_objects_table_of_its_own_methods_reaches_each_method() -> None:
 def test_an_objects_table_of_methods_used_only_for_names_reaches_nothing() -> None:
     dispatch = "        return [TextContent(type='text', text=', '.join(self.handlers))]\n"
     assert flagged(service(dispatch)) == []
+
+
+FACTORY = """
+def make_handler(kind):
+    async def handler(arguments):
+        if arguments:
+            return [TextContent(type="text", text=f"Error: the {kind} request was refused")]
+        return []
+
+    return handler
+
+
+def make_settings(kind):
+    return {"kind": kind}
+
+
+server = Server("x")
+HANDLERS = {"archive": VALUE("archive"), "purge": VALUE("purge")}
+
+
+@server.call_tool()
+async def call(name, arguments):
+    return await HANDLERS[name](arguments)
+"""
+
+
+def test_a_table_of_functions_a_factory_of_the_module_makes_reaches_what_it_returns() -> None:
+    assert flagged(LOW + FACTORY.replace("VALUE", "make_handler")) == ["handler"]
+
+
+def test_a_table_of_values_a_factory_makes_that_are_no_functions_reaches_nothing() -> None:
+    assert flagged(LOW + FACTORY.replace("VALUE", "make_settings")) == []

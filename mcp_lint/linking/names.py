@@ -202,8 +202,9 @@ class ProjectNames:
     def dispatched(self, method: str, caller: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         """The overrides a call of `method` (on an object, `x.method()`) from `caller` may run
         instead (call_targets). A call inside the hierarchy (`self.summary()` in a method of the
-        class or of a subclass) runs the object's own class's method: the walk follows that
-        class, not every subclass."""
+        class or of a subclass) runs the object's own class's method: the overrides of the
+        subclasses that inherit `caller` itself (an object of one runs `caller`, and then its
+        own `summary`), not those of siblings or of subclasses with their own `caller`."""
         owner = method.rpartition(".")[0]
         caller_class = caller.rpartition(".")[0]
         key = (method, caller_class)
@@ -213,12 +214,28 @@ class ProjectNames:
         found = ()
         module = self.modules.get(owner.rpartition(".")[0])
         # Not a module-level function, nor a class of no module read here, nor a call within the hierarchy.
-        if module is not None and owner in module.classes and caller_class != owner and caller_class not in self.subclasses(owner):
+        if module is not None and owner in module.classes:
             if self.missing is not None:
                 self.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
-            found = tuple(self.functions[override] for override in self.overrides(method))
+            overrides = self.overrides(method)
+            if caller_class == owner or caller_class in self.subclasses(owner):
+                name = caller.rpartition(".")[2]
+                below = set(self.subclasses(caller_class))
+                overrides = [o for o in overrides if o.rpartition(".")[0] in below and self._inherits(o.rpartition(".")[0], caller_class, name)]
+            found = tuple(self.functions[override] for override in overrides)
         self._dispatch[key] = found
         return found
+
+    def _inherits(self, cls: str, ancestor: str, name: str) -> bool:
+        """Does `cls` (a subclass of `ancestor`) run `ancestor`'s method `name`: neither it nor a
+        class between them defines its own?"""
+        if f"{cls}.{name}" in self.functions:
+            return False
+        with self._not_asking():
+            module = self.modules.get(cls.rpartition(".")[0])
+            bases = [self.resolve(base) for base in module.classes.get(cls, ())] if module is not None else []
+        below = set(self.subclasses(ancestor))
+        return any(base == ancestor or (base in below and self._inherits(base, ancestor, name)) for base in bases)
 
     def overrides(self, method: str) -> list[str]:
         """The methods of the project's subclasses (at any depth) that override `method` of a

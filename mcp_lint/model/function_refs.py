@@ -175,10 +175,13 @@ class FunctionReferences(ScopeWalker):
         """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
         named = [value for value in values if not isinstance(value, cst.Call)]
         refs = [ref for value in named if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
-        if refs and len(refs) == len(named):
-            # Values made by a call (`"x": make_handler("/x")`) are functions too, which this
+        # Values made by a call of this module's factory (`"x": make_handler("/x")`) are the
+        # functions it defines and returns (`def handler(...): ...; return handler`).
+        made = [ref for value in values if isinstance(value, cst.Call) for ref in self._made_by_factory(value)]
+        if (refs and len(refs) == len(named)) or (made and not named):
+            # Values made by a call the module cannot see into are functions too, which this
             # table does not name; the ones it names are still looked up by the dispatcher.
-            self.model.function_tables[key] = refs
+            self.model.function_tables[key] = [*refs, *dict.fromkeys(made)]
         elif values and all(isinstance(value, cst.Dict) for value in values):
             # A registry of rows: `{"ListIndexTool": {"description": ..., "function": list_indices}}`,
             # looked up as `REGISTRY[name]["function"](args)`: the rows' functions.
@@ -193,6 +196,17 @@ class FunctionReferences(ScopeWalker):
             ]
             if rows:
                 self.model.function_tables[key] = rows
+
+    def _made_by_factory(self, call: cst.Call) -> list[str]:
+        """The functions a module function called here defines and returns by name."""
+        out: list[str] = []
+        for factory in self._function_refs(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else []:
+            facts = self.model.functions.get(factory)
+            for ret in facts.returns if facts is not None else ():
+                value = ret.node.value
+                if isinstance(value, cst.Name) and f"{factory}.{value.value}" in self.model.functions:
+                    out.append(f"{factory}.{value.value}")
+        return out
 
     def _returned_table(self, value: cst.BaseExpression) -> None:
         """`return {"add": add, ...}` or `return {n: getattr(api, n) for n in NAMES}` (NAMES a

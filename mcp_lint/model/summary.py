@@ -118,6 +118,14 @@ class CallEdge(_DefaultsLeftOut):
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()
+    # Positions that receive a decoded upstream reply (`opened(resp.json())`): a callee that
+    # tests its failure field (`if payload.get("success") is False:`) and sends its fields on
+    # sends an upstream error body.
+    decoded_replies: tuple[int, ...] = ()
+    # Arguments taken from the caller's own parameters, whole or in part (`args.get("widths")`,
+    # through `args = arguments or {}`): (position in the call, the caller's parameter index).
+    # A parse error of such an argument describes what the caller's own caller passed.
+    from_params: tuple[tuple[int, int], ...] = ()
     # The caller tests the call's value in a condition (`r = helper(); if "error" in r: return
     # r`): a helper's fix that raises in place of that value would leave the test dead.
     tested: bool = False

@@ -12,7 +12,7 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
-from mcp_lint.model.names import dotted, last_name
+from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -215,16 +215,93 @@ def left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> s
     `node` of its top-level block runs (`if resp.status_code == 200: return resp.json()`, then
     `raise ApiError(resp.text)`): there, they failed."""
     bases: set[str] = set()
+    for test in _left_on_success_tests(fn, node):
+        bases |= _tested_responses(test, ctx)
+    return bases
+
+
+def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests of the top-level `if`s before the statement holding `node` that hold only on
+    success and leave the function (`if resp.status_code == 200: return ...`); none when `node`
+    is not under the function's top-level block."""
+    tests: list[cst.BaseExpression] = []
     for statement in fn.node.body.body:
         if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
-            return bases
+            return tests
         if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
             continue
         last = statement.body.body[-1] if statement.body.body else None
         small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
         if isinstance(small, (cst.Return, cst.Raise)):
-            bases |= _tested_responses(statement.test, ctx)
-    return set()
+            tests.append(statement.test)
+    return []
+
+
+# Methods that read a response's body (`resp.read()`, `await resp.text()` of aiohttp).
+_BODY_METHODS = frozenset({"read", "text", "json"})
+
+
+def response_slots(fn: FunctionFacts) -> tuple[int, int] | None:
+    """(position of the status, position of the body) in the tuples every tuple-returning
+    `return` of `fn` hands back of one response (`return resp.status, body, dict(resp.headers)`
+    with `body = resp.read().decode()`); None when its returns do not say so."""
+    assigned: dict[str, list[cst.BaseExpression]] = {}
+    for name, value in _assignments(fn):
+        assigned.setdefault(name, []).append(value)
+    found: set[tuple[int, int]] | None = None
+    for ret in fn.returns:
+        value = ret.node.value
+        if not isinstance(value, cst.Tuple):
+            continue
+        elements = [el.value for el in value.elements]
+        pairs = {
+            (s, b)
+            for s, status in enumerate(elements)
+            if isinstance(status, cst.Attribute) and status.attr.value in _STATUS_ATTRS | {"code"}
+            for b, body in enumerate(elements)
+            if b != s and _reads_body(body, dotted(status.value), assigned)
+        }
+        found = pairs if found is None else found & pairs
+        if not found:
+            return None
+    return min(found) if found else None
+
+
+def _assignments(fn: FunctionFacts) -> Iterator[tuple[str, cst.BaseExpression]]:
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    yield target.target.value, node.value
+
+
+def _reads_body(value: cst.BaseExpression, base: str | None, assigned: dict[str, list[cst.BaseExpression]]) -> bool:
+    """`value` reads the body of the response `base` (`resp.text`, `resp.read().decode()`), itself
+    or through a local some assignment of which does (one in the `try` that read it, another in
+    the clause for the error response)."""
+    if base is None:
+        return False
+    if isinstance(value, cst.Name) and value.value in assigned:
+        return any(_reads_body(v, base, {}) for v in assigned[value.value])
+    for node in descendants(value):
+        if isinstance(node, cst.Attribute) and dotted(node.value) == base and node.attr.value in _BODY_ATTRS:
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BODY_METHODS:
+            if dotted(node.func.value) == base:
+                return True
+    return False
+
+
+def status_left_or_failed(fn: FunctionFacts, node: cst.CSTNode, conditions: tuple[cst.BaseExpression, ...], status: str) -> bool:
+    """Has the local `status` (a response's status code) been found failed where `node` runs: a
+    test of it around `node` holds only for a failed response, or the function already left on
+    its success before `node` (`if status in (200, 204): return ...`)?"""
+    def reads_status(test: cst.BaseExpression) -> bool:
+        return any(isinstance(n, cst.Name) and n.value == status for n in descendants(test))
+
+    if any(_success_test(cond) is False and reads_status(cond) for cond in conditions):
+        return True
+    return any(reads_status(test) for test in _left_on_success_tests(fn, node))
 
 
 def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple[int, ...]]:
@@ -249,6 +326,45 @@ def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple
                 if taken:
                     out[id(node)] = taken
     return out
+
+
+def decodes_a_reply(value: cst.BaseExpression) -> bool:
+    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)` in `value`."""
+    return any(decoded_response(node) is not None for node in descendants(value))
+
+
+def decoded_response(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The response a call decodes: `resp` of `resp.json()` and of `json.loads(resp.text)`."""
+    if not isinstance(node, cst.Call):
+        return None
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+        return node.func.value
+    if dotted(node.func) == "json.loads" and node.args:
+        text = node.args[0].value
+        if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+            return text.value
+    return None
+
+
+def decoded_reply_args(fn: FunctionFacts) -> dict[int, tuple[int, ...]]:
+    """By id of a call: the positions of the arguments that are a decoded upstream reply
+    (`opened(resp.json())`, or a local assigned once from one: `payload = resp.json()`). A
+    callee that tests such a parameter's failure field and sends its fields on sends an upstream
+    error body."""
+    out: dict[int, tuple[int, ...]] = {}
+    for call in fn.calls:
+        positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
+        taken = tuple(i for i, value in enumerate(positional) if _decoded_reply(value, fn))
+        if taken:
+            out[id(call.node)] = taken
+    return out
+
+
+def _decoded_reply(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    if isinstance(value, cst.Name):
+        held = fn.single_assignments.get(value.value)
+        return held is not None and decoded_response(unwrap_await(held)) is not None
+    return decoded_response(unwrap_await(value)) is not None
 
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:

@@ -29,6 +29,8 @@ from mcp_lint.rules.mcp002_payload import raw_text
 # How many hops of a clause wrapping the text into another exception, caught and passed on
 # again, the forwarding map follows.
 _FORWARDING_ROUNDS = 4
+# How many callers up a parsed parameter is followed to the tool whose argument it is.
+_FEEDING_DEPTH = 4
 
 
 class CarriedText:
@@ -51,6 +53,26 @@ class CarriedText:
                 break
             self.forwarding.update(added)
 
+    def _fed_by_tools(self, function: str, positions: tuple[int, ...], depth: int = 0) -> bool:
+        """Does every caller of `function` pass, at each of `positions` (its parameter indices),
+        a value taken from its own parameters, and is each such caller a tool, or fed so in turn?"""
+        callers = self.project.callers_of(function)
+        found = self.project.function(function)
+        if not positions or not callers or found is None or depth > _FEEDING_DEPTH:
+            return False
+        params = found[1].params
+        for caller, edge in callers:
+            shift = receiver_shift(edge.via_attribute, params)
+            taken = dict(edge.from_params)
+            if any(p - shift not in taken for p in positions):
+                return False
+            reach = self.reached.get(caller)
+            if reach is not None and reach.is_tool:
+                continue
+            if not self._fed_by_tools(caller, tuple(sorted({taken[p - shift] for p in positions})), depth + 1):
+                return False
+        return True
+
     def link(self, latent: Latent, function: str, reach: Reach) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow
         (or no tool's path takes it)."""
@@ -59,6 +81,8 @@ class CarriedText:
             return None  # a marker for the forwarding map
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
+        if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):
+            return None  # a parse error of what a tool's arguments hand this helper: the model's own input
         if raw_text(latent).origin_exits:
             decided = self._with_origin(latent)
             if decided is None:
@@ -94,7 +118,8 @@ class CarriedText:
             return None
         body_param = raw_text(latent).body_param
         if body_param is not None and body_param not in project.failed_responses().get(function, ()):
-            return None  # no caller passes it a response found failed
+            if not (raw_text(latent).reply_tested and body_param in project.decoded_replies().get(function, ())):
+                return None  # no caller passes it a response found failed (or a reply it tests)
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
             latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))

@@ -35,6 +35,12 @@ class RawText(Payload):
     param: str = ""  # the parameter holding an exception a caller caught
     # The parameter holding a response: kept where a caller passes one it found failed.
     body_param: int | None = None
+    # ... or, when the statement's branch tests that parameter's failure field itself (`if
+    # payload.get("success") is False:`), where a caller passes it a decoded reply.
+    reply_tested: bool = False
+    # With `tool_args_only`: the positions of the parameters the `try` parses; in a helper, the
+    # text is about the model's input where every caller takes them from a tool's arguments.
+    parsed_params: tuple[int, ...] = ()
     # A factory's exception built from its parameter (`def unreachable(e): return ApiError(...)`):
     # the class (short and qualified), and whether only a caller's raise sends the text.
     factory: str = ""

@@ -57,6 +57,7 @@ from mcp_lint.rules.exception_text import (
     looks_like_exception_param,
     left_on_success,
     status_bases,
+    status_left_or_failed,
     param_text_outside_helpers,
     text_outside_helpers,
 )
@@ -88,6 +89,15 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
 from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
+from mcp_lint.rules.upstream_body import (
+    conjuncts,
+    item_holding,
+    name_read,
+    parsed_params,
+    reply_failure_test,
+    undecoded_replies,
+    unpacked_responses,
+)
 from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -224,7 +234,7 @@ def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str,
     """`if isinstance(exc, ConfigError): return f"... {exc}"` with ConfigError a class of this
     package: the text is the project's own message (as for `except ConfigError as e`)."""
     top = ctx.model.module.split(".")[0]
-    for condition in _conjuncts(conditions):
+    for condition in conjuncts(conditions):
         if not (isinstance(condition, cst.Call) and dotted(condition.func) == "isinstance" and len(condition.args) == 2):
             continue
         if dotted(condition.args[0].value) != param:
@@ -240,15 +250,6 @@ def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str,
         ):
             return True
     return False
-
-def _conjuncts(conditions: Sequence[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
-    """Each test an `if` requires: `A and isinstance(e, B)` requires both."""
-    for condition in conditions:
-        if isinstance(condition, cst.BooleanOperation) and isinstance(condition.operator, cst.And):
-            yield from _conjuncts((condition.left, condition.right))
-        else:
-            yield condition
-
 
 def module_class_alias(name: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
     """`ScopeError` for `SCOPE_ERROR`, a module-level name every assignment of which (at the top
@@ -483,6 +484,7 @@ async def get_forecast(city: str) -> str:
                 if found is not None:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
+        handler_of = {id(f.node): f.handler for f in (*fn.returns, *fn.raises)}
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
         # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
         # framework's error text like a caught exception re-raised with its text.
@@ -492,6 +494,10 @@ async def get_forecast(city: str) -> str:
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
                 bases = left_on_success(fn, node, ctx)
+            if not bases and variant.startswith("raise"):
+                # Raised as a failure; returned (`{"body": resp.text}`), a body that is no JSON
+                # is the reply the endpoint gave, passed on as the answer.
+                bases = undecoded_replies(handler_of.get(id(node)))
             body = _body_through_locals(value, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
@@ -499,19 +505,33 @@ async def get_forecast(city: str) -> str:
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
+        # A helper's response handed back as a tuple and unpacked (`status, body, _ =
+        # self._call(...)`): its body sent where the status was found failed.
+        for status, body_local in unpacked_responses(fn, ctx):
+            for node, value, variant, conditions in self._body_sinks(fn, ctx):
+                if id(node) in seen or not status_left_or_failed(fn, node, conditions, status):
+                    continue
+                body = name_read(value, body_local, fn, ctx)
+                if body is not None:
+                    seen.add(id(node))
+                    yield self._body_latent(ctx, node, value, variant, body)
         # Helpers that put the body of a response their caller found failed into what they send:
         # `def describe(resp): return f"API error: {resp.text}"` under `if resp.is_error: raise
         # ToolError(describe(resp))` (the linker keeps it where a caller passes such a response).
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
-            for node, value, variant, _ in self._body_sinks(fn, ctx):
+            for node, value, variant, conditions in self._body_sinks(fn, ctx):
                 if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
                     continue  # an exception object built here: its message is not known to be the body
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
-                    yield self._body_latent(ctx, node, value, variant, body, body_param=index)
+                    latent = self._body_latent(ctx, node, value, variant, body, body_param=index)
+                    if any(reply_failure_test(c) == param for c in conjuncts(conditions)):
+                        # `if payload.get("success") is False:` on a reply a caller decoded.
+                        latent = replace(latent, payload=replace(raw_text(latent), reply_tested=True))
+                    yield latent
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -622,6 +642,7 @@ async def get_forecast(city: str) -> str:
         sent_call = fn.value_of(sent)
         payload = RawText(
             tool_args_only=handler.parses_parameters,
+            parsed_params=parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
             traceback=isinstance(found, cst.Call),
             error_result=variant == "return" and is_error_result(sent, ctx),
@@ -712,7 +733,7 @@ async def get_forecast(city: str) -> str:
         route = "raise" if variant.startswith("raise") else "text"
         return self.latent(
             ctx,
-            value,
+            item_holding(value, body),
             variant=f"{variant}-body",
             route=route,
             statement=node,
@@ -724,11 +745,13 @@ async def get_forecast(city: str) -> str:
 
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises
-        of other classes that leave this function (the framework forwards their text)."""
+        of other classes that leave this function (the framework forwards their text): outside
+        an `except`, or in a clause that caught a reply's failed decoding (undecoded_replies)."""
         yield from self._all_sinks(fn, ctx)
         for fact in fn.raises:
             exc = fact.node.exc
-            if isinstance(exc, cst.Call) and fact.handler is None and _raise_variant(exc, ctx) == "raise-other":
+            outside = fact.handler is None or undecoded_replies(fact.handler)
+            if isinstance(exc, cst.Call) and outside and _raise_variant(exc, ctx) == "raise-other":
                 if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
                     yield fact.node, exc, "raise-other", fact.conditions
 
@@ -747,6 +770,7 @@ async def get_forecast(city: str) -> str:
         sits there, naming the statement that sends it."""
         payload = RawText(
             tool_args_only=handler.parses_parameters,
+            parsed_params=parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
             traceback=isinstance(found, cst.Call),
             error_result=variant == "return" and is_error_result(value, ctx),

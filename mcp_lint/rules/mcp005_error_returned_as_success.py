@@ -88,6 +88,30 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
+def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """`Status(connected=False, ...)` where another return of the function builds the same class
+    with that flag True: the result type says either outcome, and this return says one."""
+    flags = _false_flags(value)
+    if not flags:
+        return False
+    cls = dotted(value.func) if isinstance(value, cst.Call) else None
+    for ret in fn.returns:
+        other = ret.node.value
+        if other is value or not isinstance(other, cst.Call) or dotted(other.func) != cls:
+            continue
+        for arg in other.args:
+            if arg.keyword is not None and arg.keyword.value in flags and dotted(arg.value) == "True":
+                return True
+    return False
+
+
+def _false_flags(value: cst.BaseExpression) -> set[str]:
+    """The keywords a constructor call sets to False (`connected=False`)."""
+    if not isinstance(value, cst.Call):
+        return set()
+    return {arg.keyword.value for arg in value.args if arg.keyword is not None and dotted(arg.value) == "False"}
+
+
 def _arguments(fn: FunctionFacts) -> set[str]:
     return {p for p in fn.params if p not in {"self", "cls", "ctx", "context"}}
 
@@ -328,9 +352,36 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
         return None  # `{"status_code": 404, "ok": False, "text": ...}`: a passthrough's report of the exchange
     flag = fn.value_of(items[key])
     parts = [flag.left, flag.right] if isinstance(flag, cst.BooleanOperation) else [flag]
-    if not any(isinstance(part, cst.Comparison) for part in parts):
-        return None
+    tests = [part for part in parts if isinstance(part, cst.Comparison)]
+    if not tests or all(_counts_only(test, fn) for test in tests):
+        return None  # `"success": succeeded > 0` of a batch: a summary of the items it reports
     return "dict", f'"{key}" set by a test of the reply', None
+
+
+def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
+    """Does the test compare only the function's own counters (`succeeded = 0` ... `succeeded +=
+    1`) and numbers? Then the flag sums up the outcomes the function counted itself."""
+    names = [node.value for node in descendants(test) if isinstance(node, cst.Name)]
+    operands = [test.left, *(c.comparator for c in test.comparisons)]
+    if not names or not all(isinstance(o, (cst.Name, cst.Integer)) for o in operands):
+        return False
+    counters = _counters(fn)
+    return all(name in counters for name in names)
+
+
+def _counters(fn: FunctionFacts) -> set[str]:
+    """Locals only ever set to an integer literal or stepped by one (`n = 0`, `n += 1`)."""
+    counted: dict[str, bool] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    counted[name] = counted.get(name, True) and isinstance(node.value, cst.Integer)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            name = node.target.value
+            counted[name] = counted.get(name, True) and isinstance(node.operator, cst.AddAssign) and isinstance(node.value, cst.Integer)
+    return {name for name, only in counted.items() if only}
 
 
 def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
@@ -606,7 +657,10 @@ def check_health() -> dict:
             # The check itself crashed, or the caller sent something wrong: a failure of the
             # call even where the tool's answer is a status report. (A function that takes
             # no arguments complains about none: "Invalid indexes found: ..." is its report.)
-            own_failure=ret.handler is not None or (is_argument_complaint(description) and _takes_arguments(fn)),
+            # A status check's result stating the outcome it checks (`Status(connected=False,
+            # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
+            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
+            or (is_argument_complaint(description) and _takes_arguments(fn)),
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped

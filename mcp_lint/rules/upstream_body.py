@@ -7,15 +7,17 @@ of another rule behind.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import libcst as cst
 
+from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.names import dotted
+from mcp_lint.model.library_tables import ARGUMENT_PARSERS, MODEL_VALIDATORS
+from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
-from mcp_lint.rules.exception_text import upstream_body
+from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, response_slots, upstream_body
 from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
@@ -83,6 +85,68 @@ def body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, 
     return None
 
 
+def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tuple[int, ...]:
+    """The positions of the parameters the `try` of `handler` hands to a parser of its input
+    (`json.loads(widths)`, `Args.model_validate(arguments)`)."""
+    found: set[int] = set()
+    for node in descendants(handler.try_node.body):
+        if not isinstance(node, cst.Call) or not node.args:
+            continue
+        name = dotted(node.func) or ""
+        resolved = ctx.model.aliases.resolve_dotted(name) or name
+        if resolved not in ARGUMENT_PARSERS and last_name(name) not in MODEL_VALIDATORS:
+            continue
+        root = root_of(node.args[0].value)
+        if isinstance(root, cst.Name) and root.value in fn.params:
+            found.add(fn.params.index(root.value))
+    return tuple(sorted(found))
+
+
+def item_holding(value: cst.BaseExpression, body: cst.CSTNode) -> cst.CSTNode:
+    """Where in a returned dict the body is put (`"detail": text[:500]`): the line that takes
+    it, when the dict spans several; the value itself otherwise."""
+    if not isinstance(value, cst.Dict):
+        return value
+    for element in value.elements:
+        if any(n is body for n in descendants(element)):
+            return element
+    return value
+
+
+def unpacked_responses(fn: FunctionFacts, ctx: FileContext) -> list[tuple[str, str]]:
+    """(status local, body local) of each `status, body, headers = helper(...)` whose helper, a
+    function of this module, hands back a response's status and body (response_slots)."""
+    calls = {id(call.node): call.callee for call in fn.calls if call.callee}
+    out: list[tuple[str, str]] = []
+    for node in descendants(fn.node.body, into_scopes=False):
+        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Tuple)):
+            continue
+        callee = calls.get(id(unwrap_await(node.value)))
+        facts = ctx.model.functions.get(callee) if callee else None
+        slots = response_slots(facts) if facts is not None else None
+        if slots is None:
+            continue
+        names = [el.value for el in node.targets[0].target.elements]
+        status, body = (names[i] if i < len(names) else None for i in slots)
+        if isinstance(status, cst.Name) and isinstance(body, cst.Name):
+            out.append((status.value, body.value))
+    return out
+
+
+def name_read(value: cst.CSTNode, name: str, fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
+    """Where `value` reads the local `name`, itself or through a local assigned from it."""
+    for node in descendants(value):
+        if isinstance(node, cst.Name) and node.value == name:
+            return node
+    assigned = _local_values(fn, ctx)
+    for local in _locals_read(value, ctx) & assigned.keys():
+        for source in assigned[local]:
+            found = next((n for n in descendants(source) if isinstance(n, cst.Name) and n.value == name), None)
+            if found is not None:
+                return found
+    return None
+
+
 class _LinesAbove:
     """Whether expressions start on or above the line where `value` starts; its line is asked once."""
 
@@ -117,7 +181,7 @@ def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
     return None
 
 
-def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
+def reply_failure_test(cond: cst.BaseExpression) -> str | None:
     """The local whose failure a condition tests, when it reads a JSON reply's status field:
     `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
     negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
@@ -134,6 +198,8 @@ def _reply_failure_test(cond: cst.BaseExpression) -> str | None:
         if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
             return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
         read = _field_read(cond.left)
+        if read is not None and read[1] in REPLY_ERROR_FIELDS and isinstance(operator, cst.IsNot) and dotted(right) == "None":
+            return read[0]  # `data["error"] is not None`: the reply carries an error
         if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
             return None
         word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
@@ -149,23 +215,33 @@ def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, 
     """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
     enclosing branch tests for failure: a 200 reply that says the call failed."""
     replies: set[str] = set()
-    for cond in conditions:
-        local = _reply_failure_test(cond)
-        if local is not None and any(_decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+    for cond in conjuncts(conditions):  # `isinstance(data, dict) and data.get("success") is False`
+        local = reply_failure_test(cond)
+        if local is not None and any(decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
             replies.add(local)
     return replies
 
 
-def _decodes_a_reply(value: cst.BaseExpression) -> bool:
-    """`resp.json()`, `await resp.json()`, `json.loads(resp.text)`."""
-    for node in descendants(value):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
-            return True
-        if isinstance(node, cst.Call) and dotted(node.func) == "json.loads" and node.args:
-            text = node.args[0].value
-            if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
-                return True
-    return False
+# What a failed decoding of a reply raises, as an `except` clause names it (or a broad clause).
+_DECODE_ERRORS = frozenset({"ValueError", "JSONDecodeError", "Exception", "BaseException"})
+
+
+def undecoded_replies(handler: Handler | None) -> set[str]:
+    """Responses whose decoding the `try` of `handler` does and whose failure it catches (`try:
+    data = resp.json()` / `except ValueError:`): in the clause, the reply is not what the call
+    should have answered, and its body (`resp.text`) is whatever the upstream sent instead."""
+    if handler is None:
+        return set()
+    caught = {last_name(name) for name in handler.caught} or {"BaseException"}
+    if not caught & _DECODE_ERRORS:
+        return set()
+    replies: set[str] = set()
+    for node in descendants(handler.try_node.body):
+        response = decoded_response(node)
+        base = dotted(response) if response is not None else None
+        if base:
+            replies.add(base)
+    return replies
 
 
 def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
@@ -200,3 +276,12 @@ def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
     found = frozenset(names)
     memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
     return found
+
+
+def conjuncts(conditions: Sequence[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
+    """Each test an `if` requires: `A and isinstance(e, B)` requires both."""
+    for condition in conditions:
+        if isinstance(condition, cst.BooleanOperation) and isinstance(condition.operator, cst.And):
+            yield from conjuncts((condition.left, condition.right))
+        else:
+            yield condition

@@ -207,15 +207,36 @@ def test_the_error_field_of_a_reply_that_says_it_failed_is_an_upstream_body() ->
         ("json.loads(response.text)", 'not data.get("success")'),
         ("response.json()", 'data.get("error")'),
         ("response.json()", '"error" in data'),
+        ("response.json()", 'data["error"] is not None'),
     ]:
         source = REPLY.replace("DECODE", decode).replace("CONDITION", condition)
         check(source.replace("MESSAGE", 'f"Tide service error: {data.get(\'message\')}")  # expect: MCP002'))
+
+
+def test_a_reply_failure_tested_beside_a_shape_check_is_an_upstream_body() -> None:
+    condition = 'isinstance(data, dict) and data.get("success") is False'
+    source = REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition)
+    findings = check(source.replace("MESSAGE", 'f"Tide service refused: {data.get(\'message\')}")  # expect: MCP002'))
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Tool 'tide_height' raises RuntimeError with an upstream error body (data.get('message'))"
+
+
+def test_a_shape_check_or_a_reply_failure_is_no_failed_reply() -> None:
+    # Either test may have sent the branch: not a reply known to have failed.
+    condition = 'not isinstance(data, dict) or data.get("success") is False'
+    source = REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition)
+    check(source.replace("MESSAGE", 'f"Tide service refused: {data.get(\'message\')}"'))
+    # A shape check beside a success flag that is set: the author's own words about the reply.
+    condition = 'isinstance(data, dict) and data.get("success") is True'
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", condition).replace("MESSAGE", 'f"Tide service said {data.get(\'message\')}"'))
 
 
 def test_a_reply_failure_reported_in_the_authors_words_or_a_local_status_is_not() -> None:
     check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"No tide table for {port}; check the port code"'))
     # A status of the project's own bookkeeping, not a decoded reply: its fields are the author's.
     check(REPLY.replace("DECODE", "PORTS.lookup(port)").replace("CONDITION", 'data["status"] != "ok"').replace("MESSAGE", 'f"Port {port}: {data[\'note\']}"'))
+    # An error field that is empty: nothing says the call failed.
+    check(REPLY.replace("DECODE", "response.json()").replace("CONDITION", 'data["error"] is None').replace("MESSAGE", 'f"Tide table: {data.get(\'message\')}"'))
 
 
 EARLY_EXIT = """
@@ -294,3 +315,135 @@ def test_a_helper_describing_a_response_raised_after_leaving_on_success_is_repor
 def test_a_helper_describing_a_response_raised_after_leaving_on_failure_is_not() -> None:
     helper = DESCRIBED.replace("reply.is_success", "reply.is_error").replace("  # expect: MCP002", "")
     check(HEADER + helper.replace("return reply.json()", 'raise RuntimeError("Orchard API refused the request")') + EARLY_TOOL)
+
+
+UNDECODED = HEADER + """
+
+class OrchardError(Exception):
+    pass
+
+
+def _decoded(reply: httpx.Response) -> dict:
+    try:
+        return reply.json()
+    except CAUGHT:
+        RAISE
+
+
+@mcp.tool()
+def count_plums(tree: str) -> str:
+    return str(_decoded(httpx.get(f"https://orchard.invalid/trees/{tree}"))["plums"])
+"""
+
+
+def test_the_body_of_a_reply_that_failed_to_decode_is_an_upstream_body() -> None:
+    raised = 'raise OrchardError(f"Orchard sent no JSON: {reply.text[:200]}") from None  # expect: MCP002'
+    for caught in ("ValueError", "json.JSONDecodeError", "Exception"):
+        findings = check(UNDECODED.replace("CAUGHT", caught).replace("RAISE", raised))
+        (finding,) = [f for f in findings if f.code == "MCP002"]
+        assert finding.message == "Helper '_decoded' raises OrchardError with an upstream error body (reply.text)"
+
+
+def test_the_authors_words_on_a_failed_decoding_or_another_clause_are_no_body() -> None:
+    check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'raise OrchardError("Orchard sent no tree record; check the tree name") from None'))
+    # A clause for something else than the decoding: the reply decoded, nothing says it failed.
+    check(UNDECODED.replace("CAUGHT", "KeyError").replace("RAISE", 'raise OrchardError(f"no plums field: {reply.text[:200]}") from None'))
+    # A reply that is no JSON returned as the answer: the endpoint's text, passed on.
+    check(UNDECODED.replace("CAUGHT", "ValueError").replace("RAISE", 'return {"plums": 0, "body": reply.text}'))
+
+
+ENVELOPE = HEADER + """
+
+class OrchardError(Exception):
+    pass
+
+
+def opened(payload: dict) -> dict:
+    if isinstance(payload, dict) and payload.get("success") is False:
+        message = payload.get("message") or "no message"
+        raise OrchardError(f"Orchard refused the request: {message}")  # expect: MCP002
+    return payload["data"]
+
+
+def _get(path: str) -> dict:
+    reply = httpx.get(f"https://orchard.invalid{path}")
+    PASS
+"""
+
+ENVELOPE_TOOL = """
+
+@mcp.tool()
+def count_cherries(tree: str) -> str:
+    return str(_get(f"/trees/{tree}")["cherries"])
+"""
+
+
+def test_a_reply_a_caller_decoded_whose_failure_the_helper_tests_is_an_upstream_body() -> None:
+    for passed in ("return opened(reply.json())", "payload = reply.json()\n    return opened(payload)"):
+        findings = check(ENVELOPE.replace("PASS", passed) + ENVELOPE_TOOL)
+        (finding,) = [f for f in findings if f.code == "MCP002"]
+        assert finding.message == """Helper 'opened' raises OrchardError with an upstream error body (payload.get("message"))"""
+
+
+def test_a_status_dict_of_the_project_or_a_reply_not_tested_for_failure_is_no_body() -> None:
+    # The helper's argument is the project's own result dict: its message is the author's.
+    own = ENVELOPE.replace("  # expect: MCP002", "").replace("PASS", 'return opened({"success": False, "message": f"no tree {path}"})')
+    check(own + ENVELOPE_TOOL)
+    # A decoded reply whose fields a helper sends on without any failure test: plain data.
+    plain = ENVELOPE.replace("  # expect: MCP002", "").replace('isinstance(payload, dict) and payload.get("success") is False', '"message" in payload')
+    plain = plain.replace('raise OrchardError(f"Orchard refused the request: {message}")', 'return {"note": message}')
+    check(plain.replace("PASS", "return opened(reply.json())") + ENVELOPE_TOOL)
+
+
+UNPACKED = """\
+import urllib.error
+import urllib.request
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+
+
+class Orchard:
+    def _exchange(self, method: str, url: str) -> tuple[int, str, dict]:
+        request = urllib.request.Request(url, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as resp:
+                text = resp.read().decode("utf-8")
+                return resp.status, text, dict(resp.headers)
+        except urllib.error.HTTPError as e:
+            text = e.read().decode("utf-8") if e.fp else ""
+            return e.code, text, {}
+
+    def plant(self, tree: str) -> dict:
+        status, answer, _ = self._exchange("PUT", f"https://orchard.invalid/trees/{tree}")
+        if status in (200, 201):
+            return {"planted": tree}
+        return {  # expect: MCP005
+            "error": f"Could not plant {tree} (HTTP {status})",
+            SENT
+        }
+
+
+orchard = Orchard()
+
+
+@mcp.tool()
+def plant_tree(tree: str) -> dict:
+    return orchard.plant(tree)
+"""
+
+
+def test_a_body_a_helper_hands_back_beside_its_status_is_reported_where_the_status_failed() -> None:
+    findings = check(UNPACKED.replace("SENT", '"detail": answer[:500],  # expect: MCP002'))
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Helper 'plant' returns an upstream error body (answer) as a normal result"
+
+
+def test_the_status_alone_or_a_helper_handing_back_no_body_is_not_reported() -> None:
+    check(UNPACKED.replace("SENT", '"status": status,'))
+    # The helper's second item is a count it made itself, not the response's body.
+    own = UNPACKED.replace('text = resp.read().decode("utf-8")', "text = str(len(url))").replace(
+        'text = e.read().decode("utf-8") if e.fp else ""', "text = url"
+    )
+    check(own.replace("SENT", '"detail": answer[:500],'))

@@ -698,6 +698,32 @@ def test_search_that_could_not_find_anything_is_an_empty_result() -> None:
     )
 
 
+def test_a_search_that_found_nothing_related_to_the_query_in_chinese_is_an_empty_result() -> None:
+    _check(
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("docs")
+
+
+        @mcp.tool()
+        def search_docs(query: str) -> str:
+            hits = INDEX.search(query)
+            if not hits:
+                return f"📭 未找到与「{query}」相关的结果"
+            return "\\n".join(hits)
+
+
+        @mcp.tool()
+        def read_doc(doc_id: str) -> str:
+            doc = DOCS.get(doc_id)
+            if doc is None:
+                return f"未找到文档「{doc_id}」"  # expect: MCP005
+            return doc
+        """
+    )
+
+
 def test_could_not_find_a_named_record_is_a_failure() -> None:
     _check(
         """\

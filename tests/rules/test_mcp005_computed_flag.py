@@ -97,3 +97,27 @@ def test_look_alikes_of_a_computed_flag_stay_silent() -> None:
             """
         )
     )
+
+
+BATCH = """\
+@mcp.tool()
+async def run_payments(refs: list[str]) -> dict:
+    results = []
+    succeeded = 0
+    for ref in refs:
+        reply = await gateway.post("payments/run", {"ref": ref})
+        ok = reply.get("outcome") == "OK"
+        results.append({"ref": ref, "ok": ok, "detail": reply.get("message")})
+        if ok:
+            succeeded += 1
+    return {FLAG, "results": results, "succeeded": succeeded}  MARK
+"""
+
+
+def test_a_batchs_flag_summing_up_its_own_counts_is_no_failure() -> None:
+    check(_src(BATCH.replace("FLAG", '"success": succeeded > 0').replace("MARK", "")))
+
+
+def test_a_batchs_flag_that_tests_a_reply_is_reported() -> None:
+    # The last reply's outcome decides the flag, whatever the counts say.
+    check(_src(BATCH.replace("FLAG", '"success": reply.get("outcome") == "OK"').replace("MARK", "# expect: MCP005")))
