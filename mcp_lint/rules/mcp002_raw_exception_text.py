@@ -50,6 +50,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import (
     project_call,
+    exception_handed_to,
     exception_text_in,
     handler_classes,
     project_class,
@@ -607,6 +608,9 @@ async def get_forecast(city: str) -> str:
                     found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
+                # The exception handed whole to a project function deeper in the value, and no
+                # text of it outside such calls: that function may report the flow itself.
+                handed = exception_handed_to(fn, handler, value) if passes is None and text_outside_helpers(value, handler, ctx) is None else None
                 if handler.name and _narrowed_to_own_class(conditions.get(id(node), ()), handler.name, ctx):
                     continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
                 seen.add(id(node))
@@ -621,6 +625,8 @@ async def get_forecast(city: str) -> str:
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
                 payload = raw_text(latent)
+                if handed is not None:
+                    payload = replace(payload, handed_to=handed)
                 caught: tuple[str, ...] = ()
                 if passes is not None:
                     caught = tuple(passes)

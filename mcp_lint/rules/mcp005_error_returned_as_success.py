@@ -41,7 +41,16 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
-from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
+from mcp_lint.rules.exception_text import (
+    HandedOn,
+    exception_handed_to,
+    exception_text_in,
+    looks_like_exception_param,
+    param_text_outside_helpers,
+    reported_in_callee,
+    status_bases,
+    upstream_body,
+)
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
@@ -225,6 +234,10 @@ class FailureValue(Payload):
     # after `r = fetch()`): when that function builds the failure itself, this only re-shapes it
     # and the flow is reported there (link_latent).
     passed_from: str = ""
+    # The project function handed the caught exception whole in the returned value
+    # (`json.dumps(handle_error(e))`): where it builds the failure from that parameter, the flow
+    # is reported there (link_latent).
+    exception_to: HandedOn | None = None
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -235,6 +248,17 @@ def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
     if source is None or not any(own.code == code and isinstance(own.payload, FailureValue) for own in source[1].latent):
         return False
     return any(edge.returned for _, edge in project.callers_of(source[1].qualname))
+
+
+def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
+    """The position of the parameter holding an exception (named and used like one: `str(e)`,
+    `f"...{exc}"`) whose text the returned value carries, -1 when none does."""
+    for index, param in enumerate(fn.params):
+        if param in {"self", "cls"} or not looks_like_exception_param(value, param):
+            continue
+        if param_text_outside_helpers(value, frozenset({param}), ctx) is not None:
+            return index
+    return -1
 
 
 def _error_item_from_a_call(value: cst.BaseExpression, fn: FunctionFacts) -> str:
@@ -484,6 +508,14 @@ def check_health() -> dict:
             above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
+            param = _exception_parameter(fn, ctx, fn.value_of(value))
+            if param >= 0:
+                # `def handle_error(e): return {"error": str(e)}`: the failure is built here from
+                # the exception a caller caught, for every caller that hands one in: one flow,
+                # reported here (the linker keeps it where a caller passes a caught exception,
+                # and drops those callers' own findings: `exception_args`).
+                yield from self._built_from_exception(fn, ctx, ret, value, param, lookup, unpacked)
+                continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
@@ -492,6 +524,19 @@ def check_health() -> dict:
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _built_from_exception(
+        self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
+    ) -> Iterator[Latent]:
+        """The failure values a return builds from the text of the exception parameter `param`:
+        a failure whatever its branch (the function describes an exception a caller caught), no
+        fix here (whether a raise suits every caller is the linker's to judge), and reported only
+        where a caller on a tool's path hands a caught exception in (Latent.param)."""
+        for resolved, anchor, conditions in _sent_values(fn, ret, value):
+            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+                if latent.variant == "status":
+                    continue
+                yield replace(latent, param=param, payload=replace(_failure(latent), msg="", own_failure=True))
 
     def _judged(
         self,
@@ -607,6 +652,9 @@ def check_health() -> dict:
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
+        handed = exception_handed_to(fn, ret.handler, resolved)
+        if handed is not None:
+            payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)
         if passed_from:
             payload = replace(payload, passed_from=passed_from)
@@ -638,6 +686,8 @@ def check_health() -> dict:
         assert isinstance(payload, FailureValue)
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
+        if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):
+            return None  # built from the exception in the helper it is handed to, reported there
         if not payload.via_helper:
             return latent
         target = project.function(payload.via_helper)

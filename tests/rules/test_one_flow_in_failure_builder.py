@@ -1,0 +1,224 @@
+"""One finding per flow where a helper builds the model-facing failure from a parameter (issue 20,
+"one finding per flow, where the fix goes").
+
+A helper that every tool's `except` hands the caught exception to (`json.dumps(describe(e))`) and
+that puts the exception's text into a failure value is where both defects are written: MCP002 (the
+statement that takes the foreign text) and MCP005 (the statement that builds the failure value) are
+reported once, in the helper, with the tools' calls as related locations, and not at each caller. A
+helper whose parameter is author text (`wrap_failure("...")`) is innocent: the message is chosen
+where it is called, so MCP005 stays at each caller (and MCP002 where a caller passes `str(e)`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcp_lint.findings import Finding
+
+from ._support import check, lint_tree, write_tree
+
+HEADER = """\
+import json
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("depot")
+
+
+"""
+
+
+def _lint(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    write_tree(tmp_path, files)
+    return sorted(lint_tree(tmp_path), key=lambda f: (f.filename, f.location.row, f.code))
+
+
+def _rows(findings: list[Finding], code: str) -> list[tuple[str, int]]:
+    return [(Path(f.filename).name, f.location.row) for f in findings if f.code == code]
+
+
+def test_a_helper_building_the_failure_from_the_exception_is_reported_once_in_the_helper() -> None:
+    findings = check(
+        HEADER
+        + """\
+def describe_failure(e):
+    return {"error": str(e)}  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def read_crate(crate_id: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/crates/{crate_id}").text
+    except Exception as e:
+        return json.dumps(describe_failure(e))
+
+
+@mcp.tool()
+def read_pallet(pallet_id: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/pallets/{pallet_id}").text
+    except httpx.HTTPError as e:
+        return json.dumps(describe_failure(e))
+"""
+    )
+    for finding in findings:
+        assert finding.message.startswith("Helper 'describe_failure' returns")
+        assert "reached from tools 'read_crate', 'read_pallet'" in finding.notes
+        handed = sorted(r.location.row for r in finding.related if r.message == "the caught exception is passed in here")
+        assert handed == [18, 26], "each tool's call is a related location"
+        assert finding.fix is None, "the text is the exception's: no raise of it is offered"
+
+
+def test_a_formatter_taking_an_operation_and_the_exception_is_reported_in_the_formatter() -> None:
+    check(
+        HEADER
+        + """\
+def _failed(op, exc):
+    return f"Failed to {op}: {exc}"  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def ship_crate(crate_id: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/crates/{crate_id}/ship").text
+    except Exception as exc:
+        return _failed("ship crate", exc)
+
+
+@mcp.tool()
+def ship_pallet(pallet_id: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/pallets/{pallet_id}/ship").text
+    except Exception as exc:
+        return _failed("ship pallet", exc)
+"""
+    )
+
+
+def test_a_wrapper_of_author_text_leaves_each_failure_at_its_caller() -> None:
+    # The message is chosen at each call: MCP005 there; MCP002 where a caller passes str(e).
+    check(
+        HEADER
+        + """\
+def wrap_failure(msg):
+    return json.dumps({"error": msg})
+
+
+@mcp.tool()
+def weigh_crate(crate_id: str) -> str:
+    if not crate_id:
+        return wrap_failure("crate_id is required")  # expect: MCP005
+    try:
+        return httpx.get(f"https://depot.example.com/crates/{crate_id}/weight").text
+    except Exception as e:
+        return wrap_failure(str(e))  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def weigh_pallet(pallet_id: str) -> str:
+    if not pallet_id.isdigit():
+        return wrap_failure(f"pallet_id must be digits, got {pallet_id}")  # expect: MCP005
+    return f"pallet {pallet_id} is on the scale queue"
+"""
+    )
+
+
+def test_mixed_callers_the_helper_for_the_exception_and_the_caller_for_its_own_text() -> None:
+    # One tool hands the caught exception in (the flow is the helper's), another passes a refusal
+    # it wrote itself (its own failure, at the call).
+    check(
+        HEADER
+        + """\
+def as_failure(err):
+    return {"error": str(err)}  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def count_crates(aisle: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/aisles/{aisle}/crates").text
+    except Exception as err:
+        return json.dumps(as_failure(err))
+
+
+@mcp.tool()
+def count_pallets(aisle: str) -> str:
+    if aisle not in {"north", "south"}:
+        return json.dumps(as_failure("aisle must be north or south"))  # expect: MCP005
+    return f"counting pallets of the {aisle} aisle"
+"""
+    )
+
+
+def test_a_project_exception_handed_in_stays_at_the_caller() -> None:
+    # The project's own exception carries the author's text: nothing leaks (no MCP002), and the
+    # failure returned as a success is reported where the tool returns it.
+    check(
+        HEADER
+        + """\
+class ShelfFull(Exception):
+    pass
+
+
+def as_failure(err):
+    return {"error": str(err)}
+
+
+def reserve(slot: str) -> str:
+    if slot.endswith("9"):
+        raise ShelfFull(f"Shelf {slot} is full; pick another slot")
+    return slot
+
+
+@mcp.tool()
+def reserve_slot(slot: str) -> str:
+    try:
+        return reserve(slot)
+    except ShelfFull as err:
+        return json.dumps(as_failure(err))  # expect: MCP005
+"""
+    )
+
+
+def test_a_helper_also_called_outside_the_tools_names_only_the_tools(tmp_path: Path) -> None:
+    findings = _lint(
+        tmp_path,
+        {
+            "depot/__init__.py": "",
+            "depot/errors.py": """\
+                def explain(exc):
+                    return f"Depot request failed: {exc}"
+                """,
+            "depot/server.py": """\
+                import httpx
+                from mcp.server.fastmcp import FastMCP
+
+                from .errors import explain
+
+                mcp = FastMCP("depot")
+
+
+                @mcp.tool()
+                def open_dock(dock: str) -> str:
+                    try:
+                        return httpx.post(f"https://depot.example.com/docks/{dock}/open").text
+                    except httpx.HTTPError as exc:
+                        return explain(exc)
+
+
+                def main() -> None:
+                    try:
+                        httpx.get("https://depot.example.com/health")
+                    except httpx.HTTPError as exc:
+                        print(explain(exc))
+                """,
+        },
+    )
+    assert _rows(findings, "MCP002") == [("errors.py", 2)]
+    assert _rows(findings, "MCP005") == [("errors.py", 2)]
+    for finding in findings:
+        assert "reached from tool 'open_dock'" in finding.notes
+        assert finding.fix is None
+        handed = [(Path(r.filename).name, r.location.row) for r in finding.related if r.message == "the caught exception is passed in here"]
+        assert handed == [("server.py", 14)], "only the tool's call: main() is no tool"
