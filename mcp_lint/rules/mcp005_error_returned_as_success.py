@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
@@ -68,6 +69,7 @@ from mcp_lint.rules.handler_fix import (
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, append_sentence, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
+    is_text,
     _dict_items,
     _local_function,
     _unwrap,
@@ -238,6 +240,9 @@ class FailureValue(Payload):
     # (`json.dumps(handle_error(e))`): where it builds the failure from that parameter, the flow
     # is reported there (link_latent).
     exception_to: HandedOn | None = None
+    # A builder's return that writes the message into another builder (`return
+    # tool_error(f"...")` in `closed_error`): the flow is anchored here, not at its callers.
+    writes_message: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -248,6 +253,59 @@ def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
     if source is None or not any(own.code == code and isinstance(own.payload, FailureValue) for own in source[1].latent):
         return False
     return any(edge.returned for _, edge in project.callers_of(source[1].qualname))
+
+
+def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> bool:
+    """Is `value` a call to another error builder of the project whose message is text written
+    here, words of this function's own around what it interpolates (`tool_error(f"The depot is
+    closed at {hour}")`), not a message its caller chose (`tool_error(msg)`, `"Error: " + msg`)?"""
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call) or _message_builder(value, ctx) is None:
+        return False
+    positional = [a.value for a in value.args if a.keyword is None and not a.star]
+    message = fn.value_of(positional[0]) if positional else None
+    return message is not None and is_text(message) and len(_OWN_WORD.findall(" ".join(_literal_parts(message)))) >= _OWN_WORDS
+
+
+# Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
+_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+_OWN_WORDS = 3
+
+
+def _literal_parts(message: cst.CSTNode) -> list[str]:
+    """The literal text of a message expression, without what it interpolates."""
+    parts: list[str] = []
+    for node in descendants(message):
+        if isinstance(node, cst.FormattedStringText):
+            parts.append(node.value)
+        elif isinstance(node, cst.SimpleString):
+            text = literal_text(node)
+            if text is not None:
+                parts.append(text)
+    return parts
+
+
+def _message_written_in(builder: str, code: str, project: LinkedProject) -> bool:
+    """Does the builder a caller returns the value of write the message into another builder
+    (FailureValue.writes_message)? Then that return is the flow's anchor."""
+    found = project.function(builder)
+    return found is not None and any(
+        own.code == code and isinstance(own.payload, FailureValue) and own.payload.writes_message for own in found[1].latent
+    )
+
+
+def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
+    """The exception parameter of a function that builds its failure in one statement from that
+    exception's text (`def handle_error(e): return {"error": str(e)}`), -1 for any other. There
+    the fix goes, once for every caller. A function choosing among several failure messages
+    (one per status) is fixed where each caller returns what it chose (`raise
+    ToolError(describe(e))`): its callers stay the anchors."""
+    failures = [
+        r.node.value for r in fn.returns if r.node.value is not None and classify_return(fn.value_of(r.node.value), ctx, conditional=True, lookup=lookup) is not None
+    ]
+    if len(failures) != 1:
+        return -1
+    return _exception_parameter(fn, ctx, fn.value_of(failures[0]))
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -497,6 +555,7 @@ def check_health() -> dict:
         # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
+        described = _described_exception(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -508,13 +567,20 @@ def check_health() -> dict:
             above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
-            param = _exception_parameter(fn, ctx, fn.value_of(value))
-            if param >= 0:
-                # `def handle_error(e): return {"error": str(e)}`: the failure is built here from
-                # the exception a caller caught, for every caller that hands one in: one flow,
-                # reported here (the linker keeps it where a caller passes a caught exception,
-                # and drops those callers' own findings: `exception_args`).
-                yield from self._built_from_exception(fn, ctx, ret, value, param, lookup, unpacked)
+            if described >= 0:
+                # `def handle_error(e): return {"error": str(e)}`: the function describes an
+                # exception a caller caught; each failure it returns is built here, for every
+                # caller that hands one in: one flow, reported here (the linker keeps it where a
+                # caller passes a caught exception, and drops those callers' own findings).
+                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked)
+                continue
+            if is_error_builder_name(fn.name) and _writes_into_builder(fn, ctx, fn.value_of(value)):
+                # `def closed_error(hour): return tool_error(f"Closed at {hour}")`: the message is
+                # written here and handed to another builder: the flow's anchor is this return
+                # (its callers only pass it on, and their findings are dropped at link time).
+                for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                    for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+                        yield replace(latent, payload=replace(_failure(latent), writes_message=True))
                 continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
@@ -688,6 +754,8 @@ def check_health() -> dict:
             return None  # the function that built the failure reports it: one finding per flow
         if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):
             return None  # built from the exception in the helper it is handed to, reported there
+        if latent.built_by and _message_written_in(latent.built_by, self.code, project):
+            return None  # the builder called writes the message itself: reported there
         if not payload.via_helper:
             return latent
         target = project.function(payload.via_helper)

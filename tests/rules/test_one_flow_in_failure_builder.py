@@ -222,3 +222,80 @@ def test_a_helper_also_called_outside_the_tools_names_only_the_tools(tmp_path: P
         assert finding.fix is None
         handed = [(Path(r.filename).name, r.location.row) for r in finding.related if r.message == "the caught exception is passed in here"]
         assert handed == [("server.py", 14)], "only the tool's call: main() is no tool"
+
+
+NESTED = HEADER + """\
+def tool_error(message: str) -> str:
+    return json.dumps({"error": {"message": message}})
+
+
+def closed_error(hour: int) -> str:
+    return tool_error(f"The depot is closed at {hour}:00; it opens at 6:00")  # expect: MCP005
+
+
+def prefixed_error(msg: str) -> str:
+    return tool_error("Error: " + msg)
+
+
+@mcp.tool()
+def load_truck(truck_id: str, hour: int) -> str:
+    if not 6 <= hour < 22:
+        return closed_error(hour)
+    if not truck_id:
+        return tool_error("truck_id is required")  # expect: MCP005
+    return f"loading {truck_id}"
+
+
+@mcp.tool()
+def unload_truck(truck_id: str, hour: int) -> str:
+    if not 6 <= hour < 22:
+        return closed_error(hour)
+    if truck_id.startswith("x"):
+        return prefixed_error(f"truck {truck_id} is out of service")  # expect: MCP005
+    return f"unloading {truck_id}"
+"""
+
+
+def test_a_builder_writing_its_message_into_another_builder_is_the_flows_anchor() -> None:
+    # closed_error writes the words and hands them to tool_error: one finding at its return,
+    # the tools that return what it built are related locations. prefixed_error only puts a
+    # label before the message its caller chose: that caller is the anchor.
+    findings = check(NESTED)
+    anchored = next(f for f in findings if f.location.row == 14)
+    assert anchored.message == "Helper 'closed_error' returns a failure response as a normal result"
+    assert "reached from tools 'load_truck', 'unload_truck'" in anchored.notes
+    onward = sorted(r.location.row for r in anchored.related if r.message.startswith("returned on by"))
+    assert onward == [24, 33]
+
+
+def test_a_describer_choosing_among_several_messages_leaves_the_failure_at_each_caller() -> None:
+    # One message per kind of failure: the fix raises what it returns where each tool returns
+    # it, so those returns are the anchors of MCP005; the exception's own text put into one of
+    # the messages is MCP002 in the describer.
+    check(
+        HEADER
+        + """\
+def error_text(e):
+    if isinstance(e, httpx.TimeoutException):
+        return "Error: the depot did not answer in time; retry with a smaller batch"
+    if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 404:
+        return "Error: no such dock"
+    return f"Error: {e}"  # expect: MCP002
+
+
+@mcp.tool()
+def open_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/open").text
+    except Exception as e:
+        return error_text(e)  # expect: MCP005
+
+
+@mcp.tool()
+def close_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/close").text
+    except Exception as e:
+        return error_text(e)  # expect: MCP005
+"""
+    )
