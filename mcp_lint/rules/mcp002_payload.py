@@ -69,6 +69,9 @@ class RawText(Payload):
     # in the value (`json.dumps(handle_error(e))`): where that function puts its parameter's
     # text in itself, the flow is reported there (link time).
     handed_to: HandedOn | None = None
+    # The other statements of a helper that send a part of the same response's body (one flow,
+    # reported at the first): related locations.
+    also_sent: tuple[Span, ...] = ()
 
 
 def raw_text(latent: Latent) -> RawText:

@@ -34,6 +34,7 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    Span,
     indent_of,
     flow_related,
     latent_fix,
@@ -697,13 +698,25 @@ async def get_forecast(city: str) -> str:
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
+            # One flow per response and route: the body of the response passed in, whichever
+            # statements send a part of it (`return resp.text[:200]` on two paths, a field of
+            # its JSON on a third), reported at the first; the others are related locations.
+            first: dict[str, Latent] = {}
+            others: dict[str, list[Span]] = {}
             for node, value, variant, _ in self._body_sinks(fn, ctx):
                 if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
                     continue  # an exception object built here: its message is not known to be the body
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
-                    yield self._body_latent(ctx, node, value, variant, body, body_param=index)
+                    route = "raise" if variant.startswith("raise") else "text"
+                    if route in first:
+                        others.setdefault(route, []).append(node_span(ctx, node))
+                    else:
+                        first[route] = self._body_latent(ctx, node, value, variant, body, body_param=index)
+            for route, latent in first.items():
+                also = tuple(others.get(route, ()))
+                yield replace(latent, payload=replace(raw_text(latent), also_sent=also)) if also else latent
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -1058,6 +1071,8 @@ async def get_forecast(city: str) -> str:
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         related = (*related, *payload.rewraps)
+        also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
+        related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 

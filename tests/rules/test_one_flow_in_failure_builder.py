@@ -299,3 +299,37 @@ def close_gate(gate: str) -> str:
         return error_text(e)  # expect: MCP005
 """
     )
+
+
+def test_one_response_body_sent_by_several_returns_of_a_helper_is_one_finding() -> None:
+    # The body of the failed response handed in is one flow, whichever return sends a part of
+    # it: reported at the first, the others are related locations.
+    findings = check(
+        HEADER
+        + """\
+from mcp.server.fastmcp.exceptions import ToolError
+
+
+def body_text(resp):
+    try:
+        payload = resp.json()
+    except ValueError:
+        return resp.text[:200]  # expect: MCP002
+    if isinstance(payload, dict) and payload.get("message"):
+        return str(payload["message"])
+    return resp.text[:200]
+
+
+@mcp.tool()
+def find_dock(dock: str) -> str:
+    try:
+        resp = httpx.get(f"https://depot.example.com/docks/{dock}")
+    except httpx.HTTPError:
+        raise ToolError("The depot service at depot.example.com is unreachable") from None
+    if resp.status_code != 200:
+        raise ToolError(f"Dock lookup failed: {body_text(resp)}")
+    return resp.text
+"""
+    )
+    also = sorted(r.location.row for r in findings[0].related if r.message == "the same body is sent here too")
+    assert also == [18, 19]
