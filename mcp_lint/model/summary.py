@@ -125,6 +125,10 @@ class CallEdge(_DefaultsLeftOut):
     # (`if "error" in r: return r`), as the whole lines of that `if`: once the helper raises in
     # place of its failure, the check is dead, and a fix deletes it with the helper's return.
     dead_check: tuple[Location, Location] | None = None
+    # With `tested`: a test of the value for a failure leaves with the caller's own value or
+    # exception (`if "error" in r: return f"Could not ...: {r['error']}"`): the helper's failure
+    # is intercepted and re-worded there.
+    rewords: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

@@ -171,8 +171,8 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
     last assignment of it in the clause's body before the sending statement. Through a chain of
     locals (`msg = f"{e}"; body = json.dumps({"error": msg}); return body`) it is the first one,
     where the exception's text is put in: one flow, one finding, on the line that reads `e`."""
-    if isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
-        found = found.value  # `reply.model_dump_json()`, `reply.error`: the text is the local's
+    if isinstance(found, (cst.Attribute, cst.Subscript)) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
+        found = found.value  # `reply.model_dump_json()`, `reply.error`, `info["error"]`: the text is the local's
     if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
         return None
     assign = _last_assignment(handler, found.value, sink)

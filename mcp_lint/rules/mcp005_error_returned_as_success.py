@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -306,6 +306,14 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
     if len(failures) != 1:
         return -1
     return _exception_parameter(fn, ctx, fn.value_of(failures[0]))
+
+
+def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does every caller on a tool's path that takes the function's value test it for the failure
+    and leave with a failure of its own (CallEdge.rewords)? Then the model never receives this
+    value: the caller's re-worded one is the flow's model-facing failure."""
+    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(edge.rewords for edge in takers)
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -742,6 +750,9 @@ def check_health() -> dict:
         latent = self.latent(ctx, anchor, variant=kind, route="return", payload=payload, conds=conds)
         yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> Mapping[str, Reach]:
+        return reached
+
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """What only functions of other modules tell: whether the status tuple a function returns
         unread holds a failure, and whether the helper that built a returned envelope builds a
@@ -750,6 +761,8 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
+            return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
         if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):

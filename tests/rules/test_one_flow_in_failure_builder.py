@@ -333,3 +333,72 @@ def find_dock(dock: str) -> str:
     )
     also = sorted(r.location.row for r in findings[0].related if r.message == "the same body is sent here too")
     assert also == [18, 19]
+
+
+def test_a_local_built_from_the_exception_and_read_by_subscript_is_one_flow() -> None:
+    # The text is taken where the local is built; the statement that reads `info["error"]` only
+    # sends it on (a related location), and builds the failure string (MCP005).
+    findings = check(
+        HEADER
+        + """\
+@mcp.tool()
+def weigh_crate(crate_id: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/crates/{crate_id}/weight").text
+    except Exception as e:
+        info = {"error": str(e), "code": 500}  # expect: MCP002
+        return f"Weighing failed: {info['error']}"  # expect: MCP005
+"""
+    )
+    leak = next(f for f in findings if f.code == "MCP002")
+    assert [(r.location.row, r.message) for r in leak.related] == [(15, "the text is returned here")]
+
+
+def test_a_helper_failure_every_caller_intercepts_and_rewords_is_the_callers() -> None:
+    # The helper's failure dict never reaches the model: the tool tests it and returns its own
+    # failure. MCP005 there; the exception text the helper takes stays MCP002 in the helper.
+    check(
+        HEADER
+        + """\
+def fetch_crate(crate_id: str) -> dict:
+    try:
+        return httpx.get(f"https://depot.example.com/crates/{crate_id}").json()
+    except Exception as e:
+        return {"error": str(e)}  # expect: MCP002
+
+
+@mcp.tool()
+def inspect_crate(crate_id: str) -> str:
+    result = fetch_crate(crate_id)
+    if "error" in result:
+        return f"Could not inspect crate {crate_id}: {result['error']}"  # expect: MCP005
+    return json.dumps(result)
+"""
+    )
+
+
+def test_a_helper_failure_one_caller_returns_whole_stays_in_the_helper() -> None:
+    # One tool re-words it, another returns it as it is: the helper's return is that flow's anchor.
+    check(
+        HEADER
+        + """\
+def fetch_crate(crate_id: str) -> dict:
+    try:
+        return httpx.get(f"https://depot.example.com/crates/{crate_id}").json()
+    except Exception as e:
+        return {"error": str(e)}  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def inspect_crate(crate_id: str) -> str:
+    result = fetch_crate(crate_id)
+    if "error" in result:
+        return f"Could not inspect crate {crate_id}: {result['error']}"  # expect: MCP005
+    return json.dumps(result)
+
+
+@mcp.tool()
+def crate_record(crate_id: str) -> str:
+    return json.dumps(fetch_crate(crate_id))
+"""
+    )
