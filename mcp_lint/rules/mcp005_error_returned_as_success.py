@@ -726,7 +726,9 @@ def check_health() -> dict:
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
-        handed = exception_handed_to(fn, ret.handler, resolved)
+        # Only a failure that is the helper's value as it is (serialised at most): one that the
+        # caller writes around it (`"Tagging failed: " + json.dumps(describe(e))`) is its own.
+        handed = exception_handed_to(fn, ret.handler, resolved) if kind == "envelope" else None
         if handed is not None:
             payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)

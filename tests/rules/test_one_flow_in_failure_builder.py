@@ -402,3 +402,32 @@ def crate_record(crate_id: str) -> str:
     return json.dumps(fetch_crate(crate_id))
 """
     )
+
+
+def test_a_caller_writing_its_own_failure_around_the_helpers_keeps_its_finding() -> None:
+    # `"Tagging failed: " + json.dumps(describe(e))` is the tool's own failure text: MCP005 at the
+    # tool; the exception's text is taken in the helper (MCP002 there, with the helper's failure
+    # dict that another tool returns as it is).
+    check(
+        HEADER
+        + """\
+def describe(e):
+    return {"error": str(e)}  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def tag_crate(crate_id: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/crates/{crate_id}/tag").text
+    except Exception as e:
+        return "Tagging failed: " + json.dumps(describe(e))  # expect: MCP005
+
+
+@mcp.tool()
+def untag_crate(crate_id: str) -> str:
+    try:
+        return httpx.delete(f"https://depot.example.com/crates/{crate_id}/tag").text
+    except Exception as e:
+        return json.dumps(describe(e))
+"""
+    )
