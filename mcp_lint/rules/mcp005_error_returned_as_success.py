@@ -285,6 +285,17 @@ def _literal_parts(message: cst.CSTNode) -> list[str]:
     return parts
 
 
+def _written_message(value: cst.BaseExpression, ret: ReturnFact, ctx: FileContext) -> str:
+    """The message a builder writes into another one, as the source of a raise of it: only when
+    it is written in the call itself and is the call's one argument (a code or hint beside it
+    would be dropped by the raise), in no `except` (no cause to name). "" for no fix."""
+    call = unwrap_await(value)
+    if ret.handler is not None or not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0].keyword is not None:
+        return ""
+    message = call.args[0].value
+    return ctx.code(message) if is_text(message) and "\n" not in ctx.code(message) else ""
+
+
 def _message_written_in(builder: str, code: str, project: LinkedProject) -> bool:
     """Does the builder a caller returns the value of write the message into another builder
     (FailureValue.writes_message)? Then that return is the flow's anchor."""
@@ -586,9 +597,12 @@ def check_health() -> dict:
                 # `def closed_error(hour): return tool_error(f"Closed at {hour}")`: the message is
                 # written here and handed to another builder: the flow's anchor is this return
                 # (its callers only pass it on, and their findings are dropped at link time).
+                # The fix raises the message here (the linker offers it only when every caller is
+                # a tool's path that returns the value as it is: issue 23's contract rule).
+                msg = _written_message(value, ret, ctx)
                 for resolved, anchor, conditions in _sent_values(fn, ret, value):
                     for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
-                        yield replace(latent, payload=replace(_failure(latent), writes_message=True))
+                        yield replace(latent, payload=replace(_failure(latent), writes_message=True, msg=msg if anchor is ret.node else ""))
                 continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by

@@ -431,3 +431,27 @@ def untag_crate(crate_id: str) -> str:
         return json.dumps(describe(e))
 """
     )
+
+
+def test_the_fix_of_a_builder_writing_its_message_goes_to_the_builder() -> None:
+    # Every caller is a tool returning what it built: the builder raises the message itself.
+    findings = check(NESTED)
+    fix = next(f for f in findings if f.location.row == 14).fix
+    assert fix is not None
+    assert [edit.content for edit in fix.edits if "closed" in edit.content] == [
+        'raise ToolError(f"The depot is closed at {hour}:00; it opens at 6:00")'
+    ]
+
+
+def test_no_fix_in_the_builder_when_a_caller_is_no_tool() -> None:
+    # A command-line path prints what the builder returns: a raise there would break it.
+    findings = check(
+        NESTED
+        + """\
+
+
+def main() -> None:
+    print(closed_error(23))
+"""
+    )
+    assert next(f for f in findings if f.location.row == 14).fix is None
