@@ -689,6 +689,7 @@ def check_health() -> dict:
                 yield self.latent(ctx, ret.node, variant="status", route="return", payload=status)
             return
         kind, description, message = found
+        stated = message  # the failure's message as the value states it (the fix may change `message`)
         if resolved is not value and kind == "string" and not in_branch:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
         if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
@@ -740,9 +741,15 @@ def check_health() -> dict:
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
-        # Only a failure that is the helper's value as it is (serialised at most): one that the
-        # caller writes around it (`"Tagging failed: " + json.dumps(describe(e))`) is its own.
-        handed = exception_handed_to(fn, ret.handler, resolved) if kind == "envelope" else None
+        # Only a failure that is the helper's value as it is (serialised at most), or whose message
+        # is (`{"error": describe(e)}`): one the caller writes words around (`"Tagging failed: "
+        # + json.dumps(describe(e))`, `f"Failed: {describe(e)}"`) is its own.
+        if kind == "envelope":
+            handed = exception_handed_to(fn, ret.handler, resolved)
+        elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
+            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated))
+        else:
+            handed = None
         if handed is not None:
             payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)

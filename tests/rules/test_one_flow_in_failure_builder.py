@@ -455,3 +455,31 @@ def main() -> None:
 """
     )
     assert next(f for f in findings if f.location.row == 14).fix is None
+
+
+def test_a_failure_whose_message_is_the_helpers_text_is_the_helpers() -> None:
+    # `{"error": _failed("count", e)}` only files the helper's failure text under a key; a caller
+    # that writes words of its own around it keeps its finding.
+    check(
+        HEADER
+        + """\
+def _failed(op, exc):
+    return f"Failed to {op}: {exc}"  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def count_crates(aisle: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/aisles/{aisle}/crates").text
+    except Exception as exc:
+        return json.dumps({"success": False, "error": _failed("count crates", exc)})
+
+
+@mcp.tool()
+def count_pallets(aisle: str) -> str:
+    try:
+        return httpx.get(f"https://depot.example.com/aisles/{aisle}/pallets").text
+    except Exception as exc:
+        return json.dumps({"error": f"Aisle {aisle}: {_failed('count pallets', exc)}"})  # expect: MCP005
+"""
+    )
