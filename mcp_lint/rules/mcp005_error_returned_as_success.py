@@ -311,6 +311,8 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
     the fix goes, once for every caller. A function choosing among several failure messages
     (one per status) is fixed where each caller returns what it chose (`raise
     ToolError(describe(e))`): its callers stay the anchors."""
+    if not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params):
+        return -1  # no parameter named like an exception: nothing to classify
     failures = [
         r.node.value for r in fn.returns if r.node.value is not None and classify_return(fn.value_of(r.node.value), ctx, conditional=True, lookup=lookup) is not None
     ]
