@@ -576,7 +576,8 @@ def check_health() -> dict:
         # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
-        described = _described_exception(fn, ctx, lookup)
+        # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
+        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_exception(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False

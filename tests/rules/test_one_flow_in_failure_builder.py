@@ -483,3 +483,17 @@ def count_pallets(aisle: str) -> str:
         return json.dumps({"error": f"Aisle {aisle}: {_failed('count pallets', exc)}"})  # expect: MCP005
 """
     )
+
+
+def test_a_tool_with_a_parameter_named_like_an_exception_keeps_its_own_finding() -> None:
+    # A tool is called by the client, not handed a caught exception: its failure return is its own.
+    check(
+        HEADER
+        + """\
+@mcp.tool()
+def file_incident(error: str) -> str:
+    if len(error) > 500:
+        return f"Error: the incident text is {len(error)} characters, over the 500 allowed: {error[:40]}"  # expect: MCP005
+    return "incident filed"
+"""
+    )
