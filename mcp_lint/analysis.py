@@ -310,6 +310,7 @@ def _call_edges(
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
+            rewords=tested and _rewording_check(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -383,6 +384,26 @@ def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> boo
 _FAILURE_KEYS = frozenset((*ERROR_KEYS, *SUCCESS_KEYS))
 # Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
 _CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
+
+
+def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
+    """Does a test of the call's local for a failure (`if "error" in r:`, `if not r.get("success"):`)
+    leave with a value or exception of the caller's own (`return f"Could not ...: {r['error']}"`),
+    not the local as it is? Then the helper's failure value is intercepted there and re-worded:
+    the model-facing failure is the caller's."""
+    small = call.statement.body[0]  # _value_tested: `name = helper(...)`
+    name = (small.targets[0].target if isinstance(small, cst.Assign) else small.target).value
+    for node in descendants(facts.node.body, into_scopes=False):
+        if not isinstance(node, cst.If) or not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False)):
+            continue
+        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
+            continue
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        last = body[-1] if body else None
+        exit_ = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        if isinstance(exit_, cst.Raise) or (isinstance(exit_, cst.Return) and exit_.value is not None and not (isinstance(exit_.value, cst.Name) and exit_.value.value == name)):
+            return True
+    return False
 
 
 def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:

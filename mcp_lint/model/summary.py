@@ -137,6 +137,10 @@ class CallEdge(_DefaultsLeftOut):
     # `f"{head}{r}"` after `r = helper()`): what the helper returns is a part of a report the
     # caller builds, so a raise in its place would drop what the caller already has.
     appended: bool = False
+    # With `tested`: a test of the value for a failure leaves with the caller's own value or
+    # exception (`if "error" in r: return f"Could not ...: {r['error']}"`): the helper's failure
+    # is intercepted and re-worded there.
+    rewords: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

@@ -5,6 +5,7 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
 import libcst as cst
@@ -15,7 +16,8 @@ from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
-from mcp_lint.rules.base import FileContext
+from mcp_lint.model.summary import receiver_shift
+from mcp_lint.rules.base import FileContext, LinkedProject
 
 _STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
 _BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
@@ -107,6 +109,47 @@ def param_text_outside_helpers(expr: cst.CSTNode, params: frozenset[str], ctx: F
         if found is not None:
             return found
     return None
+
+
+@dataclass(frozen=True)
+class HandedOn:
+    """A project call handed a caught exception whole (`json.dumps(handle_error(e))`): the
+    callee (as CallEdge.callee names it), the argument positions holding the exception, and
+    whether it is called as a method (its `self` is then no argument)."""
+
+    callee: str
+    positions: tuple[int, ...]
+    via_attribute: bool
+
+
+def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode) -> HandedOn | None:
+    """The project call in `value` that `handler`'s caught foreign exception is handed to whole,
+    None when there is none. Only a foreign exception, as the linker counts what callers pass
+    (CallEdge.exc_params): the callee's findings on that parameter then apply."""
+    if handler is None or not handler.foreign or not handler.name:
+        return None
+    inside = {id(node) for node in descendants(value)}
+    for call in fn.calls:
+        if call.callee is None or id(call.node) not in inside:
+            continue
+        positional = [a for a in call.node.args if a.keyword is None and not a.star]
+        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value == handler.name)
+        if at:
+            return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
+    return None
+
+
+def reported_in_callee(handed: HandedOn, code: str, project: LinkedProject) -> bool:
+    """Does the function a caught exception is handed to report rule `code`'s finding on that
+    parameter itself (a latent with `param` there, which the caller's foreign exception makes
+    apply)? Then the caller's statement only passes the flow on: one finding, in the callee."""
+    found = project.function(handed.callee)
+    if found is None:
+        return False
+    fn = found[1]
+    shift = receiver_shift(handed.via_attribute, fn.params)
+    params = {i + shift for i in handed.positions}
+    return any(own.code == code and own.param in params for own in fn.latent)
 
 
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:

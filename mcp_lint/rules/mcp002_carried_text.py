@@ -24,6 +24,7 @@ from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
+from mcp_lint.rules.exception_text import reported_in_callee
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -79,6 +80,9 @@ class CarriedText:
         project = self.project
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
+        handed = raw_text(latent).handed_to
+        if handed is not None and reported_in_callee(handed, latent.code, project):
+            return None  # the function handed the exception puts its text in: reported there
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):

@@ -8,6 +8,7 @@ from mcp_lint.findings import Related
 from mcp_lint.model.escape_exits import Exit
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import Span
+from mcp_lint.rules.exception_text import HandedOn
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,13 @@ class RawText(Payload):
     helper: str = ""
     via_attribute: bool = False
     sent: bool = False
+    # The text is found only as the caught exception handed whole to a project function deeper
+    # in the value (`json.dumps(handle_error(e))`): where that function puts its parameter's
+    # text in itself, the flow is reported there (link time).
+    handed_to: HandedOn | None = None
+    # The other statements of a helper that send a part of the same response's body (one flow,
+    # reported at the first): related locations.
+    also_sent: tuple[Span, ...] = ()
 
 
 def raw_text(latent: Latent) -> RawText:

@@ -34,6 +34,7 @@ from mcp_lint.rules.base import (
     RenderContext,
     Rendered,
     Rule,
+    Span,
     indent_of,
     flow_related,
     latent_fix,
@@ -50,6 +51,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.exception_text import (
     project_call,
+    exception_handed_to,
     exception_text_in,
     handler_classes,
     project_class,
@@ -176,8 +178,8 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
     last assignment of it in the clause's body before the sending statement. Through a chain of
     locals (`msg = f"{e}"; body = json.dumps({"error": msg}); return body`) it is the first one,
     where the exception's text is put in: one flow, one finding, on the line that reads `e`."""
-    if isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
-        found = found.value  # `reply.model_dump_json()`, `reply.error`: the text is the local's
+    if isinstance(found, (cst.Attribute, cst.Subscript)) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
+        found = found.value  # `reply.model_dump_json()`, `reply.error`, `info["error"]`: the text is the local's
     if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
         return None
     assign = _last_assignment(handler, found.value, sink)
@@ -422,6 +424,9 @@ async def get_forecast(city: str) -> str:
                     found = exception_text_in(value, handler, ctx)
                 if found is None or id(node) in seen:
                     continue
+                # The exception handed whole to a project function deeper in the value, and no
+                # text of it outside such calls: that function may report the flow itself.
+                handed = exception_handed_to(fn, handler, value) if passes is None and text_outside_helpers(value, handler, ctx) is None else None
                 if handler.name and _narrowed_to_own_class(conditions.get(id(node), ()), handler.name, ctx):
                     continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
                 seen.add(id(node))
@@ -436,6 +441,8 @@ async def get_forecast(city: str) -> str:
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
                 payload = raw_text(latent)
+                if handed is not None:
+                    payload = replace(payload, handed_to=handed)
                 caught: tuple[str, ...] = ()
                 if passes is not None:
                     caught = tuple(passes)
@@ -521,17 +528,29 @@ async def get_forecast(city: str) -> str:
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
+            # One flow per response and route: the body of the response passed in, whichever
+            # statements send a part of it (`return resp.text[:200]` on two paths, a field of
+            # its JSON on a third), reported at the first; the others are related locations.
+            first: dict[str, Latent] = {}
+            others: dict[str, list[Span]] = {}
             for node, value, variant, conditions in self._body_sinks(fn, ctx):
                 if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
                     continue  # an exception object built here: its message is not known to be the body
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
+                    route = "raise" if variant.startswith("raise") else "text"
+                    if route in first:
+                        others.setdefault(route, []).append(node_span(ctx, node))
+                        continue
                     latent = self._body_latent(ctx, node, value, variant, body, body_param=index)
                     if any(reply_failure_test(c) == param for c in conjuncts(conditions)):
                         # `if payload.get("success") is False:` on a reply a caller decoded.
                         latent = replace(latent, payload=replace(raw_text(latent), reply_tested=True))
-                    yield latent
+                    first[route] = latent
+            for route, latent in first.items():
+                also = tuple(others.get(route, ()))
+                yield replace(latent, payload=replace(raw_text(latent), also_sent=also)) if also else latent
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
@@ -890,6 +909,8 @@ async def get_forecast(city: str) -> str:
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         related = (*related, *payload.rewraps)
+        also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
+        related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 

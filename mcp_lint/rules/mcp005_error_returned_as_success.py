@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -41,7 +42,16 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
-from mcp_lint.rules.exception_text import exception_text_in, status_bases, upstream_body
+from mcp_lint.rules.exception_text import (
+    HandedOn,
+    exception_handed_to,
+    exception_text_in,
+    looks_like_exception_param,
+    param_text_outside_helpers,
+    reported_in_callee,
+    status_bases,
+    upstream_body,
+)
 from mcp_lint.rules.upstream_body import body_through_locals, failed_replies
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
@@ -60,6 +70,7 @@ from mcp_lint.rules.handler_fix import (
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, append_sentence, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
+    is_text,
     _dict_items,
     _local_function,
     _unwrap,
@@ -250,6 +261,13 @@ class FailureValue(Payload):
     # after `r = fetch()`): when that function builds the failure itself, this only re-shapes it
     # and the flow is reported there (link_latent).
     passed_from: str = ""
+    # The project function handed the caught exception whole in the returned value
+    # (`json.dumps(handle_error(e))`): where it builds the failure from that parameter, the flow
+    # is reported there (link_latent).
+    exception_to: HandedOn | None = None
+    # A builder's return that writes the message into another builder (`return
+    # tool_error(f"...")` in `closed_error`): the flow is anchored here, not at its callers.
+    writes_message: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -260,6 +278,91 @@ def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
     if source is None or not any(own.code == code and isinstance(own.payload, FailureValue) for own in source[1].latent):
         return False
     return any(edge.returned for _, edge in project.callers_of(source[1].qualname))
+
+
+def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> bool:
+    """Is `value` a call to another error builder of the project whose message is text written
+    here, words of this function's own around what it interpolates (`tool_error(f"The depot is
+    closed at {hour}")`), not a message its caller chose (`tool_error(msg)`, `"Error: " + msg`)?"""
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call) or _message_builder(value, ctx) is None:
+        return False
+    positional = [a.value for a in value.args if a.keyword is None and not a.star]
+    message = fn.value_of(positional[0]) if positional else None
+    return message is not None and is_text(message) and len(_OWN_WORD.findall(" ".join(_literal_parts(message)))) >= _OWN_WORDS
+
+
+# Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
+_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+_OWN_WORDS = 3
+
+
+def _literal_parts(message: cst.CSTNode) -> list[str]:
+    """The literal text of a message expression, without what it interpolates."""
+    parts: list[str] = []
+    for node in descendants(message):
+        if isinstance(node, cst.FormattedStringText):
+            parts.append(node.value)
+        elif isinstance(node, cst.SimpleString):
+            text = literal_text(node)
+            if text is not None:
+                parts.append(text)
+    return parts
+
+
+def _written_message(value: cst.BaseExpression, ret: ReturnFact, ctx: FileContext) -> str:
+    """The message a builder writes into another one, as the source of a raise of it: only when
+    it is written in the call itself and is the call's one argument (a code or hint beside it
+    would be dropped by the raise), in no `except` (no cause to name). "" for no fix."""
+    call = unwrap_await(value)
+    if ret.handler is not None or not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0].keyword is not None:
+        return ""
+    message = call.args[0].value
+    return ctx.code(message) if is_text(message) and "\n" not in ctx.code(message) else ""
+
+
+def _message_written_in(builder: str, code: str, project: LinkedProject) -> bool:
+    """Does the builder a caller returns the value of write the message into another builder
+    (FailureValue.writes_message)? Then that return is the flow's anchor."""
+    found = project.function(builder)
+    return found is not None and any(
+        own.code == code and isinstance(own.payload, FailureValue) and own.payload.writes_message for own in found[1].latent
+    )
+
+
+def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
+    """The exception parameter of a function that builds its failure in one statement from that
+    exception's text (`def handle_error(e): return {"error": str(e)}`), -1 for any other. There
+    the fix goes, once for every caller. A function choosing among several failure messages
+    (one per status) is fixed where each caller returns what it chose (`raise
+    ToolError(describe(e))`): its callers stay the anchors."""
+    if not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params):
+        return -1  # no parameter named like an exception: nothing to classify
+    failures = [
+        r.node.value for r in fn.returns if r.node.value is not None and classify_return(fn.value_of(r.node.value), ctx, conditional=True, lookup=lookup) is not None
+    ]
+    if len(failures) != 1:
+        return -1
+    return _exception_parameter(fn, ctx, fn.value_of(failures[0]))
+
+
+def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does every caller on a tool's path that takes the function's value test it for the failure
+    and leave with a failure of its own (CallEdge.rewords)? Then the model never receives this
+    value: the caller's re-worded one is the flow's model-facing failure."""
+    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(edge.rewords for edge in takers)
+
+
+def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
+    """The position of the parameter holding an exception (named and used like one: `str(e)`,
+    `f"...{exc}"`) whose text the returned value carries, -1 when none does."""
+    for index, param in enumerate(fn.params):
+        if param in {"self", "cls"} or not looks_like_exception_param(value, param):
+            continue
+        if param_text_outside_helpers(value, frozenset({param}), ctx) is not None:
+            return index
+    return -1
 
 
 def _error_item_from_a_call(value: cst.BaseExpression, fn: FunctionFacts) -> str:
@@ -525,6 +628,8 @@ def check_health() -> dict:
         # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
+        # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
+        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_exception(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -536,6 +641,24 @@ def check_health() -> dict:
             above, earlier = earlier, earlier + ret.conditions
             if value is None:
                 continue
+            if described >= 0:
+                # `def handle_error(e): return {"error": str(e)}`: the function describes an
+                # exception a caller caught; each failure it returns is built here, for every
+                # caller that hands one in: one flow, reported here (the linker keeps it where a
+                # caller passes a caught exception, and drops those callers' own findings).
+                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked)
+                continue
+            if is_error_builder_name(fn.name) and _writes_into_builder(fn, ctx, fn.value_of(value)):
+                # `def closed_error(hour): return tool_error(f"Closed at {hour}")`: the message is
+                # written here and handed to another builder: the flow's anchor is this return
+                # (its callers only pass it on, and their findings are dropped at link time).
+                # The fix raises the message here (the linker offers it only when every caller is
+                # a tool's path that returns the value as it is: issue 23's contract rule).
+                msg = _written_message(value, ret, ctx)
+                for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                    for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+                        yield replace(latent, payload=replace(_failure(latent), writes_message=True, msg=msg if anchor is ret.node else ""))
+                continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
@@ -544,6 +667,19 @@ def check_health() -> dict:
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _built_from_exception(
+        self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
+    ) -> Iterator[Latent]:
+        """The failure values a return builds from the text of the exception parameter `param`:
+        a failure whatever its branch (the function describes an exception a caller caught), no
+        fix here (whether a raise suits every caller is the linker's to judge), and reported only
+        where a caller on a tool's path hands a caught exception in (Latent.param)."""
+        for resolved, anchor, conditions in _sent_values(fn, ret, value):
+            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+                if latent.variant == "status":
+                    continue
+                yield replace(latent, param=param, payload=replace(_failure(latent), msg="", own_failure=True))
 
     def _judged(
         self,
@@ -608,6 +744,7 @@ def check_health() -> dict:
                 yield self.latent(ctx, ret.node, variant="status", route="return", payload=status)
             return
         kind, description, message = found
+        stated = message  # the failure's message as the value states it (the fix may change `message`)
         if resolved is not value and kind == "string" and not in_branch:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
         if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
@@ -668,6 +805,17 @@ def check_health() -> dict:
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
+        # Only a failure that is the helper's value as it is (serialised at most), or whose message
+        # is (`{"error": describe(e)}`): one the caller writes words around (`"Tagging failed: "
+        # + json.dumps(describe(e))`, `f"Failed: {describe(e)}"`) is its own.
+        if kind == "envelope":
+            handed = exception_handed_to(fn, ret.handler, resolved)
+        elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
+            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated))
+        else:
+            handed = None
+        if handed is not None:
+            payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)
         if passed_from:
             payload = replace(payload, passed_from=passed_from)
@@ -689,6 +837,9 @@ def check_health() -> dict:
         latent = self.latent(ctx, anchor, variant=kind, route="return", payload=payload, conds=conds)
         yield replace(latent, flow=_flow_steps(fn, ctx, ret, value, resolved, in_branch), flow_onward=True)
 
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> Mapping[str, Reach]:
+        return reached
+
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """What only functions of other modules tell: whether the status tuple a function returns
         unread holds a failure, and whether the helper that built a returned envelope builds a
@@ -697,8 +848,14 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
+            return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
+        if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):
+            return None  # built from the exception in the helper it is handed to, reported there
+        if latent.built_by and _message_written_in(latent.built_by, self.code, project):
+            return None  # the builder called writes the message itself: reported there
         if not payload.via_helper:
             return latent
         target = project.function(payload.via_helper)

@@ -247,7 +247,7 @@ LEAKS = [
         MCP1,
         """\
         def format_error(e: Exception) -> str:
-            return f"Request failed: {e}"  # expect: MCP002
+            return f"Request failed: {e}"  # expect: MCP002,MCP005
 
         @mcp.tool()
         async def get_quote(symbol: str) -> str:
@@ -255,7 +255,7 @@ LEAKS = [
                 async with httpx.AsyncClient() as client:
                     return (await client.get(f"https://quotes.example.com/{symbol}")).text
             except httpx.HTTPError as e:
-                return format_error(e)  # expect: MCP005
+                return format_error(e)
         """,
         id="same-module-formatter",
     ),
@@ -468,13 +468,11 @@ def test_formatter_in_another_module_is_reported_once_naming_every_tool(
         },
     )
     findings = _lint_tree(tmp_path)
-    # Each tool's return of what the error formatter built is also MCP005 (a failure returned as
-    # a success): rules are independent.
+    # The failure the formatter builds from the exception every tool hands in is also MCP005 (a
+    # failure returned as a success; rules are independent), one flow each, in the formatter.
     assert sorted((Path(f.filename).name, f.code, f.location.row) for f in findings) == [
         ("errors.py", "MCP002", 2),
-        ("orders.py", "MCP005", 13),
-        ("orders.py", "MCP005", 22),
-        ("users.py", "MCP005", 13),
+        ("errors.py", "MCP005", 2),
     ]
     findings = [f for f in findings if f.code == "MCP002"]
     assert findings[0].message.startswith(

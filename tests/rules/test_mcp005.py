@@ -783,7 +783,8 @@ def test_error_text_wrapped_by_a_formatting_helper_is_reported_where_returned(tm
 
 
 def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
-    # Content (raw exception text) and channel (a failure returned as a success) are two defects.
+    # Content (raw exception text) and channel (a failure returned as a success) are two defects,
+    # both built in the helper from the exception the tool hands in: reported there.
     _check(
         """\
         import httpx
@@ -793,7 +794,7 @@ def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
 
 
         def format_error(error):
-            return f"Error: {error}"  # expect: MCP002
+            return f"Error: {error}"  # expect: MCP002,MCP005
 
 
         @mcp.tool()
@@ -801,7 +802,7 @@ def test_helper_formatting_the_exception_object_is_mcp002_and_mcp005() -> None:
             try:
                 return httpx.get(url).text
             except Exception as error:
-                return format_error(error)  # expect: MCP005
+                return format_error(error)
         """
     )
 
