@@ -8,6 +8,8 @@ flow of the whole body (flow.ValueFlow), so they run once the walk (function_bod
 
 from __future__ import annotations
 
+from typing import Dict, FrozenSet, Optional
+
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact, ReturnFact, TextFlow
@@ -19,7 +21,8 @@ from mcp_lint.model.walk import SCOPES, children, is_leaf
 
 
 _PROTOCOL_ERRORS = frozenset({"McpError", "MCPError"})
-Modes = dict[int, frozenset[str] | None]  # by id(call): the items of its value sent on (WHOLE: all)
+# typing's spelling: a module-level alias is evaluated at import, where `X | None` needs 3.10.
+Modes = Dict[int, Optional[FrozenSet[str]]]  # by id(call): the items of its value sent on (WHOLE: all)
 
 
 def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable, local: set[str]) -> None:

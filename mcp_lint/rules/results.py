@@ -7,7 +7,7 @@ failure rejects the call).
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Optional, Tuple
 
 import libcst as cst
 
@@ -452,7 +452,7 @@ def failure_message_of(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseE
     return found[2]
 
 
-Classified = tuple[str, str, cst.BaseExpression | None]
+Classified = Tuple[str, str, Optional[cst.BaseExpression]]  # evaluated at import: 3.9's spelling
 
 
 def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional: bool, lookup: bool = False) -> Classified | None:
