@@ -501,11 +501,15 @@ async def get_forecast(city: str) -> str:
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
                 bases = left_on_success(fn, node, ctx)
+            sent = value
             if not bases and variant.startswith("raise"):
                 # Raised as a failure; returned (`{"body": resp.text}`), a body that is no JSON
-                # is the reply the endpoint gave, passed on as the answer.
+                # is the reply the endpoint gave, passed on as the answer. Only the exception's
+                # message carries it (`TrackerError(status, "invalid JSON", resp.text)` keeps
+                # the body in an attribute).
                 bases = undecoded_replies(handler_of.get(id(node)))
-            body = _body_through_locals(value, bases, fn, ctx) if bases else None
+                sent = _message_expr(value) or value if bases else value
+            body = _body_through_locals(sent, bases, fn, ctx) if bases else None
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
