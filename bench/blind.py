@@ -168,7 +168,15 @@ def default_mcp_lint() -> str:
 
 
 def run(
-    set_dir: Path, corpus: Path, *, tools: Path, do_fetch: bool, mcp_lint: str, rules: str, json_out: Path | None
+    set_dir: Path,
+    corpus: Path,
+    *,
+    tools: Path,
+    do_fetch: bool,
+    mcp_lint: str,
+    rules: str,
+    json_out: Path | None,
+    table_only: bool = False,
 ) -> None:
     check_set(set_dir)
     if do_fetch:
@@ -180,9 +188,13 @@ def run(
     write_findings(rows, findings)
     score_json = corpus / "score.json"
     score(tools, set_dir, findings, score_json, rules)
-    for line in misses_and_false_alarms(score_json):
-        print(line)
-    if json_out is not None:
+    # A held-out set stays held out only while nobody reads its misses: --table-only keeps them
+    # off the screen (they are still in the JSON for whoever may read them later).
+    if not table_only:
+        for line in misses_and_false_alarms(score_json):
+            print(line)
+    # The score already sits in the corpus folder; copying a file onto itself would fail.
+    if json_out is not None and json_out.resolve() != score_json.resolve():
         shutil.copyfile(score_json, json_out)
 
 
@@ -197,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcp-lint", default=None, help="the mcp-lint executable (default: the one on PATH)")
     parser.add_argument("--rules", default=RULES, help=f"rules to score (default {RULES})")
     parser.add_argument("--json", type=Path, help="also write the score (table, misses, false alarms) here")
+    parser.add_argument(
+        "--table-only", action="store_true", help="print the per-rule table only, not the misses and false alarms"
+    )
     args = parser.parse_args(argv)
     corpus = args.corpus or default_corpus(args.set)
     try:
@@ -208,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             mcp_lint=args.mcp_lint or default_mcp_lint(),
             rules=args.rules,
             json_out=args.json,
+            table_only=args.table_only,
         )
     except BlindError as error:
         print(f"blind: {error}", file=sys.stderr)

@@ -118,6 +118,22 @@ def test_a_made_up_set_is_scored_and_every_miss_and_false_alarm_listed(blind, tm
     assert "FP MCP002 notes-mcp==0.1.0 notes/server.py:40" in printed
 
 
+def test_table_only_hides_the_misses_and_json_may_name_the_score_in_place(blind, tmp_path: Path, capsys) -> None:
+    if not (blind.CORPUS_TOOLS / "score.py").is_file():
+        pytest.skip("no ../shared/corpus/score.py beside this checkout (nor $MCP_LINT_CORPUS_TOOLS)")
+    set_dir, corpus = _made_up_set(tmp_path)
+    in_place = corpus / "score.json"
+    status = blind.main(
+        ["--set", str(set_dir), "--corpus", str(corpus), "--no-fetch", "--mcp-lint", _fake_linter(tmp_path),
+         "--json", str(in_place), "--table-only"]
+    )
+    printed = capsys.readouterr().out
+    assert status == 0
+    assert any(line.startswith("MCP002") for line in printed.splitlines())
+    assert "FN " not in printed and "FP " not in printed
+    assert json.loads(in_place.read_text(encoding="utf-8"))["false_negatives"]
+
+
 def test_a_set_without_its_label_file_fails_in_one_line(blind, tmp_path: Path, capsys) -> None:
     set_dir, corpus = _made_up_set(tmp_path)
     (set_dir / "labels.tsv").unlink()
