@@ -106,6 +106,15 @@ def test_a_doubtful_cut_parses_the_whole_module() -> None:
     assert reparse.reparse(LAYOUTS["comments between statements"], ast.parse(LAYOUTS["comments between statements"]), cst.parse_module) is not None
 
 
+def test_a_last_line_break_left_out_of_libcsts_code_still_decides_the_newline() -> None:
+    # Alone, the last piece's `\r\n` is its default newline; in the module, `\r` is, and the tree
+    # spells the `\r\n` out. libcst's code of the piece drops that line break (after a comment
+    # ending in a backslash), so only the text shows the pieces disagree: parse it whole.
+    source = "x  # a\ry  # b\\\r\n"
+    assert reparse.reparse(source, ast.parse(source), cst.parse_module) is None
+    assert parse_module(source, ast.parse(source)).deep_equals(cst.parse_module(source))
+
+
 def test_off_unless_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reparse, "_pieces", None)
     source = LAYOUTS["comments between statements"]

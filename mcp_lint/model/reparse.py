@@ -81,7 +81,7 @@ def reparse(source: str, tree: ast.Module | None, parse: Callable[[str], cst.Mod
         pieces = _pieces.parse(texts, parse)
     except Exception:  # noqa: BLE001 - a piece libcst refuses alone: the whole module decides
         return None
-    return _assembled(pieces)
+    return _assembled(pieces, texts[-1])
 
 
 def _piece_texts(source: str, tree: ast.Module) -> list[str] | None:
@@ -117,7 +117,7 @@ def _piece_texts(source: str, tree: ast.Module) -> list[str] | None:
     return texts
 
 
-def _assembled(pieces: list[cst.Module]) -> cst.Module | None:
+def _assembled(pieces: list[cst.Module], last_text: str) -> cst.Module | None:
     first, last = pieces[0], pieces[-1]
     indented = [piece for piece in pieces if any(_has_block(statement) for statement in piece.body)]
     indent = indented[0].default_indent if indented else first.default_indent
@@ -135,7 +135,9 @@ def _assembled(pieces: list[cst.Module]) -> cst.Module | None:
             head = statements[0]
             statements[0] = head.with_changes(leading_lines=(*piece.header, *head.leading_lines))
         body.extend(statements)
-    if last.default_newline != first.default_newline and _LINE_BREAK.search(last.code):
+    # The last piece's line breaks are read in its text: libcst's code of a piece can leave one
+    # out (a comment ending in a backslash before the last `\r\n`) while its tree keeps it.
+    if last.default_newline != first.default_newline and _LINE_BREAK.search(last_text):
         return None
     return cst.Module(
         body=body,
