@@ -323,19 +323,27 @@ def _call_edges(
     return edges
 
 
+def _assigned_local(call: CallFact) -> str | None:
+    """The plain local a statement of its own assigns the call's value to (`r = helper(x)`,
+    `r: dict = await helper(x)`): the name the checks of that value read. None otherwise."""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
+        return None
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+        return None
+    return targets[0].value
+
+
 def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
     """Is the local the call's value is assigned to (`r = helper(x)`) read in a condition of the
     function (`if "error" in r:`, `if isinstance(r, dict) and ...`, `r if r else ...`)?"""
-    statement = call.statement
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    name = _assigned_local(call)
+    if name is None:
         return False
-    small = statement.body[0]
-    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
-        return False
-    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
-        return False
-    name = targets[0].value
     for node in descendants(facts.node.body, into_scopes=False):
         test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
@@ -352,15 +360,9 @@ def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:
         return False
     if _joined(statement, lambda node: unwrap_await(node) is call.node):
         return True
-    if len(statement.body) != 1:
+    name = _assigned_local(call)
+    if name is None:
         return False
-    small = statement.body[0]
-    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
-        return False
-    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
-        return False
-    name = targets[0].value
     return _joined(facts.node.body, lambda node: isinstance(node, cst.Name) and node.value == name)
 
 
@@ -391,8 +393,9 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
     leave with a value or exception of the caller's own (`return f"Could not ...: {r['error']}"`),
     not the local as it is? Then the helper's failure value is intercepted there and re-worded:
     the model-facing failure is the caller's."""
-    small = call.statement.body[0]  # _value_tested: `name = helper(...)`
-    name = (small.targets[0].target if isinstance(small, cst.Assign) else small.target).value
+    name = _assigned_local(call)
+    if name is None:
+        return False
     for node in descendants(facts.node.body, into_scopes=False):
         if not isinstance(node, cst.If) or not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False)):
             continue
@@ -411,8 +414,9 @@ def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[
     else) that only returns the local as it is (`if "error" in r: return r`) and reads nothing
     else: a check that hands the helper's failure on, dead once the helper raises instead.
     None for any other use of the value in a condition."""
-    small = call.statement.body[0]  # _value_tested: `name = helper(...)`
-    name = (small.targets[0].target if isinstance(small, cst.Assign) else small.target).value
+    name = _assigned_local(call)
+    if name is None:
+        return None
     tests = [
         node
         for node in descendants(facts.node.body, into_scopes=False)
