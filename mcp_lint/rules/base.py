@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 if TYPE_CHECKING:
     from libcst.metadata import CodeRange
@@ -47,6 +47,9 @@ class Example:
     fixed: str | None = None
 
 
+_T = TypeVar("_T")
+
+
 class FileContext:
     """What a rule may read about the file being checked.
 
@@ -70,6 +73,16 @@ class FileContext:
         # Objects made at module level or on `self`, by the name calls reach them through
         # (ModuleSummary.instances): `client.get_orders()` runs `OrdersClient.get_orders`.
         self.instances: dict[str, str] = {}
+
+    def per_node(self, kind: str, node: cst.CSTNode, compute: Callable[[], _T]) -> _T:
+        """`compute()` for `node`, once per file: kept in `memo[kind]` by the node's id, with the
+        node itself in the entry so that no other node can take its id while the file is checked."""
+        memo = self.memo.setdefault(kind, {})
+        assert isinstance(memo, dict)
+        entry = memo.get(id(node))
+        if entry is None:
+            entry = memo[id(node)] = (node, compute())
+        return entry[1]  # type: ignore[no-any-return]
 
     def branch_of(self, statement: cst.CSTNode) -> str | None:
         """The dispatcher branch (`if name == "div":`) a return/raise of the current function is in."""

@@ -221,19 +221,10 @@ def status_bases(conditions: tuple[cst.BaseExpression, ...], ctx: FileContext) -
 
 def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[str]:
     """What one condition tests the failure of; once per condition and file: the returns and
-    raises of a branch share its conditions, and MCP002 and MCP005 ask of each of them. (The
-    entry keeps its condition alive, so no other node can take its id.)"""
-    memo = ctx.memo.setdefault("status_bases", {})
-    assert isinstance(memo, dict)
-    known = memo.get(id(cond))
-    if known is not None:
-        return known[1]
-    bases: set[str] = set()
-    if not _success_test(cond):
-        bases = _tested_responses(cond, ctx)
-    found = frozenset(bases)
-    memo[id(cond)] = (cond, found)
-    return found
+    raises of a branch share its conditions, and MCP002 and MCP005 ask of each of them."""
+    return ctx.per_node(
+        "status_bases", cond, lambda: frozenset() if _success_test(cond) else frozenset(_tested_responses(cond, ctx))
+    )
 
 
 def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:

@@ -181,11 +181,8 @@ def _awaits(ctx: FileContext) -> list[cst.Await]:
     facts = ctx.current_facts
     if facts is None:
         return []
-    memo = ctx.memo.setdefault("retry_awaits", {})
-    assert isinstance(memo, dict)
-    if id(facts.node) not in memo:
-        memo[id(facts.node)] = [n for n in descendants(facts.node.body, into_scopes=False) if isinstance(n, cst.Await)]
-    return memo[id(facts.node)]
+    node = facts.node
+    return ctx.per_node("retry_awaits", node, lambda: [n for n in descendants(node.body, into_scopes=False) if isinstance(n, cst.Await)])
 
 
 _HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})

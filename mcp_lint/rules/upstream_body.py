@@ -27,11 +27,10 @@ _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "s
 def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
     """Every value assigned to each plain local of the function (`x = ...`, `x: T = ...`,
     `x += ...`, `x.append(...)`), on any path, in source order: memoised per function."""
-    memo = ctx.memo.setdefault("local_values", {})
-    assert isinstance(memo, dict)
-    entry = memo.get(id(fn.node))
-    if entry is not None:
-        return entry[1]
+    return ctx.per_node("local_values", fn.node, lambda: _assigned_values(fn))
+
+
+def _assigned_values(fn: FunctionFacts) -> dict[str, list[cst.BaseExpression]]:
     known: dict[str, list[cst.BaseExpression]] = {}
     for node in descendants(fn.node.body, into_scopes=False):
         if isinstance(node, cst.Assign):
@@ -43,7 +42,6 @@ def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.Bas
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
             if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
                 known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
-    memo[id(fn.node)] = (fn.node, known)  # the entry keeps the node alive: its id stays its own
     return known
 
 
@@ -257,11 +255,10 @@ def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
 def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
     """The names an expression reads (not keyword names of its calls, not attribute names): once
     per expression and file, as every parameter of a helper asks again of the same sinks."""
-    memo = ctx.memo.setdefault("locals_read", {})
-    assert isinstance(memo, dict)
-    known = memo.get(id(value))
-    if known is not None:
-        return known[1]
+    return ctx.per_node("locals_read", value, lambda: _names_read(value))
+
+
+def _names_read(value: cst.CSTNode) -> frozenset[str]:
     skipped: set[int] = set()
     names: set[str] = set()
     for node in descendants(value):  # pre-order: an Arg or Attribute comes before its names
@@ -273,9 +270,7 @@ def _locals_read(value: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
             skipped.add(id(node.attr))
         elif kind is cst.Arg and node.keyword is not None:
             skipped.add(id(node.keyword))
-    found = frozenset(names)
-    memo[id(value)] = (value, found)  # the entry keeps the node alive: its id stays its own
-    return found
+    return frozenset(names)
 
 
 def conjuncts(conditions: Sequence[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
