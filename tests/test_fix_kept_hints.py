@@ -153,3 +153,49 @@ def test_a_builtin_raised_without_a_written_message_is_not_let_through(project: 
     fixed = (project / "server.py").read_text()
     assert "except RuntimeError:" not in fixed
     assert 'raise ToolError("Could not run the forecast") from exc' in fixed
+
+
+_RENDER = """\
+import time
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("render")
+
+
+@mcp.tool()
+def render_video(project: str, timeout: int = 600) -> dict:
+    job = httpx.post("https://render.example/jobs", json={"project": project}).json()
+    job_id = job["job_id"]
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        state = httpx.get(f"https://render.example/jobs/{job_id}").json()
+        if state["status"] == "done":
+            return state
+        time.sleep(5)
+    return {"job_id": job_id, "status": "timeout", "message": f"Timed out after {timeout}s"}
+
+
+@mcp.tool()
+def cancel_job(job_id: str) -> dict:
+    state = httpx.delete(f"https://render.example/jobs/{job_id}").json()
+    if state.get("status") == "unknown":
+        return {"job_id": job_id, "status": "error", "message": f"No job {job_id}"}
+    return state
+"""
+
+
+def test_an_error_dicts_job_handle_stays_in_the_raised_message(project: Path) -> None:
+    # The job still runs after the timeout: its id is what the next call (status, cancel) needs.
+    # Where the message names it already, it is not repeated.
+    (project / "server.py").write_text(_RENDER)
+    fix()
+    expected = _RENDER.replace(
+        'return {"job_id": job_id, "status": "timeout", "message": f"Timed out after {timeout}s"}',
+        'raise ToolError(f"Timed out after {timeout}s (job_id: {job_id})")',
+    ).replace(
+        'return {"job_id": job_id, "status": "error", "message": f"No job {job_id}"}',
+        'raise ToolError(f"No job {job_id}")',
+    ).replace("from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n")
+    assert (project / "server.py").read_text() == expected

@@ -785,12 +785,33 @@ def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> It
 
 
 def _builtin_advice(exc: cst.Call, written: str) -> bool:
-    """Is this a builtin exception raised with the author's own sentence (`raise RuntimeError("API_KEY
+    """Is this a builtin exception raised with the author's advice (`raise RuntimeError("API_KEY
     is not set. Configure it in your server settings.")`): a literal message, written outside any
-    `except` (the caller checked), so no caught exception's text is in it?"""
+    `except` (the caller checked), so no caught exception's text is in it, that says what is wrong
+    and then, in a sentence of its own, what to do? A bare status (`f"HTTP error {status}"`) is
+    no advice: the rewritten clause may replace it."""
     if written not in BUILTIN_EXCEPTIONS or not exc.args or exc.args[0].keyword is not None:
         return False
-    return isinstance(exc.args[0].value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+    message = exc.args[0].value
+    if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False
+    return bool(_SECOND_SENTENCE.search(_literal_text(message)))
+
+
+# A sentence after another: "... is not set. Configure it ...", "... not found; set ... to ...".
+_SECOND_SENTENCE = re.compile(r"\w[^.;!?]*\w[.;!?]\s+[A-Za-z]+\s+\w")
+
+
+def _literal_text(node: cst.BaseExpression) -> str:
+    """The written words of a string literal, f-string or implicit concatenation (each value an f-string
+    formats stands as `x`)."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _literal_text(node.left) + _literal_text(node.right)
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value)
+    if isinstance(node, cst.FormattedString):
+        return "".join(part.value if isinstance(part, cst.FormattedStringText) else "x" for part in node.parts)
+    return ""
 
 
 def advice_in_its_own_clause(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
