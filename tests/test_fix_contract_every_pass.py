@@ -240,7 +240,7 @@ mcp = FastMCP("meters")
 def base_url() -> str:
     url = os.environ.get("METERS_URL")
     if not url:
-        raise ValueError("METERS_URL is not set; add it to the server's environment")
+        raise {raised}("METERS_URL is not set; add it to the server's environment")
     return url
 
 
@@ -262,19 +262,25 @@ def main() -> int:
 
 
 @pytest.mark.parametrize(
-    ("caught", "converted"),
-    # `except Exception` answers ToolError the same way: the entry point behaves as before.
-    [("ValueError", False), ("(KeyError, ValueError)", False), ("LookupError", True), ("Exception", True)],
+    ("raised", "caught", "converted"),
+    [
+        ("ValueError", "ValueError", False),
+        ("ValueError", "(KeyError, ValueError)", False),
+        ("FileNotFoundError", "OSError", False),  # a builtin base of the class
+        ("ValueError", "LookupError", True),
+        # `except Exception` answers ToolError the same way: the entry point behaves as before.
+        ("ValueError", "Exception", True),
+    ],
 )
-def test_a_builtin_class_a_non_tool_callers_except_answers_is_never_replaced(meters: Path, caught: str, converted: bool) -> None:
-    original = _METERS_DIRECT.replace("{caught}", caught)
+def test_a_builtin_class_a_non_tool_callers_except_answers_is_never_replaced(meters: Path, raised: str, caught: str, converted: bool) -> None:
+    original = _METERS_DIRECT.replace("{caught}", caught).replace("{raised}", raised)
     write_all(meters, {"server.py": original})
     fix_twice(meters)
     expected = original.replace('FastMCP("meters")', 'FastMCP("meters", mask_error_details=True)')
     if converted:
         # Nobody answers ValueError: once masked, the advice must reach the model as a ToolError
         # (a fix the masking made necessary, applied in the same run).
-        expected = expected.replace("raise ValueError(", "raise ToolError(").replace(
+        expected = expected.replace(f"raise {raised}(", "raise ToolError(").replace(
             "from fastmcp import FastMCP\n", "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\n"
         )
     assert (meters / "server.py").read_text() == expected
