@@ -163,7 +163,7 @@ def test_a_tool_method_only_its_own_method_tests_keeps_returning(depot: Path) ->
 # The server masks unexpected exception text once fixed (MCP007); then `base_url`'s ValueError
 # would be flagged (MCP008: its advice is masked) and a fix would raise ToolError in its place.
 # But a decorator's wrapper answers ValueError on every call of the impl with a result of its
-# own: ToolError would go past that clause. No pass may convert it.
+# own: ToolError would meet another clause (`except Exception`). No pass may convert it.
 _METERS = """\
 import os
 from functools import wraps
@@ -181,6 +181,8 @@ def reported(func):
             return await func(*args, **kwargs)
         except ValueError as e:
             return {"success": False, "error": str(e), "kind": "configuration"}
+        except Exception:
+            return {"success": False, "error": "Unexpected error", "kind": "internal"}
 
     return wrapper
 
@@ -220,7 +222,7 @@ def test_a_builtin_class_a_decorators_wrapper_catches_is_never_replaced(meters: 
     write_all(meters, {"server.py": _METERS})
     first = fix_twice(meters)
     assert (meters / "server.py").read_text() == _METERS.replace('FastMCP("meters")', 'FastMCP("meters", mask_error_details=True)')
-    assert "server.py:24:9: MCP008 Helper 'base_url' raises ValueError" in first.output, first.output
+    assert "server.py:26:9: MCP008 Helper 'base_url' raises ValueError" in first.output, first.output
 
 
 # The same helper without the wrapper, the tool calling it directly; the module's command line

@@ -21,7 +21,7 @@ from mcp_lint.fixing.imports import import_edits
 from mcp_lint.framework_copies import import_in_copy
 from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.linking.tracing import NOTHING, WHOLE, ToolPaths, passes
-from mcp_lint.model.exception_guards import TryGuard, catches
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_IMPORT, Family
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, ModuleSummary
@@ -159,10 +159,12 @@ class LinkFixes:
             for caller, guards in ways:
                 stopped = False
                 for guard in guards:
-                    caught_after = catches(guard, after)
-                    if caught_after != (bool(before) and catches(guard, before)):
+                    # Caught by one clause before and after the fix, or by none: else another
+                    # clause (`except ValueError` vs `except Exception`) or none answers it now.
+                    site_after = _catching(guard, after)
+                    if site_after != (_catching(guard, before) if before else None):
                         return True
-                    stopped = stopped or caught_after
+                    stopped = stopped or site_after is not None
                 if stopped:
                     if caller is None:
                         break  # the wrapper answers every call of `current` alike
@@ -276,6 +278,13 @@ def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
         if before != any(catches(t, spec.raises) for t in guard):
             return False
     return True
+
+
+def _catching(guard: TryGuard, raised: frozenset[str]) -> str | None:
+    """The clause (Handler.site) of `guard` that keeps `raised` from going on; None when none
+    does (no clause catches it, or the first that does re-raises it)."""
+    site = catching_site(guard, raised)
+    return site[0] if site is not None and not site[1] else None
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
