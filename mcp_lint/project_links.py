@@ -75,7 +75,8 @@ class Project(ProjectNames):
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
         self.tools_from = frozenset(tools_from) if tools_from is not None else None
-        self.fixes = LinkFixes(summaries, self.callers_of, lambda qual: self.functions[qual][0].path)  # fixes made concrete in their modules
+        # Fixes made concrete in their modules.
+        self.fixes = LinkFixes(summaries, self.callers_of, lambda qual: self.functions[qual][0].path, self._wrapper_guards_of)
         # Callee -> (caller, call) over the whole project, built when a fix first asks.
         self._call_sites: dict[str, list[tuple[str, CallEdge]]] | None = None
         self._frameworks: dict[tuple, FrameworkContext] = {}
@@ -120,6 +121,13 @@ class Project(ProjectNames):
             else:
                 calls.append(edge)
         self.functions[qual] = (summary, replace(fn, calls=calls))
+
+    def _wrapper_guards_of(self, qual: str) -> list[TryGuard]:
+        """The `try` statements of the decorators' wrappers that every call of `qual` runs through."""
+        found = self.functions.get(qual)
+        if found is None:
+            return []
+        return [guard for wrapper in self.wrapper_bodies(found[1]) if wrapper in self.functions for guard in self.functions[wrapper][1].guards]
 
     # -- name resolution across modules ---------------------------------------------------
     def wrapper_bodies(self, fn: FunctionSummary) -> list[str]:

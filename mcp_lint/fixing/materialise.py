@@ -13,33 +13,38 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from mcp_lint.findings import Edit, Fix
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.framework_copies import import_in_copy
 from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
-from mcp_lint.linking.tracing import WHOLE, ToolPaths, passes
-from mcp_lint.model.exception_guards import catches
+from mcp_lint.linking.tracing import NOTHING, WHOLE, ToolPaths, passes
+from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_IMPORT, Family
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, ModuleSummary
+from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec
 
 # The project functions that call a function, each with its call (Project.callers_of).
 CallersOf = Callable[[str], list[tuple[str, CallEdge]]]
 # The path of the file that defines a project function, by its qualified name.
 PathOf = Callable[[str], str]
+# The `try` statements of the decorators' wrappers a project function runs under (every call of it
+# passes through them), by its qualified name.
+WrapperGuardsOf = Callable[[str], list[TryGuard]]
 
 
 class LinkFixes:
     """The fixes of one link: materialised per module, allowed per path from the tools."""
 
-    def __init__(self, summaries: list[ModuleSummary], callers_of: CallersOf, path_of: PathOf) -> None:
+    def __init__(self, summaries: list[ModuleSummary], callers_of: CallersOf, path_of: PathOf, wrapper_guards_of: WrapperGuardsOf) -> None:
         self.summaries = summaries
         self.callers_of = callers_of
         self.path_of = path_of
+        self.wrapper_guards_of = wrapper_guards_of
         self._first_party_names: dict[tuple[str, int], frozenset[str]] = {}
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         self._message_tested_classes: frozenset[str] | None = None  # ModuleSummary.message_tested_classes of all
@@ -51,7 +56,11 @@ class LinkFixes:
         callers besides its own (the checks of a returned failure it makes dead), often none."""
         if not _same_handlers(spec, entry) or self._replaced_class_tested(spec) or self._message_tested(spec):
             return None
-        return () if entry.is_tool else self._callers_take_a_raise(spec, qual, reached, path)
+        if self._handled_otherwise_above(spec, qual):
+            return None
+        # A tool's own function may have callers too (another tool, a method of its class, a
+        # script of the package): they are asked like a helper's.
+        return self._callers_take_a_raise(spec, qual, reached, path)
 
     def materialise(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
@@ -124,6 +133,53 @@ class LinkFixes:
         names = {spec.replaces, *(last_name(a) for a in spec.replaced_ancestors)}
         return bool((names - BUILTIN_EXCEPTIONS) & self._tested_classes)
 
+    def _handled_otherwise_above(self, spec: FixSpec | None, qual: str) -> bool:
+        """Would an `except` of any caller of `qual`, up the calls in any module (on a tool's path
+        or not: a script, a method of the class, a decorator's wrapper around a caller), handle the
+        fixed code's exception otherwise than the original's? `raise ToolError` in place of a
+        `raise ValueError` that a caller's `except ValueError` (or `except OSError` for a
+        FileNotFoundError) answers would go past that clause; a return turned into a raise would
+        meet an `except Exception` that never ran for it. Asked in every pass of the fix loop,
+        so a half-fixed project is judged as the original was."""
+        if spec is None or not spec.raises:
+            return False
+        before = self._class_names(spec) if spec.replaces else frozenset()
+        after = frozenset({spec.raises})
+        if before and after <= before:
+            return False  # the fix keeps the class: a new message only
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            ways: list[tuple[str | None, Iterable[TryGuard]]] = [(None, self.wrapper_guards_of(current))]
+            ways.extend((caller, edge.guarded) for caller, edge in self.callers_of(current))
+            for caller, guards in ways:
+                stopped = False
+                for guard in guards:
+                    # Caught by one clause before and after the fix, or by none: else another
+                    # clause (`except ValueError` vs `except Exception`) or none answers it now.
+                    site_after = _catching(guard, after)
+                    if site_after != (_catching(guard, before) if before else None):
+                        return True
+                    stopped = stopped or site_after is not None
+                if stopped:
+                    if caller is None:
+                        break  # the wrapper answers every call of `current` alike
+                    continue
+                if caller is not None:
+                    pending.append(caller)  # it goes on up from the caller
+        return False
+
+    @staticmethod
+    def _class_names(spec: FixSpec) -> frozenset[str]:
+        """The replaced class and its bases, by short name: a builtin's from Python itself
+        (`FileNotFoundError` is met by `except OSError`), a project class's from the rule."""
+        names = {spec.replaces, *builtin_bases(spec.replaces), *(last_name(a) for a in spec.replaced_ancestors)}
+        return frozenset(names - {"BaseException", "object"})
+
     def _message_tested(self, spec: FixSpec | None) -> bool:
         """Does a fix that keeps the project's class but rewrites its message rewrite the text
         code somewhere tests (`except ApiError as exc: if "404" in exc.message:`)? That branch
@@ -155,18 +211,20 @@ class LinkFixes:
             if current in seen:
                 continue
             seen.add(current)
+            is_tool = current in reached and reached[current].is_tool
             for caller, edge in self.callers_of(current):
+                if is_tool and passes(edge) == NOTHING and not edge.tested:
+                    continue  # `self.tool(self.list_items)`: registered there, not called for its value
                 entry = reached.get(caller)
                 if entry is None or passes(edge) != WHOLE:
-                    return None  # a caller no tool reaches, or that takes part of the value
+                    return None  # a caller no tool reaches (a script, a CLI), or that takes part of the value
                 if edge.appended:
                     return None  # a part of the report the caller builds: a partial success
                 if edge.tested:
                     if edge.dead_check is None or self.path_of(caller) != path:
                         return None  # a test of the value the fix cannot remove with it
                     deletions.append(Edit(*edge.dead_check, ""))
-                if not entry.is_tool:
-                    pending.append(caller)
+                pending.append(caller)  # a tool's callers too: a tool another method or a script calls
         return tuple(deletions)
 
     def project_logger(self) -> str:
@@ -220,6 +278,13 @@ def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
         if before != any(catches(t, spec.raises) for t in guard):
             return False
     return True
+
+
+def _catching(guard: TryGuard, raised: frozenset[str]) -> str | None:
+    """The clause (Handler.site) of `guard` that keeps `raised` from going on; None when none
+    does (no clause catches it, or the first that does re-raises it)."""
+    site = catching_site(guard, raised)
+    return site[0] if site is not None and not site[1] else None
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:

@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
+from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import CONTEXT_CLASSES, FRAMEWORK_PACKAGES, TOOL_ERROR_BASE_NAMES
@@ -23,6 +24,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.vocabulary import is_status_tool
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
@@ -730,12 +732,17 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
         exc = fact.node.exc
         assert isinstance(exc, cst.Call)
         written = dotted(exc.func)
-        if written is None or written in classes or written in leaking or not _own_class(written, ctx):
+        if written is None or written in classes or written in leaking:
+            continue
+        if not _own_class(written, ctx) and not _builtin_advice(exc, written):
             continue
         short = written.rsplit(".", 1)[-1]
-        clause = next((c for c in guard if c[0] & {short} or "*" in c[0]), None)
+        names = {short, *builtin_bases(short)} - {"Exception", "BaseException"}
+        clause = next((c for c in guard if c[0] & names or "*" in c[0]), None)
         if clause is None or clause[2] != handler.site or caught_inside(short):
             continue
+        if clause[0] & names and not _own_class(written, ctx):
+            return None  # a clause of its own for the builtin class (`except FileNotFoundError`): nothing can go before it
         classes.append(written)
     if not classes:
         return None
@@ -775,6 +782,56 @@ def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> It
             exc = fact.node.exc
             if isinstance(exc, cst.Call) and fact.handler is None:
                 yield fact, fact.caught_here
+
+
+def _builtin_advice(exc: cst.Call, written: str) -> bool:
+    """Is this a builtin exception raised with the author's advice (`raise RuntimeError("API_KEY
+    is not set. Configure it in your server settings.")`): a literal message, written outside any
+    `except` (the caller checked), so no caught exception's text is in it, that says what is wrong
+    and then, in a sentence of its own, what to do? A bare status (`f"HTTP error {status}"`) is
+    no advice: the rewritten clause may replace it."""
+    if written not in BUILTIN_EXCEPTIONS or not exc.args or exc.args[0].keyword is not None:
+        return False
+    message = exc.args[0].value
+    if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False
+    return bool(_SECOND_SENTENCE.search(_literal_text(message)))
+
+
+# A sentence after another: "... is not set. Configure it ...", "... not found; set ... to ...".
+_SECOND_SENTENCE = re.compile(r"\w[^.;!?]*\w[.;!?]\s+[A-Za-z]+\s+\w")
+
+
+def _literal_text(node: cst.BaseExpression) -> str:
+    """The written words of a string literal, f-string or implicit concatenation (each value an f-string
+    formats stands as `x`)."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _literal_text(node.left) + _literal_text(node.right)
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value)
+    if isinstance(node, cst.FormattedString):
+        return "".join(part.value if isinstance(part, cst.FormattedStringText) else "x" for part in node.parts)
+    return ""
+
+
+def advice_in_its_own_clause(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
+    """Does the clause catch by name (`except FileNotFoundError as e: return f"Error: {e}"`) a builtin
+    class that the `try` raises with the author's own advice (a set-up helper's instructions)? Its
+    text is that advice: a fix rewriting it would lose what the next call needs to know."""
+    node = handler.try_node
+    if not isinstance(node, cst.Try):
+        return False
+    caught = {name.rsplit(".", 1)[-1] for name in handler.caught}
+    for fact, caught_inside in _raises_of_the_try(fn, node, ctx):
+        exc = fact.node.exc
+        assert isinstance(exc, cst.Call)
+        written = dotted(exc.func)
+        if written is None or not _builtin_advice(exc, written) or _raw_body(exc):
+            continue
+        short = written.rsplit(".", 1)[-1]
+        if caught & ({short, *builtin_bases(short)} - {"Exception", "BaseException"}) and not caught_inside(short):
+            return True
+    return False
 
 
 def _module_function(callee: str | None, ctx: FileContext) -> str:

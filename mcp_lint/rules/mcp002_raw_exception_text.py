@@ -85,6 +85,7 @@ from mcp_lint.rules.handler_fix import (
     log_plan,
     lies_within,
     raise_is_caught,
+    advice_in_its_own_clause,
     own_raises_pass_through,
     toolerror_pass_through,
     unused_binding,
@@ -1386,6 +1387,8 @@ def _build_fix(
     if let_through is None:
         return None
     if status is None:
+        if advice_in_its_own_clause(fn, handler, ctx):
+            return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
         let_through = _own_raises_through(fn, handler, ctx, let_through)
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)

@@ -1064,6 +1064,17 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
                 if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS
             ]
         )
+    elif items:
+        # A handle of work the failure leaves running (`"job_id": job_id` beside "Timed out after
+        # 600s"): the next call (its status, a cancel) needs it, so the new message keeps it.
+        named = {piece.source for part in text.parts for piece in part.pieces if isinstance(piece, Placeholder)}
+        text.append_context(
+            [
+                (key, code)
+                for key, item in items.items()
+                if _HANDLE_KEY.search(key) and isinstance(item, (cst.Name, cst.Attribute)) and (code := ctx.code(item).strip()) not in named
+            ]
+        )
     details = next(
         (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
@@ -1091,6 +1102,9 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         return lone[0].source
     return text.as_fstring(" ")
 
+
+# Keys of an error dict naming the handle of a job, an upload, a session (`job_id`, `taskId`, `id`).
+_HANDLE_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
 
 # Keys of an error dict whose value is no value the failure was about.
 _NOT_CONTEXT_KEYS = FLAG_KEYS | frozenset(k.lower() for k in (*MESSAGE_KEYS, *HINT_KEYS, *DETAIL_KEYS))
