@@ -450,6 +450,10 @@ class Project(ProjectNames):
         rules = {code: rule for code in codes if (rule := rule_by_code(code)) is not None}
         states = {code: rule.link_start(self, reached) for code, rule in rules.items()}
         passing_on = self._passing_on(reached)
+        # Fixes refused because a caller's `except` would catch their ToolError, to ask again once
+        # other offered fixes open those clauses (FixSpec.opens): (index in `out`, the fix, ...).
+        refused: list[tuple[int, FixSpec, str, ToolPaths, ModuleSummary, Family]] = []
+        self.fixes.opened.clear()
         for qual, entry in reached.items():
             summary, fn = self.functions[qual]
             family, major, _ = sorted(entry.families, key=lambda f: (f[2], f[0].value))[0]
@@ -482,6 +486,9 @@ class Project(ProjectNames):
                 # None: not offered; else the edits it adds to callers (their checks it makes dead).
                 caller_edits = self.fixes.allowed(rendered.fix, qual, entry, reached, summary.path)
                 fix = self.fixes.materialise(with_edits(rendered.fix, caller_edits), summary, family) if caller_edits is not None else None
+                if fix is not None:
+                    self.fixes.offered(rendered.fix)
+                retry = caller_edits is None and rendered.fix is not None and bool(rendered.fix.raises)
                 if rendered.tools is not None:
                     context = replace(context, tools=rendered.tools)
                 if rendered.related:
@@ -513,12 +520,37 @@ class Project(ProjectNames):
                         out[index] = replace(out[index], related=tuple(dict.fromkeys((*out[index].related, *finding.related))))
                         continue
                     moved[key] = len(out)
+                if retry and rendered.fix is not None:
+                    refused.append((len(out), rendered.fix, qual, entry, summary, family))
                 out.append(finding)
+        self._offer_opened(out, refused, reached)
         for code in sorted({code for summary in self.summaries for code in summary.rule_records}):
             rule = rule_by_code(code)
             if rule is not None:
                 out.extend(rule.link(self))  # findings about a server, not a function
         return out
+
+    def _offer_opened(self, out: list[Finding], refused: list[tuple[int, FixSpec, str, ToolPaths, ModuleSummary, Family]], reached: dict[str, ToolPaths]) -> None:
+        """Ask again, until nothing changes, for the refused fixes whose ToolError a caller's
+        `except` caught, now that offered fixes let ToolError through clauses of theirs (a tool
+        whose own failures raise inside its `try` calls another tool): both go in one pass, so
+        that `check --unsafe-fixes` shows what `--fix` will apply, not only its first pass."""
+        changed = True
+        while changed and refused:
+            changed = False
+            for item in list(refused):
+                index, spec, qual, entry, summary, family = item
+                caller_edits = self.fixes.allowed(spec, qual, entry, reached, summary.path)
+                if caller_edits is None:
+                    continue
+                refused.remove(item)
+                finding = out[index]
+                if finding.fix is not None or finding.filename != summary.path:
+                    continue  # merged into another, or reported in another file (no fix there)
+                fix = self.fixes.materialise(with_edits(spec, caller_edits), summary, family)
+                if fix is not None:
+                    out[index] = replace(finding, fix=fix)
+                    changed = self.fixes.offered(spec) or changed
 
     def failed_responses(self) -> dict[str, set[int]]:
         """By function: the parameter positions some caller passes a response it found failed

@@ -470,9 +470,9 @@ def test_entry_point_diff_then_fix(tmp_path: Path) -> None:
 # --- fixes across files ------------------------------------------------------------------------
 
 # A helper of one module reports a failure as a result; the tool of another module calls it inside
-# `try ... except Exception:`. A raise in the helper would be caught by that handler (its message
-# replaced), so the helper's fix waits until the tool's own fix puts `except ToolError: raise`
-# before the handler. One `--fix` invocation must apply both (it links the fixed project again).
+# `try ... except Exception:`. Alone, a raise in the helper would be caught by that handler (its
+# message replaced); the tool's own fix puts `except ToolError: raise` before the handler, so the
+# first lint offers the helper's fix with it, and one `--fix` invocation applies both.
 _TOP_QUERIES = """\
 import logging
 
@@ -522,10 +522,10 @@ def test_one_fix_run_applies_a_helper_fix_that_the_callers_fix_makes_applicable(
     write(project / "pgstats" / "__init__.py", "")
     helper = write(project / "pgstats" / "top_queries.py", _TOP_QUERIES)
     server = write(project / "pgstats" / "server.py", _STATS_SERVER)
-    # Before fixing, only the tool's two fixes apply: the helper's raise would be caught.
+    # Before fixing, the helper's fix is offered with the tool's two: what `--fix` will apply.
     listed = check(".", "--output-format", "json")
     fixable = {(f["filename"].split("/")[-1], f["location"]["row"]) for f in json.loads(listed.output) if f["fix"]}
-    assert ("top_queries.py", 16) not in fixable and ("server.py", 17) in fixable
+    assert ("top_queries.py", 16) in fixable and ("server.py", 17) in fixable
 
     # Three fixes mend the four findings (the helper's return is MCP005 and MCP002 at once): every
     # finding is counted, as `check` counts them.

@@ -5,7 +5,6 @@ must let that class through before it, and a clause of its own for that class ke
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest

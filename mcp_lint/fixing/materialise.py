@@ -49,18 +49,31 @@ class LinkFixes:
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         self._message_tested_classes: frozenset[str] | None = None  # ModuleSummary.message_tested_classes of all
         self._project_logger: str | None = None  # project_logger(), once asked
+        # Clauses (Handler.site) before which an offered fix of this link puts `except ToolError:
+        # raise` (FixSpec.opens): the fixes are applied together, so a callee's raise goes on
+        # through them (see `offered`).
+        self.opened: set[str] = set()
 
     def allowed(self, spec: FixSpec | None, qual: str, entry: ToolPaths, reached: Mapping[str, ToolPaths], path: str) -> tuple[Edit, ...] | None:
         """May the fix of a finding in `qual` (reached as `entry`, in the file `path`) be offered?
         None when it changes what a caller or the client gets; else the edits it needs in its
         callers besides its own (the checks of a returned failure it makes dead), often none."""
-        if not _same_handlers(spec, entry) or self._replaced_class_tested(spec) or self._message_tested(spec):
+        opened = self.opened if spec is not None and spec.raises == "ToolError" else set()
+        if not _same_handlers(spec, entry, opened) or self._replaced_class_tested(spec) or self._message_tested(spec):
             return None
         if self._handled_otherwise_above(spec, qual):
             return None
         # A tool's own function may have callers too (another tool, a method of its class, a
         # script of the package): they are asked like a helper's.
         return self._callers_take_a_raise(spec, qual, reached, path)
+
+    def offered(self, spec: FixSpec | None) -> bool:
+        """Note a fix the link offers; True when it opens clauses no offered fix opened before
+        (fixes refused because those clauses caught their ToolError may be asked again)."""
+        if spec is None or set(spec.opens) <= self.opened:
+            return False
+        self.opened.update(spec.opens)
+        return True
 
     def materialise(self, spec: FixSpec | None, summary: ModuleSummary, family: Family) -> Fix | None:
         """Fill a fix's placeholders with the names the module already has, adding imports when
@@ -145,6 +158,7 @@ class LinkFixes:
             return False
         before = self._class_names(spec) if spec.replaces else frozenset()
         after = frozenset({spec.raises})
+        opened = self.opened if spec.raises == "ToolError" else set()
         if before and after <= before:
             return False  # the fix keeps the class: a new message only
         seen: set[str] = set()
@@ -161,7 +175,7 @@ class LinkFixes:
                 for guard in guards:
                     # Caught by one clause before and after the fix, or by none: else another
                     # clause (`except ValueError` vs `except Exception`) or none answers it now.
-                    site_after = _catching(guard, after)
+                    site_after = _catching(guard, after, opened)
                     if site_after != (_catching(guard, before) if before else None):
                         return True
                     stopped = stopped or site_after is not None
@@ -268,23 +282,28 @@ def _as_the_module_imports(module: str, summary: ModuleSummary) -> str:
     return "." * (len(package) - common + 1) + ".".join(target[common:])
 
 
-def _same_handlers(spec: FixSpec | None, entry: ToolPaths) -> bool:
+def _same_handlers(spec: FixSpec | None, entry: ToolPaths, opened: set[str]) -> bool:
     """Does the fixed code's exception meet the same `except` of every caller on the way as the
-    original statement's (none, for a return)? Otherwise the fix changes what the client gets."""
+    original statement's (none, for a return)? Otherwise the fix changes what the client gets.
+    A clause an offered fix opens for ToolError (`opened`) lets the fixed code's ToolError on."""
     if spec is None or not spec.raises:
         return True
+    raised = frozenset({spec.raises})
     for guard in entry.guards:
         before = bool(spec.replaces) and any(catches(t, spec.replaces) for t in guard)
-        if before != any(catches(t, spec.raises) for t in guard):
+        if before != any(_catching(t, raised, opened) is not None for t in guard):
             return False
     return True
 
 
-def _catching(guard: TryGuard, raised: frozenset[str]) -> str | None:
+def _catching(guard: TryGuard, raised: frozenset[str], opened: set[str] | frozenset[str] = frozenset()) -> str | None:
     """The clause (Handler.site) of `guard` that keeps `raised` from going on; None when none
-    does (no clause catches it, or the first that does re-raises it)."""
+    does (no clause catches it, the first that does re-raises it, or an offered fix puts
+    `except ToolError: raise` before it: `opened`, asked for the ToolError a fix raises)."""
     site = catching_site(guard, raised)
-    return site[0] if site is not None and not site[1] else None
+    if site is None or site[1] or site[0] in opened:
+        return None
+    return site[0]
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:

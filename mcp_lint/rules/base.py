@@ -236,6 +236,9 @@ class FixSpec:
     # The qualified ancestors of the replaced class when the rule knows them (the class first):
     # code catching or type-testing one of them breaks too when the class is replaced.
     replaced_ancestors: tuple[str, ...] = ()
+    # The `except` clauses (Handler.site) before which the fix puts `except ToolError: raise`: once
+    # it is applied, a ToolError raised below them (a callee's fix) goes on through them.
+    opens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -673,13 +673,13 @@ def _clauses(fn: FunctionFacts, node: cst.Try | cst.TryStar) -> list[Handler]:
     return [handler for handler in fn.handlers if handler.try_node is node]
 
 
-def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext) -> list[tuple[int, str, str]] | None:
+def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext) -> list[tuple[int, str, str, str]] | None:
     """Where `except ToolError: raise` must go so that a ToolError raised at `sink` leaves the
-    function: (row of the first `except` that would catch it, its indent, its body's indent) for
-    each `try` around the sink. None when the raise escapes anyway, or cannot be let through
-    (a `try/except*`, or a handler on a line it shares)."""
+    function: (row of the first `except` that would catch it, its indent, its body's indent, its
+    Handler.site) for each `try` around the sink. None when the raise escapes anyway, or cannot be
+    let through (a `try/except*`, or a handler on a line it shares)."""
     seen: set[int] = set()
-    inserts: list[tuple[int, str, str]] = []
+    inserts: list[tuple[int, str, str, str]] = []
     for handler in fn.handlers:
         node = handler.try_node
         if id(node) in seen:
@@ -690,7 +690,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
         if not isinstance(node, cst.Try):
             return None
         guard = try_guard(node, _clauses(fn, node))
-        for clause, (names, reraises, _site) in zip(node.handlers, guard):
+        for clause, (names, reraises, site) in zip(node.handlers, guard):
             if names & _TOOL_ERROR_NAMES or "*" in names:
                 if reraises:
                     break  # `except Exception: ...; raise`: it goes through already
@@ -707,7 +707,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
                 if len(inner) <= len(indent):
                     return None
-                inserts.append((row, indent, inner))
+                inserts.append((row, indent, inner, site))
                 break
     return inserts or None
 

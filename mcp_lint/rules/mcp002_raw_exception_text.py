@@ -1659,7 +1659,7 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list
     through = toolerror_pass_through(fn, node, ctx)
     if through is None:
         return None
-    return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner in through]
+    return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner, _site in through]
 
 
 def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit]:

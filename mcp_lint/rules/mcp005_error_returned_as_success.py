@@ -252,7 +252,7 @@ class FailureValue(Payload):
     via_helper_required: bool = False
     raise_caught: bool = False  # the function's own `except` would catch a raise there
     # `except ToolError: raise` inserts: (row of the `except`, its indent, its body's indent).
-    pass_through: tuple[tuple[int, str, str], ...] = ()
+    pass_through: tuple[tuple[int, str, str, str], ...] = ()
     # `return (\n "a"\n)`: the message's range, turned into `raise ToolError(` keeping the layout,
     # and the `Error: ` label of its first literal with what replaces it.
     msg_range: Span | None = None
@@ -932,7 +932,8 @@ def check_health() -> dict:
         cause = payload.cause
         if toolerror_available(context) and not payload.raise_caught:
             spec = self._toolerror_fix(payload, start, end, msg, cause)
-            return replace(spec, edits=spec.edits + _pass_through_edits(payload.pass_through) + _deletions(payload.dead))
+            opens = tuple(site for *_, site in payload.pass_through)
+            return replace(spec, edits=spec.edits + _pass_through_edits(payload.pass_through) + _deletions(payload.dead), opens=opens)
         if context.lowlevel and lowlevel_result_supported(context.framework):
             edit = Edit(start, end, "return " + error_result_expr(msg))
             return FixSpec(Applicability.UNSAFE, "Return an error result (isError=True)", (edit,), ("CallToolResult", "TextContent"))
@@ -1000,11 +1001,11 @@ def _deletions(dead: tuple[Span, ...]) -> tuple[Edit, ...]:
     return tuple(Edit(start, end, "") for start, end in dead)
 
 
-def _pass_through_edits(inserts: tuple[tuple[int, str, str], ...]) -> tuple[Edit, ...]:
+def _pass_through_edits(inserts: tuple[tuple[int, str, str, str], ...]) -> tuple[Edit, ...]:
     """`except ToolError: raise` before each handler that would catch the new raise. Every fix in
     the same `try` offers the same edit, which the fix loop applies once."""
     edits = []
-    for row, indent, inner in inserts:
+    for row, indent, inner, _site in inserts:
         at = Location(row, 1)
         edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
     return tuple(edits)
