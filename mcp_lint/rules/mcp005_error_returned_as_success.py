@@ -331,19 +331,20 @@ def _message_written_in(builder: str, code: str, project: LinkedProject) -> bool
 
 
 def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
-    """The exception parameter of a function that builds its failure in one statement from that
-    exception's text (`def handle_error(e): return {"error": str(e)}`), -1 for any other. There
-    the fix goes, once for every caller. A function choosing among several failure messages
-    (one per status) is fixed where each caller returns what it chose (`raise
-    ToolError(describe(e))`): its callers stay the anchors."""
+    """The exception parameter of a function that builds the failure value from the exception a
+    caller hands in (`def handle_error(e): return {"error": str(e)}`), -1 for any other. Its
+    failure returns are where the model-facing value is built, once for every caller that
+    returns it on. A function choosing among several messages by the exception's kind (one per
+    class or status) builds each of them: when every value it returns is a failure and one of
+    them carries the exception's text, all of them are anchored here, not at the callers that
+    only pass the chosen one on (issue 20: the statement that builds the failure value)."""
     if not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params):
         return -1  # no parameter named like an exception: nothing to classify
-    failures = [
-        r.node.value for r in fn.returns if r.node.value is not None and classify_return(fn.value_of(r.node.value), ctx, conditional=True, lookup=lookup) is not None
-    ]
-    if len(failures) != 1:
-        return -1
-    return _exception_parameter(fn, ctx, fn.value_of(failures[0]))
+    values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
+    failures = [value for value in values if classify_return(value, ctx, conditional=True, lookup=lookup) is not None]
+    if len(failures) != 1 and (not failures or len(failures) != len(values)):
+        return -1  # several values, some of them no failure: the callers tell which is one
+    return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
 
 
 def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:

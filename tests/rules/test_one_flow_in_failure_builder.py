@@ -268,10 +268,47 @@ def test_a_builder_writing_its_message_into_another_builder_is_the_flows_anchor(
     assert onward == [24, 33]
 
 
-def test_a_describer_choosing_among_several_messages_leaves_the_failure_at_each_caller() -> None:
-    # One message per kind of failure: the fix raises what it returns where each tool returns
-    # it, so those returns are the anchors of MCP005; the exception's own text put into one of
-    # the messages is MCP002 in the describer.
+def test_a_describer_choosing_among_several_messages_builds_each_of_them() -> None:
+    # One message per kind of failure, chosen and written in the describer: each of its returns
+    # builds the model-facing failure value (issue 20: "the statement that builds the failure
+    # value"), the tools' `return error_text(e)` only pass the chosen one on (related locations).
+    findings = check(
+        HEADER
+        + """\
+def error_text(e):
+    if isinstance(e, httpx.TimeoutException):
+        return "Error: the depot did not answer in time; retry with a smaller batch"  # expect: MCP005
+    if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 404:
+        return "Error: no such dock"  # expect: MCP005
+    return f"Error: {e}"  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def open_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/open").text
+    except Exception as e:
+        return error_text(e)
+
+
+@mcp.tool()
+def close_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/close").text
+    except Exception as e:
+        return error_text(e)
+"""
+    )
+    timeout = next(f for f in findings if f.code == "MCP005" and f.location.row == 11)
+    assert timeout.message == "Helper 'error_text' returns a failure string as a normal result"
+    assert "reached from tools 'close_gate', 'open_gate'" in timeout.notes
+    handed = sorted(r.location.row for r in timeout.related if r.message == "the caught exception is passed in here")
+    assert handed == [22, 30]
+
+
+def test_a_describer_of_several_messages_handed_an_exception_the_tool_wrote_is_the_tools() -> None:
+    # No caught exception is handed in: the tool writes the exception itself, so the failure and
+    # its words are the tool's (the describer's returns are findings only for a caught one).
     check(
         HEADER
         + """\
@@ -280,23 +317,15 @@ def error_text(e):
         return "Error: the depot did not answer in time; retry with a smaller batch"
     if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 404:
         return "Error: no such dock"
-    return f"Error: {e}"  # expect: MCP002
+    return f"Error: {e}"
 
 
 @mcp.tool()
 def open_gate(gate: str) -> str:
-    try:
-        return httpx.post(f"https://depot.example.com/gates/{gate}/open").text
-    except Exception as e:
-        return error_text(e)  # expect: MCP005
-
-
-@mcp.tool()
-def close_gate(gate: str) -> str:
-    try:
-        return httpx.post(f"https://depot.example.com/gates/{gate}/close").text
-    except Exception as e:
-        return error_text(e)  # expect: MCP005
+    if gate.startswith("x"):
+        return error_text(LookupError(f"gate {gate} is out of service"))  # expect: MCP005
+    GATES[gate] = "open"
+    return f"gate {gate} is open"
 """
     )
 
