@@ -272,15 +272,18 @@ def _call_edges(
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
+        caught_params: list[int] = []
         handler = call.handler
-        if resolved and handler is not None and handler.foreign and handler.name:
+        if resolved and handler is not None and handler.name:
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
-                    exc_params.append(index)
+                    caught_params.append(index)
+            if handler.foreign:
+                exc_params = caught_params
         at = None
-        if exc_params or (resolved and (call.returned or call.flows)):
+        if caught_params or (resolved and (call.returned or call.flows)):
             where = range_of(call.node)
             at = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         # Built whole once (dataclasses.replace on each of ~20k edges was a visible cost).
@@ -295,6 +298,7 @@ def _call_edges(
             feeds=call.feeds,
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
+            caught_params=tuple(caught_params),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -463,7 +467,7 @@ def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
 
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
+    return replace(edge, callee=callee, exc_params=(), caught_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
 
 
 def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:

@@ -122,11 +122,12 @@ class HandedOn:
     via_attribute: bool
 
 
-def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode) -> HandedOn | None:
+def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode, any_class: bool = False) -> HandedOn | None:
     """The project call in `value` that `handler`'s caught foreign exception is handed to whole,
     None when there is none. Only a foreign exception, as the linker counts what callers pass
-    (CallEdge.exc_params): the callee's findings on that parameter then apply."""
-    if handler is None or not handler.foreign or not handler.name:
+    (CallEdge.exc_params), unless `any_class` (CallEdge.caught_params): the callee's findings
+    on that parameter then apply."""
+    if handler is None or not (handler.foreign or any_class) or not handler.name:
         return None
     inside = {id(node) for node in descendants(value)}
     for call in fn.calls:

@@ -680,7 +680,7 @@ def check_health() -> dict:
             for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                 if latent.variant == "status":
                     continue
-                yield replace(latent, param=param, payload=replace(_failure(latent), msg="", own_failure=True))
+                yield replace(latent, param=param, param_caught=True, payload=replace(_failure(latent), msg="", own_failure=True))
 
     def _judged(
         self,
@@ -809,10 +809,12 @@ def check_health() -> dict:
         # Only a failure that is the helper's value as it is (serialised at most), or whose message
         # is (`{"error": describe(e)}`): one the caller writes words around (`"Tagging failed: "
         # + json.dumps(describe(e))`, `f"Failed: {describe(e)}"`) is its own.
+        # (A failure built from a caught exception is one whatever its class: the project's own
+        # exception handed in counts too.)
         if kind == "envelope":
-            handed = exception_handed_to(fn, ret.handler, resolved)
+            handed = exception_handed_to(fn, ret.handler, resolved, any_class=True)
         elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
-            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated))
+            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated), any_class=True)
         else:
             handed = None
         if handed is not None:

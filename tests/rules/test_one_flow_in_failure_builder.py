@@ -151,10 +151,11 @@ def count_pallets(aisle: str) -> str:
     )
 
 
-def test_a_project_exception_handed_in_stays_at_the_caller() -> None:
-    # The project's own exception carries the author's text: nothing leaks (no MCP002), and the
-    # failure returned as a success is reported where the tool returns it.
-    check(
+def test_a_project_exception_handed_in_is_reported_where_the_helper_builds_the_failure() -> None:
+    # The project's own exception carries the author's text: nothing leaks (no MCP002), but the
+    # failure value the helper builds from it is still returned as a success: one MCP005, at the
+    # statement that builds it, the tool's call that hands the exception in related.
+    findings = check(
         HEADER
         + """\
 class ShelfFull(Exception):
@@ -162,7 +163,7 @@ class ShelfFull(Exception):
 
 
 def as_failure(err):
-    return {"error": str(err)}
+    return {"error": str(err)}  # expect: MCP005
 
 
 def reserve(slot: str) -> str:
@@ -176,7 +177,33 @@ def reserve_slot(slot: str) -> str:
     try:
         return reserve(slot)
     except ShelfFull as err:
-        return json.dumps(as_failure(err))  # expect: MCP005
+        return json.dumps(as_failure(err))
+"""
+    )
+    handed = [r.location.row for r in findings[0].related if r.message == "the caught exception is passed in here"]
+    assert handed == [28]
+
+
+def test_a_helper_handed_an_exception_no_clause_caught_leaves_the_failure_at_the_caller() -> None:
+    # The tool makes the exception itself and hands it over: no caught exception reaches the
+    # helper, whose parameter only carries the tool's own words: the tool's return is the anchor.
+    check(
+        HEADER
+        + """\
+class ShelfFull(Exception):
+    pass
+
+
+def as_failure(err):
+    return {"error": str(err)}
+
+
+@mcp.tool()
+def reserve_slot(slot: str) -> str:
+    if slot.endswith("9"):
+        return json.dumps(as_failure(ShelfFull(f"Shelf {slot} is full; pick another slot")))  # expect: MCP005
+    SHELVES[slot] = "reserved"
+    return f"slot {slot} reserved"
 """
     )
 
