@@ -39,7 +39,7 @@ TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|
 minutes", "... until {}"): a moderation action done, not a call that ran out of time."""
 
 FAILURE_OPENING = re.compile(
-    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b|(?:\{\}|\d{3})\s*[:\-–—]))
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
@@ -87,7 +87,7 @@ FAILED_IN_OTHER_LANGUAGES = (
 (a pattern fragment): as strong as "Failed ..." in English. (Japanese says it at the end.)"""
 
 STRONG_FAILURE_OPENING = re.compile(
-    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
+    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\s+(?:\{{\}}|\d{{3}})\s*[:\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
     rf"|{FAILED_IN_OTHER_LANGUAGES}|<error>)",
     re.IGNORECASE,
 )

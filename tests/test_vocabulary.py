@@ -78,6 +78,9 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_OPENING", "An unexpected error occurred", True),
     ("FAILURE_OPENING", "Request timed out", True),
     ("FAILURE_OPENING", "Error codes of the service", False),
+    ("FAILURE_OPENING", "Error 404: no such dock", True),  # a status code before the label's colon
+    ("FAILURE_OPENING", "Error {}: {}", True),
+    ("FAILURE_OPENING", "Error 2 of 3 entries was skipped", False),
     ("FAILURE_OPENING", "Standard error: 0.3", False),
     ("FAILURE_OPENING", "Errors are logged to the journal", False),
     ("FAILURE_OPENING", "Failover completed", False),  # "fail" inside a word
@@ -98,6 +101,9 @@ SEARCHED: list[tuple[str, str, bool]] = [
     # Strong openings: a failure even outside a branch.
     ("STRONG_FAILURE_OPENING", "Error: locked", True),
     ("STRONG_FAILURE_OPENING", "Failed.", True),
+    ("STRONG_FAILURE_OPENING", "Error 503 - the depot is down", True),
+    ("STRONG_FAILURE_OPENING", "Error {}: {}", True),
+    ("STRONG_FAILURE_OPENING", "Error 12 rows were skipped", False),
     ("STRONG_FAILURE_OPENING", "<error>locked</error>", True),
     ("STRONG_FAILURE_OPENING", "错误：文件被锁定", True),
     ("STRONG_FAILURE_OPENING", "エラー: ロックされています", True),
