@@ -23,6 +23,7 @@ from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.failure_tests import found_failed
 from mcp_lint.model.flow_steps import return_steps
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -272,18 +273,20 @@ def _call_edges(
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
-        caught_params: list[int] = []
+        failure_params: list[int] = []
         handler = call.handler
         if resolved and handler is not None and handler.name:
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
-                    caught_params.append(index)
+                    failure_params.append(index)
             if handler.foreign:
-                exc_params = caught_params
+                exc_params = list(failure_params)
+        if resolved and call.returned:
+            failure_params.extend(i for i in _found_failures(call, facts) if i not in failure_params)
         at = None
-        if caught_params or (resolved and (call.returned or call.flows)):
+        if failure_params or (resolved and (call.returned or call.flows)):
             where = range_of(call.node)
             at = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         # Built whole once (dataclasses.replace on each of ~20k edges was a visible cost).
@@ -298,7 +301,7 @@ def _call_edges(
             feeds=call.feeds,
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
-            caught_params=tuple(caught_params),
+            failure_params=tuple(failure_params),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -314,7 +317,9 @@ def _call_edges(
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
-            rewords=tested and _rewording_check(call, facts),
+            # (Also where only a part reaches the caller's value, `return fmt(r)` through a project
+            # formatter: the test and the failure of its own are what count.)
+            rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -413,6 +418,21 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
     return False
 
 
+def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
+    """The positions of a returned call's arguments that are a local the returning statement's
+    branch tested for failure (`if r.get("error"): return describe(r)`, `if not r["ok"]:`):
+    the caller found the failure and hands the value whole to the callee to describe."""
+    positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
+    names = {i: value.value for i, value in enumerate(positional) if isinstance(value, cst.Name)}
+    if not names:
+        return ()
+    ret = next((r for r in facts.returns if r.node.value is not None and any(n is call.node for n in descendants(r.node.value))), None)
+    if ret is None:
+        return ()
+    failed = found_failed(ret.conditions)
+    return tuple(i for i, name in names.items() if name in failed)
+
+
 def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:
     """The whole lines of the one test of the call's local when it is an `if` (no elif, no
     else) that only returns the local as it is (`if "error" in r: return r`) and reads nothing
@@ -467,7 +487,7 @@ def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
 
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), caught_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
+    return replace(edge, callee=callee, exc_params=(), failure_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
 
 
 def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:

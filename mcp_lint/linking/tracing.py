@@ -75,7 +75,7 @@ class ToolPaths:
     # left on (a branch on one of them is never taken from there).
     excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
     exc_params: set[int] = field(default_factory=set)
-    caught_params: set[int] = field(default_factory=set)  # filled with a caught exception of any class
+    failure_params: set[int] = field(default_factory=set)  # filled with a failure a caller caught or found
     # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
     # an exception this function builds from such a parameter is raised there (mark_raised_factories()).
     raised_exc_params: set[int] = field(default_factory=set)
@@ -197,7 +197,7 @@ class Path(NamedTuple):
     sends: int  # how much of the function's value the tool returns: WHOLE, PART or NOTHING
     selects: frozenset[str] | None  # with PART, which items of it (None: any)
     exc_params: frozenset[int]  # the parameters a caller fills with a caught foreign exception
-    caught_params: frozenset[int]  # ... with a caught exception of any class
+    failure_params: frozenset[int]  # ... with a failure it caught or found (CallEdge.failure_params)
     masked: str
     guard: frozenset  # the `try` statements around the calls on the way
     excludes: frozenset[str]  # the branch conditions the caller left on
@@ -222,7 +222,7 @@ class ToolTrace(Way[Path]):
         return Path(start.tool, start.family, start.major, WHOLE, None, frozenset(), frozenset(), start.masked, frozenset(), frozenset())
 
     def key(self, function: str, state: Path) -> Hashable:
-        return (function, state.tool, state.sends, state.selects, state.exc_params, state.caught_params, state.guard, state.excludes)
+        return (function, state.tool, state.sends, state.selects, state.exc_params, state.failure_params, state.guard, state.excludes)
 
     def arrive(self, function: str, state: Path) -> None:
         entry = self.reached.setdefault(function, ToolPaths())
@@ -235,7 +235,7 @@ class ToolTrace(Way[Path]):
             entry.carry_tools.add(state.tool)
             entry.selects = None if state.selects is None or entry.selects is None else entry.selects | state.selects
         entry.exc_params |= state.exc_params
-        entry.caught_params |= state.caught_params
+        entry.failure_params |= state.failure_params
         entry.guards.add(state.guard)
         entry.excludes.setdefault(state.tool, set()).add(state.excludes)
         # A helper counts as masked only when every tool reaching it masks (named by the last).
@@ -246,9 +246,9 @@ class ToolTrace(Way[Path]):
         passed = frozenset(i + shift for i in edge.exc_params)
         if state.exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
             passed |= frozenset(i + shift for i, own in edge.forwards if own in state.exc_params)
-        caught = frozenset(i + shift for i in edge.caught_params)
-        if state.caught_params and edge.forwards:
-            caught |= frozenset(i + shift for i, own in edge.forwards if own in state.caught_params)
+        caught = frozenset(i + shift for i in edge.failure_params)
+        if state.failure_params and edge.forwards:
+            caught |= frozenset(i + shift for i, own in edge.forwards if own in state.failure_params)
         # The helper's value reaches the model when the caller returns it, or anything built from
         # it (json.dumps, TextContent, an f-string, a wrapping dict); a part of it (`r["error"]`)
         # still carries its text. A part of a part is a part.

@@ -46,6 +46,7 @@ from mcp_lint.rules.exception_text import (
     HandedOn,
     exception_handed_to,
     exception_text_in,
+    failure_handed_to,
     looks_like_exception_param,
     param_text_outside_helpers,
     reported_in_callee,
@@ -347,12 +348,52 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
 
 
-def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
+    """The parameter a function builds its failure values from: an exception a caller caught
+    (_described_exception), or else, for a function every value of which is a failure, the
+    first parameter whose items or fields it reads (`def failure_text(result): return
+    f"Error: {result['message']}"`): a failure value it describes, not a message it is handed
+    whole (`tool_error(message)`, whose callers choose the words). Its returns apply only where
+    a caller hands in a failure it caught or found (Latent.param, CallEdge.failure_params)."""
+    described = _described_exception(fn, ctx, lookup)
+    if described >= 0 or not _only_failures(fn, ctx, lookup):
+        return described
+    described_values = _read_in_parts(fn.node.body)
+    return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+
+
+def _read_in_parts(body: cst.CSTNode) -> set[str]:
+    """The names whose items or fields `body` reads (`r["message"]`, `r.get("status")`, `r.code`)."""
+    out: set[str] = set()
+    for node in descendants(body, into_scopes=False):
+        holder = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
+        if isinstance(holder, cst.Name):
+            out.add(holder.value)
+    return out
+
+
+def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
     """Does every caller on a tool's path that takes the function's value test it for the failure
     and leave with a failure of its own (CallEdge.rewords)? Then the model never receives this
-    value: the caller's re-worded one is the flow's model-facing failure."""
-    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
-    return bool(takers) and all(edge.rewords for edge in takers)
+    value: the caller's re-worded one is the flow's model-facing failure. A caller that returns
+    the value as it is (`return decode(resp)` in a client method) hands it up: its own callers
+    decide, a few levels up (no tool returns it as it is on the way)."""
+    seen = seen | {function}
+    takers = [(caller, edge) for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(
+        edge.rewords
+        or (
+            edge.returned
+            and not reached[caller].is_tool
+            and caller not in seen
+            and len(seen) < _REWORDING_DEPTH
+            and _reworded_by_callers(caller, project, reached, seen)
+        )
+        for caller, edge in takers
+    )
+
+
+_REWORDING_DEPTH = 4  # functions handing the value up as it is, the first included
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -630,7 +671,7 @@ def check_health() -> dict:
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
-        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_exception(fn, ctx, lookup)
+        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -680,7 +721,7 @@ def check_health() -> dict:
             for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                 if latent.variant == "status":
                     continue
-                yield replace(latent, param=param, param_caught=True, payload=replace(_failure(latent), msg="", own_failure=True))
+                yield replace(latent, param=param, param_failure=True, payload=replace(_failure(latent), msg="", own_failure=True))
 
     def _judged(
         self,
@@ -817,6 +858,10 @@ def check_health() -> dict:
             handed = exception_handed_to(fn, ret.handler, fn.value_of(stated), any_class=True)
         else:
             handed = None
+        if handed is None and kind == "envelope":
+            # `if r.get("error"): return describe(r)`: the failure the branch found is handed whole
+            # to a helper that builds the model-facing value from it.
+            handed = failure_handed_to(fn, (*ret.conditions, *conditions), resolved)
         if handed is not None:
             payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from mcp_lint.findings import Finding
 
+from mcp_lint.pipeline import lint_source
+
 from ._support import check, lint_tree, write_tree
 
 HEADER = """\
@@ -553,3 +555,106 @@ def file_incident(error: str) -> str:
     return "incident filed"
 """
     )
+
+
+FORMATTED_FAILURES = HEADER + """\
+import os
+
+
+def _decode(resp: httpx.Response) -> dict:
+    if resp.is_success:
+        return resp.json()
+    return {"error": True, "status": resp.status_code, "message": "the depot refused the request"}
+
+
+def fetch(path: str) -> dict:
+    token = os.environ.get("DEPOT_TOKEN")
+    if not token:
+        return {"error": True, "message": "DEPOT_TOKEN is not set"}
+    try:
+        return _decode(httpx.get("https://depot.example.com" + path, headers={"Authorization": token}))
+    except httpx.RequestError:
+        return {"error": True, "message": "the depot cannot be reached"}
+
+
+def _as_json(data: dict) -> str:
+    return json.dumps(data, indent=2)
+
+
+def failure_text(result: dict) -> str:
+    status = result.get("status", "")
+    message = result.get("message", "unknown")
+    if status:
+        return f"Error {status}: {message}"  # expect: MCP005
+    return f"Error: {message}"  # expect: MCP005
+
+
+@mcp.tool()
+def list_trucks() -> str:
+    result = fetch("/trucks")
+    if result.get("error"):
+        return failure_text(result)
+    return _as_json(result)
+
+
+@mcp.tool()
+def list_docks() -> str:
+    docks = fetch("/docks")
+    if not docks.get("ok", True) or docks.get("error"):
+        return failure_text(docks)
+    return _as_json(docks)
+"""
+
+
+def test_a_formatter_of_the_failure_each_caller_found_is_the_flows_anchor() -> None:
+    # The client's failure dicts never reach the model: every tool tests the value it gets back
+    # (through the client method that returns the decoder's value as it is) and hands it to
+    # the formatter, which builds the text the model reads: the formatter's returns are the
+    # flow's one place, the tools' calls related.
+    findings = check(FORMATTED_FAILURES)
+    first = next(f for f in findings if f.location.row == 36)
+    assert first.message == "Helper 'failure_text' returns a failure string as a normal result"
+    assert "reached from tools 'list_docks', 'list_trucks'" in first.notes
+
+
+def test_a_formatter_handed_the_callers_own_failure_leaves_it_at_the_caller() -> None:
+    # The tool writes the failure itself and has the formatter render it: nothing the tool
+    # found failed is handed in, so the tool's return is the anchor, and the formatter's
+    # returns are no finding of their own.
+    check(
+        HEADER
+        + """\
+def failure_text(result: dict) -> str:
+    status = result.get("status", "")
+    message = result.get("message", "unknown")
+    if status:
+        return f"Error {status}: {message}"
+    return f"Error: {message}"
+
+
+@mcp.tool()
+def load_truck(truck_id: str) -> str:
+    if not truck_id.isalnum():
+        refusal = {"message": f"truck id {truck_id!r} must be letters and digits"}
+        return failure_text(refusal)  # expect: MCP005
+    TRUCKS[truck_id] = "loading"
+    return f"loading {truck_id}"
+"""
+    )
+
+
+def test_a_client_failure_one_tool_returns_whole_stays_in_the_client() -> None:
+    # One tool returns the client's value without testing it: the failure dicts reach the model
+    # there, so the client's returns are findings too (beside the formatter's, which the other
+    # tools' found failures reach).
+    source = (
+        FORMATTED_FAILURES
+        + """
+
+@mcp.tool()
+def raw_trucks() -> str:
+    return _as_json(fetch("/trucks"))
+"""
+    )
+    findings = lint_source(source, filename="server.py")
+    assert sorted(f.location.row for f in findings if f.code == "MCP005") == [15, 21, 25, 36, 37]
