@@ -335,6 +335,10 @@ middle of a name (`get_ping_pong_item`) describes some other object, so only the
 STATUS_PHRASES = (("test", "connection"),)
 """Last two words of a tool that reports a status (`test_connection`)."""
 
+STATUS_CHANGE_VERBS = frozenset({"set", "update", "change", "mark", "toggle", "move", "transition", "assign", "edit", "patch", "put"})
+"""First words of a tool that writes a status (`set_task_status`, `update_order_status`): the
+status is what it changes, not a report; a refusal is its failure."""
+
 def _name_words(name: str) -> list[str]:
     """The words of a name, lower-cased: snake_case, kebab-case, dotted and camelCase parts."""
     return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
@@ -344,7 +348,7 @@ def is_status_tool(name: str) -> bool:
     """Whether a tool (or function) of this name reports a status: a health check, a validator,
     a ping, a report of the server's configuration."""
     words = _name_words(name)
-    if not words:
+    if not words or words[0] in STATUS_CHANGE_VERBS:
         return False
     return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 
