@@ -73,7 +73,9 @@ FAILURE_ANYWHERE = re.compile(
     # is excluded from this connection", "Notebook 'a' is not connected".
     r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
     r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
-    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds))",
+    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds)"
+    # A value over or under a limit the text names: "title too long (max 255 characters)".
+    r"|too\s+(?:long|short|large|big|small|many|few)\b[^.;]{0,40}?\b(?:max|maximum|min|minimum|limit|at\s+most|at\s+least)\b)",
     re.IGNORECASE,
 )
 """English phrases that report a failure anywhere in a short message ("Note 'a' not found",
