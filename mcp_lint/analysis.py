@@ -302,6 +302,7 @@ def _call_edges(
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
             failure_params=tuple(failure_params),
+            returned_items=_returned_items(call, facts) if resolved else (),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -416,6 +417,23 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
         if isinstance(exit_, cst.Raise) or (isinstance(exit_, cst.Return) and exit_.value is not None and not (isinstance(exit_.value, cst.Name) and exit_.value.value == name)):
             return True
     return False
+
+
+def _returned_items(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
+    """The positions of the call's tuple value unpacked into plain locals by the statement of the
+    call (`key, err = load()`) that a return of the function sends as they are (`return err`)."""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return ()
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+        return ()
+    target = small.targets[0].target
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return ()
+    names = {e.value.value: i for i, e in enumerate(target.elements) if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
+    returned = {r.node.value.value for r in facts.returns if isinstance(r.node.value, cst.Name)}
+    return tuple(sorted(i for name, i in names.items() if name in returned))
 
 
 def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:

@@ -146,6 +146,9 @@ class CallEdge(_DefaultsLeftOut):
     # failure (`if r.get("error"): return describe(r)`). A helper building a failure value from
     # such a parameter builds one whatever its text (MCP005).
     failure_params: tuple[int, ...] = ()
+    # Positions of the call's tuple value, unpacked into locals (`key, err = load()`), that the
+    # caller returns as they are (`if err: return err`): that item reaches the model unchanged.
+    returned_items: tuple[int, ...] = ()
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

@@ -269,6 +269,9 @@ class FailureValue(Payload):
     # A builder's return that writes the message into another builder (`return
     # tool_error(f"...")` in `closed_error`): the flow is anchored here, not at its callers.
     writes_message: bool = False
+    # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
+    # where a caller returns that item as it is (`key, err = load(); if err: return err`).
+    error_slot: int = -1
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -346,6 +349,50 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
     if len(failures) != 1 and (not failures or len(failures) != len(values)):
         return -1  # several values, some of them no failure: the callers tell which is one
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
+
+
+def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
+    """The position of the error item a return fills (`return None, "DEPOT_KEY is not set"`),
+    -1 for none: a tuple whose other items are all None, where another return of the function
+    leaves that item None and fills another (`return key, None`): the shape of a result and
+    an error side by side. Text or a name in the item, not a number or a flag."""
+    value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
+    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) < 2:
+        return -1
+    items = [element.value for element in value.elements]
+    filled = [i for i, item in enumerate(items) if not _is_none(item)]
+    if len(filled) != 1 or not _text_like(fn.value_of(items[filled[0]]), fn):
+        return -1
+    slot = filled[0]
+    for other in fn.returns:
+        other_value = unwrap_await(fn.value_of(other.node.value)) if other.node.value is not None else None
+        if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
+            continue
+        other_items = [element.value for element in other_value.elements]
+        if _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
+            return slot
+    return -1
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """Text, or a module's name or attribute that may hold it (a message constant); not a local
+    or parameter of the function holding what another call handed back (`return None, err`
+    passes on an error item built elsewhere)."""
+    if isinstance(node, cst.Name):
+        return node.value not in {"True", "False", "None"} and node.value not in fn.local_names and node.value not in fn.params
+    return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute)) or (
+        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    )
+
+
+def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path return that item of the function's tuple as it is
+    (CallEdge.returned_items)?"""
+    return any(caller in reached and slot in edge.returned_items for caller, edge in project.callers_of(function))
 
 
 def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
@@ -705,10 +752,29 @@ def check_health() -> dict:
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
                 continue
+            slot = _error_slot(fn, ret) if ret.handler is None or conditional else -1
+            if slot >= 0:
+                # `return None, "DEPOT_KEY is not set"` beside `return key, None`: the text is
+                # built here, in the error item callers test and return (`if err: return err`).
+                yield self._error_item(fn, ctx, ret, slot)
+                continue
             for resolved, anchor, conditions in _sent_values(fn, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int) -> Latent:
+        """The failure a return puts in the error item of its tuple (`return None, "reason"`):
+        reported here where a caller on a tool's path returns that item as it is (link_latent);
+        no fix (the callers branch on the item)."""
+        value = unwrap_await(fn.value_of(ret.node.value))
+        assert isinstance(value, (cst.Tuple, cst.List))
+        item = fn.value_of(value.elements[slot].value)
+        text = literal_text(item)
+        what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
+        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot)
+        # Route "text" with the item as the slot: the tools take that item of the value.
+        return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
         self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
@@ -896,6 +962,10 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if payload.error_slot >= 0:
+            # Only where a caller on a tool's path returns the item as it is: one that words its
+            # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
+            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state) else None
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):

@@ -658,3 +658,75 @@ def raw_trucks() -> str:
     )
     findings = lint_source(source, filename="server.py")
     assert sorted(f.location.row for f in findings if f.code == "MCP005") == [15, 21, 25, 36, 37]
+
+
+ERROR_ITEMS = HEADER + """\
+import os
+
+DOCKS = {"north": ["n1", "n2"], "south": []}
+
+
+def _credentials() -> tuple[str | None, str | None]:
+    key = os.environ.get("DEPOT_KEY")
+    if not key:
+        return None, "DEPOT_KEY is not set; export it before starting the server"  # expect: MCP005
+    return key, None
+
+
+def _pick_dock(name: str) -> tuple[list | None, str | None]:
+    wanted = name.strip().lower()
+    if wanted not in DOCKS:
+        return None, f"no dock named {name!r}; docks: {', '.join(DOCKS)}"  # expect: MCP005
+    return DOCKS[wanted], None
+
+
+@mcp.tool()
+def list_bays(dock: str) -> str:
+    key, err = _credentials()
+    if err:
+        return err
+    bays, err = _pick_dock(dock)
+    if err:
+        return err
+    return ", ".join(bays)
+"""
+
+
+def test_a_failure_built_in_the_error_item_of_a_result_tuple_is_reported_where_built() -> None:
+    # `return None, "reason"` beside `return value, None`, and the tool returns the error item
+    # as it is (`if err: return err`): the text is built in the helper, whatever its wording.
+    check(ERROR_ITEMS)
+
+
+def test_an_error_item_the_caller_words_its_own_failure_around_is_the_callers() -> None:
+    # The tool writes its own failure around the helper's reason: that return is the flow's
+    # place (as where a caller re-words a helper's failure dict), not the helper's tuple.
+    check(
+        ERROR_ITEMS.replace("  # expect: MCP005", "").replace(
+            "    if err:\n        return err\n    bays,", "    if err:\n        return f\"Error: no access to {dock}: {err}\"  # expect: MCP005\n    bays,"
+        ).replace(
+            "    if err:\n        return err\n    return \", \".join(bays)",
+            "    if err:\n        return f\"Error: cannot list the bays of {dock}: {err}\"  # expect: MCP005\n    return \", \".join(bays)",
+        )
+    )
+
+
+def test_a_tuple_of_a_value_and_a_note_is_no_error_item() -> None:
+    # Both items filled on every return: a result and a remark, not a value or an error.
+    check(
+        HEADER
+        + """\
+def _bays(name: str) -> tuple[list, str]:
+    if name == "south":
+        return [], "the south dock has no bays yet"
+    return ["n1", "n2"], "two bays"
+
+
+@mcp.tool()
+def list_bays(dock: str) -> str:
+    bays, note = _bays(dock)
+    if not bays:
+        return note
+    return ", ".join(bays)
+"""
+    )
