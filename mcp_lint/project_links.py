@@ -492,7 +492,7 @@ class Project(ProjectNames):
                     )
                 if latent.param >= 0:
                     # The flow starts where a caller hands the exception in.
-                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, latent.param_caught, reached), *rendered.related))
+                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, latent.param_failure, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
                 if latent.built_by:
                     finding = replace(finding, related=(*self._builder_returns(latent.built_by, latent.code), *finding.related))
@@ -713,7 +713,7 @@ class Project(ProjectNames):
 
     @staticmethod
     def applies(latent: Latent, entry: ToolPaths) -> bool:
-        if latent.param >= 0 and latent.param not in (entry.caught_params if latent.param_caught else entry.exc_params):
+        if latent.param >= 0 and latent.param not in (entry.failure_params if latent.param_failure else entry.exc_params):
             return False
         if latent.conds and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
@@ -752,7 +752,7 @@ class Project(ProjectNames):
             if edge.at is None or caller not in reached:
                 continue
             shift = receiver_shift(edge.via_attribute, params)
-            if param - shift in (edge.caught_params if any_class else edge.exc_params):
+            if param - shift in (edge.failure_params if any_class else edge.exc_params):
                 sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
         return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
 
