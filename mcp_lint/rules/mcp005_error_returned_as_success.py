@@ -551,14 +551,47 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
 
 
 def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
-    """Does the test compare only the function's own counters (`succeeded = 0` ... `succeeded +=
-    1`) and numbers? Then the flag sums up the outcomes the function counted itself."""
-    names = [node.value for node in descendants(test) if isinstance(node, cst.Name)]
+    """Does the test compare only the function's own counts and numbers: its counters
+    (`succeeded = 0` ... `succeeded += 1`) or the length of a list it collects (`failed = []` ...
+    `failed.append(item)`, `len(failed) == 0`)? Then the flag sums up the outcomes the function
+    counted itself."""
     operands = [test.left, *(c.comparator for c in test.comparisons)]
-    if not names or not all(isinstance(o, (cst.Name, cst.Integer)) for o in operands):
+    counted: list[str] = []
+    for operand in operands:
+        if isinstance(operand, cst.Name):
+            counted.append(operand.value)
+        elif _length_of_a_name(operand) is not None:
+            counted.append(f"len:{_length_of_a_name(operand)}")
+        elif not isinstance(operand, cst.Integer):
+            return False
+    if not counted:
         return False
-    counters = _counters(fn)
-    return all(name in counters for name in names)
+    counters = _counters(fn) | {f"len:{name}" for name in _collected(fn)}
+    return all(name in counters for name in counted)
+
+
+def _length_of_a_name(node: cst.BaseExpression) -> str | None:
+    """`len(failed)`: the name whose length is taken, None for any other expression."""
+    if isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+        return node.args[0].value.value
+    return None
+
+
+def _collected(fn: FunctionFacts) -> set[str]:
+    """Locals only ever set to an empty list and grown by `append` (`failed = []` ... `failed.append(x)`)."""
+    only_empty: dict[str, bool] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    only_empty[name] = only_empty.get(name, True) and isinstance(node.value, cst.List) and not node.value.elements
+    appended = {
+        node.func.value.value
+        for node in descendants(fn.node.body, into_scopes=False)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and isinstance(node.func.value, cst.Name)
+    }
+    return {name for name, only in only_empty.items() if only and name in appended}
 
 
 def _counters(fn: FunctionFacts) -> set[str]:
