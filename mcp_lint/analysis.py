@@ -23,7 +23,7 @@ from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.failure_tests import found_failed
+from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
 from mcp_lint.model.flow_steps import return_steps
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -42,7 +42,6 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
-from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
 
@@ -392,8 +391,6 @@ def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> boo
     return False
 
 
-# Keys a check names when it tests for the helper's failure (`"error" in r`, `r.get("success")`).
-_FAILURE_KEYS = frozenset((*ERROR_KEYS, *SUCCESS_KEYS))
 # Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
 _CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
 
@@ -409,7 +406,7 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
     for node in descendants(facts.node.body, into_scopes=False):
         if not isinstance(node, cst.If) or not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False)):
             continue
-        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
+        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
             continue
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         last = body[-1] if body else None
@@ -470,7 +467,7 @@ def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[
     check = tests[0]
     if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
         return None
-    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
+    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
         return None  # `if not r: return r` hands on an empty answer too, not only a failure
     body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
