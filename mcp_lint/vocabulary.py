@@ -74,7 +74,7 @@ FAILURE_ANYWHERE = re.compile(
     r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
     r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
     r"|(?:is|are)\s+out\s+of\s+(?:range|bounds)"
-    # A value over or under a limit the text names: "title too long (max 255 characters)".
+    # A value over or under a limit the text names: "label too long (max 80 letters)".
     r"|too\s+(?:long|short|large|big|small|many|few)\b[^.;]{0,40}?\b(?:max|maximum|min|minimum|limit|at\s+most|at\s+least)\b)",
     re.IGNORECASE,
 )
@@ -338,7 +338,7 @@ STATUS_PHRASES = (("test", "connection"),)
 """Last two words of a tool that reports a status (`test_connection`)."""
 
 STATUS_CHANGE_VERBS = frozenset({"set", "update", "change", "mark", "toggle", "move", "transition", "assign", "edit", "patch", "put"})
-"""First words of a tool that writes a status (`set_task_status`, `update_order_status`): the
+"""First words of a tool that writes a status (`set_crate_status`, `update_pallet_status`): the
 status is what it changes, not a report; a refusal is its failure."""
 
 def _name_words(name: str) -> list[str]:

@@ -97,8 +97,8 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_ANYWHERE", "Index is out of range", True),
     ("FAILURE_ANYWHERE", "Imported 12 rows, 3 failed", False),  # a count
     ("FAILURE_ANYWHERE", "Found 3 notes", False),
-    ("FAILURE_ANYWHERE", "title too long (max 255 characters)", True),  # over a limit it names
-    ("FAILURE_ANYWHERE", "notes too long ({} chars, max {})", True),
+    ("FAILURE_ANYWHERE", "label too long (max 80 letters)", True),  # over a limit it names
+    ("FAILURE_ANYWHERE", "comment too long: {} words, at most {}", True),
     ("FAILURE_ANYWHERE", "The list is too long to show in full; first 20 items:", False),  # no limit named
     ("FAILURE_ANYWHERE", "The mustard is ready", False),  # "must" inside a word
     # Strong openings: a failure even outside a branch.

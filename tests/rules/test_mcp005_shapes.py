@@ -619,7 +619,7 @@ def test_a_name_with_a_status_word_inside_it_is_not_a_status_tool() -> None:
     assert subjects == ["fetchStatusPageItem", "get_ping_pong_item"]
 
 
-@pytest.mark.parametrize("name", ["set_task_status", "updateOrderStatus", "mark_health"])
+@pytest.mark.parametrize("name", ["set_crate_status", "updatePalletStatus", "mark_health"])
 def test_a_tool_that_writes_a_status_fails_on_a_refused_value(name: str) -> None:
     # The status is what the tool changes: refusing the new value is its failure, not a report.
     check(

@@ -583,10 +583,10 @@ def _as_json(data: dict) -> str:
 
 def failure_text(result: dict) -> str:
     status = result.get("status", "")
-    message = result.get("message", "unknown")
+    message = result.get("message", "no reason given")
     if status:
-        return f"Error {status}: {message}"  # expect: MCP005
-    return f"Error: {message}"  # expect: MCP005
+        return f"Error {status}: the depot said {message}"  # expect: MCP005
+    return f"Depot error: {message}"  # expect: MCP005
 
 
 @mcp.tool()
@@ -626,10 +626,10 @@ def test_a_formatter_handed_the_callers_own_failure_leaves_it_at_the_caller() ->
         + """\
 def failure_text(result: dict) -> str:
     status = result.get("status", "")
-    message = result.get("message", "unknown")
+    message = result.get("message", "no reason given")
     if status:
-        return f"Error {status}: {message}"
-    return f"Error: {message}"
+        return f"Error {status}: the depot said {message}"
+    return f"Depot error: {message}"
 
 
 @mcp.tool()
