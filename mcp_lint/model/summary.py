@@ -144,7 +144,7 @@ class CallEdge(_DefaultsLeftOut):
     # Positions that receive a failure the caller caught or found: a caught exception of any
     # class, the project's own too, or a local the branch of the returning statement tested for
     # failure (`if r.get("error"): return describe(r)`). A helper building a failure value from
-    # such a parameter builds one whatever its text (MCP005).
+    # such a parameter builds one whatever its text.
     failure_params: tuple[int, ...] = ()
     # Positions of the call's tuple value, unpacked into locals (`key, err = load()`), that the
     # caller returns as they are (`if err: return err`): that item reaches the model unchanged.
