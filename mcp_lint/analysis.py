@@ -23,6 +23,7 @@ from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
+from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
 from mcp_lint.model.flow_steps import return_steps
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
@@ -41,7 +42,6 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
-from mcp_lint.vocabulary import ERROR_KEYS, SUCCESS_KEYS
 
 
 
@@ -272,15 +272,20 @@ def _call_edges(
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
+        failure_params: list[int] = []
         handler = call.handler
-        if resolved and handler is not None and handler.foreign and handler.name:
+        if resolved and handler is not None and handler.name:
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
-                    exc_params.append(index)
+                    failure_params.append(index)
+            if handler.foreign:
+                exc_params = list(failure_params)
+        if resolved and call.returned:
+            failure_params.extend(i for i in _found_failures(call, facts) if i not in failure_params)
         at = None
-        if exc_params or (resolved and (call.returned or call.flows)):
+        if failure_params or (resolved and (call.returned or call.flows)):
             where = range_of(call.node)
             at = (Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1))
         # Built whole once (dataclasses.replace on each of ~20k edges was a visible cost).
@@ -295,6 +300,8 @@ def _call_edges(
             feeds=call.feeds,
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
+            failure_params=tuple(failure_params),
+            returned_items=_returned_items(call, facts) if resolved else (),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -310,7 +317,9 @@ def _call_edges(
             tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
             appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
-            rewords=tested and _rewording_check(call, facts),
+            # (Also where only a part reaches the caller's value, `return fmt(r)` through a project
+            # formatter: the test and the failure of its own are what count.)
+            rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -382,8 +391,6 @@ def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> boo
     return False
 
 
-# Keys a check names when it tests for the helper's failure (`"error" in r`, `r.get("success")`).
-_FAILURE_KEYS = frozenset((*ERROR_KEYS, *SUCCESS_KEYS))
 # Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.
 _CHECK_NAMES = frozenset({"isinstance", "dict", "str", "list", "None", "True", "False"})
 
@@ -399,7 +406,7 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
     for node in descendants(facts.node.body, into_scopes=False):
         if not isinstance(node, cst.If) or not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False)):
             continue
-        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
+        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
             continue
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         last = body[-1] if body else None
@@ -407,6 +414,38 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
         if isinstance(exit_, cst.Raise) or (isinstance(exit_, cst.Return) and exit_.value is not None and not (isinstance(exit_.value, cst.Name) and exit_.value.value == name)):
             return True
     return False
+
+
+def _returned_items(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
+    """The positions of the call's tuple value unpacked into plain locals by the statement of the
+    call (`key, err = load()`) that a return of the function sends as they are (`return err`)."""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return ()
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+        return ()
+    target = small.targets[0].target
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return ()
+    names = {e.value.value: i for i, e in enumerate(target.elements) if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
+    returned = {r.node.value.value for r in facts.returns if isinstance(r.node.value, cst.Name)}
+    return tuple(sorted(i for name, i in names.items() if name in returned))
+
+
+def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
+    """The positions of a returned call's arguments that are a local the returning statement's
+    branch tested for failure (`if r.get("error"): return describe(r)`, `if not r["ok"]:`):
+    the caller found the failure and hands the value whole to the callee to describe."""
+    positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
+    names = {i: value.value for i, value in enumerate(positional) if isinstance(value, cst.Name)}
+    if not names:
+        return ()
+    ret = next((r for r in facts.returns if r.node.value is not None and any(n is call.node for n in descendants(r.node.value))), None)
+    if ret is None:
+        return ()
+    failed = found_failed(ret.conditions)
+    return tuple(i for i, name in names.items() if name in failed)
 
 
 def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:
@@ -428,7 +467,7 @@ def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[
     check = tests[0]
     if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
         return None
-    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in _FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
+    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
         return None  # `if not r: return r` hands on an empty answer too, not only a failure
     body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
@@ -463,7 +502,7 @@ def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
 
 def _run_by(edge: CallEdge, callee: str) -> CallEdge:
     """The edge to a function that a call runs (a callback, a table entry): the call's own edge."""
-    return replace(edge, callee=callee, exc_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
+    return replace(edge, callee=callee, exc_params=(), failure_params=(), via_attribute=True, param_call=None, arg_types=(), forwards=(), constants=())
 
 
 def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ...]:

@@ -507,7 +507,7 @@ class Project(ProjectNames):
                     )
                 if latent.param >= 0:
                     # The flow starts where a caller hands the exception in.
-                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, reached), *rendered.related))
+                    rendered = replace(rendered, related=(*self._passing_calls(qual, latent.param, latent.param_failure, reached), *rendered.related))
                 finding = latent_finding(latent, rendered, summary.path, fix, fn.name)
                 if latent.built_by:
                     finding = replace(finding, related=(*self._builder_returns(latent.built_by, latent.code), *finding.related))
@@ -753,7 +753,7 @@ class Project(ProjectNames):
 
     @staticmethod
     def applies(latent: Latent, entry: ToolPaths) -> bool:
-        if latent.param >= 0 and latent.param not in entry.exc_params:
+        if latent.param >= 0 and latent.param not in (entry.failure_params if latent.param_failure else entry.exc_params):
             return False
         if latent.conds and _ruled_out(latent, set().union(*entry.excludes.values())):
             return False  # every caller already left on this branch's condition: never taken
@@ -782,7 +782,7 @@ class Project(ProjectNames):
                             self._call_sites.setdefault(target[1].qualname, []).append((caller, edge))
         return self._call_sites.get(qual, [])
 
-    def _passing_calls(self, qual: str, param: int, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:
+    def _passing_calls(self, qual: str, param: int, any_class: bool, reached: dict[str, ToolPaths], limit: int = 3) -> tuple[Related, ...]:
         """Where callers on a tool's path hand a caught exception to `qual` at position `param`
         (the first `limit` in file order): the start of the flow of a finding that fires only
         for such a caller (Latent.param)."""
@@ -792,7 +792,7 @@ class Project(ProjectNames):
             if edge.at is None or caller not in reached:
                 continue
             shift = receiver_shift(edge.via_attribute, params)
-            if param - shift in edge.exc_params:
+            if param - shift in (edge.failure_params if any_class else edge.exc_params):
                 sites.append(Related(self.functions[caller][0].path, edge.at[0], edge.at[1], "the caught exception is passed in here"))
         return tuple(sorted(set(sites), key=lambda r: (r.filename, r.location))[:limit])
 

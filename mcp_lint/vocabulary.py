@@ -39,7 +39,7 @@ TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|
 minutes", "... until {}"): a moderation action done, not a call that ran out of time."""
 
 FAILURE_OPENING = re.compile(
-    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b))
+    r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b|(?:\{\}|\d{3})\s*[:\-–—]))
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
         |(?:an?\s+)?(?:unexpected\s+|internal\s+|unknown\s+)(?:error|exception)\b|an?\s+(?:error|exception)\s+(?:occurred|happened|was)\b
@@ -73,7 +73,9 @@ FAILURE_ANYWHERE = re.compile(
     # is excluded from this connection", "Notebook 'a' is not connected".
     r"|only\s+(?:[\w'\"`.-]+\s+){1,4}(?:is|are)\s+(?:supported|allowed|permitted|accepted)"
     r"|(?:is|are)\s+excluded\s+from|(?:is|are)\s+not\s+(?:connected|enabled|configured|installed)"
-    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds))",
+    r"|(?:is|are)\s+out\s+of\s+(?:range|bounds)"
+    # A value over or under a limit the text names: "label too long (max 80 letters)".
+    r"|too\s+(?:long|short|large|big|small|many|few)\b[^.;]{0,40}?\b(?:max|maximum|min|minimum|limit|at\s+most|at\s+least)\b)",
     re.IGNORECASE,
 )
 """English phrases that report a failure anywhere in a short message ("Note 'a' not found",
@@ -87,7 +89,7 @@ FAILED_IN_OTHER_LANGUAGES = (
 (a pattern fragment): as strong as "Failed ..." in English. (Japanese says it at the end.)"""
 
 STRONG_FAILURE_OPENING = re.compile(
-    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
+    rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\s+(?:\{{\}}|\d{{3}})\s*[:\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
     rf"|{FAILED_IN_OTHER_LANGUAGES}|<error>)",
     re.IGNORECASE,
 )
@@ -335,6 +337,10 @@ middle of a name (`get_ping_pong_item`) describes some other object, so only the
 STATUS_PHRASES = (("test", "connection"),)
 """Last two words of a tool that reports a status (`test_connection`)."""
 
+STATUS_CHANGE_VERBS = frozenset({"set", "update", "change", "mark", "toggle", "move", "transition", "assign", "edit", "patch", "put"})
+"""First words of a tool that writes a status (`set_crate_status`, `update_pallet_status`): the
+status is what it changes, not a report; a refusal is its failure."""
+
 def _name_words(name: str) -> list[str]:
     """The words of a name, lower-cased: snake_case, kebab-case, dotted and camelCase parts."""
     return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
@@ -344,7 +350,7 @@ def is_status_tool(name: str) -> bool:
     """Whether a tool (or function) of this name reports a status: a health check, a validator,
     a ping, a report of the server's configuration."""
     words = _name_words(name)
-    if not words:
+    if not words or words[0] in STATUS_CHANGE_VERBS:
         return False
     return words[0] in STATUS_VERBS or words[-1] in STATUS_NOUNS or tuple(words[-2:]) in STATUS_PHRASES
 

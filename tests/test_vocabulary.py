@@ -78,6 +78,9 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_OPENING", "An unexpected error occurred", True),
     ("FAILURE_OPENING", "Request timed out", True),
     ("FAILURE_OPENING", "Error codes of the service", False),
+    ("FAILURE_OPENING", "Error 404: no such dock", True),  # a status code before the label's colon
+    ("FAILURE_OPENING", "Error {}: {}", True),
+    ("FAILURE_OPENING", "Error 2 of 3 entries was skipped", False),
     ("FAILURE_OPENING", "Standard error: 0.3", False),
     ("FAILURE_OPENING", "Errors are logged to the journal", False),
     ("FAILURE_OPENING", "Failover completed", False),  # "fail" inside a word
@@ -94,10 +97,16 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_ANYWHERE", "Index is out of range", True),
     ("FAILURE_ANYWHERE", "Imported 12 rows, 3 failed", False),  # a count
     ("FAILURE_ANYWHERE", "Found 3 notes", False),
+    ("FAILURE_ANYWHERE", "label too long (max 80 letters)", True),  # over a limit it names
+    ("FAILURE_ANYWHERE", "comment too long: {} words, at most {}", True),
+    ("FAILURE_ANYWHERE", "The list is too long to show in full; first 20 items:", False),  # no limit named
     ("FAILURE_ANYWHERE", "The mustard is ready", False),  # "must" inside a word
     # Strong openings: a failure even outside a branch.
     ("STRONG_FAILURE_OPENING", "Error: locked", True),
     ("STRONG_FAILURE_OPENING", "Failed.", True),
+    ("STRONG_FAILURE_OPENING", "Error 503 - the depot is down", True),
+    ("STRONG_FAILURE_OPENING", "Error {}: {}", True),
+    ("STRONG_FAILURE_OPENING", "Error 12 rows were skipped", False),
     ("STRONG_FAILURE_OPENING", "<error>locked</error>", True),
     ("STRONG_FAILURE_OPENING", "错误：文件被锁定", True),
     ("STRONG_FAILURE_OPENING", "エラー: ロックされています", True),
@@ -364,6 +373,10 @@ WORDS: list[tuple[str, str, bool]] = [
     ("STATUS_NOUNS", "diagnostics", True),
     ("STATUS_NOUNS", "statuses", False),
     ("STATUS_NOUNS", "note", False),
+    ("STATUS_CHANGE_VERBS", "set", True),
+    ("STATUS_CHANGE_VERBS", "update", True),
+    ("STATUS_CHANGE_VERBS", "get", False),
+    ("STATUS_CHANGE_VERBS", "check", False),
     ("FILLER_WORDS", "something", True),
     ("FILLER_WORDS", "went", True),
     ("FILLER_WORDS", "timezone", False),

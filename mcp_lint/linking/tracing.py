@@ -75,6 +75,7 @@ class ToolPaths:
     # left on (a branch on one of them is never taken from there).
     excludes: dict[str, set[frozenset[str]]] = field(default_factory=dict)
     exc_params: set[int] = field(default_factory=set)
+    failure_params: set[int] = field(default_factory=set)  # filled with a failure a caller caught or found
     # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
     # an exception this function builds from such a parameter is raised there (mark_raised_factories()).
     raised_exc_params: set[int] = field(default_factory=set)
@@ -195,7 +196,8 @@ class Path(NamedTuple):
     major: int | None
     sends: int  # how much of the function's value the tool returns: WHOLE, PART or NOTHING
     selects: frozenset[str] | None  # with PART, which items of it (None: any)
-    exc_params: frozenset[int]  # the parameters a caller fills with a caught exception
+    exc_params: frozenset[int]  # the parameters a caller fills with a caught foreign exception
+    failure_params: frozenset[int]  # ... with a failure it caught or found (CallEdge.failure_params)
     masked: str
     guard: frozenset  # the `try` statements around the calls on the way
     excludes: frozenset[str]  # the branch conditions the caller left on
@@ -214,13 +216,13 @@ class ToolTrace(Way[Path]):
             entry.kind = start.kind  # the first registration says what kind of handler it is
         entry.is_tool = True
         entry.own_names.add(start.tool)
-        return Path(start.tool, start.family, start.major, WHOLE, None, frozenset(), start.masked, start.guarded, frozenset())
+        return Path(start.tool, start.family, start.major, WHOLE, None, frozenset(), frozenset(), start.masked, start.guarded, frozenset())
 
     def wrapper(self, start: ToolStart) -> Path:
-        return Path(start.tool, start.family, start.major, WHOLE, None, frozenset(), start.masked, frozenset(), frozenset())
+        return Path(start.tool, start.family, start.major, WHOLE, None, frozenset(), frozenset(), start.masked, frozenset(), frozenset())
 
     def key(self, function: str, state: Path) -> Hashable:
-        return (function, state.tool, state.sends, state.selects, state.exc_params, state.guard, state.excludes)
+        return (function, state.tool, state.sends, state.selects, state.exc_params, state.failure_params, state.guard, state.excludes)
 
     def arrive(self, function: str, state: Path) -> None:
         entry = self.reached.setdefault(function, ToolPaths())
@@ -233,6 +235,7 @@ class ToolTrace(Way[Path]):
             entry.carry_tools.add(state.tool)
             entry.selects = None if state.selects is None or entry.selects is None else entry.selects | state.selects
         entry.exc_params |= state.exc_params
+        entry.failure_params |= state.failure_params
         entry.guards.add(state.guard)
         entry.excludes.setdefault(state.tool, set()).add(state.excludes)
         # A helper counts as masked only when every tool reaching it masks (named by the last).
@@ -243,6 +246,9 @@ class ToolTrace(Way[Path]):
         passed = frozenset(i + shift for i in edge.exc_params)
         if state.exc_params and edge.forwards:  # `fail(exc)` handing the caught exception on
             passed |= frozenset(i + shift for i, own in edge.forwards if own in state.exc_params)
+        caught = frozenset(i + shift for i in edge.failure_params)
+        if state.failure_params and edge.forwards:
+            caught |= frozenset(i + shift for i, own in edge.forwards if own in state.failure_params)
         # The helper's value reaches the model when the caller returns it, or anything built from
         # it (json.dumps, TextContent, an f-string, a wrapping dict); a part of it (`r["error"]`)
         # still carries its text. A part of a part is a part.
@@ -268,6 +274,7 @@ class ToolTrace(Way[Path]):
             level,
             selected if level == PART else None,
             passed,
+            caught,
             state.masked,
             state.guard | edge.guarded,
             edge.excludes,
@@ -276,7 +283,7 @@ class ToolTrace(Way[Path]):
     def bound(self, at_callee: Path, call: CallEdge) -> Path:
         through = min(at_callee.sends, passes(call))
         return Path(
-            at_callee.tool, at_callee.family, at_callee.major, through, None, frozenset(), at_callee.masked, at_callee.guard | call.guarded, call.excludes
+            at_callee.tool, at_callee.family, at_callee.major, through, None, frozenset(), frozenset(), at_callee.masked, at_callee.guard | call.guarded, call.excludes
         )
 
 

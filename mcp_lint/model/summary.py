@@ -141,6 +141,14 @@ class CallEdge(_DefaultsLeftOut):
     # exception (`if "error" in r: return f"Could not ...: {r['error']}"`): the helper's failure
     # is intercepted and re-worded there.
     rewords: bool = False
+    # Positions that receive a failure the caller caught or found: a caught exception of any
+    # class, the project's own too, or a local the branch of the returning statement tested for
+    # failure (`if r.get("error"): return describe(r)`). A helper building a failure value from
+    # such a parameter builds one whatever its text.
+    failure_params: tuple[int, ...] = ()
+    # Positions of the call's tuple value, unpacked into locals (`key, err = load()`), that the
+    # caller returns as they are (`if err: return err`): that item reaches the model unchanged.
+    returned_items: tuple[int, ...] = ()
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
@@ -164,7 +172,9 @@ class Latent(_DefaultsLeftOut):
     text in it reaches the model); "protocol" is a passes-on marker's clause raising a protocol
     error (reached like "tool").
     `param` >= 0 marks a sink that fires only when a caller passes a caught foreign exception
-    at that position (e.g. `def format_error(e): return f"Error: {e}"`).
+    at that position (e.g. `def format_error(e): return f"Error: {e}"`); with `param_failure`,
+    any failure the caller caught or found (CallEdge.failure_params: a failure value built from
+    it is one whatever its text).
     `payload` is the rule's own typed record (a `Payload` subclass of the rule's module); `data`
     is the string bag the rules not yet converted to a payload still use (read with `get`).
     """
@@ -182,6 +192,7 @@ class Latent(_DefaultsLeftOut):
     fix_edits: tuple[Edit, ...] = ()
     fix_needs: tuple[str, ...] = ()  # "ToolError", "logger": imports the fix must add if missing
     param: int = -1
+    param_failure: bool = False
     # The other statements of the flow, in the order the value goes (model.flow_steps), and the
     # project function whose result the flow takes (a callee name as CallEdge.callee has it, ""
     # for none): the link step puts that function's return steps in front of these.

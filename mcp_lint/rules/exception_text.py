@@ -6,12 +6,13 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.failure_tests import found_failed
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
@@ -122,11 +123,12 @@ class HandedOn:
     via_attribute: bool
 
 
-def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode) -> HandedOn | None:
+def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode, any_class: bool = False) -> HandedOn | None:
     """The project call in `value` that `handler`'s caught foreign exception is handed to whole,
     None when there is none. Only a foreign exception, as the linker counts what callers pass
-    (CallEdge.exc_params): the callee's findings on that parameter then apply."""
-    if handler is None or not handler.foreign or not handler.name:
+    (CallEdge.exc_params), unless `any_class` (CallEdge.failure_params): the callee's findings
+    on that parameter then apply."""
+    if handler is None or not (handler.foreign or any_class) or not handler.name:
         return None
     inside = {id(node) for node in descendants(value)}
     for call in fn.calls:
@@ -134,6 +136,23 @@ def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.C
             continue
         positional = [a for a in call.node.args if a.keyword is None and not a.star]
         at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value == handler.name)
+        if at:
+            return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
+    return None
+
+
+def failure_handed_to(fn: FunctionFacts, conditions: Iterable[cst.BaseExpression], value: cst.CSTNode) -> HandedOn | None:
+    """The project call in `value` handed whole a local that `conditions` found failed (`if
+    r.get("error"): return describe(r)`), None when there is none (CallEdge.failure_params)."""
+    failed = found_failed(conditions)
+    if not failed:
+        return None
+    inside = {id(node) for node in descendants(value)}
+    for call in fn.calls:
+        if call.callee is None or id(call.node) not in inside:
+            continue
+        positional = [a for a in call.node.args if a.keyword is None and not a.star]
+        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in failed)
         if at:
             return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
     return None

@@ -46,6 +46,7 @@ from mcp_lint.rules.exception_text import (
     HandedOn,
     exception_handed_to,
     exception_text_in,
+    failure_handed_to,
     looks_like_exception_param,
     param_text_outside_helpers,
     reported_in_callee,
@@ -268,6 +269,9 @@ class FailureValue(Payload):
     # A builder's return that writes the message into another builder (`return
     # tool_error(f"...")` in `closed_error`): the flow is anchored here, not at its callers.
     writes_message: bool = False
+    # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
+    # where a caller returns that item as it is (`key, err = load(); if err: return err`).
+    error_slot: int = -1
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -331,27 +335,112 @@ def _message_written_in(builder: str, code: str, project: LinkedProject) -> bool
 
 
 def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
-    """The exception parameter of a function that builds its failure in one statement from that
-    exception's text (`def handle_error(e): return {"error": str(e)}`), -1 for any other. There
-    the fix goes, once for every caller. A function choosing among several failure messages
-    (one per status) is fixed where each caller returns what it chose (`raise
-    ToolError(describe(e))`): its callers stay the anchors."""
+    """The exception parameter of a function that builds the failure value from the exception a
+    caller hands in (`def handle_error(e): return {"error": str(e)}`), -1 for any other. Its
+    failure returns are where the model-facing value is built, once for every caller that
+    returns it on. A function choosing among several messages by the exception's kind (one per
+    class or status) builds each of them: when every value it returns is a failure and one of
+    them carries the exception's text, all of them are anchored here, not at the callers that
+    only pass the chosen one on (issue 20: the statement that builds the failure value)."""
     if not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params):
         return -1  # no parameter named like an exception: nothing to classify
-    failures = [
-        r.node.value for r in fn.returns if r.node.value is not None and classify_return(fn.value_of(r.node.value), ctx, conditional=True, lookup=lookup) is not None
-    ]
-    if len(failures) != 1:
+    values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
+    failures = [value for value in values if classify_return(value, ctx, conditional=True, lookup=lookup) is not None]
+    if len(failures) != 1 and (not failures or len(failures) != len(values)):
+        return -1  # several values, some of them no failure: the callers tell which is one
+    return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
+
+
+def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
+    """The position of the error item a return fills (`return None, "DEPOT_KEY is not set"`),
+    -1 for none: a tuple whose other items are all None, where another return of the function
+    leaves that item None and fills another (`return key, None`): the shape of a result and
+    an error side by side. Text or a name in the item, not a number or a flag."""
+    value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
+    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) < 2:
         return -1
-    return _exception_parameter(fn, ctx, fn.value_of(failures[0]))
+    items = [element.value for element in value.elements]
+    filled = [i for i, item in enumerate(items) if not _is_none(item)]
+    if len(filled) != 1 or not _text_like(fn.value_of(items[filled[0]]), fn):
+        return -1
+    slot = filled[0]
+    for other in fn.returns:
+        other_value = unwrap_await(fn.value_of(other.node.value)) if other.node.value is not None else None
+        if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
+            continue
+        other_items = [element.value for element in other_value.elements]
+        if _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
+            return slot
+    return -1
 
 
-def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """Text, or a module's name or attribute that may hold it (a message constant); not a local
+    or parameter of the function holding what another call handed back (`return None, err`
+    passes on an error item built elsewhere)."""
+    if isinstance(node, cst.Name):
+        return node.value not in {"True", "False", "None"} and node.value not in fn.local_names and node.value not in fn.params
+    return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute)) or (
+        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    )
+
+
+def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path return that item of the function's tuple as it is
+    (CallEdge.returned_items)?"""
+    return any(caller in reached and slot in edge.returned_items for caller, edge in project.callers_of(function))
+
+
+def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
+    """The parameter a function builds its failure values from: an exception a caller caught
+    (_described_exception), or else, for a function every value of which is a failure, the
+    first parameter whose items or fields it reads (`def failure_text(result): return
+    f"Error: {result['message']}"`): a failure value it describes, not a message it is handed
+    whole (`tool_error(message)`, whose callers choose the words). Its returns apply only where
+    a caller hands in a failure it caught or found (Latent.param, CallEdge.failure_params)."""
+    described = _described_exception(fn, ctx, lookup)
+    if described >= 0 or not _only_failures(fn, ctx, lookup):
+        return described
+    described_values = _read_in_parts(fn.node.body)
+    return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+
+
+def _read_in_parts(body: cst.CSTNode) -> set[str]:
+    """The names whose items or fields `body` reads (`r["message"]`, `r.get("status")`, `r.code`)."""
+    out: set[str] = set()
+    for node in descendants(body, into_scopes=False):
+        holder = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
+        if isinstance(holder, cst.Name):
+            out.add(holder.value)
+    return out
+
+
+def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
     """Does every caller on a tool's path that takes the function's value test it for the failure
     and leave with a failure of its own (CallEdge.rewords)? Then the model never receives this
-    value: the caller's re-worded one is the flow's model-facing failure."""
-    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
-    return bool(takers) and all(edge.rewords for edge in takers)
+    value: the caller's re-worded one is the flow's model-facing failure. A caller that returns
+    the value as it is (`return decode(resp)` in a client method) hands it up: its own callers
+    decide, a few levels up (no tool returns it as it is on the way)."""
+    seen = seen | {function}
+    takers = [(caller, edge) for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(
+        edge.rewords
+        or (
+            edge.returned
+            and not reached[caller].is_tool
+            and caller not in seen
+            and len(seen) < _REWORDING_DEPTH
+            and _reworded_by_callers(caller, project, reached, seen)
+        )
+        for caller, edge in takers
+    )
+
+
+_REWORDING_DEPTH = 4  # functions handing the value up as it is, the first included
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -462,14 +551,47 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
 
 
 def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
-    """Does the test compare only the function's own counters (`succeeded = 0` ... `succeeded +=
-    1`) and numbers? Then the flag sums up the outcomes the function counted itself."""
-    names = [node.value for node in descendants(test) if isinstance(node, cst.Name)]
+    """Does the test compare only the function's own counts and numbers: its counters
+    (`succeeded = 0` ... `succeeded += 1`) or the length of a list it collects (`failed = []` ...
+    `failed.append(item)`, `len(failed) == 0`)? Then the flag sums up the outcomes the function
+    counted itself."""
     operands = [test.left, *(c.comparator for c in test.comparisons)]
-    if not names or not all(isinstance(o, (cst.Name, cst.Integer)) for o in operands):
+    counted: list[str] = []
+    for operand in operands:
+        if isinstance(operand, cst.Name):
+            counted.append(operand.value)
+        elif _length_of_a_name(operand) is not None:
+            counted.append(f"len:{_length_of_a_name(operand)}")
+        elif not isinstance(operand, cst.Integer):
+            return False
+    if not counted:
         return False
-    counters = _counters(fn)
-    return all(name in counters for name in names)
+    counters = _counters(fn) | {f"len:{name}" for name in _collected(fn)}
+    return all(name in counters for name in counted)
+
+
+def _length_of_a_name(node: cst.BaseExpression) -> str | None:
+    """`len(failed)`: the name whose length is taken, None for any other expression."""
+    if isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+        return node.args[0].value.value
+    return None
+
+
+def _collected(fn: FunctionFacts) -> set[str]:
+    """Locals only ever set to an empty list and grown by `append` (`failed = []` ... `failed.append(x)`)."""
+    only_empty: dict[str, bool] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    only_empty[name] = only_empty.get(name, True) and isinstance(node.value, cst.List) and not node.value.elements
+    appended = {
+        node.func.value.value
+        for node in descendants(fn.node.body, into_scopes=False)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and isinstance(node.func.value, cst.Name)
+    }
+    return {name for name, only in only_empty.items() if only and name in appended}
 
 
 def _counters(fn: FunctionFacts) -> set[str]:
@@ -629,7 +751,7 @@ def check_health() -> dict:
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
-        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_exception(fn, ctx, lookup)
+        described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -663,10 +785,29 @@ def check_health() -> dict:
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
                 # design; the failure is reported where a caller returns what it built.
                 continue
+            slot = _error_slot(fn, ret) if ret.handler is None or conditional else -1
+            if slot >= 0:
+                # `return None, "DEPOT_KEY is not set"` beside `return key, None`: the text is
+                # built here, in the error item callers test and return (`if err: return err`).
+                yield self._error_item(fn, ctx, ret, slot)
+                continue
             for resolved, anchor, conditions in _sent_values(fn, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
+
+    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int) -> Latent:
+        """The failure a return puts in the error item of its tuple (`return None, "reason"`):
+        reported here where a caller on a tool's path returns that item as it is (link_latent);
+        no fix (the callers branch on the item)."""
+        value = unwrap_await(fn.value_of(ret.node.value))
+        assert isinstance(value, (cst.Tuple, cst.List))
+        item = fn.value_of(value.elements[slot].value)
+        text = literal_text(item)
+        what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
+        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot)
+        # Route "text" with the item as the slot: the tools take that item of the value.
+        return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
         self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
@@ -679,7 +820,7 @@ def check_health() -> dict:
             for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                 if latent.variant == "status":
                     continue
-                yield replace(latent, param=param, payload=replace(_failure(latent), msg="", own_failure=True))
+                yield replace(latent, param=param, param_failure=True, payload=replace(_failure(latent), msg="", own_failure=True))
 
     def _judged(
         self,
@@ -808,12 +949,18 @@ def check_health() -> dict:
         # Only a failure that is the helper's value as it is (serialised at most), or whose message
         # is (`{"error": describe(e)}`): one the caller writes words around (`"Tagging failed: "
         # + json.dumps(describe(e))`, `f"Failed: {describe(e)}"`) is its own.
+        # (A failure built from a caught exception is one whatever its class: the project's own
+        # exception handed in counts too.)
         if kind == "envelope":
-            handed = exception_handed_to(fn, ret.handler, resolved)
+            handed = exception_handed_to(fn, ret.handler, resolved, any_class=True)
         elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
-            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated))
+            handed = exception_handed_to(fn, ret.handler, fn.value_of(stated), any_class=True)
         else:
             handed = None
+        if handed is None and kind == "envelope":
+            # `if r.get("error"): return describe(r)`: the failure the branch found is handed whole
+            # to a helper that builds the model-facing value from it.
+            handed = failure_handed_to(fn, (*ret.conditions, *conditions), resolved)
         if handed is not None:
             payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)
@@ -848,6 +995,10 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if payload.error_slot >= 0:
+            # Only where a caller on a tool's path returns the item as it is: one that words its
+            # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
+            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state) else None
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):

@@ -118,6 +118,22 @@ def test_a_batchs_flag_summing_up_its_own_counts_is_no_failure() -> None:
     check(_src(BATCH.replace("FLAG", '"success": succeeded > 0').replace("MARK", "")))
 
 
+def test_a_batchs_flag_testing_the_length_of_its_own_failure_list_is_no_failure() -> None:
+    # `failed` collects the items that failed: the flag sums up what the batch reports item by item.
+    source = BATCH.replace("    succeeded = 0\n", "    failed = []\n").replace(
+        "        if ok:\n            succeeded += 1\n", "        if not ok:\n            failed.append(ref)\n"
+    ).replace('"succeeded": succeeded', '"failed": failed')
+    check(_src(source.replace("FLAG", '"success": len(failed) == 0').replace("MARK", "")))
+
+
+def test_a_flag_testing_the_length_of_a_reply_list_is_reported() -> None:
+    # A list the function does not collect itself (the reply's own errors) says the call failed.
+    source = BATCH.replace('"succeeded": succeeded', '"errors": errors').replace(
+        "    return {", "    errors = reply.get(\"errors\", [])\n    return {"
+    )
+    check(_src(source.replace("FLAG", '"success": len(errors) == 0').replace("MARK", "# expect: MCP005")))
+
+
 def test_a_batchs_flag_that_tests_a_reply_is_reported() -> None:
     # The last reply's outcome decides the flag, whatever the counts say.
     check(_src(BATCH.replace("FLAG", '"success": reply.get("outcome") == "OK"').replace("MARK", "# expect: MCP005")))

@@ -619,6 +619,23 @@ def test_a_name_with_a_status_word_inside_it_is_not_a_status_tool() -> None:
     assert subjects == ["fetchStatusPageItem", "get_ping_pong_item"]
 
 
+@pytest.mark.parametrize("name", ["set_crate_status", "updatePalletStatus", "mark_health"])
+def test_a_tool_that_writes_a_status_fails_on_a_refused_value(name: str) -> None:
+    # The status is what the tool changes: refusing the new value is its failure, not a report.
+    check(
+        _src(
+            f"""\
+            @mcp.tool()
+            def {name}(item_id: str, status: str) -> str:
+                if status not in ("open", "done"):
+                    return f"Error: invalid status {{status}}; use open or done"  # expect: MCP005
+                NOTES[item_id] = status
+                return "saved"
+            """
+        )
+    )
+
+
 @pytest.mark.parametrize("name", ["ping", "health_check", "get_status", "checkHealth", "server_status", "validate_config"])
 def test_a_status_tool_reports_a_failed_status_as_its_answer(name: str) -> None:
     check(

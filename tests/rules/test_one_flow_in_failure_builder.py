@@ -15,6 +15,8 @@ from pathlib import Path
 
 from mcp_lint.findings import Finding
 
+from mcp_lint.pipeline import lint_source
+
 from ._support import check, lint_tree, write_tree
 
 HEADER = """\
@@ -151,10 +153,11 @@ def count_pallets(aisle: str) -> str:
     )
 
 
-def test_a_project_exception_handed_in_stays_at_the_caller() -> None:
-    # The project's own exception carries the author's text: nothing leaks (no MCP002), and the
-    # failure returned as a success is reported where the tool returns it.
-    check(
+def test_a_project_exception_handed_in_is_reported_where_the_helper_builds_the_failure() -> None:
+    # The project's own exception carries the author's text: nothing leaks (no MCP002), but the
+    # failure value the helper builds from it is still returned as a success: one MCP005, at the
+    # statement that builds it, the tool's call that hands the exception in related.
+    findings = check(
         HEADER
         + """\
 class ShelfFull(Exception):
@@ -162,7 +165,7 @@ class ShelfFull(Exception):
 
 
 def as_failure(err):
-    return {"error": str(err)}
+    return {"error": str(err)}  # expect: MCP005
 
 
 def reserve(slot: str) -> str:
@@ -176,7 +179,33 @@ def reserve_slot(slot: str) -> str:
     try:
         return reserve(slot)
     except ShelfFull as err:
-        return json.dumps(as_failure(err))  # expect: MCP005
+        return json.dumps(as_failure(err))
+"""
+    )
+    handed = [r.location.row for r in findings[0].related if r.message == "the caught exception is passed in here"]
+    assert handed == [28]
+
+
+def test_a_helper_handed_an_exception_no_clause_caught_leaves_the_failure_at_the_caller() -> None:
+    # The tool makes the exception itself and hands it over: no caught exception reaches the
+    # helper, whose parameter only carries the tool's own words: the tool's return is the anchor.
+    check(
+        HEADER
+        + """\
+class ShelfFull(Exception):
+    pass
+
+
+def as_failure(err):
+    return {"error": str(err)}
+
+
+@mcp.tool()
+def reserve_slot(slot: str) -> str:
+    if slot.endswith("9"):
+        return json.dumps(as_failure(ShelfFull(f"Shelf {slot} is full; pick another slot")))  # expect: MCP005
+    SHELVES[slot] = "reserved"
+    return f"slot {slot} reserved"
 """
     )
 
@@ -268,10 +297,47 @@ def test_a_builder_writing_its_message_into_another_builder_is_the_flows_anchor(
     assert onward == [24, 33]
 
 
-def test_a_describer_choosing_among_several_messages_leaves_the_failure_at_each_caller() -> None:
-    # One message per kind of failure: the fix raises what it returns where each tool returns
-    # it, so those returns are the anchors of MCP005; the exception's own text put into one of
-    # the messages is MCP002 in the describer.
+def test_a_describer_choosing_among_several_messages_builds_each_of_them() -> None:
+    # One message per kind of failure, chosen and written in the describer: each of its returns
+    # builds the model-facing failure value (issue 20: "the statement that builds the failure
+    # value"), the tools' `return error_text(e)` only pass the chosen one on (related locations).
+    findings = check(
+        HEADER
+        + """\
+def error_text(e):
+    if isinstance(e, httpx.TimeoutException):
+        return "Error: the depot did not answer in time; retry with a smaller batch"  # expect: MCP005
+    if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 404:
+        return "Error: no such dock"  # expect: MCP005
+    return f"Error: {e}"  # expect: MCP002,MCP005
+
+
+@mcp.tool()
+def open_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/open").text
+    except Exception as e:
+        return error_text(e)
+
+
+@mcp.tool()
+def close_gate(gate: str) -> str:
+    try:
+        return httpx.post(f"https://depot.example.com/gates/{gate}/close").text
+    except Exception as e:
+        return error_text(e)
+"""
+    )
+    timeout = next(f for f in findings if f.code == "MCP005" and f.location.row == 11)
+    assert timeout.message == "Helper 'error_text' returns a failure string as a normal result"
+    assert "reached from tools 'close_gate', 'open_gate'" in timeout.notes
+    handed = sorted(r.location.row for r in timeout.related if r.message == "the caught exception is passed in here")
+    assert handed == [22, 30]
+
+
+def test_a_describer_of_several_messages_handed_an_exception_the_tool_wrote_is_the_tools() -> None:
+    # No caught exception is handed in: the tool writes the exception itself, so the failure and
+    # its words are the tool's (the describer's returns are findings only for a caught one).
     check(
         HEADER
         + """\
@@ -280,23 +346,15 @@ def error_text(e):
         return "Error: the depot did not answer in time; retry with a smaller batch"
     if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 404:
         return "Error: no such dock"
-    return f"Error: {e}"  # expect: MCP002
+    return f"Error: {e}"
 
 
 @mcp.tool()
 def open_gate(gate: str) -> str:
-    try:
-        return httpx.post(f"https://depot.example.com/gates/{gate}/open").text
-    except Exception as e:
-        return error_text(e)  # expect: MCP005
-
-
-@mcp.tool()
-def close_gate(gate: str) -> str:
-    try:
-        return httpx.post(f"https://depot.example.com/gates/{gate}/close").text
-    except Exception as e:
-        return error_text(e)  # expect: MCP005
+    if gate.startswith("x"):
+        return error_text(LookupError(f"gate {gate} is out of service"))  # expect: MCP005
+    GATES[gate] = "open"
+    return f"gate {gate} is open"
 """
     )
 
@@ -495,5 +553,180 @@ def file_incident(error: str) -> str:
     if len(error) > 500:
         return f"Error: the incident text is {len(error)} characters, over the 500 allowed: {error[:40]}"  # expect: MCP005
     return "incident filed"
+"""
+    )
+
+
+FORMATTED_FAILURES = HEADER + """\
+import os
+
+
+def _decode(resp: httpx.Response) -> dict:
+    if resp.is_success:
+        return resp.json()
+    return {"error": True, "status": resp.status_code, "message": "the depot refused the request"}
+
+
+def fetch(path: str) -> dict:
+    token = os.environ.get("DEPOT_TOKEN")
+    if not token:
+        return {"error": True, "message": "DEPOT_TOKEN is not set"}
+    try:
+        return _decode(httpx.get("https://depot.example.com" + path, headers={"Authorization": token}))
+    except httpx.RequestError:
+        return {"error": True, "message": "the depot cannot be reached"}
+
+
+def _as_json(data: dict) -> str:
+    return json.dumps(data, indent=2)
+
+
+def failure_text(result: dict) -> str:
+    status = result.get("status", "")
+    message = result.get("message", "no reason given")
+    if status:
+        return f"Error {status}: the depot said {message}"  # expect: MCP005
+    return f"Depot error: {message}"  # expect: MCP005
+
+
+@mcp.tool()
+def list_trucks() -> str:
+    result = fetch("/trucks")
+    if result.get("error"):
+        return failure_text(result)
+    return _as_json(result)
+
+
+@mcp.tool()
+def list_docks() -> str:
+    docks = fetch("/docks")
+    if not docks.get("ok", True) or docks.get("error"):
+        return failure_text(docks)
+    return _as_json(docks)
+"""
+
+
+def test_a_formatter_of_the_failure_each_caller_found_is_the_flows_anchor() -> None:
+    # The client's failure dicts never reach the model: every tool tests the value it gets back
+    # (through the client method that returns the decoder's value as it is) and hands it to
+    # the formatter, which builds the text the model reads: the formatter's returns are the
+    # flow's one place, the tools' calls related.
+    findings = check(FORMATTED_FAILURES)
+    first = next(f for f in findings if f.location.row == 36)
+    assert first.message == "Helper 'failure_text' returns a failure string as a normal result"
+    assert "reached from tools 'list_docks', 'list_trucks'" in first.notes
+
+
+def test_a_formatter_handed_the_callers_own_failure_leaves_it_at_the_caller() -> None:
+    # The tool writes the failure itself and has the formatter render it: nothing the tool
+    # found failed is handed in, so the tool's return is the anchor, and the formatter's
+    # returns are no finding of their own.
+    check(
+        HEADER
+        + """\
+def failure_text(result: dict) -> str:
+    status = result.get("status", "")
+    message = result.get("message", "no reason given")
+    if status:
+        return f"Error {status}: the depot said {message}"
+    return f"Depot error: {message}"
+
+
+@mcp.tool()
+def load_truck(truck_id: str) -> str:
+    if not truck_id.isalnum():
+        refusal = {"message": f"truck id {truck_id!r} must be letters and digits"}
+        return failure_text(refusal)  # expect: MCP005
+    TRUCKS[truck_id] = "loading"
+    return f"loading {truck_id}"
+"""
+    )
+
+
+def test_a_client_failure_one_tool_returns_whole_stays_in_the_client() -> None:
+    # One tool returns the client's value without testing it: the failure dicts reach the model
+    # there, so the client's returns are findings too (beside the formatter's, which the other
+    # tools' found failures reach).
+    source = (
+        FORMATTED_FAILURES
+        + """
+
+@mcp.tool()
+def raw_trucks() -> str:
+    return _as_json(fetch("/trucks"))
+"""
+    )
+    findings = lint_source(source, filename="server.py")
+    assert sorted(f.location.row for f in findings if f.code == "MCP005") == [15, 21, 25, 36, 37]
+
+
+ERROR_ITEMS = HEADER + """\
+import os
+
+DOCKS = {"north": ["n1", "n2"], "south": []}
+
+
+def _credentials() -> tuple[str | None, str | None]:
+    key = os.environ.get("DEPOT_KEY")
+    if not key:
+        return None, "DEPOT_KEY is not set; export it before starting the server"  # expect: MCP005
+    return key, None
+
+
+def _pick_dock(name: str) -> tuple[list | None, str | None]:
+    wanted = name.strip().lower()
+    if wanted not in DOCKS:
+        return None, f"no dock named {name!r}; docks: {', '.join(DOCKS)}"  # expect: MCP005
+    return DOCKS[wanted], None
+
+
+@mcp.tool()
+def list_bays(dock: str) -> str:
+    key, err = _credentials()
+    if err:
+        return err
+    bays, err = _pick_dock(dock)
+    if err:
+        return err
+    return ", ".join(bays)
+"""
+
+
+def test_a_failure_built_in_the_error_item_of_a_result_tuple_is_reported_where_built() -> None:
+    # `return None, "reason"` beside `return value, None`, and the tool returns the error item
+    # as it is (`if err: return err`): the text is built in the helper, whatever its wording.
+    check(ERROR_ITEMS)
+
+
+def test_an_error_item_the_caller_words_its_own_failure_around_is_the_callers() -> None:
+    # The tool writes its own failure around the helper's reason: that return is the flow's
+    # place (as where a caller re-words a helper's failure dict), not the helper's tuple.
+    check(
+        ERROR_ITEMS.replace("  # expect: MCP005", "").replace(
+            "    if err:\n        return err\n    bays,", "    if err:\n        return f\"Error: no access to {dock}: {err}\"  # expect: MCP005\n    bays,"
+        ).replace(
+            "    if err:\n        return err\n    return \", \".join(bays)",
+            "    if err:\n        return f\"Error: cannot list the bays of {dock}: {err}\"  # expect: MCP005\n    return \", \".join(bays)",
+        )
+    )
+
+
+def test_a_tuple_of_a_value_and_a_note_is_no_error_item() -> None:
+    # Both items filled on every return: a result and a remark, not a value or an error.
+    check(
+        HEADER
+        + """\
+def _bays(name: str) -> tuple[list, str]:
+    if name == "south":
+        return [], "the south dock has no bays yet"
+    return ["n1", "n2"], "two bays"
+
+
+@mcp.tool()
+def list_bays(dock: str) -> str:
+    bays, note = _bays(dock)
+    if not bays:
+        return note
+    return ", ".join(bays)
 """
     )
