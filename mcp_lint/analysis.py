@@ -160,7 +160,7 @@ def analyze_source(
     argument_checks = ArgumentChecks(module, model.aliases, tuple(model.classes), tuple(model.servers))
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
-        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
+        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, returned_objects=facts.returned_objects, wrappers=tuple(facts.wrappers))
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place

@@ -258,6 +258,9 @@ class FunctionSummary(_DefaultsLeftOut):
     latent: list[Latent] = field(default_factory=list)
     # The class its return annotation names: `get_client().get()` is that class's `get`.
     returns_type: str | None = None
+    # Without an annotation, the modules or classes its returns hand back (FunctionFacts):
+    # `pick().read()` may run the `read` of each.
+    returned_objects: tuple[str, ...] = ()
     # Its decorators below any registration (`@mcp.tool() @handle_errors def f`): their inner
     # functions run on every call of it.
     wrappers: tuple[str, ...] = ()
