@@ -21,6 +21,7 @@ from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, 
 from mcp_lint.model.flow import (
     CONTAINER_ADDERS,
     RUNS_A_FUNCTION,
+    SEQUENCE_EXTENDERS,
     Store,
     ValueFlow,
     failure_checked,
@@ -457,8 +458,10 @@ class _BodyWalker(FastVisitor):
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
         call = node.value.expression if isinstance(node.value, cst.Await) else node.value
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+            # `x.extend(v)` is `x += v`: v's items become x's, v is no one element of it.
+            element = call.func.attr.value not in SEQUENCE_EXTENDERS
             for argument in call.args:
-                self._store(call.func.value, argument.value, node, element=True)
+                self._store(call.func.value, argument.value, node, element=element)
 
     def _count_assignment(self, name: str, value: cst.BaseExpression | None) -> None:
         self.assignment_counts[name] = self.assignment_counts.get(name, 0) + 1

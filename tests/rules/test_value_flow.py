@@ -847,3 +847,49 @@ def test_state_kept_on_self_is_not_a_local_value() -> None:
         """
     )
     _check(source)
+
+
+# -- a helper's list of content put into the tool's list ------------------------------------------
+
+PROBES = """
+async def probe(kind: str) -> list[TextContent]:
+    try:
+        return [TextContent(type="text", text=await run_probe(kind))]
+    except Exception as e:
+        return [TextContent(type="text", text=f"Probe failed: {e}")]  # expect: MCP002ALSO
+
+
+async def run_probe(kind: str) -> str:
+    async with httpx.AsyncClient() as client:
+        reply = await client.get(f"https://probe.invalid/{kind}")
+        return reply.text
+"""
+
+
+@pytest.mark.parametrize(
+    "collect",
+    [
+        pytest.param("combined = []\ncombined.extend(await probe('disk'))\ncombined.extend(await probe('net'))", id="extend"),
+        pytest.param("combined = []\ncombined += await probe('disk')\ncombined += await probe('net')", id="augmented"),
+        pytest.param("combined = await probe('disk') + await probe('net')", id="concatenated"),
+    ],
+)
+def test_a_helpers_content_extending_the_tools_list_is_the_tools_result(collect: str) -> None:
+    # `x.extend(v)` is `x += v`: the helper's failure block is one of the blocks the tool returns,
+    # as when the lists are added.
+    body = textwrap.indent(collect + "\nreturn combined", "    ")
+    source = _src(PROBES.replace("ALSO", ", MCP005"), "\n@mcp.tool()\nasync def health() -> list[TextContent]:\n" + body + "\n")
+    _check(source)
+
+
+def test_a_helpers_result_appended_as_one_item_among_others_is_not_the_tools_failure() -> None:
+    # `results.append(v)`: v is one item of a batch; its failure is not the tool's (its text is).
+    tool = """
+        @mcp.tool()
+        async def health(kinds: list[str]) -> str:
+            results = []
+            for kind in kinds:
+                results.append(await probe(kind))
+            return json.dumps([str(r) for r in results])
+        """
+    _check(_src(PROBES.replace("ALSO", ""), tool))
