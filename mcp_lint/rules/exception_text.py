@@ -258,11 +258,18 @@ def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.Bas
     """The tests of the top-level `if`s before the statement holding `node` that hold only on
     success and leave the function (`if resp.status_code == 200: return ...`); none when `node`
     is not under the function's top-level block."""
+    return [test for test in leaving_tests(fn, node) if _success_test(test)]
+
+
+def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests of the top-level `if`s (without `else`) before the statement holding `node`
+    whose branch ends by leaving the function (`return` or `raise`); none when `node` is not
+    under the function's top-level block."""
     tests: list[cst.BaseExpression] = []
     for statement in fn.node.body.body:
         if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
             return tests
-        if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
+        if not isinstance(statement, cst.If) or statement.orelse is not None:
             continue
         last = statement.body.body[-1] if statement.body.body else None
         small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None

@@ -91,6 +91,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
 from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
+from mcp_lint.rules.upstream_body import replies_left_on_success as _replies_left_on_success
 from mcp_lint.rules.upstream_body import (
     conjuncts,
     item_holding,
@@ -500,7 +501,7 @@ async def get_forecast(city: str) -> str:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
             if not bases and variant.startswith("raise"):
-                bases = left_on_success(fn, node, ctx)
+                bases = left_on_success(fn, node, ctx) | _replies_left_on_success(fn, node, ctx)
             sent = value
             if not bases and variant.startswith("raise"):
                 # Raised as a failure; returned (`{"body": resp.text}`), a body that is no JSON
