@@ -63,7 +63,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
-from mcp_lint.rules.results import _dict_items, hint_left_behind, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -500,7 +500,9 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
-            if not bases and variant.startswith("raise"):
+            # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
+            # after the function left on the response's success: there, the response failed.
+            if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
                 bases = left_on_success(fn, node, ctx) | _replies_left_on_success(fn, node, ctx)
             sent = value
             if not bases and variant.startswith("raise"):

@@ -506,3 +506,47 @@ def test_the_error_of_an_inner_answer_that_says_it_failed_is_an_upstream_body() 
     # The same answer tested for success: its fields are the data.
     helper = helper.replace('answer.get("status") == "error"', 'answer.get("status") == "done"').replace("  # expect: MCP002", "")
     check(HEADER + helper.replace("RAISE", 'raise RuntimeError(f"the market refused {method}")') + MARKET_TOOL)
+
+
+# The status compared by its class (`// 100 == 2`), and a success branch whose every path leaves
+# (a `try` returning the decoded reply, its `except` returning what came instead).
+STATUS_CLASS = """
+
+def _envelope(reply: httpx.Response) -> dict:
+    if reply.status_code // 100 == CLASS:
+        try:
+            return {"success": True, "data": reply.json()}
+        except ValueError:
+            return {"success": True, "data": {"raw": reply.text[:200]}}
+    TAIL
+"""
+
+CRATES_TOOL = """
+
+@mcp.tool()
+def list_crates() -> dict:
+    return _envelope(httpx.get("https://crates.invalid/all"))
+"""
+
+
+def test_a_body_returned_as_a_failure_after_leaving_on_the_status_class_of_success_is_reported() -> None:
+    tail = 'return {"success": False, "error": reply.text}  # expect: MCP002, MCP005'
+    findings = check(HEADER + STATUS_CLASS.replace("CLASS", "2").replace("TAIL", tail) + CRATES_TOOL)
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Helper '_envelope' returns an upstream error body (reply.text) as a normal result"
+
+
+def test_the_body_of_a_success_class_reply_or_after_leaving_on_failure_is_not_an_error_body() -> None:
+    # In the success branch, an undecodable body is passed on as the answer; after it, only
+    # the author's words go out.
+    tail = 'return {"success": False, "error": f"crate service answered {reply.status_code}"}  # expect: MCP005'
+    check(HEADER + STATUS_CLASS.replace("CLASS", "2").replace("TAIL", tail) + CRATES_TOOL)
+    # Left when the class said client error: what follows is no failed reply's body.
+    helper = """
+
+def _envelope(reply: httpx.Response) -> dict:
+    if reply.status_code // 100 == 4:
+        raise RuntimeError(f"the crate service refused the request ({reply.status_code})")
+    return {"success": True, "data": reply.text}
+"""
+    check(HEADER + helper + CRATES_TOOL)
