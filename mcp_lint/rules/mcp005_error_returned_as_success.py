@@ -84,6 +84,15 @@ from mcp_lint.rules.results import (
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 from mcp_lint.vocabulary import DETAIL_KEYS, ERROR_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
+def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the failure's message (the error item of a dict, the text of a content block) say
+    that no tool has the name asked for (`{"error": f"Unknown tool: {name}"}` as JSON)?"""
+    found = classify_return(value, ctx, conditional=True)
+    message = found[2] if found is not None else None
+    text = literal_text(message) if message is not None else None
+    return bool(text and UNKNOWN_TOOL.search(text))
+
+
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
     (the function is one, a `_validate_path` whose complaint its caller acts on, or every tool
@@ -704,7 +713,7 @@ def check_health() -> dict:
         if built_by is not None:
             # The linker relates the builder's returns to this finding, and puts its statements first in the flow.
             latent = replace(latent, built_by=built_by, flow_via=built_by)
-        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what)):
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what) or _names_an_unknown_tool(resolved, ctx)):
             payload = replace(payload, unknown_tool=True)
         if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested):
             # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
