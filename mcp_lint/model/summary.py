@@ -141,6 +141,9 @@ class CallEdge(_DefaultsLeftOut):
     # exception (`if "error" in r: return f"Could not ...: {r['error']}"`): the helper's failure
     # is intercepted and re-worded there.
     rewords: bool = False
+    # The caller's own failure report holds the call's value whole as its advice item (`{"error":
+    # str(e), "hint": hint_for(name)}`): the callee's text is a suggestion there, not what failed.
+    advises: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

@@ -363,6 +363,14 @@ def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping
     return bool(takers) and all(edge.rewords for edge in takers)
 
 
+def _advice_of_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does every caller on a tool's path that takes the function's value put it, whole, in the
+    advice item of its own failure report (CallEdge.advises)? Then the text is the caller's hint
+    about its failure, and the caller's report is the flow's model-facing failure."""
+    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(edge.advises for edge in takers)
+
+
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
     """The position of the parameter holding an exception (named and used like one: `str(e)`,
     `f"...{exc}"`) whose text the returned value carries, -1 when none does."""
@@ -859,6 +867,8 @@ def check_health() -> dict:
         assert isinstance(payload, FailureValue)
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
+        if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _advice_of_callers(function, project, state):
+            return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
         if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):
