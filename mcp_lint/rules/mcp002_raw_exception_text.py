@@ -662,9 +662,14 @@ async def get_forecast(city: str) -> str:
         sink: tuple[str, cst.CSTNode, cst.BaseExpression],
         found: cst.CSTNode,
     ) -> Latent:
-        """A finding where the text is built, naming the return or raise that sends it."""
+        """A finding where the text is built, naming the return or raise that sends it. A local
+        that keeps the exception object itself (`last_error = e` in a retry loop) holds no text
+        yet: the text is taken where the sending statement formats it, and reported there."""
         value, statement = flow_source.value, flow_source.statement
         variant, node, sent = sink
+        object_kept = type(value) is cst.Name and value.value == handler.name
+        if object_kept:
+            value, statement = sent, node
         sent_call = fn.value_of(sent)
         payload = RawText(
             tool_args_only=handler.parses_parameters,
@@ -674,8 +679,8 @@ async def get_forecast(city: str) -> str:
             error_result=variant == "return" and is_error_result(sent, ctx),
             cls=last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
-            sent_at=node_span(ctx, node),
-            sent_how="returned" if variant == "return" else "raised",
+            sent_at=None if object_kept else node_span(ctx, node),
+            sent_how="" if object_kept else "returned" if variant == "return" else "raised",
         )
         raises = None
         if variant != "return" and isinstance(sent_call, cst.Call):

@@ -893,3 +893,37 @@ def test_a_helpers_result_appended_as_one_item_among_others_is_not_the_tools_fai
             return json.dumps([str(r) for r in results])
         """
     _check(_src(PROBES.replace("ALSO", ""), tool))
+
+
+# -- the exception object kept in a local, its text taken later ----------------------------------
+
+RETRY = """
+async def fetch_stock(sku: str) -> dict:
+    last_error = None
+    for _ in range(3):
+        try:
+            async with httpx.AsyncClient() as client:
+                reply = await client.get(f"https://stock.invalid/{sku}")
+                return reply.json()
+        except httpx.RequestError as e:
+            KEEP
+    raise RuntimeError(f"stock service unreachable after 3 tries: {last_error}")SENT
+
+
+@mcp.tool()
+async def stock(sku: str) -> dict:
+    return await fetch_stock(sku)
+"""
+
+
+def test_an_exception_kept_whole_in_a_retry_loop_is_reported_where_its_text_is_formatted() -> None:
+    # `last_error = e` keeps the object; the text is taken in the raise after the loop.
+    source = _src(RETRY.replace("KEEP", "last_error = e").replace("SENT", "  # expect: MCP002"))
+    finding = _only(source)
+    assert finding.message == "Helper 'fetch_stock' raises RuntimeError with the text of a caught httpx.RequestError"
+
+
+def test_the_text_of_an_exception_kept_in_a_local_is_reported_where_it_is_taken() -> None:
+    # `last_error = str(e)` takes the text in the clause: reported there, as before.
+    source = _src(RETRY.replace("KEEP", "last_error = str(e)  # expect: MCP002").replace("SENT", ""))
+    _only(source)
