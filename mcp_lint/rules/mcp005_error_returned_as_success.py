@@ -110,7 +110,10 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
 
 def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """`Status(connected=False, ...)` where another return of the function builds the same class
-    with that flag True: the result type says either outcome, and this return says one."""
+    with that flag True, or `{"status": "unhealthy", ...}` where another returns `{"status":
+    "healthy", ...}`: the result says either outcome, and this return says one."""
+    if isinstance(value, cst.Dict):
+        return _dict_states_an_outcome(value, fn)
     flags = _false_flags(value)
     if not flags:
         return False
@@ -123,6 +126,32 @@ def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
             if arg.keyword is not None and arg.keyword.value in flags and dotted(arg.value) == "True":
                 return True
     return False
+
+
+def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
+    """Does another return of the function send a dict literal (written there or in the local it
+    returns) holding another constant under a key this one sets to a constant: the key reports
+    the outcome, each return one of them?"""
+    own = _constant_items(value)
+    if not own:
+        return False
+    for ret in fn.returns:
+        other = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if other is value or not isinstance(other, cst.Dict):
+            continue
+        theirs = _constant_items(other)
+        if any(key in theirs and theirs[key] != text for key, text in own.items()):
+            return True
+    return False
+
+
+def _constant_items(value: cst.Dict) -> dict[str, str]:
+    """The items of a dict literal whose value is a string, a number or True/False/None, as written."""
+    out: dict[str, str] = {}
+    for key, element in literal_items(value):
+        if isinstance(element, (cst.SimpleString, cst.Integer)) or dotted(element) in {"True", "False", "None"}:
+            out[key] = element.value if isinstance(element, (cst.SimpleString, cst.Integer)) else dotted(element) or ""
+    return out
 
 
 def _false_flags(value: cst.BaseExpression) -> set[str]:
