@@ -20,6 +20,7 @@ from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
 from mcp_lint.model.argument_checks import ArgumentChecks
+from mcp_lint.model.call_args import string_value
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
@@ -42,6 +43,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
+from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS, SUCCESS_KEYS
 
 
 
@@ -160,7 +162,7 @@ def analyze_source(
     argument_checks = ArgumentChecks(module, model.aliases, tuple(model.classes), tuple(model.servers))
     registered = {reg.function for reg in model.tools} | {entry[0] for entry in model.pending} | {entry[0] for entry in model.param_pending}
     for qual, facts in model.functions.items():
-        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, wrappers=tuple(facts.wrappers))
+        fsum = FunctionSummary(qual, facts.name, facts.params, returns_type=facts.returns_type, returned_objects=facts.returned_objects, wrappers=tuple(facts.wrappers))
         place = layout.get(id(facts.node))
         if place is not None:
             index, order, indents = place
@@ -269,6 +271,7 @@ def _call_edges(
     edges: list[CallEdge] = []
     by_call: dict[int, CallEdge] = {}
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
+    advice = _advice_calls(facts) if any(call.feeds and call.callee is not None for call in facts.calls) else frozenset()
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
@@ -320,6 +323,7 @@ def _call_edges(
             # (Also where only a part reaches the caller's value, `return fmt(r)` through a project
             # formatter: the test and the failure of its own are what count.)
             rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
+            advises=id(call.node) in advice,
             at=at,
         )
         by_call[id(call)] = edge
@@ -358,6 +362,24 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
     return False
+
+
+def _advice_calls(facts: FunctionFacts) -> frozenset[int]:
+    """The calls (by id) whose value a dict literal of the function holds whole as its advice
+    item beside an error item (`{"error": str(e), "hint": hint_for(name)}`): the function's own
+    failure report, which carries the callee's text as a suggestion, not as what failed."""
+    found: set[int] = set()
+    for node in descendants(facts.node.body, into_scopes=False):
+        if type(node) is not cst.Dict:
+            continue
+        items = {key: element.value for element in node.elements if isinstance(element, cst.DictElement) and (key := string_value(element.key))}
+        if not items.keys() & set(ERROR_KEYS):
+            continue
+        for key in items.keys() & set(HINT_KEYS):
+            value = unwrap_await(items[key])
+            if type(value) is cst.Call:
+                found.add(id(value))
+    return frozenset(found)
 
 
 def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:

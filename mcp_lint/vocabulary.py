@@ -67,7 +67,7 @@ FAILURE_ANYWHERE = re.compile(
     r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
     r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
     + TIMED_OUT
-    + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|match|start|end)\b"
+    + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|include|match|start|end)\b"
     r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid)"
     # A refusal that names what is accepted instead: "Only SELECT statements are allowed", "Tool x
     # is excluded from this connection", "Notebook 'a' is not connected".

@@ -91,6 +91,8 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_ANYWHERE", "Note 'a' not found", True),
     ("FAILURE_ANYWHERE", "The page does not exist", True),
     ("FAILURE_ANYWHERE", "limit must be positive", True),
+    ("FAILURE_ANYWHERE", "The record must include a 'key' field.", True),  # a requirement, as "must contain"
+    ("FAILURE_ANYWHERE", "The export includes 4 records", False),
     ("FAILURE_ANYWHERE", "Only SELECT statements are allowed", True),
     ("FAILURE_ANYWHERE", "The sync failed: disk full", True),
     ("FAILURE_ANYWHERE", "The printer is not connected", True),

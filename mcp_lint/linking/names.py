@@ -55,7 +55,7 @@ class ProjectNames:
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
-        self._functions_found: dict[str, tuple[ModuleSummary, FunctionSummary] | None] = {}
+        self._functions_found: dict[str, tuple[tuple[ModuleSummary, FunctionSummary], ...]] = {}
         self._ancestors: dict[str, tuple[str, ...]] = {}
         # (method, calling class) -> the overrides a call may run instead (dispatched()).
         self._dispatch: dict[tuple[str, str], tuple[tuple[ModuleSummary, FunctionSummary], ...]] = {}
@@ -99,21 +99,33 @@ class ProjectNames:
         return qualname
 
     def function(self, qualname: str, depth: int = 0) -> tuple[ModuleSummary, FunctionSummary] | None:
-        """The function a qualified name designates, through re-exports, instances and base classes."""
+        """The function a qualified name designates, through re-exports, instances and base classes
+        (the first of `candidates`)."""
+        found = self.candidates(qualname, depth)
+        return found[0] if found else None
+
+    def candidates(self, qualname: str, depth: int = 0) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+        """Every function a qualified name may designate: one, except for a method called on what
+        a factory without a return annotation hands back, which may be the function of that name
+        in each module or class it returns (`store = pick_store(); store.read(k)` with
+        `pick_store` returning one of two modules)."""
         if depth:
-            return self._function(qualname, depth)
+            return self._candidates(qualname, depth)
         # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
         if qualname not in self._functions_found:
-            self._functions_found[qualname] = self._function(qualname, 0)
+            self._functions_found[qualname] = self._candidates(qualname, 0)
         return self._functions_found[qualname]
 
-    def _function(self, qualname: str, depth: int) -> tuple[ModuleSummary, FunctionSummary] | None:
+    def _candidates(self, qualname: str, depth: int) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         if qualname.startswith(LIFESPAN + "."):
-            return self._lifespan_member(qualname[len(LIFESPAN) :], depth)
+            member = self._lifespan_member(qualname[len(LIFESPAN) :], depth)
+            return (member,) if member is not None else ()
         resolved = self.resolve(qualname)
         found = self.functions.get(resolved)
-        if found is not None or depth > 4:
-            return found
+        if found is not None:
+            return (found,)
+        if depth > 4:
+            return ()
         parts = resolved.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             summary = self.modules.get(".".join(parts[:cut]))
@@ -124,21 +136,26 @@ class ProjectNames:
             for width in (2, 1):
                 key = ".".join(rest[:width])
                 if len(rest) > width and key in summary.instances:
-                    return self.function(".".join([summary.instances[key], *rest[width:]]), depth + 1)
-            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`).
+                    return self.candidates(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`),
+            # or of each module or class it returns when no annotation says.
             for width in (2, 1):
                 factory = self.functions.get(".".join(parts[: cut + width]))
-                if len(rest) > width and factory is not None and factory[1].returns_type:
-                    return self.function(".".join([factory[1].returns_type, *rest[width:]]), depth + 1)
+                if len(rest) <= width or factory is None:
+                    continue
+                made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
+                out = {c[1].qualname: c for kind in made for c in self.candidates(".".join([kind, *rest[width:]]), depth + 1)}
+                if out:
+                    return tuple(out.values())
             # A method inherited from a base class.
             class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
             if len(rest) == 2 and class_key in summary.classes:
                 for base in summary.classes[class_key]:
                     found = self.function(f"{base}.{rest[1]}", depth + 1)
                     if found is not None:
-                        return found
+                        return (found,)
             break
-        return None
+        return ()
 
     def class_ancestors(self, qual: str) -> tuple[str, ...]:
         """A project class and every class it inherits from, qualified (through re-exports),
@@ -188,16 +205,15 @@ class ProjectNames:
         return None
 
     def call_targets(self, caller: str, edge: CallEdge) -> list[tuple[ModuleSummary, FunctionSummary]]:
-        """What a call in `caller` may run: the function its callee names and, for a method called
-        on an object typed by a project class from outside that class's hierarchy
-        (`handler.run_tool(args)` with `handler: Handler`, whatever Handler subclass it is), each
-        project subclass's override of it (class-hierarchy dispatch)."""
-        target = self.function(edge.callee)
-        if target is None:
-            return []
+        """What a call in `caller` may run: the function its callee names (each, for a method of
+        what an unannotated factory returns: `candidates`) and, for a method called on an object
+        typed by a project class from outside that class's hierarchy (`handler.run_tool(args)`
+        with `handler: Handler`, whatever Handler subclass it is), each project subclass's
+        override of it (class-hierarchy dispatch)."""
+        targets = self.candidates(edge.callee)
         if not edge.via_attribute:
-            return [target]
-        return [target, *self.dispatched(target[1].qualname, caller)]
+            return list(targets)
+        return [t for target in targets for t in (target, *self.dispatched(target[1].qualname, caller))]
 
     def dispatched(self, method: str, caller: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         """The overrides a call of `method` (on an object, `x.method()`) from `caller` may run

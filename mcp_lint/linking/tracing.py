@@ -148,11 +148,8 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
         if depth >= MAX_DEPTH:
             continue
         for edge in fn.calls:
-            found = names.function(edge.callee)
-            if found is None:
-                continue
             # What the call may run (ProjectNames.call_targets, spelled out: the walk's inner loop).
-            for target in (found, *names.dispatched(found[1].qualname, qual)) if edge.via_attribute else (found,):
+            for target in _call_targets(names, qual, edge):
                 if target[1].qualname == qual:
                     continue
                 at_callee = way.call(state, edge, target[1])
@@ -160,6 +157,14 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
                 if edge.arg_types:
                     for bound, call in names.bound_calls(edge, target[1]):
                         push(bound[1].qualname, depth + 2, way.bound(at_callee, call))
+
+
+def _call_targets(names: ProjectNames, caller: str, edge: CallEdge) -> Iterable[tuple]:
+    """ProjectNames.call_targets without building a list for the common call of one function."""
+    found = names.candidates(edge.callee)
+    if len(found) == 1 and not edge.via_attribute:
+        return found
+    return names.call_targets(caller, edge)
 
 
 class Reachability(Way[None]):

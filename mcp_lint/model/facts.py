@@ -174,6 +174,9 @@ class FunctionFacts:
     local_types: dict[str, str] = field(default_factory=dict)
     # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
     returns_type: str | None = None
+    # Without one: the modules or classes its returns hand back (`from . import local as store;
+    # return store`, `return Remote(url)`), each a thing `pick().read()` may run the `read` of.
+    returned_objects: tuple[str, ...] = ()
     callbacks: list[CallbackFact] = field(default_factory=list)
     dynamic_calls: list[DynamicCall] = field(default_factory=list)
     # The context managers of every `with` in the body, as written (`with reported_to_model():`).

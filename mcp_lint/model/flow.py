@@ -43,6 +43,8 @@ class Store:
 CONTAINER_ADDERS = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft", "put", "put_nowait"}
 )
+# Those of them that add the items of a sequence, as `+=` does (`x.extend(v)` is `x += v`).
+SEQUENCE_EXTENDERS = frozenset({"extend", "extendleft"})
 
 
 def literal_items(value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:

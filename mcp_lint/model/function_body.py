@@ -21,6 +21,7 @@ from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, 
 from mcp_lint.model.flow import (
     CONTAINER_ADDERS,
     RUNS_A_FUNCTION,
+    SEQUENCE_EXTENDERS,
     Store,
     ValueFlow,
     failure_checked,
@@ -457,8 +458,10 @@ class _BodyWalker(FastVisitor):
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
         call = node.value.expression if isinstance(node.value, cst.Await) else node.value
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+            # `x.extend(v)` is `x += v`: v's items become x's, v is no one element of it.
+            element = call.func.attr.value not in SEQUENCE_EXTENDERS
             for argument in call.args:
-                self._store(call.func.value, argument.value, node, element=True)
+                self._store(call.func.value, argument.value, node, element=element)
 
     def _count_assignment(self, name: str, value: cst.BaseExpression | None) -> None:
         self.assignment_counts[name] = self.assignment_counts.get(name, 0) + 1
@@ -602,12 +605,37 @@ def collect_facts(
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
+    if facts.returns_type is None:
+        facts.returned_objects = _returned_objects(facts, aliases, local)
     facts.text_flows = text_flows(facts, flow)
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
     facts.value_flow = flow
     facts.stores = walker.stores
     return facts
+
+
+def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]) -> tuple[str, ...]:
+    """What a factory without a return annotation hands back, when every return (`return None`
+    aside) names an imported module or makes an object of a class (`from . import local as store;
+    return store`, `return Remote(url)`): the qualified names, in the order written. A call on the
+    factory's value runs the function of that name in one of them (ProjectNames.candidates).
+    Anything else returned (a local, a call of a function) says nothing of what it is."""
+    found: list[str] = []
+    for ret in facts.returns:
+        value = ret.node.value
+        if value is None or (type(value) is cst.Name and value.value == "None"):
+            continue
+        if type(value) is cst.Name and value.value not in local:
+            qual = aliases.aliases.get(value.value)
+        elif type(value) is cst.Call and last_name(aliases.resolve_or_local(value.func) or "")[:1].isupper():
+            qual = aliases.resolve_or_local(value.func)
+        else:
+            return ()
+        if not qual:
+            return ()
+        found.append(qual)
+    return tuple(dict.fromkeys(found))
 
 
 def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -> None:

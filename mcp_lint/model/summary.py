@@ -149,6 +149,9 @@ class CallEdge(_DefaultsLeftOut):
     # Positions of the call's tuple value, unpacked into locals (`key, err = load()`), that the
     # caller returns as they are (`if err: return err`): that item reaches the model unchanged.
     returned_items: tuple[int, ...] = ()
+    # The caller's own failure report holds the call's value whole as its advice item (`{"error":
+    # str(e), "hint": hint_for(name)}`): the callee's text is a suggestion there, not what failed.
+    advises: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
@@ -269,6 +272,9 @@ class FunctionSummary(_DefaultsLeftOut):
     latent: list[Latent] = field(default_factory=list)
     # The class its return annotation names: `get_client().get()` is that class's `get`.
     returns_type: str | None = None
+    # Without an annotation, the modules or classes its returns hand back (FunctionFacts):
+    # `pick().read()` may run the `read` of each.
+    returned_objects: tuple[str, ...] = ()
     # Its decorators below any registration (`@mcp.tool() @handle_errors def f`): their inner
     # functions run on every call of it.
     wrappers: tuple[str, ...] = ()

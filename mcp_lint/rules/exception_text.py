@@ -190,6 +190,14 @@ def _status_number(expr: cst.BaseExpression) -> int | None:
     return None
 
 
+def _status_class_divisor(expr: cst.BaseExpression) -> int:
+    """100 for `x // 100` (a status compared by its class: `resp.status_code // 100 == 2`), 1
+    for anything else."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.FloorDivide) and _status_number(expr.right) == 100:
+        return 100
+    return 1
+
+
 def _success_test(cond: cst.BaseExpression) -> bool | None:
     """True when `cond` holds only for a successful response (`resp.status_code == 200`,
     `resp.ok`, `200 <= r.status < 300`), False when it holds only for a failed one, None when
@@ -207,13 +215,17 @@ def _success_test(cond: cst.BaseExpression) -> bool | None:
     if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         operator, number = target.operator, _status_number(target.comparator)
+        # `resp.status_code // 100 == 2`: the status class, read as its first status (200).
+        scale = _status_class_divisor(cond.left)
         if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
             numbers = [_status_number(el.value) for el in target.comparator.elements]
+            numbers = [n * scale if n is not None else None for n in numbers]
             if numbers and all(n is not None and 200 <= n < 300 for n in numbers):
                 return isinstance(operator, cst.In)
             return None
         if number is None:
             return None
+        number *= scale
         if isinstance(operator, cst.Equal):
             return 200 <= number < 300
         if isinstance(operator, cst.NotEqual):
@@ -277,17 +289,41 @@ def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.Bas
     """The tests of the top-level `if`s before the statement holding `node` that hold only on
     success and leave the function (`if resp.status_code == 200: return ...`); none when `node`
     is not under the function's top-level block."""
+    return [test for test in leaving_tests(fn, node) if _success_test(test)]
+
+
+def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests of the top-level `if`s (without `else`) before the statement holding `node`
+    whose branch always leaves the function (`_leaves`); none when `node` is not under the
+    function's top-level block."""
     tests: list[cst.BaseExpression] = []
     for statement in fn.node.body.body:
         if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
             return tests
-        if not isinstance(statement, cst.If) or statement.orelse is not None or not _success_test(statement.test):
+        if not isinstance(statement, cst.If) or statement.orelse is not None:
             continue
-        last = statement.body.body[-1] if statement.body.body else None
-        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-        if isinstance(small, (cst.Return, cst.Raise)):
+        if _leaves(statement.body):
             tests.append(statement.test)
     return []
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """Does the block end by leaving the function on every path: a `return` or `raise` last, or
+    a `try` whose body (or `else`) and every `except` clause leave (a `finally` that does not
+    leave changes nothing), or an `if` whose every branch leaves?"""
+    body = block.body if isinstance(block, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.Try):
+        main = last.orelse.body if last.orelse is not None else last.body
+        return _leaves(main) and all(_leaves(handler.body) for handler in last.handlers)
+    if isinstance(last, cst.If):
+        other = last.orelse
+        if other is None:
+            return False
+        return _leaves(last.body) and (_leaves(other.body) if isinstance(other, cst.Else) else _leaves(cst.IndentedBlock(body=[other])))
+    return False
 
 
 # Methods that read a response's body (`resp.read()`, `await resp.text()` of aiohttp).

@@ -63,7 +63,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
-from mcp_lint.rules.results import _dict_items, hint_left_behind, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -92,6 +92,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
 from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
+from mcp_lint.rules.upstream_body import replies_left_on_success as _replies_left_on_success
 from mcp_lint.rules.upstream_body import (
     conjuncts,
     item_holding,
@@ -500,8 +501,10 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
-            if not bases and variant.startswith("raise"):
-                bases = left_on_success(fn, node, ctx)
+            # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
+            # after the function left on the response's success: there, the response failed.
+            if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
+                bases = left_on_success(fn, node, ctx) | _replies_left_on_success(fn, node, ctx)
             sent = value
             if not bases and variant.startswith("raise"):
                 # Raised as a failure; returned (`{"body": resp.text}`), a body that is no JSON
@@ -660,9 +663,14 @@ async def get_forecast(city: str) -> str:
         sink: tuple[str, cst.CSTNode, cst.BaseExpression],
         found: cst.CSTNode,
     ) -> Latent:
-        """A finding where the text is built, naming the return or raise that sends it."""
+        """A finding where the text is built, naming the return or raise that sends it. A local
+        that keeps the exception object itself (`last_error = e` in a retry loop) holds no text
+        yet: the text is taken where the sending statement formats it, and reported there."""
         value, statement = flow_source.value, flow_source.statement
         variant, node, sent = sink
+        object_kept = type(value) is cst.Name and value.value == handler.name
+        if object_kept:
+            value, statement = sent, node
         sent_call = fn.value_of(sent)
         payload = RawText(
             tool_args_only=handler.parses_parameters,
@@ -672,8 +680,8 @@ async def get_forecast(city: str) -> str:
             error_result=variant == "return" and is_error_result(sent, ctx),
             cls=last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
-            sent_at=node_span(ctx, node),
-            sent_how="returned" if variant == "return" else "raised",
+            sent_at=None if object_kept else node_span(ctx, node),
+            sent_how="" if object_kept else "returned" if variant == "return" else "raised",
         )
         raises = None
         if variant != "return" and isinstance(sent_call, cst.Call):

@@ -85,6 +85,15 @@ from mcp_lint.rules.results import (
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 from mcp_lint.vocabulary import DETAIL_KEYS, ERROR_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
 
+def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Does the failure's message (the error item of a dict, the text of a content block) say
+    that no tool has the name asked for (`{"error": f"Unknown tool: {name}"}` as JSON)?"""
+    found = classify_return(value, ctx, conditional=True)
+    message = found[2] if found is not None else None
+    text = literal_text(message) if message is not None else None
+    return bool(text and UNKNOWN_TOOL.search(text))
+
+
 def _without_status_tools(context: RenderContext) -> RenderContext | None:
     """The context a status report is judged in: None where it is the answer of a status check
     (the function is one, a `_validate_path` whose complaint its caller acts on, or every tool
@@ -102,7 +111,10 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
 
 def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """`Status(connected=False, ...)` where another return of the function builds the same class
-    with that flag True: the result type says either outcome, and this return says one."""
+    with that flag True, or `{"status": "unhealthy", ...}` where another returns `{"status":
+    "healthy", ...}`: the result says either outcome, and this return says one."""
+    if isinstance(value, cst.Dict):
+        return _dict_states_an_outcome(value, fn)
     flags = _false_flags(value)
     if not flags:
         return False
@@ -115,6 +127,32 @@ def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
             if arg.keyword is not None and arg.keyword.value in flags and dotted(arg.value) == "True":
                 return True
     return False
+
+
+def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
+    """Does another return of the function send a dict literal (written there or in the local it
+    returns) holding another constant under a key this one sets to a constant: the key reports
+    the outcome, each return one of them?"""
+    own = _constant_items(value)
+    if not own:
+        return False
+    for ret in fn.returns:
+        other = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if other is value or not isinstance(other, cst.Dict):
+            continue
+        theirs = _constant_items(other)
+        if any(key in theirs and theirs[key] != text for key, text in own.items()):
+            return True
+    return False
+
+
+def _constant_items(value: cst.Dict) -> dict[str, str]:
+    """The items of a dict literal whose value is a string, a number or True/False/None, as written."""
+    out: dict[str, str] = {}
+    for key, element in literal_items(value):
+        if isinstance(element, (cst.SimpleString, cst.Integer)) or dotted(element) in {"True", "False", "None"}:
+            out[key] = element.value if isinstance(element, (cst.SimpleString, cst.Integer)) else dotted(element) or ""
+    return out
 
 
 def _false_flags(value: cst.BaseExpression) -> set[str]:
@@ -441,6 +479,14 @@ def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping
 
 
 _REWORDING_DEPTH = 4  # functions handing the value up as it is, the first included
+
+
+def _advice_of_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does every caller on a tool's path that takes the function's value put it, whole, in the
+    advice item of its own failure report (CallEdge.advises)? Then the text is the caller's hint
+    about its failure, and the caller's report is the flow's model-facing failure."""
+    takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(edge.advises for edge in takers)
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -845,7 +891,7 @@ def check_health() -> dict:
         if built_by is not None:
             # The linker relates the builder's returns to this finding, and puts its statements first in the flow.
             latent = replace(latent, built_by=built_by, flow_via=built_by)
-        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what)):
+        if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what) or _names_an_unknown_tool(resolved, ctx)):
             payload = replace(payload, unknown_tool=True)
         if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested):
             # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
@@ -1001,6 +1047,8 @@ def check_health() -> dict:
             return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state) else None
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
+        if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _advice_of_callers(function, project, state):
+            return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
         if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):

@@ -72,6 +72,42 @@ def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     return _dumped_model(value, ctx)
 
 
+def module_text(name: cst.Name, ctx: FileContext) -> cst.BaseExpression | None:
+    """The text a module-level constant holds (`_NOT_READY = "Error: ..."` assigned once at
+    module level, to a string literal), where `name` is no parameter or local of the function
+    being checked."""
+    facts = ctx.current_facts
+    if facts is not None and name.value in facts.local_names:
+        return None
+    return ctx.per_node("module_texts", ctx.module, lambda: _module_texts(ctx.module)).get(name.value)
+
+
+def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """The module's names assigned once at its top level (`NAME = "..."`, `NAME: str = "..."`),
+    each to a literal text, by name. A name assigned more than once is left out."""
+    found: dict[str, cst.BaseExpression] = {}
+    seen: set[str] = set()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                target, value = small.target, small.value
+            else:
+                continue
+            if not isinstance(target, cst.Name):
+                continue
+            if target.value in seen:
+                found.pop(target.value, None)
+                continue
+            seen.add(target.value)
+            if type(value) in (cst.SimpleString, cst.ConcatenatedString) and literal_text(value) is not None:
+                found[target.value] = value
+    return found
+
+
 def _dumped_model(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     """The object a serialiser method dumps (`reply.model_dump_json()`, `reply.dict()`), as built
     (`reply = Reply(error=...)`): a failure packed in a result model says what that model says."""
@@ -482,7 +518,9 @@ def classify_return(value: cst.BaseExpression, ctx: FileContext, *, conditional:
 
 def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: bool, lookup: bool) -> Classified | None:
     value = _unwrap(value, ctx)
-    text = literal_text(value)
+    # A module's text constant says what its text says; the fix raises the constant.
+    constant = module_text(value, ctx) if type(value) is cst.Name else None
+    text = literal_text(constant if constant is not None else value)
     if text is not None:
         if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)) and not _one_of_labels(text, ctx):
             return "string", text, value

@@ -17,7 +17,7 @@ from mcp_lint.model.library_tables import ARGUMENT_PARSERS, MODEL_VALIDATORS
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
-from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, response_slots, upstream_body
+from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
 from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
@@ -209,15 +209,60 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
     return None
 
 
+def reply_success_test(cond: cst.BaseExpression) -> str | None:
+    """The local whose success a condition tests, when it reads a JSON reply's status field
+    (`data["status"] == "ok"`, `data.get("success")`): what `reply_failure_test` finds in the
+    opposite test."""
+    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+        return reply_failure_test(cond.expression)
+    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+        target = cond.comparisons[0]
+        opposite = _OPPOSITE.get(type(target.operator))
+        if opposite is None:
+            return None
+        return reply_failure_test(cond.with_changes(comparisons=[target.with_changes(operator=opposite())]))
+    return reply_failure_test(cst.UnaryOperation(operator=cst.Not(), expression=cond))
+
+
+_OPPOSITE: dict[type, type] = {cst.Equal: cst.NotEqual, cst.NotEqual: cst.Equal, cst.Is: cst.IsNot, cst.IsNot: cst.Is}
+
+
 def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
-    """Locals holding a decoded upstream reply (`data = resp.json()`) whose status field the
-    enclosing branch tests for failure: a 200 reply that says the call failed."""
+    """Locals holding a decoded upstream reply (`data = resp.json()`, or a part of one:
+    `answer = data.get("answer", {})`) whose status field the enclosing branch tests for
+    failure: a 200 reply that says the call failed."""
     replies: set[str] = set()
     for cond in conjuncts(conditions):  # `isinstance(data, dict) and data.get("success") is False`
         local = reply_failure_test(cond)
-        if local is not None and any(decodes_a_reply(v) for v in _local_values(fn, ctx).get(local, ())):
+        if local is not None and _holds_a_reply(local, fn, ctx):
             replies.add(local)
     return replies
+
+
+def replies_left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> set[str]:
+    """Decoded replies the function has already left on when their status said the call worked,
+    before the statement `node` of its top-level block runs (`if data.get("status") == "ok":
+    return data["answer"]`, then `raise ApiError(data.get("error_text"))`): there, they failed."""
+    replies: set[str] = set()
+    for test in leaving_tests(fn, node):
+        for cond in conjuncts((test,)):
+            local = reply_success_test(cond)
+            if local is not None and _holds_a_reply(local, fn, ctx):
+                replies.add(local)
+    return replies
+
+
+def _holds_a_reply(local: str, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Does some assignment fill `local` with a decoded reply, or with a field of a local that
+    holds one (an envelope's inner answer, which carries its own status)?"""
+    values = _local_values(fn, ctx)
+    for value in values.get(local, ()):
+        if decodes_a_reply(value):
+            return True
+        read = _field_read(unwrap_await(value))
+        if read is not None and read[0] != local and any(decodes_a_reply(v) for v in values.get(read[0], ())):
+            return True
+    return False
 
 
 # What a failed decoding of a reply raises, as an `except` clause names it (or a broad clause).

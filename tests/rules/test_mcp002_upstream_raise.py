@@ -447,3 +447,106 @@ def test_the_status_alone_or_a_helper_handing_back_no_body_is_not_reported() -> 
         'text = e.read().decode("utf-8") if e.fp else ""', "text = url"
     )
     check(own.replace("SENT", '"detail": answer[:500],'))
+
+
+# A reply whose HTTP status was fine but whose decoded status field says the call failed: the
+# function leaves with the answer when the field says it worked, and raises after.
+REPLY_LEFT_ON_SUCCESS = """
+
+def _call(method: str) -> dict:
+    reply = httpx.post(f"https://market.invalid/{method}")
+    reply.raise_for_status()
+    data = reply.json()
+    if SUCCESS:
+        return data["answer"]
+    RAISE
+"""
+
+MARKET_TOOL = """
+
+@mcp.tool()
+def list_stalls() -> str:
+    return str(_call("stalls"))
+"""
+
+
+def test_a_reply_field_raised_after_leaving_on_the_replys_success_is_reported() -> None:
+    for success in ('data.get("status") == "success"', 'data["ok"]', 'data.get("result") != "error"'):
+        raised = 'detail = data.get("error_text") or "unknown error"\n    raise RuntimeError(detail)  # expect: MCP002'
+        helper = REPLY_LEFT_ON_SUCCESS.replace("SUCCESS", success).replace("RAISE", raised)
+        (finding,) = [f for f in check(HEADER + helper + MARKET_TOOL) if f.code == "MCP002"]
+        assert finding.message == "Helper '_call' raises RuntimeError with an upstream error body (data.get(\"error_text\"))"
+
+
+def test_a_reply_field_raised_after_leaving_on_its_failure_or_in_the_authors_words_is_not() -> None:
+    # Left when the field said it failed: what comes after is a reply that worked.
+    helper = REPLY_LEFT_ON_SUCCESS.replace("SUCCESS", 'data.get("status") == "error"').replace(
+        "return data[\"answer\"]", 'raise RuntimeError(f"the market refused {method}: see its status page")'
+    )
+    check(HEADER + helper.replace("RAISE", 'raise RuntimeError(f"unexpected answer: {data.get(\'note\')}")') + MARKET_TOOL)
+    # Left on success, then the author's own words.
+    helper = REPLY_LEFT_ON_SUCCESS.replace("SUCCESS", 'data.get("status") == "success"')
+    check(HEADER + helper.replace("RAISE", 'raise RuntimeError(f"the market refused {method}; check the method name")') + MARKET_TOOL)
+    # A status of the project's own bookkeeping, not a decoded reply.
+    helper = helper.replace("data = reply.json()", "data = STALLS.get(method, {})")
+    check(HEADER + "STALLS: dict = {}\n" + helper.replace("RAISE", 'raise RuntimeError(data.get("error_text"))') + MARKET_TOOL)
+
+
+def test_the_error_of_an_inner_answer_that_says_it_failed_is_an_upstream_body() -> None:
+    # An envelope that worked around an answer with its own status: the answer is a reply too.
+    helper = REPLY_LEFT_ON_SUCCESS.replace("SUCCESS", 'data.get("status") == "success"').replace(
+        'return data["answer"]',
+        'answer = data.get("answer", {})\n'
+        '        if isinstance(answer, dict) and answer.get("status") == "error":\n'
+        '            errors = answer.get("errors") or []\n'
+        '            raise RuntimeError(errors[0] if errors else "method failed")  # expect: MCP002\n'
+        "        return answer",
+    )
+    check(HEADER + helper.replace("RAISE", 'raise RuntimeError(f"the market refused {method}")') + MARKET_TOOL)
+    # The same answer tested for success: its fields are the data.
+    helper = helper.replace('answer.get("status") == "error"', 'answer.get("status") == "done"').replace("  # expect: MCP002", "")
+    check(HEADER + helper.replace("RAISE", 'raise RuntimeError(f"the market refused {method}")') + MARKET_TOOL)
+
+
+# The status compared by its class (`// 100 == 2`), and a success branch whose every path leaves
+# (a `try` returning the decoded reply, its `except` returning what came instead).
+STATUS_CLASS = """
+
+def _envelope(reply: httpx.Response) -> dict:
+    if reply.status_code // 100 == CLASS:
+        try:
+            return {"success": True, "data": reply.json()}
+        except ValueError:
+            return {"success": True, "data": {"raw": reply.text[:200]}}
+    TAIL
+"""
+
+CRATES_TOOL = """
+
+@mcp.tool()
+def list_crates() -> dict:
+    return _envelope(httpx.get("https://crates.invalid/all"))
+"""
+
+
+def test_a_body_returned_as_a_failure_after_leaving_on_the_status_class_of_success_is_reported() -> None:
+    tail = 'return {"success": False, "error": reply.text}  # expect: MCP002, MCP005'
+    findings = check(HEADER + STATUS_CLASS.replace("CLASS", "2").replace("TAIL", tail) + CRATES_TOOL)
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert finding.message == "Helper '_envelope' returns an upstream error body (reply.text) as a normal result"
+
+
+def test_the_body_of_a_success_class_reply_or_after_leaving_on_failure_is_not_an_error_body() -> None:
+    # In the success branch, an undecodable body is passed on as the answer; after it, only
+    # the author's words go out.
+    tail = 'return {"success": False, "error": f"crate service answered {reply.status_code}"}  # expect: MCP005'
+    check(HEADER + STATUS_CLASS.replace("CLASS", "2").replace("TAIL", tail) + CRATES_TOOL)
+    # Left when the class said client error: what follows is no failed reply's body.
+    helper = """
+
+def _envelope(reply: httpx.Response) -> dict:
+    if reply.status_code // 100 == 4:
+        raise RuntimeError(f"the crate service refused the request ({reply.status_code})")
+    return {"success": True, "data": reply.text}
+"""
+    check(HEADER + helper + CRATES_TOOL)

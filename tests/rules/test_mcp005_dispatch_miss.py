@@ -83,3 +83,54 @@ def test_a_membership_test_on_the_name_with_a_records_wording_is_still_reported(
         '    if name not in JARS:\n        return [types.TextContent(type="text", text="Error: no such jar")]  # expect: MCP005\n    if name == "count_jars":',
     )
     check(source)
+
+
+TABLE_DISPATCHER = """\
+import json
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("pantry")
+JARS: dict[str, int] = {}
+
+
+def _reply(payload: dict) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text=json.dumps(payload))]
+
+
+def _failed(message: str) -> list[types.TextContent]:
+    return _reply({"success": False, "error": message})
+
+
+async def count_jars(arguments: dict) -> list[types.TextContent]:
+    return _reply({"count": len(JARS)})
+
+
+HANDLERS = {"count_jars": count_jars}
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    handler = HANDLERS.get(name)
+    if handler is None:
+        MISS
+    return await handler(arguments)
+"""
+
+
+@pytest.mark.parametrize(
+    "miss",
+    [
+        'return [types.TextContent(type="text", text=json.dumps({"error": f"Unknown tool: {name}"}))]',
+        'return _failed(f"Unknown tool: {name}")',
+    ],
+    ids=["json-error-dict", "error-builder"],
+)
+def test_a_table_dispatchers_miss_as_an_error_dict_is_not_a_tools_failure(miss: str) -> None:
+    check(TABLE_DISPATCHER.replace("MISS", miss))
+
+
+def test_a_table_dispatchers_other_failure_as_an_error_dict_is_reported() -> None:
+    miss = 'return [types.TextContent(type="text", text=json.dumps({"error": "Pantry is locked: ask for the key"}))]  # expect: MCP005'
+    check(TABLE_DISPATCHER.replace("MISS", miss))

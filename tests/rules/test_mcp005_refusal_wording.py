@@ -141,3 +141,18 @@ def test_a_request_for_the_missing_argument_in_its_branch_is_reported() -> None:
             """
         )
     )
+
+
+def test_a_requirement_the_argument_does_not_meet_is_a_refusal_a_report_of_contents_is_not() -> None:
+    check(
+        _src(
+            """\
+            @mcp.tool()
+            def add_member(record: dict) -> str:
+                if "id" not in record:
+                    return "The record must include an 'id' field."  # expect: MCP005
+                enrol(record)
+                return f"The roster now includes member {record['id']}."
+            """
+        )
+    )

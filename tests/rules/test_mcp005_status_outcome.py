@@ -53,3 +53,32 @@ def test_another_tool_or_a_result_that_never_states_success_fails() -> None:
     # A status tool whose other return is no Reading stating success: the `except` is its failure.
     source = _source("greenhouse_status", "connected", 'return Reading(connected=False, detail="idle")', "# expect: MCP005")
     assert [f.location.row for f in check(source) if f.code == "MCP005"] == [26]
+
+
+DICT_STATUS = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("greenhouse")
+
+
+@mcp.tool()
+async def TOOL() -> dict:
+    report = {"service": "greenhouse", "status": "healthy"}
+    try:
+        httpx.get("https://controller.invalid/ping")
+    except httpx.HTTPError as exc:
+        return {"service": "greenhouse", FAILED, "error": str(exc)}  # expect: MCP002MARK
+    return report
+"""
+
+
+def test_a_health_dict_stating_the_negative_outcome_a_sibling_states_positively_is_its_answer() -> None:
+    check(DICT_STATUS.replace("TOOL", "health_check").replace("FAILED", '"status": "unhealthy"').replace("MARK", ""))
+
+
+def test_a_health_dict_that_states_no_outcome_or_a_non_status_tool_fails() -> None:
+    # No key the other return answers with another value: the check itself crashed.
+    check(DICT_STATUS.replace("TOOL", "health_check").replace("FAILED", '"reachable": False').replace("MARK", ", MCP005"))
+    # A tool that is no status check: its failure is a failure.
+    check(DICT_STATUS.replace("TOOL", "water_beds").replace("FAILED", '"status": "unhealthy"').replace("MARK", ", MCP005"))

@@ -847,3 +847,83 @@ def test_state_kept_on_self_is_not_a_local_value() -> None:
         """
     )
     _check(source)
+
+
+# -- a helper's list of content put into the tool's list ------------------------------------------
+
+PROBES = """
+async def probe(kind: str) -> list[TextContent]:
+    try:
+        return [TextContent(type="text", text=await run_probe(kind))]
+    except Exception as e:
+        return [TextContent(type="text", text=f"Probe failed: {e}")]  # expect: MCP002ALSO
+
+
+async def run_probe(kind: str) -> str:
+    async with httpx.AsyncClient() as client:
+        reply = await client.get(f"https://probe.invalid/{kind}")
+        return reply.text
+"""
+
+
+@pytest.mark.parametrize(
+    "collect",
+    [
+        pytest.param("combined = []\ncombined.extend(await probe('disk'))\ncombined.extend(await probe('net'))", id="extend"),
+        pytest.param("combined = []\ncombined += await probe('disk')\ncombined += await probe('net')", id="augmented"),
+        pytest.param("combined = await probe('disk') + await probe('net')", id="concatenated"),
+    ],
+)
+def test_a_helpers_content_extending_the_tools_list_is_the_tools_result(collect: str) -> None:
+    # `x.extend(v)` is `x += v`: the helper's failure block is one of the blocks the tool returns,
+    # as when the lists are added.
+    body = textwrap.indent(collect + "\nreturn combined", "    ")
+    source = _src(PROBES.replace("ALSO", ", MCP005"), "\n@mcp.tool()\nasync def health() -> list[TextContent]:\n" + body + "\n")
+    _check(source)
+
+
+def test_a_helpers_result_appended_as_one_item_among_others_is_not_the_tools_failure() -> None:
+    # `results.append(v)`: v is one item of a batch; its failure is not the tool's (its text is).
+    tool = """
+        @mcp.tool()
+        async def health(kinds: list[str]) -> str:
+            results = []
+            for kind in kinds:
+                results.append(await probe(kind))
+            return json.dumps([str(r) for r in results])
+        """
+    _check(_src(PROBES.replace("ALSO", ""), tool))
+
+
+# -- the exception object kept in a local, its text taken later ----------------------------------
+
+RETRY = """
+async def fetch_stock(sku: str) -> dict:
+    last_error = None
+    for _ in range(3):
+        try:
+            async with httpx.AsyncClient() as client:
+                reply = await client.get(f"https://stock.invalid/{sku}")
+                return reply.json()
+        except httpx.RequestError as e:
+            KEEP
+    raise RuntimeError(f"stock service unreachable after 3 tries: {last_error}")SENT
+
+
+@mcp.tool()
+async def stock(sku: str) -> dict:
+    return await fetch_stock(sku)
+"""
+
+
+def test_an_exception_kept_whole_in_a_retry_loop_is_reported_where_its_text_is_formatted() -> None:
+    # `last_error = e` keeps the object; the text is taken in the raise after the loop.
+    source = _src(RETRY.replace("KEEP", "last_error = e").replace("SENT", "  # expect: MCP002"))
+    finding = _only(source)
+    assert finding.message == "Helper 'fetch_stock' raises RuntimeError with the text of a caught httpx.RequestError"
+
+
+def test_the_text_of_an_exception_kept_in_a_local_is_reported_where_it_is_taken() -> None:
+    # `last_error = str(e)` takes the text in the clause: reported there, as before.
+    source = _src(RETRY.replace("KEEP", "last_error = str(e)  # expect: MCP002").replace("SENT", ""))
+    _only(source)
