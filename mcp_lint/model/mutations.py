@@ -222,8 +222,9 @@ def mutation_of(
     if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
         return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
     handle = (root in local.handles or root in local.clients) and root not in local_containers
-    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in stdlib_roots(aliases))):
-        # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
+    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and _kept_store(receiver, shared, local_containers, aliases))):
+        # `r.set(key, value)`: two arguments are a key and a value, on a client the module or
+        # the object keeps, or one named for a store.
         return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
     if method in fx.COLLECTION_WRITES and handle:
         return MutationKind(f"writes to a collection ({receiver}.{method})", changed, effect=Effect.COLLECTION)
@@ -249,6 +250,17 @@ def mutation_of(
         if root in local_containers or not (store_like(last) or handle):
             return None
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _kept_store(receiver: str, shared: bool, local_containers: frozenset[str], aliases: AliasTable) -> bool:
+    """Can `receiver.set(key, value)` be a key-value store's write: a client the module or the
+    object keeps (`r.set(k, v)` on a module-level client, `self.kv.set(...)`), or one named for
+    a store (`cache_client`)? A local or a parameter named otherwise is a value with attributes
+    (`element.set("id", v)` on an XML element, `expr.set("limit", n)` on a parsed query)."""
+    root = receiver.split(".")[0]
+    if root in local_containers or root in stdlib_roots(aliases):
+        return False
+    return shared or store_like(receiver.split(".")[-1])
 
 
 def handed_call(call: cst.Call) -> cst.Call | None:
