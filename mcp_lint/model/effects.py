@@ -175,6 +175,9 @@ DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|par
 DOCUMENT_NEW = re.compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
+# A part of such a document (`ws = wb["Data"]`, `ws = wb.add_worksheet()`) writes into the
+# document (`ws.write(0, 0, v)` sets a cell); only saving it reaches the world.
+PART_PERSIST = frozenset({"save", "save_as", "saveas"})
 # A stream the caller hands in (`def ask(*, out: TextIO)`): writing a prompt or a report to it
 # is output, like `print`, whoever holds the other end.
 STREAM_TYPES = frozenset({"TextIO", "BinaryIO", "IO", "TextIOBase", "TextIOWrapper", "StringIO", "BytesIO", "SupportsWrite"})

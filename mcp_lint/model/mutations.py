@@ -67,8 +67,9 @@ class LocalHandles:
     handles: frozenset[str] = frozenset()
     sql: tuple[tuple[str, str], ...] = ()
     write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
-    # Documents loaded into memory by this call and the parts taken from them (`ws = wb[name]`).
+    # Documents loaded into memory by this call, and the parts taken from them (`ws = wb[name]`).
     documents: frozenset[str] = frozenset()
+    document_parts: frozenset[str] = frozenset()
     # Parameters annotated as a text or byte stream (`out: TextIO`).
     streams: frozenset[str] = frozenset()
     # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
@@ -214,6 +215,8 @@ def mutation_of(
         return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
         return None  # `wb.create_sheet(n)` on a workbook this call loaded: nothing changes until it is saved
+    if root in local.document_parts and method.lower() not in fx.PART_PERSIST:
+        return None  # `ws.write(row, col, v)` writes a cell of a sheet of that workbook, not a file
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
@@ -506,8 +509,9 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
+    documents, parts = _in_memory_documents(fn, own)
     return LocalHandles(
-        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
         frozenset(name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES),
     )
 
@@ -552,28 +556,42 @@ def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(streams)
 
 
-def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
-    """Locals holding a document this call loaded into memory (`wb = load_workbook(p)`) and the
-    parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
+def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(documents, parts): locals holding a document this call loaded into memory or built new
+    (`wb = load_workbook(p)`, `prs = Presentation(t) if t else Presentation()` on two branches),
+    and the parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
     documents: set[str] = set()
+    parts: set[str] = set()
+    for name, stores in fn.stores.items():
+        if name in own and name not in fn.single_assignments and len(stores) > 1:
+            values = [s.value for s in stores if s.statement is not None and s.slot is None and s.position is None and not s.element]
+            if len(values) == len(stores) and all(_makes_document(v) for v in values):
+                documents.add(name)  # loaded on one branch, built new on the other
     changed = True
     while changed:  # a part may be assigned before the line that makes its source known
         changed = False
         for name, value in fn.single_assignments.items():
-            if name not in own or name in documents:
+            if name not in own or name in documents or name in parts:
                 continue
             while isinstance(value, cst.Await):
                 value = value.expression
-            made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
-            if made_by and (fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by)):
+            if _makes_document(value):
                 documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
             source = value.func if isinstance(value, cst.Call) else value
-            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents:
-                documents.add(name)
+            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents | parts:
+                parts.add(name)
                 changed = True
-    return frozenset(documents)
+    return frozenset(documents), frozenset(parts)
+
+
+def _makes_document(value: cst.BaseExpression) -> bool:
+    """Does the value load a document into memory or build a new one (`load_workbook(p)`, `Workbook()`)?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    return bool(made_by) and bool(fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by))
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

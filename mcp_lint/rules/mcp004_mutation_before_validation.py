@@ -1233,7 +1233,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles or fn.local_types else NO_LOCALS
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or fn.stores or handles or fn.local_types else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:

@@ -12,6 +12,61 @@ import pytest
 from .test_mcp004_causes import _mcp004, case
 
 CAUSES = [
+    # -- a document built on either of two branches, and a sheet taken from one, are in memory ----
+    case(
+        "document-on-two-branches-saved-before-a-check",
+        """\
+        from slidelib import Presentation, load_presentation
+
+        @mcp.tool()
+        def new_deck(out: str, title: str, template: str = "") -> str:
+            if template:
+                deck = load_presentation(template)
+            else:
+                deck = Presentation()
+            deck.slides.add_slide(title)
+            deck.save(out)  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            return out
+        """,
+    ),
+    case(
+        "document-on-two-branches-edited-before-a-check",
+        """\
+        from slidelib import Presentation, load_presentation
+
+        @mcp.tool()
+        def new_deck(out: str, title: str, template: str = "") -> str:
+            if template:
+                deck = load_presentation(template)
+            else:
+                deck = Presentation()
+            deck.slides.add_slide(title)
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            deck.save(out)
+            return out
+        """,
+    ),
+    case(
+        "cell-written-into-a-sheet-of-a-new-workbook",
+        """\
+        from sheetmaker import Workbook
+
+        @mcp.tool()
+        def table(out: str, rows: list[list[str]], sheet: str) -> str:
+            book = Workbook(out)
+            page = book.add_worksheet(sheet)
+            for r, row in enumerate(rows):
+                for c, value in enumerate(row):
+                    page.write(r, c, value)
+            if len(sheet) > 31:
+                raise ToolError("a sheet name holds at most 31 characters")
+            book.close()
+            return out
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
