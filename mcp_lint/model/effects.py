@@ -175,6 +175,9 @@ DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|par
 DOCUMENT_NEW = re.compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
+# Methods that write what their receiver holds to the file their arguments name (`prs.save(out)`):
+# that file is what the call changed.
+SAVE_TO_PATH = frozenset({"save", "save_as", "saveas", "export", "write_to", "copy_to"})
 # A part of such a document (`ws = wb["Data"]`, `ws = wb.add_worksheet()`) writes into the
 # document (`ws.write(0, 0, v)` sets a cell); only saving it reaches the world.
 PART_PERSIST = frozenset({"save", "save_as", "saveas"})

@@ -252,6 +252,11 @@ def mutation_of(
         last = receiver.split(".")[-1]
         if root in local_containers or not (store_like(last) or handle):
             return None
+    if method.lower() in fx.SAVE_TO_PATH:
+        # `prs.save(out)`, `doc.save(in_=File(dest))`: whether the file its arguments name is there
+        # (`os.path.exists(out)`, its size) is the save's outcome; what it holds is what the
+        # document held before the save, so loading it again reads nothing new.
+        changed += tuple(FS + r for a in call.args for r in read_names(a.value))
     return MutationKind(f"calls {receiver}.{method}()", changed)
 
 

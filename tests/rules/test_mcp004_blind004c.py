@@ -67,6 +67,37 @@ CAUSES = [
             return out
         """,
     ),
+    # -- a document saved to a path changed that file: looking at it after is a read-back --------
+    case(
+        "saved-file-looked-at-after-the-save",
+        """\
+        from slidelib import Presentation
+
+        @mcp.tool()
+        def export(out: str, title: str) -> str:
+            deck = Presentation()
+            deck.slides.add_slide(title)
+            deck.save(out)
+            if not os.path.exists(out) or os.path.getsize(out) == 0:
+                raise ToolError(f"nothing was written to {out}; check that its folder is writable")
+            return out
+        """,
+    ),
+    case(
+        "saved-file-then-a-check-of-another-argument",
+        """\
+        from slidelib import Presentation
+
+        @mcp.tool()
+        def export(out: str, title: str) -> str:
+            deck = Presentation()
+            deck.slides.add_slide(title)
+            deck.save(out)  # expect: MCP004
+            if not os.path.exists(title):
+                raise ToolError(f"no notes file {title}")
+            return out
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
