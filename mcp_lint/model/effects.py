@@ -201,6 +201,10 @@ SCRATCH_FACTORIES = frozenset(
     {"tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp",
      "tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.gettempdir"}
 )
+# Words of a project helper's name that hand out scratch space (`create_temp_dir()`,
+# `self._tmpfile(".svg")`), and the calls that name a path under a directory (the directory first).
+SCRATCH_WORDS = frozenset({"temp", "tmp", "tempdir", "tmpdir", "tmpfile", "tempfile", "scratch"})
+PATH_JOINERS = frozenset({"join", "Path", "PurePath"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

@@ -158,7 +158,7 @@ def mutation_of(
         mode = literal_text(call.args[1].value) if call.args[1].keyword is None else None
         # "a" alone appends nothing until something is written through the handle (which is
         # then the mutation); a writability probe `with open(p, "a"): pass` changes nothing.
-        if mode and any(c in mode for c in "wx+"):
+        if mode and any(c in mode for c in "wx+") and not _into_scratch(call, local, aliases):
             return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
         return None
     if last == "open" and isinstance(call.func, cst.Attribute) and call.args and call.args[0].keyword is None:
@@ -181,8 +181,8 @@ def mutation_of(
     if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
-    if root in local.scratch:
-        return None  # `tmp.write(data)` into a temporary file this call made: its scratch
+    if root in local.scratch or (method.lower() in fx.DOCUMENT_PERSIST and _into_scratch(call, local, aliases)):
+        return None  # `tmp.write(data)`, `tree.write(tmp_xml)`: into the call's own scratch
     if method == fx.WORKER_START and not call.args and (receiver in local.workers or _builds_worker(call.func.value, aliases)):
         return MutationKind("starts a background worker", changed, effect=Effect.WORKER)
     if method in fx.SQL_EXECUTE and call.args:
@@ -258,6 +258,15 @@ def mutation_of(
         # document held before the save, so loading it again reads nothing new.
         changed += tuple(FS + r for a in call.args for r in read_names(a.value))
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTable) -> bool:
+    """Is the call's first argument a path of the call's scratch (`tree.write(out_xml)` with
+    `out_xml = os.path.join(tmp, ...)`, `tree.write(Path(tmp) / "a.xml")`)?"""
+    if not local.scratch:
+        return False
+    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+    return first is not None and _names_scratch(first, set(local.scratch), aliases)
 
 
 def _kept_store(receiver: str, shared: bool, local_containers: frozenset[str], aliases: AliasTable) -> bool:
@@ -517,8 +526,48 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     documents, parts = _in_memory_documents(fn, own)
     return LocalHandles(
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
-        frozenset(name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES),
+        _scratch(fn, own, aliases),
     )
+
+
+def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset[str]:
+    """Locals naming the call's scratch: a temporary file or directory (`tmp = mkdtemp()`,
+    `fd, path = tempfile.mkstemp()`, `work = self._temp_dir()`: a project helper named for one),
+    paths under it and handles opened on them (`os.path.join(tmp, "a.xml")`, `tmp / "a.xml"`, `Path(tmp, "a.xml")`)."""
+    scratch = {name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES}
+    candidates = [(name, stores) for name, stores in fn.stores.items() if name in own and name not in scratch and stores]
+    changed = True
+    while changed:  # a path under the scratch may be assigned before the line that makes it known
+        changed = False
+        for name, stores in candidates:
+            if name not in scratch and all(s.slot is None and not s.element and _names_scratch(s.value, scratch, aliases) for s in stores):
+                scratch.add(name)
+                changed = True
+    return frozenset(scratch)
+
+
+def _names_scratch(value: cst.BaseExpression, scratch: set[str], aliases: AliasTable) -> bool:
+    """Does the value make a temporary file or directory, or name a path under one?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Divide):
+        return _names_scratch(value.left, scratch, aliases)  # `tmp / "a.xml"`
+    if isinstance(value, cst.Name):
+        return value.value in scratch
+    if isinstance(value, cst.FormattedString) and value.parts and isinstance(value.parts[0], cst.FormattedStringExpression):
+        return _names_scratch(value.parts[0].expression, scratch, aliases)  # f"{tmp}/a.xml"
+    if not isinstance(value, cst.Call):
+        return False
+    name = aliases.resolve(value.func) or dotted(value.func) or ""
+    if name in fx.SCRATCH_FACTORIES:
+        return True
+    last = last_name(name) if name else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
+    if last in {"joinpath", "open"} and isinstance(value.func, cst.Attribute):
+        return _names_scratch(value.func.value, scratch, aliases)  # `tmp.joinpath("a.xml")`
+    if last in fx.PATH_JOINERS or last == "open":  # `open(tmp_path, "w")`: a handle on it
+        first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+        return first is not None and _names_scratch(first, scratch, aliases)  # `os.path.join(tmp, ...)`
+    return any(word in fx.SCRATCH_WORDS for word in identifier_words(last))  # `create_temp_dir()`
 
 
 def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:

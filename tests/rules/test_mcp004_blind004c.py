@@ -98,6 +98,86 @@ CAUSES = [
             return out
         """,
     ),
+    # -- the call's scratch: paths under a temporary directory, a helper's temp file, mkstemp -----
+    case(
+        "write-under-a-directory-that-is-no-scratch",
+        """\
+        def make_output_dir() -> str:
+            return "/srv/out"
+
+        @mcp.tool()
+        def render(name: str, svg: str) -> str:
+            out = make_output_dir()
+            target = os.path.join(out, name + ".svg")
+            with open(target, "w") as handle:  # expect: MCP004
+                handle.write(svg)
+            if not svg.lstrip().startswith("<svg"):
+                raise ToolError("svg must start with <svg")
+            return target
+        """,
+    ),
+    case(
+        "writes-under-the-calls-temporary-directory",
+        """\
+        import tempfile
+        from xml.etree import ElementTree
+
+        def make_temp_dir() -> str:
+            return tempfile.mkdtemp()
+
+        @mcp.tool()
+        def render(name: str, svg: str) -> str:
+            work = make_temp_dir()
+            source = os.path.join(work, "in.svg")
+            with open(source, "w") as handle:
+                handle.write(svg)
+            tree = ElementTree.parse(source)
+            tree.write(Path(work) / "out.svg")
+            if not svg.lstrip().startswith("<svg"):
+                raise ToolError("svg must start with <svg")
+            return name
+        """,
+    ),
+    case(
+        "document-saved-to-a-path-from-mkstemp",
+        """\
+        import tempfile
+        from slidelib import Presentation
+
+        @mcp.tool()
+        def export(out: str, title: str) -> str:
+            deck = Presentation()
+            deck.slides.add_slide(title)
+            handle, staging = tempfile.mkstemp(suffix=".pptx")
+            os.close(handle)
+            deck.save(staging)
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            os.replace(staging, out)
+            return out
+        """,
+    ),
+    case(
+        "a-helpers-temp-file-written",
+        """\
+        class Renderer:
+            def _tmpfile(self, suffix: str) -> Path:
+                return Path("/tmp") / f"render{suffix}"
+
+            def render(self, svg: str, command: str) -> Path:
+                source = self._tmpfile(".svg")
+                source.write_bytes(svg.encode())
+                if "\\n" in command:
+                    raise ToolError("command must be one line")
+                return source
+
+        RENDERER = Renderer()
+
+        @mcp.tool()
+        def render(svg: str, command: str) -> str:
+            return str(RENDERER.render(svg, command))
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
