@@ -820,6 +820,10 @@ class _Steps:
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
+                # What a helper that may mutate may have changed: any file (a look at the file
+                # system after it reads its effect back), and the module state a helper of this
+                # module changes (`_purge_expired()` then `TOKENS.get(t)`).
+                step.changed.extend((FILE_ANY, *_module_state_changed(kind, self.ctx, self.module_names)))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
@@ -1367,6 +1371,29 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
     if default == "*":
         return None
     return ParamGuard(name, params[name], truthy, default)
+
+
+def _module_state_changed(callee: str, ctx: FileContext, module_names: set[str]) -> tuple[str, ...]:
+    """The module-level names a function of this module changes itself (`TOKENS.pop(t)`,
+    `TOKENS[t] = v`, `del TOKENS[t]`); () for a function elsewhere."""
+    facts = ctx.model.functions.get(callee)
+    if facts is None:
+        return ()
+    memo: dict[str, tuple[str, ...]] = ctx.memo.setdefault("module_state_changed", {})  # type: ignore[assignment]
+    found = memo.get(callee)
+    if found is None:
+        names: set[str] = set()
+        for call in facts.calls:
+            kind = mutation_of(call.node, ctx.model.aliases, module_names)
+            if kind is not None and kind.effect is Effect.MODULE_STATE:
+                names.update(c.split(".")[0] for c in kind.changed)
+        if facts.has_item_assignment:
+            for stmt in walk_statements(facts.node.body, handlers=False):
+                for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target] if isinstance(small, (cst.AugAssign, cst.Del)) else []
+                    names.update(root for t in targets if isinstance(t, cst.Subscript) and (root := chain(t)) in module_names)
+        found = memo[callee] = tuple(sorted(names))
+    return found
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:

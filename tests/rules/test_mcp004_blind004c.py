@@ -178,6 +178,72 @@ CAUSES = [
             return str(RENDERER.render(svg, command))
         """,
     ),
+    # -- what a helper that may mutate changed, read back after its call ---------------------------
+    case(
+        "file-system-look-after-a-helper-that-runs-a-command",
+        """\
+        def run_export(source: str, target: str) -> None:
+            subprocess.run(["converter", source, target], check=False)
+
+        @mcp.tool()
+        def export(source: str, target: str) -> str:
+            run_export(source, target)
+            if not Path(target).exists():
+                raise ToolError(f"the converter wrote no {target}; check the source file")
+            return target
+        """,
+    ),
+    case(
+        "argument-check-after-a-helper-that-runs-a-command",
+        """\
+        def run_export(source: str, target: str) -> None:
+            subprocess.run(["converter", source, target], check=False)  # expect: MCP004
+
+        @mcp.tool()
+        def export(source: str, target: str) -> str:
+            run_export(source, target)
+            if not target.endswith(".pdf"):
+                raise ToolError("target must end with .pdf")
+            return target
+        """,
+    ),
+    case(
+        "module-state-a-helper-purged-read-by-the-check",
+        """\
+        import time
+        GRANTS: dict[str, float] = {}
+
+        def purge_expired() -> None:
+            for key in [k for k, until in GRANTS.items() if until < time.time()]:
+                GRANTS.pop(key, None)
+
+        @mcp.tool()
+        def use_grant(grant: str) -> str:
+            purge_expired()
+            until = GRANTS.get(grant)
+            if until is None:
+                raise ToolError("the grant is unknown or expired; ask for a new one")
+            return "granted"
+        """,
+    ),
+    case(
+        "module-state-a-helper-changed-then-an-argument-check",
+        """\
+        import time
+        GRANTS: dict[str, float] = {}
+
+        def purge_expired() -> None:
+            for key in [k for k, until in GRANTS.items() if until < time.time()]:
+                GRANTS.pop(key, None)  # expect: MCP004
+
+        @mcp.tool()
+        def use_grant(grant: str) -> str:
+            purge_expired()
+            if len(grant) != 32:
+                raise ToolError("a grant has 32 characters")
+            return "granted"
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
