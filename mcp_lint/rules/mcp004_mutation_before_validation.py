@@ -483,6 +483,9 @@ class _Steps:
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
+        # A preparation (`makedirs(out, exist_ok=True)`) counts in a function whose only other
+        # changes are calls of these helpers: only where one of them mutates (link time).
+        self.prepared_for: tuple[str, ...] = ()
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -914,8 +917,11 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
                 steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
-    # change something itself (the directory made for the file it then writes).
-    if any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+    # change something itself or through a helper that may (the directory made for the file it
+    # then writes, or hands to `_save(doc, out)`).
+    if steps.kinds:
+        if not any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+            steps.prepared_for = tuple(sorted({k for k in steps.kinds.values() if isinstance(k, str)}))
         steps.kinds.update(preparations)
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
@@ -1452,6 +1458,9 @@ class MutationFirst(Payload):
     via_attribute: bool = False
     # Only an idempotent preparation (`mkdir(exist_ok=True)`) comes before the check.
     preparation: bool = False
+    # The helpers whose change the preparation is for, when the function changes nothing
+    # itself: a finding only where one of them mutates.
+    prepared_for: tuple[str, ...] = ()
     # The class the check raises: a caller that catches it per item and goes on is no rejection.
     absorbable: str = ""
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
@@ -1763,6 +1772,7 @@ def set_stock(sku: str, quantity: int) -> str:
             passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
             via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
+            prepared_for=steps.prepared_for if helper is None and step.mutation is not None and step.mutation.effect is Effect.PREPARATION else (),
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
@@ -1850,6 +1860,8 @@ def set_stock(sku: str, quantity: int) -> str:
         effect = helper_effects(context.project)
         if payload.earlier and (effect is None or any(effect.mutates(c) for c in payload.earlier)):
             return None  # a helper called before it mutates: that call is the finding
+        if payload.prepared_for and (effect is None or not any(effect.mutates(c) for c in payload.prepared_for)):
+            return None  # a preparation for nothing the function goes on to change
         helper = payload.helper
         chosen: Check | None = None
         direct = True

@@ -244,6 +244,37 @@ CAUSES = [
             return "granted"
         """,
     ),
+    # -- a preparation for what a helper then writes ---------------------------------------------
+    case(
+        "directory-prepared-for-a-helpers-write-before-a-check",
+        """\
+        def save_page(out_dir: str, name: str, text: str) -> None:
+            Path(out_dir, name).write_text(text)
+
+        @mcp.tool()
+        def publish(out_dir: str, pages: list[str]) -> str:
+            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            if not pages:
+                return "Error: no pages to publish"
+            for index, text in enumerate(pages):
+                save_page(out_dir, f"{index}.md", text)
+            return "published"
+        """,
+    ),
+    case(
+        "directory-prepared-for-a-helper-that-only-computes",
+        """\
+        def process_page(text: str) -> str:
+            return text.strip()
+
+        @mcp.tool()
+        def publish(out_dir: str, pages: list[str]) -> str:
+            os.makedirs(out_dir, exist_ok=True)
+            if not pages:
+                return "Error: no pages to publish"
+            return "".join(process_page(text) for text in pages)
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
