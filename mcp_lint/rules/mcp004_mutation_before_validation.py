@@ -900,6 +900,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if kind is not None and kind.effect is Effect.PREPARATION:
             preparations.append((id(call.node), kind))
             continue
+        if kind is not None and kind.effect is Effect.WORKER and _joined(fn, kind):
+            continue  # `t.start(); t.join()`: the worker ends before the call goes on
+        if kind is not None and kind.effect is Effect.SDK and _rebinds_receiver(call.node, call.statement):
+            continue  # `frame = frame.drop_duplicates()`: a new value in place of the old one
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -926,6 +930,26 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
+    """Does the function wait for the worker it starts (`thread.join()`)?"""
+    started = set(kind.changed)
+    return bool(started) and any(
+        isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value == "join" and chain(c.node.func.value) in started for c in fn.calls
+    )
+
+
+def _rebinds_receiver(call: cst.Call, statement: cst.CSTNode | None) -> bool:
+    """Is the call's value assigned back to the local it is called on (`df = df.drop(...)`,
+    `rows = rows.remove_duplicates().sorted()`): a method that returns a changed copy?"""
+    if not isinstance(call.func, cst.Attribute) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+        return False
+    receiver = call.func.value
+    return isinstance(receiver, cst.Name) and receiver.value == small.targets[0].target.value
 
 
 def _method_name(call: cst.Call) -> str:
@@ -1690,6 +1714,8 @@ def set_stock(sku: str, quantity: int) -> str:
         step = steps.steps[check_index]
         if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
+        if taint.guards(steps, step, steps.steps[index]):
+            return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
         if step.raisers is not None:
             tests = self._raisers(steps, index, check_index, taint, after)
             if not tests:

@@ -275,6 +275,92 @@ CAUSES = [
             return "".join(process_page(text) for text in pages)
         """,
     ),
+    # -- a check in the branch of a post-check runs only when the change failed -------------------
+    case(
+        "check-nested-in-the-branch-of-a-post-check",
+        """\
+        @mcp.tool()
+        async def create(text: str, files: list[str]) -> str:
+            async with httpx.AsyncClient() as client:
+                reply = (await client.post("https://notes.example.com/notes", json={"text": text})).json()
+            if "error" in reply:
+                if files:
+                    return f"Error: the note was not created; {len(files)} files were uploaded for it"
+                return f"Error: the note was not created: {reply['error']}"
+            return reply["id"]
+        """,
+    ),
+    case(
+        "check-after-the-branch-of-a-post-check",
+        """\
+        @mcp.tool()
+        async def create(text: str, files: list[str]) -> str:
+            async with httpx.AsyncClient() as client:
+                reply = (await client.post("https://notes.example.com/notes", json={"text": text})).json()  # expect: MCP004
+            if "error" in reply:
+                return f"Error: the note was not created: {reply['error']}"
+            if len(files) > 10:
+                return "Error: at most 10 files per note"
+            return reply["id"]
+        """,
+    ),
+    # -- a worker waited for, and a method that returns a changed copy ----------------------------
+    case(
+        "worker-started-and-left-running",
+        """\
+        import threading
+
+        @mcp.tool()
+        def serve(port: int) -> str:
+            worker = threading.Thread(target=print, args=(port,), daemon=True)
+            worker.start()  # expect: MCP004
+            if port < 1024:
+                raise ToolError("port must be 1024 or above")
+            return "serving"
+        """,
+    ),
+    case(
+        "worker-started-and-joined",
+        """\
+        import threading
+
+        @mcp.tool()
+        def relay(port: int) -> str:
+            worker = threading.Thread(target=print, args=(port,), daemon=True)
+            worker.start()
+            worker.join()
+            if port < 1024:
+                raise ToolError("port must be 1024 or above")
+            return "relayed"
+        """,
+    ),
+    case(
+        "drop-on-a-store-handle-kept-as-is",
+        """\
+        TABLES = {}
+
+        @mcp.tool()
+        def reset(name: str) -> str:
+            TABLES[name].drop_rows()  # expect: MCP004
+            if not name.isidentifier():
+                raise ToolError("name must be an identifier")
+            return "reset"
+        """,
+    ),
+    case(
+        "method-returning-a-changed-copy-assigned-back",
+        """\
+        from framelib import read_frame
+
+        @mcp.tool()
+        def unique(path: str, limit: int) -> str:
+            frame = read_frame(path)
+            frame = frame.drop_duplicates()
+            if limit <= 0:
+                raise ToolError("limit must be positive")
+            return str(frame)
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
