@@ -1461,6 +1461,9 @@ class Check:
     row: int
     callee: str
     span: Span
+    # A direct check that takes a constant item of a parameter: only a tool's own argument comes
+    # from the model malformed (a helper's parameter is what its callers built).
+    item: bool = False
 
 
 @dataclass(frozen=True)
@@ -1490,9 +1493,6 @@ class MutationFirst(Payload):
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: ParamGuard | None = None
-    # The direct check takes a constant item of a parameter: only a tool's own argument comes
-    # from the model malformed (a helper's parameter is what its callers built).
-    item_check: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -1683,7 +1683,9 @@ def set_stock(sku: str, quantity: int) -> str:
             if order.reaches(first, step, steps):
                 if self._rejects_independently(steps, index, later_index, taint, fresh, after):
                     found.append((later_index, ""))
-                    return found
+                    if not step.item_check:
+                        return found
+                    continue  # it rejects only in a tool: the next check may reject in a helper too
                 if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
                     # A validator handed what the mutation (or a change after it) was handed
@@ -1790,7 +1792,9 @@ def set_stock(sku: str, quantity: int) -> str:
         raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
-            checks=tuple(Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node)) for i, callee in checks),
+            checks=tuple(
+                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check) for i, callee in checks
+            ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",
             helper_name=(dotted(helper[1].func) or "") if helper is not None else "",
@@ -1802,7 +1806,6 @@ def set_stock(sku: str, quantity: int) -> str:
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
-            item_check=not checks[-1][1] and steps.steps[checks[-1][0]].item_check,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -1893,12 +1896,14 @@ def set_stock(sku: str, quantity: int) -> str:
         direct = True
         for check in payload.checks:
             if not check.callee:
+                if check.item and not context.is_tool:
+                    continue  # in a helper: the next check, which rejects whatever the callers built
                 chosen = check
                 break
             if effect is not None and effect.validates(check.callee):
                 chosen, direct = check, False
                 break
-        if chosen is None or (payload.item_check and not chosen.callee and not context.is_tool):
+        if chosen is None:
             return None
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None

@@ -361,6 +361,41 @@ CAUSES = [
             return str(frame)
         """,
     ),
+    # -- in a helper, an item of a parameter is no check: the next check is --------------------
+    case(
+        "helper-item-read-then-a-check-after-the-preparation",
+        """\
+        def write_table(params: dict) -> str:
+            out = params["path"]
+            os.makedirs(os.path.dirname(out), exist_ok=True)  # expect: MCP004
+            rows = params["rows"]
+            if not out.endswith(".csv"):
+                raise ValueError("the path must end with .csv")
+            with open(out, "w") as handle:
+                handle.write(str(rows))
+            return out
+
+        @mcp.tool()
+        def table(path: str, rows: list) -> str:
+            return write_table({"path": path, "rows": rows})
+        """,
+    ),
+    case(
+        "helper-item-read-and-no-other-check",
+        """\
+        def write_table(params: dict) -> str:
+            out = params["path"]
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            rows = params["rows"]
+            with open(out, "w") as handle:
+                handle.write(str(rows))
+            return out
+
+        @mcp.tool()
+        def table(path: str, rows: list) -> str:
+            return write_table({"path": path, "rows": rows})
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
