@@ -1488,6 +1488,9 @@ class MutationFirst(Payload):
     # The helpers whose change the preparation is for, when the function changes nothing
     # itself: a finding only where one of them mutates.
     prepared_for: tuple[str, ...] = ()
+    # Helpers called between the preparation and the check: where one mutates, its finding is
+    # the change the preparation was for, and this one is left out.
+    outranked_by: tuple[str, ...] = ()
     # The class the check raises: a caller that catches it per item and goes on is no rejection.
     absorbable: str = ""
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
@@ -1610,7 +1613,13 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None:
                     at, found = self._harm(steps, index, found)
                     if found[-1][0] not in reported:  # one finding per check
-                        yield self._latent(ctx, steps, at, None, earlier(index), found)
+                        # The change a preparation is for may be a helper's, between it and the
+                        # check: where that helper mutates, its write is the finding.
+                        helpers = list(self._prepared_by_helpers(steps, at, found)) if at == index else []
+                        for at_helper, (later, callee, call, again) in enumerate(helpers):
+                            before = earlier(index) + [c for _, c, _, _ in helpers[:at_helper]]
+                            yield self._latent(ctx, steps, later, (callee, call), before, again)
+                        yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers))
                         reported.add(found[-1][0])
                     resume = max(index, found[-1][0])
                     candidates = []
@@ -1632,6 +1641,23 @@ def set_stock(sku: str, quantity: int) -> str:
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
+
+    def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
+        """The helper calls after a preparation that the same direct check rejects the call after
+        (`makedirs(out, exist_ok=True)`, `create_book(out)`, then the check): (step, callee, call,
+        its checks)."""
+        step = steps.steps[index]
+        if step.mutation is None or step.mutation.effect is not Effect.PREPARATION:
+            return
+        order = steps.order()
+        for later in range(index + 1, found[-1][0]):
+            other = steps.steps[later]
+            if not other.helper_calls or not order.reaches(step, other, steps):
+                continue
+            for callee, call in other.helper_calls[:1]:
+                again = self._first_check(steps, later, callee)
+                if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
+                    yield later, callee, call, again
 
     def _harm(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
         """Where to report: a preparation (`mkdir(exist_ok=True)`) followed, before the same
@@ -1786,6 +1812,7 @@ def set_stock(sku: str, quantity: int) -> str:
         helper: tuple[str, cst.Call] | None,
         earlier: list[str],
         checks: list[tuple[int, str]],
+        outranked_by: tuple[str, ...] = (),
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
@@ -1803,6 +1830,7 @@ def set_stock(sku: str, quantity: int) -> str:
             via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
             prepared_for=steps.prepared_for if helper is None and step.mutation is not None and step.mutation.effect is Effect.PREPARATION else (),
+            outranked_by=outranked_by,
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
@@ -1891,6 +1919,8 @@ def set_stock(sku: str, quantity: int) -> str:
             return None  # a helper called before it mutates: that call is the finding
         if payload.prepared_for and (effect is None or not any(effect.mutates(c) for c in payload.prepared_for)):
             return None  # a preparation for nothing the function goes on to change
+        if payload.outranked_by and effect is not None and any(effect.mutates(c) for c in payload.outranked_by):
+            return None  # the helper's write after it is the finding
         helper = payload.helper
         chosen: Check | None = None
         direct = True

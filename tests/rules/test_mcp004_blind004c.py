@@ -396,6 +396,44 @@ CAUSES = [
             return write_table({"path": path, "rows": rows})
         """,
     ),
+    # -- a preparation and the helper that writes what it prepared, before one check ------------------
+    case(
+        "helpers-write-after-a-preparation-is-the-finding",
+        """\
+        def create_book(path: str) -> None:
+            Path(path).write_text("")  # expect: MCP004
+
+        @mcp.tool()
+        def fill(path: str, sheets: dict) -> str:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if not Path(path).exists():
+                create_book(path)
+            for name, rows in sheets.items():
+                if not rows:
+                    raise ToolError(f"sheet {name} has no rows")
+            return path
+        """,
+    ),
+    case(
+        "preparation-before-a-helper-that-reads-is-the-finding",
+        """\
+        def count_books(path: str) -> int:
+            return len(os.listdir(path))
+
+        def create_book(path: str) -> None:
+            Path(path).write_text("")
+
+        @mcp.tool()
+        def fill(path: str, sheets: dict) -> str:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            known = count_books(path)
+            for name, rows in sheets.items():
+                if not rows:
+                    raise ToolError(f"sheet {name} has no rows")
+            create_book(path)
+            return str(known)
+        """,
+    ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
     case(
         "set-on-a-client-the-object-keeps",
