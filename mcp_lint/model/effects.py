@@ -175,6 +175,12 @@ DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|par
 DOCUMENT_NEW = re.compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
+# Methods that write what their receiver holds to the file their arguments name (`prs.save(out)`):
+# that file is what the call changed.
+SAVE_TO_PATH = frozenset({"save", "save_as", "saveas", "export", "write_to", "copy_to"})
+# A part of such a document (`ws = wb["Data"]`, `ws = wb.add_worksheet()`) writes into the
+# document (`ws.write(0, 0, v)` sets a cell); only saving it reaches the world.
+PART_PERSIST = frozenset({"save", "save_as", "saveas"})
 # A stream the caller hands in (`def ask(*, out: TextIO)`): writing a prompt or a report to it
 # is output, like `print`, whoever holds the other end.
 STREAM_TYPES = frozenset({"TextIO", "BinaryIO", "IO", "TextIOBase", "TextIOWrapper", "StringIO", "BytesIO", "SupportsWrite"})
@@ -195,6 +201,10 @@ SCRATCH_FACTORIES = frozenset(
     {"tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.mkstemp",
      "tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.gettempdir"}
 )
+# Words of a project helper's name that hand out scratch space (`create_temp_dir()`,
+# `self._tmpfile(".svg")`), and the calls that name a path under a directory (the directory first).
+SCRATCH_WORDS = frozenset({"temp", "tmp", "tempdir", "tmpdir", "tmpfile", "tempfile", "scratch"})
+PATH_JOINERS = frozenset({"join", "Path", "PurePath"})
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

@@ -67,8 +67,9 @@ class LocalHandles:
     handles: frozenset[str] = frozenset()
     sql: tuple[tuple[str, str], ...] = ()
     write_requests: tuple[tuple[str, str], ...] = ()  # (name, verb)
-    # Documents loaded into memory by this call and the parts taken from them (`ws = wb[name]`).
+    # Documents loaded into memory by this call, and the parts taken from them (`ws = wb[name]`).
     documents: frozenset[str] = frozenset()
+    document_parts: frozenset[str] = frozenset()
     # Parameters annotated as a text or byte stream (`out: TextIO`).
     streams: frozenset[str] = frozenset()
     # Objects this call made (`job = Job(...)`, `chart = charts.Add(...)`): removing them is cleanup.
@@ -157,7 +158,7 @@ def mutation_of(
         mode = literal_text(call.args[1].value) if call.args[1].keyword is None else None
         # "a" alone appends nothing until something is written through the handle (which is
         # then the mutation); a writability probe `with open(p, "a"): pass` changes nothing.
-        if mode and any(c in mode for c in "wx+"):
+        if mode and any(c in mode for c in "wx+") and not _into_scratch(call, local, aliases):
             return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
         return None
     if last == "open" and isinstance(call.func, cst.Attribute) and call.args and call.args[0].keyword is None:
@@ -180,8 +181,8 @@ def mutation_of(
     if receiver in fx.SAFE_RECEIVERS or root in fx.SAFE_ROOTS:
         return None
     changed = (receiver,) if receiver else ()
-    if root in local.scratch:
-        return None  # `tmp.write(data)` into a temporary file this call made: its scratch
+    if root in local.scratch or (method.lower() in fx.DOCUMENT_PERSIST and _into_scratch(call, local, aliases)):
+        return None  # `tmp.write(data)`, `tree.write(tmp_xml)`: into the call's own scratch
     if method == fx.WORKER_START and not call.args and (receiver in local.workers or _builds_worker(call.func.value, aliases)):
         return MutationKind("starts a background worker", changed, effect=Effect.WORKER)
     if method in fx.SQL_EXECUTE and call.args:
@@ -214,6 +215,8 @@ def mutation_of(
         return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
         return None  # `wb.create_sheet(n)` on a workbook this call loaded: nothing changes until it is saved
+    if root in local.document_parts and method.lower() not in fx.PART_PERSIST:
+        return None  # `ws.write(row, col, v)` writes a cell of a sheet of that workbook, not a file
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
@@ -222,8 +225,9 @@ def mutation_of(
     if method in fx.CONTAINER_WRITES and root in module_names and root not in local_containers and not fx.BOOKKEEPING.search(root):
         return MutationKind(f"changes module-level state ({receiver}.{method})", changed, effect=Effect.MODULE_STATE)
     handle = (root in local.handles or root in local.clients) and root not in local_containers
-    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and root not in local_containers and root not in stdlib_roots(aliases))):
-        # `r.set(key, value)`: two arguments are a key and a value; nothing else sets that way.
+    if method in fx.KEY_VALUE_WRITES and _positional_count(call) >= fx.KEY_VALUE_MIN_ARGS.get(method, 1) and (handle or (method == "set" and _kept_store(receiver, shared, local_containers, aliases))):
+        # `r.set(key, value)`: two arguments are a key and a value, on a client the module or
+        # the object keeps, or one named for a store.
         return MutationKind(f"writes to a key-value store ({receiver}.{method})", changed, effect=Effect.KEY_VALUE)
     if method in fx.COLLECTION_WRITES and handle:
         return MutationKind(f"writes to a collection ({receiver}.{method})", changed, effect=Effect.COLLECTION)
@@ -248,7 +252,32 @@ def mutation_of(
         last = receiver.split(".")[-1]
         if root in local_containers or not (store_like(last) or handle):
             return None
+    if method.lower() in fx.SAVE_TO_PATH:
+        # `prs.save(out)`, `doc.save(in_=File(dest))`: whether the file its arguments name is there
+        # (`os.path.exists(out)`, its size) is the save's outcome; what it holds is what the
+        # document held before the save, so loading it again reads nothing new.
+        changed += tuple(FS + r for a in call.args for r in read_names(a.value))
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def _into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTable) -> bool:
+    """Is the call's first argument a path of the call's scratch (`tree.write(out_xml)` with
+    `out_xml = os.path.join(tmp, ...)`, `tree.write(Path(tmp) / "a.xml")`)?"""
+    if not local.scratch:
+        return False
+    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+    return first is not None and _names_scratch(first, set(local.scratch), aliases)
+
+
+def _kept_store(receiver: str, shared: bool, local_containers: frozenset[str], aliases: AliasTable) -> bool:
+    """Can `receiver.set(key, value)` be a key-value store's write: a client the module or the
+    object keeps (`r.set(k, v)` on a module-level client, `self.kv.set(...)`), or one named for
+    a store (`cache_client`)? A local or a parameter named otherwise is a value with attributes
+    (`element.set("id", v)` on an XML element, `expr.set("limit", n)` on a parsed query)."""
+    root = receiver.split(".")[0]
+    if root in local_containers or root in stdlib_roots(aliases):
+        return False
+    return shared or store_like(receiver.split(".")[-1])
 
 
 def handed_call(call: cst.Call) -> cst.Call | None:
@@ -494,10 +523,51 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
+    documents, parts = _in_memory_documents(fn, own)
     return LocalHandles(
-        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), _in_memory_documents(fn, own), _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
-        frozenset(name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES),
+        frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
+        _scratch(fn, own, aliases),
     )
+
+
+def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset[str]:
+    """Locals naming the call's scratch: a temporary file or directory (`tmp = mkdtemp()`,
+    `fd, path = tempfile.mkstemp()`, `work = self._temp_dir()`: a project helper named for one),
+    paths under it and handles opened on them (`os.path.join(tmp, "a.xml")`, `tmp / "a.xml"`, `Path(tmp, "a.xml")`)."""
+    scratch = {name for name, made_by in fn.local_types.items() if name in own and made_by in fx.SCRATCH_FACTORIES}
+    candidates = [(name, stores) for name, stores in fn.stores.items() if name in own and name not in scratch and stores]
+    changed = True
+    while changed:  # a path under the scratch may be assigned before the line that makes it known
+        changed = False
+        for name, stores in candidates:
+            if name not in scratch and all(s.slot is None and not s.element and _names_scratch(s.value, scratch, aliases) for s in stores):
+                scratch.add(name)
+                changed = True
+    return frozenset(scratch)
+
+
+def _names_scratch(value: cst.BaseExpression, scratch: set[str], aliases: AliasTable) -> bool:
+    """Does the value make a temporary file or directory, or name a path under one?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Divide):
+        return _names_scratch(value.left, scratch, aliases)  # `tmp / "a.xml"`
+    if isinstance(value, cst.Name):
+        return value.value in scratch
+    if isinstance(value, cst.FormattedString) and value.parts and isinstance(value.parts[0], cst.FormattedStringExpression):
+        return _names_scratch(value.parts[0].expression, scratch, aliases)  # f"{tmp}/a.xml"
+    if not isinstance(value, cst.Call):
+        return False
+    name = aliases.resolve(value.func) or dotted(value.func) or ""
+    if name in fx.SCRATCH_FACTORIES:
+        return True
+    last = last_name(name) if name else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
+    if last in {"joinpath", "open"} and isinstance(value.func, cst.Attribute):
+        return _names_scratch(value.func.value, scratch, aliases)  # `tmp.joinpath("a.xml")`
+    if last in fx.PATH_JOINERS or last == "open":  # `open(tmp_path, "w")`: a handle on it
+        first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+        return first is not None and _names_scratch(first, scratch, aliases)  # `os.path.join(tmp, ...)`
+    return any(word in fx.SCRATCH_WORDS for word in identifier_words(last))  # `create_temp_dir()`
 
 
 def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
@@ -540,28 +610,42 @@ def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(streams)
 
 
-def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
-    """Locals holding a document this call loaded into memory (`wb = load_workbook(p)`) and the
-    parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
+def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(documents, parts): locals holding a document this call loaded into memory or built new
+    (`wb = load_workbook(p)`, `prs = Presentation(t) if t else Presentation()` on two branches),
+    and the parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
     documents: set[str] = set()
+    parts: set[str] = set()
+    for name, stores in fn.stores.items():
+        if name in own and name not in fn.single_assignments and len(stores) > 1:
+            values = [s.value for s in stores if s.statement is not None and s.slot is None and s.position is None and not s.element]
+            if len(values) == len(stores) and all(_makes_document(v) for v in values):
+                documents.add(name)  # loaded on one branch, built new on the other
     changed = True
     while changed:  # a part may be assigned before the line that makes its source known
         changed = False
         for name, value in fn.single_assignments.items():
-            if name not in own or name in documents:
+            if name not in own or name in documents or name in parts:
                 continue
             while isinstance(value, cst.Await):
                 value = value.expression
-            made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
-            if made_by and (fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by)):
+            if _makes_document(value):
                 documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
             source = value.func if isinstance(value, cst.Call) else value
-            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents:
-                documents.add(name)
+            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents | parts:
+                parts.add(name)
                 changed = True
-    return frozenset(documents)
+    return frozenset(documents), frozenset(parts)
+
+
+def _makes_document(value: cst.BaseExpression) -> bool:
+    """Does the value load a document into memory or build a new one (`load_workbook(p)`, `Workbook()`)?"""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    return bool(made_by) and bool(fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by))
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

@@ -483,6 +483,9 @@ class _Steps:
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
+        # A preparation (`makedirs(out, exist_ok=True)`) counts in a function whose only other
+        # changes are calls of these helpers: only where one of them mutates (link time).
+        self.prepared_for: tuple[str, ...] = ()
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -820,6 +823,10 @@ class _Steps:
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
+                # What a helper that may mutate may have changed: any file (a look at the file
+                # system after it reads its effect back), and the module state a helper of this
+                # module changes (`_purge_expired()` then `TOKENS.get(t)`).
+                step.changed.extend((FILE_ANY, *_module_state_changed(kind, self.ctx, self.module_names)))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
@@ -893,6 +900,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         if kind is not None and kind.effect is Effect.PREPARATION:
             preparations.append((id(call.node), kind))
             continue
+        if kind is not None and kind.effect is Effect.WORKER and _joined(fn, kind):
+            continue  # `t.start(); t.join()`: the worker ends before the call goes on
+        if kind is not None and kind.effect is Effect.SDK and _rebinds_receiver(call.node, call.statement):
+            continue  # `frame = frame.drop_duplicates()`: a new value in place of the old one
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -910,12 +921,35 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
                 steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
-    # change something itself (the directory made for the file it then writes).
-    if any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+    # change something itself or through a helper that may (the directory made for the file it
+    # then writes, or hands to `_save(doc, out)`).
+    if steps.kinds:
+        if not any(isinstance(k, MutationKind) for k in steps.kinds.values()):
+            steps.prepared_for = tuple(sorted({k for k in steps.kinds.values() if isinstance(k, str)}))
         steps.kinds.update(preparations)
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
+    """Does the function wait for the worker it starts (`thread.join()`)?"""
+    started = set(kind.changed)
+    return bool(started) and any(
+        isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value == "join" and chain(c.node.func.value) in started for c in fn.calls
+    )
+
+
+def _rebinds_receiver(call: cst.Call, statement: cst.CSTNode | None) -> bool:
+    """Is the call's value assigned back to the local it is called on (`df = df.drop(...)`,
+    `rows = rows.remove_duplicates().sorted()`): a method that returns a changed copy?"""
+    if not isinstance(call.func, cst.Attribute) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+        return False
+    receiver = call.func.value
+    return isinstance(receiver, cst.Name) and receiver.value == small.targets[0].target.value
 
 
 def _method_name(call: cst.Call) -> str:
@@ -1233,7 +1267,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
-        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or handles or fn.local_types else NO_LOCALS
+        local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or fn.stores or handles or fn.local_types else NO_LOCALS
         mutations = []
         for call in fn.calls:
             if call.handler is not None:
@@ -1369,6 +1403,29 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
     return ParamGuard(name, params[name], truthy, default)
 
 
+def _module_state_changed(callee: str, ctx: FileContext, module_names: set[str]) -> tuple[str, ...]:
+    """The module-level names a function of this module changes itself (`TOKENS.pop(t)`,
+    `TOKENS[t] = v`, `del TOKENS[t]`); () for a function elsewhere."""
+    facts = ctx.model.functions.get(callee)
+    if facts is None:
+        return ()
+    memo: dict[str, tuple[str, ...]] = ctx.memo.setdefault("module_state_changed", {})  # type: ignore[assignment]
+    found = memo.get(callee)
+    if found is None:
+        names: set[str] = set()
+        for call in facts.calls:
+            kind = mutation_of(call.node, ctx.model.aliases, module_names)
+            if kind is not None and kind.effect is Effect.MODULE_STATE:
+                names.update(c.split(".")[0] for c in kind.changed)
+        if facts.has_item_assignment:
+            for stmt in walk_statements(facts.node.body, handlers=False):
+                for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target] if isinstance(small, (cst.AugAssign, cst.Del)) else []
+                    names.update(root for t in targets if isinstance(t, cst.Subscript) and (root := chain(t)) in module_names)
+        found = memo[callee] = tuple(sorted(names))
+    return found
+
+
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
     """`NOTES[k] = v` / `del NOTES[k]` anywhere in the body (not in `except` clauses): a scan of
     the statements only, no expressions."""
@@ -1404,6 +1461,9 @@ class Check:
     row: int
     callee: str
     span: Span
+    # A direct check that takes a constant item of a parameter: only a tool's own argument comes
+    # from the model malformed (a helper's parameter is what its callers built).
+    item: bool = False
 
 
 @dataclass(frozen=True)
@@ -1425,14 +1485,17 @@ class MutationFirst(Payload):
     via_attribute: bool = False
     # Only an idempotent preparation (`mkdir(exist_ok=True)`) comes before the check.
     preparation: bool = False
+    # The helpers whose change the preparation is for, when the function changes nothing
+    # itself: a finding only where one of them mutates.
+    prepared_for: tuple[str, ...] = ()
+    # Helpers called between the preparation and the check: where one mutates, its finding is
+    # the change the preparation was for, and this one is left out.
+    outranked_by: tuple[str, ...] = ()
     # The class the check raises: a caller that catches it per item and goes on is no rejection.
     absorbable: str = ""
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: ParamGuard | None = None
-    # The direct check takes a constant item of a parameter: only a tool's own argument comes
-    # from the model malformed (a helper's parameter is what its callers built).
-    item_check: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -1550,7 +1613,13 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None:
                     at, found = self._harm(steps, index, found)
                     if found[-1][0] not in reported:  # one finding per check
-                        yield self._latent(ctx, steps, at, None, earlier(index), found)
+                        # The change a preparation is for may be a helper's, between it and the
+                        # check: where that helper mutates, its write is the finding.
+                        helpers = list(self._prepared_by_helpers(steps, at, found)) if at == index else []
+                        for at_helper, (later, callee, call, again) in enumerate(helpers):
+                            before = earlier(index) + [c for _, c, _, _ in helpers[:at_helper]]
+                            yield self._latent(ctx, steps, later, (callee, call), before, again)
+                        yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers))
                         reported.add(found[-1][0])
                     resume = max(index, found[-1][0])
                     candidates = []
@@ -1572,6 +1641,23 @@ def set_stock(sku: str, quantity: int) -> str:
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
+
+    def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
+        """The helper calls after a preparation that the same direct check rejects the call after
+        (`makedirs(out, exist_ok=True)`, `create_book(out)`, then the check): (step, callee, call,
+        its checks)."""
+        step = steps.steps[index]
+        if step.mutation is None or step.mutation.effect is not Effect.PREPARATION:
+            return
+        order = steps.order()
+        for later in range(index + 1, found[-1][0]):
+            other = steps.steps[later]
+            if not other.helper_calls or not order.reaches(step, other, steps):
+                continue
+            for callee, call in other.helper_calls[:1]:
+                again = self._first_check(steps, later, callee)
+                if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
+                    yield later, callee, call, again
 
     def _harm(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
         """Where to report: a preparation (`mkdir(exist_ok=True)`) followed, before the same
@@ -1623,7 +1709,9 @@ def set_stock(sku: str, quantity: int) -> str:
             if order.reaches(first, step, steps):
                 if self._rejects_independently(steps, index, later_index, taint, fresh, after):
                     found.append((later_index, ""))
-                    return found
+                    if not step.item_check:
+                        return found
+                    continue  # it rejects only in a tool: the next check may reject in a helper too
                 if step.validator is not None and len(found) < _MAX_CANDIDATES:
                     callee, arguments = step.validator
                     # A validator handed what the mutation (or a change after it) was handed
@@ -1654,6 +1742,8 @@ def set_stock(sku: str, quantity: int) -> str:
         step = steps.steps[check_index]
         if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
+        if taint.guards(steps, step, steps.steps[index]):
+            return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
         if step.raisers is not None:
             tests = self._raisers(steps, index, check_index, taint, after)
             if not tests:
@@ -1722,13 +1812,16 @@ def set_stock(sku: str, quantity: int) -> str:
         helper: tuple[str, cst.Call] | None,
         earlier: list[str],
         checks: list[tuple[int, str]],
+        outranked_by: tuple[str, ...] = (),
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
         raised = _raised_by(steps.steps[checks[-1][0]]) if not checks[-1][1] else ""
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
-            checks=tuple(Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node)) for i, callee in checks),
+            checks=tuple(
+                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check) for i, callee in checks
+            ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",
             helper_name=(dotted(helper[1].func) or "") if helper is not None else "",
@@ -1736,10 +1829,11 @@ def set_stock(sku: str, quantity: int) -> str:
             passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
             via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
+            prepared_for=steps.prepared_for if helper is None and step.mutation is not None and step.mutation.effect is Effect.PREPARATION else (),
+            outranked_by=outranked_by,
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
-            item_check=not checks[-1][1] and steps.steps[checks[-1][0]].item_check,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -1823,17 +1917,23 @@ def set_stock(sku: str, quantity: int) -> str:
         effect = helper_effects(context.project)
         if payload.earlier and (effect is None or any(effect.mutates(c) for c in payload.earlier)):
             return None  # a helper called before it mutates: that call is the finding
+        if payload.prepared_for and (effect is None or not any(effect.mutates(c) for c in payload.prepared_for)):
+            return None  # a preparation for nothing the function goes on to change
+        if payload.outranked_by and effect is not None and any(effect.mutates(c) for c in payload.outranked_by):
+            return None  # the helper's write after it is the finding
         helper = payload.helper
         chosen: Check | None = None
         direct = True
         for check in payload.checks:
             if not check.callee:
+                if check.item and not context.is_tool:
+                    continue  # in a helper: the next check, which rejects whatever the callers built
                 chosen = check
                 break
             if effect is not None and effect.validates(check.callee):
                 chosen, direct = check, False
                 break
-        if chosen is None or (payload.item_check and not chosen.callee and not context.is_tool):
+        if chosen is None:
             return None
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
