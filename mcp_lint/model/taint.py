@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator, Union
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.flow import Store, unpacked_element
+from mcp_lint.model.flow import built_text_parts, carried_parts, held_value
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted
@@ -315,31 +315,15 @@ class TaintTrace:
         stored = depth > self.words_at
         if kind is cst.SimpleString:
             return self.rules.literal(self, expr) if stored else None
-        if kind is cst.ConcatenatedString:
-            # `"No token at " f"'{path}'"`: the literal as a whole, then the values of its parts.
-            found = self.rules.literal(self, expr) if stored else None
-            return found or self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.FormattedString:
-            found = self.rules.literal(self, expr) if stored else None
-            if found is not None:
-                return found
-            return self.first((part.expression for part in expr.parts if isinstance(part, cst.FormattedStringExpression)), depth, seen)
-        if kind is cst.Await:
-            return self.find(expr.expression, depth, seen)
-        if kind is cst.BinaryOperation:
-            if stored and isinstance(expr.operator, (cst.Add, cst.Modulo)):
+        parts = carried_parts(expr)  # the engine's reading of a value built from others
+        if parts is not None:
+            if stored and _builds_text(expr):
+                # `"No token at " f"'{path}'"`, `"%s://%s" % (...)`: the stored text as a whole
+                # (a connection string written in pieces), then the values of its parts.
                 found = self.rules.literal(self, expr)
                 if found is not None:
                     return found
-            return self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.BooleanOperation:
-            return self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.IfExp:
-            return self.first((expr.body, expr.orelse), depth, seen)
-        if kind in (cst.List, cst.Tuple, cst.Set):
-            return self.first((el.value for el in expr.elements), depth, seen)
-        if kind is cst.Dict:
-            return self.first((el.value for el in expr.elements if isinstance(el, (cst.DictElement, cst.StarredDictElement))), depth, seen)
+            return self.first(parts, depth, seen)
         if kind is cst.Name:
             return self._name(expr, depth, seen)
         if kind is cst.Attribute:
@@ -450,12 +434,19 @@ class TaintTrace:
 
     def first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Taint | None:
         """The first taint of the values a name holds, each read where it was stored."""
+        inner = seen | {name}
+        return self.first_held(name, ((value, statement, lambda v: self.find(v, depth + 1, inner)) for value, statement in values))
+
+    def first_held(self, name: str, held: Iterable[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]) -> Taint | None:
+        """The first complete taint of the values `name` holds, each read by its reader at the
+        statement that stored it (None: the module's own value); a taint pending on another
+        module only when none is complete (the others kept, tried in turn at link time)."""
         outer = self.at
         pending: list[Taint] = []
         try:
-            for value, statement in values:
+            for value, statement, read in held:
                 self.at = statement
-                found = self.find(value, depth + 1, seen | {name})
+                found = read(value)
                 if found is not None and found.pending is None:
                     return found.through(name)
                 if found is not None:
@@ -639,22 +630,20 @@ class TaintTrace:
             return self.first((e.value for e, k in zip(container.elements, keys) if k == key), depth, seen)  # type: ignore[union-attr]
         name = container.value if isinstance(container, cst.Name) else None
         if name is not None and self.fn is not None and name in self.fn.stores and name not in self.params and name not in seen:
-            outer, pending = self.at, []
-            try:
-                for store in self.fn.stores_reaching(name, self.at):
+            inner = seen | {name}
+            stores = self.fn.stores_reaching(name, self.at)  # those a read here sees
+
+            def held() -> Iterator[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]:
+                for store in stores:
                     if store.slot is not None and store.slot != key:
                         continue  # `info["path"] = ...` is another item
-                    self.at = store.statement
                     whole = store.slot is None and not store.element and store.position is None
-                    value = held_value(store)
-                    found = self.item(value, key, depth + 1, seen | {name}) if whole else self.find(value, depth + 1, seen | {name})
-                    if found is not None and found.pending is None:
-                        return found.through(name)
-                    if found is not None:
-                        pending.append(found.through(name))
-            finally:
-                self.at = outer
-            return first_found(pending)
+                    if whole:  # the local's whole value: only its item `key`
+                        yield held_value(store), store.statement, lambda v: self.item(v, key, depth + 1, inner)
+                    else:  # the item itself, an element or an unpacked part: all of it
+                        yield held_value(store), store.statement, lambda v: self.find(v, depth + 1, inner)
+
+            return self.first_held(name, held())
         if isinstance(container, cst.Call):
             callee = self._module_function(container)
             if callee is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
@@ -670,6 +659,9 @@ class TaintTrace:
         decided, found = self._decided(self.rules.call(self, expr, resolved), expr, depth, seen)
         if decided:
             return found
+        parts = built_text_parts(expr)  # `"{}: {}".format(a, b)`, `", ".join(parts)`
+        if parts is not None:
+            return self.first(parts, depth, seen)
         short = name.rsplit(".", 1)[-1]
         if self.scope.is_project_call(expr) and short not in {"self", "cls"} and not _held_object_call(name):
             callee = self._module_function(expr)
@@ -737,21 +729,12 @@ class TaintTrace:
         return first_found(each())
 
 
-def held_value(store: Store) -> cst.BaseExpression:
-    """What a store puts into its local: the value, or for an unpacked local (`token, name =
-    upload(path)`) the matching element of a literal, else the local's own target (judged by its
-    name: which element of a call's result it holds is not known here)."""
-    if store.position is None:
-        return store.value
-    element = unpacked_element(store)
-    if element is not None:
-        return element
-    statement = store.statement
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        target = statement.targets[0].target
-        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
-            return target.elements[store.position].value
-    return store.value
+def _builds_text(expr: cst.CSTNode) -> bool:
+    """An expression whose value may be one text written in pieces: an f-string, an implicit
+    concatenation, `+` or `%`."""
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, (cst.Add, cst.Modulo))
+    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString))
 
 
 def _is_context(param: str, fn: FunctionFacts) -> bool:

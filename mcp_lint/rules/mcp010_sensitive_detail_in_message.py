@@ -162,8 +162,8 @@ _CARRIERS = frozenset(
 )
 _CARRYING_METHODS = frozenset(
     {
-        "format", "join", "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix",
-        "resolve", "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines", "format_map",
+        "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix", "resolve",
+        "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines",
     }
 )
 # Results that keep nothing sensitive of their input: a number, a file's own name, a yes/no.
