@@ -85,6 +85,43 @@ class Taint:
         )
 
 
+@dataclass(frozen=True)
+class TaintExport:
+    """A record of a module (picklable, kept in its summary under the declaring rule's code): a
+    name of the module, as the pending taints of other modules ask for it (`key`), whose value
+    carries the rule's source (kind VALUE: a constant, what a function returns or an item of it),
+    or that is what a pending taint of another kind needs it to be (PASSES: a function returning
+    what it is given there; a kind of the rule's own), which only confirms that taint."""
+
+    key: Pending  # qualified: Pending("pkg.config.DATA_DIR", VALUE), Pending("pkg.f", PASSES, parameter="0")
+    what: str = ""  # "" when the value comes from yet another module (`pending`)
+    origin: str = ""  # the code that reads it
+    origin_at: str = ""  # where ("row:col:end_row:end_col")
+    via: tuple[str, ...] = ()  # as Taint.via (the name nearest the export first)
+    function: str = ""  # the function reading it, "" for a constant
+    pending: Pending | None = None
+    tags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TaintArgument:
+    """A record of a module (picklable): a call of a function of another module of the project
+    that passes it a value carrying the rule's source, for that function's pending taint on its
+    parameter (kind ARGUMENT: `fail(settings.db_url)` with `def fail(target): raise ...`)."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # -1 when passed by keyword
+    keyword: str
+    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
+    what: str
+    origin: str
+    origin_at: str
+    via: tuple[str, ...]
+    function: str  # the calling function
+    pending: Pending | None = None  # the value is a name of yet another module
+    tags: frozenset[str] = frozenset()
+
+
 def first_found(found: Iterable[Taint | None]) -> Taint | None:
     """The first taint found, or, when every one is pending on another module, the first of those
     with the others kept (tried in turn at link time)."""

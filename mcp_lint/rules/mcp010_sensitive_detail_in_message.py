@@ -8,7 +8,8 @@ files, masking helpers, slices, the tool's own arguments) and which calls pass t
 (string and path building); the engine follows the value through locals, f-strings, `.format`,
 `%`, `+`, the module's constants and functions, closures and callers. Sinks are the failure
 texts a function sends (what it raises, its failure returns). Names of other modules are
-decided at link time from the records this module keeps (SensitiveExport, SensitiveArgument).
+decided at link time by the engine (linking/pending.py) from the records this module keeps
+(TaintExport, TaintArgument).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from mcp_lint.model.taint import (
     ModuleValues,
     Pending,
     Taint,
+    TaintArgument,
+    TaintExport,
     TaintRules,
     TaintTrace,
     TraceScope,
@@ -45,6 +48,7 @@ from mcp_lint.model.taint import (
     statement_of,
 )
 from mcp_lint.findings import Location, Related
+from mcp_lint.linking.pending import pending_names
 from mcp_lint.rules.base import (
     Example,
     FileContext,
@@ -178,43 +182,7 @@ _COMMAND_LINE_PARSES = frozenset({"parse_args", "parse_known_args", "parse_inter
 _CONFIGURED = "configured"  # Taint tag: a value of the server's configuration that is no secret
 
 
-@dataclass(frozen=True)
-class SensitiveArgument:
-    """A record of the module (picklable): a call of a function of another module of the project
-    that passes it a sensitive value, for that function's raises that put the parameter into
-    their text (`fail(settings.db_url)` with `def fail(target): raise ToolError(f"{target} ...")`)."""
-
-    callee: str  # as the call names it, qualified (CallFact.callee)
-    position: int  # -1 when passed by keyword
-    keyword: str
-    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
-    what: str
-    origin: str
-    origin_at: str
-    via: tuple[str, ...]
-    function: str  # the calling function
-    configured: bool = False
-    pending: Pending | None = None  # the value is a name of yet another module
-
-
-@dataclass(frozen=True)
-class SensitiveExport:
-    """A record of the module (Rule.check_module, picklable): a name of the module, as the
-    pending taints of other modules ask for it (`key`), whose value carries a sensitive detail
-    (a constant, what a function returns or an item of it: kind VALUE), a settings object, class
-    or factory (kind SETTINGS), or a function that returns what it is given at a place (PASSES)."""
-
-    key: Pending  # qualified: Pending("pkg.config.DATA_DIR", VALUE), Pending("pkg.f", PASSES, parameter="0")
-    what: str = ""  # "" when the value comes from yet another module (`pending`)
-    origin: str = ""  # the code that reads it
-    origin_at: str = ""  # where (base.span)
-    via: tuple[str, ...] = ()
-    function: str = ""  # the function returning it, "" for a constant
-    pending: Pending | None = None
-    configured: bool = False
-
-
-_SETTINGS = "settings"  # Pending kind: an object of the module's settings (its field is `what`)
+_SETTINGS = "settings"  # Pending kind: an object of the module's settings (its field is `what`; its TaintExport confirms)
 
 
 @dataclass
@@ -601,7 +569,7 @@ def get_order(order_id: int) -> dict:
                 )
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
-        """What other modules may read of this one (SensitiveExport): its settings objects,
+        """What other modules may read of this one (the engine's TaintExport records): its settings objects,
         classes and factories, the constants and what the functions return that carry a
         sensitive detail."""
         scope, sources = _scope(ctx)
@@ -614,11 +582,11 @@ def get_order(order_id: int) -> dict:
             if classes and last_name(fn.returns_type or "") in classes
         )
         for name in settings:
-            yield SensitiveExport(Pending(f"{prefix}.{name}", _SETTINGS))
+            yield TaintExport(Pending(f"{prefix}.{name}", _SETTINGS))
         passed = ctx.memo.get(_PASSED_MEMO)
         for qual, places in (passed if isinstance(passed, dict) else {}).items():
             for place in places:
-                yield SensitiveExport(Pending(qual, PASSES, parameter=place))
+                yield TaintExport(Pending(qual, PASSES, parameter=place))
         constants = _tracer(None, ctx)
         for name, values in scope.values.constants.items():
             found = constants.first_of([(value, None) for value in values], name, 0, frozenset())
@@ -723,7 +691,7 @@ def _note_passed_parameters(fn: FunctionFacts, ctx: FileContext) -> None:
         memo[fn.qualname] = tuple(sorted({*carried, *(str(params.index(name)) for name in carried)}))
 
 
-def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[SensitiveExport]:
+def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[TaintExport]:
     """The items of the dict literals `fn` returns that carry a sensitive detail, each on its own
     (a caller taking `config["api_url"]` takes that item, not the token beside it)."""
     tracer = _tracer(fn, ctx, words_at=1)
@@ -739,7 +707,7 @@ def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[
                 yield _export(ctx, Pending(qual, VALUE, item=key), found, fn.name)
 
 
-def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[SensitiveArgument]:
+def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[TaintArgument]:
     """The calls `fn` makes of the project's functions in other modules that pass a sensitive
     value (what each argument carries, read where the call is)."""
     tracer = _tracer(fn, ctx)
@@ -754,7 +722,7 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[Sensit
             keyword = argument.keyword.value if argument.keyword is not None else ""
             found = tracer.find(argument.value, 1, frozenset())
             if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
-                yield SensitiveArgument(
+                yield TaintArgument(
                     call.callee,
                     -1 if keyword else position,
                     keyword,
@@ -764,41 +732,15 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[Sensit
                     span(ctx, found.origin),
                     found.via,
                     fn.name,
-                    _CONFIGURED in found.tags,
                     found.pending,
+                    found.tags,
                 )
             if not keyword:
                 position += 1
 
 
-def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveArgument] | None:
-    """A call in another module that passes a sensitive value to the parameter `needed` names
-    (Pending("pkg.mod.fail", ARGUMENT, parameter="target"))."""
-    param = needed.parameter
-    target = project.function(needed.qualname)
-    if target is None:
-        return None
-    params = target[1].params
-    for summary, record in project.records(SensitiveDetailInMessage.code):
-        if not isinstance(record, SensitiveArgument):
-            continue
-        called = project.function(record.callee)
-        constructs = called is None and target[1].name == "__init__"
-        if constructs:
-            called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
-        if called is None or called[1].qualname != target[1].qualname:
-            continue
-        # `self` is not among the arguments of `obj.method(x)` nor of `Client(x)`; it is in
-        # `Base.__init__(self, x)`.
-        passes_self = not (record.via_attribute or constructs or target[1].name != "__init__")
-        skip = 1 if params and params[0] in {"self", "cls"} and not passes_self else 0
-        if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
-            return summary.path, record
-    return None
-
-
-def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> SensitiveExport:
-    return SensitiveExport(
+def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> TaintExport:
+    return TaintExport(
         key,
         found.what,
         clip(" ".join(ctx.code(found.origin).split()), 60),
@@ -806,29 +748,13 @@ def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> Sens
         found.via,
         function,
         found.pending,
-        _CONFIGURED in found.tags,
+        found.tags,
     )
 
 
 def _is_registered(qual: str, ctx: FileContext) -> bool:
     """A tool handler (registered here, or on a server of another module)."""
     return any(reg.function == qual for reg in ctx.model.tools) or any(entry[0] == qual for entry in ctx.model.pending)
-
-
-# The linked project's exports, by what a pending taint asks for (built once per project).
-_EXPORTS: "weakref.WeakKeyDictionary[object, dict[Pending, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
-_MAX_HOPS = 4  # a name re-read from module to module
-
-
-def _exports(project: LinkedProject) -> dict[Pending, tuple[str, SensitiveExport]]:
-    known = _EXPORTS.get(project)
-    if known is None:
-        known = {}
-        for summary, record in project.records(SensitiveDetailInMessage.code):
-            if isinstance(record, SensitiveExport):
-                known.setdefault(record.key, (summary.path, record))
-        _EXPORTS[project] = known
-    return known
 
 
 def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
@@ -846,43 +772,19 @@ def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
 
 
 def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
-    """The latent with what leaks from the module that defines the name it reads (`pending`),
-    and where it is read there; None when that name carries nothing sensitive (or is not the
-    project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
-    from another module's constant, an argument that is a settings field of a third module."""
-    if project is None:
+    """The latent with what leaks from the module that defines the name it reads (`pending`,
+    decided by the engine over the rule's records), and where it is read there; None when that
+    name carries nothing sensitive (or is not the project's)."""
+    if project is None or found.pending is None:
         return None
-    exports = _exports(project)
-    wait, what = found.pending, found.what
-    via: tuple[str, ...] = found.via
-    # Where the value is read, as the last hop found it (the latent's own read to start with).
-    read = found
-    configured = found.configured
-    for _ in range(_MAX_HOPS):
-        # The next hop: an argument a caller passes, or a name another module exports.
-        if wait is None:
-            return None
-        if wait.kind == ARGUMENT:
-            step = _passed_to(project, wait)
-            if step is None:
-                return None
-        else:
-            step = exports.get(replace(wait, qualname=project.resolve(wait.qualname)))
-            if step is None:
-                return None
-            if wait.kind in {_SETTINGS, PASSES}:
-                break  # the value was read where the previous hop read it (a field, an argument)
-        path, hop = step
-        via = (*reversed(hop.via), *via)  # a record keeps its locals message-first
-        read = replace(read, origin=hop.origin, origin_at=hop.origin_at, origin_file=path, caller=hop.function)
-        configured = hop.configured
-        if hop.pending is None:
-            what = hop.what
-            break
-        wait, what = hop.pending, hop.what
-    else:
+    tags = _TAGS_CONFIGURED if found.configured else frozenset()
+    read = pending_names(project, SensitiveDetailInMessage.code).decide(found.pending, found.what, found.via, tags)
+    if read is None:
         return None
-    return replace(read, what=what, via=via, configured=configured, pending=None, alternatives=())
+    resolved = replace(found, what=read.what, via=read.via, configured=_CONFIGURED in read.tags, pending=None, alternatives=())
+    if read.origin_file:  # read in another module
+        resolved = replace(resolved, origin=read.origin, origin_at=read.origin_at, origin_file=read.origin_file, caller=read.function)
+    return resolved
 
 
 def _via_text(names: tuple[str, ...]) -> str:
