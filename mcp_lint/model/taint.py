@@ -598,7 +598,9 @@ class TaintTrace:
             found = self.imported(expr)  # `config.DATA_DIR` of `from pkg import config`
             if found is not None:
                 return found
-        return self.find(expr.value, depth, seen)
+        # `options.service_url`: that field of the object (the keyword its constructor was
+        # given, through locals, `self` attributes and factories), else the object whole.
+        return self.item(expr.value, expr.attr.value, depth, seen)
 
     def class_values(self, attr: str) -> list[ClassStore]:
         """What the traced method's class stores in `self.attr`."""
@@ -606,24 +608,28 @@ class TaintTrace:
             return []
         return self.scope.values.attributes.get(f"{self.fn.class_name.rsplit('.', 1)[-1]}.{attr}", [])
 
-    def class_attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Taint | None:
+    def class_attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str], key: str | None = None) -> Taint | None:
         """`self.attr`: the values the class stores there, each read in the method that stores
-        it (its parameters: what the calls that construct the object pass, for `__init__`)."""
+        it (its parameters: what the calls that construct the object pass, for `__init__`);
+        only their field or item `key`, when given."""
         chain = dotted(expr) or expr.attr.value
-        pending: list[Taint] = []
-        for store in self.class_values(expr.attr.value):
-            method = self.model.functions.get(f"{self.model.module}.{store.method}") if store.method else None
-            if method is not None and method.qualname not in self.active:
-                trace = TaintTrace(self.rules, method, self.scope, active=self.active, from_callers=True)
-                trace.at = store.statement
-            else:
-                trace = self.module_trace()
-            found = trace.find(store.value, depth + 1, seen | {chain})
-            if found is not None and found.pending is None:
-                return found.through(chain)
-            if found is not None:
-                pending.append(found.through(chain))
-        return first_found(pending)
+        inner = seen | {chain}
+
+        def held() -> Iterator[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]:
+            for store in self.class_values(expr.attr.value):
+                method = self.model.functions.get(f"{self.model.module}.{store.method}") if store.method else None
+                if method is not None and method.qualname not in self.active:
+                    trace = TaintTrace(self.rules, method, self.scope, active=self.active, from_callers=True)
+                    at: cst.CSTNode | None = store.statement
+                else:
+                    trace, at = self.module_trace(), None
+                trace.at = at
+                if key is None:
+                    yield store.value, at, lambda v, t=trace: t.find(v, depth + 1, inner)
+                else:
+                    yield store.value, at, lambda v, t=trace: t.item(v, key, depth + 1, inner)
+
+        return self.first_held(chain, held())
 
     def key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
@@ -660,6 +666,17 @@ class TaintTrace:
             return None
         while isinstance(container, cst.Await):
             container = container.expression
+        if isinstance(container, (cst.BooleanOperation, cst.IfExp)):
+            # `options or Options.load()`: that item of either value.
+            sides = (container.left, container.right) if isinstance(container, cst.BooleanOperation) else (container.body, container.orelse)
+            return first_found(self.item(side, key, depth, seen) for side in sides)
+        if isinstance(container, cst.Attribute) and dotted(container.value) in {"self", "cls"} and self.fn is not None and self.fn.class_name:
+            if not self.rules.attribute(self, container):
+                return self.class_attribute(container, depth, seen, key)
+        if isinstance(container, cst.Call):
+            given = constructor_keyword(container, key)
+            if given is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
+                return self.find(given, depth + 1, seen)  # `cls(service_url=url)`: the keyword's value
         if isinstance(container, cst.Dict):
             keys = [literal_text(e.key) if isinstance(e, cst.DictElement) else None for e in container.elements]
             if None in keys:
@@ -764,6 +781,16 @@ class TaintTrace:
                     yield self.find(value, depth, frozenset()) if item is None else self.item(value, item, depth, frozenset())
 
         return first_found(each())
+
+
+def constructor_keyword(call: cst.Call, field: str) -> cst.BaseExpression | None:
+    """The value a call of a class (`Options(url=...)`, `cls(url=...)` in a factory method: a
+    name written as classes are) gives its field `field` by keyword; None for any other call, or
+    when the field is not given by keyword."""
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    if name != "cls" and not name[:1].isupper():
+        return None
+    return next((argument.value for argument in call.args if argument.keyword is not None and argument.keyword.value == field), None)
 
 
 def _builds_text(expr: cst.CSTNode) -> bool:

@@ -24,6 +24,8 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.flow import carried_parts
+from mcp_lint.model.walk import descendants
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
@@ -195,12 +197,28 @@ class _Settings:
 
 
 def _settings(ctx: FileContext, values: ModuleValues) -> _Settings:
+    """The settings classes: the pydantic settings classes of the module, and the module's
+    classes their fields are typed with (`incoming: MailServer`, `accounts: list[Account]`), the
+    parts of the same configuration, to any depth."""
     classes: set[str] = set()
-    for statement in ctx.module.body:
-        if isinstance(statement, cst.ClassDef):
-            bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
-            if bases & _SETTINGS_BASES:
-                classes.add(statement.name.value)
+    defined = {statement.name.value: statement for statement in ctx.module.body if isinstance(statement, cst.ClassDef)}
+    for name, statement in defined.items():
+        bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
+        if bases & _SETTINGS_BASES:
+            classes.add(name)
+    parts = list(classes)
+    while parts:
+        for member in defined[parts.pop()].body.body:
+            if not isinstance(member, cst.SimpleStatementLine):
+                continue
+            for small in member.body:
+                if not isinstance(small, cst.AnnAssign):
+                    continue
+                for node in descendants(small.annotation):
+                    typed = node.value if isinstance(node, cst.Name) else None
+                    if typed in defined and typed not in classes:
+                        classes.add(typed)
+                        parts.append(typed)
     objects = {
         name
         for name, stored in values.constants.items()
@@ -287,6 +305,10 @@ class _SensitiveSources(TaintRules):
         if attr in _FILE_NAME_ATTRIBUTES:
             return CLEAN  # `path.name`: the file's own name, not where the server keeps it
         root = parts[0] if parts else ""
+        if len(parts) == 2 and _infrastructure_name(attr):
+            typed = self._typed_settings(trace, root, expr, f"a configuration value ('{chain}')")
+            if typed is not None:
+                return typed  # `server.host` of `server: MailServer`
         if root in trace.params and root not in {"self", "cls"}:
             return CLEAN  # an item of the tool's own arguments
         named = sensitive_name(attr)
@@ -321,7 +343,7 @@ class _SensitiveSources(TaintRules):
 
     def call(self, trace: TaintTrace, expr: cst.Call, resolved: str) -> Verdict:
         name = dotted(expr.func) or ""
-        if resolved in _ENV_READS:
+        if resolved in _ENV_READS or _environment_read(trace, expr):
             key = trace.key_text(expr.args[0].value) if expr.args else None
             if not key or not _sensitive_variable(key):
                 # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
@@ -356,6 +378,31 @@ class _SensitiveSources(TaintRules):
             if named is not None and root.split(".")[0] not in trace.params:
                 return Taint(f"{named} ('{key}')", expr)
             return CLEAN
+        return None
+
+    def _typed_settings(self, trace: TaintTrace, name: str, expr: cst.Attribute, what: str) -> Taint | None:
+        """A parameter of a helper annotated with a settings class (`server: MailServer | None`):
+        of this module (a source), of another module of the project (pending on that module's
+        settings classes). A tool's own parameter is the model's input, whatever its type."""
+        fn = trace.fn
+        if fn is None or name in {"self", "cls"} or trace.scope.is_registered(fn.qualname) or trace.rules.is_input(fn, name):
+            return None
+        params = fn.node.params
+        annotation = next(
+            (p.annotation for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name and p.annotation is not None),
+            None,
+        )
+        if annotation is None:
+            return None
+        own_package = trace.model.module.split(".")[0]
+        for node in descendants(annotation.annotation):
+            if not isinstance(node, (cst.Name, cst.Attribute)):
+                continue
+            if isinstance(node, cst.Name) and node.value in self.settings.classes:
+                return Taint(what, expr, tags=_TAGS_CONFIGURED)
+            typed = trace.aliases.resolve(node)
+            if typed and typed.split(".")[0] == own_package and "." in typed:
+                return Taint(what, expr, pending=Pending(typed, _SETTINGS), tags=_TAGS_CONFIGURED)
         return None
 
     def _is_settings(self, trace: TaintTrace, expr: cst.BaseExpression) -> bool:
@@ -472,6 +519,19 @@ def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | 
             trace = _tracer(init, ctx)
             return frozenset(name for argument in call.node.args for name in trace.given_from(argument.value))
     return None
+
+
+def _environment_read(trace: TaintTrace, call: cst.Call) -> bool:
+    """`env.get("SERVICE_URL")` where the local `env` holds the environment (`env = os.environ
+    if env is None else env`: a factory that reads a mapping it may be given, the environment by
+    default)."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name) and trace.fn is not None):
+        return False
+    for store in trace.fn.stores_reaching(func.value.value, trace.at):
+        if any(trace.aliases.resolve(part) == "os.environ" for part in (store.value, *(carried_parts(store.value) or ()))):
+            return True
+    return False
 
 
 def _env_taint(key: str, expr: cst.CSTNode) -> Taint:
