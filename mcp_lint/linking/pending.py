@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Container, Protocol
 
 from mcp_lint.model.summary import FunctionSummary, ModuleSummary
 from mcp_lint.model.taint import ARGUMENT, VALUE, Pending, TaintArgument, TaintExport
@@ -58,17 +58,21 @@ class PendingNames:
             elif isinstance(record, TaintArgument):
                 self.arguments.append((summary.path, record))
 
-    def decide(self, wait: Pending, what: str, via: tuple[str, ...], tags: frozenset[str]) -> ReadElsewhere | None:
+    def decide(
+        self, wait: Pending, what: str, via: tuple[str, ...], tags: frozenset[str], reached: Container[str] | None = None
+    ) -> ReadElsewhere | None:
         """Where the value a pending taint waits on (`wait`, with its own `what`, `via` in the
-        order the value went, and `tags`) is read; None when the name carries nothing of the rule's sources (or
-        is not the project's)."""
+        order the value went, and `tags`) is read; None when the name carries nothing of the
+        rule's sources (or is not the project's). `reached`, when given, holds the functions the
+        tools reach: a parameter of one of them holds, on the model's way, what the callers
+        among them pass (a command-line script calling the same helper is another way in)."""
         read = ReadElsewhere(what, via, tags)
         pending: Pending | None = wait
         for _ in range(MAX_HOPS):
             if pending is None:
                 return None
             if pending.kind == ARGUMENT:
-                step: tuple[str, TaintExport | TaintArgument] | None = self._passed_to(pending)
+                step: tuple[str, TaintExport | TaintArgument] | None = self._passed_to(pending, reached)
             else:
                 step = self.exports.get(replace(pending, qualname=self.project.resolve(pending.qualname)))
                 if step is not None and pending.kind != VALUE:
@@ -84,15 +88,19 @@ class PendingNames:
             pending, read = hop.pending, replace(read, what=hop.what)
         return None
 
-    def _passed_to(self, needed: Pending) -> tuple[str, TaintArgument] | None:
+    def _passed_to(self, needed: Pending, reached: Container[str] | None) -> tuple[str, TaintArgument] | None:
         """A call in another module that passes a tainted value to the parameter `needed` names
-        (Pending("pkg.mod.fail", ARGUMENT, parameter="target"))."""
+        (Pending("pkg.mod.fail", ARGUMENT, parameter="target")): for a function the tools reach,
+        a call on their way (`reached`)."""
         param = needed.parameter
         target = self.project.function(needed.qualname)
         if target is None:
             return None
         params = target[1].params
+        on_tool_paths = reached is not None and target[1].qualname in reached
         for path, record in self.arguments:
+            if on_tool_paths and record.caller not in reached:  # type: ignore[operator]
+                continue
             called = self.project.function(record.callee)
             constructs = called is None and target[1].name == "__init__"
             if constructs:

@@ -120,6 +120,7 @@ class TaintArgument:
     function: str  # the calling function
     pending: Pending | None = None  # the value is a name of yet another module
     tags: frozenset[str] = frozenset()
+    caller: str = ""  # the calling function, qualified
 
 
 def first_found(found: Iterable[Taint | None]) -> Taint | None:

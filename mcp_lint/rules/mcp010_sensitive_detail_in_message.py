@@ -19,7 +19,7 @@ import weakref
 from pathlib import PurePath
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -55,6 +55,7 @@ from mcp_lint.rules.base import (
     Example,
     FileContext,
     LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
@@ -660,14 +661,21 @@ def get_order(order_id: int) -> dict:
                     yield from _returned_items(fn, ctx, qual)
             yield from _sensitive_arguments(fn, ctx)
 
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        return frozenset(reached)  # the functions on the tools' way
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        if latent.variant == "passes-on" or sensitive_text(latent).pending is None:
+            return latent
+        resolved = _first_resolved(sensitive_text(latent), project, state if isinstance(state, frozenset) else None)
+        return replace(latent, payload=resolved) if resolved is not None else None
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
         found = sensitive_text(latent)
         if found.pending is not None:
-            # The first of the pending leaks whose name of another module carries something.
-            candidates = (_resolve_pending(candidate, context.project) for candidate in (found, *found.alternatives))
-            resolved = next((candidate for candidate in candidates if candidate is not None), None)
+            resolved = _first_resolved(found, context.project, None)
             if resolved is None:
                 return None  # the names of the other modules carry nothing sensitive
             found = resolved
@@ -794,6 +802,7 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[TaintA
                     fn.name,
                     found.pending,
                     found.tags,
+                    fn.qualname,
                 )
             if not keyword:
                 position += 1
@@ -831,14 +840,20 @@ def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
     )
 
 
-def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
+def _first_resolved(found: SensitiveText, project: LinkedProject | None, reached: frozenset[str] | None) -> SensitiveText | None:
+    """The first of the pending leaks whose name of another module carries something."""
+    candidates = (_resolve_pending(candidate, project, reached) for candidate in (found, *found.alternatives))
+    return next((candidate for candidate in candidates if candidate is not None), None)
+
+
+def _resolve_pending(found: SensitiveText, project: LinkedProject | None, reached: frozenset[str] | None = None) -> SensitiveText | None:
     """The latent with what leaks from the module that defines the name it reads (`pending`,
     decided by the engine over the rule's records), and where it is read there; None when that
     name carries nothing sensitive (or is not the project's)."""
     if project is None or found.pending is None:
         return None
     tags = _TAGS_CONFIGURED if found.configured else frozenset()
-    read = pending_names(project, SensitiveDetailInMessage.code).decide(found.pending, found.what, found.via, tags)
+    read = pending_names(project, SensitiveDetailInMessage.code).decide(found.pending, found.what, found.via, tags, reached)
     if read is None:
         return None
     resolved = replace(found, what=read.what, via=read.via, configured=_CONFIGURED in read.tags, pending=None, alternatives=())

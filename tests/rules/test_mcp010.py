@@ -2056,3 +2056,55 @@ def test_a_field_of_a_settings_part_of_another_module_typed_on_a_helper_paramete
     # The same helper with the field typed as a model outside the settings: silent.
     write_tree(tmp_path, {**files, "svc/config.py": _MAIL_CONFIG.replace("    incoming: MailServer\n", "    incoming: str\n")})
     assert lint_paths(discover([tmp_path], resolver), resolver).findings == []
+
+
+_STORE_CORE = """\
+def open_store(store_path: str) -> dict:
+    if not store_path.endswith(".db"):
+        raise ValueError(f"No store at {store_path}")
+    return {}
+"""
+
+_STORE_CLI = """\
+import argparse
+
+from svc import core
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--store-path")
+    args = parser.parse_args()
+    print(core.open_store(args.store_path))
+"""
+
+
+def test_a_helper_parameter_holds_what_callers_on_the_tools_way_pass(tmp_path: Path) -> None:
+    # The tool passes its own argument; a command-line script of the package passes its option
+    # to the same helper: that is not the way the model reaches it. Silent.
+    tools = """
+        @mcp.tool
+        def read_store(store_path: str) -> dict:
+            return core.open_store(store_path)
+        """
+    check_project(tmp_path, {"core.py": _STORE_CORE, "cli.py": _STORE_CLI}, "from svc import core", tools)
+
+
+def test_a_helper_parameter_given_configuration_by_a_caller_on_the_tools_way(tmp_path: Path) -> None:
+    # The same helper, called by a function the tool reaches with the configured path: flagged
+    # at the helper's raise.
+    tools = """
+        from svc.store import read_default
+
+        @mcp.tool
+        def read_store() -> dict:
+            return read_default()
+        """
+    store = "import os\n\nfrom svc import core\n\n\ndef read_default() -> dict:\n    return core.open_store(os.environ['STORE_PATH'])\n"
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/core.py": _STORE_CORE, "svc/cli.py": _STORE_CLI, "svc/store.py": store}
+    files["svc/server.py"] = _TOOLS_HEAD.format(imports="") + textwrap.dedent(tools)
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("core.py", 3)]
+    assert "environment variable 'STORE_PATH'" in findings[0].message
