@@ -93,3 +93,17 @@ def test_a_chain_longer_than_the_hop_limit_is_not_followed() -> None:
     assert names(_Project(chain)).decide(Pending("pkg.m0.V", VALUE), "", (), frozenset()) is None
     short = {path: records for path, records in chain.items() if int(path[5:-3]) >= 2}
     assert names(_Project(short)).decide(Pending("pkg.m2.V", VALUE), "", (), frozenset()) is not None
+
+
+def test_a_parameter_of_a_function_the_tools_reach_holds_what_callers_on_their_way_pass() -> None:
+    fail = _Function("pkg.errors.fail", "fail", ("target",))
+    script = TaintArgument("pkg.errors.fail", 0, "", False, "a colour", "palette()", "5:9:5:18", (), "main", caller="pkg.cli.main")
+    project = _Project({"pkg/cli.py": [script]}, {"pkg.errors.fail": fail})
+    wait = Pending("pkg.errors.fail", ARGUMENT, parameter="target")
+    # The tools reach `fail`, not the script that passes the colour: silent on their way.
+    assert names(project).decide(wait, "", (), frozenset(), reached={"pkg.errors.fail", "pkg.tools.send"}) is None
+    # A caller the tools reach passes it: decided.
+    reached = {"pkg.errors.fail", "pkg.cli.main"}
+    assert names(project).decide(wait, "", (), frozenset(), reached=reached) is not None
+    # A function the tools do not reach (it sets the server up) takes any caller's value.
+    assert names(project).decide(wait, "", (), frozenset(), reached={"pkg.tools.send"}) is not None
