@@ -189,7 +189,7 @@ def analyze_source(
             fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)
         # Its rules have run: the value flow refers back to the model (its test of project calls
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
-        facts.value_flow = None
+        facts.release_value_flow()
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
         fsum.escapes = exits.of_function(facts)
         guards = _try_guards(facts) if facts.handlers else ()

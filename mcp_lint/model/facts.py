@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcp_lint.engine.libcst_cfg import ClassBases
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.flow import Store, StoreOrder, ValueFlow
 from mcp_lint.model.names import dotted
@@ -159,9 +160,11 @@ class FunctionFacts:
     # Every value put into a local or an attribute chain (flow.Store), by what it is stored in:
     # what a rule that follows a value from where it is read asks `stores_reaching` about.
     stores: dict[str, list[Store]] = field(default_factory=dict)
-    # The stores placed on the control-flow graph for `stores_reaching` (built on first question;
-    # apart from flow_order, which the value flow of the model's own questions builds).
+    # The stores placed on the control-flow graph for `stores_reaching`: the value flow's own
+    # (one graph per function, whoever asks first), kept when the value flow is released, with
+    # the module's exception classes it was built with (a shadowed `except` clause is dead).
     _reaching: StoreOrder | None = field(default=None, repr=False, compare=False)
+    _class_bases: ClassBases | None = field(default=None, repr=False, compare=False)
     # Exception text stored in locals and containers, then returned or raised.
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
@@ -194,9 +197,21 @@ class FunctionFacts:
         stores = self.stores.get(key, [])
         if at is None or len(stores) < 2:
             return list(stores)
+        if self.value_flow is not None:
+            return self.value_flow.reaching(key, at)
         if self._reaching is None:
-            self._reaching = StoreOrder(self.node, self.stores, None)
+            self._reaching = StoreOrder(self.node, self.stores, self._class_bases)
         return [store for store in stores if self._reaching.reaches(store, at)]
+
+    def release_value_flow(self) -> None:
+        """Drop the value flow once the function's rules have run (it refers back to the model,
+        a cycle that would keep the tree alive), keeping the graph it placed the stores on for
+        later questions (module records, link time)."""
+        flow = self.value_flow
+        if flow is not None:
+            self._reaching = flow.built_order()
+            self._class_bases = flow.class_bases
+        self.value_flow = None
 
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once (or, when

@@ -88,6 +88,82 @@ def unpacked_element(store: Store) -> cst.BaseExpression | None:
     return elements[store.position]
 
 
+def held_value(store: Store) -> cst.BaseExpression:
+    """What a store puts into its local: the value, or for an unpacked local (`token, name =
+    upload(path)`) the matching element of a literal (`unpacked_element`), else the local's own
+    target (judged by its name: which element of a call's result it holds is not known here)."""
+    if store.position is None:
+        return store.value
+    element = unpacked_element(store)
+    if element is not None:
+        return element
+    statement = store.statement
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
+            return target.elements[store.position].value
+    return store.value
+
+
+# The engine's one reading of how an expression's value is built from other expressions. Both
+# the value flow (`_RefCollector`: what a returned or raised value carries) and the taint trace
+# (model/taint.py: where a rule's source enters a value) read composite expressions through it.
+_COMPOSITE = (
+    cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.BooleanOperation, cst.IfExp,
+    cst.List, cst.Tuple, cst.Set, cst.Dict, cst.Await,
+)  # fmt: skip
+# Methods that build text from their receiver and arguments (`"{}: {}".format(a, b)`,
+# `", ".join(parts)`): the text carries all of them.
+STRING_BUILDERS = frozenset({"format", "format_map", "join"})
+
+
+def carried_parts(expr: cst.CSTNode) -> tuple[cst.CSTNode, ...] | None:
+    """The sub-expressions whose values the value of `expr` is made of, for an expression that
+    only combines values: an f-string's expressions (and those of its format specs), the two
+    halves of an implicit concatenation, of `+`, `%`, `/` and any other binary operation, of
+    `a or b`, the branches of a conditional expression (not its test), the elements of a list,
+    tuple or set, the keys and values of a dict, what an `await` waits for. None for anything
+    else (a name, an attribute, a subscript, a call, a literal...): how that is read is the
+    reader's question."""
+    kind = type(expr)
+    if kind not in _COMPOSITE:
+        return None
+    if kind is cst.FormattedString:
+        return tuple(_fstring_expressions(expr))  # type: ignore[arg-type]
+    if kind in (cst.ConcatenatedString, cst.BinaryOperation, cst.BooleanOperation):
+        return (expr.left, expr.right)  # type: ignore[attr-defined]
+    if kind is cst.IfExp:
+        return (expr.body, expr.orelse)  # type: ignore[attr-defined]
+    if kind is cst.Await:
+        return (expr.expression,)  # type: ignore[attr-defined]
+    if kind is cst.Dict:
+        parts: list[cst.CSTNode] = []
+        for element in expr.elements:  # type: ignore[attr-defined]
+            if isinstance(element, cst.DictElement):
+                parts.append(element.key)
+            parts.append(element.value)
+        return tuple(parts)
+    return tuple(element.value for element in expr.elements)  # type: ignore[attr-defined]
+
+
+def _fstring_expressions(expr: cst.FormattedString) -> Iterator[cst.BaseExpression]:
+    for part in expr.parts:
+        if isinstance(part, cst.FormattedStringExpression):
+            yield part.expression
+            for spec in part.format_spec or ():
+                if isinstance(spec, cst.FormattedStringExpression):
+                    yield spec.expression
+
+
+def built_text_parts(call: cst.Call) -> tuple[cst.CSTNode, ...] | None:
+    """The receiver and arguments of a text-building method call (STRING_BUILDERS), whose
+    result carries them all; None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in STRING_BUILDERS):
+        return None
+    return (func.value, *(argument.value for argument in call.args))
+
+
 def store_slot(target: cst.BaseExpression) -> str | None:
     """The constant item a subscript target writes: `info["error"]` -> "error"."""
     return _constant_key(target) if isinstance(target, cst.Subscript) else None
@@ -394,10 +470,14 @@ class _RefCollector(FastVisitor):
             self._walk_in(argument.value, inner)
         return False
 
-    def visit_IfExp(self, node: cst.IfExp) -> bool:
-        self.walk(node.body)
-        self.walk(node.orelse)
+    def _composite(self, node: cst.CSTNode) -> bool:
+        # The parts the value is made of (carried_parts), not a conditional's test.
+        for part in carried_parts(node) or ():
+            self.walk(part)
         return False
+
+    visit_IfExp = visit_FormattedString = visit_ConcatenatedString = visit_BinaryOperation = _composite
+    visit_BooleanOperation = visit_List = visit_Tuple = visit_Set = visit_Dict = visit_Await = _composite
 
     def visit_Comparison(self, node: cst.Comparison) -> bool:
         return False
@@ -496,6 +576,15 @@ class ValueFlow:
         if self._order is None and self.function is not None:
             self._order = StoreOrder(self.function, self.stores, self.class_bases)
         return self._order
+
+    def built_order(self) -> StoreOrder | None:
+        """The stores' placement on the graph if some question has built it, else None."""
+        return self._order
+
+    def reaching(self, key: str, at: cst.CSTNode | None) -> list[Store]:
+        """The stores of `key` (a local or an attribute chain) whose value a read of it in the
+        statement `at` may see (every store of it when `at` is unknown or not on the graph)."""
+        return list(self._live(self.stores.get(key, []), at))
 
     def _placed(self, key: str) -> bool:
         """Can where `key` is read change which stores its read sees (a store list of it, of an

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator, Union
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.flow import Store, unpacked_element
+from mcp_lint.model.flow import built_text_parts, carried_parts, held_value
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted
@@ -83,6 +83,44 @@ class Taint:
             caller=caller or self.caller,
             others=tuple(other.through(name, caller) for other in self.others),
         )
+
+
+@dataclass(frozen=True)
+class TaintExport:
+    """A record of a module (picklable, kept in its summary under the declaring rule's code): a
+    name of the module, as the pending taints of other modules ask for it (`key`), whose value
+    carries the rule's source (kind VALUE: a constant, what a function returns or an item of it),
+    or that is what a pending taint of another kind needs it to be (PASSES: a function returning
+    what it is given there; a kind of the rule's own), which only confirms that taint."""
+
+    key: Pending  # qualified: Pending("pkg.config.DATA_DIR", VALUE), Pending("pkg.f", PASSES, parameter="0")
+    what: str = ""  # "" when the value comes from yet another module (`pending`)
+    origin: str = ""  # the code that reads it
+    origin_at: str = ""  # where ("row:col:end_row:end_col")
+    via: tuple[str, ...] = ()  # as Taint.via (the name nearest the export first)
+    function: str = ""  # the function reading it, "" for a constant
+    pending: Pending | None = None
+    tags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TaintArgument:
+    """A record of a module (picklable): a call of a function of another module of the project
+    that passes it a value carrying the rule's source, for that function's pending taint on its
+    parameter (kind ARGUMENT: `fail(settings.db_url)` with `def fail(target): raise ...`)."""
+
+    callee: str  # as the call names it, qualified (CallFact.callee)
+    position: int  # -1 when passed by keyword
+    keyword: str
+    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
+    what: str
+    origin: str
+    origin_at: str
+    via: tuple[str, ...]
+    function: str  # the calling function
+    pending: Pending | None = None  # the value is a name of yet another module
+    tags: frozenset[str] = frozenset()
+    caller: str = ""  # the calling function, qualified
 
 
 def first_found(found: Iterable[Taint | None]) -> Taint | None:
@@ -315,31 +353,15 @@ class TaintTrace:
         stored = depth > self.words_at
         if kind is cst.SimpleString:
             return self.rules.literal(self, expr) if stored else None
-        if kind is cst.ConcatenatedString:
-            # `"No token at " f"'{path}'"`: the literal as a whole, then the values of its parts.
-            found = self.rules.literal(self, expr) if stored else None
-            return found or self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.FormattedString:
-            found = self.rules.literal(self, expr) if stored else None
-            if found is not None:
-                return found
-            return self.first((part.expression for part in expr.parts if isinstance(part, cst.FormattedStringExpression)), depth, seen)
-        if kind is cst.Await:
-            return self.find(expr.expression, depth, seen)
-        if kind is cst.BinaryOperation:
-            if stored and isinstance(expr.operator, (cst.Add, cst.Modulo)):
+        parts = carried_parts(expr)  # the engine's reading of a value built from others
+        if parts is not None:
+            if stored and _builds_text(expr):
+                # `"No token at " f"'{path}'"`, `"%s://%s" % (...)`: the stored text as a whole
+                # (a connection string written in pieces), then the values of its parts.
                 found = self.rules.literal(self, expr)
                 if found is not None:
                     return found
-            return self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.BooleanOperation:
-            return self.first((expr.left, expr.right), depth, seen)
-        if kind is cst.IfExp:
-            return self.first((expr.body, expr.orelse), depth, seen)
-        if kind in (cst.List, cst.Tuple, cst.Set):
-            return self.first((el.value for el in expr.elements), depth, seen)
-        if kind is cst.Dict:
-            return self.first((el.value for el in expr.elements if isinstance(el, (cst.DictElement, cst.StarredDictElement))), depth, seen)
+            return self.first(parts, depth, seen)
         if kind is cst.Name:
             return self._name(expr, depth, seen)
         if kind is cst.Attribute:
@@ -450,12 +472,19 @@ class TaintTrace:
 
     def first_of(self, values: list[tuple[cst.BaseExpression, cst.CSTNode | None]], name: str, depth: int, seen: frozenset[str]) -> Taint | None:
         """The first taint of the values a name holds, each read where it was stored."""
+        inner = seen | {name}
+        return self.first_held(name, ((value, statement, lambda v: self.find(v, depth + 1, inner)) for value, statement in values))
+
+    def first_held(self, name: str, held: Iterable[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]) -> Taint | None:
+        """The first complete taint of the values `name` holds, each read by its reader at the
+        statement that stored it (None: the module's own value); a taint pending on another
+        module only when none is complete (the others kept, tried in turn at link time)."""
         outer = self.at
         pending: list[Taint] = []
         try:
-            for value, statement in values:
+            for value, statement, read in held:
                 self.at = statement
-                found = self.find(value, depth + 1, seen | {name})
+                found = read(value)
                 if found is not None and found.pending is None:
                     return found.through(name)
                 if found is not None:
@@ -570,7 +599,9 @@ class TaintTrace:
             found = self.imported(expr)  # `config.DATA_DIR` of `from pkg import config`
             if found is not None:
                 return found
-        return self.find(expr.value, depth, seen)
+        # `options.service_url`: that field of the object (the keyword its constructor was
+        # given, through locals, `self` attributes and factories), else the object whole.
+        return self.item(expr.value, expr.attr.value, depth, seen)
 
     def class_values(self, attr: str) -> list[ClassStore]:
         """What the traced method's class stores in `self.attr`."""
@@ -578,24 +609,28 @@ class TaintTrace:
             return []
         return self.scope.values.attributes.get(f"{self.fn.class_name.rsplit('.', 1)[-1]}.{attr}", [])
 
-    def class_attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str]) -> Taint | None:
+    def class_attribute(self, expr: cst.Attribute, depth: int, seen: frozenset[str], key: str | None = None) -> Taint | None:
         """`self.attr`: the values the class stores there, each read in the method that stores
-        it (its parameters: what the calls that construct the object pass, for `__init__`)."""
+        it (its parameters: what the calls that construct the object pass, for `__init__`);
+        only their field or item `key`, when given."""
         chain = dotted(expr) or expr.attr.value
-        pending: list[Taint] = []
-        for store in self.class_values(expr.attr.value):
-            method = self.model.functions.get(f"{self.model.module}.{store.method}") if store.method else None
-            if method is not None and method.qualname not in self.active:
-                trace = TaintTrace(self.rules, method, self.scope, active=self.active, from_callers=True)
-                trace.at = store.statement
-            else:
-                trace = self.module_trace()
-            found = trace.find(store.value, depth + 1, seen | {chain})
-            if found is not None and found.pending is None:
-                return found.through(chain)
-            if found is not None:
-                pending.append(found.through(chain))
-        return first_found(pending)
+        inner = seen | {chain}
+
+        def held() -> Iterator[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]:
+            for store in self.class_values(expr.attr.value):
+                method = self.model.functions.get(f"{self.model.module}.{store.method}") if store.method else None
+                if method is not None and method.qualname not in self.active:
+                    trace = TaintTrace(self.rules, method, self.scope, active=self.active, from_callers=True)
+                    at: cst.CSTNode | None = store.statement
+                else:
+                    trace, at = self.module_trace(), None
+                trace.at = at
+                if key is None:
+                    yield store.value, at, lambda v, t=trace: t.find(v, depth + 1, inner)
+                else:
+                    yield store.value, at, lambda v, t=trace: t.item(v, key, depth + 1, inner)
+
+        return self.first_held(chain, held())
 
     def key_text(self, key: cst.BaseExpression) -> str | None:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
@@ -632,6 +667,17 @@ class TaintTrace:
             return None
         while isinstance(container, cst.Await):
             container = container.expression
+        if isinstance(container, (cst.BooleanOperation, cst.IfExp)):
+            # `options or Options.load()`: that item of either value.
+            sides = (container.left, container.right) if isinstance(container, cst.BooleanOperation) else (container.body, container.orelse)
+            return first_found(self.item(side, key, depth, seen) for side in sides)
+        if isinstance(container, cst.Attribute) and dotted(container.value) in {"self", "cls"} and self.fn is not None and self.fn.class_name:
+            if not self.rules.attribute(self, container):
+                return self.class_attribute(container, depth, seen, key)
+        if isinstance(container, cst.Call):
+            given = constructor_keyword(container, key)
+            if given is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
+                return self.find(given, depth + 1, seen)  # `cls(service_url=url)`: the keyword's value
         if isinstance(container, cst.Dict):
             keys = [literal_text(e.key) if isinstance(e, cst.DictElement) else None for e in container.elements]
             if None in keys:
@@ -639,22 +685,20 @@ class TaintTrace:
             return self.first((e.value for e, k in zip(container.elements, keys) if k == key), depth, seen)  # type: ignore[union-attr]
         name = container.value if isinstance(container, cst.Name) else None
         if name is not None and self.fn is not None and name in self.fn.stores and name not in self.params and name not in seen:
-            outer, pending = self.at, []
-            try:
-                for store in self.fn.stores_reaching(name, self.at):
+            inner = seen | {name}
+            stores = self.fn.stores_reaching(name, self.at)  # those a read here sees
+
+            def held() -> Iterator[tuple[cst.BaseExpression, cst.CSTNode | None, Callable[[cst.BaseExpression], Taint | None]]]:
+                for store in stores:
                     if store.slot is not None and store.slot != key:
                         continue  # `info["path"] = ...` is another item
-                    self.at = store.statement
                     whole = store.slot is None and not store.element and store.position is None
-                    value = held_value(store)
-                    found = self.item(value, key, depth + 1, seen | {name}) if whole else self.find(value, depth + 1, seen | {name})
-                    if found is not None and found.pending is None:
-                        return found.through(name)
-                    if found is not None:
-                        pending.append(found.through(name))
-            finally:
-                self.at = outer
-            return first_found(pending)
+                    if whole:  # the local's whole value: only its item `key`
+                        yield held_value(store), store.statement, lambda v: self.item(v, key, depth + 1, inner)
+                    else:  # the item itself, an element or an unpacked part: all of it
+                        yield held_value(store), store.statement, lambda v: self.find(v, depth + 1, inner)
+
+            return self.first_held(name, held())
         if isinstance(container, cst.Call):
             callee = self._module_function(container)
             if callee is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
@@ -670,6 +714,9 @@ class TaintTrace:
         decided, found = self._decided(self.rules.call(self, expr, resolved), expr, depth, seen)
         if decided:
             return found
+        parts = built_text_parts(expr)  # `"{}: {}".format(a, b)`, `", ".join(parts)`
+        if parts is not None:
+            return self.first(parts, depth, seen)
         short = name.rsplit(".", 1)[-1]
         if self.scope.is_project_call(expr) and short not in {"self", "cls"} and not _held_object_call(name):
             callee = self._module_function(expr)
@@ -737,21 +784,22 @@ class TaintTrace:
         return first_found(each())
 
 
-def held_value(store: Store) -> cst.BaseExpression:
-    """What a store puts into its local: the value, or for an unpacked local (`token, name =
-    upload(path)`) the matching element of a literal, else the local's own target (judged by its
-    name: which element of a call's result it holds is not known here)."""
-    if store.position is None:
-        return store.value
-    element = unpacked_element(store)
-    if element is not None:
-        return element
-    statement = store.statement
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        target = statement.targets[0].target
-        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
-            return target.elements[store.position].value
-    return store.value
+def constructor_keyword(call: cst.Call, field: str) -> cst.BaseExpression | None:
+    """The value a call of a class (`Options(url=...)`, `cls(url=...)` in a factory method: a
+    name written as classes are) gives its field `field` by keyword; None for any other call, or
+    when the field is not given by keyword."""
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    if name != "cls" and not name[:1].isupper():
+        return None
+    return next((argument.value for argument in call.args if argument.keyword is not None and argument.keyword.value == field), None)
+
+
+def _builds_text(expr: cst.CSTNode) -> bool:
+    """An expression whose value may be one text written in pieces: an f-string, an implicit
+    concatenation, `+` or `%`."""
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, (cst.Add, cst.Modulo))
+    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString))
 
 
 def _is_context(param: str, fn: FunctionFacts) -> bool:

@@ -8,7 +8,8 @@ files, masking helpers, slices, the tool's own arguments) and which calls pass t
 (string and path building); the engine follows the value through locals, f-strings, `.format`,
 `%`, `+`, the module's constants and functions, closures and callers. Sinks are the failure
 texts a function sends (what it raises, its failure returns). Names of other modules are
-decided at link time from the records this module keeps (SensitiveExport, SensitiveArgument).
+decided at link time by the engine (linking/pending.py) from the records this module keeps
+(TaintExport, TaintArgument).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import weakref
 from pathlib import PurePath
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.flow import carried_parts
+from mcp_lint.model.walk import descendants
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.model.summary import Latent
@@ -35,6 +38,8 @@ from mcp_lint.model.taint import (
     ModuleValues,
     Pending,
     Taint,
+    TaintArgument,
+    TaintExport,
     TaintRules,
     TaintTrace,
     TraceScope,
@@ -45,10 +50,12 @@ from mcp_lint.model.taint import (
     statement_of,
 )
 from mcp_lint.findings import Location, Related
+from mcp_lint.linking.pending import pending_names
 from mcp_lint.rules.base import (
     Example,
     FileContext,
     LinkedProject,
+    Reach,
     RenderContext,
     Rendered,
     Rule,
@@ -162,8 +169,8 @@ _CARRIERS = frozenset(
 )
 _CARRYING_METHODS = frozenset(
     {
-        "format", "join", "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix",
-        "resolve", "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines", "format_map",
+        "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix", "resolve",
+        "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines",
     }
 )
 # Results that keep nothing sensitive of their input: a number, a file's own name, a yes/no.
@@ -178,43 +185,7 @@ _COMMAND_LINE_PARSES = frozenset({"parse_args", "parse_known_args", "parse_inter
 _CONFIGURED = "configured"  # Taint tag: a value of the server's configuration that is no secret
 
 
-@dataclass(frozen=True)
-class SensitiveArgument:
-    """A record of the module (picklable): a call of a function of another module of the project
-    that passes it a sensitive value, for that function's raises that put the parameter into
-    their text (`fail(settings.db_url)` with `def fail(target): raise ToolError(f"{target} ...")`)."""
-
-    callee: str  # as the call names it, qualified (CallFact.callee)
-    position: int  # -1 when passed by keyword
-    keyword: str
-    via_attribute: bool  # `obj.fail(...)`: the callee's `self` is not among the arguments
-    what: str
-    origin: str
-    origin_at: str
-    via: tuple[str, ...]
-    function: str  # the calling function
-    configured: bool = False
-    pending: Pending | None = None  # the value is a name of yet another module
-
-
-@dataclass(frozen=True)
-class SensitiveExport:
-    """A record of the module (Rule.check_module, picklable): a name of the module, as the
-    pending taints of other modules ask for it (`key`), whose value carries a sensitive detail
-    (a constant, what a function returns or an item of it: kind VALUE), a settings object, class
-    or factory (kind SETTINGS), or a function that returns what it is given at a place (PASSES)."""
-
-    key: Pending  # qualified: Pending("pkg.config.DATA_DIR", VALUE), Pending("pkg.f", PASSES, parameter="0")
-    what: str = ""  # "" when the value comes from yet another module (`pending`)
-    origin: str = ""  # the code that reads it
-    origin_at: str = ""  # where (base.span)
-    via: tuple[str, ...] = ()
-    function: str = ""  # the function returning it, "" for a constant
-    pending: Pending | None = None
-    configured: bool = False
-
-
-_SETTINGS = "settings"  # Pending kind: an object of the module's settings (its field is `what`)
+_SETTINGS = "settings"  # Pending kind: an object of the module's settings (its field is `what`; its TaintExport confirms)
 
 
 @dataclass
@@ -227,12 +198,28 @@ class _Settings:
 
 
 def _settings(ctx: FileContext, values: ModuleValues) -> _Settings:
+    """The settings classes: the pydantic settings classes of the module, and the module's
+    classes their fields are typed with (`incoming: MailServer`, `accounts: list[Account]`), the
+    parts of the same configuration, to any depth."""
     classes: set[str] = set()
-    for statement in ctx.module.body:
-        if isinstance(statement, cst.ClassDef):
-            bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
-            if bases & _SETTINGS_BASES:
-                classes.add(statement.name.value)
+    defined = {statement.name.value: statement for statement in ctx.module.body if isinstance(statement, cst.ClassDef)}
+    for name, statement in defined.items():
+        bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
+        if bases & _SETTINGS_BASES:
+            classes.add(name)
+    parts = list(classes)
+    while parts:
+        for member in defined[parts.pop()].body.body:
+            if not isinstance(member, cst.SimpleStatementLine):
+                continue
+            for small in member.body:
+                if not isinstance(small, cst.AnnAssign):
+                    continue
+                for node in descendants(small.annotation):
+                    typed = node.value if isinstance(node, cst.Name) else None
+                    if typed in defined and typed not in classes:
+                        classes.add(typed)
+                        parts.append(typed)
     objects = {
         name
         for name, stored in values.constants.items()
@@ -319,6 +306,10 @@ class _SensitiveSources(TaintRules):
         if attr in _FILE_NAME_ATTRIBUTES:
             return CLEAN  # `path.name`: the file's own name, not where the server keeps it
         root = parts[0] if parts else ""
+        if len(parts) == 2 and _infrastructure_name(attr):
+            typed = self._typed_settings(trace, root, expr, f"a configuration value ('{chain}')")
+            if typed is not None:
+                return typed  # `server.host` of `server: MailServer`
         if root in trace.params and root not in {"self", "cls"}:
             return CLEAN  # an item of the tool's own arguments
         named = sensitive_name(attr)
@@ -353,7 +344,7 @@ class _SensitiveSources(TaintRules):
 
     def call(self, trace: TaintTrace, expr: cst.Call, resolved: str) -> Verdict:
         name = dotted(expr.func) or ""
-        if resolved in _ENV_READS:
+        if resolved in _ENV_READS or _environment_read(trace, expr):
             key = trace.key_text(expr.args[0].value) if expr.args else None
             if not key or not _sensitive_variable(key):
                 # `os.getenv("DEFAULT_MODEL", "small")`: its default is still the author's text.
@@ -388,6 +379,31 @@ class _SensitiveSources(TaintRules):
             if named is not None and root.split(".")[0] not in trace.params:
                 return Taint(f"{named} ('{key}')", expr)
             return CLEAN
+        return None
+
+    def _typed_settings(self, trace: TaintTrace, name: str, expr: cst.Attribute, what: str) -> Taint | None:
+        """A parameter of a helper annotated with a settings class (`server: MailServer | None`):
+        of this module (a source), of another module of the project (pending on that module's
+        settings classes). A tool's own parameter is the model's input, whatever its type."""
+        fn = trace.fn
+        if fn is None or name in {"self", "cls"} or trace.scope.is_registered(fn.qualname) or trace.rules.is_input(fn, name):
+            return None
+        params = fn.node.params
+        annotation = next(
+            (p.annotation for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name and p.annotation is not None),
+            None,
+        )
+        if annotation is None:
+            return None
+        own_package = trace.model.module.split(".")[0]
+        for node in descendants(annotation.annotation):
+            if not isinstance(node, (cst.Name, cst.Attribute)):
+                continue
+            if isinstance(node, cst.Name) and node.value in self.settings.classes:
+                return Taint(what, expr, tags=_TAGS_CONFIGURED)
+            typed = trace.aliases.resolve(node)
+            if typed and typed.split(".")[0] == own_package and "." in typed:
+                return Taint(what, expr, pending=Pending(typed, _SETTINGS), tags=_TAGS_CONFIGURED)
         return None
 
     def _is_settings(self, trace: TaintTrace, expr: cst.BaseExpression) -> bool:
@@ -506,6 +522,19 @@ def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | 
     return None
 
 
+def _environment_read(trace: TaintTrace, call: cst.Call) -> bool:
+    """`env.get("SERVICE_URL")` where the local `env` holds the environment (`env = os.environ
+    if env is None else env`: a factory that reads a mapping it may be given, the environment by
+    default)."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name) and trace.fn is not None):
+        return False
+    for store in trace.fn.stores_reaching(func.value.value, trace.at):
+        if any(trace.aliases.resolve(part) == "os.environ" for part in (store.value, *(carried_parts(store.value) or ()))):
+            return True
+    return False
+
+
 def _env_taint(key: str, expr: cst.CSTNode) -> Taint:
     """An environment variable's value: configuration, unless named like a secret."""
     return Taint(f"environment variable '{key}'", expr, tags=_TAGS_CONFIGURED if sensitive_name(key) is None else frozenset())
@@ -601,7 +630,7 @@ def get_order(order_id: int) -> dict:
                 )
 
     def check_module(self, ctx: FileContext) -> Iterable[object]:
-        """What other modules may read of this one (SensitiveExport): its settings objects,
+        """What other modules may read of this one (the engine's TaintExport records): its settings objects,
         classes and factories, the constants and what the functions return that carry a
         sensitive detail."""
         scope, sources = _scope(ctx)
@@ -614,11 +643,11 @@ def get_order(order_id: int) -> dict:
             if classes and last_name(fn.returns_type or "") in classes
         )
         for name in settings:
-            yield SensitiveExport(Pending(f"{prefix}.{name}", _SETTINGS))
+            yield TaintExport(Pending(f"{prefix}.{name}", _SETTINGS))
         passed = ctx.memo.get(_PASSED_MEMO)
         for qual, places in (passed if isinstance(passed, dict) else {}).items():
             for place in places:
-                yield SensitiveExport(Pending(qual, PASSES, parameter=place))
+                yield TaintExport(Pending(qual, PASSES, parameter=place))
         constants = _tracer(None, ctx)
         for name, values in scope.values.constants.items():
             found = constants.first_of([(value, None) for value in values], name, 0, frozenset())
@@ -632,14 +661,21 @@ def get_order(order_id: int) -> dict:
                     yield from _returned_items(fn, ctx, qual)
             yield from _sensitive_arguments(fn, ctx)
 
+    def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
+        return frozenset(reached)  # the functions on the tools' way
+
+    def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
+        if latent.variant == "passes-on" or sensitive_text(latent).pending is None:
+            return latent
+        resolved = _first_resolved(sensitive_text(latent), project, state if isinstance(state, frozenset) else None)
+        return replace(latent, payload=resolved) if resolved is not None else None
+
     def render(self, latent: Latent, context: RenderContext) -> Rendered | None:
         if latent.variant == "passes-on":
             return None  # a marker for the linker
         found = sensitive_text(latent)
         if found.pending is not None:
-            # The first of the pending leaks whose name of another module carries something.
-            candidates = (_resolve_pending(candidate, context.project) for candidate in (found, *found.alternatives))
-            resolved = next((candidate for candidate in candidates if candidate is not None), None)
+            resolved = _first_resolved(found, context.project, None)
             if resolved is None:
                 return None  # the names of the other modules carry nothing sensitive
             found = resolved
@@ -723,7 +759,7 @@ def _note_passed_parameters(fn: FunctionFacts, ctx: FileContext) -> None:
         memo[fn.qualname] = tuple(sorted({*carried, *(str(params.index(name)) for name in carried)}))
 
 
-def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[SensitiveExport]:
+def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[TaintExport]:
     """The items of the dict literals `fn` returns that carry a sensitive detail, each on its own
     (a caller taking `config["api_url"]` takes that item, not the token beside it)."""
     tracer = _tracer(fn, ctx, words_at=1)
@@ -739,7 +775,7 @@ def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[
                 yield _export(ctx, Pending(qual, VALUE, item=key), found, fn.name)
 
 
-def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[SensitiveArgument]:
+def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[TaintArgument]:
     """The calls `fn` makes of the project's functions in other modules that pass a sensitive
     value (what each argument carries, read where the call is)."""
     tracer = _tracer(fn, ctx)
@@ -754,7 +790,7 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[Sensit
             keyword = argument.keyword.value if argument.keyword is not None else ""
             found = tracer.find(argument.value, 1, frozenset())
             if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
-                yield SensitiveArgument(
+                yield TaintArgument(
                     call.callee,
                     -1 if keyword else position,
                     keyword,
@@ -764,41 +800,16 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[Sensit
                     span(ctx, found.origin),
                     found.via,
                     fn.name,
-                    _CONFIGURED in found.tags,
                     found.pending,
+                    found.tags,
+                    fn.qualname,
                 )
             if not keyword:
                 position += 1
 
 
-def _passed_to(project: LinkedProject, needed: Pending) -> tuple[str, SensitiveArgument] | None:
-    """A call in another module that passes a sensitive value to the parameter `needed` names
-    (Pending("pkg.mod.fail", ARGUMENT, parameter="target"))."""
-    param = needed.parameter
-    target = project.function(needed.qualname)
-    if target is None:
-        return None
-    params = target[1].params
-    for summary, record in project.records(SensitiveDetailInMessage.code):
-        if not isinstance(record, SensitiveArgument):
-            continue
-        called = project.function(record.callee)
-        constructs = called is None and target[1].name == "__init__"
-        if constructs:
-            called = project.function(record.callee + ".__init__")  # `Client(url)` constructs the class
-        if called is None or called[1].qualname != target[1].qualname:
-            continue
-        # `self` is not among the arguments of `obj.method(x)` nor of `Client(x)`; it is in
-        # `Base.__init__(self, x)`.
-        passes_self = not (record.via_attribute or constructs or target[1].name != "__init__")
-        skip = 1 if params and params[0] in {"self", "cls"} and not passes_self else 0
-        if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
-            return summary.path, record
-    return None
-
-
-def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> SensitiveExport:
-    return SensitiveExport(
+def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> TaintExport:
+    return TaintExport(
         key,
         found.what,
         clip(" ".join(ctx.code(found.origin).split()), 60),
@@ -806,29 +817,13 @@ def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> Sens
         found.via,
         function,
         found.pending,
-        _CONFIGURED in found.tags,
+        found.tags,
     )
 
 
 def _is_registered(qual: str, ctx: FileContext) -> bool:
     """A tool handler (registered here, or on a server of another module)."""
     return any(reg.function == qual for reg in ctx.model.tools) or any(entry[0] == qual for entry in ctx.model.pending)
-
-
-# The linked project's exports, by what a pending taint asks for (built once per project).
-_EXPORTS: "weakref.WeakKeyDictionary[object, dict[Pending, tuple[str, SensitiveExport]]]" = weakref.WeakKeyDictionary()
-_MAX_HOPS = 4  # a name re-read from module to module
-
-
-def _exports(project: LinkedProject) -> dict[Pending, tuple[str, SensitiveExport]]:
-    known = _EXPORTS.get(project)
-    if known is None:
-        known = {}
-        for summary, record in project.records(SensitiveDetailInMessage.code):
-            if isinstance(record, SensitiveExport):
-                known.setdefault(record.key, (summary.path, record))
-        _EXPORTS[project] = known
-    return known
 
 
 def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
@@ -845,44 +840,26 @@ def _payload(ctx: FileContext, found: Taint) -> SensitiveText:
     )
 
 
-def _resolve_pending(found: SensitiveText, project: LinkedProject | None) -> SensitiveText | None:
-    """The latent with what leaks from the module that defines the name it reads (`pending`),
-    and where it is read there; None when that name carries nothing sensitive (or is not the
-    project's). A value may be read on from module to module (`_MAX_HOPS`): a constant built
-    from another module's constant, an argument that is a settings field of a third module."""
-    if project is None:
+def _first_resolved(found: SensitiveText, project: LinkedProject | None, reached: frozenset[str] | None) -> SensitiveText | None:
+    """The first of the pending leaks whose name of another module carries something."""
+    candidates = (_resolve_pending(candidate, project, reached) for candidate in (found, *found.alternatives))
+    return next((candidate for candidate in candidates if candidate is not None), None)
+
+
+def _resolve_pending(found: SensitiveText, project: LinkedProject | None, reached: frozenset[str] | None = None) -> SensitiveText | None:
+    """The latent with what leaks from the module that defines the name it reads (`pending`,
+    decided by the engine over the rule's records), and where it is read there; None when that
+    name carries nothing sensitive (or is not the project's)."""
+    if project is None or found.pending is None:
         return None
-    exports = _exports(project)
-    wait, what = found.pending, found.what
-    via: tuple[str, ...] = found.via
-    # Where the value is read, as the last hop found it (the latent's own read to start with).
-    read = found
-    configured = found.configured
-    for _ in range(_MAX_HOPS):
-        # The next hop: an argument a caller passes, or a name another module exports.
-        if wait is None:
-            return None
-        if wait.kind == ARGUMENT:
-            step = _passed_to(project, wait)
-            if step is None:
-                return None
-        else:
-            step = exports.get(replace(wait, qualname=project.resolve(wait.qualname)))
-            if step is None:
-                return None
-            if wait.kind in {_SETTINGS, PASSES}:
-                break  # the value was read where the previous hop read it (a field, an argument)
-        path, hop = step
-        via = (*reversed(hop.via), *via)  # a record keeps its locals message-first
-        read = replace(read, origin=hop.origin, origin_at=hop.origin_at, origin_file=path, caller=hop.function)
-        configured = hop.configured
-        if hop.pending is None:
-            what = hop.what
-            break
-        wait, what = hop.pending, hop.what
-    else:
+    tags = _TAGS_CONFIGURED if found.configured else frozenset()
+    read = pending_names(project, SensitiveDetailInMessage.code).decide(found.pending, found.what, found.via, tags, reached)
+    if read is None:
         return None
-    return replace(read, what=what, via=via, configured=configured, pending=None, alternatives=())
+    resolved = replace(found, what=read.what, via=read.via, configured=_CONFIGURED in read.tags, pending=None, alternatives=())
+    if read.origin_file:  # read in another module
+        resolved = replace(resolved, origin=read.origin, origin_at=read.origin_at, origin_file=read.origin_file, caller=read.function)
+    return resolved
 
 
 def _via_text(names: tuple[str, ...]) -> str:

@@ -601,7 +601,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     payload = _for_write(asked, first.node, payload)
                     yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
             loop = self._enclosing_loop(fn, handler.try_node)
-            if loop is not None and not _leaves(handler.node.body):
+            if loop is not None and (not _leaves(handler.node.body) or _goes_round(handler.node.body)):
                 for call, write in tried:
                     if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
@@ -611,6 +611,32 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     break
         yield from self._retry_decorated(fn, ctx, writes, asked)
         yield from self._calls_itself_again(fn, ctx, writes, reported, asked)
+        yield from self._status_goes_round(fn, ctx, writes, reported, asked)
+
+    def _status_goes_round(
+        self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked
+    ) -> Iterator[Latent]:
+        """`response = await http.request(method, url)` in a retry loop, then `if
+        response.status_code in (429, 503): ... continue`: the loop sends the write again on a
+        status that leaves its outcome unknown."""
+        for name, (call, write) in sorted(self._responses(fn, writes).items()):
+            if id(call.node) in reported:
+                continue
+            loop = self._enclosing_loop(fn, call.node)
+            if loop is None or not _repeats(loop, call.node):
+                continue
+            for test in _round_tests(loop):
+                parts = [part for part in _conjuncts(test.test) if _status_admits_5xx(part) is True]
+                read = {n.value for part in parts for n in descendants(part) if isinstance(n, cst.Name)}
+                if name not in read or not _holds_response(fn, name, call, test) or _guarantees_nothing_happened([test.test], ctx):
+                    continue
+                if _only_for_reads(fn, call.node, test, ctx):
+                    break  # it sends again only its reads
+                reported.add(id(call.node))
+                cause = f"a failed status of its response (`{ctx.code(parts[0]).strip()}`)"
+                payload = _for_write(asked, call.node, UncertainWrite(write, cause, rerun="the loop around it runs it again"))
+                yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                break
 
     def _calls_itself_again(
         self, fn: FunctionFacts, ctx: FileContext, writes: list[tuple[CallFact, str]], reported: set[int], asked: _Asked
@@ -783,6 +809,33 @@ def _leaves(block: cst.BaseSuite) -> bool:
     last = body[-1] if body else None
     if isinstance(last, cst.SimpleStatementLine) and last.body:
         return isinstance(last.body[-1], (cst.Raise, cst.Return, cst.Break))
+    return False
+
+
+def _round_tests(loop: cst.For | cst.While) -> Iterator[cst.If]:
+    """The `if` statements of the loop's body (not of a loop nested in it) whose block goes round
+    the loop again (`continue`)."""
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.If) and _goes_round(node.body):
+            yield node
+        stack.extend(node.children)
+
+
+def _goes_round(block: cst.BaseSuite) -> bool:
+    """Does the clause's body go round its loop again on some path (`if attempt < limit: ...
+    continue` before a last `break`)? A `continue` of a loop nested in the clause is that loop's."""
+    stack: list[cst.CSTNode] = [block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Continue):
+            return True
+        if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(node.children)
     return False
 
 

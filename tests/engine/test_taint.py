@@ -169,3 +169,87 @@ def test_an_item_taken_from_a_dict_is_only_that_item() -> None:
         """
     assert trace_return(slots) is None
     assert trace_return(slots.replace("info['name']", "info['where']")) is not None
+
+
+# -- the engine's one expression reader (flow.carried_parts, built_text_parts, ValueFlow.reaching)
+
+
+def test_text_built_by_format_or_join_carries_its_parts_without_a_declaration() -> None:
+    # `Colours` declares neither `format` nor `join`: the engine reads text-building methods.
+    assert trace_return("def send():\n    return 'shade {}'.format(palette())\n") is not None
+    joined = """
+        def send():
+            parts = ["shades:"]
+            parts.append(palette())
+            return ", ".join(parts)
+        """
+    found = trace_return(joined)
+    assert found is not None and found.via == ("parts",)
+    # Silent: what is formatted or joined carries nothing (a sanitizer's result, the author's words).
+    assert trace_return("def send():\n    return 'shade {}'.format(grey(palette()))\n") is None
+    assert trace_return(joined.replace("parts.append(palette())", "parts.append('red')")) is None
+    # Any other method of a library's answer stays opaque.
+    assert trace_return("def send():\n    return 'shade {}'.split(palette())\n") is None
+
+
+def test_a_dict_key_is_part_of_the_value_the_same_for_the_value_flow() -> None:
+    source = """
+        def send():
+            return {palette(): "unavailable"}
+        """
+    assert trace_return(source) is not None
+    assert trace_return(source.replace("palette()", "'red'")) is None
+    # The value flow (MCP002/MCP005) reads the same parts: the key's call is carried.
+    module = cst.parse_module(textwrap.dedent(source))
+    fn = build_model(module, "pkg.mod", False).functions["pkg.mod.send"]
+    assert fn.value_flow is not None
+    value = fn.returns[0].node.value
+    calls, _ = fn.value_flow.origins(value)
+    key = value.elements[0].key  # type: ignore[union-attr]
+    assert id(key) in calls
+
+
+RAISING = """
+class Stop(Exception):
+    pass
+
+def send(flag):
+    shade = "plain"
+    if flag:
+        shade = palette()
+        raise Stop("stopped")
+    return shade
+"""
+
+
+def test_reaching_stores_are_read_on_the_value_flows_graph_before_and_after_its_release() -> None:
+    # The colour is stored on a path that raises: it does not reach the return, on the graph
+    # the value flow places the stores on, and still once the value flow is released (after
+    # the function's rules ran: module records and link time ask then).
+    for release in (False, True):
+        module = cst.parse_module(RAISING)
+        model = build_model(module, "pkg.mod", False)
+        fn = model.functions["pkg.mod.send"]
+        if release:
+            fn.release_value_flow()
+            assert fn.value_flow is None
+        scope = TraceScope(model, module_values(module), lambda call: False, lambda qual: False)
+        trace = TaintTrace(Colours(), fn, scope)
+        trace.at = fn.returns[-1].node
+        assert trace.find(fn.returns[-1].node.value) is None, release
+    # Flagged when that path goes on to the return.
+    assert trace_return(RAISING.replace('        raise Stop("stopped")\n', "")) is not None
+
+
+def test_one_value_flow_graph_serves_the_value_flow_and_the_trace() -> None:
+    module = cst.parse_module(RAISING)
+    fn = build_model(module, "pkg.mod", False).functions["pkg.mod.send"]
+    assert fn.value_flow is not None
+    ret = fn.returns[-1].node
+    reaching = fn.stores_reaching("shade", ret)
+    assert [store.value for store in reaching] == [store.value for store in fn.value_flow.reaching("shade", ret)]
+    assert [literal for store in reaching if (literal := getattr(store.value, "value", None))] == ['"plain"']
+    built = fn.value_flow.built_order()
+    assert built is not None  # the trace's question built the value flow's own placement
+    fn.release_value_flow()
+    assert fn.stores_reaching("shade", ret) == reaching and fn._reaching is built

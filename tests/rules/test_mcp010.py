@@ -1882,3 +1882,229 @@ def test_only_the_message_arguments_of_a_raised_exception_are_its_text() -> None
             """
         )
     )
+
+
+# -- fields of a configuration object made by a factory ---------------------------------------------
+
+
+_FACTORY = """
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Options:
+        service_url: str = "https://svc.example"
+        service_key: str = ""
+        page_size: int = 20
+
+        @classmethod
+        def load(cls, env: dict[str, str] | None = None) -> "Options":
+            env = os.environ if env is None else env
+            url = (env.get("SVC_SERVICE_URL") or "").strip() or "https://svc.example"
+            return cls(service_url=url.rstrip("/"), service_key=env.get("SVC_KEY", ""), page_size=int(env.get("SVC_PAGE", "20")))
+
+    class Client:
+        def __init__(self, options: Options | None = None) -> None:
+            self.options = options or Options.load()
+
+        def fetch(self, ref: str) -> dict:
+            try:
+                return httpx.get(f"{self.options.service_url}/items/{ref}").json()
+            except httpx.HTTPError:
+                raise ToolError(f"Could not reach {self.options.service_url}")  # expect: MCP010
+
+        def page(self, ref: str) -> dict:
+            try:
+                return httpx.get(f"https://svc.example/items/{ref}").json()
+            except httpx.HTTPError:
+                raise ToolError(f"Page {self.options.page_size} of {ref} is unavailable")
+
+    client = Client()
+
+    @mcp.tool
+    def get_item(ref: str) -> dict:
+        return client.fetch(ref)
+
+    @mcp.tool
+    def get_page(ref: str) -> dict:
+        return client.page(ref)
+    """
+
+
+def test_a_field_given_by_a_classmethod_factory_from_the_environment() -> None:
+    check(FASTMCP + textwrap.dedent(_FACTORY))
+
+
+def test_a_field_the_factory_fills_from_its_own_words_is_silent() -> None:
+    # The same client, its factory filling the URL from the author's constant only, and a field
+    # the environment fills that is no place (a page size): nothing of the server's setup leaks.
+    source = _FACTORY.replace('(env.get("SVC_SERVICE_URL") or "").strip() or "https://svc.example"', '"https://svc.example"')
+    source = source.replace("  # expect: MCP010", "")
+    check(FASTMCP + textwrap.dedent(source))
+
+
+def test_a_mapping_get_is_an_environment_read_only_when_the_local_holds_the_environment() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            def settings_url(given: dict[str, str]) -> str:
+                env = os.environ
+                return env.get("SVC_SERVICE_URL", "")
+
+            def option_url(given: dict[str, str]) -> str:
+                env = dict(given)
+                return env.get("SVC_SERVICE_URL", "")
+
+            @mcp.tool
+            def fetch_page(ref: str) -> str:
+                try:
+                    return httpx.get(ref).text
+                except httpx.HTTPError:
+                    raise ToolError(f"No answer from {settings_url({})}")  # expect: MCP010
+
+            @mcp.tool
+            def fetch_given_page(ref: str) -> str:
+                try:
+                    return httpx.get(ref).text
+                except httpx.HTTPError:
+                    raise ToolError(f"No answer from {option_url({'SVC_SERVICE_URL': ref})}")
+            """
+        )
+    )
+
+
+_MAIL_CONFIG = """\
+from pydantic import BaseModel
+from pydantic_settings import BaseSettings
+
+
+class MailServer(BaseModel):
+    host: str
+    port: int = 993
+    user_name: str = ""
+    retry_count: int = 0
+
+
+class Account(BaseModel):
+    incoming: MailServer
+    label: str = ""
+
+
+class Settings(BaseSettings):
+    accounts: list[Account] = []
+
+
+class Draft(BaseModel):
+    host: str = ""
+"""
+
+_MAIL_CLIENT = """\
+import logging
+
+from svc.config import Draft, MailServer
+
+logger = logging.getLogger(__name__)
+
+
+class MailError(Exception):
+    pass
+
+
+class Mailbox:
+    def __init__(self, server: MailServer) -> None:
+        self.server = server
+
+    def connect(self, server: MailServer | None = None, draft: Draft | None = None) -> None:
+        server = server or self.server
+        host = server.host
+        try:
+            open_socket(host, server.port)
+        except OSError as e:
+            raise MailError(f"Cannot reach the mail server {host}:{server.port}") from e
+        if draft is not None:
+            raise MailError(f"Draft for {draft.host} was not sent")
+        if server.retry_count < 0:
+            raise MailError(f"Bad retry count {server.retry_count}")
+
+
+def open_socket(host: str, port: int) -> None:
+    pass
+"""
+
+
+def test_a_field_of_a_settings_part_of_another_module_typed_on_a_helper_parameter(tmp_path: Path) -> None:
+    # `MailServer` is the type of a field of the settings (through `Account`): its host is the
+    # server's configuration. `Draft` is a model of the module outside the settings, and a
+    # count is no place: both silent.
+    server = _TOOLS_HEAD.format(imports="from svc.mail import Mailbox\nfrom svc.config import MailServer") + textwrap.dedent(
+        """
+        box = Mailbox(MailServer(host="mail.example"))
+
+        @mcp.tool
+        def read_inbox() -> str:
+            box.connect()
+            return "ok"
+        """
+    )
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/server.py": server, "svc/config.py": _MAIL_CONFIG, "svc/mail.py": _MAIL_CLIENT}
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    raise_row = _MAIL_CLIENT.splitlines().index('            raise MailError(f"Cannot reach the mail server {host}:{server.port}") from e') + 1
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("mail.py", raise_row)]
+    assert "a configuration value ('server.host')" in findings[0].message
+    # The same helper with the field typed as a model outside the settings: silent.
+    write_tree(tmp_path, {**files, "svc/config.py": _MAIL_CONFIG.replace("    incoming: MailServer\n", "    incoming: str\n")})
+    assert lint_paths(discover([tmp_path], resolver), resolver).findings == []
+
+
+_STORE_CORE = """\
+def open_store(store_path: str) -> dict:
+    if not store_path.endswith(".db"):
+        raise ValueError(f"No store at {store_path}")
+    return {}
+"""
+
+_STORE_CLI = """\
+import argparse
+
+from svc import core
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--store-path")
+    args = parser.parse_args()
+    print(core.open_store(args.store_path))
+"""
+
+
+def test_a_helper_parameter_holds_what_callers_on_the_tools_way_pass(tmp_path: Path) -> None:
+    # The tool passes its own argument; a command-line script of the package passes its option
+    # to the same helper: that is not the way the model reaches it. Silent.
+    tools = """
+        @mcp.tool
+        def read_store(store_path: str) -> dict:
+            return core.open_store(store_path)
+        """
+    check_project(tmp_path, {"core.py": _STORE_CORE, "cli.py": _STORE_CLI}, "from svc import core", tools)
+
+
+def test_a_helper_parameter_given_configuration_by_a_caller_on_the_tools_way(tmp_path: Path) -> None:
+    # The same helper, called by a function the tool reaches with the configured path: flagged
+    # at the helper's raise.
+    tools = """
+        from svc.store import read_default
+
+        @mcp.tool
+        def read_store() -> dict:
+            return read_default()
+        """
+    store = "import os\n\nfrom svc import core\n\n\ndef read_default() -> dict:\n    return core.open_store(os.environ['STORE_PATH'])\n"
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/core.py": _STORE_CORE, "svc/cli.py": _STORE_CLI, "svc/store.py": store}
+    files["svc/server.py"] = _TOOLS_HEAD.format(imports="") + textwrap.dedent(tools)
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    findings = lint_paths(discover([tmp_path], resolver), resolver).findings
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("core.py", 3)]
+    assert "environment variable 'STORE_PATH'" in findings[0].message

@@ -884,3 +884,89 @@ def test_a_request_helper_that_sends_again_only_its_reads_is_not_flagged(guard: 
 )
 def test_a_request_helper_that_sends_every_verb_again_is_flagged(guard: str) -> None:
     check(FASTMCP + _READS_ONLY.format(guard=guard, mark="  # expect: MCP011"))
+
+
+# -- a retry loop that goes round again: from a clause that `continue`s, or on a status -------------
+
+
+def test_a_clause_that_goes_round_before_its_last_break_reruns_the_write() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            client = httpx.AsyncClient(base_url="https://svc.example")
+
+            async def send(method: str, path: str, body: dict) -> dict:
+                for attempt in range(3):
+                    try:
+                        response = await client.request(method, path, json=body)  # expect: MCP011
+                        return response.json()
+                    except httpx.TimeoutException:
+                        if attempt < 2:
+                            await asyncio.sleep(2**attempt)
+                            continue
+                        break
+                raise ToolError("The service did not answer")
+
+            @mcp.tool
+            async def create_item(name: str) -> dict:
+                return await send("POST", "/items", {"name": name})
+            """
+        )
+    )
+
+
+def test_a_clause_whose_continue_belongs_to_a_nested_loop_does_not_go_round() -> None:
+    check(
+        FASTMCP
+        + textwrap.dedent(
+            """
+            client = httpx.AsyncClient(base_url="https://svc.example")
+
+            async def send(method: str, path: str, body: dict) -> dict:
+                for attempt in range(3):
+                    try:
+                        response = await client.request(method, path, json=body)
+                        return response.json()
+                    except httpx.TimeoutException:
+                        for note in ("slow", "late"):
+                            if not note:
+                                continue
+                        break
+                raise ToolError("The service did not answer; check the item list before creating it again")
+
+            @mcp.tool
+            async def create_item(name: str) -> dict:
+                return await send("POST", "/items", {"name": name})
+            """
+        )
+    )
+
+
+_STATUS_LOOP = """
+    async def request(method: str, path: str, body: dict | None = None) -> dict:
+        attempt = 0
+        async with httpx.AsyncClient() as http:
+            while True:
+                response = await http.request(method, f"https://svc.example{path}", json=body)  # expect: MCP011
+                if response.status_code in (429, 503) and attempt < 3:
+                    await asyncio.sleep(2**attempt)
+                    attempt += 1
+                    continue
+                return response.json()
+
+    @mcp.tool
+    async def create_item(name: str) -> dict:
+        return await request("POST", "/items", {"name": name})
+    """
+
+
+def test_a_loop_that_goes_round_on_a_5xx_status_reruns_the_write() -> None:
+    check(FASTMCP + textwrap.dedent(_STATUS_LOOP))
+
+
+def test_a_loop_that_goes_round_only_on_a_refusal_or_for_reads_is_silent() -> None:
+    refused = _STATUS_LOOP.replace("(429, 503)", "(429,)").replace("  # expect: MCP011", "")
+    check(FASTMCP + textwrap.dedent(refused))
+    reads = _STATUS_LOOP.replace('request("POST"', 'request("GET"').replace("  # expect: MCP011", "")
+    check(FASTMCP + textwrap.dedent(reads))
