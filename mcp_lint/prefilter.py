@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from mcp_lint.per_file import FileInput, FileOutcome
     from mcp_lint.linking.names import Lookup
 
-__all__ = ["ImportIndex", "NextFiles", "imported_modules", "imported_words", "importers", "is_seed", "wanted_from", "wanted_names"]
+__all__ = ["ImportIndex", "NextFiles", "imported_modules", "importers", "is_seed", "wanted_from", "wanted_names"]
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
@@ -121,19 +121,6 @@ def imported_modules(data: bytes, module: ModuleName) -> set[str]:
         for name in _IDENTIFIER.findall(_ALIAS.sub(b"", names)):
             found.add(f"{base}.{_text(name)}" if base else _text(name))
     return found
-
-
-def imported_words(data: bytes) -> set[bytes]:
-    """Every identifier spelled in the module paths and imported names of `data`'s import
-    statements (`from .store import load as get` gives store and load; aliases are left out):
-    which files may name a class, whatever module it is re-exported from (the subclass search
-    of NextFiles). Which modules a file imports is imported_modules' question."""
-    words: set[bytes] = set()
-    for match in _IMPORT.finditer(data):
-        for part in match.groups():
-            if part:
-                words.update(_IDENTIFIER.findall(_ALIAS.sub(b"", part)))
-    return words
 
 
 def importers(
@@ -273,7 +260,7 @@ class NextFiles:
         self.by_name: dict[str, list[int]] = {}
         for index, item in enumerate(items):
             self.by_name.setdefault(item.module.dotted, []).append(index)
-        self._imported_words: list[set[bytes]] | None = None  # of each item, read on first need
+        self._imports: ImportIndex | None = None  # who imports whom, read on first need
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -337,12 +324,19 @@ class NextFiles:
         return found
 
     def _subclassing_files(self, cls: str) -> list[int]:
-        """The files that may define a subclass of the class `cls`: those whose import statements
-        spell its name (`from app.base import Handler`) or its module's (`from app import base`
-        for `class X(base.Handler)`), besides its own module (already read). A subclass's own
+        """The files that may define a subclass of the class `cls`: those that import its module,
+        directly or through others (ImportIndex). A base is written through a name its module
+        imports (`from app.base import Handler`, `from app import base`, a package re-exporting
+        either), and each module a re-export passes through imports the next, so every module
+        whose base resolves to `cls` imports `cls`'s module, perhaps through re-exporting ones.
+        (Matching the words of import statements instead asked, for a class of a module named
+        `server`, for every file of every package importing `mcp.server`.) A subclass's own
         subclasses are asked for once it is read."""
-        if self._imported_words is None:
-            self._imported_words = [imported_words(item.data) if item.source is not None else set() for item in self.items]
-        module, _, name = cls.rpartition(".")
-        spelled = {part.encode("utf-8", "surrogatepass") for part in (name, module.rpartition(".")[2]) if part}
-        return [index for index, words in enumerate(self._imported_words) if spelled & words]
+        if self._imports is None:
+            self._imports = ImportIndex([item.data for item in self.items], [item.module for item in self.items])
+        parts = cls.split(".")
+        for cut in range(len(parts) - 1, 0, -1):  # the class's module: its longest linted prefix
+            defining = self.by_name.get(".".join(parts[:cut]))
+            if defining:
+                return sorted(self._imports.importers(defining) - set(defining))
+        return []

@@ -170,3 +170,35 @@ def test_the_overrides_are_reached_from_the_dispatching_tool_and_nothing_else_of
     assert {"app.forecast.ForecastHandler.run_tool", "app.tides.TidesHandler.run_tool"} <= set(reached)
     assert reached["app.forecast.ForecastHandler.run_tool"].tools == {"call_tool"}
     assert "app.tides.TidesHandler.summary" not in reached
+
+
+def test_a_subclass_of_a_base_the_package_re_exports_under_another_name_is_analysed(tmp_path: Path) -> None:
+    # `app/__init__.py` re-exports the base as `BaseHandler`; forecast.py imports neither the
+    # name `Handler` nor the module `base`, only the package that imports it.
+    root = _tree(tmp_path)
+    (root / "app/__init__.py").write_text("from app.base import Handler as BaseHandler\n")
+    forecast = (root / "app/forecast.py").read_text()
+    forecast = forecast.replace("from app.base import Handler", "from app import BaseHandler").replace("(Handler)", "(BaseHandler)")
+    (root / "app/forecast.py").write_text(forecast)
+    assert "app/forecast.py:13: MCP002" in _check(root)
+
+
+def _analysed(root: Path) -> list[str]:
+    files = discover([root], SettingsResolver(isolated=True))
+    return sorted(Path(o.display).relative_to(root).as_posix() for o in analyze_all(files, 1, explicit=[]) if o.summary is not None)
+
+
+def test_a_module_of_another_package_spelling_the_base_modules_name_is_not_analysed(tmp_path: Path) -> None:
+    # `tools/widgets.py` imports a module that is also called `base`, and defines a class with
+    # a `run_tool` of the same name; nothing of the server's imports it, so it cannot subclass
+    # `app.base.Handler` and nothing reaches it.
+    root = _tree(tmp_path)
+    (root / "tools").mkdir()
+    (root / "tools/widgets.py").write_text(
+        "import httpx\n\nfrom lib import base\n\n\nclass Widget(base.Handler):\n"
+        "    def run_tool(self, args: dict) -> str:\n        try:\n            return httpx.get('https://w.invalid/').text\n"
+        "        except httpx.HTTPError as e:\n            return f'Error: {e}'\n"
+    )
+    assert "tools/widgets.py" not in _analysed(root)
+    assert {"app/forecast.py", "app/tides.py"} <= set(_analysed(root))
+    assert not [line for line in _check(root) if line.startswith("tools/")]

@@ -18,7 +18,7 @@ import mcp_lint
 from mcp_lint.cli import cli
 from mcp_lint.discovery import project_root
 from mcp_lint.module_names import ModuleName
-from mcp_lint.prefilter import imported_modules, imported_words, importers
+from mcp_lint.prefilter import imported_modules, importers
 
 PACKAGE_ROOT = Path(mcp_lint.__file__).resolve().parents[1]
 
@@ -236,12 +236,6 @@ def test_imported_modules_read_every_import_form() -> None:
         "pkg",
     }
     assert imported_modules(b"x = 'no imports here'\nimportant = 1\n", ModuleName("m", False)) == set()
-
-
-def test_imported_words_read_every_import_form() -> None:
-    text = b"from .store import (\n    load as get,\n    save,\n)\nimport app.db.session as s, cfg\nif x:\n    from pkg import *\n"
-    assert imported_words(text) == {b"store", b"load", b"save", b"app", b"db", b"session", b"cfg", b"pkg"}
-    assert imported_words(b"x = 'no imports here'\nimportant = 1\n") == set()
 
 
 def test_relative_imports_resolve_against_the_importing_module() -> None:
