@@ -3021,3 +3021,36 @@ def test_the_services_verdict_raised_by_the_projects_client_is_let_through(proje
     )
     raw = (project / "raw.py").read_text()
     assert raw.endswith('        return "\\n".join(str(order) for order in orders)\n' + fixed_tail), raw
+
+
+def test_a_module_name_a_function_imports_for_itself_is_not_used_by_the_fix(project: Path) -> None:
+    # `import mcp.server.fastmcp` inside `version()` binds `mcp` in that function only: a fix
+    # writing `raise mcp.server.fastmcp.exceptions.ToolError(...)` in the tool would fail with a
+    # NameError on the very failure it reports. The fix imports ToolError at module level instead.
+    write(
+        project / "records" / "server.py",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        server = FastMCP("records")
+        RECORDS: dict[str, str] = {}
+
+
+        def version() -> str:
+            import mcp.server.fastmcp
+
+            return mcp.server.fastmcp.__name__
+
+
+        @server.tool()
+        def get_record(record_id: str) -> str:
+            if record_id not in RECORDS:
+                return f"Error: record {record_id} not found"
+            return RECORDS[record_id]
+        """,
+    )
+    fix("--select", "MCP005")
+    fixed = (project / "records" / "server.py").read_text()
+    assert fixed.startswith("from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n"), fixed
+    assert '        raise ToolError(f"Record {record_id} not found")\n' in fixed, fixed
+    compile(fixed, "server.py", "exec")

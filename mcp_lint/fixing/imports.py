@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass
+from typing import Iterator
 
 import libcst as cst
 
@@ -65,6 +66,10 @@ class ImportBlock:
     # Blank lines the file leaves after its imports (two in some layouts, before any statement):
     # a statement the fix adds after the block stands as far from it.
     after_gap: int = 1
+    # Names the module's own imports bind at module level when it runs (inside a top-level `if` or
+    # `try` too, not under `if TYPE_CHECKING:`): the only imported names a fix may use anywhere in
+    # the module. A function's own `import mcp.server.fastmcp` binds `mcp` in that function only.
+    runtime_names: frozenset[str] = frozenset()
 
 
 def statements_tree(module: cst.Module) -> ast.Module:
@@ -122,7 +127,26 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
         _framework_deferred(tree),
         no_sections=_without_sections(found, first_party),
         after_gap=_gap_after(found, lines),
+        runtime_names=frozenset(_runtime_names(tree.body)),
     )
+
+
+def _runtime_names(block: list[ast.stmt]) -> Iterator[str]:
+    """The names `block`'s imports bind when it runs, through `if`/`elif`/`else` and
+    `try`/`except`/`else`/`finally` blocks, never into a def or a class, nor under
+    `if TYPE_CHECKING:`."""
+    for stmt in block:
+        if isinstance(stmt, ast.Import):
+            yield from (alias.asname or alias.name.split(".")[0] for alias in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            yield from (alias.asname or alias.name for alias in stmt.names if alias.name != "*")
+        elif isinstance(stmt, ast.If):
+            if not _is_type_checking(stmt.test):
+                yield from _runtime_names(stmt.body)
+            yield from _runtime_names(stmt.orelse)
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            for part in (stmt.body, *(handler.body for handler in stmt.handlers), stmt.orelse, stmt.finalbody):  # type: ignore[attr-defined]
+                yield from _runtime_names(part)
 
 
 def _without_sections(found: list[ImportLine], first_party: str) -> bool:

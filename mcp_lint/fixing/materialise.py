@@ -88,7 +88,7 @@ class LinkFixes:
                 if family not in TOOL_ERROR_IMPORT:
                     return None
                 module, name = TOOL_ERROR_IMPORT[family]
-                local = summary.tool_error_names.get(family) or _local_name(summary, [f"{module}.{name}"])
+                local = _runtime(summary.tool_error_names.get(family), summary) or _local_name(summary, [f"{module}.{name}"])
                 if local is None:
                     if _name_taken(summary, name) or summary.imports.framework_deferred:
                         # A module written to import without the framework (a CLI uses it)
@@ -307,16 +307,22 @@ def _catching(guard: TryGuard, raised: frozenset[str], opened: set[str] | frozen
 
 
 def _local_name(summary: ModuleSummary, qualified: list[str]) -> str | None:
-    """How the module can already spell one of `qualified`: `ToolError`, `TE`, `fe.ToolError`."""
+    """How the module can already spell one of `qualified` at module level: `ToolError`, `TE`,
+    `fe.ToolError` (a name a function imports for itself is not bound where the fix goes)."""
     for target in qualified:
         for local, qual in summary.reexports.items():
-            if qual == target:
+            if qual == target and local in summary.imports.runtime_names:
                 return local
     for target in qualified:
         for local, qual in summary.reexports.items():
-            if target.startswith(qual + ".") and "." not in local:
+            if target.startswith(qual + ".") and "." not in local and local in summary.imports.runtime_names:
                 return local + target[len(qual) :]
     return None
+
+
+def _runtime(local: str | None, summary: ModuleSummary) -> str | None:
+    """`local` when a module-level import binds it as the module runs, else None."""
+    return local if local is not None and local in summary.imports.runtime_names else None
 
 
 def _name_taken(summary: ModuleSummary, name: str) -> bool:
