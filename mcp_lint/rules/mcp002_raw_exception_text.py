@@ -562,10 +562,13 @@ async def get_forecast(city: str) -> str:
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
+        param_sinks: list | None = None
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
-            for node, value, variant, conditions in self._all_sinks(fn, ctx):
+            if param_sinks is None:
+                param_sinks = list(self._param_sinks(fn, ctx))
+            for node, value, variant, conditions in param_sinks:
                 if id(node) in seen or _narrowed_to_own_class(conditions, param, ctx):
                     continue
                 if id(node) not in built_by:
@@ -598,6 +601,23 @@ async def get_forecast(city: str) -> str:
                         raised_only=not any(n is found for n in descendants(value)),
                     )
                 route = "raise" if variant.startswith("raise") else "text"
+                if variant == "raise-other" and isinstance(value, cst.Call):
+                    # `def _raise_for(e): raise ApiError(e.response.text)`: a raise of its class
+                    # with the text, where a caller hands it a caught exception (as a factory's
+                    # value a caller raises: the linker drops it where callers catch the class).
+                    cls = last_name(raised_class(value, ctx) or "")
+                    yield self.latent(
+                        ctx,
+                        value,
+                        variant="raise-other-param",
+                        route=route,
+                        statement=node,
+                        payload=replace(payload, raised=cls, cls=cls),
+                        param=index,
+                        raises=last_name(dotted(value.func) or ""),
+                        raises_qual=project_class(value.func, ctx) or "",
+                    )
+                    continue
                 yield self.latent(ctx, value, variant=f"{variant}-param", route=route, statement=node, payload=payload, param=index)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
@@ -731,6 +751,16 @@ async def get_forecast(city: str) -> str:
             # (render decides); a protocol error's message is sent as written (MCP001 reports
             # the channel, this rule the content).
             yield fact.node, fact.node.exc, _raise_variant(fact.node.exc, ctx), caught_at
+
+    def _param_sinks(self, fn: FunctionFacts, ctx: FileContext):
+        """The sinks a parameter's exception text can reach the model through: _all_sinks, and
+        raises of other classes outside any `except` that leave this function (the framework
+        forwards their text)."""
+        yield from self._all_sinks(fn, ctx)
+        for fact in fn.raises:
+            exc = fact.node.exc
+            if fact.handler is None and isinstance(exc, cst.Call) and self._raise_variant(fact, exc, ctx) == "raise-other":
+                yield fact.node, exc, "raise-other", fact.conditions
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
         for ret in fn.returns:

@@ -83,7 +83,19 @@ from mcp_lint.rules.results import (
     spelled_code,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
-from mcp_lint.vocabulary import DETAIL_KEYS, ERROR_KEYS, EXCHANGE_REPORT_KEYS, FAILED_OPENING, FLAG_KEYS, HINT_KEYS, MESSAGE_KEYS, SUCCESS_KEYS, UNKNOWN_TOOL, is_status_tool
+from mcp_lint.vocabulary import (
+    DETAIL_KEYS,
+    ERROR_KEYS,
+    EXCHANGE_REPORT_KEYS,
+    FAILED_OPENING,
+    FLAG_KEYS,
+    HINT_KEYS,
+    MESSAGE_KEYS,
+    REPLY_STATUS_FIELDS,
+    SUCCESS_KEYS,
+    UNKNOWN_TOOL,
+    is_status_tool,
+)
 
 def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
     """Does the failure's message (the error item of a dict, the text of a content block) say
@@ -131,27 +143,29 @@ def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
 
 def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
     """Does another return of the function send a dict literal (written there or in the local it
-    returns) holding another constant under a key this one sets to a constant: the key reports
-    the outcome, each return one of them?"""
-    own = _constant_items(value)
+    returns) holding another status word under a status key this one sets to a word (`"status":
+    "unhealthy"` / `"status": "healthy"`): the key reports the outcome, each return one of them?
+    (A flag such as `"reachable": False` is no status word: from an `except`, the check crashed.)"""
+    own = _status_words(value)
     if not own:
         return False
     for ret in fn.returns:
         other = fn.value_of(ret.node.value) if ret.node.value is not None else None
         if other is value or not isinstance(other, cst.Dict):
             continue
-        theirs = _constant_items(other)
-        if any(key in theirs and theirs[key] != text for key, text in own.items()):
+        theirs = _status_words(other)
+        if any(key in theirs and theirs[key] != word for key, word in own.items()):
             return True
     return False
 
 
-def _constant_items(value: cst.Dict) -> dict[str, str]:
-    """The items of a dict literal whose value is a string, a number or True/False/None, as written."""
+def _status_words(value: cst.Dict) -> dict[str, str]:
+    """The status items of a dict literal (REPLY_STATUS_FIELDS) that hold a literal word."""
     out: dict[str, str] = {}
     for key, element in literal_items(value):
-        if isinstance(element, (cst.SimpleString, cst.Integer)) or dotted(element) in {"True", "False", "None"}:
-            out[key] = element.value if isinstance(element, (cst.SimpleString, cst.Integer)) else dotted(element) or ""
+        text = literal_text(element) if isinstance(element, cst.SimpleString) else None
+        if key in REPLY_STATUS_FIELDS and text is not None:
+            out[key] = text
     return out
 
 
