@@ -312,6 +312,13 @@ def _warn_about_target(target: str, origin: str, files: list[Path]) -> None:
     _warning(f"'{target}' (from {origin}) names {module}, which no linted file imports: the target changes nothing")
 
 
+def _warn_unapplied(filename: str, unapplied: list[Finding]) -> None:
+    """Say which fixes were left out because they would change nothing (fixing/apply.py); the
+    file's other fixes went in, and these findings stay reported."""
+    for finding in unapplied:
+        _warning(f"{filename}:{finding.location.row}:{finding.location.column}: the {finding.code} fix would change nothing; not applied")
+
+
 def _warning(message: str) -> None:
     click.echo(f"mcp-lint: warning: {message}", err=True)
 
@@ -492,6 +499,7 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     result = fix_source(text, lint, unsafe=options.unsafe_fixes)
     if result.error:
         errors.append(f"{filename}: {result.error}; nothing was changed")
+    _warn_unapplied(filename, result.unapplied)
     if options.diff:
         diff = unified_diff(filename, text, result.fixed)
         sys.stdout.write(diff)
@@ -637,6 +645,7 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
             report.errors.append(f"{filename}: {result.error}; the file was left unchanged")
             remaining.extend(file_findings)
             continue
+        _warn_unapplied(filename, result.unapplied)
         if result.fixed == original:
             remaining.extend(result.remaining)
             continue

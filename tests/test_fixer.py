@@ -307,7 +307,21 @@ def test_fix_source_detects_fixes_that_undo_each_other() -> None:
 
 def test_fix_source_reports_a_fix_that_changes_nothing() -> None:
     outcome = fix_source("x = BAD\n", token_lint("BAD", "BAD"), unsafe=False)
-    assert (outcome.fixed, outcome.error) == ("x = BAD\n", "fix changed nothing (pass 1: MCP001)")
+    assert (outcome.fixed, outcome.error, outcome.applied) == ("x = BAD\n", None, [])
+    assert [f.message for f in outcome.unapplied] == [f.message for f in outcome.remaining] == ["BAD at 1"]
+
+
+def test_fix_source_applies_the_other_fixes_beside_one_that_changes_nothing() -> None:
+    # A rewrite to the same words (a later pass re-deriving a fix already in place) no longer
+    # costs the file its other fixes, in this pass or an earlier one.
+    def lint(text: str) -> list[Finding]:
+        return token_lint("OLD", "NEW")(text) + token_lint("SAME", "SAME", code="MCP002")(text)
+
+    outcome = fix_source("a = OLD\nb = SAME\nc = OLD\n", lint, unsafe=False)
+    assert (outcome.fixed, outcome.error) == ("a = NEW\nb = SAME\nc = NEW\n", None)
+    assert [f.message for f in outcome.applied] == ["OLD at 1", "OLD at 3"]
+    assert [(f.code, f.message) for f in outcome.unapplied] == [("MCP002", "SAME at 2")]
+    assert [f.message for f in outcome.remaining] == ["SAME at 2"]
 
 
 def test_fix_source_reports_a_malformed_fix() -> None:

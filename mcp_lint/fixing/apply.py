@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import libcst
@@ -100,6 +100,9 @@ class FixOutcome:
     remaining: list[Finding]
     # Why fixing was abandoned, for the user; None on success.
     error: str | None = None
+    # Findings whose fix would leave the text as it is (a rewrite to the same words): not applied,
+    # still in `remaining`; the other fixes of the file go in without them.
+    unapplied: list[Finding] = field(default_factory=list)
 
 
 def fix_source(
@@ -115,21 +118,31 @@ def fix_source(
     ``parse_check`` raises when a text is not valid Python (default: libcst's parser). When a pass
     produces unparsable code, its edits cannot be applied, ``lint`` raises on a fixed text, or the
     fixes keep changing the text after ``max_passes`` passes (or bring back an earlier text), the
-    whole file is left as it was. Rules write line breaks in edits as "\\n"; they are written with
-    the file's own line ending, so a "\\r\\n" file stays "\\r\\n" throughout.
+    whole file is left as it was. A fix that would change nothing (its edits write what is there)
+    is left out and reported in ``unapplied``: the file's other fixes still go in. Rules write line
+    breaks in edits as "\\n"; they are written with the file's own line ending, so a "\\r\\n" file
+    stays "\\r\\n" throughout.
     """
     check = parse_check if parse_check is not None else _parse_with_libcst
     newline = dominant_newline(text)
     current = text
     findings = original_findings = lint(text)
     applied: list[Finding] = []
+    unapplied: list[Finding] = []
     # Texts already produced: seeing one again means the fixes cycle and can never converge.
     seen = {text}
     pass_number = 0
     while True:
-        chosen = select_fixes(findings, unsafe=unsafe)
+        idle = [finding for finding in findings if _changes_nothing(current, finding)]
+        if idle:
+            # Applied, it would leave the text as it is, and be chosen again in every pass.
+            unapplied = idle
+            findings_to_fix = [finding for finding in findings if finding not in idle]
+        else:
+            findings_to_fix = findings
+        chosen = select_fixes(findings_to_fix, unsafe=unsafe)
         if not chosen:
-            return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings)
+            return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings, unapplied=unapplied)
         pass_number += 1
         if pass_number > max_passes:
             return _failed(text, original_findings, f"fixes did not converge after {max_passes} passes")
@@ -161,6 +174,17 @@ def fix_source(
         except Exception as exc:  # noqa: BLE001 - a crash on the fixed text must not write it
             reason = f"the fixed code could not be linted again ({where}): {exc}"
             return _failed(text, original_findings, reason)
+
+
+def _changes_nothing(text: str, finding: Finding) -> bool:
+    """Does the finding's fix (when it has one) write exactly what `text` already holds?"""
+    edits = _edits(finding)
+    if not edits:
+        return False
+    try:
+        return apply_edits(text, edits) == text
+    except ValueError:
+        return False  # a malformed fix is reported where the pass applies it
 
 
 def _failed(text: str, findings: list[Finding], reason: str) -> FixOutcome:

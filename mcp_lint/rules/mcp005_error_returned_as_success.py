@@ -1256,8 +1256,13 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
-    if text is not None and carriers:
-        text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
+    # A whole value serialised into the message (`{json.dumps(data, indent=2)}`) is a record of the
+    # failure, not words for the model: every field of it would travel in the raise (a reply's raw
+    # body, the request's headers with their key). The author's words stay.
+    dumped = text is not None and text.remove(lambda node: _serialised_whole(node, ctx))
+    if text is not None and (carriers or dumped):
+        if carriers:
+            text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
         if not text.words().strip(" :;,.-{}"):
             return ""  # nothing of the author's words is left to raise
         if len(text.parts) != 1:
@@ -1316,6 +1321,17 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         return lone[0].source
     return text.as_fstring(" ")
 
+
+def _serialised_whole(node: cst.BaseExpression, ctx: FileContext) -> bool:
+    """`json.dumps(data)`, `pprint.pformat(data)`: a structure written out whole as text."""
+    if not isinstance(node, cst.Call):
+        return False
+    resolved = ctx.model.aliases.resolve(node.func) or ""
+    return resolved in _SERIALISERS
+
+
+# Library functions that write a whole structure out as text.
+_SERIALISERS = frozenset({"json.dumps", "pprint.pformat", "yaml.dump", "yaml.safe_dump"})
 
 # Keys of an error dict naming the handle of a job, an upload, a session (`job_id`, `taskId`, `id`).
 _HANDLE_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
