@@ -154,8 +154,12 @@ def analyze_text(
     try:
         load_analysis(codes)
         from mcp_lint.analysis import ParseFailure, analyze_source
+        from mcp_lint.model.walk import forget_walks
 
-        result = analyze_source(source.text, path, display, codes, copies)
+        try:
+            result = analyze_source(source.text, path, display, codes, copies)
+        finally:
+            forget_walks()  # the walks' lists hold the file's tree
     except RecursionError:
         return FileOutcome(display, problem=unreadable(display, "file is too deeply nested to analyse"), source=source)
     except Exception as exc:  # noqa: BLE001 - one broken file must not stop the run

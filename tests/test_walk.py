@@ -93,3 +93,32 @@ def _preorder(node: cst.CSTNode) -> list[cst.CSTNode]:
     for child in reference_children(node):
         out.extend(_preorder(child))
     return out
+
+
+@pytest.mark.parametrize("into_scopes", [True, False])
+def test_a_walk_repeated_over_a_subtree_sees_what_the_first_walk_saw(into_scopes: bool) -> None:
+    module = cst.parse_module(EXTRA + "\n\nclass C:\n    def m(self):\n        return [lambda q: q for _ in ()]\n")
+    for node in every_node(module):
+        first = list(walk.descendants(node, into_scopes=into_scopes))
+        partial = next(walk.descendants(node, into_scopes=into_scopes))  # a walk left early
+        assert partial is node
+        assert list(walk.descendants(node, into_scopes=into_scopes)) == first
+        assert list(walk.descendants(node, into_scopes=into_scopes)) == first
+    body = module.body[0]
+    assert isinstance(body, cst.FunctionDef)
+    inner = {type(n) for n in walk.descendants(body.body, into_scopes=False)}
+    assert cst.Lambda not in inner and cst.FunctionDef not in inner
+    walk.forget_walks()
+
+
+def test_a_listed_walk_never_answers_for_another_node_with_the_same_id() -> None:
+    # Trees dropped without forgetting their walks: a later tree's nodes may be allocated where
+    # theirs were, and must still be walked as themselves.
+    texts = ["x = 1\n", "def f():\n    return g(y)\n", "import os\n", "try:\n    a()\nexcept E as e:\n    b(e)\n"]
+    for round_ in range(40):
+        module = cst.parse_module(texts[round_ % len(texts)] * (1 + round_ % 3))
+        for node in every_node(module):
+            list(walk.descendants(node))
+        assert list(walk.descendants(module)) == _preorder(module)
+        del module
+    walk.forget_walks()

@@ -151,7 +151,37 @@ SCOPES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 
 def descendants(node: cst.CSTNode, *, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
     """`node` and everything below it, pre-order; optionally not entering nested functions,
-    classes and lambdas (below `node` itself)."""
+    classes and lambdas (below `node` itself).
+
+    The rules and the summary walk the same subtrees again and again (a function's body once
+    per call it makes, per rule, per question), so the second walk of a root lists its nodes and
+    later walks read that list (libcst trees are immutable). Entries keep their root, so an id
+    reused by another node never answers for it; `forget_walks` drops them after each file."""
+    key = (id(node), into_scopes)
+    entry = _walked.get(key)
+    if entry is not None and entry[0] is node:
+        listed = entry[1]
+        if listed is None:
+            listed = list(_descendants(node, into_scopes))
+            _walked[key] = (node, listed)
+        return iter(listed)
+    if len(_walked) >= _WALKED_LIMIT:
+        _walked.clear()  # a caller outside the per-file analysis: keep memory bounded
+    _walked[key] = (node, None)  # walked once: listed if it is walked again
+    return _descendants(node, into_scopes)
+
+
+# Root (id, into_scopes) -> (root, its nodes once walked twice, else None); see descendants.
+_walked: dict[tuple[int, bool], tuple[cst.CSTNode, list[cst.CSTNode] | None]] = {}
+_WALKED_LIMIT = 200_000
+
+
+def forget_walks() -> None:
+    """Drop the lists of walked subtrees (the end of a file's analysis: they hold its tree)."""
+    _walked.clear()
+
+
+def _descendants(node: cst.CSTNode, into_scopes: bool) -> Iterator[cst.CSTNode]:
     stack = [node]
     pop, extend, plans = stack.pop, stack.extend, _PLANS  # locals: this loop runs once per node
     while stack:
