@@ -483,9 +483,6 @@ class _Steps:
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
-        # A preparation (`makedirs(out, exist_ok=True)`) counts in a function whose only other
-        # changes are calls of these helpers: only where one of them mutates (link time).
-        self.prepared_for: tuple[str, ...] = ()
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -823,10 +820,9 @@ class _Steps:
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
-                # What a helper that may mutate may have changed: any file (a look at the file
-                # system after it reads its effect back), and the module state a helper of this
-                # module changes (`_purge_expired()` then `TOKENS.get(t)`).
-                step.changed.extend((FILE_ANY, *_module_state_changed(kind, self.ctx, self.module_names)))
+                # The module state a helper of this module changes (`_purge_expired()`, then
+                # `TOKENS.get(t)` reads its effect back).
+                step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
@@ -924,8 +920,6 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # change something itself or through a helper that may (the directory made for the file it
     # then writes, or hands to `_save(doc, out)`).
     if steps.kinds:
-        if not any(isinstance(k, MutationKind) for k in steps.kinds.values()):
-            steps.prepared_for = tuple(sorted({k for k in steps.kinds.values() if isinstance(k, str)}))
         steps.kinds.update(preparations)
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
@@ -1485,8 +1479,8 @@ class MutationFirst(Payload):
     via_attribute: bool = False
     # Only an idempotent preparation (`mkdir(exist_ok=True)`) comes before the check.
     preparation: bool = False
-    # The helpers whose change the preparation is for, when the function changes nothing
-    # itself: a finding only where one of them mutates.
+    # The helpers called after the check, when the function changes nothing itself there: the
+    # preparation is for their change, a finding only where one of them mutates.
     prepared_for: tuple[str, ...] = ()
     # Helpers called between the preparation and the check: where one mutates, its finding is
     # the change the preparation was for, and this one is left out.
@@ -1619,7 +1613,9 @@ def set_stock(sku: str, quantity: int) -> str:
                         for at_helper, (later, callee, call, again) in enumerate(helpers):
                             before = earlier(index) + [c for _, c, _, _ in helpers[:at_helper]]
                             yield self._latent(ctx, steps, later, (callee, call), before, again)
-                        yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers))
+                        own, after = self._changes_after(steps, found[-1][0]) if at == index and step.mutation.effect is Effect.PREPARATION else (True, ())
+                        if own or after:
+                            yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers), () if own else after)
                         reported.add(found[-1][0])
                     resume = max(index, found[-1][0])
                     candidates = []
@@ -1641,6 +1637,25 @@ def set_stock(sku: str, quantity: int) -> str:
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
+
+    @staticmethod
+    def _changes_after(steps: _Steps, check_index: int) -> tuple[bool, tuple[str, ...]]:
+        """What can run after the check that changes something: (a change of the function's
+        own, the helpers called that may). A preparation (`mkdir(exist_ok=True)`) counts only
+        where the call goes on, past the check, to change something (the file it then writes):
+        not where the rejection is the last branch of the chain that writes."""
+        order = steps.order()
+        after = order.after(steps.steps[check_index])
+        if after is None:
+            return True, ()
+        own = False
+        helpers: set[str] = set()
+        for other in steps.steps:
+            if order.node(other) not in after:
+                continue
+            own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION)
+            helpers.update(callee for callee, _ in other.helper_calls)
+        return own, tuple(sorted(helpers))
 
     def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
         """The helper calls after a preparation that the same direct check rejects the call after
@@ -1813,6 +1828,7 @@ def set_stock(sku: str, quantity: int) -> str:
         earlier: list[str],
         checks: list[tuple[int, str]],
         outranked_by: tuple[str, ...] = (),
+        prepared_for: tuple[str, ...] = (),
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
@@ -1829,7 +1845,7 @@ def set_stock(sku: str, quantity: int) -> str:
             passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
             via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
-            prepared_for=steps.prepared_for if helper is None and step.mutation is not None and step.mutation.effect is Effect.PREPARATION else (),
+            prepared_for=prepared_for,
             outranked_by=outranked_by,
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.

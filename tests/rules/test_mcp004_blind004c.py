@@ -178,35 +178,7 @@ CAUSES = [
             return str(RENDERER.render(svg, command))
         """,
     ),
-    # -- what a helper that may mutate changed, read back after its call ---------------------------
-    case(
-        "file-system-look-after-a-helper-that-runs-a-command",
-        """\
-        def run_export(source: str, target: str) -> None:
-            subprocess.run(["converter", source, target], check=False)
-
-        @mcp.tool()
-        def export(source: str, target: str) -> str:
-            run_export(source, target)
-            if not Path(target).exists():
-                raise ToolError(f"the converter wrote no {target}; check the source file")
-            return target
-        """,
-    ),
-    case(
-        "argument-check-after-a-helper-that-runs-a-command",
-        """\
-        def run_export(source: str, target: str) -> None:
-            subprocess.run(["converter", source, target], check=False)  # expect: MCP004
-
-        @mcp.tool()
-        def export(source: str, target: str) -> str:
-            run_export(source, target)
-            if not target.endswith(".pdf"):
-                raise ToolError("target must end with .pdf")
-            return target
-        """,
-    ),
+    # -- module state a helper of this module changed, read back after its call -------------------
     case(
         "module-state-a-helper-purged-read-by-the-check",
         """\
@@ -432,6 +404,39 @@ CAUSES = [
                     raise ToolError(f"sheet {name} has no rows")
             create_book(path)
             return str(known)
+        """,
+    ),
+    # -- a preparation counts only where the call goes on, after the check, to change something ----
+    case(
+        "preparation-then-a-check-then-the-write",
+        """\
+        @mcp.tool()
+        def export(folder: str, pattern: str, notes: list[str]) -> str:
+            target = ROOT / folder
+            target.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            if pattern not in ("date", "id"):
+                raise ToolError("pattern must be date or id")
+            for index, text in enumerate(notes):
+                (target / f"{index}.md").write_text(text)
+            return str(target)
+        """,
+    ),
+    case(
+        "preparation-then-writes-in-branches-and-the-rejection-last",
+        """\
+        @mcp.tool()
+        def export(folder: str, pattern: str, notes: list[str]) -> str:
+            target = ROOT / folder
+            target.mkdir(parents=True, exist_ok=True)
+            if pattern == "date":
+                (target / "all.md").write_text("\\n".join(notes))
+                return str(target)
+            elif pattern == "id":
+                for index, text in enumerate(notes):
+                    (target / f"{index}.md").write_text(text)
+                return str(target)
+            else:
+                raise ToolError("pattern must be date or id")
         """,
     ),
     # -- `x.set(key, value)` is a key-value write only on a kept client or a store's name -----------
