@@ -224,6 +224,11 @@ def module_values(module: cst.Module) -> ModuleValues:
                 for name, value in _assigned(small):
                     constants.setdefault(name, []).append(value)
         elif isinstance(statement, cst.ClassDef):
+            if _is_dataclass(statement):
+                # `config: Config = field(default_factory=Config.load)`: what the constructor
+                # puts in `self.config` unless given one.
+                for field, default, small in _dataclass_defaults(statement):
+                    attributes.setdefault(f"{statement.name.value}.{field}", []).append(ClassStore(default, frozenset(), "", small))
             for member in statement.body.body:
                 params = _params(member) if isinstance(member, cst.FunctionDef) else frozenset()
                 method = f"{statement.name.value}.{member.name.value}" if isinstance(member, cst.FunctionDef) else ""
@@ -236,6 +241,33 @@ def module_values(module: cst.Module) -> ModuleValues:
                             store = ClassStore(node.value, params, method, node)
                             attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append(store)
     return ModuleValues(constants, attributes)
+
+
+def _is_dataclass(node: cst.ClassDef) -> bool:
+    return any((dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "").rsplit(".", 1)[-1] == "dataclass" for d in node.decorators)
+
+
+def _dataclass_defaults(node: cst.ClassDef) -> Iterator[tuple[str, cst.BaseExpression, cst.AnnAssign]]:
+    """The fields of a dataclass with a default, as written (`= value`, `= field(default=...)`,
+    `= field(default_factory=...)`: read by the trace as that default or the factory's result)."""
+    for member in node.body.body:
+        if isinstance(member, cst.SimpleStatementLine):
+            for small in member.body:
+                if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                    yield small.target.value, small.value, small
+
+
+def field_default(call: cst.Call) -> tuple[str, cst.BaseExpression] | None:
+    """("default", value) or ("factory", callable) of a dataclass `field(...)` call; None for any
+    other call."""
+    if (dotted(call.func) or "").rsplit(".", 1)[-1] != "field":
+        return None
+    for argument in call.args:
+        if argument.keyword is not None and argument.keyword.value == "default":
+            return "default", argument.value
+        if argument.keyword is not None and argument.keyword.value == "default_factory":
+            return "factory", argument.value
+    return None
 
 
 def _keyword_only(function: cst.FunctionDef) -> tuple[str, ...]:
@@ -674,6 +706,8 @@ class TaintTrace:
         if isinstance(container, cst.Attribute) and dotted(container.value) in {"self", "cls"} and self.fn is not None and self.fn.class_name:
             if not self.rules.attribute(self, container):
                 return self.class_attribute(container, depth, seen, key)
+        if isinstance(container, cst.Call) and field_default(container) is not None:
+            return self._field_default(field_default(container), depth, seen, key)  # type: ignore[arg-type]
         if isinstance(container, cst.Call):
             given = constructor_keyword(container, key)
             if given is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
@@ -717,6 +751,9 @@ class TaintTrace:
         parts = built_text_parts(expr)  # `"{}: {}".format(a, b)`, `", ".join(parts)`
         if parts is not None:
             return self.first(parts, depth, seen)
+        default = field_default(expr)
+        if default is not None:
+            return self._field_default(default, depth, seen)
         short = name.rsplit(".", 1)[-1]
         if self.scope.is_project_call(expr) and short not in {"self", "cls"} and not _held_object_call(name):
             callee = self._module_function(expr)
@@ -728,6 +765,15 @@ class TaintTrace:
         if isinstance(func, cst.Name):
             return self.imported(expr)  # `from server import describe` (a module of the project?)
         return None  # a library's answer: opaque, unless the rule declares the call a propagator
+
+    def _field_default(self, default: tuple[str, cst.BaseExpression], depth: int, seen: frozenset[str], key: str | None = None) -> Taint | None:
+        """A dataclass field's default: its value, or what its factory (a function of the
+        module) returns (only its field or item `key`, when given)."""
+        kind, value = default
+        if kind == "default":
+            return self.find(value, depth, seen) if key is None else self.item(value, key, depth, seen)
+        callee = self.model.functions.get(f"{self.model.module}.{dotted(value)}") if dotted(value) else None
+        return self._returned_by(callee, cst.Call(func=value), depth, key) if callee is not None else None  # type: ignore[arg-type]
 
     def _passed_through(self, call: cst.Call, depth: int, seen: frozenset[str]) -> Taint | None:
         """A taint in an argument of a call of another module's function, pending on that
@@ -751,10 +797,13 @@ class TaintTrace:
 
     def _module_function(self, call: cst.Call) -> FunctionFacts | None:
         """The function of this module a call of the traced function runs (its resolved callee)."""
-        if self.fn is None:
-            return None
-        fact = next((c for c in self.fn.calls if c.node is call), None)
-        return self.model.functions.get(fact.callee) if fact is not None and fact.callee else None
+        fact = next((c for c in self.fn.calls if c.node is call), None) if self.fn is not None else None
+        if fact is not None:
+            return self.model.functions.get(fact.callee) if fact.callee else None
+        # A call outside a function's facts (a module constant's, a dataclass default's):
+        # `Config.load()` names the module's function by its dotted name.
+        name = dotted(call.func)
+        return self.model.functions.get(f"{self.model.module}.{name}") if name else None
 
     def _returned_by(self, callee: FunctionFacts, call: cst.Call, depth: int, item: str | None = None) -> Taint | None:
         """What a function of this module returns for this call (only its item `item`, when

@@ -601,7 +601,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     payload = _for_write(asked, first.node, payload)
                     yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
             loop = self._enclosing_loop(fn, handler.try_node)
-            if loop is not None and (not _leaves(handler.node.body) or _goes_round(handler.node.body)):
+            if loop is not None and (not _leaves(handler.node.body) or _goes_round(handler.node.body, ctx)):
                 for call, write in tried:
                     if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
@@ -625,7 +625,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             loop = self._enclosing_loop(fn, call.node)
             if loop is None or not _repeats(loop, call.node):
                 continue
-            for test in _round_tests(loop):
+            for test in _round_tests(loop, ctx):
                 parts = [part for part in _conjuncts(test.test) if _status_admits_5xx(part) is True]
                 read = {n.value for part in parts for n in descendants(part) if isinstance(n, cst.Name)}
                 if name not in read or not _holds_response(fn, name, call, test) or _guarantees_nothing_happened([test.test], ctx):
@@ -812,7 +812,7 @@ def _leaves(block: cst.BaseSuite) -> bool:
     return False
 
 
-def _round_tests(loop: cst.For | cst.While) -> Iterator[cst.If]:
+def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If]:
     """The `if` statements of the loop's body (not of a loop nested in it) whose block goes round
     the loop again (`continue`)."""
     stack: list[cst.CSTNode] = [loop.body]
@@ -820,19 +820,22 @@ def _round_tests(loop: cst.For | cst.While) -> Iterator[cst.If]:
         node = stack.pop()
         if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        if isinstance(node, cst.If) and _goes_round(node.body):
+        if isinstance(node, cst.If) and _goes_round(node.body, ctx):
             yield node
         stack.extend(node.children)
 
 
-def _goes_round(block: cst.BaseSuite) -> bool:
+def _goes_round(block: cst.BaseSuite, ctx: FileContext) -> bool:
     """Does the clause's body go round its loop again on some path (`if attempt < limit: ...
-    continue` before a last `break`)? A `continue` of a loop nested in the clause is that loop's."""
+    continue` before a last `break`) that does not hold only after a refusal (`if status ==
+    429: ... continue`)? A `continue` of a loop nested in the clause is that loop's."""
     stack: list[cst.CSTNode] = [block]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.Continue):
-            return True
+            if not _guarantees_nothing_happened(_tests_around(block, node), ctx):
+                return True
+            continue
         if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         stack.extend(node.children)

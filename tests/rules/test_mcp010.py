@@ -2108,3 +2108,43 @@ def test_a_helper_parameter_given_configuration_by_a_caller_on_the_tools_way(tmp
     findings = lint_paths(discover([tmp_path], resolver), resolver).findings
     assert [(Path(f.filename).name, f.location.row) for f in findings] == [("core.py", 3)]
     assert "environment variable 'STORE_PATH'" in findings[0].message
+
+
+_DATACLASS_CLIENT = """
+    from dataclasses import dataclass, field
+
+    @dataclass(frozen=True)
+    class Options:
+        service_url: str = "https://svc.example"
+
+        @classmethod
+        def load(cls) -> "Options":
+            return cls(service_url=os.environ.get("SVC_SERVICE_URL", "https://svc.example"))
+
+    @dataclass
+    class Client:
+        options: Options = field(default_factory=Options.load)
+
+        def fetch(self, ref: str) -> dict:
+            try:
+                return httpx.get(f"{self.options.service_url}/items/{ref}").json()
+            except httpx.HTTPError:
+                raise ToolError(f"Could not reach {self.options.service_url}")  # expect: MCP010
+
+    client = Client()
+
+    @mcp.tool
+    def get_item(ref: str) -> dict:
+        return client.fetch(ref)
+    """
+
+
+def test_a_dataclass_field_whose_default_factory_reads_the_environment() -> None:
+    check(FASTMCP + textwrap.dedent(_DATACLASS_CLIENT))
+
+
+def test_a_dataclass_field_whose_default_is_the_authors_constant_is_silent() -> None:
+    source = _DATACLASS_CLIENT.replace('os.environ.get("SVC_SERVICE_URL", "https://svc.example")', '"https://svc.example"')
+    check(FASTMCP + textwrap.dedent(source.replace("  # expect: MCP010", "")))
+    plain = _DATACLASS_CLIENT.replace("field(default_factory=Options.load)", 'field(default=Options(service_url="https://svc.example"))')
+    check(FASTMCP + textwrap.dedent(plain.replace("  # expect: MCP010", "")))

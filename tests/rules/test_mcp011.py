@@ -970,3 +970,31 @@ def test_a_loop_that_goes_round_only_on_a_refusal_or_for_reads_is_silent() -> No
     check(FASTMCP + textwrap.dedent(refused))
     reads = _STATUS_LOOP.replace('request("POST"', 'request("GET"').replace("  # expect: MCP011", "")
     check(FASTMCP + textwrap.dedent(reads))
+
+
+def test_a_clause_that_goes_round_only_after_a_refusal_is_silent() -> None:
+    source = """
+        client = httpx.AsyncClient(base_url="https://svc.example")
+
+        async def send(method: str, path: str, body: dict) -> dict:
+            while True:
+                try:
+                    response = await client.request(method, path, json=body)  # expect: MCP011
+                    response.raise_for_status()
+                    return response.json()
+                except httpx.HTTPStatusError as exc:
+                    if exc.response.status_code == 429:
+                        await asyncio.sleep(5)
+                        continue
+                    if 500 <= exc.response.status_code < 600:
+                        await asyncio.sleep(1)
+                        continue
+                    raise ToolError("The service refused the item")
+
+        @mcp.tool
+        async def create_item(name: str) -> dict:
+            return await send("POST", "/items", {"name": name})
+        """
+    check(FASTMCP + textwrap.dedent(source))  # goes round after a 5xx too: flagged
+    refusal_only = source.replace("500 <= exc.response.status_code < 600", "exc.response.status_code == 409")
+    check(FASTMCP + textwrap.dedent(refusal_only.replace("  # expect: MCP011", "")))
