@@ -43,7 +43,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
-from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS, SUCCESS_KEYS
+from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS
 
 
 
