@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mcp_lint.cli import cli
+from tests.test_fixes import fixed
 
 
 @pytest.fixture
@@ -113,3 +114,41 @@ def test_return_to_raise_inside_a_decorator_that_lets_tool_errors_pass(project: 
         'return {"error": "No items on that shelf.", "hint": "List shelves with list_shelves."}',
         'raise ToolError("No items on that shelf. List shelves with list_shelves.")',
     )
+
+
+CODED_ERRORS = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("shop")
+
+
+@mcp.tool()
+def add_items(names: list[str]) -> dict:
+    \"\"\"Add items to the basket.\"\"\"
+    if len(names) > 1000:
+        return {"error": {"code": "TOO_MANY_ITEMS", "message": "limit=1000"}}
+    if len(names) > 500:
+        return {"error": {"code": "ERROR", "message": "over 500"}}
+    if len(names) > 100:
+        return {"error": {"code": "too_many_items", "message": "Too many items: at most 100 at once."}}
+    return {"added": len(names)}
+"""
+
+
+def test_an_error_dicts_code_goes_with_a_message_that_does_not_say_what_failed() -> None:
+    # "limit=1000" alone does not say what exceeded the limit: the code beside it does. A code
+    # that only says "error", or a message that already says what the code says, stays out.
+    assert fixed(CODED_ERRORS) == CODED_ERRORS.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        'return {"error": {"code": "TOO_MANY_ITEMS", "message": "limit=1000"}}',
+        'raise ToolError("TOO_MANY_ITEMS: limit=1000")',
+    ).replace(
+        'return {"error": {"code": "ERROR", "message": "over 500"}}',
+        'raise ToolError("over 500")',
+    ).replace(
+        'return {"error": {"code": "too_many_items", "message": "Too many items: at most 100 at once."}}',
+        'raise ToolError("Too many items: at most 100 at once.")',
+    )
+
