@@ -152,3 +152,59 @@ def test_an_error_dicts_code_goes_with_a_message_that_does_not_say_what_failed()
         'raise ToolError("Too many items: at most 100 at once.")',
     )
 
+
+LAMPS = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("lamps")
+
+
+class Lamps:
+    def __init__(self) -> None:
+        self.link = None
+
+    def switch(self, lamp_id: str, on: bool) -> bool:
+        if self.link is None:
+            raise Exception("Not connected to the lamp hub")
+        self.link.send(lamp_id, on)
+        return True
+
+
+lamps = Lamps()
+
+
+@mcp.tool()
+def turn_off(lamp_id: str) -> str:
+    \"\"\"Turn a lamp off.\"\"\"
+    try:
+        lamps.switch(lamp_id, False)
+        return f"Lamp {lamp_id} is off"
+    except Exception as e:
+        return f"Error turning off lamp {lamp_id}: {str(e)}"
+
+
+@mcp.tool()
+def turn_on(lamp_id: str) -> str:
+    \"\"\"Turn a lamp on.\"\"\"
+    try:
+        lamps.link.send(lamp_id, True)
+        return f"Lamp {lamp_id} is on"
+    except Exception as e:
+        return f"Error turning on lamp {lamp_id}: {str(e)}"
+"""
+
+
+def test_a_broad_clause_that_carries_a_helpers_own_plain_exception_text_is_not_rewritten() -> None:
+    # `switch` raises a plain Exception with the author's words ("Not connected ..."): the clause
+    # catching it cannot be preceded by `except Exception: raise`, and a rewritten text would
+    # tell the model "Error turning off lamp 3" instead of what to do. `turn_on` calls the
+    # library only: its clause is rewritten.
+    assert fixed(LAMPS) == LAMPS.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "import logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+        "logger = logging.getLogger(__name__)\n",
+    ).replace(
+        '        return f"Error turning on lamp {lamp_id}: {str(e)}"\n',
+        '        logger.exception("Error turning on lamp %s", lamp_id)\n'
+        '        raise ToolError(f"Error turning on lamp {lamp_id}") from e\n',
+    )
