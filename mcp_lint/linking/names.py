@@ -52,6 +52,7 @@ class ProjectNames:
     def __init__(self, summaries: list[ModuleSummary], missing: MissingName | None = None) -> None:
         self.summaries = summaries
         self.missing = missing
+        self._asks = missing is not None  # the prefilter's link step: lookups in vain are requests
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
         self.servers: dict[str, Family] = {}
@@ -113,7 +114,12 @@ class ProjectNames:
             return self._candidates(qualname, depth)
         # Memoised: trace_tools() asks once per tool for every call of every helper it passes through.
         if qualname not in self._functions_found:
-            self._functions_found[qualname] = self._candidates(qualname, 0)
+            found = self._candidates(qualname, 0)
+            if not found and self.missing is None and self._asks:
+                # Looked up in vain while not asking (_not_asking): not remembered, so that the
+                # next lookup tells `missing` and the module defining it is analysed.
+                return found
+            self._functions_found[qualname] = found
         return self._functions_found[qualname]
 
     def _candidates(self, qualname: str, depth: int) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:

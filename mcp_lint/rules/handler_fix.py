@@ -834,6 +834,32 @@ def advice_in_its_own_clause(fn: FunctionFacts, handler: Handler, ctx: FileConte
     return False
 
 
+def own_text_under_a_broad_clause(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
+    """Does a broad clause (`except Exception as e: return f"Error turning it off: {e}"`) catch a
+    plain `Exception` the `try` raises with the author's own literal words (`raise
+    Exception("Not connected to the device")` in a helper of this module it calls there)? No
+    `except Exception: raise` can go before the clause for that class, and the rewritten text
+    would replace what the model needs to know (to connect first): the clause is left as written."""
+    node = handler.try_node
+    if not isinstance(node, cst.Try):
+        return False
+    caught = {name.rsplit(".", 1)[-1] for name in handler.caught}
+    if handler.caught and not caught & {"Exception", "BaseException"}:
+        return False
+    for fact, caught_inside in _raises_of_the_try(fn, node, ctx):
+        exc = fact.node.exc
+        assert isinstance(exc, cst.Call)
+        written = dotted(exc.func)
+        if written not in {"Exception", "BaseException"} or not exc.args or exc.args[0].keyword is not None:
+            continue
+        message = exc.args[0].value
+        if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or _raw_body(exc):
+            continue
+        if re.search(r"[A-Za-z]{2,}", _literal_text(message)) and not caught_inside(written):
+            return True
+    return False
+
+
 def _module_function(callee: str | None, ctx: FileContext) -> str:
     """The qualified name of the module's function or method a call runs (`client.get_orders`
     on a module-level `client = OrdersClient(...)`), "" when it is none of the module's."""

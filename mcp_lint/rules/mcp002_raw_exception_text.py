@@ -87,6 +87,7 @@ from mcp_lint.rules.handler_fix import (
     raise_is_caught,
     advice_in_its_own_clause,
     own_raises_pass_through,
+    own_text_under_a_broad_clause,
     toolerror_pass_through,
     unused_binding,
 )
@@ -1425,7 +1426,7 @@ def _build_fix(
     if let_through is None:
         return None
     if status is None:
-        if advice_in_its_own_clause(fn, handler, ctx):
+        if advice_in_its_own_clause(fn, handler, ctx) or own_text_under_a_broad_clause(fn, handler, ctx):
             return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
         let_through = _own_raises_through(fn, handler, ctx, let_through)
     text = _FixText(ctx, fn, node, handler)

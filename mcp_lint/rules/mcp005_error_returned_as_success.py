@@ -88,6 +88,7 @@ from mcp_lint.vocabulary import (
     ERROR_KEYS,
     EXCHANGE_REPORT_KEYS,
     FAILED_OPENING,
+    FAILURE_STATUS_WORDS,
     FLAG_KEYS,
     HINT_KEYS,
     MESSAGE_KEYS,
@@ -1271,6 +1272,11 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         return source  # a layout of several literals on one line is kept as written
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
+    code = _code_beside(items, message)
+    if code is not None and len(text.parts) == 1 and _is_fragment(text.words(), code):
+        # `{"code": "TOO_MANY_ITEMS", "message": "limit=1000"}`: the message alone ("limit=1000")
+        # does not say what failed, the code beside it does: raised together, as one text.
+        text.parts[0].pieces.insert(0, Text(f"{code}: ", True))
     only = text.parts[0].pieces if len(text.parts) == 1 else []
     if len(only) == 1 and isinstance(only[0], Text) and (words := spelled_code(only[0].raw)) is not None:
         # `{"error": "not_found", "address_id": address_id}`: the code is no sentence for the
@@ -1332,6 +1338,38 @@ def _serialised_whole(node: cst.BaseExpression, ctx: FileContext) -> bool:
 
 # Library functions that write a whole structure out as text.
 _SERIALISERS = frozenset({"json.dumps", "pprint.pformat", "yaml.dump", "yaml.safe_dump"})
+
+
+def _code_beside(items: dict[str, cst.BaseExpression] | None, message: cst.BaseExpression) -> str | None:
+    """The machine code written beside `message` in the error dict that holds it (the returned
+    dict, or one under its error key: `{"error": {"code": "NOT_FOUND", "message": ...}}`), when
+    it is a literal code (`TOO_MANY_ITEMS`, `rate_limited`); None otherwise."""
+    holders = [items or {}, *(inner for v in (items or {}).values() if (inner := _dict_items(v)) is not None)]
+    for holder in holders:
+        if not any(v is message for v in holder.values()):
+            continue
+        for key in _CODE_KEYS:
+            value = holder.get(key)
+            if value is not None and value is not message and isinstance(value, cst.SimpleString):
+                text = value.evaluated_value
+                if isinstance(text, str) and _MACHINE_CODE.fullmatch(text) and not set(re.split(r"[_\-]", text.lower())) <= FAILURE_STATUS_WORDS:
+                    return text  # a code, not a word saying only that it failed ("ERROR")
+    return None
+
+
+def _is_fragment(words: str, code: str) -> bool:
+    """Is a message too short to say what failed on its own ("limit=1000", "id=3"), and silent
+    on the code's words?"""
+    spelled = code.lower().replace("-", "_").split("_")
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", words)}
+    return len(re.findall(r"[A-Za-z]{2,}", words)) < 3 and not set(spelled) <= said
+
+
+# Keys of an error dict whose literal value may be a machine code naming the failure.
+_CODE_KEYS = ("code", "error_code", "errorCode", "type", "error_type", "kind", "error")
+# A machine code: UPPER_SNAKE (one word or more) or lower_snake of two words or more.
+_MACHINE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:[_\-][A-Z0-9]+)*|[a-z][a-z0-9]*(?:[_\-][a-z0-9]+)+")
+
 
 # Keys of an error dict naming the handle of a job, an upload, a session (`job_id`, `taskId`, `id`).
 _HANDLE_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
