@@ -6,7 +6,7 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Collection, Iterable, Iterator
 
 import libcst as cst
 
@@ -130,15 +130,7 @@ def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.C
     on that parameter then apply."""
     if handler is None or not (handler.foreign or any_class) or not handler.name:
         return None
-    inside = {id(node) for node in descendants(value)}
-    for call in fn.calls:
-        if call.callee is None or id(call.node) not in inside:
-            continue
-        positional = [a for a in call.node.args if a.keyword is None and not a.star]
-        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value == handler.name)
-        if at:
-            return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
-    return None
+    return _handed_whole(fn, value, {handler.name})
 
 
 def failure_handed_to(fn: FunctionFacts, conditions: Iterable[cst.BaseExpression], value: cst.CSTNode) -> HandedOn | None:
@@ -147,12 +139,17 @@ def failure_handed_to(fn: FunctionFacts, conditions: Iterable[cst.BaseExpression
     failed = found_failed(conditions)
     if not failed:
         return None
+    return _handed_whole(fn, value, failed)
+
+
+def _handed_whole(fn: FunctionFacts, value: cst.CSTNode, names: Collection[str]) -> HandedOn | None:
+    """The first project call in `value` handed one of `names` whole as a positional argument."""
     inside = {id(node) for node in descendants(value)}
     for call in fn.calls:
         if call.callee is None or id(call.node) not in inside:
             continue
         positional = [a for a in call.node.args if a.keyword is None and not a.star]
-        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in failed)
+        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in names)
         if at:
             return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
     return None
