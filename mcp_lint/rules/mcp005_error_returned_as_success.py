@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -640,34 +640,40 @@ def _length_of_a_name(node: cst.BaseExpression) -> str | None:
 
 def _collected(fn: FunctionFacts) -> set[str]:
     """Locals only ever set to an empty list and grown by `append` (`failed = []` ... `failed.append(x)`)."""
-    only_empty: dict[str, bool] = {}
-    for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    name = target.target.value
-                    only_empty[name] = only_empty.get(name, True) and isinstance(node.value, cst.List) and not node.value.elements
     appended = {
         node.func.value.value
         for node in descendants(fn.node.body, into_scopes=False)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and isinstance(node.func.value, cst.Name)
     }
-    return {name for name, only in only_empty.items() if only and name in appended}
+    return _only_ever(fn, lambda value: isinstance(value, cst.List) and not value.elements) & appended
 
 
 def _counters(fn: FunctionFacts) -> set[str]:
     """Locals only ever set to an integer literal or stepped by one (`n = 0`, `n += 1`)."""
-    counted: dict[str, bool] = {}
+    return _only_ever(
+        fn,
+        lambda value: isinstance(value, cst.Integer),
+        lambda step: isinstance(step.operator, cst.AddAssign) and isinstance(step.value, cst.Integer),
+    )
+
+
+def _only_ever(
+    fn: FunctionFacts,
+    assigned: Callable[[cst.BaseExpression], bool],
+    stepped: Callable[[cst.AugAssign], bool] | None = None,
+) -> set[str]:
+    """The locals whose every plain assignment passes `assigned` and, when `stepped` is given,
+    every augmented assignment passes `stepped` (without it augmented assignments are not read)."""
+    only: dict[str, bool] = {}
     for node in descendants(fn.node.body, into_scopes=False):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     name = target.target.value
-                    counted[name] = counted.get(name, True) and isinstance(node.value, cst.Integer)
-        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-            name = node.target.value
-            counted[name] = counted.get(name, True) and isinstance(node.operator, cst.AddAssign) and isinstance(node.value, cst.Integer)
-    return {name for name, only in counted.items() if only}
+                    only[name] = only.get(name, True) and assigned(node.value)
+        elif stepped is not None and isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            only[node.target.value] = only.get(node.target.value, True) and stepped(node)
+    return {name for name, ok in only.items() if ok}
 
 
 def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
