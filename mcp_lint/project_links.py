@@ -19,7 +19,7 @@ from typing import Callable, Collection, Iterable, Mapping
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
 from mcp_lint.inventory import ServerTools
-from mcp_lint.linking.names import MissingName, ProjectNames
+from mcp_lint.linking.names import Lookup, MissingName, ProjectNames
 from mcp_lint.linking.tracing import (
     WHOLE,
     Reachability,
@@ -38,6 +38,8 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     framework_context,
     high_level_family,
+    reexported_family,
+    reexported_server_families,
 )
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
@@ -159,7 +161,7 @@ class Project(ProjectNames):
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:
-                family = self.server_family(server) if server else None
+                family = self.server_family(server, summary.path) if server else None
                 if server and family is None and (not summary.mentions_framework or self._is_project_class(server)):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
@@ -274,7 +276,7 @@ class Project(ProjectNames):
                     out.extend(s for s in self._servers_passed(outer, outer_param, depth + 1) if s not in out)
                     continue
                 if family is None and server:
-                    family = self.server_family(server)
+                    family = self.server_family(server, summary.path)
                     if family is None:
                         continue  # an object we cannot tie to MCP
                 if (family, server) not in out:
@@ -309,13 +311,45 @@ class Project(ProjectNames):
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
         if family is None and reg.server:
-            family = self.server_family(reg.server)
+            family = self.server_family(reg.server, summary.path)
         if family is None:
             family = summary.family_hint
         if family is None:
             family = self._family_from_pins(summary.path)
         major = reg.lowlevel_major or (summary.lowlevel_major_hint if family is Family.MCP_LOWLEVEL else None)
         return family, major
+
+    def server_family(self, key: str, path: str = "") -> Family | None:
+        """The family of a server variable (ProjectNames.server_family); else, for a server made by
+        a library's re-export of a framework's server class, or by a project subclass of one, the
+        family the requirements declared for `path` (the file that registers on it) name."""
+        family = super().server_family(key)
+        if family is not None or not path:
+            return family
+        candidates = self.reexported_candidates(key)
+        if not candidates:
+            return None
+        fastmcp = self.pins(path, "fastmcp") is not None or self.pins(path, "fastmcp-slim") is not None
+        mcp = self.pins(path, "mcp")
+        return reexported_family(candidates, fastmcp, mcp[0] if mcp is not None else None)
+
+    def reexported_candidates(self, key: str) -> tuple[Family, ...]:
+        """The families a server made by `key` may be of when `key` (or what made it, or a class
+        it inherits from) is named like a framework's server class but defined outside the project
+        and the frameworks; () otherwise."""
+        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
+        module, _, name = resolved.rpartition(".")
+        summary = self.modules.get(module)
+        made_by = summary.instances.get(name) if summary is not None else None
+        for maker in (resolved, self.resolve(made_by, lookup=Lookup.REGISTRATION) if made_by else ""):
+            if not maker or maker in self.functions:
+                continue
+            for cls in self.class_ancestors(maker) if self.is_project_class(maker) else (maker,):
+                if not self.is_project_class(cls):
+                    families = reexported_server_families(cls)
+                    if families:
+                        return families
+        return ()
 
     def _family_from_pins(self, path: str) -> Family:
         if self.pins(path, "fastmcp") is not None:
