@@ -145,3 +145,18 @@ def test_a_framework_of_the_other_family_does_not_take_a_class_it_does_not_defin
     result = _check(tmp_path, monkeypatch)
     assert FINDING not in result.stdout
     assert _servers(result) == []
+
+
+@pytest.mark.parametrize(("mask", "reported"), [("True", False), ("False", True)])
+def test_the_reexported_constructors_masking_argument_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mask: str, reported: bool) -> None:
+    server = (
+        f"import sqlite3\n\nfrom {LIBRARY}.fastmcp import FastMCP\n\nmcp = FastMCP('notes', mask_error_details={mask})\n\n\n"
+        "@mcp.tool()\ndef read_note(note_id: str) -> str:\n    try:\n"
+        "        return sqlite3.connect('notes.db').execute('select 1').fetchone()[0]\n"
+        "    except sqlite3.Error as e:\n        raise RuntimeError(f'database failed: {e}') from e\n"
+    )
+    _project(tmp_path, ["fastmcp>=3,<4"], {"server.py": server})
+    result = _check(tmp_path, monkeypatch)
+    found = "pkg/server.py:13:15: MCP002 Tool 'read_note' raises RuntimeError with the text of a caught sqlite3.Error" in result.stdout
+    assert found is reported, result.output
+    assert result.exit_code == (1 if reported else 0)
