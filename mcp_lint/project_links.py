@@ -20,6 +20,7 @@ from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
 from mcp_lint.inventory import ServerTools
 from mcp_lint.linking.names import Lookup, MissingName, ProjectNames
+from mcp_lint.linking.unrecognised import unrecognised_servers
 from mcp_lint.linking.tracing import (
     WHOLE,
     Reachability,
@@ -154,9 +155,7 @@ class Project(ProjectNames):
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
         out: list[tuple[ToolRegistration, ModuleSummary]] = []
         for summary in self.summaries:
-            if is_test_module(summary.path):
-                continue  # fixtures of the project's tests (`def failing_tool(): raise ValueError("bad")`)
-            if self.tools_from is not None and summary.module not in self.tools_from:
+            if not self.registers_here(summary):
                 continue
             for reg in summary.tools:
                 out.append((reg, summary))
@@ -166,10 +165,7 @@ class Project(ProjectNames):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
             for function, register, param, tool_name in summary.param_pending:
-                key = (register, param)  # every tool of one register function asks the same
-                if key not in self._passed:
-                    self._passed[key] = self._servers_passed(register, param)
-                for family, server in self._passed[key]:
+                for family, server in self.servers_passed(register, param):
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
         out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
@@ -194,6 +190,22 @@ class Project(ProjectNames):
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
         return out + extra
+
+    def registers_here(self, summary: ModuleSummary) -> bool:
+        """Are the tools `summary` registers traced? Not a test module's (fixtures of the
+        project's tests: `def failing_tool(): raise ValueError("bad")`), nor, when only some
+        modules' tools are wanted (tools_from), another module's."""
+        if is_test_module(summary.path):
+            return False
+        return self.tools_from is None or summary.module in self.tools_from
+
+    def servers_passed(self, register: str, param: str) -> list[tuple[Family | None, str]]:
+        """The servers callers hand `register`'s parameter `param` (_servers_passed), asked once
+        per register function and parameter (every tool it registers asks the same)."""
+        key = (register, param)
+        if key not in self._passed:
+            self._passed[key] = self._servers_passed(register, param)
+        return self._passed[key]
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -337,19 +349,20 @@ class Project(ProjectNames):
         """The families a server made by `key` may be of when `key` (or what made it, or a class
         it inherits from) is named like a framework's server class but defined outside the project
         and the frameworks; () otherwise."""
+        found = self.reexported_class(key)
+        return reexported_server_families(found) if found else ()
+
+    def reexported_class(self, key: str) -> str:
+        """The class outside the project and the frameworks, named like a framework's server
+        class, that made the server `key` (itself, what made it, or a base of that); "" for none."""
         resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
-        module, _, name = resolved.rpartition(".")
-        summary = self.modules.get(module)
-        made_by = summary.instances.get(name) if summary is not None else None
-        for maker in (resolved, self.resolve(made_by, lookup=Lookup.REGISTRATION) if made_by else ""):
+        for maker in (resolved, self.made_by(resolved)):
             if not maker or maker in self.functions:
                 continue
             for cls in self.class_ancestors(maker) if self.is_project_class(maker) else (maker,):
-                if not self.is_project_class(cls):
-                    families = reexported_server_families(cls)
-                    if families:
-                        return families
-        return ()
+                if not self.is_project_class(cls) and reexported_server_families(cls):
+                    return cls
+        return ""
 
     def _family_from_pins(self, path: str) -> Family:
         if self.pins(path, "fastmcp") is not None:
@@ -452,10 +465,11 @@ class Project(ProjectNames):
             path = self._server_path(server)
             if server not in groups and path is not None:
                 groups[server] = (path, family, self._pin(family, path), set())
-        return [
+        found = [
             ServerTools(server, path, family, *(pin or ("", "")), tuple(sorted(tools)))
             for server, (path, family, pin, tools) in sorted(groups.items())
         ]
+        return found + unrecognised_servers(self)
 
     def _server_path(self, server: str) -> str | None:
         """The file of the module that defines a server, by its qualified name."""

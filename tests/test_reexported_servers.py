@@ -120,6 +120,11 @@ def test_a_same_named_class_without_a_framework_requirement_makes_no_server(tmp_
     assert FINDING not in result.stdout
     assert _servers(result) == []
     assert result.exit_code == 2
+    assert (
+        f"mcp-lint: warning: no MCP server recognised in pkg/server.py (1 tool not checked: read_note): FastMCP comes from {LIBRARY}, "
+        "which mcp-lint cannot resolve; it takes that class for the framework's only when the project's requirements name "
+        "fastmcp or mcp, and none was found"
+    ) in result.stderr
 
 
 def test_a_same_named_class_with_no_tool_registration_makes_no_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,6 +150,7 @@ def test_a_framework_of_the_other_family_does_not_take_a_class_it_does_not_defin
     result = _check(tmp_path, monkeypatch)
     assert FINDING not in result.stdout
     assert _servers(result) == []
+    assert f"FastMCPProxy comes from {LIBRARY}, which mcp-lint cannot resolve; it takes that class for the framework's only when the project's requirements name fastmcp, and they name mcp>=1.9,<2, no release of which has that class" in result.stderr
 
 
 @pytest.mark.parametrize(("mask", "reported"), [("True", False), ("False", True)])
