@@ -357,11 +357,16 @@ class Project(ProjectNames):
         class, that made the server `key` (itself, what made it, or a base of that); "" for none."""
         resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
         for maker in (resolved, self.made_by(resolved)):
-            if not maker or maker in self.functions:
-                continue
-            for cls in self.class_ancestors(maker) if self.is_project_class(maker) else (maker,):
-                if not self.is_project_class(cls) and reexported_server_families(cls):
-                    return cls
+            factory = self.functions.get(maker)
+            if factory is not None:  # `def create_server() -> FastMCP`, `return FastMCP(...)`
+                fn = factory[1]
+                made = (fn.returns_type,) if fn.returns_type else fn.returned_objects
+            else:
+                made = (maker,) if maker else ()
+            for product in made:
+                for cls in self.class_ancestors(product) if self.is_project_class(product) else (product,):
+                    if not self.is_project_class(cls) and reexported_server_families(cls):
+                        return cls
         return ""
 
     def _family_from_pins(self, path: str) -> Family:

@@ -166,3 +166,22 @@ def test_the_reexported_constructors_masking_argument_is_read(tmp_path: Path, mo
     found = "pkg/server.py:13:15: MCP002 Tool 'read_note' raises RuntimeError with the text of a caught sqlite3.Error" in result.stdout
     assert found is reported, result.output
     assert result.exit_code == (1 if reported else 0)
+
+
+@pytest.mark.parametrize(
+    "factory",
+    ["def create_server() -> FastMCP:\n    return build()\n", "def create_server():\n    return FastMCP('notes')\n"],
+)
+def test_a_project_factory_of_a_reexported_server_makes_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: str) -> None:
+    _project(
+        tmp_path,
+        ["fastmcp>=3,<4"],
+        {
+            "factory.py": f"from {LIBRARY}.fastmcp import FastMCP\n\n\n{factory}",
+            "server.py": "from pkg.factory import create_server\n\nmcp = create_server()\n" + NOTE_TOOL,
+        },
+    )
+    result = _check(tmp_path, monkeypatch)
+    assert result.exit_code == 1, result.output
+    assert FINDING in result.stdout
+    assert _servers(result)[0].startswith("mcp-lint: server pkg.factory.create_server (pkg/factory.py): fastmcp, fastmcp>=3,<4")
