@@ -71,9 +71,14 @@ class Project(ProjectNames):
         pins: PinLookup,
         missing: MissingName | None = None,
         tools_from: Collection[str] | None = None,
+        every_reexport: bool = False,
     ) -> None:
         super().__init__(summaries, missing)
         self.pins = pins
+        # The prefilter's link step reads no requirements: a server on a re-exported server class
+        # counts as one whatever they say (a module analysed in vain costs time, one left out
+        # costs findings); the real link step decides (server_family).
+        self.every_reexport = every_reexport
         # Only the tools registered in these modules are traced (None: every module's). An editor
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
@@ -341,6 +346,8 @@ class Project(ProjectNames):
         candidates = self.reexported_candidates(key)
         if not candidates:
             return None
+        if self.every_reexport:
+            return candidates[0]
         fastmcp = self.pins(path, "fastmcp") is not None or self.pins(path, "fastmcp-slim") is not None
         mcp = self.pins(path, "mcp")
         return reexported_family(candidates, fastmcp, mcp[0] if mcp is not None else None)

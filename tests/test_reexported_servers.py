@@ -185,3 +185,18 @@ def test_a_project_factory_of_a_reexported_server_makes_one(tmp_path: Path, monk
     assert result.exit_code == 1, result.output
     assert FINDING in result.stdout
     assert _servers(result)[0].startswith("mcp-lint: server pkg.factory.create_server (pkg/factory.py): fastmcp, fastmcp>=3,<4")
+
+
+def test_a_directory_walk_analyses_the_helpers_a_reexported_servers_tool_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The helper's module registers nothing: only the link step's request has it analysed, and
+    # the prefilter's link step, which reads no requirements, must take the server for one.
+    store = (
+        "import sqlite3\n\n\ndef read(key: str) -> str:\n    try:\n"
+        "        return sqlite3.connect('n.db').execute('select v from t where k=?', (key,)).fetchone()[0]\n"
+        "    except sqlite3.Error as e:\n        return f'Error: {e}'\n"
+    )
+    server = f"from {LIBRARY}.fastmcp import FastMCP\n\nfrom pkg.store import read\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef lookup(key: str) -> str:\n    return read(key)\n"
+    _project(tmp_path, ["fastmcp>=3,<4"], {"store.py": store, "server.py": server})
+    result = _check(tmp_path, monkeypatch)
+    assert result.exit_code == 1, result.output
+    assert "pkg/store.py:8:9: MCP005 Helper 'read' returns a failure string as a normal result" in result.stdout
