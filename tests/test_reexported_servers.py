@@ -200,3 +200,11 @@ def test_a_directory_walk_analyses_the_helpers_a_reexported_servers_tool_calls(t
     result = _check(tmp_path, monkeypatch)
     assert result.exit_code == 1, result.output
     assert "pkg/store.py:8:9: MCP005 Helper 'read' returns a failure string as a normal result" in result.stdout
+
+
+def test_add_tool_on_a_reexported_server_registers_the_function(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = NOTE_TOOL.replace("@mcp.tool()\n", "") + "\n\nmcp.add_tool(read_note)\n"
+    _project(tmp_path, ["fastmcp>=3,<4"], {"server.py": f"from {LIBRARY}.fastmcp import FastMCP\n\nmcp = FastMCP('notes')\n" + server})
+    result = _check(tmp_path, monkeypatch)
+    assert result.exit_code == 1, result.output
+    assert "pkg/server.py:11:9: MCP005 Tool 'read_note' " in result.stdout
