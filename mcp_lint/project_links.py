@@ -20,7 +20,6 @@ from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
 from mcp_lint.inventory import ServerTools
 from mcp_lint.linking.names import Lookup, MissingName, ProjectNames
-from mcp_lint.linking.unrecognised import unrecognised_servers
 from mcp_lint.linking.tracing import (
     WHOLE,
     Reachability,
@@ -477,11 +476,10 @@ class Project(ProjectNames):
             path = self._server_path(server)
             if server not in groups and path is not None:
                 groups[server] = (path, family, self._pin(family, path), set())
-        found = [
+        return [
             ServerTools(server, path, family, *(pin or ("", "")), tuple(sorted(tools)))
             for server, (path, family, pin, tools) in sorted(groups.items())
         ]
-        return found + unrecognised_servers(self)
 
     def _server_path(self, server: str) -> str | None:
         """The file of the module that defines a server, by its qualified name."""
