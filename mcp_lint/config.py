@@ -73,7 +73,8 @@ class Settings:
     # `--extend-exclude` patterns: relative to the working directory, whatever the config's root.
     extend_exclude: tuple[str, ...] = ()
     # A run that lints files but finds no MCP server or tool in them warns and exits 2 (it
-    # checked nothing); `require-tools = false` accepts such a run (a library of helpers).
+    # checked nothing), as does one in which a module's tool registrations were all left
+    # unchecked (linking/unrecognised.py); `require-tools = false` accepts such a run.
     require_tools: bool = True
     # `fix = true`: `check` applies the safe fixes as if given `--fix` (`--no-fix` overrides it).
     fix: bool = False

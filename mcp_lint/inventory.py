@@ -33,11 +33,19 @@ class ServerTools:
     specifier: str  # the version range in force, "" when nothing pins the framework
     source: str  # where that range comes from (a file, `--target`)
     tools: tuple[str, ...]  # the tools registered on it, sorted
+    # Set for a module whose tool registrations mcp-lint could not tie to any server: why
+    # (linking/unrecognised.py). Its tools were not checked; `server` is "", `family` UNKNOWN.
+    unrecognised: str = ""
 
 
 def describe(entry: ServerTools) -> str:
     """One line: `server app.server.mcp (app/server.py): fastmcp, fastmcp>=2.10 from
-    pyproject.toml; 2 tools: a, b`."""
+    pyproject.toml; 2 tools: a, b`; for an unrecognised module, `no MCP server recognised in
+    app/tools.py (2 tools not checked: a, b): <why>`."""
+    if entry.unrecognised:
+        count = len(entry.tools)
+        unchecked = f"{count} tool{'s' if count != 1 else ''} not checked: " + ", ".join(entry.tools)
+        return f"no MCP server recognised in {entry.path} ({unchecked}): {entry.unrecognised}"
     where = f"server {entry.server}" if entry.server else "tools without a server"
     version = (
         f"{distribution_for(entry.family)}{entry.specifier} from {entry.source}"

@@ -361,7 +361,10 @@ def link(
     inventory: list[ServerTools] | None = None,
 ) -> tuple[list[Finding], list[str]]:
     """The project step: findings for every outcome, filtered by settings and noqa. The servers
-    and tools found are added to `inventory` when one is given."""
+    and tools found (and the modules whose tools were left unchecked) are added to `inventory`
+    when one is given."""
+    from mcp_lint.linking.unrecognised import unrecognised_servers
+
     summaries, copies = _without_copies([o.summary for o in outcomes if o.summary is not None])
     lookup = pins or PinSource(resolver)
     errors: list[str] = []
@@ -376,6 +379,7 @@ def link(
                     raw.append(finding)
             if inventory is not None:
                 inventory.extend(project.inventory())
+                inventory.extend(unrecognised_servers(project))  # what the run left unchecked
         # Each path of a file linked under several names (a symlink) is reported, as ruff does.
         raw.extend(replace(f, filename=other) for f in list(raw) for other in copies.get(f.filename, ()))
     except Exception as exc:  # noqa: BLE001

@@ -209,7 +209,7 @@ def wanted_names(summaries: Sequence[ModuleSummary]) -> set[str] | None:
         looked_for.setdefault(qualname, set()).add(lookup)
 
     try:
-        Project(list(summaries), lambda path, distribution: None, missing).traced_functions()
+        Project(list(summaries), lambda path, distribution: None, missing, every_reexport=True).traced_functions()
     except Exception:  # noqa: BLE001 - the real link step reports it
         return None
     return wanted_from(looked_for)

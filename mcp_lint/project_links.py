@@ -19,7 +19,7 @@ from typing import Callable, Collection, Iterable, Mapping
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
 from mcp_lint.inventory import ServerTools
-from mcp_lint.linking.names import MissingName, ProjectNames
+from mcp_lint.linking.names import Lookup, MissingName, ProjectNames
 from mcp_lint.linking.tracing import (
     WHOLE,
     Reachability,
@@ -38,6 +38,8 @@ from mcp_lint.model.frameworks import (
     distribution_for,
     framework_context,
     high_level_family,
+    reexported_family,
+    reexported_server_families,
 )
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
@@ -68,9 +70,14 @@ class Project(ProjectNames):
         pins: PinLookup,
         missing: MissingName | None = None,
         tools_from: Collection[str] | None = None,
+        every_reexport: bool = False,
     ) -> None:
         super().__init__(summaries, missing)
         self.pins = pins
+        # The prefilter's link step reads no requirements: a server on a re-exported server class
+        # counts as one whatever they say (a module analysed in vain costs time, one left out
+        # costs findings); the real link step decides (server_family).
+        self.every_reexport = every_reexport
         # Only the tools registered in these modules are traced (None: every module's). An editor
         # wants the findings of some files only, which no tool of a module that does not import
         # them (prefilter.importers) can reach; the other modules' summaries still resolve names.
@@ -152,22 +159,17 @@ class Project(ProjectNames):
     def tool_registrations(self) -> list[tuple[ToolRegistration, ModuleSummary]]:
         out: list[tuple[ToolRegistration, ModuleSummary]] = []
         for summary in self.summaries:
-            if is_test_module(summary.path):
-                continue  # fixtures of the project's tests (`def failing_tool(): raise ValueError("bad")`)
-            if self.tools_from is not None and summary.module not in self.tools_from:
+            if not self.registers_here(summary):
                 continue
             for reg in summary.tools:
                 out.append((reg, summary))
             for function, server, tool_name in summary.pending:
-                family = self.server_family(server) if server else None
+                family = self.server_family(server, summary.path) if server else None
                 if server and family is None and (not summary.mentions_framework or self._is_project_class(server)):
                     continue  # `@x.tool` on something we cannot tie to MCP
                 out.append((ToolRegistration(function, tool_name, family, server or None), summary))
             for function, register, param, tool_name in summary.param_pending:
-                key = (register, param)  # every tool of one register function asks the same
-                if key not in self._passed:
-                    self._passed[key] = self._servers_passed(register, param)
-                for family, server in self._passed[key]:
+                for family, server in self.servers_passed(register, param):
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
         out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
@@ -192,6 +194,22 @@ class Project(ProjectNames):
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
         return out + extra
+
+    def registers_here(self, summary: ModuleSummary) -> bool:
+        """Are the tools `summary` registers traced? Not a test module's (fixtures of the
+        project's tests: `def failing_tool(): raise ValueError("bad")`), nor, when only some
+        modules' tools are wanted (tools_from), another module's."""
+        if is_test_module(summary.path):
+            return False
+        return self.tools_from is None or summary.module in self.tools_from
+
+    def servers_passed(self, register: str, param: str) -> list[tuple[Family | None, str]]:
+        """The servers callers hand `register`'s parameter `param` (_servers_passed), asked once
+        per register function and parameter (every tool it registers asks the same)."""
+        key = (register, param)
+        if key not in self._passed:
+            self._passed[key] = self._servers_passed(register, param)
+        return self._passed[key]
 
     def _table_registrations(self, reg: ToolRegistration, summary: ModuleSummary) -> list[tuple[ToolRegistration, ModuleSummary]]:
         """A registration of every function of an imported table (`for fn in TOOLS: mcp.tool()(fn)`),
@@ -274,7 +292,7 @@ class Project(ProjectNames):
                     out.extend(s for s in self._servers_passed(outer, outer_param, depth + 1) if s not in out)
                     continue
                 if family is None and server:
-                    family = self.server_family(server)
+                    family = self.server_family(server, summary.path)
                     if family is None:
                         continue  # an object we cannot tie to MCP
                 if (family, server) not in out:
@@ -309,13 +327,53 @@ class Project(ProjectNames):
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
         if family is None and reg.server:
-            family = self.server_family(reg.server)
+            family = self.server_family(reg.server, summary.path)
         if family is None:
             family = summary.family_hint
         if family is None:
             family = self._family_from_pins(summary.path)
         major = reg.lowlevel_major or (summary.lowlevel_major_hint if family is Family.MCP_LOWLEVEL else None)
         return family, major
+
+    def server_family(self, key: str, path: str = "") -> Family | None:
+        """The family of a server variable (ProjectNames.server_family); else, for a server made by
+        a library's re-export of a framework's server class, or by a project subclass of one, the
+        family the requirements declared for `path` (the file that registers on it) name."""
+        family = super().server_family(key)
+        if family is not None or not path:
+            return family
+        candidates = self.reexported_candidates(key)
+        if not candidates:
+            return None
+        if self.every_reexport:
+            return candidates[0]
+        fastmcp = self.pins(path, "fastmcp") is not None or self.pins(path, "fastmcp-slim") is not None
+        mcp = self.pins(path, "mcp")
+        return reexported_family(candidates, fastmcp, mcp[0] if mcp is not None else None)
+
+    def reexported_candidates(self, key: str) -> tuple[Family, ...]:
+        """The families a server made by `key` may be of when `key` (or what made it, or a class
+        it inherits from) is named like a framework's server class but defined outside the project
+        and the frameworks; () otherwise."""
+        found = self.reexported_class(key)
+        return reexported_server_families(found) if found else ()
+
+    def reexported_class(self, key: str) -> str:
+        """The class outside the project and the frameworks, named like a framework's server
+        class, that made the server `key` (itself, what made it, or a base of that); "" for none."""
+        resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
+        for maker in (resolved, self.made_by(resolved)):
+            factory = self.functions.get(maker)
+            if factory is not None:  # `def create_server() -> FastMCP`, `return FastMCP(...)`
+                fn = factory[1]
+                made = (fn.returns_type,) if fn.returns_type else fn.returned_objects
+            else:
+                made = (maker,) if maker else ()
+            for product in made:
+                for cls in self.class_ancestors(product) if self.is_project_class(product) else (product,):
+                    if not self.is_project_class(cls) and reexported_server_families(cls):
+                        return cls
+        return ""
 
     def _family_from_pins(self, path: str) -> Family:
         if self.pins(path, "fastmcp") is not None:

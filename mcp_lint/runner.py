@@ -59,6 +59,9 @@ class CheckOptions:
     nothing_linted: bool = False  # set by the run: no file was found to lint
     # Set by the run: the number of files linted when no server or tool was found in them.
     nothing_checked: int = 0
+    # Set by the run: why each reported module's tool registrations were left unchecked (no
+    # server recognised for them: inventory.describe of linking/unrecognised.py's entries).
+    unchecked: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -245,13 +248,19 @@ def _say_what_was_checked(
     Files named in a project (`context`: the project's files) were checked when the project has
     tool modules, though none of them reaches the named files (only those are analysed)."""
     from mcp_lint.inventory import describe
+    from mcp_lint.per_file import display_name
 
+    checked = [entry for entry in inventory if not entry.unrecognised]
     if options.verbose:
-        for entry in inventory:
+        for entry in checked:
             click.echo(f"mcp-lint: {describe(entry)}", err=True)
-        if not inventory:
+        if not checked:
             click.echo("mcp-lint: no MCP server or tool found", err=True)
-    if inventory or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
+    shown = {display_name(path): path for path in reported}
+    for entry in inventory:
+        if entry.unrecognised and entry.path in shown and resolver.for_path(shown[entry.path]).require_tools:
+            options.unchecked.append(describe(entry))
+    if checked or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
         return
     if context and _has_tool_modules(context, reported):
         return
@@ -773,6 +782,8 @@ def _report(
         options.nothing_checked = 0  # the run is no pass either way
     if options.nothing_checked:
         _warn_nothing_checked(options.nothing_checked)
+    for line in dict.fromkeys(options.unchecked):  # a file reached under two roots: said once
+        _warning(line)
 
     def read_source(name: str) -> str | None:
         if name in sources:
@@ -829,7 +840,7 @@ def _report(
         return EXIT_FINDINGS
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
-    return EXIT_ERROR if options.nothing_checked else EXIT_CLEAN
+    return EXIT_ERROR if options.nothing_checked or options.unchecked else EXIT_CLEAN
 
 
 def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport, out: TextIO) -> int:
@@ -901,7 +912,7 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
-    elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked:
+    elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked and not options.unchecked:
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.
         out.write("All checks passed!\n")

@@ -340,12 +340,18 @@ class ProjectNames:
         resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
         family = self.servers.get(resolved)
         if family is None:
-            module, _, name = resolved.rpartition(".")
-            summary = self.modules.get(module)
-            made_by = summary.instances.get(name) if summary is not None else None
+            made_by = self.made_by(resolved)
             if made_by:
-                family = self.servers.get(self.resolve(made_by, lookup=Lookup.REGISTRATION))
+                family = self.servers.get(made_by)
         return family
+
+    def made_by(self, resolved: str) -> str:
+        """What made a module-level object of the project (`mcp = make_server()`: the callable,
+        through re-exports), "" when nothing the module records did."""
+        module, _, name = resolved.rpartition(".")
+        summary = self.modules.get(module)
+        made_by = summary.instances.get(name) if summary is not None else None
+        return self.resolve(made_by, lookup=Lookup.REGISTRATION) if made_by else ""
 
     def _is_project_class(self, key: str) -> bool:
         resolved = self.resolve(key)

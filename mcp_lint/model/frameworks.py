@@ -101,6 +101,49 @@ def server_family(qualified: str | None) -> Family | None:
     return SERVER_CLASSES.get(owner) if method in SERVER_FACTORY_METHODS else None
 
 
+def _names_of_server_classes() -> dict[str, tuple[Family, ...]]:
+    """The last names of SERVER_CLASSES and the families that define each (`FastMCP`: mcp 1.x
+    and fastmcp), leaving out the names too generic to tell a server by (REEXPORT_TOO_GENERIC)."""
+    found: dict[str, dict[Family, None]] = {}
+    for qualified, family in SERVER_CLASSES.items():
+        name = qualified.rpartition(".")[2]
+        if name not in REEXPORT_TOO_GENERIC:
+            found.setdefault(name, {})[family] = None
+    return {name: tuple(families) for name, families in found.items()}
+
+
+# mcp's low-level `Server` shares its name with the HTTP, RPC and test servers of many libraries:
+# an import of it from an unknown module says nothing about MCP.
+REEXPORT_TOO_GENERIC = frozenset({"Server"})
+# A library that re-exports a framework's server class (`from somelib.fastmcp import FastMCP`)
+# is not one mcp-lint reads. A class or factory of that name imported from a module that is
+# neither the project's nor a framework's is taken for the framework's, of the family the
+# project's declared requirement names (reexported_family): never by the library's name.
+REEXPORTED_SERVER_NAMES: dict[str, tuple[Family, ...]] = _names_of_server_classes()
+
+
+def reexported_server_families(qualified: str | None) -> tuple[Family, ...]:
+    """The families whose server class (or factory) `qualified`, a name outside the frameworks,
+    is named like: what a library's re-export of it may be; () for any other name."""
+    if not qualified or is_framework_name(qualified):
+        return ()
+    return REEXPORTED_SERVER_NAMES.get(qualified.rpartition(".")[2], ())
+
+
+def reexported_family(candidates: tuple[Family, ...], declares_fastmcp: bool, mcp_specifier: str | None) -> Family | None:
+    """The family of a re-exported server class of one of the `candidates` families, from what the
+    project declares: fastmcp's when it requires fastmcp (fastmcp requires mcp itself, so a project
+    naming both is written against fastmcp), else mcp's when it requires mcp (`FastMCP` on mcp 1.x,
+    `MCPServer` on 2.x); None when it declares neither (or only the other family's framework)."""
+    if declares_fastmcp and Family.FASTMCP in candidates:
+        return Family.FASTMCP
+    if mcp_specifier is None:
+        return None
+    majors = {version(v).major for v in candidate_versions("mcp", mcp_specifier)}
+    mcp_families = [f for f in candidates if f is not Family.FASTMCP and family_majors(f) & majors]
+    return mcp_families[0] if len(mcp_families) == 1 else None
+
+
 def is_framework_name(qualified: str) -> bool:
     """Is `qualified` defined by one of the MCP frameworks (not by the project or a third party)?"""
     return any(qualified == p or qualified.startswith(p + ".") for p in FRAMEWORK_MODULE_PREFIXES)

@@ -29,6 +29,7 @@ from mcp_lint.model.frameworks import (
     FRAMEWORK_MIDDLEWARE_PACKAGE,
     MIDDLEWARE_TOOL_HOOK,
     Family,
+    reexported_server_families,
 )
 from mcp_lint.model.flow import first_param
 from mcp_lint.model.function_refs import FunctionReferences
@@ -133,6 +134,11 @@ class Registrations(FunctionReferences, ServerInference):
                 function = self.frames[-1].qual if self.frames and self.frames[-1].kind == "function" else None
                 self.model.server_constructors.append((node, constructed.family, resolved, function))
             self._constructor_arguments(node, constructed.family)
+            return
+        if constructed.key is not None and reexported_server_families(resolved):
+            # A library's re-export of a server class: its family is decided at link time, what
+            # its arguments say (`mask_error_details=True`, `tools=[...]`) is read here.
+            self._constructor_arguments(node, None)
             return
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
             # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
@@ -242,7 +248,7 @@ class Registrations(FunctionReferences, ServerInference):
             else:
                 self.model.mask_argument = True
 
-    def _constructor_arguments(self, call: cst.Call, family: Family) -> None:
+    def _constructor_arguments(self, call: cst.Call, family: Family | None) -> None:
         """`FastMCP(tools=[...])`, `Server(name, on_call_tool=handler, on_read_resource=...)`."""
         self._mask_argument(call)
         for arg in call.args:

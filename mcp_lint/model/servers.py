@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.annotation_types import UNION_WRAPPERS, is_none
-from mcp_lint.model.frameworks import SERVER_CLASSES, is_framework_name, server_family
+from mcp_lint.model.frameworks import SERVER_CLASSES, is_framework_name, reexported_server_families, server_family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import NOT_SERVER, UNKNOWN, Is, Receiver
@@ -64,7 +64,7 @@ class ServerInference(ScopeWalker):
         resolved = self.aliases.resolve_dotted(name)
         if resolved is None:
             return UNKNOWN
-        if resolved in SERVER_CLASSES:
+        if resolved in SERVER_CLASSES or reexported_server_families(resolved):
             return NOT_SERVER  # `@FastMCP.tool`: the class, not a server
         return Receiver(Is.UNKNOWN, key=resolved)  # imported: the linker knows the other module
 
@@ -97,9 +97,17 @@ class ServerInference(ScopeWalker):
             key = self._key(name)
             if key in self.model.servers:
                 return Receiver(Is.SERVER, self.model.servers[key])
-            return NOT_SERVER if key in self.model.classes else UNKNOWN
+            if key in self.model.classes:
+                # A subclass of a library's re-export of a server class: the linker decides.
+                reexported = any(reexported_server_families(base) for base in self.model.classes[key])
+                return Receiver(Is.UNKNOWN, key=key) if reexported else NOT_SERVER
+            return UNKNOWN
         if is_framework_name(resolved):
             return NOT_SERVER  # `fastmcp.Client(...)`, `mcp.ClientSession(...)`
+        if reexported_server_families(resolved):
+            # `FastMCP(...)` from a library that re-exports it: the project's declared
+            # requirements decide at link time (Project.server_family).
+            return Receiver(Is.UNKNOWN, key=resolved)
         if self._is_project_name(name, resolved):
             return Receiver(Is.UNKNOWN, key=resolved)  # a project class or factory: linked later
         if last_name(resolved)[:1].isupper():

@@ -1,0 +1,94 @@
+"""Modules that register tools mcp-lint could not tie to an MCP server: what a run left unchecked.
+
+Rules report only in code a tool reaches, so a registration the link step drops checks nothing,
+and a run that dropped every registration of a module must say so rather than pass (the project
+brief: "a run never passes silently"). A module is named here when it registers tools, none of
+which the link step recognised, in a way that looks like MCP:
+
+- on a server made by a class named like a framework's server class but imported from a module
+  outside the project and the frameworks (a library's re-export), which the project's declared
+  requirements do not let mcp-lint take for the framework's (Project.server_family);
+- on an object mcp-lint cannot tie to a server (made by a call it cannot follow), in a project
+  that declares an MCP framework;
+- on a parameter of a register function (`def register(app): @app.tool()`) to which no caller
+  the run reads hands a server, in a module or project that names an MCP framework.
+
+A registration on an object known to be something else (`agent = Agent(...)`: a library class
+of another name) is not MCP and is never named here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcp_lint.inventory import ServerTools
+from mcp_lint.model.frameworks import Family, distribution_for, reexported_server_families
+from mcp_lint.model.names import last_name
+
+if TYPE_CHECKING:
+    from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.project_links import Project
+
+__all__ = ["unrecognised_servers"]
+
+
+def unrecognised_servers(project: Project) -> list[ServerTools]:
+    """One entry per module whose every tool registration was dropped, with why (sorted by path)."""
+    registering = {summary.path for _, summary in project.tool_registrations()}
+    out: list[ServerTools] = []
+    for summary in project.summaries:
+        if summary.path in registering or not project.registers_here(summary):
+            continue
+        tools, why = _dropped(project, summary)
+        if why:
+            out.append(ServerTools("", summary.path, Family.UNKNOWN, "", "", tuple(sorted(set(tools))), unrecognised=why))
+    return sorted(out, key=lambda entry: entry.path)
+
+
+def _dropped(project: Project, summary: ModuleSummary) -> tuple[list[str], str]:
+    """The tools of `summary` registered in a way that looks like MCP, and the first reason found."""
+    declares = _declares_framework(project, summary.path)
+    tools: list[str] = []
+    reasons: list[str] = []
+    for _, server, tool_name in summary.pending:
+        if not server or project.server_family(server, summary.path) is not None:
+            continue
+        reexported = project.reexported_class(server)
+        if reexported:
+            tools.append(tool_name)
+            reasons.append(_reexport_reason(project, summary.path, reexported))
+        elif declares:
+            tools.append(tool_name)
+            made_by = project.made_by(project.resolve(server))
+            reasons.append(f"its tools are registered on {made_by or server}, which mcp-lint cannot tie to an MCP server")
+    if declares or summary.mentions_framework:
+        for _, register, param, tool_name in summary.param_pending:
+            if not project.servers_passed(register, param):
+                tools.append(tool_name)
+                reasons.append(
+                    f"its tools are registered on parameter `{param}` of {last_name(register)}(), to which no caller "
+                    "mcp-lint read hands a server it recognises"
+                )
+    return tools, reasons[0] if reasons else ""
+
+
+def _reexport_reason(project: Project, path: str, reexported: str) -> str:
+    module, _, name = reexported.rpartition(".")
+    dists = sorted({distribution_for(family) for family in reexported_server_families(reexported)})
+    wanted = " or ".join(dists)
+    return (
+        f"{name} comes from {module}, which mcp-lint cannot resolve; it takes that class for the framework's "
+        f"only when the project's requirements name {wanted}, and {_found_requirements(project, path, dists)}"
+    )
+
+
+def _found_requirements(project: Project, path: str, dists: list[str]) -> str:
+    """What the requirements read for `path` say of the frameworks, for the reason's end."""
+    found = [f"{dist}{pin[0]}" for dist in ("fastmcp", "mcp") if (pin := project.pins(path, dist)) is not None]
+    if not found:
+        return "none was found (pyproject.toml, setup.py, setup.cfg, requirements files, PKG-INFO or METADATA)"
+    return f"they name {' and '.join(found)}, no release of which has that class"
+
+
+def _declares_framework(project: Project, path: str) -> bool:
+    return any(project.pins(path, dist) is not None for dist in ("mcp", "fastmcp", "fastmcp-slim"))
