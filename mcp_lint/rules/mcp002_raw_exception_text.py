@@ -63,7 +63,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
-from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -1261,7 +1261,8 @@ class _FixText:
             if key.lower() in MESSAGE_KEYS and key not in codes:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
-            elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
+            elif key.lower() not in FLAG_KEYS and _is_reference(element.value) and not names_a_class(element.value):
+                # (the class's name, `type(e).__name__`, is a code for programs: no context)
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)

@@ -79,6 +79,7 @@ from mcp_lint.rules.results import (
     envelope_callee,
     hint_left_behind,
     is_error_builder_name,
+    names_a_class,
     passes_message_through,
     spelled_code,
 )
@@ -960,6 +961,11 @@ def check_health() -> dict:
             # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
             # (or one not known here) has no text to raise: no fix.
             message = resolved if builder_returns_text(resolved, ctx) else None
+        if message is not None and names_a_class(message):
+            # `{"error": type(e).__name__}` with no sentence beside it: the class's name says
+            # nothing the model can act on, and raising it would drop whatever text the
+            # exception had: no fix.
+            message = None
         if is_error_builder_name(fn.name):
             # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
             # it by design: its callers raise what it builds, it does not raise itself.

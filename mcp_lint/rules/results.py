@@ -199,6 +199,10 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
     (the code is for programs; raised, it would say nothing and drop the author's text). None when
     the value of `key` is text of its own, or nothing is beside it."""
     value = items.get(key)
+    if value is not None and names_a_class(value):
+        # `{"error": type(e).__name__, "message": str(e)}`: the class's name is a code as well.
+        keys = _SENTENCE_KEYS_BESIDE_A_CODE
+        return next((items[k] for k in keys if k != key and k in items and _sentence_like(items[k])), None)
     if not isinstance(value, cst.SimpleString) or not isinstance(value.evaluated_value, str):
         return None
     text = value.evaluated_value.strip()
@@ -213,6 +217,27 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
         if other != key and beside is not None and _sentence_like(beside):
             return beside
     return None
+
+
+def names_a_class(node: cst.BaseExpression) -> bool:
+    """`type(e).__name__`, `e.__class__.__name__`, `f"{type(e).__name__}"`, `str(type(e))`: the
+    name of an object's class, a code for programs that says nothing of what failed."""
+    if isinstance(node, cst.FormattedString):
+        parts = [p for p in node.parts if not (isinstance(p, cst.FormattedStringText) and not p.value.strip())]
+        return len(parts) == 1 and isinstance(parts[0], cst.FormattedStringExpression) and names_a_class(parts[0].expression)
+    if isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"} and len(node.args) == 1:
+        inner = node.args[0].value
+        return _is_type_of(inner) or names_a_class(inner)
+    if isinstance(node, cst.Attribute) and node.attr.value in {"__name__", "__qualname__"}:
+        return _is_type_of(node.value)
+    return False
+
+
+def _is_type_of(node: cst.BaseExpression) -> bool:
+    """`type(x)` or `x.__class__`."""
+    if isinstance(node, cst.Call):
+        return dotted(node.func) == "type" and len(node.args) == 1
+    return isinstance(node, cst.Attribute) and node.attr.value == "__class__"
 
 
 def _sentence_like(node: cst.BaseExpression) -> bool:
