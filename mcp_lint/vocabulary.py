@@ -278,6 +278,16 @@ LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_
 """Keys of an error dict listing what the next call may use (examples of a valid argument, the
 values accepted): advice for the model that no one-line message carries whole."""
 
+POINTER_KEY = re.compile(
+    r"^(?:duplicates?|existing|conflicts?|conflicting|similar|suggested|alternatives?|closest|nearest|did_you_mean"
+    r"|candidates|valid|available|allowed|supported|known|accepted)(?:_|$)"
+)
+"""Keys of an error dict (lower snake case) pointing the model at what the next call should use
+instead: the record the request duplicates or conflicts with (`duplicate_of`, `existing`), the
+values it may choose from (`valid_ids`, `available_models`), near matches (`did_you_mean`). Their
+value is data, not words: a raised message cannot keep it whole, so a fix leaves the result as it
+is (results.hint_left_behind)."""
+
 FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 """Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""
 

@@ -85,3 +85,96 @@ def test_an_error_dicts_message_is_raised_never_its_class_name() -> None:
         ),
         None,
     )
+
+
+# --- row 12: an error dict's hint and the record it points the next call at -------------------
+
+NOTES = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+_notes: dict[str, dict] = {}
+
+
+def _find_same(title: str) -> dict | None:
+    return next((n for n in _notes.values() if n["title"] == title), None)
+
+
+@mcp.tool()
+def add_note(title: str, body: str, force: bool = False) -> dict:
+    \"\"\"Add a note.\"\"\"
+    if not force:
+        same = _find_same(title)
+        if same is not None:
+            return {
+                "error": f"A note titled {title!r} already exists.",
+                "hint": ("Ask the user first. To replace it, call `edit_note` "
+                         "with its id. To add anyway, call again with force=True."),
+                "existing_id": same["id"],
+            }
+    note = {"id": str(len(_notes) + 1), "title": title, "body": body}
+    _notes[note["id"]] = note
+    return note
+
+
+@mcp.tool()
+def copy_note(note_id: str, title: str) -> dict:
+    \"\"\"Copy a note under a new title.\"\"\"
+    same = _find_same(title)
+    if same is not None:
+        return {"error": f"A note titled {title!r} already exists.", "hint": "Pick another title.", "duplicateOf": same}
+    _notes[str(len(_notes) + 1)] = dict(_notes[note_id], title=title)
+    return _notes[note_id]
+
+
+@mcp.tool()
+def tag_note(note_id: str, tag: str) -> dict:
+    \"\"\"Tag a note.\"\"\"
+    if note_id not in _notes:
+        return {"error": f"No note {note_id}.", "hint": "List the notes with list_notes.", "valid_ids": sorted(_notes)}
+    _notes[note_id].setdefault("tags", []).append(tag)
+    return _notes[note_id]
+
+
+@mcp.tool()
+def drop_tag(note_id: str, tag: str) -> dict:
+    \"\"\"Drop a tag from a note.\"\"\"
+    if tag not in _notes.get(note_id, {}).get("tags", []):
+        return {"error": f"Note {note_id} has no tag {tag!r}.", "hint": "Read the note's tags with get_note."}
+    _notes[note_id]["tags"].remove(tag)
+    return _notes[note_id]
+"""
+
+
+def test_an_error_dicts_hint_and_the_id_it_points_at_stay_in_the_raised_text() -> None:
+    # The hint, written over two lines, follows the message as its next sentence, in the author's
+    # layout; the id of the record the next call needs goes inside the first sentence. A record
+    # or a list of valid values (`duplicateOf`, `valid_ids`) is data no message keeps whole: no
+    # fix there, the result stays as it is (its findings stay reported).
+    assert_fixes_to(
+        NOTES,
+        NOTES.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        )
+        .replace(
+            """            return {
+                "error": f"A note titled {title!r} already exists.",
+                "hint": ("Ask the user first. To replace it, call `edit_note` "
+                         "with its id. To add anyway, call again with force=True."),
+                "existing_id": same["id"],
+            }
+""",
+            """            raise ToolError(
+                f"A note titled {title!r} already exists (existing_id: {same['id']}). "
+                "Ask the user first. To replace it, call `edit_note` "
+                "with its id. To add anyway, call again with force=True."
+            )
+""",
+        )
+        .replace(
+            '        return {"error": f"Note {note_id} has no tag {tag!r}.", "hint": "Read the note\'s tags with get_note."}\n',
+            '        raise ToolError(f"Note {note_id} has no tag {tag!r}. Read the note\'s tags with get_note.")\n',
+        ),
+        None,
+    )

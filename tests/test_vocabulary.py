@@ -310,6 +310,13 @@ MATCHED: list[tuple[str, str, bool]] = [
     ("REJECTION_WORDING", "No notes found", False),
     ("REJECTION_WORDING", "Notes to update: 3", False),
     ("REJECTION_WORDING", "Nothingness to delete", False),
+    # An error dict's key pointing the next call at a record or the values it may use.
+    ("POINTER_KEY", "duplicate_of", True),
+    ("POINTER_KEY", "existing", True),
+    ("POINTER_KEY", "valid_ids", True),
+    ("POINTER_KEY", "did_you_mean", True),
+    ("POINTER_KEY", "validation", False),  # "valid" inside a word
+    ("POINTER_KEY", "error", False),
 ]
 
 WORDS: list[tuple[str, str, bool]] = [

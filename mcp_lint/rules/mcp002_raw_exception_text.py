@@ -103,7 +103,7 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
+from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
     FLAG_KEYS,
@@ -1660,10 +1660,11 @@ def _with_hint(message: Message, hint: Message | None) -> Message:
     """The message with the author's advice after it as a sentence of its own ("Quote rate limit
     reached. Wait a minute before the next call."), as the old error dict carried both;
     `message` itself unchanged."""
-    if hint is None or len(hint.parts) != 1 or not message.parts or message.parts[-1].quote != hint.parts[0].quote:
+    if hint is None:
         return message
     shown = copy.deepcopy(message)
-    append_sentence(shown.parts[-1].pieces, copy.deepcopy(hint.parts[0].pieces))
+    if not shown.add_sentence(copy.deepcopy(hint)):
+        return message
     return shown
 
 

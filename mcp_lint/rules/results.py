@@ -32,6 +32,7 @@ from mcp_lint.vocabulary import (
     LISTING_KEYS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
+    POINTER_KEY,
     STATE_KEYS,
     SUCCESS_KEYS,
 )
@@ -428,7 +429,20 @@ def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callab
             continue
         if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not is_text(value)):
             return True
+        if _points_at_data(key, value):
+            return True
     return False
+
+
+def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
+    """`"duplicate_of": existing`, `"valid_ids": sorted(ids)`: an item naming what the next call
+    should use (vocabulary.POINTER_KEY) whose value is data the code holds, not a number or text
+    written here. (An id under a handle's key, `"existing_id": found.id`, is a value a message
+    names: MCP005's fix keeps it beside the message.)"""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+    if not POINTER_KEY.match(snake) or isinstance(value, (cst.Integer, cst.Float)) or is_text(value):
+        return False
+    return not (snake.endswith("_id") and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)))
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
