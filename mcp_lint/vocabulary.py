@@ -475,8 +475,18 @@ NAME_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wr
 """Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`):
 left out of a message made from the name."""
 
-BULK_VALUE_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
+BULK_VALUE_WORDS = frozenset(
+    "data body payload content contents text json params kwargs args request query sql options config "
+    "base64 b64 bytes blob encoded html xml csv yaml markdown".split()
+)
 """Words of values too big or too raw to put into a message: the operation's words say enough."""
+
+DECODING_CALLS = frozenset(
+    "b64decode urlsafe_b64decode standard_b64decode decodebytes b32decode b16decode a85decode unhexlify fromhex "
+    "loads safe_load decompress".split()
+)
+"""Last names of library calls that decode or parse a whole encoded value (`base64.b64decode(x)`,
+`json.loads(x)`): what they were handed is a payload, never a value a message names."""
 
 SERVICE_ROLE_SUFFIX = re.compile(
     r"(?:Api|API|Http|HTTP|Rest|REST|Soap|SOAP|Rpc|RPC|GraphQL|Graphql|Grpc|GRPC)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"

@@ -178,3 +178,75 @@ def test_an_error_dicts_hint_and_the_id_it_points_at_stay_in_the_raised_text() -
         ),
         None,
     )
+
+
+# --- rows 22, 24: the leak must not move into the decoded argument ----------------------------
+
+PICTURES = """\
+import base64
+import zoneinfo
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("pictures")
+
+
+class PictureError(Exception):
+    pass
+
+
+@mcp.tool()
+def draw(prompt: str) -> str:
+    \"\"\"Draw a picture.\"\"\"
+    reply = httpx.post("https://pictures.example/draw", json={"prompt": prompt}).json()
+    picture_data_b64 = reply["picture"].strip()
+    try:
+        base64.b64decode(picture_data_b64, validate=True)
+    except Exception as e:
+        raise PictureError(f"Invalid base64 picture data: {str(e)}")
+    return picture_data_b64
+
+
+@mcp.tool()
+def picture_size(picture_id: str) -> str:
+    \"\"\"The size of a stored picture.\"\"\"
+    picture = httpx.get(f"https://pictures.example/p/{picture_id}").json()["picture"]
+    try:
+        raw = base64.b64decode(picture)
+    except Exception as e:
+        raise PictureError(f"Invalid picture: {e}")
+    return f"{len(raw)} bytes"
+
+
+@mcp.tool()
+def local_time(zone_name: str) -> str:
+    \"\"\"The time in a zone.\"\"\"
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except Exception as e:
+        raise PictureError(f"Invalid zone: {e}")
+    return str(zone)
+"""
+
+
+def test_the_replacement_names_a_short_argument_never_the_decoded_payload() -> None:
+    # "Invalid ... data" around a decode: the value decoded is the payload (an upstream picture,
+    # megabytes), by its name or by the call it was handed to; the operation's words stay alone.
+    # A zone name is a short value the model passed: it is named.
+    assert_fixes_to(
+        PICTURES,
+        PICTURES.replace(
+            '        raise PictureError(f"Invalid base64 picture data: {str(e)}")\n',
+            '        raise PictureError("Invalid base64 picture data") from e\n',
+        )
+        .replace(
+            '        raise PictureError(f"Invalid picture: {e}")\n',
+            '        raise PictureError("Invalid picture") from e\n',
+        )
+        .replace(
+            '        raise PictureError(f"Invalid zone: {e}")\n',
+            '        raise PictureError(f"Invalid zone: {zone_name}") from e\n',
+        ),
+        None,
+    )

@@ -403,6 +403,10 @@ WORDS: list[tuple[str, str, bool]] = [
     ("NAME_NOISE_WORDS", "asynchronous", False),
     ("BULK_VALUE_WORDS", "payload", True),
     ("BULK_VALUE_WORDS", "branch", False),
+    ("BULK_VALUE_WORDS", "base64", True),
+    ("DECODING_CALLS", "b64decode", True),
+    ("DECODING_CALLS", "loads", True),
+    ("DECODING_CALLS", "strptime", False),  # a date: a short value the message may name
     ("BENIGN_CALLS", "int", True),
     ("BENIGN_CALLS", "uuid.UUID", True),
     ("BENIGN_CALLS", "open", False),

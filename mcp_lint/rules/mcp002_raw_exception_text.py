@@ -1261,8 +1261,9 @@ class _FixText:
             if key.lower() in MESSAGE_KEYS and key not in codes:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
-            elif key.lower() not in FLAG_KEYS and _is_reference(element.value) and not names_a_class(element.value):
-                # (the class's name, `type(e).__name__`, is a code for programs: no context)
+            elif key.lower() not in FLAG_KEYS and _is_reference(element.value) and not names_a_class(element.value) and not _holds_a_payload(key, element.value):
+                # (the class's name, `type(e).__name__`, is a code for programs; a payload,
+                # `"image": image_b64`, is no value to name: neither goes into the message)
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
@@ -1374,6 +1375,11 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Subscript):
         return True
     return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
+
+
+def _holds_a_payload(key: str, expr: cst.BaseExpression) -> bool:
+    """`"body": resp_text`, `"image": image_b64`: an item whose key or value names a payload."""
+    return failure_words.is_bulky(key) or failure_words.is_bulky(last_name(dotted(expr) or "") if not isinstance(expr, cst.Subscript) else "")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")

@@ -68,6 +68,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
+from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
@@ -1298,7 +1299,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
             [
                 (key, ctx.code(item).strip())
                 for key, item in (items or {}).items()
-                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS
+                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
             ]
         )
     elif items:
