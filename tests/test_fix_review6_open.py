@@ -250,3 +250,80 @@ def test_the_replacement_names_a_short_argument_never_the_decoded_payload() -> N
         ),
         None,
     )
+
+
+# --- a catch-all decorator used by one tool: its clause is not that tool's ---------------------
+
+WRAPPED = """\
+import functools
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("weather")
+
+
+def handle_errors(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except Exception as e:
+            logger.error("tool failed: %s", e)
+            return f"Error: {e}"
+
+    return wrapper
+
+
+def _safely(action, *args):
+    try:
+        return action(*args)
+    except Exception as e:
+        return f"Request failed: {e}"
+
+
+@mcp.tool()
+@handle_errors
+async def get_forecast(city: str) -> str:
+    \"\"\"The forecast for a city.\"\"\"
+    async with httpx.AsyncClient() as client:
+        reply = await client.get(f"https://weather.example/{city}")
+        reply.raise_for_status()
+        return reply.text
+
+
+@mcp.tool()
+def get_alerts(region: str) -> str:
+    \"\"\"The alerts of a region.\"\"\"
+    return _safely(lambda: httpx.get(f"https://weather.example/alerts/{region}").text)
+
+
+@mcp.tool()
+def get_stations(region: str) -> str:
+    \"\"\"The stations of a region.\"\"\"
+    try:
+        return httpx.get(f"https://weather.example/stations/{region}").text
+    except httpx.HTTPError as e:
+        return f"Error: {e}"
+"""
+
+
+def test_a_wrapper_that_runs_a_handed_function_gets_no_text_naming_one_tool() -> None:
+    # The decorator's clause (and a helper's that runs the callable it is given) catches whatever
+    # the wrapped function raises, for every tool it will ever wrap: "Could not get forecast" is
+    # wrong for all but one, and would replace their own messages. The findings stay; only the
+    # tool's own clause is rewritten.
+    assert_fixes_to(
+        WRAPPED,
+        WRAPPED.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        ).replace(
+            '    except httpx.HTTPError as e:\n        return f"Error: {e}"\n',
+            '    except httpx.HTTPError as e:\n        logger.exception("Could not get stations")\n'
+            '        raise ToolError("Could not get stations") from e\n',
+        ),
+        None,
+    )

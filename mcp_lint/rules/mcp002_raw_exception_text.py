@@ -71,6 +71,7 @@ from mcp_lint.rules.handler_fix import (
     composed_by_a_helper,
     written_across_branches,
     raises_own_text,
+    runs_a_handed_function,
     reports_partial_success,
     is_project_log_call,
     logger_style,
@@ -1109,8 +1110,9 @@ class _FixText:
         # The old error dict carries advice no message can keep (results.hint_left_behind).
         self.hint_left_behind = False
 
-    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
-        """The message to send instead: the author's words, else the code's (see `_from_code`)."""
+    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
+        """The message to send instead: the author's words, else the code's (see `_from_code`);
+        None where the code cannot say what failed (a wrapper running the function it was handed)."""
         self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
@@ -1119,6 +1121,12 @@ class _FixText:
         if message is None:
             # The author's words about this failure in the handler's own log call, next.
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
+        if message is None and runs_a_handed_function(self.handler, self.fn, self.ctx):
+            # A decorator's wrapper (or a helper running a callable it is given) catches whatever
+            # the function it runs raises, for every tool it wraps: the code names no operation,
+            # and the one tool reaching it today does not speak for the others. The author's
+            # own words (`"Error in %s", func.__name__`) name it generically; without them, no fix.
+            return None
         if message is None:
             message = self._from_code()
             if self.label and message.parts:
