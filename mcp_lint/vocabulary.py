@@ -278,6 +278,16 @@ LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_
 """Keys of an error dict listing what the next call may use (examples of a valid argument, the
 values accepted): advice for the model that no one-line message carries whole."""
 
+POINTER_KEY = re.compile(
+    r"^(?:duplicates?|existing|conflicts?|conflicting|similar|suggested|alternatives?|closest|nearest|did_you_mean"
+    r"|candidates|valid|available|allowed|supported|known|accepted)(?:_|$)"
+)
+"""Keys of an error dict (lower snake case) pointing the model at what the next call should use
+instead: the record the request duplicates or conflicts with (`duplicate_of`, `existing`), the
+values it may choose from (`valid_ids`, `available_models`), near matches (`did_you_mean`). Their
+value is data, not words: a raised message cannot keep it whole, so a fix leaves the result as it
+is (results.hint_left_behind)."""
+
 FLAG_KEYS = frozenset({"success", "ok", "status", "iserror", "is_error", "error_type", "type", "code", "status_code", "errorcode"})
 """Keys of an error dict (lower-cased) that only flag or classify the failure: no words of it."""
 
@@ -465,8 +475,18 @@ NAME_NOISE_WORDS = frozenset({"async", "sync", "impl", "internal", "helper", "wr
 """Words that name how a function is built, not what it does (`run_query_async`, `_fetch_impl`):
 left out of a message made from the name."""
 
-BULK_VALUE_WORDS = frozenset("data body payload content contents text json params kwargs args request query sql options config".split())
+BULK_VALUE_WORDS = frozenset(
+    "data body payload content contents text json params kwargs args request query sql options config "
+    "base64 b64 bytes blob encoded html xml csv yaml markdown".split()
+)
 """Words of values too big or too raw to put into a message: the operation's words say enough."""
+
+DECODING_CALLS = frozenset(
+    "b64decode urlsafe_b64decode standard_b64decode decodebytes b32decode b16decode a85decode unhexlify fromhex "
+    "loads safe_load decompress".split()
+)
+"""Last names of library calls that decode or parse a whole encoded value (`base64.b64decode(x)`,
+`json.loads(x)`): what they were handed is a payload, never a value a message names."""
 
 SERVICE_ROLE_SUFFIX = re.compile(
     r"(?:Api|API|Http|HTTP|Rest|REST|Soap|SOAP|Rpc|RPC|GraphQL|Graphql|Grpc|GRPC)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"

@@ -1966,21 +1966,18 @@ def reported(fn):
 """
 
 
-def test_mcp002_a_wrapper_reached_by_one_tool_says_what_that_tool_failed_to_do() -> None:
+def test_mcp002_a_wrapper_reached_by_one_tool_does_not_speak_for_that_tool() -> None:
+    # The decorator wraps whatever function it is given: "Could not get forecast" would be wrong
+    # for the next tool decorated with it (issue 23). No words of the author's name the failure
+    # generically, so no text is offered; the finding stays.
     source = _DECORATED + """
 @mcp.tool
 @reported
 async def get_forecast(city: str) -> str:
     return (await httpx.AsyncClient().get(f"https://weather.example/{city}")).text
 """
-    out = fixed(source)
-    assert (
-        "        except httpx.HTTPError as e:\n"
-        '            logger.exception("Could not get forecast")\n'
-        '            raise ToolError("Could not get forecast") from e\n'
-    ) in out
-    assert "\x00" not in out
-    assert fixed(out) == out
+    assert fixed(source) == source
+    assert [(f.location.row, f.fix) for f in findings_of(source, "MCP002")] == [(16, None)]
 
 
 def test_mcp002_no_fix_where_nothing_says_what_failed() -> None:

@@ -310,6 +310,13 @@ MATCHED: list[tuple[str, str, bool]] = [
     ("REJECTION_WORDING", "No notes found", False),
     ("REJECTION_WORDING", "Notes to update: 3", False),
     ("REJECTION_WORDING", "Nothingness to delete", False),
+    # An error dict's key pointing the next call at a record or the values it may use.
+    ("POINTER_KEY", "duplicate_of", True),
+    ("POINTER_KEY", "existing", True),
+    ("POINTER_KEY", "valid_ids", True),
+    ("POINTER_KEY", "did_you_mean", True),
+    ("POINTER_KEY", "validation", False),  # "valid" inside a word
+    ("POINTER_KEY", "error", False),
 ]
 
 WORDS: list[tuple[str, str, bool]] = [
@@ -396,6 +403,10 @@ WORDS: list[tuple[str, str, bool]] = [
     ("NAME_NOISE_WORDS", "asynchronous", False),
     ("BULK_VALUE_WORDS", "payload", True),
     ("BULK_VALUE_WORDS", "branch", False),
+    ("BULK_VALUE_WORDS", "base64", True),
+    ("DECODING_CALLS", "b64decode", True),
+    ("DECODING_CALLS", "loads", True),
+    ("DECODING_CALLS", "strptime", False),  # a date: a short value the message may name
     ("BENIGN_CALLS", "int", True),
     ("BENIGN_CALLS", "uuid.UUID", True),
     ("BENIGN_CALLS", "open", False),

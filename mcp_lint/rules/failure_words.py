@@ -29,6 +29,7 @@ from mcp_lint.vocabulary import (
     BENIGN_CALLS,
     BENIGN_METHODS,
     BULK_VALUE_WORDS,
+    DECODING_CALLS,
     GENERIC_VERBS,
     NAME_NOISE_WORDS,
     OBJECT_VERBS,
@@ -173,7 +174,7 @@ def _named_step(step: cst.Call, fn: FunctionFacts, bound: set[str]) -> tuple[str
         return ("Could not " + " ".join(words), None)  # "Could not get issue": the name says what
     if len(words) == 1 and words[0] in OBJECT_VERBS:
         values = [name for name in _argument_names(step) if _usable(name, fn, bound)]
-        if len(values) == 1 and not BULK_VALUE_WORDS.intersection(w.lower() for w in name_words(values[0])):
+        if len(values) == 1 and not is_bulky(values[0]) and not _decodes(step):
             return ("Could not " + words[0], values[0])  # "Could not open": of what? only with it
     return None
 
@@ -202,13 +203,27 @@ def rejected_value(words: str, handler: Handler, fn: FunctionFacts) -> str | Non
         return None
     kind = [w for w in re.split(r"[\s_-]+", match.group("kind").lower()) if w]
     bound = _bound_in(handler.try_node.body)
-    candidates = {
-        name
-        for call in _calls(handler.try_node.body)
-        for name in _argument_names(call)
-        if _usable(name, fn, bound) and _names_kind(name, kind)
-    }
-    return candidates.pop() if len(candidates) == 1 else None
+    calls = list(_calls(handler.try_node.body))
+    candidates = {name for call in calls for name in _argument_names(call) if _usable(name, fn, bound) and _names_kind(name, kind)}
+    if len(candidates) != 1:
+        return None
+    name = candidates.pop()
+    if is_bulky(name) or any(_decodes(call) and name in _argument_names(call) for call in calls):
+        # "Invalid image data: {image_b64}": the value a decoder was handed is the whole
+        # payload (an upstream image, a document): the leak would only move into the message.
+        return None
+    return name
+
+
+def is_bulky(name: str) -> bool:
+    """Does a value's name say it holds a payload rather than a short identifying value
+    (`image_data_base64`, `body`, `query_params`)?"""
+    return bool(BULK_VALUE_WORDS.intersection(w.lower() for w in name_words(name)))
+
+
+def _decodes(call: cst.Call) -> bool:
+    """`base64.b64decode(x)`, `json.loads(x)`: a library call decoding a whole encoded value."""
+    return last_name(dotted(call.func) or "") in DECODING_CALLS
 
 
 def _names_kind(name: str, kind: list[str]) -> bool:

@@ -1159,6 +1159,21 @@ _EVALUATORS = frozenset(
 )
 
 
+def runs_a_handed_function(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Does the `try` call a function it was handed: `func(*args, **kwargs)` in a decorator's
+    wrapper (`func` a parameter of the decorator), `action()` in a helper taking a callable? What
+    fails there is whatever that function does, its own messages included: no words of the code
+    name that operation, and a rewritten text would replace every such message (a tool that
+    reaches the clause today is only the one that uses it today)."""
+    outer = ctx.model.functions.get(fn.qualname.rpartition(".")[0])
+    handed = set(fn.params) | (set(outer.params) if outer is not None else set())
+    rebound = set(fn.local_names) - set(fn.params)
+    for node in descendants(handler.try_node.body, into_scopes=False):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in handed - rebound:
+            return True
+    return False
+
+
 def evaluates_a_parameter(handler: Handler, fn: FunctionFacts) -> bool:
     """Does the `try` run what the caller wrote (`conn.execute(text(sql))` of the tool's `sql`
     argument, `eval(expression)`)? Then the exception is the engine's verdict on the model's own

@@ -63,7 +63,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
-from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -71,6 +71,7 @@ from mcp_lint.rules.handler_fix import (
     composed_by_a_helper,
     written_across_branches,
     raises_own_text,
+    runs_a_handed_function,
     reports_partial_success,
     is_project_log_call,
     logger_style,
@@ -103,7 +104,7 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.messages import append_sentence, Message, Part, Placeholder, Text
+from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
     FLAG_KEYS,
@@ -1109,8 +1110,9 @@ class _FixText:
         # The old error dict carries advice no message can keep (results.hint_left_behind).
         self.hint_left_behind = False
 
-    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message:
-        """The message to send instead: the author's words, else the code's (see `_from_code`)."""
+    def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
+        """The message to send instead: the author's words, else the code's (see `_from_code`);
+        None where the code cannot say what failed (a wrapper running the function it was handed)."""
         self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
         if message is None and isinstance(found, cst.Name):
@@ -1119,6 +1121,12 @@ class _FixText:
         if message is None:
             # The author's words about this failure in the handler's own log call, next.
             message = next(filter(None, (self._from_log(call) for call in log_calls_before(self.handler, self.sink, self.ctx))), None)
+        if message is None and runs_a_handed_function(self.handler, self.fn, self.ctx):
+            # A decorator's wrapper (or a helper running a callable it is given) catches whatever
+            # the function it runs raises, for every tool it wraps: the code names no operation,
+            # and the one tool reaching it today does not speak for the others. The author's
+            # own words (`"Error in %s", func.__name__`) name it generically; without them, no fix.
+            return None
         if message is None:
             message = self._from_code()
             if self.label and message.parts:
@@ -1261,7 +1269,9 @@ class _FixText:
             if key.lower() in MESSAGE_KEYS and key not in codes:
                 if chosen is None:
                     chosen = self._from(element.value, depth + 1)
-            elif key.lower() not in FLAG_KEYS and _is_reference(element.value):
+            elif key.lower() not in FLAG_KEYS and _is_reference(element.value) and not names_a_class(element.value) and not _holds_a_payload(key, element.value):
+                # (the class's name, `type(e).__name__`, is a code for programs; a payload,
+                # `"image": image_b64`, is no value to name: neither goes into the message)
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
@@ -1373,6 +1383,11 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Subscript):
         return True
     return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
+
+
+def _holds_a_payload(key: str, expr: cst.BaseExpression) -> bool:
+    """`"body": resp_text`, `"image": image_b64`: an item whose key or value names a payload."""
+    return failure_words.is_bulky(key) or failure_words.is_bulky(last_name(dotted(expr) or "") if not isinstance(expr, cst.Subscript) else "")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
@@ -1659,10 +1674,11 @@ def _with_hint(message: Message, hint: Message | None) -> Message:
     """The message with the author's advice after it as a sentence of its own ("Quote rate limit
     reached. Wait a minute before the next call."), as the old error dict carried both;
     `message` itself unchanged."""
-    if hint is None or len(hint.parts) != 1 or not message.parts or message.parts[-1].quote != hint.parts[0].quote:
+    if hint is None:
         return message
     shown = copy.deepcopy(message)
-    append_sentence(shown.parts[-1].pieces, copy.deepcopy(hint.parts[0].pieces))
+    if not shown.add_sentence(copy.deepcopy(hint)):
+        return message
     return shown
 
 

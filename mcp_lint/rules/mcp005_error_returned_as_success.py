@@ -68,7 +68,8 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, append_sentence, Placeholder, Text, capitalized
+from mcp_lint.rules.failure_words import is_bulky
+from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
     builder_returns_text,
     is_text,
@@ -79,6 +80,7 @@ from mcp_lint.rules.results import (
     envelope_callee,
     hint_left_behind,
     is_error_builder_name,
+    names_a_class,
     passes_message_through,
     spelled_code,
 )
@@ -960,6 +962,11 @@ def check_health() -> dict:
             # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
             # (or one not known here) has no text to raise: no fix.
             message = resolved if builder_returns_text(resolved, ctx) else None
+        if message is not None and names_a_class(message):
+            # `{"error": type(e).__name__}` with no sentence beside it: the class's name says
+            # nothing the model can act on, and raising it would drop whatever text the
+            # exception had: no fix.
+            message = None
         if is_error_builder_name(fn.name):
             # A function named to build an error (`_unknown_ref_error`, `format_error`) returns
             # it by design: its callers raise what it builds, it does not raise itself.
@@ -1292,7 +1299,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
             [
                 (key, ctx.code(item).strip())
                 for key, item in (items or {}).items()
-                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS
+                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
             ]
         )
     elif items:
@@ -1303,7 +1310,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
             [
                 (key, code)
                 for key, item in items.items()
-                if _HANDLE_KEY.search(key) and isinstance(item, (cst.Name, cst.Attribute)) and (code := ctx.code(item).strip()) not in named
+                if _HANDLE_KEY.search(key) and _is_reference(item) and (code := ctx.code(item).strip()) not in named
             ]
         )
     details = next(
@@ -1322,8 +1329,8 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         None,
     )
     hint = Message.read(advice, lambda node: ctx.range(node).start.line, ctx.code) if advice is not None else None
-    if hint is not None and len(hint.parts) == 1 and hint.parts[0].quote == last.quote:
-        append_sentence(last.pieces, hint.parts[0].pieces)
+    if hint is not None:
+        text.add_sentence(hint)
     if len(text.parts) > 1:
         inner = indent + "    "
         return "\n" + inner + text.as_fstring("\n" + inner) + "\n" + indent
@@ -1399,6 +1406,14 @@ def _value_in_block(fn: FunctionFacts, statement: cst.CSTNode, name: cst.Name) -
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
                     value = small.value
     return fn.value_of(name)
+
+
+def _is_reference(node: cst.BaseExpression) -> bool:
+    """`job_id`, `job.id`, `job["id"]`: a value held, named in a message as it is."""
+    if isinstance(node, cst.Subscript):
+        keys = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        return len(keys) == 1 and isinstance(keys[0], (cst.SimpleString, cst.Integer)) and _is_reference(node.value)
+    return isinstance(node, (cst.Name, cst.Attribute))
 
 
 def _is_container(node: cst.BaseExpression) -> bool:

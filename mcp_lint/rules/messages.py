@@ -163,15 +163,46 @@ class Message:
         if not self.parts:
             return
         last = self.parts[-1]
-        # An expression with the literal's quote or a backslash cannot go inside it before 3.12.
+        # An expression with the literal's quote or a backslash cannot go inside it before 3.12
+        # (`item["id"]` is written `item['id']` inside a double-quoted literal).
+        items = [(label, _requoted(expr, last.quote[0])) for label, expr in items]
         items = [(label, expr) for label, expr in items if last.quote[0] not in expr and "\\" not in expr]
         if not items:
             return
+        # Inside the sentence they belong to: "Note 3 exists (note_id: {id})." keeps its full stop last.
+        end = last.pieces[-1] if last.pieces and isinstance(last.pieces[-1], Text) else None
+        stop = "." if end is not None and end.raw.endswith(".") and not end.raw.endswith("..") else ""
+        if stop:
+            end.raw = end.raw[:-1]
         for position, (label, expr) in enumerate(items):
             opener = " (" if position == 0 else ", "
             last.pieces.append(Text(f"{opener}{label}: ", True))
             last.pieces.append(Placeholder(expr))
-        last.pieces.append(Text(")", True))
+        last.pieces.append(Text(")" + stop, True))
+
+    def add_sentence(self, sentence: Message) -> bool:
+        """`sentence` (the author's advice) after the message as the next sentence, in its own
+        layout: one literal a line where the author wrote it so (`("Ask the user. " "Then
+        retry.")` on two lines), else inside the last literal. False, and nothing changed, when
+        a literal's quote or prefix differs from the message's (its escapes would not read the
+        same there)."""
+        if not self.parts or not sentence.parts:
+            return False
+        last = self.parts[-1]
+        if any(part.quote != last.quote or part.prefix.lower() != last.prefix.lower() for part in sentence.parts):
+            return False
+        if not sentence.multiline:
+            append_sentence(last.pieces, [piece for part in sentence.parts for piece in part.pieces])
+            return True
+        first, *rest = [Part(part.prefix, part.quote, list(part.pieces)) for part in sentence.parts]
+        # The separator ends the message's last literal, as the author ends a line before the next.
+        kept = len(last.pieces)
+        joined = list(last.pieces)
+        append_sentence(joined, list(first.pieces))  # adds one separator, then the sentence
+        last.pieces, first.pieces = joined[: kept + 1], joined[kept + 1 :]
+        self.parts.extend([first, *rest])
+        self.multiline = True
+        return True
 
     def _drop_empty_parts(self) -> None:
         kept = [part for part in self.parts if not part.is_empty()]
@@ -263,6 +294,12 @@ class Message:
             text = "".join(c if field else (c.replace("%", "%%") if arguments else c) for c, field in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
+
+
+def _requoted(expr: str, quote: str) -> str:
+    """`expr` with its string literals in the other quote where it has none of that one."""
+    other = "'" if quote == '"' else '"'
+    return expr.replace(quote, other) if quote in expr and other not in expr else expr
 
 
 def append_sentence(pieces: list[Piece], sentence: list[Piece]) -> None:

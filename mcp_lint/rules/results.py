@@ -32,6 +32,7 @@ from mcp_lint.vocabulary import (
     LISTING_KEYS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
+    POINTER_KEY,
     STATE_KEYS,
     SUCCESS_KEYS,
 )
@@ -199,6 +200,10 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
     (the code is for programs; raised, it would say nothing and drop the author's text). None when
     the value of `key` is text of its own, or nothing is beside it."""
     value = items.get(key)
+    if value is not None and names_a_class(value):
+        # `{"error": type(e).__name__, "message": str(e)}`: the class's name is a code as well.
+        keys = _SENTENCE_KEYS_BESIDE_A_CODE
+        return next((items[k] for k in keys if k != key and k in items and _sentence_like(items[k])), None)
     if not isinstance(value, cst.SimpleString) or not isinstance(value.evaluated_value, str):
         return None
     text = value.evaluated_value.strip()
@@ -213,6 +218,27 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
         if other != key and beside is not None and _sentence_like(beside):
             return beside
     return None
+
+
+def names_a_class(node: cst.BaseExpression) -> bool:
+    """`type(e).__name__`, `e.__class__.__name__`, `f"{type(e).__name__}"`, `str(type(e))`: the
+    name of an object's class, a code for programs that says nothing of what failed."""
+    if isinstance(node, cst.FormattedString):
+        parts = [p for p in node.parts if not (isinstance(p, cst.FormattedStringText) and not p.value.strip())]
+        return len(parts) == 1 and isinstance(parts[0], cst.FormattedStringExpression) and names_a_class(parts[0].expression)
+    if isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"} and len(node.args) == 1:
+        inner = node.args[0].value
+        return _is_type_of(inner) or names_a_class(inner)
+    if isinstance(node, cst.Attribute) and node.attr.value in {"__name__", "__qualname__"}:
+        return _is_type_of(node.value)
+    return False
+
+
+def _is_type_of(node: cst.BaseExpression) -> bool:
+    """`type(x)` or `x.__class__`."""
+    if isinstance(node, cst.Call):
+        return dotted(node.func) == "type" and len(node.args) == 1
+    return isinstance(node, cst.Attribute) and node.attr.value == "__class__"
 
 
 def _sentence_like(node: cst.BaseExpression) -> bool:
@@ -403,7 +429,20 @@ def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callab
             continue
         if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not is_text(value)):
             return True
+        if _points_at_data(key, value):
+            return True
     return False
+
+
+def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
+    """`"duplicate_of": existing`, `"valid_ids": sorted(ids)`: an item naming what the next call
+    should use (vocabulary.POINTER_KEY) whose value is data the code holds, not a number or text
+    written here. (An id under a handle's key, `"existing_id": found.id`, is a value a message
+    names: MCP005's fix keeps it beside the message.)"""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+    if not POINTER_KEY.match(snake) or isinstance(value, (cst.Integer, cst.Float)) or is_text(value):
+        return False
+    return not (snake.endswith("_id") and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)))
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:

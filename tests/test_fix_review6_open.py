@@ -1,0 +1,329 @@
+"""Fix shapes review 6 rejected that stop 33 left open (issue 23), each with the code the fix must
+write (or the code left as it was), on made-up servers."""
+
+from __future__ import annotations
+
+from tests.test_fixes import assert_fixes_to, fixed
+
+# --- row 8: an error dict whose "error" item is the exception's class name --------------------
+
+CLASS_NAMED = """\
+import json
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("stats")
+
+
+class StatsError(Exception):
+    \"\"\"The stats client's failures; their text tells the model what to do.\"\"\"
+
+
+class StatsAuthError(StatsError):
+    def __init__(self) -> None:
+        super().__init__("Not signed in. Call sign_in(user=..., password=...) first, or set STATS_TOKEN.")
+
+
+def _fetch(code: str) -> dict:
+    if not code:
+        raise StatsAuthError()
+    return httpx.get(f"https://stats.example/{code}").json()
+
+
+@mcp.tool()
+def series(code: str) -> str:
+    \"\"\"One series.\"\"\"
+    try:
+        return json.dumps(_fetch(code))
+    except StatsError as exc:
+        return json.dumps({"error": type(exc).__name__, "message": str(exc)})
+
+
+@mcp.tool()
+def fetch_table(code: str) -> dict:
+    \"\"\"One table.\"\"\"
+    try:
+        return httpx.get(f"https://stats.example/t/{code}").json()
+    except httpx.HTTPError as exc:
+        return {"error": exc.__class__.__name__, "details": str(exc)}
+
+
+@mcp.tool()
+def sources(code: str) -> str:
+    \"\"\"The sources of a series.\"\"\"
+    try:
+        return json.dumps(_fetch(code)["sources"])
+    except StatsError as exc:
+        return json.dumps({"error": f"{type(exc).__name__}"})
+"""
+
+
+def test_an_error_dicts_message_is_raised_never_its_class_name() -> None:
+    # The project's own exception: its text is the author's advice, raised whole. A library's
+    # exception (httpx): its text is MCP002's to replace, with the operation that failed (the
+    # class name is no context either). A dict with nothing but the class name has no message:
+    # no fix (raising "StatsAuthError" would tell the model nothing).
+    assert_fixes_to(
+        CLASS_NAMED,
+        CLASS_NAMED.replace(
+            "import json\n",
+            "import json\nimport logging\n",
+        )
+        .replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+            "logger = logging.getLogger(__name__)\n",
+        )
+        .replace(
+            '        return json.dumps({"error": type(exc).__name__, "message": str(exc)})\n',
+            "        raise ToolError(str(exc)) from exc\n",
+        )
+        .replace(
+            '        return {"error": exc.__class__.__name__, "details": str(exc)}\n',
+            '        logger.exception("Could not fetch table")\n        raise ToolError("Could not fetch table") from exc\n',
+        ),
+        None,
+    )
+
+
+# --- row 12: an error dict's hint and the record it points the next call at -------------------
+
+NOTES = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+_notes: dict[str, dict] = {}
+
+
+def _find_same(title: str) -> dict | None:
+    return next((n for n in _notes.values() if n["title"] == title), None)
+
+
+@mcp.tool()
+def add_note(title: str, body: str, force: bool = False) -> dict:
+    \"\"\"Add a note.\"\"\"
+    if not force:
+        same = _find_same(title)
+        if same is not None:
+            return {
+                "error": f"A note titled {title!r} already exists.",
+                "hint": ("Ask the user first. To replace it, call `edit_note` "
+                         "with its id. To add anyway, call again with force=True."),
+                "existing_id": same["id"],
+            }
+    note = {"id": str(len(_notes) + 1), "title": title, "body": body}
+    _notes[note["id"]] = note
+    return note
+
+
+@mcp.tool()
+def copy_note(note_id: str, title: str) -> dict:
+    \"\"\"Copy a note under a new title.\"\"\"
+    same = _find_same(title)
+    if same is not None:
+        return {"error": f"A note titled {title!r} already exists.", "hint": "Pick another title.", "duplicateOf": same}
+    _notes[str(len(_notes) + 1)] = dict(_notes[note_id], title=title)
+    return _notes[note_id]
+
+
+@mcp.tool()
+def tag_note(note_id: str, tag: str) -> dict:
+    \"\"\"Tag a note.\"\"\"
+    if note_id not in _notes:
+        return {"error": f"No note {note_id}.", "hint": "List the notes with list_notes.", "valid_ids": sorted(_notes)}
+    _notes[note_id].setdefault("tags", []).append(tag)
+    return _notes[note_id]
+
+
+@mcp.tool()
+def drop_tag(note_id: str, tag: str) -> dict:
+    \"\"\"Drop a tag from a note.\"\"\"
+    if tag not in _notes.get(note_id, {}).get("tags", []):
+        return {"error": f"Note {note_id} has no tag {tag!r}.", "hint": "Read the note's tags with get_note."}
+    _notes[note_id]["tags"].remove(tag)
+    return _notes[note_id]
+"""
+
+
+def test_an_error_dicts_hint_and_the_id_it_points_at_stay_in_the_raised_text() -> None:
+    # The hint, written over two lines, follows the message as its next sentence, in the author's
+    # layout; the id of the record the next call needs goes inside the first sentence. A record
+    # or a list of valid values (`duplicateOf`, `valid_ids`) is data no message keeps whole: no
+    # fix there, the result stays as it is (its findings stay reported).
+    assert_fixes_to(
+        NOTES,
+        NOTES.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        )
+        .replace(
+            """            return {
+                "error": f"A note titled {title!r} already exists.",
+                "hint": ("Ask the user first. To replace it, call `edit_note` "
+                         "with its id. To add anyway, call again with force=True."),
+                "existing_id": same["id"],
+            }
+""",
+            """            raise ToolError(
+                f"A note titled {title!r} already exists (existing_id: {same['id']}). "
+                "Ask the user first. To replace it, call `edit_note` "
+                "with its id. To add anyway, call again with force=True."
+            )
+""",
+        )
+        .replace(
+            '        return {"error": f"Note {note_id} has no tag {tag!r}.", "hint": "Read the note\'s tags with get_note."}\n',
+            '        raise ToolError(f"Note {note_id} has no tag {tag!r}. Read the note\'s tags with get_note.")\n',
+        ),
+        None,
+    )
+
+
+# --- rows 22, 24: the leak must not move into the decoded argument ----------------------------
+
+PICTURES = """\
+import base64
+import zoneinfo
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("pictures")
+
+
+class PictureError(Exception):
+    pass
+
+
+@mcp.tool()
+def draw(prompt: str) -> str:
+    \"\"\"Draw a picture.\"\"\"
+    reply = httpx.post("https://pictures.example/draw", json={"prompt": prompt}).json()
+    picture_data_b64 = reply["picture"].strip()
+    try:
+        base64.b64decode(picture_data_b64, validate=True)
+    except Exception as e:
+        raise PictureError(f"Invalid base64 picture data: {str(e)}")
+    return picture_data_b64
+
+
+@mcp.tool()
+def picture_size(picture_id: str) -> str:
+    \"\"\"The size of a stored picture.\"\"\"
+    picture = httpx.get(f"https://pictures.example/p/{picture_id}").json()["picture"]
+    try:
+        raw = base64.b64decode(picture)
+    except Exception as e:
+        raise PictureError(f"Invalid picture: {e}")
+    return f"{len(raw)} bytes"
+
+
+@mcp.tool()
+def local_time(zone_name: str) -> str:
+    \"\"\"The time in a zone.\"\"\"
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except Exception as e:
+        raise PictureError(f"Invalid zone: {e}")
+    return str(zone)
+"""
+
+
+def test_the_replacement_names_a_short_argument_never_the_decoded_payload() -> None:
+    # "Invalid ... data" around a decode: the value decoded is the payload (an upstream picture,
+    # megabytes), by its name or by the call it was handed to; the operation's words stay alone.
+    # A zone name is a short value the model passed: it is named.
+    assert_fixes_to(
+        PICTURES,
+        PICTURES.replace(
+            '        raise PictureError(f"Invalid base64 picture data: {str(e)}")\n',
+            '        raise PictureError("Invalid base64 picture data") from e\n',
+        )
+        .replace(
+            '        raise PictureError(f"Invalid picture: {e}")\n',
+            '        raise PictureError("Invalid picture") from e\n',
+        )
+        .replace(
+            '        raise PictureError(f"Invalid zone: {e}")\n',
+            '        raise PictureError(f"Invalid zone: {zone_name}") from e\n',
+        ),
+        None,
+    )
+
+
+# --- a catch-all decorator used by one tool: its clause is not that tool's ---------------------
+
+WRAPPED = """\
+import functools
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("weather")
+
+
+def handle_errors(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        try:
+            return await func(*args, **kwargs)
+        except Exception as e:
+            logger.error("tool failed: %s", e)
+            return f"Error: {e}"
+
+    return wrapper
+
+
+def _safely(action, *args):
+    try:
+        return action(*args)
+    except Exception as e:
+        return f"Request failed: {e}"
+
+
+@mcp.tool()
+@handle_errors
+async def get_forecast(city: str) -> str:
+    \"\"\"The forecast for a city.\"\"\"
+    async with httpx.AsyncClient() as client:
+        reply = await client.get(f"https://weather.example/{city}")
+        reply.raise_for_status()
+        return reply.text
+
+
+@mcp.tool()
+def get_alerts(region: str) -> str:
+    \"\"\"The alerts of a region.\"\"\"
+    return _safely(lambda: httpx.get(f"https://weather.example/alerts/{region}").text)
+
+
+@mcp.tool()
+def get_stations(region: str) -> str:
+    \"\"\"The stations of a region.\"\"\"
+    try:
+        return httpx.get(f"https://weather.example/stations/{region}").text
+    except httpx.HTTPError as e:
+        return f"Error: {e}"
+"""
+
+
+def test_a_wrapper_that_runs_a_handed_function_gets_no_text_naming_one_tool() -> None:
+    # The decorator's clause (and a helper's that runs the callable it is given) catches whatever
+    # the wrapped function raises, for every tool it will ever wrap: "Could not get forecast" is
+    # wrong for all but one, and would replace their own messages. The findings stay; only the
+    # tool's own clause is rewritten.
+    assert_fixes_to(
+        WRAPPED,
+        WRAPPED.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        ).replace(
+            '    except httpx.HTTPError as e:\n        return f"Error: {e}"\n',
+            '    except httpx.HTTPError as e:\n        logger.exception("Could not get stations")\n'
+            '        raise ToolError("Could not get stations") from e\n',
+        ),
+        None,
+    )
