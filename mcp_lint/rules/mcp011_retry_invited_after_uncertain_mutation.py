@@ -606,8 +606,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
                     reported.add(id(call.node))
-                    payload = _for_write(asked, call.node, UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again"))
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                    # Reported at the clause that sends the loop round again; the write is the related place.
+                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again", write_at=span(ctx, call.node))
+                    payload = _for_write(asked, call.node, payload)
+                    yield self.latent(ctx, handler.node, variant="rerun", route="raise", statement=handler.node, payload=payload)
                     break
         yield from self._retry_decorated(fn, ctx, writes, asked)
         yield from self._calls_itself_again(fn, ctx, writes, reported, asked)
@@ -634,8 +636,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     break  # it sends again only its reads
                 reported.add(id(call.node))
                 cause = f"a failed status of its response (`{ctx.code(parts[0]).strip()}`)"
-                payload = _for_write(asked, call.node, UncertainWrite(write, cause, rerun="the loop around it runs it again"))
-                yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                # Reported at the test that sends the loop round again; the write is the related place.
+                payload = UncertainWrite(write, cause, rerun="the loop around it runs it again", write_at=span(ctx, call.node))
+                payload = _for_write(asked, call.node, payload)
+                yield self.latent(ctx, test, variant="rerun", route="raise", statement=test, payload=payload)
                 break
 
     def _calls_itself_again(
@@ -923,14 +927,58 @@ def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
         iterated = loop.iter
         if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):
             return False
-    assigned = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
+    return not (read & _varying(loop))
+
+
+# Calls whose answer moves on each time they are made: the next item of a queue, an iterator,
+# a stream or a cursor.
+_ADVANCES = frozenset({"pop", "popleft", "popitem", "next", "__next__", "anext", "get_nowait", "readline", "recv", "receive", "fetchone", "input"})
+
+
+def _advances(value: cst.BaseExpression) -> bool:
+    """Does the value call something that gives another answer each round (`queue.pop()`,
+    `next(items)`, `q.get()` with no key)?"""
+    for node in descendants(value):
+        if isinstance(node, cst.Call):
+            name = last_name(dotted(node.func) or "")
+            if name in _ADVANCES or (name == "get" and not node.args):
+                return True
+    return False
+
+
+def _varying(loop: cst.For | cst.While) -> set[str]:
+    """The names whose value changes from one round of the loop to the next: the loop's target,
+    a counter (`attempt += 1`, `n = n + 1`), the next item of something (`item = q.pop()`), and
+    what is built from them. A local rebuilt each round from what does not change (`headers =
+    {"Authorization": f"Bearer {token}"}` with `token` read the same way) holds the same value."""
+    varying = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    stores: list[tuple[set[str], cst.BaseExpression | None]] = []
     for node in descendants(loop.body, into_scopes=False):
         if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            for target in targets:
-                assigned.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
-    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
-    return not (read & assigned)
+            names = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+            if isinstance(node, cst.AugAssign) or node.value is None:
+                varying |= names
+            else:
+                stores.append((names, node.value))
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            varying.update(n.value for n in descendants(node.target) if isinstance(n, cst.Name))
+        elif isinstance(node, (cst.WithItem, cst.NamedExpr)):
+            target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else getattr(node, "target", None)
+            if target is not None:
+                varying.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
+    changed = True
+    while changed:
+        changed = False
+        for names, value in stores:
+            if names <= varying or value is None:
+                continue
+            read = {n.value for n in descendants(value) if isinstance(n, cst.Name)}
+            if read & (varying | names) or _advances(value):
+                varying |= names
+                changed = True
+    return varying
 
 
 def _is_retry_middleware(expr: cst.BaseExpression, ctx: FileContext) -> bool:

@@ -139,9 +139,9 @@ RERUNS = [
         def create_issue(title: str) -> str:
             for attempt in range(3):
                 try:
-                    response = httpx.post("https://issues.example.com/issues", json={"title": title})  # expect: MCP011
+                    response = httpx.post("https://issues.example.com/issues", json={"title": title})
                     break
-                except httpx.ReadTimeout:
+                except httpx.ReadTimeout:  # expect: MCP011
                     time.sleep(2 ** attempt)
             return response.json()["id"]
         """,
@@ -690,10 +690,10 @@ def test_a_transaction_run_again_without_a_rollback_is_flagged() -> None:
                 async with pool.connection() as conn:
                     while True:
                         try:
-                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))  # expect: MCP011
+                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))
                             await conn.commit()
                             return "saved"
-                        except Exception:
+                        except Exception:  # expect: MCP011
                             await asyncio.sleep(1)
             """
         )
@@ -899,9 +899,9 @@ def test_a_clause_that_goes_round_before_its_last_break_reruns_the_write() -> No
             async def send(method: str, path: str, body: dict) -> dict:
                 for attempt in range(3):
                     try:
-                        response = await client.request(method, path, json=body)  # expect: MCP011
+                        response = await client.request(method, path, json=body)
                         return response.json()
-                    except httpx.TimeoutException:
+                    except httpx.TimeoutException:  # expect: MCP011
                         if attempt < 2:
                             await asyncio.sleep(2**attempt)
                             continue
@@ -948,8 +948,8 @@ _STATUS_LOOP = """
         attempt = 0
         async with httpx.AsyncClient() as http:
             while True:
-                response = await http.request(method, f"https://svc.example{path}", json=body)  # expect: MCP011
-                if response.status_code in (429, 503) and attempt < 3:
+                response = await http.request(method, f"https://svc.example{path}", json=body)
+                if response.status_code in (429, 503) and attempt < 3:  # expect: MCP011
                     await asyncio.sleep(2**attempt)
                     attempt += 1
                     continue
@@ -979,10 +979,10 @@ def test_a_clause_that_goes_round_only_after_a_refusal_is_silent() -> None:
         async def send(method: str, path: str, body: dict) -> dict:
             while True:
                 try:
-                    response = await client.request(method, path, json=body)  # expect: MCP011
+                    response = await client.request(method, path, json=body)
                     response.raise_for_status()
                     return response.json()
-                except httpx.HTTPStatusError as exc:
+                except httpx.HTTPStatusError as exc:  # expect: MCP011
                     if exc.response.status_code == 429:
                         await asyncio.sleep(5)
                         continue
@@ -998,3 +998,58 @@ def test_a_clause_that_goes_round_only_after_a_refusal_is_silent() -> None:
     check(FASTMCP + textwrap.dedent(source))  # goes round after a 5xx too: flagged
     refusal_only = source.replace("500 <= exc.response.status_code < 600", "exc.response.status_code == 409")
     check(FASTMCP + textwrap.dedent(refusal_only.replace("  # expect: MCP011", "")))
+
+
+# -- a local rebuilt the same way each round is the same request ------------------------------
+
+_REBUILT_HEADERS = """
+class Api:
+    def __init__(self, tokens) -> None:
+        self._tokens = tokens
+
+    async def request(self, method: str, path: str, *, json: dict | None = None) -> dict:
+        attempt = 0
+        async with httpx.AsyncClient(base_url="https://svc.example") as http:
+            while True:
+                token = self._tokens.current()
+                headers = {"Authorization": f"Bearer {token}"}
+                response = await http.request(method, path, json=json, headers=headers)
+                if response.status_code in (429, 503) and attempt < 3:  # expect: MCP011
+                    await asyncio.sleep(2**attempt)
+                    attempt += 1
+                    continue
+                return response.json()
+
+    async def add_item(self, name: str) -> dict:
+        return await self.request("POST", "/items", json={"name": name})
+
+
+API = Api(None)
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_header_rebuilt_each_round_from_the_same_values_is_the_same_request() -> None:
+    findings = check(FASTMCP + _REBUILT_HEADERS)
+    assert findings[0].message == "Helper 'request' runs a write again, though the first attempt may have happened"
+    written = [r for r in findings[0].related if r.message == "the write it runs again"]
+    assert [r.location.row for r in written] == [findings[0].location.row - 1]
+
+
+@pytest.mark.parametrize(
+    "varying",
+    [
+        # the next of several queued items, one per round
+        ("                token = self._tokens.current()\n", "                token = self._tokens.current()\n                path = self._pending.pop()\n"),
+        # a counter the request is built from
+        ('headers = {"Authorization": f"Bearer {token}"}', 'headers = {"Authorization": f"Bearer {token}", "X-Page": str(attempt)}'),
+    ],
+)
+def test_a_request_built_from_what_changes_each_round_is_another_request(varying: tuple[str, str]) -> None:
+    source = _REBUILT_HEADERS.replace(*varying).replace("  # expect: MCP011", "")
+    assert varying[1] in source
+    check(FASTMCP + source)
