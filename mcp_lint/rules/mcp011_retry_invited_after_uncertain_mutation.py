@@ -197,11 +197,30 @@ def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | Non
     if facts is None:
         return None
     method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
-    if method is None and call.args and call.args[0].keyword is None:
+    if method is None and call.args and call.args[0].keyword is None and not call.args[0].star:
         method = call.args[0].value
+    if method is None:
+        method = _unpacked_method(call, facts)
     if not isinstance(method, cst.Name) or method.value not in facts.params or method.value in {"self", "cls"}:
         return None
     return [p for p in facts.params if p not in {"self", "cls"}].index(method.value), method.value
+
+
+def _unpacked_method(call: cst.Call, fn: FunctionFacts) -> cst.BaseExpression | None:
+    """`client.request(**options)` where the local `options` holds `{"method": method, ...}` (or
+    had `options["method"] = method` stored) where the call reads it: the method's expression."""
+    for argument in call.args:
+        if argument.star != "**" or not isinstance(argument.value, cst.Name):
+            continue
+        for store in fn.stores_reaching(argument.value.value, call):
+            if store.slot == "method":
+                return store.value
+            value = store.value
+            if isinstance(value, cst.Dict):
+                for element in value.elements:
+                    if isinstance(element, cst.DictElement) and literal_text(element.key) == "method":
+                        return element.value
+    return None
 
 
 def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:

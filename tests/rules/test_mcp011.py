@@ -1053,3 +1053,43 @@ def test_a_request_built_from_what_changes_each_round_is_another_request(varying
     source = _REBUILT_HEADERS.replace(*varying).replace("  # expect: MCP011", "")
     assert varying[1] in source
     check(FASTMCP + source)
+
+
+# -- the verb handed to the request in a dict of keyword arguments ------------------------------
+
+_OPTIONS_HELPER = """
+class Api:
+    async def _send(self, method: str, path: str, data: dict | None = None) -> dict:
+        options = {{"method": method, "url": f"https://svc.example{{path}}", "timeout": 10}}
+        if data:
+            options["json"] = data
+        for attempt in range(3):
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.request(**options)
+                    return response.json()
+            except httpx.TimeoutException:{mark}
+                await asyncio.sleep(2**attempt)
+                continue
+        raise ToolError("The service did not answer")
+
+    async def add_item(self, name: str) -> dict:
+        return await self._send("{verb}", "/items", {{"name": name}})
+
+
+API = Api()
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_verb_handed_to_the_request_in_a_dict_of_options() -> None:
+    findings = check(FASTMCP + _OPTIONS_HELPER.format(verb="POST", mark="  # expect: MCP011"))
+    assert "it sends an HTTP POST when add_item() asks it to, and the loop around it runs it again" in said(findings[0])
+
+
+def test_a_verb_in_a_dict_of_options_that_callers_only_ask_for_reads() -> None:
+    check(FASTMCP + _OPTIONS_HELPER.format(verb="GET", mark=""))
