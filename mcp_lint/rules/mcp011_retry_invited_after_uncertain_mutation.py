@@ -102,6 +102,9 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
         return relayed
     if depth >= 2:
         return None
+    handed = _handed_write(call, ctx, depth)
+    if handed is not None:
+        return handed
     callee = _module_function(call, ctx)
     if callee is None:
         return None
@@ -242,6 +245,33 @@ def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
             verb = (literal_text(given) or "").lower() if given is not None else ""
             if verb in _HTTP_WRITES:
                 return f"sends an HTTP {verb.upper()} when {caller.name}() asks it to"
+    return None
+
+
+def _handed_write(call: cst.Call, ctx: FileContext, depth: int) -> str | None:
+    """`func(*args, **kwargs)` in a wrapper whose `func` parameter a function of this module fills
+    with a write (`_with_retries(self.client.post, url, json=body)`): the call the wrapper makes
+    is that write, with the caller's remaining arguments."""
+    facts = ctx.current_facts
+    if facts is None or not isinstance(call.func, cst.Name) or call.func.value not in facts.params or call.func.value in {"self", "cls"}:
+        return None
+    name = call.func.value
+    position = [p for p in facts.params if p not in {"self", "cls"}].index(name)
+    for caller in ctx.model.functions.values():
+        for inner in caller.calls:
+            if last_name(dotted(inner.node.func) or "") != facts.name:
+                continue
+            positional = [a for a in inner.node.args if a.keyword is None and not a.star]
+            given = positional[position] if 0 <= position < len(positional) else next(
+                (a for a in inner.node.args if a.keyword is not None and a.keyword.value == name), None
+            )
+            if given is None or not isinstance(given.value, (cst.Name, cst.Attribute)):
+                continue  # a lambda or a call's result: not a request the wrapper makes
+            after = {id(a) for a in positional[position + 1 :]}
+            rest = [a for a in inner.node.args if a is not given and (a.keyword is not None or a.star or id(a) in after)]
+            found = remote_write(cst.Call(func=given.value, args=rest), ctx, depth + 1)
+            if found is not None:
+                return f"{found} when {caller.name}() hands it `{dotted(given.value) or name}`"
     return None
 
 

@@ -1093,3 +1093,43 @@ def test_a_verb_handed_to_the_request_in_a_dict_of_options() -> None:
 
 def test_a_verb_in_a_dict_of_options_that_callers_only_ask_for_reads() -> None:
     check(FASTMCP + _OPTIONS_HELPER.format(verb="GET", mark=""))
+
+
+# -- a wrapper that runs the function it is handed again -----------------------------------------
+
+_WRAPPER = """
+async def with_retries(send, *args, **kwargs):
+    for attempt in range(3):
+        try:
+            return await send(*args, **kwargs)
+        except httpx.ReadTimeout:{mark}
+            await asyncio.sleep(2**attempt)
+    raise ToolError("The service did not answer")
+
+
+class Api:
+    def __init__(self) -> None:
+        self.client = httpx.AsyncClient(base_url="https://svc.example")
+
+    async def add_item(self, name: str) -> dict:
+        response = await with_retries(self.client.{verb}, "/items"{body})
+        return response.json()
+
+
+API = Api()
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_wrapper_that_runs_a_write_it_is_handed_again() -> None:
+    findings = check(FASTMCP + _WRAPPER.format(verb="post", body=', json={"name": name}', mark="  # expect: MCP011"))
+    assert findings[0].message == "Helper 'with_retries' runs a write again, though the first attempt may have happened"
+    assert "it sends an HTTP POST when add_item() hands it `self.client.post`, and the loop around it runs it again" in said(findings[0])
+
+
+def test_a_wrapper_handed_only_reads_is_not_flagged() -> None:
+    check(FASTMCP + _WRAPPER.format(verb="get", body=', params={"name": name}', mark=""))
