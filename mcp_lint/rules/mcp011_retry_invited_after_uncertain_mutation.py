@@ -379,6 +379,41 @@ def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
     return None
 
 
+# Words an author gives a verdict that a failure is passing (`retryable`, `is_transient`,
+# `should_retry`): the far side failed, not refused, which is what a 5xx or a timeout is.
+_TRANSIENT_WORDS = frozenset({"retry", "retryable", "retriable", "transient", "temporary"})
+
+
+def _judged_transient(fn: FunctionFacts, part: cst.BaseExpression, response: str, write: CallFact, at: cst.CSTNode) -> bool:
+    """Is `part` a verdict, named as one that the failure is passing, on the write's response,
+    made by a function it was handed to: `should_retry(response)`, `response.is_retryable`, or
+    `error.retryable` where `error = parse_error(response.status_code, body)` reaches the test?
+    The verdict is read where it is made (another function, often another module); its name
+    says which failures it admits."""
+    if isinstance(part, cst.UnaryOperation):
+        return False  # `not error.retryable`: the other failures
+    named = dotted(part.func if isinstance(part, cst.Call) else part) or ""
+    if not named or not any(word in _TRANSIENT_WORDS for word in identifier_words(last_name(named))):
+        return False
+    base = named.split(".")[0]
+    handed = [a.value for a in part.args] if isinstance(part, cst.Call) else []
+    if base == response or any(_reads(value, response) for value in handed):
+        return True
+    if base in fn.params or "." not in named:
+        return False
+    for store in fn.stores_reaching(base, at):
+        value = store.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call) and any(_reads(a.value, response) for a in value.args) and _holds_response(fn, response, write, store.statement or at):
+            return True
+    return False
+
+
+def _reads(expr: cst.BaseExpression, name: str) -> bool:
+    return any(isinstance(n, cst.Name) and n.value == name for n in descendants(expr))
+
+
 def _numbers(expr: cst.BaseExpression) -> list[int]:
     if isinstance(expr, cst.Integer):
         return [int(expr.value)]
@@ -679,12 +714,17 @@ async def send_payment(account: str, amount_cents: int) -> str:
             for test in _round_tests(loop, ctx):
                 parts = [part for part in _conjuncts(test.test) if _status_admits_5xx(part) is True]
                 read = {n.value for part in parts for n in descendants(part) if isinstance(n, cst.Name)}
+                why = "a failed status of its response"
+                if name not in read:
+                    # `error = classify(response.status_code)` then `if error.retryable: continue`.
+                    parts = [part for part in _conjuncts(test.test) if _judged_transient(fn, part, name, call, test)]
+                    read, why = ({name}, "a verdict on its response that the failure is passing") if parts else (read, why)
                 if name not in read or not _holds_response(fn, name, call, test) or _guarantees_nothing_happened([test.test], ctx):
                     continue
                 if _only_for_reads(fn, call.node, test, ctx):
                     break  # it sends again only its reads
                 reported.add(id(call.node))
-                cause = f"a failed status of its response (`{ctx.code(parts[0]).strip()}`)"
+                cause = f"{why} (`{ctx.code(parts[0]).strip()}`)"
                 # Reported at the test that sends the loop round again; the write is the related place.
                 payload = UncertainWrite(write, cause, rerun="the loop around it runs it again", write_at=span(ctx, call.node))
                 payload = _for_write(asked, call.node, payload)

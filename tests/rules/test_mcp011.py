@@ -1133,3 +1133,53 @@ def test_a_wrapper_that_runs_a_write_it_is_handed_again() -> None:
 
 def test_a_wrapper_handed_only_reads_is_not_flagged() -> None:
     check(FASTMCP + _WRAPPER.format(verb="get", body=', params={"name": name}', mark=""))
+
+
+# -- whether a failure is worth another round, decided by another function ----------------------
+
+_VERDICT_LOOP = """
+class ServiceError(Exception):
+    def __init__(self, message: str, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+def classify(status: int, body: str) -> ServiceError:
+    return ServiceError(f"HTTP {{status}}", retryable=status in (500, 502, 503))
+
+
+async def request(method: str, path: str, body: dict | None = None) -> dict:
+    attempt = 0
+    async with httpx.AsyncClient(base_url="https://svc.example") as http:
+        while True:
+            response = await http.request(method, path, json=body)
+            if response.status_code < 400:
+                return response.json()
+            error = classify(response.status_code, response.text)
+            if {test} and attempt < 3:{mark}
+                attempt += 1
+                continue
+            raise error
+
+
+@mcp.tool
+async def create_item(name: str) -> dict:
+    return await request("POST", "/items", {{"name": name}})
+"""
+
+
+def test_a_loop_that_goes_round_on_another_function_s_verdict_that_the_failure_is_passing() -> None:
+    findings = check(FASTMCP + _VERDICT_LOOP.format(test="error.retryable", mark="  # expect: MCP011"))
+    assert "a verdict on its response that the failure is passing (`error.retryable`)" in said(findings[0])
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "not error.retryable",  # the other failures
+        "error.rate_limited",  # a refusal, named as one
+        "pending_retry",  # a local that is no verdict on the response
+    ],
+)
+def test_a_loop_that_goes_round_on_no_verdict_of_a_passing_failure_is_silent(test: str) -> None:
+    check(FASTMCP + _VERDICT_LOOP.format(test=test, mark="").replace("    attempt = 0\n", "    attempt = 0\n    pending_retry = True\n"))
