@@ -164,15 +164,19 @@ _CARRIERS = frozenset(
     {
         "str", "repr", "format", "ascii", "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.dirname",
         "os.path.normpath", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "json.dumps", "dict",
-        "list", "tuple", "pprint.pformat",
+        "list", "tuple", "pprint.pformat", "sorted", "reversed", "set", "frozenset",
     }
 )
 _CARRYING_METHODS = frozenset(
     {
         "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix", "resolve",
         "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines",
+        # the entries of a directory: each one's path holds the directory's
+        "iterdir", "glob", "rglob",
     }
 )
+# `os.environ.items()`, `.values()`: every variable of the server's environment.
+_WHOLE_MAPPING = frozenset({"items", "values"})
 # Results that keep nothing sensitive of their input: a number, a file's own name, a yes/no.
 _SANITIZERS = frozenset(
     {"int", "float", "len", "bool", "hash", "id", "type", "isinstance", "os.path.basename", "os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.relpath"}
@@ -342,6 +346,11 @@ class _SensitiveSources(TaintRules):
         named = sensitive_name(key) if key is not None else None
         return Taint(f"{named} ('{key}')", expr) if named is not None else None
 
+    def iterated(self, trace: TaintTrace, expr: cst.BaseExpression) -> Verdict:
+        if trace.aliases.resolve(expr) == "os.environ":
+            return CLEAN  # `for key in os.environ`: the variables' names, not their values
+        return None
+
     def call(self, trace: TaintTrace, expr: cst.Call, resolved: str) -> Verdict:
         name = dotted(expr.func) or ""
         if resolved in _ENV_READS or _environment_read(trace, expr):
@@ -367,6 +376,8 @@ class _SensitiveSources(TaintRules):
             # `os.path` module it is read from.
             return Carries()
         func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _WHOLE_MAPPING and trace.aliases.resolve(func.value) == "os.environ":
+            return Taint("the server's environment variables", expr)
         if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
             return Carries(receiver=True)
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:

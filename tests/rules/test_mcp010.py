@@ -2148,3 +2148,55 @@ def test_a_dataclass_field_whose_default_is_the_authors_constant_is_silent() -> 
     check(FASTMCP + textwrap.dedent(source.replace("  # expect: MCP010", "")))
     plain = _DATACLASS_CLIENT.replace("field(default_factory=Options.load)", 'field(default=Options(service_url="https://svc.example"))')
     check(FASTMCP + textwrap.dedent(plain.replace("  # expect: MCP010", "")))
+
+
+# -- comprehensions -------------------------------------------------------------------------------
+
+_LISTING = """
+NOTES = Path(os.environ["NOTES_DIR"])
+
+
+@mcp.tool
+def open_note(name: str) -> str:
+    if not (NOTES / name).is_file():
+        raise ToolError(f"No note {{name!r}}; there are: {{ {listed} }}"){mark}
+    return (NOTES / name).read_text()
+"""
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "[str(p) for p in NOTES.iterdir()]",
+        "', '.join(f'{p}' for p in sorted(NOTES.glob('*.md')))",
+        "{p.stem: str(p) for p in NOTES.iterdir()}",
+    ],
+)
+def test_a_comprehension_over_the_configured_folder_that_sends_its_paths(listed: str) -> None:
+    findings = check(FASTMCP + _LISTING.format(listed=listed, mark="  # expect: MCP010"))
+    assert findings[0].message == "Tool 'open_note' puts environment variable 'NOTES_DIR' into its error message"
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "[p.name for p in NOTES.iterdir()]",  # the notes' own names
+        "', '.join(sorted(p.stem for p in NOTES.glob('*.md')))",
+        "[word for word in name.split('/')]",  # the tool's own argument
+        "len([p for p in NOTES.iterdir()])",
+    ],
+)
+def test_a_comprehension_that_sends_names_or_the_tool_s_own_input_is_silent(listed: str) -> None:
+    check(FASTMCP + _LISTING.format(listed=listed, mark=""))
+
+
+def test_a_generator_of_the_environment_s_values_in_a_message() -> None:
+    source = """
+    @mcp.tool
+    def show_setting(prefix: str) -> str:
+        raise ToolError("No such setting; set: " + ", ".join(f"{k}={v}" for k, v in os.environ.items() if k.startswith(prefix)))  # expect: MCP010
+    """
+    findings = check(FASTMCP + textwrap.dedent(source))
+    assert findings[0].message == "Tool 'show_setting' puts the server's environment variables into its error message"
+    names_only = source.replace('f"{k}={v}" for k, v in os.environ.items()', "k for k in os.environ").replace("  # expect: MCP010", "")
+    check(FASTMCP + textwrap.dedent(names_only))
