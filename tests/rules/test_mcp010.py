@@ -2200,3 +2200,71 @@ def test_a_generator_of_the_environment_s_values_in_a_message() -> None:
     assert findings[0].message == "Tool 'show_setting' puts the server's environment variables into its error message"
     names_only = source.replace('f"{k}={v}" for k, v in os.environ.items()', "k for k in os.environ").replace("  # expect: MCP010", "")
     check(FASTMCP + textwrap.dedent(names_only))
+
+
+# -- a record an exception keeps, sent on by a catching clause of another module -----------------
+
+_POLICY = """\
+import os
+from pathlib import Path
+
+ROOT = Path(os.environ.get("NOTES_ROOT", "."))
+
+
+class PolicyError(ValueError):
+    def __init__(self, code: str, message: str, details: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+def check_note(name: str) -> Path:
+    path = (ROOT / name).resolve()
+    if not path.is_relative_to(ROOT):
+        raise PolicyError("outside", "The note is outside the notes folder.", {"root": str(ROOT)})
+    return path
+"""
+
+_CATCHING_TOOL = """
+@mcp.tool
+def read_note(name: str) -> dict:
+    try:
+        path = check_note(name)
+    except PolicyError as exc:
+        {handled}
+    return {{"ok": True, "text": path.read_text()}}
+"""
+
+
+def _record_findings(tmp_path: Path, handled: str) -> list:
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/policy.py": _POLICY}
+    files["svc/server.py"] = _TOOLS_HEAD.format(imports="from svc.policy import PolicyError, check_note") + textwrap.dedent(_CATCHING_TOOL.format(handled=handled))
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    return lint_paths(discover([tmp_path], resolver), resolver).findings
+
+
+@pytest.mark.parametrize(
+    "handled",
+    [
+        'return {"ok": False, "code": exc.code, "message": exc.message, "details": exc.details}',
+        'response = {"ok": False, "error": exc.message, "details": getattr(exc, "details", None)}\n        return response',
+    ],
+)
+def test_a_record_an_exception_keeps_is_a_leak_where_a_clause_sends_it_on(tmp_path: Path, handled: str) -> None:
+    findings = _record_findings(tmp_path, handled)
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("policy.py", 18)]
+    assert findings[0].message == "Helper 'check_note' puts environment variable 'NOTES_ROOT' into the `details` its exception keeps"
+    assert "kept in the exception's `details`, which a clause catching it sends to the model (server.py)" in said(findings[0])
+
+
+@pytest.mark.parametrize(
+    "handled",
+    [
+        'return {"ok": False, "code": exc.code, "message": exc.message}',  # the record stays on the server
+        'logger.warning("refused: %s", exc.details)\n        return {"ok": False, "message": exc.message}',
+    ],
+)
+def test_a_record_no_clause_sends_on_stays_on_the_server(tmp_path: Path, handled: str) -> None:
+    assert _record_findings(tmp_path, handled) == []
