@@ -767,6 +767,7 @@ def get_order(order_id: int) -> dict:
                     yield _export(ctx, Pending(qual, VALUE), found, fn.name)
                     yield from _returned_items(fn, ctx, qual)
             yield from _sensitive_arguments(fn, ctx)
+        yield from _module_level_arguments(ctx)
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
         return frozenset(reached)  # the functions on the tools' way
@@ -910,29 +911,57 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[TaintA
         if not call.callee or call.callee in ctx.model.functions or not project_call(call.node, ctx):
             continue
         tracer.at = statement_of(call)
-        position = 0
-        for argument in call.node.args:
-            if argument.star:
-                break
-            keyword = argument.keyword.value if argument.keyword is not None else ""
-            found = tracer.find(argument.value, 1, frozenset())
-            if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
-                yield TaintArgument(
-                    call.callee,
-                    -1 if keyword else position,
-                    keyword,
-                    isinstance(call.node.func, cst.Attribute),
-                    found.what,
-                    clip(" ".join(ctx.code(found.origin).split()), 60),
-                    span(ctx, found.origin),
-                    found.via,
-                    fn.name,
-                    found.pending,
-                    found.tags,
-                    fn.qualname,
-                )
-            if not keyword:
-                position += 1
+        yield from _arguments_passed(tracer, call.node, call.callee, fn.name, fn.qualname, ctx)
+
+
+def _module_level_arguments(ctx: FileContext) -> Iterator[TaintArgument]:
+    """The same for the calls the module makes as it is imported (`CLIENT =
+    BoardClient(os.environ["BOARD_URL"])`): on every tool's way once the server imports it
+    (caller ""), except under `if __name__ == "__main__":`, a script's way in."""
+    tracer = _tracer(None, ctx)
+    for statement in ctx.module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or _runs_as_script(statement):
+            continue
+        for node in descendants(statement, into_scopes=False):
+            if not isinstance(node, cst.Call) or not project_call(node, ctx):
+                continue
+            named = dotted(node.func) or ""
+            callee = ctx.model.aliases.resolve_dotted(named) if named else None
+            if not callee or callee.startswith(ctx.model.module + ".") or f"{ctx.model.module}.{named}" in ctx.model.functions:
+                continue  # the module's own functions: the trace reads their callers itself
+            yield from _arguments_passed(tracer, node, callee, "", "", ctx)
+
+
+def _runs_as_script(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.If) and "__main__" in {literal_text(n) for n in descendants(statement.test) if isinstance(n, cst.SimpleString)}
+
+
+def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function: str, caller: str, ctx: FileContext) -> Iterator[TaintArgument]:
+    """A record for each argument of `call` (of `callee`, another module's function) that carries a
+    sensitive value; `caller` "" for a call made as the module is imported."""
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            break
+        keyword = argument.keyword.value if argument.keyword is not None else ""
+        found = tracer.find(argument.value, 1, frozenset())
+        if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
+            yield TaintArgument(
+                callee,
+                -1 if keyword else position,
+                keyword,
+                isinstance(call.func, cst.Attribute),
+                found.what,
+                clip(" ".join(ctx.code(found.origin).split()), 60),
+                span(ctx, found.origin),
+                found.via,
+                function,
+                found.pending,
+                found.tags,
+                caller,
+            )
+        if not keyword:
+            position += 1
 
 
 def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> TaintExport:

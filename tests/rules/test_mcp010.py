@@ -2268,3 +2268,74 @@ def test_a_record_an_exception_keeps_is_a_leak_where_a_clause_sends_it_on(tmp_pa
 )
 def test_a_record_no_clause_sends_on_stays_on_the_server(tmp_path: Path, handled: str) -> None:
     assert _record_findings(tmp_path, handled) == []
+
+
+# -- a constructor called as another module is imported; several callers of one parameter ------------
+
+_BOARD_CLIENT = """\
+import requests
+
+
+class BoardError(Exception):
+    pass
+
+
+class BoardClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def fetch(self, path: str) -> dict:
+        try:
+            return requests.get(f"{self.base_url}{path}", timeout=5).json()
+        except requests.RequestException as e:
+            raise BoardError(f"Request to {self.base_url}{path} failed") from e
+"""
+
+
+def _board_findings(tmp_path: Path, server: str) -> list:
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/client.py": _BOARD_CLIENT, "svc/server.py": textwrap.dedent(server)}
+    files["svc/addresses.py"] = 'PUBLIC_URL = "https://boards.example.com"\n'  # another module's name: decided at link time
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    return lint_paths(discover([tmp_path], resolver), resolver).findings
+
+
+_BOARD_SERVER = """\
+import os
+
+from fastmcp import FastMCP
+
+from svc.client import BoardClient
+
+mcp = FastMCP("svc")
+{made}
+
+
+@mcp.tool
+def get_card(card_id: str) -> dict:
+    return CLIENT.fetch(f"/cards/{{card_id}}")
+"""
+
+
+def test_a_client_constructed_as_the_server_module_is_imported_carries_what_it_is_given(tmp_path: Path) -> None:
+    findings = _board_findings(tmp_path, _BOARD_SERVER.format(made='CLIENT = BoardClient(os.environ["BOARD_URL"])'))
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 16)]
+    assert findings[0].message == "Helper 'fetch' puts environment variable 'BOARD_URL' into an exception's text"
+
+
+def test_one_caller_with_nothing_sensitive_does_not_hide_another_that_passes_a_setting(tmp_path: Path) -> None:
+    made = 'from svc.addresses import PUBLIC_URL\nPUBLIC = BoardClient(PUBLIC_URL)\nCLIENT = BoardClient(os.environ["BOARD_URL"])'
+    findings = _board_findings(tmp_path, _BOARD_SERVER.format(made=made))
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 16)]
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        'CLIENT = BoardClient("https://boards.example.com")',
+        # a script's way in, never the tools'
+        'CLIENT = BoardClient("https://boards.example.com")\nif __name__ == "__main__":\n    BoardClient(os.environ["BOARD_URL"]).fetch("/")',
+    ],
+)
+def test_a_client_constructed_with_a_public_address_or_only_by_a_script_is_silent(tmp_path: Path, made: str) -> None:
+    assert _board_findings(tmp_path, _BOARD_SERVER.format(made=made)) == []
