@@ -907,7 +907,7 @@ def _leaves(block: cst.BaseSuite) -> bool:
 
 def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If]:
     """The `if` statements of the loop's body (not of a loop nested in it) whose block goes round
-    the loop again (`continue`)."""
+    the loop again (`continue`), in the order they are written."""
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         node = stack.pop()
@@ -915,7 +915,7 @@ def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If
             continue
         if isinstance(node, cst.If) and _goes_round(node.body, ctx):
             yield node
-        stack.extend(node.children)
+        stack.extend(reversed(node.children))
 
 
 def _goes_round(block: cst.BaseSuite, ctx: FileContext) -> bool:
