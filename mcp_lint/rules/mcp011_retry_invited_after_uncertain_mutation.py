@@ -1057,14 +1057,21 @@ def _varying(loop: cst.For | cst.While) -> set[str]:
             target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else getattr(node, "target", None)
             if target is not None:
                 varying.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
+    # A store that reads what the loop assigns at it or after it reads the round before
+    # (`response = post(url, json={"cursor": cursor})` ... `cursor = response.json()["next"]`).
+    last_store: dict[str, int] = {}
+    for at, (names, _) in enumerate(stores):
+        for name in names:
+            last_store[name] = at
     changed = True
     while changed:
         changed = False
-        for names, value in stores:
+        for at, (names, value) in enumerate(stores):
             if names <= varying or value is None:
                 continue
             read = {n.value for n in descendants(value) if isinstance(n, cst.Name)}
-            if read & (varying | names) or _advances(value):
+            carried = any(last_store.get(name, -1) >= at for name in read)
+            if carried or read & varying or _advances(value):
                 varying |= names
                 changed = True
     return varying

@@ -1047,6 +1047,8 @@ def test_a_header_rebuilt_each_round_from_the_same_values_is_the_same_request() 
         ("                token = self._tokens.current()\n", "                token = self._tokens.current()\n                path = self._pending.pop()\n"),
         # a counter the request is built from
         ('headers = {"Authorization": f"Bearer {token}"}', 'headers = {"Authorization": f"Bearer {token}", "X-Page": str(attempt)}'),
+        # a cursor the previous round's answer gave
+        ("                return response.json()\n", "                path = response.json()[\"next\"]\n"),
     ],
 )
 def test_a_request_built_from_what_changes_each_round_is_another_request(varying: tuple[str, str]) -> None:
