@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, replace
-from typing import Container, Protocol
+from typing import Container, Iterable, Iterator, Protocol
 
 from mcp_lint.model.summary import FunctionSummary, ModuleSummary
 from mcp_lint.model.taint import ARGUMENT, VALUE, Pending, TaintArgument, TaintExport
@@ -66,40 +66,44 @@ class PendingNames:
         rule's sources (or is not the project's). `reached`, when given, holds the functions the
         tools reach: a parameter of one of them holds, on the model's way, what the callers
         among them pass (a command-line script calling the same helper is another way in)."""
-        read = ReadElsewhere(what, via, tags)
-        pending: Pending | None = wait
-        for _ in range(MAX_HOPS):
-            if pending is None:
-                return None
-            if pending.kind == ARGUMENT:
-                step: tuple[str, TaintExport | TaintArgument] | None = self._passed_to(pending, reached)
-            else:
-                step = self.exports.get(replace(pending, qualname=self.project.resolve(pending.qualname)))
-                if step is not None and pending.kind != VALUE:
-                    return read  # the name is what the taint needed: the value is read where it was found
-            if step is None:
-                return None
-            path, hop = step
-            read = ReadElsewhere(
-                read.what, (*reversed(hop.via), *read.via), hop.tags, hop.origin, hop.origin_at, path, hop.function
-            )
+        return self._decided(wait, ReadElsewhere(what, via, tags), reached, MAX_HOPS)
+
+    def _decided(self, pending: Pending, read: ReadElsewhere, reached: Container[str] | None, hops: int) -> ReadElsewhere | None:
+        """`decide` from one pending name on, `hops` left: a parameter may have several callers
+        that pass a value (a tool's way and a script's, or a settings object and an environment
+        read); the first whose own chain carries a source decides."""
+        if hops <= 0:
+            return None
+        steps: Iterable[tuple[str, TaintExport | TaintArgument]]
+        if pending.kind == ARGUMENT:
+            steps = self._passed_to(pending, reached)
+        else:
+            step = self.exports.get(replace(pending, qualname=self.project.resolve(pending.qualname)))
+            if step is not None and pending.kind != VALUE:
+                return read  # the name is what the taint needed: the value is read where it was found
+            steps = (step,) if step is not None else ()
+        for path, hop in steps:
+            after = ReadElsewhere(read.what, (*reversed(hop.via), *read.via), hop.tags, hop.origin, hop.origin_at, path, hop.function)
             if hop.pending is None:
-                return replace(read, what=hop.what)
-            pending, read = hop.pending, replace(read, what=hop.what)
+                return replace(after, what=hop.what)
+            found = self._decided(hop.pending, replace(after, what=hop.what), reached, hops - 1)
+            if found is not None:
+                return found
         return None
 
-    def _passed_to(self, needed: Pending, reached: Container[str] | None) -> tuple[str, TaintArgument] | None:
-        """A call in another module that passes a tainted value to the parameter `needed` names
+    def _passed_to(self, needed: Pending, reached: Container[str] | None) -> Iterator[tuple[str, TaintArgument]]:
+        """The calls in other modules that pass a tainted value to the parameter `needed` names
         (Pending("pkg.mod.fail", ARGUMENT, parameter="target")): for a function the tools reach,
         a call on their way (`reached`)."""
         param = needed.parameter
         target = self.project.function(needed.qualname)
         if target is None:
-            return None
+            return
         params = target[1].params
         on_tool_paths = reached is not None and target[1].qualname in reached
         for path, record in self.arguments:
-            if on_tool_paths and record.caller not in reached:  # type: ignore[operator]
+            # A call made as its module is imported (caller "") is on every tool's way.
+            if on_tool_paths and record.caller and record.caller not in reached:  # type: ignore[operator]
                 continue
             called = self.project.function(record.callee)
             constructs = called is None and target[1].name == "__init__"
@@ -112,8 +116,7 @@ class PendingNames:
             passes_self = not (record.via_attribute or constructs or target[1].name != "__init__")
             skip = 1 if params and params[0] in {"self", "cls"} and not passes_self else 0
             if record.keyword == param or (record.position >= 0 and record.position + skip < len(params) and params[record.position + skip] == param):
-                return path, record
-        return None
+                yield path, record
 
 
 # Per linked project and rule code (built once per link).

@@ -111,7 +111,9 @@ def held_value(store: Store) -> cst.BaseExpression:
 _COMPOSITE = (
     cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.BooleanOperation, cst.IfExp,
     cst.List, cst.Tuple, cst.Set, cst.Dict, cst.Await,
+    cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp,
 )  # fmt: skip
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 # Methods that build text from their receiver and arguments (`"{}: {}".format(a, b)`,
 # `", ".join(parts)`): the text carries all of them.
 STRING_BUILDERS = frozenset({"format", "format_map", "join"})
@@ -122,12 +124,15 @@ def carried_parts(expr: cst.CSTNode) -> tuple[cst.CSTNode, ...] | None:
     only combines values: an f-string's expressions (and those of its format specs), the two
     halves of an implicit concatenation, of `+`, `%`, `/` and any other binary operation, of
     `a or b`, the branches of a conditional expression (not its test), the elements of a list,
-    tuple or set, the keys and values of a dict, what an `await` waits for. None for anything
-    else (a name, an attribute, a subscript, a call, a literal...): how that is read is the
-    reader's question."""
+    tuple or set, the keys and values of a dict, what an `await` waits for, the element (or key
+    and value) a comprehension makes each round, whose names its `for` clauses bind to items of
+    what they iterate (`comprehension_sources`). None for anything else (a name, an attribute, a
+    subscript, a call, a literal...): how that is read is the reader's question."""
     kind = type(expr)
     if kind not in _COMPOSITE:
         return None
+    if kind in _COMPREHENSIONS:
+        return (expr.key, expr.value) if kind is cst.DictComp else (expr.elt,)  # type: ignore[attr-defined]
     if kind is cst.FormattedString:
         return tuple(_fstring_expressions(expr))  # type: ignore[arg-type]
     if kind in (cst.ConcatenatedString, cst.BinaryOperation, cst.BooleanOperation):
@@ -144,6 +149,20 @@ def carried_parts(expr: cst.CSTNode) -> tuple[cst.CSTNode, ...] | None:
             parts.append(element.value)
         return tuple(parts)
     return tuple(element.value for element in expr.elements)  # type: ignore[attr-defined]
+
+
+def comprehension_sources(expr: cst.CSTNode) -> dict[str, cst.BaseExpression] | None:
+    """For a comprehension, each name its `for` clauses bind, with what that clause iterates
+    (`f"{k}={v}" for k, v in env.items()`: k and v -> `env.items()`); None for anything else."""
+    if not isinstance(expr, _COMPREHENSIONS):
+        return None
+    sources: dict[str, cst.BaseExpression] = {}
+    level: cst.CompFor | None = expr.for_in
+    while level is not None:
+        for name in _bound_names(level.target):
+            sources[name] = level.iter
+        level = level.inner_for_in
+    return sources
 
 
 def _fstring_expressions(expr: cst.FormattedString) -> Iterator[cst.BaseExpression]:
@@ -489,16 +508,13 @@ class _RefCollector(FastVisitor):
         return False
 
     def _comprehension(self, node: cst.BaseComp | cst.DictComp) -> bool:
+        # The elements it makes (carried_parts), its own names left out, and what it iterates whole.
+        sources = comprehension_sources(node) or {}
         outer = self.bound
-        names: set[str] = set()
-        level: cst.CompFor | None = node.for_in
-        while level is not None:
-            names.update(_bound_names(level.target))
-            level = level.inner_for_in
-        self.bound = outer | names
-        for part in (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,):
+        self.bound = outer | set(sources)
+        for part in carried_parts(node) or ():
             self.walk(part)
-        level = node.for_in
+        level: cst.CompFor | None = node.for_in
         while level is not None:
             self.walk(level.iter)
             level = level.inner_for_in

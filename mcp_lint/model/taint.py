@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator, Union
 import libcst as cst
 
 from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.flow import built_text_parts, carried_parts, held_value
+from mcp_lint.model.flow import built_text_parts, carried_parts, comprehension_sources, held_value
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.names import dotted
@@ -187,6 +187,11 @@ class TaintRules:
 
     def call(self, trace: "TaintTrace", expr: cst.Call, resolved: str) -> Verdict:
         """`resolved`: the called name through the module's imports (`os.getenv`)."""
+        return None
+
+    def iterated(self, trace: "TaintTrace", expr: cst.BaseExpression) -> Verdict:
+        """What an item of iterating `expr` holds, where it differs from `expr` itself (a
+        mapping gives its keys); None: the item is read as `expr` is."""
         return None
 
     def is_input(self, fn: FunctionFacts, param: str) -> bool:
@@ -371,6 +376,9 @@ class TaintTrace:
         self.words_at = words_at
         self.active = active | ({fn.qualname} if fn is not None else frozenset())
         self.from_callers = from_callers
+        # The names of the comprehensions being traced, each with what its `for` iterates: such a
+        # name holds an item of that (`flow.comprehension_sources`).
+        self.comprehended: dict[str, cst.BaseExpression] = {}
 
     def module_trace(self) -> "TaintTrace":
         """A trace of the module's own values (constants, class attributes)."""
@@ -393,6 +401,16 @@ class TaintTrace:
                 found = self.rules.literal(self, expr)
                 if found is not None:
                     return found
+            sources = comprehension_sources(expr)
+            if sources:
+                # `", ".join(f"{k}={v}" for k, v in env.items())`: the elements, their names
+                # read as items of what the comprehension iterates.
+                outer = self.comprehended
+                self.comprehended = {**outer, **sources}
+                try:
+                    return self.first(parts, depth, seen)
+                finally:
+                    self.comprehended = outer
             return self.first(parts, depth, seen)
         if kind is cst.Name:
             return self._name(expr, depth, seen)
@@ -431,10 +449,12 @@ class TaintTrace:
         return [(held_value(store), store.statement) for store in stores] or None
 
     def _name(self, expr: cst.Name, depth: int, seen: frozenset[str]) -> Taint | None:
+        name = expr.value
+        if name in self.comprehended:
+            return self._comprehended(name, depth, seen)
         found = self.rules.name(self, expr)
         if found is not None:
             return found
-        name = expr.value
         if name in {"self", "cls"} or name in seen:
             return None
         values = self.assigned(name)
@@ -462,6 +482,20 @@ class TaintTrace:
         if found is not None and found.pending is None:
             return found
         return scope.rules.named(scope, expr, [v for v, _ in values]) or found
+
+    def _comprehended(self, name: str, depth: int, seen: frozenset[str]) -> Taint | None:
+        """A name a comprehension binds: an item of what its `for` iterates, read with that
+        clause's own names unbound (the iterable is read before they exist)."""
+        outer = self.comprehended
+        iterated = outer[name]
+        self.comprehended = {k: v for k, v in outer.items() if v is not iterated}
+        try:
+            decided, found = self._decided(self.rules.iterated(self, iterated), iterated, depth + 1, seen)
+            if not decided:
+                found = self.find(iterated, depth + 1, seen)
+        finally:
+            self.comprehended = outer
+        return found.through(name) if found is not None and name not in found.via else found
 
     def _enclosing_holder(self, name: str) -> "TaintTrace | None":
         """The trace of the innermost enclosing function that binds `name` (a parameter or a

@@ -25,6 +25,22 @@ class SensitiveText(Payload):
     # Other pending leaks of the same value (each with its own `pending`), tried in order when this
     # one's name carries nothing.
     alternatives: tuple["SensitiveText", ...] = ()
+    # Kept in a record attribute of the raised exception (`details`), not in its text: a leak
+    # only where a clause catching the class (`classes`: it and its bases, short names) sends
+    # that attribute to the model (RecordSent records, decided at link time).
+    record: str = ""
+    record_classes: tuple[str, ...] = ()
+    record_sent_in: str = ""  # the file of such a clause (set at link time)
+
+
+@dataclass(frozen=True)
+class RecordSent:
+    """A record of the module (picklable): a clause catching `caught` (short class name) sends
+    the caught exception's attribute `attr` to the model (`error_response(exc.code,
+    getattr(exc, "details", None))` returned or raised from the clause)."""
+
+    caught: str
+    attr: str
 
 
 def sensitive_text(latent: Latent) -> SensitiveText:

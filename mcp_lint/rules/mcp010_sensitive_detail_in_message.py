@@ -64,7 +64,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.exception_text import project_call
 from mcp_lint.rules.failure_sinks import FailureSink, failure_sinks, reaches_model
-from mcp_lint.rules.mcp010_payload import SensitiveText, sensitive_text
+from mcp_lint.rules.mcp010_payload import RecordSent, SensitiveText, sensitive_text
 from mcp_lint.rules.text import clip
 from mcp_lint.vocabulary import is_status_tool
 
@@ -164,15 +164,19 @@ _CARRIERS = frozenset(
     {
         "str", "repr", "format", "ascii", "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.dirname",
         "os.path.normpath", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "json.dumps", "dict",
-        "list", "tuple", "pprint.pformat",
+        "list", "tuple", "pprint.pformat", "sorted", "reversed", "set", "frozenset",
     }
 )
 _CARRYING_METHODS = frozenset(
     {
         "joinpath", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "as_posix", "resolve",
         "absolute", "expanduser", "with_name", "with_suffix", "encode", "decode", "splitlines",
+        # the entries of a directory: each one's path holds the directory's
+        "iterdir", "glob", "rglob",
     }
 )
+# `os.environ.items()`, `.values()`: every variable of the server's environment.
+_WHOLE_MAPPING = frozenset({"items", "values"})
 # Results that keep nothing sensitive of their input: a number, a file's own name, a yes/no.
 _SANITIZERS = frozenset(
     {"int", "float", "len", "bool", "hash", "id", "type", "isinstance", "os.path.basename", "os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.relpath"}
@@ -342,6 +346,11 @@ class _SensitiveSources(TaintRules):
         named = sensitive_name(key) if key is not None else None
         return Taint(f"{named} ('{key}')", expr) if named is not None else None
 
+    def iterated(self, trace: TaintTrace, expr: cst.BaseExpression) -> Verdict:
+        if trace.aliases.resolve(expr) == "os.environ":
+            return CLEAN  # `for key in os.environ`: the variables' names, not their values
+        return None
+
     def call(self, trace: TaintTrace, expr: cst.Call, resolved: str) -> Verdict:
         name = dotted(expr.func) or ""
         if resolved in _ENV_READS or _environment_read(trace, expr):
@@ -367,6 +376,8 @@ class _SensitiveSources(TaintRules):
             # `os.path` module it is read from.
             return Carries()
         func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _WHOLE_MAPPING and trace.aliases.resolve(func.value) == "os.environ":
+            return Taint("the server's environment variables", expr)
         if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
             return Carries(receiver=True)
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
@@ -493,6 +504,91 @@ def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tupl
     return tuple(a.value for a in built.args if a.keyword is None or a.keyword.value in _MESSAGE_KEYWORDS)
 
 
+def _record_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tuple[tuple[str, cst.BaseExpression], ...]:
+    """What a raise of an exception class of the module keeps in its record attributes, not its
+    text (`raise PolicyError(code, "Not allowed.", {"roots": roots})` with `self.details =
+    details`): (the attribute, the argument it holds)."""
+    if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
+        return ()
+    built = fn.value_of(sink.statement.exc)
+    if not isinstance(built, cst.Call):
+        return ()
+    init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
+    if init is None:
+        return ()
+    kept = _kept_parameters(init)
+    return tuple((kept[param], value) for param, value in bound_arguments(init, built).items() if param in kept)
+
+
+def _class_and_bases(sink: FailureSink, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The raised class's short name and its bases' (as the module writes them)."""
+    built = fn.value_of(sink.statement.exc) if isinstance(sink.statement, cst.Raise) and sink.statement.exc is not None else None
+    name = dotted(built.func) if isinstance(built, cst.Call) else None
+    if not name:
+        return ()
+    bases = ctx.model.classes.get(f"{ctx.model.module}.{name}", ())
+    return (last_name(name), *(last_name(base) for base in bases))
+
+
+def _kept_parameters(init: FunctionFacts) -> dict[str, str]:
+    """The parameters an `__init__` keeps whole in an attribute of its own (`self.details =
+    details or {}`): parameter -> attribute."""
+    kept: dict[str, str] = {}
+    for node in descendants(init.node.body, into_scopes=False):
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0].target
+        if not (isinstance(target, cst.Attribute) and dotted(target.value) == "self"):
+            continue
+        value = node.value
+        options = carried_parts(value) if isinstance(value, cst.BooleanOperation) else (value,)
+        for option in options or ():
+            if isinstance(option, cst.Name) and option.value in init.params and option.value not in {"self", "cls"}:
+                kept[option.value] = target.attr.value
+    return kept
+
+
+def _records_sent(ctx: FileContext) -> Iterator[RecordSent]:
+    """The attributes of caught exceptions the module's clauses send to the model: read
+    (`exc.details`, `getattr(exc, "details", None)`) in what the clause returns or raises, or in
+    a local that a return or raise of the clause reads; a log call's arguments do not count."""
+    for fn in ctx.model.functions.values():
+        for handler in fn.handlers:
+            if not handler.name or not handler.caught:
+                continue
+            sent = _attributes_sent(handler.node.body, handler.name)
+            for caught in handler.caught:
+                for attr in sorted(sent):
+                    yield RecordSent(last_name(caught), attr)
+
+
+def _attributes_sent(body: cst.BaseSuite, name: str) -> set[str]:
+    exits = [n for n in descendants(body, into_scopes=False) if isinstance(n, (cst.Return, cst.Raise))]
+    read_by_exits = {n.value for e in exits for n in descendants(e) if isinstance(n, cst.Name)}
+    sources: list[cst.CSTNode] = list(exits)
+    for node in descendants(body, into_scopes=False):
+        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value in read_by_exits for t in node.targets):
+            sources.append(node.value)
+    sent: set[str] = set()
+    for source in sources:
+        for node in descendants(source):
+            if isinstance(node, cst.Call) and _logs(node):
+                continue
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name:
+                sent.add(node.attr.value)
+            elif isinstance(node, cst.Call) and dotted(node.func) == "getattr" and len(node.args) >= 2:
+                if isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name:
+                    attr = literal_text(node.args[1].value)
+                    if attr:
+                        sent.add(attr)
+    return sent
+
+
+def _logs(call: cst.Call) -> bool:
+    parts = (dotted(call.func) or "").split(".")
+    return parts[0] in {"logger", "logging", "log", "LOGGER", "print"} or parts[-1] in {"debug", "info", "warning", "exception"}
+
+
 def _written_text(value: cst.BaseExpression) -> bool:
     """A value written as text: a string literal, an f-string, `+`/`%` of them, `str(...)`,
     `"...".format(...)`, `", ".join(...)`; not a dict or list of details."""
@@ -611,9 +707,19 @@ def get_order(order_id: int) -> dict:
             # returned text is followed from the caller that sends it (one finding per flow).
             tracer.from_callers = variant != "return"
             found = first_found(tracer.find(value) for value in values)
+            record: tuple[str, tuple[str, ...]] = ("", ())
+            if found is None:
+                # Not in its text: in a record the exception keeps, which reaches the model where
+                # a catching clause sends it on (decided at link time).
+                for attr, value in _record_values(fn, sink, ctx):
+                    found = tracer.find(value)
+                    if found is not None:
+                        record = (attr, _class_and_bases(sink, fn, ctx))
+                        break
             if found is None:
                 continue
             payload = replace(_payload(ctx, found), alternatives=tuple(_payload(ctx, other) for other in found.others))
+            payload = replace(payload, record=record[0], record_classes=record[1])
             # A prefiltered run analyses the modules that define the names the leak waits on, or
             # that may call the function whose parameter holds the value.
             waits = [taint.pending for taint in (found, *found.others) if taint.pending is not None]
@@ -653,6 +759,7 @@ def get_order(order_id: int) -> dict:
             found = constants.first_of([(value, None) for value in values], name, 0, frozenset())
             if found is not None:
                 yield _export(ctx, Pending(f"{prefix}.{name}", VALUE), found, "")
+        yield from _records_sent(ctx)
         for qual, fn in ctx.model.functions.items():
             if fn.returns and not _is_registered(qual, ctx):
                 found = _tracer(fn, ctx, words_at=1).returned(1)
@@ -660,12 +767,28 @@ def get_order(order_id: int) -> dict:
                     yield _export(ctx, Pending(qual, VALUE), found, fn.name)
                     yield from _returned_items(fn, ctx, qual)
             yield from _sensitive_arguments(fn, ctx)
+        yield from _module_level_arguments(ctx)
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> object:
         return frozenset(reached)  # the functions on the tools' way
 
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
-        if latent.variant == "passes-on" or sensitive_text(latent).pending is None:
+        if latent.variant == "passes-on":
+            return latent
+        if sensitive_text(latent).record:
+            found = sensitive_text(latent)
+            sent_in = next(
+                (
+                    summary.path
+                    for summary, record in project.records(self.code)
+                    if isinstance(record, RecordSent) and record.attr == found.record and record.caught in found.record_classes
+                ),
+                None,
+            )
+            if sent_in is None:
+                return None  # no clause sends the record on: it stays on the server
+            latent = replace(latent, payload=replace(found, record_sent_in=sent_in))
+        if sensitive_text(latent).pending is None:
             return latent
         resolved = _first_resolved(sensitive_text(latent), project, state if isinstance(state, frozenset) else None)
         return replace(latent, payload=resolved) if resolved is not None else None
@@ -690,7 +813,9 @@ def get_order(order_id: int) -> dict:
             "raise-other": "an exception's text",
             "return": "a failure it returns",
         }[latent.variant]
-        if passed_on:
+        if found.record:
+            channel = f"the `{found.record}` its exception keeps"  # sent on by a clause (a note names it)
+        elif passed_on:
             channel = "an exception's text"  # caught on the way and sent on by a clause (a note names it)
         message = f"{context.subject} puts {found.what} into {channel}"
         via = _via_text(found.via)
@@ -698,7 +823,10 @@ def get_order(order_id: int) -> dict:
         if found.origin_file:
             read += f" ({PurePath(found.origin_file).name})"  # another module of the project
         notes = [read + (f", then held in {via}" if via else "")]
-        if passed_on:
+        if found.record:
+            where = f" ({PurePath(found.record_sent_in).name})" if found.record_sent_in else ""
+            notes.append(f"kept in the exception's `{found.record}`, which a clause catching it sends to the model{where}")
+        elif passed_on:
             notes.append(f"caught and sent on to the model: {passed_on}")
         elif latent.variant == "raise-other":
             notes.append(f"{context.framework.describe_exception_text_release()} forwards an unexpected exception's text to the model")
@@ -783,29 +911,57 @@ def _sensitive_arguments(fn: FunctionFacts, ctx: FileContext) -> Iterator[TaintA
         if not call.callee or call.callee in ctx.model.functions or not project_call(call.node, ctx):
             continue
         tracer.at = statement_of(call)
-        position = 0
-        for argument in call.node.args:
-            if argument.star:
-                break
-            keyword = argument.keyword.value if argument.keyword is not None else ""
-            found = tracer.find(argument.value, 1, frozenset())
-            if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
-                yield TaintArgument(
-                    call.callee,
-                    -1 if keyword else position,
-                    keyword,
-                    isinstance(call.node.func, cst.Attribute),
-                    found.what,
-                    clip(" ".join(ctx.code(found.origin).split()), 60),
-                    span(ctx, found.origin),
-                    found.via,
-                    fn.name,
-                    found.pending,
-                    found.tags,
-                    fn.qualname,
-                )
-            if not keyword:
-                position += 1
+        yield from _arguments_passed(tracer, call.node, call.callee, fn.name, fn.qualname, ctx)
+
+
+def _module_level_arguments(ctx: FileContext) -> Iterator[TaintArgument]:
+    """The same for the calls the module makes as it is imported (`CLIENT =
+    BoardClient(os.environ["BOARD_URL"])`): on every tool's way once the server imports it
+    (caller ""), except under `if __name__ == "__main__":`, a script's way in."""
+    tracer = _tracer(None, ctx)
+    for statement in ctx.module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or _runs_as_script(statement):
+            continue
+        for node in descendants(statement, into_scopes=False):
+            if not isinstance(node, cst.Call) or not project_call(node, ctx):
+                continue
+            named = dotted(node.func) or ""
+            callee = ctx.model.aliases.resolve_dotted(named) if named else None
+            if not callee or callee.startswith(ctx.model.module + ".") or f"{ctx.model.module}.{named}" in ctx.model.functions:
+                continue  # the module's own functions: the trace reads their callers itself
+            yield from _arguments_passed(tracer, node, callee, "", "", ctx)
+
+
+def _runs_as_script(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.If) and "__main__" in {literal_text(n) for n in descendants(statement.test) if isinstance(n, cst.SimpleString)}
+
+
+def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function: str, caller: str, ctx: FileContext) -> Iterator[TaintArgument]:
+    """A record for each argument of `call` (of `callee`, another module's function) that carries a
+    sensitive value; `caller` "" for a call made as the module is imported."""
+    position = 0
+    for argument in call.args:
+        if argument.star:
+            break
+        keyword = argument.keyword.value if argument.keyword is not None else ""
+        found = tracer.find(argument.value, 1, frozenset())
+        if found is not None and (found.pending is None or found.pending.kind != ARGUMENT):
+            yield TaintArgument(
+                callee,
+                -1 if keyword else position,
+                keyword,
+                isinstance(call.func, cst.Attribute),
+                found.what,
+                clip(" ".join(ctx.code(found.origin).split()), 60),
+                span(ctx, found.origin),
+                found.via,
+                function,
+                found.pending,
+                found.tags,
+                caller,
+            )
+        if not keyword:
+            position += 1
 
 
 def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> TaintExport:

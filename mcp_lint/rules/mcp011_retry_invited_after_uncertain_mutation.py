@@ -102,6 +102,9 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
         return relayed
     if depth >= 2:
         return None
+    handed = _handed_write(call, ctx, depth)
+    if handed is not None:
+        return handed
     callee = _module_function(call, ctx)
     if callee is None:
         return None
@@ -197,11 +200,30 @@ def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | Non
     if facts is None:
         return None
     method = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "method"), None)
-    if method is None and call.args and call.args[0].keyword is None:
+    if method is None and call.args and call.args[0].keyword is None and not call.args[0].star:
         method = call.args[0].value
+    if method is None:
+        method = _unpacked_method(call, facts)
     if not isinstance(method, cst.Name) or method.value not in facts.params or method.value in {"self", "cls"}:
         return None
     return [p for p in facts.params if p not in {"self", "cls"}].index(method.value), method.value
+
+
+def _unpacked_method(call: cst.Call, fn: FunctionFacts) -> cst.BaseExpression | None:
+    """`client.request(**options)` where the local `options` holds `{"method": method, ...}` (or
+    had `options["method"] = method` stored) where the call reads it: the method's expression."""
+    for argument in call.args:
+        if argument.star != "**" or not isinstance(argument.value, cst.Name):
+            continue
+        for store in fn.stores_reaching(argument.value.value, call):
+            if store.slot == "method":
+                return store.value
+            value = store.value
+            if isinstance(value, cst.Dict):
+                for element in value.elements:
+                    if isinstance(element, cst.DictElement) and literal_text(element.key) == "method":
+                        return element.value
+    return None
 
 
 def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
@@ -223,6 +245,33 @@ def _relayed_write(call: cst.Call, ctx: FileContext) -> str | None:
             verb = (literal_text(given) or "").lower() if given is not None else ""
             if verb in _HTTP_WRITES:
                 return f"sends an HTTP {verb.upper()} when {caller.name}() asks it to"
+    return None
+
+
+def _handed_write(call: cst.Call, ctx: FileContext, depth: int) -> str | None:
+    """`func(*args, **kwargs)` in a wrapper whose `func` parameter a function of this module fills
+    with a write (`_with_retries(self.client.post, url, json=body)`): the call the wrapper makes
+    is that write, with the caller's remaining arguments."""
+    facts = ctx.current_facts
+    if facts is None or not isinstance(call.func, cst.Name) or call.func.value not in facts.params or call.func.value in {"self", "cls"}:
+        return None
+    name = call.func.value
+    position = [p for p in facts.params if p not in {"self", "cls"}].index(name)
+    for caller in ctx.model.functions.values():
+        for inner in caller.calls:
+            if last_name(dotted(inner.node.func) or "") != facts.name:
+                continue
+            positional = [a for a in inner.node.args if a.keyword is None and not a.star]
+            given = positional[position] if 0 <= position < len(positional) else next(
+                (a for a in inner.node.args if a.keyword is not None and a.keyword.value == name), None
+            )
+            if given is None or not isinstance(given.value, (cst.Name, cst.Attribute)):
+                continue  # a lambda or a call's result: not a request the wrapper makes
+            after = {id(a) for a in positional[position + 1 :]}
+            rest = [a for a in inner.node.args if a is not given and (a.keyword is not None or a.star or id(a) in after)]
+            found = remote_write(cst.Call(func=given.value, args=rest), ctx, depth + 1)
+            if found is not None:
+                return f"{found} when {caller.name}() hands it `{dotted(given.value) or name}`"
     return None
 
 
@@ -328,6 +377,41 @@ def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
     if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
         return max(numbers) > 500
     return None
+
+
+# Words an author gives a verdict that a failure is passing (`retryable`, `is_transient`,
+# `should_retry`): the far side failed, not refused, which is what a 5xx or a timeout is.
+_TRANSIENT_WORDS = frozenset({"retry", "retryable", "retriable", "transient", "temporary"})
+
+
+def _judged_transient(fn: FunctionFacts, part: cst.BaseExpression, response: str, write: CallFact, at: cst.CSTNode) -> bool:
+    """Is `part` a verdict, named as one that the failure is passing, on the write's response,
+    made by a function it was handed to: `should_retry(response)`, `response.is_retryable`, or
+    `error.retryable` where `error = parse_error(response.status_code, body)` reaches the test?
+    The verdict is read where it is made (another function, often another module); its name
+    says which failures it admits."""
+    if isinstance(part, cst.UnaryOperation):
+        return False  # `not error.retryable`: the other failures
+    named = dotted(part.func if isinstance(part, cst.Call) else part) or ""
+    if not named or not any(word in _TRANSIENT_WORDS for word in identifier_words(last_name(named))):
+        return False
+    base = named.split(".")[0]
+    handed = [a.value for a in part.args] if isinstance(part, cst.Call) else []
+    if base == response or any(_reads(value, response) for value in handed):
+        return True
+    if base in fn.params or "." not in named:
+        return False
+    for store in fn.stores_reaching(base, at):
+        value = store.value
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call) and any(_reads(a.value, response) for a in value.args) and _holds_response(fn, response, write, store.statement or at):
+            return True
+    return False
+
+
+def _reads(expr: cst.BaseExpression, name: str) -> bool:
+    return any(isinstance(n, cst.Name) and n.value == name for n in descendants(expr))
 
 
 def _numbers(expr: cst.BaseExpression) -> list[int]:
@@ -606,8 +690,10 @@ async def send_payment(account: str, amount_cents: int) -> str:
                     if id(call.node) in reported or not _repeats(loop, call.node) or _only_for_reads(fn, call.node, call.node, ctx):
                         continue
                     reported.add(id(call.node))
-                    payload = _for_write(asked, call.node, UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again"))
-                    yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                    # Reported at the clause that sends the loop round again; the write is the related place.
+                    payload = UncertainWrite(write, f"an `except {caught}`", rerun="the loop around it runs it again", write_at=span(ctx, call.node))
+                    payload = _for_write(asked, call.node, payload)
+                    yield self.latent(ctx, handler.node, variant="rerun", route="raise", statement=handler.node, payload=payload)
                     break
         yield from self._retry_decorated(fn, ctx, writes, asked)
         yield from self._calls_itself_again(fn, ctx, writes, reported, asked)
@@ -628,14 +714,21 @@ async def send_payment(account: str, amount_cents: int) -> str:
             for test in _round_tests(loop, ctx):
                 parts = [part for part in _conjuncts(test.test) if _status_admits_5xx(part) is True]
                 read = {n.value for part in parts for n in descendants(part) if isinstance(n, cst.Name)}
+                why = "a failed status of its response"
+                if name not in read:
+                    # `error = classify(response.status_code)` then `if error.retryable: continue`.
+                    parts = [part for part in _conjuncts(test.test) if _judged_transient(fn, part, name, call, test)]
+                    read, why = ({name}, "a verdict on its response that the failure is passing") if parts else (read, why)
                 if name not in read or not _holds_response(fn, name, call, test) or _guarantees_nothing_happened([test.test], ctx):
                     continue
                 if _only_for_reads(fn, call.node, test, ctx):
                     break  # it sends again only its reads
                 reported.add(id(call.node))
-                cause = f"a failed status of its response (`{ctx.code(parts[0]).strip()}`)"
-                payload = _for_write(asked, call.node, UncertainWrite(write, cause, rerun="the loop around it runs it again"))
-                yield self.latent(ctx, call.node, variant="rerun", route="raise", statement=call.statement, payload=payload)
+                cause = f"{why} (`{ctx.code(parts[0]).strip()}`)"
+                # Reported at the test that sends the loop round again; the write is the related place.
+                payload = UncertainWrite(write, cause, rerun="the loop around it runs it again", write_at=span(ctx, call.node))
+                payload = _for_write(asked, call.node, payload)
+                yield self.latent(ctx, test, variant="rerun", route="raise", statement=test, payload=payload)
                 break
 
     def _calls_itself_again(
@@ -814,7 +907,7 @@ def _leaves(block: cst.BaseSuite) -> bool:
 
 def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If]:
     """The `if` statements of the loop's body (not of a loop nested in it) whose block goes round
-    the loop again (`continue`)."""
+    the loop again (`continue`), in the order they are written."""
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         node = stack.pop()
@@ -822,7 +915,7 @@ def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If
             continue
         if isinstance(node, cst.If) and _goes_round(node.body, ctx):
             yield node
-        stack.extend(node.children)
+        stack.extend(reversed(node.children))
 
 
 def _goes_round(block: cst.BaseSuite, ctx: FileContext) -> bool:
@@ -923,14 +1016,65 @@ def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
         iterated = loop.iter
         if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):
             return False
-    assigned = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
+    return not (read & _varying(loop))
+
+
+# Calls whose answer moves on each time they are made: the next item of a queue, an iterator,
+# a stream or a cursor.
+_ADVANCES = frozenset({"pop", "popleft", "popitem", "next", "__next__", "anext", "get_nowait", "readline", "recv", "receive", "fetchone", "input"})
+
+
+def _advances(value: cst.BaseExpression) -> bool:
+    """Does the value call something that gives another answer each round (`queue.pop()`,
+    `next(items)`, `q.get()` with no key)?"""
+    for node in descendants(value):
+        if isinstance(node, cst.Call):
+            name = last_name(dotted(node.func) or "")
+            if name in _ADVANCES or (name == "get" and not node.args):
+                return True
+    return False
+
+
+def _varying(loop: cst.For | cst.While) -> set[str]:
+    """The names whose value changes from one round of the loop to the next: the loop's target,
+    a counter (`attempt += 1`, `n = n + 1`), the next item of something (`item = q.pop()`), and
+    what is built from them. A local rebuilt each round from what does not change (`headers =
+    {"Authorization": f"Bearer {token}"}` with `token` read the same way) holds the same value."""
+    varying = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    stores: list[tuple[set[str], cst.BaseExpression | None]] = []
     for node in descendants(loop.body, into_scopes=False):
         if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            for target in targets:
-                assigned.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
-    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
-    return not (read & assigned)
+            names = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+            if isinstance(node, cst.AugAssign) or node.value is None:
+                varying |= names
+            else:
+                stores.append((names, node.value))
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            varying.update(n.value for n in descendants(node.target) if isinstance(n, cst.Name))
+        elif isinstance(node, (cst.WithItem, cst.NamedExpr)):
+            target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else getattr(node, "target", None)
+            if target is not None:
+                varying.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
+    # A store that reads what the loop assigns at it or after it reads the round before
+    # (`response = post(url, json={"cursor": cursor})` ... `cursor = response.json()["next"]`).
+    last_store: dict[str, int] = {}
+    for at, (names, _) in enumerate(stores):
+        for name in names:
+            last_store[name] = at
+    changed = True
+    while changed:
+        changed = False
+        for at, (names, value) in enumerate(stores):
+            if names <= varying or value is None:
+                continue
+            read = {n.value for n in descendants(value) if isinstance(n, cst.Name)}
+            carried = any(last_store.get(name, -1) >= at for name in read)
+            if carried or read & varying or _advances(value):
+                varying |= names
+                changed = True
+    return varying
 
 
 def _is_retry_middleware(expr: cst.BaseExpression, ctx: FileContext) -> bool:

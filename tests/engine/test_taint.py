@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import pytest
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.module_walk import build_model
@@ -208,6 +209,45 @@ def test_a_dict_key_is_part_of_the_value_the_same_for_the_value_flow() -> None:
     key = value.elements[0].key  # type: ignore[union-attr]
     assert id(key) in calls
 
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [
+        "[f'<{c}>' for c in palette()]",
+        "{c: 1 for c in blend(palette(), 2)}",
+        "', '.join(blend(c, 1) for row in palette() for c in row)",
+        "{f'{n}' for n, c in enumerate(palette())}" ,
+    ],
+)
+def test_a_comprehension_carries_its_elements_whose_names_hold_items_of_what_it_iterates(returned: str) -> None:
+    source = f"def send():\n    return {returned}\n"
+    if "enumerate" in returned:
+        # `enumerate` is no declared propagator: its answer is opaque, as any library call's.
+        assert trace_return(source) is None
+        return
+    found = trace_return(source)
+    assert found is not None and found.what == "a colour"
+    # The value flow (MCP002/MCP005) reads the same elements (flow.carried_parts): the call a
+    # comprehension iterates is among what the returned value is made of.
+    module = cst.parse_module(textwrap.dedent(source))
+    fn = build_model(module, "pkg.mod", False).functions["pkg.mod.send"]
+    assert fn.value_flow is not None
+    calls, _ = fn.value_flow.origins(fn.returns[0].node.value)
+    assert any(isinstance(node, cst.Call) and dotted(node.func) == "palette" for node in _calls_in(fn.returns[0].node.value) if id(node) in calls)
+
+
+def test_a_comprehension_over_a_source_whose_elements_do_not_read_its_names_carries_nothing() -> None:
+    assert trace_return("def send():\n    return [grey(c) for c in palette()]\n") is None
+    assert trace_return("def send():\n    return ['x' for c in palette()]\n") is None
+    # A name the comprehension binds shadows the function's local of that name.
+    assert trace_return("def send():\n    c = palette()\n    return [c for c in ('a', 'b')]\n") is None
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    from mcp_lint.model.walk import descendants
+
+    return [n for n in descendants(node) if isinstance(n, cst.Call)]
 
 RAISING = """
 class Stop(Exception):

@@ -2148,3 +2148,194 @@ def test_a_dataclass_field_whose_default_is_the_authors_constant_is_silent() -> 
     check(FASTMCP + textwrap.dedent(source.replace("  # expect: MCP010", "")))
     plain = _DATACLASS_CLIENT.replace("field(default_factory=Options.load)", 'field(default=Options(service_url="https://svc.example"))')
     check(FASTMCP + textwrap.dedent(plain.replace("  # expect: MCP010", "")))
+
+
+# -- comprehensions -------------------------------------------------------------------------------
+
+_LISTING = """
+NOTES = Path(os.environ["NOTES_DIR"])
+
+
+@mcp.tool
+def open_note(name: str) -> str:
+    if not (NOTES / name).is_file():
+        raise ToolError(f"No note {{name!r}}; there are: {{ {listed} }}"){mark}
+    return (NOTES / name).read_text()
+"""
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "[str(p) for p in NOTES.iterdir()]",
+        "', '.join(f'{p}' for p in sorted(NOTES.glob('*.md')))",
+        "{p.stem: str(p) for p in NOTES.iterdir()}",
+    ],
+)
+def test_a_comprehension_over_the_configured_folder_that_sends_its_paths(listed: str) -> None:
+    findings = check(FASTMCP + _LISTING.format(listed=listed, mark="  # expect: MCP010"))
+    assert findings[0].message == "Tool 'open_note' puts environment variable 'NOTES_DIR' into its error message"
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "[p.name for p in NOTES.iterdir()]",  # the notes' own names
+        "', '.join(sorted(p.stem for p in NOTES.glob('*.md')))",
+        "[word for word in name.split('/')]",  # the tool's own argument
+        "len([p for p in NOTES.iterdir()])",
+    ],
+)
+def test_a_comprehension_that_sends_names_or_the_tool_s_own_input_is_silent(listed: str) -> None:
+    check(FASTMCP + _LISTING.format(listed=listed, mark=""))
+
+
+def test_a_generator_of_the_environment_s_values_in_a_message() -> None:
+    source = """
+    @mcp.tool
+    def show_setting(prefix: str) -> str:
+        raise ToolError("No such setting; set: " + ", ".join(f"{k}={v}" for k, v in os.environ.items() if k.startswith(prefix)))  # expect: MCP010
+    """
+    findings = check(FASTMCP + textwrap.dedent(source))
+    assert findings[0].message == "Tool 'show_setting' puts the server's environment variables into its error message"
+    names_only = source.replace('f"{k}={v}" for k, v in os.environ.items()', "k for k in os.environ").replace("  # expect: MCP010", "")
+    check(FASTMCP + textwrap.dedent(names_only))
+
+
+# -- a record an exception keeps, sent on by a catching clause of another module -----------------
+
+_POLICY = """\
+import os
+from pathlib import Path
+
+ROOT = Path(os.environ.get("NOTES_ROOT", "."))
+
+
+class PolicyError(ValueError):
+    def __init__(self, code: str, message: str, details: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+def check_note(name: str) -> Path:
+    path = (ROOT / name).resolve()
+    if not path.is_relative_to(ROOT):
+        raise PolicyError("outside", "The note is outside the notes folder.", {"root": str(ROOT)})
+    return path
+"""
+
+_CATCHING_TOOL = """
+@mcp.tool
+def read_note(name: str) -> dict:
+    try:
+        path = check_note(name)
+    except PolicyError as exc:
+        {handled}
+    return {{"ok": True, "text": path.read_text()}}
+"""
+
+
+def _record_findings(tmp_path: Path, handled: str) -> list:
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/policy.py": _POLICY}
+    files["svc/server.py"] = _TOOLS_HEAD.format(imports="from svc.policy import PolicyError, check_note") + textwrap.dedent(_CATCHING_TOOL.format(handled=handled))
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    return lint_paths(discover([tmp_path], resolver), resolver).findings
+
+
+@pytest.mark.parametrize(
+    "handled",
+    [
+        'return {"ok": False, "code": exc.code, "message": exc.message, "details": exc.details}',
+        'response = {"ok": False, "error": exc.message, "details": getattr(exc, "details", None)}\n        return response',
+    ],
+)
+def test_a_record_an_exception_keeps_is_a_leak_where_a_clause_sends_it_on(tmp_path: Path, handled: str) -> None:
+    findings = _record_findings(tmp_path, handled)
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("policy.py", 18)]
+    assert findings[0].message == "Helper 'check_note' puts environment variable 'NOTES_ROOT' into the `details` its exception keeps"
+    assert "kept in the exception's `details`, which a clause catching it sends to the model (server.py)" in said(findings[0])
+
+
+@pytest.mark.parametrize(
+    "handled",
+    [
+        'return {"ok": False, "code": exc.code, "message": exc.message}',  # the record stays on the server
+        'logger.warning("refused: %s", exc.details)\n        return {"ok": False, "message": exc.message}',
+    ],
+)
+def test_a_record_no_clause_sends_on_stays_on_the_server(tmp_path: Path, handled: str) -> None:
+    assert _record_findings(tmp_path, handled) == []
+
+
+# -- a constructor called as another module is imported; several callers of one parameter ------------
+
+_BOARD_CLIENT = """\
+import requests
+
+
+class BoardError(Exception):
+    pass
+
+
+class BoardClient:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def fetch(self, path: str) -> dict:
+        try:
+            return requests.get(f"{self.base_url}{path}", timeout=5).json()
+        except requests.RequestException as e:
+            raise BoardError(f"Request to {self.base_url}{path} failed") from e
+"""
+
+
+def _board_findings(tmp_path: Path, server: str) -> list:
+    files = {"pyproject.toml": _PYPROJECT, "svc/__init__.py": "", "svc/client.py": _BOARD_CLIENT, "svc/server.py": textwrap.dedent(server)}
+    files["svc/addresses.py"] = 'PUBLIC_URL = "https://boards.example.com"\n'  # another module's name: decided at link time
+    write_tree(tmp_path, files)
+    resolver = SettingsResolver(overrides={"select": ["MCP010"]})
+    return lint_paths(discover([tmp_path], resolver), resolver).findings
+
+
+_BOARD_SERVER = """\
+import os
+
+from fastmcp import FastMCP
+
+from svc.client import BoardClient
+
+mcp = FastMCP("svc")
+{made}
+
+
+@mcp.tool
+def get_card(card_id: str) -> dict:
+    return CLIENT.fetch(f"/cards/{{card_id}}")
+"""
+
+
+def test_a_client_constructed_as_the_server_module_is_imported_carries_what_it_is_given(tmp_path: Path) -> None:
+    findings = _board_findings(tmp_path, _BOARD_SERVER.format(made='CLIENT = BoardClient(os.environ["BOARD_URL"])'))
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 16)]
+    assert findings[0].message == "Helper 'fetch' puts environment variable 'BOARD_URL' into an exception's text"
+
+
+def test_one_caller_with_nothing_sensitive_does_not_hide_another_that_passes_a_setting(tmp_path: Path) -> None:
+    made = 'from svc.addresses import PUBLIC_URL\nPUBLIC = BoardClient(PUBLIC_URL)\nCLIENT = BoardClient(os.environ["BOARD_URL"])'
+    findings = _board_findings(tmp_path, _BOARD_SERVER.format(made=made))
+    assert [(Path(f.filename).name, f.location.row) for f in findings] == [("client.py", 16)]
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        'CLIENT = BoardClient("https://boards.example.com")',
+        # a script's way in, never the tools'
+        'CLIENT = BoardClient("https://boards.example.com")\nif __name__ == "__main__":\n    BoardClient(os.environ["BOARD_URL"]).fetch("/")',
+    ],
+)
+def test_a_client_constructed_with_a_public_address_or_only_by_a_script_is_silent(tmp_path: Path, made: str) -> None:
+    assert _board_findings(tmp_path, _BOARD_SERVER.format(made=made)) == []

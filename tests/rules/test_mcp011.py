@@ -139,9 +139,9 @@ RERUNS = [
         def create_issue(title: str) -> str:
             for attempt in range(3):
                 try:
-                    response = httpx.post("https://issues.example.com/issues", json={"title": title})  # expect: MCP011
+                    response = httpx.post("https://issues.example.com/issues", json={"title": title})
                     break
-                except httpx.ReadTimeout:
+                except httpx.ReadTimeout:  # expect: MCP011
                     time.sleep(2 ** attempt)
             return response.json()["id"]
         """,
@@ -690,10 +690,10 @@ def test_a_transaction_run_again_without_a_rollback_is_flagged() -> None:
                 async with pool.connection() as conn:
                     while True:
                         try:
-                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))  # expect: MCP011
+                            await conn.execute("INSERT INTO notes (text) VALUES (%s)", (text,))
                             await conn.commit()
                             return "saved"
-                        except Exception:
+                        except Exception:  # expect: MCP011
                             await asyncio.sleep(1)
             """
         )
@@ -899,9 +899,9 @@ def test_a_clause_that_goes_round_before_its_last_break_reruns_the_write() -> No
             async def send(method: str, path: str, body: dict) -> dict:
                 for attempt in range(3):
                     try:
-                        response = await client.request(method, path, json=body)  # expect: MCP011
+                        response = await client.request(method, path, json=body)
                         return response.json()
-                    except httpx.TimeoutException:
+                    except httpx.TimeoutException:  # expect: MCP011
                         if attempt < 2:
                             await asyncio.sleep(2**attempt)
                             continue
@@ -948,8 +948,8 @@ _STATUS_LOOP = """
         attempt = 0
         async with httpx.AsyncClient() as http:
             while True:
-                response = await http.request(method, f"https://svc.example{path}", json=body)  # expect: MCP011
-                if response.status_code in (429, 503) and attempt < 3:
+                response = await http.request(method, f"https://svc.example{path}", json=body)
+                if response.status_code in (429, 503) and attempt < 3:  # expect: MCP011
                     await asyncio.sleep(2**attempt)
                     attempt += 1
                     continue
@@ -979,10 +979,10 @@ def test_a_clause_that_goes_round_only_after_a_refusal_is_silent() -> None:
         async def send(method: str, path: str, body: dict) -> dict:
             while True:
                 try:
-                    response = await client.request(method, path, json=body)  # expect: MCP011
+                    response = await client.request(method, path, json=body)
                     response.raise_for_status()
                     return response.json()
-                except httpx.HTTPStatusError as exc:
+                except httpx.HTTPStatusError as exc:  # expect: MCP011
                     if exc.response.status_code == 429:
                         await asyncio.sleep(5)
                         continue
@@ -998,3 +998,190 @@ def test_a_clause_that_goes_round_only_after_a_refusal_is_silent() -> None:
     check(FASTMCP + textwrap.dedent(source))  # goes round after a 5xx too: flagged
     refusal_only = source.replace("500 <= exc.response.status_code < 600", "exc.response.status_code == 409")
     check(FASTMCP + textwrap.dedent(refusal_only.replace("  # expect: MCP011", "")))
+
+
+# -- a local rebuilt the same way each round is the same request ------------------------------
+
+_REBUILT_HEADERS = """
+class Api:
+    def __init__(self, tokens) -> None:
+        self._tokens = tokens
+
+    async def request(self, method: str, path: str, *, json: dict | None = None) -> dict:
+        attempt = 0
+        async with httpx.AsyncClient(base_url="https://svc.example") as http:
+            while True:
+                token = self._tokens.current()
+                headers = {"Authorization": f"Bearer {token}"}
+                response = await http.request(method, path, json=json, headers=headers)
+                if response.status_code in (429, 503) and attempt < 3:  # expect: MCP011
+                    await asyncio.sleep(2**attempt)
+                    attempt += 1
+                    continue
+                return response.json()
+
+    async def add_item(self, name: str) -> dict:
+        return await self.request("POST", "/items", json={"name": name})
+
+
+API = Api(None)
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_header_rebuilt_each_round_from_the_same_values_is_the_same_request() -> None:
+    findings = check(FASTMCP + _REBUILT_HEADERS)
+    assert findings[0].message == "Helper 'request' runs a write again, though the first attempt may have happened"
+    written = [r for r in findings[0].related if r.message == "the write it runs again"]
+    assert [r.location.row for r in written] == [findings[0].location.row - 1]
+
+
+@pytest.mark.parametrize(
+    "varying",
+    [
+        # the next of several queued items, one per round
+        ("                token = self._tokens.current()\n", "                token = self._tokens.current()\n                path = self._pending.pop()\n"),
+        # a counter the request is built from
+        ('headers = {"Authorization": f"Bearer {token}"}', 'headers = {"Authorization": f"Bearer {token}", "X-Page": str(attempt)}'),
+        # a cursor the previous round's answer gave
+        ("                return response.json()\n", "                path = response.json()[\"next\"]\n"),
+    ],
+)
+def test_a_request_built_from_what_changes_each_round_is_another_request(varying: tuple[str, str]) -> None:
+    source = _REBUILT_HEADERS.replace(*varying).replace("  # expect: MCP011", "")
+    assert varying[1] in source
+    check(FASTMCP + source)
+
+
+# -- the verb handed to the request in a dict of keyword arguments ------------------------------
+
+_OPTIONS_HELPER = """
+class Api:
+    async def _send(self, method: str, path: str, data: dict | None = None) -> dict:
+        options = {{"method": method, "url": f"https://svc.example{{path}}", "timeout": 10}}
+        if data:
+            options["json"] = data
+        for attempt in range(3):
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.request(**options)
+                    return response.json()
+            except httpx.TimeoutException:{mark}
+                await asyncio.sleep(2**attempt)
+                continue
+        raise ToolError("The service did not answer")
+
+    async def add_item(self, name: str) -> dict:
+        return await self._send("{verb}", "/items", {{"name": name}})
+
+
+API = Api()
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_verb_handed_to_the_request_in_a_dict_of_options() -> None:
+    findings = check(FASTMCP + _OPTIONS_HELPER.format(verb="POST", mark="  # expect: MCP011"))
+    assert "it sends an HTTP POST when add_item() asks it to, and the loop around it runs it again" in said(findings[0])
+
+
+def test_a_verb_in_a_dict_of_options_that_callers_only_ask_for_reads() -> None:
+    check(FASTMCP + _OPTIONS_HELPER.format(verb="GET", mark=""))
+
+
+# -- a wrapper that runs the function it is handed again -----------------------------------------
+
+_WRAPPER = """
+async def with_retries(send, *args, **kwargs):
+    for attempt in range(3):
+        try:
+            return await send(*args, **kwargs)
+        except httpx.ReadTimeout:{mark}
+            await asyncio.sleep(2**attempt)
+    raise ToolError("The service did not answer")
+
+
+class Api:
+    def __init__(self) -> None:
+        self.client = httpx.AsyncClient(base_url="https://svc.example")
+
+    async def add_item(self, name: str) -> dict:
+        response = await with_retries(self.client.{verb}, "/items"{body})
+        return response.json()
+
+
+API = Api()
+
+
+@mcp.tool
+async def add_item(name: str) -> dict:
+    return await API.add_item(name)
+"""
+
+
+def test_a_wrapper_that_runs_a_write_it_is_handed_again() -> None:
+    findings = check(FASTMCP + _WRAPPER.format(verb="post", body=', json={"name": name}', mark="  # expect: MCP011"))
+    assert findings[0].message == "Helper 'with_retries' runs a write again, though the first attempt may have happened"
+    assert "it sends an HTTP POST when add_item() hands it `self.client.post`, and the loop around it runs it again" in said(findings[0])
+
+
+def test_a_wrapper_handed_only_reads_is_not_flagged() -> None:
+    check(FASTMCP + _WRAPPER.format(verb="get", body=', params={"name": name}', mark=""))
+
+
+# -- whether a failure is worth another round, decided by another function ----------------------
+
+_VERDICT_LOOP = """
+class ServiceError(Exception):
+    def __init__(self, message: str, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+def classify(status: int, body: str) -> ServiceError:
+    return ServiceError(f"HTTP {{status}}", retryable=status in (500, 502, 503))
+
+
+async def request(method: str, path: str, body: dict | None = None) -> dict:
+    attempt = 0
+    async with httpx.AsyncClient(base_url="https://svc.example") as http:
+        while True:
+            response = await http.request(method, path, json=body)
+            if response.status_code < 400:
+                return response.json()
+            error = classify(response.status_code, response.text)
+            if {test} and attempt < 3:{mark}
+                attempt += 1
+                continue
+            raise error
+
+
+@mcp.tool
+async def create_item(name: str) -> dict:
+    return await request("POST", "/items", {{"name": name}})
+"""
+
+
+def test_a_loop_that_goes_round_on_another_function_s_verdict_that_the_failure_is_passing() -> None:
+    findings = check(FASTMCP + _VERDICT_LOOP.format(test="error.retryable", mark="  # expect: MCP011"))
+    assert "a verdict on its response that the failure is passing (`error.retryable`)" in said(findings[0])
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "not error.retryable",  # the other failures
+        "error.rate_limited",  # a refusal, named as one
+        "pending_retry",  # a local that is no verdict on the response
+    ],
+)
+def test_a_loop_that_goes_round_on_no_verdict_of_a_passing_failure_is_silent(test: str) -> None:
+    check(FASTMCP + _VERDICT_LOOP.format(test=test, mark="").replace("    attempt = 0\n", "    attempt = 0\n    pending_retry = True\n"))
