@@ -1,0 +1,115 @@
+"""MCP004: the causes of misses and false alarms found on bench/blind004e (see its CAUSES.md),
+each with a case that must be flagged and one that must not, on made-up code.
+
+Sources mark the rows where MCP004 is expected with `# expect: MCP004`; the test asserts the
+exact set of MCP004 rows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_mcp004_causes import _mcp004, case
+
+CAUSES = [
+    # -- a helper whose only change is set-up, then the caller's check, then the change ---------
+    case(
+        "helper-prepares-the-output-folder-then-the-tool-checks-then-encodes",
+        """\
+        def _make_room(source: str, target: str) -> None:
+            if not os.path.exists(source):
+                raise ToolError(f"no input at {source}")
+            folder = os.path.dirname(target)
+            if folder and not os.path.exists(folder):
+                os.makedirs(folder, exist_ok=True)  # expect: MCP004
+
+
+        def _encode(source: str, target: str) -> None:
+            subprocess.run(["encoder", source, target], check=True)
+
+
+        @mcp.tool()
+        def shorten_clip(source: str, target: str, stop: str) -> str:
+            _make_room(source, target)
+            if not stop.isdigit():
+                raise ToolError(f"stop must be seconds, got {stop!r}")
+            _encode(source, target)
+            return target
+        """,
+    ),
+    case(
+        "helper-prepares-the-output-folder-then-the-tool-writes-itself",
+        """\
+        def ready_folder(target: Path) -> Path:
+            target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            return target
+
+
+        @mcp.tool()
+        def save_caption(target: str, caption: str) -> str:
+            out = ready_folder(Path(target))
+            if len(caption) > 200:
+                raise ToolError("caption is longer than 200 characters")
+            out.write_text(caption)
+            return str(out)
+        """,
+    ),
+    case(
+        "helper-prepares-but-the-tool-changes-nothing-after-its-check",
+        """\
+        def _make_room(source: str, target: str) -> None:
+            folder = os.path.dirname(target)
+            os.makedirs(folder, exist_ok=True)
+
+
+        @mcp.tool()
+        def plan_clip(source: str, target: str, stop: str) -> str:
+            _make_room(source, target)
+            if not stop.isdigit():
+                raise ToolError(f"stop must be seconds, got {stop!r}")
+            return f"would cut {source} at {stop} into {target}"
+        """,
+    ),
+    case(
+        "helper-that-prepares-and-writes-is-a-write-not-a-preparation",
+        """\
+        def write_staged(target: str, text: str) -> None:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as handle:  # expect: MCP004
+                handle.write(text)
+
+
+        @mcp.tool()
+        def stage_note(target: str, text: str) -> str:
+            write_staged(target, text)
+            if len(text) > 500:
+                raise ToolError("text is longer than 500 characters")
+            return target
+        """,
+    ),
+    case(
+        "lock-context-that-makes-its-folder-is-no-preparation-finding",
+        """\
+        from contextlib import contextmanager
+
+        @contextmanager
+        def held(folder: Path):
+            folder.mkdir(parents=True, exist_ok=True)
+            yield folder / ".lock"
+
+
+        @mcp.tool()
+        def bump(folder: str, step: int) -> str:
+            with held(Path(folder)) as lock:
+                if step <= 0:
+                    raise ToolError("step must be positive")
+                (Path(folder) / "count").write_text(str(step))
+            return "bumped"
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", CAUSES)
+def test_cause(body: str) -> None:
+    _mcp004(body)
