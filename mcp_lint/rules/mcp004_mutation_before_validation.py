@@ -1308,6 +1308,25 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     return mutates, guard, site, prepares
 
 
+# Removing a file or a directory again.
+_REMOVALS = frozenset({"unlink", "remove", "rmdir", "rmtree"})
+
+
+def _drop_probes(steps: _Steps) -> None:
+    """A file made and removed again by the next statement (`probe.touch(); probe.unlink()`,
+    a test that the directory is writable) leaves nothing: neither is a change of the world."""
+    for made, gone in zip(steps.steps, steps.steps[1:]):
+        if made.mutation is None or gone.mutation is None or made.mutation.effect is not Effect.FILES or gone.mutation.effect is not Effect.FILES:
+            continue
+        node = gone.mutation_node
+        if not isinstance(node, cst.Call) or _method_name(node) not in _REMOVALS or made.path != gone.path:
+            continue
+        if not made.changed or set(made.changed) != set(gone.changed) or FILE_ANY in made.changed:
+            continue
+        for step in (made, gone):
+            step.mutation, step.mutation_node, step.changed = None, None, []
+
+
 def _prepares_only(callee: str, ctx: FileContext) -> bool:
     """Is the callee a function of this module whose only change of its own is idempotent set-up
     (`os.makedirs(os.path.dirname(out), exist_ok=True)` for the path its caller passes)?"""
@@ -1656,6 +1675,7 @@ def set_stock(sku: str, quantity: int) -> str:
         if not (fn.has_item_assignment or globals_):
             steps.start_at_first_candidate()
         steps.block(body, (), fn.node, False)
+        _drop_probes(steps)
         for latent in self._findings(steps, ctx):
             yield latent
 

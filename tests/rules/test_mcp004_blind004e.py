@@ -107,6 +107,49 @@ CAUSES = [
             return "bumped"
         """,
     ),
+    # -- a file made and removed at once (a writability probe) is no change ----------------------
+    case(
+        "folder-made-then-probed-then-a-check-then-the-image-saved",
+        """\
+        @mcp.tool()
+        def stitch(frames: list[str], out_dir: str, mode: str) -> str:
+            folder = Path(out_dir)
+            folder.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            probe = folder / ".can_write"
+            probe.touch()
+            probe.unlink()
+            if mode not in ("fast", "best"):
+                raise ToolError(f"mode must be fast or best, got {mode!r}")
+            (folder / "strip.txt").write_text("\\n".join(frames))
+            return str(folder)
+        """,
+    ),
+    case(
+        "a-file-made-and-kept-before-a-check-is-still-the-change",
+        """\
+        @mcp.tool()
+        def mark(out_dir: str, mode: str) -> str:
+            folder = Path(out_dir)
+            marker = folder / ".started"
+            marker.touch()  # expect: MCP004
+            if mode not in ("fast", "best"):
+                raise ToolError(f"mode must be fast or best, got {mode!r}")
+            return str(folder)
+        """,
+    ),
+    case(
+        "a-probe-alone-before-a-check-is-no-finding",
+        """\
+        @mcp.tool()
+        def can_write(out_dir: str, mode: str) -> str:
+            probe = Path(out_dir) / ".probe"
+            probe.touch()
+            probe.unlink()
+            if mode not in ("fast", "best"):
+                raise ToolError(f"mode must be fast or best, got {mode!r}")
+            return "yes"
+        """,
+    ),
 ]
 
 
