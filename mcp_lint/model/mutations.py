@@ -82,6 +82,10 @@ class LocalHandles:
     workers: frozenset[str] = frozenset()
     # Temporary files and directories this call made (`tmp = NamedTemporaryFile()`): its scratch.
     scratch: frozenset[str] = frozenset()
+    # Handles this call opened for writing, and the file each names (`with open(out, "wb") as h`,
+    # `h = Path(out).open("w")`): `h.write(b)` changes that file, as `save(out)` would, so a
+    # look at the file after it (`os.path.getsize(out)`) reads its effect back.
+    file_handles: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -211,6 +215,9 @@ def mutation_of(
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
     if method.lower() in fx.UNDO_METHODS and _undoes_own_object(call, root, local.created):
         return None  # `chart.Delete()`, `queue.remove(job)` of what this call made: cleanup
+    handle_file = next((files for name, files in local.file_handles if name == receiver), None)
+    if handle_file is not None and method in fx.STREAM_WRITES:
+        return MutationKind("writes a file", (*handle_file, receiver), effect=Effect.FILES)  # `h.write(b)`: the file h was opened on
     if receiver in local.streams and method in fx.STREAM_WRITES:
         return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
@@ -526,8 +533,43 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     documents, parts = _in_memory_documents(fn, own)
     return LocalHandles(
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
-        _scratch(fn, own, aliases),
+        _scratch(fn, own, aliases), _file_handles(fn, own),
     )
+
+
+def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Locals every store of which opens a file for writing, with the file each names."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for name, stores in fn.stores.items():
+        if name not in own or not stores:
+            continue
+        files: set[str] = set()
+        for store in stores:
+            opened = _opened_for_writing(store.value) if store.slot is None and not store.element else None
+            if opened is None:
+                break
+            files.update(opened)
+        else:
+            found.append((name, tuple(sorted(files))))
+    return tuple(found)
+
+
+def _opened_for_writing(value: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The file `open(p, "w")` / `p.open("wb")` names (as FILE chains), None for anything else."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return None
+    func = value.func
+    if isinstance(func, cst.Name) and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
+        mode, target = literal_text(value.args[1].value), value.args[0].value
+    elif isinstance(func, cst.Attribute) and func.attr.value == "open" and value.args and value.args[0].keyword is None:
+        mode, target = literal_text(value.args[0].value), func.value
+    else:
+        return None
+    if not mode or not any(c in mode for c in "wxa+"):
+        return None
+    return tuple(FILE + r for r in read_names(target))
 
 
 def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset[str]:

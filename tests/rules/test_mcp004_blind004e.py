@@ -150,6 +150,31 @@ CAUSES = [
             return "yes"
         """,
     ),
+    # -- what a handle opened for writing writes changes the file it was opened on ---------------
+    case(
+        "file-written-through-a-handle-then-looked-at-is-a-read-back",
+        """\
+        @mcp.tool()
+        def export_blob(out: str, data: str) -> str:
+            with open(out, "wb") as handle:
+                handle.write(data.encode())
+            if not os.path.exists(out) or os.path.getsize(out) == 0:
+                raise ToolError("the export produced no file")
+            return out
+        """,
+    ),
+    case(
+        "file-written-through-a-handle-then-another-argument-checked",
+        """\
+        @mcp.tool()
+        def export_titled(out: str, data: str, title: str) -> str:
+            with Path(out).open("w") as handle:  # expect: MCP004
+                handle.write(data)
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            return out
+        """,
+    ),
 ]
 
 
