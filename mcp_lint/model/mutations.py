@@ -530,7 +530,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    documents, parts = _in_memory_documents(fn, own)
+    documents, parts = _in_memory_documents(fn, own, aliases)
     return LocalHandles(
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
         _scratch(fn, own, aliases), _file_handles(fn, own),
@@ -652,7 +652,7 @@ def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(streams)
 
 
-def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+def _in_memory_documents(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> tuple[frozenset[str], frozenset[str]]:
     """(documents, parts): locals holding a document this call loaded into memory or built new
     (`wb = load_workbook(p)`, `prs = Presentation(t) if t else Presentation()` on two branches),
     and the parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
@@ -661,7 +661,7 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
     for name, stores in fn.stores.items():
         if name in own and name not in fn.single_assignments and len(stores) > 1:
             values = [s.value for s in stores if s.statement is not None and s.slot is None and s.position is None and not s.element]
-            if len(values) == len(stores) and all(_makes_document(v) for v in values):
+            if len(values) == len(stores) and all(_makes_document(v, aliases) for v in values):
                 documents.add(name)  # loaded on one branch, built new on the other
     changed = True
     while changed:  # a part may be assigned before the line that makes its source known
@@ -671,7 +671,7 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
                 continue
             while isinstance(value, cst.Await):
                 value = value.expression
-            if _makes_document(value):
+            if _makes_document(value, aliases):
                 documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
@@ -682,12 +682,32 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
     return frozenset(documents), frozenset(parts)
 
 
-def _makes_document(value: cst.BaseExpression) -> bool:
-    """Does the value load a document into memory or build a new one (`load_workbook(p)`, `Workbook()`)?"""
+def _makes_document(value: cst.BaseExpression, aliases: AliasTable | None = None) -> bool:
+    """Does the value load a document into memory or build a new one (`load_workbook(p)`,
+    `Workbook()`, a third-party library's `open(p)`)?"""
     while isinstance(value, cst.Await):
         value = value.expression
     made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    if made_by == "open" and aliases is not None and isinstance(value, cst.Call):
+        return _library_open(value, aliases)
     return bool(made_by) and bool(fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by))
+
+
+def _library_open(call: cst.Call, aliases: AliasTable) -> bool:
+    """`lib.open(path)` of an imported third-party module, with no write mode: it hands back the
+    document or image it read (the standard library's `open`s hand back files and streams)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        return False
+    module = aliases.aliases.get(func.value.value)
+    if module is None or module.split(".")[0] in sys.stdlib_module_names:
+        return False
+    for argument in call.args:
+        text = literal_text(argument.value) if isinstance(argument.value, (cst.SimpleString, cst.ConcatenatedString)) else None
+        keyword = argument.keyword.value if argument.keyword is not None else ""
+        if text is not None and (keyword == "mode" or (not keyword and 0 < len(text) <= 3)) and any(c in text for c in "wax+"):
+            return False  # `lib.open(p, "w")`: a handle to write through
+    return True
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

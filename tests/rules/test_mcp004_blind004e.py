@@ -175,6 +175,53 @@ CAUSES = [
             return out
         """,
     ),
+    # -- a third-party library's open(path) hands back a document in memory ---------------------
+    case(
+        "pages-joined-in-a-document-a-library-opened-then-a-check-then-saved",
+        """\
+        import pagekit
+
+        @mcp.tool()
+        def join(parts: list[str], out: str, title: str) -> str:
+            joined = pagekit.open()
+            for part in parts:
+                piece = pagekit.open(part)
+                joined.insert_pages(piece)
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            joined.save(out)
+            return out
+        """,
+    ),
+    case(
+        "a-library-opened-document-saved-before-a-check",
+        """\
+        import pagekit
+
+        @mcp.tool()
+        def retitle(path: str, out: str, title: str) -> str:
+            book = pagekit.open(path)
+            book.set_title(title)
+            book.save(out)  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            return out
+        """,
+    ),
+    case(
+        "a-library-open-for-writing-is-a-handle-not-a-document",
+        """\
+        import remotefs
+
+        @mcp.tool()
+        def put(url: str, text: str, title: str) -> str:
+            target = remotefs.open(url, "w")
+            target.write(text)  # expect: MCP004
+            if len(title) > 80:
+                raise ToolError("title is longer than 80 characters")
+            return url
+        """,
+    ),
 ]
 
 
