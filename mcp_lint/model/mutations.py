@@ -43,6 +43,7 @@ _NAMED_MUTATIONS = (
     | fx.CONTAINER_WRITES
     | fx.KEY_VALUE_WRITES
     | fx.COLLECTION_WRITES
+    | frozenset(fx.ARCHIVE_EXTRACT)
 )
 
 # -- what mutates ------------------------------------------------------------------------------
@@ -215,6 +216,16 @@ def mutation_of(
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
     if method.lower() in fx.UNDO_METHODS and _undoes_own_object(call, root, local.created):
         return None  # `chart.Delete()`, `queue.remove(job)` of what this call made: cleanup
+    if method in fx.ARCHIVE_EXTRACT and receiver:
+        # `zf.extractall(dest)`: the members are written under dest (the working directory when none is given).
+        where = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "path"), None)
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if where is None and len(positional) > fx.ARCHIVE_EXTRACT[method]:
+            where = positional[fx.ARCHIVE_EXTRACT[method]]
+        targets = tuple(FILE + r for r in read_names(where)) if where is not None else ()
+        if targets and all(t[len(FILE):].split(".")[0] in local.scratch for t in targets):
+            return None  # unpacked into the call's own scratch directory
+        return MutationKind("unpacks an archive", targets or (FILE_ANY,), effect=Effect.FILES)
     handle_file = next((files for name, files in local.file_handles if name == receiver), None)
     if handle_file is not None and method in fx.STREAM_WRITES:
         return MutationKind("writes a file", (*handle_file, receiver), effect=Effect.FILES)  # `h.write(b)`: the file h was opened on

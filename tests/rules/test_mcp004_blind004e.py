@@ -222,6 +222,40 @@ CAUSES = [
             return url
         """,
     ),
+    # -- unpacking an archive writes under the directory given ---------------------------------
+    case(
+        "folder-made-then-members-checked-then-the-archive-unpacked",
+        """\
+        import zipfile
+
+        @mcp.tool()
+        def unpack(archive: str, into: str) -> str:
+            dest = Path(into)
+            dest.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            with zipfile.ZipFile(archive) as bundle:
+                for member in bundle.namelist():
+                    if member.startswith("/") or ".." in member:
+                        raise ToolError(f"unsafe member {member}")
+                bundle.extractall(dest)
+            return str(dest)
+        """,
+    ),
+    case(
+        "archive-unpacked-into-the-calls-scratch-then-checked",
+        """\
+        import tempfile
+        import zipfile
+
+        @mcp.tool()
+        def peek(archive: str, limit: int) -> str:
+            work = tempfile.mkdtemp()
+            with zipfile.ZipFile(archive) as bundle:
+                bundle.extractall(work)
+            if limit <= 0:
+                raise ToolError("limit must be positive")
+            return work
+        """,
+    ),
 ]
 
 
