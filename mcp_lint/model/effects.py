@@ -41,6 +41,9 @@ FILE_CALLS: dict[str, tuple[int, ...]] = {
 }
 # Methods of a path object that change the file system.
 PATH_WRITES = frozenset({"write_text", "write_bytes", "unlink", "rmdir", "touch", "mkdir", "rename", "replace", "symlink_to", "hardlink_to", "chmod"})
+# Unpacking an archive writes its members under the directory given (`zf.extractall(dest)`,
+# `tar.extractall(path=dest)`): method -> the positional index of that directory.
+ARCHIVE_EXTRACT: dict[str, int] = {"extractall": 0}
 # Creating a directory that may already exist: preparation when told so (`exist_ok=True`).
 PREPARATION_CALLS = frozenset({"makedirs", "mkdir"})
 PREPARATION_KEYWORD = "exist_ok"

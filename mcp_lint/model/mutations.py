@@ -43,6 +43,7 @@ _NAMED_MUTATIONS = (
     | fx.CONTAINER_WRITES
     | fx.KEY_VALUE_WRITES
     | fx.COLLECTION_WRITES
+    | frozenset(fx.ARCHIVE_EXTRACT)
 )
 
 # -- what mutates ------------------------------------------------------------------------------
@@ -82,6 +83,10 @@ class LocalHandles:
     workers: frozenset[str] = frozenset()
     # Temporary files and directories this call made (`tmp = NamedTemporaryFile()`): its scratch.
     scratch: frozenset[str] = frozenset()
+    # Handles this call opened for writing, and the file each names (`with open(out, "wb") as h`,
+    # `h = Path(out).open("w")`): `h.write(b)` changes that file, as `save(out)` would, so a
+    # look at the file after it (`os.path.getsize(out)`) reads its effect back.
+    file_handles: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def sql_of(self, name: str) -> str | None:
         return next((text for n, text in self.sql if n == name), None)
@@ -211,6 +216,19 @@ def mutation_of(
         return MutationKind(f"changes files ({method})", file_changed, effect=Effect.FILES)
     if method.lower() in fx.UNDO_METHODS and _undoes_own_object(call, root, local.created):
         return None  # `chart.Delete()`, `queue.remove(job)` of what this call made: cleanup
+    if method in fx.ARCHIVE_EXTRACT and receiver:
+        # `zf.extractall(dest)`: the members are written under dest (the working directory when none is given).
+        where = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "path"), None)
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if where is None and len(positional) > fx.ARCHIVE_EXTRACT[method]:
+            where = positional[fx.ARCHIVE_EXTRACT[method]]
+        targets = tuple(FILE + r for r in read_names(where)) if where is not None else ()
+        if targets and all(t[len(FILE):].split(".")[0] in local.scratch for t in targets):
+            return None  # unpacked into the call's own scratch directory
+        return MutationKind("unpacks an archive", targets or (FILE_ANY,), effect=Effect.FILES)
+    handle_file = next((files for name, files in local.file_handles if name == receiver), None)
+    if handle_file is not None and method in fx.STREAM_WRITES:
+        return MutationKind("writes a file", (*handle_file, receiver), effect=Effect.FILES)  # `h.write(b)`: the file h was opened on
     if receiver in local.streams and method in fx.STREAM_WRITES:
         return None  # `out.write(prompt)` on a stream the caller handed in: output, like print
     if root in local.documents and method.lower() not in fx.DOCUMENT_PERSIST:
@@ -523,11 +541,46 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             continue
     if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
-    documents, parts = _in_memory_documents(fn, own)
+    documents, parts = _in_memory_documents(fn, own, aliases)
     return LocalHandles(
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
-        _scratch(fn, own, aliases),
+        _scratch(fn, own, aliases), _file_handles(fn, own),
     )
+
+
+def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Locals every store of which opens a file for writing, with the file each names."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for name, stores in fn.stores.items():
+        if name not in own or not stores:
+            continue
+        files: set[str] = set()
+        for store in stores:
+            opened = _opened_for_writing(store.value) if store.slot is None and not store.element else None
+            if opened is None:
+                break
+            files.update(opened)
+        else:
+            found.append((name, tuple(sorted(files))))
+    return tuple(found)
+
+
+def _opened_for_writing(value: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The file `open(p, "w")` / `p.open("wb")` names (as FILE chains), None for anything else."""
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return None
+    func = value.func
+    if isinstance(func, cst.Name) and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
+        mode, target = literal_text(value.args[1].value), value.args[0].value
+    elif isinstance(func, cst.Attribute) and func.attr.value == "open" and value.args and value.args[0].keyword is None:
+        mode, target = literal_text(value.args[0].value), func.value
+    else:
+        return None
+    if not mode or not any(c in mode for c in "wxa+"):
+        return None
+    return tuple(FILE + r for r in read_names(target))
 
 
 def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset[str]:
@@ -610,7 +663,7 @@ def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
     return frozenset(streams)
 
 
-def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+def _in_memory_documents(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> tuple[frozenset[str], frozenset[str]]:
     """(documents, parts): locals holding a document this call loaded into memory or built new
     (`wb = load_workbook(p)`, `prs = Presentation(t) if t else Presentation()` on two branches),
     and the parts taken from one (`ws = wb[name]`, `ws = wb.active`, `ws = wb.create_sheet(n)`)."""
@@ -619,7 +672,7 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
     for name, stores in fn.stores.items():
         if name in own and name not in fn.single_assignments and len(stores) > 1:
             values = [s.value for s in stores if s.statement is not None and s.slot is None and s.position is None and not s.element]
-            if len(values) == len(stores) and all(_makes_document(v) for v in values):
+            if len(values) == len(stores) and all(_makes_document(v, aliases) for v in values):
                 documents.add(name)  # loaded on one branch, built new on the other
     changed = True
     while changed:  # a part may be assigned before the line that makes its source known
@@ -629,7 +682,7 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
                 continue
             while isinstance(value, cst.Await):
                 value = value.expression
-            if _makes_document(value):
+            if _makes_document(value, aliases):
                 documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
@@ -640,12 +693,32 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str]) -> tuple[frozenset[st
     return frozenset(documents), frozenset(parts)
 
 
-def _makes_document(value: cst.BaseExpression) -> bool:
-    """Does the value load a document into memory or build a new one (`load_workbook(p)`, `Workbook()`)?"""
+def _makes_document(value: cst.BaseExpression, aliases: AliasTable | None = None) -> bool:
+    """Does the value load a document into memory or build a new one (`load_workbook(p)`,
+    `Workbook()`, a third-party library's `open(p)`)?"""
     while isinstance(value, cst.Await):
         value = value.expression
     made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
+    if made_by == "open" and aliases is not None and isinstance(value, cst.Call):
+        return _library_open(value, aliases)
     return bool(made_by) and bool(fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by))
+
+
+def _library_open(call: cst.Call, aliases: AliasTable) -> bool:
+    """`lib.open(path)` of an imported third-party module, with no write mode: it hands back the
+    document or image it read (the standard library's `open`s hand back files and streams)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        return False
+    module = aliases.aliases.get(func.value.value)
+    if module is None or module.split(".")[0] in sys.stdlib_module_names:
+        return False
+    for argument in call.args:
+        text = literal_text(argument.value) if isinstance(argument.value, (cst.SimpleString, cst.ConcatenatedString)) else None
+        keyword = argument.keyword.value if argument.keyword is not None else ""
+        if text is not None and (keyword == "mode" or (not keyword and 0 < len(text) <= 3)) and any(c in text for c in "wax+"):
+            return False  # `lib.open(p, "w")`: a handle to write through
+    return True
 
 
 def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:

@@ -292,6 +292,11 @@ class FunctionSummary(_DefaultsLeftOut):
     # Where its first own mutation is: (row, column, end row, end column, statement text, first
     # row, last row), for a finding reported at the write when a caller's check comes too late.
     mutation_site: tuple[int, int, int, int, str, int, int] | None = None
+    # What it prepares when idempotent set-up is all it changes itself (`makedirs(parent,
+    # exist_ok=True)` for the path its caller passes), "" otherwise; its site is mutation_site.
+    # Never a mutation alone: a caller that goes on, past its own check, to make the change the
+    # directory is for is the finding.
+    prepares: str = ""
     # Handler.site of its `except` clauses that neither raise nor return: an exception they catch
     # becomes an entry of what the function goes on to do (an error per item), not its failure.
     absorbing: frozenset[str] = frozenset()

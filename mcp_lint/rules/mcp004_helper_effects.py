@@ -38,6 +38,20 @@ class HelperEffects:
         found = self.project.function(qualname)
         return self._mutates_at(found[1], 0) if found is not None else ""
 
+    def prepares(self, qualname: str) -> str:
+        """What the function prepares (`makedirs(parent, exist_ok=True)`) when idempotent set-up
+        is all it changes itself, "" otherwise; `mutation_site` is where."""
+        found = self.project.function(qualname)
+        return found[1].prepares if found is not None and not found[1].mutates else ""
+
+    def preparation_site(self, qualname: str) -> Site | None:
+        """Where the set-up `prepares` names is, in the function itself."""
+        found = self.project.function(qualname)
+        if found is None or not self.prepares(qualname) or found[1].mutation_site is None:
+            return None
+        row, column, end_row, end_column, text, first, last = found[1].mutation_site
+        return Site(found[0].path, found[1].name, Location(row, column), Location(end_row, end_column), text, (first, last))
+
     def validates(self, qualname: str) -> bool:
         """Does the function reject bad arguments (raise or return a failure on a check of them)?"""
         found = self.project.function(qualname)

@@ -31,7 +31,7 @@ from mcp_lint.findings import Applicability, Edit, Location, Related
 from mcp_lint.model.argument_checks import VALUE_METHODS as _VALUE_METHODS
 from mcp_lint.model.argument_checks import data_reads as _data_reads
 from mcp_lint.model.argument_checks import terminates as _terminates
-from mcp_lint.model.facts import FunctionFacts, branch_name
+from mcp_lint.model.facts import CallFact, FunctionFacts, branch_name
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.effects import Effect
 from mcp_lint.model.mutations import (
@@ -53,11 +53,12 @@ from mcp_lint.model.mutations import (
 )
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
-from mcp_lint.rules.mcp004_helper_effects import HelperGuard, helper_effects
+from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
     Example,
+    FixSpec,
     FileContext,
     LinkedProject,
     Reach,
@@ -471,6 +472,9 @@ class _Steps:
         # Helper calls known to change something (named for it, or a function of this module
         # whose body does): what one returns after the mutation is that change's outcome.
         self.changes: set[int] = set()
+        # Helper calls that count only as the change a helper's set-up was for, after the check,
+        # never as the first mutation themselves.
+        self.after_only: set[int] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -886,6 +890,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     first = ""
     steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
+    prepared = False  # a helper of this module whose only change is set-up is called
+    maybe: list[tuple[int, str]] = []  # calls of this module's helpers that may change something
     # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
@@ -916,6 +922,19 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             if _is_doer(last_name(callee)) or callee in ctx.model.functions:
                 steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
+            prepared = prepared or _prepares_only(callee, ctx)
+        elif _prepares_only(callee, ctx):
+            steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
+            prepared = True
+        elif callee in ctx.model.functions and _may_mutate(callee, ctx, steps.module_names):
+            maybe.append((id(call.node), callee))
+    if prepared:
+        # After a helper's set-up, a helper of this module that may change something is the
+        # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
+        for key, callee in maybe:
+            steps.kinds[key] = callee
+            steps.after_only.add(key)
+        any_mutation = any_mutation or bool(maybe)
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
     # change something itself or through a helper that may (the directory made for the file it
     # then writes, or hands to `_save(doc, out)`).
@@ -1249,11 +1268,13 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None]:
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None, str]:
     """(what the function mutates first, "" if nothing it does itself; the parameter its
-    mutations depend on (FunctionSummary.mutates_when); where the first is). Cheap: reads the
-    facts' calls, raises and returns. Whether it rejects its own arguments is the engine's
-    (model/argument_checks.py, FunctionSummary.validates): other rules ask it too."""
+    mutations depend on (FunctionSummary.mutates_when); where the first is; what it prepares
+    when idempotent set-up is all it changes, FunctionSummary.prepares, whose site is then the
+    third). Cheap: reads the facts' calls, raises and returns. Whether it rejects its own
+    arguments is the engine's (model/argument_checks.py, FunctionSummary.validates): other
+    rules ask it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
@@ -1279,7 +1300,77 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
         if write is not None:
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
-    return mutates, guard, site
+    prepares = ""
+    if not mutates:
+        preparation = _first_preparation(fn, ctx)
+        if preparation is not None:
+            prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
+    return mutates, guard, site, prepares
+
+
+# Removing a file or a directory again.
+_REMOVALS = frozenset({"unlink", "remove", "rmdir", "rmtree"})
+
+
+def _drop_probes(steps: _Steps) -> None:
+    """A file made and removed again by the next statement (`probe.touch(); probe.unlink()`,
+    a test that the directory is writable) leaves nothing: neither is a change of the world."""
+    for made, gone in zip(steps.steps, steps.steps[1:]):
+        if made.mutation is None or gone.mutation is None or made.mutation.effect is not Effect.FILES or gone.mutation.effect is not Effect.FILES:
+            continue
+        node = gone.mutation_node
+        if not isinstance(node, cst.Call) or _method_name(node) not in _REMOVALS or made.path != gone.path:
+            continue
+        if not made.changed or set(made.changed) != set(gone.changed) or FILE_ANY in made.changed:
+            continue
+        for step in (made, gone):
+            step.mutation, step.mutation_node, step.changed = None, None, []
+
+
+def _prepares_only(callee: str, ctx: FileContext) -> bool:
+    """Is the callee a function of this module whose only change of its own is idempotent set-up
+    (`os.makedirs(os.path.dirname(out), exist_ok=True)` for the path its caller passes)?"""
+    facts = ctx.model.functions.get(callee)
+    if facts is None or not facts.params or _yields(facts.node):
+        return False  # a context manager's set-up is the scope of its caller's block (a lock, a temp dir)
+    memo: dict[str, bool] = ctx.memo.setdefault("prepares_only", {})  # type: ignore[assignment]
+    if callee not in memo:
+        memo[callee] = _first_preparation(facts, ctx) is not None and not _may_mutate_itself(facts, ctx)
+    return memo[callee]
+
+
+def _may_mutate_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Does the function change something other than by set-up, itself or through a project
+    helper that may (`_run(["sync", target])`)?"""
+    module_names = _module_names(ctx)
+    if fn.has_item_assignment and _state_write_in(fn, module_names):
+        return True
+    known = _known_names(ctx)
+    for call in fn.calls:
+        if call.handler is not None:
+            continue
+        kind = mutation_of(call.node, ctx.model.aliases, module_names)
+        if kind is not None and kind.effect is not Effect.PREPARATION:
+            return True
+        inner = _project_callee(call.node, call.callee, ctx.model.aliases, known) if kind is None else None
+        if inner is None or inner == fn.qualname:
+            continue
+        # Another module's function is judged by its name (`sync_tree(p)`), as candidates are.
+        if _may_mutate(inner, ctx, module_names) if inner in ctx.model.functions else _is_doer(last_name(inner)):
+            return True
+    return False
+
+
+def _first_preparation(fn: FunctionFacts, ctx: FileContext) -> tuple[CallFact, MutationKind] | None:
+    """The function's first idempotent set-up of a path (`os.makedirs(parent, exist_ok=True)`),
+    outside `except` clauses: a helper that makes the directory of the path its caller passes."""
+    for call in fn.calls:
+        if call.handler is not None or _method_name(call.node) not in fx.PREPARATION_CALLS:
+            continue
+        kind = mutation_of(call.node, ctx.model.aliases, _module_names(ctx))
+        if kind is not None and kind.effect is Effect.PREPARATION:
+            return call, kind
+    return None
 
 
 # Effects whose first argument says what is done: the request's location, the command line,
@@ -1485,6 +1576,11 @@ class MutationFirst(Payload):
     # Helpers called between the preparation and the check: where one mutates, its finding is
     # the change the preparation was for, and this one is left out.
     outranked_by: tuple[str, ...] = ()
+    # For a helper's call: what can run after the check that changes something (a change of
+    # the function's own; the helpers called that may). A helper whose only change is set-up
+    # (`makedirs(parent, exist_ok=True)`) is a finding only where the call goes on to change.
+    changes_after: bool = True
+    helpers_after: tuple[str, ...] = ()
     # The class the check raises: a caller that catches it per item and goes on is no rejection.
     absorbable: str = ""
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
@@ -1553,7 +1649,7 @@ def set_stock(sku: str, quantity: int) -> str:
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What a helper mutates, for its callers (a tool that calls it before its own check:
         mcp004_helper_effects)."""
-        summary.mutates, summary.mutates_when, summary.mutation_site = function_effects(fn, ctx)
+        summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
@@ -1579,6 +1675,7 @@ def set_stock(sku: str, quantity: int) -> str:
         if not (fn.has_item_assignment or globals_):
             steps.start_at_first_candidate()
         steps.block(body, (), fn.node, False)
+        _drop_probes(steps)
         for latent in self._findings(steps, ctx):
             yield latent
 
@@ -1624,6 +1721,8 @@ def set_stock(sku: str, quantity: int) -> str:
                     return  # every later step runs after this one: it stays the first mutation
                 continue  # a branch that returns: the next mutation may be first on another path
             for callee, call in step.helper_calls:
+                if id(call) in steps.after_only:
+                    continue
                 if len(candidates) >= _MAX_CANDIDATES:
                     return
                 if index >= last_check:
@@ -1633,7 +1732,10 @@ def set_stock(sku: str, quantity: int) -> str:
                 # A helper that may mutate, then a helper that may validate: too much guessing
                 # for one finding; a direct check must follow.
                 if found is not None and not found[-1][1]:
-                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found)
+                    # Whether the call goes on past the check to change something: the helper's
+                    # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
+                    own, after = self._changes_after(steps, found[-1][0])
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=(own, after))
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
@@ -1669,7 +1771,7 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if not other.helper_calls or not order.reaches(step, other, steps):
                 continue
-            for callee, call in other.helper_calls[:1]:
+            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only][:1]:
                 again = self._first_check(steps, later, callee)
                 if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
                     yield later, callee, call, again
@@ -1829,6 +1931,7 @@ def set_stock(sku: str, quantity: int) -> str:
         checks: list[tuple[int, str]],
         outranked_by: tuple[str, ...] = (),
         prepared_for: tuple[str, ...] = (),
+        then: tuple[bool, tuple[str, ...]] = (True, ()),
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
@@ -1847,6 +1950,8 @@ def set_stock(sku: str, quantity: int) -> str:
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
             prepared_for=prepared_for,
             outranked_by=outranked_by,
+            changes_after=then[0],
+            helpers_after=then[1],
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
@@ -1963,6 +2068,9 @@ def set_stock(sku: str, quantity: int) -> str:
         if not helper:
             return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
         inner = effect.mutates(helper) if effect is not None else ""
+        subject = context.subject[0].lower() + context.subject[1:]
+        if not inner and effect is not None:
+            return self._prepared_by_helper(payload, effect, latent, context, chosen, fix, check_at)
         if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
             return None
         call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")
@@ -1975,9 +2083,33 @@ def set_stock(sku: str, quantity: int) -> str:
                 notes=(f"{payload.helper_name}() {inner}", tail),
                 related=(check_at,),
             )
-        subject = context.subject[0].lower() + context.subject[1:]
         message = f"Helper '{at.function}' {inner} here; {subject} then rejects the call at line {row}"
         return Rendered(message, fix, help=advice, notes=(tail,), at=at, related=(call, check_at))
+
+    @staticmethod
+    def _prepared_by_helper(
+        payload: MutationFirst, effect: HelperEffects, latent: Latent, context: RenderContext, chosen: Check, fix: FixSpec | None, check_at: Related
+    ) -> Rendered | None:
+        """A helper whose only change is set-up (`os.makedirs(parent, exist_ok=True)` for the
+        path the call passes), then a check, then the change it was for: reported at the set-up
+        inside the helper. Never alone: where nothing changes after the check, it is no finding."""
+        prepared = effect.prepares(payload.helper)
+        if not prepared or not (payload.changes_after or any(effect.mutates(c) for c in payload.helpers_after)):
+            return None
+        at = effect.preparation_site(payload.helper)
+        if at is None:
+            return None
+        subject = context.subject[0].lower() + context.subject[1:]
+        call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {chosen.row}")
+        message = f"Helper '{at.function}' {prepared} here; {subject} then rejects the call at line {chosen.row}"
+        return Rendered(
+            message,
+            fix,
+            help="Move the check above the preparation",
+            notes=("the model sees a failure but what was prepared for the change stays",),
+            at=at,
+            related=(call, check_at),
+        )
 
     @staticmethod
     def _helper_mutates_here(payload: MutationFirst, helper: HelperGuard | None) -> bool:
