@@ -3,7 +3,12 @@ write (or the code left as it was), on made-up servers."""
 
 from __future__ import annotations
 
-from tests.test_fixes import assert_fixes_to, fixed
+from pathlib import Path
+
+import pytest
+
+from tests.test_fix_offered_equals_applied import changed_outside, offered_rows, run, write
+from tests.test_fixes import assert_fixes_to
 
 # --- row 8: an error dict whose "error" item is the exception's class name --------------------
 
@@ -326,4 +331,69 @@ def test_a_wrapper_that_runs_a_handed_function_gets_no_text_naming_one_tool() ->
             '        raise ToolError("Could not get stations") from e\n',
         ),
         None,
+    )
+
+
+# --- an MCP002 fix's pass-through of a nested clause opens it for the other fixes --------------
+
+MANAGED_FEEDS = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("feeds")
+
+
+@mcp.tool()
+async def list_feeds(site: str) -> str:
+    try:
+        response = httpx.get(f"https://feeds.example/{site}")
+        response.raise_for_status()
+        return response.text
+    except Exception as e:
+        return f"Error listing feeds: {str(e)}"
+
+
+@mcp.tool()
+async def manage_feeds(site: str, action: str, feed: str = "") -> str:
+    try:
+        if action == "list":
+            return await list_feeds(site)
+        try:
+            response = httpx.delete(f"https://feeds.example/{site}/{feed}")
+            response.raise_for_status()
+        except httpx.HTTPError as e:
+            return f"Error deleting feed: {e}"
+        return f"Deleted {feed}"
+    except Exception:
+        return "Feeds could not be managed right now."
+"""
+
+
+def test_a_nested_clauses_pass_through_lets_the_called_tools_fixes_be_offered_in_the_first_lint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MCP002's fix of the inner clause puts `except ToolError: raise` before the outer one, so
+    # list_feeds' raise goes through it once applied: offered in the first lint, as `--fix`
+    # applies it in the same run (nothing applied that was not listed).
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "feeds"\ndependencies = ["mcp>=1.20,<2"]\n')
+    write(tmp_path / "server.py", MANAGED_FEEDS)
+    listed = run("--unsafe-fixes", "--output-format", "concise")
+    assert "server.py:14:16: MCP002 [*] Tool 'list_feeds'" in listed.output, listed.output
+    offered = offered_rows(tmp_path)
+    run("--fix", "--unsafe-fixes")
+    assert changed_outside(tmp_path, {"server.py": MANAGED_FEEDS}, offered) == []
+    assert (tmp_path / "server.py").read_text() == MANAGED_FEEDS.replace(
+        "import httpx\nfrom mcp.server.fastmcp import FastMCP\n",
+        "import logging\n\nimport httpx\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+        "logger = logging.getLogger(__name__)\n",
+    ).replace(
+        '        return f"Error listing feeds: {str(e)}"\n',
+        '        logger.exception("Error listing feeds")\n        raise ToolError("Error listing feeds") from e\n',
+    ).replace(
+        '            return f"Error deleting feed: {e}"\n',
+        '            logger.exception("Error deleting feed")\n            raise ToolError("Error deleting feed") from e\n',
+    ).replace(
+        '    except Exception:\n        return "Feeds could not be managed right now."\n',
+        '    except ToolError:\n        raise\n    except Exception:\n        raise ToolError("Feeds could not be managed right now.") from None\n',
     )

@@ -194,6 +194,7 @@ class Latent(_DefaultsLeftOut):
     fix_applicability: Applicability | None = None
     fix_edits: tuple[Edit, ...] = ()
     fix_needs: tuple[str, ...] = ()  # "ToolError", "logger": imports the fix must add if missing
+    fix_opens: tuple[str, ...] = ()  # the clauses the fix puts `except ToolError: raise` before (FixSpec.opens)
     param: int = -1
     param_failure: bool = False
     # The other statements of the flow, in the order the value goes (model.flow_steps), and the

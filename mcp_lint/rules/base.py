@@ -277,7 +277,7 @@ def latent_fix(latent: Latent) -> FixSpec | None:
     """The fix a rule computed at check time (with the CST at hand), if any."""
     if latent.fix_applicability is None or not latent.fix_edits:
         return None
-    return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs)
+    return FixSpec(latent.fix_applicability, latent.fix_message, latent.fix_edits, latent.fix_needs, opens=latent.fix_opens)
 
 
 class Reach(Protocol):
@@ -438,6 +438,7 @@ class Rule:
         fix_applicability: Applicability | None = None,
         fix_edits: Iterable[Edit] = (),
         fix_needs: Iterable[str] = (),
+        fix_opens: tuple[str, ...] = (),
         param: int = -1,
         payload: Payload | None = None,
         raises: str | None = None,
@@ -482,6 +483,7 @@ class Rule:
             fix_applicability=fix_applicability,
             fix_edits=tuple(fix_edits),
             fix_needs=tuple(fix_needs),
+            fix_opens=fix_opens,
             param=param,
             payload=payload,
             branch=branch,

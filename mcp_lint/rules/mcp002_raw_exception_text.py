@@ -734,6 +734,7 @@ async def get_forecast(city: str) -> str:
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
+            fix_opens=fix.opens if fix else (),
         )
 
     def _sinks(
@@ -874,6 +875,7 @@ async def get_forecast(city: str) -> str:
             fix_applicability=Applicability.UNSAFE if fix else None,
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
+            fix_opens=fix.opens if fix else (),
         )
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
@@ -1410,6 +1412,8 @@ class _Fix:
     edits: tuple[Edit, ...]
     logs: bool  # adds a log call (the module needs a logger)
     raises: bool  # the statement raises now (a status tuple stays returned)
+    # The clauses (Handler.site) the fix puts `except ToolError: raise` before (FixSpec.opens).
+    opens: tuple[str, ...] = ()
 
 
 def _build_fix(
@@ -1437,9 +1441,10 @@ def _build_fix(
         status = _partial_message(value)
         if status is None:
             return None
-    let_through = _let_through(fn, node, ctx) if status is None else []
-    if let_through is None:
+    through = _let_through(fn, node, ctx) if status is None else ([], ())
+    if through is None:
         return None
+    let_through, opens = through
     if status is None:
         if advice_in_its_own_clause(fn, handler, ctx) or own_text_under_a_broad_clause(fn, handler, ctx):
             return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
@@ -1520,7 +1525,7 @@ def _build_fix(
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True)
+    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
 
@@ -1706,15 +1711,17 @@ def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:
     return message if any(a.value is message for a in value.args) else None
 
 
-def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> list[Edit] | None:
+def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> tuple[list[Edit], tuple[str, ...]] | None:
     """`except ToolError: raise` before each `except` of the function that would catch the raise
-    replacing a return ([] when none would; None when one cannot be put there)."""
+    replacing a return, and those clauses' sites (none when none would; None when one cannot be
+    put there)."""
     if not isinstance(node, cst.Return) or not raise_is_caught(fn, node, ctx):
-        return []
+        return [], ()
     through = toolerror_pass_through(fn, node, ctx)
     if through is None:
         return None
-    return [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner, _site in through]
+    edits = [Edit(Location(row, 1), Location(row, 1), f"{before}except {PH_TOOL_ERROR}:\n{inner}raise\n") for row, before, inner, _site in through]
+    return edits, tuple(site for *_, site in through)
 
 
 def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit]:

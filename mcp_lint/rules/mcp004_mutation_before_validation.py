@@ -1695,7 +1695,9 @@ def set_stock(sku: str, quantity: int) -> str:
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
         resume = -1
-        reported: set[int] = set()
+        # The checks already named by a finding, and whether that finding was a preparation's: a
+        # write the same check rejects later (on the next turn of a loop) is a finding of its own.
+        reported: dict[int, bool] = {}
         for index, step in enumerate(steps.steps):
             if index <= resume:
                 continue
@@ -1703,7 +1705,9 @@ def set_stock(sku: str, quantity: int) -> str:
                 found = self._first_check(steps, index, None)
                 if found is not None:
                     at, found = self._harm(steps, index, found)
-                    if found[-1][0] not in reported:  # one finding per check
+                    prepares = steps.steps[at].mutation is not None and steps.steps[at].mutation.effect is Effect.PREPARATION
+                    first_for_check = found[-1][0] not in reported
+                    if first_for_check or (reported[found[-1][0]] and not prepares):  # one finding per check, but a preparation's
                         # The change a preparation is for may be a helper's, between it and the
                         # check: where that helper mutates, its write is the finding.
                         helpers = list(self._prepared_by_helpers(steps, at, found)) if at == index else []
@@ -1713,7 +1717,7 @@ def set_stock(sku: str, quantity: int) -> str:
                         own, after = self._changes_after(steps, found[-1][0]) if at == index and step.mutation.effect is Effect.PREPARATION else (True, ())
                         if own or after:
                             yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers), () if own else after)
-                        reported.add(found[-1][0])
+                        reported[found[-1][0]] = prepares and first_for_check
                     resume = max(index, found[-1][0])
                     candidates = []
                     continue

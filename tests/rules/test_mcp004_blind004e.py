@@ -256,6 +256,35 @@ CAUSES = [
             return work
         """,
     ),
+    # -- a preparation and a loop's write rejected by the same check: a finding each -------------
+    case(
+        "folder-made-then-each-range-written-before-the-next-range-is-checked",
+        """\
+        @mcp.tool()
+        def split_text(source: str, ranges: list[list[int]], out_dir: str) -> str:
+            lines = Path(source).read_text().splitlines()
+            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            for first, last in ranges:
+                if first < 0 or last >= len(lines) or first > last:
+                    return f"Error: invalid range {first}-{last}"
+                part = os.path.join(out_dir, f"{first}_{last}.txt")
+                with open(part, "w") as handle:  # expect: MCP004
+                    handle.write("\\n".join(lines[first:last + 1]))
+            return out_dir
+        """,
+    ),
+    case(
+        "two-writes-before-one-check-are-one-finding",
+        """\
+        @mcp.tool()
+        def pair(a: str, b: str, kind: str) -> str:
+            NOTES[a] = {"kind": kind}  # expect: MCP004
+            NOTES[b] = {"kind": kind}
+            if kind not in ("x", "y"):
+                raise ToolError(f"kind must be x or y, got {kind!r}")
+            return "paired"
+        """,
+    ),
 ]
 
 
