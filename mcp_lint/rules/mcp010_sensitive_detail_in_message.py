@@ -164,7 +164,7 @@ _CARRIERS = frozenset(
     {
         "str", "repr", "format", "ascii", "os.path.join", "os.path.abspath", "os.path.realpath", "os.path.dirname",
         "os.path.normpath", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "json.dumps", "dict",
-        "list", "tuple", "pprint.pformat", "sorted", "reversed", "set", "frozenset",
+        "list", "tuple", "pprint.pformat",
     }
 )
 _CARRYING_METHODS = frozenset(

@@ -2154,6 +2154,7 @@ def test_a_dataclass_field_whose_default_is_the_authors_constant_is_silent() -> 
 
 _LISTING = """
 NOTES = Path(os.environ["NOTES_DIR"])
+SETTINGS = {{"notes": {{"api_key": os.environ["NOTES_API_KEY"]}}}}
 
 
 @mcp.tool
@@ -2168,7 +2169,7 @@ def open_note(name: str) -> str:
     "listed",
     [
         "[str(p) for p in NOTES.iterdir()]",
-        "', '.join(f'{p}' for p in sorted(NOTES.glob('*.md')))",
+        "', '.join(f'{p}' for p in NOTES.glob('*.md'))",
         "{p.stem: str(p) for p in NOTES.iterdir()}",
     ],
 )
@@ -2182,6 +2183,7 @@ def test_a_comprehension_over_the_configured_folder_that_sends_its_paths(listed:
     [
         "[p.name for p in NOTES.iterdir()]",  # the notes' own names
         "', '.join(sorted(p.stem for p in NOTES.glob('*.md')))",
+        "', '.join(sorted(SETTINGS))",  # a mapping's keys: the names of what is configured
         "[word for word in name.split('/')]",  # the tool's own argument
         "len([p for p in NOTES.iterdir()])",
     ],
