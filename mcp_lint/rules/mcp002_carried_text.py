@@ -104,10 +104,15 @@ class CarriedText:
             tested, quals = payload.needs_attr, payload.caught_quals
             if tested and quals and all(project.lacks_attribute(q, tested) for q in quals):
                 return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
-            carrier = self._carrier_of(latent)
-            if carrier is None:
-                return None  # passes the author's own text on; a carried library text is reported where it is raised
-            latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
+            if quals and all(project.is_reexported_from_outside(q) for q in quals):
+                # A library's class the project's module only imports and passes on: caught, it
+                # is the library's text, as `except somelib.ApiError` is.
+                latent = replace(latent, payload=replace(payload, passes=False, caught_quals=()))
+            else:
+                carrier = self._carrier_of(latent)
+                if carrier is None:
+                    return None  # passes the author's own text on; a carried library text is reported where it is raised
+                latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
         sites = project.catching_sites(latent, reach)
         if sites is None:
             latent = replace(latent, raises="")  # escapes to the framework on some path
