@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Mapping
 
 from mcp_lint.findings import Related
-from mcp_lint.model.escape_exits import AUTHOR, PARAMETER, UNKNOWN
+from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
@@ -149,6 +149,10 @@ class CarriedText:
             return replace(latent, payload=replace(payload, origin_exits=())) if payload.origin_foreign else None
         if verdict == AUTHOR:
             return None
+        if verdict == CARRIED:
+            # Library text only as the callees' raises took it in: they are the flow's findings,
+            # and this clause passes their text on (the forwarding map names it).
+            return replace(latent, payload=replace(payload, origin_exits=(), passes=True, caught_quals=(), imported_quals=()))
         return replace(latent, payload=replace(payload, origin_exits=(), tool_args_only=False))
 
     def _is_tool_error(self, qual: str) -> bool:
@@ -260,6 +264,11 @@ class CarriedText:
                 site = latent.site
                 if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
                     continue
+                if raw_text(latent).origin_exits:
+                    decided = self._with_origin(latent)
+                    if decided is None:
+                        continue
+                    latent = decided
                 latent = self._normalized(latent)
                 if not raw_text(latent).passes or self._carrier_of(latent) is not None:
                     continue  # a clause reported itself

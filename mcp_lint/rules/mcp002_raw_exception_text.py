@@ -418,6 +418,10 @@ async def get_forecast(city: str) -> str:
             # its `try` body: model.escapes) is checked as foreign; the linker drops what is not.
             pending = handler.escape_exits
             passes = None if handler.foreign or pending else _passed_on_classes(handler, ctx)
+            if handler.carried_only and handler.name:
+                # Library text only as a callee's raise took it in: that raise is the finding, and
+                # this clause passes its text on (as a clause catching the project's own class).
+                passes = ()
             if not handler.foreign and not pending and passes is None:
                 continue
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
