@@ -444,6 +444,8 @@ async def get_forecast(city: str) -> str:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
+                if handed is None and built is not None and passes is None and text_outside_helpers(built, handler, ctx) is None:
+                    handed = exception_handed_to(fn, handler, built)  # `msg = describe(e)`, then `return msg`
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
@@ -487,7 +489,14 @@ async def get_forecast(city: str) -> str:
             seen.add(id(statement))
             latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found)
             _, sink_node, sent = sink
-            yield replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
+            latent = replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
+            if handler is not fn.gathered and text_outside_helpers(flow.source.value, handler, ctx) is None:
+                # `msg = describe(exc)`: the exception handed whole to a project function, which
+                # may report the flow itself (where it takes the text in).
+                handed = exception_handed_to(fn, handler, flow.source.value)
+                if handed is not None:
+                    latent = replace(latent, payload=replace(raw_text(latent), handed_to=handed))
+            yield latent
         # `results = await asyncio.gather(..., return_exceptions=True)`: a result tested with
         # isinstance(r, Exception) is a caught exception (`f"ERROR: {r}"`).
         if fn.gathered is not None:
@@ -583,13 +592,24 @@ async def get_forecast(city: str) -> str:
                 names = names_in.get(id(node))
                 if names is None:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
-                if param not in names:
-                    continue  # without the name, no text of it (what exception_text_in would say)
                 if variant == "return" and isinstance(value, cst.Name) and value.value == param:
                     # `return exception` hands the object back whole (a finder of a cause in the
                     # chain): what the caller reads of it decides, not this return.
                     continue
-                found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
+                found = None
+                if param in names:
+                    found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
+                if found is None and variant == "return" and built is None:
+                    # No text of it in the returned value itself; but a local may hold it
+                    # (`message = str(error)`, then `result = {"message": message}; return
+                    # result`): one flow per statement that takes the text in, reported there.
+                    for store in _param_text_taken(fn, node, value, param, ctx):
+                        if id(store.statement) in seen:
+                            continue
+                        seen.update((id(node), id(store.statement)))
+                        latent = self.latent(ctx, store.value, variant="return-param", route="text", statement=node, payload=RawText(exc="exception", param=param), param=index)
+                        yield replace(latent, flow=steps_between(fn.value_flow, store, value, node, ctx.range))
+                    continue
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
@@ -960,6 +980,25 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpression, param: str, ctx: FileContext) -> list[Store]:
+    """The statements whose stores the returned `value` carries and that take the text of the
+    exception parameter `param` in themselves (`message = str(error)`; not `detail =
+    body.get(...)` after `body = error.response.json()`, the same flow), in source order: one
+    flow each (the branches of `try: body = e.response.json() except ValueError: body =
+    e.response.text`)."""
+    if fn.value_flow is None:
+        return []
+    _, stores, _ = fn.value_flow.follow(value, at=sink)
+    taken: list[tuple[int, Store]] = []
+    for store in stores:
+        if store.statement is None or param not in _names_in(store.value):
+            continue
+        found = param_text_outside_helpers(store.value, frozenset({param}), ctx)
+        if found is not None and looks_like_exception_param(found, param):
+            taken.append((ctx.range(store.statement).start.line, store))
+    return [store for _, store in sorted(taken, key=lambda t: t[0])]
 
 
 def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
