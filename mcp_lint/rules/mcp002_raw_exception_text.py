@@ -508,6 +508,7 @@ async def get_forecast(city: str) -> str:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
         handler_of = {id(f.node): f.handler for f in (*fn.returns, *fn.raises)}
+        by_local: dict[int, tuple[Store, list[Latent]]] = {}  # bodies read into a local, by that store
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
         # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
         # framework's error text like a caught exception re-raised with its text.
@@ -533,7 +534,11 @@ async def get_forecast(city: str) -> str:
                 latent = self._body_latent(ctx, node, value, variant, body)
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
-                yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
+                if taken is None:
+                    yield latent
+                else:
+                    by_local.setdefault(id(taken), (taken, []))[1].append(replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)))
+        yield from _one_flow_per_local(by_local.values(), ctx)
         # A helper's response handed back as a tuple and unpacked (`status, body, _ =
         # self._call(...)`): its body sent where the status was found failed.
         for status, body_local in unpacked_responses(fn, ctx):
@@ -980,6 +985,20 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileContext) -> Iterator[Latent]:
+    """Upstream bodies read into a local first (`body = resp.text[:500]`): one statement sending
+    it is reported there, as before; several (a raise per status branch) are one flow, reported
+    where the local takes the body in, the sending statements its related locations."""
+    for taken, latents in groups:
+        if len(latents) == 1 or taken.statement is None:
+            yield from latents
+            continue
+        first, *others = latents
+        start, end = node_span(ctx, taken.value)
+        also = tuple((*raw_text(first).also_sent, *((o.location, o.end_location) for o in others)))
+        yield replace(first, location=start, end_location=end, payload=replace(raw_text(first), also_sent=also))
 
 
 def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpression, param: str, ctx: FileContext) -> list[Store]:
