@@ -516,6 +516,7 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
             if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
@@ -985,6 +986,28 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _stored_again_since_tested(fn: FunctionFacts, base: str, conditions: Sequence[cst.BaseExpression], sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """`if resp.status_code == 401: resp = client.get(url); resp.raise_for_status(); return
+    resp.json()`: every value of the local the sink reads was stored after the test that found
+    the earlier response failed; that test says nothing of this one."""
+    if fn.value_flow is None:
+        return False
+    tested = [line for c in conditions if base.split(".")[0] in _names_in(c) and (line := _line_of(c, ctx)) is not None]
+    stores = fn.value_flow.reaching(base, sink)
+    if not tested or not stores:
+        return False
+    return all(store.statement is not None and ctx.range(store.statement).start.line > max(tested) for store in stores)
+
+
+def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
+    """The line `node` starts on; None for a test the walk made up (the `not` of an `if` whose
+    `else` branch holds the statement has no place in the file)."""
+    try:
+        return ctx.range(node).start.line
+    except KeyError:
+        return None
 
 
 def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileContext) -> Iterator[Latent]:
