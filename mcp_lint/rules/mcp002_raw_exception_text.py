@@ -444,8 +444,10 @@ async def get_forecast(city: str) -> str:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
-                if handed is None and built is not None and passes is None and text_outside_helpers(built, handler, ctx) is None:
-                    handed = exception_handed_to(fn, handler, built)  # `msg = describe(e)`, then `return msg`
+                if handed is None and built is not None and isinstance(found, cst.Name) and passes is None and text_outside_helpers(built, handler, ctx) is None:
+                    # `msg = describe(e)`, then `return msg`: the local sent whole (a part of it
+                    # put into the clause's own words, `collapsed["message"]`, stays this flow's).
+                    handed = exception_handed_to(fn, handler, built)
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
@@ -535,8 +537,8 @@ async def get_forecast(city: str) -> str:
                 latent = self._body_latent(ctx, node, value, variant, body)
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
-                if taken is None:
-                    yield latent
+                if taken is None or not _whole_body(body):
+                    yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
                 else:
                     by_local.setdefault(id(taken), (taken, []))[1].append(replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)))
         yield from _one_flow_per_local(by_local.values(), ctx)
@@ -1010,10 +1012,19 @@ def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
         return None
 
 
+def _whole_body(body: cst.CSTNode) -> bool:
+    """Is `body` the reply's whole text (`resp.text`, `resp.content`, `resp.json()`), not a field
+    picked from a decoded reply (`reply.get("error_text")`), which each branch may pick anew?"""
+    if isinstance(body, cst.Call):
+        body = body.func
+        return isinstance(body, cst.Attribute) and body.attr.value in {"json", "read", "decode"}
+    return isinstance(body, cst.Attribute) and body.attr.value in {"text", "content"}
+
+
 def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileContext) -> Iterator[Latent]:
-    """Upstream bodies read into a local first (`body = resp.text[:500]`): one statement sending
-    it is reported there, as before; several (a raise per status branch) are one flow, reported
-    where the local takes the body in, the sending statements its related locations."""
+    """Upstream bodies read whole into a local first (`body = resp.text[:500]`): one statement
+    sending it is reported there, as before; several (a raise per status branch) are one flow,
+    reported where the local takes the body in, the sending statements its related locations."""
     for taken, latents in groups:
         if len(latents) == 1 or taken.statement is None:
             yield from latents

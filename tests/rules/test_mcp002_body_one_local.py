@@ -58,3 +58,8 @@ def test_a_body_sent_by_one_raise_is_reported_at_that_raise() -> None:
 def test_branches_raising_the_authors_own_words_are_not_reported() -> None:
     own = BRANCHES.replace(": {body}", "")
     assert _mcp002(SERVER.replace("RAISES", own)) == []
+
+
+def test_a_field_picked_from_a_decoded_reply_is_reported_at_each_raise() -> None:
+    picked = SERVER.replace("body = resp.text[:500]", 'body = resp.json().get("error_text", "")').replace("RAISES", BRANCHES)
+    assert sorted(f.location.row for f in _mcp002(picked)) == [17, 19, 20]

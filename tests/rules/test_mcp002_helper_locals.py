@@ -106,3 +106,33 @@ def test_a_describer_keeping_only_the_status_code_in_its_locals_is_not_reported(
     # The helper writes its own words; the caller's `msg = describe(exc)` stays the rule's
     # conservative reading of an exception handed to a function that reports nothing itself.
     assert [row for row, _ in _mcp002(own) if row < 17] == []
+
+
+COLLAPSER = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("desk")
+
+
+def collapse(exc: Exception) -> dict:
+    return {"name": type(exc).__name__, "message": str(exc)[:500]}
+
+
+@mcp.tool
+def sync_mailbox() -> str:
+    \"\"\"Sync the mailbox.\"\"\"
+    try:
+        import imaplib
+
+        imaplib.IMAP4_SSL("mail.invalid").noop()
+    except Exception as exc:
+        collapsed = collapse(exc)
+        raise ToolError(f"sync failed: {collapsed['name']}: {collapsed['message']}") from None
+    return "synced"
+"""
+
+
+def test_a_caller_putting_a_part_of_the_helpers_result_into_its_own_words_keeps_its_finding() -> None:
+    rows = [row for row, _ in _mcp002(COLLAPSER)]
+    assert 19 in rows  # `collapsed = collapse(exc)`, whose "message" the clause raises in its own text
