@@ -446,7 +446,7 @@ async def get_forecast(city: str) -> str:
                     seen.add(id(built))
                 if handed is None and built is not None and isinstance(found, cst.Name) and passes is None and text_outside_helpers(built, handler, ctx) is None:
                     # `msg = describe(e)`, then `return msg`: the local sent whole (a part of it
-                    # put into the clause's own words, `collapsed["message"]`, stays this flow's).
+                    # put into the clause's own words, `parts["text"]`, stays this flow's).
                     handed = exception_handed_to(fn, handler, built)
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:

@@ -108,15 +108,15 @@ def test_a_describer_keeping_only_the_status_code_in_its_locals_is_not_reported(
     assert [row for row, _ in _mcp002(own) if row < 17] == []
 
 
-COLLAPSER = """\
+SUMMARISER = """\
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
 
 mcp = FastMCP("desk")
 
 
-def collapse(exc: Exception) -> dict:
-    return {"name": type(exc).__name__, "message": str(exc)[:500]}
+def summarise(exc: Exception) -> dict:
+    return {"kind": type(exc).__name__, "text": str(exc)[:300]}
 
 
 @mcp.tool
@@ -127,12 +127,12 @@ def sync_mailbox() -> str:
 
         imaplib.IMAP4_SSL("mail.invalid").noop()
     except Exception as exc:
-        collapsed = collapse(exc)
-        raise ToolError(f"sync failed: {collapsed['name']}: {collapsed['message']}") from None
+        parts = summarise(exc)
+        raise ToolError(f"the mailbox could not sync ({parts['kind']}): {parts['text']}") from None
     return "synced"
 """
 
 
 def test_a_caller_putting_a_part_of_the_helpers_result_into_its_own_words_keeps_its_finding() -> None:
-    rows = [row for row, _ in _mcp002(COLLAPSER)]
-    assert 19 in rows  # `collapsed = collapse(exc)`, whose "message" the clause raises in its own text
+    rows = [row for row, _ in _mcp002(SUMMARISER)]
+    assert 19 in rows  # `parts = summarise(exc)`, whose "text" the clause raises in its own words
