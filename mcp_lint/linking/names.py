@@ -62,6 +62,8 @@ class ProjectNames:
         self._dispatch: dict[tuple[str, str], tuple[tuple[ModuleSummary, FunctionSummary], ...]] = {}
         # Class -> the project classes that name it as a base (subclasses()), built on the first question.
         self._subclasses: dict[str, list[str]] | None = None
+        # The top-level names of the linted modules (is_reexported_from_outside), on first question.
+        self._roots: frozenset[str] | None = None
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -181,6 +183,17 @@ class ProjectNames:
         resolved = self.resolve(qual)
         module = self.modules.get(resolved.rpartition(".")[0])
         return module is not None and resolved in module.classes
+
+    def is_reexported_from_outside(self, qual: str) -> bool:
+        """Is `qual` a name a project module imports from code outside the project and passes on
+        (`from somelib.errors import ApiError` in the project's `client.py`, caught elsewhere as
+        `client.ApiError`)? Then it is that library's class, not the project's."""
+        resolved = self.resolve(qual, lookup=Lookup.EXCEPTION_CLASS)
+        if resolved == qual or self.is_project_class(resolved):
+            return False
+        if self._roots is None:
+            self._roots = frozenset(name.split(".")[0] for name in (*self.modules, *self.module_aliases))
+        return resolved.split(".")[0] not in self._roots
 
     def looked_up_classes(self) -> Iterable[tuple[str, ...]]:
         """Each exception class looked up so far with its ancestors (class_ancestors)."""

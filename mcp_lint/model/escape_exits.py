@@ -11,6 +11,10 @@ from dataclasses import dataclass
 # Whose text an escaping exception carries: the author's own raise, a library's, a library
 # parser's about what the caller passed, or unknown (a call nobody can follow).
 AUTHOR, LIBRARY, PARAMETER, UNKNOWN = "author", "library", "parameter", "unknown"
+# The author's raise of a builtin class built from a caught foreign exception's text (`raise
+# ValueError(f"lookup failed: {e}")`): library text, taken in at that raise, which is the flow's
+# finding; a clause that catches it further up only passes it on.
+CARRIED = "carried"
 CALL = "call"  # an Exit that is a call of project code: what it lets escape is the callee's
 
 
@@ -18,8 +22,8 @@ CALL = "call"  # an Exit that is a call of project code: what it lets escape is 
 class Exit:
     """One way an exception may leave a function (or a `try` body)."""
 
-    kind: str  # AUTHOR, LIBRARY, PARAMETER, UNKNOWN, or CALL
-    # AUTHOR/LIBRARY/PARAMETER: the class and its builtin bases by short name; "*" any class.
+    kind: str  # AUTHOR, LIBRARY, CARRIED, PARAMETER, UNKNOWN, or CALL
+    # AUTHOR/LIBRARY/CARRIED/PARAMETER: the class and its builtin bases by short name; "*" any class.
     classes: frozenset[str] = frozenset({"*"})
     callee: str = ""  # CALL: the callee as CallEdge.callee names it
     # CALL: every argument is one of the function's parameters (a parser error inside is about

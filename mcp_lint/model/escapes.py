@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Mapping, Protocol
 import libcst as cst
 
 from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
-from mcp_lint.model.escape_exits import AUTHOR, CALL, LIBRARY, PARAMETER, UNKNOWN, Exit
+from mcp_lint.model.escape_exits import AUTHOR, CALL, CARRIED, LIBRARY, PARAMETER, UNKNOWN, Exit
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
 from mcp_lint.model.library_tables import (
@@ -61,7 +61,7 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
                 continue
             verdict = summaries.try_body(facts, handler, frozenset(caught))
             if verdict is not None:
-                handler.foreign, handler.parses_parameters = verdict
+                handler.foreign, handler.parses_parameters, handler.carried_only = verdict
             else:
                 # Calls this module cannot follow: the link step decides from what they let escape.
                 handler.escape_exits = exits.of_try_body(facts, handler)
@@ -79,8 +79,8 @@ class _Escapes:
         self.prefix = f"{model.module}." if model.module else ""
         self.memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
 
-    def try_body(self, facts: FunctionFacts, handler: Handler, caught: frozenset[str]) -> tuple[bool, bool] | None:
-        """(foreign, parses_parameters) of `handler`, or None when its body reaches code this
+    def try_body(self, facts: FunctionFacts, handler: Handler, caught: frozenset[str]) -> tuple[bool, bool, bool] | None:
+        """(foreign, parses_parameters, carried_only) of `handler`, or None when its body reaches code this
         module cannot follow, or calls none of the module's own functions (nothing to add)."""
         kinds: set[str] = set()
         followed = False
@@ -105,12 +105,16 @@ class _Escapes:
         if not followed or UNKNOWN in kinds:
             return None
         if LIBRARY in kinds:
-            return True, False
+            return True, False, False
         if PARAMETER in kinds:
             # A parser's error about what the caller passed: whether that is the model's own
             # input is the linker's question, asked as exception_origin first decided.
             return None
-        return False, False
+        if CARRIED in kinds:
+            # Library text only as the author's raises took it in: foreign, and those raises are
+            # where the flow starts (the clause passes their text on).
+            return True, False, True
+        return False, False, False
 
     def function_of(self, call: CallFact) -> str | None:
         """The module function (or method of the module's class or instance) `call` runs."""
@@ -200,7 +204,7 @@ class _Escapes:
         if not self._matches(cls, caught) or fact.caught_here(cls):
             return set()
         if handler is not None and handler.foreign and find_exception_text(exc, handler) is not None:
-            return {_origin(handler)}  # `raise ValueError(f"lookup failed: {e}")`
+            return {_carried(handler)}  # `raise ValueError(f"lookup failed: {e}")`
         return {AUTHOR}
 
     def _matches(self, raised: str, caught: frozenset[str]) -> bool:
@@ -218,6 +222,13 @@ def _origin(handler: Handler) -> str:
     if not handler.foreign:
         return AUTHOR
     return PARAMETER if handler.parses_parameters else LIBRARY
+
+
+def _carried(handler: Handler) -> str:
+    """Whose text a new exception built from a clause's caught exception carries: a library's
+    taken in at that raise (CARRIED), a parser's about the caller's input, or the author's."""
+    origin = _origin(handler)
+    return CARRIED if origin == LIBRARY else origin
 
 
 def _inner_guards(guarded: frozenset[TryGuard], site: str) -> tuple[TryGuard, ...] | None:
@@ -357,7 +368,7 @@ class ExitFinder:
             return Exit(UNKNOWN, guards=guards)  # `raise make_error(...)`, `raise error` of a local
         kind = AUTHOR
         if handler is not None and handler.foreign and find_exception_text(exc, handler) is not None:
-            kind = _origin(handler)  # `raise ValueError(f"lookup failed: {e}")`
+            kind = _carried(handler)  # `raise ValueError(f"lookup failed: {e}")`
         return Exit(kind, _ancestors(cls, self.class_bases), guards=guards)
 
     def _constructs_exception(self, name: str) -> bool:
@@ -428,10 +439,11 @@ class EscapeLinks:
 
     def verdict(self, exits: tuple[Exit, ...], caught: frozenset[str]) -> str:
         """Whose text an exception of the classes `caught` leaving these exits carries: LIBRARY
-        (some library's may), PARAMETER (a parser's, about what the caller passed), AUTHOR (only
+        (some library's may), PARAMETER (a parser's, about what the caller passed), CARRIED (a
+        library's only as the author's raises took it in), AUTHOR (only
         the author's own raises), or UNKNOWN (a call the project does not resolve)."""
         kinds = self._kinds(exits, caught, 0)
-        for kind in (LIBRARY, UNKNOWN, PARAMETER):
+        for kind in (LIBRARY, UNKNOWN, PARAMETER, CARRIED):
             if kind in kinds:
                 return kind
         return AUTHOR

@@ -31,6 +31,9 @@ class Handler:
     name: str | None  # `as e`
     foreign: bool = False  # the caught exception may carry text from code the author does not control
     parses_parameters: bool = False  # foreign only because it parses the function's parameters
+    # foreign only through the author's raises that took a caught library text in (`raise
+    # ValueError(f"lookup failed: {e}")` in a callee): those raises are the flow's findings.
+    carried_only: bool = False
     tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
     # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
     # handler on a call path catches a helper's exception (TryGuard entries carry it too).

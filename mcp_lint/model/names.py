@@ -126,6 +126,11 @@ class AliasTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
+            if not level and local in self.relative_names and _same_module_by_its_last_names(self.aliases[local].rpartition(".")[0], base):
+                # `try: from .database import Manager` / `except ImportError: from database import
+                # Manager` (run as a script): the same module of the package, named as the package
+                # imports it.
+                continue
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
                 self.relative_names.add(local)
@@ -160,6 +165,12 @@ class AliasTable:
     def mentions_framework(self) -> bool:
         """Does the module import anything from an MCP framework?"""
         return any(is_framework_name(module) for module in self.imported_modules)
+
+
+def _same_module_by_its_last_names(package_module: str, bare: str) -> bool:
+    """Is `bare` (`database`, `lib.database`) the package's module `package_module`
+    (`app.database`, `app.lib.database`) named from its own folder?"""
+    return bool(bare) and (package_module == bare or package_module.endswith("." + bare))
 
 
 def last_name(qualified: str | None) -> str:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Mapping
 
 from mcp_lint.findings import Related
-from mcp_lint.model.escape_exits import AUTHOR, PARAMETER, UNKNOWN
+from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
@@ -104,10 +104,15 @@ class CarriedText:
             tested, quals = payload.needs_attr, payload.caught_quals
             if tested and quals and all(project.lacks_attribute(q, tested) for q in quals):
                 return None  # under `if getattr(e, "status_code", None) == 429:` of a class without it
-            carrier = self._carrier_of(latent)
-            if carrier is None:
-                return None  # passes the author's own text on; a carried library text is reported where it is raised
-            latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
+            if quals and all(project.is_reexported_from_outside(q) for q in quals):
+                # A library's class the project's module only imports and passes on: caught, it
+                # is the library's text, as `except somelib.ApiError` is.
+                latent = replace(latent, payload=replace(payload, passes=False, caught_quals=()))
+            else:
+                carrier = self._carrier_of(latent)
+                if carrier is None:
+                    return None  # passes the author's own text on; a carried library text is reported where it is raised
+                latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
         sites = project.catching_sites(latent, reach)
         if sites is None:
             latent = replace(latent, raises="")  # escapes to the framework on some path
@@ -144,6 +149,10 @@ class CarriedText:
             return replace(latent, payload=replace(payload, origin_exits=())) if payload.origin_foreign else None
         if verdict == AUTHOR:
             return None
+        if verdict == CARRIED:
+            # Library text only as the callees' raises took it in: they are the flow's findings,
+            # and this clause passes their text on (the forwarding map names it).
+            return replace(latent, payload=replace(payload, origin_exits=(), passes=True, caught_quals=(), imported_quals=()))
         return replace(latent, payload=replace(payload, origin_exits=(), tool_args_only=False))
 
     def _is_tool_error(self, qual: str) -> bool:
@@ -255,6 +264,11 @@ class CarriedText:
                 site = latent.site
                 if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
                     continue
+                if raw_text(latent).origin_exits:
+                    decided = self._with_origin(latent)
+                    if decided is None:
+                        continue
+                    latent = decided
                 latent = self._normalized(latent)
                 if not raw_text(latent).passes or self._carrier_of(latent) is not None:
                     continue  # a clause reported itself

@@ -419,6 +419,10 @@ async def get_forecast(city: str) -> str:
             # its `try` body: model.escapes) is checked as foreign; the linker drops what is not.
             pending = handler.escape_exits
             passes = None if handler.foreign or pending else _passed_on_classes(handler, ctx)
+            if handler.carried_only and handler.name:
+                # Library text only as a callee's raise took it in: that raise is the finding, and
+                # this clause passes its text on (as a clause catching the project's own class).
+                passes = ()
             if not handler.foreign and not pending and passes is None:
                 continue
             for node, value, variant, caught_at in self._sinks(fn, handler, ctx):
@@ -441,6 +445,10 @@ async def get_forecast(city: str) -> str:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
+                if handed is None and built is not None and variant == "return" and isinstance(found, cst.Name) and passes is None and text_outside_helpers(built, handler, ctx) is None:
+                    # `msg = describe(e)`, then `return msg`: the local sent whole (a part of it
+                    # put into the clause's own words, `parts["text"]`, stays this flow's).
+                    handed = exception_handed_to(fn, handler, built)
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
@@ -484,7 +492,14 @@ async def get_forecast(city: str) -> str:
             seen.add(id(statement))
             latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found)
             _, sink_node, sent = sink
-            yield replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
+            latent = replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
+            if handler is not fn.gathered and text_outside_helpers(flow.source.value, handler, ctx) is None:
+                # `msg = describe(exc)`: the exception handed whole to a project function, which
+                # may report the flow itself (where it takes the text in).
+                handed = exception_handed_to(fn, handler, flow.source.value)
+                if handed is not None:
+                    latent = replace(latent, payload=replace(raw_text(latent), handed_to=handed))
+            yield latent
         # `results = await asyncio.gather(..., return_exceptions=True)`: a result tested with
         # isinstance(r, Exception) is a caught exception (`f"ERROR: {r}"`).
         if fn.gathered is not None:
@@ -496,6 +511,7 @@ async def get_forecast(city: str) -> str:
                     seen.add(id(ret.node))
                     yield self._latent(ctx, fn, ret.node, ret.node.value, fn.gathered, "return", found)
         handler_of = {id(f.node): f.handler for f in (*fn.returns, *fn.raises)}
+        by_local: dict[int, tuple[Store, list[Latent]]] = {}  # bodies read into a local, by that store
         # Upstream error bodies: `if not resp.ok: return f"Error: {resp.text}"`, and raised
         # outside any `except` (`raise RuntimeError(f"... {resp.text}")`), which escapes to the
         # framework's error text like a caught exception re-raised with its text.
@@ -503,6 +519,7 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
             if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
@@ -521,7 +538,11 @@ async def get_forecast(city: str) -> str:
                 latent = self._body_latent(ctx, node, value, variant, body)
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
-                yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
+                if taken is None or not _whole_body(body):
+                    yield replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)) if taken is not None else latent
+                else:
+                    by_local.setdefault(id(taken), (taken, []))[1].append(replace(latent, flow=steps_from(fn.value_flow, taken, value, node, ctx.range)))
+        yield from _one_flow_per_local(by_local.values(), ctx)
         # A helper's response handed back as a tuple and unpacked (`status, body, _ =
         # self._call(...)`): its body sent where the status was found failed.
         for status, body_local in unpacked_responses(fn, ctx):
@@ -580,13 +601,24 @@ async def get_forecast(city: str) -> str:
                 names = names_in.get(id(node))
                 if names is None:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
-                if param not in names:
-                    continue  # without the name, no text of it (what exception_text_in would say)
                 if variant == "return" and isinstance(value, cst.Name) and value.value == param:
                     # `return exception` hands the object back whole (a finder of a cause in the
                     # chain): what the caller reads of it decides, not this return.
                     continue
-                found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
+                found = None
+                if param in names:
+                    found = next((f for p in probes if (f := param_text_outside_helpers(p, frozenset({param}), ctx)) is not None), None)
+                if found is None and variant == "return" and built is None:
+                    # No text of it in the returned value itself; but a local may hold it
+                    # (`message = str(error)`, then `result = {"message": message}; return
+                    # result`): one flow per statement that takes the text in, reported there.
+                    for store in _param_text_taken(fn, node, value, param, ctx):
+                        if id(store.statement) in seen:
+                            continue
+                        seen.update((id(node), id(store.statement)))
+                        latent = self.latent(ctx, store.value, variant="return-param", route="text", statement=node, payload=RawText(exc="exception", param=param), param=index)
+                        yield replace(latent, flow=steps_between(fn.value_flow, store, value, node, ctx.range))
+                    continue
                 if found is None or not looks_like_exception_param(found, param):
                     continue
                 seen.add(id(node))
@@ -959,6 +991,70 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _stored_again_since_tested(fn: FunctionFacts, base: str, conditions: Sequence[cst.BaseExpression], sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """`if resp.status_code == 401: resp = client.get(url); resp.raise_for_status(); return
+    resp.json()`: every value of the local the sink reads was stored after the test that found
+    the earlier response failed; that test says nothing of this one."""
+    if fn.value_flow is None:
+        return False
+    tested = [line for c in conditions if base.split(".")[0] in _names_in(c) and (line := _line_of(c, ctx)) is not None]
+    stores = fn.value_flow.reaching(base, sink)
+    if not tested or not stores:
+        return False
+    return all(store.statement is not None and ctx.range(store.statement).start.line > max(tested) for store in stores)
+
+
+def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
+    """The line `node` starts on; None for a test the walk made up (the `not` of an `if` whose
+    `else` branch holds the statement has no place in the file)."""
+    try:
+        return ctx.range(node).start.line
+    except KeyError:
+        return None
+
+
+def _whole_body(body: cst.CSTNode) -> bool:
+    """Is `body` the reply's whole text (`resp.text`, `resp.content`, `resp.json()`), not a field
+    picked from a decoded reply (`reply.get("error_text")`), which each branch may pick anew?"""
+    if isinstance(body, cst.Call):
+        body = body.func
+        return isinstance(body, cst.Attribute) and body.attr.value in {"json", "read", "decode"}
+    return isinstance(body, cst.Attribute) and body.attr.value in {"text", "content"}
+
+
+def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileContext) -> Iterator[Latent]:
+    """Upstream bodies read whole into a local first (`body = resp.text[:500]`): one statement
+    sending it is reported there, as before; several (a raise per status branch) are one flow,
+    reported where the local takes the body in, the sending statements its related locations."""
+    for taken, latents in groups:
+        if len(latents) == 1 or taken.statement is None:
+            yield from latents
+            continue
+        first, *others = latents
+        start, end = node_span(ctx, taken.value)
+        also = tuple((*raw_text(first).also_sent, *((o.location, o.end_location) for o in others)))
+        yield replace(first, location=start, end_location=end, payload=replace(raw_text(first), also_sent=also))
+
+
+def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpression, param: str, ctx: FileContext) -> list[Store]:
+    """The statements whose stores the returned `value` carries and that take the text of the
+    exception parameter `param` in themselves (`message = str(error)`; not `detail =
+    body.get(...)` after `body = error.response.json()`, the same flow), in source order: one
+    flow each (the branches of `try: body = e.response.json() except ValueError: body =
+    e.response.text`)."""
+    if fn.value_flow is None:
+        return []
+    _, stores, _ = fn.value_flow.follow(value, at=sink)
+    taken: list[tuple[int, Store]] = []
+    for store in stores:
+        if store.statement is None or param not in _names_in(store.value):
+            continue
+        found = param_text_outside_helpers(store.value, frozenset({param}), ctx)
+        if found is not None and looks_like_exception_param(found, param):
+            taken.append((ctx.range(store.statement).start.line, store))
+    return [store for _, store in sorted(taken, key=lambda t: t[0])]
 
 
 def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
