@@ -126,6 +126,10 @@ class AliasTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
+            if not level and local in self.relative_names:
+                # `try: from .db import Store` / `except ImportError: from db import Store`: the
+                # fallback runs only when the module is run as a script, outside its package.
+                continue
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
                 self.relative_names.add(local)
