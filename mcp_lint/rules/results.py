@@ -82,6 +82,19 @@ def module_text(name: cst.Name, ctx: FileContext) -> cst.BaseExpression | None:
     return ctx.per_node("module_texts", ctx.module, lambda: _module_texts(ctx.module)).get(name.value)
 
 
+def _statuses_read(items: dict[str, cst.BaseExpression], ctx: FileContext) -> dict[str, cst.BaseExpression]:
+    """`items` with a status or state item that names a module's text constant (`"status":
+    FAILED` with `FAILED = "failed"` at module level) read as the constant's text: the word the
+    dict sends is the constant's."""
+    out = items
+    for key in ("status", *STATE_KEYS):
+        value = items.get(key)
+        constant = module_text(value, ctx) if type(value) is cst.Name else None
+        if constant is not None:
+            out = {**out, key: constant}
+    return out
+
+
 def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """The module's names assigned once at its top level (`NAME = "..."`, `NAME: str = "..."`),
     each to a literal text, by name. A name assigned more than once is left out."""
@@ -527,7 +540,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         return None
     items = _dict_items(value)
     if items is not None:
-        found = error_dict_message(items)
+        found = error_dict_message(_statuses_read(items, ctx))
         if found is None:
             return None
         if not conditional and (found[1] is None or literal_text(found[1]) is None):
