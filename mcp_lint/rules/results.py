@@ -265,6 +265,15 @@ def _local_function(call: cst.Call, ctx: FileContext) -> FunctionFacts | None:
     facts = ctx.current_facts
     if name.startswith(("self.", "cls.")) and facts is not None and facts.class_name:
         candidates.append(f"{module}.{facts.class_name}.{name.split('.', 1)[1]}")
+    elif facts is not None and "." not in name:
+        # A function defined in the caller or in a function around it (`def err(e): ...` in the
+        # dispatcher): the innermost definition of the name is the one called.
+        # A class body's names are no scope of the functions in it.
+        scope = facts.qualname
+        while scope and scope != module:
+            if scope not in ctx.model.classes:
+                candidates.insert(-1, f"{scope}.{name}")
+            scope = scope.rpartition(".")[0]
     return next((ctx.model.functions[c] for c in candidates if c in ctx.model.functions), None)
 
 
