@@ -189,7 +189,16 @@ def _takes_arguments(fn: FunctionFacts) -> bool:
 def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
     """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
     arguments = _arguments(fn)
-    return bool(arguments) and any(names_read(c) & arguments for c in conditions)
+    if not arguments:
+        return False
+    if any(names_read(c) & arguments for c in conditions):
+        return True
+    # `target = (request_id or "").strip()` then `if not target:`: a local made from an argument.
+    return any(
+        isinstance(node, cst.Name) and (value := fn.value_of(node)) is not node and bool(names_read(value) & arguments)
+        for c in conditions
+        for node in descendants(c)
+    )
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -353,6 +362,12 @@ def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExp
 # Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
 _OWN_WORD = re.compile(r"[^\W\d_]{2,}")
 _OWN_WORDS = 3
+
+
+def _complains_of_arguments(message: cst.CSTNode | None) -> bool:
+    """Does the literal text of a failure's message complain about what the caller sent
+    (`{"error": "request_id is required"}`)?"""
+    return message is not None and is_argument_complaint(" ".join(_literal_parts(message)))
 
 
 def _literal_parts(message: cst.CSTNode) -> list[str]:
@@ -1058,7 +1073,8 @@ def check_health() -> dict:
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
             own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
-            or (is_argument_complaint(description) and _takes_arguments(fn)),
+            # (A dict's description names its key: its message says what the complaint is.)
+            or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
