@@ -195,10 +195,24 @@ def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ..
         return True
     # `target = (request_id or "").strip()` then `if not target:`: a local made from an argument.
     return any(
-        isinstance(node, cst.Name) and (value := fn.value_of(node)) is not node and bool(names_read(value) & arguments)
+        isinstance(node, cst.Name) and (value := fn.value_of(node)) is not node and _argument_reshaped(value, arguments)
         for c in conditions
         for node in descendants(c)
     )
+
+
+def _argument_reshaped(value: cst.BaseExpression, arguments: set[str]) -> bool:
+    """Is `value` an argument as the function tidied it (`(job_id or "").strip()`, `name.lower()`):
+    it reads an argument and calls nothing but methods of arguments? (`checker.check(recipe)` is
+    a verdict about the argument, not the argument.)"""
+    if not names_read(value) & arguments:
+        return False
+    for node in descendants(value):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if not isinstance(func, cst.Attribute) or not names_read(func.value) or not names_read(func.value) <= arguments:
+                return False
+    return True
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
