@@ -5,6 +5,7 @@ dead code to delete, or a dynamic use to list here under its reason."""
 # ruff: noqa: B018, F821
 
 # libcst calls visitor and CodegenState methods by name (visit_<Node>, leave_<Node>, the codegen hooks)
+_.leave_Assign  # unused method (mcp_lint/model/module_walk.py:174)
 _.leave_Raise  # unused method (mcp_lint/model/exception_origin.py:173)
 _.visit_Arg  # unused method (mcp_lint/model/flow.py:218)
 _.visit_AssignTarget  # unused method (mcp_lint/model/flow.py:239)

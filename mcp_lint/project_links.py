@@ -292,12 +292,38 @@ class Project(ProjectNames):
                     out.extend(s for s in self._servers_passed(outer, outer_param, depth + 1) if s not in out)
                     continue
                 if family is None and server:
+                    wrapping = self._server_wrapping(server)
+                    if wrapping is not None:  # `server = restrict(server)`: the server it wraps
+                        out.extend(s for s in self._servers_passed(*wrapping, depth + 1) if s not in out)
+                        continue
                     family = self.server_family(server, summary.path)
                     if family is None:
                         continue  # an object we cannot tie to MCP
                 if (family, server) not in out:
                     out.append((family, server))
         return out
+
+    def _server_wrapping(self, factory: str) -> tuple[str, str] | None:
+        """(function, parameter) when `factory` is a project function that hands back the object
+        its parameter receives, as it is or wrapped in a project class that answers `tool` itself
+        or passes every attribute on (`__getattr__`): a proxy that filters or decorates the
+        registrations of the server it is given (`return Restricted(server, names)`)."""
+        found = self.function(factory)
+        if found is None:
+            return None
+        fn = found[1]
+        if fn.returns_argument and fn.params:
+            return fn.qualname, fn.params[0]
+        for edge in fn.calls:
+            if not (edge.returned and edge.forwards) or not self.is_project_class(edge.callee):
+                continue
+            cls = self.resolve(edge.callee)
+            if self.function(f"{cls}.tool") is None and self.function(f"{cls}.__getattr__") is None:
+                continue
+            for _, index in edge.forwards:
+                if index < len(fn.params):
+                    return fn.qualname, fn.params[index]
+        return None
 
     def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:

@@ -250,10 +250,12 @@ EXCHANGE_REPORT_KEYS = ("status_code", "statusCode", "http_status", "httpStatus"
 "text": ...}`): a REST passthrough whose answer is the status for any status, so its success
 flag is data, not a verdict on the call."""
 
-STATE_KEYS = ("state", "outcome")
+STATE_KEYS = ("state", "outcome", "type")
 """Keys besides `status` whose failure word says a result dict of the author's reports a failed
-call (`{"state": "ERROR", "detail": reply}`). Read with FAILURE_STATUS_WORDS only: a state is
-often a stage of a job's life ("timeout", "pending"), not a verdict."""
+call (`{"state": "ERROR", "detail": reply}`, and the tag of a result that is one of several
+kinds, `{"type": "error", "message": ...}` beside `{"type": "text", ...}`). Read with
+FAILURE_STATUS_WORDS only: a state is often a stage of a job's life ("timeout", "pending"), not a
+verdict."""
 
 SUCCESS_KEYS = ("success", "ok")
 """Keys of a result dict whose False says the call failed (`{"success": False, ...}`)."""

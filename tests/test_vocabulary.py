@@ -367,6 +367,8 @@ WORDS: list[tuple[str, str, bool]] = [
     ("STATE_KEYS", "state", True),
     ("STATE_KEYS", "status", False),  # judged with the named kinds of failure (FAILED_STATUSES)
     ("STATE_KEYS", "stage", False),
+    ("STATE_KEYS", "type", True),  # `{"type": "error", ...}`: the tag of a result of several kinds
+    ("STATE_KEYS", "kind", False),
     ("REPLY_STATUS_FIELDS", "state", True),
     ("REPLY_STATUS_FIELDS", "statuses", False),
     ("REPLY_ERROR_FIELDS", "error_message", True),

@@ -40,6 +40,11 @@ class _ModuleWalker(Registrations):
 
     class_bases: WrittenClassBases | None = None  # the module's classes as `except` clauses name them
 
+    def __init__(self, model: ModuleModel) -> None:
+        super().__init__(model)
+        # What each assignment being walked binds its targets to (bound on leaving it).
+        self._assigned: dict[int, Receiver | None] = {}
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         qual = self._qualname(node.name.value)
         bases = []
@@ -153,8 +158,10 @@ class _ModuleWalker(Registrations):
         receiver = self._receiver_of_value(node.value)
         if receiver is not None and receiver.is_ is Is.SERVER and len(node.targets) == 1:
             self.assigned_keys[id(unwrap_await(node.value))] = self._binding_key(node.targets[0].target)
+        # Bound when the statement is left: the value's own calls still see the names' old
+        # bindings (`server = restrict(server)` hands on the server the parameter held).
+        self._assigned[id(node)] = receiver
         for target in node.targets:
-            self._bind(target.target, receiver)
             self._name_constructed(target.target, node.value, receiver)
             self._track_function_alias(target.target, node.value)
             self._track_table(target.target, node.value)
@@ -163,6 +170,11 @@ class _ModuleWalker(Registrations):
             self._module_constant(node.targets[0].target.value, node.value)
             if isinstance(unwrap_await(node.value), cst.Call):
                 self.module_objects.add(node.targets[0].target.value)
+
+    def leave_Assign(self, original_node: cst.Assign) -> None:
+        receiver = self._assigned.pop(id(original_node), None)
+        for target in original_node.targets:
+            self._bind(target.target, receiver)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         receiver = self._receiver_of_value(node.value) if node.value is not None else None

@@ -66,6 +66,10 @@ class ServerInference(ScopeWalker):
             return UNKNOWN
         if resolved in SERVER_CLASSES or reexported_server_families(resolved):
             return NOT_SERVER  # `@FastMCP.tool`: the class, not a server
+        if is_framework_name(resolved):
+            # `import mcp` then `@mcp.tool()`: a module (or class, function) of the framework
+            # itself; servers are objects the project builds (the decorator would not even run).
+            return NOT_SERVER
         return Receiver(Is.UNKNOWN, key=resolved)  # imported: the linker knows the other module
 
     def _receiver_of_value(self, value: cst.BaseExpression) -> Receiver | None:

@@ -142,6 +142,12 @@ def failure_handed_to(fn: FunctionFacts, conditions: Iterable[cst.BaseExpression
     return _handed_whole(fn, value, failed)
 
 
+def parameter_handed_to(fn: FunctionFacts, param: str, value: cst.CSTNode) -> HandedOn | None:
+    """The project call in `value` handed the function's parameter `param` whole (`def
+    describe_more(exc): msg = describe(exc) ...`), None when there is none."""
+    return _handed_whole(fn, value, {param})
+
+
 def _handed_whole(fn: FunctionFacts, value: cst.CSTNode, names: Collection[str]) -> HandedOn | None:
     """The first project call in `value` handed one of `names` whole as a positional argument."""
     inside = {id(node) for node in descendants(value)}

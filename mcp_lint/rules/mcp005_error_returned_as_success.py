@@ -17,7 +17,7 @@ from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.summary import Latent, Payload
+from mcp_lint.model.summary import Latent, Payload, receiver_shift
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -44,6 +44,7 @@ from mcp_lint.rules.common import (
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
 from mcp_lint.rules.exception_text import (
     HandedOn,
+    parameter_handed_to,
     exception_handed_to,
     exception_text_in,
     failure_handed_to,
@@ -190,7 +191,30 @@ def _takes_arguments(fn: FunctionFacts) -> bool:
 def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
     """Does one of the branch's conditions read an argument of the call (`if not query:`)?"""
     arguments = _arguments(fn)
-    return bool(arguments) and any(names_read(c) & arguments for c in conditions)
+    if not arguments:
+        return False
+    if any(names_read(c) & arguments for c in conditions):
+        return True
+    # `target = (request_id or "").strip()` then `if not target:`: a local made from an argument.
+    return any(
+        isinstance(node, cst.Name) and (value := fn.value_of(node)) is not node and _argument_reshaped(value, arguments)
+        for c in conditions
+        for node in descendants(c)
+    )
+
+
+def _argument_reshaped(value: cst.BaseExpression, arguments: set[str]) -> bool:
+    """Is `value` an argument as the function tidied it (`(job_id or "").strip()`, `name.lower()`):
+    it reads an argument and calls nothing but methods of arguments? (`checker.check(recipe)` is
+    a verdict about the argument, not the argument.)"""
+    if not names_read(value) & arguments:
+        return False
+    for node in descendants(value):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if not isinstance(func, cst.Attribute) or not names_read(func.value) or not names_read(func.value) <= arguments:
+                return False
+    return True
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -356,6 +380,12 @@ _OWN_WORD = re.compile(r"[^\W\d_]{2,}")
 _OWN_WORDS = 3
 
 
+def _complains_of_arguments(message: cst.CSTNode | None) -> bool:
+    """Does the literal text of a failure's message complain about what the caller sent
+    (`{"error": "request_id is required"}`)?"""
+    return message is not None and is_argument_complaint(" ".join(_literal_parts(message)))
+
+
 def _literal_parts(message: cst.CSTNode) -> list[str]:
     """The literal text of a message expression, without what it interpolates."""
     parts: list[str] = []
@@ -404,6 +434,13 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
     if len(failures) != 1 and (not failures or len(failures) != len(values)):
         return -1  # several values, some of them no failure: the callers tell which is one
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
+
+
+def _parameter_handed_on(fn: FunctionFacts, value: cst.BaseExpression, param: str) -> HandedOn | None:
+    """The project call a returned value is (or starts with, whole) that `param` is handed to whole."""
+    value = unwrap_await(value)
+    lead = value if isinstance(value, cst.Call) else _leading_call(value, fn)
+    return parameter_handed_to(fn, param, lead) if lead is not None else None
 
 
 def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
@@ -462,6 +499,45 @@ def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int
         return described
     described_values = _read_in_parts(fn.node.body)
     return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+
+
+def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | None:
+    """The call whose value a text built by appending starts with, whole (`f"{msg}\\n\\n{HINT}"`,
+    `msg + hint` with `msg = describe(e)`): the rest is a hint after that text, not words of the
+    caller's around it (`f"Failed: {msg}"` is the caller's own failure)."""
+    while isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        value = value.left
+    if isinstance(value, cst.FormattedString):
+        first = value.parts[0] if value.parts else None
+        if not isinstance(first, cst.FormattedStringExpression) or first.conversion or first.format_spec:
+            return None
+        value = first.expression
+    elif not isinstance(value, cst.Name):
+        return None
+    lead = unwrap_await(fn.value_of(value)) if isinstance(value, cst.Name) else unwrap_await(value)
+    return lead if isinstance(lead, cst.Call) else None
+
+
+def _reported_down(handed: HandedOn, code: str, project: LinkedProject, depth: int = 0) -> bool:
+    """Does the function an exception is handed to report the failure built from it, itself or
+    in a function it hands that parameter on to whole and returns the value of (`def
+    describe_more(exc): msg = describe(exc); ...; return msg`)? Then the caller only passes
+    the flow on."""
+    if reported_in_callee(handed, code, project):
+        return True
+    found = project.function(handed.callee)
+    if found is None or depth >= _REWORDING_DEPTH:
+        return False
+    fn = found[1]
+    shift = receiver_shift(handed.via_attribute, fn.params)
+    params = {i + shift for i in handed.positions}
+    return any(
+        _reported_down(HandedOn(edge.callee, positions, edge.via_attribute), code, project, depth + 1)
+        for edge in fn.calls
+        if edge.returned or edge.flows
+        for positions in [tuple(at for at, own in edge.forwards if own in params)]
+        if positions
+    )
 
 
 def _read_in_parts(body: cst.CSTNode) -> set[str]:
@@ -886,10 +962,16 @@ def check_health() -> dict:
         fix here (whether a raise suits every caller is the linker's to judge), and reported only
         where a caller on a tool's path hands a caught exception in (Latent.param)."""
         for resolved, anchor, conditions in _sent_values(fn, ret, value):
+            # `msg = describe(exc); return msg` (or `f"{msg}\n\n{HINT}"`): the failure is built
+            # where the parameter is handed on whole, one flow, reported there when it reports it.
+            handed = _parameter_handed_on(fn, resolved, fn.params[param])
             for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                 if latent.variant == "status":
                     continue
-                yield replace(latent, param=param, param_failure=True, payload=replace(_failure(latent), msg="", own_failure=True))
+                payload = replace(_failure(latent), msg="", own_failure=True)
+                if handed is not None and payload.exception_to is None:
+                    payload = replace(payload, exception_to=handed)
+                yield replace(latent, param=param, param_failure=True, payload=payload)
 
     def _judged(
         self,
@@ -1012,7 +1094,8 @@ def check_health() -> dict:
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
             own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
-            or (is_argument_complaint(description) and _takes_arguments(fn)),
+            # (A dict's description names its key: its message says what the complaint is.)
+            or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
@@ -1030,7 +1113,22 @@ def check_health() -> dict:
         elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
             handed = exception_handed_to(fn, ret.handler, fn.value_of(stated), any_class=True)
         else:
-            handed = None
+            lead = _leading_call(resolved, fn)
+            # `f"{describe(e)}\n\n{HINT}"`: the helper's text first and whole, a hint after it.
+            handed = exception_handed_to(fn, ret.handler, lead, any_class=True) if lead is not None else None
+        if handed is None and ret.handler is None:
+            # `def describe_more(exc): msg = describe(exc); return msg`: the exception the
+            # function is handed goes on whole to the function that builds the failure from it.
+            handed = next(
+                (
+                    found
+                    for param in fn.params
+                    if param not in {"self", "cls"} and looks_like_exception_param(fn.node, param)
+                    for found in [_parameter_handed_on(fn, resolved, param)]
+                    if found is not None
+                ),
+                None,
+            )
         if handed is None and kind == "envelope":
             # `if r.get("error"): return describe(r)`: the failure the branch found is handed whole
             # to a helper that builds the model-facing value from it.
@@ -1079,7 +1177,7 @@ def check_health() -> dict:
             return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
-        if payload.exception_to is not None and reported_in_callee(payload.exception_to, self.code, project):
+        if payload.exception_to is not None and _reported_down(payload.exception_to, self.code, project):
             return None  # built from the exception in the helper it is handed to, reported there
         if latent.built_by and _message_written_in(latent.built_by, self.code, project):
             return None  # the builder called writes the message itself: reported there

@@ -83,6 +83,19 @@ def module_text(name: cst.Name, ctx: FileContext) -> cst.BaseExpression | None:
     return ctx.per_node("module_texts", ctx.module, lambda: _module_texts(ctx.module)).get(name.value)
 
 
+def _statuses_read(items: dict[str, cst.BaseExpression], ctx: FileContext) -> dict[str, cst.BaseExpression]:
+    """`items` with a status or state item that names a module's text constant (`"status":
+    FAILED` with `FAILED = "failed"` at module level) read as the constant's text: the word the
+    dict sends is the constant's."""
+    out = items
+    for key in ("status", *STATE_KEYS):
+        value = items.get(key)
+        constant = module_text(value, ctx) if type(value) is cst.Name else None
+        if constant is not None:
+            out = {**out, key: constant}
+    return out
+
+
 def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """The module's names assigned once at its top level (`NAME = "..."`, `NAME: str = "..."`),
     each to a literal text, by name. A name assigned more than once is left out."""
@@ -278,6 +291,15 @@ def _local_function(call: cst.Call, ctx: FileContext) -> FunctionFacts | None:
     facts = ctx.current_facts
     if name.startswith(("self.", "cls.")) and facts is not None and facts.class_name:
         candidates.append(f"{module}.{facts.class_name}.{name.split('.', 1)[1]}")
+    elif facts is not None and "." not in name:
+        # A function defined in the caller or in a function around it (`def err(e): ...` in the
+        # dispatcher): the innermost definition of the name is the one called.
+        # A class body's names are no scope of the functions in it.
+        scope = facts.qualname
+        while scope and scope != module:
+            if scope not in ctx.model.classes:
+                candidates.insert(-1, f"{scope}.{name}")
+            scope = scope.rpartition(".")[0]
     return next((ctx.model.functions[c] for c in candidates if c in ctx.model.functions), None)
 
 
@@ -566,7 +588,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         return None
     items = _dict_items(value)
     if items is not None:
-        found = error_dict_message(items)
+        found = error_dict_message(_statuses_read(items, ctx))
         if found is None:
             return None
         if not conditional and (found[1] is None or literal_text(found[1]) is None):
