@@ -37,7 +37,7 @@ def fire(batch: str) -> str:
     try:
         return start(batch)
     except Exception as exc:
-        msg = explain_error(exc)  # expect: MCP002
+        msg = explain_error(exc)  # the helper reports the text of exc (MCP002 at its return), once
         if "answer" in msg:
             return f"{msg}\\n\\n{HINT}"
         return msg
@@ -71,7 +71,7 @@ def fire(batch: str) -> str:
     try:
         return start(batch)
     except Exception as exc:
-        msg = explain_error(exc)  # expect: MCP002
+        msg = explain_error(exc)  # the helper reports the text of exc (MCP002 at its return), once
         return f"Firing batch {batch} failed: {msg}"  # expect: MCP005
 """)
 
