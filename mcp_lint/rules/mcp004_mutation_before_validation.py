@@ -1301,7 +1301,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
     prepares = ""
-    if not mutates:
+    if not mutates and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
         preparation = _first_preparation(fn, ctx)
         if preparation is not None:
             prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
@@ -1698,6 +1698,8 @@ def set_stock(sku: str, quantity: int) -> str:
         # The checks already named by a finding, and whether that finding was a preparation's: a
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
         reported: dict[int, bool] = {}
+        # What can change after each check, asked for a helper's set-up (by check index).
+        changes_after: dict[int, tuple[bool, tuple[str, ...]]] = {}
         for index, step in enumerate(steps.steps):
             if index <= resume:
                 continue
@@ -1738,8 +1740,12 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None and not found[-1][1]:
                     # Whether the call goes on past the check to change something: the helper's
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
-                    own, after = self._changes_after(steps, found[-1][0])
-                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=(own, after))
+                    then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
+                    if callee not in ctx.model.functions or _prepares_only(callee, ctx):
+                        if found[-1][0] not in changes_after:
+                            changes_after[found[-1][0]] = self._changes_after(steps, found[-1][0])
+                        then = changes_after[found[-1][0]]
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
