@@ -891,7 +891,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
     prepared = False  # a helper of this module whose only change is set-up is called
-    maybe: list[tuple[int, str]] = []  # calls of this module's helpers that may change something
+    maybe: list[tuple[int, str]] = []  # calls of this module's other helpers (they may change something)
     # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
@@ -926,15 +926,16 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif _prepares_only(callee, ctx):
             steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
             prepared = True
-        elif callee in ctx.model.functions and _may_mutate(callee, ctx, steps.module_names):
+        elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
         # After a helper's set-up, a helper of this module that may change something is the
         # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
         for key, callee in maybe:
-            steps.kinds[key] = callee
-            steps.after_only.add(key)
-        any_mutation = any_mutation or bool(maybe)
+            if _may_mutate(callee, ctx, steps.module_names):
+                steps.kinds[key] = callee
+                steps.after_only.add(key)
+                any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
     # change something itself or through a helper that may (the directory made for the file it
     # then writes, or hands to `_save(doc, out)`).
