@@ -1302,9 +1302,9 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
     prepares = ""
-    if not mutates and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
+    if not mutates:
         preparation = _first_preparation(fn, ctx)
-        if preparation is not None:
+        if preparation is not None and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
             prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
     return mutates, guard, site, prepares
 
@@ -1332,11 +1332,12 @@ def _prepares_only(callee: str, ctx: FileContext) -> bool:
     """Is the callee a function of this module whose only change of its own is idempotent set-up
     (`os.makedirs(os.path.dirname(out), exist_ok=True)` for the path its caller passes)?"""
     facts = ctx.model.functions.get(callee)
-    if facts is None or not facts.params or _yields(facts.node):
-        return False  # a context manager's set-up is the scope of its caller's block (a lock, a temp dir)
+    if facts is None or not facts.params:
+        return False
     memo: dict[str, bool] = ctx.memo.setdefault("prepares_only", {})  # type: ignore[assignment]
     if callee not in memo:
-        memo[callee] = _first_preparation(facts, ctx) is not None and not _may_mutate_itself(facts, ctx)
+        # A context manager's set-up is the scope of its caller's block (a lock, a temp dir).
+        memo[callee] = _first_preparation(facts, ctx) is not None and not _yields(facts.node) and not _may_mutate_itself(facts, ctx)
     return memo[callee]
 
 
