@@ -891,7 +891,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     steps.local = local = local_handles(fn, steps.module_names, aliases, _module_handles(ctx))
     preparations: list[tuple[int, MutationKind]] = []
     prepared = False  # a helper of this module whose only change is set-up is called
-    maybe: list[tuple[int, str]] = []  # calls of this module's helpers that may change something
+    maybe: list[tuple[int, str]] = []  # calls of this module's other helpers (they may change something)
     # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
@@ -926,15 +926,16 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif _prepares_only(callee, ctx):
             steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
             prepared = True
-        elif callee in ctx.model.functions and _may_mutate(callee, ctx, steps.module_names):
+        elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
         # After a helper's set-up, a helper of this module that may change something is the
         # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
         for key, callee in maybe:
-            steps.kinds[key] = callee
-            steps.after_only.add(key)
-        any_mutation = any_mutation or bool(maybe)
+            if _may_mutate(callee, ctx, steps.module_names):
+                steps.kinds[key] = callee
+                steps.after_only.add(key)
+                any_mutation = True
     # Idempotent set-up never counts alone: only as the first step of a tool that goes on to
     # change something itself or through a helper that may (the directory made for the file it
     # then writes, or hands to `_save(doc, out)`).
@@ -1303,7 +1304,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     prepares = ""
     if not mutates:
         preparation = _first_preparation(fn, ctx)
-        if preparation is not None:
+        if preparation is not None and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
             prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
     return mutates, guard, site, prepares
 
@@ -1331,11 +1332,12 @@ def _prepares_only(callee: str, ctx: FileContext) -> bool:
     """Is the callee a function of this module whose only change of its own is idempotent set-up
     (`os.makedirs(os.path.dirname(out), exist_ok=True)` for the path its caller passes)?"""
     facts = ctx.model.functions.get(callee)
-    if facts is None or not facts.params or _yields(facts.node):
-        return False  # a context manager's set-up is the scope of its caller's block (a lock, a temp dir)
+    if facts is None or not facts.params:
+        return False
     memo: dict[str, bool] = ctx.memo.setdefault("prepares_only", {})  # type: ignore[assignment]
     if callee not in memo:
-        memo[callee] = _first_preparation(facts, ctx) is not None and not _may_mutate_itself(facts, ctx)
+        # A context manager's set-up is the scope of its caller's block (a lock, a temp dir).
+        memo[callee] = _first_preparation(facts, ctx) is not None and not _yields(facts.node) and not _may_mutate_itself(facts, ctx)
     return memo[callee]
 
 
@@ -1698,6 +1700,8 @@ def set_stock(sku: str, quantity: int) -> str:
         # The checks already named by a finding, and whether that finding was a preparation's: a
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
         reported: dict[int, bool] = {}
+        # What can change after each check, asked for a helper's set-up (by check index).
+        changes_after: dict[int, tuple[bool, tuple[str, ...]]] = {}
         for index, step in enumerate(steps.steps):
             if index <= resume:
                 continue
@@ -1738,8 +1742,12 @@ def set_stock(sku: str, quantity: int) -> str:
                 if found is not None and not found[-1][1]:
                     # Whether the call goes on past the check to change something: the helper's
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
-                    own, after = self._changes_after(steps, found[-1][0])
-                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=(own, after))
+                    then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
+                    if callee not in ctx.model.functions or _prepares_only(callee, ctx):
+                        if found[-1][0] not in changes_after:
+                            changes_after[found[-1][0]] = self._changes_after(steps, found[-1][0])
+                        then = changes_after[found[-1][0]]
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
                     candidates.append((callee, found[-1][0]))
                 else:
                     candidates.append((callee, sys.maxsize))
