@@ -397,3 +397,75 @@ def test_a_nested_clauses_pass_through_lets_the_called_tools_fixes_be_offered_in
         '    except Exception:\n        return "Feeds could not be managed right now."\n',
         '    except ToolError:\n        raise\n    except Exception:\n        raise ToolError("Feeds could not be managed right now.") from None\n',
     )
+
+
+# --- the author's advice raised two calls below the rewritten clause --------------------------
+
+LAMPS_TWO_DEEP = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("lamps")
+
+
+class Lamps:
+    def __init__(self) -> None:
+        self.link = None
+
+    def _hub(self):
+        if self.link is None:
+            raise Exception("Not connected to the lamp hub. Call connect_hub first.")
+        return self.link
+
+    def switch(self, lamp_id: str, on: bool) -> bool:
+        self._hub().send(lamp_id, on)
+        return True
+
+    def dim(self, lamp_id: str, level: int) -> bool:
+        try:
+            self._hub().send(lamp_id, level)
+        except Exception:
+            return False
+        return True
+
+
+lamps = Lamps()
+
+
+@mcp.tool()
+def turn_off(lamp_id: str) -> str:
+    \"\"\"Turn a lamp off.\"\"\"
+    try:
+        lamps.switch(lamp_id, False)
+        return f"Lamp {lamp_id} is off"
+    except Exception as e:
+        return f"Error turning off lamp {lamp_id}: {str(e)}"
+
+
+@mcp.tool()
+def dim_lamp(lamp_id: str, level: int) -> str:
+    \"\"\"Dim a lamp.\"\"\"
+    try:
+        lamps.dim(lamp_id, level)
+        return f"Lamp {lamp_id} dimmed"
+    except Exception as e:
+        return f"Error dimming lamp {lamp_id}: {str(e)}"
+"""
+
+
+def test_advice_a_helper_of_a_helper_raises_keeps_the_broad_clause_as_written() -> None:
+    # `switch` reaches `_hub`, whose plain Exception tells the model to connect first: the
+    # clause's `{e}` carries it, so the clause stays. `dim` catches that raise itself: nothing
+    # of the author's reaches `dim_lamp`'s clause, which is rewritten.
+    assert_fixes_to(
+        LAMPS_TWO_DEEP,
+        LAMPS_TWO_DEEP.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "import logging\n\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+            "logger = logging.getLogger(__name__)\n",
+        ).replace(
+            '        return f"Error dimming lamp {lamp_id}: {str(e)}"\n',
+            '        logger.exception("Error dimming lamp %s", lamp_id)\n'
+            '        raise ToolError(f"Error dimming lamp {lamp_id}") from e\n',
+        ),
+        None,
+    )

@@ -761,27 +761,42 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
 
 def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> Iterator[tuple[RaiseFact, Callable[[str], bool]]]:
     """The raises, outside any `except`, that can reach the clauses of `node` with their own
-    text: in its body, and in the functions of this module it calls there (one level: a
-    client's method raising `ApiError(f"API error [{code}]: {message}")`, the service's reason
-    for refusing the request). Each with a test of whether a `try` on the way takes the class
-    first."""
+    text: in its body, and in the functions of this module it calls there, and those they call
+    (two levels: a tool's `lamps.switch(...)` whose `self._link()` raises "Not connected to the
+    hub"; a client's method raising `ApiError(f"API error [{code}]: {message}")`, the service's
+    reason for refusing the request). Each with a test of whether a `try` on the way takes the
+    class first."""
     for fact in fn.raises:
         if isinstance(fact.node.exc, cst.Call) and fact.handler is None and lies_within(node.body, fact.node):
             yield fact, lambda short, fact=fact: _caught_inside(fn, node, fact, short)  # type: ignore[misc]
     inner = [h.try_node for h in fn.handlers if h.try_node is not node and lies_within(node.body, h.try_node)]
-    seen: set[str] = set()
-    for call in fn.calls:
+    seen: set[str] = {fn.qualname}
+    first = [call for call in fn.calls if lies_within(node.body, call.node) and not any(lies_within(t.body, call.node) for t in inner)]
+    yield from _raises_of_callees(first, ctx, seen, lambda _short: False, depth=1)
+
+
+def _raises_of_callees(
+    calls: list, ctx: FileContext, seen: set[str], caught_before: Callable[[str], bool], depth: int
+) -> Iterator[tuple[RaiseFact, Callable[[str], bool]]]:
+    """The raises outside any `except` of this module's functions that `calls` run, and (while
+    `depth` < 2) of those they call in turn, each with its test of being caught on the way
+    (`caught_before`; from the second level on, also a `try` of the caller around the call)."""
+    for call in calls:
         qual = _module_function(call.callee, ctx)
         callee = ctx.model.functions.get(qual) if qual else None
-        if callee is None or callee is fn or qual in seen or not lies_within(node.body, call.node):
+        if callee is None or qual in seen:
             continue
-        if any(lies_within(t.body, call.node) for t in inner):
-            continue  # a nested `try` takes it first: left alone
         seen.add(qual)
+        if depth > 1:
+            # A `try` of the calling helper around this call takes what it catches first.
+            caught = lambda short, call=call: caught_before(short) or any(catches(g, short) for g in call.guarded)  # noqa: E731
+        else:
+            caught = caught_before  # the tool's own `try` is around the first call: it is the one asked about
         for fact in callee.raises:
-            exc = fact.node.exc
-            if isinstance(exc, cst.Call) and fact.handler is None:
-                yield fact, fact.caught_here
+            if isinstance(fact.node.exc, cst.Call) and fact.handler is None:
+                yield fact, lambda short, fact=fact, caught=caught: fact.caught_here(short) or caught(short)  # type: ignore[misc]
+        if depth < 2:
+            yield from _raises_of_callees([inner for inner in callee.calls if inner.handler is None], ctx, seen, caught, depth + 1)
 
 
 def _builtin_advice(exc: cst.Call, written: str) -> bool:
