@@ -235,13 +235,15 @@ def places(finding: Finding) -> list[tuple[str, int, str]]:
 
 
 def test_a_text_flow_through_a_helper_lists_the_helpers_statements_then_the_callers(across: list[Finding]) -> None:
+    # The caller returns the describing helper's result whole (through a local): the flow is the
+    # helper's, reported where it takes the exception's text in; the call handing it the exception,
+    # the rest of the helper's statements and the tool that reaches it are the evidence.
     leak = by_code(across, "MCP002")
-    assert (Path(leak.filename).name, leak.location.row) == ("server.py", 13)  # the tool's call
+    assert (Path(leak.filename).name, leak.location.row) == ("helpers.py", 2)
     assert places(leak) == [
-        ("helpers.py", 2, "the text is carried into `detail` in `describe()`"),
-        ("helpers.py", 3, "the text is carried into `text` in `describe()`"),
-        ("helpers.py", 4, "the text is returned by `describe()`"),
-        ("server.py", 14, "the text is returned here"),
+        ("server.py", 13, "the caught exception is passed in here"),
+        ("helpers.py", 3, "the text is carried into `text`"),
+        ("server.py", 9, "tool 'read_note' reaches this helper"),
     ]
 
 
@@ -256,7 +258,7 @@ def test_a_failure_built_by_a_helper_lists_its_statements_then_the_callers(acros
 
 def test_messages_and_help_do_not_change_with_the_flow(across: list[Finding]) -> None:
     leak = by_code(across, "MCP002")
-    assert leak.message == "Tool 'read_note' returns the text of a caught OSError as a normal result"
+    assert leak.message == "Helper 'describe' returns the text of the exception passed in 'exc' as a normal result"
     assert all(" `" not in note for note in leak.notes)  # the flow is in related locations only
 
 
