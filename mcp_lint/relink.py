@@ -108,4 +108,8 @@ def _item(outcome: FileOutcome) -> _Item:
     if summary is None:  # unparsable or unread: named by its path, defines nothing
         stem = os.path.splitext(os.path.basename(outcome.display))[0]
         return _Item(ModuleName(stem, False), data, outcome.source)
-    return _Item(ModuleName(summary.module, False, summary.module_alias or ""), data, outcome.source)
+    # A package's `__init__.py` resolves `from .x import y` inside itself, not beside it: without
+    # the flag the index missed every module importing through a package's re-exports, and a
+    # helper's findings lost the tools that reach it (so --fix/--diff dropped them).
+    package = os.path.basename(outcome.display) == "__init__.py"
+    return _Item(ModuleName(summary.module, package, summary.module_alias or ""), data, outcome.source)
