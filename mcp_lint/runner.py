@@ -656,7 +656,9 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
             continue
         _warn_unapplied(filename, result.unapplied)
         if result.fixed == original:
-            remaining.extend(result.remaining)
+            # Nothing changed: the project's own link step said what this file's findings are
+            # (the re-link's narrower scope must not make one vanish from the report).
+            remaining.extend(file_findings)
             continue
         mended = max(len(result.applied) and 1, len(file_findings) - len(result.remaining))
         if dry:

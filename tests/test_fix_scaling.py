@@ -85,26 +85,42 @@ def test_diff_of_the_generated_project_shows_every_fixed_file(tmp_path: Path, mo
     assert {path: path.read_bytes() for path in fixed} == before
 
 
+SHELF = {
+    "pyproject.toml": '[project]\nname = "shelf"\ndependencies = ["mcp>=1.2,<2"]\n',
+    "shelf/__init__.py": "",
+    "shelf/server.py": (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom .ops import load\n\nmcp = FastMCP(\"shelf\")\n\n\n"
+        "@mcp.tool()\ndef read_item(item_id: str) -> str:\n    return load(item_id)\n"
+    ),
+    "shelf/ops/__init__.py": "from .store import load\n",
+    "shelf/ops/store.py": (
+        "ITEMS: dict[str, str] = {}\n\n\ndef load(item_id: str) -> str:\n"
+        "    if item_id not in ITEMS:\n        return f\"Error: no item {item_id}\"\n    return ITEMS[item_id]\n"
+    ),
+}
+
+
+def write_shelf(root: Path) -> None:
+    for name, text in SHELF.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def test_a_finding_the_fix_loop_cannot_fix_stays_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Were the re-link scope ever too narrow to see the tool (here: forced to the file alone),
+    # the file's text stays as it was and so do its findings: never "All checks passed!".
+    write_shelf(tmp_path)
+    monkeypatch.setattr(relink.Relinker, "_scope", lambda self, index, outcomes: [index])
+    output = fix(tmp_path, monkeypatch)
+    assert "shelf/ops/store.py:6:9: MCP005" in output
+    assert "All checks passed!" not in output
+
+
 def test_a_helper_reached_through_a_package_reexport_is_fixed_as_check_lists_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The tool module imports the helper through its package's `__init__.py` (`from .store
     # import load`): the re-link scope must see that `__init__` imports `.store` inside the
     # package, or the helper loses the tool that reaches it and --fix finds nothing to fix.
-    files = {
-        "pyproject.toml": '[project]\nname = "shelf"\ndependencies = ["mcp>=1.2,<2"]\n',
-        "shelf/__init__.py": "",
-        "shelf/server.py": (
-            "from mcp.server.fastmcp import FastMCP\n\nfrom .ops import load\n\nmcp = FastMCP(\"shelf\")\n\n\n"
-            "@mcp.tool()\ndef read_item(item_id: str) -> str:\n    return load(item_id)\n"
-        ),
-        "shelf/ops/__init__.py": "from .store import load\n",
-        "shelf/ops/store.py": (
-            "ITEMS: dict[str, str] = {}\n\n\ndef load(item_id: str) -> str:\n"
-            "    if item_id not in ITEMS:\n        return f\"Error: no item {item_id}\"\n    return ITEMS[item_id]\n"
-        ),
-    }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    write_shelf(tmp_path)
     monkeypatch.chdir(tmp_path)
     listed = CliRunner().invoke(cli, ["check", "--isolated", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "concise", "."])
     assert "shelf/ops/store.py:6:9: MCP005 [*]" in listed.output
