@@ -951,13 +951,7 @@ def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function:
                 -1 if keyword else position,
                 keyword,
                 isinstance(call.func, cst.Attribute),
-                found.what,
-                clip(" ".join(ctx.code(found.origin).split()), 60),
-                span(ctx, found.origin),
-                found.via,
-                function,
-                found.pending,
-                found.tags,
+                *_carried(ctx, found, function),
                 caller,
             )
         if not keyword:
@@ -965,8 +959,16 @@ def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function:
 
 
 def _export(ctx: FileContext, key: Pending, found: Taint, function: str) -> TaintExport:
-    return TaintExport(
-        key,
+    return TaintExport(key, *_carried(ctx, found, function))
+
+
+def _carried(
+    ctx: FileContext, found: Taint, function: str
+) -> tuple[str, str, str, tuple[str, ...], str, Pending | None, frozenset[str]]:
+    """The fields TaintExport and TaintArgument share, in their order: what the value carries,
+    the code reading it and where, the names it went through, the function, what it still waits
+    on, the rule's tags."""
+    return (
         found.what,
         clip(" ".join(ctx.code(found.origin).split()), 60),
         span(ctx, found.origin),
