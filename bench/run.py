@@ -79,10 +79,12 @@ from pathlib import Path
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.pins import PinSource
-from mcp_lint.pipeline import default_jobs, lint_files
+from mcp_lint.pipeline import default_jobs, enabled_rules, lint_files
 resolver = SettingsResolver(isolated=True)
 files = discover([Path(sys.argv[1])], resolver)
-outcomes = lint_files(files, resolver, PinSource(resolver), jobs=default_jobs(), cache=None, explicit=[])[0]
+# The rules the cold run runs (preview rules off by default): they decide which files it reads.
+codes = enabled_rules(files, resolver)
+outcomes = lint_files(files, resolver, PinSource(resolver), jobs=default_jobs(), cache=None, explicit=[], codes=codes)[0]
 print("\\n".join(o.display for o in outcomes if o.summary is not None))
 """
 
