@@ -212,3 +212,13 @@ def test_a_helper_named_alone_whose_only_tools_are_unrecognised_was_not_checked(
     passed = _check(tmp_path, monkeypatch, "pkg/helper.py")
     assert _warnings(passed) == []
     assert passed.exit_code == 0, passed.output
+
+
+def test_a_module_with_recognised_tools_still_names_the_ones_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One module, two servers: the framework's (checked) and a re-export nothing lets mcp-lint take.
+    mixed = SERVER + REEXPORTED.replace("\n\nside =", "\nside =")
+    _project(tmp_path, {"server.py": mixed})
+    result = _check(tmp_path, monkeypatch, ".")
+    partial = "some tools of pkg/server.py are on no MCP server mcp-lint recognises"
+    assert _warnings(result) == [REEXPORT_WARNING.replace("no MCP server recognised in pkg/side.py", partial)]
+    assert result.exit_code == 2
