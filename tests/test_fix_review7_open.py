@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_fix_offered_equals_applied import run, write
+from tests.test_fixes import assert_fixes_to
 
 # --- a catch-all dispatcher tool calls the other tools through a registry it fills later --------
 
@@ -92,3 +93,117 @@ def test_a_tool_a_catch_all_dispatcher_calls_keeps_its_return(tmp_path: Path, mo
     run("--fix", "--unsafe-fixes")
     assert (tmp_path / "notes/tools.py").read_text() == NOTES
     assert 'raise ToolError("Could not run tool") from e' in (tmp_path / "notes/dispatch.py").read_text()
+
+
+# --- a response builder whose first argument is a status word; hints in a builder's or model's fields
+
+ENVELOPE = """\
+from typing import Any
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("zones")
+CLIENT = None
+
+
+def respond(status: str, summary: str, steps: list | None = None, result: Any = None, next_actions: list[str] | None = None) -> dict:
+    \"\"\"The response envelope every tool returns.\"\"\"
+    return {"status": status, "summary": summary, "steps": steps or [], "result": result, "next_actions": next_actions or []}
+
+
+@mcp.tool()
+def list_zones(view: str) -> dict:
+    \"\"\"List the zones of a view.\"\"\"
+    steps = []
+    if CLIENT is None:
+        return respond("failed", "Zone client not initialized. Check ZONES_API_KEY.", next_actions=["Set ZONES_API_KEY and restart the server."])
+    if not view:
+        return respond("failed", "list requires 'view' (e.g., default).", steps)
+    if view == "all":
+        return respond("failed", "Too many zones to list at once.", next_actions=compute_actions(view))
+    return respond("success", f"Listed zones of {view}", steps, result=CLIENT.zones(view))
+
+
+def compute_actions(view: str) -> list[str]:
+    return [f"List one view at a time, not {view}."]
+"""
+
+
+def test_a_status_word_is_no_message_the_summary_and_next_actions_are() -> None:
+    # "failed" is the envelope's status (an enum value a program reads); the sentence beside it is
+    # the message, and the author's next actions follow it. Next actions the code computes cannot
+    # be written into a message here: that return keeps its envelope (no fix).
+    assert_fixes_to(
+        ENVELOPE,
+        ENVELOPE.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        )
+        .replace(
+            '        return respond("failed", "Zone client not initialized. Check ZONES_API_KEY.", next_actions=["Set ZONES_API_KEY and restart the server."])\n',
+            '        raise ToolError("Zone client not initialized. Check ZONES_API_KEY. Set ZONES_API_KEY and restart the server.")\n',
+        )
+        .replace(
+            '''        return respond("failed", "list requires 'view' (e.g., default).", steps)\n''',
+            '''        raise ToolError("list requires 'view' (e.g., default).")\n''',
+        ),
+        None,
+    )
+
+
+MODEL_NOTE = """\
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("probe")
+
+
+class ProbeReply(BaseModel):
+    success: bool
+    error: str | None = None
+    body: str | None = None
+    note: str | None = None
+
+
+@mcp.tool()
+async def probe(url: str) -> ProbeReply:
+    \"\"\"Probe the relay.\"\"\"
+    try:
+        body = httpx.get(url).text
+        return ProbeReply(success=True, body=body)
+    except httpx.HTTPError as relay_error:
+        logger.error("relay failed: %s", relay_error)
+        return ProbeReply(
+            success=False,
+            error=f"Both relays failed: {relay_error}",
+            note="Check RELAY_TOKEN environment variable",
+        )
+"""
+
+
+@pytest.mark.parametrize("field", ["note", "hint", "next_steps"])
+def test_a_models_note_field_follows_the_message(field: str) -> None:
+    source = MODEL_NOTE.replace("note", field)
+    assert_fixes_to(
+        source,
+        source.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        ).replace(
+            f'''        logger.error("relay failed: %s", relay_error)
+        return ProbeReply(
+            success=False,
+            error=f"Both relays failed: {{relay_error}}",
+            {field}="Check RELAY_TOKEN environment variable",
+        )
+''',
+            '''        logger.error("relay failed: %s", relay_error, exc_info=True)
+        raise ToolError("Both relays failed. Check RELAY_TOKEN environment variable") from relay_error
+''',
+        ),
+        None,
+    )
