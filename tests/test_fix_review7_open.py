@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_fix_offered_equals_applied import run, write
-from tests.test_fixes import assert_fixes_to
+from tests.test_fixes import assert_fixes_to, findings_of, fixed
 
 # --- a catch-all dispatcher tool calls the other tools through a registry it fills later --------
 
@@ -206,4 +206,64 @@ def test_a_models_note_field_follows_the_message(field: str) -> None:
 ''',
         ),
         None,
+    )
+
+
+# --- a success fallback that still delivers the data is no failure -----------------------------
+
+FALLBACK = """\
+import base64
+
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("files")
+
+
+class ReadReply(BaseModel):
+    success: bool
+    error: str | None = None
+    content: str | None = None
+    content_base64: str | None = None
+    hint: str | None = None
+
+
+@mcp.tool()
+def read_file(path: str, encoding: str = "utf-8") -> ReadReply:
+    \"\"\"Read a stored file.\"\"\"
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return ReadReply(success=True, content=data.decode(encoding))
+    except UnicodeDecodeError:
+        return ReadReply(
+            success=True,
+            content_base64=base64.b64encode(data).decode("ascii"),
+            hint="Could not decode bytes with requested encoding; returning base64",
+        )
+
+
+@mcp.tool()
+def read_text(path: str) -> ReadReply:
+    \"\"\"Read a stored text file.\"\"\"
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return ReadReply(success=True, content=handle.read())
+    except UnicodeDecodeError:
+        return ReadReply(success=True, content=path, hint="Could not decode the file as UTF-8")
+"""
+
+
+def test_a_success_fallback_that_still_delivers_the_data_is_no_failure() -> None:
+    # read_file answers with the bytes as base64 when they do not decode: flagged a success and
+    # carrying the data, the hint says how it answered. read_text echoes only the caller's own
+    # argument beside the failure text: no data, a failure in place of results (and raised).
+    found = [(f.code, f.location.row) for f in findings_of(FALLBACK, "MCP005")]
+    assert found == [("MCP005", 39)]
+    assert fixed(FALLBACK) == FALLBACK.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        '        return ReadReply(success=True, content=path, hint="Could not decode the file as UTF-8")\n',
+        '        raise ToolError("Could not decode the file as UTF-8") from None\n',
     )

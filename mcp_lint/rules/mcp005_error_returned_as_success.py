@@ -658,6 +658,8 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     callee = last_name(dotted(value.func) or "")
     if not callee[:1].isupper() or callee in _RESULT_CLASSES_OF_FRAMEWORKS or callee.endswith(("Error", "Exception")):
         return None
+    if _delivers_data(value, fn):
+        return None  # a fallback that still answers (`success=True, content_base64=...`): its text is a note
     for argument in value.args:
         inner = fn.value_of(argument.value)
         text = literal_text(inner)
@@ -668,6 +670,29 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
             if found is not None:
                 return found
     return None
+
+
+def _delivers_data(value: cst.Call, fn: FunctionFacts) -> bool:
+    """`ReadReply(success=True, content_base64=b64encode(data).decode(), hint="Could not decode
+    ...; returning base64")`: the author flags the result a success and it carries data the code
+    computed (not only literals and text): a fallback that still answers the call, whose text
+    says how, not a failure in place of results."""
+    flagged = any(
+        argument.keyword is not None and argument.keyword.value.lower() in SUCCESS_KEYS and dotted(fn.value_of(argument.value)) == "True"
+        for argument in value.args
+    )
+    if not flagged:
+        return False
+    for argument in value.args:
+        inner = fn.value_of(argument.value)
+        if argument.keyword is not None and argument.keyword.value.lower() in SUCCESS_KEYS:
+            continue
+        if isinstance(inner, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float)) or dotted(inner) in {"None", "True", "False"}:
+            continue
+        if literal_text(inner) is not None or (isinstance(inner, cst.Name) and inner.value in fn.params):
+            continue  # text, or the caller's own argument echoed back
+        return True
+    return False
 
 
 def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> tuple[str, str, None] | None:
