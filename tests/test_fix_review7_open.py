@@ -267,3 +267,71 @@ def test_a_success_fallback_that_still_delivers_the_data_is_no_failure() -> None
         '        return ReadReply(success=True, content=path, hint="Could not decode the file as UTF-8")\n',
         '        raise ToolError("Could not decode the file as UTF-8") from None\n',
     )
+
+
+# --- the operation a fix names is the tool's (or the project's own step), not a library method ----
+
+ANALYSIS = """\
+from typing import Any
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("purchases")
+
+
+def load_vendor_feed(store: Any, date_from: str) -> list[dict]:
+    return store.search_read("vendor.feed", [("date", ">=", date_from)])
+
+
+@mcp.tool()
+def analyze_vendor_delays(ctx: Context, date_from: str) -> dict[str, Any]:
+    \"\"\"Analyse the delays of each vendor.\"\"\"
+    store = ctx.request_context.lifespan_context.store
+    try:
+        orders = store.search_read("purchase.order", [("date", ">=", date_from)])
+        delays: dict[int, int] = {}
+        for order in orders:
+            delays[order["vendor"]] = delays.get(order["vendor"], 0) + order["delay"]
+        return {"success": True, "delays": delays}
+    except Exception as e:
+        return {"success": False, "error": str(e)}
+
+
+@mcp.tool()
+def list_vendors(ctx: Context, date_from: str) -> dict[str, Any]:
+    \"\"\"The vendors with orders since a date.\"\"\"
+    store = ctx.request_context.lifespan_context.store
+    try:
+        return {"success": True, "vendors": load_vendor_feed(store, date_from)}
+    except Exception as e:
+        return {"success": False, "error": str(e)}
+"""
+
+
+def test_the_operation_named_is_the_tools_not_a_library_methods() -> None:
+    # `store.search_read` is the library's word for its API; the tool analyses vendor delays (and
+    # its try runs the analysis too). A step that is the project's own function, on something the
+    # tool's name does not say (`load_vendor_feed` in `list_vendors`), is what failed.
+    assert_fixes_to(
+        ANALYSIS,
+        ANALYSIS.replace(
+            "from typing import Any\n",
+            "import logging\nfrom typing import Any\n",
+        )
+        .replace(
+            "from mcp.server.fastmcp import Context, FastMCP\n",
+            "from mcp.server.fastmcp import Context, FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+            "logger = logging.getLogger(__name__)\n",
+        )
+        .replace(
+            '        return {"success": True, "delays": delays}\n    except Exception as e:\n        return {"success": False, "error": str(e)}\n',
+            '        return {"success": True, "delays": delays}\n    except Exception as e:\n'
+            '        logger.exception("Could not analyze vendor delays")\n        raise ToolError("Could not analyze vendor delays") from e\n',
+        )
+        .replace(
+            '        return {"success": True, "vendors": load_vendor_feed(store, date_from)}\n    except Exception as e:\n        return {"success": False, "error": str(e)}\n',
+            '        return {"success": True, "vendors": load_vendor_feed(store, date_from)}\n    except Exception as e:\n'
+            '        logger.exception("Could not load vendor feed")\n        raise ToolError("Could not load vendor feed") from e\n',
+        ),
+        None,
+    )

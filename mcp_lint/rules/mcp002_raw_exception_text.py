@@ -1281,7 +1281,10 @@ class _FixText:
         # first. A step on the same thing (`fetch_status` in `get_order_status`) is named better
         # by the function.
         step = found[0] if found is not None and found[1] is None else None
-        sentence = step if step is not None and failure_words.acts_on_other_things(step, self.fn.name) else failure_words.action(self.fn.name)
+        # (Only the project's own step: a library method's name, `search_read`, is its API's word,
+        # not what the tool was doing.)
+        own_step = step is not None and failure_words.acts_on_other_things(step, self.fn.name) and failure_words.operation_is_own(self.handler, self.fn)
+        sentence = step if own_step else failure_words.action(self.fn.name)
         if sentence is None and step is not None:
             sentence = step
         if sentence is None and found is not None:
