@@ -335,3 +335,49 @@ def test_the_operation_named_is_the_tools_not_a_library_methods() -> None:
         ),
         None,
     )
+
+
+# --- a fix unlocked in another file by the masking fix goes in the same run (convergence) --------
+
+MASKED_SERVER = """\
+import httpx
+from fastmcp import FastMCP
+
+from helpers import lookup
+
+mcp = FastMCP("library")
+
+
+@mcp.tool
+def get_book(book_id: str) -> dict:
+    return lookup(book_id)
+
+
+@mcp.tool
+def fetch_cover(book_id: str) -> str:
+    return httpx.get(f"https://covers.example/{book_id}").text
+"""
+
+MASKED_HELPERS = """\
+BOOKS: dict = {}
+
+
+def lookup(book_id: str) -> dict:
+    if book_id not in BOOKS:
+        raise ValueError(f"No book with id {book_id}; call list_books for the ids")
+    return BOOKS[book_id]
+"""
+
+
+def test_a_fix_the_masking_makes_necessary_in_another_file_goes_in_the_same_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # helpers.py has no finding until the server masks error details; then its message would be
+    # hidden, so the helper raises ToolError. Applied by the same `--fix`: a second one changes nothing.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "library"\ndependencies = ["fastmcp>=2.5,<3"]\n')
+    write(tmp_path / "server.py", MASKED_SERVER)
+    write(tmp_path / "helpers.py", MASKED_HELPERS)
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "server.py").read_text() == MASKED_SERVER.replace('FastMCP("library")', 'FastMCP("library", mask_error_details=True)')
+    assert (tmp_path / "helpers.py").read_text() == "from fastmcp.exceptions import ToolError\n\n" + MASKED_HELPERS.replace("raise ValueError(", "raise ToolError(")
+    again = run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert "fixed" not in again.output, again.output
