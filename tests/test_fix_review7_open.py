@@ -381,3 +381,91 @@ def test_a_fix_the_masking_makes_necessary_in_another_file_goes_in_the_same_run(
     assert (tmp_path / "helpers.py").read_text() == "from fastmcp.exceptions import ToolError\n\n" + MASKED_HELPERS.replace("raise ValueError(", "raise ToolError(")
     again = run("--fix", "--unsafe-fixes", "--output-format", "concise")
     assert "fixed" not in again.output, again.output
+
+
+# --- style: no implicit concatenation on one line; the project's logging library ----------------
+
+ONE_LINE = """\
+from pathlib import Path
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+def read_notes(path: str) -> str:
+    \"\"\"Read a notes file.\"\"\"
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        return f"Could not read {path}: {e}. " "Check the path and try again."
+"""
+
+
+def test_literals_of_one_line_are_written_as_one_literal() -> None:
+    # Two literals side by side on a line (ruff ISC001) become one in the log call and the raise.
+    assert_fixes_to(
+        ONE_LINE,
+        ONE_LINE.replace("from pathlib import Path\n", "import logging\nfrom pathlib import Path\n")
+        .replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
+            "logger = logging.getLogger(__name__)\n",
+        )
+        .replace(
+            '        return f"Could not read {path}: {e}. " "Check the path and try again."\n',
+            '        logger.exception("Could not read %s. Check the path and try again.", path)\n'
+            '        raise ToolError(f"Could not read {path}. Check the path and try again.") from e\n',
+        ),
+        None,
+    )
+
+
+JOBS = """\
+import structlog
+
+logger = structlog.get_logger()
+
+
+def run_job(name: str) -> str:
+    logger.info("job_started", job=name)
+    return name
+"""
+
+REPORTS = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+from app.jobs import run_job
+
+mcp = FastMCP("jobs")
+
+
+@mcp.tool()
+def fetch_report(report_id: str) -> str:
+    \"\"\"Fetch one report.\"\"\"
+    try:
+        return run_job(httpx.get(f"https://reports.example/{report_id}").text)
+    except httpx.HTTPError as e:
+        return f"Error fetching report: {e}"
+"""
+
+
+def test_a_module_without_a_logger_gets_the_projects_structlog_logger(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "app"\ndependencies = ["mcp>=1.20,<2", "structlog"]\n')
+    write(tmp_path / "app/__init__.py", "")
+    write(tmp_path / "app/jobs.py", JOBS)
+    write(tmp_path / "app/server.py", REPORTS)
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "app/server.py").read_text() == REPORTS.replace(
+        "import httpx\nfrom mcp.server.fastmcp import FastMCP\n",
+        "import httpx\nimport structlog\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        "from app.jobs import run_job\n",
+        "from app.jobs import run_job\n\nlogger = structlog.get_logger()\n",
+    ).replace(
+        '        return f"Error fetching report: {e}"\n',
+        '        logger.exception("Error fetching report")\n        raise ToolError("Error fetching report") from e\n',
+    )
