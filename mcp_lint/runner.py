@@ -227,7 +227,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
         return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
     fix_report = FixReport()
     if options.fix or options.diff:
-        findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings)
+        findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings, shown)
     sources = {o.display: o.source.text for o in outcomes if o.source is not None}
     if not options.diff:
         for filename in fix_report.applied:  # show remaining findings against the fixed text
@@ -593,7 +593,7 @@ def _json_on_stdout(options: CheckOptions) -> bool:
     return options.output_format in {"json", "json-lines"} and options.output_file is None
 
 
-def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:
+def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding], shown: list[Path] | None = None) -> tuple[list[Finding], FixReport]:
     """Run the fix loop on every file with an applicable fix; write the results unless dry.
 
     Dry runs write nothing and keep every finding as it was: `--diff` (which prints what would
@@ -610,7 +610,14 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     index = {o.display: i for i, o in enumerate(outcomes)}
     current = list(outcomes)
     relinker = Relinker(current, resolver, pins)  # each fixed text linked with what it depends on
-    reported = {f.filename for f in findings}  # never fix a file whose findings are not shown
+    # Never fix a file whose findings are not shown (project context of the files named); a shown
+    # file with no finding yet may get one from a fix elsewhere (masking turned on in the server
+    # module hides a helper's message, so the helper raises ToolError now): fixed in this run too,
+    # or the next `--fix` would still change it.
+    from mcp_lint.per_file import display_name
+
+    reported = {o.display for o in outcomes} if shown is None else {display_name(path) for path in shown}
+    reported |= {f.filename for f in findings}
     pending = findings
     for _ in range(_FIX_ROUNDS):
         remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten)
