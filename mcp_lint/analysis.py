@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
+from mcp_lint.model.non_text import returns_no_text
 from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.call_args import string_value
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
@@ -184,6 +185,7 @@ def analyze_source(
         fsum.failure_builder = is_error_builder_name(facts.name) and builds_failures(facts, ctx)
         fsum.status_flags = status_flags(facts, ctx)
         fsum.returns_argument = facts.returns_argument
+        fsum.returns_no_text = returns_no_text(facts)
         # A caller's finding that takes a helper's result shows how its parameters reach its returns.
         if qual not in registered:
             fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)

@@ -319,6 +319,9 @@ class FunctionSummary(_DefaultsLeftOut):
     # [TextContent(type="text", text=str(text))]`): a value its callers wrap in it and return is
     # returned as it is, unless it builds error results or failures itself.
     returns_argument: bool = False
+    # No value it returns can hold text (model/non_text.py: `def status_of(err) -> int`): a caller
+    # handing it a caught exception builds nothing of the exception's words from its result.
+    returns_no_text: bool = False
     # Catches exceptions, or runs code under a project context manager that may turn them into
     # others (`with reported_to_model():`): as a decorator's wrapper around a tool, it decides
     # what the framework receives of the tool's exceptions (whether it masks their text).

@@ -83,6 +83,9 @@ class CarriedText:
         handed = raw_text(latent).handed_to
         if handed is not None and reported_in_callee(handed, latent.code, project):
             return None  # the function handed the exception puts its text in: reported there
+        taken = handed or raw_text(latent).text_from
+        if taken is not None and (callee := project.function(taken.callee)) is not None and callee[1].returns_no_text:
+            return None  # it gives back a number or a flag (`status_of(err) -> int`): no text comes back
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):

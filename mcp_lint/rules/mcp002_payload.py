@@ -75,6 +75,10 @@ class RawText(Payload):
     # in the value (`json.dumps(handle_error(e))`): where that function puts its parameter's
     # text in itself, the flow is reported there (link time).
     handed_to: HandedOn | None = None
+    # The text is found only in what such a call returns, taken into a local (`status =
+    # status_of(e)`, then raised or returned): where that function returns no text (a number,
+    # a flag: FunctionSummary.returns_no_text), nothing of the exception is sent (link time).
+    text_from: HandedOn | None = None
     # The other statements of a helper that send a part of the same response's body (one flow,
     # reported at the first): related locations.
     also_sent: tuple[Span, ...] = ()

@@ -19,6 +19,7 @@ from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
+from mcp_lint.model.non_text import returns_no_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
@@ -455,6 +456,8 @@ async def get_forecast(city: str) -> str:
                 payload = raw_text(latent)
                 if handed is not None:
                     payload = replace(payload, handed_to=handed)
+                elif built is not None and isinstance(found, cst.Name) and text_outside_helpers(built, handler, ctx) is None:
+                    payload = replace(payload, text_from=exception_handed_to(fn, handler, built))
                 caught: tuple[str, ...] = ()
                 if passes is not None:
                     caught = tuple(passes)
@@ -586,6 +589,7 @@ async def get_forecast(city: str) -> str:
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
         param_sinks: list | None = None
+        no_text_back = returns_no_text(fn)  # `def status_of(err) -> int`: its returns hold no words
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
@@ -593,6 +597,8 @@ async def get_forecast(city: str) -> str:
                 param_sinks = list(self._param_sinks(fn, ctx))
             for node, value, variant, conditions in param_sinks:
                 if id(node) in seen or _narrowed_to_own_class(conditions, param, ctx):
+                    continue
+                if variant == "return" and no_text_back:
                     continue
                 if id(node) not in built_by:
                     made = _built_exception(fn, value) if variant == "return" else None
