@@ -3,7 +3,7 @@
 A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
 `except NotesError as e: return f"Error: {e}"`. One finding per flow, where the text is taken in:
 the raise that put library text into the class is reported, naming the statement that passes it
-on to the model (which builds the failure value: MCP005's statement). That holds whatever else
+on to the model (the statement that builds the failure value). That holds whatever else
 the class carries. Only a clause that wraps a *carrier*'s text (every `raise` of the class, or of
 a subclass, in the counted modules is built from a caught library exception's text:
 `LinkedProject.is_carrier`) into yet another exception is reported itself, as a clause catching
