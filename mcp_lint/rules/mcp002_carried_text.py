@@ -1,14 +1,14 @@
 """MCP002 at link time: library text carried through the project's own exception classes.
 
 A helper does `raise NotesError(f"search failed: {e}")` on an httpx error; a tool does
-`except NotesError as e: return f"Error: {e}"`. One finding per flow: when the class is a
-*carrier* (every `raise` of it, or of a subclass, in the counted modules is built from a caught
-library exception's text: `LinkedProject.is_carrier`), catching it is catching library text, as
-`except httpx.HTTPError` is, and the catching statement is reported. Otherwise its other raises
-are the author's own messages, passing `str(e)` on is what the class is for, and the raise that
-put library text into the class is reported, naming the statement that passes it on to the
-model. A raise caught by a clause reported for its own sake (a broad `except Exception`) is left
-to that clause.
+`except NotesError as e: return f"Error: {e}"`. One finding per flow, where the text is taken in:
+the raise that put library text into the class is reported, naming the statement that passes it
+on to the model (the statement that builds the failure value). That holds whatever else
+the class carries. Only a clause that wraps a *carrier*'s text (every `raise` of the class, or of
+a subclass, in the counted modules is built from a caught library exception's text:
+`LinkedProject.is_carrier`) into yet another exception is reported itself, as a clause catching
+`httpx.HTTPError` would be: that raise takes the library text in again. A raise caught by a
+clause reported for its own sake (a broad `except Exception`) is left to that clause.
 """
 
 from __future__ import annotations
@@ -181,7 +181,14 @@ class CarriedText:
         return latent
 
     def _carrier_of(self, latent: Latent) -> str | None:
-        """The carrier among the project classes a clause catches, if any."""
+        """The carrier among the project classes a clause catches, if any, when the clause wraps
+        its text into another exception (`except ApiError as e: raise RuntimeError(f"...: {e}")`):
+        that raise takes the library text in again, so it is a statement of the flow's own. A
+        clause returning the text (`return f"Error: {e}"`) builds the model-facing value from
+        text the carrier's raises took in: those raises are the flow's findings, as for any
+        project class, and the clause is named as passing it on."""
+        if latent.route != "raise":
+            return None
         return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
 
     def _rewrapped(self, latent: Latent, reach: Reach) -> bool:

@@ -3,8 +3,10 @@
 A helper wraps a library error into the project's exception (`raise NotesError(f"search failed:
 {e}")`); a tool catches that class and passes its text on (`return f"Error: {e}"`,
 `raise ToolError(str(e))`). One finding per flow: the raise is reported, naming the statement that
-passes the text on; but when the class is raised only with library text (a carrier), catching it
-is catching library text, and the catching statement is reported instead.
+passes the text on. A class raised only with library text (a carrier) is no exception: a clause
+returning its text builds the model-facing value from text the raises took in, so the raises are
+the findings; only a clause wrapping a carrier's text into yet another exception is reported
+itself (that raise takes the library text in again).
 """
 
 from __future__ import annotations
@@ -161,8 +163,10 @@ def test_own_class_raised_with_curated_text_only_stays_silent_when_passed_on() -
     )
 
 
-def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
-    # ApiError is only ever raised with library text: catching it is catching library text.
+def test_carrier_class_returned_by_a_tool_is_flagged_at_each_raise_that_takes_the_text() -> None:
+    # ApiError is only ever raised with library text; the tool returns its text. One flow per
+    # raise: each raise takes the library text in, the tool's clause is named as passing it on
+    # (and is MCP005's statement, building the failure value).
     findings = check(
         """\
         import httpx
@@ -182,7 +186,46 @@ def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
                     resp.raise_for_status()
                     return resp.json()
             except httpx.HTTPStatusError as e:
-                raise ApiError(f"API error {e.response.status_code}: {e.response.text}") from e
+                raise ApiError(f"API error {e.response.status_code}: {e.response.text}") from e  # expect: MCP002
+            except httpx.RequestError as e:
+                raise ApiError(f"request failed: {e}") from e  # expect: MCP002
+
+
+        @mcp.tool
+        async def site_stats(site: str) -> dict:
+            try:
+                return await request(f"sites/{site}")
+            except ApiError as e:
+                return {"error": str(e)}  # expect: MCP005
+        """,
+        target="fastmcp>=3,<4",
+    )
+    first = next(f for f in findings if f.code == "MCP002" and f.location.row == 18)
+    assert "Helper 'request' raises ApiError with the text of a caught httpx.HTTPStatusError" in first.message
+    assert "caught on the way: tool 'site_stats' returns it (server.py:28)" in said(first)
+
+
+def test_carrier_text_wrapped_into_another_exception_is_flagged_at_that_clause() -> None:
+    # The clause raises a new exception with the carrier's text: that raise takes the library
+    # text in again, and is reported itself (naming where the carrier's text comes from).
+    findings = check(
+        """\
+        import httpx
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("stats")
+
+
+        class ApiError(Exception):
+            pass
+
+
+        async def request(path: str) -> dict:
+            try:
+                async with httpx.AsyncClient() as client:
+                    resp = await client.get(f"https://stats.example.com/api/{path}")
+                    resp.raise_for_status()
+                    return resp.json()
             except httpx.RequestError as e:
                 raise ApiError(f"request failed: {e}") from e
 
@@ -192,12 +235,12 @@ def test_carrier_class_is_flagged_where_its_text_is_passed_on() -> None:
             try:
                 return await request(f"sites/{site}")
             except ApiError as e:
-                return {"error": str(e)}  # expect: MCP002, MCP005
+                raise RuntimeError(f"Site stats failed: {e}") from e  # expect: MCP002
         """,
         target="fastmcp>=3,<4",
     )
-    outer = next(f for f in findings if f.code == "MCP002" and f.location.row == 28)
-    assert "the text of a caught ApiError as a normal result" in outer.message
+    (outer,) = [f for f in findings if f.code == "MCP002"]
+    assert "raises RuntimeError with the text of a caught ApiError" in outer.message
     assert "ApiError is raised in this project only with library exception text, as at server.py:18" in outer.notes
 
 
@@ -775,14 +818,14 @@ async def site_stats(site: str) -> dict:
 
 
 def test_a_raise_caught_again_in_its_own_function_does_not_make_the_class_the_authors() -> None:
-    # The curated raise never leaves `request` (its own `except Exception:` takes it), and the
-    # tool's own raise is outside the `try`: every ApiError the tool catches carries the
-    # upstream's text, so the class is a carrier and the catching statement is the finding.
-    source = _stats_server('raise ApiError("the stats API rejected the request")', "", "  # expect: MCP002, MCP005")
+    # The curated raise never leaves `request` (its own `except Exception:` takes it): every
+    # ApiError the tool catches carries the upstream's text (a carrier). The tool returns it, so
+    # the raise that took the body in is the finding, naming the tool's return.
+    source = _stats_server('raise ApiError("the stats API rejected the request")', "  # expect: MCP002", "  # expect: MCP005")
     findings = check(source, target="fastmcp>=3,<4")
-    (outer,) = [f for f in findings if f.code == "MCP002"]
-    assert outer.location.row == 30
-    assert "raised in this project only with library exception text, as at server.py:22" in said(outer)
+    (inner,) = [f for f in findings if f.code == "MCP002"]
+    assert inner.location.row == 22
+    assert "tool 'site_stats' returns it (server.py:30)" in said(inner)
 
 
 def test_a_curated_raise_that_leaves_its_function_keeps_the_class_the_authors() -> None:
