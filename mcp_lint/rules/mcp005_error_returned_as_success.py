@@ -431,9 +431,41 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
         return -1  # no parameter named like an exception: nothing to classify
     values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
     failures = [value for value in values if classify_return(value, ctx, conditional=True, lookup=lookup) is not None]
+    if failures and _only_messages(fn):
+        # Every value is a sentence written here, one per kind of failure (`if status == 403:
+        # return "Access denied."` beside `return f"Failed: {e}"`): the function only words the
+        # exception it is handed, whatever words each branch uses (anchored here when one of
+        # them carries its text, as below).
+        return max((_exception_parameter(fn, ctx, value) for value in values), default=-1)
     if len(failures) != 1 and (not failures or len(failures) != len(values)):
         return -1  # several values, some of them no failure: the callers tell which is one
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
+
+
+def _only_messages(fn: FunctionFacts) -> bool:
+    """Does every return of the function send a non-empty text it writes (a literal, an f-string,
+    a concatenation or `%` of them, `str(...)` of the exception), and none a value handed back by
+    another call, a container or None? Such a function, handed a caught exception, only words it."""
+    values = [r.node.value for r in fn.returns]
+    return bool(values) and all(v is not None and _written_text(unwrap_await(fn.value_of(v))) for v in values)
+
+
+def _written_text(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return bool((literal_text(node) or "").strip())
+    if isinstance(node, cst.FormattedString):
+        return bool(node.parts)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+        return _written_text(node.left) or isinstance(node.left, cst.Name)
+    return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
+
+
+def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
+    """What a written text says, its placeholders as `{}` (as the failure's description)."""
+    text = literal_text(node)
+    if text is not None:
+        return text
+    return "{}".join(_literal_parts(node)) or ctx.code(node)
 
 
 def _parameter_handed_on(fn: FunctionFacts, value: cst.BaseExpression, param: str) -> HandedOn | None:
@@ -897,6 +929,8 @@ def check_health() -> dict:
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
+        # A function that only words the exception it is handed: each text it returns is a failure.
+        worded = described >= 0 and _only_messages(fn)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -913,7 +947,7 @@ def check_health() -> dict:
                 # exception a caller caught; each failure it returns is built here, for every
                 # caller that hands one in: one flow, reported here (the linker keeps it where a
                 # caller passes a caught exception, and drops those callers' own findings).
-                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked)
+                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked, worded)
                 continue
             if is_error_builder_name(fn.name) and _writes_into_builder(fn, ctx, fn.value_of(value)):
                 # `def closed_error(hour): return tool_error(f"Closed at {hour}")`: the message is
@@ -955,7 +989,15 @@ def check_health() -> dict:
         return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
-        self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
+        self,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        value: cst.BaseExpression,
+        param: int,
+        lookup: bool,
+        unpacked: list,
+        worded: bool = False,
     ) -> Iterator[Latent]:
         """The failure values a return builds from the text of the exception parameter `param`:
         a failure whatever its branch (the function describes an exception a caller caught), no
@@ -965,7 +1007,7 @@ def check_health() -> dict:
             # `msg = describe(exc); return msg` (or `f"{msg}\n\n{HINT}"`): the failure is built
             # where the parameter is handed on whole, one flow, reported there when it reports it.
             handed = _parameter_handed_on(fn, resolved, fn.params[param])
-            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked, worded):
                 if latent.variant == "status":
                     continue
                 payload = replace(_failure(latent), msg="", own_failure=True)
@@ -1016,9 +1058,11 @@ def check_health() -> dict:
         conditional: bool,
         lookup: bool,
         unpacked: list,
+        worded: bool = False,
     ) -> Iterator[Latent]:
         """One value `ret` sends: the returned expression's own, or (`anchor` an assignment) that
-        of one of the branches assigning the returned local."""
+        of one of the branches assigning the returned local. `worded`: the function only words an
+        exception it is handed, so any text it writes is the failure's (whatever its words)."""
         in_branch = anchor is not ret.node
         conditional = conditional or in_branch
         found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
@@ -1030,6 +1074,8 @@ def check_health() -> dict:
             found = _success_flag_from_a_test(resolved, fn, ctx)
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+        if found is None and worded and _written_text(unwrap_await(resolved)):
+            found = "string", _wording(resolved, ctx), resolved
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
