@@ -96,7 +96,9 @@ from mcp_lint.vocabulary import (
     HINT_KEYS,
     MESSAGE_KEYS,
     REPLY_STATUS_FIELDS,
+    ALREADY_DONE,
     SUCCESS_KEYS,
+    SUCCESS_MARK,
     UNKNOWN_TOOL,
     is_status_tool,
 )
@@ -458,6 +460,24 @@ def _written_text(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
         return _written_text(node.left) or isinstance(node.left, cst.Name)
     return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
+
+
+def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
+    """A text an `except` clause writes and returns (`except Timeout: return "The search took too
+    long"`, a TextContent of it): the clause runs because the call failed, so the text reports
+    that failure whatever its words. Not an empty answer ("No notes yet"), a goal already reached
+    or a text opening with a success mark: those are answers the author chose for that case."""
+    message = _unwrap(unwrap_await(value), ctx)
+    if isinstance(message, (cst.List, cst.Tuple)) and len(message.elements) == 1:
+        message = message.elements[0].value
+    if isinstance(message, cst.Call) and last_name(dotted(message.func) or "") == "TextContent":
+        message = next((a.value for a in message.args if a.keyword is not None and a.keyword.value == "text"), message)
+    if not _written_text(message):
+        return None
+    words = _wording(message, ctx)
+    if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
+        return None
+    return "string", words, message
 
 
 def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
@@ -1076,6 +1096,8 @@ def check_health() -> dict:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
+        if found is None and ret.handler is not None and not in_branch:
+            found = _written_in_handler(resolved, ctx)
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:

@@ -1,0 +1,71 @@
+"""MCP005: a text an `except` clause writes and returns reports the failure that clause caught,
+whatever its words ("The sensor took too long", "TIMEOUT after 5s", a TextContent of it): the
+coarse rule (issue 20: a value built on a path where a failure held) instead of a failure-word
+list. Not an empty answer, a goal already reached or a text opening with a success mark: the
+author chose those as the answer for that case."""
+
+from __future__ import annotations
+
+from ._support import check
+
+HEADER = """\
+import subprocess
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import TextContent
+
+mcp = FastMCP("greenhouse")
+"""
+
+
+def test_text_written_in_an_except_clause_is_a_failure_whatever_its_words() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def read_probe(probe: str) -> str:
+    try:
+        out = subprocess.run(["probe-read", probe], capture_output=True, timeout=5)
+        return out.stdout.decode()
+    except subprocess.TimeoutExpired:
+        return "The probe took too long to answer"  # expect: MCP005
+
+
+@mcp.tool()
+def flush_valve(valve: str) -> list[TextContent]:
+    try:
+        out = subprocess.run(["valve-flush", valve], capture_output=True, timeout=5)
+        return [TextContent(type="text", text=out.stdout.decode())]
+    except subprocess.TimeoutExpired:
+        return [TextContent(type="text", text=f"[{valve}] TIMEOUT after 5s")]  # expect: MCP005
+""")
+
+
+def test_an_empty_answer_or_a_goal_reached_in_an_except_clause_is_no_failure() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def list_notes(bed: str) -> str:
+    try:
+        with open(f"/var/beds/{bed}.txt") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return "No notes found for this bed"
+
+
+@mcp.tool()
+def make_bed(bed: str) -> str:
+    try:
+        subprocess.run(["bed-create", bed], check=True)
+        return f"Created {bed}"
+    except subprocess.CalledProcessError:
+        return f"{bed} is already planted"
+
+
+@mcp.tool()
+def prune(bed: str) -> str:
+    try:
+        subprocess.run(["bed-prune", bed], check=True, timeout=5)
+        return "Pruned"
+    except subprocess.TimeoutExpired:
+        return "✅ Pruning continues in the background"
+""")
