@@ -471,13 +471,43 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     if isinstance(message, (cst.List, cst.Tuple)) and len(message.elements) == 1:
         message = message.elements[0].value
     if isinstance(message, cst.Call) and last_name(dotted(message.func) or "") == "TextContent":
-        message = next((a.value for a in message.args if a.keyword is not None and a.keyword.value == "text"), message)
+        keywords = {a.keyword.value: a.value for a in message.args if a.keyword is not None}
+        if set(keywords) - {"type", "text", "annotations"}:
+            return None  # a flag beside the text (`error=True`): the author marked it, not our case
+        message = keywords.get("text", message)
     if not _written_text(message):
         return None
     words = _wording(message, ctx)
     if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
         return None
     return "string", words, message
+
+
+# Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
+# `await ctx.error(...)`): they do none of the call's work.
+_TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
+
+
+def _only_reports(handler: Handler) -> bool:
+    """Does the clause only report the failure: no statement but returns, raises, `pass`, text
+    put in plain locals and calls that log it? A clause that does the work another way first
+    (`doc.save(path)` with a default style, `self.cache = None`) recovers: its text is an answer."""
+    for line in descendants(handler.node.body, into_scopes=False):
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
+                continue
+            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                if all(isinstance(t, cst.Name) for t in targets):
+                    continue
+                return False
+            call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in _TRACE_CALLS:
+                continue
+            return False
+    return True
 
 
 def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
@@ -1096,7 +1126,7 @@ def check_health() -> dict:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
-        if found is None and ret.handler is not None and not in_branch:
+        if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler):
             found = _written_in_handler(resolved, ctx)
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None

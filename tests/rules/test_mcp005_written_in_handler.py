@@ -62,6 +62,20 @@ def make_bed(bed: str) -> str:
 
 
 @mcp.tool()
+def label_bed(bed: str, colour: str) -> str:
+    sign = SIGNS.open(bed)
+    try:
+        sign.colour = colour
+    except KeyError:
+        # The clause does the work another way (the default colour) before it answers.
+        sign.colour = "green"
+        sign.save()
+        return f"Colour {colour} is not stocked; the sign of {bed} is green"
+    sign.save()
+    return f"Labelled {bed}"
+
+
+@mcp.tool()
 def prune(bed: str) -> str:
     try:
         subprocess.run(["bed-prune", bed], check=True, timeout=5)
