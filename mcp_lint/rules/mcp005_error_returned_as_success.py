@@ -433,12 +433,14 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
         return -1  # no parameter named like an exception: nothing to classify
     values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
     failures = [value for value in values if classify_return(value, ctx, conditional=True, lookup=lookup) is not None]
-    if failures and _only_messages(fn):
+    if _only_messages(fn):
         # Every value is a sentence written here, one per kind of failure (`if status == 403:
-        # return "Access denied."` beside `return f"Failed: {e}"`): the function only words the
-        # exception it is handed, whatever words each branch uses (anchored here when one of
-        # them carries its text, as below).
-        return max((_exception_parameter(fn, ctx, value) for value in values), default=-1)
+        # return "Access denied."` beside `return f"Failed: {e}"`), or the exception's own text
+        # (`return str(exc)`): the function only words the exception it is handed, whatever
+        # words each branch uses (anchored here when one of them carries its text, as below).
+        carried = max((_exception_parameter(fn, ctx, value) for value in values), default=-1)
+        if failures or carried >= 0:
+            return carried
     if len(failures) != 1 and (not failures or len(failures) != len(values)):
         return -1  # several values, some of them no failure: the callers tell which is one
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)

@@ -58,3 +58,30 @@ def explain(exc: Exception, what: str = "") -> str | None:
         return f"Error: {what} not found."  # expect: MCP005
     return f"Trouble with {what}: status {exc.response.status_code}"
 """ + TOOL.replace("{helper}", "explain"))
+
+
+def test_a_helper_returning_the_exceptions_own_text_builds_the_failure() -> None:
+    # `return str(exc)` with no words of its own: the helper words the exception it is handed
+    # (its text is also MCP002's), the tool only passes it on.
+    check(HEADER + """
+
+def explain(exc: Exception, what: str = "") -> str:
+    if isinstance(exc, httpx.TimeoutException):
+        return f"The {what} took too long."  # expect: MCP005
+    return str(exc)  # expect: MCP005, MCP002
+""" + TOOL.replace("{helper}", "explain"))
+
+
+def test_a_helper_returning_a_texts_own_words_for_a_text_argument_is_no_describer() -> None:
+    # A text parameter (not an exception the caller caught) made into a sentence: the caller's
+    # own data, handed in from no `except`.
+    check(HEADER + """
+
+def shout(error: str) -> str:
+    return f"{error}!"
+
+
+@mcp.tool()
+def echo(word: str) -> str:
+    return shout(word)
+""")
