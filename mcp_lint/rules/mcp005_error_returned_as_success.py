@@ -464,6 +464,9 @@ def _written_text(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
     """A text an `except` clause writes and returns (`except Timeout: return "The search took too
     long"`, a TextContent of it): the clause runs because the call failed, so the text reports
@@ -477,7 +480,9 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
         if set(keywords) - {"type", "text", "annotations"}:
             return None  # a flag beside the text (`error=True`): the author marked it, not our case
         message = keywords.get("text", message)
-    if not _written_text(message):
+    if not _written_text(message) or len(_WORD.findall(" ".join(_literal_parts(message)))) < 2:
+        # No sentence of the author's: `str(value)` or a placeholder ("unknown", "—") standing
+        # for a value the clause could not compute, not a report of the failure.
         return None
     words = _wording(message, ctx)
     if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
@@ -488,6 +493,24 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
 # Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
 # `await ctx.error(...)`): they do none of the call's work.
 _TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
+
+
+# Classes a failed conversion raises (`int(x)`, `json.loads(s)`, `b.decode()`, `d[k]`), and the
+# calls that only convert or decode: a clause for these alone, or around these alone, picks
+# another representation of the value (`except ValueError: return str(status)`), no failure.
+_CONVERSION_ERRORS = frozenset(
+    {"ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "AttributeError", "UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError"}
+)
+_CONVERSIONS = frozenset({"json", "loads", "decode", "encode", "int", "float", "str", "fromisoformat", "strptime", "fromtimestamp", "literal_eval", "parse_obj", "model_validate"})
+
+
+def _converts(handler: Handler) -> bool:
+    """Is the clause a conversion's fallback: it catches conversion errors only, or its `try`
+    only converts or decodes (`try: return resp.json() except Exception: return resp.text`)?"""
+    if handler.caught and all(last_name(name) in _CONVERSION_ERRORS for name in handler.caught):
+        return True
+    calls = [node for node in descendants(handler.try_node.body, into_scopes=False) if isinstance(node, cst.Call)]
+    return bool(calls) and all(last_name(dotted(call.func) or "") in _CONVERSIONS for call in calls)
 
 
 def _only_reports(handler: Handler) -> bool:
@@ -1128,7 +1151,7 @@ def check_health() -> dict:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
-        if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler):
+        if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None

@@ -83,3 +83,45 @@ def prune(bed: str) -> str:
     except subprocess.TimeoutExpired:
         return "✅ Pruning continues in the background"
 """)
+
+
+def test_a_conversions_fallback_or_a_placeholder_in_an_except_clause_is_no_failure() -> None:
+    # The clause picks another representation of a value it could not convert, or stands a
+    # placeholder in for it: the answer goes on, nothing failed for the model to act on.
+    check(HEADER + """
+
+def bed_label(code: str) -> str:
+    try:
+        return BED_NAMES[int(code)]
+    except (TypeError, ValueError):
+        return str(code)
+
+
+def reply_text(reply) -> str:
+    try:
+        return str(reply.json()["summary"])
+    except Exception:
+        return f"The sensor answered {reply.status_code}: {reply.text}"
+
+
+def planted_on(stamp: str) -> str:
+    try:
+        return load_planting_date(stamp)
+    except Exception:
+        return "unknown"
+
+
+@mcp.tool()
+def describe_bed(code: str) -> str:
+    return bed_label(code)
+
+
+@mcp.tool()
+def sensor_summary(bed: str) -> str:
+    return reply_text(SENSORS.get(bed))
+
+
+@mcp.tool()
+def planting_date(stamp: str) -> str:
+    return planted_on(stamp)
+""")
