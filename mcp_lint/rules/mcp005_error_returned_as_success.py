@@ -657,6 +657,22 @@ def _read_in_parts(body: cst.CSTNode) -> set[str]:
     return out
 
 
+def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does the branch test that an upstream reply failed (`if r.status_code != 200:`, `if not
+    data["ok"]:`)? A status check whose own request failed has no verdict to report."""
+    return bool(conditions) and bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
+
+
+def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path that is no status check itself return the function's value
+    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name)? One
+    that words its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
+    return any(
+        caller in reached and edge.returned and not is_status_tool(last_name(caller))
+        for caller, edge in project.callers_of(function)
+    )
+
+
 def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
     """Does every caller on a tool's path that takes the function's value test it for the failure
     and leave with a failure of its own (CallEdge.rewords)? Then the model never receives this
@@ -1115,7 +1131,7 @@ def check_health() -> dict:
             latent = replace(latent, built_by=built_by, flow_via=built_by)
         if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what) or _names_an_unknown_tool(resolved, ctx)):
             payload = replace(payload, unknown_tool=True)
-        if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested):
+        if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested) and not _tests_a_failed_reply(fn, ctx, ret.conditions):
             # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
             # that verdict; only a complaint about an argument the branch tests fails the call.
             payload = replace(payload, own_failure=False)
@@ -1217,6 +1233,8 @@ def check_health() -> dict:
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
             own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
+            # The branch tests the status of the function's own upstream call: the call failed.
+            or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
         )
@@ -1290,6 +1308,18 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if (
+            not reach.is_tool
+            and not payload.own_failure
+            and is_status_tool(last_name(function))
+            and isinstance(state, Mapping)
+            and _returned_whole_by_callers(function, project, state)
+        ):
+            # `err = _validate_query(sql); if err: return err`: the checker's complaint is what a
+            # tool of no status of its own sends the model, whole: the tool's failure, not the
+            # answer of a status check (the exemption belongs to status functions' own answers).
+            latent = replace(latent, payload=replace(payload, own_failure=True))
+            payload = latent.payload
         if payload.error_slot >= 0:
             # Only where a caller on a tool's path returns the item as it is: one that words its
             # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
