@@ -100,6 +100,7 @@ from mcp_lint.vocabulary import (
     SUCCESS_KEYS,
     SUCCESS_MARK,
     UNKNOWN_TOOL,
+    is_reachability_probe,
     is_status_tool,
 )
 
@@ -660,7 +661,9 @@ def _read_in_parts(body: cst.CSTNode) -> set[str]:
 def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple[cst.BaseExpression, ...]) -> bool:
     """Does the branch test that an upstream reply failed (`if r.status_code != 200:`, `if not
     data["ok"]:`)? A status check whose own request failed has no verdict to report."""
-    return bool(conditions) and bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
+    if not conditions or is_reachability_probe(fn.name):
+        return False  # a health check's failed probe is its verdict ("unhealthy")
+    return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
 
 
 def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:

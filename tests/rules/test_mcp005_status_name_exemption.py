@@ -75,3 +75,16 @@ def validate_query(query: str) -> str:
         return problem
     return "The query is valid."
 """)
+
+
+def test_a_health_checks_failed_probe_is_its_verdict() -> None:
+    # The subject of a health check is whether the service answers: "unhealthy" is its answer.
+    check(HEADER.replace('FastMCP("recipes")', 'FastMCP("recipes")  # expect: MCP007') + """
+
+@mcp.tool()
+def health_check() -> dict:
+    reply = httpx.get("https://recipes.invalid/health")
+    if reply.status_code != 200:
+        return {"error": f"the service answered HTTP {reply.status_code}"}
+    return reply.json()
+""")
