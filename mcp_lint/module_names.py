@@ -96,14 +96,16 @@ class _PackagePrefixes:
     def _is_root(self, directory: str) -> bool:
         known = self._roots.get(directory)
         if known is None:
-            known = os.path.basename(directory) == "src"
-            if not known:
-                try:
-                    entries = os.listdir(directory or ".")
-                except OSError:
-                    entries = []
-                # A regular package is never a root, even with a module named setup.py in it.
-                known = "__init__.py" not in entries and any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
+            try:
+                entries = os.listdir(directory or ".")
+            except OSError:
+                entries = []
+            # A regular package is never a root, even with a module named setup.py in it, nor a
+            # `src/` folder with an `__init__.py` (a package named `src`, imported as
+            # `from src.tools.x import f`: its namespace subfolders are `src.tools`, not `tools`).
+            known = "__init__.py" not in entries and (
+                os.path.basename(directory) == "src" or any(e in _ROOT_FILES or e.endswith(_ROOT_SUFFIXES) for e in entries)
+            )
             self._roots[directory] = known
         return known
 

@@ -353,6 +353,17 @@ middle of a name (`get_ping_pong_item`) describes some other object, so only the
 STATUS_PHRASES = (("test", "connection"),)
 """Last two words of a tool that reports a status (`test_connection`)."""
 
+PROBE_WORDS = frozenset({"health", "healthcheck", "ping", "probe", "alive", "liveness", "readiness", "connection", "connectivity", "reachable"})
+"""Words of a status check whose subject is whether what it calls answers (`health_check`,
+`ping`, `test_connection`): a failed reply of that call is its verdict, not its own failure (an
+account's `*_status` or a `validate_*` whose request failed has no verdict to give)."""
+
+
+def is_reachability_probe(name: str) -> bool:
+    """Whether a function of this name checks that the service it calls answers (PROBE_WORDS)."""
+    return any(word in PROBE_WORDS for word in _name_words(name))
+
+
 STATUS_CHANGE_VERBS = frozenset({"set", "update", "change", "mark", "toggle", "move", "transition", "assign", "edit", "patch", "put"})
 """First words of a tool that writes a status (`set_crate_status`, `update_pallet_status`): the
 status is what it changes, not a report; a refusal is its failure."""

@@ -157,6 +157,35 @@ def test_two_projects_with_src_layouts_in_one_run(tmp_path: Path) -> None:
     assert walk(tmp_path, "packages/api", "packages/core") == ["packages/core/src/core/results.py:3:9 MCP005"]
 
 
+def test_a_folder_named_src_with_an_init_is_a_package_not_an_import_root(tmp_path: Path) -> None:
+    # `src/__init__.py` makes `src` itself the top package: its namespace subfolders are
+    # `src.tools`, `src.server` (imported as `from src.tools.notes import ...`), not `tools`.
+    write_tree(tmp_path, {"pyproject.toml": "", "src/__init__.py": "", "src/tools/notes.py": ""})
+    assert module_name(tmp_path / "src/tools/notes.py").dotted == "src.tools.notes"
+    # Without the `__init__.py` the folder is a src layout's root, as before.
+    write_tree(tmp_path / "layout", {"pyproject.toml": "", "src/tools/notes.py": ""})
+    assert module_name(tmp_path / "layout/src/tools/notes.py").dotted == "tools.notes"
+
+
+@pytest.mark.parametrize("src_init", [True, False], ids=["package-named-src", "src-layout"])
+def test_tools_imported_from_namespace_folders_of_a_package_named_src(tmp_path: Path, src_init: bool) -> None:
+    # The server module registers functions of another namespace folder of the same `src`
+    # package; with `src/__init__.py` the import names them, without it nothing resolves
+    # `src.tools.notes` (a src layout has no package named `src`) and the tool is not linted.
+    files = {
+        "pyproject.toml": "",
+        "src/tools/notes.py": "def read_note(note_id: str) -> str:\n    if not note_id:\n        return 'Error: note id is empty'\n    return note_id\n",
+        "src/server/app.py": (
+            "from mcp.server.fastmcp import FastMCP\n"
+            "from src.tools.notes import read_note\n\n"
+            "def create():\n    mcp = FastMCP('notes')\n    mcp.tool(description='Read')(read_note)\n    return mcp\n"
+        ),
+    }
+    if src_init:
+        files["src/__init__.py"] = ""
+    assert findings(tmp_path, files) == ([("src/tools/notes.py", 3)] if src_init else [])
+
+
 def test_a_script_importing_a_sibling_under_a_project_root(tmp_path: Path) -> None:
     # `python tools/server.py` puts tools/ on sys.path: `from helpers import ...` is tools/helpers.py.
     files = {

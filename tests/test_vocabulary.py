@@ -461,6 +461,15 @@ def test_error_word_of_other_languages(text: str, expected: bool) -> None:
     assert bool(re.fullmatch(v.FAILURE_WORD_IN_OTHER_LANGUAGES, text, re.IGNORECASE)) is expected
 
 
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("health_check", True), ("ping", True), ("test_connection", True), ("account_status", False), ("validate_invoice", False)],
+)
+def test_reachability_probes(name: str, expected: bool) -> None:
+    """PROBE_WORDS: a check whose subject is whether the called service answers."""
+    assert v.is_reachability_probe(name) is expected
+
+
 def test_status_phrases_are_word_pairs() -> None:
     assert ("test", "connection") in v.STATUS_PHRASES
     assert ("connection", "test") not in v.STATUS_PHRASES
@@ -482,6 +491,7 @@ def test_every_class_is_tested() -> None:
         "FAILED_IN_OTHER_LANGUAGES",
         "STATUS_PHRASES",
         "SERVICE_ROLE_SUFFIX",
+        "PROBE_WORDS",
     }
     classes = {n for n in vars(v) if n.isupper()}
     assert classes - tested == set()

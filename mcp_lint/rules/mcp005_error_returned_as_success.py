@@ -97,8 +97,11 @@ from mcp_lint.vocabulary import (
     HINT_KEYS,
     MESSAGE_KEYS,
     REPLY_STATUS_FIELDS,
+    ALREADY_DONE,
     SUCCESS_KEYS,
+    SUCCESS_MARK,
     UNKNOWN_TOOL,
+    is_reachability_probe,
     is_status_tool,
 )
 
@@ -432,9 +435,114 @@ def _described_exception(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> i
         return -1  # no parameter named like an exception: nothing to classify
     values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
     failures = [value for value in values if classify_return(value, ctx, conditional=True, lookup=lookup) is not None]
+    if _only_messages(fn):
+        # Every value is a sentence written here, one per kind of failure (`if status == 403:
+        # return "Access denied."` beside `return f"Failed: {e}"`), or the exception's own text
+        # (`return str(exc)`): the function only words the exception it is handed, whatever
+        # words each branch uses (anchored here when one of them carries its text, as below).
+        carried = max((_exception_parameter(fn, ctx, value) for value in values), default=-1)
+        if failures or carried >= 0:
+            return carried
     if len(failures) != 1 and (not failures or len(failures) != len(values)):
         return -1  # several values, some of them no failure: the callers tell which is one
     return max((_exception_parameter(fn, ctx, value) for value in failures), default=-1)
+
+
+def _only_messages(fn: FunctionFacts) -> bool:
+    """Does every return of the function send a non-empty text it writes (a literal, an f-string,
+    a concatenation or `%` of them, `str(...)` of the exception), and none a value handed back by
+    another call, a container or None? Such a function, handed a caught exception, only words it."""
+    values = [r.node.value for r in fn.returns]
+    return bool(values) and all(v is not None and _written_text(unwrap_await(fn.value_of(v))) for v in values)
+
+
+def _written_text(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return bool((literal_text(node) or "").strip())
+    if isinstance(node, cst.FormattedString):
+        return bool(node.parts)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+        return _written_text(node.left) or isinstance(node.left, cst.Name)
+    return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
+    """A text an `except` clause writes and returns (`except Timeout: return "The search took too
+    long"`, a TextContent of it): the clause runs because the call failed, so the text reports
+    that failure whatever its words. Not an empty answer ("No notes yet"), a goal already reached
+    or a text opening with a success mark: those are answers the author chose for that case."""
+    message = _unwrap(unwrap_await(value), ctx)
+    if isinstance(message, (cst.List, cst.Tuple)) and len(message.elements) == 1:
+        message = message.elements[0].value
+    if isinstance(message, cst.Call) and last_name(dotted(message.func) or "") == "TextContent":
+        keywords = {a.keyword.value: a.value for a in message.args if a.keyword is not None}
+        if set(keywords) - {"type", "text", "annotations"}:
+            return None  # a flag beside the text (`error=True`): the author marked it, not our case
+        message = keywords.get("text", message)
+    if not _written_text(message) or len(_WORD.findall(" ".join(_literal_parts(message)))) < 2:
+        # No sentence of the author's: `str(value)` or a placeholder ("unknown", "—") standing
+        # for a value the clause could not compute, not a report of the failure.
+        return None
+    words = _wording(message, ctx)
+    if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
+        return None
+    return "string", words, message
+
+
+# Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
+# `await ctx.error(...)`): they do none of the call's work.
+_TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
+
+
+# Classes a failed conversion raises (`int(x)`, `json.loads(s)`, `b.decode()`, `d[k]`), and the
+# calls that only convert or decode: a clause for these alone, or around these alone, picks
+# another representation of the value (`except ValueError: return str(status)`), no failure.
+_CONVERSION_ERRORS = frozenset(
+    {"ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "AttributeError", "UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError"}
+)
+_CONVERSIONS = frozenset({"json", "loads", "decode", "encode", "int", "float", "str", "fromisoformat", "strptime", "fromtimestamp", "literal_eval", "parse_obj", "model_validate"})
+
+
+def _converts(handler: Handler) -> bool:
+    """Is the clause a conversion's fallback: it catches conversion errors only, or its `try`
+    only converts or decodes (`try: return resp.json() except Exception: return resp.text`)?"""
+    if handler.caught and all(last_name(name) in _CONVERSION_ERRORS for name in handler.caught):
+        return True
+    calls = [node for node in descendants(handler.try_node.body, into_scopes=False) if isinstance(node, cst.Call)]
+    return bool(calls) and all(last_name(dotted(call.func) or "") in _CONVERSIONS for call in calls)
+
+
+def _only_reports(handler: Handler) -> bool:
+    """Does the clause only report the failure: no statement but returns, raises, `pass`, text
+    put in plain locals and calls that log it? A clause that does the work another way first
+    (`doc.save(path)` with a default style, `self.cache = None`) recovers: its text is an answer."""
+    for line in descendants(handler.node.body, into_scopes=False):
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
+                continue
+            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                if all(isinstance(t, cst.Name) for t in targets):
+                    continue
+                return False
+            call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in _TRACE_CALLS:
+                continue
+            return False
+    return True
+
+
+def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
+    """What a written text says, its placeholders as `{}` (as the failure's description)."""
+    text = literal_text(node)
+    if text is not None:
+        return text
+    return "{}".join(_literal_parts(node)) or ctx.code(node)
 
 
 def _parameter_handed_on(fn: FunctionFacts, value: cst.BaseExpression, param: str) -> HandedOn | None:
@@ -549,6 +657,24 @@ def _read_in_parts(body: cst.CSTNode) -> set[str]:
         if isinstance(holder, cst.Name):
             out.add(holder.value)
     return out
+
+
+def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does the branch test that an upstream reply failed (`if r.status_code != 200:`, `if not
+    data["ok"]:`)? A status check whose own request failed has no verdict to report."""
+    if not conditions or is_reachability_probe(fn.name):
+        return False  # a health check's failed probe is its verdict ("unhealthy")
+    return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
+
+
+def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path that is no status check itself return the function's value
+    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name)? One
+    that words its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
+    return any(
+        caller in reached and edge.returned and not is_status_tool(last_name(caller))
+        for caller, edge in project.callers_of(function)
+    )
 
 
 def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
@@ -923,6 +1049,8 @@ def check_health() -> dict:
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
+        # A function that only words the exception it is handed: each text it returns is a failure.
+        worded = described >= 0 and _only_messages(fn)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
         # reached only when that branch was not taken: it is as conditional as the branch.
         after_branch = False
@@ -939,7 +1067,7 @@ def check_health() -> dict:
                 # exception a caller caught; each failure it returns is built here, for every
                 # caller that hands one in: one flow, reported here (the linker keeps it where a
                 # caller passes a caught exception, and drops those callers' own findings).
-                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked)
+                yield from self._built_from_exception(fn, ctx, ret, value, described, lookup, unpacked, worded)
                 continue
             if is_error_builder_name(fn.name) and _writes_into_builder(fn, ctx, fn.value_of(value)):
                 # `def closed_error(hour): return tool_error(f"Closed at {hour}")`: the message is
@@ -981,7 +1109,15 @@ def check_health() -> dict:
         return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
-        self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, param: int, lookup: bool, unpacked: list
+        self,
+        fn: FunctionFacts,
+        ctx: FileContext,
+        ret: ReturnFact,
+        value: cst.BaseExpression,
+        param: int,
+        lookup: bool,
+        unpacked: list,
+        worded: bool = False,
     ) -> Iterator[Latent]:
         """The failure values a return builds from the text of the exception parameter `param`:
         a failure whatever its branch (the function describes an exception a caller caught), no
@@ -991,7 +1127,7 @@ def check_health() -> dict:
             # `msg = describe(exc); return msg` (or `f"{msg}\n\n{HINT}"`): the failure is built
             # where the parameter is handed on whole, one flow, reported there when it reports it.
             handed = _parameter_handed_on(fn, resolved, fn.params[param])
-            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+            for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked, worded):
                 if latent.variant == "status":
                     continue
                 payload = replace(_failure(latent), msg="", own_failure=True)
@@ -1024,7 +1160,7 @@ def check_health() -> dict:
             latent = replace(latent, built_by=built_by, flow_via=built_by)
         if ret.handler is None and (else_of_tool_branches(fn, ret.conditions) or UNKNOWN_TOOL.search(payload.what) or _names_an_unknown_tool(resolved, ctx)):
             payload = replace(payload, unknown_tool=True)
-        if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested):
+        if ret.handler is None and payload.own_failure and not _tests_arguments(fn, tested) and not _tests_a_failed_reply(fn, ctx, ret.conditions):
             # A validator whose branch tests its own verdict (`if not result["valid"]`) reports
             # that verdict; only a complaint about an argument the branch tests fails the call.
             payload = replace(payload, own_failure=False)
@@ -1042,9 +1178,11 @@ def check_health() -> dict:
         conditional: bool,
         lookup: bool,
         unpacked: list,
+        worded: bool = False,
     ) -> Iterator[Latent]:
         """One value `ret` sends: the returned expression's own, or (`anchor` an assignment) that
-        of one of the branches assigning the returned local."""
+        of one of the branches assigning the returned local. `worded`: the function only words an
+        exception it is handed, so any text it writes is the failure's (whatever its words)."""
         in_branch = anchor is not ret.node
         conditional = conditional or in_branch
         found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
@@ -1056,6 +1194,10 @@ def check_health() -> dict:
             found = _success_flag_from_a_test(resolved, fn, ctx)
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+        if found is None and worded and _written_text(unwrap_await(resolved)):
+            found = "string", _wording(resolved, ctx), resolved
+        if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
+            found = _written_in_handler(resolved, ctx)
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
@@ -1120,6 +1262,8 @@ def check_health() -> dict:
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
             own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
+            # The branch tests the status of the function's own upstream call: the call failed.
+            or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
         )
@@ -1193,6 +1337,18 @@ def check_health() -> dict:
         if isinstance(payload, UnreadStatus):
             return _status_unread(latent, payload, project)
         assert isinstance(payload, FailureValue)
+        if (
+            not reach.is_tool
+            and not payload.own_failure
+            and is_status_tool(last_name(function))
+            and isinstance(state, Mapping)
+            and _returned_whole_by_callers(function, project, state)
+        ):
+            # `err = _validate_query(sql); if err: return err`: the checker's complaint is what a
+            # tool of no status of its own sends the model, whole: the tool's failure, not the
+            # answer of a status check (the exemption belongs to status functions' own answers).
+            latent = replace(latent, payload=replace(payload, own_failure=True))
+            payload = latent.payload
         if payload.error_slot >= 0:
             # Only where a caller on a tool's path returns the item as it is: one that words its
             # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
@@ -1220,8 +1376,10 @@ def check_health() -> dict:
         if latent.built_for_callers and not context.is_tool:
             return None  # reported where a caller returns what it built (built_by)
         payload = latent.payload
-        if isinstance(payload, FailureValue) and payload.unknown_tool and context.kind in {"dispatch", "raw-dispatch"}:
-            return None  # a dispatcher's answer to a tool name it does not list, not a tool's failure
+        if isinstance(payload, FailureValue) and payload.unknown_tool and (context.kind in {"dispatch", "raw-dispatch"} or context.lowlevel or not context.is_tool):
+            # A dispatcher's answer to a tool name it does not list, not a tool's failure: also in
+            # a function the `call_tool` handler delegates the dispatch to (as MCP001 judges it).
+            return None
         judged = context
         if not (isinstance(payload, FailureValue) and payload.own_failure):
             judged = _without_status_tools(context)
