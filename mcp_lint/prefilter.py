@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.module_names import resolve_relative
 
 if TYPE_CHECKING:
@@ -59,17 +60,17 @@ __all__ = ["ImportIndex", "NextFiles", "imported_modules", "importers", "is_seed
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
-_TOOL = re.compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
+_TOOL = lazy_compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
 _TOOL_PREFIXES = (b".", b"@", b"call_", b"add_", b"mcp_")
-_NOQA_MCP = re.compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
+_NOQA_MCP = lazy_compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
 # Import statements, read from the text: `from X import a, b` (parenthesised over several lines
 # too) and `import X.Y as Z, W`. Inside a string they match as well, which only adds importers.
-_IMPORT = re.compile(
+_IMPORT = lazy_compile(
     rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
     re.MULTILINE,
 )
-_IDENTIFIER = re.compile(rb"\w+")
-_ALIAS = re.compile(rb"\bas[ \t]+\w+")
+_IDENTIFIER = lazy_compile(rb"\w+")
+_ALIAS = lazy_compile(rb"\bas[ \t]+\w+")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
