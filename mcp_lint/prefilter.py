@@ -297,11 +297,15 @@ class NextFiles:
         )
         if not names:
             return set()
+        # The name as a whole identifier: a call, a method call or a reference spells it with no
+        # identifier character on either side, so `register` does not ask for every module
+        # naming `register_tools` (a plain substring test did, round after round).
+        spelled = re.compile(rb"(?<![\w])(?:" + rb"|".join(re.escape(name) for name in sorted(names)) + rb")(?![\w])")
         found = set()
         for index, item in enumerate(self.items):
             if index in submitted or item.source is None:
                 continue
-            if any(name in item.data for name in names):
+            if spelled.search(item.data) is not None:
                 found.add(index)
         return found
 
