@@ -45,7 +45,7 @@ named on the command line are always analysed.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.module_names import resolve_relative
@@ -167,15 +167,38 @@ class ImportIndex:
         found = set(targets)
         queue = list(found)
         while queue:
-            module = self.names[queue.pop()]
-            spelled = [name for name in (module.dotted, module.alias) if name]
-            if not spelled:
-                continue
-            for importer, path in self.by_last.get(spelled[0].rpartition(".")[2], ()):
-                if importer not in found and any(_imports(path, name) for name in spelled):
+            for importer in self._direct_importers(queue.pop()):
+                if importer not in found:
                     found.add(importer)
                     queue.append(importer)
         return found
+
+    def importers_naming(self, targets: Iterable[int], names: Callable[[int], bool]) -> set[int]:
+        """The files that may import one of `targets`, directly or through other files, where the
+        file itself or a file between it and the target `names` something (the targets do not count)."""
+        seen = {(target, False) for target in targets}
+        queue = list(seen)
+        found: set[int] = set()
+        while queue:
+            index, named = queue.pop()
+            for importer in self._direct_importers(index):
+                state = (importer, named or names(importer))
+                if state not in seen:
+                    seen.add(state)
+                    queue.append(state)
+                    if state[1]:
+                        found.add(importer)
+        return found
+
+    def _direct_importers(self, index: int) -> Iterator[int]:
+        """The files whose import statements may load file `index`."""
+        module = self.names[index]
+        spelled = [name for name in (module.dotted, module.alias) if name]
+        if not spelled:
+            return
+        for importer, path in self.by_last.get(spelled[0].rpartition(".")[2], ()):
+            if any(_imports(path, name) for name in spelled):
+                yield importer
 
 
 def _imports(path: str, module: str) -> bool:
@@ -185,6 +208,12 @@ def _imports(path: str, module: str) -> bool:
         return True
     longer, shorter = (path, module) if len(path) > len(module) else (module, path)
     return longer.endswith(shorter) and longer[-len(shorter) - 1] == "."
+
+
+def _whole_word(*words: bytes) -> re.Pattern[bytes]:
+    """Any of `words` with no identifier character (ASCII; others count as a boundary, which only
+    matches more) on either side: an identifier as a call, a reference or an import spells it."""
+    return re.compile(rb"(?<!\w)(?:" + rb"|".join(re.escape(word) for word in words) + rb")(?!\w)")
 
 
 def _text(data: bytes) -> str:
@@ -300,7 +329,7 @@ class NextFiles:
         # The name as a whole identifier: a call, a method call or a reference spells it with no
         # identifier character on either side, so `register` does not ask for every module
         # naming `register_tools` (a plain substring test did, round after round).
-        spelled = re.compile(rb"(?<![\w])(?:" + rb"|".join(re.escape(name) for name in sorted(names)) + rb")(?![\w])")
+        spelled = _whole_word(*sorted(names))
         found = set()
         for index, item in enumerate(self.items):
             if index in submitted or item.source is None:
@@ -343,5 +372,11 @@ class NextFiles:
         for cut in range(len(parts) - 1, 0, -1):  # the class's module: its longest linted prefix
             defining = self.by_name.get(".".join(parts[:cut]))
             if defining:
-                return sorted(self._imports.importers(defining) - set(defining))
+                # The first module to take the class out of its module names it (`from m import
+                # Page [as Base]`, `m.Page`, `getattr(m, "Page")`), and every later one imports
+                # that one: a module neither naming it nor importing it through one that does
+                # cannot subclass it.
+                named = _whole_word(parts[cut].encode())
+                naming = self._imports.importers_naming(defining, lambda i: named.search(self.items[i].data) is not None)
+                return sorted(naming - set(defining))
         return []
