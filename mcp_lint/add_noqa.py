@@ -10,7 +10,6 @@ comment is kept and the directive follows it.
 from __future__ import annotations
 
 import io
-import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +17,14 @@ from typing import Mapping, Sequence
 
 from mcp_lint.fileio import SourceError, SourceFile, atomic_write
 from mcp_lint.findings import Finding
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.noqa import file_directive, line_directive, parse_codes
 
 # Unreadable files cannot be suppressed by a comment, and an unused-noqa finding is fixed by
 # removing the comment, not by adding another one.
 NOT_SUPPRESSIBLE = frozenset({"MCP000", "MCP100"})
 # Rows as the tokenizer counts them (it reads lines split at "\n"; "\r\n" ends with one too).
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+_LINE = lazy_compile(r"[^\n]*\n|[^\n]+$")
 # Strings that tokenize as one token per part on Python >= 3.12 (f-strings) and 3.14 (t-strings).
 _STRING_STARTS = {getattr(tokenize, n) for n in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, n)}
 _STRING_ENDS = {getattr(tokenize, n) for n in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, n)}

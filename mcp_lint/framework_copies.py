@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from mcp_lint.lazy_re import lazy_compile
+
 __all__ = ["FrameworkCopy", "find_copies", "framework_name", "import_in_copy"]
 
 
@@ -33,10 +35,10 @@ class FrameworkCopy:
 
 
 # Top-level class statements: name and base list.
-_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.MULTILINE)
+_CLASS = lazy_compile(rb"^class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.MULTILINE)
 # The methods that register a tool on a server class (fastmcp/mcp `tool`, `add_tool`; the
 # low-level `call_tool`).
-_REGISTERS = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+(?:tool|add_tool|call_tool)[ \t]*\(", re.MULTILINE)
+_REGISTERS = lazy_compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+(?:tool|add_tool|call_tool)[ \t]*\(", re.MULTILINE)
 
 
 def find_copies(modules: Iterable[tuple[str, bytes]]) -> tuple[FrameworkCopy, ...]:

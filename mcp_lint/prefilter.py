@@ -45,8 +45,9 @@ named on the command line are always analysed.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.module_names import resolve_relative
 
 if TYPE_CHECKING:
@@ -59,17 +60,17 @@ __all__ = ["ImportIndex", "NextFiles", "imported_modules", "importers", "is_seed
 
 # Every occurrence of "tool" that can be part of a registration; the context is checked in Python
 # (a literal-prefixed pattern is several times faster than one alternation over all the forms).
-_TOOL = re.compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
+_TOOL = lazy_compile(rb"tool(?:s/call|s\s*=(?!=)|\b)")
 _TOOL_PREFIXES = (b".", b"@", b"call_", b"add_", b"mcp_")
-_NOQA_MCP = re.compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
+_NOQA_MCP = lazy_compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
 # Import statements, read from the text: `from X import a, b` (parenthesised over several lines
 # too) and `import X.Y as Z, W`. Inside a string they match as well, which only adds importers.
-_IMPORT = re.compile(
+_IMPORT = lazy_compile(
     rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
     re.MULTILINE,
 )
-_IDENTIFIER = re.compile(rb"\w+")
-_ALIAS = re.compile(rb"\bas[ \t]+\w+")
+_IDENTIFIER = lazy_compile(rb"\w+")
+_ALIAS = lazy_compile(rb"\bas[ \t]+\w+")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
@@ -166,15 +167,38 @@ class ImportIndex:
         found = set(targets)
         queue = list(found)
         while queue:
-            module = self.names[queue.pop()]
-            spelled = [name for name in (module.dotted, module.alias) if name]
-            if not spelled:
-                continue
-            for importer, path in self.by_last.get(spelled[0].rpartition(".")[2], ()):
-                if importer not in found and any(_imports(path, name) for name in spelled):
+            for importer in self._direct_importers(queue.pop()):
+                if importer not in found:
                     found.add(importer)
                     queue.append(importer)
         return found
+
+    def importers_naming(self, targets: Iterable[int], names: Callable[[int], bool]) -> set[int]:
+        """The files that may import one of `targets`, directly or through other files, where the
+        file itself or a file between it and the target `names` something (the targets do not count)."""
+        seen = {(target, False) for target in targets}
+        queue = list(seen)
+        found: set[int] = set()
+        while queue:
+            index, named = queue.pop()
+            for importer in self._direct_importers(index):
+                state = (importer, named or names(importer))
+                if state not in seen:
+                    seen.add(state)
+                    queue.append(state)
+                    if state[1]:
+                        found.add(importer)
+        return found
+
+    def _direct_importers(self, index: int) -> Iterator[int]:
+        """The files whose import statements may load file `index`."""
+        module = self.names[index]
+        spelled = [name for name in (module.dotted, module.alias) if name]
+        if not spelled:
+            return
+        for importer, path in self.by_last.get(spelled[0].rpartition(".")[2], ()):
+            if any(_imports(path, name) for name in spelled):
+                yield importer
 
 
 def _imports(path: str, module: str) -> bool:
@@ -184,6 +208,12 @@ def _imports(path: str, module: str) -> bool:
         return True
     longer, shorter = (path, module) if len(path) > len(module) else (module, path)
     return longer.endswith(shorter) and longer[-len(shorter) - 1] == "."
+
+
+def _whole_word(*words: bytes) -> re.Pattern[bytes]:
+    """Any of `words` with no identifier character (ASCII; others count as a boundary, which only
+    matches more) on either side: an identifier as a call, a reference or an import spells it."""
+    return re.compile(rb"(?<!\w)(?:" + rb"|".join(re.escape(word) for word in words) + rb")(?!\w)")
 
 
 def _text(data: bytes) -> str:
@@ -296,11 +326,15 @@ class NextFiles:
         )
         if not names:
             return set()
+        # The name as a whole identifier: a call, a method call or a reference spells it with no
+        # identifier character on either side, so `register` does not ask for every module
+        # naming `register_tools` (a plain substring test did, round after round).
+        spelled = _whole_word(*sorted(names))
         found = set()
         for index, item in enumerate(self.items):
             if index in submitted or item.source is None:
                 continue
-            if any(name in item.data for name in names):
+            if spelled.search(item.data) is not None:
                 found.add(index)
         return found
 
@@ -338,5 +372,11 @@ class NextFiles:
         for cut in range(len(parts) - 1, 0, -1):  # the class's module: its longest linted prefix
             defining = self.by_name.get(".".join(parts[:cut]))
             if defining:
-                return sorted(self._imports.importers(defining) - set(defining))
+                # The first module to take the class out of its module names it (`from m import
+                # Page [as Base]`, `m.Page`, `getattr(m, "Page")`), and every later one imports
+                # that one: a module neither naming it nor importing it through one that does
+                # cannot subclass it.
+                named = _whole_word(parts[cut].encode())
+                naming = self._imports.importers_naming(defining, lambda i: named.search(self.items[i].data) is not None)
+                return sorted(naming - set(defining))
         return []

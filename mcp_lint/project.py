@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from mcp_lint.lazy_re import lazy_compile
+
 DISTRIBUTIONS = frozenset({"mcp", "fastmcp", "fastmcp-slim", "mcp-types"})
 TARGET_SOURCE = "[tool.mcp-lint] target"
 
@@ -281,11 +283,11 @@ class _Requirement(NamedTuple):
     extra_only: bool  # its marker names an extra: installed only with that extra
 
 
-_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_NAME = lazy_compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # `name`, `name[extras]`, `name>=1,<2`, `name (>=1)`: no marker, no URL. Most requirements have
 # this shape; packaging's full PEP 508 parser (whose import costs a one-file run ~8 ms) reads
 # the rest, and SpecifierSet still validates the specifier of these.
-_SIMPLE = re.compile(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\]\s*)?(\(?)([^;@()\[\]]*)(\)?)\s*")
+_SIMPLE = lazy_compile(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\]\s*)?(\(?)([^;@()\[\]]*)(\)?)\s*")
 
 
 def _canonical_name(name: str) -> str:
@@ -374,8 +376,8 @@ def _poetry_entry(value: Any) -> tuple[str, bool] | None:
     return None
 
 
-_POETRY_OPERATOR = re.compile(r"(\^|~=|~|===|==|!=|>=|<=|>|<|=)\s+")
-_POETRY_SPLIT = re.compile(r"[,\s]+")
+_POETRY_OPERATOR = lazy_compile(r"(\^|~=|~|===|==|!=|>=|<=|>|<|=)\s+")
+_POETRY_SPLIT = lazy_compile(r"[,\s]+")
 
 
 def _poetry_constraint(text: str) -> str | None:
@@ -431,10 +433,10 @@ def _bounded(text: str, bump_index: Callable[[tuple[int, ...]], int]) -> list[st
 
 # requirements files
 
-_CONTINUATION = re.compile(r"\\\r?\n")  # a backslash at the end of a line joins the next
-_COMMENT = re.compile(r"(^|\s+)#.*$")  # pip: "#" at the start or after whitespace
-_INCLUDE = re.compile(r"(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)?(\S+)")
-_LINE_OPTION = re.compile(r"\s--[A-Za-z]")  # per-requirement options: --hash=..., --config-settings
+_CONTINUATION = lazy_compile(r"\\\r?\n")  # a backslash at the end of a line joins the next
+_COMMENT = lazy_compile(r"(^|\s+)#.*$")  # pip: "#" at the start or after whitespace
+_INCLUDE = lazy_compile(r"(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)?(\S+)")
+_LINE_OPTION = lazy_compile(r"\s--[A-Za-z]")  # per-requirement options: --hash=..., --config-settings
 
 
 def _from_requirements(path: Path, seen: set[Path]) -> Iterator[_Found]:
@@ -550,7 +552,7 @@ def _is_version(text: str) -> bool:
     return True
 
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_QUOTED = lazy_compile(r"'[^']*'|\"[^\"]*\"")
 
 
 def _from_metadata(path: Path) -> Iterator[_Found]:

@@ -27,16 +27,18 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, Tuple, Union
 
+from mcp_lint.lazy_re import lazy_compile
+
 __all__ = ["EnvReading", "EnvSetting", "read_env_setting", "setting_in_texts"]
 
 # Files of a project that set its server's environment.
-_CONFIG_FILE = re.compile(
+_CONFIG_FILE = lazy_compile(
     r"^(?:\.env(?:\..+)?|.*\.env|(?:docker-)?compose.*\.ya?ml|Dockerfile.*|fastmcp\.json|pyproject\.toml|\.mcp\.json|smithery\.yaml)$",
     re.I,
 )
 # Templates a developer copies and fills in (`.env.example`, `Dockerfile.template`): no runtime loads
 # them, so what they say is not what the server runs with.
-_TEMPLATE = re.compile(r"(?:^|[._-])(?:example|sample|template|tmpl|dist|defaults?)(?:[._-]|$)", re.I)
+_TEMPLATE = lazy_compile(r"(?:^|[._-])(?:example|sample|template|tmpl|dist|defaults?)(?:[._-]|$)", re.I)
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _MAX_LEVELS = 8  # directories walked up from the server's
 _MAX_CHARS = 200_000  # of one file: a settings file is small; a huge one is no settings file

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 
+from mcp_lint.lazy_re import lazy_compile
+
 # -- Failure wording: does a returned text report a failure? ---------------------------------------
 
 FAILURE_WORD_IN_OTHER_LANGUAGES = r"(?:错误|錯誤|エラー|失败|失敗|erreur|fehler|erro)"
 """"Error" in Chinese, Japanese, French, German and Portuguese (Spanish "error" is the English
 word): a message that opens with it followed by a colon is a failure even outside a branch."""
 
-FAILURE_IN_OTHER_LANGUAGES = re.compile(
+FAILURE_IN_OTHER_LANGUAGES = lazy_compile(
     r"(?:错误|錯誤|失败|失敗|未找到|找不到|不存在|无法|無法|エラー|見つかりません|存在しません|できません"
     r"|\b(?:falló|fallo|no\s+encontrad[oa]|no\s+existe|no\s+se\s+pudo|no\s+es\s+válid[oa]"
     r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig(?:e[nmrs]?)?"
@@ -38,7 +40,7 @@ TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|
 """"timed out" (a pattern fragment), except a member put in time-out ("user timed out for {}
 minutes", "... until {}"): a moderation action done, not a call that ran out of time."""
 
-FAILURE_OPENING = re.compile(
+FAILURE_OPENING = lazy_compile(
     r"""^\W*(?:\[?(?:error|err|exception)\]?(?:\*\*|__)?(?=\s*(?:[:!.,;(\-–—]|$|(?:occurred|while|when|during|in|with|for|on|from|calling|executing|\w+ing)\b|(?:\{\}|\d{3})\s*[:\-–—]))
         |\[?(?:failure|failed|fail)\]?\b
         |(?:could\s*n[o']t|couldn't|cannot|can't|unable\s+to|failed\s+to|did\s+not\s+succeed)\b
@@ -63,7 +65,7 @@ failed: ..."). "Error" must be a label or the subject of the sentence ("Error oc
 word of the result ("Error codes of the API"), and a statistics term ("standard error: 0.3")
 is no failure."""
 
-FAILURE_ANYWHERE = re.compile(
+FAILURE_ANYWHERE = lazy_compile(
     r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
     r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
     + TIMED_OUT
@@ -88,7 +90,7 @@ FAILED_IN_OTHER_LANGUAGES = (
 """"Failed"/"Could not" opening a sentence in Chinese, Spanish, German, French and Portuguese
 (a pattern fragment): as strong as "Failed ..." in English. (Japanese says it at the end.)"""
 
-STRONG_FAILURE_OPENING = re.compile(
+STRONG_FAILURE_OPENING = lazy_compile(
     rf"^\W*\[?(?:error(?:\*\*|__)?\s*[:!\-]|error\s+(?:\{{\}}|\d{{3}})\s*[:\-]|error\]|failed\b|failure\s*:|{FAILURE_WORD_IN_OTHER_LANGUAGES}\s*[:：!\-]"
     rf"|{FAILED_IN_OTHER_LANGUAGES}|<error>)",
     re.IGNORECASE,
@@ -97,14 +99,14 @@ STRONG_FAILURE_OPENING = re.compile(
 "No se pudo ...", "<error>"): a failure even when no branch says the call failed. Matched at the
 start."""
 
-FALLBACK_DONE = re.compile(
+FALLBACK_DONE = lazy_compile(
     r"\b(?:using|used|with|applied|fell\s+back\s+to|falling\s+back\s+to)\s+(?:the\s+)?default\b",
     re.IGNORECASE,
 )
 """A message that reports the call done another way ("Style 'x' not found, paragraph added with
 the default style"): the missing piece was replaced, so the call worked. English only."""
 
-EMPTY_RESULT = re.compile(
+EMPTY_RESULT = lazy_compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
     r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
     # Chinese: "found no ... containing / matching / any ...", "no results / data yet"
@@ -128,18 +130,18 @@ résultat", "Nenhum item encontrado"): the empty result of a search or a listing
 Matched at the start. "<the named record> not found" is never one (a lookup's miss fails in
 every language)."""
 
-FAILED_OPENING = re.compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
+FAILED_OPENING = lazy_compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
 """How a failure text opens when it stands in a field of a result object ("Error searching docs -
 status code 503", "Failed to ...", "Could not ..."): a report of failure by itself, without a
 branch that says so. English only; the text must also read as a failure as a whole."""
 
-ARGUMENT_COMPLAINT = re.compile(
+ARGUMENT_COMPLAINT = lazy_compile(
     r"\b(?:invalid|must\s+(?:be|not)|(?:is|are)\s+required|unknown|unsupported|not\s+supported|missing)\b", re.IGNORECASE
 )
 """A complaint about what the caller sent ("invalid id", "x is required"): a failure of the call
 even in a status-report tool, whose other "failed" answers are its result."""
 
-UNKNOWN_TOOL = re.compile(
+UNKNOWN_TOOL = lazy_compile(
     r"unknown[ _]tool|tool not found|no such tool|no tool named"
     r"|\btool\s+['\"`{]?[\w.{}-]*['\"`}]?\s+(?:not found|does not exist|is not (?:available|registered|supported))",
     re.I,
@@ -148,24 +150,24 @@ UNKNOWN_TOOL = re.compile(
 tool's own name between, not any sentence that mentions a tool and later says "not found". The
 model only calls listed tools, so rules judge this case apart from a tool's failures."""
 
-REJECTION_WORDING = re.compile(
+REJECTION_WORDING = lazy_compile(
     r"^\s*(?:no\s+(?:\w+\s+){0,3}(?:to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify)|(?:was\s+|were\s+)?(?:provided|given|specified|supplied|passed))|nothing\s+to\s+(?:update|change|delete|remove|add|set|save|apply|send|create|modify))\b",
     re.I,
 )
 """A refusal worded as the absence of what the call needs ("No fields to update", "No data
 provided", "Nothing to delete"): a rejection of the call, not an empty result. English only."""
 
-FAILURE_MARK = re.compile(r"^\s*(?:❌|✗|✘|✖|⛔|🚫)")
+FAILURE_MARK = lazy_compile(r"^\s*(?:❌|✗|✘|✖|⛔|🚫)")
 """A cross or no-entry mark that opens a message ("❌ Removed nobody", "✖ {} (HTTP {})"): the
 author's own sign that the call failed, as plain as "Error:". A report of several lines (one
 mark per checked item) is not one message, so the caller judges only one-line text by it."""
 
-SUCCESS_MARK = re.compile(r"^\s*(?:✅|✔|☑|🎉|ℹ)")
+SUCCESS_MARK = lazy_compile(r"^\s*(?:✅|✔|☑|🎉|ℹ)")
 """A check mark or an information mark that opens a message ("✅ Saved, but the preview could
 not be built", "ℹ️ Nothing to remove — no rows match"): the author reports the call done, or
 informs; a caveat later in the text does not make it a failure."""
 
-REFUSAL_WORDING = re.compile(
+REFUSAL_WORDING = lazy_compile(
     r"\brefus(?:e|es|ed|ing)\s+to\b|\bnothing\s+to\s+do\b"
     r"|\b(?:is|are)\s+not\s+(?:in|a\s+member\s+of|part\s+of|one\s+of)\b[^.;—–-]{0,60}(?:[—–;-]|,)\s*(?:no\s+changes?\b|nothing\b)"
     r"|\b(?:verification|confirmation|authentication|authori[sz]ation|login|sign-in|approval|consent)\s+(?:was\s+)?"
@@ -178,11 +180,11 @@ rows", "The two ids are the same — nothing to do", "Member 4 is not in group 2
 "Login confirmation declined"). The caller also asks ALREADY_DONE: a no-op that reports the
 goal reached ("Already archived — nothing to do") is no refusal."""
 
-ALREADY_DONE = re.compile(r"\balready\b|\bup\s+to\s+date\b", re.IGNORECASE)
+ALREADY_DONE = lazy_compile(r"\balready\b|\bup\s+to\s+date\b", re.IGNORECASE)
 """A no-op that reports the call's goal already reached ("Already a member, no change made",
 "Up to date — nothing to do"): the call succeeded without work. English only."""
 
-ARGUMENT_REQUEST = re.compile(
+ARGUMENT_REQUEST = lazy_compile(
     r"^\W*(?:please,?\s+)?(?:specify|provide|supply)\b"
     r"|^\W*(?:пожалуйста,?\s+)?(?:укажите|введите|передайте)(?!\w)"
     r"|^\W*(?:请|請)(?:提供|指定|输入|輸入)|(?:を)?指定してください"
@@ -196,7 +198,7 @@ ARGUMENT_REQUEST = re.compile(
 found the argument missing, it is the call's rejection. English, Russian, Chinese, Japanese,
 Spanish, Portuguese, German and French. Matched at the start (Japanese says it at the end)."""
 
-INTERNAL_ERROR_WORDING = re.compile(
+INTERNAL_ERROR_WORDING = lazy_compile(
     r"\b(?:should\s+(?:not|never)\s+(?:happen|occur|be\s+reached)|(?:unreachable|not\s+implemented|invariant|impossible)\b"
     r"|this\s+is\s+a\s+bug|internal\s+error|assertion"
     r"|unexpected\s+(?:\w+\s+){0,3}(?:type|shape|format|response|result|value|state)"
@@ -208,7 +210,7 @@ text written for the developer, nothing the model's next call could change. Engl
 
 # -- Failure wording the probe reads on the wire ---------------------------------------------------
 
-WIRE_FAILURE_OPENING = re.compile(
+WIRE_FAILURE_OPENING = lazy_compile(
     r"^\W*(?:(?:errors?|failure|exception|fatal)\s*[:!\-]|error (?:occurred|executing|calling|while|when|fetching|processing)\b|"
     r"failed\b|traceback\b|unable to|cannot|can't|could not|couldn't|invalid\b|not found|no such|denied|forbidden|unauthori[sz]ed)",
     re.I,
@@ -218,7 +220,7 @@ isError: false ("Error: ...", "Failed to ..."). The probe sees the text alone, w
 it, so this is stricter than FAILURE_OPENING: "No results found" for a search, or a document
 titled "Error codes", matches neither this nor WIRE_FAILURE_ANYWHERE."""
 
-WIRE_FAILURE_ANYWHERE = re.compile(
+WIRE_FAILURE_ANYWHERE = lazy_compile(
     r"\b(?:not found|does not exist|doesn't exist|no such \w+|"
     r"an error occurred|error occurred|failed to|unable to|could not|couldn't|permission denied|access denied)\b"
     r"|\btraceback \(most recent call last\)",
@@ -284,7 +286,7 @@ LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_
 """Keys of an error dict listing what the next call may use (examples of a valid argument, the
 values accepted): advice for the model that no one-line message carries whole."""
 
-POINTER_KEY = re.compile(
+POINTER_KEY = lazy_compile(
     r"^(?:duplicates?|existing|conflicts?|conflicting|similar|suggested|alternatives?|closest|nearest|did_you_mean"
     r"|candidates|valid|available|allowed|supported|known|accepted)(?:_|$)"
 )
@@ -302,7 +304,7 @@ ERROR_FLAG_KEYWORDS = ("error", "is_error", "isError", "failed", "failure")
 classes (`_result(msg, error=True)`, `TextContent(..., error=True)`: the wire still says
 isError: false)."""
 
-ERROR_FLAG_LOOKALIKE = re.compile(r"(?:is_?|has_?)?err(?:or)?|failed|failure", re.I)
+ERROR_FLAG_LOOKALIKE = lazy_compile(r"(?:is_?|has_?)?err(?:or)?|failed|failure", re.I)
 """A keyword meant as a result's error flag (`is_Error=True`, `iserror=True`, `error=True`,
 `has_error=True`, `failed=True`), matched whole (`fullmatch`: `errors`, `error_code` are not one).
 Unless it is `isError` or `is_error`, pydantic drops it (or keeps it as an ignored extra)."""
@@ -318,13 +320,13 @@ REPLY_ERROR_FIELDS = frozenset({"error", "errors", "error_message", "err"})
 
 # -- Names: lookup vs listing ---------------------------------------------------------------------
 
-LOOKUP_NAME = re.compile(
+LOOKUP_NAME = lazy_compile(
     r"^_*(?:get|read|fetch|load|open|show|describe|delete|remove|update|edit|rename|set|close|cancel|download|retrieve)(?:_|$)", re.I
 )
 """A function named for one record (`get_note`, `delete_file`): with a key parameter, a miss
 ("No note found") is a failure the model must see. Its first word decides."""
 
-LISTING_NAME = re.compile(
+LISTING_NAME = lazy_compile(
     r"(?:^|_)(?:search|list|find|query|browse|lookup|filter|scan|recent|all|many|matching|suggest)(?:_|$)|(?<![siu])s$", re.I
 )
 """A function named for a search or a listing (`search_notes`, `get_all_items`, `get_notes`):
@@ -332,7 +334,7 @@ an empty answer is its result, even when the name starts like a lookup. Any word
 plural last word does: one that ends in "s" but not in "ss", "us" or "is", the endings of
 singulars (`get_address`, `get_campus`, `get_analysis` fetch one record)."""
 
-KEY_PARAMETER = re.compile(r"(?:^|_)(?:id|key|uuid|slug|name|path|filename|file|url|uri|number|ref|code)$", re.I)
+KEY_PARAMETER = lazy_compile(r"(?:^|_)(?:id|key|uuid|slug|name|path|filename|file|url|uri|number|ref|code)$", re.I)
 """A parameter that names one record (`note_id`, `path`, `slug`): its last word decides."""
 
 NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
@@ -383,12 +385,12 @@ def is_status_tool(name: str) -> bool:
 
 # -- Names: error builders ------------------------------------------------------------------------
 
-ERROR_BUILDER_NAME = re.compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+ERROR_BUILDER_NAME = lazy_compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
 """A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
 `format_error_response(text)`, `make_error(...)`. A whole word of the name, not a part of one
 (`terror`, `errand`)."""
 
-NOT_AN_ERROR_BUILDER_NAME = re.compile(
+NOT_AN_ERROR_BUILDER_NAME = lazy_compile(
     r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)",
     re.IGNORECASE,
 )
@@ -397,7 +399,7 @@ its first word decides."""
 
 # -- Retry wording --------------------------------------------------------------------------------
 
-RETRY_INVITATION = re.compile(
+RETRY_INVITATION = lazy_compile(
     r"\b(?:try\s+again|try\s+later|try\s+once\s+more|retry\s+(?:later|again|the\s+\w+|this|it|in\b|after\b|shortly|soon)"
     r"|(?:please|you\s+(?:can|may|should|could)|then|and|or)\s+re-?try\b|re-?try\s*[.!]?\s*$)",
     re.IGNORECASE,
@@ -406,16 +408,16 @@ RETRY_INVITATION = re.compile(
 or "retry_after". A failure message whose only advice is this is vague unless the condition is
 transient or a correction is named. English only."""
 
-RETRY_MENTION = re.compile(r"\b(?:try (?:it |this |that |the \w+ |the request |once more )?again|re-?try(?!ies)|try later|re-?submit)\b", re.I)
+RETRY_MENTION = lazy_compile(r"\b(?:try (?:it |this |that |the \w+ |the request |once more )?again|re-?try(?!ies)|try later|re-?submit)\b", re.I)
 """Any wording that tells the model to send the call again ("try again", "retry", "resubmit"),
 even after a correction: after an uncertain write, every resend may write twice. Not "retries"
 (a count). English only."""
 
-CHANGED_CALL = re.compile(r"\s+(?:with|using|after\s+(?:\w+ing|you)|by\s+\w+ing|once\s+you)\b", re.IGNORECASE)
+CHANGED_CALL = lazy_compile(r"\s+(?:with|using|after\s+(?:\w+ing|you)|by\s+\w+ing|once\s+you)\b", re.IGNORECASE)
 """What follows a retry to say what the next call changes ("try again with a comma-separated list
 of valid types"): then the retry does not invite the same call again. Matched right after it."""
 
-TRANSIENT_CONDITION = re.compile(
+TRANSIENT_CONDITION = lazy_compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
     r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
@@ -426,11 +428,11 @@ TRANSIENT_CONDITION = re.compile(
 """A condition that passes by itself (a rate limit, a timeout, "not ready yet"): a retry after it
 is the right advice, not a vague one."""
 
-CORRECTIVE_STEP = re.compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
+CORRECTIVE_STEP = lazy_compile(r"\b(?:check|verify|correct|fix|change|adjust)\s+(?:the\s+|your\s+|that\s+)?(?P<what>[a-z][\w-]*)", re.IGNORECASE)
 """A corrective step on a named thing ("check the path and try again"): the model knows what to
 change, unless `what` is a filler word ("check your input")."""
 
-CORRECTED_RETRY = re.compile(
+CORRECTED_RETRY = lazy_compile(
     r"(?:^|[.;:!,]\s*|\bplease\s+|\bfirst\s+)(?:install|remove|rename|delete|move|fix|correct|add|set|"
     r"provide|pass|specify|use|change|update|create|enable|configure|grant|authenticate|log\s*in|sign\s*in|"
     r"reconnect|restart|close|free|upgrade|select|choose|open|start|stop)\b(?:[^.;!?]|\.(?=\S))*?"
@@ -505,7 +507,7 @@ DECODING_CALLS = frozenset(
 """Last names of library calls that decode or parse a whole encoded value (`base64.b64decode(x)`,
 `json.loads(x)`): what they were handed is a payload, never a value a message names."""
 
-SERVICE_ROLE_SUFFIX = re.compile(
+SERVICE_ROLE_SUFFIX = lazy_compile(
     r"(?:Api|API|Http|HTTP|Rest|REST|Soap|SOAP|Rpc|RPC|GraphQL|Graphql|Grpc|GRPC)?(?:Client|Service|Manager|Wrapper|Helper|Handler|Connector|Adapter|Session|Backend"
     r"|Provider|Gateway|Proxy|Api|API|Base|Mixin|Impl)+$"
 )
@@ -513,7 +515,7 @@ SERVICE_ROLE_SUFFIX = re.compile(
 name (`WeatherClient` -> "Weather") is the service a failure of its method concerns. Case
 sensitive: class names are CamelCase."""
 
-REJECTED_VALUE_WORDING = re.compile(
+REJECTED_VALUE_WORDING = lazy_compile(
     r"(?i)^\s*(?:\[?err(?:or)?\]?\s*[:\-–—]\s*)?(?:invalid|unknown|unsupported|unrecogni[sz]ed|malformed|bad|illegal|unpars(?:e)?able|not\s+a\s+valid"
     r"|(?:could\s+not|cannot|can't|failed\s+to|unable\s+to)\s+parse)\s+(?:the\s+|an?\s+)?"
     r"(?P<kind>[a-z][a-z0-9 _-]*?)\s*(?:[:=]\s*|\s-\s*|\s+)\{\}\s*$"

@@ -8,6 +8,7 @@ lookup typed by the base class, and `handler.run_tool(args)`, each subclass over
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -202,3 +203,34 @@ def test_a_module_of_another_package_spelling_the_base_modules_name_is_not_analy
     assert "tools/widgets.py" not in _analysed(root)
     assert {"app/forecast.py", "app/tides.py"} <= set(_analysed(root))
     assert not [line for line in _check(root) if line.startswith("tools/")]
+
+
+def test_a_module_importing_the_base_module_without_naming_the_class_is_not_analysed(tmp_path: Path) -> None:
+    # `app/report.py` imports a helper from `app/base.py` (and `app/cli.py` imports report.py),
+    # but neither names `Handler`: they cannot subclass it, and no tool reaches them.
+    root = _tree(tmp_path)
+    (root / "app/base.py").write_text(BASE + "\n\ndef banner() -> str:\n    return 'weather'\n")
+    (root / "app/report.py").write_text(
+        "import httpx\n\nfrom app.base import banner\n\n\nclass Report:\n    def run_tool(self, args: dict) -> str:\n"
+        "        try:\n            return httpx.get('https://r.invalid/').text\n        except httpx.HTTPError as e:\n"
+        "            return f'Error: {e} {banner()}'\n"
+    )
+    (root / "app/cli.py").write_text("from app.report import Report\n\n\ndef main() -> None:\n    print(Report().run_tool({}))\n")
+    analysed = _analysed(root)
+    assert "app/report.py" not in analysed and "app/cli.py" not in analysed
+    assert {"app/forecast.py", "app/tides.py"} <= set(analysed)
+    assert not [line for line in _check(root) if line.startswith(("app/report.py", "app/cli.py"))]
+
+
+def test_a_subclass_of_the_base_renamed_two_modules_away_is_analysed(tmp_path: Path) -> None:
+    # Only `app/kinds.py` names `Handler` (importing it under another name); `app/plugins.py`
+    # re-exports that name, and forecast.py subclasses it without ever spelling `Handler`.
+    root = _tree(tmp_path)
+    (root / "app/kinds.py").write_text("from app.base import Handler as Kind\n")
+    (root / "app/plugins.py").write_text("from app.kinds import Kind as PluginBase\n")
+    forecast = (root / "app/forecast.py").read_text()
+    forecast = forecast.replace("from app.base import Handler", "from app.plugins import PluginBase").replace("(Handler)", "(PluginBase)")
+    (root / "app/forecast.py").write_text(forecast)
+    assert not re.search(r"\bHandler\b", forecast)
+    assert "app/forecast.py" in _analysed(root)
+    assert "app/forecast.py:13: MCP002" in _check(root)

@@ -588,6 +588,25 @@ def test_the_caller_passing_a_server_to_a_register_function_is_analysed(tmp_path
     assert "pkg/registry.py:5:13: MCP005" in output
 
 
+def test_only_modules_spelling_the_register_function_whole_are_asked_for_as_its_callers(tmp_path: Path) -> None:
+    # `register` is waiting on its callers; a module whose text holds the name only inside longer
+    # identifiers (`register_tools`, `preregister`, `registers`) cannot call it.
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": "from fastmcp import FastMCP\nmcp = FastMCP('x')\n",
+            "pkg/registry.py": "def register(server):\n    @server.tool()\n    def find(q):\n        if not q:\n            return 'Error: empty query'\n        return q\n",
+            "pkg/main.py": "from .app import mcp\nfrom . import registry\n\nregistry.register(mcp)\n",
+            "pkg/lookalike.py": "def register_tools(items):\n    return preregister(items)\n\n\ndef preregister(items):\n    return [i for i in items if i.registers]\n",
+        },
+    )
+    files = analysed(tmp_path)
+    assert "pkg/main.py" in files and "pkg/lookalike.py" not in files
+    code, output = check(tmp_path)
+    assert "pkg/registry.py:5:13: MCP005" in output
+
+
 def test_a_table_of_tools_in_another_module_is_analysed(tmp_path: Path) -> None:
     # tables.py registers nothing and its name is an upper-case constant: the linker reads it.
     write_tree(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -18,8 +17,9 @@ import libcst
 from mcp_lint.fileio import dominant_newline
 from mcp_lint.findings import Applicability, Edit, Finding, Location
 from mcp_lint.fixing.unused_imports import drop_unused_imports
+from mcp_lint.lazy_re import lazy_compile
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import re
 
+from mcp_lint.lazy_re import lazy_compile
+
 
 class Effect(str, enum.Enum):
     """The kinds of change a call can make; PREPARATION never counts as the mutation alone."""
@@ -95,10 +97,10 @@ RUNS_GIVEN_FUNCTION: dict[str, int] = {"to_thread": 0, "run_in_executor": 1, "ru
 HTTP_WRITE_VERBS = frozenset({"post", "put", "patch", "delete"})
 # Module-level request functions of HTTP libraries are recognised by the verb alone when their
 # receiver looks like an HTTP client or the library (`requests`-like modules are imported names).
-HTTP_RECEIVER = re.compile(r"client|session|http|api|requests|httpx", re.I)
+HTTP_RECEIVER = lazy_compile(r"client|session|http|api|requests|httpx", re.I)
 # A POST to an endpoint named for a computation (`.../text:synthesize`, `/v1/search`, `/query`)
 # asks for a result and changes nothing: the last word of the URL's path says so.
-COMPUTING_ENDPOINTS = re.compile(
+COMPUTING_ENDPOINTS = lazy_compile(
     r"[/:](?:synthesize|search|query|translate|predict|classify|embed|embeddings|analyze|analyse|detect|recognize|tokenize|count_tokens|completions?|render|preview|validate|lookup|estimate)(?:$|[?#])",
     re.I,
 )
@@ -107,13 +109,13 @@ VERB_KEYWORDS = frozenset({"method", "http_method", "verb"})
 # A project helper that sends requests, named so (`self._request("PATCH", ...)`), takes the verb
 # as a string; any call whose first argument is an upper-case write verb (`_tracker("POST", ...)`)
 # sends one too.
-REQUEST_WRAPPER = re.compile(r"request|call|api|http|fetch|send", re.I)
+REQUEST_WRAPPER = lazy_compile(r"request|call|api|http|fetch|send", re.I)
 # Names of the argument after an upper-case verb that make the call a request: a location.
-LOCATION_NAMES = re.compile(r"url|uri|path|endpoint|route|href|link", re.I)
+LOCATION_NAMES = lazy_compile(r"url|uri|path|endpoint|route|href|link", re.I)
 # Building a request does not send it: `Request("POST", url)`, `client.build_request("PUT", url)`.
 # The send is the mutation: `urlopen(req)`, `session.send(req)`, `req.send()`.
-REQUEST_BUILDER = re.compile(r"^(?:[A-Z]\w*Request\w*|Request|build_request|prepare_request|new_request|make_request)$")
-REQUEST_SENDERS = re.compile(r"urlopen|send|execute|dispatch|perform|fetch|request|call|submit", re.I)
+REQUEST_BUILDER = lazy_compile(r"^(?:[A-Z]\w*Request\w*|Request|build_request|prepare_request|new_request|make_request)$")
+REQUEST_SENDERS = lazy_compile(r"urlopen|send|execute|dispatch|perform|fetch|request|call|submit", re.I)
 # Setting the verb on a builder: `req.method = "POST"`, `builder.method("PATCH")`.
 VERB_SETTERS = frozenset({"method", "set_method", "with_method", "http_method"})
 # String methods and loggers never send anything, whatever their first argument.
@@ -121,10 +123,10 @@ NOT_SENDERS = frozenset({"startswith", "endswith", "upper", "lower", "replace", 
 
 # -- databases --------------------------------------------------------------------------------
 
-SQL_WRITE = re.compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
+SQL_WRITE = lazy_compile(r"^\s*(?:insert|update|delete|replace|merge|upsert|create|drop|alter|truncate)\b", re.I)
 # What a write statement changes and what a read statement reads: the tables after these words.
-SQL_WRITE_TABLE = re.compile(r"^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into|merge\s+into|upsert\s+into|truncate(?:\s+table)?|drop\s+table(?:\s+if\s+exists)?|alter\s+table)\s+[`\"\[]?(\w+)", re.I)
-SQL_READ_TABLES = re.compile(r"\b(?:from|join)\s+[`\"\[]?(\w+)", re.I)
+SQL_WRITE_TABLE = lazy_compile(r"^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into|merge\s+into|upsert\s+into|truncate(?:\s+table)?|drop\s+table(?:\s+if\s+exists)?|alter\s+table)\s+[`\"\[]?(\w+)", re.I)
+SQL_READ_TABLES = lazy_compile(r"\b(?:from|join)\s+[`\"\[]?(\w+)", re.I)
 SQL_EXECUTE = frozenset({"execute", "executemany", "executescript", "exec_driver_sql", "fetch", "fetchrow", "fetchval"})
 # Calls that compose statement text from literal parts (`sql.SQL("DELETE FROM {}")`,
 # `text("UPDATE ...")`): their first argument is the statement.
@@ -140,7 +142,7 @@ KEY_VALUE_MIN_ARGS = {"set": 2}
 # Writes on a collection (or table, index) handle obtained from a client.
 COLLECTION_WRITES = frozenset({"add", "upsert", "update", "delete", "insert", "insert_one", "insert_many", "update_one", "update_many", "delete_one", "delete_many", "replace_one", "put", "put_item", "delete_item", "update_item", "add_documents", "add_texts", "modify", "drop"})
 # Methods of a client that hand out a store handle: what they return is a handle too.
-HANDLE_GETTERS = re.compile(r"^(?:get_or_create_|get_|create_|open_|use_)?(?:collection|table|index|bucket|namespace|database|db|store|container|queue|topic|sheet|worksheet)s?$|^(?:collection|table|index|bucket)_?\w*$", re.I)
+HANDLE_GETTERS = lazy_compile(r"^(?:get_or_create_|get_|create_|open_|use_)?(?:collection|table|index|bucket|namespace|database|db|store|container|queue|topic|sheet|worksheet)s?$|^(?:collection|table|index|bucket)_?\w*$", re.I)
 # A receiver looks like a store when its name ends in one of these words (`vector_collection`,
 # `cache_client`, `kv`; not `client_config`). Words for a kind of store only, never a product's name:
 # a receiver named otherwise is a store by what it was made from (CLIENT_FACTORIES).
@@ -151,7 +153,7 @@ STORE_WORDS = frozenset(
 # Calls that hand out a client of something outside the process, whatever the name it is kept
 # under: `conn = connect(dsn)`, `r = Cache.from_url(u)`, `c = make_client()`, `c = StoreClient(...)`.
 # What such a local or module-level name holds takes store writes (`r.delete(k)`, `c.add(...)`).
-CLIENT_FACTORIES = re.compile(
+CLIENT_FACTORIES = lazy_compile(
     r"^(?:a?connect|from_url|from_uri|from_dsn|from_env|open_connection|create_connection|create_pool"
     r"|(?:get|make|create|new|build|open)_(?:\w+_)?(?:client|connection|conn))$|^[A-Z]\w*(?:Client|Connection|ConnectionPool)$"
 )
@@ -167,15 +169,15 @@ CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "upd
 ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
 # Module-level containers that only remember work (caches, in-flight maps, locks): writing them
 # before a rejection leaves nothing the user or a retry would see.
-BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+BOOKKEEPING = lazy_compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
 # A document loaded into memory for this call only (`wb = load_workbook(path)`,
 # `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
 # a path that rejects before the save the edit dies with the call.
-DOCUMENT_LOADERS = re.compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
+DOCUMENT_LOADERS = lazy_compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|parse|read|open|get_or_create)_\w*(?:workbook|document|doc|docx|presentation|pptx|xlsx|tree|xml|book|sheet|spreadsheet)s?$", re.I)
 # A new, empty document built in memory by this call (`wb = Workbook()`, `doc = Document()`):
 # like a loaded one, its edits change nothing until it is saved.
 # A constructor, not an SDK call that makes one remotely (`CreateDocument`, `NewWorkbook`).
-DOCUMENT_NEW = re.compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
+DOCUMENT_NEW = lazy_compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
 # Methods that write what their receiver holds to the file their arguments name (`prs.save(out)`):
@@ -232,7 +234,7 @@ AMBIGUOUS_VERBS = frozenset({"add", "set", "update", "remove", "move", "insert",
 # Words before a verb that make the method a read (`get_update_status`).
 READ_PREFIXES = frozenset({"get", "list", "read", "fetch", "find", "search", "is", "has", "can", "check", "validate", "to", "as", "build", "make", "format", "parse"})
 # Progress and log notifications to the client change no state.
-NOTIFY = re.compile(r"^send_(?:log|progress|notification|ping|resource|tool_list|prompt_list|request)", re.I)
+NOTIFY = lazy_compile(r"^send_(?:log|progress|notification|ping|resource|tool_list|prompt_list|request)", re.I)
 # Receivers that only log or print.
 SAFE_RECEIVERS = frozenset({"logger", "logging", "log", "ctx", "context", "self.logger", "self.log", "print", "console", "st", "sys.stdout", "sys.stderr"})
 SAFE_ROOTS = frozenset({"logger", "logging", "log", "ctx", "context"})

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from mcp_lint.lazy_re import lazy_compile
+
 # Exception classes whose text is the author's own when the try body only raises literals, and
 # harmless builtin parsing errors otherwise (see the raw-exception-text rule's page).
 NARROW_BUILTIN_ERRORS = frozenset(
@@ -58,7 +60,7 @@ FOREIGN_BUILTIN_ERRORS = frozenset(
 
 
 # The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
-CLIENT_LIKE = re.compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
+CLIENT_LIKE = lazy_compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
 
 # Parsers whose error text describes their input: applied to a tool argument, that text is about
 # what the model itself sent ("Expecting ',' delimiter: line 1 column 15").

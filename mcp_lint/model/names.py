@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 
 import libcst as cst
 
 from mcp_lint.framework_copies import FrameworkCopy, framework_name
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.module_names import resolve_relative
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
 
@@ -188,7 +188,7 @@ def tool_error_names(aliases: AliasTable) -> dict[Family, str]:
 
 
 # Words of an identifier: its snake_case parts split at camelCase humps, acronyms whole.
-_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_IDENTIFIER_PART = lazy_compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def identifier_parts(name: str) -> list[str]:

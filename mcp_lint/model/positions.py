@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
@@ -29,6 +28,7 @@ import libcst as cst
 from libcst._position import CodePosition as _CodePosition  # loaded with libcst itself
 from libcst._position import CodeRange as _CodeRange
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.walk import children, descendants
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ Positions = dict[cst.CSTNode, "CodeRange"]
 AstFunction = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 # Line breaks as the tokenizer and libcst's position tracking count them (not \f or \v).
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 
 # What each libcst compound statement is in `ast`; a pairing that disagrees abandons the layout.
 # (ast.Match needs Python 3.10, ast.TryStar 3.11: on older versions such files do not parse there.)

@@ -23,15 +23,16 @@ pay for the memory.
 from __future__ import annotations
 
 import ast
-import re
 from collections import deque
 from typing import Callable
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
+
 __all__ = ["enable", "reparse"]
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 
 
 class _Pieces:

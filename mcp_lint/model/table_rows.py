@@ -17,9 +17,10 @@ their returned tables (`CATEGORIES` -> position 1 -> called -> the builders' tab
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
+
+from mcp_lint.lazy_re import lazy_compile
 
 # Where a table path starts: a function's returned table, or a table it builds in a local.
 RETURNED = "()"
@@ -78,8 +79,8 @@ class Bound:
 # A registration of the functions at a position of a table's rows, as written into the
 # registration's function name after summary.TABLE_REF: `pkg.app.CATS[1]()[0]` is position 0 of
 # the tables returned by the functions at position 1 of CATS.
-_HOP = re.compile(r"\[(\d+)\]\(\)")
-_ENCODED = re.compile(r"(?P<start>.+?)(?P<hops>(?:\[\d+\]\(\))*)\[(?P<position>\d+)\]")
+_HOP = lazy_compile(r"\[(\d+)\]\(\)")
+_ENCODED = lazy_compile(r"(?P<start>.+?)(?P<hops>(?:\[\d+\]\(\))*)\[(?P<position>\d+)\]")
 
 
 def encode(table: TablePath, position: int) -> str:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
+from mcp_lint.lazy_re import lazy_compile
+
 _NAMES = r"\(?\s*([\w.]+(?:\s*,\s*[\w.]+)*)"
-_EXCEPT = re.compile(r"^[ \t]*except\*?\s*" + _NAMES, re.MULTILINE)
+_EXCEPT = lazy_compile(r"^[ \t]*except\*?\s*" + _NAMES, re.MULTILINE)
 # `isinstance(value, Cls)` / `isinstance(obj.attr[0], (A, B))`: the first argument without commas.
-_TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\(\s*[^,()]*(?:\([^()]*\)[^,()]*)*,\s*" + _NAMES)
+_TYPE_TEST = lazy_compile(r"\b(?:isinstance|issubclass)\(\s*[^,()]*(?:\([^()]*\)[^,()]*)*,\s*" + _NAMES)
 
 
 def tested_class_names(source: str) -> frozenset[str]:
@@ -25,7 +27,7 @@ def tested_class_names(source: str) -> frozenset[str]:
     return frozenset(names)
 
 
-_NAMED_EXCEPT = re.compile(r"^([ \t]*)except\*?\s*" + _NAMES + r"\s*\)?\s+as\s+(\w+)\s*:", re.MULTILINE)
+_NAMED_EXCEPT = lazy_compile(r"^([ \t]*)except\*?\s*" + _NAMES + r"\s*\)?\s+as\s+(\w+)\s*:", re.MULTILINE)
 _CLAUSE_LINES = 40  # how far below its `except` a clause's test of the message is looked for
 
 

@@ -21,12 +21,12 @@ server.py:12:9: MCP001 Tool 'read_note' raises McpError for an empty argument
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterator, Sequence, TextIO
 
 import unicodedata
 
 from mcp_lint.findings import Finding, Location, Related
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.output import ReportOptions, finding_help, is_fixable
 
 # Lines shown above and below the flagged line.
@@ -51,7 +51,7 @@ _NOTE = "bold"
 
 # Python's own line breaks. str.splitlines() also splits at form feeds and other separators that
 # the tokenizer treats as ordinary characters, which would shift every row after them.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 # Control characters of a linted file (an ESC in a string literal, say) must not reach the
 # terminal as control sequences; each becomes one replacement character so columns still line up.
 _CONTROL_CHARACTERS = {

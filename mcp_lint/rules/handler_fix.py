@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import CodePosition
 
 from mcp_lint.findings import Edit, Location
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
@@ -29,7 +30,7 @@ from mcp_lint.vocabulary import is_status_tool
 
 _LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
 _BELOW_ERROR = frozenset({"debug", "info", "warning", "warn"})
-_LOGGER = re.compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
+_LOGGER = lazy_compile(r"(?i)(?:^|_)log(?:ger)?$|^logging$")
 # Calls that cannot change anything: a local holding only these can be deleted with its last use.
 _PURE_CALLS = frozenset(
     {"str", "repr", "type", "len", "format", "int", "float", "bool", "traceback.format_exc", "json.dumps"}
@@ -814,7 +815,7 @@ def _builtin_advice(exc: cst.Call, written: str) -> bool:
 
 
 # A sentence after another: "... is not set. Configure it ...", "... not found; set ... to ...".
-_SECOND_SENTENCE = re.compile(r"\w[^.;!?]*\w[.;!?]\s+[A-Za-z]+\s+\w")
+_SECOND_SENTENCE = lazy_compile(r"\w[^.;!?]*\w[.;!?]\s+[A-Za-z]+\s+\w")
 
 
 def _literal_text(node: cst.BaseExpression) -> str:
@@ -920,13 +921,13 @@ def _caught_inside(fn: FunctionFacts, outer: cst.Try, fact: RaiseFact, short: st
 
 # A docstring saying the function's failures are reported, not raised ("a failed move is
 # reported, not raised", "never raises", "returns a warning instead of raising").
-_NOT_RAISED = re.compile(
+_NOT_RAISED = lazy_compile(
     r"(?i)\b(?:not|never|rather\s+than|instead\s+of|without)\s+(?:be(?:ing)?\s+)?rais(?:e|es|ed|ing)\b|\bdoes\s*n[o']t\s+raise\b"
     r"|\bnothing\s+(?:\w+\s+){0,2}(?:may|can|should|must|will)\s+raise\b"
 )
 # Words of a reply that reports work done beside a step that failed: a warning, a success, a
 # fallback ("Showing a preview instead").
-_PARTIAL_WORDS = re.compile(r"(?i)\bwarn(?:ing)?\b|\u26a0|\bsuccessful(?:ly)?\b|\bpartial(?:ly)?\b|\bshowing\b.*\binstead\b|\bfall\s*back\b")
+_PARTIAL_WORDS = lazy_compile(r"(?i)\bwarn(?:ing)?\b|\u26a0|\bsuccessful(?:ly)?\b|\bpartial(?:ly)?\b|\bshowing\b.*\binstead\b|\bfall\s*back\b")
 
 
 def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: cst.BaseExpression, ctx: FileContext) -> bool:
@@ -997,7 +998,7 @@ def _collected(block: cst.CSTNode, exclude: cst.CSTNode | None) -> set[str]:
 
 
 # A docstring promising a reply on every path ("Always returns a dict", "never raises").
-_ALWAYS_RETURNS = re.compile(r"(?i)\balways\s+returns?\b|\bnever\s+(?:raises?|throws?|fails?)\b")
+_ALWAYS_RETURNS = lazy_compile(r"(?i)\balways\s+returns?\b|\bnever\s+(?:raises?|throws?|fails?)\b")
 # Parameters that are the framework's or the object's, not an argument the caller chose.
 _NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
 
@@ -1219,7 +1220,7 @@ def _is_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
 
 # A reply that an empty collection is empty: an answer, not a failure ("No rows found in table
 # t", "No results", "The folder is empty"), unlike a named item missing ("Order 42 not found").
-_EMPTY_ANSWER = re.compile(
+_EMPTY_ANSWER = lazy_compile(
     r"(?i)^\W*no\s+(?:[\w-]+\s+){0,3}?(?:found|returned|available|matched|match)\b"
     r"|^\W*no\s+(?:results|rows|items|records|entries|matches|data|files|messages|events)\b"
     r"|\b(?:is|are|was)\s+empty\b"

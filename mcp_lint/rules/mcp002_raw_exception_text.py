@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import io
-import re
 import tokenize
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
@@ -12,6 +11,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.exception_guards import Handler, catching_site
 from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
@@ -1523,16 +1523,16 @@ def _holds_a_payload(key: str, expr: cst.BaseExpression) -> bool:
     return failure_words.is_bulky(key) or failure_words.is_bulky(last_name(dotted(expr) or "") if not isinstance(expr, cst.Subscript) else "")
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
+_IDENTIFIER = lazy_compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
 # Words naming a document format or its shape: a value of that kind is too long to echo back.
-_DOCUMENT_WORDS = re.compile(r"(?i)\b(?:json|yaml|xml|toml|csv|html|format|structure|syntax|payload|body)\b")
+_DOCUMENT_WORDS = lazy_compile(r"(?i)\b(?:json|yaml|xml|toml|csv|html|format|structure|syntax|payload|body)\b")
 # A label whose content was the exception ("AWS Error", "API exception"): it says nothing of
 # what failed once its text is gone.
-_LABEL_ONLY = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*\s+){0,2}(?i:error|exception|failure)s?")
+_LABEL_ONLY = lazy_compile(r"(?:[A-Za-z][A-Za-z0-9]*\s+){0,2}(?i:error|exception|failure)s?")
 # Words of a label that say nothing of the kind: "An unexpected error" adds nothing after the operation.
-_LABEL_KIND = re.compile(r"(?i)^(?:(?:an?|the|unexpected|unknown|internal|general|generic|other|some)\s+)*(?:error|exception|failure)s?$")
+_LABEL_KIND = lazy_compile(r"(?i)^(?:(?:an?|the|unexpected|unknown|internal|general|generic|other|some)\s+)*(?:error|exception|failure)s?$")
 # A function or variable name in a log message's words (`run_query_async`; not `GITLAB_URL`).
-_CODE_NAME = re.compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
+_CODE_NAME = lazy_compile(r"\b_*[a-z][a-z0-9]*_[a-z0-9_]*\b")
 # Stands for what failed, in words from the one tool the failure reaches (known after linking).
 PH_TOOL_SENTENCE = placeholder("tool-sentence")
 
@@ -1771,7 +1771,7 @@ def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
 
 
 # Acronyms as a module writes them ("S3", "EKS", "IDs"): two capitals, or a capital and a digit.
-_ACRONYM = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z0-9])[A-Za-z][A-Za-z0-9]{1,4}\b")
+_ACRONYM = lazy_compile(r"\b(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z0-9])[A-Za-z][A-Za-z0-9]{1,4}\b")
 _NOT_ACRONYMS = frozenset(
     {"error", "info", "debug", "warning", "todo", "note", "ok", "get", "post", "put", "delete", "patch", "head", "true", "false", "none", "null"}
     # English function words a module writes in capitals inside query text or constants

@@ -17,7 +17,6 @@ tool's call as related locations.
 from __future__ import annotations
 
 import builtins
-import re
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -28,6 +27,7 @@ from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.findings import Applicability, Edit, Location, Related
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.argument_checks import VALUE_METHODS as _VALUE_METHODS
 from mcp_lint.model.argument_checks import data_reads as _data_reads
 from mcp_lint.model.argument_checks import terminates as _terminates
@@ -1044,7 +1044,7 @@ def _may_mutate(callee: str, ctx: FileContext, module_names: set[str]) -> bool:
 
 # What a lookup raises when the thing is not there: a clause for one that goes on is the
 # function's other normal path (`except FileNotFoundError: return create(path)`).
-_NOT_FOUND = re.compile(r"NotFound|KeyError|LookupError|DoesNotExist|Missing|NoSuch")
+_NOT_FOUND = lazy_compile(r"NotFound|KeyError|LookupError|DoesNotExist|Missing|NoSuch")
 
 
 def _fallback_clause(handler: cst.ExceptHandler, ctx: FileContext) -> bool:
@@ -1156,7 +1156,7 @@ def _logs(name: str) -> bool:
 # by qualified name, by method name, or `Type.from_<format>(text)`.
 _PARSER_CALLS = frozenset({"json.loads", "ast.literal_eval", "uuid.UUID", "decimal.Decimal", "Decimal", "UUID", "yaml.safe_load", "tomllib.loads", "ipaddress.ip_address", "ipaddress.ip_network"})
 _PARSER_METHODS = frozenset({"fromisoformat", "strptime", "model_validate", "model_validate_json", "parse_obj", "parse_raw", "literal_eval"})
-_PARSER_FORMAT = re.compile(r"^from_(?:json|yaml|toml|ical|iso\w*|str|string|text|rfc\w*|csv|xml)$")
+_PARSER_FORMAT = lazy_compile(r"^from_(?:json|yaml|toml|ical|iso\w*|str|string|text|rfc\w*|csv|xml)$")
 
 
 def _parses(call: cst.Call) -> bool:
@@ -1212,7 +1212,7 @@ def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
 # Exceptions that computing on values raises (parsing, converting, looking up): an `except`
 # clause for one of them that rejects the call is a check of the arguments; a clause for
 # anything (`Exception`) or for a failure of I/O (`OSError`, an HTTP error) reports a failure.
-_VALUE_ERRORS = re.compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
+_VALUE_ERRORS = lazy_compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
 
 
 def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:

@@ -10,6 +10,7 @@ import libcst as cst
 
 from mcp_lint.engine.graph import EdgeKind
 from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
@@ -380,7 +381,7 @@ def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExp
 
 
 # Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
-_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+_OWN_WORD = lazy_compile(r"[^\W\d_]{2,}")
 _OWN_WORDS = 3
 
 
@@ -1673,11 +1674,11 @@ def _is_fragment(words: str, code: str) -> bool:
 # Keys of an error dict whose literal value may be a machine code naming the failure.
 _CODE_KEYS = ("code", "error_code", "errorCode", "type", "error_type", "kind", "error")
 # A machine code: UPPER_SNAKE (one word or more) or lower_snake of two words or more.
-_MACHINE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:[_\-][A-Z0-9]+)*|[a-z][a-z0-9]*(?:[_\-][a-z0-9]+)+")
+_MACHINE_CODE = lazy_compile(r"[A-Z][A-Z0-9]*(?:[_\-][A-Z0-9]+)*|[a-z][a-z0-9]*(?:[_\-][a-z0-9]+)+")
 
 
 # Keys of an error dict naming the handle of a job, an upload, a session (`job_id`, `taskId`, `id`).
-_HANDLE_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
+_HANDLE_KEY = lazy_compile(r"(?:^|_)id$|[a-z]Id$")
 
 # Keys of an error dict whose value is no value the failure was about.
 _NOT_CONTEXT_KEYS = FLAG_KEYS | frozenset(k.lower() for k in (*MESSAGE_KEYS, *HINT_KEYS, *DETAIL_KEYS))

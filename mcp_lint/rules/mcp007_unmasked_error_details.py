@@ -18,6 +18,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit, Finding, Location, Related, help_for
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.call_args import keyword_values
 from mcp_lint.model.facts import CallFact, FunctionFacts, TryGuard
 from mcp_lint.model.frameworks import Family, FrameworkContext
@@ -88,7 +89,7 @@ _OS_IO = frozenset(
 )
 _PATH_IO_METHODS = frozenset({"read_text", "write_text", "read_bytes", "write_bytes", "unlink", "mkdir", "rmdir", "iterdir", "touch"})
 # A receiver named like a client (`client`, `self.http`, `db`, `cursor`), not `client_config`.
-_CLIENT_LIKE = re.compile(r"(?:^|_)(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
+_CLIENT_LIKE = lazy_compile(r"(?:^|_)(?:client|session|http|api|conn|connection|cursor|db|database|sdk|s3|boto|pool|redis|engine)$", re.I)
 # Methods of a client-like object that only read local state.
 _LOCAL_METHODS = frozenset({"close", "aclose", "__enter__", "__aenter__", "copy", "keys", "values", "items", "format", "get_config", "headers"})
 

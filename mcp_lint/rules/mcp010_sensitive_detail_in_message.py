@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, Mapping
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.flow import carried_parts
 from mcp_lint.model.walk import descendants
@@ -136,13 +137,13 @@ def _number(value: cst.BaseExpression) -> bool:
 
 
 # What a mapping's key looks like, unlike a URL or a path passed to an HTTP client's `get`.
-_KEY = re.compile(r"[A-Za-z_][\w.-]*")
-_CREDENTIALS_IN_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
-_CONNECTION_SCHEME = re.compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
-_PLACEHOLDER_CREDENTIALS = re.compile(
+_KEY = lazy_compile(r"[A-Za-z_][\w.-]*")
+_CREDENTIALS_IN_URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@{}]+:[^/\s@{}]+@", re.I)
+_CONNECTION_SCHEME = lazy_compile(r"\b(?:postgres|postgresql|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqp|amqps|mssql|oracle)(?:\+\w+)?://", re.I)
+_PLACEHOLDER_CREDENTIALS = lazy_compile(
     r"://(?:user(?:name)?|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+):(?:pass(?:word)?|pwd|secret|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\*+|x+)@", re.I
 )
-_SQL = re.compile(r"^\s*(?:select|insert|update|delete|with|create|drop|alter|merge|replace|upsert)\b[\s\S]*\b(?:from|into|set|table|where|values|index)\b", re.I)
+_SQL = lazy_compile(r"^\s*(?:select|insert|update|delete|with|create|drop|alter|merge|replace|upsert)\b[\s\S]*\b(?:from|into|set|table|where|values|index)\b", re.I)
 
 _ENV_READS = frozenset({"os.getenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop", "dotenv.get_key"})
 _SECRET_STORES = frozenset({"keyring.get_password", "keyring.get_credential"})

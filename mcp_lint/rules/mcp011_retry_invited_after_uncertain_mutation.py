@@ -27,6 +27,7 @@ import libcst as cst
 
 from mcp_lint.engine.graph import ControlFlowGraph, Node
 from mcp_lint.engine.libcst_cfg import build_cfg
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.message_text import literal_text
@@ -44,15 +45,15 @@ from mcp_lint.vocabulary import RETRY_MENTION
 
 # A retry mentioned (vocabulary.RETRY_MENTION) is no invitation when the same clause says not
 # to, or says to check first.
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bbefore|\bavoid|\bwithout|\binstead of)\W+(?:\w+\W+){0,2}$", re.I)
+_NEGATED = lazy_compile(r"(?:\bnot|n't|\bnever|\bbefore|\bavoid|\bwithout|\binstead of)\W+(?:\w+\W+){0,2}$", re.I)
 # The message already says the write may have happened, or how to find out.
-_OUTCOME_NAMED = re.compile(
+_OUTCOME_NAMED = lazy_compile(
     r"\b(?:may|might|could) (?:still |already )?have\b|\b(?:check|verify|confirm|see) (?:whether|if)\b|\boutcome is unknown\b"
     r"|\bunknown whether\b|\bmay already exist|\bbefore retrying\b|\bidempoten",
     re.I,
 )
 # Caught classes after which a write may have happened: the transport or the far side failed.
-_UNCERTAIN_CLASS = re.compile(
+_UNCERTAIN_CLASS = lazy_compile(
     r"timeout|timedout|timed_out|connect|network|transport|socket|remoteprotocol|protocolerror|servererror|serviceunavailable"
     r"|badgateway|gatewaytimeout|httperror|httpstatuserror|requestexception|requesterror|clienterror|apierror|apiexception"
     r"|incompleteread|operationalerror|interfaceerror|databaseerror|sqlalchemyerror|readerror|writeerror|oserror|ioerror|brokenpipe|reset",
@@ -63,13 +64,13 @@ _UNCERTAIN_CLASS = re.compile(
 _NEVER_SENT = frozenset({"ConnectError", "ConnectTimeout", "ConnectionRefusedError", "PoolTimeout", "NewConnectionError"})
 _BROAD = frozenset({"Exception", "BaseException"})
 # Names in a condition that guarantee the write did not happen: refused before it ran.
-_NOTHING_HAPPENED = re.compile(r"rate_?limit|ratelimit|too_?many|throttl|lock|acquire|quota|conflict|exists|not_?found|unauthori|forbidden|permission|invalid|validat", re.I)
+_NOTHING_HAPPENED = lazy_compile(r"rate_?limit|ratelimit|too_?many|throttl|lock|acquire|quota|conflict|exists|not_?found|unauthori|forbidden|permission|invalid|validat", re.I)
 _STATUS_NAMES = frozenset({"status_code", "status", "code", "status_int", "http_status"})
 # Mutations that cross a wire or a process boundary (model/mutations.py's descriptions): their outcome can
 # be unknown. A local file write or an in-memory change fails or succeeds where it runs.
 _REMOTE = ("sends an HTTP", "writes to the database", "commits", "calls ", "runs a subprocess")
 # Receivers that stand for a remote service (`client`, `api`, `slack_service`, `db`, `session`).
-_REMOTE_RECEIVER = re.compile(r"client|api|service|session|sdk|remote|server|conn|cursor|\bdb|database|bucket|queue|bot|gateway|http|rest", re.I)
+_REMOTE_RECEIVER = lazy_compile(r"client|api|service|session|sdk|remote|server|conn|cursor|\bdb|database|bucket|queue|bot|gateway|http|rest", re.I)
 # How many of the writing tools a RetryMiddleware finding shows where they write.
 _RELATED_TOOLS = 3
 _RETRY_DECORATORS = frozenset({"retry", "on_exception", "retry_async", "async_retry", "backoff"})
@@ -119,7 +120,7 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
 # Requests that open a session rather than change the world (a login, an OAuth token grant):
 # sent twice, they leave the world as once (a second session), so an unknown outcome harms nothing.
 _SESSION_WORDS = frozenset({"login", "logon", "signin", "authenticate", "reauthenticate", "auth", "reauth", "oauth"})
-_SESSION_PATH = re.compile(r"(?:^|[/_.-])(?:log_?in|log_?on|sign_?in|sign-in|auth|oauth2?|authenticate)(?:$|[/_.?-])|/token(?:$|[/?])", re.I)
+_SESSION_PATH = lazy_compile(r"(?:^|[/_.-])(?:log_?in|log_?on|sign_?in|sign-in|auth|oauth2?|authenticate)(?:$|[/_.?-])|/token(?:$|[/?])", re.I)
 
 
 def _opens_a_session(call: cst.Call) -> bool:

@@ -16,23 +16,25 @@ from typing import Callable
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
+
 # What introduces a removed placeholder: spaces, ": ", " - ", "; ", "=", escaped line breaks.
-_SEPARATORS = re.compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
-_LEADING_SEPARATORS = re.compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
+_SEPARATORS = lazy_compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
+_LEADING_SEPARATORS = lazy_compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
 # A label left without its value: "...; got error", "Details", "failed with exception". A label
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
 _LABEL = r"(?:(?:the|an?|original|underlying|raw|error|exception)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
-_DANGLING_LABEL = re.compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
+_DANGLING_LABEL = lazy_compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)?|\s(?:got|with)\s+){_LABEL}")
 # A leading "Error:" label, also in markdown emphasis or after a warning sign ("**Error:** ",
 # "**Error**: ", "❌ Error: "): what a raised message no longer needs to say.
-ERROR_PREFIX = re.compile(
+ERROR_PREFIX = lazy_compile(
     r"^\s*(?:[\u274c\u26a0\U0001f6ab]\ufe0f?\s*)?(?:\*\*|__)?\[?(?:error|err)\]?(?:\*\*|__)?\s*(?::|-|–|—)\s*(?:\*\*|__)?\s*", re.I
 )
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
-_PRINTF_SPEC = re.compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
+_PRINTF_SPEC = lazy_compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
 # One field of a `%` format (`%s`, `%r`, `%.2f`, `%%`); named fields are not read.
-_PRINTF_FIELD = re.compile(r"%%|%(?P<spec>\d*(?:\.\d+)?)(?P<kind>[sradifeEgGxXo])")
+_PRINTF_FIELD = lazy_compile(r"%%|%(?P<spec>\d*(?:\.\d+)?)(?P<kind>[sradifeEgGxXo])")
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Callable, Mapping, Optional, Tuple
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import (
     CALL_TOOL_RESULT_CLASSES,
@@ -189,7 +190,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
 
 
 # A machine code (`invalid_input`, `NOT_FOUND`, `auth.expired`): one token, no sentence.
-_CODE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-.:/][A-Za-z0-9]+)*")
+_CODE = lazy_compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-.:/][A-Za-z0-9]+)*")
 # Keys beside a code that hold the sentence written for the reader, in the order one is taken.
 # Beside a short label ("Request timeout") only the message keys: a `details` there is more
 # about the failure, kept after the label in parentheses (see MCP005's fix).

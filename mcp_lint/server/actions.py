@@ -8,7 +8,6 @@ client that cannot resolve): the fix loop lints the file again after every pass.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -16,9 +15,10 @@ from typing import Any, Callable, Sequence
 from lsprotocol import types
 
 from mcp_lint.findings import Applicability, Edit, Finding, Location
+from mcp_lint.lazy_re import lazy_compile
 
 FIX_ALL = "source.fixAll.mcp-lint"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 
 
 @dataclass
