@@ -1215,6 +1215,24 @@ def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
 _VALUE_ERRORS = re.compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
 
 
+# Failures of decoding bytes or parsing text: only a call that reads, decodes or parses raises
+# them, so a clause catching only these reports no other statement of its `try` body.
+_DECODING_ERRORS = re.compile(r"^(?:UnicodeDecode|JSONDecode|\w*Decode|\w*Parse|Parser|Syntax|Scanner|Yaml|YAML|Toml|TOML)\w*(?:Error|Exception)$")
+_DECODING_CALLS = re.compile(r"^(?:read\w*|decode\w*|loads?|safe_load\w*|parse\w*|json|literal_eval|fromstring|from_\w+|readlines?|next)$")
+
+
+def _decodes(node: cst.CSTNode) -> bool:
+    """Does the statement call anything that reads, decodes or parses (`json.load(f)`,
+    `path.read_text()`, `data.decode()`, a project or library parser, `for line in handle`)?"""
+    if isinstance(node, (cst.For, cst.Name, cst.Attribute)):
+        return True  # iterating a handle decodes as it reads
+    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+        name = dotted(call.func) or ""
+        if not name or _parses(call) or _DECODING_CALLS.match(last_name(name)):
+            return True
+    return False
+
+
 def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
     """Short names of the classes a clause catches; None for a bare `except`."""
     if handler.type is None:
@@ -1904,6 +1922,8 @@ def set_stock(sku: str, quantity: int) -> str:
         first, end = clause.raisers
         if first <= index < end and check_index > index:
             first = index + 1  # what failed before the mutation ended the call before it
+        caught = _caught_short_names(clause.cfg) if isinstance(clause.cfg, cst.ExceptHandler) else None
+        decoding_only = bool(caught) and all(_DECODING_ERRORS.search(name) for name in caught)
         out: list[cst.CSTNode] = []
         for i in range(first, end):
             step = steps.steps[i]
@@ -1914,6 +1934,8 @@ def set_stock(sku: str, quantity: int) -> str:
             node = step.node
             if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
                 continue
+            if decoding_only and not _decodes(node):
+                continue  # `except UnicodeDecodeError` after a write: `relative_to`, `stat()` decode nothing
             if after.observes(node) or taint.reads(_reads_and_files(node), step) or taint.guards(steps, step, steps.steps[index]):
                 continue
             out.append(node)

@@ -1,0 +1,86 @@
+"""MCP004: causes found across the tuning sets blind004, blind004c and blind004e (see the table
+"Across sets" in bench/blind004e/CAUSES.md), each with a case that must be flagged and one that
+must not, on made-up code.
+
+Sources mark the rows where MCP004 is expected with `# expect: MCP004`; the test asserts the
+exact set of MCP004 rows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_mcp004_causes import _mcp004, case
+
+CAUSES = [
+    # -- a clause catching only a decoding failure reports only statements that decode ---------
+    case(
+        "decode-clause-after-a-write-whose-later-statements-decode-nothing",
+        """\
+        ROOT = Path("notes")
+        LIMIT = 1000
+
+
+        @mcp.tool()
+        def add_line(target: Path, line: str) -> str:
+            if not target.exists():
+                raise ToolError(f"no file at {target}")
+            try:
+                before = target.read_text(encoding="utf-8")
+                if len(before) + len(line) > LIMIT:
+                    raise ValueError("the file would grow past the limit")
+                with open(target, "a", encoding="utf-8") as handle:
+                    handle.write(line)
+                added = len(line.splitlines())
+                shown = target.relative_to(ROOT)
+                return f"{shown}: {len(before)} characters, {added} lines added"
+            except UnicodeDecodeError:
+                shown = target.relative_to(ROOT)
+                raise ToolError(f"{shown} is not a text file")
+            except Exception as e:
+                raise ToolError(f"cannot append to {target}: {e}")
+        """,
+    ),
+    case(
+        "decode-clause-after-a-write-whose-later-statement-parses-an-argument",
+        """\
+        import json
+
+        ROOT = Path("notes")
+
+
+        @mcp.tool()
+        def add_record(target: str, record: str) -> str:
+            path = ROOT / target
+            try:
+                with open(path, "a", encoding="utf-8") as handle:
+                    handle.write(record + "\\n")  # expect: MCP004
+                fields = json.loads(record)
+                return f"stored {len(fields)} fields"
+            except json.JSONDecodeError:
+                raise ToolError("record must be a JSON object")
+        """,
+    ),
+    case(
+        "value-clause-after-a-write-still-reports-any-later-conversion",
+        """\
+        ROOT = Path("notes")
+
+
+        @mcp.tool()
+        def add_count(target: str, count: str) -> str:
+            path = ROOT / target
+            try:
+                path.write_text(count)  # expect: MCP004
+                total = int(count) * 2
+                return f"doubled to {total}"
+            except ValueError:
+                raise ToolError("count must be a whole number")
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", CAUSES)
+def test_cause(body: str) -> None:
+    _mcp004(body)
