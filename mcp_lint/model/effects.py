@@ -165,9 +165,13 @@ CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "upd
 # Reading an item of module state gives an alias of it: `note = NOTES.get(i)`, `NOTES[i]`,
 # `NOTES.setdefault(i, {})`; changing the alias changes the module's state.
 ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
-# Module-level containers that only remember work (caches, in-flight maps, locks): writing them
-# before a rejection leaves nothing the user or a retry would see.
-BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+# Module-level containers that only remember work (caches, in-flight maps, locks) or meter it
+# (rate limiters, throttle windows, quotas): writing them before a rejection leaves nothing the
+# user or a retry would see (a limit is the server's own accounting).
+BOOKKEEPING = re.compile(r"cache|memo|inflight|in_flight|lock|seen|visited|(?:^|_)(?:rate_?limits?|rate_?limiters?|limiters?|throttles?|throttling|quotas?)(?:_|$)", re.I)
+# A function named for metering calls (`_check_rate`, `throttle`, `consume_quota`): the module
+# state it writes (token buckets, windows, counters keyed by caller) is that accounting.
+METERING_WORDS = frozenset({"rate", "ratelimit", "throttle", "throttling", "quota", "limiter"})
 # A document loaded into memory for this call only (`wb = load_workbook(path)`,
 # `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
 # a path that rejects before the save the edit dies with the call.

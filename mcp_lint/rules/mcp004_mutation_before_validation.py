@@ -810,6 +810,8 @@ class _Steps:
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
+        if kind.effect is Effect.MODULE_STATE and fx.METERING_WORDS & set(identifier_words(self.fn.name)):
+            return  # a rate limiter's own accounting (`_windows[caller] = ...` in `_check_rate`)
         if step.mutation is None:
             step.mutation, step.mutation_node = kind, node
             step.branch = branch_name(self.conditions)

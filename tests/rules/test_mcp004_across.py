@@ -78,6 +78,60 @@ CAUSES = [
                 raise ToolError("count must be a whole number")
         """,
     ),
+    # -- a rate limiter's accounting is bookkeeping, not a change ------------------------------
+    case(
+        "rate-limiter-refills-a-callers-window-then-refuses",
+        """\
+        import time
+
+
+        class _Window:
+            def __init__(self, tokens: float, last: float):
+                self.tokens = tokens
+                self.last = last
+
+
+        _windows: dict[str, _Window] = {}
+
+
+        def _check_rate(caller: str) -> tuple[bool, int]:
+            now = time.monotonic()
+            window = _windows.get(caller)
+            if window is None:
+                window = _Window(tokens=10.0, last=now)
+                _windows[caller] = window
+            window.tokens = min(10.0, window.tokens + (now - window.last))
+            window.last = now
+            if window.tokens < 1.0:
+                return False, 1
+            window.tokens -= 1.0
+            return True, 0
+
+
+        @mcp.tool()
+        def report(caller: str, kind: str) -> dict:
+            allowed, retry = _check_rate(caller)
+            if not allowed:
+                return {"error": "rate_limited", "retry_after": retry}
+            if kind not in ("short", "long"):
+                return {"error": f"kind must be short or long, got {kind!r}"}
+            return {"kind": kind}
+        """,
+    ),
+    case(
+        "registry-of-windows-written-before-a-name-check-is-still-a-change",
+        """\
+        _windows: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def open_window(name: str, width: int) -> str:
+            _windows[name] = {"width": width}  # expect: MCP004
+            if width <= 0:
+                raise ToolError("width must be positive")
+            return name
+        """,
+    ),
 ]
 
 
