@@ -88,6 +88,10 @@ WORKER_START = "start"
 # Calls that run the function they are given, with the arguments after it, on a worker thread
 # (`await asyncio.to_thread(shutil.copy2, a, b)`, `loop.run_in_executor(None, save, path)`): the
 # function's effect is the call's. Method name -> position of the function among the arguments.
+# Waiting for a process, worker or future (`proc.communicate()`, `proc.wait()`, `t.join()`,
+# `fut.result()`): what the object holds afterwards (a return code, a result, an error) did not
+# exist before the call, so a check of it after a change could not have run before the change.
+WAIT_METHODS = frozenset({"communicate", "wait", "join", "result"})
 RUNS_GIVEN_FUNCTION: dict[str, int] = {"to_thread": 0, "run_in_executor": 1, "run_sync": 0}
 
 # -- HTTP -------------------------------------------------------------------------------------

@@ -1913,7 +1913,7 @@ def set_stock(sku: str, quantity: int) -> str:
         data = _data_reads(tests, steps.modules)[0] if fresh else []
         # Not on the mutation's result, nor on a value made after it (only on the arguments and
         # on what existed before).
-        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh for r in data)
+        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh or r.split(".")[0] in fresh for r in data)
 
     def _raisers(self, steps: _Steps, index: int, check_index: int, taint: _Taint, after: _After) -> list[cst.CSTNode]:
         """The statements of a `try` body whose failure the rejecting clause reports, other than
@@ -2391,7 +2391,22 @@ def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, s
             fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
         elif surely:
             fresh.difference_update(assign.targets)
+    fresh.update(_waited_for(step.node))
     tainted.update(step.changed)
+
+
+def _waited_for(node: cst.CSTNode) -> list[str]:
+    """Locals a statement waits for (`out, err = proc.communicate()`, `worker.join()`): their
+    state from then on (`proc.returncode`) is made after the change, not available before it."""
+    out: list[str] = []
+    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or func.attr.value not in fx.WAIT_METHODS:
+            continue
+        if any(a.keyword is None for a in call.args):
+            continue  # `sep.join(parts)`: a string method, not a wait
+        out.append(func.value.value)
+    return out
 
 
 def _reachable(steps: _Steps, mutation_path: tuple[int, ...], check_path: tuple[int, ...]) -> bool:

@@ -132,6 +132,55 @@ CAUSES = [
             return name
         """,
     ),
+    # -- a check of what a waited-for process or worker holds was not available before --------
+    case(
+        "watcher-started-then-the-process-is-waited-for-and-its-code-checked",
+        """\
+        import threading
+
+        from mcp.server.fastmcp import Context
+
+
+        @mcp.tool()
+        def render(source: str, target: str, ctx: Context) -> str:
+            proc = subprocess.Popen(["renderer", source, target], stderr=subprocess.PIPE)
+
+            def watch() -> None:
+                while proc.poll() is None:
+                    ctx.info("rendering")
+
+            watcher = threading.Thread(target=watch, daemon=True)
+            watcher.start()
+            _, err = proc.communicate()
+            if proc.returncode != 0:
+                raise RuntimeError(f"renderer failed: {err!r}")
+            return target
+        """,
+    ),
+    case(
+        "watcher-started-then-an-argument-checked-after-the-wait",
+        """\
+        import threading
+
+        from mcp.server.fastmcp import Context
+
+
+        @mcp.tool()
+        def render_png(source: str, target: str, ctx: Context) -> str:
+            proc = subprocess.Popen(["renderer", source, target], stderr=subprocess.PIPE)  # expect: MCP004
+
+            def watch() -> None:
+                while proc.poll() is None:
+                    ctx.info("rendering")
+
+            watcher = threading.Thread(target=watch, daemon=True)
+            watcher.start()
+            _, err = proc.communicate()
+            if not target.endswith(".png"):
+                raise ToolError(f"target must be a .png file, got {target!r}")
+            return target
+        """,
+    ),
 ]
 
 
