@@ -216,6 +216,8 @@ SCRATCH_FACTORIES = frozenset(
 # `self._tmpfile(".svg")`), and the calls that name a path under a directory (the directory first).
 SCRATCH_WORDS = frozenset({"temp", "tmp", "tempdir", "tmpdir", "tmpfile", "tempfile", "scratch"})
 PATH_JOINERS = frozenset({"join", "Path", "PurePath"})
+# Calls that make a path from another (the file they name is the other's, or under it).
+PATH_DERIVERS = PATH_JOINERS | {"joinpath", "with_name", "with_suffix", "with_stem", "resolve", "expanduser", "absolute"}
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

@@ -108,6 +108,16 @@ def _reads_and_files(node: cst.CSTNode) -> list[str]:
     return out
 
 
+def _joins_paths(value: cst.BaseExpression) -> bool:
+    """Is the value a path made from others (`folder / name`, `os.path.join(folder, name)`,
+    `Path(folder, name)`, `folder.joinpath(name)`)?"""
+    if isinstance(value, cst.BinaryOperation):
+        return isinstance(value.operator, cst.Divide) and not isinstance(value.left, (cst.Integer, cst.Float))
+    if isinstance(value, cst.Call):
+        return last_name(dotted(value.func) or "") in fx.PATH_DERIVERS
+    return False
+
+
 def _reads_file_system(call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
@@ -789,6 +799,10 @@ class _Steps:
         names = [n for t in targets for n in _targets(t)]
         extra = names if isinstance(small, cst.AugAssign) else ()
         step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
+        if value is not None and not extra and _joins_paths(value):
+            # `target = folder / name`: the file at `target` is under the folder's, so a look at
+            # it (`target.exists()`) reads back a change of the folder; the path's text does not.
+            step.assigns.append(_Assign([FILE + n for n in names], _Reads([], extra=[FILE + r for r in read_names(value)])))
         if value is not None and _is_container_literal(value):
             # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))

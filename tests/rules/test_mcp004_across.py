@@ -181,6 +181,45 @@ CAUSES = [
             return target
         """,
     ),
+    # -- a look at a file under the folder just made reads the folder back -------------------
+    case(
+        "folder-made-then-a-file-under-it-is-looked-at",
+        """\
+        @mcp.tool()
+        def export_parts(out_dir: str, names: list[str], overwrite: bool = False) -> list[str]:
+            target_dir = Path(out_dir)
+            target_dir.mkdir(parents=True, exist_ok=True)
+            if not overwrite:
+                for name in names:
+                    target = target_dir / name
+                    if target.exists():
+                        raise ToolError(f"{target} exists; pass overwrite=True")
+            written = []
+            for name in names:
+                (target_dir / name).write_text(name)
+                written.append(name)
+            return written
+        """,
+    ),
+    case(
+        "folder-made-then-the-name-of-a-file-under-it-is-checked",
+        """\
+        @mcp.tool()
+        def export_texts(out_dir: str, names: list[str], overwrite: bool = False) -> list[str]:
+            target_dir = Path(out_dir)
+            target_dir.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            if not overwrite:
+                for name in names:
+                    target = target_dir / name
+                    if target.suffix != ".txt":
+                        raise ToolError(f"{target} must end in .txt")
+            written = []
+            for name in names:
+                (target_dir / name).write_text(name)
+                written.append(name)
+            return written
+        """,
+    ),
 ]
 
 
