@@ -227,6 +227,7 @@ class _Step:
     # An implicit check that takes a constant item of a parameter (`outline["title"]`): a
     # rejection only where the parameter is the model's argument, in a tool handler.
     item_check: bool = False
+    waits: tuple[str, ...] | None = None  # locals it waits for (_waited_for), computed on first use
 
 
 @dataclass
@@ -2405,11 +2406,13 @@ def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, s
             fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
         elif surely:
             fresh.difference_update(assign.targets)
-    fresh.update(_waited_for(step.node))
+    if step.waits is None:
+        step.waits = _waited_for(step.node)
+    fresh.update(step.waits)
     tainted.update(step.changed)
 
 
-def _waited_for(node: cst.CSTNode) -> list[str]:
+def _waited_for(node: cst.CSTNode) -> tuple[str, ...]:
     """Locals a statement waits for (`out, err = proc.communicate()`, `worker.join()`): their
     state from then on (`proc.returncode`) is made after the change, not available before it."""
     out: list[str] = []
@@ -2420,7 +2423,7 @@ def _waited_for(node: cst.CSTNode) -> list[str]:
         if any(a.keyword is None for a in call.args):
             continue  # `sep.join(parts)`: a string method, not a wait
         out.append(func.value.value)
-    return out
+    return tuple(out)
 
 
 def _reachable(steps: _Steps, mutation_path: tuple[int, ...], check_path: tuple[int, ...]) -> bool:
