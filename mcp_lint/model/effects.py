@@ -90,6 +90,10 @@ WORKER_START = "start"
 # Calls that run the function they are given, with the arguments after it, on a worker thread
 # (`await asyncio.to_thread(shutil.copy2, a, b)`, `loop.run_in_executor(None, save, path)`): the
 # function's effect is the call's. Method name -> position of the function among the arguments.
+# Waiting for a process, worker or future (`proc.communicate()`, `proc.wait()`, `t.join()`,
+# `fut.result()`): what the object holds afterwards (a return code, a result, an error) did not
+# exist before the call, so a check of it after a change could not have run before the change.
+WAIT_METHODS = frozenset({"communicate", "wait", "join", "result"})
 RUNS_GIVEN_FUNCTION: dict[str, int] = {"to_thread": 0, "run_in_executor": 1, "run_sync": 0}
 
 # -- HTTP -------------------------------------------------------------------------------------
@@ -167,9 +171,13 @@ CONTAINER_WRITES = frozenset({"append", "extend", "insert", "pop", "clear", "upd
 # Reading an item of module state gives an alias of it: `note = NOTES.get(i)`, `NOTES[i]`,
 # `NOTES.setdefault(i, {})`; changing the alias changes the module's state.
 ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
-# Module-level containers that only remember work (caches, in-flight maps, locks): writing them
-# before a rejection leaves nothing the user or a retry would see.
-BOOKKEEPING = lazy_compile(r"cache|memo|inflight|in_flight|lock|seen|visited", re.I)
+# Module-level containers that only remember work (caches, in-flight maps, locks) or meter it
+# (rate limiters, throttle windows, quotas): writing them before a rejection leaves nothing the
+# user or a retry would see (a limit is the server's own accounting).
+BOOKKEEPING = lazy_compile(r"cache|memo|inflight|in_flight|lock|seen|visited|(?:^|_)(?:rate_?limits?|rate_?limiters?|limiters?|throttles?|throttling|quotas?)(?:_|$)", re.I)
+# A function named for metering calls (`_check_rate`, `throttle`, `consume_quota`): the module
+# state it writes (token buckets, windows, counters keyed by caller) is that accounting.
+METERING_WORDS = frozenset({"rate", "ratelimit", "throttle", "throttling", "quota", "limiter"})
 # A document loaded into memory for this call only (`wb = load_workbook(path)`,
 # `tree = parse(path)`): editing it changes nothing outside the process until it is saved, so on
 # a path that rejects before the save the edit dies with the call.
@@ -210,6 +218,8 @@ SCRATCH_FACTORIES = frozenset(
 # `self._tmpfile(".svg")`), and the calls that name a path under a directory (the directory first).
 SCRATCH_WORDS = frozenset({"temp", "tmp", "tempdir", "tmpdir", "tmpfile", "tempfile", "scratch"})
 PATH_JOINERS = frozenset({"join", "Path", "PurePath"})
+# Calls that make a path from another (the file they name is the other's, or under it).
+PATH_DERIVERS = PATH_JOINERS | {"joinpath", "with_name", "with_suffix", "with_stem", "resolve", "expanduser", "absolute"}
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 

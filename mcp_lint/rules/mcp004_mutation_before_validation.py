@@ -108,6 +108,16 @@ def _reads_and_files(node: cst.CSTNode) -> list[str]:
     return out
 
 
+def _joins_paths(value: cst.BaseExpression) -> bool:
+    """Is the value a path made from others (`folder / name`, `os.path.join(folder, name)`,
+    `Path(folder, name)`, `folder.joinpath(name)`)?"""
+    if isinstance(value, cst.BinaryOperation):
+        return isinstance(value.operator, cst.Divide) and not isinstance(value.left, (cst.Integer, cst.Float))
+    if isinstance(value, cst.Call):
+        return last_name(dotted(value.func) or "") in fx.PATH_DERIVERS
+    return False
+
+
 def _reads_file_system(call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
@@ -217,6 +227,7 @@ class _Step:
     # An implicit check that takes a constant item of a parameter (`outline["title"]`): a
     # rejection only where the parameter is the model's argument, in a tool handler.
     item_check: bool = False
+    waits: tuple[str, ...] | None = None  # locals it waits for (_waited_for), computed on first use
 
 
 @dataclass
@@ -789,6 +800,10 @@ class _Steps:
         names = [n for t in targets for n in _targets(t)]
         extra = names if isinstance(small, cst.AugAssign) else ()
         step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
+        if value is not None and not extra and _joins_paths(value):
+            # `target = folder / name`: the file at `target` is under the folder's, so a look at
+            # it (`target.exists()`) reads back a change of the folder; the path's text does not.
+            step.assigns.append(_Assign([FILE + n for n in names], _Reads([], extra=[FILE + r for r in read_names(value)])))
         if value is not None and _is_container_literal(value):
             # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
@@ -810,6 +825,8 @@ class _Steps:
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
+        if kind.effect is Effect.MODULE_STATE and fx.METERING_WORDS & set(identifier_words(self.fn.name)):
+            return  # a rate limiter's own accounting (`_windows[caller] = ...` in `_check_rate`)
         if step.mutation is None:
             step.mutation, step.mutation_node = kind, node
             step.branch = branch_name(self.conditions)
@@ -1213,6 +1230,24 @@ def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
 # clause for one of them that rejects the call is a check of the arguments; a clause for
 # anything (`Exception`) or for a failure of I/O (`OSError`, an HTTP error) reports a failure.
 _VALUE_ERRORS = lazy_compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Assertion|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Invalid|Format|Schema|Syntax|Conversion)\w*(?:Error|Exception)?$|Invalid|Validation|ParseError|DecodeError")
+
+
+# Failures of decoding bytes or parsing text: only a call that reads, decodes or parses raises
+# them, so a clause catching only these reports no other statement of its `try` body.
+_DECODING_ERRORS = re.compile(r"^(?:UnicodeDecode|JSONDecode|\w*Decode|\w*Parse|Parser|Syntax|Scanner|Yaml|YAML|Toml|TOML)\w*(?:Error|Exception)$")
+_DECODING_CALLS = re.compile(r"^(?:read\w*|decode\w*|loads?|safe_load\w*|parse\w*|json|literal_eval|fromstring|from_\w+|readlines?|next)$")
+
+
+def _decodes(node: cst.CSTNode) -> bool:
+    """Does the statement call anything that reads, decodes or parses (`json.load(f)`,
+    `path.read_text()`, `data.decode()`, a project or library parser, `for line in handle`)?"""
+    if isinstance(node, (cst.For, cst.Name, cst.Attribute)):
+        return True  # iterating a handle decodes as it reads
+    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+        name = dotted(call.func) or ""
+        if not name or _parses(call) or _DECODING_CALLS.match(last_name(name)):
+            return True
+    return False
 
 
 def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
@@ -1893,7 +1928,7 @@ def set_stock(sku: str, quantity: int) -> str:
         data = _data_reads(tests, steps.modules)[0] if fresh else []
         # Not on the mutation's result, nor on a value made after it (only on the arguments and
         # on what existed before).
-        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh for r in data)
+        return bool(reads) and not taint.reads(reads, step) and not any(r in fresh or r.split(".")[0] in fresh for r in data)
 
     def _raisers(self, steps: _Steps, index: int, check_index: int, taint: _Taint, after: _After) -> list[cst.CSTNode]:
         """The statements of a `try` body whose failure the rejecting clause reports, other than
@@ -1904,6 +1939,8 @@ def set_stock(sku: str, quantity: int) -> str:
         first, end = clause.raisers
         if first <= index < end and check_index > index:
             first = index + 1  # what failed before the mutation ended the call before it
+        caught = _caught_short_names(clause.cfg) if isinstance(clause.cfg, cst.ExceptHandler) else None
+        decoding_only = bool(caught) and all(_DECODING_ERRORS.search(name) for name in caught)
         out: list[cst.CSTNode] = []
         for i in range(first, end):
             step = steps.steps[i]
@@ -1914,6 +1951,8 @@ def set_stock(sku: str, quantity: int) -> str:
             node = step.node
             if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
                 continue
+            if decoding_only and not _decodes(node):
+                continue  # `except UnicodeDecodeError` after a write: `relative_to`, `stat()` decode nothing
             if after.observes(node) or taint.reads(_reads_and_files(node), step) or taint.guards(steps, step, steps.steps[index]):
                 continue
             out.append(node)
@@ -2367,7 +2406,24 @@ def _propagate(step: _Step, tainted: set[str], fresh: set[str], guarded: bool, s
             fresh.update(assign.targets)  # made from a fresh value, or asked of no data at all
         elif surely:
             fresh.difference_update(assign.targets)
+    if step.waits is None:
+        step.waits = _waited_for(step.node)
+    fresh.update(step.waits)
     tainted.update(step.changed)
+
+
+def _waited_for(node: cst.CSTNode) -> tuple[str, ...]:
+    """Locals a statement waits for (`out, err = proc.communicate()`, `worker.join()`): their
+    state from then on (`proc.returncode`) is made after the change, not available before it."""
+    out: list[str] = []
+    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or func.attr.value not in fx.WAIT_METHODS:
+            continue
+        if any(a.keyword is None for a in call.args):
+            continue  # `sep.join(parts)`: a string method, not a wait
+        out.append(func.value.value)
+    return tuple(out)
 
 
 def _reachable(steps: _Steps, mutation_path: tuple[int, ...], check_path: tuple[int, ...]) -> bool:
