@@ -469,3 +469,49 @@ def test_a_module_without_a_logger_gets_the_projects_structlog_logger(tmp_path: 
         '        return f"Error fetching report: {e}"\n',
         '        logger.exception("Error fetching report")\n        raise ToolError("Error fetching report") from e\n',
     )
+
+
+# --- rows collected by a loop inside the try, returned beside the failure: a partial result ------
+
+CHUNKED = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("enrich")
+CHUNK = 25
+
+
+@mcp.tool()
+async def enrich_contacts(emails: list[str]) -> dict:
+    \"\"\"Enrich contacts in chunks.\"\"\"
+    chunks = [emails[i : i + CHUNK] for i in range(0, len(emails), CHUNK)]
+    rows: list[dict] = []
+    try:
+        for chunk in chunks:
+            rows.extend(httpx.post("https://enrich.example", json=chunk).json())
+    except httpx.HTTPError:
+        if rows:
+            return {
+                "error": f"chunk {len(rows) // CHUNK + 1} of {len(chunks)} failed; "
+                f"returning {len(rows)} rows already enriched; retry only the remaining emails",
+                "results": rows,
+            }
+        return {"error": "The enrichment service refused the request."}
+    return {"results": rows}
+"""
+
+
+def test_rows_a_loop_in_the_try_collected_stay_in_the_reply() -> None:
+    # The earlier chunks' rows (already paid for) go back beside the failure: a raise would drop
+    # them. The branch without rows is a plain failure and is raised.
+    assert_fixes_to(
+        CHUNKED,
+        CHUNKED.replace(
+            "from mcp.server.fastmcp import FastMCP\n",
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+        ).replace(
+            '        return {"error": "The enrichment service refused the request."}\n',
+            '        raise ToolError("The enrichment service refused the request.") from None\n',
+        ),
+        None,
+    )

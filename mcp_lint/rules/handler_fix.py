@@ -962,7 +962,11 @@ def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.Bas
         None,
     )
     if loop is None:
-        return False
+        # `try: for chunk in chunks: rows.extend(fetch(chunk)) except E: return {"error": ...,
+        # "results": rows}`: the loop runs inside the `try`, and the reply hands on the rows the
+        # earlier rounds collected (paid for, perhaps): a partial result, not a failed call.
+        inner = [node for node in descendants(handler.try_node.body, into_scopes=False) if isinstance(node, (cst.For, cst.While))]
+        return any(_names_in(value) & _collected(node.body, exclude=None) for node in inner)
     succeeded = _collected(loop.body, exclude=handler.node)
     if not succeeded:
         return False
