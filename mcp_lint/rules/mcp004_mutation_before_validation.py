@@ -1234,8 +1234,8 @@ _VALUE_ERRORS = lazy_compile(r"^(?:Value|Type|Key|Index|Lookup|Attribute|Asserti
 
 # Failures of decoding bytes or parsing text: only a call that reads, decodes or parses raises
 # them, so a clause catching only these reports no other statement of its `try` body.
-_DECODING_ERRORS = re.compile(r"^(?:UnicodeDecode|JSONDecode|\w*Decode|\w*Parse|Parser|Syntax|Scanner|Yaml|YAML|Toml|TOML)\w*(?:Error|Exception)$")
-_DECODING_CALLS = re.compile(r"^(?:read\w*|decode\w*|loads?|safe_load\w*|parse\w*|json|literal_eval|fromstring|from_\w+|readlines?|next)$")
+_DECODING_ERRORS = lazy_compile(r"^(?:UnicodeDecode|JSONDecode|\w*Decode|\w*Parse|Parser|Syntax|Scanner|Yaml|YAML|Toml|TOML)\w*(?:Error|Exception)$")
+_DECODING_CALLS = lazy_compile(r"^(?:read\w*|decode\w*|loads?|safe_load\w*|parse\w*|json|literal_eval|fromstring|from_\w+|readlines?|next)$")
 
 
 def _decodes(node: cst.CSTNode) -> bool:
