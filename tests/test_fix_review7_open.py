@@ -515,3 +515,50 @@ def test_rows_a_loop_in_the_try_collected_stay_in_the_reply() -> None:
         ),
         None,
     )
+
+
+# --- a builder's record argument (`context={...}`) is no hint: the fix goes on ---------------------
+
+DEVICES = """\
+import logging
+
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+from replies import error_reply
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("devices")
+
+
+@mcp.tool()
+def device_state(uuid: str) -> dict:
+    \"\"\"The state of a device.\"\"\"
+    try:
+        return httpx.get(f"https://devices.example/{uuid}").json()
+    except Exception as e:
+        error_msg = f"Error reading device state: {e}"
+        logger.error(error_msg, exc_info=True)
+        return error_reply("COMMAND_FAILED", error_msg, context={"operation": "device_state"})
+"""
+
+REPLIES = """\
+def error_reply(code: str, message: str, context: dict | None = None) -> dict:
+    return {"success": False, "error": {"code": code, "message": message, "context": context or {}}}
+"""
+
+
+def test_a_builders_record_argument_is_no_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "devices"\ndependencies = ["mcp>=1.20,<2"]\n')
+    write(tmp_path / "server.py", DEVICES)
+    write(tmp_path / "replies.py", REPLIES)
+    run("--fix", "--unsafe-fixes")
+    # (The builder's import, unused now, goes with it.)
+    assert (tmp_path / "server.py").read_text() == DEVICES.replace(
+        "from mcp.server.fastmcp import FastMCP\n\nfrom replies import error_reply\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace(
+        '        return error_reply("COMMAND_FAILED", error_msg, context={"operation": "device_state"})\n',
+        '        raise ToolError("Error reading device state") from e\n',
+    )

@@ -497,7 +497,8 @@ def builder_keywords(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] 
     error dict's items are. None for anything but a call."""
     if not isinstance(node, cst.Call):
         return None
-    return {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    # (A dict literal, `context={"operation": "sync"}`, is a record for programs, not advice.)
+    return {a.keyword.value: a.value for a in node.args if a.keyword is not None and not isinstance(a.value, cst.Dict)}
 
 
 def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
