@@ -377,6 +377,6 @@ class NextFiles:
                 # that one: a module neither naming it nor importing it through one that does
                 # cannot subclass it.
                 named = _whole_word(parts[cut].encode())
-                naming = self._imports.importers_naming(defining, lambda i, named=named: named.search(self.items[i].data) is not None)
+                naming = self._imports.importers_naming(defining, lambda i, spelled=named: spelled.search(self.items[i].data) is not None)
                 return sorted(naming - set(defining))
         return []
