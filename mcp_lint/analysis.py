@@ -665,10 +665,14 @@ def _logger_name(model: ModuleModel, defined: set[str]) -> str | None:
 
 def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) -> str:
     """The project's own function the module-level logger comes from (`logger =
-    get_logger(__name__)` with `get_logger` imported from the project), qualified; "" when the
-    logger is the standard library's or a library's, or there is none."""
+    get_logger(__name__)` with `get_logger` imported from the project), qualified; for a logging
+    library the project chose over the standard library's, the statement's call as a module
+    without a logger would write it (`structlog.get_logger()`) or `loguru.logger` (imported as
+    it is); "" when the logger is the standard library's, or there is none."""
     if logger is None:
         return ""
+    if model.aliases.aliases.get(logger) == "loguru.logger":
+        return "loguru.logger"
     root = model.module.split(".")[0]
     for statement in module.body:
         if not isinstance(statement, cst.SimpleStatementLine):
@@ -681,7 +685,15 @@ def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) 
             resolved = model.aliases.resolve(small.value.func) or ""
             if "." in resolved and resolved.split(".")[0] == root and len(small.value.args) <= 1:
                 return resolved
+            if resolved in _LIBRARY_LOGGER_FACTORIES and len(small.value.args) <= 1:
+                named = bool(small.value.args) and dotted(small.value.args[0].value) == "__name__"
+                return f"{resolved}({'__name__' if named else ''})"
     return ""
+
+
+# Logging libraries' logger factories (`logger = structlog.get_logger()`): a project logging with
+# one gets it in a module that has no logger yet, never a standard library logger beside it.
+_LIBRARY_LOGGER_FACTORIES = frozenset({"structlog.get_logger", "structlog.stdlib.get_logger", "structlog.getLogger"})
 
 
 def _defined_names(module: cst.Module) -> set[str]:

@@ -36,6 +36,8 @@ class ServerTools:
     # Set for a module whose tool registrations mcp-lint could not tie to any server: why
     # (linking/unrecognised.py). Its tools were not checked; `server` is "", `family` UNKNOWN.
     unrecognised: str = ""
+    # With `unrecognised`: the module's other registrations were recognised (and checked).
+    partial: bool = False
 
 
 def describe(entry: ServerTools) -> str:
@@ -45,6 +47,8 @@ def describe(entry: ServerTools) -> str:
     if entry.unrecognised:
         count = len(entry.tools)
         unchecked = f"{count} tool{'s' if count != 1 else ''} not checked: " + ", ".join(entry.tools)
+        if entry.partial:
+            return f"some tools of {entry.path} are on no MCP server mcp-lint recognises ({unchecked}): {entry.unrecognised}"
         return f"no MCP server recognised in {entry.path} ({unchecked}): {entry.unrecognised}"
     where = f"server {entry.server}" if entry.server else "tools without a server"
     version = (

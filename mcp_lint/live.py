@@ -36,6 +36,7 @@ from mcp_lint.per_file import FileInput, FileOutcome, describe_exception, displa
 if TYPE_CHECKING:
     from mcp_lint.cache import Cache
     from mcp_lint.config import SettingsResolver
+    from mcp_lint.inventory import ServerTools
     from mcp_lint.linking.names import Lookup
 
 __all__ = ["LiveProject"]
@@ -88,6 +89,10 @@ class LiveProject:
         self.jobs = jobs
         self.memory = _MemoryCache(cache)
         self.errors: list[str] = []  # internal errors of the last lint
+        # Why the last lint left tool registrations of its reported files unchecked (one line
+        # each, as `mcp-lint check` warns: linking/unrecognised.py), unless `require-tools = false`.
+        self.unchecked: list[str] = []
+        self._unrecognised: list[ServerTools] = []  # the last link step's unrecognised modules
         self._files: list[Path] | None = None
         self._needed: set[str] = set()  # absolute paths the last lint analysed
         self._raw: list[Finding] = []  # what the last link step found, before suppression
@@ -128,14 +133,25 @@ class LiveProject:
         """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
         place of those on disk; the project's other files are their context."""
         reported = self._lintable(reported)
+        self.unchecked = []
         if not reported:
             return []
         files, reported = self._with_reported(reported)
         inputs = self._read(files, buffers or {})
         outcomes = self._analyse(inputs, reported)
         findings = self._suppressed(outcomes)
-        shown = {display_name(path) for path in reported}
+        shown = {display_name(path): path for path in reported}
+        self.unchecked = self._unchecked_in(shown)
         return [finding for finding in findings if finding.filename in shown]
+
+    def _unchecked_in(self, shown: Mapping[str, Path]) -> list[str]:
+        from mcp_lint.inventory import describe
+
+        return [
+            describe(entry)
+            for entry in self._unrecognised
+            if entry.path in shown and self.resolver.for_path(shown[entry.path]).require_tools
+        ]
 
     @property
     def linted(self) -> bool:
@@ -310,11 +326,16 @@ class LiveProject:
         def missing(qualname: str, lookup: Lookup) -> None:
             looked_for.setdefault(qualname, set()).add(lookup)
 
+        from mcp_lint.linking.unrecognised import unrecognised_servers
+
         summaries = [o.summary for o in outcomes if o.summary is not None]
         try:
-            self._raw = Project(summaries, self.pins, missing, tools_from).findings()
+            project = Project(summaries, self.pins, missing, tools_from)
+            self._raw = project.findings()
+            self._unrecognised = unrecognised_servers(project)
         except Exception as exc:  # noqa: BLE001 - reported as pipeline.link reports it
             self._raw = []
+            self._unrecognised = []
             self._link_error = f"internal error while linking the project: {describe_exception(exc)}"
             return None
         self._link_error = None

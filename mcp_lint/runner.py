@@ -227,7 +227,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
         return _add_noqa(options, findings, errors, {o.display: o.source for o in outcomes if o.source is not None})
     fix_report = FixReport()
     if options.fix or options.diff:
-        findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings)
+        findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings, shown)
     sources = {o.display: o.source.text for o in outcomes if o.source is not None}
     if not options.diff:
         for filename in fix_report.applied:  # show remaining findings against the fixed text
@@ -262,7 +262,9 @@ def _say_what_was_checked(
             options.unchecked.append(describe(entry))
     if checked or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
         return
-    if context and _has_tool_modules(context, reported):
+    # A project's tool modules check the helpers named alone, unless none of their registrations
+    # was recognised (then no tool reached anything).
+    if context and not any(entry.unrecognised for entry in inventory) and _has_tool_modules(context, reported):
         return
     options.nothing_checked = len(reported)
 
@@ -281,6 +283,23 @@ def _has_tool_modules(files: list[Path], reported: list[Path]) -> bool:
         except OSError:
             continue
     return False
+
+
+def _warn_skipped(options: CheckOptions, findings: list[Finding]) -> None:
+    """The warnings for what the run did not check: every mode (check, --fix, --fix-only,
+    --diff, --add-noqa, stdin) says them, and `_skipped` makes its exit code say them too."""
+    if findings:
+        options.nothing_checked = 0  # something was checked: the findings show it
+    if options.nothing_checked:
+        _warn_nothing_checked(options.nothing_checked)
+    for line in dict.fromkeys(options.unchecked):  # a file reached under two roots: said once
+        _warning(line)
+
+
+def _skipped(options: CheckOptions) -> bool:
+    """Was part of the run left unchecked (and not accepted by `--exit-zero`)? Such a run is no
+    pass in any mode: exit 2."""
+    return bool(options.nothing_checked or options.unchecked) and not options.exit_zero
 
 
 def _warn_nothing_checked(count: int) -> None:
@@ -494,7 +513,9 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
         return _report(options, [unreadable(filename, str(exc))], [], FixReport(), {})
     text = source.text
     pins = PinSource(resolver)
-    outcomes, index, findings, errors = _lint_stdin(options, resolver, pins, source, filename)
+    inventory: list[ServerTools] = []
+    outcomes, index, findings, errors, context = _lint_stdin(options, resolver, pins, source, filename, inventory)
+    _say_what_was_checked(options, resolver, [Path(filename)], inventory, context=context)
     outcome = outcomes[index]
     if not (options.fix or options.diff) or outcome.summary is None:
         return _report(options, findings, errors, FixReport(), {filename: text})
@@ -509,16 +530,17 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     if result.error:
         errors.append(f"{filename}: {result.error}; nothing was changed")
     _warn_unapplied(filename, result.unapplied)
+    _warn_skipped(options, result.remaining)
     if options.diff:
         diff = unified_diff(filename, text, result.fixed)
         sys.stdout.write(diff)
         for e in errors:
             _error(e)
-        return EXIT_ERROR if errors else (EXIT_FINDINGS if diff else EXIT_CLEAN)
+        return EXIT_ERROR if errors else (EXIT_FINDINGS if diff else EXIT_ERROR if _skipped(options) else EXIT_CLEAN)
     sys.stdout.write(result.fixed)
     for finding in result.remaining:
         click.echo(_concise(finding), err=True)
-    if errors:
+    if errors or _skipped(options):
         for e in errors:
             _error(e)
         return EXIT_ERROR
@@ -527,8 +549,9 @@ def _run_stdin(options: CheckOptions, resolver) -> int:
     return EXIT_FINDINGS if result.remaining or (options.exit_non_zero_on_fix and result.applied) else EXIT_CLEAN
 
 
-def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
-    """(outcomes, index of stdin's, findings in it, errors) for the text read from stdin.
+def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str, inventory: list[ServerTools]):
+    """(outcomes, index of stdin's, findings in it, errors, the project's files or []) for the
+    text read from stdin; the servers and tools found are added to `inventory`.
 
     With `--stdin-filename` inside a project, the text stands in for that file among the
     project's files (an editor's unsaved buffer): the tools of other modules that reach it count,
@@ -556,20 +579,21 @@ def _lint_stdin(options: CheckOptions, resolver, pins, source, filename: str):
                 codes=enabled_rules(files, resolver),
                 reported=shown,
                 sources={os.path.abspath(path): source},
+                inventory=inventory,
             )
             display = display_name(path)
             index = next(i for i, outcome in enumerate(outcomes) if outcome.display == display)
-            return outcomes, index, _only_in(findings, shown), errors
+            return outcomes, index, _only_in(findings, shown), errors, files
     outcome = analyze_text(source, path, filename)
-    findings, errors = link([outcome], resolver, pins)
-    return [outcome], 0, findings, errors
+    findings, errors = link([outcome], resolver, pins, inventory=inventory)
+    return [outcome], 0, findings, errors, []
 
 
 def _json_on_stdout(options: CheckOptions) -> bool:
     return options.output_format in {"json", "json-lines"} and options.output_file is None
 
 
-def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding]) -> tuple[list[Finding], FixReport]:
+def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding], shown: list[Path] | None = None) -> tuple[list[Finding], FixReport]:
     """Run the fix loop on every file with an applicable fix; write the results unless dry.
 
     Dry runs write nothing and keep every finding as it was: `--diff` (which prints what would
@@ -586,7 +610,14 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     index = {o.display: i for i, o in enumerate(outcomes)}
     current = list(outcomes)
     relinker = Relinker(current, resolver, pins)  # each fixed text linked with what it depends on
-    reported = {f.filename for f in findings}  # never fix a file whose findings are not shown
+    # Never fix a file whose findings are not shown (project context of the files named); a shown
+    # file with no finding yet may get one from a fix elsewhere (masking turned on in the server
+    # module hides a helper's message, so the helper raises ToolError now): fixed in this run too,
+    # or the next `--fix` would still change it.
+    from mcp_lint.per_file import display_name
+
+    reported = {o.display for o in outcomes} if shown is None else {display_name(path) for path in shown}
+    reported |= {f.filename for f in findings}
     pending = findings
     for _ in range(_FIX_ROUNDS):
         remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten)
@@ -738,13 +769,14 @@ def _add_noqa(options: CheckOptions, findings: list[Finding], errors: list[str],
         if baselined is None:
             return EXIT_ERROR
         findings = baselined[0]
+    _warn_skipped(options, findings)
     report = add_noqa(findings, sources)
     click.echo(f"Added {report.added} noqa directive{'s' if report.added != 1 else ''}.", err=True)
     for finding in report.unplaced:
         click.echo(f"{_concise(finding)} (cannot be suppressed by a `# noqa` comment)", err=True)
     for message in errors + report.errors:
         _error(message)
-    if errors or report.errors:
+    if errors or report.errors or _skipped(options):
         return EXIT_ERROR
     return EXIT_FINDINGS if report.unplaced and not options.exit_zero else EXIT_CLEAN
 
@@ -780,12 +812,9 @@ def _report(
         findings, hidden = baselined
     machine = options.output_format not in {"full", "concise"}
     stdout = sys.stdout
-    if findings or options.write_baseline is not None:
+    if options.write_baseline is not None:
         options.nothing_checked = 0  # the run is no pass either way
-    if options.nothing_checked:
-        _warn_nothing_checked(options.nothing_checked)
-    for line in dict.fromkeys(options.unchecked):  # a file reached under two roots: said once
-        _warning(line)
+    _warn_skipped(options, findings)
 
     def read_source(name: str) -> str | None:
         if name in sources:
@@ -835,14 +864,14 @@ def _report(
     if errors or fixes.errors:
         return EXIT_ERROR
     if options.diff:
-        return EXIT_FINDINGS if fixes.diffs else EXIT_CLEAN
+        return EXIT_FINDINGS if fixes.diffs else EXIT_ERROR if _skipped(options) else EXIT_CLEAN
     if options.exit_zero:
         return EXIT_CLEAN
     if findings:
         return EXIT_FINDINGS
     if options.exit_non_zero_on_fix and fixes.applied:
         return EXIT_FINDINGS
-    return EXIT_ERROR if options.nothing_checked or options.unchecked else EXIT_CLEAN
+    return EXIT_ERROR if _skipped(options) else EXIT_CLEAN
 
 
 def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport, out: TextIO) -> int:
@@ -853,7 +882,7 @@ def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport,
         out.write(f"Fixed {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")
     for message in errors + fixes.errors:
         _error(message)
-    if errors or fixes.errors:
+    if errors or fixes.errors or _skipped(options):
         return EXIT_ERROR
     return EXIT_FINDINGS if options.exit_non_zero_on_fix and fixes.applied else EXIT_CLEAN
 

@@ -270,10 +270,14 @@ DETAIL_KEYS = ("details", "detail", "reason")
 """Keys of an error dict that say more about the failure than its message, in the order one is
 taken: a fix keeps them beside the message, in parentheses."""
 
-HINT_KEYS = ("hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "remedy", "context")
+HINT_KEYS = (
+    "hint", "hints", "suggestion", "suggestions", "resolution", "help", "next_step", "next_steps", "next_actions",
+    "remedy", "remediation", "tip", "tips", "note", "notes", "context",
+)
 """Keys of an error dict holding the author's advice to the model (what to check, what to call
 next), in the order one is taken: a fix keeps it as the sentence after the message, never in its
-place (it does not say what failed). `context` comes last: beside `error` it is the author's
+place (it does not say what failed). A list of literals (`next_actions=["Run check_health()"]`)
+is advice one sentence an element. `context` comes last: beside `error` it is the author's
 pointer for the next call ("Provide the date in ISO format"); only literal text is ever kept."""
 
 LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_options", "options", "choices", "available")

@@ -385,3 +385,40 @@ def test_register_function_passed_on_a_parameter_nobody_fills_with_a_server(tmp_
         "main.py": "from .wiring import register_all\n\nregister_all(make_registry())\n",
     }
     assert findings(tmp_path, files) == []
+
+
+PLUGIN = f"""\
+def register(server):
+    @server.tool()
+    def {{name}}(x):
+{textwrap.indent(FAIL, "    ")}"""
+
+
+@pytest.mark.parametrize(
+    "wiring",
+    [
+        "from . import notes, tasks\n\nPLUGINS = [notes, tasks]\n\ndef register_all(server):\n    for plugin in PLUGINS:\n        plugin.register(server)\n",
+        "from . import notes, tasks\n\ndef register_all(server):\n    for plugin in (notes, tasks):\n        plugin.register(server)\n",
+    ],
+    ids=["module-list", "literal-tuple"],
+)
+def test_register_functions_of_a_plugin_list_get_the_server_the_loop_hands_them(tmp_path: Path, wiring: str) -> None:
+    # `for plugin in PLUGINS: plugin.register(server)`: each listed module's register() is handed
+    # the server, so the tools it registers are checked (they went unchecked before).
+    files = {
+        "app.py": APP_V1,
+        "notes.py": PLUGIN.format(name="add_note"),
+        "tasks.py": PLUGIN.format(name="add_task"),
+        "wiring.py": wiring,
+        "main.py": "from .app import mcp\nfrom .wiring import register_all\n\nregister_all(mcp)\n",
+    }
+    assert findings(tmp_path, files) == [("notes.py", "add_note"), ("tasks.py", "add_task")]
+
+
+def test_a_plugin_list_handed_something_else_registers_nothing(tmp_path: Path) -> None:
+    files = {
+        "notes.py": PLUGIN.format(name="add_note"),
+        "wiring.py": "from . import notes\n\nPLUGINS = [notes]\n\ndef register_all(server):\n    for plugin in PLUGINS:\n        plugin.register(server)\n",
+        "main.py": "from .wiring import register_all\n\nregister_all(make_registry())\n",
+    }
+    assert findings(tmp_path, files) == []

@@ -414,3 +414,30 @@ async def test_shutdown_and_exit_end_the_server_cleanly(client: LanguageClient, 
     await diagnostics_for(client, uri, 1)
     await client.shutdown_session()
     assert client._server is not None and client._server.returncode == 0
+
+
+async def test_tools_left_unchecked_are_said_once_not_passed_silently(client: LanguageClient, tmp_path: Path) -> None:
+    # A server class re-exported by a library the project's requirements do not let mcp-lint take
+    # for the framework's: no diagnostics, so the editor must say its tools were not checked.
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    side = root / "pkg" / "side.py"
+    side.write_text(
+        "from widgetkit.fastmcp import FastMCP\n\nside = FastMCP('side')\n\n\n@side.tool()\ndef lookup(key: str) -> str:\n    return key\n",
+        encoding="utf-8",
+    )
+    await start(client, root)
+    uri = open_document(client, side)
+    assert await diagnostics_for(client, uri, 1) == []
+    change_document(client, uri, 2, side.read_text(encoding="utf-8") + "\n")
+    assert await diagnostics_for(client, uri, 2) == []
+    said = [m.message for m in client.messages if "not checked" in m.message]
+    assert said == [
+        "mcp-lint: warning: no MCP server recognised in pkg/side.py (1 tool not checked: lookup): FastMCP comes from "
+        "widgetkit.fastmcp, which mcp-lint cannot resolve; it takes that class for the framework's only when the project's "
+        "requirements name fastmcp or mcp, and none was found (pyproject.toml, setup.py, setup.cfg, requirements files, "
+        "PKG-INFO or METADATA)"
+    ]
+    assert [m.type for m in client.messages if "not checked" in m.message] == [types.MessageType.Warning]

@@ -140,3 +140,85 @@ def test_a_register_function_no_caller_hands_a_server_is_not_named_outside_an_mc
     result = _check(tmp_path, monkeypatch, ".")
     assert _warnings(result) == []
     assert result.exit_code == 0, result.output
+
+
+# Every mode says what it left unchecked, and exits 2 for it: fixing, diffing, adding noqa
+# comments and linting an editor's buffer on stdin are runs too.
+NOTHING_CHECKED = "mcp-lint: warning: 1 file linted, but no MCP server or tool was found in it: nothing was checked"
+STDIN_WARNING = REEXPORT_WARNING.replace("pkg/side.py", "-")
+
+
+@pytest.mark.parametrize("mode", [["--fix-only"], ["--diff"], ["--add-noqa"], ["--fix"]])
+def test_each_mode_warns_about_unchecked_tools_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]) -> None:
+    _project(tmp_path, {"side.py": REEXPORTED})
+    result = _check(tmp_path, monkeypatch, *mode, "pkg/side.py")
+    warnings = _warnings(result)
+    assert warnings[0].startswith(NOTHING_CHECKED), warnings
+    assert warnings[1:] == [REEXPORT_WARNING]
+    assert "All checks passed!" not in result.stdout
+    assert result.exit_code == 2
+    assert (tmp_path / "pkg" / "side.py").read_text() == REEXPORTED  # nothing was written
+
+
+@pytest.mark.parametrize("mode", [["--fix-only"], ["--diff"], ["--add-noqa"]])
+def test_each_mode_accepts_the_run_under_exit_zero_and_passes_a_checked_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]
+) -> None:
+    _project(tmp_path, {"server.py": SERVER, "side.py": REEXPORTED})
+    zero = _check(tmp_path, monkeypatch, *mode, "--exit-zero", "pkg/side.py")
+    assert REEXPORT_WARNING in _warnings(zero)
+    assert zero.exit_code == 0
+    checked = _check(tmp_path, monkeypatch, *mode, "pkg/server.py")
+    assert _warnings(checked) == []
+    assert checked.exit_code == 0, checked.output
+
+
+def test_stdin_warns_about_unchecked_tools_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "-"], input=REEXPORTED, catch_exceptions=False)
+    warnings = _warnings(result)
+    assert warnings[0].startswith(NOTHING_CHECKED), warnings
+    assert warnings[1:] == [STDIN_WARNING]
+    assert "All checks passed!" not in result.stdout
+    assert result.exit_code == 2
+    served = CliRunner().invoke(cli, ["check", "--no-cache", "-"], input=SERVER, catch_exceptions=False)
+    assert _warnings(served) == []
+    assert "All checks passed!" in served.stdout
+    assert served.exit_code == 0
+
+
+def test_stdin_with_a_filename_in_a_project_and_fix_prints_the_text_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path, {"server.py": SERVER, "side.py": REEXPORTED})
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "--no-cache", "--fix", "-", "--stdin-filename", "pkg/side.py"]
+    result = CliRunner().invoke(cli, args, input=REEXPORTED, catch_exceptions=False)
+    assert result.stdout == REEXPORTED  # the buffer comes back as it was
+    assert REEXPORT_WARNING in _warnings(result)
+    assert result.exit_code == 2
+
+
+def test_a_helper_named_alone_whose_only_tools_are_unrecognised_was_not_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tool module imports the helper, so it is read, but no server is recognised in it: no
+    # tool reached the helper, and the run must not read as a pass for it.
+    helper = "import json\n\n\ndef load(text: str) -> dict:\n    return json.loads(text)\n"
+    side = REEXPORTED.replace("\n\nside =", "\nfrom pkg.helper import load\n\nside =").replace("return key", "return str(load(key))")
+    _project(tmp_path, {"helper.py": helper, "side.py": side})
+    result = _check(tmp_path, monkeypatch, "pkg/helper.py")
+    assert _warnings(result)[0].startswith(NOTHING_CHECKED), result.stderr
+    assert "All checks passed!" not in result.stdout
+    assert result.exit_code == 2
+    recognised = side.replace(f"from {LIBRARY}.fastmcp import FastMCP", "from fastmcp import FastMCP")
+    (tmp_path / "pkg" / "side.py").write_text(recognised)
+    passed = _check(tmp_path, monkeypatch, "pkg/helper.py")
+    assert _warnings(passed) == []
+    assert passed.exit_code == 0, passed.output
+
+
+def test_a_module_with_recognised_tools_still_names_the_ones_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One module, two servers: the framework's (checked) and a re-export nothing lets mcp-lint take.
+    mixed = SERVER + REEXPORTED.replace("\n\nside =", "\nside =")
+    _project(tmp_path, {"server.py": mixed})
+    result = _check(tmp_path, monkeypatch, ".")
+    partial = "some tools of pkg/server.py are on no MCP server mcp-lint recognises"
+    assert _warnings(result) == [REEXPORT_WARNING.replace("no MCP server recognised in pkg/side.py", partial)]
+    assert result.exit_code == 2

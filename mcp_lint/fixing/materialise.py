@@ -109,7 +109,24 @@ class LinkFixes:
             elif need == "logger":
                 local = summary.logger_name
                 factory = self.project_logger() if local is None else ""
-                if local is None and factory:
+                if local is None and factory == "loguru.logger":
+                    # A project logging with loguru imports its logger object.
+                    if _name_taken(summary, "logger"):
+                        return None
+                    imports.append(("loguru", "logger"))
+                    local = "logger"
+                elif local is None and factory.endswith(")"):
+                    # A logging library's factory (`structlog.get_logger()`), as the project's
+                    # other modules call it.
+                    module = factory.split(".")[0]
+                    spelled = _local_name(summary, [module])
+                    if _name_taken(summary, "logger") or (spelled is None and _name_taken(summary, module)):
+                        return None
+                    if spelled is None:
+                        imports.append((module, None))
+                    after_imports.append(f"logger = {factory}")
+                    local = "logger"
+                elif local is None and factory:
                     # The project's own logger (`logger = get_logger(__name__)`), as its other
                     # modules make it: never a standard library logger beside it.
                     module, _, function = factory.rpartition(".")

@@ -1,9 +1,10 @@
 """Modules that register tools mcp-lint could not tie to an MCP server: what a run left unchecked.
 
 Rules report only in code a tool reaches, so a registration the link step drops checks nothing,
-and a run that dropped every registration of a module must say so rather than pass (the project
-brief: "a run never passes silently"). A module is named here when it registers tools, none of
-which the link step recognised, in a way that looks like MCP:
+and a run that dropped a registration must say so rather than pass (the project brief: "a run
+never passes silently"). A module is named here, with the tools dropped, when it registers tools
+the link step did not recognise (all of its tools, or some beside recognised ones) in a way that
+looks like MCP:
 
 - on a server made by a class named like a framework's server class but imported from a module
   outside the project and the frameworks (a library's re-export), which the project's declared
@@ -33,15 +34,17 @@ __all__ = ["unrecognised_servers"]
 
 
 def unrecognised_servers(project: Project) -> list[ServerTools]:
-    """One entry per module whose every tool registration was dropped, with why (sorted by path)."""
+    """One entry per module with a tool registration that was dropped, with why (sorted by path):
+    a module whose other tools were recognised is named too, with only the dropped ones."""
     registering = {summary.path for _, summary in project.tool_registrations()}
     out: list[ServerTools] = []
     for summary in project.summaries:
-        if summary.path in registering or not project.registers_here(summary):
+        if not project.registers_here(summary):
             continue
         tools, why = _dropped(project, summary)
         if why:
-            out.append(ServerTools("", summary.path, Family.UNKNOWN, "", "", tuple(sorted(set(tools))), unrecognised=why))
+            partial = summary.path in registering
+            out.append(ServerTools("", summary.path, Family.UNKNOWN, "", "", tuple(sorted(set(tools))), unrecognised=why, partial=partial))
     return sorted(out, key=lambda entry: entry.path)
 
 

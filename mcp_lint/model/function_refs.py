@@ -380,6 +380,8 @@ class FunctionReferences(ScopeWalker):
             # looked up by a dispatcher as `self.handlers.get(name)`.
             self._function_table(self._key(name), [el.value for el in value.elements if isinstance(el, cst.DictElement)])
             return
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value not in frame.tables and self._module_table_name(target.value.value, frame):
+            self._add_to_function_table(target.value.value, [value])  # `HANDLERS["a"] = handle_a`
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in frame.tables:
             index = target.slice[0].slice if len(target.slice) == 1 else None
             key = string_value(index.value) if isinstance(index, cst.Index) else None
@@ -418,6 +420,11 @@ class FunctionReferences(ScopeWalker):
             return
         frame = self._function_frame()
         name = func.value.value
+        if func.attr.value == "update" and isinstance(argument, cst.Dict) and self._module_table_name(name, frame):
+            # `HANDLERS.update({"a": handle_a})` filling a module-level registry (often in a
+            # function that imports the handlers lazily): a dispatcher's `HANDLERS[name](...)`
+            # calls them, so they are in its table.
+            self._add_to_function_table(name, [el.value for el in argument.elements if isinstance(el, cst.DictElement)])
         if func.attr.value == "append":
             addition = Table((Row(None, self._row_parts(argument)),))
         else:
@@ -431,6 +438,20 @@ class FunctionReferences(ScopeWalker):
         elif frame is None or name in frame.globals:
             if self._key(name) in self.model.tables or name in self.model.module_lists:
                 self._record_table(self._key(name), addition)
+
+    def _module_table_name(self, name: str, frame: Frame | None) -> bool:
+        """Is `name`, where it is used, the module-level dict of that name (not a local)?"""
+        if name not in self.model.module_dicts:
+            return False
+        return frame is None or name in frame.globals or name not in frame.bindings
+
+    def _add_to_function_table(self, name: str, values: list[cst.BaseExpression]) -> None:
+        """Add the functions `values` name to the module-level table `name` (a registry filled
+        after its definition: `T.update({...})`, `T["a"] = handle_a`)."""
+        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        if refs:
+            known = self.model.function_tables.setdefault(name, [])
+            known.extend(ref for ref in refs if ref not in known)
 
     # -- references to functions ----------------------------------------------------------
     def _function_refs(self, expr: cst.BaseExpression) -> list[str]:

@@ -152,7 +152,7 @@ class Registrations(FunctionReferences, ServerInference):
     def _server_arguments(self, node: cst.Call) -> None:
         """`register_tools(mcp, store)`: remember which argument is a server, for the register
         functions whose registrations wait on their callers (ModuleModel.param_pending)."""
-        callee: str | None = None
+        callees: list[str] | None = None
         index = 0
         for arg in node.args:
             if arg.star:
@@ -163,14 +163,26 @@ class Registrations(FunctionReferences, ServerInference):
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`
                     key = PARAM_REF + "#".join(receiver.param)
                 if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
-                    if callee is None:
-                        callee = self._called_function(node.func)
-                    if callee:
-                        keyword = arg.keyword.value if arg.keyword is not None else ""
-                        position = -1 if keyword else index
+                    if callees is None:
+                        callees = self._called_functions(node.func)
+                    keyword = arg.keyword.value if arg.keyword is not None else ""
+                    position = -1 if keyword else index
+                    for callee in callees:
                         self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
             if arg.keyword is None:
                 index += 1
+
+    def _called_functions(self, func: cst.BaseExpression) -> list[str]:
+        """The callee names of a call; for `module.register(mcp)` inside `for module in MODULES:`
+        (a plugin list of imported modules or objects), the `register` of each element."""
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            for bindings in reversed(self.loop_stack):
+                if func.value.value in bindings:
+                    elements = bindings[func.value.value]
+                    named = [self._called_function(func.with_changes(value=element)) for element in elements]
+                    return [callee for callee in named if callee]
+        callee = self._called_function(func)
+        return [callee] if callee else []
 
     def _called_function(self, func: cst.BaseExpression) -> str:
         """The callee name of `register(...)`, `module.register(...)` or `Tools().register(...)`."""

@@ -116,15 +116,33 @@ def operation(handler: Handler, fn: FunctionFacts) -> tuple[str, str | None] | N
     from, in words, and for a bare verb the value it was run on (a parameter, or a local bound
     before the `try`). None when the `try` runs no such operation or several (then the message
     would guess which one failed)."""
-    found: set[tuple[str, str | None]] = set()
+    found = _operation(handler, fn)
+    return found[0] if found is not None else None
+
+
+def operation_is_own(handler: Handler, fn: FunctionFacts) -> bool:
+    """Is the one operation of the `try` (`operation`) a call of the project's own code: a
+    function called by its name (`load_alert_feed(...)`) or a method of the function's own class
+    (`self._load_feed(...)`)? A method of another object (`client.search_read(...)`) is named by
+    the library it belongs to, not by the author: it does not say what the tool was doing."""
+    found = _operation(handler, fn)
+    if found is None:
+        return False
+    callee = dotted(found[1].func)
+    return callee is not None and ("." not in callee or callee.split(".")[0] in {"self", "cls"})
+
+
+def _operation(handler: Handler, fn: FunctionFacts) -> tuple[tuple[str, str | None], cst.Call] | None:
+    """`operation`'s words, with the call they name."""
+    found: dict[tuple[str, str | None], cst.Call] = {}
     bound = _bound_in(handler.try_node.body)
     for step in _steps(handler.try_node.body):
         named = _named_step(step, fn, bound)
         if named is None:
             return None  # a step that can fail and says nothing: it may be the one that failed
         if named is not _HARMLESS:
-            found.add(named)
-    return found.pop() if len(found) == 1 else None
+            found.setdefault(named, step)
+    return next(iter(found.items())) if len(found) == 1 else None
 
 
 # A step of the `try` that cannot be the one that failed (a string method, a builtin, a log call).

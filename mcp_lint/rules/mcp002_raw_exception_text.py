@@ -63,7 +63,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
-from mcp_lint.rules.results import _dict_items, failure_message_of, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
+from mcp_lint.rules.results import _dict_items, builder_keywords, failure_message_of, hint_is_text, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
     evaluates_a_parameter,
@@ -1213,6 +1213,7 @@ class _FixText:
         None where the code cannot say what failed (a wrapper running the function it was handed)."""
         self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
+        self._builder_advice(_unawaited(value))
         if message is None and isinstance(found, cst.Name):
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
             message = self._from(found, 0)
@@ -1234,6 +1235,28 @@ class _FixText:
         used = {p.source for part in message.parts for p in part.pieces if isinstance(p, Placeholder)}
         message.append_context([(key, expr) for key, expr in self.context if expr not in used])
         return message
+
+    def _builder_advice(self, value: cst.BaseExpression) -> None:
+        """The advice a result model or builder carries beside its error (`Reply(success=False,
+        error=f"...: {e}", note="Check API_KEY")`, `respond("failed", ..., next_actions=[...])`),
+        kept as an error dict's hint item is: the sentence after the message."""
+        keywords = builder_keywords(value)
+        if not keywords:
+            return
+        self.hint_left_behind = self.hint_left_behind or hint_left_behind(keywords, lambda item: find_exception_text(item, self.handler) is not None)
+        for key in HINT_KEYS:
+            if key in keywords and hint_is_text(keywords[key]):
+                self._add_hint(keywords[key])
+
+    def _add_hint(self, value: cst.BaseExpression) -> None:
+        """One more sentence of the author's advice (each element of a list of them)."""
+        elements = [el.value for el in value.elements if isinstance(el, cst.Element)] if isinstance(value, (cst.List, cst.Tuple)) else [value]
+        for element in elements:
+            sentence = Message.read(element, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+            if sentence is None or (self.hint is not None and not self.hint.add_sentence(sentence)):
+                self.hint_left_behind = True  # advice no message here can carry whole: no fix
+            elif self.hint is None:
+                self.hint = sentence
 
     def own_words(self, expr: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
         """The author's words of `expr` without the exception's text, or None when nothing of
@@ -1258,7 +1281,10 @@ class _FixText:
         # first. A step on the same thing (`fetch_status` in `get_order_status`) is named better
         # by the function.
         step = found[0] if found is not None and found[1] is None else None
-        sentence = step if step is not None and failure_words.acts_on_other_things(step, self.fn.name) else failure_words.action(self.fn.name)
+        # (Only the project's own step: a library method's name, `search_read`, is its API's word,
+        # not what the tool was doing.)
+        own_step = step is not None and failure_words.acts_on_other_things(step, self.fn.name) and failure_words.operation_is_own(self.handler, self.fn)
+        sentence = step if own_step else failure_words.action(self.fn.name)
         if sentence is None and step is not None:
             sentence = step
         if sentence is None and found is not None:
@@ -1373,12 +1399,15 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() in HINT_KEYS and is_text(element.value):
+            elif key.lower() in HINT_KEYS and hint_is_text(element.value):
                 aside.append(element.value)
         # The author's advice under a hint key (what to check, what to call next) goes into the
         # message, after it: never in its place (it does not say what failed).
         for value in aside:
-            self.hint = self.hint or self._from(value, depth + 1)
+            if isinstance(value, (cst.List, cst.Tuple)):
+                self._add_hint(value)
+            else:
+                self.hint = self.hint or self._from(value, depth + 1)
         return chosen
 
 
@@ -1593,6 +1622,8 @@ def _build_fix(
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
         shown = _with_hint(message, text.hint)
+        if text.hint is not None and shown is message:
+            return None  # the advice cannot follow the message in its layout: no fix rather than lose it
         statements = [f"raise {raised}({_arguments(shown.as_fstring, [], indent, shown.multiline)}){cause}"]
         if plan.add_call:
             statements.insert(0, _log_call(message, indent, logger_style(ctx)))

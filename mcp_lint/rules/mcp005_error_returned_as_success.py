@@ -79,6 +79,7 @@ from mcp_lint.rules.results import (
     _unwrap,
     classify_return,
     envelope_callee,
+    builder_keywords,
     hint_left_behind,
     is_error_builder_name,
     names_a_class,
@@ -783,6 +784,8 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     callee = last_name(dotted(value.func) or "")
     if not callee[:1].isupper() or callee in _RESULT_CLASSES_OF_FRAMEWORKS or callee.endswith(("Error", "Exception")):
         return None
+    if _delivers_data(value, fn):
+        return None  # a fallback that still answers (`success=True, content_base64=...`): its text is a note
     for argument in value.args:
         inner = fn.value_of(argument.value)
         text = literal_text(inner)
@@ -793,6 +796,29 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
             if found is not None:
                 return found
     return None
+
+
+def _delivers_data(value: cst.Call, fn: FunctionFacts) -> bool:
+    """`ReadReply(success=True, content_base64=b64encode(data).decode(), hint="Could not decode
+    ...; returning base64")`: the author flags the result a success and it carries data the code
+    computed (not only literals and text): a fallback that still answers the call, whose text
+    says how, not a failure in place of results."""
+    flagged = any(
+        argument.keyword is not None and argument.keyword.value.lower() in SUCCESS_KEYS and dotted(fn.value_of(argument.value)) == "True"
+        for argument in value.args
+    )
+    if not flagged:
+        return False
+    for argument in value.args:
+        inner = fn.value_of(argument.value)
+        if argument.keyword is not None and argument.keyword.value.lower() in SUCCESS_KEYS:
+            continue
+        if isinstance(inner, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float)) or dotted(inner) in {"None", "True", "False"}:
+            continue
+        if literal_text(inner) is not None or (isinstance(inner, cst.Name) and inner.value in fn.params):
+            continue  # text, or the caller's own argument echoed back
+        return True
+    return False
 
 
 def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> tuple[str, str, None] | None:
@@ -1213,7 +1239,7 @@ def check_health() -> dict:
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
             and not never_raises(fn)
             and not written_across_branches(fn, value)
-            and not hint_left_behind(_dict_items(_unwrap(resolved, ctx)))
+            and not hint_left_behind(_result_items(_unwrap(resolved, ctx)))
             and not (ret.handler is not None and evaluates_a_parameter(ret.handler, fn))
             and not (ret.handler is None and reports_an_empty_answer(resolved))
             and not (ret.handler is not None and raises_own_text(ret.handler, ctx))
@@ -1526,6 +1552,10 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
+    # The author's advice (a hint item of an error dict, a builder's `next_actions=[...]` or a
+    # model's `note=`): each a sentence after the message, never dropped (no fix rather than that).
+    fields = _result_items(_unwrap(value, ctx)) or {}
+    advice = [fields[key] for key in HINT_KEYS if key in fields and fields[key] is not message and not _is_empty(fields[key])]
     # A whole value serialised into the message (`{json.dumps(data, indent=2)}`) is a record of the
     # failure, not words for the model: every field of it would travel in the raise (a reply's raw
     # body, the request's headers with their key). The author's words stay.
@@ -1536,9 +1566,9 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         if not text.words().strip(" :;,.-{}"):
             return ""  # nothing of the author's words is left to raise
         if len(text.parts) != 1:
-            return text.as_fstring(" ")
+            return "" if advice else text.as_fstring(" ")
     if text is None or (len(text.parts) != 1 and not text.multiline):
-        return source  # a layout of several literals on one line is kept as written
+        return "" if advice else source  # a layout of several literals on one line is kept as written
     text.drop_error_prefix()
     items = _dict_items(_unwrap(value, ctx))
     code = _code_beside(items, message)
@@ -1580,13 +1610,12 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     elif isinstance(details, (cst.Name, cst.Attribute)):
         # Only literals and plain references: anything else (a call) may not be text.
         last.pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
-    advice = next(
-        (items[k] for k in HINT_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
-        None,
-    )
-    hint = Message.read(advice, lambda node: ctx.range(node).start.line, ctx.code) if advice is not None else None
-    if hint is not None:
-        text.add_sentence(hint)
+    for given in advice:
+        elements = [el.value for el in given.elements if isinstance(el, cst.Element)] if isinstance(given, (cst.List, cst.Tuple)) else [given]
+        for element in elements:
+            hint = Message.read(element, lambda node: ctx.range(node).start.line, ctx.code)
+            if hint is None or not text.add_sentence(hint):
+                return ""
     if len(text.parts) > 1:
         inner = indent + "    "
         return "\n" + inner + text.as_fstring("\n" + inner) + "\n" + indent
@@ -1595,6 +1624,13 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
         return lone[0].source
     return text.as_fstring(" ")
+
+
+def _result_items(value: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
+    """The named fields of a returned failure: an error dict's items, or a builder's keyword
+    arguments (`respond("failed", summary, next_actions=[...])`)."""
+    items = _dict_items(value)
+    return items if items is not None else builder_keywords(value)
 
 
 def _serialised_whole(node: cst.BaseExpression, ctx: FileContext) -> bool:

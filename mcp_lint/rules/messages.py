@@ -237,7 +237,7 @@ class Message:
         if len(only) == 1 and isinstance(only[0], Placeholder) and not only[0].conversion and not only[0].spec:
             return only[0].source  # f"{error}" is `error`: the exception classes str() it anyway
         rendered = []
-        for part in self.parts:
+        for part in self.parts if "\n" in joiner else _one_literal(self.parts):
             if part.has_placeholder():
                 body = "".join(
                     _escape(p.raw, p.braces_escaped) if isinstance(p, Text) else _placeholder_code(p) for p in part.pieces
@@ -253,7 +253,7 @@ class Message:
         arguments, literal braces doubled (`logger.exception("Lookup of {} failed", key)`)."""
         arguments: list[str] = []
         rendered = []
-        for part in self.parts:
+        for part in self.parts if "\n" in joiner else _one_literal(self.parts):
             text = ""
             for piece in part.pieces:
                 if isinstance(piece, Text):
@@ -271,7 +271,7 @@ class Message:
         arguments: list[str] = []
         # (text, is a field): a field is written as is, text has its % doubled when there are arguments.
         bodies: list[tuple[Part, list[tuple[str, bool]]]] = []
-        for part in self.parts:
+        for part in self.parts if "\n" in joiner else _one_literal(self.parts):
             chunks: list[tuple[str, bool]] = []
             for piece in part.pieces:
                 if isinstance(piece, Text):
@@ -294,6 +294,15 @@ class Message:
             text = "".join(c if field else (c.replace("%", "%%") if arguments else c) for c, field in chunks)
             rendered.append(f"{part.prefix}{part.quote}{text}{part.quote}")
         return joiner.join(rendered), arguments
+
+
+def _one_literal(parts: list[Part]) -> list[Part]:
+    """The literals of a message written on one line as one literal (ruff ISC001: `"a" "b"` side
+    by side on a line is implicit concatenation a reader misses), when they share quote and
+    prefix; else as they are."""
+    if len(parts) < 2 or any(part.quote != parts[0].quote or part.prefix != parts[0].prefix for part in parts):
+        return parts
+    return [Part(parts[0].prefix, parts[0].quote, [piece for part in parts for piece in part.pieces])]
 
 
 def _requoted(expr: str, quote: str) -> str:

@@ -362,6 +362,32 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
     return "envelope", description, found[1]
 
 
+def is_status_word(text: str) -> bool:
+    """"failed", "error", "not_found": a status value a program reads, no message for a person."""
+    return text.strip().lower() in FAILED_STATUSES
+
+
+def message_argument(call: cst.Call, status: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The argument of a response builder's call that carries the message for a person, beside
+    its status word (`status`): a keyword naming a message (`summary=`, `message=`, `detail=`),
+    else the positional text argument that reads as a sentence (words and spaces), the longest
+    when several do. None when no argument is such text."""
+    for argument in call.args:
+        if argument.keyword is not None and argument.keyword.value.lower() in _MESSAGE_ARGUMENTS and is_text(argument.value):
+            return argument.value
+    sentences = [
+        argument.value
+        for argument in call.args
+        if argument.keyword is None and not argument.star and argument.value is not status and is_text(argument.value)
+        and " " in (literal_text(argument.value) or "").strip()
+    ]
+    return max(sentences, key=lambda node: len(literal_text(node) or ""), default=None)
+
+
+# Keyword arguments of a response builder that hold its message (beside MESSAGE_KEYS).
+_MESSAGE_ARGUMENTS = frozenset({*MESSAGE_KEYS, "summary", "description", "text"})
+
+
 def is_error_builder_name(name: str) -> bool:
     """`_fail`, `error_response`, `format_error`, `make_err`: named like a function that builds an error."""
     return bool(ERROR_BUILDER_NAME.search(name)) and not NOT_AN_ERROR_BUILDER_NAME.search(name)
@@ -449,11 +475,28 @@ def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callab
         lowered = key.lower()
         if _is_falsy_literal(value) or raw(value):
             continue
-        if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not is_text(value)):
+        if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not hint_is_text(value)):
             return True
         if _points_at_data(key, value):
             return True
     return False
+
+
+def hint_is_text(value: cst.BaseExpression) -> bool:
+    """Advice a message can keep: text written here, or a list of such texts (`next_actions=
+    ["Run check_health()", "Set API_KEY"]`), one sentence each."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return bool(value.elements) and all(isinstance(el, cst.Element) and is_text(el.value) for el in value.elements)
+    return is_text(value)
+
+
+def builder_keywords(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
+    """The keyword arguments of a call building a result (`respond("failed", summary,
+    next_actions=[...])`, `Reply(success=False, error=..., note=...)`): its named fields, as an
+    error dict's items are. None for anything but a call."""
+    if not isinstance(node, cst.Call):
+        return None
+    return {a.keyword.value: a.value for a in node.args if a.keyword is not None}
 
 
 def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
@@ -628,6 +671,11 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
             first = _kwarg(value, "text") or _kwarg(value, "message") or _kwarg(value, "content")
         inner = literal_text(first) if first is not None else None
         if inner is not None and starts_as_error(inner):
+            if is_status_word(inner):
+                # `respond("failed", "Client not initialized. Check API_KEY.", steps)`: the
+                # status is an enum value, the sentence beside it is the message (none: no fix).
+                said = message_argument(value, first)
+                return "string", (literal_text(said) if said is not None else None) or inner, said
             return "string", inner, first
         return _envelope(value, ctx, conditional)
     if isinstance(value, cst.Call) and _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):

@@ -76,6 +76,10 @@ class McpLintServer(LanguageServer):
         self._again = False
         self._shown_errors: set[str] = set()
         self._errors: list[str] = []  # internal errors of the worker, until the loop reports them
+        # Tools the worker's lints left unchecked (LiveProject.unchecked), until the loop says so:
+        # an editor showing no diagnostics must not read as a pass for them.
+        self._unchecked: list[str] = []
+        self._shown_unchecked: set[str] = set()
         # Set once the client's settings are known (`initialized`): no lint runs before, so the
         # first diagnostics already follow them.
         self.configured: asyncio.Event | None = None
@@ -211,6 +215,7 @@ class McpLintServer(LanguageServer):
                 self._internal_error(exc)
                 findings = []
             self._errors.extend(f"mcp-lint: {message}" for message in project.errors)
+            self._unchecked.extend(f"mcp-lint: warning: {line}" for line in project.unchecked)
             by_file: dict[str, list[Finding]] = {}
             for finding in findings:
                 by_file.setdefault(os.path.abspath(finding.filename), []).append(finding)
@@ -259,6 +264,11 @@ class McpLintServer(LanguageServer):
         errors, self._errors = self._errors, []
         for message in dict.fromkeys(errors):
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, message))
+        unchecked, self._unchecked = self._unchecked, []
+        for message in dict.fromkeys(unchecked):
+            if message not in self._shown_unchecked:  # once a session, not at every keystroke
+                self._shown_unchecked.add(message)
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
         # A broken pyproject.toml: the files it governs are not linted (as with `mcp-lint check`),
         # and the user is told why they show nothing.
         for message in getattr(self.resolver, "errors", []):
