@@ -483,14 +483,31 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
         if set(keywords) - {"type", "text", "annotations"}:
             return None  # a flag beside the text (`error=True`): the author marked it, not our case
         message = keywords.get("text", message)
-    if not _written_text(message) or len(_WORD.findall(" ".join(_literal_parts(message)))) < 2:
+    parts = _literal_parts(message)
+    if not _written_text(message) or len(_WORD.findall(" ".join(parts))) < 2:
         # No sentence of the author's: `str(value)` or a placeholder ("unknown", "—") standing
         # for a value the clause could not compute, not a report of the failure.
+        return None
+    if parts and parts[0][:1].isspace():
+        # A continuation (" Left in the inbox, ..."): a note its caller appends to an answer of
+        # its own, a part of a call that went on, not the call's failure.
+        return None
+    if _opens_with_a_local(message):
+        # `f"{done}. Warning: the colour was not applied"`: the answer the call had built goes
+        # on, with a note on the step that failed (a partial success, the author's choice).
         return None
     words = _wording(message, ctx)
     if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
         return None
     return "string", words, message
+
+
+def _opens_with_a_local(message: cst.BaseExpression) -> bool:
+    """Does the text open with a local's value (`f"{done}. ..."`, `done + "..."`)?"""
+    if isinstance(message, cst.FormattedString) and message.parts:
+        first = message.parts[0]
+        return isinstance(first, cst.FormattedStringExpression) and isinstance(first.expression, cst.Name)
+    return isinstance(message, cst.BinaryOperation) and isinstance(message.operator, cst.Add) and isinstance(message.left, cst.Name)
 
 
 # Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,

@@ -125,3 +125,40 @@ def sensor_summary(bed: str) -> str:
 def planting_date(stamp: str) -> str:
     return planted_on(stamp)
 """)
+
+
+def test_a_partial_success_note_in_an_except_clause_is_no_failure() -> None:
+    # The call's own answer goes on (`f"{done}. ..."`), or the clause returns a continuation its
+    # caller appends to its answer (" Left ..."): the work was done, a side step did not happen.
+    check(HEADER + """
+
+def shade(bed: str) -> str:
+    try:
+        subprocess.run(["shade-close", bed], check=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        return " The shade stays open for now"
+    return " Shade closed."
+
+
+@mcp.tool()
+def water_bed(bed: str) -> str:
+    done = f"Watered {bed}"
+    try:
+        subprocess.run(["lamp-set", bed], check=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        return f"{done}. The lamp keeps its old setting; set it with set_lamp."
+    return done + shade(bed)
+""")
+
+
+def test_a_clause_text_opening_with_its_own_words_is_still_a_failure() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def water_bed(bed: str) -> str:
+    try:
+        subprocess.run(["valve-open", bed], check=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        return f"The valve of {bed} took too long to open"  # expect: MCP005
+    return f"Watered {bed}"
+""")
