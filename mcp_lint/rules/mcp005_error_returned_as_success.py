@@ -467,7 +467,7 @@ def _written_text(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
 
 
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = lazy_compile(r"[^\W\d_]{2,}")
 
 
 def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
@@ -1396,7 +1396,7 @@ def check_health() -> dict:
         payload = latent.payload
         if isinstance(payload, FailureValue) and payload.unknown_tool and (context.kind in {"dispatch", "raw-dispatch"} or context.lowlevel or not context.is_tool):
             # A dispatcher's answer to a tool name it does not list, not a tool's failure: also in
-            # a function the `call_tool` handler delegates the dispatch to (as MCP001 judges it).
+            # a function the `call_tool` handler delegates the dispatch to (as the protocol-error rule judges it).
             return None
         judged = context
         if not (isinstance(payload, FailureValue) and payload.own_failure):
