@@ -8,10 +8,15 @@ showing a pass for a server whose framework it did not recognise.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from mcp_lint.model.frameworks import Family, distribution_for
 
-__all__ = ["ServerTools", "describe"]
+if TYPE_CHECKING:
+    from mcp_lint.config import SettingsResolver
+
+__all__ = ["ServerTools", "describe", "unchecked_lines"]
 
 # How the report names each framework family.
 _FAMILY_LABELS = {
@@ -59,3 +64,14 @@ def describe(entry: ServerTools) -> str:
     count = len(entry.tools)
     tools = f"{count} tool{'s' if count != 1 else ''}" + (": " + ", ".join(entry.tools) if entry.tools else "")
     return f"{where} ({entry.path}): {_FAMILY_LABELS[entry.family]}, {version}; {tools}"
+
+
+def unchecked_lines(entries: Iterable[ServerTools], shown: Mapping[str, Path], resolver: SettingsResolver) -> list[str]:
+    """The warning lines of the modules in `shown` (display name -> path) whose tool
+    registrations were left unchecked, unless their settings accept it (`require-tools = false`):
+    what `mcp-lint check` warns and the language server shows."""
+    return [
+        describe(entry)
+        for entry in entries
+        if entry.unrecognised and entry.path in shown and resolver.for_path(shown[entry.path]).require_tools
+    ]

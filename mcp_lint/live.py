@@ -132,6 +132,8 @@ class LiveProject:
     def lint(self, reported: Sequence[Path], buffers: Mapping[str, str] | None = None) -> list[Finding]:
         """The findings in `reported`, with the texts of `buffers` (absolute path -> text) in
         place of those on disk; the project's other files are their context."""
+        from mcp_lint.inventory import unchecked_lines
+
         reported = self._lintable(reported)
         self.unchecked = []
         if not reported:
@@ -141,17 +143,8 @@ class LiveProject:
         outcomes = self._analyse(inputs, reported)
         findings = self._suppressed(outcomes)
         shown = {display_name(path): path for path in reported}
-        self.unchecked = self._unchecked_in(shown)
+        self.unchecked = unchecked_lines(self._unrecognised, shown, self.resolver)
         return [finding for finding in findings if finding.filename in shown]
-
-    def _unchecked_in(self, shown: Mapping[str, Path]) -> list[str]:
-        from mcp_lint.inventory import describe
-
-        return [
-            describe(entry)
-            for entry in self._unrecognised
-            if entry.path in shown and self.resolver.for_path(shown[entry.path]).require_tools
-        ]
 
     @property
     def linted(self) -> bool:

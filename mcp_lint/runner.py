@@ -247,7 +247,7 @@ def _say_what_was_checked(
 
     Files named in a project (`context`: the project's files) were checked when the project has
     tool modules, though none of them reaches the named files (only those are analysed)."""
-    from mcp_lint.inventory import describe
+    from mcp_lint.inventory import describe, unchecked_lines
     from mcp_lint.per_file import display_name
 
     checked = [entry for entry in inventory if not entry.unrecognised]
@@ -256,10 +256,7 @@ def _say_what_was_checked(
             click.echo(f"mcp-lint: {describe(entry)}", err=True)
         if not checked:
             click.echo("mcp-lint: no MCP server or tool found", err=True)
-    shown = {display_name(path): path for path in reported}
-    for entry in inventory:
-        if entry.unrecognised and entry.path in shown and resolver.for_path(shown[entry.path]).require_tools:
-            options.unchecked.append(describe(entry))
+    options.unchecked.extend(unchecked_lines(inventory, {display_name(path): path for path in reported}, resolver))
     if checked or not reported or resolver.errors or not resolver.for_path(reported[0]).require_tools:
         return
     # A project's tool modules check the helpers named alone, unless none of their registrations
