@@ -1,0 +1,144 @@
+"""Fix shapes review 8 rejected (issue 23), each with the code the fix must write (or the code left
+as it was), on made-up servers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_fix_offered_equals_applied import run, write
+
+# --- a broad clause whose `try` raises the project's own exceptions through another module -------
+
+PYPROJECT = '[project]\nname = "ledger"\ndependencies = ["mcp>=1.20,<2", "httpx"]\n'
+
+ERRORS = """\
+class LedgerError(Exception):
+    \"\"\"Base of the ledger client's errors; their text is written for the model.\"\"\"
+
+
+class QuotaError(LedgerError):
+    def __init__(self, message: str, wait: int = 60) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+class LoginError(LedgerError):
+    pass
+"""
+
+CLIENT = """\
+import httpx
+
+from ledger.errors import LoginError, QuotaError
+
+
+class LedgerClient:
+    def __init__(self, token: str) -> None:
+        self._http = httpx.Client(base_url="https://ledger.invalid", headers={"Authorization": token})
+
+    def get(self, path: str) -> dict:
+        response = self._http.get(path)
+        if response.status_code == 401:
+            raise LoginError("The token was refused. Ask the user for a new token and call login again.")
+        if response.status_code == 429:
+            wait = response.headers.get("Retry-After", "60")
+            raise QuotaError(f"Too many requests. Retry after {wait}s.", wait=int(wait))
+        response.raise_for_status()
+        return response.json()
+"""
+
+SERVER = """\
+import json
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+from ledger.client import LedgerClient{imports}
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("ledger")
+client = LedgerClient("token")
+
+
+@mcp.tool()
+def list_entries(book_id: int) -> str:
+    \"\"\"List the entries of a book.\"\"\"
+    try:
+        entries = client.get(f"/books/{{book_id}}/entries")
+        return json.dumps(entries)
+    except Exception as e:
+        return f"Error listing entries: {{e}}"
+"""
+
+
+def _ledger(root: Path, server: str, client: str = CLIENT) -> None:
+    write(root / "pyproject.toml", PYPROJECT)
+    write(root / "ledger/__init__.py", "")
+    write(root / "ledger/errors.py", ERRORS)
+    write(root / "ledger/client.py", client)
+    write(root / "ledger/server.py", server)
+
+
+def test_the_clients_own_advice_passes_a_rewritten_broad_clause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The client raises its own classes with the author's advice ("Retry after 60s", "call login
+    # again"); the tool's `{e}` passed it on. The rewritten clause would replace it with "Error
+    # listing entries": their base, which the tool module imports, goes through first.
+    monkeypatch.chdir(tmp_path)
+    server = SERVER.format(imports="\nfrom ledger.errors import LedgerError")
+    _ledger(tmp_path, server)
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    assert "help: Log the exception and raise ToolError(\"Error listing entries\") from e; let LedgerError through" in listed.output, listed.output
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "ledger/server.py").read_text() == server.replace(
+        "        return json.dumps(entries)\n    except Exception as e:\n        return f\"Error listing entries: {e}\"\n",
+        "        return json.dumps(entries)\n    except LedgerError:\n        raise\n    except Exception as e:\n"
+        "        logger.exception(\"Error listing entries\")\n        raise ToolError(\"Error listing entries\") from e\n",
+    ).replace("from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n")
+    assert run("--unsafe-fixes").exit_code == 0
+
+
+def test_no_name_for_the_clients_classes_leaves_the_clause_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tool module names none of the client's classes: no pass-through can go before the
+    # clause, and a rewrite would drop the advice. The finding stays, without a fix.
+    monkeypatch.chdir(tmp_path)
+    server = SERVER.format(imports="")
+    _ledger(tmp_path, server)
+    listed = run("--unsafe-fixes", "--output-format", "concise")
+    assert "ledger/server.py:20:16: MCP002 Tool 'list_entries' returns the text of a caught Exception as a normal result" in listed.output, listed.output
+    assert "[*]" not in listed.output
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "ledger/server.py").read_text() == server
+
+
+def test_a_class_also_raised_with_library_text_is_not_let_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The client also raises QuotaError with a caught library exception's text: letting LedgerError
+    # through would send that text on. No fix.
+    monkeypatch.chdir(tmp_path)
+    server = SERVER.format(imports="\nfrom ledger.errors import LedgerError")
+    client = CLIENT.replace(
+        "        response.raise_for_status()\n",
+        "        try:\n            response.raise_for_status()\n        except httpx.HTTPStatusError as exc:\n"
+        "            raise QuotaError(f\"Request failed: {exc}\") from exc\n",
+    )
+    _ledger(tmp_path, server, client)
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "ledger/server.py").read_text() == server
+
+
+def test_a_library_error_only_is_rewritten_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A client raising no class of its own: the broad clause is rewritten, nothing let through.
+    monkeypatch.chdir(tmp_path)
+    server = SERVER.format(imports="")
+    client = CLIENT.replace("from ledger.errors import LoginError, QuotaError\n", "").replace(
+        "        if response.status_code == 401:\n            raise LoginError(\"The token was refused. Ask the user for a new token and call login again.\")\n"
+        "        if response.status_code == 429:\n            wait = response.headers.get(\"Retry-After\", \"60\")\n"
+        "            raise QuotaError(f\"Too many requests. Retry after {wait}s.\", wait=int(wait))\n",
+        "",
+    )
+    _ledger(tmp_path, server, client)
+    run("--fix", "--unsafe-fixes")
+    fixed = (tmp_path / "ledger/server.py").read_text()
+    assert "    except Exception as e:\n        logger.exception(\"Error listing entries\")\n        raise ToolError(\"Error listing entries\") from e\n" in fixed
+    assert "raise\n    except" not in fixed
