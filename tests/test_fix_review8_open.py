@@ -142,3 +142,69 @@ def test_a_library_error_only_is_rewritten_as_before(tmp_path: Path, monkeypatch
     fixed = (tmp_path / "ledger/server.py").read_text()
     assert "    except Exception as e:\n        logger.exception(\"Error listing entries\")\n        raise ToolError(\"Error listing entries\") from e\n" in fixed
     assert "raise\n    except" not in fixed
+
+
+# --- MCP008's class swap in a helper that code outside the server calls -------------------------
+
+SETTINGS = """\
+import os
+
+
+def require_token() -> str:
+    token = os.environ.get("DNS_TOKEN")
+    if not token:
+        raise RuntimeError("DNS_TOKEN is not set. Add it to the server's environment.")
+    return token
+"""
+
+DNS_SERVER = """\
+from mcp.server.mcpserver import MCPServer
+
+from dns.settings import require_token
+
+mcp = MCPServer("dns")
+
+
+@mcp.tool()
+def list_records(zone: str) -> str:
+    \"\"\"List a zone's records.\"\"\"
+    token = require_token()
+    return f"{zone}: {len(token)}"
+"""
+
+POLLER = """\
+import time
+
+from dns.settings import require_token
+
+
+def poll_forever() -> None:
+    token = require_token()
+    while True:
+        print(token)
+        time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("poller", [False, True], ids=["tools-only", "a-daemon-calls-it"])
+def test_a_class_swap_is_not_offered_where_code_outside_the_server_calls_the_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, poller: bool
+) -> None:
+    # mcp 2.x hides a RuntimeError's text from the model: MCP008 reports the helper's raise. Its
+    # fix raises ToolError instead; a daemon module that imports no framework calls the helper
+    # too and gets RuntimeError today: there the swap is no fix (the finding stays).
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "dns"\ndependencies = ["mcp>=2,<3"]\n')
+    write(tmp_path / "dns/__init__.py", "")
+    write(tmp_path / "dns/settings.py", SETTINGS)
+    write(tmp_path / "dns/server.py", DNS_SERVER)
+    if poller:
+        write(tmp_path / "dns/poller.py", POLLER)
+    listed = run("--unsafe-fixes", "--output-format", "concise")
+    assert "dns/settings.py:7:9: MCP008" in listed.output, listed.output
+    run("--fix", "--unsafe-fixes")
+    settings = (tmp_path / "dns/settings.py").read_text()
+    if poller:
+        assert settings == SETTINGS
+    else:
+        assert 'raise ToolError("DNS_TOKEN is not set. Add it to the server\'s environment.")' in settings
