@@ -208,3 +208,44 @@ def test_a_class_swap_is_not_offered_where_code_outside_the_server_calls_the_hel
         assert settings == SETTINGS
     else:
         assert 'raise ToolError("DNS_TOKEN is not set. Add it to the server\'s environment.")' in settings
+
+
+# --- an import fallback between two frameworks ------------------------------------------------
+
+FALLBACK_SERVER = """\
+import httpx
+
+try:
+    from mcp.server.fastmcp import FastMCP
+except ImportError:
+    from fastmcp import FastMCP
+
+mcp = FastMCP("rates")
+
+
+@mcp.tool()
+def get_rate(currency: str) -> str:
+    \"\"\"Get an exchange rate.\"\"\"
+    try:
+        response = httpx.get(f"https://rates.invalid/{currency}")
+        response.raise_for_status()
+        return response.text
+    except httpx.HTTPError as e:
+        return f"Could not get the rate: {e}"
+"""
+
+
+def test_the_primary_import_of_a_framework_fallback_decides_where_tool_error_comes_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project declares mcp only; fastmcp is a fallback behind `except ImportError`. A top-level
+    # `from fastmcp.exceptions import ToolError` would fail to import with the declared
+    # requirements: ToolError comes from mcp's FastMCP, the module the `try` imports first.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "rates"\ndependencies = ["mcp>=1.20,<2", "httpx"]\n')
+    write(tmp_path / "server.py", FALLBACK_SERVER)
+    run("--fix", "--unsafe-fixes")
+    fixed = (tmp_path / "server.py").read_text()
+    assert "fastmcp.exceptions" not in fixed.replace("mcp.server.fastmcp.exceptions", ""), fixed
+    assert "from mcp.server.fastmcp.exceptions import ToolError\n" in fixed, fixed
+    assert 'raise ToolError("Could not get the rate") from e' in fixed, fixed
