@@ -249,3 +249,31 @@ def test_the_primary_import_of_a_framework_fallback_decides_where_tool_error_com
     assert "fastmcp.exceptions" not in fixed.replace("mcp.server.fastmcp.exceptions", ""), fixed
     assert "from mcp.server.fastmcp.exceptions import ToolError\n" in fixed, fixed
     assert 'raise ToolError("Could not get the rate") from e' in fixed, fixed
+
+
+OWN_TOOL_ERROR = """\
+from mcp.server.mcpserver.exceptions import ToolError
+
+
+class DnsToolError(ToolError):
+    \"\"\"Every failure the model must read; anything else stays on the server.\"\"\"
+"""
+
+
+def test_a_project_with_its_own_tool_error_gets_no_class_swap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The project raises its own ToolError subclass for the failures the model reads; a plain
+    # RuntimeError elsewhere is kept on the server by design. The finding stays, with no fix,
+    # and the help says why.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "dns"\ndependencies = ["mcp>=2,<3"]\n')
+    write(tmp_path / "dns/__init__.py", "")
+    write(tmp_path / "dns/settings.py", SETTINGS)
+    write(tmp_path / "dns/errors.py", OWN_TOOL_ERROR)
+    write(tmp_path / "dns/server.py", DNS_SERVER.replace("from dns.settings import require_token\n", "from dns.errors import DnsToolError\nfrom dns.settings import require_token\n").replace(
+        "    token = require_token()\n", "    token = require_token()\n    if not zone:\n        raise DnsToolError(\"Pass a zone name.\")\n"
+    ))
+    listed = run("--unsafe-fixes")
+    assert "dns/settings.py:7:9: MCP008 Helper 'require_token' raises RuntimeError" in listed.output, listed.output
+    assert "help: No fix: the project raises its own DnsToolError for what the model reads; raise DnsToolError here if the model must read this" in listed.output
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "dns/settings.py").read_text() == SETTINGS
