@@ -214,7 +214,10 @@ def _run_files(options: CheckOptions, resolver) -> int:
         pins,
         jobs=jobs,
         cache=cache,
-        explicit=explicit,
+        # Fixing reads every file of a directory walk: a fix that changes what a function raises
+        # or returns is refused where code no tool reaches calls it (a daemon, a script), which
+        # the prefilter would leave unread.
+        explicit=None if (options.fix or options.diff) and not explicit else explicit,
         reuse_findings=not (options.fix or options.diff),
         codes=codes,
         reported=shown,

@@ -232,8 +232,12 @@ class LinkFixes:
         only test of the value hands a failure on (`if "error" in r: return r`) takes the raise
         too: the fix deletes that check, dead once the helper raises. The deletions ((): none
         needed), or None when the fix must not be offered."""
-        if spec is None or not spec.raises or spec.replaces:
-            return ()  # not a change of contract: nothing raised, or a raise stays a raise
+        if spec is None or not spec.raises:
+            return ()  # not a change of contract: nothing raised
+        if spec.replaces:
+            # A raise of another class (`RuntimeError` -> ToolError): code no tool reaches (a
+            # daemon, a housekeeping job, a CLI) may depend on the class it raises today.
+            return () if spec.raises == spec.replaces or not self._called_outside_the_server(qual, reached) else None
         seen: set[str] = set()
         pending = [qual]
         deletions: list[Edit] = []
@@ -258,6 +262,34 @@ class LinkFixes:
                 pending.append(caller)  # a tool's callers too: a tool another method or a script calls
         return tuple(deletions)
 
+    def _called_outside_the_server(self, qual: str, reached: Mapping[str, ToolPaths]) -> bool:
+        """Is `qual` called, directly or up the calls, by a function no tool reaches in a module
+        that does not import the MCP framework (a daemon, a web app's housekeeping, a script
+        written without the server)? That code runs outside any server: it depends on the class
+        raised today, and the framework's ToolError means nothing there. (A non-tool caller in a
+        server module, its command-line entry point, is asked by `_handled_otherwise_above`.)"""
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for caller, _edge in self.callers_of(current):
+                if caller in reached:
+                    pending.append(caller)
+                elif not self._imports_framework(self.path_of(caller)):
+                    return True
+        return False
+
+    def _imports_framework(self, path: str) -> bool:
+        """Does the module at `path` import an MCP framework (at its top or deferred)?"""
+        summary = next((s for s in self.summaries if s.path == path), None)
+        if summary is None:
+            return True  # not read: nothing known against it
+        block = summary.imports
+        return block.framework_deferred or any(line.module.split(".")[0] in _FRAMEWORK_ROOTS for line in block.lines)
+
     def project_logger(self) -> str:
         """The project's own logger factory (ModuleSummary.logger_factory), when every module
         with a logger makes it with that one function: the project's convention for a module that
@@ -275,6 +307,10 @@ class LinkFixes:
         if key not in self._first_party_names:
             self._first_party_names[key] = first_party(summary.path, summary.module)
         return self._first_party_names[key]
+
+
+# Top-level packages of the MCP frameworks (a module importing one belongs to a server).
+_FRAMEWORK_ROOTS = frozenset({"mcp", "fastmcp"})
 
 
 def with_edits(spec: FixSpec | None, edits: tuple[Edit, ...] | None) -> FixSpec | None:

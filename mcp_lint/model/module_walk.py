@@ -23,7 +23,7 @@ from mcp_lint.model.exception_guards import WrittenClassBases
 from mcp_lint.model.frameworks import server_family
 from mcp_lint.model.function_body import SUBTREE, VISIT, collect_facts
 from mcp_lint.model.module_model import ModuleModel
-from mcp_lint.model.names import AliasTable, dotted, unwrap_await
+from mcp_lint.model.names import AliasTable, catches_import_error, dotted, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.registration import Registrations
 from mcp_lint.model.scopes import Frame, class_attributes
@@ -215,11 +215,11 @@ def build_model(module: cst.Module, module_name: str, is_package: bool, copies: 
     aliases = AliasTable(module_name, is_package, copies)
     # Top-level imports first, so decorators above a late import still resolve.
     for stmt in module.body:
-        for node in _top_imports(stmt):
+        for node, fallback in _top_imports(stmt):
             if isinstance(node, cst.Import):
-                aliases.add_import(node)
+                aliases.add_import(node, fallback)
             else:
-                aliases.add_import_from(node)
+                aliases.add_import_from(node, fallback)
     model = ModuleModel(module_name, aliases)
     walker = _ModuleWalker(model)
     walker.class_bases = WrittenClassBases(model.classes, module_name, aliases)
@@ -229,20 +229,22 @@ def build_model(module: cst.Module, module_name: str, is_package: bool, copies: 
     return model
 
 
-def _top_imports(stmt: cst.CSTNode) -> Iterator[cst.Import | cst.ImportFrom]:
-    """Import statements at module level, including inside `if`/`try` blocks."""
+def _top_imports(stmt: cst.CSTNode, fallback: bool = False) -> Iterator[tuple[cst.Import | cst.ImportFrom, bool]]:
+    """Import statements at module level, including inside `if`/`try` blocks, each with whether
+    it is a fallback: in the clause of a `try` that catches ImportError (the body's import is the
+    primary one)."""
     if isinstance(stmt, cst.SimpleStatementLine):
         for small in stmt.body:
             if isinstance(small, (cst.Import, cst.ImportFrom)):
-                yield small
+                yield small, fallback
     elif isinstance(stmt, (cst.If, cst.Try)):
-        blocks = [stmt.body]
+        blocks = [(stmt.body, fallback)]
         if isinstance(stmt, cst.Try):
-            blocks.extend(handler.body for handler in stmt.handlers)
+            blocks.extend((handler.body, fallback or catches_import_error(handler)) for handler in stmt.handlers)
         elif isinstance(stmt.orelse, cst.If):
-            yield from _top_imports(stmt.orelse)  # elif
+            yield from _top_imports(stmt.orelse, fallback)  # elif
         elif isinstance(stmt.orelse, cst.Else):
-            blocks.append(stmt.orelse.body)
-        for block in blocks:
+            blocks.append((stmt.orelse.body, fallback))
+        for block, in_fallback in blocks:
             for child in block.body:
-                yield from _top_imports(child)
+                yield from _top_imports(child, in_fallback)

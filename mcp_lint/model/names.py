@@ -101,12 +101,16 @@ class AliasTable:
             self.copies_used.add(copy)
         return name
 
-    def add_import(self, node: cst.Import) -> None:
+    def add_import(self, node: cst.Import, fallback: bool = False) -> None:
+        """`fallback`: the import of an `except ImportError:` clause, which binds only the names
+        its `try` did not (see add_import_from)."""
         for alias in node.names:
             written = module_dotted(alias.name)
             name = self._framework(written)
             self.imported_modules.add(name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                if fallback and alias.asname.name.value in self.aliases:
+                    continue
                 self.aliases[alias.asname.name.value] = name
             elif name != written:
                 # `import app._vendor.fmcp` binds `app`: names through it are resolved below.
@@ -115,7 +119,11 @@ class AliasTable:
                 local = name.split(".")[0]
                 self.aliases.setdefault(local, local)
 
-    def add_import_from(self, node: cst.ImportFrom) -> None:
+    def add_import_from(self, node: cst.ImportFrom, fallback: bool = False) -> None:
+        """`fallback`: the import of an `except ImportError:` clause (`try: from mcp.server.fastmcp
+        import FastMCP` / `except ImportError: from fastmcp import FastMCP`): a name its `try`
+        bound keeps the primary import's meaning (the one the declared requirements install,
+        usually; a fix importing ToolError next to it must import from there too)."""
         level = len(node.relative)
         base = self._framework(resolve_relative(self.module, self.is_package, level, module_dotted(node.module)))
         self.imported_modules.add(base)
@@ -130,6 +138,8 @@ class AliasTable:
                 # `try: from .database import Manager` / `except ImportError: from database import
                 # Manager` (run as a script): the same module of the package, named as the package
                 # imports it.
+                continue
+            if fallback and local in self.aliases:
                 continue
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
@@ -200,3 +210,12 @@ def identifier_parts(name: str) -> list[str]:
 def identifier_words(name: str) -> tuple[str, ...]:
     """`board_postCard` -> ("board", "post", "card"): the words of a name, lower-cased."""
     return tuple(part.lower() for part in identifier_parts(name))
+
+
+def catches_import_error(handler: cst.ExceptHandler) -> bool:
+    """Does the clause catch ImportError (or ModuleNotFoundError, or everything)? Its imports are
+    then the fallback of the ones its `try` makes."""
+    if handler.type is None:
+        return True
+    types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return any(dotted(t) in {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"} for t in types)

@@ -747,6 +747,13 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
         classes.append(written)
     if not classes:
         return None
+    at = clause_insertion(handler, ctx)
+    return (at, tuple(classes)) if at is not None else None
+
+
+def clause_insertion(handler: Handler, ctx: FileContext) -> tuple[int, str, str] | None:
+    """Where another `except` can go right before this clause: (its row, its indent, its body's
+    indent); None when the clause shares its line or its body's with other code."""
     row = ctx.range(handler.node).start.line
     line = ctx.lines[row - 1]
     indent = line[: len(line) - len(line.lstrip(" \t"))]
@@ -757,7 +764,7 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
     inner = first[: len(first) - len(first.lstrip(" \t"))]
     if len(inner) <= len(indent):
         return None
-    return (row, indent, inner), tuple(classes)
+    return row, indent, inner
 
 
 def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> Iterator[tuple[RaiseFact, Callable[[str], bool]]]:

@@ -32,6 +32,15 @@ class RawText(Payload):
     # Short names of the classes the same `try`'s earlier clauses catch: a validator's exception
     # one of them takes never reaches this clause.
     caught_before: tuple[str, ...] = ()
+    # With a fix: the clause's caught classes (short names), where an `except X: raise` can go
+    # before it (handler_fix.clause_insertion), and the exception classes this module can name
+    # ((local name, qualified)): the project's own classes those callees raise with the author's
+    # words keep them through that pass-through, or the fix is withdrawn (rules/mcp002_own_advice.py).
+    try_calls: tuple[str, ...] = ()  # every call of the `try` body, as its call edge names the callee
+    clause_caught: tuple[str, ...] = ()
+    clause_at: tuple[int, str, str] | None = None
+    nameable: tuple[tuple[str, str], ...] = ()
+    module: str = ""  # the module of the statement (its own raises are judged with the code at hand)
     body: str = ""  # the upstream body's expression
     param: str = ""  # the parameter holding an exception a caller caught
     # The parameter holding a response: kept where a caller passes one it found failed.

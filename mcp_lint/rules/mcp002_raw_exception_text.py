@@ -45,6 +45,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
+from mcp_lint.rules.mcp002_own_advice import nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -88,6 +89,7 @@ from mcp_lint.rules.handler_fix import (
     lies_within,
     raise_is_caught,
     advice_in_its_own_clause,
+    clause_insertion,
     own_raises_pass_through,
     own_text_under_a_broad_clause,
     toolerror_pass_through,
@@ -756,7 +758,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
-            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
+            payload = _with_try_context(payload, handler, fn, ctx)
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return self.latent(
@@ -897,7 +899,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
-            payload = replace(payload, try_callees=_project_calls_in(handler.try_node.body, fn, ctx), caught_before=_caught_before(handler, fn))
+            payload = _with_try_context(payload, handler, fn, ctx)
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -985,6 +987,8 @@ async def get_forecast(city: str) -> str:
         fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and _calls_a_validator(payload.try_callees, payload.caught_before, context):
             fix = None  # the validator's message is the model's hint: no new message replaces it
+        if fix is not None and payload.try_calls:
+            fix = _keeping_own_advice(fix, payload, context)
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1069,6 +1073,30 @@ def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -
     return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside and project_call(c.node, ctx)))
 
 
+def _with_try_context(payload: RawText, handler: Handler, fn: FunctionFacts, ctx: FileContext) -> RawText:
+    """The payload of a fixed finding with what render asks of the clause's `try`: the project
+    functions it calls (a validator's text stays), every call, what the clause catches, where a
+    pass-through can go before it and the classes the module names (own_advice)."""
+    assert handler.try_node is not None
+    return replace(
+        payload,
+        try_callees=_project_calls_in(handler.try_node.body, fn, ctx),
+        try_calls=_calls_in(handler.try_node.body, fn),
+        caught_before=_caught_before(handler, fn),
+        clause_caught=tuple(last_name(name) for name in handler.caught) or ("BaseException",),
+        clause_at=clause_insertion(handler, ctx),
+        nameable=nameable_classes(ctx),
+        module=ctx.model.module,
+    )
+
+
+def _calls_in(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
+    """The callees (as the call edges name them) of every call in `block`: which of them are the
+    project's functions, through instances and typed parameters, the link step knows."""
+    inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
+    return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside))
+
+
 def _caught_before(handler: Handler, fn: FunctionFacts) -> tuple[str, ...]:
     """Short names of the classes the clauses before `handler` in its `try` catch."""
     names: list[str] = []
@@ -1104,6 +1132,42 @@ def _taken_before(callee: str, caught_before: frozenset[str], context: RenderCon
     found = project.function(callee) if project is not None else None
     raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
     return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
+
+
+def _keeping_own_advice(fix: FixSpec, payload: RawText, context: RenderContext) -> FixSpec | None:
+    """The fix with `except OwnError: raise` before the rewritten clause for the project's own
+    classes its `try` raises through other modules' code with the author's words (a client's
+    "Too many requests. Retry after 60s."): the old text passed their advice on through `{e}`.
+    None when no name of this module covers one of them, when the clause cannot be preceded by
+    another, or when the framework would mask the text of an exception let through."""
+    project = context.project
+    if project is None:
+        return fix
+    found = own_raises(payload.try_calls, project, payload.module)
+    caught = set(payload.clause_caught)
+    broad = bool(caught & {"Exception", "BaseException"})
+    reaching = tuple(
+        cls for cls in found.author if broad or {last_name(a) for a in project.class_ancestors(cls) or (cls,)} & caught
+    )
+    if not reaching:
+        return fix
+    nameable = tuple((name, project.resolve(qual)) for name, qual in payload.nameable)
+    names = pass_through_names(replace(found, author=reaching), payload.caught_before, nameable, project)
+    if names is None or (names and (payload.clause_at is None or not context.forwards_exception_text())):
+        return None  # their words would be lost: the clause stays as the author wrote it
+    if not names:
+        return fix
+    row, indent, inner = payload.clause_at  # type: ignore[misc]
+    at = Location(row, 1)
+    same = [edit for edit in fix.edits if edit.location == at and edit.end_location == at]
+    written = "".join(edit.content for edit in same)
+    names = tuple(name for name in names if f"except {name}:" not in written)
+    if not names:
+        return fix
+    caught_text = names[0] if len(names) == 1 else f"({', '.join(names)})"
+    others = tuple(edit for edit in fix.edits if edit not in same)
+    inserted = Edit(at, at, f"{written}{indent}except {caught_text}:\n{inner}raise\n")
+    return replace(fix, edits=(*others, inserted), message=f"{fix.message}; let {caught_text} through")
 
 
 def _caught(classes: str) -> str:

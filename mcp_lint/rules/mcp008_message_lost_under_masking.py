@@ -101,6 +101,13 @@ def get_order(order_id: int) -> str:
                 classes=(class_qual,) if class_qual else (),
             )
 
+    def check_module(self, ctx: FileContext) -> Iterable[object]:
+        """The module's own subclasses of the framework's ToolError (`class ToolExecutionError(
+        ToolError)`): a project that has one chose which failures reach the model and how."""
+        for qual, bases in ctx.model.classes.items():
+            if any(delivered_class(base) for base in bases):
+                yield OwnToolError(qual)
+
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """A project class is delivered like ToolError when it subclasses one: its ancestors go
         into the payload for `render`. None where every tool's decorator intercepts exceptions, or
@@ -139,6 +146,12 @@ def get_order(order_id: int) -> str:
         # The text is in the code frame and a note: the message names who raises what.
         message = f"{context.subject} raises {cls} for the model to read, but the framework masks its text"
         notes = (f"its text: '{payload.text}'", f"on {where} only ToolError's text reaches the model: it receives \"{seen}\"")
+        own = _own_tool_error(context.project)
+        if own:
+            # The project raises its own ToolError class for what the model must read and lets the
+            # rest stay on the server: a swap to the framework's class would go past that design.
+            help_text = f"No fix: the project raises its own {own} for what the model reads; raise {own} here if the model must read this"
+            return Rendered(message, None, help=help_text, notes=notes)
         return Rendered(message, self._fix(latent, context, cls), help="Raise ToolError with the same text", notes=notes)
 
     def _fix(self, latent: Latent, context: RenderContext, cls: str) -> FixSpec | None:
@@ -171,6 +184,21 @@ class MaskedRaise(Payload):
     fixable: bool  # one argument: ToolError takes the message as it is
     # Filled in by `link_latent`: the project class and its qualified ancestors, the class first.
     ancestors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OwnToolError:
+    """A project class that subclasses the framework's ToolError (check_module's record)."""
+
+    qual: str
+
+
+def _own_tool_error(project: LinkedProject | None) -> str:
+    """The short name of a ToolError subclass the project defines, "" when it has none."""
+    if project is None:
+        return ""
+    found = sorted(record.qual for _summary, record in project.records(MessageLostUnderMasking.code) if isinstance(record, OwnToolError))
+    return last_name(found[0]) if found else ""
 
 
 def _payload(latent: Latent) -> MaskedRaise:

@@ -662,7 +662,9 @@ _SHOP = {
     ("other_code", "fixable"),
     [
         pytest.param(None, True, id="nobody-else-tests-the-class"),
-        pytest.param("    try:\n        reserve(sku, 9)\n    except ValueError:\n        pass\n", True, id="a-builtin-caught-elsewhere"),
+        # A command line without the server calls it (its `except ValueError` does not take the
+        # class): that code runs outside any server and gets OutOfStock today (review 8).
+        pytest.param("    try:\n        reserve(sku, 9)\n    except ValueError:\n        pass\n", False, id="a-cli-without-the-server-calls-it"),
         pytest.param("    try:\n        reserve(sku, 9)\n    except OutOfStock:\n        print('sold out')\n", False, id="a-cli-catches-it"),
         pytest.param("    try:\n        reserve(sku, 9)\n    except (KeyError,\n            store.StockError):\n        pass\n", False, id="its-base-caught"),
         pytest.param("    err = run(sku)\n    if isinstance(err, store.StockError):\n        print(err)\n", False, id="its-base-type-tested"),

@@ -1,0 +1,114 @@
+"""The project's own exception classes that a `try` body raises through code of other modules,
+with words the author wrote for the model.
+
+`except Exception as e: return f"Error listing entries: {e}"` around `client.get(...)` passes on,
+through `{e}`, whatever the client raises: a library's text, and also the client's own
+`QuotaError("Too many requests. Retry after 60s.")` or `LoginError("... call login again.")`.
+MCP002's fix rewrites the clause's text; for those classes it must keep their words, so it puts
+`except LedgerError: raise` before the rewritten clause (their text reaches the model as the
+framework reports an exception), or, when no name this module holds covers them, offers no fix.
+
+Decided at render time from the linked summaries (FunctionSummary.exception_raises: the project
+classes each function raises outside any `except` that takes them again, and whether a caught
+library exception's text went into the raise), following the calls of the `try` body a few
+levels down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mcp_lint.model.exception_guards import catches
+from mcp_lint.model.names import last_name
+
+if TYPE_CHECKING:
+    from mcp_lint.rules.base import FileContext, LinkedProject
+
+# How many calls down from the `try` body a raise is looked for: a tool's call of a client method,
+# its request helper, the status check that raises.
+_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class OwnRaises:
+    """What the calls of a `try` body raise of the project's own classes."""
+
+    author: tuple[str, ...]  # classes (qualified) raised with the author's words, in the order met
+    carried: frozenset[str]  # classes (qualified) some raise builds from a caught library text
+
+
+def own_raises(callees: tuple[str, ...], project: LinkedProject, module: str) -> OwnRaises:
+    """The project classes the functions `callees` run raise outside their own `except` clauses,
+    following their calls `_DEPTH` levels down; a call under a `try` of the helper that takes a
+    class without raising it again stops that class there. The raises of `module` itself are left
+    to the check of that file, which reads them with the code at hand
+    (handler_fix.own_raises_pass_through: a raise sending a reply's raw body is not let through)."""
+    author: dict[str, None] = {}
+    carried: set[str] = set()
+    seen: set[str] = set()
+    # (function, the `try` guards of the calls on the way to it)
+    frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in callees]
+    for _level in range(_DEPTH):
+        following: list[tuple[str, tuple]] = []
+        for qual, guards in frontier:
+            found = project.function(qual)
+            if found is None or found[1].qualname in seen:
+                continue
+            fn = found[1]
+            seen.add(fn.qualname)
+            own_module = found[0].module == module
+            for raised, from_library, _row in fn.exception_raises:
+                if own_module:
+                    continue
+                if from_library:
+                    carried.add(raised)
+                elif not _stopped(raised, guards, project):
+                    author.setdefault(raised, None)
+            following.extend((edge.callee, (*guards, *edge.guarded)) for edge in fn.calls)
+        frontier = following
+    return OwnRaises(tuple(author), frozenset(carried))
+
+
+def _stopped(raised: str, guards: tuple, project: LinkedProject) -> bool:
+    """Does a `try` on the way take the class (by its name or a base's) without raising it again?"""
+    names = frozenset(last_name(a) for a in project.class_ancestors(raised)) | {last_name(raised)}
+    return any(catches(guard, names) for guard in guards)
+
+
+def pass_through_names(
+    found: OwnRaises, caught_before: tuple[str, ...], nameable: tuple[tuple[str, str], ...], project: LinkedProject
+) -> tuple[str, ...] | None:
+    """The names, as this module writes them, that an `except ...: raise` before the clause needs
+    so that each class of `found.author` that reaches the clause keeps its text: for each, itself
+    or its nearest base this module names (`nameable`: (local name, qualified class)) that no
+    class built from library text derives from. () when none reaches the clause; None when one
+    has no such name (the clause cannot be rewritten without losing its words)."""
+    local = {qual: name for name, qual in nameable}
+    leaking = {a for cls in found.carried for a in project.class_ancestors(cls)}
+    chosen: list[str] = []
+    for cls in found.author:
+        ancestors = project.class_ancestors(cls) or (cls,)
+        if {last_name(a) for a in ancestors} & set(caught_before):
+            continue  # an earlier clause of the same `try` takes it
+        name = next((local[a] for a in ancestors if a in local and a not in leaking), None)
+        if name is None:
+            return None
+        if name not in chosen:
+            chosen.append(name)
+    return tuple(chosen)
+
+
+def nameable_classes(ctx: FileContext) -> tuple[tuple[str, str], ...]:
+    """The classes this module can name in an `except` as it stands: (local name, qualified) of
+    each class it defines at module level and each capitalised name it imports (whether one is an
+    exception class of the project, the link step knows)."""
+    found: dict[str, str] = {}
+    prefix = f"{ctx.model.module}." if ctx.model.module else ""
+    for qual in ctx.model.classes:
+        if qual.startswith(prefix) and "." not in qual[len(prefix) :]:
+            found[qual[len(prefix) :]] = qual
+    for name, qual in ctx.model.aliases.aliases.items():
+        if name[:1].isupper() and name not in found:
+            found[name] = qual
+    return tuple(sorted(found.items()))
