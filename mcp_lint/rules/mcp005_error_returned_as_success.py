@@ -70,6 +70,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
+from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only
 from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
@@ -502,17 +503,41 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     return "string", words, message
 
 
+def _written_or_reason(value: cst.BaseExpression) -> bool:
+    """Could the value report a failure a path tells of: text the author writes (a TextContent of
+    it), or a local or a field read whole (the check's reason, the reply's error field)?"""
+    value = unwrap_await(value)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        value = value.elements[0].value
+    if isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "TextContent":
+        return True
+    return _written_text(value) or isinstance(value, (cst.Name, cst.Subscript)) or (isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "get")
+
+
+def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+    """A value built where a branch found a failure (failure_paths.failed_branch: `if not ok:`
+    after `ok, why = check(x)`, `if resp.status_code >= 400:`, `if "error" in data:`): the text
+    the author writes there (as in an `except` clause that only reports), or the failure's own
+    reason returned whole (`return why`, `return data["error"]`), reports that failure whatever
+    its words."""
+    failed = failed_branch(fn, ctx, at)
+    if failed is None:
+        return None
+    if reads_a_reason(value, failed):
+        return "string", _wording(value, ctx), value
+    if _opens_with_a_local(value) or reports_an_empty_answer(value):
+        return None
+    if carries_a_reason(value, failed):
+        return "string", _wording(value, ctx), value  # `f"DENIED: {why}"`: the check's reason, labelled
+    return _written_in_handler(value, ctx)
+
+
 def _opens_with_a_local(message: cst.BaseExpression) -> bool:
     """Does the text open with a local's value (`f"{done}. ..."`, `done + "..."`)?"""
     if isinstance(message, cst.FormattedString) and message.parts:
         first = message.parts[0]
         return isinstance(first, cst.FormattedStringExpression) and isinstance(first.expression, cst.Name)
     return isinstance(message, cst.BinaryOperation) and isinstance(message.operator, cst.Add) and isinstance(message.left, cst.Name)
-
-
-# Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
-# `await ctx.error(...)`): they do none of the call's work.
-_TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
 
 
 # Classes a failed conversion raises (`int(x)`, `json.loads(s)`, `b.decode()`, `d[k]`), and the
@@ -537,22 +562,12 @@ def _only_reports(handler: Handler) -> bool:
     """Does the clause only report the failure: no statement but returns, raises, `pass`, text
     put in plain locals and calls that log it? A clause that does the work another way first
     (`doc.save(path)` with a default style, `self.cache = None`) recovers: its text is an answer."""
-    for line in descendants(handler.node.body, into_scopes=False):
-        if not isinstance(line, cst.SimpleStatementLine):
-            continue
-        for small in line.body:
-            if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
-                continue
-            if isinstance(small, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                if all(isinstance(t, cst.Name) for t in targets):
-                    continue
-                return False
-            call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
-            if isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in _TRACE_CALLS:
-                continue
-            return False
-    return True
+    return all(
+        reports_only(small)
+        for line in descendants(handler.node.body, into_scopes=False)
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+    )
 
 
 def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
@@ -1216,6 +1231,8 @@ def check_health() -> dict:
             found = "string", _wording(resolved, ctx), resolved
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
+        if found is None and ret.handler is None and _written_or_reason(resolved):
+            found = _written_on_failure_path(fn, ctx, anchor, resolved)
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:

@@ -1,0 +1,93 @@
+"""MCP005: a text written in the branch where a check failed reports that failure, whatever its
+words ("DENIED: ...", a German sentence): the branch of a falsy verdict (`ok, why = check(x);
+if not ok:`, `if not valid_token(t):`), also when the function left earlier on the verdict
+holding (`if ok: return data` then the text). Not an empty search's answer, a fallback that does
+the work another way, or a status tool's verdict on another system (issue 20: a value built on
+a path where a failure held)."""
+
+from __future__ import annotations
+
+from ._support import check
+
+HEADER = """\
+from mcp.server.fastmcp import FastMCP
+
+from .guard import admit, fetch_rows, is_fresh_token
+
+mcp = FastMCP("orchard")
+
+
+def _check_row_name(name: str) -> tuple[bool, str]:
+    if not name.isidentifier():
+        return False, f"{name} is no row name"
+    return True, ""
+
+
+def _pickable(crate: str) -> bool:
+    return crate.startswith("crate-")
+"""
+
+
+def test_text_in_the_branch_of_a_falsy_verdict_is_a_failure_whatever_its_words() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def prune_row(row: str) -> str:
+    allowed, why = _check_row_name(row)
+    if not allowed:
+        return f"DENIED: {why}"  # expect: MCP005
+    return f"Pruned {row}"
+
+
+@mcp.tool()
+async def pick_crate(crate: str, token: str) -> str:
+    if not is_fresh_token(token):
+        return "Jeton abgelaufen, bitte neu anfordern."  # expect: MCP005
+    if not _pickable(crate):
+        return f"DENIED: {crate} stays on the tree"  # expect: MCP005
+    return f"Picked {crate}"
+
+
+@mcp.tool()
+async def water_row(row: str) -> str:
+    ok, reason = await admit(row)
+    if ok:
+        return f"Watered {row}"
+    return reason  # expect: MCP005
+""")
+
+
+def test_an_empty_answer_a_fallback_or_a_plain_branch_is_no_failure_path() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def search_rows(query: str) -> str:
+    rows = fetch_rows(query)
+    if not rows:
+        return "No rows match that query"
+    return "\\n".join(rows)
+
+
+@mcp.tool()
+def prune_or_mark(row: str) -> str:
+    allowed, why = _check_row_name(row)
+    if not allowed:
+        fetch_rows(row)
+        return f"Marked {row} for a later look"
+    return f"Pruned {row}"
+
+
+@mcp.tool()
+def prune_plain(row: str, depth: int) -> str:
+    if depth > 3:
+        return f"{row} is pruned three levels at most"
+    return f"Pruned {row}"
+
+
+@mcp.tool()
+def check_row_names(row: str) -> str:
+    allowed, why = _check_row_name(row)
+    if not allowed:
+        return f"DENIED: {why}"
+    return "All names pass"
+""")
