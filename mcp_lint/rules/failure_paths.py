@@ -52,7 +52,7 @@ def failed_branch(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> Faile
     if not _tests_a_failure_anywhere(fn, ctx):
         return None  # most functions: no graph needed
     for branch, outcome in fn.held_branches(at):
-        found = _failure_of(branch.test, outcome, fn, ctx)
+        found = _branch_failures(branch, fn, ctx)[outcome]
         if found is not None:
             kind, reasons = found
             if not _reports_only_until(fn, branch, outcome, at):
@@ -67,12 +67,17 @@ def _tests_a_failure_anywhere(fn: FunctionFacts, ctx: FileContext) -> bool:
         "tests_a_failure",
         fn.node,
         lambda: any(
-            _failure_of(node.test, outcome, fn, ctx) is not None
+            found is not None
             for node in descendants(fn.node.body, into_scopes=False)
             if isinstance(node, cst.If)
-            for outcome in (True, False)
+            for found in _branch_failures(node, fn, ctx).values()
         ),
     )
+
+
+def _branch_failures(branch: cst.If, fn: FunctionFacts, ctx: FileContext) -> dict[bool, tuple[str, frozenset[str]] | None]:
+    """What each outcome of the `if` says failed (once per `if` and file)."""
+    return ctx.per_node("branch_failures", branch, lambda: {outcome: _failure_of(branch.test, outcome, fn, ctx) for outcome in (True, False)})
 
 
 def _failure_of(test: cst.BaseExpression, outcome: bool, fn: FunctionFacts, ctx: FileContext) -> tuple[str, frozenset[str]] | None:
@@ -86,7 +91,10 @@ def _failure_of(test: cst.BaseExpression, outcome: bool, fn: FunctionFacts, ctx:
             return "reply", frozenset(replies)
         return None
     local = reply_success_test(test)
-    return ("reply", frozenset({local})) if local is not None else None
+    if local is not None:
+        return "reply", frozenset({local})
+    # `if resp.status_code == 200: return resp.json()`: past it, the response failed.
+    return ("reply", frozenset()) if status_bases((_negated(test),), ctx) else None
 
 
 def _negated(test: cst.BaseExpression) -> cst.BaseExpression:

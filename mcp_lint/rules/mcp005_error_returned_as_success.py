@@ -524,7 +524,7 @@ def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNod
     if failed is None:
         return None
     if reads_a_reason(value, failed):
-        return "string", _wording(value, ctx), value
+        return "string", ctx.code(value), value
     if _opens_with_a_local(value) or reports_an_empty_answer(value):
         return None
     if carries_a_reason(value, failed):

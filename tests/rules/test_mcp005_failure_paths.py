@@ -91,3 +91,62 @@ def check_row_names(row: str) -> str:
         return f"DENIED: {why}"
     return "All names pass"
 """)
+
+
+REPLY_HEADER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+from .shipping import book_shipment
+
+mcp = FastMCP("depot")  # expect: MCP007 (I/O outside any try, beside the point here)
+"""
+
+
+def test_text_in_the_branch_of_a_failed_reply_is_a_failure_whatever_its_words() -> None:
+    check(REPLY_HEADER + """
+
+@mcp.tool()
+def reserve_pallet(pallet: str) -> str:
+    resp = httpx.post("https://depot.example/reserve", json={"pallet": pallet})
+    if resp.status_code >= 400:
+        return f"Lager meldet {resp.status_code}"  # expect: MCP005
+    return f"Reserved {pallet}"
+
+
+@mcp.tool()
+def ship_pallet(pallet: str) -> str:
+    data = book_shipment(pallet)
+    if "error" in data:
+        return data["error"]  # expect: MCP005
+    return f"Shipped as {data['waybill']}"
+
+
+@mcp.tool()
+def weigh_pallet(pallet: str) -> str:
+    resp = httpx.get(f"https://depot.example/weight/{pallet}")
+    if resp.status_code == 200:
+        return f"{resp.json()['kg']} kg"
+    return "BLOCKED by the depot scale"  # expect: MCP005
+""")
+
+
+def test_a_probe_verdict_or_a_fallback_on_a_failed_reply_is_no_failure() -> None:
+    check(REPLY_HEADER + """
+
+@mcp.tool()
+def depot_health() -> str:
+    resp = httpx.get("https://depot.example/ping")
+    if resp.status_code != 200:
+        return f"Depot answers {resp.status_code}, marked down"
+    return "Depot answers"
+
+
+@mcp.tool()
+def count_pallets(bay: str) -> str:
+    resp = httpx.get(f"https://depot.example/bays/{bay}")
+    if resp.status_code >= 400:
+        rows = open(f"/var/cache/bays/{bay}").read().splitlines()
+        return f"{len(rows)} pallets (from the nightly list)"
+    return f"{len(resp.json())} pallets"
+""")
