@@ -524,7 +524,9 @@ def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNod
     if failed is None:
         return None
     if reads_a_reason(value, failed):
-        return "string", ctx.code(value), value
+        # `return data["error"]`: the reply's error text, sent here. (A check's reason returned
+        # whole, `return why`, is built where the check writes it: the error item, _error_slot.)
+        return ("string", ctx.code(value), value) if failed.kind == "reply" else None
     if _opens_with_a_local(value) or reports_an_empty_answer(value):
         return None
     if carries_a_reason(value, failed):
@@ -594,7 +596,10 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) < 2:
         return -1
     items = [element.value for element in value.elements]
-    filled = [i for i, item in enumerate(items) if not _is_none(item)]
+    # `return False, "Token not set"` beside `return True, token`: the flag says which return
+    # failed, the text beside it is the error item (a falsy verdict with its reason).
+    flags = [i for i, item in enumerate(items) if _is_false(item)]
+    filled = [i for i, item in enumerate(items) if not _is_none(item) and i not in flags[:1]]
     if len(filled) != 1 or not _text_like(fn.value_of(items[filled[0]]), fn):
         return -1
     slot = filled[0]
@@ -603,9 +608,19 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
         if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
             continue
         other_items = [element.value for element in other_value.elements]
-        if _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
+        if flags and _is_true(other_items[flags[0]]):
+            return slot
+        if not flags and _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
             return slot
     return -1
+
+
+def _is_false(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "False"
+
+
+def _is_true(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -700,12 +715,13 @@ def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple
     return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
 
 
-def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], slot: int = -1) -> bool:
     """Does a caller on a tool's path that is no status check itself return the function's value
-    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name)? One
-    that words its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
+    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name), or
+    the error item `slot` of it (`ok, why = check(x); if not ok: return why`)? One that words
+    its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
     return any(
-        caller in reached and edge.returned and not is_status_tool(last_name(caller))
+        caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and not is_status_tool(last_name(caller))
         for caller, edge in project.callers_of(function)
     )
 
@@ -1377,7 +1393,7 @@ def check_health() -> dict:
             and not payload.own_failure
             and is_status_tool(last_name(function))
             and isinstance(state, Mapping)
-            and _returned_whole_by_callers(function, project, state)
+            and _returned_whole_by_callers(function, project, state, payload.error_slot)
         ):
             # `err = _validate_query(sql); if err: return err`: the checker's complaint is what a
             # tool of no status of its own sends the model, whole: the tool's failure, not the

@@ -53,7 +53,29 @@ async def water_row(row: str) -> str:
     ok, reason = await admit(row)
     if ok:
         return f"Watered {row}"
-    return reason  # expect: MCP005
+    return f"Geweigerd: {reason}"  # expect: MCP005
+""")
+
+
+def test_a_checks_reason_returned_whole_is_reported_where_the_check_writes_it() -> None:
+    check("""\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+
+
+def _check_row_name(name: str) -> tuple[bool, str]:
+    if not name.isidentifier():
+        return False, f"{name} is no row name"  # expect: MCP005
+    return True, name
+
+
+@mcp.tool()
+def mulch_row(row: str) -> str:
+    allowed, why = _check_row_name(row)
+    if not allowed:
+        return why
+    return f"Mulched {row}"
 """)
 
 
