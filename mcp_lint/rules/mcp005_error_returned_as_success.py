@@ -608,7 +608,8 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
         if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
             continue
         other_items = [element.value for element in other_value.elements]
-        if flags and _is_true(other_items[flags[0]]):
+        if flags and _is_true(other_items[flags[0]]) and not _written_text(other_items[slot]):
+            # (A message in that item on success too is a status tuple's: UnreadStatus.)
             return slot
         if not flags and _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
             return slot
