@@ -124,25 +124,58 @@ def _falsy_verdict(test: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext
 
 
 def _verdict_flags(fn: FunctionFacts, ctx: FileContext) -> dict[str, frozenset[str]]:
-    """The locals that hold the first item of a tuple a call hands back (`ok, why = check(x)`,
-    `valid, err = await validate(x)`), each with the other items' locals (its reasons)."""
+    """The locals that hold a call's verdict: the first item of a tuple a call hands back (`ok,
+    why = check(x)`, `valid, err = await validate(x)`), with the other items' locals (its
+    reasons), and a call's whole value that only `if` tests read (`done = remove(x)`)."""
 
     def compute() -> dict[str, frozenset[str]]:
         flags: dict[str, frozenset[str]] = {}
+        only_tested: list[str] = []
         for node in descendants(fn.node.body, into_scopes=False):
             if not isinstance(node, cst.Assign) or len(node.targets) != 1:
                 continue
             target = node.targets[0].target
-            if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) < 2:
-                continue
             if not isinstance(unwrap_await(node.value), cst.Call):
+                continue
+            if isinstance(target, cst.Name):
+                only_tested.append(target.value)
+                continue
+            if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) < 2:
                 continue
             names = [element.value for element in target.elements]
             if isinstance(names[0], cst.Name):
                 flags[names[0].value] = frozenset(n.value for n in names[1:] if isinstance(n, cst.Name))
+        for name in only_tested:
+            if name not in flags and _read_only_in_tests(fn, name):
+                flags[name] = frozenset()
         return flags
 
     return ctx.per_node("verdict_flags", fn.node, compute)
+
+
+def _read_only_in_tests(fn: FunctionFacts, name: str) -> bool:
+    """Is the local read only by `if` tests (`done = remove(x)`; `if not done:`)? Then the
+    call's value is a verdict; one the function also reads otherwise (`rows = search(q)`;
+    `if not rows: ...`; `return format(rows)`) is data, and its absence an empty answer."""
+    tested: set[int] = set()
+    reads = 0
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.If):
+            tested.update(id(n) for n in descendants(node.test, into_scopes=False) if isinstance(n, cst.Name) and n.value == name)
+        elif isinstance(node, cst.Name) and node.value == name:
+            reads += 1
+    # Every occurrence but the assignment's target is inside a test (and there is one).
+    return bool(tested) and reads == len(tested) + _assignments(fn, name)
+
+
+def _assignments(fn: FunctionFacts, name: str) -> int:
+    return sum(
+        1
+        for node in descendants(fn.node.body, into_scopes=False)
+        if isinstance(node, cst.Assign)
+        for target in node.targets
+        if isinstance(target.target, cst.Name) and target.target.value == name
+    )
 
 
 def _answers_yes_or_no(call: cst.Call, ctx: FileContext) -> bool:

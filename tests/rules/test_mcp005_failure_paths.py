@@ -54,6 +54,26 @@ async def water_row(row: str) -> str:
     if ok:
         return f"Watered {row}"
     return f"Geweigerd: {reason}"  # expect: MCP005
+
+
+@mcp.tool()
+def drop_crate(crate: str) -> str:
+    removed = admit(crate)
+    if not removed:
+        return "Die Kiste bleibt im Lager"  # expect: MCP005
+    return f"Dropped {crate}"
+""")
+
+
+def test_a_calls_value_read_beside_its_test_is_data_and_its_absence_an_answer() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def shelf_rows(shelf: str) -> str:
+    rows = fetch_rows(shelf)
+    if not rows:
+        return f"The {shelf} shelf holds nothing today"
+    return "\\n".join(rows)
 """)
 
 
