@@ -143,7 +143,8 @@ def _verdict_flags(fn: FunctionFacts, ctx: FileContext) -> dict[str, frozenset[s
             if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) < 2:
                 continue
             names = [element.value for element in target.elements]
-            if isinstance(names[0], cst.Name):
+            if isinstance(names[0], cst.Name) and _read_only_in_tests(fn, names[0].value):
+                # (`parts, skipped = extract(doc)`; `if not parts:` ... `"".join(parts)`: data.)
                 flags[names[0].value] = frozenset(n.value for n in names[1:] if isinstance(n, cst.Name))
         for name in only_tested:
             if name not in flags and _read_only_in_tests(fn, name):
@@ -169,13 +170,14 @@ def _read_only_in_tests(fn: FunctionFacts, name: str) -> bool:
 
 
 def _assignments(fn: FunctionFacts, name: str) -> int:
-    return sum(
-        1
-        for node in descendants(fn.node.body, into_scopes=False)
-        if isinstance(node, cst.Assign)
-        for target in node.targets
-        if isinstance(target.target, cst.Name) and target.target.value == name
-    )
+    """How many assignment targets (whole, or an item of a tuple target) are the local."""
+    count = 0
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                inner = [e.value for e in target.target.elements] if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
+                count += sum(1 for t in inner if isinstance(t, cst.Name) and t.value == name)
+    return count
 
 
 def _answers_yes_or_no(call: cst.Call, ctx: FileContext) -> bool:

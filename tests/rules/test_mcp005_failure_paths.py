@@ -74,6 +74,14 @@ def shelf_rows(shelf: str) -> str:
     if not rows:
         return f"The {shelf} shelf holds nothing today"
     return "\\n".join(rows)
+
+
+@mcp.tool()
+def shelf_labels(shelf: str) -> str:
+    labels, skipped = _check_row_name(shelf)
+    if not labels:
+        return f"Shelf {shelf}: {skipped} labels unread"
+    return f"{labels} labels"
 """)
 
 
