@@ -357,6 +357,10 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
+    # Known a failure only by the path it is written on (a failed check's branch), not by its
+    # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
+    # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
+    by_path: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -716,13 +720,14 @@ def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple
     return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
 
 
-def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], slot: int = -1) -> bool:
+def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], slot: int = -1, any_caller: bool = False) -> bool:
     """Does a caller on a tool's path that is no status check itself return the function's value
     as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name), or
     the error item `slot` of it (`ok, why = check(x); if not ok: return why`)? One that words
-    its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
+    its own failure around it (`f"Cannot run: {err}"`) acts on the complaint. (`any_caller`:
+    a status check's caller counts too.)"""
     return any(
-        caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and not is_status_tool(last_name(caller))
+        caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and (any_caller or not is_status_tool(last_name(caller)))
         for caller, edge in project.callers_of(function)
     )
 
@@ -1248,8 +1253,10 @@ def check_health() -> dict:
             found = "string", _wording(resolved, ctx), resolved
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
+        by_path = False
         if found is None and ret.handler is None and _written_or_reason(resolved):
             found = _written_on_failure_path(fn, ctx, anchor, resolved)
+            by_path = found is not None
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
@@ -1318,6 +1325,7 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
+            by_path=by_path,
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
@@ -1401,6 +1409,8 @@ def check_health() -> dict:
             # answer of a status check (the exemption belongs to status functions' own answers).
             latent = replace(latent, payload=replace(payload, own_failure=True))
             payload = latent.payload
+        if payload.by_path and not reach.is_tool and not (isinstance(state, Mapping) and _returned_whole_by_callers(function, project, state, any_caller=True)):
+            return None  # `if err: return {"error": err}` in every caller: the flow is theirs
         if payload.error_slot >= 0:
             # Only where a caller on a tool's path returns the item as it is: one that words its
             # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.

@@ -200,3 +200,38 @@ def count_pallets(bay: str) -> str:
         return f"{len(rows)} pallets (from the nightly list)"
     return f"{len(resp.json())} pallets"
 """)
+
+
+def test_a_helpers_refusal_its_callers_put_into_their_own_failure_is_theirs() -> None:
+    # Written in the helper's failed-check branch, without failure words: the model-facing
+    # failure is built where each caller wraps it (`{"error": closed}`), one flow, reported there;
+    # a caller that returns it as it is makes it the helper's.
+    check(HEADER + """
+
+def _gate_closed() -> str | None:
+    if not _pickable("crate-gate"):
+        return "The gate stays shut tonight"
+    return None
+
+
+def _gate_note() -> str | None:
+    if not _pickable("crate-note"):
+        return "The gate note stays unread"  # expect: MCP005
+    return None
+
+
+@mcp.tool()
+def open_gate(gate: str) -> dict:
+    closed = _gate_closed()
+    if closed:
+        return {"error": closed}  # expect: MCP005
+    return {"opened": gate}
+
+
+@mcp.tool()
+def read_gate_note(gate: str) -> str:
+    note = _gate_note()
+    if note:
+        return note
+    return f"Gate {gate} has no note"
+""")
