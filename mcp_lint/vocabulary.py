@@ -366,6 +366,22 @@ def is_reachability_probe(name: str) -> bool:
     return any(word in PROBE_WORDS for word in _name_words(name))
 
 
+PREDICATE_WORDS = frozenset({"is", "has", "can", "exists", "exist", "valid", "validate", "verify", "check", "allowed", "allows", "permitted"})
+"""First words of a call that answers yes or no (`is_file()`, `has_access(u)`, `validate_token(t)`,
+`exists()`): its result is a verdict, so `if not validate_token(t):` is the branch where the
+check failed. Only for calls whose body this module cannot read (a library's, another module's);
+a function of the module is judged by its returns."""
+
+PREDICATE_JOINED = frozenset({"isfile", "isdir", "islink", "isabs", "ismount", "isdigit", "isnumeric", "isdecimal", "isalpha", "isalnum", "isidentifier"})
+"""Library predicates spelled as one word (`os.path.isfile(p)`, `s.isdigit()`)."""
+
+
+def is_predicate_name(name: str) -> bool:
+    """Whether a call of this name answers yes or no (PREDICATE_WORDS, PREDICATE_JOINED)."""
+    words = _name_words(name.lstrip("_"))
+    return bool(words) and words[0] in PREDICATE_WORDS or name in PREDICATE_JOINED
+
+
 STATUS_CHANGE_VERBS = frozenset({"set", "update", "change", "mark", "toggle", "move", "transition", "assign", "edit", "patch", "put"})
 """First words of a tool that writes a status (`set_crate_status`, `update_pallet_status`): the
 status is what it changes, not a report; a refusal is its failure."""

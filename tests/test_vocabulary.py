@@ -417,6 +417,12 @@ WORDS: list[tuple[str, str, bool]] = [
     ("BENIGN_METHODS", "read", False),
     ("RECEIVER_DEPENDENT_METHODS", "get", True),
     ("RECEIVER_DEPENDENT_METHODS", "strip", False),
+    ("PREDICATE_WORDS", "validate", True),
+    ("PREDICATE_WORDS", "has", True),
+    ("PREDICATE_WORDS", "get", False),
+    ("PREDICATE_WORDS", "search", False),
+    ("PREDICATE_JOINED", "isfile", True),
+    ("PREDICATE_JOINED", "issue", False),
 ]
 
 
@@ -468,6 +474,16 @@ def test_error_word_of_other_languages(text: str, expected: bool) -> None:
 def test_reachability_probes(name: str, expected: bool) -> None:
     """PROBE_WORDS: a check whose subject is whether the called service answers."""
     assert v.is_reachability_probe(name) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("is_file", True), ("isdir", True), ("_validate_path", True), ("has_access", True), ("exists", True),
+     ("issue", False), ("isolate", False), ("get_rows", False), ("search", False), ("checkout", False)],
+)
+def test_predicate_names(name: str, expected: bool) -> None:
+    """A call that answers yes or no, by its first word (or a joined library predicate)."""
+    assert v.is_predicate_name(name) is expected
 
 
 def test_status_phrases_are_word_pairs() -> None:

@@ -81,6 +81,10 @@ class ControlFlowGraph:
         self.escape = self.add(NodeKind.ESCAPE)
         self.shadowed_handlers: tuple[object, ...] = ()
         self._reachable: frozenset[Node] | None = None
+        # The NORMAL edges out of a BRANCH node taken when its test holds (into the body), by
+        # (source index, target index); every other NORMAL edge out of a BRANCH is taken when
+        # the test fails (into the `else`, the `elif`, or the statement after the `if`).
+        self._taken_when_true: set[tuple[int, int]] = set()
 
     # Building (frontends only).
     def add(self, kind: NodeKind, syntax: object | None = None) -> Node:
@@ -98,7 +102,20 @@ class ControlFlowGraph:
         target.predecessors.append(edge)
         self._reachable = None
 
+    def mark_taken_when_true(self, source: Node, edges: Iterable[Edge]) -> None:
+        """Record that `edges` (out of the BRANCH `source`) are taken when its test holds."""
+        for edge in edges:
+            if edge.source is source and edge.kind is EdgeKind.NORMAL:
+                self._taken_when_true.add((source.index, edge.target.index))
+
     # Reading.
+    def branch_outcome(self, edge: Edge) -> bool | None:
+        """The outcome of the BRANCH test `edge` is taken on: True into its body, False past it;
+        None for an edge out of any other node, or an exceptional edge (the test raised)."""
+        if edge.source.kind is not NodeKind.BRANCH or edge.kind is not EdgeKind.NORMAL:
+            return None
+        return (edge.source.index, edge.target.index) in self._taken_when_true
+
     def node_of(self, syntax: object) -> Node | None:
         return self._by_syntax.get(id(syntax))
 

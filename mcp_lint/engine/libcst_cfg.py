@@ -271,7 +271,9 @@ class _Builder:
         test = self.add(NodeKind.BRANCH, node, frontier)
         if not _simple(node.test):
             self.raise_from(test)
+        before = len(test.successors)
         ends = self.block(node.body, [test])
+        self.graph.mark_taken_when_true(test, test.successors[before:])
         if node.orelse is None:
             return ends + [test]
         if isinstance(node.orelse, cst.If):  # `elif`

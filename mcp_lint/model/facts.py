@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcp_lint.engine.held import HeldOutcomes
 from mcp_lint.engine.libcst_cfg import ClassBases
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.flow import Store, StoreOrder, ValueFlow
@@ -165,6 +166,8 @@ class FunctionFacts:
     # the module's exception classes it was built with (a shadowed `except` clause is dead).
     _reaching: StoreOrder | None = field(default=None, repr=False, compare=False)
     _class_bases: ClassBases | None = field(default=None, repr=False, compare=False)
+    # The branch outcomes that hold at each statement of that graph (held_branches), on first question.
+    _held: HeldOutcomes | None = field(default=None, repr=False, compare=False)
     # Exception text stored in locals and containers, then returned or raised.
     text_flows: list[TextFlow] = field(default_factory=list)
     # Parameters and every local the function assigns (a condition over them is its own state).
@@ -202,6 +205,21 @@ class FunctionFacts:
         if self._reaching is None:
             self._reaching = StoreOrder(self.node, self.stores, self._class_bases)
         return [store for store in stores if self._reaching.reaches(store, at)]
+
+    def held_branches(self, at: cst.CSTNode) -> tuple[tuple[cst.If, bool], ...]:
+        """The `if` statements whose outcome (True: its body, False: past it) holds on every path
+        to the statement `at`, innermost first (engine.held on the function's control-flow graph:
+        `if not ok: return x` and `if ok: return data` / `return x` both put `x` under `ok`
+        being false); none when `at` is not a statement of the graph."""
+        if self._held is None:
+            order = self.value_flow.order() if self.value_flow is not None else self._reaching
+            if order is None:
+                order = self._reaching = StoreOrder(self.node, self.stores, self._class_bases)
+            self._held = HeldOutcomes(order.graph)
+        node = self._held.graph.node_of(at)
+        if node is None:
+            return ()
+        return tuple((branch.syntax, outcome) for branch, outcome in self._held.at(node) if isinstance(branch.syntax, cst.If))
 
     def release_value_flow(self) -> None:
         """Drop the value flow once the function's rules have run (it refers back to the model,

@@ -70,6 +70,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
+from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only
 from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
@@ -356,6 +357,10 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
+    # Known a failure only by the path it is written on (a failed check's branch), not by its
+    # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
+    # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
+    by_path: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -502,17 +507,43 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     return "string", words, message
 
 
+def _written_or_reason(value: cst.BaseExpression) -> bool:
+    """Could the value report a failure a path tells of: text the author writes (a TextContent of
+    it), or a local or a field read whole (the check's reason, the reply's error field)?"""
+    value = unwrap_await(value)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        value = value.elements[0].value
+    if isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "TextContent":
+        return True
+    return _written_text(value) or isinstance(value, (cst.Name, cst.Subscript)) or (isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "get")
+
+
+def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+    """A value built where a branch found a failure (failure_paths.failed_branch: `if not ok:`
+    after `ok, why = check(x)`, `if resp.status_code >= 400:`, `if "error" in data:`): the text
+    the author writes there (as in an `except` clause that only reports), or the failure's own
+    reason returned whole (`return why`, `return data["error"]`), reports that failure whatever
+    its words."""
+    failed = failed_branch(fn, ctx, at)
+    if failed is None:
+        return None
+    if reads_a_reason(value, failed):
+        # `return data["error"]`: the reply's error text, sent here. (A check's reason returned
+        # whole, `return why`, is built where the check writes it: the error item, _error_slot.)
+        return ("string", ctx.code(value), value) if failed.kind == "reply" else None
+    if _opens_with_a_local(value) or reports_an_empty_answer(value):
+        return None
+    if carries_a_reason(value, failed):
+        return "string", _wording(value, ctx), value  # `f"DENIED: {why}"`: the check's reason, labelled
+    return _written_in_handler(value, ctx)
+
+
 def _opens_with_a_local(message: cst.BaseExpression) -> bool:
     """Does the text open with a local's value (`f"{done}. ..."`, `done + "..."`)?"""
     if isinstance(message, cst.FormattedString) and message.parts:
         first = message.parts[0]
         return isinstance(first, cst.FormattedStringExpression) and isinstance(first.expression, cst.Name)
     return isinstance(message, cst.BinaryOperation) and isinstance(message.operator, cst.Add) and isinstance(message.left, cst.Name)
-
-
-# Calls a clause makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
-# `await ctx.error(...)`): they do none of the call's work.
-_TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
 
 
 # Classes a failed conversion raises (`int(x)`, `json.loads(s)`, `b.decode()`, `d[k]`), and the
@@ -537,22 +568,12 @@ def _only_reports(handler: Handler) -> bool:
     """Does the clause only report the failure: no statement but returns, raises, `pass`, text
     put in plain locals and calls that log it? A clause that does the work another way first
     (`doc.save(path)` with a default style, `self.cache = None`) recovers: its text is an answer."""
-    for line in descendants(handler.node.body, into_scopes=False):
-        if not isinstance(line, cst.SimpleStatementLine):
-            continue
-        for small in line.body:
-            if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
-                continue
-            if isinstance(small, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                if all(isinstance(t, cst.Name) for t in targets):
-                    continue
-                return False
-            call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
-            if isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in _TRACE_CALLS:
-                continue
-            return False
-    return True
+    return all(
+        reports_only(small)
+        for line in descendants(handler.node.body, into_scopes=False)
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+    )
 
 
 def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
@@ -579,7 +600,10 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) < 2:
         return -1
     items = [element.value for element in value.elements]
-    filled = [i for i, item in enumerate(items) if not _is_none(item)]
+    # `return False, "Token not set"` beside `return True, token`: the flag says which return
+    # failed, the text beside it is the error item (a falsy verdict with its reason).
+    flags = [i for i, item in enumerate(items) if _is_false(item)]
+    filled = [i for i, item in enumerate(items) if not _is_none(item) and i not in flags[:1]]
     if len(filled) != 1 or not _text_like(fn.value_of(items[filled[0]]), fn):
         return -1
     slot = filled[0]
@@ -588,9 +612,20 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
         if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
             continue
         other_items = [element.value for element in other_value.elements]
-        if _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
+        if flags and _is_true(other_items[flags[0]]) and not _written_text(other_items[slot]):
+            # (A message in that item on success too is a status tuple's: UnreadStatus.)
+            return slot
+        if not flags and _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
             return slot
     return -1
+
+
+def _is_false(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "False"
+
+
+def _is_true(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -685,12 +720,14 @@ def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple
     return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
 
 
-def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], slot: int = -1, any_caller: bool = False) -> bool:
     """Does a caller on a tool's path that is no status check itself return the function's value
-    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name)? One
-    that words its own failure around it (`f"Cannot run: {err}"`) acts on the complaint."""
+    as it is (CallEdge.returned: `return check(x)`, or a local holding it returned by name), or
+    the error item `slot` of it (`ok, why = check(x); if not ok: return why`)? One that words
+    its own failure around it (`f"Cannot run: {err}"`) acts on the complaint. (`any_caller`:
+    a status check's caller counts too.)"""
     return any(
-        caller in reached and edge.returned and not is_status_tool(last_name(caller))
+        caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and (any_caller or not is_status_tool(last_name(caller)))
         for caller, edge in project.callers_of(function)
     )
 
@@ -1216,6 +1253,10 @@ def check_health() -> dict:
             found = "string", _wording(resolved, ctx), resolved
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
+        by_path = False
+        if found is None and ret.handler is None and _written_or_reason(resolved):
+            found = _written_on_failure_path(fn, ctx, anchor, resolved)
+            by_path = found is not None
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
@@ -1284,6 +1325,7 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
+            by_path=by_path,
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
@@ -1360,13 +1402,15 @@ def check_health() -> dict:
             and not payload.own_failure
             and is_status_tool(last_name(function))
             and isinstance(state, Mapping)
-            and _returned_whole_by_callers(function, project, state)
+            and _returned_whole_by_callers(function, project, state, payload.error_slot)
         ):
             # `err = _validate_query(sql); if err: return err`: the checker's complaint is what a
             # tool of no status of its own sends the model, whole: the tool's failure, not the
             # answer of a status check (the exemption belongs to status functions' own answers).
             latent = replace(latent, payload=replace(payload, own_failure=True))
             payload = latent.payload
+        if payload.by_path and not reach.is_tool and not (isinstance(state, Mapping) and _returned_whole_by_callers(function, project, state, any_caller=True)):
+            return None  # `if err: return {"error": err}` in every caller: the flow is theirs
         if payload.error_slot >= 0:
             # Only where a caller on a tool's path returns the item as it is: one that words its
             # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.

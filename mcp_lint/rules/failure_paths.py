@@ -1,0 +1,315 @@
+"""Where a failure held: the branch outcomes on a function's control-flow graph that say a check
+failed or a reply reported a failure, so that what the function writes there reports it.
+
+A value is a failure when it is built on a path where a failure held, whatever its words. For an
+`except` clause that is the clause itself; for branches it is a branch outcome that holds on
+every path to the statement (engine.held): `if not ok:` after `ok, why = check(x)`, `if not
+valid_token(t):`, `if resp.status_code >= 400:`, `if "error" in data:`, `if data.get("success")
+is False:`, and equally the statement after `if ok: return data`. Words then decide only what no
+path tells (a tool's own refusal in a plain branch, `if backend is None:`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import libcst as cst
+
+from mcp_lint.model.facts import FunctionFacts
+from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.walk import descendants
+from mcp_lint.rules.base import FileContext
+from mcp_lint.rules.exception_text import status_bases
+from mcp_lint.rules.results import _local_function
+from mcp_lint.rules.upstream_body import conjuncts, reply_failure_test, reply_success_test
+from mcp_lint.vocabulary import REPLY_ERROR_FIELDS, is_predicate_name
+
+# Calls a branch makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
+# `await ctx.error(...)`): they do none of the call's work.
+TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
+
+# Calls that only put a text together: a branch that builds its message with them does no work.
+_TEXT_CALLS = frozenset({"str", "repr", "join", "format", "len", "strip", "lower", "upper", "title", "dumps"})
+
+
+@dataclass(frozen=True)
+class FailedBranch:
+    """A branch outcome where a failure held: the test as it holds there (`not ok`), what it
+    found failed (`verdict`: a check's flag or a predicate call; `reply`: a response or a
+    decoded reply), and the locals whose text says why (`why` of `ok, why = check(x)`; the
+    reply tested, whose error field a return may carry)."""
+
+    branch: cst.If
+    outcome: bool
+    kind: str
+    reasons: frozenset[str]
+
+
+def failed_branch(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> FailedBranch | None:
+    """The innermost branch outcome where a failure held that holds on every path to the
+    statement `at`, with nothing but reporting between it and `at`; None when no path tells."""
+    if not _tests_a_failure_anywhere(fn, ctx):
+        return None  # most functions: no graph needed
+    for branch, outcome in fn.held_branches(at):
+        found = _branch_failures(branch, fn, ctx)[outcome]
+        if found is not None:
+            kind, reasons = found
+            if not _reports_only_until(fn, branch, outcome, at):
+                return None  # the branch does work first (a fallback): its text is that work's answer
+            return FailedBranch(branch, outcome, kind, reasons)
+    return None
+
+
+def _tests_a_failure_anywhere(fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Does some `if` of the function test a failure for one of its outcomes? (Once per function.)"""
+    return ctx.per_node(
+        "tests_a_failure",
+        fn.node,
+        lambda: any(
+            found is not None
+            for node in descendants(fn.node.body, into_scopes=False)
+            if isinstance(node, cst.If)
+            for found in _branch_failures(node, fn, ctx).values()
+        ),
+    )
+
+
+def _branch_failures(branch: cst.If, fn: FunctionFacts, ctx: FileContext) -> dict[bool, tuple[str, frozenset[str]] | None]:
+    """What each outcome of the `if` says failed (once per `if` and file)."""
+    return ctx.per_node("branch_failures", branch, lambda: {outcome: _failure_of(branch.test, outcome, fn, ctx) for outcome in (True, False)})
+
+
+def _failure_of(test: cst.BaseExpression, outcome: bool, fn: FunctionFacts, ctx: FileContext) -> tuple[str, frozenset[str]] | None:
+    """(kind, reason locals) when `test` having `outcome` means a failure held."""
+    verdict = _falsy_verdict(test if outcome else _negated(test), fn, ctx)
+    if verdict is not None:
+        return "verdict", verdict
+    if outcome:
+        replies = {local for cond in conjuncts((test,)) for local in [reply_failure_test(cond)] if local is not None}
+        if replies or status_bases((test,), ctx):
+            return "reply", frozenset(replies)
+        return None
+    local = reply_success_test(test)
+    if local is not None:
+        return "reply", frozenset({local})
+    # `if resp.status_code == 200: return resp.json()`: past it, the response failed. (Only for
+    # a test that holds on success alone: past `if ok and resp.status_code == 404:` anything goes.)
+    return ("reply", frozenset()) if not status_bases((test,), ctx) and status_bases((_negated(test),), ctx) else None
+
+
+def _negated(test: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return test.expression
+    return cst.UnaryOperation(cst.Not(), test)
+
+
+def _falsy_verdict(test: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> frozenset[str] | None:
+    """The reason locals when `test` holds exactly when a verdict is falsy: `not ok` (or `ok is
+    False`) of the flag a call hands back with its reason (`ok, why = check(x)`), or `not
+    valid(x)` of a call that answers yes or no."""
+    flag: cst.BaseExpression | None = None
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        flag = test.expression
+    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, (cst.Is, cst.Equal)) and dotted(target.comparator) == "False":
+            flag = test.left
+    if isinstance(flag, cst.Name):
+        return _verdict_flags(fn, ctx).get(flag.value)
+    flag = unwrap_await(flag) if flag is not None else None
+    if isinstance(flag, cst.Call) and _answers_yes_or_no(flag, ctx):
+        return frozenset()
+    return None
+
+
+def _verdict_flags(fn: FunctionFacts, ctx: FileContext) -> dict[str, frozenset[str]]:
+    """The locals that hold a call's verdict: the first item of a tuple a call hands back (`ok,
+    why = check(x)`, `valid, err = await validate(x)`), with the other items' locals (its
+    reasons), and a call's whole value that only `if` tests read (`done = remove(x)`)."""
+
+    def compute() -> dict[str, frozenset[str]]:
+        flags: dict[str, frozenset[str]] = {}
+        only_tested: list[str] = []
+        for node in descendants(fn.node.body, into_scopes=False):
+            if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+                continue
+            target = node.targets[0].target
+            if not isinstance(unwrap_await(node.value), cst.Call):
+                continue
+            if isinstance(target, cst.Name):
+                only_tested.append(target.value)
+                continue
+            if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) < 2:
+                continue
+            names = [element.value for element in target.elements]
+            if isinstance(names[0], cst.Name) and _read_only_in_tests(fn, names[0].value):
+                # (`parts, skipped = extract(doc)`; `if not parts:` ... `"".join(parts)`: data.)
+                flags[names[0].value] = frozenset(n.value for n in names[1:] if isinstance(n, cst.Name))
+        for name in only_tested:
+            if name not in flags and _read_only_in_tests(fn, name):
+                flags[name] = frozenset()
+        return flags
+
+    return ctx.per_node("verdict_flags", fn.node, compute)
+
+
+def _read_only_in_tests(fn: FunctionFacts, name: str) -> bool:
+    """Is the local read only by `if` tests (`done = remove(x)`; `if not done:`)? Then the
+    call's value is a verdict; one the function also reads otherwise (`rows = search(q)`;
+    `if not rows: ...`; `return format(rows)`) is data, and its absence an empty answer."""
+    tested: set[int] = set()
+    reads = 0
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.If):
+            tested.update(id(n) for n in descendants(node.test, into_scopes=False) if isinstance(n, cst.Name) and n.value == name)
+        elif isinstance(node, cst.Name) and node.value == name:
+            reads += 1
+    # Every occurrence but the assignment's target is inside a test (and there is one).
+    return bool(tested) and reads == len(tested) + _assignments(fn, name)
+
+
+def _assignments(fn: FunctionFacts, name: str) -> int:
+    """How many assignment targets (whole, or an item of a tuple target) are the local."""
+    count = 0
+    for node in descendants(fn.node.body, into_scopes=False):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                inner = [e.value for e in target.target.elements] if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
+                count += sum(1 for t in inner if isinstance(t, cst.Name) and t.value == name)
+    return count
+
+
+def _answers_yes_or_no(call: cst.Call, ctx: FileContext) -> bool:
+    """Does the call answer yes or no? A function of this module: annotated `-> bool`, or every
+    return a truth value; any other: named as a predicate (vocabulary.is_predicate_name)."""
+    local = _local_function(call, ctx)
+    if local is not None:
+        returns = local.node.returns
+        if returns is not None and dotted(returns.annotation) == "bool":
+            return True
+        values = [ret.node.value for ret in local.returns]
+        return bool(values) and all(value is not None and _truth_value(value) for value in values)
+    return is_predicate_name(last_name(dotted(call.func) or ""))
+
+
+def _truth_value(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in {"True", "False"}
+    if isinstance(value, cst.UnaryOperation):
+        return isinstance(value.operator, cst.Not)
+    if isinstance(value, cst.Comparison):
+        return True
+    return isinstance(value, cst.Call) and dotted(value.func) in {"bool", "isinstance", "callable", "hasattr"}
+
+
+def reads_a_reason(value: cst.BaseExpression, failed: FailedBranch) -> bool:
+    """Is the value the failure's own reason: the check's reason local (`return why`), or the
+    error field of the reply tested (`return data["error"]`, `data.get("error")`)?"""
+    value = unwrap_await(value)
+    if isinstance(value, cst.Name):
+        return failed.kind == "verdict" and value.value in failed.reasons
+    holder, key = _field(value)
+    return failed.kind == "reply" and holder in failed.reasons and key in REPLY_ERROR_FIELDS
+
+
+def carries_a_reason(value: cst.BaseExpression, failed: FailedBranch) -> bool:
+    """Does a written text put the failure's reason in (`f"DENIED: {why}"`)?"""
+    value = unwrap_await(value)
+    if isinstance(value, cst.FormattedString):
+        return any(isinstance(part, cst.FormattedStringExpression) and reads_a_reason(part.expression, failed) for part in value.parts)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return reads_a_reason(value.right, failed) or carries_a_reason(value.left, failed)
+    return False
+
+
+def _field(value: cst.BaseExpression) -> tuple[str | None, str | None]:
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1:
+        index = value.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            return value.value.value, str(index.value.evaluated_value)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" and value.args:
+        first = value.args[0].value
+        if isinstance(value.func.value, cst.Name) and isinstance(first, cst.SimpleString):
+            return value.func.value.value, str(first.evaluated_value)
+    return None, None
+
+
+# -- Between the branch and the statement: reporting only ----------------------------------------
+
+
+def reports_only(small: cst.BaseSmallStatement) -> bool:
+    """Does a statement only report a failure: a return, a raise, `pass`, text put in a plain
+    local, a call that logs it? (An `except` clause's or a failed branch's statements.)"""
+    if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
+        return True
+    if isinstance(small, (cst.Assign, cst.AnnAssign)):
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        return all(isinstance(t, cst.Name) for t in targets)
+    call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
+    return isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in TRACE_CALLS
+
+
+def _builds_text_only(small: cst.BaseSmallStatement) -> bool:
+    """A plain local's assignment that calls nothing but text builders (`msg = f"..."`,
+    `why = ", ".join(errors)`): no work done another way."""
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+        return True
+    return all(last_name(dotted(node.func) or "") in _TEXT_CALLS for node in descendants(small.value) if isinstance(node, cst.Call))
+
+
+def _reports_only_until(fn: FunctionFacts, branch: cst.If, outcome: bool, at: cst.CSTNode) -> bool:
+    """Between the branch outcome and `at`, does the function only report (log, build text)?
+    Inside the branch: its statements before `at`; after it (`if ok: return data` then `at`):
+    the statements that follow the `if` up to `at`."""
+    if outcome and _holds(branch.body, at):
+        return _reporting_before(branch.body.body, at)
+    orelse = branch.orelse
+    if not outcome and orelse is not None and _holds(orelse, at):
+        return _reporting_before(orelse.body.body if isinstance(orelse, cst.Else) else (orelse,), at)
+    suite = _suite_holding(fn.node.body, branch)
+    if suite is None:
+        return False
+    statements = list(suite)
+    return _reporting_before(statements[statements.index(branch) + 1 :], at)
+
+
+def _reporting_before(statements: Sequence[cst.CSTNode], at: cst.CSTNode) -> bool:
+    for statement in statements:
+        if _holds(statement, at):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if small is at or _holds(small, at):
+                        return True
+                    if not (reports_only(small) and _builds_text_only(small)):
+                        return False
+                return True
+            return all(_reporting_before(block, at) for block in _blocks(statement) if any(_holds(s, at) for s in block))
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False  # a loop, a `with`, a `try`, an `if` before `at`: work of its own
+        if not all(reports_only(small) and _builds_text_only(small) for small in statement.body):
+            return False
+    return True
+
+
+def _blocks(statement: cst.CSTNode) -> Iterator[Sequence[cst.CSTNode]]:
+    """The statement lists of a compound statement's blocks."""
+    for child in statement.children:
+        if isinstance(child, cst.IndentedBlock):
+            yield child.body
+        elif isinstance(child, (cst.Else, cst.Finally, cst.ExceptHandler)) and isinstance(child.body, cst.IndentedBlock):
+            yield child.body.body
+        elif isinstance(child, cst.If):
+            yield (child,)
+
+
+def _suite_holding(body: cst.BaseSuite, statement: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
+    """The statement list that has `statement` as one of its items (none for an `elif`)."""
+    for node in descendants(body, into_scopes=False):
+        if isinstance(node, cst.IndentedBlock) and any(item is statement for item in node.body):
+            return node.body
+    return None
+
+
+def _holds(node: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    return node is inner or any(n is inner for n in descendants(node, into_scopes=False))
