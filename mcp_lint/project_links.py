@@ -43,7 +43,8 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
+from mcp_lint.linking.passed_callables import passed_functions
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -230,6 +231,8 @@ class Project(ProjectNames):
         """The functions a registration stands for, or None when it names its own function."""
         if reg.function.startswith(DECORATED_REF):
             return self.decorated(reg.function)
+        if reg.function.startswith((ARGUMENT_REF, MEMBERS_REF)):
+            return passed_functions(self, reg.function)
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the

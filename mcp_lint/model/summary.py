@@ -25,6 +25,14 @@ DECORATED_REF = "<decorated>"
 # A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
 # (`def register_all(server): register_notes(server)`): that function's callers decide.
 PARAM_REF = "<param>"
+# A registered callable that is what callers pass to a parameter: ARGUMENT_REF +
+# "<function>#<parameter>" (`def install(fns): for fn in fns: mcp.tool()(fn)` and
+# `install([a, b])`, `install(TOOLS)`): the functions the arguments name, or a table's functions.
+ARGUMENT_REF = "<argument>"
+# A registered callable found by reflection on a module: MEMBERS_REF + the module's name, or an
+# ARGUMENT_REF its callers fill with one (`for _, f in inspect.getmembers(tools)`,
+# `getattr(tools, name)`): the module's public functions.
+MEMBERS_REF = "<members>"
 
 
 class _DefaultsLeftOut:
@@ -366,6 +374,9 @@ class ModuleSummary:
     param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
     # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # Calls passing a function, a table of functions or a module by name, to a registering
+    # function's parameter (ARGUMENT_REF): (callee, position or -1, keyword, what the argument names).
+    callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
     # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
