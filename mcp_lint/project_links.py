@@ -58,6 +58,7 @@ _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (P
 
 
 # How the inventory names a registration that handles every tool call rather than one tool.
+_FLOWING = (DECORATED_REF, ARGUMENT_REF, MEMBERS_REF)
 _HANDLER_LABELS = {"dispatch": "tools/call handler", "raw-dispatch": "tools/call handler", "middleware": "middleware around every tool"}
 
 
@@ -221,7 +222,13 @@ class Project(ProjectNames):
                 # A loop over a table's rows (`for name, (fn, d) in build().items()`): each
                 # function found there, named by its row's key.
                 rows = table_rows.registered_functions(*decoded, self.table)
-                return [(replace(reg, function=function, tool_name=key or last_name(function)), summary) for key, function in rows]
+                return [
+                    (replace(reg, function=function, tool_name=key or last_name(function)), summary)
+                    for row_key, ref in rows
+                    # A row that holds a stored parameter (PassedCallables._store_parameter):
+                    # the functions decorated with, or passed to, the function that stored it.
+                    for key, function in ([(row_key, ref)] if not ref.startswith(_FLOWING) else [(None, f) for f in self._flowing(ref)])
+                ]
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
@@ -244,6 +251,10 @@ class Project(ProjectNames):
         if reg.function.startswith(TABLE_REF):
             return self.function_table(reg.function[len(TABLE_REF) :])
         return None
+
+    def _flowing(self, ref: str) -> list[str]:
+        """The functions a DECORATED_REF, ARGUMENT_REF or MEMBERS_REF stands for."""
+        return self.decorated(ref) if ref.startswith(DECORATED_REF) else passed_functions(self, ref)
 
     def decorated(self, ref: str) -> list[str]:
         """The functions the decorator of a DECORATED_REF registers: those decorated with it

@@ -41,6 +41,14 @@ BY_NAME = (
     "from fastmcp import FastMCP\n\nfrom pkg import handlers\n\nmcp = FastMCP('x')\n\n"
     "for name in ('lookup', 'store'):\n    mcp.tool()(getattr(handlers, name))\n"
 )
+# A decorator that stores what it decorates in a module table; a later loop registers the rows.
+STORED = (
+    "from fastmcp import FastMCP\n\nmcp = FastMCP('x')\nREGISTRY = {}\n\n\n"
+    "def exposed(kind):\n    def decorator(fn):\n        REGISTRY[fn.__name__] = (kind, fn)\n        return fn\n\n    return decorator\n\n\n"
+    "@exposed('read')\ndef lookup(key: str) -> str:\n    if not key:\n        return 'Error: key is required'\n    return key\n\n\n"
+    "@exposed('write')\ndef store(key: str) -> str:\n    if not key:\n        return 'Error: nothing to store'\n    return key\n\n\n"
+    "def register_enabled(enabled):\n    for name in enabled:\n        _kind, fn = REGISTRY[name]\n        mcp.tool(fn)\n"
+)
 FLAGGED = ["pkg/handlers.py:3:9: MCP005", "pkg/handlers.py:9:9: MCP005"]
 
 
@@ -84,6 +92,21 @@ def test_functions_passed_to_a_function_that_registers_nothing_are_no_tools(tmp_
         "mcp = FastMCP('x')\n", "mcp = FastMCP('x')\nAUDITED = []\n\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
     )
     _project(tmp_path, {"server.py": audit, "handlers.py": HANDLERS_TABLE})
+    lines, code, stderr = _findings(tmp_path, monkeypatch)
+    assert lines == [], stderr
+    assert code == 0
+
+
+def test_functions_a_decorator_stores_in_a_table_that_a_loop_registers_are_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path, {"server.py": STORED})
+    lines, code, stderr = _findings(tmp_path, monkeypatch)
+    assert lines == ["pkg/server.py:18:9: MCP005", "pkg/server.py:25:9: MCP005"], stderr
+    assert code == 1
+
+
+def test_functions_a_decorator_stores_in_a_table_nothing_registers_are_no_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    listed = STORED.replace("        mcp.tool(fn)\n", "        print(fn)\n") + "\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
+    _project(tmp_path, {"server.py": listed})
     lines, code, stderr = _findings(tmp_path, monkeypatch)
     assert lines == [], stderr
     assert code == 0

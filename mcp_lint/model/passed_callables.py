@@ -8,6 +8,10 @@ the wrapper runs `fn`), a module's members found by reflection (`inspect.getmemb
 `getattr(mod, name)`), or a module a parameter receives (`def install(server, mod): for _, fn in
 inspect.getmembers(mod)`). What a parameter holds is decided by the calls that fill it, so every
 call that passes a function, a table or a module by name is recorded (ModuleModel.callable_arguments).
+
+A function that stores its parameter into a module-level table (`REGISTRY[fn.__name__] = (kind,
+fn)`, `TOOLS.append(fn)`) adds, to that table's rows, what it decorates and what its callers pass:
+a later loop over the table that registers its rows registers those functions.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import libcst as cst
 from mcp_lint.model.call_args import first_positional, string_value
 from mcp_lint.model.function_refs import FunctionReferences
 from mcp_lint.model.names import dotted, unwrap_await
-from mcp_lint.model.summary import ARGUMENT_REF, MEMBERS_REF
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF
+from mcp_lint.model.table_rows import Row, Table
 
 # Library calls that yield a module's members: the member is the pair's second item.
 _MEMBER_LISTINGS = frozenset({"inspect.getmembers"})
@@ -129,6 +134,43 @@ class PassedCallables(FunctionReferences):
         known = [ref for ref in named if ref in self.model.functions or imported]
         return known or None
 
+    # -- module tables filled with a parameter ---------------------------------------------
+    def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        super()._track_table(target, value)
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
+            index = target.slice[0].slice
+            key = string_value(index.value) if isinstance(index, cst.Index) else None
+            self._store_parameter(target.value.value, key, value)
+
+    def _table_update(self, call: cst.Call) -> None:
+        super()._table_update(call)
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in {"append", "add"} and isinstance(func.value, cst.Name):
+            argument = first_positional(call)
+            if argument is not None:
+                self._store_parameter(func.value.value, None, argument)
+
+    def _store_parameter(self, table: str, key: str | None, value: cst.BaseExpression) -> None:
+        """A row of the module-level `table` holding a parameter of the function being walked."""
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or frame.kind != "function" or (table not in frame.globals and table in frame.bindings):
+            return
+        if table in frame.tables or table in frame.bound or self._parameter_ref(table) is not None:
+            return  # a local or a parameter, not the module's table
+        parts = tuple(self._parameter_part(part) for part in _unpacked_parts(unwrap_await(value)))
+        if any(parts):
+            self._record_table(self._key(table), Table((Row(key, parts),)))
+
+    def _parameter_part(self, part: cst.BaseExpression) -> tuple[str, ...]:
+        """What a stored parameter stands for: what the function decorates, what callers pass."""
+        if not isinstance(part, cst.Name):
+            return ()
+        passed = self._parameter_ref(part.value)
+        if passed is None:
+            return ()
+        frame = self.frames[-1]
+        return (f"{DECORATED_REF}{frame.qual}#{part.value}", passed)
+
     def _callable_arguments(self, node: cst.Call) -> None:
         """Record the arguments of `node` that name a function, a table or a module (for the
         registrations that wait on a parameter: ModuleModel.callable_arguments)."""
@@ -180,6 +222,12 @@ class PassedCallables(FunctionReferences):
             return tuple(self.module_function_aliases[name])
         imported = self.aliases.aliases.get(name)
         return (imported,) if imported else ()
+
+
+def _unpacked_parts(value: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return tuple(el.value for el in value.elements if isinstance(el, cst.Element))
+    return (value,)
 
 
 def _second(target: cst.BaseExpression, ref: str) -> dict[str, str]:
