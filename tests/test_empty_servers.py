@@ -12,13 +12,10 @@ from click.testing import CliRunner
 
 from mcp_lint.cli import cli
 
-# Tools added one by one from a module's public functions by a reflection loop: no registration
-# form mcp-lint reads.
+# Tools that installed plugins provide, loaded at run time: nothing in the project names them.
 LOADED = (
-    "import inspect\n\nfrom fastmcp import FastMCP\n\nfrom pkg import handlers\n\nmcp = FastMCP('loaded')\n\n\n"
-    "def _install(server, source):\n    for _, member in inspect.getmembers(source):\n"
-    "        if callable(member) and getattr(member, 'exposed', False):\n            server.add_tool(member)\n\n\n"
-    "_install(mcp, handlers)\n"
+    "from importlib.metadata import entry_points\n\nfrom fastmcp import FastMCP\n\nmcp = FastMCP('loaded')\n\n"
+    "for entry in entry_points(group='pkg.tools'):\n    mcp.add_tool(entry.load())\n"
 )
 HANDLERS = "def lookup(key: str) -> str:\n    return key\n\n\nlookup.exposed = True\n"
 EMPTY_WARNING = (
