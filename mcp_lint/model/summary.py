@@ -406,6 +406,9 @@ class ModuleSummary:
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
     mentions_framework: bool = False
+    # The module adds folders to `sys.path` (`sys.path.insert(0, here / "agents")`): bare imports
+    # of the project (`import helpers`) name its modules by the end of their dotted names.
+    extends_path: bool = False
     # The framework copies in the project this module imports from (framework_copies.py): a fix
     # that imports from the framework imports from the copy.
     framework_copies: tuple[FrameworkCopy, ...] = ()
