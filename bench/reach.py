@@ -39,13 +39,14 @@ def package_folder(src: Path, package: str) -> Path | None:
 
 def measure(mcp_lint: str, folder: Path, keep: Path | None = None) -> dict[str, int]:
     """Linked and unchecked tool counts of one run of `check -v` in `folder` (its stderr
-    written to `keep` when given)."""
+    written to `keep` when given, its JSON findings beside it)."""
     run = subprocess.run(
-        [mcp_lint, "check", ".", "-v", "--no-cache", "-q", "--select", "MCP005", "--output-format", "concise", "--jobs", "1"],
+        [mcp_lint, "check", ".", "-v", "--no-cache", "--output-format", "json", "--jobs", "1"],
         cwd=folder, capture_output=True, text=True, timeout=600,
     )
     if keep is not None:
         keep.write_text(run.stderr)
+        keep.with_suffix(".json").write_text(run.stdout)  # the findings, for bench/reach_score.py
     linked = unchecked = 0
     warned = 0
     for line in run.stderr.splitlines():
