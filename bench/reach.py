@@ -37,26 +37,31 @@ def package_folder(src: Path, package: str) -> Path | None:
     return lowered.get(f"{name}-{version}".lower().replace("_", "-"))
 
 
-def measure(mcp_lint: str, folder: Path, keep: Path | None = None) -> dict[str, int]:
+def measure(mcp_lint: str, folder: Path, keep: Path | None = None, reuse: bool = False) -> dict[str, int]:
     """Linked and unchecked tool counts of one run of `check -v` in `folder` (its stderr
-    written to `keep` when given, its JSON findings beside it)."""
-    run = subprocess.run(
-        [mcp_lint, "check", ".", "-v", "--no-cache", "--output-format", "json", "--jobs", "1"],
-        cwd=folder, capture_output=True, text=True, timeout=600,
-    )
-    if keep is not None:
-        keep.write_text(run.stderr)
-        keep.with_suffix(".json").write_text(run.stdout)  # the findings, for bench/reach_score.py
+    written to `keep` when given, its JSON findings beside it; with `reuse`, a kept run is read
+    instead of run again)."""
+    if reuse and keep is not None and keep.is_file():
+        stderr, returncode = keep.read_text(), -1
+    else:
+        run = subprocess.run(
+            [mcp_lint, "check", ".", "-v", "--no-cache", "--output-format", "json", "--jobs", "1"],
+            cwd=folder, capture_output=True, text=True, timeout=600,
+        )
+        stderr, returncode = run.stderr, run.returncode
+        if keep is not None:
+            keep.write_text(run.stderr)
+            keep.with_suffix(".json").write_text(run.stdout)  # the findings, for bench/reach_score.py
     linked = unchecked = 0
     warned = 0
-    for line in run.stderr.splitlines():
+    for line in stderr.splitlines():
         if (found := _SERVER.match(line)) is not None:
             linked += int(found.group(1))
         elif line.startswith("mcp-lint: warning: "):
             warned = 1
             if (named := _UNCHECKED.search(line)) is not None:
                 unchecked += int(named.group(1))
-    return {"linked": linked, "unchecked": unchecked, "exit": run.returncode, "warned": warned}
+    return {"linked": linked, "unchecked": unchecked, "exit": returncode, "warned": warned}
 
 
 def main() -> int:
@@ -66,6 +71,7 @@ def main() -> int:
     parser.add_argument("--mcp-lint", default=shutil.which("mcp-lint") or str(Path(sys.executable).with_name("mcp-lint")))
     parser.add_argument("--json", type=Path, help="write the rows here")
     parser.add_argument("--keep", type=Path, help="a folder to keep each run's stderr in (PACKAGE.err)")
+    parser.add_argument("--reuse", action="store_true", help="read a run kept in --keep instead of running it again")
     args = parser.parse_args()
     rows = []
     with args.labels.open(newline="") as handle:
@@ -82,7 +88,7 @@ def main() -> int:
             if args.keep is not None:
                 args.keep.mkdir(parents=True, exist_ok=True)
                 keep = args.keep / f"{entry['package']}.err"
-            counts = measure(args.mcp_lint, folder, keep)
+            counts = measure(args.mcp_lint, folder, keep, args.reuse)
             verdict = "zero" if counts["linked"] == 0 else "partial" if counts["linked"] < reader else "full"
             row = {"package": entry["package"], "reader": reader, **counts, "verdict": verdict}
             rows.append(row)

@@ -35,6 +35,14 @@ LIFESPAN = (
 REGISTER = "from fastmcp import FastMCP\n\n\ndef register(app: FastMCP) -> None:\n    @app.tool()\n    def ping() -> str:\n        return 'pong'\n"
 
 
+# A package that hands out its server on first use through a module `__getattr__`: a function
+# mcp-lint takes for a server factory, with no tool of its own.
+LAZY = (
+    "def __getattr__(name):\n    if name == 'mcp':\n        from pkg.child import child\n\n        return child\n"
+    "    raise AttributeError(name)\n"
+)
+
+
 def _project(root: Path, files: dict[str, str], settings: str = "") -> None:
     (root / "pyproject.toml").write_text(f"[project]\nname = 'pkg'\ndependencies = ['fastmcp>=2.10']\n{settings}")
     (root / "pkg").mkdir()
@@ -68,7 +76,9 @@ def test_require_tools_false_accepts_a_server_with_no_tool(tmp_path: Path, monke
 
 
 @pytest.mark.parametrize(
-    "files", [{"server.py": PARENT, "child.py": CHILD}, {"server.py": LIFESPAN, "extra.py": REGISTER}], ids=["mounts", "typed-parameter"]
+    "files",
+    [{"server.py": PARENT, "child.py": CHILD}, {"server.py": LIFESPAN, "extra.py": REGISTER}, {"lazy.py": LAZY, "child.py": CHILD}],
+    ids=["mounts", "typed-parameter", "factory-beside-a-server-with-tools"],
 )
 def test_a_server_whose_tools_are_elsewhere_is_not_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
     _project(tmp_path, files)
