@@ -38,7 +38,7 @@ REGISTER = "from fastmcp import FastMCP\n\n\ndef register(app: FastMCP) -> None:
 # A package that hands out its server on first use through a module `__getattr__`: a function
 # mcp-lint takes for a server factory, with no tool of its own.
 LAZY = (
-    "def __getattr__(name):\n    if name == 'mcp':\n        from pkg.child import child\n\n        return child\n"
+    "from fastmcp import FastMCP\n\n\ndef __getattr__(name: str) -> FastMCP:\n    if name == 'mcp':\n        from pkg.child import child\n\n        return child\n"
     "    raise AttributeError(name)\n"
 )
 
