@@ -173,7 +173,11 @@ class Project(ProjectNames):
             for function, register, param, tool_name in summary.param_pending:
                 for family, server in self.servers_passed(register, param):
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
-        out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
+        out = [
+            expanded
+            for reg, summary in out
+            for expanded in self._table_registrations(replace(reg, adapters=summary.adapters.get(reg.function, reg.adapters)), summary)
+        ]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
@@ -444,7 +448,7 @@ class Project(ProjectNames):
                 continue
             family, major = self.family_of(reg, summary)
             masked = self.masks(reg, summary, family, major)
-            wrappers = self.wrapper_bodies(found[1])
+            wrappers = self.wrapper_bodies(found[1]) + self._adapter_bodies(reg.adapters)
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
             guards = [g for w in wrappers if w in self.functions for g in self.functions[w][1].guards]
@@ -452,6 +456,16 @@ class Project(ProjectNames):
                 self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
                 self.guarding_wrappers.update(wrappers)
             out.append(ToolStart(found[1].qualname, reg.tool_name, reg.kind, family, major, masked, reg.guarded, tuple(wrappers)))
+        return out
+
+    def _adapter_bodies(self, adapters: tuple[str, ...]) -> list[str]:
+        """The functions the registration's adapters define (`def adapt(fn): def wrapped(*a):
+        return fn(*a); return wrapped`): each call of the tool runs them."""
+        out: list[str] = []
+        for adapter in adapters:
+            found = self.function(adapter)
+            if found is not None:
+                out.extend(self._nested.get(found[1].qualname, ()))
         return out
 
     def traced_functions(self) -> set[str]:

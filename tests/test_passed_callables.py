@@ -110,3 +110,28 @@ def test_functions_a_decorator_stores_in_a_table_nothing_registers_are_no_tools(
     lines, code, stderr = _findings(tmp_path, monkeypatch)
     assert lines == [], stderr
     assert code == 0
+
+
+# The adapter a registration wraps each tool in catches every failure and returns its text.
+GUARDED_ADAPTER = INSTALL_LOOP.replace(
+    "    def wrapped(*args, **kwargs):\n        return fn(*args, **kwargs)\n",
+    "    def wrapped(*args, **kwargs):\n        try:\n            return fn(*args, **kwargs)\n        except Exception as exc:\n"
+    "            return {'status': 'error', 'message': str(exc)}\n",
+)
+
+
+def test_the_adapter_a_registration_wraps_a_tool_in_runs_on_the_tools_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path, {"server.py": GUARDED_ADAPTER, "handlers.py": HANDLERS_TABLE})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--select", "MCP002,MCP005", "--output-format", "concise", "."], catch_exceptions=False)
+    lines = [" ".join(line.split(" ")[:2]) for line in result.stdout.splitlines() if ": MCP" in line]
+    assert lines == [*FLAGGED, "pkg/server.py:13:13: MCP005", "pkg/server.py:13:20: MCP002"], result.stdout
+
+
+def test_an_adapter_that_lets_failures_through_adds_no_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    passing = GUARDED_ADAPTER.replace("            return {'status': 'error', 'message': str(exc)}\n", "            raise\n")
+    _project(tmp_path, {"server.py": passing, "handlers.py": HANDLERS_TABLE})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--select", "MCP002,MCP005", "--output-format", "concise", "."], catch_exceptions=False)
+    lines = [" ".join(line.split(" ")[:2]) for line in result.stdout.splitlines() if ": MCP" in line]
+    assert lines == FLAGGED, result.stdout

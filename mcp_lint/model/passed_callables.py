@@ -21,7 +21,7 @@ import libcst as cst
 from mcp_lint.model.call_args import first_positional, string_value
 from mcp_lint.model.function_refs import FunctionReferences
 from mcp_lint.model.names import dotted, unwrap_await
-from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, TABLE_REF
 from mcp_lint.model.table_rows import Row, Table
 
 # Library calls that yield a module's members: the member is the pair's second item.
@@ -125,14 +125,18 @@ class PassedCallables(FunctionReferences):
         inner = first_positional(expr)
         if inner is None or not isinstance(inner, (cst.Name, cst.Call)):
             return None
-        # A wrapper around a function (`adapt(fn)`, `with_retry(search)`): the function runs.
+        # A wrapper around a function (`adapt(fn)`, `with_retry(search)`): the function runs,
+        # inside what the wrapper defines when it is the project's (ModuleModel.adapters).
         found = self._flowing_refs(inner)
-        if found is not None or not isinstance(inner, cst.Name):
-            return found
-        named = self._function_refs(inner)
-        imported = inner.value in self.aliases.aliases and inner.value[:1].islower()  # not a class or constant
-        known = [ref for ref in named if ref in self.model.functions or imported]
-        return known or None
+        if found is None and isinstance(inner, cst.Name):
+            named = self._function_refs(inner)
+            imported = inner.value in self.aliases.aliases and inner.value[:1].islower()  # not a class or constant
+            found = [ref for ref in named if ref in self.model.functions or imported] or None
+        if found is not None and isinstance(expr.func, (cst.Name, cst.Attribute)):
+            adapters = tuple(ref for ref in self._function_refs(expr.func) if not ref.startswith(TABLE_REF))
+            for ref in found if adapters else ():
+                self.model.adapters[ref] = tuple(dict.fromkeys((*self.model.adapters.get(ref, ()), *adapters)))
+        return found
 
     # -- module tables filled with a parameter ---------------------------------------------
     def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:

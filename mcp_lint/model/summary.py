@@ -82,6 +82,9 @@ class ToolRegistration:
     # "per-tool": the `try` statements of the dispatcher around the call (CallEdge.guarded): what
     # they catch of the function's exceptions is the dispatcher's to report, not a leak of its own.
     guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
+    # Project functions the registration wraps the handler with (`mcp.tool(adapt(fn))`): the
+    # functions they define run around every call of the tool, as a decorator's wrapper does.
+    adapters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -377,6 +380,8 @@ class ModuleSummary:
     # Calls passing a function, a table of functions or a module by name, to a registering
     # function's parameter (ARGUMENT_REF): (callee, position or -1, keyword, what the argument names).
     callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
+    # A registered ref -> the project functions its registration wraps it with (`mcp.tool(adapt(fn))`).
+    adapters: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
     # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
