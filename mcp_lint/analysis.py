@@ -135,6 +135,9 @@ def analyze_source(
     summary.non_tool = set(model.non_tool)
     summary.param_pending = list(model.param_pending)
     summary.server_arguments = list(model.server_arguments)
+    summary.callable_arguments = list(model.callable_arguments)
+    summary.adapters = dict(model.adapters)
+    summary.extends_path = "sys.path.insert" in source or "sys.path.append" in source
     summary.lifespans = list(model.lifespans)
     summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith(RETURNED) and LOCAL not in k}
     summary.tables = model.tables

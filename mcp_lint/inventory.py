@@ -49,6 +49,8 @@ def describe(entry: ServerTools) -> str:
     """One line: `server app.server.mcp (app/server.py): fastmcp, fastmcp>=2.10 from
     pyproject.toml; 2 tools: a, b`; for an unrecognised module, `no MCP server recognised in
     app/tools.py (2 tools not checked: a, b): <why>`."""
+    if entry.unrecognised and entry.server:
+        return f"server {entry.server} ({entry.path}): {entry.unrecognised}"
     if entry.unrecognised:
         count = len(entry.tools)
         unchecked = f"{count} tool{'s' if count != 1 else ''} not checked: " + ", ".join(entry.tools)

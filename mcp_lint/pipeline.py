@@ -378,8 +378,9 @@ def link(
                     seen.add(key)
                     raw.append(finding)
             if inventory is not None:
-                inventory.extend(project.inventory())
-                inventory.extend(unrecognised_servers(project))  # what the run left unchecked
+                found = project.inventory()
+                inventory.extend(found)
+                inventory.extend(unrecognised_servers(project, found))  # what the run left unchecked
         # Each path of a file linked under several names (a symlink) is reported, as ruff does.
         raw.extend(replace(f, filename=other) for f in list(raw) for other in copies.get(f.filename, ()))
     except Exception as exc:  # noqa: BLE001

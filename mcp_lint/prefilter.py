@@ -291,6 +291,8 @@ class NextFiles:
         for index, item in enumerate(items):
             self.by_name.setdefault(item.module.dotted, []).append(index)
         self._imports: ImportIndex | None = None  # who imports whom, read on first need
+        self._top: set[str] | None = None  # the first parts of the linted modules' names
+        self._name_ends: dict[str, list[int]] | None = None  # _ends(), on first need
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -355,7 +357,29 @@ class NextFiles:
             found.extend(indexes)
             if any(index not in done or done[index].summary is not None for index in indexes):
                 break
+        if not found and parts[0] not in self._roots():
+            # A bare import of a folder a module puts on `sys.path` (`import helpers` for
+            # `pkg/agents/helpers.py`): every module whose name ends so may be the one meant.
+            for cut in range(len(parts) - 1, 0, -1):
+                indexes = self._ends().get(".".join(parts[:cut]))
+                if indexes:
+                    return list(indexes)
         return found
+
+    def _roots(self) -> set[str]:
+        if self._top is None:
+            self._top = {name.partition(".")[0] for name in self.by_name}
+        return self._top
+
+    def _ends(self) -> dict[str, list[int]]:
+        """The proper ends of the linted modules' dotted names, each with the files that have it."""
+        if self._name_ends is None:
+            self._name_ends = {}
+            for index, item in enumerate(self.items):
+                parts = item.module.dotted.split(".")
+                for cut in range(1, len(parts)):
+                    self._name_ends.setdefault(".".join(parts[cut:]), []).append(index)
+        return self._name_ends
 
     def _subclassing_files(self, cls: str) -> list[int]:
         """The files that may define a subclass of the class `cls`: those that import its module,

@@ -43,7 +43,8 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
+from mcp_lint.linking.passed_callables import passed_functions
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -57,6 +58,7 @@ _LOCAL = "<local>"  # a server bound to a function local, keyed by its module (P
 
 
 # How the inventory names a registration that handles every tool call rather than one tool.
+_FLOWING = (DECORATED_REF, ARGUMENT_REF, MEMBERS_REF)
 _HANDLER_LABELS = {"dispatch": "tools/call handler", "raw-dispatch": "tools/call handler", "middleware": "middleware around every tool"}
 
 
@@ -171,7 +173,11 @@ class Project(ProjectNames):
             for function, register, param, tool_name in summary.param_pending:
                 for family, server in self.servers_passed(register, param):
                     out.append((ToolRegistration(function, tool_name, family, server or None), summary))
-        out = [expanded for reg, summary in out for expanded in self._table_registrations(reg, summary)]
+        out = [
+            expanded
+            for reg, summary in out
+            for expanded in self._table_registrations(replace(reg, adapters=summary.adapters.get(reg.function, reg.adapters)), summary)
+        ]
         # Per-tool functions of low-level dispatchers: functions whose value the dispatcher returns.
         extra = []
         for reg, summary in out:
@@ -220,7 +226,13 @@ class Project(ProjectNames):
                 # A loop over a table's rows (`for name, (fn, d) in build().items()`): each
                 # function found there, named by its row's key.
                 rows = table_rows.registered_functions(*decoded, self.table)
-                return [(replace(reg, function=function, tool_name=key or last_name(function)), summary) for key, function in rows]
+                return [
+                    (replace(reg, function=function, tool_name=key or last_name(function)), summary)
+                    for row_key, ref in rows
+                    # A row that holds a stored parameter (PassedCallables._store_parameter):
+                    # the functions decorated with, or passed to, the function that stored it.
+                    for key, function in ([(row_key, ref)] if not ref.startswith(_FLOWING) else [(None, f) for f in self._flowing(ref)])
+                ]
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
@@ -230,6 +242,8 @@ class Project(ProjectNames):
         """The functions a registration stands for, or None when it names its own function."""
         if reg.function.startswith(DECORATED_REF):
             return self.decorated(reg.function)
+        if reg.function.startswith((ARGUMENT_REF, MEMBERS_REF)):
+            return passed_functions(self, reg.function)
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
@@ -241,6 +255,10 @@ class Project(ProjectNames):
         if reg.function.startswith(TABLE_REF):
             return self.function_table(reg.function[len(TABLE_REF) :])
         return None
+
+    def _flowing(self, ref: str) -> list[str]:
+        """The functions a DECORATED_REF, ARGUMENT_REF or MEMBERS_REF stands for."""
+        return self.decorated(ref) if ref.startswith(DECORATED_REF) else passed_functions(self, ref)
 
     def decorated(self, ref: str) -> list[str]:
         """The functions the decorator of a DECORATED_REF registers: those decorated with it
@@ -430,7 +448,7 @@ class Project(ProjectNames):
                 continue
             family, major = self.family_of(reg, summary)
             masked = self.masks(reg, summary, family, major)
-            wrappers = self.wrapper_bodies(found[1])
+            wrappers = self.wrapper_bodies(found[1]) + self._adapter_bodies(reg.adapters)
             if any(self.functions[w][1].intercepts for w in wrappers if w in self.functions):
                 self.intercepted_tools.add(reg.tool_name)
             guards = [g for w in wrappers if w in self.functions for g in self.functions[w][1].guards]
@@ -438,6 +456,16 @@ class Project(ProjectNames):
                 self.wrapper_guards.setdefault(reg.tool_name, []).extend(guards)
                 self.guarding_wrappers.update(wrappers)
             out.append(ToolStart(found[1].qualname, reg.tool_name, reg.kind, family, major, masked, reg.guarded, tuple(wrappers)))
+        return out
+
+    def _adapter_bodies(self, adapters: tuple[str, ...]) -> list[str]:
+        """The functions the registration's adapters define (`def adapt(fn): def wrapped(*a):
+        return fn(*a); return wrapped`): each call of the tool runs them."""
+        out: list[str] = []
+        for adapter in adapters:
+            found = self.function(adapter)
+            if found is not None:
+                out.extend(self._nested.get(found[1].qualname, ()))
         return out
 
     def traced_functions(self) -> set[str]:

@@ -45,6 +45,18 @@ BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswi
 BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
 
 
+def module_name_ends(modules: Iterable[str]) -> dict[str, str]:
+    """The proper ends of dotted module names (`agents.helpers`, `helpers` of
+    `pkg.agents.helpers`) that exactly one of `modules` has, each with its module."""
+    found: dict[str, str | None] = {}
+    for module in modules:
+        parts = module.split(".")
+        for cut in range(1, len(parts)):
+            end = ".".join(parts[cut:])
+            found[end] = module if end not in found else None
+    return {end: module for end, module in found.items() if module is not None}
+
+
 class ProjectNames:
     """The project's modules, functions, classes and servers by qualified name, and what a name
     found in one module designates in another."""
@@ -75,6 +87,14 @@ class ProjectNames:
         for summary in summaries:
             if summary.module_alias and summary.module_alias not in self.modules:
                 self.module_aliases.setdefault(summary.module_alias, summary.module)
+        if any(summary.extends_path for summary in summaries):
+            # A folder put on `sys.path` makes its modules importable by the end of their names
+            # (`import helpers` for `pkg/agents/helpers.py`): each end that one module has.
+            for end, module in module_name_ends(self.modules).items():
+                # (The qualified name was asked for before this alias is followed: the prefilter
+                # analyses every file with that end, so an ambiguous end is seen as one.)
+                if end not in self.modules:
+                    self.module_aliases.setdefault(end, module)
 
     def resolve(self, qualname: str, depth: int = 0, lookup: Lookup = Lookup.FOLLOWED) -> str:
         """Follow re-exports (`from .x import f` in another module) to where a name is defined;

@@ -16,6 +16,13 @@ looks like MCP:
 
 A registration on an object known to be something else (`agent = Agent(...)`: a library class
 of another name) is not MCP and is never named here.
+
+A server with no tool at all is named too (empty_servers): whatever registers its tools (a
+loader, a registrar, a reflection loop) was not read as a registration, so nothing on it was
+checked. Not a server that takes other servers in (`main.mount(sub)`: their tools are its
+tools), nor one of a project whose other tools are on servers mcp-lint could not name (tools
+registered on a parameter annotated with the server class), nor one in a test module, nor a
+function that makes a server in a project that has tools elsewhere.
 """
 
 from __future__ import annotations
@@ -33,9 +40,10 @@ if TYPE_CHECKING:
 __all__ = ["unrecognised_servers"]
 
 
-def unrecognised_servers(project: Project) -> list[ServerTools]:
+def unrecognised_servers(project: Project, found: list[ServerTools] | None = None) -> list[ServerTools]:
     """One entry per module with a tool registration that was dropped, with why (sorted by path):
-    a module whose other tools were recognised is named too, with only the dropped ones."""
+    a module whose other tools were recognised is named too, with only the dropped ones; and,
+    given what the link step found (`found`: Project.inventory()), one per server left empty."""
     registering = {summary.path for _, summary in project.tool_registrations()}
     out: list[ServerTools] = []
     for summary in project.summaries:
@@ -45,7 +53,47 @@ def unrecognised_servers(project: Project) -> list[ServerTools]:
         if why:
             partial = summary.path in registering
             out.append(ServerTools("", summary.path, Family.UNKNOWN, "", "", tuple(sorted(set(tools))), unrecognised=why, partial=partial))
+    if found is not None:
+        out.extend(empty_servers(project, found))
     return sorted(out, key=lambda entry: entry.path)
+
+
+EMPTY_REASON = (
+    "no tool is registered on it in a way mcp-lint follows (a loader, a registrar or a loop it does not "
+    "read), so none of its tools was checked"
+)
+
+
+def empty_servers(project: Project, found: list[ServerTools]) -> list[ServerTools]:
+    """The servers the link step found with no tool, in a project whose tools are not all
+    elsewhere: each an unchecked entry (`server` set, no tools)."""
+    if any(entry.tools and not entry.server for entry in found):
+        return []  # tools on a server mcp-lint could not name: any empty one may be theirs
+    from mcp_lint.project_links import is_test_module
+
+    composing = _composing(project)
+    # A function that makes a server (`def run_server(): ...; return mcp`, a module `__getattr__`
+    # handing out the module's server) names the server it returns, which holds the tools when
+    # any other server does: it is named only in a project with no tool at all.
+    some_tools = any(entry.tools for entry in found)
+    return [
+        ServerTools(entry.server, entry.path, entry.family, entry.specifier, entry.source, (), unrecognised=EMPTY_REASON)
+        for entry in found
+        if entry.server and not entry.tools and not entry.unrecognised
+        and not is_test_module(entry.path) and entry.server not in composing
+        and not (some_tools and entry.server in project.functions)
+    ]
+
+
+def _composing(project: Project) -> set[str]:
+    """The servers a call hands another server to (`main.mount(sub)`, `main.import_server(sub)`)."""
+    out: set[str] = set()
+    for summary in project.summaries:
+        for callee, _, _, server, _ in summary.server_arguments:
+            owner = callee.rpartition(".")[0]
+            if server and owner:
+                out.add(project.resolve(owner))
+    return out
 
 
 def _dropped(project: Project, summary: ModuleSummary) -> tuple[list[str], str]:

@@ -90,3 +90,7 @@ class ModuleModel:
     # Calls passing a server (or what the linker may find to be one) as an argument:
     # (callee, positional index or -1, keyword or "", server key, family or None).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # ModuleSummary.callable_arguments
+    callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
+    # ModuleSummary.adapters
+    adapters: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -32,7 +32,7 @@ from mcp_lint.model.frameworks import (
     reexported_server_families,
 )
 from mcp_lint.model.flow import first_param
-from mcp_lint.model.function_refs import FunctionReferences
+from mcp_lint.model.passed_callables import PassedCallables
 from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
@@ -40,7 +40,7 @@ from mcp_lint.model.servers import ServerInference
 from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, ToolRegistration
 
 
-class Registrations(FunctionReferences, ServerInference):
+class Registrations(PassedCallables, ServerInference):
     """Records each registration form into the ModuleModel."""
 
     def __init__(self, model: ModuleModel) -> None:
@@ -117,6 +117,7 @@ class Registrations(FunctionReferences, ServerInference):
             return
         func = node.func
         self._server_arguments(node)
+        self._callable_arguments(node)
         self._table_update(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:
@@ -226,13 +227,18 @@ class Registrations(FunctionReferences, ServerInference):
 
     def _registered_refs(self, expr: cst.BaseExpression) -> list[str]:
         """The functions a registration call names; the first parameter of the function it is in
-        stands for what that function decorates (`def decorator(func): return mcp.tool()(func)`)."""
+        stands for what that function decorates (`def decorator(func): return mcp.tool()(func)`)
+        and for what its callers pass (`decorator(search)`); what else only the callers or a
+        reflection name is PassedCallables' (`_flowing_refs`)."""
         frame = self.frames[-1] if self.frames else None
+        flowing = self._flowing_refs(expr)
         if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function" and expr.value not in frame.globals:
             facts = self.model.functions.get(frame.qual)
             first = first_param(facts.params) if facts is not None else None
             if first == expr.value and expr.value not in frame.function_aliases:
-                return [f"{DECORATED_REF}{frame.qual}#{expr.value}"]
+                return [f"{DECORATED_REF}{frame.qual}#{expr.value}", *(flowing or ())]
+        if flowing is not None:
+            return flowing
         return self._function_refs(expr)
 
     def _request_handler(self, node: cst.Call, receiver: Receiver) -> None:

@@ -25,6 +25,14 @@ DECORATED_REF = "<decorated>"
 # A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
 # (`def register_all(server): register_notes(server)`): that function's callers decide.
 PARAM_REF = "<param>"
+# A registered callable that is what callers pass to a parameter: ARGUMENT_REF +
+# "<function>#<parameter>" (`def install(fns): for fn in fns: mcp.tool()(fn)` and
+# `install([a, b])`, `install(TOOLS)`): the functions the arguments name, or a table's functions.
+ARGUMENT_REF = "<argument>"
+# A registered callable found by reflection on a module: MEMBERS_REF + the module's name, or an
+# ARGUMENT_REF its callers fill with one (`for _, f in inspect.getmembers(tools)`,
+# `getattr(tools, name)`): the module's public functions.
+MEMBERS_REF = "<members>"
 
 
 class _DefaultsLeftOut:
@@ -74,6 +82,9 @@ class ToolRegistration:
     # "per-tool": the `try` statements of the dispatcher around the call (CallEdge.guarded): what
     # they catch of the function's exceptions is the dispatcher's to report, not a leak of its own.
     guarded: frozenset[tuple[tuple[frozenset[str], bool, str], ...]] = frozenset()
+    # Project functions the registration wraps the handler with (`mcp.tool(adapt(fn))`): the
+    # functions they define run around every call of the tool, as a decorator's wrapper does.
+    adapters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -366,6 +377,11 @@ class ModuleSummary:
     param_pending: list[tuple[str, str, str, str]] = field(default_factory=list)
     # Calls passing a server as an argument: (callee, position or -1, keyword, server key, family).
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
+    # Calls passing a function, a table of functions or a module by name, to a registering
+    # function's parameter (ARGUMENT_REF): (callee, position or -1, keyword, what the argument names).
+    callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
+    # A registered ref -> the project functions its registration wraps it with (`mcp.tool(adapt(fn))`).
+    adapters: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Module-level dicts and lists of functions (`TOOLS = [a, b]`, `HANDLERS = {"a": a}`), by name.
     function_tables: dict[str, list[str]] = field(default_factory=dict)
     # Functions that call through a table of another module (a CallEdge to TABLE_REF + its name).
@@ -395,6 +411,9 @@ class ModuleSummary:
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
     mentions_framework: bool = False
+    # The module adds folders to `sys.path` (`sys.path.insert(0, here / "agents")`): bare imports
+    # of the project (`import helpers`) name its modules by the end of their dotted names.
+    extends_path: bool = False
     # The framework copies in the project this module imports from (framework_copies.py): a fix
     # that imports from the framework imports from the copy.
     framework_copies: tuple[FrameworkCopy, ...] = ()
