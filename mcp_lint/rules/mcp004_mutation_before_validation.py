@@ -1760,9 +1760,11 @@ def set_stock(sku: str, quantity: int) -> str:
                     resume = max(index, found[-1][0])
                     candidates = []
                     continue
-                if not any(steps.blocks[b].terminates for b in step.path):
+                if not any(steps.blocks[b].terminates or steps.blocks[b].exclusive for b in step.path if b in steps.blocks):
                     return  # every later step runs after this one: it stays the first mutation
-                continue  # a branch that returns: the next mutation may be first on another path
+                # A branch that returns, or one of an `if`/`elif` chain: the next mutation may be
+                # first on another path (the `elif` branch's own write before its own check).
+                continue
             for callee, call in step.helper_calls:
                 if id(call) in steps.after_only:
                     continue
@@ -1896,6 +1898,13 @@ def set_stock(sku: str, quantity: int) -> str:
             if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, taint, fresh, after):
                 found.append((earlier_index, ""))
                 return found
+            # A validator helper at the top of the body (`pages = parse_range(spec)`) rejects
+            # the next item after this item was written, as a direct check would. Only after a
+            # direct mutation: a helper followed by a helper's check stays too much guessing.
+            if step.validator is not None and helper is None and len(found) < _MAX_CANDIDATES:
+                callee, arguments = step.validator
+                if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
+                    found.append((earlier_index, callee))
             _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
 
