@@ -106,6 +106,89 @@ CAUSES = [
             return "done"
         """,
     ),
+    # -- batch order: the call refused because no item succeeded, after a preparation -----------
+    case(
+        "refused-when-no-item-succeeded-after-preparing-the-folder",
+        """\
+        import shutil
+
+
+        def _copy_one(source: str, target: str) -> str:
+            if not os.path.exists(source):
+                raise RuntimeError(f"no file at {source}")
+            shutil.copy(source, target)
+            return target
+
+
+        @mcp.tool()
+        def copy_all(sources: list[str], out_dir: str) -> str:
+            os.makedirs(out_dir, exist_ok=True)  # expect: MCP004
+            done = []
+            failed = 0
+            for source in sources:
+                try:
+                    target = os.path.join(out_dir, os.path.basename(source))
+                    done.append(_copy_one(source, target))
+                except Exception as e:
+                    failed += 1
+            if not done and failed > 0:
+                return "All files failed to copy"
+            return "\\n".join(done)
+        """,
+    ),
+    case(
+        "refused-when-some-item-failed-after-preparing-the-folder",
+        """\
+        import shutil
+
+
+        def _copy_one(source: str, target: str) -> str:
+            if not os.path.exists(source):
+                raise RuntimeError(f"no file at {source}")
+            shutil.copy(source, target)
+            return target
+
+
+        @mcp.tool()
+        def copy_all(sources: list[str], out_dir: str) -> str:
+            os.makedirs(out_dir, exist_ok=True)
+            done = []
+            failed = []
+            for source in sources:
+                try:
+                    target = os.path.join(out_dir, os.path.basename(source))
+                    done.append(_copy_one(source, target))
+                except Exception as e:
+                    failed.append(f"{source}: {e}")
+            if failed:
+                raise ToolError("some files failed: " + "; ".join(failed))
+            return "\\n".join(done)
+        """,
+    ),
+    case(
+        "refused-when-no-item-succeeded-whose-loop-changes-nothing",
+        """\
+        def _fetch_one(url: str) -> str:
+            if not url.startswith("https://"):
+                raise RuntimeError(f"not a web address: {url}")
+            return httpx.get(url).text
+
+
+        @mcp.tool()
+        def fetch_all(urls: list[str], log_dir: str) -> str:
+            os.makedirs(log_dir, exist_ok=True)
+            pages = []
+            failed = 0
+            for url in urls:
+                try:
+                    pages.append(_fetch_one(url))
+                except Exception:
+                    failed += 1
+            if len(pages) == 0 and failed:
+                raise ToolError("no page could be fetched")
+            return "\\n".join(pages)
+        """,
+    ),
 ]
 
 
