@@ -1965,9 +1965,17 @@ def set_stock(sku: str, quantity: int) -> str:
         caught = _caught_short_names(clause.cfg) if isinstance(clause.cfg, cst.ExceptHandler) else None
         decoding_only = bool(caught) and all(_DECODING_ERRORS.search(name) for name in caught)
         out: list[cst.CSTNode] = []
+        order = steps.order()
+        # A `finally` block runs whatever happened (the call's clean-up): no verdict on the
+        # arguments.
+        finals = {id(t.finalbody.body) for t in walk(steps.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None}
         for i in range(first, end):
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
+                continue
+            if i > index and not order.reaches(steps.steps[index], step, steps):
+                continue  # not after the mutation on any path (its branch returned): not what failed after it
+            if finals.intersection(step.path):
                 continue
             if isinstance(step.node, cst.ExceptHandler):
                 continue  # names an `except` clause assigned (Steps.failure_names)

@@ -189,6 +189,86 @@ CAUSES = [
             return "\\n".join(pages)
         """,
     ),
+    # -- the call's scratch: a command whose output (named last) is a temporary path ----------
+    case(
+        "command-writing-the-callers-output-before-a-parse",
+        """\
+        @mcp.tool()
+        def clip(source: str, out_path: str, speed: str) -> str:
+            try:
+                subprocess.run(["clipper", "-i", source, "-y", out_path], check=True)  # expect: MCP004
+                factor = float(speed)
+                return f"clipped at {factor}x"
+            except ValueError:
+                raise ToolError("speed must be a number")
+        """,
+    ),
+    case(
+        "command-writing-into-the-calls-temporary-folder-before-a-parse",
+        """\
+        import shutil
+        import tempfile
+
+
+        @mcp.tool()
+        def clip(source: str, speed: str) -> str:
+            tmp_dir = tempfile.mkdtemp()
+            try:
+                tmp_out = os.path.join(tmp_dir, "clip.mp4")
+                subprocess.run(["clipper", "-i", source, "-y", tmp_out], check=True)
+                factor = float(speed)
+                return f"clipped at {factor}x: {os.path.getsize(tmp_out)} bytes"
+            except ValueError:
+                raise ToolError("speed must be a number")
+            finally:
+                shutil.rmtree(tmp_dir)
+        """,
+    ),
+    # -- what an except clause rejects: only statements that can run after the mutation --------
+    case(
+        "parse-after-the-copy-in-the-same-branch",
+        """\
+        import shutil
+        import tempfile
+
+
+        @mcp.tool()
+        def publish(source: str, out_path: str, scale: str) -> str:
+            try:
+                tmp_dir = tempfile.mkdtemp()
+                try:
+                    shutil.copy(source, out_path)  # expect: MCP004
+                    factor = float(scale)
+                    return f"published at {factor}"
+                finally:
+                    shutil.rmtree(tmp_dir)
+            except ValueError:
+                raise ToolError("scale must be a number")
+        """,
+    ),
+    case(
+        "copy-in-a-branch-that-returns-then-clean-up-in-finally",
+        """\
+        import shutil
+        import tempfile
+
+
+        @mcp.tool()
+        def publish(source: str, out_path: str, scale: str) -> str:
+            try:
+                tmp_dir = tempfile.mkdtemp()
+                try:
+                    if scale == "none":
+                        shutil.copy(source, out_path)
+                        return "copied"
+                    factor = float(scale)
+                    return f"would scale by {factor}"
+                finally:
+                    shutil.rmtree(tmp_dir)
+            except ValueError:
+                raise ToolError("scale must be a number or none")
+        """,
+    ),
 ]
 
 
