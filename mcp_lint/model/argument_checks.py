@@ -95,17 +95,53 @@ def _derived_from(fn: FunctionFacts, params: set[str], modules: frozenset[str]) 
     """Locals assigned once from the parameters by plain computation (`url = build_url(a, b)`,
     `n = len(url.encode())`), transitively: a test of one tests the arguments."""
     derived: dict[str, cst.BaseExpression] = {}
+    loops = [(n, v) for n, v in _loop_targets(fn.node) if n not in fn.single_assignments]
     changed = True
     while changed:
         changed = False
-        for name, value in fn.single_assignments.items():
+        for name, value in (*fn.single_assignments.items(), *loops):
             if name in derived or name in params:
                 continue
-            reads = {r.split(".")[0] for r in data_reads([value], modules)[0]}
+            # A comprehension's own names (`[p.strip() for p in spec.split(",")]`) are its
+            # argument's items, not other data.
+            reads = {r.split(".")[0] for r in data_reads([value], modules)[0]} - _comprehension_names(value)
             if reads and reads <= params | set(derived) and _computes(value):
                 derived[name] = value
                 changed = True
     return derived
+
+
+def _comprehension_names(value: cst.CSTNode) -> set[str]:
+    """The names the comprehensions in `value` bind (`p` of `[p.strip() for p in parts]`)."""
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.CompFor):
+            names.update(n.value for n in descendants(node.target) if isinstance(n, cst.Name))
+        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            continue
+        stack.extend(children(node))
+    return names
+
+
+def _loop_targets(function: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression]]:
+    """`for part in parts:` in the function's own body: `part` is an item of what it iterates,
+    so a test of it tests the argument `parts` came from. A name a loop binds that is also
+    assigned elsewhere is left out (its value is not only the item)."""
+    found: list[tuple[str, cst.BaseExpression]] = []
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+            found.append((node.target.value, node.iter))
+        stack.extend(children(node))
+    counts: dict[str, int] = {}
+    for name, _ in found:
+        counts[name] = counts.get(name, 0) + 1
+    return [(name, value) for name, value in found if counts[name] == 1]
 
 
 def _computes(expr: cst.CSTNode) -> bool:

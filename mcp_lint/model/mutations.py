@@ -149,6 +149,8 @@ def mutation_of(
     if key in fx.SUBPROCESS_CALLS:
         if _read_only_command(call):
             return None  # `git status`, `git rev-parse HEAD`: it only reports
+        if _writes_into_scratch(call, local, aliases):
+            return None  # `[tool, "-i", src, tmp_out]`: its output is the call's own scratch
         # A subprocess may change any file: what the function reads of the file system after it
         # is a read back of its effect.
         return MutationKind("runs a subprocess", (FILE_ANY,), effect=Effect.SUBPROCESS)
@@ -285,6 +287,19 @@ def _into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTable) -> b
         return False
     first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
     return first is not None and _names_scratch(first, set(local.scratch), aliases)
+
+
+def _writes_into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTable) -> bool:
+    """Does a command's argument list end in a path of the call's scratch (`[tool, "-i", src,
+    "-y", tmp_out]` with `tmp_out = os.path.join(tmp_dir, ...)`)? A command line names what it
+    writes last (`cp a b`, a converter's output); what it names before is what it reads."""
+    if not local.scratch or not call.args:
+        return False
+    first = call.args[0].value
+    if not isinstance(first, (cst.List, cst.Tuple)) or not first.elements:
+        return False
+    last = first.elements[-1]
+    return not isinstance(last, cst.StarredElement) and _names_scratch(last.value, set(local.scratch), aliases)
 
 
 def _kept_store(receiver: str, shared: bool, local_containers: frozenset[str], aliases: AliasTable) -> bool:

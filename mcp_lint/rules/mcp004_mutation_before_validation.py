@@ -1754,15 +1754,19 @@ def set_stock(sku: str, quantity: int) -> str:
                             before = earlier(index) + [c for _, c, _, _ in helpers[:at_helper]]
                             yield self._latent(ctx, steps, later, (callee, call), before, again)
                         own, after = self._changes_after(steps, found[-1][0]) if at == index and step.mutation.effect is Effect.PREPARATION else (True, ())
+                        if not own and not after:
+                            own, after = _changes_none_succeeded(steps, index, found[-1][0])
                         if own or after:
                             yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers), () if own else after)
                         reported[found[-1][0]] = prepares and first_for_check
                     resume = max(index, found[-1][0])
                     candidates = []
                     continue
-                if not any(steps.blocks[b].terminates for b in step.path):
+                if not any(steps.blocks[b].terminates or steps.blocks[b].exclusive for b in step.path if b in steps.blocks):
                     return  # every later step runs after this one: it stays the first mutation
-                continue  # a branch that returns: the next mutation may be first on another path
+                # A branch that returns, or one of an `if`/`elif` chain: the next mutation may be
+                # first on another path (the `elif` branch's own write before its own check).
+                continue
             for callee, call in step.helper_calls:
                 if id(call) in steps.after_only:
                     continue
@@ -1782,6 +1786,8 @@ def set_stock(sku: str, quantity: int) -> str:
                         if found[-1][0] not in changes_after:
                             changes_after[found[-1][0]] = self._changes_after(steps, found[-1][0])
                         then = changes_after[found[-1][0]]
+                        if not then[0] and not then[1]:
+                            then = _changes_none_succeeded(steps, index, found[-1][0])
                     yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
                     candidates.append((callee, found[-1][0]))
                 else:
@@ -1896,6 +1902,13 @@ def set_stock(sku: str, quantity: int) -> str:
             if (step.check_reads is not None or step.raisers is not None) and self._rejects_independently(steps, index, earlier_index, taint, fresh, after):
                 found.append((earlier_index, ""))
                 return found
+            # A validator helper at the top of the body (`pages = parse_range(spec)`) rejects
+            # the next item after this item was written, as a direct check would. Only after a
+            # direct mutation: a helper followed by a helper's check stays too much guessing.
+            if step.validator is not None and helper is None and len(found) < _MAX_CANDIDATES:
+                callee, arguments = step.validator
+                if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
+                    found.append((earlier_index, callee))
             _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
 
@@ -1926,6 +1939,16 @@ def set_stock(sku: str, quantity: int) -> str:
         else:
             return False
         data = _data_reads(tests, steps.modules)[0] if fresh else []
+        empty = _emptiness_tested(tests[-1]) if step.check_reads is not None and tests else frozenset()
+        if empty and any(_changes_none_succeeded(steps, index, check_index)):
+            # `if not done and failed:` after a loop that fills `done` once an item's change
+            # succeeded: whether it is empty, not what it holds, decides; and with no success
+            # the failures recorded are the items' own.
+            # What else the test reads must not depend on the mutation.
+            decided = _failure_records(steps, step) | empty
+            rest = [r for r in reads if r.split(".")[0] not in decided]
+            data = [r for r in data if r.split(".")[0] not in decided]
+            return bool(reads) and not taint.reads(rest, step) and not any(r in fresh or r.split(".")[0] in fresh for r in data)
         # Not on the mutation's result, nor on a value made after it (only on the arguments and
         # on what existed before).
         return bool(reads) and not taint.reads(reads, step) and not any(r in fresh or r.split(".")[0] in fresh for r in data)
@@ -1942,9 +1965,17 @@ def set_stock(sku: str, quantity: int) -> str:
         caught = _caught_short_names(clause.cfg) if isinstance(clause.cfg, cst.ExceptHandler) else None
         decoding_only = bool(caught) and all(_DECODING_ERRORS.search(name) for name in caught)
         out: list[cst.CSTNode] = []
+        order = steps.order()
+        # A `finally` block runs whatever happened (the call's clean-up): no verdict on the
+        # arguments.
+        finals = {id(t.finalbody.body) for t in walk(steps.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None}
         for i in range(first, end):
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
+                continue
+            if i > index and not order.reaches(steps.steps[index], step, steps):
+                continue  # not after the mutation on any path (its branch returned): not what failed after it
+            if finals.intersection(step.path):
                 continue
             if isinstance(step.node, cst.ExceptHandler):
                 continue  # names an `except` clause assigned (Steps.failure_names)
@@ -2170,6 +2201,110 @@ def set_stock(sku: str, quantity: int) -> str:
             return True
         shift = 1 if helper.method and payload.via_attribute else 0
         return argument_enables(helper.guard, payload.passes, shift)
+
+
+def _changes_none_succeeded(steps: _Steps, index: int, check_index: int) -> tuple[bool, tuple[str, ...]]:
+    """The changes a preparation at `index` was for, when the check refuses the call because
+    none of them succeeded: `if not done: raise` (or `len(done) == 0`, `count == 0`) where
+    `done` starts empty and is filled only by steps after a change, in a loop between the two
+    (`done.append(convert(item, out))`, `count += 1` after it). On the refusing path no item
+    got past its own check, so the preparation is all the call leaves behind. (own change,
+    helpers called) as `_changes_after`; nothing when the test is no such emptiness test."""
+    check = steps.steps[check_index]
+    if not check.check_tests:
+        return False, ()
+    tested = _emptiness_tested(check.check_tests[-1])
+    if not tested:
+        return False, ()
+    order = steps.order()
+    first = steps.steps[index]
+    # The prepared folder and the paths made from it (`out = os.path.join(folder, name)`): a
+    # per-item call handed one of them writes there, whatever the linker knows of it.
+    prepared = {c[len(FILE) :] for c in first.changed if c.startswith(FILE) and c != FILE_ANY}
+    for step in steps.steps[index + 1 : check_index]:
+        for a in step.assigns:
+            if any(r.split(".")[0] in prepared for r in a.data_reads(steps.modules)[0]):
+                prepared.update(t for t in a.targets if not t.startswith(FILE))
+    own = False
+    helpers: set[str] = set()
+    for name in tested:
+        filled = False
+        for at in range(index + 1, check_index):
+            step = steps.steps[at]
+            if not any(name in a.targets for a in step.assigns):
+                continue
+            value = next((a.value for a in step.assigns if name in a.targets), None)
+            if isinstance(value, cst.BaseExpression) and _empty_literal(value):
+                continue  # `done = []`, `count = 0`: the start
+            # A fill: it must come after a change of this item, in a loop, reachable from the
+            # preparation (the change is the item's own, or a helper call in the same step).
+            changes = [
+                other
+                for other in steps.steps[index + 1 : at + 1]
+                if (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION) or other.helper_calls
+            ]
+            changes = [c for c in changes if order.reaches(first, c, steps) and (c is step or order.reaches(c, step, steps)) and order.loops_back(c, c)]
+            if not changes:
+                return False, ()
+            filled = True
+            for change in changes:
+                own = own or (change.mutation is not None and change.mutation.effect is not Effect.PREPARATION)
+                own = own or any(_reads_and_files(call) and {r.split(".")[0] for r in _reads_and_files(call)} & prepared for _, call in change.helper_calls)
+                helpers.update(callee for callee, _ in change.helper_calls)
+        if not filled:
+            return False, ()
+    return own, tuple(sorted(helpers))
+
+
+def _failure_records(steps: _Steps, check: _Step) -> frozenset[str]:
+    """In a refusal `if not done and failed:` (no success, some failure), the names beside the
+    emptiness test that only `except` clauses fill (`failed.append(...)`, `errors += 1`): the
+    record of the items that failed. With no item succeeded, some failed whenever there was an
+    item, so they add nothing to what decides the refusal."""
+    test = check.check_tests[-1] if check.check_tests else None
+    if not (isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And)):
+        return frozenset()
+    empty = _emptiness_tested(test)
+    if not empty:
+        return frozenset()
+    out: set[str] = set()
+    for name in {r.split(".")[0] for r in read_names(test)} - empty:
+        # Filled elsewhere than in a clause (Steps.failure_names keeps a clause as one step
+        # whose changes are the names it assigns): not only a record of failures.
+        if any(name in a.targets and not (isinstance(a.value, cst.BaseExpression) and _empty_literal(a.value)) for s in steps.steps for a in s.assigns):
+            continue
+        if any(isinstance(s.node, cst.ExceptHandler) and name in s.changed for s in steps.steps):
+            out.add(name)
+    return frozenset(out)
+
+
+def _emptiness_tested(test: cst.BaseExpression) -> frozenset[str]:
+    """The names a test asks to be empty or zero: `not done`, `len(done) == 0`, `count == 0`,
+    `count < 1` (one side of an `and`)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _emptiness_tested(test.left) | _emptiness_tested(test.right)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return frozenset({test.expression.value})
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        left = test.left
+        if isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" and len(left.args) == 1:
+            left = left.args[0].value
+        if not isinstance(left, cst.Name) or not isinstance(target.comparator, cst.Integer):
+            return frozenset()
+        bound = target.comparator.value
+        if (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (isinstance(target.operator, cst.LessThan) and bound == "1"):
+            return frozenset({left.value})
+    return frozenset()
+
+
+def _empty_literal(value: cst.BaseExpression) -> bool:
+    """`[]`, `{}`, `0`, `list()`, `set()`, `dict()`: a collection or a counter at its start."""
+    if isinstance(value, (cst.List, cst.Dict, cst.Set)):
+        return not value.elements
+    if isinstance(value, cst.Integer):
+        return value.value == "0"
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in {"list", "set", "dict"} and not value.args
 
 
 def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
