@@ -210,10 +210,19 @@ def _imports(path: str, module: str) -> bool:
     return longer.endswith(shorter) and longer[-len(shorter) - 1] == "."
 
 
-def _whole_word(*words: bytes) -> re.Pattern[bytes]:
+class _WholeWord:
     """Any of `words` with no identifier character (ASCII; others count as a boundary, which only
     matches more) on either side: an identifier as a call, a reference or an import spells it."""
-    return re.compile(rb"(?<!\w)(?:" + rb"|".join(re.escape(word) for word in words) + rb")(?!\w)")
+
+    def __init__(self, *words: bytes) -> None:
+        self.words = words
+        self.pattern = re.compile(rb"(?<!\w)(?:" + rb"|".join(re.escape(word) for word in words) + rb")(?!\w)")
+
+    def spelled_in(self, data: bytes) -> bool:
+        # A pattern opening with a look-behind has no literal prefix to skip ahead by: the regex
+        # engine tries it at every byte. Most files hold none of the words, which a substring
+        # test (a fast scan) tells first; only a file holding one is searched for the whole word.
+        return any(word in data for word in self.words) and self.pattern.search(data) is not None
 
 
 def _text(data: bytes) -> str:
@@ -293,6 +302,9 @@ class NextFiles:
         self._imports: ImportIndex | None = None  # who imports whom, read on first need
         self._top: set[str] | None = None  # the first parts of the linted modules' names
         self._name_ends: dict[str, list[int]] | None = None  # _ends(), on first need
+        # The answer per class: the files never change, and every round asks again for each
+        # class still wanted.
+        self._subclassing: dict[str, list[int]] = {}
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -331,12 +343,12 @@ class NextFiles:
         # The name as a whole identifier: a call, a method call or a reference spells it with no
         # identifier character on either side, so `register` does not ask for every module
         # naming `register_tools` (a plain substring test did, round after round).
-        spelled = _whole_word(*sorted(names))
+        spelled = _WholeWord(*sorted(names))
         found = set()
         for index, item in enumerate(self.items):
             if index in submitted or item.source is None:
                 continue
-            if spelled.search(item.data) is not None:
+            if spelled.spelled_in(item.data):
                 found.add(index)
         return found
 
@@ -347,7 +359,10 @@ class NextFiles:
         when no `pkg/sub/...` file is linted). A module that failed to parse is known to nobody:
         the next shorter prefix is asked too."""
         if qualname.startswith(SUBCLASSES_OF):
-            return self._subclassing_files(qualname[len(SUBCLASSES_OF) :])
+            cls = qualname[len(SUBCLASSES_OF) :]
+            if cls not in self._subclassing:
+                self._subclassing[cls] = self._subclassing_files(cls)
+            return self._subclassing[cls]
         parts = qualname.split(".")
         found: list[int] = []
         for cut in range(len(parts) - 1, 0, -1):
@@ -400,7 +415,7 @@ class NextFiles:
                 # Page [as Base]`, `m.Page`, `getattr(m, "Page")`), and every later one imports
                 # that one: a module neither naming it nor importing it through one that does
                 # cannot subclass it.
-                named = _whole_word(parts[cut].encode())
-                naming = self._imports.importers_naming(defining, lambda i, spelled=named: spelled.search(self.items[i].data) is not None)
+                named = _WholeWord(parts[cut].encode())
+                naming = self._imports.importers_naming(defining, lambda i, spelled=named: spelled.spelled_in(self.items[i].data))
                 return sorted(naming - set(defining))
         return []
