@@ -498,6 +498,13 @@ class _Steps:
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
+        self._finals: frozenset[int] | None = None
+
+    def finally_blocks(self) -> frozenset[int]:
+        """The ids of the function's `finally` blocks (they run whatever happened: clean-up)."""
+        if self._finals is None:
+            self._finals = frozenset(id(t.finalbody.body) for t in walk(self.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None)
+        return self._finals
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -1968,7 +1975,7 @@ def set_stock(sku: str, quantity: int) -> str:
         order = steps.order()
         # A `finally` block runs whatever happened (the call's clean-up): no verdict on the
         # arguments.
-        finals = {id(t.finalbody.body) for t in walk(steps.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None}
+        finals = steps.finally_blocks()
         for i in range(first, end):
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:
