@@ -1912,7 +1912,11 @@ def set_stock(sku: str, quantity: int) -> str:
             # A validator helper at the top of the body (`pages = parse_range(spec)`) rejects
             # the next item after this item was written, as a direct check would. Only after a
             # direct mutation: a helper followed by a helper's check stays too much guessing.
-            if step.validator is not None and helper is None and len(found) < _MAX_CANDIDATES:
+            # It must run on every turn that reaches the write (its block holds the write's), not
+            # in a branch of its own: `if clean is None: err = error(code, ...)` builds an item's
+            # error entry, it does not check the next item.
+            on_every_turn = first.path[: len(step.path)] == step.path
+            if step.validator is not None and helper is None and on_every_turn and len(found) < _MAX_CANDIDATES:
                 callee, arguments = step.validator
                 if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
                     found.append((earlier_index, callee))
