@@ -62,6 +62,8 @@ class ArgumentChecks:
         if not params:
             return False
         rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
+        if not any(conditions and handler is None for conditions, handler in rejections):
+            return False
         derived = _derived_from(fn, params, frozenset(self.aliases.aliases))
         constants = self.constants()
         for conditions, handler in rejections:

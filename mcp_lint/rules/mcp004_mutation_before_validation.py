@@ -498,6 +498,13 @@ class _Steps:
         self.modules = frozenset(self.aliases.aliases)  # imported names: calls on them are not data
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
+        self._finals: frozenset[int] | None = None
+
+    def finally_blocks(self) -> frozenset[int]:
+        """The ids of the function's `finally` blocks (they run whatever happened: clean-up)."""
+        if self._finals is None:
+            self._finals = frozenset(id(t.finalbody.body) for t in walk(self.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None)
+        return self._finals
 
     def order(self) -> _Order:
         """The function's control-flow graph, built on first use."""
@@ -1905,7 +1912,11 @@ def set_stock(sku: str, quantity: int) -> str:
             # A validator helper at the top of the body (`pages = parse_range(spec)`) rejects
             # the next item after this item was written, as a direct check would. Only after a
             # direct mutation: a helper followed by a helper's check stays too much guessing.
-            if step.validator is not None and helper is None and len(found) < _MAX_CANDIDATES:
+            # It must run on every turn that reaches the write (its block holds the write's), not
+            # in a branch of its own: `if clean is None: err = error(code, ...)` builds an item's
+            # error entry, it does not check the next item.
+            on_every_turn = first.path[: len(step.path)] == step.path
+            if step.validator is not None and helper is None and on_every_turn and len(found) < _MAX_CANDIDATES:
                 callee, arguments = step.validator
                 if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
                     found.append((earlier_index, callee))
@@ -1968,7 +1979,7 @@ def set_stock(sku: str, quantity: int) -> str:
         order = steps.order()
         # A `finally` block runs whatever happened (the call's clean-up): no verdict on the
         # arguments.
-        finals = {id(t.finalbody.body) for t in walk(steps.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None}
+        finals = steps.finally_blocks()
         for i in range(first, end):
             step = steps.steps[i]
             if i == index or step.mutation is not None or step.helper_calls or step.check_reads is not None or step.raisers is not None:

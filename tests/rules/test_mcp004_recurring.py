@@ -106,6 +106,32 @@ CAUSES = [
             return "done"
         """,
     ),
+    case(
+        "loop-validator-helper-in-an-items-error-branch",
+        """\
+        KINDS = {"missing", "empty"}
+
+
+        def problem(kind: str, ref: str) -> dict:
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind {kind}")
+            return {"kind": kind, "ref": ref}
+
+
+        @mcp.tool()
+        def save_notes(notes: list[dict]) -> dict:
+            problems = []
+            for note in notes:
+                if not note.get("text"):
+                    kind = "missing" if "text" not in note else "empty"
+                    entry = problem(kind, str(note.get("id")))
+                    problems.append(entry)
+                    continue
+                body = {"text": note["text"]}
+                httpx.put(f"https://notes.example.com/notes/{note['id']}", json=body)
+            return {"saved": len(notes) - len(problems), "problems": problems}
+        """,
+    ),
     # -- batch order: the call refused because no item succeeded, after a preparation -----------
     case(
         "refused-when-no-item-succeeded-after-preparing-the-folder",
