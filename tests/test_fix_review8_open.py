@@ -277,3 +277,53 @@ def test_a_project_with_its_own_tool_error_gets_no_class_swap(tmp_path: Path, mo
     assert "help: No fix: the project raises its own DnsToolError for what the model reads; raise DnsToolError here if the model must read this" in listed.output
     run("--fix", "--unsafe-fixes")
     assert (tmp_path / "dns/settings.py").read_text() == SETTINGS
+
+
+# --- an Enum built from the tool's argument under `except ValueError` ----------------------------
+
+FORMATS = """\
+from enum import Enum
+
+
+class Layout(str, Enum):
+    TABLE = "table"
+    JSON = "json"
+"""
+
+REPORTS_SERVER = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+from reports.formats import Layout
+
+mcp = FastMCP("reports")
+
+
+@mcp.tool()
+def get_report(report_id: str, layout: str = "table") -> str:
+    \"\"\"Get a report.\"\"\"
+    try:
+        chosen = Layout(layout.lower())
+        response = httpx.get(f"https://reports.invalid/{report_id}")
+        return f"{chosen.value}: {response.text}"
+    except ValueError as e:
+        return f"Invalid parameter value: {e}"
+"""
+
+
+@pytest.mark.parametrize("enum", [True, False], ids=["an-enum", "a-plain-class"])
+def test_an_enum_of_the_tools_argument_keeps_its_value_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, enum: bool) -> None:
+    # `Layout("xml")` raises "'xml' is not a valid Layout": the clause tells the model which
+    # argument was wrong. A rewritten message would drop it: no fix (the finding stays: a
+    # ValueError of the request may come through the same clause).
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "reports"\ndependencies = ["mcp>=1.20,<2", "httpx"]\n')
+    write(tmp_path / "reports/__init__.py", "")
+    write(tmp_path / "reports/formats.py", FORMATS if enum else "class Layout:\n    def __init__(self, value: str) -> None:\n        self.value = value\n")
+    write(tmp_path / "reports/server.py", REPORTS_SERVER)
+    run("--fix", "--unsafe-fixes")
+    fixed = (tmp_path / "reports/server.py").read_text()
+    if enum:
+        assert fixed == REPORTS_SERVER
+    else:
+        assert fixed != REPORTS_SERVER

@@ -109,7 +109,7 @@ class AliasTable:
             name = self._framework(written)
             self.imported_modules.add(name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                if fallback and alias.asname.name.value in self.aliases:
+                if fallback and alias.asname.name.value in self.aliases and _frameworks(self.aliases[alias.asname.name.value], name):
                     continue
                 self.aliases[alias.asname.name.value] = name
             elif name != written:
@@ -139,7 +139,7 @@ class AliasTable:
                 # Manager` (run as a script): the same module of the package, named as the package
                 # imports it.
                 continue
-            if fallback and local in self.aliases:
+            if fallback and local in self.aliases and _frameworks(self.aliases[local], f"{base}.{name}"):
                 continue
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
@@ -219,3 +219,10 @@ def catches_import_error(handler: cst.ExceptHandler) -> bool:
         return True
     types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
     return any(dotted(t) in {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"} for t in types)
+
+
+def _frameworks(*qualified: str) -> bool:
+    """Are all these names the MCP frameworks' (`mcp.server.fastmcp.FastMCP`, `fastmcp.FastMCP`)?
+    Between two frameworks the primary import is the one the fix builds on; a fallback to another
+    distribution's module (`from legacy_store.engine import Manager`) may be the one that runs."""
+    return all(name.split(".")[0] in {"mcp", "fastmcp"} for name in qualified)

@@ -41,6 +41,9 @@ class RawText(Payload):
     clause_at: tuple[int, str, str] | None = None
     nameable: tuple[tuple[str, str], ...] = ()
     module: str = ""  # the module of the statement (its own raises are judged with the code at hand)
+    # Under a clause catching ValueError: the project classes the `try` builds from a parameter
+    # (an Enum among them says which argument value was wrong).
+    argument_classes: tuple[str, ...] = ()
     body: str = ""  # the upstream body's expression
     param: str = ""  # the parameter holding an exception a caller caught
     # The parameter holding a response: kept where a caller passes one it found failed.

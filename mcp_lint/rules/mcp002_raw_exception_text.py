@@ -20,7 +20,7 @@ from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.non_text import returns_no_text
-from mcp_lint.model.names import dotted, last_name, unwrap_await
+from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.summary import Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
@@ -989,6 +989,8 @@ async def get_forecast(city: str) -> str:
             fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and payload.try_calls:
             fix = _keeping_own_advice(fix, payload, context)
+        if fix is not None and _parses_an_enum_argument(payload, context):
+            fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1087,7 +1089,30 @@ def _with_try_context(payload: RawText, handler: Handler, fn: FunctionFacts, ctx
         clause_at=clause_insertion(handler, ctx),
         nameable=nameable_classes(ctx),
         module=ctx.model.module,
+        argument_classes=_classes_built_from_parameters(handler, fn, ctx) if "ValueError" in {last_name(n) for n in handler.caught} else (),
     )
+
+
+def _classes_built_from_parameters(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The project classes the `try` body builds from one of the function's parameters
+    (`ResponseFormat(format.lower())`): an Enum's ValueError names the value the caller passed
+    ("'xml' is not a valid ResponseFormat"), which the link step can tell (its ancestors)."""
+    assert handler.try_node is not None
+    params = set(fn.params) - {"self", "cls"}
+    found: list[str] = []
+    for node in descendants(handler.try_node.body, into_scopes=False):
+        if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
+            continue
+        value = node.args[0].value
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+            value = value.func.value  # `format.lower()`, `kind.strip().upper()`
+        root = root_of(value)
+        if not (isinstance(root, cst.Name) and root.value in params):
+            continue
+        qual = project_class(node.func, ctx)
+        if qual is not None and qual not in found:
+            found.append(qual)
+    return tuple(found)
 
 
 def _calls_in(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
@@ -1132,6 +1157,21 @@ def _taken_before(callee: str, caught_before: frozenset[str], context: RenderCon
     found = project.function(callee) if project is not None else None
     raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
     return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
+
+
+def _parses_an_enum_argument(payload: RawText, context: RenderContext) -> bool:
+    """Does the `try` turn one of the function's parameters into a project Enum, under a clause
+    catching ValueError? Its text ("'xml' is not a valid ResponseFormat") says which argument
+    was wrong and with what value: a new message would drop it."""
+    project = context.project
+    if project is None:
+        return False
+    return any(
+        any(last_name(a) in _ENUM_BASES for a in project.class_ancestors(qual)) for qual in payload.argument_classes
+    )
+
+
+_ENUM_BASES = frozenset({"Enum", "StrEnum", "IntEnum", "Flag", "IntFlag"})
 
 
 def _keeping_own_advice(fix: FixSpec, payload: RawText, context: RenderContext) -> FixSpec | None:
