@@ -332,6 +332,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # Its parameter -> return flow as statements (flow_steps.return_steps): the helper's part of a
     # caller's finding that takes its result.
     return_steps: tuple[FlowStep, ...] = ()
+    # The positions of its parameters (`self` counted) that a value it returns reads, through any
+    # locals and calls (flow_steps.return_flow); None where not recorded (tool handlers). A caller
+    # handing it a caught exception at another position gets none of the exception's text back.
+    returned_params: tuple[int, ...] | None = None
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).

@@ -22,9 +22,9 @@ from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import Latent, receiver_shift
+from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
-from mcp_lint.rules.exception_text import reported_in_callee
+from mcp_lint.rules.exception_text import HandedOn, reported_in_callee
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -84,8 +84,13 @@ class CarriedText:
         if handed is not None and reported_in_callee(handed, latent.code, project):
             return None  # the function handed the exception puts its text in: reported there
         taken = handed or raw_text(latent).text_from
-        if taken is not None and (callee := project.function(taken.callee)) is not None and callee[1].returns_no_text:
-            return None  # it gives back a number or a flag (`status_of(err) -> int`): no text comes back
+        if taken is not None and handed is None and reported_in_callee(taken, latent.code, project):
+            # `detail = describe(e)`, then `raise ToolError(f"...: {detail}")`: the function
+            # handed the exception puts its text into what it returns, and that is the flow's
+            # finding (the local only carries its value on), as for a value returned whole.
+            return None
+        if taken is not None and (callee := project.function(taken.callee)) is not None and _gives_no_text_back(taken, callee[1]):
+            return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):
@@ -351,3 +356,15 @@ def _raised_by_caller(latent: Latent) -> Latent:
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     return replace(raised, variant="raise-other-param", route="raise")
+
+
+def _gives_no_text_back(handed: HandedOn, callee: FunctionSummary) -> bool:
+    """Does the project function a caught exception is handed to give none of its text back: a
+    number or a flag (FunctionSummary.returns_no_text), or, by its summary, no value it returns
+    reads the parameters the exception is handed at (`def describe(exc): return "unavailable"`)?"""
+    if callee.returns_no_text:
+        return True
+    if callee.returned_params is None:
+        return False
+    shift = receiver_shift(handed.via_attribute, callee.params)
+    return all(i + shift not in callee.returned_params for i in handed.positions)
