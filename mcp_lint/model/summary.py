@@ -336,6 +336,9 @@ class FunctionSummary(_DefaultsLeftOut):
     # locals and calls (flow_steps.return_flow); None where not recorded (tool handlers). A caller
     # handing it a caught exception at another position gets none of the exception's text back.
     returned_params: tuple[int, ...] | None = None
+    # For a class's `__init__`: the positions of its parameters (`self` counted) whose text is in
+    # the message it hands its base (model/message_params.py); None where not known.
+    message_params: tuple[int, ...] | None = None
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).

@@ -93,6 +93,13 @@ class CarriedText:
             return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
+        constructed = raw_text(latent).constructed
+        if constructed is not None:
+            given = self._given_to_message(*constructed)
+            if given is False or (given is None and latent.variant.endswith("-body")):
+                # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
+                # response handed to a class not known to read its body into it.
+                return None
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):
             return None  # a parse error of what a tool's arguments hand this helper: the model's own input
         if raw_text(latent).origin_exits:
@@ -143,6 +150,22 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
+        """Does the `__init__` of project class `cls` (its own, or the nearest ancestor's) put the
+        text of the constructor arguments at `positions` into the exception's message
+        (FunctionSummary.message_params)? None where no such `__init__` says (a class taking
+        the base's: its arguments are the message, as the constructor's syntax shows)."""
+        for qual in self.project.class_ancestors(cls) or (cls,):
+            found = self.project.function(qual + ".__init__")
+            if found is None:
+                continue
+            init = found[1]
+            if init.message_params is None:
+                return None
+            shift = receiver_shift(True, init.params)
+            return any(p + shift in init.message_params for p in positions)
+        return None
 
     def _with_origin(self, latent: Latent) -> Latent | None:
         """The latent of a clause catching builtin classes around another module's code, once

@@ -82,6 +82,10 @@ class RawText(Payload):
     # The other statements of a helper that send a part of the same response's body (one flow,
     # reported at the first): related locations.
     also_sent: tuple[Span, ...] = ()
+    # The text is a value handed whole to a project exception class's constructor (`raise
+    # ApiError(exc)`, `raise ApiError(resp)`): (the class qualified, the argument positions). Whether
+    # the message holds its text is the class's `__init__`'s to say (FunctionSummary.message_params).
+    constructed: tuple[str, tuple[int, ...]] | None = None
 
 
 def raw_text(latent: Latent) -> RawText:

@@ -454,6 +454,8 @@ async def get_forecast(city: str) -> str:
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
                 payload = raw_text(latent)
+                if built is None and handler.name and variant.startswith("raise"):
+                    payload = replace(payload, constructed=_constructed_with(value, {handler.name}, ctx))
                 if handed is not None:
                     payload = replace(payload, handed_to=handed)
                 elif built is not None and isinstance(found, cst.Name) and text_outside_helpers(built, handler, ctx) is None:
@@ -536,6 +538,16 @@ async def get_forecast(city: str) -> str:
                 bases = undecoded_replies(handler_of.get(id(node)))
                 sent = _message_expr(value) or value if bases else value
             body = _body_through_locals(sent, bases, fn, ctx) if bases else None
+            if body is None and bases and variant.startswith("raise"):
+                # `raise ApiError(resp)`: the class's `__init__` decides whether its message holds
+                # the body (kept at link time where it reads the response's text into it).
+                constructed = _constructed_with(value, bases, ctx)
+                if constructed is not None:
+                    seen.add(id(node))
+                    handed_whole = next(a.value for i, a in enumerate(_positional(value)) if i == constructed[1][0])
+                    latent = self._body_latent(ctx, node, value, variant, handed_whole)
+                    yield replace(latent, payload=replace(raw_text(latent), constructed=constructed))
+                    continue
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
@@ -997,6 +1009,29 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _constructed_with(value: cst.BaseExpression, names: set[str], ctx: FileContext) -> tuple[str, tuple[int, ...]] | None:
+    """(the class, the positions) where `value` constructs a project class handing it one of
+    `names` whole (`ApiError(exc)`, `ApiError("lookup", resp)`), and no other argument holds text
+    of them (`ApiError(f"...: {exc}")` takes the text in itself); None otherwise."""
+    if not isinstance(value, cst.Call):
+        return None
+    qual = project_class(value.func, ctx)
+    if qual is None:
+        return None
+    positions = tuple(i for i, a in enumerate(_positional(value)) if isinstance(a.value, cst.Name) and a.value.value in names)
+    if not positions:
+        return None
+    whole = {id(a) for i, a in enumerate(_positional(value)) if i in positions}
+    others = [a.value for a in value.args if id(a) not in whole]
+    if any(find_exception_text(other, None, frozenset(names)) is not None for other in others):
+        return None
+    return qual, positions
 
 
 def _stored_again_since_tested(fn: FunctionFacts, base: str, conditions: Sequence[cst.BaseExpression], sink: cst.CSTNode, ctx: FileContext) -> bool:

@@ -5,7 +5,9 @@ takes the foreign text in."""
 
 from __future__ import annotations
 
-from ._support import lint_source
+from pathlib import Path
+
+from ._support import lint_source, lint_tree, write_tree
 
 
 def _mcp002(source: str) -> list[tuple[int, str]]:
@@ -42,3 +44,85 @@ def test_a_describers_value_raised_through_a_local_is_one_finding_at_the_describ
 
 def test_a_describer_that_words_the_failure_itself_sends_nothing_through_the_local() -> None:
     assert _mcp002(DESCRIBER.replace("BODY", '"the shelf service is unavailable"')) == []
+
+
+# A class's `__init__` decides what its message holds: read from that function (in another module
+# too), not guessed from the constructor call `ApiError(exc)`.
+ERRORS = """\
+class CatalogueError(Exception):
+    def __init__(self, exc):
+        INIT
+"""
+
+CATALOGUE = """\
+import httpx
+from fastmcp import FastMCP
+
+from errors import CatalogueError
+
+mcp = FastMCP("catalogue")
+
+
+def fetch(item_id):
+    try:
+        return httpx.get(f"https://catalogue.invalid/items/{item_id}").text
+    except httpx.HTTPError as e:
+        raise CatalogueError(e) from e
+
+
+@mcp.tool
+def get_item(item_id: str) -> str:
+    return fetch(item_id)
+"""
+
+
+def _tree_mcp002(tmp_path: Path, init: str) -> list[tuple[str, int]]:
+    write_tree(tmp_path, {"errors.py": ERRORS.replace("INIT", init), "server.py": CATALOGUE})
+    return [(Path(f.filename).name, f.location.row) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_a_class_whose_init_puts_the_exception_into_its_message_is_reported_at_the_raise(tmp_path: Path) -> None:
+    init = 'message = f"the catalogue call failed: {exc}"\n        super().__init__(message)'
+    assert _tree_mcp002(tmp_path, init) == [("server.py", 13)]
+
+
+def test_a_class_whose_init_keeps_the_exception_as_its_cause_sends_the_authors_words(tmp_path: Path) -> None:
+    init = 'self.cause = exc\n        super().__init__("the catalogue service is unavailable")'
+    assert _tree_mcp002(tmp_path, init) == []
+
+
+REPLY = """\
+import httpx
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("catalogue")
+
+
+class ReplyError(ToolError):
+    def __init__(self, resp):
+        self.status = resp.status_code
+        INIT
+
+
+def fetch(item_id):
+    resp = httpx.get(f"https://catalogue.invalid/items/{item_id}")
+    if resp.status_code != 200:
+        raise ReplyError(resp)
+    return resp.text
+
+
+@mcp.tool
+def get_item(item_id: str) -> str:
+    return fetch(item_id)
+"""
+
+
+def test_a_failed_response_handed_to_a_class_whose_init_reads_its_body_is_reported_at_the_raise() -> None:
+    findings = _mcp002(REPLY.replace("INIT", 'super().__init__(f"HTTP {resp.status_code}: {resp.text}")'))
+    assert [row for row, _ in findings] == [17]
+    assert "upstream error body" in findings[0][1]
+
+
+def test_a_failed_response_handed_to_a_class_whose_init_words_the_status_sends_no_body() -> None:
+    assert _mcp002(REPLY.replace("INIT", 'super().__init__(f"the catalogue answered HTTP {resp.status_code}")')) == []
