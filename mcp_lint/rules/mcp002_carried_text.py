@@ -93,6 +93,9 @@ class CarriedText:
             return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
+        answered_by = raw_text(latent).answered_by
+        if answered_by and self._project_callee(answered_by):
+            return None  # the tested value is what the project's own function answered: its text
         constructed = raw_text(latent).constructed
         if constructed is not None:
             given = self._given_to_message(*constructed)
@@ -150,6 +153,14 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _project_callee(self, callee: str) -> bool:
+        """Is `callee` (qualified) the project's: a function it defines, or a name under one of
+        its modules or classes (`pkg.store.Rows.find` on a typed object of the project)?"""
+        if self.project.function(callee) is not None:
+            return True
+        parts = callee.split(".")
+        return any(".".join(parts[:n]) in self.project.modules or self.project.is_project_class(".".join(parts[:n])) for n in range(1, len(parts)))
 
     def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
         """Does the `__init__` of project class `cls` (its own, or the nearest ancestor's) put the

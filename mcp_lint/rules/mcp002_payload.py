@@ -86,6 +86,10 @@ class RawText(Payload):
     # ApiError(exc)`, `raise ApiError(resp)`): (the class qualified, the argument positions). Whether
     # the message holds its text is the class's `__init__`'s to say (FunctionSummary.message_params).
     constructed: tuple[str, tuple[int, ...]] | None = None
+    # The body is a field of what a call outside the project's functions answered, tested for
+    # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
+    # call, qualified. The link step drops it where the callee turns out to be the project's.
+    answered_by: str = ""
 
 
 def raw_text(latent: Latent) -> RawText:

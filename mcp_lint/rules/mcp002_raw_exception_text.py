@@ -95,6 +95,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
 from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
+from mcp_lint.rules.upstream_body import library_replies
 from mcp_lint.rules.upstream_body import replies_left_on_success as _replies_left_on_success
 from mcp_lint.rules.upstream_body import (
     conjuncts,
@@ -524,6 +525,8 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            answered = {local: callee for local, callee in library_replies(conditions, fn, ctx).items() if local not in bases}
+            bases |= set(answered)
             bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
@@ -551,6 +554,10 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
+                if answered:
+                    local = next((name for name in answered if name in _names_in(body)), None)
+                    if local is not None:
+                        latent = replace(latent, payload=replace(raw_text(latent), answered_by=answered[local]), needs_names=(*latent.needs_names, answered[local]))
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 if taken is None or not _whole_body(body):

@@ -126,3 +126,59 @@ def test_a_failed_response_handed_to_a_class_whose_init_reads_its_body_is_report
 
 def test_a_failed_response_handed_to_a_class_whose_init_words_the_status_sends_no_body() -> None:
     assert _mcp002(REPLY.replace("INIT", 'super().__init__(f"the catalogue answered HTTP {resp.status_code}")')) == []
+
+
+# Origin by "not the project's own text": what a library call answered, tested by the author for
+# a failure field, is a failed reply as a decoded response body is; what the project's own
+# function answered (in this module or another) is the author's text.
+ANSWERED = """\
+import signin
+from fastmcp import FastMCP
+
+from checks import sibling_check
+
+mcp = FastMCP("mail")
+app = signin.PublicApp("client-id")
+
+
+def own_check(address):
+    if "@" not in address:
+        return {"error": "the address has no @"}
+    return {}
+
+
+@mcp.tool
+def login(address: str) -> str:
+    result = ANSWER
+    if "error" in result:
+        raise Exception(f"Cannot sign in: {result.get('error_description')}")
+    return "signed in"
+"""
+
+CHECKS = """\
+def sibling_check(address):
+    if not address.endswith(".invalid"):
+        return {"error": "only test addresses", "error_description": "use an address ending in .invalid"}
+    return {}
+"""
+
+
+def _answered(tmp_path: Path, answer: str) -> list[tuple[str, int, str]]:
+    write_tree(tmp_path, {"server.py": ANSWERED.replace("ANSWER", answer), "checks.py": CHECKS})
+    return [(Path(f.filename).name, f.location.row, f.message) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_a_library_result_tested_for_an_error_field_is_a_failed_reply(tmp_path: Path) -> None:
+    (finding,) = _answered(tmp_path, 'app.acquire_token_interactive(scopes=["mail"], login_hint=address)')
+    assert finding[:2] == ("server.py", 20)
+    assert "upstream error body (result.get('error_description'))" in finding[2]
+
+
+def test_a_library_result_from_a_local_client_is_a_failed_reply_too(tmp_path: Path) -> None:
+    found = _answered(tmp_path, 'signin.sign_in(address)')
+    assert [(name, row) for name, row, _ in found] == [("server.py", 20)]
+
+
+def test_the_projects_own_answer_tested_for_an_error_field_is_its_own_text(tmp_path: Path) -> None:
+    assert _answered(tmp_path, "own_check(address)") == []
+    assert _answered(tmp_path, "sibling_check(address)") == []
