@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import libcst as cst
 
+from typing import TYPE_CHECKING, Callable, Iterable
+
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.names import dotted
 
-__all__ = ["message_params"]
+if TYPE_CHECKING:
+    from mcp_lint.model.summary import FunctionSummary
+
+__all__ = ["message_params", "message_takes"]
 
 
 def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
@@ -52,3 +57,22 @@ def _base_init_arguments(call: cst.Call) -> list[cst.BaseExpression]:
     if dotted(func.value) is not None and arguments and isinstance(arguments[0], cst.Name) and arguments[0].value == "self":
         return arguments[1:]
     return []
+
+
+def message_takes(
+    ancestors: Iterable[str], init_of: Callable[[str], FunctionSummary | None], positions: tuple[int, ...]
+) -> bool | None:
+    """Does constructing the class whose `ancestors` (itself first) are given put the text of the
+    constructor arguments at `positions` into the exception's message? Read from the nearest
+    `__init__` the project defines (`init_of(qualified class)`, its FunctionSummary.message_params);
+    None where none says (the builtin base's `__init__`: the arguments are the message) or it
+    calls no base `__init__`."""
+    for qual in ancestors:
+        init = init_of(qual)
+        if init is None:
+            continue
+        if init.message_params is None:
+            return None
+        shift = 1 if init.params and init.params[0] == "self" else 0
+        return any(p + shift in init.message_params for p in positions)
+    return None

@@ -280,9 +280,11 @@ class FunctionSummary(_DefaultsLeftOut):
     # functions run on every call of it.
     wrappers: tuple[str, ...] = ()
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
-    # exception's text?, row). A class raised only that way in the code tools reach carries
-    # library text wherever it is caught (Project.is_carrier).
-    exception_raises: tuple[tuple[str, bool, int], ...] = ()
+    # exception's text?, row, the positions of the arguments that are such an exception handed
+    # whole: `raise ApiError(exc)`, whose message the class's `__init__` decides at link time).
+    # A class raised only with library text in the code tools reach carries it wherever it is
+    # caught (Project.is_carrier).
+    exception_raises: tuple[tuple[str, bool, int, tuple[int, ...]], ...] = ()
     # A helper's effects, for the functions that call it (a rule reads them at link time):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""

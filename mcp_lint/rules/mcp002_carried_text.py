@@ -21,6 +21,7 @@ from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
@@ -94,7 +95,7 @@ class CarriedText:
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
         answered_by = raw_text(latent).answered_by
-        if answered_by and self._project_callee(answered_by):
+        if answered_by and not all(self._outside_project(callee) for callee in answered_by):
             return None  # the tested value is what the project's own function answered: its text
         constructed = raw_text(latent).constructed
         if constructed is not None:
@@ -154,29 +155,39 @@ class CarriedText:
             return None
         return latent
 
-    def _project_callee(self, callee: str) -> bool:
-        """Is `callee` (qualified) the project's: a function it defines, or a name under one of
-        its modules or classes (`pkg.store.Rows.find` on a typed object of the project)?"""
-        if self.project.function(callee) is not None:
-            return True
+    def _outside_project(self, callee: str, depth: int = 0) -> bool:
+        """Is `callee` (qualified as the module wrote it) known to be code outside the project: no
+        project function, and under no project module, or a method of what a project name holds
+        or a project factory returns whose class is outside (`get_app().acquire_token` with `def
+        get_app() -> signin.App`)? Unknown counts as the project's."""
+        project = self.project
+        if depth > _FEEDING_DEPTH or project.function(callee) is not None:
+            return False
         parts = callee.split(".")
-        return any(".".join(parts[:n]) in self.project.modules or self.project.is_project_class(".".join(parts[:n])) for n in range(1, len(parts)))
+        cut = next((n for n in range(len(parts) - 1, 0, -1) if ".".join(parts[:n]) in project.modules), 0)
+        if not cut:
+            return not any(project.is_project_class(".".join(parts[:n])) for n in range(1, len(parts)))
+        summary, rest = project.modules[".".join(parts[:cut])], parts[cut:]
+        for width in (2, 1):
+            if len(rest) <= width:
+                continue
+            key = ".".join(rest[:width])
+            if key in summary.instances:
+                return self._outside_project(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            factory = project.function(".".join(parts[: cut + width]))
+            if factory is not None:
+                made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
+                return bool(made) and all(self._outside_project(".".join([kind, *rest[width:]]), depth + 1) for kind in made)
+        return False
 
     def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
-        """Does the `__init__` of project class `cls` (its own, or the nearest ancestor's) put the
-        text of the constructor arguments at `positions` into the exception's message
-        (FunctionSummary.message_params)? None where no such `__init__` says (a class taking
-        the base's: its arguments are the message, as the constructor's syntax shows)."""
-        for qual in self.project.class_ancestors(cls) or (cls,):
-            found = self.project.function(qual + ".__init__")
-            if found is None:
-                continue
-            init = found[1]
-            if init.message_params is None:
-                return None
-            shift = receiver_shift(True, init.params)
-            return any(p + shift in init.message_params for p in positions)
-        return None
+        """Does the `__init__` of project class `cls` put the text of the constructor arguments
+        at `positions` into the exception's message (model.message_params.message_takes)?"""
+        return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
+
+    def _init_of(self, cls: str) -> FunctionSummary | None:
+        found = self.project.function(cls + ".__init__")
+        return found[1] if found is not None else None
 
     def _with_origin(self, latent: Latent) -> Latent | None:
         """The latent of a clause catching builtin classes around another module's code, once

@@ -89,7 +89,7 @@ class RawText(Payload):
     # The body is a field of what a call outside the project's functions answered, tested for
     # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
     # call, qualified. The link step drops it where the callee turns out to be the project's.
-    answered_by: str = ""
+    answered_by: tuple[str, ...] = ()
 
 
 def raw_text(latent: Latent) -> RawText:

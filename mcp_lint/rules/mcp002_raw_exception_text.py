@@ -432,6 +432,12 @@ async def get_forecast(city: str) -> str:
                     found = text_outside_helpers(value, handler, ctx)
                 else:
                     found = exception_text_in(value, handler, ctx)
+                    if found is None and handler.name and variant.startswith("raise"):
+                        # `raise ApiError(exc)` of a class of another module of the package: the
+                        # exception handed whole; its `__init__` decides at link time.
+                        constructed = _constructed_with(value, {handler.name}, ctx)
+                        if constructed is not None:
+                            found = _positional(value)[constructed[1][0]].value  # type: ignore[attr-defined]
                 if found is None or id(node) in seen:
                     continue
                 # The exception handed whole to a project function deeper in the value, and no
@@ -557,7 +563,7 @@ async def get_forecast(city: str) -> str:
                 if answered:
                     local = next((name for name in answered if name in _names_in(body)), None)
                     if local is not None:
-                        latent = replace(latent, payload=replace(raw_text(latent), answered_by=answered[local]), needs_names=(*latent.needs_names, answered[local]))
+                        latent = replace(latent, payload=replace(raw_text(latent), answered_by=answered[local]), needs_names=(*latent.needs_names, *answered[local]))
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 if taken is None or not _whole_body(body):
@@ -1144,7 +1150,7 @@ def _calls_a_validator(callees: tuple[str, ...], caught_before: tuple[str, ...],
 def _taken_before(callee: str, caught_before: frozenset[str], context: RenderContext) -> bool:
     project = context.project
     found = project.function(callee) if project is not None else None
-    raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
+    raised = {qual for qual, *_ in found[1].exception_raises} if found is not None else set()
     return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
 
 

@@ -239,13 +239,13 @@ def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, 
     return replies
 
 
-def library_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> dict[str, str]:
+def library_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> dict[str, tuple[str, ...]]:
     """Locals holding what a call outside the project's own functions answered (`result =
     app.acquire_token(...)`: a library's result dict), whose failure field the enclosing branch
-    tests (`if "error" in result:`): by local, the qualified callee, which the link step checks is
-    no project function. Its fields are not the project's own text: a failed reply's, as a
-    decoded body's are."""
-    replies: dict[str, str] = {}
+    tests (`if "error" in result:`): by local, the qualified callees of its assignments, which the
+    link step checks are no project functions. Its fields are not the project's own text: a
+    failed reply's, as a decoded body's are."""
+    replies: dict[str, tuple[str, ...]] = {}
     for cond in conjuncts(conditions):
         local = reply_failure_test(cond)
         if local is not None and local not in replies:
@@ -259,13 +259,16 @@ def library_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts,
 _NOT_ANSWERS = frozenset({"dict", "list", "tuple", "set", "copy", "deepcopy", "vars", "getattr", "get", "pop", "setdefault", "items", "values"})
 
 
-def _answered_by(local: str, fn: FunctionFacts, ctx: FileContext) -> str:
-    """The qualified callee of the call whose value the only assignment of `local` holds (`result
-    = app.acquire_token(...)`, awaited or not), "" when that is no call the module resolved, or
-    a call of its own object (`self.x.y()`) or of a container's copy or item."""
-    value = fn.single_assignments.get(local)
-    if value is None:
-        return ""
+def _answered_by(local: str, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The qualified callees of the calls whose values the assignments of `local` hold (`result =
+    app.acquire_token(...)`, awaited or not); () when one of them is no call the module resolved,
+    or a call of its own object (`self.x.y()`) or of a container's copy or item."""
+    values = _local_values(fn, ctx).get(local, ())
+    callees = tuple(_callee_of(value, fn, ctx) for value in values)
+    return callees if callees and all(callees) else ()
+
+
+def _callee_of(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> str:
     value = unwrap_await(value)
     if not isinstance(value, cst.Call):
         return ""

@@ -182,3 +182,90 @@ def test_a_library_result_from_a_local_client_is_a_failed_reply_too(tmp_path: Pa
 def test_the_projects_own_answer_tested_for_an_error_field_is_its_own_text(tmp_path: Path) -> None:
     assert _answered(tmp_path, "own_check(address)") == []
     assert _answered(tmp_path, "sibling_check(address)") == []
+
+
+# The same in a package (`from pkg.errors import ...`, where the class's module is the project's
+# by its import): the raise is decided by the class's `__init__`, and a clause that catches the
+# class and returns its text passes the raise's flow on (one finding, at the raise).
+PKG_ERRORS = """\
+class CatalogueError(Exception):
+    pass
+
+
+class QuietError(Exception):
+    def __init__(self, exc):
+        self.cause = exc
+        super().__init__("the catalogue service is unavailable")
+"""
+
+PKG_SERVER = """\
+import httpx
+from fastmcp import FastMCP
+
+from pkg.errors import CLASS
+
+mcp = FastMCP("catalogue")
+
+
+def fetch(item_id):
+    try:
+        return httpx.get(f"https://catalogue.invalid/items/{item_id}").text
+    except httpx.HTTPError as e:
+        raise CLASS(e) from e
+
+
+@mcp.tool
+def get_item(item_id: str) -> str:
+    try:
+        return fetch(item_id)
+    except CLASS as e:
+        return f"Could not get item {item_id}: {e}"
+"""
+
+
+def _package(tmp_path: Path, cls: str) -> list[tuple[str, int]]:
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/errors.py": PKG_ERRORS, "pkg/server.py": PKG_SERVER.replace("CLASS", cls)})
+    return [(Path(f.filename).name, f.location.row) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_a_package_class_taking_the_base_init_carries_the_exception_text_reported_at_the_raise(tmp_path: Path) -> None:
+    assert _package(tmp_path, "CatalogueError") == [("server.py", 13)]
+
+
+def test_a_package_class_whose_init_keeps_the_exception_out_carries_nothing(tmp_path: Path) -> None:
+    assert _package(tmp_path, "QuietError") == []
+
+
+FACTORY = """\
+import signin
+from fastmcp import FastMCP
+
+mcp = FastMCP("mail")
+
+
+def get_app() -> RETURNS:
+    return signin.PublicApp("client-id")
+
+
+@mcp.tool
+def login(address: str) -> str:
+    app = get_app()
+    result = app.acquire_token_interactive(scopes=["mail"], login_hint=address)
+    if "error" in result:
+        raise Exception(f"Cannot sign in: {result.get('error_description')}")
+    return "signed in"
+"""
+
+
+def test_a_library_object_from_a_project_factory_answers_a_failed_reply() -> None:
+    assert [row for row, _ in _mcp002(FACTORY.replace("RETURNS", "signin.PublicApp"))] == [16]
+
+
+def test_an_object_of_a_project_class_from_a_factory_answers_in_the_projects_words() -> None:
+    source = FACTORY.replace("RETURNS", '"LocalApp"') + '''
+
+class LocalApp:
+    def acquire_token_interactive(self, scopes, login_hint):
+        return {"error": "offline", "error_description": "sign-in is off in this build"}
+'''
+    assert _mcp002(source) == []
