@@ -85,11 +85,6 @@ class CarriedText:
         if handed is not None and reported_in_callee(handed, latent.code, project):
             return None  # the function handed the exception puts its text in: reported there
         taken = handed or raw_text(latent).text_from
-        if taken is not None and handed is None and reported_in_callee(taken, latent.code, project):
-            # `detail = describe(e)`, then `raise ToolError(f"...: {detail}")`: the function
-            # handed the exception puts its text into what it returns, and that is the flow's
-            # finding (the local only carries its value on), as for a value returned whole.
-            return None
         if taken is not None and (callee := project.function(taken.callee)) is not None and _gives_no_text_back(taken, callee[1]):
             return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back
         if self.reported is None and latent.site:
