@@ -26,7 +26,8 @@ from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
-from mcp_lint.model.flow_steps import return_steps
+from mcp_lint.model.flow_steps import return_flow
+from mcp_lint.model.message_params import message_params
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
@@ -191,7 +192,8 @@ def analyze_source(
         fsum.returns_no_text = returns_no_text(facts)
         # A caller's finding that takes a helper's result shows how its parameters reach its returns.
         if qual not in registered:
-            fsum.return_steps = return_steps(facts.value_flow, facts.params, (r.node for r in facts.returns), facts.name, ctx.range)
+            fsum.return_steps, fsum.returned_params = return_flow(facts.value_flow, tuple(facts.params), (r.node for r in facts.returns), facts.name, ctx.range)
+        fsum.message_params = message_params(facts)
         # Its rules have run: the value flow refers back to the model (its test of project calls
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.release_value_flow()

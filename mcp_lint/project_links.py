@@ -41,6 +41,7 @@ from mcp_lint.model.frameworks import (
     reexported_family,
     reexported_server_families,
 )
+from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
 from mcp_lint.linking.passed_callables import passed_functions
@@ -771,12 +772,21 @@ class Project(ProjectNames):
         names.update(cls.rpartition(".")[0] for classes in self.looked_up_classes() for cls in classes)
         for summary in (self.modules[name] for name in sorted(names) if name in self.modules):
             for fn in summary.functions.values():
-                for raised, carried, row in fn.exception_raises:
+                for raised, carried, row, handed in fn.exception_raises:
+                    if handed and not carried:
+                        # `raise ApiError(exc)`: its message holds the text unless the class's
+                        # `__init__` keeps it out (FunctionSummary.message_params).
+                        carried = message_takes(self.class_ancestors(raised) or (raised,), self._init_of, handed) is not False
                     for ancestor in self.class_ancestors(raised):
                         library, own = self._carrier_totals.get(ancestor, (0, 0))
                         self._carrier_totals[ancestor] = (library + carried, own + (not carried))
                         if carried:
                             self._carrier_examples.setdefault(ancestor, f"{summary.path}:{row}")
+
+    def _init_of(self, cls: str) -> FunctionSummary | None:
+        """The `__init__` the project class `cls` defines itself, None when it defines none."""
+        found = self.function(cls + ".__init__")
+        return found[1] if found is not None else None
 
     def is_carrier(self, qual: str) -> bool:
         """Does every raise of the project class `qual` (or a subclass) in the counted modules

@@ -225,7 +225,7 @@ class ProjectNames:
         classes carry library text (_CarriedText)."""
         for qual in reached:
             fn = self.functions[qual][1]
-            for raised, _, _ in fn.exception_raises:
+            for raised, *_ in fn.exception_raises:
                 self.class_ancestors(raised)
             for latent in fn.latent:
                 for name in latent.classes:

@@ -137,17 +137,31 @@ def return_steps(
     parameter (through any number of locals), the stores that carry the parameter there, then
     the return itself; in source order, at most MAX_RETURN_STEPS. A caller whose finding takes
     the helper's result shows them as the helper's part of the flow."""
+    return return_flow(flow, tuple(params), returns, name, range_of)[0]
+
+
+def return_flow(
+    flow: ValueFlow | None, params: tuple[str, ...], returns: Iterable[cst.Return], name: str, range_of: RangeOf
+) -> tuple[tuple[FlowStep, ...], tuple[int, ...] | None]:
+    """return_steps, and the positions of the parameters (`self` counted) that any return value
+    reads through any number of locals and calls (None without a value flow): a parameter not
+    among them gives the function's value none of its text, whatever a caller hands it."""
     wanted = frozenset(p for p in params if p not in {"self", "cls"})
-    if flow is None or not wanted:
-        return ()
+    if flow is None:
+        return (), None
+    if not wanted:
+        return (), ()
     steps: dict[tuple[int, int], FlowStep] = {}
+    reached: set[str] = set()
     for ret in returns:
         if ret.value is None:
             continue
         parents: dict[int, Store | None] = {}
         _, stores, read = flow.follow(ret.value, at=ret, parents=parents)
-        if wanted.isdisjoint(read):
+        read_params = wanted.intersection(key.split(".", 1)[0] for key in read)
+        if not read_params:
             continue
+        reached |= read_params
         on_the_way: dict[int, Store] = {}
         for store in stores:
             if wanted.isdisjoint(names_read(store.value)):
@@ -163,4 +177,5 @@ def return_steps(
         where = range_of(ret)
         start = Location(where.start.line, where.start.column + 1)
         steps.setdefault((start.row, start.column), FlowStep(start, Location(where.end.line, where.end.column + 1), RETURN, name))
-    return tuple(steps[key] for key in sorted(steps))[:MAX_RETURN_STEPS]
+    ordered = tuple(steps[key] for key in sorted(steps))[:MAX_RETURN_STEPS]
+    return ordered, tuple(i for i, p in enumerate(params) if p in reached)

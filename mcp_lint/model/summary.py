@@ -291,9 +291,11 @@ class FunctionSummary(_DefaultsLeftOut):
     # functions run on every call of it.
     wrappers: tuple[str, ...] = ()
     # `raise Cls(...)` of project exception classes: (qualified class, built from a caught library
-    # exception's text?, row). A class raised only that way in the code tools reach carries
-    # library text wherever it is caught (Project.is_carrier).
-    exception_raises: tuple[tuple[str, bool, int], ...] = ()
+    # exception's text?, row, the positions of the arguments that are such an exception handed
+    # whole: `raise ApiError(exc)`, whose message the class's `__init__` decides at link time).
+    # A class raised only with library text in the code tools reach carries it wherever it is
+    # caught (Project.is_carrier).
+    exception_raises: tuple[tuple[str, bool, int, tuple[int, ...]], ...] = ()
     # A helper's effects, for the functions that call it (a rule reads them at link time):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
@@ -343,6 +345,13 @@ class FunctionSummary(_DefaultsLeftOut):
     # Its parameter -> return flow as statements (flow_steps.return_steps): the helper's part of a
     # caller's finding that takes its result.
     return_steps: tuple[FlowStep, ...] = ()
+    # The positions of its parameters (`self` counted) that a value it returns reads, through any
+    # locals and calls (flow_steps.return_flow); None where not recorded (tool handlers). A caller
+    # handing it a caught exception at another position gets none of the exception's text back.
+    returned_params: tuple[int, ...] | None = None
+    # For a class's `__init__`: the positions of its parameters (`self` counted) whose text is in
+    # the message it hands its base (model/message_params.py); None where not known.
+    message_params: tuple[int, ...] | None = None
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).

@@ -493,9 +493,10 @@ def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:
     return tuple(q for q in (project_class(e, ctx) for e in exprs) if q is not None)
 
 
-def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool, int]]:
-    """(project class, built from a caught library exception's text?, row) for each
-    `raise Cls(...)`.
+def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str, bool, int, tuple[int, ...]]]:
+    """(project class, built from a caught library exception's text?, row, positions of the
+    arguments that are such an exception handed whole) for each `raise Cls(...)`. Whether a
+    handed exception's text is in the message is its class's `__init__`'s to say (link time).
 
     The linker adds them up over the project: a class raised only with library text carries it
     to whoever catches the class (see project_links._CarriedText).
@@ -510,8 +511,14 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
             # tries a richer message first): it never leaves with this text, so it neither makes
             # the class the author's own message nor a carrier; the clause's own raise counts.
             continue
-        carried = any(h.foreign and exception_text_in(exc, h, ctx) is not None for h in _enclosing(fact.handler))
-        yield qual, carried, ctx.range(fact.node).start.line if carried else 0
+        foreign = {h.name for h in _enclosing(fact.handler) if h.foreign and h.name}
+        positional = [a for a in exc.args if a.keyword is None and not a.star]
+        handed = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in foreign)
+        whole = {id(positional[i]) for i in handed}
+        carried = any(
+            h.foreign and any(id(a) not in whole and exception_text_in(a.value, h, ctx) is not None for a in exc.args) for h in _enclosing(fact.handler)
+        )
+        yield qual, carried, ctx.range(fact.node).start.line if carried or handed else 0, handed
 
 
 def _enclosing(handler: Handler | None) -> Iterator[Handler]:

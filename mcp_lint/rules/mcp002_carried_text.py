@@ -21,10 +21,11 @@ from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
+from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import Latent, receiver_shift
+from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
-from mcp_lint.rules.exception_text import reported_in_callee
+from mcp_lint.rules.exception_text import HandedOn, reported_in_callee
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -84,10 +85,20 @@ class CarriedText:
         if handed is not None and reported_in_callee(handed, latent.code, project):
             return None  # the function handed the exception puts its text in: reported there
         taken = handed or raw_text(latent).text_from
-        if taken is not None and (callee := project.function(taken.callee)) is not None and callee[1].returns_no_text:
-            return None  # it gives back a number or a flag (`status_of(err) -> int`): no text comes back
+        if taken is not None and (callee := project.function(taken.callee)) is not None and _gives_no_text_back(taken, callee[1]):
+            return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back
         if self.reported is None and latent.site:
             self._reported_clauses()  # which raises a clause wraps again (its related locations)
+        answered_by = raw_text(latent).answered_by
+        if answered_by and not all(self._outside_project(callee) for callee in answered_by):
+            return None  # the tested value is what the project's own function answered: its text
+        constructed = raw_text(latent).constructed
+        if constructed is not None:
+            given = self._given_to_message(*constructed)
+            if given is False or (given is None and latent.variant.endswith("-body")):
+                # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
+                # response handed to a class not known to read its body into it.
+                return None
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):
             return None  # a parse error of what a tool's arguments hand this helper: the model's own input
         if raw_text(latent).origin_exits:
@@ -138,6 +149,40 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _outside_project(self, callee: str, depth: int = 0) -> bool:
+        """Is `callee` (qualified as the module wrote it) known to be code outside the project: no
+        project function, and under no project module, or a method of what a project name holds
+        or a project factory returns whose class is outside (`get_app().acquire_token` with `def
+        get_app() -> signin.App`)? Unknown counts as the project's."""
+        project = self.project
+        if depth > _FEEDING_DEPTH or project.function(callee) is not None:
+            return False
+        parts = callee.split(".")
+        cut = next((n for n in range(len(parts) - 1, 0, -1) if ".".join(parts[:n]) in project.modules), 0)
+        if not cut:
+            return not any(project.is_project_class(".".join(parts[:n])) for n in range(1, len(parts)))
+        summary, rest = project.modules[".".join(parts[:cut])], parts[cut:]
+        for width in (2, 1):
+            if len(rest) <= width:
+                continue
+            key = ".".join(rest[:width])
+            if key in summary.instances:
+                return self._outside_project(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            factory = project.function(".".join(parts[: cut + width]))
+            if factory is not None:
+                made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
+                return bool(made) and all(self._outside_project(".".join([kind, *rest[width:]]), depth + 1) for kind in made)
+        return False
+
+    def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
+        """Does the `__init__` of project class `cls` put the text of the constructor arguments
+        at `positions` into the exception's message (model.message_params.message_takes)?"""
+        return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
+
+    def _init_of(self, cls: str) -> FunctionSummary | None:
+        found = self.project.function(cls + ".__init__")
+        return found[1] if found is not None else None
 
     def _with_origin(self, latent: Latent) -> Latent | None:
         """The latent of a clause catching builtin classes around another module's code, once
@@ -351,3 +396,15 @@ def _raised_by_caller(latent: Latent) -> Latent:
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     return replace(raised, variant="raise-other-param", route="raise")
+
+
+def _gives_no_text_back(handed: HandedOn, callee: FunctionSummary) -> bool:
+    """Does the project function a caught exception is handed to give none of its text back: a
+    number or a flag (FunctionSummary.returns_no_text), or, by its summary, no value it returns
+    reads the parameters the exception is handed at (`def describe(exc): return "unavailable"`)?"""
+    if callee.returns_no_text:
+        return True
+    if callee.returned_params is None:
+        return False
+    shift = receiver_shift(handed.via_attribute, callee.params)
+    return all(i + shift not in callee.returned_params for i in handed.positions)

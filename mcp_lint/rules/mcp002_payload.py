@@ -94,6 +94,14 @@ class RawText(Payload):
     # The other statements of a helper that send a part of the same response's body (one flow,
     # reported at the first): related locations.
     also_sent: tuple[Span, ...] = ()
+    # The text is a value handed whole to a project exception class's constructor (`raise
+    # ApiError(exc)`, `raise ApiError(resp)`): (the class qualified, the argument positions). Whether
+    # the message holds its text is the class's `__init__`'s to say (FunctionSummary.message_params).
+    constructed: tuple[str, tuple[int, ...]] | None = None
+    # The body is a field of what a call outside the project's functions answered, tested for
+    # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
+    # call, qualified. The link step drops it where the callee turns out to be the project's.
+    answered_by: tuple[str, ...] = ()
 
 
 def raw_text(latent: Latent) -> RawText:

@@ -97,6 +97,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.upstream_body import body_through_locals as _body_through_locals
 from mcp_lint.rules.upstream_body import failed_replies as _failed_replies
+from mcp_lint.rules.upstream_body import library_replies
 from mcp_lint.rules.upstream_body import replies_left_on_success as _replies_left_on_success
 from mcp_lint.rules.upstream_body import (
     conjuncts,
@@ -433,6 +434,12 @@ async def get_forecast(city: str) -> str:
                     found = text_outside_helpers(value, handler, ctx)
                 else:
                     found = exception_text_in(value, handler, ctx)
+                    if found is None and handler.name and variant.startswith("raise"):
+                        # `raise ApiError(exc)` of a class of another module of the package: the
+                        # exception handed whole; its `__init__` decides at link time.
+                        constructed = _constructed_with(value, {handler.name}, ctx)
+                        if constructed is not None:
+                            found = _positional(value)[constructed[1][0]].value  # type: ignore[attr-defined]
                 if found is None or id(node) in seen:
                     continue
                 # The exception handed whole to a project function deeper in the value, and no
@@ -456,6 +463,8 @@ async def get_forecast(city: str) -> str:
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
                 payload = raw_text(latent)
+                if built is None and handler.name and variant.startswith("raise"):
+                    payload = replace(payload, constructed=_constructed_with(value, {handler.name}, ctx))
                 if handed is not None:
                     payload = replace(payload, handed_to=handed)
                 elif built is not None and isinstance(found, cst.Name) and text_outside_helpers(built, handler, ctx) is None:
@@ -524,6 +533,8 @@ async def get_forecast(city: str) -> str:
             if id(node) in seen:
                 continue
             bases = status_bases(conditions, ctx) | _failed_replies(conditions, fn, ctx)
+            answered = {local: callee for local, callee in library_replies(conditions, fn, ctx).items() if local not in bases}
+            bases |= set(answered)
             bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
@@ -538,9 +549,23 @@ async def get_forecast(city: str) -> str:
                 bases = undecoded_replies(handler_of.get(id(node)))
                 sent = _message_expr(value) or value if bases else value
             body = _body_through_locals(sent, bases, fn, ctx) if bases else None
+            if body is None and bases and variant.startswith("raise"):
+                # `raise ApiError(resp)`: the class's `__init__` decides whether its message holds
+                # the body (kept at link time where it reads the response's text into it).
+                constructed = _constructed_with(value, bases, ctx)
+                if constructed is not None:
+                    seen.add(id(node))
+                    handed_whole = next(a.value for i, a in enumerate(_positional(value)) if i == constructed[1][0])
+                    latent = self._body_latent(ctx, node, value, variant, handed_whole)
+                    yield replace(latent, payload=replace(raw_text(latent), constructed=constructed))
+                    continue
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
+                if answered:
+                    local = next((name for name in answered if name in _names_in(body)), None)
+                    if local is not None:
+                        latent = replace(latent, payload=replace(raw_text(latent), answered_by=answered[local]), needs_names=(*latent.needs_names, *answered[local]))
                 # Read into a local first (`detail = resp.text`): that statement and those after it.
                 taken = store_of(fn.value_flow, body, within=True)
                 if taken is None or not _whole_body(body):
@@ -1005,6 +1030,29 @@ async def get_forecast(city: str) -> str:
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
 
 
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _constructed_with(value: cst.BaseExpression, names: set[str], ctx: FileContext) -> tuple[str, tuple[int, ...]] | None:
+    """(the class, the positions) where `value` constructs a project class handing it one of
+    `names` whole (`ApiError(exc)`, `ApiError("lookup", resp)`), and no other argument holds text
+    of them (`ApiError(f"...: {exc}")` takes the text in itself); None otherwise."""
+    if not isinstance(value, cst.Call):
+        return None
+    qual = project_class(value.func, ctx)
+    if qual is None:
+        return None
+    positions = tuple(i for i, a in enumerate(_positional(value)) if isinstance(a.value, cst.Name) and a.value.value in names)
+    if not positions:
+        return None
+    whole = {id(a) for i, a in enumerate(_positional(value)) if i in positions}
+    others = [a.value for a in value.args if id(a) not in whole]
+    if any(find_exception_text(other, None, frozenset(names)) is not None for other in others):
+        return None
+    return qual, positions
+
+
 def _stored_again_since_tested(fn: FunctionFacts, base: str, conditions: Sequence[cst.BaseExpression], sink: cst.CSTNode, ctx: FileContext) -> bool:
     """`if resp.status_code == 401: resp = client.get(url); resp.raise_for_status(); return
     resp.json()`: every value of the local the sink reads was stored after the test that found
@@ -1155,7 +1203,7 @@ def _calls_a_validator(callees: tuple[str, ...], caught_before: tuple[str, ...],
 def _taken_before(callee: str, caught_before: frozenset[str], context: RenderContext) -> bool:
     project = context.project
     found = project.function(callee) if project is not None else None
-    raised = {qual for qual, _carried, _row in found[1].exception_raises} if found is not None else set()
+    raised = {qual for qual, *_ in found[1].exception_raises} if found is not None else set()
     return bool(raised) and all({last_name(a) for a in project.class_ancestors(qual)} & caught_before for qual in raised)  # type: ignore[union-attr]
 
 

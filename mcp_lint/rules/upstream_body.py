@@ -239,6 +239,49 @@ def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, 
     return replies
 
 
+def library_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> dict[str, tuple[str, ...]]:
+    """Locals holding what a call outside the project's own functions answered (`result =
+    app.acquire_token(...)`: a library's result dict), whose failure field the enclosing branch
+    tests (`if "error" in result:`): by local, the qualified callees of its assignments, which the
+    link step checks are no project functions. Its fields are not the project's own text: a
+    failed reply's, as a decoded body's are."""
+    replies: dict[str, tuple[str, ...]] = {}
+    for cond in conjuncts(conditions):
+        local = reply_failure_test(cond)
+        if local is not None and local not in replies:
+            callee = _answered_by(local, fn, ctx)
+            if callee:
+                replies[local] = callee
+    return replies
+
+
+# Calls whose value is a copy or an item of a value the function already holds, not an answer.
+_NOT_ANSWERS = frozenset({"dict", "list", "tuple", "set", "copy", "deepcopy", "vars", "getattr", "get", "pop", "setdefault", "items", "values"})
+
+
+def _answered_by(local: str, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
+    """The qualified callees of the calls whose values the assignments of `local` hold (`result =
+    app.acquire_token(...)`, awaited or not); () when one of them is no call the module resolved,
+    or a call of its own object (`self.x.y()`) or of a container's copy or item."""
+    values = _local_values(fn, ctx).get(local, ())
+    callees = tuple(_callee_of(value, fn, ctx) for value in values)
+    return callees if callees and all(callees) else ()
+
+
+def _callee_of(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> str:
+    value = unwrap_await(value)
+    if not isinstance(value, cst.Call):
+        return ""
+    name = dotted(value.func) or ""
+    if not name or name.split(".")[0] in {"self", "cls"} or last_name(name) in _NOT_ANSWERS:
+        return ""
+    root, _, rest = name.partition(".")
+    if rest and root in ctx.instances:
+        return f"{ctx.instances[root]}.{rest}"  # `app = signin.App(...)` at module level: `app.login()` is App's
+    call = next((c for c in fn.calls if c.node is value), None)
+    return call.callee or "" if call is not None else ""
+
+
 def replies_left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> set[str]:
     """Decoded replies the function has already left on when their status said the call worked,
     before the statement `node` of its top-level block runs (`if data.get("status") == "ok":
