@@ -58,7 +58,7 @@ def own_raises(callees: tuple[str, ...], project: LinkedProject, module: str) ->
             fn = found[1]
             seen.add(fn.qualname)
             own_module = found[0].module == module
-            for raised, from_library, _row in fn.exception_raises:
+            for raised, from_library, *_ in fn.exception_raises:
                 if own_module:
                     continue
                 if from_library:
