@@ -136,7 +136,9 @@ def test_junit_report_is_well_formed_xml_with_one_failure_per_finding(server: Pa
 
 
 def test_clean_server_gives_empty_machine_reports_and_exit_zero(server: Path) -> None:
-    (server / "server.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n", encoding="utf-8")
+    # (A server with no tool at all checks nothing and exits 2: tests/test_empty_servers.py.)
+    clean = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
+    (server / "server.py").write_text(clean, encoding="utf-8")
     assert run_cli(*CHECK, "--output-format", "github") == (0, "")
     assert run_cli(*CHECK, "--output-format", "gitlab") == (0, "[]\n")
     assert run_cli(*CHECK, "--output-format", "json") == (0, "[]\n")
@@ -184,6 +186,6 @@ def test_stdin_fix_writes_the_fixed_code_to_stdout_and_what_remains_to_stderr(tm
 
 
 def test_stdin_fix_of_clean_code_echoes_it_and_exits_zero(tmp_path: Path) -> None:
-    clean = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n"
+    clean = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
     result = run_stdin(clean, "--stdin-filename", "clean.py", "--fix", cwd=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (0, clean, "")

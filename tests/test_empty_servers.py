@@ -43,6 +43,13 @@ LAZY = (
 )
 
 
+# A project subclass of the server class, and the server made from it with a tool.
+SUBCLASSED = (
+    "from fastmcp import FastMCP\n\n\nclass _Server(FastMCP):\n    pass\n\n\nmcp = _Server('x')\n\n\n"
+    "@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
+)
+
+
 def _project(root: Path, files: dict[str, str], settings: str = "") -> None:
     (root / "pyproject.toml").write_text(f"[project]\nname = 'pkg'\ndependencies = ['fastmcp>=2.10']\n{settings}")
     (root / "pkg").mkdir()
@@ -77,8 +84,13 @@ def test_require_tools_false_accepts_a_server_with_no_tool(tmp_path: Path, monke
 
 @pytest.mark.parametrize(
     "files",
-    [{"server.py": PARENT, "child.py": CHILD}, {"server.py": LIFESPAN, "extra.py": REGISTER}, {"lazy.py": LAZY, "child.py": CHILD}],
-    ids=["mounts", "typed-parameter", "factory-beside-a-server-with-tools"],
+    [
+        {"server.py": PARENT, "child.py": CHILD},
+        {"server.py": LIFESPAN, "extra.py": REGISTER},
+        {"lazy.py": LAZY, "child.py": CHILD},
+        {"server.py": SUBCLASSED},
+    ],
+    ids=["mounts", "typed-parameter", "factory-beside-a-server-with-tools", "server-subclass"],
 )
 def test_a_server_whose_tools_are_elsewhere_is_not_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
     _project(tmp_path, files)

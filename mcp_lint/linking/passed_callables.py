@@ -9,20 +9,17 @@ project (a library's function, a setting) stand for nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
-from mcp_lint.linking.names import Lookup
+from mcp_lint.linking.names import Lookup, ProjectNames
 from mcp_lint.model import table_rows
 from mcp_lint.model.summary import ARGUMENT_REF, MEMBERS_REF
-
-if TYPE_CHECKING:
-    from mcp_lint.project_links import Project
 
 MAX_CALLERS = 3
 _ANY_MEMBER = "__dict__"  # a name every module has: what a reflection over the module reads  # a parameter filled by a caller's loop over its own parameter, and so on
 
 
-def passed_functions(project: Project, ref: str) -> list[str]:
+def passed_functions(project: ProjectNames, ref: str) -> list[str]:
     """The project functions an ARGUMENT_REF or MEMBERS_REF registration stands for, in order."""
     out: dict[str, None] = {}
     for name in _values(project, ref, 0):
@@ -31,7 +28,7 @@ def passed_functions(project: Project, ref: str) -> list[str]:
     return list(out)
 
 
-def _values(project: Project, ref: str, depth: int) -> Iterator[str]:
+def _values(project: ProjectNames, ref: str, depth: int) -> Iterator[str]:
     """The names `ref` stands for: what callers pass, with MEMBERS_REF kept on a module's name."""
     if ref.startswith(MEMBERS_REF):
         inner = ref[len(MEMBERS_REF) :]
@@ -63,7 +60,7 @@ def _values(project: Project, ref: str, depth: int) -> Iterator[str]:
                 yield from _values(project, name, depth + 1)
 
 
-def _functions_named(project: Project, name: str) -> list[str]:
+def _functions_named(project: ProjectNames, name: str) -> list[str]:
     """The project functions one passed name stands for."""
     if name.startswith(MEMBERS_REF):
         module = project.resolve(name[len(MEMBERS_REF) :])

@@ -22,7 +22,7 @@ loader, a registrar, a reflection loop) was not read as a registration, so nothi
 checked. Not a server that takes other servers in (`main.mount(sub)`: their tools are its
 tools), nor one of a project whose other tools are on servers mcp-lint could not name (tools
 registered on a parameter annotated with the server class), nor one in a test module, nor a
-function that makes a server in a project that has tools elsewhere.
+function that makes a server or a subclass of a server class in a project that has tools elsewhere.
 """
 
 from __future__ import annotations
@@ -73,15 +73,16 @@ def empty_servers(project: Project, found: list[ServerTools]) -> list[ServerTool
 
     composing = _composing(project)
     # A function that makes a server (`def run_server(): ...; return mcp`, a module `__getattr__`
-    # handing out the module's server) names the server it returns, which holds the tools when
-    # any other server does: it is named only in a project with no tool at all.
+    # handing out the module's server) names the server it returns, and a project subclass of a
+    # server class (`class _Server(MCPServer)`) the servers made from it: those hold the tools
+    # when any other server does, so these are named only in a project with no tool at all.
     some_tools = any(entry.tools for entry in found)
     return [
         ServerTools(entry.server, entry.path, entry.family, entry.specifier, entry.source, (), unrecognised=EMPTY_REASON)
         for entry in found
         if entry.server and not entry.tools and not entry.unrecognised
         and not is_test_module(entry.path) and entry.server not in composing
-        and not (some_tools and entry.server in project.functions)
+        and not (some_tools and (entry.server in project.functions or project.is_project_class(entry.server)))
     ]
 
 
