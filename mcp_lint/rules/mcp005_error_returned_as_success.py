@@ -602,7 +602,7 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     items = [element.value for element in value.elements]
     # `return False, "Token not set"` beside `return True, token`: the flag says which return
     # failed, the text beside it is the error item (a falsy verdict with its reason).
-    flags = [i for i, item in enumerate(items) if _is_false(item)]
+    flags = [i for i, item in enumerate(items) if _is_false(item)] if len(items) == 2 else []
     filled = [i for i, item in enumerate(items) if not _is_none(item) and i not in flags[:1]]
     if len(filled) != 1 or not _text_like(fn.value_of(items[filled[0]]), fn):
         return -1
@@ -612,12 +612,20 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
         if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
             continue
         other_items = [element.value for element in other_value.elements]
-        if flags and _is_true(other_items[flags[0]]) and not _written_text(other_items[slot]):
+        if flags and _is_true(other_items[flags[0]]) and not _holds_a_message(other_items[slot], fn):
             # (A message in that item on success too is a status tuple's: UnreadStatus.)
             return slot
         if not flags and _is_none(other_items[slot]) and any(not _is_none(item) for item in other_items):
             return slot
     return -1
+
+
+def _holds_a_message(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """Is the item text the function writes: written here, or a local some store of which is
+    (`message = f"Deleted {n}"`; `return True, message`)?"""
+    if isinstance(node, cst.Name) and node.value in fn.stores:
+        return any(_written_text(unwrap_await(store.value)) for store in fn.stores[node.value])
+    return _written_text(unwrap_await(node))
 
 
 def _is_false(node: cst.BaseExpression) -> bool:

@@ -198,7 +198,7 @@ LEAKS = [
             async with httpx.AsyncClient() as client:
                 resp = await client.get(f"https://users.example.com/{user_id}")
             if resp.status_code != 200:
-                return f"User service answered {resp.status_code}: {resp.text}"  # expect: MCP002
+                return f"User service answered {resp.status_code}: {resp.text}"  # expect: MCP002, MCP005 (a failed reply's branch: a failure whatever its words)
             return resp.json()["name"]
         """,
         id="upstream-body-status-code",
