@@ -275,6 +275,8 @@ def _callee_of(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -
     name = dotted(value.func) or ""
     if not name or name.split(".")[0] in {"self", "cls"} or last_name(name) in _NOT_ANSWERS:
         return ""
+    if name.split(".")[0] in ctx.model.aliases.relative_names:
+        return ""  # `from .shipping import book_shipment`: the package's own, linted or not
     root, _, rest = name.partition(".")
     if rest and root in ctx.instances:
         return f"{ctx.instances[root]}.{rest}"  # `app = signin.App(...)` at module level: `app.login()` is App's
