@@ -214,14 +214,18 @@ _RECORDED = (_handled("visit_"), _handled("leave_"))
 def build_model(module: cst.Module, module_name: str, is_package: bool, copies: tuple[FrameworkCopy, ...] = ()) -> ModuleModel:
     aliases = AliasTable(module_name, is_package, copies)
     # Top-level imports first, so decorators above a late import still resolve.
+    fallbacks: set[int] = set()
     for stmt in module.body:
         for node, fallback in _top_imports(stmt):
+            if fallback:
+                fallbacks.add(id(node))
             if isinstance(node, cst.Import):
                 aliases.add_import(node, fallback)
             else:
                 aliases.add_import_from(node, fallback)
     model = ModuleModel(module_name, aliases)
     walker = _ModuleWalker(model)
+    walker.fallback_imports = fallbacks
     walker.class_bases = WrittenClassBases(model.classes, module_name, aliases)
     for index, stmt in enumerate(module.body):
         walker.top, walker.top_index = stmt, index

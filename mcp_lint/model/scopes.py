@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.module_model import ModuleModel
-from mcp_lint.model.names import catches_import_error, dotted, last_name
+from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.receivers import Receiver
 from mcp_lint.model.table_rows import Bound, Table
 from mcp_lint.model.walk import FastVisitor, descendants
@@ -46,9 +46,11 @@ class ScopeWalker(FastVisitor):
         self.model = model
         self.aliases = model.aliases
         self.frames: list[Frame] = []
-        # Depth of module-level `except ImportError:` clauses around the walk: their imports are
-        # fallbacks that leave the names their `try` bound as they are (AliasTable.add_import_from).
-        self.import_fallbacks = 0
+        # Imports (by id) in module-level `except ImportError:` clauses: fallbacks that leave the
+        # names their `try` bound as they are (AliasTable.add_import_from). Found before the walk
+        # (build_model), not by visiting clauses: the walk replays function bodies from recorded
+        # events, and a clause hook would change what is recorded.
+        self.fallback_imports: set[int] = set()
 
     def _qualname(self, name: str) -> str:
         if self.frames:
@@ -98,19 +100,11 @@ class ScopeWalker(FastVisitor):
         if self.frames:
             self.frames[-1].globals.update(item.name.value for item in node.names)
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-        if not self.frames and catches_import_error(node):
-            self.import_fallbacks += 1
-
-    def leave_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-        if not self.frames and catches_import_error(node):
-            self.import_fallbacks -= 1
-
     def visit_Import(self, node: cst.Import) -> None:
-        self.aliases.add_import(node, fallback=self.import_fallbacks > 0)
+        self.aliases.add_import(node, fallback=id(node) in self.fallback_imports)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.aliases.add_import_from(node, fallback=self.import_fallbacks > 0)
+        self.aliases.add_import_from(node, fallback=id(node) in self.fallback_imports)
 
     def _callee_resolver(self) -> Callable[[cst.BaseExpression], str | None]:
         """How the facts of the function being entered name what it calls."""
