@@ -22,7 +22,7 @@ from mcp_lint.framework_copies import import_in_copy
 from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.linking.tracing import NOTHING, WHOLE, ToolPaths, passes
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_site
-from mcp_lint.model.frameworks import TOOL_ERROR_IMPORT, Family
+from mcp_lint.model.frameworks import FRAMEWORK_PACKAGES, TOOL_ERROR_IMPORT, Family
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, ModuleSummary
 from mcp_lint.rules.plain_raises import builtin_bases
@@ -288,7 +288,7 @@ class LinkFixes:
         if summary is None:
             return True  # not read: nothing known against it
         block = summary.imports
-        return block.framework_deferred or any(line.module.split(".")[0] in _FRAMEWORK_ROOTS for line in block.lines)
+        return block.framework_deferred or any(line.module.split(".")[0] in FRAMEWORK_PACKAGES for line in block.lines)
 
     def project_logger(self) -> str:
         """The project's own logger factory (ModuleSummary.logger_factory), when every module
@@ -308,9 +308,6 @@ class LinkFixes:
             self._first_party_names[key] = first_party(summary.path, summary.module)
         return self._first_party_names[key]
 
-
-# Top-level packages of the MCP frameworks (a module importing one belongs to a server).
-_FRAMEWORK_ROOTS = frozenset({"mcp", "fastmcp"})
 
 
 def with_edits(spec: FixSpec | None, edits: tuple[Edit, ...] | None) -> FixSpec | None:

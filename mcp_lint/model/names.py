@@ -14,7 +14,7 @@ import libcst as cst
 from mcp_lint.framework_copies import FrameworkCopy, framework_name
 from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.module_names import resolve_relative
-from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES, Family, is_framework_name
+from mcp_lint.model.frameworks import FRAMEWORK_PACKAGES, TOOL_ERROR_CLASSES, Family, is_framework_name
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -225,4 +225,4 @@ def _frameworks(*qualified: str) -> bool:
     """Are all these names the MCP frameworks' (`mcp.server.fastmcp.FastMCP`, `fastmcp.FastMCP`)?
     Between two frameworks the primary import is the one the fix builds on; a fallback to another
     distribution's module (`from legacy_store.engine import Manager`) may be the one that runs."""
-    return all(name.split(".")[0] in {"mcp", "fastmcp"} for name in qualified)
+    return all(name.split(".")[0] in FRAMEWORK_PACKAGES for name in qualified)
