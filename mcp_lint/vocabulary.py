@@ -598,9 +598,13 @@ BENIGN_METHODS = frozenset(
         "strptime",
         "encode",
         "decode",
+        "rstrip",
+        "lstrip",
+        "digest",
+        "hexdigest",
     }
 )
-"""Methods of strings, dicts and dates that ask no one else (see RECEIVER_DEPENDENT_METHODS)."""
+"""Methods of strings, dicts, dates and hash objects that ask no one else (see RECEIVER_DEPENDENT_METHODS)."""
 
 RECEIVER_DEPENDENT_METHODS = frozenset({"get"})
 """Harmless methods that are I/O on another receiver: `d.get(k)` reads a dict, `client.get(url)`

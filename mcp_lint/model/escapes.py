@@ -30,6 +30,7 @@ from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
 from mcp_lint.model.library_tables import (
     ARGUMENT_PARSERS,
     LIBRARY_ERROR_BASES,
+    LOGGER_METHODS,
     NARROW_BUILTIN_ERRORS,
     RAISES_BY_FUNCTION,
     RAISES_BY_METHOD,
@@ -339,6 +340,8 @@ class ExitFinder:
             return self._library(kind, raised, guards)
         if method and method in BENIGN_METHODS and method not in RECEIVER_DEPENDENT_METHODS:
             return None
+        if method in LOGGER_METHODS and len(parts) == 2 and self._is_logger(parts[0]):
+            return None  # `logger.info(...)`: a failing handler's error never reaches the caller
         if method in RAISES_BY_METHOD and not project and resolved is None:
             # `response.json()` of a local: a value some library call returned.
             return self._library(LIBRARY, RAISES_BY_METHOD[method], guards)
@@ -347,6 +350,14 @@ class ExitFinder:
         if call.callee:
             return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), guards=guards)
         return Exit(UNKNOWN, guards=guards)
+
+    def _is_logger(self, name: str) -> bool:
+        """`name` is the module's logger (`logger = logging.getLogger(__name__)`), or one imported
+        (`from loguru import logger`)."""
+        if name == self.model.logger_name:
+            return True
+        resolved = self.model.aliases.resolve_dotted(name) or ""
+        return resolved.split(".")[0] in {"logging", "loguru", "structlog"}
 
     def _library(self, kind: str, raised: frozenset[str] | None, guards: tuple[TryGuard, ...]) -> Exit:
         classes = frozenset().union(*(_ancestors(c, self.class_bases) for c in raised)) if raised else frozenset({"*"})

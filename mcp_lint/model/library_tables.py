@@ -152,6 +152,8 @@ RAISES_BY_FUNCTION: dict[str, frozenset[str]] = {
     "datetime.date.fromisoformat": frozenset({"ValueError"}),
     "date.fromisoformat": frozenset({"ValueError"}),
     "open": frozenset({"OSError"}),
+    # With a default it raises nothing; without, only the iterator's end.
+    "next": frozenset({"StopIteration"}),
 }
 # ... or by the module it is in, for modules whose functions raise only their own classes (a
 # pattern's `re.error`) or no exception a clause for a builtin class would see (`os.path`).
@@ -159,7 +161,18 @@ RAISES_BY_MODULE: dict[str, frozenset[str]] = {
     "re": frozenset({"error"}),
     "os.path": frozenset(),
     "shlex": frozenset({"ValueError"}),
+    # A logging call hands a failing handler's error to `Handler.handleError`: nothing escapes.
+    "logging": frozenset(),
+    # Encoders, digests and URL builders reject only bad input (binascii.Error is a ValueError);
+    # `secrets` only a negative size: none raises RuntimeError, none does I/O.
+    "base64": frozenset({"ValueError", "TypeError"}),
+    "hashlib": frozenset({"ValueError", "TypeError"}),
+    "secrets": frozenset({"ValueError", "TypeError"}),
+    "urllib.parse": frozenset({"ValueError", "TypeError"}),
 }
+# The methods of a logger (`logging.getLogger(...)`, structlog, loguru): like the module's functions,
+# they raise nothing to their caller.
+LOGGER_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 # ... and by a method's name, on a value the code got from a library (`response.json()` of an
 # HTTP client's response, `path.read_text()`).
 RAISES_BY_METHOD: dict[str, frozenset[str]] = {
