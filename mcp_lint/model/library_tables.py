@@ -154,6 +154,10 @@ RAISES_BY_FUNCTION: dict[str, frozenset[str]] = {
     "open": frozenset({"OSError"}),
     # With a default it raises nothing; without, only the iterator's end.
     "next": frozenset({"StopIteration"}),
+    # URL builders reject only a value they cannot encode.
+    "urllib.parse.urlencode": frozenset({"TypeError"}),
+    "urllib.parse.quote": frozenset({"TypeError"}),
+    "urllib.parse.quote_plus": frozenset({"TypeError"}),
 }
 # ... or by the module it is in, for modules whose functions raise only their own classes (a
 # pattern's `re.error`) or no exception a clause for a builtin class would see (`os.path`).
@@ -163,12 +167,11 @@ RAISES_BY_MODULE: dict[str, frozenset[str]] = {
     "shlex": frozenset({"ValueError"}),
     # A logging call hands a failing handler's error to `Handler.handleError`: nothing escapes.
     "logging": frozenset(),
-    # Encoders, digests and URL builders reject only bad input (binascii.Error is a ValueError);
-    # `secrets` only a negative size: none raises RuntimeError, none does I/O.
+    # Encoders and digests reject only bad input (binascii.Error is a ValueError); `secrets` only a
+    # negative size: none raises RuntimeError, none does I/O.
     "base64": frozenset({"ValueError", "TypeError"}),
     "hashlib": frozenset({"ValueError", "TypeError"}),
     "secrets": frozenset({"ValueError", "TypeError"}),
-    "urllib.parse": frozenset({"ValueError", "TypeError"}),
 }
 # The methods of a logger (`logging.getLogger(...)`, structlog, loguru): like the module's functions,
 # they raise nothing to their caller.
