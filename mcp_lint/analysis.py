@@ -151,7 +151,7 @@ def analyze_source(
     # ValueError's text (model.escapes), now that every function of the module is known.
     class_bases = WrittenClassBases(model.classes, name.dotted, model.aliases)
     refine_handler_origins(model, summary.instances, class_bases)
-    exits = ExitFinder(model, class_bases)
+    exits = ExitFinder(model, class_bases, summary.instances)
     summary.tool_error_names = tool_error_names(model.aliases)
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)

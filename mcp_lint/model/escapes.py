@@ -52,7 +52,7 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
     """Re-decide `foreign`/`parses_parameters` of the module's clauses that catch only narrow
     builtin classes (ValueError, KeyError...) from what their `try` bodies let escape."""
     summaries = _Escapes(model, instances, class_bases)
-    exits = ExitFinder(model, class_bases)
+    exits = ExitFinder(model, class_bases, instances)
     for facts in model.functions.values():
         for handler in facts.handlers:
             if handler.shadowed or not handler.caught or handler.node is None:
@@ -282,15 +282,18 @@ def _ancestors(cls: str, class_bases: ClassBases) -> frozenset[str]:
 
 
 _QUERYABLE = NARROW_BUILTIN_ERRORS | {"Exception", "BaseException"}
+# Packages whose loggers' methods raise nothing to the caller (LOGGER_METHODS).
+_LOGGING_PACKAGES = frozenset({"logging", "loguru", "structlog"})
 
 
 class ExitFinder:
     """The `Exit`s of the module's functions and `try` bodies (per file, with the CST at hand)."""
 
-    def __init__(self, model: ModuleModel, class_bases: ClassBases) -> None:
+    def __init__(self, model: ModuleModel, class_bases: ClassBases, instances: Mapping[str, str] | None = None) -> None:
         self.model = model
         self.class_bases = class_bases
         self.prefix = f"{model.module}." if model.module else ""
+        self.instances = instances or {}
 
     def of_function(self, facts: FunctionFacts) -> tuple[Exit, ...]:
         params = _ParameterLocals(facts)
@@ -340,7 +343,7 @@ class ExitFinder:
             return self._library(kind, raised, guards)
         if method and method in BENIGN_METHODS and method not in RECEIVER_DEPENDENT_METHODS:
             return None
-        if method in LOGGER_METHODS and len(parts) == 2 and self._is_logger(parts[0]):
+        if method in LOGGER_METHODS and self._is_logger(parts[:-1], params.facts.class_name):
             return None  # `logger.info(...)`: a failing handler's error never reaches the caller
         if method in RAISES_BY_METHOD and not project and resolved is None:
             # `response.json()` of a local: a value some library call returned.
@@ -351,13 +354,18 @@ class ExitFinder:
             return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), guards=guards)
         return Exit(UNKNOWN, guards=guards)
 
-    def _is_logger(self, name: str) -> bool:
-        """`name` is the module's logger (`logger = logging.getLogger(__name__)`), or one imported
-        (`from loguru import logger`)."""
-        if name == self.model.logger_name:
+    def _is_logger(self, receiver: list[str], class_name: str | None) -> bool:
+        """`receiver` is the module's logger (`logger = logging.getLogger(__name__)`), one imported
+        (`from loguru import logger`), or one the class keeps (`self.log = logging.getLogger(...)`)."""
+        if len(receiver) == 2 and receiver[0] == "self" and class_name:
+            made = self.instances.get(f"{class_name}.{receiver[1]}", "")
+        elif len(receiver) == 1 and receiver[0] == self.model.logger_name:
             return True
-        resolved = self.model.aliases.resolve_dotted(name) or ""
-        return resolved.split(".")[0] in {"logging", "loguru", "structlog"}
+        elif len(receiver) == 1:
+            made = self.model.aliases.resolve_dotted(receiver[0]) or ""
+        else:
+            return False
+        return made.split(".")[0] in _LOGGING_PACKAGES
 
     def _library(self, kind: str, raised: frozenset[str] | None, guards: tuple[TryGuard, ...]) -> Exit:
         classes = frozenset().union(*(_ancestors(c, self.class_bases) for c in raised)) if raised else frozenset({"*"})

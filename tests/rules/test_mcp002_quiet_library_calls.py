@@ -138,3 +138,17 @@ def test_a_lookup_with_next_and_the_authors_value_error_is_not_reported(tmp_path
 def test_a_decoded_file_beside_the_lookup_is_library_text_and_is_reported(tmp_path: Path) -> None:
     load = 'self.shelves = json.loads(Path("shelves.json").read_text())'
     assert _store_findings(tmp_path, load) == [("server.py", 15)]
+
+
+def _kept_logger(made: str) -> str:
+    return SIGNIN.replace('self.verifier = ""', f'self.verifier = ""\n        self.log = {made}').replace(
+        'logger.info("sign-in link made")', 'self.log.info("sign-in link made")'
+    )
+
+
+def test_a_logger_the_class_keeps_raises_nothing(tmp_path: Path) -> None:
+    assert _mcp002(tmp_path, _kept_logger("logging.getLogger(__name__)").replace("EXTRA", "pass")) == []
+
+
+def test_another_object_the_class_keeps_still_counts(tmp_path: Path) -> None:
+    assert _mcp002(tmp_path, _kept_logger("make_notices()").replace("EXTRA", "pass")) == [("server.py", 19)]
