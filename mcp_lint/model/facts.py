@@ -141,6 +141,9 @@ class FunctionFacts:
     self_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # Locals that only ever hold a part of one parameter (`raw = args["when"]`, `for lead in
+    # leads`): local -> that parameter. A parser's error about them describes what the caller passed.
+    parameter_items: dict[str, str] = field(default_factory=dict)
     # A local assigned on several branches, read by a return (or a raised message) right after
     # one of them (`error_msg = "..."; return error_msg` in each `if`): by id of the Name read,
     # the value of the assignment that reaches it (function_body._BodyWalker._reaching).

@@ -72,6 +72,7 @@ class _BodyWalker(FastVisitor):
         # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
         self.table_locals: dict[str, tuple[str, str | None]] = {}
         self.assignment_counts: dict[str, int] = {}
+        self.loop_sources: dict[str, list[cst.BaseExpression]] = {}  # loop target -> what each loop iterates
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
         # Every value put into a local, by the local (read after the walk, see ValueFlow).
         self.stores: dict[str, list[Store]] = {}
@@ -483,6 +484,7 @@ class _BodyWalker(FastVisitor):
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)
+            self.loop_sources.setdefault(name, []).append(node.iter)
         self._store(node.target, node.iter, None)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
@@ -536,11 +538,11 @@ def _mentions_exception_text(expr: cst.CSTNode, handler: Handler) -> bool:
     return find_exception_text(expr, handler) is not None
 
 
-def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple[str, ...]) -> frozenset[str]:
+def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple[str, ...]) -> dict[str, str]:
     """Locals assigned once from an item of a parameter (`pattern = filters[name]`, `raw =
     arguments.get("when")`, `text = request.query`): what a parser makes of them is what the
-    model sent, as for the parameter itself."""
-    items = set()
+    model sent, as for the parameter itself. Local -> the parameter."""
+    items = {}
     for name, value in single.items():
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get":
             value = value.func.value
@@ -548,8 +550,24 @@ def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple
             continue
         value = root_of(value)
         if isinstance(value, cst.Name) and value.value in params and value.value not in {"self", "cls"}:
-            items.add(name)
-    return frozenset(items)
+            items[name] = value.value
+    return items
+
+
+def _loop_items(walker: _BodyWalker, params: tuple[str, ...]) -> dict[str, str]:
+    """Targets of loops over one parameter that nothing else assigns (`for lead in leads`, `for i,
+    lead in enumerate(leads)`): local -> the parameter."""
+    items = {}
+    for name, sources in walker.loop_sources.items():
+        if name in params or walker.assignment_counts.get(name, 0) != 2 * len(sources) or len(sources) != 1:
+            continue
+        source = sources[0]
+        if type(source) is cst.Call and dotted(source.func) == "enumerate" and source.args:
+            source = source.args[0].value
+        root = root_of(source)
+        if type(root) is cst.Name and root.value in params and root.value not in {"self", "cls"}:
+            items[name] = root.value
+    return items
 
 
 def collect_facts(
@@ -600,7 +618,8 @@ def collect_facts(
         if count != 1 or name in params:
             facts.single_assignments.pop(name, None)
     if facts.handlers:  # the items of parameters matter only to except clauses
-        classify_handlers(facts.handlers, aliases, frozenset(params) | _items_of_parameters(facts.single_assignments, params))
+        facts.parameter_items = _items_of_parameters(facts.single_assignments, params) | _loop_items(walker, params)
+        classify_handlers(facts.handlers, aliases, frozenset(params) | frozenset(facts.parameter_items))
     flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)

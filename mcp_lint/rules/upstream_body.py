@@ -95,8 +95,9 @@ def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tupl
         if resolved not in ARGUMENT_PARSERS and last_name(name) not in MODEL_VALIDATORS:
             continue
         root = root_of(node.args[0].value)
-        if isinstance(root, cst.Name) and root.value in fn.params:
-            found.add(fn.params.index(root.value))
+        name = fn.parameter_items.get(root.value, root.value) if isinstance(root, cst.Name) else ""
+        if name in fn.params:
+            found.add(fn.params.index(name))
     return tuple(sorted(found))
 
 
