@@ -108,6 +108,7 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
+from mcp_lint.rules.http_status import keep_caught_status, status_clause, with_status
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -1738,6 +1739,7 @@ def _build_fix(
         return None
     if not partial:
         _keep_the_decode_position(message, handler)
+        keep_caught_status(message, handler)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -1770,6 +1772,10 @@ def _build_fix(
         at = ctx.range(argument)
         written = message.as_fstring("\n" + indent_of(ctx, argument) if message.multiline else " ")
         edits = [Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), written)]
+        argument_code = ctx.code(argument)
+
+        def statement(shown: Message) -> str:
+            return ctx.code(node).replace(argument_code, shown.as_fstring("\n" + indent_of(ctx, argument) if shown.multiline else " "), 1) + cause
         if status is not None:
             cause = ""  # a return has no cause to chain
             if plan.add_call:
@@ -1782,13 +1788,20 @@ def _build_fix(
         shown = _with_hint(message, text.hint)
         if text.hint is not None and shown is message:
             return None  # the advice cannot follow the message in its layout: no fix rather than lose it
-        statements = [f"raise {raised}({_arguments(shown.as_fstring, [], indent, shown.multiline)}){cause}"]
-        if plan.add_call:
-            statements.insert(0, _log_call(message, indent, logger_style(ctx)))
-        replacement = f"\n{indent}".join(statements)
+
+        def statement(shown: Message) -> str:
+            lines = [f"raise {raised}({_arguments(_with_hint(shown, text.hint).as_fstring, [], indent, shown.multiline)}){cause}"]
+            if plan.add_call:
+                lines.insert(0, _log_call(shown, indent, logger_style(ctx)))
+            return f"\n{indent}".join(lines)
+
+        replacement = statement(message)
         edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
         edits.append(plan.edit)
+    status_first = ""
+    if status is None:
+        let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
     unbound: list[cst.CSTNode] = []
@@ -1810,7 +1823,9 @@ def _build_fix(
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True, opens=opens)
+    # (The clause added for the HTTP status error is said too: the help is the edit applied.)
+    also = f"; {status_first} first, with its status" if status_first else ""
+    fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
 
@@ -2023,6 +2038,33 @@ def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, l
     same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
     others = [edit for edit in let_through if edit not in same]
     return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
+
+
+def _status_clause_first(
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, message: Message, statement: Callable[[Message], str], let_through: list[Edit]
+) -> tuple[list[Edit], str]:
+    """`let_through` with a clause for the HTTP status error before a broad clause whose `try`
+    calls `raise_for_status()` (http_status.status_clause): its statement is the fix's, with the
+    status after the message. Only where the clause's one statement is the one rewritten. Also
+    the class the added clause catches ("" when none is added)."""
+    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or list(body[0].body) != [node]:
+        return let_through, ""
+    before = tuple(name for other in fn.handlers[: fn.handlers.index(handler)] if other.try_node is handler.try_node for name in other.caught)
+    clause = status_clause(handler, before, ctx.model.aliases)
+    if clause is None or len(message.parts) != 1:
+        return let_through, ""
+    shown = copy.deepcopy(message)
+    if not with_status(shown, clause.status):
+        return let_through, ""
+    where = ctx.range(handler.node).start
+    row, column = where.line, where.column
+    outer, inner = " " * column, indent_of(ctx, node)
+    at = Location(row, 1)
+    text = f"{outer}except {clause.caught} as {handler.name}:\n{inner}{statement(shown)}\n"
+    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
+    others = [edit for edit in let_through if edit not in same]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], clause.caught
 
 
 def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:
