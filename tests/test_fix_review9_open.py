@@ -4,6 +4,7 @@ when MCP002's fix drops an HTTP client error's text."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,58 @@ def test_a_broad_clause_around_raise_for_status_gets_a_status_clause_first(tmp_p
     assert 'logger.exception("Could not get limits (HTTP %s)", e.response.status_code)\n' in main, main
     assert "{e.response.text}" not in main
     assert run("--unsafe-fixes").exit_code == 0
+
+
+# --- MCP005: a docstring documenting the error result the fix removes ------------------------------
+
+CATALOG = """\
+import json
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("catalog")
+ITEMS: dict[str, dict] = {}
+
+
+@mcp.tool()
+def describe_item(item_id: str) -> str:
+    \"\"\"Describe a catalog item.
+
+    Returns the item's fields as JSON. On unknown item returns {"error": "<msg>"}.
+    \"\"\"
+    try:
+        item = ITEMS.get(item_id)
+        if not item:
+            return json.dumps({"error": f"catalog item not found: {item_id}"})
+        return json.dumps(item)
+    except Exception as e:
+        raise ToolError(f"describe_item failed: {e}") from e
+
+
+@mcp.tool()
+def count_items(kind: str) -> str:
+    \"\"\"Count the items of a kind. Returns an error message for an empty kind.\"\"\"
+    if not kind:
+        return json.dumps({"error": "kind is required"})
+    return json.dumps({"count": len(ITEMS)})
+"""
+
+
+def test_a_docstring_documenting_the_error_dict_is_named_in_the_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The docstring is the tool's description for the model: after the fix its sentence about
+    # the error dict is stale. Prose is the author's to rewrite, so the finding says so; a
+    # docstring that names no key of the dict gets no such note.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    write(tmp_path / "server.py", CATALOG)
+    listed = json.loads(run("--unsafe-fixes", "--select", "MCP005", "--output-format", "json", "--exit-zero").output)
+    notes = {finding["location"]["row"]: finding["notes"] for finding in listed}
+    assert notes.keys() == {19, 29}
+    assert (
+        "the docstring (the tool's description for the model) documents the error result the fix removes: "
+        "'On unknown item returns {\"error\": \"<msg>\"}.'; update it with the fix"
+    ) in notes[19]
+    assert not any("docstring" in note for note in notes[29])
+    run("--fix", "--unsafe-fixes", "--select", "MCP005")
+    assert 'raise ToolError(f"catalog item not found: {item_id}")' in (tmp_path / "server.py").read_text()

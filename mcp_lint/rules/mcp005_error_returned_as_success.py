@@ -357,6 +357,9 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
+    # The sentence of the function's docstring that documents the error result the fix removes
+    # (`On unknown item returns {"error": "<msg>"}`): the model reads it as the tool's contract.
+    documented: str = ""
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1338,6 +1341,8 @@ def check_health() -> dict:
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
+        if msg:
+            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx))
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
@@ -1488,6 +1493,9 @@ def check_health() -> dict:
             "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
         notes = [f"the failure: {full}", wire]
+        if _failure(latent).documented and _failure(latent).msg:
+            # Rewriting prose is the author's call; the fix says what it leaves stale.
+            notes.append(f"the docstring (the tool's description for the model) documents the error result the fix removes: '{_failure(latent).documented}'; update it with the fix")
         if context.lowlevel:
             help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
             if advice_note:
@@ -1695,6 +1703,20 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
         return lone[0].source
     return text.as_fstring(" ")
+
+
+def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileContext) -> str:
+    """The docstring's sentence naming the returned error dict's message key in quotes (`On
+    unknown item returns {"error": "<msg>"}`), clipped; "" when it names none."""
+    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    keys = [key for key in (_result_items(_unwrap(value, ctx)) or {}) if key.lower() in MESSAGE_KEYS]
+    if not doc or not keys:
+        return ""
+    quoted = re.compile("|".join(rf"[\"']{re.escape(key)}[\"']" for key in keys))
+    for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", doc):
+        if quoted.search(sentence):
+            return clip(" ".join(sentence.split()), 80)
+    return ""
 
 
 def _appended(text: Message, items: list[tuple[str, str]]) -> bool:
