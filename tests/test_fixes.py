@@ -793,7 +793,7 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP002_CASES[0].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError("Could not get forecast") from e; httpx.HTTPStatusError first, with its status',
+            'Log the exception and raise ToolError("Could not get forecast") from e; HTTPStatusError clause first',
             id="mcp002",
         ),
         pytest.param(

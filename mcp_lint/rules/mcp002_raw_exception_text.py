@@ -1824,7 +1824,7 @@ def _build_fix(
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
-    also = f"; {status_first} first, with its status" if status_first else ""
+    also = f"; {last_name(status_first)} clause first" if status_first else ""
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
