@@ -328,3 +328,43 @@ def test_a_docstring_documenting_the_error_dict_is_named_in_the_notes(tmp_path: 
     assert not any("docstring" in note for note in notes[29])
     run("--fix", "--unsafe-fixes", "--select", "MCP005")
     assert 'raise ToolError(f"catalog item not found: {item_id}")' in (tmp_path / "server.py").read_text()
+
+
+# --- MCP002: a structlog module's log call gets key-values, with the status ------------------------
+
+STRUCTLOG = """\
+import httpx
+import structlog
+from mcp.server.fastmcp import FastMCP
+
+log = structlog.get_logger(__name__)
+mcp = FastMCP("weather")
+
+
+@mcp.tool()
+async def get_forecast(city: str) -> str:
+    \"\"\"The forecast of a city.\"\"\"
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://api.example.com/forecast/{city}")
+            response.raise_for_status()
+            return response.text
+    except httpx.HTTPStatusError as e:
+        return f"Forecast for {city} failed: {e}"
+"""
+
+
+def test_a_structlog_module_logs_an_event_and_key_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # structlog's event is a short phrase and the values are key-values (never `%s` or a
+    # half-sentence with its values cut out): the status under its own name.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    write(tmp_path / "server.py", STRUCTLOG)
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "server.py").read_text() == STRUCTLOG.replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n"
+    ).replace(
+        '        return f"Forecast for {city} failed: {e}"\n',
+        '        log.exception("Forecast failed", city=city, status_code=e.response.status_code)\n'
+        '        raise ToolError(f"Forecast for {city} failed (HTTP {e.response.status_code})") from e\n',
+    )

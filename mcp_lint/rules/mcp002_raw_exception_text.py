@@ -2094,8 +2094,16 @@ def _log_call(message: Message, indent: str, style: str = "logging") -> str:
         _, arguments = message.as_braces(" ")
         return f"{PH_LOGGER}.exception({_arguments(lambda joiner: message.as_braces(joiner)[0], arguments, indent, message.multiline)})"
     if style == "structlog":
-        words = " ".join(message.words().replace("{}", "").split()).strip(" :;,-")
-        pairs = [f"{p.source}={p.source}" for part in message.parts for p in part.pieces if isinstance(p, Placeholder) and p.source.isidentifier()]
+        # The values go as key-values (a dotted value under its last name: `status_code=
+        # e.response.status_code`); a parenthesised aside that only held values goes with them.
+        # ("Forecast for {} failed" -> "Forecast failed": the value's preposition goes with it.)
+        words = " ".join(_VALUE_OF.sub("", _VALUE_ASIDE.sub("", message.words())).replace("{}", "").split()).strip(" :;,-")
+        pairs = [
+            f"{p.source.rsplit('.', 1)[-1]}={p.source}"
+            for part in message.parts
+            for p in part.pieces
+            if isinstance(p, Placeholder) and all(name.isidentifier() for name in p.source.split("."))
+        ]
         quote = message.parts[0].quote if message.parts and len(message.parts[0].quote) == 1 else '"'
         event = quote + words.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
         return f"{PH_LOGGER}.exception({', '.join([event, *pairs])})"
@@ -2105,6 +2113,12 @@ def _log_call(message: Message, indent: str, style: str = "logging") -> str:
     _, arguments = logging_form
     render = lambda joiner: message.as_logging(joiner)[0]  # noqa: E731 - one line, used once
     return f"{PH_LOGGER}.exception({_arguments(render, arguments, indent, message.multiline)})"
+
+
+# ` (HTTP {})`, `(id: {})`: an aside of a message that holds a value and at most two words.
+_VALUE_ASIDE = lazy_compile(r"\s*\((?:[A-Za-z_]+:?\s+){0,2}\{\}\)")
+# `for {}`, `of {}`: a value with the preposition that introduced it.
+_VALUE_OF = lazy_compile(r"\s*\b(?:for|of|in|on|at|to|from|with|by|into)\s+\{\}")
 
 
 def _arguments(render, extra: list[str], indent: str, multiline: bool) -> str:
