@@ -69,7 +69,7 @@ def build_link(path: str) -> dict:
 def get_entry(entry_id: str) -> dict:
     \"\"\"Get an entry.\"\"\"
     if not entry_id:
-        return {"error": "Entry id is required.", "status": "error", "retry_count": 0}
+        return {"error": "Entry id is required.", "status": "error", "retry_count": 0, "headers": {"accept": "json"}}
     return {"id": entry_id}
 """
 
@@ -77,7 +77,8 @@ def get_entry(entry_id: str) -> dict:
 def test_an_error_dicts_lists_of_what_to_fix_go_into_the_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The dict told the model which fields are required and which entries miss which; the
     # findings of the draft. Raised as the message alone, the model would no longer see them:
-    # they follow it in parentheses. A count, a status word or a flag is nothing to act on.
+    # they follow it in parentheses. A count, a status word, a flag or a record of the exchange
+    # (headers) is nothing to act on.
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "pyproject.toml", PYPROJECT)
     write(tmp_path / "server.py", BATCHES)
@@ -111,7 +112,7 @@ def test_an_error_dicts_lists_of_what_to_fix_go_into_the_message(tmp_path: Path,
 """,
         "        raise ToolError(f\"Draft has errors; fix them before building a link (findings: {_problems(errs)}).\")\n",
     ).replace(
-        '        return {"error": "Entry id is required.", "status": "error", "retry_count": 0}\n',
+        '        return {"error": "Entry id is required.", "status": "error", "retry_count": 0, "headers": {"accept": "json"}}\n',
         '        raise ToolError("Entry id is required.")\n',
     )
     assert run("--unsafe-fixes").exit_code == 0

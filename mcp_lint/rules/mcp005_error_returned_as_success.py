@@ -1738,7 +1738,7 @@ def _what_to_act_on(items: dict[str, cst.BaseExpression] | None, ctx: FileContex
     found = []
     for key, item in (items or {}).items():
         lowered = key.lower()
-        if lowered in _NOT_CONTEXT_KEYS or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered):
+        if lowered in _NOT_CONTEXT_KEYS or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered) or _RECORD_KEY.search(lowered):
             continue
         if _is_collection(item) or (isinstance(item, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and _LIST_KEY.search(lowered)):
             found.append((key, ctx.code(item).strip()))
@@ -1757,6 +1757,9 @@ def _is_collection(node: cst.BaseExpression) -> bool:
 # Keys naming a collection of what to fix (`findings`, `missing_fields`, `invalid_items`): a plural
 # last word, or a word saying the values are missing, required, invalid or expected.
 _LIST_KEY = lazy_compile(r"(?<!s)(?<!statu)(?<!succes)(?<!progres)(?<!alia)s$|^(?:missing|required|invalid|expected|unknown)(?:_|$)|_(?:missing|required)$")
+# Keys of a record of the exchange or the process (`headers`, `traceback`, `logs`): for programs and
+# operators, never words for the model (a reply's headers, a stack).
+_RECORD_KEY = lazy_compile(r"(?:^|_)(?:headers|cookies|env|environ|traceback|stack|stacktrace|trace|logs|raw|debug)$")
 # Keys of a count beside the failure (`resolved_count`, `total`): a number, not what to fix.
 _COUNT_KEY = lazy_compile(r"(?:^|_)(?:count|total|num|number|n)(?:_|$)|counts?$")
 
