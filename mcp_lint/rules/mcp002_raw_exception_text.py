@@ -341,6 +341,9 @@ async def get_forecast(city: str) -> str:
             response = await client.get(f"https://api.example.com/forecast/{city}")
             response.raise_for_status()
             return response.text
+    except httpx.HTTPStatusError as e:
+        logger.exception("Could not get forecast (HTTP %s)", e.response.status_code)
+        raise ToolError(f"Could not get forecast (HTTP {e.response.status_code})") from e
     except Exception as e:
         logger.exception("Could not get forecast")
         raise ToolError("Could not get forecast") from e
