@@ -216,8 +216,9 @@ def _run_files(options: CheckOptions, resolver) -> int:
         cache=cache,
         # Fixing reads every file of a directory walk: a fix that changes what a function raises
         # or returns is refused where code no tool reaches calls it (a daemon, a script), which
-        # the prefilter would leave unread.
-        explicit=None if (options.fix or options.diff) and not explicit else explicit,
+        # the prefilter would leave unread. Listing the unsafe fixes reads them too, so that
+        # `check --unsafe-fixes` lists exactly what `--fix --unsafe-fixes` applies.
+        explicit=None if (options.fix or options.diff or options.unsafe_fixes) and not explicit else explicit,
         reuse_findings=not (options.fix or options.diff),
         codes=codes,
         reported=shown,

@@ -102,6 +102,9 @@ def predict(series: list[float]) -> str:
         return response.text
     except RuntimeError:
         raise
+    except httpx.HTTPStatusError as exc:
+        logger.exception("Could not run the forecast (HTTP %s)", exc.response.status_code)
+        raise ToolError(f"Could not run the forecast (HTTP {exc.response.status_code})") from exc
     except Exception as exc:
         logger.exception("Could not run the forecast")
         raise ToolError("Could not run the forecast") from exc
@@ -138,7 +141,7 @@ def test_a_helpers_builtin_advice_passes_the_rewritten_clause_and_its_own_clause
     first = fix()
     assert (project / "server.py").read_text() == _FORECAST_FIXED
     # The clause of its own keeps its text (still reported, with no fix); nothing more to fix.
-    assert "server.py:53:16: MCP002 Tool 'list_models' returns the text of a caught FileNotFoundError" in first.output
+    assert "server.py:56:16: MCP002 Tool 'list_models' returns the text of a caught FileNotFoundError" in first.output
     assert "fixed" not in fix().output
 
 

@@ -223,6 +223,9 @@ async def list_feeds(site: str) -> str:
         response = httpx.get(f"https://feeds.example/{site}")
         response.raise_for_status()
         return response.text
+    except httpx.HTTPStatusError as e:
+        logger.exception("Error listing feeds (HTTP %s)", e.response.status_code)
+        raise ToolError(f"Error listing feeds (HTTP {e.response.status_code})") from e
     except Exception as e:
         logger.exception("Error listing feeds")
         raise ToolError("Error listing feeds") from e
@@ -234,6 +237,9 @@ async def delete_feed(site: str, feed: str) -> str:
         response = httpx.delete(f"https://feeds.example/{site}/{feed}")
         response.raise_for_status()
         return f"Deleted {feed}"
+    except httpx.HTTPStatusError as e:
+        logger.exception("Error deleting feed (HTTP %s)", e.response.status_code)
+        raise ToolError(f"Error deleting feed (HTTP {e.response.status_code})") from e
     except Exception as e:
         logger.exception("Error deleting feed")
         raise ToolError("Error deleting feed") from e

@@ -388,11 +388,17 @@ def test_a_nested_clauses_pass_through_lets_the_called_tools_fixes_be_offered_in
         "import logging\n\nimport httpx\nfrom mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n\n"
         "logger = logging.getLogger(__name__)\n",
     ).replace(
-        '        return f"Error listing feeds: {str(e)}"\n',
-        '        logger.exception("Error listing feeds")\n        raise ToolError("Error listing feeds") from e\n',
+        '    except Exception as e:\n        return f"Error listing feeds: {str(e)}"\n',
+        "    except httpx.HTTPStatusError as e:\n"
+        '        logger.exception("Error listing feeds (HTTP %s)", e.response.status_code)\n'
+        '        raise ToolError(f"Error listing feeds (HTTP {e.response.status_code})") from e\n'
+        '    except Exception as e:\n        logger.exception("Error listing feeds")\n        raise ToolError("Error listing feeds") from e\n',
     ).replace(
-        '            return f"Error deleting feed: {e}"\n',
-        '            logger.exception("Error deleting feed")\n            raise ToolError("Error deleting feed") from e\n',
+        '        except httpx.HTTPError as e:\n            return f"Error deleting feed: {e}"\n',
+        "        except httpx.HTTPStatusError as e:\n"
+        '            logger.exception("Error deleting feed (HTTP %s)", e.response.status_code)\n'
+        '            raise ToolError(f"Error deleting feed (HTTP {e.response.status_code})") from e\n'
+        '        except httpx.HTTPError as e:\n            logger.exception("Error deleting feed")\n            raise ToolError("Error deleting feed") from e\n',
     ).replace(
         '    except Exception:\n        return "Feeds could not be managed right now."\n',
         '    except ToolError:\n        raise\n    except Exception:\n        raise ToolError("Feeds could not be managed right now.") from None\n',

@@ -2944,8 +2944,12 @@ def test_a_generic_method_of_a_client_class_is_not_glued_to_the_class_name(proje
     write(project / "server.py", SOAP_SERVER)
     result = fix()
     assert "mcp-lint: error" not in result.output, result.output
+    # (The HTTP status stays, in a clause of its own before the broad one: issue 23.)
     assert (project / "server.py").read_text() == SOAP_SERVER.replace(
-        'raise RecordsError(f"HTTP error: {e}") from e', 'raise RecordsError("Could not get record: HTTP error") from e'
+        '        except httpx.HTTPError as e:\n            raise RecordsError(f"HTTP error: {e}") from e',
+        "        except httpx.HTTPStatusError as e:\n"
+        '            raise RecordsError(f"Could not get record (HTTP {e.response.status_code})") from e\n'
+        '        except httpx.HTTPError as e:\n            raise RecordsError("Could not get record: HTTP error") from e',
     )
     two_tools = SOAP_SERVER + (
         "\n\n@mcp.tool()\n"

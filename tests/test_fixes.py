@@ -527,6 +527,9 @@ async def get_forecast(city: str) -> str:
             response = await client.get(f"https://api.example.com/forecast/{city}")
             response.raise_for_status()
             return response.text
+    except httpx.HTTPStatusError as e:
+        logger.exception("Could not get forecast (HTTP %s)", e.response.status_code)
+        raise ToolError(f"Could not get forecast (HTTP {e.response.status_code})") from e
     except Exception as e:
         logger.exception("Could not get forecast")
         raise ToolError("Could not get forecast") from e
@@ -790,7 +793,7 @@ def test_fixes_write_the_files_own_line_endings(before: str, after: str, target:
             MCP002_CASES[0].values[0],
             "MCP002",
             None,
-            'Log the exception and raise ToolError("Could not get forecast") from e',
+            'Log the exception and raise ToolError("Could not get forecast") from e; HTTPStatusError clause first',
             id="mcp002",
         ),
         pytest.param(
@@ -1150,8 +1153,12 @@ async def item(item_id: int) -> dict:
     (finding,) = findings_of(before, "MCP002", "fastmcp>=3")
     assert finding.fix is not None
     # The exception keeps propagating, its cause chained: no log line here (its handler logs it),
-    # hence no logging import either.
-    assert [edit.content for edit in finding.fix.edits] == ['raise HNError(f"Request to {path!r} failed") from e']
+    # hence no logging import either. The HTTP status the library's text carried stays, in a
+    # clause of its own for the status error (the broad clause's exception may have no response).
+    assert sorted(edit.content for edit in finding.fix.edits) == [
+        '    except httpx.HTTPStatusError as e:\n        raise HNError(f"Request to {path!r} failed (HTTP {e.response.status_code})") from e\n',
+        'raise HNError(f"Request to {path!r} failed") from e',
+    ]
 
 
 def test_mcp004_check_that_cannot_move_gets_a_display_only_fix() -> None:

@@ -108,6 +108,7 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
+from mcp_lint.rules.http_status import keep_caught_status, status_clause, with_status
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -340,6 +341,9 @@ async def get_forecast(city: str) -> str:
             response = await client.get(f"https://api.example.com/forecast/{city}")
             response.raise_for_status()
             return response.text
+    except httpx.HTTPStatusError as e:
+        logger.exception("Could not get forecast (HTTP %s)", e.response.status_code)
+        raise ToolError(f"Could not get forecast (HTTP {e.response.status_code})") from e
     except Exception as e:
         logger.exception("Could not get forecast")
         raise ToolError("Could not get forecast") from e
@@ -1738,6 +1742,7 @@ def _build_fix(
         return None
     if not partial:
         _keep_the_decode_position(message, handler)
+        keep_caught_status(message, handler)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -1770,6 +1775,10 @@ def _build_fix(
         at = ctx.range(argument)
         written = message.as_fstring("\n" + indent_of(ctx, argument) if message.multiline else " ")
         edits = [Edit(Location(at.start.line, at.start.column + 1), Location(at.end.line, at.end.column + 1), written)]
+        argument_code = ctx.code(argument)
+
+        def statement(shown: Message) -> str:
+            return ctx.code(node).replace(argument_code, shown.as_fstring("\n" + indent_of(ctx, argument) if shown.multiline else " "), 1) + cause
         if status is not None:
             cause = ""  # a return has no cause to chain
             if plan.add_call:
@@ -1782,13 +1791,20 @@ def _build_fix(
         shown = _with_hint(message, text.hint)
         if text.hint is not None and shown is message:
             return None  # the advice cannot follow the message in its layout: no fix rather than lose it
-        statements = [f"raise {raised}({_arguments(shown.as_fstring, [], indent, shown.multiline)}){cause}"]
-        if plan.add_call:
-            statements.insert(0, _log_call(message, indent, logger_style(ctx)))
-        replacement = f"\n{indent}".join(statements)
+
+        def statement(shown: Message) -> str:
+            lines = [f"raise {raised}({_arguments(_with_hint(shown, text.hint).as_fstring, [], indent, shown.multiline)}){cause}"]
+            if plan.add_call:
+                lines.insert(0, _log_call(shown, indent, logger_style(ctx)))
+            return f"\n{indent}".join(lines)
+
+        replacement = statement(message)
         edits = [Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), replacement)]
     if plan.edit is not None:
         edits.append(plan.edit)
+    status_first = ""
+    if status is None:
+        let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
     unbound: list[cst.CSTNode] = []
@@ -1810,7 +1826,9 @@ def _build_fix(
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
-    fix = _Fix(f"{verb} {raised}({short}){cause}", tuple(edits), plan.add_call, raises=True, opens=opens)
+    # (The clause added for the HTTP status error is said too: the help is the edit applied.)
+    also = f"; {last_name(status_first)} clause first" if status_first else ""
+    fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
 
@@ -2025,6 +2043,33 @@ def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, l
     return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
 
 
+def _status_clause_first(
+    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, message: Message, statement: Callable[[Message], str], let_through: list[Edit]
+) -> tuple[list[Edit], str]:
+    """`let_through` with a clause for the HTTP status error before a broad clause whose `try`
+    calls `raise_for_status()` (http_status.status_clause): its statement is the fix's, with the
+    status after the message. Only where the clause's one statement is the one rewritten. Also
+    the class the added clause catches ("" when none is added)."""
+    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or list(body[0].body) != [node]:
+        return let_through, ""
+    before = tuple(name for other in fn.handlers[: fn.handlers.index(handler)] if other.try_node is handler.try_node for name in other.caught)
+    clause = status_clause(handler, before, ctx.model.aliases)
+    if clause is None or len(message.parts) != 1:
+        return let_through, ""
+    shown = copy.deepcopy(message)
+    if not with_status(shown, clause.status):
+        return let_through, ""
+    where = ctx.range(handler.node).start
+    row, column = where.line, where.column
+    outer, inner = " " * column, indent_of(ctx, node)
+    at = Location(row, 1)
+    text = f"{outer}except {clause.caught} as {handler.name}:\n{inner}{statement(shown)}\n"
+    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
+    others = [edit for edit in let_through if edit not in same]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], clause.caught
+
+
 def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:
     """The named `except` clause nearest around `node`: in `except Exception as restore_e:` inside
     `except Exception as e:`, the exception being handled is `restore_e` (which chains `e` as its
@@ -2052,8 +2097,16 @@ def _log_call(message: Message, indent: str, style: str = "logging") -> str:
         _, arguments = message.as_braces(" ")
         return f"{PH_LOGGER}.exception({_arguments(lambda joiner: message.as_braces(joiner)[0], arguments, indent, message.multiline)})"
     if style == "structlog":
-        words = " ".join(message.words().replace("{}", "").split()).strip(" :;,-")
-        pairs = [f"{p.source}={p.source}" for part in message.parts for p in part.pieces if isinstance(p, Placeholder) and p.source.isidentifier()]
+        # The values go as key-values (a dotted value under its last name: `status_code=
+        # e.response.status_code`); a parenthesised aside that only held values goes with them.
+        # ("Forecast for {} failed" -> "Forecast failed": the value's preposition goes with it.)
+        words = " ".join(_VALUE_OF.sub("", _VALUE_ASIDE.sub("", message.words())).replace("{}", "").split()).strip(" :;,-")
+        pairs = [
+            f"{p.source.rsplit('.', 1)[-1]}={p.source}"
+            for part in message.parts
+            for p in part.pieces
+            if isinstance(p, Placeholder) and all(name.isidentifier() for name in p.source.split("."))
+        ]
         quote = message.parts[0].quote if message.parts and len(message.parts[0].quote) == 1 else '"'
         event = quote + words.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
         return f"{PH_LOGGER}.exception({', '.join([event, *pairs])})"
@@ -2063,6 +2116,12 @@ def _log_call(message: Message, indent: str, style: str = "logging") -> str:
     _, arguments = logging_form
     render = lambda joiner: message.as_logging(joiner)[0]  # noqa: E731 - one line, used once
     return f"{PH_LOGGER}.exception({_arguments(render, arguments, indent, message.multiline)})"
+
+
+# ` (HTTP {})`, `(id: {})`: an aside of a message that holds a value and at most two words.
+_VALUE_ASIDE = lazy_compile(r"\s*\((?:[A-Za-z_]+:?\s+){0,2}\{\}\)")
+# `for {}`, `of {}`: a value with the preposition that introduced it.
+_VALUE_OF = lazy_compile(r"\s*\b(?:for|of|in|on|at|to|from|with|by|into)\s+\{\}")
 
 
 def _arguments(render, extra: list[str], indent: str, multiline: bool) -> str:

@@ -357,6 +357,9 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
+    # The sentence of the function's docstring that documents the error result the fix removes
+    # (`On unknown item returns {"error": "<msg>"}`): the model reads it as the tool's contract.
+    documented: str = ""
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1338,6 +1341,8 @@ def check_health() -> dict:
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
+        if msg:
+            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx))
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
@@ -1488,6 +1493,9 @@ def check_health() -> dict:
             "object": ("failure text in place of results", f"an object carrying the failure text '{what}' in place of results"),
         }[kind]
         notes = [f"the failure: {full}", wire]
+        if _failure(latent).documented and _failure(latent).msg:
+            # Rewriting prose is the author's call; the fix says what it leaves stale.
+            notes.append(f"the docstring (the tool's description for the model) documents the error result the fix removes: '{_failure(latent).documented}'; update it with the fix")
         if context.lowlevel:
             help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
             if advice_note:
@@ -1651,24 +1659,25 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `{"error": "not_found", "address_id": address_id}`: the code is no sentence for the
         # model; written as words, with the values the dict named beside it.
         only[0] = Text(words, only[0].braces_escaped)
-        text.append_context(
-            [
-                (key, ctx.code(item).strip())
-                for key, item in (items or {}).items()
-                if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
-            ]
-        )
+        named = [
+            (key, ctx.code(item).strip())
+            for key, item in (items or {}).items()
+            if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
+        ]
+        shown = {key for key, _ in named}
+        if not _appended(text, [*named, *((key, code) for key, code in _what_to_act_on(items, ctx) if key not in shown)]):
+            return ""
     elif items:
         # A handle of work the failure leaves running (`"job_id": job_id` beside "Timed out after
         # 600s"): the next call (its status, a cancel) needs it, so the new message keeps it.
         named = {piece.source for part in text.parts for piece in part.pieces if isinstance(piece, Placeholder)}
-        text.append_context(
-            [
-                (key, code)
-                for key, item in items.items()
-                if _HANDLE_KEY.search(key) and _is_reference(item) and (code := ctx.code(item).strip()) not in named
-            ]
-        )
+        handles = [
+            (key, code)
+            for key, item in items.items()
+            if _HANDLE_KEY.search(key) and _is_reference(item) and (code := ctx.code(item).strip()) not in named
+        ]
+        if not _appended(text, [*handles, *((key, code) for key, code in _what_to_act_on(items, ctx) if code not in named)]):
+            return ""
     details = next(
         (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
@@ -1694,6 +1703,65 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
         return lone[0].source
     return text.as_fstring(" ")
+
+
+def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileContext) -> str:
+    """The docstring's sentence naming the returned error dict's message key in quotes (`On
+    unknown item returns {"error": "<msg>"}`), clipped; "" when it names none."""
+    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    keys = [key for key in (_result_items(_unwrap(value, ctx)) or {}) if key.lower() in MESSAGE_KEYS]
+    if not doc or not keys:
+        return ""
+    quoted = re.compile("|".join(rf"[\"']{re.escape(key)}[\"']" for key in keys))
+    for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", doc):
+        if quoted.search(sentence):
+            return clip(" ".join(sentence.split()), 80)
+    return ""
+
+
+def _appended(text: Message, items: list[tuple[str, str]]) -> bool:
+    """`text` with `items` in parentheses after it; False when one of them cannot be written
+    inside its literal (then no fix: the field would be lost)."""
+    before = sum(isinstance(piece, Placeholder) for part in text.parts for piece in part.pieces)
+    text.append_context(items)
+    after = sum(isinstance(piece, Placeholder) for part in text.parts for piece in part.pieces)
+    return after - before == len(items)
+
+
+def _what_to_act_on(items: dict[str, cst.BaseExpression] | None, ctx: FileContext) -> list[tuple[str, str]]:
+    """(key, expression) of the error dict's fields that tell the model what to change in its
+    next call: a list of what is missing, of the submissions that failed, of the findings to
+    fix (`"required_fields": sorted(required)`, `"invalid_submissions": missing`, `"findings":
+    _findings(errs)`). A raise of the message alone would drop them, so the new message names
+    them after it (their repr, as the dict's JSON showed them). Codes, flags, counts, the
+    message's own keys and payloads are no such field."""
+    found = []
+    for key, item in (items or {}).items():
+        lowered = key.lower()
+        if lowered in _NOT_CONTEXT_KEYS or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered) or _RECORD_KEY.search(lowered):
+            continue
+        if _is_collection(item) or (isinstance(item, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and _LIST_KEY.search(lowered)):
+            found.append((key, ctx.code(item).strip()))
+    return found
+
+
+def _is_collection(node: cst.BaseExpression) -> bool:
+    """A non-empty list, set, tuple or dict built here, or one a builtin makes (`sorted(x)`)."""
+    if isinstance(node, (cst.List, cst.Set, cst.Tuple, cst.Dict)):
+        return bool(node.elements)
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp)):
+        return True
+    return isinstance(node, cst.Call) and dotted(node.func) in {"sorted", "list", "set", "tuple", "dict", "frozenset"}
+
+
+# Keys naming a collection of what to fix (`findings`, `missing_fields`, `invalid_items`): a plural
+# last word, or a word saying the values are missing, required, invalid or expected.
+_LIST_KEY = lazy_compile(r"(?<!s)(?<!statu)(?<!succes)(?<!progres)(?<!alia)s$|^(?:missing|required|invalid|expected|unknown)(?:_|$)|_(?:missing|required)$")
+# Keys of a record of the exchange or the process (`headers`, `traceback`, `logs`): for programs and
+# operators, never words for the model (a reply's headers, a stack).
+_RECORD_KEY = lazy_compile(r"(?:^|_)(?:headers|cookies|env|environ|traceback|stack|stacktrace|trace|logs|raw|debug)$")
+# Keys of a count beside the failure (`resolved_count`, `total`): a number, not what to fix.
+_COUNT_KEY = lazy_compile(r"(?:^|_)(?:count|total|num|number|n)(?:_|$)|counts?$")
 
 
 def _result_items(value: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
