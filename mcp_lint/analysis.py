@@ -311,7 +311,8 @@ def _call_edges(
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
             failure_params=tuple(failure_params),
-            returned_items=_returned_items(call, facts) if resolved else (),
+            # (Also unresolved: `await asyncio.to_thread(check, x)` hands its edge to the callback.)
+            returned_items=_returned_items(call, facts),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -331,6 +332,7 @@ def _call_edges(
             # formatter: the test and the failure of its own are what count.)
             rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
             advises=id(call.node) in advice,
+            hands_on=resolved and call.returned and _hands_on(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -368,6 +370,33 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
+    return False
+
+
+def _hands_on(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is the call's local (`blocked = confirm(code)`) tested by one `if` without `else` that reads
+    only it (`if blocked:`, `if err is not None:`) and only returns it as it is, with statements of
+    the caller's own after that `if` (the work the check guards)?"""
+    name = _assigned_local(call)
+    if name is None:
+        return False
+    for block in descendants(facts.node, into_scopes=False):
+        statements = block.body if isinstance(block, cst.IndentedBlock) else None
+        if not statements:
+            continue
+        for index, check in enumerate(statements[:-1]):
+            if not isinstance(check, cst.If) or check.orelse is not None:
+                continue
+            read = {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)}
+            if name not in read or read - _CHECK_NAMES - {name}:
+                continue
+            body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
+            if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+                returned = body[0].body[0]
+                if isinstance(returned, cst.Return) and isinstance(returned.value, cst.Name) and returned.value.value == name:
+                    # The check guards work that follows (a call), not the choice between two answers
+                    # (`if note: return note` then `return "unchanged"`).
+                    return any(isinstance(n, cst.Call) for after in statements[index + 1 :] for n in descendants(after, into_scopes=False))
     return False
 
 

@@ -163,6 +163,10 @@ class CallEdge(_DefaultsLeftOut):
     # The caller's own failure report holds the call's value whole as its advice item (`{"error":
     # str(e), "hint": hint_for(name)}`): the callee's text is a suggestion there, not what failed.
     advises: bool = False
+    # The caller tests the call's local and, in that branch alone, returns it as it is, then goes
+    # on with its own work (`blocked = confirm(code); if blocked: return blocked; send(...)`):
+    # whatever the callee returns there is a refusal of the caller's call.
+    hands_on: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

@@ -70,7 +70,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
-from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only
+from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only, skips_the_wrapped_call, verdict_or_none
 from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
@@ -361,6 +361,10 @@ class FailureValue(Payload):
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
     by_path: bool = False
+    # Known a failure only because the function returns text or nothing (failure_paths.
+    # verdict_or_none): a failure where a caller on a tool's path tests the value and returns it
+    # as it is before going on with its work (CallEdge.hands_on).
+    verdict: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -648,6 +652,10 @@ def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
         return node.value not in {"True", "False", "None"} and node.value not in fn.local_names and node.value not in fn.params
     return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute)) or (
         isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    ) or (
+        # `return None, error(f"{path} is not a file")`: the item built here by a call (a
+        # project's error-dict builder), beside `return resolved, None`.
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value not in {"bool", "int", "float", "len"}
     )
 
 
@@ -738,6 +746,12 @@ def _returned_whole_by_callers(function: str, project: LinkedProject, reached: M
         caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and (any_caller or not is_status_tool(last_name(caller)))
         for caller, edge in project.callers_of(function)
     )
+
+
+def _handed_on_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path (no status check) test the function's value and return it
+    as it is in that branch alone, going on with its own work otherwise (CallEdge.hands_on)?"""
+    return any(caller in reached and edge.hands_on and not is_status_tool(last_name(caller)) for caller, edge in project.callers_of(function))
 
 
 def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
@@ -1112,6 +1126,10 @@ def check_health() -> dict:
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
+        if described >= 0 and verdict_or_none(fn) and _described_exception(fn, ctx, lookup) < 0:
+            # `if not row.startswith("row-"): return f"Unknown row {row}"`, falling off its end
+            # otherwise: a check of its argument (text or nothing), not a describer of a failure.
+            described = -1
         # A function that only words the exception it is handed: each text it returns is a failure.
         worded = described >= 0 and _only_messages(fn)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
@@ -1265,6 +1283,16 @@ def check_health() -> dict:
         if found is None and ret.handler is None and _written_or_reason(resolved):
             found = _written_on_failure_path(fn, ctx, anchor, resolved)
             by_path = found is not None
+        if found is None and ret.handler is None and conditional and skips_the_wrapped_call(fn, ctx, anchor):
+            # `if not session.token: return "Not signed in ..."` in a decorator's wrapper, before
+            # it calls the tool: the wrapper refuses the call.
+            found = _written_in_handler(resolved, ctx)
+        verdict = False
+        if found is None and ret.handler is None and conditional and verdict_or_none(fn):
+            # `if code != CODE: return "Wrong code."` beside `return None`: a refusal where a
+            # caller hands it on (link_latent asks the callers).
+            found = _written_in_handler(resolved, ctx)
+            verdict = by_path = found is not None
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
@@ -1334,6 +1362,7 @@ def check_health() -> dict:
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
             by_path=by_path,
+            verdict=verdict,
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
@@ -1417,6 +1446,10 @@ def check_health() -> dict:
             # answer of a status check (the exemption belongs to status functions' own answers).
             latent = replace(latent, payload=replace(payload, own_failure=True))
             payload = latent.payload
+        if payload.verdict:
+            # Text only where a check found something wrong: a refusal where a caller on a
+            # tool's path hands it on as it is and otherwise goes on; an answer elsewhere.
+            return latent if not reach.is_tool and isinstance(state, Mapping) and _handed_on_by_callers(function, project, state) else None
         if payload.by_path and not reach.is_tool and not (isinstance(state, Mapping) and _returned_whole_by_callers(function, project, state, any_caller=True)):
             return None  # `if err: return {"error": err}` in every caller: the flow is theirs
         if payload.error_slot >= 0:

@@ -1,0 +1,223 @@
+"""MCP005 through helpers (issue 20, indirect misses): a failure value a helper builds and a tool
+returns as its success result, reported where the helper builds it. The ways it travels covered
+here: the error item of a `(value, error)` pair built by a call (`return None, refusal(...)`) that
+the tool unpacks and returns, also when the helper runs through `asyncio.to_thread`; a decorator's
+wrapper that answers before it calls the tool; a helper that returns text or nothing, whose text a
+tool returns as it is before doing its work. Silent: a tool that turns the helper's error into a
+raise, a helper only non-tools use, a status tool's report, a wrapper's cached value, a text that
+is one of two answers."""
+
+from __future__ import annotations
+
+from ._support import check
+
+HEADER = """\
+import asyncio
+import functools
+from pathlib import Path
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("orchard")
+SHED = {"key": None, "code": "4711"}
+
+
+def refusal(message: str, *, hint: str | None = None) -> dict:
+    out = {"error": message}
+    if hint:
+        out["hint"] = hint
+    return out
+
+
+def _check_crate_path(path: str) -> tuple[Path | None, dict | None]:
+    resolved = Path(path).resolve()
+    if not resolved.is_file():
+        return None, refusal(f"{path!r} is not a crate file; nothing was read.")  # expect: MCP005
+    return resolved, None
+"""
+
+
+def test_error_item_built_by_a_call_and_returned_by_the_tool() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+def weigh_crate(path: str) -> dict:
+    resolved, problem = _check_crate_path(path)
+    if problem is not None:
+        return problem
+    return {"kilos": resolved.stat().st_size}
+""")
+
+
+def test_error_item_of_a_helper_run_in_a_thread() -> None:
+    check(HEADER + """
+
+@mcp.tool()
+async def weigh_crate(path: str) -> dict:
+    resolved, problem = await asyncio.to_thread(_check_crate_path, path)
+    if problem is not None:
+        return problem
+    return {"kilos": resolved.stat().st_size}
+""")
+
+
+def test_error_item_the_tool_turns_into_a_raise_is_silent() -> None:
+    source = HEADER.replace("  # expect: MCP005", "") + """
+
+@mcp.tool()
+def weigh_crate(path: str) -> dict:
+    resolved, problem = _check_crate_path(path)
+    if problem is not None:
+        raise ToolError(problem["error"])
+    return {"kilos": resolved.stat().st_size}
+"""
+    check(source)
+
+
+WRAPPER = HEADER.replace("  # expect: MCP005", "") + """
+
+def require_key(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        if not SHED["key"]:
+            return "The shed is locked. Call unlock_shed with the key first."  # expect: MCP005
+        return await func(*args, **kwargs)
+
+    return wrapper
+"""
+
+
+def test_a_wrapper_answering_before_it_calls_the_tool_refuses_the_call() -> None:
+    check(WRAPPER + """
+
+@mcp.tool()
+@require_key
+async def count_crates(row: str) -> str:
+    return f"{len(row)} crates"
+""")
+
+
+def test_a_wrapper_returning_a_cached_value_or_after_the_tool_ran_is_silent() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+CACHE: dict = {}
+
+
+def cached(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        key = repr(args)
+        if key in CACHE:
+            return CACHE[key]
+        result = await func(*args, **kwargs)
+        if not result:
+            return "Counted nothing yet, the rows are empty."
+        CACHE[key] = result
+        return result
+
+    return wrapper
+
+
+@mcp.tool()
+@cached
+async def count_crates(row: str) -> str:
+    return f"{len(row)} crates"
+""")
+
+
+VERDICT = HEADER.replace("  # expect: MCP005", "") + """
+
+def _confirm(code: str | None) -> str | None:
+    if SHED["code"]:
+        if not code:
+            return "LOCKED: a confirmation code is required."  # expect: MCP005
+        if code.strip() != SHED["code"]:
+            return "LOCKED: wrong confirmation code. The crate stays."  # expect: MCP005
+    return None
+"""
+
+
+def test_text_or_nothing_handed_on_by_the_tool_before_its_work_is_a_refusal() -> None:
+    check(VERDICT + """
+
+@mcp.tool()
+def ship_crate(crate: str, code: str | None = None) -> str:
+    blocked = _confirm(code)
+    if blocked:
+        return blocked
+    Path(crate).touch()
+    return f"Shipped {crate}"
+""")
+
+
+def test_text_or_nothing_falling_off_the_end_is_a_refusal_too() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+def _row_problem(row: str):
+    if not row.startswith("row-"):
+        return f"Unknown row {row}: rows look like row-12."  # expect: MCP005
+
+
+@mcp.tool()
+def prune_row(row: str) -> str:
+    problem = _row_problem(row)
+    if problem is not None:
+        return problem
+    Path(row).touch()
+    return f"Pruned {row}"
+""")
+
+
+def test_text_or_nothing_the_tool_raises_or_only_non_tools_use_is_silent() -> None:
+    check(VERDICT.replace("  # expect: MCP005", "") + """
+
+@mcp.tool()
+def ship_crate(crate: str, code: str | None = None) -> str:
+    blocked = _confirm(code)
+    if blocked:
+        raise ToolError(blocked)
+    Path(crate).touch()
+    return f"Shipped {crate}"
+
+
+def nightly_job(code: str) -> str:
+    blocked = _confirm(code)
+    if blocked:
+        return blocked
+    Path("crates").touch()
+    return "done"
+""")
+
+
+def test_text_or_nothing_as_one_of_two_answers_or_in_a_status_tool_is_silent() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+def _ripeness_note(days: int) -> str | None:
+    if days > 10:
+        return f"Picked {days} days ago, eat soon."
+    return None
+
+
+def _shed_problem() -> str | None:
+    if not SHED["key"]:
+        return "The shed key is not configured."
+    return None
+
+
+@mcp.tool()
+def crate_note(days: int) -> str:
+    note = _ripeness_note(days)
+    if note:
+        return note
+    return "Fresh."
+
+
+@mcp.tool()
+def shed_status() -> str:
+    problem = _shed_problem()
+    if problem:
+        return problem
+    Path("shed").touch()
+    return "The shed is open."
+""")
