@@ -258,6 +258,10 @@ def _caught_exception_text(
             return None
         text = found if isinstance(found, cst.Name) and found.value != handler.name else None
         return "exception-object", handler.name, text
+    if isinstance(value, cst.Dict) and _only_about(value, handler):
+        # `except Exception as e: return {"erro": "inesperado", "mensagem": f"{e}"}`: a dict the
+        # clause writes from the caught exception alone, whatever its keys' language.
+        return "dict", f"the text of the caught exception ({handler.name})", None
     if isinstance(value, cst.Call) and callee == "TextContent":
         text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
         if text is None:
@@ -266,6 +270,21 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+def _only_about(value: cst.Dict, handler: Handler) -> bool:
+    """Does the dict hold the caught exception's text, and beside it only constants (no data the
+    call gathered before it failed: `{"rows": rows, "warning": str(e)}` is a partial answer)?"""
+    found = False
+    for element in value.elements:
+        if not isinstance(element, cst.DictElement):
+            return False
+        item = element.value
+        if find_exception_text(item, handler) is not None:
+            found = True
+        elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
+            return False
+    return found
 
 
 # `success, message, details = helper(...)`: (the callee's qualified name, its name as called,

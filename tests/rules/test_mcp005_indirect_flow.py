@@ -221,3 +221,34 @@ def shed_status() -> str:
     Path("shed").touch()
     return "The shed is open."
 """)
+
+
+def test_a_dict_an_except_clause_writes_from_the_exception_alone_whatever_its_keys() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+async def _fetch_crates(row: str) -> dict:
+    try:
+        return {"crates": await asyncio.to_thread(Path(row).read_text)}
+    except Exception as e:
+        return {"erro": "inesperado", "mensagem": f"{type(e).__name__}: {e}"}  # expect: MCP002,MCP005
+
+
+async def _fetch_rows(rows: list[str]) -> dict:
+    done = []
+    try:
+        for row in rows:
+            done.append(await asyncio.to_thread(Path(row).read_text))
+    except OSError as e:
+        return {"rows": done, "aviso": f"stopped early: {e}"}  # expect: MCP002
+    return {"rows": done}
+
+
+@mcp.tool()
+async def list_crates(row: str) -> dict:
+    return await _fetch_crates(row)
+
+
+@mcp.tool()
+async def list_rows(rows: list[str]) -> dict:
+    return await _fetch_rows(rows)
+""")
