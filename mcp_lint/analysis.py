@@ -194,6 +194,8 @@ def analyze_source(
         if qual not in registered:
             fsum.return_steps, fsum.returned_params = return_flow(facts.value_flow, tuple(facts.params), (r.node for r in facts.returns), facts.name, ctx.range)
         fsum.message_params = message_params(facts)
+        if facts.params[:1] == ("self",) and facts.value_flow is not None:
+            fsum.returns_self = _returns_self(facts)
         # Its rules have run: the value flow refers back to the model (its test of project calls
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.release_value_flow()
@@ -333,6 +335,7 @@ def _call_edges(
             rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
             advises=id(call.node) in advice,
             hands_on=resolved and call.returned and _hands_on(call, facts),
+            receiver_of=call.receiver_of,
             at=at,
         )
         by_call[id(call)] = edge
@@ -371,6 +374,18 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
     return False
+
+
+def _returns_self(facts: FunctionFacts) -> bool:
+    """Does a value the method returns read its object, as it is or a field of it, through any
+    locals (`return self.message`, `return {"error": self.kind}`)?"""
+    flow = facts.value_flow
+    assert flow is not None
+    return any(
+        any(key == "self" or key.startswith("self.") for key in flow.follow(ret.node.value, at=ret.node)[2])
+        for ret in facts.returns
+        if ret.node.value is not None
+    )
 
 
 def _hands_on(call: CallFact, facts: FunctionFacts) -> bool:

@@ -252,3 +252,82 @@ async def list_crates(row: str) -> dict:
 async def list_rows(rows: list[str]) -> dict:
     return await _fetch_rows(rows)
 """)
+
+
+OUTCOME = """\
+from dataclasses import dataclass
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orchard")
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    message: str
+
+    def to_text(self) -> str:
+        return self.message
+
+    def banner(self) -> str:
+        return "Orchard service"
+
+
+def _pick(tree: str) -> Outcome:
+    if not tree.startswith("tree-"):
+        return Outcome(False, f"Error: unknown tree {tree}")  # expect: MCP005
+    return Outcome(True, f"Picked {tree}")
+"""
+
+
+def test_a_failure_object_sent_through_its_own_method() -> None:
+    check(OUTCOME + """
+
+@mcp.tool()
+def pick(tree: str) -> str:
+    return _pick(tree).to_text()
+
+
+@mcp.tool()
+def pick_later(tree: str) -> str:
+    outcome = _pick(tree)
+    return outcome.to_text()
+""")
+
+
+def test_a_method_that_sends_nothing_of_its_object_is_silent() -> None:
+    check(OUTCOME.replace("  # expect: MCP005", "") + """
+
+@mcp.tool()
+def pick(tree: str) -> str:
+    return _pick(tree).banner()
+""")
+
+
+def test_a_failure_dict_merged_into_the_returned_dict() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+def _crate_state(crate: str) -> dict:
+    if not crate.startswith("crate-"):
+        return {"error": f"Unknown crate {crate}"}  # expect: MCP005
+    return {"kilos": len(crate)}
+
+
+def _crate_label(crate: str) -> dict:
+    return {"label": crate.upper()}
+
+
+@mcp.tool()
+def weigh(crate: str) -> dict:
+    out = {"crate": crate}
+    out.update(_crate_state(crate))
+    return out
+
+
+@mcp.tool()
+def label(crate: str) -> dict:
+    out = {"crate": crate}
+    out.update(_crate_label(crate))
+    return out
+""")
