@@ -336,6 +336,7 @@ def _call_edges(
             advises=id(call.node) in advice,
             hands_on=resolved and call.returned and _hands_on(call, facts),
             receiver_of=call.receiver_of,
+            items_tested=resolved and call.feeds and _items_tested(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -386,6 +387,26 @@ def _returns_self(facts: FunctionFacts) -> bool:
         for ret in facts.returns
         if ret.node.value is not None
     )
+
+
+def _items_tested(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is a local the call's tuple value is unpacked into (`status, body = fetch()`) read in a
+    condition of the function (`if status == 0: raise ...`)?"""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+        return False
+    target = small.targets[0].target
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return False
+    names = {e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
+    for node in descendants(facts.node.body, into_scopes=False):
+        test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
+        if test is not None and any(isinstance(n, cst.Name) and n.value in names for n in descendants(test, into_scopes=False)):
+            return True
+    return False
 
 
 def _hands_on(call: CallFact, facts: FunctionFacts) -> bool:

@@ -170,6 +170,9 @@ class CallEdge(_DefaultsLeftOut):
     # The method the caller calls on the call's value as it is and returns the value of whole
     # (`return load(key).to_text()`; facts.CallFact.receiver_of), "" for none.
     receiver_of: str = ""
+    # A local the call's tuple value is unpacked into is read in a condition (`status, body =
+    # fetch(); if status == 0: raise ...`): the caller looks at the outcome before it sends an item on.
+    items_tested: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None

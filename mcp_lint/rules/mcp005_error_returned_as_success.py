@@ -376,6 +376,8 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
+    # With error_slot: the item is an `except` clause's report of the caught exception (_handler_item).
+    in_handler: bool = False
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -643,6 +645,23 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     return -1
 
 
+def _handler_item(fn: FunctionFacts, ret: ReturnFact) -> int:
+    """The item of a tuple an `except` clause returns that holds the caught exception's text, the
+    clause's own report of it (`return 0, {"error": "unreachable", "message": str(e)}` beside
+    `return r.status_code, r.json()`), -1 for none or several: callers unpack the tuple and the
+    tools that send that item on send the failure (the walk's items, Latent.slot)."""
+    assert ret.handler is not None
+    value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
+    if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+        return -1
+    found = [
+        i
+        for i, element in enumerate(value.elements)
+        if isinstance(element.value, (cst.Dict, cst.FormattedString)) and find_exception_text(element.value, ret.handler) is not None
+    ]
+    return found[0] if len(found) == 1 else -1
+
+
 def _holds_a_message(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """Is the item text the function writes: written here, or a local some store of which is
     (`message = f"Deleted {n}"`; `return True, message`)?"""
@@ -678,10 +697,17 @@ def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     )
 
 
-def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach], sent_on: bool = False) -> bool:
     """Does a caller on a tool's path return that item of the function's tuple as it is
-    (CallEdge.returned_items)?"""
-    return any(caller in reached and slot in edge.returned_items for caller, edge in project.callers_of(function))
+    (CallEdge.returned_items)? With `sent_on`, also one whose returned value carries the item,
+    re-wording none of it (CallEdge.selects, not CallEdge.rewords)."""
+    item = f"#{slot}"
+    return any(
+        caller in reached
+        and not (sent_on and edge.items_tested)  # (the item holds the success body too: a tested outcome)
+        and (slot in edge.returned_items or (sent_on and edge.selects is not None and item in edge.selects and not edge.rewords and not edge.raised))
+        for caller, edge in project.callers_of(function)
+    )
 
 
 def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
@@ -1185,6 +1211,8 @@ def check_health() -> dict:
                 # design; the failure is reported where a caller returns what it built.
                 continue
             slot = _error_slot(fn, ret) if ret.handler is None or conditional else -1
+            if slot < 0 and ret.handler is not None:
+                slot = _handler_item(fn, ret)
             if slot >= 0:
                 # `return None, "DEPOT_KEY is not set"` beside `return key, None`: the text is
                 # built here, in the error item callers test and return (`if err: return err`).
@@ -1204,9 +1232,10 @@ def check_health() -> dict:
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
         what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
-        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot)
+        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=ret.handler is not None)
         # Route "text" with the item as the slot: the tools take that item of the value.
-        return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
+        variant = "dict" if isinstance(item, cst.Dict) else "string"
+        return replace(self.latent(ctx, ret.node, variant=variant, route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
         self,
@@ -1472,9 +1501,10 @@ def check_health() -> dict:
         if payload.by_path and not reach.is_tool and not (isinstance(state, Mapping) and _returned_whole_by_callers(function, project, state, any_caller=True)):
             return None  # `if err: return {"error": err}` in every caller: the flow is theirs
         if payload.error_slot >= 0:
-            # Only where a caller on a tool's path returns the item as it is: one that words its
-            # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
-            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state) else None
+            # Only where a caller on a tool's path returns the item as it is (or, for an `except`
+            # clause's report, sends it on in a value it returns, `return wrap(status, body)`): one
+            # that words its own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
+            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state, payload.in_handler) else None
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _advice_of_callers(function, project, state):

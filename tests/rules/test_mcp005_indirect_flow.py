@@ -331,3 +331,47 @@ def label(crate: str) -> dict:
     out.update(_crate_label(crate))
     return out
 """)
+
+
+REQUEST = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("orchard")
+
+
+async def _request(path: str) -> tuple[int, dict]:
+    try:
+        async with httpx.AsyncClient() as client:
+            reply = await client.get(path)
+        return reply.status_code, reply.json()
+    except httpx.HTTPError as e:
+        return 0, {"error": "orchard_unreachable", "message": str(e)[:200]}  # expect: MCP002,MCP005
+
+
+def _with_status(status: int, body: dict) -> dict:
+    return {"http_status": status, **body}
+"""
+
+
+def test_an_except_clauses_report_in_a_tuple_sent_on_through_a_wrapper() -> None:
+    check(REQUEST + """
+
+@mcp.tool()
+async def count_trees(row: str) -> dict:
+    status, body = await _request("/rows/" + row)
+    return _with_status(status, body)
+""")
+
+
+def test_an_except_clauses_report_in_a_tuple_the_tool_raises_is_silent() -> None:
+    check(REQUEST.replace("MCP002,MCP005", "MCP002") + """
+
+@mcp.tool()
+async def count_trees(row: str) -> dict:
+    status, body = await _request("/rows/" + row)
+    if status == 0:
+        raise ToolError(f"The orchard service is unreachable: {body['error']}")
+    return body
+""")
