@@ -376,7 +376,8 @@ class FailureValue(Payload):
     # `return None, "DEPOT_KEY is not set"`: the position of the tuple's error item, the failure
     # where a caller returns that item as it is (`key, err = load(); if err: return err`).
     error_slot: int = -1
-    # With error_slot: the item is an `except` clause's report of the caught exception (_handler_item).
+    # With error_slot: the item is an `except` clause's report of the caught exception that holds
+    # the reply on success (_handler_item), not an item only failures fill.
     in_handler: bool = False
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
@@ -654,6 +655,8 @@ def _handler_item(fn: FunctionFacts, ret: ReturnFact) -> int:
     value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
     if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
         return -1
+    if any(_is_false(element.value) or _is_true(element.value) for element in value.elements):
+        return -1  # `return False, f"Error: {e}", None`: a status tuple, its flag read by callers (status_flags)
     found = [
         i
         for i, element in enumerate(value.elements)
@@ -1211,19 +1214,19 @@ def check_health() -> dict:
                 # design; the failure is reported where a caller returns what it built.
                 continue
             slot = _error_slot(fn, ret) if ret.handler is None or conditional else -1
-            if slot < 0 and ret.handler is not None:
-                slot = _handler_item(fn, ret)
-            if slot >= 0:
+            reported = -1 if slot >= 0 or ret.handler is None else _handler_item(fn, ret)
+            if slot >= 0 or reported >= 0:
                 # `return None, "DEPOT_KEY is not set"` beside `return key, None`: the text is
-                # built here, in the error item callers test and return (`if err: return err`).
-                yield self._error_item(fn, ctx, ret, slot)
+                # built here, in the error item callers test and return (`if err: return err`);
+                # or the clause's report in the one item that holds the reply otherwise.
+                yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
             for resolved, anchor, conditions in _sent_values(fn, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
 
-    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int) -> Latent:
+    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int, in_handler: bool = False) -> Latent:
         """The failure a return puts in the error item of its tuple (`return None, "reason"`):
         reported here where a caller on a tool's path returns that item as it is (link_latent);
         no fix (the callers branch on the item)."""
@@ -1232,7 +1235,7 @@ def check_health() -> dict:
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
         what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
-        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=ret.handler is not None)
+        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=in_handler)
         # Route "text" with the item as the slot: the tools take that item of the value.
         variant = "dict" if isinstance(item, cst.Dict) else "string"
         return replace(self.latent(ctx, ret.node, variant=variant, route="text", payload=payload), slot=f"#{slot}")

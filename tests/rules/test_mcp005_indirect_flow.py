@@ -375,3 +375,44 @@ async def count_trees(row: str) -> dict:
         raise ToolError(f"The orchard service is unreachable: {body['error']}")
     return body
 """)
+
+
+def test_an_except_clauses_status_tuple_with_its_flag_is_left_to_the_status_reading() -> None:
+    source = REQUEST.replace("  # expect: MCP002,MCP005", "").replace("import httpx\n", "from pathlib import Path\n\nimport httpx\n")
+    check(source + """
+
+def _prune(row: str) -> tuple[bool, str, dict | None]:
+    try:
+        Path(row).unlink()
+        return True, f"Pruned {row}", {"row": row}
+    except OSError as e:
+        return False, f"Could not prune: {e}", None  # expect: MCP002
+
+
+@mcp.tool()
+def prune(row: str) -> str:
+    ok, message, details = _prune(row)
+    if not ok:
+        raise ToolError(message)
+    return _with_status(200, {"message": message, **(details or {})})
+""")
+
+
+def test_an_error_item_built_in_an_except_clause_and_handed_on_after_a_test() -> None:
+    check(HEADER.replace("  # expect: MCP005", "") + """
+
+def _resolve_crate(path: str) -> tuple[Path | None, dict | None]:
+    try:
+        resolved = Path(path).resolve(strict=True)
+    except OSError as exc:
+        return None, refusal(f"Could not resolve {path!r}: {exc.strerror}.")  # expect: MCP002,MCP005
+    return resolved, None
+
+
+@mcp.tool()
+def open_crate(path: str) -> dict:
+    resolved, problem = _resolve_crate(path)
+    if problem is not None:
+        return problem
+    return {"kilos": resolved.stat().st_size}
+""")
