@@ -194,6 +194,8 @@ def analyze_source(
         if qual not in registered:
             fsum.return_steps, fsum.returned_params = return_flow(facts.value_flow, tuple(facts.params), (r.node for r in facts.returns), facts.name, ctx.range)
         fsum.message_params = message_params(facts)
+        if facts.params[:1] == ("self",) and facts.value_flow is not None:
+            fsum.returns_self = _returns_self(facts)
         # Its rules have run: the value flow refers back to the model (its test of project calls
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.release_value_flow()
@@ -311,7 +313,8 @@ def _call_edges(
             excludes=call.excludes,
             constants=_constant_arguments(call.node) if resolved else (),
             failure_params=tuple(failure_params),
-            returned_items=_returned_items(call, facts) if resolved else (),
+            # (Also unresolved: `await asyncio.to_thread(check, x)` hands its edge to the callback.)
+            returned_items=_returned_items(call, facts),
             selects=call.selects,
             slot=call.slot,
             wrapped_by=call.wrapped_by,
@@ -331,6 +334,9 @@ def _call_edges(
             # formatter: the test and the failure of its own are what count.)
             rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
             advises=id(call.node) in advice,
+            hands_on=resolved and call.returned and _hands_on(call, facts),
+            receiver_of=call.receiver_of,
+            items_tested=resolved and call.feeds and _items_tested(call, facts),
             at=at,
         )
         by_call[id(call)] = edge
@@ -368,6 +374,65 @@ def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
         test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
         if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
             return True
+    return False
+
+
+def _returns_self(facts: FunctionFacts) -> bool:
+    """Does a value the method returns read its object, as it is or a field of it, through any
+    locals (`return self.message`, `return {"error": self.kind}`)?"""
+    flow = facts.value_flow
+    assert flow is not None
+    return any(
+        any(key == "self" or key.startswith("self.") for key in flow.follow(ret.node.value, at=ret.node)[2])
+        for ret in facts.returns
+        if ret.node.value is not None
+    )
+
+
+def _items_tested(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is a local the call's tuple value is unpacked into (`status, body = fetch()`) read in a
+    condition of the function (`if status == 0: raise ...`)?"""
+    statement = call.statement
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+        return False
+    target = small.targets[0].target
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return False
+    names = {e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
+    for node in descendants(facts.node.body, into_scopes=False):
+        test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
+        if test is not None and any(isinstance(n, cst.Name) and n.value in names for n in descendants(test, into_scopes=False)):
+            return True
+    return False
+
+
+def _hands_on(call: CallFact, facts: FunctionFacts) -> bool:
+    """Is the call's local (`blocked = confirm(code)`) tested by one `if` without `else` that reads
+    only it (`if blocked:`, `if err is not None:`) and only returns it as it is, with statements of
+    the caller's own after that `if` (the work the check guards)?"""
+    name = _assigned_local(call)
+    if name is None:
+        return False
+    for block in descendants(facts.node, into_scopes=False):
+        statements = block.body if isinstance(block, cst.IndentedBlock) else None
+        if not statements:
+            continue
+        for index, check in enumerate(statements[:-1]):
+            if not isinstance(check, cst.If) or check.orelse is not None:
+                continue
+            read = {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)}
+            if name not in read or read - _CHECK_NAMES - {name}:
+                continue
+            body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
+            if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+                returned = body[0].body[0]
+                if isinstance(returned, cst.Return) and isinstance(returned.value, cst.Name) and returned.value.value == name:
+                    # The check guards work that follows (a call), not the choice between two answers
+                    # (`if note: return note` then `return "unchanged"`).
+                    return any(isinstance(n, cst.Call) for after in statements[index + 1 :] for n in descendants(after, into_scopes=False))
     return False
 
 

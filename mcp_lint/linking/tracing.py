@@ -260,6 +260,8 @@ class ToolTrace(Way[Path]):
         passed_on = passes(edge)
         if passed_on == PART and edge.wrapped_by is not None and formats_as_is(self.names, edge.wrapped_by):
             passed_on = WHOLE  # `return format_text_response(result)`: the value as it is
+        if passed_on == PART and edge.receiver_of and returns_its_object(self.names, callee, edge.receiver_of):
+            passed_on = WHOLE  # `return load(key).to_text()`: what the object holds, as it is
         # Items selected of the caller's value are items of the helper's when it returns its value
         # whole; a part taken here selects anew.
         selected = state.selects if passed_on == WHOLE else edge.selects
@@ -302,6 +304,20 @@ def formats_as_is(names: ProjectNames, qualname: str) -> bool:
     fn = found[1]
     # (A failure builder is named like an error builder: the name's test covers it.)
     return fn.returns_argument and not fn.error_results and not is_error_builder_name(fn.name)
+
+
+def returns_its_object(names: ProjectNames, callee: FunctionSummary, method: str) -> bool:
+    """Does `method` of the class(es) the callee returns send on what its object holds (a return
+    reading `self`: `def to_text(self): return self.message`), in a normal result?"""
+    classes = ((callee.returns_type,) if callee.returns_type else ()) + callee.returned_objects
+    for cls in classes:
+        found = names.function(f"{cls}.{method}")
+        if found is None:
+            continue
+        fn = found[1]
+        if fn.returns_self and not fn.error_results and not is_error_builder_name(fn.name):
+            return True
+    return False
 
 
 def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None:

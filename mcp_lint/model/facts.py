@@ -84,6 +84,10 @@ class CallFact:
     # catch (`raise ValueError(json.dumps(result))`): the class's short name, or "". It reaches
     # the model where the framework forwards exception text (returned_values._raised).
     raised_text: str = ""
+    # `return load(key).to_text()`, `r = load(key); return r.to_text()`: the name of the method
+    # called on this call's value as it is, whose own value the function returns whole (the
+    # linker follows the value through that method when the method returns what its object holds).
+    receiver_of: str = ""
 
 
 @dataclass

@@ -459,8 +459,9 @@ class _BodyWalker(FastVisitor):
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
         call = node.value.expression if isinstance(node.value, cst.Await) else node.value
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
-            # `x.extend(v)` is `x += v`: v's items become x's, v is no one element of it.
-            element = call.func.attr.value not in SEQUENCE_EXTENDERS
+            # `x.extend(v)` is `x += v`, `x.update(v)` is `x |= v`: v's items become x's, v is no
+            # one element of it (a failure dict merged into the returned dict makes it one).
+            element = call.func.attr.value not in SEQUENCE_EXTENDERS and call.func.attr.value != "update"
             for argument in call.args:
                 self._store(call.func.value, argument.value, node, element=element)
 

@@ -45,6 +45,23 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
         call.raised_text = raised_other.get(key, "")
         if call.exits:
             call.excludes = _excluded(call, local, reads)
+    _receivers(facts, flow)
+
+
+def _receivers(facts: FunctionFacts, flow: ValueFlow) -> None:
+    """CallFact.receiver_of: `load(key).to_text()` returned whole names `to_text` on the call of
+    `load` (also through a local: `r = load(key); return r.to_text()`)."""
+    by_node: dict[int, CallFact] | None = None
+    for method in facts.calls:
+        func = method.node.func
+        if not method.flows or not isinstance(func, cst.Attribute):
+            continue
+        if by_node is None:
+            by_node = {id(call.node): call for call in facts.calls}
+        for key, mode in flow.origins(func.value)[0].items():
+            call = by_node.get(key)
+            if mode is WHOLE and call is not None and call is not method:
+                call.receiver_of = func.attr.value
 
 
 def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, str | None]]:

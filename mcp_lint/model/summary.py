@@ -163,6 +163,16 @@ class CallEdge(_DefaultsLeftOut):
     # The caller's own failure report holds the call's value whole as its advice item (`{"error":
     # str(e), "hint": hint_for(name)}`): the callee's text is a suggestion there, not what failed.
     advises: bool = False
+    # The caller tests the call's local and, in that branch alone, returns it as it is, then goes
+    # on with its own work (`blocked = confirm(code); if blocked: return blocked; send(...)`):
+    # whatever the callee returns there is a refusal of the caller's call.
+    hands_on: bool = False
+    # The method the caller calls on the call's value as it is and returns the value of whole
+    # (`return load(key).to_text()`; facts.CallFact.receiver_of), "" for none.
+    receiver_of: str = ""
+    # A local the call's tuple value is unpacked into is read in a condition (`status, body =
+    # fetch(); if status == 0: raise ...`): the caller looks at the outcome before it sends an item on.
+    items_tested: bool = False
     # Where the call is, kept only for a call that hands a caught exception on (`exc_params`) or
     # whose value the caller returns (`returned`, `flows`): statements of a flow across functions.
     at: tuple[Location, Location] | None = None
@@ -352,6 +362,9 @@ class FunctionSummary(_DefaultsLeftOut):
     # For a class's `__init__`: the positions of its parameters (`self` counted) whose text is in
     # the message it hands its base (model/message_params.py); None where not known.
     message_params: tuple[int, ...] | None = None
+    # A method some return of which reads its object (`def to_text(self): return self.message`):
+    # `return load(key).to_text()` sends what `load` returned (CallEdge.receiver_of).
+    returns_self: bool = False
     # Its `try` statements, as exception_guards.TryGuard (what each clause catches, in order): as
     # a decorator's wrapper around a tool, they tell which clause takes each exception of the
     # tool (one defect per flow when that clause catches everything and passes its text on).

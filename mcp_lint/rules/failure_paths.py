@@ -313,3 +313,47 @@ def _suite_holding(body: cst.BaseSuite, statement: cst.CSTNode) -> Sequence[cst.
 
 def _holds(node: cst.CSTNode, inner: cst.CSTNode) -> bool:
     return node is inner or any(n is inner for n in descendants(node, into_scopes=False))
+
+
+def skips_the_wrapped_call(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> bool:
+    """Is `at` a return of a decorator's wrapper (`async def wrapper(*args, **kwargs)`) made before
+    the wrapper hands those arguments on to the function it wraps (`await func(*args, **kwargs)`)?
+    The tool's own body never ran there: what the wrapper writes is its refusal of the call
+    (`if not session.token: return "Not signed in ..."`), whatever its words."""
+    params = fn.node.params
+    spread = {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+    if not spread:
+        return False
+    forwarding = [
+        node
+        for node in descendants(fn.node.body, into_scopes=False)
+        if isinstance(node, cst.Call) and any(a.star and isinstance(a.value, cst.Name) and a.value.value in spread for a in node.args)
+    ]
+    if not forwarding:
+        return False
+    row = ctx.range(at).start.line
+    return all(ctx.range(call).start.line > row for call in forwarding)
+
+
+def verdict_or_none(fn: FunctionFacts) -> bool:
+    """Does every return of the function send either nothing (`return None`, a bare `return`) or a
+    text it writes (a literal, an f-string), both kinds present, so that its text exists only when
+    a check found something wrong (`def confirm(code): if code != CODE: return "Wrong code."; return
+    None`)? Its callers branch on the value; a caller that returns the value as it is in that
+    branch and goes on otherwise (CallEdge.hands_on) refuses the call with the text."""
+    texts = nothing = 0
+    body = fn.node.body.body if isinstance(fn.node.body, cst.IndentedBlock) else ()
+    last = body[-1].body[-1] if body and isinstance(body[-1], cst.SimpleStatementLine) and body[-1].body else None
+    if not isinstance(last, (cst.Return, cst.Raise)):
+        nothing += 1  # it may fall off its end: None
+    for ret in fn.returns:
+        value = ret.node.value
+        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+            nothing += 1
+            continue
+        value = unwrap_await(fn.value_of(value))
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            texts += 1
+            continue
+        return False
+    return texts > 0 and nothing > 0

@@ -70,7 +70,7 @@ from mcp_lint.rules.handler_fix import (
     toolerror_pass_through,
     written_across_branches,
 )
-from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only
+from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only, skips_the_wrapped_call, verdict_or_none
 from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
@@ -258,6 +258,10 @@ def _caught_exception_text(
             return None
         text = found if isinstance(found, cst.Name) and found.value != handler.name else None
         return "exception-object", handler.name, text
+    if isinstance(value, cst.Dict) and _only_about(value, handler):
+        # `except Exception as e: return {"erro": "inesperado", "mensagem": f"{e}"}`: a dict the
+        # clause writes from the caught exception alone, whatever its keys' language.
+        return "dict", f"the text of the caught exception ({handler.name})", None
     if isinstance(value, cst.Call) and callee == "TextContent":
         text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
         if text is None:
@@ -266,6 +270,21 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+def _only_about(value: cst.Dict, handler: Handler) -> bool:
+    """Does the dict hold the caught exception's text, and beside it only constants (no data the
+    call gathered before it failed: `{"rows": rows, "warning": str(e)}` is a partial answer)?"""
+    found = False
+    for element in value.elements:
+        if not isinstance(element, cst.DictElement):
+            return False
+        item = element.value
+        if find_exception_text(item, handler) is not None:
+            found = True
+        elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
+            return False
+    return found
 
 
 # `success, message, details = helper(...)`: (the callee's qualified name, its name as called,
@@ -360,10 +379,17 @@ class FailureValue(Payload):
     # The sentence of the function's docstring that documents the error result the fix removes
     # (`On unknown item returns {"error": "<msg>"}`): the model reads it as the tool's contract.
     documented: str = ""
+    # With error_slot: the item is an `except` clause's report of the caught exception that holds
+    # the reply on success (_handler_item), not an item only failures fill.
+    in_handler: bool = False
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
     by_path: bool = False
+    # Known a failure only because the function returns text or nothing (failure_paths.
+    # verdict_or_none): a failure where a caller on a tool's path tests the value and returns it
+    # as it is before going on with its work (CallEdge.hands_on).
+    verdict: bool = False
 
 
 def _reported_at_source(qual: str, code: str, project: LinkedProject) -> bool:
@@ -623,6 +649,25 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     return -1
 
 
+def _handler_item(fn: FunctionFacts, ret: ReturnFact) -> int:
+    """The item of a tuple an `except` clause returns that holds the caught exception's text, the
+    clause's own report of it (`return 0, {"error": "unreachable", "message": str(e)}` beside
+    `return r.status_code, r.json()`), -1 for none or several: callers unpack the tuple and the
+    tools that send that item on send the failure (the walk's items, Latent.slot)."""
+    assert ret.handler is not None
+    value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
+    if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+        return -1
+    if any(_is_false(element.value) or _is_true(element.value) for element in value.elements):
+        return -1  # `return False, f"Error: {e}", None`: a status tuple, its flag read by callers (status_flags)
+    found = [
+        i
+        for i, element in enumerate(value.elements)
+        if isinstance(element.value, (cst.Dict, cst.FormattedString)) and find_exception_text(element.value, ret.handler) is not None
+    ]
+    return found[0] if len(found) == 1 else -1
+
+
 def _holds_a_message(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """Is the item text the function writes: written here, or a local some store of which is
     (`message = f"Deleted {n}"`; `return True, message`)?"""
@@ -651,13 +696,24 @@ def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
         return node.value not in {"True", "False", "None"} and node.value not in fn.local_names and node.value not in fn.params
     return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute)) or (
         isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    ) or (
+        # `return None, error(f"{path} is not a file")`: the item built here by a call (a
+        # project's error-dict builder), beside `return resolved, None`.
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value not in {"bool", "int", "float", "len"}
     )
 
 
-def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+def _item_returned(function: str, slot: int, project: LinkedProject, reached: Mapping[str, Reach], sent_on: bool = False) -> bool:
     """Does a caller on a tool's path return that item of the function's tuple as it is
-    (CallEdge.returned_items)?"""
-    return any(caller in reached and slot in edge.returned_items for caller, edge in project.callers_of(function))
+    (CallEdge.returned_items)? With `sent_on`, also one whose returned value carries the item,
+    re-wording none of it (CallEdge.selects, not CallEdge.rewords)."""
+    item = f"#{slot}"
+    return any(
+        caller in reached
+        and not (sent_on and edge.items_tested)  # (the item holds the success body too: a tested outcome)
+        and (slot in edge.returned_items or (sent_on and edge.selects is not None and item in edge.selects and not edge.rewords and not edge.raised))
+        for caller, edge in project.callers_of(function)
+    )
 
 
 def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int:
@@ -741,6 +797,12 @@ def _returned_whole_by_callers(function: str, project: LinkedProject, reached: M
         caller in reached and (edge.returned or (slot >= 0 and slot in edge.returned_items)) and (any_caller or not is_status_tool(last_name(caller)))
         for caller, edge in project.callers_of(function)
     )
+
+
+def _handed_on_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does a caller on a tool's path (no status check) test the function's value and return it
+    as it is in that branch alone, going on with its own work otherwise (CallEdge.hands_on)?"""
+    return any(caller in reached and edge.hands_on and not is_status_tool(last_name(caller)) for caller, edge in project.callers_of(function))
 
 
 def _reworded_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], seen: frozenset[str] = frozenset()) -> bool:
@@ -1115,6 +1177,10 @@ def check_health() -> dict:
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
+        if described >= 0 and verdict_or_none(fn) and _described_exception(fn, ctx, lookup) < 0:
+            # `if not row.startswith("row-"): return f"Unknown row {row}"`, falling off its end
+            # otherwise: a check of its argument (text or nothing), not a describer of a failure.
+            described = -1
         # A function that only words the exception it is handed: each text it returns is a failure.
         worded = described >= 0 and _only_messages(fn)
         # A return after an earlier branch's return (`if ok: return data` ... `return "..."`) is
@@ -1151,17 +1217,19 @@ def check_health() -> dict:
                 # design; the failure is reported where a caller returns what it built.
                 continue
             slot = _error_slot(fn, ret) if ret.handler is None or conditional else -1
-            if slot >= 0:
+            reported = -1 if slot >= 0 or ret.handler is None else _handler_item(fn, ret)
+            if slot >= 0 or reported >= 0:
                 # `return None, "DEPOT_KEY is not set"` beside `return key, None`: the text is
-                # built here, in the error item callers test and return (`if err: return err`).
-                yield self._error_item(fn, ctx, ret, slot)
+                # built here, in the error item callers test and return (`if err: return err`);
+                # or the clause's report in the one item that holds the reply otherwise.
+                yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
             for resolved, anchor, conditions in _sent_values(fn, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
 
-    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int) -> Latent:
+    def _error_item(self, fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, slot: int, in_handler: bool = False) -> Latent:
         """The failure a return puts in the error item of its tuple (`return None, "reason"`):
         reported here where a caller on a tool's path returns that item as it is (link_latent);
         no fix (the callers branch on the item)."""
@@ -1170,9 +1238,10 @@ def check_health() -> dict:
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
         what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
-        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot)
+        payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=in_handler)
         # Route "text" with the item as the slot: the tools take that item of the value.
-        return replace(self.latent(ctx, ret.node, variant="string", route="text", payload=payload), slot=f"#{slot}")
+        variant = "dict" if isinstance(item, cst.Dict) else "string"
+        return replace(self.latent(ctx, ret.node, variant=variant, route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
         self,
@@ -1268,6 +1337,16 @@ def check_health() -> dict:
         if found is None and ret.handler is None and _written_or_reason(resolved):
             found = _written_on_failure_path(fn, ctx, anchor, resolved)
             by_path = found is not None
+        if found is None and ret.handler is None and conditional and skips_the_wrapped_call(fn, ctx, anchor):
+            # `if not session.token: return "Not signed in ..."` in a decorator's wrapper, before
+            # it calls the tool: the wrapper refuses the call.
+            found = _written_in_handler(resolved, ctx)
+        verdict = False
+        if found is None and ret.handler is None and conditional and verdict_or_none(fn):
+            # `if code != CODE: return "Wrong code."` beside `return None`: a refusal where a
+            # caller hands it on (link_latent asks the callers).
+            found = _written_in_handler(resolved, ctx)
+            verdict = by_path = found is not None
         if found is None:
             status = _status_sent(resolved, unpacked) if unpacked and not in_branch else None
             if status is not None:
@@ -1337,6 +1416,7 @@ def check_health() -> dict:
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
             by_path=by_path,
+            verdict=verdict,
         )
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
@@ -1422,12 +1502,17 @@ def check_health() -> dict:
             # answer of a status check (the exemption belongs to status functions' own answers).
             latent = replace(latent, payload=replace(payload, own_failure=True))
             payload = latent.payload
+        if payload.verdict:
+            # Text only where a check found something wrong: a refusal where a caller on a
+            # tool's path hands it on as it is and otherwise goes on; an answer elsewhere.
+            return latent if not reach.is_tool and isinstance(state, Mapping) and _handed_on_by_callers(function, project, state) else None
         if payload.by_path and not reach.is_tool and not (isinstance(state, Mapping) and _returned_whole_by_callers(function, project, state, any_caller=True)):
             return None  # `if err: return {"error": err}` in every caller: the flow is theirs
         if payload.error_slot >= 0:
-            # Only where a caller on a tool's path returns the item as it is: one that words its
-            # own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
-            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state) else None
+            # Only where a caller on a tool's path returns the item as it is (or, for an `except`
+            # clause's report, sends it on in a value it returns, `return wrap(status, body)`): one
+            # that words its own failure around it (`f"Cannot list bays: {err}"`) is that flow's place.
+            return latent if isinstance(state, Mapping) and _item_returned(function, payload.error_slot, project, state, payload.in_handler) else None
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _reworded_by_callers(function, project, state):
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _advice_of_callers(function, project, state):

@@ -342,12 +342,12 @@ def test_text_built_in_a_local_is_reported_where_it_is_built() -> None:
             except httpx.HTTPError as e:
                 error_msg = f"Error searching the docs: {e}"  # expect: MCP002
                 await ctx.error(error_msg)
-                return [{"title": error_msg, "url": ""}]
+                return [{"title": error_msg, "url": ""}]  # expect: MCP005
             try:
                 hits = resp.json()["hits"]
             except ValueError as e:
                 error_msg = f"Bad answer from the docs search: {e}"  # expect: MCP002
-                return [{"title": error_msg, "url": ""}]
+                return [{"title": error_msg, "url": ""}]  # expect: MCP005
             return hits
         """
     )
