@@ -212,3 +212,26 @@ def test_a_model_built_from_an_upstream_reply_is_rewritten(tmp_path: Path, monke
     monkeypatch.chdir(tmp_path)
     server = _notes(tmp_path, 'return NoteInput(**httpx.get("https://notes.invalid/n").json()).title')
     _rewritten(tmp_path, server, "Exception")
+
+
+def test_a_model_validated_from_keyword_arguments_keeps_its_field_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `def tool(**fields)`: the model checks what the caller passed under each name.
+    monkeypatch.chdir(tmp_path)
+    server = _notes(tmp_path, 'data = NoteInput.model_validate(fields)\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
+    server = server.replace("def list_notes() -> str:", "def list_notes(**fields: str) -> str:")
+    write(tmp_path / "notes/server.py", server)
+    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for the arguments NoteInput is built from")
+
+
+def test_a_status_line_raised_by_the_project_is_no_hint_to_keep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `raise RuntimeError(f"HTTP error {status}")` names the failure only: the new message says as much.
+    monkeypatch.chdir(tmp_path)
+    server = _notes(tmp_path, "return fetch_page(1)").replace("lookup_key, parse_credentials", "fetch_page, lookup_key, parse_credentials")
+    write(tmp_path / "notes/server.py", server)
+    settings = (tmp_path / "notes/settings.py").read_text() + (
+        "\n\ndef fetch_page(page: int) -> str:\n    import httpx\n\n    response = httpx.get(f\"https://notes.invalid/p/{page}\")\n"
+        "    return response.text if response.status_code == 200 else failed(response.status_code)\n\n\n"
+        "def failed(status: int) -> str:\n    raise RuntimeError(f\"HTTP error {status}\")\n"
+    )
+    write(tmp_path / "notes/settings.py", settings)
+    _rewritten(tmp_path, server, "Exception")

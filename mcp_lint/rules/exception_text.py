@@ -14,10 +14,12 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.failure_tests import found_failed
-from mcp_lint.model.message_text import find_exception_text
+from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
+from mcp_lint.vocabulary import FILLER_WORDS
 from mcp_lint.model.summary import receiver_shift
 from mcp_lint.rules.base import FileContext, LinkedProject
 
@@ -539,11 +541,23 @@ def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:
         if not bases or name in _NOT_MESSAGES or fact.caught_here(frozenset(bases)):
             continue
         message = exc.args[0].value
-        if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        text = literal_text(message) if isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) else None
+        if text is None or not _says_something(text):
             continue
         if any(exception_text_in(a.value, h, ctx) is not None for h in _enclosing(fact.handler) for a in exc.args):
             continue  # `raise ValueError(f"Bad reply: {e}")`: the library's words, not the author's
         yield name
+
+
+def _says_something(text: str) -> bool:
+    """Does a message name more than the failure itself: two words of substance or more ("NOTES_KEY
+    must be set", "token cannot be empty", "Item {} not found"), not a status line the fix's new
+    message replaces ("HTTP error {}", "Failed to fetch {}")?"""
+    words = _WORDS.findall(text.lower())
+    return sum(1 for w in words if w not in FILLER_WORDS and "{" not in w) >= 2
+
+
+_WORDS = lazy_compile(r"[A-Za-z{}][\w'{}-]*")
 
 
 # Raised for control, not with a message for anyone.

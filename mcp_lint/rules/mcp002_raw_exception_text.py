@@ -1160,7 +1160,7 @@ def _classes_built_from_parameters(handler: Handler, fn: FunctionFacts, ctx: Fil
     ("'xml' is not a valid ResponseFormat"), a pydantic model's ValidationError the argument
     field that was wrong; which the class is, the link step can tell (its ancestors)."""
     assert handler.try_node is not None
-    params = set(fn.params) - {"self", "cls"}
+    params = _every_parameter(fn.node) - {"self", "cls"}
     found: list[str] = []
     for node in descendants(handler.try_node.body, into_scopes=False):
         if not isinstance(node, cst.Call) or not any(_from_parameter(a.value, params) for a in node.args):
@@ -1172,6 +1172,16 @@ def _classes_built_from_parameters(handler: Handler, fn: FunctionFacts, ctx: Fil
         if qual is not None and qual not in found:
             found.append(qual)
     return tuple(found)
+
+
+def _every_parameter(node: cst.FunctionDef) -> set[str]:
+    """The names of all of a function's parameters, `*args`, keyword-only and `**kwargs` too."""
+    p = node.params
+    found = {param.name.value for param in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    for star in (p.star_arg, p.star_kwarg):
+        if isinstance(star, cst.Param):
+            found.add(star.name.value)
+    return found
 
 
 _MODEL_BUILDERS = frozenset({"model_validate", "model_validate_json", "parse_obj", "parse_raw"})
