@@ -116,7 +116,7 @@ def _notes(root: Path, body: str, caught: str = "Exception", validator: bool = T
 def _no_fix(root: Path, server: str, caught: str, kept: str) -> None:
     listed = run("--unsafe-fixes", "--output-format", "full")
     assert f": MCP002 Tool 'list_notes' returns the text of a caught {caught} as a normal result" in listed.output, listed.output
-    help_line = f"help: Log the exception; say which operation failed and what the next call can change; keep {kept} (no fix offered: a new message would drop it)"
+    help_line = f"help: Keep {kept} in the message; a new one would drop it (no fix)"
     assert help_line in listed.output, listed.output
     assert "MCP002 [*]" not in listed.output
     run("--fix", "--unsafe-fixes")
@@ -143,7 +143,7 @@ def test_a_config_getters_value_error_is_kept_by_offering_no_fix(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     body = 'key, secret = get_credentials()\n        return str(httpx.get("https://notes.invalid/n", auth=(key, secret)).json()["n"])'
     server = _notes(tmp_path, body, caught)
-    _no_fix(tmp_path, server, caught, "the ValueError get_credentials raises with the author's own words")
+    _no_fix(tmp_path, server, caught, "the ValueError of get_credentials")
 
 
 def test_a_value_error_built_from_library_text_is_rewritten_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,7 +166,7 @@ def test_an_authors_key_error_under_a_broad_clause_is_kept(tmp_path: Path, monke
     monkeypatch.chdir(tmp_path)
     body = 'key = lookup_key("a")\n        return str(httpx.get(f"https://notes.invalid/{key}").json()["n"])'
     server = _notes(tmp_path, body)
-    _no_fix(tmp_path, server, "Exception", "the KeyError lookup_key raises with the author's own words")
+    _no_fix(tmp_path, server, "Exception", "the KeyError of lookup_key")
 
 
 # --- (b) a validator's sentence in pydantic's ValidationError -------------------------------------
@@ -176,7 +176,7 @@ def test_a_validator_sentence_two_calls_down_is_kept_by_offering_no_fix(tmp_path
     # make_client() -> get_settings() builds Settings, whose validator says what to set.
     monkeypatch.chdir(tmp_path)
     server = _notes(tmp_path, 'return make_client().get("/notes").text')
-    _no_fix(tmp_path, server, "Exception", "the ValidationError of Settings, with the sentences its validator token_set raises")
+    _no_fix(tmp_path, server, "Exception", "the text of Settings.token_set")
 
 
 def test_a_model_without_validators_built_from_the_environment_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -204,7 +204,7 @@ def test_a_model_built_from_the_tools_argument_keeps_its_field_errors(tmp_path: 
     server = _notes(tmp_path, f'data = {built}\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
     server = server.replace("def list_notes() -> str:", "def list_notes(note: dict) -> str:")
     write(tmp_path / "notes/server.py", server)
-    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for the arguments NoteInput is built from")
+    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")
 
 
 def test_a_model_built_from_an_upstream_reply_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,7 +220,7 @@ def test_a_model_validated_from_keyword_arguments_keeps_its_field_errors(tmp_pat
     server = _notes(tmp_path, 'data = NoteInput.model_validate(fields)\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
     server = server.replace("def list_notes() -> str:", "def list_notes(**fields: str) -> str:")
     write(tmp_path / "notes/server.py", server)
-    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for the arguments NoteInput is built from")
+    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")
 
 
 def test_a_status_line_raised_by_the_project_is_no_hint_to_keep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -142,7 +142,7 @@ def author_text(
     for qual in from_arguments:
         model = _model(qual, project)
         if model is not None and reaches(_VALIDATION_ERROR, ()):
-            return _VALIDATION_ERROR, f"pydantic's field errors for the arguments {last_name(model)} is built from"
+            return _VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}"
     seen: set[str] = set()
     frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in calls]
     for _level in range(_DEPTH):
@@ -154,7 +154,7 @@ def author_text(
                     seen.add(model)
                     rule = _validator_raising(model, project)
                     if rule is not None:
-                        return _VALIDATION_ERROR, f"the ValidationError of {last_name(model)}, with the sentences its validator {rule} raises"
+                        return _VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
                 continue
             found = project.function(qual)
             if found is None or found[1].qualname in seen:
@@ -164,7 +164,7 @@ def author_text(
             for raised in fn.author_raises:
                 names = frozenset(builtin_bases(raised))
                 if reaches(names, guards):
-                    return names, f"the {raised} {fn.name} raises with the author's own words"
+                    return names, f"the {raised} of {fn.name}"
             following.extend((edge.callee, (*guards, *edge.guarded)) for edge in fn.calls)
         frontier = following
     return None

@@ -1021,7 +1021,7 @@ async def get_forecast(city: str) -> str:
             # A builtin class (or pydantic's ValidationError) cannot be let through by name
             # without the library's text of the same class: no fix rather than a lost sentence.
             fix = None
-            help_text = f"{help_text}; keep {kept} (no fix offered: a new message would drop it)"
+            help_text = f"Keep {kept} in the message; a new one would drop it (no fix)"
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
