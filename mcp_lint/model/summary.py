@@ -299,7 +299,7 @@ class FunctionSummary(_DefaultsLeftOut):
     # Builtin exception classes it raises with a message the author wrote (`raise
     # ValueError("API_KEY must be set")`: a literal or f-string holding no caught exception's
     # text), outside any `except` of its own that takes them: a caller's clause that passes `{e}`
-    # on passes those words on too (rules/mcp002_own_advice.author_text).
+    # on passes those words on too, so a fix rewriting that clause would drop them.
     author_raises: tuple[str, ...] = ()
     # A pydantic validator method (`@field_validator`, `@model_validator`, `@validator`,
     # `@root_validator`): what it raises reaches whoever builds the model, inside a ValidationError.
