@@ -44,7 +44,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
-from mcp_lint.rules.exception_text import decoded_reply_args, exception_raises, failed_response_args, project_call
+from mcp_lint.rules.exception_text import author_raises, decoded_reply_args, exception_raises, failed_response_args, is_validator, project_call
 from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS
 
 
@@ -200,6 +200,8 @@ def analyze_source(
         # resolves names there), a cycle that would keep the whole tree alive after the analysis.
         facts.release_value_flow()
         fsum.exception_raises = tuple(exception_raises(facts, ctx))
+        fsum.author_raises = tuple(dict.fromkeys(author_raises(facts, ctx)))
+        fsum.validator = is_validator(facts)
         fsum.escapes = exits.of_function(facts)
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:

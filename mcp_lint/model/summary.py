@@ -306,6 +306,14 @@ class FunctionSummary(_DefaultsLeftOut):
     # A class raised only with library text in the code tools reach carries it wherever it is
     # caught (Project.is_carrier).
     exception_raises: tuple[tuple[str, bool, int, tuple[int, ...]], ...] = ()
+    # Builtin exception classes it raises with a message the author wrote (`raise
+    # ValueError("API_KEY must be set")`: a literal or f-string holding no caught exception's
+    # text), outside any `except` of its own that takes them: a caller's clause that passes `{e}`
+    # on passes those words on too, so a fix rewriting that clause would drop them.
+    author_raises: tuple[str, ...] = ()
+    # A pydantic validator method (`@field_validator`, `@model_validator`, `@validator`,
+    # `@root_validator`): what it raises reaches whoever builds the model, inside a ValidationError.
+    validator: bool = False
     # A helper's effects, for the functions that call it (a rule reads them at link time):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""

@@ -5,6 +5,7 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import Collection, Iterable, Iterator
 
@@ -13,10 +14,12 @@ import libcst as cst
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.failure_tests import found_failed
-from mcp_lint.model.message_text import find_exception_text
+from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
 from mcp_lint.model.walk import descendants
+from mcp_lint.vocabulary import FILLER_WORDS
 from mcp_lint.model.summary import receiver_shift
 from mcp_lint.rules.base import FileContext, LinkedProject
 
@@ -519,6 +522,70 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
             h.foreign and any(id(a) not in whole and exception_text_in(a.value, h, ctx) is not None for a in exc.args) for h in _enclosing(fact.handler)
         )
         yield qual, carried, ctx.range(fact.node).start.line if carried or handed else 0, handed
+
+
+def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:
+    """The builtin exception classes `fn` raises with words the author wrote (`raise
+    ValueError("API_KEY and API_SECRET must be set")`, `raise RuntimeError(f"No entry {key}")`):
+    the message a literal or f-string with words of its own and no caught exception's text,
+    outside any `try` of `fn` that takes the class again. A caller's `except ValueError as e:
+    return str(e)` passes those words on (FunctionSummary.author_raises)."""
+    for fact in fn.raises:
+        exc = fact.node.exc
+        if not isinstance(exc, cst.Call) or not exc.args or exc.args[0].keyword is not None:
+            continue
+        name = dotted(exc.func)
+        if name is None or "." in name or ctx.model.aliases.resolve_dotted(name) is not None:
+            continue
+        bases = _builtin_bases(name)
+        if not bases or name in _NOT_MESSAGES or fact.caught_here(frozenset(bases)):
+            continue
+        message = exc.args[0].value
+        text = literal_text(message) if isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) else None
+        if text is None or not _says_something(text):
+            continue
+        if any(exception_text_in(a.value, h, ctx) is not None for h in _enclosing(fact.handler) for a in exc.args):
+            continue  # `raise ValueError(f"Bad reply: {e}")`: the library's words, not the author's
+        yield name
+
+
+def _says_something(text: str) -> bool:
+    """Does a message name more than the failure itself: two words of substance or more ("NOTES_KEY
+    must be set", "token cannot be empty", "Item {} not found"), not a status line the fix's new
+    message replaces ("HTTP error {}", "Failed to fetch {}")?"""
+    words = _WORDS.findall(text.lower())
+    return sum(1 for w in words if w not in FILLER_WORDS and "{" not in w) >= 2
+
+
+_WORDS = lazy_compile(r"[A-Za-z{}][\w'{}-]*")
+
+
+# Raised for control, not with a message for anyone.
+_NOT_MESSAGES = frozenset({"StopIteration", "StopAsyncIteration", "KeyboardInterrupt", "SystemExit", "GeneratorExit"})
+
+
+def _builtin_bases(name: str) -> tuple[str, ...]:
+    """`FileNotFoundError` -> its class and bases' names; () for a name that is no builtin exception."""
+    cls = getattr(builtins, name, None)
+    if not isinstance(cls, type) or not issubclass(cls, BaseException):
+        return ()
+    return tuple(c.__name__ for c in cls.__mro__ if c is not object)
+
+
+_VALIDATOR_DECORATORS = frozenset({"field_validator", "model_validator", "validator", "root_validator"})
+
+
+def is_validator(fn: FunctionFacts) -> bool:
+    """Is `fn` a pydantic validator method (`@field_validator("token")`)? What it raises reaches
+    the code building the model inside a ValidationError, with its text."""
+    if fn.class_name is None:
+        return False
+    for decorator in fn.node.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        name = dotted(expr)
+        if name is not None and last_name(name) in _VALIDATOR_DECORATORS:
+            return True
+    return False
 
 
 def _enclosing(handler: Handler | None) -> Iterator[Handler]:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from mcp_lint.model.exception_guards import catches
 from mcp_lint.model.names import last_name
+from mcp_lint.rules.plain_raises import builtin_bases
 
 if TYPE_CHECKING:
     from mcp_lint.rules.base import FileContext, LinkedProject
@@ -112,3 +113,90 @@ def nameable_classes(ctx: FileContext) -> tuple[tuple[str, str], ...]:
         if name[:1].isupper() and name not in found:
             found[name] = qual
     return tuple(sorted(found.items()))
+
+
+# pydantic's model bases: building a subclass validates, and a failure raises ValidationError
+# (a ValueError) whose text lists each field's error, a validator's own sentence among them.
+_MODEL_BASES = frozenset({"BaseModel", "BaseSettings", "RootModel"})
+_VALIDATION_ERROR = frozenset({"ValidationError", "ValueError", "Exception", "BaseException"})
+# Class methods that build a model from data (`Settings.model_validate(raw)`).
+_BUILDERS = frozenset({"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw"})
+
+
+def author_text(
+    calls: tuple[str, ...], from_arguments: tuple[str, ...], caught: frozenset[str], caught_before: frozenset[str], project: LinkedProject
+) -> tuple[frozenset[str], str] | None:
+    """What of the author's own words a clause catching `caught` (short names, bases included
+    as written) takes from the calls of its `try`, following them `_DEPTH` levels down: (the
+    class's name and its bases', the words said for a help line); None when none. The words are: a builtin exception a project function
+    raises with a message it wrote (`raise ValueError("API_KEY must be set")` in a config
+    getter); a pydantic model's validator sentence (`raise ValueError("token cannot be
+    empty")` in a `@field_validator`), in the ValidationError of whoever builds the model; and
+    the field errors of a model the `try` builds from the function's own arguments
+    (`from_arguments`), which say which argument the caller got wrong. A class an earlier
+    clause of the same `try` takes (`caught_before`) never reaches this one."""
+
+    def reaches(names: frozenset[str], guards: tuple) -> bool:
+        return bool(names & caught) and not names & caught_before and not _taken(names, guards)
+
+    for qual in from_arguments:
+        model = _model(qual, project)
+        if model is not None and reaches(_VALIDATION_ERROR, ()):
+            return _VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}"
+    seen: set[str] = set()
+    frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in calls]
+    for _level in range(_DEPTH):
+        following: list[tuple[str, tuple]] = []
+        for qual, guards in frontier:
+            model = _model(qual, project)
+            if model is not None:
+                if model not in seen and reaches(_VALIDATION_ERROR, guards):
+                    seen.add(model)
+                    rule = _validator_raising(model, project)
+                    if rule is not None:
+                        return _VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
+                continue
+            found = project.function(qual)
+            if found is None or found[1].qualname in seen:
+                continue
+            fn = found[1]
+            seen.add(fn.qualname)
+            for raised in fn.author_raises:
+                names = frozenset(builtin_bases(raised))
+                if reaches(names, guards):
+                    return names, f"the {raised} of {fn.name}"
+            following.extend((edge.callee, (*guards, *edge.guarded)) for edge in fn.calls)
+        frontier = following
+    return None
+
+
+def _taken(names: frozenset[str], guards: tuple) -> bool:
+    """Does a `try` on the way take an exception of these names without raising it again?"""
+    return any(catches(guard, names) for guard in guards)
+
+
+def _model(qual: str, project: LinkedProject) -> str | None:
+    """The project's pydantic model a call builds (`Settings(...)`, `Settings.model_validate(raw)`),
+    qualified; None for any other call."""
+    head, _, tail = qual.rpartition(".")
+    for cls in (qual, head if tail in _BUILDERS else ""):
+        if cls and project.is_project_class(cls):
+            resolved = project.resolve(cls)
+            if any(last_name(a) in _MODEL_BASES for a in project.class_ancestors(resolved)):
+                return resolved
+    return None
+
+
+def _validator_raising(model: str, project: LinkedProject) -> str | None:
+    """The name of a validator method of `model` (or of a project base of it) that raises a
+    builtin exception with the author's words (pydantic puts ValueError's, AssertionError's and
+    its own errors' text in the ValidationError); None when none does."""
+    for cls in project.class_ancestors(model):
+        module = project.modules.get(cls.rpartition(".")[0])
+        if module is None:
+            continue
+        prefix = f"{cls}."
+        for qual, fn in module.functions.items():
+            if qual.startswith(prefix) and fn.validator and {"ValueError", "AssertionError"} & set(fn.author_raises):
+                return fn.name
+    return None

@@ -45,7 +45,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
-from mcp_lint.rules.mcp002_own_advice import nameable_classes, own_raises, pass_through_names
+from mcp_lint.rules.mcp002_own_advice import author_text, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -1020,6 +1020,12 @@ async def get_forecast(city: str) -> str:
             fix = _keeping_own_advice(fix, payload, context)
         if fix is not None and _parses_an_enum_argument(payload, context):
             fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
+        kept = _author_text_caught(fix, payload, context) if fix is not None else None
+        if kept is not None:
+            # A builtin class (or pydantic's ValidationError) cannot be let through by name
+            # without the library's text of the same class: no fix rather than a lost sentence.
+            fix = None
+            help_text = f"Keep {kept} in the message; a new one would drop it (no fix)"
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1141,30 +1147,75 @@ def _with_try_context(payload: RawText, handler: Handler, fn: FunctionFacts, ctx
         clause_at=clause_insertion(handler, ctx),
         nameable=nameable_classes(ctx),
         module=ctx.model.module,
-        argument_classes=_classes_built_from_parameters(handler, fn, ctx) if "ValueError" in {last_name(n) for n in handler.caught} else (),
+        argument_classes=_classes_built_from_parameters(handler, fn, ctx) if _catches_value_error(handler) else (),
     )
+
+
+def _catches_value_error(handler: Handler) -> bool:
+    """Does the clause take a ValueError: by name, or as `Exception`, `BaseException`, bare?"""
+    caught = {last_name(n) for n in handler.caught}
+    return not caught or bool(caught & {"ValueError", "Exception", "BaseException"})
 
 
 def _classes_built_from_parameters(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
     """The project classes the `try` body builds from one of the function's parameters
-    (`ResponseFormat(format.lower())`): an Enum's ValueError names the value the caller passed
-    ("'xml' is not a valid ResponseFormat"), which the link step can tell (its ancestors)."""
+    (`ResponseFormat(format.lower())`, `ItemInput(**item)`, `Query(text=text)`,
+    `Query.model_validate(args)`): an Enum's ValueError names the value the caller passed
+    ("'xml' is not a valid ResponseFormat"), a pydantic model's ValidationError the argument
+    field that was wrong; which the class is, the link step can tell (its ancestors)."""
     assert handler.try_node is not None
-    params = set(fn.params) - {"self", "cls"}
+    params = _every_parameter(fn.node) - {"self", "cls"}
     found: list[str] = []
     for node in descendants(handler.try_node.body, into_scopes=False):
-        if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
+        if not isinstance(node, cst.Call) or not any(_from_parameter(a.value, params) for a in node.args):
             continue
-        value = node.args[0].value
-        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
-            value = value.func.value  # `format.lower()`, `kind.strip().upper()`
-        root = root_of(value)
-        if not (isinstance(root, cst.Name) and root.value in params):
-            continue
-        qual = project_class(node.func, ctx)
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _MODEL_BUILDERS:
+            func = func.value  # `Query.model_validate(args)` builds `Query`
+        qual = project_class(func, ctx)
         if qual is not None and qual not in found:
             found.append(qual)
     return tuple(found)
+
+
+def _every_parameter(node: cst.FunctionDef) -> set[str]:
+    """The names of all of a function's parameters, `*args`, keyword-only and `**kwargs` too."""
+    p = node.params
+    found = {param.name.value for param in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    for star in (p.star_arg, p.star_kwarg):
+        if isinstance(star, cst.Param):
+            found.add(star.name.value)
+    return found
+
+
+_MODEL_BUILDERS = frozenset({"model_validate", "model_validate_json", "parse_obj", "parse_raw"})
+
+
+def _from_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        value = value.func.value  # `format.lower()`, `kind.strip().upper()`
+    root = root_of(value)
+    return isinstance(root, cst.Name) and root.value in params
+
+
+def _author_text_caught(fix: FixSpec, payload: RawText, context: RenderContext) -> str | None:
+    """The author's words the clause catches from its `try` in a builtin class or pydantic's
+    ValidationError (mcp002_own_advice.author_text), said for the help line; None when there are
+    none, or when the fix lets that class through before the clause already."""
+    project = context.project
+    if project is None:
+        return None
+    found = author_text(payload.try_calls, payload.argument_classes, frozenset(payload.clause_caught), frozenset(payload.caught_before), project)
+    if found is None:
+        return None
+    names, words = found
+    written = "".join(edit.content for edit in fix.edits)
+    passed = set(_PASSED.findall(written))
+    return None if passed & (names - {"Exception", "BaseException"}) else words
+
+
+# `except ValueError:\n    raise` put before the clause by the fix (handler_fix's advice pass-through).
+_PASSED = lazy_compile(r"except \(?(\w+)[^:]*:\s*raise\b")
 
 
 def _calls_in(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
