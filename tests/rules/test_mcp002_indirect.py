@@ -1,0 +1,150 @@
+"""MCP002 through helpers (issue 20, global flow): a helper a few calls down puts a caught library
+exception's text into a builtin exception it raises; the tool catches that builtin class and hands
+the exception to a describer that returns its text. One finding, at the raise that took the text in,
+naming the clause that passes it on; the origin of the tool's `except RuntimeError` is decided by
+what its `try` body lets out, even where it also calls code the project cannot follow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._support import lint_tree, write_tree
+
+COMMON = """\
+def tool_error(exc: Exception) -> dict:
+    return {"status": "error", "message": str(exc)}
+"""
+
+# Two calls down from the tool, behind a helper that reads its argument with `dict.get` (a method
+# of an untyped parameter: a call the project cannot follow).
+SERVICE = """\
+import requests
+
+
+def _session() -> requests.Session:
+    return requests.Session()
+
+
+def _metadata(key: str) -> dict:
+    try:
+        meta = _session().get(f"https://shelf.invalid/meta/{key}").json()
+    except requests.RequestException as exc:
+        RAISE
+    return meta
+
+
+def resolve_target(fields: dict) -> dict:
+    key = str(fields.get("shelf", {}).get("key", "")).strip()
+    if not key:
+        raise RuntimeError("fields must include shelf.key so the target can be resolved.")
+    return {"shelves": _metadata(key).get("shelves", [])}
+"""
+
+SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from shelf.common import tool_error
+from shelf.service import resolve_target
+
+mcp = FastMCP("shelf")
+
+
+@mcp.tool()
+def create_book(fields: dict) -> dict:
+    try:
+        target = resolve_target(fields)
+        return {"status": "created", **target}
+    except RuntimeError as exc:
+        HANDLE
+"""
+
+LIBRARY_TEXT = 'raise RuntimeError(f"Could not read the shelf metadata for {key}: {exc}.") from exc'
+OWN_TEXT = 'raise RuntimeError(f"Could not read the shelf metadata for {key}; check the key.") from exc'
+
+
+def _lint(tmp_path: Path, raise_: str = LIBRARY_TEXT, handle: str = "return tool_error(exc)", server: str = SERVER) -> list[tuple[str, int, str]]:
+    write_tree(
+        tmp_path,
+        {
+            "shelf/__init__.py": "",
+            "shelf/common.py": COMMON,
+            "shelf/service.py": SERVICE.replace("RAISE", raise_),
+            "shelf/server.py": server.replace("HANDLE", handle),
+        },
+    )
+    return [(Path(f.filename).name, f.location.row, f.message) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_library_text_raised_two_calls_down_and_described_by_the_tool_is_reported_at_the_raise(tmp_path: Path) -> None:
+    findings = _lint(tmp_path)
+    assert [(name, row) for name, row, _ in findings] == [("service.py", 12)]
+    assert "raises RuntimeError with the text of a caught requests.RequestException" in findings[0][2]
+
+
+def test_the_finding_names_the_tool_clause_that_passes_the_text_on(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "shelf/__init__.py": "",
+            "shelf/common.py": COMMON,
+            "shelf/service.py": SERVICE.replace("RAISE", LIBRARY_TEXT),
+            "shelf/server.py": SERVER.replace("HANDLE", "return tool_error(exc)"),
+        },
+    )
+    (finding,) = [f for f in lint_tree(tmp_path) if f.code == "MCP002"]
+    assert any("tool 'create_book' passes it to 'tool_error'" in note for note in finding.notes)
+
+
+def test_library_text_returned_by_the_tool_clause_itself_is_reported_at_the_raise_too(tmp_path: Path) -> None:
+    findings = _lint(tmp_path, handle='return {"status": "error", "message": str(exc)}')
+    assert [(name, row) for name, row, _ in findings] == [("service.py", 12)]
+
+
+def test_the_authors_own_text_raised_down_the_helpers_is_not_reported(tmp_path: Path) -> None:
+    assert _lint(tmp_path, raise_=OWN_TEXT) == []
+
+
+def test_a_helper_only_non_tools_call_is_not_reported(tmp_path: Path) -> None:
+    script = SERVER.replace("@mcp.tool()\n", "")
+    assert _lint(tmp_path, server=script) == []
+
+
+PROJECT_CLASS = """\
+import requests
+
+
+class ShelfError(Exception):
+    pass
+
+
+def _session() -> requests.Session:
+    return requests.Session()
+
+
+def _metadata(key: str) -> dict:
+    try:
+        meta = _session().get(f"https://shelf.invalid/meta/{key}").json()
+    except requests.RequestException as exc:
+        raise ShelfError(f"Could not read the shelf metadata for {key}; check the key.") from exc
+    return meta
+
+
+def resolve_target(fields: dict) -> dict:
+    key = str(fields.get("shelf", {}).get("key", "")).strip()
+    return {"shelves": _metadata(key).get("shelves", [])}
+"""
+
+
+def test_the_projects_own_class_with_the_authors_text_is_not_reported(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "shelf/__init__.py": "",
+            "shelf/common.py": COMMON,
+            "shelf/service.py": PROJECT_CLASS,
+            "shelf/server.py": SERVER.replace("RuntimeError", "ShelfError")
+            .replace("from shelf.service import resolve_target", "from shelf.service import ShelfError, resolve_target")
+            .replace("HANDLE", "return tool_error(exc)"),
+        },
+    )
+    assert [f for f in lint_tree(tmp_path) if f.code == "MCP002"] == []
