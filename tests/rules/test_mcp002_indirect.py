@@ -148,3 +148,68 @@ def test_the_projects_own_class_with_the_authors_text_is_not_reported(tmp_path: 
         },
     )
     assert [f for f in lint_tree(tmp_path) if f.code == "MCP002"] == []
+
+
+# The tool side of a helper's error dict: a first test of the value for another state (`"empty"`)
+# that returns does not make later code hold its success value where a later branch finds it
+# failed again and returns its message.
+CLIENT = """\
+import httpx
+
+
+class Api:
+    def __init__(self) -> None:
+        self.client = httpx.AsyncClient()
+
+    async def get_board(self, board: str) -> dict:
+        r = await self.client.get(f"https://board.invalid/{board}")
+        r.raise_for_status()
+        return r.json()
+
+    async def summary(self, board: str) -> dict:
+        try:
+            data = await self.get_board(board)
+            if not data.get("values"):
+                return {"status": "empty", "message": "No values", "board": board}
+            return {"status": "ok", "data": data["values"]}
+        except Exception as e:
+            return {"status": "error", "message": f"Failed: {str(e)}", "board": board}
+"""
+
+TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+from client import Api
+
+mcp = FastMCP("boards")
+api = Api()
+
+
+@mcp.tool()
+async def board_summary(board: str) -> str:
+    result = await api.summary(board)
+    if result.get("status") == "empty":
+        return f"No values for {board}."
+    BRANCH
+    return str(result["data"])
+"""
+
+
+def _board(tmp_path: Path, branch: str) -> list[tuple[str, int]]:
+    write_tree(tmp_path, {"client.py": CLIENT, "server.py": TOOL.replace("BRANCH", branch)})
+    return [(Path(f.filename).name, f.location.row) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_an_error_dict_returned_in_a_branch_that_finds_it_failed_after_another_check_is_reported(tmp_path: Path) -> None:
+    branch = 'if result.get("status") == "error":\n        return f"Error: {result.get(\'message\', \'Unknown error\')}"'
+    assert _board(tmp_path, branch) == [("client.py", 20)]
+
+
+def test_a_branch_that_tests_no_failure_after_the_check_sends_the_success_value(tmp_path: Path) -> None:
+    branch = 'if result.get("board"):\n        return f"Board: {result.get(\'message\', \'\')}"'
+    assert _board(tmp_path, branch) == []
+
+
+def test_the_error_branch_in_the_tools_own_words_sends_nothing(tmp_path: Path) -> None:
+    branch = 'if result.get("status") == "error":\n        return "The board could not be read; try again later."'
+    assert _board(tmp_path, branch) == []
