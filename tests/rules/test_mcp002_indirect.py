@@ -213,3 +213,76 @@ def test_a_branch_that_tests_no_failure_after_the_check_sends_the_success_value(
 def test_the_error_branch_in_the_tools_own_words_sends_nothing(tmp_path: Path) -> None:
     branch = 'if result.get("status") == "error":\n        return "The board could not be read; try again later."'
     assert _board(tmp_path, branch) == []
+
+
+# A call on an object typed by a project `typing.Protocol` runs the method of the project class
+# that implements the protocol (without inheriting it): its raises reach the tool.
+STORE = """\
+from typing import Protocol
+
+import httpx
+
+
+class StoreError(Exception):
+    pass
+
+
+class StoreProtocol(Protocol):
+    async def read(self, key: str) -> str: ...
+
+    async def remove(self, key: str) -> None: ...
+
+
+class HttpStore:
+    async def read(self, key: str) -> str:
+        try:
+            return httpx.get(f"https://store.invalid/{key}").text
+        except httpx.HTTPError as exc:
+            raise StoreError(f"Store API error: {exc}") from exc
+
+    REMOVE
+"""
+
+STORE_SERVER = """\
+from dataclasses import dataclass
+
+from fastmcp import Context, FastMCP
+
+from store import StoreError, StoreProtocol
+
+mcp = FastMCP("store")
+
+
+@dataclass
+class AppContext:
+    store: StoreProtocol
+
+
+def _app(ctx: Context) -> AppContext:
+    return ctx.request_context.lifespan_context
+
+
+@mcp.tool()
+async def read_item(key: str, ctx: Context) -> dict:
+    app = _app(ctx)
+    try:
+        return {"text": await app.store.read(key)}
+    except StoreError as exc:
+        return {"isError": True, "error": str(exc)}
+"""
+
+REMOVE = """async def remove(self, key: str) -> None:
+        httpx.delete(f"https://store.invalid/{key}")"""
+
+
+def _store(tmp_path: Path, remove: str) -> list[tuple[str, int]]:
+    write_tree(tmp_path, {"store.py": STORE.replace("REMOVE", remove), "server.py": STORE_SERVER})
+    return [(Path(f.filename).name, f.location.row) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_a_method_called_on_a_protocol_typed_attribute_runs_the_implementing_class(tmp_path: Path) -> None:
+    assert _store(tmp_path, REMOVE) == [("store.py", 21)]
+
+
+def test_a_class_that_does_not_implement_the_whole_protocol_is_not_taken_for_it(tmp_path: Path) -> None:
+    assert _store(tmp_path, "pass") == []
