@@ -84,6 +84,10 @@ class CallFact:
     # catch (`raise ValueError(json.dumps(result))`): the class's short name, or "". It reaches
     # the model where the framework forwards exception text (returned_values._raised).
     raised_text: str = ""
+    # Text of its value is in the message of an exception object this function returns (`return
+    # AuthError(describe(exc))` in a factory): the class's short name, or "". Where the callers
+    # raise that object (`raise self._map_error(exc)`), it is raised text (tracing.mark_raised_text).
+    returned_in: str = ""
 
 
 @dataclass

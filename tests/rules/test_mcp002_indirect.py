@@ -286,3 +286,70 @@ def test_a_method_called_on_a_protocol_typed_attribute_runs_the_implementing_cla
 
 def test_a_class_that_does_not_implement_the_whole_protocol_is_not_taken_for_it(tmp_path: Path) -> None:
     assert _store(tmp_path, "pass") == []
+
+
+# A describer whose value an exception factory puts into the exception it returns, raised by the
+# factory's caller (`raise self._map(exc) from exc`): the describer takes the text in.
+FACTORY = """\
+import httpx
+from fastmcp import FastMCP
+
+
+class StoreError(Exception):
+    pass
+
+
+class AuthError(StoreError):
+    pass
+
+
+def _auth_message(status: int, exc: object) -> str:
+    DESCRIBE
+
+
+def _map(exc: httpx.HTTPStatusError) -> StoreError:
+    status = exc.response.status_code
+    if status in (401, 403):
+        return AuthError(_auth_message(status, exc))
+    return StoreError(f"The store answered HTTP {status}.")
+
+
+def read(key: str) -> str:
+    try:
+        return httpx.get(f"https://store.invalid/{key}").text
+    except httpx.HTTPStatusError as exc:
+        raise _map(exc) from exc
+
+
+mcp = FastMCP("store")
+
+
+@mcp.tool()
+def read_item(key: str) -> dict:
+    try:
+        return {"text": read(key)}
+    except StoreError as exc:
+        return {"isError": True, "error": str(exc)}
+"""
+
+
+def _factory(tmp_path: Path, describe: str, tool: bool = True) -> list[tuple[int, str]]:
+    source = FACTORY.replace("DESCRIBE", describe)
+    if not tool:
+        source = source.replace("@mcp.tool()\n", "")
+    write_tree(tmp_path, {"server.py": source})
+    return [(f.location.row, f.message) for f in lint_tree(tmp_path) if f.code == "MCP002"]
+
+
+def test_a_describer_inside_an_exception_factory_the_caller_raises_is_reported_at_the_describer(tmp_path: Path) -> None:
+    findings = _factory(tmp_path, 'return f"Permission denied (HTTP {status}): {exc}. Check the key."')
+    assert [row for row, _ in findings] == [14]
+    assert "which a caller raises in AuthError" in findings[0][1]
+
+
+def test_a_describer_in_the_authors_words_inside_a_factory_is_not_reported(tmp_path: Path) -> None:
+    assert _factory(tmp_path, 'return f"Permission denied (HTTP {status}); check the key."') == []
+
+
+def test_a_factory_chain_no_tool_reaches_is_not_reported(tmp_path: Path) -> None:
+    assert _factory(tmp_path, 'return f"Permission denied (HTTP {status}): {exc}."', tool=False) == []
